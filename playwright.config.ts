@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './scripts/lib/chromium';
+import { freePort } from './scripts/lib/freePort';
+import { bin, repoRoot } from './scripts/lib/paths';
+
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+
+// Playwright loads this file in the runner and again in every worker. The runner picks the port and
+// data folder and leaves them in process.env, which the workers inherit, so all agree on one server.
+if (!process.env.E2E_PORT) process.env.E2E_PORT = String(await freePort());
+if (!process.env.E2E_DATA_DIR) {
+  const created = mkdtempSync(path.join(tmpdir(), 'outpost-e2e-'));
+  process.env.E2E_DATA_DIR = created;
+  process.on('exit', () => rmSync(created, { recursive: true, force: true }));
+}
+const dataDir = process.env.E2E_DATA_DIR;
+// The browser suite always runs against a fresh embedded database, never a configured PostgreSQL.
+delete process.env.DATABASE_URL;
+
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+const ci = process.env.CI === 'true' || process.env.E2E === '1';
+
+const reporter: ReporterDescription[] = [['list'], ['html', { open: 'never' }]];
+// scripts/test.ts reads the counts for its summary line from this file.
+if (process.env.E2E_JSON_REPORT) reporter.push(['json', { outputFile: process.env.E2E_JSON_REPORT }]);
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  forbidOnly: ci,
+  retries: 0,
+  reporter,
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'phone',
+      use: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+    },
+    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+  ],
+  webServer: {
+    command: `"${bin('tsx')}" src/server/index.ts`,
+    cwd: repoRoot,
+    url: `${baseURL}/api/health`,
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    // A fresh database runs every migration before the health check answers.
+    timeout: 120_000,
+    // SIGTERM lets the server close the embedded database cleanly before its folder is removed.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    // LOG_LEVEL=warn keeps request logs out of the test list while server errors still show.
+    stdout: 'pipe',
+    stderr: 'pipe',
+    reuseExistingServer: false,
+  },
+});
