@@ -1,0 +1,28 @@
+import { describeActivity } from '../../shared/activity';
+import type { ActivityAction, ItemType } from '../../shared/item';
+import { type Executor, sql } from '../db/client';
+
+export interface ActivityInput {
+  actor: { id: number; name: string };
+  action: ActivityAction;
+  item: { id: number; type: ItemType; title: string };
+  rootId: number;
+  metadata?: Record<string, unknown>;
+  assigneeName?: string | null;
+}
+
+/** Appends one entry to the activity feed of the item's top-level item. */
+export async function recordActivity(db: Executor, entry: ActivityInput): Promise<void> {
+  const description = describeActivity(
+    entry.actor.name,
+    entry.action,
+    entry.item.type,
+    entry.item.title,
+    entry.assigneeName,
+  );
+  await db.execute(
+    sql`INSERT INTO activities (user_id, item_id, root_id, action, description, metadata)
+        VALUES (${entry.actor.id}, ${entry.item.id}, ${entry.rootId}, ${entry.action}, ${description},
+                ${JSON.stringify(entry.metadata ?? {})}::jsonb)`,
+  );
+}

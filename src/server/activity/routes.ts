@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { type ActivityEntry, DEFAULT_PER_PAGE } from '../../shared/item';
+import { pageQuerySchema } from '../../shared/schemas';
+import { rows, sql } from '../db/client';
+import { currentUser } from '../http/context';
+import { notFound, parseOrThrow } from '../http/errors';
+import { iso } from '../http/serialize';
+import { findVisibleItem } from '../items/queries';
+import { pathId } from '../items/routes';
+
+interface ActivityRow {
+  id: number;
+  user_id: number;
+  user_name: string;
+  action: ActivityEntry['action'];
+  item_id: number;
+  item_type: ActivityEntry['item']['type'] | null;
+  item_title: string | null;
+  description: string;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** The activity feed of a campaign and everything under it, newest first. */
+export async function activityRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+  app.get('/campaigns/:id/activity', async (request) => {
+    const user = currentUser(request);
+    const id = pathId(request, 'Campaign');
+    const { page = 1 } = parseOrThrow(pageQuerySchema, request.query);
+    const campaign = await findVisibleItem(db, user.id, id);
+    if (!campaign || campaign.type !== 'campaign') throw notFound('Campaign');
+    const perPage = DEFAULT_PER_PAGE;
+    const [counted, found] = await Promise.all([
+      rows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM activities WHERE root_id = ${id}`),
+      rows<ActivityRow>(
+        db,
+        sql`SELECT a.id, a.user_id, u.name AS user_name, a.action, a.item_id, it.type AS item_type,
+              it.title AS item_title, a.description, a.metadata, a.created_at
+            FROM activities a JOIN users u ON u.id = a.user_id LEFT JOIN items it ON it.id = a.item_id
+            WHERE a.root_id = ${id}
+            ORDER BY a.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+      ),
+    ]);
+    const total = counted[0]?.total ?? 0;
+    const data: ActivityEntry[] = found.map((r) => ({
+      id: r.id,
+      user: { id: r.user_id, name: r.user_name },
+      action: r.action,
+      item: { id: r.item_id, type: r.item_type ?? 'todo', title: r.item_title ?? '' },
+      description: r.description,
+      metadata: r.metadata,
+      created_at: iso(r.created_at),
+    }));
+    return { data, current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total };
+  });
+}

@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { activityRoutes } from './activity/routes';
+import { authRoutes } from './auth/routes';
+import { seedSampleUsers } from './auth/users';
+import { contactsRoutes } from './contacts/routes';
+import { type Database, openDatabase, sql } from './db/client';
+import { type AppConfig, loadConfig } from './env';
+import './http/context';
+import { HttpError } from './http/errors';
+import { loadSession, xsrfMatches } from './http/session';
+import { itemRoutes } from './items/routes';
+import { syncRoutes } from './sync/routes';
+
+/** Largest request body accepted, in bytes (1 MB). */
+export const BODY_LIMIT = 1024 * 1024;
+const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+export interface BuildOptions {
+  config?: Partial<AppConfig>;
+  /** An open database; when absent one is opened from the config and closed with the app. */
+  database?: Database;
+  logger?: boolean;
+}
+
+/** Builds the Outpost server: API, anti-forgery, sessions and the client's pages. */
+export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
+  const config: AppConfig = { ...loadConfig({}), clientDir: null, ...options.config };
+  const database =
+    options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  if (config.seedSampleUsers) await seedSampleUsers(database.db);
+
+  const app = Fastify({
+    logger: options.logger ? { level: config.logLevel } : false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.decorate('database', database);
+  app.decorate('config', config);
+  app.decorate('routeTable', []);
+  app.decorateRequest('session', null);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      app.routeTable.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
+  if (!options.database) app.addHook('onClose', () => database.close());
+
+  await app.register(fastifyCookie);
+
+  app.addHook('onRequest', async (request) => {
+    const url = request.url;
+    if (!url.startsWith('/api/') && !url.startsWith('/sanctum/')) return;
+    request.session = await loadSession(database.db, request);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    if (STATE_CHANGING.has(request.method) && !xsrfMatches(request.session, request.headers['x-xsrf-token'])) {
+      throw new HttpError(419, 'CSRF token mismatch.');
+    }
+    if (request.routeOptions.config?.public !== true && !request.session?.user) {
+      throw new HttpError(401, 'Unauthenticated.');
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ message: error.message, ...error.extra });
+    }
+    const status = error.statusCode;
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own 4xx (bad JSON, body too large, wrong content type) keep their status.
+      const message =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? `The request body is larger than ${BODY_LIMIT / 1024 / 1024} MB.`
+          : error.message;
+      return reply.status(status).send({ message });
+    }
+    request.log.error(error);
+    // A lost database connection is the server's trouble, not a bug in the request: say so honestly.
+    return reply.status(503).send({ message: 'The server could not complete the request. Please try again.' });
+  });
+
+  app.get('/api/health', { config: { public: true } }, async () => {
+    await database.db.execute(sql`SELECT 1`);
+    return { ok: true };
+  });
+  await app.register(authRoutes);
+  await app.register(itemRoutes, { prefix: '/api' });
+  await app.register(activityRoutes, { prefix: '/api' });
+  await app.register(contactsRoutes, { prefix: '/api' });
+  await app.register(syncRoutes, { prefix: '/api' });
+
+  const clientDir = config.clientDir ? path.resolve(config.clientDir) : null;
+  const hasClient = clientDir !== null && existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: true,
+      index: false,
+      setHeaders: (reply, filePath) => {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
+      return reply.status(404).send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+    }
+    if (!hasClient) {
+      return reply.status(404).type('text/plain').send('The client is not built. Run `npm start`.');
+    }
+    // Every client route is the single-page app.
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+
+  return app;
+}

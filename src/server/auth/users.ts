@@ -1,0 +1,58 @@
+import type { UserSummary } from '../../shared/item';
+import { type Executor, rows, sql } from '../db/client';
+import { iso } from '../http/serialize';
+
+export interface UserRow {
+  id: number;
+  name: string;
+  phone: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function userJson(user: UserRow): UserSummary {
+  return {
+    id: user.id,
+    name: user.name,
+    phone: user.phone,
+    created_at: iso(user.created_at),
+    updated_at: iso(user.updated_at),
+  };
+}
+
+/** The user with this E.164 phone, created with `name` on first sign-in; later sign-ins keep the name. */
+export async function findOrCreateUser(db: Executor, phone: string, name: string): Promise<UserRow> {
+  const [created] = await rows<UserRow>(
+    db,
+    sql`INSERT INTO users (name, phone) VALUES (${name}, ${phone})
+        ON CONFLICT (phone) DO NOTHING RETURNING id, name, phone, created_at, updated_at`,
+  );
+  if (created) return created;
+  const [existing] = await rows<UserRow>(
+    db,
+    sql`SELECT id, name, phone, created_at, updated_at FROM users WHERE phone = ${phone}`,
+  );
+  return existing!;
+}
+
+export async function userExists(db: Executor, id: number): Promise<boolean> {
+  const found = await rows<{ id: number }>(db, sql`SELECT id FROM users WHERE id = ${id}`);
+  return found.length > 0;
+}
+
+export const SAMPLE_USERS = [
+  { id: 1, name: 'Alex Morgan', phone: '+15555550101' },
+  { id: 2, name: 'Sam Rivera', phone: '+15555550102' },
+  { id: 3, name: 'Jordan Lee', phone: '+15555550103' },
+  { id: 4, name: 'Taylor Kim', phone: '+15555550104' },
+] as const;
+
+/** Seeds the four sample assignees (ids 1 to 4) unless those ids or phones are taken. */
+export async function seedSampleUsers(db: Executor): Promise<void> {
+  for (const user of SAMPLE_USERS) {
+    await db.execute(
+      sql`INSERT INTO users (id, name, phone) VALUES (${user.id}, ${user.name}, ${user.phone}) ON CONFLICT DO NOTHING`,
+    );
+  }
+  await db.execute(sql`SELECT setval(pg_get_serial_sequence('users', 'id'), GREATEST((SELECT max(id) FROM users), 4))`);
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Mutual } from '../../shared/item';
+import { normalizePhone } from '../../shared/phone';
+import { contactsSyncSchema } from '../../shared/schemas';
+import { rows, sql } from '../db/client';
+import { currentUser } from '../http/context';
+import { parseOrThrow } from '../http/errors';
+import { runWrite } from '../http/idempotency';
+
+/** The caller's address book (phones only) and the mutual contacts who use Outpost. */
+export async function contactsRoutes(app: FastifyInstance): Promise<void> {
+  const database = app.database;
+
+  app.post('/contacts/sync', async (request, reply) => {
+    const user = currentUser(request);
+    const { contacts } = parseOrThrow(contactsSyncSchema, request.body);
+    const phones = new Set<string>();
+    for (const raw of contacts) {
+      const phone = normalizePhone(raw, app.config.defaultCountry);
+      if (phone && phone !== user.phone) phones.add(phone);
+    }
+    const result = await runWrite(database, request, user.id, async (tx) => {
+      if (phones.size > 0) {
+        const values = sql.join(
+          [...phones].map((phone) => sql`(${user.id}, ${phone})`),
+          sql`, `,
+        );
+        await tx.execute(
+          sql`INSERT INTO contacts (user_id, contact_phone) VALUES ${values} ON CONFLICT DO NOTHING`,
+        );
+      }
+      return { status: 200, body: { count: phones.size } };
+    });
+    return reply.status(result.status).send(result.body);
+  });
+
+  app.get('/contacts/mutuals', async (request) => {
+    const user = currentUser(request);
+    const mutuals = await rows<Mutual>(
+      database.db,
+      sql`SELECT u.id, u.name, u.phone FROM contacts mine
+          JOIN users u ON u.phone = mine.contact_phone
+          JOIN contacts theirs ON theirs.user_id = u.id AND theirs.contact_phone = ${user.phone}
+          WHERE mine.user_id = ${user.id} AND u.id <> ${user.id}
+          ORDER BY u.name, u.id`,
+    );
+    return { mutuals };
+  });
+}

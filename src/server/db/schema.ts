@@ -1,0 +1,136 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_phone_key').on(t.phone)],
+);
+
+/** Server-side sessions; the cookie carries a random token and only its SHA-256 is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    xsrf_token: text('xsrf_token').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    last_seen_at: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.user_id), index('sessions_expires_idx').on(t.expires_at)],
+);
+
+export const items = pgTable(
+  'items',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid'),
+    title: text('title').notNull(),
+    description: text('description'),
+    type: text('type', { enum: ['campaign', 'task', 'todo'] }).notNull(),
+    status: text('status', { enum: ['pending', 'in_progress', 'completed'] })
+      .notNull()
+      .default('pending'),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    assigned_to: integer('assigned_to').references(() => users.id),
+    parent_id: integer('parent_id'),
+    due_date: date('due_date', { mode: 'string' }),
+    end_date: date('end_date', { mode: 'string' }),
+    ...timestamps,
+    completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    version: integer('version').notNull().default(1),
+    // The writing transaction's id: the sync cursor orders by it (see sync/cursor.ts).
+    change_xid: bigint('change_xid', { mode: 'bigint' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
+  },
+  (t) => [
+    uniqueIndex('items_uuid_key').on(t.user_id, t.uuid),
+    index('items_user_idx').on(t.user_id, t.created_at),
+    index('items_assigned_idx').on(t.assigned_to),
+    index('items_parent_idx').on(t.parent_id),
+    index('items_type_status_idx').on(t.type, t.status),
+    index('items_created_idx').on(t.created_at, t.id),
+    index('items_change_idx').on(t.change_xid, t.id),
+    index('items_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
+    index('items_description_trgm_idx').using('gin', sql`${t.description} gin_trgm_ops`),
+  ],
+);
+
+export const activities = pgTable(
+  'activities',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    item_id: integer('item_id').notNull(),
+    // The top-level item at the time of the change, so a campaign's feed is one index scan.
+    root_id: integer('root_id').notNull(),
+    action: text('action').notNull(),
+    description: text('description').notNull(),
+    metadata: jsonb('metadata').notNull().default({}),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('activities_root_idx').on(t.root_id, t.id)],
+);
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contact_phone: text('contact_phone').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('contacts_user_phone_key').on(t.user_id, t.contact_phone),
+    index('contacts_phone_idx').on(t.contact_phone),
+  ],
+);
+
+/** One row per (user, Idempotency-Key): the request's fingerprint and the answer it got. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    status: smallint('status').notNull(),
+    body: jsonb('body'),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.key] }), index('idempotency_created_idx').on(t.created_at)],
+);

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  AUTH_MODE: z.enum(['demo', 'otp'], { error: 'must be demo or otp' }).default('demo'),
+  DEFAULT_COUNTRY: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be a two-letter country code such as US')
+    .default('US'),
+  SEED_SAMPLE_USERS: flag.optional(),
+  TRUST_PROXY: flag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  authMode: 'demo' | 'otp';
+  defaultCountry: string;
+  seedSampleUsers: boolean;
+  trustProxy: boolean;
+  logLevel: string;
+  /** Where the built client lives; null serves no pages (tests). */
+  clientDir: string | null;
+}
+
+/** Reads and validates the environment; a bad value stops start-up with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    authMode: e.AUTH_MODE,
+    defaultCountry: e.DEFAULT_COUNTRY,
+    // Sample assignees exist by default on the embedded database only; a shared deployment opts in.
+    seedSampleUsers: e.SEED_SAMPLE_USERS ?? !e.DATABASE_URL,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    clientDir: 'dist/client',
+  };
+}

@@ -1,0 +1,29 @@
+import type { FastifyRequest } from 'fastify';
+import type { UserRow } from '../auth/users';
+import type { Database } from '../db/client';
+import type { AppConfig } from '../env';
+import { HttpError } from './errors';
+import type { Session } from './session';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+    config: AppConfig;
+    /** Every route as registered, so tests can enumerate the state-changing ones. */
+    routeTable: { method: string; url: string; public: boolean }[];
+  }
+  interface FastifyRequest {
+    session: Session | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes open without a signed-in session. */
+    public?: boolean;
+  }
+}
+
+/** The signed-in user of a request that passed the auth hook. */
+export function currentUser(request: FastifyRequest): UserRow {
+  const user = request.session?.user;
+  if (!user) throw new HttpError(401, 'Unauthenticated.');
+  return user;
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { idempotencyKeySchema } from '../../shared/schemas';
+import { type Database, type Executor, rows, sql } from '../db/client';
+import { HttpError, unprocessable } from './errors';
+
+export interface WriteResult {
+  status: number;
+  body: unknown;
+}
+
+/** A stable text for any JSON value: object keys sorted, so key order never changes a fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Runs a write in one transaction. With an `Idempotency-Key`, the (user, key) record is written in
+ * that same transaction, so a repeat gets the recorded answer and never a second effect; the same key
+ * with a different request is refused with 422. Concurrent repeats wait on the key's row lock.
+ */
+export async function runWrite(
+  database: Database,
+  request: FastifyRequest,
+  userId: number,
+  write: (tx: Executor) => Promise<WriteResult>,
+): Promise<WriteResult & { replayed: boolean }> {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) {
+    return { ...(await database.db.transaction((tx) => write(tx))), replayed: false };
+  }
+  const parsedKey = idempotencyKeySchema.safeParse(header);
+  if (!parsedKey.success) {
+    throw unprocessable({ 'Idempotency-Key': parsedKey.error.issues.map((i) => i.message) });
+  }
+  const key = parsedKey.data;
+  const fingerprint = createHash('sha256')
+    .update(`${request.method} ${request.url}\n${canonical(request.body ?? null)}`)
+    .digest('hex');
+
+  return database.db.transaction(async (tx) => {
+    const claimed = await rows<{ key: string }>(
+      tx,
+      sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, status)
+          VALUES (${userId}, ${key}, ${fingerprint}, 0)
+          ON CONFLICT DO NOTHING RETURNING key`,
+    );
+    if (claimed.length === 0) {
+      const [record] = await rows<{ fingerprint: string; status: number; body: unknown }>(
+        tx,
+        sql`SELECT fingerprint, status, body FROM idempotency_keys WHERE user_id = ${userId} AND key = ${key}`,
+      );
+      if (!record || record.fingerprint !== fingerprint) {
+        throw new HttpError(422, 'This Idempotency-Key was already used for a different request.', {
+          errors: { 'Idempotency-Key': ['Already used for a different request.'] },
+        });
+      }
+      return { status: record.status, body: record.body, replayed: true };
+    }
+    const result = await write(tx);
+    await tx.execute(
+      sql`UPDATE idempotency_keys SET status = ${result.status}, body = ${JSON.stringify(result.body ?? null)}::jsonb
+          WHERE user_id = ${userId} AND key = ${key}`,
+    );
+    return { ...result, replayed: false };
+  });
+}

@@ -1,0 +1,86 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Executor, rows, sql } from '../db/client';
+import type { UserRow } from '../auth/users';
+
+export const SESSION_COOKIE = 'outpost_session';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+const ANONYMOUS_TTL_MS = 2 * 60 * 60 * 1000;
+const USER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface Session {
+  id: string;
+  xsrfToken: string;
+  user: UserRow | null;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+/** The session behind the request's cookie, if it exists and has not expired. */
+export async function loadSession(db: Executor, request: FastifyRequest): Promise<Session | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token || token.length > 128) return null;
+  const [row] = await rows<{
+    id: string;
+    xsrf_token: string;
+    user_id: number | null;
+    name: string | null;
+    phone: string | null;
+    created_at: Date | null;
+    updated_at: Date | null;
+  }>(
+    db,
+    sql`SELECT s.id, s.xsrf_token, u.id AS user_id, u.name, u.phone, u.created_at, u.updated_at
+        FROM sessions s LEFT JOIN users u ON u.id = s.user_id
+        WHERE s.id = ${hashToken(token)} AND s.expires_at > now()`,
+  );
+  if (!row) return null;
+  const user =
+    row.user_id === null
+      ? null
+      : {
+          id: row.user_id,
+          name: row.name ?? '',
+          phone: row.phone ?? '',
+          created_at: row.created_at!,
+          updated_at: row.updated_at!,
+        };
+  return { id: row.id, xsrfToken: row.xsrf_token, user };
+}
+
+/** Starts a new session (a new id and a new anti-forgery token) and sets both cookies. */
+export async function startSession(db: Executor, reply: FastifyReply, userId: number | null): Promise<Session> {
+  const token = newToken();
+  const xsrfToken = newToken();
+  const ttl = userId === null ? ANONYMOUS_TTL_MS : USER_TTL_MS;
+  const expires = new Date(Date.now() + ttl);
+  await db.execute(
+    sql`INSERT INTO sessions (id, user_id, xsrf_token, expires_at) VALUES (${hashToken(token)}, ${userId}, ${xsrfToken}, ${expires})`,
+  );
+  const cookie = { path: '/', sameSite: 'lax' as const, expires };
+  reply.setCookie(SESSION_COOKIE, token, { ...cookie, httpOnly: true });
+  reply.setCookie(XSRF_COOKIE, xsrfToken, { ...cookie, httpOnly: false });
+  return { id: hashToken(token), xsrfToken, user: null };
+}
+
+export async function endSession(db: Executor, reply: FastifyReply, sessionId: string): Promise<void> {
+  await db.execute(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.clearCookie(XSRF_COOKIE, { path: '/' });
+}
+
+/** Constant-time comparison of the X-XSRF-TOKEN header with the session's token. */
+export function xsrfMatches(session: Session | null, header: unknown): boolean {
+  if (!session || typeof header !== 'string' || header.length === 0) return false;
+  // Browsers may percent-encode cookie values they echo back.
+  let value = header;
+  try {
+    value = decodeURIComponent(header);
+  } catch {
+    return false;
+  }
+  const a = Buffer.from(value);
+  const b = Buffer.from(session.xsrfToken);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,143 @@
+import type { SQL } from 'drizzle-orm';
+import type { Item, ItemStatus, ItemType } from '../../shared/item';
+import { type Executor, rows, sql } from '../db/client';
+import { iso, isoOrNull } from '../http/serialize';
+
+/** The columns of an item row as the API sends it, with creator, assignee, parent and child counts. */
+const ITEM_SELECT = sql`
+  i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
+  i.due_date::text AS due_date, i.end_date::text AS end_date, i.created_at, i.updated_at,
+  i.completed_at, i.deleted_at, i.version,
+  u.name AS u_name, u.phone AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
+  a.name AS a_name, a.phone AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
+  p.title AS p_title, p.type AS p_type, p.status AS p_status, p.parent_id AS p_parent_id,
+  cc.children_count, cc.completed_count`;
+
+/** Joins for visibility (parent p, grandparent g: the hierarchy is at most three deep). */
+export const ITEM_FROM = sql`
+  FROM items i
+  LEFT JOIN items p ON p.id = i.parent_id
+  LEFT JOIN items g ON g.id = p.parent_id`;
+
+const DETAIL_JOINS = sql`
+  JOIN users u ON u.id = i.user_id
+  LEFT JOIN users a ON a.id = i.assigned_to
+  LEFT JOIN LATERAL (
+    SELECT count(*)::int AS children_count,
+           (count(*) FILTER (WHERE c.status = 'completed'))::int AS completed_count
+    FROM items c WHERE c.parent_id = i.id AND c.deleted_at IS NULL
+  ) cc ON true`;
+
+/** Who sees what: the creator, the assignee, and whoever sees an ancestor. */
+export function visibleTo(userId: number): SQL {
+  return sql`(i.user_id = ${userId} OR i.assigned_to = ${userId}
+    OR p.user_id = ${userId} OR p.assigned_to = ${userId}
+    OR g.user_id = ${userId} OR g.assigned_to = ${userId})`;
+}
+
+interface ItemRow {
+  id: number;
+  uuid: string | null;
+  title: string;
+  description: string | null;
+  type: ItemType;
+  status: ItemStatus;
+  user_id: number;
+  assigned_to: number | null;
+  parent_id: number | null;
+  due_date: string | null;
+  end_date: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+  deleted_at: Date | null;
+  version: number;
+  u_name: string;
+  u_phone: string;
+  u_created_at: Date;
+  u_updated_at: Date;
+  a_name: string | null;
+  a_phone: string | null;
+  a_created_at: Date | null;
+  a_updated_at: Date | null;
+  p_title: string | null;
+  p_type: ItemType | null;
+  p_status: ItemStatus | null;
+  p_parent_id: number | null;
+  children_count: number;
+  completed_count: number;
+}
+
+function itemJson(r: ItemRow): Item {
+  const creator = {
+    id: r.user_id,
+    name: r.u_name,
+    phone: r.u_phone,
+    created_at: iso(r.u_created_at),
+    updated_at: iso(r.u_updated_at),
+  };
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    title: r.title,
+    description: r.description,
+    type: r.type,
+    status: r.status,
+    user_id: r.user_id,
+    assigned_to: r.assigned_to,
+    parent_id: r.parent_id,
+    due_date: r.due_date,
+    end_date: r.end_date,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    completed_at: isoOrNull(r.completed_at),
+    deleted_at: isoOrNull(r.deleted_at),
+    version: r.version,
+    created_by: creator,
+    user: creator,
+    assignedUser:
+      r.assigned_to === null || r.a_name === null
+        ? null
+        : {
+            id: r.assigned_to,
+            name: r.a_name,
+            phone: r.a_phone ?? '',
+            created_at: iso(r.a_created_at),
+            updated_at: iso(r.a_updated_at),
+          },
+    parent:
+      r.parent_id === null || r.p_title === null
+        ? null
+        : {
+            id: r.parent_id,
+            title: r.p_title,
+            type: r.p_type!,
+            status: r.p_status!,
+            parent_id: r.p_parent_id,
+          },
+    children_count: r.children_count,
+    completed_count: r.completed_count,
+  };
+}
+
+/** Items as the API sends them, for any filter and order over the aliases i, p and g. */
+export async function selectItems(
+  db: Executor,
+  where: SQL,
+  tail: SQL = sql`ORDER BY i.created_at DESC, i.id DESC`,
+): Promise<Item[]> {
+  const found = await rows<ItemRow>(db, sql`SELECT ${ITEM_SELECT} ${ITEM_FROM} ${DETAIL_JOINS} WHERE ${where} ${tail}`);
+  return found.map(itemJson);
+}
+
+/** One live item the user may see, or null. */
+export async function findVisibleItem(db: Executor, userId: number, id: number): Promise<Item | null> {
+  const [item] = await selectItems(db, sql`i.id = ${id} AND i.deleted_at IS NULL AND ${visibleTo(userId)}`, sql``);
+  return item ?? null;
+}
+
+/** Any item by id, deleted or not, regardless of who asks: for answers after a write. */
+export async function findItem(db: Executor, id: number): Promise<Item | null> {
+  const [item] = await selectItems(db, sql`i.id = ${id}`, sql``);
+  return item ?? null;
+}

@@ -1,0 +1,120 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEFAULT_PER_PAGE, type Item, SERVER_SEARCH_LIMIT } from '../../shared/item';
+import { normalizeQuery } from '../../shared/search';
+import {
+  assignSchema,
+  idSchema,
+  itemCreateSchema,
+  itemListQuerySchema,
+  itemPatchSchema,
+  searchQuerySchema,
+} from '../../shared/schemas';
+import { rows, sql } from '../db/client';
+import { currentUser } from '../http/context';
+import { HttpError, notFound, parseOrThrow } from '../http/errors';
+import { runWrite, type WriteResult } from '../http/idempotency';
+import { findVisibleItem, ITEM_FROM, selectItems, visibleTo } from './queries';
+import { createItem, deleteItem, parseIfMatch, updateItem } from './service';
+
+/** The numeric id in the path, or a 404 that says why (ids like `abc` name nothing). */
+export function pathId(request: FastifyRequest, what = 'Item'): number {
+  const raw = (request.params as { id?: string }).id;
+  const parsed = idSchema.safeParse(raw);
+  if (!parsed.success) throw new HttpError(404, `${what} not found: '${String(raw).slice(0, 40)}' is not an id.`);
+  return parsed.data;
+}
+
+function send(reply: FastifyReply, result: WriteResult) {
+  const item = result.body as Partial<Item> | null;
+  if (item && typeof item.version === 'number') reply.header('ETag', `"${item.version}"`);
+  return reply.status(result.status).send(result.status === 204 ? undefined : result.body);
+}
+
+const ifMatchOf = (request: FastifyRequest) => {
+  const header = request.headers['if-match'];
+  return parseIfMatch(Array.isArray(header) ? header[0] : header);
+};
+
+/** Items: list, search, get, create, patch, delete and assign. */
+export async function itemRoutes(app: FastifyInstance): Promise<void> {
+  const database = app.database;
+  const db = database.db;
+
+  app.get('/items', async (request) => {
+    const user = currentUser(request);
+    const query = parseOrThrow(itemListQuerySchema, request.query);
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const page = query.page ?? 1;
+    const filters = [sql`i.deleted_at IS NULL`, visibleTo(user.id)];
+    if (query.type) filters.push(sql`i.type = ${query.type}`);
+    if (query.status) filters.push(sql`i.status = ${query.status}`);
+    if (query.parent_id !== undefined) {
+      filters.push(query.parent_id === 0 ? sql`i.parent_id IS NULL` : sql`i.parent_id = ${query.parent_id}`);
+    }
+    const where = sql.join(filters, sql` AND `);
+    const [counted, data] = await Promise.all([
+      rows<{ total: number }>(db, sql`SELECT count(*)::int AS total ${ITEM_FROM} WHERE ${where}`),
+      selectItems(
+        db,
+        where,
+        sql`ORDER BY i.created_at DESC, i.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+      ),
+    ]);
+    const total = counted[0]?.total ?? 0;
+    return { data, current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total };
+  });
+
+  app.get('/items/search', async (request) => {
+    const user = currentUser(request);
+    const { q } = parseOrThrow(searchQuerySchema, request.query);
+    const query = normalizeQuery(q ?? '');
+    if (query === null) return [];
+    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return selectItems(
+      db,
+      sql`i.deleted_at IS NULL AND ${visibleTo(user.id)} AND (i.title ILIKE ${pattern} OR i.description ILIKE ${pattern})`,
+      sql`ORDER BY (i.title ILIKE ${pattern}) DESC, i.updated_at DESC, i.id DESC LIMIT ${SERVER_SEARCH_LIMIT}`,
+    );
+  });
+
+  app.get('/items/:id', async (request, reply) => {
+    const user = currentUser(request);
+    const item = await findVisibleItem(db, user.id, pathId(request));
+    if (!item) throw notFound();
+    return send(reply, { status: 200, body: item });
+  });
+
+  app.post('/items', async (request, reply) => {
+    const user = currentUser(request);
+    const input = parseOrThrow(itemCreateSchema, request.body);
+    return send(reply, await runWrite(database, request, user.id, (tx) => createItem(tx, user, input)));
+  });
+
+  app.patch('/items/:id', async (request, reply) => {
+    const user = currentUser(request);
+    const id = pathId(request);
+    const patch = parseOrThrow(itemPatchSchema, request.body);
+    const ifMatch = ifMatchOf(request);
+    return send(reply, await runWrite(database, request, user.id, (tx) => updateItem(tx, user, id, patch, ifMatch)));
+  });
+
+  app.delete('/items/:id', async (request, reply) => {
+    const user = currentUser(request);
+    const id = pathId(request);
+    const ifMatch = ifMatchOf(request);
+    return send(reply, await runWrite(database, request, user.id, (tx) => deleteItem(tx, user, id, ifMatch)));
+  });
+
+  app.post('/items/:id/assign', async (request, reply) => {
+    const user = currentUser(request);
+    const id = pathId(request);
+    const { user_id } = parseOrThrow(assignSchema, request.body);
+    const ifMatch = ifMatchOf(request);
+    return send(
+      reply,
+      await runWrite(database, request, user.id, (tx) =>
+        updateItem(tx, user, id, { assigned_to: user_id === 0 ? null : user_id }, ifMatch),
+      ),
+    );
+  });
+}

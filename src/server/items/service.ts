@@ -1,0 +1,305 @@
+import type { Item, ItemStatus, ItemType } from '../../shared/item';
+import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
+import type { ItemCreate, ItemPatch } from '../../shared/schemas';
+import { planStatusChanges, type StatusNode } from '../../shared/status';
+import { recordActivity } from '../activity/record';
+import type { UserRow } from '../auth/users';
+import { type Executor, rows, sql } from '../db/client';
+import { HttpError, notFound, unprocessable } from '../http/errors';
+import type { WriteResult } from '../http/idempotency';
+import { findItem, findVisibleItem } from './queries';
+
+const CHANGE = sql`change_xid = pg_current_xact_id()::text::bigint`;
+
+interface NodeRow extends HierarchyNode {
+  user_id: number;
+  assigned_to: number | null;
+  title: string;
+  status: ItemStatus;
+  completed_at: Date | null;
+}
+
+/** The top-level item above `id` (itself when it has no parent). */
+async function rootOf(tx: Executor, id: number): Promise<number> {
+  const [row] = await rows<{ root: number }>(
+    tx,
+    sql`SELECT COALESCE(g.id, p.id, i.id) AS root FROM items i
+        LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id WHERE i.id = ${id}`,
+  );
+  return row?.root ?? id;
+}
+
+/**
+ * Locks the families (top-level items) a write touches, lowest id first so two writers never
+ * deadlock; roll-up then always sees the family as it is, also on PostgreSQL under concurrency.
+ */
+async function lockFamilies(tx: Executor, roots: number[]): Promise<void> {
+  const unique = [...new Set(roots)].sort((a, b) => a - b);
+  for (const root of unique) await tx.execute(sql`SELECT id FROM items WHERE id = ${root} FOR UPDATE`);
+}
+
+/** Every live item of the families under these roots. */
+async function loadFamilies(tx: Executor, roots: number[]): Promise<NodeRow[]> {
+  const ids = [...new Set(roots)];
+  if (ids.length === 0) return [];
+  const list = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return rows<NodeRow>(
+    tx,
+    sql`SELECT i.id, i.type, i.parent_id, i.user_id, i.assigned_to, i.title, i.status, i.completed_at
+        FROM items i LEFT JOIN items p ON p.id = i.parent_id
+        WHERE i.deleted_at IS NULL
+          AND (i.id IN (${list}) OR i.parent_id IN (${list}) OR p.parent_id IN (${list}))`,
+  );
+}
+
+const toStatusNode = (n: NodeRow): StatusNode => ({
+  id: n.id,
+  parent_id: n.parent_id,
+  status: n.status,
+  completed_at: n.completed_at ? n.completed_at.toISOString() : null,
+});
+
+/** Writes the roll-up's consequences for every item but `skipId` and logs them in the feed. */
+async function applyStatusPlan(
+  tx: Executor,
+  actor: UserRow,
+  family: NodeRow[],
+  plan: Map<number, { status: ItemStatus; completed_at: string | null }>,
+  skipId: number | null,
+): Promise<void> {
+  for (const [id, change] of plan) {
+    if (id === skipId) continue;
+    const node = family.find((n) => n.id === id);
+    if (!node) continue;
+    await tx.execute(
+      sql`UPDATE items SET status = ${change.status}, completed_at = ${change.completed_at},
+          version = version + 1, updated_at = now(), ${CHANGE} WHERE id = ${id}`,
+    );
+    const action = change.status === 'completed' ? 'completed' : node.status === 'completed' ? 'reopened' : 'updated';
+    await recordActivity(tx, {
+      actor,
+      action,
+      item: { id, type: node.type, title: node.title },
+      rootId: await rootOf(tx, id),
+      metadata: { status: { old: node.status, new: change.status }, rolled_up: true },
+    });
+  }
+}
+
+/** Marks everything under `id` as changed, so users who now see it through `id` pull it. */
+async function touchDescendants(tx: Executor, id: number): Promise<void> {
+  await tx.execute(
+    sql`UPDATE items SET ${CHANGE} WHERE deleted_at IS NULL AND (parent_id = ${id}
+        OR parent_id IN (SELECT c.id FROM items c WHERE c.parent_id = ${id}))`,
+  );
+}
+
+/** The parent as a hierarchy node when the user may see it, or a 422 naming parent_id. */
+async function visibleParent(
+  tx: Executor,
+  actor: UserRow,
+  parentId: number,
+  child: { id?: number; type: ItemType },
+): Promise<{ node: HierarchyNode; root: number }> {
+  const parent = await findVisibleItem(tx, actor.id, parentId);
+  if (!parent) throw unprocessable({ parent_id: ['The selected parent does not exist.'] });
+  const ancestors: HierarchyNode[] = parent.parent
+    ? [{ id: parent.parent.id, type: parent.parent.type, parent_id: parent.parent.parent_id }]
+    : [];
+  const node = { id: parent.id, type: parent.type, parent_id: parent.parent_id };
+  const problem = hierarchyError(child, node, ancestors);
+  if (problem) throw unprocessable({ parent_id: [problem] });
+  return { node, root: parent.parent?.parent_id ?? parent.parent?.id ?? parent.id };
+}
+
+async function assigneeName(tx: Executor, userId: number): Promise<string> {
+  const [row] = await rows<{ name: string }>(tx, sql`SELECT name FROM users WHERE id = ${userId}`);
+  if (!row) throw unprocessable({ assigned_to: ['The selected assignee does not exist.'] });
+  return row.name;
+}
+
+/** Parses an If-Match header into the version it names; undefined when absent or `*`. */
+export function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
+  if (!match) throw unprocessable({ 'If-Match': ['Must be an item version such as "3".'] });
+  return Number(match[1]);
+}
+
+function assertVersion(item: Item, expected: number | undefined): void {
+  if (expected !== undefined && expected !== item.version) {
+    throw new HttpError(412, 'This item was changed since your version. The current item is attached.', { item });
+  }
+}
+
+const ok = (status: number, body: unknown): WriteResult => ({ status, body });
+
+/** Creates an item owned by the actor; a repeat of a known uuid answers with the existing item. */
+export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate): Promise<WriteResult> {
+  if (input.uuid) {
+    const [existing] = await rows<{ id: number }>(
+      tx,
+      sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid}`,
+    );
+    if (existing) return ok(200, await findItem(tx, existing.id));
+  }
+  const parentId = input.parent_id ?? null;
+  let root: number | null = null;
+  if (parentId !== null) {
+    root = (await visibleParent(tx, actor, parentId, { type: input.type })).root;
+    await lockFamilies(tx, [root]);
+  }
+  const assignedTo = input.assigned_to ?? null;
+  const assignee = assignedTo === null ? null : await assigneeName(tx, assignedTo);
+  const status = input.status ?? 'pending';
+  const [created] = await rows<{ id: number }>(
+    tx,
+    sql`INSERT INTO items (uuid, title, description, type, status, user_id, assigned_to, parent_id,
+          due_date, end_date, completed_at)
+        VALUES (${input.uuid ?? null}, ${input.title}, ${input.description ?? null}, ${input.type}, ${status},
+          ${actor.id}, ${assignedTo}, ${parentId}, ${input.due_date ?? null}, ${input.end_date ?? null},
+          ${status === 'completed' ? sql`now()` : null})
+        ON CONFLICT (user_id, uuid) DO NOTHING
+        RETURNING id`,
+  );
+  if (!created) {
+    // A concurrent create with the same uuid won the race: answer with its item.
+    const [existing] = await rows<{ id: number }>(
+      tx,
+      sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid ?? null}`,
+    );
+    return ok(200, await findItem(tx, existing!.id));
+  }
+  if (root !== null && parentId !== null) {
+    const family = await loadFamilies(tx, [root]);
+    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
+    await applyStatusPlan(tx, actor, family, plan, created.id);
+  }
+  await recordActivity(tx, {
+    actor,
+    action: 'created',
+    item: { id: created.id, type: input.type, title: input.title },
+    rootId: root ?? created.id,
+    metadata: assignee ? { assigned_to: assignee } : {},
+  });
+  return ok(201, await findItem(tx, created.id));
+}
+
+/** Applies a partial update with roll-up, feed entries and the If-Match check. */
+export async function updateItem(
+  tx: Executor,
+  actor: UserRow,
+  id: number,
+  patch: ItemPatch,
+  ifMatch: number | undefined,
+): Promise<WriteResult> {
+  const before = await findVisibleItem(tx, actor.id, id);
+  if (!before) throw notFound();
+  const oldRoot = await rootOf(tx, id);
+  await lockFamilies(tx, [oldRoot]);
+  // Re-read under the lock: the version check must see the latest committed write.
+  const current = (await findVisibleItem(tx, actor.id, id)) ?? before;
+  assertVersion(current, ifMatch);
+
+  const changed: Partial<Record<keyof ItemPatch, { old: unknown; new: unknown }>> = {};
+  for (const key of Object.keys(patch) as (keyof ItemPatch)[]) {
+    const next = patch[key] ?? null;
+    const prev = current[key] ?? null;
+    if (next !== prev) changed[key] = { old: prev, new: next };
+  }
+  if (Object.keys(changed).length === 0) return ok(200, current);
+
+  let newRoot = oldRoot;
+  if (changed.parent_id) {
+    const parentId = patch.parent_id ?? null;
+    if (parentId === null) newRoot = id;
+    else newRoot = (await visibleParent(tx, actor, parentId, { id, type: current.type })).root;
+    await lockFamilies(tx, [oldRoot, newRoot]);
+  }
+  let newAssignee: string | null = null;
+  if (changed.assigned_to && patch.assigned_to != null) newAssignee = await assigneeName(tx, patch.assigned_to);
+
+  const family = await loadFamilies(tx, [oldRoot, newRoot]);
+  const nodes = family.map(toStatusNode).map((n) =>
+    n.id === id ? { ...n, parent_id: changed.parent_id ? (patch.parent_id ?? null) : n.parent_id } : n,
+  );
+  const now = new Date().toISOString();
+  const direct = new Map<number, ItemStatus>(changed.status ? [[id, patch.status!]] : []);
+  const touched = changed.parent_id ? [current.parent_id, patch.parent_id ?? null] : [];
+  const plan = planStatusChanges(nodes, direct, now, touched);
+  const own = plan.get(id);
+
+  const sets = [sql`version = version + 1`, sql`updated_at = now()`, CHANGE];
+  if (changed.title) sets.push(sql`title = ${patch.title!}`);
+  if (changed.description) sets.push(sql`description = ${patch.description ?? null}`);
+  if (changed.parent_id) sets.push(sql`parent_id = ${patch.parent_id ?? null}`);
+  if (changed.assigned_to) sets.push(sql`assigned_to = ${patch.assigned_to ?? null}`);
+  if (changed.due_date) sets.push(sql`due_date = ${patch.due_date ?? null}`);
+  if (changed.end_date) sets.push(sql`end_date = ${patch.end_date ?? null}`);
+  if (own) sets.push(sql`status = ${own.status}`, sql`completed_at = ${own.completed_at}`);
+  await tx.execute(sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${id}`);
+  await applyStatusPlan(tx, actor, family, plan, id);
+  if (changed.parent_id || changed.assigned_to) await touchDescendants(tx, id);
+
+  const item = { id, type: current.type, title: patch.title ?? current.title };
+  const { status, assigned_to, ...fields } = changed;
+  if (Object.keys(fields).length > 0) {
+    await recordActivity(tx, { actor, action: 'updated', item, rootId: newRoot, metadata: fields });
+  }
+  if (status) {
+    const action = status.new === 'completed' ? 'completed' : status.old === 'completed' ? 'reopened' : 'updated';
+    await recordActivity(tx, { actor, action, item, rootId: newRoot, metadata: { status } });
+  }
+  if (assigned_to) {
+    await recordActivity(tx, {
+      actor,
+      action: 'assigned',
+      item,
+      rootId: newRoot,
+      metadata: { assigned_to },
+      assigneeName: newAssignee,
+    });
+  }
+  return ok(200, await findItem(tx, id));
+}
+
+/** Soft-deletes an item and everything under it; only its creator or its top-level item's creator may. */
+export async function deleteItem(
+  tx: Executor,
+  actor: UserRow,
+  id: number,
+  ifMatch: number | undefined,
+): Promise<WriteResult> {
+  const before = await findVisibleItem(tx, actor.id, id);
+  if (!before) throw notFound();
+  const root = await rootOf(tx, id);
+  await lockFamilies(tx, [root]);
+  const current = (await findVisibleItem(tx, actor.id, id)) ?? before;
+  assertVersion(current, ifMatch);
+  const [rootRow] = await rows<{ user_id: number }>(tx, sql`SELECT user_id FROM items WHERE id = ${root}`);
+  if (current.user_id !== actor.id && rootRow?.user_id !== actor.id) {
+    throw new HttpError(403, 'Only the creator of this item or of its campaign can delete it.');
+  }
+  await tx.execute(
+    sql`UPDATE items SET deleted_at = now(), updated_at = now(), version = version + 1, ${CHANGE}
+        WHERE deleted_at IS NULL AND (id = ${id} OR parent_id = ${id}
+          OR parent_id IN (SELECT c.id FROM items c WHERE c.parent_id = ${id}))`,
+  );
+  if (current.parent_id !== null) {
+    const family = await loadFamilies(tx, [root]);
+    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [
+      current.parent_id,
+    ]);
+    await applyStatusPlan(tx, actor, family, plan, null);
+  }
+  await recordActivity(tx, {
+    actor,
+    action: 'deleted',
+    item: { id, type: current.type, title: current.title },
+    rootId: root,
+  });
+  return ok(204, null);
+}

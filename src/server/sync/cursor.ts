@@ -1,0 +1,34 @@
+/**
+ * The sync cursor, and why no change is ever skipped.
+ *
+ * Every write stamps the rows it touches with its transaction id (`change_xid`, from
+ * `pg_current_xact_id()`). Transaction ids are handed out in increasing order, but transactions
+ * commit in any order: a plain "changed since" sequence could let a reader pass id 11 while id 10 is
+ * still uncommitted, and 10 would be lost when it commits. So a pull only returns rows whose
+ * `change_xid` is below the snapshot's xmin (`pg_snapshot_xmin(pg_current_snapshot())`): every
+ * transaction below xmin has already finished, so nothing can appear there later. The cursor is the
+ * position (xid, id) of the last row returned; when a pull drains, it jumps to (xmin, 0), since all
+ * rows under xmin have been read. Rows written by still-open transactions wait for the next pull.
+ * A row changed again gets a newer xid and is simply sent again, which the client's merge absorbs.
+ */
+export interface CursorPosition {
+  xid: bigint;
+  id: number;
+}
+
+const PREFIX = 'c1';
+
+export function encodeCursor(position: CursorPosition): string {
+  return `${PREFIX}.${position.xid.toString(36)}.${position.id.toString(36)}`;
+}
+
+/** The position a cursor names; the empty cursor is the very beginning (a full bootstrap). */
+export function decodeCursor(cursor: string | undefined): CursorPosition | null {
+  if (cursor === undefined || cursor === '') return { xid: 0n, id: 0 };
+  const match = /^c1\.([0-9a-z]{1,14})\.([0-9a-z]{1,7})$/.exec(cursor);
+  if (!match) return null;
+  const xid = [...match[1]!].reduce((acc, ch) => acc * 36n + BigInt(Number.parseInt(ch, 36)), 0n);
+  const id = Number.parseInt(match[2]!, 36);
+  if (!Number.isSafeInteger(id)) return null;
+  return { xid, id };
+}

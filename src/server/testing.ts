@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from './app';
+import { type Database, openDatabase } from './db/client';
+
+export type Engine = 'pglite' | 'pg';
+
+/** The engines integration tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function testEngines(): Engine[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'pg'] : ['pglite'];
+}
+
+/** A fresh, migrated database: in-memory PGlite, or a new throwaway database on PostgreSQL. */
+export async function openTestDatabase(engine: Engine = 'pglite'): Promise<Database> {
+  if (engine === 'pglite') return openDatabase({ dataDir: 'memory://' });
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `outpost_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: base });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** A real app on a fresh database, for `app.inject` tests. Close it with `close()`. */
+export async function createTestApp(engine: Engine = 'pglite'): Promise<{
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}> {
+  const database = await openTestDatabase(engine);
+  const app = await buildApp({ database, config: { seedSampleUsers: true } });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  database: Database;
+  /** Closes the HTTP server and listens again on the same port and database (a server restart). */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real server on a random loopback port, for clients that speak HTTP (the client's data tests). */
+export async function startTestServer(engine: Engine = 'pglite'): Promise<TestServer> {
+  const database = await openTestDatabase(engine);
+  let app = await buildApp({ database, config: { seedSampleUsers: true } });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = new URL(address).port;
+  return {
+    url: address,
+    database,
+    async restart() {
+      await app.close();
+      app = await buildApp({ database, config: { seedSampleUsers: true } });
+      await app.listen({ port: Number(port), host: '127.0.0.1' });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

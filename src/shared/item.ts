@@ -1,0 +1,92 @@
+/** The three kinds of item, from the biggest goal to the smallest action. */
+export const ITEM_TYPES = ['campaign', 'task', 'todo'] as const;
+export type ItemType = (typeof ITEM_TYPES)[number];
+
+/** Lifecycle of every item: Queue, Active, Completed. */
+export const ITEM_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+export const TITLE_MAX_LENGTH = 255;
+export const TITLE_COUNTER_FROM = 200;
+export const DESCRIPTION_MAX_LENGTH = 10_000;
+export const SEARCH_MIN_LENGTH = 2;
+export const SERVER_SEARCH_LIMIT = 20;
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+export const SYNC_PAGE_SIZE = 500;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+export interface UserSummary {
+  id: number;
+  name: string;
+  phone: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ParentSummary {
+  id: number;
+  title: string;
+  type: ItemType;
+  status: ItemStatus;
+  parent_id: number | null;
+}
+
+/** An item as the API sends it. */
+export interface Item {
+  id: number;
+  uuid: string | null;
+  title: string;
+  description: string | null;
+  type: ItemType;
+  status: ItemStatus;
+  user_id: number;
+  assigned_to: number | null;
+  parent_id: number | null;
+  due_date: string | null;
+  end_date: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  deleted_at: string | null;
+  version: number;
+  created_by: UserSummary;
+  user: UserSummary;
+  assignedUser: UserSummary | null;
+  parent: ParentSummary | null;
+  children_count: number;
+  completed_count: number;
+}
+
+export interface Paginated<T> {
+  data: T[];
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
+}
+
+export interface SyncPage {
+  items: Item[];
+  cursor: string;
+  has_more: boolean;
+}
+
+export const ACTIVITY_ACTIONS = ['created', 'updated', 'deleted', 'completed', 'reopened', 'assigned'] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+export interface ActivityEntry {
+  id: number;
+  user: { id: number; name: string };
+  action: ActivityAction;
+  item: { id: number; type: ItemType; title: string };
+  description: string;
+  metadata: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface Mutual {
+  id: number;
+  name: string;
+  phone: string;
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import {
+  DESCRIPTION_MAX_LENGTH,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  ITEM_STATUSES,
+  ITEM_TYPES,
+  MAX_PER_PAGE,
+  TITLE_MAX_LENGTH,
+} from './item';
+
+/** A database id: a positive integer that fits PostgreSQL's integer. */
+export const idSchema = z.coerce
+  .number({ error: 'Must be a number.' })
+  .int('Must be a whole number.')
+  .min(1, 'Must be a positive id.')
+  .max(2_147_483_647, 'Is too large.');
+
+const optionalRef = z
+  .union([z.number(), z.null()])
+  .transform((v) => (v === 0 ? null : v))
+  .pipe(z.union([z.null(), z.number().int('Must be a whole number.').min(1).max(2_147_483_647)]));
+
+/** Dates travel as YYYY-MM-DD; a full ISO timestamp is accepted and cut to its date. */
+const dateField = z
+  .union([z.string(), z.null()])
+  .transform((v, ctx) => {
+    if (v === null || v.trim() === '') return null;
+    const match = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v.trim());
+    const day = match?.[1];
+    if (!day || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
+      ctx.addIssue({ code: 'custom', message: 'Must be a date (YYYY-MM-DD).' });
+      return z.NEVER;
+    }
+    return day;
+  });
+
+export const titleSchema = z
+  .string({ error: 'The title is required.' })
+  .trim()
+  .min(1, 'The title is required.')
+  .max(TITLE_MAX_LENGTH, `Title must be ${TITLE_MAX_LENGTH} characters or less.`);
+
+const descriptionSchema = z
+  .union([z.string().max(DESCRIPTION_MAX_LENGTH, 'The description is too long.'), z.null()])
+  .transform((v) => (v === null || v.trim() === '' ? null : v));
+
+export const itemTypeSchema = z.enum(ITEM_TYPES, { error: 'Must be campaign, task or todo.' });
+export const itemStatusSchema = z.enum(ITEM_STATUSES, { error: 'Must be pending, in_progress or completed.' });
+
+/** POST /api/items, and the payload of a queued create. */
+export const itemCreateSchema = z.strictObject({
+  title: titleSchema,
+  type: itemTypeSchema,
+  parent_id: optionalRef.optional(),
+  user_id: z.union([z.number(), z.null()]).optional(),
+  status: itemStatusSchema.optional(),
+  description: descriptionSchema.optional(),
+  assigned_to: optionalRef.optional(),
+  due_date: dateField.optional(),
+  end_date: dateField.optional(),
+  uuid: z.uuid('Must be a UUID.').optional(),
+});
+export type ItemCreateInput = z.input<typeof itemCreateSchema>;
+export type ItemCreate = z.output<typeof itemCreateSchema>;
+
+/** PATCH /api/items/{id}: the changed fields only. */
+export const itemPatchSchema = z
+  .strictObject({
+    title: titleSchema.optional(),
+    description: descriptionSchema.optional(),
+    status: itemStatusSchema.optional(),
+    parent_id: optionalRef.optional(),
+    assigned_to: optionalRef.optional(),
+    due_date: dateField.optional(),
+    end_date: dateField.optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change.' });
+export type ItemPatchInput = z.input<typeof itemPatchSchema>;
+export type ItemPatch = z.output<typeof itemPatchSchema>;
+
+export const PATCHABLE_FIELDS = [
+  'title',
+  'description',
+  'status',
+  'parent_id',
+  'assigned_to',
+  'due_date',
+  'end_date',
+] as const;
+export type PatchableField = (typeof PATCHABLE_FIELDS)[number];
+
+export const assignSchema = z.strictObject({
+  user_id: z.number({ error: 'Must be a user id.' }).int('Must be a whole number.').min(0).max(2_147_483_647),
+});
+
+export const loginSchema = z.strictObject({
+  phone: z.string({ error: 'The phone field is required.' }).trim().min(1, 'The phone field is required.').max(64),
+  name: z.string({ error: 'The name field is required.' }).trim().min(1, 'The name field is required.').max(100),
+  code: z.string().max(12).optional(),
+});
+
+export const contactsSyncSchema = z.strictObject({
+  contacts: z.array(z.string().max(64), { error: 'Must be a list of phone numbers.' }).max(5000, 'Too many contacts at once.'),
+});
+
+const pageSchema = z.coerce.number({ error: 'Must be a number.' }).int().min(1).max(1_000_000);
+
+export const itemListQuerySchema = z.strictObject({
+  type: itemTypeSchema.optional(),
+  status: itemStatusSchema.optional(),
+  parent_id: z.coerce.number({ error: 'Must be a number.' }).int().min(0).max(2_147_483_647).optional(),
+  page: pageSchema.optional(),
+  per_page: z.coerce
+    .number({ error: 'Must be a number.' })
+    .int()
+    .min(1)
+    .transform((v) => Math.min(v, MAX_PER_PAGE))
+    .optional(),
+});
+
+export const pageQuerySchema = z.strictObject({ page: pageSchema.optional() });
+
+export const searchQuerySchema = z.strictObject({ q: z.string().max(200).optional() });
+
+export const syncQuerySchema = z.strictObject({ cursor: z.string().max(100).optional() });
+
+export const idempotencyKeySchema = z
+  .string()
+  .min(1, 'The Idempotency-Key header is empty.')
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH, `The Idempotency-Key header must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`);
+
+/** Field → messages, the shape of a 422's `errors`. */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) (out[key] ??= []).push(`The ${key} field is not allowed.`);
+      continue;
+    }
+    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}

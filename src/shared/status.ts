@@ -1,0 +1,110 @@
+import type { ItemStatus } from './item';
+
+export interface StatusNode {
+  id: number;
+  parent_id: number | null;
+  status: ItemStatus;
+  completed_at: string | null;
+}
+
+export interface StatusChange {
+  status: ItemStatus;
+  completed_at: string | null;
+}
+
+/**
+ * The status a parent takes from its children: all completed → completed; any started or
+ * completed → in_progress; all pending → as it was, except a completed parent reopens to in_progress.
+ */
+export function rolledUpStatus(current: ItemStatus, children: readonly ItemStatus[]): ItemStatus {
+  if (children.length === 0) return current;
+  if (children.every((s) => s === 'completed')) return 'completed';
+  if (children.some((s) => s !== 'pending')) return 'in_progress';
+  return current === 'completed' ? 'in_progress' : current;
+}
+
+function withStatus(node: StatusNode, status: ItemStatus, now: string): StatusChange {
+  if (status === 'completed') return { status, completed_at: node.completed_at ?? now };
+  return { status, completed_at: null };
+}
+
+/**
+ * Every status change that follows from the tree's current state: `direct` sets statuses explicitly
+ * (completing an item completes its descendants; reopening reopens none), then every ancestor of a
+ * changed or `touched` parent is rolled up. `nodes` must hold the whole family (root and descendants).
+ * Returns only the nodes whose status or completed_at actually changed.
+ */
+export function planStatusChanges(
+  nodes: readonly StatusNode[],
+  direct: ReadonlyMap<number, ItemStatus>,
+  now: string,
+  touchedParents: readonly (number | null)[] = [],
+): Map<number, StatusChange> {
+  const byId = new Map<number, StatusNode>();
+  const children = new Map<number, number[]>();
+  for (const node of nodes) {
+    byId.set(node.id, { ...node });
+    if (node.parent_id !== null) {
+      const list = children.get(node.parent_id) ?? [];
+      list.push(node.id);
+      children.set(node.parent_id, list);
+    }
+  }
+  const changes = new Map<number, StatusChange>();
+  const set = (id: number, status: ItemStatus) => {
+    const node = byId.get(id);
+    if (!node || node.status === status) return;
+    const change = withStatus(node, status, now);
+    node.status = change.status;
+    node.completed_at = change.completed_at;
+    changes.set(id, change);
+  };
+
+  const pendingParents = new Set<number>();
+  for (const parent of touchedParents) if (parent !== null) pendingParents.add(parent);
+  for (const [id, status] of direct) {
+    set(id, status);
+    if (status === 'completed') {
+      const stack = [...(children.get(id) ?? [])];
+      while (stack.length > 0) {
+        const next = stack.pop()!;
+        set(next, 'completed');
+        stack.push(...(children.get(next) ?? []));
+      }
+    }
+    const parent = byId.get(id)?.parent_id;
+    if (parent != null) pendingParents.add(parent);
+  }
+
+  // Roll up from the deepest touched parent upward; depth is at most three, so this stays tiny.
+  const depth = (id: number): number => {
+    let d = 0;
+    let cur = byId.get(id);
+    while (cur?.parent_id != null && d < 16) {
+      d += 1;
+      cur = byId.get(cur.parent_id);
+    }
+    return d;
+  };
+  const queue = [...pendingParents].sort((a, b) => depth(b) - depth(a));
+  const seen = new Set<number>();
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const node = byId.get(id);
+    if (!node) continue;
+    const kids = (children.get(id) ?? []).map((k) => byId.get(k)!.status);
+    set(id, rolledUpStatus(node.status, kids));
+    if (node.parent_id !== null) queue.push(node.parent_id);
+  }
+
+  // A node set back to its original value is not a change.
+  for (const [id, change] of changes) {
+    const original = nodes.find((n) => n.id === id);
+    if (original && original.status === change.status && original.completed_at === change.completed_at) {
+      changes.delete(id);
+    }
+  }
+  return changes;
+}
