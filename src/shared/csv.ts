@@ -57,7 +57,10 @@ export function phonesToSend(candidates: readonly ContactCandidate[]): string[] 
 }
 
 /** A contact picked from the phone: valid only when its first number has at least 10 characters. */
-export function candidateFromPicked(contact: { name?: readonly string[]; tel?: readonly string[] }): ContactCandidate {
+export function candidateFromPicked(contact: {
+  name?: readonly string[];
+  tel?: readonly string[];
+}): ContactCandidate {
   const first = contact.tel?.[0] ?? '';
   const candidate: ContactCandidate = {
     phone: digitsOf(first),

@@ -39,7 +39,12 @@ export interface MergeResult<T> {
  * Three-way merge by version: a conflict only when the server is newer than the base and both sides
  * changed the same field to different values; edits to different fields merge silently.
  */
-export function mergeEdits<T extends MergeRecord>({ base, local, remote, dirty }: MergeInput<T>): MergeResult<T> {
+export function mergeEdits<T extends MergeRecord>({
+  base,
+  local,
+  remote,
+  dirty,
+}: MergeInput<T>): MergeResult<T> {
   if (remote.version <= base.version) return { conflicts: [], merged: local };
   const conflicts: MergeField[] = [];
   const merged: T = { ...remote };

@@ -44,7 +44,11 @@ export interface ScreenFilter {
 }
 
 /** Whether an item belongs on a Queue/Active/Completed tab for this user. */
-export function onScreen(item: VisibilityFields, filter: ScreenFilter, knownIds: ReadonlySet<number>): boolean {
+export function onScreen(
+  item: VisibilityFields,
+  filter: ScreenFilter,
+  knownIds: ReadonlySet<number>,
+): boolean {
   if (item.status !== SCREEN_STATUS[filter.screen]) return false;
   if (!isMineOrAssigned(item, filter.userId)) return false;
   if (filter.tab === 'all') return isOrphan(item, knownIds);
@@ -52,7 +56,10 @@ export function onScreen(item: VisibilityFields, filter: ScreenFilter, knownIds:
 }
 
 /** The list search box: title or description contains the trimmed, lower-cased text (any length). */
-export function matchesFilterText(item: { title: string; description?: string | null }, text: string): boolean {
+export function matchesFilterText(
+  item: { title: string; description?: string | null },
+  text: string,
+): boolean {
   const q = text.trim().toLowerCase();
   if (q === '') return true;
   return item.title.toLowerCase().includes(q) || (item.description ?? '').toLowerCase().includes(q);
