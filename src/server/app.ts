@@ -61,7 +61,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   app.addHook('preHandler', async (request) => {
     if (!request.url.startsWith('/api/')) return;
-    if (STATE_CHANGING.has(request.method) && !xsrfMatches(request.session, request.headers['x-xsrf-token'])) {
+    if (
+      STATE_CHANGING.has(request.method) &&
+      !xsrfMatches(request.session, request.headers['x-xsrf-token'])
+    ) {
       throw new HttpError(419, 'CSRF token mismatch.');
     }
     if (request.routeOptions.config?.public !== true && !request.session?.user) {
@@ -84,7 +87,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }
     request.log.error(error);
     // A lost database connection is the server's trouble, not a bug in the request: say so honestly.
-    return reply.status(503).send({ message: 'The server could not complete the request. Please try again.' });
+    return reply
+      .status(503)
+      .send({ message: 'The server could not complete the request. Please try again.' });
   });
 
   app.get('/api/health', { config: { public: true } }, async () => {

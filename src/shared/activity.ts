@@ -18,6 +18,7 @@ export function describeActivity(
   assigneeName?: string | null,
 ): string {
   const base = `${actorName} ${VERBS[action]} ${itemType} "${title}"`;
-  if (action === 'assigned') return assigneeName ? `${base} to ${assigneeName}` : `${actorName} unassigned ${itemType} "${title}"`;
+  if (action === 'assigned')
+    return assigneeName ? `${base} to ${assigneeName}` : `${actorName} unassigned ${itemType} "${title}"`;
   return base;
 }

@@ -72,7 +72,14 @@ export interface SyncPage {
   has_more: boolean;
 }
 
-export const ACTIVITY_ACTIONS = ['created', 'updated', 'deleted', 'completed', 'reopened', 'assigned'] as const;
+export const ACTIVITY_ACTIONS = [
+  'created',
+  'updated',
+  'deleted',
+  'completed',
+  'reopened',
+  'assigned',
+] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 export interface ActivityEntry {

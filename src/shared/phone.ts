@@ -1,5 +1,5 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { CountryCode } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 
 export const DEFAULT_COUNTRY = 'US' satisfies CountryCode;
 
@@ -14,7 +14,7 @@ export function normalizePhone(input: string, defaultCountry: string = DEFAULT_C
   // Letters mean prose, not a number; libphonenumber would happily read digits out of it.
   if (/[a-z]/i.test(text.replace(/\b(ext|x)\.?\s*\d+$/i, ''))) return null;
   const parsed = parsePhoneNumberFromString(text, defaultCountry as CountryCode);
-  if (!parsed || !parsed.isPossible()) return null;
+  if (!parsed?.isPossible()) return null;
   return parsed.number;
 }
 

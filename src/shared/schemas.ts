@@ -21,18 +21,16 @@ const optionalRef = z
   .pipe(z.union([z.null(), z.number().int('Must be a whole number.').min(1).max(2_147_483_647)]));
 
 /** Dates travel as YYYY-MM-DD; a full ISO timestamp is accepted and cut to its date. */
-const dateField = z
-  .union([z.string(), z.null()])
-  .transform((v, ctx) => {
-    if (v === null || v.trim() === '') return null;
-    const match = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v.trim());
-    const day = match?.[1];
-    if (!day || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
-      ctx.addIssue({ code: 'custom', message: 'Must be a date (YYYY-MM-DD).' });
-      return z.NEVER;
-    }
-    return day;
-  });
+const dateField = z.union([z.string(), z.null()]).transform((v, ctx) => {
+  if (v === null || v.trim() === '') return null;
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v.trim());
+  const day = match?.[1];
+  if (!day || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
+    ctx.addIssue({ code: 'custom', message: 'Must be a date (YYYY-MM-DD).' });
+    return z.NEVER;
+  }
+  return day;
+});
 
 export const titleSchema = z
   .string({ error: 'The title is required.' })
@@ -45,7 +43,9 @@ const descriptionSchema = z
   .transform((v) => (v === null || v.trim() === '' ? null : v));
 
 export const itemTypeSchema = z.enum(ITEM_TYPES, { error: 'Must be campaign, task or todo.' });
-export const itemStatusSchema = z.enum(ITEM_STATUSES, { error: 'Must be pending, in_progress or completed.' });
+export const itemStatusSchema = z.enum(ITEM_STATUSES, {
+  error: 'Must be pending, in_progress or completed.',
+});
 
 /** POST /api/items, and the payload of a queued create. */
 export const itemCreateSchema = z.strictObject({
@@ -94,13 +94,23 @@ export const assignSchema = z.strictObject({
 });
 
 export const loginSchema = z.strictObject({
-  phone: z.string({ error: 'The phone field is required.' }).trim().min(1, 'The phone field is required.').max(64),
-  name: z.string({ error: 'The name field is required.' }).trim().min(1, 'The name field is required.').max(100),
+  phone: z
+    .string({ error: 'The phone field is required.' })
+    .trim()
+    .min(1, 'The phone field is required.')
+    .max(64),
+  name: z
+    .string({ error: 'The name field is required.' })
+    .trim()
+    .min(1, 'The name field is required.')
+    .max(100),
   code: z.string().max(12).optional(),
 });
 
 export const contactsSyncSchema = z.strictObject({
-  contacts: z.array(z.string().max(64), { error: 'Must be a list of phone numbers.' }).max(5000, 'Too many contacts at once.'),
+  contacts: z
+    .array(z.string().max(64), { error: 'Must be a list of phone numbers.' })
+    .max(5000, 'Too many contacts at once.'),
 });
 
 const pageSchema = z.coerce.number({ error: 'Must be a number.' }).int().min(1).max(1_000_000);
@@ -127,18 +137,24 @@ export const syncQuerySchema = z.strictObject({ cursor: z.string().max(100).opti
 export const idempotencyKeySchema = z
   .string()
   .min(1, 'The Idempotency-Key header is empty.')
-  .max(IDEMPOTENCY_KEY_MAX_LENGTH, `The Idempotency-Key header must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`);
+  .max(
+    IDEMPOTENCY_KEY_MAX_LENGTH,
+    `The Idempotency-Key header must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`,
+  );
 
 /** Field → messages, the shape of a 422's `errors`. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const out: Record<string, string[]> = {};
+  const add = (key: string, message: string) => {
+    out[key] = [...(out[key] ?? []), message];
+  };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) (out[key] ??= []).push(`The ${key} field is not allowed.`);
+      for (const key of issue.keys) add(key, `The ${key} field is not allowed.`);
       continue;
     }
     const key = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
-    (out[key] ??= []).push(issue.message);
+    add(key, issue.message);
   }
   return out;
 }

@@ -29,7 +29,7 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId(request, 'Campaign');
     const { page = 1 } = parseOrThrow(pageQuerySchema, request.query);
     const campaign = await findVisibleItem(db, user.id, id);
-    if (!campaign || campaign.type !== 'campaign') throw notFound('Campaign');
+    if (campaign?.type !== 'campaign') throw notFound('Campaign');
     const perPage = DEFAULT_PER_PAGE;
     const [counted, found] = await Promise.all([
       rows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM activities WHERE root_id = ${id}`),
@@ -52,6 +52,12 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       metadata: r.metadata,
       created_at: iso(r.created_at),
     }));
-    return { data, current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total };
+    return {
+      data,
+      current_page: page,
+      last_page: Math.max(1, Math.ceil(total / perPage)),
+      per_page: perPage,
+      total,
+    };
   });
 }

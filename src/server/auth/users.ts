@@ -54,5 +54,7 @@ export async function seedSampleUsers(db: Executor): Promise<void> {
       sql`INSERT INTO users (id, name, phone) VALUES (${user.id}, ${user.name}, ${user.phone}) ON CONFLICT DO NOTHING`,
     );
   }
-  await db.execute(sql`SELECT setval(pg_get_serial_sequence('users', 'id'), GREATEST((SELECT max(id) FROM users), 4))`);
+  await db.execute(
+    sql`SELECT setval(pg_get_serial_sequence('users', 'id'), GREATEST((SELECT max(id) FROM users), 4))`,
+  );
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Executor, rows, sql } from '../db/client';
 import type { UserRow } from '../auth/users';
+import { type Executor, rows, sql } from '../db/client';
 
 export const SESSION_COOKIE = 'outpost_session';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -50,7 +50,11 @@ export async function loadSession(db: Executor, request: FastifyRequest): Promis
 }
 
 /** Starts a new session (a new id and a new anti-forgery token) and sets both cookies. */
-export async function startSession(db: Executor, reply: FastifyReply, userId: number | null): Promise<Session> {
+export async function startSession(
+  db: Executor,
+  reply: FastifyReply,
+  userId: number | null,
+): Promise<Session> {
   const token = newToken();
   const xsrfToken = newToken();
   const ttl = userId === null ? ANONYMOUS_TTL_MS : USER_TTL_MS;

@@ -126,13 +126,20 @@ export async function selectItems(
   where: SQL,
   tail: SQL = sql`ORDER BY i.created_at DESC, i.id DESC`,
 ): Promise<Item[]> {
-  const found = await rows<ItemRow>(db, sql`SELECT ${ITEM_SELECT} ${ITEM_FROM} ${DETAIL_JOINS} WHERE ${where} ${tail}`);
+  const found = await rows<ItemRow>(
+    db,
+    sql`SELECT ${ITEM_SELECT} ${ITEM_FROM} ${DETAIL_JOINS} WHERE ${where} ${tail}`,
+  );
   return found.map(itemJson);
 }
 
 /** One live item the user may see, or null. */
 export async function findVisibleItem(db: Executor, userId: number, id: number): Promise<Item | null> {
-  const [item] = await selectItems(db, sql`i.id = ${id} AND i.deleted_at IS NULL AND ${visibleTo(userId)}`, sql``);
+  const [item] = await selectItems(
+    db,
+    sql`i.id = ${id} AND i.deleted_at IS NULL AND ${visibleTo(userId)}`,
+    sql``,
+  );
   return item ?? null;
 }
 

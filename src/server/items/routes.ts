@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_PER_PAGE, type Item, SERVER_SEARCH_LIMIT } from '../../shared/item';
-import { normalizeQuery } from '../../shared/search';
 import {
   assignSchema,
   idSchema,
@@ -9,6 +8,7 @@ import {
   itemPatchSchema,
   searchQuerySchema,
 } from '../../shared/schemas';
+import { normalizeQuery } from '../../shared/search';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
@@ -20,7 +20,8 @@ import { createItem, deleteItem, parseIfMatch, updateItem } from './service';
 export function pathId(request: FastifyRequest, what = 'Item'): number {
   const raw = (request.params as { id?: string }).id;
   const parsed = idSchema.safeParse(raw);
-  if (!parsed.success) throw new HttpError(404, `${what} not found: '${String(raw).slice(0, 40)}' is not an id.`);
+  if (!parsed.success)
+    throw new HttpError(404, `${what} not found: '${String(raw).slice(0, 40)}' is not an id.`);
   return parsed.data;
 }
 
@@ -61,7 +62,13 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
       ),
     ]);
     const total = counted[0]?.total ?? 0;
-    return { data, current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total };
+    return {
+      data,
+      current_page: page,
+      last_page: Math.max(1, Math.ceil(total / perPage)),
+      per_page: perPage,
+      total,
+    };
   });
 
   app.get('/items/search', async (request) => {
@@ -95,7 +102,10 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId(request);
     const patch = parseOrThrow(itemPatchSchema, request.body);
     const ifMatch = ifMatchOf(request);
-    return send(reply, await runWrite(database, request, user.id, (tx) => updateItem(tx, user, id, patch, ifMatch)));
+    return send(
+      reply,
+      await runWrite(database, request, user.id, (tx) => updateItem(tx, user, id, patch, ifMatch)),
+    );
   });
 
   app.delete('/items/:id', async (request, reply) => {

@@ -1,5 +1,5 @@
-import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
+import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { planStatusChanges, type StatusNode } from '../../shared/status';
 import { recordActivity } from '../activity/record';
@@ -78,7 +78,8 @@ async function applyStatusPlan(
       sql`UPDATE items SET status = ${change.status}, completed_at = ${change.completed_at},
           version = version + 1, updated_at = now(), ${CHANGE} WHERE id = ${id}`,
     );
-    const action = change.status === 'completed' ? 'completed' : node.status === 'completed' ? 'reopened' : 'updated';
+    const action =
+      change.status === 'completed' ? 'completed' : node.status === 'completed' ? 'reopened' : 'updated';
     await recordActivity(tx, {
       actor,
       action,
@@ -131,7 +132,9 @@ export function parseIfMatch(header: string | undefined): number | undefined {
 
 function assertVersion(item: Item, expected: number | undefined): void {
   if (expected !== undefined && expected !== item.version) {
-    throw new HttpError(412, 'This item was changed since your version. The current item is attached.', { item });
+    throw new HttpError(412, 'This item was changed since your version. The current item is attached.', {
+      item,
+    });
   }
 }
 
@@ -173,11 +176,6 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
     );
     return ok(200, await findItem(tx, existing!.id));
   }
-  if (root !== null && parentId !== null) {
-    const family = await loadFamilies(tx, [root]);
-    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
-    await applyStatusPlan(tx, actor, family, plan, created.id);
-  }
   await recordActivity(tx, {
     actor,
     action: 'created',
@@ -185,6 +183,11 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
     rootId: root ?? created.id,
     metadata: assignee ? { assigned_to: assignee } : {},
   });
+  if (root !== null && parentId !== null) {
+    const family = await loadFamilies(tx, [root]);
+    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
+    await applyStatusPlan(tx, actor, family, plan, created.id);
+  }
   return ok(201, await findItem(tx, created.id));
 }
 
@@ -220,12 +223,15 @@ export async function updateItem(
     await lockFamilies(tx, [oldRoot, newRoot]);
   }
   let newAssignee: string | null = null;
-  if (changed.assigned_to && patch.assigned_to != null) newAssignee = await assigneeName(tx, patch.assigned_to);
+  if (changed.assigned_to && patch.assigned_to != null)
+    newAssignee = await assigneeName(tx, patch.assigned_to);
 
   const family = await loadFamilies(tx, [oldRoot, newRoot]);
-  const nodes = family.map(toStatusNode).map((n) =>
-    n.id === id ? { ...n, parent_id: changed.parent_id ? (patch.parent_id ?? null) : n.parent_id } : n,
-  );
+  const nodes = family
+    .map(toStatusNode)
+    .map((n) =>
+      n.id === id ? { ...n, parent_id: changed.parent_id ? (patch.parent_id ?? null) : n.parent_id } : n,
+    );
   const now = new Date().toISOString();
   const direct = new Map<number, ItemStatus>(changed.status ? [[id, patch.status!]] : []);
   const touched = changed.parent_id ? [current.parent_id, patch.parent_id ?? null] : [];
@@ -241,7 +247,6 @@ export async function updateItem(
   if (changed.end_date) sets.push(sql`end_date = ${patch.end_date ?? null}`);
   if (own) sets.push(sql`status = ${own.status}`, sql`completed_at = ${own.completed_at}`);
   await tx.execute(sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${id}`);
-  await applyStatusPlan(tx, actor, family, plan, id);
   if (changed.parent_id || changed.assigned_to) await touchDescendants(tx, id);
 
   const item = { id, type: current.type, title: patch.title ?? current.title };
@@ -250,7 +255,8 @@ export async function updateItem(
     await recordActivity(tx, { actor, action: 'updated', item, rootId: newRoot, metadata: fields });
   }
   if (status) {
-    const action = status.new === 'completed' ? 'completed' : status.old === 'completed' ? 'reopened' : 'updated';
+    const action =
+      status.new === 'completed' ? 'completed' : status.old === 'completed' ? 'reopened' : 'updated';
     await recordActivity(tx, { actor, action, item, rootId: newRoot, metadata: { status } });
   }
   if (assigned_to) {
@@ -263,6 +269,8 @@ export async function updateItem(
       assigneeName: newAssignee,
     });
   }
+  // After the item's own entries, so the feed reads cause before consequence.
+  await applyStatusPlan(tx, actor, family, plan, id);
   return ok(200, await findItem(tx, id));
 }
 

@@ -18,7 +18,11 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
 
     // One statement, one snapshot: the horizon and the rows below it are read together, and the
     // horizon comes back even when no row does.
-    const found = await rows<{ id: number | null; change_xid: string | number | null; horizon: string | number }>(
+    const found = await rows<{
+      id: number | null;
+      change_xid: string | number | null;
+      horizon: string | number;
+    }>(
       db,
       sql`WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin)
           SELECT r.id, r.change_xid, horizon.xmin AS horizon
@@ -35,7 +39,9 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
           ORDER BY r.change_xid, r.id`,
     );
     const horizon = BigInt(found[0]?.horizon ?? 0);
-    const changed = found.filter((r): r is { id: number; change_xid: string | number; horizon: string | number } => r.id !== null);
+    const changed = found.filter(
+      (r): r is { id: number; change_xid: string | number; horizon: string | number } => r.id !== null,
+    );
     const hasMore = changed.length > SYNC_PAGE_SIZE;
     const page = changed.slice(0, SYNC_PAGE_SIZE);
     const last = page.at(-1);
