@@ -1,0 +1,56 @@
+import { Avatar as AvatarPrimitive } from 'radix-ui';
+import { cn } from './cn';
+
+/** Up to two initials from a name; '?' when there is none. */
+export function initials(name: string | null | undefined): string {
+  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  const first = parts[0]?.[0] ?? '';
+  const last = parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '';
+  return (first + last).toUpperCase() || '?';
+}
+
+// A stable colour per name so people are recognisable at a glance; all pass AA with white text.
+const palette = [
+  'bg-indigo-600',
+  'bg-emerald-700',
+  'bg-sky-700',
+  'bg-rose-600',
+  'bg-amber-700',
+  'bg-violet-600',
+];
+
+function colourFor(name: string): string {
+  let hash = 0;
+  for (const ch of name) hash = (hash * 31 + ch.charCodeAt(0)) | 0;
+  return palette[Math.abs(hash) % palette.length] ?? 'bg-indigo-600';
+}
+
+export interface AvatarProps {
+  name: string | null | undefined;
+  src?: string;
+  size?: 'xs' | 'sm' | 'md' | 'lg';
+  className?: string;
+}
+
+const sizes = {
+  xs: 'size-5 text-[10px]',
+  sm: 'size-7 text-xs',
+  md: 'size-9 text-sm',
+  lg: 'size-12 text-base',
+};
+
+export function Avatar({ name, src, size = 'md', className }: AvatarProps) {
+  return (
+    <AvatarPrimitive.Root
+      className={cn(
+        'inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-white select-none',
+        colourFor(name ?? ''),
+        sizes[size],
+        className,
+      )}
+    >
+      {src ? <AvatarPrimitive.Image src={src} alt="" className="size-full object-cover" /> : null}
+      <AvatarPrimitive.Fallback aria-hidden>{initials(name)}</AvatarPrimitive.Fallback>
+    </AvatarPrimitive.Root>
+  );
+}
