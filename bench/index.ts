@@ -1,0 +1,116 @@
+/**
+ * `npm run bench` runs every registered benchmark; `npm run bench -- <name> [args…]` runs one and
+ * passes it the rest of the arguments. Each benchmark module exports `run(args)` and is imported
+ * only when it runs, so one that is not written yet prints "not available yet" instead of breaking
+ * the others. The run ends with a summary table; the exit code is 1 when a budget failed or a
+ * benchmark crashed.
+ */
+import { pathToFileURL } from 'node:url';
+import { type Figure, recordedFigures, setCurrentBench, table } from './lib/report';
+
+interface Benchmark {
+  name: string;
+  /** Module path relative to this file. */
+  file: string;
+  about: string;
+}
+
+const BENCHMARKS: Benchmark[] = [
+  { name: 'server', file: './server.ts', about: 'HTTP API throughput and latency on PGlite and PostgreSQL' },
+  { name: 'client-data', file: './clientData.ts', about: 'client data layer' },
+  { name: 'sync-soak', file: './syncSoak.ts', about: 'sync under sustained concurrent writes' },
+];
+
+type Outcome = 'PASS' | 'FAIL' | 'ERROR' | 'not available yet' | 'ran';
+
+interface Result {
+  name: string;
+  outcome: Outcome;
+  seconds: number;
+  note: string;
+}
+
+function isMissingModule(error: unknown, file: string): boolean {
+  const e = error as { code?: string; message?: string };
+  const base = file.replace(/^\.\//, '').replace(/\.ts$/, '');
+  return (
+    (e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'MODULE_NOT_FOUND') &&
+    typeof e.message === 'string' &&
+    e.message.includes(base)
+  );
+}
+
+async function runOne(bench: Benchmark, args: string[]): Promise<Result> {
+  const started = Date.now();
+  const seconds = () => (Date.now() - started) / 1000;
+  console.log(`\n######## ${bench.name}: ${bench.about}`);
+  let mod: { run?: (args: string[]) => Promise<void> };
+  try {
+    mod = (await import(pathToFileURL(new URL(bench.file, import.meta.url).pathname).href)) as typeof mod;
+  } catch (error) {
+    if (isMissingModule(error, bench.file)) {
+      console.log(`${bench.name}: not available yet (bench/${bench.file.slice(2)} does not exist)`);
+      return { name: bench.name, outcome: 'not available yet', seconds: seconds(), note: '' };
+    }
+    console.error(error);
+    return { name: bench.name, outcome: 'ERROR', seconds: seconds(), note: (error as Error).message };
+  }
+  if (typeof mod.run !== 'function') {
+    console.log(`${bench.name}: bench/${bench.file.slice(2)} exports no run(args) function`);
+    return { name: bench.name, outcome: 'ERROR', seconds: seconds(), note: 'no run(args) export' };
+  }
+  setCurrentBench(bench.name);
+  const exitCodeBefore = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    await mod.run(args);
+  } catch (error) {
+    console.error(error);
+    return { name: bench.name, outcome: 'ERROR', seconds: seconds(), note: (error as Error).message };
+  }
+  // A benchmark that does not use lib/report may still signal a failure through process.exitCode.
+  const signalledFailure = process.exitCode !== undefined && process.exitCode !== 0;
+  process.exitCode = exitCodeBefore;
+  const mine = recordedFigures().filter((f) => f.bench === bench.name);
+  const failed = mine.filter((f) => f.verdict === 'FAIL');
+  const checked = mine.filter((f) => f.verdict === 'PASS' || f.verdict === 'FAIL');
+  const skipped = mine.filter((f) => f.verdict === 'skip').map((f) => f.subject);
+  const notes = [
+    checked.length > 0 ? `${checked.length - failed.length}/${checked.length} budgets met` : '',
+    skipped.length > 0 ? `skipped: ${skipped.join(', ')}` : '',
+  ].filter(Boolean);
+  const outcome: Outcome =
+    failed.length > 0 || signalledFailure ? 'FAIL' : checked.length > 0 ? 'PASS' : 'ran';
+  return { name: bench.name, outcome, seconds: seconds(), note: notes.join('; ') };
+}
+
+function figureRow(f: Figure): string[] {
+  return [f.bench, f.verdict, f.subject, f.metric, f.value, f.budget];
+}
+
+async function main(): Promise<void> {
+  const [name, ...rest] = process.argv.slice(2);
+  const selected = name ? BENCHMARKS.filter((b) => b.name === name) : BENCHMARKS;
+  if (name && selected.length === 0) {
+    console.error(`Unknown benchmark "${name}". Known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+    process.exit(2);
+  }
+  const results: Result[] = [];
+  for (const bench of selected) results.push(await runOne(bench, name ? rest : []));
+
+  const figures = recordedFigures().filter((f) => f.verdict !== 'info' || f.metric === 'req/s');
+  if (figures.length > 0) {
+    console.log('\n======== Figures with budgets (and throughput)');
+    console.log(table(['bench', 'verdict', 'subject', 'figure', 'value', 'budget'], figures.map(figureRow)));
+  }
+  console.log('\n======== Summary');
+  console.log(
+    table(
+      ['benchmark', 'result', 'time', 'notes'],
+      results.map((r) => [r.name, r.outcome, `${r.seconds.toFixed(0)} s`, r.note]),
+    ),
+  );
+  if (results.some((r) => r.outcome === 'FAIL' || r.outcome === 'ERROR')) process.exitCode = 1;
+}
+
+await main();

@@ -1,0 +1,67 @@
+/**
+ * A server for the benchmark, run as a child process so the load generator (autocannon, in the
+ * parent) does not share its event loop. Usage:
+ *
+ *   node --import tsx bench/lib/serveForBench.ts hello
+ *   node --import tsx bench/lib/serveForBench.ts outpost [postgres://… | pglite]
+ *
+ * `outpost` opens the database (PGlite in memory, or an already created PostgreSQL database),
+ * seeds the benchmark data and serves the real app. Either mode listens on a random loopback port
+ * and prints one JSON line, `{"url": …, …}`, when ready. It exits when its stdin closes, so it
+ * never outlives the parent, or on SIGTERM.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import { type Database, openDatabase } from '../../src/server/db/client';
+import { seedBenchData } from './seed';
+
+export interface ReadyMessage {
+  url: string;
+  kind?: 'pglite' | 'pg';
+  userId?: number;
+  taskIds?: number[];
+  total?: number;
+}
+
+async function main(): Promise<void> {
+  const [mode, target] = process.argv.slice(2);
+  let app: FastifyInstance;
+  let database: Database | null = null;
+  let ready: Omit<ReadyMessage, 'url'> = {};
+  if (mode === 'hello') {
+    // The ceiling: the same framework and HTTP stack with no work behind the route.
+    app = Fastify({ logger: false });
+    app.get('/', async () => ({ hello: 'world' }));
+  } else if (mode === 'outpost') {
+    database =
+      !target || target === 'pglite'
+        ? await openDatabase({ dataDir: 'memory://' })
+        : await openDatabase({ url: target });
+    const seeded = await seedBenchData(database.db);
+    app = await buildApp({ database, config: { seedSampleUsers: false } });
+    ready = { kind: database.kind, userId: seeded.user.id, taskIds: seeded.taskIds, total: seeded.total };
+  } else {
+    throw new Error(`unknown mode ${mode}; use "hello" or "outpost [url|pglite]"`);
+  }
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`${JSON.stringify({ url, ...ready } satisfies ReadyMessage)}\n`);
+
+  let closing = false;
+  const close = async () => {
+    if (closing) return;
+    closing = true;
+    await app.close().catch(() => {});
+    await database?.close().catch(() => {});
+    process.exit(0);
+  };
+  process.stdin.on('end', close);
+  process.stdin.on('close', close);
+  process.stdin.resume();
+  process.once('SIGTERM', close);
+  process.once('SIGINT', close);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
