@@ -9,6 +9,8 @@ import { seedSampleUsers } from './auth/users';
 import { contactsRoutes } from './contacts/routes';
 import { type Database, openDatabase, sql } from './db/client';
 import { type AppConfig, loadConfig } from './env';
+import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './events/changeBus';
+import { eventRoutes } from './events/routes';
 import './http/context';
 import { HttpError } from './http/errors';
 import { loadSession, xsrfMatches } from './http/session';
@@ -24,6 +26,8 @@ export interface BuildOptions {
   /** An open database; when absent one is opened from the config and closed with the app. */
   database?: Database;
   logger?: boolean;
+  /** The fan-out of change events; by default in-process for PGlite, LISTEN/NOTIFY for PostgreSQL. */
+  changes?: ChangeBus;
 }
 
 /** Builds the Outpost server: API, anti-forgery, sessions and the client's pages. */
@@ -39,7 +43,16 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
   });
+  const changes =
+    options.changes ??
+    (database.kind === 'pg' && database.url
+      ? createPgChangeBus(database.url, (error) =>
+          app.log.warn({ err: error }, 'change listener lost its connection'),
+        )
+      : createLocalChangeBus());
   app.decorate('database', database);
+  app.decorate('changes', changes);
+  if (!options.changes) app.addHook('onClose', () => changes.close());
   app.decorate('config', config);
   app.decorate('routeTable', []);
   app.decorateRequest('session', null);
@@ -101,6 +114,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(activityRoutes, { prefix: '/api' });
   await app.register(contactsRoutes, { prefix: '/api' });
   await app.register(syncRoutes, { prefix: '/api' });
+  await app.register(eventRoutes, { prefix: '/api' });
 
   const clientDir = config.clientDir ? path.resolve(config.clientDir) : null;
   const hasClient = clientDir !== null && existsSync(path.join(clientDir, 'index.html'));

@@ -19,7 +19,7 @@ export async function contactsRoutes(app: FastifyInstance): Promise<void> {
       const phone = normalizePhone(raw, app.config.defaultCountry);
       if (phone && phone !== user.phone) phones.add(phone);
     }
-    const result = await runWrite(database, request, user.id, async (tx) => {
+    const result = await runWrite(app, request, user.id, async (tx) => {
       if (phones.size > 0) {
         const values = sql.join(
           [...phones].map((phone) => sql`(${user.id}, ${phone})`),

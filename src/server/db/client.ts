@@ -19,8 +19,10 @@ export type Executor = Pick<Db, 'execute'>;
 export interface Database {
   kind: 'pglite' | 'pg';
   db: Db;
-  /** The pg pool, for LISTEN/NOTIFY and tests; absent on PGlite. */
+  /** The pg pool, for tests; absent on PGlite. */
   pool: pg.Pool | null;
+  /** The PostgreSQL connection string, for the LISTEN connection; absent on PGlite. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
       await client.query('SELECT pg_advisory_unlock(724001)').catch(() => {});
       client.release();
     }
-    return { kind: 'pg', db, pool, close: () => pool.end() };
+    return { kind: 'pg', db, pool, url: options.url, close: () => pool.end() };
   }
   const dataDir = options.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');

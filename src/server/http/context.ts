@@ -2,12 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { UserRow } from '../auth/users';
 import type { Database } from '../db/client';
 import type { AppConfig } from '../env';
+import type { ChangeBus } from '../events/changeBus';
 import { HttpError } from './errors';
 import type { Session } from './session';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
+    changes: ChangeBus;
     config: AppConfig;
     /** Every route as registered, so tests can enumerate the state-changing ones. */
     routeTable: { method: string; url: string; public: boolean }[];

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { idempotencyKeySchema } from '../../shared/schemas';
-import { type Database, type Executor, rows, sql } from '../db/client';
+import type { Database, Executor } from '../db/client';
+import { rows, sql } from '../db/client';
+import { type ChangeBus, viewersOfChanges } from '../events/changeBus';
 import { HttpError, unprocessable } from './errors';
 
 export interface WriteResult {
@@ -25,6 +27,26 @@ function canonical(value: unknown): string {
  * with a different request is refused with 422. Concurrent repeats wait on the key's row lock.
  */
 export async function runWrite(
+  context: { database: Database; changes: ChangeBus },
+  request: FastifyRequest,
+  userId: number,
+  write: (tx: Executor) => Promise<WriteResult>,
+): Promise<WriteResult & { replayed: boolean }> {
+  const { database, changes } = context;
+  let viewers: number[] = [];
+  // Every write tells the users who see what it changed; the bus delivers only what commits.
+  const announced = async (tx: Executor) => {
+    const result = await write(tx);
+    viewers = await viewersOfChanges(tx);
+    await changes.announce(tx, viewers);
+    return result;
+  };
+  const outcome = await runRecorded(database, request, userId, announced);
+  if (!outcome.replayed) changes.committed(viewers);
+  return outcome;
+}
+
+async function runRecorded(
   database: Database,
   request: FastifyRequest,
   userId: number,

@@ -94,7 +94,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
   app.post('/items', async (request, reply) => {
     const user = currentUser(request);
     const input = parseOrThrow(itemCreateSchema, request.body);
-    return send(reply, await runWrite(database, request, user.id, (tx) => createItem(tx, user, input)));
+    return send(reply, await runWrite(app, request, user.id, (tx) => createItem(tx, user, input)));
   });
 
   app.patch('/items/:id', async (request, reply) => {
@@ -104,7 +104,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const ifMatch = ifMatchOf(request);
     return send(
       reply,
-      await runWrite(database, request, user.id, (tx) => updateItem(tx, user, id, patch, ifMatch)),
+      await runWrite(app, request, user.id, (tx) => updateItem(tx, user, id, patch, ifMatch)),
     );
   });
 
@@ -112,7 +112,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const id = pathId(request);
     const ifMatch = ifMatchOf(request);
-    return send(reply, await runWrite(database, request, user.id, (tx) => deleteItem(tx, user, id, ifMatch)));
+    return send(reply, await runWrite(app, request, user.id, (tx) => deleteItem(tx, user, id, ifMatch)));
   });
 
   app.post('/items/:id/assign', async (request, reply) => {
@@ -122,7 +122,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const ifMatch = ifMatchOf(request);
     return send(
       reply,
-      await runWrite(database, request, user.id, (tx) =>
+      await runWrite(app, request, user.id, (tx) =>
         updateItem(tx, user, id, { assigned_to: user_id === 0 ? null : user_id }, ifMatch),
       ),
     );

@@ -1,0 +1,129 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import { type Executor, rows, sql } from '../db/client';
+
+const CHANNEL = 'outpost_changes';
+
+/** Tells every connected session of a user that something they can see changed. */
+export interface ChangeBus {
+  /** Inside the writing transaction: announce the users who see what it changed. */
+  announce(tx: Executor, userIds: readonly number[]): Promise<void>;
+  /** After the commit (in-process buses deliver here; PostgreSQL delivers NOTIFY on commit). */
+  committed(userIds: readonly number[]): void;
+  subscribe(userId: number, listener: () => void): () => void;
+  /** Connections listening on this instance, for tests and benchmarks. */
+  listenerCount(): number;
+  close(): Promise<void>;
+}
+
+class LocalFanOut {
+  private readonly emitter = new EventEmitter();
+  constructor() {
+    // Thousands of open streams are normal; each is one listener on its user's key.
+    this.emitter.setMaxListeners(0);
+  }
+  emit(userIds: readonly number[]) {
+    for (const id of new Set(userIds)) this.emitter.emit(String(id));
+  }
+  subscribe(userId: number, listener: () => void) {
+    this.emitter.on(String(userId), listener);
+    return () => {
+      this.emitter.off(String(userId), listener);
+    };
+  }
+  count() {
+    return this.emitter.eventNames().reduce((n, name) => n + this.emitter.listenerCount(name), 0);
+  }
+}
+
+/** The embedded database serves one process, so fan-out stays in memory. */
+export function createLocalChangeBus(): ChangeBus {
+  const fanOut = new LocalFanOut();
+  return {
+    announce: async () => {},
+    committed: (userIds) => fanOut.emit(userIds),
+    subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
+    listenerCount: () => fanOut.count(),
+    close: async () => {},
+  };
+}
+
+/**
+ * PostgreSQL fan-out between instances: the writer NOTIFYs inside its transaction (delivered only if
+ * it commits), and every instance LISTENs on a dedicated connection, reconnecting with backoff.
+ */
+export function createPgChangeBus(connectionString: string, onError: (error: unknown) => void): ChangeBus {
+  const fanOut = new LocalFanOut();
+  let client: pg.Client | null = null;
+  let closed = false;
+  let delay = 250;
+  let timer: NodeJS.Timeout | null = null;
+
+  const connect = async () => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString });
+    next.on('notification', (message) => {
+      if (message.channel !== CHANNEL || !message.payload) return;
+      try {
+        const ids = JSON.parse(message.payload) as unknown;
+        if (Array.isArray(ids)) fanOut.emit(ids.filter((id): id is number => Number.isInteger(id)));
+      } catch {
+        // A payload we did not write: ignore it.
+      }
+    });
+    next.on('error', (error) => {
+      onError(error);
+      retry();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+      client = next;
+      delay = 250;
+    } catch (error) {
+      onError(error);
+      next.end().catch(() => {});
+      retry();
+    }
+  };
+  const retry = () => {
+    if (closed || timer) return;
+    client?.end().catch(() => {});
+    client = null;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, delay);
+    timer.unref();
+    delay = Math.min(delay * 2, 10_000);
+  };
+  void connect();
+
+  return {
+    async announce(tx, userIds) {
+      if (userIds.length === 0) return;
+      await tx.execute(sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify([...new Set(userIds)])})`);
+    },
+    committed: () => {},
+    subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
+    listenerCount: () => fanOut.count(),
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await client?.end().catch(() => {});
+    },
+  };
+}
+
+/** Everyone who sees an item this transaction wrote: creators and assignees of it and its ancestors. */
+export async function viewersOfChanges(tx: Executor): Promise<number[]> {
+  const found = await rows<{ viewer: number }>(
+    tx,
+    sql`SELECT DISTINCT v.viewer FROM items i
+        LEFT JOIN items p ON p.id = i.parent_id
+        LEFT JOIN items g ON g.id = p.parent_id
+        CROSS JOIN LATERAL (VALUES (i.user_id), (i.assigned_to), (p.user_id), (p.assigned_to), (g.user_id), (g.assigned_to)) v(viewer)
+        WHERE i.change_xid = pg_current_xact_id()::text::bigint AND v.viewer IS NOT NULL`,
+  );
+  return found.map((r) => r.viewer);
+}

@@ -1,0 +1,189 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { type Database, openDatabase } from '../db/client';
+import { signedIn, type TestClient } from '../testClient';
+import { openTestDatabase, testEngines } from '../testing';
+
+/** An open event stream that counts `changed` events as they arrive. */
+async function openStream(baseUrl: string, client: TestClient) {
+  const controller = new AbortController();
+  const response = await fetch(`${baseUrl}/api/events`, {
+    headers: { cookie: client.cookieHeader(), accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let changed = 0;
+  const waiters: (() => void)[] = [];
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += decoder.decode(value, { stream: true });
+        changed = text.split('event: changed').length - 1;
+        for (const wake of waiters.splice(0)) wake();
+      }
+    } catch {
+      // Aborted at the end of the test.
+    }
+  })();
+  return {
+    response,
+    text: () => text,
+    changed: () => changed,
+    /** Resolves once at least `count` events arrived, or rejects after `ms`. */
+    async waitFor(count: number, ms = 3000): Promise<number> {
+      const started = Date.now();
+      while (changed < count) {
+        if (Date.now() - started > ms) throw new Error(`expected ${count} changed events, got ${changed}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
+      return Date.now() - started;
+    },
+    close: () => controller.abort(),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+describe.each(testEngines())('GET /api/events on %s', (engine) => {
+  let database: Database;
+  let app: FastifyInstance;
+  let url: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(engine);
+    app = await buildApp({ database, config: { seedSampleUsers: true } });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('refuses a stream without a session', async () => {
+    const response = await fetch(`${url}/api/events`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: 'Unauthenticated.' });
+  });
+
+  it('opens the stream at once with event-stream headers', async () => {
+    const alex = await signedIn(app, 'Alex');
+    const stream = await openStream(url, alex);
+    expect(stream.response.status).toBe(200);
+    expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
+    expect(stream.response.headers.get('cache-control')).toContain('no-cache');
+    stream.close();
+  });
+
+  it('sends changed to the creator, the assignee and whoever sees the item through an ancestor', async () => {
+    const owner = await signedIn(app, 'Owner');
+    const campaignAssignee = await signedIn(app, 'Campaign assignee');
+    const todoAssignee = await signedIn(app, 'Todo assignee');
+    const campaign = await owner.create({ title: 'Launch', type: 'campaign' });
+    const task = await owner.create({ title: 'Venue', type: 'task', parent_id: campaign.id });
+    await owner.post(`/api/items/${campaign.id}/assign`, { user_id: campaignAssignee.user!.id });
+    const todo = await owner.create({
+      title: 'Call the hall',
+      type: 'todo',
+      parent_id: task.id,
+      assigned_to: todoAssignee.user!.id,
+    });
+    await settle();
+
+    const streams = await Promise.all([owner, campaignAssignee, todoAssignee].map((c) => openStream(url, c)));
+    await settle();
+    await owner.update(todo.id, { title: 'Call the hall again' });
+    for (const stream of streams) await stream.waitFor(1);
+    for (const stream of streams) stream.close();
+  });
+
+  it('sends nothing to a user who cannot see the item', async () => {
+    const owner = await signedIn(app, 'Owner');
+    const stranger = await signedIn(app, 'Stranger');
+    const sibling = await signedIn(app, 'Sibling assignee');
+    const campaign = await owner.create({ title: 'Private', type: 'campaign' });
+    await owner.create({
+      title: 'Theirs',
+      type: 'todo',
+      parent_id: campaign.id,
+      assigned_to: sibling.user!.id,
+    });
+    const mine = await owner.create({ title: 'Mine', type: 'todo', parent_id: campaign.id });
+    await settle();
+
+    const ownerStream = await openStream(url, owner);
+    const strangerStream = await openStream(url, stranger);
+    const siblingStream = await openStream(url, sibling);
+    await settle();
+    await owner.update(mine.id, { title: 'Mine, renamed' });
+    await ownerStream.waitFor(1);
+    await settle();
+    expect(strangerStream.changed()).toBe(0);
+    expect(siblingStream.changed()).toBe(0);
+    for (const s of [ownerStream, strangerStream, siblingStream]) s.close();
+  });
+
+  it('sends nothing for a write that fails', async () => {
+    const owner = await signedIn(app, 'Owner');
+    const stream = await openStream(url, owner);
+    await settle();
+    const response = await owner.post('/api/items', { title: '', type: 'todo' });
+    expect(response.status).toBe(422);
+    await settle();
+    expect(stream.changed()).toBe(0);
+    stream.close();
+  });
+
+  it('ends open streams when the server closes', async () => {
+    const other = await buildApp({ database, config: { seedSampleUsers: false } });
+    const otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
+    const client = await signedIn(other, 'Closer');
+    await openStream(otherUrl, client);
+    await settle();
+    expect(other.changes.listenerCount()).toBe(1);
+    await other.close();
+    expect(other.changes.listenerCount()).toBe(0);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('change events across instances sharing PostgreSQL', () => {
+  let database: Database;
+  let second: Database;
+  let appA: FastifyInstance;
+  let appB: FastifyInstance;
+  let urlB: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pg');
+    second = await openDatabase({ url: database.url! });
+    appA = await buildApp({ database, config: { seedSampleUsers: true } });
+    appB = await buildApp({ database: second, config: { seedSampleUsers: false } });
+    await appA.ready();
+    urlB = await appB.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await appB.close();
+    await appA.close();
+    await second.close();
+    await database.close();
+  });
+
+  it('delivers a write on instance A to a stream on instance B', async () => {
+    const onA = await signedIn(appA, 'Alex');
+    const onB = new (onA.constructor as typeof TestClient)(appB);
+    for (const [name, value] of onA.jar) onB.jar.set(name, value);
+    const stream = await openStream(urlB, onB);
+    await settle();
+    await onA.create({ title: 'Written on A', type: 'todo' });
+    const waited = await stream.waitFor(1);
+    expect(waited).toBeLessThan(3000);
+    stream.close();
+  });
+});
