@@ -134,3 +134,13 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.user_id, t.key] }), index('idempotency_created_idx').on(t.created_at)],
 );
+
+/** One-time sign-in codes (AUTH_MODE=otp): hashed, single use, with a per-phone lockout. */
+export const loginCodes = pgTable('login_codes', {
+  phone: text('phone').primaryKey(),
+  code_hash: text('code_hash'),
+  expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  attempts: integer('attempts').notNull().default(0),
+  locked_until: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  updated_at: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
