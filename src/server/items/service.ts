@@ -6,6 +6,7 @@ import { recordActivity } from '../activity/record';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { HttpError, notFound, unprocessable } from '../http/errors';
+import { isoOrNull } from '../http/serialize';
 import type { WriteResult } from '../http/idempotency';
 import { findItem, findVisibleItem } from './queries';
 
@@ -16,7 +17,8 @@ interface NodeRow extends HierarchyNode {
   assigned_to: number | null;
   title: string;
   status: ItemStatus;
-  completed_at: Date | null;
+  // The drivers hand timestamps back as strings inside drizzle's execute, not as Date objects.
+  completed_at: Date | string | null;
 }
 
 /** The top-level item above `id` (itself when it has no parent). */
@@ -59,7 +61,7 @@ const toStatusNode = (n: NodeRow): StatusNode => ({
   id: n.id,
   parent_id: n.parent_id,
   status: n.status,
-  completed_at: n.completed_at ? n.completed_at.toISOString() : null,
+  completed_at: isoOrNull(n.completed_at),
 });
 
 /** Writes the roll-up's consequences for every item but `skipId` and logs them in the feed. */
