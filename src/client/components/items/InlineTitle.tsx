@@ -1,0 +1,120 @@
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { TITLE_MAX_LENGTH } from '../../../shared/item';
+import { cn, focusRing } from '../ui/cn';
+
+export interface InlineTitleProps {
+  value: string;
+  /** False for completed todos: their title is shown, not edited. */
+  editable: boolean;
+  /** Called with the trimmed new title, only when it is non-empty and differs. */
+  onSave: (title: string) => void | Promise<void>;
+  /** Lets a parent (a Rename menu entry) open the editor. */
+  editing?: boolean;
+  onEditingChange?: (editing: boolean) => void;
+  className?: string;
+  /** Accessible name of the read-only button, e.g. 'Edit title: Buy tape'. */
+  label?: string;
+  /** When false, a click on the text does not start editing (the title is a link elsewhere). */
+  clickToEdit?: boolean;
+  children?: React.ReactNode;
+}
+
+/**
+ * A title that turns into a text field on click. Enter (without Shift) or blur saves when the trimmed
+ * text is non-empty and changed; Escape cancels.
+ */
+export function InlineTitle({
+  value,
+  editable,
+  onSave,
+  editing: editingProp,
+  onEditingChange,
+  className,
+  label,
+  clickToEdit = true,
+  children,
+}: InlineTitleProps) {
+  const [editingState, setEditingState] = useState(false);
+  const editing = editable && (editingProp ?? editingState);
+  const [draft, setDraft] = useState(value);
+  const inputRef = useRef<HTMLInputElement>(null);
+  // Escape and Enter end editing themselves; the blur that follows must not save a second time.
+  const settled = useRef(false);
+
+  const setEditing = (next: boolean) => {
+    setEditingState(next);
+    onEditingChange?.(next);
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the draft restarts from the stored title only when editing begins
+  useEffect(() => {
+    if (editing) {
+      settled.current = false;
+      setDraft(value);
+      inputRef.current?.focus();
+      inputRef.current?.select();
+    }
+  }, [editing]);
+
+  const commit = () => {
+    if (settled.current) return;
+    settled.current = true;
+    const next = draft.trim();
+    setEditing(false);
+    if (next !== '' && next !== value && next.length <= TITLE_MAX_LENGTH) void onSave(next);
+  };
+
+  const cancel = () => {
+    settled.current = true;
+    setDraft(value);
+    setEditing(false);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      commit();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      cancel();
+    }
+  };
+
+  if (editing) {
+    return (
+      <input
+        ref={inputRef}
+        aria-label="Title"
+        value={draft}
+        maxLength={TITLE_MAX_LENGTH}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        onBlur={commit}
+        className={cn(
+          'w-full min-w-0 rounded-md border border-indigo-500 bg-white px-1.5 py-0.5 text-base outline-none ring-2 ring-indigo-500/30 md:text-[15px] dark:bg-zinc-900',
+          className,
+        )}
+      />
+    );
+  }
+
+  if (!editable || !clickToEdit) {
+    return <span className={cn('block min-w-0 truncate', className)}>{children ?? value}</span>;
+  }
+
+  return (
+    <button
+      type="button"
+      onClick={() => setEditing(true)}
+      aria-label={label ?? `Edit title: ${value}`}
+      className={cn(
+        'block min-w-0 max-w-full cursor-text truncate rounded-sm text-left hover:text-zinc-950 dark:hover:text-white',
+        focusRing,
+        className,
+      )}
+    >
+      {children ?? value}
+    </button>
+  );
+}

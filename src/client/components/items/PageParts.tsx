@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { cn } from '../ui/cn';
+import { EmptyState } from '../ui/EmptyState';
+import { SkeletonRows } from '../ui/Skeleton';
+
+/** The page's one h1 and its subtitle. */
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+  className,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+}) {
+  return (
+    <header className={cn('mb-5 flex items-start justify-between gap-4', className)}>
+      <div className="min-w-0">
+        <h1 className="text-2xl font-semibold tracking-tight text-zinc-900 dark:text-zinc-50">{title}</h1>
+        {subtitle ? <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{subtitle}</p> : null}
+      </div>
+      {actions}
+    </header>
+  );
+}
+
+/** The content column every feature page sits in. */
+export function PageColumn({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <div className={cn('mx-auto w-full max-w-[880px] px-4 pt-5 pb-28 md:px-6 md:pt-8 md:pb-12', className)}>
+      {children}
+    </div>
+  );
+}
+
+/** Skeleton rows the size of item rows, with the spec's loading text for screen readers. */
+export function ListLoading({ label, rows = 6 }: { label: string; rows?: number }) {
+  return <SkeletonRows count={rows} label={label} />;
+}
+
+export function ListEmpty({ icon, title, hint }: { icon: ReactNode; title: string; hint?: string }) {
+  return <EmptyState icon={icon} title={title} description={hint} />;
+}
+
+/** A tab kept in the URL (?tab=…), so Back and reloads return to it. */
+export function useTabParam<T extends string>(
+  allowed: readonly T[],
+  fallback: T,
+): [T, (next: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('tab');
+  const value = (allowed as readonly string[]).includes(raw ?? '') ? (raw as T) : fallback;
+  const set = (next: string) => {
+    setParams(
+      (prev) => {
+        const copy = new URLSearchParams(prev);
+        if (next === fallback) copy.delete('tab');
+        else copy.set('tab', next);
+        return copy;
+      },
+      { replace: true },
+    );
+  };
+  return [value, set];
+}

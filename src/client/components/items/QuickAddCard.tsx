@@ -1,0 +1,246 @@
+import { CalendarDays, Plus, UserRound } from 'lucide-react';
+import { type FocusEvent, type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import type { ItemType } from '../../../shared/item';
+import {
+  canSubmitTitle,
+  enterSubmits,
+  quickAddFields,
+  quickAddPayload,
+  titleState,
+} from '../../items/itemPayload';
+import { createWithToasts, useAssigneeOptions } from '../../items/mutations';
+import { Button } from '../ui/Button';
+import { cn } from '../ui/cn';
+import { inputClasses } from '../ui/Input';
+import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
+
+export interface QuickAddCardProps {
+  /** The types offered; with one type there are no type tabs. */
+  types: readonly ItemType[];
+  parentId?: number | null;
+  className?: string;
+}
+
+const ARTICLE: Record<ItemType, string> = { campaign: 'a campaign', task: 'a task', todo: 'a todo' };
+
+function placeholderFor(types: readonly ItemType[], expanded: boolean, type: ItemType): string {
+  if (expanded || types.length === 1) return `Add ${ARTICLE[type]}…`;
+  return `Add ${types
+    .map((t) => t)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' or $1')}…`;
+}
+
+/**
+ * The inline creator at the top of lists. Focus expands it; Escape or focus leaving collapses it only
+ * while it is empty, so nothing typed is ever thrown away; a successful create empties it again.
+ */
+export function QuickAddCard({ types, parentId = null, className }: QuickAddCardProps) {
+  const id = useId();
+  const [type, setType] = useState<ItemType>(types[0] ?? 'todo');
+  const [expanded, setExpanded] = useState(false);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [dueDate, setDueDate] = useState('');
+  const [assignee, setAssignee] = useState('');
+  const [busy, setBusy] = useState(false);
+  const titleRef = useRef<HTMLInputElement>(null);
+  const options = useAssigneeOptions();
+
+  const fields = quickAddFields(type);
+  const state = titleState(title);
+  const empty = title.trim() === '' && description.trim() === '' && dueDate === '' && assignee === '';
+  const canSubmit = canSubmitTitle(title) && !busy;
+
+  const reset = () => {
+    setTitle('');
+    setDescription('');
+    setDueDate('');
+    setAssignee('');
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!canSubmit) return;
+    setBusy(true);
+    const ok = await createWithToasts(
+      quickAddPayload({ type, title, description, dueDate, assignee, parentId }),
+    );
+    setBusy(false);
+    if (ok) {
+      reset();
+      titleRef.current?.focus();
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === 'Escape' && empty) {
+      event.preventDefault();
+      setExpanded(false);
+      (document.activeElement as HTMLElement | null)?.blur();
+    }
+  };
+
+  const onBlur = (event: FocusEvent<HTMLFormElement>) => {
+    const next = event.relatedTarget as Node | null;
+    if (next && event.currentTarget.contains(next)) return;
+    if (empty) setExpanded(false);
+  };
+
+  const onFieldEnter = (field: 'title' | 'description') => (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    if (enterSubmits(type, field)) void submit();
+  };
+
+  return (
+    <form
+      aria-label={types.length === 1 ? `Add ${ARTICLE[type].replace(/^an? /, '')}` : 'Quick add'}
+      onSubmit={submit}
+      onKeyDown={onKeyDown}
+      onBlur={onBlur}
+      onFocus={() => setExpanded(true)}
+      className={cn(
+        'rounded-xl border bg-white transition-shadow duration-150 motion-reduce:transition-none dark:bg-zinc-900',
+        expanded
+          ? 'border-zinc-300 shadow-sm dark:border-zinc-700'
+          : 'border-zinc-200 hover:border-zinc-300 dark:border-zinc-800 dark:hover:border-zinc-700',
+        className,
+      )}
+    >
+      {expanded && types.length > 1 ? (
+        <fieldset className="flex gap-1 px-3 pt-3">
+          <legend className="sr-only">Type</legend>
+          {types.map((t) => (
+            <label key={t} className="relative">
+              <input
+                type="radio"
+                name={`${id}-type`}
+                value={t}
+                checked={type === t}
+                onChange={() => setType(t)}
+                className="peer sr-only"
+              />
+              <span
+                className={cn(
+                  'inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-full border px-2.5 text-xs font-medium transition-colors duration-150 motion-reduce:transition-none',
+                  'border-zinc-200 text-zinc-600 hover:border-zinc-300 hover:text-zinc-900 dark:border-zinc-700 dark:text-zinc-400 dark:hover:text-zinc-100',
+                  'peer-checked:border-zinc-900 peer-checked:bg-zinc-900 peer-checked:text-white dark:peer-checked:border-zinc-100 dark:peer-checked:bg-zinc-100 dark:peer-checked:text-zinc-900',
+                  'peer-focus-visible:ring-2 peer-focus-visible:ring-indigo-500 peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-white dark:peer-focus-visible:ring-offset-zinc-900',
+                )}
+              >
+                <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[t])} />
+                {TYPE_LABEL[t]}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+
+      <div className="flex items-center gap-2 px-3">
+        <Plus className="size-5 shrink-0 text-zinc-400 dark:text-zinc-500" aria-hidden />
+        <label htmlFor={`${id}-title`} className="sr-only">
+          {`${TYPE_LABEL[type]} title`}
+        </label>
+        <input
+          ref={titleRef}
+          id={`${id}-title`}
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          onKeyDown={onFieldEnter('title')}
+          placeholder={placeholderFor(types, expanded, type)}
+          autoComplete="off"
+          aria-invalid={state.tooLong || undefined}
+          aria-describedby={state.showCounter ? `${id}-count` : undefined}
+          className="h-12 min-w-0 flex-1 bg-transparent text-base text-zinc-900 outline-none placeholder:text-zinc-400 md:text-[15px] dark:text-zinc-100 dark:placeholder:text-zinc-500"
+        />
+      </div>
+
+      {expanded ? (
+        <div className="flex flex-col gap-3 px-3 pb-3">
+          {state.showCounter ? (
+            <div
+              id={`${id}-count`}
+              className={cn(
+                'flex flex-wrap items-center justify-between gap-2 text-xs',
+                state.tooLong ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400',
+              )}
+            >
+              <span role={state.tooLong ? 'alert' : undefined}>{state.error ?? ''}</span>
+              <span className="tabular-nums">{state.length}/255</span>
+            </div>
+          ) : null}
+          {fields.description ? (
+            <div>
+              <label htmlFor={`${id}-description`} className="sr-only">
+                Description
+              </label>
+              <textarea
+                id={`${id}-description`}
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+                onKeyDown={onFieldEnter('description')}
+                placeholder="Description (optional)"
+                rows={2}
+                className={cn(inputClasses(), 'h-auto min-h-16 resize-y py-2')}
+              />
+            </div>
+          ) : null}
+          <div className="flex flex-wrap items-center gap-2">
+            {fields.dueDate ? (
+              <label className="relative inline-flex items-center">
+                <span className="sr-only">Due date</span>
+                <CalendarDays
+                  className="pointer-events-none absolute left-2.5 size-4 text-zinc-400 dark:text-zinc-500"
+                  aria-hidden
+                />
+                <input
+                  type="date"
+                  value={dueDate}
+                  onChange={(e) => setDueDate(e.target.value)}
+                  className={cn(inputClasses(), 'h-9 w-auto pl-8 text-sm')}
+                />
+              </label>
+            ) : null}
+            {fields.assignee ? (
+              <label className="relative inline-flex items-center">
+                <span className="sr-only">Assignee</span>
+                <UserRound
+                  className="pointer-events-none absolute left-2.5 size-4 text-zinc-400 dark:text-zinc-500"
+                  aria-hidden
+                />
+                <select
+                  value={assignee}
+                  onChange={(e) => setAssignee(e.target.value)}
+                  className={cn(inputClasses(), 'h-9 w-auto max-w-52 pl-8 text-sm')}
+                >
+                  <option value="">Unassigned</option>
+                  {options.map((o) => (
+                    <option key={o.id} value={String(o.id)}>
+                      {o.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            <div className="ml-auto flex items-center gap-2">
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => {
+                  reset();
+                  setExpanded(false);
+                }}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" size="sm" disabled={!canSubmit}>
+                {busy ? 'Adding…' : `Add ${TYPE_LABEL[type].toLowerCase()}`}
+              </Button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </form>
+  );
+}

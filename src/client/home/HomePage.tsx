@@ -1,0 +1,86 @@
+import { CheckSquare, Flag, Inbox, ListChecks } from 'lucide-react';
+import { useState } from 'react';
+import type { ItemType } from '../../shared/item';
+import { ItemList } from '../components/items/ItemList';
+import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../components/items/PageParts';
+import { QuickAddCard } from '../components/items/QuickAddCard';
+import { Button } from '../components/ui/Button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { type ListTab, useHomeList, useParentTitles } from '../items/dataAdapter';
+
+/** The spec's Home All preview: 20 orphan items, then 'View All (N items)'. */
+export const HOME_PREVIEW = 20;
+
+const TABS = ['all', 'campaign', 'task', 'todo'] as const satisfies readonly ListTab[];
+const TAB_LABEL: Record<ListTab, string> = {
+  all: 'All',
+  campaign: 'Campaigns',
+  task: 'Tasks',
+  todo: 'Todos',
+};
+const QUICK_TYPES: Record<ListTab, readonly ItemType[]> = {
+  all: ['todo', 'task', 'campaign'],
+  campaign: ['campaign'],
+  task: ['task'],
+  todo: ['todo'],
+};
+const EMPTY: Record<ListTab, { title: string; icon: React.ReactNode }> = {
+  all: { title: 'No items yet! Create your first campaign to get started.', icon: <Inbox aria-hidden /> },
+  campaign: {
+    title: 'No campaigns yet! Create a campaign to organize your big goals.',
+    icon: <Flag aria-hidden />,
+  },
+  task: {
+    title: 'No tasks yet! Tasks help break down campaigns into manageable pieces.',
+    icon: <ListChecks aria-hidden />,
+  },
+  todo: {
+    title: 'No todos yet! Todos are the smallest actionable items.',
+    icon: <CheckSquare aria-hidden />,
+  },
+};
+
+export default function HomePage() {
+  const [tab, setTab] = useTabParam(TABS, 'all');
+  return (
+    <PageColumn>
+      <PageHeader title="Home" subtitle="Everything happening in your world" />
+      <Tabs value={tab} onValueChange={setTab}>
+        <TabsList aria-label="Item types">
+          {TABS.map((t) => (
+            <TabsTrigger key={t} value={t}>
+              {TAB_LABEL[t]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {TABS.map((t) => (
+          <TabsContent key={t} value={t} className="flex flex-col gap-4">
+            <QuickAddCard types={QUICK_TYPES[t]} />
+            {/* Only the open tab queries: four live lists of 10,000 items would be wasted work. */}
+            {tab === t ? <HomeList tab={t} /> : null}
+          </TabsContent>
+        ))}
+      </Tabs>
+    </PageColumn>
+  );
+}
+
+function HomeList({ tab }: { tab: ListTab }) {
+  const items = useHomeList(tab);
+  const parentTitles = useParentTitles();
+  const [showAll, setShowAll] = useState(false);
+  if (items === undefined) return <ListLoading label="Loading items..." />;
+  if (items.length === 0) return <ListEmpty icon={EMPTY[tab].icon} title={EMPTY[tab].title} />;
+  const limited = tab === 'all' && !showAll ? items.slice(0, HOME_PREVIEW) : items;
+  const toggle =
+    tab === 'all' && items.length > HOME_PREVIEW ? (
+      <div className="flex justify-center border-t border-zinc-200 p-2 dark:border-zinc-800">
+        <Button variant="ghost" size="sm" onClick={() => setShowAll((v) => !v)} aria-expanded={showAll}>
+          {showAll ? 'Show Less' : `View All (${items.length} items)`}
+        </Button>
+      </div>
+    ) : null;
+  return (
+    <ItemList items={limited} label={`${TAB_LABEL[tab]} items`} parentTitles={parentTitles} footer={toggle} />
+  );
+}

@@ -1,0 +1,5 @@
+import { LifecyclePage } from './LifecyclePage';
+
+export default function CompletedPage() {
+  return <LifecyclePage screen="completed" />;
+}

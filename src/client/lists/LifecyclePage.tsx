@@ -1,0 +1,126 @@
+import { CheckCircle2, CheckSquare, CirclePlay, Flag, Inbox, ListChecks, SearchX } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import type { ItemType } from '../../shared/item';
+import { ItemList } from '../components/items/ItemList';
+import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../components/items/PageParts';
+import { QuickAddCard } from '../components/items/QuickAddCard';
+import { SearchBox } from '../components/items/SearchBox';
+import { useDebouncedValue } from '../components/items/useDebouncedValue';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { type LifecycleScreen, type ListTab, useParentTitles, useScreenList } from '../items/dataAdapter';
+
+const TABS = ['all', 'campaign', 'task', 'todo'] as const satisfies readonly ListTab[];
+const TAB_LABEL: Record<ListTab, string> = {
+  all: 'All',
+  campaign: 'Campaigns',
+  task: 'Tasks',
+  todo: 'Todos',
+};
+
+interface EmptyText {
+  title: string;
+  hint?: string;
+}
+
+export interface LifecycleConfig {
+  title: string;
+  subtitle: string;
+  placeholder: string;
+  empty: Record<ListTab, EmptyText>;
+  icon: ReactNode;
+}
+
+/** The texts of spec section 2's Queue/Active/Completed table. */
+export const SCREENS: Record<LifecycleScreen, LifecycleConfig> = {
+  queue: {
+    title: 'Queue',
+    subtitle: 'Things waiting to be started',
+    placeholder: 'Search queue items...',
+    icon: <Inbox aria-hidden />,
+    empty: {
+      all: { title: 'Your queue is empty!', hint: 'Add something new to get started.' },
+      campaign: { title: 'No campaigns in queue!' },
+      task: { title: 'No tasks in queue!' },
+      todo: { title: 'No todos in queue!' },
+    },
+  },
+  active: {
+    title: 'Active',
+    subtitle: "What you're working on right now",
+    placeholder: 'Search active items...',
+    icon: <CirclePlay aria-hidden />,
+    empty: {
+      all: { title: 'Nothing active!' },
+      campaign: { title: 'No active campaigns!' },
+      task: { title: 'No active tasks!' },
+      todo: { title: 'No active todos!' },
+    },
+  },
+  completed: {
+    title: 'Completed',
+    subtitle: 'Your achievements and wins',
+    placeholder: 'Search completed items...',
+    icon: <CheckCircle2 aria-hidden />,
+    empty: {
+      all: { title: 'No completed items yet!' },
+      campaign: {
+        title: 'No completed campaigns yet!',
+        hint: 'Finish all tasks in a campaign to complete it.',
+      },
+      task: { title: 'No completed tasks yet!', hint: 'Finish all todos in a task to complete it.' },
+      todo: { title: 'No completed todos yet!' },
+    },
+  },
+};
+
+const TYPE_ICON: Record<ItemType, ReactNode> = {
+  campaign: <Flag aria-hidden />,
+  task: <ListChecks aria-hidden />,
+  todo: <CheckSquare aria-hidden />,
+};
+
+/** Queue, Active and Completed: one layout, the spec's texts, sorts and visibility per screen. */
+export function LifecyclePage({ screen }: { screen: LifecycleScreen }) {
+  const config = SCREENS[screen];
+  const [tab, setTab] = useTabParam(TABS, 'all');
+  const [text, setText] = useState('');
+  const query = useDebouncedValue(text);
+  return (
+    <PageColumn>
+      <PageHeader title={config.title} subtitle={config.subtitle} />
+      <SearchBox value={text} onChange={setText} placeholder={config.placeholder} className="mb-4" />
+      <Tabs value={tab} onValueChange={setTab}>
+        <TabsList aria-label="Item types">
+          {TABS.map((t) => (
+            <TabsTrigger key={t} value={t}>
+              {TAB_LABEL[t]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {TABS.map((t) => (
+          <TabsContent key={t} value={t} className="flex flex-col gap-4">
+            {screen === 'queue' && t === 'all' ? <QuickAddCard types={['todo', 'task', 'campaign']} /> : null}
+            {tab === t ? <ScreenList screen={screen} tab={t} query={query} /> : null}
+          </TabsContent>
+        ))}
+      </Tabs>
+    </PageColumn>
+  );
+}
+
+function ScreenList({ screen, tab, query }: { screen: LifecycleScreen; tab: ListTab; query: string }) {
+  const items = useScreenList(screen, tab, query);
+  const parentTitles = useParentTitles();
+  const config = SCREENS[screen];
+  if (items === undefined) return <ListLoading label="Loading items..." />;
+  if (items.length === 0) {
+    if (query.trim() !== '') {
+      return <ListEmpty icon={<SearchX aria-hidden />} title={`No items match "${query.trim()}"`} />;
+    }
+    const empty = config.empty[tab];
+    return (
+      <ListEmpty icon={tab === 'all' ? config.icon : TYPE_ICON[tab]} title={empty.title} hint={empty.hint} />
+    );
+  }
+  return <ItemList items={items} label={`${config.title}: ${TAB_LABEL[tab]}`} parentTitles={parentTitles} />;
+}

@@ -1,0 +1,76 @@
+import { CheckCircle2, CirclePlay, Inbox, SearchX } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { ItemList } from '../components/items/ItemList';
+import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../components/items/PageParts';
+import { SearchBox } from '../components/items/SearchBox';
+import { useDebouncedValue } from '../components/items/useDebouncedValue';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { type LifecycleScreen, useMyList, useParentTitles } from '../items/dataAdapter';
+
+const TABS = ['queue', 'active', 'completed'] as const satisfies readonly LifecycleScreen[];
+const TAB_LABEL: Record<LifecycleScreen, string> = {
+  queue: 'Queue',
+  active: 'Active',
+  completed: 'Completed',
+};
+const EMPTY: Record<LifecycleScreen, { title: string; icon: ReactNode }> = {
+  queue: { title: 'No items in your queue', icon: <Inbox aria-hidden /> },
+  active: { title: 'No active items', icon: <CirclePlay aria-hidden /> },
+  completed: { title: 'No completed items yet', icon: <CheckCircle2 aria-hidden /> },
+};
+
+export default function MyListPage() {
+  const [tab, setTab] = useTabParam(TABS, 'queue');
+  const [text, setText] = useState('');
+  const query = useDebouncedValue(text);
+  // All three lists stay live: their counts show on the tabs.
+  const lists = {
+    queue: useMyList('queue', query),
+    active: useMyList('active', query),
+    completed: useMyList('completed', query),
+  };
+  const parentTitles = useParentTitles();
+  return (
+    <PageColumn>
+      <PageHeader title="My List" subtitle="All items you've created" />
+      <SearchBox value={text} onChange={setText} placeholder="Search my items..." className="mb-4" />
+      <Tabs value={tab} onValueChange={setTab}>
+        <TabsList aria-label="Lifecycle">
+          {TABS.map((t) => {
+            const count = lists[t]?.length ?? 0;
+            return (
+              <TabsTrigger key={t} value={t}>
+                {TAB_LABEL[t]}
+                {count > 0 ? (
+                  <span className="inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-zinc-200 px-1.5 text-xs font-medium tabular-nums text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200">
+                    <span className="sr-only">(</span>
+                    {count}
+                    <span className="sr-only"> items)</span>
+                  </span>
+                ) : null}
+              </TabsTrigger>
+            );
+          })}
+        </TabsList>
+        {TABS.map((t) => {
+          const items = lists[t];
+          return (
+            <TabsContent key={t} value={t}>
+              {items === undefined ? (
+                <ListLoading label="Loading items..." />
+              ) : items.length === 0 ? (
+                query.trim() !== '' ? (
+                  <ListEmpty icon={<SearchX aria-hidden />} title={`No items match "${query.trim()}"`} />
+                ) : (
+                  <ListEmpty icon={EMPTY[t].icon} title={EMPTY[t].title} />
+                )
+              ) : (
+                <ItemList items={items} label={`My List: ${TAB_LABEL[t]}`} parentTitles={parentTitles} />
+              )}
+            </TabsContent>
+          );
+        })}
+      </Tabs>
+    </PageColumn>
+  );
+}

@@ -1,0 +1,5 @@
+import { LifecyclePage } from './LifecyclePage';
+
+export default function QueuePage() {
+  return <LifecyclePage screen="queue" />;
+}
