@@ -80,7 +80,9 @@ describe('three-way merge by version', () => {
         const dirty = changedFields(base, local);
         const { conflicts } = mergeEdits({ base, local, remote, dirty });
         const remoteChanged = new Set(changedFields(base, remote));
-        const expected = dirty.filter((f) => remoteChanged.has(f) && local[f] !== remote[f]);
+        const l: Record<string, unknown> = local;
+        const r: Record<string, unknown> = remote;
+        const expected = dirty.filter((f) => remoteChanged.has(f) && l[f] !== r[f]);
         expect(conflicts).toEqual(expected);
       }),
     );

@@ -1,0 +1,124 @@
+export const API_BASE = '/api';
+export const NETWORK_ERROR = 'NETWORK_ERROR';
+
+/** An HTTP failure: `status` 0 and code NETWORK_ERROR when no response arrived. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | null;
+  readonly data: unknown;
+  constructor(message: string, status: number, data: unknown = null, code: string | null = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.data = data;
+    this.code = code;
+  }
+}
+
+/** True when the request never got an answer: treated as offline. */
+export function isNetworkError(error: unknown): boolean {
+  if (error instanceof ApiError) return error.code === NETWORK_ERROR || error.status === 0;
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === NETWORK_ERROR;
+}
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface ApiClientOptions {
+  /** Origin the app talks to ('' in the browser: same origin). */
+  baseUrl?: string;
+  fetch?: FetchLike;
+  /** The XSRF-TOKEN cookie's value; the browser reads document.cookie. */
+  xsrfToken?: () => string | null;
+  /** Any 401: log out to guest; the error is re-thrown after. */
+  onUnauthorized?: () => void | Promise<void>;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  headers: Headers;
+}
+
+/** XSRF-TOKEN from document.cookie, URL-decoded; null outside a browser. */
+export function browserXsrfToken(): string | null {
+  if (typeof document === 'undefined') return null;
+  const match = /(?:^|;\s*)XSRF-TOKEN=([^;]*)/.exec(document.cookie);
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The HTTP client: cookies, JSON, the XSRF header, NETWORK_ERROR for no answer, 401 → guest. */
+export function createApiClient(options: ApiClientOptions = {}) {
+  const baseUrl = options.baseUrl ?? '';
+  const doFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const xsrf = options.xsrfToken ?? browserXsrfToken;
+
+  async function request<T>(
+    method: string,
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (STATE_CHANGING.has(method)) {
+      const token = xsrf();
+      if (token) headers['X-XSRF-TOKEN'] = token;
+    }
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        credentials: 'include',
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: opts.signal,
+      });
+    } catch (error) {
+      throw new ApiError(error instanceof Error ? error.message : 'Network error', 0, null, NETWORK_ERROR);
+    }
+    let data: unknown = null;
+    const text = await response.text().catch(() => {
+      throw new ApiError('The connection dropped while reading the answer.', 0, null, NETWORK_ERROR);
+    });
+    if (text !== '') {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = text;
+      }
+    }
+    if (!response.ok) {
+      const message =
+        typeof data === 'object' &&
+        data !== null &&
+        typeof (data as { message?: unknown }).message === 'string'
+          ? (data as { message: string }).message
+          : `Request failed with status ${response.status}`;
+      const error = new ApiError(message, response.status, data);
+      if (response.status === 401 && options.onUnauthorized) await options.onUnauthorized();
+      throw error;
+    }
+    return { status: response.status, data: data as T, headers: response.headers };
+  }
+
+  return {
+    request,
+    get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', `${API_BASE}${path}`, opts),
+    post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+      request<T>('POST', `${API_BASE}${path}`, { ...opts, body }),
+    patch: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+      request<T>('PATCH', `${API_BASE}${path}`, { ...opts, body }),
+    delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', `${API_BASE}${path}`, opts),
+    /** Fetches the anti-forgery cookie from the host root (before login and logout). */
+    csrfCookie: () => request<null>('GET', '/sanctum/csrf-cookie'),
+  };
+}

@@ -1,0 +1,176 @@
+import type { UserSummary } from '../../shared/item';
+import { type AuthStore, createAuthStore } from '../stores/authStore';
+import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
+import { createToastStore, type ToastStore } from '../stores/toastStore';
+import { type ApiClient, createApiClient, type FetchLike } from './apiClient';
+import { browserConnectivity, type Connectivity, onTabVisible } from './connectivity';
+import { contactsFromCsv, importContacts, pickPhoneContacts } from './contactsImport';
+import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './db';
+import { clearFinishedUpgrade, moveGuestDataToAccount } from './guestUpgrade';
+import * as queries from './itemQueries';
+import { createItemsRepository } from './itemsRepository';
+import { createSyncLock } from './locks';
+import { createLocalSearch, createSearch } from './search';
+import { createSyncEngine, type SyncResult } from './syncEngine';
+import type { Viewer } from './types';
+
+export interface OutpostClientOptions {
+  /** Origin of the server ('' = same origin, the browser default). */
+  baseUrl?: string;
+  fetch?: FetchLike;
+  dbName?: string;
+  /** IndexedDB implementation (fake-indexeddb in Node). */
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+  xsrfToken?: () => string | null;
+  connectivity?: Connectivity;
+  toastStore?: ToastStore;
+  statusStore?: SyncStatusStore;
+  /** Web Locks; null disables them (tests run several "devices" in one process). */
+  locks?: Parameters<typeof createSyncLock>[1];
+}
+
+/** Everything the screens need, wired together; tests make one per simulated device. */
+export function createOutpostClient(options: OutpostClientOptions = {}) {
+  const dbOptions =
+    options.indexedDB && options.IDBKeyRange
+      ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
+      : undefined;
+  const db = new OutpostDb(options.dbName ?? DB_NAME, dbOptions);
+  const connectivity = options.connectivity ?? browserConnectivity();
+  const toasts = options.toastStore ?? createToastStore();
+  const status = options.statusStore ?? createSyncStatusStore(connectivity.isOnline());
+  const toast = toasts.getState().push;
+  let auth: AuthStore;
+  let lastSync: Promise<SyncResult> | null = null;
+
+  const api: ApiClient = createApiClient({
+    baseUrl: options.baseUrl ?? '',
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.xsrfToken ? { xsrfToken: options.xsrfToken } : {}),
+    onUnauthorized: () => auth.getState().toGuest(),
+  });
+
+  const viewer = (): Viewer & { user: UserSummary } => {
+    const s = auth.getState();
+    return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
+  };
+
+  const engine = createSyncEngine({
+    db,
+    api,
+    viewer,
+    isOnline: () => connectivity.isOnline(),
+    status,
+    toast,
+    lock: createSyncLock(`outpost-sync:${db.name}`, options.locks === undefined ? undefined : options.locks),
+  });
+
+  const syncInBackground = () => {
+    lastSync = engine.sync();
+    return lastSync;
+  };
+
+  auth = createAuthStore({
+    api: () => api,
+    remember: async (user) => setMeta(db, META_KEYS.account, user),
+    recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
+    onLogin: async (user, wasGuest) => {
+      await db.transaction('rw', [db.items, db.syncQueue, db.meta], async () => {
+        const owner = await getMeta<number>(db, META_KEYS.dataOwner);
+        if (owner !== undefined && owner !== user.id) {
+          // Another account's data must not leak into this one; guest data stays and moves over.
+          await db.items.where('_syncStatus').anyOf('pending', 'synced').delete();
+          await db.syncQueue.clear();
+          await db.meta.bulkDelete([META_KEYS.cursor, META_KEYS.upgrade, META_KEYS.lastSyncAt]);
+        }
+        await setMeta(db, META_KEYS.dataOwner, user.id);
+      });
+      if (wasGuest) await moveGuestDataToAccount(db, user);
+      await engine.refreshStatus();
+      void syncInBackground();
+    },
+  });
+
+  const items = createItemsRepository({ db, viewer, pushNow: engine.pushNow });
+  const localSearch = createLocalSearch(db);
+  const search = createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
+
+  const bound = {
+    homeItems: (tab: queries.Tab, o?: queries.ListOptions) => queries.homeItems(db, viewer(), tab, o),
+    screenItems: (
+      screen: Parameters<typeof queries.screenItems>[2],
+      tab: queries.Tab,
+      o?: queries.ListOptions,
+    ) => queries.screenItems(db, viewer(), screen, tab, o),
+    myListItems: (s: Parameters<typeof queries.myListItems>[2], o?: queries.ListOptions) =>
+      queries.myListItems(db, viewer(), s, o),
+    myListCounts: () => queries.myListCounts(db, viewer()),
+    assignedToMe: (o?: queries.ListOptions) => queries.assignedToMe(db, viewer(), o),
+    itemsByStatus: (s: Parameters<typeof queries.itemsByStatus>[2], o?: queries.ListOptions) =>
+      queries.itemsByStatus(db, viewer(), s, o),
+    childrenOf: (id: number, type?: Parameters<typeof queries.childrenOf>[3]) =>
+      queries.childrenOf(db, viewer(), id, type),
+    progressFor: (id: number) => queries.progressFor(db, viewer(), id),
+    itemById: (id: number) => queries.itemById(db, viewer(), id),
+    pendingCount: () => queries.pendingCount(db),
+    conflicts: () => engine.listConflicts(),
+  };
+
+  return {
+    db,
+    api,
+    auth,
+    status,
+    toasts,
+    engine,
+    items,
+    queries: bound,
+    search,
+    contacts: {
+      pickFromPhone: pickPhoneContacts,
+      fromCsv: contactsFromCsv,
+      import: (candidates: Parameters<typeof importContacts>[3]) =>
+        importContacts(api, db, viewer().userId, candidates),
+    },
+    viewer,
+    /** The last background sync started by login, for tests and the Upgrade dialog. */
+    lastSync: () => lastSync,
+    clearFinishedUpgrade: () => clearFinishedUpgrade(db),
+    /** Guest init, session check, then the sync triggers. Returns a stop function. */
+    async start(): Promise<() => void> {
+      auth.getState().initGuest();
+      await auth.getState().checkSession();
+      return engine.start({
+        onOnlineChange: (cb) => connectivity.subscribe(cb),
+        onVisible: onTabVisible,
+      });
+    },
+    /** Clear Local Data: wipes IndexedDB; a signed-in user's data comes back with the next sync. */
+    async clearLocalData(): Promise<void> {
+      await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.users, db.contacts], async () => {
+        await Promise.all([
+          db.items.clear(),
+          db.syncQueue.clear(),
+          db.meta.clear(),
+          db.users.clear(),
+          db.contacts.clear(),
+        ]);
+      });
+    },
+    close(): void {
+      localSearch.dispose();
+      db.close();
+    },
+  };
+}
+
+export type OutpostClient = ReturnType<typeof createOutpostClient>;
+
+let singleton: OutpostClient | null = null;
+
+/** The app's client (same origin, the browser's IndexedDB, fetch and connectivity). */
+export function getOutpostClient(): OutpostClient {
+  singleton ??= createOutpostClient();
+  return singleton;
+}

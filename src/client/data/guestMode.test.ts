@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDevice, type Device } from './testing/harness';
+
+// No server at all: guest mode must never need one. Any request fails loudly in the assertions.
+let device: Device;
+afterEach(() => device?.client.close());
+
+function guest() {
+  device = createDevice('http://127.0.0.1:9');
+  device.client.auth.getState().initGuest();
+  return device.client;
+}
+
+describe('guest mode', () => {
+  it('starts as the Guest User with id 0', () => {
+    const client = guest();
+    const { user, isAnonymous, isAuthenticated } = client.auth.getState();
+    expect(user).toMatchObject({ id: 0, name: 'Guest User', phone: '' });
+    expect(isAnonymous).toBe(true);
+    expect(isAuthenticated).toBe(false);
+  });
+
+  it('gives guest items counter ids from 1 and the guest as creator', async () => {
+    const client = guest();
+    const a = await client.items.create({ title: 'First', type: 'campaign' });
+    const b = await client.items.create({ title: 'Second', type: 'task', parent_id: a.id });
+    expect([a.id, b.id]).toEqual([1, 2]);
+    expect(a.created_by).toMatchObject({ id: 0, name: 'Guest User' });
+    expect(a.user_id).toBe(0);
+    expect(a.status).toBe('pending');
+    expect(a._syncStatus).toBe('local');
+  });
+
+  it('makes no request of any kind for any guest action', async () => {
+    const client = guest();
+    const c = await client.items.create({ title: 'Campaign', type: 'campaign' });
+    const t = await client.items.create({ title: 'Task', type: 'task', parent_id: c.id });
+    const todo = await client.items.create({ title: 'Todo', type: 'todo', parent_id: t.id });
+    await client.items.update(todo.id, { title: 'Todo renamed' });
+    await client.items.toggle(todo.id);
+    await client.items.assign(t.id, 2);
+    await client.items.start(c.id);
+    await client.items.reopen(c.id);
+    await client.items.remove(todo.id);
+    await client.engine.sync({ manual: true });
+    await client.search('todo');
+    await client.queries.homeItems('all');
+    expect(device.control.requests).toEqual([]);
+    expect(await client.db.syncQueue.count()).toBe(0);
+  });
+
+  it('skips sync for guests', async () => {
+    const client = guest();
+    expect((await client.engine.sync()).skipped).toBe('guest');
+  });
+
+  it('rolls a parent up when its only child completes, offline and without a server', async () => {
+    const client = guest();
+    const task = await client.items.create({ title: 'Task', type: 'task' });
+    const todo = await client.items.create({ title: 'Todo', type: 'todo', parent_id: task.id });
+    await client.items.toggle(todo.id);
+    expect((await client.queries.itemById(task.id))?.status).toBe('completed');
+    await client.items.toggle(todo.id);
+    expect((await client.queries.itemById(task.id))?.status).toBe('in_progress');
+  });
+
+  it('completes every descendant when a campaign is completed, and reopens none when reopened', async () => {
+    const client = guest();
+    const c = await client.items.create({ title: 'C', type: 'campaign' });
+    const t = await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
+    const d = await client.items.create({ title: 'D', type: 'todo', parent_id: t.id });
+    await client.items.complete(c.id);
+    expect((await client.queries.itemById(d.id))?.status).toBe('completed');
+    expect((await client.queries.itemById(d.id))?.completed_at).not.toBeNull();
+    await client.items.reopen(c.id);
+    expect((await client.queries.itemById(c.id))?.status).toBe('pending');
+    expect((await client.queries.itemById(t.id))?.status).toBe('completed');
+  });
+
+  it('deletes an item with its descendants at once', async () => {
+    const client = guest();
+    const c = await client.items.create({ title: 'C', type: 'campaign' });
+    const t = await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
+    await client.items.create({ title: 'D', type: 'todo', parent_id: t.id });
+    await client.items.remove(c.id);
+    expect(await client.db.items.count()).toBe(0);
+  });
+
+  it('refuses a title over 255 characters and a parent that breaks the hierarchy', async () => {
+    const client = guest();
+    await expect(client.items.create({ title: 'x'.repeat(256), type: 'todo' })).rejects.toThrow(
+      'Title must be 255 characters or less.',
+    );
+    const todo = await client.items.create({ title: 'Todo', type: 'todo' });
+    await expect(client.items.create({ title: 'Task', type: 'task', parent_id: todo.id })).rejects.toThrow(
+      'cannot be placed under',
+    );
+    await expect(client.items.create({ title: '   ', type: 'todo' })).rejects.toThrow(
+      'The title is required.',
+    );
+  });
+});
+
+describe('derived lists', () => {
+  it('shows orphans newest first on Home All and every item of a type on its tab', async () => {
+    const client = guest();
+    const c = await client.items.create({ title: 'C', type: 'campaign' });
+    await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
+    const lone = await client.items.create({ title: 'Lone todo', type: 'todo' });
+    expect((await client.queries.homeItems('all')).map((i) => i.title)).toEqual(['Lone todo', 'C']);
+    expect((await client.queries.homeItems('task')).map((i) => i.title)).toEqual(['T']);
+    expect(lone.parent_id).toBeNull();
+  });
+
+  it('lists Queue, Active and Completed by status with orphans only on All', async () => {
+    const client = guest();
+    const c = await client.items.create({ title: 'C', type: 'campaign' });
+    const t = await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
+    await client.items.start(t.id);
+    expect((await client.queries.screenItems('queue', 'all')).map((i) => i.title)).toEqual([]);
+    expect((await client.queries.screenItems('active', 'all')).map((i) => i.title)).toEqual(['C']);
+    expect((await client.queries.screenItems('active', 'task')).map((i) => i.title)).toEqual(['T']);
+    await client.items.complete(t.id);
+    expect((await client.queries.screenItems('completed', 'all')).map((i) => i.title)).toEqual(['C']);
+    expect((await client.queries.screenItems('completed', 'all', { search: 'zzz' })).length).toBe(0);
+  });
+
+  it('counts My List tabs and shows progress of a parent', async () => {
+    const client = guest();
+    const t = await client.items.create({ title: 'T', type: 'task' });
+    const a = await client.items.create({ title: 'A', type: 'todo', parent_id: t.id });
+    await client.items.create({ title: 'B', type: 'todo', parent_id: t.id });
+    await client.items.create({ title: 'C', type: 'todo', parent_id: t.id });
+    await client.items.toggle(a.id);
+    expect(await client.queries.progressFor(t.id)).toEqual({
+      total: 3,
+      completed: 1,
+      percent: 33,
+      remaining: 2,
+    });
+    expect(await client.queries.myListCounts()).toEqual({ pending: 2, in_progress: 1, completed: 1 });
+    expect((await client.queries.childrenOf(t.id)).map((i) => i.title)).toEqual(['C', 'B', 'A']);
+  });
+
+  it('searches locally: at least 2 characters, title matches first, then most recently updated', async () => {
+    const client = guest();
+    await client.items.create({ title: 'Paint fence', type: 'todo' });
+    await client.items.create({ title: 'Buy tape', type: 'todo', description: 'for the fence' });
+    await client.items.create({ title: 'Fence posts', type: 'todo' });
+    expect(await client.search('f')).toEqual([]);
+    expect((await client.search('  FENCE ')).map((i) => i.title)).toEqual([
+      'Fence posts',
+      'Paint fence',
+      'Buy tape',
+    ]);
+    await client.items.update(1, { title: 'Paint the fence' });
+    expect((await client.search('fence')).map((i) => i.title)).toEqual([
+      'Paint the fence',
+      'Fence posts',
+      'Buy tape',
+    ]);
+  });
+});

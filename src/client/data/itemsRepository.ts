@@ -1,0 +1,312 @@
+import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
+import type { ItemStatus, UserSummary } from '../../shared/item';
+import {
+  type ItemCreateInput,
+  type ItemPatch,
+  type ItemPatchInput,
+  itemCreateSchema,
+  itemPatchSchema,
+  PATCHABLE_FIELDS,
+  type PatchableField,
+} from '../../shared/schemas';
+import { ApiError } from './apiClient';
+import { nextCounter, type OutpostDb } from './db';
+import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
+import { createPayload, type PushOutcome } from './syncEngine';
+import { enqueue } from './syncQueue';
+import type { LocalItem, QueueEntry, Viewer } from './types';
+
+/** A local rule broken before anything is written (the screen shows it like a 422). */
+export class ValidationError extends Error {
+  readonly errors: Record<string, string[]>;
+  constructor(errors: Record<string, string[]>) {
+    super(Object.values(errors).flat()[0] ?? 'Invalid input.');
+    this.name = 'ValidationError';
+    this.errors = errors;
+  }
+}
+
+export class NotFoundError extends Error {
+  constructor(id: number) {
+    super(`Item ${id} not found.`);
+    this.name = 'NotFoundError';
+  }
+}
+
+export interface RepositoryDeps {
+  db: OutpostDb;
+  viewer: () => Viewer & { user: UserSummary };
+  /** Sends a just-queued entry now when possible (signed in and online); see SyncEngine.pushNow. */
+  pushNow: (entryId: string) => Promise<PushOutcome>;
+  now?: () => string;
+}
+
+export type ItemsRepository = ReturnType<typeof createItemsRepository>;
+
+const TABLES = ['items', 'syncQueue', 'meta', 'users'] as const;
+
+function zodErrors(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.') || 'body';
+    const list = out[key] ?? [];
+    list.push(issue.message);
+    out[key] = list;
+  }
+  return out;
+}
+
+/** The item writes the screens call; each is one IndexedDB transaction with its queue entry. */
+export function createItemsRepository(deps: RepositoryDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date().toISOString());
+
+  async function ancestorsOf(parentId: number): Promise<HierarchyNode[]> {
+    const out: HierarchyNode[] = [];
+    let current = await db.items.get(parentId);
+    for (let depth = 0; depth < 4 && current?.parent_id != null; depth++) {
+      current = await db.items.get(current.parent_id);
+      if (current) out.push({ id: current.id, type: current.type, parent_id: current.parent_id });
+    }
+    return out;
+  }
+
+  async function checkParent(
+    child: { id?: number; type: LocalItem['type'] },
+    parentId: number | null,
+  ): Promise<void> {
+    if (parentId === null) return;
+    const parent = await db.items.get(parentId);
+    if (!parent || parent._deleted === 1)
+      throw new ValidationError({ parent_id: ['The selected parent does not exist.'] });
+    const problem = hierarchyError(
+      child,
+      { id: parent.id, type: parent.type, parent_id: parent.parent_id },
+      await ancestorsOf(parentId),
+    );
+    if (problem) throw new ValidationError({ parent_id: [problem] });
+  }
+
+  async function assigneeSummary(userId: number | null): Promise<UserSummary | null> {
+    if (userId === null) return null;
+    return (await db.users.get(userId)) ?? null;
+  }
+
+  /** After the local transaction: send now when online; a network failure leaves it queued. */
+  async function finish(item: LocalItem, entry: QueueEntry | null): Promise<LocalItem> {
+    if (!entry) return item;
+    const outcome = await deps.pushNow(entry.id);
+    if (outcome.kind === 'done') return (await db.items.get(outcome.itemId)) ?? item;
+    if (outcome.kind === 'dropped' || outcome.kind === 'retry') throw outcome.error;
+    if (outcome.kind === 'unauthorized') throw outcome.error;
+    return (await db.items.get(item.id)) ?? item;
+  }
+
+  /** Creates an item: a counter id for guests, a temporary negative id and a queued POST when signed in. */
+  async function create(input: ItemCreateInput): Promise<LocalItem> {
+    const parsed = itemCreateSchema.safeParse(input);
+    if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
+    const data = parsed.data;
+    const viewer = deps.viewer();
+    const parentId = data.parent_id ?? null;
+    const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
+      await checkParent({ type: data.type }, parentId);
+      const id = viewer.isGuest
+        ? await nextCounter(db, 'guestCounter')
+        : -(await nextCounter(db, 'tempCounter'));
+      const at = now();
+      const owner = summaryOf(viewer.user);
+      const assignedTo = data.assigned_to ?? null;
+      const status: ItemStatus = data.status ?? 'pending';
+      const item: LocalItem = {
+        id,
+        uuid: data.uuid ?? crypto.randomUUID(),
+        title: data.title,
+        description: data.description ?? null,
+        type: data.type,
+        status,
+        user_id: viewer.userId,
+        assigned_to: assignedTo,
+        parent_id: parentId,
+        due_date: data.due_date ?? null,
+        end_date: data.end_date ?? null,
+        created_at: at,
+        updated_at: at,
+        completed_at: status === 'completed' ? at : null,
+        deleted_at: null,
+        version: 1,
+        created_by: owner,
+        user: owner,
+        assignedUser: await assigneeSummary(assignedTo),
+        parent: null,
+        children_count: 0,
+        completed_count: 0,
+        _syncStatus: viewer.isGuest ? 'local' : 'pending',
+        _deleted: 0,
+        _localVersion: 1,
+        _conflict: null,
+        _dirty: [],
+        _base: null,
+        _remote: null,
+      };
+      await db.items.put(item);
+      if (parentId !== null) {
+        const rolled = await applyLocalRollUp(db, [await rootIdOf(db, item)], new Map(), [parentId], at);
+        await db.items.bulkPut([...rolled.values()].filter((i) => i.id !== item.id));
+      }
+      const entry = viewer.isGuest
+        ? null
+        : await enqueue(db, {
+            method: 'POST',
+            url: '/api/items',
+            data: createPayload(item),
+            itemId: id,
+            baseVersion: null,
+          });
+      return { item, entry };
+    });
+    return finish(item, entry);
+  }
+
+  /**
+   * Applies changed fields locally with the roll-up, and queues them. `url`/`data` override the queued
+   * request (assign uses its own endpoint).
+   */
+  async function write(
+    id: number,
+    patch: ItemPatch,
+    request?: { url: string; data: Record<string, unknown> },
+  ): Promise<LocalItem> {
+    const viewer = deps.viewer();
+    const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
+      const current = await db.items.get(id);
+      if (!current || current._deleted === 1) throw new NotFoundError(id);
+      const changed = (Object.keys(patch) as PatchableField[]).filter(
+        (f) => PATCHABLE_FIELDS.includes(f) && (patch[f] ?? null) !== (current[f] ?? null),
+      );
+      if (changed.length === 0) return { item: current, entry: null };
+      if (changed.includes('parent_id'))
+        await checkParent({ id, type: current.type }, patch.parent_id ?? null);
+      const at = now();
+      let next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
+      for (const f of changed) (next as unknown as Record<string, unknown>)[f] = patch[f] ?? null;
+      if (changed.includes('assigned_to')) next.assignedUser = await assigneeSummary(next.assigned_to);
+      if (!viewer.isGuest) {
+        next = {
+          ...next,
+          _syncStatus: 'pending',
+          _base: baseOf(current),
+          _dirty: [...new Set([...current._dirty, ...changed])],
+        };
+      }
+      const direct = new Map<number, ItemStatus>(changed.includes('status') ? [[id, next.status]] : []);
+      const touched = changed.includes('parent_id') ? [current.parent_id, next.parent_id] : [];
+      const roots = [await rootIdOf(db, current), await rootIdOf(db, next)];
+      const rolled = await applyLocalRollUp(db, roots, direct, touched, at, new Map([[id, next]]));
+      const own = rolled.get(id);
+      if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
+      else if (changed.includes('status'))
+        next.completed_at = next.status === 'completed' ? (current.completed_at ?? at) : null;
+      await db.items.bulkPut([next, ...[...rolled.values()].filter((i) => i.id !== id)]);
+      if (viewer.isGuest) return { item: next, entry: null };
+      const data: Record<string, unknown> = {};
+      for (const f of changed) data[f] = patch[f] ?? null;
+      const entry = await enqueue(db, {
+        method: request ? 'POST' : 'PATCH',
+        url: request?.url ?? `/api/items/${id}`,
+        data: request?.data ?? data,
+        itemId: id,
+        baseVersion: baseOf(current)?.version ?? null,
+      });
+      return { item: next, entry };
+    });
+    return finish(item, entry);
+  }
+
+  /** Updates the given fields (the changed ones only are queued). */
+  async function update(id: number, input: ItemPatchInput): Promise<LocalItem> {
+    const parsed = itemPatchSchema.safeParse(input);
+    if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
+    return write(id, parsed.data);
+  }
+
+  /** Sets a status directly (Start, Complete, Reopen); completing completes the descendants. */
+  function setStatus(id: number, status: ItemStatus): Promise<LocalItem> {
+    return write(id, { status });
+  }
+
+  /** A todo's icon: pending ↔ completed (an in-progress todo completes). */
+  async function toggle(id: number): Promise<LocalItem> {
+    const item = await db.items.get(id);
+    if (!item) throw new NotFoundError(id);
+    return setStatus(id, item.status === 'completed' ? 'pending' : 'completed');
+  }
+
+  /** Assigns to a user; 0 unassigns. Queued as POST /api/items/{id}/assign. */
+  function assign(id: number, userId: number): Promise<LocalItem> {
+    return write(
+      id,
+      { assigned_to: userId === 0 ? null : userId },
+      { url: `/api/items/${id}/assign`, data: { user_id: userId } },
+    );
+  }
+
+  /** Deletes an item and its descendants: at once for guests, marked and queued when signed in. */
+  async function remove(id: number): Promise<void> {
+    const viewer = deps.viewer();
+    const entry = await db.transaction('rw', [...TABLES], async () => {
+      const current = await db.items.get(id);
+      if (!current || current._deleted === 1) throw new NotFoundError(id);
+      const descendants = await descendantIds(db, id);
+      const at = now();
+      const root = await rootIdOf(db, current);
+      if (viewer.isGuest) {
+        await db.items.bulkDelete([id, ...descendants]);
+      } else {
+        const hidden = (await db.items.bulkGet(descendants)).filter((i): i is LocalItem => !!i);
+        await db.items.bulkPut([
+          {
+            ...current,
+            _deleted: 1,
+            _syncStatus: 'pending',
+            _base: baseOf(current),
+            _localVersion: current._localVersion + 1,
+          },
+          ...hidden.map((i) => ({ ...i, _deleted: 1 as const })),
+        ]);
+      }
+      if (current.parent_id !== null && root !== id) {
+        const rolled = await applyLocalRollUp(db, [root], new Map(), [current.parent_id], at);
+        await db.items.bulkPut([...rolled.values()]);
+      }
+      if (viewer.isGuest) return null;
+      return enqueue(db, {
+        method: 'DELETE',
+        url: `/api/items/${id}`,
+        data: null,
+        itemId: id,
+        baseVersion: baseOf(current)?.version ?? null,
+      });
+    });
+    if (!entry) return;
+    const outcome = await deps.pushNow(entry.id);
+    if (outcome.kind === 'dropped' || outcome.kind === 'retry' || outcome.kind === 'unauthorized')
+      throw outcome.error;
+  }
+
+  return {
+    create,
+    update,
+    remove,
+    toggle,
+    assign,
+    setStatus,
+    start: (id: number) => setStatus(id, 'in_progress'),
+    complete: (id: number) => setStatus(id, 'completed'),
+    reopen: (id: number) => setStatus(id, 'pending'),
+  };
+}
+
+export { ApiError };

@@ -1,0 +1,93 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { FetchLike } from '../apiClient';
+import { createOutpostClient, type OutpostClient } from '../client';
+import { manualConnectivity } from '../connectivity';
+import { createCookieFetch } from '../cookieFetch';
+
+let deviceCounter = 0;
+
+export interface NetworkControl {
+  /** Every request is counted, for guest isolation tests. */
+  requests: { method: string; url: string }[];
+  /** Throws like a dropped connection before the request reaches the server. */
+  offline: boolean;
+  /** The server commits the next matching request, then the answer is lost. */
+  dropNextResponse: ((method: string, url: string) => boolean) | null;
+  /** The next matching request is delivered twice; the client sees the second answer. */
+  duplicateNext: ((method: string, url: string) => boolean) | null;
+  /** Answers the next matching request with this status instead of sending it. */
+  failNext: { match: (method: string, url: string) => boolean; status: number; body?: unknown } | null;
+}
+
+/** A simulated device: its own IndexedDB, cookie jar, connectivity and flaky network. */
+export function createDevice(baseUrl: string, name = `device-${++deviceCounter}`) {
+  const jar = createCookieFetch();
+  const control: NetworkControl = {
+    requests: [],
+    offline: false,
+    dropNextResponse: null,
+    duplicateNext: null,
+    failNext: null,
+  };
+  const connectivity = manualConnectivity(true);
+  const fetch: FetchLike = async (input, init) => {
+    const method = init?.method ?? 'GET';
+    const url = String(input);
+    control.requests.push({ method, url });
+    if (control.offline) throw new TypeError('fetch failed');
+    if (control.failNext?.match(method, url)) {
+      const { status, body } = control.failNext;
+      control.failNext = null;
+      return new Response(JSON.stringify(body ?? { message: `Injected ${status}` }), {
+        status,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    }
+    if (control.duplicateNext?.(method, url)) {
+      control.duplicateNext = null;
+      await jar.fetch(input, init);
+      return jar.fetch(input, init);
+    }
+    const response = await jar.fetch(input, init);
+    if (control.dropNextResponse?.(method, url)) {
+      control.dropNextResponse = null;
+      await response.arrayBuffer();
+      throw new TypeError('fetch failed: connection reset');
+    }
+    return response;
+  };
+  const client = createOutpostClient({
+    baseUrl,
+    fetch,
+    dbName: `Outpost-${name}`,
+    indexedDB: new IDBFactory(),
+    IDBKeyRange,
+    xsrfToken: () => jar.cookie('XSRF-TOKEN'),
+    connectivity,
+    locks: null,
+  });
+  return {
+    client,
+    control,
+    jar,
+    name,
+    /** Offline: the browser says so and requests fail. */
+    goOffline() {
+      control.offline = true;
+      connectivity.set(false);
+    },
+    goOnline() {
+      control.offline = false;
+      connectivity.set(true);
+    },
+  };
+}
+export type Device = ReturnType<typeof createDevice>;
+
+/** Signs a device in and waits for the sync login starts. */
+export async function signIn(device: Device, phone: string, name = 'Tester'): Promise<void> {
+  await device.client.auth.getState().login(phone, name);
+  await device.client.lastSync();
+}
+
+export type { OutpostClient };

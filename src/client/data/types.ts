@@ -1,0 +1,69 @@
+import type { Item, UserSummary } from '../../shared/item';
+import type { PatchableField } from '../../shared/schemas';
+
+/** pending: changes await the server; synced: matches the server; local: guest data, never sent. */
+export const SYNC_STATUSES = ['pending', 'synced', 'local'] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+
+export const CONFLICT_TYPES = ['update', 'delete'] as const;
+export type ConflictType = (typeof CONFLICT_TYPES)[number];
+
+/** An item as IndexedDB holds it: the API's fields plus the client-only markers. */
+export interface LocalItem extends Item {
+  _syncStatus: SyncStatus;
+  /** 1 while a local delete awaits the server (numbers index; booleans do not). */
+  _deleted: 0 | 1;
+  /** Counts local writes, so a screen can tell a fresh local change from a stale one. */
+  _localVersion: number;
+  _conflict: ConflictType | null;
+  /** Fields changed locally that the server has not confirmed yet. */
+  _dirty: PatchableField[];
+  /** The server copy the unconfirmed edits are based on (null for an item never on the server). */
+  _base: Item | null;
+  /** The server copy that disagrees with the local one while a conflict is open; null when deleted there. */
+  _remote: Item | null;
+}
+
+export const QUEUE_METHODS = ['POST', 'PATCH', 'DELETE'] as const;
+export type QueueMethod = (typeof QUEUE_METHODS)[number];
+
+/** One queued request: the spec's fields plus its Idempotency-Key and the version it was based on. */
+export interface QueueEntry {
+  id: string;
+  /** Replay order; strictly increasing within one database. */
+  seq: number;
+  method: QueueMethod;
+  url: string;
+  data: Record<string, unknown> | null;
+  timestamp: number;
+  retries: number;
+  idempotencyKey: string;
+  /** Sent as If-Match; null for creates and for edits of items the server has not answered yet. */
+  baseVersion: number | null;
+  /** The local id of the item the request is about (follows temporary-id swaps). */
+  itemId: number;
+  /** 'upgrade' marks the guest's items moving to a new account, for the Upgrade dialog's progress. */
+  tag: 'upgrade' | null;
+}
+
+export interface LocalUser extends UserSummary {}
+
+export interface LocalContact {
+  id?: number;
+  user_id: number;
+  contact_phone: string;
+  name: string | null;
+}
+
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+
+/** Who is looking: the guest (id 0) or a signed-in user. */
+export interface Viewer {
+  userId: number;
+  isGuest: boolean;
+}
+
+export const GUEST_USER_ID = 0;

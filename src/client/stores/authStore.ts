@@ -1,0 +1,99 @@
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { UserSummary } from '../../shared/item';
+import { type ApiClient, isNetworkError } from '../data/apiClient';
+
+export const AUTH_STORAGE_KEY = 'auth-storage';
+export const GUEST_NAME = 'Guest User';
+
+/** The guest user: id 0, 'Guest User', empty phone, timestamps set now. */
+export function guestUser(now: string = new Date().toISOString()): UserSummary {
+  return { id: 0, name: GUEST_NAME, phone: '', created_at: now, updated_at: now };
+}
+
+export interface AuthState {
+  user: UserSummary;
+  isAuthenticated: boolean;
+  isAnonymous: boolean;
+  checking: boolean;
+  initGuest: () => void;
+  checkSession: () => Promise<void>;
+  login: (phone: string, name: string, code?: string) => Promise<UserSummary>;
+  logout: () => Promise<void>;
+  /** Back to guest without calling the server (a 401, or after logout). */
+  toGuest: () => void;
+}
+
+export interface AuthDeps {
+  api: () => ApiClient;
+  /** The last signed-in user, kept in IndexedDB so an offline start stays signed in. */
+  remember?: (user: UserSummary | null) => Promise<void>;
+  recall?: () => Promise<UserSummary | null>;
+  /** After a login: `wasGuest` says whether guest data should move into the account. */
+  onLogin?: (user: UserSummary, wasGuest: boolean) => Promise<void>;
+  onLogout?: () => Promise<void>;
+}
+
+export type AuthStore = ReturnType<typeof createAuthStore>;
+
+/** Auth: guest by default, session check on start, login, logout (failures ignored), 401 → guest. */
+export function createAuthStore(deps: AuthDeps) {
+  const store = createStore<AuthState>()((set, get) => ({
+    user: guestUser(),
+    isAuthenticated: false,
+    isAnonymous: true,
+    checking: false,
+    initGuest: () => {
+      if (!get().isAuthenticated) set({ user: guestUser(), isAnonymous: true });
+    },
+    toGuest: () => {
+      set({ user: guestUser(), isAuthenticated: false, isAnonymous: true });
+      void deps.remember?.(null);
+    },
+    checkSession: async () => {
+      set({ checking: true });
+      try {
+        const { data } = await deps.api().get<{ user: UserSummary }>('/me');
+        set({ user: data.user, isAuthenticated: true, isAnonymous: false });
+        await deps.remember?.(data.user);
+      } catch (error) {
+        // Offline is not signed out: keep the last known user so queued changes still go up later.
+        const known = isNetworkError(error) ? await deps.recall?.() : null;
+        if (known) set({ user: known, isAuthenticated: true, isAnonymous: false });
+        else get().toGuest();
+      } finally {
+        set({ checking: false });
+      }
+    },
+    login: async (phone, name, code) => {
+      const wasGuest = !get().isAuthenticated;
+      const api = deps.api();
+      await api.csrfCookie();
+      const body: Record<string, string> = { phone, name };
+      if (code !== undefined) body.code = code;
+      const { data } = await api.post<{ user: UserSummary }>('/login', body);
+      set({ user: data.user, isAuthenticated: true, isAnonymous: false });
+      await deps.remember?.(data.user);
+      await deps.onLogin?.(data.user, wasGuest);
+      return data.user;
+    },
+    logout: async () => {
+      if (get().isAuthenticated) {
+        try {
+          const api = deps.api();
+          await api.csrfCookie();
+          await api.post('/logout');
+        } catch {
+          // The spec: a failed logout call is ignored; the device returns to guest regardless.
+        }
+      }
+      get().toGuest();
+      await deps.onLogout?.();
+    },
+  }));
+  return store;
+}
+
+export function useAuth<T>(store: AuthStore, selector: (s: AuthState) => T): T {
+  return useStore(store, selector);
+}
