@@ -1,14 +1,24 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Tooltip } from 'radix-ui';
+import { useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { createQueryClient } from './queryClient';
+import { createAppRouter } from './router';
+import { ServicesProvider } from './services';
+import { useThemeSync } from './theme';
+
 export function App() {
+  // Created once per mount (not at import) so tests can render a fresh app.
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createAppRouter);
+  useThemeSync();
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 text-center">
-      <div className="flex items-center gap-3">
-        <svg aria-hidden="true" viewBox="0 0 32 32" className="size-10">
-          <rect width="32" height="32" rx="8" className="fill-indigo-600 dark:fill-indigo-500" />
-          <path d="M16 6 7 24h18L16 6Zm0 6.5 4.6 9.5h-9.2L16 12.5Z" className="fill-white" />
-        </svg>
-        <h1 className="text-3xl font-semibold tracking-tight">Outpost</h1>
-      </div>
-      <p className="text-base text-zinc-600 dark:text-zinc-400">Offline-first campaigns, tasks and todos</p>
-    </main>
+    <ServicesProvider>
+      <QueryClientProvider client={queryClient}>
+        <Tooltip.Provider delayDuration={400}>
+          <RouterProvider router={router} />
+        </Tooltip.Provider>
+      </QueryClientProvider>
+    </ServicesProvider>
   );
 }

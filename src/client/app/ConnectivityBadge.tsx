@@ -1,0 +1,66 @@
+import { CloudOff, RefreshCw, Wifi } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import { cn } from '../components/ui/cn';
+import { BADGE_SHOW_MS, badgeLabel, badgeVisible } from '../stores/syncStatusStore';
+import { useServices } from './services';
+
+/** Offline / Online / 'Online (N pending)' / 'Syncing...': 3 s after a change, and while it matters. */
+export function ConnectivityBadge() {
+  const { syncStatus } = useServices();
+  const online = useStore(syncStatus, (s) => s.online);
+  const syncing = useStore(syncStatus, (s) => s.syncing);
+  const pendingCount = useStore(syncStatus, (s) => s.pendingCount);
+  const changedAt = useStore(syncStatus, (s) => s.changedAt);
+  const [now, setNow] = useState(() => Date.now());
+
+  // Re-render when the 3-second window after a change closes.
+  useEffect(() => {
+    setNow(Date.now());
+    if (changedAt === null) return;
+    const left = changedAt + BADGE_SHOW_MS - Date.now();
+    if (left <= 0) return;
+    const timer = window.setTimeout(() => setNow(Date.now()), left + 20);
+    return () => window.clearTimeout(timer);
+  }, [changedAt]);
+
+  const visible = badgeVisible({ online, pendingCount, changedAt }, now) || syncing;
+  const label = badgeLabel({ online, syncing, pendingCount });
+  const Icon = !online ? CloudOff : syncing ? RefreshCw : Wifi;
+
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      className={cn(
+        'pointer-events-none fixed right-4 z-30 transition-opacity duration-200 motion-reduce:transition-none',
+        'bottom-[calc(4rem+env(safe-area-inset-bottom)+5rem)] md:bottom-4',
+        visible ? 'opacity-100' : 'opacity-0',
+      )}
+    >
+      {visible ? (
+        <span
+          className={cn(
+            'inline-flex h-8 items-center gap-2 rounded-full border px-3 text-xs font-medium shadow-sm',
+            online
+              ? 'border-zinc-200 bg-white text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200'
+              : 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200',
+          )}
+        >
+          <span
+            aria-hidden
+            className={cn(
+              'size-2 rounded-full',
+              !online ? 'bg-amber-500' : pendingCount > 0 || syncing ? 'bg-indigo-500' : 'bg-green-500',
+            )}
+          />
+          <Icon
+            aria-hidden
+            className={cn('size-3.5', syncing && 'animate-spin motion-reduce:animate-none')}
+          />
+          {label}
+        </span>
+      ) : null}
+    </div>
+  );
+}

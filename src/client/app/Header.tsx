@@ -1,0 +1,224 @@
+import { ArrowLeft, Bell, House, LogIn, LogOut, Search, Settings } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import {
+  Avatar,
+  Button,
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+  IconButton,
+} from '../components/ui';
+import { cn, focusRing } from '../components/ui/cn';
+import { uiStore } from '../stores/uiStore';
+import { BrandMark } from './Brand';
+import { isTopLevel, NAV_LINKS, PRODUCT_NAME, titleFor } from './routeMeta';
+import { useAuthState, useServices, useSignedInUser } from './services';
+
+const SCROLL_BORDER_PX = 10;
+
+/** True once the page has scrolled past the spec's 10 px, for the header's border. */
+function useScrolledPast(threshold: number): boolean {
+  const [past, setPast] = useState(false);
+  useEffect(() => {
+    const onScroll = () => setPast(window.scrollY > threshold);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [threshold]);
+  return past;
+}
+
+/** Cmd on Apple keyboards, Ctrl elsewhere, for the search hint. */
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+export function Header() {
+  const scrolled = useScrolledPast(SCROLL_BORDER_PX);
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const user = useSignedInUser();
+  const title = titleFor(pathname);
+  const onHome = pathname === '/';
+
+  const goBack = () => {
+    // A deep link has no history inside the app; Back then goes Home rather than off-site.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) navigate(-1);
+    else navigate('/');
+  };
+
+  return (
+    <header
+      className={cn(
+        'sticky top-0 z-40 border-b bg-white/90 pt-[env(safe-area-inset-top)] backdrop-blur-md transition-colors duration-150 motion-reduce:transition-none dark:bg-zinc-950/85',
+        scrolled ? 'border-zinc-200 dark:border-zinc-800' : 'border-transparent',
+      )}
+    >
+      {/* Phone */}
+      <div className="grid h-14 grid-cols-[3rem_1fr_auto] items-center gap-1 px-2 md:hidden">
+        <div className="flex justify-start">
+          {isTopLevel(pathname) ? (
+            <IconButton
+              label={user ? 'Account' : 'Account and sign in'}
+              onClick={() => uiStore.getState().setAccountSheetOpen(true)}
+              icon={user ? <Avatar name={user.name} size="sm" /> : <LogIn />}
+            />
+          ) : (
+            <IconButton label="Back" onClick={goBack} icon={<ArrowLeft />} />
+          )}
+        </div>
+        <div className="flex min-w-0 items-center justify-center">
+          {onHome ? (
+            <Link
+              to="/"
+              className={cn('flex items-center gap-2 rounded-md px-1 text-base font-semibold', focusRing)}
+            >
+              <BrandMark className="size-6" />
+              <span>{PRODUCT_NAME}</span>
+              <House aria-label="Home" className="size-4 text-zinc-500 dark:text-zinc-400" />
+            </Link>
+          ) : (
+            <h1 className="truncate text-base font-semibold">{title}</h1>
+          )}
+        </div>
+        <div className="flex items-center justify-end">
+          <IconButton
+            label="Search"
+            onClick={() => uiStore.getState().setSearchOpen(true)}
+            icon={<Search />}
+          />
+          <NotificationsLink />
+        </div>
+      </div>
+
+      {/* Tablet and desktop */}
+      <div className="mx-auto hidden h-16 max-w-6xl items-center gap-6 px-6 md:flex">
+        <Link
+          to="/"
+          className={cn(
+            'flex items-center gap-2 rounded-md text-base font-semibold tracking-tight',
+            focusRing,
+          )}
+        >
+          <BrandMark />
+          {PRODUCT_NAME}
+        </Link>
+        <nav aria-label="Main" className="flex items-center gap-1">
+          {NAV_LINKS.map((link) => (
+            <NavLink
+              key={link.to}
+              to={link.to}
+              end={link.to === '/'}
+              className={({ isActive }) =>
+                cn(
+                  'rounded-md px-3 py-1.5 text-sm font-medium transition-colors duration-150 motion-reduce:transition-none',
+                  focusRing,
+                  isActive
+                    ? 'bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50'
+                    : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-900 dark:hover:text-zinc-100',
+                )
+              }
+            >
+              {link.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <button
+            type="button"
+            onClick={() => uiStore.getState().setSearchOpen(true)}
+            className={cn(
+              'hidden h-9 items-center gap-2 rounded-lg border border-zinc-200 px-3 text-sm text-zinc-500 hover:bg-zinc-50 lg:flex dark:border-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-900',
+              focusRing,
+            )}
+          >
+            <Search className="size-4" aria-hidden />
+            <span>Search</span>
+            <kbd className="ml-4 rounded border border-zinc-200 px-1.5 font-sans text-xs dark:border-zinc-700">
+              {isMac ? '⌘K' : 'Ctrl K'}
+            </kbd>
+          </button>
+          <IconButton
+            className="lg:hidden"
+            label="Search"
+            onClick={() => uiStore.getState().setSearchOpen(true)}
+            icon={<Search />}
+          />
+          <NotificationsLink />
+          {user ? <AccountMenu /> : <GuestActions />}
+        </div>
+      </div>
+    </header>
+  );
+}
+
+function NotificationsLink() {
+  return (
+    <Link
+      to="/notifications"
+      aria-label="Notifications"
+      title="Notifications"
+      className={cn(
+        'inline-flex size-10 items-center justify-center rounded-full text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100',
+        focusRing,
+      )}
+    >
+      <Bell className="size-5" aria-hidden />
+    </Link>
+  );
+}
+
+function GuestActions() {
+  return (
+    <>
+      <Link
+        to="/preferences"
+        aria-label="Preferences"
+        title="Preferences"
+        className={cn(
+          'inline-flex size-10 items-center justify-center rounded-full text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100',
+          focusRing,
+        )}
+      >
+        <Settings className="size-5" aria-hidden />
+      </Link>
+      <span className="text-sm text-zinc-500 dark:text-zinc-400">Local only</span>
+      <Button asChild size="sm">
+        <Link to="/login">Sign In</Link>
+      </Button>
+    </>
+  );
+}
+
+function AccountMenu() {
+  const navigate = useNavigate();
+  const { auth } = useServices();
+  const user = useAuthState((s) => s.user);
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <button type="button" aria-label="Account menu" className={cn('rounded-full', focusRing)}>
+          <Avatar name={user.name} size="md" />
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <DropdownMenuLabel>
+          <span className="block font-medium">{user.name}</span>
+          <span className="block text-zinc-500 dark:text-zinc-400">{user.phone}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => navigate('/preferences')}>
+          <Settings aria-hidden />
+          Preferences
+        </DropdownMenuItem>
+        <DropdownMenuItem destructive onSelect={() => void auth.getState().logout()}>
+          <LogOut aria-hidden />
+          Log out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

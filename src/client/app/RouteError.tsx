@@ -1,0 +1,48 @@
+import { TriangleAlert } from 'lucide-react';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Button } from '../components/ui';
+
+function explain(error: unknown): { title: string; message: string } {
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      return { title: 'Page not found', message: 'There is nothing at this address. It may have moved.' };
+    }
+    return { title: 'Something went wrong', message: error.statusText || `Error ${error.status}` };
+  }
+  const text = error instanceof Error ? error.message : '';
+  // A lazily loaded screen that cannot be fetched: offline before it was cached, or a new version.
+  if (/dynamically imported module|Importing a module script failed|Failed to fetch/i.test(text)) {
+    return {
+      title: 'This screen could not be loaded',
+      message: 'Check your connection and reload. Your items are safe on this device.',
+    };
+  }
+  return {
+    title: 'Something went wrong',
+    message: 'This screen hit an unexpected error. Your items are safe on this device.',
+  };
+}
+
+/** Every route's error boundary: says what happened and offers a way back, never a blank page. */
+export function RouteError() {
+  const error = useRouteError();
+  const { title, message } = explain(error);
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <div role="alert" className="mx-auto flex max-w-md flex-col items-center gap-3 px-4 py-16 text-center">
+      <span className="flex size-12 items-center justify-center rounded-full bg-red-50 text-red-600 dark:bg-red-950 dark:text-red-400">
+        <TriangleAlert className="size-6" aria-hidden />
+      </span>
+      <h1 className="text-lg font-semibold">{title}</h1>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{message}</p>
+      <div className="mt-2 flex gap-2">
+        <Button variant="outline" onClick={() => window.location.reload()}>
+          Reload
+        </Button>
+        <Button asChild>
+          <Link to="/">Go to Home</Link>
+        </Button>
+      </div>
+    </div>
+  );
+}

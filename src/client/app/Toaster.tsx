@@ -1,0 +1,82 @@
+import { X } from 'lucide-react';
+import { Toast } from 'radix-ui';
+import { useState } from 'react';
+import { cn, focusRing } from '../components/ui/cn';
+import { type Toast as ToastData, toastStore, useCurrentToast } from '../stores/toastStore';
+
+const SWIPE_THRESHOLD = 50;
+const EXIT_MS = 150;
+
+/** One toast at a time from the data layer's queue (Radix Toast: 5 s, swipe right, F8). */
+export function Toaster() {
+  const current = useCurrentToast();
+  return (
+    <Toast.Provider swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD} label="Notification">
+      {current ? <ToastItem key={current.id} toast={current} /> : null}
+      <Toast.Viewport
+        hotkey={['F8']}
+        className="fixed inset-x-4 bottom-[calc(4rem+env(safe-area-inset-bottom)+5rem)] z-[60] flex flex-col gap-2 outline-none md:inset-x-auto md:right-4 md:bottom-16 md:w-96"
+      />
+    </Toast.Provider>
+  );
+}
+
+function ToastItem({ toast }: { toast: ToastData }) {
+  const [open, setOpen] = useState(true);
+  const destructive = toast.variant === 'destructive';
+  const close = (next: boolean) => {
+    setOpen(next);
+    // Leave the queue after the exit animation so the next toast does not pop under this one.
+    if (!next) window.setTimeout(() => toastStore.getState().dismiss(toast.id), EXIT_MS);
+  };
+  return (
+    <Toast.Root
+      open={open}
+      onOpenChange={close}
+      duration={toast.duration}
+      type={destructive ? 'foreground' : 'background'}
+      className={cn(
+        'relative flex items-start gap-3 rounded-xl border p-4 pr-10 shadow-lg',
+        'data-[state=open]:animate-[toast-in_180ms_ease-out] data-[state=closed]:animate-[fade-out_150ms_ease-in] data-[swipe=end]:animate-[toast-swipe-out_150ms_ease-out] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform motion-reduce:animate-none',
+        destructive
+          ? 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100'
+          : 'border-zinc-200 bg-white text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100',
+      )}
+    >
+      <div className="min-w-0 flex-1">
+        <Toast.Title className="text-sm font-semibold">{toast.title}</Toast.Title>
+        {toast.description ? (
+          <Toast.Description
+            className={cn(
+              'mt-0.5 text-sm',
+              destructive ? 'text-red-800 dark:text-red-200' : 'text-zinc-600 dark:text-zinc-400',
+            )}
+          >
+            {toast.description}
+          </Toast.Description>
+        ) : null}
+      </div>
+      {toast.action ? (
+        <Toast.Action
+          altText={toast.action.label}
+          onClick={toast.action.onClick}
+          className={cn(
+            'inline-flex h-8 shrink-0 items-center rounded-md border border-zinc-300 px-3 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-600 dark:hover:bg-zinc-800',
+            focusRing,
+          )}
+        >
+          {toast.action.label}
+        </Toast.Action>
+      ) : null}
+      <Toast.Close
+        aria-label="Dismiss"
+        className={cn(
+          'absolute top-3 right-3 inline-flex size-6 items-center justify-center rounded-md text-zinc-500 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100',
+          focusRing,
+        )}
+      >
+        <X className="size-4" aria-hidden />
+      </Toast.Close>
+    </Toast.Root>
+  );
+}

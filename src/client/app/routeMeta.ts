@@ -1,0 +1,59 @@
+import { matchPath } from 'react-router';
+
+export const PRODUCT_NAME = 'Outpost';
+
+/** Pages where the mobile header shows the account button instead of Back (the spec's list). */
+export const TOP_LEVEL_PATHS = [
+  '/',
+  '/queue',
+  '/active',
+  '/completed',
+  '/my-list',
+  '/notifications',
+] as const;
+
+const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
+  ['/', 'Home'],
+  ['/my-list', 'My List'],
+  ['/queue', 'Queue'],
+  ['/active', 'Active'],
+  ['/completed', 'Completed'],
+  ['/campaigns', 'Campaigns'],
+  ['/campaigns/:id', 'Campaign'],
+  ['/tasks/:id', 'Task'],
+  ['/contacts', 'Contacts'],
+  ['/notifications', 'Notifications'],
+  ['/preferences', 'Preferences'],
+  ['/onboarding', 'Welcome'],
+  ['/login', 'Sign In'],
+];
+
+/** The header title of a path; any other path gets the product name. */
+export function titleFor(pathname: string): string {
+  for (const [pattern, title] of TITLES) if (matchPath(pattern, pathname)) return title;
+  return PRODUCT_NAME;
+}
+
+export function isTopLevel(pathname: string): boolean {
+  return (TOP_LEVEL_PATHS as readonly string[]).includes(pathname.replace(/\/+$/, '') || '/');
+}
+
+/** Paths reachable before onboarding is completed or skipped. */
+export function isOnboardingExempt(pathname: string): boolean {
+  return matchPath('/login', pathname) !== null || matchPath('/onboarding', pathname) !== null;
+}
+
+/** The parent id implied by the page (for the add button on a campaign or task page). */
+export function parentIdFromPath(pathname: string): number | null {
+  const match = matchPath('/campaigns/:id', pathname) ?? matchPath('/tasks/:id', pathname);
+  const id = Number(match?.params.id);
+  return match && Number.isInteger(id) ? id : null;
+}
+
+export const NAV_LINKS = [
+  { to: '/', label: 'Home', short: 'Home' },
+  { to: '/my-list', label: 'My List', short: 'My List' },
+  { to: '/queue', label: 'Queue', short: 'Queue' },
+  { to: '/active', label: 'Active', short: 'Active' },
+  { to: '/completed', label: 'Completed', short: 'Done' },
+] as const;

@@ -1,0 +1,33 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { toast, useSignedInUser } from '../app/services';
+import { useRequestCode, useSignIn } from '../app/useSignIn';
+import { onboardingStore } from '../stores/onboardingStore';
+import { OnboardingFlow } from './OnboardingFlow';
+import { EXIT_DELAY_MS } from './steps';
+
+export default function OnboardingPage() {
+  const navigate = useNavigate();
+  const signedIn = useSignedInUser() !== null;
+  const signIn = useSignIn();
+  const requestCode = useRequestCode();
+  const onStepChange = useCallback((step: number) => onboardingStore.getState().setCurrentStep(step), []);
+
+  return (
+    <OnboardingFlow
+      signedIn={signedIn}
+      initialStep={onboardingStore.getState().currentStep}
+      onStepChange={onStepChange}
+      signIn={signIn}
+      requestCode={requestCode}
+      notify={(notice, variant) => toast({ ...notice, variant: variant ?? 'default' })}
+      onFinish={(kind, to) => {
+        // Recorded at once so the redirect guard lets the user through when the fade ends.
+        const store = onboardingStore.getState();
+        if (kind === 'skip') store.skip();
+        else store.complete();
+        window.setTimeout(() => navigate(to, { replace: true }), EXIT_DELAY_MS);
+      }}
+    />
+  );
+}

@@ -1,0 +1,107 @@
+import { CircleCheck, CloudOff, PartyPopper } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import { useServices } from '../app/services';
+import { Button, Dialog, DialogContent, Progress } from '../components/ui';
+import { cn } from '../components/ui/cn';
+import { uiStore, useUi } from '../stores/uiStore';
+import { UPGRADE_CLOSE_DELAY_MS, UPGRADE_GRACE_MS, upgradeView } from './upgradeState';
+
+/**
+ * After a guest signs in: a celebratory card that carries the Upgrade dialog ('Upgrading Your
+ * Account') while the guest's items go up, with real progress. Also shown on its own when an
+ * interrupted upload resumes after a reload.
+ */
+export function UpgradeOverlay() {
+  const { syncStatus } = useServices();
+  const celebration = useUi((s) => s.celebration);
+  const progress = useStore(syncStatus, (s) => s.upgrade);
+  const online = useStore(syncStatus, (s) => s.online);
+  const [graceOver, setGraceOver] = useState(false);
+  const [dismissed, setDismissed] = useState(false);
+
+  const resuming = !celebration && progress !== null && !progress.done && progress.total > 0;
+  const open = (celebration !== null || resuming) && !dismissed;
+
+  useEffect(() => {
+    if (!celebration) return;
+    setDismissed(false);
+    setGraceOver(false);
+    const timer = window.setTimeout(() => setGraceOver(true), UPGRADE_GRACE_MS);
+    return () => window.clearTimeout(timer);
+  }, [celebration]);
+
+  const view = upgradeView(progress, online, graceOver || resuming);
+
+  useEffect(() => {
+    if (!open || view.phase !== 'complete') return;
+    const timer = window.setTimeout(() => {
+      uiStore.getState().endCelebration();
+      setDismissed(true);
+    }, UPGRADE_CLOSE_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [open, view.phase]);
+
+  const close = () => {
+    uiStore.getState().endCelebration();
+    setDismissed(true);
+  };
+
+  const complete = view.phase === 'complete';
+  const title = complete
+    ? `You're all set${celebration?.name ? `, ${celebration.name}` : ''}!`
+    : 'Upgrading Your Account';
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => (o ? undefined : close())}>
+      <DialogContent
+        size="sm"
+        title={title}
+        description={
+          complete
+            ? 'Your account is ready. Your items now sync across your devices.'
+            : 'Moving the items on this device into your new account.'
+        }
+        hideClose={!complete && view.phase !== 'offline'}
+      >
+        <div className="flex flex-col items-center gap-4 text-center">
+          <div
+            aria-hidden
+            className={cn(
+              'relative flex size-16 items-center justify-center rounded-full',
+              complete
+                ? 'bg-green-50 text-green-600 dark:bg-green-950 dark:text-green-400'
+                : view.phase === 'offline'
+                  ? 'bg-amber-50 text-amber-600 dark:bg-amber-950 dark:text-amber-400'
+                  : 'bg-indigo-50 text-indigo-600 dark:bg-indigo-950 dark:text-indigo-400',
+            )}
+          >
+            {complete ? (
+              <CircleCheck className="size-8" />
+            ) : view.phase === 'offline' ? (
+              <CloudOff className="size-8" />
+            ) : (
+              <PartyPopper className="size-8 motion-safe:animate-[celebrate_900ms_ease-out]" />
+            )}
+          </div>
+          <div className="w-full">
+            <Progress value={view.percent} label="Upgrade progress" tone={complete ? 'green' : 'indigo'} />
+            <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
+              {view.message}
+              {progress && progress.total > 0 && !complete ? (
+                <span className="block text-xs text-zinc-500 dark:text-zinc-500">
+                  {Math.min(progress.sent, progress.total)} of {progress.total} items
+                </span>
+              ) : null}
+            </p>
+          </div>
+          {view.phase === 'offline' ? (
+            <Button variant="outline" onClick={close}>
+              Continue
+            </Button>
+          ) : null}
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
