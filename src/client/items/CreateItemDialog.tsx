@@ -1,17 +1,189 @@
-// Placeholder so the shell builds; UI B replaces this file.
-import { Dialog, DialogContent } from '../components/ui';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import type { ItemType } from '../../shared/item';
+import { TYPE_DOT, TYPE_LABEL } from '../components/items/itemStyle';
+import { Button } from '../components/ui/Button';
+import { cn } from '../components/ui/cn';
+import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
+import { Field } from '../components/ui/Field';
+import { Input, Textarea } from '../components/ui/Input';
+import { Tabs, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { toast } from '../stores/toastStore';
+import { createItem, useItem } from './dataAdapter';
+import { canSubmitTitle, dialogPayload, dialogTypeEnabled, ITEM_TYPES, titleState } from './itemPayload';
+import { useAssigneeOptions } from './mutations';
 
-export default function CreateItemDialog({
-  open,
-  onOpenChange,
-}: {
+export interface CreateItemDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
   parentId?: number | null;
-}) {
+}
+
+const selectClasses =
+  'h-10 w-full rounded-lg border border-zinc-300 bg-white px-3 text-base text-zinc-900 shadow-xs outline-none focus-visible:border-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-500/40 md:text-sm dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
+
+/** The Create New Item dialog (the floating add button): tabs per type, the spec's per-type fields. */
+export default function CreateItemDialog({ open, onOpenChange, parentId = null }: CreateItemDialogProps) {
+  const formId = useId();
+  const firstType: ItemType = dialogTypeEnabled('campaign', parentId) ? 'campaign' : 'task';
+  const [type, setType] = useState<ItemType>(firstType);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [assignee, setAssignee] = useState('');
+  const [dueDate, setDueDate] = useState('');
+  const [endDate, setEndDate] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const options = useAssigneeOptions();
+  const parent = useItem(parentId ?? 0);
+
+  useEffect(() => {
+    if (open) {
+      setType(firstType);
+      setTitle('');
+      setDescription('');
+      setAssignee('');
+      setDueDate('');
+      setEndDate('');
+      setTouched(false);
+    }
+  }, [open, firstType]);
+
+  const state = titleState(title);
+  const missing = touched && title.trim() === '';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (!canSubmitTitle(title) || busy) return;
+    setBusy(true);
+    try {
+      await createItem(dialogPayload({ type, title, description, assignee, dueDate, endDate, parentId }));
+      toast({ title: 'Item created', description: `Your ${type} has been created successfully.` });
+      onOpenChange(false);
+    } catch (error) {
+      // The spec: a failure here is logged only, with no message to the user.
+      console.error('Failed to create item', error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title="Create New Item">Coming soon</DialogContent>
+      <DialogContent
+        title="Create New Item"
+        description={
+          parent ? `Adding to ${TYPE_LABEL[parent.type].toLowerCase()} “${parent.title}”` : undefined
+        }
+      >
+        <form id={formId} onSubmit={submit} className="flex flex-col gap-4" noValidate>
+          <Tabs value={type} onValueChange={(v) => setType(v as ItemType)}>
+            <TabsList aria-label="Item type">
+              {ITEM_TYPES.map((t) => (
+                <TabsTrigger
+                  key={t}
+                  value={t}
+                  disabled={!dialogTypeEnabled(t, parentId)}
+                  className="capitalize"
+                >
+                  <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[t])} />
+                  {t}
+                </TabsTrigger>
+              ))}
+            </TabsList>
+          </Tabs>
+          <Field
+            label="Title"
+            error={state.error ?? (missing ? 'Title is required.' : undefined)}
+            hint={state.showCounter ? `${state.length}/255 characters` : undefined}
+          >
+            {(control) => (
+              <div className="relative">
+                <Input
+                  {...control}
+                  value={title}
+                  onChange={(e) => setTitle(e.target.value)}
+                  required
+                  autoComplete="off"
+                  placeholder={`What is this ${type} about?`}
+                  className={state.showCounter ? 'pr-16' : undefined}
+                />
+                {state.showCounter ? (
+                  <span
+                    aria-hidden
+                    className={cn(
+                      'absolute top-1/2 right-3 -translate-y-1/2 text-xs tabular-nums',
+                      state.tooLong ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400',
+                    )}
+                  >
+                    {state.length}/255
+                  </span>
+                ) : null}
+              </div>
+            )}
+          </Field>
+          <Field label="Description" hint="Optional">
+            {(control) => (
+              <Textarea
+                {...control}
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+                rows={3}
+              />
+            )}
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Assignee">
+              {(control) => (
+                <select
+                  {...control}
+                  value={assignee}
+                  onChange={(e) => setAssignee(e.target.value)}
+                  className={selectClasses}
+                >
+                  <option value="">Unassigned</option>
+                  {options.map((o) => (
+                    <option key={o.id} value={String(o.id)}>
+                      {o.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            {type === 'campaign' ? (
+              <Field label="End date">
+                {(control) => (
+                  <Input
+                    {...control}
+                    type="date"
+                    value={endDate}
+                    onChange={(e) => setEndDate(e.target.value)}
+                  />
+                )}
+              </Field>
+            ) : (
+              <Field label="Due date">
+                {(control) => (
+                  <Input
+                    {...control}
+                    type="date"
+                    value={dueDate}
+                    onChange={(e) => setDueDate(e.target.value)}
+                  />
+                )}
+              </Field>
+            )}
+          </div>
+          <DialogFooter className="mt-2">
+            <Button variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy || state.tooLong}>
+              {busy ? 'Creating…' : `Create ${type}`}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
     </Dialog>
   );
 }

@@ -1,10 +1,28 @@
 /**
  * The one place the feature screens meet the data layer (src/client/data, src/client/stores), so a
- * change there touches one file here.
+ * change there touches one file here. Tests swap the client with `useOutpostClientForTests`.
  */
+import { useQuery } from '@tanstack/react-query';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useStore } from 'zustand';
 import type { ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
 import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
+import type { ApiClient } from '../data/apiClient';
+import { getOutpostClient, type OutpostClient } from '../data/client';
 import type { LocalItem } from '../data/types';
+
+export type { LocalItem };
+
+let override: OutpostClient | null = null;
+
+/** Points the screens at another client (component tests make one on fake-indexeddb). */
+export function setOutpostClientForTests(client: OutpostClient | null): void {
+  override = client;
+}
+
+function client(): OutpostClient {
+  return override ?? getOutpostClient();
+}
 
 export interface ViewerState {
   user: UserSummary;
@@ -12,67 +30,152 @@ export interface ViewerState {
   online: boolean;
 }
 
-const GUEST: UserSummary = { id: 0, name: 'Guest User', phone: '', created_at: '', updated_at: '' };
-
 export function useViewer(): ViewerState {
-  return { user: GUEST, isGuest: true, online: false };
+  const c = client();
+  const user = useStore(c.auth, (s) => s.user);
+  const isGuest = useStore(c.auth, (s) => !s.isAuthenticated);
+  const online = useStore(c.status, (s) => s.online);
+  return { user, isGuest, online };
 }
 
+/** Re-run live queries when the viewer changes (sign-in, sign-out), not only on writes. */
+function useViewerKey(): string {
+  const c = client();
+  return useStore(c.auth, (s) => `${s.isAuthenticated ? 'u' : 'g'}${s.user.id}`);
+}
+
+const NO_MUTUALS: Mutual[] = [];
+
+/** Mutual contacts, for the assignee pickers; only fetched when signed in and online. */
 export function useMutuals(): Mutual[] {
-  return EMPTY;
+  const viewer = useViewer();
+  const api = useApi();
+  const query = useQuery({
+    queryKey: ['contacts', 'mutuals', viewer.user.id],
+    queryFn: async ({ signal }) =>
+      (await api.get<{ mutuals: Mutual[] }>('/contacts/mutuals', { signal })).data.mutuals,
+    enabled: !viewer.isGuest && viewer.online,
+    staleTime: 60_000,
+  });
+  return query.data ?? NO_MUTUALS;
 }
-const EMPTY: Mutual[] = [];
 
-export async function createItem(_payload: ItemCreateInput): Promise<LocalItem> {
-  throw new Error('data layer not wired yet');
+export function createItem(payload: ItemCreateInput): Promise<LocalItem> {
+  return client().items.create(payload);
 }
-export async function updateItem(_id: number, _patch: ItemPatchInput): Promise<void> {
-  throw new Error('data layer not wired yet');
+export async function updateItem(id: number, patch: ItemPatchInput): Promise<void> {
+  await client().items.update(id, patch);
 }
-export async function setItemStatus(_id: number, _status: ItemStatus): Promise<void> {
-  throw new Error('data layer not wired yet');
+export async function setItemStatus(id: number, status: ItemStatus): Promise<void> {
+  await client().items.setStatus(id, status);
 }
-export async function assignItem(_id: number, _userId: number): Promise<void> {
-  throw new Error('data layer not wired yet');
+export async function assignItem(id: number, userId: number): Promise<void> {
+  await client().items.assign(id, userId);
 }
-export async function deleteItem(_id: number): Promise<void> {
-  throw new Error('data layer not wired yet');
+export async function deleteItem(id: number): Promise<void> {
+  await client().items.remove(id);
 }
 
 export type ListTab = 'all' | ItemType;
 export type LifecycleScreen = 'queue' | 'active' | 'completed';
 
+const SCREEN_STATUS = { queue: 'pending', active: 'in_progress', completed: 'completed' } as const;
+
 /** Home: 'all' is orphans newest first; a type tab is every item of that type, newest first. */
-export function useHomeList(_tab: ListTab): LocalItem[] | undefined {
-  return undefined;
+export function useHomeList(tab: ListTab): LocalItem[] | undefined {
+  const key = useViewerKey();
+  return useLiveQuery(() => client().queries.homeItems(tab), [tab, key]);
 }
 
 /** Queue/Active/Completed: the spec's visibility (created by or assigned to me) and sort orders. */
-export function useScreenList(
-  _screen: LifecycleScreen,
-  _tab: ListTab,
-  _text: string,
-): LocalItem[] | undefined {
-  return undefined;
+export function useScreenList(screen: LifecycleScreen, tab: ListTab, text: string): LocalItem[] | undefined {
+  const key = useViewerKey();
+  return useLiveQuery(
+    () => client().queries.screenItems(screen, tab, { search: text }),
+    [screen, tab, text, key],
+  );
 }
 
 /** My List: items I created, per lifecycle tab, filtered by the search text. */
-export function useMyList(_screen: LifecycleScreen, _text: string): LocalItem[] | undefined {
-  return undefined;
+export function useMyList(screen: LifecycleScreen, text: string): LocalItem[] | undefined {
+  const key = useViewerKey();
+  return useLiveQuery(
+    () => client().queries.myListItems(SCREEN_STATUS[screen], { search: text }),
+    [screen, text, key],
+  );
 }
+
+const EMPTY_TITLES: ReadonlyMap<number, string> = new Map();
 
 /** Titles of every local campaign and task, for 'in {parent}' on rows. */
 export function useParentTitles(): ReadonlyMap<number, string> {
-  return EMPTY_TITLES;
+  const key = useViewerKey();
+  return (
+    useLiveQuery(async () => {
+      const map = new Map<number, string>();
+      await client()
+        .db.items.where('type')
+        .anyOf('campaign', 'task')
+        .each((i) => {
+          if (i._deleted === 0) map.set(i.id, i.title);
+        });
+      return map;
+    }, [key]) ?? EMPTY_TITLES
+  );
 }
-const EMPTY_TITLES: ReadonlyMap<number, string> = new Map();
 
 /** One item, live; null when it does not exist locally (or is deleted), undefined while loading. */
-export function useItem(_id: number): LocalItem | null | undefined {
-  return undefined;
+export function useItem(id: number): LocalItem | null | undefined {
+  const key = useViewerKey();
+  return useLiveQuery(() => (id === 0 ? null : client().queries.itemById(id)), [id, key]);
 }
 
 /** The children of an item, newest first, live. */
-export function useChildren(_parentId: number): LocalItem[] | undefined {
-  return undefined;
+export function useChildren(parentId: number): LocalItem[] | undefined {
+  const key = useViewerKey();
+  return useLiveQuery(() => client().queries.childrenOf(parentId), [parentId, key]);
+}
+
+/** Every local campaign, newest first (the campaign list's guest/offline paging source). */
+export function useLocalCampaigns(): LocalItem[] | undefined {
+  return useHomeList('campaign');
+}
+
+/** The data layer's HTTP client, for the server-only reads (campaign pages, activity). */
+export function useApi(): ApiClient {
+  return client().api;
+}
+
+export interface SearchHit {
+  id: number;
+  type: ItemType;
+  title: string;
+  status: ItemStatus;
+  parent_id: number | null;
+  parentTitle: string | null;
+  parentType: ItemType | null;
+}
+
+/** Server search when signed in and online, local search otherwise or when the server fails. */
+export async function searchItems(query: string): Promise<SearchHit[]> {
+  const c = client();
+  const found = await c.search(query);
+  const missing = found.filter((i) => i.parent_id !== null && !i.parent).map((i) => i.parent_id as number);
+  const parents = new Map<number, { title: string; type: ItemType }>();
+  if (missing.length > 0) {
+    for (const p of await c.db.items.bulkGet(missing))
+      if (p) parents.set(p.id, { title: p.title, type: p.type });
+  }
+  return found.map((i) => {
+    const parent = i.parent ?? (i.parent_id !== null ? parents.get(i.parent_id) : undefined) ?? null;
+    return {
+      id: i.id,
+      type: i.type,
+      title: i.title,
+      status: i.status,
+      parent_id: i.parent_id,
+      parentTitle: parent?.title ?? null,
+      parentType: parent?.type ?? null,
+    };
+  });
 }

@@ -4,6 +4,7 @@ import type { ItemCreateInput } from '../../shared/schemas';
 import { type AssigneeOption, assigneeOptions } from '../components/items/assignees';
 import { TYPE_LABEL } from '../components/items/itemStyle';
 import { ApiError } from '../data/apiClient';
+import { ValidationError } from '../data/itemsRepository';
 import { toast } from '../stores/toastStore';
 import {
   assignItem,
@@ -93,7 +94,7 @@ export async function createWithToasts(payload: ItemCreateInput): Promise<boolea
     return true;
   } catch (error) {
     console.error(error);
-    const invalid = error instanceof ApiError && error.status === 422;
+    const invalid = (error instanceof ApiError && error.status === 422) || error instanceof ValidationError;
     toast({
       title: 'Error',
       description: invalid

@@ -27,13 +27,9 @@ export function PageHeader({
   );
 }
 
-/** The content column every feature page sits in. */
+/** A feature page's root; the shell's <main> already gives the column width and gutters. */
 export function PageColumn({ children, className }: { children: ReactNode; className?: string }) {
-  return (
-    <div className={cn('mx-auto w-full max-w-[880px] px-4 pt-5 pb-28 md:px-6 md:pt-8 md:pb-12', className)}>
-      {children}
-    </div>
-  );
+  return <div className={cn('flex flex-col', className)}>{children}</div>;
 }
 
 /** Skeleton rows the size of item rows, with the spec's loading text for screen readers. */

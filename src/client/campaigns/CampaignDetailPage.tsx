@@ -1,0 +1,70 @@
+import { ListPlus } from 'lucide-react';
+import { useParams } from 'react-router';
+import {
+  DetailHeading,
+  DetailLoading,
+  DetailNotFound,
+  Fact,
+  ProgressBlock,
+} from '../components/items/DetailParts';
+import { ItemList } from '../components/items/ItemList';
+import { formatDay, statusText } from '../components/items/itemStyle';
+import { ListEmpty, ListLoading, PageColumn, useTabParam } from '../components/items/PageParts';
+import { QuickAddCard } from '../components/items/QuickAddCard';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { useChildren, useItem } from '../items/dataAdapter';
+import { ActivityFeed } from './ActivityFeed';
+
+const TABS = ['contents', 'activity'] as const;
+const BACK = { to: '/campaigns', label: 'Campaigns' };
+
+export default function CampaignDetailPage() {
+  const id = Number(useParams().id);
+  const campaign = useItem(Number.isFinite(id) ? id : 0);
+  const children = useChildren(id);
+  const [tab, setTab] = useTabParam(TABS, 'contents');
+
+  if (campaign === undefined) return <DetailLoading label="Loading campaign..." />;
+  if (campaign === null || campaign.type !== 'campaign') {
+    return (
+      <DetailNotFound title="Campaign not found" back={{ to: '/campaigns', label: 'Back to Campaigns' }} />
+    );
+  }
+  const total = children?.length ?? 0;
+  const completed = children?.filter((c) => c.status === 'completed').length ?? 0;
+  const due = formatDay(campaign.due_date ?? campaign.end_date);
+
+  return (
+    <PageColumn>
+      <DetailHeading item={campaign} back={BACK} />
+      <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
+        <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
+        <Fact label="Status">{statusText(campaign.status)}</Fact>
+        {due ? <Fact label="Due">{due}</Fact> : null}
+      </dl>
+      {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
+      <Tabs value={tab} onValueChange={setTab} className="mt-5">
+        <TabsList aria-label="Campaign sections" className="sm:w-fit">
+          <TabsTrigger value="contents">Contents</TabsTrigger>
+          <TabsTrigger value="activity">Activity</TabsTrigger>
+        </TabsList>
+        <TabsContent value="contents" className="flex flex-col gap-4">
+          <QuickAddCard types={['task', 'todo']} parentId={campaign.id} />
+          {children === undefined ? (
+            <ListLoading label="Loading items..." rows={3} />
+          ) : children.length === 0 ? (
+            <ListEmpty
+              icon={<ListPlus aria-hidden />}
+              title="No tasks or todos yet. Add your first item above!"
+            />
+          ) : (
+            <ItemList items={children} label={`Contents of ${campaign.title}`} showParent={false} />
+          )}
+        </TabsContent>
+        <TabsContent value="activity">
+          {tab === 'activity' ? <ActivityFeed campaignId={campaign.id} /> : null}
+        </TabsContent>
+      </Tabs>
+    </PageColumn>
+  );
+}

@@ -1,0 +1,136 @@
+import { ArrowLeft, SearchX } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { ItemStatus, ItemType } from '../../../shared/item';
+import { progressOf } from '../../../shared/progress';
+import { useItemMutations } from '../../items/mutations';
+import { Button } from '../ui/Button';
+import { cn, focusRing } from '../ui/cn';
+import { EmptyState } from '../ui/EmptyState';
+import { Progress } from '../ui/Progress';
+import { Skeleton } from '../ui/Skeleton';
+import { InlineTitle } from './InlineTitle';
+import { STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from './itemStyle';
+import { nextStatus, statusActionLabel } from './StatusControl';
+
+/** A small labelled fact ('Created by: Sam') in the detail pages' fact grid. */
+export function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0 rounded-lg border border-zinc-200 bg-white px-3 py-2.5 dark:border-zinc-800 dark:bg-zinc-900">
+      <dt className="text-xs text-zinc-500 dark:text-zinc-400">{label}:</dt>
+      <dd className="mt-0.5 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">{children}</dd>
+    </div>
+  );
+}
+
+export function StatusPill({ status }: { status: ItemStatus }) {
+  return (
+    <span
+      className={cn(
+        'inline-flex h-5 items-center rounded-full px-2 text-xs font-medium',
+        STATUS_PILL[status],
+      )}
+    >
+      {statusText(status)}
+    </span>
+  );
+}
+
+/** 'N of M done', the percentage and a thin bar. */
+export function ProgressBlock({ total, completed }: { total: number; completed: number }) {
+  const { percent } = progressOf(total, completed);
+  return (
+    <section
+      aria-label="Progress"
+      className="rounded-xl border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900"
+    >
+      <div className="mb-2 flex items-baseline justify-between text-sm">
+        <span className="font-medium text-zinc-900 dark:text-zinc-100">
+          {completed} of {total} done
+        </span>
+        <span className="text-zinc-600 tabular-nums dark:text-zinc-400">{percent}%</span>
+      </div>
+      <Progress value={percent} label={`${percent}% complete`} tone={percent === 100 ? 'green' : 'indigo'} />
+    </section>
+  );
+}
+
+/** Title (click to rename), type and status, and the Start/Complete/Reopen button. */
+export function DetailHeading({
+  item,
+  back,
+}: {
+  item: { id: number; type: ItemType; title: string; status: ItemStatus; description: string | null };
+  back?: { to: string; label: string } | null;
+}) {
+  const { rename, setStatus } = useItemMutations();
+  const action = statusActionLabel(item.type, item.status);
+  return (
+    <header className="mb-5 flex flex-col gap-3">
+      {back ? (
+        <Link
+          to={back.to}
+          className={cn(
+            'inline-flex w-fit max-w-full items-center gap-1 truncate rounded-sm text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100',
+            focusRing,
+          )}
+        >
+          <ArrowLeft className="size-4 shrink-0" aria-hidden />
+          <span className="truncate">{back.label}</span>
+        </Link>
+      ) : null}
+      <div className="flex items-center gap-2 text-xs font-medium text-zinc-600 dark:text-zinc-400">
+        <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[item.type])} />
+        {TYPE_LABEL[item.type]}
+        <StatusPill status={item.status} />
+      </div>
+      <div className="flex items-start justify-between gap-3">
+        <h1 className="min-w-0 flex-1 text-2xl font-semibold tracking-tight text-zinc-900 dark:text-zinc-50">
+          <InlineTitle value={item.title} editable onSave={(title) => rename(item, title)} />
+        </h1>
+        <Button
+          variant={action === 'Reopen' ? 'outline' : 'primary'}
+          size="sm"
+          onClick={() => void setStatus(item, nextStatus(item.type, item.status))}
+        >
+          {action}
+        </Button>
+      </div>
+      {item.description ? (
+        <p className="text-sm whitespace-pre-line text-zinc-700 dark:text-zinc-300">{item.description}</p>
+      ) : null}
+    </header>
+  );
+}
+
+export function DetailLoading({ label }: { label: string }) {
+  return (
+    <div role="status" aria-label={label} className="flex flex-col gap-4">
+      <Skeleton className="h-4 w-24" />
+      <Skeleton className="h-8 w-2/3" />
+      <Skeleton className="h-4 w-full" />
+      <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        <Skeleton className="h-14" />
+        <Skeleton className="h-14" />
+        <Skeleton className="h-14" />
+        <Skeleton className="h-14" />
+      </div>
+      <span className="sr-only">{label}</span>
+    </div>
+  );
+}
+
+export function DetailNotFound({ title, back }: { title: string; back: { to: string; label: string } }) {
+  return (
+    <EmptyState
+      icon={<SearchX aria-hidden />}
+      title={title}
+      description="It may have been deleted, or it has not synced to this device yet."
+      action={
+        <Button asChild variant="outline" size="sm">
+          <Link to={back.to}>{back.label}</Link>
+        </Button>
+      }
+    />
+  );
+}

@@ -1,0 +1,196 @@
+import { CheckSquare, Flag, ListChecks, Search } from 'lucide-react';
+import { Dialog as DialogPrimitive } from 'radix-ui';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { ItemType } from '../../shared/item';
+import { normalizeQuery } from '../../shared/search';
+import { statusText, TYPE_TEXT } from '../components/items/itemStyle';
+import { useDebouncedValue } from '../components/items/useDebouncedValue';
+import { cn } from '../components/ui/cn';
+import { overlayClasses } from '../components/ui/Dialog';
+import { type SearchHit, searchItems } from '../items/dataAdapter';
+
+/** The spec shows up to 10 results in the dialog. */
+export const SEARCH_RESULTS_SHOWN = 10;
+
+const TYPE_ICON: Record<ItemType, typeof Flag> = { campaign: Flag, task: ListChecks, todo: CheckSquare };
+
+/** Where choosing a result goes: the item's page, a todo's parent, or nowhere for an orphan todo. */
+export function searchTarget(hit: SearchHit): string | null {
+  if (hit.type === 'campaign') return `/campaigns/${hit.id}`;
+  if (hit.type === 'task') return `/tasks/${hit.id}`;
+  if (hit.parent_id === null || hit.parent_id === 0) return null;
+  return hit.parentType === 'campaign' ? `/campaigns/${hit.parent_id}` : `/tasks/${hit.parent_id}`;
+}
+
+export default function SearchDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const id = useId();
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const query = useDebouncedValue(text);
+  const [result, setResult] = useState<{ query: string; hits: SearchHit[] } | null>(null);
+  const [active, setActive] = useState(0);
+  const latest = useRef(0);
+
+  useEffect(() => {
+    if (!open) {
+      setText('');
+      setResult(null);
+      setActive(0);
+    }
+  }, [open]);
+
+  useEffect(() => {
+    if (normalizeQuery(query) === null) return;
+    const ticket = ++latest.current;
+    searchItems(query)
+      .then((hits) => {
+        if (ticket !== latest.current) return;
+        setResult({ query, hits: hits.slice(0, SEARCH_RESULTS_SHOWN) });
+        setActive(0);
+      })
+      .catch((error: unknown) => {
+        // The spec: a failed search clears the results and is logged.
+        console.error('Search failed', error);
+        if (ticket === latest.current) setResult({ query, hits: [] });
+      });
+  }, [query]);
+
+  // Derived, so typing shows 'Searching...' at once and stale hits never show for newer text.
+  const state =
+    normalizeQuery(text) === null
+      ? ('idle' as const)
+      : result !== null && result.query === text
+        ? ('done' as const)
+        : ('searching' as const);
+  const hits = state === 'done' && result ? result.hits : [];
+
+  const choose = (hit: SearchHit | undefined) => {
+    if (!hit) return;
+    const target = searchTarget(hit);
+    if (target === null) return;
+    onOpenChange(false);
+    navigate(target);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      if (hits.length > 0) setActive((a) => (a + 1) % hits.length);
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      if (hits.length > 0) setActive((a) => (a - 1 + hits.length) % hits.length);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      choose(hits[active]);
+    }
+  };
+
+  useEffect(() => {
+    document.getElementById(`${id}-opt-${active}`)?.scrollIntoView?.({ block: 'nearest' });
+  }, [active, id]);
+
+  const listId = `${id}-list`;
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className={overlayClasses} />
+        <DialogPrimitive.Content
+          aria-describedby={`${id}-hint`}
+          className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-2rem)] -translate-x-1/2 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl outline-none data-[state=open]:animate-[dialog-in_180ms_ease-out] motion-reduce:animate-none sm:max-w-xl dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+        >
+          <DialogPrimitive.Title className="sr-only">Search items</DialogPrimitive.Title>
+          <div className="flex items-center gap-3 border-b border-zinc-200 px-4 dark:border-zinc-800">
+            <Search className="size-5 shrink-0 text-zinc-400" aria-hidden />
+            <input
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={onKeyDown}
+              placeholder="Search items..."
+              aria-label="Search items"
+              role="combobox"
+              aria-expanded={hits.length > 0}
+              aria-controls={listId}
+              aria-autocomplete="list"
+              aria-activedescendant={hits.length > 0 ? `${id}-opt-${active}` : undefined}
+              autoComplete="off"
+              spellCheck={false}
+              className="h-14 min-w-0 flex-1 bg-transparent text-base outline-none placeholder:text-zinc-400 dark:placeholder:text-zinc-500"
+            />
+            <kbd className="hidden rounded border border-zinc-200 px-1.5 py-0.5 text-[11px] text-zinc-500 sm:inline dark:border-zinc-700 dark:text-zinc-400">
+              Esc
+            </kbd>
+          </div>
+          <div className="min-h-0 flex-1 overflow-y-auto p-2">
+            {state === 'idle' ? (
+              <p className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
+                Start typing to search across all your items
+              </p>
+            ) : state === 'searching' ? (
+              <p role="status" className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
+                Searching...
+              </p>
+            ) : hits.length === 0 ? (
+              <p role="status" className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
+                No items found for "{text.trim()}"
+              </p>
+            ) : null}
+            <div id={listId} role="listbox" aria-label="Results" hidden={hits.length === 0}>
+              {hits.map((hit, index) => {
+                const Icon = TYPE_ICON[hit.type];
+                const selectable = searchTarget(hit) !== null;
+                return (
+                  // Focus stays in the input (combobox pattern); the mouse can still pick an option.
+                  // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the combobox input
+                  <div
+                    key={`${hit.type}-${hit.id}`}
+                    id={`${id}-opt-${index}`}
+                    role="option"
+                    tabIndex={-1}
+                    aria-selected={index === active}
+                    aria-disabled={!selectable || undefined}
+                    onMouseMove={() => setActive(index)}
+                    onClick={() => choose(hit)}
+                    className={cn(
+                      'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5',
+                      index === active && 'bg-zinc-100 dark:bg-zinc-800',
+                      !selectable && 'cursor-default',
+                    )}
+                  >
+                    <Icon className={cn('size-4 shrink-0', TYPE_TEXT[hit.type])} aria-hidden />
+                    <div className="min-w-0 flex-1">
+                      <p className="truncate text-sm font-medium">{hit.title}</p>
+                      {hit.parentTitle ? (
+                        <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">
+                          in {hit.parentTitle}
+                        </p>
+                      ) : null}
+                    </div>
+                    <span className="shrink-0 text-xs text-zinc-500 capitalize dark:text-zinc-400">
+                      {statusText(hit.status)}
+                    </span>
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          <p
+            id={`${id}-hint`}
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400"
+          >
+            <span>↑↓ to move</span>
+            <span>Enter to open</span>
+            <span>Esc to close</span>
+            <span className="ml-auto">Press Cmd+K (Ctrl+K) to open search anywhere</span>
+          </p>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}

@@ -1,0 +1,61 @@
+import { CheckSquare } from 'lucide-react';
+import { useParams } from 'react-router';
+import { assigneeName } from '../components/items/assignees';
+import {
+  DetailHeading,
+  DetailLoading,
+  DetailNotFound,
+  Fact,
+  ProgressBlock,
+} from '../components/items/DetailParts';
+import { ItemList } from '../components/items/ItemList';
+import { formatDay, statusText } from '../components/items/itemStyle';
+import { ListEmpty, ListLoading, PageColumn } from '../components/items/PageParts';
+import { QuickAddCard } from '../components/items/QuickAddCard';
+import { useChildren, useItem } from '../items/dataAdapter';
+import { useAssigneeOptions } from '../items/mutations';
+
+export default function TaskDetailPage() {
+  const id = Number(useParams().id);
+  const task = useItem(Number.isFinite(id) ? id : 0);
+  const parent = useItem(task?.parent_id ?? 0);
+  const todos = useChildren(id);
+  const options = useAssigneeOptions();
+
+  if (task === undefined) return <DetailLoading label="Loading task..." />;
+  if (task === null || task.type !== 'task') {
+    return <DetailNotFound title="Task not found" back={{ to: '/', label: 'Back to Home' }} />;
+  }
+  const total = todos?.length ?? 0;
+  const completed = todos?.filter((t) => t.status === 'completed').length ?? 0;
+  const parentTitle = parent?.title ?? task.parent?.title ?? null;
+  const back =
+    task.parent_id && parentTitle ? { to: `/campaigns/${task.parent_id}`, label: parentTitle } : null;
+  const assigned = assigneeName(task.assigned_to, options, task.assignedUser);
+
+  return (
+    <PageColumn>
+      <DetailHeading item={task} back={back} />
+      <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-4">
+        <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
+        <Fact label="Assigned to">{assigned ?? 'Unassigned'}</Fact>
+        <Fact label="Status">{statusText(task.status)}</Fact>
+        <Fact label="Due">{formatDay(task.due_date) ?? 'No due date'}</Fact>
+      </dl>
+      {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
+      <section aria-labelledby="todos-heading" className="mt-6 flex flex-col gap-3">
+        <h2 id="todos-heading" className="text-base font-semibold text-zinc-900 dark:text-zinc-100">
+          Todos
+        </h2>
+        <QuickAddCard types={['todo']} parentId={task.id} />
+        {todos === undefined ? (
+          <ListLoading label="Loading items..." rows={3} />
+        ) : todos.length === 0 ? (
+          <ListEmpty icon={<CheckSquare aria-hidden />} title="No todos yet. Add your first todo above!" />
+        ) : (
+          <ItemList items={todos} label={`Todos of ${task.title}`} showParent={false} />
+        )}
+      </section>
+    </PageColumn>
+  );
+}
