@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { activityRoutes } from './activity/routes';
 import { authRoutes } from './auth/routes';
+import { type SmsProvider, smsProviderFor } from './auth/sms';
 import { seedSampleUsers } from './auth/users';
 import { contactsRoutes } from './contacts/routes';
 import { type Database, openDatabase, sql } from './db/client';
@@ -13,6 +15,8 @@ import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './event
 import { eventRoutes } from './events/routes';
 import './http/context';
 import { HttpError } from './http/errors';
+import { createRateLimits, enforce } from './http/rateLimits';
+import { registerSecurityHeaders } from './http/securityHeaders';
 import { loadSession, xsrfMatches } from './http/session';
 import { itemRoutes } from './items/routes';
 import { syncRoutes } from './sync/routes';
@@ -28,6 +32,9 @@ export interface BuildOptions {
   logger?: boolean;
   /** The fan-out of change events; by default in-process for PGlite, LISTEN/NOTIFY for PostgreSQL. */
   changes?: ChangeBus;
+  /** Where one-time codes go; by default the provider the config names. */
+  sms?: SmsProvider;
+  clock?: () => Date;
 }
 
 /** Builds the Outpost server: API, anti-forgery, sessions and the client's pages. */
@@ -64,12 +71,18 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   });
   if (!options.database) app.addHook('onClose', () => database.close());
 
+  app.decorate('sms', options.sms ?? smsProviderFor(config, (line) => app.log.info(line)));
+  app.decorate('clock', options.clock ?? (() => new Date()));
   await app.register(fastifyCookie);
+  // Limits are applied where they belong (sign-in, codes, writes), never as a blanket global.
+  await app.register(fastifyRateLimit, { global: false });
+  app.decorate('limits', createRateLimits(app));
+  registerSecurityHeaders(app);
 
   app.addHook('onRequest', async (request) => {
     const url = request.url;
     if (!url.startsWith('/api/') && !url.startsWith('/sanctum/')) return;
-    request.session = await loadSession(database.db, request);
+    request.session = await loadSession(database.db, request, config.sessionIdleMinutes);
   });
 
   app.addHook('preHandler', async (request) => {
@@ -83,10 +96,14 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     if (request.routeOptions.config?.public !== true && !request.session?.user) {
       throw new HttpError(401, 'Unauthenticated.');
     }
+    if (STATE_CHANGING.has(request.method) && request.session?.user) {
+      await enforce(app.limits.writes, request, 'changes in a short time');
+    }
   });
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
+      reply.headers(error.headers);
       return reply.status(error.statusCode).send({ message: error.message, ...error.extra });
     }
     const status = error.statusCode;

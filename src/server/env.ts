@@ -20,10 +20,26 @@ const envSchema = z.object({
     .default('US'),
   SEED_SAMPLE_USERS: flag.optional(),
   TRUST_PROXY: flag.default(false),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number({ error: 'must be a number of minutes' })
+    .int()
+    .min(1)
+    .default(14 * 24 * 60),
+  SMS_PROVIDER: z.enum(['console', 'webhook'], { error: 'must be console or webhook' }).default('console'),
+  SMS_WEBHOOK_URL: z.url({ error: 'must be an http(s) URL' }).optional(),
+  SMS_WEBHOOK_TOKEN: z.string().optional(),
+  RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(1200),
+  RATE_LIMIT_LOGINS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export interface AppConfig {
+  sessionIdleMinutes: number;
+  sms: { provider: 'console' | 'webhook'; webhookUrl: string | undefined; webhookToken: string | undefined };
+  /** Per session; 0 turns the limit off (benchmarks). */
+  writesPerMinute: number;
+  /** Per address; 0 turns the limit off. */
+  loginsPerMinute: number;
   port: number;
   host: string;
   dataDir: string;
@@ -45,7 +61,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.SMS_PROVIDER === 'webhook' && !e.SMS_WEBHOOK_URL) {
+    throw new Error('Invalid environment:\n  SMS_WEBHOOK_URL: is required when SMS_PROVIDER is webhook');
+  }
   return {
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL, webhookToken: e.SMS_WEBHOOK_TOKEN },
+    writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE,
+    loginsPerMinute: e.RATE_LIMIT_LOGINS_PER_MINUTE,
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,

@@ -1,37 +1,78 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { normalizePhone } from '../../shared/phone';
 import { loginSchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
-import { parseOrThrow, unprocessable } from '../http/errors';
-import { endSession, startSession } from '../http/session';
+import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
+import { enforce } from '../http/rateLimits';
+import { endSession, sendXsrfCookie, startSession } from '../http/session';
+import { consumeCode, issueCode } from './loginCodes';
 import { findOrCreateUser, userJson } from './users';
 
-/** Anti-forgery cookie, sign-in, the session check and sign-out. */
+const codeRequestSchema = z.strictObject({
+  phone: z
+    .string({ error: 'The phone field is required.' })
+    .trim()
+    .min(1, 'The phone field is required.')
+    .max(64),
+});
+
+/** Anti-forgery cookie, sign-in (demo or one-time code), the session check and sign-out. */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
+  const { limits, sms, clock } = app;
 
   // The token is bound to a server-side session, so a session exists from the first visit on.
   app.get('/sanctum/csrf-cookie', async (request, reply) => {
-    if (!request.session) await startSession(db, reply, null);
-    else reply.setCookie('XSRF-TOKEN', request.session.xsrfToken, { path: '/', sameSite: 'lax' });
+    if (!request.session) await startSession(db, request, reply, null);
+    else sendXsrfCookie(request, reply, request.session);
     return reply.status(204).send();
   });
 
+  // Public, so both sign-in screens can ask which flow to show before anyone is signed in.
+  app.get('/api/auth/mode', { config: { public: true } }, async () => ({ mode: app.config.authMode }));
+
+  app.post('/api/login/code', { config: { public: true } }, async (request) => {
+    const input = parseOrThrow(codeRequestSchema, request.body);
+    const phone = normalizePhone(input.phone, app.config.defaultCountry);
+    if (!phone) throw unprocessable({ phone: ['The phone must be a valid phone number.'] });
+    await enforce(limits.codePerAddress, request, 'code requests from this address');
+    await enforce(limits.codePerPhone, request, 'code requests for this phone');
+    if (app.config.authMode === 'demo') {
+      return { sent: false, mode: 'demo', message: 'Demo mode: enter the test code 123456.' };
+    }
+    const code = await issueCode(db, phone, clock());
+    try {
+      await sms.send(phone, `Your Outpost sign-in code is ${code}. It expires in 10 minutes.`);
+    } catch (error) {
+      request.log.error({ err: error }, 'sending a sign-in code failed');
+      throw new HttpError(503, 'The code could not be sent. Please try again.');
+    }
+    return { sent: true, mode: 'otp', expires_in: 600 };
+  });
+
   app.post('/api/login', { config: { public: true } }, async (request, reply) => {
+    await enforce(limits.login, request, 'sign-in attempts');
     const input = parseOrThrow(loginSchema, request.body);
     const phone = normalizePhone(input.phone, app.config.defaultCountry);
     if (!phone) throw unprocessable({ phone: ['The phone must be a valid phone number.'] });
+    if (app.config.authMode === 'otp') {
+      if (!input.code || !/^\d{6}$/.test(input.code.trim())) {
+        throw unprocessable({ code: ['Enter the 6-digit code we sent to your phone.'] });
+      }
+      await consumeCode(db, phone, input.code, clock());
+    }
     const user = await findOrCreateUser(db, phone, input.name);
     // A fresh session id at sign-in: a session fixed before login dies with it.
-    if (request.session) await endSession(db, reply, request.session.id);
-    await startSession(db, reply, user.id);
+    if (request.session) await endSession(db, request, reply, request.session.id);
+    await startSession(db, request, reply, user.id);
     return { user: userJson(user) };
   });
 
   app.get('/api/me', async (request) => ({ user: userJson(currentUser(request)) }));
 
   app.post('/api/logout', async (request, reply) => {
-    if (request.session) await endSession(db, reply, request.session.id);
+    if (request.session) await endSession(db, request, reply, request.session.id);
     return reply.status(204).send();
   });
 }

@@ -1,15 +1,21 @@
 import type { FastifyRequest } from 'fastify';
+import type { SmsProvider } from '../auth/sms';
 import type { UserRow } from '../auth/users';
 import type { Database } from '../db/client';
 import type { AppConfig } from '../env';
 import type { ChangeBus } from '../events/changeBus';
 import { HttpError } from './errors';
+import type { RateLimits } from './rateLimits';
 import type { Session } from './session';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
     changes: ChangeBus;
+    limits: RateLimits;
+    sms: SmsProvider;
+    /** The time for sign-in codes; tests move it forward. */
+    clock: () => Date;
     config: AppConfig;
     /** Every route as registered, so tests can enumerate the state-changing ones. */
     routeTable: { method: string; url: string; public: boolean }[];

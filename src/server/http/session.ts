@@ -4,6 +4,8 @@ import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 
 export const SESSION_COOKIE = 'outpost_session';
+/** Over HTTPS the cookie takes the __Host- prefix: Secure, path /, no Domain, so no subdomain can plant it. */
+export const SECURE_SESSION_COOKIE = '__Host-outpost_session';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 const ANONYMOUS_TTL_MS = 2 * 60 * 60 * 1000;
 const USER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -17,9 +19,19 @@ export interface Session {
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 
-/** The session behind the request's cookie, if it exists and has not expired. */
-export async function loadSession(db: Executor, request: FastifyRequest): Promise<Session | null> {
-  const token = request.cookies[SESSION_COOKIE];
+const isSecure = (request: FastifyRequest) => request.protocol === 'https';
+const sessionCookieName = (request: FastifyRequest) =>
+  isSecure(request) ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+/** Touch last_seen_at at most this often, so reads do not each cost a write. */
+const TOUCH_AFTER_MS = 60_000;
+
+/** The session behind the request's cookie, if it exists, has not expired and has not idled out. */
+export async function loadSession(
+  db: Executor,
+  request: FastifyRequest,
+  idleMinutes: number,
+): Promise<Session | null> {
+  const token = request.cookies[sessionCookieName(request)];
   if (!token || token.length > 128) return null;
   const [row] = await rows<{
     id: string;
@@ -29,13 +41,18 @@ export async function loadSession(db: Executor, request: FastifyRequest): Promis
     phone: string | null;
     created_at: Date | null;
     updated_at: Date | null;
+    last_seen_at: Date;
   }>(
     db,
-    sql`SELECT s.id, s.xsrf_token, u.id AS user_id, u.name, u.phone, u.created_at, u.updated_at
+    sql`SELECT s.id, s.xsrf_token, s.last_seen_at, u.id AS user_id, u.name, u.phone, u.created_at, u.updated_at
         FROM sessions s LEFT JOIN users u ON u.id = s.user_id
-        WHERE s.id = ${hashToken(token)} AND s.expires_at > now()`,
+        WHERE s.id = ${hashToken(token)} AND s.expires_at > now()
+          AND s.last_seen_at > now() - make_interval(mins => ${idleMinutes})`,
   );
   if (!row) return null;
+  if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_AFTER_MS) {
+    await db.execute(sql`UPDATE sessions SET last_seen_at = now() WHERE id = ${row.id}`);
+  }
   const user =
     row.user_id === null
       ? null
@@ -52,6 +69,7 @@ export async function loadSession(db: Executor, request: FastifyRequest): Promis
 /** Starts a new session (a new id and a new anti-forgery token) and sets both cookies. */
 export async function startSession(
   db: Executor,
+  request: FastifyRequest,
   reply: FastifyReply,
   userId: number | null,
 ): Promise<Session> {
@@ -62,16 +80,27 @@ export async function startSession(
   await db.execute(
     sql`INSERT INTO sessions (id, user_id, xsrf_token, expires_at) VALUES (${hashToken(token)}, ${userId}, ${xsrfToken}, ${expires})`,
   );
-  const cookie = { path: '/', sameSite: 'lax' as const, expires };
-  reply.setCookie(SESSION_COOKIE, token, { ...cookie, httpOnly: true });
+  const cookie = { path: '/', sameSite: 'lax' as const, expires, secure: isSecure(request) };
+  reply.setCookie(sessionCookieName(request), token, { ...cookie, httpOnly: true });
   reply.setCookie(XSRF_COOKIE, xsrfToken, { ...cookie, httpOnly: false });
   return { id: hashToken(token), xsrfToken, user: null };
 }
 
-export async function endSession(db: Executor, reply: FastifyReply, sessionId: string): Promise<void> {
+export async function endSession(
+  db: Executor,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionId: string,
+): Promise<void> {
   await db.execute(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
-  reply.clearCookie(XSRF_COOKIE, { path: '/' });
+  const secure = isSecure(request);
+  reply.clearCookie(sessionCookieName(request), { path: '/', secure });
+  reply.clearCookie(XSRF_COOKIE, { path: '/', secure });
+}
+
+/** Re-sends the anti-forgery cookie of an existing session (it may have been cleared by script). */
+export function sendXsrfCookie(request: FastifyRequest, reply: FastifyReply, session: Session): void {
+  reply.setCookie(XSRF_COOKIE, session.xsrfToken, { path: '/', sameSite: 'lax', secure: isSecure(request) });
 }
 
 /** Constant-time comparison of the X-XSRF-TOKEN header with the session's token. */
