@@ -6,20 +6,41 @@ export type Theme = 'light' | 'dark';
 /** An axe finding reduced to what a failure message needs. */
 export type A11yViolation = { id: string; impact: string; help: string; targets: string[] };
 
+// Must match ONBOARDING_STORAGE_KEY and the zustand persist format in src/client/stores/onboardingStore.ts.
+const ONBOARDING_STORAGE_KEY = 'onboarding-storage';
+
 /** The app shell: what every screen has, whatever route it is on. */
 export class AppPage {
+  /** Whatever React rendered into #root: present once the app has booted. */
+  readonly rendered: Locator;
+  /** The header's home link carries the brand; the phone and desktop headers each have one, one is shown. */
   readonly brand: Locator;
-  readonly tagline: Locator;
 
   constructor(readonly page: Page) {
-    this.brand = page.getByRole('heading', { level: 1, name: 'Outpost' });
-    this.tagline = page.getByText('Offline-first campaigns, tasks and todos');
+    this.rendered = page.locator('#root > *').first();
+    this.brand = page.getByRole('banner').getByRole('link', { name: /^Outpost\b/ });
   }
 
-  /** Opens a route and waits until React has rendered the shell. */
+  /**
+   * Marks the first-visit tutorial as done before any page script runs, for specs about something
+   * else: the tutorial is a modal that hides the rest of the app.
+   */
+  async skipOnboarding() {
+    await this.page.addInitScript((key) => {
+      const state = {
+        hasCompletedOnboarding: true,
+        currentStep: 0,
+        skippedAt: new Date().toISOString(),
+        completedAt: null,
+      };
+      localStorage.setItem(key, JSON.stringify({ state, version: 0 }));
+    }, ONBOARDING_STORAGE_KEY);
+  }
+
+  /** Opens a route; callers check the response before waiting for the shell, so a bad page fails fast. */
   async goto(route = '/') {
     const response = await this.page.goto(route);
-    await this.brand.waitFor();
+    if (!response) throw new Error(`No response for ${route}`);
     return response;
   }
 
