@@ -68,7 +68,6 @@ describe.each(testEngines())('sign-in with one-time codes (AUTH_MODE=otp) on %s'
     await requestCode(client, phone);
     const code = codeFor(phone);
     const result = (await database.db.execute(
-      // biome-ignore lint/suspicious/noExplicitAny: a raw look at the table
       (
         await import('drizzle-orm')
       ).sql`SELECT code_hash FROM login_codes WHERE phone = ${phone}`,
