@@ -58,6 +58,15 @@ function zodErrors(
   return out;
 }
 
+/** A parent reference as stored locally: 0 and absent mean none; temporary (negative) ids are allowed. */
+function localRef(value: unknown): number | null {
+  if (value === undefined || value === null || value === 0) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new ValidationError({ parent_id: ['Must be a whole number.'] });
+  }
+  return value;
+}
+
 /** The item writes the screens call; each is one IndexedDB transaction with its queue entry. */
 export function createItemsRepository(deps: RepositoryDeps) {
   const { db } = deps;
@@ -106,11 +115,12 @@ export function createItemsRepository(deps: RepositoryDeps) {
 
   /** Creates an item: a counter id for guests, a temporary negative id and a queued POST when signed in. */
   async function create(input: ItemCreateInput): Promise<LocalItem> {
-    const parsed = itemCreateSchema.safeParse(input);
+    const { parent_id: rawParent, ...rest } = input;
+    const parsed = itemCreateSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
     const data = parsed.data;
     const viewer = deps.viewer();
-    const parentId = data.parent_id ?? null;
+    const parentId = localRef(rawParent);
     const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
       await checkParent({ type: data.type }, parentId);
       const id = viewer.isGuest
@@ -227,9 +237,11 @@ export function createItemsRepository(deps: RepositoryDeps) {
 
   /** Updates the given fields (the changed ones only are queued). */
   async function update(id: number, input: ItemPatchInput): Promise<LocalItem> {
-    const parsed = itemPatchSchema.safeParse(input);
+    const { parent_id: rawParent, ...rest } = input;
+    if (Object.keys(rest).length === 0) return write(id, { parent_id: localRef(rawParent) });
+    const parsed = itemPatchSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
-    return write(id, parsed.data);
+    return write(id, 'parent_id' in input ? { ...parsed.data, parent_id: localRef(rawParent) } : parsed.data);
   }
 
   /** Sets a status directly (Start, Complete, Reopen); completing completes the descendants. */

@@ -1,0 +1,434 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Item } from '../../shared/item';
+import { ApiError } from './apiClient';
+import { createDevice, type Device, signIn } from './testing/harness';
+import { type ClientTestServer, freshPhone, startClientTestServer } from './testing/server';
+
+let server: ClientTestServer;
+const devices: Device[] = [];
+
+beforeAll(async () => {
+  server = await startClientTestServer();
+});
+afterAll(async () => {
+  for (const d of devices) d.client.close();
+  await server.close();
+});
+
+function device(): Device {
+  const d = createDevice(server.url);
+  devices.push(d);
+  return d;
+}
+
+async function signedInDevice(phone = freshPhone()): Promise<Device> {
+  const d = device();
+  await signIn(d, phone, 'Tester');
+  return d;
+}
+
+async function serverItem(d: Device, id: number): Promise<Item> {
+  return (await d.client.api.get<Item>(`/items/${id}`)).data;
+}
+
+describe('auth', () => {
+  it('fetches the anti-forgery cookie before login and sends it back as X-XSRF-TOKEN', async () => {
+    const d = device();
+    await d.client.auth.getState().login(freshPhone(), 'Ada');
+    const paths = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    expect(paths.slice(0, 2)).toEqual(['GET /sanctum/csrf-cookie', 'POST /api/login']);
+    expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: true, isAnonymous: false });
+  });
+
+  it('checks the session on start: a live session signs in, none falls back to guest silently', async () => {
+    const d = await signedInDevice();
+    await d.client.auth.getState().checkSession();
+    expect(d.client.auth.getState().isAuthenticated).toBe(true);
+    const fresh = device();
+    await fresh.client.auth.getState().checkSession();
+    expect(fresh.client.auth.getState()).toMatchObject({ isAuthenticated: false, isAnonymous: true });
+  });
+
+  it('logs out to guest even when the logout call fails', async () => {
+    const d = await signedInDevice();
+    d.goOffline();
+    await d.client.auth.getState().logout();
+    expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: false, user: { id: 0 } });
+  });
+
+  it('logs out to guest on any 401 and passes the error on', async () => {
+    const d = await signedInDevice();
+    d.jar.clear();
+    await expect(d.client.api.get('/items')).rejects.toMatchObject({ status: 401 });
+    expect(d.client.auth.getState().isAnonymous).toBe(true);
+  });
+
+  it('stays signed in when the session check cannot reach the server', async () => {
+    const d = await signedInDevice();
+    d.goOffline();
+    await d.client.auth.getState().checkSession();
+    expect(d.client.auth.getState().isAuthenticated).toBe(true);
+  });
+});
+
+describe('writes when signed in', () => {
+  it('replaces the temporary copy with the server item when created online', async () => {
+    const d = await signedInDevice();
+    const created = await d.client.items.create({ title: 'Online', type: 'campaign' });
+    expect(created.id).toBeGreaterThan(0);
+    expect(created._syncStatus).toBe('synced');
+    expect(await d.client.db.items.where('id').below(0).count()).toBe(0);
+    expect((await serverItem(d, created.id)).title).toBe('Online');
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+  });
+
+  it('keeps the local pending copy when the online create fails', async () => {
+    const d = await signedInDevice();
+    d.control.failNext = { match: (m) => m === 'POST', status: 500 };
+    await expect(d.client.items.create({ title: 'Unlucky', type: 'todo' })).rejects.toBeInstanceOf(ApiError);
+    const [local] = await d.client.db.items.toArray();
+    expect(local).toMatchObject({ title: 'Unlucky', _syncStatus: 'pending' });
+    expect(local!.id).toBeLessThan(0);
+    // The next sync sends it.
+    await d.client.engine.sync();
+    const [after] = await d.client.db.items.toArray();
+    expect(after).toMatchObject({ title: 'Unlucky', _syncStatus: 'synced' });
+    expect(after!.id).toBeGreaterThan(0);
+  });
+
+  it('queues a change when the network fails and shows it pending until the server confirms', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Draft', type: 'todo' });
+    d.control.offline = true; // the browser still believes it is online: no response at all
+    const updated = await d.client.items.update(item.id, { title: 'Draft 2' });
+    expect(updated._syncStatus).toBe('pending');
+    expect(await d.client.db.syncQueue.count()).toBe(1);
+    d.control.offline = false;
+    await d.client.engine.sync();
+    expect((await d.client.db.items.get(item.id))?._syncStatus).toBe('synced');
+    expect((await serverItem(d, item.id)).title).toBe('Draft 2');
+  });
+
+  it('re-throws other errors for the screen and puts the server copy back', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Keep', type: 'todo' });
+    d.control.failNext = { match: (m) => m === 'PATCH', status: 403, body: { message: 'Nope.' } };
+    await expect(d.client.items.update(item.id, { title: 'Changed' })).rejects.toMatchObject({ status: 403 });
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    expect(await d.client.db.items.get(item.id)).toMatchObject({ title: 'Keep', _syncStatus: 'synced' });
+  });
+
+  it('marks a delete locally and removes the item once the server confirms', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Bye', type: 'todo' });
+    d.goOffline();
+    await d.client.items.remove(item.id);
+    expect(await d.client.db.items.get(item.id)).toMatchObject({ _deleted: 1, _syncStatus: 'pending' });
+    expect(await d.client.queries.homeItems('all')).toEqual([]);
+    d.goOnline();
+    await d.client.engine.sync();
+    expect(await d.client.db.items.get(item.id)).toBeUndefined();
+    await expect(serverItem(d, item.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('assigns through the assign endpoint and unassigns with 0', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Mine', type: 'task' });
+    const assigned = await d.client.items.assign(item.id, 2);
+    expect(assigned).toMatchObject({ assigned_to: 2, _syncStatus: 'synced' });
+    expect(d.control.requests.some((r) => r.url.endsWith(`/api/items/${item.id}/assign`))).toBe(true);
+    expect((await d.client.items.assign(item.id, 0)).assigned_to).toBeNull();
+  });
+});
+
+describe('queue replay errors', () => {
+  it('drops a replayed change the server refuses with a 4xx and says so in a toast', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Original', type: 'todo' });
+    d.goOffline();
+    await d.client.items.update(item.id, { title: 'Refused' });
+    d.goOnline();
+    d.control.failNext = { match: (m) => m === 'PATCH', status: 422, body: { message: 'Invalid input.' } };
+    const result = await d.client.engine.sync();
+    expect(result.dropped).toBe(1);
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    expect(d.client.toasts.getState().queue.at(-1)?.title).toBe('Change not synced');
+    expect((await d.client.db.items.get(item.id))?.title).toBe('Original');
+  });
+
+  it('counts retries on server errors and drops the change at the third, with a toast', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Retry me', type: 'todo' });
+    d.goOffline();
+    await d.client.items.update(item.id, { title: 'Retry me 2' });
+    d.goOnline();
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      d.control.failNext = { match: (m) => m === 'PATCH', status: 503 };
+      await d.client.engine.sync();
+      expect((await d.client.db.syncQueue.toArray())[0]?.retries).toBe(attempt);
+    }
+    d.control.failNext = { match: (m) => m === 'PATCH', status: 500 };
+    await d.client.engine.sync();
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    expect(d.client.toasts.getState().queue.map((t) => t.title)).toContain('Change not synced');
+  });
+
+  it('never applies a create twice when its answer is lost or it is delivered twice', async () => {
+    const d = await signedInDevice();
+    d.control.dropNextResponse = (m) => m === 'POST';
+    const local = await d.client.items.create({ title: 'Once', type: 'todo' });
+    expect(local._syncStatus).toBe('pending');
+    d.control.duplicateNext = (m) => m === 'POST';
+    await d.client.engine.sync();
+    const mine = (await d.client.api.get<{ data: Item[] }>('/items')).data.data;
+    expect(mine.filter((i) => i.title === 'Once')).toHaveLength(1);
+    expect(await d.client.db.items.count()).toBe(1);
+    expect((await d.client.db.items.toArray())[0]!.id).toBe(mine[0]!.id);
+  });
+});
+
+describe('temporary ids', () => {
+  it('swaps the temporary id in the item, its children, queued URLs and payloads', async () => {
+    const d = await signedInDevice();
+    d.goOffline();
+    const campaign = await d.client.items.create({ title: 'Offline campaign', type: 'campaign' });
+    const task = await d.client.items.create({ title: 'Offline task', type: 'task', parent_id: campaign.id });
+    await d.client.items.update(campaign.id, { description: 'Edited offline' });
+    expect(campaign.id).toBeLessThan(0);
+    const before = await d.client.db.syncQueue.orderBy('seq').toArray();
+    expect(before.map((e) => e.url)).toEqual(['/api/items', '/api/items', `/api/items/${campaign.id}`]);
+    expect(before[1]!.data?.parent_id).toBe(campaign.id);
+
+    // Send just the campaign's create: everything else must now point at its server id.
+    d.goOnline();
+    await d.client.engine.pushQueue({ until: before[0]!.id });
+    const real = await d.client.db.items.where('uuid').equals(campaign.uuid!).first();
+    expect(real!.id).toBeGreaterThan(0);
+    const after = await d.client.db.syncQueue.orderBy('seq').toArray();
+    expect(after[0]!.data?.parent_id).toBe(real!.id);
+    expect(after[1]!.url).toBe(`/api/items/${real!.id}`);
+    expect((await d.client.db.items.get(task.id))?.parent_id).toBe(real!.id);
+    expect(await d.client.queries.itemById(campaign.id)).toMatchObject({ id: real!.id });
+
+    await d.client.engine.sync();
+    const server = await serverItem(d, real!.id);
+    expect(server).toMatchObject({ description: 'Edited offline', children_count: 1 });
+  });
+});
+
+describe('two devices of one user', () => {
+  async function pair() {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const b = await signedInDevice(phone);
+    return { a, b };
+  }
+
+  it('merges offline edits of different fields silently', async () => {
+    const { a, b } = await pair();
+    const item = await a.client.items.create({ title: 'Shared', type: 'task' });
+    await b.client.engine.sync();
+    a.goOffline();
+    b.goOffline();
+    await a.client.items.update(item.id, { title: 'Shared (A)' });
+    await b.client.items.update(item.id, { description: 'from B' });
+    a.goOnline();
+    b.goOnline();
+    await a.client.engine.sync();
+    const rb = await b.client.engine.sync();
+    expect(rb.conflicts).toBe(0);
+    await a.client.engine.sync();
+    for (const d of [a, b]) {
+      expect(await d.client.db.items.get(item.id)).toMatchObject({
+        title: 'Shared (A)',
+        description: 'from B',
+        _syncStatus: 'synced',
+      });
+    }
+    expect(await serverItem(a, item.id)).toMatchObject({ title: 'Shared (A)', description: 'from B' });
+  });
+
+  it('detects a conflict only when both changed the same field, then keeps the local version on request', async () => {
+    const { a, b } = await pair();
+    const item = await a.client.items.create({ title: 'Plan', type: 'task' });
+    await b.client.engine.sync();
+    a.goOffline();
+    b.goOffline();
+    await a.client.items.update(item.id, { title: 'Plan A' });
+    await b.client.items.update(item.id, { title: 'Plan B' });
+    a.goOnline();
+    b.goOnline();
+    await a.client.engine.sync();
+    await b.client.engine.sync();
+    const conflicts = await b.client.engine.listConflicts();
+    expect(conflicts).toHaveLength(1);
+    expect(conflicts[0]).toMatchObject({
+      type: 'update',
+      local: { title: 'Plan B' },
+      remote: { title: 'Plan A' },
+    });
+    await expect(b.client.engine.resolveConflicts(new Map())).rejects.toThrow('every conflict');
+    await b.client.engine.resolveConflicts({ [item.id]: 'local' });
+    expect(await b.client.engine.listConflicts()).toEqual([]);
+    expect(await serverItem(b, item.id)).toMatchObject({ title: 'Plan B' });
+    await a.client.engine.sync();
+    expect((await a.client.db.items.get(item.id))?.title).toBe('Plan B');
+  });
+
+  it('keeps the server version on request and holds the queue until the conflict is resolved', async () => {
+    const { a, b } = await pair();
+    const item = await a.client.items.create({ title: 'Plan', type: 'task' });
+    const other = await a.client.items.create({ title: 'Other', type: 'task' });
+    await b.client.engine.sync();
+    a.goOffline();
+    b.goOffline();
+    await a.client.items.update(item.id, { title: 'Plan A' });
+    await b.client.items.update(item.id, { title: 'Plan B' });
+    await b.client.items.update(other.id, { title: 'Other B' });
+    a.goOnline();
+    b.goOnline();
+    await a.client.engine.sync();
+    await b.client.engine.sync();
+    expect(await b.client.db.syncQueue.count()).toBe(2);
+    expect((await serverItem(b, other.id)).title).toBe('Other');
+    await b.client.engine.resolveConflicts({ [item.id]: 'remote' });
+    expect(await b.client.db.items.get(item.id)).toMatchObject({ title: 'Plan A', _syncStatus: 'synced' });
+    expect((await serverItem(b, other.id)).title).toBe('Other B');
+  });
+
+  it('syncs a local delete of an item nobody else touched without a dialog', async () => {
+    const { a, b } = await pair();
+    const item = await a.client.items.create({ title: 'Temp', type: 'todo' });
+    await b.client.engine.sync();
+    b.goOffline();
+    await b.client.items.remove(item.id);
+    b.goOnline();
+    const result = await b.client.engine.sync();
+    expect(result.conflicts).toBe(0);
+    await a.client.engine.sync();
+    expect(await a.client.db.items.get(item.id)).toBeUndefined();
+  });
+
+  it('raises a delete conflict when the server changed an item deleted here', async () => {
+    const { a, b } = await pair();
+    const item = await a.client.items.create({ title: 'Contested', type: 'todo' });
+    await b.client.engine.sync();
+    b.goOffline();
+    await b.client.items.remove(item.id);
+    await a.client.items.update(item.id, { title: 'Contested, edited' });
+    b.goOnline();
+    await b.client.engine.sync();
+    const [conflict] = await b.client.engine.listConflicts();
+    expect(conflict).toMatchObject({ type: 'delete', remote: { title: 'Contested, edited' } });
+    await b.client.engine.resolveConflicts({ [item.id]: 'remote' });
+    expect(await b.client.db.items.get(item.id)).toMatchObject({ title: 'Contested, edited', _deleted: 0 });
+  });
+
+  it('raises a delete conflict when the server deleted an item edited here, and can bring it back', async () => {
+    const { a, b } = await pair();
+    const item = await a.client.items.create({ title: 'Gone?', type: 'todo' });
+    await b.client.engine.sync();
+    b.goOffline();
+    await b.client.items.update(item.id, { title: 'Still wanted' });
+    await a.client.items.remove(item.id);
+    b.goOnline();
+    await b.client.engine.sync();
+    const [conflict] = await b.client.engine.listConflicts();
+    expect(conflict).toMatchObject({ type: 'delete', remote: null, local: { title: 'Still wanted' } });
+    await b.client.engine.resolveConflicts({ [item.id]: 'local' });
+    const titles = (await b.client.db.items.toArray()).map((i) => [i.title, i._syncStatus]);
+    expect(titles).toEqual([['Still wanted', 'synced']]);
+    await a.client.engine.sync();
+    expect((await a.client.db.items.toArray()).map((i) => i.title)).toEqual(['Still wanted']);
+  });
+
+  it('matches the server after a child completes on one device and rolls up the parent', async () => {
+    const { a, b } = await pair();
+    const task = await a.client.items.create({ title: 'Task', type: 'task' });
+    const todo = await a.client.items.create({ title: 'Todo', type: 'todo', parent_id: task.id });
+    await b.client.engine.sync();
+    await b.client.items.toggle(todo.id);
+    expect((await b.client.db.items.get(task.id))?.status).toBe('completed');
+    await a.client.engine.sync();
+    expect((await a.client.db.items.get(task.id))?.status).toBe('completed');
+    expect((await serverItem(a, task.id)).status).toBe('completed');
+  });
+});
+
+describe('guest to account', () => {
+  it('uploads the guest items after sign-in, parents first, with progress, and nothing doubled', async () => {
+    const d = device();
+    d.client.auth.getState().initGuest();
+    const c = await d.client.items.create({ title: 'G campaign', type: 'campaign' });
+    const t = await d.client.items.create({ title: 'G task', type: 'task', parent_id: c.id });
+    await d.client.items.create({ title: 'G todo', type: 'todo', parent_id: t.id });
+    await d.client.items.create({ title: 'G lone', type: 'todo' });
+    expect(d.control.requests).toEqual([]);
+
+    const progress: { sent: number; total: number }[] = [];
+    const unsubscribe = d.client.status.subscribe((s) => {
+      if (s.upgrade) progress.push({ sent: s.upgrade.sent, total: s.upgrade.total });
+    });
+    // The third create's answer is lost: the upload stops there and resumes with the next sync.
+    let posts = 0;
+    d.control.dropNextResponse = (m, url) => m === 'POST' && url.endsWith('/api/items') && ++posts === 3;
+    await signIn(d, freshPhone(), 'Upgrader');
+    expect(await d.client.db.syncQueue.count()).toBeGreaterThan(0);
+    await d.client.engine.sync();
+    unsubscribe();
+
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    const server = (await d.client.api.get<{ data: Item[] }>('/items?per_page=100')).data.data;
+    expect(server.map((i) => i.title).sort()).toEqual(['G campaign', 'G lone', 'G task', 'G todo']);
+    const byTitle = new Map(server.map((i) => [i.title, i]));
+    expect(byTitle.get('G task')?.parent_id).toBe(byTitle.get('G campaign')?.id);
+    expect(byTitle.get('G todo')?.parent_id).toBe(byTitle.get('G task')?.id);
+    const local = await d.client.db.items.toArray();
+    expect(local.every((i) => i.id > 0 && i._syncStatus === 'synced')).toBe(true);
+    expect(local).toHaveLength(4);
+    expect(progress.at(-1)).toEqual({ sent: 4, total: 4 });
+    expect(progress.some((p) => p.sent > 0 && p.sent < 4)).toBe(true);
+    // Parents went first.
+    const postTitles = d.control.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/api/items'));
+    expect(postTitles.length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('search and contacts', () => {
+  it('searches on the server when online and signed in, and locally when the server fails', async () => {
+    const d = await signedInDevice();
+    await d.client.items.create({ title: 'Fence paint', type: 'todo' });
+    await d.client.items.create({ title: 'Tape', type: 'todo', description: 'for the fence' });
+    const online = await d.client.search('fence');
+    expect(online.map((i) => i.title)).toEqual(['Fence paint', 'Tape']);
+    expect(d.control.requests.at(-1)?.url).toContain('/api/items/search?q=fence');
+    d.control.failNext = { match: (_m, url) => url.includes('/search'), status: 500 };
+    const fallback = await d.client.search('fence');
+    expect(fallback.map((i) => i.title)).toEqual(['Fence paint', 'Tape']);
+    d.goOffline();
+    expect((await d.client.search('tape')).map((i) => i.title)).toEqual(['Tape']);
+  });
+
+  it('imports CSV contacts: only valid phones are sent, and the server counts them', async () => {
+    const d = await signedInDevice();
+    const candidates = d.client.contacts.fromCsv('name,phone\nAda,555-201-0001\nBob;5552010002\nshort,123\n');
+    expect(candidates.map((c) => c.phone)).toEqual(['5552010001', '5552010002']);
+    const result = await d.client.contacts.import(candidates);
+    expect(result).toMatchObject({ count: 2, toast: { title: 'Contacts imported' } });
+    expect(await d.client.db.contacts.count()).toBe(2);
+    expect(() => d.client.contacts.fromCsv('nothing here')).toThrow(
+      'Please ensure your CSV contains phone numbers',
+    );
+  });
+
+  it('answers Not supported without the Contact Picker API', async () => {
+    const d = device();
+    await expect(d.client.contacts.pickFromPhone({})).rejects.toMatchObject({
+      toast: { title: 'Not supported' },
+    });
+    const picker = { contacts: { select: async () => [{ name: ['Ada'], tel: ['+1 555 201 0003'] }] } };
+    expect(await d.client.contacts.pickFromPhone(picker)).toEqual([
+      { name: 'Ada', phone: '15552010003', isValid: true },
+    ]);
+  });
+});

@@ -1,0 +1,41 @@
+import { buildApp } from '../../../server/app';
+import { openTestDatabase } from '../../../server/testing';
+
+export interface ClientTestServer {
+  url: string;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server on PGlite, like server/testing.ts's startTestServer, but with the sign-in and write
+ * limits off: the model test signs in hundreds of simulated devices a minute from one address.
+ */
+export async function startClientTestServer(): Promise<ClientTestServer> {
+  const database = await openTestDatabase('pglite');
+  const config = { seedSampleUsers: true, loginsPerMinute: 0, writesPerMinute: 0 };
+  let app = await buildApp({ database, config });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = Number(new URL(address).port);
+  return {
+    url: address,
+    async restart() {
+      await app.close();
+      app = await buildApp({ database, config });
+      await app.listen({ port, host: '127.0.0.1' });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+const phoneBase = Math.floor(Math.random() * 9_000_000);
+let phoneCounter = 0;
+
+/** A fresh US test phone per call, so every test signs in as its own user. */
+export function freshPhone(): string {
+  phoneCounter += 1;
+  return `+1555${String((phoneBase + phoneCounter) % 10_000_000).padStart(7, '0')}`;
+}
