@@ -167,7 +167,11 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
               )}
             >
               <span role={state.tooLong ? 'alert' : undefined}>{state.error ?? ''}</span>
-              <span className="tabular-nums">{state.length}/255</span>
+              <span
+                className={cn('tabular-nums', state.tooLong && 'font-medium text-red-600 dark:text-red-400')}
+              >
+                {state.length}/255
+              </span>
             </div>
           ) : null}
           {fields.description ? (

@@ -1,0 +1,111 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OutpostClient } from '../../data/client';
+import { setOutpostClientForTests } from '../../items/dataAdapter';
+import { toastStore } from '../../stores/toastStore';
+import { InlineTitle } from './InlineTitle';
+import { ItemRow } from './ItemRow';
+import { makeTestClient, renderWithApp } from './testUtils';
+
+afterEach(() => cleanup());
+
+function startEditing() {
+  fireEvent.click(screen.getByRole('button', { name: /Edit title/ }));
+  return screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement;
+}
+
+describe('InlineTitle', () => {
+  it('saves the trimmed text on Enter', () => {
+    const onSave = vi.fn();
+    render(<InlineTitle value="Buy tape" editable onSave={onSave} />);
+    const input = startEditing();
+    fireEvent.change(input, { target: { value: '  Buy duct tape ' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSave).toHaveBeenCalledTimes(1);
+    expect(onSave).toHaveBeenCalledWith('Buy duct tape');
+    expect(screen.queryByRole('textbox')).toBeNull();
+  });
+
+  it('cancels on Escape without saving', () => {
+    const onSave = vi.fn();
+    render(<InlineTitle value="Buy tape" editable onSave={onSave} />);
+    const input = startEditing();
+    fireEvent.change(input, { target: { value: 'Something else' } });
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(onSave).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: /Edit title/ }).textContent).toBe('Buy tape');
+  });
+
+  it('saves on blur, but not an empty or unchanged title', () => {
+    const onSave = vi.fn();
+    render(<InlineTitle value="Buy tape" editable onSave={onSave} />);
+    let input = startEditing();
+    fireEvent.change(input, { target: { value: '   ' } });
+    fireEvent.blur(input);
+    input = startEditing();
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSave).not.toHaveBeenCalled();
+    input = startEditing();
+    fireEvent.change(input, { target: { value: 'Buy rope' } });
+    fireEvent.blur(input);
+    expect(onSave).toHaveBeenCalledWith('Buy rope');
+  });
+
+  it('keeps Shift+Enter from saving', () => {
+    const onSave = vi.fn();
+    render(<InlineTitle value="Buy tape" editable onSave={onSave} />);
+    const input = startEditing();
+    fireEvent.change(input, { target: { value: 'Buy rope' } });
+    fireEvent.keyDown(input, { key: 'Enter', shiftKey: true });
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('is plain text when not editable', () => {
+    render(<InlineTitle value="Done thing" editable={false} onSave={vi.fn()} />);
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.getByText('Done thing')).toBeTruthy();
+  });
+});
+
+describe('ItemRow inline edit', () => {
+  let client: OutpostClient;
+
+  afterEach(() => {
+    client.close();
+    setOutpostClientForTests(null);
+    toastStore.getState().clear();
+  });
+
+  it('renames a todo through the repository and says so', async () => {
+    client = makeTestClient();
+    const todo = await client.items.create({ title: 'Buy tape', type: 'todo' });
+    renderWithApp(<ItemRow item={todo} />);
+    const input = startEditing();
+    fireEvent.change(input, { target: { value: 'Buy rope' } });
+    await act(async () => {
+      fireEvent.keyDown(input, { key: 'Enter' });
+    });
+    await waitFor(async () => expect((await client.db.items.get(todo.id))?.title).toBe('Buy rope'));
+    expect(toastStore.getState().queue[0]?.title).toBe('Todo updated');
+  });
+
+  it('does not let a completed todo be edited', async () => {
+    client = makeTestClient();
+    const created = await client.items.create({ title: 'Paint fence', type: 'todo' });
+    const done = await client.items.setStatus(created.id, 'completed');
+    renderWithApp(<ItemRow item={done} />);
+    expect(screen.queryByRole('button', { name: /Edit title/ })).toBeNull();
+    expect(screen.getByText('Paint fence')).toBeTruthy();
+  });
+
+  it('toggles a todo between pending and completed from its icon', async () => {
+    client = makeTestClient();
+    const todo = await client.items.create({ title: 'Call Sam', type: 'todo' });
+    renderWithApp(<ItemRow item={todo} />);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Mark as done: Call Sam' }));
+    });
+    await waitFor(async () => expect((await client.db.items.get(todo.id))?.status).toBe('completed'));
+  });
+});

@@ -1,0 +1,133 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeTestClient, renderWithApp } from '../components/items/testUtils';
+import type { OutpostClient } from '../data/client';
+import { setOutpostClientForTests } from '../items/dataAdapter';
+import SearchDialog, { searchTarget } from './SearchDialog';
+
+let client: OutpostClient;
+
+beforeEach(async () => {
+  client = makeTestClient();
+  const campaign = await client.items.create({ title: 'Garden launch', type: 'campaign' });
+  const task = await client.items.create({ title: 'Garden beds', type: 'task', parent_id: campaign.id });
+  await client.items.create({ title: 'Garden gloves', type: 'todo', parent_id: task.id });
+  await client.items.create({ title: 'Garden hose', type: 'todo' });
+});
+
+afterEach(() => {
+  cleanup();
+  client.close();
+  setOutpostClientForTests(null);
+});
+
+function input() {
+  return screen.getByRole('combobox', { name: 'Search items' });
+}
+
+async function typeQuery(text: string) {
+  fireEvent.change(input(), { target: { value: text } });
+  await waitFor(() => expect(screen.getAllByRole('option').length).toBeGreaterThan(0), { timeout: 2000 });
+}
+
+function location() {
+  return screen.getByTestId('location').textContent;
+}
+
+function selectedTitle() {
+  return screen.getAllByRole('option').find((o) => o.getAttribute('aria-selected') === 'true')?.textContent;
+}
+
+describe('SearchDialog', () => {
+  it('invites typing, then shows Searching... and results with parent and status', async () => {
+    renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
+    expect(screen.getByText('Start typing to search across all your items')).toBeTruthy();
+    expect(screen.getByPlaceholderText('Search items...')).toBeTruthy();
+    fireEvent.change(input(), { target: { value: 'g' } });
+    expect(screen.getByText('Start typing to search across all your items')).toBeTruthy();
+    fireEvent.change(input(), { target: { value: 'gloves' } });
+    expect(screen.getByText('Searching...')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1), { timeout: 2000 });
+    const option = screen.getByRole('option');
+    expect(option.textContent).toContain('Garden gloves');
+    expect(option.textContent).toContain('in Garden beds');
+    expect(option.textContent).toContain('pending');
+    expect(screen.getByText(/Cmd\+K/)).toBeTruthy();
+  });
+
+  it('says when nothing matches', async () => {
+    renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
+    fireEvent.change(input(), { target: { value: 'zebra' } });
+    await waitFor(() => expect(screen.getByText('No items found for "zebra"')).toBeTruthy(), {
+      timeout: 2000,
+    });
+  });
+
+  it('moves the selection with the arrow keys, wrapping around', async () => {
+    renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
+    await typeQuery('garden');
+    const options = screen.getAllByRole('option');
+    expect(options).toHaveLength(4);
+    const first = selectedTitle();
+    fireEvent.keyDown(input(), { key: 'ArrowDown' });
+    expect(selectedTitle()).toBe(options[1]?.textContent);
+    fireEvent.keyDown(input(), { key: 'ArrowUp' });
+    fireEvent.keyDown(input(), { key: 'ArrowUp' });
+    expect(selectedTitle()).toBe(options[3]?.textContent);
+    fireEvent.keyDown(input(), { key: 'ArrowDown' });
+    expect(selectedTitle()).toBe(first);
+    expect(input().getAttribute('aria-activedescendant')).toBe(options[0]?.id);
+  });
+
+  it('opens a campaign, a task, and a todo’s parent on Enter, and closes', async () => {
+    const onOpenChange = vi.fn();
+    renderWithApp(<SearchDialog open onOpenChange={onOpenChange} />);
+    const [campaign] = await client.db.items.where('type').equals('campaign').toArray();
+    const [task] = await client.db.items.where('type').equals('task').toArray();
+
+    await typeQuery('launch');
+    await act(async () => fireEvent.keyDown(input(), { key: 'Enter' }));
+    expect(location()).toBe(`/campaigns/${campaign?.id}`);
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+
+    await typeQuery('beds');
+    await act(async () => fireEvent.keyDown(input(), { key: 'Enter' }));
+    expect(location()).toBe(`/tasks/${task?.id}`);
+
+    await typeQuery('gloves');
+    await act(async () => fireEvent.keyDown(input(), { key: 'Enter' }));
+    expect(location()).toBe(`/tasks/${task?.id}`);
+  });
+
+  it('does nothing on Enter for a todo without a parent', async () => {
+    const onOpenChange = vi.fn();
+    renderWithApp(<SearchDialog open onOpenChange={onOpenChange} />, { route: '/queue' });
+    await typeQuery('hose');
+    await act(async () => fireEvent.keyDown(input(), { key: 'Enter' }));
+    expect(location()).toBe('/queue');
+    expect(onOpenChange).not.toHaveBeenCalled();
+  });
+
+  it('closes on Escape', () => {
+    const onOpenChange = vi.fn();
+    renderWithApp(<SearchDialog open onOpenChange={onOpenChange} />);
+    fireEvent.keyDown(input(), { key: 'Escape' });
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it('routes a todo under a campaign to the campaign', () => {
+    const hit = {
+      id: 9,
+      type: 'todo',
+      title: 't',
+      status: 'pending',
+      parent_id: 3,
+      parentTitle: 'C',
+      parentType: 'campaign',
+    } as const;
+    expect(searchTarget(hit)).toBe('/campaigns/3');
+    expect(searchTarget({ ...hit, parentType: 'task' })).toBe('/tasks/3');
+    expect(searchTarget({ ...hit, parent_id: null })).toBeNull();
+  });
+});
