@@ -139,7 +139,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: true,
-      index: false,
+      // '/' is a directory to the static plugin: without an index it answers 403 instead of the app.
+      index: 'index.html',
       setHeaders: (reply, filePath) => {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
-import { createTestApp, openTestDatabase, testEngines } from '../testing';
 import { signedIn } from '../testClient';
+import { createTestApp, openTestDatabase, testEngines } from '../testing';
 
 describe.each(testEngines())('unknown routes (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;
@@ -24,7 +24,11 @@ describe.each(testEngines())('unknown routes (%s)', (engine) => {
       ['PUT', '/api/items/1'],
       ['GET', '/api'],
     ] as const) {
-      const response = await c.request<{ message: string }>({ method, url, body: method === 'GET' ? undefined : {} });
+      const response = await c.request<{ message: string }>({
+        method,
+        url,
+        body: method === 'GET' ? undefined : {},
+      });
       expect(response.status, `${method} ${url}`).toBe(404);
       expect(response.headers['content-type']).toMatch(/application\/json/);
       expect(response.body.message).toEqual(expect.any(String));
