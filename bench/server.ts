@@ -6,6 +6,7 @@
  *
  *   npm run bench -- server [pglite] [pg]      BENCH_DURATION=10 BENCH_WARMUP=2 (seconds)
  */
+import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { openTestDatabase } from '../src/server/testing';
@@ -294,6 +295,13 @@ export async function run(args: string[]): Promise<void> {
     `server benchmark: autocannon ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP} s warm-up ` +
       '(BENCH_DURATION, BENCH_WARMUP); servers in child processes on 127.0.0.1',
   );
+  // Other work on the machine skews every figure here; the load average says how quiet it was.
+  const load = () =>
+    os
+      .loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ');
+  console.log(`load average before: ${load()} (${os.cpus().length} cores)`);
   const hello = await startBenchServer(['hello']);
   try {
     for (const engine of engines) {
@@ -322,5 +330,6 @@ export async function run(args: string[]): Promise<void> {
     }
   } finally {
     await hello.stop();
+    console.log(`\nload average after: ${load()}`);
   }
 }

@@ -8,11 +8,12 @@
  * `outpost` opens the database (PGlite in memory, or an already created PostgreSQL database),
  * seeds the benchmark data and serves the real app. Either mode listens on a random loopback port
  * and prints one JSON line, `{"url": …, …}`, when ready. It exits when its stdin closes, so it
- * never outlives the parent, or on SIGTERM.
+ * never outlives the parent, or on SIGTERM. BENCH_SERVER_LOG=1 logs the app's errors to stderr.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { type Database, openDatabase } from '../../src/server/db/client';
+import { loadConfig } from '../../src/server/env';
 import { seedBenchData } from './seed';
 
 export interface ReadyMessage {
@@ -38,7 +39,17 @@ async function main(): Promise<void> {
         ? await openDatabase({ dataDir: 'memory://' })
         : await openDatabase({ url: target });
     const seeded = await seedBenchData(database.db);
-    app = await buildApp({ database, config: { seedSampleUsers: false } });
+    // Errors only, and only on request (BENCH_SERVER_LOG=1): logging every request would be measured too.
+    const logger = process.env.BENCH_SERVER_LOG === '1';
+    // Rate limits off (0): one benchmark session sends thousands of writes a minute on purpose.
+    // Given as environment text so this compiles whether or not the config has those fields yet.
+    const config = loadConfig({
+      LOG_LEVEL: 'error',
+      SEED_SAMPLE_USERS: 'false',
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+      RATE_LIMIT_LOGINS_PER_MINUTE: '0',
+    });
+    app = await buildApp({ database, config: { ...config, clientDir: null }, logger });
     ready = { kind: database.kind, userId: seeded.user.id, taskIds: seeded.taskIds, total: seeded.total };
   } else {
     throw new Error(`unknown mode ${mode}; use "hello" or "outpost [url|pglite]"`);
