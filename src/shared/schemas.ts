@@ -144,7 +144,8 @@ export const idempotencyKeySchema = z
 
 /** Field → messages, the shape of a 422's `errors`. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  // No prototype, so a request key such as 'constructor' or '__proto__' is just a key.
+  const out: Record<string, string[]> = Object.create(null);
   const add = (key: string, message: string) => {
     out[key] = [...(out[key] ?? []), message];
   };

@@ -17,6 +17,8 @@ export interface CursorPosition {
 }
 
 const PREFIX = 'c1';
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+const MAX_INTEGER = 2_147_483_647;
 
 export function encodeCursor(position: CursorPosition): string {
   return `${PREFIX}.${position.xid.toString(36)}.${position.id.toString(36)}`;
@@ -29,6 +31,7 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | null 
   if (!match) return null;
   const xid = [...match[1]!].reduce((acc, ch) => acc * 36n + BigInt(Number.parseInt(ch, 36)), 0n);
   const id = Number.parseInt(match[2]!, 36);
-  if (!Number.isSafeInteger(id)) return null;
+  // Beyond PostgreSQL's bigint and integer the query would fail: such a cursor was never ours.
+  if (xid > MAX_BIGINT || id > MAX_INTEGER) return null;
   return { xid, id };
 }
