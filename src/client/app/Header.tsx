@@ -81,7 +81,8 @@ export function Header() {
               <House aria-label="Home" className="size-4 text-zinc-500 dark:text-zinc-400" />
             </Link>
           ) : (
-            <h1 className="truncate text-base font-semibold">{title}</h1>
+            // Not a heading: each page has its own h1; this is the bar's label.
+            <span className="truncate text-base font-semibold">{title}</span>
           )}
         </div>
         <div className="flex items-center justify-end">

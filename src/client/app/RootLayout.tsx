@@ -8,7 +8,7 @@ import { GlobalOverlays } from './GlobalOverlays';
 import { useGlobalShortcuts } from './GlobalShortcuts';
 import { Header } from './Header';
 import { PageFallback } from './PageFallback';
-import { isOnboardingExempt } from './routeMeta';
+import { isOnboardingExempt, showsAddButton } from './routeMeta';
 import { Toaster } from './Toaster';
 
 /** The app shell: header, content, bottom bar, add button, badge, toasts and global dialogs. */
@@ -51,7 +51,7 @@ export function RootLayout() {
         </Suspense>
       </main>
       <BottomBar />
-      <Fab />
+      {showsAddButton(pathname) ? <Fab /> : null}
       <ConnectivityBadge />
       <AccountSheet />
       <Toaster />

@@ -2,17 +2,24 @@ import { X } from 'lucide-react';
 import { Toast } from 'radix-ui';
 import { useState } from 'react';
 import { cn, focusRing } from '../components/ui/cn';
-import { type Toast as ToastData, toastStore, useCurrentToast } from '../stores/toastStore';
+import { type Toast as ToastData, type ToastStore, toastStore, useCurrentToast } from '../stores/toastStore';
+import { useServices } from './services';
 
 const SWIPE_THRESHOLD = 50;
 const EXIT_MS = 150;
 
 /** One toast at a time from the data layer's queue (Radix Toast: 5 s, swipe right, F8). */
 export function Toaster() {
-  const current = useCurrentToast();
+  const { toasts } = useServices();
+  // The data layer's client has its own queue (the sync engine's toasts); the module-level queue is
+  // shown too, after it, so a screen that imports `toast` from the store is never silent.
+  const fromClient = useCurrentToast(toasts);
+  const fromModule = useCurrentToast(toastStore);
+  const current = fromClient ?? fromModule;
+  const store = fromClient ? toasts : toastStore;
   return (
     <Toast.Provider swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD} label="Notification">
-      {current ? <ToastItem key={current.id} toast={current} /> : null}
+      {current ? <ToastItem key={current.id} toast={current} store={store} /> : null}
       <Toast.Viewport
         hotkey={['F8']}
         className="fixed inset-x-4 bottom-[calc(4rem+env(safe-area-inset-bottom)+5rem)] z-[60] flex flex-col gap-2 outline-none md:inset-x-auto md:right-4 md:bottom-16 md:w-96"
@@ -21,13 +28,13 @@ export function Toaster() {
   );
 }
 
-function ToastItem({ toast }: { toast: ToastData }) {
+function ToastItem({ toast, store }: { toast: ToastData; store: ToastStore }) {
   const [open, setOpen] = useState(true);
   const destructive = toast.variant === 'destructive';
   const close = (next: boolean) => {
     setOpen(next);
     // Leave the queue after the exit animation so the next toast does not pop under this one.
-    if (!next) window.setTimeout(() => toastStore.getState().dismiss(toast.id), EXIT_MS);
+    if (!next) window.setTimeout(() => store.getState().dismiss(toast.id), EXIT_MS);
   };
   return (
     <Toast.Root

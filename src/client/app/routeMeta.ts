@@ -57,3 +57,11 @@ export const NAV_LINKS = [
   { to: '/active', label: 'Active', short: 'Active' },
   { to: '/completed', label: 'Completed', short: 'Done' },
 ] as const;
+
+/** Pages about items, where the phone's add button belongs (not on settings or sign-in). */
+export function showsAddButton(pathname: string): boolean {
+  return (
+    (isTopLevel(pathname) && pathname !== '/notifications') ||
+    ['/campaigns', '/campaigns/:id', '/tasks/:id'].some((p) => matchPath(p, pathname) !== null)
+  );
+}

@@ -3,17 +3,16 @@
  * onboarding, sign-in, preferences, contacts and the sync dialogs talk to this interface only, so that
  * when the data layer's runtime lands (or changes) only this file follows it.
  */
-import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { ItemStatus, UserSummary } from '../../shared/item';
-import { type ApiClient, createApiClient } from '../data/apiClient';
-import { DB_NAME, OutpostDb } from '../data/db';
+import type { ApiClient } from '../data/apiClient';
+import { getOutpostClient, type OutpostClient } from '../data/client';
 import type { ConflictType, LocalItem } from '../data/types';
-import { type AuthState, type AuthStore, createAuthStore } from '../stores/authStore';
-import { type SyncStatusStore, syncStatusStore } from '../stores/syncStatusStore';
-import { toast } from '../stores/toastStore';
+import type { AuthState, AuthStore } from '../stores/authStore';
+import type { SyncStatusStore } from '../stores/syncStatusStore';
+import type { ToastInput, ToastStore } from '../stores/toastStore';
 
 /** One version of a conflicting item, as the conflict dialog shows it. */
 export interface ConflictVersion {
@@ -37,14 +36,20 @@ export interface ConflictView {
 export type ConflictChoice = 'local' | 'remote';
 
 export interface AppServices {
+  /** The data layer's client, for what this adapter does not wrap (contacts import). */
+  client: OutpostClient;
   auth: AuthStore;
   api: ApiClient;
   syncStatus: SyncStatusStore;
+  /** The toast queue the sync engine writes to. */
+  toasts: ToastStore;
   /** Live list of open conflicts. */
   useConflicts: () => ConflictView[];
   resolveConflicts: (choices: Record<number, ConflictChoice>) => Promise<void>;
-  /** A manual sync run; rejects when it fails. */
+  /** A manual sync run ('Sync Now'); its outcome is toasted. */
   syncNow: () => Promise<void>;
+  /** Forgets a finished guest upgrade so its dialog does not come back. */
+  clearFinishedUpgrade: () => Promise<void>;
   /** Deletes IndexedDB and local storage (the caller reloads). */
   clearLocalData: () => Promise<void>;
 }
@@ -78,57 +83,53 @@ export function toConflictView(item: LocalItem): ConflictView {
   };
 }
 
-/**
- * Stand-in wiring until the data layer exports its runtime (db singleton, sync engine). It uses the
- * data layer's api client, auth store and status stores; sync and conflict resolution are minimal.
- */
-function createFallbackServices(): AppServices {
-  const db = new OutpostDb();
-  let auth: AuthStore | null = null;
-  const api = createApiClient({ onUnauthorized: () => auth?.getState().toGuest() });
-  auth = createAuthStore({ api: () => api });
-
-  if (typeof window !== 'undefined') {
-    window.addEventListener('online', () => syncStatusStore.getState().setOnline(true));
-    window.addEventListener('offline', () => syncStatusStore.getState().setOnline(false));
-  }
-
+/** The app's services over the data layer's client (one per page: one Dexie, one sync engine). */
+function createServices(client: OutpostClient): AppServices {
   return {
-    auth,
-    api,
-    syncStatus: syncStatusStore,
+    client,
+    auth: client.auth,
+    api: client.api,
+    syncStatus: client.status,
+    toasts: client.toasts,
     useConflicts: () =>
       useLiveQuery(
-        async () => (await db.items.filter((i) => i._conflict !== null).toArray()).map(toConflictView),
+        async () => (await client.engine.listConflicts()).map((c) => toConflictView(c.local)),
         [],
         [],
       ),
-    resolveConflicts: async () => {
-      syncStatusStore.getState().set({ conflictCount: 0 });
+    resolveConflicts: async (choices) => {
+      await client.engine.resolveConflicts(choices);
     },
     syncNow: async () => {
-      const s = syncStatusStore.getState();
-      s.set({ syncing: true });
-      try {
-        await api.get('/me');
-        s.set({ lastSyncAt: new Date().toISOString() });
-      } finally {
-        s.set({ syncing: false });
+      const result = await client.engine.sync({ manual: true });
+      // The engine toasts the outcome of a run; a run it skipped (offline) still needs an answer.
+      if ('skipped' in result && result.skipped === 'offline') {
+        client.toasts.getState().push({
+          title: 'Sync failed',
+          description: 'Failed to sync items. Please try again.',
+          variant: 'destructive',
+        });
       }
     },
     clearLocalData: async () => {
-      db.close();
-      await Dexie.delete(DB_NAME);
+      await client.clearLocalData();
+      // The spec clears all local storage too (onboarding, theme, persisted stores).
       localStorage.clear();
       sessionStorage.clear();
     },
+    clearFinishedUpgrade: () => client.clearFinishedUpgrade(),
   };
 }
 
 let singleton: AppServices | null = null;
 
+/** The app's services; the first call starts the client (guest init, session check, sync triggers). */
 export function appServices(): AppServices {
-  singleton ??= createFallbackServices();
+  if (!singleton) {
+    const client = getOutpostClient();
+    singleton = createServices(client);
+    void client.start();
+  }
   return singleton;
 }
 
@@ -155,4 +156,7 @@ export function useSignedInUser(): UserSummary | null {
   return signedIn ? user : null;
 }
 
-export { toast };
+/** Shows a toast in the app's toast queue (the one the Toaster shows). */
+export function toast(input: ToastInput): string {
+  return appServices().toasts.getState().push(input);
+}

@@ -2,13 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FileText, LogIn, Search, Smartphone, UserPlus, Users } from 'lucide-react';
 import { type ChangeEvent, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import {
-  type ContactCandidate,
-  CSV_ACCEPT,
-  candidateFromPicked,
-  parseContactsCsv,
-  phonesToSend,
-} from '../../shared/csv';
+import { type ContactCandidate, CSV_ACCEPT } from '../../shared/csv';
 import type { Mutual } from '../../shared/item';
 import { toast, useServices, useSignedInUser } from '../app/services';
 import {
@@ -25,20 +19,13 @@ import {
   Input,
   SkeletonRows,
 } from '../components/ui';
+import { CONTACT_TEXTS, ContactImportError } from '../data/contactsImport';
+import type { ToastInput } from '../stores/toastStore';
 
 export const MUTUALS_QUERY_KEY = ['contacts', 'mutuals'] as const;
 
-/** The Contact Picker API (Chrome on Android); absent from the DOM typings. */
-interface ContactsManagerLike {
-  select: (
-    props: string[],
-    options?: { multiple?: boolean },
-  ) => Promise<Array<{ name?: string[]; tel?: string[] }>>;
-}
-
-function contactPicker(): ContactsManagerLike | null {
-  const nav = navigator as Navigator & { contacts?: ContactsManagerLike };
-  return typeof window !== 'undefined' && 'ContactsManager' in window && nav.contacts ? nav.contacts : null;
+function toastOf(error: unknown, fallback: ToastInput): ToastInput {
+  return error instanceof ContactImportError ? error.toast : fallback;
 }
 
 export default function ContactsPage() {
@@ -67,7 +54,7 @@ export default function ContactsPage() {
 }
 
 function SignedInContacts() {
-  const { api } = useServices();
+  const { api, client } = useServices();
   const queryClient = useQueryClient();
   const fileRef = useRef<HTMLInputElement>(null);
   const [candidates, setCandidates] = useState<ContactCandidate[] | null>(null);
@@ -78,40 +65,24 @@ function SignedInContacts() {
     queryFn: async () => (await api.get<{ mutuals: Mutual[] }>('/contacts/mutuals')).data.mutuals,
   });
 
+  // The data layer's import sends the valid phones and keeps them locally; its errors carry the toast.
   const importMutation = useMutation({
-    mutationFn: async (phones: string[]) => {
-      await api.csrfCookie();
-      return (await api.post<{ count: number }>('/contacts/sync', { contacts: phones })).data;
-    },
-    onSuccess: ({ count }) => {
-      toast({ title: 'Contacts imported', description: `Successfully imported ${count} contacts` });
+    mutationFn: (list: ContactCandidate[]) => client.contacts.import(list),
+    onSuccess: (result) => {
+      toast(result.toast);
       setCandidates(null);
       void queryClient.invalidateQueries({ queryKey: MUTUALS_QUERY_KEY });
     },
-    onError: () => {
-      toast({
-        title: 'Import failed',
-        description: 'Failed to import contacts. Please try again.',
-        variant: 'destructive',
-      });
-    },
+    onError: (error) => toast(toastOf(error, { ...CONTACT_TEXTS.failed, variant: 'destructive' })),
   });
 
   const importFromPhone = async () => {
-    const picker = contactPicker();
-    if (!picker) {
-      toast({
-        title: 'Not supported',
-        description: 'Contact import is not supported on this device. Try CSV import instead.',
-      });
-      return;
-    }
     try {
-      const picked = await picker.select(['name', 'tel'], { multiple: true });
-      if (picked.length === 0) throw new Error('nothing picked');
-      setCandidates(picked.map(candidateFromPicked));
-    } catch {
-      toast({ title: 'Import cancelled', description: 'Contact import was cancelled or failed' });
+      const picked = await client.contacts.pickFromPhone();
+      if (picked.length === 0) throw new ContactImportError(CONTACT_TEXTS.cancelled);
+      setCandidates(picked);
+    } catch (error) {
+      toast(toastOf(error, CONTACT_TEXTS.cancelled));
     }
   };
 
@@ -119,16 +90,13 @@ function SignedInContacts() {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
-    const found = parseContactsCsv(await file.text());
-    if (found.filter((c) => c.isValid).length === 0) {
-      toast({
-        title: 'No valid contacts found',
-        description: 'Please ensure your CSV contains phone numbers',
-        variant: 'destructive',
-      });
-      return;
+    try {
+      const found = client.contacts.fromCsv(await file.text());
+      if (!found.some((c) => c.isValid)) throw new ContactImportError(CONTACT_TEXTS.noneFound);
+      setCandidates(found);
+    } catch (error) {
+      toast({ ...toastOf(error, CONTACT_TEXTS.noneFound), variant: 'destructive' });
     }
-    setCandidates(found);
   };
 
   const filtered = useMemo(() => {
@@ -213,7 +181,7 @@ function SignedInContacts() {
                 Cancel
               </Button>
               <Button
-                onClick={() => importMutation.mutate(phonesToSend(candidates))}
+                onClick={() => importMutation.mutate(candidates)}
                 disabled={validCount === 0 || importMutation.isPending}
               >
                 <UserPlus aria-hidden />

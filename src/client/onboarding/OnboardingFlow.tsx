@@ -147,8 +147,7 @@ export function OnboardingFlow({
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay
           className={cn(
-            'fixed inset-0 z-50 bg-zinc-100 transition-opacity duration-300 motion-reduce:transition-none dark:bg-zinc-950',
-            'bg-[radial-gradient(ellipse_at_top,rgb(99_102_241/0.14),transparent_60%)]',
+            'fixed inset-0 z-50 bg-gradient-to-b from-indigo-50 to-zinc-100 transition-opacity duration-300 motion-reduce:transition-none dark:from-indigo-950/40 dark:to-zinc-950',
             exiting && 'opacity-0',
           )}
         />

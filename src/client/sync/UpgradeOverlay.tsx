@@ -1,5 +1,5 @@
 import { CircleCheck, CloudOff, PartyPopper } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useServices } from '../app/services';
 import { Button, Dialog, DialogContent, Progress } from '../components/ui';
@@ -13,7 +13,7 @@ import { UPGRADE_CLOSE_DELAY_MS, UPGRADE_GRACE_MS, upgradeView } from './upgrade
  * interrupted upload resumes after a reload.
  */
 export function UpgradeOverlay() {
-  const { syncStatus } = useServices();
+  const { syncStatus, clearFinishedUpgrade } = useServices();
   const celebration = useUi((s) => s.celebration);
   const progress = useStore(syncStatus, (s) => s.upgrade);
   const online = useStore(syncStatus, (s) => s.online);
@@ -31,21 +31,19 @@ export function UpgradeOverlay() {
     return () => window.clearTimeout(timer);
   }, [celebration]);
 
+  const close = useCallback(() => {
+    uiStore.getState().endCelebration();
+    setDismissed(true);
+    void clearFinishedUpgrade();
+  }, [clearFinishedUpgrade]);
+
   const view = upgradeView(progress, online, graceOver || resuming);
 
   useEffect(() => {
     if (!open || view.phase !== 'complete') return;
-    const timer = window.setTimeout(() => {
-      uiStore.getState().endCelebration();
-      setDismissed(true);
-    }, UPGRADE_CLOSE_DELAY_MS);
+    const timer = window.setTimeout(close, UPGRADE_CLOSE_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [open, view.phase]);
-
-  const close = () => {
-    uiStore.getState().endCelebration();
-    setDismissed(true);
-  };
+  }, [open, view.phase, close]);
 
   const complete = view.phase === 'complete';
   const title = complete
