@@ -11,6 +11,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { openTestDatabase } from '../src/server/testing';
 import { type BenchServer, startBenchServer } from './lib/child';
+import { ownCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './lib/cpu';
 import { check, fmt, heading, info, skip } from './lib/report';
 import { BENCH_NAME, BENCH_PHONE } from './lib/seed';
 
@@ -41,12 +42,32 @@ interface Load {
   timeouts: number;
   non2xx: number;
   statusCodes: string;
+  /** CPU microseconds per request in the server process, its PostgreSQL backends and autocannon. */
+  cpu: { server: number | null; postgres: number | null; loadGenerator: number };
+}
+
+/** Whose CPU time to attribute to the requests: the server's process and, on PostgreSQL, its database. */
+interface CpuTarget {
+  serverPid: number | undefined;
+  database: string | null;
+}
+
+function cpuSnapshot(target: CpuTarget) {
+  return {
+    server: target.serverPid === undefined ? null : processCpuSeconds(target.serverPid),
+    postgres: target.database === null ? null : postgresCpuSeconds(target.database),
+    self: ownCpuSeconds(),
+  };
 }
 
 /** A warm-up (not recorded, lets V8 and the database caches settle) and then the measured run. */
-async function measure(options: autocannon.Options): Promise<Load> {
+async function measure(options: autocannon.Options, target: CpuTarget): Promise<Load> {
   if (WARMUP > 0) await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP });
+  const before = cpuSnapshot(target);
   const r = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION });
+  const after = cpuSnapshot(target);
+  const perRequest = (a: number | null, b: number | null) =>
+    a === null || b === null || r.requests.total === 0 ? null : ((b - a) / r.requests.total) * 1e6;
   const statusCodes = Object.entries(r.statusCodeStats ?? {})
     .map(([code, s]) => `${code}×${s.count ?? 0}`)
     .join(' ');
@@ -59,8 +80,15 @@ async function measure(options: autocannon.Options): Promise<Load> {
     timeouts: r.timeouts,
     non2xx: r.non2xx,
     statusCodes,
+    cpu: {
+      server: perRequest(before.server, after.server),
+      postgres: perRequest(before.postgres, after.postgres),
+      loadGenerator: perRequest(before.self, after.self) ?? 0,
+    },
   };
 }
+
+const micros = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} µs`);
 
 function printLoad(subject: string, load: Load): void {
   heading(`${subject}`);
@@ -68,6 +96,10 @@ function printLoad(subject: string, load: Load): void {
     `  p50 ${fmt.ms(load.p50)}  p99 ${fmt.ms(load.p99)}  ${fmt.rps(load.rps)}  ` +
       `${load.requests} requests  errors ${load.errors}  timeouts ${load.timeouts}  non-2xx ${load.non2xx}` +
       `  [${load.statusCodes}]`,
+  );
+  console.log(
+    `  CPU per request: server process ${micros(load.cpu.server)}, PostgreSQL backends ${micros(load.cpu.postgres)}, ` +
+      `autocannon ${micros(load.cpu.loadGenerator)}`,
   );
 }
 
@@ -142,7 +174,7 @@ async function currentCursor(base: string, session: Session): Promise<{ cursor: 
 }
 
 async function measureCeiling(hello: BenchServer): Promise<Load> {
-  const load = await measure({ url: `${hello.ready.url}/` });
+  const load = await measure({ url: `${hello.ready.url}/` }, { serverPid: hello.pid, database: null });
   printLoad('Ceiling: bare Fastify hello-world (child process)', load);
   info('ceiling', 'req/s', fmt.rps(load.rps));
   info('ceiling', 'p99 latency', fmt.ms(load.p99));
@@ -153,6 +185,7 @@ async function measureCeiling(hello: BenchServer): Promise<Load> {
 type Engine = 'pglite' | 'pg';
 
 async function benchEngine(engine: Engine, target: string, ceiling: Load): Promise<void> {
+  const database = engine === 'pg' ? decodeURIComponent(new URL(target).pathname.slice(1)) : null;
   const label = engine === 'pg' ? 'PostgreSQL' : 'PGlite';
   const enforced = engine === 'pg';
   const started = Date.now();
@@ -165,6 +198,16 @@ async function benchEngine(engine: Engine, target: string, ceiling: Load): Promi
     );
     if (taskIds.length === 0) throw new Error('the seed produced no tasks');
     const session = await signIn(base);
+    const cpu: CpuTarget = { serverPid: server.pid, database };
+
+    // Not a budget: the cheapest authenticated route (one session lookup), the floor every other
+    // route starts from, so the figures below can be read against it.
+    const me = await measure({ url: `${base}/api/me`, headers: { cookie: session.cookie } }, cpu);
+    const meSubject = `${label} GET /api/me (session lookup only, reference)`;
+    printLoad(meSubject, me);
+    info(meSubject, 'req/s', `${fmt.rps(me.rps)} (${fmt.pct(me.rps / ceiling.rps)} of ceiling)`);
+    info(meSubject, 'p99 latency', fmt.ms(me.p99));
+    commonFigures(meSubject, me, enforced);
 
     // GET /api/items?type=todo&page=3
     const itemsPath = '/api/items?type=todo&page=3';
@@ -173,7 +216,7 @@ async function benchEngine(engine: Engine, target: string, ceiling: Load): Promi
     if (probe.status !== 200 || listed.data?.length !== 20) {
       throw new Error(`${itemsPath} answered ${probe.status} with ${listed.data?.length} items`);
     }
-    const items = await measure({ url: `${base}${itemsPath}`, headers: { cookie: session.cookie } });
+    const items = await measure({ url: `${base}${itemsPath}`, headers: { cookie: session.cookie } }, cpu);
     const itemsSubject = `${label} GET ${itemsPath}`;
     printLoad(`${itemsSubject} (total ${listed.total} todos)`, items);
     const itemsFloor = ceiling.rps * BUDGET.itemsShareOfCeiling;
@@ -205,7 +248,7 @@ async function benchEngine(engine: Engine, target: string, ceiling: Load): Promi
     if (syncProbe.status !== 200 || syncPage.items.length !== 0 || syncPage.has_more) {
       throw new Error(`sync with the current cursor answered ${syncProbe.status}: ${syncBody.slice(0, 200)}`);
     }
-    const sync = await measure({ url: `${base}${syncPath}`, headers: { cookie: session.cookie } });
+    const sync = await measure({ url: `${base}${syncPath}`, headers: { cookie: session.cookie } }, cpu);
     const syncSubject = `${label} GET /api/sync (current cursor, no changes)`;
     printLoad(`${syncSubject} (bootstrap pulled ${synced} items)`, sync);
     check({
@@ -231,32 +274,35 @@ async function benchEngine(engine: Engine, target: string, ceiling: Load): Promi
     // POST /api/items: a todo under a task spread over all tasks, a fresh Idempotency-Key each time.
     let counter = 0;
     const runId = Date.now().toString(36);
-    const post = await measure({
-      url: base,
-      requests: [
-        {
-          method: 'POST',
-          path: '/api/items',
-          setupRequest: (request) => {
-            const n = counter++;
-            // A large prime stride visits the tasks in a scattered order, like many users would.
-            const parent = taskIds[(n * 7919) % taskIds.length];
-            return {
-              ...request,
-              method: 'POST',
-              path: '/api/items',
-              headers: {
-                'content-type': 'application/json',
-                cookie: session.cookie,
-                'x-xsrf-token': session.xsrf,
-                'idempotency-key': `bench-${runId}-${n}`,
-              },
-              body: JSON.stringify({ title: `Bench todo ${n}`, type: 'todo', parent_id: parent }),
-            };
+    const post = await measure(
+      {
+        url: base,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/items',
+            setupRequest: (request) => {
+              const n = counter++;
+              // A large prime stride visits the tasks in a scattered order, like many users would.
+              const parent = taskIds[(n * 7919) % taskIds.length];
+              return {
+                ...request,
+                method: 'POST',
+                path: '/api/items',
+                headers: {
+                  'content-type': 'application/json',
+                  cookie: session.cookie,
+                  'x-xsrf-token': session.xsrf,
+                  'idempotency-key': `bench-${runId}-${n}`,
+                },
+                body: JSON.stringify({ title: `Bench todo ${n}`, type: 'todo', parent_id: parent }),
+              };
+            },
           },
-        },
-      ],
-    });
+        ],
+      },
+      cpu,
+    );
     const postSubject = `${label} POST /api/items (todo, unique Idempotency-Key)`;
     printLoad(`${postSubject} (${counter} sent incl. warm-up)`, post);
     info(postSubject, 'req/s', fmt.rps(post.rps));

@@ -16,10 +16,16 @@ export interface BenchServer {
  * there is no extra wrapper process) and waits for its ready line.
  */
 export function startBenchServer(args: string[], timeoutMs = 120_000): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', serveScript, ...args], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: process.env,
-  });
+  // BENCH_NODE_ARGS passes flags to the server's Node, e.g. "--cpu-prof --cpu-prof-dir=.tmp/prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', serveScript, ...args],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: process.env,
+    },
+  );
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
