@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'vite';
 import { DEV_API_PORT } from '../vite.config';
 import { bin, repoRoot } from './lib/paths';
@@ -13,8 +14,6 @@ const api = spawn(bin('tsx'), ['watch', '--clear-screen=false', 'src/server/inde
 
 const vite = await createServer({ configFile: `${repoRoot}/vite.config.ts`, root: repoRoot });
 await vite.listen();
-vite.printUrls();
-console.log(`  ➜  API:     http://127.0.0.1:${DEV_API_PORT} (proxied at /api and /sanctum)`);
 
 let stopping = false;
 async function stop(code: number) {
@@ -31,3 +30,17 @@ api.on('exit', (code) => {
 });
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+
+// The URLs are printed once the API answers (a fresh database migrates first), so the first page
+// opened does not meet proxy errors.
+const healthUrl = `http://127.0.0.1:${DEV_API_PORT}/api/health`;
+for (let attempt = 0; attempt < 240 && !stopping; attempt++) {
+  const healthy = await fetch(healthUrl).then(
+    (response) => response.ok,
+    () => false,
+  );
+  if (healthy) break;
+  await sleep(250);
+}
+vite.printUrls();
+console.log(`  ➜  API:     http://127.0.0.1:${DEV_API_PORT} (proxied at /api and /sanctum)`);
