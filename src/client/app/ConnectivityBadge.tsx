@@ -6,7 +6,7 @@ import { BADGE_SHOW_MS, badgeLabel, badgeVisible } from '../stores/syncStatusSto
 import { useServices } from './services';
 
 /** Offline / Online / 'Online (N pending)' / 'Syncing...': 3 s after a change, and while it matters. */
-export function ConnectivityBadge() {
+export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) {
   const { syncStatus } = useServices();
   const online = useStore(syncStatus, (s) => s.online);
   const syncing = useStore(syncStatus, (s) => s.syncing);
@@ -34,7 +34,10 @@ export function ConnectivityBadge() {
       aria-live="polite"
       className={cn(
         'pointer-events-none fixed right-4 z-30 transition-opacity duration-200 motion-reduce:transition-none',
-        'bottom-[calc(4rem+env(safe-area-inset-bottom)+5rem)] md:bottom-4',
+        // On phones it sits above the bottom bar, and above the add button where there is one.
+        aboveFab
+          ? 'bottom-[calc(4rem+env(safe-area-inset-bottom)+5rem)] md:bottom-4'
+          : 'bottom-[calc(4rem+env(safe-area-inset-bottom)+0.75rem)] md:bottom-4',
         visible ? 'opacity-100' : 'opacity-0',
       )}
     >

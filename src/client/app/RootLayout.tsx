@@ -16,6 +16,7 @@ export function RootLayout() {
   const { pathname } = useLocation();
   const onboarded = useOnboarding((s) => s.hasCompletedOnboarding);
   useGlobalShortcuts();
+  const addButton = showsAddButton(pathname);
 
   if (!onboarded && !isOnboardingExempt(pathname)) return <Navigate to="/onboarding" replace />;
 
@@ -51,8 +52,8 @@ export function RootLayout() {
         </Suspense>
       </main>
       <BottomBar />
-      {showsAddButton(pathname) ? <Fab /> : null}
-      <ConnectivityBadge />
+      {addButton ? <Fab /> : null}
+      <ConnectivityBadge aboveFab={addButton} />
       <AccountSheet />
       <Toaster />
       <GlobalOverlays />

@@ -22,7 +22,8 @@ export function Toaster() {
       {current ? <ToastItem key={current.id} toast={current} store={store} /> : null}
       <Toast.Viewport
         hotkey={['F8']}
-        className="fixed inset-x-4 bottom-[calc(4rem+env(safe-area-inset-bottom)+5rem)] z-[60] flex flex-col gap-2 outline-none md:inset-x-auto md:right-4 md:bottom-16 md:w-96"
+        // Phones: under the header, clear of the add button and the badge; wider screens: bottom right.
+        className="fixed inset-x-3 top-[calc(env(safe-area-inset-top)+3.75rem)] z-[60] flex flex-col gap-2 outline-none md:inset-x-auto md:top-auto md:right-4 md:bottom-16 md:w-96"
       />
     </Toast.Provider>
   );
