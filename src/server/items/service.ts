@@ -6,8 +6,8 @@ import { recordActivity } from '../activity/record';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { HttpError, notFound, unprocessable } from '../http/errors';
-import { isoOrNull } from '../http/serialize';
 import type { WriteResult } from '../http/idempotency';
+import { isoOrNull } from '../http/serialize';
 import { findItem, findVisibleItem } from './queries';
 
 const CHANGE = sql`change_xid = pg_current_xact_id()::text::bigint`;
@@ -40,7 +40,11 @@ async function lockFamilies(tx: Executor, roots: number[]): Promise<void> {
   for (const root of unique) await tx.execute(sql`SELECT id FROM items WHERE id = ${root} FOR UPDATE`);
 }
 
-/** Every live item of the families under these roots. */
+/**
+ * Every live item of the families under these roots: the roots, their children, their grandchildren.
+ * Three index lookups joined by UNION, not one OR across a join, which no index can serve: that
+ * hashed the whole table on every write (4.5 ms at 10k items against 0.2 ms).
+ */
 async function loadFamilies(tx: Executor, roots: number[]): Promise<NodeRow[]> {
   const ids = [...new Set(roots)];
   if (ids.length === 0) return [];
@@ -51,9 +55,11 @@ async function loadFamilies(tx: Executor, roots: number[]): Promise<NodeRow[]> {
   return rows<NodeRow>(
     tx,
     sql`SELECT i.id, i.type, i.parent_id, i.user_id, i.assigned_to, i.title, i.status, i.completed_at
-        FROM items i LEFT JOIN items p ON p.id = i.parent_id
-        WHERE i.deleted_at IS NULL
-          AND (i.id IN (${list}) OR i.parent_id IN (${list}) OR p.parent_id IN (${list}))`,
+        FROM items i
+        WHERE i.deleted_at IS NULL AND i.id IN (
+          SELECT f.id FROM items f WHERE f.id IN (${list})
+          UNION SELECT f.id FROM items f WHERE f.parent_id IN (${list})
+          UNION SELECT f.id FROM items f JOIN items fp ON fp.id = f.parent_id WHERE fp.parent_id IN (${list}))`,
   );
 }
 
