@@ -59,7 +59,7 @@ export function Fab() {
       title="Create new item"
       onClick={() => uiStore.getState().openCreate(parentIdFromPath(pathname))}
       className={cn(
-        'fixed right-4 bottom-[calc(4rem+env(safe-area-inset-bottom)+1rem)] z-40 inline-flex size-14 items-center justify-center rounded-full bg-indigo-600 text-white shadow-lg shadow-indigo-600/25 transition-transform duration-150 hover:bg-indigo-700 active:scale-95 motion-reduce:transition-none md:hidden dark:bg-indigo-500 dark:shadow-black/40 dark:hover:bg-indigo-400',
+        'fixed right-4 bottom-[calc(4rem+env(safe-area-inset-bottom)+1rem)] z-40 inline-flex size-14 items-center justify-center rounded-full bg-indigo-600 text-white shadow-lg shadow-indigo-600/25 transition-transform duration-150 hover:bg-indigo-700 active:scale-95 motion-reduce:transition-none md:hidden dark:bg-indigo-600 dark:shadow-black/40 dark:hover:bg-indigo-400',
         focusRing,
       )}
     >

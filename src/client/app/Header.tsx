@@ -158,17 +158,22 @@ export function Header() {
 
 function NotificationsLink() {
   return (
-    <Link
+    <NavLink
       to="/notifications"
       aria-label="Notifications"
       title="Notifications"
-      className={cn(
-        'inline-flex size-10 items-center justify-center rounded-full text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100',
-        focusRing,
-      )}
+      className={({ isActive }) =>
+        cn(
+          'inline-flex size-10 items-center justify-center rounded-full hover:bg-zinc-100 dark:hover:bg-zinc-800',
+          isActive
+            ? 'text-indigo-600 dark:text-indigo-400'
+            : 'text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100',
+          focusRing,
+        )
+      }
     >
       <Bell className="size-5" aria-hidden />
-    </Link>
+    </NavLink>
   );
 }
 

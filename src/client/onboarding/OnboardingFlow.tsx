@@ -376,7 +376,7 @@ function StepBody(props: StepBodyProps) {
                 className={cn(
                   'mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-lg',
                   props.choice === o.value
-                    ? 'bg-indigo-600 text-white dark:bg-indigo-500'
+                    ? 'bg-indigo-600 text-white dark:bg-indigo-600'
                     : 'bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300',
                 )}
               >
