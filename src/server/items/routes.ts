@@ -13,7 +13,7 @@ import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
-import { findVisibleItem, ITEM_FROM, selectItems, visibleTo } from './queries';
+import { findVisibleItem, selectItems, visibleTo } from './queries';
 import { createItem, deleteItem, parseIfMatch, updateItem } from './service';
 
 /** The numeric id in the path, or a 404 that says why (ids like `abc` name nothing). */
@@ -54,7 +54,8 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     }
     const where = sql.join(filters, sql` AND `);
     const [counted, data] = await Promise.all([
-      rows<{ total: number }>(db, sql`SELECT count(*)::int AS total ${ITEM_FROM} WHERE ${where}`),
+      // Every filter here names only i (visibleTo included), so the count needs no joins.
+      rows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM items i WHERE ${where}`),
       selectItems(
         db,
         where,

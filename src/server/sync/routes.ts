@@ -28,7 +28,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
           SELECT r.id, r.change_xid, horizon.xmin AS horizon
           FROM horizon LEFT JOIN LATERAL (
             SELECT i.id, i.change_xid
-            FROM items i LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id
+            FROM items i
             WHERE i.change_xid < horizon.xmin
               AND (i.change_xid > ${from.xid.toString()}::bigint
                    OR (i.change_xid = ${from.xid.toString()}::bigint AND i.id > ${from.id}))
