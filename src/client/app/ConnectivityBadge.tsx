@@ -24,7 +24,8 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
     return () => window.clearTimeout(timer);
   }, [changedAt]);
 
-  const visible = badgeVisible({ online, pendingCount, changedAt }, now) || syncing;
+  // A routine background run does not show the badge by itself; it only changes the label when shown.
+  const visible = badgeVisible({ online, pendingCount, changedAt }, now);
   const label = badgeLabel({ online, syncing, pendingCount });
   const Icon = !online ? CloudOff : syncing ? RefreshCw : Wifi;
 

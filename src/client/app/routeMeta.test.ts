@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { isOnboardingExempt, isTopLevel, parentIdFromPath, showsAddButton, titleFor } from './routeMeta';
+
+describe('route metadata', () => {
+  it('titles each route and gives any other path the product name', () => {
+    expect(titleFor('/')).toBe('Home');
+    expect(titleFor('/completed')).toBe('Completed');
+    expect(titleFor('/campaigns/12')).toBe('Campaign');
+    expect(titleFor('/onboarding')).toBe('Welcome');
+    expect(titleFor('/somewhere/else')).toBe('Outpost');
+  });
+
+  it('treats the spec list as top-level pages (account button, not Back)', () => {
+    for (const p of ['/', '/queue', '/active', '/completed', '/my-list', '/notifications']) {
+      expect(isTopLevel(p)).toBe(true);
+    }
+    expect(isTopLevel('/preferences')).toBe(false);
+    expect(isTopLevel('/tasks/3')).toBe(false);
+  });
+
+  it('lets only /login and /onboarding through before onboarding is done', () => {
+    expect(isOnboardingExempt('/login')).toBe(true);
+    expect(isOnboardingExempt('/onboarding')).toBe(true);
+    expect(isOnboardingExempt('/')).toBe(false);
+    expect(isOnboardingExempt('/campaigns')).toBe(false);
+  });
+
+  it('puts the add button on item pages with the page item as parent', () => {
+    expect(showsAddButton('/queue')).toBe(true);
+    expect(showsAddButton('/preferences')).toBe(false);
+    expect(showsAddButton('/notifications')).toBe(false);
+    expect(parentIdFromPath('/campaigns/7')).toBe(7);
+    expect(parentIdFromPath('/tasks/-3')).toBe(-3);
+    expect(parentIdFromPath('/queue')).toBeNull();
+  });
+});
