@@ -75,6 +75,7 @@ export function SyncConflictDialog({ open, conflicts, onCancel, onResolve }: Syn
                 <div className="mt-1 grid gap-2 sm:grid-cols-2">
                   {conflict.local ? (
                     <VersionOption
+                      side="local"
                       name={`conflict-${conflict.id}`}
                       label="Keep Local Version"
                       icon={<Smartphone aria-hidden />}
@@ -84,6 +85,7 @@ export function SyncConflictDialog({ open, conflicts, onCancel, onResolve }: Syn
                     />
                   ) : null}
                   <VersionOption
+                    side="remote"
                     name={`conflict-${conflict.id}`}
                     label="Keep Server Version"
                     icon={<Cloud aria-hidden />}
@@ -110,6 +112,7 @@ export function SyncConflictDialog({ open, conflicts, onCancel, onResolve }: Syn
 }
 
 interface VersionOptionProps {
+  side: ConflictChoice;
   name: string;
   label: string;
   icon: React.ReactNode;
@@ -119,7 +122,7 @@ interface VersionOptionProps {
 }
 
 /** A native radio inside a card-sized label: arrow keys move within a conflict, Tab between them. */
-function VersionOption({ name, label, icon, version, checked, onChoose }: VersionOptionProps) {
+function VersionOption({ side, name, label, icon, version, checked, onChoose }: VersionOptionProps) {
   return (
     <label
       className={cn(
@@ -135,7 +138,8 @@ function VersionOption({ name, label, icon, version, checked, onChoose }: Versio
           name={name}
           checked={checked}
           onChange={onChoose}
-          className={cn('size-4 accent-indigo-600', focusRing, 'focus-visible:ring-0')}
+          // The whole card shows the focus ring (has-[:focus-visible]); a second ring here would be noise.
+          className="size-4 accent-indigo-600 outline-none"
         />
         {icon}
         {label}
@@ -154,7 +158,10 @@ function VersionOption({ name, label, icon, version, checked, onChoose }: Versio
           <dd>{modified(version.modifiedAt)}</dd>
         </dl>
       ) : (
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">This version deletes the item.</p>
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          {side === 'local' ? 'Deleted on this device.' : 'Deleted on the server.'} Keeping this version
+          deletes the item.
+        </p>
       )}
     </label>
   );
