@@ -100,7 +100,8 @@ export function table(header: string[], body: string[][]): string {
 }
 
 export const fmt = {
-  ms: (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`,
+  // autocannon records whole milliseconds, so its 0 means "under a millisecond".
+  ms: (v: number) => (v === 0 ? '<1 ms' : `${v.toFixed(v < 10 ? 2 : 1)} ms`),
   rps: (v: number) => `${Math.round(v).toLocaleString('en-US')} req/s`,
   bytes: (v: number) => `${v} B`,
   count: (v: number) => String(v),
