@@ -16,7 +16,8 @@ export interface Seeded {
  * 10,000 items owned by the benchmark user: 300 campaigns, 9 tasks under each, 7,000 todos spread
  * over the tasks (2 or 3 each). Three set-based INSERTs rather than 10,000 POSTs, so setup takes
  * seconds on both engines. Timestamps are spread over the past year (children after their parent)
- * so "newest first" pages look like real data; about a third of the todos are completed.
+ * so "newest first" pages look like real data; about a third of the todos are completed, and tasks
+ * and campaigns carry the statuses the app's roll-up gives them.
  */
 export async function seedBenchData(db: Executor): Promise<Seeded> {
   const user = await findOrCreateUser(db, BENCH_PHONE, BENCH_NAME);
@@ -47,6 +48,25 @@ export async function seedBenchData(db: Executor): Promise<Seeded> {
            t.created_at + make_interval(secs => g % 600), t.created_at + make_interval(secs => g % 600),
            CASE WHEN g % 3 = 0 THEN t.created_at + make_interval(secs => g % 600 + 60) END
     FROM generate_series(0, ${todos - 1}) g JOIN t ON t.n = g % ${tasks}`);
+  // Roll the todos' statuses up into tasks, then tasks into campaigns, by the app's rule (shared/status):
+  // all done → completed, any started → in progress, else as it was. Inconsistent seed statuses would
+  // make every benchmark write "repair" its family with extra updates that real data never needs.
+  for (const [child, parent] of [
+    ['todo', 'task'],
+    ['task', 'campaign'],
+  ] as const) {
+    await db.execute(sql`
+      UPDATE items t SET
+        status = CASE WHEN s.done = s.n THEN 'completed' WHEN s.started > 0 THEN 'in_progress' ELSE t.status END,
+        completed_at = CASE WHEN s.done = s.n THEN t.created_at + make_interval(days => 1) END
+      FROM (
+        SELECT parent_id, count(*) AS n,
+               count(*) FILTER (WHERE status = 'completed') AS done,
+               count(*) FILTER (WHERE status <> 'pending') AS started
+        FROM items WHERE user_id = ${user.id} AND type = ${child} GROUP BY parent_id
+      ) s
+      WHERE t.id = s.parent_id AND t.type = ${parent}`);
+  }
   // Autovacuum would analyze a table this size soon after such a load; do it now so the planner
   // sees the data the benchmark runs against rather than an empty table.
   await db.execute(sql`ANALYZE`);
