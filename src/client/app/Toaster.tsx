@@ -1,8 +1,9 @@
 import { X } from 'lucide-react';
 import { Toast } from 'radix-ui';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
 import { cn, focusRing } from '../components/ui/cn';
-import { type Toast as ToastData, type ToastStore, toastStore, useCurrentToast } from '../stores/toastStore';
+import { type Toast as ToastData, type ToastStore, toastStore } from '../stores/toastStore';
 import { useServices } from './services';
 
 const SWIPE_THRESHOLD = 50;
@@ -12,11 +13,19 @@ const EXIT_MS = 150;
 export function Toaster() {
   const { toasts } = useServices();
   // The data layer's client has its own queue (the sync engine's toasts); the module-level queue is
-  // shown too, after it, so a screen that imports `toast` from the store is never silent.
-  const fromClient = useCurrentToast(toasts);
-  const fromModule = useCurrentToast(toastStore);
-  const current = fromClient ?? fromModule;
-  const store = fromClient ? toasts : toastStore;
+  // shown too, so a screen that imports `toast` from the store is never silent.
+  const clientQueue = useStore(toasts, (s) => s.queue);
+  const moduleQueue = useStore(toastStore, (s) => s.queue);
+  const store = clientQueue.length > 0 ? toasts : toastStore;
+  const queue = clientQueue.length > 0 ? clientQueue : moduleQueue;
+  // One at a time, and the newest wins (the spec's limit of 1): a stale 'Code sent' should not hold
+  // back 'Welcome!' for five seconds.
+  const current = queue[queue.length - 1] ?? null;
+
+  useEffect(() => {
+    for (const stale of queue.slice(0, -1)) store.getState().dismiss(stale.id);
+  }, [queue, store]);
+
   return (
     <Toast.Provider swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD} label="Notification">
       {current ? <ToastItem key={current.id} toast={current} store={store} /> : null}

@@ -58,7 +58,9 @@ export function UpgradeOverlay() {
         description={
           complete
             ? 'Your account is ready. Your items now sync across your devices.'
-            : 'Moving the items on this device into your new account.'
+            : view.phase === 'waiting'
+              ? 'Setting up your account.'
+              : 'Moving the items on this device into your new account.'
         }
         hideClose={!complete && view.phase !== 'offline'}
       >

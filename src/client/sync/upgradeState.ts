@@ -21,7 +21,7 @@ export function upgradeView(
     // Nothing to upload (or not started yet): a guest with no items is simply done.
     return graceOver
       ? { phase: 'complete', percent: 100, message: 'Upgrade complete!' }
-      : { phase: 'waiting', percent: 0, message: 'Transferring your local data...' };
+      : { phase: 'waiting', percent: 0, message: 'Getting things ready...' };
   }
   const percent = Math.round((Math.min(progress.sent, progress.total) / progress.total) * 100);
   if (progress.done) return { phase: 'complete', percent: 100, message: 'Upgrade complete!' };
