@@ -124,16 +124,35 @@ export function useParentTitles(): ReadonlyMap<number, string> {
   );
 }
 
+/**
+ * Starts the reads a query depends on before calling it. The data layer's itemById and childrenOf first
+ * await a plain async helper (temporary-id resolution), and Dexie's live-query zone does not survive
+ * that await: their own reads went unobserved and the screen never updated after a write. Reads
+ * started synchronously here are observed, so Dexie re-runs the query when those rows change.
+ */
+function observe(reads: Promise<unknown>[]): Promise<unknown> {
+  return Promise.all(reads);
+}
+
 /** One item, live; null when it does not exist locally (or is deleted), undefined while loading. */
 export function useItem(id: number): LocalItem | null | undefined {
   const key = useViewerKey();
-  return useLiveQuery(() => (id === 0 ? null : client().queries.itemById(id)), [id, key]);
+  return useLiveQuery(() => {
+    if (id === 0) return null;
+    const { db, queries } = client();
+    return observe([db.items.get(id), db.meta.get('idAliases')]).then(() => queries.itemById(id));
+  }, [id, key]);
 }
 
 /** The children of an item, newest first, live. */
 export function useChildren(parentId: number): LocalItem[] | undefined {
   const key = useViewerKey();
-  return useLiveQuery(() => client().queries.childrenOf(parentId), [parentId, key]);
+  return useLiveQuery(() => {
+    const { db, queries } = client();
+    return observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
+      () => queries.childrenOf(parentId),
+    );
+  }, [parentId, key]);
 }
 
 /** Every local campaign, newest first (the campaign list's guest/offline paging source). */

@@ -172,7 +172,7 @@ export default function SearchDialog({
                         </p>
                       ) : null}
                     </div>
-                    <span className="shrink-0 text-xs text-zinc-500 capitalize dark:text-zinc-400">
+                    <span className="shrink-0 text-xs text-zinc-500 dark:text-zinc-400">
                       {statusText(hit.status)}
                     </span>
                   </div>

@@ -86,7 +86,7 @@ export function DetailHeading({
       </div>
       <div className="flex items-start justify-between gap-3">
         <h1 className="min-w-0 flex-1 text-2xl font-semibold tracking-tight text-zinc-900 dark:text-zinc-50">
-          <InlineTitle value={item.title} editable onSave={(title) => rename(item, title)} />
+          <InlineTitle value={item.title} editable wrap onSave={(title) => rename(item, title)} />
         </h1>
         <Button
           variant={action === 'Reopen' ? 'outline' : 'primary'}

@@ -16,6 +16,8 @@ export interface InlineTitleProps {
   label?: string;
   /** When false, a click on the text does not start editing (the title is a link elsewhere). */
   clickToEdit?: boolean;
+  /** Wrap long titles (page headings) instead of cutting them to one line (list rows). */
+  wrap?: boolean;
   children?: React.ReactNode;
 }
 
@@ -32,8 +34,10 @@ export function InlineTitle({
   className,
   label,
   clickToEdit = true,
+  wrap = false,
   children,
 }: InlineTitleProps) {
+  const fit = wrap ? 'break-words whitespace-normal' : 'truncate';
   const [editingState, setEditingState] = useState(false);
   const editing = editable && (editingProp ?? editingState);
   const [draft, setDraft] = useState(value);
@@ -92,7 +96,8 @@ export function InlineTitle({
         onKeyDown={onKeyDown}
         onBlur={commit}
         className={cn(
-          'w-full min-w-0 rounded-md border border-indigo-500 bg-white px-1.5 py-0.5 text-base outline-none ring-2 ring-indigo-500/30 md:text-[15px] dark:bg-zinc-900',
+          // Inherit the surrounding type (row or page heading), but never below 16 px so phones do not zoom.
+          'w-full min-w-0 rounded-md border border-indigo-500 bg-white px-1.5 py-0.5 [font-family:inherit] [font-weight:inherit] text-[max(16px,1em)] outline-none ring-2 ring-indigo-500/30 dark:bg-zinc-900',
           className,
         )}
       />
@@ -100,7 +105,7 @@ export function InlineTitle({
   }
 
   if (!editable || !clickToEdit) {
-    return <span className={cn('block min-w-0 truncate', className)}>{children ?? value}</span>;
+    return <span className={cn('block min-w-0', fit, className)}>{children ?? value}</span>;
   }
 
   return (
@@ -109,7 +114,8 @@ export function InlineTitle({
       onClick={() => setEditing(true)}
       aria-label={label ?? `Edit title: ${value}`}
       className={cn(
-        'block min-w-0 max-w-full cursor-text truncate rounded-sm text-left hover:text-zinc-950 dark:hover:text-white',
+        'block min-w-0 max-w-full cursor-text rounded-sm text-left hover:text-zinc-950 dark:hover:text-white',
+        fit,
         focusRing,
         className,
       )}

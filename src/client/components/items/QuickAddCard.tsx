@@ -21,6 +21,25 @@ export interface QuickAddCardProps {
   className?: string;
 }
 
+let pointerIsDown = false;
+if (typeof document !== 'undefined') {
+  document.addEventListener('pointerdown', () => (pointerIsDown = true), true);
+  document.addEventListener('pointerup', () => setTimeout(() => (pointerIsDown = false), 0), true);
+  document.addEventListener('pointercancel', () => (pointerIsDown = false), true);
+}
+
+/** Runs after the current press ends and its click has been dispatched. */
+function afterPointerUp(run: () => void) {
+  const done = () => {
+    document.removeEventListener('pointerup', onUp, true);
+    document.removeEventListener('pointercancel', onUp, true);
+    setTimeout(run, 0);
+  };
+  const onUp = () => done();
+  document.addEventListener('pointerup', onUp, true);
+  document.addEventListener('pointercancel', onUp, true);
+}
+
 const ARTICLE: Record<ItemType, string> = { campaign: 'a campaign', task: 'a task', todo: 'a todo' };
 
 function placeholderFor(types: readonly ItemType[], expanded: boolean, type: ItemType): string {
@@ -82,9 +101,17 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   };
 
   const onBlur = (event: FocusEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
     const next = event.relatedTarget as Node | null;
-    if (next && event.currentTarget.contains(next)) return;
-    if (empty) setExpanded(false);
+    if (next && form.contains(next)) return;
+    if (!empty) return;
+    const collapse = () => {
+      if (!form.contains(document.activeElement)) setExpanded(false);
+    };
+    // Collapsing shrinks the page; doing it while a press elsewhere is still down would move that
+    // press's target (a link in the list) from under the pointer, and the click would be lost.
+    if (pointerIsDown) afterPointerUp(collapse);
+    else collapse();
   };
 
   const onFieldEnter = (field: 'title' | 'description') => (event: KeyboardEvent<HTMLElement>) => {
@@ -99,6 +126,11 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
       onSubmit={submit}
       onKeyDown={onKeyDown}
       onBlur={onBlur}
+      // A press on the card's chrome (padding, type chips' labels) must not blur the title field, or an
+      // empty card would collapse under the pointer before the click lands.
+      onMouseDown={(event) => {
+        if (!(event.target as HTMLElement).closest('input, textarea, select, button')) event.preventDefault();
+      }}
       onFocus={() => setExpanded(true)}
       className={cn(
         'rounded-xl border bg-white transition-shadow duration-150 motion-reduce:transition-none dark:bg-zinc-900',

@@ -1,0 +1,83 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestClient, renderWithApp } from '../components/items/testUtils';
+import type { OutpostClient } from '../data/client';
+import { setOutpostClientForTests } from '../items/dataAdapter';
+import TaskDetailPage from '../tasks/TaskDetailPage';
+import CampaignDetailPage from './CampaignDetailPage';
+
+let client: OutpostClient;
+
+beforeEach(() => {
+  client = makeTestClient();
+});
+
+afterEach(() => {
+  cleanup();
+  client.close();
+  setOutpostClientForTests(null);
+});
+
+describe('CampaignDetailPage', () => {
+  it('shows the facts, then lists a new child and the progress as soon as it is written', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign', due_date: '2026-12-20' });
+    renderWithApp(<CampaignDetailPage />, { route: `/campaigns/${campaign.id}`, path: '/campaigns/:id' });
+    await waitFor(() =>
+      expect(screen.getByText('No tasks or todos yet. Add your first item above!')).toBeTruthy(),
+    );
+    expect(screen.getByText('Created by:')).toBeTruthy();
+    expect(screen.getByText('Guest User')).toBeTruthy();
+    expect(screen.getByText('Due:')).toBeTruthy();
+    expect(screen.queryByText(/of \d+ done/)).toBeNull();
+
+    await act(async () => {
+      const task = await client.items.create({ title: 'Raised beds', type: 'task', parent_id: campaign.id });
+      await client.items.create({ title: 'Order compost', type: 'todo', parent_id: campaign.id });
+      await client.items.setStatus(task.id, 'completed');
+    });
+    await waitFor(() => expect(screen.getByText('Raised beds')).toBeTruthy());
+    expect(screen.getByText('Order compost')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('1 of 2 done')).toBeTruthy());
+    expect(screen.getByText('50%')).toBeTruthy();
+  });
+
+  it('says when the campaign does not exist', async () => {
+    renderWithApp(<CampaignDetailPage />, { route: '/campaigns/999', path: '/campaigns/:id' });
+    await waitFor(() => expect(screen.getByText('Campaign not found')).toBeTruthy());
+  });
+
+  it('shows a guest the empty activity feed without a request', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    renderWithApp(<CampaignDetailPage />, {
+      route: `/campaigns/${campaign.id}?tab=activity`,
+      path: '/campaigns/:id',
+    });
+    await waitFor(() =>
+      expect(
+        screen.getByText('No activity yet. Start by adding tasks or making changes to track progress.'),
+      ).toBeTruthy(),
+    );
+  });
+});
+
+describe('TaskDetailPage', () => {
+  it('shows its facts and todos, live', async () => {
+    const task = await client.items.create({ title: 'Raised beds', type: 'task', assigned_to: 2 });
+    renderWithApp(<TaskDetailPage />, { route: `/tasks/${task.id}`, path: '/tasks/:id' });
+    await waitFor(() => expect(screen.getByText('No todos yet. Add your first todo above!')).toBeTruthy());
+    for (const label of ['Created by:', 'Assigned to:', 'Status:', 'Due:'])
+      expect(screen.getByText(label)).toBeTruthy();
+    expect(screen.getByText('Sam Rivera')).toBeTruthy();
+    await act(async () => {
+      await client.items.create({ title: 'Buy boards', type: 'todo', parent_id: task.id });
+    });
+    await waitFor(() => expect(screen.getByText('Buy boards')).toBeTruthy());
+    expect(screen.getByText('0 of 1 done')).toBeTruthy();
+  });
+
+  it('says when the task does not exist', async () => {
+    renderWithApp(<TaskDetailPage />, { route: '/tasks/12345', path: '/tasks/:id' });
+    await waitFor(() => expect(screen.getByText('Task not found')).toBeTruthy());
+  });
+});

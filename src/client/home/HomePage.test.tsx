@@ -1,0 +1,97 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ItemType } from '../../shared/item';
+import { makeTestClient, renderWithApp } from '../components/items/testUtils';
+import type { OutpostClient } from '../data/client';
+import type { LocalItem } from '../data/types';
+import { setOutpostClientForTests } from '../items/dataAdapter';
+import HomePage from './HomePage';
+
+let client: OutpostClient;
+
+const guest = {
+  id: 0,
+  name: 'Guest User',
+  phone: '',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+function localItem(id: number, type: ItemType): LocalItem {
+  const at = new Date(Date.UTC(2026, 0, 1) + id * 60_000).toISOString();
+  return {
+    id,
+    uuid: null,
+    title: `${type} number ${id}`,
+    description: null,
+    type,
+    status: 'pending',
+    user_id: 0,
+    assigned_to: null,
+    parent_id: null,
+    due_date: null,
+    end_date: null,
+    created_at: at,
+    updated_at: at,
+    completed_at: null,
+    deleted_at: null,
+    version: 1,
+    created_by: guest,
+    user: guest,
+    assignedUser: null,
+    parent: null,
+    children_count: 0,
+    completed_count: 0,
+    _syncStatus: 'local',
+    _deleted: 0,
+    _localVersion: 1,
+    _conflict: null,
+    _dirty: [],
+    _base: null,
+    _remote: null,
+  };
+}
+
+beforeEach(() => {
+  client = makeTestClient();
+});
+
+afterEach(() => {
+  cleanup();
+  client.close();
+  setOutpostClientForTests(null);
+});
+
+describe('HomePage', () => {
+  it('shows the heading, the tabs and the All empty text', async () => {
+    renderWithApp(<HomePage />);
+    expect(screen.getByRole('heading', { name: 'Home' })).toBeTruthy();
+    expect(screen.getByText('Everything happening in your world')).toBeTruthy();
+    for (const name of ['All', 'Campaigns', 'Tasks', 'Todos'])
+      expect(screen.getByRole('tab', { name })).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByText('No items yet! Create your first campaign to get started.')).toBeTruthy(),
+    );
+  });
+
+  it('keeps fewer than 100 rows in the DOM with 10,000 items, before and after View All', async () => {
+    const types: ItemType[] = ['campaign', 'task', 'todo'];
+    await client.db.items.bulkPut(
+      Array.from({ length: 10_000 }, (_, i) => localItem(i + 1, types[i % 3] ?? 'todo')),
+    );
+    renderWithApp(<HomePage />);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'View All (10000 items)' })).toBeTruthy(), {
+      timeout: 10_000,
+    });
+    const rows = () => document.querySelectorAll('[data-item-id]').length;
+    expect(rows()).toBe(20);
+    // Newest first: the highest id leads.
+    expect(document.querySelector('[data-item-id]')?.getAttribute('data-item-id')).toBe('10000');
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'View All (10000 items)' })));
+    expect(rows()).toBeGreaterThan(0);
+    expect(rows()).toBeLessThan(100);
+    expect(screen.getByRole('button', { name: 'Show Less' })).toBeTruthy();
+  }, 30_000);
+});
