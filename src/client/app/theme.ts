@@ -8,6 +8,10 @@ export function applyTheme(theme: Theme, systemPrefersDark: boolean): void {
   const dark = resolvesToDark(theme, systemPrefersDark);
   const root = document.documentElement;
   root.classList.toggle('dark', dark);
+  // The browser's own chrome (the phone's status bar) follows the app's choice, not only the OS.
+  for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')) {
+    meta.content = dark ? '#09090b' : '#ffffff';
+  }
 }
 
 /** Keeps <html> in step with the chosen theme and, for System, with the OS as it changes. */
