@@ -96,7 +96,7 @@ export function Header() {
       </div>
 
       {/* Tablet and desktop */}
-      <div className="mx-auto hidden h-16 max-w-6xl items-center gap-6 px-6 md:flex">
+      <div className="mx-auto hidden h-16 max-w-6xl items-center gap-3 px-4 md:flex lg:gap-6 lg:px-6">
         <Link
           to="/"
           className={cn(
@@ -105,9 +105,10 @@ export function Header() {
           )}
         >
           <BrandMark />
-          {PRODUCT_NAME}
+          {/* Tablets keep the mark only, so nav and account fit on one line. */}
+          <span className="sr-only lg:not-sr-only">{PRODUCT_NAME}</span>
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-1">
+        <nav aria-label="Main" className="flex items-center gap-0.5 lg:gap-1">
           {NAV_LINKS.map((link) => (
             <NavLink
               key={link.to}
@@ -115,7 +116,7 @@ export function Header() {
               end={link.to === '/'}
               className={({ isActive }) =>
                 cn(
-                  'rounded-md px-3 py-1.5 text-sm font-medium transition-colors duration-150 motion-reduce:transition-none',
+                  'rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap transition-colors duration-150 motion-reduce:transition-none lg:px-3',
                   focusRing,
                   isActive
                     ? 'bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50'
@@ -127,7 +128,7 @@ export function Header() {
             </NavLink>
           ))}
         </nav>
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex items-center gap-1 lg:gap-2">
           <button
             type="button"
             onClick={() => uiStore.getState().setSearchOpen(true)}
@@ -191,7 +192,7 @@ function GuestActions() {
       >
         <Settings className="size-5" aria-hidden />
       </Link>
-      <span className="text-sm text-zinc-500 dark:text-zinc-400">Local only</span>
+      <span className="px-1 text-sm whitespace-nowrap text-zinc-500 dark:text-zinc-400">Local only</span>
       <Button asChild size="sm">
         <Link to="/login">Sign In</Link>
       </Button>
