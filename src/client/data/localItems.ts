@@ -15,13 +15,21 @@ export function fromServer(item: Item, localVersion = 0): LocalItem {
     _dirty: [],
     _base: null,
     _remote: null,
+    _predicted: null,
   };
 }
 
 /** The API's fields of a local item, without the client-only markers. */
 export function toServerShape(item: LocalItem): Item {
-  const { _syncStatus, _deleted, _localVersion, _conflict, _dirty, _base, _remote, ...rest } = item;
+  const { _syncStatus, _deleted, _localVersion, _conflict, _dirty, _base, _remote, _predicted, ...rest } =
+    item;
   return rest;
+}
+
+/** The base for a three-way merge: the server copy with our own predicted roll-up applied. */
+export function mergeBase(item: LocalItem): Item | null {
+  if (!item._base) return null;
+  return item._predicted ? { ...item._base, ...item._predicted } : item._base;
 }
 
 /** The server copy a new local edit is based on: the one already recorded, or the item as it stands. */
@@ -109,9 +117,12 @@ export async function applyLocalRollUp(
       completed_at: change.completed_at,
       updated_at: now,
     };
-    // Keep the server's copy, so a later merge compares against what the server really had.
-    if (!overrides.has(id) && next._base === null && next._syncStatus === 'synced')
-      next._base = toServerShape(item);
+    if (!overrides.has(id) && next._syncStatus !== 'local' && item.id > 0) {
+      // Keep the server's copy to fall back to, and what we expect the server to make of it, so a
+      // later edit does not mistake our own roll-up for someone else's change.
+      if (next._base === null) next._base = toServerShape(item);
+      next._predicted = { status: change.status, completed_at: change.completed_at };
+    }
     changed.set(id, next);
   }
   return changed;

@@ -6,7 +6,7 @@ import type { ToastInput } from '../stores/toastStore';
 import { type ApiClient, ApiError, isNetworkError } from './apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from './db';
 import { moveGuestDataToAccount, upgradeProgress } from './guestUpgrade';
-import { fromServer, toServerShape, usersOf } from './localItems';
+import { fromServer, mergeBase, toServerShape, usersOf } from './localItems';
 import { BUSY, createSyncLock, type SyncLock } from './locks';
 import {
   applyConfirmed,
@@ -145,7 +145,7 @@ export async function applyPulled(db: OutpostDb, items: readonly Item[], cursor:
         conflicts++;
         continue;
       }
-      const base = local._base;
+      const base = mergeBase(local);
       if (base && remote.version <= base.version) continue;
       if (local._deleted === 1) {
         if (deleteConflicts(base?.version ?? null, remote.version)) {
@@ -258,7 +258,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         return;
       }
       const merge = mergeEdits({
-        base: local._base ?? remote,
+        base: mergeBase(local) ?? remote,
         local: toServerShape(local),
         remote,
         dirty: local._dirty,
@@ -324,7 +324,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           await remoteGone(entry);
           return { kind: 'conflict' };
         }
-        if (error.status >= 400 && error.status < 500) {
+        if (error.status >= 400 && error.status < 500 && !(silent && isCreate)) {
           await drop(entry, error, silent);
           return { kind: 'dropped', error };
         }
@@ -370,6 +370,22 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     return result;
   }
 
+  /**
+   * With everything pushed and pulled, a roll-up this device predicted that the server did not make
+   * (say the write behind it was refused) would stay forever: put the server's copy back.
+   */
+  async function dropStalePredictions(): Promise<void> {
+    await db.transaction('rw', [...TABLES], async () => {
+      if ((await db.syncQueue.count()) > 0) return;
+      const stale = await db.items
+        .filter((i) => !!i._predicted && i._syncStatus === 'synced' && i._conflict === null)
+        .toArray();
+      await db.items.bulkPut(
+        stale.map((i) => (i._base ? fromServer(i._base, i._localVersion + 1) : { ...i, _predicted: null })),
+      );
+    });
+  }
+
   async function pull(): Promise<{ pulled: number; conflicts: number }> {
     let cursor = (await getMeta<string>(db, META_KEYS.cursor)) ?? '';
     let pulled = 0;
@@ -382,6 +398,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       if (!data.has_more) break;
     }
     await setMeta(db, META_KEYS.lastSyncAt, new Date().toISOString());
+    await dropStalePredictions();
     return { pulled, conflicts };
   }
 

@@ -112,6 +112,12 @@ export async function settleAfterDrop(db: OutpostDb, itemId: number): Promise<vo
     });
     return;
   }
+  if (item._base === null && item.id < 0) {
+    // A create the server refused: there is nothing to fall back to, and keeping a copy that can
+    // never sync would leave this device different from every other one. The toast says so.
+    await db.items.delete(itemId);
+    return;
+  }
   if (item._base) {
     await db.items.put(fromServer(item._base, item._localVersion + 1));
     await restoreDescendants(db, itemId);

@@ -20,6 +20,11 @@ export interface LocalItem extends Item {
   _dirty: PatchableField[];
   /** The server copy the unconfirmed edits are based on (null for an item never on the server). */
   _base: Item | null;
+  /**
+   * A status this device expects the server to give the item as a consequence of its own write (the
+   * roll-up); confirmed by the next pull, or dropped if the server never changes the item.
+   */
+  _predicted?: { status: Item['status']; completed_at: string | null } | null;
   /** The server copy that disagrees with the local one while a conflict is open; null when deleted there. */
   _remote: Item | null;
 }
