@@ -3,7 +3,7 @@ import { Cloud, Smartphone } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { ConflictChoice, ConflictVersion, ConflictView } from '../app/services';
 import { Badge, Button, Dialog, DialogContent, DialogFooter } from '../components/ui';
-import { cn, focusRing } from '../components/ui/cn';
+import { cn } from '../components/ui/cn';
 
 export interface SyncConflictDialogProps {
   open: boolean;
