@@ -19,11 +19,30 @@ export const ACTION_TONE: Record<string, BadgeTone> = {
 
 export const ACTIVITY_STALE_MS = 30_000;
 
+/** One metadata value in words: a change reads 'pending → in progress', a flag 'yes' or 'no'. */
+export function metadataValue(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string') return value.replace(/_/g, ' ');
+  if (Array.isArray(value)) return value.map(metadataValue).join(', ');
+  if (typeof value === 'object' && value !== null) {
+    const change = value as Record<string, unknown>;
+    if ('old' in change || 'new' in change) {
+      const from = change.old === null || change.old === undefined ? 'none' : metadataValue(change.old);
+      const to = change.new === null || change.new === undefined ? 'none' : metadataValue(change.new);
+      return `${from} → ${to}`;
+    }
+    return Object.entries(change)
+      .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${metadataValue(v)}`)
+      .join(', ');
+  }
+  return String(value);
+}
+
 function metadataLines(metadata: Record<string, unknown> | null | undefined): [string, string][] {
   if (!metadata) return [];
   return Object.entries(metadata)
     .filter(([, v]) => v !== null && v !== undefined && v !== '')
-    .map(([k, v]) => [k.replace(/_/g, ' '), typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+    .map(([k, v]) => [k.replace(/_/g, ' '), metadataValue(v)]);
 }
 
 function relative(iso: string): string {
@@ -123,7 +142,7 @@ export function ActivityFeed({ campaignId }: { campaignId: number }) {
               <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
                 {metadataLines(entry.metadata).map(([k, v]) => (
                   <div key={k} className="contents">
-                    <dt className="text-zinc-500 capitalize dark:text-zinc-400">{k}</dt>
+                    <dt className="text-zinc-500 first-letter:uppercase dark:text-zinc-400">{k}</dt>
                     <dd className="min-w-0 truncate text-zinc-700 dark:text-zinc-300">{v}</dd>
                   </div>
                 ))}

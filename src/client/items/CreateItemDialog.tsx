@@ -92,11 +92,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
               ))}
             </TabsList>
           </Tabs>
-          <Field
-            label="Title"
-            error={state.error ?? (missing ? 'Title is required.' : undefined)}
-            hint={state.showCounter ? `${state.length}/255 characters` : undefined}
-          >
+          <Field label="Title" error={state.error ?? (missing ? 'Title is required.' : undefined)}>
             {(control) => (
               <div className="relative">
                 <Input
@@ -110,13 +106,14 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                 />
                 {state.showCounter ? (
                   <span
-                    aria-hidden
+                    aria-live="polite"
                     className={cn(
                       'absolute top-1/2 right-3 -translate-y-1/2 text-xs tabular-nums',
                       state.tooLong ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400',
                     )}
                   >
                     {state.length}/255
+                    <span className="sr-only"> characters</span>
                   </span>
                 ) : null}
               </div>
