@@ -108,4 +108,31 @@ describe('ItemRow inline edit', () => {
     });
     await waitFor(async () => expect((await client.db.items.get(todo.id))?.status).toBe('completed'));
   });
+
+  it('deletes a todo at once and says so', async () => {
+    client = makeTestClient();
+    const todo = await client.items.create({ title: 'Old note', type: 'todo' });
+    renderWithApp(<ItemRow item={todo} />);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Delete Old note' }));
+    });
+    await waitFor(async () => expect(await client.db.items.get(todo.id)).toBeUndefined());
+    expect(toastStore.getState().queue[0]).toMatchObject({
+      title: 'Todo deleted',
+      description: 'The todo has been deleted successfully.',
+    });
+  });
+
+  it('asks before deleting a task with everything in it', async () => {
+    client = makeTestClient();
+    const task = await client.items.create({ title: 'Big task', type: 'task' });
+    renderWithApp(<ItemRow item={task} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Big task' }));
+    expect(screen.getByRole('dialog', { name: 'Delete this task?' })).toBeTruthy();
+    expect(await client.db.items.get(task.id)).toBeDefined();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    });
+    await waitFor(async () => expect(await client.db.items.get(task.id)).toBeUndefined());
+  });
 });

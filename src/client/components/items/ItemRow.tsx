@@ -12,7 +12,9 @@ import { memo, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../../shared/item';
 import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
+import { Button } from '../ui/Button';
 import { cn, focusRing } from '../ui/cn';
+import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
 import { assigneeName } from './assignees';
 import { InlineTitle } from './InlineTitle';
@@ -63,6 +65,9 @@ export const ItemRow = memo(function ItemRow({
 }: ItemRowProps) {
   const { rename, setStatus, assign, remove } = useItemMutations();
   const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  // Deleting a campaign or task takes everything under it, so those ask first; a todo goes at once.
+  const requestDelete = () => (item.type === 'todo' ? void remove(item) : setConfirming(true));
   const href = itemHref(item);
   const editable = !(item.type === 'todo' && item.status === 'completed');
   const parentName = parentTitle ?? item.parent?.title ?? null;
@@ -190,7 +195,7 @@ export const ItemRow = memo(function ItemRow({
           className={cn(actionButton, 'hover:text-red-600 dark:hover:text-red-400')}
           aria-label={`Delete ${item.title}`}
           title="Delete"
-          onClick={() => void remove(item)}
+          onClick={requestDelete}
         >
           <Trash2 aria-hidden />
         </button>
@@ -250,13 +255,35 @@ export const ItemRow = memo(function ItemRow({
                 menuItemClasses,
                 'text-red-600 data-[highlighted]:bg-red-50 dark:text-red-400 dark:data-[highlighted]:bg-red-950/50 [&_svg]:text-current dark:[&_svg]:text-current',
               )}
-              onSelect={() => void remove(item)}
+              onSelect={requestDelete}
             >
               <Trash2 aria-hidden /> Delete
             </Menu.Item>
           </Menu.Content>
         </Menu.Portal>
       </Menu.Root>
+      <Dialog open={confirming} onOpenChange={setConfirming}>
+        <DialogContent
+          size="sm"
+          title={`Delete this ${TYPE_LABEL[item.type].toLowerCase()}?`}
+          description={`“${item.title}” and everything in it will be deleted.`}
+        >
+          <DialogFooter className="mt-2">
+            <Button variant="outline" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                setConfirming(false);
+                void remove(item);
+              }}
+            >
+              Delete
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     </div>
   );
 
