@@ -1,0 +1,197 @@
+import { type APIRequestContext, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { AppPage, type Theme } from './AppPage';
+
+export type ItemType = 'campaign' | 'task' | 'todo';
+
+/** What GET /api/items answers with; only the fields the specs read. */
+export interface ServerItem {
+  id: number;
+  title: string;
+  type: ItemType;
+  status: string;
+  parent_id: number | null;
+}
+
+// Must match THEME_STORAGE_KEY in src/client/stores/themeStore.ts (a bare string, not JSON).
+const THEME_STORAGE_KEY = 'outpost-theme';
+
+const TYPE_LABEL: Record<ItemType, string> = { campaign: 'Campaign', task: 'Task', todo: 'Todo' };
+
+let phoneCounter = 0;
+
+/**
+ * A US 555 number no other spec (or earlier run against the same database) uses: the server accepts
+ * possible-but-unassigned numbers (ARCHITECTURE §5), so every spec can be its own user.
+ */
+export function freshPhone(): string {
+  phoneCounter += 1;
+  const seed = (Date.now() * 7 + process.pid * 131 + phoneCounter * 7919) % 10_000_000;
+  return `+1555${String(seed).padStart(7, '0')}`;
+}
+
+/** A title no other spec uses, so lists and search never match another spec's items. */
+export function uniqueTitle(prefix: string): string {
+  return `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** The app with the flows the journeys share: onboarding, sign-in, adding items, search, theme. */
+export class Outpost extends AppPage {
+  readonly main: Locator;
+
+  constructor(page: Page) {
+    super(page);
+    this.main = page.locator('main');
+  }
+
+  get isPhone(): boolean {
+    return (this.page.viewportSize()?.width ?? 1280) < 768;
+  }
+
+  /** Starts every page load with a fixed theme, for screenshots and axe in both modes. */
+  async presetTheme(theme: Theme) {
+    await this.page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
+      THEME_STORAGE_KEY,
+      theme,
+    ] as const);
+  }
+
+  /** The tutorial as a guest: welcome, 'Continue Without Account', the offline tour, 'Get Started'. */
+  async onboardAsGuest() {
+    await this.goto('/');
+    await expect(this.page).toHaveURL(/\/onboarding$/);
+    const dialog = this.page.getByRole('dialog', { name: 'Welcome' });
+    await expect(dialog.getByText('Step 1 of 6')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await expect(dialog.getByText('Step 2 of 6')).toBeVisible();
+    // The account prompt: Next waits for a choice.
+    await expect(dialog.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await dialog.getByText('Continue Without Account').click();
+    await expect(dialog.getByRole('radio', { name: /Continue Without Account/ })).toBeChecked();
+    for (let step = 3; step <= 6; step++) {
+      await dialog.getByRole('button', { name: 'Next' }).click();
+      await expect(dialog.getByText(`Step ${step} of 6`)).toBeVisible();
+    }
+    await dialog.getByRole('button', { name: 'Get Started' }).click();
+    await expect(this.page).toHaveURL(/\/$/);
+    await expect(this.heading('Home')).toBeVisible();
+  }
+
+  /** Signs in on /login with a phone and a name; the app goes Home afterwards. */
+  async signIn(phone: string, name: string) {
+    await this.goto('/login');
+    await expect(this.heading('Sign In to Outpost')).toBeVisible();
+    await this.main.getByLabel('Phone number').fill(phone);
+    await this.main.getByLabel('Name').fill(name);
+    await this.main.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(this.page).toHaveURL(/\/$/);
+  }
+
+  heading(name: string | RegExp): Locator {
+    return this.page.getByRole('heading', { level: 1, name });
+  }
+
+  /** Goes to a screen through the phone's bottom bar or the desktop's nav links. */
+  async navigate(label: 'Home' | 'My List' | 'Queue' | 'Active' | 'Completed') {
+    const nav = this.page.getByRole('navigation', { name: 'Main' }).filter({ visible: true });
+    const text = this.isPhone && label === 'Completed' ? 'Done' : label;
+    await nav.getByRole('link', { name: text, exact: true }).click();
+    await expect(this.heading(label)).toBeVisible();
+  }
+
+  /** The quick-add card with this accessible name ('Quick add', 'Add todo', …) in the open tab. */
+  quickAddForm(name: string | RegExp = 'Quick add'): Locator {
+    return this.main.getByRole('form', { name }).filter({ visible: true }).first();
+  }
+
+  /** Adds an item with the quick-add card; the item's row appears in the page's list. */
+  async quickAdd(type: ItemType, title: string, formName: string | RegExp = 'Quick add') {
+    const form = this.quickAddForm(formName);
+    const input = form.getByRole('textbox', { name: `${TYPE_LABEL[type]} title` });
+    // A multi-type card: focusing expands it and shows the type chips.
+    if (!(await input.isVisible())) {
+      await form.getByRole('textbox').first().click();
+    }
+    const chip = form.getByRole('radio', { name: TYPE_LABEL[type], exact: true });
+    if ((await chip.count()) > 0) {
+      await form.getByText(TYPE_LABEL[type], { exact: true }).click();
+      await expect(chip).toBeChecked();
+    }
+    const title_ = form.getByRole('textbox', { name: `${TYPE_LABEL[type]} title` });
+    await title_.fill(title);
+    await form.getByRole('button', { name: `Add ${type}` }).click();
+    await expect(this.toast('Item created')).toBeVisible();
+    // A successful create empties the card again.
+    await expect(title_).toHaveValue('');
+  }
+
+  /** Adds an item with the Create New Item dialog behind the phone's floating add button. */
+  async createWithDialog(type: ItemType, title: string) {
+    await this.page.getByRole('button', { name: 'Create new item' }).click();
+    const dialog = this.page.getByRole('dialog', { name: 'Create New Item' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('tab', { name: type }).click();
+    await expect(dialog.getByRole('tab', { name: type })).toHaveAttribute('aria-selected', 'true');
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByRole('button', { name: `Create ${type}` }).click();
+    await expect(dialog).toBeHidden();
+    await expect(this.toast('Item created')).toBeVisible();
+  }
+
+  /** A toast by its title; Radix puts them in the 'Notifications (F8)' region. */
+  toast(title: string): Locator {
+    return this.page
+      .getByRole('region', { name: /^Notifications/ })
+      .getByText(title, { exact: true })
+      .first();
+  }
+
+  /** The row of an item, by its exact title, in whatever list is on screen. */
+  row(title: string): Locator {
+    return this.main
+      .locator('[data-item-id]')
+      .filter({ has: this.page.getByText(title, { exact: true }) })
+      .first();
+  }
+
+  /** Opens the search dialog with Ctrl+K, types, and opens the first result with Enter. */
+  async searchAndOpen(query: string, expectTitle: string) {
+    await this.page.locator('body').click({ position: { x: 1, y: 1 } });
+    await this.page.keyboard.press('Control+k');
+    const dialog = this.page.getByRole('dialog', { name: 'Search items' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText('Start typing to search across all your items')).toBeVisible();
+    const input = dialog.getByRole('combobox', { name: 'Search items' });
+    await expect(input).toBeFocused();
+    await input.fill(query);
+    const option = dialog.getByRole('option').filter({ hasText: expectTitle }).first();
+    await expect(option).toBeVisible();
+    await expect(dialog.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    // Move the selection to the expected hit with the arrow keys, then open it with Enter.
+    const options = dialog.getByRole('option');
+    const count = await options.count();
+    for (let i = 0; i < count; i++) {
+      if ((await options.nth(i).getAttribute('aria-selected')) === 'true') {
+        if ((await options.nth(i).textContent())?.includes(expectTitle)) break;
+      }
+      await input.press('ArrowDown');
+    }
+    await expect(option).toHaveAttribute('aria-selected', 'true');
+    await input.press('Enter');
+    await expect(dialog).toBeHidden();
+  }
+
+  /** Full-page screenshot and axe check in one go, for the screens spec. */
+  async captureScreen(testInfo: TestInfo, name: string) {
+    await this.screenshot(testInfo, name);
+    return this.seriousA11yViolations();
+  }
+}
+
+/** The server's items of a type visible to whoever the request's cookies belong to. */
+export async function serverItems(request: APIRequestContext, query = ''): Promise<ServerItem[]> {
+  const response = await request.get(`/api/items?per_page=100${query ? `&${query}` : ''}`);
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { data: ServerItem[] };
+  return body.data;
+}
