@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import type { UserSummary } from '../../shared/item';
 import { type AuthStore, createAuthStore } from '../stores/authStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
@@ -36,6 +37,11 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     options.indexedDB && options.IDBKeyRange
       ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
       : undefined;
+  if (dbOptions && !Dexie.dependencies.indexedDB) {
+    // liveQuery checks the global dependency before every run; without it (Node) it never fires.
+    Dexie.dependencies.indexedDB = dbOptions.indexedDB;
+    Dexie.dependencies.IDBKeyRange = dbOptions.IDBKeyRange;
+  }
   const db = new OutpostDb(options.dbName ?? DB_NAME, dbOptions);
   const connectivity = options.connectivity ?? browserConnectivity();
   const toasts = options.toastStore ?? createToastStore();

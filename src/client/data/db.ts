@@ -16,7 +16,7 @@ export class OutpostDb extends Dexie {
     super(name, options);
     // Null keys are not indexed by IndexedDB, so parent_id/assigned_to/uuid indexes hold only real refs.
     this.version(DB_VERSION).stores({
-      items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at',
+      items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
       users: 'id',
       contacts: '++id, user_id, contact_phone',
       syncQueue: 'id, &seq, itemId, tag',
@@ -34,8 +34,14 @@ export const META_KEYS = {
   dataOwner: 'dataOwner',
   upgrade: 'upgrade',
   idAliases: 'idAliases',
+  predicted: 'predicted',
 } as const;
 export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
+
+/** Items open in a conflict dialog (indexed: null is not, so this reads only the conflicted ones). */
+export function conflictedCollection(db: OutpostDb) {
+  return db.items.where('_conflict').anyOf('update', 'delete');
+}
 
 /** Reads a meta value (inside the caller's transaction when there is one). */
 export async function getMeta<T>(db: OutpostDb, key: MetaKey): Promise<T | undefined> {

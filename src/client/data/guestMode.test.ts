@@ -1,8 +1,17 @@
+import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from './testing/harness';
 
 // No server at all: guest mode must never need one. Any request fails loudly in the assertions.
 let device: Device;
+
+/** Waits until a live query has caught up (a busy machine can take a while), or fails after 3 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 3000) throw new Error(`timed out waiting for a live query: ${String(done)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 afterEach(() => device?.client.close());
 
 function guest() {
@@ -159,5 +168,51 @@ describe('derived lists', () => {
       'Fence posts',
       'Buy tape',
     ]);
+  });
+});
+
+describe('live queries', () => {
+  it('re-runs a list when a repository write changes it', async () => {
+    const client = guest();
+    const seen: string[][] = [];
+    const sub = liveQuery(() => client.queries.screenItems('queue', 'all')).subscribe({
+      next: (rows) => seen.push(rows.map((r) => r.title)),
+    });
+    await until(() => seen.length > 0);
+    await client.items.create({ title: 'Fresh', type: 'todo' });
+    await until(() => seen.some((s) => s.includes('Fresh')));
+    const todo = await client.items.create({ title: 'Second', type: 'todo' });
+    await client.items.start(todo.id);
+    await until(() => JSON.stringify(seen.at(-1)) === '["Fresh"]');
+    sub.unsubscribe();
+    expect(seen[0]).toEqual([]);
+    expect(seen).toContainEqual(['Fresh']);
+    expect(seen.at(-1)).toEqual(['Fresh']);
+  });
+
+  it('re-runs children, progress, one item and My List counts after writes', async () => {
+    const client = guest();
+    const task = await client.items.create({ title: 'Task', type: 'task' });
+    const todo = await client.items.create({ title: 'Todo', type: 'todo', parent_id: task.id });
+    const last: Record<string, unknown> = {};
+    const subs = [
+      liveQuery(() => client.queries.childrenOf(task.id)).subscribe({
+        next: (v) => (last.children = v.map((i) => i.title)),
+      }),
+      liveQuery(() => client.queries.progressFor(task.id)).subscribe({
+        next: (v) => (last.progress = v.percent),
+      }),
+      liveQuery(() => client.queries.itemById(todo.id)).subscribe({ next: (v) => (last.item = v?.status) }),
+      liveQuery(() => client.queries.myListCounts()).subscribe({ next: (v) => (last.counts = v.completed) }),
+    ];
+    await until(() => last.counts !== undefined);
+    await client.items.update(todo.id, { title: 'Todo renamed' });
+    await client.items.toggle(todo.id);
+    const expected = { children: ['Todo renamed'], progress: 100, item: 'completed', counts: 2 };
+    const caughtUp = () =>
+      Object.entries(expected).every(([k, v]) => JSON.stringify(last[k]) === JSON.stringify(v));
+    await until(caughtUp).catch(() => undefined);
+    for (const sub of subs) sub.unsubscribe();
+    expect(last).toEqual(expected);
   });
 });

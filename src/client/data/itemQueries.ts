@@ -9,7 +9,7 @@ import {
   matchesFilterText,
   SCREEN_STATUS,
 } from '../../shared/visibility';
-import type { OutpostDb } from './db';
+import { conflictedCollection, type OutpostDb } from './db';
 import { resolveId } from './tempIds';
 import type { LocalItem, Viewer } from './types';
 
@@ -210,5 +210,5 @@ export function pendingCount(db: OutpostDb): Promise<number> {
 
 /** Items with an open conflict, for the conflict dialog. */
 export function conflictedItems(db: OutpostDb): Promise<LocalItem[]> {
-  return db.items.filter((i) => i._conflict !== null).toArray();
+  return conflictedCollection(db).toArray();
 }

@@ -213,8 +213,12 @@ export function createItemsRepository(deps: RepositoryDeps) {
       }
       const direct = new Map<number, ItemStatus>(changed.includes('status') ? [[id, next.status]] : []);
       const touched = changed.includes('parent_id') ? [current.parent_id, next.parent_id] : [];
-      const roots = [await rootIdOf(db, current), await rootIdOf(db, next)];
-      const rolled = await applyLocalRollUp(db, roots, direct, touched, at, new Map([[id, next]]));
+      // Only status and parent changes move the roll-up; a title edit skips loading the family.
+      const rolls = direct.size > 0 || touched.length > 0;
+      const roots = rolls ? [await rootIdOf(db, current), await rootIdOf(db, next)] : [];
+      const rolled = rolls
+        ? await applyLocalRollUp(db, roots, direct, touched, at, new Map([[id, next]]))
+        : new Map<number, LocalItem>();
       const own = rolled.get(id);
       if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
       else if (changed.includes('status'))

@@ -1,7 +1,7 @@
 import type { Item, ItemStatus, UserSummary } from '../../shared/item';
 import type { PatchableField } from '../../shared/schemas';
 import { planStatusChanges, type StatusNode } from '../../shared/status';
-import type { OutpostDb } from './db';
+import { getMeta, META_KEYS, type OutpostDb, setMeta } from './db';
 import type { LocalItem, LocalUser, QueueEntry } from './types';
 
 /** A server item as stored locally: synced, nothing pending. */
@@ -124,6 +124,11 @@ export async function applyLocalRollUp(
       next._predicted = { status: change.status, completed_at: change.completed_at };
     }
     changed.set(id, next);
+  }
+  const predicted = [...changed.values()].filter((i) => i._predicted).map((i) => i.id);
+  if (predicted.length > 0) {
+    const known = (await getMeta<number[]>(db, META_KEYS.predicted)) ?? [];
+    await setMeta(db, META_KEYS.predicted, [...new Set([...known, ...predicted])]);
   }
   return changed;
 }

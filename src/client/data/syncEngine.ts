@@ -4,7 +4,7 @@ import type { PatchableField } from '../../shared/schemas';
 import type { SyncStatusStore } from '../stores/syncStatusStore';
 import type { ToastInput } from '../stores/toastStore';
 import { type ApiClient, ApiError, isNetworkError } from './apiClient';
-import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from './db';
+import { conflictedCollection, getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from './db';
 import { moveGuestDataToAccount, upgradeProgress } from './guestUpgrade';
 import { fromServer, mergeBase, toServerShape, usersOf } from './localItems';
 import { BUSY, createSyncLock, type SyncLock } from './locks';
@@ -179,7 +179,7 @@ export async function applyPulled(db: OutpostDb, items: readonly Item[], cursor:
 
 /** The open conflicts, for the conflict dialog. */
 export async function listConflicts(db: OutpostDb): Promise<Conflict[]> {
-  const items = await db.items.filter((i) => i._conflict !== null).toArray();
+  const items = await conflictedCollection(db).toArray();
   return items.map((i) => ({ itemId: i.id, type: i._conflict!, local: i, remote: i._remote }));
 }
 
@@ -195,7 +195,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function refreshStatus(): Promise<void> {
     const [pendingCount, conflictCount, lastSyncAt, upgrade] = await Promise.all([
       db.syncQueue.count(),
-      db.items.filter((i) => i._conflict !== null).count(),
+      conflictedCollection(db).count(),
       getMeta<string>(db, META_KEYS.lastSyncAt),
       upgradeProgress(db),
     ]);
@@ -203,7 +203,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   async function hasConflicts(): Promise<boolean> {
-    return (await db.items.filter((i) => i._conflict !== null).count()) > 0;
+    return (await conflictedCollection(db).count()) > 0;
   }
 
   async function drop(entry: QueueEntry, error: ApiError, silent: boolean): Promise<void> {
@@ -377,12 +377,15 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function dropStalePredictions(): Promise<void> {
     await db.transaction('rw', [...TABLES], async () => {
       if ((await db.syncQueue.count()) > 0) return;
-      const stale = await db.items
-        .filter((i) => !!i._predicted && i._syncStatus === 'synced' && i._conflict === null)
-        .toArray();
+      const ids = (await getMeta<number[]>(db, META_KEYS.predicted)) ?? [];
+      if (ids.length === 0) return;
+      const items = (await db.items.bulkGet(ids)).filter((i): i is LocalItem => !!i?._predicted);
+      const stale = items.filter((i) => i._syncStatus === 'synced' && i._conflict === null);
       await db.items.bulkPut(
         stale.map((i) => (i._base ? fromServer(i._base, i._localVersion + 1) : { ...i, _predicted: null })),
       );
+      const kept = items.filter((i) => !stale.includes(i)).map((i) => i.id);
+      await setMeta(db, META_KEYS.predicted, kept);
     });
   }
 

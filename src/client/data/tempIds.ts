@@ -34,11 +34,16 @@ export async function swapTempId(db: OutpostDb, oldId: number, newId: number): P
   await setMeta(db, META_KEYS.idAliases, aliases.slice(-MAX_ALIASES));
 }
 
-/** The current id for one that may have been temporary (an open /tasks/{id} route after a swap). */
-export async function resolveId(db: OutpostDb, id: number): Promise<number> {
-  if (id >= 0) return id;
-  const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];
-  let current = id;
-  for (const [from, to] of aliases) if (from === current) current = to;
-  return current;
+/**
+ * The current id for one that may have been temporary (an open /tasks/{id} route after a swap).
+ * Returns Dexie's own promise, so a live query awaiting it keeps tracking what it reads.
+ */
+export function resolveId(db: OutpostDb, id: number): Promise<number> {
+  return db.meta.get(META_KEYS.idAliases).then((row) => {
+    if (id >= 0) return id;
+    const aliases = (row?.value as [number, number][] | undefined) ?? [];
+    let current = id;
+    for (const [from, to] of aliases) if (from === current) current = to;
+    return current;
+  });
 }
