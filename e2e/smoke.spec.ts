@@ -1,5 +1,20 @@
-import { expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { AppPage, type Theme } from './pages/AppPage';
+
+/** Signs in the way the app does (anti-forgery cookie, then login); the request context keeps the cookies. */
+async function signInThroughApi(request: APIRequestContext) {
+  expect((await request.get('/sanctum/csrf-cookie')).status()).toBe(204);
+  const { cookies } = await request.storageState();
+  const xsrf = cookies.find((cookie) => cookie.name.endsWith('XSRF-TOKEN'));
+  if (!xsrf) throw new Error('GET /sanctum/csrf-cookie set no XSRF-TOKEN cookie');
+  // A random 555 number, so runs and projects practically never share a user.
+  const phone = `+1555${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+  const login = await request.post('/api/login', {
+    data: { phone, name: 'Smoke Test' },
+    headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf.value) },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+}
 
 test.describe('smoke', () => {
   let app: AppPage;
@@ -31,12 +46,25 @@ test.describe('smoke', () => {
   });
 
   test('answers an unknown API route with a JSON 404, not the app', async ({ request }) => {
+    await signInThroughApi(request);
+
     const response = await request.get('/api/does-not-exist');
 
     expect(response.status()).toBe(404);
     expect(response.headers()['content-type']).toContain('application/json');
-    const body: unknown = await response.json();
-    expect(body).toEqual(expect.objectContaining({ message: expect.any(String) }));
+    expect(await response.json()).toEqual(expect.objectContaining({ message: expect.any(String) }));
+  });
+
+  test('answers an unknown API route for a guest with a JSON error, never the app page', async ({
+    request,
+  }) => {
+    // Without a session the server may refuse before routing (401), which also hides what exists.
+    const response = await request.get('/api/does-not-exist');
+
+    expect(response.status()).toBeGreaterThanOrEqual(400);
+    expect(response.status()).toBeLessThan(500);
+    expect(response.headers()['content-type']).toContain('application/json');
+    expect(await response.json()).toEqual(expect.objectContaining({ message: expect.any(String) }));
   });
 
   for (const theme of ['light', 'dark'] satisfies Theme[]) {
