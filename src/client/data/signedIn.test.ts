@@ -432,3 +432,100 @@ describe('search and contacts', () => {
     ]);
   });
 });
+
+describe('sync runs', () => {
+  const syncCalls = (d: Device) => d.control.requests.filter((r) => r.url.includes('/api/sync?')).length;
+
+  it('syncs on start-up when online, on coming online, when the tab shows, and on the interval', async () => {
+    const d = await signedInDevice();
+    let visible: () => void = () => {};
+    let online: (v: boolean) => void = () => {};
+    const before = syncCalls(d);
+    const stop = d.client.engine.start({
+      onOnlineChange: (cb) => {
+        online = cb;
+        return () => {};
+      },
+      onVisible: (cb) => {
+        visible = cb;
+        return () => {};
+      },
+      intervalMs: 150,
+      random: () => 0.5,
+    });
+    await until(() => syncCalls(d) > before);
+    const afterStart = syncCalls(d);
+    d.goOffline();
+    online(false);
+    expect(d.client.status.getState().online).toBe(false);
+    d.goOnline();
+    online(true);
+    await until(() => syncCalls(d) > afterStart);
+    const afterOnline = syncCalls(d);
+    visible();
+    await until(() => syncCalls(d) > afterOnline);
+    const afterVisible = syncCalls(d);
+    await until(() => syncCalls(d) > afterVisible + 1, 3000);
+    stop();
+  });
+
+  it('skips a run while one is running, when offline, and for guests', async () => {
+    const d = await signedInDevice();
+    const first = d.client.engine.sync();
+    expect((await d.client.engine.sync()).skipped).toBe('syncing');
+    await first;
+    d.goOffline();
+    expect((await d.client.engine.sync()).skipped).toBe('offline');
+    d.goOnline();
+    await d.client.auth.getState().logout();
+    expect((await d.client.engine.sync()).skipped).toBe('guest');
+  });
+
+  it("toasts the result of 'Sync Now'", async () => {
+    const d = await signedInDevice();
+    await d.client.engine.sync({ manual: true });
+    expect(d.client.toasts.getState().queue.at(-1)).toMatchObject({
+      title: 'Sync complete',
+      description: 'Your items have been synchronized.',
+    });
+    d.control.failNext = { match: (_m, url) => url.includes('/api/sync?'), status: 500 };
+    await d.client.engine.sync({ manual: true });
+    expect(d.client.toasts.getState().queue.at(-1)).toMatchObject({
+      title: 'Sync failed',
+      description: 'Failed to sync items. Please try again.',
+    });
+  });
+
+  it('applies a pull and its cursor together, and continues from the cursor', async () => {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const b = await signedInDevice(phone);
+    for (let i = 0; i < 3; i++) await a.client.items.create({ title: `Item ${i}`, type: 'todo' });
+    await b.client.engine.sync();
+    const cursor = (await b.client.db.meta.get('cursor'))?.value;
+    expect(typeof cursor).toBe('string');
+    expect(await b.client.db.items.count()).toBe(3);
+    const calls = b.control.requests.length;
+    await b.client.engine.sync();
+    const pulls = b.control.requests.slice(calls).filter((r) => r.url.includes('/api/sync?'));
+    expect(pulls[0]?.url).toContain(`cursor=${encodeURIComponent(String(cursor))}`);
+  });
+
+  it("clears another account's data at sign-in but keeps the guest's", async () => {
+    const d = await signedInDevice();
+    await d.client.items.create({ title: 'Account one', type: 'todo' });
+    await d.client.auth.getState().logout();
+    await d.client.items.create({ title: 'Guest note', type: 'todo' });
+    await signIn(d, freshPhone(), 'Second');
+    await d.client.engine.sync();
+    expect((await d.client.db.items.toArray()).map((i) => i.title)).toEqual(['Guest note']);
+  });
+});
+
+/** Polls until the condition holds (a loaded machine can be slow), failing after `ms`. */
+async function until(done: () => boolean, ms = 3000): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > ms) throw new Error(`timed out: ${String(done)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

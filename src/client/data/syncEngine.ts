@@ -183,6 +183,14 @@ export async function listConflicts(db: OutpostDb): Promise<Conflict[]> {
   return items.map((i) => ({ itemId: i.id, type: i._conflict!, local: i, remote: i._remote }));
 }
 
+/** The wait before the next periodic sync: the interval ±20 %, so a user's devices do not knock in step. */
+export function nextSyncDelay(
+  interval: number = SYNC_INTERVAL_MS,
+  random: () => number = Math.random,
+): number {
+  return Math.round(interval * (0.8 + 0.4 * random()));
+}
+
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
 /** The sync engine: pushes the queue, pulls from the cursor, holds conflicts; one tab at a time. */
@@ -598,18 +606,20 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     );
     offs.push(sources.onVisible?.(() => deps.isOnline() && void sync()) ?? (() => {}));
     offs.push(sources.onServerChange?.(() => void sync()) ?? (() => {}));
+    let stopped = false;
     const schedule = () => {
-      // ±20 % jitter so many devices of one user do not all knock at the same second.
+      if (stopped) return;
       timer = setTimeout(
         () => {
           void sync().finally(schedule);
         },
-        interval * (0.8 + 0.4 * random()),
+        nextSyncDelay(interval, random),
       );
     };
     schedule();
     void refreshStatus();
     return () => {
+      stopped = true;
       for (const off of offs) off();
       if (timer) clearTimeout(timer);
       timer = null;
