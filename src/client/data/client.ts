@@ -4,7 +4,7 @@ import { type AuthStore, createAuthStore } from '../stores/authStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
 import { type ApiClient, createApiClient, type FetchLike } from './apiClient';
-import { browserConnectivity, type Connectivity, onTabVisible } from './connectivity';
+import { browserConnectivity, type Connectivity, onTabVisible, serverChanges } from './connectivity';
 import { contactsFromCsv, importContacts, pickPhoneContacts } from './contactsImport';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './db';
 import { clearFinishedUpgrade, moveGuestDataToAccount } from './guestUpgrade';
@@ -49,6 +49,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   const toast = toasts.getState().push;
   let auth: AuthStore;
   let lastSync: Promise<SyncResult> | null = null;
+  const swapListeners = new Set<(oldId: number, newId: number) => void>();
 
   const api: ApiClient = createApiClient({
     baseUrl: options.baseUrl ?? '',
@@ -70,6 +71,9 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     status,
     toast,
     lock: createSyncLock(`outpost-sync:${db.name}`, options.locks === undefined ? undefined : options.locks),
+    onIdSwap: (oldId, newId) => {
+      for (const listener of swapListeners) listener(oldId, newId);
+    },
   });
 
   const syncInBackground = () => {
@@ -140,6 +144,11 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         importContacts(api, db, viewer().userId, candidates),
     },
     viewer,
+    /** Tells an open /tasks/{id} route that its temporary id became the server's. */
+    onIdSwap(listener: (oldId: number, newId: number) => void): () => void {
+      swapListeners.add(listener);
+      return () => swapListeners.delete(listener);
+    },
     /** The last background sync started by login, for tests and the Upgrade dialog. */
     lastSync: () => lastSync,
     clearFinishedUpgrade: () => clearFinishedUpgrade(db),
@@ -150,6 +159,11 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       return engine.start({
         onOnlineChange: (cb) => connectivity.subscribe(cb),
         onVisible: onTabVisible,
+        onServerChange: (cb) => {
+          // Only a signed-in user has a stream; opened once, at start.
+          if (auth.getState().isAnonymous) return () => {};
+          return serverChanges(options.baseUrl ?? '')(cb);
+        },
       });
     },
     /** Clear Local Data: wipes IndexedDB; a signed-in user's data comes back with the next sync. */

@@ -49,3 +49,14 @@ export function onTabVisible(cb: () => void): () => void {
   document.addEventListener('visibilitychange', handler);
   return () => document.removeEventListener('visibilitychange', handler);
 }
+
+/** The server's `changed` events (GET /api/events) where EventSource exists; the client then pulls. */
+export function serverChanges(baseUrl = ''): (cb: () => void) => () => void {
+  return (cb) => {
+    const Source = (globalThis as { EventSource?: typeof EventSource }).EventSource;
+    if (!Source) return () => {};
+    const source = new Source(`${baseUrl}/api/events`, { withCredentials: true });
+    source.addEventListener('changed', cb);
+    return () => source.close();
+  };
+}

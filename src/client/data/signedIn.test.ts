@@ -201,6 +201,8 @@ describe('temporary ids', () => {
 
     // Send just the campaign's create: everything else must now point at its server id.
     d.goOnline();
+    const swaps: [number, number][] = [];
+    d.client.onIdSwap((from, to) => swaps.push([from, to]));
     await d.client.engine.pushQueue({ until: before[0]!.id });
     const real = await d.client.db.items.where('uuid').equals(campaign.uuid!).first();
     expect(real!.id).toBeGreaterThan(0);
@@ -209,6 +211,7 @@ describe('temporary ids', () => {
     expect(after[1]!.url).toBe(`/api/items/${real!.id}`);
     expect((await d.client.db.items.get(task.id))?.parent_id).toBe(real!.id);
     expect(await d.client.queries.itemById(campaign.id)).toMatchObject({ id: real!.id });
+    expect(swaps).toEqual([[campaign.id, real!.id]]);
 
     await d.client.engine.sync();
     const server = await serverItem(d, real!.id);
@@ -391,6 +394,34 @@ describe('guest to account', () => {
     // Parents went first.
     const postTitles = d.control.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/api/items'));
     expect(postTitles.length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('guest upload after a reload', () => {
+  it('resumes an upload cut off by going offline, after the page reloads, without doubles', async () => {
+    const d = device();
+    d.client.auth.getState().initGuest();
+    const c = await d.client.items.create({ title: 'R campaign', type: 'campaign' });
+    for (let i = 0; i < 3; i++)
+      await d.client.items.create({ title: `R task ${i}`, type: 'task', parent_id: c.id });
+    let posts = 0;
+    // The connection dies right after the second create reaches the server.
+    d.control.dropNextResponse = (m, url) => m === 'POST' && url.endsWith('/api/items') && ++posts === 2;
+    await signIn(d, freshPhone(), 'Reloader');
+    expect(await d.client.db.syncQueue.count()).toBe(3);
+    expect(d.client.status.getState().upgrade).toMatchObject({ sent: 1, total: 4, done: false });
+
+    const again = d.reload();
+    devices.push(again);
+    await again.client.auth.getState().checkSession();
+    expect(again.client.auth.getState().isAuthenticated).toBe(true);
+    await again.client.engine.sync();
+    expect(again.client.status.getState().upgrade).toMatchObject({ sent: 4, total: 4, done: true });
+    const server = (await again.client.api.get<{ data: Item[] }>('/items?per_page=100')).data.data;
+    expect(server.map((i) => i.title).sort()).toEqual(['R campaign', 'R task 0', 'R task 1', 'R task 2']);
+    expect((await again.client.db.items.toArray()).every((i) => i.id > 0 && i._syncStatus === 'synced')).toBe(
+      true,
+    );
   });
 });
 

@@ -20,8 +20,13 @@ export interface NetworkControl {
 }
 
 /** A simulated device: its own IndexedDB, cookie jar, connectivity and flaky network. */
-export function createDevice(baseUrl: string, name = `device-${++deviceCounter}`) {
-  const jar = createCookieFetch();
+export function createDevice(
+  baseUrl: string,
+  name = `device-${++deviceCounter}`,
+  reuse: { idb?: IDBFactory; jar?: ReturnType<typeof createCookieFetch> } = {},
+) {
+  const jar = reuse.jar ?? createCookieFetch();
+  const idb = reuse.idb ?? new IDBFactory();
   const control: NetworkControl = {
     requests: [],
     offline: false,
@@ -60,7 +65,7 @@ export function createDevice(baseUrl: string, name = `device-${++deviceCounter}`
     baseUrl,
     fetch,
     dbName: `Outpost-${name}`,
-    indexedDB: new IDBFactory(),
+    indexedDB: idb,
     IDBKeyRange,
     xsrfToken: () => jar.cookie('XSRF-TOKEN'),
     connectivity,
@@ -70,7 +75,13 @@ export function createDevice(baseUrl: string, name = `device-${++deviceCounter}`
     client,
     control,
     jar,
+    idb,
     name,
+    /** The same browser after a reload: same IndexedDB, same cookies, a fresh client. */
+    reload() {
+      client.close();
+      return createDevice(baseUrl, name, { idb, jar });
+    },
     /** Offline: the browser says so and requests fail. */
     goOffline() {
       control.offline = true;
