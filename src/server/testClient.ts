@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { Item, UserSummary } from '../shared/item';
+import type { Item, SyncPage, UserSummary } from '../shared/item';
 import type { ItemCreateInput } from '../shared/schemas';
+import { type Database, rows, sql } from './db/client';
+import { decodeCursor } from './sync/cursor';
 
 export interface TestResponse<T = unknown> {
   status: number;
@@ -150,4 +152,39 @@ export async function signedIn(app: FastifyInstance, name = 'Test User'): Promis
   const client = new TestClient(app);
   await client.login(uniquePhone(), name);
   return client;
+}
+
+/**
+ * Pulls /api/sync from `cursor` until it has caught up with every write committed so far, keeping
+ * the newest version of each item. On PostgreSQL the horizon is cluster-wide, so a transaction open
+ * elsewhere (another test's database) may hold a change back for one pull: this pulls again until
+ * the cursor is past the newest change in the database, as a client would on its next sync.
+ */
+export async function pullAll(
+  client: TestClient,
+  database: Database,
+  cursor = '',
+): Promise<{ items: Item[]; cursor: string; pulls: number }> {
+  const [{ newest } = { newest: '0' }] = await rows<{ newest: string | null }>(
+    database.db,
+    sql`SELECT COALESCE(max(change_xid), 0)::text AS newest FROM items`,
+  );
+  const target = BigInt(newest ?? '0');
+  const seen = new Map<number, Item>();
+  let pulls = 0;
+  for (;;) {
+    const page = await client.get<SyncPage>(`/api/sync?cursor=${encodeURIComponent(cursor)}`);
+    expect(page.status, page.text).toBe(200);
+    pulls += 1;
+    for (const item of page.body.items) {
+      const known = seen.get(item.id);
+      if (!known || known.version <= item.version) seen.set(item.id, item);
+    }
+    cursor = page.body.cursor;
+    if (page.body.has_more) continue;
+    if ((decodeCursor(cursor)?.xid ?? 0n) > target) break;
+    expect(pulls, 'the sync cursor never caught up with the last write').toBeLessThan(500);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { items: [...seen.values()], cursor, pulls };
 }

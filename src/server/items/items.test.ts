@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Item, Paginated, SyncPage } from '../../shared/item';
+import type { Item, Paginated } from '../../shared/item';
 import { sql } from '../db/client';
-import { signedIn, type TestClient } from '../testClient';
+import { pullAll, signedIn, type TestClient } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
 
 type ErrorBody = { message: string; errors?: Record<string, string[]> };
@@ -350,7 +350,7 @@ describe.each(testEngines())('items API (%s)', (engine) => {
       const todo = await c.create({ title: 'D', type: 'todo', parent_id: task.id });
       const direct = await c.create({ title: 'D2', type: 'todo', parent_id: campaign.id });
       const keep = await c.create({ title: 'Keep', type: 'todo' });
-      const bootstrap = await c.get<SyncPage>('/api/sync');
+      const bootstrap = await pullAll(c, harness.database);
       const response = await c.delete(`/api/items/${campaign.id}`);
       expect(response.status).toBe(204);
       expect(response.text).toBe('');
@@ -358,10 +358,10 @@ describe.each(testEngines())('items API (%s)', (engine) => {
         expect((await c.get(`/api/items/${id}`)).status).toBe(404);
       }
       expect((await c.get<Paginated<Item>>('/api/items')).body.data.map((i) => i.id)).toEqual([keep.id]);
-      const changes = await c.get<SyncPage>(`/api/sync?cursor=${bootstrap.body.cursor}`);
-      const tombstones = changes.body.items.filter((i) => i.deleted_at !== null).map((i) => i.id);
+      const changes = await pullAll(c, harness.database, bootstrap.cursor);
+      const tombstones = changes.items.filter((i) => i.deleted_at !== null).map((i) => i.id);
       expect(tombstones.sort()).toEqual([campaign.id, task.id, todo.id, direct.id].sort());
-      expect(changes.body.items.map((i) => i.id)).not.toContain(keep.id);
+      expect(changes.items.map((i) => i.id)).not.toContain(keep.id);
       expect((await c.delete(`/api/items/${campaign.id}`)).status).toBe(404);
     });
 

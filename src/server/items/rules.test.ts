@@ -1,20 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityEntry, Item, Paginated, SyncPage } from '../../shared/item';
-import { signedIn, type TestClient } from '../testClient';
+import type { ActivityEntry, Item, Paginated } from '../../shared/item';
+import { pullAll, signedIn, type TestClient } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
-
-/** Everything a full sync bootstrap hands this client. */
-async function pullAll(client: TestClient, from = ''): Promise<{ items: Item[]; cursor: string }> {
-  const items: Item[] = [];
-  let cursor = from;
-  for (;;) {
-    const page = await client.get<SyncPage>(`/api/sync?cursor=${encodeURIComponent(cursor)}`);
-    expect(page.status).toBe(200);
-    items.push(...page.body.items);
-    cursor = page.body.cursor;
-    if (!page.body.has_more) return { items, cursor };
-  }
-}
 
 describe.each(testEngines())('who sees what (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;
@@ -59,7 +46,7 @@ describe.each(testEngines())('who sees what (%s)', (engine) => {
     const list = await stranger.get<Paginated<Item>>('/api/items?per_page=100');
     expect(list.body.total).toBe(0);
     expect((await stranger.get<Item[]>('/api/items/search?q=private')).body).toEqual([]);
-    expect((await pullAll(stranger)).items).toEqual([]);
+    expect((await pullAll(stranger, harness.database)).items).toEqual([]);
     // The owner does find them, so the searches above were real.
     expect((await owner.get<Item[]>('/api/items/search?q=private')).body).toHaveLength(4);
   });
@@ -76,7 +63,7 @@ describe.each(testEngines())('who sees what (%s)', (engine) => {
 
   it('shares a campaign with its tasks and todos when it is assigned, also through sync', async () => {
     const guest = await signedIn(harness.app, 'Guest');
-    const { cursor } = await pullAll(guest);
+    const { cursor } = await pullAll(guest, harness.database);
     await owner.post(`/api/items/${campaign.id}/assign`, { user_id: guest.user?.id });
     for (const item of [campaign, task, todo])
       expect((await guest.get(`/api/items/${item.id}`)).status).toBe(200);
@@ -84,7 +71,7 @@ describe.each(testEngines())('who sees what (%s)', (engine) => {
     const list = await guest.get<Paginated<Item>>('/api/items');
     expect(list.body.data.map((i) => i.id).sort()).toEqual([campaign.id, task.id, todo.id].sort());
     expect((await guest.get<Item[]>('/api/items/search?q=private')).body).toHaveLength(3);
-    const pulled = await pullAll(guest, cursor);
+    const pulled = await pullAll(guest, harness.database, cursor);
     expect(pulled.items.map((i) => i.id).sort()).toEqual([campaign.id, task.id, todo.id].sort());
     expect((await guest.get(`/api/campaigns/${campaign.id}/activity`)).status).toBe(200);
 
@@ -105,7 +92,7 @@ describe.each(testEngines())('who sees what (%s)', (engine) => {
     expect((await helper.get(`/api/items/${todo.id}`)).status).toBe(200);
     expect((await helper.get(`/api/items/${campaign.id}`)).status).toBe(404);
     expect((await helper.get(`/api/campaigns/${campaign.id}/activity`)).status).toBe(404);
-    const pulled = await pullAll(helper);
+    const pulled = await pullAll(helper, harness.database);
     expect(pulled.items.map((i) => i.id).sort()).toEqual([task.id, todo.id].sort());
     await owner.post(`/api/items/${task.id}/assign`, { user_id: 0 });
   });
