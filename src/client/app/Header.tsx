@@ -205,7 +205,9 @@ function AccountMenu() {
   const { auth } = useServices();
   const user = useAuthState((s) => s.user);
   return (
-    <DropdownMenu>
+    // Not modal: a modal menu hides the page with aria-hidden while its links stay focusable (axe
+    // aria-hidden-focus); the menu still closes on Escape and on a click outside.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <button type="button" aria-label="Account menu" className={cn('rounded-full', focusRing)}>
           <Avatar name={user.name} size="md" />

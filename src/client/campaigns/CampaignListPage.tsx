@@ -123,7 +123,7 @@ function CampaignCard({
       {description ? (
         <p className="line-clamp-2 text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
       ) : (
-        <p className="text-sm text-zinc-400 italic dark:text-zinc-500">No description</p>
+        <p className="text-sm text-zinc-500 italic dark:text-zinc-400">No description</p>
       )}
       <div className="mt-auto flex flex-wrap items-center gap-2 pt-1 text-xs">
         <span

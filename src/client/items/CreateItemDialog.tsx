@@ -84,6 +84,8 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                   key={t}
                   value={t}
                   disabled={!dialogTypeEnabled(t, parentId)}
+                  // The tabs pick the type; the form below is what they control (there are no panels).
+                  aria-controls={formId}
                   className="capitalize"
                 >
                   <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[t])} />

@@ -167,12 +167,12 @@ export default function SearchDialog({
                     <div className="min-w-0 flex-1">
                       <p className="truncate text-sm font-medium">{hit.title}</p>
                       {hit.parentTitle ? (
-                        <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">
+                        <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">
                           in {hit.parentTitle}
                         </p>
                       ) : null}
                     </div>
-                    <span className="shrink-0 text-xs text-zinc-500 dark:text-zinc-400">
+                    <span className="shrink-0 text-xs text-zinc-600 dark:text-zinc-400">
                       {statusText(hit.status)}
                     </span>
                   </div>
