@@ -1,0 +1,146 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { A11yViolation, Theme } from './pages/AppPage';
+import { freshPhone, Outpost, uniqueTitle } from './pages/Outpost';
+
+/** One screen to check: where it is and what shows once it has loaded. */
+interface Screen {
+  name: string;
+  route: string;
+  ready: (page: Page) => Locator;
+}
+
+const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
+
+function screensFor(campaignId: string, campaign: string, taskId: string, task: string): Screen[] {
+  return [
+    { name: 'home', route: '/', ready: h1('Home') },
+    { name: 'my-list', route: '/my-list', ready: h1('My List') },
+    { name: 'queue', route: '/queue', ready: h1('Queue') },
+    { name: 'active', route: '/active', ready: h1('Active') },
+    { name: 'completed', route: '/completed', ready: h1('Completed') },
+    { name: 'campaigns', route: '/campaigns', ready: (page) => page.getByRole('link', { name: campaign }) },
+    { name: 'campaign', route: `/campaigns/${campaignId}`, ready: h1(new RegExp(campaign)) },
+    {
+      name: 'campaign-activity',
+      route: `/campaigns/${campaignId}?tab=activity`,
+      ready: (page) => page.getByRole('tabpanel', { name: 'Activity' }),
+    },
+    { name: 'task', route: `/tasks/${taskId}`, ready: h1(new RegExp(task)) },
+    { name: 'contacts', route: '/contacts', ready: h1('Contacts') },
+    { name: 'notifications', route: '/notifications', ready: h1('Recent Notifications') },
+    { name: 'preferences', route: '/preferences', ready: h1('Preferences') },
+    {
+      name: 'onboarding',
+      route: '/onboarding',
+      ready: (page) => page.getByRole('dialog', { name: 'Welcome' }),
+    },
+    { name: 'login', route: '/login', ready: h1('Sign In to Outpost') },
+    { name: 'not-found', route: '/no/such/page', ready: (page) => page.locator('main') },
+  ];
+}
+
+/** Screens whose content changes with a session: the header's account, contacts, sync settings. */
+const SIGNED_IN_DIFFERS = ['home', 'campaign', 'contacts', 'preferences', 'login'];
+
+function describeViolations(found: Record<string, A11yViolation[]>): string {
+  return Object.entries(found)
+    .filter(([, violations]) => violations.length > 0)
+    .map(
+      ([screen, violations]) =>
+        `${screen}:\n${violations
+          .map((v) => `  [${v.impact}] ${v.id}: ${v.help}\n${v.targets.map((t) => `    - ${t}`).join('\n')}`)
+          .join('\n')}`,
+    )
+    .join('\n');
+}
+
+/** Adds a campaign, a task in it and a todo in the task, and returns where they live. */
+async function seed(app: Outpost) {
+  const campaign = uniqueTitle('Screens campaign');
+  const task = uniqueTitle('Screens task');
+  await app.goto('/');
+  await app.quickAdd('campaign', campaign);
+  await app.row(campaign).getByRole('link', { name: campaign }).click();
+  await expect(app.page).toHaveURL(/\/campaigns\/-?\d+$/);
+  const campaignId = app.page.url().split('/').pop() ?? '';
+  await app.quickAdd('task', task);
+  await app.row(task).getByRole('link', { name: task }).click();
+  await expect(app.page).toHaveURL(/\/tasks\/-?\d+$/);
+  const taskId = app.page.url().split('/').pop() ?? '';
+  await app.quickAdd('todo', uniqueTitle('Screens todo'), 'Add todo');
+  return { campaign, campaignId, task, taskId };
+}
+
+for (const signedIn of [false, true]) {
+  for (const theme of ['light', 'dark'] satisfies Theme[]) {
+    const who = signedIn ? 'signed in' : 'guest';
+    test(`every screen (${who}, ${theme}): screenshot and no serious axe violations`, async ({
+      page,
+    }, testInfo) => {
+      // Many pages, each audited and photographed: more than the default 30 s on a busy machine.
+      test.setTimeout(signedIn ? 60_000 : 120_000);
+      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+      const app = new Outpost(page);
+      await app.presetTheme(theme);
+      await app.skipOnboarding();
+      if (signedIn) await app.signIn(freshPhone(), 'Screens Tester');
+      const { campaign, campaignId, task, taskId } = await seed(app);
+      const prefix = `${signedIn ? 'user' : 'guest'}-${theme}`;
+      const found: Record<string, A11yViolation[]> = {};
+      const html = page.locator('html');
+
+      // A guest sees every screen; signed in, only the screens that differ are checked again.
+      const screens = screensFor(campaignId, campaign, taskId, task).filter(
+        (screen) => !signedIn || SIGNED_IN_DIFFERS.includes(screen.name),
+      );
+      for (const screen of screens) {
+        await test.step(screen.name, async () => {
+          await app.goto(screen.route);
+          await expect(screen.ready(page)).toBeVisible();
+          if (theme === 'dark') await expect(html).toHaveClass(/\bdark\b/);
+          else await expect(html).not.toHaveClass(/\bdark\b/);
+          // Skeletons give way to content before the picture and the audit.
+          await expect(page.getByText(/^Loading .*\.\.\.$/)).toHaveCount(0);
+          found[screen.name] = await app.captureScreen(testInfo, `${prefix}-${screen.name}`);
+        });
+      }
+
+      await test.step('search dialog', async () => {
+        await app.goto('/');
+        await expect(app.heading('Home')).toBeVisible();
+        await page.keyboard.press('Control+k');
+        const dialog = page.getByRole('dialog', { name: 'Search items' });
+        await dialog.getByRole('combobox').fill(campaign.slice(0, 12));
+        await expect(dialog.getByRole('option').first()).toBeVisible();
+        found['search-dialog'] = await app.captureScreen(testInfo, `${prefix}-search-dialog`);
+        await page.keyboard.press('Escape');
+      });
+
+      if (app.isPhone) {
+        await test.step('create dialog and account sheet', async () => {
+          await page.getByRole('button', { name: 'Create new item' }).click();
+          await expect(page.getByRole('dialog', { name: 'Create New Item' })).toBeVisible();
+          found['create-dialog'] = await app.captureScreen(testInfo, `${prefix}-create-dialog`);
+          await page.keyboard.press('Escape');
+          await expect(page.getByRole('dialog')).toHaveCount(0);
+          await page.getByRole('button', { name: /^Account/ }).click();
+          await expect(page.getByRole('dialog', { name: 'Account' })).toBeVisible();
+          found['account-sheet'] = await app.captureScreen(testInfo, `${prefix}-account-sheet`);
+          await page.keyboard.press('Escape');
+        });
+      } else if (signedIn) {
+        await test.step('account menu', async () => {
+          await page.getByRole('button', { name: 'Account menu' }).click();
+          await expect(page.getByRole('menu')).toBeVisible();
+          found['account-menu'] = await app.captureScreen(testInfo, `${prefix}-account-menu`);
+          await page.keyboard.press('Escape');
+        });
+      }
+
+      const report = describeViolations(found);
+      if (report)
+        console.log(`Serious or critical axe violations (${testInfo.project.name}, ${prefix}):\n${report}`);
+      expect(report, report).toBe('');
+    });
+  }
+}
