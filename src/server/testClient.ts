@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Item, SyncPage, UserSummary } from '../shared/item';
 import type { ItemCreateInput } from '../shared/schemas';
-import { type Database, rows, sql } from './db/client';
+import { type Database, type Executor, rows, sql } from './db/client';
 import { decodeCursor } from './sync/cursor';
 
 export interface TestResponse<T = unknown> {
@@ -187,4 +187,20 @@ export async function pullAll(
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return { items: [...seen.values()], cursor, pulls };
+}
+
+/**
+ * Writes straight to the database for set-ups the API cannot make (shared timestamps, bulk rows),
+ * then announces the change as the app's own write path does, so caches and event streams hear of it.
+ */
+export async function writeDirectly(
+  app: FastifyInstance,
+  userIds: number[],
+  write: (tx: Executor) => Promise<unknown>,
+): Promise<void> {
+  await app.database.db.transaction(async (tx) => {
+    await write(tx);
+    await app.changes.announce(tx, userIds);
+  });
+  app.changes.committed(userIds);
 }

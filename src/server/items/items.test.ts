@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Paginated } from '../../shared/item';
 import { sql } from '../db/client';
-import { pullAll, signedIn, type TestClient } from '../testClient';
+import { pullAll, signedIn, type TestClient, writeDirectly } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
 
 type ErrorBody = { message: string; errors?: Record<string, string[]> };
@@ -72,8 +72,12 @@ describe.each(testEngines())('items API (%s)', (engine) => {
       const a = await d.create({ title: 'tie a', type: 'todo' });
       const b = await d.create({ title: 'tie b', type: 'todo' });
       const x = await d.create({ title: 'tie c', type: 'todo' });
-      await harness.database.db.execute(
-        sql`UPDATE items SET created_at = '2020-01-01T00:00:00Z' WHERE id IN (${a.id}, ${b.id}, ${x.id})`,
+      await writeDirectly(harness.app, [d.user?.id ?? 0], (tx) =>
+        tx.execute(
+          sql`UPDATE items SET created_at = '2020-01-01T00:00:00Z', version = version + 1,
+                change_xid = pg_current_xact_id()::text::bigint
+              WHERE id IN (${a.id}, ${b.id}, ${x.id})`,
+        ),
       );
       const page = await d.get<Paginated<Item>>('/api/items');
       expect(page.body.data.map((i) => i.id)).toEqual([x.id, b.id, a.id]);

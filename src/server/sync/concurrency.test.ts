@@ -1,3 +1,4 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, SyncPage } from '../../shared/item';
@@ -75,9 +76,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('sync cursor under concurrent wr
                WHERE id = (SELECT id FROM items WHERE user_id = $1 AND id <> $2 ORDER BY random() LIMIT 1)`,
               [readerId, inserted.rows[0]?.id],
             );
+            // As the app's write path does: announce inside the transaction, delivered on commit.
+            await harness.app.changes.announce(drizzle(connection), [readerId]);
           } finally {
             await connection.query('COMMIT');
             openSlowTransactions -= 1;
+            harness.app.changes.committed([readerId]);
           }
         }
       } finally {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Item, SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
 import { rows, sql } from '../db/client';
 import { ITEM_FROM, visibleTo } from '../items/queries';
-import { pullAll, signedIn } from '../testClient';
+import { pullAll, signedIn, writeDirectly } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
 
 describe.each(testEngines())('sync (%s)', (engine) => {
@@ -62,8 +62,10 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     }
     // 450 changes in one transaction share one transaction id, and the page boundary falls inside
     // them: the cursor must page within one transaction by id.
-    await harness.database.db.execute(
-      sql`INSERT INTO items (title, type, user_id) SELECT 'bulk ' || n, 'todo', ${userId} FROM generate_series(1, 450) n`,
+    await writeDirectly(harness.app, [userId], (tx) =>
+      tx.execute(
+        sql`INSERT INTO items (title, type, user_id) SELECT 'bulk ' || n, 'todo', ${userId} FROM generate_series(1, 450) n`,
+      ),
     );
     const expected = await latestVersions(userId);
     expect(expected.size).toBe(530);
