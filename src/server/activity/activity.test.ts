@@ -16,7 +16,7 @@ describe.each(testEngines())('campaign activity (%s)', (engine) => {
     alex = await signedIn(harness.app, 'Alex');
     campaign = await alex.create({ title: 'Move house', type: 'campaign' });
     todo = await alex.create({ title: 'Buy tape', type: 'todo', parent_id: campaign.id });
-    await alex.update(todo.id, { description: 'Brown, wide' });
+    await alex.update(todo.id, { description: 'Brown, wide', due_date: '2030-05-01' });
     await alex.update(todo.id, { status: 'completed' });
     await alex.update(todo.id, { status: 'pending' });
     await alex.post(`/api/items/${todo.id}/assign`, { user_id: 2 });
@@ -57,7 +57,10 @@ describe.each(testEngines())('campaign activity (%s)', (engine) => {
   it('records an update with the old and new value of each changed field', () => {
     expect(entry('updated', 'Buy tape')).toMatchObject({
       description: 'Alex updated todo "Buy tape"',
-      metadata: { description: { old: null, new: 'Brown, wide' } },
+      metadata: {
+        description: { old: null, new: 'Brown, wide' },
+        due_date: { old: null, new: '2030-05-01' },
+      },
     });
   });
 
