@@ -219,3 +219,71 @@ describe.each(testEngines())('status roll-up (%s)', (engine) => {
     expect(latest).toEqual(['completed C', 'completed T', 'completed D2']);
   });
 });
+
+describe.each(testEngines())('concurrent writes keep the rules (%s)', (engine) => {
+  let harness: Awaited<ReturnType<typeof createTestApp>>;
+  let c: TestClient;
+  beforeAll(async () => {
+    harness = await createTestApp(engine);
+    c = await signedIn(harness.app, 'Racer');
+  });
+  afterAll(() => harness?.close());
+
+  it('completes the parents when every child is completed at the same moment', async () => {
+    const campaign = await c.create({ title: 'C', type: 'campaign' });
+    const task = await c.create({ title: 'T', type: 'task', parent_id: campaign.id });
+    const todos = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => c.create({ title: `D${n}`, type: 'todo', parent_id: task.id })),
+    );
+    const answers = await Promise.all(
+      todos.map((todo) => c.patch(`/api/items/${todo.id}`, { status: 'completed' })),
+    );
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    expect(await c.item(task.id)).toMatchObject({
+      status: 'completed',
+      completed_count: 8,
+      children_count: 8,
+    });
+    expect((await c.item(campaign.id)).status).toBe('completed');
+  });
+
+  it('makes one item of concurrent creates with the same uuid', async () => {
+    const uuid = '0b8f1a52-7c1e-4d2a-9f3b-6a5e4c3d2b1a';
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => c.post<Item>('/api/items', { title: 'Once', type: 'todo', uuid })),
+    );
+    for (const answer of answers) expect(answer.status, answer.text).toBeLessThan(300);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+  });
+
+  it('never edits an item that a racing delete has already removed', async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const campaign = await c.create({ title: `Doomed ${round}`, type: 'campaign' });
+      const todo = await c.create({ title: 'T', type: 'todo', parent_id: campaign.id });
+      const [patched, deleted] = await Promise.all([
+        c.patch<Item>(`/api/items/${todo.id}`, { title: 'Edited' }),
+        c.delete(`/api/items/${campaign.id}`),
+      ]);
+      expect(deleted.status).toBe(204);
+      expect([200, 404]).toContain(patched.status);
+      if (patched.status === 200) expect(patched.body.deleted_at, `round ${round}`).toBeNull();
+    }
+  });
+
+  it('leaves no live item under a deleted parent when a create races the delete', async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const campaign = await c.create({ title: `Doomed ${round}`, type: 'campaign' });
+      const task = await c.create({ title: 'T', type: 'task', parent_id: campaign.id });
+      const [created, deleted] = await Promise.all([
+        c.post<Item>('/api/items', { title: 'Late child', type: 'todo', parent_id: task.id }),
+        c.delete(`/api/items/${campaign.id}`),
+      ]);
+      expect(deleted.status).toBe(204);
+      expect([201, 422]).toContain(created.status);
+      if (created.status === 201) {
+        // Either the child was made before the delete and went with it, or it must not exist.
+        expect((await c.get(`/api/items/${created.body.id}`)).status, `round ${round}`).toBe(404);
+      }
+    }
+  });
+});

@@ -162,6 +162,8 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
   if (parentId !== null) {
     root = (await visibleParent(tx, actor, parentId, { type: input.type })).root;
     await lockFamilies(tx, [root]);
+    // Again under the lock: a delete that committed while we waited has taken the parent away.
+    await visibleParent(tx, actor, parentId, { type: input.type });
   }
   const assignedTo = input.assigned_to ?? null;
   const assignee = assignedTo === null ? null : await assigneeName(tx, assignedTo);
@@ -211,8 +213,10 @@ export async function updateItem(
   if (!before) throw notFound();
   const oldRoot = await rootOf(tx, id);
   await lockFamilies(tx, [oldRoot]);
-  // Re-read under the lock: the version check must see the latest committed write.
-  const current = (await findVisibleItem(tx, actor.id, id)) ?? before;
+  // Re-read under the lock: the version check must see the latest committed write, and an item
+  // deleted while we waited is gone.
+  const current = await findVisibleItem(tx, actor.id, id);
+  if (!current) throw notFound();
   assertVersion(current, ifMatch);
 
   const changed: Partial<Record<keyof ItemPatch, { old: unknown; new: unknown }>> = {};
@@ -229,6 +233,7 @@ export async function updateItem(
     if (parentId === null) newRoot = id;
     else newRoot = (await visibleParent(tx, actor, parentId, { id, type: current.type })).root;
     await lockFamilies(tx, [oldRoot, newRoot]);
+    if (parentId !== null) await visibleParent(tx, actor, parentId, { id, type: current.type });
   }
   let newAssignee: string | null = null;
   if (changed.assigned_to && patch.assigned_to != null)
@@ -293,7 +298,8 @@ export async function deleteItem(
   if (!before) throw notFound();
   const root = await rootOf(tx, id);
   await lockFamilies(tx, [root]);
-  const current = (await findVisibleItem(tx, actor.id, id)) ?? before;
+  const current = await findVisibleItem(tx, actor.id, id);
+  if (!current) throw notFound();
   assertVersion(current, ifMatch);
   const [rootRow] = await rows<{ user_id: number }>(tx, sql`SELECT user_id FROM items WHERE id = ${root}`);
   if (current.user_id !== actor.id && rootRow?.user_id !== actor.id) {
