@@ -16,8 +16,9 @@ import { eventRoutes } from './events/routes';
 import './http/context';
 import { HttpError } from './http/errors';
 import { createRateLimits, enforce } from './http/rateLimits';
+import { ReadCache } from './http/readCache';
 import { registerSecurityHeaders } from './http/securityHeaders';
-import { loadSession, xsrfMatches } from './http/session';
+import { loadSession, SessionCache, xsrfMatches } from './http/session';
 import { itemRoutes } from './items/routes';
 import { syncRoutes } from './sync/routes';
 
@@ -59,6 +60,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       : createLocalChangeBus());
   app.decorate('database', database);
   app.decorate('changes', changes);
+  app.decorate('sessionCache', new SessionCache(config.sessionCacheMs));
+  const readCache = new ReadCache();
+  app.decorate('readCache', readCache);
+  changes.onChange((userIds) => (userIds === null ? readCache.reset() : readCache.changed(userIds)));
   if (!options.changes) app.addHook('onClose', () => changes.close());
   app.decorate('config', config);
   app.decorate('routeTable', []);
@@ -82,11 +87,12 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.addHook('onRequest', async (request) => {
     const url = request.url;
     if (!url.startsWith('/api/') && !url.startsWith('/sanctum/')) return;
-    request.session = await loadSession(database.db, request, config.sessionIdleMinutes);
+    request.session = await loadSession(database.db, request, config.sessionIdleMinutes, app.sessionCache);
   });
 
   app.addHook('preHandler', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    // An unknown route is a 404 for everyone, signed in or not.
+    if (!request.url.startsWith('/api/') || request.is404) return;
     if (
       STATE_CHANGING.has(request.method) &&
       !xsrfMatches(request.session, request.headers['x-xsrf-token'])

@@ -28,6 +28,7 @@ const envSchema = z.object({
   SMS_PROVIDER: z.enum(['console', 'webhook'], { error: 'must be console or webhook' }).default('console'),
   SMS_WEBHOOK_URL: z.url({ error: 'must be an http(s) URL' }).optional(),
   SMS_WEBHOOK_TOKEN: z.string().optional(),
+  SESSION_CACHE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).default(5000),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(1200),
   RATE_LIMIT_LOGINS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -35,6 +36,8 @@ const envSchema = z.object({
 
 export interface AppConfig {
   sessionIdleMinutes: number;
+  /** How long a looked-up session is trusted without asking the database again; 0 always asks. */
+  sessionCacheMs: number;
   sms: { provider: 'console' | 'webhook'; webhookUrl: string | undefined; webhookToken: string | undefined };
   /** Per session; 0 turns the limit off (benchmarks). */
   writesPerMinute: number;
@@ -66,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   return {
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL, webhookToken: e.SMS_WEBHOOK_TOKEN },
     writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE,
     loginsPerMinute: e.RATE_LIMIT_LOGINS_PER_MINUTE,

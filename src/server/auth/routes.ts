@@ -64,7 +64,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     }
     const user = await findOrCreateUser(db, phone, input.name);
     // A fresh session id at sign-in: a session fixed before login dies with it.
-    if (request.session) await endSession(db, request, reply, request.session.id);
+    if (request.session) await endSession(db, request, reply, request.session.id, app.sessionCache);
     await startSession(db, request, reply, user.id);
     return { user: userJson(user) };
   });
@@ -72,7 +72,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/me', async (request) => ({ user: userJson(currentUser(request)) }));
 
   app.post('/api/logout', async (request, reply) => {
-    if (request.session) await endSession(db, request, reply, request.session.id);
+    if (request.session) await endSession(db, request, reply, request.session.id, app.sessionCache);
     return reply.status(204).send();
   });
 }

@@ -11,6 +11,10 @@ export interface ChangeBus {
   /** After the commit (in-process buses deliver here; PostgreSQL delivers NOTIFY on commit). */
   committed(userIds: readonly number[]): void;
   subscribe(userId: number, listener: () => void): () => void;
+  /** Every delivered change, for caches; `null` means "anything may have changed" (a lost feed). */
+  onChange(listener: (userIds: readonly number[] | null) => void): void;
+  /** False while changes from other instances may go unseen. */
+  isLive(): boolean;
   /** Connections listening on this instance, for tests and benchmarks. */
   listenerCount(): number;
   close(): Promise<void>;
@@ -18,11 +22,13 @@ export interface ChangeBus {
 
 class LocalFanOut {
   private readonly emitter = new EventEmitter();
+  readonly watchers: ((userIds: readonly number[] | null) => void)[] = [];
   constructor() {
     // Thousands of open streams are normal; each is one listener on its user's key.
     this.emitter.setMaxListeners(0);
   }
   emit(userIds: readonly number[]) {
+    for (const watch of this.watchers) watch(userIds);
     for (const id of new Set(userIds)) this.emitter.emit(String(id));
   }
   subscribe(userId: number, listener: () => void) {
@@ -43,6 +49,8 @@ export function createLocalChangeBus(): ChangeBus {
     announce: async () => {},
     committed: (userIds) => fanOut.emit(userIds),
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
+    onChange: (listener) => void fanOut.watchers.push(listener),
+    isLive: () => true,
     listenerCount: () => fanOut.count(),
     close: async () => {},
   };
@@ -80,6 +88,8 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
       await next.query(`LISTEN ${CHANNEL}`);
       client = next;
       delay = 250;
+      // Whatever happened while we were not listening is unknown: caches start over.
+      for (const watch of fanOut.watchers) watch(null);
     } catch (error) {
       onError(error);
       next.end().catch(() => {});
@@ -104,8 +114,14 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
       if (userIds.length === 0) return;
       await tx.execute(sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify([...new Set(userIds)])})`);
     },
-    committed: () => {},
+    // Local caches learn of this instance's own writes at once, not when the NOTIFY echoes back,
+    // so a client reads its own write; streams still get it through LISTEN like everyone else.
+    committed: (userIds) => {
+      for (const watch of fanOut.watchers) watch(userIds);
+    },
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
+    onChange: (listener) => void fanOut.watchers.push(listener),
+    isLive: () => client !== null,
     listenerCount: () => fanOut.count(),
     async close() {
       closed = true;
@@ -113,6 +129,19 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
       await client?.end().catch(() => {});
     },
   };
+}
+
+/** Everyone who sees one item now: its creator and assignee and those of its ancestors. */
+export async function viewersOfItem(tx: Executor, id: number): Promise<number[]> {
+  const found = await rows<{ viewer: number }>(
+    tx,
+    sql`SELECT DISTINCT v.viewer FROM items i
+        LEFT JOIN items p ON p.id = i.parent_id
+        LEFT JOIN items g ON g.id = p.parent_id
+        CROSS JOIN LATERAL (VALUES (i.user_id), (i.assigned_to), (p.user_id), (p.assigned_to), (g.user_id), (g.assigned_to)) v(viewer)
+        WHERE i.id = ${id} AND v.viewer IS NOT NULL`,
+  );
+  return found.map((r) => r.viewer);
 }
 
 /** Everyone who sees an item this transaction wrote: creators and assignees of it and its ancestors. */

@@ -6,13 +6,16 @@ import type { AppConfig } from '../env';
 import type { ChangeBus } from '../events/changeBus';
 import { HttpError } from './errors';
 import type { RateLimits } from './rateLimits';
-import type { Session } from './session';
+import type { ReadCache } from './readCache';
+import type { Session, SessionCache } from './session';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
     changes: ChangeBus;
     limits: RateLimits;
+    sessionCache: SessionCache;
+    readCache: ReadCache;
     sms: SmsProvider;
     /** The time for sign-in codes; tests move it forward. */
     clock: () => Date;

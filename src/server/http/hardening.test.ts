@@ -74,7 +74,7 @@ describe('sessions expire after inactivity', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
-    app = await buildApp({ database, config: { sessionIdleMinutes: 30 } });
+    app = await buildApp({ database, config: { sessionIdleMinutes: 30, sessionCacheMs: 0 } });
     await app.ready();
   });
   afterAll(async () => {

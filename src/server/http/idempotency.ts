@@ -9,6 +9,8 @@ import { HttpError, unprocessable } from './errors';
 export interface WriteResult {
   status: number;
   body: unknown;
+  /** Users who saw the item before the write and may no longer (an unassignment, a move). */
+  formerViewers?: number[];
 }
 
 /** A stable text for any JSON value: object keys sorted, so key order never changes a fingerprint. */
@@ -37,7 +39,7 @@ export async function runWrite(
   // Every write tells the users who see what it changed; the bus delivers only what commits.
   const announced = async (tx: Executor) => {
     const result = await write(tx);
-    viewers = await viewersOfChanges(tx);
+    viewers = [...new Set([...(await viewersOfChanges(tx)), ...(result.formerViewers ?? [])])];
     await changes.announce(tx, viewers);
     return result;
   };
@@ -89,6 +91,7 @@ async function runRecorded(
       sql`UPDATE idempotency_keys SET status = ${result.status}, body = ${JSON.stringify(result.body ?? null)}::jsonb
           WHERE user_id = ${userId} AND key = ${key}`,
     );
-    return { ...result, replayed: false };
+    const { formerViewers: _, ...recorded } = result;
+    return { ...recorded, replayed: false };
   });
 }

@@ -25,14 +25,44 @@ const sessionCookieName = (request: FastifyRequest) =>
 /** Touch last_seen_at at most this often, so reads do not each cost a write. */
 const TOUCH_AFTER_MS = 60_000;
 
+/**
+ * Sessions read in the last few seconds, so a burst of requests costs one lookup. Sign-out on this
+ * instance drops the entry at once; on another instance it takes effect within `ttlMs`.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, { session: Session; at: number }>();
+  constructor(private readonly ttlMs: number) {}
+  get(id: string): Session | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    if (Date.now() - entry.at > this.ttlMs) {
+      this.entries.delete(id);
+      return undefined;
+    }
+    return entry.session;
+  }
+  set(session: Session): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size > 50_000) this.entries.clear();
+    this.entries.set(session.id, { session, at: Date.now() });
+  }
+  delete(id: string): void {
+    this.entries.delete(id);
+  }
+}
+
 /** The session behind the request's cookie, if it exists, has not expired and has not idled out. */
 export async function loadSession(
   db: Executor,
   request: FastifyRequest,
   idleMinutes: number,
+  cache: SessionCache,
 ): Promise<Session | null> {
   const token = request.cookies[sessionCookieName(request)];
   if (!token || token.length > 128) return null;
+  const id = hashToken(token);
+  const cached = cache.get(id);
+  if (cached) return cached;
   const [row] = await rows<{
     id: string;
     xsrf_token: string;
@@ -46,7 +76,7 @@ export async function loadSession(
     db,
     sql`SELECT s.id, s.xsrf_token, s.last_seen_at, u.id AS user_id, u.name, u.phone, u.created_at, u.updated_at
         FROM sessions s LEFT JOIN users u ON u.id = s.user_id
-        WHERE s.id = ${hashToken(token)} AND s.expires_at > now()
+        WHERE s.id = ${id} AND s.expires_at > now()
           AND s.last_seen_at > now() - make_interval(mins => ${idleMinutes})`,
   );
   if (!row) return null;
@@ -63,7 +93,9 @@ export async function loadSession(
           created_at: row.created_at!,
           updated_at: row.updated_at!,
         };
-  return { id: row.id, xsrfToken: row.xsrf_token, user };
+  const session = { id: row.id, xsrfToken: row.xsrf_token, user };
+  cache.set(session);
+  return session;
 }
 
 /** Starts a new session (a new id and a new anti-forgery token) and sets both cookies. */
@@ -91,7 +123,9 @@ export async function endSession(
   request: FastifyRequest,
   reply: FastifyReply,
   sessionId: string,
+  cache: SessionCache,
 ): Promise<void> {
+  cache.delete(sessionId);
   await db.execute(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
   const secure = isSecure(request);
   reply.clearCookie(sessionCookieName(request), { path: '/', secure });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { DEFAULT_PER_PAGE, type Item, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import {
   assignSchema,
@@ -13,6 +14,7 @@ import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
+import { sendCached } from '../http/readCache';
 import { findVisibleItem, selectItems, visibleTo } from './queries';
 import { createItem, deleteItem, parseIfMatch, updateItem } from './service';
 
@@ -41,12 +43,18 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
   const database = app.database;
   const db = database.db;
 
-  app.get('/items', async (request) => {
+  app.get('/items', async (request, reply) => {
     const user = currentUser(request);
     const query = parseOrThrow(itemListQuerySchema, request.query);
+    // Pages are read far more often than written: serve repeats from memory until a change event.
+    const key = `items?${[query.type, query.status, query.parent_id, query.page, query.per_page].join('|')}`;
+    return sendCached(app, reply, user.id, key, () => listItems(user.id, query));
+  });
+
+  async function listItems(userId: number, query: z.output<typeof itemListQuerySchema>) {
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
     const page = query.page ?? 1;
-    const filters = [sql`i.deleted_at IS NULL`, visibleTo(user.id)];
+    const filters = [sql`i.deleted_at IS NULL`, visibleTo(userId)];
     if (query.type) filters.push(sql`i.type = ${query.type}`);
     if (query.status) filters.push(sql`i.status = ${query.status}`);
     if (query.parent_id !== undefined) {
@@ -70,7 +78,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
       per_page: perPage,
       total,
     };
-  });
+  }
 
   app.get('/items/search', async (request) => {
     const user = currentUser(request);

@@ -5,6 +5,7 @@ import { planStatusChanges, type StatusNode } from '../../shared/status';
 import { recordActivity } from '../activity/record';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
+import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { isoOrNull } from '../http/serialize';
@@ -227,6 +228,8 @@ export async function updateItem(
   }
   if (Object.keys(changed).length === 0) return ok(200, current);
 
+  // Who saw it before a move or a reassignment must hear about it too, or their caches keep it.
+  const formerViewers = changed.parent_id || changed.assigned_to ? await viewersOfItem(tx, id) : [];
   let newRoot = oldRoot;
   if (changed.parent_id) {
     const parentId = patch.parent_id ?? null;
@@ -284,7 +287,7 @@ export async function updateItem(
   }
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
-  return ok(200, await findItem(tx, id));
+  return { status: 200, body: await findItem(tx, id), formerViewers };
 }
 
 /** Soft-deletes an item and everything under it; only its creator or its top-level item's creator may. */
