@@ -15,7 +15,7 @@ const PENDING = 'Pending sync';
 
 test('a guest signs in: the Upgrade dialog shows progress and the items reach the server', async ({
   page,
-}) => {
+}, testInfo) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const app = new Outpost(page);
   await app.skipOnboarding();
@@ -45,6 +45,7 @@ test('a guest signs in: the Upgrade dialog shows progress and the items reach th
     const progress = dialog.getByRole('progressbar', { name: 'Upgrade progress' });
     await expect(progress).toBeVisible();
     await expect(dialog.getByText(/\d of 3 items/)).toBeVisible();
+    await app.screenshot(testInfo, 'upgrade-dialog');
     const complete = page.getByRole('dialog').getByText('Upgrade complete!');
     await expect(complete).toBeVisible({ timeout: 15_000 });
     await expect(page.getByRole('dialog', { name: /You're all set/ })).toBeVisible();
@@ -145,6 +146,8 @@ test('two devices of one user: an offline edit meets an online edit, the user pi
       ).toBeVisible();
       const resolve = dialog.getByRole('button', { name: 'Resolve Conflicts' });
       await expect(resolve).toBeDisabled();
+      await a.screenshot(testInfo, 'conflict-dialog');
+      expect(await a.seriousA11yViolations()).toEqual([]);
       const conflicts = dialog.getByRole('group');
       const count = await conflicts.count();
       expect(count).toBeGreaterThan(0);
