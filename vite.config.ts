@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** Where `npm run dev` runs the API (scripts/dev.ts starts it there). */
 export const DEV_API_PORT = 3001;
@@ -10,7 +11,47 @@ const apiTarget = `http://127.0.0.1:${DEV_API_PORT}`;
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      // 'prompt': a new version waits until the user takes the 'Update available' toast's Reload
+      // (src/client/app/pwa.ts), so a half-filled form is never reloaded away under them.
+      registerType: 'prompt',
+      // The server's CSP allows no inline scripts; src/client/app/pwa.ts registers from the bundle.
+      injectRegister: false,
+      manifest: {
+        id: '/',
+        name: 'Outpost',
+        short_name: 'Outpost',
+        description: 'Offline-first campaigns, tasks and todos',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        // Light theme colours; index.html's media-scoped theme-color metas give the dark ones.
+        theme_color: '#ffffff',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/pwa-maskable-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // Every route chunk (React.lazy) is precached, so any screen opens offline, not only the one
+        // visited first.
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
+        // Client routes are the single-page app; the API and the anti-forgery endpoint never are.
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api/, /^\/sanctum/],
+        // No runtimeCaching: API responses live in IndexedDB, never in a Cache Storage copy.
+        cleanupOutdatedCaches: true,
+        // A new worker waits for the user's Reload ('prompt'); it then claims every open tab.
+        clientsClaim: true,
+        skipWaiting: false,
+      },
+    }),
+  ],
   build: {
     // The server serves this folder and scripts/start.ts checks its index.html for staleness.
     outDir: 'dist/client',

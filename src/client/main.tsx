@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { registerPwa } from './app/pwa';
+import { appServices } from './app/services';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -11,3 +13,8 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// The dev server has no service worker (it would cache modules Vite is still changing).
+if (import.meta.env.PROD) {
+  void registerPwa({ toast: (input) => appServices().toasts.getState().push(input) });
+}

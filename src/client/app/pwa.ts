@@ -1,0 +1,49 @@
+/// <reference types="vite-plugin-pwa/vanillajs" />
+import type { ToastInput } from '../stores/toastStore';
+
+/** How often an open tab asks the server for a new service worker (a tab may stay open for days). */
+export const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+export interface PwaDeps {
+  toast: (input: ToastInput) => string;
+  /** `virtual:pwa-register`, injected so tests and the dev server (no worker there) can skip it. */
+  register?: () => Promise<typeof import('virtual:pwa-register').registerSW>;
+}
+
+/**
+ * Registers the service worker (precached shell: a reload with no network still opens the app).
+ * A new version waits and says 'Update available' with a Reload action, which activates it and
+ * reloads every tab; an open tab checks for one hourly and whenever it becomes visible again, so
+ * nobody keeps a stale shell forever.
+ */
+export async function registerPwa(deps: PwaDeps): Promise<void> {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  const load = deps.register ?? (async () => (await import('virtual:pwa-register')).registerSW);
+  const registerSW = await load();
+  let prompted = false;
+  const updateSW = registerSW({
+    immediate: true,
+    onNeedRefresh() {
+      if (prompted) return;
+      prompted = true;
+      deps.toast({
+        title: 'Update available',
+        description: 'A new version of Outpost is ready.',
+        // Stays until the user acts: an update that vanishes after 5 s is easy to miss.
+        duration: Number.POSITIVE_INFINITY,
+        action: { label: 'Reload', onClick: () => void updateSW(true) },
+      });
+    },
+    onRegisteredSW(_url, registration) {
+      if (!registration) return;
+      const check = () => {
+        // An update check while offline only fails; the next one will do.
+        if (navigator.onLine) registration.update().catch(() => {});
+      };
+      setInterval(check, UPDATE_CHECK_MS);
+      document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'visible') check();
+      });
+    },
+  });
+}
