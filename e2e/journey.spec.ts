@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { Outpost, uniqueTitle } from './pages/Outpost';
+import { freshPhone, Outpost, uniqueTitle } from './pages/Outpost';
 
 // The whole guest journey on one device, at the phone and the desktop size (the config's projects).
 test('guest: onboarding, create a campaign > task > todos, toggle, lists, search, theme', async ({
@@ -125,4 +125,62 @@ test('guest: onboarding, create a campaign > task > todos, toggle, lists, search
   });
 
   expect(errors).toEqual([]);
+});
+
+test('sign in from onboarding: phone, the test code, skip the import, the signed-in tour', async ({
+  page,
+}) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const app = new Outpost(page);
+  const phone = freshPhone();
+  await app.goto('/');
+  await expect(page).toHaveURL(/\/onboarding$/);
+  const dialog = page.getByRole('dialog', { name: 'Welcome' });
+  const next = dialog.getByRole('button', { name: 'Next' });
+
+  await next.click();
+  await dialog.getByText('Sign In', { exact: true }).click();
+  await expect(dialog.getByText('Step 2 of 9')).toBeVisible();
+  await next.click();
+
+  await test.step('phone step: too short, then a real number', async () => {
+    await dialog.getByLabel('Phone number').fill('12345');
+    await next.click();
+    await expect(dialog.getByText('Please enter a valid phone number')).toBeVisible();
+    await dialog.getByLabel('Phone number').fill(phone);
+    await next.click();
+    await expect(app.toast('Code sent')).toBeVisible();
+  });
+
+  await test.step('code step: a wrong code, then the test code', async () => {
+    await expect(dialog.getByText('Step 4 of 9')).toBeVisible();
+    await expect(dialog.getByText('Testing? The code 123456 is accepted.')).toBeVisible();
+    const code = dialog.getByLabel('Verification code');
+    await code.fill('000000');
+    await next.click();
+    await expect(dialog.getByText('Please enter the correct verification code')).toBeVisible();
+    await code.fill('123456');
+    await next.click();
+    await expect(app.toast('Welcome!')).toBeVisible();
+  });
+
+  await test.step('skip the contact import, then the tour to Get Started', async () => {
+    await expect(dialog.getByText('Step 5 of 9')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Skip for Now' }).click();
+    for (let step = 6; step <= 8; step++) {
+      await expect(dialog.getByText(`Step ${step} of 9`)).toBeVisible();
+      await next.click();
+    }
+    await dialog.getByRole('button', { name: 'Get Started' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(app.heading('Home')).toBeVisible();
+  });
+
+  // The session cookie is the browser's; the API knows who this is.
+  const me = await page.request.get('/api/me');
+  expect(me.status()).toBe(200);
+  const { user } = (await me.json()) as { user: { phone: string } };
+  expect(user.phone).toBe(phone);
+  // Signed in, the guest-only 'Local only' text is gone from the desktop header.
+  if (!app.isPhone) await expect(page.getByText('Local only')).toHaveCount(0);
 });
