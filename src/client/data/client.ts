@@ -13,6 +13,7 @@ import { createItemsRepository } from './itemsRepository';
 import { createSyncLock } from './locks';
 import { createLocalSearch, createSearch } from './search';
 import { createSyncEngine, type SyncResult } from './syncEngine';
+import { shareAuthAcrossTabs, watchQueueCounts } from './tabs';
 import type { Viewer } from './types';
 
 export interface OutpostClientOptions {
@@ -152,19 +153,41 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     /** The last background sync started by login, for tests and the Upgrade dialog. */
     lastSync: () => lastSync,
     clearFinishedUpgrade: () => clearFinishedUpgrade(db),
-    /** Guest init, session check, then the sync triggers. Returns a stop function. */
+    /** Guest init, session check, then the sync triggers and the cross-tab wiring. Returns a stop function. */
     async start(): Promise<() => void> {
       auth.getState().initGuest();
+      const offAuth = shareAuthAcrossTabs(auth, `outpost-auth:${db.name}`, () => {
+        void auth
+          .getState()
+          .checkSession()
+          .then(() => syncInBackground());
+      });
+      const offCounts = watchQueueCounts(db, status);
       await auth.getState().checkSession();
-      return engine.start({
+      const offEngine = engine.start({
         onOnlineChange: (cb) => connectivity.subscribe(cb),
         onVisible: onTabVisible,
-        onServerChange: (cb) => {
-          // Only a signed-in user has a stream; opened once, at start.
-          if (auth.getState().isAnonymous) return () => {};
-          return serverChanges(options.baseUrl ?? '')(cb);
-        },
+        // A stream only for a signed-in user who is online; it follows sign-in, sign-out and the network.
+        onServerChange: serverChanges({
+          baseUrl: options.baseUrl ?? '',
+          wanted: () => connectivity.isOnline() && !auth.getState().isAnonymous,
+          onWantedChange: (cb) => {
+            const offAuthChange = auth.subscribe((state, prev) => {
+              if (state.isAnonymous !== prev.isAnonymous || state.user.id !== prev.user.id) cb();
+            });
+            const offOnline = connectivity.subscribe(() => cb());
+            return () => {
+              offAuthChange();
+              offOnline();
+            };
+          },
+        }),
       });
+      return () => {
+        offEngine();
+        offCounts();
+        offAuth();
+      };
     },
     /** Clear Local Data: wipes IndexedDB; a signed-in user's data comes back with the next sync. */
     async clearLocalData(): Promise<void> {

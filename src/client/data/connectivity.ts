@@ -50,13 +50,100 @@ export function onTabVisible(cb: () => void): () => void {
   return () => document.removeEventListener('visibilitychange', handler);
 }
 
-/** The server's `changed` events (GET /api/events) where EventSource exists; the client then pulls. */
-export function serverChanges(baseUrl = ''): (cb: () => void) => () => void {
+/** Reconnect waits for the event stream: doubling from the first to the cap, each with jitter. */
+export const EVENTS_BACKOFF = { firstMs: 1000, maxMs: 30_000 } as const;
+
+export interface ServerChangesOptions {
+  baseUrl?: string;
+  /** Whether a stream should be open now: signed in and online. */
+  wanted: () => boolean;
+  /** Calls back whenever `wanted` may have changed (sign-in, sign-out, online, offline). */
+  onWantedChange: (cb: () => void) => () => void;
+  random?: () => number;
+  EventSource?: typeof EventSource;
+}
+
+/** The wait before reconnect attempt `attempt` (0-based): half to all of the doubled delay. */
+export function eventsBackoff(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(EVENTS_BACKOFF.maxMs, EVENTS_BACKOFF.firstMs * 2 ** Math.min(attempt, 16));
+  return Math.round(base * (0.5 + 0.5 * random()));
+}
+
+/**
+ * The server's `changed` events (GET /api/events): `cb` runs on each, and again after every
+ * reconnect, since events sent while the stream was down are lost and the client must pull. The
+ * stream is open only while `wanted()`; a failed or dropped stream is reopened with backoff (the
+ * browser's own retry gives up for good on an HTTP error such as a proxy's 502 while the server
+ * restarts). The 30 s poll in the sync engine stays as the fallback for a stream that dies silently.
+ */
+export function serverChanges(options: ServerChangesOptions): (cb: () => void) => () => void {
   return (cb) => {
-    const Source = (globalThis as { EventSource?: typeof EventSource }).EventSource;
+    const Source = options.EventSource ?? (globalThis as { EventSource?: typeof EventSource }).EventSource;
     if (!Source) return () => {};
-    const source = new Source(`${baseUrl}/api/events`, { withCredentials: true });
-    source.addEventListener('changed', cb);
-    return () => source.close();
+    const random = options.random ?? Math.random;
+    const url = `${options.baseUrl ?? ''}/api/events`;
+    let source: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let attempt = 0;
+    let opened = false;
+    let stopped = false;
+
+    const clearTimer = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    };
+    const close = () => {
+      source?.close();
+      source = null;
+    };
+    const schedule = () => {
+      if (stopped || timer || !options.wanted()) return;
+      const delay = eventsBackoff(attempt, random);
+      attempt += 1;
+      timer = setTimeout(() => {
+        timer = null;
+        open();
+      }, delay);
+    };
+    const open = () => {
+      if (stopped || source || !options.wanted()) return;
+      clearTimer();
+      const current = new Source(url, { withCredentials: true });
+      source = current;
+      current.addEventListener('open', () => {
+        attempt = 0;
+        // The first stream opens with the start-up sync already under way; later ones may have missed events.
+        if (opened) cb();
+        opened = true;
+      });
+      current.addEventListener('changed', () => cb());
+      current.addEventListener('error', () => {
+        if (source !== current) return;
+        close();
+        schedule();
+      });
+    };
+    const reconsider = () => {
+      if (!options.wanted()) {
+        clearTimer();
+        close();
+        attempt = 0;
+        return;
+      }
+      // Back online or just signed in: try now rather than at the end of a long backoff.
+      if (!source) {
+        clearTimer();
+        attempt = 0;
+        open();
+      }
+    };
+    const off = options.onWantedChange(reconsider);
+    open();
+    return () => {
+      stopped = true;
+      off();
+      clearTimer();
+      close();
+    };
   };
 }

@@ -1,0 +1,62 @@
+import { liveQuery } from 'dexie';
+import type { AuthStore } from '../stores/authStore';
+import type { SyncStatusStore } from '../stores/syncStatusStore';
+import { conflictedCollection, type OutpostDb } from './db';
+
+type AuthMessage = { type: 'signed-out' } | { type: 'signed-in'; userId: number };
+
+/**
+ * Signing out in one tab signs out every tab of the browser profile, and signing in in one makes the
+ * others check the (shared) session cookie: without it a second tab would keep showing an account
+ * whose session the server has already deleted until its next request failed.
+ */
+export function shareAuthAcrossTabs(
+  auth: AuthStore,
+  channelName: string,
+  onSignedInElsewhere: () => void,
+): () => void {
+  if (typeof BroadcastChannel === 'undefined') return () => {};
+  const channel = new BroadcastChannel(channelName);
+  // Applying another tab's change must not echo it back as this tab's own.
+  let applying = false;
+  channel.onmessage = (event: MessageEvent<AuthMessage>) => {
+    const message = event.data;
+    const state = auth.getState();
+    applying = true;
+    try {
+      if (message.type === 'signed-out' && state.isAuthenticated) state.toGuest();
+      if (message.type === 'signed-in' && (!state.isAuthenticated || state.user.id !== message.userId)) {
+        onSignedInElsewhere();
+      }
+    } finally {
+      applying = false;
+    }
+  };
+  const off = auth.subscribe((state, prev) => {
+    if (applying) return;
+    if (prev.isAuthenticated && !state.isAuthenticated) {
+      channel.postMessage({ type: 'signed-out' } satisfies AuthMessage);
+    } else if (state.isAuthenticated && (!prev.isAuthenticated || prev.user.id !== state.user.id)) {
+      channel.postMessage({ type: 'signed-in', userId: state.user.id } satisfies AuthMessage);
+    }
+  });
+  return () => {
+    off();
+    channel.close();
+  };
+}
+
+/**
+ * Keeps the badge's pending and conflict counts live from IndexedDB: only the tab holding the sync
+ * lock replays the queue, but every tab's badge must say what is still waiting.
+ */
+export function watchQueueCounts(db: OutpostDb, status: SyncStatusStore): () => void {
+  const subscription = liveQuery(() =>
+    Promise.all([db.syncQueue.count(), conflictedCollection(db).count()]),
+  ).subscribe({
+    next: ([pendingCount, conflictCount]) => status.getState().set({ pendingCount, conflictCount }),
+    // A closed database (Clear Local Data) ends the watch; the page reloads after that anyway.
+    error: () => {},
+  });
+  return () => subscription.unsubscribe();
+}
