@@ -5,8 +5,8 @@ import { freshPhone, Outpost, serverItems, uniqueTitle } from './pages/Outpost';
 const PENDING = 'Pending sync';
 
 // About the service worker and the sync queue, not the layout: one viewport is enough.
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'desktop', 'runs in the desktop project only');
+test.beforeEach(() => {
+  test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
 });
 
 test('a reload with the server stopped and the network off opens the app with all local data; queued changes go up later', async ({
