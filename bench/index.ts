@@ -19,6 +19,11 @@ const BENCHMARKS: Benchmark[] = [
   { name: 'server', file: './server.ts', about: 'HTTP API throughput and latency on PGlite and PostgreSQL' },
   { name: 'client-data', file: './clientData.ts', about: 'client data layer' },
   { name: 'sync-soak', file: './syncSoak.ts', about: 'sync under sustained concurrent writes' },
+  {
+    name: 'events',
+    file: './events.ts',
+    about: 'live events across instances: latency and 1,000 open streams',
+  },
 ];
 
 type Outcome = 'PASS' | 'FAIL' | 'ERROR' | 'not available yet' | 'ran';
