@@ -194,13 +194,9 @@ async function renameInline(app: Outpost, from: string, to: string) {
 }
 
 /**
- * Waits for a device to show an item another device changed. The client has no live channel (it does
- * not listen to /api/events), so a reload stands in for the spec's startup sync trigger rather than
- * waiting for the 30 s interval.
+ * Waits for a device to show an item another device changed, without a reload: the server's
+ * `changed` event (GET /api/events) makes the client pull (ARCHITECTURE §6).
  */
 async function seesAfterSync(app: Outpost, title: string) {
-  await expect(async () => {
-    if (!(await app.row(title).isVisible())) await app.page.reload();
-    await expect(app.row(title)).toBeVisible({ timeout: 3_000 });
-  }).toPass({ timeout: 20_000 });
+  await expect(app.row(title)).toBeVisible({ timeout: 15_000 });
 }
