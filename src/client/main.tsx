@@ -16,5 +16,8 @@ createRoot(root).render(
 
 // The dev server has no service worker (it would cache modules Vite is still changing).
 if (import.meta.env.PROD) {
-  void registerPwa({ toast: (input) => appServices().toasts.getState().push(input) });
+  void registerPwa({
+    toast: (input) => appServices().toasts.getState().push(input),
+    register: async () => (await import('virtual:pwa-register')).registerSW,
+  });
 }

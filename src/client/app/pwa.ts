@@ -6,8 +6,11 @@ export const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 export interface PwaDeps {
   toast: (input: ToastInput) => string;
-  /** `virtual:pwa-register`, injected so tests and the dev server (no worker there) can skip it. */
-  register?: () => Promise<typeof import('virtual:pwa-register').registerSW>;
+  /**
+   * Loads `virtual:pwa-register` (main.tsx passes the import): only Vite's build knows that module, so
+   * this file stays importable in unit tests.
+   */
+  register: () => Promise<typeof import('virtual:pwa-register').registerSW>;
 }
 
 /**
@@ -18,8 +21,7 @@ export interface PwaDeps {
  */
 export async function registerPwa(deps: PwaDeps): Promise<void> {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
-  const load = deps.register ?? (async () => (await import('virtual:pwa-register')).registerSW);
-  const registerSW = await load();
+  const registerSW = await deps.register();
   let prompted = false;
   const updateSW = registerSW({
     immediate: true,

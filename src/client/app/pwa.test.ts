@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ToastInput } from '../stores/toastStore';
+import { registerPwa } from './pwa';
+
+type RegisterOptions = Parameters<typeof import('virtual:pwa-register').registerSW>[0];
+
+function withServiceWorker() {
+  Object.defineProperty(navigator, 'serviceWorker', { value: {}, configurable: true });
+}
+
+describe('the service worker registration', () => {
+  afterEach(() => {
+    Reflect.deleteProperty(navigator, 'serviceWorker');
+  });
+
+  it("says 'Update available' once, and its Reload activates the new worker and reloads", async () => {
+    withServiceWorker();
+    const toasts: ToastInput[] = [];
+    const updateSW = vi.fn(async () => {});
+    let options: RegisterOptions;
+    await registerPwa({
+      toast: (input) => {
+        toasts.push(input);
+        return 'toast-1';
+      },
+      register: async () => (opts) => {
+        options = opts;
+        return updateSW;
+      },
+    });
+    options?.onNeedRefresh?.();
+    options?.onNeedRefresh?.();
+    expect(toasts).toHaveLength(1);
+    expect(toasts[0]?.title).toBe('Update available');
+    expect(toasts[0]?.duration).toBe(Number.POSITIVE_INFINITY);
+    expect(toasts[0]?.action?.label).toBe('Reload');
+    toasts[0]?.action?.onClick();
+    expect(updateSW).toHaveBeenCalledWith(true);
+  });
+
+  it('checks for a new version when the tab becomes visible again, not while offline', async () => {
+    withServiceWorker();
+    const update = vi.fn(async () => {});
+    let options: RegisterOptions;
+    await registerPwa({
+      toast: () => 'toast-1',
+      register: async () => (opts) => {
+        options = opts;
+        return async () => {};
+      },
+    });
+    options?.onRegisteredSW?.('/sw.js', { update } as unknown as ServiceWorkerRegistration);
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(update).toHaveBeenCalledTimes(1);
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(update).toHaveBeenCalledTimes(1);
+    online.mockRestore();
+  });
+
+  it('does nothing where the browser has no service workers', async () => {
+    const register = vi.fn();
+    await registerPwa({ toast: () => 'toast-1', register });
+    expect(register).not.toHaveBeenCalled();
+  });
+});
