@@ -8,7 +8,7 @@ test.beforeEach(() => {
   test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
 });
 
-test('two tabs offline with changes in both: after reconnect each change is on the server exactly once', async ({
+test('two tabs offline with changes in both: after reconnect each change is on the server exactly once; signing out in one signs out both', async ({
   page,
   context,
 }) => {
