@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { UserSummary } from '../../shared/item';
 import { uiStore } from '../stores/uiStore';
@@ -33,4 +34,26 @@ export function useRequestCode(): (phone: string) => Promise<AuthMode> {
     },
     [api],
   );
+}
+
+export const AUTH_MODE_QUERY_KEY = ['auth-mode'] as const;
+
+/**
+ * Which sign-in flow the server wants: asked once per page life (GET /api/auth/mode, public) and kept.
+ * React Query holds the request while the browser is offline, and a failed request is not cached, so
+ * both sign-in screens behave as in demo mode until the server has actually answered 'otp'.
+ */
+export function useAuthMode(): AuthMode {
+  const { api } = useServices();
+  const { data } = useQuery({
+    queryKey: AUTH_MODE_QUERY_KEY,
+    queryFn: async () => {
+      const { data: body } = await api.get<{ mode?: unknown }>('/auth/mode');
+      return body.mode === 'otp' ? ('otp' as const) : ('demo' as const);
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  return data ?? 'demo';
 }

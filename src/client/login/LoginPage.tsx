@@ -1,12 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Bell, RefreshCw, Users } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { BrandMark } from '../app/Brand';
 import { useServices, useSignedInUser } from '../app/services';
-import { type AuthMode, useRequestCode, useSignIn } from '../app/useSignIn';
+import { AUTH_MODE_QUERY_KEY, useAuthMode, useRequestCode, useSignIn } from '../app/useSignIn';
 import { Button, Card, Field, Input } from '../components/ui';
+import { NOTICES } from '../onboarding/steps';
 import { onboardingStore } from '../stores/onboardingStore';
+import { describeAuthFailure, TOO_MANY_ATTEMPTS } from './authErrors';
 
 const BENEFITS = [
   { icon: RefreshCw, title: 'Sync across devices', text: 'Your campaigns, tasks and todos on every device.' },
@@ -18,52 +20,107 @@ const LOGIN_FAILED = 'Failed to login. Please try again.';
 
 export default function LoginPage() {
   const navigate = useNavigate();
-  const { api } = useServices();
+  const { toasts } = useServices();
+  const queryClient = useQueryClient();
   const signedInUser = useSignedInUser();
   const signIn = useSignIn();
   const requestCode = useRequestCode();
+  const mode = useAuthMode();
   const [phone, setPhone] = useState('');
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
-  const [codeSent, setCodeSent] = useState(false);
+  // The phone the last code went to: a different phone needs a new code.
+  const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
-
-  // With AUTH_MODE=otp the server wants a code; the demo mode (default) signs in with phone and name.
-  const { data: mode } = useQuery({
-    queryKey: ['auth-mode'],
-    queryFn: async () => (await api.get<{ mode: AuthMode }>('/auth/mode')).data.mode,
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
 
   const phoneMissing = phone.trim() === '';
   const nameMissing = name.trim() === '';
+  const codeSent = mode === 'otp' && codeSentTo !== null && codeSentTo === phone.trim();
+  const codeIncomplete = code.length !== 6;
+
+  /** Shows a failed call: a 429 as 'Too many attempts' with the server's wait, a wrong code inline. */
+  const showFailure = (caught: unknown) => {
+    const failure = describeAuthFailure(caught);
+    if (failure.kind === 'rate-limited') {
+      setError(failure.message);
+      toasts
+        .getState()
+        .push({ title: TOO_MANY_ATTEMPTS, description: failure.message, variant: 'destructive' });
+    } else if (failure.kind === 'bad-code') {
+      if (mode !== 'otp') {
+        // The server wants a code although it did not say so before (its mode changed): switch flows.
+        queryClient.setQueryData(AUTH_MODE_QUERY_KEY, 'otp');
+        setError('This server signs in with a code. Send one to your phone.');
+        return;
+      }
+      setCodeError(failure.message);
+      const description = failure.triesLeft
+        ? `${NOTICES.invalidCode.description}. ${failure.triesLeft}`
+        : NOTICES.invalidCode.description;
+      toasts.getState().push({ title: NOTICES.invalidCode.title, description, variant: 'destructive' });
+    } else if (failure.kind === 'bad-phone') {
+      setError(failure.message);
+    } else {
+      setError(LOGIN_FAILED);
+    }
+  };
+
+  const sendCode = async () => {
+    setBusy(true);
+    setError(null);
+    setCodeError(null);
+    try {
+      const sentMode = await requestCode(phone.trim());
+      if (sentMode !== 'otp') {
+        // The server answered in demo mode after all: sign in the demo way.
+        queryClient.setQueryData(AUTH_MODE_QUERY_KEY, 'demo');
+        return;
+      }
+      setCode('');
+      setCodeSentTo(phone.trim());
+      toasts.getState().push(NOTICES.codeSent);
+    } catch (caught) {
+      showFailure(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
     if (phoneMissing || nameMissing) return;
+    if (mode === 'otp' && !codeSent) return void sendCode();
+    if (mode === 'otp' && codeIncomplete) {
+      setCodeError('Enter the 6-digit code from the text message.');
+      return;
+    }
     setBusy(true);
     setError(null);
+    setCodeError(null);
     try {
-      if (mode === 'otp' && !codeSent) {
-        await requestCode(phone.trim());
-        setCodeSent(true);
-        return;
-      }
       await signIn(phone.trim(), name.trim(), mode === 'otp' ? code : undefined);
       // Signing in is the choice onboarding asks for, so it does not stand in the way afterwards.
       const onboarding = onboardingStore.getState();
       if (!onboarding.hasCompletedOnboarding) onboarding.complete();
       navigate('/', { replace: true });
-    } catch {
-      setError(LOGIN_FAILED);
+    } catch (caught) {
+      showFailure(caught);
     } finally {
       setBusy(false);
     }
   };
+
+  const submitLabel = busy
+    ? codeSent || mode !== 'otp'
+      ? 'Signing in...'
+      : 'Sending...'
+    : mode === 'otp' && !codeSent
+      ? 'Send code'
+      : 'Sign In';
 
   return (
     <div className="mx-auto flex w-full max-w-md flex-col gap-6 py-2 md:py-6">
@@ -108,19 +165,40 @@ export default function LoginPage() {
               />
             )}
           </Field>
-          {mode === 'otp' && codeSent ? (
-            <Field label="Verification code" hint="Check your phone for the verification code">
-              {(field) => (
-                <Input
-                  {...field}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={6}
-                  value={code}
-                  onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
-                />
-              )}
-            </Field>
+          {codeSent ? (
+            <div className="flex flex-col gap-2">
+              <Field
+                label="Verification code"
+                hint={`We sent a 6-digit code to ${codeSentTo}.`}
+                error={codeError ?? undefined}
+              >
+                {(field) => (
+                  <Input
+                    {...field}
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={6}
+                    placeholder="000000"
+                    className="font-mono tracking-[0.3em]"
+                    value={code}
+                    onChange={(e) => {
+                      setCode(e.target.value.replace(/\D/g, '').slice(0, 6));
+                      setCodeError(null);
+                    }}
+                    autoFocus
+                  />
+                )}
+              </Field>
+              <Button
+                variant="ghost"
+                size="sm"
+                className="self-start"
+                disabled={busy}
+                onClick={() => void sendCode()}
+              >
+                Resend code
+              </Button>
+            </div>
           ) : null}
           {error ? (
             <p
@@ -131,7 +209,7 @@ export default function LoginPage() {
             </p>
           ) : null}
           <Button type="submit" size="lg" disabled={busy}>
-            {busy ? 'Signing in...' : mode === 'otp' && !codeSent ? 'Send code' : 'Sign In'}
+            {submitLabel}
           </Button>
         </form>
 

@@ -3,6 +3,7 @@ import { Dialog as DialogPrimitive } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button, Field, Input, Progress } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
+import { describeAuthFailure, TOO_MANY_ATTEMPTS } from '../login/authErrors';
 import { STEP_COPY } from './stepContent';
 import {
   type AccountChoice,
@@ -32,6 +33,8 @@ export interface OnboardingFlowProps {
   signIn: (phone: string, name: string, code: string) => Promise<unknown>;
   /** Asks for a code; resolves 'demo' when the test code is what works. */
   requestCode?: (phone: string) => Promise<'demo' | 'otp'>;
+  /** The server's sign-in mode as far as known (GET /api/auth/mode); a code request's answer wins. */
+  authMode?: 'demo' | 'otp';
   notify: (notice: Notice, variant?: 'default' | 'destructive') => void;
   /** Called at once; the caller navigates after the fade. */
   onFinish: (kind: FinishKind, to: string) => void;
@@ -44,6 +47,7 @@ export function OnboardingFlow({
   onStepChange,
   signIn,
   requestCode,
+  authMode,
   notify,
   onFinish,
 }: OnboardingFlowProps) {
@@ -53,7 +57,8 @@ export function OnboardingFlow({
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
-  const [mode, setMode] = useState<'demo' | 'otp'>('demo');
+  const [sentMode, setSentMode] = useState<'demo' | 'otp' | null>(null);
+  const mode = sentMode ?? authMode ?? 'demo';
   const [phoneError, setPhoneError] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
   const [exiting, setExiting] = useState(false);
@@ -90,12 +95,41 @@ export function OnboardingFlow({
     setPhoneError(null);
     setBusy(true);
     try {
-      const sentMode = requestCode ? await requestCode(phone.trim()) : 'demo';
-      setMode(sentMode);
-      notify(NOTICES.codeSent);
+      await sendCode();
       goTo(current + 1);
-    } catch {
-      notify(NOTICES.loginFailed, 'destructive');
+    } catch (caught) {
+      const failure = describeAuthFailure(caught);
+      if (failure.kind === 'bad-phone') {
+        setPhoneError(NOTICES.invalidPhone.description);
+        notify(NOTICES.invalidPhone, 'destructive');
+      } else notifyFailure(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Asks the server for a code (in demo mode it sends none) and says so. */
+  const sendCode = async () => {
+    setSentMode(requestCode ? await requestCode(phone.trim()) : 'demo');
+    notify(NOTICES.codeSent);
+  };
+
+  /** A 429 says 'Too many attempts' with the server's wait; anything else is the spec's 'Login failed'. */
+  const notifyFailure = (caught: unknown) => {
+    const failure = describeAuthFailure(caught);
+    if (failure.kind === 'rate-limited') {
+      notify({ title: TOO_MANY_ATTEMPTS, description: failure.message }, 'destructive');
+    } else notify(NOTICES.loginFailed, 'destructive');
+  };
+
+  const resendCode = async () => {
+    setBusy(true);
+    setCode('');
+    setCodeError(null);
+    try {
+      await sendCode();
+    } catch (caught) {
+      notifyFailure(caught);
     } finally {
       setBusy(false);
     }
@@ -116,9 +150,20 @@ export function OnboardingFlow({
       await signIn(phone.trim(), PLACEHOLDER_NAME, code);
       notify(NOTICES.welcome);
       goTo(current + 1);
-    } catch {
+    } catch (caught) {
       // The spec: the user stays on this step and can try again.
-      notify(NOTICES.loginFailed, 'destructive');
+      const failure = describeAuthFailure(caught);
+      if (failure.kind === 'bad-code') {
+        // The server's text says why (wrong, expired) and how many tries are left.
+        setCodeError(failure.message);
+        const description = failure.triesLeft
+          ? `${NOTICES.invalidCode.description}. ${failure.triesLeft}`
+          : NOTICES.invalidCode.description;
+        notify({ title: NOTICES.invalidCode.title, description }, 'destructive');
+      } else {
+        if (failure.kind === 'rate-limited') setCodeError(failure.message);
+        notifyFailure(caught);
+      }
     } finally {
       setBusy(false);
     }
@@ -200,6 +245,8 @@ export function OnboardingFlow({
                 }}
                 codeError={codeError}
                 mode={mode}
+                busy={busy}
+                onResend={() => void resendCode()}
                 signedIn={signedIn}
                 onImport={() => finish('complete', '/contacts')}
                 onSkipImport={() => goTo(current + 1)}
@@ -232,6 +279,8 @@ interface StepBodyProps {
   onCode: (value: string) => void;
   codeError: string | null;
   mode: 'demo' | 'otp';
+  busy: boolean;
+  onResend: () => void;
   signedIn: boolean;
   onImport: () => void;
   onSkipImport: () => void;
@@ -322,6 +371,11 @@ function StepBody(props: StepBodyProps) {
               />
             )}
           </Field>
+        )}
+        {props.signedIn || props.mode !== 'otp' ? null : (
+          <Button variant="ghost" className="self-center" disabled={props.busy} onClick={props.onResend}>
+            Resend code
+          </Button>
         )}
       </div>
     );

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { toast, useSignedInUser } from '../app/services';
-import { useRequestCode, useSignIn } from '../app/useSignIn';
+import { useAuthMode, useRequestCode, useSignIn } from '../app/useSignIn';
 import { onboardingStore } from '../stores/onboardingStore';
 import { OnboardingFlow } from './OnboardingFlow';
 import { EXIT_DELAY_MS } from './steps';
@@ -11,6 +11,7 @@ export default function OnboardingPage() {
   const signedIn = useSignedInUser() !== null;
   const signIn = useSignIn();
   const requestCode = useRequestCode();
+  const authMode = useAuthMode();
   const onStepChange = useCallback((step: number) => onboardingStore.getState().setCurrentStep(step), []);
 
   return (
@@ -20,6 +21,7 @@ export default function OnboardingPage() {
       onStepChange={onStepChange}
       signIn={signIn}
       requestCode={requestCode}
+      authMode={authMode}
       notify={(notice, variant) => toast({ ...notice, variant: variant ?? 'default' })}
       onFinish={(kind, to) => {
         // Recorded at once so the redirect guard lets the user through when the fade ends.
