@@ -6,13 +6,31 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | null;
   readonly data: unknown;
-  constructor(message: string, status: number, data: unknown = null, code: string | null = null) {
+  /** Seconds from a 429's (or 503's) Retry-After header; null without one. */
+  readonly retryAfter: number | null;
+  constructor(
+    message: string,
+    status: number,
+    data: unknown = null,
+    code: string | null = null,
+    retryAfter: number | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.data = data;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
+}
+
+/** Retry-After as seconds: either delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** True when the request never got an answer: treated as offline. */
@@ -103,7 +121,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
         typeof (data as { message?: unknown }).message === 'string'
           ? (data as { message: string }).message
           : `Request failed with status ${response.status}`;
-      const error = new ApiError(message, response.status, data);
+      const retryAfter = parseRetryAfter(response.headers.get('Retry-After'));
+      const error = new ApiError(message, response.status, data, null, retryAfter);
       if (response.status === 401 && options.onUnauthorized) await options.onUnauthorized();
       throw error;
     }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Item } from '../../shared/item';
 import { ApiError } from './apiClient';
 import { createDevice, type Device, signIn } from './testing/harness';
@@ -171,6 +171,36 @@ describe('queue replay errors', () => {
     await d.client.engine.sync();
     expect(await d.client.db.syncQueue.count()).toBe(0);
     expect(d.client.toasts.getState().queue.map((t) => t.title)).toContain('Change not synced');
+  });
+
+  it('keeps a change the server rate-limits (429), says Slow down, and replays it after Retry-After', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Busy', type: 'todo' });
+    d.goOffline();
+    await d.client.items.update(item.id, { title: 'Busy later' });
+    d.goOnline();
+    const message = 'Too many writes. Please wait 1 second and try again.';
+    d.control.failNext = {
+      match: (m) => m === 'PATCH',
+      status: 429,
+      body: { message },
+      headers: { 'Retry-After': '1' },
+    };
+    const result = await d.client.engine.sync();
+    expect(result).toMatchObject({ dropped: 0, stopped: 'held' });
+    expect(await d.client.db.syncQueue.count()).toBe(1);
+    expect(d.client.toasts.getState().queue.at(-1)).toMatchObject({ title: 'Slow down', description: message });
+
+    // Within the wait nothing is replayed, however often a run starts.
+    const patches = () => d.control.requests.filter((r) => r.method === 'PATCH').length;
+    const before = patches();
+    await d.client.engine.sync();
+    expect(patches()).toBe(before);
+    expect(await d.client.db.syncQueue.count()).toBe(1);
+
+    // The engine schedules the replay itself when Retry-After has passed.
+    await vi.waitFor(async () => expect(await d.client.db.syncQueue.count()).toBe(0), { timeout: 5000 });
+    expect((await serverItem(d, item.id)).title).toBe('Busy later');
   });
 
   it('never applies a create twice when its answer is lost or it is delivered twice', async () => {

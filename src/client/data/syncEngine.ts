@@ -22,6 +22,8 @@ import type { ConflictType, LocalItem, QueueEntry, Viewer } from './types';
 
 export const SYNC_INTERVAL_MS = 30_000;
 export const MAX_RETRIES = 3;
+/** How long to hold the queue after a 429 that carries no Retry-After. */
+export const DEFAULT_RETRY_AFTER_S = 30;
 const MAX_PAGES = 10_000;
 
 export type PushOutcome =
@@ -199,6 +201,23 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   const lock = deps.lock ?? createSyncLock(`outpost-sync:${db.name}`);
   let again = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // After a 429 the server asked for a pause: nothing is replayed before `heldUntil`, and one run is
+  // scheduled for when it ends. The change stays queued: the limit is not the change's fault.
+  let heldUntil = 0;
+  let holdTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function holdFor(error: ApiError): void {
+    const wasHeld = Date.now() < heldUntil;
+    const ms = Math.max(1, error.retryAfter ?? DEFAULT_RETRY_AFTER_S) * 1000;
+    heldUntil = Date.now() + ms;
+    if (holdTimer) clearTimeout(holdTimer);
+    holdTimer = setTimeout(() => {
+      holdTimer = null;
+      void sync();
+    }, ms);
+    // Once per pause, so a burst of writes does not stack up toasts; the server's text names the wait.
+    if (!wasHeld) deps.toast({ title: 'Slow down', description: error.message, variant: 'destructive' });
+  }
 
   async function refreshStatus(): Promise<void> {
     const [pendingCount, conflictCount, lastSyncAt, upgrade] = await Promise.all([
@@ -316,7 +335,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           }
           return { kind: 'held', error };
         }
-        if (error.status === 429) return { kind: 'held', error };
+        if (error.status === 429) {
+          holdFor(error);
+          return { kind: 'held', error };
+        }
         if (error.status === 412) {
           const remote = (error.data as { item?: Item } | null)?.item;
           if ((await handleStale(entry, remote)) === 'conflict') return { kind: 'conflict' };
@@ -356,6 +378,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       stopped: null as PushOutcome['kind'] | null,
       target: null as PushOutcome | null,
     };
+    if (Date.now() < heldUntil) {
+      result.stopped = 'held';
+      return result;
+    }
     if (await hasConflicts()) {
       result.stopped = 'conflict';
       return result;
@@ -623,6 +649,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       for (const off of offs) off();
       if (timer) clearTimeout(timer);
       timer = null;
+      if (holdTimer) clearTimeout(holdTimer);
+      holdTimer = null;
     };
   }
 

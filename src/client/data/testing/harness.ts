@@ -16,7 +16,12 @@ export interface NetworkControl {
   /** The next matching request is delivered twice; the client sees the second answer. */
   duplicateNext: ((method: string, url: string) => boolean) | null;
   /** Answers the next matching request with this status instead of sending it. */
-  failNext: { match: (method: string, url: string) => boolean; status: number; body?: unknown } | null;
+  failNext: {
+    match: (method: string, url: string) => boolean;
+    status: number;
+    body?: unknown;
+    headers?: Record<string, string>;
+  } | null;
 }
 
 /** A simulated device: its own IndexedDB, cookie jar, connectivity and flaky network. */
@@ -41,11 +46,11 @@ export function createDevice(
     control.requests.push({ method, url });
     if (control.offline) throw new TypeError('fetch failed');
     if (control.failNext?.match(method, url)) {
-      const { status, body } = control.failNext;
+      const { status, body, headers } = control.failNext;
       control.failNext = null;
       return new Response(JSON.stringify(body ?? { message: `Injected ${status}` }), {
         status,
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...headers },
       });
     }
     if (control.duplicateNext?.(method, url)) {
