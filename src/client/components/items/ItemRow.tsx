@@ -202,7 +202,8 @@ export const ItemRow = memo(function ItemRow({
       </div>
 
       {/* Phone (and desktop keyboard users who prefer a menu): everything behind one button. */}
-      <Menu.Root>
+      {/* Not modal: a modal menu aria-hides the page while it stays focusable (axe aria-hidden-focus). */}
+      <Menu.Root modal={false}>
         <Menu.Trigger asChild>
           <button
             type="button"
