@@ -123,6 +123,11 @@ for (const signedIn of [false, true]) {
           found['create-dialog'] = await app.captureScreen(testInfo, `${prefix}-create-dialog`);
           await page.keyboard.press('Escape');
           await expect(page.getByRole('dialog')).toHaveCount(0);
+          await page.getByRole('button', { name: `More actions for ${campaign}` }).click();
+          await expect(page.getByRole('menu')).toBeVisible();
+          found['row-menu'] = await app.captureScreen(testInfo, `${prefix}-row-menu`);
+          await page.keyboard.press('Escape');
+          await expect(page.getByRole('menu')).toHaveCount(0);
           await page.getByRole('button', { name: /^Account/ }).click();
           await expect(page.getByRole('dialog', { name: 'Account' })).toBeVisible();
           found['account-sheet'] = await app.captureScreen(testInfo, `${prefix}-account-sheet`);
