@@ -84,7 +84,7 @@ export function toConflictView(item: LocalItem): ConflictView {
 }
 
 /** The app's services over the data layer's client (one per page: one Dexie, one sync engine). */
-function createServices(client: OutpostClient): AppServices {
+export function createServices(client: OutpostClient): AppServices {
   return {
     client,
     auth: client.auth,

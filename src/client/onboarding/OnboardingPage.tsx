@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { toast, useSignedInUser } from '../app/services';
+import { useServices, useSignedInUser } from '../app/services';
 import { useAuthMode, useRequestCode, useSignIn } from '../app/useSignIn';
 import { onboardingStore } from '../stores/onboardingStore';
 import { OnboardingFlow } from './OnboardingFlow';
@@ -8,6 +8,8 @@ import { EXIT_DELAY_MS } from './steps';
 
 export default function OnboardingPage() {
   const navigate = useNavigate();
+  // The provider's toast queue (the app's one), so the page also works under a test's services.
+  const { toasts } = useServices();
   const signedIn = useSignedInUser() !== null;
   const signIn = useSignIn();
   const requestCode = useRequestCode();
@@ -22,7 +24,7 @@ export default function OnboardingPage() {
       signIn={signIn}
       requestCode={requestCode}
       authMode={authMode}
-      notify={(notice, variant) => toast({ ...notice, variant: variant ?? 'default' })}
+      notify={(notice, variant) => toasts.getState().push({ ...notice, variant: variant ?? 'default' })}
       onFinish={(kind, to) => {
         // Recorded at once so the redirect guard lets the user through when the fade ends.
         const store = onboardingStore.getState();
