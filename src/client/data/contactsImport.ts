@@ -1,6 +1,6 @@
 import { type ContactCandidate, candidateFromPicked, parseContactsCsv, phonesToSend } from '../../shared/csv';
 import type { ToastInput } from '../stores/toastStore';
-import type { ApiClient } from './apiClient';
+import { type ApiClient, ApiError } from './apiClient';
 import type { OutpostDb } from './db';
 
 export const CONTACT_TEXTS = {
@@ -80,7 +80,15 @@ export async function importContacts(
       );
     });
     return { count: data.count, toast: CONTACT_TEXTS.imported(data.count) };
-  } catch {
+  } catch (error) {
+    // Rate limited: trying again at once cannot help, so say so with the server's wait.
+    if (error instanceof ApiError && error.status === 429) {
+      throw new ContactImportError({
+        title: 'Slow down',
+        description: error.message,
+        variant: 'destructive',
+      });
+    }
     throw new ContactImportError({ ...CONTACT_TEXTS.failed, variant: 'destructive' });
   }
 }

@@ -189,7 +189,10 @@ describe('queue replay errors', () => {
     const result = await d.client.engine.sync();
     expect(result).toMatchObject({ dropped: 0, stopped: 'held' });
     expect(await d.client.db.syncQueue.count()).toBe(1);
-    expect(d.client.toasts.getState().queue.at(-1)).toMatchObject({ title: 'Slow down', description: message });
+    expect(d.client.toasts.getState().queue.at(-1)).toMatchObject({
+      title: 'Slow down',
+      description: message,
+    });
 
     // Within the wait nothing is replayed, however often a run starts.
     const patches = () => d.control.requests.filter((r) => r.method === 'PATCH').length;
@@ -480,6 +483,21 @@ describe('search and contacts', () => {
     expect(() => d.client.contacts.fromCsv('nothing here')).toThrow(
       'Please ensure your CSV contains phone numbers',
     );
+  });
+
+  it("says 'Slow down' with the server's wait when the contact upload is rate-limited", async () => {
+    const d = await signedInDevice();
+    const message = 'Too many writes. Please wait 7 seconds and try again.';
+    d.control.failNext = {
+      match: (_m, url) => url.endsWith('/contacts/sync'),
+      status: 429,
+      body: { message },
+    };
+    await expect(
+      d.client.contacts.import(d.client.contacts.fromCsv('Ada,5552010003\n')),
+    ).rejects.toMatchObject({
+      toast: { title: 'Slow down', description: message },
+    });
   });
 
   it('answers Not supported without the Contact Picker API', async () => {
