@@ -144,3 +144,23 @@ export const loginCodes = pgTable('login_codes', {
   locked_until: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
   updated_at: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * A user stopped seeing an item (unassigned, or moved out from under what they see). Sync sends it
+ * to them as a tombstone, ordered with item changes by the same transaction id.
+ */
+export const itemRevocations = pgTable(
+  'item_revocations',
+  {
+    user_id: integer('user_id').notNull(),
+    item_id: integer('item_id').notNull(),
+    change_xid: bigint('change_xid', { mode: 'bigint' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
+    revoked_at: timestamp('revoked_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.user_id, t.item_id] }),
+    index('item_revocations_change_idx').on(t.user_id, t.change_xid, t.item_id),
+  ],
+);
