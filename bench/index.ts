@@ -24,6 +24,21 @@ const BENCHMARKS: Benchmark[] = [
     file: './events.ts',
     about: 'live events across instances: latency and 1,000 open streams',
   },
+  {
+    name: 'fuzz',
+    file: './fuzz.ts',
+    about: 'random input on every route: 0 answers of 5xx, 0 unhandled rejections',
+  },
+  {
+    name: 'faults',
+    file: './faults.ts',
+    about: 'PostgreSQL restart under writers; SIGKILL of the server mid-replay: nothing lost or doubled',
+  },
+  {
+    name: 'load',
+    file: './load.ts',
+    about: '100 connections, mixed reads, writes and sync pulls on PostgreSQL',
+  },
 ];
 
 type Outcome = 'PASS' | 'FAIL' | 'ERROR' | 'not available yet' | 'ran';
