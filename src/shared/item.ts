@@ -97,3 +97,16 @@ export interface Mutual {
   name: string;
   phone: string;
 }
+
+/** The fields a PATCH may change (and the sync merge compares). Here, not in ./schemas, so the client's
+ * first screen can use it without loading zod. */
+export const PATCHABLE_FIELDS = [
+  'title',
+  'description',
+  'status',
+  'parent_id',
+  'assigned_to',
+  'due_date',
+  'end_date',
+] as const;
+export type PatchableField = (typeof PATCHABLE_FIELDS)[number];

@@ -1,4 +1,4 @@
-import { PATCHABLE_FIELDS, type PatchableField } from './schemas';
+import { PATCHABLE_FIELDS, type PatchableField } from './item';
 
 /** The fields a local edit and a server change can disagree on. */
 export const MERGE_FIELDS = PATCHABLE_FIELDS;

@@ -78,16 +78,8 @@ export const itemPatchSchema = z
 export type ItemPatchInput = z.input<typeof itemPatchSchema>;
 export type ItemPatch = z.output<typeof itemPatchSchema>;
 
-export const PATCHABLE_FIELDS = [
-  'title',
-  'description',
-  'status',
-  'parent_id',
-  'assigned_to',
-  'due_date',
-  'end_date',
-] as const;
-export type PatchableField = (typeof PATCHABLE_FIELDS)[number];
+// Declared in ./item (zod-free) so client code that only needs the list does not pull zod in.
+export { PATCHABLE_FIELDS, type PatchableField } from './item';
 
 export const assignSchema = z.strictObject({
   user_id: z.number({ error: 'Must be a user id.' }).int('Must be a whole number.').min(0).max(2_147_483_647),

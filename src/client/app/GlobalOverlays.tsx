@@ -1,19 +1,16 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
+import { useStore } from 'zustand';
 import { uiStore, useUi } from '../stores/uiStore';
 import { SyncConflictHost } from '../sync/SyncConflictHost';
-import { UpgradeOverlay } from '../sync/UpgradeOverlay';
+import { useServices } from './services';
+import { useMountedOnce } from './useMountedOnce';
 
 const SearchDialog = lazy(() => import('../search/SearchDialog'));
 const CreateItemDialog = lazy(() => import('../items/CreateItemDialog'));
-
-/** Becomes true the first time `open` is, so a dialog's code loads on first use and then stays. */
-function useMountedOnce(open: boolean): boolean {
-  const [mounted, setMounted] = useState(open);
-  useEffect(() => {
-    if (open) setMounted(true);
-  }, [open]);
-  return mounted || open;
-}
+// Only after a guest signs in (or an interrupted upload resumes): not part of the first screen.
+const UpgradeOverlay = lazy(() =>
+  import('../sync/UpgradeOverlay').then((m) => ({ default: m.UpgradeOverlay })),
+);
 
 /** The app-wide dialogs: search (Ctrl/Cmd+K), create (the add button), conflicts and the upgrade. */
 export function GlobalOverlays() {
@@ -22,6 +19,9 @@ export function GlobalOverlays() {
   const createParentId = useUi((s) => s.createParentId);
   const searchMounted = useMountedOnce(searchOpen);
   const createMounted = useMountedOnce(createOpen);
+  const celebrating = useUi((s) => s.celebration !== null);
+  const upgrading = useStore(useServices().syncStatus, (s) => s.upgrade !== null);
+  const upgradeMounted = useMountedOnce(celebrating || upgrading);
 
   return (
     <>
@@ -36,9 +36,9 @@ export function GlobalOverlays() {
             parentId={createParentId}
           />
         ) : null}
+        {upgradeMounted ? <UpgradeOverlay /> : null}
       </Suspense>
       <SyncConflictHost />
-      <UpgradeOverlay />
     </>
   );
 }

@@ -1,7 +1,7 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { useOnboarding } from '../stores/onboardingStore';
-import { AccountSheet } from './AccountSheet';
+import { useUi } from '../stores/uiStore';
 import { BottomBar, Fab } from './BottomBar';
 import { ConnectivityBadge } from './ConnectivityBadge';
 import { GlobalOverlays } from './GlobalOverlays';
@@ -10,6 +10,10 @@ import { Header } from './Header';
 import { PageFallback } from './PageFallback';
 import { isOnboardingExempt, showsAddButton } from './routeMeta';
 import { Toaster } from './Toaster';
+import { useMountedOnce } from './useMountedOnce';
+
+// The phone's account panel loads when it first opens: it is never part of the first paint.
+const AccountSheet = lazy(() => import('./AccountSheet').then((m) => ({ default: m.AccountSheet })));
 
 /** The app shell: header, content, bottom bar, add button, badge, toasts and global dialogs. */
 export function RootLayout() {
@@ -17,6 +21,7 @@ export function RootLayout() {
   const onboarded = useOnboarding((s) => s.hasCompletedOnboarding);
   useGlobalShortcuts();
   const addButton = showsAddButton(pathname);
+  const accountSheetMounted = useMountedOnce(useUi((s) => s.accountSheetOpen));
 
   if (!onboarded && !isOnboardingExempt(pathname)) return <Navigate to="/onboarding" replace />;
 
@@ -54,7 +59,11 @@ export function RootLayout() {
       <BottomBar />
       {addButton ? <Fab /> : null}
       <ConnectivityBadge aboveFab={addButton} />
-      <AccountSheet />
+      {accountSheetMounted ? (
+        <Suspense fallback={null}>
+          <AccountSheet />
+        </Suspense>
+      ) : null}
       <Toaster />
       <GlobalOverlays />
       <ScrollRestoration />

@@ -91,7 +91,7 @@ function SignedInContacts() {
     event.target.value = '';
     if (!file) return;
     try {
-      const found = client.contacts.fromCsv(await file.text());
+      const found = await client.contacts.fromCsv(await file.text());
       if (!found.some((c) => c.isValid)) throw new ContactImportError(CONTACT_TEXTS.noneFound);
       setCandidates(found);
     } catch (error) {

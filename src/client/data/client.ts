@@ -1,11 +1,11 @@
 import Dexie from 'dexie';
+import type { ContactCandidate } from '../../shared/csv';
 import type { UserSummary } from '../../shared/item';
 import { type AuthStore, createAuthStore } from '../stores/authStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
 import { type ApiClient, createApiClient, type FetchLike } from './apiClient';
 import { browserConnectivity, type Connectivity, onTabVisible, serverChanges } from './connectivity';
-import { contactsFromCsv, importContacts, pickPhoneContacts } from './contactsImport';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './db';
 import { clearFinishedUpgrade, moveGuestDataToAccount } from './guestUpgrade';
 import * as queries from './itemQueries';
@@ -138,11 +138,12 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     items,
     queries: bound,
     search,
+    // Loaded on first use: papaparse and the phone rules are not needed for the first screen.
     contacts: {
-      pickFromPhone: pickPhoneContacts,
-      fromCsv: contactsFromCsv,
-      import: (candidates: Parameters<typeof importContacts>[3]) =>
-        importContacts(api, db, viewer().userId, candidates),
+      pickFromPhone: async (nav?: unknown) => (await import('./contactsImport')).pickPhoneContacts(nav),
+      fromCsv: async (text: string) => (await import('./contactsImport')).contactsFromCsv(text),
+      import: async (candidates: readonly ContactCandidate[]) =>
+        (await import('./contactsImport')).importContacts(api, db, viewer().userId, candidates),
     },
     viewer,
     /** Tells an open /tasks/{id} route that its temporary id became the server's. */

@@ -1,14 +1,6 @@
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
-import type { ItemStatus, UserSummary } from '../../shared/item';
-import {
-  type ItemCreateInput,
-  type ItemPatch,
-  type ItemPatchInput,
-  itemCreateSchema,
-  itemPatchSchema,
-  PATCHABLE_FIELDS,
-  type PatchableField,
-} from '../../shared/schemas';
+import { type ItemStatus, PATCHABLE_FIELDS, type PatchableField, type UserSummary } from '../../shared/item';
+import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../shared/schemas';
 import { ApiError } from './apiClient';
 import { nextCounter, type OutpostDb } from './db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
@@ -116,6 +108,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
   /** Creates an item: a counter id for guests, a temporary negative id and a queued POST when signed in. */
   async function create(input: ItemCreateInput): Promise<LocalItem> {
     const { parent_id: rawParent, ...rest } = input;
+    // zod loads on the first write, not with the first screen (bench/bundle.ts budgets that).
+    const { itemCreateSchema } = await import('../../shared/schemas');
     const parsed = itemCreateSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
     const data = parsed.data;
@@ -243,6 +237,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
   async function update(id: number, input: ItemPatchInput): Promise<LocalItem> {
     const { parent_id: rawParent, ...rest } = input;
     if (Object.keys(rest).length === 0) return write(id, { parent_id: localRef(rawParent) });
+    const { itemPatchSchema } = await import('../../shared/schemas');
     const parsed = itemPatchSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
     return write(id, 'parent_id' in input ? { ...parsed.data, parent_id: localRef(rawParent) } : parsed.data);

@@ -475,12 +475,14 @@ describe('search and contacts', () => {
 
   it('imports CSV contacts: only valid phones are sent, and the server counts them', async () => {
     const d = await signedInDevice();
-    const candidates = d.client.contacts.fromCsv('name,phone\nAda,555-201-0001\nBob;5552010002\nshort,123\n');
+    const candidates = await d.client.contacts.fromCsv(
+      'name,phone\nAda,555-201-0001\nBob;5552010002\nshort,123\n',
+    );
     expect(candidates.map((c) => c.phone)).toEqual(['5552010001', '5552010002']);
     const result = await d.client.contacts.import(candidates);
     expect(result).toMatchObject({ count: 2, toast: { title: 'Contacts imported' } });
     expect(await d.client.db.contacts.count()).toBe(2);
-    expect(() => d.client.contacts.fromCsv('nothing here')).toThrow(
+    await expect(d.client.contacts.fromCsv('nothing here')).rejects.toThrow(
       'Please ensure your CSV contains phone numbers',
     );
   });
@@ -494,7 +496,7 @@ describe('search and contacts', () => {
       body: { message },
     };
     await expect(
-      d.client.contacts.import(d.client.contacts.fromCsv('Ada,5552010003\n')),
+      d.client.contacts.import(await d.client.contacts.fromCsv('Ada,5552010003\n')),
     ).rejects.toMatchObject({
       toast: { title: 'Slow down', description: message },
     });

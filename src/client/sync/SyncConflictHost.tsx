@@ -1,6 +1,11 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { type ConflictChoice, toast, useServices } from '../app/services';
-import { SyncConflictDialog } from './SyncConflictDialog';
+import { useMountedOnce } from '../app/useMountedOnce';
+
+// Loaded the first time a conflict shows (it brings date-fns): not part of the first screen.
+const SyncConflictDialog = lazy(() =>
+  import('./SyncConflictDialog').then((m) => ({ default: m.SyncConflictDialog })),
+);
 
 /**
  * Opens the conflict dialog whenever the data layer reports conflicts. Cancel hides it for this set of
@@ -12,6 +17,7 @@ export function SyncConflictHost() {
   const key = useMemo(() => conflicts.map((c) => c.id).join(','), [conflicts]);
   const [dismissedKey, setDismissedKey] = useState<string | null>(null);
   const open = conflicts.length > 0 && dismissedKey !== key;
+  const mounted = useMountedOnce(open);
 
   const resolve = async (choices: Record<number, ConflictChoice>) => {
     try {
@@ -25,12 +31,15 @@ export function SyncConflictHost() {
     }
   };
 
+  if (!mounted) return null;
   return (
-    <SyncConflictDialog
-      open={open}
-      conflicts={conflicts}
-      onCancel={() => setDismissedKey(key)}
-      onResolve={resolve}
-    />
+    <Suspense fallback={null}>
+      <SyncConflictDialog
+        open={open}
+        conflicts={conflicts}
+        onCancel={() => setDismissedKey(key)}
+        onResolve={resolve}
+      />
+    </Suspense>
   );
 }
