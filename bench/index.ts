@@ -39,6 +39,17 @@ const BENCHMARKS: Benchmark[] = [
     file: './load.ts',
     about: '100 connections, mixed reads, writes and sync pulls on PostgreSQL',
   },
+  { name: 'bundle', file: './bundle.ts', about: 'JavaScript the first screen loads (gzip)' },
+  {
+    name: 'lighthouse',
+    file: './lighthouse.ts',
+    about: 'Lighthouse mobile: performance, accessibility, CLS on /login and Home',
+  },
+  {
+    name: 'home-10k',
+    file: './home10k.ts',
+    about: 'Home with 10,000 local items: first row, rows in the DOM',
+  },
 ];
 
 type Outcome = 'PASS' | 'FAIL' | 'ERROR' | 'not available yet' | 'ran';
