@@ -56,6 +56,16 @@ export default defineConfig({
     // The server serves this folder and scripts/start.ts checks its index.html for staleness.
     outDir: 'dist/client',
     emptyOutDir: true,
+    rolldownOptions: {
+      treeshake: {
+        // The UI primitives only define components (forwardRef, displayName), so an unused one can go:
+        // without this, importing one through components/ui/index.ts drags every Radix part (menus,
+        // tabs, radio groups, dialogs) into the first screen's chunk. Every other module keeps the
+        // bundler's own judgement (undefined).
+        moduleSideEffects: (id) =>
+          /[\\/]src[\\/]client[\\/]components[\\/]ui[\\/]/.test(id) ? false : undefined,
+      },
+    },
   },
   server: {
     port: DEV_CLIENT_PORT,
