@@ -9,7 +9,7 @@ import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { isoOrNull } from '../http/serialize';
-import { findItem, findVisibleItem } from './queries';
+import { findItem, findVisibleItem, visibleTo } from './queries';
 
 const CHANGE = sql`change_xid = pg_current_xact_id()::text::bigint`;
 
@@ -105,6 +105,23 @@ async function touchDescendants(tx: Executor, id: number): Promise<void> {
     sql`UPDATE items SET ${CHANGE} WHERE deleted_at IS NULL AND (parent_id = ${id}
         OR parent_id IN (SELECT c.id FROM items c WHERE c.parent_id = ${id}))`,
   );
+}
+
+/**
+ * Records, for each user who saw `id` before a move or reassignment, the items of its subtree they
+ * no longer see, so their next pull removes them (a server-side delete would never reach them).
+ */
+async function revokeLostAccess(tx: Executor, id: number, formerViewers: readonly number[]): Promise<void> {
+  for (const userId of new Set(formerViewers)) {
+    await tx.execute(
+      sql`INSERT INTO item_revocations (user_id, item_id)
+          SELECT ${userId}, i.id FROM items i
+          WHERE (i.id = ${id} OR i.parent_id = ${id} OR i.parent_id IN (SELECT c.id FROM items c WHERE c.parent_id = ${id}))
+            AND NOT COALESCE(${visibleTo(userId)}, false)
+          ON CONFLICT (user_id, item_id) DO UPDATE
+            SET change_xid = EXCLUDED.change_xid, revoked_at = EXCLUDED.revoked_at`,
+    );
+  }
 }
 
 /** The parent as a hierarchy node when the user may see it, or a 422 naming parent_id. */
@@ -263,7 +280,10 @@ export async function updateItem(
   if (changed.end_date) sets.push(sql`end_date = ${patch.end_date ?? null}`);
   if (own) sets.push(sql`status = ${own.status}`, sql`completed_at = ${own.completed_at}`);
   await tx.execute(sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${id}`);
-  if (changed.parent_id || changed.assigned_to) await touchDescendants(tx, id);
+  if (changed.parent_id || changed.assigned_to) {
+    await touchDescendants(tx, id);
+    await revokeLostAccess(tx, id, formerViewers);
+  }
 
   const item = { id, type: current.type, title: patch.title ?? current.title };
   const { status, assigned_to, ...fields } = changed;

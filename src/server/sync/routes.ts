@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
+import { type Item, SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
 import { syncQuerySchema } from '../../shared/schemas';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { parseOrThrow, unprocessable } from '../http/errors';
+import { iso } from '../http/serialize';
 import { selectItems, visibleTo } from '../items/queries';
 import { decodeCursor, encodeCursor } from './cursor';
 
@@ -24,9 +25,14 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
 
     // One statement, one snapshot: the horizon and the rows below it are read together, and the
     // horizon comes back even when no row does.
+    const xid = from.xid.toString();
+    const itemsAfter = sql`(i.change_xid > ${xid}::bigint OR (i.change_xid = ${xid}::bigint AND i.id > ${from.id}))`;
+    const revokedAfter = sql`(v.change_xid > ${xid}::bigint
+      OR (v.change_xid = ${xid}::bigint AND v.item_id > ${from.id}))`;
     const found = await rows<{
       id: number | null;
       change_xid: string | number | null;
+      revoked_at: Date | string | null;
       horizon: string | number;
       xmax: string | number;
     }>(
@@ -35,15 +41,22 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
             SELECT pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax
             FROM pg_current_snapshot() s
           )
-          SELECT r.id, r.change_xid, horizon.xmin AS horizon, horizon.xmax AS xmax
+          SELECT r.id, r.change_xid, r.revoked_at, horizon.xmin AS horizon, horizon.xmax AS xmax
           FROM horizon LEFT JOIN LATERAL (
-            SELECT i.id, i.change_xid
-            FROM items i
-            WHERE i.change_xid < horizon.xmin
-              AND (i.change_xid > ${from.xid.toString()}::bigint
-                   OR (i.change_xid = ${from.xid.toString()}::bigint AND i.id > ${from.id}))
-              AND ${visibleTo(user.id)}
-            ORDER BY i.change_xid, i.id
+            SELECT c.id, c.change_xid, c.revoked_at FROM (
+              (SELECT i.id, i.change_xid, NULL::timestamptz AS revoked_at
+               FROM items i
+               WHERE i.change_xid < horizon.xmin AND ${itemsAfter} AND ${visibleTo(user.id)}
+               ORDER BY i.change_xid, i.id
+               LIMIT ${SYNC_PAGE_SIZE + 1})
+              UNION ALL
+              (SELECT v.item_id AS id, v.change_xid, v.revoked_at
+               FROM item_revocations v
+               WHERE v.user_id = ${user.id} AND v.change_xid < horizon.xmin AND ${revokedAfter}
+               ORDER BY v.change_xid, v.item_id
+               LIMIT ${SYNC_PAGE_SIZE + 1})
+            ) c
+            ORDER BY c.change_xid, c.id
             LIMIT ${SYNC_PAGE_SIZE + 1}
           ) r ON true
           ORDER BY r.change_xid, r.id`,
@@ -59,18 +72,37 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     let next = from;
     if (hasMore && last) next = { xid: BigInt(last.change_xid), id: last.id };
     else if (horizon > from.xid) next = { xid: horizon, id: 0 };
-    const ids = page.map((r) => r.id);
-    const items =
+    // One entry per item, the latest: a revocation and a later re-grant (or the reverse) in one page.
+    const latest = new Map<number, (typeof page)[number]>();
+    for (const row of page) {
+      latest.delete(row.id);
+      latest.set(row.id, row);
+    }
+    const ids = [...latest.keys()];
+    const byId =
       ids.length === 0
-        ? []
-        : await selectItems(
-            db,
-            sql`i.id IN (${sql.join(
-              ids.map((id) => sql`${id}`),
-              sql`, `,
-            )})`,
-            sql`ORDER BY i.change_xid, i.id`,
+        ? new Map<number, Item>()
+        : new Map(
+            (
+              await selectItems(
+                db,
+                sql`i.id IN (${sql.join(
+                  ids.map((id) => sql`${id}`),
+                  sql`, `,
+                )})`,
+                sql``,
+              )
+            ).map((item) => [item.id, item]),
           );
+    const items: Item[] = [];
+    for (const row of latest.values()) {
+      const item = byId.get(row.id);
+      if (!item) continue;
+      // A lost item travels as a tombstone, exactly like a deleted one.
+      items.push(
+        row.revoked_at === null ? item : { ...item, deleted_at: item.deleted_at ?? iso(row.revoked_at) },
+      );
+    }
     const answer: SyncPage = { items, cursor: encodeCursor(next), has_more: hasMore };
     // With no transaction in flight at the snapshot (xmin = xmax), every row below the new cursor
     // has been sent: until a change event for this user arrives, a pull from it finds nothing.

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Item, SyncPage } from '../../shared/item';
+import { signedIn, type TestClient } from '../testClient';
+import { createTestApp, testEngines } from '../testing';
+
+/** Pulls from `cursor` until the server has nothing more, returning the items and the new cursor. */
+async function pull(client: TestClient, cursor = ''): Promise<{ items: Item[]; cursor: string }> {
+  const items: Item[] = [];
+  for (;;) {
+    const page = (await client.get<SyncPage>(`/api/sync?cursor=${cursor}`)).body;
+    items.push(...page.items);
+    cursor = page.cursor;
+    if (!page.has_more) return { items, cursor };
+  }
+}
+
+describe.each(testEngines())('losing access reaches the client through sync on %s', (engine) => {
+  let harness: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    harness = await createTestApp(engine);
+  });
+  afterAll(() => harness.close());
+
+  it('sends a tombstone for an item and everything under it once its assignee is removed', async () => {
+    const owner = await signedIn(harness.app, 'Owner');
+    const helper = await signedIn(harness.app, 'Helper');
+    const campaign = await owner.create({ title: 'Shared', type: 'campaign', assigned_to: helper.user!.id });
+    const task = await owner.create({ title: 'Inside', type: 'task', parent_id: campaign.id });
+    const first = await pull(helper);
+    expect(first.items.map((i) => i.id).sort()).toEqual([campaign.id, task.id].sort());
+
+    await owner.post(`/api/items/${campaign.id}/assign`, { user_id: 0 });
+    const second = await pull(helper, first.cursor);
+    const gone = new Map(second.items.map((i) => [i.id, i.deleted_at]));
+    expect(gone.get(campaign.id)).toBeTruthy();
+    expect(gone.get(task.id)).toBeTruthy();
+    expect((await helper.get(`/api/items/${campaign.id}`)).status).toBe(404);
+  });
+
+  it('keeps what the user still sees through their own assignment', async () => {
+    const owner = await signedIn(harness.app, 'Owner');
+    const helper = await signedIn(harness.app, 'Helper');
+    const campaign = await owner.create({ title: 'Shared', type: 'campaign', assigned_to: helper.user!.id });
+    const mine = await owner.create({
+      title: 'Theirs to do',
+      type: 'todo',
+      parent_id: campaign.id,
+      assigned_to: helper.user!.id,
+    });
+    const first = await pull(helper);
+    await owner.post(`/api/items/${campaign.id}/assign`, { user_id: 0 });
+    const second = await pull(helper, first.cursor);
+    const byId = new Map(second.items.map((i) => [i.id, i]));
+    expect(byId.get(campaign.id)?.deleted_at).toBeTruthy();
+    expect(byId.get(mine.id)?.deleted_at ?? null).toBeNull();
+  });
+
+  it('brings an item back when access returns, also in a bootstrap pull', async () => {
+    const owner = await signedIn(harness.app, 'Owner');
+    const helper = await signedIn(harness.app, 'Helper');
+    const todo = await owner.create({ title: 'Back and forth', type: 'todo', assigned_to: helper.user!.id });
+    const first = await pull(helper);
+    await owner.post(`/api/items/${todo.id}/assign`, { user_id: 0 });
+    const revoked = await pull(helper, first.cursor);
+    expect(revoked.items.find((i) => i.id === todo.id)?.deleted_at).toBeTruthy();
+    await owner.post(`/api/items/${todo.id}/assign`, { user_id: helper.user!.id });
+    const regained = await pull(helper, revoked.cursor);
+    expect(regained.items.find((i) => i.id === todo.id)?.deleted_at ?? null).toBeNull();
+    const bootstrap = await pull(helper);
+    const entries = bootstrap.items.filter((i) => i.id === todo.id);
+    expect(entries.at(-1)?.deleted_at ?? null).toBeNull();
+  });
+
+  it('sends nothing extra to users who keep their access', async () => {
+    const owner = await signedIn(harness.app, 'Owner');
+    const campaign = await owner.create({ title: 'Mine', type: 'campaign' });
+    const task = await owner.create({ title: 'Moving', type: 'task', parent_id: campaign.id });
+    const first = await pull(owner);
+    await owner.update(task.id, { parent_id: null });
+    const second = await pull(owner, first.cursor);
+    expect(second.items.every((i) => i.deleted_at === null)).toBe(true);
+  });
+});
