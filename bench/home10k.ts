@@ -1,0 +1,167 @@
+/**
+ * `npm run bench -- home-10k`: Home with 10,000 local guest items, in headless Chromium on the real
+ * server. The rows are written straight into the app's IndexedDB (`Outpost`, store `items`) in the
+ * shape of src/client/data/types.ts LocalItem, as a guest's own items (user 0, `_syncStatus: 'local'`);
+ * then Home is opened again and timed from navigation start to the first item row on screen, and
+ * the item rows in the DOM are counted once the screen has settled.
+ * Budgets: first row under 1 s, fewer than 100 rows in the DOM.
+ */
+import { chromium, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
+import type { LocalItem } from '../src/client/data/types';
+import type { ItemType } from '../src/shared/item';
+import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
+import { check, heading, info, skip } from './lib/report';
+
+const ITEMS = 10_000;
+const RUNS = 3;
+const FIRST_ROW_BUDGET_MS = 1000;
+const ROWS_BUDGET = 100;
+const ROW = '[data-item-id]';
+
+/** 10,000 guest items: a third each of campaigns, tasks and todos, every fourth one completed. */
+function guestItems(count: number): LocalItem[] {
+  const types: ItemType[] = ['campaign', 'task', 'todo'];
+  const start = Date.parse('2026-01-01T00:00:00.000Z');
+  return Array.from({ length: count }, (_, index) => {
+    const id = index + 1;
+    const at = new Date(start + id * 60_000).toISOString();
+    const guest = { id: 0, name: 'Guest User', phone: '', created_at: at, updated_at: at };
+    const completed = id % 4 === 0;
+    return {
+      id,
+      uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+      title: `Bench item ${id}`,
+      description: id % 5 === 0 ? `Details for item ${id}` : null,
+      type: types[index % 3] ?? 'todo',
+      status: completed ? 'completed' : 'pending',
+      user_id: 0,
+      assigned_to: null,
+      parent_id: null,
+      due_date: null,
+      end_date: null,
+      created_at: at,
+      updated_at: at,
+      completed_at: completed ? at : null,
+      deleted_at: null,
+      version: 1,
+      created_by: guest,
+      user: guest,
+      assignedUser: null,
+      parent: null,
+      children_count: 0,
+      completed_count: 0,
+      _syncStatus: 'local',
+      _deleted: 0,
+      _localVersion: 1,
+      _conflict: null,
+      _dirty: [],
+      _base: null,
+      _remote: null,
+    } satisfies LocalItem;
+  });
+}
+
+/** Writes the rows with the browser's own IndexedDB into the database the app has just created. */
+async function seed(page: Page, items: LocalItem[]): Promise<number> {
+  return page.evaluate(async (rows) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('Outpost');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction(['items', 'meta'], 'readwrite');
+      const store = tx.objectStore('items');
+      for (const row of rows) store.put(row);
+      // The next guest item must not reuse an id (src/client/data/db.ts nextCounter).
+      tx.objectStore('meta').put({ key: 'guestCounter', value: rows.length });
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    const count = await new Promise<number>((resolve, reject) => {
+      const request = db.transaction('items').objectStore('items').count();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    return count;
+  }, items);
+}
+
+/** Records, in the page, when the first item row enters the DOM (ms since navigation start). */
+function watchFirstRow(selector: string): void {
+  const w = window as unknown as { __firstRowAt?: number };
+  const observer = new MutationObserver(() => {
+    if (document.querySelector(selector)) {
+      w.__firstRowAt = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+export async function run(): Promise<void> {
+  if (!chromiumAvailable()) {
+    skip('Home with 10,000 items', `no Chromium at ${chromiumPath}`);
+    return;
+  }
+  const server = await startAppServer();
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    // Service workers blocked: the figure is the app's own render, not a cache warming in between.
+    const context = await browser.newContext({
+      serviceWorkers: 'block',
+      viewport: { width: 412, height: 915 },
+    });
+    await context.addInitScript(
+      ([key, value]) => localStorage.setItem(key as string, value as string),
+      [ONBOARDED_STORAGE.key, ONBOARDED_STORAGE.value],
+    );
+    await context.addInitScript(watchFirstRow, ROW);
+    const page = await context.newPage();
+    // The first visit lets the app create its database (Dexie, version 1) before the rows go in.
+    await page.goto(server.url, { waitUntil: 'networkidle' });
+    const seeded = await seed(page, guestItems(ITEMS));
+    heading(`Home with ${seeded.toLocaleString('en-US')} local items (${server.url}/)`);
+
+    const firstRow: number[] = [];
+    const wall: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < RUNS; i += 1) {
+      const started = Date.now();
+      await page.goto(server.url);
+      await page.waitForSelector(ROW, { timeout: 30_000 });
+      wall.push(Date.now() - started);
+      firstRow.push(
+        await page.evaluate(() => (window as unknown as { __firstRowAt?: number }).__firstRowAt ?? NaN),
+      );
+      // Settled: live queries answered and any list growth done.
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(500);
+      rows = Math.max(rows, await page.locator(ROW).count());
+    }
+    info('Home, 10,000 items', 'runs', String(RUNS));
+    info('Home, 10,000 items', 'goto→row (wall)', `${median(wall).toFixed(0)} ms`);
+    check({
+      subject: 'Home, 10,000 items',
+      metric: 'first row (median)',
+      value: `${median(firstRow).toFixed(0)} ms`,
+      budget: `< ${FIRST_ROW_BUDGET_MS} ms`,
+      ok: median(firstRow) < FIRST_ROW_BUDGET_MS,
+    });
+    check({
+      subject: 'Home, 10,000 items',
+      metric: 'item rows in DOM',
+      value: String(rows),
+      budget: `< ${ROWS_BUDGET}`,
+      ok: rows > 0 && rows < ROWS_BUDGET,
+    });
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
