@@ -147,6 +147,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       wildcard: true,
       // '/' is a directory to the static plugin: without an index it answers 403 instead of the app.
       index: 'index.html',
+      // The build writes .br and .gz beside each text file (vite.config.ts); served when accepted.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
