@@ -26,13 +26,16 @@ function inScope(item: LocalItem, viewer: Viewer): boolean {
   return viewer.isGuest ? item._syncStatus === 'local' : item._syncStatus !== 'local';
 }
 
-/** Orphans: top level, or the parent is not a live item this viewer has. */
+/**
+ * Orphans: top level, or the parent is not an item this viewer has. Keys only (no values) so a list of
+ * thousands stays quick; a parent deleted here hides its children with it, so it never counts.
+ */
 async function withoutKnownParent(db: OutpostDb, viewer: Viewer, items: LocalItem[]): Promise<LocalItem[]> {
-  const parentIds = [
-    ...new Set(items.map((i) => i.parent_id).filter((p): p is number => p !== null && p !== 0)),
-  ];
-  const parents = await db.items.bulkGet(parentIds);
-  const known = new Set(parents.filter((p): p is LocalItem => !!p && inScope(p, viewer)).map((p) => p.id));
+  if (items.every((i) => i.parent_id === null || i.parent_id === 0)) return items;
+  const scope = viewer.isGuest
+    ? db.items.where('_syncStatus').equals('local')
+    : db.items.where('_syncStatus').anyOf('pending', 'synced');
+  const known = new Set(await scope.primaryKeys());
   return items.filter((i) => i.parent_id === null || i.parent_id === 0 || !known.has(i.parent_id));
 }
 
