@@ -132,6 +132,12 @@ export const idempotencyKeySchema = z
   .max(
     IDEMPOTENCY_KEY_MAX_LENGTH,
     `The Idempotency-Key header must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`,
+  )
+  // PostgreSQL text cannot hold a NUL byte: such a key failed the insert and answered 5xx (found by
+  // the route fuzzer through app.inject, which, unlike Node's HTTP parser, lets control bytes through).
+  .refine(
+    (key) => !Array.from(key).some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127),
+    'The Idempotency-Key header must not contain control characters.',
   );
 
 /** Field → messages, the shape of a 422's `errors`. */
