@@ -1,22 +1,13 @@
-import { ArrowLeft, Bell, House, LogIn, LogOut, Search, Settings } from 'lucide-react';
+import { ArrowLeft, Bell, House, LogIn, Search, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import {
-  Avatar,
-  Button,
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-  IconButton,
-} from '../components/ui';
+import { Avatar, Button, IconButton } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
 import { uiStore } from '../stores/uiStore';
+import type { AccountMenuIntent } from './AccountMenu';
 import { BrandMark } from './Brand';
 import { isTopLevel, NAV_LINKS, PRODUCT_NAME, titleFor } from './routeMeta';
-import { useAuthState, useServices, useSignedInUser } from './services';
+import { useAuthState, useSignedInUser } from './services';
 
 const SCROLL_BORDER_PX = 10;
 
@@ -200,34 +191,63 @@ function GuestActions() {
   );
 }
 
+type AccountMenuModule = typeof import('./AccountMenu');
+
+// The Radix menu (and its positioning and focus libraries) is not part of the first screen: the header
+// shows a button with the same look, name and ARIA, and the menu loads on its first press.
+let accountMenuModule: AccountMenuModule | null = null;
+let accountMenuLoad: Promise<AccountMenuModule> | null = null;
+function loadAccountMenu(): Promise<AccountMenuModule> {
+  accountMenuLoad ??= import('./AccountMenu').then((m) => {
+    accountMenuModule = m;
+    return m;
+  });
+  return accountMenuLoad;
+}
+
+const MENU_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
+
 function AccountMenu() {
-  const navigate = useNavigate();
-  const { auth } = useServices();
   const user = useAuthState((s) => s.user);
+  const [module, setModule] = useState(accountMenuModule);
+  const [intent, setIntent] = useState<AccountMenuIntent | null>(null);
+
+  if (module) {
+    const Menu = module.default;
+    return <Menu intent={intent} />;
+  }
+
+  const open = (next: AccountMenuIntent) => {
+    if (intent) return;
+    setIntent(next);
+    loadAccountMenu().then(setModule, () => setIntent(null));
+  };
+
   return (
-    // Not modal: a modal menu hides the page with aria-hidden while its links stay focusable (axe
-    // aria-hidden-focus); the menu still closes on Escape and on a click outside.
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <button type="button" aria-label="Account menu" className={cn('rounded-full', focusRing)}>
-          <Avatar name={user.name} size="md" />
-        </button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent>
-        <DropdownMenuLabel>
-          <span className="block font-medium">{user.name}</span>
-          <span className="block text-zinc-500 dark:text-zinc-400">{user.phone}</span>
-        </DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => navigate('/preferences')}>
-          <Settings aria-hidden />
-          Preferences
-        </DropdownMenuItem>
-        <DropdownMenuItem destructive onSelect={() => void auth.getState().logout()}>
-          <LogOut aria-hidden />
-          Log out
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <button
+      type="button"
+      aria-label="Account menu"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      className={cn('rounded-full', focusRing)}
+      onPointerDown={(event) => {
+        // As Radix's trigger: a primary press without Ctrl opens, and the button does not take focus.
+        if (event.button !== 0 || event.ctrlKey) return;
+        event.preventDefault();
+        open({ kind: 'pointer', focus: document.activeElement === event.currentTarget });
+      }}
+      onClick={(event) => {
+        // A click with no press before it (assistive technology) still opens the menu.
+        if (event.detail === 0) open({ kind: 'pointer', focus: true });
+      }}
+      onKeyDown={(event) => {
+        if (!MENU_KEYS.has(event.key)) return;
+        event.preventDefault();
+        open({ kind: 'keyboard', key: event.key as 'Enter' | ' ' | 'ArrowDown' });
+      }}
+    >
+      <Avatar name={user.name} size="md" />
+    </button>
   );
 }
