@@ -91,7 +91,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         const owner = await getMeta<number>(db, META_KEYS.dataOwner);
         if (owner !== undefined && owner !== user.id) {
           // Another account's data must not leak into this one; guest data stays and moves over.
-          await db.items.where('_syncStatus').anyOf('pending', 'synced').delete();
+          await db.items.where('_syncStatus').equals('pending').delete();
+          await db.items.where('_syncStatus').equals('synced').delete();
           await db.syncQueue.clear();
           await db.meta.bulkDelete([META_KEYS.cursor, META_KEYS.upgrade, META_KEYS.lastSyncAt]);
         }
