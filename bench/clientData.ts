@@ -2,6 +2,7 @@
  * Client data layer on Node with fake-indexeddb: applying sync pulls, local search, and how long a
  * local write takes to reach the live query that shows it. `npm run bench -- client-data`.
  */
+import { loadavg } from 'node:os';
 import { liveQuery } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutpostClient } from '../src/client/data/client';
@@ -228,6 +229,8 @@ export async function run(_args: string[]): Promise<void> {
     async () => (await client.queries.screenItems('queue', 'all'))[0]!.id,
     false,
   );
+  // Everything here is single-threaded CPU work: other load on the machine shows up in every figure.
+  info('machine', 'load average (1 min)', loadavg()[0]?.toFixed(2) ?? '-');
   info('queue', 'changes queued offline', String(await db.syncQueue.count()));
   client.close();
 }
