@@ -2,8 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { registerPwa } from './app/pwa';
+import { preloadRoute } from './app/router';
 import { appServices } from './app/services';
+import { onboardingStore } from './stores/onboardingStore';
 import './styles.css';
+
+// The first screen's chunk starts downloading now, in parallel with React's first render.
+preloadRoute(window.location.pathname, onboardingStore.getState().hasCompletedOnboarding);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

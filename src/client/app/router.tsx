@@ -1,32 +1,41 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
+import { isOnboardingExempt } from './routeMeta';
 
 // Each screen is its own chunk: the first paint only pays for the shell and the screen it shows.
-const pages = {
-  home: lazy(() => import('../home/HomePage')),
-  myList: lazy(() => import('../lists/MyListPage')),
-  queue: lazy(() => import('../lists/QueuePage')),
-  active: lazy(() => import('../lists/ActivePage')),
-  completed: lazy(() => import('../lists/CompletedPage')),
-  campaigns: lazy(() => import('../campaigns/CampaignListPage')),
-  campaign: lazy(() => import('../campaigns/CampaignDetailPage')),
-  task: lazy(() => import('../tasks/TaskDetailPage')),
-  contacts: lazy(() => import('../contacts/ContactsPage')),
-  notifications: lazy(() => import('../notifications/NotificationsPage')),
-  preferences: lazy(() => import('../preferences/PreferencesPage')),
-  onboarding: lazy(() => import('../onboarding/OnboardingPage')),
-  login: lazy(() => import('../login/LoginPage')),
-  notFound: lazy(() => import('./NotFoundPage')),
-} satisfies Record<string, LazyExoticComponent<ComponentType>>;
+const importers = {
+  home: () => import('../home/HomePage'),
+  myList: () => import('../lists/MyListPage'),
+  queue: () => import('../lists/QueuePage'),
+  active: () => import('../lists/ActivePage'),
+  completed: () => import('../lists/CompletedPage'),
+  campaigns: () => import('../campaigns/CampaignListPage'),
+  campaign: () => import('../campaigns/CampaignDetailPage'),
+  task: () => import('../tasks/TaskDetailPage'),
+  contacts: () => import('../contacts/ContactsPage'),
+  notifications: () => import('../notifications/NotificationsPage'),
+  preferences: () => import('../preferences/PreferencesPage'),
+  onboarding: () => import('../onboarding/OnboardingPage'),
+  login: () => import('../login/LoginPage'),
+  notFound: () => import('./NotFoundPage'),
+} satisfies Record<string, () => Promise<{ default: ComponentType }>>;
+
+type PageKey = keyof typeof importers;
+
+/** Which screen's chunk each route renders, for preloadRoute. */
+const routePages = new Map<RouteObject, PageKey>();
 
 /** A route with its own error boundary, so one broken screen never blanks the app. */
-function page(path: string, Page: LazyExoticComponent<ComponentType>, index = false): RouteObject {
+function page(path: string, key: PageKey, index = false): RouteObject {
+  const Page: LazyExoticComponent<ComponentType> = lazy(importers[key]);
   const element = <Page />;
-  return index
+  const route: RouteObject = index
     ? { index: true, element, errorElement: <RouteError /> }
     : { path, element, errorElement: <RouteError /> };
+  routePages.set(route, key);
+  return route;
 }
 
 export const routes: RouteObject[] = [
@@ -34,23 +43,37 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     errorElement: <RouteError />,
     children: [
-      page('/', pages.home, true),
-      page('my-list', pages.myList),
-      page('queue', pages.queue),
-      page('active', pages.active),
-      page('completed', pages.completed),
-      page('campaigns', pages.campaigns),
-      page('campaigns/:id', pages.campaign),
-      page('tasks/:id', pages.task),
-      page('contacts', pages.contacts),
-      page('notifications', pages.notifications),
-      page('preferences', pages.preferences),
-      page('onboarding', pages.onboarding),
-      page('login', pages.login),
-      page('*', pages.notFound),
+      page('/', 'home', true),
+      page('my-list', 'myList'),
+      page('queue', 'queue'),
+      page('active', 'active'),
+      page('completed', 'completed'),
+      page('campaigns', 'campaigns'),
+      page('campaigns/:id', 'campaign'),
+      page('tasks/:id', 'task'),
+      page('contacts', 'contacts'),
+      page('notifications', 'notifications'),
+      page('preferences', 'preferences'),
+      page('onboarding', 'onboarding'),
+      page('login', 'login'),
+      page('*', 'notFound'),
     ],
   },
 ];
+
+/**
+ * Starts loading the chunk of the screen `pathname` shows, before React renders: otherwise the first
+ * screen's chunk is only asked for once the main chunk has run and the router has rendered. A visitor
+ * who has not finished onboarding is sent to /onboarding (RootLayout), so that chunk is the one loaded.
+ */
+export function preloadRoute(pathname: string, onboarded: boolean): void {
+  const target = onboarded || isOnboardingExempt(pathname) ? pathname : '/onboarding';
+  const key = matchRoutes(routes, target)
+    ?.map((m) => routePages.get(m.route))
+    .findLast((k) => k !== undefined);
+  // Errors are not handled here: React.lazy runs the same import and the route's error boundary shows them.
+  if (key) importers[key]().catch(() => {});
+}
 
 export function createAppRouter() {
   return createBrowserRouter(routes);
