@@ -10,7 +10,7 @@ const SWIPE_THRESHOLD = 50;
 const EXIT_MS = 150;
 
 /** One toast at a time from the data layer's queue (Radix Toast: 5 s, swipe right, F8). */
-export function Toaster() {
+export default function ToastRegion() {
   const { toasts } = useServices();
   // The data layer's client has its own queue (the sync engine's toasts); the module-level queue is
   // shown too, so a screen that imports `toast` from the store is never silent.

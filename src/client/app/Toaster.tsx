@@ -1,0 +1,22 @@
+import { lazy, Suspense } from 'react';
+import { useStore } from 'zustand';
+import { toastStore } from '../stores/toastStore';
+import { useServices } from './services';
+import { useMountedOnce } from './useMountedOnce';
+
+// Radix Toast loads with the first toast, not with the first screen; it then stays (exit animations,
+// the F8 hotkey to reach later toasts).
+const ToastRegion = lazy(() => import('./ToastRegion'));
+
+/** The toasts of the data layer's queue and of the module-level one (see ToastRegion). */
+export function Toaster() {
+  const { toasts } = useServices();
+  const clientPending = useStore(toasts, (s) => s.queue.length > 0);
+  const modulePending = useStore(toastStore, (s) => s.queue.length > 0);
+  const mounted = useMountedOnce(clientPending || modulePending);
+  return mounted ? (
+    <Suspense fallback={null}>
+      <ToastRegion />
+    </Suspense>
+  ) : null;
+}
