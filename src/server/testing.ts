@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from './app';
 import { type Database, openDatabase } from './db/client';
+import type { AppConfig } from './env';
 
 export type Engine = 'pglite' | 'pg';
 
@@ -64,9 +65,12 @@ export interface TestServer {
 }
 
 /** The real server on a random loopback port, for clients that speak HTTP (the client's data tests). */
-export async function startTestServer(engine: Engine = 'pglite'): Promise<TestServer> {
+export async function startTestServer(
+  engine: Engine = 'pglite',
+  config: Partial<AppConfig> = {},
+): Promise<TestServer> {
   const database = await openTestDatabase(engine);
-  let app = await buildApp({ database, config: { seedSampleUsers: true } });
+  let app = await buildApp({ database, config: { seedSampleUsers: true, ...config } });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const port = new URL(address).port;
   return {
@@ -74,7 +78,7 @@ export async function startTestServer(engine: Engine = 'pglite'): Promise<TestSe
     database,
     async restart() {
       await app.close();
-      app = await buildApp({ database, config: { seedSampleUsers: true } });
+      app = await buildApp({ database, config: { seedSampleUsers: true, ...config } });
       await app.listen({ port: Number(port), host: '127.0.0.1' });
     },
     async close() {
