@@ -42,6 +42,11 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
     const pool = new pg.Pool({ connectionString: options.url, max: 20, options: '-c jit=off' });
     // An idle client losing its connection (a restarting server) must not crash the process.
     pool.on('error', () => {});
+    // A client checked out of the pool has no error listener of the pool's, so PostgreSQL ending its
+    // connection between two queries of a transaction (a restart: "terminating connection due to
+    // administrator command") was an unhandled 'error' event that killed the process. The failed
+    // query still rejects (a 503), and the pool drops the broken client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const client = await pool.connect();
     try {
