@@ -398,8 +398,8 @@ async function sigkillReplay(): Promise<void> {
     const queued = await device.client.db.syncQueue.count();
     info(subject, 'queued offline', fmt.count(queued));
 
-    // Kill the server a few milliseconds after the device sends a write a third of the way in, so
-    // the kill lands while that request is in flight.
+    // Kill the server 0-30 ms after the device sends a write a third of the way in, so the kill
+    // lands while that write or the next one is in flight (or between them).
     const killAt = Math.floor(OFFLINE_ITEMS / 3);
     let writes = 0;
     let killed: Promise<void> | null = null;
@@ -407,7 +407,7 @@ async function sigkillReplay(): Promise<void> {
     device.control.failNext = {
       match: (method) => {
         if (method !== 'GET' && ++writes === killAt) {
-          killed = sleep(Math.floor(Math.random() * 5)).then(() => running.kill());
+          killed = sleep(Math.floor(Math.random() * 30)).then(() => running.kill());
         }
         return false;
       },
@@ -428,6 +428,14 @@ async function sigkillReplay(): Promise<void> {
     const restartedAt = Date.now();
     app = await startApp(args);
     info(subject, 'restart (PGlite recovery)', fmt.ms(Date.now() - restartedAt));
+    // More on the server than the device saw acknowledged means the write in flight committed and
+    // only its answer was lost: the replay must then repeat it without making a second item.
+    const committed = (await serverItems(device)).length;
+    info(
+      subject,
+      'on server at restart',
+      `${committed} (device saw ${queued - queueAfterKill} acknowledged)`,
+    );
     let rounds = 0;
     for (; rounds < 30; rounds++) {
       const result = await device.client.engine.sync();
