@@ -1,23 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, SyncPage } from '../../shared/item';
+import { type Database, rows, sql } from '../db/client';
 import { signedIn, type TestClient } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
+import { decodeCursor } from './cursor';
 
-/** Pulls from `cursor` until the server has nothing more, returning the items and the new cursor. */
+let database: Database;
+
+/**
+ * Pulls from `cursor` until the cursor has passed the newest write, returning every entry in order.
+ * On a shared PostgreSQL cluster another database's open transaction can hold the horizon back for
+ * a moment, so "nothing more" alone does not mean "caught up".
+ */
 async function pull(client: TestClient, cursor = ''): Promise<{ items: Item[]; cursor: string }> {
+  const [newest] = await rows<{ xid: string }>(
+    database.db,
+    sql`SELECT GREATEST((SELECT COALESCE(max(change_xid), 0) FROM items),
+                        (SELECT COALESCE(max(change_xid), 0) FROM item_revocations))::text AS xid`,
+  );
+  const target = BigInt(newest?.xid ?? '0');
   const items: Item[] = [];
-  for (;;) {
+  for (let pulls = 0; pulls < 500; pulls++) {
     const page = (await client.get<SyncPage>(`/api/sync?cursor=${cursor}`)).body;
     items.push(...page.items);
     cursor = page.cursor;
-    if (!page.has_more) return { items, cursor };
+    if (!page.has_more && (decodeCursor(cursor)?.xid ?? 0n) > target) return { items, cursor };
+    if (!page.has_more) await new Promise((resolve) => setTimeout(resolve, 10));
   }
+  throw new Error('the sync cursor never caught up with the last write');
 }
 
 describe.each(testEngines())('losing access reaches the client through sync on %s', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;
   beforeAll(async () => {
     harness = await createTestApp(engine);
+    database = harness.database;
   });
   afterAll(() => harness.close());
 
