@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useStore } from 'zustand';
 import { uiStore, useUi } from '../stores/uiStore';
 import { SyncConflictHost } from '../sync/SyncConflictHost';
-import { useServices } from './services';
+import { servicesLoaded, useServices } from './services';
 import { useMountedOnce } from './useMountedOnce';
 
 const SearchDialog = lazy(() => import('../search/SearchDialog'));
@@ -20,7 +20,8 @@ export function GlobalOverlays() {
   const searchMounted = useMountedOnce(searchOpen);
   const createMounted = useMountedOnce(createOpen);
   const celebrating = useUi((s) => s.celebration !== null);
-  const upgrading = useStore(useServices().syncStatus, (s) => s.upgrade !== null);
+  const services = useServices();
+  const upgrading = useStore(services.syncStatus, (s) => s.upgrade !== null);
   const upgradeMounted = useMountedOnce(celebrating || upgrading);
 
   return (
@@ -38,7 +39,8 @@ export function GlobalOverlays() {
         ) : null}
         {upgradeMounted ? <UpgradeOverlay /> : null}
       </Suspense>
-      <SyncConflictHost />
+      {/* Remounted when the data layer's services replace the shell's: their conflict hooks differ. */}
+      <SyncConflictHost key={servicesLoaded(services) ? 'data' : 'shell'} />
     </>
   );
 }

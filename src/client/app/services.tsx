@@ -3,16 +3,16 @@
  * onboarding, sign-in, preferences, contacts and the sync dialogs talk to this interface only, so that
  * when the data layer's runtime lands (or changes) only this file follows it.
  */
-import { useLiveQuery } from 'dexie-react-hooks';
-import { createContext, type ReactNode, useContext } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import type { ItemStatus, UserSummary } from '../../shared/item';
-import type { ApiClient } from '../data/apiClient';
-import { getOutpostClient, type OutpostClient } from '../data/client';
-import type { ConflictType, LocalItem } from '../data/types';
-import type { AuthState, AuthStore } from '../stores/authStore';
-import type { SyncStatusStore } from '../stores/syncStatusStore';
-import type { ToastInput, ToastStore } from '../stores/toastStore';
+import { type ApiClient, createApiClient } from '../data/apiClient';
+import type { OutpostClient } from '../data/client';
+import type { ConflictType } from '../data/types';
+import { type AuthState, type AuthStore, guestUser } from '../stores/authStore';
+import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
+import { type ToastInput, type ToastStore, toastStore } from '../stores/toastStore';
 
 /** One version of a conflicting item, as the conflict dialog shows it. */
 export interface ConflictVersion {
@@ -54,89 +54,110 @@ export interface AppServices {
   clearLocalData: () => Promise<void>;
 }
 
-function versionOf(item: LocalItem): ConflictVersion {
-  return {
-    title: item.title,
-    description: item.description,
-    status: item.status,
-    modifiedAt: item.updated_at,
-    deleted: item._deleted === 1,
-  };
+let loaded: AppServices | null = null;
+let loading: Promise<AppServices> | null = null;
+
+/**
+ * Loads the data layer (Dexie, the sync engine: ~40 KB gzip) and starts it, once per page. The app
+ * asks for it right after its first paint (ServicesProvider); anything that needs it sooner (a sign-in,
+ * Sync Now) waits for the same promise.
+ */
+export function loadAppServices(): Promise<AppServices> {
+  loading ??= import('./dataServices').then(
+    (m) => {
+      loaded = m.startAppServices();
+      return loaded;
+    },
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
 }
 
-/** The conflict dialog's view of an item with an open conflict. */
-export function toConflictView(item: LocalItem): ConflictView {
-  const remote = item._remote;
-  return {
-    id: item.id,
-    type: item._conflict ?? 'update',
-    local: versionOf(item),
-    remote: remote
-      ? {
-          title: remote.title,
-          description: remote.description,
-          status: remote.status,
-          modifiedAt: remote.updated_at,
-          deleted: remote.deleted_at !== null,
-        }
-      : null,
+let shell: AppServices | null = null;
+
+/**
+ * The services before the data layer has loaded: a guest with no conflicts and nothing pending, the
+ * module-level toast queue (the Toaster shows it too), a real API client, and actions that wait for the
+ * data layer. ServicesProvider swaps in the real services as soon as they are up.
+ */
+function shellServices(): AppServices {
+  if (shell) return shell;
+  const later = async () => loadAppServices();
+  const auth: AuthStore = createStore<AuthState>()(() => ({
+    user: guestUser(),
+    isAuthenticated: false,
+    isAnonymous: true,
+    checking: false,
+    initGuest: () => {},
+    toGuest: () => void later().then((s) => s.auth.getState().toGuest()),
+    checkSession: async () => (await later()).auth.getState().checkSession(),
+    login: async (phone, name, code) => (await later()).auth.getState().login(phone, name, code),
+    logout: async () => (await later()).auth.getState().logout(),
+  }));
+  shell = {
+    // Only read in handlers, by then loaded: before that there is no client to give.
+    client: new Proxy({} as OutpostClient, {
+      get(_, key) {
+        if (!loaded) throw new Error('The data layer has not loaded yet');
+        return Reflect.get(loaded.client, key);
+      },
+    }),
+    auth,
+    // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.
+    api: createApiClient({ onUnauthorized: () => auth.getState().toGuest() }),
+    syncStatus: createSyncStatusStore(typeof navigator === 'undefined' ? true : navigator.onLine),
+    toasts: toastStore,
+    useConflicts: () => [],
+    resolveConflicts: async (choices) => (await later()).resolveConflicts(choices),
+    syncNow: async () => (await later()).syncNow(),
+    clearFinishedUpgrade: async () => (await later()).clearFinishedUpgrade(),
+    clearLocalData: async () => (await later()).clearLocalData(),
   };
+  return shell;
 }
 
-/** The app's services over the data layer's client (one per page: one Dexie, one sync engine). */
-export function createServices(client: OutpostClient): AppServices {
-  return {
-    client,
-    auth: client.auth,
-    api: client.api,
-    syncStatus: client.status,
-    toasts: client.toasts,
-    useConflicts: () =>
-      useLiveQuery(
-        async () => (await client.engine.listConflicts()).map((c) => toConflictView(c.local)),
-        [],
-        [],
-      ),
-    resolveConflicts: async (choices) => {
-      await client.engine.resolveConflicts(choices);
-    },
-    syncNow: async () => {
-      const result = await client.engine.sync({ manual: true });
-      // The engine toasts the outcome of a run; a run it skipped (offline) still needs an answer.
-      if ('skipped' in result && result.skipped === 'offline') {
-        client.toasts.getState().push({
-          title: 'Sync failed',
-          description: 'Failed to sync items. Please try again.',
-          variant: 'destructive',
-        });
-      }
-    },
-    clearLocalData: async () => {
-      await client.clearLocalData();
-      // The spec clears all local storage too (onboarding, theme, persisted stores).
-      localStorage.clear();
-      sessionStorage.clear();
-    },
-    clearFinishedUpgrade: () => client.clearFinishedUpgrade(),
-  };
-}
-
-let singleton: AppServices | null = null;
-
-/** The app's services; the first call starts the client (guest init, session check, sync triggers). */
+/** The app's services: the data layer's once loaded, the shell's (see shellServices) before. */
 export function appServices(): AppServices {
-  if (!singleton) {
-    const client = getOutpostClient();
-    singleton = createServices(client);
-    void client.start();
-  }
-  return singleton;
+  return loaded ?? shellServices();
+}
+
+/** False for the shell services, whose hooks (useConflicts) differ from the real ones. */
+export function servicesLoaded(services: AppServices): boolean {
+  return services !== shell;
 }
 
 const ServicesContext = createContext<AppServices | null>(null);
 
 export function ServicesProvider({ services, children }: { services?: AppServices; children: ReactNode }) {
-  return <ServicesContext.Provider value={services ?? appServices()}>{children}</ServicesContext.Provider>;
+  const [current, setCurrent] = useState(appServices);
+  useEffect(() => {
+    if (services || loaded) return;
+    let live = true;
+    const start = () =>
+      loadAppServices().then(
+        (real) => {
+          if (live) setCurrent(real);
+        },
+        (error: unknown) => console.error('Outpost: the data layer failed to load', error),
+      );
+    // After the first paint (a timer queued from the next frame runs after it is drawn): the first
+    // screen never waits for IndexedDB or the sync engine.
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(start, 0);
+    });
+    return () => {
+      live = false;
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [services]);
+  return (
+    <ServicesContext.Provider value={services ?? loaded ?? current}>{children}</ServicesContext.Provider>
+  );
 }
 
 export function useServices(): AppServices {
