@@ -7,16 +7,25 @@ import { appServices } from './app/services';
 import { onboardingStore } from './stores/onboardingStore';
 import './styles.css';
 
-// The first screen's chunk starts downloading now, in parallel with React's first render.
-preloadRoute(window.location.pathname, onboardingStore.getState().hasCompletedOnboarding);
+/** How long the first render waits for the first screen's chunk before it shows the shell's skeleton. */
+const FIRST_SCREEN_WAIT_MS = 500;
+
+// The first screen's chunk starts downloading now; React renders once it is here, so the first paint
+// already shows the screen rather than the skeleton first and the screen a moment later.
+const firstScreen = preloadRoute(window.location.pathname, onboardingStore.getState().hasCompletedOnboarding);
+
+function render(container: HTMLElement) {
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(
+  () => render(root),
 );
 
 // The dev server has no service worker (it would cache modules Vite is still changing).
