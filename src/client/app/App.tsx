@@ -1,5 +1,4 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Tooltip } from 'radix-ui';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from './queryClient';
@@ -15,9 +14,7 @@ export function App() {
   return (
     <ServicesProvider>
       <QueryClientProvider client={queryClient}>
-        <Tooltip.Provider delayDuration={400}>
-          <RouterProvider router={router} />
-        </Tooltip.Provider>
+        <RouterProvider router={router} />
       </QueryClientProvider>
     </ServicesProvider>
   );
