@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { FollowIdSwaps } from './FollowIdSwaps';
 import { createQueryClient } from './queryClient';
 import { createAppRouter } from './router';
 import { ServicesProvider } from './services';
@@ -13,6 +14,7 @@ export function App() {
   useThemeSync();
   return (
     <ServicesProvider>
+      <FollowIdSwaps router={router} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
