@@ -57,8 +57,11 @@ export function createLocalChangeBus(): ChangeBus {
 }
 
 /**
- * PostgreSQL fan-out between instances: the writer NOTIFYs inside its transaction (delivered only if
- * it commits), and every instance LISTENs on a dedicated connection, reconnecting with backoff.
+ * PostgreSQL fan-out between instances: every instance LISTENs on a dedicated connection,
+ * reconnecting with backoff, and NOTIFYs after its writes commit. Not inside the write: NOTIFY in a
+ * transaction takes a cluster-wide lock at commit, which would serialise every write behind the next
+ * one's disk flush. Notifications of one moment are batched into one NOTIFY; one lost in a crash
+ * between commit and send costs latency only (clients still poll, caches age out).
  */
 export function createPgChangeBus(connectionString: string, onError: (error: unknown) => void): ChangeBus {
   const fanOut = new LocalFanOut();
@@ -66,6 +69,25 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
   let closed = false;
   let delay = 250;
   let timer: NodeJS.Timeout | null = null;
+  const notifier = new pg.Pool({ connectionString, max: 1 });
+  notifier.on('error', onError);
+  notifier.on('connect', (c) => c.on('error', () => {}));
+  const pending = new Set<number>();
+  let flushing: Promise<void> | null = null;
+  const flush = async () => {
+    // Let the other writes of this moment join the batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (pending.size > 0) {
+      const ids = [...pending].slice(0, 1000);
+      for (const id of ids) pending.delete(id);
+      try {
+        await notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(ids)]);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    flushing = null;
+  };
 
   const connect = async () => {
     if (closed) return;
@@ -110,14 +132,14 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
   void connect();
 
   return {
-    async announce(tx, userIds) {
-      if (userIds.length === 0) return;
-      await tx.execute(sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify([...new Set(userIds)])})`);
-    },
+    announce: async () => {},
     // Local caches learn of this instance's own writes at once, not when the NOTIFY echoes back,
     // so a client reads its own write; streams still get it through LISTEN like everyone else.
     committed: (userIds) => {
+      if (userIds.length === 0) return;
       for (const watch of fanOut.watchers) watch(userIds);
+      for (const id of userIds) pending.add(id);
+      flushing ??= flush();
     },
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
     onChange: (listener) => void fanOut.watchers.push(listener),
@@ -126,6 +148,8 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      await flushing;
+      await notifier.end().catch(() => {});
       await client?.end().catch(() => {});
     },
   };
