@@ -50,6 +50,42 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes the URL of the data layer's chunk (src/client/data/client.ts: Dexie, the sync engine) into
+ * the built public/theme-init.js, which starts its download on the screens that need it for their
+ * first paint (see there). Runs before vite-plugin-pwa's and precompress()'s closeBundle, so the
+ * service worker's revision and the .br/.gz copies are of the written file.
+ */
+function dataPreloadHint(): Plugin {
+  let outDir = '';
+  let dataChunk: string | null = null;
+  return {
+    name: 'outpost-data-preload-hint',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    generateBundle(_, bundle) {
+      for (const output of Object.values(bundle)) {
+        if (
+          output.type === 'chunk' &&
+          output.moduleIds.some((id) => /src[\\/]client[\\/]data[\\/]client\.ts$/.test(id))
+        ) {
+          dataChunk = output.fileName;
+        }
+      }
+    },
+    async writeBundle() {
+      if (!dataChunk) throw new Error('dataPreloadHint: no chunk holds src/client/data/client.ts');
+      const file = path.join(outDir, 'theme-init.js');
+      const text = await readFile(file, 'utf8');
+      if (!text.includes('__OUTPOST_DATA_CHUNK__'))
+        throw new Error('dataPreloadHint: no placeholder in theme-init.js');
+      await writeFile(file, text.replace('__OUTPOST_DATA_CHUNK__', `/${dataChunk}`));
+    },
+  };
+}
+
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [
@@ -92,6 +128,7 @@ export default defineConfig({
         skipWaiting: false,
       },
     }),
+    dataPreloadHint(),
     precompress(),
   ],
   build: {
