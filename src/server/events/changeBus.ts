@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { type Executor, rows, sql } from '../db/client';
 
@@ -155,28 +156,25 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
   };
 }
 
-/** Everyone who sees one item now: its creator and assignee and those of its ancestors. */
-export async function viewersOfItem(tx: Executor, id: number): Promise<number[]> {
+/** Creators and assignees of the matching items (alias i) and of their ancestors. */
+async function viewersWhere(tx: Executor, where: SQL): Promise<number[]> {
   const found = await rows<{ viewer: number }>(
     tx,
     sql`SELECT DISTINCT v.viewer FROM items i
         LEFT JOIN items p ON p.id = i.parent_id
         LEFT JOIN items g ON g.id = p.parent_id
         CROSS JOIN LATERAL (VALUES (i.user_id), (i.assigned_to), (p.user_id), (p.assigned_to), (g.user_id), (g.assigned_to)) v(viewer)
-        WHERE i.id = ${id} AND v.viewer IS NOT NULL`,
+        WHERE ${where} AND v.viewer IS NOT NULL`,
   );
   return found.map((r) => r.viewer);
 }
 
+/** Everyone who sees one item now: its creator and assignee and those of its ancestors. */
+export function viewersOfItem(tx: Executor, id: number): Promise<number[]> {
+  return viewersWhere(tx, sql`i.id = ${id}`);
+}
+
 /** Everyone who sees an item this transaction wrote: creators and assignees of it and its ancestors. */
-export async function viewersOfChanges(tx: Executor): Promise<number[]> {
-  const found = await rows<{ viewer: number }>(
-    tx,
-    sql`SELECT DISTINCT v.viewer FROM items i
-        LEFT JOIN items p ON p.id = i.parent_id
-        LEFT JOIN items g ON g.id = p.parent_id
-        CROSS JOIN LATERAL (VALUES (i.user_id), (i.assigned_to), (p.user_id), (p.assigned_to), (g.user_id), (g.assigned_to)) v(viewer)
-        WHERE i.change_xid = pg_current_xact_id()::text::bigint AND v.viewer IS NOT NULL`,
-  );
-  return found.map((r) => r.viewer);
+export function viewersOfChanges(tx: Executor): Promise<number[]> {
+  return viewersWhere(tx, sql`i.change_xid = pg_current_xact_id()::text::bigint`);
 }
