@@ -85,7 +85,10 @@ describe.each(testEngines())('cached reads stay correct on %s', (engine) => {
     }
     for (let i = 0; i < 3; i++) {
       const again = (await alex.get<SyncPage>(`/api/sync?cursor=${cursor}`)).body;
-      expect(again).toEqual({ items: [], cursor, has_more: false });
+      // The cursor may still move on a shared cluster (other databases' transactions end), never the items.
+      expect(again.items).toEqual([]);
+      expect(again.has_more).toBe(false);
+      cursor = again.cursor;
     }
     const two = await alex.create({ title: 'Two', type: 'todo' });
     // On a shared PostgreSQL cluster another database's open transaction may hold the horizon back
