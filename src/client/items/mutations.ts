@@ -29,61 +29,56 @@ export function useItemMutations() {
   return ITEM_MUTATIONS;
 }
 
+/**
+ * Runs one item action; on failure logs it and shows the spec's 'Failed to {verb} the {type}' toast,
+ * on success the toast `success` gives (if any).
+ */
+async function withToasts(
+  item: Target,
+  verb: 'update' | 'assign' | 'delete',
+  action: () => Promise<unknown>,
+  success?: () => Parameters<typeof toast>[0],
+): Promise<void> {
+  try {
+    await action();
+    if (success) toast(success());
+  } catch (error) {
+    console.error(error);
+    toast({
+      title: 'Error',
+      description: `Failed to ${verb} the ${lower(item.type)}. Please try again.`,
+      variant: 'destructive',
+    });
+  }
+}
+
 const ITEM_MUTATIONS = {
-  async rename(item: Target, title: string) {
-    try {
-      await updateItem(item.id, { title });
-      toast({ title: `${TYPE_LABEL[item.type]} updated` });
-    } catch (error) {
-      console.error(error);
-      toast({
-        title: 'Error',
-        description: `Failed to update the ${lower(item.type)}. Please try again.`,
-        variant: 'destructive',
-      });
-    }
-  },
-  async setStatus(item: Target, status: ItemStatus) {
-    try {
-      await setItemStatus(item.id, status);
-    } catch (error) {
-      console.error(error);
-      toast({
-        title: 'Error',
-        description: `Failed to update the ${lower(item.type)}. Please try again.`,
-        variant: 'destructive',
-      });
-    }
-  },
-  async assign(item: Target, userId: number) {
-    try {
-      await assignItem(item.id, userId);
-      toast({ title: `${TYPE_LABEL[item.type]} assigned` });
-    } catch (error) {
-      console.error(error);
-      toast({
-        title: 'Error',
-        description: `Failed to assign the ${lower(item.type)}. Please try again.`,
-        variant: 'destructive',
-      });
-    }
-  },
-  async remove(item: Target) {
-    try {
-      await deleteItem(item.id);
-      toast({
+  rename: (item: Target, title: string) =>
+    withToasts(
+      item,
+      'update',
+      () => updateItem(item.id, { title }),
+      () => ({ title: `${TYPE_LABEL[item.type]} updated` }),
+    ),
+  setStatus: (item: Target, status: ItemStatus) =>
+    withToasts(item, 'update', () => setItemStatus(item.id, status)),
+  assign: (item: Target, userId: number) =>
+    withToasts(
+      item,
+      'assign',
+      () => assignItem(item.id, userId),
+      () => ({ title: `${TYPE_LABEL[item.type]} assigned` }),
+    ),
+  remove: (item: Target) =>
+    withToasts(
+      item,
+      'delete',
+      () => deleteItem(item.id),
+      () => ({
         title: `${TYPE_LABEL[item.type]} deleted`,
         description: `The ${lower(item.type)} has been deleted successfully.`,
-      });
-    } catch (error) {
-      console.error(error);
-      toast({
-        title: 'Error',
-        description: `Failed to delete the ${lower(item.type)}. Please try again.`,
-        variant: 'destructive',
-      });
-    }
-  },
+      }),
+    ),
 } as const;
 
 /** The quick-add card's create, with its toasts; resolves true when the item was created. */
