@@ -7,6 +7,7 @@
  * Home the flag is seeded first from /api/me (a JSON answer on the same origin: no app asset gets into
  * the HTTP cache) and storage reset is turned off for that run.
  */
+import { writeFile } from 'node:fs/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
@@ -71,6 +72,12 @@ export async function run(args: string[]): Promise<void> {
         );
         if (!result) throw new Error('Lighthouse returned no result');
         const { lhr } = result;
+        const dump = args.find((a) => a.startsWith('--json='))?.slice('--json='.length);
+        if (dump) {
+          const file = `${dump}/${target.onboarded ? 'home' : target.path.replace(/\W/g, '') || 'root'}.json`;
+          await writeFile(file, JSON.stringify(lhr, null, 1));
+          info(target.name, 'report', file);
+        }
         if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
         const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
         const cls = lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN;

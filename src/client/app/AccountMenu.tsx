@@ -1,5 +1,5 @@
 import { LogOut, Settings } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import {
   Avatar,
@@ -11,42 +11,16 @@ import {
   DropdownMenuTrigger,
 } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
+import { type MenuIntent, useReplayMenuIntent } from '../components/ui/lazyMenu';
 import { useAuthState, useServices } from './services';
 
-/**
- * What opened the menu before this module had loaded: the header's placeholder button records the
- * event, and the real trigger replays it once mounted, so the menu opens exactly as Radix opens it
- * (pointer: content focused; keyboard: first item focused).
- */
-export type AccountMenuIntent =
-  | { kind: 'pointer'; focus: boolean }
-  | { kind: 'keyboard'; key: 'Enter' | ' ' | 'ArrowDown' };
-
 /** The desktop header's account menu (Radix DropdownMenu); loaded on the first press of its button. */
-export default function AccountMenu({ intent }: { intent: AccountMenuIntent | null }) {
+export default function AccountMenu({ intent }: { intent: MenuIntent | null }) {
   const navigate = useNavigate();
   const { auth } = useServices();
   const user = useAuthState((s) => s.user);
   const trigger = useRef<HTMLButtonElement>(null);
-  const replayed = useRef(false);
-
-  useEffect(() => {
-    // Runs after the Radix root's own effects (children first), so its keyboard tracking is listening.
-    const button = trigger.current;
-    if (!intent || !button || replayed.current) return;
-    replayed.current = true;
-    if (intent.kind === 'keyboard') {
-      button.focus({ preventScroll: true });
-      button.dispatchEvent(
-        new KeyboardEvent('keydown', { key: intent.key, bubbles: true, cancelable: true }),
-      );
-    } else {
-      if (intent.focus) button.focus({ preventScroll: true });
-      button.dispatchEvent(
-        new PointerEvent('pointerdown', { button: 0, pointerType: 'mouse', bubbles: true, cancelable: true }),
-      );
-    }
-  }, [intent]);
+  useReplayMenuIntent(trigger, intent);
 
   return (
     // Not modal: a modal menu hides the page with aria-hidden while its links stay focusable (axe

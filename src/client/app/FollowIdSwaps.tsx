@@ -1,18 +1,23 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { swappedPath } from './idSwapRoute';
-import type { createAppRouter } from './router';
 import { servicesLoaded, useServices } from './services';
 
 /** Keeps an open /tasks/{id} or /campaigns/{id} page on its item when a temporary id is swapped. */
-export function FollowIdSwaps({ router }: { router: ReturnType<typeof createAppRouter> }) {
+export function FollowIdSwaps() {
   const services = useServices();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // Read when a swap arrives, not when the subscription was made.
+  const current = useRef(location);
+  current.current = location;
   useEffect(() => {
     if (!servicesLoaded(services)) return;
     return services.client.onIdSwap((oldId, newId) => {
-      const { pathname, search } = router.state.location;
+      const { pathname, search } = current.current;
       const next = swappedPath(pathname, oldId, newId);
-      if (next) void router.navigate(`${next}${search}`, { replace: true });
+      if (next) void navigate(`${next}${search}`, { replace: true });
     });
-  }, [services, router]);
+  }, [services, navigate]);
   return null;
 }

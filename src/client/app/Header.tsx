@@ -3,8 +3,13 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar, Button, IconButton } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
+import {
+  closedTriggerAria,
+  lazyModule,
+  type MenuIntent,
+  placeholderTriggerHandlers,
+} from '../components/ui/lazyMenu';
 import { uiStore } from '../stores/uiStore';
-import type { AccountMenuIntent } from './AccountMenu';
 import { BrandMark } from './Brand';
 import { isTopLevel, NAV_LINKS, PRODUCT_NAME, titleFor } from './routeMeta';
 import { useAuthState, useSignedInUser } from './services';
@@ -191,61 +196,33 @@ function GuestActions() {
   );
 }
 
-type AccountMenuModule = typeof import('./AccountMenu');
-
 // The Radix menu (and its positioning and focus libraries) is not part of the first screen: the header
 // shows a button with the same look, name and ARIA, and the menu loads on its first press.
-let accountMenuModule: AccountMenuModule | null = null;
-let accountMenuLoad: Promise<AccountMenuModule> | null = null;
-function loadAccountMenu(): Promise<AccountMenuModule> {
-  accountMenuLoad ??= import('./AccountMenu').then((m) => {
-    accountMenuModule = m;
-    return m;
-  });
-  return accountMenuLoad;
-}
-
-const MENU_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
+const accountMenuModule = lazyModule(() => import('./AccountMenu'));
 
 function AccountMenu() {
   const user = useAuthState((s) => s.user);
-  const [module, setModule] = useState(accountMenuModule);
-  const [intent, setIntent] = useState<AccountMenuIntent | null>(null);
+  const [module, setModule] = useState(accountMenuModule.current);
+  const [intent, setIntent] = useState<MenuIntent | null>(null);
 
   if (module) {
     const Menu = module.default;
     return <Menu intent={intent} />;
   }
 
-  const open = (next: AccountMenuIntent) => {
+  const open = (next: MenuIntent) => {
     if (intent) return;
     setIntent(next);
-    loadAccountMenu().then(setModule, () => setIntent(null));
+    accountMenuModule.load().then(setModule, () => setIntent(null));
   };
 
   return (
     <button
       type="button"
       aria-label="Account menu"
-      aria-haspopup="menu"
-      aria-expanded={false}
-      data-state="closed"
+      {...closedTriggerAria}
       className={cn('rounded-full', focusRing)}
-      onPointerDown={(event) => {
-        // As Radix's trigger: a primary press without Ctrl opens, and the button does not take focus.
-        if (event.button !== 0 || event.ctrlKey) return;
-        event.preventDefault();
-        open({ kind: 'pointer', focus: document.activeElement === event.currentTarget });
-      }}
-      onClick={(event) => {
-        // A click with no press before it (assistive technology) still opens the menu.
-        if (event.detail === 0) open({ kind: 'pointer', focus: true });
-      }}
-      onKeyDown={(event) => {
-        if (!MENU_KEYS.has(event.key)) return;
-        event.preventDefault();
-        open({ kind: 'keyboard', key: event.key as 'Enter' | ' ' | 'ArrowDown' });
-      }}
+      {...placeholderTriggerHandlers(open)}
     >
       <Avatar name={user.name} size="md" />
     </button>

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { useOnboarding } from '../stores/onboardingStore';
 import { useUi } from '../stores/uiStore';
 import { BottomBar, Fab } from './BottomBar';
@@ -9,8 +9,10 @@ import { useGlobalShortcuts } from './GlobalShortcuts';
 import { Header } from './Header';
 import { PageFallback } from './PageFallback';
 import { isOnboardingExempt, showsAddButton } from './routeMeta';
+import { useDataLayer } from './services';
 import { Toaster } from './Toaster';
 import { useMountedOnce } from './useMountedOnce';
+import { useScrollRestoration } from './useScrollRestoration';
 
 // The phone's account panel loads when it first opens: it is never part of the first paint.
 const AccountSheet = lazy(() => import('./AccountSheet').then((m) => ({ default: m.AccountSheet })));
@@ -20,6 +22,8 @@ export function RootLayout() {
   const { pathname } = useLocation();
   const onboarded = useOnboarding((s) => s.hasCompletedOnboarding);
   useGlobalShortcuts();
+  useScrollRestoration();
+  useDataLayer(!isOnboardingExempt(pathname));
   const addButton = showsAddButton(pathname);
   const accountSheetMounted = useMountedOnce(useUi((s) => s.accountSheetOpen));
 
@@ -66,7 +70,6 @@ export function RootLayout() {
       ) : null}
       <Toaster />
       <GlobalOverlays />
-      <ScrollRestoration />
     </div>
   );
 }

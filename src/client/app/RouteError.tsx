@@ -1,14 +1,8 @@
 import { TriangleAlert } from 'lucide-react';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 import { Button } from '../components/ui';
 
 function explain(error: unknown): { title: string; message: string } {
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) {
-      return { title: 'Page not found', message: 'There is nothing at this address. It may have moved.' };
-    }
-    return { title: 'Something went wrong', message: error.statusText || `Error ${error.status}` };
-  }
   const text = error instanceof Error ? error.message : '';
   // A lazily loaded screen that cannot be fetched: offline before it was cached, or a new version.
   if (/dynamically imported module|Importing a module script failed|Failed to fetch/i.test(text)) {
@@ -23,11 +17,9 @@ function explain(error: unknown): { title: string; message: string } {
   };
 }
 
-/** Every route's error boundary: says what happened and offers a way back, never a blank page. */
-export function RouteError() {
-  const error = useRouteError();
+/** What every error boundary shows: what happened and a way back, never a blank page. */
+export function RouteError({ error }: { error: unknown }) {
   const { title, message } = explain(error);
-  if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <div role="alert" className="mx-auto flex max-w-md flex-col items-center gap-3 px-4 py-16 text-center">
       <span className="flex size-12 items-center justify-center rounded-full bg-red-50 text-red-600 dark:bg-red-950 dark:text-red-400">

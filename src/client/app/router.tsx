@@ -1,8 +1,17 @@
 import { type ComponentType, type LazyExoticComponent, lazy, useState } from 'react';
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { matchPath, Route, Routes } from 'react-router';
 import { RootLayout } from './RootLayout';
-import { RouteError } from './RouteError';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { isOnboardingExempt } from './routeMeta';
+
+type PageModule = { default: ComponentType };
+
+/** A screen that reads server-only data, loaded together with the QueryClient it needs (queryProvider). */
+function withQueries(page: Promise<PageModule>): Promise<PageModule> {
+  return Promise.all([page, import('./queryProvider')]).then(([m, q]) => ({
+    default: q.withQueryClient(m.default),
+  }));
+}
 
 // Each screen is its own chunk: the first paint only pays for the shell and the screen it shows.
 const importers = {
@@ -11,21 +20,39 @@ const importers = {
   queue: () => import('../lists/QueuePage'),
   active: () => import('../lists/ActivePage'),
   completed: () => import('../lists/CompletedPage'),
-  campaigns: () => import('../campaigns/CampaignListPage'),
-  campaign: () => import('../campaigns/CampaignDetailPage'),
+  campaigns: () => withQueries(import('../campaigns/CampaignListPage')),
+  campaign: () => withQueries(import('../campaigns/CampaignDetailPage')),
   task: () => import('../tasks/TaskDetailPage'),
-  contacts: () => import('../contacts/ContactsPage'),
+  contacts: () => withQueries(import('../contacts/ContactsPage')),
   notifications: () => import('../notifications/NotificationsPage'),
   preferences: () => import('../preferences/PreferencesPage'),
-  onboarding: () => import('../onboarding/OnboardingPage'),
-  login: () => import('../login/LoginPage'),
+  onboarding: () => withQueries(import('../onboarding/OnboardingPage')),
+  login: () => withQueries(import('../login/LoginPage')),
   notFound: () => import('./NotFoundPage'),
-} satisfies Record<string, () => Promise<{ default: ComponentType }>>;
+} satisfies Record<string, () => Promise<PageModule>>;
 
 type PageKey = keyof typeof importers;
 
-/** Which screen's chunk each route renders, for preloadRoute. */
-const routePages = new Map<RouteObject, PageKey>();
+/**
+ * The route table, most specific first: preloadRoute takes the first pattern that matches, which is
+ * the one <Routes> ranks highest for these paths.
+ */
+export const ROUTE_TABLE: ReadonlyArray<readonly [path: string, page: PageKey]> = [
+  ['/', 'home'],
+  ['/my-list', 'myList'],
+  ['/queue', 'queue'],
+  ['/active', 'active'],
+  ['/completed', 'completed'],
+  ['/campaigns', 'campaigns'],
+  ['/campaigns/:id', 'campaign'],
+  ['/tasks/:id', 'task'],
+  ['/contacts', 'contacts'],
+  ['/notifications', 'notifications'],
+  ['/preferences', 'preferences'],
+  ['/onboarding', 'onboarding'],
+  ['/login', 'login'],
+  ['*', 'notFound'],
+];
 
 /** Screens whose chunk has loaded: they render at once, with no Suspense fallback in between. */
 const loadedPages: Partial<Record<PageKey, ComponentType>> = {};
@@ -55,39 +82,10 @@ function RoutePage({ screen }: { screen: PageKey }) {
   return <Screen />;
 }
 
-/** A route with its own error boundary, so one broken screen never blanks the app. */
-function page(path: string, key: PageKey, index = false): RouteObject {
-  // Keyed: two screens are never one RoutePage instance.
-  const element = <RoutePage key={key} screen={key} />;
-  const route: RouteObject = index
-    ? { index: true, element, errorElement: <RouteError /> }
-    : { path, element, errorElement: <RouteError /> };
-  routePages.set(route, key);
-  return route;
+/** The screen `pathname` shows, or null when nothing matches (never: '*' is last). */
+export function pageFor(pathname: string): PageKey | null {
+  return ROUTE_TABLE.find(([path]) => path === '*' || matchPath(path, pathname))?.[1] ?? null;
 }
-
-export const routes: RouteObject[] = [
-  {
-    element: <RootLayout />,
-    errorElement: <RouteError />,
-    children: [
-      page('/', 'home', true),
-      page('my-list', 'myList'),
-      page('queue', 'queue'),
-      page('active', 'active'),
-      page('completed', 'completed'),
-      page('campaigns', 'campaigns'),
-      page('campaigns/:id', 'campaign'),
-      page('tasks/:id', 'task'),
-      page('contacts', 'contacts'),
-      page('notifications', 'notifications'),
-      page('preferences', 'preferences'),
-      page('onboarding', 'onboarding'),
-      page('login', 'login'),
-      page('*', 'notFound'),
-    ],
-  },
-];
 
 /**
  * Starts loading the chunk of the screen `pathname` shows, before React renders: otherwise the first
@@ -95,14 +93,29 @@ export const routes: RouteObject[] = [
  * who has not finished onboarding is sent to /onboarding (RootLayout), so that chunk is the one loaded.
  */
 export function preloadRoute(pathname: string, onboarded: boolean): Promise<unknown> | null {
-  const target = onboarded || isOnboardingExempt(pathname) ? pathname : '/onboarding';
-  const key = matchRoutes(routes, target)
-    ?.map((m) => routePages.get(m.route))
-    .findLast((k) => k !== undefined);
+  const key = pageFor(onboarded || isOnboardingExempt(pathname) ? pathname : '/onboarding');
   // Errors are not reported here: React.lazy runs the same import and the route's error boundary shows them.
   return key ? loadPage(key).catch(() => {}) : null;
 }
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/** Every screen inside the shell, each behind its own error boundary. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        {ROUTE_TABLE.map(([path, key]) => (
+          <Route
+            key={key}
+            path={path}
+            element={
+              // Keyed: two screens are never one RoutePage instance.
+              <RouteErrorBoundary key={key}>
+                <RoutePage screen={key} />
+              </RouteErrorBoundary>
+            }
+          />
+        ))}
+      </Route>
+    </Routes>
+  );
 }

@@ -56,17 +56,20 @@ export interface AppServices {
 
 let loaded: AppServices | null = null;
 let loading: Promise<AppServices> | null = null;
+const loadedListeners = new Set<(services: AppServices) => void>();
 
 /**
- * Loads the data layer (Dexie, the sync engine: ~40 KB gzip) and starts it, once per page. The app
- * asks for it right after its first paint (ServicesProvider); anything that needs it sooner (a sign-in,
- * Sync Now) waits for the same promise.
+ * Loads the data layer (Dexie, the sync engine: ~40 KB gzip) and starts it, once per page. The shell
+ * asks for it when the screen needs items (useDataLayer), and anything that needs it sooner (a
+ * sign-in, Sync Now) waits for the same promise.
  */
 export function loadAppServices(): Promise<AppServices> {
   loading ??= import('./dataServices').then(
     (m) => {
-      loaded = m.startAppServices();
-      return loaded;
+      const services = m.startAppServices();
+      loaded = services;
+      for (const listener of loadedListeners) listener(services);
+      return services;
     },
     (error: unknown) => {
       loading = null;
@@ -74,6 +77,43 @@ export function loadAppServices(): Promise<AppServices> {
     },
   );
   return loading;
+}
+
+/**
+ * Starts the data layer for the screen on show. A screen with items (`needsItems`) starts it right
+ * after its first paint, so the first paint never waits for IndexedDB. The sign-in and onboarding
+ * screens show no items: they start it on the visitor's first press or key, well before they can
+ * finish, and otherwise leave it to the screen that follows.
+ */
+export function useDataLayer(needsItems: boolean): void {
+  useEffect(() => {
+    if (loaded) return;
+    const start = () => {
+      loadAppServices().catch((error: unknown) =>
+        console.error('Outpost: the data layer failed to load', error),
+      );
+    };
+    if (!needsItems) {
+      const events = ['pointerdown', 'keydown'] as const;
+      const once = () => {
+        for (const name of events) window.removeEventListener(name, once, true);
+        start();
+      };
+      for (const name of events) window.addEventListener(name, once, true);
+      return () => {
+        for (const name of events) window.removeEventListener(name, once, true);
+      };
+    }
+    // After the first paint: a timer queued from the next frame runs after it is drawn.
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(start, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [needsItems]);
 }
 
 let shell: AppServices | null = null;
@@ -134,25 +174,12 @@ const ServicesContext = createContext<AppServices | null>(null);
 export function ServicesProvider({ services, children }: { services?: AppServices; children: ReactNode }) {
   const [current, setCurrent] = useState(appServices);
   useEffect(() => {
-    if (services || loaded) return;
-    let live = true;
-    const start = () =>
-      loadAppServices().then(
-        (real) => {
-          if (live) setCurrent(real);
-        },
-        (error: unknown) => console.error('Outpost: the data layer failed to load', error),
-      );
-    // After the first paint (a timer queued from the next frame runs after it is drawn): the first
-    // screen never waits for IndexedDB or the sync engine.
-    let timer = 0;
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(start, 0);
-    });
+    if (services) return;
+    // Loaded between this render and now: show it (no listener will fire again).
+    if (loaded) return setCurrent(loaded);
+    loadedListeners.add(setCurrent);
     return () => {
-      live = false;
-      cancelAnimationFrame(frame);
-      window.clearTimeout(timer);
+      loadedListeners.delete(setCurrent);
     };
   }, [services]);
   return (

@@ -72,6 +72,8 @@ function SignedInContacts() {
       toast(result.toast);
       setCandidates(null);
       void queryClient.invalidateQueries({ queryKey: MUTUALS_QUERY_KEY });
+      // The assignee pickers read the device's copy: new mutuals show there at once too.
+      void client.mutuals.refresh();
     },
     onError: (error) => toast(toastOf(error, { ...CONTACT_TEXTS.failed, variant: 'destructive' })),
   });

@@ -11,6 +11,7 @@ import { clearFinishedUpgrade, moveGuestDataToAccount } from './guestUpgrade';
 import * as queries from './itemQueries';
 import { createItemsRepository } from './itemsRepository';
 import { createSyncLock } from './locks';
+import { refreshMutuals } from './mutuals';
 import { createLocalSearch, createSearch } from './search';
 import { createSyncEngine, type SyncResult } from './syncEngine';
 import { shareAuthAcrossTabs, watchQueueCounts } from './tabs';
@@ -104,6 +105,17 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     },
   });
 
+  /** Refreshes the signed-in user's stored mutuals (when stale, or always with `force`); never throws. */
+  const updateMutuals = async (force = false): Promise<void> => {
+    const state = auth.getState();
+    if (!state.isAuthenticated || !connectivity.isOnline()) return;
+    try {
+      await refreshMutuals(db, api, state.user.id, { force });
+    } catch {
+      // The stored list stays; the next sync run tries again.
+    }
+  };
+
   const items = createItemsRepository({ db, viewer, pushNow: engine.pushNow });
   const localSearch = createLocalSearch(db);
   const search = createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
@@ -147,6 +159,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         (await import('./contactsImport')).importContacts(api, db, viewer().userId, candidates),
     },
     viewer,
+    /** The signed-in user's mutual contacts, kept locally for the assignee pickers (./mutuals.ts). */
+    mutuals: { refresh: () => updateMutuals(true) },
     /** Tells an open /tasks/{id} route that its temporary id became the server's. */
     onIdSwap(listener: (oldId: number, newId: number) => void): () => void {
       swapListeners.add(listener);
@@ -165,6 +179,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
           .then(() => syncInBackground());
       });
       const offCounts = watchQueueCounts(db, status);
+      // Each finished sync run is a moment the server is reachable: refresh stale mutuals then.
+      const offMutuals = status.subscribe((state, prev) => {
+        if (state.lastSyncAt !== prev.lastSyncAt) void updateMutuals();
+      });
       await auth.getState().checkSession();
       const offEngine = engine.start({
         onOnlineChange: (cb) => connectivity.subscribe(cb),
@@ -187,6 +205,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       });
       return () => {
         offEngine();
+        offMutuals();
         offCounts();
         offAuth();
       };

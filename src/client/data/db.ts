@@ -35,6 +35,7 @@ export const META_KEYS = {
   upgrade: 'upgrade',
   idAliases: 'idAliases',
   predicted: 'predicted',
+  mutuals: 'mutuals',
 } as const;
 export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Item } from '../../shared/item';
 import { ApiError } from './apiClient';
+import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from './mutuals';
 import { createDevice, type Device, signIn } from './testing/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from './testing/server';
 
@@ -500,6 +501,36 @@ describe('search and contacts', () => {
     ).rejects.toMatchObject({
       toast: { title: 'Slow down', description: message },
     });
+  });
+
+  it('keeps mutual contacts on the device for the assignee pickers, per account, fresh for a minute', async () => {
+    const ada = freshPhone();
+    const bob = freshPhone();
+    const a = await signedInDevice(ada);
+    const b = await signedInDevice(bob);
+    await b.client.contacts.import([{ name: 'Ada', phone: ada, isValid: true }]);
+    await a.client.contacts.import([{ name: 'Bob', phone: bob, isValid: true }]);
+    const stored = () =>
+      a.client.db.meta.get('mutuals').then((row) => row?.value as StoredMutuals | undefined);
+
+    await a.client.mutuals.refresh();
+    const userId = a.client.auth.getState().user.id;
+    expect(mutualsOf(await stored(), userId).map((m) => m.name)).toEqual(['Tester']);
+    // Another account on this device does not see them.
+    expect(mutualsOf(await stored(), userId + 1)).toEqual([]);
+
+    // Within a minute a second refresh asks nothing; a forced one (after an import) does.
+    const mutualCalls = () => a.control.requests.filter((r) => r.url.endsWith('/contacts/mutuals')).length;
+    const before = mutualCalls();
+    await refreshMutuals(a.client.db, a.client.api, userId);
+    expect(mutualCalls()).toBe(before);
+    await refreshMutuals(a.client.db, a.client.api, userId, { now: Date.now() + MUTUALS_FRESH_MS + 1 });
+    expect(mutualCalls()).toBe(before + 1);
+
+    // Offline, the list stays and nothing throws.
+    a.goOffline();
+    await a.client.mutuals.refresh();
+    expect(mutualsOf(await stored(), userId)).toHaveLength(1);
   });
 
   it('answers Not supported without the Contact Picker API', async () => {

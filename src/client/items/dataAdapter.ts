@@ -2,13 +2,16 @@
  * The one place the feature screens meet the data layer (src/client/data, src/client/stores), so a
  * change there touches one file here. Tests swap the client with `useOutpostClientForTests`.
  */
-import { useQuery } from '@tanstack/react-query';
+
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
 import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
 import type { ApiClient } from '../data/apiClient';
 import { getOutpostClient, type OutpostClient } from '../data/client';
+import { getMeta, META_KEYS } from '../data/db';
+import { mutualsOf, type StoredMutuals } from '../data/mutuals';
 import type { LocalItem } from '../data/types';
 
 export type { LocalItem };
@@ -46,18 +49,15 @@ function useViewerKey(): string {
 
 const NO_MUTUALS: Mutual[] = [];
 
-/** Mutual contacts, for the assignee pickers; only fetched when signed in and online. */
+/** Mutual contacts for the assignee pickers, from the device (kept fresh by the data layer); none for a guest. */
 export function useMutuals(): Mutual[] {
+  const c = client();
   const viewer = useViewer();
-  const api = useApi();
-  const query = useQuery({
-    queryKey: ['contacts', 'mutuals', viewer.user.id],
-    queryFn: async ({ signal }) =>
-      (await api.get<{ mutuals: Mutual[] }>('/contacts/mutuals', { signal })).data.mutuals,
-    enabled: !viewer.isGuest && viewer.online,
-    staleTime: 60_000,
-  });
-  return query.data ?? NO_MUTUALS;
+  const stored = useLiveQuery(() => getMeta<StoredMutuals>(c.db, META_KEYS.mutuals), [c]);
+  return useMemo(
+    () => (viewer.isGuest ? NO_MUTUALS : mutualsOf(stored, viewer.user.id)),
+    [viewer.isGuest, viewer.user.id, stored],
+  );
 }
 
 export function createItem(payload: ItemCreateInput): Promise<LocalItem> {

@@ -128,7 +128,8 @@ describe('ItemRow inline edit', () => {
     const task = await client.items.create({ title: 'Big task', type: 'task' });
     renderWithApp(<ItemRow item={task} />);
     fireEvent.click(screen.getByRole('button', { name: 'Delete Big task' }));
-    expect(screen.getByRole('dialog', { name: 'Delete this task?' })).toBeTruthy();
+    // The dialog's code loads on this first press.
+    expect(await screen.findByRole('dialog', { name: 'Delete this task?' })).toBeTruthy();
     expect(await client.db.items.get(task.id)).toBeDefined();
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Delete' }));

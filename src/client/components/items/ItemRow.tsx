@@ -1,25 +1,14 @@
-import {
-  CalendarDays,
-  CloudOff,
-  MoreHorizontal,
-  Pencil,
-  Trash2,
-  UserRound,
-  UserRoundPlus,
-} from 'lucide-react';
-import { DropdownMenu as Menu } from 'radix-ui';
+import { CalendarDays, CloudOff, MoreHorizontal, Trash2, UserRound, UserRoundPlus } from 'lucide-react';
 import { memo, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../../shared/item';
 import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
-import { Button } from '../ui/Button';
 import { cn, focusRing } from '../ui/cn';
-import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
-import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
+import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../ui/lazyMenu';
 import { assigneeName } from './assignees';
 import { InlineTitle } from './InlineTitle';
 import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from './itemStyle';
-import { StatusControl, statusActionLabel } from './StatusControl';
+import { StatusControl } from './StatusControl';
 
 /** Every row is exactly this tall, so long lists can be windowed without measuring. */
 export const ITEM_ROW_HEIGHT = 60;
@@ -48,9 +37,18 @@ export interface ItemRowProps {
   className?: string;
 }
 
+// The menus and the delete dialog load on the first press (ItemRowMenus.tsx): a list's first paint
+// shows only the buttons, with the same look, name and ARIA.
+const rowMenus = lazyModule(() => import('./ItemRowMenus'));
+
 const actionButton = cn(
   'inline-flex size-8 shrink-0 items-center justify-center rounded-md text-zinc-500 transition-colors duration-150 hover:bg-zinc-100 hover:text-zinc-900 motion-reduce:transition-none dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100 [&_svg]:size-4',
   focusRing,
+);
+
+const moreButton = cn(
+  actionButton,
+  'md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:focus-visible:opacity-100',
 );
 
 /**
@@ -66,8 +64,23 @@ export const ItemRow = memo(function ItemRow({
   const { rename, setStatus, assign, remove } = useItemMutations();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [menus, setMenus] = useState(rowMenus.current);
+  const [pressed, setPressed] = useState<{ menu: 'more' | 'assign'; intent: MenuIntent } | null>(null);
+  const loadMenus = () => rowMenus.load().then(setMenus);
+  const press = (menu: 'more' | 'assign') => (intent: MenuIntent) => {
+    if (pressed) return;
+    setPressed({ menu, intent });
+    loadMenus().catch(() => setPressed(null));
+  };
   // Deleting a campaign or task takes everything under it, so those ask first; a todo goes at once.
-  const requestDelete = () => (item.type === 'todo' ? void remove(item) : setConfirming(true));
+  const requestDelete = () => {
+    if (item.type === 'todo') return void remove(item);
+    void loadMenus().then(
+      () => setConfirming(true),
+      () => {},
+    );
+  };
+  const onAssign = (userId: number) => void assign(item, userId);
   const href = itemHref(item);
   const editable = !(item.type === 'todo' && item.status === 'completed');
   const parentName = parentTitle ?? item.parent?.title ?? null;
@@ -180,16 +193,28 @@ export const ItemRow = memo(function ItemRow({
 
       {/* Desktop: quick actions revealed on hover or keyboard focus (always reachable by Tab). */}
       <div className="hidden items-center gap-0.5 md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity">
-        <AssigneeMenu
-          value={item.assigned_to}
-          options={options}
-          onChange={(userId) => void assign(item, userId)}
-          trigger={
-            <button type="button" className={actionButton} aria-label={`Assign ${item.title}`} title="Assign">
-              <UserRoundPlus aria-hidden />
-            </button>
-          }
-        />
+        {menus ? (
+          <menus.RowAssignMenu
+            title={item.title}
+            value={item.assigned_to}
+            intent={pressed?.menu === 'assign' ? pressed.intent : null}
+            triggerClassName={actionButton}
+            options={options}
+            onAssign={onAssign}
+            icon={<UserRoundPlus aria-hidden />}
+          />
+        ) : (
+          <button
+            type="button"
+            className={actionButton}
+            aria-label={`Assign ${item.title}`}
+            title="Assign"
+            {...closedTriggerAria}
+            {...placeholderTriggerHandlers(press('assign'))}
+          >
+            <UserRoundPlus aria-hidden />
+          </button>
+        )}
         <button
           type="button"
           className={cn(actionButton, 'hover:text-red-600 dark:hover:text-red-400')}
@@ -202,100 +227,37 @@ export const ItemRow = memo(function ItemRow({
       </div>
 
       {/* Phone (and desktop keyboard users who prefer a menu): everything behind one button. */}
-      {/* Not modal: a modal menu aria-hides the page while it stays focusable (axe aria-hidden-focus). */}
-      <Menu.Root modal={false}>
-        <Menu.Trigger asChild>
-          <button
-            type="button"
-            className={cn(
-              actionButton,
-              'md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:focus-visible:opacity-100',
-            )}
-            aria-label={`More actions for ${item.title}`}
-          >
-            <MoreHorizontal aria-hidden />
-          </button>
-        </Menu.Trigger>
-        <Menu.Portal>
-          <Menu.Content align="end" sideOffset={6} className={menuContentClasses}>
-            <Menu.Item className={menuItemClasses} onSelect={() => void setStatusByLabel()}>
-              <StatusIcon />
-              {statusActionLabel(item.type, item.status)}
-            </Menu.Item>
-            {editable ? (
-              <Menu.Item
-                className={menuItemClasses}
-                // Let the menu close and return focus first, or the input would lose focus at once.
-                onSelect={() => setTimeout(() => setEditing(true), 0)}
-              >
-                <Pencil aria-hidden /> Rename
-              </Menu.Item>
-            ) : null}
-            <Menu.Sub>
-              <Menu.SubTrigger
-                className={cn(
-                  menuItemClasses,
-                  'data-[state=open]:bg-zinc-100 dark:data-[state=open]:bg-zinc-800',
-                )}
-              >
-                <UserRoundPlus aria-hidden /> Assign
-              </Menu.SubTrigger>
-              <Menu.Portal>
-                <Menu.SubContent sideOffset={4} className={menuContentClasses}>
-                  <AssigneeRadioItems
-                    value={item.assigned_to}
-                    options={options}
-                    onChange={(userId) => void assign(item, userId)}
-                  />
-                </Menu.SubContent>
-              </Menu.Portal>
-            </Menu.Sub>
-            <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
-            <Menu.Item
-              className={cn(
-                menuItemClasses,
-                'text-red-600 data-[highlighted]:bg-red-50 dark:text-red-400 dark:data-[highlighted]:bg-red-950/50 [&_svg]:text-current dark:[&_svg]:text-current',
-              )}
-              onSelect={requestDelete}
-            >
-              <Trash2 aria-hidden /> Delete
-            </Menu.Item>
-          </Menu.Content>
-        </Menu.Portal>
-      </Menu.Root>
-      <Dialog open={confirming} onOpenChange={setConfirming}>
-        <DialogContent
-          size="sm"
-          title={`Delete this ${TYPE_LABEL[item.type].toLowerCase()}?`}
-          description={`“${item.title}” and everything in it will be deleted.`}
+      {menus ? (
+        <menus.RowActionsMenu
+          item={item}
+          intent={pressed?.menu === 'more' ? pressed.intent : null}
+          triggerClassName={moreButton}
+          editable={editable}
+          options={options}
+          onStatus={(next) => void setStatus(item, next)}
+          onRename={() => setEditing(true)}
+          onAssign={onAssign}
+          onDelete={requestDelete}
+        />
+      ) : (
+        <button
+          type="button"
+          className={moreButton}
+          aria-label={`More actions for ${item.title}`}
+          {...closedTriggerAria}
+          {...placeholderTriggerHandlers(press('more'))}
         >
-          <DialogFooter className="mt-2">
-            <Button variant="outline" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              onClick={() => {
-                setConfirming(false);
-                void remove(item);
-              }}
-            >
-              Delete
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+          <MoreHorizontal aria-hidden />
+        </button>
+      )}
+      {menus && confirming ? (
+        <menus.DeleteConfirmDialog
+          item={item}
+          open={confirming}
+          onOpenChange={setConfirming}
+          onConfirm={() => void remove(item)}
+        />
+      ) : null}
     </div>
   );
-
-  function setStatusByLabel() {
-    const label = statusActionLabel(item.type, item.status);
-    const next: ItemStatus =
-      label === 'Start' ? 'in_progress' : label === 'Complete' ? 'completed' : 'pending';
-    return setStatus(item, next);
-  }
 });
-
-function StatusIcon() {
-  return <span aria-hidden className="inline-block size-4 rounded-full border-2 border-current opacity-70" />;
-}
