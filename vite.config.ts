@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { patternSource, ROUTE_TABLE, readsServerData } from './src/client/app/routeTable';
 
 /** Where `npm run dev` runs the API (scripts/dev.ts starts it there). */
 export const DEV_API_PORT = 3001;
@@ -51,37 +52,74 @@ function precompress(): Plugin {
 }
 
 /**
- * Writes the URL of the data layer's chunk (src/client/data/client.ts: Dexie, the sync engine) into
- * the built public/theme-init.js, which starts its download on the screens that need it for their
- * first paint (see there). Runs before vite-plugin-pwa's and precompress()'s closeBundle, so the
- * service worker's revision and the .br/.gz copies are of the written file.
+ * Writes each screen's chunks into the built public/theme-init.js, which runs in the document's head
+ * and starts their download at once (modulepreload), beside the main chunk: otherwise a screen's chunk
+ * is only asked for once the main chunk has arrived and run, and its imports one round trip later
+ * still. Per route (src/client/app/routeTable.ts): the screen's chunk with every chunk it imports
+ * statically, plus the QueryClient's where the screen reads server data; and the data layer's chunks
+ * (src/client/data/client.ts, app/dataServices.ts), which every screen with items starts right after
+ * its first paint. Runs before vite-plugin-pwa's and precompress()'s closeBundle, so the service
+ * worker's revision and the .br/.gz copies are of the written file.
  */
-function dataPreloadHint(): Plugin {
+function firstScreenPreloads(): Plugin {
   let outDir = '';
-  let dataChunk: string | null = null;
+  /** Each chunk once (files), then the routes and the data layer as indexes into it: a smaller head script. */
+  let plan: { files: string[]; routes: [string, number[]][]; data: number[] } | null = null;
   return {
-    name: 'outpost-data-preload-hint',
+    name: 'outpost-first-screen-preloads',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     generateBundle(_, bundle) {
-      for (const output of Object.values(bundle)) {
-        if (
-          output.type === 'chunk' &&
-          output.moduleIds.some((id) => /src[\\/]client[\\/]data[\\/]client\.ts$/.test(id))
-        ) {
-          dataChunk = output.fileName;
-        }
-      }
+      const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
+      const byModule = (file: string) => {
+        const suffix = path.join('src', 'client', file);
+        const isIt = (id: string | null) => id?.replace(/\.tsx?$/, '').endsWith(suffix) ?? false;
+        // A screen is its chunk's entry; a shared module (the data client) is one of its chunk's modules.
+        const chunk =
+          chunks.find((c) => isIt(c.facadeModuleId)) ?? chunks.find((c) => c.moduleIds.some(isIt));
+        if (!chunk) throw new Error(`firstScreenPreloads: no chunk for src/client/${file}`);
+        return chunk;
+      };
+      // What index.html already loads (the entry and its static imports) is never listed again.
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry) throw new Error('firstScreenPreloads: no entry chunk');
+      const withImports = (fileName: string, into = new Set<string>()): Set<string> => {
+        if (into.has(fileName)) return into;
+        into.add(fileName);
+        const chunk = chunks.find((c) => c.fileName === fileName);
+        for (const dep of chunk?.imports ?? []) withImports(dep, into);
+        return into;
+      };
+      const initial = withImports(entry.fileName);
+      const files = (...modules: string[]) => {
+        const all = new Set<string>();
+        for (const m of modules) withImports(byModule(m).fileName, all);
+        return [...all].filter((f) => !initial.has(f)).map((f) => `/${f}`);
+      };
+      const index: string[] = [];
+      const indexes = (list: string[]) =>
+        list.map((file) => {
+          if (!index.includes(file)) index.push(file);
+          return index.indexOf(file);
+        });
+      plan = {
+        files: index,
+        routes: ROUTE_TABLE.map((route) => [
+          patternSource(route.path),
+          indexes(files(route.module, ...(readsServerData(route) ? ['app/queryProvider'] : []))),
+        ]),
+        data: indexes(files('data/client', 'app/dataServices')),
+      };
     },
     async writeBundle() {
-      if (!dataChunk) throw new Error('dataPreloadHint: no chunk holds src/client/data/client.ts');
+      if (!plan) throw new Error('firstScreenPreloads: the bundle was not read');
       const file = path.join(outDir, 'theme-init.js');
       const text = await readFile(file, 'utf8');
-      if (!text.includes('__OUTPOST_DATA_CHUNK__'))
-        throw new Error('dataPreloadHint: no placeholder in theme-init.js');
-      await writeFile(file, text.replace('__OUTPOST_DATA_CHUNK__', `/${dataChunk}`));
+      if (!text.includes("'__OUTPOST_PRELOADS__'"))
+        throw new Error('firstScreenPreloads: no placeholder in theme-init.js');
+      await writeFile(file, text.replace("'__OUTPOST_PRELOADS__'", JSON.stringify(plan)));
     },
   };
 }
@@ -128,7 +166,7 @@ export default defineConfig({
         skipWaiting: false,
       },
     }),
-    dataPreloadHint(),
+    firstScreenPreloads(),
     precompress(),
   ],
   build: {
@@ -136,6 +174,14 @@ export default defineConfig({
     outDir: 'dist/client',
     emptyOutDir: true,
     rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'shell', tags: ['$initial'], priority: 2 },
+            { name: 'icons', test: /[\\/]lucide-react[\\/]/, priority: 1 },
+          ],
+        },
+      },
       treeshake: {
         // The UI primitives only define components (forwardRef, displayName), so an unused one can go:
         // without this, importing one through components/ui/index.ts drags every Radix part (menus,

@@ -12,22 +12,33 @@
   document.documentElement.classList.toggle('dark', dark);
 })();
 
-// Home and the other data screens need the data layer (IndexedDB, the sync engine) for their first
-// paint, and the app loads it lazily; the build writes its chunk's URL here (vite.config.ts,
-// dataPreloadHint) so its download starts now, beside the main chunk. /login and /onboarding (where
-// a visitor who has not finished onboarding is sent) do not wait for it, so they skip the hint. The
-// onboarding key and shape match src/client/stores/onboardingStore.ts.
+// Starts downloading the chunks of the screen this address shows, now, beside the main chunk: the app
+// loads each screen lazily, and would otherwise only ask for its chunk once the main chunk has arrived
+// and run. The build writes the plan here (vite.config.ts, firstScreenPreloads): the chunks' URLs, and
+// as indexes into them, per route pattern the screen's chunks and the data layer's chunks that every screen but sign-in and onboarding starts
+// after its first paint. A visitor who has not finished onboarding is sent there (RootLayout), so that
+// is the screen preloaded. The onboarding key and shape match src/client/stores/onboardingStore.ts.
 (() => {
-  const chunk = '__OUTPOST_DATA_CHUNK__';
-  if (chunk.startsWith('__') || /^\/(login|onboarding)\/?$/i.test(location.pathname)) return;
+  const plan = '__OUTPOST_PRELOADS__';
+  if (typeof plan === 'string') return; // The dev server: no build, no plan.
+  const exempt = /^\/(login|onboarding)\/?$/i;
+  let onboarded = false;
   try {
-    if (!JSON.parse(localStorage.getItem('onboarding-storage') || '{}').state?.hasCompletedOnboarding) return;
+    onboarded = Boolean(
+      JSON.parse(localStorage.getItem('onboarding-storage') || '{}').state?.hasCompletedOnboarding,
+    );
   } catch {
-    return;
+    // Storage blocked or unreadable: the app sends the visitor to onboarding.
   }
-  const link = document.createElement('link');
-  link.rel = 'modulepreload';
-  link.crossOrigin = '';
-  link.href = chunk;
-  document.head.append(link);
+  const target = onboarded || exempt.test(location.pathname) ? location.pathname : '/onboarding';
+  const route = plan.routes.find(([pattern]) => new RegExp(pattern, 'i').test(target));
+  const wanted = new Set(route ? route[1] : []);
+  if (!exempt.test(target)) for (const i of plan.data) wanted.add(i);
+  for (const i of wanted) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = plan.files[i];
+    document.head.append(link);
+  }
 })();

@@ -3,6 +3,7 @@ import { matchPath, Route, Routes } from 'react-router';
 import { RootLayout } from './RootLayout';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { isOnboardingExempt } from './routeMeta';
+import { type PageKey, ROUTE_TABLE, readsServerData } from './routeTable';
 
 type PageModule = { default: ComponentType };
 
@@ -20,45 +21,25 @@ const importers = {
   queue: () => import('../lists/QueuePage'),
   active: () => import('../lists/ActivePage'),
   completed: () => import('../lists/CompletedPage'),
-  campaigns: () => withQueries(import('../campaigns/CampaignListPage')),
-  campaign: () => withQueries(import('../campaigns/CampaignDetailPage')),
+  campaigns: () => import('../campaigns/CampaignListPage'),
+  campaign: () => import('../campaigns/CampaignDetailPage'),
   task: () => import('../tasks/TaskDetailPage'),
-  contacts: () => withQueries(import('../contacts/ContactsPage')),
+  contacts: () => import('../contacts/ContactsPage'),
   notifications: () => import('../notifications/NotificationsPage'),
   preferences: () => import('../preferences/PreferencesPage'),
-  onboarding: () => withQueries(import('../onboarding/OnboardingPage')),
-  login: () => withQueries(import('../login/LoginPage')),
+  onboarding: () => import('../onboarding/OnboardingPage'),
+  login: () => import('../login/LoginPage'),
   notFound: () => import('./NotFoundPage'),
-} satisfies Record<string, () => Promise<PageModule>>;
-
-type PageKey = keyof typeof importers;
-
-/**
- * The route table, most specific first: preloadRoute takes the first pattern that matches, which is
- * the one <Routes> ranks highest for these paths.
- */
-export const ROUTE_TABLE: ReadonlyArray<readonly [path: string, page: PageKey]> = [
-  ['/', 'home'],
-  ['/my-list', 'myList'],
-  ['/queue', 'queue'],
-  ['/active', 'active'],
-  ['/completed', 'completed'],
-  ['/campaigns', 'campaigns'],
-  ['/campaigns/:id', 'campaign'],
-  ['/tasks/:id', 'task'],
-  ['/contacts', 'contacts'],
-  ['/notifications', 'notifications'],
-  ['/preferences', 'preferences'],
-  ['/onboarding', 'onboarding'],
-  ['/login', 'login'],
-  ['*', 'notFound'],
-];
+} satisfies Record<PageKey, () => Promise<PageModule>>;
 
 /** Screens whose chunk has loaded: they render at once, with no Suspense fallback in between. */
 const loadedPages: Partial<Record<PageKey, ComponentType>> = {};
 
+const serverDataPages = new Set<PageKey>(ROUTE_TABLE.filter(readsServerData).map((r) => r.page));
+
 function loadPage(key: PageKey) {
-  return importers[key]().then((m) => {
+  const page = importers[key]();
+  return (serverDataPages.has(key) ? withQueries(page) : page).then((m) => {
     loadedPages[key] = m.default;
     return m;
   });
@@ -84,7 +65,7 @@ function RoutePage({ screen }: { screen: PageKey }) {
 
 /** The screen `pathname` shows, or null when nothing matches (never: '*' is last). */
 export function pageFor(pathname: string): PageKey | null {
-  return ROUTE_TABLE.find(([path]) => path === '*' || matchPath(path, pathname))?.[1] ?? null;
+  return ROUTE_TABLE.find(({ path }) => path === '*' || matchPath(path, pathname))?.page ?? null;
 }
 
 /**
@@ -103,7 +84,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<RootLayout />}>
-        {ROUTE_TABLE.map(([path, key]) => (
+        {ROUTE_TABLE.map(({ path, page: key }) => (
           <Route
             key={key}
             path={path}

@@ -1,0 +1,35 @@
+/**
+ * Every screen: its path (react-router syntax), most specific first as <Routes> ranks these, and its
+ * module under src/client. `serverData`: the screen reads server-only data through TanStack Query, so
+ * its chunk loads with the QueryClient's (router.tsx). Plain data, so the build (vite.config.ts) can
+ * read it to write each screen's preloads into theme-init.js.
+ */
+export const ROUTE_TABLE = [
+  { path: '/', page: 'home', module: 'home/HomePage' },
+  { path: '/my-list', page: 'myList', module: 'lists/MyListPage' },
+  { path: '/queue', page: 'queue', module: 'lists/QueuePage' },
+  { path: '/active', page: 'active', module: 'lists/ActivePage' },
+  { path: '/completed', page: 'completed', module: 'lists/CompletedPage' },
+  { path: '/campaigns', page: 'campaigns', module: 'campaigns/CampaignListPage', serverData: true },
+  { path: '/campaigns/:id', page: 'campaign', module: 'campaigns/CampaignDetailPage', serverData: true },
+  { path: '/tasks/:id', page: 'task', module: 'tasks/TaskDetailPage' },
+  { path: '/contacts', page: 'contacts', module: 'contacts/ContactsPage', serverData: true },
+  { path: '/notifications', page: 'notifications', module: 'notifications/NotificationsPage' },
+  { path: '/preferences', page: 'preferences', module: 'preferences/PreferencesPage' },
+  { path: '/onboarding', page: 'onboarding', module: 'onboarding/OnboardingPage', serverData: true },
+  { path: '/login', page: 'login', module: 'login/LoginPage', serverData: true },
+  { path: '*', page: 'notFound', module: 'app/NotFoundPage' },
+] as const;
+
+export type PageKey = (typeof ROUTE_TABLE)[number]['page'];
+
+/** Whether a route's screen reads server-only data (TanStack Query). */
+export function readsServerData(route: (typeof ROUTE_TABLE)[number]): boolean {
+  return 'serverData' in route && route.serverData;
+}
+
+/** A path pattern as a regular expression source (case-insensitive, optional trailing slash, as matchPath). */
+export function patternSource(path: string): string {
+  if (path === '*') return '^.*$';
+  return `^${path.replace(/:\w+/g, '[^/]+').replace(/\/$/, '')}/?$`;
+}
