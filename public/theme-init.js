@@ -12,15 +12,14 @@
   document.documentElement.classList.toggle('dark', dark);
 })();
 
-// Starts downloading the chunks of the screen this address shows, now, beside the main chunk: the app
-// loads each screen lazily, and would otherwise only ask for its chunk once the main chunk has arrived
-// and run. The build writes the plan here (vite.config.ts, firstScreenPreloads): the chunks' URLs, and
-// as indexes into them, per route pattern the screen's chunks and the data layer's chunks that every screen but sign-in and onboarding starts
-// after its first paint. A visitor who has not finished onboarding is sent there (RootLayout), so that
-// is the screen preloaded. The onboarding key and shape match src/client/stores/onboardingStore.ts.
+// Shows the right parts of the static app shell (index.html), and starts downloading the chunks of the
+// screen this address shows, now, beside the main chunk: the app loads each screen lazily, and would
+// otherwise only ask for its chunk once the main chunk has arrived and run. The build writes the plan
+// here (vite.config.ts, firstScreenPreloads): the chunks' URLs and, as indexes into them, each route
+// pattern's chunks and the data layer's, which every screen but sign-in and onboarding starts after its
+// first paint. A visitor who has not finished onboarding is sent there (RootLayout), so that is the
+// screen preloaded. The onboarding key and shape match src/client/stores/onboardingStore.ts.
 (() => {
-  const plan = '__OUTPOST_PRELOADS__';
-  if (typeof plan === 'string') return; // The dev server: no build, no plan.
   const exempt = /^\/(login|onboarding)\/?$/i;
   let onboarded = false;
   try {
@@ -31,6 +30,14 @@
     // Storage blocked or unreadable: the app sends the visitor to onboarding.
   }
   const target = onboarded || exempt.test(location.pathname) ? location.pathname : '/onboarding';
+  // The static app shell (index.html) has no header on onboarding and shows the brand only on Home.
+  document.documentElement.dataset.shell = /^\/onboarding\/?$/i.test(target)
+    ? 'off'
+    : target === '/'
+      ? 'home'
+      : 'page';
+  const plan = '__OUTPOST_PRELOADS__';
+  if (typeof plan === 'string') return; // The dev server: no build, no plan.
   const route = plan.routes.find(([pattern]) => new RegExp(pattern, 'i').test(target));
   const wanted = new Set(route ? route[1] : []);
   if (!exempt.test(target)) for (const i of plan.data) wanted.add(i);

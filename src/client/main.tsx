@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { registerPwa } from './app/pwa';
@@ -15,10 +15,15 @@ const FIRST_SCREEN_WAIT_MS = 500;
 const firstScreen = preloadRoute(window.location.pathname, onboardingStore.getState().hasCompletedOnboarding);
 
 function render(container: HTMLElement) {
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  const root = createRoot(container);
+  // A transition: React renders the first screen in small slices, so a tap or key during start-up is
+  // answered at once rather than after the whole tree (the static app shell shows meanwhile).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
 }
 
@@ -29,9 +34,14 @@ void Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIR
 );
 
 // The dev server has no service worker (it would cache modules Vite is still changing).
+// Registered once the page has loaded, as Workbox advises: the worker's precache downloads would
+// otherwise compete with the first screen's own requests.
 if (import.meta.env.PROD) {
-  void registerPwa({
-    toast: (input) => appServices().toasts.getState().push(input),
-    register: async () => (await import('virtual:pwa-register')).registerSW,
-  });
+  const register = () =>
+    void registerPwa({
+      toast: (input) => appServices().toasts.getState().push(input),
+      register: async () => (await import('virtual:pwa-register')).registerSW,
+    });
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
 }

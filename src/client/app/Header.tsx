@@ -18,10 +18,10 @@ const SCROLL_BORDER_PX = 10;
 
 /** True once the page has scrolled past the spec's 10 px, for the header's border. */
 function useScrolledPast(threshold: number): boolean {
-  const [past, setPast] = useState(false);
+  // Read while rendering, not in the mount effect: then the page's fresh layout is not forced early.
+  const [past, setPast] = useState(() => typeof window !== 'undefined' && window.scrollY > threshold);
   useEffect(() => {
     const onScroll = () => setPast(window.scrollY > threshold);
-    onScroll();
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, [threshold]);
