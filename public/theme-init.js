@@ -45,6 +45,8 @@
     const link = document.createElement('link');
     link.rel = 'modulepreload';
     link.crossOrigin = '';
+    // Low, like the entry script (vite.config.ts): the stylesheet comes first, for the shell's paint.
+    link.fetchPriority = 'low';
     link.href = plan.files[i];
     document.head.append(link);
   }

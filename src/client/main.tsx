@@ -9,6 +9,9 @@ import './styles.css';
 
 /** How long the first render waits for the first screen's chunk before it shows the shell's skeleton. */
 const FIRST_SCREEN_WAIT_MS = 500;
+/** How long after load the service worker waits before it registers, and then at most for an idle moment. */
+const PWA_DELAY_MS = 3000;
+const PWA_IDLE_TIMEOUT_MS = 5000;
 
 // The first screen's chunk starts downloading now; React renders once it is here, so the first paint
 // already shows the screen rather than the skeleton first and the screen a moment later.
@@ -34,14 +37,19 @@ void Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIR
 );
 
 // The dev server has no service worker (it would cache modules Vite is still changing).
-// Registered once the page has loaded, as Workbox advises: the worker's precache downloads would
-// otherwise compete with the first screen's own requests.
+// Registered a few seconds after load, when the page is idle: the worker's precache (every screen's
+// chunk, ~900 KB) would otherwise compete with the first screen's own requests, its data included.
 if (import.meta.env.PROD) {
   const register = () =>
     void registerPwa({
       toast: (input) => appServices().toasts.getState().push(input),
       register: async () => (await import('virtual:pwa-register')).registerSW,
     });
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  const whenIdle = () =>
+    setTimeout(() => {
+      if ('requestIdleCallback' in window) requestIdleCallback(register, { timeout: PWA_IDLE_TIMEOUT_MS });
+      else register();
+    }, PWA_DELAY_MS);
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
 }
