@@ -33,6 +33,35 @@ export interface OutpostClientOptions {
   locks?: Parameters<typeof createSyncLock>[1];
 }
 
+/** How long start() waits at most for the screen to show the device's data before it asks the server. */
+const FIRST_SCREEN_WAIT_MS = 1000;
+
+/** How long after that frame the server waits: the frame reaches the screen a moment after it is drawn. */
+const SETTLE_MS = 100;
+
+/** Resolves a moment after the next frame has been drawn. */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== 'function') return void setTimeout(resolve, 0);
+    requestAnimationFrame(() => setTimeout(resolve, SETTLE_MS));
+  });
+}
+
+/** The repository with every write waiting for the remembered account, so an early change is never the guest's. */
+function afterRestore<T extends Record<string, (...args: never[]) => Promise<unknown>>>(
+  repository: T,
+  restored: () => Promise<void>,
+): T {
+  const gated: Record<string, unknown> = {};
+  for (const [name, write] of Object.entries(repository)) {
+    gated[name] = async (...args: never[]) => {
+      await restored();
+      return write(...args);
+    };
+  }
+  return gated as T;
+}
+
 /** Everything the screens need, wired together; tests make one per simulated device. */
 export function createOutpostClient(options: OutpostClientOptions = {}) {
   const dbOptions =
@@ -116,10 +145,18 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     }
   };
 
-  const items = createItemsRepository({ db, viewer, pushNow: engine.pushNow });
+  // The device starts as the account it remembers; the session check confirms it later (start()).
+  void auth.getState().restore();
+  const items = afterRestore(createItemsRepository({ db, viewer, pushNow: engine.pushNow }), () =>
+    auth.getState().restore(),
+  );
   const localSearch = createLocalSearch(db);
   const search = createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
 
+  let markScreenShown = () => {};
+  const screenShown = new Promise<void>((resolve) => {
+    markScreenShown = resolve;
+  });
   const bound = {
     homeItems: (tab: queries.Tab, o?: queries.ListOptions) => queries.homeItems(db, viewer(), tab, o),
     screenItems: (
@@ -159,6 +196,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         (await import('./contactsImport')).importContacts(api, db, viewer().userId, candidates),
     },
     viewer,
+    /** The screen has drawn its first list from the device; start() asks the server after that paint. */
+    screenShown: () => markScreenShown(),
     /** The signed-in user's mutual contacts, kept locally for the assignee pickers (./mutuals.ts). */
     mutuals: { refresh: () => updateMutuals(true) },
     /** Tells an open /tasks/{id} route that its temporary id became the server's. */
@@ -183,6 +222,12 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       const offMutuals = status.subscribe((state, prev) => {
         if (state.lastSyncAt !== prev.lastSyncAt) void updateMutuals();
       });
+      await auth.getState().restore();
+      // The server is asked once the first screen has drawn what the device holds: its answer only
+      // confirms the remembered account or turns the device back to guest, and its request (and the
+      // sync after it) no longer competes with that first screen.
+      await Promise.race([screenShown, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]);
+      await afterPaint();
       await auth.getState().checkSession();
       const offEngine = engine.start({
         onOnlineChange: (cb) => connectivity.subscribe(cb),

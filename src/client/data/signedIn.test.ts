@@ -64,6 +64,47 @@ describe('auth', () => {
     expect(d.client.auth.getState().isAnonymous).toBe(true);
   });
 
+  it('starts a reloaded page as the remembered account before the server is asked, and lists its items', async () => {
+    const d = await signedInDevice();
+    const mine = await d.client.items.create({ title: 'Mine', type: 'campaign' });
+    const again = d.reload();
+    devices.push(again);
+    expect(again.client.auth.getState().restored).toBe(false);
+    const before = again.control.requests.length;
+    await again.client.auth.getState().restore();
+    expect(again.client.auth.getState()).toMatchObject({
+      restored: true,
+      isAuthenticated: true,
+      user: { id: d.client.auth.getState().user.id },
+    });
+    expect(again.control.requests.length).toBe(before);
+    expect((await again.client.queries.homeItems('all')).map((i) => i.id)).toEqual([mine.id]);
+  });
+
+  it('turns a remembered account back to guest when the session check answers 401, and a late restore cannot undo it', async () => {
+    const d = await signedInDevice();
+    d.jar.clear();
+    const again = d.reload();
+    devices.push(again);
+    await again.client.auth.getState().checkSession();
+    await again.client.auth.getState().restore();
+    expect(again.client.auth.getState()).toMatchObject({
+      restored: true,
+      isAuthenticated: false,
+      user: { id: 0 },
+    });
+  });
+
+  it('starts a fresh device as guest once nothing is remembered', async () => {
+    const d = device();
+    await d.client.auth.getState().restore();
+    expect(d.client.auth.getState()).toMatchObject({
+      restored: true,
+      isAuthenticated: false,
+      isAnonymous: true,
+    });
+  });
+
   it('stays signed in when the session check cannot reach the server', async () => {
     const d = await signedInDevice();
     d.goOffline();

@@ -4,7 +4,7 @@
  */
 
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
 import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
@@ -41,10 +41,13 @@ export function useViewer(): ViewerState {
   return { user, isGuest, online };
 }
 
-/** Re-run live queries when the viewer changes (sign-in, sign-out), not only on writes. */
-function useViewerKey(): string {
+/**
+ * Re-run live queries when the viewer changes (sign-in, sign-out), not only on writes; null until the
+ * remembered account is restored, and the lists wait for it (a signed-in user never sees the guest's).
+ */
+function useViewerKey(): string | null {
   const c = client();
-  return useStore(c.auth, (s) => `${s.isAuthenticated ? 'u' : 'g'}${s.user.id}`);
+  return useStore(c.auth, (s) => (s.restored ? `${s.isAuthenticated ? 'u' : 'g'}${s.user.id}` : null));
 }
 
 const NO_MUTUALS: Mutual[] = [];
@@ -76,6 +79,14 @@ export async function deleteItem(id: number): Promise<void> {
   await client().items.remove(id);
 }
 
+/** Tells the client once the screen shows what the device holds, so the server is asked after it. */
+function useShown<T>(value: T): T {
+  useEffect(() => {
+    if (value !== undefined) client().screenShown();
+  }, [value]);
+  return value;
+}
+
 export type ListTab = 'all' | ItemType;
 export type LifecycleScreen = 'queue' | 'active' | 'completed';
 
@@ -84,24 +95,31 @@ const SCREEN_STATUS = { queue: 'pending', active: 'in_progress', completed: 'com
 /** Home: 'all' is orphans newest first; a type tab is every item of that type, newest first. */
 export function useHomeList(tab: ListTab): LocalItem[] | undefined {
   const key = useViewerKey();
-  return useLiveQuery(() => client().queries.homeItems(tab), [tab, key]);
+  return useShown(
+    useLiveQuery(() => (key === null ? undefined : client().queries.homeItems(tab)), [tab, key]),
+  );
 }
 
 /** Queue/Active/Completed: the spec's visibility (created by or assigned to me) and sort orders. */
 export function useScreenList(screen: LifecycleScreen, tab: ListTab, text: string): LocalItem[] | undefined {
   const key = useViewerKey();
-  return useLiveQuery(
-    () => client().queries.screenItems(screen, tab, { search: text }),
-    [screen, tab, text, key],
+  return useShown(
+    useLiveQuery(
+      () => (key === null ? undefined : client().queries.screenItems(screen, tab, { search: text })),
+      [screen, tab, text, key],
+    ),
   );
 }
 
 /** My List: items I created, per lifecycle tab, filtered by the search text. */
 export function useMyList(screen: LifecycleScreen, text: string): LocalItem[] | undefined {
   const key = useViewerKey();
-  return useLiveQuery(
-    () => client().queries.myListItems(SCREEN_STATUS[screen], { search: text }),
-    [screen, text, key],
+  return useShown(
+    useLiveQuery(
+      () =>
+        key === null ? undefined : client().queries.myListItems(SCREEN_STATUS[screen], { search: text }),
+      [screen, text, key],
+    ),
   );
 }
 
@@ -112,6 +130,7 @@ export function useParentTitles(): ReadonlyMap<number, string> {
   const key = useViewerKey();
   return (
     useLiveQuery(async () => {
+      if (key === null) return undefined;
       const map = new Map<number, string>();
       await client()
         .db.items.where('type')
@@ -137,17 +156,21 @@ function observe(reads: Promise<unknown>[]): Promise<unknown> {
 /** One item, live; null when it does not exist locally (or is deleted), undefined while loading. */
 export function useItem(id: number): LocalItem | null | undefined {
   const key = useViewerKey();
-  return useLiveQuery(() => {
-    if (id === 0) return null;
-    const { db, queries } = client();
-    return observe([db.items.get(id), db.meta.get('idAliases')]).then(() => queries.itemById(id));
-  }, [id, key]);
+  return useShown(
+    useLiveQuery(() => {
+      if (key === null) return undefined;
+      if (id === 0) return null;
+      const { db, queries } = client();
+      return observe([db.items.get(id), db.meta.get('idAliases')]).then(() => queries.itemById(id));
+    }, [id, key]),
+  );
 }
 
 /** The children of an item, newest first, live. */
 export function useChildren(parentId: number): LocalItem[] | undefined {
   const key = useViewerKey();
   return useLiveQuery(() => {
+    if (key === null) return undefined;
     const { db, queries } = client();
     return observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
       () => queries.childrenOf(parentId),

@@ -16,7 +16,14 @@ export interface AuthState {
   isAuthenticated: boolean;
   isAnonymous: boolean;
   checking: boolean;
+  /**
+   * False until the device's remembered account has been read (restore) or the server has answered:
+   * lists wait for it, so a signed-in user never sees the guest's view first.
+   */
+  restored: boolean;
   initGuest: () => void;
+  /** Signs the device back in as the account it remembers, before the server is asked (local-first start). */
+  restore: () => Promise<void>;
   checkSession: () => Promise<void>;
   login: (phone: string, name: string, code?: string) => Promise<UserSummary>;
   logout: () => Promise<void>;
@@ -36,31 +43,57 @@ export interface AuthDeps {
 
 export type AuthStore = ReturnType<typeof createAuthStore>;
 
-/** Auth: guest by default, session check on start, login, logout (failures ignored), 401 → guest. */
+/**
+ * Auth: starts as the account the device remembers (else guest), then the session check on start
+ * confirms it or falls back to guest; login, logout (failures ignored), 401 → guest.
+ */
 export function createAuthStore(deps: AuthDeps) {
+  // Set once the server has answered or the user has acted: a late read of the remembered account
+  // must never undo that.
+  let settled = false;
+  let restoring: Promise<void> | null = null;
   const store = createStore<AuthState>()((set, get) => ({
     user: guestUser(),
     isAuthenticated: false,
     isAnonymous: true,
     checking: false,
+    restored: false,
     initGuest: () => {
       if (!get().isAuthenticated) set({ user: guestUser(), isAnonymous: true });
     },
+    restore: () => {
+      restoring ??= (async () => {
+        let known: UserSummary | null = null;
+        try {
+          known = (await deps.recall?.()) ?? null;
+        } catch {
+          // Unreadable storage: the session check decides.
+        }
+        if (settled || get().restored) return;
+        if (known) set({ user: known, isAuthenticated: true, isAnonymous: false });
+        set({ restored: true });
+      })();
+      return restoring;
+    },
     toGuest: () => {
-      set({ user: guestUser(), isAuthenticated: false, isAnonymous: true });
+      settled = true;
+      set({ user: guestUser(), isAuthenticated: false, isAnonymous: true, restored: true });
       void deps.remember?.(null);
     },
     checkSession: async () => {
       set({ checking: true });
       try {
         const { data } = await deps.api().get<{ user: UserSummary }>('/me');
-        set({ user: data.user, isAuthenticated: true, isAnonymous: false });
+        settled = true;
+        set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
         await deps.remember?.(data.user);
       } catch (error) {
         // Offline is not signed out: keep the last known user so queued changes still go up later.
         const known = isNetworkError(error) ? await deps.recall?.() : null;
-        if (known) set({ user: known, isAuthenticated: true, isAnonymous: false });
-        else get().toGuest();
+        if (known) {
+          settled = true;
+          set({ user: known, isAuthenticated: true, isAnonymous: false, restored: true });
+        } else get().toGuest();
       } finally {
         set({ checking: false });
       }
@@ -72,7 +105,8 @@ export function createAuthStore(deps: AuthDeps) {
       const body: Record<string, string> = { phone, name };
       if (code !== undefined) body.code = code;
       const { data } = await api.post<{ user: UserSummary }>('/login', body);
-      set({ user: data.user, isAuthenticated: true, isAnonymous: false });
+      settled = true;
+      set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
       await deps.remember?.(data.user);
       await deps.onLogin?.(data.user, wasGuest);
       return data.user;
