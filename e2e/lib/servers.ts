@@ -38,6 +38,8 @@ async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number):
 export async function startOwnServer(options: {
   dataDir?: string;
   databaseUrl?: string;
+  /** Another copy of the built client to serve (a spec that deploys a new version edits its copy). */
+  clientDir?: string;
 }): Promise<OwnServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -45,6 +47,7 @@ export async function startOwnServer(options: {
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   if (options.dataDir) env.DATA_DIR = options.dataDir;
+  if (options.clientDir) env.CLIENT_DIR = options.clientDir;
   let child: ChildProcess | null = null;
 
   const start = async () => {

@@ -31,6 +31,8 @@ const envSchema = z.object({
   SESSION_CACHE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).default(5000),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(1200),
   RATE_LIMIT_LOGINS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60),
+  /** The built client the server serves; a deploy may point it at another build. */
+  CLIENT_DIR: z.string().min(1).default('dist/client'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -83,6 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedSampleUsers: e.SEED_SAMPLE_USERS ?? !e.DATABASE_URL,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    clientDir: 'dist/client',
+    clientDir: e.CLIENT_DIR,
   };
 }

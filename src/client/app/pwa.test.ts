@@ -5,8 +5,10 @@ import { registerPwa } from './pwa';
 
 type RegisterOptions = Parameters<typeof import('virtual:pwa-register').registerSW>[0];
 
-function withServiceWorker() {
-  Object.defineProperty(navigator, 'serviceWorker', { value: {}, configurable: true });
+function withServiceWorker(): EventTarget {
+  const container = new EventTarget();
+  Object.defineProperty(navigator, 'serviceWorker', { value: container, configurable: true });
+  return container;
 }
 
 describe('the service worker registration', () => {
@@ -14,12 +16,14 @@ describe('the service worker registration', () => {
     Reflect.deleteProperty(navigator, 'serviceWorker');
   });
 
-  it("says 'Update available' once, and its Reload activates the new worker and reloads", async () => {
-    withServiceWorker();
+  it("says 'Update available' once, and its Reload activates the new worker and reloads once it controls the page", async () => {
+    const container = withServiceWorker();
     const toasts: ToastInput[] = [];
     const updateSW = vi.fn(async () => {});
+    const reload = vi.fn();
     let options: RegisterOptions;
     await registerPwa({
+      reload,
       toast: (input) => {
         toasts.push(input);
         return 'toast-1';
@@ -36,7 +40,11 @@ describe('the service worker registration', () => {
     expect(toasts[0]?.duration).toBe(Number.POSITIVE_INFINITY);
     expect(toasts[0]?.action?.label).toBe('Reload');
     toasts[0]?.action?.onClick();
-    expect(updateSW).toHaveBeenCalledWith(true);
+    expect(updateSW).toHaveBeenCalledWith(false);
+    expect(reload).not.toHaveBeenCalled();
+    container.dispatchEvent(new Event('controllerchange'));
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 
   it('checks for a new version when the tab becomes visible again, not while offline', async () => {

@@ -11,6 +11,8 @@ export interface PwaDeps {
    * this file stays importable in unit tests.
    */
   register: () => Promise<typeof import('virtual:pwa-register').registerSW>;
+  /** Reloads the page (tests pass a spy). */
+  reload?: () => void;
 }
 
 /**
@@ -22,6 +24,7 @@ export interface PwaDeps {
 export async function registerPwa(deps: PwaDeps): Promise<void> {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
   const registerSW = await deps.register();
+  const reload = deps.reload ?? (() => window.location.reload());
   let prompted = false;
   const updateSW = registerSW({
     immediate: true,
@@ -33,7 +36,16 @@ export async function registerPwa(deps: PwaDeps): Promise<void> {
         description: 'A new version of Outpost is ready.',
         // Stays until the user acts: an update that vanishes after 5 s is easy to miss.
         duration: Number.POSITIVE_INFINITY,
-        action: { label: 'Reload', onClick: () => void updateSW(true) },
+        action: {
+          label: 'Reload',
+          onClick: () => {
+            // The page reloads once the new worker controls it. Not left to updateSW(true): that only
+            // reloads a page a worker already controlled when it loaded, so a tab opened on the very
+            // first visit would have stayed on the old version.
+            navigator.serviceWorker.addEventListener('controllerchange', () => reload(), { once: true });
+            void updateSW(false);
+          },
+        },
       });
     },
     onRegisteredSW(_url, registration) {
