@@ -75,6 +75,7 @@ test('offline: a new todo is Pending sync, then synced when the connection retur
   const todo = uniqueTitle('Offline todo');
   const badge = page.getByRole('status').filter({ hasText: /^(Offline|Online|Syncing)/ });
 
+  await app.waitForOfflineReady();
   await context.setOffline(true);
   await expect(badge).toHaveText(/Offline/);
   await app.quickAdd('todo', todo);
@@ -124,6 +125,7 @@ test('two devices of one user: an offline edit meets an online edit, the user pi
     });
 
     await test.step('A offline renames it; B renames it online', async () => {
+      await a.waitForOfflineReady();
       await context.setOffline(true);
       await renameInline(a, original, fromA);
       await expect(a.row(fromA)).toContainText(PENDING);

@@ -28,6 +28,7 @@ test('two tabs offline with changes in both: after reconnect each change is on t
   const fromSecond = [uniqueTitle('Tab two todo'), uniqueTitle('Tab two todo')];
 
   await test.step('offline: two todos in each tab; each tab shows all four from IndexedDB', async () => {
+    await second.waitForOfflineReady();
     await context.setOffline(true);
     for (const title of fromFirst) await first.quickAdd('todo', title);
     for (const title of fromSecond) await second.quickAdd('todo', title);

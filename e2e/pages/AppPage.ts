@@ -65,6 +65,16 @@ export class AppPage {
       }));
   }
 
+  /**
+   * Waits until the service worker is active, i.e. it has precached every screen's chunk: only then
+   * does a screen opened for the first time work offline (the worker registers once the page is idle).
+   */
+  async waitForOfflineReady() {
+    await this.page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+  }
+
   /** Saves a full-page screenshot under test-results/screenshots/<project>/ and attaches it to the report. */
   async screenshot(testInfo: TestInfo, name: string) {
     const file = `test-results/screenshots/${testInfo.project.name}/${name}.png`;
