@@ -79,6 +79,12 @@ export async function deleteItem(id: number): Promise<void> {
   await client().items.remove(id);
 }
 
+/** A live query for the viewer: undefined until the remembered account is restored, re-run when the viewer changes. */
+function useViewerQuery<T>(query: () => Promise<T> | T, deps: unknown[]): T | undefined {
+  const key = useViewerKey();
+  return useLiveQuery(() => (key === null ? undefined : query()), [...deps, key]);
+}
+
 /** Tells the client once the screen shows what the device holds, so the server is asked after it. */
 function useShown<T>(value: T): T {
   useEffect(() => {
@@ -94,31 +100,22 @@ const SCREEN_STATUS = { queue: 'pending', active: 'in_progress', completed: 'com
 
 /** Home: 'all' is orphans newest first; a type tab is every item of that type, newest first. */
 export function useHomeList(tab: ListTab): LocalItem[] | undefined {
-  const key = useViewerKey();
-  return useShown(
-    useLiveQuery(() => (key === null ? undefined : client().queries.homeItems(tab)), [tab, key]),
-  );
+  return useShown(useViewerQuery(() => client().queries.homeItems(tab), [tab]));
 }
 
 /** Queue/Active/Completed: the spec's visibility (created by or assigned to me) and sort orders. */
 export function useScreenList(screen: LifecycleScreen, tab: ListTab, text: string): LocalItem[] | undefined {
-  const key = useViewerKey();
   return useShown(
-    useLiveQuery(
-      () => (key === null ? undefined : client().queries.screenItems(screen, tab, { search: text })),
-      [screen, tab, text, key],
-    ),
+    useViewerQuery(() => client().queries.screenItems(screen, tab, { search: text }), [screen, tab, text]),
   );
 }
 
 /** My List: items I created, per lifecycle tab, filtered by the search text. */
 export function useMyList(screen: LifecycleScreen, text: string): LocalItem[] | undefined {
-  const key = useViewerKey();
   return useShown(
-    useLiveQuery(
-      () =>
-        key === null ? undefined : client().queries.myListItems(SCREEN_STATUS[screen], { search: text }),
-      [screen, text, key],
+    useViewerQuery(
+      () => client().queries.myListItems(SCREEN_STATUS[screen], { search: text }),
+      [screen, text],
     ),
   );
 }
@@ -127,10 +124,8 @@ const EMPTY_TITLES: ReadonlyMap<number, string> = new Map();
 
 /** Titles of every local campaign and task, for 'in {parent}' on rows. */
 export function useParentTitles(): ReadonlyMap<number, string> {
-  const key = useViewerKey();
   return (
-    useLiveQuery(async () => {
-      if (key === null) return undefined;
+    useViewerQuery(async () => {
       const map = new Map<number, string>();
       await client()
         .db.items.where('type')
@@ -139,7 +134,7 @@ export function useParentTitles(): ReadonlyMap<number, string> {
           if (i._deleted === 0) map.set(i.id, i.title);
         });
       return map;
-    }, [key]) ?? EMPTY_TITLES
+    }, []) ?? EMPTY_TITLES
   );
 }
 
@@ -155,27 +150,23 @@ function observe(reads: Promise<unknown>[]): Promise<unknown> {
 
 /** One item, live; null when it does not exist locally (or is deleted), undefined while loading. */
 export function useItem(id: number): LocalItem | null | undefined {
-  const key = useViewerKey();
   return useShown(
-    useLiveQuery(() => {
-      if (key === null) return undefined;
+    useViewerQuery(() => {
       if (id === 0) return null;
       const { db, queries } = client();
       return observe([db.items.get(id), db.meta.get('idAliases')]).then(() => queries.itemById(id));
-    }, [id, key]),
+    }, [id]),
   );
 }
 
 /** The children of an item, newest first, live. */
 export function useChildren(parentId: number): LocalItem[] | undefined {
-  const key = useViewerKey();
-  return useLiveQuery(() => {
-    if (key === null) return undefined;
+  return useViewerQuery(() => {
     const { db, queries } = client();
     return observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
       () => queries.childrenOf(parentId),
     );
-  }, [parentId, key]);
+  }, [parentId]);
 }
 
 /** Every local campaign, newest first (the campaign list's guest/offline paging source). */

@@ -48,9 +48,6 @@ export type AuthStore = ReturnType<typeof createAuthStore>;
  * confirms it or falls back to guest; login, logout (failures ignored), 401 → guest.
  */
 export function createAuthStore(deps: AuthDeps) {
-  // Set once the server has answered or the user has acted: a late read of the remembered account
-  // must never undo that.
-  let settled = false;
   let restoring: Promise<void> | null = null;
   const store = createStore<AuthState>()((set, get) => ({
     user: guestUser(),
@@ -69,14 +66,14 @@ export function createAuthStore(deps: AuthDeps) {
         } catch {
           // Unreadable storage: the session check decides.
         }
-        if (settled || get().restored) return;
+        // The server has answered or the user has acted meanwhile: a late read must never undo that.
+        if (get().restored) return;
         if (known) set({ user: known, isAuthenticated: true, isAnonymous: false });
         set({ restored: true });
       })();
       return restoring;
     },
     toGuest: () => {
-      settled = true;
       set({ user: guestUser(), isAuthenticated: false, isAnonymous: true, restored: true });
       void deps.remember?.(null);
     },
@@ -84,14 +81,12 @@ export function createAuthStore(deps: AuthDeps) {
       set({ checking: true });
       try {
         const { data } = await deps.api().get<{ user: UserSummary }>('/me');
-        settled = true;
         set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
         await deps.remember?.(data.user);
       } catch (error) {
         // Offline is not signed out: keep the last known user so queued changes still go up later.
         const known = isNetworkError(error) ? await deps.recall?.() : null;
         if (known) {
-          settled = true;
           set({ user: known, isAuthenticated: true, isAnonymous: false, restored: true });
         } else get().toGuest();
       } finally {
@@ -105,7 +100,6 @@ export function createAuthStore(deps: AuthDeps) {
       const body: Record<string, string> = { phone, name };
       if (code !== undefined) body.code = code;
       const { data } = await api.post<{ user: UserSummary }>('/login', body);
-      settled = true;
       set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
       await deps.remember?.(data.user);
       await deps.onLogin?.(data.user, wasGuest);
