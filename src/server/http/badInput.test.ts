@@ -87,6 +87,23 @@ describe.each(testEngines())('bad input never makes a 5xx (%s)', (engine) => {
     }
   });
 
+  it('answers a body nested thousands deep on a write with an Idempotency-Key without a 5xx', async () => {
+    const payload = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    for (const [method, url] of [
+      ['DELETE', '/api/items/999999'],
+      ['POST', '/api/items'],
+      ['PATCH', '/api/items/999999'],
+    ] as const) {
+      const response = await c.request({
+        method,
+        url,
+        payload,
+        headers: { 'idempotency-key': crypto.randomUUID() },
+      });
+      expectClientError(response, `${method} ${url}`);
+    }
+  });
+
   it('answers a body over 1 MB with 413 and a message', async () => {
     const response = await c.post<ErrorBody>('/api/items', {
       title: 'big',

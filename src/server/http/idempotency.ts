@@ -13,14 +13,39 @@ export interface WriteResult {
   formerViewers?: number[];
 }
 
-/** A stable text for any JSON value: object keys sorted, so key order never changes a fingerprint. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+/**
+ * A stable text for any JSON value: object keys sorted, so key order never changes a fingerprint.
+ * Iterative, with its own stack: a body nested thousands deep (which the JSON parser accepts) must
+ * hash like any other, not overflow the call stack into a 5xx.
+ */
+function canonical(root: unknown): string {
+  type Work = { text: string } | { value: unknown };
+  const out: string[] = [];
+  const stack: Work[] = [{ value: root }];
+  for (let work = stack.pop(); work !== undefined; work = stack.pop()) {
+    if ('text' in work) {
+      out.push(work.text);
+      continue;
+    }
+    const { value } = work;
+    let parts: Work[];
+    if (Array.isArray(value)) {
+      parts = value.flatMap((v, i): Work[] => (i === 0 ? [{ value: v }] : [{ text: ',' }, { value: v }]));
+      parts = [{ text: '[' }, ...parts, { text: ']' }];
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+      parts = entries.flatMap(([k, v], i): Work[] => [
+        { text: `${i === 0 ? '' : ','}${JSON.stringify(k)}:` },
+        { value: v },
+      ]);
+      parts = [{ text: '{' }, ...parts, { text: '}' }];
+    } else {
+      out.push(JSON.stringify(value) ?? 'null');
+      continue;
+    }
+    for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i] as Work);
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 /**
