@@ -21,8 +21,9 @@ export async function recordActivity(db: Executor, entry: ActivityInput): Promis
     entry.assigneeName,
   );
   await db.execute(
-    sql`INSERT INTO activities (user_id, item_id, root_id, action, description, metadata)
-        VALUES (${entry.actor.id}, ${entry.item.id}, ${entry.rootId}, ${entry.action}, ${description},
+    sql`INSERT INTO activities (user_id, item_id, root_id, action, item_type, item_title, description, metadata)
+        VALUES (${entry.actor.id}, ${entry.item.id}, ${entry.rootId}, ${entry.action}, ${entry.item.type},
+                ${entry.item.title}, ${description},
                 ${JSON.stringify(entry.metadata ?? {})}::jsonb)`,
   );
 }

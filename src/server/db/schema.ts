@@ -96,6 +96,10 @@ export const activities = pgTable(
     // The top-level item at the time of the change, so a campaign's feed is one index scan.
     root_id: integer('root_id').notNull(),
     action: text('action').notNull(),
+    // The item as it was when the entry was written: the feed never shows a later title, which the
+    // reader may no longer be allowed to see (the item may have moved out of the campaign).
+    item_type: text('item_type', { enum: ['campaign', 'task', 'todo'] }),
+    item_title: text('item_title'),
     description: text('description').notNull(),
     metadata: jsonb('metadata').notNull().default({}),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -164,3 +168,24 @@ export const itemRevocations = pgTable(
     index('item_revocations_change_idx').on(t.user_id, t.change_xid, t.item_id),
   ],
 );
+
+/**
+ * Fixed-window counters shared by every instance (the per-phone code-request limit): one row per
+ * key, counted with an atomic upsert so parallel requests on PostgreSQL cannot slip past it.
+ */
+export const rateBuckets = pgTable(
+  'rate_buckets',
+  {
+    key: text('key').primaryKey(),
+    window_started_at: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+    hits: integer('hits').notNull(),
+  },
+  (t) => [index('rate_buckets_window_idx').on(t.window_started_at)],
+);
+
+/** Secrets generated once and shared by every instance (the anonymous anti-forgery key). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
