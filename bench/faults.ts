@@ -24,7 +24,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { createDevice, signIn as signInDevice } from '../src/client/data/testing/harness';
 import { openTestDatabase } from '../src/server/testing';
-import type { Item, SyncPage } from '../src/shared/item';
+import { type Item, isTombstone, type SyncChange, type SyncPage } from '../src/shared/item';
 import { pgReachable } from './lib/pg';
 import { check, fmt, heading, info, skip } from './lib/report';
 
@@ -362,7 +362,7 @@ function freePort(): Promise<number> {
 }
 
 async function serverItems(device: ReturnType<typeof createDevice>): Promise<Item[]> {
-  const out = new Map<number, Item>();
+  const out = new Map<number, SyncChange>();
   let cursor = '';
   for (let page = 0; page < 100; page++) {
     const { data } = await device.client.api.get<SyncPage>(`/sync?cursor=${encodeURIComponent(cursor)}`);
@@ -370,7 +370,7 @@ async function serverItems(device: ReturnType<typeof createDevice>): Promise<Ite
     cursor = data.cursor;
     if (!data.has_more) break;
   }
-  return [...out.values()].filter((i) => i.deleted_at === null);
+  return [...out.values()].filter((i): i is Item => !isTombstone(i));
 }
 
 async function sigkillReplay(): Promise<void> {

@@ -9,6 +9,8 @@ try {
   process.exit(1);
 }
 
+for (const warning of config.warnings) console.warn(warning);
+
 const app = await buildApp({ config, logger: true });
 const close = async () => {
   await app.close();

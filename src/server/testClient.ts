@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { Item, SyncPage, UserSummary } from '../shared/item';
+import { type Item, isTombstone, type SyncChange, type SyncPage, type UserSummary } from '../shared/item';
 import type { ItemCreateInput } from '../shared/schemas';
 import { type Database, type Executor, rows, sql } from './db/client';
 import { decodeCursor } from './sync/cursor';
@@ -154,6 +154,15 @@ export async function signedIn(app: FastifyInstance, name = 'Test User'): Promis
   return client;
 }
 
+/** Makes every pair of these signed-in users mutual contacts, so they may assign work to each other. */
+export async function makeMutual(...clients: TestClient[]): Promise<void> {
+  for (const client of clients) {
+    const phones = clients.filter((c) => c !== client).map((c) => c.user!.phone);
+    const response = await client.post('/api/contacts/sync', { contacts: phones });
+    expect(response.status, response.text).toBe(200);
+  }
+}
+
 /**
  * Pulls /api/sync from `cursor` until it has caught up with every write committed so far, keeping
  * the newest version of each item. On PostgreSQL the horizon is cluster-wide, so a transaction open
@@ -164,13 +173,13 @@ export async function pullAll(
   client: TestClient,
   database: Database,
   cursor = '',
-): Promise<{ items: Item[]; cursor: string; pulls: number }> {
+): Promise<{ items: SyncChange[]; cursor: string; pulls: number }> {
   const [{ newest } = { newest: '0' }] = await rows<{ newest: string | null }>(
     database.db,
     sql`SELECT COALESCE(max(change_xid), 0)::text AS newest FROM items`,
   );
   const target = BigInt(newest ?? '0');
-  const seen = new Map<number, Item>();
+  const seen = new Map<number, SyncChange>();
   let pulls = 0;
   for (;;) {
     const page = await client.get<SyncPage>(`/api/sync?cursor=${encodeURIComponent(cursor)}`);
@@ -178,7 +187,9 @@ export async function pullAll(
     pulls += 1;
     for (const item of page.body.items) {
       const known = seen.get(item.id);
-      if (!known || known.version <= item.version) seen.set(item.id, item);
+      // Pages come in change order, so a tombstone is the item's latest state when it arrives.
+      if (!known || isTombstone(known) || isTombstone(item) || known.version <= item.version)
+        seen.set(item.id, item);
     }
     cursor = page.body.cursor;
     if (page.body.has_more) continue;

@@ -66,8 +66,26 @@ export interface Paginated<T> {
   total: number;
 }
 
+/**
+ * How sync tells a device an item is gone for it (deleted, or no longer visible to it): the id, the
+ * uuid and when, nothing more, so a user who lost access learns nothing of what the item became.
+ */
+export interface Tombstone {
+  id: number;
+  uuid: string | null;
+  deleted_at: string;
+}
+
+/** One entry of a sync page: an item the user sees, or a tombstone. */
+export type SyncChange = Item | Tombstone;
+
+/** True for an entry that removes the item from the device. */
+export function isTombstone(change: SyncChange): change is Tombstone {
+  return change.deleted_at !== null;
+}
+
 export interface SyncPage {
-  items: Item[];
+  items: SyncChange[];
   cursor: string;
   has_more: boolean;
 }

@@ -664,6 +664,25 @@ describe('sync runs', () => {
     expect(pulls[0]?.url).toContain(`cursor=${encodeURIComponent(String(cursor))}`);
   });
 
+  it('removes an item the user lost access to when the tombstone carries only its id, uuid and time', async () => {
+    const ada = freshPhone();
+    const bob = freshPhone();
+    const a = await signedInDevice(ada);
+    const b = await signedInDevice(bob);
+    await b.client.contacts.import([{ name: 'Ada', phone: ada, isValid: true }]);
+    await a.client.contacts.import([{ name: 'Bob', phone: bob, isValid: true }]);
+    const bobId = b.client.auth.getState().user.id;
+    const shared = await a.client.items.create({ title: 'Shared', type: 'todo', assigned_to: bobId });
+    await b.client.engine.sync();
+    expect((await b.client.db.items.toArray()).map((i) => i.title)).toEqual(['Shared']);
+    const usersBefore = await b.client.db.users.toArray();
+
+    await a.client.items.assign(shared.id, 0);
+    await b.client.engine.sync();
+    expect(await b.client.db.items.count()).toBe(0);
+    expect(await b.client.db.users.toArray()).toEqual(usersBefore);
+  });
+
   it("clears another account's data at sign-in but keeps the guest's", async () => {
     const d = await signedInDevice();
     await d.client.items.create({ title: 'Account one', type: 'todo' });

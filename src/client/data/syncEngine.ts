@@ -1,4 +1,4 @@
-import type { Item, SyncPage } from '../../shared/item';
+import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../shared/item';
 import { deleteConflicts, mergeEdits } from '../../shared/merge';
 import type { PatchableField } from '../../shared/schemas';
 import type { SyncStatusStore } from '../stores/syncStatusStore';
@@ -100,7 +100,11 @@ function patchPayload(item: LocalItem, fields: readonly PatchableField[]): Recor
  * Applies one pulled page and its cursor in one transaction: new items are added, synced ones
  * replaced, pending ones merged by version (a conflict only when the same field changed on both sides).
  */
-export async function applyPulled(db: OutpostDb, items: readonly Item[], cursor: string): Promise<number> {
+export async function applyPulled(
+  db: OutpostDb,
+  items: readonly SyncChange[],
+  cursor: string,
+): Promise<number> {
   let conflicts = 0;
   await db.transaction('rw', [...TABLES], async () => {
     const existing = await db.items.bulkGet(items.map((i) => i.id));
@@ -120,8 +124,7 @@ export async function applyPulled(db: OutpostDb, items: readonly Item[], cursor:
           local = await db.items.get(remote.id);
         }
       }
-      for (const u of usersOf(remote)) users.set(u.id, u);
-      if (remote.deleted_at) {
+      if (isTombstone(remote)) {
         if (!local || local._syncStatus === 'local') continue;
         if (local._syncStatus === 'synced' && local._conflict === null) deletes.push(local.id);
         else if (local._deleted === 1) {
@@ -133,6 +136,7 @@ export async function applyPulled(db: OutpostDb, items: readonly Item[], cursor:
         }
         continue;
       }
+      for (const u of usersOf(remote)) users.set(u.id, u);
       if (!local) {
         puts.set(remote.id, fromServer(remote));
         continue;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry, Item, Paginated } from '../../shared/item';
-import { signedIn, type TestClient } from '../testClient';
+import { makeMutual, signedIn, type TestClient } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
 
 type Feed = Paginated<ActivityEntry>;
@@ -110,6 +110,29 @@ describe.each(testEngines())('campaign activity (%s)', (engine) => {
     const all = [...first.body.data, ...second.body.data].map((e) => e.id);
     expect(new Set(all).size).toBe(25);
     expect(all).toEqual([...all].sort((a, b) => b - a));
+  });
+
+  it('shows each entry with the title it recorded, not where the item went or what it is called now', async () => {
+    const owner = await signedIn(harness.app, 'Owner');
+    const reader = await signedIn(harness.app, 'Reader');
+    await makeMutual(owner, reader);
+    const shared = await owner.create({
+      title: 'Shared plans',
+      type: 'campaign',
+      assigned_to: reader.user!.id,
+    });
+    const hidden = await owner.create({ title: 'Private plans', type: 'campaign' });
+    const task = await owner.create({ title: 'Draft budget', type: 'task', parent_id: shared.id });
+    await owner.update(task.id, { parent_id: hidden.id });
+    await owner.update(task.id, { title: 'Layoff list' });
+    expect((await reader.get(`/api/items/${task.id}`)).status).toBe(404);
+
+    const feed = (await reader.get<Feed>(`/api/campaigns/${shared.id}/activity`)).body.data;
+    const aboutTask = feed.filter((e) => e.item.id === task.id);
+    // The move and the rename are written to the feed of the campaign it went to.
+    expect(aboutTask).toEqual([expect.objectContaining({ action: 'created' })]);
+    expect(aboutTask[0]?.item).toEqual({ id: task.id, type: 'task', title: 'Draft budget' });
+    expect(JSON.stringify(feed)).not.toMatch(/Layoff list|Private plans/);
   });
 
   it('answers 404 for a campaign the caller cannot see, for a task or todo, and for a missing id', async () => {

@@ -35,9 +35,11 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       rows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM activities WHERE root_id = ${id}`),
       rows<ActivityRow>(
         db,
-        sql`SELECT a.id, a.user_id, u.name AS user_name, a.action, a.item_id, it.type AS item_type,
-              it.title AS item_title, a.description, a.metadata, a.created_at
-            FROM activities a JOIN users u ON u.id = a.user_id LEFT JOIN items it ON it.id = a.item_id
+        // The item as the entry recorded it, never as it is now: it may have moved somewhere the
+        // reader cannot see, and its title with it.
+        sql`SELECT a.id, a.user_id, u.name AS user_name, a.action, a.item_id, a.item_type, a.item_title,
+              a.description, a.metadata, a.created_at
+            FROM activities a JOIN users u ON u.id = a.user_id
             WHERE a.root_id = ${id}
             ORDER BY a.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
       ),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { type Database, openDatabase } from '../db/client';
-import { signedIn, type TestClient } from '../testClient';
+import { makeMutual, signedIn, type TestClient } from '../testClient';
 import { openTestDatabase, testEngines } from '../testing';
 
 /** An open event stream that counts `changed` events as they arrive. */
@@ -86,6 +86,7 @@ describe.each(testEngines())('GET /api/events on %s', (engine) => {
     const owner = await signedIn(app, 'Owner');
     const campaignAssignee = await signedIn(app, 'Campaign assignee');
     const todoAssignee = await signedIn(app, 'Todo assignee');
+    await makeMutual(owner, campaignAssignee, todoAssignee);
     const campaign = await owner.create({ title: 'Launch', type: 'campaign' });
     const task = await owner.create({ title: 'Venue', type: 'task', parent_id: campaign.id });
     await owner.post(`/api/items/${campaign.id}/assign`, { user_id: campaignAssignee.user!.id });
@@ -108,6 +109,7 @@ describe.each(testEngines())('GET /api/events on %s', (engine) => {
     const owner = await signedIn(app, 'Owner');
     const stranger = await signedIn(app, 'Stranger');
     const sibling = await signedIn(app, 'Sibling assignee');
+    await makeMutual(owner, sibling);
     const campaign = await owner.create({ title: 'Private', type: 'campaign' });
     await owner.create({
       title: 'Theirs',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Paginated, SyncPage } from '../../shared/item';
 import { buildApp } from '../app';
 import { type Database, openDatabase } from '../db/client';
-import { pullAll, signedIn, TestClient } from '../testClient';
+import { makeMutual, pullAll, signedIn, TestClient } from '../testClient';
 import { openTestDatabase, testEngines } from '../testing';
 import { ReadCache } from './readCache';
 
@@ -64,6 +64,7 @@ describe.each(testEngines())('cached reads stay correct on %s', (engine) => {
   it('updates the lists of a user an item is assigned to and unassigned from', async () => {
     const owner = await signedIn(app, 'Owner');
     const helper = await signedIn(app, 'Helper');
+    await makeMutual(owner, helper);
     const campaign = await owner.create({ title: 'Shared', type: 'campaign' });
     expect(ids((await helper.get<Paginated<Item>>('/api/items')).body)).toEqual([]);
     await owner.post(`/api/items/${campaign.id}/assign`, { user_id: helper.user!.id });

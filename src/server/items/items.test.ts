@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Paginated } from '../../shared/item';
 import { sql } from '../db/client';
-import { pullAll, signedIn, type TestClient, writeDirectly } from '../testClient';
+import { makeMutual, pullAll, signedIn, type TestClient, writeDirectly } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
 
 type ErrorBody = { message: string; errors?: Record<string, string[]> };
@@ -372,6 +372,7 @@ describe.each(testEngines())('items API (%s)', (engine) => {
     it('answers 403 to a user who sees the item through an assignment but created neither it nor its top', async () => {
       const owner = await user('Owner');
       const helper = await user('Helper');
+      await makeMutual(owner, helper);
       const todo = await owner.create({ title: 'Yours to do', type: 'todo', assigned_to: helper.user?.id });
       const campaign = await owner.create({ title: 'C', type: 'campaign' });
       const task = await owner.create({
@@ -391,6 +392,50 @@ describe.each(testEngines())('items API (%s)', (engine) => {
       const theirs = await helper.create({ title: 'helper todo 2', type: 'todo', parent_id: task.id });
       expect((await helper.delete(`/api/items/${mine.id}`)).status).toBe(204);
       expect((await owner.delete(`/api/items/${theirs.id}`)).status).toBe(204);
+    });
+
+    it('refuses to let a user who may not delete an item move it out of its family (then delete it)', async () => {
+      const owner = await user('Owner');
+      const helper = await user('Helper');
+      await makeMutual(owner, helper);
+      const campaign = await owner.create({ title: 'Owner campaign', type: 'campaign' });
+      const task = await owner.create({
+        title: 'Shared task',
+        type: 'task',
+        parent_id: campaign.id,
+        assigned_to: helper.user?.id,
+      });
+      const todo = await owner.create({ title: 'Owner todo', type: 'todo', parent_id: task.id });
+      const loose = await owner.create({ title: 'Loose task', type: 'task', assigned_to: helper.user?.id });
+      const helperCampaign = await helper.create({ title: 'Helper campaign', type: 'campaign' });
+      const other = await owner.create({ title: 'Other owner campaign', type: 'campaign' });
+
+      for (const [id, parent_id] of [
+        [task.id, helperCampaign.id],
+        [task.id, null],
+        [loose.id, helperCampaign.id],
+        [todo.id, null],
+      ] as const) {
+        const moved = await helper.patch<ErrorBody>(`/api/items/${id}`, { parent_id });
+        expect(moved.status, `${id} → ${parent_id}`).toBe(403);
+        expect(moved.body.message).toMatch(/move it/);
+      }
+      // Nothing moved, and so the delete the move would have opened stays closed.
+      expect((await helper.item(task.id)).parent_id).toBe(campaign.id);
+      expect((await helper.item(todo.id)).parent_id).toBe(task.id);
+      expect((await helper.item(loose.id)).parent_id).toBeNull();
+      expect((await helper.delete(`/api/items/${task.id}`)).status).toBe(403);
+      expect((await owner.item(todo.id)).deleted_at).toBeNull();
+      // Within its own family the helper may still move it; its owner may move it anywhere they see.
+      const sibling = await owner.create({
+        title: 'Second shared task',
+        type: 'task',
+        parent_id: campaign.id,
+        assigned_to: helper.user?.id,
+      });
+      const within = await helper.patch(`/api/items/${todo.id}`, { parent_id: sibling.id });
+      expect(within.status, within.text).toBe(200);
+      expect((await owner.patch(`/api/items/${task.id}`, { parent_id: other.id })).status).toBe(200);
     });
 
     it('honours If-Match: a stale version gets 412 with the item and nothing is deleted', async () => {
@@ -431,6 +476,77 @@ describe.each(testEngines())('items API (%s)', (engine) => {
       expect((await c.post(`/api/items/${item.id}/assign`, { user_id: -1 })).status).toBe(422);
       expect((await c.post('/api/items/987654/assign', { user_id: 2 })).status).toBe(404);
       expect((await c.item(item.id)).assigned_to).toBeNull();
+    });
+
+    it('assigns only to the caller, a mutual contact or a sample user, so nobody can list users by id', async () => {
+      const alex = await user('Alex');
+      const victim = await user('Victim');
+      const friend = await user('Friend');
+      await makeMutual(alex, friend);
+      // The victim has Alex's phone, Alex does not have theirs: not mutual.
+      expect((await victim.post('/api/contacts/sync', { contacts: [alex.user!.phone] })).status).toBe(200);
+      const item = await alex.create({ title: 'Probe', type: 'todo' });
+
+      const refusals = [];
+      for (const id of [victim.user!.id, 999_999]) {
+        refusals.push(await alex.post<ErrorBody>(`/api/items/${item.id}/assign`, { user_id: id }));
+        refusals.push(
+          await alex.post<ErrorBody>('/api/items', { title: 'p', type: 'todo', assigned_to: id }),
+        );
+        refusals.push(await alex.patch<ErrorBody>(`/api/items/${item.id}`, { assigned_to: id }));
+      }
+      for (const refused of refusals) {
+        expect(refused.status).toBe(422);
+        expect(refused.body.errors?.assigned_to).toEqual([
+          'You can assign an item only to yourself, one of your mutual contacts or a sample user.',
+        ]);
+      }
+      // An existing user and an unknown id get the very same answer: nothing to tell them apart.
+      expect(new Set(refusals.map((r) => r.text)).size).toBe(1);
+      expect(JSON.stringify(refusals)).not.toContain(victim.user!.phone);
+      // The victim was handed nothing.
+      expect((await victim.get<Paginated<Item>>('/api/items')).body.total).toBe(0);
+
+      for (const id of [alex.user!.id, friend.user!.id, 1, 4]) {
+        const assigned = await alex.post<Item>(`/api/items/${item.id}/assign`, { user_id: id });
+        expect(assigned.status, `user ${id}`).toBe(200);
+        expect(assigned.body.assigned_to).toBe(id);
+      }
+    });
+
+    it("shows an assignee's or creator's phone only to whoever already has it", async () => {
+      const owner = await user('Owner');
+      const helper = await user('Helper');
+      const onlooker = await user('Onlooker');
+      await makeMutual(owner, helper);
+      await makeMutual(owner, onlooker);
+      const campaign = await owner.create({
+        title: 'Team',
+        type: 'campaign',
+        assigned_to: onlooker.user!.id,
+      });
+      const task = await owner.create({
+        title: 'Helper task',
+        type: 'task',
+        parent_id: campaign.id,
+        assigned_to: helper.user!.id,
+      });
+      // The owner has both phones; the helper has the owner's, and their own.
+      expect((await owner.item(task.id)).assignedUser?.phone).toBe(helper.user!.phone);
+      const asHelper = await helper.item(task.id);
+      expect(asHelper.assignedUser?.phone).toBe(helper.user!.phone);
+      expect(asHelper.created_by.phone).toBe(owner.user!.phone);
+      // The onlooker sees the task through the campaign but does not have the helper's phone.
+      const asOnlooker = await onlooker.item(task.id);
+      expect(asOnlooker.assignedUser).toMatchObject({ id: helper.user!.id, name: 'Helper', phone: '' });
+      const everywhere = JSON.stringify([
+        (await onlooker.get('/api/items?per_page=100')).body,
+        (await onlooker.get('/api/items/search?q=helper')).body,
+        (await pullAll(onlooker, harness.database)).items,
+        (await onlooker.patch(`/api/items/${task.id}`, { title: 'Helper task 2' })).body,
+      ]);
+      expect(everywhere).toContain('Helper task');
+      expect(everywhere).not.toContain(helper.user!.phone);
     });
   });
 

@@ -1,17 +1,44 @@
 import type { SQL } from 'drizzle-orm';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
+import { SAMPLE_USERS } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { iso, isoOrNull } from '../http/serialize';
 
-/** The columns of an item row as the API sends it, with creator, assignee, parent and child counts. */
-const ITEM_SELECT = sql`
+const SAMPLE_PHONES = sql.join(
+  SAMPLE_USERS.map((s) => sql`${s.phone}`),
+  sql`, `,
+);
+
+/**
+ * The phone of the user row `alias` as `viewerId` may see it: their own, a sample user's, or one the
+ * viewer already has in their contacts; '' otherwise, so an item never hands out a stranger's phone.
+ */
+function phoneFor(alias: 'u' | 'a', viewerId: number): SQL {
+  const user = sql.raw(alias);
+  return sql`CASE WHEN ${user}.id = ${viewerId}
+      OR (${user}.id <= ${SAMPLE_USERS.length} AND ${user}.phone IN (${SAMPLE_PHONES}))
+      OR EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = ${viewerId} AND k.contact_phone = ${user}.phone)
+    THEN ${user}.phone ELSE '' END`;
+}
+
+/**
+ * The columns of an item row as `viewerId` may see it, with creator, assignee, parent and child
+ * counts. The parent summary is there only when the viewer sees the parent: the creator or assignee
+ * of the parent or of its parent (the hierarchy is at most three deep).
+ */
+function itemSelect(viewerId: number): SQL {
+  const parentVisible = sql`(p.user_id = ${viewerId} OR p.assigned_to = ${viewerId}
+    OR g.user_id = ${viewerId} OR g.assigned_to = ${viewerId})`;
+  return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
   i.due_date::text AS due_date, i.end_date::text AS end_date, i.created_at, i.updated_at,
   i.completed_at, i.deleted_at, i.version,
-  u.name AS u_name, u.phone AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
-  a.name AS a_name, a.phone AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
-  p.title AS p_title, p.type AS p_type, p.status AS p_status, p.parent_id AS p_parent_id,
+  u.name AS u_name, ${phoneFor('u', viewerId)} AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
+  a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
+  CASE WHEN ${parentVisible} THEN p.title END AS p_title, p.type AS p_type, p.status AS p_status,
+  p.parent_id AS p_parent_id,
   cc.children_count, cc.completed_count`;
+}
 
 /** The item i with its parent p and grandparent g (the hierarchy is at most three deep). */
 export const ITEM_FROM = sql`
@@ -126,15 +153,16 @@ function itemJson(r: ItemRow): Item {
   };
 }
 
-/** Items as the API sends them, for any filter and order over the aliases i, p and g. */
+/** Items as `viewerId` sees them, for any filter and order over the aliases i, p and g. */
 export async function selectItems(
   db: Executor,
+  viewerId: number,
   where: SQL,
   tail: SQL = sql`ORDER BY i.created_at DESC, i.id DESC`,
 ): Promise<Item[]> {
   const found = await rows<ItemRow>(
     db,
-    sql`SELECT ${ITEM_SELECT} ${ITEM_FROM} ${DETAIL_JOINS} WHERE ${where} ${tail}`,
+    sql`SELECT ${itemSelect(viewerId)} ${ITEM_FROM} ${DETAIL_JOINS} WHERE ${where} ${tail}`,
   );
   return found.map(itemJson);
 }
@@ -143,14 +171,15 @@ export async function selectItems(
 export async function findVisibleItem(db: Executor, userId: number, id: number): Promise<Item | null> {
   const [item] = await selectItems(
     db,
+    userId,
     sql`i.id = ${id} AND i.deleted_at IS NULL AND ${visibleTo(userId)}`,
     sql``,
   );
   return item ?? null;
 }
 
-/** Any item by id, deleted or not, regardless of who asks: for answers after a write. */
-export async function findItem(db: Executor, id: number): Promise<Item | null> {
-  const [item] = await selectItems(db, sql`i.id = ${id}`, sql``);
+/** Any item by id, deleted or not, as `viewerId` may see its people and parent: for answers after a write. */
+export async function findItem(db: Executor, viewerId: number, id: number): Promise<Item | null> {
+  const [item] = await selectItems(db, viewerId, sql`i.id = ${id}`, sql``);
   return item ?? null;
 }

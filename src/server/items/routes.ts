@@ -66,6 +66,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
       rows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM items i WHERE ${where}`),
       selectItems(
         db,
+        userId,
         where,
         sql`ORDER BY i.created_at DESC, i.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
       ),
@@ -88,6 +89,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return selectItems(
       db,
+      user.id,
       sql`i.deleted_at IS NULL AND ${visibleTo(user.id)} AND (i.title ILIKE ${pattern} OR i.description ILIKE ${pattern})`,
       sql`ORDER BY (i.title ILIKE ${pattern}) DESC, i.updated_at DESC, i.id DESC LIMIT ${SERVER_SEARCH_LIMIT}`,
     );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry, Item, Paginated } from '../../shared/item';
-import { pullAll, signedIn, type TestClient } from '../testClient';
+import { makeMutual, pullAll, signedIn, type TestClient } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
 
 describe.each(testEngines())('who sees what (%s)', (engine) => {
@@ -63,6 +63,7 @@ describe.each(testEngines())('who sees what (%s)', (engine) => {
 
   it('shares a campaign with its tasks and todos when it is assigned, also through sync', async () => {
     const guest = await signedIn(harness.app, 'Guest');
+    await makeMutual(owner, guest);
     const { cursor } = await pullAll(guest, harness.database);
     await owner.post(`/api/items/${campaign.id}/assign`, { user_id: guest.user?.id });
     for (const item of [campaign, task, todo])
@@ -87,6 +88,7 @@ describe.each(testEngines())('who sees what (%s)', (engine) => {
 
   it('shares a task and its todos, but not its campaign, when the task is assigned', async () => {
     const helper = await signedIn(harness.app, 'Helper');
+    await makeMutual(owner, helper);
     await owner.post(`/api/items/${task.id}/assign`, { user_id: helper.user?.id });
     expect((await helper.get(`/api/items/${task.id}`)).status).toBe(200);
     expect((await helper.get(`/api/items/${todo.id}`)).status).toBe(200);
@@ -94,6 +96,26 @@ describe.each(testEngines())('who sees what (%s)', (engine) => {
     expect((await helper.get(`/api/campaigns/${campaign.id}/activity`)).status).toBe(404);
     const pulled = await pullAll(helper, harness.database);
     expect(pulled.items.map((i) => i.id).sort()).toEqual([task.id, todo.id].sort());
+    await owner.post(`/api/items/${task.id}/assign`, { user_id: 0 });
+  });
+
+  it('gives no parent summary of a campaign the caller cannot see, only of one they can', async () => {
+    const helper = await signedIn(harness.app, 'Helper');
+    await makeMutual(owner, helper);
+    await owner.post(`/api/items/${task.id}/assign`, { user_id: helper.user?.id });
+    const asHelper = await helper.item(task.id);
+    expect(asHelper.parent_id).toBe(campaign.id);
+    expect(asHelper.parent).toBeNull();
+    const answers = JSON.stringify([
+      asHelper,
+      (await helper.get('/api/items?per_page=100')).body,
+      (await helper.get('/api/items/search?q=private')).body,
+      (await pullAll(helper, harness.database)).items,
+    ]);
+    expect(answers).not.toContain(campaign.title);
+    // The todo's parent is the task, which the helper sees: its summary is there.
+    expect((await helper.item(todo.id)).parent).toMatchObject({ id: task.id, title: task.title });
+    expect((await owner.item(task.id)).parent).toMatchObject({ id: campaign.id, title: campaign.title });
     await owner.post(`/api/items/${task.id}/assign`, { user_id: 0 });
   });
 });

@@ -3,7 +3,7 @@ import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { planStatusChanges, type StatusNode } from '../../shared/status';
 import { recordActivity } from '../activity/record';
-import type { UserRow } from '../auth/users';
+import { SAMPLE_USERS, type UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
@@ -131,21 +131,70 @@ async function visibleParent(
   parentId: number,
   child: { id?: number; type: ItemType },
 ): Promise<{ node: HierarchyNode; root: number }> {
-  const parent = await findVisibleItem(tx, actor.id, parentId);
+  // The parent's own parent is read directly: the actor may see the parent without seeing its parent,
+  // and the API's parent summary is left out for them, but the hierarchy rules still apply.
+  const [parent] = await rows<{
+    id: number;
+    type: ItemType;
+    parent_id: number | null;
+    g_id: number | null;
+    g_type: ItemType | null;
+    g_parent_id: number | null;
+  }>(
+    tx,
+    sql`SELECT i.id, i.type, i.parent_id, g.id AS g_id, g.type AS g_type, g.parent_id AS g_parent_id
+        FROM items i LEFT JOIN items g ON g.id = i.parent_id
+        WHERE i.id = ${parentId} AND i.deleted_at IS NULL AND ${visibleTo(actor.id)}`,
+  );
   if (!parent) throw unprocessable({ parent_id: ['The selected parent does not exist.'] });
-  const ancestors: HierarchyNode[] = parent.parent
-    ? [{ id: parent.parent.id, type: parent.parent.type, parent_id: parent.parent.parent_id }]
-    : [];
+  const ancestors: HierarchyNode[] =
+    parent.g_id === null ? [] : [{ id: parent.g_id, type: parent.g_type!, parent_id: parent.g_parent_id }];
   const node = { id: parent.id, type: parent.type, parent_id: parent.parent_id };
   const problem = hierarchyError(child, node, ancestors);
   if (problem) throw unprocessable({ parent_id: [problem] });
-  return { node, root: parent.parent?.parent_id ?? parent.parent?.id ?? parent.id };
+  return { node, root: parent.g_parent_id ?? parent.g_id ?? parent.id };
 }
 
-async function assigneeName(tx: Executor, userId: number): Promise<string> {
-  const [row] = await rows<{ name: string }>(tx, sql`SELECT name FROM users WHERE id = ${userId}`);
-  if (!row) throw unprocessable({ assigned_to: ['The selected assignee does not exist.'] });
+/**
+ * The name of a user the actor may assign work to: themselves, a mutual contact or a sample user.
+ * Anyone else gets the same 422 as an id that names nobody, so assigning cannot be used to find
+ * out who uses Outpost, and nobody is handed work by a stranger.
+ */
+async function assigneeName(tx: Executor, actor: UserRow, userId: number): Promise<string> {
+  const samplePhones = sql.join(
+    SAMPLE_USERS.map((s) => sql`${s.phone}`),
+    sql`, `,
+  );
+  const [row] = await rows<{ name: string }>(
+    tx,
+    sql`SELECT u.name FROM users u
+        WHERE u.id = ${userId} AND (u.id = ${actor.id}
+          OR (u.id <= ${SAMPLE_USERS.length} AND u.phone IN (${samplePhones}))
+          OR (EXISTS (SELECT 1 FROM contacts mine WHERE mine.user_id = ${actor.id} AND mine.contact_phone = u.phone)
+            AND EXISTS (SELECT 1 FROM contacts theirs WHERE theirs.user_id = u.id AND theirs.contact_phone = ${actor.phone})))`,
+  );
+  if (!row) throw unprocessable({ assigned_to: [ASSIGNEE_NOT_ALLOWED] });
   return row.name;
+}
+
+export const ASSIGNEE_NOT_ALLOWED =
+  'You can assign an item only to yourself, one of your mutual contacts or a sample user.';
+
+const DELETE_FORBIDDEN = 'Only the creator of this item or of its campaign can delete it.';
+const MOVE_FORBIDDEN =
+  'Only the creator of this item or of its campaign can move it out of its campaign. You can still move it within the campaign.';
+
+/** Only the item's creator or the creator of its top-level item may delete it (§5), or move it away. */
+async function assertMayDelete(
+  tx: Executor,
+  actor: UserRow,
+  item: Pick<Item, 'user_id'>,
+  root: number,
+  message: string,
+): Promise<void> {
+  if (item.user_id === actor.id) return;
+  const [rootRow] = await rows<{ user_id: number }>(tx, sql`SELECT user_id FROM items WHERE id = ${root}`);
+  if (rootRow?.user_id !== actor.id) throw new HttpError(403, message);
 }
 
 /** Parses an If-Match header into the version it names; undefined when absent or `*`. */
@@ -173,7 +222,7 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
       tx,
       sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid}`,
     );
-    if (existing) return ok(200, await findItem(tx, existing.id));
+    if (existing) return ok(200, await findItem(tx, actor.id, existing.id));
   }
   const parentId = input.parent_id ?? null;
   let root: number | null = null;
@@ -184,7 +233,7 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
     await visibleParent(tx, actor, parentId, { type: input.type });
   }
   const assignedTo = input.assigned_to ?? null;
-  const assignee = assignedTo === null ? null : await assigneeName(tx, assignedTo);
+  const assignee = assignedTo === null ? null : await assigneeName(tx, actor, assignedTo);
   const status = input.status ?? 'pending';
   const [created] = await rows<{ id: number }>(
     tx,
@@ -202,7 +251,7 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
       tx,
       sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid ?? null}`,
     );
-    return ok(200, await findItem(tx, existing!.id));
+    return ok(200, await findItem(tx, actor.id, existing!.id));
   }
   await recordActivity(tx, {
     actor,
@@ -216,7 +265,7 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
     const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
     await applyStatusPlan(tx, actor, family, plan, created.id);
   }
-  return ok(201, await findItem(tx, created.id));
+  return ok(201, await findItem(tx, actor.id, created.id));
 }
 
 /** Applies a partial update with roll-up, feed entries and the If-Match check. */
@@ -252,12 +301,15 @@ export async function updateItem(
     const parentId = patch.parent_id ?? null;
     if (parentId === null) newRoot = id;
     else newRoot = (await visibleParent(tx, actor, parentId, { id, type: current.type })).root;
+    // Taking an item out of its family takes it from the family's owner, as a delete would: a move
+    // must not be a way round the delete rule (§5).
+    if (newRoot !== oldRoot) await assertMayDelete(tx, actor, current, oldRoot, MOVE_FORBIDDEN);
     await lockFamilies(tx, [oldRoot, newRoot]);
     if (parentId !== null) await visibleParent(tx, actor, parentId, { id, type: current.type });
   }
   let newAssignee: string | null = null;
   if (changed.assigned_to && patch.assigned_to != null)
-    newAssignee = await assigneeName(tx, patch.assigned_to);
+    newAssignee = await assigneeName(tx, actor, patch.assigned_to);
 
   const family = await loadFamilies(tx, [oldRoot, newRoot]);
   const nodes = family
@@ -307,7 +359,7 @@ export async function updateItem(
   }
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
-  return { status: 200, body: await findItem(tx, id), formerViewers };
+  return { status: 200, body: await findItem(tx, actor.id, id), formerViewers };
 }
 
 /** Soft-deletes an item and everything under it; only its creator or its top-level item's creator may. */
@@ -324,10 +376,7 @@ export async function deleteItem(
   const current = await findVisibleItem(tx, actor.id, id);
   if (!current) throw notFound();
   assertVersion(current, ifMatch);
-  const [rootRow] = await rows<{ user_id: number }>(tx, sql`SELECT user_id FROM items WHERE id = ${root}`);
-  if (current.user_id !== actor.id && rootRow?.user_id !== actor.id) {
-    throw new HttpError(403, 'Only the creator of this item or of its campaign can delete it.');
-  }
+  await assertMayDelete(tx, actor, current, root, DELETE_FORBIDDEN);
   await tx.execute(
     sql`UPDATE items SET deleted_at = now(), updated_at = now(), version = version + 1, ${CHANGE}
         WHERE deleted_at IS NULL AND (id = ${id} OR parent_id = ${id}

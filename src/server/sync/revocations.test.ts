@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Item, SyncPage } from '../../shared/item';
+import type { SyncChange, SyncPage } from '../../shared/item';
 import { type Database, rows, sql } from '../db/client';
-import { signedIn, type TestClient } from '../testClient';
+import { makeMutual, signedIn, type TestClient } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
 import { decodeCursor } from './cursor';
 
@@ -12,14 +12,14 @@ let database: Database;
  * On a shared PostgreSQL cluster another database's open transaction can hold the horizon back for
  * a moment, so "nothing more" alone does not mean "caught up".
  */
-async function pull(client: TestClient, cursor = ''): Promise<{ items: Item[]; cursor: string }> {
+async function pull(client: TestClient, cursor = ''): Promise<{ items: SyncChange[]; cursor: string }> {
   const [newest] = await rows<{ xid: string }>(
     database.db,
     sql`SELECT GREATEST((SELECT COALESCE(max(change_xid), 0) FROM items),
                         (SELECT COALESCE(max(change_xid), 0) FROM item_revocations))::text AS xid`,
   );
   const target = BigInt(newest?.xid ?? '0');
-  const items: Item[] = [];
+  const items: SyncChange[] = [];
   for (let pulls = 0; pulls < 500; pulls++) {
     const page = (await client.get<SyncPage>(`/api/sync?cursor=${cursor}`)).body;
     items.push(...page.items);
@@ -41,6 +41,7 @@ describe.each(testEngines())('losing access reaches the client through sync on %
   it('sends a tombstone for an item and everything under it once its assignee is removed', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
+    await makeMutual(owner, helper);
     const campaign = await owner.create({ title: 'Shared', type: 'campaign', assigned_to: helper.user!.id });
     const task = await owner.create({ title: 'Inside', type: 'task', parent_id: campaign.id });
     const first = await pull(helper);
@@ -57,6 +58,7 @@ describe.each(testEngines())('losing access reaches the client through sync on %
   it('keeps what the user still sees through their own assignment', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
+    await makeMutual(owner, helper);
     const campaign = await owner.create({ title: 'Shared', type: 'campaign', assigned_to: helper.user!.id });
     const mine = await owner.create({
       title: 'Theirs to do',
@@ -75,6 +77,7 @@ describe.each(testEngines())('losing access reaches the client through sync on %
   it('brings an item back when access returns, also in a bootstrap pull', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
+    await makeMutual(owner, helper);
     const todo = await owner.create({ title: 'Back and forth', type: 'todo', assigned_to: helper.user!.id });
     const first = await pull(helper);
     await owner.post(`/api/items/${todo.id}/assign`, { user_id: 0 });
@@ -86,6 +89,37 @@ describe.each(testEngines())('losing access reaches the client through sync on %
     const bootstrap = await pull(helper);
     const entries = bootstrap.items.filter((i) => i.id === todo.id);
     expect(entries.at(-1)?.deleted_at ?? null).toBeNull();
+  });
+
+  it('tells a user who lost access only the id, uuid and time, from an old cursor and from scratch', async () => {
+    const owner = await signedIn(harness.app, 'Owner');
+    const helper = await signedIn(harness.app, 'Helper');
+    await makeMutual(owner, helper);
+    const secret = await owner.create({ title: 'Shared for now', type: 'campaign' });
+    const task = await owner.create({
+      title: 'Assigned for now',
+      type: 'task',
+      parent_id: secret.id,
+      assigned_to: helper.user!.id,
+    });
+    const before = await pull(helper);
+    expect(before.items.map((i) => i.id)).toEqual([task.id]);
+
+    await owner.post(`/api/items/${task.id}/assign`, { user_id: 0 });
+    await owner.update(task.id, {
+      title: 'Layoffs plan',
+      description: 'Confidential',
+      status: 'in_progress',
+    });
+    const tombstone = { id: task.id, uuid: task.uuid, deleted_at: expect.any(String) };
+    // Every time it is asked, from where the helper was and from the very beginning.
+    for (let round = 0; round < 2; round++) {
+      const fromOld = await pull(helper, before.cursor);
+      expect(fromOld.items.filter((i) => i.id === task.id)).toEqual([tombstone]);
+      const fromScratch = await pull(helper);
+      expect(fromScratch.items.filter((i) => i.id === task.id)).toEqual([tombstone]);
+      expect(JSON.stringify(fromScratch.items)).not.toMatch(/Layoffs|Confidential|Shared for now/);
+    }
   });
 
   it('sends nothing extra to users who keep their access', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type Item, SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
+import { type Item, SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
 import { syncQuerySchema } from '../../shared/schemas';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
@@ -86,6 +86,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
             (
               await selectItems(
                 db,
+                user.id,
                 sql`i.id IN (${sql.join(
                   ids.map((id) => sql`${id}`),
                   sql`, `,
@@ -94,14 +95,14 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
               )
             ).map((item) => [item.id, item]),
           );
-    const items: Item[] = [];
+    const items: SyncChange[] = [];
     for (const row of latest.values()) {
       const item = byId.get(row.id);
       if (!item) continue;
-      // A lost item travels as a tombstone, exactly like a deleted one.
-      items.push(
-        row.revoked_at === null ? item : { ...item, deleted_at: item.deleted_at ?? iso(row.revoked_at) },
-      );
+      // A lost item travels as a tombstone, exactly like a deleted one: the id, the uuid and when,
+      // never what the item has become since (its title may be what the user must no longer read).
+      const deletedAt = item.deleted_at ?? (row.revoked_at === null ? null : iso(row.revoked_at));
+      items.push(deletedAt === null ? item : { id: item.id, uuid: item.uuid, deleted_at: deletedAt });
     }
     const answer: SyncPage = { items, cursor: encodeCursor(next), has_more: hasMore };
     // With no transaction in flight at the snapshot (xmin = xmax), every row below the new cursor

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Item, ItemType, SyncPage } from '../../../shared/item';
+import { type Item, type ItemType, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
 import type { LocalItem } from '../types';
 import { createDevice, type Device, signIn } from './harness';
 import { type ClientTestServer, freshPhone } from './server';
@@ -79,7 +79,7 @@ async function liveLocal(d: Device): Promise<LocalItem[]> {
 }
 
 async function serverLive(d: Device): Promise<Item[]> {
-  const out = new Map<number, Item>();
+  const out = new Map<number, SyncChange>();
   let cursor = '';
   for (let page = 0; page < 100; page++) {
     const { data } = await d.client.api.get<SyncPage>(`/sync?cursor=${encodeURIComponent(cursor)}`);
@@ -87,7 +87,7 @@ async function serverLive(d: Device): Promise<Item[]> {
     cursor = data.cursor;
     if (!data.has_more) break;
   }
-  return [...out.values()].filter((i) => i.deleted_at === null);
+  return [...out.values()].filter((i): i is Item => !isTombstone(i));
 }
 
 const shape = (i: Item) =>

@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEMO_AUTH_WARNING, loadConfig } from './env';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Starts `npm start`'s server entry with `env` and collects what it prints until it exits or `until` shows. */
+function startServer(env: Record<string, string>, until: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const done = () => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      resolve(output);
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server printed no matching line in time:\n${output}`));
+    }, 20_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (until.test(output)) done();
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', done);
+  });
+}
+
+describe('start-up settings', () => {
+  it('warns that demo sign-in is on when DATABASE_URL is set and AUTH_MODE is not', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/outpost' }).warnings).toEqual([DEMO_AUTH_WARNING]);
+  });
+
+  it('does not warn when AUTH_MODE is chosen, or on the embedded database', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/outpost', AUTH_MODE: 'otp' }).warnings).toEqual([]);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/outpost', AUTH_MODE: 'demo' }).warnings).toEqual([]);
+    expect(loadConfig({}).warnings).toEqual([]);
+  });
+
+  it('prints the demo sign-in warning when the server starts on PostgreSQL without AUTH_MODE', async () => {
+    // A database nobody listens on: the warning must come before the server even tries to connect.
+    const output = await startServer({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, /AUTH_MODE/);
+    expect(output).toContain(DEMO_AUTH_WARNING);
+  });
+});
