@@ -649,7 +649,7 @@ describe('sync runs', () => {
     });
   });
 
-  it('applies a pull and its cursor together, and continues from the cursor', async () => {
+  it('S8: applies a pull and its cursor together, and continues from the cursor', async () => {
     const phone = freshPhone();
     const a = await signedInDevice(phone);
     const b = await signedInDevice(phone);
@@ -664,7 +664,7 @@ describe('sync runs', () => {
     expect(pulls[0]?.url).toContain(`cursor=${encodeURIComponent(String(cursor))}`);
   });
 
-  it('removes an item the user lost access to when the tombstone carries only its id, uuid and time', async () => {
+  it('S4: removes an item the user lost access to when the tombstone carries only its id, uuid and time', async () => {
     const ada = freshPhone();
     const bob = freshPhone();
     const a = await signedInDevice(ada);
