@@ -18,8 +18,9 @@ import { HttpError } from './http/errors';
 import { createRateLimits, enforce } from './http/rateLimits';
 import { ReadCache } from './http/readCache';
 import { registerSecurityHeaders } from './http/securityHeaders';
-import { loadSession, SessionCache, xsrfMatches } from './http/session';
+import { loadSession, SessionCache, sessionSecret, xsrfMatches } from './http/session';
 import { itemRoutes } from './items/routes';
+import { startSweeper } from './maintenance/sweep';
 import { syncRoutes } from './sync/routes';
 
 /** Largest request body accepted, in bytes (1 MB). */
@@ -78,6 +79,16 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   app.decorate('sms', options.sms ?? smsProviderFor(config, (line) => app.log.info(line)));
   app.decorate('clock', options.clock ?? (() => new Date()));
+  // The anonymous-session key, the same for every instance (http/session.ts): loaded once, here.
+  await sessionSecret(database.db);
+  // Expired sessions, codes, buckets and old idempotency records go every few minutes.
+  const sweeper = startSweeper({
+    db: database.db,
+    log: app.log,
+    clock: app.clock,
+    sessionIdleMinutes: config.sessionIdleMinutes,
+  });
+  app.addHook('preClose', () => sweeper.stop());
   await app.register(fastifyCookie);
   // Limits are applied where they belong (sign-in, codes, writes), never as a blanket global.
   await app.register(fastifyRateLimit, { global: false });

@@ -5,7 +5,7 @@ import { loginSchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
 import { enforce } from '../http/rateLimits';
-import { endSession, sendXsrfCookie, startSession } from '../http/session';
+import { anonymousSessionRetired, endSession, sendXsrfCookie, startSession } from '../http/session';
 import { consumeCode, issueCode } from './loginCodes';
 import { findOrCreateUser, userJson } from './users';
 
@@ -22,10 +22,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   const { limits, sms, clock } = app;
 
-  // The token is bound to a server-side session, so a session exists from the first visit on.
+  // The token is bound to the session: a signed token for a visitor (no row), or the signed-in row.
   app.get('/sanctum/csrf-cookie', async (request, reply) => {
-    if (!request.session) await startSession(db, request, reply, null);
-    else sendXsrfCookie(request, reply, request.session);
+    const session = request.session;
+    if (!session || (await anonymousSessionRetired(db, session))) {
+      await startSession(db, request, reply, null);
+    } else {
+      sendXsrfCookie(request, reply, session);
+    }
     return reply.status(204).send();
   });
 
@@ -64,7 +68,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     }
     const user = await findOrCreateUser(db, phone, input.name);
     // A fresh session id at sign-in: a session fixed before login dies with it.
-    if (request.session) await endSession(db, request, reply, request.session.id, app.sessionCache);
+    if (request.session) {
+      await endSession(db, request, reply, request.session.id, app.sessionCache, { retire: true });
+    }
     await startSession(db, request, reply, user.id);
     return { user: userJson(user) };
   });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { type Database, openDatabase } from '../db/client';
-import { makeMutual, signedIn, type TestClient } from '../testClient';
+import { makeMutual, signedIn, TestClient, uniquePhone } from '../testClient';
 import { openTestDatabase, testEngines } from '../testing';
 
 /** An open event stream that counts `changed` events as they arrive. */
@@ -16,12 +16,17 @@ async function openStream(baseUrl: string, client: TestClient) {
   const decoder = new TextDecoder();
   let text = '';
   let changed = 0;
+  let ended = false;
   const waiters: (() => void)[] = [];
   void (async () => {
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) {
+          ended = true;
+          for (const wake of waiters.splice(0)) wake();
+          return;
+        }
         text += decoder.decode(value, { stream: true });
         changed = text.split('event: changed').length - 1;
         for (const wake of waiters.splice(0)) wake();
@@ -45,6 +50,17 @@ async function openStream(baseUrl: string, client: TestClient) {
         });
       }
       return Date.now() - started;
+    },
+    /** Resolves once the server has ended the stream, or rejects after `ms`. */
+    async waitForEnd(ms = 3000): Promise<void> {
+      const started = Date.now();
+      while (!ended) {
+        if (Date.now() - started > ms) throw new Error('the stream is still open');
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
     },
     close: () => controller.abort(),
   };
@@ -143,6 +159,42 @@ describe.each(testEngines())('GET /api/events on %s', (engine) => {
     stream.close();
   });
 
+  it('ends the stream when its session signs out, and delivers nothing after', async () => {
+    const phone = uniquePhone();
+    const leaving = new TestClient(app);
+    await leaving.login(phone, 'Leaving');
+    // The same user on another device, still signed in: it makes the changes.
+    const staying = new TestClient(app);
+    await staying.login(phone, 'Leaving');
+    const stream = await openStream(url, leaving);
+    await settle();
+    await staying.create({ title: 'Before sign-out', type: 'todo' });
+    await stream.waitFor(1);
+
+    expect((await leaving.post('/api/logout')).status).toBe(204);
+    await stream.waitForEnd();
+    await staying.create({ title: 'After sign-out', type: 'todo' });
+    await settle();
+    expect(stream.changed()).toBe(1);
+    expect(app.sessionCache.watchedCount()).toBe(0);
+  });
+
+  it('ends the stream when a new sign-in replaces its session', async () => {
+    const phone = uniquePhone();
+    const client = new TestClient(app);
+    await client.login(phone, 'Switching');
+    const other = new TestClient(app);
+    await other.login(phone, 'Switching');
+    const stream = await openStream(url, client);
+    await settle();
+    const again = await client.post('/api/login', { phone: uniquePhone(), name: 'Someone else' });
+    expect(again.status).toBe(200);
+    await stream.waitForEnd();
+    await other.create({ title: 'For the first user', type: 'todo' });
+    await settle();
+    expect(stream.changed()).toBe(0);
+  });
+
   it('ends open streams when the server closes', async () => {
     const other = await buildApp({ database, config: { seedSampleUsers: false } });
     const otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
@@ -179,7 +231,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('change events across instances sh
 
   it('delivers a write on instance A to a stream on instance B', async () => {
     const onA = await signedIn(appA, 'Alex');
-    const onB = new (onA.constructor as typeof TestClient)(appB);
+    const onB = new TestClient(appB);
     for (const [name, value] of onA.jar) onB.jar.set(name, value);
     const stream = await openStream(urlB, onB);
     await settle();
@@ -187,5 +239,46 @@ describe.runIf(process.env.TEST_DATABASE_URL)('change events across instances sh
     const waited = await stream.waitFor(1);
     expect(waited).toBeLessThan(3000);
     stream.close();
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('event streams end at sign-out on another instance', () => {
+  let database: Database;
+  let second: Database;
+  let appA: FastifyInstance;
+  let appB: FastifyInstance;
+  let urlB: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pg');
+    second = await openDatabase({ url: database.url! });
+    appA = await buildApp({ database, config: { seedSampleUsers: false } });
+    // B trusts its session cache for SESSION_CACHE_MS; with 0 it asks the database every time.
+    appB = await buildApp({ database: second, config: { seedSampleUsers: false, sessionCacheMs: 0 } });
+    await appA.ready();
+    urlB = await appB.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await appB.close();
+    await appA.close();
+    await second.close();
+    await database.close();
+  });
+
+  it('ends a stream on instance B, undelivered, when its session signs out on instance A', async () => {
+    const phone = uniquePhone();
+    const leaving = new TestClient(appA);
+    await leaving.login(phone, 'Leaving');
+    const staying = new TestClient(appA);
+    await staying.login(phone, 'Leaving');
+    const onB = new TestClient(appB);
+    for (const [name, value] of leaving.jar) onB.jar.set(name, value);
+    const stream = await openStream(urlB, onB);
+    await settle();
+
+    expect((await leaving.post('/api/logout')).status).toBe(204);
+    await staying.create({ title: 'After sign-out', type: 'todo' });
+    await stream.waitForEnd();
+    expect(stream.changed()).toBe(0);
   });
 });

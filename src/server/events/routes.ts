@@ -1,10 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { currentUser } from '../http/context';
+import { sessionAlive } from '../http/session';
 
 /** How often an idle stream gets a comment line, so proxies and browsers keep it open. */
 export const HEARTBEAT_MS = 25_000;
 
-/** Server-sent events: `changed` whenever something the user sees changes, on any instance. */
+/**
+ * Server-sent events: `changed` whenever something the user sees changes, on any instance.
+ *
+ * A stream lives no longer than its session: sign-out (or a sign-in that replaces the session) on
+ * this instance closes it at once; after a sign-out on another instance, the stream looks the session
+ * up again before each delivery and at each heartbeat, and ends when it is gone (within the session
+ * cache's few seconds).
+ */
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const open = new Set<() => void>();
   // Streams never end by themselves; closing the server must end them or it would wait forever.
@@ -14,6 +22,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/events', async (request, reply) => {
     const user = currentUser(request);
+    const sessionId = request.session!.id;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -25,27 +34,53 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     res.write('retry: 2000\n: connected\n\n');
     res.flushHeaders?.();
 
+    let closed = false;
+    /** False once the session is gone; a failed lookup keeps the stream (an event carries no data). */
+    const signedIn = async () => {
+      try {
+        return await sessionAlive(
+          app.database.db,
+          sessionId,
+          app.config.sessionIdleMinutes,
+          app.sessionCache,
+        );
+      } catch (error) {
+        request.log.warn({ err: error }, 'event stream could not re-check its session');
+        return true;
+      }
+    };
+    /** Writes `text` if the session still exists, else ends the stream. */
+    const deliver = async (text: string) => {
+      if (!(await signedIn())) return end();
+      if (!closed) res.write(text);
+    };
+
     // Several commits in one tick become one event: the client pulls everything anyway.
     let scheduled = false;
     const unsubscribe = app.changes.subscribe(user.id, () => {
       if (scheduled) return;
       scheduled = true;
-      setImmediate(() => {
+      setImmediate(async () => {
+        // Changes that arrive during the check are covered by the event that follows it.
+        await deliver(`event: changed\ndata: ${Date.now()}\n\n`);
         scheduled = false;
-        res.write(`event: changed\ndata: ${Date.now()}\n\n`);
       });
     });
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => void deliver(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const stop = () => {
+      closed = true;
       clearInterval(heartbeat);
       unsubscribe();
+      unwatch();
       open.delete(end);
     };
     const end = () => {
+      if (closed) return;
       stop();
       res.end();
     };
+    const unwatch = app.sessionCache.onEnd(sessionId, end);
     open.add(end);
     request.raw.on('close', stop);
     res.on('error', stop);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizePhone } from '../../shared/phone';
+import { rows, sql } from '../db/client';
 import { HttpError } from './errors';
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -28,7 +29,9 @@ export function createRateLimits(app: FastifyInstance): RateLimits {
             keyGenerator: (r) => `login:${r.ip}`,
           })
         : null,
-    codePerPhone: app.createRateLimit({
+    // In the database, so the budget is one for all instances (it guards a phone's owner from floods
+    // of texts and an attacker from fresh codes).
+    codePerPhone: sharedRateLimit(app, {
       max: 5,
       timeWindow: 15 * MINUTE,
       // The normalised phone, so '+1 (555) 123-4567' and '5551234567' share one budget.
@@ -50,6 +53,49 @@ export function createRateLimits(app: FastifyInstance): RateLimits {
             keyGenerator: (r) => `writes:${r.session?.id ?? r.ip}`,
           })
         : null,
+  };
+}
+
+/**
+ * A fixed-window limit kept in the shared `rate_buckets` table, so it holds across instances. One
+ * atomic upsert counts the hit and starts a new window when the old one is over; concurrent hits on
+ * one key serialise on its row, so none is lost. The time is the app's clock (tests move it).
+ * Same answer shape as @fastify/rate-limit's limiters, so `enforce` takes either.
+ */
+export function sharedRateLimit(
+  app: FastifyInstance,
+  options: { max: number; timeWindow: number; keyGenerator: (request: FastifyRequest) => string },
+): Limiter {
+  const { max, timeWindow } = options;
+  return async (request) => {
+    const key = options.keyGenerator(request);
+    const now = app.clock();
+    const over = new Date(now.getTime() - timeWindow);
+    const [bucket] = await rows<{ hits: number; window_started_at: Date | string }>(
+      app.database.db,
+      sql`INSERT INTO rate_buckets (key, window_started_at, hits) VALUES (${key}, ${now}, 1)
+          ON CONFLICT (key) DO UPDATE SET
+            hits = CASE WHEN rate_buckets.window_started_at <= ${over} THEN 1 ELSE rate_buckets.hits + 1 END,
+            window_started_at = CASE WHEN rate_buckets.window_started_at <= ${over}
+              THEN EXCLUDED.window_started_at ELSE rate_buckets.window_started_at END
+          RETURNING hits, window_started_at`,
+    );
+    const hits = bucket?.hits ?? 1;
+    if (hits <= max) return { isAllowed: true, key };
+    const started = new Date(bucket?.window_started_at ?? now).getTime();
+    // Clamped: a window started "in the future" (another instance's clock ahead) never waits longer.
+    const ttl = Math.min(timeWindow, Math.max(1000, started + timeWindow - now.getTime()));
+    return {
+      isAllowed: false,
+      key,
+      max,
+      timeWindow,
+      remaining: 0,
+      ttl,
+      ttlInSeconds: Math.ceil(ttl / 1000),
+      isExceeded: true,
+      isBanned: false,
+    };
   };
 }
 

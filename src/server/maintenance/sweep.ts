@@ -1,0 +1,153 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { LOCKOUT_MS, WRONG_TRIES_FORGOTTEN_AFTER_MS } from '../auth/loginCodes';
+import { type Executor, rows, sql } from '../db/client';
+
+/** ARCHITECTURE §4: idempotency keys live at least 7 days. */
+export const IDEMPOTENCY_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+/** A rate bucket is dropped this long after its window started; no limiter's window may be longer. */
+export const RATE_BUCKET_KEEP_MS = 24 * 60 * 60 * 1000;
+/** Rows deleted per statement, and statements per table per sweep: a sweep stays short. */
+export const SWEEP_BATCH = 5000;
+const MAX_BATCHES = 20;
+/** Every instance sweeps about this often; the advisory lock lets one at a time do the work. */
+export const SWEEP_INTERVAL_MS = 5 * 60 * 1000;
+/** Any number shared by all instances; distinct from the migration lock (724001). */
+const SWEEP_LOCK = 724002;
+
+export interface SweepOptions {
+  /** Sessions unused this long are gone for loadSession already; without it only expiry counts. */
+  sessionIdleMinutes?: number;
+  batchSize?: number;
+}
+
+export interface SweepResult {
+  sessions: number;
+  idempotencyKeys: number;
+  loginCodes: number;
+  rateBuckets: number;
+}
+
+type Transactional = Executor & { transaction<T>(run: (tx: Executor) => Promise<T>): Promise<T> };
+
+/**
+ * Deletes what has expired, as of `now`: sessions past their expiry or idle limit (and retired
+ * anonymous tokens, which carry their token's expiry), idempotency records older than 7 days, login
+ * codes with no live code and no lock that have been quiet long enough to forget their wrong tries,
+ * and rate buckets whose window is long over. Live rows stay.
+ *
+ * In one transaction holding a transaction-level advisory lock, so with many instances only one
+ * sweeps at a time (the others get null); in bounded batches by primary key, each batch re-checking
+ * its condition, so a row renewed meanwhile (a new code, a touched session) is never taken.
+ */
+export async function sweepExpired(
+  db: Transactional,
+  now: Date,
+  options: SweepOptions = {},
+): Promise<SweepResult | null> {
+  const batch = options.batchSize ?? SWEEP_BATCH;
+  const idempotencyBefore = new Date(now.getTime() - IDEMPOTENCY_KEEP_MS);
+  const quietBefore = new Date(now.getTime() - Math.max(LOCKOUT_MS, WRONG_TRIES_FORGOTTEN_AFTER_MS));
+  const bucketsBefore = new Date(now.getTime() - RATE_BUCKET_KEEP_MS);
+  const idleBefore =
+    options.sessionIdleMinutes === undefined
+      ? null
+      : new Date(now.getTime() - options.sessionIdleMinutes * 60_000);
+
+  return db.transaction(async (tx) => {
+    const [lock] = await rows<{ locked: boolean }>(
+      tx,
+      sql`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK}::bigint) AS locked`,
+    );
+    if (!lock?.locked) return null;
+
+    const drain = async (statement: () => ReturnType<typeof sql>) => {
+      let total = 0;
+      for (let i = 0; i < MAX_BATCHES; i++) {
+        const deleted = (await rows<{ n: number }>(tx, statement())).length;
+        total += deleted;
+        if (deleted < batch) break;
+      }
+      return total;
+    };
+
+    const sessionGone =
+      idleBefore === null
+        ? sql`expires_at <= ${now}`
+        : // A retired anonymous token's row (no user) keeps it retired until the token's own expiry.
+          sql`(expires_at <= ${now} OR (last_seen_at <= ${idleBefore} AND user_id IS NOT NULL))`;
+    const sessions = await drain(
+      () => sql`DELETE FROM sessions WHERE ${sessionGone}
+        AND id IN (SELECT id FROM sessions WHERE ${sessionGone} LIMIT ${batch})
+        RETURNING 1 AS n`,
+    );
+
+    const idempotencyKeys = await drain(
+      () => sql`DELETE FROM idempotency_keys WHERE created_at <= ${idempotencyBefore}
+        AND (user_id, key) IN (
+          SELECT user_id, key FROM idempotency_keys WHERE created_at <= ${idempotencyBefore} LIMIT ${batch})
+        RETURNING 1 AS n`,
+    );
+
+    const codeGone = sql`(locked_until IS NULL OR locked_until <= ${now})
+      AND (code_hash IS NULL OR expires_at IS NULL OR expires_at <= ${now})
+      AND updated_at <= ${quietBefore}`;
+    const loginCodes = await drain(
+      () => sql`DELETE FROM login_codes WHERE ${codeGone}
+        AND phone IN (SELECT phone FROM login_codes WHERE ${codeGone} LIMIT ${batch})
+        RETURNING 1 AS n`,
+    );
+
+    const rateBuckets = await drain(
+      () => sql`DELETE FROM rate_buckets WHERE window_started_at <= ${bucketsBefore}
+        AND key IN (SELECT key FROM rate_buckets WHERE window_started_at <= ${bucketsBefore} LIMIT ${batch})
+        RETURNING 1 AS n`,
+    );
+
+    return { sessions, idempotencyKeys, loginCodes, rateBuckets };
+  });
+}
+
+/** A delay around `ms`, give or take a quarter, so instances started together do not sweep together. */
+const jittered = (ms: number) => Math.round(ms * (0.75 + Math.random() * 0.5));
+
+/**
+ * Sweeps every few minutes (the first time within a minute or two of start-up) on an unref'd timer,
+ * so it never keeps the process alive. `stop` cancels the next run and waits for one in progress.
+ */
+export function startSweeper(options: {
+  db: Transactional;
+  log: FastifyBaseLogger;
+  clock: () => Date;
+  sessionIdleMinutes: number;
+  intervalMs?: number;
+}): { stop(): Promise<void> } {
+  const interval = options.intervalMs ?? SWEEP_INTERVAL_MS;
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const schedule = (ms: number) => {
+    timer = setTimeout(run, jittered(ms));
+    timer.unref();
+  };
+  const run = () => {
+    running = sweepExpired(options.db, options.clock(), { sessionIdleMinutes: options.sessionIdleMinutes })
+      .then((result) => {
+        if (result && Object.values(result).some((n) => n > 0)) options.log.info({ swept: result }, 'swept');
+      })
+      .catch((error) => {
+        if (!stopped) options.log.warn({ err: error }, 'sweeping expired rows failed');
+      })
+      .finally(() => {
+        running = null;
+        if (!stopped) schedule(interval);
+      });
+  };
+  schedule(Math.min(interval, 90_000));
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
