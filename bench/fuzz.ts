@@ -2,7 +2,9 @@
  * The route fuzzer at full size: `npm run bench -- fuzz [runsPerRoute] [seed] [pglite] [pg]`
  * (default 1,000 cases a route, PGlite and PostgreSQL when TEST_DATABASE_URL or the local cluster is
  * reachable). The same generator as the test in src/server/http/badInput.test.ts, on the real app
- * with app.inject, sign-in and write limits off so random writes reach the handlers instead of 429.
+ * with app.inject, sign-in and write limits off (the anonymous write limit too) so random writes reach
+ * the handlers instead of 429. Besides the random cases, a fixed sweep puts a NUL and a lone surrogate
+ * of each half in every body field, query parameter and path parameter.
  * Budgets: 0 answers of 500 or more, 0 unhandled rejections, 0 errors without a message.
  */
 import { buildApp } from '../src/server/app';
@@ -42,7 +44,12 @@ export async function run(args: string[]): Promise<void> {
       const database = await openTestDatabase(engine);
       const app = await buildApp({
         database,
-        config: { seedSampleUsers: true, loginsPerMinute: 0, writesPerMinute: 0 },
+        config: {
+          seedSampleUsers: true,
+          loginsPerMinute: 0,
+          writesPerMinute: 0,
+          anonymousWritesPerMinute: 0,
+        },
       });
       await app.ready();
       const before = unhandled;
@@ -70,6 +77,13 @@ export async function run(args: string[]): Promise<void> {
         });
         check({
           subject,
+          metric: 'unstorable-text sweep',
+          value: fmt.count(result.sweepCases),
+          budget: '> 0 (NUL, lone surrogates)',
+          ok: result.sweepCases > 0,
+        });
+        check({
+          subject,
           metric: 'answers >= 500',
           value: fmt.count(result.serverErrors),
           budget: '= 0',
@@ -94,7 +108,8 @@ export async function run(args: string[]): Promise<void> {
           .map(([s, n]) => `${s}×${n}`)
           .join(' ');
         info(subject, 'statuses', statuses);
-        info(subject, 'cases/s', `${Math.round(result.cases / seconds)} (${seconds.toFixed(1)} s)`);
+        const sent = result.cases + result.sweepCases;
+        info(subject, 'cases/s', `${Math.round(sent / seconds)} (${seconds.toFixed(1)} s)`);
         for (const f of result.failures)
           console.log(`  ${f.problem} ${f.status}: ${f.sent}\n    → ${f.answer}`);
       } finally {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { activityRoutes } from './activity/routes';
 import { authRoutes } from './auth/routes';
 import { type SmsProvider, smsProviderFor } from './auth/sms';
@@ -13,8 +13,11 @@ import { type Database, openDatabase, sql } from './db/client';
 import { type AppConfig, loadConfig } from './env';
 import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './events/changeBus';
 import { eventRoutes } from './events/routes';
+import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
 import { HttpError } from './http/errors';
+import { registerJsonParser } from './http/jsonBody';
+import { isApiPath, isSanctumPath, matchedRoute, normalizedPath } from './http/paths';
 import { createRateLimits, enforce } from './http/rateLimits';
 import { ReadCache } from './http/readCache';
 import { registerSecurityHeaders } from './http/securityHeaders';
@@ -95,26 +98,49 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('limits', createRateLimits(app));
   registerSecurityHeaders(app);
 
-  app.addHook('onRequest', async (request) => {
-    const url = request.url;
-    if (!url.startsWith('/api/') && !url.startsWith('/sanctum/')) return;
-    request.session = await loadSession(database.db, request, config.sessionIdleMinutes, app.sessionCache);
-  });
+  // JSON nested deeper than a real body ever is gets a 400 before it is parsed.
+  registerJsonParser(app);
+  const anonymousWrites =
+    config.anonymousWritesPerMinute > 0 ? new AnonymousWriteLimit(config.anonymousWritesPerMinute) : null;
+  // Writes without a signed-in session; a refused one counts against its address (onResponse).
+  const anonymousWriteRequests = new WeakSet<FastifyRequest>();
 
-  app.addHook('preHandler', async (request) => {
-    // An unknown route is a 404 for everyone, signed in or not.
-    if (!request.url.startsWith('/api/') || request.is404) return;
-    if (
-      STATE_CHANGING.has(request.method) &&
-      !xsrfMatches(request.session, request.headers['x-xsrf-token'])
-    ) {
+  // Every check that can refuse a request runs here, in onRequest, before its body is read: a forged
+  // or anonymous write costs at most a session lookup, never the parse of up to 1 MB of JSON. Routing
+  // has happened, so the questions are asked of the route the router decoded and matched, never of
+  // the raw URL ('/%61pi/login' is /api/login; '/API/me' and '//api/me' are unknown /api routes).
+  app.addHook('onRequest', async (request) => {
+    const route = matchedRoute(request);
+    if (route === null) {
+      // An unknown route is a 404 for everyone, signed in or not, and its body is never read. A path
+      // that reads as /api but that only the client's wildcard matched is one too, never the page.
+      const json = request.is404 ? answersJsonNotFound(request) : isApiPath(normalizedPath(request.url));
+      if (json) throw notFoundError(request);
+      return;
+    }
+    const api = isApiPath(route);
+    if (!api && !isSanctumPath(route)) return;
+    request.session = await loadSession(database.db, request, config.sessionIdleMinutes, app.sessionCache);
+    if (!api) return;
+    const writes = STATE_CHANGING.has(request.method);
+    if (writes && !request.session?.user && anonymousWrites) {
+      anonymousWriteRequests.add(request);
+      anonymousWrites.check(request.ip);
+    }
+    if (writes && !xsrfMatches(request.session, request.headers['x-xsrf-token'])) {
       throw new HttpError(419, 'CSRF token mismatch.');
     }
     if (request.routeOptions.config?.public !== true && !request.session?.user) {
       throw new HttpError(401, 'Unauthenticated.');
     }
-    if (STATE_CHANGING.has(request.method) && request.session?.user) {
+    if (writes && request.session?.user) {
       await enforce(app.limits.writes, request, 'changes in a short time');
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (anonymousWrites && reply.statusCode >= 400 && anonymousWriteRequests.has(request)) {
+      anonymousWrites.refused(request.ip);
     }
   });
 
@@ -168,8 +194,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
-      return reply.status(404).send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+    if (answersJsonNotFound(request)) {
+      const error = notFoundError(request);
+      return reply.status(error.statusCode).send({ message: error.message });
     }
     if (!hasClient) {
       return reply.status(404).type('text/plain').send('The client is not built. Run `npm start`.');
@@ -180,3 +207,14 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   return app;
 }
+
+/**
+ * Whether an unknown route answers a JSON 404 rather than the app's page: anything but a GET, and
+ * every path that reads as /api once decoded, lower-cased and with its slashes collapsed.
+ */
+function answersJsonNotFound(request: FastifyRequest): boolean {
+  return request.method !== 'GET' || isApiPath(normalizedPath(request.url));
+}
+
+const notFoundError = (request: FastifyRequest) =>
+  new HttpError(404, `No route ${request.method} ${request.url.split('?')[0]}.`);

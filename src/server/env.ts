@@ -31,6 +31,11 @@ const envSchema = z.object({
   SESSION_CACHE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).default(5000),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(1200),
   RATE_LIMIT_LOGINS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60),
+  RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(0)
+    .default(120),
   /** The built client the server serves; a deploy may point it at another build. */
   CLIENT_DIR: z.string().min(1).default('dist/client'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -45,6 +50,11 @@ export interface AppConfig {
   writesPerMinute: number;
   /** Per address; 0 turns the limit off. */
   loginsPerMinute: number;
+  /**
+   * Refused writes (POST, PATCH, PUT, DELETE) without a signed-in session, per address; past it every
+   * such write from the address is a 429 until the minute is over. 0 turns the limit off.
+   */
+  anonymousWritesPerMinute: number;
   port: number;
   host: string;
   dataDir: string;
@@ -75,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL, webhookToken: e.SMS_WEBHOOK_TOKEN },
     writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE,
     loginsPerMinute: e.RATE_LIMIT_LOGINS_PER_MINUTE,
+    anonymousWritesPerMinute: e.RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE,
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,

@@ -7,6 +7,22 @@ import {
   MAX_PER_PAGE,
   TITLE_MAX_LENGTH,
 } from './item';
+import { isBlankTitle, unstorableTextMessage } from './text';
+
+/**
+ * Free text from a request or a form: a string PostgreSQL can store as it is. A NUL (U+0000) fails
+ * the insert and a lone UTF-16 surrogate would be stored as U+FFFD, so both are refused with a 422
+ * naming the field, before anything else about the value is checked. Every free-text field of every
+ * schema starts here, so the client's forms and queued payloads follow the same rule as the server.
+ * `label` starts the field's messages ('The title'); `typeMessage` is the message when the value is
+ * missing or not a string.
+ */
+export function text(label: string, typeMessage = `${label} must be text.`) {
+  return z.string({ error: typeMessage }).refine((value) => unstorableTextMessage(value, label) === null, {
+    error: (issue) => unstorableTextMessage(String(issue.input), label) ?? `${label} is invalid.`,
+    abort: true,
+  });
+}
 
 /** A database id: a positive integer that fits PostgreSQL's integer. */
 export const idSchema = z.coerce
@@ -32,14 +48,15 @@ const dateField = z.union([z.string(), z.null()]).transform((v, ctx) => {
   return day;
 });
 
-export const titleSchema = z
-  .string({ error: 'The title is required.' })
+/** A title of nothing but white space and invisible characters (zero-width spaces…) counts as empty. */
+export const titleSchema = text('The title', 'The title is required.')
   .trim()
-  .min(1, 'The title is required.')
+  .refine((title) => !isBlankTitle(title), { message: 'The title is required.', abort: true })
   .max(TITLE_MAX_LENGTH, `Title must be ${TITLE_MAX_LENGTH} characters or less.`);
 
-const descriptionSchema = z
-  .union([z.string().max(DESCRIPTION_MAX_LENGTH, 'The description is too long.'), z.null()])
+const descriptionSchema = text('The description')
+  .max(DESCRIPTION_MAX_LENGTH, 'The description is too long.')
+  .nullable()
   .transform((v) => (v === null || v.trim() === '' ? null : v));
 
 export const itemTypeSchema = z.enum(ITEM_TYPES, { error: 'Must be campaign, task or todo.' });
@@ -85,24 +102,28 @@ export const assignSchema = z.strictObject({
   user_id: z.number({ error: 'Must be a user id.' }).int('Must be a whole number.').min(0).max(2_147_483_647),
 });
 
+/** A phone number as typed, before normalisation (sign-in and code requests). */
+export const phoneSchema = text('The phone', 'The phone field is required.')
+  .trim()
+  .min(1, 'The phone field is required.')
+  .max(64);
+
 export const loginSchema = z.strictObject({
-  phone: z
-    .string({ error: 'The phone field is required.' })
-    .trim()
-    .min(1, 'The phone field is required.')
-    .max(64),
-  name: z
-    .string({ error: 'The name field is required.' })
-    .trim()
-    .min(1, 'The name field is required.')
-    .max(100),
-  code: z.string().max(12).optional(),
+  phone: phoneSchema,
+  name: text('The name', 'The name field is required.').trim().min(1, 'The name field is required.').max(100),
+  code: text('The code').max(12).optional(),
 });
+
+/** Most phones one POST /api/contacts/sync may carry; a bigger address book goes in several. */
+export const CONTACTS_PER_REQUEST = 2000;
 
 export const contactsSyncSchema = z.strictObject({
   contacts: z
-    .array(z.string().max(64), { error: 'Must be a list of phone numbers.' })
-    .max(5000, 'Too many contacts at once.'),
+    .array(text('A contact').max(64), { error: 'Must be a list of phone numbers.' })
+    .max(
+      CONTACTS_PER_REQUEST,
+      `At most ${CONTACTS_PER_REQUEST.toLocaleString('en-US')} contacts can be sent at once.`,
+    ),
 });
 
 const pageSchema = z.coerce.number({ error: 'Must be a number.' }).int().min(1).max(1_000_000);
@@ -122,9 +143,9 @@ export const itemListQuerySchema = z.strictObject({
 
 export const pageQuerySchema = z.strictObject({ page: pageSchema.optional() });
 
-export const searchQuerySchema = z.strictObject({ q: z.string().max(200).optional() });
+export const searchQuerySchema = z.strictObject({ q: text('The search').max(200).optional() });
 
-export const syncQuerySchema = z.strictObject({ cursor: z.string().max(100).optional() });
+export const syncQuerySchema = z.strictObject({ cursor: text('The cursor').max(100).optional() });
 
 export const idempotencyKeySchema = z
   .string()

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { ItemType } from '../../shared/item';
+import { isBlankTitle } from '../../shared/text';
 import { TYPE_DOT, TYPE_LABEL } from '../components/items/itemStyle';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
@@ -49,7 +50,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   }, [open, firstType]);
 
   const state = titleState(title);
-  const missing = touched && title.trim() === '';
+  const missing = touched && isBlankTitle(title);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -78,6 +78,12 @@ describe('title limits', () => {
     expect(canSubmitTitle(' a ')).toBe(true);
   });
 
+  it('disables submit for a title of only invisible characters, as the server refuses it', () => {
+    for (const title of ['\u200b', ' \u200c\u200d ', '\u2060', '\ufeff'])
+      expect(canSubmitTitle(title)).toBe(false);
+    expect(canSubmitTitle('\u200ba')).toBe(true);
+  });
+
   it('shows the counter only above 200 characters', () => {
     expect(titleState('a'.repeat(200)).showCounter).toBe(false);
     expect(titleState('a'.repeat(201)).showCounter).toBe(true);

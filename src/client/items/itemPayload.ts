@@ -1,5 +1,6 @@
 import { ITEM_TYPES, type ItemType, TITLE_COUNTER_FROM, TITLE_MAX_LENGTH } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
+import { isBlankTitle } from '../../shared/text';
 
 export { ITEM_TYPES, TITLE_COUNTER_FROM, TITLE_MAX_LENGTH };
 
@@ -26,10 +27,13 @@ export function titleState(title: string): TitleState {
   };
 }
 
-/** Submit stays disabled while the trimmed title is empty (and, to spare a round trip, too long). */
+/**
+ * Submit stays disabled while the title is blank (only white space or invisible characters, as the
+ * server judges it) and, to spare a round trip, while it is too long.
+ */
 export function canSubmitTitle(title: string): boolean {
   const trimmed = title.trim();
-  return trimmed.length > 0 && trimmed.length <= TITLE_MAX_LENGTH;
+  return !isBlankTitle(trimmed) && trimmed.length <= TITLE_MAX_LENGTH;
 }
 
 /** Which optional fields a type offers in the quick-add card. */

@@ -1,7 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Mutual } from '../../shared/item';
+import { CONTACTS_PER_REQUEST } from '../../shared/schemas';
 import { TestClient } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
+import { NORMALIZE_CHUNK } from './routes';
+
+// Every phone normalisation is recorded with the event-loop turn it ran in (the real function does
+// the work), so a test can see whether one request hogs the loop for its whole address book.
+const loop = vi.hoisted(() => ({ turn: 0, calls: [] as number[] }));
+vi.mock('../../shared/phone', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../shared/phone')>();
+  return {
+    ...actual,
+    normalizePhone: (...args: Parameters<typeof actual.normalizePhone>) => {
+      loop.calls.push(loop.turn);
+      return actual.normalizePhone(...args);
+    },
+  };
+});
 
 describe.each(testEngines())('contacts (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;
@@ -58,6 +74,41 @@ describe.each(testEngines())('contacts (%s)', (engine) => {
     await cal.post('/api/contacts/sync', { contacts: ['+13035550101'] });
     expect((await mutuals(ana)).map((m) => m.name)).toEqual(['Ben', 'Cal']);
     expect((await mutuals(ben)).map((m) => m.name)).toEqual(['Ana']);
+  });
+
+  it(`takes ${CONTACTS_PER_REQUEST.toLocaleString('en-US')} contacts in one request and refuses 2,001 with 422 and a message`, async () => {
+    const phones = (n: number) =>
+      Array.from({ length: n }, (_, i) => `+1303556${String(i).padStart(4, '0')}`);
+    const full = await cal.post<{ count: number }>('/api/contacts/sync', { contacts: phones(2000) });
+    expect(full.status, full.text).toBe(200);
+    expect(full.body).toEqual({ count: 2000 });
+    const over = await cal.post<{ message: string; errors: Record<string, string[]> }>('/api/contacts/sync', {
+      contacts: phones(2001),
+    });
+    expect(over.status, over.text).toBe(422);
+    expect(over.body.message).toBe('At most 2,000 contacts can be sent at once.');
+    expect(over.body.errors).toEqual({ contacts: ['At most 2,000 contacts can be sent at once.'] });
+  });
+
+  it('yields to the event loop while it normalises a full request, so other requests are not held up behind it', async () => {
+    // 64 digits, the longest a contact may be, and among the slowest for the phone parser.
+    const contacts = Array.from({ length: 2000 }, (_, i) => String(i).padStart(64, '1'));
+    let ticking = true;
+    const tick = () => {
+      loop.turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    loop.calls.length = 0;
+    const response = await cal.post<{ count: number }>('/api/contacts/sync', { contacts });
+    ticking = false;
+    expect(response.status, response.text).toBe(200);
+    const perTurn = new Map<number, number>();
+    for (const turn of loop.calls) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+    expect(loop.calls.length).toBe(2000);
+    // Before the fix all 2,000 ran in one turn of the loop (up to 780 ms for 5,000).
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(NORMALIZE_CHUNK);
+    expect(perTurn.size).toBeGreaterThanOrEqual(2000 / NORMALIZE_CHUNK);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../shared/item';
 import { BODY_LIMIT } from '../app';
-import { signedIn, type TestClient } from '../testClient';
+import { signedIn, TestClient } from '../testClient';
 import { createTestApp, testEngines } from '../testing';
 import { fuzzRoutes } from './fuzz';
 
@@ -185,6 +185,96 @@ describe.each(testEngines())('bad input never makes a 5xx (%s)', (engine) => {
     }
   });
 
+  // PostgreSQL text cannot hold NUL (the insert failed and the error handler said 503, which offline
+  // clients retry forever), and a lone surrogate was stored as U+FFFD: both are a 422 naming the field.
+  describe('text PostgreSQL cannot store', () => {
+    type Invalid = { message: string; errors: Record<string, string[]> };
+    const NUL = /NUL character/;
+    const SURROGATE = /unpaired surrogate/;
+    const expect422 = (
+      response: { status: number; body: unknown; text: string },
+      field: string,
+      message: RegExp,
+    ) => {
+      expect(response.status, response.text).toBe(422);
+      const body = response.body as Invalid;
+      expect(body.message).toMatch(message);
+      expect(body.errors, response.text).toEqual({ [field]: [expect.stringMatching(message)] });
+    };
+
+    it('answers a NUL in a title, description, name, phone, contact or search with 422, not 503', async () => {
+      const before = await c.item(item.id);
+      expect422(await c.post('/api/items', { title: 'a\u0000b', type: 'todo' }), 'title', NUL);
+      expect422(
+        await c.post('/api/items', { title: 'ok', type: 'todo', description: '\u0000' }),
+        'description',
+        NUL,
+      );
+      expect422(await c.patch(`/api/items/${item.id}`, { title: 'x\u0000' }), 'title', NUL);
+      expect422(await c.patch(`/api/items/${item.id}`, { description: 'x\u0000y' }), 'description', NUL);
+      expect422(
+        await c.post('/api/contacts/sync', { contacts: ['+12025550100', '555\u00001234'] }),
+        'contacts.1',
+        NUL,
+      );
+      expect422(await c.get('/api/items/search?q=ab%00cd'), 'q', NUL);
+      const stranger = new TestClient(harness.app);
+      await stranger.csrf();
+      expect422(await stranger.post('/api/login', { phone: '+12025550123', name: 'Eve\u0000' }), 'name', NUL);
+      expect422(
+        await stranger.post('/api/login', { phone: '+1202555\u00000123', name: 'Eve' }),
+        'phone',
+        NUL,
+      );
+      expect((await stranger.get('/api/me')).status).toBe(401);
+      expect((await c.item(item.id)).version).toBe(before.version);
+    });
+
+    it.each([
+      ['a high', '\\ud800'],
+      ['a low', '\\udc00'],
+      ['a reversed pair of', '\\ude00\\ud83d'],
+    ])(
+      'answers %s surrogate in a title, description or contact with 422 instead of storing U+FFFD',
+      async (_, escaped) => {
+        const before = await c.item(item.id);
+        for (const [method, url, payload, field] of [
+          ['POST', '/api/items', `{"title":"a${escaped}b","type":"todo"}`, 'title'],
+          ['POST', '/api/items', `{"title":"ok","type":"todo","description":"${escaped}"}`, 'description'],
+          ['PATCH', `/api/items/${item.id}`, `{"title":"${escaped}"}`, 'title'],
+          ['POST', '/api/contacts/sync', `{"contacts":["${escaped}"]}`, 'contacts.0'],
+        ] as const) {
+          expect422(await c.request({ method, url, payload }), field, SURROGATE);
+        }
+        expect((await c.item(item.id)).version).toBe(before.version);
+      },
+    );
+
+    it('still stores a real astral character', async () => {
+      const created = await c.create({ title: 'Plan 🙂', type: 'todo', description: '\u{1f600}' });
+      expect(created.title).toBe('Plan 🙂');
+      expect(created.description).toBe('😀');
+    });
+
+    it.each([
+      ['a zero-width space', '\u200b'],
+      ['zero-width joiners and spaces', ' \u200c\u200d '],
+      ['a word joiner and a byte order mark', '\u2060\ufeff'],
+      ['white space', ' \t '],
+    ])('treats a title of only %s as empty: The title is required.', async (_, title) => {
+      const created = await c.post<Invalid>('/api/items', { title, type: 'todo' });
+      expect(created.status, created.text).toBe(422);
+      expect(created.body).toEqual({
+        message: 'The title is required.',
+        errors: { title: ['The title is required.'] },
+      });
+      const patched = await c.patch<Invalid>(`/api/items/${item.id}`, { title });
+      expect(patched.status, patched.text).toBe(422);
+      expect(patched.body.errors).toEqual({ title: ['The title is required.'] });
+      expect((await c.item(item.id)).title).toBe('Target');
+    });
+  });
+
   it('never answers 5xx to random bodies, ids, queries and headers on any route of the route table', async () => {
     expect(harness.app.routeTable.length).toBeGreaterThan(15);
     // A few seconds here; `npm run bench -- fuzz` runs the same fuzzer at 1,000+ cases a route.
@@ -193,6 +283,8 @@ describe.each(testEngines())('bad input never makes a 5xx (%s)', (engine) => {
       .map((f) => `${f.problem} ${f.status}: ${f.sent}\n  → ${f.answer}`)
       .join('\n');
     expect(result.cases).toBe(FUZZ_RUNS * harness.app.routeTable.length);
+    // NUL and lone surrogates of both halves in every body field, query and path parameter.
+    expect(result.sweepCases).toBeGreaterThan(harness.app.routeTable.length * 3);
     expect(result.serverErrors, report).toBe(0);
     expect(result.missingMessage, report).toBe(0);
   });

@@ -6,6 +6,11 @@
  * caller without a valid token, and as a caller with no session. Every answer must be below 500,
  * and every 4xx must carry a human `message`.
  *
+ * Besides the random cases, a fixed sweep sends text PostgreSQL cannot store (a NUL, a lone high and a
+ * lone low surrogate) in every body field of every write route, on top of an otherwise valid body, and
+ * in every query parameter and path parameter of every read route: those reach the database only when
+ * everything else about the request is right, which random cases rarely are.
+ *
  * It uses `app.inject` (no sockets) for speed and has no test-framework imports, so the bench can use
  * it outside vitest. Cases are sampled, not shrunk: every failure is kept with the exact request, so
  * one run reports how many there are and each one can be replayed by hand.
@@ -33,7 +38,10 @@ export interface FuzzFailure {
 }
 
 export interface FuzzResult {
+  /** Random cases (`runsPerRoute` a route). */
   cases: number;
+  /** Cases of the fixed sweep of unstorable text through every field and parameter. */
+  sweepCases: number;
   perRoute: Map<string, number>;
   /** Answers of 500 or more, and inject calls that threw (the app failed to answer at all). */
   serverErrors: number;
@@ -64,6 +72,75 @@ export const FUZZ_BAD_IDS = [
   '2147483648',
   '9007199254740993',
 ];
+
+/**
+ * Text PostgreSQL cannot store as it is: a NUL fails the insert, a lone surrogate (either half) has no
+ * UTF-8 form. Every string field and parameter gets each of these.
+ */
+export const FUZZ_UNSTORABLE = [
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'a\ud83db',
+  '\udc00',
+  'a\ude00b',
+  '\udbff\udbff',
+  '\udfff\ud800',
+];
+
+/** The sweep's share: one NUL, one lone high and one lone low surrogate, inside ordinary text. */
+const SWEEP_UNSTORABLE = ['Fuzz \u0000 text', 'Fuzz \ud83d text', 'Fuzz \ude00 text'];
+
+/** Every body field the API knows, and a few it does not. */
+const BODY_FIELDS = [
+  'title',
+  'type',
+  'status',
+  'description',
+  'parent_id',
+  'assigned_to',
+  'user_id',
+  'due_date',
+  'end_date',
+  'uuid',
+  'contacts',
+  'phone',
+  'name',
+  'code',
+  'ids',
+  'endpoint',
+  'q',
+];
+
+/** Every query parameter the API reads. */
+const QUERY_KEYS = ['type', 'status', 'parent_id', 'page', 'per_page', 'q', 'cursor', 'user_id'];
+
+/** A body each write route takes, so that the one hostile field is all that is wrong with it. */
+const VALID_BODIES: Record<string, Record<string, unknown>> = {
+  'POST /api/items': { title: 'Fuzz sweep', type: 'todo' },
+  'POST /api/login': { phone: '+12025550142', name: 'Fuzzer' },
+  'POST /api/login/code': { phone: '+12025550142' },
+  'POST /api/contacts/sync': { contacts: [] },
+};
+
+/**
+ * `encodeURIComponent`, except that a lone surrogate, which it refuses, is sent as its WTF-8 bytes
+ * (what a careless client would send): the server must cope with those too.
+ */
+export function encodeComponent(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    if (ch.length === 1 && code >= 0xd800 && code <= 0xdfff) {
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
+    } else {
+      out += encodeURIComponent(ch);
+    }
+  }
+  return out;
+}
 
 const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const FUZZ_PHONE = '+12025550142';
@@ -138,19 +215,29 @@ export interface FuzzCase {
 
 function arbitraries(knownIds: string[]) {
   const printable = fc.string({
-    unit: fc.constantFrom(...Array.from('abcXYZ019 -_%.,:;&=?#+"\'/\\{}[]<>éΩ🙂\u0000\n')),
+    // Lone surrogates are units of their own (a high one followed by a low one is a real pair).
+    unit: fc.constantFrom(
+      ...Array.from('abcXYZ019 -_%.,:;&=?#+"\'/\\{}[]<>éΩ🙂\u0000\n'),
+      '\ud800',
+      '\udc00',
+    ),
     maxLength: 40,
   });
+  // Free text: ordinary, or text PostgreSQL cannot store (a NUL, a lone surrogate of either half).
+  const text = fc.oneof(
+    { arbitrary: printable, weight: 3 },
+    { arbitrary: fc.constantFrom(...FUZZ_UNSTORABLE), weight: 1 },
+  );
   const id = fc.oneof(
     { arbitrary: fc.constantFrom(...FUZZ_BAD_IDS, ...knownIds, '1', '2147483647'), weight: 3 },
     { arbitrary: fc.integer().map(String), weight: 1 },
     { arbitrary: fc.double().map(String), weight: 1 },
     { arbitrary: fc.bigInt().map(String), weight: 1 },
-    { arbitrary: printable.filter((s) => s.length > 0), weight: 2 },
+    { arbitrary: text.filter((s) => s.length > 0), weight: 2 },
     { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }), weight: 1 },
   );
   const queryValue = fc.oneof(
-    printable,
+    text,
     fc.integer().map(String),
     fc.double().map(String),
     fc.bigInt().map(String),
@@ -173,7 +260,7 @@ function arbitraries(knownIds: string[]) {
           '__proto__',
           'constructor',
         ),
-        printable,
+        text,
       ),
       queryValue,
     ),
@@ -182,27 +269,27 @@ function arbitraries(knownIds: string[]) {
   const loose = fc.jsonValue({ maxDepth: 2 });
   const record = fc.record(
     {
-      title: fc.oneof(printable, loose, fc.constant('t'.repeat(300))),
-      type: fc.oneof(fc.constantFrom('campaign', 'task', 'todo'), printable, loose),
-      status: fc.oneof(fc.constantFrom('pending', 'in_progress', 'completed'), loose),
-      description: fc.oneof(printable, loose),
+      title: fc.oneof(text, loose, fc.constant('t'.repeat(300))),
+      type: fc.oneof(fc.constantFrom('campaign', 'task', 'todo'), text, loose),
+      status: fc.oneof(fc.constantFrom('pending', 'in_progress', 'completed'), text, loose),
+      description: fc.oneof(text, loose),
       parent_id: fc.oneof(fc.integer(), fc.constantFrom(...knownIds.map(Number)), loose),
       assigned_to: fc.oneof(fc.integer({ min: -2, max: 6 }), loose),
       user_id: fc.oneof(fc.integer({ min: -2, max: 6 }), loose),
       due_date: fc.oneof(
-        printable,
+        text,
         fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
         loose,
       ),
       end_date: fc.oneof(
-        printable,
+        text,
         fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
       ),
-      uuid: fc.oneof(fc.uuid(), printable),
-      contacts: fc.oneof(fc.array(fc.oneof(printable, loose), { maxLength: 6 }), loose),
-      phone: fc.oneof(printable, fc.constantFrom('+12025550143', '5551234567'), loose),
-      name: fc.oneof(printable, loose),
-      code: fc.oneof(printable, loose),
+      uuid: fc.oneof(fc.uuid(), text),
+      contacts: fc.oneof(fc.array(fc.oneof(text, loose), { maxLength: 6 }), loose),
+      phone: fc.oneof(text, fc.constantFrom('+12025550143', '5551234567'), loose),
+      name: fc.oneof(text, loose),
+      code: fc.oneof(text, loose),
       version: loose,
       id: loose,
     },
@@ -282,9 +369,9 @@ function arbitraries(knownIds: string[]) {
 function urlFor(route: FuzzRoute, c: FuzzCase): string {
   let n = 0;
   const path = route.url
-    .replace(/:[A-Za-z_]+/g, () => encodeURIComponent(c.ids[n++ % c.ids.length] ?? '1'))
-    .replace(/\*$/, () => encodeURIComponent(c.ids[0] ?? 'x'));
-  const search = c.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+    .replace(/:[A-Za-z_]+/g, () => encodeComponent(c.ids[n++ % c.ids.length] ?? '1'))
+    .replace(/\*$/, () => encodeComponent(c.ids[0] ?? 'x'));
+  const search = c.query.map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(v)}`).join('&');
   return search ? `${path}?${search}` : path;
 }
 
@@ -324,12 +411,80 @@ export async function fuzzRoutes(
   const caseArb = arbitraries(knownIds);
   const result: FuzzResult = {
     cases: 0,
+    sweepCases: 0,
     perRoute: new Map(),
     serverErrors: 0,
     missingMessage: 0,
     statusCounts: new Map(),
     failures: [],
   };
+
+  /** Sends one request and counts its answer: a 5xx, a throw or a 4xx without a message is a failure. */
+  const send = async (
+    route: FuzzRoute,
+    caller: Caller,
+    url: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    badXsrf: string | null,
+  ) => {
+    const who = caller === 'anonymous' ? anonymous : signedIn;
+    const sent = `${caller} ${route.method} ${url} ${JSON.stringify(headers)} ${payload === undefined ? '' : shorten(payload)}`;
+    const fail = (problem: FuzzFailure['problem'], status: number, answer: string) => {
+      if (result.failures.length < MAX_FAILURES_KEPT) {
+        result.failures.push({
+          caller,
+          method: route.method,
+          url,
+          status,
+          sent,
+          answer: shorten(answer),
+          problem,
+        });
+      }
+    };
+    let status: number;
+    let text: string;
+    try {
+      const response = await who.send({
+        method: route.method,
+        url,
+        headers,
+        ...(payload === undefined ? {} : { payload }),
+        ...(caller === 'bad-xsrf' ? { xsrf: badXsrf } : {}),
+      });
+      status = response.statusCode;
+      text = response.body;
+    } catch (error) {
+      result.serverErrors++;
+      fail('threw', 0, String(error));
+      return;
+    }
+    result.statusCounts.set(status, (result.statusCounts.get(status) ?? 0) + 1);
+    if (status >= 500) {
+      result.serverErrors++;
+      fail('5xx', status, text);
+    } else if (status >= 400 && route.method !== 'HEAD') {
+      let message: unknown;
+      try {
+        message = (JSON.parse(text) as { message?: unknown } | null)?.message;
+      } catch {
+        message = undefined;
+      }
+      if (typeof message !== 'string') {
+        result.missingMessage++;
+        fail('no message', status, text);
+      }
+    }
+    // A sign-in or sign-out that worked changed who the caller is: put it back for the next case.
+    const authRoute =
+      route.url === '/api/login' || route.url === '/api/logout' || route.url === '/api/login/code';
+    if (authRoute && status < 300) {
+      if (who === signedIn) await signedIn.signIn(FUZZ_PHONE, 'Fuzzer');
+      else await anonymous.anonymous();
+    }
+  };
+
   for (const [index, route] of routes.entries()) {
     const cases = fc.sample(caseArb, { numRuns: options.runsPerRoute, seed: seed + index });
     for (const c of cases) {
@@ -337,7 +492,6 @@ export async function fuzzRoutes(
       // response: that route is fuzzed as the callers whom it answers at once.
       const streams = route.url === '/api/events';
       const caller: Caller = streams && c.caller !== 'anonymous' ? 'anonymous' : c.caller;
-      const who = caller === 'anonymous' ? anonymous : signedIn;
       const url = urlFor(route, c);
       const sendsBody = c.body.kind !== 'none' && route.method !== 'GET' && route.method !== 'HEAD';
       const headers: Record<string, string> = { ...c.headers };
@@ -349,67 +503,59 @@ export async function fuzzRoutes(
         payload = c.body.payload;
         if (c.body.contentType) headers['content-type'] = c.body.contentType;
       }
-      const sent = `${caller} ${route.method} ${url} ${JSON.stringify(headers)} ${payload === undefined ? '' : shorten(payload)}`;
-      const fail = (problem: FuzzFailure['problem'], status: number, answer: string) => {
-        if (result.failures.length < MAX_FAILURES_KEPT) {
-          result.failures.push({
-            caller,
-            method: route.method,
-            url,
-            status,
-            sent,
-            answer: shorten(answer),
-            problem,
-          });
-        }
-      };
       result.cases++;
       result.perRoute.set(
         `${route.method} ${route.url}`,
         (result.perRoute.get(`${route.method} ${route.url}`) ?? 0) + 1,
       );
-      let status: number;
-      let text: string;
-      try {
-        const response = await who.send({
-          method: route.method,
-          url,
-          headers,
-          ...(payload === undefined ? {} : { payload }),
-          ...(caller === 'bad-xsrf' ? { xsrf: c.badXsrf } : {}),
-        });
-        status = response.statusCode;
-        text = response.body;
-      } catch (error) {
-        result.serverErrors++;
-        fail('threw', 0, String(error));
-        continue;
-      }
-      result.statusCounts.set(status, (result.statusCounts.get(status) ?? 0) + 1);
-      if (status >= 500) {
-        result.serverErrors++;
-        fail('5xx', status, text);
-      } else if (status >= 400 && route.method !== 'HEAD') {
-        let message: unknown;
-        try {
-          message = (JSON.parse(text) as { message?: unknown } | null)?.message;
-        } catch {
-          message = undefined;
-        }
-        if (typeof message !== 'string') {
-          result.missingMessage++;
-          fail('no message', status, text);
-        }
-      }
-      // A sign-in or sign-out that worked changed who the caller is: put it back for the next case.
-      const authRoute =
-        route.url === '/api/login' || route.url === '/api/logout' || route.url === '/api/login/code';
-      if (authRoute && status < 300) {
-        if (who === signedIn) await signedIn.signIn(FUZZ_PHONE, 'Fuzzer');
-        else await anonymous.anonymous();
-      }
+      await send(route, caller, url, headers, payload, c.badXsrf);
     }
     options.log?.(`  ${route.method} ${route.url}: ${options.runsPerRoute} cases`);
   }
+
+  // The sweep: unstorable text in every body field of every write route (one field at a time, the
+  // rest of the body valid), and in every query parameter and path parameter of every read route,
+  // as the signed-in caller with a valid token, so each one gets as far as the schema or the database.
+  const todo = knownIds[knownIds.length - 1] ?? '1';
+  const pathFor = (route: FuzzRoute, id: string) =>
+    route.url.replace(/:[A-Za-z_]+/g, () => encodeComponent(id)).replace(/\*$/, () => encodeComponent(id));
+  for (const route of routes) {
+    const key = `${route.method} ${route.url}`;
+    // A stream that never ends, and the sign-out (it would end the caller's session each time).
+    const caller: Caller = route.url === '/api/events' ? 'anonymous' : 'signed-in';
+    if (route.url === '/api/logout') continue;
+    if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
+      for (const field of BODY_FIELDS) {
+        for (const bad of SWEEP_UNSTORABLE) {
+          const body = {
+            ...(VALID_BODIES[key] ?? {}),
+            [field]: field === 'contacts' ? ['+12025550100', bad] : bad,
+          };
+          result.sweepCases++;
+          const headers = { 'content-type': 'application/json' };
+          await send(route, caller, pathFor(route, todo), headers, JSON.stringify(body), null);
+        }
+      }
+    } else if (route.method === 'GET' || route.method === 'HEAD') {
+      for (const bad of SWEEP_UNSTORABLE) {
+        for (const name of QUERY_KEYS) {
+          result.sweepCases++;
+          await send(
+            route,
+            caller,
+            `${pathFor(route, todo)}?${name}=${encodeComponent(bad)}`,
+            {},
+            undefined,
+            null,
+          );
+        }
+        if (route.url.includes(':')) {
+          result.sweepCases++;
+          await send(route, caller, pathFor(route, bad), {}, undefined, null);
+        }
+      }
+    }
+  }
+  options.log?.(`  sweep of unstorable text: ${result.sweepCases} cases`);
   return result;
 }

@@ -44,6 +44,9 @@ describe('InlineTitle', () => {
     fireEvent.change(input, { target: { value: '   ' } });
     fireEvent.blur(input);
     input = startEditing();
+    fireEvent.change(input, { target: { value: ' \u200b\ufeff ' } });
+    fireEvent.blur(input);
+    input = startEditing();
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(onSave).not.toHaveBeenCalled();
     input = startEditing();

@@ -1,12 +1,13 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { TITLE_MAX_LENGTH } from '../../../shared/item';
+import { isBlankTitle } from '../../../shared/text';
 import { cn, focusRing } from '../ui/cn';
 
 export interface InlineTitleProps {
   value: string;
   /** False for completed todos: their title is shown, not edited. */
   editable: boolean;
-  /** Called with the trimmed new title, only when it is non-empty and differs. */
+  /** Called with the trimmed new title, only when it is not blank and differs. */
   onSave: (title: string) => void | Promise<void>;
   /** Lets a parent (a Rename menu entry) open the editor. */
   editing?: boolean;
@@ -65,7 +66,7 @@ export function InlineTitle({
     settled.current = true;
     const next = draft.trim();
     setEditing(false);
-    if (next !== '' && next !== value && next.length <= TITLE_MAX_LENGTH) void onSave(next);
+    if (!isBlankTitle(next) && next !== value && next.length <= TITLE_MAX_LENGTH) void onSave(next);
   };
 
   const cancel = () => {

@@ -1,6 +1,7 @@
 import { CalendarDays, Plus, UserRound } from 'lucide-react';
 import { type FocusEvent, type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import type { ItemType } from '../../../shared/item';
+import { isBlankTitle } from '../../../shared/text';
 import {
   canSubmitTitle,
   enterSubmits,
@@ -68,7 +69,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
 
   const fields = quickAddFields(type);
   const state = titleState(title);
-  const empty = title.trim() === '' && description.trim() === '' && dueDate === '' && assignee === '';
+  const empty = isBlankTitle(title) && description.trim() === '' && dueDate === '' && assignee === '';
   const canSubmit = canSubmitTitle(title) && !busy;
 
   const reset = () => {

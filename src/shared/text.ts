@@ -1,0 +1,57 @@
+/**
+ * Rules for free text that both the server's schemas and the client's forms apply, so a title the
+ * client accepts is one the server stores, and the other way round. No zod here: the client's forms
+ * import these without pulling the schema library in.
+ */
+
+/**
+ * Why `text` cannot be stored as it is, or null when it can. PostgreSQL text cannot hold a NUL
+ * (U+0000) at all (the insert fails), and a lone UTF-16 surrogate has no UTF-8 form (the driver
+ * would silently store U+FFFD instead), so neither may reach the database.
+ */
+export function unstorableTextProblem(text: string): 'nul' | 'surrogate' | null {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0) return 'nul';
+    if (code < 0xd800 || code > 0xdfff) continue;
+    // A high surrogate must be followed by a low one; a low one must follow a high one (skipped here).
+    const next = text.charCodeAt(i + 1);
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++;
+      continue;
+    }
+    return 'surrogate';
+  }
+  return null;
+}
+
+/** Whether `text` can be stored faithfully: no NUL and no unpaired surrogate. */
+export const isStorableText = (text: string): boolean => unstorableTextProblem(text) === null;
+
+/**
+ * The message a form or a 422 shows for a field whose text cannot be stored, or null when it can.
+ * `label` names the field as a sentence starts it: 'The title'.
+ */
+export function unstorableTextMessage(text: string, label: string): string | null {
+  const problem = unstorableTextProblem(text);
+  if (problem === 'nul') return `${label} must not contain a NUL character.`;
+  if (problem === 'surrogate') return `${label} contains an invalid character (an unpaired surrogate).`;
+  return null;
+}
+
+/**
+ * Characters that show nothing on their own: white space (JavaScript's \s, which includes U+00A0,
+ * U+2000–U+200A, U+3000 and U+FEFF), control characters, format characters (U+200B–U+200F, U+2060–
+ * U+2064, U+00AD, bidirectional marks…) and the rest of Unicode's default-ignorable code points
+ * (U+3164 HANGUL FILLER, variation selectors, tags…), plus U+2800 BRAILLE PATTERN BLANK.
+ */
+const INVISIBLE = /^[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
+
+/**
+ * Whether a title is empty for every practical purpose: nothing but white space and invisible
+ * characters. Such a title is refused like an empty one ('The title is required.'), on the server and
+ * in the client's forms.
+ */
+export function isBlankTitle(title: string): boolean {
+  return INVISIBLE.test(title);
+}
