@@ -66,7 +66,13 @@ export interface AppConfig {
   logLevel: string;
   /** Where the built client lives; null serves no pages (tests). */
   clientDir: string | null;
+  /** Things an operator must hear about at start-up (printed by index.ts). */
+  warnings: string[];
 }
+
+/** Printed when a shared database runs with demo sign-in only because AUTH_MODE was left out. */
+export const DEMO_AUTH_WARNING =
+  'WARNING: DATABASE_URL is set but AUTH_MODE is not, so demo sign-in is on: anyone can sign in as any phone number without a code. Set AUTH_MODE=otp for a real deployment, or AUTH_MODE=demo to keep demo sign-in on purpose.';
 
 /** Reads and validates the environment; a bad value stops start-up with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -97,5 +103,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     clientDir: e.CLIENT_DIR,
+    warnings: e.DATABASE_URL && !env.AUTH_MODE ? [DEMO_AUTH_WARNING] : [],
   };
 }
