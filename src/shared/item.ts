@@ -15,6 +15,8 @@ export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 export const SYNC_PAGE_SIZE = 500;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** Most phones one POST /api/contacts/sync may carry; a bigger address book goes in several. */
+export const CONTACTS_PER_REQUEST = 2000;
 
 export interface UserSummary {
   id: number;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CONTACTS_PER_REQUEST,
   DESCRIPTION_MAX_LENGTH,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   ITEM_STATUSES,
@@ -96,7 +97,7 @@ export type ItemPatchInput = z.input<typeof itemPatchSchema>;
 export type ItemPatch = z.output<typeof itemPatchSchema>;
 
 // Declared in ./item (zod-free) so client code that only needs the list does not pull zod in.
-export { PATCHABLE_FIELDS, type PatchableField } from './item';
+export { CONTACTS_PER_REQUEST, PATCHABLE_FIELDS, type PatchableField } from './item';
 
 export const assignSchema = z.strictObject({
   user_id: z.number({ error: 'Must be a user id.' }).int('Must be a whole number.').min(0).max(2_147_483_647),
@@ -113,9 +114,6 @@ export const loginSchema = z.strictObject({
   name: text('The name', 'The name field is required.').trim().min(1, 'The name field is required.').max(100),
   code: text('The code').max(12).optional(),
 });
-
-/** Most phones one POST /api/contacts/sync may carry; a bigger address book goes in several. */
-export const CONTACTS_PER_REQUEST = 2000;
 
 export const contactsSyncSchema = z.strictObject({
   contacts: z

@@ -1,4 +1,5 @@
 import { type ContactCandidate, candidateFromPicked, parseContactsCsv, phonesToSend } from '../../shared/csv';
+import { CONTACTS_PER_REQUEST } from '../../shared/item';
 import type { ToastInput } from '../stores/toastStore';
 import { type ApiClient, ApiError } from './apiClient';
 import type { OutpostDb } from './db';
@@ -67,7 +68,13 @@ export async function importContacts(
 ): Promise<{ count: number; toast: ToastInput }> {
   const phones = phonesToSend(candidates);
   try {
-    const { data } = await api.post<{ count: number }>('/contacts/sync', { contacts: phones });
+    // The server takes a bounded number per request; a big address book goes up in several.
+    let count = 0;
+    for (let start = 0; start < phones.length || start === 0; start += CONTACTS_PER_REQUEST) {
+      const contacts = phones.slice(start, start + CONTACTS_PER_REQUEST);
+      const { data } = await api.post<{ count: number }>('/contacts/sync', { contacts });
+      count += data.count;
+    }
     const names = new Map(candidates.map((c) => [c.phone, c.name ?? null]));
     await db.transaction('rw', db.contacts, async () => {
       const known = new Set(
@@ -79,7 +86,7 @@ export async function importContacts(
           .map((p) => ({ user_id: userId, contact_phone: p, name: names.get(p) ?? null })),
       );
     });
-    return { count: data.count, toast: CONTACT_TEXTS.imported(data.count) };
+    return { count, toast: CONTACT_TEXTS.imported(count) };
   } catch (error) {
     // Rate limited: trying again at once cannot help, so say so with the server's wait.
     if (error instanceof ApiError && error.status === 429) {

@@ -529,6 +529,18 @@ describe('search and contacts', () => {
     );
   });
 
+  it('sends an address book bigger than one request allows in several, and counts them all', async () => {
+    const d = await signedInDevice();
+    const candidates = Array.from({ length: 2500 }, (_, n) => ({
+      phone: `555${String(3_000_000 + n).padStart(7, '0')}`,
+      isValid: true,
+    }));
+    const result = await d.client.contacts.import(candidates);
+    expect(result.count).toBe(2500);
+    expect(d.control.requests.filter((r) => r.url.endsWith('/api/contacts/sync'))).toHaveLength(2);
+    expect(await d.client.db.contacts.count()).toBe(2500);
+  });
+
   it("says 'Slow down' with the server's wait when the contact upload is rate-limited", async () => {
     const d = await signedInDevice();
     const message = 'Too many writes. Please wait 7 seconds and try again.';

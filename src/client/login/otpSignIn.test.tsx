@@ -140,7 +140,9 @@ describe('/login in otp mode', () => {
       fireEvent.change(code, { target: { value: wrongCodeFor(phone) } });
       fireEvent.click(button('Sign In'));
       await waitFor(() =>
-        expect(screen.getByRole('alert').textContent ?? '').toContain(`${tries} tries left.`),
+        expect(screen.getByRole('alert').textContent ?? '').toContain(
+          `${tries} ${tries === 1 ? 'try' : 'tries'} left.`,
+        ),
       );
     }
     fireEvent.change(code, { target: { value: wrongCodeFor(phone) } });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { normalizePhone } from '../../shared/phone';
-import { loginSchema } from '../../shared/schemas';
+import { loginSchema, phoneSchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
 import { enforce } from '../http/rateLimits';
@@ -9,13 +9,7 @@ import { anonymousSessionRetired, endSession, sendXsrfCookie, startSession } fro
 import { consumeCode, issueCode } from './loginCodes';
 import { findOrCreateUser, userJson } from './users';
 
-const codeRequestSchema = z.strictObject({
-  phone: z
-    .string({ error: 'The phone field is required.' })
-    .trim()
-    .min(1, 'The phone field is required.')
-    .max(64),
-});
+const codeRequestSchema = z.strictObject({ phone: phoneSchema });
 
 /** Anti-forgery cookie, sign-in (demo or one-time code), the session check and sign-out. */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
