@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { openTestDatabase } from '../src/server/testing';
+import { openTestDatabase } from '../testkit/server';
 import { type BenchServer, startBenchServer } from './lib/child';
 import { check, fmt, heading, info, skip } from './lib/report';
 import { BENCH_NAME, BENCH_PHONE } from './lib/seed';

@@ -22,9 +22,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { createDevice, signIn as signInDevice } from '../src/client/data/testing/harness';
-import { openTestDatabase } from '../src/server/testing';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../src/shared/item';
+import { createDevice, signIn as signInDevice } from '../testkit/client/harness';
+import { openTestDatabase } from '../testkit/server';
 import { pgReachable } from './lib/pg';
 import { check, fmt, heading, info, skip } from './lib/report';
 

@@ -8,8 +8,8 @@
  * Budgets: 0 answers of 500 or more, 0 unhandled rejections, 0 errors without a message.
  */
 import { buildApp } from '../src/server/app';
-import { fuzzRoutes } from '../src/server/http/fuzz';
-import { openTestDatabase } from '../src/server/testing';
+import { fuzzRoutes } from '../testkit/fuzz';
+import { openTestDatabase } from '../testkit/server';
 import { pgReachable } from './lib/pg';
 import { check, fmt, heading, info, skip } from './lib/report';
 

@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { openTestDatabase } from '../src/server/testing';
+import { openTestDatabase } from '../testkit/server';
 import { startBenchServer } from './lib/child';
 import { pgReachable } from './lib/pg';
 import { check, fmt, heading, info, skip } from './lib/report';

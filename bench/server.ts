@@ -9,7 +9,7 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { openTestDatabase } from '../src/server/testing';
+import { openTestDatabase } from '../testkit/server';
 import { type BenchServer, startBenchServer } from './lib/child';
 import { ownCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './lib/cpu';
 import { check, fmt, heading, info, skip } from './lib/report';

@@ -5,8 +5,8 @@
  */
 
 import fc from 'fast-check';
-import { startClientTestServer } from '../src/client/data/testing/server';
-import { caseArb, runModelCase } from '../src/client/data/testing/syncModel';
+import { startClientTestServer } from '../testkit/client/server';
+import { caseArb, runModelCase } from '../testkit/client/syncModel';
 import { check, fmt, heading, info } from './lib/report';
 
 /** Runs the soak and prints each figure beside its budget (0 lost, 0 duplicated, 0 diverged). */

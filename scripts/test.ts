@@ -80,6 +80,7 @@ mkdirSync(reportDir, { recursive: true });
 
 await step('typecheck: tsc --noEmit -p tsconfig.json', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 await step('lint: biome check .', bin('biome'), ['check', '.']);
+await step('boundaries: scripts/checkBoundaries.ts', bin('tsx'), ['scripts/checkBoundaries.ts']);
 await step(
   'unit and integration: vitest run',
   bin('vitest'),

@@ -1,6 +1,6 @@
 import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDevice, type Device } from './testing/harness';
+import { createDevice, type Device } from '../../../testkit/client/harness';
 
 // No server at all: guest mode must never need one. Any request fails loudly in the assertions.
 let device: Device;

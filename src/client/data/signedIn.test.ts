@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createDevice, type Device, signIn } from '../../../testkit/client/harness';
+import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../testkit/client/server';
 import type { Item } from '../../shared/item';
 import { ApiError } from './apiClient';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from './mutuals';
-import { createDevice, type Device, signIn } from './testing/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from './testing/server';
 
 let server: ClientTestServer;
 const devices: Device[] = [];

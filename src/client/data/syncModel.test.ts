@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientTestServer, startClientTestServer } from './testing/server';
-import { checkSyncModel } from './testing/syncModel';
+import { type ClientTestServer, startClientTestServer } from '../../../testkit/client/server';
+import { checkSyncModel } from '../../../testkit/client/syncModel';
 
 let server: ClientTestServer;
 beforeAll(async () => {

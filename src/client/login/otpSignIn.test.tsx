@@ -8,14 +8,14 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import type { FastifyInstance } from 'fastify';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDevice, type Device } from '../../../testkit/client/harness';
+import { freshPhone } from '../../../testkit/client/server';
+import { openTestDatabase } from '../../../testkit/server';
 import { buildApp } from '../../server/app';
 import type { Database } from '../../server/db/client';
-import { openTestDatabase } from '../../server/testing';
 import { createServices } from '../app/dataServices';
 import { createQueryClient } from '../app/queryClient';
 import { ServicesProvider } from '../app/services';
-import { createDevice, type Device } from '../data/testing/harness';
-import { freshPhone } from '../data/testing/server';
 import OnboardingPage from '../onboarding/OnboardingPage';
 import { onboardingStore } from '../stores/onboardingStore';
 import LoginPage from './LoginPage';

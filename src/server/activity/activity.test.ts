@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
 import type { ActivityEntry, Item, Paginated } from '../../shared/item';
-import { makeMutual, signedIn, type TestClient } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
 
 type Feed = Paginated<ActivityEntry>;
 

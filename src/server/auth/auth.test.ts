@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { TestClient, uniquePhone } from '../../../testkit/testClient';
 import type { UserSummary } from '../../shared/item';
-import { TestClient, uniquePhone } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
 
 describe.each(testEngines())('sign-in and sessions (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;

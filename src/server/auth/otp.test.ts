@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Engine, openTestDatabase, testEngines } from '../../../testkit/server';
+import { TestClient, uniquePhone } from '../../../testkit/testClient';
 import { buildApp } from '../app';
 import { type Database, openDatabase, rows, sql } from '../db/client';
-import { TestClient, uniquePhone } from '../testClient';
-import { type Engine, openTestDatabase, testEngines } from '../testing';
 import { CODE_TTL_MS, LOCKOUT_MS } from './loginCodes';
 
 describe.each(testEngines())('sign-in with one-time codes (AUTH_MODE=otp) on %s', (engine) => {

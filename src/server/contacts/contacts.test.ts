@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { TestClient } from '../../../testkit/testClient';
 import type { Mutual } from '../../shared/item';
 import { CONTACTS_PER_REQUEST } from '../../shared/schemas';
-import { TestClient } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
 import { NORMALIZE_CHUNK } from './routes';
 
 // Every phone normalisation is recorded with the event-loop turn it ran in (the real function does

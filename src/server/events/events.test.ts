@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, testEngines } from '../../../testkit/server';
+import { makeMutual, signedIn, TestClient, uniquePhone } from '../../../testkit/testClient';
 import { buildApp } from '../app';
 import { type Database, openDatabase } from '../db/client';
-import { makeMutual, signedIn, TestClient, uniquePhone } from '../testClient';
-import { openTestDatabase, testEngines } from '../testing';
 
 /** An open event stream that counts `changed` events as they arrive. */
 async function openStream(baseUrl: string, client: TestClient) {

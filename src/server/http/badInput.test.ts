@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fuzzRoutes } from '../../../testkit/fuzz';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { signedIn, TestClient } from '../../../testkit/testClient';
 import type { Item } from '../../shared/item';
 import { BODY_LIMIT } from '../app';
-import { signedIn, TestClient } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
-import { fuzzRoutes } from './fuzz';
 
 type ErrorBody = { message: string };
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, openTestDatabase, testEngines } from '../../../testkit/server';
+import { signedIn, TestClient, uniquePhone } from '../../../testkit/testClient';
 import type { Item } from '../../shared/item';
 import { BODY_LIMIT, buildApp } from '../app';
 import type { Database } from '../db/client';
-import { signedIn, TestClient, uniquePhone } from '../testClient';
-import { createTestApp, openTestDatabase, testEngines } from '../testing';
 import { MAX_JSON_DEPTH } from './jsonBody';
 
 type ErrorBody = { message: string };

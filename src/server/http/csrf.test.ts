@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, openTestDatabase, testEngines } from '../../../testkit/server';
+import { signedIn, type TestClient, uniquePhone } from '../../../testkit/testClient';
 import type { Item } from '../../shared/item';
 import { buildApp } from '../app';
 import { type Database, rows, sql } from '../db/client';
-import { signedIn, type TestClient, uniquePhone } from '../testClient';
-import { createTestApp, openTestDatabase, testEngines } from '../testing';
 import { anonymousToken } from './session';
 
 const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../../../testkit/server';
+import { signedIn, TestClient, uniquePhone } from '../../../testkit/testClient';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
-import { signedIn, TestClient, uniquePhone } from '../testClient';
-import { openTestDatabase } from '../testing';
 
 describe('security headers and session cookies', () => {
   let database: Database;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { signedIn, type TestClient } from '../../../testkit/testClient';
 import type { ActivityEntry, Item, Paginated } from '../../shared/item';
-import { signedIn, type TestClient } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
 
 let keyCounter = 0;
 const newKey = () => {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, openTestDatabase, testEngines } from '../../../testkit/server';
+import { signedIn } from '../../../testkit/testClient';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
-import { signedIn } from '../testClient';
-import { createTestApp, openTestDatabase, testEngines } from '../testing';
 
 describe.each(testEngines())('unknown routes (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, testEngines } from '../../../testkit/server';
+import { signedIn, TestClient, uniquePhone } from '../../../testkit/testClient';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
-import { signedIn, TestClient, uniquePhone } from '../testClient';
-import { openTestDatabase, testEngines } from '../testing';
 import { isApiPath, normalizedPath } from './paths';
 
 const SECRET = 'top secret, outside the client folder';

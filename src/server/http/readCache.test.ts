@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, testEngines } from '../../../testkit/server';
+import { makeMutual, pullAll, signedIn, TestClient } from '../../../testkit/testClient';
 import type { Item, Paginated, SyncPage } from '../../shared/item';
 import { buildApp } from '../app';
 import { type Database, openDatabase } from '../db/client';
-import { makeMutual, pullAll, signedIn, TestClient } from '../testClient';
-import { openTestDatabase, testEngines } from '../testing';
 import { ReadCache } from './readCache';
 
 describe('ReadCache', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { makeMutual, pullAll, signedIn, type TestClient, writeDirectly } from '../../../testkit/testClient';
 import type { Item, Paginated } from '../../shared/item';
 import { sql } from '../db/client';
-import { makeMutual, pullAll, signedIn, type TestClient, writeDirectly } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
 
 type ErrorBody = { message: string; errors?: Record<string, string[]> };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { makeMutual, pullAll, signedIn, type TestClient } from '../../../testkit/testClient';
 import type { ActivityEntry, Item, Paginated } from '../../shared/item';
-import { makeMutual, pullAll, signedIn, type TestClient } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
 
 describe.each(testEngines())('who sees what (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;

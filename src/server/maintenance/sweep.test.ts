@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { type Database, rows, sql } from '../db/client';
-import { openTestDatabase, testEngines } from '../testing';
 import { startSweeper, sweepExpired } from './sweep';
 
 const MINUTE = 60_000;

@@ -1,10 +1,10 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../testkit/server';
+import { TestClient, uniquePhone } from '../../../testkit/testClient';
 import type { Item, SyncPage } from '../../shared/item';
 import { rows, sql } from '../db/client';
-import { TestClient, uniquePhone } from '../testClient';
-import { createTestApp } from '../testing';
 import { decodeCursor } from './cursor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
 import type { SyncChange, SyncPage } from '../../shared/item';
 import { type Database, rows, sql } from '../db/client';
-import { makeMutual, signedIn, type TestClient } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
 import { decodeCursor } from './cursor';
 
 let database: Database;

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testEngines } from '../../../testkit/server';
+import { makeMutual, pullAll, signedIn, writeDirectly } from '../../../testkit/testClient';
 import { isTombstone, SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
 import { rows, sql } from '../db/client';
 import { ITEM_FROM, visibleTo } from '../items/queries';
-import { makeMutual, pullAll, signedIn, writeDirectly } from '../testClient';
-import { createTestApp, testEngines } from '../testing';
 
 describe.each(testEngines())('sync (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;

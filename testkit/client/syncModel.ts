@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { type Item, type ItemType, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
-import type { LocalItem } from '../types';
+import type { LocalItem } from '../../src/client/data/types';
+import { type Item, type ItemType, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
 import { createDevice, type Device, signIn } from './harness';
 import { type ClientTestServer, freshPhone } from './server';
 

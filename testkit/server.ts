@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from './app';
-import { type Database, openDatabase } from './db/client';
-import type { AppConfig } from './env';
+import { buildApp } from '../src/server/app';
+import { type Database, openDatabase } from '../src/server/db/client';
+import type { AppConfig } from '../src/server/env';
 
 export type Engine = 'pglite' | 'pg';
 

@@ -1,5 +1,5 @@
-import { buildApp } from '../../../server/app';
-import { openTestDatabase } from '../../../server/testing';
+import { buildApp } from '../../src/server/app';
+import { openTestDatabase } from '../server';
 
 export interface ClientTestServer {
   url: string;

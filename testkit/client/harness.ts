@@ -1,8 +1,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { FetchLike } from '../apiClient';
-import { createOutpostClient, type OutpostClient } from '../client';
-import { manualConnectivity } from '../connectivity';
-import { createCookieFetch } from '../cookieFetch';
+import type { FetchLike } from '../../src/client/data/apiClient';
+import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
+import { manualConnectivity } from '../../src/client/data/connectivity';
+import { createCookieFetch } from '../../src/client/data/cookieFetch';
 
 let deviceCounter = 0;
 

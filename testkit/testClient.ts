@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { type Item, isTombstone, type SyncChange, type SyncPage, type UserSummary } from '../shared/item';
-import type { ItemCreateInput } from '../shared/schemas';
-import { type Database, type Executor, rows, sql } from './db/client';
-import { decodeCursor } from './sync/cursor';
+import { type Database, type Executor, rows, sql } from '../src/server/db/client';
+import { decodeCursor } from '../src/server/sync/cursor';
+import { type Item, isTombstone, type SyncChange, type SyncPage, type UserSummary } from '../src/shared/item';
+import type { ItemCreateInput } from '../src/shared/schemas';
 
 export interface TestResponse<T = unknown> {
   status: number;

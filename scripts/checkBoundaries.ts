@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './lib/paths';
+
+// The module boundaries of ARCHITECTURE.md §1 and §6, checked on every `npm test`: each rule names the
+// files it governs and the imports they may not make. An import is the resolved path of a relative
+// specifier (from the repository root) or a package name.
+
+interface Rule {
+  name: string;
+  /** Files (paths from the root) the rule governs. */
+  applies: (file: string) => boolean;
+  /** True for an import the governed file may not make. */
+  forbids: (target: string) => boolean;
+}
+
+const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+const under = (dir: string) => (file: string) => file.startsWith(`${dir}/`);
+
+/** Packages src/shared may use: framework-free helpers only. */
+const SHARED_PACKAGES = new Set(['zod', 'date-fns', 'libphonenumber-js', 'papaparse', 'rrule', 'uuid']);
+
+export const RULES: Rule[] = [
+  {
+    name: 'src/shared is framework-free: no client, server or test code, no framework packages',
+    applies: (file) => under('src/shared')(file) && !isTest(file),
+    forbids: (target) =>
+      target.startsWith('src/client/') ||
+      target.startsWith('src/server/') ||
+      target.startsWith('testkit/') ||
+      (!target.startsWith('src/') &&
+        !target.startsWith('node:') &&
+        !SHARED_PACKAGES.has(packageName(target))),
+  },
+  {
+    name: 'the client never imports server code (its tests may start a server)',
+    applies: (file) => under('src/client')(file) && !isTest(file),
+    forbids: (target) => target.startsWith('src/server/'),
+  },
+  {
+    name: 'the server never imports client code',
+    applies: (file) => under('src/server')(file) && !isTest(file),
+    forbids: (target) => target.startsWith('src/client/'),
+  },
+  {
+    name: 'test tooling (testkit/) is for tests and benchmarks only',
+    applies: (file) => under('src')(file) && !isTest(file),
+    forbids: (target) => target.startsWith('testkit/'),
+  },
+];
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...sourceFiles(rel));
+    else if (/\.tsx?$/.test(entry.name)) out.push(rel);
+  }
+  return out;
+}
+
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s(?:[^'";]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The imports of a file: relative ones resolved to paths from the root, packages as written. */
+export function importsOf(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const specifier = match[1] ?? match[2];
+    if (!specifier) continue;
+    out.push(
+      specifier.startsWith('.')
+        ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier))
+        : specifier,
+    );
+  }
+  return out;
+}
+
+const problems: string[] = [];
+for (const file of [...sourceFiles('src'), ...sourceFiles('testkit')]) {
+  const rules = RULES.filter((rule) => rule.applies(file));
+  if (rules.length === 0) continue;
+  for (const target of importsOf(file, readFileSync(path.join(repoRoot, file), 'utf8'))) {
+    for (const rule of rules) {
+      if (rule.forbids(target)) problems.push(`${file} imports ${target}: ${rule.name}`);
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  console.error(`\n${problems.length} import${problems.length === 1 ? '' : 's'} cross a boundary.`);
+  process.exit(1);
+}
+console.log(`Module boundaries hold (${RULES.length} rules).`);
