@@ -20,6 +20,10 @@ import OnboardingPage from '../onboarding/OnboardingPage';
 import { onboardingStore } from '../stores/onboardingStore';
 import LoginPage from './LoginPage';
 
+// The server's sign-in mode arrives with the first request of a cold test server; on a loaded machine
+// that can take longer than findBy's one-second default.
+const MODE_WAIT_MS = 10_000;
+
 const sent: { to: string; message: string }[] = [];
 const servers: { app: FastifyInstance; database: Database }[] = [];
 const devices: Device[] = [];
@@ -97,7 +101,7 @@ describe('/login in otp mode', () => {
     const { device, lastToast } = renderAt(otpUrl, '/login');
     const phone = freshPhone();
     // The server's mode arrives first: the form asks for a code instead of signing in.
-    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: MODE_WAIT_MS }));
     expect(await screen.findByText('Phone number is required')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Phone number'), { target: { value: phone } });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Olga' } });
@@ -134,7 +138,7 @@ describe('/login in otp mode', () => {
     const phone = freshPhone();
     fireEvent.change(screen.getByLabelText('Phone number'), { target: { value: phone } });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Guess' } });
-    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: MODE_WAIT_MS }));
     const code = await screen.findByLabelText('Verification code');
     for (let tries = 4; tries >= 1; tries--) {
       fireEvent.change(code, { target: { value: wrongCodeFor(phone) } });
