@@ -17,6 +17,26 @@ interface Rule {
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
 const under = (dir: string) => (file: string) => file.startsWith(`${dir}/`);
 
+/** The one door to the data for screens (ARCHITECTURE §6 'One door'): the only client code outside
+ * src/client/data and src/client/stores that may reach Dexie, the API client or the sync engine. */
+const DOOR = new Set([
+  'src/client/app/services.tsx',
+  'src/client/app/dataServices.ts',
+  'src/client/app/liveData.ts',
+  'src/client/app/queryClient.ts',
+]);
+
+/** Test support that builds real clients on fake-indexeddb (component tests use it). */
+const isTestSupport = (file: string) => isTest(file) || file.endsWith('/testUtils.tsx');
+
+/** What screens may not import: Dexie, and the data layer's database, API client, sync engine and client. */
+const DATA_INTERNALS = ['apiClient', 'db', 'syncEngine', 'client'].map((m) => `src/client/data/${m}`);
+const isDataInternal = (target: string) =>
+  target === 'dexie' ||
+  target === 'dexie-react-hooks' ||
+  DATA_INTERNALS.some((m) => target === m || target === `${m}.ts`) ||
+  target.startsWith('src/client/data/sync/');
+
 /** Packages src/shared may use: framework-free helpers only. */
 const SHARED_PACKAGES = new Set(['zod', 'date-fns', 'libphonenumber-js', 'papaparse', 'rrule', 'uuid']);
 
@@ -41,6 +61,21 @@ export const RULES: Rule[] = [
     name: 'the server never imports client code',
     applies: (file) => under('src/server')(file) && !isTest(file),
     forbids: (target) => target.startsWith('src/client/'),
+  },
+  {
+    name: 'one door: screens reach the data only through src/client/app/services (its liveData and dataServices), never Dexie, the API client, the database, the sync engine or the client',
+    applies: (file) =>
+      under('src/client')(file) &&
+      !under('src/client/data')(file) &&
+      !under('src/client/stores')(file) &&
+      !DOOR.has(file) &&
+      !isTestSupport(file),
+    forbids: isDataInternal,
+  },
+  {
+    name: 'components/items builds on items, never the reverse (no items <-> components/items cycle)',
+    applies: under('src/client/items'),
+    forbids: (target) => target.startsWith('src/client/components/items/'),
   },
   {
     name: 'test tooling (testkit/) is for tests and benchmarks only',

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { registerPwa } from './app/pwa';
 import { preloadRoute } from './app/router';
-import { appServices } from './app/services';
+import { toast } from './app/services';
 import { onboardingStore } from './stores/onboardingStore';
 import './styles.css';
 
@@ -42,7 +42,7 @@ void Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIR
 if (import.meta.env.PROD) {
   const register = () =>
     void registerPwa({
-      toast: (input) => appServices().toasts.getState().push(input),
+      toast,
       register: async () => (await import('virtual:pwa-register')).registerSW,
     });
   const whenIdle = () =>

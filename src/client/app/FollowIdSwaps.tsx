@@ -13,7 +13,7 @@ export function FollowIdSwaps() {
   current.current = location;
   useEffect(() => {
     if (!servicesLoaded(services)) return;
-    return services.client.onIdSwap((oldId, newId) => {
+    return services.onIdSwap((oldId, newId) => {
       const { pathname, search } = current.current;
       const next = swappedPath(pathname, oldId, newId);
       if (next) void navigate(`${next}${search}`, { replace: true });

@@ -3,21 +3,17 @@ import { Toast } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { cn, focusRing } from '../components/ui/cn';
-import { type Toast as ToastData, type ToastStore, toastStore } from '../stores/toastStore';
+import type { Toast as ToastData, ToastStore } from '../stores/toastStore';
 import { useServices } from './services';
 
 const SWIPE_THRESHOLD = 50;
 const EXIT_MS = 150;
 
-/** One toast at a time from the data layer's queue (Radix Toast: 5 s, swipe right, F8). */
+/** One toast at a time from the app's one queue (Radix Toast: 5 s, swipe right, F8). */
 export default function ToastRegion() {
-  const { toasts } = useServices();
-  // The data layer's client has its own queue (the sync engine's toasts); the module-level queue is
-  // shown too, so a screen that imports `toast` from the store is never silent.
-  const clientQueue = useStore(toasts, (s) => s.queue);
-  const moduleQueue = useStore(toastStore, (s) => s.queue);
-  const store = clientQueue.length > 0 ? toasts : toastStore;
-  const queue = clientQueue.length > 0 ? clientQueue : moduleQueue;
+  // Screens, the sync engine and the service worker's notice all write to this one queue.
+  const { toasts: store } = useServices();
+  const queue = useStore(store, (s) => s.queue);
   // One at a time, and the newest wins (the spec's limit of 1): a stale 'Code sent' should not hold
   // back 'Welcome!' for five seconds.
   const current = queue[queue.length - 1] ?? null;

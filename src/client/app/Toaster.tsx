@@ -1,6 +1,5 @@
 import { lazy, Suspense } from 'react';
 import { useStore } from 'zustand';
-import { toastStore } from '../stores/toastStore';
 import { useServices } from './services';
 import { useMountedOnce } from './useMountedOnce';
 
@@ -8,12 +7,11 @@ import { useMountedOnce } from './useMountedOnce';
 // the F8 hotkey to reach later toasts).
 const ToastRegion = lazy(() => import('./ToastRegion'));
 
-/** The toasts of the data layer's queue and of the module-level one (see ToastRegion). */
+/** The toasts of the app's one queue (see ToastRegion). */
 export function Toaster() {
   const { toasts } = useServices();
-  const clientPending = useStore(toasts, (s) => s.queue.length > 0);
-  const modulePending = useStore(toastStore, (s) => s.queue.length > 0);
-  const mounted = useMountedOnce(clientPending || modulePending);
+  const pending = useStore(toasts, (s) => s.queue.length > 0);
+  const mounted = useMountedOnce(pending);
   return mounted ? (
     <Suspense fallback={null}>
       <ToastRegion />

@@ -1,12 +1,13 @@
 /**
- * The data half of the app's services (src/client/app/services.tsx): the client (Dexie, the sync
- * engine) and what is built on it. services.tsx loads this module after the first paint, so /login
- * and /onboarding never wait for IndexedDB.
+ * The data half of the one door (src/client/app/services.tsx): the page's client (Dexie, the sync
+ * engine) and the services built on it. services.tsx loads this module after the first paint, so /login
+ * and /onboarding never wait for IndexedDB; screens with items reach it sooner through ./liveData.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { getOutpostClient, type OutpostClient } from '../data/client';
+import { createOutpostClient, type OutpostClient } from '../data/client';
 import type { LocalItem } from '../data/types';
-import type { AppServices, ConflictVersion, ConflictView } from './services';
+import { toastStore } from '../stores/toastStore';
+import { type AppServices, type ConflictVersion, type ConflictView, serverReads } from './services';
 
 function versionOf(item: LocalItem): ConflictVersion {
   return {
@@ -37,14 +38,30 @@ export function toConflictView(item: LocalItem): ConflictView {
   };
 }
 
-/** The app's services over the data layer's client (one per page: one Dexie, one sync engine). */
+const clients = new WeakMap<AppServices, OutpostClient>();
+
+/** The client under a set of services (./liveData's live queries and writes read it). */
+export function clientOf(services: AppServices): OutpostClient | undefined {
+  return clients.get(services);
+}
+
+/**
+ * The app's services over a data layer's client (one per page: one Dexie, one sync engine). Tests make
+ * one over their own client and hand it to <ServicesProvider services={…}>: the one way to inject one.
+ */
 export function createServices(client: OutpostClient): AppServices {
-  return {
-    client,
+  const services: AppServices = {
     auth: client.auth,
-    api: client.api,
     syncStatus: client.status,
     toasts: client.toasts,
+    server: serverReads(client.api),
+    contacts: {
+      pickFromPhone: () => client.contacts.pickFromPhone(),
+      fromCsv: (text) => client.contacts.fromCsv(text),
+      import: (candidates) => client.contacts.import(candidates),
+      refreshMutuals: () => client.mutuals.refresh(),
+    },
+    onIdSwap: (listener) => client.onIdSwap(listener),
     useConflicts: () =>
       useLiveQuery(
         async () => (await client.engine.listConflicts()).map((c) => toConflictView(c.local)),
@@ -73,12 +90,24 @@ export function createServices(client: OutpostClient): AppServices {
     },
     clearFinishedUpgrade: () => client.clearFinishedUpgrade(),
   };
+  clients.set(services, client);
+  return services;
 }
 
-/** The app's services over the page's client, which this starts (guest init, session check, sync). */
+let page: AppServices | null = null;
+
+/**
+ * The page's services over the page's client, made (not started) on first use: a screen with items
+ * reads the device at once, before start(). Its toasts go to the app's one queue.
+ */
+export function pageServices(): AppServices {
+  page ??= createServices(createOutpostClient({ toastStore }));
+  return page;
+}
+
+/** The page's services, whose client this starts (guest init, session check, sync). */
 export function startAppServices(): AppServices {
-  const client = getOutpostClient();
-  const services = createServices(client);
-  void client.start();
+  const services = pageServices();
+  void clients.get(services)?.start();
   return services;
 }

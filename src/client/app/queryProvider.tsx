@@ -1,6 +1,8 @@
-import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ComponentType } from 'react';
+import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { type ComponentType, useEffect } from 'react';
 import { createQueryClient } from './queryClient';
+import { SERVER_LIST_KEY } from './queryKeys';
+import { onDataChange, useServices } from './services';
 
 let client: QueryClient | null = null;
 
@@ -8,6 +10,21 @@ let client: QueryClient | null = null;
 export function appQueryClient(): QueryClient {
   client ??= createQueryClient();
   return client;
+}
+
+/**
+ * Server lists follow the same change signal as the device's data: a local write (the queue's count
+ * moves) or a finished sync run (a server `changed` event pulls) refetches the lists on screen and
+ * marks the others stale, so a campaign just created shows on /campaigns without a remount.
+ */
+export function FollowDataChanges() {
+  const services = useServices();
+  const queryClient = useQueryClient();
+  useEffect(
+    () => onDataChange(services, () => void queryClient.invalidateQueries({ queryKey: [SERVER_LIST_KEY] })),
+    [services, queryClient],
+  );
+  return null;
 }
 
 /**
@@ -19,6 +36,7 @@ export function withQueryClient(Screen: ComponentType): ComponentType {
   return function WithQueryClient() {
     return (
       <QueryClientProvider client={appQueryClient()}>
+        <FollowDataChanges />
         <Screen />
       </QueryClientProvider>
     );

@@ -1,14 +1,18 @@
 /**
- * UI A's thin adapter over the data layer (src/client/data, src/client/stores). Screens of the shell,
- * onboarding, sign-in, preferences, contacts and the sync dialogs talk to this interface only, so that
- * when the data layer's runtime lands (or changes) only this file follows it.
+ * The one door to the data for every screen (ARCHITECTURE §6 'One door'). This module is the light
+ * half, in the first screen's chunk: the services' interface, the provider (also the tests' one way to
+ * inject a client), the shell's stand-ins used before the data layer has loaded, the toast queue and
+ * the typed server reads. The data layer itself (Dexie, the sync engine: ~40 KB gzip) loads after the
+ * first paint through ./dataServices; the device's live queries and writes are in ./liveData, which
+ * feature folders reach through their own queries.ts and mutations.ts. Screens never import Dexie, the
+ * API client or the sync engine.
  */
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { ItemStatus, UserSummary } from '../../shared/item';
+import type { ContactCandidate } from '../../shared/csv';
+import type { ActivityEntry, Item, ItemStatus, Mutual, Paginated, UserSummary } from '../../shared/item';
 import { type ApiClient, createApiClient } from '../data/apiClient';
-import type { OutpostClient } from '../data/client';
 import type { ConflictType } from '../data/types';
 import { type AuthState, type AuthStore, guestUser } from '../stores/authStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
@@ -35,14 +39,40 @@ export interface ConflictView {
 
 export type ConflictChoice = 'local' | 'remote';
 
+export type AuthMode = 'demo' | 'otp';
+
+/** The server-only reads (and the sign-in code request): typed, over the same origin and session. */
+export interface ServerReads {
+  /** One page of the signed-in user's campaigns. */
+  campaignPage: (page: number, signal?: AbortSignal) => Promise<Paginated<Item>>;
+  /** One page of a campaign's activity. */
+  activity: (campaignId: number, page: number, signal?: AbortSignal) => Promise<Paginated<ActivityEntry>>;
+  /** The signed-in user's mutual contacts. */
+  mutuals: () => Promise<Mutual[]>;
+  /** Which sign-in flow the server wants. */
+  authMode: () => Promise<AuthMode>;
+  /** Asks the server to text a sign-in code; answers the mode it runs in. */
+  requestCode: (phone: string) => Promise<AuthMode>;
+}
+
+/** What the contacts import needs from the data layer (loaded on first use). */
+export interface ContactsDoor {
+  pickFromPhone: () => Promise<ContactCandidate[]>;
+  fromCsv: (text: string) => Promise<ContactCandidate[]>;
+  import: (candidates: readonly ContactCandidate[]) => Promise<{ toast: ToastInput }>;
+  /** Refreshes the device's copy of the mutual contacts (the assignee pickers read it). */
+  refreshMutuals: () => Promise<void>;
+}
+
 export interface AppServices {
-  /** The data layer's client, for what this adapter does not wrap (contacts import). */
-  client: OutpostClient;
   auth: AuthStore;
-  api: ApiClient;
   syncStatus: SyncStatusStore;
-  /** The toast queue the sync engine writes to. */
+  /** The app's one toast queue (screens, the sync engine, the service worker's update notice). */
   toasts: ToastStore;
+  server: ServerReads;
+  contacts: ContactsDoor;
+  /** Tells an open /tasks/{id} route that its temporary id became the server's. */
+  onIdSwap: (listener: (oldId: number, newId: number) => void) => () => void;
   /** Live list of open conflicts. */
   useConflicts: () => ConflictView[];
   resolveConflicts: (choices: Record<number, ConflictChoice>) => Promise<void>;
@@ -52,6 +82,52 @@ export interface AppServices {
   clearFinishedUpgrade: () => Promise<void>;
   /** Deletes IndexedDB and local storage (the caller reloads). */
   clearLocalData: () => Promise<void>;
+}
+
+/** The typed server reads over an API client. */
+export function serverReads(api: ApiClient): ServerReads {
+  return {
+    campaignPage: async (page, signal) =>
+      (await api.get<Paginated<Item>>(`/items?type=campaign&page=${page}`, signal ? { signal } : {})).data,
+    activity: async (campaignId, page, signal) =>
+      (
+        await api.get<Paginated<ActivityEntry>>(
+          `/campaigns/${campaignId}/activity?page=${page}`,
+          signal ? { signal } : {},
+        )
+      ).data,
+    mutuals: async () => (await api.get<{ mutuals: Mutual[] }>('/contacts/mutuals')).data.mutuals,
+    authMode: async () => {
+      const { data } = await api.get<{ mode?: unknown }>('/auth/mode');
+      return data.mode === 'otp' ? 'otp' : 'demo';
+    },
+    requestCode: async (phone) => {
+      await api.csrfCookie();
+      const { data } = await api.post<{ mode?: AuthMode }>('/login/code', { phone });
+      return data.mode === 'otp' ? 'otp' : 'demo';
+    },
+  };
+}
+
+/**
+ * The data changed: something local was written (the queue's count moved) or a sync run finished (a
+ * server `changed` event pulls, a push lands). Coalesced, so a burst of writes is one call; the
+ * server-only lists refetch on it (queryProvider), like the live queries re-run on IndexedDB's changes.
+ */
+export function onDataChange(services: AppServices, listener: () => void, waitMs = 150): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const off = services.syncStatus.subscribe((state, prev) => {
+    if (state.pendingCount === prev.pendingCount && state.lastSyncAt === prev.lastSyncAt) return;
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      listener();
+    }, waitMs);
+  });
+  return () => {
+    off();
+    if (timer !== null) clearTimeout(timer);
+  };
 }
 
 let loaded: AppServices | null = null;
@@ -139,17 +215,19 @@ function shellServices(): AppServices {
     login: async (phone, name, code) => (await later()).auth.getState().login(phone, name, code),
     logout: async () => (await later()).auth.getState().logout(),
   }));
+  // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.
+  const api = createApiClient({ onUnauthorized: () => auth.getState().toGuest() });
   shell = {
-    // Only read in handlers, by then loaded: before that there is no client to give.
-    client: new Proxy({} as OutpostClient, {
-      get(_, key) {
-        if (!loaded) throw new Error('The data layer has not loaded yet');
-        return Reflect.get(loaded.client, key);
-      },
-    }),
     auth,
-    // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.
-    api: createApiClient({ onUnauthorized: () => auth.getState().toGuest() }),
+    server: serverReads(api),
+    contacts: {
+      pickFromPhone: async () => (await later()).contacts.pickFromPhone(),
+      fromCsv: async (text) => (await later()).contacts.fromCsv(text),
+      import: async (candidates) => (await later()).contacts.import(candidates),
+      refreshMutuals: async () => (await later()).contacts.refreshMutuals(),
+    },
+    // No temporary ids exist before the data layer (FollowIdSwaps subscribes again once it is up).
+    onIdSwap: () => () => {},
     syncStatus: createSyncStatusStore(typeof navigator === 'undefined' ? true : navigator.onLine),
     toasts: toastStore,
     useConflicts: () => [],
@@ -206,7 +284,13 @@ export function useSignedInUser(): UserSummary | null {
   return signedIn ? user : null;
 }
 
-/** Shows a toast in the app's toast queue (the one the Toaster shows). */
+/** Shows a toast in the app's one toast queue (the one the Toaster shows), from outside React. */
 export function toast(input: ToastInput): string {
   return appServices().toasts.getState().push(input);
+}
+
+/** The toast queue of the services on screen (a test's own, or the app's one queue). */
+export function useToast(): (input: ToastInput) => string {
+  const { toasts } = useServices();
+  return toasts.getState().push;
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { UserSummary } from '../../shared/item';
 import { uiStore } from '../stores/uiStore';
-import { useServices } from './services';
+import { type AuthMode, useServices } from './services';
 
 /**
  * Signs in through the data layer's auth store; when the device was a guest, starts the celebratory
@@ -21,19 +21,12 @@ export function useSignIn(): (phone: string, name: string, code?: string) => Pro
   );
 }
 
-export type AuthMode = 'demo' | 'otp';
+export type { AuthMode };
 
 /** Asks the server to send a sign-in code; in demo mode it sends nothing and the test code works. */
 export function useRequestCode(): (phone: string) => Promise<AuthMode> {
-  const { api } = useServices();
-  return useCallback(
-    async (phone) => {
-      await api.csrfCookie();
-      const { data } = await api.post<{ mode?: AuthMode }>('/login/code', { phone });
-      return data.mode === 'otp' ? 'otp' : 'demo';
-    },
-    [api],
-  );
+  const { server } = useServices();
+  return useCallback((phone) => server.requestCode(phone), [server]);
 }
 
 export const AUTH_MODE_QUERY_KEY = ['auth-mode'] as const;
@@ -44,13 +37,10 @@ export const AUTH_MODE_QUERY_KEY = ['auth-mode'] as const;
  * both sign-in screens behave as in demo mode until the server has actually answered 'otp'.
  */
 export function useAuthMode(): AuthMode {
-  const { api } = useServices();
+  const { server } = useServices();
   const { data } = useQuery({
     queryKey: AUTH_MODE_QUERY_KEY,
-    queryFn: async () => {
-      const { data: body } = await api.get<{ mode?: unknown }>('/auth/mode');
-      return body.mode === 'otp' ? ('otp' as const) : ('demo' as const);
-    },
+    queryFn: () => server.authMode(),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
     retry: false,

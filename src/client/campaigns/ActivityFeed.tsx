@@ -1,12 +1,10 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { AlertCircle, History } from 'lucide-react';
-import type { ActivityEntry, Paginated } from '../../shared/item';
 import { Badge, type BadgeTone } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
 import { EmptyState } from '../components/ui/EmptyState';
 import { Skeleton } from '../components/ui/Skeleton';
-import { useApi, useViewer } from '../items/dataAdapter';
+import { useCampaignActivity } from './queries';
 
 /** The spec's action colours: created green, updated blue, deleted red, completed purple, assigned orange. */
 export const ACTION_TONE: Record<string, BadgeTone> = {
@@ -16,8 +14,6 @@ export const ACTION_TONE: Record<string, BadgeTone> = {
   completed: 'purple',
   assigned: 'orange',
 };
-
-export const ACTIVITY_STALE_MS = 30_000;
 
 /** One metadata value in words: a change reads 'pending → in progress', a flag 'yes' or 'no'. */
 export function metadataValue(value: unknown): string {
@@ -57,22 +53,7 @@ const EMPTY_TEXT = 'No activity yet. Start by adding tasks or making changes to 
  * this device) have no server history, so they see the empty state without any request.
  */
 export function ActivityFeed({ campaignId }: { campaignId: number }) {
-  const viewer = useViewer();
-  const api = useApi();
-  const enabled = !viewer.isGuest && campaignId > 0;
-  const query = useInfiniteQuery({
-    queryKey: ['activity', campaignId],
-    queryFn: async ({ pageParam, signal }) =>
-      (
-        await api.get<Paginated<ActivityEntry>>(`/campaigns/${campaignId}/activity?page=${pageParam}`, {
-          signal,
-        })
-      ).data,
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.current_page < last.last_page ? last.current_page + 1 : undefined),
-    staleTime: ACTIVITY_STALE_MS,
-    enabled,
-  });
+  const { enabled, query } = useCampaignActivity(campaignId);
 
   if (!enabled) return <EmptyState icon={<History aria-hidden />} title={EMPTY_TEXT} />;
   if (query.isPending) {

@@ -3,7 +3,6 @@ import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestClient, renderWithApp } from '../components/items/testUtils';
 import type { OutpostClient } from '../data/client';
-import { setOutpostClientForTests } from '../items/dataAdapter';
 import TaskDetailPage from '../tasks/TaskDetailPage';
 import CampaignDetailPage from './CampaignDetailPage';
 
@@ -16,7 +15,6 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   client.close();
-  setOutpostClientForTests(null);
 });
 
 describe('CampaignDetailPage', () => {

@@ -8,11 +8,11 @@ import {
   ProgressBlock,
 } from '../components/items/DetailParts';
 import { ItemList } from '../components/items/ItemList';
-import { formatDay, statusText } from '../components/items/itemStyle';
 import { ListEmpty, ListLoading, PageColumn, useTabParam } from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { useChildren, useItem } from '../items/dataAdapter';
+import { formatDay, statusText } from '../items/itemStyle';
+import { useChildren, useItem } from '../items/queries';
 import { ActivityFeed } from './ActivityFeed';
 
 const TABS = ['contents', 'activity'] as const;

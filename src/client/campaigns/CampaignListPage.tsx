@@ -1,12 +1,12 @@
 import { AlertCircle, CalendarDays, ChevronLeft, ChevronRight, Flag } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import type { ItemStatus } from '../../shared/item';
-import { formatDay, STATUS_PILL, statusText } from '../components/items/itemStyle';
 import { ListEmpty, PageColumn, PageHeader } from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { cn, focusRing } from '../components/ui/cn';
 import { Skeleton } from '../components/ui/Skeleton';
+import { formatDay, STATUS_PILL, statusText } from '../items/itemStyle';
 import { useCampaignPage } from './queries';
 
 export default function CampaignListPage() {

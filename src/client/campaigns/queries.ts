@@ -1,9 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Item, Paginated } from '../../shared/item';
-import { type LocalItem, useApi, useLocalCampaigns, useViewer } from '../items/dataAdapter';
+import { SERVER_LIST_KEY } from '../app/queryKeys';
+import { useServices } from '../app/services';
+import { type LocalItem, useHomeItems, useViewer } from '../items/queries';
 
 /** The spec's local page size for guests and offline use. */
 export const LOCAL_PAGE_SIZE = 20;
+
+export const ACTIVITY_STALE_MS = 30_000;
 
 export interface CampaignPageState {
   status: 'loading' | 'error' | 'ready';
@@ -12,21 +16,21 @@ export interface CampaignPageState {
 }
 
 /**
- * One page of campaigns: the server's pages (react-query) when signed in and online, otherwise local
- * pages of 20 from IndexedDB, so guests and offline users page the same way.
+ * One page of campaigns: the server's pages when signed in and online, otherwise local pages of 20
+ * from the device, so guests and offline users page the same way. The server's pages are a server
+ * list: the door's change signal refetches them (queryProvider), like the device's live queries.
  */
 export function useCampaignPage(page: number): CampaignPageState {
   const viewer = useViewer();
-  const api = useApi();
+  const { server } = useServices();
   const fromServer = !viewer.isGuest && viewer.online;
   const query = useQuery({
-    queryKey: ['campaigns', 'page', viewer.user.id, page],
-    queryFn: async ({ signal }) =>
-      (await api.get<Paginated<Item>>(`/items?type=campaign&page=${page}`, { signal })).data,
+    queryKey: [SERVER_LIST_KEY, 'campaigns', viewer.user.id, page],
+    queryFn: ({ signal }) => server.campaignPage(page, signal),
     enabled: fromServer,
     placeholderData: keepPreviousData,
   });
-  const local = useLocalCampaigns();
+  const local = useHomeItems('campaign');
 
   if (fromServer) {
     if (query.isError && !query.data)
@@ -48,4 +52,23 @@ export function useCampaignPage(page: number): CampaignPageState {
     },
     refetch: () => {},
   };
+}
+
+/**
+ * A campaign's activity, page by page from the server (a server list, refreshed by the door's change
+ * signal). Guests and campaigns that only exist on this device have no server history: no request.
+ */
+export function useCampaignActivity(campaignId: number) {
+  const viewer = useViewer();
+  const { server } = useServices();
+  const enabled = !viewer.isGuest && campaignId > 0;
+  const query = useInfiniteQuery({
+    queryKey: [SERVER_LIST_KEY, 'activity', campaignId],
+    queryFn: ({ pageParam, signal }) => server.activity(campaignId, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.current_page < last.last_page ? last.current_page + 1 : undefined),
+    staleTime: ACTIVITY_STALE_MS,
+    enabled,
+  });
+  return { enabled, query };
 }

@@ -3,7 +3,7 @@ import { FileText, LogIn, Search, Smartphone, UserPlus, Users } from 'lucide-rea
 import { type ChangeEvent, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { type ContactCandidate, CSV_ACCEPT } from '../../shared/csv';
-import type { Mutual } from '../../shared/item';
+import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { toast, useServices, useSignedInUser } from '../app/services';
 import {
   Avatar,
@@ -22,7 +22,7 @@ import {
 import { CONTACT_TEXTS, ContactImportError } from '../data/contactsImport';
 import type { ToastInput } from '../stores/toastStore';
 
-export const MUTUALS_QUERY_KEY = ['contacts', 'mutuals'] as const;
+export const MUTUALS_QUERY_KEY = [SERVER_LIST_KEY, 'contacts', 'mutuals'] as const;
 
 function toastOf(error: unknown, fallback: ToastInput): ToastInput {
   return error instanceof ContactImportError ? error.toast : fallback;
@@ -54,7 +54,7 @@ export default function ContactsPage() {
 }
 
 function SignedInContacts() {
-  const { api, client } = useServices();
+  const { server, contacts } = useServices();
   const queryClient = useQueryClient();
   const fileRef = useRef<HTMLInputElement>(null);
   const [candidates, setCandidates] = useState<ContactCandidate[] | null>(null);
@@ -62,25 +62,25 @@ function SignedInContacts() {
 
   const mutuals = useQuery({
     queryKey: MUTUALS_QUERY_KEY,
-    queryFn: async () => (await api.get<{ mutuals: Mutual[] }>('/contacts/mutuals')).data.mutuals,
+    queryFn: () => server.mutuals(),
   });
 
   // The data layer's import sends the valid phones and keeps them locally; its errors carry the toast.
   const importMutation = useMutation({
-    mutationFn: (list: ContactCandidate[]) => client.contacts.import(list),
+    mutationFn: (list: ContactCandidate[]) => contacts.import(list),
     onSuccess: (result) => {
       toast(result.toast);
       setCandidates(null);
       void queryClient.invalidateQueries({ queryKey: MUTUALS_QUERY_KEY });
       // The assignee pickers read the device's copy: new mutuals show there at once too.
-      void client.mutuals.refresh();
+      void contacts.refreshMutuals();
     },
     onError: (error) => toast(toastOf(error, { ...CONTACT_TEXTS.failed, variant: 'destructive' })),
   });
 
   const importFromPhone = async () => {
     try {
-      const picked = await client.contacts.pickFromPhone();
+      const picked = await contacts.pickFromPhone();
       if (picked.length === 0) throw new ContactImportError(CONTACT_TEXTS.cancelled);
       setCandidates(picked);
     } catch (error) {
@@ -93,7 +93,7 @@ function SignedInContacts() {
     event.target.value = '';
     if (!file) return;
     try {
-      const found = await client.contacts.fromCsv(await file.text());
+      const found = await contacts.fromCsv(await file.text());
       if (!found.some((c) => c.isValid)) throw new ContactImportError(CONTACT_TEXTS.noneFound);
       setCandidates(found);
     } catch (error) {

@@ -5,7 +5,6 @@ import type { ItemType } from '../../shared/item';
 import { makeTestClient, renderWithApp } from '../components/items/testUtils';
 import type { OutpostClient } from '../data/client';
 import type { LocalItem } from '../data/types';
-import { setOutpostClientForTests } from '../items/dataAdapter';
 import HomePage from './HomePage';
 
 let client: OutpostClient;
@@ -60,7 +59,6 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   client.close();
-  setOutpostClientForTests(null);
 });
 
 describe('HomePage', () => {

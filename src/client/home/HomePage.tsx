@@ -6,7 +6,7 @@ import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { type ListTab, useHomeList, useParentTitles } from '../items/dataAdapter';
+import { type ListTab, useHomeList, useParentTitles } from './queries';
 
 /** The spec's Home All preview: 20 orphan items, then 'View All (N items)'. */
 export const HOME_PREVIEW = 20;

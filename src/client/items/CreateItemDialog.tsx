@@ -1,17 +1,17 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import { isBlankTitle } from '../../shared/text';
-import { TYPE_DOT, TYPE_LABEL } from '../components/items/itemStyle';
+import { useToast } from '../app/services';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import { Field } from '../components/ui/Field';
 import { Input, Textarea } from '../components/ui/Input';
 import { Tabs, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { toast } from '../stores/toastStore';
-import { createItem, useItem } from './dataAdapter';
 import { canSubmitTitle, dialogPayload, dialogTypeEnabled, ITEM_TYPES, titleState } from './itemPayload';
-import { useAssigneeOptions } from './mutations';
+import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
+import { useAssigneeOptions, useCreateItem } from './mutations';
+import { useItem } from './queries';
 
 export interface CreateItemDialogProps {
   open: boolean;
@@ -36,6 +36,8 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const [touched, setTouched] = useState(false);
   const options = useAssigneeOptions();
   const parent = useItem(parentId ?? 0);
+  const createItem = useCreateItem();
+  const toast = useToast();
 
   useEffect(() => {
     if (open) {

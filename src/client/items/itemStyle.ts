@@ -1,4 +1,4 @@
-import type { ItemStatus, ItemType } from '../../../shared/item';
+import type { ItemStatus, ItemType } from '../../shared/item';
 
 /** The spec's type colours, as small dots: campaign cyan, task green, todo amber. */
 export const TYPE_DOT: Record<ItemType, string> = {

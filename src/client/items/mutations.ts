@@ -1,20 +1,12 @@
 import { useMemo } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
-import { type AssigneeOption, assigneeOptions } from '../components/items/assignees';
-import { TYPE_LABEL } from '../components/items/itemStyle';
-import { ApiError } from '../data/apiClient';
-import { ValidationError } from '../data/itemsRepository';
-import { toast } from '../stores/toastStore';
-import {
-  assignItem,
-  createItem,
-  deleteItem,
-  setItemStatus,
-  updateItem,
-  useMutuals,
-  useViewer,
-} from './dataAdapter';
+import { type ItemWrites, isInvalidInput, type LocalItem, useItemWrites } from '../app/liveData';
+import { useToast } from '../app/services';
+import type { ToastInput } from '../stores/toastStore';
+import { type AssigneeOption, assigneeOptions } from './assignees';
+import { TYPE_LABEL } from './itemStyle';
+import { useMutuals, useViewer } from './queries';
 
 interface Target {
   id: number;
@@ -24,9 +16,13 @@ interface Target {
 
 const lower = (type: ItemType) => TYPE_LABEL[type].toLowerCase();
 
+type Toast = (input: ToastInput) => unknown;
+
 /** Item actions with the spec's toasts (section 8), shared by every card and page. */
-export function useItemMutations() {
-  return ITEM_MUTATIONS;
+export function useItemMutations(): ItemMutations {
+  const writes = useItemWrites();
+  const toast = useToast();
+  return useMemo(() => itemMutations(writes, toast), [writes, toast]);
 }
 
 /**
@@ -34,10 +30,11 @@ export function useItemMutations() {
  * on success the toast `success` gives (if any).
  */
 async function withToasts(
+  toast: Toast,
   item: Target,
   verb: 'update' | 'assign' | 'delete',
   action: () => Promise<unknown>,
-  success?: () => Parameters<typeof toast>[0],
+  success?: () => ToastInput,
 ): Promise<void> {
   try {
     await action();
@@ -52,44 +49,66 @@ async function withToasts(
   }
 }
 
-const ITEM_MUTATIONS = {
-  rename: (item: Target, title: string) =>
-    withToasts(
-      item,
-      'update',
-      () => updateItem(item.id, { title }),
-      () => ({ title: `${TYPE_LABEL[item.type]} updated` }),
-    ),
-  setStatus: (item: Target, status: ItemStatus) =>
-    withToasts(item, 'update', () => setItemStatus(item.id, status)),
-  assign: (item: Target, userId: number) =>
-    withToasts(
-      item,
-      'assign',
-      () => assignItem(item.id, userId),
-      () => ({ title: `${TYPE_LABEL[item.type]} assigned` }),
-    ),
-  remove: (item: Target) =>
-    withToasts(
-      item,
-      'delete',
-      () => deleteItem(item.id),
-      () => ({
-        title: `${TYPE_LABEL[item.type]} deleted`,
-        description: `The ${lower(item.type)} has been deleted successfully.`,
-      }),
-    ),
-} as const;
+function itemMutations(writes: ItemWrites, toast: Toast) {
+  return {
+    rename: (item: Target, title: string) =>
+      withToasts(
+        toast,
+        item,
+        'update',
+        () => writes.update(item.id, { title }),
+        () => ({ title: `${TYPE_LABEL[item.type]} updated` }),
+      ),
+    setStatus: (item: Target, status: ItemStatus) =>
+      withToasts(toast, item, 'update', () => writes.setStatus(item.id, status)),
+    assign: (item: Target, userId: number) =>
+      withToasts(
+        toast,
+        item,
+        'assign',
+        () => writes.assign(item.id, userId),
+        () => ({ title: `${TYPE_LABEL[item.type]} assigned` }),
+      ),
+    remove: (item: Target) =>
+      withToasts(
+        toast,
+        item,
+        'delete',
+        () => writes.remove(item.id),
+        () => ({
+          title: `${TYPE_LABEL[item.type]} deleted`,
+          description: `The ${lower(item.type)} has been deleted successfully.`,
+        }),
+      ),
+  } as const;
+}
+
+export type ItemMutations = ReturnType<typeof itemMutations>;
+
+/** The raw create (the Create dialog shows its own errors); resolves with the stored item. */
+export function useCreateItem(): (payload: ItemCreateInput) => Promise<LocalItem> {
+  return useItemWrites().create;
+}
 
 /** The quick-add card's create, with its toasts; resolves true when the item was created. */
-export async function createWithToasts(payload: ItemCreateInput): Promise<boolean> {
+export function useCreateWithToasts(): (payload: ItemCreateInput) => Promise<boolean> {
+  const writes = useItemWrites();
+  const toast = useToast();
+  return useMemo(() => (payload) => createWithToasts(writes, toast, payload), [writes, toast]);
+}
+
+async function createWithToasts(
+  writes: ItemWrites,
+  toast: Toast,
+  payload: ItemCreateInput,
+): Promise<boolean> {
   try {
-    await createItem(payload);
+    await writes.create(payload);
     toast({ title: 'Item created', description: `Your ${payload.type} has been created successfully.` });
     return true;
   } catch (error) {
     console.error(error);
-    const invalid = (error instanceof ApiError && error.status === 422) || error instanceof ValidationError;
+    const invalid = isInvalidInput(error);
     toast({
       title: 'Error',
       description: invalid

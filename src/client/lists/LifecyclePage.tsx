@@ -7,7 +7,7 @@ import { QuickAddCard } from '../components/items/QuickAddCard';
 import { SearchBox } from '../components/items/SearchBox';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { type LifecycleScreen, type ListTab, useParentTitles, useScreenList } from '../items/dataAdapter';
+import { type LifecycleScreen, type ListTab, useParentTitles, useScreenList } from './queries';
 
 const TABS = ['all', 'campaign', 'task', 'todo'] as const satisfies readonly ListTab[];
 const TAB_LABEL: Record<ListTab, string> = {

@@ -5,7 +5,7 @@ import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../
 import { SearchBox } from '../components/items/SearchBox';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { type LifecycleScreen, useMyList, useParentTitles } from '../items/dataAdapter';
+import { type LifecycleScreen, useMyList, useParentTitles } from './queries';
 
 const TABS = ['queue', 'active', 'completed'] as const satisfies readonly LifecycleScreen[];
 const TAB_LABEL: Record<LifecycleScreen, string> = {

@@ -3,7 +3,6 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTestClient, renderWithApp } from '../components/items/testUtils';
 import type { OutpostClient } from '../data/client';
-import { setOutpostClientForTests } from '../items/dataAdapter';
 import SearchDialog, { searchTarget } from './SearchDialog';
 
 let client: OutpostClient;
@@ -19,7 +18,6 @@ beforeEach(async () => {
 afterEach(() => {
   cleanup();
   client.close();
-  setOutpostClientForTests(null);
 });
 
 function input() {

@@ -4,11 +4,11 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { ItemType } from '../../shared/item';
 import { normalizeQuery } from '../../shared/search';
-import { statusText, TYPE_TEXT } from '../components/items/itemStyle';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
 import { cn } from '../components/ui/cn';
 import { overlayClasses } from '../components/ui/Dialog';
-import { type SearchHit, searchItems } from '../items/dataAdapter';
+import { statusText, TYPE_TEXT } from '../items/itemStyle';
+import { type SearchHit, useSearch } from './queries';
 
 /** The spec shows up to 10 results in the dialog. */
 export const SEARCH_RESULTS_SHOWN = 10;
@@ -37,6 +37,7 @@ export default function SearchDialog({
   const [result, setResult] = useState<{ query: string; hits: SearchHit[] } | null>(null);
   const [active, setActive] = useState(0);
   const latest = useRef(0);
+  const searchItems = useSearch();
 
   useEffect(() => {
     if (!open) {
@@ -60,7 +61,7 @@ export default function SearchDialog({
         console.error('Search failed', error);
         if (ticket === latest.current) setResult({ query, hits: [] });
       });
-  }, [query]);
+  }, [query, searchItems]);
 
   // Derived, so typing shows 'Searching...' at once and stale hits never show for newer text.
   const state =

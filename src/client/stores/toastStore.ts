@@ -1,4 +1,3 @@
-import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 
 export const TOAST_LIMIT = 1;
@@ -48,13 +47,8 @@ export function createToastStore() {
   }));
 }
 
-/** The app's toast queue. */
+/**
+ * The app's one toast queue: the page's data layer writes to it (app/dataServices) and so do the
+ * shell's services before it has loaded. Screens reach it through the door (app/services: useToast).
+ */
 export const toastStore = createToastStore();
-
-/** Shows a toast from anywhere (screens, the sync engine). */
-export const toast = (input: ToastInput): string => toastStore.getState().push(input);
-
-/** The toast on screen now, or null. */
-export function useCurrentToast(store: ToastStore = toastStore): Toast | null {
-  return useStore(store, (s) => s.queue[0] ?? null);
-}

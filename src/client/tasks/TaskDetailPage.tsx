@@ -1,6 +1,5 @@
 import { CheckSquare } from 'lucide-react';
 import { useParams } from 'react-router';
-import { assigneeName } from '../components/items/assignees';
 import {
   DetailHeading,
   DetailLoading,
@@ -9,11 +8,12 @@ import {
   ProgressBlock,
 } from '../components/items/DetailParts';
 import { ItemList } from '../components/items/ItemList';
-import { formatDay, statusText } from '../components/items/itemStyle';
 import { ListEmpty, ListLoading, PageColumn } from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
-import { useChildren, useItem } from '../items/dataAdapter';
+import { assigneeName } from '../items/assignees';
+import { formatDay, statusText } from '../items/itemStyle';
 import { useAssigneeOptions } from '../items/mutations';
+import { useTaskTodos as useChildren, useTask as useItem } from './queries';
 
 export default function TaskDetailPage() {
   const id = Number(useParams().id);

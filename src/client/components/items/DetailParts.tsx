@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../../shared/item';
 import { progressOf } from '../../../shared/progress';
+import { STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from '../../items/itemStyle';
 import { useItemMutations } from '../../items/mutations';
 import { Button } from '../ui/Button';
 import { cn, focusRing } from '../ui/cn';
@@ -10,7 +11,6 @@ import { EmptyState } from '../ui/EmptyState';
 import { Progress } from '../ui/Progress';
 import { Skeleton } from '../ui/Skeleton';
 import { InlineTitle } from './InlineTitle';
-import { STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { nextStatus, statusActionLabel } from './StatusControl';
 
 /** A small labelled fact ('Created by: Sam') in the detail pages' fact grid. */

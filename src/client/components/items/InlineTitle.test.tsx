@@ -2,7 +2,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OutpostClient } from '../../data/client';
-import { setOutpostClientForTests } from '../../items/dataAdapter';
 import { toastStore } from '../../stores/toastStore';
 import { InlineTitle } from './InlineTitle';
 import { ItemRow } from './ItemRow';
@@ -76,7 +75,6 @@ describe('ItemRow inline edit', () => {
 
   afterEach(() => {
     client.close();
-    setOutpostClientForTests(null);
     toastStore.getState().clear();
   });
 

@@ -2,12 +2,12 @@ import { CalendarDays, CloudOff, MoreHorizontal, Trash2, UserRound, UserRoundPlu
 import { memo, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../../shared/item';
+import { assigneeName } from '../../items/assignees';
+import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from '../../items/itemStyle';
 import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
 import { cn, focusRing } from '../ui/cn';
 import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../ui/lazyMenu';
-import { assigneeName } from './assignees';
 import { InlineTitle } from './InlineTitle';
-import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { StatusControl } from './StatusControl';
 
 /** Every row is exactly this tall, so long lists can be windowed without measuring. */

@@ -7,13 +7,13 @@ import { MoreHorizontal, Pencil, Trash2, UserRoundPlus } from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import { type ReactNode, useRef } from 'react';
 import type { ItemStatus, ItemType } from '../../../shared/item';
+import type { AssigneeOption } from '../../items/assignees';
+import { TYPE_LABEL } from '../../items/itemStyle';
 import { Button } from '../ui/Button';
 import { cn } from '../ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { type MenuIntent, useReplayMenuIntent } from '../ui/lazyMenu';
 import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
-import type { AssigneeOption } from './assignees';
-import { TYPE_LABEL } from './itemStyle';
 import { statusActionLabel } from './StatusControl';
 
 interface RowMenuItem {

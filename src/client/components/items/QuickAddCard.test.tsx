@@ -2,7 +2,6 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutpostClient } from '../../data/client';
-import { setOutpostClientForTests } from '../../items/dataAdapter';
 import { toastStore } from '../../stores/toastStore';
 import { QuickAddCard } from './QuickAddCard';
 import { makeTestClient, renderWithApp } from './testUtils';
@@ -17,7 +16,6 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   client.close();
-  setOutpostClientForTests(null);
 });
 
 function titleInput() {

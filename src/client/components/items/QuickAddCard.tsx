@@ -9,11 +9,11 @@ import {
   quickAddPayload,
   titleState,
 } from '../../items/itemPayload';
-import { createWithToasts, useAssigneeOptions } from '../../items/mutations';
+import { TYPE_DOT, TYPE_LABEL } from '../../items/itemStyle';
+import { useAssigneeOptions, useCreateWithToasts } from '../../items/mutations';
 import { Button } from '../ui/Button';
 import { cn } from '../ui/cn';
 import { inputClasses } from '../ui/Input';
-import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */
@@ -66,6 +66,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const [busy, setBusy] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
   const options = useAssigneeOptions();
+  const createWithToasts = useCreateWithToasts();
 
   const fields = quickAddFields(type);
   const state = titleState(title);

@@ -4,17 +4,20 @@ import Dexie from 'dexie';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { createServices } from '../../app/dataServices';
+import { ServicesProvider } from '../../app/services';
 import { createOutpostClient, type OutpostClient } from '../../data/client';
 import { manualConnectivity } from '../../data/connectivity';
-import { setOutpostClientForTests } from '../../items/dataAdapter';
+import { toastStore } from '../../stores/toastStore';
 
 // Dexie's live queries read its global dependencies, not the ones passed to one database.
 Dexie.dependencies.indexedDB = indexedDB;
 Dexie.dependencies.IDBKeyRange = IDBKeyRange;
 
 let counter = 0;
+let current: OutpostClient | null = null;
 
-/** A guest client on fake-indexeddb, offline, wired into the screens' adapter. */
+/** A guest client on fake-indexeddb, offline, toasting to the app's queue; renderWithApp shows it. */
 export function makeTestClient(): OutpostClient {
   counter += 1;
   const client = createOutpostClient({
@@ -23,8 +26,9 @@ export function makeTestClient(): OutpostClient {
     locks: null,
     indexedDB,
     IDBKeyRange,
+    toastStore,
   });
-  setOutpostClientForTests(client);
+  current = client;
   return client;
 }
 
@@ -36,24 +40,32 @@ function WhereAmI() {
 
 export function renderWithApp(
   ui: ReactNode,
-  { route = '/', path = '*' }: { route?: string; path?: string } = {},
+  {
+    route = '/',
+    path = '*',
+    client = current,
+  }: { route?: string; path?: string; client?: OutpostClient | null } = {},
 ) {
+  if (!client) throw new Error('renderWithApp: make a client first (makeTestClient)');
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  // The one way to give the screens a client: the door's provider, over services made from it.
   return render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[route]}>
-        <Routes>
-          <Route
-            path={path}
-            element={
-              <>
-                {ui}
-                <WhereAmI />
-              </>
-            }
-          />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+    <ServicesProvider services={createServices(client)}>
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter initialEntries={[route]}>
+          <Routes>
+            <Route
+              path={path}
+              element={
+                <>
+                  {ui}
+                  <WhereAmI />
+                </>
+              }
+            />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>
+    </ServicesProvider>,
   );
 }

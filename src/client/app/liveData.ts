@@ -1,0 +1,206 @@
+/**
+ * The one door's device half: live queries over IndexedDB and the local writes, for the feature
+ * folders' queries.ts and mutations.ts (never for screens directly). The client is the one of the
+ * services on screen (<ServicesProvider>): the page's, or a test's. Importing this module brings the
+ * data layer's chunk with it, as every screen with items needs it right away.
+ */
+
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useMemo } from 'react';
+import { useStore } from 'zustand';
+import type { ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
+import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
+import { ApiError } from '../data/apiClient';
+import type { OutpostClient } from '../data/client';
+import { getMeta, META_KEYS } from '../data/db';
+import { ValidationError } from '../data/itemsRepository';
+import { mutualsOf, type StoredMutuals } from '../data/mutuals';
+import type { LocalItem } from '../data/types';
+import { clientOf, pageServices } from './dataServices';
+import { servicesLoaded, useServices } from './services';
+
+export type { LocalItem };
+
+/** The client of the services on screen; before the data layer has started, the page's own (made, not started). */
+function useClient(): OutpostClient {
+  const services = useServices();
+  const client = servicesLoaded(services) ? clientOf(services) : undefined;
+  return client ?? (clientOf(pageServices()) as OutpostClient);
+}
+
+export interface ViewerState {
+  user: UserSummary;
+  isGuest: boolean;
+  online: boolean;
+}
+
+export function useViewer(): ViewerState {
+  const c = useClient();
+  const user = useStore(c.auth, (s) => s.user);
+  const isGuest = useStore(c.auth, (s) => !s.isAuthenticated);
+  const online = useStore(c.status, (s) => s.online);
+  return { user, isGuest, online };
+}
+
+/**
+ * Re-run live queries when the viewer changes (sign-in, sign-out), not only on writes; null until the
+ * remembered account is restored, and the lists wait for it (a signed-in user never sees the guest's).
+ */
+function useViewerKey(c: OutpostClient): string | null {
+  return useStore(c.auth, (s) => (s.restored ? `${s.isAuthenticated ? 'u' : 'g'}${s.user.id}` : null));
+}
+
+const NO_MUTUALS: Mutual[] = [];
+
+/** Mutual contacts for the assignee pickers, from the device (kept fresh by the data layer); none for a guest. */
+export function useMutuals(): Mutual[] {
+  const c = useClient();
+  const viewer = useViewer();
+  const stored = useLiveQuery(() => getMeta<StoredMutuals>(c.db, META_KEYS.mutuals), [c]);
+  return useMemo(
+    () => (viewer.isGuest ? NO_MUTUALS : mutualsOf(stored, viewer.user.id)),
+    [viewer.isGuest, viewer.user.id, stored],
+  );
+}
+
+/** The local writes; each resolves once the change is stored on the device (and queued). */
+export interface ItemWrites {
+  create: (payload: ItemCreateInput) => Promise<LocalItem>;
+  update: (id: number, patch: ItemPatchInput) => Promise<void>;
+  setStatus: (id: number, status: ItemStatus) => Promise<void>;
+  assign: (id: number, userId: number) => Promise<void>;
+  remove: (id: number) => Promise<void>;
+}
+
+export function useItemWrites(): ItemWrites {
+  const c = useClient();
+  return useMemo(
+    () => ({
+      create: (payload) => c.items.create(payload),
+      update: async (id, patch) => {
+        await c.items.update(id, patch);
+      },
+      setStatus: async (id, status) => {
+        await c.items.setStatus(id, status);
+      },
+      assign: async (id, userId) => {
+        await c.items.assign(id, userId);
+      },
+      remove: async (id) => {
+        await c.items.remove(id);
+      },
+    }),
+    [c],
+  );
+}
+
+/** A write the server or the local rules refused as invalid input (the spec's 'Invalid input' toast). */
+export function isInvalidInput(error: unknown): boolean {
+  return (error instanceof ApiError && error.status === 422) || error instanceof ValidationError;
+}
+
+/** The device's reads a live query may make (bound to the viewer). */
+export type LocalReads = OutpostClient['queries'] & {
+  /** One item (temporary ids resolved); null when it does not exist locally or is deleted. */
+  item: (id: number) => Promise<LocalItem | null>;
+  /** The children of an item, newest first. */
+  children: (parentId: number) => Promise<LocalItem[]>;
+  /** Titles of every local campaign and task, for 'in {parent}' on rows. */
+  parentTitles: () => Promise<Map<number, string>>;
+};
+
+/**
+ * Starts the reads a query depends on before calling it. The data layer's itemById and childrenOf first
+ * await a plain async helper (temporary-id resolution), and Dexie's live-query zone does not survive
+ * that await: their own reads went unobserved and the screen never updated after a write. Reads
+ * started synchronously here are observed, so Dexie re-runs the query when those rows change.
+ */
+function observe(reads: Promise<unknown>[]): Promise<unknown> {
+  return Promise.all(reads);
+}
+
+function readsOf(c: OutpostClient): LocalReads {
+  const { db, queries } = c;
+  return {
+    ...queries,
+    item: (id) =>
+      observe([db.items.get(id), db.meta.get('idAliases')]).then(() =>
+        queries.itemById(id),
+      ) as Promise<LocalItem | null>,
+    children: (parentId) =>
+      observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(() =>
+        queries.childrenOf(parentId),
+      ),
+    parentTitles: async () => {
+      const map = new Map<number, string>();
+      await db.items
+        .where('type')
+        .anyOf('campaign', 'task')
+        .each((i) => {
+          if (i._deleted === 0) map.set(i.id, i.title);
+        });
+      return map;
+    },
+  };
+}
+
+/**
+ * A live query for the viewer: undefined until the remembered account is restored, re-run when the
+ * viewer changes and whenever the rows it read change (in any tab).
+ */
+export function useLocal<T>(query: (reads: LocalReads) => Promise<T> | T, deps: unknown[]): T | undefined {
+  const c = useClient();
+  const key = useViewerKey(c);
+  const reads = useMemo(() => readsOf(c), [c]);
+  return useLiveQuery(() => (key === null ? undefined : query(reads)), [...deps, key, reads]);
+}
+
+/** Tells the data layer once the screen shows what the device holds, so the server is asked after it. */
+export function useShown<T>(value: T): T {
+  const c = useClient();
+  useEffect(() => {
+    if (value !== undefined) c.screenShown();
+  }, [value, c]);
+  return value;
+}
+
+export interface SearchHit {
+  id: number;
+  type: ItemType;
+  title: string;
+  status: ItemStatus;
+  parent_id: number | null;
+  parentTitle: string | null;
+  parentType: ItemType | null;
+}
+
+/** Search: the server's when signed in and online, the device's otherwise or when the server fails. */
+export function useSearchItems(): (query: string) => Promise<SearchHit[]> {
+  const c = useClient();
+  return useMemo(
+    () => async (query: string) => {
+      const found = await c.search(query);
+      const missing = found
+        .filter((i) => i.parent_id !== null && !i.parent)
+        .map((i) => i.parent_id as number);
+      const parents = new Map<number, { title: string; type: ItemType }>();
+      if (missing.length > 0) {
+        for (const p of await c.db.items.bulkGet(missing))
+          if (p) parents.set(p.id, { title: p.title, type: p.type });
+      }
+      return found.map((i) => {
+        const parent = i.parent ?? (i.parent_id !== null ? parents.get(i.parent_id) : undefined) ?? null;
+        return {
+          id: i.id,
+          type: i.type,
+          title: i.title,
+          status: i.status,
+          parent_id: i.parent_id,
+          parentTitle: parent?.title ?? null,
+          parentType: parent?.type ?? null,
+        };
+      });
+    },
+    [c],
+  );
+}

@@ -1,0 +1,2 @@
+/** A task and its todos, live from the device through the one door. */
+export { useChildren as useTaskTodos, useItem as useTask } from '../items/queries';
