@@ -1,13 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  changedFields,
-  deleteConflicts,
-  MERGE_FIELDS,
-  type MergeField,
-  mergeEdits,
-  replayQueue,
-} from './merge';
+import { changedFields, deleteConflicts, MERGE_FIELDS, type MergeField, mergeEdits, rebase } from './merge';
 
 type Rec = { version: number; title: string; status: string; assigned_to: number | null };
 
@@ -109,32 +102,90 @@ describe('three-way merge by version', () => {
   });
 });
 
-describe('queue replay', () => {
-  const entry = fc.record({
-    key: fc.constantFrom('k1', 'k2', 'k3', 'k4', 'k5'),
-    id: fc.integer({ min: 1, max: 3 }),
-    patch: fc.option(fc.record({ title: fc.constantFrom('x', 'y', 'z') }), { nil: null }),
-  });
+describe('rebase: local edits onto a newer server copy (S9, Q6)', () => {
+  type Full = Rec & { completed_at: string | null };
+  const start: Full = { ...base, completed_at: null };
+  const field = fc.constantFrom<MergeField>('title', 'status', 'assigned_to');
+  const value = (f: MergeField) =>
+    f === 'status'
+      ? fc.constantFrom('pending', 'in_progress', 'completed')
+      : f === 'assigned_to'
+        ? fc.option(fc.integer({ min: 1, max: 4 }))
+        : fc.constantFrom('a', 'b', 'c');
+  const edits = fc.array(
+    field.chain((f) => value(f).map((v) => [f, v] as const)),
+    { maxLength: 4 },
+  );
+  const edited = (list: readonly (readonly [MergeField, unknown])[], stamp: string) => {
+    const out: Record<string, unknown> = { ...start };
+    for (const [f, v] of list) out[f] = v;
+    out.completed_at = out.status === 'completed' ? stamp : null;
+    return out as Full;
+  };
+  const sides = fc.tuple(edits, edits, fc.integer({ min: 1, max: 3 }));
 
-  it('gives one result when the whole queue is replayed twice', () => {
+  it('S9: rebasing twice changes nothing: the merged copy is current against the same server copy', () => {
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 8 }), (entries) => {
-        const start = new Map([1, 2, 3].map((id) => [id, { id, title: 'start' }]));
-        const once = replayQueue(start, entries);
-        const twice = replayQueue(once.state, entries, once.seen);
-        expect([...twice.state.entries()]).toEqual([...once.state.entries()]);
+      fc.property(sides, ([mine, theirs, ahead]) => {
+        const item = edited(mine, 'local');
+        const remote = { ...edited(theirs, 'remote'), version: start.version + ahead };
+        const dirty = changedFields(start, item);
+        const once = rebase({ item, base: start, dirty, deleted: false }, remote);
+        if (once.kind !== 'merged') return;
+        const twice = rebase({ item: once.item, base: once.base, dirty, deleted: false }, remote);
+        expect(twice).toEqual({ kind: 'current' });
       }),
     );
   });
 
-  it('ignores a delivered-twice entry in the middle of the queue', () => {
+  it('S9: keeps every local edit and takes every other field from the server, completed_at with status', () => {
     fc.assert(
-      fc.property(fc.array(entry, { minLength: 1, maxLength: 8 }), fc.nat(), (entries, at) => {
-        const i = at % entries.length;
-        const doubled = [...entries.slice(0, i + 1), entries[i]!, ...entries.slice(i + 1)];
-        const start = new Map([1, 2, 3].map((id) => [id, { id, title: 'start' }]));
-        expect([...replayQueue(start, doubled).state]).toEqual([...replayQueue(start, entries).state]);
+      fc.property(sides, ([mine, theirs, ahead]) => {
+        const item = edited(mine, 'local');
+        const remote = { ...edited(theirs, 'remote'), version: start.version + ahead };
+        const dirty = changedFields(start, item);
+        const out = rebase({ item, base: start, dirty, deleted: false }, remote);
+        const both = dirty.filter(
+          (f) =>
+            changedFields(start, remote).includes(f) && item[f as keyof Full] !== remote[f as keyof Full],
+        );
+        if (both.length > 0) {
+          expect(out).toEqual({ kind: 'conflict', type: 'update' });
+          return;
+        }
+        expect(out.kind).toBe('merged');
+        if (out.kind !== 'merged') return;
+        expect(out.base).toBe(remote);
+        expect(out.item.version).toBe(remote.version);
+        for (const f of MERGE_FIELDS) {
+          const key = f as keyof Full;
+          if (!(key in start)) continue;
+          expect(out.item[key]).toEqual(dirty.includes(f) ? item[key] : remote[key]);
+        }
+        expect(out.item.completed_at).toBe(
+          dirty.includes('status') ? item.completed_at : remote.completed_at,
+        );
       }),
     );
+  });
+
+  it('S9: is current when the server copy is not newer than the base', () => {
+    const item = { ...start, title: 'mine' };
+    expect(rebase({ item, base: start, dirty: ['title'], deleted: false }, { ...start, title: 'x' })).toEqual(
+      {
+        kind: 'current',
+      },
+    );
+  });
+
+  it('S9: a local delete conflicts only with a server change after its base', () => {
+    const remote = { ...start, version: start.version + 1 };
+    expect(rebase({ item: start, base: start, dirty: [], deleted: true }, remote)).toEqual({
+      kind: 'conflict',
+      type: 'delete',
+    });
+    expect(rebase({ item: start, base: null, dirty: [], deleted: true }, remote)).toEqual({
+      kind: 'current',
+    });
   });
 });

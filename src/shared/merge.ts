@@ -62,27 +62,47 @@ export function deleteConflicts(baseVersion: number | null, remoteVersion: numbe
   return baseVersion !== null && remoteVersion > baseVersion;
 }
 
-/** A queued change as the server replays it: the Idempotency-Key makes a repeat a no-op. */
-export interface ReplayEntry {
-  key: string;
-  id: number;
-  patch: Partial<Record<MergeField, unknown>> | null;
+/** The local side of a rebase: the local copy, the server copy its edits are based on, and which fields. */
+export interface RebaseLocal<T> {
+  /** The local copy, carrying the unconfirmed edits. */
+  item: T;
+  /** The server copy the edits were based on (with this device's own predictions); null if none. */
+  base: T | null;
+  /** Fields changed locally that the server has not confirmed. */
+  dirty: readonly MergeField[];
+  /** A local delete awaits the server. */
+  deleted: boolean;
 }
 
-/** Applies queued changes the way an idempotent server does; repeats of a key change nothing. */
-export function replayQueue<T extends Record<string, unknown>>(
-  state: ReadonlyMap<number, T>,
-  entries: readonly ReplayEntry[],
-  seen: ReadonlySet<string> = new Set(),
-): { state: Map<number, T>; seen: Set<string> } {
-  const next = new Map(state);
-  const keys = new Set(seen);
-  for (const entry of entries) {
-    if (keys.has(entry.key)) continue;
-    keys.add(entry.key);
-    const current = next.get(entry.id);
-    if (entry.patch === null) next.delete(entry.id);
-    else if (current) next.set(entry.id, { ...current, ...entry.patch });
+/**
+ * What a newer server copy does to pending local edits:
+ * - `current`: the server copy is not newer than the edits' base: nothing to do;
+ * - `merged`: the local edits laid over the server copy, which becomes the new base (the queued
+ *   edits are then based on its version);
+ * - `conflict`: both changed the same field (`update`), or the server changed an item deleted here
+ *   after the delete's base (`delete`): the user chooses (S9).
+ */
+export type Rebased<T> =
+  | { kind: 'current' }
+  | { kind: 'merged'; item: T; base: T }
+  | { kind: 'conflict'; type: 'update' | 'delete' };
+
+type Rebasable = MergeRecord & { completed_at: string | null };
+
+/**
+ * The one merge of local edits onto a newer server copy, for a pulled page and for a 412 alike (S9,
+ * Q6). `completed_at` travels with `status`: it comes from the side whose status wins.
+ */
+export function rebase<T extends Rebasable>(local: RebaseLocal<T>, remote: T): Rebased<T> {
+  const { base } = local;
+  if (base && remote.version <= base.version) return { kind: 'current' };
+  if (local.deleted) {
+    return deleteConflicts(base?.version ?? null, remote.version)
+      ? { kind: 'conflict', type: 'delete' }
+      : { kind: 'current' };
   }
-  return { state: next, seen: keys };
+  const merge = mergeEdits({ base: base ?? remote, local: local.item, remote, dirty: local.dirty });
+  if (merge.conflicts.length > 0) return { kind: 'conflict', type: 'update' };
+  const completedAt = local.dirty.includes('status') ? local.item.completed_at : remote.completed_at;
+  return { kind: 'merged', item: { ...merge.merged, completed_at: completedAt }, base: remote };
 }

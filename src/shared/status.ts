@@ -23,9 +23,16 @@ export function rolledUpStatus(current: ItemStatus, children: readonly ItemStatu
   return current === 'completed' ? 'in_progress' : current;
 }
 
+/**
+ * The one `completed_at` rule: an item completed keeps the time it was first completed (or now), and
+ * any other status clears it.
+ */
+export function completedAtFor(status: ItemStatus, previous: string | null, now: string): string | null {
+  return status === 'completed' ? (previous ?? now) : null;
+}
+
 function withStatus(node: StatusNode, status: ItemStatus, now: string): StatusChange {
-  if (status === 'completed') return { status, completed_at: node.completed_at ?? now };
-  return { status, completed_at: null };
+  return { status, completed_at: completedAtFor(status, node.completed_at, now) };
 }
 
 /**

@@ -1,10 +1,22 @@
 import Dexie, { type Table } from 'dexie';
+import { kindOfRequest } from '../../shared/protocol';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
-/** The Outpost IndexedDB database (version 1: items, users, contacts, syncQueue, meta). */
+const STORES = {
+  items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
+  users: 'id',
+  contacts: '++id, user_id, contact_phone',
+  syncQueue: 'id, &seq, itemId, tag',
+  meta: 'key',
+};
+
+/**
+ * The Outpost IndexedDB database: items, users, contacts, syncQueue, meta. Version 2 keeps the stores
+ * and gives every queued entry its `kind`, read once from its method and URL; no entry is dropped.
+ */
 export class OutpostDb extends Dexie {
   items!: Table<LocalItem, number>;
   users!: Table<LocalUser, number>;
@@ -15,13 +27,17 @@ export class OutpostDb extends Dexie {
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
     // Null keys are not indexed by IndexedDB, so parent_id/assigned_to/uuid indexes hold only real refs.
-    this.version(DB_VERSION).stores({
-      items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
-      users: 'id',
-      contacts: '++id, user_id, contact_phone',
-      syncQueue: 'id, &seq, itemId, tag',
-      meta: 'key',
-    });
+    this.version(1).stores(STORES);
+    this.version(DB_VERSION)
+      .stores(STORES)
+      .upgrade((tx) =>
+        tx
+          .table<QueueEntry, string>('syncQueue')
+          .toCollection()
+          .modify((entry) => {
+            entry.kind ??= kindOfRequest(entry.method, entry.url);
+          }),
+      );
   }
 }
 

@@ -1,4 +1,5 @@
 import type { UserSummary } from '../../shared/item';
+import { createPayload } from '../../shared/protocol';
 import type { UpgradeProgress } from '../stores/syncStatusStore';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from './db';
 import { summaryOf } from './localItems';
@@ -55,19 +56,8 @@ export async function moveGuestDataToAccount(db: OutpostDb, user: UserSummary): 
       };
       await db.items.put(moved);
       await enqueue(db, {
-        method: 'POST',
-        url: '/api/items',
-        data: {
-          title: moved.title,
-          type: moved.type,
-          parent_id: moved.parent_id,
-          status: moved.status,
-          description: moved.description,
-          assigned_to: moved.assigned_to,
-          due_date: moved.due_date,
-          end_date: moved.end_date,
-          uuid: moved.uuid,
-        },
+        kind: 'create',
+        data: createPayload(moved),
         itemId: id,
         baseVersion: null,
         tag: 'upgrade',

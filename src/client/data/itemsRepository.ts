@@ -1,10 +1,12 @@
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
 import { type ItemStatus, PATCHABLE_FIELDS, type PatchableField, type UserSummary } from '../../shared/item';
+import { createPayload } from '../../shared/protocol';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../shared/schemas';
+import { completedAtFor } from '../../shared/status';
 import { ApiError } from './apiClient';
 import { nextCounter, type OutpostDb } from './db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
-import { createPayload, type PushOutcome } from './syncEngine';
+import type { PushOutcome } from './sync';
 import { enqueue } from './syncQueue';
 import type { LocalItem, QueueEntry, Viewer } from './types';
 
@@ -95,14 +97,22 @@ export function createItemsRepository(deps: RepositoryDeps) {
     return (await db.users.get(userId)) ?? null;
   }
 
-  /** After the local transaction: send now when online; a network failure leaves it queued. */
+  /**
+   * W1: after the local transaction the write has succeeded, whatever the network does. It is sent at
+   * once when signed in and online, so an online create answers with the server's item (the spec);
+   * otherwise, or when the send fails, the answer is the stored pending copy, and the sync status
+   * (badge, 'Pending sync', a toast if the change is finally dropped) reports the rest. Never throws.
+   */
   async function finish(item: LocalItem, entry: QueueEntry | null): Promise<LocalItem> {
     if (!entry) return item;
-    const outcome = await deps.pushNow(entry.id);
-    if (outcome.kind === 'done') return (await db.items.get(outcome.itemId)) ?? item;
-    if (outcome.kind === 'dropped' || outcome.kind === 'retry') throw outcome.error;
-    if (outcome.kind === 'unauthorized') throw outcome.error;
-    return (await db.items.get(item.id)) ?? item;
+    let outcome: PushOutcome = { kind: 'queued' };
+    try {
+      outcome = await deps.pushNow(entry.id);
+    } catch {
+      // The change is stored and queued; the next sync run sends it.
+    }
+    const id = outcome.kind === 'done' ? outcome.itemId : item.id;
+    return (await db.items.get(id)) ?? item;
   }
 
   /** Creates an item: a counter id for guests, a temporary negative id and a queued POST when signed in. */
@@ -138,7 +148,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
         end_date: data.end_date ?? null,
         created_at: at,
         updated_at: at,
-        completed_at: status === 'completed' ? at : null,
+        completed_at: completedAtFor(status, null, at),
         deleted_at: null,
         version: 1,
         created_by: owner,
@@ -163,8 +173,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
       const entry = viewer.isGuest
         ? null
         : await enqueue(db, {
-            method: 'POST',
-            url: '/api/items',
+            kind: 'create',
             data: createPayload(item),
             itemId: id,
             baseVersion: null,
@@ -175,13 +184,13 @@ export function createItemsRepository(deps: RepositoryDeps) {
   }
 
   /**
-   * Applies changed fields locally with the roll-up, and queues them. `url`/`data` override the queued
+   * Applies changed fields locally with the roll-up, and queues them. `request` overrides the queued
    * request (assign uses its own endpoint).
    */
   async function write(
     id: number,
     patch: ItemPatch,
-    request?: { url: string; data: Record<string, unknown> },
+    request?: { kind: 'assign'; data: Record<string, unknown> },
   ): Promise<LocalItem> {
     const viewer = deps.viewer();
     const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
@@ -216,14 +225,13 @@ export function createItemsRepository(deps: RepositoryDeps) {
       const own = rolled.get(id);
       if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
       else if (changed.includes('status'))
-        next.completed_at = next.status === 'completed' ? (current.completed_at ?? at) : null;
+        next.completed_at = completedAtFor(next.status, current.completed_at, at);
       await db.items.bulkPut([next, ...[...rolled.values()].filter((i) => i.id !== id)]);
       if (viewer.isGuest) return { item: next, entry: null };
       const data: Record<string, unknown> = {};
       for (const f of changed) data[f] = patch[f] ?? null;
       const entry = await enqueue(db, {
-        method: request ? 'POST' : 'PATCH',
-        url: request?.url ?? `/api/items/${id}`,
+        kind: request?.kind ?? 'update',
         data: request?.data ?? data,
         itemId: id,
         baseVersion: baseOf(current)?.version ?? null,
@@ -260,7 +268,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
     return write(
       id,
       { assigned_to: userId === 0 ? null : userId },
-      { url: `/api/items/${id}/assign`, data: { user_id: userId } },
+      { kind: 'assign', data: { user_id: userId } },
     );
   }
 
@@ -294,17 +302,15 @@ export function createItemsRepository(deps: RepositoryDeps) {
       }
       if (viewer.isGuest) return null;
       return enqueue(db, {
-        method: 'DELETE',
-        url: `/api/items/${id}`,
+        kind: 'delete',
         data: null,
         itemId: id,
         baseVersion: baseOf(current)?.version ?? null,
       });
     });
     if (!entry) return;
-    const outcome = await deps.pushNow(entry.id);
-    if (outcome.kind === 'dropped' || outcome.kind === 'retry' || outcome.kind === 'unauthorized')
-      throw outcome.error;
+    // W1: stored and queued is done; the network is the sync status's business.
+    await deps.pushNow(entry.id).catch(() => undefined);
   }
 
   return {

@@ -41,8 +41,8 @@ export function baseOf(item: LocalItem): Item | null {
 
 /** The fields a queued request changes, for the merge rules. */
 export function fieldsOfEntry(entry: QueueEntry): PatchableField[] {
-  if (entry.method === 'PATCH') return Object.keys(entry.data ?? {}) as PatchableField[];
-  if (entry.method === 'POST' && entry.url.endsWith('/assign')) return ['assigned_to'];
+  if (entry.kind === 'update') return Object.keys(entry.data ?? {}) as PatchableField[];
+  if (entry.kind === 'assign') return ['assigned_to'];
   return [];
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient, isNetworkError } from './apiClient';
 import { BUSY, createSyncLock } from './locks';
-import { nextSyncDelay, SYNC_INTERVAL_MS } from './syncEngine';
+import { nextSyncDelay, SYNC_INTERVAL_MS } from './sync';
 
 describe('one tab syncs at a time', () => {
   it('runs under the Web Lock and answers BUSY when another tab holds it', async () => {

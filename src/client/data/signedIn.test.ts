@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDevice, type Device, signIn } from '../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../testkit/client/server';
 import type { Item } from '../../shared/item';
-import { ApiError } from './apiClient';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from './mutuals';
 
 let server: ClientTestServer;
@@ -114,7 +113,7 @@ describe('auth', () => {
 });
 
 describe('writes when signed in', () => {
-  it('replaces the temporary copy with the server item when created online', async () => {
+  it('W1: replaces the temporary copy with the server item when created online', async () => {
     const d = await signedInDevice();
     const created = await d.client.items.create({ title: 'Online', type: 'campaign' });
     expect(created.id).toBeGreaterThan(0);
@@ -124,10 +123,12 @@ describe('writes when signed in', () => {
     expect(await d.client.db.syncQueue.count()).toBe(0);
   });
 
-  it('keeps the local pending copy when the online create fails', async () => {
+  it('W1, Q5: keeps the local pending copy when the online create fails, and the create still succeeds', async () => {
     const d = await signedInDevice();
     d.control.failNext = { match: (m) => m === 'POST', status: 500 };
-    await expect(d.client.items.create({ title: 'Unlucky', type: 'todo' })).rejects.toBeInstanceOf(ApiError);
+    const created = await d.client.items.create({ title: 'Unlucky', type: 'todo' });
+    expect(created).toMatchObject({ title: 'Unlucky', _syncStatus: 'pending' });
+    expect(d.client.status.getState().pendingCount).toBe(1);
     const [local] = await d.client.db.items.toArray();
     expect(local).toMatchObject({ title: 'Unlucky', _syncStatus: 'pending' });
     expect(local!.id).toBeLessThan(0);
@@ -138,7 +139,7 @@ describe('writes when signed in', () => {
     expect(after!.id).toBeGreaterThan(0);
   });
 
-  it('queues a change when the network fails and shows it pending until the server confirms', async () => {
+  it('Q2, W1: queues a change when the network fails and shows it pending until the server confirms', async () => {
     const d = await signedInDevice();
     const item = await d.client.items.create({ title: 'Draft', type: 'todo' });
     d.control.offline = true; // the browser still believes it is online: no response at all
@@ -151,11 +152,17 @@ describe('writes when signed in', () => {
     expect((await serverItem(d, item.id)).title).toBe('Draft 2');
   });
 
-  it('re-throws other errors for the screen and puts the server copy back', async () => {
+  it('Q3, W1: a change the server refuses at once is stored, then undone with a toast, never thrown', async () => {
     const d = await signedInDevice();
     const item = await d.client.items.create({ title: 'Keep', type: 'todo' });
     d.control.failNext = { match: (m) => m === 'PATCH', status: 403, body: { message: 'Nope.' } };
-    await expect(d.client.items.update(item.id, { title: 'Changed' })).rejects.toMatchObject({ status: 403 });
+    await expect(d.client.items.update(item.id, { title: 'Changed' })).resolves.toMatchObject({
+      id: item.id,
+    });
+    expect(d.client.toasts.getState().queue.at(-1)).toMatchObject({
+      title: 'Change not synced',
+      description: 'The change for "Changed" was rejected by the server: Nope.',
+    });
     expect(await d.client.db.syncQueue.count()).toBe(0);
     expect(await d.client.db.items.get(item.id)).toMatchObject({ title: 'Keep', _syncStatus: 'synced' });
   });
@@ -184,7 +191,7 @@ describe('writes when signed in', () => {
 });
 
 describe('queue replay errors', () => {
-  it('drops a replayed change the server refuses with a 4xx and says so in a toast', async () => {
+  it('Q3: drops a replayed change the server refuses with a 4xx and says so in a toast', async () => {
     const d = await signedInDevice();
     const item = await d.client.items.create({ title: 'Original', type: 'todo' });
     d.goOffline();
@@ -198,7 +205,7 @@ describe('queue replay errors', () => {
     expect((await d.client.db.items.get(item.id))?.title).toBe('Original');
   });
 
-  it('counts retries on server errors and drops the change at the third, with a toast', async () => {
+  it('Q5: counts retries on server errors and drops the change at the third, with a toast', async () => {
     const d = await signedInDevice();
     const item = await d.client.items.create({ title: 'Retry me', type: 'todo' });
     d.goOffline();
@@ -215,7 +222,7 @@ describe('queue replay errors', () => {
     expect(d.client.toasts.getState().queue.map((t) => t.title)).toContain('Change not synced');
   });
 
-  it('keeps a change the server rate-limits (429), says Slow down, and replays it after Retry-After', async () => {
+  it('Q4: keeps a change the server rate-limits (429), says Slow down, and replays it after Retry-After', async () => {
     const d = await signedInDevice();
     const item = await d.client.items.create({ title: 'Busy', type: 'todo' });
     d.goOffline();
@@ -248,7 +255,7 @@ describe('queue replay errors', () => {
     expect((await serverItem(d, item.id)).title).toBe('Busy later');
   });
 
-  it('never applies a create twice when its answer is lost or it is delivered twice', async () => {
+  it('S6: never applies a create twice when its answer is lost or it is delivered twice', async () => {
     const d = await signedInDevice();
     d.control.dropNextResponse = (m) => m === 'POST';
     const local = await d.client.items.create({ title: 'Once', type: 'todo' });
@@ -259,6 +266,58 @@ describe('queue replay errors', () => {
     expect(mine.filter((i) => i.title === 'Once')).toHaveLength(1);
     expect(await d.client.db.items.count()).toBe(1);
     expect((await d.client.db.items.toArray())[0]!.id).toBe(mine[0]!.id);
+  });
+});
+
+describe('queue and push rules', () => {
+  it('W1, Q5: a write whose push gets a 5xx resolves, stays queued, and reports no failure', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Sturdy', type: 'todo' });
+    const toastsBefore = d.client.toasts.getState().queue.length;
+    d.control.failNext = { match: (m) => m === 'PATCH', status: 503 };
+    const updated = await d.client.items.update(item.id, { title: 'Sturdy 2' });
+    expect(updated).toMatchObject({ id: item.id, title: 'Sturdy 2', _syncStatus: 'pending' });
+    const [entry] = await d.client.db.syncQueue.toArray();
+    expect(entry).toMatchObject({ kind: 'update', retries: 1 });
+    expect(d.client.status.getState().pendingCount).toBe(1);
+    expect(d.client.toasts.getState().queue.length).toBe(toastsBefore);
+    // The same holds for a status change, an assignment and a delete.
+    d.control.failNext = { match: (m) => m === 'POST', status: 500 };
+    await expect(d.client.items.assign(item.id, 2)).resolves.toMatchObject({ assigned_to: 2 });
+    await d.client.engine.sync();
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    expect(await serverItem(d, item.id)).toMatchObject({ title: 'Sturdy 2', assigned_to: 2 });
+    d.control.failNext = { match: (m) => m === 'DELETE', status: 502 };
+    await expect(d.client.items.remove(item.id)).resolves.toBeUndefined();
+    expect(await d.client.db.items.get(item.id)).toMatchObject({ _deleted: 1, _syncStatus: 'pending' });
+    expect(d.client.toasts.getState().queue.length).toBe(toastsBefore);
+  });
+
+  it('Q1: replays the queue in the order the changes were made, each entry with its kind', async () => {
+    const d = await signedInDevice();
+    const item = await d.client.items.create({ title: 'Ordered', type: 'task' });
+    d.goOffline();
+    await d.client.items.update(item.id, { title: 'Ordered 1' });
+    const todo = await d.client.items.create({ title: 'Child', type: 'todo', parent_id: item.id });
+    await d.client.items.assign(item.id, 2);
+    await d.client.items.setStatus(todo.id, 'in_progress');
+    await d.client.items.remove(todo.id);
+    const queued = await d.client.db.syncQueue.orderBy('seq').toArray();
+    expect(queued.map((e) => e.kind)).toEqual(['update', 'create', 'assign', 'update', 'delete']);
+    d.goOnline();
+    const from = d.control.requests.length;
+    await d.client.engine.sync();
+    const writes = d.control.requests
+      .slice(from)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${new URL(r.url).pathname.replace(/\d+/g, 'N')}`);
+    expect(writes).toEqual([
+      'PATCH /api/items/N',
+      'POST /api/items',
+      'POST /api/items/N/assign',
+      'PATCH /api/items/N',
+      'DELETE /api/items/N',
+    ]);
   });
 });
 
@@ -302,7 +361,7 @@ describe('two devices of one user', () => {
     return { a, b };
   }
 
-  it('merges offline edits of different fields silently', async () => {
+  it('Q6, S9: merges offline edits of different fields silently', async () => {
     const { a, b } = await pair();
     const item = await a.client.items.create({ title: 'Shared', type: 'task' });
     await b.client.engine.sync();
@@ -326,7 +385,7 @@ describe('two devices of one user', () => {
     expect(await serverItem(a, item.id)).toMatchObject({ title: 'Shared (A)', description: 'from B' });
   });
 
-  it('detects a conflict only when both changed the same field, then keeps the local version on request', async () => {
+  it('Q6, S9: detects a conflict only when both changed the same field, then keeps the local version on request', async () => {
     const { a, b } = await pair();
     const item = await a.client.items.create({ title: 'Plan', type: 'task' });
     await b.client.engine.sync();
@@ -353,7 +412,7 @@ describe('two devices of one user', () => {
     expect((await a.client.db.items.get(item.id))?.title).toBe('Plan B');
   });
 
-  it('keeps the server version on request and holds the queue until the conflict is resolved', async () => {
+  it('S9: keeps the server version on request and holds the queue until the conflict is resolved', async () => {
     const { a, b } = await pair();
     const item = await a.client.items.create({ title: 'Plan', type: 'task' });
     const other = await a.client.items.create({ title: 'Other', type: 'task' });
@@ -387,7 +446,7 @@ describe('two devices of one user', () => {
     expect(await a.client.db.items.get(item.id)).toBeUndefined();
   });
 
-  it('raises a delete conflict when the server changed an item deleted here', async () => {
+  it('S9: raises a delete conflict when the server changed an item deleted here', async () => {
     const { a, b } = await pair();
     const item = await a.client.items.create({ title: 'Contested', type: 'todo' });
     await b.client.engine.sync();
@@ -402,7 +461,7 @@ describe('two devices of one user', () => {
     expect(await b.client.db.items.get(item.id)).toMatchObject({ title: 'Contested, edited', _deleted: 0 });
   });
 
-  it('raises a delete conflict when the server deleted an item edited here, and can bring it back', async () => {
+  it('S9: raises a delete conflict when the server deleted an item edited here, and can bring it back', async () => {
     const { a, b } = await pair();
     const item = await a.client.items.create({ title: 'Gone?', type: 'todo' });
     await b.client.engine.sync();
@@ -600,6 +659,43 @@ describe('search and contacts', () => {
 
 describe('sync runs', () => {
   const syncCalls = (d: Device) => d.control.requests.filter((r) => r.url.includes('/api/sync?')).length;
+
+  it('E1: changed events during and right after its own pushes make one pull, and a real change is not lost', async () => {
+    const phone = freshPhone();
+    const d = await signedInDevice(phone);
+    const other = await signedInDevice(phone);
+    let changed: () => void = () => {};
+    const stop = d.client.engine.start({
+      onServerChange: (cb) => {
+        changed = cb;
+        return () => {};
+      },
+      intervalMs: 60_000,
+    });
+    await until(() => syncCalls(d) > 0);
+    await until(() => !d.client.status.getState().syncing);
+    const item = await d.client.items.create({ title: 'Echo', type: 'todo' });
+    // Another device writes; its event will arrive among this device's echoes.
+    const theirs = await other.client.items.create({ title: 'From the other device', type: 'todo' });
+    const before = syncCalls(d);
+    // Three own edits, each followed by the server's event for it (its echo).
+    for (const title of ['Echo 1', 'Echo 2', 'Echo 3']) {
+      await d.client.items.update(item.id, { title });
+      changed();
+    }
+    changed();
+    expect(syncCalls(d)).toBe(before);
+    await until(() => syncCalls(d) > before, 3000);
+    await until(() => !d.client.status.getState().syncing);
+    // One pull for all four events, and the other device's change is here.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(syncCalls(d)).toBe(before + 1);
+    expect(await d.client.db.items.get(theirs.id)).toMatchObject({ title: 'From the other device' });
+    // Long after its own pushes, an event pulls at once.
+    changed();
+    await until(() => syncCalls(d) > before + 1, 200);
+    stop();
+  });
 
   it('syncs on start-up when online, on coming online, when the tab shows, and on the interval', async () => {
     const d = await signedInDevice();

@@ -1,12 +1,12 @@
 import type { Item } from '../../shared/item';
+import { type QueueKind, queueRequest, sendsIfMatch } from '../../shared/protocol';
 import type { PatchableField } from '../../shared/schemas';
 import type { OutpostDb } from './db';
 import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from './localItems';
-import type { LocalItem, QueueEntry, QueueMethod } from './types';
+import type { LocalItem, QueueEntry } from './types';
 
 export interface NewEntry {
-  method: QueueMethod;
-  url: string;
+  kind: QueueKind;
   data: Record<string, unknown> | null;
   itemId: number;
   baseVersion: number | null;
@@ -19,8 +19,8 @@ export async function enqueue(db: OutpostDb, entry: NewEntry): Promise<QueueEntr
   const row: QueueEntry = {
     id: crypto.randomUUID(),
     seq: (last?.seq ?? 0) + 1,
-    method: entry.method,
-    url: entry.url,
+    kind: entry.kind,
+    ...queueRequest(entry.kind, entry.itemId),
     data: entry.data,
     timestamp: Date.now(),
     retries: 0,
@@ -50,13 +50,14 @@ export async function rebaseEntries(db: OutpostDb, itemId: number, version: numb
     .where('itemId')
     .equals(itemId)
     .modify((e) => {
-      if (e.method !== 'POST' || e.url.endsWith('/assign')) e.baseVersion = version;
+      if (sendsIfMatch(e.kind)) e.baseVersion = version;
     });
 }
 
 function pick(item: LocalItem, fields: readonly PatchableField[]): Partial<LocalItem> {
   const out: Record<string, unknown> = {};
   for (const f of fields) out[f] = item[f];
+  // completed_at travels with status.
   if (fields.includes('status')) out.completed_at = item.completed_at;
   return out as Partial<LocalItem>;
 }
@@ -72,7 +73,7 @@ export async function applyConfirmed(
 ): Promise<LocalItem> {
   const remaining = await entriesFor(db, server.id);
   const dirty = [...new Set(remaining.flatMap(fieldsOfEntry))];
-  const deleting = remaining.some((e) => e.method === 'DELETE');
+  const deleting = remaining.some((e) => e.kind === 'delete');
   const next: LocalItem = {
     ...fromServer(server, local?._localVersion ?? 0),
     ...(local ? pick(local, dirty) : {}),
@@ -108,7 +109,7 @@ export async function settleAfterDrop(db: OutpostDb, itemId: number): Promise<vo
     await db.items.put({
       ...item,
       _dirty: dirty,
-      _deleted: remaining.some((e) => e.method === 'DELETE') ? 1 : 0,
+      _deleted: remaining.some((e) => e.kind === 'delete') ? 1 : 0,
     });
     return;
   }

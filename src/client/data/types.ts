@@ -1,4 +1,5 @@
 import type { Item, UserSummary } from '../../shared/item';
+import type { QueueKind, QueueMethod } from '../../shared/protocol';
 import type { PatchableField } from '../../shared/schemas';
 
 /** pending: changes await the server; synced: matches the server; local: guest data, never sent. */
@@ -29,14 +30,16 @@ export interface LocalItem extends Item {
   _remote: Item | null;
 }
 
-export const QUEUE_METHODS = ['POST', 'PATCH', 'DELETE'] as const;
-export type QueueMethod = (typeof QUEUE_METHODS)[number];
+export { QUEUE_METHODS } from '../../shared/protocol';
+export type { QueueKind, QueueMethod };
 
 /** One queued request: the spec's fields plus its Idempotency-Key and the version it was based on. */
 export interface QueueEntry {
   id: string;
   /** Replay order; strictly increasing within one database. */
   seq: number;
+  /** What the request does (create, update, assign, delete); stored, never parsed from the URL. */
+  kind: QueueKind;
   method: QueueMethod;
   url: string;
   data: Record<string, unknown> | null;

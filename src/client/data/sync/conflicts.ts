@@ -1,0 +1,153 @@
+import type { Item } from '../../../shared/item';
+import { createPayload } from '../../../shared/protocol';
+import type { PatchableField } from '../../../shared/schemas';
+import { conflictedCollection, nextCounter, type OutpostDb } from '../db';
+import { fromServer } from '../localItems';
+import { enqueue, entriesFor, rebaseEntries, removeLocally, restoreDescendants } from '../syncQueue';
+import type { ConflictType, LocalItem, QueueEntry } from '../types';
+import { TABLES } from './context';
+import { rebaseLocal } from './rebase';
+
+export interface Conflict {
+  itemId: number;
+  type: ConflictType;
+  /** The local copy (for a local delete it is the item as it was before deleting). */
+  local: LocalItem;
+  /** The server copy; null when the server deleted the item. */
+  remote: Item | null;
+}
+
+export type Resolution = 'local' | 'remote';
+
+/** The open conflicts, for the conflict dialog. */
+export async function listConflicts(db: OutpostDb): Promise<Conflict[]> {
+  const items = await conflictedCollection(db).toArray();
+  return items.map((i) => ({ itemId: i.id, type: i._conflict!, local: i, remote: i._remote }));
+}
+
+export async function hasConflicts(db: OutpostDb): Promise<boolean> {
+  return (await conflictedCollection(db).count()) > 0;
+}
+
+/**
+ * A 412 (Q6): the same rebase as a pull. Edits to other fields merge silently and the entry is sent
+ * again on the new version; the same field, or a delete of a changed item, opens a conflict.
+ */
+export async function handleStale(
+  db: OutpostDb,
+  entry: QueueEntry,
+  remote: Item | null,
+): Promise<'merged' | 'conflict'> {
+  let outcome: 'merged' | 'conflict' = 'conflict';
+  await db.transaction('rw', [...TABLES], async () => {
+    const local = await db.items.get(entry.itemId);
+    if (!local || !remote) return;
+    if (entry.kind === 'delete') {
+      // The server refused the delete's version: it changed the item since, so the user chooses (S9).
+      await db.items.put({ ...local, _conflict: 'delete', _remote: remote });
+      return;
+    }
+    // The refused entry is an edit: rebase it as one, whatever else is queued for the item.
+    const rebased = rebaseLocal({ ...local, _deleted: 0 }, remote);
+    if (rebased.kind === 'conflict') {
+      await db.items.put({ ...local, _conflict: 'update', _remote: remote });
+      return;
+    }
+    // 'current' cannot hold a refused edit back: the server's copy becomes its base all the same.
+    const next: LocalItem =
+      rebased.kind === 'merged' ? { ...rebased.next, _deleted: local._deleted } : { ...local, _base: remote };
+    await db.items.put(next);
+    await rebaseEntries(db, local.id, remote.version);
+    outcome = 'merged';
+  });
+  return outcome;
+}
+
+/** The server no longer has (or shows) an item with local edits: a delete conflict. */
+export async function remoteGone(db: OutpostDb, entry: QueueEntry): Promise<void> {
+  await db.transaction('rw', [...TABLES], async () => {
+    const local = await db.items.get(entry.itemId);
+    if (local) await db.items.put({ ...local, _conflict: 'delete', _remote: null });
+  });
+}
+
+function patchPayload(item: LocalItem, fields: readonly PatchableField[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = item[f] ?? null;
+  return out;
+}
+
+/**
+ * Applies the user's choice for every open conflict: 'local' queues the local change again on the
+ * server's version, 'remote' keeps the server's copy. The caller syncs afterwards.
+ */
+export async function applyResolutions(
+  db: OutpostDb,
+  choices: ReadonlyMap<number, Resolution> | Record<number, Resolution>,
+): Promise<void> {
+  const map =
+    choices instanceof Map ? choices : new Map(Object.entries(choices).map(([k, v]) => [Number(k), v]));
+  const open = await listConflicts(db);
+  const missing = open.filter((c) => !map.has(c.itemId));
+  if (missing.length > 0) throw new Error('Choose a version for every conflict.');
+  await db.transaction('rw', [...TABLES], async () => {
+    for (const conflict of open) {
+      const choice = map.get(conflict.itemId)!;
+      const local = await db.items.get(conflict.itemId);
+      if (!local) continue;
+      const remote = local._remote;
+      const entries = await entriesFor(db, local.id);
+      await db.syncQueue.bulkDelete(entries.map((e) => e.id));
+      if (choice === 'remote') {
+        if (remote === null) await removeLocally(db, local.id);
+        else {
+          await db.items.put(fromServer(remote, local._localVersion + 1));
+          await restoreDescendants(db, local.id);
+        }
+        continue;
+      }
+      const cleared = { ...local, _conflict: null, _remote: null, _localVersion: local._localVersion + 1 };
+      if (remote === null) {
+        // The server deleted it; keeping the local version creates it again under a new id.
+        const id = -(await nextCounter(db, 'tempCounter'));
+        const recreated: LocalItem = {
+          ...cleared,
+          id,
+          uuid: crypto.randomUUID(),
+          version: 1,
+          _syncStatus: 'pending',
+          _deleted: 0,
+          _dirty: [],
+          _base: null,
+        };
+        await db.items.delete(local.id);
+        await db.items.put(recreated);
+        await enqueue(db, { kind: 'create', data: createPayload(recreated), itemId: id, baseVersion: null });
+        continue;
+      }
+      if (conflict.type === 'delete') {
+        await db.items.put({ ...cleared, _syncStatus: 'pending', _deleted: 1, _base: remote });
+        await enqueue(db, { kind: 'delete', data: null, itemId: local.id, baseVersion: remote.version });
+        continue;
+      }
+      const dirty = local._dirty.length > 0 ? local._dirty : [];
+      if (dirty.length === 0) {
+        await db.items.put(fromServer(remote, cleared._localVersion));
+        continue;
+      }
+      await db.items.put({
+        ...cleared,
+        _syncStatus: 'pending',
+        _base: remote,
+        _dirty: dirty,
+        version: remote.version,
+      });
+      await enqueue(db, {
+        kind: 'update',
+        data: patchPayload(local, dirty),
+        itemId: local.id,
+        baseVersion: remote.version,
+      });
+    }
+  });
+}

@@ -1,0 +1,38 @@
+import type { UserSummary } from '../../../shared/item';
+import type { SyncStatusStore } from '../../stores/syncStatusStore';
+import type { ToastInput } from '../../stores/toastStore';
+import type { ApiClient } from '../apiClient';
+import { conflictedCollection, getMeta, META_KEYS, type OutpostDb } from '../db';
+import { upgradeProgress } from '../guestUpgrade';
+import type { SyncLock } from '../locks';
+import type { Viewer } from '../types';
+
+/** The tables a sync step writes in one transaction. */
+export const TABLES = ['items', 'syncQueue', 'meta', 'users'] as const;
+
+export interface SyncEngineDeps {
+  db: OutpostDb;
+  api: ApiClient;
+  viewer: () => Viewer & { user: UserSummary };
+  isOnline: () => boolean;
+  status: SyncStatusStore;
+  toast: (t: ToastInput) => void;
+  lock?: SyncLock;
+  onIdSwap?: (oldId: number, newId: number) => void;
+}
+
+/** What every sync module gets: the engine's dependencies and the status refresh. */
+export interface SyncContext extends SyncEngineDeps {
+  refreshStatus(): Promise<void>;
+}
+
+/** Recomputes the sync status the badge and 'Pending sync' show. */
+export async function refreshStatus(db: OutpostDb, status: SyncStatusStore): Promise<void> {
+  const [pendingCount, conflictCount, lastSyncAt, upgrade] = await Promise.all([
+    db.syncQueue.count(),
+    conflictedCollection(db).count(),
+    getMeta<string>(db, META_KEYS.lastSyncAt),
+    upgradeProgress(db),
+  ]);
+  status.getState().set({ pendingCount, conflictCount, lastSyncAt: lastSyncAt ?? null, upgrade });
+}

@@ -1,0 +1,206 @@
+import { DEFAULT_RETRY_AFTER_S, MAX_RETRIES } from '../../../shared/protocol';
+import { ApiError, isNetworkError } from '../apiClient';
+import { moveGuestDataToAccount } from '../guestUpgrade';
+import { BUSY, createSyncLock } from '../locks';
+import { applyResolutions, listConflicts, type Resolution } from './conflicts';
+import { refreshStatus as computeStatus, type SyncContext, type SyncEngineDeps } from './context';
+import { pull } from './pull';
+import { createPusher, type PushOutcome, type PushRun } from './push';
+import { createEchoGate, nextSyncDelay, SYNC_INTERVAL_MS } from './triggers';
+
+export { type Conflict, listConflicts, type Resolution } from './conflicts';
+export type { SyncEngineDeps } from './context';
+export { applyPulled } from './pull';
+export type { PushOutcome } from './push';
+export { nextSyncDelay, SYNC_INTERVAL_MS } from './triggers';
+export { DEFAULT_RETRY_AFTER_S, isNetworkError, MAX_RETRIES };
+
+export interface SyncResult {
+  skipped?: 'guest' | 'offline' | 'syncing';
+  pushed: number;
+  dropped: number;
+  pulled: number;
+  conflicts: number;
+  stopped: PushOutcome['kind'] | null;
+  error?: unknown;
+}
+
+export type SyncEngine = ReturnType<typeof createSyncEngine>;
+
+/**
+ * The sync engine: pushes the queue (./push.ts), pulls from the cursor (./pull.ts), holds conflicts
+ * (./conflicts.ts), runs on the spec's triggers (./triggers.ts); one tab at a time (Web Locks).
+ */
+export function createSyncEngine(deps: SyncEngineDeps) {
+  const { db, status } = deps;
+  const lock = deps.lock ?? createSyncLock(`outpost-sync:${db.name}`);
+  let again = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const refreshStatus = () => computeStatus(db, status);
+  const ctx: SyncContext = { ...deps, refreshStatus };
+  const pusher = createPusher(ctx, () => void sync());
+  const echo = createEchoGate({ pull: () => void sync() });
+
+  /** A push run, told to the echo gate (E1). */
+  async function pushQueue(opts: { until?: string } = {}): Promise<PushRun> {
+    echo.pushStarted();
+    let sent = false;
+    try {
+      const run = await pusher.pushQueue(opts);
+      sent = run.sent > 0;
+      return run;
+    } finally {
+      echo.pushEnded(sent);
+    }
+  }
+
+  async function ensureUpgrade(): Promise<void> {
+    const viewer = deps.viewer();
+    if (viewer.isGuest) return;
+    if ((await moveGuestDataToAccount(db, viewer.user)) > 0) await refreshStatus();
+  }
+
+  async function runOnce(result: SyncResult): Promise<void> {
+    do {
+      again = false;
+      await ensureUpgrade();
+      const push = await pushQueue();
+      result.pushed += push.pushed;
+      result.dropped += push.dropped;
+      result.stopped = push.stopped;
+      if (push.stopped === 'network' || push.stopped === 'unauthorized') {
+        if (push.stopped === 'network') throw new ApiError('Network error', 0, null, 'NETWORK_ERROR');
+        return;
+      }
+      const pulled = await pull(ctx);
+      result.pulled += pulled.pulled;
+      // A conflict found now holds the queue until the user resolves it.
+    } while (again && deps.isOnline() && !deps.viewer().isGuest);
+  }
+
+  /** One sync run: skipped for guests, offline, or while one runs; 'Sync Now' passes manual. */
+  async function sync(opts: { manual?: boolean } = {}): Promise<SyncResult> {
+    const result: SyncResult = { pushed: 0, dropped: 0, pulled: 0, conflicts: 0, stopped: null };
+    if (deps.viewer().isGuest) return { ...result, skipped: 'guest' };
+    if (!deps.isOnline()) return { ...result, skipped: 'offline' };
+    if (lock.held) {
+      again = true;
+      return { ...result, skipped: 'syncing' };
+    }
+    status.getState().set({ syncing: true });
+    try {
+      const ran = await lock.tryRun(() => runOnce(result));
+      if (ran === BUSY) return { ...result, skipped: 'syncing' };
+      result.conflicts = (await listConflicts(db)).length;
+      if (opts.manual) {
+        deps.toast({ title: 'Sync complete', description: 'Your items have been synchronized.' });
+      }
+    } catch (error) {
+      result.error = error;
+      if (opts.manual) {
+        deps.toast({
+          title: 'Sync failed',
+          description: 'Failed to sync items. Please try again.',
+          variant: 'destructive',
+        });
+      }
+    } finally {
+      status.getState().set({ syncing: false });
+      await refreshStatus();
+    }
+    return result;
+  }
+
+  /**
+   * Sends a just-queued write now, under the sync lock (queue order kept: earlier entries go first).
+   * Answers 'queued' when offline, a guest, or another sync holds the lock; that run sends it.
+   */
+  async function pushNow(entryId: string): Promise<PushOutcome> {
+    if (deps.viewer().isGuest || !deps.isOnline()) {
+      await refreshStatus();
+      return { kind: 'queued' };
+    }
+    if (lock.held) {
+      again = true;
+      await refreshStatus();
+      return { kind: 'queued' };
+    }
+    let outcome: PushOutcome = { kind: 'queued' };
+    try {
+      const ran = await lock.tryRun(async () => {
+        await ensureUpgrade();
+        const push = await pushQueue({ until: entryId });
+        return push.target;
+      });
+      if (ran !== BUSY && ran) outcome = ran;
+    } finally {
+      await refreshStatus();
+    }
+    if (again) void sync();
+    return outcome;
+  }
+
+  /** Resolves every open conflict ('local' re-queues the local change, 'remote' keeps the server's), then syncs. */
+  async function resolveConflicts(choices: ReadonlyMap<number, Resolution> | Record<number, Resolution>) {
+    await applyResolutions(db, choices);
+    await refreshStatus();
+    return sync();
+  }
+
+  /** Registers the spec's triggers: start-up, coming online, tab visible, every 30 s with jitter, `changed` (E1). */
+  function start(
+    sources: {
+      onOnlineChange?: (cb: (online: boolean) => void) => () => void;
+      onVisible?: (cb: () => void) => () => void;
+      onServerChange?: (cb: () => void) => () => void;
+      random?: () => number;
+      intervalMs?: number;
+    } = {},
+  ): () => void {
+    const interval = sources.intervalMs ?? SYNC_INTERVAL_MS;
+    const random = sources.random ?? Math.random;
+    const offs: (() => void)[] = [];
+    status.getState().setOnline(deps.isOnline());
+    if (deps.isOnline()) void sync();
+    offs.push(
+      sources.onOnlineChange?.((online) => {
+        status.getState().setOnline(online);
+        if (online) void sync();
+      }) ?? (() => {}),
+    );
+    offs.push(sources.onVisible?.(() => deps.isOnline() && void sync()) ?? (() => {}));
+    offs.push(sources.onServerChange?.(() => echo.changed()) ?? (() => {}));
+    let stopped = false;
+    const schedule = () => {
+      if (stopped) return;
+      timer = setTimeout(
+        () => {
+          void sync().finally(schedule);
+        },
+        nextSyncDelay(interval, random),
+      );
+    };
+    schedule();
+    void refreshStatus();
+    return () => {
+      stopped = true;
+      for (const off of offs) off();
+      if (timer) clearTimeout(timer);
+      timer = null;
+      pusher.stop();
+      echo.stop();
+    };
+  }
+
+  return {
+    sync,
+    pushNow,
+    resolveConflicts,
+    listConflicts: () => listConflicts(db),
+    refreshStatus,
+    start,
+    pull: () => pull(ctx),
+    pushQueue,
+  };
+}

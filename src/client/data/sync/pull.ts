@@ -1,0 +1,119 @@
+import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
+import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../db';
+import { fromServer, usersOf } from '../localItems';
+import { rebaseEntries } from '../syncQueue';
+import { swapTempId } from '../tempIds';
+import type { LocalItem } from '../types';
+import type { SyncContext } from './context';
+import { TABLES } from './context';
+import { rebaseLocal } from './rebase';
+
+const MAX_PAGES = 10_000;
+
+/**
+ * Applies one pulled page and its cursor in one transaction (S8): new items are added, synced ones
+ * replaced, pending ones rebased (a conflict only when the same field changed on both sides, S9).
+ */
+export async function applyPulled(
+  db: OutpostDb,
+  items: readonly SyncChange[],
+  cursor: string,
+): Promise<number> {
+  let conflicts = 0;
+  await db.transaction('rw', [...TABLES], async () => {
+    const existing = await db.items.bulkGet(items.map((i) => i.id));
+    let temps: Map<string, LocalItem> | null = null;
+    const puts = new Map<number, LocalItem>();
+    const deletes: number[] = [];
+    const users = new Map<number, Item['created_by']>();
+    for (let index = 0; index < items.length; index++) {
+      const remote = items[index]!;
+      let local = existing[index];
+      if (!local && remote.uuid) {
+        // A create whose answer never arrived: the server has it, the device still has the temporary id.
+        temps ??= new Map((await db.items.where('id').below(0).toArray()).map((t) => [t.uuid ?? '', t]));
+        const temp = temps.get(remote.uuid);
+        if (temp) {
+          await swapTempId(db, temp.id, remote.id);
+          local = await db.items.get(remote.id);
+        }
+      }
+      if (isTombstone(remote)) {
+        if (!local || local._syncStatus === 'local') continue;
+        if (local._syncStatus === 'synced' && local._conflict === null) deletes.push(local.id);
+        else if (local._deleted === 1) {
+          deletes.push(local.id);
+          await db.syncQueue.where('itemId').equals(local.id).delete();
+        } else {
+          puts.set(local.id, { ...local, _conflict: 'delete', _remote: null });
+          conflicts++;
+        }
+        continue;
+      }
+      for (const u of usersOf(remote)) users.set(u.id, u);
+      if (!local) {
+        puts.set(remote.id, fromServer(remote));
+        continue;
+      }
+      if (local._syncStatus === 'local') continue;
+      if (local._syncStatus === 'synced' && local._conflict === null) {
+        if (remote.version >= local.version) puts.set(remote.id, fromServer(remote, local._localVersion));
+        continue;
+      }
+      if (local._conflict !== null) {
+        puts.set(local.id, { ...local, _remote: remote });
+        conflicts++;
+        continue;
+      }
+      const rebased = rebaseLocal(local, remote);
+      if (rebased.kind === 'current') continue;
+      puts.set(local.id, rebased.next);
+      if (rebased.kind === 'conflict') conflicts++;
+      else await rebaseEntries(db, local.id, remote.version);
+    }
+    if (deletes.length > 0) await db.items.bulkDelete(deletes);
+    if (puts.size > 0) await db.items.bulkPut([...puts.values()]);
+    if (users.size > 0) await db.users.bulkPut([...users.values()]);
+    await setMeta(db, META_KEYS.cursor, cursor);
+  });
+  return conflicts;
+}
+
+/**
+ * With everything pushed and pulled, a roll-up this device predicted that the server did not make
+ * (say the write behind it was refused) would stay forever: put the server's copy back.
+ */
+export async function dropStalePredictions(db: OutpostDb): Promise<void> {
+  await db.transaction('rw', [...TABLES], async () => {
+    if ((await db.syncQueue.count()) > 0) return;
+    const ids = (await getMeta<number[]>(db, META_KEYS.predicted)) ?? [];
+    if (ids.length === 0) return;
+    const items = (await db.items.bulkGet(ids)).filter((i): i is LocalItem => !!i?._predicted);
+    const stale = items.filter((i) => i._syncStatus === 'synced' && i._conflict === null);
+    await db.items.bulkPut(
+      stale.map((i) => (i._base ? fromServer(i._base, i._localVersion + 1) : { ...i, _predicted: null })),
+    );
+    const kept = items.filter((i) => !stale.includes(i)).map((i) => i.id);
+    await setMeta(db, META_KEYS.predicted, kept);
+  });
+}
+
+/** Pulls from the cursor until the server has nothing more (S1–S3), then drops stale predictions. */
+export async function pull(
+  ctx: Pick<SyncContext, 'db' | 'api'>,
+): Promise<{ pulled: number; conflicts: number }> {
+  const { db, api } = ctx;
+  let cursor = (await getMeta<string>(db, META_KEYS.cursor)) ?? '';
+  let pulled = 0;
+  let conflicts = 0;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const { data } = await api.get<SyncPage>(`/sync?cursor=${encodeURIComponent(cursor)}`);
+    conflicts += await applyPulled(db, data.items, data.cursor);
+    pulled += data.items.length;
+    cursor = data.cursor;
+    if (!data.has_more) break;
+  }
+  await setMeta(db, META_KEYS.lastSyncAt, new Date().toISOString());
+  await dropStalePredictions(db);
+  return { pulled, conflicts };
+}

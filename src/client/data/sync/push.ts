@@ -1,0 +1,194 @@
+import type { Item } from '../../../shared/item';
+import {
+  DEFAULT_RETRY_AFTER_S,
+  decidePush,
+  isStaleWriteBody,
+  type PushOutcome as ProtocolPushOutcome,
+  QUEUE_KIND_LABELS,
+  sendsIfMatch,
+} from '../../../shared/protocol';
+import { ApiError, isNetworkError } from '../apiClient';
+import { applyConfirmed, rebaseEntries, removeLocally, settleAfterDrop } from '../syncQueue';
+import { swapTempId } from '../tempIds';
+import type { QueueEntry } from '../types';
+import { handleStale, hasConflicts, remoteGone } from './conflicts';
+import { type SyncContext, TABLES } from './context';
+
+/** What sending one queued entry came to (documented in src/shared/protocol.ts). */
+export type PushOutcome = ProtocolPushOutcome<ApiError>;
+
+export interface PushRun {
+  pushed: number;
+  dropped: number;
+  stopped: PushOutcome['kind'] | null;
+  /** The outcome of the `until` entry, when the run reached it. */
+  target: PushOutcome | null;
+  /** Requests this run sent (answered or not): a run that sent none has no echo to wait for (E1). */
+  sent: number;
+}
+
+/** Replays the queue (Q1–Q6): one entry at a time, in order, applying each answer. */
+export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
+  const { db, api } = ctx;
+  // After a 429 the server asked for a pause (Q4): nothing is replayed before `heldUntil`, and one
+  // run is scheduled for when it ends. The change stays queued: the limit is not the change's fault.
+  let heldUntil = 0;
+  let holdTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function holdFor(error: ApiError): void {
+    const wasHeld = Date.now() < heldUntil;
+    const ms = Math.max(1, error.retryAfter ?? DEFAULT_RETRY_AFTER_S) * 1000;
+    heldUntil = Date.now() + ms;
+    if (holdTimer) clearTimeout(holdTimer);
+    holdTimer = setTimeout(() => {
+      holdTimer = null;
+      onHoldEnd();
+    }, ms);
+    // Once per pause, so a burst of writes does not stack up toasts; the server's text names the wait.
+    if (!wasHeld) ctx.toast({ title: 'Slow down', description: error.message, variant: 'destructive' });
+  }
+
+  /** Q3, Q5: an entry dropped is undone locally and never silently. */
+  async function drop(entry: QueueEntry, error: ApiError): Promise<void> {
+    const item = await db.items.get(entry.itemId);
+    await db.transaction('rw', [...TABLES], async () => {
+      await db.syncQueue.delete(entry.id);
+      await settleAfterDrop(db, entry.itemId);
+    });
+    ctx.toast({
+      title: 'Change not synced',
+      description: `The ${QUEUE_KIND_LABELS[entry.kind]}${item ? ` for "${item.title}"` : ''} was rejected by the server: ${error.message}`,
+      variant: 'destructive',
+    });
+  }
+
+  /** Stores the server's answer; a create's temporary id becomes the server's everywhere. */
+  async function confirm(entry: QueueEntry, body: unknown): Promise<number> {
+    let finalId = entry.itemId;
+    const swaps: [number, number][] = [];
+    await db.transaction('rw', [...TABLES], async () => {
+      const current = await db.syncQueue.get(entry.id);
+      if (!current) return;
+      await db.syncQueue.delete(entry.id);
+      if (current.kind === 'delete') {
+        await removeLocally(db, current.itemId);
+        return;
+      }
+      const server = body as Item;
+      let local = await db.items.get(current.itemId);
+      if (local && local.id !== server.id) {
+        await swapTempId(db, local.id, server.id);
+        swaps.push([local.id, server.id]);
+        local = await db.items.get(server.id);
+      }
+      finalId = server.id;
+      await rebaseEntries(db, server.id, server.version);
+      await applyConfirmed(db, server, local);
+    });
+    for (const [from, to] of swaps) ctx.onIdSwap?.(from, to);
+    return finalId;
+  }
+
+  async function sendEntry(first: QueueEntry, immediate: boolean, run: PushRun): Promise<PushOutcome> {
+    let entry = first;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const headers: Record<string, string> = { 'Idempotency-Key': entry.idempotencyKey };
+      if (sendsIfMatch(entry.kind) && entry.baseVersion !== null)
+        headers['If-Match'] = `"${entry.baseVersion}"`;
+      run.sent++;
+      try {
+        const res = await api.request<unknown>(entry.method, entry.url, {
+          body: entry.data ?? undefined,
+          headers,
+        });
+        return { kind: 'done', itemId: await confirm(entry, res.data) };
+      } catch (caught) {
+        if (!(caught instanceof ApiError)) throw caught;
+        const error = caught;
+        const decision = decidePush(error.status, isNetworkError(error), {
+          kind: entry.kind,
+          retries: entry.retries,
+          attempt,
+          onServer: entry.itemId > 0,
+          immediate,
+        });
+        switch (decision) {
+          case 'network':
+            return { kind: 'network', error };
+          case 'unauthorized':
+            return { kind: 'unauthorized', error };
+          case 'renew-token':
+            // The anti-forgery token went missing (a new session): fetch one and try again, never drop.
+            await api.csrfCookie().catch(() => undefined);
+            continue;
+          case 'hold':
+            return { kind: 'held', error };
+          case 'rate-limited':
+            holdFor(error);
+            return { kind: 'held', error };
+          case 'stale': {
+            const remote = isStaleWriteBody(error.data) ? error.data.item : null;
+            if ((await handleStale(db, entry, remote)) === 'conflict') return { kind: 'conflict' };
+            const reloaded = await db.syncQueue.get(entry.id);
+            if (!reloaded) return { kind: 'done', itemId: entry.itemId };
+            entry = reloaded;
+            continue;
+          }
+          case 'already-deleted':
+            return { kind: 'done', itemId: await confirm(entry, null) };
+          case 'gone':
+            await remoteGone(db, entry);
+            return { kind: 'conflict' };
+          case 'drop':
+          case 'drop-after-retries':
+            await drop(entry, error);
+            return { kind: 'dropped', error };
+          case 'retry':
+            await db.syncQueue.update(entry.id, { retries: entry.retries + 1 });
+            return { kind: 'retry', error };
+        }
+      }
+    }
+    return { kind: 'held' };
+  }
+
+  /**
+   * Replays the queue in order until it is empty or something must stop it (Q1). `until` stops after
+   * that entry (a write sent right after it was made, `immediate`).
+   */
+  async function pushQueue(opts: { until?: string } = {}): Promise<PushRun> {
+    const run: PushRun = { pushed: 0, dropped: 0, stopped: null, target: null, sent: 0 };
+    if (Date.now() < heldUntil) {
+      run.stopped = 'held';
+      return run;
+    }
+    if (await hasConflicts(db)) {
+      run.stopped = 'conflict';
+      return run;
+    }
+    const budget = (await db.syncQueue.count()) * 3 + 10;
+    for (let i = 0; i < budget; i++) {
+      const entry = await db.syncQueue.orderBy('seq').first();
+      if (!entry) break;
+      const outcome = await sendEntry(entry, entry.id === opts.until, run);
+      if (entry.id === opts.until) run.target = outcome;
+      if (entry.tag === 'upgrade') await ctx.refreshStatus();
+      if (outcome.kind === 'done') run.pushed++;
+      else if (outcome.kind === 'dropped') run.dropped++;
+      else {
+        run.stopped = outcome.kind;
+        break;
+      }
+      if (entry.id === opts.until) break;
+    }
+    return run;
+  }
+
+  return {
+    pushQueue,
+    stop(): void {
+      if (holdTimer) clearTimeout(holdTimer);
+      holdTimer = null;
+    },
+  };
+}

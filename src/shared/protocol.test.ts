@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createPayload,
+  decidePush,
+  isStaleWriteBody,
+  kindOfRequest,
+  MAX_RETRIES,
+  type PushContext,
+  QUEUE_KINDS,
+  queueRequest,
+  SERVER_EVENTS,
+  sendsIfMatch,
+} from './protocol';
+
+const ctx = (over: Partial<PushContext> = {}): PushContext => ({
+  kind: 'update',
+  retries: 0,
+  attempt: 0,
+  onServer: true,
+  immediate: false,
+  ...over,
+});
+
+describe('queue entry kinds', () => {
+  it('builds each kind’s request, and reads the same kind back from it (the version 2 upgrade)', () => {
+    for (const kind of QUEUE_KINDS) {
+      const { method, url } = queueRequest(kind, 7);
+      expect(kindOfRequest(method, url)).toBe(kind);
+    }
+    expect(queueRequest('assign', 7)).toEqual({ method: 'POST', url: '/api/items/7/assign' });
+    expect(sendsIfMatch('create')).toBe(false);
+    expect(sendsIfMatch('assign')).toBe(true);
+  });
+
+  it('builds one create payload from an item', () => {
+    const payload = createPayload({
+      title: 'T',
+      type: 'todo',
+      parent_id: null,
+      status: 'pending',
+      description: null,
+      assigned_to: null,
+      due_date: null,
+      end_date: null,
+      uuid: 'u',
+    });
+    expect(Object.keys(payload).sort()).toEqual(
+      [
+        'assigned_to',
+        'description',
+        'due_date',
+        'end_date',
+        'parent_id',
+        'status',
+        'title',
+        'type',
+        'uuid',
+      ].sort(),
+    );
+  });
+});
+
+describe('the push status policy', () => {
+  it('Q2: no answer stops the run and keeps the entry', () => {
+    expect(decidePush(0, true, ctx())).toBe('network');
+  });
+
+  it('Q3: a 4xx other than 409/412/429 drops the entry; 401, 404 and 419 have their own rules', () => {
+    for (const status of [400, 403, 409, 422]) expect(decidePush(status, false, ctx())).toBe('drop');
+    expect(decidePush(401, false, ctx())).toBe('unauthorized');
+    expect(decidePush(419, false, ctx())).toBe('renew-token');
+    expect(decidePush(419, false, ctx({ attempt: 1 }))).toBe('hold');
+    expect(decidePush(404, false, ctx({ kind: 'delete' }))).toBe('already-deleted');
+    expect(decidePush(404, false, ctx())).toBe('gone');
+    expect(decidePush(404, false, ctx({ onServer: false }))).toBe('drop');
+    // The spec's failed online create keeps its local pending copy: counted, not dropped.
+    expect(decidePush(422, false, ctx({ kind: 'create', onServer: false, immediate: true }))).toBe('retry');
+  });
+
+  it('Q4: 429 holds the queue', () => {
+    expect(decidePush(429, false, ctx())).toBe('rate-limited');
+  });
+
+  it('Q5: a server failure counts a retry, and the third drops the entry', () => {
+    expect(decidePush(500, false, ctx())).toBe('retry');
+    expect(decidePush(503, false, ctx({ retries: MAX_RETRIES - 2 }))).toBe('retry');
+    expect(decidePush(502, false, ctx({ retries: MAX_RETRIES - 1 }))).toBe('drop-after-retries');
+  });
+
+  it('Q6: a 412 is rebased, and its body is checked, not cast', () => {
+    expect(decidePush(412, false, ctx())).toBe('stale');
+    expect(isStaleWriteBody({ message: 'Stale.', item: { id: 1, version: 4 } })).toBe(true);
+    expect(isStaleWriteBody({ message: 'Stale.' })).toBe(false);
+    expect(isStaleWriteBody({ message: 'Stale.', item: { id: '1', version: 4 } })).toBe(false);
+    expect(isStaleWriteBody(null)).toBe(false);
+  });
+
+  it('names the server events', () => {
+    expect(SERVER_EVENTS.changed).toBe('changed');
+  });
+});

@@ -1,0 +1,201 @@
+import type { Item } from './item';
+
+/**
+ * The sync protocol as data: what a queued request is, what pushing it can come to, what a 412
+ * answers, which events the server sends, and how a push answer is judged. SYNC.md states the rules
+ * these implement, by id (Q1–Q6, W1, E1, S1–S9).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Queue entries
+// ---------------------------------------------------------------------------------------------
+
+/** What a queued request does; stored with the entry (never parsed from its URL). */
+export const QUEUE_KINDS = ['create', 'update', 'assign', 'delete'] as const;
+export type QueueKind = (typeof QUEUE_KINDS)[number];
+
+export const QUEUE_METHODS = ['POST', 'PATCH', 'DELETE'] as const;
+export type QueueMethod = (typeof QUEUE_METHODS)[number];
+
+/** The request each kind sends for item `id` (a temporary id is swapped in queued URLs later). */
+export function queueRequest(kind: QueueKind, id: number): { method: QueueMethod; url: string } {
+  switch (kind) {
+    case 'create':
+      return { method: 'POST', url: '/api/items' };
+    case 'update':
+      return { method: 'PATCH', url: `/api/items/${id}` };
+    case 'assign':
+      return { method: 'POST', url: `/api/items/${id}/assign` };
+    case 'delete':
+      return { method: 'DELETE', url: `/api/items/${id}` };
+  }
+}
+
+/**
+ * The kind of a request stored before entries carried one: only the database upgrade (version 2)
+ * reads a kind from method and URL.
+ */
+export function kindOfRequest(method: string, url: string): QueueKind {
+  if (method === 'DELETE') return 'delete';
+  if (method === 'PATCH') return 'update';
+  return /\/assign(?:\?|$)/.test(url) ? 'assign' : 'create';
+}
+
+/** How a toast names a queued change of each kind. */
+export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
+  create: 'new item',
+  update: 'change',
+  assign: 'assignment',
+  delete: 'delete',
+};
+
+/** Every kind but a create edits a version the server has, so it says which one (If-Match, S7). */
+export function sendsIfMatch(kind: QueueKind): boolean {
+  return kind !== 'create';
+}
+
+/** The fields POST /api/items accepts, from an item (a new one, a guest's moving up, a re-created one). */
+export function createPayload(item: {
+  title: string;
+  type: Item['type'];
+  parent_id: number | null;
+  status: Item['status'];
+  description: string | null;
+  assigned_to: number | null;
+  due_date: string | null;
+  end_date: string | null;
+  uuid: string | null;
+}): Record<string, unknown> {
+  return {
+    title: item.title,
+    type: item.type,
+    parent_id: item.parent_id,
+    status: item.status,
+    description: item.description,
+    assigned_to: item.assigned_to,
+    due_date: item.due_date,
+    end_date: item.end_date,
+    uuid: item.uuid,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Push outcomes and the HTTP status policy
+// ---------------------------------------------------------------------------------------------
+
+/** Entries the server fails 3 times (5xx and the like) are dropped, with a toast (Q5). */
+export const MAX_RETRIES = 3;
+/** How long to hold the queue after a 429 that carries no Retry-After (Q4). */
+export const DEFAULT_RETRY_AFTER_S = 30;
+
+/**
+ * What sending one queued entry came to. `E` is the client's error type.
+ * - `done`: the server applied it (or a delete found the item already gone); the answer is stored
+ *   and the entry removed. `itemId` is the item's id now (a create's temporary id becomes the server's).
+ * - `dropped`: the server refused it for good (a 4xx, Q3) or it failed `MAX_RETRIES` times (Q5); the
+ *   entry is removed, the local change undone, and a toast says so.
+ * - `retry`: a server failure (5xx or similar); the entry stays with one more retry counted (Q5).
+ * - `network`: no answer at all; the entry stays untouched and the run stops (Q2).
+ * - `conflict`: a 412 the edits could not merge, or the server no longer has the item; a conflict
+ *   is open and the queue holds until the user resolves it (Q6, S9).
+ * - `held`: the server asked for a pause (429, Q4) or the anti-forgery token could not be renewed
+ *   (419 twice); the entry stays and the run stops.
+ * - `unauthorized`: the session is gone (401); the device turns guest, the entry stays.
+ * - `queued`: not sent now (offline, a guest, or another run holds the lock and will send it).
+ */
+export type PushOutcome<E = unknown> =
+  | { kind: 'done'; itemId: number }
+  | { kind: 'dropped'; error: E }
+  | { kind: 'retry'; error: E }
+  | { kind: 'network'; error: E }
+  | { kind: 'conflict' }
+  | { kind: 'held'; error?: E }
+  | { kind: 'unauthorized'; error: E }
+  | { kind: 'queued' };
+export type PushOutcomeKind = PushOutcome['kind'];
+
+/** What the push does with a failed answer; `decidePush` is the whole status policy. */
+export type PushDecision =
+  /** No answer: stop the run, keep the entry as it is (Q2). */
+  | 'network'
+  /** 401: stop, keep the entry; the client signs out to guest. */
+  | 'unauthorized'
+  /** 419 on the first try: fetch a new anti-forgery token and send again. */
+  | 'renew-token'
+  /** 419 again: stop and keep the entry. */
+  | 'hold'
+  /** 429: hold the whole queue until Retry-After (Q4). */
+  | 'rate-limited'
+  /** 412: rebase the local edits on the server's copy (Q6). */
+  | 'stale'
+  /** 404 for a delete: the item is already gone, which is what the delete wanted. */
+  | 'already-deleted'
+  /** 404 for an edit of a server item: the server no longer has (or shows) it; a delete conflict. */
+  | 'gone'
+  /** Any other 4xx: drop the entry with a toast (Q3). */
+  | 'drop'
+  /** A server failure: count a retry (Q5). */
+  | 'retry'
+  /** A server failure at the last retry: drop with a toast (Q5). */
+  | 'drop-after-retries';
+
+export interface PushContext {
+  kind: QueueKind;
+  /** Retries counted so far on the entry. */
+  retries: number;
+  /** 0 for the first send of this entry in this run. */
+  attempt: number;
+  /** The item is on the server (a positive id). */
+  onServer: boolean;
+  /**
+   * The write is being sent right after it was made (not replayed by a sync run): a create the server
+   * refuses then keeps its local pending copy for the next run (the spec's failed online create).
+   */
+  immediate: boolean;
+}
+
+/** The status policy of a push: what to do with an answer of `status` (0 for no answer). */
+export function decidePush(status: number, network: boolean, ctx: PushContext): PushDecision {
+  if (network || status === 0) return 'network';
+  if (status === 401) return 'unauthorized';
+  if (status === 419) return ctx.attempt === 0 ? 'renew-token' : 'hold';
+  if (status === 429) return 'rate-limited';
+  if (status === 412) return 'stale';
+  if (status === 404 && ctx.kind === 'delete') return 'already-deleted';
+  if (status === 404 && ctx.kind !== 'create' && ctx.onServer) return 'gone';
+  if (status >= 400 && status < 500 && !(ctx.immediate && ctx.kind === 'create')) return 'drop';
+  return ctx.retries + 1 >= MAX_RETRIES ? 'drop-after-retries' : 'retry';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 412 body
+// ---------------------------------------------------------------------------------------------
+
+/** A 412 Precondition Failed answers with the server's copy of the item (S7). */
+export interface StaleWriteBody {
+  message: string;
+  item: Item;
+}
+
+/** True for a 412 body that carries the server's item. */
+export function isStaleWriteBody(body: unknown): body is StaleWriteBody {
+  if (typeof body !== 'object' || body === null) return false;
+  const { message, item } = body as { message?: unknown; item?: unknown };
+  if (typeof message !== 'string' || typeof item !== 'object' || item === null) return false;
+  const { id, version } = item as { id?: unknown; version?: unknown };
+  return typeof id === 'number' && typeof version === 'number';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server events
+// ---------------------------------------------------------------------------------------------
+
+/** The events GET /api/events sends; `changed` carries no data: the client pulls. */
+export const SERVER_EVENTS = { changed: 'changed' } as const;
+export type ServerEvent = (typeof SERVER_EVENTS)[keyof typeof SERVER_EVENTS];
+
+/**
+ * E1: how long after this device's own push run a `changed` event is taken for its echo and folded
+ * into one pull at the end of the window (never skipped).
+ */
+export const ECHO_WINDOW_MS = 400;
