@@ -1,3 +1,5 @@
+import { SERVER_EVENTS } from '../../shared/protocol';
+
 /** Where online/offline comes from: the browser, or a switch in tests. */
 export interface Connectivity {
   isOnline(): boolean;
@@ -75,6 +77,7 @@ export function eventsBackoff(attempt: number, random: () => number = Math.rando
  * stream is open only while `wanted()`; a failed or dropped stream is reopened with backoff (the
  * browser's own retry gives up for good on an HTTP error such as a proxy's 502 while the server
  * restarts). The 30 s poll in the sync engine stays as the fallback for a stream that dies silently.
+ * The engine folds events that follow its own pushes into one pull (SYNC.md E1).
  */
 export function serverChanges(options: ServerChangesOptions): (cb: () => void) => () => void {
   return (cb) => {
@@ -116,7 +119,7 @@ export function serverChanges(options: ServerChangesOptions): (cb: () => void) =
         if (opened) cb();
         opened = true;
       });
-      current.addEventListener('changed', () => cb());
+      current.addEventListener(SERVER_EVENTS.changed, () => cb());
       current.addEventListener('error', () => {
         if (source !== current) return;
         close();
