@@ -18,6 +18,11 @@ interface Benchmark {
 const BENCHMARKS: Benchmark[] = [
   { name: 'server', file: './server.ts', about: 'HTTP API throughput and latency on PGlite and PostgreSQL' },
   { name: 'client-data', file: './clientData.ts', about: 'client data layer' },
+  {
+    name: 'client-browser',
+    file: './clientBrowser.ts',
+    about: "the app's data layer in Chromium vs raw IndexedDB: edits, a 10k pull, --100k",
+  },
   { name: 'sync-soak', file: './syncSoak.ts', about: 'sync under sustained concurrent writes' },
   {
     name: 'events',

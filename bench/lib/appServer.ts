@@ -16,9 +16,21 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
-export async function startAppServer(timeoutMs = 120_000): Promise<AppServer> {
-  await ensureClientBuild();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'outpost-bench-'));
+export interface AppServerOptions {
+  /** A client folder to serve instead of dist/client (CLIENT_DIR); no app build is made then. */
+  clientDir?: string;
+  /** An existing (already seeded) PGlite data folder; removed on stop like the temporary one. */
+  dataDir?: string;
+  /** Extra environment, e.g. rate limits off. */
+  env?: Record<string, string>;
+}
+
+export async function startAppServer(
+  timeoutMs = 120_000,
+  options: AppServerOptions = {},
+): Promise<AppServer> {
+  if (!options.clientDir) await ensureClientBuild();
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'outpost-bench-')));
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
@@ -35,6 +47,8 @@ export async function startAppServer(timeoutMs = 120_000): Promise<AppServer> {
         DATABASE_URL: '',
         LOG_LEVEL: 'error',
         SEED_SAMPLE_USERS: 'false',
+        ...(options.clientDir ? { CLIENT_DIR: options.clientDir } : {}),
+        ...options.env,
       },
     },
   );

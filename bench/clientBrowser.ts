@@ -1,0 +1,312 @@
+/**
+ * `npm run bench -- client-browser [--100k] [--pairs N]`: the app's own data layer
+ * (createOutpostClient, src/client/data/client.ts, unchanged) in headless Chromium against the real
+ * server (PGlite), timed alternately with a raw-IndexedDB reference in the same page and run
+ * (A B A B …): each side's median, the median of the per-pair ratios A/B with their spread
+ * (min–max), and the budget (issue 12, 'Speed').
+ *
+ * The page is bench/browser/entry.ts, built by Vite into a temporary folder that the real server
+ * serves as CLIENT_DIR, so the data layer talks to the API on its own origin with real cookies.
+ * The server's database is seeded before it starts with bench/lib/seed.ts's 10,000 items for the
+ * bench user (set-based INSERTs into the PGlite folder), so a fresh device has 10,000 to pull.
+ *
+ *  a. A local edit (items.update of one title) until the Home list's live query (itemQueries
+ *     homeItems('all'), what useHomeList runs) shows it, 10,000 items stored; reference: a raw put
+ *     plus a read of the same records (getAll of the store). The same for a task's children list
+ *     (childrenOf; reference: put plus the parent_id index read). Budget ≤ 2×. And the Home edit with
+ *     1,000 changes queued against none: budget no slower (ratio ≤ 1.1, the noise allowance).
+ *  b. A fresh device signing in and pulling 10,000 items until they are queryable (one engine.sync()
+ *     after sign-in); reference: the same GET /api/sync pages fetched and written with the same
+ *     indexes in one raw transaction. Budget ≤ 1.3×.
+ *  c. With --100k: 100,000 guest items on one device: start() completes without error, the first
+ *     Home answer, local search median (< 30 ms) and a local edit (< 16 ms, until Home's live query
+ *     shows it; the write stored alone is reported beside it). Takes about a minute more.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
+import { repoRoot } from '../scripts/lib/paths';
+import { openDatabase } from '../src/server/db/client';
+import { startAppServer } from './lib/appServer';
+import { check, heading, info, skip, table } from './lib/report';
+import { seedBenchData } from './lib/seed';
+
+type Bench = BenchApi;
+interface BenchApi {
+  errors(): string[];
+  appPull(run: number): Promise<{ ms: number; count: number; loginMs: number }>;
+  rawPull(run: number): Promise<{ ms: number; count: number }>;
+  editSetup(): Promise<{ items: number }>;
+  listen(which: 'all' | 'children'): Promise<void>;
+  setQueue(n: number): Promise<number>;
+  appEdit(which: 'all' | 'children'): Promise<{ ms: number; storedMs: number }>;
+  rawEdit(which: 'all' | 'children'): Promise<{ ms: number }>;
+  editTeardown(): Promise<void>;
+  bigSeed(count: number): Promise<number>;
+  bigRun(
+    searches: number,
+    edits: number,
+  ): Promise<{
+    firstList: number;
+    started: number;
+    bootError: string | null;
+    firstSearch: number;
+    search: number[];
+    edit: number[];
+    stored: number[];
+    searchAfterEdit: number[];
+    errors: string[];
+  }>;
+}
+
+const median = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
+const x = (v: number) => `${v.toFixed(2)}×`;
+
+/** Calls a page function by name (window.bench[name]). */
+function call<K extends keyof Bench>(page: Page, name: K, ...args: Parameters<Bench[K]>) {
+  return page.evaluate(
+    ([n, a]) => {
+      const b = (window as unknown as { bench: Record<string, (...xs: unknown[]) => unknown> }).bench;
+      return b[n as string]!(...(a as unknown[]));
+    },
+    [name, args] as const,
+  ) as Promise<Awaited<ReturnType<Bench[K]>>>;
+}
+
+interface Pairs {
+  a: number[];
+  b: number[];
+  ratios: number[];
+}
+
+async function alternate(
+  pairs: number,
+  a: (i: number) => Promise<number>,
+  b: (i: number) => Promise<number>,
+) {
+  const out: Pairs = { a: [], b: [], ratios: [] };
+  for (let i = 0; i < pairs; i++) {
+    const va = await a(i);
+    const vb = await b(i);
+    out.a.push(va);
+    out.b.push(vb);
+    out.ratios.push(va / vb);
+  }
+  return out;
+}
+
+const rows: string[][] = [];
+
+function report(subject: string, p: Pairs, budget: number, labels: [string, string] = ['app', 'raw IDB']) {
+  const ratio = median(p.ratios);
+  const spread = `${x(Math.min(...p.ratios))}–${x(Math.max(...p.ratios))}`;
+  info(subject, `${labels[0]} median`, ms(median(p.a)));
+  info(subject, `${labels[1]} median`, ms(median(p.b)));
+  const ok = check({
+    subject,
+    metric: `ratio (${p.ratios.length} pairs)`,
+    value: `${x(ratio)} (${spread})`,
+    budget: `≤ ${x(budget)}`,
+    ok: ratio <= budget,
+  });
+  rows.push([
+    subject,
+    ms(median(p.a)),
+    ms(median(p.b)),
+    `${x(ratio)} (${spread})`,
+    `≤ ${x(budget)}`,
+    ok ? 'PASS' : 'FAIL',
+  ]);
+}
+
+function absolute(subject: string, value: number, budget: number | null) {
+  const ok = budget === null ? true : value < budget;
+  if (budget === null) info(subject, 'median', ms(value));
+  else check({ subject, metric: 'median', value: ms(value), budget: `< ${budget} ms`, ok });
+  rows.push([
+    subject,
+    ms(value),
+    '',
+    '',
+    budget === null ? '-' : `< ${budget} ms`,
+    budget === null ? 'info' : ok ? 'PASS' : 'FAIL',
+  ]);
+}
+
+async function buildPage(outDir: string): Promise<void> {
+  const { build } = await import('vite');
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build({
+      configFile: false,
+      root: path.join(repoRoot, 'bench/browser'),
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true, minify: true, modulePreload: false },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+}
+
+export async function run(args: string[] = []): Promise<void> {
+  if (!chromiumAvailable()) {
+    skip('client-browser', `no Chromium at ${chromiumPath}`);
+    return;
+  }
+  const big = args.includes('--100k');
+  const pairsArg = args.indexOf('--pairs');
+  const editPairs = pairsArg >= 0 ? Number(args[pairsArg + 1]) : 21;
+  const started = Date.now();
+  const load0 = loadavg();
+
+  const work = await mkdtemp(path.join(tmpdir(), 'outpost-client-browser-'));
+  const clientDir = path.join(work, 'client');
+  const dataDir = path.join(work, 'data');
+  await buildPage(clientDir);
+  const database = await openDatabase({ dataDir });
+  await seedBenchData(database.db);
+  await database.close();
+
+  const server = await startAppServer(120_000, {
+    clientDir,
+    dataDir,
+    env: {
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+      RATE_LIMIT_LOGINS_PER_MINUTE: '0',
+      RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: '0',
+    },
+  });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(`${server.url}/`);
+    await page.waitForFunction(() => 'bench' in window);
+    heading(`client-browser: the app's data layer vs raw IndexedDB in Chromium (${server.url})`);
+
+    // b. Fresh device pulls 10,000 items.
+    const pull = await alternate(
+      5,
+      async (i) => {
+        const r = await call(page, 'appPull', i);
+        if (r.count < 10_000) throw new Error(`app pulled ${r.count} items, not 10,000`);
+        return r.ms;
+      },
+      async (i) => {
+        const r = await call(page, 'rawPull', i);
+        if (r.count < 10_000) throw new Error(`raw pull stored ${r.count} items, not 10,000`);
+        return r.ms;
+      },
+    );
+
+    // a. Edits with 10,000 items stored.
+    const setup = await call(page, 'editSetup');
+    info('edit setup', 'items on the device', String(setup.items));
+    await call(page, 'setQueue', 0);
+    await call(page, 'listen', 'all');
+    const stored: number[] = [];
+    const editAll = await alternate(
+      editPairs,
+      async () => {
+        await call(page, 'setQueue', 0);
+        const r = await call(page, 'appEdit', 'all');
+        stored.push(r.storedMs);
+        return r.ms;
+      },
+      async () => (await call(page, 'rawEdit', 'all')).ms,
+    );
+    await call(page, 'listen', 'children');
+    const storedChildren: number[] = [];
+    const editChildren = await alternate(
+      editPairs,
+      async () => {
+        await call(page, 'setQueue', 0);
+        const r = await call(page, 'appEdit', 'children');
+        storedChildren.push(r.storedMs);
+        return r.ms;
+      },
+      async () => (await call(page, 'rawEdit', 'children')).ms,
+    );
+    const queued = await alternate(
+      Math.max(5, Math.round(editPairs / 2)),
+      async () => {
+        await call(page, 'setQueue', 1000);
+        return (await call(page, 'appEdit', 'children')).ms;
+      },
+      async () => {
+        await call(page, 'setQueue', 0);
+        return (await call(page, 'appEdit', 'children')).ms;
+      },
+    );
+    await call(page, 'editTeardown');
+
+    report('a. edit → Home live query (10k)', editAll, 2);
+    info('a. edit → Home live query (10k)', 'app write stored', ms(median(stored)));
+    report('a. edit → children live query (10k)', editChildren, 2);
+    info('a. edit → children live query (10k)', 'app write stored', ms(median(storedChildren)));
+    report('a. edit (children), 1,000 queued vs none', queued, 1.1, ['1,000 queued', 'none queued']);
+    report('b. fresh device pulls 10k', pull, 1.3);
+
+    if (big) {
+      const t = Date.now();
+      // A guest device: the bench user's session from parts a and b must not sign it in.
+      await context.clearCookies();
+      const n = await call(page, 'bigSeed', 100_000);
+      info('c. 100k', 'items seeded', String(n));
+      const r = await call(page, 'bigRun', 15, 9);
+      const bootOk = r.bootError === null && r.errors.length === 0;
+      check({
+        subject: 'c. 100k bootstrap',
+        metric: 'start() without error',
+        value: bootOk ? 'yes' : `no: ${r.bootError ?? r.errors.join('; ')}`,
+        budget: 'no error',
+        ok: bootOk,
+      });
+      rows.push([
+        'c. 100k bootstrap without error',
+        bootOk ? 'yes' : 'NO',
+        '',
+        '',
+        'no error',
+        bootOk ? 'PASS' : 'FAIL',
+      ]);
+      absolute('c. 100k first Home answer', r.firstList, null);
+      absolute('c. 100k start() resolved', r.started, null);
+      absolute('c. 100k first search (builds cache)', r.firstSearch, null);
+      absolute('c. 100k local search', median(r.search), 30);
+      absolute('c. 100k search right after an edit', median(r.searchAfterEdit), 30);
+      absolute('c. 100k edit stored (update resolved)', median(r.stored), null);
+      absolute('c. 100k edit → Home live query', median(r.edit), 16);
+      info('c. 100k', 'time', `${((Date.now() - t) / 1000).toFixed(0)} s`);
+    } else {
+      skip('c. 100,000 items', 'pass --100k to run it (about a minute more)');
+    }
+
+    const errors = await call(page, 'errors');
+    if (errors.length > 0) console.log(`page errors: ${errors.join(' | ')}`);
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+  const load1 = loadavg();
+  console.log(
+    '\nclient-browser, medians (A/B alternated in one page; ratio = median of per-pair A/B, min–max)',
+  );
+  console.log(table(['figure', 'app', 'reference', 'ratio (spread)', 'budget', 'verdict'], rows));
+  console.log(
+    `load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${load1.map((l) => l.toFixed(2)).join(' ')} ` +
+      `(1/5/15 min); run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
