@@ -2,7 +2,28 @@ import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack
 import { type ComponentType, useEffect } from 'react';
 import { createQueryClient } from './queryClient';
 import { SERVER_LIST_KEY } from './queryKeys';
-import { onDataChange, useServices } from './services';
+import { type AppServices, useServices } from './services';
+
+/**
+ * The data changed: something local was written (the queue's count moved) or a sync run finished (a
+ * server `changed` event pulls, a push lands). Coalesced, so a burst of writes is one call; the
+ * server-only lists refetch on it (below), like the live queries re-run on IndexedDB's changes.
+ */
+export function onDataChange(services: AppServices, listener: () => void, waitMs = 150): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const off = services.syncStatus.subscribe((state, prev) => {
+    if (state.pendingCount === prev.pendingCount && state.lastSyncAt === prev.lastSyncAt) return;
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      listener();
+    }, waitMs);
+  });
+  return () => {
+    off();
+    if (timer !== null) clearTimeout(timer);
+  };
+}
 
 let client: QueryClient | null = null;
 

@@ -109,27 +109,6 @@ export function serverReads(api: ApiClient): ServerReads {
   };
 }
 
-/**
- * The data changed: something local was written (the queue's count moved) or a sync run finished (a
- * server `changed` event pulls, a push lands). Coalesced, so a burst of writes is one call; the
- * server-only lists refetch on it (queryProvider), like the live queries re-run on IndexedDB's changes.
- */
-export function onDataChange(services: AppServices, listener: () => void, waitMs = 150): () => void {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const off = services.syncStatus.subscribe((state, prev) => {
-    if (state.pendingCount === prev.pendingCount && state.lastSyncAt === prev.lastSyncAt) return;
-    if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      listener();
-    }, waitMs);
-  });
-  return () => {
-    off();
-    if (timer !== null) clearTimeout(timer);
-  };
-}
-
 let loaded: AppServices | null = null;
 let loading: Promise<AppServices> | null = null;
 const loadedListeners = new Set<(services: AppServices) => void>();
