@@ -1,8 +1,9 @@
-import Dexie from 'dexie';
+import Dexie, { type ObservabilitySet } from 'dexie';
 import type { Item } from '../../shared/item';
 import { normalizeQuery, rankSearch } from '../../shared/search';
 import type { ApiClient } from './apiClient';
 import type { OutpostDb } from './db';
+import { keysOfPart } from './tabs';
 import type { LocalItem, Viewer } from './types';
 
 export const DIALOG_RESULTS = 10;
@@ -14,42 +15,90 @@ interface Entry {
   updated_at: string;
 }
 
+type Buckets = { guest: Map<number, Entry>; account: Map<number, Entry> };
+
 /**
  * Local search over an in-memory copy of the searchable fields: reading 10,000 items from IndexedDB
- * per keystroke is too slow, so the copy is rebuilt only after the items table changes (in any tab).
+ * per keystroke is too slow. The copy is read once; after that each committed change (in any tab,
+ * Dexie's 'storagemutated') names the items it touched and only those are read again before the next
+ * search, so an edit costs one small read, not a rebuild. A change that names a range instead of keys
+ * (clear, bulk writes of 50 or more) rebuilds the copy.
  */
 export function createLocalSearch(db: OutpostDb) {
-  let cache: { guest: Entry[]; account: Entry[] } | null = null;
-  let building: Promise<{ guest: Entry[]; account: Entry[] }> | null = null;
+  let cache: Buckets | null = null;
+  /** Items changed since the copy was read; null when the copy must be read again in full. */
+  let stale: Set<number> | null = new Set();
+  let reading = false;
   const prefix = `idb://${db.name}/items/`;
-  const onMutated = (parts: Record<string, unknown>) => {
+  const primary = `${prefix}`;
+  const onMutated = (parts: ObservabilitySet) => {
+    let touched = false;
     for (const key of Object.keys(parts)) {
-      if (key.startsWith(prefix)) {
-        cache = null;
-        building = null;
-        return;
-      }
+      if (key.startsWith(prefix) && parts[key]!.d !== 0) touched = true;
     }
+    // No copy (and none being read): nothing to patch, the next search reads it all anyway.
+    if (!touched || stale === null || (!cache && !reading)) return;
+    const keys = keysOfPart(parts[primary]);
+    if (keys === null || keys.length === 0 || stale.size + keys.length > 5000) {
+      stale = null;
+      return;
+    }
+    for (const key of keys) stale.add(key as number);
   };
   Dexie.on('storagemutated', onMutated);
 
-  async function entries(viewer: Viewer): Promise<Entry[]> {
-    if (!cache) {
-      building ??= (async () => {
-        const next = { guest: [] as Entry[], account: [] as Entry[] };
-        await db.items.each((i) => {
-          if (i._deleted === 1) return;
-          const e = { id: i.id, title: i.title, description: i.description, updated_at: i.updated_at };
-          (i._syncStatus === 'local' ? next.guest : next.account).push(e);
-        });
-        return next;
-      })();
-      const built = building;
-      const result = await built;
-      if (building === built) cache = result;
-      return viewer.isGuest ? result.guest : result.account;
+  function place(into: Buckets, i: LocalItem): void {
+    if (i._deleted === 1) return;
+    const e = { id: i.id, title: i.title, description: i.description, updated_at: i.updated_at };
+    (i._syncStatus === 'local' ? into.guest : into.account).set(i.id, e);
+  }
+
+  async function readAll(): Promise<Buckets> {
+    const next: Buckets = { guest: new Map(), account: new Map() };
+    await db.items.each((i) => place(next, i));
+    return next;
+  }
+
+  /** Brings the copy up to date: read in full when needed, then only the items changed meanwhile. */
+  async function refresh(): Promise<Buckets> {
+    for (;;) {
+      if (!cache || stale === null) {
+        stale = new Set();
+        reading = true;
+        try {
+          cache = await readAll();
+        } finally {
+          reading = false;
+        }
+        continue;
+      }
+      if (stale.size === 0) return cache;
+      const ids = [...stale];
+      stale.clear();
+      const rows = await db.items.bulkGet(ids);
+      const into: Buckets = cache;
+      ids.forEach((id, index) => {
+        into.guest.delete(id);
+        into.account.delete(id);
+        const row = rows[index];
+        if (row) place(into, row);
+      });
     }
-    return viewer.isGuest ? cache.guest : cache.account;
+  }
+
+  /** One refresh at a time, in order, so two searches never apply the same changes twice. */
+  let queue: Promise<unknown> = Promise.resolve();
+  function current(): Promise<Buckets> {
+    const run = queue.then(refresh);
+    queue = run.catch(() => {
+      cache = null;
+    });
+    return run;
+  }
+
+  async function entries(viewer: Viewer): Promise<Iterable<Entry>> {
+    const buckets = await current();
+    return (viewer.isGuest ? buckets.guest : buckets.account).values();
   }
 
   return {

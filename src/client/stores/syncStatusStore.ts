@@ -34,7 +34,14 @@ export function createSyncStatusStore(initialOnline = true) {
     lastSyncAt: null,
     changedAt: null,
     upgrade: null,
-    set: (patch) => set(patch),
+    // A patch that changes nothing notifies no one: the counts are refreshed after writes and sync
+    // steps, and every notice re-renders the badge and whatever else selects from the store.
+    set: (patch) => {
+      const state = get() as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(patch)) {
+        if (!Object.is(state[key], value)) return set(patch);
+      }
+    },
     setOnline: (online, now = Date.now()) => {
       if (get().online !== online) set({ online, changedAt: now });
     },
