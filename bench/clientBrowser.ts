@@ -43,6 +43,7 @@ interface BenchApi {
   setQueue(n: number): Promise<number>;
   appEdit(which: 'all' | 'children'): Promise<{ ms: number; storedMs: number }>;
   rawEdit(which: 'all' | 'children'): Promise<{ ms: number }>;
+  dexieEdit(which: 'all' | 'children'): Promise<{ ms: number }>;
   editTeardown(): Promise<void>;
   bigSeed(count: number): Promise<number>;
   bigRun(
@@ -237,6 +238,12 @@ export async function run(args: string[] = []): Promise<void> {
       },
       async () => (await call(page, 'rawEdit', 'children')).ms,
     );
+    // Where the time goes: the same edit as one Dexie update (no repository, no queue), same live query.
+    const dexieChildren = await alternate(
+      Math.max(5, Math.round(editPairs / 2)),
+      async () => (await call(page, 'dexieEdit', 'children')).ms,
+      async () => (await call(page, 'rawEdit', 'children')).ms,
+    );
     const queued = await alternate(
       Math.max(5, Math.round(editPairs / 2)),
       async () => {
@@ -254,6 +261,10 @@ export async function run(args: string[] = []): Promise<void> {
     info('a. edit → Home live query (10k)', 'app write stored', ms(median(stored)));
     report('a. edit → children live query (10k)', editChildren, 2);
     info('a. edit → children live query (10k)', 'app write stored', ms(median(storedChildren)));
+    report('a. (breakdown) Dexie update → children live query', dexieChildren, 2, [
+      'Dexie update',
+      'raw IDB',
+    ]);
     report('a. edit (children), 1,000 queued vs none', queued, 1.1, ['1,000 queued', 'none queued']);
     report('b. fresh device pulls 10k', pull, 1.3);
 

@@ -288,6 +288,20 @@ const bench = {
     return { ms: at - t0, storedMs: storedAt - t0 };
   },
 
+  /** a, the breakdown: the same title written straight through Dexie (no repository) until the live query shows it. */
+  async dexieEdit(which: 'all' | 'children'): Promise<{ ms: number }> {
+    const d = device!;
+    const id = which === 'all' ? targets!.orphan : targets!.child;
+    const title = `Dexie title ${++editCounter}`;
+    if (live?.which !== which) throw new Error(`listen('${which}') first`);
+    const seen = live.watch.until((v) => v.some((i) => i.id === id && i.title === title));
+    const t0 = performance.now();
+    await d.client.db.items.update(id, { title });
+    const at = await seen;
+    await sleep(50);
+    return { ms: at - t0 };
+  },
+
   /** a, the reference: a raw put of the same record, then the same read (the store, or the parent_id index). */
   async rawEdit(which: 'all' | 'children'): Promise<{ ms: number }> {
     const db = rawEdit!;
