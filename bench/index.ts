@@ -55,6 +55,11 @@ const BENCHMARKS: Benchmark[] = [
     file: './home10k.ts',
     about: 'Home with 10,000 local items: first row, rows in the DOM',
   },
+  {
+    name: 'home-100k',
+    file: './home100k.ts',
+    about: 'Home with 100,000 local items: first row, rows in the DOM',
+  },
 ];
 
 type Outcome = 'PASS' | 'FAIL' | 'ERROR' | 'not available yet' | 'ran';
