@@ -20,7 +20,7 @@
  *     indexes in one raw transaction. Budget ≤ 1.3×.
  *  c. With --100k: 100,000 guest items on one device: start() completes without error, the first
  *     Home answer, local search median (< 30 ms) and a local edit (< 16 ms, until Home's live query
- *     shows it; the write stored alone is reported beside it). Takes about a minute more.
+ *     shows it; the write stored alone is reported beside it). Adds 20–40 s (the whole run: about 70 s).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -300,7 +300,7 @@ export async function run(args: string[] = []): Promise<void> {
       absolute('c. 100k edit → Home live query', median(r.edit), 16);
       info('c. 100k', 'time', `${((Date.now() - t) / 1000).toFixed(0)} s`);
     } else {
-      skip('c. 100,000 items', 'pass --100k to run it (about a minute more)');
+      skip('c. 100,000 items', 'pass --100k to run it (adds 20–40 s)');
     }
 
     const errors = await call(page, 'errors');
