@@ -6,7 +6,7 @@ export type { LocalItem, ViewerState };
 export { useMutuals, useViewer };
 
 export type ListTab = 'all' | ItemType;
-export type LifecycleScreen = 'queue' | 'active' | 'completed';
+export type { LifecycleScreen } from '../../shared/visibility';
 
 const EMPTY_TITLES: ReadonlyMap<number, string> = new Map();
 

@@ -1,11 +1,11 @@
 /** Queue, Active, Completed and My List, live from the device through the one door. */
+
+import { SCREEN_STATUS } from '../../shared/visibility';
 import { useLocal, useShown } from '../app/liveData';
 import type { LifecycleScreen, ListTab, LocalItem } from '../items/queries';
 
 export { useParentTitles } from '../items/queries';
 export type { LifecycleScreen, ListTab };
-
-const SCREEN_STATUS = { queue: 'pending', active: 'in_progress', completed: 'completed' } as const;
 
 /** Queue/Active/Completed: the spec's visibility (created by or assigned to me) and sort orders. */
 export function useScreenList(screen: LifecycleScreen, tab: ListTab, text: string): LocalItem[] | undefined {

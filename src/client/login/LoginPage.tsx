@@ -8,7 +8,7 @@ import { AUTH_MODE_QUERY_KEY, useAuthMode, useRequestCode, useSignIn } from '../
 import { Button, Card, Field, Input } from '../components/ui';
 import { NOTICES } from '../onboarding/steps';
 import { onboardingStore } from '../stores/onboardingStore';
-import { describeAuthFailure, TOO_MANY_ATTEMPTS } from './authErrors';
+import { authFailureToast, describeAuthFailure } from './authErrors';
 
 const BENEFITS = [
   { icon: RefreshCw, title: 'Sync across devices', text: 'Your campaigns, tasks and todos on every device.' },
@@ -44,23 +44,18 @@ export default function LoginPage() {
   /** Shows a failed call: a 429 as 'Too many attempts' with the server's wait, a wrong code inline. */
   const showFailure = (caught: unknown) => {
     const failure = describeAuthFailure(caught);
+    if (failure.kind === 'bad-code' && mode !== 'otp') {
+      // The server wants a code although it did not say so before (its mode changed): switch flows.
+      queryClient.setQueryData(AUTH_MODE_QUERY_KEY, 'otp');
+      setError('This server signs in with a code. Send one to your phone.');
+      return;
+    }
+    const toast = authFailureToast(failure);
+    if (toast) toasts.getState().push({ ...toast, variant: 'destructive' });
     if (failure.kind === 'rate-limited') {
       setError(failure.message);
-      toasts
-        .getState()
-        .push({ title: TOO_MANY_ATTEMPTS, description: failure.message, variant: 'destructive' });
     } else if (failure.kind === 'bad-code') {
-      if (mode !== 'otp') {
-        // The server wants a code although it did not say so before (its mode changed): switch flows.
-        queryClient.setQueryData(AUTH_MODE_QUERY_KEY, 'otp');
-        setError('This server signs in with a code. Send one to your phone.');
-        return;
-      }
       setCodeError(failure.message);
-      const description = failure.triesLeft
-        ? `${NOTICES.invalidCode.description}. ${failure.triesLeft}`
-        : NOTICES.invalidCode.description;
-      toasts.getState().push({ title: NOTICES.invalidCode.title, description, variant: 'destructive' });
     } else if (failure.kind === 'bad-phone') {
       setError(failure.message);
     } else {

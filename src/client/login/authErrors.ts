@@ -1,3 +1,5 @@
+import { NOTICES } from '../onboarding/steps';
+
 /**
  * What a failed sign-in call means for the screen, free of React so both sign-in screens (and their
  * tests) read server answers the same way. Duck-typed on `{status, message, data}` so it takes the
@@ -49,3 +51,17 @@ export function describeAuthFailure(error: unknown): AuthFailure {
 
 /** The toast titles the issue names: sign-in and code calls say this on a 429. */
 export const TOO_MANY_ATTEMPTS = 'Too many attempts';
+
+/**
+ * The toast both sign-in screens show for a failure they explain: a 429 says 'Too many attempts' with
+ * the server's wait, a wrong code says the spec's 'Invalid code' with the tries left. Null for the
+ * rest, which each screen words in its own way (the spec's texts differ between them).
+ */
+export function authFailureToast(failure: AuthFailure): { title: string; description: string } | null {
+  if (failure.kind === 'rate-limited') return { title: TOO_MANY_ATTEMPTS, description: failure.message };
+  if (failure.kind === 'bad-code') {
+    const { title, description } = NOTICES.invalidCode;
+    return { title, description: failure.triesLeft ? `${description}. ${failure.triesLeft}` : description };
+  }
+  return null;
+}

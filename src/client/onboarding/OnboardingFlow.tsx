@@ -3,7 +3,7 @@ import { Dialog as DialogPrimitive } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button, Field, Input, Progress } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
-import { describeAuthFailure, TOO_MANY_ATTEMPTS } from '../login/authErrors';
+import { authFailureToast, describeAuthFailure } from '../login/authErrors';
 import { STEP_COPY } from './stepContent';
 import {
   type AccountChoice,
@@ -116,10 +116,7 @@ export function OnboardingFlow({
 
   /** A 429 says 'Too many attempts' with the server's wait; anything else is the spec's 'Login failed'. */
   const notifyFailure = (caught: unknown) => {
-    const failure = describeAuthFailure(caught);
-    if (failure.kind === 'rate-limited') {
-      notify({ title: TOO_MANY_ATTEMPTS, description: failure.message }, 'destructive');
-    } else notify(NOTICES.loginFailed, 'destructive');
+    notify(authFailureToast(describeAuthFailure(caught)) ?? NOTICES.loginFailed, 'destructive');
   };
 
   const resendCode = async () => {
@@ -153,17 +150,9 @@ export function OnboardingFlow({
     } catch (caught) {
       // The spec: the user stays on this step and can try again.
       const failure = describeAuthFailure(caught);
-      if (failure.kind === 'bad-code') {
-        // The server's text says why (wrong, expired) and how many tries are left.
-        setCodeError(failure.message);
-        const description = failure.triesLeft
-          ? `${NOTICES.invalidCode.description}. ${failure.triesLeft}`
-          : NOTICES.invalidCode.description;
-        notify({ title: NOTICES.invalidCode.title, description }, 'destructive');
-      } else {
-        if (failure.kind === 'rate-limited') setCodeError(failure.message);
-        notifyFailure(caught);
-      }
+      // The server's text says why (wrong, expired, locked) and how many tries are left.
+      if (failure.kind === 'bad-code' || failure.kind === 'rate-limited') setCodeError(failure.message);
+      notifyFailure(caught);
     } finally {
       setBusy(false);
     }
