@@ -7,7 +7,7 @@ import { ApiError } from './apiClient';
 import { nextCounter, type OutpostDb } from './db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
 import type { PushOutcome } from './sync';
-import { enqueue } from './syncQueue';
+import { lastSeq, queueRow } from './syncQueue';
 import type { LocalItem, QueueEntry, Viewer } from './types';
 
 /** A local rule broken before anything is written (the screen shows it like a 422). */
@@ -126,7 +126,10 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const viewer = deps.viewer();
     const parentId = localRef(rawParent);
     const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
-      await checkParent({ type: data.type }, parentId);
+      const [, last] = await Promise.all([
+        checkParent({ type: data.type }, parentId),
+        viewer.isGuest ? 0 : lastSeq(db),
+      ]);
       const id = viewer.isGuest
         ? await nextCounter(db, 'guestCounter')
         : -(await nextCounter(db, 'tempCounter'));
@@ -172,12 +175,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
       }
       const entry = viewer.isGuest
         ? null
-        : await enqueue(db, {
-            kind: 'create',
-            data: createPayload(item),
-            itemId: id,
-            baseVersion: null,
-          });
+        : queueRow({ kind: 'create', data: createPayload(item), itemId: id, baseVersion: null }, last);
+      if (entry) await db.syncQueue.add(entry);
       return { item, entry };
     });
     return finish(item, entry);
@@ -194,7 +193,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
   ): Promise<LocalItem> {
     const viewer = deps.viewer();
     const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
-      const current = await db.items.get(id);
+      // The queue's last seq is read alongside the item: one round trip, not two.
+      const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
       if (!current || current._deleted === 1) throw new NotFoundError(id);
       const changed = (Object.keys(patch) as PatchableField[]).filter(
         (f) => PATCHABLE_FIELDS.includes(f) && (patch[f] ?? null) !== (current[f] ?? null),
@@ -226,16 +226,24 @@ export function createItemsRepository(deps: RepositoryDeps) {
       if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
       else if (changed.includes('status'))
         next.completed_at = completedAtFor(next.status, current.completed_at, at);
-      await db.items.bulkPut([next, ...[...rolled.values()].filter((i) => i.id !== id)]);
-      if (viewer.isGuest) return { item: next, entry: null };
+      const puts = [next, ...[...rolled.values()].filter((i) => i.id !== id)];
+      if (viewer.isGuest) {
+        await db.items.bulkPut(puts);
+        return { item: next, entry: null };
+      }
       const data: Record<string, unknown> = {};
       for (const f of changed) data[f] = patch[f] ?? null;
-      const entry = await enqueue(db, {
-        kind: request?.kind ?? 'update',
-        data: request?.data ?? data,
-        itemId: id,
-        baseVersion: baseOf(current)?.version ?? null,
-      });
+      const entry = queueRow(
+        {
+          kind: request?.kind ?? 'update',
+          data: request?.data ?? data,
+          itemId: id,
+          baseVersion: baseOf(current)?.version ?? null,
+        },
+        last,
+      );
+      // Both requests go out at once; the transaction commits only if both succeed.
+      await Promise.all([db.items.bulkPut(puts), db.syncQueue.add(entry)]);
       return { item: next, entry };
     });
     return finish(item, entry);
@@ -276,7 +284,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
   async function remove(id: number): Promise<void> {
     const viewer = deps.viewer();
     const entry = await db.transaction('rw', [...TABLES], async () => {
-      const current = await db.items.get(id);
+      const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
       if (!current || current._deleted === 1) throw new NotFoundError(id);
       const descendants = await descendantIds(db, id);
       const at = now();
@@ -301,12 +309,12 @@ export function createItemsRepository(deps: RepositoryDeps) {
         await db.items.bulkPut([...rolled.values()]);
       }
       if (viewer.isGuest) return null;
-      return enqueue(db, {
-        kind: 'delete',
-        data: null,
-        itemId: id,
-        baseVersion: baseOf(current)?.version ?? null,
-      });
+      const entry = queueRow(
+        { kind: 'delete', data: null, itemId: id, baseVersion: baseOf(current)?.version ?? null },
+        last,
+      );
+      await db.syncQueue.add(entry);
+      return entry;
     });
     if (!entry) return;
     // W1: stored and queued is done; the network is the sync status's business.

@@ -13,12 +13,25 @@ export interface NewEntry {
   tag?: 'upgrade' | null;
 }
 
-/** Appends a request to the queue; call inside the same rw transaction as the local write. */
-export async function enqueue(db: OutpostDb, entry: NewEntry): Promise<QueueEntry> {
-  const last = await db.syncQueue.orderBy('seq').last();
-  const row: QueueEntry = {
+/** The last queued seq (0 when the queue is empty); read it alongside a write's own reads. */
+export function lastSeq(db: OutpostDb): Promise<number> {
+  // Dexie's own promise (no async wrapper), so a transaction awaiting it alongside others stays open.
+  return db.syncQueue
+    .orderBy('seq')
+    .reverse()
+    .limit(1)
+    .keys()
+    .then((keys) => (keys[0] as number | undefined) ?? 0);
+}
+
+/**
+ * The queue row for a new request after `last` (from lastSeq, read in the same rw transaction), not yet
+ * added: the caller adds it without waiting for its item writes in between.
+ */
+export function queueRow(entry: NewEntry, last: number): QueueEntry {
+  return {
     id: crypto.randomUUID(),
-    seq: (last?.seq ?? 0) + 1,
+    seq: last + 1,
     kind: entry.kind,
     ...queueRequest(entry.kind, entry.itemId),
     data: entry.data,
@@ -29,6 +42,11 @@ export async function enqueue(db: OutpostDb, entry: NewEntry): Promise<QueueEntr
     itemId: entry.itemId,
     tag: entry.tag ?? null,
   };
+}
+
+/** Appends a request to the queue; call inside the same rw transaction as the local write. */
+export async function enqueue(db: OutpostDb, entry: NewEntry): Promise<QueueEntry> {
+  const row = queueRow(entry, await lastSeq(db));
   await db.syncQueue.add(row);
   return row;
 }

@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from './db';
 
 const MAX_ALIASES = 200;
@@ -39,8 +40,9 @@ export async function swapTempId(db: OutpostDb, oldId: number, newId: number): P
  * Returns Dexie's own promise, so a live query awaiting it keeps tracking what it reads.
  */
 export function resolveId(db: OutpostDb, id: number): Promise<number> {
+  // Only temporary (negative) ids are ever swapped: a server or guest id answers at once, unread.
+  if (id >= 0) return Dexie.Promise.resolve(id);
   return db.meta.get(META_KEYS.idAliases).then((row) => {
-    if (id >= 0) return id;
     const aliases = (row?.value as [number, number][] | undefined) ?? [];
     let current = id;
     for (const [from, to] of aliases) if (from === current) current = to;

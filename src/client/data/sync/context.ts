@@ -26,7 +26,20 @@ export interface SyncContext extends SyncEngineDeps {
   refreshStatus(): Promise<void>;
 }
 
-/** Recomputes the sync status the badge and 'Pending sync' show. */
+/**
+ * What a write changes in the sync status besides the counts: the last sync time and the guest
+ * upgrade's progress. Pending and conflict counts are kept live by tabs.ts watchQueueCounts (O(1) per
+ * write), so the write path never counts the whole queue.
+ */
+export async function refreshProgress(db: OutpostDb, status: SyncStatusStore): Promise<void> {
+  const [lastSyncAt, upgrade] = await Promise.all([
+    getMeta<string>(db, META_KEYS.lastSyncAt),
+    upgradeProgress(db),
+  ]);
+  status.getState().set({ lastSyncAt: lastSyncAt ?? null, upgrade });
+}
+
+/** Recomputes the whole sync status the badge and 'Pending sync' show (start, sync runs, resolutions). */
 export async function refreshStatus(db: OutpostDb, status: SyncStatusStore): Promise<void> {
   const [pendingCount, conflictCount, lastSyncAt, upgrade] = await Promise.all([
     db.syncQueue.count(),

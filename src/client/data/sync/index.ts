@@ -3,7 +3,12 @@ import { ApiError, isNetworkError } from '../apiClient';
 import { moveGuestDataToAccount } from '../guestUpgrade';
 import { BUSY, createSyncLock } from '../locks';
 import { applyResolutions, listConflicts, type Resolution } from './conflicts';
-import { refreshStatus as computeStatus, type SyncContext, type SyncEngineDeps } from './context';
+import {
+  refreshStatus as computeStatus,
+  refreshProgress,
+  type SyncContext,
+  type SyncEngineDeps,
+} from './context';
 import { pull } from './pull';
 import { createPusher, type PushOutcome, type PushRun } from './push';
 import { createEchoGate, nextSyncDelay, SYNC_INTERVAL_MS } from './triggers';
@@ -117,13 +122,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
    * Answers 'queued' when offline, a guest, or another sync holds the lock; that run sends it.
    */
   async function pushNow(entryId: string): Promise<PushOutcome> {
-    if (deps.viewer().isGuest || !deps.isOnline()) {
-      await refreshStatus();
-      return { kind: 'queued' };
-    }
+    // The counts follow the queue live (tabs.ts watchQueueCounts); a queued write changes nothing else.
+    if (deps.viewer().isGuest || !deps.isOnline()) return { kind: 'queued' };
     if (lock.held) {
       again = true;
-      await refreshStatus();
       return { kind: 'queued' };
     }
     let outcome: PushOutcome = { kind: 'queued' };
@@ -135,7 +137,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       });
       if (ran !== BUSY && ran) outcome = ran;
     } finally {
-      await refreshStatus();
+      // A sent write moves only the upgrade's progress (the counts follow the queue on their own, once
+      // the app has started); a send that failed or left the entry queued recounts everything.
+      if (outcome.kind === 'done') await refreshProgress(db, status);
+      else await refreshStatus();
     }
     if (again) void sync();
     return outcome;
