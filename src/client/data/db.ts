@@ -1,11 +1,12 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../shared/protocol';
+import { recomputeTopFlags, topLevelMiddleware } from './topLevel';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
-const STORES = {
+const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
   users: 'id',
   contacts: '++id, user_id, contact_phone',
@@ -13,9 +14,21 @@ const STORES = {
   meta: 'key',
 };
 
+/** Home's All list, newest first per scope, read by range (see topLevel.ts). */
+export const HOME_INDEX = '[_syncStatus+_top+created_at]';
+
+const STORES = { ...STORES_V2, items: `${STORES_V2.items}, ${HOME_INDEX}` };
+
+/** Counts the rows Home's index holds against all rows; recomputes the flags when they differ. */
+async function repairTopFlags(db: OutpostDb): Promise<void> {
+  const [all, indexed] = await Promise.all([db.items.count(), db.items.where(HOME_INDEX).above([]).count()]);
+  if (all !== indexed) await db.transaction('rw', db.items, () => recomputeTopFlags(db.items));
+}
+
 /**
  * The Outpost IndexedDB database: items, users, contacts, syncQueue, meta. Version 2 keeps the stores
- * and gives every queued entry its `kind`, read once from its method and URL; no entry is dropped.
+ * and gives every queued entry its `kind`, read once from its method and URL; version 3 adds Home's
+ * index over the maintained top-level flag (topLevel.ts). No entry is ever dropped.
  */
 export class OutpostDb extends Dexie {
   items!: Table<LocalItem, number>;
@@ -27,9 +40,10 @@ export class OutpostDb extends Dexie {
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
     // Null keys are not indexed by IndexedDB, so parent_id/assigned_to/uuid indexes hold only real refs.
-    this.version(1).stores(STORES);
-    this.version(DB_VERSION)
-      .stores(STORES)
+    this.use(topLevelMiddleware);
+    this.version(1).stores(STORES_V2);
+    this.version(2)
+      .stores(STORES_V2)
       .upgrade((tx) =>
         tx
           .table<QueueEntry, string>('syncQueue')
@@ -38,6 +52,13 @@ export class OutpostDb extends Dexie {
             entry.kind ??= kindOfRequest(entry.method, entry.url);
           }),
       );
+    // Version 3 adds Home's index and computes every item's top-level flag; nothing is dropped.
+    this.version(DB_VERSION)
+      .stores(STORES)
+      .upgrade((tx) => recomputeTopFlags(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
+    // in Home's index: the counts differ, and the flags are computed once before any query runs.
+    this.on('ready', (db) => repairTopFlags(db as OutpostDb));
   }
 }
 

@@ -21,8 +21,18 @@ export function fromServer(item: Item, localVersion = 0): LocalItem {
 
 /** The API's fields of a local item, without the client-only markers. */
 export function toServerShape(item: LocalItem): Item {
-  const { _syncStatus, _deleted, _localVersion, _conflict, _dirty, _base, _remote, _predicted, ...rest } =
-    item;
+  const {
+    _syncStatus,
+    _deleted,
+    _localVersion,
+    _conflict,
+    _dirty,
+    _base,
+    _remote,
+    _predicted,
+    _top,
+    ...rest
+  } = item;
   return rest;
 }
 

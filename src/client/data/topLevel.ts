@@ -1,0 +1,177 @@
+import Dexie, {
+  type DBCore,
+  type DBCoreMutateRequest,
+  type DBCoreMutateResponse,
+  type DBCoreTable,
+  type DBCoreTransaction,
+  type Middleware,
+  type Table,
+} from 'dexie';
+import type { LocalItem } from './types';
+
+/**
+ * The maintained 'top-level' flag (`_top`) behind Home's All list, read by the index
+ * `[_syncStatus+_top+created_at]` instead of loading every item.
+ *
+ * `_top` is 1 when the item is live (not marked deleted) and has no parent in its own scope: no
+ * parent_id (null or 0), or the parent is not on the device, is marked deleted, or belongs to the other
+ * scope (guest data vs account data, see itemQueries inScope). That is exactly the set the old full scan
+ * kept as orphans. A DBCore middleware (below) keeps it true on every write to `items`, whoever makes it
+ * (repository, pull, confirmations, temp-id swaps, guest upgrade, conflicts, clear), so no write path
+ * has to remember it.
+ */
+export type TopFlag = 0 | 1;
+
+type Row = Pick<LocalItem, 'id' | 'parent_id' | '_deleted' | '_syncStatus'> & { _top?: TopFlag };
+
+const isGuestData = (item: Pick<LocalItem, '_syncStatus'>) => item._syncStatus === 'local';
+
+/** The flag from its definition, given the row at the item's parent_id (undefined when absent). */
+export function topOf(item: Row, parent: Row | undefined): TopFlag {
+  if (item._deleted === 1) return 0;
+  if (item.parent_id === null || item.parent_id === undefined || item.parent_id === 0) return 1;
+  if (!parent || parent._deleted === 1 || isGuestData(parent) !== isGuestData(item)) return 1;
+  return 0;
+}
+
+/** What a row's children's flags depend on: it exists, is live, and its scope. */
+function parentSignature(row: Row | undefined): string {
+  if (!row) return 'absent';
+  return `${row._deleted === 1 ? 'deleted' : 'live'}:${isGuestData(row) ? 'guest' : 'account'}`;
+}
+
+/** The flag of every row computed from scratch (tests, the upgrade and the repair use it). */
+export function topFlagsFromScratch(rows: readonly Row[]): Map<number, TopFlag> {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return new Map(rows.map((r) => [r.id, topOf(r, r.parent_id == null ? undefined : byId.get(r.parent_id))]));
+}
+
+/** Rewrites the flag of every item whose stored flag is wrong or missing (upgrade, repair). */
+export async function recomputeTopFlags(items: Table<LocalItem, number>): Promise<number> {
+  const rows = await items.toArray();
+  const flags = topFlagsFromScratch(rows);
+  const changed = rows
+    .filter((r) => r._top !== flags.get(r.id))
+    .map((r) => ({ ...r, _top: flags.get(r.id)! }));
+  // Chunks keep one request from holding a copy of the whole table twice.
+  for (let i = 0; i < changed.length; i += 5_000) await items.bulkPut(changed.slice(i, i + 5_000));
+  return changed.length;
+}
+
+const PARENT_INDEX = 'parent_id';
+
+/*
+ * Everything below chains Dexie's own promises (.then, Dexie.Promise.all), never native await: the
+ * middlewares under this one (hooks) read the transaction from Dexie's zone, which a native await
+ * would lose.
+ */
+
+function childrenOf(table: DBCoreTable, trans: DBCoreTransaction, ids: number[]): Promise<Row[]> {
+  const index = table.schema.getIndexByKeyPath(PARENT_INDEX);
+  if (!index || ids.length === 0) return Dexie.Promise.resolve([]);
+  return Dexie.Promise.all(
+    ids.map((id) =>
+      table
+        .query({
+          trans,
+          values: true,
+          query: { index, range: { type: 1, lower: id, upper: id, lowerOpen: false, upperOpen: false } },
+        })
+        .then((r) => r.result as Row[]),
+    ),
+  ).then((lists) => lists.flat());
+}
+
+function putFixes(table: DBCoreTable, trans: DBCoreTransaction, fixes: Row[], res: DBCoreMutateResponse) {
+  if (fixes.length === 0) return res;
+  return table.mutate({ type: 'put', trans, values: fixes }).then(() => res);
+}
+
+function putWithFlags(
+  table: DBCoreTable,
+  req: Extract<DBCoreMutateRequest, { type: 'put' | 'add' }>,
+): Promise<DBCoreMutateResponse> {
+  const { trans } = req;
+  const values = req.values as Row[];
+  const batch = new Map<number, Row>();
+  for (const v of values) batch.set(v.id, v);
+  const parentIds = [
+    ...new Set(values.map((v) => v.parent_id).filter((p): p is number => typeof p === 'number' && p !== 0)),
+  ].filter((p) => !batch.has(p));
+  const keys = [...batch.keys()];
+  return table.getMany({ trans, keys: [...keys, ...parentIds] }).then((stored: (Row | undefined)[]) => {
+    const old = new Map<number, Row>();
+    const parents = new Map<number, Row>();
+    stored.forEach((row, i) => {
+      if (!row) return;
+      if (i < keys.length) old.set(keys[i]!, row);
+      else parents.set(parentIds[i - keys.length]!, row);
+    });
+    const parentOf = (row: Row) =>
+      row.parent_id == null ? undefined : (batch.get(row.parent_id) ?? parents.get(row.parent_id));
+    const flagged = values.map((v) => {
+      const _top = topOf(v, parentOf(v));
+      return v._top === _top ? v : { ...v, _top };
+    });
+    // Rows whose own presence, liveness or scope changed move their children's flags.
+    const moved = keys.filter((id) => parentSignature(old.get(id)) !== parentSignature(batch.get(id)));
+    return childrenOf(table, trans, moved).then((found) =>
+      table.mutate({ ...req, values: flagged }).then((res) => {
+        const fixes = found
+          .filter((c) => !batch.has(c.id))
+          .map((c) => ({ c, top: topOf(c, batch.get(c.parent_id!)) }))
+          .filter(({ c, top }) => c._top !== top)
+          .map(({ c, top }) => ({ ...c, _top: top }));
+        return putFixes(table, trans, fixes, res);
+      }),
+    );
+  });
+}
+
+function deleteWithFlags(
+  table: DBCoreTable,
+  req: Extract<DBCoreMutateRequest, { type: 'delete' | 'deleteRange' }>,
+): Promise<DBCoreMutateResponse> {
+  const { trans } = req;
+  // clear() (DBCoreRangeType.Any): nothing is left to fix.
+  if (req.type === 'deleteRange' && req.range.type === 3) return table.mutate(req);
+  const keysRead: Promise<number[]> =
+    req.type === 'delete'
+      ? Dexie.Promise.resolve(req.keys as number[])
+      : table
+          .query({ trans, values: false, query: { index: table.schema.primaryKey, range: req.range } })
+          .then((r) => r.result as number[]);
+  return keysRead.then((keys) => {
+    const gone = new Set(keys);
+    return childrenOf(table, trans, keys).then((found) =>
+      table.mutate(req).then((res) => {
+        const fixes = found
+          .filter((c) => !gone.has(c.id) && c._top !== topOf(c, undefined))
+          .map((c) => ({ ...c, _top: topOf(c, undefined) }));
+        return putFixes(table, trans, fixes, res);
+      }),
+    );
+  });
+}
+
+/** Keeps `_top` true on every write to the items store (see the top of this file). */
+export const topLevelMiddleware: Middleware<DBCore> = {
+  stack: 'dbcore',
+  name: 'OutpostTopLevel',
+  create(down) {
+    return {
+      ...down,
+      table(name) {
+        const table = down.table(name);
+        if (name !== 'items') return table;
+        return {
+          ...table,
+          mutate(req) {
+            if (req.type === 'put' || req.type === 'add') return putWithFlags(table, req);
+            return deleteWithFlags(table, req);
+          },
+        };
+      },
+    };
+  },
+};
