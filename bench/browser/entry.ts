@@ -386,6 +386,8 @@ const bench = {
           ...localFields,
           _syncStatus: 'local',
           _localVersion: 1,
+          // Home's top-level flag (src/client/data/topLevel.ts): rows in the app's current shape.
+          _top: parent === null ? 1 : 0,
         });
       }
       tx.objectStore('meta').put({ key: 'guestCounter', value: count });

@@ -66,20 +66,42 @@ const PARENT_INDEX = 'parent_id';
  * would lose.
  */
 
+const equal = (id: number) => ({ type: 1, lower: id, upper: id, lowerOpen: false, upperOpen: false });
+const between = (lower: number, upper: number) => ({
+  type: 2,
+  lower,
+  upper,
+  lowerOpen: false,
+  upperOpen: false,
+});
+
+/**
+ * The stored children of `ids`. One id is one index read. Many (a pulled page of new items) would be
+ * one read each, so the ids' span is counted first: usually no stored row points into it (parents
+ * arrive before their children) and nothing more is read; otherwise one range read when the span is
+ * small, one read per id when it is not.
+ */
 function childrenOf(table: DBCoreTable, trans: DBCoreTransaction, ids: number[]): Promise<Row[]> {
   const index = table.schema.getIndexByKeyPath(PARENT_INDEX);
   if (!index || ids.length === 0) return Dexie.Promise.resolve([]);
-  return Dexie.Promise.all(
-    ids.map((id) =>
-      table
-        .query({
-          trans,
-          values: true,
-          query: { index, range: { type: 1, lower: id, upper: id, lowerOpen: false, upperOpen: false } },
-        })
-        .then((r) => r.result as Row[]),
-    ),
-  ).then((lists) => lists.flat());
+  const read = (range: ReturnType<typeof between>) =>
+    table.query({ trans, values: true, query: { index, range } }).then((r) => r.result as Row[]);
+  const perId = () => Dexie.Promise.all(ids.map((id) => read(equal(id)))).then((lists) => lists.flat());
+  if (ids.length === 1) return read(equal(ids[0]!));
+  let low = ids[0]!;
+  let high = ids[0]!;
+  for (const id of ids) {
+    if (id < low) low = id;
+    if (id > high) high = id;
+  }
+  const wanted = new Set(ids);
+  return table.count({ trans, query: { index, range: between(low, high) } }).then((n) => {
+    if (n === 0) return [];
+    if (n <= ids.length * 4 + 100) {
+      return read(between(low, high)).then((rows) => rows.filter((r) => wanted.has(r.parent_id!)));
+    }
+    return perId();
+  });
 }
 
 function putFixes(table: DBCoreTable, trans: DBCoreTransaction, fixes: Row[], res: DBCoreMutateResponse) {
