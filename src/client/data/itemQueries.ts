@@ -1,7 +1,6 @@
-import Dexie from 'dexie';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { progressOf } from '../../shared/progress';
-import { byCreatedDesc, type ListOrder, sortForList } from '../../shared/sort';
+import { type ListOrder, sortForList } from '../../shared/sort';
 import {
   isAssignedTo,
   isCreatedBy,
@@ -10,7 +9,8 @@ import {
   matchesFilterText,
   SCREEN_STATUS,
 } from '../../shared/visibility';
-import { conflictedCollection, HOME_INDEX, type OutpostDb } from './db';
+import { conflictedCollection, type OutpostDb } from './db';
+import { homeAll, mergeNewestFirst, topRange } from './homeList';
 import { resolveId } from './tempIds';
 import type { LocalItem, Viewer } from './types';
 
@@ -71,41 +71,23 @@ export async function homeItems(
       opts,
     );
   }
-  // Only the orphans are read, by Home's index, so an edit elsewhere in a tree never re-runs the list.
-  const page = opts.search ? undefined : opts.limit;
-  const lists = await Promise.all(
-    scopeStatuses(viewer).map((s) => {
-      const range = topRange(db, s);
-      // Forward is the index order (created_at, then id); a plain read uses getAll, a page a cursor.
-      return page === undefined ? range.toArray() : range.reverse().limit(page).toArray();
-    }),
-  );
-  const newestFirst = lists.map((list) => (page === undefined ? list.reverse() : list));
-  const merged = newestFirst.length === 1 ? newestFirst[0]! : mergeNewestFirst(newestFirst);
-  const shown = opts.search ? merged.filter((i) => matchesFilterText(i, opts.search!)) : merged;
+  // Only the orphans are read, by Home's index: a page by range, the whole list from the copy
+  // homeList.ts patches with the rows each change names.
+  if (opts.limit !== undefined && !opts.search) {
+    const limit = opts.limit;
+    const pages = await Promise.all(
+      scopeStatuses(viewer).map((s) => topRange(db, s).reverse().limit(limit).toArray()),
+    );
+    return mergeNewestFirst(pages.map((p) => p.filter((i) => i._deleted !== 1))).slice(0, limit);
+  }
+  const all = await homeAll(db, viewer);
+  const shown = opts.search ? all.filter((i) => matchesFilterText(i, opts.search!)) : all;
   return opts.limit === undefined ? shown : shown.slice(0, opts.limit);
 }
 
 /** The sync statuses of the viewer's scope (see inScope): the guest's own, or an account's two. */
 function scopeStatuses(viewer: Viewer): LocalItem['_syncStatus'][] {
   return viewer.isGuest ? ['local'] : ['pending', 'synced'];
-}
-
-/** Home's All rows of one sync status, in the index's order: oldest created first. */
-function topRange(db: OutpostDb, status: LocalItem['_syncStatus']) {
-  return db.items.where(HOME_INDEX).between([status, 1, Dexie.minKey], [status, 1, Dexie.maxKey], true, true);
-}
-
-/** Merges lists already newest first (Home's order, src/shared/sort.ts 'home') into one. */
-function mergeNewestFirst(lists: LocalItem[][]): LocalItem[] {
-  const [a = [], b = []] = lists;
-  const out: LocalItem[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) out.push(byCreatedDesc(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
-  return out;
 }
 
 /** Home's 'View All (N items)' count: All's from its index, without loading a row. */

@@ -142,6 +142,11 @@ describe("Home's top-level flag (topLevel.ts)", () => {
                   break;
               }
             });
+            // Home's in-memory copy (homeList.ts) is built early and then patched by every step.
+            if (step.op !== 'put') {
+              await homeItems(db, { userId: 1, isGuest: false }, 'all');
+              await homeItems(db, { userId: 0, isGuest: true }, 'all');
+            }
           }
           await expectFlagsExact(db);
         } finally {
