@@ -1,6 +1,7 @@
 import { SEARCH_MIN_LENGTH } from './item';
 
 export interface Searchable {
+  id?: number;
   title: string;
   description?: string | null;
   updated_at: string;
@@ -14,20 +15,75 @@ export function normalizeQuery(query: string): string | null {
 }
 
 /**
- * Items whose title or description contains the query, title matches first, then the most
- * recently updated. The same order the server's search answers with.
+ * How well an item matches, best first. Title: the whole title, its start, a whole word (or words)
+ * in it, anywhere else in it; then the description.
+ */
+export const MATCH_RANK = { exact: 0, prefix: 1, word: 2, title: 3, description: 4 } as const;
+export type MatchRank = (typeof MATCH_RANK)[keyof typeof MATCH_RANK];
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+function isWordChar(ch: string | undefined): boolean {
+  return ch !== undefined && WORD_CHAR.test(ch);
+}
+
+/** True when `q` occurs in `text` with no letter or digit joined to it on either side. */
+function hasWholeWord(text: string, q: string): boolean {
+  for (let at = text.indexOf(q); at !== -1; at = text.indexOf(q, at + 1)) {
+    const before = at === 0 ? undefined : text[at - 1];
+    const after = text[at + q.length];
+    const startsClean = !isWordChar(q[0]) || !isWordChar(before);
+    const endsClean = !isWordChar(q[q.length - 1]) || !isWordChar(after);
+    if (startsClean && endsClean) return true;
+  }
+  return false;
+}
+
+/**
+ * The match rank of an item for a normalized query (see normalizeQuery), or null when neither its
+ * title nor its description contains the query.
+ */
+export function matchRank(item: Pick<Searchable, 'title' | 'description'>, q: string): MatchRank | null {
+  const title = item.title.trim().toLowerCase();
+  if (title === q) return MATCH_RANK.exact;
+  if (title.startsWith(q)) return MATCH_RANK.prefix;
+  if (title.includes(q)) return hasWholeWord(title, q) ? MATCH_RANK.word : MATCH_RANK.title;
+  if (item.description?.toLowerCase().includes(q)) return MATCH_RANK.description;
+  return null;
+}
+
+/** Most recently updated first; then the higher id, so equal times still give one order. */
+export function byRecency(a: Searchable, b: Searchable): number {
+  if (a.updated_at !== b.updated_at) return a.updated_at < b.updated_at ? 1 : -1;
+  return (b.id ?? 0) - (a.id ?? 0);
+}
+
+/**
+ * Items whose title or description contains the query, most relevant first (MATCH_RANK), then the
+ * most recently updated.
  */
 export function rankSearch<T extends Searchable>(items: Iterable<T>, query: string, limit = Infinity): T[] {
   const q = normalizeQuery(query);
   if (q === null) return [];
-  const titleHits: T[] = [];
-  const descriptionHits: T[] = [];
+  const ranked: { item: T; rank: MatchRank }[] = [];
   for (const item of items) {
-    if (item.title.toLowerCase().includes(q)) titleHits.push(item);
-    else if (item.description?.toLowerCase().includes(q)) descriptionHits.push(item);
+    const rank = matchRank(item, q);
+    if (rank !== null) ranked.push({ item, rank });
   }
-  const newest = (a: T, b: T) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0);
-  titleHits.sort(newest);
-  descriptionHits.sort(newest);
-  return [...titleHits, ...descriptionHits].slice(0, limit);
+  ranked.sort((a, b) => a.rank - b.rank || byRecency(a.item, b.item));
+  return ranked.slice(0, limit).map((r) => r.item);
+}
+
+/**
+ * The same order for results found elsewhere (the server's search): nothing is dropped; a result the
+ * rules here do not see as a match (the server folds case its own way) sorts with the description
+ * matches.
+ */
+export function sortByRelevance<T extends Searchable>(items: readonly T[], query: string): T[] {
+  const q = normalizeQuery(query);
+  if (q === null) return [...items];
+  return items
+    .map((item) => ({ item, rank: matchRank(item, q) ?? MATCH_RANK.description }))
+    .sort((a, b) => a.rank - b.rank || byRecency(a.item, b.item))
+    .map((r) => r.item);
 }
