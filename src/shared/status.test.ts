@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ITEM_STATUSES, type ItemStatus } from './item';
-import { planStatusChanges, rolledUpStatus, type StatusChange, type StatusNode } from './status';
+import {
+  planStatusChanges,
+  reopenDirect,
+  rolledUpStatus,
+  type StatusChange,
+  type StatusNode,
+} from './status';
 
 const status = fc.constantFrom(...ITEM_STATUSES);
 const EARLIER = '2024-01-01T00:00:00.000Z';
@@ -212,5 +218,72 @@ describe('planStatusChanges', () => {
     expect(planStatusChanges(nodes, new Map(), NOW, [1])).toEqual(
       new Map([[1, { status: 'in_progress', completed_at: null }]]),
     );
+  });
+});
+
+describe('reopenDirect', () => {
+  /** The family after the target was completed (the cascade), then reopened the consistent way. */
+  const reopened = (nodes: readonly StatusNode[], target: number) => {
+    const done = apply(nodes, planStatusChanges(nodes, new Map([[target, 'completed']]), NOW));
+    const direct = reopenDirect(done, target);
+    return { done, direct, after: apply(done, planStatusChanges(done, direct, LATER)) };
+  };
+
+  it('leaves no parent open over an all-done subtree, nor done over an open child', () => {
+    fc.assert(
+      fc.property(scenario, ({ nodes, target }) => {
+        const { after } = reopened(nodes, target);
+        expect(after.find((n) => n.id === target)?.status).not.toBe('completed');
+        const family = [target, ...ancestorsOf(after, target).map((n) => n.id)];
+        for (const node of descendantsOf(after, target)) family.push(node.id);
+        for (const id of family) {
+          const kids = childrenOf(after, id);
+          if (kids.length === 0) continue;
+          const node = after.find((n) => n.id === id)!;
+          expect(node.status === 'completed', `item ${id}`).toBe(kids.every((k) => k.status === 'completed'));
+        }
+      }),
+    );
+  });
+
+  it('gives the same tree when its changes are sent one at a time', () => {
+    fc.assert(
+      fc.property(scenario, ({ nodes, target }) => {
+        const { done, direct, after } = reopened(nodes, target);
+        let step = done;
+        for (const [id, to] of direct)
+          step = apply(step, planStatusChanges(step, new Map([[id, to]]), LATER));
+        expect(step.map((n) => n.status)).toEqual(after.map((n) => n.status));
+      }),
+    );
+  });
+
+  it('touches only what the last completion completed', () => {
+    const nodes: StatusNode[] = [
+      { id: 1, parent_id: null, status: 'completed', completed_at: NOW },
+      { id: 2, parent_id: 1, status: 'completed', completed_at: EARLIER },
+      { id: 3, parent_id: 1, status: 'completed', completed_at: NOW },
+      { id: 4, parent_id: 3, status: 'completed', completed_at: EARLIER },
+      { id: 5, parent_id: 3, status: 'completed', completed_at: NOW },
+    ];
+    expect(reopenDirect(nodes, 1)).toEqual(new Map([[5, 'pending']]));
+    const after = apply(nodes, planStatusChanges(nodes, reopenDirect(nodes, 1), LATER));
+    expect(after.map((n) => n.status)).toEqual([
+      'in_progress',
+      'completed',
+      'in_progress',
+      'completed',
+      'pending',
+    ]);
+  });
+
+  it('sets an item without children, or with an open child, directly', () => {
+    const nodes: StatusNode[] = [
+      { id: 1, parent_id: null, status: 'completed', completed_at: NOW },
+      { id: 2, parent_id: null, status: 'in_progress', completed_at: null },
+      { id: 3, parent_id: 2, status: 'pending', completed_at: null },
+    ];
+    expect(reopenDirect(nodes, 1)).toEqual(new Map([[1, 'pending']]));
+    expect(reopenDirect(nodes, 2)).toEqual(new Map([[2, 'pending']]));
   });
 });

@@ -115,3 +115,43 @@ export function planStatusChanges(
   }
   return changes;
 }
+
+/**
+ * What a consistent Reopen of `rootId` sends, as direct statuses for planStatusChanges (each may
+ * also be sent alone: they lie in disjoint subtrees). Reopening a parent alone (the contract above: it
+ * reopens no descendant) leaves it open over a subtree that is all done ('pending · 2 of 2 done ·
+ * 100%'). So when every child of a completed item is completed, Reopen undoes the last completion
+ * instead: the children completed last (latest `completed_at` — those the cascade or the final tick
+ * completed) are reopened, by the same rule below them, and the roll-up puts every parent above them
+ * back in progress. An item that is not completed, has no children or has an open child is set to
+ * `to` itself.
+ */
+export function reopenDirect(
+  nodes: readonly StatusNode[],
+  rootId: number,
+  to: Exclude<ItemStatus, 'completed'> = 'pending',
+): Map<number, ItemStatus> {
+  const children = new Map<number, StatusNode[]>();
+  for (const node of nodes) {
+    if (node.parent_id === null) continue;
+    const list = children.get(node.parent_id) ?? [];
+    list.push(node);
+    children.set(node.parent_id, list);
+  }
+  const root = nodes.find((n) => n.id === rootId);
+  const direct = new Map<number, ItemStatus>();
+  if (!root) return direct;
+  const walk = (node: StatusNode, depth: number) => {
+    const kids = children.get(node.id) ?? [];
+    const allDone = kids.length > 0 && kids.every((k) => k.status === 'completed');
+    if (node.status !== 'completed' || !allDone || depth > 16) {
+      direct.set(node.id, node.id === rootId ? to : 'pending');
+      return;
+    }
+    // ISO times order as strings; the latest is the last in sort order.
+    const latest = kids.map((k) => k.completed_at ?? '').sort().at(-1);
+    for (const kid of kids) if ((kid.completed_at ?? '') === latest) walk(kid, depth + 1);
+  };
+  walk(root, 0);
+  return direct;
+}
