@@ -151,7 +151,7 @@ describe('derived lists', () => {
     expect((await client.queries.childrenOf(t.id)).map((i) => i.title)).toEqual(['C', 'B', 'A']);
   });
 
-  it('searches locally: at least 2 characters, title matches first, then most recently updated', async () => {
+  it('searches locally: at least 2 characters, most relevant title matches first, then most recently updated', async () => {
     const client = guest();
     await client.items.create({ title: 'Paint fence', type: 'todo' });
     await client.items.create({ title: 'Buy tape', type: 'todo', description: 'for the fence' });
@@ -162,9 +162,10 @@ describe('derived lists', () => {
       'Paint fence',
       'Buy tape',
     ]);
-    await client.items.update(1, { title: 'Paint the fence' });
+    // Both titles now start with the query: the more recently updated comes first.
+    await client.items.update(1, { title: 'Fence paint' });
     expect((await client.search('fence')).map((i) => i.title)).toEqual([
-      'Paint the fence',
+      'Fence paint',
       'Fence posts',
       'Buy tape',
     ]);

@@ -1,12 +1,14 @@
 import Dexie, { type ObservabilitySet } from 'dexie';
 import type { Item } from '../../shared/item';
-import { normalizeQuery, rankSearch } from '../../shared/search';
+import { normalizeQuery, rankSearch, sortByRelevance } from '../../shared/search';
 import type { ApiClient } from './apiClient';
 import type { OutpostDb } from './db';
 import { keysOfPart } from './tabs';
 import type { LocalItem, Viewer } from './types';
 
 export const DIALOG_RESULTS = 10;
+/** How many hits a search answers with by default: enough for the dialog to say 'Showing 10 of N'. */
+export const SEARCH_COUNT_LIMIT = 50;
 
 interface Entry {
   id: number;
@@ -102,8 +104,8 @@ export function createLocalSearch(db: OutpostDb) {
   }
 
   return {
-    /** Title or description contains the query (≥ 2 characters), title matches first, then newest. */
-    async search(viewer: Viewer, query: string, limit = DIALOG_RESULTS): Promise<LocalItem[]> {
+    /** Title or description contains the query (≥ 2 characters), most relevant first (shared/search), then newest. */
+    async search(viewer: Viewer, query: string, limit = SEARCH_COUNT_LIMIT): Promise<LocalItem[]> {
       if (normalizeQuery(query) === null) return [];
       const ranked = rankSearch(await entries(viewer), query, limit);
       const items = await db.items.bulkGet(ranked.map((r) => r.id));
@@ -124,13 +126,14 @@ export interface SearchDeps {
 
 /** Server search when online and signed in; the local rules when offline, a guest, or the server fails. */
 export function createSearch(deps: SearchDeps) {
-  return async function search(query: string, limit = DIALOG_RESULTS): Promise<(Item | LocalItem)[]> {
+  return async function search(query: string, limit = SEARCH_COUNT_LIMIT): Promise<(Item | LocalItem)[]> {
     if (normalizeQuery(query) === null) return [];
     const viewer = deps.viewer();
     if (!viewer.isGuest && deps.isOnline()) {
       try {
         const { data } = await deps.api.get<Item[]>(`/items/search?q=${encodeURIComponent(query.trim())}`);
-        return data.slice(0, limit);
+        // The server orders by title match and recency only: the shared relevance order applies here too.
+        return sortByRelevance(data, query).slice(0, limit);
       } catch (error) {
         (deps.log ?? console.warn)('Server search failed; searching locally instead.', error);
       }
