@@ -8,6 +8,7 @@ import { nextCounter, type OutpostDb } from './db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
 import type { PushOutcome } from './sync';
 import { lastSeq, queueRow } from './syncQueue';
+import { replacing } from './topLevel';
 import type { LocalItem, QueueEntry, Viewer } from './types';
 
 /** A local rule broken before anything is written (the screen shows it like a 422). */
@@ -111,6 +112,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
     } catch {
       // The change is stored and queued; the next sync run sends it.
     }
+    // Queued without a send (offline, or another run holds the lock): the stored copy is `item`.
+    if (outcome.kind === 'queued') return item;
     const id = outcome.kind === 'done' ? outcome.itemId : item.id;
     return (await db.items.get(id)) ?? item;
   }
@@ -226,7 +229,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
       if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
       else if (changed.includes('status'))
         next.completed_at = completedAtFor(next.status, current.completed_at, at);
-      const puts = [next, ...[...rolled.values()].filter((i) => i.id !== id)];
+      const puts = [replacing(next, current), ...[...rolled.values()].filter((i) => i.id !== id)];
       if (viewer.isGuest) {
         await db.items.bulkPut(puts);
         return { item: next, entry: null };

@@ -8,7 +8,7 @@ import { OutpostDb } from './db';
 import { homeCount, homeItems } from './itemQueries';
 import { applyPulled } from './sync';
 import { swapTempId } from './tempIds';
-import { topFlagsFromScratch } from './topLevel';
+import { replacing, topFlagsFromScratch } from './topLevel';
 import type { LocalItem, SyncStatus, Viewer } from './types';
 
 let dbs = 0;
@@ -53,6 +53,16 @@ function row(id: number, parent: number | null, status: SyncStatus, created: num
   };
 }
 
+function server(id: number, parent: number | null, version = 1): Item {
+  const { _syncStatus, _deleted, _localVersion, _conflict, _dirty, _base, _remote, ...item } = row(
+    id,
+    parent,
+    'synced',
+    id,
+  );
+  return { ...item, version };
+}
+
 /** Home All before the index: every in-scope item whose parent is not an in-scope item, newest first. */
 function homeByFullScan(items: LocalItem[], viewer: Viewer): LocalItem[] {
   const all = items.filter(
@@ -93,9 +103,21 @@ const OP = fc.oneof(
     deleted: fc.constantFrom(0, 0, 1),
   }),
   fc.record({ op: fc.constant('move' as const), id: ID, parent: fc.option(ID, { nil: null }) }),
+  fc.record({
+    op: fc.constant('edit' as const),
+    id: ID,
+    parent: fc.option(fc.option(ID, { nil: null }), { nil: undefined }),
+  }),
   fc.record({ op: fc.constant('mark' as const), id: ID, deleted: fc.constantFrom(0, 1) }),
   fc.record({ op: fc.constant('delete' as const), ids: fc.array(ID, { maxLength: 3 }) }),
   fc.record({ op: fc.constant('deleteBelowZero' as const) }),
+  fc.record({
+    op: fc.constant('pull' as const),
+    page: fc.array(
+      fc.tuple(fc.integer({ min: 1, max: 12 }), fc.option(ID, { nil: null }), fc.boolean(), fc.nat(3)),
+      { maxLength: 5 },
+    ),
+  }),
   fc.record({ op: fc.constant('swap' as const), from: ID, to: fc.integer({ min: 13, max: 16 }) }),
   fc.record({
     op: fc.constant('batch' as const),
@@ -110,6 +132,14 @@ describe("Home's top-level flag (topLevel.ts)", () => {
         const db = freshDb();
         try {
           for (const step of ops) {
+            if (step.op === 'pull') {
+              const page = step.page.map(([id, parent, gone, version]) =>
+                gone
+                  ? ({ id, uuid: `u-${id}`, deleted_at: '2026-02-01T00:00:00.000Z' } as never)
+                  : server(id, parent, version + 1),
+              );
+              await applyPulled(db, page, 'c');
+            }
             await db.transaction('rw', [db.items, db.syncQueue, db.meta], async () => {
               switch (step.op) {
                 case 'put':
@@ -118,6 +148,15 @@ describe("Home's top-level flag (topLevel.ts)", () => {
                 case 'move':
                   await db.items.update(step.id, { parent_id: step.parent });
                   break;
+                case 'edit': {
+                  // As the repository writes: the stored row read first, then its replacement.
+                  const stored = await db.items.get(step.id);
+                  if (!stored) break;
+                  const next = { ...stored, title: `${stored.title}!` };
+                  if (step.parent !== undefined) next.parent_id = step.parent;
+                  await db.items.bulkPut([replacing(next, stored)]);
+                  break;
+                }
                 case 'mark':
                   await db.items
                     .where('id')
@@ -134,6 +173,8 @@ describe("Home's top-level flag (topLevel.ts)", () => {
                   break;
                 case 'swap':
                   if (!(await db.items.get(step.to))) await swapTempId(db, step.from, step.to);
+                  break;
+                case 'pull':
                   break;
                 case 'batch':
                   await db.items.bulkPut(
@@ -160,15 +201,6 @@ describe("Home's top-level flag (topLevel.ts)", () => {
 
   it('a pulled parent arriving after its child clears the child; its tombstone sets it again', async () => {
     const db = freshDb();
-    const server = (id: number, parent: number | null): Item => {
-      const { _syncStatus, _deleted, _localVersion, _conflict, _dirty, _base, _remote, ...item } = row(
-        id,
-        parent,
-        'synced',
-        id,
-      );
-      return item;
-    };
     await applyPulled(db, [server(2, 1)], 'c1');
     expect((await db.items.get(2))?._top).toBe(1);
     await applyPulled(db, [server(1, null)], 'c2');

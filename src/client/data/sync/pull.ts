@@ -3,6 +3,7 @@ import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../db';
 import { fromServer, usersOf } from '../localItems';
 import { rebaseEntries } from '../syncQueue';
 import { swapTempId } from '../tempIds';
+import { replacing } from '../topLevel';
 import type { LocalItem } from '../types';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
@@ -26,6 +27,10 @@ export async function applyPulled(
     const puts = new Map<number, LocalItem>();
     const deletes: number[] = [];
     const users = new Map<number, Item['created_by']>();
+    // The rows read above are what is stored unless a temporary id was swapped (it moves children).
+    let swapped = false;
+    const from = (next: LocalItem, stored: LocalItem | undefined) =>
+      swapped ? next : replacing(next, stored ?? null);
     for (let index = 0; index < items.length; index++) {
       const remote = items[index]!;
       let local = existing[index];
@@ -34,6 +39,7 @@ export async function applyPulled(
         temps ??= new Map((await db.items.where('id').below(0).toArray()).map((t) => [t.uuid ?? '', t]));
         const temp = temps.get(remote.uuid);
         if (temp) {
+          swapped = true;
           await swapTempId(db, temp.id, remote.id);
           local = await db.items.get(remote.id);
         }
@@ -52,12 +58,14 @@ export async function applyPulled(
       }
       for (const u of usersOf(remote)) users.set(u.id, u);
       if (!local) {
-        puts.set(remote.id, fromServer(remote));
+        // Absent at the start of the page; a second change for the same id in it replaces this one.
+        puts.set(remote.id, puts.has(remote.id) ? fromServer(remote) : from(fromServer(remote), undefined));
         continue;
       }
       if (local._syncStatus === 'local') continue;
       if (local._syncStatus === 'synced' && local._conflict === null) {
-        if (remote.version >= local.version) puts.set(remote.id, fromServer(remote, local._localVersion));
+        if (remote.version >= local.version)
+          puts.set(remote.id, from(fromServer(remote, local._localVersion), local));
         continue;
       }
       if (local._conflict !== null) {
@@ -72,7 +80,9 @@ export async function applyPulled(
       else await rebaseEntries(db, local.id, remote.version);
     }
     if (deletes.length > 0) await db.items.bulkDelete(deletes);
-    if (puts.size > 0) await db.items.bulkPut([...puts.values()]);
+    // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
+    if (puts.size > 0)
+      await db.items.bulkPut(swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()]);
     if (users.size > 0) await db.users.bulkPut([...users.values()]);
     await setMeta(db, META_KEYS.cursor, cursor);
   });
