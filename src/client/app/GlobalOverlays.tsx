@@ -1,24 +1,29 @@
 import { lazy, Suspense } from 'react';
 import { useStore } from 'zustand';
+import { cancelTypeahead } from '../search/typeahead';
 import { uiStore, useUi } from '../stores/uiStore';
 import { SyncConflictHost } from '../sync/SyncConflictHost';
+import { setShortcutHelpOpen, shortcutHelpStore } from './GlobalShortcuts';
 import { servicesLoaded, useServices } from './services';
 import { useMountedOnce } from './useMountedOnce';
 
 const SearchDialog = lazy(() => import('../search/SearchDialog'));
+const ShortcutHelp = lazy(() => import('./ShortcutHelp'));
 const CreateItemDialog = lazy(() => import('../items/CreateItemDialog'));
 // Only after a guest signs in (or an interrupted upload resumes): not part of the first screen.
 const UpgradeOverlay = lazy(() =>
   import('../sync/UpgradeOverlay').then((m) => ({ default: m.UpgradeOverlay })),
 );
 
-/** The app-wide dialogs: search (Ctrl/Cmd+K), create (the add button), conflicts and the upgrade. */
+/** The app-wide dialogs: search (Ctrl/Cmd+K), shortcut help ('?'), create (the add button), conflicts and the upgrade. */
 export function GlobalOverlays() {
   const searchOpen = useUi((s) => s.searchOpen);
   const createOpen = useUi((s) => s.createOpen);
   const createParentId = useUi((s) => s.createParentId);
   const searchMounted = useMountedOnce(searchOpen);
   const createMounted = useMountedOnce(createOpen);
+  const helpOpen = useStore(shortcutHelpStore, (s) => s.open);
+  const helpMounted = useMountedOnce(helpOpen);
   const celebrating = useUi((s) => s.celebration !== null);
   const services = useServices();
   const upgrading = useStore(services.syncStatus, (s) => s.upgrade !== null);
@@ -28,7 +33,13 @@ export function GlobalOverlays() {
     <>
       <Suspense fallback={null}>
         {searchMounted ? (
-          <SearchDialog open={searchOpen} onOpenChange={(o) => uiStore.getState().setSearchOpen(o)} />
+          <SearchDialog
+            open={searchOpen}
+            onOpenChange={(o) => {
+              if (!o) cancelTypeahead();
+              uiStore.getState().setSearchOpen(o);
+            }}
+          />
         ) : null}
         {createMounted ? (
           <CreateItemDialog
@@ -37,6 +48,7 @@ export function GlobalOverlays() {
             parentId={createParentId}
           />
         ) : null}
+        {helpMounted ? <ShortcutHelp open={helpOpen} onOpenChange={setShortcutHelpOpen} /> : null}
         {upgradeMounted ? <UpgradeOverlay /> : null}
       </Suspense>
       {/* Remounted when the data layer's services replace the shell's: their conflict hooks differ. */}

@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTestClient, renderWithApp } from '../components/items/testUtils';
 import type { OutpostClient } from '../data/client';
-import SearchDialog, { searchTarget } from './SearchDialog';
+import SearchDialog, { resultCountText, searchTarget } from './SearchDialog';
+import { startTypeahead } from './typeahead';
 
 let client: OutpostClient;
 
@@ -127,5 +128,36 @@ describe('SearchDialog', () => {
     expect(searchTarget(hit)).toBe('/campaigns/3');
     expect(searchTarget({ ...hit, parentType: 'task' })).toBe('/tasks/3');
     expect(searchTarget({ ...hit, parent_id: null })).toBeNull();
+  });
+
+  it('puts what was typed while its code loaded into the input', async () => {
+    startTypeahead();
+    for (const key of ['g', 'l', 'o', 'x', 'Backspace']) fireEvent.keyDown(document.body, { key });
+    renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
+    await waitFor(() => expect((input() as HTMLInputElement).value).toBe('glo'));
+    await waitFor(() => expect(screen.getByRole('option').textContent).toContain('Garden gloves'), {
+      timeout: 2000,
+    });
+  });
+
+  it('ranks an exact title first and says how many more there are', async () => {
+    for (let i = 0; i < 12; i++)
+      await client.items.create({ title: `Weekly garden chore ${i}`, type: 'todo' });
+    await client.items.create({ title: 'Garden', type: 'campaign' });
+    renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
+    await typeQuery('garden');
+    const options = screen.getAllByRole('option');
+    expect(options).toHaveLength(10);
+    expect(options[0]?.textContent).toContain('Garden');
+    expect(options[0]?.textContent).not.toContain('Garden ');
+    expect(options[1]?.textContent).toContain('Garden hose');
+    expect(screen.getByText('Showing 10 of 17 results')).toBeTruthy();
+  });
+
+  it('words the count', () => {
+    expect(resultCountText(1, 1)).toBe('1 result');
+    expect(resultCountText(4, 4)).toBe('4 results');
+    expect(resultCountText(10, 11)).toBe('Showing 10 of 11 results');
+    expect(resultCountText(10, 20)).toBe('Showing 10 of 20+ results');
   });
 });

@@ -2,16 +2,25 @@ import { CheckSquare, Flag, ListChecks, Search } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { ItemType } from '../../shared/item';
+import { type ItemType, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import { normalizeQuery } from '../../shared/search';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
 import { cn } from '../components/ui/cn';
 import { overlayClasses } from '../components/ui/Dialog';
 import { statusText, TYPE_TEXT } from '../items/itemStyle';
 import { type SearchHit, useSearch } from './queries';
+import { takeTypeahead } from './typeahead';
 
 /** The spec shows up to 10 results in the dialog. */
 export const SEARCH_RESULTS_SHOWN = 10;
+/** A search answers with at most this many hits (the server's page, the local cap): 'N+' beyond. */
+const COUNT_CAPS = [SERVER_SEARCH_LIMIT, 50];
+
+/** 'Showing 10 of 37 results' when there are more than shown; the count alone otherwise. */
+export function resultCountText(shown: number, total: number): string {
+  if (total <= shown) return total === 1 ? '1 result' : `${total} results`;
+  return `Showing ${shown} of ${total}${COUNT_CAPS.includes(total) ? '+' : ''} results`;
+}
 
 const TYPE_ICON: Record<ItemType, typeof Flag> = { campaign: Flag, task: ListChecks, todo: CheckSquare };
 
@@ -34,7 +43,7 @@ export default function SearchDialog({
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const query = useDebouncedValue(text);
-  const [result, setResult] = useState<{ query: string; hits: SearchHit[] } | null>(null);
+  const [result, setResult] = useState<{ query: string; hits: SearchHit[]; total: number } | null>(null);
   const [active, setActive] = useState(0);
   const latest = useRef(0);
   const searchItems = useSearch();
@@ -44,7 +53,12 @@ export default function SearchDialog({
       setText('');
       setResult(null);
       setActive(0);
+      return;
     }
+    // Radix has focused the input by now (its effects run first): what was typed since Ctrl/Cmd+K,
+    // while this code loaded, goes into it, and further keys reach the input directly.
+    const typed = takeTypeahead();
+    if (typed) setText((t) => t + typed);
   }, [open]);
 
   useEffect(() => {
@@ -53,13 +67,13 @@ export default function SearchDialog({
     searchItems(query)
       .then((hits) => {
         if (ticket !== latest.current) return;
-        setResult({ query, hits: hits.slice(0, SEARCH_RESULTS_SHOWN) });
+        setResult({ query, hits: hits.slice(0, SEARCH_RESULTS_SHOWN), total: hits.length });
         setActive(0);
       })
       .catch((error: unknown) => {
         // The spec: a failed search clears the results and is logged.
         console.error('Search failed', error);
-        if (ticket === latest.current) setResult({ query, hits: [] });
+        if (ticket === latest.current) setResult({ query, hits: [], total: 0 });
       });
   }, [query, searchItems]);
 
@@ -71,6 +85,7 @@ export default function SearchDialog({
         ? ('done' as const)
         : ('searching' as const);
   const hits = state === 'done' && result ? result.hits : [];
+  const total = state === 'done' && result ? result.total : 0;
 
   const choose = (hit: SearchHit | undefined) => {
     if (!hit) return;
@@ -115,6 +130,7 @@ export default function SearchDialog({
               onKeyDown={onKeyDown}
               placeholder="Search items..."
               aria-label="Search items"
+              data-search-input=""
               role="combobox"
               aria-expanded={hits.length > 0}
               aria-controls={listId}
@@ -180,6 +196,17 @@ export default function SearchDialog({
                 );
               })}
             </div>
+            {hits.length > 0 ? (
+              <p
+                role="status"
+                className={cn(
+                  'px-3 pt-2 pb-1 text-xs text-zinc-600 dark:text-zinc-400',
+                  total <= hits.length && 'sr-only',
+                )}
+              >
+                {resultCountText(hits.length, total)}
+              </p>
+            ) : null}
           </div>
           <p
             id={`${id}-hint`}
