@@ -54,8 +54,8 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const state = titleState(title);
   const missing = touched && isBlankTitle(title);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
     setTouched(true);
     if (!canSubmitTitle(title) || busy) return;
     setBusy(true);
@@ -79,7 +79,19 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
           parent ? `Adding to ${TYPE_LABEL[parent.type].toLowerCase()} “${parent.title}”` : undefined
         }
       >
-        <form id={formId} onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <form
+          id={formId}
+          onSubmit={submit}
+          // Ctrl/Cmd+Enter creates from any field (the description, a date, the assignee).
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              void submit();
+            }
+          }}
+          className="flex flex-col gap-4"
+          noValidate
+        >
           <Tabs value={type} onValueChange={(v) => setType(v as ItemType)}>
             <TabsList aria-label="Item type">
               {ITEM_TYPES.map((t) => (

@@ -117,6 +117,40 @@ describe('QuickAddCard', () => {
     expect(item).toMatchObject({ title: 'Plan launch', type: 'task', description: 'Dates and owners' });
   });
 
+  it('submits a campaign or task title with Ctrl+Enter or Cmd+Enter, once', async () => {
+    renderWithApp(<QuickAddCard types={['todo', 'task', 'campaign']} />);
+    fireEvent.focus(titleInput());
+    fireEvent.click(screen.getByRole('radio', { name: 'Campaign' }));
+    fireEvent.change(titleInput(), { target: { value: 'Spring launch' } });
+    await act(async () => {
+      fireEvent.keyDown(titleInput(), { key: 'Enter', ctrlKey: true });
+    });
+    await waitFor(async () => expect(await client.db.items.count()).toBe(1));
+    fireEvent.click(screen.getByRole('radio', { name: 'Task' }));
+    fireEvent.change(titleInput(), { target: { value: 'Book venue' } });
+    await act(async () => {
+      fireEvent.keyDown(screen.getByLabelText('Due date'), { key: 'Enter', metaKey: true });
+    });
+    await waitFor(async () => expect(await client.db.items.count()).toBe(2));
+    const titles = (await client.db.items.toArray()).map((i) => `${i.type}:${i.title}`).sort();
+    expect(titles).toEqual(['campaign:Spring launch', 'task:Book venue']);
+  });
+
+  it('keeps focus on its title field when Escape or Cancel collapses it', () => {
+    renderWithApp(<QuickAddCard types={['todo', 'task']} />);
+    act(() => titleInput().focus());
+    expect(screen.getByRole('radio', { name: 'Task' })).toBeTruthy();
+    fireEvent.keyDown(titleInput(), { key: 'Escape' });
+    expect(screen.queryByRole('radio', { name: 'Task' })).toBeNull();
+    expect(document.activeElement).toBe(titleInput());
+    // Typing opens it again.
+    fireEvent.change(titleInput(), { target: { value: 'x' } });
+    expect(screen.getByRole('radio', { name: 'Task' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('radio', { name: 'Task' })).toBeNull();
+    expect(document.activeElement).toBe(titleInput());
+  });
+
   it('offers description and due date for a campaign, assignee for a task and todo', () => {
     renderWithApp(<QuickAddCard types={['todo', 'task', 'campaign']} />);
     fireEvent.focus(titleInput());

@@ -65,6 +65,8 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const [assignee, setAssignee] = useState('');
   const [busy, setBusy] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
+  /** True while collapse() moves focus to the title: that focus must not expand the card again. */
+  const collapsing = useRef(false);
   const options = useAssigneeOptions();
   const createWithToasts = useCreateWithToasts();
 
@@ -94,11 +96,22 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
     }
   };
 
+  /** Collapses the card and leaves focus on its title field, where the card starts (never on the body). */
+  const collapse = () => {
+    setExpanded(false);
+    collapsing.current = true;
+    titleRef.current?.focus();
+    collapsing.current = false;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key === 'Escape' && empty) {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.nativeEvent.isComposing) {
+      // Ctrl/Cmd+Enter adds the item from any field, whatever plain Enter does there.
       event.preventDefault();
-      setExpanded(false);
-      (document.activeElement as HTMLElement | null)?.blur();
+      void submit();
+    } else if (event.key === 'Escape' && empty) {
+      event.preventDefault();
+      collapse();
     }
   };
 
@@ -118,6 +131,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
 
   const onFieldEnter = (field: 'title' | 'description') => (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    if (event.ctrlKey || event.metaKey) return; // the form's Ctrl/Cmd+Enter
     event.preventDefault();
     if (enterSubmits(type, field)) void submit();
   };
@@ -133,7 +147,9 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
       onMouseDown={(event) => {
         if (!(event.target as HTMLElement).closest('input, textarea, select, button')) event.preventDefault();
       }}
-      onFocus={() => setExpanded(true)}
+      onFocus={() => {
+        if (!collapsing.current) setExpanded(true);
+      }}
       className={cn(
         'rounded-xl border bg-white transition-shadow duration-150 motion-reduce:transition-none dark:bg-zinc-900',
         expanded
@@ -182,7 +198,11 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
           ref={titleRef}
           id={`${id}-title`}
           value={title}
-          onChange={(e) => setTitle(e.target.value)}
+          onChange={(e) => {
+            setTitle(e.target.value);
+            // Collapsed by Escape with focus kept here: typing opens it again.
+            setExpanded(true);
+          }}
           onKeyDown={onFieldEnter('title')}
           placeholder={placeholderFor(types, expanded, type)}
           autoComplete="off"
@@ -269,7 +289,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
                 size="sm"
                 onClick={() => {
                   reset();
-                  setExpanded(false);
+                  collapse();
                 }}
               >
                 Cancel
