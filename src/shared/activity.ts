@@ -1,4 +1,4 @@
-import type { ActivityAction, ItemType } from './item';
+import type { ActivityAction, ActivityEntry, ItemStatus, ItemType } from './item';
 
 const VERBS = {
   created: 'created',
@@ -21,4 +21,151 @@ export function describeActivity(
   if (action === 'assigned')
     return assigneeName ? `${base} to ${assigneeName}` : `${actorName} unassigned ${itemType} "${title}"`;
   return base;
+}
+
+const STATUS_WORDS: Record<ItemStatus, string> = {
+  pending: 'Pending',
+  in_progress: 'In progress',
+  completed: 'Completed',
+};
+
+const FIELD_LABELS: Record<string, string> = {
+  title: 'Title',
+  description: 'Description',
+  status: 'Status',
+  due_date: 'Due date',
+  end_date: 'End date',
+  remind_at: 'Reminder',
+  recurrence: 'Repeats',
+  parent: 'Moved',
+  assigned_to: 'Assignee',
+};
+
+/** Fields an entry keeps for the machine only: ids beside the names the reader gets instead. */
+const HIDDEN_FIELDS = new Set(['rolled_up', 'assignee', 'parent_id', 'assigned_to']);
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** '2030-05-05' (or an ISO time on that day) → '5 May 2030'; anything else as it is. */
+export function readableDay(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return value;
+  const month = MONTHS[Number(match[2]) - 1];
+  return month ? `${Number(match[3])} ${month} ${match[1]}` : value;
+}
+
+function readableValue(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return 'none';
+  if (field === 'status' && typeof value === 'string' && value in STATUS_WORDS)
+    return STATUS_WORDS[value as ItemStatus];
+  if ((field === 'due_date' || field === 'end_date' || field === 'remind_at') && typeof value === 'string')
+    return readableDay(value);
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return JSON.stringify(value);
+}
+
+function isChange(value: unknown): value is { old?: unknown; new?: unknown } {
+  return typeof value === 'object' && value !== null && ('old' in value || 'new' in value);
+}
+
+function humanField(key: string): string {
+  const words = key.replace(/_/g, ' ');
+  return FIELD_LABELS[key] ?? words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The entry's details as readable lines: 'Due date: none → 5 May 2030', 'Status: Pending → In
+ * progress'. Ids are never shown: a move reads by the parents' titles, an assignment by names (in the
+ * headline); entries written before names were recorded just leave those out.
+ */
+export function activityDetails(entry: Pick<ActivityEntry, 'action' | 'metadata'>): string[] {
+  const metadata = entry.metadata ?? {};
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(metadata)) {
+    if (HIDDEN_FIELDS.has(key) && !(key === 'assigned_to' && typeof value === 'string')) continue;
+    // A completed/reopened entry's verb already says what the status did.
+    if (key === 'status' && (entry.action === 'completed' || entry.action === 'reopened')) continue;
+    if (value === null || value === undefined || value === '') continue;
+    const label = humanField(key);
+    if (isChange(value)) {
+      if (key === 'parent' && value.old == null && value.new == null) continue;
+      lines.push(`${label}: ${readableValue(key, value.old)} → ${readableValue(key, value.new)}`);
+    } else {
+      lines.push(`${label}: ${readableValue(key, value)}`);
+    }
+  }
+  if (metadata.parent_id !== undefined && metadata.parent === undefined) lines.push('Moved to another place');
+  return lines;
+}
+
+/** For a roll-up (a parent's status changed by its children): 'because …', else null. */
+export function rollUpReason(entry: Pick<ActivityEntry, 'metadata'>): string | null {
+  const metadata = entry.metadata ?? {};
+  if (metadata.rolled_up !== true) return null;
+  const status = isChange(metadata.status) ? metadata.status : {};
+  if (status.new === 'completed') return 'because all its items are done';
+  if (status.old === 'completed') return 'because an item inside was added or reopened';
+  if (status.new === 'in_progress') return 'because work started on an item inside';
+  return 'because of a change to an item inside';
+}
+
+/** Who the item went to in an 'assigned' entry: a name, null for unassigning, undefined when unknown. */
+export function assigneeOf(
+  entry: Pick<ActivityEntry, 'description' | 'metadata'>,
+): string | null | undefined {
+  const names = entry.metadata?.assignee;
+  if (isChange(names)) return typeof names.new === 'string' ? names.new : null;
+  // Entries written before the names were recorded: the description named the new assignee.
+  const ids = entry.metadata?.assigned_to;
+  if (isChange(ids) && (ids.new === null || ids.new === 0)) return null;
+  const match = / to (.+)$/.exec(entry.description ?? '');
+  return match?.[1] ?? undefined;
+}
+
+/** What a guest's device knows of an item, enough to tell its history. */
+export interface HistoryItem {
+  id: number;
+  type: ItemType;
+  title: string;
+  status: ItemStatus;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/**
+ * A local history for a campaign that has no server feed (a guest's): 'created' from each item's
+ * created_at, 'completed' from its completed_at, newest first, in the feed's entry shape.
+ */
+export function localHistory(
+  items: readonly HistoryItem[],
+  actor: { id: number; name: string },
+): ActivityEntry[] {
+  const out: ActivityEntry[] = [];
+  for (const item of items) {
+    const ref = { id: item.id, type: item.type, title: item.title };
+    out.push({
+      id: -(item.id * 2),
+      user: actor,
+      action: 'created',
+      item: ref,
+      description: describeActivity(actor.name, 'created', item.type, item.title),
+      metadata: {},
+      created_at: item.created_at,
+    });
+    if (item.status === 'completed' && item.completed_at) {
+      out.push({
+        id: -(item.id * 2 + 1),
+        user: actor,
+        action: 'completed',
+        item: ref,
+        description: describeActivity(actor.name, 'completed', item.type, item.title),
+        metadata: {},
+        created_at: item.completed_at,
+      });
+    }
+  }
+  const time = (e: ActivityEntry) => Date.parse(e.created_at) || 0;
+  return out.sort((a, b) => time(b) - time(a) || a.id - b.id);
 }

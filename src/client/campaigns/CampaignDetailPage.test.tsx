@@ -45,17 +45,21 @@ describe('CampaignDetailPage', () => {
     await waitFor(() => expect(screen.getByText('Campaign not found')).toBeTruthy());
   });
 
-  it('shows a guest the empty activity feed without a request', async () => {
+  it("shows a guest the campaign's local history without a request", async () => {
     const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    const todo = await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });
+    await client.items.setStatus(todo.id, 'completed');
     renderWithApp(<CampaignDetailPage />, {
       route: `/campaigns/${campaign.id}?tab=activity`,
       path: '/campaigns/:id',
     });
-    await waitFor(() =>
-      expect(
-        screen.getByText('No activity yet. Start by adding tasks or making changes to track progress.'),
-      ).toBeTruthy(),
+    await waitFor(() => expect(screen.getByRole('list', { name: 'Activity' })).toBeTruthy());
+    const lines = [...screen.getByRole('list', { name: 'Activity' }).querySelectorAll(':scope > li')].map(
+      (li) => li.querySelector('p')?.textContent,
     );
+    expect(lines).toContain('You created campaign “Garden”');
+    expect(lines).toContain('You created todo “Dig”');
+    expect(lines).toContain('You completed todo “Dig”');
   });
 });
 

@@ -1,5 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { localHistory } from '../../shared/activity';
 import type { Item, Paginated } from '../../shared/item';
+import { useLocal } from '../app/liveData';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { useServices } from '../app/services';
 import { type LocalItem, useHomeItems, useViewer } from '../items/queries';
@@ -54,21 +57,48 @@ export function useCampaignPage(page: number): CampaignPageState {
   };
 }
 
+/** Where the feed comes from: the server's pages, or the device's own history (guests). */
+export type ActivitySource = 'server' | 'local';
+
 /**
- * A campaign's activity, page by page from the server (a server list, refreshed by the door's change
- * signal). Guests and campaigns that only exist on this device have no server history: no request.
+ * A campaign's activity. Signed in: page by page from the server (a server list, refreshed by the
+ * door's change signal), kept for the whole session so offline still shows what was last loaded, not
+ * asked for while offline, and asked again as soon as the connection returns. Guests and campaigns
+ * that only exist on this device have no server history: a local one from what the device holds
+ * ('created' and 'completed' of the campaign and everything under it).
  */
 export function useCampaignActivity(campaignId: number) {
   const viewer = useViewer();
   const { server } = useServices();
-  const enabled = !viewer.isGuest && campaignId > 0;
+  const source: ActivitySource = !viewer.isGuest && campaignId > 0 ? 'server' : 'local';
   const query = useInfiniteQuery({
     queryKey: [SERVER_LIST_KEY, 'activity', campaignId],
     queryFn: ({ pageParam, signal }) => server.activity(campaignId, pageParam, signal),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.current_page < last.last_page ? last.current_page + 1 : undefined),
     staleTime: ACTIVITY_STALE_MS,
-    enabled,
+    gcTime: Number.POSITIVE_INFINITY,
+    enabled: source === 'server' && viewer.online,
   });
-  return { enabled, query };
+  const { refetch } = query;
+  const wasOnline = useRef(viewer.online);
+  useEffect(() => {
+    if (viewer.online && !wasOnline.current && source === 'server') void refetch();
+    wasOnline.current = viewer.online;
+  }, [viewer.online, source, refetch]);
+  const actor = viewer.isGuest ? { id: 0, name: 'You' } : viewer.user;
+  const local = useLocal(
+    async (reads) => {
+      if (source !== 'local') return [];
+      const root = await reads.item(campaignId);
+      if (!root) return [];
+      const children = await reads.children(root.id);
+      const grandchildren = await Promise.all(
+        children.filter((c) => c.type !== 'todo').map((c) => reads.children(c.id)),
+      );
+      return localHistory([root, ...children, ...grandchildren.flat()], actor);
+    },
+    [campaignId, source, actor.id, actor.name],
+  );
+  return { source, online: viewer.online, query, local };
 }

@@ -81,7 +81,30 @@ describe.each(testEngines())('campaign activity (%s)', (engine) => {
       'Alex unassigned todo "Buy tape"',
       'Alex assigned todo "Buy tape" to Sam Rivera',
     ]);
-    expect(assigned[1]?.metadata).toEqual({ assigned_to: { old: null, new: 2 } });
+    expect(assigned[1]?.metadata).toEqual({
+      assigned_to: { old: null, new: 2 },
+      assignee: { old: null, new: 'Sam Rivera' },
+    });
+    // The names as they were at write time, so the feed never shows ids.
+    expect(assigned[0]?.metadata).toEqual({
+      assigned_to: { old: 2, new: null },
+      assignee: { old: 'Sam Rivera', new: null },
+    });
+  });
+
+  it('records a move with the parents titles beside their ids', async () => {
+    const home = await alex.create({ title: 'Home', type: 'campaign' });
+    const from = await alex.create({ title: 'Kitchen', type: 'task', parent_id: home.id });
+    const to = await alex.create({ title: 'Garage', type: 'task', parent_id: home.id });
+    const moving = await alex.create({ title: 'Fix shelf', type: 'todo', parent_id: from.id });
+    await alex.update(moving.id, { parent_id: to.id });
+    const moved = (await alex.get<Feed>(`/api/campaigns/${home.id}/activity`)).body.data.find(
+      (e) => e.action === 'updated' && e.item.id === moving.id,
+    );
+    expect(moved?.metadata).toEqual({
+      parent_id: { old: from.id, new: to.id },
+      parent: { old: 'Kitchen', new: 'Garage' },
+    });
   });
 
   it('records deleting, and the feed is newest first: the delete comes before the create', () => {

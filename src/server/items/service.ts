@@ -340,7 +340,17 @@ export async function updateItem(
   const item = { id, type: current.type, title: patch.title ?? current.title };
   const { status, assigned_to, ...fields } = changed;
   if (Object.keys(fields).length > 0) {
-    await recordActivity(tx, { actor, action: 'updated', item, rootId: newRoot, metadata: fields });
+    // A move names the parents as they were titled then (ids alone mean nothing to a reader).
+    const metadata: Record<string, unknown> = { ...fields };
+    if (fields.parent_id) {
+      const next = patch.parent_id ?? null;
+      const [row] =
+        next === null
+          ? []
+          : await rows<{ title: string }>(tx, sql`SELECT title FROM items WHERE id = ${next}`);
+      metadata.parent = { old: current.parent?.title ?? null, new: row?.title ?? null };
+    }
+    await recordActivity(tx, { actor, action: 'updated', item, rootId: newRoot, metadata });
   }
   if (status) {
     const action =
@@ -353,7 +363,11 @@ export async function updateItem(
       action: 'assigned',
       item,
       rootId: newRoot,
-      metadata: { assigned_to },
+      // The names as they were at write time, beside the ids: the feed reads 'Sam → Alex'.
+      metadata: {
+        assigned_to,
+        assignee: { old: current.assignedUser?.name ?? null, new: newAssignee },
+      },
       assigneeName: newAssignee,
     });
   }

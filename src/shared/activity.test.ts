@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activityDetails,
+  assigneeOf,
+  describeActivity,
+  localHistory,
+  readableDay,
+  rollUpReason,
+} from './activity';
+
+describe('activity descriptions', () => {
+  it('describes an assignment by name, and an unassignment', () => {
+    expect(describeActivity('Alex', 'assigned', 'todo', 'Buy tape', 'Sam')).toBe(
+      'Alex assigned todo "Buy tape" to Sam',
+    );
+    expect(describeActivity('Alex', 'assigned', 'todo', 'Buy tape', null)).toBe(
+      'Alex unassigned todo "Buy tape"',
+    );
+  });
+
+  it('reads days as "5 May 2030"', () => {
+    expect(readableDay('2030-05-05')).toBe('5 May 2030');
+    expect(readableDay('2030-12-31T00:00:00.000Z')).toBe('31 Dec 2030');
+    expect(readableDay('soon')).toBe('soon');
+  });
+
+  it('reads field changes in words, never ids or jargon', () => {
+    expect(
+      activityDetails({
+        action: 'updated',
+        metadata: {
+          due_date: { old: null, new: '2030-05-05' },
+          status: { old: 'pending', new: 'in_progress' },
+          title: { old: 'Tape', new: 'Buy tape' },
+        },
+      }),
+    ).toEqual(['Due date: none → 5 May 2030', 'Status: Pending → In progress', 'Title: Tape → Buy tape']);
+    const rolled = activityDetails({
+      action: 'completed',
+      metadata: { status: { old: 'in_progress', new: 'completed' }, rolled_up: true },
+    });
+    expect(rolled).toEqual([]);
+    expect(
+      activityDetails({ action: 'assigned', metadata: { assigned_to: { old: 2, new: 7 } } }).join(' '),
+    ).not.toMatch(/\d/);
+  });
+
+  it('reads a move by the parents titles, and an old move without them', () => {
+    expect(
+      activityDetails({
+        action: 'updated',
+        metadata: { parent_id: { old: 3, new: 9 }, parent: { old: 'Garden', new: 'Move house' } },
+      }),
+    ).toEqual(['Moved: Garden → Move house']);
+    expect(activityDetails({ action: 'updated', metadata: { parent_id: { old: 3, new: 9 } } })).toEqual([
+      'Moved to another place',
+    ]);
+  });
+
+  it('names the assignee of a create', () => {
+    expect(activityDetails({ action: 'created', metadata: { assigned_to: 'Sam Rivera' } })).toEqual([
+      'Assignee: Sam Rivera',
+    ]);
+  });
+
+  it('explains roll-ups', () => {
+    expect(
+      rollUpReason({ metadata: { status: { old: 'in_progress', new: 'completed' }, rolled_up: true } }),
+    ).toBe('because all its items are done');
+    expect(
+      rollUpReason({ metadata: { status: { old: 'pending', new: 'in_progress' }, rolled_up: true } }),
+    ).toBe('because work started on an item inside');
+    expect(
+      rollUpReason({ metadata: { status: { old: 'completed', new: 'in_progress' }, rolled_up: true } }),
+    ).toBe('because an item inside was added or reopened');
+    expect(rollUpReason({ metadata: { status: { old: 'pending', new: 'completed' } } })).toBeNull();
+  });
+
+  it('finds the assignee by name: recorded names first, old entries from their description', () => {
+    expect(
+      assigneeOf({
+        description: '',
+        metadata: { assigned_to: { old: 2, new: 7 }, assignee: { old: 'Sam', new: 'Kim' } },
+      }),
+    ).toBe('Kim');
+    expect(
+      assigneeOf({
+        description: 'Alex assigned todo "T" to Sam Rivera',
+        metadata: { assigned_to: { old: null, new: 2 } },
+      }),
+    ).toBe('Sam Rivera');
+    expect(
+      assigneeOf({
+        description: 'Alex unassigned todo "T"',
+        metadata: { assigned_to: { old: 2, new: null } },
+      }),
+    ).toBeNull();
+  });
+
+  it('tells a guest campaign history from created_at and completed_at, newest first', () => {
+    const history = localHistory(
+      [
+        {
+          id: 1,
+          type: 'campaign',
+          title: 'Trip',
+          status: 'pending',
+          created_at: '2030-01-01T10:00:00Z',
+          completed_at: null,
+        },
+        {
+          id: 2,
+          type: 'todo',
+          title: 'Pack',
+          status: 'completed',
+          created_at: '2030-01-01T11:00:00Z',
+          completed_at: '2030-01-02T09:00:00Z',
+        },
+      ],
+      { id: 0, name: 'You' },
+    );
+    expect(history.map((e) => `${e.action} ${e.item.title}`)).toEqual([
+      'completed Pack',
+      'created Pack',
+      'created Trip',
+    ]);
+    expect(new Set(history.map((e) => e.id)).size).toBe(3);
+    expect(localHistory([], { id: 0, name: 'You' })).toEqual([]);
+  });
+});
