@@ -1,5 +1,6 @@
 import { ListPlus } from 'lucide-react';
 import { useParams } from 'react-router';
+import { subtreeProgress } from '../../shared/progress';
 import {
   DetailHeading,
   DetailLoading,
@@ -12,7 +13,7 @@ import { ListEmpty, ListLoading, PageColumn, useTabParam } from '../components/i
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { formatDay, statusText } from '../items/itemStyle';
-import { useChildren, useItem } from '../items/queries';
+import { useChildrenOldestFirst, useDescendants, useItem } from '../items/queries';
 import { ActivityFeed } from './ActivityFeed';
 
 const TABS = ['contents', 'activity'] as const;
@@ -21,7 +22,8 @@ const BACK = { to: '/campaigns', label: 'Campaigns' };
 export default function CampaignDetailPage() {
   const id = Number(useParams().id);
   const campaign = useItem(Number.isFinite(id) ? id : 0);
-  const children = useChildren(id);
+  const children = useChildrenOldestFirst(id);
+  const descendants = useDescendants(Number.isFinite(id) ? id : 0);
   const [tab, setTab] = useTabParam(TABS, 'contents');
 
   if (campaign === undefined) return <DetailLoading label="Loading campaign..." />;
@@ -30,13 +32,12 @@ export default function CampaignDetailPage() {
       <DetailNotFound title="Campaign not found" back={{ to: '/campaigns', label: 'Back to Campaigns' }} />
     );
   }
-  const total = children?.length ?? 0;
-  const completed = children?.filter((c) => c.status === 'completed').length ?? 0;
+  const { total, completed } = subtreeProgress(descendants ?? [], campaign.id);
   const due = formatDay(campaign.due_date ?? campaign.end_date);
 
   return (
     <PageColumn>
-      <DetailHeading item={campaign} back={BACK} />
+      <DetailHeading item={campaign} back={BACK} descendants={descendants} />
       <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
         <Fact label="Status">{statusText(campaign.status)}</Fact>

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
+import { reopenDirect } from '../../shared/status';
 import { type ItemWrites, isInvalidInput, type LocalItem, useItemWrites } from '../app/liveData';
 import { useToast } from '../app/services';
 import type { ToastInput } from '../stores/toastStore';
@@ -12,6 +13,13 @@ interface Target {
   id: number;
   type: ItemType;
   title: string;
+}
+
+interface StatusFields {
+  id: number;
+  parent_id: number | null;
+  status: ItemStatus;
+  completed_at: string | null;
 }
 
 const lower = (type: ItemType) => TYPE_LABEL[type].toLowerCase();
@@ -61,6 +69,32 @@ function itemMutations(writes: ItemWrites, toast: Toast) {
       ),
     setStatus: (item: Target, status: ItemStatus) =>
       withToasts(toast, item, 'update', () => writes.setStatus(item.id, status)),
+    /**
+     * Completes an item and (the shared rule) its open descendants; when there were some, the toast
+     * says how many went with it.
+     */
+    complete: (item: Target, openDescendants: number) =>
+      withToasts(
+        toast,
+        item,
+        'update',
+        () => writes.setStatus(item.id, 'completed'),
+        openDescendants > 0
+          ? () => ({
+              title: `${TYPE_LABEL[item.type]} completed`,
+              description: `${openDescendants} open ${openDescendants === 1 ? 'item' : 'items'} inside ${openDescendants === 1 ? 'was' : 'were'} completed too.`,
+            })
+          : undefined,
+      ),
+    /**
+     * Reopens an item so its status, counts and progress agree (shared reopenDirect): over a subtree
+     * that is all done, the items completed last are reopened and the roll-up reopens the rest.
+     */
+    reopen: (item: Target & StatusFields, descendants: readonly StatusFields[]) =>
+      withToasts(toast, item, 'update', async () => {
+        const direct = reopenDirect([item, ...descendants], item.id);
+        for (const [id, status] of direct) await writes.setStatus(id, status);
+      }),
     assign: (item: Target, userId: number) =>
       withToasts(
         toast,

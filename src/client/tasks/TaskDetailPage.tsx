@@ -1,5 +1,6 @@
 import { CheckSquare } from 'lucide-react';
 import { useParams } from 'react-router';
+import { subtreeProgress } from '../../shared/progress';
 import {
   DetailHeading,
   DetailLoading,
@@ -26,8 +27,7 @@ export default function TaskDetailPage() {
   if (task === null || task.type !== 'task') {
     return <DetailNotFound title="Task not found" back={{ to: '/', label: 'Back to Home' }} />;
   }
-  const total = todos?.length ?? 0;
-  const completed = todos?.filter((t) => t.status === 'completed').length ?? 0;
+  const { total, completed } = subtreeProgress(todos ?? [], task.id);
   const parentTitle = parent?.title ?? task.parent?.title ?? null;
   const back =
     task.parent_id && parentTitle ? { to: `/campaigns/${task.parent_id}`, label: parentTitle } : null;
@@ -35,7 +35,7 @@ export default function TaskDetailPage() {
 
   return (
     <PageColumn>
-      <DetailHeading item={task} back={back} />
+      <DetailHeading item={task} back={back} descendants={todos} />
       <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-4">
         <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
         <Fact label="Assigned to">{assigned ?? 'Unassigned'}</Fact>

@@ -1,2 +1,5 @@
 /** A task and its todos, live from the device through the one door. */
-export { useChildren as useTaskTodos, useItem as useTask } from '../items/queries';
+export {
+  useChildrenOldestFirst as useTaskTodos,
+  useItem as useTask,
+} from '../items/queries';

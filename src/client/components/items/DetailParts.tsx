@@ -1,10 +1,11 @@
 import { ArrowLeft, SearchX } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../../shared/item';
 import { progressOf } from '../../../shared/progress';
 import { STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from '../../items/itemStyle';
 import { useItemMutations } from '../../items/mutations';
+import { ConfirmDialog } from '../ui/AlertDialog';
 import { Button } from '../ui/Button';
 import { cn, focusRing } from '../ui/cn';
 import { EmptyState } from '../ui/EmptyState';
@@ -38,6 +39,7 @@ export function StatusPill({ status }: { status: ItemStatus }) {
 
 /** 'N of M done', the percentage and a thin bar. */
 export function ProgressBlock({ total, completed }: { total: number; completed: number }) {
+  // Counted through the whole subtree (shared subtreeProgress): a task's todos count in its campaign.
   const { percent } = progressOf(total, completed);
   return (
     <section
@@ -55,18 +57,49 @@ export function ProgressBlock({ total, completed }: { total: number; completed: 
   );
 }
 
-/** Title (click to rename), type and status, and the Start/Complete/Reopen button. */
+interface HeadingItem {
+  id: number;
+  type: ItemType;
+  title: string;
+  status: ItemStatus;
+  description: string | null;
+  parent_id: number | null;
+  completed_at: string | null;
+}
+
+type DescendantStatus = Pick<HeadingItem, 'id' | 'parent_id' | 'status' | 'completed_at'>;
+
+/**
+ * Title (click to rename), type and status, and the Start/Complete/Reopen button. Completing an item
+ * with open descendants asks first ('Complete 3 open items too?'); Reopen keeps status and progress
+ * in agreement (see the shared reopenDirect). `descendants` is the live subtree (undefined while it
+ * loads; a todo has none).
+ */
 export function DetailHeading({
   item,
   back,
+  descendants,
 }: {
-  item: { id: number; type: ItemType; title: string; status: ItemStatus; description: string | null };
+  item: HeadingItem;
   back?: { to: string; label: string } | null;
+  descendants?: readonly DescendantStatus[];
 }) {
-  const { rename, setStatus } = useItemMutations();
+  const { rename, setStatus, complete, reopen } = useItemMutations();
+  const [asking, setAsking] = useState(false);
   const action = statusActionLabel(item.type, item.status);
+  const open = descendants?.filter((d) => d.status !== 'completed').length ?? 0;
+  const onAction = () => {
+    if (action === 'Complete') {
+      if (open > 0) setAsking(true);
+      else void complete(item, 0);
+    } else if (action === 'Reopen' && descendants && descendants.length > 0) {
+      void reopen(item, descendants);
+    } else {
+      void setStatus(item, nextStatus(item.type, item.status));
+    }
+  };
   return (
-    <header className="mb-5 flex flex-col gap-3">
+    <header className="mb-5 flex min-w-0 flex-col gap-3">
       {back ? (
         <Link
           to={back.to}
@@ -84,21 +117,27 @@ export function DetailHeading({
         {TYPE_LABEL[item.type]}
         <StatusPill status={item.status} />
       </div>
-      <div className="flex items-start justify-between gap-3">
-        <h1 className="min-w-0 flex-1 text-2xl font-semibold tracking-tight text-zinc-900 dark:text-zinc-50">
+      <div className="flex min-w-0 items-start justify-between gap-3">
+        <h1 className="min-w-0 flex-1 text-2xl font-semibold tracking-tight text-zinc-900 [overflow-wrap:anywhere] dark:text-zinc-50">
           <InlineTitle value={item.title} editable wrap onSave={(title) => rename(item, title)} />
         </h1>
-        <Button
-          variant={action === 'Reopen' ? 'outline' : 'primary'}
-          size="sm"
-          onClick={() => void setStatus(item, nextStatus(item.type, item.status))}
-        >
+        <Button variant={action === 'Reopen' ? 'outline' : 'primary'} size="sm" onClick={onAction}>
           {action}
         </Button>
       </div>
       {item.description ? (
-        <p className="text-sm whitespace-pre-line text-zinc-700 dark:text-zinc-300">{item.description}</p>
+        <p className="text-sm whitespace-pre-line text-zinc-700 [overflow-wrap:anywhere] dark:text-zinc-300">
+          {item.description}
+        </p>
       ) : null}
+      <ConfirmDialog
+        open={asking}
+        onOpenChange={setAsking}
+        title={`Complete ${open} open ${open === 1 ? 'item' : 'items'} too?`}
+        description={`Completing “${item.title}” completes everything inside it. You can reopen it later.`}
+        confirmLabel="Complete"
+        onConfirm={() => void complete(item, open)}
+      />
     </header>
   );
 }
