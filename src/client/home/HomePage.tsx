@@ -6,7 +6,8 @@ import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { type ListTab, useHomeList, useParentTitles } from './queries';
+import { HiddenItemsEmpty } from '../lists/HiddenHint';
+import { type ListTab, useHomeHiddenCounts, useHomeList, useParentTitles } from './queries';
 
 /** The spec's Home All preview: 20 orphan items, then 'View All (N items)'. */
 export const HOME_PREVIEW = 20;
@@ -57,7 +58,7 @@ export default function HomePage() {
           <TabsContent key={t} value={t} className="flex flex-col gap-4">
             <QuickAddCard types={QUICK_TYPES[t]} />
             {/* Only the open tab queries: four live lists of 10,000 items would be wasted work. */}
-            {tab === t ? <HomeList tab={t} /> : null}
+            {tab === t ? <HomeList tab={t} onTab={setTab} /> : null}
           </TabsContent>
         ))}
       </Tabs>
@@ -65,11 +66,23 @@ export default function HomePage() {
   );
 }
 
-function HomeList({ tab }: { tab: ListTab }) {
+function HomeList({ tab, onTab }: { tab: ListTab; onTab: (tab: ListTab) => void }) {
   const items = useHomeList(tab);
+  const hidden = useHomeHiddenCounts(tab === 'all' && items?.length === 0);
   const parentTitles = useParentTitles();
   const [showAll, setShowAll] = useState(false);
   if (items === undefined) return <ListLoading label="Loading items..." />;
+  if (items.length === 0 && tab === 'all') {
+    return (
+      <HiddenItemsEmpty
+        icon={EMPTY.all.icon}
+        title={EMPTY.all.title}
+        kind=""
+        counts={hidden}
+        onShow={onTab}
+      />
+    );
+  }
   if (items.length === 0) return <ListEmpty icon={EMPTY[tab].icon} title={EMPTY[tab].title} />;
   const limited = tab === 'all' && !showAll ? items.slice(0, HOME_PREVIEW) : items;
   const toggle =

@@ -7,7 +7,14 @@ import { QuickAddCard } from '../components/items/QuickAddCard';
 import { SearchBox } from '../components/items/SearchBox';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { type LifecycleScreen, type ListTab, useParentTitles, useScreenList } from './queries';
+import { HiddenItemsEmpty } from './HiddenHint';
+import {
+  type LifecycleScreen,
+  type ListTab,
+  useHiddenCounts,
+  useParentTitles,
+  useScreenList,
+} from './queries';
 
 const TABS = ['all', 'campaign', 'task', 'todo'] as const satisfies readonly ListTab[];
 const TAB_LABEL: Record<ListTab, string> = {
@@ -100,7 +107,7 @@ export function LifecyclePage({ screen }: { screen: LifecycleScreen }) {
         {TABS.map((t) => (
           <TabsContent key={t} value={t} className="flex flex-col gap-4">
             {screen === 'queue' && t === 'all' ? <QuickAddCard types={['todo', 'task', 'campaign']} /> : null}
-            {tab === t ? <ScreenList screen={screen} tab={t} query={query} /> : null}
+            {tab === t ? <ScreenList screen={screen} tab={t} query={query} onTab={setTab} /> : null}
           </TabsContent>
         ))}
       </Tabs>
@@ -108,8 +115,21 @@ export function LifecyclePage({ screen }: { screen: LifecycleScreen }) {
   );
 }
 
-function ScreenList({ screen, tab, query }: { screen: LifecycleScreen; tab: ListTab; query: string }) {
+const KIND: Record<LifecycleScreen, string> = { queue: 'queued', active: 'active', completed: 'completed' };
+
+function ScreenList({
+  screen,
+  tab,
+  query,
+  onTab,
+}: {
+  screen: LifecycleScreen;
+  tab: ListTab;
+  query: string;
+  onTab: (tab: ListTab) => void;
+}) {
   const items = useScreenList(screen, tab, query);
+  const hidden = useHiddenCounts(screen, tab === 'all' && items?.length === 0 && query.trim() === '');
   const parentTitles = useParentTitles();
   const config = SCREENS[screen];
   if (items === undefined) return <ListLoading label="Loading items..." />;
@@ -118,9 +138,19 @@ function ScreenList({ screen, tab, query }: { screen: LifecycleScreen; tab: List
       return <ListEmpty icon={<SearchX aria-hidden />} title={`No items match "${query.trim()}"`} />;
     }
     const empty = config.empty[tab];
-    return (
-      <ListEmpty icon={tab === 'all' ? config.icon : TYPE_ICON[tab]} title={empty.title} hint={empty.hint} />
-    );
+    if (tab === 'all') {
+      return (
+        <HiddenItemsEmpty
+          icon={config.icon}
+          title={empty.title}
+          hint={empty.hint}
+          kind={KIND[screen]}
+          counts={hidden}
+          onShow={onTab}
+        />
+      );
+    }
+    return <ListEmpty icon={TYPE_ICON[tab]} title={empty.title} hint={empty.hint} />;
   }
   return <ItemList items={items} label={`${config.title}: ${TAB_LABEL[tab]}`} parentTitles={parentTitles} />;
 }

@@ -18,3 +18,24 @@ export function useMyList(screen: LifecycleScreen, text: string): LocalItem[] | 
     useLocal((reads) => reads.myListItems(SCREEN_STATUS[screen], { search: text }), [screen, text]),
   );
 }
+
+/**
+ * How many items the Tasks and Todos tabs hold, asked only when All is empty (then none of them is
+ * top-level, so every one is inside a campaign or task); undefined while loading or not asked.
+ */
+export function useHiddenCounts(
+  screen: LifecycleScreen,
+  enabled: boolean,
+): { task: number; todo: number } | undefined {
+  return useLocal(
+    async (reads) => {
+      if (!enabled) return undefined;
+      const [task, todo] = await Promise.all([
+        reads.screenItems(screen, 'task'),
+        reads.screenItems(screen, 'todo'),
+      ]);
+      return { task: task.length, todo: todo.length };
+    },
+    [screen, enabled],
+  );
+}
