@@ -57,9 +57,9 @@ export default function CampaignListPage() {
         />
       ) : (
         <>
-          <ul aria-label="Campaigns" className="grid gap-3 sm:grid-cols-2">
+          <ul aria-label="Campaigns" className="grid grid-cols-1 gap-3 sm:grid-cols-2">
             {result.data.map((c) => (
-              <li key={c.id}>
+              <li key={c.id} className="min-w-0">
                 <CampaignCard
                   id={c.id}
                   title={c.title}
@@ -115,13 +115,13 @@ function CampaignCard({
     <Link
       to={`/campaigns/${id}`}
       className={cn(
-        'flex h-full flex-col gap-2 rounded-xl border border-zinc-200 border-l-4 border-l-cyan-500 bg-white p-4 transition-colors duration-150 hover:border-zinc-300 hover:border-l-cyan-500 hover:bg-zinc-50 motion-reduce:transition-none dark:border-zinc-800 dark:border-l-cyan-400 dark:bg-zinc-900 dark:hover:bg-zinc-800/60',
+        'flex h-full min-w-0 flex-col gap-2 rounded-xl border border-zinc-200 border-l-4 border-l-cyan-500 bg-white p-4 transition-colors duration-150 hover:border-zinc-300 hover:border-l-cyan-500 hover:bg-zinc-50 motion-reduce:transition-none dark:border-zinc-800 dark:border-l-cyan-400 dark:bg-zinc-900 dark:hover:bg-zinc-800/60',
         focusRing,
       )}
     >
       <h2 className="truncate text-[15px] font-semibold text-zinc-900 dark:text-zinc-50">{title}</h2>
       {description ? (
-        <p className="line-clamp-2 text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
+        <p className="line-clamp-2 text-sm break-words text-zinc-600 dark:text-zinc-400">{description}</p>
       ) : (
         <p className="text-sm text-zinc-500 italic dark:text-zinc-400">No description</p>
       )}

@@ -5,16 +5,33 @@
  */
 import { MoreHorizontal, Pencil, Trash2, UserRoundPlus } from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useRef, useSyncExternalStore } from 'react';
 import type { ItemStatus, ItemType } from '../../../shared/item';
 import type { AssigneeOption } from '../../items/assignees';
 import { TYPE_LABEL } from '../../items/itemStyle';
-import { Button } from '../ui/Button';
+import { ConfirmDialog } from '../ui/AlertDialog';
 import { cn } from '../ui/cn';
-import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { type MenuIntent, useReplayMenuIntent } from '../ui/lazyMenu';
 import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
 import { statusActionLabel } from './StatusControl';
+
+/** Phones (< 768 px): no room for a sub-menu beside the menu, so the assignees are listed inline. */
+const PHONE = '(max-width: 767px)';
+function subscribePhone(notify: () => void) {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', notify);
+  return () => query.removeEventListener('change', notify);
+}
+function useIsPhone(): boolean {
+  return useSyncExternalStore(
+    subscribePhone,
+    () => window.matchMedia(PHONE).matches,
+    () => false,
+  );
+}
+
+/** Keeps a menu 8 px inside the viewport and its width within a phone's. */
+const menuFit = 'max-w-[calc(100vw-16px)] [overflow-wrap:anywhere]';
 
 interface RowMenuItem {
   title: string;
@@ -49,6 +66,7 @@ export function RowActionsMenu({
 }: RowActionsMenuProps) {
   const trigger = useRef<HTMLButtonElement>(null);
   useReplayMenuIntent(trigger, intent);
+  const phone = useIsPhone();
   const label = statusActionLabel(item.type, item.status);
   const next: ItemStatus = label === 'Start' ? 'in_progress' : label === 'Complete' ? 'completed' : 'pending';
   return (
@@ -65,7 +83,12 @@ export function RowActionsMenu({
         </button>
       </Menu.Trigger>
       <Menu.Portal>
-        <Menu.Content align="end" sideOffset={6} className={menuContentClasses}>
+        <Menu.Content
+          align="end"
+          sideOffset={6}
+          collisionPadding={8}
+          className={cn(menuContentClasses, menuFit)}
+        >
           <Menu.Item className={menuItemClasses} onSelect={() => onStatus(next)}>
             <span
               aria-hidden
@@ -82,21 +105,38 @@ export function RowActionsMenu({
               <Pencil aria-hidden /> Rename
             </Menu.Item>
           ) : null}
-          <Menu.Sub>
-            <Menu.SubTrigger
-              className={cn(
-                menuItemClasses,
-                'data-[state=open]:bg-zinc-100 dark:data-[state=open]:bg-zinc-800',
-              )}
-            >
-              <UserRoundPlus aria-hidden /> Assign
-            </Menu.SubTrigger>
-            <Menu.Portal>
-              <Menu.SubContent sideOffset={4} className={menuContentClasses}>
+          {phone ? (
+            <>
+              <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+              <Menu.Group aria-label="Assign">
+                <Menu.Label className="flex items-center gap-2 px-2 pt-1 pb-0.5 text-xs font-medium text-zinc-500 dark:text-zinc-400">
+                  <UserRoundPlus aria-hidden className="size-3.5" /> Assign
+                </Menu.Label>
                 <AssigneeRadioItems value={item.assigned_to} options={options} onChange={onAssign} />
-              </Menu.SubContent>
-            </Menu.Portal>
-          </Menu.Sub>
+              </Menu.Group>
+            </>
+          ) : (
+            <Menu.Sub>
+              <Menu.SubTrigger
+                className={cn(
+                  menuItemClasses,
+                  'data-[state=open]:bg-zinc-100 dark:data-[state=open]:bg-zinc-800',
+                )}
+              >
+                <UserRoundPlus aria-hidden /> Assign
+              </Menu.SubTrigger>
+              <Menu.Portal>
+                <Menu.SubContent
+                  sideOffset={4}
+                  collisionPadding={8}
+                  avoidCollisions
+                  className={cn(menuContentClasses, menuFit)}
+                >
+                  <AssigneeRadioItems value={item.assigned_to} options={options} onChange={onAssign} />
+                </Menu.SubContent>
+              </Menu.Portal>
+            </Menu.Sub>
+          )}
           <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
           <Menu.Item
             className={cn(
@@ -155,7 +195,11 @@ export function RowAssignMenu({
   );
 }
 
-/** Asks before a campaign or task goes with everything in it. */
+/**
+ * Asks before any delete (a todo too: a double click on a row's delete must never take two). It is an
+ * AlertDialog, so the second click of a double click lands on its overlay and does nothing, and for
+ * the double-click window after Delete the page takes no pointer input.
+ */
 export function DeleteConfirmDialog({
   item,
   open,
@@ -167,28 +211,30 @@ export function DeleteConfirmDialog({
   onOpenChange: (open: boolean) => void;
   onConfirm: () => void;
 }) {
+  const inside = item.type === 'todo' ? '' : ' and everything in it';
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        size="sm"
-        title={`Delete this ${TYPE_LABEL[item.type].toLowerCase()}?`}
-        description={`“${item.title}” and everything in it will be deleted.`}
-      >
-        <DialogFooter className="mt-2">
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            onClick={() => {
-              onOpenChange(false);
-              onConfirm();
-            }}
-          >
-            Delete
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Delete this ${TYPE_LABEL[item.type].toLowerCase()}?`}
+      description={`“${item.title}”${inside} will be deleted.`}
+      confirmLabel="Delete"
+      tone="danger"
+      onConfirm={() => {
+        guardPointer();
+        onConfirm();
+      }}
+    />
   );
+}
+
+/** The longest usual double-click interval: no click reaches the page for this long after Delete. */
+export const POINTER_GUARD_MS = 500;
+
+function guardPointer() {
+  const root = document.documentElement;
+  root.style.pointerEvents = 'none';
+  window.setTimeout(() => {
+    root.style.pointerEvents = '';
+  }, POINTER_GUARD_MS);
 }
