@@ -43,6 +43,9 @@ export function InlineTitle({
   const editing = editable && (editingProp ?? editingState);
   const [draft, setDraft] = useState(value);
   const inputRef = useRef<HTMLInputElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  /** Set by Enter and Escape (not by a blur, where focus went somewhere on purpose). */
+  const keyEnded = useRef(false);
   // Escape and Enter end editing themselves; the blur that follows must not save a second time.
   const settled = useRef(false);
 
@@ -58,6 +61,12 @@ export function InlineTitle({
       setDraft(value);
       inputRef.current?.focus();
       inputRef.current?.select();
+    }
+    // Enter or Escape removed the focused field: focus goes back to the title, never to the page body.
+    else if (keyEnded.current) {
+      keyEnded.current = false;
+      const active = document.activeElement;
+      if (!active || active === document.body) buttonRef.current?.focus();
     }
   }, [editing]);
 
@@ -78,10 +87,12 @@ export function InlineTitle({
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
+      keyEnded.current = true;
       commit();
     } else if (event.key === 'Escape') {
       event.preventDefault();
       event.stopPropagation();
+      keyEnded.current = true;
       cancel();
     }
   };
@@ -111,6 +122,7 @@ export function InlineTitle({
 
   return (
     <button
+      ref={buttonRef}
       type="button"
       onClick={() => setEditing(true)}
       aria-label={label ?? `Edit title: ${value}`}

@@ -1,4 +1,12 @@
-import type { ReactNode } from 'react';
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { cn } from '../ui/cn';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
 import { useWindowedList } from './useWindowedList';
@@ -17,7 +25,27 @@ export interface ItemListProps<T extends RowItem> {
   footer?: ReactNode;
 }
 
-/** A bordered list of item rows; long lists render only the rows near the viewport. */
+/** The row element at a list index, if it is rendered. */
+function rowAt(list: HTMLElement | null, index: number): HTMLElement | null {
+  return list?.querySelector<HTMLElement>(`li[data-index="${index}"] > [data-item-id]`) ?? null;
+}
+
+/** The page's quick-add title field (where the list's items come from), if one is on screen. */
+function quickAddTitle(): HTMLElement | null {
+  const fields = document.querySelectorAll<HTMLElement>('main [data-quick-add-title]');
+  return [...fields].find((f) => f.getClientRects().length > 0) ?? null;
+}
+
+function typesText(el: HTMLElement): boolean {
+  return el.isContentEditable || el.closest('input, textarea, select') !== null;
+}
+
+/**
+ * A bordered list of item rows; long lists render only the rows near the viewport. Each row is one
+ * tab stop (a roving tabindex): arrow keys or j/k move between rows, Home and End to the ends; the
+ * row's own keys open it and its actions (ItemRow). When the focused row goes away (deleted), focus
+ * moves to the row that took its place, the one before it, or the page's quick add.
+ */
 export function ItemList<T extends RowItem>({
   items,
   label,
@@ -32,10 +60,89 @@ export function ItemList<T extends RowItem>({
     rowHeight: ITEM_ROW_HEIGHT,
   });
   const visible = windowed ? items.slice(start, end) : items;
-  const rows = visible.map((item) => (
-    <li key={item.id} className="list-none">
+  const listRef = useRef<HTMLUListElement>(null);
+  const [activeId, setActiveId] = useState<number | null>(null);
+  // The row focus was last in: restored to a neighbour if that row disappears while focused.
+  const lastFocus = useRef<{ id: number; index: number } | null>(null);
+  const tabStopId = visible.some((i) => i.id === activeId) ? activeId : (visible[0]?.id ?? null);
+  const onRowFocus = useCallback((id: number) => setActiveId(id), []);
+
+  const focusIndex = (index: number, attempt = 0) => {
+    const row = rowAt(listRef.current, index);
+    if (row) {
+      row.focus();
+      return;
+    }
+    // A long list renders only rows near the viewport: scroll the row's place into view, then focus it.
+    const container = containerRef.current;
+    if (!container || attempt > 4) return;
+    const top = container.getBoundingClientRect().top + window.scrollY + index * ITEM_ROW_HEIGHT;
+    window.scrollTo({ top: Math.max(0, top - window.innerHeight / 2) });
+    requestAnimationFrame(() => requestAnimationFrame(() => focusIndex(index, attempt + 1)));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const target = event.target as HTMLElement;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || typesText(target)) return;
+    const row = target.closest<HTMLElement>('[data-item-id]');
+    if (!row || !event.currentTarget.contains(row)) return;
+    const onRow = row === target;
+    // On a control inside the row, the arrows stay the control's (a menu trigger opens on ArrowDown).
+    const key = event.key;
+    if (!onRow && key !== 'j' && key !== 'k') return;
+    const index = Number(row.parentElement?.dataset.index);
+    let next: number | null = null;
+    if (key === 'ArrowDown' || key === 'j') next = Math.min(items.length - 1, index + 1);
+    else if (key === 'ArrowUp' || key === 'k') next = Math.max(0, index - 1);
+    else if (key === 'Home') next = 0;
+    else if (key === 'End') next = items.length - 1;
+    if (next === null || Number.isNaN(index)) return;
+    event.preventDefault();
+    focusIndex(next);
+  };
+
+  const onFocus = (event: FocusEvent<HTMLUListElement>) => {
+    // Focus inside a row's portalled menu or dialog bubbles here too: only rows in this list count.
+    const row = (event.target as HTMLElement).closest<HTMLElement>('[data-item-id]');
+    if (!row || !event.currentTarget.contains(row)) return;
+    lastFocus.current = { id: Number(row.dataset.itemId), index: Number(row.parentElement?.dataset.index) };
+  };
+
+  const onBlur = (event: FocusEvent<HTMLUListElement>) => {
+    const next = event.relatedTarget as Node | null;
+    // Focus moved somewhere else on purpose: nothing to restore later.
+    if (next && !event.currentTarget.contains(next)) lastFocus.current = null;
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the rows change
+  useLayoutEffect(() => {
+    const last = lastFocus.current;
+    if (!last || items.some((i) => i.id === last.id)) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    lastFocus.current = null;
+    if (items.length > 0) focusIndex(Math.min(last.index, items.length - 1));
+    else quickAddTitle()?.focus();
+  }, [items]);
+
+  // The list itself goes (its last row deleted, an empty state instead): focus goes to the quick add.
+  useLayoutEffect(
+    () => () => {
+      if (!lastFocus.current) return;
+      requestAnimationFrame(() => {
+        const active = document.activeElement;
+        if (!active || active === document.body) quickAddTitle()?.focus();
+      });
+    },
+    [],
+  );
+
+  const rows = visible.map((item, i) => (
+    <li key={item.id} className="list-none" data-index={(windowed ? start : 0) + i}>
       <ItemRow
         item={item}
+        tabStop={item.id === tabStopId}
+        onRowFocus={onRowFocus}
         showParent={showParent}
         parentTitle={item.parent_id !== null ? (parentTitles?.get(item.parent_id) ?? null) : null}
       />
@@ -54,6 +161,10 @@ export function ItemList<T extends RowItem>({
       {windowed ? (
         <div ref={containerRef} style={{ height: totalHeight, position: 'relative' }}>
           <ul
+            ref={listRef}
+            onKeyDown={onKeyDown}
+            onFocus={onFocus}
+            onBlur={onBlur}
             aria-label={label}
             className="absolute inset-x-0 top-0 m-0 p-0"
             style={{ transform: `translateY(${offsetTop}px)` }}
@@ -62,7 +173,14 @@ export function ItemList<T extends RowItem>({
           </ul>
         </div>
       ) : (
-        <ul aria-label={label} className="m-0 p-0">
+        <ul
+          ref={listRef}
+          onKeyDown={onKeyDown}
+          onFocus={onFocus}
+          onBlur={onBlur}
+          aria-label={label}
+          className="m-0 p-0"
+        >
           {rows}
         </ul>
       )}

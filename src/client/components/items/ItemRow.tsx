@@ -1,6 +1,6 @@
 import { CalendarDays, CloudOff, MoreHorizontal, Trash2, UserRound, UserRoundPlus } from 'lucide-react';
-import { memo, useState } from 'react';
-import { Link } from 'react-router';
+import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import type { ItemStatus, ItemType } from '../../../shared/item';
 import { assigneeName } from '../../items/assignees';
 import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from '../../items/itemStyle';
@@ -8,7 +8,7 @@ import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
 import { cn, focusRing } from '../ui/cn';
 import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../ui/lazyMenu';
 import { InlineTitle } from './InlineTitle';
-import { StatusControl } from './StatusControl';
+import { nextStatus, StatusControl } from './StatusControl';
 
 /** Every row is exactly this tall, so long lists can be windowed without measuring. */
 export const ITEM_ROW_HEIGHT = 60;
@@ -35,6 +35,24 @@ export interface ItemRowProps {
   /** Hide 'in {parent}' where the parent is the page itself. */
   showParent?: boolean;
   className?: string;
+  /**
+   * In a list with a roving tab stop (ItemList): the row itself takes focus, true for the one row Tab
+   * reaches, and its controls leave the tab order (the row's keys and its actions menu reach them).
+   */
+  tabStop?: boolean;
+  /** Called when focus enters the row (the list moves its tab stop here). */
+  onRowFocus?: (id: number) => void;
+}
+
+/** The controls inside a row: out of the tab order when the row is a roving tab stop. */
+const INNER_FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
+
+/** Opens a row's actions menu the way a key press on its trigger does (Radix, or the lazy placeholder). */
+function openRowActions(row: HTMLElement) {
+  const trigger = row.querySelector<HTMLButtonElement>('button[aria-label^="More actions for"]');
+  if (!trigger) return;
+  trigger.focus();
+  trigger.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
 }
 
 // The menus and the delete dialog load on the first press (ItemRowMenus.tsx): a list's first paint
@@ -60,7 +78,12 @@ export const ItemRow = memo(function ItemRow({
   parentTitle,
   showParent = true,
   className,
+  tabStop,
+  onRowFocus,
 }: ItemRowProps) {
+  const roving = tabStop !== undefined;
+  const rowRef = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
   const { rename, setStatus, assign, remove } = useItemMutations();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -98,10 +121,63 @@ export const ItemRow = memo(function ItemRow({
   const assignee = assigneeName(item.assigned_to, options, item.assignedUser);
   const done = item.status === 'completed';
 
+  // Every render (the menus swap placeholders for Radix triggers): inner controls stay out of Tab.
+  useLayoutEffect(() => {
+    const row = rowRef.current;
+    if (!roving || !row) return;
+    for (const el of row.querySelectorAll(INNER_FOCUSABLE)) {
+      if (el.getAttribute('tabindex') !== '-1') el.setAttribute('tabindex', '-1');
+    }
+  });
+
+  // A rename that ends (Enter, Escape) removes the focused field: focus returns to the row, not the body.
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    const ended = wasEditing.current && !editing;
+    wasEditing.current = editing;
+    const row = rowRef.current;
+    if (!ended || !row) return;
+    const active = document.activeElement;
+    if (!active || active === document.body || (roving && row.contains(active) && active !== row)) {
+      if (roving) row.focus();
+      else row.querySelector<HTMLElement>('a[href], button')?.focus();
+    }
+  }, [editing, roving]);
+
+  const onRowKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
+    if ((event.key === 'F10' && event.shiftKey) || event.key === 'ContextMenu') {
+      event.preventDefault();
+      openRowActions(event.currentTarget);
+    } else if (event.shiftKey) {
+      return;
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      if (href) navigate(href);
+      else if (editable) setEditing(true);
+    } else if (event.key === ' ') {
+      event.preventDefault();
+      void setStatus(item, nextStatus(item.type, item.status));
+    } else if (event.key === 'F2' && editable) {
+      event.preventDefault();
+      setEditing(true);
+    }
+  };
   return (
     <div
+      ref={rowRef}
+      {...(roving
+        ? {
+            role: 'group',
+            'aria-label': `${TYPE_LABEL[item.type]}: ${item.title}`,
+            tabIndex: tabStop ? 0 : -1,
+            onKeyDown: onRowKeyDown,
+            onFocus: () => onRowFocus?.(item.id),
+          }
+        : {})}
       className={cn(
         'group flex items-center gap-2 border-b border-zinc-200 px-2 sm:px-3 dark:border-zinc-800',
+        'outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-inset',
         'transition-colors duration-150 hover:bg-zinc-50 focus-within:bg-zinc-50 motion-reduce:transition-none dark:hover:bg-zinc-900/60 dark:focus-within:bg-zinc-900/60',
         className,
       )}

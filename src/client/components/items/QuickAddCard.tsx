@@ -197,6 +197,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
         <input
           ref={titleRef}
           id={`${id}-title`}
+          data-quick-add-title=""
           value={title}
           onChange={(e) => {
             setTitle(e.target.value);
