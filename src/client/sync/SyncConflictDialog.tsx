@@ -65,14 +65,14 @@ export function SyncConflictDialog({ open, conflicts, onCancel, onResolve }: Syn
         <ul className="flex flex-col gap-4">
           {conflicts.map((conflict) => (
             <li key={conflict.id}>
-              <fieldset className="rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
-                <legend className="px-1 text-sm font-semibold">
+              <fieldset className="min-w-0 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
+                <legend className="max-w-full px-1 text-sm font-semibold break-words">
                   {conflict.local?.title || conflict.remote?.title || 'Untitled item'}
                   <Badge tone={conflict.type === 'delete' ? 'red' : 'amber'} className="ml-2 align-middle">
                     {conflict.type === 'delete' ? 'Deleted on one side' : 'Edited on both sides'}
                   </Badge>
                 </legend>
-                <div className="mt-1 grid gap-2 sm:grid-cols-2">
+                <div className="mt-1 grid grid-cols-1 gap-2 sm:grid-cols-2">
                   {conflict.local ? (
                     <VersionOption
                       side="local"
@@ -126,7 +126,7 @@ function VersionOption({ side, name, label, icon, version, checked, onChoose }: 
   return (
     <label
       className={cn(
-        'flex cursor-pointer flex-col gap-1.5 rounded-lg border p-3 text-sm transition-colors duration-150 motion-reduce:transition-none has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
+        'flex min-w-0 cursor-pointer flex-col gap-1.5 rounded-lg border p-3 text-sm transition-colors duration-150 motion-reduce:transition-none has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
         checked
           ? 'border-indigo-500 bg-indigo-50/60 dark:border-indigo-400 dark:bg-indigo-950/40'
           : 'border-zinc-200 hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800/60',
@@ -145,13 +145,13 @@ function VersionOption({ side, name, label, icon, version, checked, onChoose }: 
         {label}
       </span>
       {version && !version.deleted ? (
-        <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 text-xs text-zinc-600 dark:text-zinc-400">
+        <dl className="grid min-w-0 grid-cols-[auto_minmax(0,1fr)] gap-x-2 gap-y-0.5 text-xs text-zinc-600 dark:text-zinc-400">
           <dt className="sr-only">Title</dt>
           <dd className="col-span-2 truncate font-medium text-zinc-900 dark:text-zinc-100">
             {version.title}
           </dd>
           <dt className="sr-only">Description</dt>
-          <dd className="col-span-2 line-clamp-2">{version.description || 'No description'}</dd>
+          <dd className="col-span-2 line-clamp-2 break-words">{version.description || 'No description'}</dd>
           <dt>Status</dt>
           <dd className="capitalize">{version.status.replace(/_/g, ' ')}</dd>
           <dt>Modified</dt>
