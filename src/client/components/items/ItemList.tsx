@@ -101,8 +101,10 @@ export function ItemList<T extends RowItem>({
     focusIndex(next);
   };
 
+  const leaving = useRef(false);
   const onFocus = (event: FocusEvent<HTMLUListElement>) => {
-    // Focus inside a row's portalled menu or dialog bubbles here too: only rows in this list count.
+    // Focus inside a row's portalled menu or dialog bubbles here too (the React tree): still ours.
+    leaving.current = false;
     const row = (event.target as HTMLElement).closest<HTMLElement>('[data-item-id]');
     if (!row || !event.currentTarget.contains(row)) return;
     lastFocus.current = { id: Number(row.dataset.itemId), index: Number(row.parentElement?.dataset.index) };
@@ -110,8 +112,13 @@ export function ItemList<T extends RowItem>({
 
   const onBlur = (event: FocusEvent<HTMLUListElement>) => {
     const next = event.relatedTarget as Node | null;
-    // Focus moved somewhere else on purpose: nothing to restore later.
-    if (next && !event.currentTarget.contains(next)) lastFocus.current = null;
+    if (!next || event.currentTarget.contains(next)) return;
+    // Focus moved elsewhere on purpose (nothing to restore later), unless it went into a row's own
+    // menu or dialog: their focus events reach onFocus above before this check runs.
+    leaving.current = true;
+    setTimeout(() => {
+      if (leaving.current) lastFocus.current = null;
+    }, 0);
   };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the rows change
