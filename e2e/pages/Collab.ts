@@ -1,4 +1,10 @@
-import { type APIRequestContext, expect, type Locator, type Page, request as requests } from '@playwright/test';
+import {
+  type APIRequestContext,
+  expect,
+  type Locator,
+  type Page,
+  request as requests,
+} from '@playwright/test';
 import { Outpost } from './Outpost';
 
 /** A user signed in through the API only (no browser): for the other side of a collaboration. */
@@ -36,10 +42,15 @@ export async function login(
   name: string,
 ): Promise<{ id: number; name: string; phone: string }> {
   await api.get('/sanctum/csrf-cookie');
-  const { user } = await apiWrite<{ user: { id: number; name: string; phone: string } }>(api, 'POST', '/api/login', {
-    phone,
-    name,
-  });
+  const { user } = await apiWrite<{ user: { id: number; name: string; phone: string } }>(
+    api,
+    'POST',
+    '/api/login',
+    {
+      phone,
+      name,
+    },
+  );
   return user;
 }
 
