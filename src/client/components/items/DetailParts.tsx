@@ -57,6 +57,9 @@ export function ProgressBlock({ total, completed }: { total: number; completed: 
   );
 }
 
+/** Titles longer than this are set smaller on the detail pages. */
+const LONG_TITLE = 60;
+
 interface HeadingItem {
   id: number;
   type: ItemType;
@@ -118,7 +121,13 @@ export function DetailHeading({
         <StatusPill status={item.status} />
       </div>
       <div className="flex min-w-0 items-start justify-between gap-3">
-        <h1 className="min-w-0 flex-1 text-2xl font-semibold tracking-tight text-zinc-900 [overflow-wrap:anywhere] dark:text-zinc-50">
+        <h1
+          className={cn(
+            'min-w-0 flex-1 font-semibold tracking-tight text-zinc-900 [overflow-wrap:anywhere] dark:text-zinc-50',
+            // A very long title wraps at a smaller size instead of filling the phone's screen.
+            item.title.length > LONG_TITLE ? 'text-lg leading-snug' : 'text-2xl',
+          )}
+        >
           <InlineTitle value={item.title} editable wrap onSave={(title) => rename(item, title)} />
         </h1>
         <Button variant={action === 'Reopen' ? 'outline' : 'primary'} size="sm" onClick={onAction}>

@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import { uniqueTitle } from './pages/Outpost';
+import { Trees } from './pages/Trees';
+
+// Issue 13, items 3, 5 and 6: bulk completion asks first, Reopen keeps status and progress in
+// agreement, progress counts the whole subtree, children list oldest first, and an empty All says
+// where the items are.
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`campaign: nested progress, 'Complete 3 open items too?', consistent reopen (${theme})`, async ({
+    page,
+  }, testInfo) => {
+    const app = await Trees.guest(page, theme);
+    const campaign = uniqueTitle('Bulk campaign');
+    const task = uniqueTitle('Bulk task');
+    const loose = uniqueTitle('Loose todo');
+    const todos = ['first', 'second', 'third'].map((t) => uniqueTitle(`${t} todo`));
+
+    await test.step('a campaign with a task of three todos and one todo of its own', async () => {
+      await app.quickAdd('campaign', campaign);
+      await app.open(campaign);
+      await app.quickAdd('task', task);
+      await app.quickAdd('todo', loose);
+      await app.open(task);
+      for (const todo of todos) await app.quickAdd('todo', todo, 'Add todo');
+    });
+
+    await test.step('a task lists its todos oldest first, as typed', async () => {
+      expect(await app.rowTitles(todos)).toEqual(todos);
+    });
+
+    await test.step('two of three todos done: the task is 2 of 3, the campaign 2 of 4 (todos count)', async () => {
+      await app.tickTodo(todos[0]!);
+      await app.tickTodo(todos[1]!);
+      await app.expectProgress(2, 3);
+      await app.main.getByRole('link', { name: campaign }).click();
+      await expect(app.heading(campaign)).toBeVisible();
+      await app.expectProgress(2, 4);
+      expect(await app.rowTitles([task, loose])).toEqual([task, loose]);
+      await app.shotAndAxe(testInfo, `campaign-nested-progress-${theme}`);
+    });
+
+    await test.step('Complete asks first; Cancel changes nothing', async () => {
+      await app.statusButton('Complete').click();
+      const alert = app.alert('Complete 3 open items too?');
+      await expect(alert).toBeVisible();
+      await expect(alert.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      await app.shotAndAxe(testInfo, `complete-confirm-${theme}`);
+      await alert.getByRole('button', { name: 'Cancel' }).click();
+      await expect(alert).toBeHidden();
+      await expect(app.statusFact()).toContainText(/in progress/i);
+      await app.expectProgress(2, 4);
+    });
+
+    await test.step('Complete completes the subtree and says so', async () => {
+      await app.statusButton('Complete').click();
+      await app.alert('Complete 3 open items too?').getByRole('button', { name: 'Complete' }).click();
+      await expect(app.toast('Campaign completed')).toBeVisible();
+      await expect(app.statusFact()).toContainText(/completed/i);
+      await app.expectProgress(4, 4);
+    });
+
+    await test.step('Reopen undoes that completion: in progress, 2 of 4, never open at 100%', async () => {
+      await app.statusButton('Reopen').click();
+      await expect(app.statusFact()).toContainText(/in progress/i);
+      await app.expectProgress(2, 4);
+      await app.open(task);
+      await expect(app.statusFact()).toContainText(/in progress/i);
+      await app.expectProgress(2, 3);
+    });
+  });
+}
+
+test('deleting a task by double click deletes one item and asks first', async ({ page }) => {
+  const app = await Trees.guest(page);
+  const campaign = uniqueTitle('Delete campaign');
+  const tasks = ['one', 'two', 'three'].map((t) => uniqueTitle(`Delete ${t}`));
+  await app.quickAdd('campaign', campaign);
+  await app.open(campaign);
+  for (const task of tasks) await app.quickAdd('task', task);
+
+  const target = tasks[0]!;
+  if (app.isPhone) {
+    await app
+      .row(target)
+      .getByRole('button', { name: `More actions for ${target}` })
+      .click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+  } else {
+    await app.row(target).hover();
+    await app
+      .row(target)
+      .getByRole('button', { name: `Delete ${target}` })
+      .dblclick();
+  }
+  const alert = app.alert('Delete this task?');
+  await expect(alert).toBeVisible();
+  // Where the pointer is after Delete, a second click within the double-click window reaches nothing.
+  const button = alert.getByRole('button', { name: 'Delete' });
+  const box = (await button.boundingBox())!;
+  await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(alert).toBeHidden();
+  await expect(app.row(target)).toHaveCount(0);
+  for (const task of tasks.slice(1)) await expect(app.row(task)).toBeVisible();
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`Done › All says where completed items are, with a way to the tab (${theme})`, async ({
+    page,
+  }, testInfo) => {
+    const app = await Trees.guest(page, theme);
+    const campaign = uniqueTitle('Hint campaign');
+    const doneTask = uniqueTitle('Finished task');
+    const openTask = uniqueTitle('Open task');
+    await app.quickAdd('campaign', campaign);
+    await app.open(campaign);
+    await app.quickAdd('task', openTask);
+    await app.quickAdd('task', doneTask);
+    await app.open(doneTask);
+    await app.statusButton('Start').click();
+    await app.statusButton('Complete').click();
+    await expect(app.statusFact()).toContainText(/completed/i);
+
+    await app.navigate('Completed');
+    await expect(page.getByText('No completed items yet!')).toBeVisible();
+    await expect(
+      page.getByText('1 completed item is inside campaigns and tasks.', { exact: false }),
+    ).toBeVisible();
+    await app.shotAndAxe(testInfo, `done-hint-${theme}`);
+    await app.main.getByRole('button', { name: 'Show tasks (1)' }).click();
+    await expect(page.getByRole('tab', { name: 'Tasks' })).toHaveAttribute('aria-selected', 'true');
+    await expect(app.row(doneTask)).toBeVisible();
+  });
+}
