@@ -40,6 +40,15 @@ for (const theme of ['light', 'dark'] as const) {
       await app.shotAndAxe(testInfo, `campaign-nested-progress-${theme}`);
     });
 
+    await test.step('the campaign card shows the same progress', async () => {
+      await app.goto('/campaigns');
+      const card = app.main.getByRole('link', { name: new RegExp(campaign) });
+      await expect(card).toContainText('2 of 4 done · 50%');
+      await expect(card.getByRole('progressbar')).toBeVisible();
+      await card.click();
+      await expect(app.heading(campaign)).toBeVisible();
+    });
+
     await test.step('Complete asks first; Cancel changes nothing', async () => {
       await app.statusButton('Complete').click();
       const alert = app.alert('Complete 3 open items too?');

@@ -5,14 +5,16 @@ import { ListEmpty, PageColumn, PageHeader } from '../components/items/PageParts
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { cn, focusRing } from '../components/ui/cn';
+import { ProgressLine } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
 import { formatDay, STATUS_PILL, statusText } from '../items/itemStyle';
-import { useCampaignPage } from './queries';
+import { useCampaignPage, useCampaignProgress } from './queries';
 
 export default function CampaignListPage() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const { status, page: result, refetch } = useCampaignPage(page);
+  const progress = useCampaignProgress();
   const goTo = (next: number) =>
     setParams((prev) => {
       const copy = new URLSearchParams(prev);
@@ -66,6 +68,7 @@ export default function CampaignListPage() {
                   description={c.description}
                   status={c.status}
                   due={c.due_date ?? c.end_date}
+                  progress={progress?.get(c.id)}
                 />
               </li>
             ))}
@@ -103,12 +106,14 @@ function CampaignCard({
   description,
   status,
   due,
+  progress,
 }: {
   id: number;
   title: string;
   description: string | null;
   status: ItemStatus;
   due: string | null;
+  progress?: { total: number; completed: number };
 }) {
   const dueText = formatDay(due);
   return (
@@ -138,6 +143,7 @@ function CampaignCard({
           </span>
         ) : null}
       </div>
+      {progress ? <ProgressLine total={progress.total} completed={progress.completed} /> : null}
     </Link>
   );
 }

@@ -1,7 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { localHistory } from '../../shared/activity';
 import type { Item, Paginated } from '../../shared/item';
+import { type SubtreeProgress, subtreeProgress } from '../../shared/progress';
 import { useLocal } from '../app/liveData';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { useServices } from '../app/services';
@@ -101,4 +102,23 @@ export function useCampaignActivity(campaignId: number) {
     [campaignId, source, actor.id, actor.name],
   );
   return { source, online: viewer.online, query, local };
+}
+
+/**
+ * Progress through each campaign's whole subtree (shared subtreeProgress), from the device's tasks
+ * and todos, live; undefined while loading.
+ */
+export function useCampaignProgress(): ReadonlyMap<number, SubtreeProgress> | undefined {
+  const tasks = useHomeItems('task');
+  const todos = useHomeItems('todo');
+  return useMemo(() => {
+    if (!tasks || !todos) return undefined;
+    const nodes = [...tasks, ...todos];
+    const roots = new Set<number>();
+    for (const task of tasks) if (task.parent_id !== null) roots.add(task.parent_id);
+    for (const todo of todos) if (todo.parent_id !== null) roots.add(todo.parent_id);
+    const out = new Map<number, SubtreeProgress>();
+    for (const root of roots) out.set(root, subtreeProgress(nodes, root));
+    return out;
+  }, [tasks, todos]);
 }

@@ -31,3 +31,36 @@ export function Progress({ value, label, className, tone = 'indigo' }: ProgressP
     </ProgressPrimitive.Root>
   );
 }
+
+/**
+ * The compact progress of a row or card (DESIGN.md: a thin bar plus 'N of M done' and the
+ * percentage); nothing when there is nothing to count.
+ */
+export function ProgressLine({
+  total,
+  completed,
+  className,
+}: {
+  total: number;
+  completed: number;
+  className?: string;
+}) {
+  if (total <= 0) return null;
+  const done = Math.min(Math.max(completed, 0), total);
+  const percent = Math.round((done / total) * 100);
+  return (
+    <div
+      className={cn('flex min-w-0 items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400', className)}
+    >
+      <Progress
+        value={percent}
+        label={`${done} of ${total} done, ${percent}%`}
+        tone={percent === 100 ? 'green' : 'indigo'}
+        className="h-1 max-w-24 flex-1"
+      />
+      <span className="shrink-0 tabular-nums">
+        {done} of {total} done · {percent}%
+      </span>
+    </div>
+  );
+}
