@@ -28,17 +28,20 @@ function inScope(item: LocalItem, viewer: Viewer): boolean {
 }
 
 /**
- * Orphans: top level, or the parent is not an item this viewer has. Keys only (no values) so a list of
- * thousands stays quick; a parent deleted here hides its children with it, so it never counts.
+ * Orphans: top level, or the parent is not an item on the device (a parent deleted here hides its
+ * children with it, so it never counts). The maintained flag (topLevel.ts) answers for almost every
+ * row: 0 means the parent is here, live and in scope. Only a row flagged 1 that still names a parent
+ * needs a look, and only that parent is read, not every key of the table.
  */
-async function withoutKnownParent(db: OutpostDb, viewer: Viewer, items: LocalItem[]): Promise<LocalItem[]> {
-  if (items.every((i) => i.parent_id === null || i.parent_id === 0)) return items;
-  // Every key, not a range per sync status: anyOf walks the index in jumps that fake-indexeddb (and
-  // tests) pay for quadratically. Guest and account data never share one view long (see guestUpgrade).
-  const scope = db.items.toCollection();
-  void viewer;
-  const known = new Set(await scope.primaryKeys());
-  return items.filter((i) => i.parent_id === null || i.parent_id === 0 || !known.has(i.parent_id));
+async function withoutKnownParent(db: OutpostDb, items: LocalItem[]): Promise<LocalItem[]> {
+  const hasRef = (i: LocalItem) => i.parent_id !== null && i.parent_id !== 0;
+  const named = [...new Set(items.filter((i) => hasRef(i) && i._top !== 0).map((i) => i.parent_id!))];
+  const known = new Set(
+    named.length === 0
+      ? []
+      : (await db.items.bulkGet(named)).filter((p): p is LocalItem => !!p).map((p) => p.id),
+  );
+  return items.filter((i) => !hasRef(i) || (i._top !== 0 && !known.has(i.parent_id!)));
 }
 
 function finish(
@@ -113,7 +116,7 @@ export async function screenItems(
   const items = (await db.items.where('status').equals(status).toArray()).filter(
     (i) => inScope(i, viewer) && isMineOrAssigned(i, viewer.userId) && (tab === 'all' || i.type === tab),
   );
-  const listed = tab === 'all' ? await withoutKnownParent(db, viewer, items) : items;
+  const listed = tab === 'all' ? await withoutKnownParent(db, items) : items;
   return finish(listed, screen, opts);
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '../../shared/item';
 import { sortForList } from '../../shared/sort';
 import { OutpostDb } from './db';
-import { homeCount, homeItems } from './itemQueries';
+import { homeCount, homeItems, screenItems } from './itemQueries';
 import { applyPulled } from './sync';
 import { swapTempId } from './tempIds';
 import { replacing, topFlagsFromScratch } from './topLevel';
@@ -89,6 +89,20 @@ async function expectFlagsExact(db: OutpostDb): Promise<void> {
     expect((await homeItems(db, viewer, 'all', { limit: 3 })).map((i) => i.id)).toEqual(want.slice(0, 3));
     expect(await homeCount(db, viewer, 'all')).toBe(want.length);
   }
+  // Queue's All tab (the orphan rule of screenItems): what it listed when it read every key.
+  const account = { userId: 1, isGuest: false };
+  const keys = new Set(items.map((i) => i.id));
+  const queue = sortForList(
+    items.filter(
+      (i) =>
+        i.status === 'pending' &&
+        i._deleted !== 1 &&
+        i._syncStatus !== 'local' &&
+        (i.parent_id === null || i.parent_id === 0 || !keys.has(i.parent_id)),
+    ),
+    'queue',
+  );
+  expect((await screenItems(db, account, 'queue', 'all')).map((i) => i.id)).toEqual(queue.map((i) => i.id));
 }
 
 const ID = fc.integer({ min: -4, max: 12 }).filter((n) => n !== 0);
