@@ -4,6 +4,7 @@ import {
   type Locator,
   type Page,
   request as requests,
+  type TestInfo,
 } from '@playwright/test';
 import { Outpost } from './Outpost';
 
@@ -112,21 +113,38 @@ export class Collab extends Outpost {
     return this.activity.locator(':scope > li p').allTextContents();
   }
 
+  /** Also keeps a copy outside test-results (which every run of the suite empties) for review. */
+  override async screenshot(testInfo: TestInfo, name: string) {
+    await super.screenshot(testInfo, name);
+    await this.page.screenshot({
+      path: `/tmp/outpost-shots/${testInfo.project.name}/${name}.png`,
+      fullPage: true,
+    });
+  }
+
   /** The names the assign menu of a row offers (the desktop's assign button, the phone's row menu). */
   async assigneeOptions(title: string): Promise<string[]> {
     const row = this.row(title);
     const direct = row.getByRole('button', { name: `Assign ${title}` });
+    const items = this.page.getByRole('menuitemradio');
     if (await direct.isVisible()) {
       await direct.click();
     } else {
-      await row.getByRole('button', { name: `More actions for ${title}` }).click();
-      await this.page.getByRole('menuitem', { name: 'Assign' }).click();
+      // The row menu loads on first use: open it until it shows, then the Assign submenu by keyboard.
+      const assign = this.page.getByRole('menuitem', { name: 'Assign' });
+      await expect(async () => {
+        if (!(await assign.isVisible()))
+          await row.getByRole('button', { name: `More actions for ${title}` }).click();
+        await expect(assign).toBeVisible({ timeout: 2_000 });
+      }).toPass({ timeout: 15_000 });
+      await assign.focus();
+      await this.page.keyboard.press('ArrowRight');
     }
-    const items = this.page.getByRole('menuitemradio');
     await expect(items.first()).toBeVisible();
     const names = (await items.allTextContents()).map((t) => t.trim());
     await this.page.keyboard.press('Escape');
     await this.page.keyboard.press('Escape');
+    await expect(items).toHaveCount(0);
     return names;
   }
 }
