@@ -149,7 +149,10 @@ export function reopenDirect(
       return;
     }
     // ISO times order as strings; the latest is the last in sort order.
-    const latest = kids.map((k) => k.completed_at ?? '').sort().at(-1);
+    const latest = kids
+      .map((k) => k.completed_at ?? '')
+      .sort()
+      .at(-1);
     for (const kid of kids) if ((kid.completed_at ?? '') === latest) walk(kid, depth + 1);
   };
   walk(root, 0);
