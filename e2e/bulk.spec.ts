@@ -102,7 +102,7 @@ test('deleting a task by double click deletes one item and asks first', async ({
       .getByRole('button', { name: `Delete ${target}` })
       .dblclick();
   }
-  const alert = app.alert('Delete this task?');
+  const alert = page.getByRole('dialog', { name: 'Delete this task?' });
   await expect(alert).toBeVisible();
   // Where the pointer is after Delete, a second click within the double-click window reaches nothing.
   const button = alert.getByRole('button', { name: 'Delete' });

@@ -79,7 +79,7 @@ for (const theme of ['light', 'dark'] as const) {
           .getByRole('button', { name: `Delete ${task}` })
           .click();
       }
-      const alert = app.alert('Delete this task?');
+      const alert = page.getByRole('dialog', { name: 'Delete this task?' });
       await expect(alert).toBeVisible();
       await app.expectInViewport(alert, 'delete dialog');
       await app.expectNoSideScroll('delete dialog');

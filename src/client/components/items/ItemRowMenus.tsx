@@ -9,23 +9,26 @@ import { type ReactNode, useRef, useSyncExternalStore } from 'react';
 import type { ItemStatus, ItemType } from '../../../shared/item';
 import type { AssigneeOption } from '../../items/assignees';
 import { TYPE_LABEL } from '../../items/itemStyle';
-import { ConfirmDialog } from '../ui/AlertDialog';
+import { Button } from '../ui/Button';
 import { cn } from '../ui/cn';
+import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { type MenuIntent, useReplayMenuIntent } from '../ui/lazyMenu';
 import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
 import { statusActionLabel } from './StatusControl';
 
 /** Phones (< 768 px): no room for a sub-menu beside the menu, so the assignees are listed inline. */
 const PHONE = '(max-width: 767px)';
+const phoneQuery = () => (typeof window.matchMedia === 'function' ? window.matchMedia(PHONE) : null);
 function subscribePhone(notify: () => void) {
-  const query = window.matchMedia(PHONE);
+  const query = phoneQuery();
+  if (!query) return () => {};
   query.addEventListener('change', notify);
   return () => query.removeEventListener('change', notify);
 }
 function useIsPhone(): boolean {
   return useSyncExternalStore(
     subscribePhone,
-    () => window.matchMedia(PHONE).matches,
+    () => phoneQuery()?.matches ?? false,
     () => false,
   );
 }
@@ -196,9 +199,9 @@ export function RowAssignMenu({
 }
 
 /**
- * Asks before any delete (a todo too: a double click on a row's delete must never take two). It is an
- * AlertDialog, so the second click of a double click lands on its overlay and does nothing, and for
- * the double-click window after Delete the page takes no pointer input.
+ * Asks before any delete (a todo too: a double click on a row's delete must never take two). A press
+ * outside does not dismiss it, so the second click of a double click lands on its overlay and does
+ * nothing, and for the double-click window after Delete the page takes no pointer input.
  */
 export function DeleteConfirmDialog({
   item,
@@ -213,18 +216,30 @@ export function DeleteConfirmDialog({
 }) {
   const inside = item.type === 'todo' ? '' : ' and everything in it';
   return (
-    <ConfirmDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title={`Delete this ${TYPE_LABEL[item.type].toLowerCase()}?`}
-      description={`“${item.title}”${inside} will be deleted.`}
-      confirmLabel="Delete"
-      tone="danger"
-      onConfirm={() => {
-        guardPointer();
-        onConfirm();
-      }}
-    />
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        size="sm"
+        title={`Delete this ${TYPE_LABEL[item.type].toLowerCase()}?`}
+        description={`“${item.title}”${inside} will be deleted.`}
+        onPointerDownOutside={(event) => event.preventDefault()}
+      >
+        <DialogFooter className="mt-2">
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              guardPointer();
+              onOpenChange(false);
+              onConfirm();
+            }}
+          >
+            Delete
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
   );
 }
 
