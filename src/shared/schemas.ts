@@ -81,6 +81,34 @@ export const itemCreateSchema = z.strictObject({
 export type ItemCreateInput = z.input<typeof itemCreateSchema>;
 export type ItemCreate = z.output<typeof itemCreateSchema>;
 
+/** How many items one `POST /api/items/batch` may create. */
+export const ITEM_BATCH_MAX = 200;
+
+/**
+ * One item of `POST /api/items/batch`: the create payload (the same rules as `itemCreateSchema`)
+ * with a required `uuid`, and its parent named by `parent_id` or by `parent_uuid` (an earlier item of
+ * the batch, or an item already on the server).
+ */
+export const itemBatchEntrySchema = itemCreateSchema
+  .extend({
+    uuid: z.uuid('Must be a UUID.'),
+    parent_uuid: z.union([z.uuid('Must be a UUID.'), z.null()]).optional(),
+  })
+  .refine((v) => v.parent_uuid == null || v.parent_id == null, {
+    message: 'Name the parent by parent_id or by parent_uuid, not both.',
+    path: ['parent_uuid'],
+  });
+export type ItemBatchEntry = z.output<typeof itemBatchEntrySchema>;
+
+/** POST /api/items/batch (guest upgrade, bulk import): at most ITEM_BATCH_MAX items, parents first. */
+export const itemBatchSchema = z.strictObject({
+  items: z
+    .array(itemBatchEntrySchema, { error: 'Must be a list of items.' })
+    .min(1, 'Send at least one item.')
+    .max(ITEM_BATCH_MAX, `At most ${ITEM_BATCH_MAX} items can be created in one request.`),
+});
+export type ItemBatchInput = z.input<typeof itemBatchSchema>;
+
 /** PATCH /api/items/{id}: the changed fields only. */
 export const itemPatchSchema = z
   .strictObject({

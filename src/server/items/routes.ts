@@ -4,6 +4,7 @@ import { DEFAULT_PER_PAGE, type Item, SERVER_SEARCH_LIMIT } from '../../shared/i
 import {
   assignSchema,
   idSchema,
+  itemBatchSchema,
   itemCreateSchema,
   itemListQuerySchema,
   itemPatchSchema,
@@ -15,6 +16,7 @@ import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
 import { sendCached } from '../http/readCache';
+import { createItemsBatch } from './batch';
 import { findVisibleItem, selectItems, visibleTo } from './queries';
 import { createItem, deleteItem, parseIfMatch, updateItem } from './service';
 
@@ -38,7 +40,7 @@ const ifMatchOf = (request: FastifyRequest) => {
   return parseIfMatch(Array.isArray(header) ? header[0] : header);
 };
 
-/** Items: list, search, get, create, patch, delete and assign. */
+/** Items: list, search, get, create (one or a batch), patch, delete and assign. */
 export async function itemRoutes(app: FastifyInstance): Promise<void> {
   const database = app.database;
   const db = database.db;
@@ -106,6 +108,13 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const input = parseOrThrow(itemCreateSchema, request.body);
     return send(reply, await runWrite(app, request, user.id, (tx) => createItem(tx, user, input)));
+  });
+
+  // Many creates in one transaction (the guest upgrade): parents by uuid, idempotent by uuid and key.
+  app.post('/items/batch', async (request, reply) => {
+    const user = currentUser(request);
+    const { items } = parseOrThrow(itemBatchSchema, request.body);
+    return send(reply, await runWrite(app, request, user.id, (tx) => createItemsBatch(tx, user, items)));
   });
 
   app.patch('/items/:id', async (request, reply) => {

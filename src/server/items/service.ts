@@ -215,22 +215,88 @@ function assertVersion(item: Item, expected: number | undefined): void {
 
 const ok = (status: number, body: unknown): WriteResult => ({ status, body });
 
-/** Creates an item owned by the actor; a repeat of a known uuid answers with the existing item. */
-export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate): Promise<WriteResult> {
+/**
+ * What repeated creates in one transaction share (a batch): the families already locked, the uuids
+ * already on the server (read once for the whole batch), and the parents whose roll-up is run once
+ * at the end (`finishCreates`) instead of after every child. The rules are createItem's either way.
+ */
+export interface CreateRun {
+  locked: Set<number>;
+  known: Map<string, number>;
+  rollUps: Map<number, Set<number>>;
+}
+
+export function createRun(): CreateRun {
+  return { locked: new Set(), known: new Map(), rollUps: new Map() };
+}
+
+/** Reads which of these uuids the actor already has (a repeated or resumed batch). */
+export async function loadKnownUuids(tx: Executor, actor: UserRow, run: CreateRun, uuids: string[]) {
+  if (uuids.length === 0) return;
+  const list = sql.join(
+    uuids.map((u) => sql`${u}`),
+    sql`, `,
+  );
+  const found = await rows<{ id: number; uuid: string }>(
+    tx,
+    sql`SELECT id, uuid FROM items WHERE user_id = ${actor.id} AND uuid IN (${list})`,
+  );
+  for (const row of found) run.known.set(row.uuid, row.id);
+}
+
+/** The roll-up of every parent the run's creates touched, once per family. */
+export async function finishCreates(
+  tx: Executor,
+  actor: UserRow,
+  run: CreateRun,
+  created: ReadonlySet<number>,
+) {
+  for (const [root, parents] of run.rollUps) {
+    const family = await loadFamilies(tx, [root]);
+    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [
+      ...parents,
+    ]);
+    // Items this run created were written with their final status; only their parents roll up.
+    for (const id of created) if (!parents.has(id)) plan.delete(id);
+    await applyStatusPlan(tx, actor, family, plan, null);
+  }
+  run.rollUps.clear();
+}
+
+/**
+ * Creates an item owned by the actor; a repeat of a known uuid answers with the existing item.
+ * Within a batch (`run`), the answer body is only `{id}` (the caller reads all items at once)
+ * and the parents' roll-up waits for `finishCreates`.
+ */
+export async function createItem(
+  tx: Executor,
+  actor: UserRow,
+  input: ItemCreate,
+  run?: CreateRun,
+): Promise<WriteResult> {
+  const answer = async (status: number, id: number) =>
+    ok(status, run ? { id } : await findItem(tx, actor.id, id));
   if (input.uuid) {
-    const [existing] = await rows<{ id: number }>(
-      tx,
-      sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid}`,
-    );
-    if (existing) return ok(200, await findItem(tx, actor.id, existing.id));
+    const knownId = run ? run.known.get(input.uuid) : undefined;
+    if (knownId !== undefined) return answer(200, knownId);
+    if (!run) {
+      const [existing] = await rows<{ id: number }>(
+        tx,
+        sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid}`,
+      );
+      if (existing) return answer(200, existing.id);
+    }
   }
   const parentId = input.parent_id ?? null;
   let root: number | null = null;
   if (parentId !== null) {
     root = (await visibleParent(tx, actor, parentId, { type: input.type })).root;
-    await lockFamilies(tx, [root]);
-    // Again under the lock: a delete that committed while we waited has taken the parent away.
-    await visibleParent(tx, actor, parentId, { type: input.type });
+    if (!run?.locked.has(root)) {
+      await lockFamilies(tx, [root]);
+      run?.locked.add(root);
+      // Again under the lock: a delete that committed while we waited has taken the parent away.
+      await visibleParent(tx, actor, parentId, { type: input.type });
+    }
   }
   const assignedTo = input.assigned_to ?? null;
   const assignee = assignedTo === null ? null : await assigneeName(tx, actor, assignedTo);
@@ -251,8 +317,11 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
       tx,
       sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid ?? null}`,
     );
-    return ok(200, await findItem(tx, actor.id, existing!.id));
+    return answer(200, existing!.id);
   }
+  if (input.uuid) run?.known.set(input.uuid, created.id);
+  // A campaign created in this run is its own family, already ours: its children need no lock.
+  if (root === null) run?.locked.add(created.id);
   await recordActivity(tx, {
     actor,
     action: 'created',
@@ -261,11 +330,19 @@ export async function createItem(tx: Executor, actor: UserRow, input: ItemCreate
     metadata: assignee ? { assigned_to: assignee } : {},
   });
   if (root !== null && parentId !== null) {
-    const family = await loadFamilies(tx, [root]);
-    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
-    await applyStatusPlan(tx, actor, family, plan, created.id);
+    if (run) {
+      const parents = run.rollUps.get(root) ?? new Set<number>();
+      parents.add(parentId);
+      run.rollUps.set(root, parents);
+    } else {
+      const family = await loadFamilies(tx, [root]);
+      const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [
+        parentId,
+      ]);
+      await applyStatusPlan(tx, actor, family, plan, created.id);
+    }
   }
-  return ok(201, await findItem(tx, actor.id, created.id));
+  return answer(201, created.id);
 }
 
 /** Applies a partial update with roll-up, feed entries and the If-Match check. */
