@@ -1,14 +1,18 @@
-import { CloudOff, RefreshCw, Wifi } from 'lucide-react';
+import { CloudOff, RefreshCw, ServerOff, Wifi } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { cn } from '../components/ui/cn';
-import { BADGE_SHOW_MS, badgeLabel, badgeVisible } from '../stores/syncStatusStore';
+import { BADGE_SHOW_MS, badgeLabel, badgeVisible, connectionOf } from '../stores/syncStatusStore';
 import { useServices } from './services';
 
-/** Offline / Online / 'Online (N pending)' / 'Syncing...': 3 s after a change, and while it matters. */
+/**
+ * Offline / Online / 'Online (N pending)' / 'Server unreachable (N pending)' / 'Syncing...': 3 s after
+ * a change, and while it matters (R1: no network and no server are told apart).
+ */
 export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) {
   const { syncStatus } = useServices();
   const online = useStore(syncStatus, (s) => s.online);
+  const serverReachable = useStore(syncStatus, (s) => s.serverReachable);
   const syncing = useStore(syncStatus, (s) => s.syncing);
   const pendingCount = useStore(syncStatus, (s) => s.pendingCount);
   const changedAt = useStore(syncStatus, (s) => s.changedAt);
@@ -25,14 +29,23 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
   }, [changedAt]);
 
   // A routine background run does not show the badge by itself; it only changes the label when shown.
-  const visible = badgeVisible({ online, pendingCount, changedAt }, now);
-  const label = badgeLabel({ online, syncing, pendingCount });
-  const Icon = !online ? CloudOff : syncing ? RefreshCw : Wifi;
+  const visible = badgeVisible({ online, serverReachable, pendingCount, changedAt }, now);
+  const label = badgeLabel({ online, serverReachable, syncing, pendingCount });
+  const connection = connectionOf({ online, serverReachable });
+  const Icon =
+    connection === 'offline'
+      ? CloudOff
+      : syncing
+        ? RefreshCw
+        : connection === 'unreachable'
+          ? ServerOff
+          : Wifi;
 
   return (
     <div
       role="status"
       aria-live="polite"
+      data-connection={connection}
       className={cn(
         'pointer-events-none fixed right-4 z-30 transition-opacity duration-200 motion-reduce:transition-none',
         // On phones it sits above the bottom bar, and above the add button where there is one.
@@ -46,7 +59,7 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
         <span
           className={cn(
             'inline-flex h-8 items-center gap-2 rounded-full border px-3 text-xs font-medium shadow-sm',
-            online
+            connection === 'online'
               ? 'border-zinc-200 bg-white text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200'
               : 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200',
           )}
@@ -55,7 +68,11 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
             aria-hidden
             className={cn(
               'size-2 rounded-full',
-              !online ? 'bg-amber-500' : pendingCount > 0 || syncing ? 'bg-indigo-500' : 'bg-green-500',
+              connection !== 'online'
+                ? 'bg-amber-500'
+                : pendingCount > 0 || syncing
+                  ? 'bg-indigo-500'
+                  : 'bg-green-500',
             )}
           />
           <Icon

@@ -72,16 +72,11 @@ export function createServices(client: OutpostClient): AppServices {
       await client.engine.resolveConflicts(choices);
     },
     syncNow: async () => {
+      // The engine toasts what the run came to (R1): offline, server unreachable, failed or complete.
       const result = await client.engine.sync({ manual: true });
-      // The engine toasts the outcome of a run; a run it skipped (offline) still needs an answer.
-      if ('skipped' in result && result.skipped === 'offline') {
-        client.toasts.getState().push({
-          title: 'Sync failed',
-          description: 'Failed to sync items. Please try again.',
-          variant: 'destructive',
-        });
-      }
+      return { ok: result.outcome === 'synced', outcome: result.outcome, pending: result.pending };
     },
+    pendingChanges: () => client.pendingChanges(),
     clearLocalData: async () => {
       await client.clearLocalData();
       // The spec clears all local storage too (onboarding, theme, persisted stores).

@@ -41,6 +41,14 @@ export type ConflictChoice = 'local' | 'remote';
 
 export type AuthMode = 'demo' | 'otp';
 
+/** What 'Sync Now' came to (R1, SYNC.md): `ok` only when the run reached the server and sent what it could. */
+export interface SyncNowResult {
+  ok: boolean;
+  outcome: 'synced' | 'offline' | 'unreachable' | 'failed' | 'conflicts' | 'busy' | 'guest';
+  /** Changes still not on the server. */
+  pending: number;
+}
+
 /** The server-only reads (and the sign-in code request): typed, over the same origin and session. */
 export interface ServerReads {
   /** One page of the signed-in user's campaigns. */
@@ -76,8 +84,10 @@ export interface AppServices {
   /** Live list of open conflicts. */
   useConflicts: () => ConflictView[];
   resolveConflicts: (choices: Record<number, ConflictChoice>) => Promise<void>;
-  /** A manual sync run ('Sync Now'); its outcome is toasted. */
-  syncNow: () => Promise<void>;
+  /** A manual sync run ('Sync Now'); its outcome is toasted and answered (never 'complete' when it was not). */
+  syncNow: () => Promise<SyncNowResult>;
+  /** How many changes are not on the server yet (Clear Local Data and Log out ask before losing them). */
+  pendingChanges: () => Promise<number>;
   /** Forgets a finished guest upgrade so its dialog does not come back. */
   clearFinishedUpgrade: () => Promise<void>;
   /** Deletes IndexedDB and local storage (the caller reloads). */
@@ -212,6 +222,7 @@ function shellServices(): AppServices {
     useConflicts: () => [],
     resolveConflicts: async (choices) => (await later()).resolveConflicts(choices),
     syncNow: async () => (await later()).syncNow(),
+    pendingChanges: async () => (await later()).pendingChanges(),
     clearFinishedUpgrade: async () => (await later()).clearFinishedUpgrade(),
     clearLocalData: async () => (await later()).clearLocalData(),
   };

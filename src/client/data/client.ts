@@ -13,7 +13,7 @@ import { createItemsRepository } from './itemsRepository';
 import { createSyncLock } from './locks';
 import { refreshMutuals } from './mutuals';
 import { createLocalSearch, createSearch } from './search';
-import { createSyncEngine, type SyncResult } from './syncEngine';
+import { createSyncEngine, type SyncResult, trackReachability } from './syncEngine';
 import { shareAuthAcrossTabs, watchQueueCounts } from './tabs';
 import type { Viewer } from './types';
 
@@ -84,7 +84,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
 
   const api: ApiClient = createApiClient({
     baseUrl: options.baseUrl ?? '',
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    // R1: every answer, or its absence while online, tells the badge whether the server is reachable.
+    fetch: trackReachability(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), status, () =>
+      connectivity.isOnline(),
+    ),
     ...(options.xsrfToken ? { xsrfToken: options.xsrfToken } : {}),
     onUnauthorized: () => auth.getState().toGuest(),
   });
@@ -255,6 +258,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         offAuth();
       };
     },
+    /** Changes not on the server yet (the queue): what Clear Local Data and Log out would lose. */
+    pendingChanges: () => db.syncQueue.count(),
     /** Clear Local Data: wipes IndexedDB; a signed-in user's data comes back with the next sync. */
     async clearLocalData(): Promise<void> {
       await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.users, db.contacts], async () => {

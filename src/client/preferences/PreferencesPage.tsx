@@ -1,5 +1,5 @@
 import { BookOpen, Monitor, Moon, RefreshCw, RotateCcw, Sun, Trash2, Users } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { toast, useServices, useSignedInUser } from '../app/services';
@@ -10,13 +10,11 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-  Dialog,
-  DialogContent,
-  DialogFooter,
   RadioGroup,
   RadioOption,
 } from '../components/ui';
 import { onboardingStore } from '../stores/onboardingStore';
+import { connectionOf } from '../stores/syncStatusStore';
 import { THEMES, type Theme, useTheme } from '../stores/themeStore';
 
 const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
@@ -26,6 +24,13 @@ const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
 };
 
 export const CLEAR_CONFIRM_TEXT = 'Are you sure you want to clear all local data? This cannot be undone.';
+
+// The question before clearing loads when it is asked (it is shared with Log out).
+const DataLossConfirm = lazy(() => import('../app/DataLossConfirm'));
+
+function changesText(n: number): string {
+  return n === 1 ? '1 change' : `${n} changes`;
+}
 
 function Section({
   id,
@@ -49,6 +54,14 @@ function Section({
   );
 }
 
+/** Where the changes stand, under Sync Now (R1: offline and server unreachable told apart). */
+function syncStateText(connection: ReturnType<typeof connectionOf>, pending: number): string {
+  const waiting = pending > 0 ? `${changesText(pending)} waiting to sync.` : 'Every change is on the server.';
+  if (connection === 'offline') return `You're offline. ${pending > 0 ? waiting : ''}`.trim();
+  if (connection === 'unreachable') return `Server unreachable. ${pending > 0 ? waiting : ''}`.trim();
+  return waiting;
+}
+
 export default function PreferencesPage() {
   const navigate = useNavigate();
   const services = useServices();
@@ -56,15 +69,17 @@ export default function PreferencesPage() {
   const theme = useTheme((s) => s.theme);
   const setTheme = useTheme((s) => s.setTheme);
   const syncing = useStore(services.syncStatus, (s) => s.syncing);
+  const pendingCount = useStore(services.syncStatus, (s) => s.pendingCount);
+  const connection = useStore(services.syncStatus, connectionOf);
   const [manualSync, setManualSync] = useState(false);
-  const [confirmOpen, setConfirmOpen] = useState(false);
-  const [clearing, setClearing] = useState(false);
+  // Changes not on the server when Clear Local Data was pressed; null while the question is closed.
+  const [clearPending, setClearPending] = useState<number | null>(null);
 
   const syncNow = async () => {
     setManualSync(true);
     try {
+      // The sync run toasts what it came to (R1): 'Sync complete' only when it reached the server.
       await services.syncNow();
-      toast({ title: 'Sync complete', description: 'Your items have been synchronized.' });
     } catch {
       toast({
         title: 'Sync failed',
@@ -76,8 +91,11 @@ export default function PreferencesPage() {
     }
   };
 
+  const askClear = async () => {
+    setClearPending(await services.pendingChanges().catch(() => pendingCount));
+  };
+
   const clearData = async () => {
-    setClearing(true);
     try {
       await services.clearLocalData();
     } finally {
@@ -147,6 +165,9 @@ export default function PreferencesPage() {
             />
             {busySyncing ? 'Syncing...' : 'Sync Now'}
           </Button>
+          <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400" data-testid="sync-state">
+            {syncStateText(connection, pendingCount)}
+          </p>
         </Section>
       ) : null}
 
@@ -162,28 +183,29 @@ export default function PreferencesPage() {
         title="Data Management"
         description={
           user
-            ? 'Remove everything stored on this device. Your synced items come back from the server.'
-            : 'Remove everything stored on this device. Items you have not synced are lost.'
+            ? 'Remove everything stored on this device. Items already on the server come back; changes not yet synced are lost.'
+            : 'Remove everything stored on this device. Your items exist only here and are lost.'
         }
       >
-        <Button variant="danger" onClick={() => setConfirmOpen(true)}>
+        <Button variant="danger" onClick={() => void askClear()}>
           <Trash2 aria-hidden />
           Clear Local Data
         </Button>
       </Section>
 
-      <Dialog open={confirmOpen} onOpenChange={setConfirmOpen}>
-        <DialogContent size="sm" title="Clear Local Data" description={CLEAR_CONFIRM_TEXT} role="alertdialog">
-          <DialogFooter className="mt-0">
-            <Button variant="outline" onClick={() => setConfirmOpen(false)} disabled={clearing}>
-              Cancel
-            </Button>
-            <Button variant="danger" onClick={() => void clearData()} disabled={clearing}>
-              {clearing ? 'Clearing...' : 'Clear Local Data'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      {clearPending === null ? null : (
+        <Suspense fallback={null}>
+          <DataLossConfirm
+            open
+            action="clear"
+            pending={clearPending}
+            onOpenChange={(open) => {
+              if (!open) setClearPending(null);
+            }}
+            onConfirm={clearData}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -11,6 +11,11 @@ export interface UpgradeProgress {
 
 export interface SyncStatusState {
   online: boolean;
+  /**
+   * R1: false once a request failed with no answer while the browser said it was online (the server
+   * is down or cut off); true again at the first answer. 'Offline' is `online`, never this.
+   */
+  serverReachable: boolean;
   pendingCount: number;
   syncing: boolean;
   conflictCount: number;
@@ -18,8 +23,10 @@ export interface SyncStatusState {
   /** When connectivity last changed (ms), for the badge's 3-second showing. */
   changedAt: number | null;
   upgrade: UpgradeProgress | null;
-  set: (patch: Partial<Omit<SyncStatusState, 'set' | 'setOnline'>>) => void;
+  set: (patch: Partial<Omit<SyncStatusState, 'set' | 'setOnline' | 'setServerReachable'>>) => void;
   setOnline: (online: boolean, now?: number) => void;
+  /** R1: what the last request said about the server; a change shows the badge for 3 s. */
+  setServerReachable: (reachable: boolean, now?: number) => void;
 }
 
 export type SyncStatusStore = ReturnType<typeof createSyncStatusStore>;
@@ -28,6 +35,7 @@ export type SyncStatusStore = ReturnType<typeof createSyncStatusStore>;
 export function createSyncStatusStore(initialOnline = true) {
   return createStore<SyncStatusState>()((set, get) => ({
     online: initialOnline,
+    serverReachable: true,
     pendingCount: 0,
     syncing: false,
     conflictCount: 0,
@@ -45,23 +53,45 @@ export function createSyncStatusStore(initialOnline = true) {
     setOnline: (online, now = Date.now()) => {
       if (get().online !== online) set({ online, changedAt: now });
     },
+    setServerReachable: (serverReachable, now = Date.now()) => {
+      if (get().serverReachable !== serverReachable) set({ serverReachable, changedAt: now });
+    },
   }));
 }
 
-/** The badge's text: Offline, Syncing..., Online (N pending) or Online. */
-export function badgeLabel(s: Pick<SyncStatusState, 'online' | 'syncing' | 'pendingCount'>): string {
-  if (!s.online) return 'Offline';
-  if (s.syncing) return 'Syncing...';
-  if (s.pendingCount > 0) return `Online (${s.pendingCount} pending)`;
-  return 'Online';
+/** What the badge says the connection is: no network, a network but no server, or both fine (R1). */
+export type Connection = 'offline' | 'unreachable' | 'online';
+
+export function connectionOf(s: Pick<SyncStatusState, 'online' | 'serverReachable'>): Connection {
+  if (!s.online) return 'offline';
+  return s.serverReachable === false ? 'unreachable' : 'online';
 }
 
-/** The badge shows for 3 s after a connectivity change and stays while offline or changes are queued. */
+/**
+ * The badge's text: Offline, Syncing..., 'Server unreachable (N pending)', 'Online (N pending)' or
+ * Online (R1: a network with no server is never 'Online').
+ */
+export function badgeLabel(
+  s: Pick<SyncStatusState, 'online' | 'syncing' | 'pendingCount'> &
+    Partial<Pick<SyncStatusState, 'serverReachable'>>,
+): string {
+  if (!s.online) return 'Offline';
+  if (s.syncing) return 'Syncing...';
+  const pending = s.pendingCount > 0 ? ` (${s.pendingCount} pending)` : '';
+  if (s.serverReachable === false) return `Server unreachable${pending}`;
+  return `Online${pending}`;
+}
+
+/**
+ * The badge shows for 3 s after a connectivity change and stays while offline, while the server
+ * cannot be reached, or while changes are queued.
+ */
 export function badgeVisible(
-  s: Pick<SyncStatusState, 'online' | 'pendingCount' | 'changedAt'>,
+  s: Pick<SyncStatusState, 'online' | 'pendingCount' | 'changedAt'> &
+    Partial<Pick<SyncStatusState, 'serverReachable'>>,
   now: number = Date.now(),
 ): boolean {
-  if (!s.online || s.pendingCount > 0) return true;
+  if (!s.online || s.serverReachable === false || s.pendingCount > 0) return true;
   return s.changedAt !== null && now - s.changedAt < BADGE_SHOW_MS;
 }
 

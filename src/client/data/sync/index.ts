@@ -9,14 +9,17 @@ import {
   type SyncContext,
   type SyncEngineDeps,
 } from './context';
+import { type SyncOutcome, syncToast } from './outcome';
 import { pull } from './pull';
 import { createPusher, type PushOutcome, type PushRun } from './push';
 import { createEchoGate, nextSyncDelay, SYNC_INTERVAL_MS } from './triggers';
 
 export { type Conflict, listConflicts, type Resolution } from './conflicts';
 export type { SyncEngineDeps } from './context';
+export { changesText, type SyncOutcome, syncToast } from './outcome';
 export { applyPulled } from './pull';
 export type { PushOutcome } from './push';
+export { trackReachability } from './reachability';
 export { nextSyncDelay, SYNC_INTERVAL_MS } from './triggers';
 export { DEFAULT_RETRY_AFTER_S, isNetworkError, MAX_RETRIES };
 
@@ -28,7 +31,26 @@ export interface SyncResult {
   conflicts: number;
   stopped: PushOutcome['kind'] | null;
   error?: unknown;
+  /** What the run came to, as 'Sync Now' tells it (R1). */
+  outcome: SyncOutcome;
+  /** Changes still queued after the run. */
+  pending: number;
 }
+
+/** R1: the outcome of a run that was not skipped. */
+function decideOutcome(result: SyncResult, online: boolean): SyncOutcome {
+  if (result.error !== undefined) {
+    if (!isNetworkError(result.error)) return 'failed';
+    return online ? 'unreachable' : 'offline';
+  }
+  if (result.stopped === 'conflict' || result.conflicts > 0) return 'conflicts';
+  if (result.stopped === 'retry' || result.stopped === 'held' || result.stopped === 'unauthorized')
+    return 'failed';
+  return 'synced';
+}
+
+/** How long 'Sync Now' waits for a run already under way in this tab. */
+const MANUAL_WAIT_MS = 30_000;
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
@@ -84,36 +106,58 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     } while (again && deps.isOnline() && !deps.viewer().isGuest);
   }
 
-  /** One sync run: skipped for guests, offline, or while one runs; 'Sync Now' passes manual. */
+  /**
+   * One sync run: skipped for guests, offline, or while one runs. 'Sync Now' passes manual: it waits
+   * for a run under way and then runs, and its toast says what the run came to (R1).
+   */
   async function sync(opts: { manual?: boolean } = {}): Promise<SyncResult> {
-    const result: SyncResult = { pushed: 0, dropped: 0, pulled: 0, conflicts: 0, stopped: null };
-    if (deps.viewer().isGuest) return { ...result, skipped: 'guest' };
-    if (!deps.isOnline()) return { ...result, skipped: 'offline' };
+    // A run (or an immediate push) under way in this tab: wait for it, so the answer is this run's.
+    for (let waited = 0; opts.manual && lock.held && waited < MANUAL_WAIT_MS; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const result = await syncOnce();
+    if (!result.skipped || result.skipped === 'offline') result.pending = await db.syncQueue.count();
+    if (opts.manual) {
+      const toast = syncToast(result.outcome, result.pending);
+      if (toast) deps.toast(toast);
+    }
+    return result;
+  }
+
+  async function syncOnce(): Promise<SyncResult> {
+    const result: SyncResult = {
+      pushed: 0,
+      dropped: 0,
+      pulled: 0,
+      conflicts: 0,
+      stopped: null,
+      outcome: 'synced',
+      pending: 0,
+    };
+    if (deps.viewer().isGuest) return { ...result, skipped: 'guest', outcome: 'guest' };
+    if (!deps.isOnline()) {
+      status.getState().setOnline(false);
+      return { ...result, skipped: 'offline', outcome: 'offline' };
+    }
     if (lock.held) {
       again = true;
-      return { ...result, skipped: 'syncing' };
+      return { ...result, skipped: 'syncing', outcome: 'busy' };
     }
     status.getState().set({ syncing: true });
     try {
       const ran = await lock.tryRun(() => runOnce(result));
-      if (ran === BUSY) return { ...result, skipped: 'syncing' };
+      if (ran === BUSY) return { ...result, skipped: 'syncing', outcome: 'busy' };
       result.conflicts = (await listConflicts(db)).length;
-      if (opts.manual) {
-        deps.toast({ title: 'Sync complete', description: 'Your items have been synchronized.' });
-      }
     } catch (error) {
       result.error = error;
-      if (opts.manual) {
-        deps.toast({
-          title: 'Sync failed',
-          description: 'Failed to sync items. Please try again.',
-          variant: 'destructive',
-        });
-      }
     } finally {
       status.getState().set({ syncing: false });
       await refreshStatus();
     }
+    result.outcome = decideOutcome(result, deps.isOnline());
+    // R1: the run's own verdict on the server, whatever its requests were tracked by.
+    if (result.outcome === 'unreachable') status.getState().setServerReachable(false);
+    else if (result.outcome !== 'offline') status.getState().setServerReachable(true);
     return result;
   }
 

@@ -1,0 +1,40 @@
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { useServices } from './services';
+
+const DataLossConfirm = lazy(() => import('./DataLossConfirm'));
+
+/**
+ * Log out that never silently discards the queue (issue 13, item 1): with nothing pending it logs out
+ * at once; with changes not on the server yet it asks first (DataLossConfirm: how many, 'Sync now',
+ * 'Log out and lose N changes'). Render `dialog` outside any menu or sheet that closes on select.
+ */
+export function useGuardedLogout(): { logout: () => Promise<void>; dialog: ReactNode } {
+  const services = useServices();
+  const [pending, setPending] = useState<number | null>(null);
+
+  const logout = async () => {
+    // Unreadable storage has nothing that could be sent first: the spec's logout goes on.
+    const count = await services.pendingChanges().catch(() => 0);
+    if (count === 0) return services.auth.getState().logout();
+    setPending(count);
+  };
+
+  const dialog =
+    pending === null ? null : (
+      <Suspense fallback={null}>
+        <DataLossConfirm
+          open
+          action="logout"
+          pending={pending}
+          onOpenChange={(open) => {
+            if (!open) setPending(null);
+          }}
+          onConfirm={async () => {
+            await services.auth.getState().logout();
+            setPending(null);
+          }}
+        />
+      </Suspense>
+    );
+  return { logout, dialog };
+}
