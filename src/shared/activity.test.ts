@@ -41,6 +41,12 @@ describe('activity descriptions', () => {
     });
     expect(rolled).toEqual([]);
     expect(
+      activityDetails({
+        action: 'updated',
+        metadata: { status: { old: 'pending', new: 'in_progress' }, rolled_up: true },
+      }),
+    ).toEqual([]);
+    expect(
       activityDetails({ action: 'assigned', metadata: { assigned_to: { old: 2, new: 7 } } }).join(' '),
     ).not.toMatch(/\d/);
   });

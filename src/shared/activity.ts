@@ -86,7 +86,12 @@ export function activityDetails(entry: Pick<ActivityEntry, 'action' | 'metadata'
   for (const [key, value] of Object.entries(metadata)) {
     if (HIDDEN_FIELDS.has(key) && !(key === 'assigned_to' && typeof value === 'string')) continue;
     // A completed/reopened entry's verb already says what the status did.
-    if (key === 'status' && (entry.action === 'completed' || entry.action === 'reopened')) continue;
+    // So does a roll-up's sentence ('was started automatically, because …').
+    if (
+      key === 'status' &&
+      (entry.action === 'completed' || entry.action === 'reopened' || metadata.rolled_up === true)
+    )
+      continue;
     if (value === null || value === undefined || value === '') continue;
     const label = humanField(key);
     if (isChange(value)) {

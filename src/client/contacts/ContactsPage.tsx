@@ -11,6 +11,7 @@ import {
   phonesToSend,
   type SkippedLine,
 } from '../../shared/csv';
+import { normalizePhone } from '../../shared/phone';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { toast, useServices, useSignedInUser } from '../app/services';
 import {
@@ -221,7 +222,7 @@ function SignedInContacts() {
                     <span className="min-w-0 flex-1">
                       <span className="block truncate font-medium">{c.name ?? 'No name'}</span>
                       <span className="block text-zinc-500 tabular-nums dark:text-zinc-400">
-                        {c.phone || 'No phone'}
+                        {c.phone ? (normalizePhone(c.phone) ?? c.phone) : 'No phone'}
                       </span>
                     </span>
                     {c.isValid ? null : <Badge tone="red">Invalid</Badge>}
