@@ -506,9 +506,11 @@ describe('guest to account', () => {
     const unsubscribe = d.client.status.subscribe((s) => {
       if (s.upgrade) progress.push({ sent: s.upgrade.sent, total: s.upgrade.total });
     });
-    // The third create's answer is lost: the upload stops there and resumes with the next sync.
+    // The third batch's answer is lost (4 items go one a batch, U1): the upload stops there and
+    // resumes with the next sync.
     let posts = 0;
-    d.control.dropNextResponse = (m, url) => m === 'POST' && url.endsWith('/api/items') && ++posts === 3;
+    d.control.dropNextResponse = (m, url) =>
+      m === 'POST' && url.endsWith('/api/items/batch') && ++posts === 3;
     await signIn(d, freshPhone(), 'Upgrader');
     expect(await d.client.db.syncQueue.count()).toBeGreaterThan(0);
     await d.client.engine.sync();
@@ -526,7 +528,9 @@ describe('guest to account', () => {
     expect(progress.at(-1)).toEqual({ sent: 4, total: 4 });
     expect(progress.some((p) => p.sent > 0 && p.sent < 4)).toBe(true);
     // Parents went first.
-    const postTitles = d.control.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/api/items'));
+    const postTitles = d.control.requests.filter(
+      (r) => r.method === 'POST' && r.url.endsWith('/api/items/batch'),
+    );
     expect(postTitles.length).toBeGreaterThanOrEqual(4);
   });
 });
@@ -539,8 +543,9 @@ describe('guest upload after a reload', () => {
     for (let i = 0; i < 3; i++)
       await d.client.items.create({ title: `R task ${i}`, type: 'task', parent_id: c.id });
     let posts = 0;
-    // The connection dies right after the second create reaches the server.
-    d.control.dropNextResponse = (m, url) => m === 'POST' && url.endsWith('/api/items') && ++posts === 2;
+    // The connection dies right after the second batch (of one item, U1) reaches the server.
+    d.control.dropNextResponse = (m, url) =>
+      m === 'POST' && url.endsWith('/api/items/batch') && ++posts === 2;
     await signIn(d, freshPhone(), 'Reloader');
     expect(await d.client.db.syncQueue.count()).toBe(3);
     expect(d.client.status.getState().upgrade).toMatchObject({ sent: 1, total: 4, done: false });
@@ -558,6 +563,92 @@ describe('guest upload after a reload', () => {
     );
   });
 });
+
+describe('guest upload in batches', () => {
+  it('U1: 1,000 guest items go up in a handful of batch requests, parents first, each once on the server', async () => {
+    const d = device();
+    d.client.auth.getState().initGuest();
+    // 50 campaigns, each with 3 tasks, each task with 5 todos, and 50 loose todos: 1,000 items.
+    const guestIds: number[] = [];
+    for (let c = 0; c < 50; c++) {
+      const campaign = await d.client.items.create({ title: `B campaign ${c}`, type: 'campaign' });
+      guestIds.push(campaign.id);
+      for (let t = 0; t < 3; t++) {
+        const task = await d.client.items.create({
+          title: `B task ${c}.${t}`,
+          type: 'task',
+          parent_id: campaign.id,
+        });
+        guestIds.push(task.id);
+        for (let n = 0; n < 5; n++) {
+          const todo = await d.client.items.create({
+            title: `B todo ${c}.${t}.${n}`,
+            type: 'todo',
+            parent_id: task.id,
+            ...(n === 0 ? { status: 'completed' as const } : {}),
+          });
+          guestIds.push(todo.id);
+        }
+      }
+    }
+    for (let n = 0; n < 50; n++)
+      guestIds.push((await d.client.items.create({ title: `B loose ${n}`, type: 'todo' })).id);
+    expect(guestIds).toHaveLength(1000);
+
+    const progress: number[] = [];
+    const unsubscribe = d.client.status.subscribe((s) => {
+      if (s.upgrade && progress.at(-1) !== s.upgrade.sent) progress.push(s.upgrade.sent);
+    });
+    // The second batch's answer is lost: the server has it, the device does not know; a resend must
+    // not double it.
+    let posts = 0;
+    d.control.dropNextResponse = (m, url) =>
+      m === 'POST' && url.endsWith('/api/items/batch') && ++posts === 2;
+    await signIn(d, freshPhone(), 'Bulk');
+    await d.client.engine.sync();
+    unsubscribe();
+
+    const batches = d.control.requests.filter(
+      (r) => r.method === 'POST' && r.url.endsWith('/api/items/batch'),
+    );
+    const singles = d.control.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/api/items'));
+    expect(singles).toHaveLength(0);
+    expect(batches.length).toBeLessThanOrEqual(7); // 5 of 200, and the one whose answer was lost, again
+    expect(progress).toEqual([0, 200, 400, 600, 800, 1000]);
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+
+    const server = await pullEverything(d);
+    expect(server).toHaveLength(1000);
+    expect(new Set(server.map((i) => i.uuid)).size).toBe(1000);
+    const byId = new Map(server.map((i) => [i.id, i]));
+    for (const item of server) {
+      if (item.title.startsWith('B task')) expect(byId.get(item.parent_id!)?.title).toMatch(/^B campaign/);
+      if (item.title.startsWith('B todo')) expect(byId.get(item.parent_id!)?.title).toMatch(/^B task/);
+    }
+    // The same roll-up as single creates: 1 of 5 todos completed puts each task in progress.
+    expect(server.filter((i) => i.type === 'task').every((i) => i.status === 'in_progress')).toBe(true);
+    const local = await d.client.db.items.toArray();
+    expect(local).toHaveLength(1000);
+    expect(local.every((i) => i.id > 0 && i._syncStatus === 'synced' && byId.has(i.id))).toBe(true);
+    expect(d.client.status.getState().upgrade).toMatchObject({ sent: 1000, total: 1000, done: true });
+  }, 120_000);
+});
+
+/** Every live item the signed-in device's account has on the server, through the sync pull. */
+async function pullEverything(d: Device): Promise<Item[]> {
+  const out: Item[] = [];
+  let cursor = '';
+  for (;;) {
+    const page = (
+      await d.client.api.get<{ items: Item[]; cursor: string; has_more: boolean }>(
+        `/sync?cursor=${encodeURIComponent(cursor)}`,
+      )
+    ).data;
+    out.push(...page.items.filter((i) => !(i as { deleted_at?: string | null }).deleted_at));
+    cursor = page.cursor;
+    if (!page.has_more) return out;
+  }
+}
 
 describe('search and contacts', () => {
   it('searches on the server when online and signed in, and locally when the server fails', async () => {

@@ -8,6 +8,7 @@ import {
   sendsIfMatch,
 } from '../../../shared/protocol';
 import { ApiError, isNetworkError } from '../apiClient';
+import { sendUpgradeBatch } from '../guestUpgrade';
 import { applyConfirmed, rebaseEntries, removeLocally, settleAfterDrop } from '../syncQueue';
 import { swapTempId } from '../tempIds';
 import type { QueueEntry } from '../types';
@@ -170,10 +171,12 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
     for (let i = 0; i < budget; i++) {
       const entry = await db.syncQueue.orderBy('seq').first();
       if (!entry) break;
-      const outcome = await sendEntry(entry, entry.id === opts.until, run);
+      // The guest's upload goes in batches (U1); what a batch cannot carry goes on its own below.
+      const batch = entry.tag === 'upgrade' ? await sendUpgradeBatch(ctx, run) : null;
+      const outcome = batch ?? (await sendEntry(entry, entry.id === opts.until, run));
       if (entry.id === opts.until) run.target = outcome;
       if (entry.tag === 'upgrade') await ctx.refreshStatus();
-      if (outcome.kind === 'done') run.pushed++;
+      if (outcome.kind === 'done') run.pushed += batch?.kind === 'done' ? batch.count : 1;
       else if (outcome.kind === 'dropped') run.dropped++;
       else {
         run.stopped = outcome.kind;
