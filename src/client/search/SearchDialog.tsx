@@ -47,6 +47,7 @@ export default function SearchDialog({
   const [active, setActive] = useState(0);
   const latest = useRef(0);
   const searchItems = useSearch();
+  const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!open) {
@@ -119,12 +120,21 @@ export default function SearchDialog({
         <DialogPrimitive.Overlay className={overlayClasses} />
         <DialogPrimitive.Content
           aria-describedby={`${id}-hint`}
+          // Radix would focus the input with its text selected: the next key must add to what was
+          // typed while the dialog loaded, not replace it.
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            const input = inputRef.current;
+            input?.focus();
+            input?.setSelectionRange(input.value.length, input.value.length);
+          }}
           className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-2rem)] -translate-x-1/2 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl outline-none data-[state=open]:animate-[dialog-in_180ms_ease-out] motion-reduce:animate-none sm:max-w-xl dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
         >
           <DialogPrimitive.Title className="sr-only">Search items</DialogPrimitive.Title>
           <div className="flex items-center gap-3 border-b border-zinc-200 px-4 dark:border-zinc-800">
             <Search className="size-5 shrink-0 text-zinc-400" aria-hidden />
             <input
+              ref={inputRef}
               value={text}
               onChange={(e) => setText(e.target.value)}
               onKeyDown={onKeyDown}
