@@ -1,4 +1,5 @@
 import type { ActivityAction, ActivityEntry, ItemStatus, ItemType } from './item';
+import { STATUS_LABELS } from './statusLabel';
 
 const VERBS = {
   created: 'created',
@@ -23,11 +24,7 @@ export function describeActivity(
   return base;
 }
 
-const STATUS_WORDS: Record<ItemStatus, string> = {
-  pending: 'Pending',
-  in_progress: 'In progress',
-  completed: 'Completed',
-};
+const STATUS_WORDS: Record<ItemStatus, string> = STATUS_LABELS;
 
 const FIELD_LABELS: Record<string, string> = {
   title: 'Title',

@@ -1,4 +1,5 @@
 import type { ItemStatus, ItemType } from '../../shared/item';
+import { statusLabel } from '../../shared/statusLabel';
 
 /** The spec's type colours, as small dots: campaign cyan, task green, todo amber. */
 export const TYPE_DOT: Record<ItemType, string> = {
@@ -17,9 +18,9 @@ export const TYPE_TEXT: Record<ItemType, string> = {
 export const TYPE_LABEL: Record<ItemType, string> = { campaign: 'Campaign', task: 'Task', todo: 'Todo' };
 export const TYPE_PLURAL: Record<ItemType, string> = { campaign: 'Campaigns', task: 'Tasks', todo: 'Todos' };
 
-/** 'in_progress' → 'in progress', as the spec shows statuses. */
+/** 'in_progress' → 'In progress': statuses in words (shared/statusLabel), wherever a person reads them. */
 export function statusText(status: ItemStatus | string): string {
-  return status.replace(/_/g, ' ');
+  return statusLabel(status);
 }
 
 export const STATUS_PILL: Record<ItemStatus, string> = {

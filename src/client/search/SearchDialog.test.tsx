@@ -51,7 +51,7 @@ describe('SearchDialog', () => {
     const option = screen.getByRole('option');
     expect(option.textContent).toContain('Garden gloves');
     expect(option.textContent).toContain('in Garden beds');
-    expect(option.textContent).toContain('pending');
+    expect(option.textContent).toContain('Pending');
     expect(screen.getByText(/Cmd\+K/)).toBeTruthy();
   });
 

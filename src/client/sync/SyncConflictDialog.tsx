@@ -1,6 +1,7 @@
 import { formatDistanceToNow } from 'date-fns';
 import { Cloud, Smartphone } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { statusLabel } from '../../shared/statusLabel';
 import type { ConflictChoice, ConflictVersion, ConflictView } from '../app/services';
 import { Badge, Button, Dialog, DialogContent, DialogFooter } from '../components/ui';
 import { cn } from '../components/ui/cn';
@@ -153,7 +154,7 @@ function VersionOption({ side, name, label, icon, version, checked, onChoose }: 
           <dt className="sr-only">Description</dt>
           <dd className="col-span-2 line-clamp-2 break-words">{version.description || 'No description'}</dd>
           <dt>Status</dt>
-          <dd className="capitalize">{version.status.replace(/_/g, ' ')}</dd>
+          <dd>{statusLabel(version.status)}</dd>
           <dt>Modified</dt>
           <dd>{modified(version.modifiedAt)}</dd>
         </dl>

@@ -1,5 +1,6 @@
 import { CheckCircle2, Circle, CircleDashed, CircleDot } from 'lucide-react';
 import type { ItemStatus, ItemType } from '../../../shared/item';
+import { statusLabel } from '../../../shared/statusLabel';
 import { cn, focusRing } from '../ui/cn';
 
 /** The next status a card's control moves to (ARCHITECTURE §5): Start, Complete, Reopen. */
@@ -47,7 +48,8 @@ export function StatusControl({ type, status, title, onChange, disabled }: Statu
       disabled={disabled}
       onClick={() => onChange(nextStatus(type, status))}
       aria-label={`${label}: ${title}`}
-      title={label}
+      // The tooltip says the status in words, then what a click does ('In progress · Complete').
+      title={`${statusLabel(status)} · ${label}`}
       aria-pressed={type === 'todo' ? status === 'completed' : undefined}
       className={cn(
         'relative inline-flex size-8 shrink-0 items-center justify-center rounded-full transition-colors duration-150 motion-reduce:transition-none disabled:opacity-50',
