@@ -27,7 +27,7 @@ function input() {
 
 async function typeQuery(text: string) {
   fireEvent.change(input(), { target: { value: text } });
-  await waitFor(() => expect(screen.getAllByRole('option').length).toBeGreaterThan(0), { timeout: 2000 });
+  await waitFor(() => expect(screen.getAllByRole('option').length).toBeGreaterThan(0), { timeout: 5000 });
 }
 
 function location() {
@@ -47,7 +47,7 @@ describe('SearchDialog', () => {
     expect(screen.getByText('Start typing to search across all your items')).toBeTruthy();
     fireEvent.change(input(), { target: { value: 'gloves' } });
     expect(screen.getByText('Searching...')).toBeTruthy();
-    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1), { timeout: 2000 });
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1), { timeout: 5000 });
     const option = screen.getByRole('option');
     expect(option.textContent).toContain('Garden gloves');
     expect(option.textContent).toContain('in Garden beds');
@@ -59,7 +59,7 @@ describe('SearchDialog', () => {
     renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
     fireEvent.change(input(), { target: { value: 'zebra' } });
     await waitFor(() => expect(screen.getByText('No items found for "zebra"')).toBeTruthy(), {
-      timeout: 2000,
+      timeout: 5000,
     });
   });
 
@@ -136,7 +136,7 @@ describe('SearchDialog', () => {
     renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
     await waitFor(() => expect((input() as HTMLInputElement).value).toBe('glo'));
     await waitFor(() => expect(screen.getByRole('option').textContent).toContain('Garden gloves'), {
-      timeout: 2000,
+      timeout: 5000,
     });
   });
 
