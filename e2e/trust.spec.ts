@@ -101,6 +101,8 @@ test("Clear Local Data with changes not on the server says how many would be los
     await expect(dialog.getByRole('status')).toHaveText(
       'Sync failed — the server is unreachable. 3 changes still waiting.',
     );
+    // Told once, in place: no toast over the dialog saying it again.
+    await expect(app.toast('Sync failed')).toHaveCount(0);
     await captureBoth(app, testInfo, 'clear-confirm-sync-failed');
   });
 

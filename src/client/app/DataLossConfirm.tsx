@@ -94,7 +94,8 @@ export default function DataLossConfirm({
   const syncFirst = async () => {
     setSyncing(true);
     try {
-      const result = await services.syncNow();
+      // Reported in place: a toast over the dialog would say the same thing twice.
+      const result = await services.syncNow({ quiet: true });
       setReport(result);
       setPending(result.pending);
     } catch {

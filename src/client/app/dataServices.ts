@@ -71,9 +71,9 @@ export function createServices(client: OutpostClient): AppServices {
     resolveConflicts: async (choices) => {
       await client.engine.resolveConflicts(choices);
     },
-    syncNow: async () => {
+    syncNow: async (opts) => {
       // The engine toasts what the run came to (R1): offline, server unreachable, failed or complete.
-      const result = await client.engine.sync({ manual: true });
+      const result = await client.engine.sync({ manual: true, quiet: opts?.quiet ?? false });
       return { ok: result.outcome === 'synced', outcome: result.outcome, pending: result.pending };
     },
     pendingChanges: () => client.pendingChanges(),

@@ -84,8 +84,11 @@ export interface AppServices {
   /** Live list of open conflicts. */
   useConflicts: () => ConflictView[];
   resolveConflicts: (choices: Record<number, ConflictChoice>) => Promise<void>;
-  /** A manual sync run ('Sync Now'); its outcome is toasted and answered (never 'complete' when it was not). */
-  syncNow: () => Promise<SyncNowResult>;
+  /**
+   * A manual sync run ('Sync Now'); its outcome is answered (never 'complete' when it was not) and
+   * toasted, unless `quiet` (a dialog that reports it in place).
+   */
+  syncNow: (opts?: { quiet?: boolean }) => Promise<SyncNowResult>;
   /** How many changes are not on the server yet (Clear Local Data and Log out ask before losing them). */
   pendingChanges: () => Promise<number>;
   /** Forgets a finished guest upgrade so its dialog does not come back. */
@@ -221,7 +224,7 @@ function shellServices(): AppServices {
     toasts: toastStore,
     useConflicts: () => [],
     resolveConflicts: async (choices) => (await later()).resolveConflicts(choices),
-    syncNow: async () => (await later()).syncNow(),
+    syncNow: async (opts) => (await later()).syncNow(opts),
     pendingChanges: async () => (await later()).pendingChanges(),
     clearFinishedUpgrade: async () => (await later()).clearFinishedUpgrade(),
     clearLocalData: async () => (await later()).clearLocalData(),

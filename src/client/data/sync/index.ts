@@ -108,16 +108,17 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   /**
    * One sync run: skipped for guests, offline, or while one runs. 'Sync Now' passes manual: it waits
-   * for a run under way and then runs, and its toast says what the run came to (R1).
+   * for a run under way and then runs, and its toast says what the run came to (R1); `quiet` leaves
+   * the telling to the caller (a dialog that reports it in place).
    */
-  async function sync(opts: { manual?: boolean } = {}): Promise<SyncResult> {
+  async function sync(opts: { manual?: boolean; quiet?: boolean } = {}): Promise<SyncResult> {
     // A run (or an immediate push) under way in this tab: wait for it, so the answer is this run's.
     for (let waited = 0; opts.manual && lock.held && waited < MANUAL_WAIT_MS; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const result = await syncOnce();
     if (!result.skipped || result.skipped === 'offline') result.pending = await db.syncQueue.count();
-    if (opts.manual) {
+    if (opts.manual && !opts.quiet) {
       const toast = syncToast(result.outcome, result.pending);
       if (toast) deps.toast(toast);
     }
