@@ -46,7 +46,8 @@ function ToastItem({ toast, store }: { toast: ToastData; store: ToastStore }) {
     <Toast.Root
       open={open}
       onOpenChange={close}
-      duration={toast.duration}
+      // A toast replaced in place (same key) restarts its timer: Radix restarts it when duration changes.
+      duration={toast.duration + (toast.revision % 2)}
       type={destructive ? 'foreground' : 'background'}
       className={cn(
         'relative flex items-start gap-3 rounded-xl border p-4 pr-10 shadow-lg',

@@ -3,8 +3,9 @@ import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { reopenDirect } from '../../shared/status';
 import { type ItemWrites, isInvalidInput, type LocalItem, useItemWrites } from '../app/liveData';
-import { useToast } from '../app/services';
-import type { ToastInput } from '../stores/toastStore';
+import { useServices, useToast } from '../app/services';
+import { announceCreated } from '../stores/quickAddToast';
+import type { ToastInput, ToastStore } from '../stores/toastStore';
 import { type AssigneeOption, assigneeOptions } from './assignees';
 import { TYPE_LABEL } from './itemStyle';
 import { useMutuals, useViewer } from './queries';
@@ -128,17 +129,23 @@ export function useCreateItem(): (payload: ItemCreateInput) => Promise<LocalItem
 export function useCreateWithToasts(): (payload: ItemCreateInput) => Promise<boolean> {
   const writes = useItemWrites();
   const toast = useToast();
-  return useMemo(() => (payload) => createWithToasts(writes, toast, payload), [writes, toast]);
+  const { toasts } = useServices();
+  return useMemo(
+    () => (payload) => createWithToasts(writes, toast, toasts, payload),
+    [writes, toast, toasts],
+  );
 }
 
 async function createWithToasts(
   writes: ItemWrites,
   toast: Toast,
+  toasts: ToastStore,
   payload: ItemCreateInput,
 ): Promise<boolean> {
   try {
     await writes.create(payload);
-    toast({ title: 'Item created', description: `Your ${payload.type} has been created successfully.` });
+    // Quick-adds in a row fold into one toast ('3 todos created'); one alone keeps 'Item created'.
+    announceCreated(toasts, payload.type);
     return true;
   } catch (error) {
     console.error(error);

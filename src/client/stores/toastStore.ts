@@ -14,11 +14,18 @@ export interface ToastInput {
   action?: ToastAction;
   variant?: 'default' | 'destructive';
   duration?: number;
+  /**
+   * A toast pushed with the key of one still queued replaces it in place (same id, so it stays on
+   * screen and its timer restarts) instead of queueing another: e.g. '3 todos created'.
+   */
+  key?: string;
 }
 
 export interface Toast extends ToastInput {
   id: string;
   duration: number;
+  /** How many times a keyed toast was replaced in place; 0 for a new one. */
+  revision: number;
 }
 
 export interface ToastState {
@@ -34,12 +41,19 @@ export type ToastStore = ReturnType<typeof createToastStore>;
 /** A tiny toast queue: one toast shows at a time, the rest wait their turn. */
 export function createToastStore() {
   let counter = 0;
-  return createStore<ToastState>()((set) => ({
+  return createStore<ToastState>()((set, get) => ({
     queue: [],
     push: (toast) => {
+      const duration = toast.duration ?? TOAST_DURATION_MS;
+      const existing = toast.key === undefined ? undefined : get().queue.find((t) => t.key === toast.key);
+      if (existing) {
+        const replaced: Toast = { ...toast, id: existing.id, duration, revision: existing.revision + 1 };
+        set((s) => ({ queue: s.queue.map((t) => (t.id === existing.id ? replaced : t)) }));
+        return existing.id;
+      }
       counter += 1;
       const id = `toast-${counter}`;
-      set((s) => ({ queue: [...s.queue, { ...toast, id, duration: toast.duration ?? TOAST_DURATION_MS }] }));
+      set((s) => ({ queue: [...s.queue, { ...toast, id, duration, revision: 0 }] }));
       return id;
     },
     dismiss: (id) => set((s) => ({ queue: s.queue.filter((t) => t.id !== id) })),
