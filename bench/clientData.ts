@@ -56,6 +56,7 @@ function makeItems(count: number, version = 1): Item[] {
       parent_id: parent,
       due_date: null,
       end_date: null,
+      remind_at: null,
       created_at: at,
       updated_at: at,
       completed_at: status === 'completed' ? at : null,

@@ -41,6 +41,7 @@ function guestItems(count: number, first = 0): LocalItem[] {
       parent_id: null,
       due_date: null,
       end_date: null,
+      remind_at: null,
       created_at: at,
       updated_at: at,
       completed_at: completed ? at : null,

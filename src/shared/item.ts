@@ -47,6 +47,8 @@ export interface Item {
   parent_id: number | null;
   due_date: string | null;
   end_date: string | null;
+  /** When to remind (an ISO 8601 instant), any type; null when none. */
+  remind_at: string | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
@@ -128,5 +130,6 @@ export const PATCHABLE_FIELDS = [
   'assigned_to',
   'due_date',
   'end_date',
+  'remind_at',
 ] as const;
 export type PatchableField = (typeof PATCHABLE_FIELDS)[number];

@@ -64,6 +64,7 @@ export function createPayload(item: {
   assigned_to: number | null;
   due_date: string | null;
   end_date: string | null;
+  remind_at?: string | null;
   uuid: string | null;
 }): Record<string, unknown> {
   return {
@@ -75,6 +76,7 @@ export function createPayload(item: {
     assigned_to: item.assigned_to,
     due_date: item.due_date,
     end_date: item.end_date,
+    remind_at: item.remind_at ?? null,
     uuid: item.uuid,
   };
 }

@@ -49,6 +49,25 @@ const dateField = z.union([z.string(), z.null()]).transform((v, ctx) => {
   return day;
 });
 
+/**
+ * A reminder's time: an ISO 8601 instant, so it names one moment everywhere (a date and time with
+ * `Z` or an offset; a local time without one is refused). Stored and sent back as UTC
+ * (`2026-05-01T07:30:00.000Z`); empty means none.
+ */
+const instantField = z.union([z.string(), z.null()]).transform((v, ctx) => {
+  if (v === null || v.trim() === '') return null;
+  const trimmed = v.trim();
+  const match = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i.exec(
+    trimmed,
+  );
+  const at = match ? Date.parse(trimmed) : Number.NaN;
+  if (Number.isNaN(at)) {
+    ctx.addIssue({ code: 'custom', message: 'Must be a date and time with a time zone (ISO 8601).' });
+    return z.NEVER;
+  }
+  return new Date(at).toISOString();
+});
+
 /** A title of nothing but white space and invisible characters (zero-width spaces…) counts as empty. */
 export const titleSchema = text('The title', 'The title is required.')
   .trim()
@@ -76,6 +95,7 @@ export const itemCreateSchema = z.strictObject({
   assigned_to: optionalRef.optional(),
   due_date: dateField.optional(),
   end_date: dateField.optional(),
+  remind_at: instantField.optional(),
   uuid: z.uuid('Must be a UUID.').optional(),
 });
 export type ItemCreateInput = z.input<typeof itemCreateSchema>;
@@ -119,6 +139,7 @@ export const itemPatchSchema = z
     assigned_to: optionalRef.optional(),
     due_date: dateField.optional(),
     end_date: dateField.optional(),
+    remind_at: instantField.optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change.' });
 export type ItemPatchInput = z.input<typeof itemPatchSchema>;

@@ -152,6 +152,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
         parent_id: parentId,
         due_date: data.due_date ?? null,
         end_date: data.end_date ?? null,
+        remind_at: data.remind_at ?? null,
         created_at: at,
         updated_at: at,
         completed_at: completedAtFor(status, null, at),

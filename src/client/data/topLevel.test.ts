@@ -31,6 +31,7 @@ function row(id: number, parent: number | null, status: SyncStatus, created: num
     parent_id: parent,
     due_date: null,
     end_date: null,
+    remind_at: null,
     // Few distinct times, so equal created_at (ordered by id) happens often.
     created_at: new Date(Date.UTC(2026, 0, 1, 0, created % 5)).toISOString(),
     updated_at: '',

@@ -31,6 +31,7 @@ function localItem(id: number, type: ItemType): LocalItem {
     parent_id: null,
     due_date: null,
     end_date: null,
+    remind_at: null,
     created_at: at,
     updated_at: at,
     completed_at: null,

@@ -63,6 +63,8 @@ export const items = pgTable(
     parent_id: integer('parent_id'),
     due_date: date('due_date', { mode: 'string' }),
     end_date: date('end_date', { mode: 'string' }),
+    // When to remind the creator and assignee (an instant); firing it is the reminders worker's job.
+    remind_at: timestamp('remind_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
     completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),

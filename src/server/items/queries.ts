@@ -31,7 +31,7 @@ function itemSelect(viewerId: number): SQL {
     OR g.user_id = ${viewerId} OR g.assigned_to = ${viewerId})`;
   return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
-  i.due_date::text AS due_date, i.end_date::text AS end_date, i.created_at, i.updated_at,
+  i.due_date::text AS due_date, i.end_date::text AS end_date, i.remind_at, i.created_at, i.updated_at,
   i.completed_at, i.deleted_at, i.version,
   u.name AS u_name, ${phoneFor('u', viewerId)} AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
   a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
@@ -80,6 +80,7 @@ interface ItemRow {
   parent_id: number | null;
   due_date: string | null;
   end_date: string | null;
+  remind_at: Date | string | null;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -121,6 +122,7 @@ function itemJson(r: ItemRow): Item {
     parent_id: r.parent_id,
     due_date: r.due_date,
     end_date: r.end_date,
+    remind_at: isoOrNull(r.remind_at),
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
     completed_at: isoOrNull(r.completed_at),

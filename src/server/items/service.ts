@@ -304,10 +304,10 @@ export async function createItem(
   const [created] = await rows<{ id: number }>(
     tx,
     sql`INSERT INTO items (uuid, title, description, type, status, user_id, assigned_to, parent_id,
-          due_date, end_date, completed_at)
+          due_date, end_date, remind_at, completed_at)
         VALUES (${input.uuid ?? null}, ${input.title}, ${input.description ?? null}, ${input.type}, ${status},
           ${actor.id}, ${assignedTo}, ${parentId}, ${input.due_date ?? null}, ${input.end_date ?? null},
-          ${status === 'completed' ? sql`now()` : null})
+          ${input.remind_at ?? null}, ${status === 'completed' ? sql`now()` : null})
         ON CONFLICT (user_id, uuid) DO NOTHING
         RETURNING id`,
   );
@@ -407,6 +407,7 @@ export async function updateItem(
   if (changed.assigned_to) sets.push(sql`assigned_to = ${patch.assigned_to ?? null}`);
   if (changed.due_date) sets.push(sql`due_date = ${patch.due_date ?? null}`);
   if (changed.end_date) sets.push(sql`end_date = ${patch.end_date ?? null}`);
+  if (changed.remind_at) sets.push(sql`remind_at = ${patch.remind_at ?? null}`);
   if (own) sets.push(sql`status = ${own.status}`, sql`completed_at = ${own.completed_at}`);
   await tx.execute(sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${id}`);
   if (changed.parent_id || changed.assigned_to) {
