@@ -44,6 +44,21 @@ describe('OnboardingFlow', () => {
     expect((next() as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('resumes the chosen path: a saved Sign In choice and step reopen on the same step list', () => {
+    const props = setup({ initialChoice: 'sign-in', initialStep: 4, onChoiceChange: vi.fn() });
+    expect(screen.getByText('Step 5 of 9')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Find people you know' })).toBeTruthy();
+    expect(props.onChoiceChange).toHaveBeenLastCalledWith('sign-in');
+  });
+
+  it('reports the account choice so it can be saved with the step', () => {
+    const onChoiceChange = vi.fn();
+    setup({ onChoiceChange });
+    fireEvent.click(next());
+    fireEvent.click(screen.getByRole('radio', { name: /Continue Without Account/ }));
+    expect(onChoiceChange).toHaveBeenLastCalledWith('local');
+  });
+
   it('switches to the sign-in steps when Sign In is chosen', async () => {
     setup();
     await toPhoneStep();

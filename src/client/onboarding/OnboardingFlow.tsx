@@ -29,6 +29,9 @@ export interface OnboardingFlowProps {
   signedIn: boolean;
   initialStep?: number;
   onStepChange?: (step: number) => void;
+  /** The account choice made before (persisted with the step), so the same step list resumes. */
+  initialChoice?: AccountChoice;
+  onChoiceChange?: (choice: AccountChoice) => void;
   /** Signs in with the phone and a placeholder name; rejects on failure. */
   signIn: (phone: string, name: string, code: string) => Promise<unknown>;
   /** Asks for a code; resolves 'demo' when the test code is what works. */
@@ -45,13 +48,15 @@ export function OnboardingFlow({
   signedIn,
   initialStep = 0,
   onStepChange,
+  initialChoice = null,
+  onChoiceChange,
   signIn,
   requestCode,
   authMode,
   notify,
   onFinish,
 }: OnboardingFlowProps) {
-  const [choice, setChoice] = useState<AccountChoice>(null);
+  const [choice, setChoice] = useState<AccountChoice>(initialChoice);
   const steps = stepsFor(choice, signedIn);
   const [index, setIndex] = useState(() => clampStep(initialStep, steps));
   const [phone, setPhone] = useState('');
@@ -72,6 +77,10 @@ export function OnboardingFlow({
   useEffect(() => {
     onStepChange?.(current);
   }, [current, onStepChange]);
+
+  useEffect(() => {
+    onChoiceChange?.(choice);
+  }, [choice, onChoiceChange]);
 
   const goTo = (next: number) => {
     setIndex(clampStep(next, steps));

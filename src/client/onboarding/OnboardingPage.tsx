@@ -4,7 +4,7 @@ import { useServices, useSignedInUser } from '../app/services';
 import { useAuthMode, useRequestCode, useSignIn } from '../app/useSignIn';
 import { onboardingStore } from '../stores/onboardingStore';
 import { OnboardingFlow } from './OnboardingFlow';
-import { EXIT_DELAY_MS } from './steps';
+import { type AccountChoice, EXIT_DELAY_MS } from './steps';
 
 export default function OnboardingPage() {
   const navigate = useNavigate();
@@ -15,12 +15,18 @@ export default function OnboardingPage() {
   const requestCode = useRequestCode();
   const authMode = useAuthMode();
   const onStepChange = useCallback((step: number) => onboardingStore.getState().setCurrentStep(step), []);
+  const onChoiceChange = useCallback(
+    (choice: AccountChoice) => onboardingStore.getState().setAccountChoice(choice),
+    [],
+  );
 
   return (
     <OnboardingFlow
       signedIn={signedIn}
       initialStep={onboardingStore.getState().currentStep}
       onStepChange={onStepChange}
+      initialChoice={onboardingStore.getState().accountChoice}
+      onChoiceChange={onChoiceChange}
       signIn={signIn}
       requestCode={requestCode}
       authMode={authMode}

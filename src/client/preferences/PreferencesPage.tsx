@@ -132,7 +132,9 @@ export default function PreferencesPage() {
           <Button
             variant="outline"
             onClick={() => {
-              onboardingStore.getState().setCurrentStep(0);
+              // A tour closed midway resumes where it was (the saved choice keeps its step list).
+              const onboarding = onboardingStore.getState();
+              if (onboarding.completedAt !== null || onboarding.skippedAt === null) onboarding.setCurrentStep(0);
               navigate('/onboarding');
             }}
           >
