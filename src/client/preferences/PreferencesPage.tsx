@@ -134,7 +134,8 @@ export default function PreferencesPage() {
             onClick={() => {
               // A tour closed midway resumes where it was (the saved choice keeps its step list).
               const onboarding = onboardingStore.getState();
-              if (onboarding.completedAt !== null || onboarding.skippedAt === null) onboarding.setCurrentStep(0);
+              if (onboarding.completedAt !== null || onboarding.skippedAt === null)
+                onboarding.setCurrentStep(0);
               navigate('/onboarding');
             }}
           >
