@@ -114,6 +114,9 @@ test('offline, Activity says why, keeps what was last loaded and refetches on re
     type: 'campaign',
   });
   await app.waitForOfflineReady();
+  // Both campaigns are on the device before the network goes (the detail page reads the device).
+  await expect(app.row(unseen.title)).toBeVisible({ timeout: 15_000 });
+  await expect(app.row(campaign.title)).toBeVisible();
   await app.openActivity(campaign.id);
   await expect(app.activity.locator(':scope > li')).toHaveCount(1);
 
