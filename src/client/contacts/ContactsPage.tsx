@@ -28,6 +28,7 @@ import {
   Input,
   SkeletonRows,
 } from '../components/ui';
+import { phoneContactsSupported } from '../data/contactPicker';
 import { CONTACT_TEXTS, ContactImportError } from '../data/contactsImport';
 import type { ToastInput } from '../stores/toastStore';
 import { importSummary, mutualsAmong } from './importSummary';
@@ -176,10 +177,13 @@ function SignedInContacts() {
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-2 sm:flex-row">
-          <Button variant="outline" onClick={() => void importFromPhone()}>
-            <Smartphone aria-hidden />
-            Import from Phone
-          </Button>
+          {/* Only where the Contact Picker API exists; elsewhere CSV is the way (no dead button). */}
+          {phoneContactsSupported() ? (
+            <Button variant="outline" onClick={() => void importFromPhone()}>
+              <Smartphone aria-hidden />
+              Import from Phone
+            </Button>
+          ) : null}
           <Button variant="outline" onClick={() => fileRef.current?.click()}>
             <FileText aria-hidden />
             Import from CSV

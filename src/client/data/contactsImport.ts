@@ -2,6 +2,7 @@ import { type ContactCandidate, candidateFromPicked, parseContactsCsv, phonesToS
 import { CONTACTS_PER_REQUEST } from '../../shared/item';
 import type { ToastInput } from '../stores/toastStore';
 import { type ApiClient, ApiError } from './apiClient';
+import { type ContactsManagerLike, phoneContactsSupported } from './contactPicker';
 import type { OutpostDb } from './db';
 
 export const CONTACT_TEXTS = {
@@ -30,15 +31,7 @@ export class ContactImportError extends Error {
   }
 }
 
-interface ContactsManagerLike {
-  select(props: string[], options?: { multiple?: boolean }): Promise<{ name?: string[]; tel?: string[] }[]>;
-}
-
-/** Whether the Contact Picker API is present. */
-export function phoneContactsSupported(nav: unknown = globalThis.navigator): boolean {
-  const contacts = (nav as { contacts?: ContactsManagerLike } | undefined)?.contacts;
-  return !!contacts && typeof contacts.select === 'function';
-}
+export { phoneContactsSupported };
 
 /** Candidates from the phone's Contact Picker; 'Not supported' without it, 'Import cancelled' on cancel. */
 export async function pickPhoneContacts(nav: unknown = globalThis.navigator): Promise<ContactCandidate[]> {

@@ -51,6 +51,20 @@ describe('OnboardingFlow', () => {
     expect(props.onChoiceChange).toHaveBeenLastCalledWith('sign-in');
   });
 
+  it('offers Import from Phone only where the Contact Picker API exists', () => {
+    setup({ initialChoice: 'sign-in', initialStep: 4 });
+    expect(screen.queryByRole('button', { name: 'Import from Phone' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Import from CSV' })).toBeTruthy();
+    cleanup();
+    Object.defineProperty(navigator, 'contacts', { value: { select: async () => [] }, configurable: true });
+    try {
+      setup({ initialChoice: 'sign-in', initialStep: 4 });
+      expect(screen.getByRole('button', { name: 'Import from Phone' })).toBeTruthy();
+    } finally {
+      Reflect.deleteProperty(navigator, 'contacts');
+    }
+  });
+
   it('reports the account choice so it can be saved with the step', () => {
     const onChoiceChange = vi.fn();
     setup({ onChoiceChange });

@@ -3,6 +3,7 @@ import { Dialog as DialogPrimitive } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button, Field, Input, Progress } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
+import { phoneContactsSupported } from '../data/contactPicker';
 import { authFailureToast, describeAuthFailure } from '../login/authErrors';
 import { STEP_COPY } from './stepContent';
 import {
@@ -452,10 +453,12 @@ function StepBody(props: StepBodyProps) {
           {copy.body}
         </StepHeading>
         <div className="flex flex-col gap-2">
-          <Button variant="outline" size="lg" onClick={props.onImport}>
-            <Smartphone aria-hidden />
-            Import from Phone
-          </Button>
+          {phoneContactsSupported() ? (
+            <Button variant="outline" size="lg" onClick={props.onImport}>
+              <Smartphone aria-hidden />
+              Import from Phone
+            </Button>
+          ) : null}
           <Button variant="outline" size="lg" onClick={props.onImport}>
             <FileText aria-hidden />
             Import from CSV
