@@ -1,5 +1,6 @@
 import { CircleCheck, CloudOff, PartyPopper } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 import { useStore } from 'zustand';
 import { useServices } from '../app/services';
 import { Button, Dialog, DialogContent, Progress } from '../components/ui';
@@ -20,8 +21,12 @@ export function UpgradeOverlay() {
   const [graceOver, setGraceOver] = useState(false);
   const [dismissed, setDismissed] = useState(false);
 
+  // The tutorial is a modal of its own: signing in from it (a fresh device is a guest) must not stack
+  // 'Upgrading Your Account' on top of it. The dialog waits until the tutorial has closed.
+  const inTutorial = useLocation().pathname === '/onboarding';
+
   const resuming = !celebration && progress !== null && !progress.done && progress.total > 0;
-  const open = (celebration !== null || resuming) && !dismissed;
+  const open = (celebration !== null || resuming) && !dismissed && !inTutorial;
 
   useEffect(() => {
     if (!celebration) return;
