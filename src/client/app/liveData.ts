@@ -66,7 +66,8 @@ export function useMutuals(): Mutual[] {
 /** The local writes; each resolves once the change is stored on the device (and queued). */
 export interface ItemWrites {
   create: (payload: ItemCreateInput) => Promise<LocalItem>;
-  update: (id: number, patch: ItemPatchInput) => Promise<void>;
+  /** Resolves with the item as stored after the write (and its immediate send, when there was one). */
+  update: (id: number, patch: ItemPatchInput) => Promise<LocalItem>;
   setStatus: (id: number, status: ItemStatus) => Promise<void>;
   assign: (id: number, userId: number) => Promise<void>;
   remove: (id: number) => Promise<void>;
@@ -77,9 +78,7 @@ export function useItemWrites(): ItemWrites {
   return useMemo(
     () => ({
       create: (payload) => c.items.create(payload),
-      update: async (id, patch) => {
-        await c.items.update(id, patch);
-      },
+      update: (id, patch) => c.items.update(id, patch),
       setStatus: async (id, status) => {
         await c.items.setStatus(id, status);
       },

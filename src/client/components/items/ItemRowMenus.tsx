@@ -14,6 +14,7 @@ import { cn } from '../ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { type MenuIntent, useReplayMenuIntent } from '../ui/lazyMenu';
 import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
+import { useRowEditItems } from './RowEditItems';
 import { statusActionLabel } from './StatusControl';
 
 /** Phones (< 768 px): no room for a sub-menu beside the menu, so the assignees are listed inline. */
@@ -37,6 +38,8 @@ function useIsPhone(): boolean {
 const menuFit = 'max-w-[calc(100vw-16px)] [overflow-wrap:anywhere]';
 
 interface RowMenuItem {
+  id: number;
+  parent_id: number | null;
   title: string;
   type: ItemType;
   status: ItemStatus;
@@ -69,6 +72,7 @@ export function RowActionsMenu({
 }: RowActionsMenuProps) {
   const trigger = useRef<HTMLButtonElement>(null);
   useReplayMenuIntent(trigger, intent);
+  const edit = useRowEditItems(item, trigger);
   const phone = useIsPhone();
   const label = statusActionLabel(item.type, item.status);
   const next: ItemStatus = label === 'Start' ? 'in_progress' : label === 'Complete' ? 'completed' : 'pending';
@@ -108,6 +112,7 @@ export function RowActionsMenu({
               <Pencil aria-hidden /> Rename
             </Menu.Item>
           ) : null}
+          {edit.menuItems}
           {phone ? (
             <>
               <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
@@ -152,6 +157,8 @@ export function RowActionsMenu({
           </Menu.Item>
         </Menu.Content>
       </Menu.Portal>
+      {/* Edit details… and Move to… (Root renders no element: the dialogs sit beside the menu). */}
+      {edit.dialogs}
     </Menu.Root>
   );
 }

@@ -1,0 +1,79 @@
+/** Edits of an existing item (the edit dialog, the detail pages' fields, Move to…) with their toasts. */
+import { useMemo } from 'react';
+import type { ItemType } from '../../shared/item';
+import type { ItemPatchInput } from '../../shared/schemas';
+import { isInvalidInput, useItemWrites } from '../app/liveData';
+import { useToast } from '../app/services';
+import { TYPE_LABEL } from './itemStyle';
+
+interface Target {
+  id: number;
+  type: ItemType;
+  title: string;
+  parent_id?: number | null;
+}
+
+/** Field → messages of a refused edit (the local rules or a 422), or null for another failure. */
+export function fieldErrorsOf(error: unknown): Record<string, string[]> | null {
+  if (!isInvalidInput(error)) return null;
+  const errors =
+    (error as { errors?: unknown; data?: { errors?: unknown } }).errors ??
+    (error as { data?: { errors?: unknown } }).data?.errors;
+  return errors && typeof errors === 'object' ? (errors as Record<string, string[]>) : {};
+}
+
+export interface ItemEdits {
+  /**
+   * Saves changed fields (status and assignee go through their own writes, so roll-up and the
+   * assign endpoint apply). Resolves true when stored; throws the refusal for the form to show.
+   */
+  save: (item: Target, patch: ItemPatchInput, opts?: { quiet?: boolean }) => Promise<void>;
+  /** Moves an item under `parentId` (null: top level); a toast names where it went. */
+  move: (item: Target, parentId: number | null, parentTitle: string | null) => Promise<boolean>;
+}
+
+export function useItemEdits(): ItemEdits {
+  const writes = useItemWrites();
+  const toast = useToast();
+  return useMemo<ItemEdits>(
+    () => ({
+      save: async (item, patch, opts) => {
+        const { assigned_to, ...rest } = patch;
+        if (Object.keys(rest).length > 0) await writes.update(item.id, rest);
+        if (assigned_to !== undefined) await writes.assign(item.id, assigned_to ?? 0);
+        if (!opts?.quiet) toast({ title: `${TYPE_LABEL[item.type]} updated` });
+      },
+      move: async (item, parentId, parentTitle) => {
+        try {
+          const stored = await writes.update(item.id, { parent_id: parentId });
+          // Sent at once and refused (403: not the creator's to take out of its campaign): the queue
+          // put it back and its toast carries the server's words; no 'moved' toast to contradict it.
+          if (
+            (stored.parent_id ?? null) !== parentId &&
+            (stored.parent_id ?? null) === (item.parent_id ?? null)
+          )
+            return false;
+          toast({
+            title: `${TYPE_LABEL[item.type]} moved`,
+            description: parentTitle
+              ? `“${item.title}” is now in “${parentTitle}”.`
+              : `“${item.title}” is now at the top level.`,
+          });
+          return true;
+        } catch (error) {
+          console.error(error);
+          const errors = fieldErrorsOf(error);
+          toast({
+            title: 'Could not move it',
+            description:
+              errors?.parent_id?.[0] ??
+              `Failed to move the ${TYPE_LABEL[item.type].toLowerCase()}. Please try again.`,
+            variant: 'destructive',
+          });
+          return false;
+        }
+      },
+    }),
+    [writes, toast],
+  );
+}
