@@ -1,0 +1,67 @@
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { Trees } from './Trees';
+
+/** Issue 13 item 15: statuses in words, one toast per batch, the tutorial and the Contacts import. */
+export class PolishPage extends Trees {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  /** The first-visit tutorial card (its accessible name is 'Welcome' on every step). */
+  get tutorial(): Locator {
+    return this.page.getByRole('dialog', { name: 'Welcome' });
+  }
+
+  /** A fresh device: the tutorial opens on Step 1. */
+  async openTutorial() {
+    await this.goto('/');
+    await expect(this.page).toHaveURL(/\/onboarding$/);
+    await expect(this.tutorial.getByText('Step 1 of 6')).toBeVisible();
+  }
+
+  /** Welcome → account prompt → picks a path → Next. */
+  async chooseAccount(label: 'Sign In' | 'Continue Without Account') {
+    await this.tutorial.getByRole('button', { name: 'Next' }).click();
+    await this.tutorial.getByText(label, { exact: true }).click();
+    await expect(this.tutorial.getByRole('radio', { name: new RegExp(label) })).toBeChecked();
+    await this.tutorial.getByRole('button', { name: 'Next' }).click();
+  }
+
+  /** The toasts on screen (the app shows one at a time). */
+  get toasts(): Locator {
+    return this.page.locator('ol > li');
+  }
+
+  /** Whether this browser has the Contact Picker API. */
+  async hasContactPicker(): Promise<boolean> {
+    return this.page.evaluate(() => {
+      const contacts = (navigator as { contacts?: { select?: unknown } }).contacts;
+      return !!contacts && typeof contacts.select === 'function';
+    });
+  }
+
+  /** Makes the page believe it has the Contact Picker API (from the next load on). */
+  async fakeContactPicker() {
+    await this.page.addInitScript(() => {
+      Object.defineProperty(navigator, 'contacts', {
+        value: { select: async () => [], getProperties: async () => ['name', 'tel'] },
+        configurable: true,
+      });
+    });
+  }
+
+  /** Light and dark screenshots of what is on screen, then no serious or critical axe findings. */
+  async captureBoth(testInfo: TestInfo, name: string, axe = true) {
+    for (const theme of ['light', 'dark'] as const) {
+      await this.setTheme(theme);
+      await this.screenshot(testInfo, `polish-${name}-${theme}`);
+    }
+    if (axe) {
+      for (const theme of ['light', 'dark'] as const) {
+        await this.setTheme(theme);
+        expect(await this.seriousA11yViolations(), `${name} (${theme})`).toEqual([]);
+      }
+    }
+    await this.setTheme('light');
+  }
+}
