@@ -1,6 +1,7 @@
 import { ListPlus } from 'lucide-react';
 import { useParams } from 'react-router';
 import { subtreeProgress } from '../../shared/progress';
+import { AssigneeFact, DateFact, ReminderFact } from '../components/items/DetailEditors';
 import {
   DetailHeading,
   DetailLoading,
@@ -12,7 +13,7 @@ import { ItemList } from '../components/items/ItemList';
 import { ListEmpty, ListLoading, PageColumn, useTabParam } from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { formatDay, statusText } from '../items/itemStyle';
+import { statusText } from '../items/itemStyle';
 import { useChildrenOldestFirst, useDescendants, useItem } from '../items/queries';
 import { ActivityFeed } from './ActivityFeed';
 
@@ -33,15 +34,17 @@ export default function CampaignDetailPage() {
     );
   }
   const { total, completed } = subtreeProgress(descendants ?? [], campaign.id);
-  const due = formatDay(campaign.due_date ?? campaign.end_date);
 
   return (
     <PageColumn>
       <DetailHeading item={campaign} back={BACK} descendants={descendants} />
       <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
+        <AssigneeFact item={campaign} />
         <Fact label="Status">{statusText(campaign.status)}</Fact>
-        {due ? <Fact label="Due">{due}</Fact> : null}
+        <DateFact item={campaign} field="due_date" label="Due" />
+        <DateFact item={campaign} field="end_date" label="End date" />
+        <ReminderFact item={campaign} />
       </dl>
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <Tabs value={tab} onValueChange={setTab} className="mt-5">

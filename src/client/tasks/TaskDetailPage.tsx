@@ -1,6 +1,7 @@
 import { CheckSquare } from 'lucide-react';
 import { useParams } from 'react-router';
 import { subtreeProgress } from '../../shared/progress';
+import { AssigneeFact, DateFact, ParentFact, ReminderFact } from '../components/items/DetailEditors';
 import {
   DetailHeading,
   DetailLoading,
@@ -11,9 +12,7 @@ import {
 import { ItemList } from '../components/items/ItemList';
 import { ListEmpty, ListLoading, PageColumn } from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
-import { assigneeName } from '../items/assignees';
-import { formatDay, statusText } from '../items/itemStyle';
-import { useAssigneeOptions } from '../items/mutations';
+import { statusText } from '../items/itemStyle';
 import { useTaskTodos as useChildren, useTask as useItem } from './queries';
 
 export default function TaskDetailPage() {
@@ -21,7 +20,6 @@ export default function TaskDetailPage() {
   const task = useItem(Number.isFinite(id) ? id : 0);
   const parent = useItem(task?.parent_id ?? 0);
   const todos = useChildren(id);
-  const options = useAssigneeOptions();
 
   if (task === undefined) return <DetailLoading label="Loading task..." />;
   if (task === null || task.type !== 'task') {
@@ -31,16 +29,24 @@ export default function TaskDetailPage() {
   const parentTitle = parent?.title ?? task.parent?.title ?? null;
   const back =
     task.parent_id && parentTitle ? { to: `/campaigns/${task.parent_id}`, label: parentTitle } : null;
-  const assigned = assigneeName(task.assigned_to, options, task.assignedUser);
 
   return (
     <PageColumn>
       <DetailHeading item={task} back={back} descendants={todos} />
-      <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-4">
+      <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
-        <Fact label="Assigned to">{assigned ?? 'Unassigned'}</Fact>
+        <AssigneeFact item={task} />
         <Fact label="Status">{statusText(task.status)}</Fact>
-        <Fact label="Due">{formatDay(task.due_date) ?? 'No due date'}</Fact>
+        <DateFact item={task} field="due_date" label="Due" />
+        <ReminderFact item={task} />
+        <ParentFact
+          item={task}
+          parent={
+            task.parent_id && parentTitle
+              ? { id: task.parent_id, title: parentTitle, type: 'campaign' }
+              : null
+          }
+        />
       </dl>
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <section aria-labelledby="todos-heading" className="mt-6 flex flex-col gap-3">

@@ -11,6 +11,7 @@ import { cn, focusRing } from '../ui/cn';
 import { EmptyState } from '../ui/EmptyState';
 import { Progress } from '../ui/Progress';
 import { Skeleton } from '../ui/Skeleton';
+import { DetailDescription } from './DetailEditors';
 import { InlineTitle } from './InlineTitle';
 import { nextStatus, statusActionLabel } from './StatusControl';
 
@@ -134,11 +135,8 @@ export function DetailHeading({
           {action}
         </Button>
       </div>
-      {item.description ? (
-        <p className="text-sm whitespace-pre-line text-zinc-700 [overflow-wrap:anywhere] dark:text-zinc-300">
-          {item.description}
-        </p>
-      ) : null}
+      {/* Shown, and editable in place (DetailEditors). */}
+      <DetailDescription item={item} />
       <ConfirmDialog
         open={asking}
         onOpenChange={setAsking}
