@@ -36,8 +36,8 @@ test("R1: Sync Now with the server unreachable says 'Sync failed' and the badge 
 
   await test.step('server down, browser online: two todos wait, the badge says the server is unreachable', async () => {
     await app.cutServer();
-    await app.quickAdd('todo', uniqueTitle('Waiting one'));
-    await app.quickAdd('todo', uniqueTitle('Waiting two'));
+    await app.addTodo(uniqueTitle('Waiting one'));
+    await app.addTodo(uniqueTitle('Waiting two'));
     await expect(app.badge).toHaveText('Server unreachable (2 pending)');
     await expect(app.badge).toHaveAttribute('data-connection', 'unreachable');
     await captureBoth(app, testInfo, 'badge-unreachable');
@@ -78,9 +78,9 @@ test("Clear Local Data with changes not on the server says how many would be los
   const app = await signedIn(page, 'Clear Tester');
   const kept = uniqueTitle('Kept by syncing first');
   await app.cutServer();
-  await app.quickAdd('todo', kept);
-  await app.quickAdd('todo', uniqueTitle('Second'));
-  await app.quickAdd('todo', uniqueTitle('Third'));
+  await app.addTodo(kept);
+  await app.addTodo(uniqueTitle('Second'));
+  await app.addTodo(uniqueTitle('Third'));
   await app.openPreferences();
   await app.main.getByRole('button', { name: 'Clear Local Data' }).click();
 
@@ -128,7 +128,7 @@ test("Log out with a change not on the server asks first (Cancel keeps it, 'Sync
 }, testInfo) => {
   const app = await signedIn(page, 'Logout Tester');
   await app.cutServer();
-  await app.quickAdd('todo', uniqueTitle('Unsynced'));
+  await app.addTodo(uniqueTitle('Unsynced'));
 
   const dialog = app.confirm;
   await test.step('Log out asks first, and Cancel keeps the account and the change', async () => {

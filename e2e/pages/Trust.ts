@@ -70,6 +70,25 @@ export class TrustPage extends Outpost {
       : this.page.getByRole('banner').getByText('Local only');
   }
 
+  /**
+   * Adds a todo with Home's quick-add and waits for its row, not for a toast (quick-adds in a row may
+   * share one toast).
+   */
+  async addTodo(title: string) {
+    const form = this.quickAddForm();
+    const input = form.getByRole('textbox', { name: 'Todo title' });
+    if (!(await input.isVisible())) await form.getByRole('textbox').first().click();
+    const chip = form.getByRole('radio', { name: 'Todo', exact: true });
+    if ((await chip.count()) > 0) {
+      await form.getByText('Todo', { exact: true }).click();
+      await expect(chip).toBeChecked();
+    }
+    await input.fill(title);
+    await form.getByRole('button', { name: 'Add todo' }).click();
+    await expect(input).toHaveValue('');
+    await expect(this.row(title)).toBeVisible();
+  }
+
   /** Presses Sync Now on Preferences. */
   async syncNow() {
     await this.main.getByRole('button', { name: 'Sync Now' }).click();
