@@ -23,6 +23,11 @@ const BENCHMARKS: Benchmark[] = [
     file: './clientBrowser.ts',
     about: "the app's data layer in Chromium vs raw IndexedDB: edits, a 10k pull, --100k",
   },
+  {
+    name: 'guest-upgrade',
+    file: './guestUpgrade.ts',
+    about: '1,000 guest items moved to a new account (batches) against the real server: under 5 s',
+  },
   { name: 'sync-soak', file: './syncSoak.ts', about: 'sync under sustained concurrent writes' },
   {
     name: 'events',
