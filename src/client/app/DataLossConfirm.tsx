@@ -121,12 +121,13 @@ export default function DataLossConfirm({
     : action === 'clear'
       ? CLEAR_CONFIRM_TEXT
       : 'Every change is on the server. You can sign in again on this device at any time.';
+  const them = pending === 1 ? 'it' : 'them';
   const hint =
     connection === 'offline'
-      ? "You're offline: connect, then sync them first."
+      ? `You're offline: connect, then sync ${them} first.`
       : connection === 'unreachable'
-        ? "The server can't be reached right now. Try syncing them first."
-        : 'Sync them first to keep them.';
+        ? `The server can't be reached right now. Try syncing ${them} first.`
+        : `Sync ${them} first to keep ${them}.`;
   const confirmLabel =
     action === 'logout'
       ? risky
