@@ -51,6 +51,7 @@ describe('queue entry kinds', () => {
         'due_date',
         'end_date',
         'parent_id',
+        'remind_at',
         'status',
         'title',
         'type',
