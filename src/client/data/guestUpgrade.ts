@@ -4,8 +4,8 @@ import { ITEM_BATCH_MAX } from '../../shared/schemas';
 import type { UpgradeProgress } from '../stores/syncStatusStore';
 import { type ApiClient, ApiError, isNetworkError } from './apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from './db';
-import { summaryOf } from './localItems';
-import { applyConfirmed, enqueue, rebaseEntries } from './syncQueue';
+import { fromServer, summaryOf } from './localItems';
+import { applyConfirmed, lastSeq, queueRow, rebaseEntries } from './syncQueue';
 import type { LocalItem, QueueEntry } from './types';
 
 interface UpgradeMeta {
@@ -37,9 +37,15 @@ export async function moveGuestDataToAccount(db: OutpostDb, user: UserSummary): 
       .filter((i) => i._deleted === 0)
       .sort((a, b) => depthOf(a, byId) - depthOf(b, byId) || a.id - b.id);
     const ids = new Map<number, number>();
-    for (const item of ordered) ids.set(item.id, -(await nextCounter(db, 'tempCounter')));
+    // One read and one write of the counter for the whole upload: the same ids nextCounter hands out.
+    const first = (await nextCounter(db, 'tempCounter')) - 1;
+    for (const [n, item] of ordered.entries()) ids.set(item.id, -(first + n + 1));
+    if (ordered.length > 1) await setMeta(db, META_KEYS.tempCounter, first + ordered.length);
     await db.items.bulkDelete(guest.map((i) => i.id));
     const owner = summaryOf(user);
+    const movedItems: LocalItem[] = [];
+    const entries: QueueEntry[] = [];
+    let seq = await lastSeq(db);
     for (const item of ordered) {
       const id = ids.get(item.id)!;
       const parentId = item.parent_id === null ? null : (ids.get(item.parent_id) ?? null);
@@ -56,15 +62,15 @@ export async function moveGuestDataToAccount(db: OutpostDb, user: UserSummary): 
         _base: null,
         _localVersion: item._localVersion + 1,
       };
-      await db.items.put(moved);
-      await enqueue(db, {
-        kind: 'create',
-        data: createPayload(moved),
-        itemId: id,
-        baseVersion: null,
-        tag: 'upgrade',
-      });
+      movedItems.push(moved);
+      const entry = queueRow(
+        { kind: 'create', data: createPayload(moved), itemId: id, baseVersion: null, tag: 'upgrade' },
+        seq++,
+      );
+      entries.push(entry);
     }
+    await db.items.bulkPut(movedItems);
+    await db.syncQueue.bulkAdd(entries);
     const previous = await getMeta<UpgradeMeta>(db, META_KEYS.upgrade);
     const stillQueued = previous ? await db.syncQueue.where('tag').equals('upgrade').count() : 0;
     const carried = previous && stillQueued > ordered.length ? previous.total : 0;
@@ -197,7 +203,11 @@ async function confirmBatch(
         .modify((child) => {
           child.parent_id = map.get(child.parent_id!) ?? child.parent_id;
         });
-      await db.syncQueue.toCollection().modify((entry) => {
+      const touches = (entry: QueueEntry) =>
+        map.has(entry.itemId) ||
+        (typeof entry.data?.parent_id === 'number' && map.has(entry.data.parent_id)) ||
+        /\/items\/-\d/.test(entry.url);
+      await db.syncQueue.filter(touches).modify((entry) => {
         const itemId = map.get(entry.itemId);
         if (itemId !== undefined) entry.itemId = itemId;
         entry.url = entry.url.replace(/\/items\/(-\d+)(?=\/|$|\?)/, (whole, id: string) => {
@@ -213,11 +223,25 @@ async function confirmBatch(
       await setMeta(db, META_KEYS.idAliases, aliases.slice(-MAX_ALIASES));
       swaps.push(...map);
     }
+    // Most moved items have nothing else queued: stored at once; the others as push.ts confirms one.
+    const queued = new Set(await db.syncQueue.orderBy('itemId').uniqueKeys());
+    const plain: LocalItem[] = [];
     for (const [n, { server }] of pairs.entries()) {
       const local = locals[n];
+      if (!queued.has(server.id)) {
+        plain.push(fromServer(server, local?._localVersion ?? 0));
+        continue;
+      }
       await rebaseEntries(db, server.id, server.version);
       await applyConfirmed(db, server, local ? { ...local, id: server.id } : undefined);
     }
+    await db.items.bulkPut(plain);
+    const users = new Map(
+      pairs
+        .flatMap(({ server }) => [server.created_by, ...(server.assignedUser ? [server.assignedUser] : [])])
+        .map((u) => [u.id, u]),
+    );
+    await db.users.bulkPut([...users.values()]);
   });
   for (const [from, to] of swaps) onIdSwap?.(from, to);
 }
