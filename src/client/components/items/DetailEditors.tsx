@@ -27,9 +27,12 @@ const MoveToDialog = lazy(() => import('./MoveToDialog'));
 const card =
   'min-w-0 rounded-lg border border-zinc-200 bg-white px-3 py-2.5 transition-colors focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/30 dark:border-zinc-800 dark:bg-zinc-900 dark:focus-within:border-indigo-400';
 const labelText = 'text-xs text-zinc-500 dark:text-zinc-400';
+const strong = 'text-zinc-900 dark:text-zinc-100';
+/** An empty date reads as a quiet placeholder. */
+const quiet = 'text-zinc-500 dark:text-zinc-400';
 /** A bare control inside a fact card: 16 px on phones (no zoom on focus), the card shows focus. */
 const bare =
-  'mt-0.5 block w-full min-w-0 cursor-pointer appearance-none rounded-sm border-0 bg-transparent p-0 text-base font-medium text-zinc-900 outline-none md:text-sm dark:text-zinc-100 [color-scheme:light] dark:[color-scheme:dark]';
+  'mt-0.5 block w-full min-w-0 cursor-pointer appearance-none rounded-sm border-0 bg-transparent p-0 text-base font-medium outline-none md:text-sm [color-scheme:light] dark:[color-scheme:dark]';
 
 type Item = Pick<
   LocalItem,
@@ -80,7 +83,7 @@ export function AssigneeFact({ item }: { item: Item }) {
       {(id) => (
         <select
           id={id}
-          className={cn(bare, 'truncate')}
+          className={cn(bare, strong, 'truncate')}
           value={item.assigned_to === null ? '' : String(item.assigned_to)}
           onChange={(e) => void assign(item, e.target.value === '' ? 0 : Number(e.target.value))}
         >
@@ -163,7 +166,7 @@ export function DateFact({
           type="date"
           min="1900-01-01"
           max="9999-12-31"
-          className={bare}
+          className={cn(bare, draft.value === '' ? quiet : strong)}
           value={draft.value}
           onChange={(e) => draft.onChange(e.target.value)}
           onBlur={draft.onBlur}
@@ -187,7 +190,7 @@ export function ReminderFact({ item }: { item: Item }) {
         <input
           id={id}
           type="datetime-local"
-          className={bare}
+          className={cn(bare, draft.value === '' ? quiet : strong)}
           value={draft.value}
           onChange={(e) => draft.onChange(e.target.value)}
           onBlur={draft.onBlur}

@@ -159,7 +159,7 @@ function Picker({ item, onDone }: { item: MoveToDialogProps['item']; onDone: () 
                       {t.title}
                     </span>
                     {t.id !== 0 ? (
-                      <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">
+                      <span className="block truncate text-xs text-zinc-600 dark:text-zinc-400">
                         {TYPE_LABEL[t.type]}
                         {t.context ? ` in ${t.context}` : ''}
                       </span>
