@@ -111,6 +111,10 @@ test('lists: one tab stop per list, arrows and j/k move, Enter renames a todo, t
     await app.expectFocused(new RegExp(`^Todo: ${c}$`));
   });
 
+  await test.step('rows as tab stops pass axe (a named group each)', async () => {
+    expect(await app.seriousA11yViolations()).toEqual([]);
+  });
+
   await test.step('ArrowDown, j, k and ArrowUp move between rows', async () => {
     await page.keyboard.press('ArrowDown');
     await app.expectFocused(new RegExp(`^Todo: ${b}$`));
