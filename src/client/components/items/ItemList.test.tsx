@@ -40,6 +40,14 @@ function tabbable() {
   );
 }
 
+/** The list with rows a test can take away, as a delete does. */
+let setShown: (next: RowItem[]) => void = () => {};
+function Harness() {
+  const [shown, set] = useState(items);
+  setShown = set;
+  return <ItemList items={shown} label="Todos" />;
+}
+
 describe('ItemList keyboard', () => {
   it('is one tab stop: the first row, its controls out of the tab order', () => {
     renderWithApp(<ItemList items={items} label="Todos" />);
@@ -67,12 +75,6 @@ describe('ItemList keyboard', () => {
   });
 
   it('moves focus to the next row when the focused row goes away, or the one before the last', () => {
-    let setShown: (next: RowItem[]) => void = () => {};
-    function Harness() {
-      const [shown, set] = useState(items);
-      setShown = set;
-      return <ItemList items={shown} label="Todos" />;
-    }
     renderWithApp(<Harness />);
     act(() => group('Two').focus());
     // The row is removed while it has focus (a delete): the browser drops focus to the body.
