@@ -1,0 +1,51 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { Outpost } from './Outpost';
+
+/** Issue 13 item 14: a guest's items moved to a new account in batches, the Upgrade dialog and its badge. */
+export class UpgradePage extends Outpost {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  /** The Upgrade dialog while the items go up. */
+  get dialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Upgrading Your Account' });
+  }
+
+  /** The badge that keeps counting once the dialog is dismissed (it reopens the dialog). */
+  get badge(): Locator {
+    return this.page.getByRole('button', { name: /^Moving your items to your account/ });
+  }
+
+  /** 'N of M items' in the dialog, as numbers. */
+  async progress(): Promise<{ sent: number; total: number }> {
+    const text = (await this.dialog.getByText(/^[\d,]+ of [\d,]+ items$/).textContent()) ?? '';
+    const [sent, total] = (text.match(/[\d,]+/g) ?? []).map((n) => Number(n.replace(/,/g, '')));
+    return { sent: sent ?? Number.NaN, total: total ?? Number.NaN };
+  }
+
+  /** Adds todos quickly with the Home quick-add card: type, Enter, the card empties. */
+  async quickAddTodos(titles: readonly string[]) {
+    const form = this.quickAddForm();
+    const input = form.getByRole('textbox', { name: 'Todo title' });
+    if (!(await input.isVisible())) await form.getByRole('textbox').first().click();
+    const chip = form.getByRole('radio', { name: 'Todo', exact: true });
+    if ((await chip.count()) > 0 && !(await chip.isChecked())) {
+      await form.getByText('Todo', { exact: true }).click();
+      await expect(chip).toBeChecked();
+    }
+    for (const title of titles) {
+      await input.fill(title);
+      await input.press('Enter');
+      await expect(input).toHaveValue('');
+    }
+  }
+
+  /** Slows each batch request down, as a real network does, so the progress can be seen and dismissed. */
+  async slowBatches(ms: number) {
+    await this.page.route('**/api/items/batch', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.continue();
+    });
+  }
+}
