@@ -33,7 +33,7 @@ for (const theme of ['light', 'dark'] as const) {
       await app.tickTodo(todos[0]!);
       await app.tickTodo(todos[1]!);
       await app.expectProgress(2, 3);
-      await app.main.getByRole('link', { name: campaign }).click();
+      await app.main.locator('header').getByRole('link', { name: campaign }).click();
       await expect(app.heading(campaign)).toBeVisible();
       await app.expectProgress(2, 4);
       expect(await app.rowTitles([task, loose])).toEqual([task, loose]);
