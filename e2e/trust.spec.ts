@@ -45,7 +45,9 @@ test("R1: Sync Now with the server unreachable says 'Sync failed' and the badge 
 
   await test.step("Sync Now says 'Sync failed' with the changes waiting, never 'Sync complete'", async () => {
     await app.openPreferences();
-    await expect(app.main.getByTestId('sync-state')).toHaveText('Server unreachable. 2 changes waiting to sync.');
+    await expect(app.main.getByTestId('sync-state')).toHaveText(
+      'Server unreachable. 2 changes waiting to sync.',
+    );
     await app.syncNow();
     await expect(app.toastWith('Sync failed', 'Server unreachable — 2 changes waiting')).toBeVisible();
     await expect(app.toast('Sync complete')).toHaveCount(0);
@@ -88,7 +90,9 @@ test("Clear Local Data with changes not on the server says how many would be los
   await test.step('the question names the loss and the way to avoid it', async () => {
     await expect(dialog).toBeVisible();
     await expect(dialog).toHaveAccessibleName('Clear Local Data');
-    await expect(dialog).toHaveAccessibleDescription('3 changes are not on the server yet and would be lost.');
+    await expect(dialog).toHaveAccessibleDescription(
+      '3 changes are not on the server yet and would be lost.',
+    );
     await expect(dialog.getByRole('button', { name: 'Sync now' })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Clear and lose 3 changes' })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeVisible();

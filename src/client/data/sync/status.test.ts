@@ -61,7 +61,10 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
     d.control.offline = false;
     const result = await d.client.engine.sync({ manual: true });
     expect(result).toMatchObject({ outcome: 'synced', pending: 0 });
-    expect(lastToast(d)).toMatchObject({ title: 'Sync complete', description: 'Your items have been synchronized.' });
+    expect(lastToast(d)).toMatchObject({
+      title: 'Sync complete',
+      description: 'Your items have been synchronized.',
+    });
     const state = d.client.status.getState();
     expect(state.serverReachable).toBe(true);
     expect(badgeLabel(state)).toBe('Online');
@@ -75,7 +78,8 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
     expect(result).toMatchObject({ skipped: 'offline', outcome: 'offline', pending: 1 });
     expect(lastToast(d)).toMatchObject({
       title: 'Sync failed',
-      description: "You're offline — 1 change waiting. Failed to sync items. Please try again when you're connected.",
+      description:
+        "You're offline — 1 change waiting. Failed to sync items. Please try again when you're connected.",
     });
     const state = d.client.status.getState();
     expect(state.serverReachable).toBe(true);
@@ -100,7 +104,9 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
   it('R1: the badge tells the three states apart and stays while the server is unreachable', () => {
     const base = { syncing: false, pendingCount: 5, changedAt: null };
     expect(badgeLabel({ ...base, online: false, serverReachable: false })).toBe('Offline');
-    expect(badgeLabel({ ...base, online: true, serverReachable: false })).toBe('Server unreachable (5 pending)');
+    expect(badgeLabel({ ...base, online: true, serverReachable: false })).toBe(
+      'Server unreachable (5 pending)',
+    );
     expect(badgeLabel({ ...base, online: true, serverReachable: true })).toBe('Online (5 pending)');
     expect(badgeLabel({ ...base, pendingCount: 0, online: true, serverReachable: false })).toBe(
       'Server unreachable',
@@ -135,7 +141,11 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
     online = true;
     await expect(failing('/api/x')).rejects.toThrow();
     expect(store.getState().serverReachable).toBe(false);
-    const answering = trackReachability(async () => new Response('{}', { status: 500 }), store, () => true);
+    const answering = trackReachability(
+      async () => new Response('{}', { status: 500 }),
+      store,
+      () => true,
+    );
     await answering('/api/x');
     expect(store.getState().serverReachable).toBe(true);
   });
