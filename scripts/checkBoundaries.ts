@@ -12,6 +12,8 @@ interface Rule {
   applies: (file: string) => boolean;
   /** True for an import the governed file may not make. */
   forbids: (target: string) => boolean;
+  /** Only imports that load code with the file count (not `import type`, not `import()`). */
+  eagerOnly?: boolean;
 }
 
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
@@ -82,6 +84,14 @@ export const RULES: Rule[] = [
     applies: (file) => under('src')(file) && !isTest(file),
     forbids: (target) => target.startsWith('testkit/'),
   },
+  {
+    name: 'the data layer loads zod on demand: src/shared/schemas only through import() or import type (first-screen budget)',
+    applies: (file) =>
+      (under('src/client/data')(file) || under('src/client/app')(file) || under('src/client/stores')(file)) &&
+      !isTestSupport(file),
+    forbids: (target) => target === 'src/shared/schemas' || target === 'zod',
+    eagerOnly: true,
+  },
 ];
 
 function packageName(specifier: string): string {
@@ -100,19 +110,21 @@ function sourceFiles(dir: string): string[] {
 }
 
 const IMPORT =
-  /(?:^|[\s;])(?:import|export)\s(?:[^'";]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  /(?:^|[\s;])(?:import|export)\s(type\s)?(?:[^'";]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** The imports of a file: relative ones resolved to paths from the root, packages as written. */
-export function importsOf(file: string, text: string): string[] {
-  const out: string[] = [];
+/**
+ * The imports of a file: relative ones resolved to paths from the root, packages as written; `eager`
+ * when the import loads the module's code with the file (not type-only, not a dynamic import()).
+ */
+export function importsOf(file: string, text: string): { target: string; eager: boolean }[] {
+  const out: { target: string; eager: boolean }[] = [];
   for (const match of text.matchAll(IMPORT)) {
-    const specifier = match[1] ?? match[2];
+    const specifier = match[2] ?? match[3];
     if (!specifier) continue;
-    out.push(
-      specifier.startsWith('.')
-        ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier))
-        : specifier,
-    );
+    const target = specifier.startsWith('.')
+      ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier))
+      : specifier;
+    out.push({ target, eager: match[2] !== undefined && match[1] === undefined });
   }
   return out;
 }
@@ -121,8 +133,9 @@ const problems: string[] = [];
 for (const file of [...sourceFiles('src'), ...sourceFiles('testkit')]) {
   const rules = RULES.filter((rule) => rule.applies(file));
   if (rules.length === 0) continue;
-  for (const target of importsOf(file, readFileSync(path.join(repoRoot, file), 'utf8'))) {
+  for (const { target, eager } of importsOf(file, readFileSync(path.join(repoRoot, file), 'utf8'))) {
     for (const rule of rules) {
+      if (rule.eagerOnly && !eager) continue;
       if (rule.forbids(target)) problems.push(`${file} imports ${target}: ${rule.name}`);
     }
   }

@@ -17,6 +17,8 @@ export const SYNC_PAGE_SIZE = 500;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Most phones one POST /api/contacts/sync may carry; a bigger address book goes in several. */
 export const CONTACTS_PER_REQUEST = 2000;
+/** Most items one POST /api/items/batch may create (the guest upgrade sends bigger uploads in several). */
+export const ITEM_BATCH_MAX = 200;
 
 export interface UserSummary {
   id: number;

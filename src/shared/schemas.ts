@@ -3,6 +3,7 @@ import {
   CONTACTS_PER_REQUEST,
   DESCRIPTION_MAX_LENGTH,
   IDEMPOTENCY_KEY_MAX_LENGTH,
+  ITEM_BATCH_MAX,
   ITEM_STATUSES,
   ITEM_TYPES,
   MAX_PER_PAGE,
@@ -101,9 +102,6 @@ export const itemCreateSchema = z.strictObject({
 export type ItemCreateInput = z.input<typeof itemCreateSchema>;
 export type ItemCreate = z.output<typeof itemCreateSchema>;
 
-/** How many items one `POST /api/items/batch` may create. */
-export const ITEM_BATCH_MAX = 200;
-
 /**
  * One item of `POST /api/items/batch`: the create payload (the same rules as `itemCreateSchema`)
  * with a required `uuid`, and its parent named by `parent_id` or by `parent_uuid` (an earlier item of
@@ -146,7 +144,7 @@ export type ItemPatchInput = z.input<typeof itemPatchSchema>;
 export type ItemPatch = z.output<typeof itemPatchSchema>;
 
 // Declared in ./item (zod-free) so client code that only needs the list does not pull zod in.
-export { CONTACTS_PER_REQUEST, PATCHABLE_FIELDS, type PatchableField } from './item';
+export { CONTACTS_PER_REQUEST, ITEM_BATCH_MAX, PATCHABLE_FIELDS, type PatchableField } from './item';
 
 export const assignSchema = z.strictObject({
   user_id: z.number({ error: 'Must be a user id.' }).int('Must be a whole number.').min(0).max(2_147_483_647),

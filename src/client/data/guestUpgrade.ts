@@ -1,6 +1,6 @@
 import type { Item, UserSummary } from '../../shared/item';
+import { ITEM_BATCH_MAX } from '../../shared/item';
 import { createPayload } from '../../shared/protocol';
-import { ITEM_BATCH_MAX } from '../../shared/schemas';
 import type { UpgradeProgress } from '../stores/syncStatusStore';
 import { type ApiClient, ApiError, isNetworkError } from './apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from './db';
