@@ -213,10 +213,10 @@ export function ParentFact({
   if (item.type === 'campaign') return null;
   const href = parent ? itemHref(parent) : null;
   return (
-    <div className={cn(card, 'flex items-center gap-2')}>
-      <div className="min-w-0 flex-1">
-        <dt className={labelText}>In:</dt>
-        <dd className="mt-0.5 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
+    <div className={card}>
+      <dt className={labelText}>In:</dt>
+      <dd className="flex min-w-0 items-center gap-2">
+        <span className="mt-0.5 min-w-0 flex-1 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
           {parent && href ? (
             <Link to={href} className={cn('rounded-sm hover:underline', focusRing)}>
               {parent.title}
@@ -226,18 +226,18 @@ export function ParentFact({
           ) : (
             'Top level'
           )}
-        </dd>
-      </div>
-      <Button
-        ref={button}
-        variant="ghost"
-        size="sm"
-        className="-mr-1.5 px-2"
-        onClick={() => setMoving(true)}
-        aria-label={`Move ${TYPE_LABEL[item.type].toLowerCase()} to…`}
-      >
-        <FolderInput aria-hidden /> Move…
-      </Button>
+        </span>
+        <Button
+          ref={button}
+          variant="ghost"
+          size="sm"
+          className="-my-1 -mr-1.5 px-2"
+          onClick={() => setMoving(true)}
+          aria-label={`Move ${TYPE_LABEL[item.type].toLowerCase()} to…`}
+        >
+          <FolderInput aria-hidden /> Move…
+        </Button>
+      </dd>
       {moving ? (
         <Suspense fallback={null}>
           <MoveToDialog
