@@ -5,9 +5,13 @@ import type { OutpostClient } from '../../data/client';
 import { toastStore } from '../../stores/toastStore';
 import { InlineTitle } from './InlineTitle';
 import { ItemRow } from './ItemRow';
+import { resetPointerGuard } from './pointerGuard';
 import { makeTestClient, renderWithApp } from './testUtils';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  resetPointerGuard();
+});
 
 function startEditing() {
   fireEvent.click(screen.getByRole('button', { name: /Edit title/ }));
@@ -122,6 +126,25 @@ describe('ItemRow inline edit', () => {
       title: 'Todo deleted',
       description: 'The todo has been deleted successfully.',
     });
+  });
+
+  it('deletes one todo on a double click, not the next one that slides under the pointer', async () => {
+    client = makeTestClient();
+    const first = await client.items.create({ title: 'First note', type: 'todo' });
+    const second = await client.items.create({ title: 'Second note', type: 'todo' });
+    renderWithApp(
+      <>
+        <ItemRow item={first} />
+        <ItemRow item={second} />
+      </>,
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Delete First note' }));
+      // The second click of the double click lands on the row that moved up.
+      fireEvent.click(screen.getByRole('button', { name: 'Delete Second note' }));
+    });
+    await waitFor(async () => expect(await client.db.items.get(first.id)).toBeUndefined());
+    expect(await client.db.items.get(second.id)).toBeDefined();
   });
 
   it('asks before deleting a task with everything in it', async () => {

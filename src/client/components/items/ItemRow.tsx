@@ -8,6 +8,7 @@ import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
 import { cn, focusRing } from '../ui/cn';
 import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../ui/lazyMenu';
 import { InlineTitle } from './InlineTitle';
+import { guardPointer, pointerGuarded } from './pointerGuard';
 import { nextStatus, StatusControl } from './StatusControl';
 
 /** Every row is exactly this tall, so long lists can be windowed without measuring. */
@@ -95,9 +96,14 @@ export const ItemRow = memo(function ItemRow({
     setPressed({ menu, intent });
     loadMenus().catch(() => setPressed(null));
   };
-  // Deleting a campaign or task takes everything under it, so those ask first; a todo goes at once.
+  // Deleting a campaign or task takes everything under it, so those ask first; a todo goes at once,
+  // and the rest of a double click cannot delete the row that slides up under the pointer.
   const requestDelete = () => {
-    if (item.type === 'todo') return void remove(item);
+    if (pointerGuarded()) return;
+    if (item.type === 'todo') {
+      guardPointer();
+      return void remove(item);
+    }
     void loadMenus().then(
       () => setConfirming(true),
       () => {},

@@ -14,6 +14,7 @@ import { cn } from '../ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { type MenuIntent, useReplayMenuIntent } from '../ui/lazyMenu';
 import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
+import { guardPointer } from './pointerGuard';
 import { useRowEditItems } from './RowEditItems';
 import { statusActionLabel } from './StatusControl';
 
@@ -248,15 +249,4 @@ export function DeleteConfirmDialog({
       </DialogContent>
     </Dialog>
   );
-}
-
-/** The longest usual double-click interval: no click reaches the page for this long after Delete. */
-export const POINTER_GUARD_MS = 500;
-
-function guardPointer() {
-  const root = document.documentElement;
-  root.style.pointerEvents = 'none';
-  window.setTimeout(() => {
-    root.style.pointerEvents = '';
-  }, POINTER_GUARD_MS);
 }
