@@ -8,7 +8,6 @@ import { Link } from 'react-router';
 import type { ItemType } from '../../../shared/item';
 import type { ItemPatchInput } from '../../../shared/schemas';
 import {
-  formatReminder,
   fromLocalDateTime,
   isCommittableDateTime,
   isCommittableDay,
@@ -54,14 +53,16 @@ function EditableFact({
   label,
   children,
   hint,
+  className,
 }: {
   label: string;
   hint?: ReactNode;
+  className?: string;
   children: (id: string) => ReactNode;
 }) {
   const id = useId();
   return (
-    <div className={card}>
+    <div className={cn(card, className)}>
       <dt className={labelText}>
         <label htmlFor={id}>{label}:</label>
       </dt>
@@ -185,7 +186,8 @@ export function ReminderFact({ item }: { item: Item }) {
     isCommittableDateTime,
   );
   return (
-    <EditableFact label="Reminder" hint={item.remind_at ? formatReminder(item.remind_at) : 'None set'}>
+    // A date and a time need the phone's full width.
+    <EditableFact label="Reminder" className="col-span-2 sm:col-span-1">
       {(id) => (
         <input
           id={id}
@@ -213,7 +215,7 @@ export function ParentFact({
   if (item.type === 'campaign') return null;
   const href = parent ? itemHref(parent) : null;
   return (
-    <div className={card}>
+    <div className={cn(card, 'col-span-2 sm:col-span-1')}>
       <dt className={labelText}>In:</dt>
       <dd className="flex min-w-0 items-center gap-2">
         <span className="mt-0.5 min-w-0 flex-1 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
