@@ -80,7 +80,7 @@ export function useItemWrites(): ItemWrites {
       create: (payload) => c.items.create(payload),
       update: (id, patch) => c.items.update(id, patch),
       setStatus: async (id, status) => {
-        await c.items.setStatus(id, status);
+        await c.items.changeStatus(id, status);
       },
       assign: async (id, userId) => {
         await c.items.assign(id, userId);

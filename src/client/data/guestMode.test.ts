@@ -86,6 +86,24 @@ describe('guest mode', () => {
     expect((await client.queries.itemById(t.id))?.status).toBe('completed');
   });
 
+  it('reopens from a screen so status, counts and progress agree: what was completed last reopens', async () => {
+    const client = guest();
+    const c = await client.items.create({ title: 'C', type: 'campaign' });
+    const t = await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
+    const d = await client.items.create({ title: 'D', type: 'todo', parent_id: t.id });
+    await client.items.complete(c.id);
+    await client.items.changeStatus(c.id, 'pending');
+    const status = async (id: number) => (await client.queries.itemById(id))?.status;
+    expect(await status(d.id)).toBe('pending');
+    expect(await status(t.id)).toBe('in_progress');
+    expect(await status(c.id)).toBe('in_progress');
+    expect(await client.queries.progressFor(c.id)).toMatchObject({ completed: 0 });
+    // A plain reopen of an item without children is just that.
+    await client.items.complete(d.id);
+    await client.items.changeStatus(d.id, 'pending');
+    expect(await status(d.id)).toBe('pending');
+  });
+
   it('deletes an item with its descendants at once', async () => {
     const client = guest();
     const c = await client.items.create({ title: 'C', type: 'campaign' });

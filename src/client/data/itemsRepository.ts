@@ -2,7 +2,7 @@ import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
 import { type ItemStatus, PATCHABLE_FIELDS, type PatchableField, type UserSummary } from '../../shared/item';
 import { createPayload } from '../../shared/protocol';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../shared/schemas';
-import { completedAtFor } from '../../shared/status';
+import { completedAtFor, reopenDirect } from '../../shared/status';
 import { ApiError } from './apiClient';
 import { nextCounter, type OutpostDb } from './db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
@@ -268,6 +268,28 @@ export function createItemsRepository(deps: RepositoryDeps) {
     return write(id, { status });
   }
 
+  /**
+   * A person's status change from a screen. Reopening a completed item over a subtree that is all
+   * done reopens what was completed last (shared reopenDirect), so status, counts and progress agree
+   * ('pending · 2 of 2 done · 100%' never shows); every other change is `setStatus`.
+   */
+  async function changeStatus(id: number, status: ItemStatus): Promise<LocalItem> {
+    const current = await db.items.get(id);
+    if (status === 'completed' || current?.status !== 'completed') return setStatus(id, status);
+    const below = await descendantIds(db, id);
+    if (below.length === 0) return setStatus(id, status);
+    const nodes = (await db.items.bulkGet([id, ...below])).filter(
+      (i): i is LocalItem => i !== undefined && i._deleted === 0,
+    );
+    const direct = reopenDirect(nodes, id, status);
+    let own: LocalItem | undefined;
+    for (const [target, next] of direct) {
+      const written = await setStatus(target, next);
+      if (target === id) own = written;
+    }
+    return own ?? (await db.items.get(id)) ?? current;
+  }
+
   /** A todo's icon: pending ↔ completed (an in-progress todo completes). */
   async function toggle(id: number): Promise<LocalItem> {
     const item = await db.items.get(id);
@@ -332,6 +354,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
     toggle,
     assign,
     setStatus,
+    changeStatus,
     start: (id: number) => setStatus(id, 'in_progress'),
     complete: (id: number) => setStatus(id, 'completed'),
     reopen: (id: number) => setStatus(id, 'pending'),

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
-import { reopenDirect } from '../../shared/status';
 import { type ItemWrites, isInvalidInput, type LocalItem, useItemWrites } from '../app/liveData';
 import { useServices, useToast } from '../app/services';
 import { announceCreated } from '../stores/quickAddToast';
@@ -91,11 +90,9 @@ function itemMutations(writes: ItemWrites, toast: Toast) {
      * Reopens an item so its status, counts and progress agree (shared reopenDirect): over a subtree
      * that is all done, the items completed last are reopened and the roll-up reopens the rest.
      */
-    reopen: (item: Target & StatusFields, descendants: readonly StatusFields[]) =>
-      withToasts(toast, item, 'update', async () => {
-        const direct = reopenDirect([item, ...descendants], item.id);
-        for (const [id, status] of direct) await writes.setStatus(id, status);
-      }),
+    reopen: (item: Target & StatusFields, _descendants: readonly StatusFields[]) =>
+      // The data layer reopens what was completed last when the subtree is all done (reopenDirect).
+      withToasts(toast, item, 'update', () => writes.setStatus(item.id, 'pending')),
     assign: (item: Target, userId: number) =>
       withToasts(
         toast,
