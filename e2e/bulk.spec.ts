@@ -37,6 +37,10 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(app.heading(campaign)).toBeVisible();
       await app.expectProgress(2, 4);
       expect(await app.rowTitles([task, loose])).toEqual([task, loose]);
+      // The task's row carries its own progress through its todos.
+      await expect(app.main.locator('[data-item-id]').filter({ hasText: task })).toContainText(
+        '2 of 3 done · 67%',
+      );
       await app.shotAndAxe(testInfo, `campaign-nested-progress-${theme}`);
     });
 

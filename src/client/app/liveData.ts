@@ -9,6 +9,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
+import type { SubtreeProgress } from '../../shared/progress';
 import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
 import { ApiError } from '../data/apiClient';
 import type { OutpostClient } from '../data/client';
@@ -152,6 +153,18 @@ export function useLocal<T>(query: (reads: LocalReads) => Promise<T> | T, deps: 
   const key = useViewerKey(c);
   const reads = useMemo(() => readsOf(c), [c]);
   return useLiveQuery(() => (key === null ? undefined : query(reads)), [...deps, key, reads]);
+}
+
+const NO_PROGRESS: ReadonlyMap<number, SubtreeProgress> = new Map();
+
+/** Progress through the subtree of each campaign and task among `items` (the rows on screen), live. */
+export function useRowProgress(
+  items: readonly { id: number; type: string }[],
+): ReadonlyMap<number, SubtreeProgress> {
+  const ids = items.filter((i) => i.type !== 'todo').map((i) => i.id);
+  const key = ids.join(',');
+  // The ids' text is the dependency: the same rows give the same key on every render.
+  return useLocal((reads) => reads.subtreeProgress(ids), [key]) ?? NO_PROGRESS;
 }
 
 /** Tells the data layer once the screen shows what the device holds, so the server is asked after it. */

@@ -176,6 +176,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     childrenOf: (id: number, type?: Parameters<typeof queries.childrenOf>[3]) =>
       queries.childrenOf(db, viewer(), id, type),
     progressFor: (id: number) => queries.progressFor(db, viewer(), id),
+    subtreeProgress: (ids: readonly number[]) => queries.subtreeProgressOf(db, viewer(), ids),
     itemById: (id: number) => queries.itemById(db, viewer(), id),
     pendingCount: () => queries.pendingCount(db),
     conflicts: () => engine.listConflicts(),

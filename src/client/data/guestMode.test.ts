@@ -104,6 +104,22 @@ describe('guest mode', () => {
     expect(await status(d.id)).toBe('pending');
   });
 
+  it('gives each campaign and task on screen its progress through the whole subtree, in one read', async () => {
+    const client = guest();
+    const c = await client.items.create({ title: 'C', type: 'campaign' });
+    const t = await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
+    const bare = await client.items.create({ title: 'Bare', type: 'task' });
+    const d1 = await client.items.create({ title: 'D1', type: 'todo', parent_id: t.id });
+    await client.items.create({ title: 'D2', type: 'todo', parent_id: t.id });
+    await client.items.create({ title: 'D3', type: 'todo', parent_id: t.id });
+    await client.items.complete(d1.id);
+    const progress = await client.queries.subtreeProgress([c.id, t.id, bare.id]);
+    // The campaign's only task is 1 of 3 done: the campaign says so too, not '0 of 1'.
+    expect(progress.get(c.id)).toMatchObject({ total: 3, completed: 1 });
+    expect(progress.get(t.id)).toMatchObject({ total: 3, completed: 1 });
+    expect(progress.get(bare.id)).toMatchObject({ total: 0, completed: 0 });
+  });
+
   it('deletes an item with its descendants at once', async () => {
     const client = guest();
     const c = await client.items.create({ title: 'C', type: 'campaign' });

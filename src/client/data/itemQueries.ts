@@ -1,5 +1,5 @@
 import type { ItemStatus, ItemType } from '../../shared/item';
-import { progressOf } from '../../shared/progress';
+import { progressOf, type SubtreeProgress, subtreeProgress } from '../../shared/progress';
 import { type ListOrder, sortForList } from '../../shared/sort';
 import {
   isAssignedTo,
@@ -205,6 +205,33 @@ export async function progressFor(db: OutpostDb, viewer: Viewer, parentId: numbe
   const children = await childrenOf(db, viewer, parentId);
   const completed = children.filter((c) => c.status === 'completed').length;
   return { total: children.length, completed, ...progressOf(children.length, completed) };
+}
+
+/**
+ * Progress through the whole subtree of each of `ids` (campaigns and tasks on screen), in two index
+ * reads whatever the count: their children, then the children of the tasks among those.
+ */
+export async function subtreeProgressOf(
+  db: OutpostDb,
+  viewer: Viewer,
+  ids: readonly number[],
+): Promise<Map<number, SubtreeProgress>> {
+  const out = new Map<number, SubtreeProgress>();
+  if (ids.length === 0) return out;
+  const children = (
+    await db.items
+      .where('parent_id')
+      .anyOf([...ids])
+      .toArray()
+  ).filter((i) => inScope(i, viewer));
+  const tasks = children.filter((c) => c.type === 'task').map((c) => c.id);
+  const grandchildren =
+    tasks.length === 0
+      ? []
+      : (await db.items.where('parent_id').anyOf(tasks).toArray()).filter((i) => inScope(i, viewer));
+  const nodes = [...children, ...grandchildren];
+  for (const id of ids) out.set(id, subtreeProgress(nodes, id));
+  return out;
 }
 
 /** One item with its parent resolved from local data; follows a swapped temporary id. */

@@ -7,6 +7,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { useRowProgress } from '../../app/liveData';
 import { cn } from '../ui/cn';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
 import { useWindowedList } from './useWindowedList';
@@ -144,6 +145,7 @@ export function ItemList<T extends RowItem>({
     [],
   );
 
+  const progress = useRowProgress(visible);
   const rows = visible.map((item, i) => (
     <li key={item.id} className="list-none" data-index={(windowed ? start : 0) + i}>
       <ItemRow
@@ -152,6 +154,7 @@ export function ItemList<T extends RowItem>({
         onRowFocus={onRowFocus}
         showParent={showParent}
         parentTitle={item.parent_id !== null ? (parentTitles?.get(item.parent_id) ?? null) : null}
+        progress={progress.get(item.id)}
       />
     </li>
   ));

@@ -7,6 +7,7 @@ import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from '../../item
 import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
 import { cn, focusRing } from '../ui/cn';
 import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../ui/lazyMenu';
+import { ProgressLine } from '../ui/Progress';
 import { InlineTitle } from './InlineTitle';
 import { guardPointer, pointerGuarded } from './pointerGuard';
 import { nextStatus, StatusControl } from './StatusControl';
@@ -41,6 +42,8 @@ export interface ItemRowProps {
    * reaches, and its controls leave the tab order (the row's keys and its actions menu reach them).
    */
   tabStop?: boolean;
+  /** Progress through the subtree of a campaign or task (its todos count), shown on the meta line. */
+  progress?: { total: number; completed: number } | undefined;
   /** Called when focus enters the row (the list moves its tab stop here). */
   onRowFocus?: (id: number) => void;
 }
@@ -81,6 +84,7 @@ export const ItemRow = memo(function ItemRow({
   className,
   tabStop,
   onRowFocus,
+  progress,
 }: ItemRowProps) {
   const roving = tabStop !== undefined;
   const rowRef = useRef<HTMLDivElement>(null);
@@ -260,6 +264,9 @@ export const ItemRow = memo(function ItemRow({
               <span className="sr-only">Due</span>
               {due}
             </span>
+          ) : null}
+          {progress && progress.total > 0 ? (
+            <ProgressLine total={progress.total} completed={progress.completed} className="shrink-0" />
           ) : null}
           {pending ? (
             <span
