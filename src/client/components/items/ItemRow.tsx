@@ -266,7 +266,7 @@ export const ItemRow = memo(function ItemRow({
             </span>
           ) : null}
           {progress && progress.total > 0 ? (
-            <ProgressLine total={progress.total} completed={progress.completed} className="shrink-0" />
+            <ProgressLine total={progress.total} completed={progress.completed} className="w-40 shrink-0" />
           ) : null}
           {pending ? (
             <span
