@@ -8,6 +8,7 @@ import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import { Field } from '../components/ui/Field';
 import { Input, Textarea } from '../components/ui/Input';
 import { Tabs, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { TitleCounter } from '../components/ui/TitleCounter';
 import { canSubmitTitle, dialogPayload, dialogTypeEnabled, ITEM_TYPES, titleState } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateItem } from './mutations';
@@ -121,18 +122,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                   placeholder={`What is this ${type} about?`}
                   className={state.showCounter ? 'pr-16' : undefined}
                 />
-                {state.showCounter ? (
-                  <span
-                    aria-live="polite"
-                    className={cn(
-                      'absolute top-1/2 right-3 -translate-y-1/2 text-xs tabular-nums',
-                      state.tooLong ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400',
-                    )}
-                  >
-                    {state.length}/255
-                    <span className="sr-only"> characters</span>
-                  </span>
-                ) : null}
+                {state.showCounter ? <TitleCounter length={state.length} tooLong={state.tooLong} /> : null}
               </div>
             )}
           </Field>

@@ -20,6 +20,7 @@ import type { LocalItem } from '../../items/queries';
 import { Button } from '../ui/Button';
 import { cn, focusRing } from '../ui/cn';
 import { Textarea } from '../ui/Input';
+import { AssigneeOptions } from './AssigneeOptions';
 
 const MoveToDialog = lazy(() => import('./MoveToDialog'));
 
@@ -78,7 +79,6 @@ function EditableFact({
 export function AssigneeFact({ item }: { item: Item }) {
   const options = useAssigneeOptions();
   const { assign } = useItemMutations();
-  const stranger = item.assigned_to !== null && !options.some((o) => o.id === item.assigned_to);
   return (
     <EditableFact label="Assigned to">
       {(id) => (
@@ -88,17 +88,7 @@ export function AssigneeFact({ item }: { item: Item }) {
           value={item.assigned_to === null ? '' : String(item.assigned_to)}
           onChange={(e) => void assign(item, e.target.value === '' ? 0 : Number(e.target.value))}
         >
-          <option value="">Unassigned</option>
-          {stranger ? (
-            <option value={String(item.assigned_to)}>
-              {item.assignedUser?.name ?? `User ${item.assigned_to}`}
-            </option>
-          ) : null}
-          {options.map((o) => (
-            <option key={o.id} value={String(o.id)}>
-              {o.name}
-            </option>
-          ))}
+          <AssigneeOptions item={item} options={options} />
         </select>
       )}
     </EditableFact>

@@ -13,10 +13,11 @@ import { statusText, TYPE_LABEL } from '../../items/itemStyle';
 import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
 import { type LocalItem, useDescendants, useItem } from '../../items/queries';
 import { Button } from '../ui/Button';
-import { cn } from '../ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { Field } from '../ui/Field';
 import { Input, Textarea } from '../ui/Input';
+import { TitleCounter } from '../ui/TitleCounter';
+import { AssigneeOptions } from './AssigneeOptions';
 
 export const selectClasses =
   'h-10 w-full rounded-lg border border-zinc-300 bg-white px-3 text-base text-zinc-900 shadow-xs outline-none focus-visible:border-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-500/40 md:text-sm dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
@@ -157,18 +158,7 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
               autoComplete="off"
               className={title.showCounter ? 'pr-16' : undefined}
             />
-            {title.showCounter ? (
-              <span
-                aria-live="polite"
-                className={cn(
-                  'absolute top-1/2 right-3 -translate-y-1/2 text-xs tabular-nums',
-                  title.tooLong ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400',
-                )}
-              >
-                {title.length}/255
-                <span className="sr-only"> characters</span>
-              </span>
-            ) : null}
+            {title.showCounter ? <TitleCounter length={title.length} tooLong={title.tooLong} /> : null}
           </div>
         )}
       </Field>
@@ -215,17 +205,7 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
               onChange={(e) => set('assignee')(e.target.value)}
               className={selectClasses}
             >
-              <option value="">Unassigned</option>
-              {item.assigned_to !== null && !options.some((o) => o.id === item.assigned_to) ? (
-                <option value={String(item.assigned_to)}>
-                  {item.assignedUser?.name ?? `User ${item.assigned_to}`}
-                </option>
-              ) : null}
-              {options.map((o) => (
-                <option key={o.id} value={String(o.id)}>
-                  {o.name}
-                </option>
-              ))}
+              <AssigneeOptions item={item} options={options} />
             </select>
           )}
         </Field>
