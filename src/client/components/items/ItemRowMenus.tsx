@@ -95,6 +95,9 @@ export function RowActionsMenu({
           align="end"
           sideOffset={6}
           collisionPadding={8}
+          // A long menu scrolls (phones list the assignees inline): its region takes focus itself, so
+          // the keyboard reaches what is below the fold (axe scrollable-region-focusable).
+          tabIndex={0}
           className={cn(menuContentClasses, menuFit)}
         >
           <Menu.Item className={menuItemClasses} onSelect={() => onStatus(next)}>
@@ -138,6 +141,7 @@ export function RowActionsMenu({
                 <Menu.SubContent
                   sideOffset={4}
                   collisionPadding={8}
+                  tabIndex={0}
                   avoidCollisions
                   className={cn(menuContentClasses, menuFit)}
                 >
