@@ -7,6 +7,7 @@ import { cn } from '../components/ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import { Field } from '../components/ui/Field';
 import { Input, Textarea } from '../components/ui/Input';
+import { isSubmitShortcut } from '../components/ui/keys';
 import { Tabs, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { TitleCounter } from '../components/ui/TitleCounter';
 import { canSubmitTitle, dialogPayload, dialogTypeEnabled, ITEM_TYPES, titleState } from './itemPayload';
@@ -85,7 +86,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
           onSubmit={submit}
           // Ctrl/Cmd+Enter creates from any field (the description, a date, the assignee).
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.nativeEvent.isComposing) {
+            if (isSubmitShortcut(event)) {
               event.preventDefault();
               void submit();
             }

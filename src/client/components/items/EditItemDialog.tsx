@@ -15,7 +15,8 @@ import { type LocalItem, useDescendants, useItem } from '../../items/queries';
 import { Button } from '../ui/Button';
 import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { Field } from '../ui/Field';
-import { Input, Textarea } from '../ui/Input';
+import { DateInput, Input, Textarea } from '../ui/Input';
+import { isSubmitShortcut } from '../ui/keys';
 import { TitleCounter } from '../ui/TitleCounter';
 import { AssigneeOptions } from './AssigneeOptions';
 
@@ -136,7 +137,7 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
       id={formId}
       onSubmit={submit}
       onKeyDown={(event) => {
-        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.nativeEvent.isComposing) {
+        if (isSubmitShortcut(event)) {
           event.preventDefault();
           void submit();
         }
@@ -211,24 +212,14 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
         </Field>
         <Field label="Due date" error={errors.due_date?.[0]}>
           {(control) => (
-            <Input
-              {...control}
-              type="date"
-              min="1900-01-01"
-              max="9999-12-31"
-              value={values.dueDate}
-              onChange={(e) => set('dueDate')(e.target.value)}
-            />
+            <DateInput {...control} value={values.dueDate} onChange={(e) => set('dueDate')(e.target.value)} />
           )}
         </Field>
         {item.type === 'campaign' ? (
           <Field label="End date" error={errors.end_date?.[0]}>
             {(control) => (
-              <Input
+              <DateInput
                 {...control}
-                type="date"
-                min="1900-01-01"
-                max="9999-12-31"
                 value={values.endDate}
                 onChange={(e) => set('endDate')(e.target.value)}
               />

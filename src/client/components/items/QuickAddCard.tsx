@@ -14,6 +14,7 @@ import { useAssigneeOptions, useCreateWithToasts } from '../../items/mutations';
 import { Button } from '../ui/Button';
 import { cn } from '../ui/cn';
 import { inputClasses } from '../ui/Input';
+import { isSubmitShortcut } from '../ui/keys';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */
@@ -105,7 +106,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.nativeEvent.isComposing) {
+    if (isSubmitShortcut(event)) {
       // Ctrl/Cmd+Enter adds the item from any field, whatever plain Enter does there.
       event.preventDefault();
       void submit();

@@ -21,3 +21,10 @@ export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<H
     );
   },
 );
+
+/** A date field that refuses years the server cannot store (before 1900, after 9999). */
+export const DateInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(
+  function DateInput(props, ref) {
+    return <Input ref={ref} type="date" min="1900-01-01" max="9999-12-31" {...props} />;
+  },
+);
