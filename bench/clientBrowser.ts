@@ -291,7 +291,7 @@ export async function run(args: string[] = []): Promise<void> {
         'no error',
         bootOk ? 'PASS' : 'FAIL',
       ]);
-      absolute('c. 100k first Home answer', r.firstList, null);
+      absolute('c. 100k first Home answer (newest 20 and the count)', r.firstList, 1000);
       absolute('c. 100k start() resolved', r.started, null);
       absolute('c. 100k first search (builds cache)', r.firstSearch, null);
       absolute('c. 100k local search', median(r.search), 30);

@@ -47,6 +47,12 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: 'load',
     file: './load.ts',
+    about:
+      'writes against the database ceiling (same statements), PostgreSQL and PGlite; 50 writers on PGlite',
+  },
+  {
+    name: 'load-mixed',
+    file: './loadMixed.ts',
     about: '100 connections, mixed reads, writes and sync pulls on PostgreSQL',
   },
   { name: 'bundle', file: './bundle.ts', about: 'JavaScript the first screen loads (gzip)' },

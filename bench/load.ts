@@ -1,49 +1,178 @@
 /**
- * Mixed load on PostgreSQL: `npm run bench -- load` (BENCH_LOAD_DURATION seconds, default 60).
+ * Writes at the database's pace: `npm run bench -- load [pg] [pglite] [--rounds 3] [--seconds 5]
+ * [--writers-seconds 60]`.
  *
- * The app runs in a child process on a throwaway PostgreSQL database seeded with the benchmark's
- * 10,000 items (bench/lib/seed.ts), with sign-in and write limits off. USERS users are signed in;
- * 100 connections split over five autocannon instances, one per kind of request, all at once:
- * list pages, single items, creates with unique Idempotency-Keys, patches, and sync pulls that
- * follow each user's cursor. Budgets: 0 errors or timeouts and 0 answers outside 2xx. Latency is
- * taken from every response (not autocannon's per-second samples), so the totals are exact.
+ * For each engine the real app runs in a child process on a seeded database (bench/lib/seed.ts) and
+ * autocannon sends it one kind of write at 50 connections: creates (a todo under a random task),
+ * PATCHes (a task's description) and complete/reopen of a todo (with roll-up into its task and
+ * campaign), every one with an Idempotency-Key. The ceiling is the database alone running the very
+ * statements those requests send: they are captured from the same app in this process (drizzle's
+ * logger) on a second database seeded alike, then replayed with only the Idempotency-Key made unique,
+ * on PostgreSQL by `pg` clients in a tight loop, as many as the app's pool (named prepared statements,
+ * the database's best), on PGlite in-process, one transaction after the other. App and ceiling runs
+ * alternate (A B A B …), so a noisy machine slows both alike; the figures are the medians of each side
+ * and of the per-round ratios, with their spread (min–max).
+ *
+ * Then on PGlite, 50 mixed writers (creates, PATCHes, completes in turn) for --writers-seconds, and
+ * the longest any request waited, measured here at the client: a request the server leaves unread in
+ * its socket queue waits too, and the server's own timings never see that.
  */
 import os from 'node:os';
+import type { PGlite } from '@electric-sql/pglite';
 import autocannon from 'autocannon';
+import type { Logger } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../src/server/app';
+import { type Database, openDatabase, PG_POOL_SIZE } from '../src/server/db/client';
+import { loadConfig } from '../src/server/env';
 import { openTestDatabase } from '../testkit/server';
 import { startBenchServer } from './lib/child';
 import { pgReachable } from './lib/pg';
-import { check, fmt, heading, info, skip } from './lib/report';
-import { BENCH_NAME, BENCH_PHONE } from './lib/seed';
+import { check, fmt, heading, info, skip, table } from './lib/report';
+import { BENCH_NAME, BENCH_PHONE, seedBenchData } from './lib/seed';
 
-const DURATION = Number(process.env.BENCH_LOAD_DURATION) > 0 ? Number(process.env.BENCH_LOAD_DURATION) : 60;
-const USERS = 5;
-/** Connections per kind of request; they add up to 100. */
-const MIX = { list: 30, item: 25, sync: 20, create: 15, patch: 10 } as const;
-type Kind = keyof typeof MIX;
+const CONNECTIONS = 50;
+const SCENARIOS = ['create', 'patch', 'complete'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+type Engine = 'pg' | 'pglite';
+/** Requests captured per scenario for the ceiling to cycle through: many families, so replays neither
+ * queue on one family lock nor pile dead row versions onto a few rows (PGlite never vacuums). */
+const TEMPLATES = 120;
+/** Budgets (issue 17): share of the ceiling's requests/s, and p99 against the ceiling's p99. */
+const BUDGET = { pg: { rps: 0.8, p99: 1.5 }, pglite: { rps: 0.7 }, maxWaitMs: 1000 } as const;
 
-interface User {
-  cookie: string;
-  xsrf: string;
-  /** Items this user owns: targets for GET /api/items/{id} and PATCH. */
-  itemIds: number[];
-  /** Parents for new todos. */
-  parentIds: number[];
-  /** Where this user's sync pulls continue from; moved on by every answer. */
-  cursor: string;
+interface Options {
+  engines: Engine[];
+  rounds: number;
+  seconds: number;
+  writersSeconds: number;
 }
 
-function collect(response: Response, jar: Map<string, string>): void {
-  for (const line of response.headers.getSetCookie()) {
+function parseOptions(args: string[]): Options {
+  const value = (name: string, fallback: number) => {
+    const at = args.indexOf(name);
+    const n = at >= 0 ? Number(args[at + 1]) : Number.NaN;
+    return Number.isFinite(n) && n > 0 ? n : fallback;
+  };
+  const engines = args.filter((a): a is Engine => a === 'pg' || a === 'pglite');
+  return {
+    engines: engines.length > 0 ? engines : ['pg', 'pglite'],
+    rounds: value('--rounds', 3),
+    seconds: value('--seconds', 5),
+    writersSeconds: value('--writers-seconds', 60),
+  };
+}
+
+interface Run {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  failures: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function summarise(latencies: number[], seconds: number, failures: number): Run {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: sorted.length,
+    rps: sorted.length / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? 0,
+    failures,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+/** What the writes aim at; completes take a todo out of the pool until their answer comes back. */
+export class Workload {
+  private readonly completed = new Set<number>();
+  private readonly busy = new Set<number>();
+  private n = 0;
+  constructor(
+    private readonly taskIds: number[],
+    private readonly todoIds: number[],
+    private readonly runId: string,
+  ) {}
+
+  private pick<T>(list: T[]): T {
+    return list[Math.floor(Math.random() * list.length)] as T;
+  }
+
+  next(scenario: Scenario): {
+    method: 'POST' | 'PATCH';
+    path: string;
+    body: string;
+    key: string;
+    todo?: number;
+  } {
+    const n = this.n++;
+    const key = `load-${this.runId}-${scenario}-${n}`;
+    switch (scenario) {
+      case 'create':
+        return {
+          method: 'POST',
+          path: '/api/items',
+          body: JSON.stringify({ title: `Load todo ${n}`, type: 'todo', parent_id: this.pick(this.taskIds) }),
+          key,
+        };
+      case 'patch':
+        return {
+          method: 'PATCH',
+          path: `/api/items/${this.pick(this.taskIds)}`,
+          body: JSON.stringify({ description: `Edited under load ${n}` }),
+          key,
+        };
+      case 'complete': {
+        let todo = this.pick(this.todoIds);
+        for (let tries = 0; this.busy.has(todo) && tries < 100; tries++) todo = this.pick(this.todoIds);
+        this.busy.add(todo);
+        const status = this.completed.has(todo) ? 'pending' : 'completed';
+        return { method: 'PATCH', path: `/api/items/${todo}`, body: JSON.stringify({ status }), key, todo };
+      }
+    }
+  }
+
+  /** The answer for a complete/reopen came: the todo is free again, in the state it answered. */
+  settle(todo: number, body: string): void {
+    this.busy.delete(todo);
+    try {
+      const status = (JSON.parse(body) as { status?: string }).status;
+      if (status === 'completed') this.completed.add(todo);
+      else if (status) this.completed.delete(todo);
+    } catch {
+      // Not an item: leave the state as it was.
+    }
+  }
+}
+
+interface Session {
+  cookie: string;
+  xsrf: string;
+}
+
+function collect(setCookies: string[], jar: Map<string, string>): void {
+  for (const line of setCookies) {
     const pair = line.split(';')[0] ?? '';
     const eq = pair.indexOf('=');
     if (eq > 0) jar.set(pair.slice(0, eq), pair.slice(eq + 1));
   }
 }
 
-async function signIn(base: string, phone: string, name: string): Promise<Pick<User, 'cookie' | 'xsrf'>> {
+async function signIn(base: string): Promise<Session> {
   const jar = new Map<string, string>();
-  collect(await fetch(`${base}/sanctum/csrf-cookie`), jar);
+  collect((await fetch(`${base}/sanctum/csrf-cookie`)).headers.getSetCookie(), jar);
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const login = await fetch(`${base}/api/login`, {
     method: 'POST',
@@ -52,262 +181,439 @@ async function signIn(base: string, phone: string, name: string): Promise<Pick<U
       cookie: cookie(),
       'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
     },
-    body: JSON.stringify({ phone, name }),
+    body: JSON.stringify({ phone: BENCH_PHONE, name: BENCH_NAME }),
   });
   if (login.status !== 200) throw new Error(`login answered ${login.status}: ${await login.text()}`);
-  collect(login, jar);
+  collect(login.headers.getSetCookie(), jar);
   return { cookie: cookie(), xsrf: decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') };
 }
 
-async function post(base: string, user: Pick<User, 'cookie' | 'xsrf'>, body: unknown): Promise<number> {
-  const response = await fetch(`${base}/api/items`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: user.cookie, 'x-xsrf-token': user.xsrf },
-    body: JSON.stringify(body),
+/** One autocannon run of one scenario (or all of them in turn) against the app. */
+async function appRun(
+  base: string,
+  session: Session,
+  workload: Workload,
+  scenario: Scenario | 'mixed',
+  seconds: number,
+): Promise<Run> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let turn = 0;
+  let finish: (result: autocannon.Result) => void = () => {};
+  let fail: (error: unknown) => void = () => {};
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
   });
-  if (response.status !== 201) throw new Error(`set-up create answered ${response.status}`);
-  return ((await response.json()) as { id: number }).id;
+  const started = performance.now();
+  const instance = autocannon(
+    {
+      url: base,
+      connections: CONNECTIONS,
+      duration: seconds,
+      // A request that waits is what this measures: never cut it off early.
+      timeout: 600,
+      requests: [
+        {
+          setupRequest: (request, context) => {
+            const kind = scenario === 'mixed' ? (SCENARIOS[turn++ % SCENARIOS.length] as Scenario) : scenario;
+            const t = workload.next(kind);
+            (context as { todo?: number }).todo = t.todo;
+            return {
+              ...request,
+              method: t.method,
+              path: t.path,
+              headers: {
+                cookie: session.cookie,
+                'content-type': 'application/json',
+                'x-xsrf-token': session.xsrf,
+                'idempotency-key': t.key,
+              },
+              body: t.body,
+            };
+          },
+          onResponse: (_status, body, context) => {
+            const todo = (context as { todo?: number }).todo;
+            if (todo !== undefined) workload.settle(todo, body);
+          },
+        },
+      ],
+    },
+    (error, result) => (error ? fail(error) : finish(result)),
+  );
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    latencies.push(responseTime);
+    if (statusCode < 200 || statusCode >= 300) failures += 1;
+  });
+  const result = await done;
+  const elapsed = (performance.now() - started) / 1000;
+  // autocannon stops with up to 50 writes still queued in the server, which then go on running:
+  // one more write, queued behind them, tells when they are done, so the next run starts clean.
+  const t = workload.next('create');
+  await fetch(`${base}${t.path}`, {
+    method: t.method,
+    headers: { cookie: session.cookie, 'content-type': 'application/json', 'x-xsrf-token': session.xsrf },
+    body: t.body,
+    signal: AbortSignal.timeout(600_000),
+  });
+  return summarise(latencies, elapsed, failures + result.errors + result.timeouts);
 }
 
-/** The user's cursor after a full pull, so the run's pulls carry only what changes during it. */
-async function caughtUp(base: string, user: Pick<User, 'cookie'>): Promise<string> {
-  let cursor = '';
-  for (;;) {
-    const response = await fetch(`${base}/api/sync?cursor=${encodeURIComponent(cursor)}`, {
-      headers: { cookie: user.cookie },
-    });
-    const page = (await response.json()) as { cursor: string; has_more: boolean };
-    cursor = page.cursor;
-    if (!page.has_more) return cursor;
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
+
+/** The statements of one request, in order, each transaction between 'begin' and 'commit'. */
+type Template = Statement[];
+
+const isControl = (text: string) => /^\s*(begin|commit|rollback)\b/i.test(text);
+
+/**
+ * The app in this process on the ceiling's database, with every statement logged: the requests of
+ * each scenario, their statements as templates. PGlite runs transactions without logging BEGIN and
+ * COMMIT, so there the whole request becomes one transaction (it is one, but for reads outside it).
+ */
+export async function captureTemplates(
+  database: Database,
+  log: Statement[],
+  workload: Workload,
+): Promise<Record<Scenario, Template[]>> {
+  const config = loadConfig({
+    LOG_LEVEL: 'error',
+    SEED_SAMPLE_USERS: 'false',
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_LOGINS_PER_MINUTE: '0',
+  });
+  const app = await buildApp({ database, config: { ...config, clientDir: null } });
+  await app.ready();
+  const jar = new Map<string, string>();
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const setCookies = (headers: Record<string, unknown>) => {
+    const raw = headers['set-cookie'];
+    return Array.isArray(raw) ? raw.map(String) : raw ? [String(raw)] : [];
+  };
+  collect(setCookies((await app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' })).headers), jar);
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/login',
+    headers: { cookie: cookie(), 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') },
+    payload: { phone: BENCH_PHONE, name: BENCH_NAME },
+  });
+  collect(setCookies(login.headers), jar);
+  const templates = { create: [], patch: [], complete: [] } as Record<Scenario, Template[]>;
+  // The first requests warm the session cache; only later ones are the steady state.
+  for (const scenario of SCENARIOS) {
+    for (let i = 0; i < TEMPLATES + 2; i++) {
+      const t = workload.next(scenario);
+      log.length = 0;
+      const response = await app.inject({
+        method: t.method,
+        url: t.path,
+        headers: {
+          cookie: cookie(),
+          'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+          'content-type': 'application/json',
+          'idempotency-key': t.key,
+        },
+        payload: t.body,
+      });
+      if (t.todo !== undefined) workload.settle(t.todo, response.body);
+      if (response.statusCode >= 300) throw new Error(`capture ${scenario} answered ${response.statusCode}`);
+      if (i < 2) continue;
+      // The key is the only value that must differ between repeats (it is unique per user).
+      const statements = log.map((s) => ({
+        text: s.text,
+        params: s.params.map((p) => (p === t.key ? KEY : p)),
+      }));
+      if (database.kind === 'pglite') {
+        templates[scenario].push([
+          { text: 'BEGIN', params: [] },
+          ...statements.filter((s) => !isControl(s.text)),
+          { text: 'COMMIT', params: [] },
+        ]);
+      } else templates[scenario].push(statements);
+    }
   }
+  await app.close();
+  return templates;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const KEY = Symbol('idempotency key');
+
+function bind(statement: Statement, key: string): unknown[] {
+  return statement.params.map((p) => (p === KEY ? key : p));
 }
 
-interface Outcome {
-  kind: Kind | 'total';
-  connections: number;
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statuses: Map<number, number>;
-}
-
-export async function run(): Promise<void> {
-  const subject = 'load PostgreSQL';
-  const problem = await pgReachable();
-  if (problem) {
-    skip(subject, problem);
-    return;
+// One name per statement text for the whole run: the clients keep their prepared statements.
+const names = new Map<string, string>();
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `ceiling_${names.size}`;
+    names.set(text, name);
   }
+  return name;
+}
+
+/** The ceiling on PostgreSQL: one `pg` client per pool connection, each replaying templates in turn. */
+async function pgCeilingRun(clients: pg.Client[], templates: Template[], seconds: number): Promise<Run> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let next = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    clients.map(async (client) => {
+      while (performance.now() < until) {
+        const template = templates[next++ % templates.length] as Template;
+        const key = `ceiling-${next}-${Math.random().toString(36).slice(2)}`;
+        const t0 = performance.now();
+        try {
+          for (const s of template) {
+            if (isControl(s.text)) await client.query(s.text);
+            else await client.query({ name: nameOf(s.text), text: s.text, values: bind(s, key) });
+          }
+        } catch (error) {
+          failures += 1;
+          await client.query('ROLLBACK').catch(() => {});
+          if (failures === 1) console.error('  ceiling statement failed:', (error as Error).message);
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return summarise(latencies, (performance.now() - started) / 1000, failures);
+}
+
+/** The ceiling on PGlite: the same statements in this process, one transaction after the other. */
+async function pgliteCeilingRun(db: PGlite, templates: Template[], seconds: number): Promise<Run> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let next = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  while (performance.now() < until) {
+    const template = templates[next++ % templates.length] as Template;
+    const key = `ceiling-${next}-${Math.random().toString(36).slice(2)}`;
+    const t0 = performance.now();
+    try {
+      // Inside PGlite's own transaction, as drizzle runs the app's: outside one, PGlite syncs its
+      // file system after every statement.
+      await db.transaction(async (tx) => {
+        for (const s of template) if (!isControl(s.text)) await tx.query(s.text, bind(s, key));
+      });
+    } catch (error) {
+      failures += 1;
+      if (failures === 1) console.error('  ceiling statement failed:', (error as Error).message);
+    }
+    latencies.push(performance.now() - t0);
+  }
+  return summarise(latencies, (performance.now() - started) / 1000, failures);
+}
+
+interface Row {
+  engine: Engine;
+  scenario: Scenario;
+  app: Run[];
+  ceiling: Run[];
+  statements: number;
+}
+
+const spread = (values: number[]) =>
+  `${median(values).toFixed(2)}× [${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}]`;
+
+async function benchEngine(engine: Engine, options: Options): Promise<Row[]> {
   heading(
-    `Mixed load on PostgreSQL: ${Object.values(MIX).reduce((a, b) => a + b, 0)} connections, ${DURATION} s, ${USERS} users ` +
-      `(load average before ${os
+    `Writes on ${engine === 'pg' ? 'PostgreSQL' : 'PGlite'}: ${CONNECTIONS} connections against the ceiling, ` +
+      `${options.rounds} rounds of ${options.seconds} s (load average ${os
         .loadavg()
         .map((v) => v.toFixed(2))
         .join(' ')}, ${os.cpus().length} cores)`,
   );
-  const database = await openTestDatabase('pg');
-  const server = await startBenchServer(['outpost', database.url ?? '']);
+  // The app's database, served by a child process.
+  const appDatabase = engine === 'pg' ? await openTestDatabase('pg') : null;
+  const server = await startBenchServer(['outpost', appDatabase?.url ?? 'pglite']);
+  // The ceiling's database, seeded alike, with the app in this process only to capture statements.
+  const log: Statement[] = [];
+  const logger: Logger = { logQuery: (text, params) => void log.push({ text, params }) };
+  let ceilingDatabase: Database;
+  let dropCeiling = async () => {};
+  if (engine === 'pg') {
+    const scratch = await openTestDatabase('pg');
+    ceilingDatabase = await openDatabase({ url: scratch.url ?? '', logger });
+    dropCeiling = async () => {
+      await ceilingDatabase.close();
+      await scratch.close();
+    };
+  } else {
+    ceilingDatabase = await openDatabase({ dataDir: 'memory://', logger });
+    dropCeiling = () => ceilingDatabase.close();
+  }
+  const clients: pg.Client[] = [];
   try {
-    const base = server.ready.url;
-    const users: User[] = [];
-    // The benchmark user owns the 10,000 seeded items; the others start with a small tree each.
-    const bench = await signIn(base, BENCH_PHONE, BENCH_NAME);
-    const taskIds = server.ready.taskIds ?? [];
-    users.push({ ...bench, itemIds: taskIds, parentIds: taskIds, cursor: await caughtUp(base, bench) });
-    for (let u = 1; u < USERS; u++) {
-      const session = await signIn(base, `+1202555${3000 + u}`, `Load user ${u}`);
-      const campaign = await post(base, session, { title: `Load campaign ${u}`, type: 'campaign' });
-      const tasks: number[] = [];
-      for (let t = 0; t < 3; t++) {
-        tasks.push(await post(base, session, { title: `Task ${t}`, type: 'task', parent_id: campaign }));
-      }
-      const todos: number[] = [];
-      for (let t = 0; t < 30; t++) {
-        todos.push(await post(base, session, { title: `Todo ${t}`, type: 'todo', parent_id: tasks[t % 3] }));
-      }
-      users.push({ ...session, itemIds: todos, parentIds: tasks, cursor: await caughtUp(base, session) });
-    }
-
+    const seeded = await seedBenchData(ceilingDatabase.db);
     const runId = Date.now().toString(36);
-    let sequence = 0;
-    const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)] as T;
-    const target = (
-      kind: Kind,
-      user: User,
-    ): { method: 'GET' | 'POST' | 'PATCH'; path: string; body?: string } => {
-      const n = sequence++;
-      switch (kind) {
-        case 'list':
-          return { method: 'GET', path: `/api/items?page=${1 + (n % 10)}${n % 2 ? '&type=todo' : ''}` };
-        case 'item':
-          return { method: 'GET', path: `/api/items/${pick(user.itemIds)}` };
-        case 'sync':
-          return { method: 'GET', path: `/api/sync?cursor=${encodeURIComponent(user.cursor)}` };
-        case 'create':
-          return {
-            method: 'POST',
-            path: '/api/items',
-            body: JSON.stringify({ title: `Load todo ${n}`, type: 'todo', parent_id: pick(user.parentIds) }),
-          };
-        case 'patch':
-          return {
-            method: 'PATCH',
-            path: `/api/items/${pick(user.itemIds)}`,
-            body: JSON.stringify({ description: `Edited under load ${n}` }),
-          };
-      }
-    };
-
-    const started = performance.now();
-    const runs = (Object.keys(MIX) as Kind[]).map((kind) => {
-      const latencies: number[] = [];
-      const statuses = new Map<number, number>();
-      let turn = 0;
-      let finish: (result: autocannon.Result) => void = () => {};
-      let fail: (error: unknown) => void = () => {};
-      const done = new Promise<autocannon.Result>((resolve, reject) => {
-        finish = resolve;
-        fail = reject;
-      });
-      // The callback form returns the instance, whose 'response' events carry every latency.
-      const instance = autocannon(
-        {
-          url: base,
-          connections: MIX[kind],
-          duration: DURATION,
-          requests: [
-            {
-              setupRequest: (request, context) => {
-                // Each request goes out as one of the users in turn, so sessions and caches are shared
-                // the way many people's are, not one hot session.
-                const user = users[turn++ % users.length] as User;
-                (context as { user?: User }).user = user;
-                const t = target(kind, user);
-                const headers: Record<string, string> = { cookie: user.cookie };
-                if (t.method !== 'GET') {
-                  headers['content-type'] = 'application/json';
-                  headers['x-xsrf-token'] = user.xsrf;
-                  headers['idempotency-key'] = `load-${runId}-${kind}-${sequence}`;
-                }
-                return {
-                  ...request,
-                  method: t.method,
-                  path: t.path,
-                  headers,
-                  ...(t.body ? { body: t.body } : {}),
-                };
-              },
-              onResponse: (status, body, context) => {
-                if (kind !== 'sync' || status !== 200) return;
-                // A client continues from the cursor it was given, so pulls carry what others wrote since.
-                const user = (context as { user?: User }).user;
-                const page = JSON.parse(body) as { cursor?: string };
-                if (user && page.cursor) user.cursor = page.cursor;
-              },
-            },
-          ],
-        },
-        (error, result) => (error ? fail(error) : finish(result)),
-      );
-      instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-        latencies.push(responseTime);
-        statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
-      });
-      return { kind, latencies, statuses, done };
-    });
-    const results = await Promise.all(runs.map((r) => r.done));
-    const seconds = (performance.now() - started) / 1000;
-
-    const outcomes: Outcome[] = runs.map((r, i) => {
-      const result = results[i] as autocannon.Result;
-      const sorted = [...r.latencies].sort((a, b) => a - b);
-      return {
-        kind: r.kind,
-        connections: MIX[r.kind],
-        requests: r.latencies.length,
-        rps: r.latencies.length / seconds,
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        errors: result.errors,
-        timeouts: result.timeouts,
-        non2xx: result.non2xx,
-        statuses: r.statuses,
-      };
-    });
-    const all = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
-    const statuses = new Map<number, number>();
-    for (const o of outcomes) for (const [s, n] of o.statuses) statuses.set(s, (statuses.get(s) ?? 0) + n);
-    const total: Outcome = {
-      kind: 'total',
-      connections: outcomes.reduce((n, o) => n + o.connections, 0),
-      requests: all.length,
-      rps: all.length / seconds,
-      p50: percentile(all, 50),
-      p99: percentile(all, 99),
-      errors: outcomes.reduce((n, o) => n + o.errors, 0),
-      timeouts: outcomes.reduce((n, o) => n + o.timeouts, 0),
-      non2xx: outcomes.reduce((n, o) => n + o.non2xx, 0),
-      statuses,
-    };
-    const describe = {
-      list: 'GET /api/items?page=1..10[&type=todo]',
-      item: 'GET /api/items/{id}',
-      sync: 'GET /api/sync?cursor= (following)',
-      create: 'POST /api/items (Idempotency-Key)',
-      patch: 'PATCH /api/items/{id}',
-      total: 'all',
-    } as const;
-    for (const o of [...outcomes, total]) {
-      const name = `${subject} ${describe[o.kind]} (${o.connections} conn.)`;
-      const codes = [...o.statuses].map(([s, n]) => `${s}×${n}`).join(' ');
-      console.log(`\n${name}: ${o.requests} requests [${codes}]`);
-      info(name, 'req/s', fmt.rps(o.rps));
-      info(name, 'p50 latency', fmt.ms(o.p50));
-      info(name, 'p99 latency', fmt.ms(o.p99));
-      if (o.kind !== 'total') continue;
-      check({
-        subject: name,
-        metric: 'errors + timeouts',
-        value: fmt.count(o.errors + o.timeouts),
-        budget: '= 0',
-        ok: o.errors + o.timeouts === 0,
-      });
-      check({
-        subject: name,
-        metric: 'non-2xx',
-        value: fmt.count(o.non2xx),
-        budget: '= 0',
-        ok: o.non2xx === 0,
-      });
-      check({
-        subject: name,
-        metric: 'requests',
-        value: fmt.count(o.requests),
-        budget: '> 0',
-        ok: o.requests > 0,
-      });
-    }
-    console.log(
-      `\nload average after: ${os
-        .loadavg()
-        .map((v) => v.toFixed(2))
-        .join(' ')}`,
+    const templates = await captureTemplates(
+      ceilingDatabase,
+      log,
+      new Workload(seeded.taskIds, seeded.todoIds, `${runId}-capture`),
     );
+    log.length = 0;
+    if (engine === 'pg') {
+      for (let i = 0; i < PG_POOL_SIZE; i++) {
+        const client = new pg.Client({ connectionString: ceilingDatabase.url, options: '-c jit=off' });
+        await client.connect();
+        clients.push(client);
+      }
+    }
+    const ceiling = (scenario: Scenario, seconds: number) =>
+      engine === 'pg'
+        ? pgCeilingRun(clients, templates[scenario], seconds)
+        : pgliteCeilingRun(ceilingDatabase.pglite as PGlite, templates[scenario], seconds);
+
+    const base = server.ready.url;
+    const session = await signIn(base);
+    const workload = new Workload(server.ready.taskIds ?? [], server.ready.todoIds ?? [], runId);
+    const rows: Row[] = SCENARIOS.map((scenario) => ({
+      engine,
+      scenario,
+      app: [],
+      ceiling: [],
+      statements: (templates[scenario][0] ?? []).length,
+    }));
+    // A short warm-up of each side (JIT, caches, prepared plans), not recorded.
+    for (const scenario of SCENARIOS) {
+      await appRun(base, session, workload, scenario, 1);
+      await ceiling(scenario, 1);
+    }
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const row of rows) {
+        const a = await appRun(base, session, workload, row.scenario, options.seconds);
+        const b = await ceiling(row.scenario, options.seconds);
+        // The PGlite ceiling holds this process's event loop for its whole run: let sockets settle.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        row.app.push(a);
+        row.ceiling.push(b);
+        console.log(
+          `  round ${round} ${row.scenario.padEnd(8)} app ${fmt.rps(a.rps)} p99 ${fmt.ms(a.p99)} max ${fmt.ms(a.max)}` +
+            `${a.failures ? ` FAILURES ${a.failures}` : ''} | ceiling ${fmt.rps(b.rps)} p99 ${fmt.ms(b.p99)}` +
+            `${b.failures ? ` FAILURES ${b.failures}` : ''}`,
+        );
+      }
+    }
+    if (engine === 'pglite') await mixedWriters(base, session, workload, options.writersSeconds);
+    return rows;
   } finally {
+    for (const client of clients) await client.end().catch(() => {});
     await server.stop();
-    await database.close();
+    await dropCeiling().catch(() => {});
+    await appDatabase?.close().catch(() => {});
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  await run();
+/** 50 writers on PGlite: creates, PATCHes and completes in turn; the longest wait seen by a client. */
+async function mixedWriters(
+  base: string,
+  session: Session,
+  workload: Workload,
+  seconds: number,
+): Promise<void> {
+  heading(`PGlite: ${CONNECTIONS} mixed writers for ${seconds} s`);
+  const run = await appRun(base, session, workload, 'mixed', seconds);
+  const subject = `PGlite ${CONNECTIONS} mixed writers, ${seconds} s`;
+  info(subject, 'req/s', fmt.rps(run.rps));
+  info(subject, 'p50 latency', fmt.ms(run.p50));
+  info(subject, 'p99 latency', fmt.ms(run.p99));
+  check({
+    subject,
+    metric: 'max wait (client)',
+    value: fmt.ms(run.max),
+    budget: `≤ ${BUDGET.maxWaitMs} ms`,
+    ok: run.max <= BUDGET.maxWaitMs,
+  });
+  check({
+    subject,
+    metric: 'failures',
+    value: fmt.count(run.failures),
+    budget: '= 0',
+    ok: run.failures === 0,
+  });
+}
+
+export async function run(args: string[] = []): Promise<void> {
+  const options = parseOptions(args);
+  const all: Row[] = [];
+  for (const engine of options.engines) {
+    if (engine === 'pg') {
+      const problem = await pgReachable();
+      if (problem) {
+        skip('load PostgreSQL', problem);
+        continue;
+      }
+    }
+    all.push(...(await benchEngine(engine, options)));
+  }
+  const body = all.map((row) => {
+    const appRps = row.app.map((r) => r.rps);
+    const ceilRps = row.ceiling.map((r) => r.rps);
+    const rpsRatios = row.app.map((r, i) => r.rps / (row.ceiling[i]?.rps || 1));
+    const p99Ratios = row.app.map((r, i) => r.p99 / (row.ceiling[i]?.p99 || 1));
+    return [
+      row.engine,
+      row.scenario,
+      String(row.statements),
+      fmt.rps(median(appRps)),
+      fmt.rps(median(ceilRps)),
+      spread(rpsRatios),
+      fmt.ms(median(row.app.map((r) => r.p99))),
+      fmt.ms(median(row.ceiling.map((r) => r.p99))),
+      spread(p99Ratios),
+      fmt.ms(Math.max(...row.app.map((r) => r.max))),
+      String(row.app.reduce((n, r) => n + r.failures, 0) + row.ceiling.reduce((n, r) => n + r.failures, 0)),
+    ];
+  });
+  console.log('\nWrites against the ceiling (medians of alternating rounds; ratio median [min–max])');
+  console.log(
+    table(
+      [
+        'engine',
+        'write',
+        'stmts',
+        'app req/s',
+        'ceiling req/s',
+        'req/s ratio',
+        'app p99',
+        'ceiling p99',
+        'p99 ratio',
+        'app max',
+        'failures',
+      ],
+      body,
+    ),
+  );
+  for (const row of all) {
+    const subject = `${row.engine} ${row.scenario}`;
+    const rpsRatio = median(row.app.map((r, i) => r.rps / (row.ceiling[i]?.rps || 1)));
+    const budget = BUDGET[row.engine].rps;
+    check({
+      subject,
+      metric: 'req/s ÷ ceiling',
+      value: `${rpsRatio.toFixed(2)}×`,
+      budget: `≥ ${budget}×`,
+      ok: rpsRatio >= budget,
+    });
+    if (row.engine === 'pg') {
+      const p99Ratio = median(row.app.map((r, i) => r.p99 / (row.ceiling[i]?.p99 || 1)));
+      check({
+        subject,
+        metric: 'p99 ÷ ceiling p99',
+        value: `${p99Ratio.toFixed(2)}×`,
+        budget: `≤ ${BUDGET.pg.p99}×`,
+        ok: p99Ratio <= BUDGET.pg.p99,
+      });
+    }
+    const failures = [...row.app, ...row.ceiling].reduce((n, r) => n + r.failures, 0);
+    check({ subject, metric: 'failures', value: fmt.count(failures), budget: '= 0', ok: failures === 0 });
+  }
 }

@@ -2,6 +2,7 @@
  * The sync model test at soak size: `npm run bench -- sync-soak [runs]` (default 1,000) drives two
  * simulated devices of one user through random offline edits, lost answers, repeated deliveries and
  * server restarts against the real server on PGlite, and counts what was lost, doubled or different.
+ * Both devices also complete a repeating todo's occurrences (O1): a second next occurrence counts as doubled.
  */
 
 import fc from 'fast-check';
@@ -20,7 +21,7 @@ export async function run(args: string[]): Promise<void> {
   let duplicated = 0;
   let diverged = 0;
   let executed = 0;
-  const totals = { serverItems: 0, conflicts: 0, toasts: 0 };
+  const totals = { serverItems: 0, conflicts: 0, toasts: 0, occurrences: 0 };
   const failures: string[] = [];
   const started = performance.now();
   try {
@@ -33,6 +34,7 @@ export async function run(args: string[]): Promise<void> {
       totals.serverItems += outcome.stats.serverItems;
       totals.conflicts += outcome.stats.conflicts;
       totals.toasts += outcome.stats.toasts;
+      totals.occurrences += outcome.stats.occurrences;
       if (
         outcome.lost.length + outcome.duplicated.length + outcome.mismatched.length > 0 &&
         failures.length < 3
@@ -70,6 +72,7 @@ export async function run(args: string[]): Promise<void> {
   info('sync-soak', 'items on the server', String(totals.serverItems));
   info('sync-soak', 'conflicts resolved', String(totals.conflicts));
   info('sync-soak', 'drop toasts shown', String(totals.toasts));
+  info('sync-soak', 'next occurrences made (one per completed occurrence)', String(totals.occurrences));
   info('sync-soak', 'time', fmt.ms(seconds * 1000));
   for (const f of failures) console.log(f);
 }

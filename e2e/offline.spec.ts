@@ -12,6 +12,8 @@ test.beforeEach(() => {
 test('a reload with the server stopped and the network off opens the app with all local data; queued changes go up later', async ({
   browser,
 }, testInfo) => {
+  // Two server starts (each opens the embedded database) and a worker that registers 2 s after load.
+  test.setTimeout(60_000);
   // Its own server: this spec stops and restarts it, which the shared one must never do.
   const data = tempDataDir();
   const server = await startOwnServer({ dataDir: data.dir });

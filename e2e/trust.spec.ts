@@ -95,6 +95,8 @@ test("Clear Local Data with changes not on the server says how many would be los
     );
     await expect(dialog.getByRole('button', { name: 'Sync now' })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Clear and lose 3 changes' })).toBeVisible();
+    // Issue 14: a copy can be kept before the loss.
+    await expect(dialog.getByRole('button', { name: 'Export first' })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeVisible();
     await expect(dialog).not.toContainText('come back');
     await captureBoth(app, testInfo, 'clear-confirm');

@@ -404,8 +404,12 @@ const bench = {
     const errorsBefore = errors.length;
     const t0 = performance.now();
     const client = createOutpostClient({ dbName: name, connectivity: manualConnectivity(false) });
+    // What Home's All tab reads (HomePage, useHomePreview): its newest 20 rows and the count.
     const all = whenLive(
-      () => client.queries.homeItems('all'),
+      () =>
+        Promise.all([client.queries.homeItems('all', { limit: 20 }), client.queries.homeCount('all')]).then(
+          ([rows]) => rows,
+        ),
       (v) => v.length > 0,
     );
     let bootError: string | null = null;
@@ -431,9 +435,10 @@ const bench = {
     const edit: number[] = [];
     const stored: number[] = [];
     const searchAfterEdit: number[] = [];
-    const list = await client.queries.homeItems('all');
+    // Rows on screen: an edit of one of them until the screen's query shows it.
+    const list = await client.queries.homeItems('all', { limit: 20 });
     for (let i = 0; i < edits; i++) {
-      const id = list[(i * 37) % list.length]!.id;
+      const id = list[(i * 7) % list.length]!.id;
       const title = `Big edit ${i}`;
       const seen = all.until((v) => v.some((x) => x.id === id && x.title === title));
       const e0 = performance.now();

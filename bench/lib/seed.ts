@@ -9,6 +9,8 @@ export const SEED_COUNTS = { campaigns: 300, tasks: 2700, todos: 7000 } as const
 export interface Seeded {
   user: UserRow;
   taskIds: number[];
+  /** The seeded todos still pending, for writes that complete and reopen them. */
+  todoIds: number[];
   total: number;
 }
 
@@ -74,6 +76,15 @@ export async function seedBenchData(db: Executor): Promise<Seeded> {
     db,
     sql`SELECT id FROM items WHERE user_id = ${user.id} AND type = 'task' ORDER BY id`,
   );
+  const todoRows = await rows<{ id: number }>(
+    db,
+    sql`SELECT id FROM items WHERE user_id = ${user.id} AND type = 'todo' AND status = 'pending' ORDER BY id`,
+  );
   const [count] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM items`);
-  return { user, taskIds: taskRows.map((r) => r.id), total: count?.n ?? 0 };
+  return {
+    user,
+    taskIds: taskRows.map((r) => r.id),
+    todoIds: todoRows.map((r) => r.id),
+    total: count?.n ?? 0,
+  };
 }

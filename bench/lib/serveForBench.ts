@@ -21,6 +21,7 @@ export interface ReadyMessage {
   kind?: 'pglite' | 'pg';
   userId?: number;
   taskIds?: number[];
+  todoIds?: number[];
   total?: number;
 }
 
@@ -50,7 +51,13 @@ async function main(): Promise<void> {
       RATE_LIMIT_LOGINS_PER_MINUTE: '0',
     });
     app = await buildApp({ database, config: { ...config, clientDir: null }, logger });
-    ready = { kind: database.kind, userId: seeded.user.id, taskIds: seeded.taskIds, total: seeded.total };
+    ready = {
+      kind: database.kind,
+      userId: seeded.user.id,
+      taskIds: seeded.taskIds,
+      todoIds: seeded.todoIds,
+      total: seeded.total,
+    };
   } else {
     throw new Error(`unknown mode ${mode}; use "hello" or "outpost [url|pglite]"`);
   }

@@ -10,7 +10,7 @@ import './styles.css';
 /** How long the first render waits for the first screen's chunk before it shows the shell's skeleton. */
 const FIRST_SCREEN_WAIT_MS = 500;
 /** How long after load the service worker waits before it registers, and then at most for an idle moment. */
-const PWA_DELAY_MS = 500;
+const PWA_DELAY_MS = 2000;
 const PWA_IDLE_TIMEOUT_MS = 1000;
 
 // The first screen's chunk starts downloading now; React renders once it is here, so the first paint

@@ -23,7 +23,9 @@ import { ReadCache } from './http/readCache';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { loadSession, SessionCache, sessionSecret, xsrfMatches } from './http/session';
 import { itemRoutes } from './items/routes';
+import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
+import { registerNotifications } from './notifications/routes';
 import { syncRoutes } from './sync/routes';
 
 /** Largest request body accepted, in bytes (1 MB). */
@@ -171,10 +173,14 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   });
   await app.register(authRoutes);
   await app.register(itemRoutes, { prefix: '/api' });
+  await app.register(trashRoutes, { prefix: '/api' });
   await app.register(activityRoutes, { prefix: '/api' });
   await app.register(contactsRoutes, { prefix: '/api' });
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
+  // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
+  const notifications = await registerNotifications(app);
+  app.addHook('preClose', () => notifications.stop());
 
   const clientDir = config.clientDir ? path.resolve(config.clientDir) : null;
   const hasClient = clientDir !== null && existsSync(path.join(clientDir, 'index.html'));

@@ -38,6 +38,32 @@ const envSchema = z.object({
     .default(120),
   /** The built client the server serves; a deploy may point it at another build. */
   CLIENT_DIR: z.string().min(1).default('dist/client'),
+  /** Web Push (VAPID) keys, base64url; without them the server generates a pair once and keeps it. */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{80,100}$/, 'must be a base64url P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{40,50}$/, 'must be a base64url P-256 private key')
+    .optional(),
+  /** Who push services may contact about our pushes: a mailto: or https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
+    .default('mailto:outpost@example.com'),
+  /** Lets push endpoints on loopback (and plain http) through: for tests' local receivers only. */
+  PUSH_ALLOW_LOOPBACK: flag.default(false),
+  PUSH_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(100)
+    .default(10_000),
+  REMINDER_TICK_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(50)
+    .default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -64,6 +90,17 @@ export interface AppConfig {
   seedSampleUsers: boolean;
   trustProxy: boolean;
   logLevel: string;
+  push: {
+    vapidPublicKey: string | undefined;
+    vapidPrivateKey: string | undefined;
+    subject: string;
+    /** Accept push endpoints on loopback and over plain http (tests' local receivers). */
+    allowLoopback: boolean;
+    /** How long one push may take before it is abandoned. */
+    timeoutMs: number;
+  };
+  /** How often due reminders are looked for; 0 turns the loop off (tests that drive it by hand). */
+  reminderTickMs: number;
   /** Where the built client lives; null serves no pages (tests). */
   clientDir: string | null;
   /** Things an operator must hear about at start-up (printed by index.ts). */
@@ -82,6 +119,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (!e.VAPID_PUBLIC_KEY !== !e.VAPID_PRIVATE_KEY) {
+    throw new Error(
+      'Invalid environment:\n  VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together',
+    );
+  }
   if (e.SMS_PROVIDER === 'webhook' && !e.SMS_WEBHOOK_URL) {
     throw new Error('Invalid environment:\n  SMS_WEBHOOK_URL: is required when SMS_PROVIDER is webhook');
   }
@@ -102,6 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedSampleUsers: e.SEED_SAMPLE_USERS ?? !e.DATABASE_URL,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    push: {
+      vapidPublicKey: e.VAPID_PUBLIC_KEY,
+      vapidPrivateKey: e.VAPID_PRIVATE_KEY,
+      subject: e.VAPID_SUBJECT,
+      allowLoopback: e.PUSH_ALLOW_LOOPBACK,
+      timeoutMs: e.PUSH_TIMEOUT_MS,
+    },
+    reminderTickMs: e.REMINDER_TICK_MS,
     clientDir: e.CLIENT_DIR,
     warnings: e.DATABASE_URL && !env.AUTH_MODE ? [DEMO_AUTH_WARNING] : [],
   };

@@ -1,4 +1,5 @@
 import type { ActivityAction, ActivityEntry, ItemStatus, ItemType } from './item';
+import { recurrenceSummary } from './recurrenceText';
 import { STATUS_LABELS } from './statusLabel';
 
 const VERBS = {
@@ -8,6 +9,7 @@ const VERBS = {
   completed: 'completed',
   reopened: 'reopened',
   assigned: 'assigned',
+  restored: 'restored',
 } as const satisfies Record<ActivityAction, string>;
 
 /** A readable line for the activity feed, e.g. 'Alex completed todo "Buy tape"'. */
@@ -57,6 +59,7 @@ function readableValue(field: string, value: unknown): string {
     return STATUS_WORDS[value as ItemStatus];
   if ((field === 'due_date' || field === 'end_date' || field === 'remind_at') && typeof value === 'string')
     return readableDay(value);
+  if (field === 'recurrence' && typeof value === 'string') return recurrenceSummary(value) ?? value;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);

@@ -51,6 +51,10 @@ export interface Item {
   end_date: string | null;
   /** When to remind (an ISO 8601 instant), any type; null when none. */
   remind_at: string | null;
+  /** The RRULE a task or todo with a due date repeats by (recurrenceRule.ts); null or absent when none. */
+  recurrence?: string | null;
+  /** The uuid of the series' first occurrence, on every later one; null on the first (its own uuid). */
+  series_uuid?: string | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
@@ -103,6 +107,7 @@ export const ACTIVITY_ACTIONS = [
   'completed',
   'reopened',
   'assigned',
+  'restored',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -133,5 +138,6 @@ export const PATCHABLE_FIELDS = [
   'due_date',
   'end_date',
   'remind_at',
+  'recurrence',
 ] as const;
 export type PatchableField = (typeof PATCHABLE_FIELDS)[number];

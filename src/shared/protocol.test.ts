@@ -30,6 +30,7 @@ describe('queue entry kinds', () => {
     expect(queueRequest('assign', 7)).toEqual({ method: 'POST', url: '/api/items/7/assign' });
     expect(sendsIfMatch('create')).toBe(false);
     expect(sendsIfMatch('assign')).toBe(true);
+    expect(sendsIfMatch('restore')).toBe(false);
   });
 
   it('builds one create payload from an item', () => {
@@ -51,7 +52,9 @@ describe('queue entry kinds', () => {
         'due_date',
         'end_date',
         'parent_id',
+        'recurrence',
         'remind_at',
+        'series_uuid',
         'status',
         'title',
         'type',
@@ -74,6 +77,9 @@ describe('the push status policy', () => {
     expect(decidePush(404, false, ctx({ kind: 'delete' }))).toBe('already-deleted');
     expect(decidePush(404, false, ctx())).toBe('gone');
     expect(decidePush(404, false, ctx({ onServer: false }))).toBe('drop');
+    // A restore of an item purged or no longer shared has nothing to bring back (S11).
+    expect(decidePush(404, false, ctx({ kind: 'restore' }))).toBe('drop');
+    expect(decidePush(422, false, ctx({ kind: 'restore' }))).toBe('drop');
     // The spec's failed online create keeps its local pending copy: counted, not dropped.
     expect(decidePush(422, false, ctx({ kind: 'create', onServer: false, immediate: true }))).toBe('retry');
   });
@@ -98,5 +104,6 @@ describe('the push status policy', () => {
 
   it('names the server events', () => {
     expect(SERVER_EVENTS.changed).toBe('changed');
+    expect(SERVER_EVENTS.notification).toBe('notification');
   });
 });

@@ -11,7 +11,7 @@ import type { Item } from './item';
 // ---------------------------------------------------------------------------------------------
 
 /** What a queued request does; stored with the entry (never parsed from its URL). */
-export const QUEUE_KINDS = ['create', 'update', 'assign', 'delete'] as const;
+export const QUEUE_KINDS = ['create', 'update', 'assign', 'delete', 'restore'] as const;
 export type QueueKind = (typeof QUEUE_KINDS)[number];
 
 export const QUEUE_METHODS = ['POST', 'PATCH', 'DELETE'] as const;
@@ -28,6 +28,8 @@ export function queueRequest(kind: QueueKind, id: number): { method: QueueMethod
       return { method: 'POST', url: `/api/items/${id}/assign` };
     case 'delete':
       return { method: 'DELETE', url: `/api/items/${id}` };
+    case 'restore':
+      return { method: 'POST', url: `/api/items/${id}/restore` };
   }
 }
 
@@ -38,6 +40,7 @@ export function queueRequest(kind: QueueKind, id: number): { method: QueueMethod
 export function kindOfRequest(method: string, url: string): QueueKind {
   if (method === 'DELETE') return 'delete';
   if (method === 'PATCH') return 'update';
+  if (/\/restore(?:\?|$)/.test(url)) return 'restore';
   return /\/assign(?:\?|$)/.test(url) ? 'assign' : 'create';
 }
 
@@ -47,11 +50,16 @@ export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
   update: 'change',
   assign: 'assignment',
   delete: 'delete',
+  restore: 'restore',
 };
 
-/** Every kind but a create edits a version the server has, so it says which one (If-Match, S7). */
+/**
+ * Every kind but a create edits a version the server has, so it says which one (If-Match, S7). A
+ * restore does not: the delete it undoes made a version this device never saw, and a restore has
+ * nothing to merge.
+ */
 export function sendsIfMatch(kind: QueueKind): boolean {
-  return kind !== 'create';
+  return kind !== 'create' && kind !== 'restore';
 }
 
 /** The fields POST /api/items accepts, from an item (a new one, a guest's moving up, a re-created one). */
@@ -65,6 +73,8 @@ export function createPayload(item: {
   due_date: string | null;
   end_date: string | null;
   remind_at?: string | null;
+  recurrence?: string | null;
+  series_uuid?: string | null;
   uuid: string | null;
 }): Record<string, unknown> {
   return {
@@ -77,6 +87,8 @@ export function createPayload(item: {
     due_date: item.due_date,
     end_date: item.end_date,
     remind_at: item.remind_at ?? null,
+    recurrence: item.recurrence ?? null,
+    series_uuid: item.series_uuid ?? null,
     uuid: item.uuid,
   };
 }
@@ -164,6 +176,8 @@ export function decidePush(status: number, network: boolean, ctx: PushContext): 
   if (status === 429) return 'rate-limited';
   if (status === 412) return 'stale';
   if (status === 404 && ctx.kind === 'delete') return 'already-deleted';
+  // A restore of an item purged or no longer shared: nothing to bring back; the toast says so (Q3).
+  if (status === 404 && ctx.kind === 'restore') return 'drop';
   if (status === 404 && ctx.kind !== 'create' && ctx.onServer) return 'gone';
   if (status >= 400 && status < 500 && !(ctx.immediate && ctx.kind === 'create')) return 'drop';
   return ctx.retries + 1 >= MAX_RETRIES ? 'drop-after-retries' : 'retry';
@@ -193,7 +207,11 @@ export function isStaleWriteBody(body: unknown): body is StaleWriteBody {
 // ---------------------------------------------------------------------------------------------
 
 /** The events GET /api/events sends; `changed` carries no data: the client pulls. */
-export const SERVER_EVENTS = { changed: 'changed' } as const;
+export const SERVER_EVENTS = {
+  changed: 'changed',
+  /** `{unread}`: the user's unread notification count changed (or the stream just opened). */
+  notification: 'notification',
+} as const;
 export type ServerEvent = (typeof SERVER_EVENTS)[keyof typeof SERVER_EVENTS];
 
 /**

@@ -9,6 +9,7 @@ import {
   MAX_PER_PAGE,
   TITLE_MAX_LENGTH,
 } from './item';
+import { formatRecurrence, parseRecurrence } from './recurrenceRule';
 import { isBlankTitle, unstorableTextMessage } from './text';
 
 /**
@@ -50,6 +51,9 @@ const dateField = z.union([z.string(), z.null()]).transform((v, ctx) => {
   return day;
 });
 
+const INSTANT_MIN = Date.UTC(2000, 0, 1);
+const INSTANT_MAX = Date.UTC(2200, 0, 1) - 1;
+
 /**
  * A reminder's time: an ISO 8601 instant, so it names one moment everywhere (a date and time with
  * `Z` or an offset; a local time without one is refused). Stored and sent back as UTC
@@ -66,8 +70,30 @@ const instantField = z.union([z.string(), z.null()]).transform((v, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'Must be a date and time with a time zone (ISO 8601).' });
     return z.NEVER;
   }
+  // A reminder in the year 9999 (or 0001) is a typo, and one no worker should have to look at.
+  if (at < INSTANT_MIN || at > INSTANT_MAX) {
+    ctx.addIssue({ code: 'custom', message: 'Must be between the years 2000 and 2199.' });
+    return z.NEVER;
+  }
   return new Date(at).toISOString();
 });
+
+/**
+ * A repeat rule: an RRULE of the subset §5 allows, at most 255 characters, stored in one canonical
+ * spelling; empty means none. Whether the item may repeat (a task or todo with a due date, an end
+ * not yet past) depends on the whole item: recurrenceProblem, run by the server and the repository.
+ */
+const recurrenceField = z
+  .union([z.string(), z.null()], { error: 'The repeat rule must be text.' })
+  .transform((v, ctx) => {
+    if (v === null || v.trim() === '') return null;
+    const parsed = parseRecurrence(v);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: parsed.message });
+      return z.NEVER;
+    }
+    return formatRecurrence(parsed.rule);
+  });
 
 /** A title of nothing but white space and invisible characters (zero-width spaces…) counts as empty. */
 export const titleSchema = text('The title', 'The title is required.')
@@ -97,6 +123,9 @@ export const itemCreateSchema = z.strictObject({
   due_date: dateField.optional(),
   end_date: dateField.optional(),
   remind_at: instantField.optional(),
+  recurrence: recurrenceField.optional(),
+  // Set on a next occurrence only (its series' first uuid); see shared/recurrence.ts.
+  series_uuid: z.union([z.uuid('Must be a UUID.'), z.null()]).optional(),
   uuid: z.uuid('Must be a UUID.').optional(),
 });
 export type ItemCreateInput = z.input<typeof itemCreateSchema>;
@@ -138,6 +167,7 @@ export const itemPatchSchema = z
     due_date: dateField.optional(),
     end_date: dateField.optional(),
     remind_at: instantField.optional(),
+    recurrence: recurrenceField.optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change.' });
 export type ItemPatchInput = z.input<typeof itemPatchSchema>;

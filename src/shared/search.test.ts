@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MATCH_RANK, matchRank, normalizeQuery, rankSearch, sortByRelevance } from './search';
+import {
+  MATCH_RANK,
+  matchRank,
+  normalizeQuery,
+  rankKeys,
+  rankSearch,
+  searchKeyOf,
+  sortByRelevance,
+} from './search';
 
 let nextId = 0;
 const item = (title: string, updated = '01', description: string | null = null) => ({
@@ -105,6 +113,42 @@ describe('search ranking properties', () => {
         expect(rankSearch(all, raw, limit)).toEqual(full.slice(0, limit));
         const resorted = sortByRelevance([...full].reverse(), raw);
         expect(resorted).toEqual(full);
+      }),
+    );
+  });
+});
+
+describe('ranking search keys', () => {
+  it('finds the same items in the same order as rankSearch, the best `limit` of them', () => {
+    const word = fc.constantFrom(
+      'Paint',
+      'paint',
+      'PAINT',
+      'fence',
+      'Fence post',
+      'painted',
+      'x',
+      ' paint ',
+      'Crème',
+    );
+    const text = fc.array(word, { minLength: 0, maxLength: 4 }).map((w) => w.join(' '));
+    const items = fc.uniqueArray(
+      fc.record({
+        id: fc.integer({ min: 1, max: 10_000 }),
+        title: text,
+        description: fc.option(text, { nil: null }),
+        updated_at: fc
+          .integer({ min: 1, max: 28 })
+          .map((d) => `2024-01-${String(d).padStart(2, '0')}T00:00:00.000Z`),
+      }),
+      { selector: (i) => i.id, maxLength: 60 },
+    );
+    const query = fc.constantFrom('paint', 'PAINT ', 'fence', 'crème', 'nt', 'x', 'post');
+    fc.assert(
+      fc.property(items, query, fc.integer({ min: 1, max: 70 }), (list, q, limit) => {
+        const expected = rankSearch(list, q, limit).map((i) => i.id);
+        const keys = list.map(searchKeyOf);
+        expect(rankKeys(keys, q, limit).map((k) => k.id)).toEqual(expected);
       }),
     );
   });

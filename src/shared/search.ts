@@ -44,12 +44,61 @@ function hasWholeWord(text: string, q: string): boolean {
  * title nor its description contains the query.
  */
 export function matchRank(item: Pick<Searchable, 'title' | 'description'>, q: string): MatchRank | null {
-  const title = item.title.trim().toLowerCase();
+  return keyRank(searchText(item.title), item.description ? searchText(item.description, false) : null, q);
+}
+
+/** Text as matched: lower-cased, and trimmed for a title. */
+function searchText(text: string, trim = true): string {
+  return (trim ? text.trim() : text).toLowerCase();
+}
+
+function keyRank(title: string, description: string | null, q: string): MatchRank | null {
   if (title === q) return MATCH_RANK.exact;
   if (title.startsWith(q)) return MATCH_RANK.prefix;
   if (title.includes(q)) return hasWholeWord(title, q) ? MATCH_RANK.word : MATCH_RANK.title;
-  if (item.description?.toLowerCase().includes(q)) return MATCH_RANK.description;
+  if (description?.includes(q)) return MATCH_RANK.description;
   return null;
+}
+
+/** An item's search fields already as matched, kept by a search index so a query does no case folding. */
+export interface SearchKey {
+  id: number;
+  title: string;
+  description: string | null;
+  updated_at: string;
+}
+
+/** The search key of an item (see SearchKey). */
+export function searchKeyOf(item: Searchable & { id: number }): SearchKey {
+  return {
+    id: item.id,
+    title: searchText(item.title),
+    description: item.description ? searchText(item.description, false) : null,
+    updated_at: item.updated_at,
+  };
+}
+
+/**
+ * rankSearch over search keys: the same matches in the same order, keeping only the best `limit` as
+ * it goes, so a query matching 100,000 items sorts 50, not all of them.
+ */
+export function rankKeys(keys: Iterable<SearchKey>, query: string, limit: number): SearchKey[] {
+  const q = normalizeQuery(query);
+  if (q === null || limit <= 0) return [];
+  const best: { item: SearchKey; rank: MatchRank }[] = [];
+  const before = (a: { item: SearchKey; rank: MatchRank }, b: { item: SearchKey; rank: MatchRank }) =>
+    a.rank - b.rank || byRecency(a.item, b.item);
+  for (const item of keys) {
+    const rank = keyRank(item.title, item.description, q);
+    if (rank === null) continue;
+    const hit = { item, rank };
+    if (best.length === limit && before(hit, best[limit - 1]!) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && before(hit, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, hit);
+    if (best.length > limit) best.pop();
+  }
+  return best.map((b) => b.item);
 }
 
 /** Most recently updated first; then the higher id, so equal times still give one order. */

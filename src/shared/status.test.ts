@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ITEM_STATUSES, type ItemStatus } from './item';
 import {
+  parentKeepsStatus,
   planStatusChanges,
   reopenDirect,
   rolledUpStatus,
@@ -217,6 +218,17 @@ describe('planStatusChanges', () => {
     ];
     expect(planStatusChanges(nodes, new Map(), NOW, [1])).toEqual(
       new Map([[1, { status: 'in_progress', completed_at: null }]]),
+    );
+  });
+});
+
+describe('parentKeepsStatus', () => {
+  it('holds only when the roll-up leaves the parent as it is, whatever its other children', () => {
+    fc.assert(
+      fc.property(status, status, fc.array(status, { maxLength: 8 }), (parent, child, siblings) => {
+        fc.pre(parentKeepsStatus(parent, child));
+        expect(rolledUpStatus(parent, [...siblings, child])).toBe(parent);
+      }),
     );
   });
 });

@@ -31,6 +31,15 @@ export function completedAtFor(status: ItemStatus, previous: string | null, now:
   return status === 'completed' ? (previous ?? now) : null;
 }
 
+/**
+ * True when a child taking `childStatus` (a new child, or one whose status changes) cannot change the
+ * status of a parent that is `parentStatus`, whatever its other children are: a parent in progress
+ * stays in progress while any child is open. The server then skips loading the family for roll-up.
+ */
+export function parentKeepsStatus(parentStatus: ItemStatus, childStatus: ItemStatus): boolean {
+  return parentStatus === 'in_progress' && childStatus !== 'completed';
+}
+
 function withStatus(node: StatusNode, status: ItemStatus, now: string): StatusChange {
   return { status, completed_at: completedAtFor(status, node.completed_at, now) };
 }

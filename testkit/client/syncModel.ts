@@ -11,6 +11,8 @@ export type Step =
   | { k: 'delete'; dev: number; pick: number }
   | { k: 'move'; dev: number; pick: number; parent: number }
   | { k: 'toggle'; dev: number; pick: number }
+  /** Completes the repeating todo's earliest open occurrence (both devices pick the same one). */
+  | { k: 'completeOccurrence'; dev: number }
   | { k: 'offline'; dev: number }
   | { k: 'online'; dev: number }
   | { k: 'sync'; dev: number }
@@ -43,6 +45,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant('delete' as const), dev, pick }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant('move' as const), dev, pick, parent: pick }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant('toggle' as const), dev, pick }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant('completeOccurrence' as const), dev }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant('offline' as const), dev }), weight: 3 },
   { arbitrary: fc.record({ k: fc.constant('online' as const), dev }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant('sync' as const), dev }), weight: 3 },
@@ -67,7 +70,7 @@ export interface ModelOutcome {
   duplicated: string[];
   mismatched: string[];
   /** How much the case exercised: items on the server, conflicts resolved, changes dropped with a toast. */
-  stats: { serverItems: number; conflicts: number; toasts: number };
+  stats: { serverItems: number; conflicts: number; toasts: number; occurrences: number };
 }
 
 const isWrite = (method: string) => method !== 'GET';
@@ -91,7 +94,21 @@ async function serverLive(d: Device): Promise<Item[]> {
 }
 
 const shape = (i: Item) =>
-  JSON.stringify([i.id, i.title, i.description, i.status, i.parent_id, i.assigned_to, i.version]);
+  JSON.stringify([
+    i.id,
+    i.title,
+    i.description,
+    i.status,
+    i.parent_id,
+    i.assigned_to,
+    i.version,
+    i.due_date,
+    i.recurrence ?? null,
+    i.uuid,
+  ]);
+
+/** The repeating todo of the shared family: its occurrences share the title token, one per due date. */
+const SERIES = 's4';
 
 /** Runs one case on two fresh devices of a fresh user and reports what was lost, doubled or different. */
 export async function runModelCase(server: ClientTestServer, c: ModelCase): Promise<ModelOutcome> {
@@ -111,6 +128,13 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
     created.set('s1', new Set());
     created.set('s2', new Set(['s1']));
     created.set('s3', new Set(['s1']));
+    await first.client.items.create({
+      title: SERIES,
+      type: 'todo',
+      due_date: '2031-01-01',
+      recurrence: 'FREQ=DAILY',
+    });
+    created.set(SERIES, new Set());
     await second.client.engine.sync();
 
     for (const step of c.steps) {
@@ -163,6 +187,13 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
           case 'toggle': {
             const item = at(step.pick);
             if (item) await d.client.items.toggle(item.id);
+            break;
+          }
+          case 'completeOccurrence': {
+            const open = items
+              .filter((i) => tokenOf(i.title) === SERIES && i.status !== 'completed')
+              .sort((a, b) => (a.due_date ?? '').localeCompare(b.due_date ?? ''));
+            if (open[0]) await d.client.items.complete(open[0].id);
             break;
           }
           case 'offline':
@@ -236,11 +267,22 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
       lost: [],
       duplicated: [],
       mismatched: [],
-      stats: { serverItems: live.length, conflicts: conflictCount, toasts },
+      stats: {
+        serverItems: live.length,
+        conflicts: conflictCount,
+        toasts,
+        occurrences: live.filter((i) => i.series_uuid).length,
+      },
     };
     const byToken = new Map<string, number>();
     for (const item of live) byToken.set(tokenOf(item.title), (byToken.get(tokenOf(item.title)) ?? 0) + 1);
-    for (const [token, count] of byToken) if (count > 1) outcome.duplicated.push(token);
+    // O1: a series has at most one occurrence per due date, however often and wherever it was completed.
+    const perOccurrence = new Map<string, number>();
+    for (const item of live) {
+      const key = `${tokenOf(item.title)}@${item.due_date ?? ''}`;
+      perOccurrence.set(key, (perOccurrence.get(key) ?? 0) + 1);
+    }
+    for (const [key, count] of perOccurrence) if (count > 1) outcome.duplicated.push(key);
 
     const mayBeGone = (token: string, seen = new Set<string>()): boolean => {
       if (deleted.has(token)) return true;
@@ -272,7 +314,7 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
 /** Runs `runs` random cases; every one must lose nothing, double nothing and converge. */
 export async function checkSyncModel(server: ClientTestServer, runs: number, seed?: number) {
   let executed = 0;
-  const totals = { serverItems: 0, conflicts: 0, toasts: 0 };
+  const totals = { serverItems: 0, conflicts: 0, toasts: 0, occurrences: 0 };
   let worst: ModelOutcome | null = null;
   await fc.assert(
     fc.asyncProperty(caseArb, async (c) => {
@@ -281,6 +323,7 @@ export async function checkSyncModel(server: ClientTestServer, runs: number, see
       totals.serverItems += outcome.stats.serverItems;
       totals.conflicts += outcome.stats.conflicts;
       totals.toasts += outcome.stats.toasts;
+      totals.occurrences += outcome.stats.occurrences;
       const ok = outcome.lost.length + outcome.duplicated.length + outcome.mismatched.length === 0;
       if (!ok) {
         worst = outcome;

@@ -3,6 +3,7 @@
  * yet it says how many would be lost, offers 'Sync now' (and says whether it worked), and keeps the
  * destructive action, labelled with what it costs. Loaded on first use: it is not on the first screen.
  */
+import { Download } from 'lucide-react';
 import { AlertDialog as AlertPrimitive } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
@@ -54,11 +55,13 @@ export interface DataLossConfirmProps {
   pending: number;
   /** The destructive action itself (log out, or clear and reload). */
   onConfirm: () => Promise<void> | void;
-  /**
-   * Export hook: export does not exist yet (its own issue). Once it does, pass it here and the dialog
-   * offers 'Export first' next to 'Sync now'; until then nothing pretends to export.
-   */
+  /** With changes at risk, the dialog offers 'Export first' (Outpost JSON of the device) when given. */
   onExport?: () => void;
+  /**
+   * A guest's items, which exist only on this device: clearing loses all of them, though nothing is
+   * queued. With some, the question says so and offers the export.
+   */
+  localOnly?: number;
 }
 
 const TITLES: Record<DataLossAction, { risky: string; safe: string }> = {
@@ -73,6 +76,7 @@ export default function DataLossConfirm({
   pending: initialPending,
   onConfirm,
   onExport,
+  localOnly = 0,
 }: DataLossConfirmProps) {
   const services = useServices();
   const livePending = useStore(services.syncStatus, (s) => s.pendingCount);
@@ -114,27 +118,33 @@ export default function DataLossConfirm({
     }
   };
 
-  const risky = pending > 0;
+  const localRisk = pending === 0 && localOnly > 0;
+  const risky = pending > 0 || localRisk;
+  const itemsText = localOnly === 1 ? '1 item' : `${localOnly} items`;
   const title = risky ? TITLES[action].risky : TITLES[action].safe;
-  const description = risky
-    ? lossText(pending)
-    : action === 'clear'
-      ? CLEAR_CONFIRM_TEXT
-      : 'Every change is on the server. You can sign in again on this device at any time.';
-  const them = pending === 1 ? 'it' : 'them';
-  const hint =
-    connection === 'offline'
+  const description = localRisk
+    ? `${itemsText} ${localOnly === 1 ? 'exists' : 'exist'} only on this device and would be lost.`
+    : risky
+      ? lossText(pending)
+      : action === 'clear'
+        ? CLEAR_CONFIRM_TEXT
+        : 'Every change is on the server. You can sign in again on this device at any time.';
+  const them = (localRisk ? localOnly : pending) === 1 ? 'it' : 'them';
+  const hint = localRisk
+    ? `Export ${them} first to keep a copy, or sign in to keep ${them} on the server.`
+    : connection === 'offline'
       ? `You're offline: connect, then sync ${them} first.`
       : connection === 'unreachable'
         ? `The server can't be reached right now. Try syncing ${them} first.`
         : `Sync ${them} first to keep ${them}.`;
+  const lost = localRisk ? itemsText : changesText(pending);
   const confirmLabel =
     action === 'logout'
       ? risky
-        ? `Log out and lose ${changesText(pending)}`
+        ? `Log out and lose ${lost}`
         : 'Log out'
       : risky
-        ? `Clear and lose ${changesText(pending)}`
+        ? `Clear and lose ${lost}`
         : 'Clear Local Data';
 
   return (
@@ -150,6 +160,15 @@ export default function DataLossConfirm({
             {description}
           </AlertPrimitive.Description>
           {risky ? <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{hint}</p> : null}
+          {/* Beside the hint, not in the footer: the footer's three buttons keep their places. */}
+          {risky && onExport ? (
+            <div className="mt-2">
+              <Button variant="outline" size="sm" onClick={onExport} disabled={confirming}>
+                <Download aria-hidden />
+                Export first
+              </Button>
+            </div>
+          ) : null}
           <p
             role="status"
             aria-live="polite"
@@ -169,16 +188,11 @@ export default function DataLossConfirm({
                 Cancel
               </Button>
             </AlertPrimitive.Cancel>
-            {risky && onExport ? (
-              <Button variant="outline" onClick={onExport} disabled={confirming}>
-                Export first
-              </Button>
-            ) : null}
             {/* Not AlertPrimitive.Action: the dialog stays open while the action runs (a reload follows). */}
             <Button variant="danger" onClick={() => void confirm()} disabled={syncing || confirming}>
               {confirming ? (action === 'clear' ? 'Clearing...' : 'Logging out...') : confirmLabel}
             </Button>
-            {risky ? (
+            {pending > 0 ? (
               <Button variant="primary" onClick={() => void syncFirst()} disabled={syncing || confirming}>
                 {syncing ? 'Syncing...' : 'Sync now'}
               </Button>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { createStore } from 'zustand/vanilla';
 import { cancelTypeahead, startTypeahead } from '../search/typeahead';
 import { uiStore } from '../stores/uiStore';
+import { appServices } from './services';
 
 /** Whether the keyboard shortcut help ('?') is open. */
 export const shortcutHelpStore = createStore<{ open: boolean }>()(() => ({ open: false }));
@@ -17,7 +18,10 @@ function typesText(target: EventTarget | null): boolean {
   );
 }
 
-/** Ctrl or Cmd + K anywhere toggles the search dialog; '?' outside text fields opens the shortcut help. */
+/**
+ * Ctrl or Cmd + K anywhere toggles the search dialog; '?' outside text fields opens the shortcut help;
+ * Ctrl or Cmd + Z outside text fields undoes the newest change.
+ */
 export function useGlobalShortcuts(): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -29,6 +33,22 @@ export function useGlobalShortcuts(): void {
         if (open) startTypeahead();
         else cancelTypeahead();
         ui.setSearchOpen(open);
+        return;
+      }
+      // Ctrl/Cmd+Z outside a text field takes back the newest change; presses in a row walk back.
+      if (
+        (event.metaKey || event.ctrlKey) &&
+        !event.altKey &&
+        !event.shiftKey &&
+        event.key.toLowerCase() === 'z' &&
+        !event.defaultPrevented &&
+        !typesText(event.target)
+      ) {
+        event.preventDefault();
+        void import('../items/mutations').then(({ undoChange }) => {
+          const services = appServices();
+          return undoChange(services.safety, services.toasts.getState().push);
+        });
         return;
       }
       if (

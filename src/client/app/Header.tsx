@@ -9,6 +9,7 @@ import {
   type MenuIntent,
   placeholderTriggerHandlers,
 } from '../components/ui/lazyMenu';
+import { useUnreadCount } from '../notifications/unreadCount';
 import { uiStore } from '../stores/uiStore';
 import { BrandMark } from './Brand';
 import { isTopLevel, NAV_LINKS, PRODUCT_NAME, titleFor } from './routeMeta';
@@ -154,11 +155,13 @@ export function Header() {
 }
 
 function NotificationsLink() {
+  const unread = useUnreadCount();
+  const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
   return (
     <NavLink
       to="/notifications"
-      aria-label="Notifications"
-      title="Notifications"
+      aria-label={label}
+      title={label}
       className={({ isActive }) =>
         cn(
           'inline-flex size-10 items-center justify-center rounded-full hover:bg-zinc-100 dark:hover:bg-zinc-800',
@@ -169,7 +172,18 @@ function NotificationsLink() {
         )
       }
     >
-      <Bell className="size-5" aria-hidden />
+      <span className="relative inline-flex">
+        <Bell className="size-5" aria-hidden />
+        {unread > 0 ? (
+          <span
+            aria-hidden
+            data-testid="unread-count"
+            className="absolute -top-1.5 -right-2 min-w-4 rounded-full bg-red-600 px-1 text-center text-[10px] leading-4 font-semibold text-white tabular-nums"
+          >
+            {unread > 99 ? '99+' : unread}
+          </span>
+        ) : null}
+      </span>
     </NavLink>
   );
 }

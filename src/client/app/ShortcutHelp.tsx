@@ -17,6 +17,7 @@ function shortcuts(mod: string): { title: string; items: Shortcut[] }[] {
       title: 'Anywhere',
       items: [
         { keys: [[mod, 'K']], what: 'Search items' },
+        { keys: [[mod, 'Z']], what: 'Undo your last change (again to go further back)' },
         { keys: [['?']], what: 'Show these shortcuts' },
         { keys: [['Esc']], what: 'Close a dialog or menu; collapse an empty quick add' },
       ],

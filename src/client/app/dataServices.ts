@@ -6,6 +6,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { createOutpostClient, type OutpostClient } from '../data/client';
 import type { LocalItem } from '../data/types';
+import { notificationStore } from '../stores/notificationStore';
 import { toastStore } from '../stores/toastStore';
 import { type AppServices, type ConflictVersion, type ConflictView, serverReads } from './services';
 
@@ -61,6 +62,15 @@ export function createServices(client: OutpostClient): AppServices {
       import: (candidates) => client.contacts.import(candidates),
       refreshMutuals: () => client.mutuals.refresh(),
     },
+    notifications: {
+      store: client.notificationState,
+      refresh: () => client.notifications.refresh(),
+      loadMore: () => client.notifications.loadMore(),
+      markRead: (ids) => client.notifications.markRead(ids),
+      pushState: () => client.notifications.push.check(),
+      enablePush: () => client.notifications.push.enable(),
+      disablePush: () => client.notifications.push.disable(),
+    },
     onIdSwap: (listener) => client.onIdSwap(listener),
     useConflicts: () =>
       useLiveQuery(
@@ -84,6 +94,16 @@ export function createServices(client: OutpostClient): AppServices {
       sessionStorage.clear();
     },
     clearFinishedUpgrade: () => client.clearFinishedUpgrade(),
+    safety: {
+      latestUndo: async () => (await (await client.undo()).latest())?.seq ?? null,
+      undo: async (seq) => (await (await client.undo()).undo(seq))?.label ?? null,
+      trash: async () => (await client.undo()).list(),
+      restore: async (entry) => (await client.undo()).restoreEntry(entry),
+      exportFile: async (format) => (await client.transfer()).exportFile(format),
+      planImport: async (file) => (await client.transfer()).planImport(file),
+      runImport: async (preview, onProgress) => (await client.transfer()).runImport(preview, onProgress),
+      storage: async () => (await client.transfer()).storageInfo(),
+    },
   };
   clients.set(services, client);
   return services;
@@ -96,7 +116,7 @@ let page: AppServices | null = null;
  * reads the device at once, before start(). Its toasts go to the app's one queue.
  */
 export function pageServices(): AppServices {
-  page ??= createServices(createOutpostClient({ toastStore }));
+  page ??= createServices(createOutpostClient({ toastStore, notificationStore }));
   return page;
 }
 

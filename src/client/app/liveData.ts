@@ -14,8 +14,8 @@ import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
 import { ApiError } from '../data/apiClient';
 import type { OutpostClient } from '../data/client';
 import { getMeta, META_KEYS } from '../data/db';
-import { ValidationError } from '../data/itemsRepository';
 import { mutualsOf, type StoredMutuals } from '../data/mutuals';
+import { ValidationError } from '../data/repositoryErrors';
 import type { LocalItem } from '../data/types';
 import { clientOf, pageServices } from './dataServices';
 import { servicesLoaded, useServices } from './services';
@@ -67,10 +67,13 @@ export function useMutuals(): Mutual[] {
 /** The local writes; each resolves once the change is stored on the device (and queued). */
 export interface ItemWrites {
   create: (payload: ItemCreateInput) => Promise<LocalItem>;
-  /** Resolves with the item as stored after the write (and its immediate send, when there was one). */
-  update: (id: number, patch: ItemPatchInput) => Promise<LocalItem>;
+  /**
+   * Resolves with the item as stored after the write (and its immediate send, when there was one).
+   * Writes sharing an undo `group` are undone together (one form's save).
+   */
+  update: (id: number, patch: ItemPatchInput, undo?: { group: string }) => Promise<LocalItem>;
   setStatus: (id: number, status: ItemStatus) => Promise<void>;
-  assign: (id: number, userId: number) => Promise<void>;
+  assign: (id: number, userId: number, undo?: { group: string }) => Promise<void>;
   remove: (id: number) => Promise<void>;
 }
 
@@ -79,12 +82,12 @@ export function useItemWrites(): ItemWrites {
   return useMemo(
     () => ({
       create: (payload) => c.items.create(payload),
-      update: (id, patch) => c.items.update(id, patch),
+      update: (id, patch, undo) => c.items.update(id, patch, undo),
       setStatus: async (id, status) => {
         await c.items.changeStatus(id, status);
       },
-      assign: async (id, userId) => {
-        await c.items.assign(id, userId);
+      assign: async (id, userId, undo) => {
+        await c.items.assign(id, userId, undo);
       },
       remove: async (id) => {
         await c.items.remove(id);
@@ -105,8 +108,8 @@ export type LocalReads = OutpostClient['queries'] & {
   item: (id: number) => Promise<LocalItem | null>;
   /** The children of an item, newest first. */
   children: (parentId: number) => Promise<LocalItem[]>;
-  /** Titles of every local campaign and task, for 'in {parent}' on rows. */
-  parentTitles: () => Promise<Map<number, string>>;
+  /** Titles of the given parents that are on the device, for 'in {parent}' on the rows on screen. */
+  parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
 };
 
 /**
@@ -131,14 +134,12 @@ function readsOf(c: OutpostClient): LocalReads {
       observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(() =>
         queries.childrenOf(parentId),
       ),
-    parentTitles: async () => {
+    parentTitles: async (ids) => {
       const map = new Map<number, string>();
-      await db.items
-        .where('type')
-        .anyOf('campaign', 'task')
-        .each((i) => {
-          if (i._deleted === 0) map.set(i.id, i.title);
-        });
+      if (ids.length === 0) return map;
+      for (const parent of await db.items.bulkGet([...ids])) {
+        if (parent && parent._deleted === 0) map.set(parent.id, parent.title);
+      }
       return map;
     },
   };
@@ -156,6 +157,17 @@ export function useLocal<T>(query: (reads: LocalReads) => Promise<T> | T, deps: 
 }
 
 const NO_PROGRESS: ReadonlyMap<number, SubtreeProgress> = new Map();
+const NO_TITLES: ReadonlyMap<number, string> = new Map();
+
+/** The local parent titles of `items` (the rows on screen), live: what a row costs is its own parent. */
+export function useParentTitles(items: readonly { parent_id: number | null }[]): ReadonlyMap<number, string> {
+  const ids = [...new Set(items.map((i) => i.parent_id).filter((p): p is number => p !== null))].sort(
+    (a, b) => a - b,
+  );
+  const key = ids.join(',');
+  // The ids' text is the dependency: the same parents give the same key on every render.
+  return useLocal((reads) => reads.parentTitles(ids), [key]) ?? NO_TITLES;
+}
 
 /** Progress through the subtree of each campaign and task among `items` (the rows on screen), live. */
 export function useRowProgress(

@@ -13,8 +13,11 @@ import { createStore } from 'zustand/vanilla';
 import type { ContactCandidate } from '../../shared/csv';
 import type { ActivityEntry, Item, ItemStatus, Mutual, Paginated, UserSummary } from '../../shared/item';
 import { type ApiClient, createApiClient } from '../data/apiClient';
+import type { ExportFile, ImportPreview, ImportResult } from '../data/dataTransfer';
 import type { ConflictType } from '../data/types';
+import type { TrashView } from '../data/undoStack';
 import { type AuthState, type AuthStore, guestUser } from '../stores/authStore';
+import { type NotificationStore, notificationStore, type PushState } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { type ToastInput, type ToastStore, toastStore } from '../stores/toastStore';
 
@@ -72,6 +75,51 @@ export interface ContactsDoor {
   refreshMutuals: () => Promise<void>;
 }
 
+/** What the device stores for the viewer, and whether the browser promised to keep it. */
+export interface StorageInfo {
+  items: number;
+  /** Bytes used by this origin (navigator.storage.estimate), when the browser tells. */
+  bytes: number | null;
+  /** true: kept; false: may be cleared by the browser; null: the browser does not say. */
+  persisted: boolean | null;
+}
+
+export type { ExportFile, ImportPreview, ImportResult, TrashView };
+
+/** Undo, the trash, export and import, and the device's storage (ARCHITECTURE §5, §6). */
+export interface SafetyDoor {
+  /** The newest undoable change's number (a toast's Undo takes back that one), or null. */
+  latestUndo: () => Promise<number | null>;
+  /** Takes back one change (the newest without `seq`); answers its label, or null when none. */
+  undo: (seq?: number) => Promise<string | null>;
+  /** The trash: this device's deletes and, signed in and online, the server's. */
+  trash: () => Promise<TrashView[]>;
+  restore: (entry: TrashView) => Promise<void>;
+  /** Outpost JSON or CSV of the device's items, offline and as a guest. */
+  exportFile: (format: 'json' | 'csv') => Promise<ExportFile>;
+  /** Reads a picked file into what an import would create (nothing is written). */
+  planImport: (file: File) => Promise<ImportPreview>;
+  runImport: (
+    preview: ImportPreview,
+    onProgress?: (done: number, total: number) => void,
+  ) => Promise<ImportResult>;
+  storage: () => Promise<StorageInfo>;
+}
+
+/** The signed-in user's notifications and this browser's Web Push (loaded with the data layer). */
+export interface NotificationsDoor {
+  /** The bell's count and the page's entries (cached on the device for offline use). */
+  store: NotificationStore;
+  refresh: () => Promise<void>;
+  loadMore: () => Promise<void>;
+  /** Marks these entries read, or every entry without ids. */
+  markRead: (ids?: number[]) => Promise<void>;
+  pushState: () => Promise<PushState>;
+  /** Asks for permission and subscribes through the service worker. */
+  enablePush: () => Promise<PushState>;
+  disablePush: () => Promise<PushState>;
+}
+
 export interface AppServices {
   auth: AuthStore;
   syncStatus: SyncStatusStore;
@@ -79,6 +127,7 @@ export interface AppServices {
   toasts: ToastStore;
   server: ServerReads;
   contacts: ContactsDoor;
+  notifications: NotificationsDoor;
   /** Tells an open /tasks/{id} route that its temporary id became the server's. */
   onIdSwap: (listener: (oldId: number, newId: number) => void) => () => void;
   /** Live list of open conflicts. */
@@ -95,6 +144,7 @@ export interface AppServices {
   clearFinishedUpgrade: () => Promise<void>;
   /** Deletes IndexedDB and local storage (the caller reloads). */
   clearLocalData: () => Promise<void>;
+  safety: SafetyDoor;
 }
 
 /** The typed server reads over an API client. */
@@ -218,6 +268,15 @@ function shellServices(): AppServices {
       import: async (candidates) => (await later()).contacts.import(candidates),
       refreshMutuals: async () => (await later()).contacts.refreshMutuals(),
     },
+    notifications: {
+      store: notificationStore,
+      refresh: async () => (await later()).notifications.refresh(),
+      loadMore: async () => (await later()).notifications.loadMore(),
+      markRead: async (ids) => (await later()).notifications.markRead(ids),
+      pushState: async () => (await later()).notifications.pushState(),
+      enablePush: async () => (await later()).notifications.enablePush(),
+      disablePush: async () => (await later()).notifications.disablePush(),
+    },
     // No temporary ids exist before the data layer (FollowIdSwaps subscribes again once it is up).
     onIdSwap: () => () => {},
     syncStatus: createSyncStatusStore(typeof navigator === 'undefined' ? true : navigator.onLine),
@@ -228,6 +287,16 @@ function shellServices(): AppServices {
     pendingChanges: async () => (await later()).pendingChanges(),
     clearFinishedUpgrade: async () => (await later()).clearFinishedUpgrade(),
     clearLocalData: async () => (await later()).clearLocalData(),
+    safety: {
+      latestUndo: async () => (await later()).safety.latestUndo(),
+      undo: async (seq) => (await later()).safety.undo(seq),
+      trash: async () => (await later()).safety.trash(),
+      restore: async (entry) => (await later()).safety.restore(entry),
+      exportFile: async (format) => (await later()).safety.exportFile(format),
+      planImport: async (file) => (await later()).safety.planImport(file),
+      runImport: async (preview, onProgress) => (await later()).safety.runImport(preview, onProgress),
+      storage: async () => (await later()).safety.storage(),
+    },
   };
   return shell;
 }

@@ -1,21 +1,24 @@
 import Dexie from 'dexie';
 import type { ContactCandidate } from '../../shared/csv';
-import type { UserSummary } from '../../shared/item';
+import type { Item, UserSummary } from '../../shared/item';
 import { type AuthStore, createAuthStore } from '../stores/authStore';
+import { createNotificationStore, type NotificationStore } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
 import { type ApiClient, createApiClient, type FetchLike } from './apiClient';
 import { browserConnectivity, type Connectivity, onTabVisible, serverChanges } from './connectivity';
-import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './db';
-import { clearFinishedUpgrade, moveGuestDataToAccount } from './guestUpgrade';
+import { conflictedCollection, DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './db';
 import * as queries from './itemQueries';
-import { createItemsRepository } from './itemsRepository';
+import type { ItemsRepository } from './itemsRepository';
 import { createSyncLock } from './locks';
 import { refreshMutuals } from './mutuals';
-import { createLocalSearch, createSearch } from './search';
-import { createSyncEngine, type SyncResult, trackReachability } from './syncEngine';
+import type { NotificationsClient } from './notifications';
+import type { LocalSearch } from './search';
+import type { SyncEngine, SyncEngineDeps, SyncResult } from './sync';
+import { trackReachability } from './sync/reachability';
 import { shareAuthAcrossTabs, watchQueueCounts } from './tabs';
-import type { Viewer } from './types';
+import type { LocalItem, Viewer } from './types';
+import type { UndoStack } from './undoStack';
 
 export interface OutpostClientOptions {
   /** Origin of the server ('' = same origin, the browser default). */
@@ -29,12 +32,26 @@ export interface OutpostClientOptions {
   connectivity?: Connectivity;
   toastStore?: ToastStore;
   statusStore?: SyncStatusStore;
+  /** The bell's count and the notifications page (the page's one store in the browser). */
+  notificationStore?: NotificationStore;
+  /** Opens an app path (a reminder toast's Open); by default the page's router follows a history push. */
+  openPath?: (path: string) => void;
   /** Web Locks; null disables them (tests run several "devices" in one process). */
   locks?: Parameters<typeof createSyncLock>[1];
 }
 
+/** Opens a path in this page: React Router follows history changes announced by popstate. */
+function openInPage(path: string): void {
+  if (typeof window === 'undefined') return;
+  window.history.pushState(null, '', path);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
 /** How long start() waits at most for the screen to show the device's data before it asks the server. */
 const FIRST_SCREEN_WAIT_MS = 1000;
+
+/** How long after the first screen the reminder watch starts. */
+const REMINDERS_DELAY_MS = 2000;
 
 /** How long after that frame the server waits: the frame reaches the screen a moment after it is drawn. */
 const SETTLE_MS = 100;
@@ -47,19 +64,77 @@ function afterPaint(): Promise<void> {
   });
 }
 
-/** The repository with every write waiting for the remembered account, so an early change is never the guest's. */
-function afterRestore<T extends Record<string, (...args: never[]) => Promise<unknown>>>(
-  repository: T,
+const WRITES = [
+  'create',
+  'update',
+  'remove',
+  'toggle',
+  'assign',
+  'setStatus',
+  'changeStatus',
+  'start',
+  'complete',
+  'reopen',
+  // Undo puts fields back through the raw write (./undoStack.ts).
+  'write',
+] as const satisfies readonly (keyof ItemsRepository)[];
+
+/**
+ * The repository's writes, each waiting for the remembered account (so an early change is never the
+ * guest's) and loading the repository on the first one: the first screen only reads.
+ */
+function gatedRepository(
+  load: () => Promise<ItemsRepository>,
   restored: () => Promise<void>,
-): T {
+): ItemsRepository {
   const gated: Record<string, unknown> = {};
-  for (const [name, write] of Object.entries(repository)) {
+  for (const name of WRITES) {
     gated[name] = async (...args: never[]) => {
       await restored();
-      return write(...args);
+      const repository = await load();
+      return (repository[name] as (...xs: never[]) => Promise<unknown>)(...args);
     };
   }
-  return gated as T;
+  return gated as ItemsRepository;
+}
+
+type SyncTriggers = Parameters<SyncEngine['start']>[0];
+
+/**
+ * The sync engine behind the same methods, loaded on first use: a guest who never signs in never
+ * downloads the push, pull, conflict and upgrade code (bench/bundle.ts budgets Home's first load).
+ */
+function lazySyncEngine(deps: SyncEngineDeps) {
+  const { db } = deps;
+  let loading: Promise<SyncEngine> | null = null;
+  const load = () => {
+    loading ??= import('./sync').then((m) => m.createSyncEngine(deps));
+    return loading;
+  };
+  return {
+    sync: (...args: Parameters<SyncEngine['sync']>) => load().then((e) => e.sync(...args)),
+    pushNow: (entryId: string) => load().then((e) => e.pushNow(entryId)),
+    resolveConflicts: (...args: Parameters<SyncEngine['resolveConflicts']>) =>
+      load().then((e) => e.resolveConflicts(...args)),
+    // The conflict list is watched on every screen; with none stored (always, for a guest) it needs no engine.
+    listConflicts: async () =>
+      loading || (await conflictedCollection(db).count()) > 0 ? (await load()).listConflicts() : [],
+    refreshStatus: () => load().then((e) => e.refreshStatus()),
+    pull: () => load().then((e) => e.pull()),
+    pushQueue: (...args: Parameters<SyncEngine['pushQueue']>) => load().then((e) => e.pushQueue(...args)),
+    /** Starts the triggers once the engine has loaded; the stop function works before that too. */
+    start(triggers: SyncTriggers): () => void {
+      let stop: (() => void) | null = null;
+      let stopped = false;
+      void load().then((e) => {
+        if (!stopped) stop = e.start(triggers);
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
+  };
 }
 
 /** Everything the screens need, wired together; tests make one per simulated device. */
@@ -78,6 +153,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   const toasts = options.toastStore ?? createToastStore();
   const status = options.statusStore ?? createSyncStatusStore(connectivity.isOnline());
   const toast = toasts.getState().push;
+  const notificationState = options.notificationStore ?? createNotificationStore();
   let auth: AuthStore;
   let lastSync: Promise<SyncResult> | null = null;
   const swapListeners = new Set<(oldId: number, newId: number) => void>();
@@ -97,7 +173,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
   };
 
-  const engine = createSyncEngine({
+  const engine = lazySyncEngine({
     db,
     api,
     viewer,
@@ -120,18 +196,20 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     remember: async (user) => setMeta(db, META_KEYS.account, user),
     recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
     onLogin: async (user, wasGuest) => {
-      await db.transaction('rw', [db.items, db.syncQueue, db.meta], async () => {
+      await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.trash, db.undo], async () => {
         const owner = await getMeta<number>(db, META_KEYS.dataOwner);
         if (owner !== undefined && owner !== user.id) {
           // Another account's data must not leak into this one; guest data stays and moves over.
           await db.items.where('_syncStatus').equals('pending').delete();
           await db.items.where('_syncStatus').equals('synced').delete();
+          await db.trash.where('owner').noneOf([0, user.id]).delete();
+          await db.undo.where('owner').noneOf([0, user.id]).delete();
           await db.syncQueue.clear();
           await db.meta.bulkDelete([META_KEYS.cursor, META_KEYS.upgrade, META_KEYS.lastSyncAt]);
         }
         await setMeta(db, META_KEYS.dataOwner, user.id);
       });
-      if (wasGuest) await moveGuestDataToAccount(db, user);
+      if (wasGuest) await (await import('./guestUpgrade')).moveGuestDataToAccount(db, user);
       await engine.refreshStatus();
       void syncInBackground();
     },
@@ -150,11 +228,91 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
 
   // The device starts as the account it remembers; the session check confirms it later (start()).
   void auth.getState().restore();
-  const items = afterRestore(createItemsRepository({ db, viewer, pushNow: engine.pushNow }), () =>
-    auth.getState().restore(),
+  let repository: Promise<ItemsRepository> | null = null;
+  const items = gatedRepository(
+    () => {
+      repository ??= import('./itemsRepository').then((m) =>
+        m.createItemsRepository({ db, viewer, pushNow: engine.pushNow }),
+      );
+      return repository;
+    },
+    () => auth.getState().restore(),
   );
-  const localSearch = createLocalSearch(db);
-  const search = createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
+  // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
+  let undoStack: Promise<UndoStack> | null = null;
+  const undo = (): Promise<UndoStack> => {
+    undoStack ??= import('./undoStack').then((m) =>
+      m.createUndoStack({
+        db,
+        api,
+        viewer,
+        items,
+        pushNow: engine.pushNow,
+        isOnline: () => connectivity.isOnline(),
+      }),
+    );
+    return undoStack;
+  };
+  // §6 'Storage the browser keeps': ask once there is something to keep (the first item), once a page.
+  let persistAsked = false;
+  const askPersistence = async (): Promise<void> => {
+    if (persistAsked || typeof navigator === 'undefined' || !navigator.storage?.persist) return;
+    persistAsked = true;
+    try {
+      if (!(await navigator.storage.persisted())) await navigator.storage.persist();
+    } catch {
+      // Some browsers refuse outright; Preferences shows the storage may be cleared.
+    }
+  };
+  const create = items.create;
+  items.create = async (...args) => {
+    const created = await create(...args);
+    void askPersistence();
+    return created;
+  };
+  // Search (and its cache of every title) loads when the dialog first asks.
+  let localSearch: LocalSearch | null = null;
+  let searcher: Promise<(query: string, limit?: number) => Promise<(Item | LocalItem)[]>> | null = null;
+  const search = async (query: string, limit?: number) => {
+    searcher ??= import('./search').then((m) => {
+      localSearch = m.createLocalSearch(db);
+      return m.createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
+    });
+    return (await searcher)(query, limit);
+  };
+  // Notifications and reminders load after the first screen, with their own chunk.
+  let notificationsLoading: Promise<NotificationsClient> | null = null;
+  const loadNotifications = () => {
+    notificationsLoading ??= import('./notifications').then((m) =>
+      m.createNotifications({
+        db,
+        api,
+        store: notificationState,
+        isOnline: () => connectivity.isOnline(),
+        userId: () => (auth.getState().isAuthenticated ? auth.getState().user.id : 0),
+      }),
+    );
+    return notificationsLoading;
+  };
+  const notifications = {
+    userChanged: async () => {
+      // A guest has no notifications: the module is not even loaded for them.
+      if (!auth.getState().isAuthenticated && notificationsLoading === null) {
+        notificationState.setState({ userId: 0, unread: 0, entries: null });
+        return;
+      }
+      await (await loadNotifications()).userChanged();
+    },
+    onUnread: (unread: number) => void loadNotifications().then((n) => n.onUnread(unread)),
+    refresh: async () => (await loadNotifications()).refresh(),
+    loadMore: async () => (await loadNotifications()).loadMore(),
+    markRead: async (ids?: number[]) => (await loadNotifications()).markRead(ids),
+    push: {
+      check: async () => (await loadNotifications()).push.check(),
+      enable: async () => (await loadNotifications()).push.enable(),
+      disable: async () => (await loadNotifications()).push.disable(),
+    },
+  };
 
   let markScreenShown = () => {};
   const screenShown = new Promise<void>((resolve) => {
@@ -162,6 +320,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   });
   const bound = {
     homeItems: (tab: queries.Tab, o?: queries.ListOptions) => queries.homeItems(db, viewer(), tab, o),
+    homeCount: (tab: queries.Tab) => queries.homeCount(db, viewer(), tab),
     screenItems: (
       screen: Parameters<typeof queries.screenItems>[2],
       tab: queries.Tab,
@@ -202,8 +361,15 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     viewer,
     /** The screen has drawn its first list from the device; start() asks the server after that paint. */
     screenShown: () => markScreenShown(),
+    /** Undo and the trash (./undoStack.ts), loaded on first use. */
+    undo,
+    /** Export, import and what the device stores; loaded on first use (papaparse stays out of Home). */
+    transfer: async () => (await import('./dataTransfer')).createDataTransfer({ db, viewer, items }),
     /** The signed-in user's mutual contacts, kept locally for the assignee pickers (./mutuals.ts). */
     mutuals: { refresh: () => updateMutuals(true) },
+    /** The signed-in user's notifications and Web Push (./notifications.ts). */
+    notifications,
+    notificationState,
     /** Tells an open /tasks/{id} route that its temporary id became the server's. */
     onIdSwap(listener: (oldId: number, newId: number) => void): () => void {
       swapListeners.add(listener);
@@ -211,7 +377,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     },
     /** The last background sync started by login, for tests and the Upgrade dialog. */
     lastSync: () => lastSync,
-    clearFinishedUpgrade: () => clearFinishedUpgrade(db),
+    clearFinishedUpgrade: async () => (await import('./guestUpgrade')).clearFinishedUpgrade(db),
     /** Guest init, session check, then the sync triggers and the cross-tab wiring. Returns a stop function. */
     async start(): Promise<() => void> {
       auth.getState().initGuest();
@@ -222,6 +388,12 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
           .then(() => syncInBackground());
       });
       const offCounts = watchQueueCounts(db, status);
+      // Something to keep already (a returning visitor): ask for persistent storage now.
+      void db.items
+        .limit(1)
+        .count()
+        .then((n) => (n > 0 ? askPersistence() : undefined))
+        .catch(() => undefined);
       // Each finished sync run is a moment the server is reachable: refresh stale mutuals then.
       const offMutuals = status.subscribe((state, prev) => {
         if (state.lastSyncAt !== prev.lastSyncAt) void updateMutuals();
@@ -232,28 +404,60 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       // sync after it) no longer competes with that first screen.
       await Promise.race([screenShown, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]);
       await afterPaint();
+      // Reminders come due from the device's own items, signed in or not (./reminders.ts). The watch
+      // starts a moment after the first screen has settled: one already due shows then (it catches up),
+      // and its code is not part of the first screen's download.
+      let offReminders = () => {};
+      let stopped = false;
+      const remindersLater = setTimeout(() => {
+        void import('./reminders').then((m) => {
+          if (!stopped) offReminders = m.watchReminders({ db, toast, open: options.openPath ?? openInPage });
+        });
+      }, REMINDERS_DELAY_MS);
       await auth.getState().checkSession();
-      const offEngine = engine.start({
-        onOnlineChange: (cb) => connectivity.subscribe(cb),
-        onVisible: onTabVisible,
-        // A stream only for a signed-in user who is online; it follows sign-in, sign-out and the network.
-        onServerChange: serverChanges({
-          baseUrl: options.baseUrl ?? '',
-          wanted: () => connectivity.isOnline() && !auth.getState().isAnonymous,
-          onWantedChange: (cb) => {
-            const offAuthChange = auth.subscribe((state, prev) => {
-              if (state.isAnonymous !== prev.isAnonymous || state.user.id !== prev.user.id) cb();
-            });
-            const offOnline = connectivity.subscribe(() => cb());
-            return () => {
-              offAuthChange();
-              offOnline();
-            };
-          },
-        }),
+      void notifications.userChanged();
+      const offNotificationUser = auth.subscribe((state, prev) => {
+        if (state.isAuthenticated !== prev.isAuthenticated || state.user.id !== prev.user.id)
+          void notifications.userChanged();
+      });
+      // The badge follows the network for everyone; the engine (and its chunk) only for an account.
+      status.getState().setOnline(connectivity.isOnline());
+      const offOnlineStatus = connectivity.subscribe((online) => status.getState().setOnline(online));
+      let offEngine: (() => void) | null = null;
+      const startEngine = () => {
+        offEngine ??= engine.start({
+          onOnlineChange: (cb) => connectivity.subscribe(cb),
+          onVisible: onTabVisible,
+          // A stream only for a signed-in user who is online; it follows sign-in, sign-out and the network.
+          onServerChange: serverChanges({
+            baseUrl: options.baseUrl ?? '',
+            onNotification: (unread) => notifications.onUnread(unread),
+            wanted: () => connectivity.isOnline() && !auth.getState().isAnonymous,
+            onWantedChange: (cb) => {
+              const offAuthChange = auth.subscribe((state, prev) => {
+                if (state.isAnonymous !== prev.isAnonymous || state.user.id !== prev.user.id) cb();
+              });
+              const offOnline = connectivity.subscribe(() => cb());
+              return () => {
+                offAuthChange();
+                offOnline();
+              };
+            },
+          }),
+        });
+      };
+      if (auth.getState().isAuthenticated) startEngine();
+      const offStartOnLogin = auth.subscribe((state) => {
+        if (state.isAuthenticated) startEngine();
       });
       return () => {
-        offEngine();
+        stopped = true;
+        clearTimeout(remindersLater);
+        offReminders();
+        offNotificationUser();
+        offStartOnLogin();
+        offOnlineStatus();
+        offEngine?.();
         offMutuals();
         offCounts();
         offAuth();
@@ -263,8 +467,11 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     pendingChanges: () => db.syncQueue.count(),
     /** Clear Local Data: wipes IndexedDB; a signed-in user's data comes back with the next sync. */
     async clearLocalData(): Promise<void> {
-      await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.users, db.contacts], async () => {
+      const stores = [db.items, db.syncQueue, db.meta, db.users, db.contacts, db.trash, db.undo];
+      await db.transaction('rw', stores, async () => {
         await Promise.all([
+          db.trash.clear(),
+          db.undo.clear(),
           db.items.clear(),
           db.syncQueue.clear(),
           db.meta.clear(),
@@ -274,7 +481,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       });
     },
     close(): void {
-      localSearch.dispose();
+      localSearch?.dispose();
       db.close();
     },
   };

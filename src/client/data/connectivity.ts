@@ -63,6 +63,8 @@ export interface ServerChangesOptions {
   onWantedChange: (cb: () => void) => () => void;
   random?: () => number;
   EventSource?: typeof EventSource;
+  /** The stream's `notification {unread}` events (the bell's count). */
+  onNotification?: (unread: number) => void;
 }
 
 /** The wait before reconnect attempt `attempt` (0-based): half to all of the doubled delay. */
@@ -120,6 +122,14 @@ export function serverChanges(options: ServerChangesOptions): (cb: () => void) =
         opened = true;
       });
       current.addEventListener(SERVER_EVENTS.changed, () => cb());
+      current.addEventListener(SERVER_EVENTS.notification, (event) => {
+        try {
+          const { unread } = JSON.parse(String((event as MessageEvent).data)) as { unread?: unknown };
+          if (typeof unread === 'number') options.onNotification?.(unread);
+        } catch {
+          // Not ours: ignore it.
+        }
+      });
       current.addEventListener('error', () => {
         if (source !== current) return;
         close();

@@ -1,10 +1,10 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../shared/protocol';
 import { recomputeTopFlags, topLevelMiddleware } from './topLevel';
-import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry } from './types';
+import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 3;
+export const DB_VERSION = 5;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -17,7 +17,14 @@ const STORES_V2 = {
 /** Home's All list, newest first per scope, read by range (see topLevel.ts). */
 export const HOME_INDEX = '[_syncStatus+_top+created_at]';
 
-const STORES = { ...STORES_V2, items: `${STORES_V2.items}, ${HOME_INDEX}` };
+const STORES_V3 = { ...STORES_V2, items: `${STORES_V2.items}, ${HOME_INDEX}` };
+
+/** Version 4 (issue 14): the local trash (what each delete took, by uuid) and the undo stack. */
+const STORES_V4 = { ...STORES_V3, trash: 'uuid, owner, deletedAt', undo: '++seq, owner' };
+
+// An item without a reminder has no key in this index (null is not a key): the reminder watch reads
+// only the items that have one, and a change to any other item does not wake it.
+const STORES = { ...STORES_V4, items: `${STORES_V3.items}, remind_at` };
 
 /** Counts the rows Home's index holds against all rows; recomputes the flags when they differ. */
 async function repairTopFlags(db: OutpostDb): Promise<void> {
@@ -36,6 +43,8 @@ export class OutpostDb extends Dexie {
   contacts!: Table<LocalContact, number>;
   syncQueue!: Table<QueueEntry, string>;
   meta!: Table<MetaRow, string>;
+  trash!: Table<TrashRow, string>;
+  undo!: Table<UndoRecord, number>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -53,9 +62,13 @@ export class OutpostDb extends Dexie {
           }),
       );
     // Version 3 adds Home's index and computes every item's top-level flag; nothing is dropped.
-    this.version(DB_VERSION)
-      .stores(STORES)
+    this.version(3)
+      .stores(STORES_V3)
       .upgrade((tx) => recomputeTopFlags(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 4 only adds two stores; every item and queued change stays as it is.
+    this.version(4).stores(STORES_V4);
+    // Version 5 only adds the reminder index (IndexedDB fills it from the stored items).
+    this.version(DB_VERSION).stores(STORES);
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));
@@ -73,6 +86,10 @@ export const META_KEYS = {
   idAliases: 'idAliases',
   predicted: 'predicted',
   mutuals: 'mutuals',
+  /** The notifications page as last fetched, for offline use (data/notifications.ts). */
+  notifications: 'notifications',
+  /** Reminders this device has shown, so a reload does not show them again (data/reminders.ts). */
+  remindersShown: 'remindersShown',
 } as const;
 export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
 

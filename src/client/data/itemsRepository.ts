@@ -3,30 +3,18 @@ import { type ItemStatus, PATCHABLE_FIELDS, type PatchableField, type UserSummar
 import { createPayload } from '../../shared/protocol';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../shared/status';
+import { inverseSteps, type UndoFields, undoLabel } from '../../shared/undo';
 import { ApiError } from './apiClient';
 import { nextCounter, type OutpostDb } from './db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
+import { NotFoundError, ValidationError } from './repositoryErrors';
 import type { PushOutcome } from './sync';
 import { lastSeq, queueRow } from './syncQueue';
+import { resolveId } from './tempIds';
 import { replacing } from './topLevel';
-import type { LocalItem, QueueEntry, Viewer } from './types';
+import type { LocalItem, QueueEntry, UndoRecord, Viewer } from './types';
 
-/** A local rule broken before anything is written (the screen shows it like a 422). */
-export class ValidationError extends Error {
-  readonly errors: Record<string, string[]>;
-  constructor(errors: Record<string, string[]>) {
-    super(Object.values(errors).flat()[0] ?? 'Invalid input.');
-    this.name = 'ValidationError';
-    this.errors = errors;
-  }
-}
-
-export class NotFoundError extends Error {
-  constructor(id: number) {
-    super(`Item ${id} not found.`);
-    this.name = 'NotFoundError';
-  }
-}
+export { NotFoundError, ValidationError } from './repositoryErrors';
 
 export interface RepositoryDeps {
   db: OutpostDb;
@@ -37,8 +25,21 @@ export interface RepositoryDeps {
 }
 
 export type ItemsRepository = ReturnType<typeof createItemsRepository>;
+type RecurrenceRules = typeof import('../../shared/recurrenceRule');
 
-const TABLES = ['items', 'syncQueue', 'meta', 'users'] as const;
+const TABLES = ['items', 'syncQueue', 'meta', 'users', 'trash', 'undo'] as const;
+
+/** How a write is recorded for undo: `record: false` for undo's own writes and for imports. */
+export interface WriteOptions {
+  record?: boolean;
+  /** Writes of one gesture share a group and are undone together. */
+  group?: string | null;
+}
+
+/** Undo records kept per owner; older ones fall off the bottom of the stack. */
+export const UNDO_KEEP = 100;
+
+const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
 
 function zodErrors(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
@@ -62,10 +63,83 @@ function localRef(value: unknown): number | null {
   return value;
 }
 
+/** What a toast and the undo stack call an edit: 'Todo completed', 'Task moved'. */
+function changeLabel(before: LocalItem, after: LocalItem, changed: readonly string[]): string {
+  const word = TYPE_WORD[before.type];
+  if (changed.includes('status')) {
+    if (after.status === 'completed') return `${word} completed`;
+    if (before.status === 'completed') return `${word} reopened`;
+    return after.status === 'in_progress' ? `${word} started` : `${word} updated`;
+  }
+  return `${word} ${undoLabel(
+    'update',
+    changed.map((f) => (f === 'parent_id' ? 'parent_uuid' : f)),
+  )}`;
+}
+
 /** The item writes the screens call; each is one IndexedDB transaction with its queue entry. */
 export function createItemsRepository(deps: RepositoryDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date().toISOString());
+
+  /** Rows as the undo snapshots see them: the fields a change moves, the parent by uuid. */
+  async function snapshotOf(items: readonly LocalItem[]): Promise<Map<string, UndoFields | null>> {
+    const parentIds = [...new Set(items.map((i) => i.parent_id).filter((p): p is number => p !== null))];
+    const parents = new Map<number, string | null>();
+    for (const parent of await db.items.bulkGet(parentIds)) if (parent) parents.set(parent.id, parent.uuid);
+    const out = new Map<string, UndoFields | null>();
+    for (const i of items) {
+      if (!i.uuid) continue;
+      out.set(
+        i.uuid,
+        i._deleted === 1
+          ? null
+          : {
+              title: i.title,
+              description: i.description,
+              status: i.status,
+              parent_uuid: i.parent_id === null ? null : (parents.get(i.parent_id) ?? null),
+              assigned_to: i.assigned_to,
+              due_date: i.due_date,
+              end_date: i.end_date,
+              remind_at: i.remind_at,
+            },
+      );
+    }
+    return out;
+  }
+
+  /**
+   * Stores what undoes a change, in the change's own transaction, so it survives a reload before
+   * sync. `before` and `after` are the rows the change touched (absent or marked deleted when gone).
+   */
+  async function recordUndo(
+    options: WriteOptions | undefined,
+    label: string,
+    before: readonly LocalItem[],
+    after: readonly LocalItem[],
+    occurrence?: LocalItem,
+  ): Promise<void> {
+    if (options?.record === false) return;
+    const [was, is] = await Promise.all([snapshotOf(before), snapshotOf(after)]);
+    for (const uuid of was.keys()) if (!is.has(uuid)) is.set(uuid, null);
+    // A next occurrence the change created goes with its undo only while nobody has edited it (O1).
+    const steps = inverseSteps(was, is).map((step) =>
+      step.kind === 'delete' && occurrence && step.uuid === occurrence.uuid
+        ? {
+            ...step,
+            unlessEdited: { version: occurrence.version, localVersion: occurrence._localVersion },
+          }
+        : step,
+    );
+    if (steps.length === 0) return;
+    const owner = deps.viewer().userId;
+    const record: UndoRecord = { owner, at: now(), label, steps, group: options?.group ?? null };
+    await db.undo.add(record);
+    const keys = await db.undo.where('owner').equals(owner).primaryKeys();
+    if (keys.length > UNDO_KEEP)
+      await db.undo.bulkDelete(keys.sort((a, b) => a - b).slice(0, keys.length - UNDO_KEEP));
+  }
 
   async function ancestorsOf(parentId: number): Promise<HierarchyNode[]> {
     const out: HierarchyNode[] = [];
@@ -104,31 +178,56 @@ export function createItemsRepository(deps: RepositoryDeps) {
    * otherwise, or when the send fails, the answer is the stored pending copy, and the sync status
    * (badge, 'Pending sync', a toast if the change is finally dropped) reports the rest. Never throws.
    */
-  async function finish(item: LocalItem, entry: QueueEntry | null): Promise<LocalItem> {
+  async function finish(item: LocalItem, entry: QueueEntry | null, after?: QueueEntry): Promise<LocalItem> {
     if (!entry) return item;
     let outcome: PushOutcome = { kind: 'queued' };
     try {
-      outcome = await deps.pushNow(entry.id);
+      // A write that queued a second entry (a next occurrence's create) sends both.
+      outcome = await deps.pushNow((after ?? entry).id);
     } catch {
       // The change is stored and queued; the next sync run sends it.
     }
     // Queued without a send (offline, or another run holds the lock): the stored copy is `item`.
     if (outcome.kind === 'queued') return item;
-    const id = outcome.kind === 'done' ? outcome.itemId : item.id;
+    const id = after ? await resolveId(db, item.id) : outcome.kind === 'done' ? outcome.itemId : item.id;
     return (await db.items.get(id)) ?? item;
   }
 
+  /**
+   * The checks a rule gets on the item as it will be (the server runs the same, a 422 there).
+   * `rules` is ../../shared/recurrenceRule, loaded by the caller before its transaction.
+   */
+  function checkRecurrence(
+    rules: RecurrenceRules,
+    item: Pick<LocalItem, 'type' | 'due_date' | 'recurrence'>,
+    ruleChanged: boolean,
+  ) {
+    const problem = rules.recurrenceProblem(
+      { type: item.type, due_date: item.due_date, recurrence: item.recurrence ?? null },
+      ruleChanged ? now().slice(0, 10) : '0000-00-00',
+    );
+    if (problem) throw new ValidationError({ recurrence: [problem] });
+  }
+
   /** Creates an item: a counter id for guests, a temporary negative id and a queued POST when signed in. */
-  async function create(input: ItemCreateInput): Promise<LocalItem> {
+  async function create(input: ItemCreateInput, options?: WriteOptions): Promise<LocalItem> {
     const { parent_id: rawParent, ...rest } = input;
     // zod loads on the first write, not with the first screen (bench/bundle.ts budgets that).
     const { itemCreateSchema } = await import('../../shared/schemas');
     const parsed = itemCreateSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
     const data = parsed.data;
+    if (data.recurrence)
+      checkRecurrence(
+        await import('../../shared/recurrenceRule'),
+        { type: data.type, due_date: data.due_date ?? null, recurrence: data.recurrence ?? null },
+        data.series_uuid == null,
+      );
     const viewer = deps.viewer();
-    const parentId = localRef(rawParent);
+    const givenParent = localRef(rawParent);
     const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
+      // A screen may still hold a temporary id the server has just replaced (the swap is one transaction).
+      const parentId = givenParent === null ? null : await resolveId(db, givenParent);
       const [, last] = await Promise.all([
         checkParent({ type: data.type }, parentId),
         viewer.isGuest ? 0 : lastSeq(db),
@@ -153,6 +252,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
         due_date: data.due_date ?? null,
         end_date: data.end_date ?? null,
         remind_at: data.remind_at ?? null,
+        recurrence: data.recurrence ?? null,
+        series_uuid: data.series_uuid ?? null,
         created_at: at,
         updated_at: at,
         completed_at: completedAtFor(status, null, at),
@@ -173,10 +274,17 @@ export function createItemsRepository(deps: RepositoryDeps) {
         _remote: null,
       };
       await db.items.put(item);
+      let rolledPuts: LocalItem[] = [];
+      let rolledBefore: LocalItem[] = [];
       if (parentId !== null) {
         const rolled = await applyLocalRollUp(db, [await rootIdOf(db, item)], new Map(), [parentId], at);
-        await db.items.bulkPut([...rolled.values()].filter((i) => i.id !== item.id));
+        rolledPuts = [...rolled.values()].filter((i) => i.id !== item.id);
+        rolledBefore = (await db.items.bulkGet(rolledPuts.map((i) => i.id))).filter(
+          (i): i is LocalItem => !!i,
+        );
+        await db.items.bulkPut(rolledPuts);
       }
+      await recordUndo(options, `${TYPE_WORD[item.type]} created`, rolledBefore, [item, ...rolledPuts]);
       const entry = viewer.isGuest
         ? null
         : queueRow({ kind: 'create', data: createPayload(item), itemId: id, baseVersion: null }, last);
@@ -191,24 +299,48 @@ export function createItemsRepository(deps: RepositoryDeps) {
    * request (assign uses its own endpoint).
    */
   async function write(
-    id: number,
-    patch: ItemPatch,
+    givenId: number,
+    givenPatch: ItemPatch,
     request?: { kind: 'assign'; data: Record<string, unknown> },
+    options?: WriteOptions,
   ): Promise<LocalItem> {
     const viewer = deps.viewer();
-    const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
+    // Temporary ids (a screen opened before the server answered) resolve to the server's; others read nothing.
+    const early = await resolveId(db, givenId);
+    // Completing a repeating item steps its rule: the stepping code (rrule) loads before the
+    // transaction, which a dynamic import would otherwise let commit half-way.
+    const recurrence =
+      givenPatch.status === 'completed' && (givenPatch.recurrence || (await db.items.get(early))?.recurrence)
+        ? // Not loadable (offline before the chunk was cached): the completion still counts, and the
+          // server's next occurrence arrives with the next pull.
+          await import('./occurrences').catch(() => null)
+        : null;
+    // The rule checks load only for writes that can break them (not with the first screen).
+    const rules =
+      'recurrence' in givenPatch || 'due_date' in givenPatch
+        ? await import('../../shared/recurrenceRule')
+        : null;
+    const { item, entry, extra } = await db.transaction('rw', [...TABLES], async () => {
+      // Again inside the transaction: a swap may have committed since.
+      const id = await resolveId(db, early);
+      const patch =
+        typeof givenPatch.parent_id === 'number'
+          ? { ...givenPatch, parent_id: await resolveId(db, givenPatch.parent_id) }
+          : givenPatch;
       // The queue's last seq is read alongside the item: one round trip, not two.
       const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
       if (!current || current._deleted === 1) throw new NotFoundError(id);
       const changed = (Object.keys(patch) as PatchableField[]).filter(
         (f) => PATCHABLE_FIELDS.includes(f) && (patch[f] ?? null) !== (current[f] ?? null),
       );
-      if (changed.length === 0) return { item: current, entry: null };
+      if (changed.length === 0) return { item: current, entry: null, extra: null };
       if (changed.includes('parent_id'))
         await checkParent({ id, type: current.type }, patch.parent_id ?? null);
       const at = now();
       let next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
       for (const f of changed) (next as unknown as Record<string, unknown>)[f] = patch[f] ?? null;
+      if (rules && (changed.includes('recurrence') || changed.includes('due_date')))
+        checkRecurrence(rules, next, changed.includes('recurrence'));
       if (changed.includes('assigned_to')) next.assignedUser = await assigneeSummary(next.assigned_to);
       if (!viewer.isGuest) {
         next = {
@@ -231,41 +363,82 @@ export function createItemsRepository(deps: RepositoryDeps) {
       else if (changed.includes('status'))
         next.completed_at = completedAtFor(next.status, current.completed_at, at);
       const puts = [replacing(next, current), ...[...rolled.values()].filter((i) => i.id !== id)];
+      const occurrence =
+        recurrence && current.status !== 'completed' && next.status === 'completed'
+          ? recurrence.nextOccurrence({
+              ...next,
+              recurrence: next.recurrence ?? null,
+              series_uuid: next.series_uuid ?? null,
+            })
+          : null;
+      // The edited row as it was is `current`; only rows the roll-up moved are read (a title edit reads none).
+      const others = puts.slice(1);
+      const touchedBefore = [
+        current,
+        ...(others.length === 0
+          ? []
+          : (await db.items.bulkGet(others.map((i) => i.id))).filter((i): i is LocalItem => !!i)),
+      ];
+      let entry: QueueEntry | null = null;
       if (viewer.isGuest) {
         await db.items.bulkPut(puts);
-        return { item: next, entry: null };
+      } else {
+        const data: Record<string, unknown> = {};
+        for (const f of changed) data[f] = patch[f] ?? null;
+        entry = queueRow(
+          {
+            kind: request?.kind ?? 'update',
+            data: request?.data ?? data,
+            itemId: id,
+            baseVersion: baseOf(current)?.version ?? null,
+          },
+          last,
+        );
+        // Both requests go out at once; the transaction commits only if both succeed.
+        await Promise.all([db.items.bulkPut(puts), db.syncQueue.add(entry)]);
       }
-      const data: Record<string, unknown> = {};
-      for (const f of changed) data[f] = patch[f] ?? null;
-      const entry = queueRow(
-        {
-          kind: request?.kind ?? 'update',
-          data: request?.data ?? data,
-          itemId: id,
-          baseVersion: baseOf(current)?.version ?? null,
-        },
-        last,
+      // After the completion in the queue, so the server has completed it when the create arrives.
+      const added =
+        occurrence && recurrence
+          ? await recurrence.addOccurrence(db, viewer, next, occurrence, at, entry?.seq ?? 0)
+          : null;
+      // Recorded once the next occurrence is stored, so undoing the completion takes it away too
+      // (unless it is edited by then), and the roll-up it moved is the one the undo puts back.
+      const afterById = new Map(puts.map((i) => [i.id, i]));
+      const beforeIds = new Set(touchedBefore.map((i) => i.id));
+      for (const row of added?.rolled ?? []) afterById.set(row.id, row);
+      for (const row of added?.rolledBefore ?? []) if (!beforeIds.has(row.id)) touchedBefore.push(row);
+      await recordUndo(
+        options,
+        changeLabel(current, next, changed),
+        touchedBefore,
+        [...afterById.values(), ...(added ? [added.item] : [])],
+        added?.item,
       );
-      // Both requests go out at once; the transaction commits only if both succeed.
-      await Promise.all([db.items.bulkPut(puts), db.syncQueue.add(entry)]);
-      return { item: next, entry };
+      return { item: next, entry, extra: added?.entry ?? null };
     });
-    return finish(item, entry);
+    return finish(item, entry, extra ?? undefined);
   }
 
   /** Updates the given fields (the changed ones only are queued). */
-  async function update(id: number, input: ItemPatchInput): Promise<LocalItem> {
+  async function update(id: number, input: ItemPatchInput, options?: WriteOptions): Promise<LocalItem> {
     const { parent_id: rawParent, ...rest } = input;
-    if (Object.keys(rest).length === 0) return write(id, { parent_id: localRef(rawParent) });
+    if (Object.keys(rest).length === 0)
+      return write(id, { parent_id: localRef(rawParent) }, undefined, options);
     const { itemPatchSchema } = await import('../../shared/schemas');
     const parsed = itemPatchSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
-    return write(id, 'parent_id' in input ? { ...parsed.data, parent_id: localRef(rawParent) } : parsed.data);
+    return write(
+      id,
+      'parent_id' in input ? { ...parsed.data, parent_id: localRef(rawParent) } : parsed.data,
+      undefined,
+      options,
+    );
   }
 
   /** Sets a status directly (Start, Complete, Reopen); completing completes the descendants. */
-  function setStatus(id: number, status: ItemStatus): Promise<LocalItem> {
-    return write(id, { status });
+  function setStatus(id: number, status: ItemStatus, options?: WriteOptions): Promise<LocalItem> {
+    return write(id, { status }, undefined, options);
   }
 
   /**
@@ -273,7 +446,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
    * done reopens what was completed last (shared reopenDirect), so status, counts and progress agree
    * ('pending · 2 of 2 done · 100%' never shows); every other change is `setStatus`.
    */
-  async function changeStatus(id: number, status: ItemStatus): Promise<LocalItem> {
+  async function changeStatus(givenId: number, status: ItemStatus): Promise<LocalItem> {
+    const id = await resolveId(db, givenId);
     const current = await db.items.get(id);
     if (status === 'completed' || current?.status !== 'completed') return setStatus(id, status);
     const below = await descendantIds(db, id);
@@ -283,38 +457,58 @@ export function createItemsRepository(deps: RepositoryDeps) {
     );
     const direct = reopenDirect(nodes, id, status);
     let own: LocalItem | undefined;
+    // One gesture, one undo: every reopen it makes shares a group.
+    const group = crypto.randomUUID();
     for (const [target, next] of direct) {
-      const written = await setStatus(target, next);
+      const written = await setStatus(target, next, { group });
       if (target === id) own = written;
     }
     return own ?? (await db.items.get(id)) ?? current;
   }
 
   /** A todo's icon: pending ↔ completed (an in-progress todo completes). */
-  async function toggle(id: number): Promise<LocalItem> {
+  async function toggle(givenId: number): Promise<LocalItem> {
+    const id = await resolveId(db, givenId);
     const item = await db.items.get(id);
     if (!item) throw new NotFoundError(id);
     return setStatus(id, item.status === 'completed' ? 'pending' : 'completed');
   }
 
   /** Assigns to a user; 0 unassigns. Queued as POST /api/items/{id}/assign. */
-  function assign(id: number, userId: number): Promise<LocalItem> {
+  function assign(id: number, userId: number, options?: WriteOptions): Promise<LocalItem> {
     return write(
       id,
       { assigned_to: userId === 0 ? null : userId },
       { kind: 'assign', data: { user_id: userId } },
+      options,
     );
   }
 
   /** Deletes an item and its descendants: at once for guests, marked and queued when signed in. */
-  async function remove(id: number): Promise<void> {
+  async function remove(givenId: number, options?: WriteOptions): Promise<void> {
     const viewer = deps.viewer();
     const entry = await db.transaction('rw', [...TABLES], async () => {
+      const id = await resolveId(db, givenId);
       const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
       if (!current || current._deleted === 1) throw new NotFoundError(id);
       const descendants = await descendantIds(db, id);
       const at = now();
       const root = await rootIdOf(db, current);
+      // The trash keeps what this delete takes, as it was, so a restore is instant and offline too.
+      const taken = (await db.items.bulkGet(descendants)).filter(
+        (i): i is LocalItem => !!i && i._deleted === 0,
+      );
+      if (current.uuid) {
+        const newest = await db.trash.orderBy('deletedAt').last();
+        await db.trash.put({
+          uuid: current.uuid,
+          owner: viewer.userId,
+          deletedAt: at,
+          seq: (newest?.seq ?? 0) + 1,
+          deletedBy: { id: viewer.user.id, name: viewer.user.name },
+          rows: [current, ...taken],
+        });
+      }
       if (viewer.isGuest) {
         await db.items.bulkDelete([id, ...descendants]);
       } else {
@@ -330,10 +524,17 @@ export function createItemsRepository(deps: RepositoryDeps) {
           ...hidden.map((i) => ({ ...i, _deleted: 1 as const })),
         ]);
       }
+      let rolledPuts: LocalItem[] = [];
+      let rolledBefore: LocalItem[] = [];
       if (current.parent_id !== null && root !== id) {
         const rolled = await applyLocalRollUp(db, [root], new Map(), [current.parent_id], at);
-        await db.items.bulkPut([...rolled.values()]);
+        rolledPuts = [...rolled.values()];
+        rolledBefore = (await db.items.bulkGet(rolledPuts.map((i) => i.id))).filter(
+          (i): i is LocalItem => !!i,
+        );
+        await db.items.bulkPut(rolledPuts);
       }
+      await recordUndo(options, `${TYPE_WORD[current.type]} deleted`, [current, ...rolledBefore], rolledPuts);
       if (viewer.isGuest) return null;
       const entry = queueRow(
         { kind: 'delete', data: null, itemId: id, baseVersion: baseOf(current)?.version ?? null },
@@ -351,6 +552,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
     create,
     update,
     remove,
+    /** The raw field write (undo puts fields back through it, `record: false`). */
+    write,
     toggle,
     assign,
     setStatus,

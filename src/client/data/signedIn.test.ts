@@ -351,6 +351,35 @@ describe('temporary ids', () => {
     const server = await serverItem(d, real!.id);
     expect(server).toMatchObject({ description: 'Edited offline', children_count: 1 });
   });
+
+  it('W1: a write naming a temporary id the server has just replaced applies to the server id', async () => {
+    const d = await signedInDevice();
+    d.goOffline();
+    const campaign = await d.client.items.create({ title: 'Swapped campaign', type: 'campaign' });
+    expect(campaign.id).toBeLessThan(0);
+    d.goOnline();
+    await d.client.engine.sync();
+    const real = await d.client.db.items.where('uuid').equals(campaign.uuid!).first();
+    expect(real!.id).toBeGreaterThan(0);
+
+    // A screen still on /campaigns/{temporary id} adds, edits, completes and deletes through it.
+    const task = await d.client.items.create({ title: 'Added late', type: 'task', parent_id: campaign.id });
+    expect(task.parent_id).toBe(real!.id);
+    await d.client.items.update(campaign.id, { description: 'Edited late' });
+    await d.client.items.changeStatus(campaign.id, 'in_progress');
+    const todo = await d.client.items.create({ title: 'Moved late', type: 'todo' });
+    await d.client.items.update(todo.id, { parent_id: task.id });
+    await d.client.engine.sync();
+    expect(await serverItem(d, real!.id)).toMatchObject({
+      description: 'Edited late',
+      status: 'in_progress',
+    });
+    expect(await d.client.queries.childrenOf(real!.id)).toEqual([
+      expect.objectContaining({ title: 'Added late' }),
+    ]);
+    await d.client.items.remove(campaign.id);
+    expect(await d.client.queries.itemById(real!.id)).toBeNull();
+  });
 });
 
 describe('two devices of one user', () => {

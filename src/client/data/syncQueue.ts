@@ -111,7 +111,12 @@ export async function applyConfirmed(
 export async function removeLocally(db: OutpostDb, id: number): Promise<void> {
   const ids = [id, ...(await descendantIds(db, id))];
   await db.items.bulkDelete(ids);
-  await db.syncQueue.where('itemId').anyOf(ids).delete();
+  // A restore queued after this delete (an undo) still goes: it brings the item back.
+  await db.syncQueue
+    .where('itemId')
+    .anyOf(ids)
+    .filter((e) => e.kind !== 'restore')
+    .delete();
 }
 
 /**

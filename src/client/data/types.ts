@@ -1,6 +1,7 @@
 import type { Item, UserSummary } from '../../shared/item';
 import type { QueueKind, QueueMethod } from '../../shared/protocol';
 import type { PatchableField } from '../../shared/schemas';
+import type { UndoStep } from '../../shared/undo';
 
 /** pending: changes await the server; synced: matches the server; local: guest data, never sent. */
 export const SYNC_STATUSES = ['pending', 'synced', 'local'] as const;
@@ -57,6 +58,34 @@ export interface QueueEntry {
 }
 
 export interface LocalUser extends UserSummary {}
+
+/**
+ * What one delete took, kept on the device for the trash and for undo (by the top item's uuid): the
+ * rows as they were, so a restore brings back the same ids and uuids at once, offline and as a guest.
+ */
+export interface TrashRow {
+  uuid: string;
+  /** Whose data it is: the signed-in user's id, 0 for the guest. */
+  owner: number;
+  deletedAt: string;
+  /** Orders deletes made in the same millisecond: one more than the newest row's when it was stored. */
+  seq?: number;
+  deletedBy: { id: number; name: string } | null;
+  /** The top of the deleted subtree, then the descendants that went with it. */
+  rows: LocalItem[];
+}
+
+/** One change the person made, with the steps that undo it (src/shared/undo.ts); newest has the highest seq. */
+export interface UndoRecord {
+  seq?: number;
+  owner: number;
+  at: string;
+  /** What the toast said: 'Todo completed', 'Task deleted'. */
+  label: string;
+  steps: UndoStep[];
+  /** Writes of one gesture (a reopen that reopens several) share it and are undone together. */
+  group: string | null;
+}
 
 export interface LocalContact {
   id?: number;

@@ -7,7 +7,7 @@ import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { HiddenItemsEmpty } from '../lists/HiddenHint';
-import { type ListTab, useHomeHiddenCounts, useHomeList, useParentTitles } from './queries';
+import { type ListTab, useHomeHiddenCounts, useHomeList, useHomePreview } from './queries';
 
 /** The spec's Home All preview: 20 orphan items, then 'View All (N items)'. */
 export const HOME_PREVIEW = 20;
@@ -67,11 +67,14 @@ export default function HomePage() {
 }
 
 function HomeList({ tab, onTab }: { tab: ListTab; onTab: (tab: ListTab) => void }) {
-  const items = useHomeList(tab);
-  const hidden = useHomeHiddenCounts(tab === 'all' && items?.length === 0);
-  const parentTitles = useParentTitles();
   const [showAll, setShowAll] = useState(false);
-  if (items === undefined) return <ListLoading label="Loading items..." />;
+  // All shows its newest 20 and the count, read by index; the whole list only once asked to View All.
+  const preview = useHomePreview(tab === 'all' ? HOME_PREVIEW : 0);
+  const full = useHomeList(tab === 'all' && !showAll ? null : tab);
+  const items = tab === 'all' ? (showAll ? (full ?? preview?.items) : preview?.items) : full;
+  const total = tab === 'all' ? preview?.total : full?.length;
+  const hidden = useHomeHiddenCounts(tab === 'all' && total === 0);
+  if (items === undefined || total === undefined) return <ListLoading label="Loading items..." />;
   if (items.length === 0 && tab === 'all') {
     return (
       <HiddenItemsEmpty
@@ -84,16 +87,13 @@ function HomeList({ tab, onTab }: { tab: ListTab; onTab: (tab: ListTab) => void 
     );
   }
   if (items.length === 0) return <ListEmpty icon={EMPTY[tab].icon} title={EMPTY[tab].title} />;
-  const limited = tab === 'all' && !showAll ? items.slice(0, HOME_PREVIEW) : items;
   const toggle =
-    tab === 'all' && items.length > HOME_PREVIEW ? (
+    tab === 'all' && total > HOME_PREVIEW ? (
       <div className="flex justify-center border-t border-zinc-200 p-2 dark:border-zinc-800">
         <Button variant="ghost" size="sm" onClick={() => setShowAll((v) => !v)} aria-expanded={showAll}>
-          {showAll ? 'Show Less' : `View All (${items.length} items)`}
+          {showAll ? 'Show Less' : `View All (${total} items)`}
         </Button>
       </div>
     ) : null;
-  return (
-    <ItemList items={limited} label={`${TAB_LABEL[tab]} items`} parentTitles={parentTitles} footer={toggle} />
-  );
+  return <ItemList items={items} label={`${TAB_LABEL[tab]} items`} footer={toggle} />;
 }

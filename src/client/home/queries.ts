@@ -1,12 +1,12 @@
 /** Home's list, through the one door. */
 import { useLocal } from '../app/liveData';
-import { type ListTab, type LocalItem, useHomeItems } from '../items/queries';
+import { type ListTab, type LocalItem, useHomeItems, useHomePreview } from '../items/queries';
 
-export { useParentTitles } from '../items/queries';
 export type { ListTab };
+export { useHomePreview };
 
-/** 'all' is orphans newest first; a type tab is every item of that type, newest first. */
-export function useHomeList(tab: ListTab): LocalItem[] | undefined {
+/** 'all' is orphans newest first; a type tab is every item of that type, newest first; null reads nothing. */
+export function useHomeList(tab: ListTab | null): LocalItem[] | undefined {
   return useHomeItems(tab);
 }
 

@@ -1,7 +1,7 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import { isBlankTitle } from '../../shared/text';
-import { useToast } from '../app/services';
+import { useServices, useToast } from '../app/services';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
@@ -10,10 +10,20 @@ import { Input, Textarea } from '../components/ui/Input';
 import { isSubmitShortcut } from '../components/ui/keys';
 import { Tabs, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { TitleCounter } from '../components/ui/TitleCounter';
-import { canSubmitTitle, dialogPayload, dialogTypeEnabled, ITEM_TYPES, titleState } from './itemPayload';
+import { formatReminder, fromLocalDateTime } from './editing';
+import {
+  canSubmitTitle,
+  dialogPayload,
+  dialogTypeEnabled,
+  ITEM_TYPES,
+  localToday,
+  titleState,
+} from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
-import { useAssigneeOptions, useCreateItem } from './mutations';
+import { undoAction, useAssigneeOptions, useCreateItem } from './mutations';
 import { useItem } from './queries';
+
+const RepeatControl = lazy(() => import('./RepeatControl'));
 
 export interface CreateItemDialogProps {
   open: boolean;
@@ -34,12 +44,15 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const [assignee, setAssignee] = useState('');
   const [dueDate, setDueDate] = useState('');
   const [endDate, setEndDate] = useState('');
+  const [remindAt, setRemindAt] = useState('');
+  const [repeat, setRepeat] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
   const options = useAssigneeOptions();
   const parent = useItem(parentId ?? 0);
   const createItem = useCreateItem();
   const toast = useToast();
+  const { safety } = useServices();
 
   useEffect(() => {
     if (open) {
@@ -49,6 +62,8 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
       setAssignee('');
       setDueDate('');
       setEndDate('');
+      setRemindAt('');
+      setRepeat(null);
       setTouched(false);
     }
   }, [open, firstType]);
@@ -62,8 +77,26 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
     if (!canSubmitTitle(title) || busy) return;
     setBusy(true);
     try {
-      await createItem(dialogPayload({ type, title, description, assignee, dueDate, endDate, parentId }));
-      toast({ title: 'Item created', description: `Your ${type} has been created successfully.` });
+      await createItem(
+        dialogPayload({
+          type,
+          title,
+          description,
+          assignee,
+          dueDate,
+          endDate,
+          remindAt,
+          parentId,
+          recurrence: repeat,
+          today: localToday(),
+        }),
+      );
+      const action = await undoAction(safety, toast);
+      toast({
+        title: 'Item created',
+        description: `Your ${type} has been created successfully.`,
+        ...(action ? { action } : {}),
+      });
       onOpenChange(false);
     } catch (error) {
       // The spec: a failure here is logged only, with no message to the user.
@@ -178,7 +211,40 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                 )}
               </Field>
             )}
+            {type !== 'campaign' ? (
+              <Field label="Repeat">
+                {(control) => (
+                  <Suspense fallback={null}>
+                    <RepeatControl
+                      id={control.id}
+                      value={repeat}
+                      due={dueDate === '' ? null : dueDate}
+                      followDue
+                      triggerClassName="h-10 w-full"
+                      onChange={(rule) => {
+                        setRepeat(rule);
+                        // A repeating item counts from its due date: today unless one is set.
+                        if (rule !== null && dueDate === '') setDueDate(localToday());
+                      }}
+                    />
+                  </Suspense>
+                )}
+              </Field>
+            ) : null}
           </div>
+          <Field
+            label="Reminder"
+            hint={formatReminder(fromLocalDateTime(remindAt)) ?? 'Optional, in your local time'}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                type="datetime-local"
+                value={remindAt}
+                onChange={(e) => setRemindAt(e.target.value)}
+              />
+            )}
+          </Field>
           <DialogFooter className="mt-2">
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel

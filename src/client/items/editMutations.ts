@@ -3,8 +3,9 @@ import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
 import type { ItemPatchInput } from '../../shared/schemas';
 import { isInvalidInput, useItemWrites } from '../app/liveData';
-import { useToast } from '../app/services';
+import { useServices, useToast } from '../app/services';
 import { TYPE_LABEL } from './itemStyle';
+import { undoAction } from './mutations';
 
 interface Target {
   id: number;
@@ -35,13 +36,19 @@ export interface ItemEdits {
 export function useItemEdits(): ItemEdits {
   const writes = useItemWrites();
   const toast = useToast();
+  const { safety } = useServices();
   return useMemo<ItemEdits>(
     () => ({
       save: async (item, patch, opts) => {
         const { assigned_to, ...rest } = patch;
-        if (Object.keys(rest).length > 0) await writes.update(item.id, rest);
-        if (assigned_to !== undefined) await writes.assign(item.id, assigned_to ?? 0);
-        if (!opts?.quiet) toast({ title: `${TYPE_LABEL[item.type]} updated` });
+        // One save, one undo, even when the assignee goes through its own write.
+        const undo = { group: crypto.randomUUID() };
+        if (Object.keys(rest).length > 0) await writes.update(item.id, rest, undo);
+        if (assigned_to !== undefined) await writes.assign(item.id, assigned_to ?? 0, undo);
+        if (!opts?.quiet) {
+          const action = await undoAction(safety, toast);
+          toast({ title: `${TYPE_LABEL[item.type]} updated`, ...(action ? { action } : {}) });
+        }
       },
       move: async (item, parentId, parentTitle) => {
         try {
@@ -53,7 +60,9 @@ export function useItemEdits(): ItemEdits {
             (stored.parent_id ?? null) === (item.parent_id ?? null)
           )
             return false;
+          const action = await undoAction(safety, toast);
           toast({
+            ...(action ? { action } : {}),
             title: `${TYPE_LABEL[item.type]} moved`,
             description: parentTitle
               ? `“${item.title}” is now in “${parentTitle}”.`
@@ -74,6 +83,6 @@ export function useItemEdits(): ItemEdits {
         }
       },
     }),
-    [writes, toast],
+    [writes, toast, safety],
   );
 }

@@ -129,3 +129,68 @@ describe('create dialog payload', () => {
     expect(dialogTypeEnabled('todo', 5)).toBe(true);
   });
 });
+
+describe('the reminder field in the create payloads', () => {
+  it('sends the local date and time as an instant, and nothing when empty', () => {
+    const local = '2031-05-01T09:05';
+    const expected = new Date(2031, 4, 1, 9, 5).toISOString();
+    expect(
+      quickAddPayload({
+        type: 'todo',
+        title: 'Call',
+        description: '',
+        dueDate: '',
+        assignee: '',
+        remindAt: local,
+      }).remind_at,
+    ).toBe(expected);
+    expect(
+      dialogPayload({
+        type: 'task',
+        title: 'Call',
+        description: '',
+        assignee: '',
+        dueDate: '',
+        endDate: '',
+        remindAt: local,
+      }).remind_at,
+    ).toBe(expected);
+    expect(
+      quickAddPayload({
+        type: 'todo',
+        title: 'Call',
+        description: '',
+        dueDate: '',
+        assignee: '',
+        remindAt: '',
+      }),
+    ).not.toHaveProperty('remind_at');
+  });
+});
+
+describe('repeat in the create payloads', () => {
+  const base = { title: 'Water', description: '', dueDate: '', assignee: '', endDate: '' };
+
+  it('sends the rule with the due date, today when none was picked (a quick-add todo has no date field)', () => {
+    expect(
+      quickAddPayload({ ...base, type: 'todo', recurrence: 'FREQ=DAILY', today: '2031-05-02' }),
+    ).toMatchObject({ recurrence: 'FREQ=DAILY', due_date: '2031-05-02' });
+    expect(
+      dialogPayload({
+        ...base,
+        type: 'task',
+        dueDate: '2031-06-01',
+        recurrence: 'FREQ=YEARLY',
+        today: '2031-05-02',
+      }),
+    ).toMatchObject({ recurrence: 'FREQ=YEARLY', due_date: '2031-06-01' });
+  });
+
+  it('sends no rule for a campaign or when none is chosen', () => {
+    expect(quickAddPayload({ ...base, type: 'campaign', recurrence: 'FREQ=DAILY' })).not.toHaveProperty(
+      'recurrence',
+    );
+    expect(dialogPayload({ ...base, type: 'todo', recurrence: null })).not.toHaveProperty('recurrence');
+    expect(dialogPayload({ ...base, type: 'todo', recurrence: null })).not.toHaveProperty('due_date');
+  });
+});

@@ -65,7 +65,43 @@ export interface QuickAddValues {
   dueDate: string;
   /** A user id as the picker's value: '' or '0' for nobody. */
   assignee: string;
+  /** A `datetime-local` value in this device's time; '' or absent for no reminder. */
+  remindAt?: string;
   parentId?: number | null;
+  /** The Repeat control's rule; null or absent for none. */
+  recurrence?: string | null;
+  /** Today (YYYY-MM-DD, this device's zone): the due date of a repeating item given none. */
+  today?: string;
+}
+
+/** Today in this device's time zone, as YYYY-MM-DD. */
+export function localToday(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** Tasks and todos repeat; a repeating item counts from its due date, today when it was given none. */
+function withRecurrence(
+  payload: ItemCreateInput,
+  values: { type: ItemType; recurrence?: string | null; today?: string },
+): ItemCreateInput {
+  if (!values.recurrence || values.type === 'campaign') return payload;
+  return {
+    ...payload,
+    recurrence: values.recurrence,
+    due_date: payload.due_date ?? values.today ?? localToday(),
+  };
+}
+
+/**
+ * The reminder field as the instant the API stores, or null for none. A `datetime-local` value
+ * (no offset) is this device's local time, which is how Date reads that form; not ./editing's
+ * helper, which would bring the edit dialog's module into the quick-add card's chunk.
+ */
+function remindAtOf(value: string | undefined): string | null {
+  if (value === undefined || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value.trim())) return null;
+  const at = new Date(value.trim());
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
 }
 
 function assigneeId(value: string): number | null {
@@ -92,7 +128,9 @@ export function quickAddPayload(values: QuickAddValues): ItemCreateInput {
   if (fields.dueDate && values.dueDate !== '') payload.due_date = values.dueDate;
   const assignee = assigneeId(values.assignee);
   if (fields.assignee && assignee !== null) payload.assigned_to = assignee;
-  return payload;
+  const remindAt = remindAtOf(values.remindAt);
+  if (remindAt !== null) payload.remind_at = remindAt;
+  return withRecurrence(payload, values);
 }
 
 export interface DialogValues {
@@ -102,7 +140,11 @@ export interface DialogValues {
   assignee: string;
   dueDate: string;
   endDate: string;
+  /** A `datetime-local` value in this device's time; '' or absent for no reminder. */
+  remindAt?: string;
   parentId?: number | null;
+  recurrence?: string | null;
+  today?: string;
 }
 
 /** Types the Create New Item dialog offers; a campaign cannot sit under a parent. */
@@ -127,5 +169,7 @@ export function dialogPayload(values: DialogValues): ItemCreateInput {
   if (assignee !== null) payload.assigned_to = assignee;
   if (values.type !== 'campaign' && values.dueDate !== '') payload.due_date = values.dueDate;
   if (values.type === 'campaign' && values.endDate !== '') payload.end_date = values.endDate;
-  return payload;
+  const remindAt = remindAtOf(values.remindAt);
+  if (remindAt !== null) payload.remind_at = remindAt;
+  return withRecurrence(payload, values);
 }

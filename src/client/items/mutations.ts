@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { type ItemWrites, isInvalidInput, type LocalItem, useItemWrites } from '../app/liveData';
-import { useServices, useToast } from '../app/services';
+import { type SafetyDoor, useServices, useToast } from '../app/services';
 import { announceCreated } from '../stores/quickAddToast';
 import type { ToastInput, ToastStore } from '../stores/toastStore';
 import { type AssigneeOption, assigneeOptions } from './assignees';
@@ -26,49 +26,106 @@ const lower = (type: ItemType) => TYPE_LABEL[type].toLowerCase();
 
 type Toast = (input: ToastInput) => unknown;
 
+/** Takes back one change (the newest without `seq`) and says so; never throws. */
+export async function undoChange(safety: SafetyDoor, toast: Toast, seq?: number): Promise<void> {
+  try {
+    const label = await safety.undo(seq);
+    toast(
+      label
+        ? { title: 'Undone', description: `${label}: taken back.` }
+        : { title: 'Nothing to undo', description: 'There is no change of yours left to take back.' },
+    );
+  } catch (error) {
+    console.error(error);
+    const reason = error instanceof Error ? error.message : '';
+    toast({ title: 'Could not undo', description: reason || 'Please try again.', variant: 'destructive' });
+  }
+}
+
+/** The Undo action for the change just stored: it takes back that change, not a later one. */
+export async function undoAction(safety: SafetyDoor, toast: Toast): Promise<ToastInput['action']> {
+  const seq = await safety.latestUndo().catch(() => null);
+  if (seq === null) return undefined;
+  return { label: 'Undo', onClick: () => void undoChange(safety, toast, seq) };
+}
+
+/** Shows a change's toast with its Undo action (ARCHITECTURE §5 Undo). */
+async function withUndo(safety: SafetyDoor, toast: Toast, input: ToastInput): Promise<void> {
+  const action = await undoAction(safety, toast);
+  toast(action ? { ...input, action } : input);
+}
+
+/** Ctrl/Cmd+Z and the toasts' Undo: takes back the newest change. */
+export function useUndo(): () => Promise<void> {
+  const { safety } = useServices();
+  const toast = useToast();
+  return useMemo(() => () => undoChange(safety, toast), [safety, toast]);
+}
+
 /** Item actions with the spec's toasts (section 8), shared by every card and page. */
 export function useItemMutations(): ItemMutations {
   const writes = useItemWrites();
   const toast = useToast();
-  return useMemo(() => itemMutations(writes, toast), [writes, toast]);
+  const { safety } = useServices();
+  return useMemo(() => itemMutations(writes, toast, safety), [writes, toast, safety]);
 }
 
 /**
  * Runs one item action; on failure logs it and shows the spec's 'Failed to {verb} the {type}' toast,
- * on success the toast `success` gives (if any).
+ * on success the toast `success` gives, with its Undo.
  */
 async function withToasts(
   toast: Toast,
+  safety: SafetyDoor,
   item: Target,
   verb: 'update' | 'assign' | 'delete',
   action: () => Promise<unknown>,
-  success?: () => ToastInput,
+  success: () => ToastInput,
 ): Promise<void> {
   try {
     await action();
-    if (success) toast(success());
   } catch (error) {
-    console.error(error);
-    toast({
-      title: 'Error',
-      description: `Failed to ${verb} the ${lower(item.type)}. Please try again.`,
-      variant: 'destructive',
-    });
+    fail(toast, item, verb, error);
+    return;
   }
+  await withUndo(safety, toast, success());
 }
 
-function itemMutations(writes: ItemWrites, toast: Toast) {
+function fail(toast: Toast, item: Target, verb: 'update' | 'assign' | 'delete', error: unknown): void {
+  console.error(error);
+  toast({
+    title: 'Error',
+    description: `Failed to ${verb} the ${lower(item.type)}. Please try again.`,
+    variant: 'destructive',
+  });
+}
+
+const STATUS_DONE: Record<ItemStatus, string> = {
+  pending: 'reopened',
+  in_progress: 'started',
+  completed: 'completed',
+};
+
+function itemMutations(writes: ItemWrites, toast: Toast, safety: SafetyDoor) {
   return {
     rename: (item: Target, title: string) =>
       withToasts(
         toast,
+        safety,
         item,
         'update',
         () => writes.update(item.id, { title }),
         () => ({ title: `${TYPE_LABEL[item.type]} updated` }),
       ),
     setStatus: (item: Target, status: ItemStatus) =>
-      withToasts(toast, item, 'update', () => writes.setStatus(item.id, status)),
+      withToasts(
+        toast,
+        safety,
+        item,
+        'update',
+        () => writes.setStatus(item.id, status),
+        () => ({ title: `${TYPE_LABEL[item.type]} ${STATUS_DONE[status]}` }),
+      ),
     /**
      * Completes an item and (the shared rule) its open descendants; when there were some, the toast
      * says how many went with it.
@@ -76,6 +133,7 @@ function itemMutations(writes: ItemWrites, toast: Toast) {
     complete: (item: Target, openDescendants: number) =>
       withToasts(
         toast,
+        safety,
         item,
         'update',
         () => writes.setStatus(item.id, 'completed'),
@@ -84,7 +142,7 @@ function itemMutations(writes: ItemWrites, toast: Toast) {
               title: `${TYPE_LABEL[item.type]} completed`,
               description: `${openDescendants} open ${openDescendants === 1 ? 'item' : 'items'} inside ${openDescendants === 1 ? 'was' : 'were'} completed too.`,
             })
-          : undefined,
+          : () => ({ title: `${TYPE_LABEL[item.type]} completed` }),
       ),
     /**
      * Reopens an item so its status, counts and progress agree (shared reopenDirect): over a subtree
@@ -92,10 +150,18 @@ function itemMutations(writes: ItemWrites, toast: Toast) {
      */
     reopen: (item: Target & StatusFields, _descendants: readonly StatusFields[]) =>
       // The data layer reopens what was completed last when the subtree is all done (reopenDirect).
-      withToasts(toast, item, 'update', () => writes.setStatus(item.id, 'pending')),
+      withToasts(
+        toast,
+        safety,
+        item,
+        'update',
+        () => writes.setStatus(item.id, 'pending'),
+        () => ({ title: `${TYPE_LABEL[item.type]} reopened` }),
+      ),
     assign: (item: Target, userId: number) =>
       withToasts(
         toast,
+        safety,
         item,
         'assign',
         () => writes.assign(item.id, userId),
@@ -104,6 +170,7 @@ function itemMutations(writes: ItemWrites, toast: Toast) {
     remove: (item: Target) =>
       withToasts(
         toast,
+        safety,
         item,
         'delete',
         () => writes.remove(item.id),
@@ -126,10 +193,10 @@ export function useCreateItem(): (payload: ItemCreateInput) => Promise<LocalItem
 export function useCreateWithToasts(): (payload: ItemCreateInput) => Promise<boolean> {
   const writes = useItemWrites();
   const toast = useToast();
-  const { toasts } = useServices();
+  const { toasts, safety } = useServices();
   return useMemo(
-    () => (payload) => createWithToasts(writes, toast, toasts, payload),
-    [writes, toast, toasts],
+    () => (payload) => createWithToasts(writes, toast, toasts, safety, payload),
+    [writes, toast, toasts, safety],
   );
 }
 
@@ -137,12 +204,13 @@ async function createWithToasts(
   writes: ItemWrites,
   toast: Toast,
   toasts: ToastStore,
+  safety: SafetyDoor,
   payload: ItemCreateInput,
 ): Promise<boolean> {
   try {
     await writes.create(payload);
     // Quick-adds in a row fold into one toast ('3 todos created'); one alone keeps 'Item created'.
-    announceCreated(toasts, payload.type);
+    announceCreated(toasts, payload.type, Date.now(), await undoAction(safety, toast));
     return true;
   } catch (error) {
     console.error(error);

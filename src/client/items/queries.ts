@@ -9,13 +9,6 @@ export { useMutuals, useViewer };
 export type ListTab = 'all' | ItemType;
 export type { LifecycleScreen } from '../../shared/visibility';
 
-const EMPTY_TITLES: ReadonlyMap<number, string> = new Map();
-
-/** Titles of every local campaign and task, for 'in {parent}' on rows. */
-export function useParentTitles(): ReadonlyMap<number, string> {
-  return useLocal((reads) => reads.parentTitles(), []) ?? EMPTY_TITLES;
-}
-
 /** One item, live; null when it does not exist locally (or is deleted), undefined while loading. */
 export function useItem(id: number): LocalItem | null | undefined {
   return useShown(useLocal((reads) => (id === 0 ? null : reads.item(id)), [id]));
@@ -61,6 +54,23 @@ export function useDescendants(rootId: number): LocalItem[] | undefined {
 }
 
 /** Home's 'all' is orphans newest first; a type tab is every item of that type, newest first. */
-export function useHomeItems(tab: ListTab): LocalItem[] | undefined {
-  return useShown(useLocal((reads) => reads.homeItems(tab), [tab]));
+export function useHomeItems(tab: ListTab | null): LocalItem[] | undefined {
+  return useShown(useLocal((reads) => (tab === null ? undefined : reads.homeItems(tab)), [tab]));
+}
+
+/**
+ * Home's All preview: its newest `limit` rows and how many there are, read by Home's index without
+ * loading the rest (100,000 items cost what 20 do). A limit of 0 asks for nothing.
+ */
+export function useHomePreview(limit: number): { items: LocalItem[]; total: number } | undefined {
+  return useShown(
+    useLocal(
+      async (reads) => {
+        if (limit === 0) return undefined;
+        const [items, total] = await Promise.all([reads.homeItems('all', { limit }), reads.homeCount('all')]);
+        return { items, total };
+      },
+      [limit],
+    ),
+  );
 }

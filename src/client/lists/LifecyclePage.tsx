@@ -8,13 +8,7 @@ import { SearchBox } from '../components/items/SearchBox';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { HiddenItemsEmpty } from './HiddenHint';
-import {
-  type LifecycleScreen,
-  type ListTab,
-  useHiddenCounts,
-  useParentTitles,
-  useScreenList,
-} from './queries';
+import { type LifecycleScreen, type ListTab, useHiddenCounts, useScreenList } from './queries';
 
 const TABS = ['all', 'campaign', 'task', 'todo'] as const satisfies readonly ListTab[];
 const TAB_LABEL: Record<ListTab, string> = {
@@ -130,7 +124,6 @@ function ScreenList({
 }) {
   const items = useScreenList(screen, tab, query);
   const hidden = useHiddenCounts(screen, tab === 'all' && items?.length === 0 && query.trim() === '');
-  const parentTitles = useParentTitles();
   const config = SCREENS[screen];
   if (items === undefined) return <ListLoading label="Loading items..." />;
   if (items.length === 0) {
@@ -152,5 +145,5 @@ function ScreenList({
     }
     return <ListEmpty icon={TYPE_ICON[tab]} title={empty.title} hint={empty.hint} />;
   }
-  return <ItemList items={items} label={`${config.title}: ${TAB_LABEL[tab]}`} parentTitles={parentTitles} />;
+  return <ItemList items={items} label={`${config.title}: ${TAB_LABEL[tab]}`} />;
 }

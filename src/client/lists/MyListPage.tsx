@@ -5,7 +5,7 @@ import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../
 import { SearchBox } from '../components/items/SearchBox';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { type LifecycleScreen, useMyList, useParentTitles } from './queries';
+import { type LifecycleScreen, useMyList } from './queries';
 
 const TABS = ['queue', 'active', 'completed'] as const satisfies readonly LifecycleScreen[];
 const TAB_LABEL: Record<LifecycleScreen, string> = {
@@ -29,7 +29,6 @@ export default function MyListPage() {
     active: useMyList('active', query),
     completed: useMyList('completed', query),
   };
-  const parentTitles = useParentTitles();
   return (
     <PageColumn>
       <PageHeader title="My List" subtitle="All items you've created" />
@@ -65,7 +64,7 @@ export default function MyListPage() {
                   <ListEmpty icon={EMPTY[t].icon} title={EMPTY[t].title} />
                 )
               ) : (
-                <ItemList items={items} label={`My List: ${TAB_LABEL[t]}`} parentTitles={parentTitles} />
+                <ItemList items={items} label={`My List: ${TAB_LABEL[t]}`} />
               )}
             </TabsContent>
           );

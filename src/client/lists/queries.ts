@@ -4,7 +4,6 @@ import { SCREEN_STATUS } from '../../shared/visibility';
 import { useLocal, useShown } from '../app/liveData';
 import type { LifecycleScreen, ListTab, LocalItem } from '../items/queries';
 
-export { useParentTitles } from '../items/queries';
 export type { LifecycleScreen, ListTab };
 
 /** Queue/Active/Completed: the spec's visibility (created by or assigned to me) and sort orders. */

@@ -13,6 +13,7 @@ import {
   RadioGroup,
   RadioOption,
 } from '../components/ui';
+import { PushPreferences } from '../notifications/PushPreferences';
 import { onboardingStore } from '../stores/onboardingStore';
 import { connectionOf } from '../stores/syncStatusStore';
 import { THEMES, type Theme, useTheme } from '../stores/themeStore';
@@ -27,6 +28,8 @@ export const CLEAR_CONFIRM_TEXT = 'Are you sure you want to clear all local data
 
 // The question before clearing loads when it is asked (it is shared with Log out).
 const DataLossConfirm = lazy(() => import('../app/DataLossConfirm'));
+// Trash, export and import, and the storage line (issue 14).
+const DataSafetySections = lazy(() => import('./DataSafetySections'));
 
 function changesText(n: number): string {
   return n === 1 ? '1 change' : `${n} changes`;
@@ -74,6 +77,8 @@ export default function PreferencesPage() {
   const [manualSync, setManualSync] = useState(false);
   // Changes not on the server when Clear Local Data was pressed; null while the question is closed.
   const [clearPending, setClearPending] = useState<number | null>(null);
+  // A guest's items exist only here: clearing loses them all, which the question says.
+  const [guestItems, setGuestItems] = useState(0);
 
   const syncNow = async () => {
     setManualSync(true);
@@ -92,7 +97,12 @@ export default function PreferencesPage() {
   };
 
   const askClear = async () => {
-    setClearPending(await services.pendingChanges().catch(() => pendingCount));
+    const [pending, stored] = await Promise.all([
+      services.pendingChanges().catch(() => pendingCount),
+      user ? null : services.safety.storage().catch(() => null),
+    ]);
+    setGuestItems(stored?.items ?? 0);
+    setClearPending(pending);
   };
 
   const clearData = async () => {
@@ -101,6 +111,16 @@ export default function PreferencesPage() {
     } finally {
       // Reload either way: a half-cleared state is worse than a fresh start (signed-in data re-syncs).
       window.location.assign('/');
+    }
+  };
+
+  // 'Export first' in the Clear Local Data question: the device's items as Outpost JSON, offline too.
+  const exportFirst = async () => {
+    try {
+      const { downloadFile } = await import('./mutations');
+      downloadFile(await services.safety.exportFile('json'));
+    } catch {
+      toast({ title: 'Export failed', description: 'Please try again.', variant: 'destructive' });
     }
   };
 
@@ -121,6 +141,14 @@ export default function PreferencesPage() {
             <RadioOption key={t} value={t} label={THEME_OPTIONS[t].label} icon={THEME_OPTIONS[t].icon} />
           ))}
         </RadioGroup>
+      </Section>
+
+      <Section
+        id="pref-notifications"
+        title="Notifications"
+        description="Hear about changes others make to your items, and your reminders."
+      >
+        <PushPreferences />
       </Section>
 
       <Section
@@ -181,6 +209,10 @@ export default function PreferencesPage() {
         </Button>
       </Section>
 
+      <Suspense fallback={null}>
+        <DataSafetySections part="trash-data" />
+      </Suspense>
+
       <Section
         id="pref-data"
         title="Data Management"
@@ -190,6 +222,9 @@ export default function PreferencesPage() {
             : 'Remove everything stored on this device. Your items exist only here and are lost.'
         }
       >
+        <Suspense fallback={null}>
+          <DataSafetySections part="storage" guest={!user} />
+        </Suspense>
         <Button variant="danger" onClick={() => void askClear()}>
           <Trash2 aria-hidden />
           Clear Local Data
@@ -206,6 +241,8 @@ export default function PreferencesPage() {
               if (!open) setClearPending(null);
             }}
             onConfirm={clearData}
+            onExport={() => void exportFirst()}
+            localOnly={guestItems}
           />
         </Suspense>
       )}

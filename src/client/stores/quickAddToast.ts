@@ -47,9 +47,17 @@ const batches = new WeakMap<ToastStore, CreatedBatch>();
  * Says a quick-add created an item: while the last quick-add's toast is still queued and within the
  * window, that toast is updated in place ('2 todos created', '3 todos created'); otherwise a new one.
  */
-export function announceCreated(store: ToastStore, type: ItemType, now = Date.now()): string {
+export function announceCreated(
+  store: ToastStore,
+  type: ItemType,
+  now = Date.now(),
+  action?: ToastInput['action'],
+): string {
   const showing = store.getState().queue.some((t) => t.key === QUICK_ADD_TOAST_KEY);
   const batch = foldCreated(showing ? (batches.get(store) ?? null) : null, type, now);
   batches.set(store, batch);
-  return store.getState().push({ ...createdToast(batch), key: QUICK_ADD_TOAST_KEY });
+  // The Undo takes back the newest create; a second press of Ctrl/Cmd+Z walks further back.
+  return store
+    .getState()
+    .push({ ...createdToast(batch), key: QUICK_ADD_TOAST_KEY, ...(action ? { action } : {}) });
 }

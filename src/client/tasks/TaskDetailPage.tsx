@@ -1,7 +1,13 @@
 import { CheckSquare } from 'lucide-react';
 import { useParams } from 'react-router';
 import { subtreeProgress } from '../../shared/progress';
-import { AssigneeFact, DateFact, ParentFact, ReminderFact } from '../components/items/DetailEditors';
+import {
+  AssigneeFact,
+  DateFact,
+  ParentFact,
+  ReminderFact,
+  RepeatFact,
+} from '../components/items/DetailEditors';
 import {
   DetailHeading,
   DetailLoading,
@@ -39,6 +45,7 @@ export default function TaskDetailPage() {
         <Fact label="Status">{statusText(task.status)}</Fact>
         <DateFact item={task} field="due_date" label="Due" />
         <ReminderFact item={task} />
+        <RepeatFact item={task} />
         <ParentFact
           item={task}
           parent={

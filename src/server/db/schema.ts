@@ -13,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  varchar,
 } from 'drizzle-orm/pg-core';
 
 const timestamps = {
@@ -65,9 +66,16 @@ export const items = pgTable(
     end_date: date('end_date', { mode: 'string' }),
     // When to remind the creator and assignee (an instant); firing it is the reminders worker's job.
     remind_at: timestamp('remind_at', { withTimezone: true, mode: 'date' }),
+    // The RRULE a task or todo repeats by, and its series' first uuid (null on that first one):
+    // the next occurrence's uuid derives from both, so every writer creates the same row (§5).
+    recurrence: varchar('recurrence', { length: 255 }),
+    series_uuid: uuid('series_uuid'),
     ...timestamps,
     completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    // Who deleted it, for the trash. The rows one delete took along share its deleted_at (one
+    // transaction, one now()), which is how a restore finds them again.
+    deleted_by: integer('deleted_by'),
     version: integer('version').notNull().default(1),
     // The writing transaction's id: the sync cursor orders by it (see sync/cursor.ts).
     change_xid: bigint('change_xid', { mode: 'bigint' })
@@ -79,9 +87,11 @@ export const items = pgTable(
     index('items_user_idx').on(t.user_id, t.created_at),
     index('items_assigned_idx').on(t.assigned_to),
     index('items_parent_idx').on(t.parent_id),
+    index('items_series_idx').on(t.series_uuid),
     index('items_type_status_idx').on(t.type, t.status),
     index('items_created_idx').on(t.created_at, t.id),
     index('items_change_idx').on(t.change_xid, t.id),
+    index('items_deleted_idx').on(t.deleted_at).where(sql`${t.deleted_at} IS NOT NULL`),
     index('items_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     index('items_description_trgm_idx').using('gin', sql`${t.description} gin_trgm_ops`),
   ],
@@ -191,3 +201,63 @@ export const serverSecrets = pgTable('server_secrets', {
   value: text('value').notNull(),
   created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * What a user is told about changes others made to their items, and reminders (`kind` `due`).
+ * The item's type and title are kept as they were when written: a reader who has since lost the item
+ * learns nothing newer about it. `pushed_at` null marks the Web Push outbox.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    actor_id: integer('actor_id').references(() => users.id),
+    kind: text('kind').notNull(),
+    item_id: integer('item_id'),
+    item_type: text('item_type', { enum: ['campaign', 'task', 'todo'] }),
+    item_title: text('item_title'),
+    text: text('text').notNull(),
+    ...timestamps,
+    read_at: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    pushed_at: timestamp('pushed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('notifications_user_idx').on(t.user_id, t.created_at, t.id),
+    index('notifications_unread_idx').on(t.user_id).where(sql`${t.read_at} IS NULL`),
+    index('notifications_unpushed_idx').on(t.created_at).where(sql`${t.pushed_at} IS NULL`),
+  ],
+);
+
+/** A browser's Web Push subscription (RFC 8030) for one user. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.user_id),
+  ],
+);
+
+/** Each (item, remind_at) that fired or was cancelled: the key makes a reminder fire once at most. */
+export const reminderClaims = pgTable(
+  'reminder_claims',
+  {
+    item_id: integer('item_id').notNull(),
+    remind_at: timestamp('remind_at', { withTimezone: true, mode: 'date' }).notNull(),
+    outcome: text('outcome', { enum: ['sent', 'cancelled'] }).notNull(),
+    claimed_at: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'reminder_claims_pk', columns: [t.item_id, t.remind_at] })],
+);

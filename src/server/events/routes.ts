@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { SERVER_EVENTS } from '../../shared/protocol';
 import { currentUser } from '../http/context';
 import { sessionAlive } from '../http/session';
+import { unreadCount } from '../notifications/store';
 
 /** How often an idle stream gets a comment line, so proxies and browsers keep it open. */
 export const HEARTBEAT_MS = 25_000;
@@ -34,6 +36,21 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     res.write('retry: 2000\n: connected\n\n');
     res.flushHeaders?.();
 
+    // `notification {unread}` whenever the user's unread count differs from what this stream last
+    // said; every notification's recipient also gets a change, so this is asked after each one.
+    let lastUnread = -1;
+    const notificationLine = async () => {
+      try {
+        const unread = await unreadCount(app.database.db, user.id);
+        if (unread === lastUnread) return '';
+        lastUnread = unread;
+        return `event: ${SERVER_EVENTS.notification}\ndata: ${JSON.stringify({ unread })}\n\n`;
+      } catch (error) {
+        request.log.warn({ err: error }, 'event stream could not count unread notifications');
+        return '';
+      }
+    };
+
     let closed = false;
     /** False once the session is gone; a failed lookup keeps the stream (an event carries no data). */
     const signedIn = async () => {
@@ -62,7 +79,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       scheduled = true;
       setImmediate(async () => {
         // Changes that arrive during the check are covered by the event that follows it.
-        await deliver(`event: changed\ndata: ${Date.now()}\n\n`);
+        await deliver(`event: changed\ndata: ${Date.now()}\n\n${await notificationLine()}`);
         scheduled = false;
       });
     });
@@ -83,6 +100,9 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     const unwatch = app.sessionCache.onEnd(sessionId, end);
     open.add(end);
     request.raw.on('close', stop);
+    void notificationLine().then((line) => {
+      if (line && !closed) res.write(line);
+    });
     res.on('error', stop);
   });
 }

@@ -32,7 +32,7 @@ function itemSelect(viewerId: number): SQL {
   return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
   i.due_date::text AS due_date, i.end_date::text AS end_date, i.remind_at, i.created_at, i.updated_at,
-  i.completed_at, i.deleted_at, i.version,
+  i.recurrence, i.series_uuid, i.completed_at, i.deleted_at, i.version,
   u.name AS u_name, ${phoneFor('u', viewerId)} AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
   a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
   CASE WHEN ${parentVisible} THEN p.title END AS p_title, p.type AS p_type, p.status AS p_status,
@@ -68,7 +68,13 @@ export function visibleTo(userId: number): SQL {
         OR vg.user_id = ${userId} OR vg.assigned_to = ${userId})))`;
 }
 
-interface ItemRow {
+/** An item row's own columns as itemJson reads them, for `RETURNING` after a write. */
+export const ITEM_COLUMNS = sql`id, uuid, title, description, type, status, user_id, assigned_to, parent_id,
+  due_date::text AS due_date, end_date::text AS end_date, remind_at, recurrence, series_uuid, created_at,
+  updated_at, completed_at, deleted_at, version`;
+
+/** An item row with its creator, assignee, parent summary and child counts, as itemSelect reads it. */
+export interface ItemRow {
   id: number;
   uuid: string | null;
   title: string;
@@ -81,19 +87,21 @@ interface ItemRow {
   due_date: string | null;
   end_date: string | null;
   remind_at: Date | string | null;
-  created_at: Date;
-  updated_at: Date;
-  completed_at: Date | null;
-  deleted_at: Date | null;
+  recurrence: string | null;
+  series_uuid: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  completed_at: Date | string | null;
+  deleted_at: Date | string | null;
   version: number;
   u_name: string;
   u_phone: string;
-  u_created_at: Date;
-  u_updated_at: Date;
+  u_created_at: Date | string;
+  u_updated_at: Date | string;
   a_name: string | null;
   a_phone: string | null;
-  a_created_at: Date | null;
-  a_updated_at: Date | null;
+  a_created_at: Date | string | null;
+  a_updated_at: Date | string | null;
   p_title: string | null;
   p_type: ItemType | null;
   p_status: ItemStatus | null;
@@ -102,7 +110,8 @@ interface ItemRow {
   completed_count: number;
 }
 
-function itemJson(r: ItemRow): Item {
+/** The API's item from a row with its people, parent summary and counts. */
+export function itemJson(r: ItemRow): Item {
   const creator = {
     id: r.user_id,
     name: r.u_name,
@@ -123,6 +132,8 @@ function itemJson(r: ItemRow): Item {
     due_date: r.due_date,
     end_date: r.end_date,
     remind_at: isoOrNull(r.remind_at),
+    recurrence: r.recurrence,
+    series_uuid: r.series_uuid,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
     completed_at: isoOrNull(r.completed_at),

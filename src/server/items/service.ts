@@ -1,17 +1,30 @@
+import { randomUUID } from 'node:crypto';
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
-import { planStatusChanges, type StatusNode } from '../../shared/status';
-import { recordActivity } from '../activity/record';
+import { completedAtFor, parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
+import { type ActivityInput, recordActivity as appendActivity } from '../activity/record';
 import { SAMPLE_USERS, type UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
-import { isoOrNull } from '../http/serialize';
-import { findItem, findVisibleItem, visibleTo } from './queries';
+import { iso, isoOrNull } from '../http/serialize';
+import { notifyFromActivity } from '../notifications/record';
+import { findItem, findVisibleItem, ITEM_COLUMNS, type ItemRow, itemJson, visibleTo } from './queries';
+import { assertRecurrence, createNextOccurrence, occurrenceOwner } from './recurrence';
+import { deletedTogether, restoreRefusal } from './trash';
 
 const CHANGE = sql`change_xid = pg_current_xact_id()::text::bigint`;
+
+/**
+ * Every feed entry of an item write, and the notifications it causes (notifications/record.ts), in
+ * the writing transaction: the one place the write path tells the notifications module anything.
+ */
+async function recordActivity(tx: Executor, entry: ActivityInput): Promise<void> {
+  await appendActivity(tx, entry);
+  await notifyFromActivity(tx, entry);
+}
 
 interface NodeRow extends HierarchyNode {
   user_id: number;
@@ -39,6 +52,34 @@ async function rootOf(tx: Executor, id: number): Promise<number> {
 async function lockFamilies(tx: Executor, roots: number[]): Promise<void> {
   const unique = [...new Set(roots)].sort((a, b) => a - b);
   for (const root of unique) await tx.execute(sql`SELECT id FROM items WHERE id = ${root} FOR UPDATE`);
+}
+
+/**
+ * Locks the family of a live item the user may see, in one narrow statement (no item columns, no
+ * people): its top-level item's id, or null when there is no such item. The caller re-reads the item
+ * under the lock, since a write that committed while we waited may have changed or deleted it.
+ */
+async function lockVisibleFamily(tx: Executor, userId: number, id: number): Promise<number | null> {
+  const [row] = await rows<{ root: number }>(
+    tx,
+    sql`SELECT r.id AS root FROM items i
+        LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id
+        JOIN items r ON r.id = COALESCE(g.id, p.id, i.id)
+        WHERE i.id = ${id} AND i.deleted_at IS NULL AND ${visibleTo(userId)}
+        FOR UPDATE OF r`,
+  );
+  return row?.root ?? null;
+}
+
+/** Locks the family a new child of `parentId` joins: its top-level item's id, or null for no such item. */
+async function lockParentFamily(tx: Executor, parentId: number): Promise<number | null> {
+  const [row] = await rows<{ root: number }>(
+    tx,
+    sql`SELECT r.id AS root FROM items p LEFT JOIN items g ON g.id = p.parent_id
+        JOIN items r ON r.id = COALESCE(g.id, p.id)
+        WHERE p.id = ${parentId} FOR UPDATE OF r`,
+  );
+  return row?.root ?? null;
 }
 
 /**
@@ -71,6 +112,17 @@ const toStatusNode = (n: NodeRow): StatusNode => ({
   completed_at: isoOrNull(n.completed_at),
 });
 
+/** The top-level item above `node` as the loaded family shows it, or null when it does not reach one. */
+function topOf(family: readonly NodeRow[], node: NodeRow): number | null {
+  let current: NodeRow | undefined = node;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current.parent_id === null) return current.id;
+    const parentId: number = current.parent_id;
+    current = family.find((n) => n.id === parentId);
+  }
+  return null;
+}
+
 /** Writes the roll-up's consequences for every item but `skipId` and logs them in the feed. */
 async function applyStatusPlan(
   tx: Executor,
@@ -93,7 +145,7 @@ async function applyStatusPlan(
       actor,
       action,
       item: { id, type: node.type, title: node.title },
-      rootId: await rootOf(tx, id),
+      rootId: topOf(family, node) ?? (await rootOf(tx, id)),
       metadata: { status: { old: node.status, new: change.status }, rolled_up: true },
     });
   }
@@ -130,19 +182,21 @@ async function visibleParent(
   actor: UserRow,
   parentId: number,
   child: { id?: number; type: ItemType },
-): Promise<{ node: HierarchyNode; root: number }> {
+): Promise<{ node: HierarchyNode; root: number; title: string; status: ItemStatus }> {
   // The parent's own parent is read directly: the actor may see the parent without seeing its parent,
   // and the API's parent summary is left out for them, but the hierarchy rules still apply.
   const [parent] = await rows<{
     id: number;
     type: ItemType;
     parent_id: number | null;
+    title: string;
+    status: ItemStatus;
     g_id: number | null;
     g_type: ItemType | null;
     g_parent_id: number | null;
   }>(
     tx,
-    sql`SELECT i.id, i.type, i.parent_id, g.id AS g_id, g.type AS g_type, g.parent_id AS g_parent_id
+    sql`SELECT i.id, i.type, i.parent_id, i.title, i.status, g.id AS g_id, g.type AS g_type, g.parent_id AS g_parent_id
         FROM items i LEFT JOIN items g ON g.id = i.parent_id
         WHERE i.id = ${parentId} AND i.deleted_at IS NULL AND ${visibleTo(actor.id)}`,
   );
@@ -152,7 +206,12 @@ async function visibleParent(
   const node = { id: parent.id, type: parent.type, parent_id: parent.parent_id };
   const problem = hierarchyError(child, node, ancestors);
   if (problem) throw unprocessable({ parent_id: [problem] });
-  return { node, root: parent.g_parent_id ?? parent.g_id ?? parent.id };
+  return {
+    node,
+    root: parent.g_parent_id ?? parent.g_id ?? parent.id,
+    title: parent.title,
+    status: parent.status,
+  };
 }
 
 /**
@@ -161,20 +220,25 @@ async function visibleParent(
  * out who uses Outpost, and nobody is handed work by a stranger.
  */
 async function assigneeName(tx: Executor, actor: UserRow, userId: number): Promise<string> {
+  return (await assigneeUser(tx, actor, userId)).name;
+}
+
+/** The assignee as assigneeName allows them, with what an item shows of them (their phone too: see itemSelect). */
+async function assigneeUser(tx: Executor, actor: UserRow, userId: number): Promise<UserRow> {
   const samplePhones = sql.join(
     SAMPLE_USERS.map((s) => sql`${s.phone}`),
     sql`, `,
   );
-  const [row] = await rows<{ name: string }>(
+  const [row] = await rows<UserRow>(
     tx,
-    sql`SELECT u.name FROM users u
+    sql`SELECT u.id, u.name, u.phone, u.created_at, u.updated_at FROM users u
         WHERE u.id = ${userId} AND (u.id = ${actor.id}
           OR (u.id <= ${SAMPLE_USERS.length} AND u.phone IN (${samplePhones}))
           OR (EXISTS (SELECT 1 FROM contacts mine WHERE mine.user_id = ${actor.id} AND mine.contact_phone = u.phone)
             AND EXISTS (SELECT 1 FROM contacts theirs WHERE theirs.user_id = u.id AND theirs.contact_phone = ${actor.phone})))`,
   );
   if (!row) throw unprocessable({ assigned_to: [ASSIGNEE_NOT_ALLOWED] });
-  return row.name;
+  return row;
 }
 
 export const ASSIGNEE_NOT_ALLOWED =
@@ -184,7 +248,13 @@ const DELETE_FORBIDDEN = 'Only the creator of this item or of its campaign can d
 const MOVE_FORBIDDEN =
   'Only the creator of this item or of its campaign can move it out of its campaign. You can still move it within the campaign.';
 
-/** Only the item's creator or the creator of its top-level item may delete it (§5), or move it away. */
+/** Only the item's creator or the creator of its top-level item may delete it (§5), move it away or restore it. */
+async function mayDelete(tx: Executor, actor: UserRow, item: Pick<Item, 'user_id'>, root: number) {
+  if (item.user_id === actor.id) return true;
+  const [rootRow] = await rows<{ user_id: number }>(tx, sql`SELECT user_id FROM items WHERE id = ${root}`);
+  return rootRow?.user_id === actor.id;
+}
+
 async function assertMayDelete(
   tx: Executor,
   actor: UserRow,
@@ -192,9 +262,7 @@ async function assertMayDelete(
   root: number,
   message: string,
 ): Promise<void> {
-  if (item.user_id === actor.id) return;
-  const [rootRow] = await rows<{ user_id: number }>(tx, sql`SELECT user_id FROM items WHERE id = ${root}`);
-  if (rootRow?.user_id !== actor.id) throw new HttpError(403, message);
+  if (!(await mayDelete(tx, actor, item, root))) throw new HttpError(403, message);
 }
 
 /** Parses an If-Match header into the version it names; undefined when absent or `*`. */
@@ -276,46 +344,69 @@ export async function createItem(
 ): Promise<WriteResult> {
   const answer = async (status: number, id: number) =>
     ok(status, run ? { id } : await findItem(tx, actor.id, id));
+  // A batch carries items stored on a device (a guest's upload): their rule's end was judged then.
+  assertRecurrence(
+    { type: input.type, due_date: input.due_date ?? null, recurrence: input.recurrence ?? null },
+    input.series_uuid != null || run !== undefined,
+  );
+  const owner = await occurrenceOwner(tx, actor, input);
   if (input.uuid) {
     const knownId = run ? run.known.get(input.uuid) : undefined;
     if (knownId !== undefined) return answer(200, knownId);
-    if (!run) {
+    if (!run || owner !== actor.id) {
       const [existing] = await rows<{ id: number }>(
         tx,
-        sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid}`,
+        sql`SELECT id FROM items WHERE user_id = ${owner} AND uuid = ${input.uuid}`,
       );
       if (existing) return answer(200, existing.id);
     }
   }
   const parentId = input.parent_id ?? null;
   let root: number | null = null;
-  if (parentId !== null) {
-    root = (await visibleParent(tx, actor, parentId, { type: input.type })).root;
-    if (!run?.locked.has(root)) {
+  let parent: Awaited<ReturnType<typeof visibleParent>> | null = null;
+  if (parentId !== null && run) {
+    parent = await visibleParent(tx, actor, parentId, { type: input.type });
+    root = parent.root;
+    if (!run.locked.has(root)) {
       await lockFamilies(tx, [root]);
-      run?.locked.add(root);
+      run.locked.add(root);
       // Again under the lock: a delete that committed while we waited has taken the parent away.
-      await visibleParent(tx, actor, parentId, { type: input.type });
+      parent = await visibleParent(tx, actor, parentId, { type: input.type });
+    }
+  } else if (parentId !== null) {
+    // Lock first, then read the parent once under the lock: a delete that committed while we waited
+    // has taken it away, and the read sees that.
+    const locked = await lockParentFamily(tx, parentId);
+    parent = await visibleParent(tx, actor, parentId, { type: input.type });
+    root = parent.root;
+    if (locked !== root) {
+      // Moved to another family while we waited: that family is the one to lock.
+      await lockFamilies(tx, [root]);
+      parent = await visibleParent(tx, actor, parentId, { type: input.type });
+      root = parent.root;
     }
   }
   const assignedTo = input.assigned_to ?? null;
-  const assignee = assignedTo === null ? null : await assigneeName(tx, actor, assignedTo);
+  const assignee = assignedTo === null ? null : await assigneeUser(tx, actor, assignedTo);
   const status = input.status ?? 'pending';
-  const [created] = await rows<{ id: number }>(
+  // Every item has a uuid (ARCHITECTURE §4): exports and imports name items by it.
+  const uuid = input.uuid ?? randomUUID();
+  const [created] = await rows<ItemRow>(
     tx,
     sql`INSERT INTO items (uuid, title, description, type, status, user_id, assigned_to, parent_id,
-          due_date, end_date, remind_at, completed_at)
-        VALUES (${input.uuid ?? null}, ${input.title}, ${input.description ?? null}, ${input.type}, ${status},
-          ${actor.id}, ${assignedTo}, ${parentId}, ${input.due_date ?? null}, ${input.end_date ?? null},
-          ${input.remind_at ?? null}, ${status === 'completed' ? sql`now()` : null})
+          due_date, end_date, remind_at, recurrence, series_uuid, completed_at)
+        VALUES (${uuid}, ${input.title}, ${input.description ?? null}, ${input.type}, ${status},
+          ${owner}, ${assignedTo}, ${parentId}, ${input.due_date ?? null}, ${input.end_date ?? null},
+          ${input.remind_at ?? null}, ${input.recurrence ?? null}, ${input.series_uuid ?? null},
+          ${status === 'completed' ? sql`now()` : null})
         ON CONFLICT (user_id, uuid) DO NOTHING
-        RETURNING id`,
+        RETURNING ${ITEM_COLUMNS}`,
   );
   if (!created) {
     // A concurrent create with the same uuid won the race: answer with its item.
     const [existing] = await rows<{ id: number }>(
       tx,
-      sql`SELECT id FROM items WHERE user_id = ${actor.id} AND uuid = ${input.uuid ?? null}`,
+      sql`SELECT id FROM items WHERE user_id = ${owner} AND uuid = ${input.uuid ?? null}`,
     );
     return answer(200, existing!.id);
   }
@@ -327,9 +418,12 @@ export async function createItem(
     action: 'created',
     item: { id: created.id, type: input.type, title: input.title },
     rootId: root ?? created.id,
-    metadata: assignee ? { assigned_to: assignee } : {},
+    metadata: assignee ? { assigned_to: assignee.name } : {},
   });
-  if (root !== null && parentId !== null) {
+  // The parent's status after the roll-up, for the answer's parent summary.
+  let parentStatus = parent?.status ?? null;
+  // A child that cannot move its parent's status (shared rule) needs no family read for roll-up.
+  if (root !== null && parentId !== null && parent && !parentKeepsStatus(parent.status, status)) {
     if (run) {
       const parents = run.rollUps.get(root) ?? new Set<number>();
       parents.add(parentId);
@@ -340,9 +434,41 @@ export async function createItem(
         parentId,
       ]);
       await applyStatusPlan(tx, actor, family, plan, created.id);
+      parentStatus = plan.get(parentId)?.status ?? parentStatus;
     }
   }
-  return answer(201, created.id);
+
+  // Hooks that act on a new item (inside this transaction) go here.
+
+  if (run) return answer(201, created.id);
+  // The answer from what the INSERT returned and what this write already read, not a read-back.
+  return ok(
+    201,
+    itemJson({
+      ...created,
+      u_name: actor.name,
+      u_phone: actor.phone,
+      u_created_at: actor.created_at,
+      u_updated_at: actor.updated_at,
+      a_name: assignee?.name ?? null,
+      a_phone: assignee?.phone ?? null,
+      a_created_at: assignee?.created_at ?? null,
+      a_updated_at: assignee?.updated_at ?? null,
+      p_title: parent?.title ?? null,
+      p_type: parent?.node.type ?? null,
+      p_status: parentStatus,
+      p_parent_id: parent?.node.parent_id ?? null,
+      children_count: 0,
+      completed_count: 0,
+    }),
+  );
+}
+
+/** The roll-up of `parentId` after `childId` was added under it (a child under a completed parent reopens it). */
+async function rollUpNewChild(tx: Executor, actor: UserRow, root: number, parentId: number, childId: number) {
+  const family = await loadFamilies(tx, [root]);
+  const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
+  await applyStatusPlan(tx, actor, family, plan, childId);
 }
 
 /** Applies a partial update with roll-up, feed entries and the If-Match check. */
@@ -353,12 +479,10 @@ export async function updateItem(
   patch: ItemPatch,
   ifMatch: number | undefined,
 ): Promise<WriteResult> {
-  const before = await findVisibleItem(tx, actor.id, id);
-  if (!before) throw notFound();
-  const oldRoot = await rootOf(tx, id);
-  await lockFamilies(tx, [oldRoot]);
-  // Re-read under the lock: the version check must see the latest committed write, and an item
-  // deleted while we waited is gone.
+  const oldRoot = await lockVisibleFamily(tx, actor.id, id);
+  if (oldRoot === null) throw notFound();
+  // The one full read, under the lock: the version check must see the latest committed write, and an
+  // item deleted while we waited is gone.
   const current = await findVisibleItem(tx, actor.id, id);
   if (!current) throw notFound();
   assertVersion(current, ifMatch);
@@ -370,6 +494,12 @@ export async function updateItem(
     if (next !== prev) changed[key] = { old: prev, new: next };
   }
   if (Object.keys(changed).length === 0) return ok(200, current);
+  if (changed.recurrence || changed.due_date) {
+    const recurrence = changed.recurrence ? (patch.recurrence ?? null) : (current.recurrence ?? null);
+    const due = changed.due_date ? (patch.due_date ?? null) : current.due_date;
+    // An unchanged rule is not re-judged for its end date: only clearing the due date breaks it.
+    assertRecurrence({ type: current.type, due_date: due, recurrence }, !changed.recurrence);
+  }
 
   // Who saw it before a move or a reassignment must hear about it too, or their caches keep it.
   const formerViewers = changed.parent_id || changed.assigned_to ? await viewersOfItem(tx, id) : [];
@@ -388,7 +518,16 @@ export async function updateItem(
   if (changed.assigned_to && patch.assigned_to != null)
     newAssignee = await assigneeName(tx, actor, patch.assigned_to);
 
-  const family = await loadFamilies(tx, [oldRoot, newRoot]);
+  // The family is read for roll-up only when the change can move a status in it (shared rules): a
+  // move, completing an item with children (the cascade), or a status its parent may not keep.
+  const nextStatus = changed.status ? patch.status! : null;
+  const needsFamily =
+    !!changed.parent_id ||
+    (nextStatus !== null &&
+      ((nextStatus === 'completed' && current.children_count > 0) ||
+        (current.parent_id !== null &&
+          !(current.parent && parentKeepsStatus(current.parent.status, nextStatus)))));
+  const family = needsFamily ? await loadFamilies(tx, [oldRoot, newRoot]) : [];
   const nodes = family
     .map(toStatusNode)
     .map((n) =>
@@ -397,7 +536,18 @@ export async function updateItem(
   const now = new Date().toISOString();
   const direct = new Map<number, ItemStatus>(changed.status ? [[id, patch.status!]] : []);
   const touched = changed.parent_id ? [current.parent_id, patch.parent_id ?? null] : [];
-  const plan = planStatusChanges(nodes, direct, now, touched);
+  const plan = needsFamily
+    ? planStatusChanges(nodes, direct, now, touched)
+    : new Map(
+        nextStatus === null
+          ? []
+          : [
+              [
+                id,
+                { status: nextStatus, completed_at: completedAtFor(nextStatus, current.completed_at, now) },
+              ],
+            ],
+      );
   const own = plan.get(id);
 
   const sets = [sql`version = version + 1`, sql`updated_at = now()`, CHANGE];
@@ -408,8 +558,12 @@ export async function updateItem(
   if (changed.due_date) sets.push(sql`due_date = ${patch.due_date ?? null}`);
   if (changed.end_date) sets.push(sql`end_date = ${patch.end_date ?? null}`);
   if (changed.remind_at) sets.push(sql`remind_at = ${patch.remind_at ?? null}`);
+  if (changed.recurrence) sets.push(sql`recurrence = ${patch.recurrence ?? null}`);
   if (own) sets.push(sql`status = ${own.status}`, sql`completed_at = ${own.completed_at}`);
-  await tx.execute(sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${id}`);
+  const [written] = await rows<ItemRow>(
+    tx,
+    sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${id} RETURNING ${ITEM_COLUMNS}`,
+  );
   if (changed.parent_id || changed.assigned_to) {
     await touchDescendants(tx, id);
     await revokeLostAccess(tx, id, formerViewers);
@@ -451,7 +605,47 @@ export async function updateItem(
   }
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
-  return { status: 200, body: await findItem(tx, actor.id, id), formerViewers };
+  // Completing an occurrence brings the next one, in this transaction (§5 Recurrence, SYNC.md O1);
+  // the answer is then read back, since the new child moves the parent's counts.
+  if (changed.status && own?.status === 'completed') {
+    const completed = await findItem(tx, actor.id, id);
+    if (completed) {
+      const nextId = await createNextOccurrence(tx, actor, completed, newRoot);
+      if (nextId !== null && completed.parent_id !== null)
+        await rollUpNewChild(tx, actor, newRoot, completed.parent_id, nextId);
+    }
+    return { status: 200, body: completed, formerViewers };
+  }
+
+  // Hooks that act on the changed item (inside this transaction) go here.
+
+  // A move or a new assignee changes the people and parent shown: read those back. Otherwise the
+  // answer is the item read under the lock with what the UPDATE returned and the roll-up decided.
+  if (changed.parent_id || changed.assigned_to || !written) {
+    return { status: 200, body: await findItem(tx, actor.id, id), formerViewers };
+  }
+  const children = family.filter((n) => n.parent_id === id);
+  const body: Item = {
+    ...current,
+    title: written.title,
+    description: written.description,
+    status: written.status,
+    due_date: written.due_date,
+    end_date: written.end_date,
+    remind_at: isoOrNull(written.remind_at),
+    recurrence: written.recurrence,
+    updated_at: iso(written.updated_at),
+    completed_at: isoOrNull(written.completed_at),
+    version: written.version,
+    parent: current.parent && {
+      ...current.parent,
+      status: plan.get(current.parent.id)?.status ?? current.parent.status,
+    },
+    completed_count: needsFamily
+      ? children.filter((c) => (plan.get(c.id)?.status ?? c.status) === 'completed').length
+      : current.completed_count,
+  };
+  return { status: 200, body, formerViewers };
 }
 
 /** Soft-deletes an item and everything under it; only its creator or its top-level item's creator may. */
@@ -461,16 +655,14 @@ export async function deleteItem(
   id: number,
   ifMatch: number | undefined,
 ): Promise<WriteResult> {
-  const before = await findVisibleItem(tx, actor.id, id);
-  if (!before) throw notFound();
-  const root = await rootOf(tx, id);
-  await lockFamilies(tx, [root]);
+  const root = await lockVisibleFamily(tx, actor.id, id);
+  if (root === null) throw notFound();
   const current = await findVisibleItem(tx, actor.id, id);
   if (!current) throw notFound();
   assertVersion(current, ifMatch);
   await assertMayDelete(tx, actor, current, root, DELETE_FORBIDDEN);
   await tx.execute(
-    sql`UPDATE items SET deleted_at = now(), updated_at = now(), version = version + 1, ${CHANGE}
+    sql`UPDATE items SET deleted_at = now(), deleted_by = ${actor.id}, updated_at = now(), version = version + 1, ${CHANGE}
         WHERE deleted_at IS NULL AND (id = ${id} OR parent_id = ${id}
           OR parent_id IN (SELECT c.id FROM items c WHERE c.parent_id = ${id}))`,
   );
@@ -488,4 +680,31 @@ export async function deleteItem(
     rootId: root,
   });
   return ok(204, null);
+}
+
+/**
+ * Undoes a delete (issue 14): the item and the descendants its delete took along (the rows sharing
+ * its `deleted_at`) come back with the same ids and uuids, newly stamped so every viewer's next pull
+ * sends them again (S11); the parent rolls up again. Restoring a live item changes nothing.
+ */
+export async function restoreItem(tx: Executor, actor: UserRow, id: number): Promise<WriteResult> {
+  const root = await rootOf(tx, id);
+  await lockFamilies(tx, [root]);
+  const found = await restoreRefusal(tx, actor.id, id);
+  if (found.kind === 'live') return ok(200, await findItem(tx, actor.id, id));
+  // §4: restore is for whoever may delete it; to everyone else it is not there (404, as unknown).
+  if (!(await mayDelete(tx, actor, found.item, root))) throw notFound();
+  await tx.execute(
+    sql`UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(), version = version + 1, ${CHANGE}
+        WHERE ${deletedTogether(id)}`,
+  );
+  if (found.item.parent_id !== null) {
+    const family = await loadFamilies(tx, [root]);
+    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [
+      found.item.parent_id,
+    ]);
+    await applyStatusPlan(tx, actor, family, plan, null);
+  }
+  await recordActivity(tx, { actor, action: 'restored', item: found.item, rootId: root });
+  return ok(200, await findItem(tx, actor.id, id));
 }

@@ -80,7 +80,13 @@ describe.each(testEngines())('sweeping expired rows on %s', (engine) => {
     }
 
     const result = await sweepExpired(db, now, { sessionIdleMinutes: 60 });
-    expect(result).toEqual({ sessions: 3, idempotencyKeys: 1, loginCodes: 2, rateBuckets: 1 });
+    expect(result).toEqual({
+      sessions: 3,
+      idempotencyKeys: 1,
+      loginCodes: 2,
+      rateBuckets: 1,
+      purgedItems: 0,
+    });
 
     expect(await ids(sql`SELECT id FROM sessions`)).toEqual(['live', 'retired-live']);
     expect(await ids(sql`SELECT key AS id FROM idempotency_keys`)).toEqual(['fresh', 'six-days']);
@@ -97,6 +103,7 @@ describe.each(testEngines())('sweeping expired rows on %s', (engine) => {
       idempotencyKeys: 0,
       loginCodes: 0,
       rateBuckets: 0,
+      purgedItems: 0,
     });
   });
 

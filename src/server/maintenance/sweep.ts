@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { TRASH_KEEP_MS } from '../../shared/trash';
 import { LOCKOUT_MS, WRONG_TRIES_FORGOTTEN_AFTER_MS } from '../auth/loginCodes';
 import { type Executor, rows, sql } from '../db/client';
 
@@ -25,6 +26,8 @@ export interface SweepResult {
   idempotencyKeys: number;
   loginCodes: number;
   rateBuckets: number;
+  /** Deleted items past the trash's 30 days whose content was erased (their tombstones stay for sync). */
+  purgedItems: number;
 }
 
 type Transactional = Executor & { transaction<T>(run: (tx: Executor) => Promise<T>): Promise<T> };
@@ -103,7 +106,17 @@ export async function sweepExpired(
         RETURNING 1 AS n`,
     );
 
-    return { sessions, idempotencyKeys, loginCodes, rateBuckets };
+    // The trash keeps 30 days; after that what the item said is erased. The row stays as the sync
+    // tombstone (id, uuid, deleted_at), untouched in change_xid: devices have already been told.
+    const purgeBefore = new Date(now.getTime() - TRASH_KEEP_MS);
+    const purgeable = sql`deleted_at <= ${purgeBefore} AND (title <> '' OR description IS NOT NULL)`;
+    const purgedItems = await drain(
+      () => sql`UPDATE items SET title = '', description = NULL, remind_at = NULL WHERE ${purgeable}
+        AND id IN (SELECT id FROM items WHERE ${purgeable} LIMIT ${batch})
+        RETURNING 1 AS n`,
+    );
+
+    return { sessions, idempotencyKeys, loginCodes, rateBuckets, purgedItems };
   });
 }
 

@@ -1,6 +1,6 @@
 /**
- * The detail pages' editable facts: description, assignee, due date, end date, reminder and the
- * parent (Move to…). Each saves on its own as it changes; the fact cards keep the spec's labels.
+ * The detail pages' editable facts: description, assignee, due date, end date, reminder, repeat and
+ * the parent (Move to…). Each saves on its own as it changes; the fact cards keep the spec's labels.
  */
 import { FolderInput, Pencil } from 'lucide-react';
 import { lazy, type ReactNode, Suspense, useEffect, useId, useRef, useState } from 'react';
@@ -14,6 +14,7 @@ import {
   toLocalDateTime,
 } from '../../items/editing';
 import { useItemEdits } from '../../items/editMutations';
+import { localToday } from '../../items/itemPayload';
 import { itemHref, TYPE_LABEL } from '../../items/itemStyle';
 import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
 import type { LocalItem } from '../../items/queries';
@@ -23,6 +24,7 @@ import { Textarea } from '../ui/Input';
 import { AssigneeOptions } from './AssigneeOptions';
 
 const MoveToDialog = lazy(() => import('./MoveToDialog'));
+const RepeatControl = lazy(() => import('../../items/RepeatControl'));
 
 const card =
   'min-w-0 rounded-lg border border-zinc-200 bg-white px-3 py-2.5 transition-colors focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/30 dark:border-zinc-800 dark:bg-zinc-900 dark:focus-within:border-indigo-400';
@@ -46,6 +48,7 @@ type Item = Pick<
   | 'due_date'
   | 'end_date'
   | 'remind_at'
+  | 'recurrence'
   | 'status'
   | 'completed_at'
 >;
@@ -187,6 +190,42 @@ export function ReminderFact({ item }: { item: Item }) {
           onChange={(e) => draft.onChange(e.target.value)}
           onBlur={draft.onBlur}
         />
+      )}
+    </EditableFact>
+  );
+}
+
+/**
+ * 'Repeat': the item's rule, saved as it is picked (it applies from the next occurrence on), with
+ * 'Stop repeating'. A rule picked on an item without a due date gives it today's, as it needs one.
+ */
+export function RepeatFact({ item }: { item: Item }) {
+  const [error, setError] = useState<string | null>(null);
+  const edits = useItemEdits();
+  if (item.type === 'campaign') return null;
+  const apply = (rule: string | null) => {
+    setError(null);
+    const patch: ItemPatchInput = { recurrence: rule };
+    if (rule !== null && item.due_date === null) patch.due_date = localToday();
+    void edits.save(item, patch).catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  };
+  return (
+    <EditableFact
+      label="Repeat"
+      className="col-span-2 sm:col-span-1"
+      hint={error ? <span role="alert">{error}</span> : undefined}
+    >
+      {(id) => (
+        <div className="mt-0.5 flex min-w-0 flex-wrap items-start gap-2">
+          <Suspense fallback={<span className={quiet}>…</span>}>
+            <RepeatControl id={id} value={item.recurrence ?? null} due={item.due_date} onChange={apply} />
+          </Suspense>
+          {item.recurrence ? (
+            <Button variant="ghost" size="sm" className="px-2" onClick={() => apply(null)}>
+              Stop repeating
+            </Button>
+          ) : null}
+        </div>
       )}
     </EditableFact>
   );

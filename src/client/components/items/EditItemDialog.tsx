@@ -1,6 +1,7 @@
 /**
  * 'Edit details…': every field of an existing item in one form (title, description, status,
- * assignee, due date, end date for campaigns, reminder). Loaded on first use (ItemRowMenus).
+ * assignee, due date, end date for campaigns, reminder, repeat for tasks and todos). Loaded on first
+ * use (ItemRowMenus).
  */
 import { type FormEvent, useId, useState } from 'react';
 import { ITEM_STATUSES, type ItemStatus } from '../../../shared/item';
@@ -8,10 +9,11 @@ import type { ItemPatchInput } from '../../../shared/schemas';
 import { isBlankTitle } from '../../../shared/text';
 import { formatReminder, fromLocalDateTime, toLocalDateTime } from '../../items/editing';
 import { fieldErrorsOf, useItemEdits } from '../../items/editMutations';
-import { titleState } from '../../items/itemPayload';
+import { localToday, titleState } from '../../items/itemPayload';
 import { statusText, TYPE_LABEL } from '../../items/itemStyle';
 import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
 import { type LocalItem, useDescendants, useItem } from '../../items/queries';
+import RepeatControl from '../../items/RepeatControl';
 import { Button } from '../ui/Button';
 import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
 import { Field } from '../ui/Field';
@@ -31,6 +33,8 @@ interface Values {
   dueDate: string;
   endDate: string;
   remindAt: string;
+  /** The repeat rule; '' for none. */
+  repeat: string;
 }
 
 function valuesOf(item: LocalItem): Values {
@@ -42,6 +46,7 @@ function valuesOf(item: LocalItem): Values {
     dueDate: item.due_date ?? '',
     endDate: item.end_date ?? '',
     remindAt: toLocalDateTime(item.remind_at),
+    repeat: item.recurrence ?? '',
   };
 }
 
@@ -59,6 +64,7 @@ export function changedFields(item: LocalItem, v: Values): ItemPatchInput {
     patch.end_date = v.endDate || null;
   const remind = v.remindAt === '' ? null : fromLocalDateTime(v.remindAt);
   if (v.remindAt !== toLocalDateTime(item.remind_at)) patch.remind_at = remind;
+  if ((v.repeat || null) !== (item.recurrence ?? null)) patch.recurrence = v.repeat || null;
   return patch;
 }
 
@@ -241,6 +247,27 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
             />
           )}
         </Field>
+        {item.type !== 'campaign' ? (
+          <Field label="Repeat" error={errors.recurrence?.[0]} className="sm:col-span-2">
+            {(control) => (
+              <RepeatControl
+                id={control.id}
+                value={values.repeat || null}
+                due={values.dueDate || null}
+                followDue
+                triggerClassName="h-10 w-full"
+                onChange={(rule) =>
+                  setValues((v) => ({
+                    ...v,
+                    repeat: rule ?? '',
+                    // A repeating item counts from its due date: today unless one is set.
+                    dueDate: rule !== null && v.dueDate === '' ? localToday() : v.dueDate,
+                  }))
+                }
+              />
+            )}
+          </Field>
+        ) : null}
       </div>
       {errors.body ? (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">

@@ -92,7 +92,11 @@ describe('ItemRow inline edit', () => {
       fireEvent.keyDown(input, { key: 'Enter' });
     });
     await waitFor(async () => expect((await client.db.items.get(todo.id))?.title).toBe('Buy rope'));
-    expect(toastStore.getState().queue[0]?.title).toBe('Todo updated');
+    // The toast waits for its Undo (the change's undo record), a moment after the write.
+    // Found by title: a toast of the test before may still arrive (it waits for its Undo too).
+    await waitFor(() =>
+      expect(toastStore.getState().queue.find((t) => t.title === 'Todo updated')?.action?.label).toBe('Undo'),
+    );
   });
 
   it('does not let a completed todo be edited', async () => {
@@ -122,10 +126,13 @@ describe('ItemRow inline edit', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Delete Old note' }));
     });
     await waitFor(async () => expect(await client.db.items.get(todo.id)).toBeUndefined());
-    expect(toastStore.getState().queue[0]).toMatchObject({
-      title: 'Todo deleted',
-      description: 'The todo has been deleted successfully.',
-    });
+    await waitFor(() =>
+      expect(toastStore.getState().queue.find((t) => t.title === 'Todo deleted')).toMatchObject({
+        title: 'Todo deleted',
+        description: 'The todo has been deleted successfully.',
+        action: { label: 'Undo' },
+      }),
+    );
   });
 
   it('deletes one todo on a double click, not the next one that slides under the pointer', async () => {

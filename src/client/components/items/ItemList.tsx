@@ -7,7 +7,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useRowProgress } from '../../app/liveData';
+import { useParentTitles, useRowProgress } from '../../app/liveData';
 import { cn } from '../ui/cn';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
 import { useWindowedList } from './useWindowedList';
@@ -19,8 +19,6 @@ export interface ItemListProps<T extends RowItem> {
   items: readonly T[];
   /** Accessible name of the list, e.g. 'Queue: todos'. */
   label: string;
-  /** The parent's title per id, for 'in {parent}' on rows whose parent is known locally. */
-  parentTitles?: ReadonlyMap<number, string>;
   showParent?: boolean;
   className?: string;
   footer?: ReactNode;
@@ -50,7 +48,6 @@ function typesText(el: HTMLElement): boolean {
 export function ItemList<T extends RowItem>({
   items,
   label,
-  parentTitles,
   showParent = true,
   className,
   footer,
@@ -146,6 +143,8 @@ export function ItemList<T extends RowItem>({
   );
 
   const progress = useRowProgress(visible);
+  // 'in {parent}' for the rows on screen only: a list of thousands reads tens of parents, not all.
+  const parentTitles = useParentTitles(showParent ? visible : []);
   const rows = visible.map((item, i) => (
     <li key={item.id} className="list-none" data-index={(windowed ? start : 0) + i}>
       <ItemRow
@@ -153,7 +152,7 @@ export function ItemList<T extends RowItem>({
         tabStop={item.id === tabStopId}
         onRowFocus={onRowFocus}
         showParent={showParent}
-        parentTitle={item.parent_id !== null ? (parentTitles?.get(item.parent_id) ?? null) : null}
+        parentTitle={item.parent_id !== null ? (parentTitles.get(item.parent_id) ?? null) : null}
         progress={progress.get(item.id)}
       />
     </li>

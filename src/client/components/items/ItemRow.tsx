@@ -1,5 +1,14 @@
 import { CalendarDays, CloudOff, MoreHorizontal, Trash2, UserRound, UserRoundPlus } from 'lucide-react';
-import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  lazy,
+  memo,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { ItemStatus, ItemType } from '../../../shared/item';
 import { assigneeName } from '../../items/assignees';
@@ -11,6 +20,8 @@ import { ProgressLine } from '../ui/Progress';
 import { InlineTitle } from './InlineTitle';
 import { guardPointer, pointerGuarded } from './pointerGuard';
 import { nextStatus, StatusControl } from './StatusControl';
+
+const RepeatSummary = lazy(() => import('./RepeatSummary'));
 
 /** Every row is exactly this tall, so long lists can be windowed without measuring. */
 export const ITEM_ROW_HEIGHT = 60;
@@ -25,6 +36,7 @@ export interface RowItem {
   assigned_to: number | null;
   due_date: string | null;
   end_date?: string | null;
+  recurrence?: string | null;
   parent?: { id: number; title: string; type: ItemType } | null;
   assignedUser?: { name: string } | null;
   _syncStatus?: string;
@@ -264,6 +276,11 @@ export const ItemRow = memo(function ItemRow({
               <span className="sr-only">Due</span>
               {due}
             </span>
+          ) : null}
+          {item.recurrence ? (
+            <Suspense fallback={null}>
+              <RepeatSummary rule={item.recurrence} />
+            </Suspense>
           ) : null}
           {progress && progress.total > 0 ? (
             <ProgressLine total={progress.total} completed={progress.completed} className="w-40 shrink-0" />

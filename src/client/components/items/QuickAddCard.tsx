@@ -1,10 +1,20 @@
-import { CalendarDays, Plus, UserRound } from 'lucide-react';
-import { type FocusEvent, type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { BellRing, CalendarDays, ChevronDown, Plus, Repeat, UserRound } from 'lucide-react';
+import {
+  type FocusEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  lazy,
+  Suspense,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import type { ItemType } from '../../../shared/item';
 import { isBlankTitle } from '../../../shared/text';
 import {
   canSubmitTitle,
   enterSubmits,
+  localToday,
   quickAddFields,
   quickAddPayload,
   titleState,
@@ -42,6 +52,36 @@ function afterPointerUp(run: () => void) {
   document.addEventListener('pointercancel', onUp, true);
 }
 
+// Loaded when the card first opens on a task or todo, not with the first screen.
+const RepeatControl = lazy(() => import('../../items/RepeatControl'));
+
+/**
+ * The Repeat select's look, name and ARIA before its module has loaded: a press loads it and it
+ * mounts open (lazyMenu's pattern, for a select), so expanding the card fetches nothing more.
+ */
+function RepeatPlaceholder({ id, onOpen }: { id: string; onOpen?: () => void }) {
+  return (
+    <button
+      type="button"
+      id={id}
+      role="combobox"
+      aria-expanded={false}
+      aria-autocomplete="none"
+      onClick={onOpen}
+      onKeyDown={(event) => {
+        if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+        event.preventDefault();
+        onOpen?.();
+      }}
+      className={cn(inputClasses(), 'inline-flex h-9 w-auto min-w-0 items-center gap-1.5 text-left text-sm')}
+    >
+      <Repeat className="size-4 shrink-0 text-zinc-400 dark:text-zinc-500" aria-hidden />
+      <span className="min-w-0 truncate">Does not repeat</span>
+      <ChevronDown className="ml-auto size-4 text-zinc-400" aria-hidden />
+    </button>
+  );
+}
+
 const ARTICLE: Record<ItemType, string> = { campaign: 'a campaign', task: 'a task', todo: 'a todo' };
 
 function placeholderFor(types: readonly ItemType[], expanded: boolean, type: ItemType): string {
@@ -64,6 +104,11 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const [description, setDescription] = useState('');
   const [dueDate, setDueDate] = useState('');
   const [assignee, setAssignee] = useState('');
+  const [remindAt, setRemindAt] = useState('');
+  const [repeat, setRepeat] = useState<string | null>(null);
+  /** The Repeat select loads on its first press (a placeholder stands in), not when the card opens. */
+  const [repeatPressed, setRepeatPressed] = useState(false);
+  const [repeatOpenOnLoad, setRepeatOpenOnLoad] = useState(false);
   const [busy, setBusy] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
   /** True while collapse() moves focus to the title: that focus must not expand the card again. */
@@ -73,7 +118,14 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
 
   const fields = quickAddFields(type);
   const state = titleState(title);
-  const empty = isBlankTitle(title) && description.trim() === '' && dueDate === '' && assignee === '';
+  const empty =
+    isBlankTitle(title) &&
+    description.trim() === '' &&
+    dueDate === '' &&
+    assignee === '' &&
+    remindAt === '' &&
+    repeat === null;
+  const repeats = type === 'task' || type === 'todo';
   const canSubmit = canSubmitTitle(title) && !busy;
 
   const reset = () => {
@@ -81,6 +133,8 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
     setDescription('');
     setDueDate('');
     setAssignee('');
+    setRemindAt('');
+    setRepeat(null);
   };
 
   const submit = async (event?: FormEvent) => {
@@ -88,7 +142,17 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
     if (!canSubmit) return;
     setBusy(true);
     const ok = await createWithToasts(
-      quickAddPayload({ type, title, description, dueDate, assignee, parentId }),
+      quickAddPayload({
+        type,
+        title,
+        description,
+        dueDate,
+        assignee,
+        remindAt,
+        parentId,
+        recurrence: repeats ? repeat : null,
+        today: localToday(),
+      }),
     );
     setBusy(false);
     if (ok) {
@@ -110,7 +174,8 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
       // Ctrl/Cmd+Enter adds the item from any field, whatever plain Enter does there.
       event.preventDefault();
       void submit();
-    } else if (event.key === 'Escape' && empty) {
+    } else if (event.key === 'Escape' && empty && event.currentTarget.contains(event.target as Node)) {
+      // (An Escape inside the Repeat list, in its portal, only closes the list.)
       event.preventDefault();
       collapse();
     }
@@ -120,6 +185,8 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
     const form = event.currentTarget;
     const next = event.relatedTarget as Node | null;
     if (next && form.contains(next)) return;
+    // The Repeat list lives in a portal: focus moving into it stays within the card.
+    if (next instanceof Element && next.closest('[data-keep-open]')) return;
     if (!empty) return;
     const collapse = () => {
       if (!form.contains(document.activeElement)) setExpanded(false);
@@ -263,6 +330,48 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
                   className={cn(inputClasses(), 'h-9 w-auto pl-8 text-sm')}
                 />
               </label>
+            ) : null}
+            <label className="relative inline-flex items-center">
+              <span className="sr-only">Reminder</span>
+              <BellRing
+                className="pointer-events-none absolute left-2.5 size-4 text-zinc-400 dark:text-zinc-500"
+                aria-hidden
+              />
+              <input
+                type="datetime-local"
+                value={remindAt}
+                onChange={(e) => setRemindAt(e.target.value)}
+                title="Reminder (your local time)"
+                className={cn(inputClasses(), 'h-9 w-auto pl-8 text-sm')}
+              />
+            </label>
+            {repeats ? (
+              <div className="inline-flex items-center">
+                <label htmlFor={`${id}-repeat`} className="sr-only">
+                  Repeat
+                </label>
+                {repeatPressed ? (
+                  <Suspense fallback={<RepeatPlaceholder id={`${id}-repeat`} />}>
+                    <RepeatControl
+                      id={`${id}-repeat`}
+                      value={repeat}
+                      due={fields.dueDate && dueDate !== '' ? dueDate : null}
+                      onChange={setRepeat}
+                      followDue
+                      defaultOpen={repeatOpenOnLoad}
+                      onOpened={() => setRepeatOpenOnLoad(false)}
+                    />
+                  </Suspense>
+                ) : (
+                  <RepeatPlaceholder
+                    id={`${id}-repeat`}
+                    onOpen={() => {
+                      setRepeatPressed(true);
+                      setRepeatOpenOnLoad(true);
+                    }}
+                  />
+                )}
+              </div>
             ) : null}
             {fields.assignee ? (
               <label className="relative inline-flex items-center">

@@ -54,7 +54,9 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
     const item = await db.items.get(entry.itemId);
     await db.transaction('rw', [...TABLES], async () => {
       await db.syncQueue.delete(entry.id);
-      await settleAfterDrop(db, entry.itemId);
+      // A refused restore leaves the item deleted on the server: the copy put back here goes again.
+      if (entry.kind === 'restore') await removeLocally(db, entry.itemId);
+      else await settleAfterDrop(db, entry.itemId);
     });
     ctx.toast({
       title: 'Change not synced',
@@ -83,6 +85,12 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
         local = await db.items.get(server.id);
       }
       finalId = server.id;
+      if (current.kind === 'create' && server.deleted_at) {
+        // The uuid names an item deleted on the server (a next occurrence someone deleted, O1):
+        // the create meant that item, and it is gone.
+        await removeLocally(db, server.id);
+        return;
+      }
       await rebaseEntries(db, server.id, server.version);
       await applyConfirmed(db, server, local);
     });

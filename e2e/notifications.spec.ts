@@ -1,0 +1,70 @@
+import { expect, test } from '@playwright/test';
+import { ApiUser, Collab } from './pages/Collab';
+import { freshPhone, Outpost, uniqueTitle } from './pages/Outpost';
+
+interface Created {
+  id: number;
+  title: string;
+}
+
+test('the bell counts a new assignment live, and the entry opens the item and is read', async ({
+  page,
+  baseURL,
+}) => {
+  const blairPhone = freshPhone();
+  const app = await Collab.signedIn(page, blairPhone, 'Blair Bell');
+  const alex = await ApiUser.signIn(baseURL!, freshPhone(), 'Alex Assigner');
+  await alex.post('/api/contacts/sync', { contacts: [blairPhone] });
+  await app.post('/api/contacts/sync', { contacts: [alex.phone] });
+
+  const bell = page
+    .getByRole('link', { name: /^Notifications/ })
+    .filter({ visible: true })
+    .first();
+  await expect(bell).toHaveAccessibleName('Notifications');
+  const task = await alex.post<Created>('/api/items', {
+    title: uniqueTitle('Pack the tents'),
+    type: 'task',
+    assigned_to: (await page.request.get('/api/me').then((r) => r.json())).user.id,
+  });
+  // No reload: the event stream brings the new count.
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+
+  await bell.click();
+  await expect(app.heading('Recent Notifications')).toBeVisible();
+  const entry = app.main.getByRole('link', {
+    name: new RegExp(`Alex Assigner assigned you task “${task.title}”`),
+  });
+  await expect(entry).toBeVisible();
+  await expect(entry.getByText('Unread')).toBeAttached();
+  await expect(entry.locator('time')).toHaveText(/ago$/);
+  await entry.click();
+  await expect(page).toHaveURL(new RegExp(`/tasks/${task.id}$`));
+  await expect(app.heading(task.title)).toBeVisible();
+  await expect(bell).toHaveAccessibleName('Notifications');
+});
+
+test('a guest sees a reminder as a toast at its time', async ({ page }) => {
+  // The clock starts at a fixed local time and moves only when the test says so.
+  await page.clock.install({ time: new Date(2031, 4, 1, 9, 0, 0) });
+  const app = new Outpost(page);
+  await app.skipOnboarding();
+  await app.goto('/');
+  await expect(app.heading('Home')).toBeVisible();
+
+  const title = uniqueTitle('Call the venue');
+  const form = app.quickAddForm();
+  await form.getByRole('textbox').first().click();
+  const todoChip = form.getByRole('radio', { name: 'Todo', exact: true });
+  if ((await todoChip.count()) > 0) await form.getByText('Todo', { exact: true }).click();
+  await form.getByRole('textbox', { name: 'Todo title' }).fill(title);
+  await form.getByLabel('Reminder').fill('2031-05-01T09:05');
+  await form.getByRole('button', { name: 'Add todo' }).click();
+  await expect(app.row(title)).toBeVisible();
+
+  await page.clock.fastForward('04:00');
+  await expect(app.toast('Reminder')).toHaveCount(0);
+  await page.clock.fastForward('01:30');
+  await expect(app.toast('Reminder')).toBeVisible();
+  await expect(page.locator('ol > li').getByText(title, { exact: true })).toBeVisible();
+});

@@ -1,0 +1,310 @@
+/**
+ * Preferences › Trash, Preferences › Data (export and import) and the storage line (issue 14). Loaded
+ * with Preferences only: the parsers behind import load when a file is picked.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Download, FileUp, RotateCcw } from 'lucide-react';
+import { type ReactNode, useId, useRef, useState } from 'react';
+import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
+import type { ImportPreview, ImportResult, StorageInfo } from '../app/services';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Progress,
+} from '../components/ui';
+import { useDataSafety } from './mutations';
+import { useStorageInfo, useTrash } from './queries';
+
+function Section({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card aria-labelledby={id} role="region">
+      <CardHeader>
+        <CardTitle id={id}>{title}</CardTitle>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
+
+function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * The sections inside the app's QueryClient (the trash is a server list, refreshed by the door's
+ * change signal); it loads with them, not with Preferences' first paint.
+ */
+export default function DataSafetySections({
+  part,
+  guest = false,
+}: {
+  part: 'trash-data' | 'storage';
+  guest?: boolean;
+}) {
+  return (
+    <QueryClientProvider client={appQueryClient()}>
+      <FollowDataChanges />
+      {part === 'storage' ? (
+        <StorageLine guest={guest} />
+      ) : (
+        <>
+          <TrashSection />
+          <DataSection />
+        </>
+      )}
+    </QueryClientProvider>
+  );
+}
+
+/** Preferences › Trash: every deleted item (the top of what one delete took), restorable for 30 days. */
+export function TrashSection() {
+  const { entries, error } = useTrash();
+  const { restore } = useDataSafety();
+  const [busy, setBusy] = useState<string | null>(null);
+  return (
+    <Section
+      id="pref-trash"
+      title="Trash"
+      description="Deleted items stay here for 30 days. Restoring one brings back everything deleted with it."
+    >
+      {entries === null ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {error ? 'The trash could not be read.' : 'Loading…'}
+        </p>
+      ) : entries.length === 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="trash-empty">
+          The trash is empty.
+        </p>
+      ) : (
+        <ul className="flex flex-col divide-y divide-zinc-200 dark:divide-zinc-800" data-testid="trash-list">
+          {entries.map((entry) => (
+            <li key={entry.key} className="flex items-center gap-3 py-2">
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-sm font-medium">{entry.title}</p>
+                <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                  {TYPE_WORD[entry.type]}
+                  {entry.count && entry.count > 1 ? ` with ${entry.count - 1} inside` : ''} · deleted{' '}
+                  {entry.deletedBy ? `by ${entry.deletedBy.name} ` : ''}
+                  {when(entry.deletedAt)}
+                </p>
+              </div>
+              <Button
+                variant="outline"
+                size="sm"
+                aria-label={`Restore ${entry.title}`}
+                disabled={busy !== null}
+                onClick={() => {
+                  setBusy(entry.key);
+                  void restore(entry).finally(() => setBusy(null));
+                }}
+              >
+                <RotateCcw aria-hidden />
+                {busy === entry.key ? 'Restoring…' : 'Restore'}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** '1 campaign, 4 tasks and 2 todos'. */
+function countsText(counts: ImportPreview['counts']): string {
+  const parts = (['campaign', 'task', 'todo'] as const)
+    .filter((t) => counts[t] > 0)
+    .map((t) => plural(counts[t], t));
+  if (parts.length <= 1) return parts[0] ?? 'nothing';
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/** Preferences › Data: export from the device (offline, as a guest), import with a preview. */
+export function DataSection() {
+  const { exportAs, plan, run } = useDataSafety();
+  const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [reading, setReading] = useState(false);
+
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    setResult(null);
+    setReading(true);
+    try {
+      setPreview(await plan(file));
+    } finally {
+      setReading(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+
+  const start = async () => {
+    if (!preview) return;
+    setProgress({ done: 0, total: preview.items.length });
+    try {
+      setResult(await run(preview, (done, total) => setProgress({ done, total })));
+      setPreview(null);
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const fresh = preview ? preview.counts.campaign + preview.counts.task + preview.counts.todo : 0;
+  return (
+    <Section
+      id="pref-transfer"
+      title="Data"
+      description="Export what this device holds, or import an Outpost export or a Todoist CSV."
+    >
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={() => void exportAs('json')}>
+          <Download aria-hidden />
+          Export JSON
+        </Button>
+        <Button variant="outline" onClick={() => void exportAs('csv')}>
+          <Download aria-hidden />
+          Export CSV
+        </Button>
+        <Button
+          variant="outline"
+          onClick={() => input.current?.click()}
+          disabled={reading || progress !== null}
+        >
+          <FileUp aria-hidden />
+          {reading ? 'Reading…' : 'Import…'}
+        </Button>
+        <input
+          id={inputId}
+          ref={input}
+          type="file"
+          accept=".json,.csv,.txt,application/json,text/csv"
+          aria-label="Import file"
+          className="sr-only"
+          tabIndex={-1}
+          data-testid="import-file"
+          onChange={(event) => void pick(event.target.files?.[0])}
+        />
+      </div>
+      {preview ? (
+        <div className="mt-4 flex flex-col gap-2" data-testid="import-preview">
+          {preview.error ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              {preview.error}
+            </p>
+          ) : (
+            <p className="text-sm" data-testid="import-summary">
+              {fresh > 0
+                ? `“${preview.fileName}” will create ${countsText(preview.counts)}.`
+                : `Everything in “${preview.fileName}” is already here: nothing new to create.`}
+              {preview.existing > 0
+                ? ` ${plural(preview.existing, 'item')} already here will be skipped.`
+                : ''}
+            </p>
+          )}
+          {preview.problems.length > 0 ? (
+            <details open={preview.problems.length <= 5} className="text-sm">
+              <summary>{plural(preview.problems.length, 'line')} could not be read</summary>
+              <ul className="mt-1 max-h-48 overflow-y-auto text-xs text-zinc-600 dark:text-zinc-400">
+                {preview.problems.map((p) => (
+                  <li key={`${p.line}-${p.text}`}>
+                    {preview.source === 'outpost-json' ? 'Item' : 'Line'} {p.line}: {p.reason} — {p.text}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+          <div className="flex flex-wrap gap-2">
+            {!preview.error && fresh > 0 ? (
+              <Button variant="primary" onClick={() => void start()} disabled={progress !== null}>
+                Import {plural(fresh, 'item')}
+              </Button>
+            ) : null}
+            <Button variant="outline" onClick={() => setPreview(null)} disabled={progress !== null}>
+              {preview.error || fresh === 0 ? 'Close' : 'Cancel'}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {progress ? (
+        <div className="mt-4 flex flex-col gap-1">
+          <Progress
+            value={progress.total === 0 ? 100 : (progress.done / progress.total) * 100}
+            label="Import progress"
+          />
+          <p className="text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite">
+            {progress.done} of {progress.total}
+          </p>
+        </div>
+      ) : null}
+      {result ? (
+        <p className="mt-4 text-sm" role="status" data-testid="import-result">
+          Imported: {plural(result.created, 'new item')}
+          {result.skipped > 0 ? `, ${result.skipped} already here` : ''}.
+          {result.failed.length > 0
+            ? ` ${plural(result.failed.length, 'item')} could not be created: ${result.failed
+                .slice(0, 3)
+                .map((f) => `“${f.title}” (${f.reason})`)
+                .join(', ')}.`
+            : ''}
+        </p>
+      ) : null}
+    </Section>
+  );
+}
+
+function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb < 0.1 ? '< 0.1 MB' : `${mb.toFixed(1)} MB`;
+}
+
+/** 'Stored on this device: N items, X MB (kept / may be cleared by the browser)'. */
+export function storageText(info: StorageInfo): string {
+  const size = info.bytes === null ? '' : `, ${megabytes(info.bytes)}`;
+  const kept = info.persisted === true ? 'kept' : 'may be cleared by the browser';
+  return `Stored on this device: ${plural(info.items, 'item')}${size} (${kept})`;
+}
+
+/** The storage line, and for a guest whose storage may be cleared a quiet hint. */
+export function StorageLine({ guest }: { guest: boolean }) {
+  const info = useStorageInfo();
+  if (!info) return null;
+  return (
+    <div className="mb-3 flex flex-col gap-1">
+      <p className="text-sm" data-testid="storage-line">
+        {storageText(info)}
+      </p>
+      {guest && info.persisted !== true ? (
+        <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="storage-hint">
+          Your items live only in this browser. To keep them safe, install Outpost as an app, export a copy,
+          or sign in.
+        </p>
+      ) : null}
+    </div>
+  );
+}

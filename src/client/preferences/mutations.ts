@@ -1,0 +1,59 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { SERVER_LIST_KEY } from '../app/queryKeys';
+import { type ExportFile, type ImportPreview, type TrashView, useServices, useToast } from '../app/services';
+
+/** Saves text as a file the browser downloads (no network: the export is made on the device). */
+export function downloadFile(file: ExportFile): void {
+  const url = URL.createObjectURL(new Blob([file.text], { type: `${file.mime};charset=utf-8` }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked after the click has been handled: some browsers read the URL a moment later.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Restore from the trash, export, and import, with their toasts. */
+export function useDataSafety() {
+  const { safety } = useServices();
+  const toast = useToast();
+  const queries = useQueryClient();
+  return useMemo(() => {
+    const refresh = () => queries.invalidateQueries({ queryKey: [SERVER_LIST_KEY] });
+    return {
+      restore: async (entry: TrashView): Promise<boolean> => {
+        try {
+          await safety.restore(entry);
+          toast({ title: 'Restored', description: `“${entry.title}” is back.` });
+          return true;
+        } catch (error) {
+          toast({
+            title: 'Could not restore it',
+            description: error instanceof Error ? error.message : 'Please try again.',
+            variant: 'destructive',
+          });
+          return false;
+        } finally {
+          await refresh();
+        }
+      },
+      exportAs: async (format: 'json' | 'csv'): Promise<void> => {
+        try {
+          downloadFile(await safety.exportFile(format));
+        } catch (error) {
+          console.error(error);
+          toast({ title: 'Export failed', description: 'Please try again.', variant: 'destructive' });
+        }
+      },
+      plan: (file: File): Promise<ImportPreview> => safety.planImport(file),
+      run: async (preview: ImportPreview, onProgress: (done: number, total: number) => void) => {
+        const result = await safety.runImport(preview, onProgress);
+        await refresh();
+        return result;
+      },
+    };
+  }, [safety, toast, queries]);
+}

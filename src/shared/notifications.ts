@@ -1,0 +1,180 @@
+import type { ItemType } from './item';
+
+/** What a notification is about (ARCHITECTURE §4). */
+export const NOTIFICATION_KINDS = [
+  'assigned',
+  'unassigned',
+  'completed',
+  'reopened',
+  'updated',
+  'deleted',
+  'due',
+  'restored',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** One entry as the API answers it. */
+export interface NotificationEntry {
+  id: number;
+  kind: NotificationKind;
+  text: string;
+  item: { id: number; type: ItemType; title: string } | null;
+  actor: { id: number; name: string } | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+/** The paginated list plus the unread count. */
+export interface NotificationPage {
+  data: NotificationEntry[];
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
+  unread: number;
+}
+
+/** Edits by one person to one item within this long of the entry's first edit are one entry. */
+export const BURST_MS = 60_000;
+
+/** A change to one item, as the write path describes it to the notification rules. */
+export interface ItemChange {
+  /** The activity action: created, updated, completed, reopened, assigned, deleted, restored. */
+  action: string;
+  actorId: number;
+  creatorId: number;
+  /** The assignee after the change. */
+  assigneeId: number | null;
+  /** For `assigned`: who it was assigned to before (null when nobody). */
+  previousAssigneeId?: number | null;
+  /** A status change that followed from another item's (roll-up): nobody is told twice. */
+  rolledUp?: boolean;
+}
+
+const ITEM_KINDS: Record<string, NotificationKind> = {
+  updated: 'updated',
+  completed: 'completed',
+  reopened: 'reopened',
+  deleted: 'deleted',
+  restored: 'restored',
+};
+
+/**
+ * Who hears of a change, and as what (ARCHITECTURE §5): the new assignee of an assignment (also one
+ * made at creation) and the old one of an unassignment; the creator and the assignee of an item
+ * someone else completes, reopens, edits, deletes or restores. Never the actor.
+ */
+export function recipientsOf(change: ItemChange): { userId: number; kind: NotificationKind }[] {
+  if (change.rolledUp) return [];
+  const out = new Map<number, NotificationKind>();
+  const add = (userId: number | null | undefined, kind: NotificationKind) => {
+    if (userId === null || userId === undefined || userId === change.actorId || out.has(userId)) return;
+    out.set(userId, kind);
+  };
+  if (change.action === 'assigned' || change.action === 'created') {
+    if (change.action === 'assigned' && change.previousAssigneeId !== change.assigneeId)
+      add(change.previousAssigneeId, 'unassigned');
+    if (change.action === 'created' || change.previousAssigneeId !== change.assigneeId)
+      add(change.assigneeId, 'assigned');
+    return [...out].map(([userId, kind]) => ({ userId, kind }));
+  }
+  const kind = ITEM_KINDS[change.action];
+  if (!kind) return [];
+  add(change.creatorId, kind);
+  add(change.assigneeId, kind);
+  return [...out].map(([userId, kind]) => ({ userId, kind }));
+}
+
+/** Who a due reminder goes to: the item's creator and its assignee, once each. */
+export function reminderRecipients(creatorId: number, assigneeId: number | null): number[] {
+  return assigneeId === null || assigneeId === creatorId ? [creatorId] : [creatorId, assigneeId];
+}
+
+/**
+ * Whether a new entry joins an existing one instead of being written: only edits (`updated`) by the
+ * same person to the same item, while the existing entry is unread and less than a minute old.
+ */
+export function joinsBurst(
+  existing: { kind: string; actorId: number | null; itemId: number | null; createdAt: Date; read: boolean },
+  next: { kind: string; actorId: number; itemId: number; at: Date },
+): boolean {
+  if (next.kind !== 'updated' || existing.kind !== 'updated' || existing.read) return false;
+  if (existing.actorId !== next.actorId || existing.itemId !== next.itemId) return false;
+  const age = next.at.getTime() - existing.createdAt.getTime();
+  return age >= 0 && age < BURST_MS;
+}
+
+const PHRASES: Record<NotificationKind, string> = {
+  assigned: 'assigned you',
+  unassigned: 'unassigned you from',
+  completed: 'completed',
+  reopened: 'reopened',
+  updated: 'edited',
+  deleted: 'deleted',
+  restored: 'restored',
+  due: 'Reminder:',
+};
+
+/** The line a person reads, e.g. 'Alex assigned you task “Pack tents”'; a reminder has no actor. */
+export function notificationText(
+  kind: NotificationKind,
+  actorName: string | null,
+  itemType: ItemType,
+  title: string,
+): string {
+  if (kind === 'due') return `Reminder: ${itemType} “${title}”`;
+  return `${actorName ?? 'Someone'} ${PHRASES[kind]} ${itemType} “${title}”`;
+}
+
+/** How late a device still shows a reminder it missed (the app was closed at the time). */
+export const LOCAL_REMINDER_GRACE_MS = 10 * 60 * 1000;
+
+/** What the device knows of an item's reminder. */
+export interface ReminderCandidate {
+  key: string;
+  remind_at: string | null;
+  status: string;
+  deleted: boolean;
+}
+
+/** The key a shown reminder is remembered by: a changed time is a new reminder (re-armed). */
+export const reminderKey = (itemKey: string | number, remindAt: string) => `${itemKey}@${remindAt}`;
+
+/**
+ * The device's reminders at `now`: those due and not yet shown (at most `graceMs` late), and the time
+ * of the next one after `now` (null when none is armed). Completed and deleted items have none.
+ */
+export function localReminders<T extends ReminderCandidate>(
+  items: readonly T[],
+  shown: ReadonlySet<string>,
+  now: number,
+  graceMs = LOCAL_REMINDER_GRACE_MS,
+): { due: T[]; next: number | null } {
+  const due: T[] = [];
+  let next: number | null = null;
+  for (const item of items) {
+    if (item.remind_at === null || item.deleted || item.status === 'completed') continue;
+    const at = Date.parse(item.remind_at);
+    if (Number.isNaN(at)) continue;
+    if (at > now) {
+      next = next === null ? at : Math.min(next, at);
+    } else if (now - at <= graceMs && !shown.has(reminderKey(item.key, item.remind_at))) {
+      due.push(item);
+    }
+  }
+  return { due, next };
+}
+
+/**
+ * The app route that shows an item: a campaign's or a task's own page; a todo has none, so its
+ * parent's page, and Home for a todo without a parent.
+ */
+export function itemRoute(
+  item: { id: number; type: ItemType },
+  parent: { id: number; type: ItemType } | null,
+): string {
+  if (item.type === 'campaign') return `/campaigns/${item.id}`;
+  if (item.type === 'task') return `/tasks/${item.id}`;
+  if (parent === null) return '/';
+  return parent.type === 'campaign' ? `/campaigns/${parent.id}` : `/tasks/${parent.id}`;
+}

@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { rrulestr } from 'rrule';
+import { describe, expect, it } from 'vitest';
+import { nextDueDate, nextOccurrence, occurrenceUuid } from './recurrence';
+import {
+  customRule,
+  formatRecurrence,
+  parseRecurrence,
+  presetOf,
+  presetRule,
+  RECURRENCE_FREQS,
+  recurrenceProblem,
+  WEEKDAY_CODES,
+} from './recurrenceRule';
+import { recurrenceSummary } from './recurrenceText';
+
+const dateArb = fc
+  .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2090-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+
+/** Random rules of the subset §5 allows (no COUNT: each occurrence carries what is left of it). */
+const ruleArb = fc
+  .record({
+    freq: fc.constantFrom(...RECURRENCE_FREQS),
+    interval: fc.integer({ min: 1, max: 30 }),
+    days: fc.subarray([...WEEKDAY_CODES]),
+    monthDays: fc.subarray([1, 2, 10, 15, 28, 29, 30, 31, -1], { maxLength: 3 }),
+    until: fc.option(dateArb, { nil: null }),
+  })
+  .map(({ freq, interval, days, monthDays, until }) =>
+    formatRecurrence({
+      freq,
+      interval,
+      byDay: days.map((day) => ({ n: null, day })),
+      byMonthDay: freq === 'MONTHLY' || freq === 'YEARLY' ? monthDays : [],
+      count: null,
+      until,
+    }),
+  );
+
+const uuidArb = fc.uuid({ version: 4 });
+
+const source = (uuid: string, due: string, recurrence: string, series: string | null = null) => ({
+  uuid,
+  series_uuid: series,
+  title: 'Water the plants',
+  description: 'Ferns',
+  type: 'todo' as const,
+  parent_id: 7,
+  assigned_to: 3,
+  due_date: due,
+  remind_at: `${due}T08:30:00.000Z`,
+  recurrence,
+});
+
+describe('recurrence', () => {
+  it('the next date is after the current one and is rrule’s own next date for the rule', () => {
+    fc.assert(
+      fc.property(ruleArb, dateArb, (rule, due) => {
+        const parsed = parseRecurrence(rule);
+        expect(parsed.ok).toBe(true);
+        if (!parsed.ok) return;
+        const next = nextDueDate(parsed.rule, due);
+        const dtstart = new Date(`${due}T00:00:00Z`);
+        const expected = rrulestr(rule, { dtstart }).after(dtstart, false);
+        expect(next).toBe(expected ? expected.toISOString().slice(0, 10) : null);
+        if (next !== null) expect(next > due).toBe(true);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('O1: the uuid is a pure function of the series and the new due date', () => {
+    fc.assert(
+      fc.property(uuidArb, uuidArb, ruleArb, dateArb, (series, other, rule, due) => {
+        const first = nextOccurrence(source(series, due, rule));
+        if (first === null) return;
+        // The same series and date from any occurrence, on any device, at any time: the same uuid.
+        expect(first.uuid).toBe(occurrenceUuid(series, first.due_date));
+        expect(nextOccurrence(source(series, due, rule))).toEqual(first);
+        const fromLater = nextOccurrence(source(other, due, rule, series));
+        expect(fromLater?.uuid).toBe(first.uuid);
+        expect(first.series_uuid).toBe(series);
+        // Another series or another date is another item.
+        if (other !== series) expect(occurrenceUuid(other, first.due_date)).not.toBe(first.uuid);
+        expect(occurrenceUuid(series, due)).not.toBe(first.uuid);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('copies title, description, parent, assignee and rule, and moves the reminder by the same days', () => {
+    const next = nextOccurrence(
+      source('0b9a2f4c-3f7e-4d2a-9a51-6c1e2b3d4f5a', '2031-03-03', 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH'),
+    );
+    expect(next).toMatchObject({
+      title: 'Water the plants',
+      description: 'Ferns',
+      parent_id: 7,
+      assigned_to: 3,
+      status: 'pending',
+      due_date: '2031-03-06',
+      remind_at: '2031-03-06T08:30:00.000Z',
+      recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH',
+    });
+  });
+
+  it('ends the series quietly when the rule yields no further date, and counts COUNT down', () => {
+    const uuid = '0b9a2f4c-3f7e-4d2a-9a51-6c1e2b3d4f5a';
+    expect(nextOccurrence(source(uuid, '2031-03-03', 'FREQ=DAILY;UNTIL=20310303'))).toBeNull();
+    expect(nextOccurrence(source(uuid, '2031-03-03', 'FREQ=DAILY;COUNT=1'))).toBeNull();
+    expect(nextOccurrence(source(uuid, '2031-03-03', 'FREQ=DAILY;COUNT=3'))?.recurrence).toBe(
+      'FREQ=DAILY;COUNT=2',
+    );
+    expect(nextOccurrence({ ...source(uuid, '2031-03-03', 'FREQ=DAILY'), due_date: null })).toBeNull();
+  });
+
+  it('refuses unreadable rules, rules over 255 characters and rules that have ended, with a message', () => {
+    for (const bad of ['', 'every day', 'FREQ=HOURLY', 'FREQ=DAILY;FREQ=DAILY', 'FREQ=DAILY;INTERVAL=0']) {
+      const parsed = parseRecurrence(bad);
+      expect(parsed.ok, bad).toBe(false);
+    }
+    expect(parseRecurrence(`FREQ=DAILY;${'BYDAY=MO;'.repeat(30)}`)).toMatchObject({
+      ok: false,
+      message: 'The repeat rule must be 255 characters or less.',
+    });
+    expect(parseRecurrence('FREQ=DAILY;COUNT=0')).toMatchObject({ ok: false });
+    const item = { type: 'todo', due_date: '2031-01-01', recurrence: 'FREQ=DAILY;UNTIL=20300101' };
+    expect(recurrenceProblem(item, '2030-06-01')).toBe('The repeat rule ends in the past (UNTIL).');
+    expect(recurrenceProblem({ ...item, recurrence: 'FREQ=DAILY', due_date: null }, '2030-06-01')).toBe(
+      'A repeating item needs a due date.',
+    );
+    expect(recurrenceProblem({ ...item, recurrence: 'FREQ=DAILY', type: 'campaign' }, '2030-06-01')).toBe(
+      'Only tasks and todos can repeat.',
+    );
+  });
+
+  it('reads rules back in words for the card', () => {
+    expect(recurrenceSummary('FREQ=WEEKLY;INTERVAL=2;BYDAY=TH,MO')).toBe('Every 2 weeks on Mon, Thu');
+    expect(recurrenceSummary('FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR')).toBe('Every weekday');
+    expect(recurrenceSummary('FREQ=DAILY')).toBe('Every day');
+    expect(recurrenceSummary('FREQ=MONTHLY;BYMONTHDAY=15')).toBe('Every month on the 15th');
+    expect(recurrenceSummary('FREQ=YEARLY;COUNT=3')).toBe('Every year, 3 times');
+    expect(recurrenceSummary('FREQ=DAILY;INTERVAL=3;UNTIL=20310101')).toBe('Every 3 days until 2031-01-01');
+    expect(recurrenceSummary('FREQ=MONTHLY;BYDAY=-1FR')).toBe('Every month on last Fri');
+    expect(recurrenceSummary(null)).toBeNull();
+    expect(recurrenceSummary('nonsense')).toBeNull();
+  });
+
+  it('maps each preset to its rule and back on the item’s due date', () => {
+    fc.assert(
+      fc.property(
+        dateArb,
+        fc.constantFrom('daily', 'weekdays', 'weekly', 'monthly', 'yearly' as const),
+        (due, p) => {
+          expect(presetOf(presetRule(p, due), due)).toBe(p);
+        },
+      ),
+    );
+    expect(presetRule('weekly', '2031-03-06')).toBe('FREQ=WEEKLY;BYDAY=TH');
+    expect(presetRule('monthly', '2031-03-06')).toBe('FREQ=MONTHLY;BYMONTHDAY=6');
+    expect(customRule('WEEKLY', 2, ['TH', 'MO'])).toBe('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH');
+    expect(presetOf('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO', '2031-03-06')).toBe('custom');
+    expect(presetOf(null, '2031-03-06')).toBe('none');
+  });
+});
