@@ -8,20 +8,16 @@
 import { liveQuery } from 'dexie';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import { manualConnectivity } from '../../src/client/data/connectivity';
+import { OutpostDb } from '../../src/client/data/db';
 import type { LocalItem, QueueEntry } from '../../src/client/data/types';
 import type { Item, SyncPage } from '../../src/shared/item';
 
-const ITEM_INDEXES = [
-  'type',
-  'user_id',
-  'assigned_to',
-  'parent_id',
-  'status',
-  '_syncStatus',
-  'uuid',
-  'updated_at',
-  '_conflict',
-] as const;
+/** The app's own item indexes, as its Dexie schema declares them (compound ones included). */
+const ITEM_INDEXES = new OutpostDb('bench-schema-probe').items.schema.indexes.map((i) => ({
+  name: i.name,
+  keyPath: i.keyPath as string | string[],
+  unique: !!i.unique,
+}));
 
 const errors: string[] = [];
 window.addEventListener('error', (e) => errors.push(String(e.message)));
@@ -48,7 +44,7 @@ function openRaw(name: string): Promise<IDBDatabase> {
   open.onupgradeneeded = () => {
     const db = open.result;
     const items = db.createObjectStore('items', { keyPath: 'id' });
-    for (const index of ITEM_INDEXES) items.createIndex(index, index);
+    for (const index of ITEM_INDEXES) items.createIndex(index.name, index.keyPath, { unique: index.unique });
     db.createObjectStore('users', { keyPath: 'id' });
     db.createObjectStore('meta', { keyPath: 'key' });
   };
@@ -182,7 +178,7 @@ const bench = {
     const users = tx.objectStore('users');
     const seen = new Set<number>();
     for (const item of all) {
-      items.put({ ...item, ...localFields });
+      items.put({ ...item, ...localFields, _top: item.parent_id === null ? 1 : 0 });
       if (!seen.has(item.created_by.id)) {
         seen.add(item.created_by.id);
         users.put(item.created_by);

@@ -38,6 +38,7 @@ export interface WriteOptions {
 
 /** Undo records kept per owner; older ones fall off the bottom of the stack. */
 export const UNDO_KEEP = 100;
+const UNDO_TRIM_EVERY = 20;
 
 const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
 
@@ -135,7 +136,10 @@ export function createItemsRepository(deps: RepositoryDeps) {
     if (steps.length === 0) return;
     const owner = deps.viewer().userId;
     const record: UndoRecord = { owner, at: now(), label, steps, group: options?.group ?? null };
-    await db.undo.add(record);
+    const seq = await db.undo.add(record);
+    // Trimmed every UNDO_TRIM_EVERY records, not on each: reading the stack's keys costs every
+    // write a round trip, and a few records over the limit for a while harm nothing.
+    if (seq % UNDO_TRIM_EVERY !== 0) return;
     const keys = await db.undo.where('owner').equals(owner).primaryKeys();
     if (keys.length > UNDO_KEEP)
       await db.undo.bulkDelete(keys.sort((a, b) => a - b).slice(0, keys.length - UNDO_KEEP));
@@ -379,9 +383,13 @@ export function createItemsRepository(deps: RepositoryDeps) {
           ? []
           : (await db.items.bulkGet(others.map((i) => i.id))).filter((i): i is LocalItem => !!i)),
       ];
+      const label = changeLabel(current, next, changed);
+      // Without a next occurrence the undo record is known now: it is stored alongside the rows, so
+      // the transaction takes two round trips after its first read, not four.
+      const undoNow = occurrence ? null : recordUndo(options, label, touchedBefore, puts);
       let entry: QueueEntry | null = null;
       if (viewer.isGuest) {
-        await db.items.bulkPut(puts);
+        await Promise.all([db.items.bulkPut(puts), undoNow]);
       } else {
         const data: Record<string, unknown> = {};
         for (const f of changed) data[f] = patch[f] ?? null;
@@ -394,14 +402,12 @@ export function createItemsRepository(deps: RepositoryDeps) {
           },
           last,
         );
-        // Both requests go out at once; the transaction commits only if both succeed.
-        await Promise.all([db.items.bulkPut(puts), db.syncQueue.add(entry)]);
+        // The requests go out at once; the transaction commits only if all succeed.
+        await Promise.all([db.items.bulkPut(puts), db.syncQueue.add(entry), undoNow]);
       }
+      if (!occurrence || !recurrence) return { item: next, entry, extra: null };
       // After the completion in the queue, so the server has completed it when the create arrives.
-      const added =
-        occurrence && recurrence
-          ? await recurrence.addOccurrence(db, viewer, next, occurrence, at, entry?.seq ?? 0)
-          : null;
+      const added = await recurrence.addOccurrence(db, viewer, next, occurrence, at, entry?.seq ?? 0);
       // Recorded once the next occurrence is stored, so undoing the completion takes it away too
       // (unless it is edited by then), and the roll-up it moved is the one the undo puts back.
       const afterById = new Map(puts.map((i) => [i.id, i]));
@@ -410,7 +416,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
       for (const row of added?.rolledBefore ?? []) if (!beforeIds.has(row.id)) touchedBefore.push(row);
       await recordUndo(
         options,
-        changeLabel(current, next, changed),
+        label,
         touchedBefore,
         [...afterById.values(), ...(added ? [added.item] : [])],
         added?.item,

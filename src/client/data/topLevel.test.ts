@@ -228,6 +228,22 @@ describe("Home's top-level flag (topLevel.ts)", () => {
     db.close();
   });
 
+  it('a page naming one item twice applies the later change: live then tombstone deletes it, and the reverse keeps it', async () => {
+    const db = freshDb();
+    await applyPulled(db, [server(6, null), server(1, 6)], 'c1');
+    const tombstone = { id: 6, uuid: 'u-6', deleted_at: '2026-02-01T00:00:00.000Z' } as never;
+    await applyPulled(db, [server(6, null, 2), tombstone], 'c2');
+    expect(await db.items.get(6)).toBeUndefined();
+    expect((await db.items.get(1))?._top).toBe(1);
+    await expectFlagsExact(db);
+    await applyPulled(db, [server(6, null, 3)], 'c3');
+    await applyPulled(db, [tombstone, server(6, null, 4)], 'c4');
+    expect((await db.items.get(6))?.version).toBe(4);
+    expect((await db.items.get(1))?._top).toBe(0);
+    await expectFlagsExact(db);
+    db.close();
+  });
+
   it('version 3 computes the flag for rows stored by version 2, and rows written around Dexie are repaired at open', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie('top-upgrade', { indexedDB, IDBKeyRange });

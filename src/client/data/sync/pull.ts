@@ -25,7 +25,8 @@ export async function applyPulled(
     const existing = await db.items.bulkGet(items.map((i) => i.id));
     let temps: Map<string, LocalItem> | null = null;
     const puts = new Map<number, LocalItem>();
-    const deletes: number[] = [];
+    // An id twice in one page: the later change wins (a put then a tombstone deletes it).
+    const deletes = new Set<number>();
     const users = new Map<number, Item['created_by']>();
     // The rows read above are what is stored unless a temporary id was swapped (it moves children).
     let swapped = false;
@@ -45,10 +46,11 @@ export async function applyPulled(
         }
       }
       if (isTombstone(remote)) {
+        puts.delete(remote.id);
         if (!local || local._syncStatus === 'local') continue;
-        if (local._syncStatus === 'synced' && local._conflict === null) deletes.push(local.id);
+        if (local._syncStatus === 'synced' && local._conflict === null) deletes.add(local.id);
         else if (local._deleted === 1) {
-          deletes.push(local.id);
+          deletes.add(local.id);
           await db.syncQueue.where('itemId').equals(local.id).delete();
         } else {
           puts.set(local.id, { ...local, _conflict: 'delete', _remote: null });
@@ -57,6 +59,7 @@ export async function applyPulled(
         continue;
       }
       for (const u of usersOf(remote)) users.set(u.id, u);
+      deletes.delete(remote.id);
       if (!local) {
         // Absent at the start of the page; a second change for the same id in it replaces this one.
         puts.set(remote.id, puts.has(remote.id) ? fromServer(remote) : from(fromServer(remote), undefined));
@@ -79,12 +82,16 @@ export async function applyPulled(
       if (rebased.kind === 'conflict') conflicts++;
       else await rebaseEntries(db, local.id, remote.version);
     }
-    if (deletes.length > 0) await db.items.bulkDelete(deletes);
-    // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
-    if (puts.size > 0)
-      await db.items.bulkPut(swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()]);
-    if (users.size > 0) await db.users.bulkPut([...users.values()]);
-    await setMeta(db, META_KEYS.cursor, cursor);
+    if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
+    // The writes go out together: one round trip for the page's rows, its people and its cursor.
+    await Promise.all([
+      // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
+      puts.size > 0
+        ? db.items.bulkPut(swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()])
+        : null,
+      users.size > 0 ? db.users.bulkPut([...users.values()]) : null,
+      setMeta(db, META_KEYS.cursor, cursor),
+    ]);
   });
   return conflicts;
 }
