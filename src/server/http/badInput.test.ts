@@ -177,6 +177,9 @@ describe.each(testEngines())('bad input never makes a 5xx (%s)', (engine) => {
       // A NUL byte cannot be stored in PostgreSQL text; the fuzzer found it answering 503.
       { 'idempotency-key': 'a\u0000b' },
       { 'idempotency-key': 'tab\there' },
+      // A lone surrogate after other non-ASCII text failed the embedded engine's insert (a 503).
+      { 'idempotency-key': '{ /Ωb+"é\udc00' },
+      { 'idempotency-key': 'Ω\udc00' },
       { 'content-type': 'application/json; charset=latin1' },
     ];
     for (const headers of headerSets) {
