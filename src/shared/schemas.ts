@@ -237,7 +237,10 @@ export const idempotencyKeySchema = z
   )
   // Nor an unpaired surrogate: it has no UTF-8 form, and next to other non-ASCII text the embedded
   // engine failed the insert (a 503, found by the fuzzer).
-  .refine(isStorableText, 'The Idempotency-Key header contains an invalid character (an unpaired surrogate).');
+  .refine(
+    isStorableText,
+    'The Idempotency-Key header contains an invalid character (an unpaired surrogate).',
+  );
 
 /** Field → messages, the shape of a 422's `errors`. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
