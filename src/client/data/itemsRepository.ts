@@ -84,10 +84,14 @@ export function createItemsRepository(deps: RepositoryDeps) {
   const now = deps.now ?? (() => new Date().toISOString());
 
   /** Rows as the undo snapshots see them: the fields a change moves, the parent by uuid. */
-  async function snapshotOf(items: readonly LocalItem[]): Promise<Map<string, UndoFields | null>> {
+  async function snapshotOf(
+    items: readonly LocalItem[],
+    readParents = true,
+  ): Promise<Map<string, UndoFields | null>> {
     const parentIds = [...new Set(items.map((i) => i.parent_id).filter((p): p is number => p !== null))];
     const parents = new Map<number, string | null>();
-    for (const parent of await db.items.bulkGet(parentIds)) if (parent) parents.set(parent.id, parent.uuid);
+    if (readParents && parentIds.length > 0)
+      for (const parent of await db.items.bulkGet(parentIds)) if (parent) parents.set(parent.id, parent.uuid);
     const out = new Map<string, UndoFields | null>();
     for (const i of items) {
       if (!i.uuid) continue;
@@ -122,7 +126,14 @@ export function createItemsRepository(deps: RepositoryDeps) {
     occurrence?: LocalItem,
   ): Promise<void> {
     if (options?.record === false) return;
-    const [was, is] = await Promise.all([snapshotOf(before), snapshotOf(after)]);
+    // One row edited in place (a title, a date): its parent is the same on both sides, so the undo
+    // step never names it and no parent is read; the record then goes out with the row's own put.
+    const inPlace =
+      before.length === 1 &&
+      after.length === 1 &&
+      before[0]!.id === after[0]!.id &&
+      before[0]!.parent_id === after[0]!.parent_id;
+    const [was, is] = await Promise.all([snapshotOf(before, !inPlace), snapshotOf(after, !inPlace)]);
     for (const uuid of was.keys()) if (!is.has(uuid)) is.set(uuid, null);
     // A next occurrence the change created goes with its undo only while nobody has edited it (O1).
     const steps = inverseSteps(was, is).map((step) =>
