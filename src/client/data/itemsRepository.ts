@@ -1,12 +1,12 @@
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
 import { type ItemStatus, PATCHABLE_FIELDS, type PatchableField, type UserSummary } from '../../shared/item';
-import { createPayload } from '../../shared/protocol';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../shared/status';
 import { inverseSteps, type UndoFields, undoLabel } from '../../shared/undo';
 import { ApiError } from './apiClient';
-import { nextCounter, type OutpostDb } from './db';
+import type { OutpostDb } from './db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
+import { storeNewItem } from './newItems';
 import { NotFoundError, ValidationError } from './repositoryErrors';
 import type { PushOutcome } from './sync';
 import { lastSeq, queueRow } from './syncQueue';
@@ -247,63 +247,42 @@ export function createItemsRepository(deps: RepositoryDeps) {
         checkParent({ type: data.type }, parentId),
         viewer.isGuest ? 0 : lastSeq(db),
       ]);
-      const id = viewer.isGuest
-        ? await nextCounter(db, 'guestCounter')
-        : -(await nextCounter(db, 'tempCounter'));
       const at = now();
       const owner = summaryOf(viewer.user);
       const assignedTo = data.assigned_to ?? null;
       const status: ItemStatus = data.status ?? 'pending';
-      const item: LocalItem = {
-        id,
-        uuid: data.uuid ?? crypto.randomUUID(),
-        title: data.title,
-        description: data.description ?? null,
-        type: data.type,
-        status,
-        user_id: viewer.userId,
-        assigned_to: assignedTo,
-        parent_id: parentId,
-        due_date: data.due_date ?? null,
-        end_date: data.end_date ?? null,
-        remind_at: data.remind_at ?? null,
-        recurrence: data.recurrence ?? null,
-        series_uuid: data.series_uuid ?? null,
-        created_at: at,
-        updated_at: at,
-        completed_at: completedAtFor(status, null, at),
-        deleted_at: null,
-        version: 1,
-        created_by: owner,
-        user: owner,
-        assignedUser: await assigneeSummary(assignedTo),
-        parent: null,
-        children_count: 0,
-        completed_count: 0,
-        _syncStatus: viewer.isGuest ? 'local' : 'pending',
-        _deleted: 0,
-        _localVersion: 1,
-        _conflict: null,
-        _dirty: [],
-        _base: null,
-        _remote: null,
-      };
-      await db.items.put(item);
-      let rolledPuts: LocalItem[] = [];
-      let rolledBefore: LocalItem[] = [];
-      if (parentId !== null) {
-        const rolled = await applyLocalRollUp(db, [await rootIdOf(db, item)], new Map(), [parentId], at);
-        rolledPuts = [...rolled.values()].filter((i) => i.id !== item.id);
-        rolledBefore = (await db.items.bulkGet(rolledPuts.map((i) => i.id))).filter(
-          (i): i is LocalItem => !!i,
-        );
-        await db.items.bulkPut(rolledPuts);
-      }
-      await recordUndo(options, `${TYPE_WORD[item.type]} created`, rolledBefore, [item, ...rolledPuts]);
-      const entry = viewer.isGuest
-        ? null
-        : queueRow({ kind: 'create', data: createPayload(item), itemId: id, baseVersion: null }, last);
-      if (entry) await db.syncQueue.add(entry);
+      const { item, entry, rolledBefore, rolled } = await storeNewItem(
+        db,
+        viewer,
+        {
+          uuid: data.uuid ?? crypto.randomUUID(),
+          title: data.title,
+          description: data.description ?? null,
+          type: data.type,
+          status,
+          user_id: viewer.userId,
+          assigned_to: assignedTo,
+          parent_id: parentId,
+          due_date: data.due_date ?? null,
+          end_date: data.end_date ?? null,
+          remind_at: data.remind_at ?? null,
+          recurrence: data.recurrence ?? null,
+          series_uuid: data.series_uuid ?? null,
+          created_at: at,
+          updated_at: at,
+          completed_at: completedAtFor(status, null, at),
+          deleted_at: null,
+          created_by: owner,
+          user: owner,
+          assignedUser: await assigneeSummary(assignedTo),
+          parent: null,
+          children_count: 0,
+          completed_count: 0,
+        },
+        at,
+        last,
+      );
+      await recordUndo(options, `${TYPE_WORD[item.type]} created`, rolledBefore, [item, ...rolled]);
       return { item, entry };
     });
     return finish(item, entry);
