@@ -130,7 +130,10 @@ type CreateInput = Parameters<OutpostClient['items']['create']>[0];
 type StoredItem = Awaited<ReturnType<OutpostClient['items']['create']>>;
 
 /** The device's stored copy of an item now, found by uuid (its id may have become the server's). */
-export async function stored(device: Device, item: Pick<StoredItem, 'uuid'>): Promise<StoredItem | undefined> {
+export async function stored(
+  device: Device,
+  item: Pick<StoredItem, 'uuid'>,
+): Promise<StoredItem | undefined> {
   return item.uuid ? device.client.db.items.where('uuid').equals(item.uuid).first() : undefined;
 }
 
