@@ -22,6 +22,12 @@ export interface NetworkControl {
     body?: unknown;
     headers?: Record<string, string>;
   } | null;
+  /** Holds the next matching request before it is sent, until `release` is called. */
+  holdNext: ((method: string, url: string) => boolean) | null;
+  /** Lets a held request go on to the server. */
+  release: () => void;
+  /** Requests held now (sent once released). */
+  held: number;
 }
 
 /** A simulated device: its own IndexedDB, cookie jar, connectivity and flaky network. */
@@ -38,13 +44,25 @@ export function createDevice(
     dropNextResponse: null,
     duplicateNext: null,
     failNext: null,
+    holdNext: null,
+    release: () => {},
+    held: 0,
   };
+
   const connectivity = manualConnectivity(true);
   const fetch: FetchLike = async (input, init) => {
     const method = init?.method ?? 'GET';
     const url = String(input);
     control.requests.push({ method, url });
     if (control.offline) throw new TypeError('fetch failed');
+    if (control.holdNext?.(method, url)) {
+      control.holdNext = null;
+      control.held++;
+      await new Promise<void>((resolve) => {
+        control.release = resolve;
+      });
+      control.held--;
+    }
     if (control.failNext?.match(method, url)) {
       const { status, body, headers } = control.failNext;
       control.failNext = null;
@@ -107,3 +125,32 @@ export async function signIn(device: Device, phone: string, name = 'Tester'): Pr
 }
 
 export type { OutpostClient };
+
+type CreateInput = Parameters<OutpostClient['items']['create']>[0];
+type StoredItem = Awaited<ReturnType<OutpostClient['items']['create']>>;
+
+/** The device's stored copy of an item now, found by uuid (its id may have become the server's). */
+export async function stored(
+  device: Device,
+  item: Pick<StoredItem, 'uuid'>,
+): Promise<StoredItem | undefined> {
+  return item.uuid ? device.client.db.items.where('uuid').equals(item.uuid).first() : undefined;
+}
+
+/**
+ * Creates an item and waits for its push (W1: the create itself resolves once stored): the stored
+ * copy afterwards, with the server's id when the server took it.
+ */
+export async function createSynced(device: Device, input: CreateInput): Promise<StoredItem> {
+  const local = await device.client.items.create(input);
+  await device.client.engine.settled();
+  return (await stored(device, local)) ?? local;
+}
+
+/**
+ * Waits until the devices' background pushes and sync runs are done (W1: a write resolves once stored
+ * locally and only starts its push). Tests call it where they mean "after it synced".
+ */
+export async function settled(...devices: Device[]): Promise<void> {
+  for (const d of devices) await d.client.engine.settled();
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { LocalItem } from '../../src/client/data/types';
 import { type Item, type ItemType, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
-import { createDevice, type Device, signIn } from './harness';
+import { createDevice, type Device, settled, signIn } from './harness';
 import { type ClientTestServer, freshPhone } from './server';
 
 /** One step of the model: a user action or a fault, on device 0 or 1. */
@@ -135,6 +135,8 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
       recurrence: 'FREQ=DAILY',
     });
     created.set(SERIES, new Set());
+    // Writes resolve once stored and push in the background (W1): the family reaches the server first.
+    await settled(first);
     await second.client.engine.sync();
 
     for (const step of c.steps) {
@@ -233,6 +235,8 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
         if (process.env.MODEL_DEBUG) console.log('threw', String(e));
         // Screens show these as toasts; the model only cares what the data looks like afterwards.
       }
+      // A step's background push lands before the next step, as the step's own run did before W1.
+      await settled(...devices);
     }
 
     // Reconnect everything and sync until both devices are quiet.
@@ -307,6 +311,7 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
     }
     return outcome;
   } finally {
+    await settled(...devices);
     for (const d of devices) d.client.close();
   }
 }

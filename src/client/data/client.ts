@@ -111,9 +111,29 @@ function lazySyncEngine(deps: SyncEngineDeps) {
     loading ??= import('./sync').then((m) => m.createSyncEngine(deps));
     return loading;
   };
+  // Calls made before the engine has loaded, so `settled` waits for them too.
+  const starting = new Set<Promise<unknown>>();
+  function track<T>(work: Promise<T>): Promise<T> {
+    starting.add(work);
+    const done = () => starting.delete(work);
+    work.then(done, done);
+    return work;
+  }
   return {
-    sync: (...args: Parameters<SyncEngine['sync']>) => load().then((e) => e.sync(...args)),
-    pushNow: (entryId: string) => load().then((e) => e.pushNow(entryId)),
+    sync: (...args: Parameters<SyncEngine['sync']>) => track(load().then((e) => e.sync(...args))),
+    pushNow: (entryId: string) => track(load().then((e) => e.pushNow(entryId))),
+    /**
+     * Resolves when no push or sync run is under way and none is waiting to start (W1: a write only
+     * starts its push). Tests wait on it where they mean "after it synced"; see SyncEngine.settled.
+     */
+    async settled(): Promise<void> {
+      for (;;) {
+        if (starting.size > 0) await Promise.allSettled([...starting]);
+        if (!loading) return;
+        await (await loading).settled();
+        if (starting.size === 0) return;
+      }
+    },
     resolveConflicts: (...args: Parameters<SyncEngine['resolveConflicts']>) =>
       load().then((e) => e.resolveConflicts(...args)),
     // The conflict list is watched on every screen; with none stored (always, for a guest) it needs no engine.

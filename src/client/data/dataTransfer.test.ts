@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../../testkit/client/devices';
-import { type Device, signIn } from '../../../testkit/client/harness';
+import { type Device, settled, signIn } from '../../../testkit/client/harness';
 import { freshPhone } from '../../../testkit/client/server';
 import type { Item, Paginated } from '../../shared/item';
 
@@ -99,11 +99,13 @@ describe('export and import on the device', () => {
     await signIn(b, freshPhone(), 'Bob');
     const task = await a.client.items.create({ title: 'Shared recipe', type: 'task' });
     await a.client.items.create({ title: 'Step one', type: 'todo', parent_id: task.id });
+    await settled(a);
     const file = await (await a.client.transfer()).exportFile('json');
 
     const transfer = await b.client.transfer();
     await transfer.runImport(await transfer.planImport(fileOf(file.name, file.text)));
     await transfer.runImport(await transfer.planImport(fileOf(file.name, file.text)));
+    await settled(b);
     await b.client.engine.sync();
     const mine = (await b.client.api.get<Paginated<Item>>('/items')).data.data;
     expect(mine.map((i) => i.title).sort()).toEqual(['Shared recipe', 'Step one']);

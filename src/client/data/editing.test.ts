@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevice, type Device, signIn } from '../../../testkit/client/harness';
+import { createDevice, createSynced, type Device, settled, signIn } from '../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../testkit/client/server';
 import type { Item } from '../../shared/item';
 
@@ -13,6 +13,7 @@ beforeAll(async () => {
   server = await startClientTestServer();
 });
 afterAll(async () => {
+  await settled(...devices);
   for (const d of devices) d.client.close();
   await server.close();
 });
@@ -32,10 +33,10 @@ describe('editing after creation', () => {
   it('syncs an edited due date, reminder and parent made offline, and another device pulls them', async () => {
     const phone = freshPhone();
     const d = await signedInDevice(phone);
-    const home = await d.client.items.create({ title: 'Home', type: 'campaign' });
-    const paint = await d.client.items.create({ title: 'Paint', type: 'task', parent_id: home.id });
-    const gate = await d.client.items.create({ title: 'Gate', type: 'task', parent_id: home.id });
-    const todo = await d.client.items.create({ title: 'Brushes', type: 'todo', parent_id: paint.id });
+    const home = await createSynced(d, { title: 'Home', type: 'campaign' });
+    const paint = await createSynced(d, { title: 'Paint', type: 'task', parent_id: home.id });
+    const gate = await createSynced(d, { title: 'Gate', type: 'task', parent_id: home.id });
+    const todo = await createSynced(d, { title: 'Brushes', type: 'todo', parent_id: paint.id });
     expect(todo.id).toBeGreaterThan(0);
 
     d.goOffline();
@@ -72,6 +73,7 @@ describe('editing after creation', () => {
 
     // A later edit on the second device (clearing the reminder) reaches the first one.
     await other.client.items.update(todo.id, { remind_at: null });
+    await settled(other);
     await d.client.engine.sync();
     expect((await d.client.db.items.get(todo.id))?.remind_at).toBeNull();
   });
@@ -86,21 +88,24 @@ describe('editing after creation', () => {
     await helper.client.api.post('/contacts/sync', {
       contacts: [owner.client.auth.getState().user.phone],
     });
-    const campaign = await owner.client.items.create({ title: 'Shared', type: 'campaign' });
-    const task = await owner.client.items.create({
+    const campaign = await createSynced(owner, { title: 'Shared', type: 'campaign' });
+    const task = await createSynced(owner, {
       title: 'Owned task',
       type: 'task',
       parent_id: campaign.id,
     });
     await owner.client.items.assign(campaign.id, helperId);
-    const elsewhere = await helper.client.items.create({ title: 'Mine', type: 'campaign' });
+    await settled(owner);
+    const elsewhere = await createSynced(helper, { title: 'Mine', type: 'campaign' });
     await helper.client.engine.sync();
     expect((await helper.client.db.items.get(task.id))?.parent_id).toBe(campaign.id);
 
     helper.client.toasts.getState().clear();
     const stored = await helper.client.items.update(task.id, { parent_id: elsewhere.id });
-    // Sent at once and refused: the item is back under its campaign, and a toast says why.
-    expect(stored.parent_id).toBe(campaign.id);
+    // Stored at once (W1), sent in the background and refused: the item is back under its campaign,
+    // and a toast says why.
+    expect(stored.parent_id).toBe(elsewhere.id);
+    await settled(helper);
     expect((await helper.client.db.items.get(task.id))?.parent_id).toBe(campaign.id);
     const toast = helper.client.toasts.getState().queue.find((t) => t.title === 'Change not synced');
     expect(toast?.description).toMatch(/Only the creator of this item or of its campaign can move it/);

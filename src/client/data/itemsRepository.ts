@@ -188,24 +188,23 @@ export function createItemsRepository(deps: RepositoryDeps) {
   }
 
   /**
-   * W1: after the local transaction the write has succeeded, whatever the network does. It is sent at
-   * once when signed in and online, so an online create answers with the server's item (the spec);
-   * otherwise, or when the send fails, the answer is the stored pending copy, and the sync status
-   * (badge, 'Pending sync', a toast if the change is finally dropped) reports the rest. Never throws.
+   * W1: once the local transaction (rows, queue entry, undo record) has committed the write has
+   * succeeded, and it answers the stored copy (an online create: the pending copy, temporary id and
+   * all; the alias table keeps that id working after the server's answer swaps it). The push starts
+   * at once in the background and is never awaited; the sync status (badge, 'Pending sync', a toast
+   * if the change is finally dropped) reports what the network does. Never throws.
    */
-  async function finish(item: LocalItem, entry: QueueEntry | null, after?: QueueEntry): Promise<LocalItem> {
-    if (!entry) return item;
-    let outcome: PushOutcome = { kind: 'queued' };
-    try {
-      // A write that queued a second entry (a next occurrence's create) sends both.
-      outcome = await deps.pushNow((after ?? entry).id);
-    } catch {
+  function finish(item: LocalItem, entry: QueueEntry | null, after?: QueueEntry): LocalItem {
+    // A write that queued a second entry (a next occurrence's create) sends both.
+    if (entry) sendInBackground(after ?? entry);
+    return item;
+  }
+
+  /** Starts the push of a just-queued entry; its outcome is the sync status's business (W1). */
+  function sendInBackground(entry: QueueEntry): void {
+    deps.pushNow(entry.id).catch(() => {
       // The change is stored and queued; the next sync run sends it.
-    }
-    // Queued without a send (offline, or another run holds the lock): the stored copy is `item`.
-    if (outcome.kind === 'queued') return item;
-    const id = after ? await resolveId(db, item.id) : outcome.kind === 'done' ? outcome.itemId : item.id;
-    return (await db.items.get(id)) ?? item;
+    });
   }
 
   /**
@@ -539,9 +538,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
       await db.syncQueue.add(entry);
       return entry;
     });
-    if (!entry) return;
     // W1: stored and queued is done; the network is the sync status's business.
-    await deps.pushNow(entry.id).catch(() => undefined);
+    if (entry) sendInBackground(entry);
   }
 
   return {

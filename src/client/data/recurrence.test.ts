@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../../testkit/client/devices';
-import { type Device, signIn } from '../../../testkit/client/harness';
+import { createSynced, type Device, settled, signIn } from '../../../testkit/client/harness';
 import { freshPhone } from '../../../testkit/client/server';
 import type { Item, Paginated } from '../../shared/item';
 import { occurrenceUuid } from '../../shared/recurrence';
@@ -74,12 +74,15 @@ describe('repeating items on the device', () => {
       recurrence: 'FREQ=DAILY',
     });
     await d.client.items.complete(todo.id);
+    await settled(d);
     await d.client.engine.sync();
     const [, next] = await liveSeries(d, todo.uuid!);
     await d.client.items.remove(next!.id);
+    await settled(d);
     await d.client.engine.sync();
     await d.client.items.reopen(todo.id);
     await d.client.items.complete(todo.id);
+    await settled(d);
     await d.client.engine.sync();
     await d.client.engine.sync();
     expect((await serverSeries(d, todo.uuid!)).map((i) => i.due_date)).toEqual(['2031-08-01']);
@@ -99,8 +102,8 @@ describe('repeating items on the device', () => {
       const b = device();
       await signIn(a, phone, 'Pat');
       await signIn(b, phone, 'Pat');
-      const task = await a.client.items.create({ title: 'Garden', type: 'task' });
-      const todo = await a.client.items.create({
+      const task = await createSynced(a, { title: 'Garden', type: 'task' });
+      const todo = await createSynced(a, {
         title: 'Water',
         type: 'todo',
         parent_id: task.id,

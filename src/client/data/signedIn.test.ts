@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDevice, type Device, signIn } from '../../../testkit/client/harness';
+import {
+  createDevice,
+  createSynced,
+  type Device,
+  settled,
+  signIn,
+  stored,
+} from '../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../testkit/client/server';
 import type { Item } from '../../shared/item';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from './mutuals';
@@ -11,6 +18,7 @@ beforeAll(async () => {
   server = await startClientTestServer();
 });
 afterAll(async () => {
+  await settled(...devices);
   for (const d of devices) d.client.close();
   await server.close();
 });
@@ -116,11 +124,47 @@ describe('writes when signed in', () => {
   it('W1: replaces the temporary copy with the server item when created online', async () => {
     const d = await signedInDevice();
     const created = await d.client.items.create({ title: 'Online', type: 'campaign' });
-    expect(created.id).toBeGreaterThan(0);
-    expect(created._syncStatus).toBe('synced');
+    // Stored is done: the answer is the pending local copy; its push goes in the background.
+    expect(created.id).toBeLessThan(0);
+    expect(created._syncStatus).toBe('pending');
+    await settled(d);
+    const synced = await stored(d, created);
+    expect(synced!.id).toBeGreaterThan(0);
+    expect(synced!._syncStatus).toBe('synced');
     expect(await d.client.db.items.where('id').below(0).count()).toBe(0);
-    expect((await serverItem(d, created.id)).title).toBe('Online');
+    expect((await serverItem(d, synced!.id)).title).toBe('Online');
     expect(await d.client.db.syncQueue.count()).toBe(0);
+    // The temporary id the write answered keeps working: it resolves to the server's.
+    expect(await d.client.queries.itemById(created.id)).toMatchObject({ id: synced!.id });
+  });
+
+  it('W1: a write resolves while the server has not answered, stored and queued, and its push completes in the background', async () => {
+    const d = await signedInDevice();
+    const item = await createSynced(d, { title: 'Held', type: 'todo' });
+    d.control.holdNext = (m) => m === 'PATCH';
+    const updated = await d.client.items.update(item.id, { title: 'Held 2' });
+    // The request is held before the server sees it, and the write has already resolved.
+    await vi.waitFor(() => expect(d.control.held).toBe(1));
+    expect(updated).toMatchObject({ id: item.id, title: 'Held 2', _syncStatus: 'pending' });
+    expect(await d.client.db.items.get(item.id)).toMatchObject({ title: 'Held 2', _syncStatus: 'pending' });
+    expect(await d.client.db.syncQueue.toArray()).toEqual([
+      expect.objectContaining({ kind: 'update', itemId: item.id }),
+    ]);
+    expect((await serverItem(d, item.id)).title).toBe('Held');
+    // A create made meanwhile answers its pending copy with a temporary id, queued behind the edit.
+    const created = await d.client.items.create({ title: 'Held create', type: 'todo' });
+    expect(created).toMatchObject({ title: 'Held create', _syncStatus: 'pending' });
+    expect(created.id).toBeLessThan(0);
+    expect(await d.client.db.syncQueue.count()).toBe(2);
+    d.control.release();
+    await settled(d);
+    expect(d.control.held).toBe(0);
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    expect(await d.client.db.items.get(item.id)).toMatchObject({ title: 'Held 2', _syncStatus: 'synced' });
+    expect((await serverItem(d, item.id)).title).toBe('Held 2');
+    const real = await stored(d, created);
+    expect(real).toMatchObject({ title: 'Held create', _syncStatus: 'synced' });
+    expect((await serverItem(d, real!.id)).title).toBe('Held create');
   });
 
   it('W1, Q5: keeps the local pending copy when the online create fails, and the create still succeeds', async () => {
@@ -128,6 +172,7 @@ describe('writes when signed in', () => {
     d.control.failNext = { match: (m) => m === 'POST', status: 500 };
     const created = await d.client.items.create({ title: 'Unlucky', type: 'todo' });
     expect(created).toMatchObject({ title: 'Unlucky', _syncStatus: 'pending' });
+    await settled(d);
     expect(d.client.status.getState().pendingCount).toBe(1);
     const [local] = await d.client.db.items.toArray();
     expect(local).toMatchObject({ title: 'Unlucky', _syncStatus: 'pending' });
@@ -141,10 +186,11 @@ describe('writes when signed in', () => {
 
   it('Q2, W1: queues a change when the network fails and shows it pending until the server confirms', async () => {
     const d = await signedInDevice();
-    const item = await d.client.items.create({ title: 'Draft', type: 'todo' });
+    const item = await createSynced(d, { title: 'Draft', type: 'todo' });
     d.control.offline = true; // the browser still believes it is online: no response at all
     const updated = await d.client.items.update(item.id, { title: 'Draft 2' });
     expect(updated._syncStatus).toBe('pending');
+    await settled(d);
     expect(await d.client.db.syncQueue.count()).toBe(1);
     d.control.offline = false;
     await d.client.engine.sync();
@@ -154,11 +200,12 @@ describe('writes when signed in', () => {
 
   it('Q3, W1: a change the server refuses at once is stored, then undone with a toast, never thrown', async () => {
     const d = await signedInDevice();
-    const item = await d.client.items.create({ title: 'Keep', type: 'todo' });
+    const item = await createSynced(d, { title: 'Keep', type: 'todo' });
     d.control.failNext = { match: (m) => m === 'PATCH', status: 403, body: { message: 'Nope.' } };
     await expect(d.client.items.update(item.id, { title: 'Changed' })).resolves.toMatchObject({
       id: item.id,
     });
+    await settled(d);
     expect(d.client.toasts.getState().queue.at(-1)).toMatchObject({
       title: 'Change not synced',
       description: 'The change for "Changed" was rejected by the server: Nope.',
@@ -182,18 +229,22 @@ describe('writes when signed in', () => {
 
   it('assigns through the assign endpoint and unassigns with 0', async () => {
     const d = await signedInDevice();
-    const item = await d.client.items.create({ title: 'Mine', type: 'task' });
+    const item = await createSynced(d, { title: 'Mine', type: 'task' });
     const assigned = await d.client.items.assign(item.id, 2);
-    expect(assigned).toMatchObject({ assigned_to: 2, _syncStatus: 'synced' });
+    expect(assigned).toMatchObject({ assigned_to: 2 });
+    await settled(d);
+    expect(await d.client.db.items.get(item.id)).toMatchObject({ assigned_to: 2, _syncStatus: 'synced' });
     expect(d.control.requests.some((r) => r.url.endsWith(`/api/items/${item.id}/assign`))).toBe(true);
     expect((await d.client.items.assign(item.id, 0)).assigned_to).toBeNull();
+    await settled(d);
+    expect((await serverItem(d, item.id)).assigned_to).toBeNull();
   });
 });
 
 describe('queue replay errors', () => {
   it('Q3: drops a replayed change the server refuses with a 4xx and says so in a toast', async () => {
     const d = await signedInDevice();
-    const item = await d.client.items.create({ title: 'Original', type: 'todo' });
+    const item = await createSynced(d, { title: 'Original', type: 'todo' });
     d.goOffline();
     await d.client.items.update(item.id, { title: 'Refused' });
     d.goOnline();
@@ -207,7 +258,7 @@ describe('queue replay errors', () => {
 
   it('Q5: counts retries on server errors and drops the change at the third, with a toast', async () => {
     const d = await signedInDevice();
-    const item = await d.client.items.create({ title: 'Retry me', type: 'todo' });
+    const item = await createSynced(d, { title: 'Retry me', type: 'todo' });
     d.goOffline();
     await d.client.items.update(item.id, { title: 'Retry me 2' });
     d.goOnline();
@@ -224,7 +275,7 @@ describe('queue replay errors', () => {
 
   it('Q4: keeps a change the server rate-limits (429), says Slow down, and replays it after Retry-After', async () => {
     const d = await signedInDevice();
-    const item = await d.client.items.create({ title: 'Busy', type: 'todo' });
+    const item = await createSynced(d, { title: 'Busy', type: 'todo' });
     d.goOffline();
     await d.client.items.update(item.id, { title: 'Busy later' });
     d.goOnline();
@@ -260,6 +311,8 @@ describe('queue replay errors', () => {
     d.control.dropNextResponse = (m) => m === 'POST';
     const local = await d.client.items.create({ title: 'Once', type: 'todo' });
     expect(local._syncStatus).toBe('pending');
+    await settled(d);
+    expect((await stored(d, local))?._syncStatus).toBe('pending');
     d.control.duplicateNext = (m) => m === 'POST';
     await d.client.engine.sync();
     const mine = (await d.client.api.get<{ data: Item[] }>('/items')).data.data;
@@ -272,11 +325,12 @@ describe('queue replay errors', () => {
 describe('queue and push rules', () => {
   it('W1, Q5: a write whose push gets a 5xx resolves, stays queued, and reports no failure', async () => {
     const d = await signedInDevice();
-    const item = await d.client.items.create({ title: 'Sturdy', type: 'todo' });
+    const item = await createSynced(d, { title: 'Sturdy', type: 'todo' });
     const toastsBefore = d.client.toasts.getState().queue.length;
     d.control.failNext = { match: (m) => m === 'PATCH', status: 503 };
     const updated = await d.client.items.update(item.id, { title: 'Sturdy 2' });
     expect(updated).toMatchObject({ id: item.id, title: 'Sturdy 2', _syncStatus: 'pending' });
+    await settled(d);
     const [entry] = await d.client.db.syncQueue.toArray();
     expect(entry).toMatchObject({ kind: 'update', retries: 1 });
     expect(d.client.status.getState().pendingCount).toBe(1);
@@ -284,18 +338,20 @@ describe('queue and push rules', () => {
     // The same holds for a status change, an assignment and a delete.
     d.control.failNext = { match: (m) => m === 'POST', status: 500 };
     await expect(d.client.items.assign(item.id, 2)).resolves.toMatchObject({ assigned_to: 2 });
+    await settled(d);
     await d.client.engine.sync();
     expect(await d.client.db.syncQueue.count()).toBe(0);
     expect(await serverItem(d, item.id)).toMatchObject({ title: 'Sturdy 2', assigned_to: 2 });
     d.control.failNext = { match: (m) => m === 'DELETE', status: 502 };
     await expect(d.client.items.remove(item.id)).resolves.toBeUndefined();
+    await settled(d);
     expect(await d.client.db.items.get(item.id)).toMatchObject({ _deleted: 1, _syncStatus: 'pending' });
     expect(d.client.toasts.getState().queue.length).toBe(toastsBefore);
   });
 
   it('Q1: replays the queue in the order the changes were made, each entry with its kind', async () => {
     const d = await signedInDevice();
-    const item = await d.client.items.create({ title: 'Ordered', type: 'task' });
+    const item = await createSynced(d, { title: 'Ordered', type: 'task' });
     d.goOffline();
     await d.client.items.update(item.id, { title: 'Ordered 1' });
     const todo = await d.client.items.create({ title: 'Child', type: 'todo', parent_id: item.id });
@@ -369,6 +425,7 @@ describe('temporary ids', () => {
     await d.client.items.changeStatus(campaign.id, 'in_progress');
     const todo = await d.client.items.create({ title: 'Moved late', type: 'todo' });
     await d.client.items.update(todo.id, { parent_id: task.id });
+    await settled(d);
     await d.client.engine.sync();
     expect(await serverItem(d, real!.id)).toMatchObject({
       description: 'Edited late',
@@ -392,7 +449,7 @@ describe('two devices of one user', () => {
 
   it('Q6, S9: merges offline edits of different fields silently', async () => {
     const { a, b } = await pair();
-    const item = await a.client.items.create({ title: 'Shared', type: 'task' });
+    const item = await createSynced(a, { title: 'Shared', type: 'task' });
     await b.client.engine.sync();
     a.goOffline();
     b.goOffline();
@@ -416,7 +473,7 @@ describe('two devices of one user', () => {
 
   it('Q6, S9: detects a conflict only when both changed the same field, then keeps the local version on request', async () => {
     const { a, b } = await pair();
-    const item = await a.client.items.create({ title: 'Plan', type: 'task' });
+    const item = await createSynced(a, { title: 'Plan', type: 'task' });
     await b.client.engine.sync();
     a.goOffline();
     b.goOffline();
@@ -443,8 +500,8 @@ describe('two devices of one user', () => {
 
   it('S9: keeps the server version on request and holds the queue until the conflict is resolved', async () => {
     const { a, b } = await pair();
-    const item = await a.client.items.create({ title: 'Plan', type: 'task' });
-    const other = await a.client.items.create({ title: 'Other', type: 'task' });
+    const item = await createSynced(a, { title: 'Plan', type: 'task' });
+    const other = await createSynced(a, { title: 'Other', type: 'task' });
     await b.client.engine.sync();
     a.goOffline();
     b.goOffline();
@@ -464,7 +521,7 @@ describe('two devices of one user', () => {
 
   it('syncs a local delete of an item nobody else touched without a dialog', async () => {
     const { a, b } = await pair();
-    const item = await a.client.items.create({ title: 'Temp', type: 'todo' });
+    const item = await createSynced(a, { title: 'Temp', type: 'todo' });
     await b.client.engine.sync();
     b.goOffline();
     await b.client.items.remove(item.id);
@@ -477,11 +534,12 @@ describe('two devices of one user', () => {
 
   it('S9: raises a delete conflict when the server changed an item deleted here', async () => {
     const { a, b } = await pair();
-    const item = await a.client.items.create({ title: 'Contested', type: 'todo' });
+    const item = await createSynced(a, { title: 'Contested', type: 'todo' });
     await b.client.engine.sync();
     b.goOffline();
     await b.client.items.remove(item.id);
     await a.client.items.update(item.id, { title: 'Contested, edited' });
+    await settled(a);
     b.goOnline();
     await b.client.engine.sync();
     const [conflict] = await b.client.engine.listConflicts();
@@ -492,11 +550,12 @@ describe('two devices of one user', () => {
 
   it('S9: raises a delete conflict when the server deleted an item edited here, and can bring it back', async () => {
     const { a, b } = await pair();
-    const item = await a.client.items.create({ title: 'Gone?', type: 'todo' });
+    const item = await createSynced(a, { title: 'Gone?', type: 'todo' });
     await b.client.engine.sync();
     b.goOffline();
     await b.client.items.update(item.id, { title: 'Still wanted' });
     await a.client.items.remove(item.id);
+    await settled(a);
     b.goOnline();
     await b.client.engine.sync();
     const [conflict] = await b.client.engine.listConflicts();
@@ -510,11 +569,12 @@ describe('two devices of one user', () => {
 
   it('matches the server after a child completes on one device and rolls up the parent', async () => {
     const { a, b } = await pair();
-    const task = await a.client.items.create({ title: 'Task', type: 'task' });
-    const todo = await a.client.items.create({ title: 'Todo', type: 'todo', parent_id: task.id });
+    const task = await createSynced(a, { title: 'Task', type: 'task' });
+    const todo = await createSynced(a, { title: 'Todo', type: 'todo', parent_id: task.id });
     await b.client.engine.sync();
     await b.client.items.toggle(todo.id);
     expect((await b.client.db.items.get(task.id))?.status).toBe('completed');
+    await settled(b);
     await a.client.engine.sync();
     expect((await a.client.db.items.get(task.id))?.status).toBe('completed');
     expect((await serverItem(a, task.id)).status).toBe('completed');
@@ -684,6 +744,7 @@ describe('search and contacts', () => {
     const d = await signedInDevice();
     await d.client.items.create({ title: 'Fence paint', type: 'todo' });
     await d.client.items.create({ title: 'Tape', type: 'todo', description: 'for the fence' });
+    await settled(d);
     const online = await d.client.search('fence');
     expect(online.map((i) => i.title)).toEqual(['Fence paint', 'Tape']);
     expect(d.control.requests.at(-1)?.url).toContain('/api/items/search?q=fence');
@@ -794,9 +855,9 @@ describe('sync runs', () => {
     });
     await until(() => syncCalls(d) > 0);
     await until(() => !d.client.status.getState().syncing);
-    const item = await d.client.items.create({ title: 'Echo', type: 'todo' });
+    const item = await createSynced(d, { title: 'Echo', type: 'todo' });
     // Another device writes; its event will arrive among this device's echoes.
-    const theirs = await other.client.items.create({ title: 'From the other device', type: 'todo' });
+    const theirs = await createSynced(other, { title: 'From the other device', type: 'todo' });
     const before = syncCalls(d);
     // Three own edits, each followed by the server's event for it (its echo).
     for (const title of ['Echo 1', 'Echo 2', 'Echo 3']) {
@@ -882,6 +943,7 @@ describe('sync runs', () => {
     const a = await signedInDevice(phone);
     const b = await signedInDevice(phone);
     for (let i = 0; i < 3; i++) await a.client.items.create({ title: `Item ${i}`, type: 'todo' });
+    await settled(a);
     await b.client.engine.sync();
     const cursor = (await b.client.db.meta.get('cursor'))?.value;
     expect(typeof cursor).toBe('string');
@@ -900,12 +962,13 @@ describe('sync runs', () => {
     await b.client.contacts.import([{ name: 'Ada', phone: ada, isValid: true }]);
     await a.client.contacts.import([{ name: 'Bob', phone: bob, isValid: true }]);
     const bobId = b.client.auth.getState().user.id;
-    const shared = await a.client.items.create({ title: 'Shared', type: 'todo', assigned_to: bobId });
+    const shared = await createSynced(a, { title: 'Shared', type: 'todo', assigned_to: bobId });
     await b.client.engine.sync();
     expect((await b.client.db.items.toArray()).map((i) => i.title)).toEqual(['Shared']);
     const usersBefore = await b.client.db.users.toArray();
 
     await a.client.items.assign(shared.id, 0);
+    await settled(a);
     await b.client.engine.sync();
     expect(await b.client.db.items.count()).toBe(0);
     expect(await b.client.db.users.toArray()).toEqual(usersBefore);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../../testkit/client/devices';
-import type { Device } from '../../../testkit/client/harness';
+import { createSynced, type Device, settled } from '../../../testkit/client/harness';
 import type { Item, Paginated, SyncChange } from '../../shared/item';
 
 const { device, guest, signedIn, track } = testDevices();
@@ -128,6 +128,7 @@ describe('undo signed in', () => {
   it('S11: undoing a synced delete restores the same items locally at once and on the server', async () => {
     const d = await signedIn('Undoer');
     const { task, a, b } = await family(d);
+    await settled(d);
     await d.client.engine.sync();
     const [serverTask, serverA] = await Promise.all([
       d.client.db.items
@@ -140,6 +141,7 @@ describe('undo signed in', () => {
         .first(),
     ]);
     await d.client.items.remove(serverTask!.id);
+    await settled(d);
     await d.client.engine.sync();
     expect(await serverView(d, serverTask!.id)).toBeNull();
 
@@ -155,6 +157,7 @@ describe('undo signed in', () => {
     track(again);
     await again.client.auth.getState().restore();
     again.goOnline();
+    await settled(again);
     await again.client.engine.sync();
     expect(await again.client.db.syncQueue.count()).toBe(0);
     expect(await serverView(again, serverTask!.id)).toMatchObject({ uuid: task.uuid, deleted_at: null });
@@ -174,6 +177,7 @@ describe('undo signed in', () => {
   it('undoing a delete still queued takes it out of the queue, and survives a reload', async () => {
     const d = await signedIn('Undoer');
     const { task, a } = await family(d);
+    await settled(d);
     await d.client.engine.sync();
     const stored = await d.client.db.items
       .where('uuid')
@@ -192,6 +196,7 @@ describe('undo signed in', () => {
       .first();
     expect(back).toMatchObject({ _deleted: 0, _syncStatus: 'synced' });
     again.goOnline();
+    await settled(again);
     await again.client.engine.sync();
     const pulled: SyncChange | undefined = await again.client.db.items.get(stored!.id);
     expect(pulled).toMatchObject({ deleted_at: null });
@@ -201,9 +206,11 @@ describe('undo signed in', () => {
     const d = await signedIn('Undoer');
     const other = device(undefined, { jar: d.jar });
     await other.client.auth.getState().checkSession();
-    const gone = await other.client.items.create({ title: 'Deleted elsewhere', type: 'todo' });
+    const gone = await createSynced(other, { title: 'Deleted elsewhere', type: 'todo' });
     const here = await d.client.items.create({ title: 'Deleted here', type: 'todo' });
     await other.client.items.remove(gone.id);
+    await settled(other, d);
+    await settled(d);
     await d.client.engine.sync();
     await d.client.items.remove(
       (await d.client.db.items
@@ -219,6 +226,7 @@ describe('undo signed in', () => {
     ]);
     expect(trash[1]?.deletedBy?.name).toBe('Undoer');
     await stack.restoreEntry(trash[1]!);
+    await settled(d);
     await d.client.engine.sync();
     expect(await d.client.db.items.get(gone.id)).toMatchObject({ uuid: gone.uuid, _deleted: 0 });
     expect((await stack.list()).map((e) => e.title)).toEqual(['Deleted here']);
@@ -227,6 +235,7 @@ describe('undo signed in', () => {
   it('undoes an offline edit through the queue: the server ends where it started', async () => {
     const d = await signedIn('Undoer');
     const task = await d.client.items.create({ title: 'Before', type: 'task' });
+    await settled(d);
     await d.client.engine.sync();
     const id = (await d.client.db.items
       .where('uuid')
@@ -237,6 +246,7 @@ describe('undo signed in', () => {
     await (await d.client.undo()).undo();
     expect((await d.client.db.items.get(id))?.title).toBe('Before');
     d.goOnline();
+    await settled(d);
     await d.client.engine.sync();
     expect((await serverView(d, id))?.title).toBe('Before');
   });
@@ -297,6 +307,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
   it('O1: signed in, offline then online: gone at once, and the server ends with no live next occurrence', async () => {
     const d = await signedIn('Undoer');
     const todo = await daily(d);
+    await settled(d);
     await d.client.engine.sync();
     d.goOffline();
     await d.client.items.toggle(todo.id);
@@ -306,6 +317,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
       ['2031-03-01', 'pending'],
     ]);
     d.goOnline();
+    await settled(d);
     await d.client.engine.sync();
     await d.client.engine.sync();
     expect(await d.client.db.syncQueue.count()).toBe(0);
@@ -321,9 +333,11 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
     const d = await signedIn('Undoer');
     const todo = await daily(d);
     await d.client.items.toggle(todo.id);
+    await settled(d);
     await d.client.engine.sync();
     expect(await onServer(d, todo.uuid!)).toHaveLength(2);
     await (await d.client.undo()).undo();
+    await settled(d);
     await d.client.engine.sync();
     expect((await onServer(d, todo.uuid!)).map((i) => [i.due_date, i.status])).toEqual([
       ['2031-03-01', 'pending'],
@@ -335,15 +349,18 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
     const d = await signedIn('Undoer');
     const todo = await daily(d);
     await d.client.items.toggle(todo.id);
+    await settled(d);
     await d.client.engine.sync();
     const other = device(undefined, { jar: d.jar });
     await other.client.auth.getState().checkSession();
     await other.client.engine.sync();
     const next = (await other.client.db.items.toArray()).find((i) => i.series_uuid === todo.uuid)!;
     await other.client.items.update(next.id, { title: 'Stretch at noon' });
+    await settled(other);
     await other.client.engine.sync();
     await d.client.engine.sync();
     await (await d.client.undo()).undo();
+    await settled(d);
     await d.client.engine.sync();
     const expected = [
       { due_date: '2031-03-01', status: 'pending', title: 'Stretch' },

@@ -193,7 +193,8 @@ export function createUndoStack(deps: UndoDeps) {
       await rollUpAround(top, at);
       return queued;
     });
-    if (entry) await deps.pushNow(entry.id).catch(() => undefined);
+    // W1: put back and queued is done; the push goes in the background.
+    if (entry) void deps.pushNow(entry.id).catch(() => undefined);
   }
 
   /** The parent's roll-up after its child came back (what the delete's roll-up took, it gives back). */
@@ -216,7 +217,8 @@ export function createUndoStack(deps: UndoDeps) {
       await db.syncQueue.add(queued);
       return queued;
     });
-    if (entry) await deps.pushNow(entry.id).catch(() => undefined);
+    // W1: put back and queued is done; the push goes in the background.
+    if (entry) void deps.pushNow(entry.id).catch(() => undefined);
   }
 
   /** Forgets the device's trash rows older than the trash keeps (30 days). */

@@ -52,14 +52,9 @@ export function useItemEdits(): ItemEdits {
       },
       move: async (item, parentId, parentTitle) => {
         try {
-          const stored = await writes.update(item.id, { parent_id: parentId });
-          // Sent at once and refused (403: not the creator's to take out of its campaign): the queue
-          // put it back and its toast carries the server's words; no 'moved' toast to contradict it.
-          if (
-            (stored.parent_id ?? null) !== parentId &&
-            (stored.parent_id ?? null) === (item.parent_id ?? null)
-          )
-            return false;
+          // Stored is moved (W1). A move the server refuses later (403: not the creator's to take out
+          // of its campaign) is put back by the queue, whose 'Change not synced' toast gives the reason.
+          await writes.update(item.id, { parent_id: parentId });
           const action = await undoAction(safety, toast);
           toast({
             ...(action ? { action } : {}),

@@ -61,13 +61,27 @@ export type SyncEngine = ReturnType<typeof createSyncEngine>;
 export function createSyncEngine(deps: SyncEngineDeps) {
   const { db, status } = deps;
   const lock = deps.lock ?? createSyncLock(`outpost-sync:${db.name}`);
+  // A sync asked for while the lock was held: one more run (push and pull) once it is free.
   let again = false;
+  // A write queued while the lock was held: its push (only a push: no pull of its own echo, E1)
+  // once the lock is free, up to the newest such entry.
+  let pushAgain: string | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
   const refreshStatus = () => computeStatus(db, status);
   const ctx: SyncContext = { ...deps, refreshStatus };
-  const pusher = createPusher(ctx, () => void sync());
-  const echo = createEchoGate({ pull: () => void sync() });
+  // Every run and push under way, so `settled` can wait for them (W1: writes no longer do).
+  const inFlight = new Set<Promise<unknown>>();
+  function track<T>(work: Promise<T>): Promise<T> {
+    inFlight.add(work);
+    const done = () => inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+  /** A run nobody awaits (a trigger, a follow-up): its failure is the sync status's, never unhandled. */
+  const syncInBackground = () => void sync().catch(() => undefined);
+  const pusher = createPusher(ctx, syncInBackground);
+  const echo = createEchoGate({ pull: syncInBackground });
 
   /** A push run, told to the echo gate (E1). */
   async function pushQueue(opts: { until?: string } = {}): Promise<PushRun> {
@@ -91,6 +105,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function runOnce(result: SyncResult): Promise<void> {
     do {
       again = false;
+      // This run's push sends every write queued so far.
+      pushAgain = null;
       await ensureUpgrade();
       const push = await pushQueue();
       result.pushed += push.pushed;
@@ -111,7 +127,11 @@ export function createSyncEngine(deps: SyncEngineDeps) {
    * for a run under way and then runs, and its toast says what the run came to (R1); `quiet` leaves
    * the telling to the caller (a dialog that reports it in place).
    */
-  async function sync(opts: { manual?: boolean; quiet?: boolean } = {}): Promise<SyncResult> {
+  function sync(opts: { manual?: boolean; quiet?: boolean } = {}): Promise<SyncResult> {
+    return track(runSync(opts));
+  }
+
+  async function runSync(opts: { manual?: boolean; quiet?: boolean }): Promise<SyncResult> {
     // A run (or an immediate push) under way in this tab: wait for it, so the answer is this run's.
     for (let waited = 0; opts.manual && lock.held && waited < MANUAL_WAIT_MS; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -154,6 +174,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     } finally {
       status.getState().set({ syncing: false });
       await refreshStatus();
+      followUp();
     }
     result.outcome = decideOutcome(result, deps.isOnline());
     // R1: the run's own verdict on the server, whatever its requests were tracked by.
@@ -164,13 +185,18 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   /**
    * Sends a just-queued write now, under the sync lock (queue order kept: earlier entries go first).
-   * Answers 'queued' when offline, a guest, or another sync holds the lock; that run sends it.
+   * Answers 'queued' when offline, a guest, or another sync holds the lock; that run sends it. The
+   * repository starts it and does not wait (W1); `settled` does.
    */
-  async function pushNow(entryId: string): Promise<PushOutcome> {
+  function pushNow(entryId: string): Promise<PushOutcome> {
+    return track(sendNow(entryId));
+  }
+
+  async function sendNow(entryId: string): Promise<PushOutcome> {
     // The counts follow the queue live (tabs.ts watchQueueCounts); a queued write changes nothing else.
     if (deps.viewer().isGuest || !deps.isOnline()) return { kind: 'queued' };
     if (lock.held) {
-      again = true;
+      pushAgain = entryId;
       return { kind: 'queued' };
     }
     let outcome: PushOutcome = { kind: 'queued' };
@@ -187,8 +213,32 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       if (outcome.kind === 'done') await refreshProgress(db, status);
       else await refreshStatus();
     }
-    if (again) void sync();
+    followUp();
     return outcome;
+  }
+
+  /** After the lock is released: what was asked for while it was held (a run, else a push). */
+  function followUp(): void {
+    if (again) {
+      syncInBackground();
+      return;
+    }
+    const next = pushAgain;
+    pushAgain = null;
+    if (next) void pushNow(next).catch(() => undefined);
+  }
+
+  /**
+   * Resolves once no push or sync run of this engine is under way and no echo pull is waiting (E1):
+   * what a write started in the background has then reached the server, or stayed queued for a
+   * reason the sync status shows. A 429 pause (Q4) and the periodic timer are not waited for.
+   */
+  async function settled(): Promise<void> {
+    for (;;) {
+      if (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      else if (echo.waiting) await new Promise((resolve) => setTimeout(resolve, 20));
+      else return;
+    }
   }
 
   /** Resolves every open conflict ('local' re-queues the local change, 'remote' keeps the server's), then syncs. */
@@ -246,6 +296,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   return {
     sync,
     pushNow,
+    settled,
     resolveConflicts,
     listConflicts: () => listConflicts(db),
     refreshStatus,

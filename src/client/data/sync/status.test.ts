@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevice, type Device, signIn } from '../../../../testkit/client/harness';
+import { createDevice, type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import { badgeLabel, badgeVisible, createSyncStatusStore } from '../../stores/syncStatusStore';
 import { trackReachability } from './reachability';
@@ -11,6 +11,7 @@ beforeAll(async () => {
   server = await startClientTestServer();
 });
 afterAll(async () => {
+  await settled(...devices);
   for (const d of devices) d.client.close();
   await server.close();
 });
@@ -56,6 +57,7 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
     const d = await signedInDevice();
     serverDown(d);
     await d.client.items.create({ title: 'Waiting', type: 'todo' });
+    await settled(d);
     expect(d.client.status.getState().serverReachable).toBe(false);
 
     d.control.offline = false;
