@@ -24,6 +24,9 @@ async function captureBoth(app: EditingPage, testInfo: TestInfo, name: string) {
 test('edits a todo, a task and their places after creation, and a reload keeps every change', async ({
   page,
 }, testInfo) => {
+  // Four screens in two themes each (eight axe runs and screenshots) plus a reload: on a loaded
+  // two-core runner the walk takes longer than the default 30 s.
+  test.slow();
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const app = new EditingPage(page);
   await app.skipOnboarding();
