@@ -10,10 +10,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { throwawayPostgres } from '../e2e/lib/servers';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { openDatabase } from '../src/server/db/client';
 import { seedAccount } from '../testkit/seedAccount';
-import { throwawayPostgres } from '../e2e/lib/servers';
 import { startAppServer } from './lib/appServer';
 import { check, heading, info, skip } from './lib/report';
 
@@ -64,7 +64,11 @@ export async function run(args: string[] = []): Promise<void> {
   const database = throwaway ? await openDatabase({ url: throwaway.url }) : await openDatabase({ dataDir });
   const seeded = await seedAccount(database.db, PHONE, 'Sync Bench', count);
   await database.close();
-  info('first-sync', 'seeded', `${seeded.items} items in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+  info(
+    'first-sync',
+    'seeded',
+    `${seeded.items} items in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
 
   // --profile: an unminified build and a CPU profile of the sync, its main-thread self time by function.
   const profile = args.includes('--profile');
@@ -89,7 +93,10 @@ export async function run(args: string[] = []): Promise<void> {
   });
   try {
     heading(`first-sync: ${seeded.items} items on a fresh device (${pg ? 'PostgreSQL' : 'PGlite'})`);
-    const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      serviceWorkers: 'block',
+      viewport: { width: 1280, height: 800 },
+    });
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
     // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
@@ -128,16 +135,16 @@ export async function run(args: string[] = []): Promise<void> {
           }),
       );
     const deadline = Date.now() + 15 * 60_000;
-    let have = 0;
-    while ((have = await stored()) < seeded.items) {
+    for (let have = await stored(); have < seeded.items; have = await stored()) {
       if (Date.now() > deadline) throw new Error(`only ${have} of ${seeded.items} items after 15 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const doneAt = await page.evaluate(() => performance.now());
-    if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
+    if (cdp) printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
     // The line goes once the pull ends; give the last render a moment.
     await page.waitForFunction(
-      () => ![...document.querySelectorAll('[role="status"]')].some((n) => n.textContent?.startsWith('Syncing ')),
+      () =>
+        ![...document.querySelectorAll('[role="status"]')].some((n) => n.textContent?.startsWith('Syncing ')),
       undefined,
       { timeout: 30_000 },
     );
@@ -148,7 +155,11 @@ export async function run(args: string[] = []): Promise<void> {
     const over100 = during.filter((t) => t.duration > 100);
     info('first-sync', 'sign-in until every item is stored', `${seconds.toFixed(1)} s`);
     info('first-sync', 'rate', `${Math.round(seeded.items / seconds)} items/s`);
-    info('first-sync', 'long tasks (> 50 ms)', `${during.length}, ${Math.round(during.reduce((s, t) => s + t.duration, 0))} ms in all`);
+    info(
+      'first-sync',
+      'long tasks (> 50 ms)',
+      `${during.length}, ${Math.round(during.reduce((s, t) => s + t.duration, 0))} ms in all`,
+    );
     info('first-sync', 'longest task', `${Math.round(longest)} ms`);
     check({
       subject: 'first-sync',
@@ -170,7 +181,9 @@ export async function run(args: string[] = []): Promise<void> {
       info(
         'first-sync',
         'worst tasks (s after sign-in: ms)',
-        worst.map((t) => `${((t.start - startedAt) / 1000).toFixed(1)}: ${Math.round(t.duration)}`).join(', '),
+        worst
+          .map((t) => `${((t.start - startedAt) / 1000).toFixed(1)}: ${Math.round(t.duration)}`)
+          .join(', '),
       );
     }
     await context.close();
@@ -233,8 +246,10 @@ function printProfile(cpu: CpuProfile): void {
     const inclusive = new Map<string, number>();
     for (let i = stretch.from; i < stretch.to; i++) {
       const seen = new Set<string>();
-      for (let id: number | undefined = cpu.samples[i]; id !== undefined; id = parent.get(id)) seen.add(label(id));
-      for (const key of seen) inclusive.set(key, (inclusive.get(key) ?? 0) + (cpu.timeDeltas[i + 1] ?? 0) / 1000);
+      for (let id: number | undefined = cpu.samples[i]; id !== undefined; id = parent.get(id))
+        seen.add(label(id));
+      for (const key of seen)
+        inclusive.set(key, (inclusive.get(key) ?? 0) + (cpu.timeDeltas[i + 1] ?? 0) / 1000);
     }
     const main = [...inclusive.entries()]
       .filter(([key]) => !key.startsWith('(root)') && !key.startsWith('(program)'))

@@ -39,7 +39,8 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
   // A routine background run does not show the badge by itself; it only changes the label when shown.
   const connection = connectionOf({ online, serverReachable });
   const progress = connection === 'online' ? pullProgress : null;
-  const visible = progress !== null || badgeVisible({ online, serverReachable, pendingCount, changedAt }, now);
+  const visible =
+    progress !== null || badgeVisible({ online, serverReachable, pendingCount, changedAt }, now);
   const label = progress
     ? pullProgressLabel(progress)
     : badgeLabel({ online, serverReachable, syncing, pendingCount });

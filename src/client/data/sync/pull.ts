@@ -10,6 +10,8 @@ import { TABLES } from './context';
 import { rebaseLocal } from './rebase';
 
 const MAX_PAGES = 10_000;
+/** Rows a pulled page writes per IndexedDB request: small enough that one is never a long task. */
+const PUT_CHUNK = 100;
 
 /**
  * Applies one pulled page and its cursor in one transaction (S8): new items are added, synced ones
@@ -83,12 +85,17 @@ export async function applyPulled(
       else await rebaseEntries(db, local.id, remote.version);
     }
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
-    // The writes go out together: one round trip for the page's rows, its people and its cursor.
+    // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
+    const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
+    // The browser serialises every put on the main thread when it is issued: a whole page at once
+    // is one task of 50–200 ms. Chunks issued one after another (each waits for the last to land,
+    // a new task) keep every task short; the people and the cursor ride with the last chunk.
+    for (let start = 0; start + PUT_CHUNK < rows.length; start += PUT_CHUNK) {
+      await db.items.bulkPut(rows.slice(start, start + PUT_CHUNK));
+    }
+    const last = rows.slice(Math.max(0, rows.length - (rows.length % PUT_CHUNK || PUT_CHUNK)));
     await Promise.all([
-      // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
-      puts.size > 0
-        ? db.items.bulkPut(swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()])
-        : null,
+      last.length > 0 ? db.items.bulkPut(last) : null,
       users.size > 0 ? db.users.bulkPut([...users.values()]) : null,
       setMeta(db, META_KEYS.cursor, cursor),
     ]);
