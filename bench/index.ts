@@ -26,7 +26,8 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: 'first-sync',
     file: './firstSync.ts',
-    about: 'a fresh device signs in to N items in Chromium: time, long tasks over 100 ms, heap, progress line',
+    about:
+      'a fresh device signs in to N items in Chromium: time, long tasks over 100 ms, heap, progress line',
   },
   {
     name: 'guest-upgrade',
