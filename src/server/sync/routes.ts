@@ -31,11 +31,15 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       OR (v.change_xid = ${xid}::bigint AND v.item_id > ${from.id}))`;
     // S12: asked for, the same statement counts every change after the cursor below the same horizon,
     // by the page's own filters (items_change_idx and item_revocations_change_idx ranges), once.
+    // The plain `>=` bound is implied by the cursor's OR, but only it lets the planner range-scan the
+    // index: without it an incremental pull's count would read every row of the table.
     const counted = count
       ? sql`(SELECT count(*) FROM items i
-              WHERE i.change_xid < horizon.xmin AND ${itemsAfter} AND ${visibleTo(user.id)})
+              WHERE i.change_xid >= ${xid}::bigint AND i.change_xid < horizon.xmin AND ${itemsAfter}
+                AND ${visibleTo(user.id)})
           + (SELECT count(*) FROM item_revocations v
-              WHERE v.user_id = ${user.id} AND v.change_xid < horizon.xmin AND ${revokedAfter})`
+              WHERE v.user_id = ${user.id} AND v.change_xid >= ${xid}::bigint
+                AND v.change_xid < horizon.xmin AND ${revokedAfter})`
       : sql`NULL::bigint`;
     const found = await rows<{
       id: number | null;
