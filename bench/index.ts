@@ -24,6 +24,12 @@ const BENCHMARKS: Benchmark[] = [
     about: "the app's data layer in Chromium vs raw IndexedDB: edits, a 10k pull, --100k",
   },
   {
+    name: 'first-sync',
+    file: './firstSync.ts',
+    about:
+      'a fresh device signs in to N items in Chromium: time, long tasks over 100 ms, heap, progress line',
+  },
+  {
     name: 'guest-upgrade',
     file: './guestUpgrade.ts',
     about: '1,000 guest items moved to a new account (batches) against the real server: under 5 s',

@@ -1,8 +1,11 @@
 import { buildApp } from '../../src/server/app';
+import type { Database } from '../../src/server/db/client';
 import { openTestDatabase } from '../server';
 
 export interface ClientTestServer {
   url: string;
+  /** The server's database, for set-ups the API cannot make quickly (thousands of items). */
+  database: Database;
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -19,6 +22,7 @@ export async function startClientTestServer(): Promise<ClientTestServer> {
   const port = Number(new URL(address).port);
   return {
     url: address,
+    database,
     async restart() {
       await app.close();
       app = await buildApp({ database, config });

@@ -2,12 +2,19 @@ import { CloudOff, RefreshCw, ServerOff, Wifi } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { cn } from '../components/ui/cn';
-import { BADGE_SHOW_MS, badgeLabel, badgeVisible, connectionOf } from '../stores/syncStatusStore';
+import {
+  BADGE_SHOW_MS,
+  badgeLabel,
+  badgeVisible,
+  connectionOf,
+  pullProgressLabel,
+} from '../stores/syncStatusStore';
 import { useServices } from './services';
 
 /**
  * Offline / Online / 'Online (N pending)' / 'Server unreachable (N pending)' / 'Syncing...': 3 s after
- * a change, and while it matters (R1: no network and no server are told apart).
+ * a change, and while it matters (R1: no network and no server are told apart). A pull of more than
+ * one page shows 'Syncing 45,000 of 100,000' until it ends (S12).
  */
 export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) {
   const { syncStatus } = useServices();
@@ -16,6 +23,7 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
   const syncing = useStore(syncStatus, (s) => s.syncing);
   const pendingCount = useStore(syncStatus, (s) => s.pendingCount);
   const changedAt = useStore(syncStatus, (s) => s.changedAt);
+  const pullProgress = useStore(syncStatus, (s) => s.pullProgress);
   const [now, setNow] = useState(() => Date.now());
 
   // Re-render when the 3-second window after a change closes.
@@ -29,9 +37,13 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
   }, [changedAt]);
 
   // A routine background run does not show the badge by itself; it only changes the label when shown.
-  const visible = badgeVisible({ online, serverReachable, pendingCount, changedAt }, now);
-  const label = badgeLabel({ online, serverReachable, syncing, pendingCount });
   const connection = connectionOf({ online, serverReachable });
+  const progress = connection === 'online' ? pullProgress : null;
+  const visible =
+    progress !== null || badgeVisible({ online, serverReachable, pendingCount, changedAt }, now);
+  const label = progress
+    ? pullProgressLabel(progress)
+    : badgeLabel({ online, serverReachable, syncing, pendingCount });
   const Icon =
     connection === 'offline'
       ? CloudOff

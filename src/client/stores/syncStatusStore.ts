@@ -9,6 +9,12 @@ export interface UpgradeProgress {
   done: boolean;
 }
 
+/** S12: a long pull's progress, items stored of the items the server counted at its first page. */
+export interface PullProgress {
+  received: number;
+  total: number;
+}
+
 export interface SyncStatusState {
   online: boolean;
   /**
@@ -23,6 +29,8 @@ export interface SyncStatusState {
   /** When connectivity last changed (ms), for the badge's 3-second showing. */
   changedAt: number | null;
   upgrade: UpgradeProgress | null;
+  /** Set while a pull of more than one page runs ('Syncing 45,000 of 100,000'), null otherwise. */
+  pullProgress: PullProgress | null;
   set: (patch: Partial<Omit<SyncStatusState, 'set' | 'setOnline' | 'setServerReachable'>>) => void;
   setOnline: (online: boolean, now?: number) => void;
   /** R1: what the last request said about the server; a change shows the badge for 3 s. */
@@ -42,6 +50,7 @@ export function createSyncStatusStore(initialOnline = true) {
     lastSyncAt: null,
     changedAt: null,
     upgrade: null,
+    pullProgress: null,
     // A patch that changes nothing notifies no one: the counts are refreshed after writes and sync
     // steps, and every notice re-renders the badge and whatever else selects from the store.
     set: (patch) => {
@@ -65,6 +74,17 @@ export type Connection = 'offline' | 'unreachable' | 'online';
 export function connectionOf(s: Pick<SyncStatusState, 'online' | 'serverReachable'>): Connection {
   if (!s.online) return 'offline';
   return s.serverReachable === false ? 'unreachable' : 'online';
+}
+
+/** 45000 → '45,000'. Not toLocaleString: its first call loads ICU data, a 60 ms task mid-sync. */
+function thousands(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** The progress line of a long pull: 'Syncing 45,000 of 100,000' (S12). */
+export function pullProgressLabel(progress: PullProgress): string {
+  const total = Math.max(progress.total, progress.received);
+  return `Syncing ${thousands(progress.received)} of ${thousands(total)}`;
 }
 
 /**

@@ -13,7 +13,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   app.get('/sync', async (request, reply) => {
     const user = currentUser(request);
-    const { cursor } = parseOrThrow(syncQuerySchema, request.query);
+    const { cursor, count } = parseOrThrow(syncQuerySchema, request.query);
     const from = decodeCursor(cursor);
     if (!from) throw unprocessable({ cursor: ['The cursor is not one this server gave out.'] });
 
@@ -29,20 +29,36 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     const itemsAfter = sql`(i.change_xid > ${xid}::bigint OR (i.change_xid = ${xid}::bigint AND i.id > ${from.id}))`;
     const revokedAfter = sql`(v.change_xid > ${xid}::bigint
       OR (v.change_xid = ${xid}::bigint AND v.item_id > ${from.id}))`;
+    // S12: asked for, the same statement counts every change after the cursor below the same horizon,
+    // by the page's own filters (items_change_idx and item_revocations_change_idx ranges), once.
+    // The plain `>=` bound is implied by the cursor's OR, but only it lets the planner range-scan the
+    // index: without it an incremental pull's count would read every row of the table.
+    const counted = count
+      ? sql`(SELECT count(*) FROM items i
+              WHERE i.change_xid >= ${xid}::bigint AND i.change_xid < horizon.xmin AND ${itemsAfter}
+                AND ${visibleTo(user.id)})
+          + (SELECT count(*) FROM item_revocations v
+              WHERE v.user_id = ${user.id} AND v.change_xid >= ${xid}::bigint
+                AND v.change_xid < horizon.xmin AND ${revokedAfter})`
+      : sql`NULL::bigint`;
     const found = await rows<{
       id: number | null;
       change_xid: string | number | null;
       revoked_at: Date | string | null;
       horizon: string | number;
       xmax: string | number;
+      after: string | number | null;
     }>(
       db,
       sql`WITH horizon AS (
             SELECT pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax
             FROM pg_current_snapshot() s
+          ), counted AS MATERIALIZED (
+            SELECT ${counted} AS after FROM horizon
           )
-          SELECT r.id, r.change_xid, r.revoked_at, horizon.xmin AS horizon, horizon.xmax AS xmax
-          FROM horizon LEFT JOIN LATERAL (
+          SELECT r.id, r.change_xid, r.revoked_at, horizon.xmin AS horizon, horizon.xmax AS xmax,
+            counted.after::text AS after
+          FROM horizon CROSS JOIN counted LEFT JOIN LATERAL (
             SELECT c.id, c.change_xid, c.revoked_at FROM (
               (SELECT i.id, i.change_xid, NULL::timestamptz AS revoked_at
                FROM items i
@@ -105,6 +121,11 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       items.push(deletedAt === null ? item : { id: item.id, uuid: item.uuid, deleted_at: deletedAt });
     }
     const answer: SyncPage = { items, cursor: encodeCursor(next), has_more: hasMore };
+    // The count took in this page's rows (before one entry per item was kept): what is left after them.
+    const after = found[0]?.after;
+    if (count && after !== null && after !== undefined) {
+      answer.remaining = hasMore ? Math.max(0, Number(after) - page.length) : 0;
+    }
     // With no transaction in flight at the snapshot (xmin = xmax), every row below the new cursor
     // has been sent: until a change event for this user arrives, a pull from it finds nothing.
     const quiescent = String(found[0]?.xmax ?? '') === String(found[0]?.horizon ?? '');

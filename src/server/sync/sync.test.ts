@@ -173,6 +173,58 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     );
   });
 
+  it("S12: counts what remains after a page by the page's own rules: another user's items never, tombstones and revocations once", async () => {
+    const c = await signedIn(harness.app, 'Counted');
+    const other = await signedIn(harness.app, 'Uncounted');
+    await makeMutual(c, other);
+    const userId = c.user?.id ?? 0;
+    const otherId = other.user?.id ?? 0;
+    await writeDirectly(harness.app, [userId, otherId], async (tx) => {
+      await tx.execute(
+        sql`INSERT INTO items (title, type, user_id) SELECT 'mine ' || n, 'todo', ${userId} FROM generate_series(1, 520) n`,
+      );
+      // Another user's own items are none of this user's business, not even as a number.
+      await tx.execute(
+        sql`INSERT INTO items (title, type, user_id) SELECT 'theirs ' || n, 'todo', ${otherId} FROM generate_series(1, 40) n`,
+      );
+      await tx.execute(
+        sql`INSERT INTO items (title, type, user_id, assigned_to) VALUES ('given to me', 'todo', ${otherId}, ${userId})`,
+      );
+    });
+    // A deleted item travels as a tombstone, so it counts; so does an item taken away (a revocation).
+    const doomed = await c.create({ title: 'deleted', type: 'todo' });
+    await c.delete(`/api/items/${doomed.id}`);
+    const lent = await other.create({ title: 'lent', type: 'todo', assigned_to: userId });
+    await other.post(`/api/items/${lent.id}/assign`, { user_id: 0 });
+    const expected = await latestVersions(userId);
+    expect(expected.size).toBe(522);
+    const entries = expected.size + 1;
+    await pullAll(c, harness.database);
+
+    const plain = (await c.get<SyncPage>('/api/sync')).body;
+    expect(plain).not.toHaveProperty('remaining');
+    const pages: SyncPage[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = await c.get<SyncPage>(`/api/sync?count=1&cursor=${encodeURIComponent(cursor)}`);
+      expect(page.status).toBe(200);
+      pages.push(page.body);
+      cursor = page.body.cursor;
+      if (!page.body.has_more) break;
+    }
+    expect(pages.map((p) => [p.items.length, p.remaining])).toEqual([
+      [SYNC_PAGE_SIZE, entries - SYNC_PAGE_SIZE],
+      [entries - SYNC_PAGE_SIZE, 0],
+    ]);
+    const tombstones = pages.flatMap((p) => p.items).filter(isTombstone);
+    expect(tombstones.map((t) => t.id).sort((a, b) => a - b)).toEqual([doomed.id, lent.id]);
+    // From a cursor in the middle, only what comes after it.
+    const middle = (await c.get<SyncPage>(`/api/sync?count=1&cursor=${encodeURIComponent(pages[0]!.cursor)}`))
+      .body;
+    expect(middle.remaining).toBe(0);
+    expect((await c.get(`/api/sync?count=2`)).status).toBe(422);
+  });
+
   it('refuses a cursor the server never gave out with 422', async () => {
     const c = await signedIn(harness.app);
     for (const cursor of ['garbage', 'c1.', 'c2.1.1', 'c1.zzzzzzzzzzzzzz.1', 'c1.1.zzzzzzz']) {

@@ -10,6 +10,8 @@ import { TABLES } from './context';
 import { rebaseLocal } from './rebase';
 
 const MAX_PAGES = 10_000;
+/** Rows a pulled page writes per IndexedDB request: small enough that one is never a long task. */
+const PUT_CHUNK = 100;
 
 /**
  * Applies one pulled page and its cursor in one transaction (S8): new items are added, synced ones
@@ -83,12 +85,17 @@ export async function applyPulled(
       else await rebaseEntries(db, local.id, remote.version);
     }
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
-    // The writes go out together: one round trip for the page's rows, its people and its cursor.
+    // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
+    const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
+    // The browser serialises every put on the main thread when it is issued: a whole page at once
+    // is one task of 50–200 ms. Chunks issued one after another (each waits for the last to land,
+    // a new task) keep every task short; the people and the cursor ride with the last chunk.
+    for (let start = 0; start + PUT_CHUNK < rows.length; start += PUT_CHUNK) {
+      await db.items.bulkPut(rows.slice(start, start + PUT_CHUNK));
+    }
+    const last = rows.slice(Math.max(0, rows.length - (rows.length % PUT_CHUNK || PUT_CHUNK)));
     await Promise.all([
-      // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
-      puts.size > 0
-        ? db.items.bulkPut(swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()])
-        : null,
+      last.length > 0 ? db.items.bulkPut(last) : null,
       users.size > 0 ? db.users.bulkPut([...users.values()]) : null,
       setMeta(db, META_KEYS.cursor, cursor),
     ]);
@@ -115,28 +122,55 @@ export async function dropStalePredictions(db: OutpostDb): Promise<void> {
   });
 }
 
-/** Pulls from the cursor until the server has nothing more (S1–S3), then drops stale predictions. */
+/** Lets the browser paint, take input and run live queries between two pages (no long task). */
+function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Pulls from the cursor until the server has nothing more (S1–S3), then drops stale predictions.
+ * A pull of more than one page tells its progress to the sync status (S12): the first page asks
+ * the server to count what remains, each stored page moves it, the end clears it.
+ */
 export async function pull(
-  ctx: Pick<SyncContext, 'db' | 'api'>,
+  ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status'>>,
 ): Promise<{ pulled: number; conflicts: number }> {
-  const { db, api } = ctx;
-  const fetchPage = (from: string) => {
-    const page = api.get<SyncPage>(`/sync?cursor=${encodeURIComponent(from)}`);
+  const { db, api, status } = ctx;
+  const fetchPage = (from: string, count: boolean) => {
+    const page = api.get<SyncPage>(`/sync?cursor=${encodeURIComponent(from)}${count ? '&count=1' : ''}`);
     // A page fetched ahead is dropped unread when applying the one before it fails.
     page.catch(() => undefined);
     return page;
   };
-  let next = fetchPage((await getMeta<string>(db, META_KEYS.cursor)) ?? '');
+  let next = fetchPage((await getMeta<string>(db, META_KEYS.cursor)) ?? '', status !== undefined);
   let pulled = 0;
   let conflicts = 0;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const { data } = await next;
-    // The next page is asked for before this one is stored, so the network and IndexedDB overlap;
-    // pages are still applied one at a time, in order, each with its cursor (S8).
-    if (data.has_more) next = fetchPage(data.cursor);
-    conflicts += await applyPulled(db, data.items, data.cursor);
-    pulled += data.items.length;
-    if (!data.has_more) break;
+  let total: number | null = null;
+  try {
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const { data } = await next;
+      // The next page is asked for before this one is stored, so the network and IndexedDB overlap;
+      // pages are still applied one at a time, in order, each with its cursor (S8).
+      if (data.has_more) next = fetchPage(data.cursor, false);
+      if (page === 0 && data.has_more && data.remaining !== undefined && status) {
+        total = data.items.length + data.remaining;
+        status.getState().set({ pullProgress: { received: 0, total } });
+      }
+      conflicts += await applyPulled(db, data.items, data.cursor);
+      pulled += data.items.length;
+      if (total !== null && status) {
+        // Changes committed after the count arrive too: the total never reads less than what came.
+        total = Math.max(total, pulled);
+        status.getState().set({ pullProgress: { received: pulled, total } });
+      }
+      if (!data.has_more) break;
+      // Each page is its own transaction; between two, the screens update and a local edit goes in.
+      await yieldToMain();
+    }
+  } finally {
+    if (total !== null) status?.getState().set({ pullProgress: null });
   }
   await setMeta(db, META_KEYS.lastSyncAt, new Date().toISOString());
   await dropStalePredictions(db);

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDevice, type Device, signIn } from '../../../../testkit/client/harness';
+import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { seedAccount } from '../../../../testkit/seedAccount';
+import type { PullProgress } from '../../stores/syncStatusStore';
+import { pullProgressLabel } from '../../stores/syncStatusStore';
+
+let server: ClientTestServer;
+const devices: Device[] = [];
+
+beforeAll(async () => {
+  server = await startClientTestServer();
+});
+afterAll(async () => {
+  for (const d of devices) d.client.close();
+  await server.close();
+});
+
+/** Every value the status's pull progress takes, in order, from now on. */
+function recordProgress(d: Device): (PullProgress | null)[] {
+  const seen: (PullProgress | null)[] = [];
+  d.client.status.subscribe((state, prev) => {
+    if (state.pullProgress !== prev.pullProgress) seen.push(state.pullProgress);
+  });
+  return seen;
+}
+
+describe('pull progress (S12)', () => {
+  it('S12: a first sync of 1,200 items goes 0 of 1,200, then page by page to 1,200, then clears', async () => {
+    const phone = freshPhone();
+    await seedAccount(server.database.db, phone, 'Progress', 1200);
+    const d = createDevice(server.url);
+    devices.push(d);
+    const seen = recordProgress(d);
+    await signIn(d, phone, 'Progress');
+    await d.client.engine.sync();
+
+    expect(seen).toEqual([
+      { received: 0, total: 1200 },
+      { received: 500, total: 1200 },
+      { received: 1000, total: 1200 },
+      { received: 1200, total: 1200 },
+      null,
+    ]);
+    expect(await d.client.db.items.count()).toBe(1200);
+    expect(pullProgressLabel({ received: 45_000, total: 100_000 })).toBe('Syncing 45,000 of 100,000');
+  });
+
+  it('S12: a pull of one page shows no progress', async () => {
+    const phone = freshPhone();
+    await seedAccount(server.database.db, phone, 'Small', 300);
+    const d = createDevice(server.url);
+    devices.push(d);
+    const seen = recordProgress(d);
+    await signIn(d, phone, 'Small');
+    await d.client.engine.sync();
+    expect(seen).toEqual([]);
+    expect(await d.client.db.items.count()).toBe(300);
+  });
+
+  it('S8, S12: a local edit made while the pull streams is stored before the pull ends', async () => {
+    const phone = freshPhone();
+    await seedAccount(server.database.db, phone, 'Editor', 2000);
+    const d = createDevice(server.url);
+    devices.push(d);
+    let edited: Promise<unknown> | null = null;
+    let editedDuringPull = false;
+    d.client.status.subscribe((state) => {
+      const progress = state.pullProgress;
+      if (edited || !progress || progress.received === 0) return;
+      // The first page is stored and three more are on their way: edit what has arrived.
+      edited = (async () => {
+        const first = await d.client.db.items.orderBy('id').first();
+        if (!first) throw new Error('nothing stored after the first page');
+        await d.client.items.update(first.id, { title: 'Edited while syncing' });
+        editedDuringPull = d.client.status.getState().pullProgress !== null;
+      })();
+    });
+    await signIn(d, phone, 'Editor');
+    await d.client.engine.sync();
+    expect(edited).not.toBeNull();
+    await edited;
+    expect(editedDuringPull).toBe(true);
+    expect(await d.client.db.items.count()).toBe(2000);
+    const first = await d.client.db.items.orderBy('id').first();
+    expect(first?.title).toBe('Edited while syncing');
+  });
+});
