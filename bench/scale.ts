@@ -72,13 +72,14 @@ const SCREENS = [
   ['a campaign', 'campaign'],
   ['the 2,000-todo task', 'task'],
 ] as const;
-const LOADS_PER_SCREEN = 3;
 const EDITS_PER_SCREEN = 3;
 const WARM_SEARCHES = 7;
 const QUERIES = ['paint', 'fence tape', 'budget', 'review draft', 'Campaign 1', 'ship', 'call plan', 'order'];
 
 interface Options {
   rounds: number;
+  /** Page loads per screen and round (--loads, 3). */
+  loads: number;
   sizes: number[];
   engines: Array<'pglite' | 'pg'>;
 }
@@ -101,7 +102,8 @@ function parseOptions(args: string[]): Options {
     : wantPg
       ? ['pglite', 'pg']
       : ['pglite'];
-  return { rounds, sizes, engines };
+  const loads = Number(value('--loads') ?? 3);
+  return { rounds, sizes, engines, loads };
 }
 
 const median = (values: number[]) => {
@@ -274,22 +276,31 @@ async function searchOnce(page: Page, query: string): Promise<number> {
   await call(page, 'armSearch');
   await input.fill(query);
   const ms = await call(page, 'result');
-  await page.keyboard.press('Escape');
-  await page.getByRole('dialog', { name: 'Search items' }).waitFor({ state: 'hidden' });
+  const dialog = page.getByRole('dialog', { name: 'Search items' });
+  await input.press('Escape');
+  // After an edit, the first Escape can go to the edit's toast instead; Ctrl+K toggles the dialog shut.
+  if (
+    !(await dialog.waitFor({ state: 'hidden', timeout: 3000 }).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    await page.keyboard.press('Control+k');
+    await dialog.waitFor({ state: 'hidden' });
+  }
   return ms;
 }
 
 let editCounter = 0;
+let failures = 0;
 
 /** Edits the title of an editable row in `main` inline; ms from Enter until the row shows it. */
 async function editOnce(page: Page): Promise<number> {
-  const button = page
-    .locator('main [data-item-id]')
-    .getByRole('button', { name: /^Edit title: / })
-    .first();
-  await button.waitFor();
-  const row = page.locator('main [data-item-id]').filter({ has: button }).first();
+  // A pending todo's title is a button that turns into a field (InlineTitle); other rows link away.
+  const editable = page.getByRole('button', { name: /^Edit title: / });
+  const row = page.locator('main [data-item-id]').filter({ has: editable }).first();
   const id = Number(await row.getAttribute('data-item-id'));
+  const button = row.getByRole('button', { name: /^Edit title: / });
   const title = `Scale edit ${++editCounter} ${Math.random().toString(36).slice(2, 7)}`;
   await button.click();
   const field = page.locator(`main [data-item-id="${id}"]`).getByRole('textbox', { name: 'Title' });
@@ -318,6 +329,7 @@ async function measureRound(
   script: string,
   account: Account,
   indexes: IndexSpec[],
+  options: Options,
 ): Promise<RoundFigures> {
   const rawMs = await rawPull(browser, server, script, account, indexes);
 
@@ -363,6 +375,10 @@ async function measureRound(
     }
     const peakHeapMiB = await heap.stop();
     const during = longTasks.filter((t) => t.at >= t0 && t.at <= t1);
+    console.log(
+      `  ${thousands(account.total)} items: reference pull ${(rawMs / 1000).toFixed(1)} s, app sync ` +
+        `${((t1 - t0) / 1000).toFixed(1)} s; timing screens, edits and searches…`,
+    );
     // Let the app finish what it does after a sync before the screens are timed.
     await page.waitForLoadState('networkidle').catch(() => {});
     await sleep(2000);
@@ -377,7 +393,7 @@ async function measureRound(
             ? `/tasks/${account.bigTaskId}`
             : route;
       const loads: number[] = [];
-      for (let i = 0; i < LOADS_PER_SCREEN; i++) {
+      for (let i = 0; i < options.loads; i++) {
         loads.push(await loadToFirstRow(page, `${server.url}${target}`));
         await sleep(300);
       }
@@ -385,26 +401,49 @@ async function measureRound(
     }
 
     // e, f. Edits on Home and on the task page; a search after each; searches with nothing changed.
+    // A step that fails is reported (n/a) and the round goes on: the other figures still count.
+    const attempt = async (what: string, step: () => Promise<number>): Promise<number> => {
+      try {
+        return await step();
+      } catch (error) {
+        const shot = path.join(tmpdir(), `outpost-scale-failure-${++failures}.png`);
+        await page.screenshot({ path: shot }).catch(() => {});
+        const dialogs = await page
+          .locator('[role="dialog"], [role="alertdialog"]')
+          .evaluateAll((els) => els.map((e) => (e.textContent ?? '').slice(0, 80)))
+          .catch(() => []);
+        console.log(
+          `  ${what} failed: ${(error as Error).message.split('\n')[0]} (at ${page.url()}; ` +
+            `dialogs open: ${dialogs.length ? dialogs.join(' / ') : 'none'}; screenshot ${shot})`,
+        );
+        return Number.NaN;
+      }
+    };
     await loadToFirstRow(page, `${server.url}/`);
     await sleep(1000);
-    const searchCold = await searchOnce(page, QUERIES[0]!);
+    const searchCold = await attempt('first search', () => searchOnce(page, QUERIES[0]!));
     const search: number[] = [];
-    for (let i = 0; i < WARM_SEARCHES; i++)
-      search.push(await searchOnce(page, QUERIES[(i + 1) % QUERIES.length]!));
+    for (let i = 0; i < WARM_SEARCHES; i++) {
+      search.push(await attempt('search', () => searchOnce(page, QUERIES[(i + 1) % QUERIES.length]!)));
+    }
     const editHome: number[] = [];
     const searchAfterWrite: number[] = [];
     for (let i = 0; i < EDITS_PER_SCREEN; i++) {
-      editHome.push(await editOnce(page));
+      editHome.push(await attempt('edit on Home', () => editOnce(page)));
       await sleep(300);
-      searchAfterWrite.push(await searchOnce(page, QUERIES[i % QUERIES.length]!));
+      searchAfterWrite.push(
+        await attempt('search after a write', () => searchOnce(page, QUERIES[i % QUERIES.length]!)),
+      );
     }
     await loadToFirstRow(page, `${server.url}/tasks/${account.bigTaskId}`);
     await sleep(1000);
     const editTask: number[] = [];
     for (let i = 0; i < EDITS_PER_SCREEN; i++) {
-      editTask.push(await editOnce(page));
+      editTask.push(await attempt('edit on the task page', () => editOnce(page)));
       await sleep(300);
-      searchAfterWrite.push(await searchOnce(page, QUERIES[(i + 3) % QUERIES.length]!));
+      searchAfterWrite.push(
+        await attempt('search after a write', () => searchOnce(page, QUERIES[(i + 3) % QUERIES.length]!)),
+      );
     }
     if (errors.length > 0) console.log(`  page errors: ${errors.join(' | ')}`);
     return {
@@ -689,7 +728,7 @@ export async function run(args: string[] = []): Promise<void> {
         for (const size of options.sizes) {
           const account = served.accounts.find((a) => a.size === size)!;
           const t = Date.now();
-          const r = await measureRound(browser, served.server, script, account, indexes);
+          const r = await measureRound(browser, served.server, script, account, indexes, options);
           results.set(size, [...(results.get(size) ?? []), r]);
           console.log(
             `  round ${round}, ${thousands(account.total)} items: pull ${(r.rawMs / 1000).toFixed(1)} s, ` +
