@@ -91,7 +91,10 @@ function parseOptions(args: string[]): Options {
   };
   const quick = args.includes('--quick');
   const rounds = Number(value('--rounds') ?? (quick ? 1 : 2));
-  const sizes = (value('--sizes') ?? (quick ? '10000,30000' : '10000,100000')).split(',').map(Number);
+  // Smallest first: rounds run the sizes in this order and the ratios are largest over smallest.
+  const sizes = [
+    ...new Set((value('--sizes') ?? (quick ? '10000,30000' : '10000,100000')).split(',').map(Number)),
+  ].sort((a, b) => a - b);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a whole number ≥ 1');
   if (sizes.some((s) => !Number.isInteger(s) || s < 5000)) {
     throw new Error('--sizes takes item counts of at least 5,000, e.g. 10000,100000');
@@ -103,6 +106,7 @@ function parseOptions(args: string[]): Options {
       ? ['pglite', 'pg']
       : ['pglite'];
   const loads = Number(value('--loads') ?? 3);
+  if (!Number.isInteger(loads) || loads < 1) throw new Error('--loads takes a whole number ≥ 1');
   return { rounds, sizes, engines, loads };
 }
 
@@ -619,7 +623,8 @@ function lines(): Line[] {
   ];
 }
 
-function report(engine: string, sizes: number[], results: Map<number, RoundFigures[]>): void {
+/** Prints the table; `final` also records the figures for the dispatcher's summary. */
+function report(engine: string, sizes: number[], results: Map<number, RoundFigures[]>, final = true): void {
   const label = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : thousands(n));
   const smallest = sizes[0]!;
   const largest = sizes[sizes.length - 1]!;
@@ -636,7 +641,7 @@ function report(engine: string, sizes: number[], results: Map<number, RoundFigur
       line.budget?.text ?? '',
       ok === null ? '' : ok ? '✓' : '✗',
     ]);
-    if (line.budget) {
+    if (line.budget && final) {
       // Recorded for the dispatcher's summary as informational: timings are reported, never enforced.
       check({
         subject: `scale ${engine} ${label(largest)}`,
@@ -650,7 +655,7 @@ function report(engine: string, sizes: number[], results: Map<number, RoundFigur
   }
   const rounds = results.get(largest)?.length ?? 0;
   console.log(
-    `\nscale on ${engine}: median (min–max) over ${rounds} round(s) per size; edits and searches pooled ` +
+    `\nscale on ${engine}${final ? '' : ' (so far)'}: median (min–max) over ${rounds} round(s) per size; edits and searches pooled ` +
       `over rounds; verdicts on the ${label(largest)} figures`,
   );
   console.log(
@@ -768,6 +773,8 @@ export async function run(args: string[] = []): Promise<void> {
               `${((Date.now() - t) / 1000).toFixed(0)} s`,
           );
         }
+        // A long run that is stopped early still leaves a table of the rounds it finished.
+        if (round < options.rounds) report(name, options.sizes, results, false);
       }
     } finally {
       await browser.close();
