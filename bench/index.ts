@@ -77,6 +77,12 @@ const BENCHMARKS: Benchmark[] = [
     file: './home100k.ts',
     about: 'Home with 100,000 local items: first row, rows in the DOM',
   },
+  {
+    name: 'scale',
+    file: './scale.ts',
+    about:
+      'the built app at 10k and 100k items in Chromium: first sync vs a bare pull, long tasks, heap, screens, edits, search',
+  },
 ];
 
 type Outcome = 'PASS' | 'FAIL' | 'ERROR' | 'not available yet' | 'ran';

@@ -50,25 +50,7 @@ export async function seedBenchData(db: Executor): Promise<Seeded> {
            t.created_at + make_interval(secs => g % 600), t.created_at + make_interval(secs => g % 600),
            CASE WHEN g % 3 = 0 THEN t.created_at + make_interval(secs => g % 600 + 60) END
     FROM generate_series(0, ${todos - 1}) g JOIN t ON t.n = g % ${tasks}`);
-  // Roll the todos' statuses up into tasks, then tasks into campaigns, by the app's rule (shared/status):
-  // all done → completed, any started → in progress, else as it was. Inconsistent seed statuses would
-  // make every benchmark write "repair" its family with extra updates that real data never needs.
-  for (const [child, parent] of [
-    ['todo', 'task'],
-    ['task', 'campaign'],
-  ] as const) {
-    await db.execute(sql`
-      UPDATE items t SET
-        status = CASE WHEN s.done = s.n THEN 'completed' WHEN s.started > 0 THEN 'in_progress' ELSE t.status END,
-        completed_at = CASE WHEN s.done = s.n THEN t.created_at + make_interval(days => 1) END
-      FROM (
-        SELECT parent_id, count(*) AS n,
-               count(*) FILTER (WHERE status = 'completed') AS done,
-               count(*) FILTER (WHERE status <> 'pending') AS started
-        FROM items WHERE user_id = ${user.id} AND type = ${child} GROUP BY parent_id
-      ) s
-      WHERE t.id = s.parent_id AND t.type = ${parent}`);
-  }
+  await rollUpStatuses(db, user.id);
   // Autovacuum would analyze a table this size soon after such a load; do it now so the planner
   // sees the data the benchmark runs against rather than an empty table.
   await db.execute(sql`ANALYZE`);
@@ -86,5 +68,148 @@ export async function seedBenchData(db: Executor): Promise<Seeded> {
     taskIds: taskRows.map((r) => r.id),
     todoIds: todoRows.map((r) => r.id),
     total: count?.n ?? 0,
+  };
+}
+
+/**
+ * Rolls the todos' statuses up into tasks, then tasks into campaigns, by the app's rule (shared/status):
+ * all done → completed, any started → in progress, else as it was. Inconsistent seed statuses would
+ * make every benchmark write "repair" its family with extra updates that real data never needs.
+ */
+export async function rollUpStatuses(db: Executor, userId: number): Promise<void> {
+  for (const [child, parent] of [
+    ['todo', 'task'],
+    ['task', 'campaign'],
+  ] as const) {
+    await db.execute(sql`
+      UPDATE items t SET
+        status = CASE WHEN s.done = s.n THEN 'completed' WHEN s.started > 0 THEN 'in_progress' ELSE t.status END,
+        completed_at = CASE WHEN s.done = s.n THEN t.created_at + make_interval(days => 1) END
+      FROM (
+        SELECT parent_id, count(*) AS n,
+               count(*) FILTER (WHERE status = 'completed') AS done,
+               count(*) FILTER (WHERE status <> 'pending') AS started
+        FROM items WHERE user_id = ${userId} AND type = ${child} GROUP BY parent_id
+      ) s
+      WHERE t.id = s.parent_id AND t.type = ${parent}`);
+  }
+}
+
+export interface ScaleAccount {
+  user: UserRow;
+  /** Every item the account can see, as a fresh device must store them all. */
+  total: number;
+  /** Items with no parent: what Home lists. */
+  topLevel: number;
+  campaignId: number;
+  /** The task with 2,000 todos. */
+  bigTaskId: number;
+}
+
+export const BIG_TASK_TODOS = 2000;
+
+/**
+ * One account with `items` items in the shape of a long-lived tracker: a campaign per 500 items with
+ * 30 tasks each; top-level tasks (1 per 100 items) and todos (1 per 50); one task with 2,000 todos;
+ * the rest todos spread over the other tasks unevenly (most have a few, the busiest a few hundred).
+ * About a third of the todos are completed, and statuses roll up as the app rolls them. Creation
+ * times cover the past two years, children after their parent. Set-based INSERTs: 100,000 items take
+ * seconds on either engine.
+ */
+export async function seedScaleAccount(
+  db: Executor,
+  options: { phone: string; name: string; items: number },
+): Promise<ScaleAccount> {
+  const user = await findOrCreateUser(db, options.phone, options.name);
+  const u = user.id;
+  const campaigns = Math.max(1, Math.round(options.items / 500));
+  const perCampaign = 30;
+  const topTasks = Math.round(options.items / 100);
+  const topTodos = Math.round(options.items / 50);
+  const spread =
+    options.items - campaigns - campaigns * perCampaign - topTasks - topTodos - 1 - BIG_TASK_TODOS;
+  if (spread < 0) throw new Error(`seedScaleAccount: ${options.items} items are too few for the shape`);
+  const stepMins = Math.floor((730 * 24 * 60) / campaigns);
+  const words = sql`(ARRAY['paint','fence','tape','order','ship','call','plan','review','draft','budget'])`;
+  await db.execute(sql`
+    INSERT INTO items (uuid, title, description, type, status, user_id, created_at, updated_at)
+    SELECT gen_random_uuid(), 'Campaign ' || g || ' ' || ${words}[1 + g % 10], 'Campaign number ' || g,
+           'campaign', 'pending', ${u},
+           now() - make_interval(days => 730) + make_interval(mins => g * ${stepMins}::int),
+           now() - make_interval(days => 730) + make_interval(mins => g * ${stepMins}::int)
+    FROM generate_series(1, ${campaigns}::int) g`);
+  await db.execute(sql`
+    INSERT INTO items (uuid, title, type, status, user_id, parent_id, created_at, updated_at)
+    SELECT gen_random_uuid(), 'Task ' || k || ' of ' || c.title, 'task',
+           CASE WHEN k % 5 = 0 THEN 'in_progress' ELSE 'pending' END, ${u}, c.id,
+           c.created_at + make_interval(mins => k * 30), c.created_at + make_interval(mins => k * 30)
+    FROM items c CROSS JOIN generate_series(1, ${perCampaign}::int) k
+    WHERE c.user_id = ${u} AND c.type = 'campaign'`);
+  // Each kind spread over the whole two years, so Home's newest rows mix campaigns, tasks and todos.
+  const topTime = (count: number) =>
+    sql`now() - make_interval(days => 730) + make_interval(secs => g * ${Math.floor((730 * 86400) / Math.max(1, count))}::int)`;
+  await db.execute(sql`
+    INSERT INTO items (uuid, title, type, status, user_id, created_at, updated_at, completed_at)
+    SELECT gen_random_uuid(), 'Loose task ' || g || ' ' || ${words}[1 + g % 10], 'task',
+           CASE WHEN g % 3 = 0 THEN 'completed' WHEN g % 7 = 0 THEN 'in_progress' ELSE 'pending' END,
+           ${u}, ${topTime(topTasks)}, ${topTime(topTasks)}, CASE WHEN g % 3 = 0 THEN ${topTime(topTasks)} + make_interval(days => 1) END
+    FROM generate_series(1, ${topTasks}::int) g`);
+  const [big] = await rows<{ id: number; created_at: string }>(
+    db,
+    sql`
+    INSERT INTO items (uuid, title, type, status, user_id, parent_id, created_at, updated_at)
+    SELECT gen_random_uuid(), ${`Big task with ${BIG_TASK_TODOS.toLocaleString('en-US')} todos`}, 'task', 'pending', ${u}, c.id,
+           c.created_at + make_interval(mins => 5), c.created_at + make_interval(mins => 5)
+    FROM items c WHERE c.user_id = ${u} AND c.type = 'campaign' ORDER BY c.id LIMIT 1
+    RETURNING id, parent_id`,
+  );
+  if (!big) throw new Error('seedScaleAccount: the big task was not created');
+  await db.execute(sql`
+    INSERT INTO items (uuid, title, type, status, user_id, parent_id, created_at, updated_at, completed_at)
+    SELECT gen_random_uuid(), 'Step ' || g || ': ' || ${words}[1 + g % 10] || ' ' || ${words}[1 + (g / 10) % 10],
+           'todo', CASE WHEN g % 3 = 0 THEN 'completed' ELSE 'pending' END, ${u}, t.id,
+           t.created_at + make_interval(secs => g), t.created_at + make_interval(secs => g),
+           CASE WHEN g % 3 = 0 THEN t.created_at + make_interval(secs => g + 3600) END
+    FROM items t CROSS JOIN generate_series(1, ${BIG_TASK_TODOS}::int) g WHERE t.id = ${big.id}`);
+  await db.execute(sql`
+    INSERT INTO items (uuid, title, type, status, user_id, created_at, updated_at, completed_at)
+    SELECT gen_random_uuid(), initcap(${words}[1 + g % 10]) || ' ' || ${words}[1 + (g / 10) % 10] || ' note ' || g,
+           'todo', CASE WHEN g % 3 = 0 THEN 'completed' ELSE 'pending' END, ${u},
+           ${topTime(topTodos)}, ${topTime(topTodos)}, CASE WHEN g % 3 = 0 THEN ${topTime(topTodos)} + make_interval(hours => 2) END
+    FROM generate_series(1, ${topTodos}::int) g`);
+  if (spread > 0) {
+    // Task n gets the todos whose skewed draw lands on it: n = T·u^1.5 for u spread evenly over [0, 1),
+    // so the first tasks hold a few hundred and most hold a handful.
+    await db.execute(sql`
+      WITH t AS (
+        SELECT id, created_at, (row_number() OVER (ORDER BY id) - 1)::int AS n
+        FROM items WHERE user_id = ${u} AND type = 'task' AND id <> ${big.id}
+      ), pool AS (SELECT count(*)::float8 AS size FROM t),
+      d AS (
+        SELECT g, floor(pool.size * power(((g::bigint * 7919) % ${spread}::bigint)::float8 / ${spread}::float8, 1.5))::int AS n
+        FROM generate_series(0, ${spread - 1}::int) g CROSS JOIN pool
+      )
+      INSERT INTO items (uuid, title, type, status, user_id, parent_id, created_at, updated_at, completed_at)
+      SELECT gen_random_uuid(),
+             initcap(${words}[1 + d.g % 10]) || ' ' || ${words}[1 + (d.g / 10) % 10] || ' ' || d.g,
+             'todo', CASE WHEN d.g % 3 = 0 THEN 'completed' ELSE 'pending' END, ${u}, t.id,
+             t.created_at + make_interval(secs => d.g % 86400), t.created_at + make_interval(secs => d.g % 86400),
+             CASE WHEN d.g % 3 = 0 THEN t.created_at + make_interval(secs => d.g % 86400 + 3600) END
+      FROM d JOIN t ON t.n = d.n`);
+  }
+  await rollUpStatuses(db, u);
+  await db.execute(sql`ANALYZE items`);
+  const [counts] = await rows<{ total: number; top: number; campaign: number }>(
+    db,
+    sql`SELECT count(*)::int AS total, (count(*) FILTER (WHERE parent_id IS NULL))::int AS top,
+               min(id) FILTER (WHERE type = 'campaign')::int AS campaign
+        FROM items WHERE user_id = ${u} AND deleted_at IS NULL`,
+  );
+  return {
+    user,
+    total: counts?.total ?? 0,
+    topLevel: counts?.top ?? 0,
+    campaignId: counts?.campaign ?? 0,
+    bigTaskId: big.id,
   };
 }
