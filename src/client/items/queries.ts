@@ -1,9 +1,18 @@
 /** The device's items, live, through the one door (src/client/app/liveData). */
 import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
-import { type LocalItem, useLocal, useMutuals, useShown, useViewer, type ViewerState } from '../app/liveData';
+import {
+  type LocalItem,
+  type Paged,
+  useLocal,
+  useMutuals,
+  usePagedLocal,
+  useShown,
+  useViewer,
+  type ViewerState,
+} from '../app/liveData';
 
-export type { LocalItem, ViewerState };
+export type { LocalItem, Paged, ViewerState };
 export { useMutuals, useViewer };
 
 export type ListTab = 'all' | ItemType;
@@ -33,6 +42,24 @@ export function useChildrenOldestFirst(parentId: number): LocalItem[] | undefine
 }
 
 /**
+ * A detail page's children, oldest first, read by index a page at a time (a task with 2,000 todos shows
+ * its first page at once); ties within a page in oldestFirst's order.
+ */
+export function useChildrenPage(parentId: number): Paged<LocalItem> {
+  const paged = usePagedLocal(
+    async (reads, limit) => oldestFirst(await reads.childrenPage(parentId, { limit })),
+    [parentId],
+  );
+  useShown(paged.items);
+  return paged;
+}
+
+/** Progress of a campaign or task (its children, completed ones), counted by index, live. */
+export function useChildProgress(parentId: number): { total: number; completed: number } | undefined {
+  return useLocal((reads) => (parentId === 0 ? undefined : reads.progress(parentId)), [parentId]);
+}
+
+/**
  * Every live descendant of an item (a campaign's tasks and their todos; depth is at most two below
  * a campaign), for progress through the whole subtree and for asking before a bulk completion.
  */
@@ -56,6 +83,32 @@ export function useDescendants(rootId: number): LocalItem[] | undefined {
 /** Home's 'all' is orphans newest first; a type tab is every item of that type, newest first. */
 export function useHomeItems(tab: ListTab | null): LocalItem[] | undefined {
   return useShown(useLocal((reads) => (tab === null ? undefined : reads.homeItems(tab)), [tab]));
+}
+
+/** Home's type tab (every item of the type, newest first), read by index a page at a time; null reads nothing. */
+export function useHomeTypePage(tab: ItemType | null): Paged<LocalItem> {
+  const paged = usePagedLocal(
+    async (reads, limit) => (tab === null ? undefined : reads.homeItems(tab, { limit })),
+    [tab],
+  );
+  useShown(paged.items);
+  return paged;
+}
+
+/** How many items of each of `types` there are, counted by index; undefined while loading or not asked. */
+export function useTypeCounts(
+  types: readonly ItemType[] | null,
+): Partial<Record<ItemType, number>> | undefined {
+  const key = types?.join(',') ?? null;
+  return useLocal(
+    async (reads) => {
+      if (types === null) return undefined;
+      const counts = await Promise.all(types.map((t) => reads.homeCount(t)));
+      return Object.fromEntries(types.map((t, i) => [t, counts[i]]));
+    },
+    // The types' text is the dependency: the same types give the same key on every render.
+    [key],
+  );
 }
 
 /**
