@@ -5,7 +5,8 @@
  * (the rows in the shape the app stores them: with `_top` and the list keys, so no repair runs), in a
  * realistic shape: a few thousand top-level items, campaigns with 20 tasks, tasks with tens of todos,
  * one task with 2,000 todos, a third completed. Then rounds alternate 10k and 100k; each screen is
- * opened and timed from navigation start to its first item row. `--runs N` sets the rounds (3).
+ * opened and timed from navigation start to its first item row. `--runs N` sets the rounds (3);
+ * `--client-dir DIR` serves another build of the client (an older commit's, for a before figure).
  */
 import { type BrowserContext, chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
@@ -155,12 +156,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export async function run(args: string[] = []): Promise<void> {
   const at = args.indexOf('--runs');
   const runs = at >= 0 ? Number(args[at + 1]) : 3;
+  const dirAt = args.indexOf('--client-dir');
+  const clientDir = dirAt >= 0 ? args[dirAt + 1] : undefined;
   const subject = 'list screens, 10k vs 100k';
   if (!chromiumAvailable()) {
     skip(subject, `no Chromium at ${chromiumPath}`);
     return;
   }
-  const server = await startAppServer();
+  const server = await startAppServer(120_000, clientDir ? { clientDir } : {});
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const profiles = new Map<number, BrowserContext>();
