@@ -187,6 +187,9 @@ export async function run(args: string[] = []): Promise<void> {
     for (let round = 0; round < runs; round++) {
       for (const size of SIZES) {
         const page = await profiles.get(size)!.newPage();
+        // Unmeasured: the first load of a fresh page fetches and compiles the app's chunks.
+        await page.goto(`${server.url}/preferences`);
+        await page.waitForLoadState('networkidle');
         for (const screen of SCREENS) {
           await page.goto(`${server.url}${screen.path}`);
           await page.waitForSelector(ROW, { timeout: 30_000 });
