@@ -138,15 +138,20 @@ function readsOf(c: OutpostClient): LocalReads {
       observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(() =>
         queries.childrenOf(parentId),
       ),
-    // Counting the parent's range observes it without loading a row (a task with 2,000 todos).
+    // A server or guest id needs no resolving: the query's own reads start at once and are observed
+    // (a page of a task's 2,000 todos, not all of them). A temporary id is observed as `children` is.
     childrenPage: (parentId, opts) =>
-      observe([db.items.where('parent_id').equals(parentId).count(), db.meta.get('idAliases')]).then(() =>
-        queries.childrenOldestFirst(parentId, opts),
-      ),
+      parentId >= 0
+        ? queries.childrenOldestFirst(parentId, opts)
+        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
+            () => queries.childrenOldestFirst(parentId, opts),
+          ),
     progress: (parentId) =>
-      observe([db.items.where('parent_id').equals(parentId).count(), db.meta.get('idAliases')]).then(() =>
-        queries.progressFor(parentId),
-      ),
+      parentId >= 0
+        ? queries.progressFor(parentId)
+        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
+            () => queries.progressFor(parentId),
+          ),
     parentTitles: async (ids) => {
       const map = new Map<number, string>();
       if (ids.length === 0) return map;

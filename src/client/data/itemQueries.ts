@@ -312,7 +312,8 @@ export async function childrenOldestFirst(
   parentId: number,
   opts: { limit?: number; after?: LocalItem } = {},
 ): Promise<LocalItem[]> {
-  const id = await resolveId(db, parentId);
+  // No await before the reads for a server or guest id: a live query observes them (see liveData).
+  const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
   const s = childStream(viewer, id);
   const after = opts.after;
   let rows = db.items
@@ -332,7 +333,7 @@ export interface Progress {
 
 /** Progress of a campaign or task: its live children, completed ones counted by index. */
 export async function progressFor(db: OutpostDb, viewer: Viewer, parentId: number): Promise<Progress> {
-  const id = await resolveId(db, parentId);
+  const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
   const scope = scopeKey(viewer);
   const [total, completed] = await Promise.all([
     countStreams(db, [childStream(viewer, id)]),
