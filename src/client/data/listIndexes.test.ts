@@ -312,7 +312,7 @@ describe('list screens read by index (listKeys.ts, itemQueries.ts)', () => {
           await db.delete();
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
   });
 
