@@ -139,6 +139,37 @@ async function seed(context: BrowserContext, url: string, items: LocalItem[]): P
   return stored;
 }
 
+/** What one count of the whole items store and of one index of it costs (the app counts at open). */
+async function countCost(context: BrowserContext, url: string): Promise<{ store: number; index: number }> {
+  const page = await context.newPage();
+  await page.goto(`${url}/preferences`, { waitUntil: 'networkidle' });
+  const cost = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('Outpost');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const timed = async (request: () => IDBRequest<number>) => {
+      const started = performance.now();
+      await new Promise((resolve, reject) => {
+        const r = request();
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      return performance.now() - started;
+    };
+    const store = () => db.transaction('items').objectStore('items');
+    const result = {
+      store: await timed(() => store().count()),
+      index: await timed(() => store().index('[_scope+status+_sk]').count()),
+    };
+    db.close();
+    return result;
+  });
+  await page.close();
+  return cost;
+}
+
 /** Records, in the page, when the first item row enters the DOM (ms since navigation start). */
 function watchFirstRow(selector: string): void {
   const w = window as unknown as { __firstRowAt?: number };
@@ -180,6 +211,14 @@ export async function run(args: string[] = []): Promise<void> {
       await context.addInitScript(watchFirstRow, ROW);
       const stored = await seed(context, server.url, guestTree(size));
       info(subject, `seeded (${size})`, `${stored.toLocaleString('en-US')} items`);
+      if (!clientDir) {
+        const cost = await countCost(context, server.url);
+        info(
+          subject,
+          `count, store / an index (${size})`,
+          `${cost.store.toFixed(0)} / ${cost.index.toFixed(0)} ms`,
+        );
+      }
       profiles.set(size, context);
     }
     heading(`First row of each list screen, ${runs} rounds, 10k and 100k alternating (${server.url})`);
