@@ -26,8 +26,8 @@ const BIG_CAMPAIGN = 1;
 const BIG_TASK = 2;
 
 const SCREENS = [
-  { name: 'Home, Tasks tab', path: '/?tab=task' },
   { name: 'Queue', path: '/queue' },
+  { name: 'Home, Tasks tab', path: '/?tab=task' },
   { name: 'Active', path: '/active' },
   { name: 'Completed', path: '/completed' },
   { name: 'My List', path: '/my-list' },
@@ -242,9 +242,13 @@ export async function run(args: string[] = []): Promise<void> {
       }
     }
     for (const screen of SCREENS) {
-      const small = median(times.get(`${screen.name}@${SIZES[0]}`) ?? []);
-      const large = median(times.get(`${screen.name}@${SIZES[1]}`) ?? []);
+      const smallRuns = times.get(`${screen.name}@${SIZES[0]}`) ?? [];
+      const largeRuns = times.get(`${screen.name}@${SIZES[1]}`) ?? [];
+      const small = median(smallRuns);
+      const large = median(largeRuns);
+      const each = (runs: number[]) => runs.map((t) => t.toFixed(0)).join(', ');
       info(screen.name, 'first row at 10k (median)', `${small.toFixed(0)} ms`);
+      info(screen.name, 'each round, 10k | 100k', `${each(smallRuns)} | ${each(largeRuns)} ms`);
       check({
         subject: screen.name,
         metric: 'first row at 100k (median)',
