@@ -174,8 +174,11 @@ export function useLocal<T>(query: (reads: LocalReads) => Promise<T> | T, deps: 
   return useLiveQuery(() => (key === null ? undefined : query(reads)), [...deps, key, reads]);
 }
 
-/** How many rows a long list shows at first, and how many more each 'Show more' adds. */
-export const LIST_PAGE = 50;
+/**
+ * How many rows a long list shows at first, and how many more each 'Show more' adds. Above ItemList's
+ * windowing threshold (60), so a full page renders only the rows near the viewport.
+ */
+export const LIST_PAGE = 100;
 
 export interface Paged<T> {
   /** The rows shown (the first pages), undefined while loading. */
