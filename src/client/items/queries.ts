@@ -23,9 +23,9 @@ export function useItem(id: number): LocalItem | null | undefined {
   return useShown(useLocal((reads) => (id === 0 ? null : reads.item(id)), [id]));
 }
 
-/** The children of an item, newest first, live. */
-export function useChildren(parentId: number): LocalItem[] | undefined {
-  return useLocal((reads) => reads.children(parentId), [parentId]);
+/** The children of an item, newest first, live; undefined (nothing read) until `enabled`. */
+export function useChildren(parentId: number, enabled = true): LocalItem[] | undefined {
+  return useLocal((reads) => (enabled ? reads.children(parentId) : undefined), [parentId, enabled]);
 }
 
 /** Oldest first (created_at, then id): the order people type a checklist in. */

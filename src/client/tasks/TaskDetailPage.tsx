@@ -29,9 +29,10 @@ export default function TaskDetailPage() {
   const id = Number(useParams().id);
   const task = useItem(Number.isFinite(id) ? id : 0);
   const parent = useItem(task?.parent_id ?? 0);
-  // The whole list only for the Complete/Reopen button; the section shows a page, progress is counted.
-  const todos = useChildren(id);
+  // The section shows a page and progress is counted; the whole list, for the Complete/Reopen button
+  // only, is read once the first page is on screen (not competing with it).
   const page = useTaskTodosPage(id);
+  const todos = useChildren(id, page.items !== undefined);
   const progress = useTaskProgress(Number.isFinite(id) ? id : 0);
 
   if (task === undefined) return <DetailLoading label="Loading task..." />;
