@@ -8,6 +8,7 @@
  */
 import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
+import { listKeysOf } from '../src/client/data/listKeys';
 import type { LocalItem } from '../src/client/data/types';
 import type { ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
@@ -23,13 +24,13 @@ const ROW = '[data-item-id]';
 function guestItems(count: number, first = 0): LocalItem[] {
   const types: ItemType[] = ['campaign', 'task', 'todo'];
   const start = Date.parse('2026-01-01T00:00:00.000Z');
-  return Array.from({ length: count - first }, (_, offset) => {
+  return Array.from({ length: count - first }, (_, offset): LocalItem => {
     const index = first + offset;
     const id = index + 1;
     const at = new Date(start + id * 60_000).toISOString();
     const guest = { id: 0, name: 'Guest User', phone: '', created_at: at, updated_at: at };
     const completed = id % 4 === 0;
-    return {
+    const row = {
       id,
       uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
       title: `Bench item ${id}`,
@@ -63,6 +64,8 @@ function guestItems(count: number, first = 0): LocalItem[] {
       // As the app stores them (topLevel.ts): with the flag, the first open does not repair 100,000 rows.
       _top: 1,
     } satisfies LocalItem;
+    // And the list keys (listKeys.ts), or the first open would compute them for every row.
+    return { ...row, ...listKeysOf(row) };
   });
 }
 

@@ -6,7 +6,7 @@
  */
 
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
 import type { SubtreeProgress } from '../../shared/progress';
@@ -108,6 +108,10 @@ export type LocalReads = OutpostClient['queries'] & {
   item: (id: number) => Promise<LocalItem | null>;
   /** The children of an item, newest first. */
   children: (parentId: number) => Promise<LocalItem[]>;
+  /** A page of the children of an item, oldest first, read by index from `after`. */
+  childrenPage: (parentId: number, opts: { limit?: number; after?: LocalItem }) => Promise<LocalItem[]>;
+  /** Progress of a campaign or task from its children's index counts. */
+  progress: (parentId: number) => Promise<{ total: number; completed: number }>;
   /** Titles of the given parents that are on the device, for 'in {parent}' on the rows on screen. */
   parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
 };
@@ -134,6 +138,20 @@ function readsOf(c: OutpostClient): LocalReads {
       observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(() =>
         queries.childrenOf(parentId),
       ),
+    // A server or guest id needs no resolving: the query's own reads start at once and are observed
+    // (a page of a task's 2,000 todos, not all of them). A temporary id is observed as `children` is.
+    childrenPage: (parentId, opts) =>
+      parentId >= 0
+        ? queries.childrenOldestFirst(parentId, opts)
+        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
+            () => queries.childrenOldestFirst(parentId, opts),
+          ),
+    progress: (parentId) =>
+      parentId >= 0
+        ? queries.progressFor(parentId)
+        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
+            () => queries.progressFor(parentId),
+          ),
     parentTitles: async (ids) => {
       const map = new Map<number, string>();
       if (ids.length === 0) return map;
@@ -154,6 +172,48 @@ export function useLocal<T>(query: (reads: LocalReads) => Promise<T> | T, deps: 
   const key = useViewerKey(c);
   const reads = useMemo(() => readsOf(c), [c]);
   return useLiveQuery(() => (key === null ? undefined : query(reads)), [...deps, key, reads]);
+}
+
+/**
+ * How many rows a long list shows at first, and how many more each 'Show more' adds. Above ItemList's
+ * windowing threshold (60), so a full page renders only the rows near the viewport.
+ */
+export const LIST_PAGE = 100;
+
+export interface Paged<T> {
+  /** The rows shown (the first pages), undefined while loading. */
+  items: T[] | undefined;
+  /** Whether rows beyond them exist. */
+  more: boolean;
+  showMore: () => void;
+}
+
+/**
+ * A live list read a page at a time (by index, with a limit, see itemQueries.ts): the first LIST_PAGE
+ * rows, a page more on each showMore. One row beyond the limit is asked for, so the screen knows
+ * whether there is more without counting. Back to the first page whenever `deps` change.
+ */
+export function usePagedLocal<T>(
+  query: (reads: LocalReads, limit: number) => Promise<T[] | undefined>,
+  deps: unknown[],
+): Paged<T> {
+  const depsKey = JSON.stringify(deps);
+  const [paging, setPaging] = useState({ key: depsKey, pages: 1 });
+  const pages = paging.key === depsKey ? paging.pages : 1;
+  const limit = pages * LIST_PAGE;
+  const rows = useLocal((reads) => query(reads, limit + 1), [...deps, limit]);
+  const showMore = useCallback(
+    () => setPaging((p) => ({ key: depsKey, pages: (p.key === depsKey ? p.pages : 1) + 1 })),
+    [depsKey],
+  );
+  return useMemo(
+    () => ({
+      items: rows === undefined ? undefined : rows.length > limit ? rows.slice(0, limit) : rows,
+      more: rows !== undefined && rows.length > limit,
+      showMore,
+    }),
+    [rows, limit, showMore],
+  );
 }
 
 const NO_PROGRESS: ReadonlyMap<number, SubtreeProgress> = new Map();

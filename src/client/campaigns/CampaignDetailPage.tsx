@@ -10,11 +10,11 @@ import {
   ProgressBlock,
 } from '../components/items/DetailParts';
 import { ItemList } from '../components/items/ItemList';
-import { ListEmpty, ListLoading, PageColumn, useTabParam } from '../components/items/PageParts';
+import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { statusText } from '../items/itemStyle';
-import { useChildrenOldestFirst, useDescendants, useItem } from '../items/queries';
+import { useChildrenPage, useDescendants, useItem } from '../items/queries';
 import { ActivityFeed } from './ActivityFeed';
 
 const TABS = ['contents', 'activity'] as const;
@@ -23,7 +23,8 @@ const BACK = { to: '/campaigns', label: 'Campaigns' };
 export default function CampaignDetailPage() {
   const id = Number(useParams().id);
   const campaign = useItem(Number.isFinite(id) ? id : 0);
-  const children = useChildrenOldestFirst(id);
+  const page = useChildrenPage(id);
+  const children = page.items;
   const descendants = useDescendants(Number.isFinite(id) ? id : 0);
   const [tab, setTab] = useTabParam(TABS, 'contents');
 
@@ -62,7 +63,12 @@ export default function CampaignDetailPage() {
               title="No tasks or todos yet. Add your first item above!"
             />
           ) : (
-            <ItemList items={children} label={`Contents of ${campaign.title}`} showParent={false} />
+            <ItemList
+              items={children}
+              label={`Contents of ${campaign.title}`}
+              showParent={false}
+              footer={<ShowMore more={page.more} onMore={page.showMore} shown={children.length} />}
+            />
           )}
         </TabsContent>
         <TabsContent value="activity">

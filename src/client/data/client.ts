@@ -346,14 +346,18 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       tab: queries.Tab,
       o?: queries.ListOptions,
     ) => queries.screenItems(db, viewer(), screen, tab, o),
+    screenCount: (screen: Parameters<typeof queries.screenCount>[2], tab: queries.Tab) =>
+      queries.screenCount(db, viewer(), screen, tab),
     myListItems: (s: Parameters<typeof queries.myListItems>[2], o?: queries.ListOptions) =>
       queries.myListItems(db, viewer(), s, o),
-    myListCounts: () => queries.myListCounts(db, viewer()),
+    myListCounts: (search?: string) => queries.myListCounts(db, viewer(), search),
     assignedToMe: (o?: queries.ListOptions) => queries.assignedToMe(db, viewer(), o),
     itemsByStatus: (s: Parameters<typeof queries.itemsByStatus>[2], o?: queries.ListOptions) =>
       queries.itemsByStatus(db, viewer(), s, o),
     childrenOf: (id: number, type?: Parameters<typeof queries.childrenOf>[3]) =>
       queries.childrenOf(db, viewer(), id, type),
+    childrenOldestFirst: (id: number, o?: { limit?: number; after?: LocalItem }) =>
+      queries.childrenOldestFirst(db, viewer(), id, o),
     progressFor: (id: number) => queries.progressFor(db, viewer(), id),
     subtreeProgress: (ids: readonly number[]) => queries.subtreeProgressOf(db, viewer(), ids),
     itemById: (id: number) => queries.itemById(db, viewer(), id),

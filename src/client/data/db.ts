@@ -1,10 +1,11 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../shared/protocol';
+import { recomputeListKeys } from './listKeys';
 import { recomputeTopFlags, topLevelMiddleware } from './topLevel';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -24,12 +25,46 @@ const STORES_V4 = { ...STORES_V3, trash: 'uuid, owner, deletedAt', undo: '++seq,
 
 // An item without a reminder has no key in this index (null is not a key): the reminder watch reads
 // only the items that have one, and a change to any other item does not wake it.
-const STORES = { ...STORES_V4, items: `${STORES_V3.items}, remind_at` };
+const STORES_V5 = { ...STORES_V4, items: `${STORES_V3.items}, remind_at` };
 
-/** Counts the rows Home's index holds against all rows; recomputes the flags when they differ. */
+/**
+ * Version 6 (issue 19): every list screen's index over the maintained list keys (listKeys.ts), newest
+ * first by reading each range in reverse; equal keys come by id descending, as src/shared/sort.ts
+ * breaks ties. Marked-deleted rows sit under `_scope` 'x', on no list.
+ */
+export const LIST_INDEX = {
+  /** Home's type tabs: a type in a scope, by created_at. */
+  typeTab: '[_scope+type+created_at]',
+  /** A campaign's or task's children, by created_at; and their counts by status (progress). */
+  children: '[parent_id+_scope+created_at]',
+  childStatus: '[parent_id+_scope+status]',
+  /** Created by a user, per status and type (Queue/Active/Completed type tabs, My List). */
+  mine: '[_scope+user_id+status+type+_sk]',
+  /** Created by a user, per status, top-level only (the All tabs). */
+  mineTop: '[_scope+user_id+status+_top+_sk]',
+  /** Assigned to a user other than the creator, per status and type / top-level only. */
+  assigned: '[_scope+_asg+status+type+_sk]',
+  assignedTop: '[_scope+_asg+status+_top+_sk]',
+  /** Every item of a status (itemsByStatus); every row is in it, so the repair at open counts it. */
+  status: '[_scope+status+_sk]',
+  /** Assigned to a user, by updated_at || created_at (assignedToMe). */
+  assignedTo: '[_scope+assigned_to+_uk]',
+} as const;
+
+const STORES = { ...STORES_V5, items: `${STORES_V5.items}, ${Object.values(LIST_INDEX).join(', ')}` };
+
+/**
+ * Counts the rows Home's index and the status index hold against all rows; recomputes the flags or the
+ * list keys when they differ.
+ */
 async function repairTopFlags(db: OutpostDb): Promise<void> {
-  const [all, indexed] = await Promise.all([db.items.count(), db.items.where(HOME_INDEX).above([]).count()]);
+  const [all, indexed, keyed] = await Promise.all([
+    db.items.count(),
+    db.items.where(HOME_INDEX).above([]).count(),
+    db.items.where(LIST_INDEX.status).above([]).count(),
+  ]);
   if (all !== indexed) await db.transaction('rw', db.items, () => recomputeTopFlags(db.items));
+  if (all !== keyed) await db.transaction('rw', db.items, () => recomputeListKeys(db.items));
 }
 
 /**
@@ -68,7 +103,11 @@ export class OutpostDb extends Dexie {
     // Version 4 only adds two stores; every item and queued change stays as it is.
     this.version(4).stores(STORES_V4);
     // Version 5 only adds the reminder index (IndexedDB fills it from the stored items).
-    this.version(DB_VERSION).stores(STORES);
+    this.version(5).stores(STORES_V5);
+    // Version 6 adds the list screens' indexes and computes every item's list keys; nothing is dropped.
+    this.version(DB_VERSION)
+      .stores(STORES)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

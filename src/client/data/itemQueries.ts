@@ -1,16 +1,11 @@
+import Dexie, { type IndexableType } from 'dexie';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { progressOf, type SubtreeProgress, subtreeProgress } from '../../shared/progress';
-import { type ListOrder, sortForList } from '../../shared/sort';
-import {
-  isAssignedTo,
-  isCreatedBy,
-  isMineOrAssigned,
-  type LifecycleScreen,
-  matchesFilterText,
-  SCREEN_STATUS,
-} from '../../shared/visibility';
-import { conflictedCollection, type OutpostDb } from './db';
+import { LIST_KEYS, LIST_ORDERS, type ListOrder } from '../../shared/sort';
+import { type LifecycleScreen, matchesFilterText, SCREEN_STATUS } from '../../shared/visibility';
+import { conflictedCollection, LIST_INDEX, type OutpostDb } from './db';
 import { homeAll, mergeNewestFirst, topRange } from './homeList';
+import { STATUS_ORDER } from './listKeys';
 import { resolveId } from './tempIds';
 import type { LocalItem, Viewer } from './types';
 
@@ -44,20 +39,90 @@ async function withoutKnownParent(db: OutpostDb, items: LocalItem[]): Promise<Lo
   return items.filter((i) => !hasRef(i) || (i._top !== 0 && !known.has(i.parent_id!)));
 }
 
-function finish(
-  items: LocalItem[],
-  order: ListOrder,
-  opts: { search?: string; limit?: number },
-): LocalItem[] {
-  const filtered = opts.search ? items.filter((i) => matchesFilterText(i, opts.search!)) : items;
-  const sorted = sortForList(filtered, order);
-  return opts.limit === undefined ? sorted : sorted.slice(0, opts.limit);
-}
-
 export interface ListOptions {
   search?: string;
   limit?: number;
+  /**
+   * Keyset pagination: only rows after this one in the list's order (the last row of the page shown);
+   * a row that moved since is still a valid place to continue from.
+   */
+  after?: LocalItem;
 }
+
+type IndexScope = 'g' | 'a';
+const scopeKey = (viewer: Viewer): IndexScope => (viewer.isGuest ? 'g' : 'a');
+
+/** One index range, newest first: the prefix values of a LIST_INDEX, then its sort key. */
+interface Stream {
+  index: string;
+  prefix: readonly IndexableType[];
+}
+
+const rangeOf = (db: OutpostDb, s: Stream, upper: IndexableType = Dexie.maxKey) =>
+  db.items.where(s.index).between([...s.prefix, Dexie.minKey], [...s.prefix, upper], true, true);
+
+/**
+ * The rows of `streams` (disjoint index ranges sorted by `order`'s key) newest first, ties by id
+ * descending: each range is read in reverse from `after`, at most `limit` rows of it, then merged.
+ */
+async function readStreams(
+  db: OutpostDb,
+  streams: readonly Stream[],
+  order: ListOrder,
+  opts: ListOptions & { keep?: (item: LocalItem) => boolean },
+): Promise<LocalItem[]> {
+  const key = LIST_KEYS[order];
+  const after = opts.after;
+  const afterKey = after ? key(after) : undefined;
+  const search = opts.search?.trim() ? opts.search : undefined;
+  const keep = opts.keep;
+  const wanted = (i: LocalItem) =>
+    (after === undefined || key(i) !== afterKey || i.id < after.id) &&
+    (search === undefined || matchesFilterText(i, search)) &&
+    (keep === undefined || keep(i));
+  const filtered = after !== undefined || search !== undefined || keep !== undefined;
+  const pages = await Promise.all(
+    streams.map((s) => {
+      let rows = rangeOf(db, s, afterKey).reverse();
+      if (filtered) rows = rows.filter(wanted);
+      if (opts.limit !== undefined) rows = rows.limit(opts.limit);
+      return rows.toArray();
+    }),
+  );
+  const merged = pages.length === 1 ? pages[0]! : pages.flat().sort(LIST_ORDERS[order]);
+  return opts.limit === undefined ? merged : merged.slice(0, opts.limit);
+}
+
+/** How many rows `streams` hold, counted by the index without loading one. */
+async function countStreams(db: OutpostDb, streams: readonly Stream[]): Promise<number> {
+  const counts = await Promise.all(streams.map((s) => rangeOf(db, s).count()));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Like readStreams, then drops the rows `drop` names (an async check, such as a parent on the
+ * device), reading on after the last row read until `limit` rows are kept or the ranges end.
+ */
+async function readStreamsWithout(
+  db: OutpostDb,
+  streams: readonly Stream[],
+  order: ListOrder,
+  opts: ListOptions,
+  drop: (rows: LocalItem[]) => Promise<LocalItem[]>,
+): Promise<LocalItem[]> {
+  if (opts.limit === undefined) return drop(await readStreams(db, streams, order, opts));
+  const out: LocalItem[] = [];
+  let after = opts.after;
+  for (;;) {
+    const want = opts.limit - out.length;
+    const page = await readStreams(db, streams, order, { ...opts, after, limit: want });
+    out.push(...(await drop(page)));
+    if (page.length < want || out.length >= opts.limit) return out.slice(0, opts.limit);
+    after = page[page.length - 1];
+  }
+}
+
+const TYPES = ['campaign', 'task', 'todo'] as const satisfies readonly ItemType[];
 
 /** Home: All shows the orphans, newest first; a type tab shows every item of that type. */
 export async function homeItems(
@@ -66,17 +131,10 @@ export async function homeItems(
   tab: Tab,
   opts: ListOptions = {},
 ): Promise<LocalItem[]> {
-  if (tab !== 'all') {
-    const items = await db.items.where('type').equals(tab).toArray();
-    return finish(
-      items.filter((i) => inScope(i, viewer)),
-      'home',
-      opts,
-    );
-  }
+  if (tab !== 'all') return readStreams(db, [homeTypeStream(viewer, tab)], 'home', opts);
   // Only the orphans are read, by Home's index: a page by range, the whole list from the copy
   // homeList.ts patches with the rows each change names.
-  if (opts.limit !== undefined && !opts.search) {
+  if (opts.limit !== undefined && !opts.search && !opts.after) {
     const limit = opts.limit;
     const pages = await Promise.all(
       scopeStatuses(viewer).map((s) => topRange(db, s).reverse().limit(limit).toArray()),
@@ -84,20 +142,51 @@ export async function homeItems(
     return mergeNewestFirst(pages.map((p) => p.filter((i) => i._deleted !== 1))).slice(0, limit);
   }
   const all = await homeAll(db, viewer);
-  const shown = opts.search ? all.filter((i) => matchesFilterText(i, opts.search!)) : all;
+  const from = opts.after ? afterIndex(all, opts.after) : 0;
+  const rest = from === 0 ? all : all.slice(from);
+  const shown = opts.search ? rest.filter((i) => matchesFilterText(i, opts.search!)) : rest;
   return opts.limit === undefined ? shown : shown.slice(0, opts.limit);
 }
+
+/** Where a newest-first list continues after `after` (which may no longer be on it). */
+function afterIndex(rows: readonly LocalItem[], after: LocalItem): number {
+  const at = rows.findIndex((r) => LIST_ORDERS.home(r, after) > 0);
+  return at === -1 ? rows.length : at;
+}
+
+const homeTypeStream = (viewer: Viewer, type: ItemType): Stream => ({
+  index: LIST_INDEX.typeTab,
+  prefix: [scopeKey(viewer), type],
+});
 
 /** The sync statuses of the viewer's scope (see inScope): the guest's own, or an account's two. */
 function scopeStatuses(viewer: Viewer): LocalItem['_syncStatus'][] {
   return viewer.isGuest ? ['local'] : ['pending', 'synced'];
 }
 
-/** Home's 'View All (N items)' count: All's from its index, without loading a row. */
+/** Home's 'View All (N items)' and tab counts, from its indexes, without loading a row. */
 export async function homeCount(db: OutpostDb, viewer: Viewer, tab: Tab): Promise<number> {
-  if (tab !== 'all') return (await homeItems(db, viewer, tab)).length;
+  if (tab !== 'all') return countStreams(db, [homeTypeStream(viewer, tab)]);
   const counts = await Promise.all(scopeStatuses(viewer).map((s) => topRange(db, s).count()));
   return counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * The ranges of a status created by the viewer or assigned to them by someone else (disjoint, see
+ * listKeys.ts `_asg`): per type, or top-level only for an All tab.
+ */
+function screenStreams(viewer: Viewer, status: ItemStatus, tab: Tab): Stream[] {
+  const scope = scopeKey(viewer);
+  if (tab === 'all') {
+    return [
+      { index: LIST_INDEX.mineTop, prefix: [scope, viewer.userId, status, 1] },
+      { index: LIST_INDEX.assignedTop, prefix: [scope, viewer.userId, status, 1] },
+    ];
+  }
+  return [
+    { index: LIST_INDEX.mine, prefix: [scope, viewer.userId, status, tab] },
+    { index: LIST_INDEX.assigned, prefix: [scope, viewer.userId, status, tab] },
+  ];
 }
 
 /**
@@ -113,67 +202,86 @@ export async function screenItems(
   opts: ListOptions = {},
 ): Promise<LocalItem[]> {
   const status = SCREEN_STATUS[screen];
-  const items = (await db.items.where('status').equals(status).toArray()).filter(
-    (i) => inScope(i, viewer) && isMineOrAssigned(i, viewer.userId) && (tab === 'all' || i.type === tab),
-  );
-  const listed = tab === 'all' ? await withoutKnownParent(db, items) : items;
-  return finish(listed, screen, opts);
+  const streams = screenStreams(viewer, status, tab);
+  if (tab !== 'all') return readStreams(db, streams, screen, opts);
+  // The flagged rows are the candidates; the few whose parent is on the device but not live in
+  // scope are dropped by withoutKnownParent, and the read goes on until the page is full.
+  return readStreamsWithout(db, streams, screen, opts, (rows) => withoutKnownParent(db, rows));
 }
 
-const MY_LIST_ORDER = {
-  pending: 'queue',
-  in_progress: 'active',
-  completed: 'completed',
-} as const satisfies Record<ItemStatus, ListOrder>;
+/** How many items a Queue/Active/Completed tab lists (type tabs from the indexes alone). */
+export async function screenCount(
+  db: OutpostDb,
+  viewer: Viewer,
+  screen: LifecycleScreen,
+  tab: Tab,
+): Promise<number> {
+  if (tab === 'all') return (await screenItems(db, viewer, screen, tab)).length;
+  return countStreams(db, screenStreams(viewer, SCREEN_STATUS[screen], tab));
+}
+
+const MY_LIST_ORDER = STATUS_ORDER;
+
+/** My List's ranges of one status: the viewer's own items, one range per type. */
+function myListStreams(viewer: Viewer, status: ItemStatus): Stream[] {
+  return TYPES.map((type) => ({
+    index: LIST_INDEX.mine,
+    prefix: [scopeKey(viewer), viewer.userId, status, type],
+  }));
+}
 
 /** My List: items the viewer created, by status, in the spec's order for each tab. */
-export async function myListItems(
+export function myListItems(
   db: OutpostDb,
   viewer: Viewer,
   status: ItemStatus,
   opts: ListOptions = {},
 ): Promise<LocalItem[]> {
-  const items = (await db.items.where('user_id').equals(viewer.userId).toArray()).filter(
-    (i) => inScope(i, viewer) && isCreatedBy(i, viewer.userId) && i.status === status,
-  );
-  return finish(items, MY_LIST_ORDER[status], opts);
+  return readStreams(db, myListStreams(viewer, status), MY_LIST_ORDER[status], opts);
 }
 
-/** My List's tab badges. */
-export async function myListCounts(db: OutpostDb, viewer: Viewer): Promise<Record<ItemStatus, number>> {
-  const counts: Record<ItemStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
-  await db.items
-    .where('user_id')
-    .equals(viewer.userId)
-    .each((i) => {
-      if (inScope(i, viewer)) counts[i.status]++;
-    });
-  return counts;
+/** My List's tab badges: from the indexes; with search text, the matching rows are counted. */
+export async function myListCounts(
+  db: OutpostDb,
+  viewer: Viewer,
+  search?: string,
+): Promise<Record<ItemStatus, number>> {
+  const statuses = ['pending', 'in_progress', 'completed'] as const satisfies readonly ItemStatus[];
+  const counts = await Promise.all(
+    statuses.map(async (status) =>
+      search?.trim()
+        ? (await myListItems(db, viewer, status, { search })).length
+        : countStreams(db, myListStreams(viewer, status)),
+    ),
+  );
+  return { pending: counts[0]!, in_progress: counts[1]!, completed: counts[2]! };
 }
 
 /** Items assigned to the viewer, most recently updated first. */
-export async function assignedToMe(
-  db: OutpostDb,
-  viewer: Viewer,
-  opts: ListOptions = {},
-): Promise<LocalItem[]> {
-  const items = await db.items.where('assigned_to').equals(viewer.userId).toArray();
-  return finish(
-    items.filter((i) => inScope(i, viewer) && isAssignedTo(i, viewer.userId)),
+export function assignedToMe(db: OutpostDb, viewer: Viewer, opts: ListOptions = {}): Promise<LocalItem[]> {
+  // 0 means nobody (isAssignedTo), so a guest (user 0) is assigned nothing.
+  if (viewer.userId === 0) return Promise.resolve([]);
+  return readStreams(
+    db,
+    [{ index: LIST_INDEX.assignedTo, prefix: [scopeKey(viewer), viewer.userId] }],
     'active',
     opts,
   );
 }
 
 /** Items of one status the viewer can see, in that status's list order. */
-export async function itemsByStatus(
+export function itemsByStatus(
   db: OutpostDb,
   viewer: Viewer,
   status: ItemStatus,
   opts: ListOptions = {},
-) {
-  const items = (await db.items.where('status').equals(status).toArray()).filter((i) => inScope(i, viewer));
-  return finish(items, MY_LIST_ORDER[status], opts);
+): Promise<LocalItem[]> {
+  return readStreams(
+    db,
+    [{ index: LIST_INDEX.status, prefix: [scopeKey(viewer), status] }],
+    MY_LIST_ORDER[status],
+    opts,
+  );
 }
 
 /** The children of an item, newest first, optionally of one type (a task's Todos section). */
@@ -185,12 +293,35 @@ export async function childrenOf(
   opts: ListOptions = {},
 ): Promise<LocalItem[]> {
   const id = await resolveId(db, parentId);
-  const items = await db.items.where('parent_id').equals(id).toArray();
-  return finish(
-    items.filter((i) => inScope(i, viewer) && (type === undefined || i.type === type)),
-    'children',
-    opts,
-  );
+  const keep = type === undefined ? undefined : (i: LocalItem) => i.type === type;
+  return readStreams(db, [childStream(viewer, id)], 'children', { ...opts, keep });
+}
+
+const childStream = (viewer: Viewer, parentId: number): Stream => ({
+  index: LIST_INDEX.children,
+  prefix: [parentId, scopeKey(viewer)],
+});
+
+/**
+ * A page of the children of an item oldest first (created_at, then id: a detail page's checklist
+ * order), read forward from `after`; `limit` rows at most.
+ */
+export async function childrenOldestFirst(
+  db: OutpostDb,
+  viewer: Viewer,
+  parentId: number,
+  opts: { limit?: number; after?: LocalItem } = {},
+): Promise<LocalItem[]> {
+  // No await before the reads for a server or guest id: a live query observes them (see liveData).
+  const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
+  const s = childStream(viewer, id);
+  const after = opts.after;
+  let rows = db.items
+    .where(s.index)
+    .between([...s.prefix, after ? after.created_at : Dexie.minKey], [...s.prefix, Dexie.maxKey], true, true);
+  if (after) rows = rows.filter((i) => i.created_at !== after.created_at || i.id > after.id);
+  if (opts.limit !== undefined) rows = rows.limit(opts.limit);
+  return rows.toArray();
 }
 
 export interface Progress {
@@ -200,11 +331,15 @@ export interface Progress {
   remaining: number;
 }
 
-/** Progress of a campaign or task: its live children, completed ones counted. */
+/** Progress of a campaign or task: its live children, completed ones counted by index. */
 export async function progressFor(db: OutpostDb, viewer: Viewer, parentId: number): Promise<Progress> {
-  const children = await childrenOf(db, viewer, parentId);
-  const completed = children.filter((c) => c.status === 'completed').length;
-  return { total: children.length, completed, ...progressOf(children.length, completed) };
+  const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
+  const scope = scopeKey(viewer);
+  const [total, completed] = await Promise.all([
+    countStreams(db, [childStream(viewer, id)]),
+    db.items.where(LIST_INDEX.childStatus).equals([id, scope, 'completed']).count(),
+  ]);
+  return { total, completed, ...progressOf(total, completed) };
 }
 
 /**

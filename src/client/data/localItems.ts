@@ -31,6 +31,10 @@ export function toServerShape(item: LocalItem): Item {
     _remote,
     _predicted,
     _top,
+    _scope,
+    _sk,
+    _uk,
+    _asg,
     ...rest
   } = item;
   return rest;

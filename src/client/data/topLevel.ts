@@ -7,6 +7,7 @@ import Dexie, {
   type Middleware,
   type Table,
 } from 'dexie';
+import { withListKeys } from './listKeys';
 import type { LocalItem } from './types';
 
 /**
@@ -215,7 +216,7 @@ function deleteWithFlags(
   });
 }
 
-/** Keeps `_top` true on every write to the items store (see the top of this file). */
+/** Keeps `_top` and the list keys (listKeys.ts) true on every write to the items store (see the top of this file). */
 export const topLevelMiddleware: Middleware<DBCore> = {
   stack: 'dbcore',
   name: 'OutpostTopLevel',
@@ -223,8 +224,9 @@ export const topLevelMiddleware: Middleware<DBCore> = {
     return {
       ...down,
       table(name) {
-        const table = down.table(name);
-        if (name !== 'items') return table;
+        if (name !== 'items') return down.table(name);
+        // Every put below (the caller's and the flag fixes) also gets its list keys (listKeys.ts).
+        const table = withListKeys(down.table(name));
         return {
           ...table,
           mutate(req) {

@@ -31,6 +31,11 @@ export interface LocalItem extends Item {
   _remote: Item | null;
   /** 1 for a row on Home's All list (live, no parent in its scope); kept by topLevel.ts on every write. */
   _top?: 0 | 1;
+  /** List keys kept by listKeys.ts on every write: scope, status sort key, updated key, other assignee. */
+  _scope?: 'g' | 'a' | 'x';
+  _sk?: string;
+  _uk?: string;
+  _asg?: number;
 }
 
 export { QUEUE_METHODS } from '../../shared/protocol';

@@ -2,12 +2,19 @@ import { CheckSquare, Flag, Inbox, ListChecks } from 'lucide-react';
 import { useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import { ItemList } from '../components/items/ItemList';
-import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../components/items/PageParts';
+import {
+  ListEmpty,
+  ListLoading,
+  PageColumn,
+  PageHeader,
+  ShowMore,
+  useTabParam,
+} from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { HiddenItemsEmpty } from '../lists/HiddenHint';
-import { type ListTab, useHomeHiddenCounts, useHomeList, useHomePreview } from './queries';
+import { type ListTab, useHomeHiddenCounts, useHomeList, useHomePreview, useHomeTypePage } from './queries';
 
 /** The spec's Home All preview: 20 orphan items, then 'View All (N items)'. */
 export const HOME_PREVIEW = 20;
@@ -69,10 +76,12 @@ export default function HomePage() {
 function HomeList({ tab, onTab }: { tab: ListTab; onTab: (tab: ListTab) => void }) {
   const [showAll, setShowAll] = useState(false);
   // All shows its newest 20 and the count, read by index; the whole list only once asked to View All.
+  // A type tab reads its first page by index, a page more on 'Show more'.
   const preview = useHomePreview(tab === 'all' ? HOME_PREVIEW : 0);
-  const full = useHomeList(tab === 'all' && !showAll ? null : tab);
-  const items = tab === 'all' ? (showAll ? (full ?? preview?.items) : preview?.items) : full;
-  const total = tab === 'all' ? preview?.total : full?.length;
+  const full = useHomeList(tab === 'all' && showAll ? 'all' : null);
+  const typed = useHomeTypePage(tab === 'all' ? null : tab);
+  const items = tab === 'all' ? (showAll ? (full ?? preview?.items) : preview?.items) : typed.items;
+  const total = tab === 'all' ? preview?.total : typed.items?.length;
   const hidden = useHomeHiddenCounts(tab === 'all' && total === 0);
   if (items === undefined || total === undefined) return <ListLoading label="Loading items..." />;
   if (items.length === 0 && tab === 'all') {
@@ -88,7 +97,9 @@ function HomeList({ tab, onTab }: { tab: ListTab; onTab: (tab: ListTab) => void 
   }
   if (items.length === 0) return <ListEmpty icon={EMPTY[tab].icon} title={EMPTY[tab].title} />;
   const toggle =
-    tab === 'all' && total > HOME_PREVIEW ? (
+    tab !== 'all' ? (
+      <ShowMore more={typed.more} onMore={typed.showMore} shown={items.length} />
+    ) : total > HOME_PREVIEW ? (
       <div className="flex justify-center border-t border-zinc-200 p-2 dark:border-zinc-800">
         <Button variant="ghost" size="sm" onClick={() => setShowAll((v) => !v)} aria-expanded={showAll}>
           {showAll ? 'Show Less' : `View All (${total} items)`}

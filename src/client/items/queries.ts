@@ -1,9 +1,18 @@
 /** The device's items, live, through the one door (src/client/app/liveData). */
 import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
-import { type LocalItem, useLocal, useMutuals, useShown, useViewer, type ViewerState } from '../app/liveData';
+import {
+  type LocalItem,
+  type Paged,
+  useLocal,
+  useMutuals,
+  usePagedLocal,
+  useShown,
+  useViewer,
+  type ViewerState,
+} from '../app/liveData';
 
-export type { LocalItem, ViewerState };
+export type { LocalItem, Paged, ViewerState };
 export { useMutuals, useViewer };
 
 export type ListTab = 'all' | ItemType;
@@ -14,9 +23,9 @@ export function useItem(id: number): LocalItem | null | undefined {
   return useShown(useLocal((reads) => (id === 0 ? null : reads.item(id)), [id]));
 }
 
-/** The children of an item, newest first, live. */
-export function useChildren(parentId: number): LocalItem[] | undefined {
-  return useLocal((reads) => reads.children(parentId), [parentId]);
+/** The children of an item, newest first, live; undefined (nothing read) until `enabled`. */
+export function useChildren(parentId: number, enabled = true): LocalItem[] | undefined {
+  return useLocal((reads) => (enabled ? reads.children(parentId) : undefined), [parentId, enabled]);
 }
 
 /** Oldest first (created_at, then id): the order people type a checklist in. */
@@ -30,6 +39,24 @@ export function oldestFirst(items: readonly LocalItem[]): LocalItem[] {
 export function useChildrenOldestFirst(parentId: number): LocalItem[] | undefined {
   const children = useChildren(parentId);
   return useMemo(() => (children ? oldestFirst(children) : undefined), [children]);
+}
+
+/**
+ * A detail page's children, oldest first, read by index a page at a time (a task with 2,000 todos shows
+ * its first page at once); ties within a page in oldestFirst's order.
+ */
+export function useChildrenPage(parentId: number): Paged<LocalItem> {
+  const paged = usePagedLocal(
+    async (reads, limit) => oldestFirst(await reads.childrenPage(parentId, { limit })),
+    [parentId],
+  );
+  useShown(paged.items);
+  return paged;
+}
+
+/** Progress of a campaign or task (its children, completed ones), counted by index, live. */
+export function useChildProgress(parentId: number): { total: number; completed: number } | undefined {
+  return useLocal((reads) => (parentId === 0 ? undefined : reads.progress(parentId)), [parentId]);
 }
 
 /**
@@ -56,6 +83,32 @@ export function useDescendants(rootId: number): LocalItem[] | undefined {
 /** Home's 'all' is orphans newest first; a type tab is every item of that type, newest first. */
 export function useHomeItems(tab: ListTab | null): LocalItem[] | undefined {
   return useShown(useLocal((reads) => (tab === null ? undefined : reads.homeItems(tab)), [tab]));
+}
+
+/** Home's type tab (every item of the type, newest first), read by index a page at a time; null reads nothing. */
+export function useHomeTypePage(tab: ItemType | null): Paged<LocalItem> {
+  const paged = usePagedLocal(
+    async (reads, limit) => (tab === null ? undefined : reads.homeItems(tab, { limit })),
+    [tab],
+  );
+  useShown(paged.items);
+  return paged;
+}
+
+/** How many items of each of `types` there are, counted by index; undefined while loading or not asked. */
+export function useTypeCounts(
+  types: readonly ItemType[] | null,
+): Partial<Record<ItemType, number>> | undefined {
+  const key = types?.join(',') ?? null;
+  return useLocal(
+    async (reads) => {
+      if (types === null) return undefined;
+      const counts = await Promise.all(types.map((t) => reads.homeCount(t)));
+      return Object.fromEntries(types.map((t, i) => [t, counts[i]]));
+    },
+    // The types' text is the dependency: the same types give the same key on every render.
+    [key],
+  );
 }
 
 /**

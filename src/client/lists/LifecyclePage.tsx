@@ -2,7 +2,14 @@ import { CheckCircle2, CheckSquare, CirclePlay, Flag, Inbox, ListChecks, SearchX
 import { type ReactNode, useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import { ItemList } from '../components/items/ItemList';
-import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../components/items/PageParts';
+import {
+  ListEmpty,
+  ListLoading,
+  PageColumn,
+  PageHeader,
+  ShowMore,
+  useTabParam,
+} from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { SearchBox } from '../components/items/SearchBox';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
@@ -122,7 +129,7 @@ function ScreenList({
   query: string;
   onTab: (tab: ListTab) => void;
 }) {
-  const items = useScreenList(screen, tab, query);
+  const { items, more, showMore } = useScreenList(screen, tab, query);
   const hidden = useHiddenCounts(screen, tab === 'all' && items?.length === 0 && query.trim() === '');
   const config = SCREENS[screen];
   if (items === undefined) return <ListLoading label="Loading items..." />;
@@ -145,5 +152,11 @@ function ScreenList({
     }
     return <ListEmpty icon={TYPE_ICON[tab]} title={empty.title} hint={empty.hint} />;
   }
-  return <ItemList items={items} label={`${config.title}: ${TAB_LABEL[tab]}`} />;
+  return (
+    <ItemList
+      items={items}
+      label={`${config.title}: ${TAB_LABEL[tab]}`}
+      footer={<ShowMore more={more} onMore={showMore} shown={items.length} />}
+    />
+  );
 }

@@ -1,11 +1,18 @@
 import { CheckCircle2, CirclePlay, Inbox, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { ItemList } from '../components/items/ItemList';
-import { ListEmpty, ListLoading, PageColumn, PageHeader, useTabParam } from '../components/items/PageParts';
+import {
+  ListEmpty,
+  ListLoading,
+  PageColumn,
+  PageHeader,
+  ShowMore,
+  useTabParam,
+} from '../components/items/PageParts';
 import { SearchBox } from '../components/items/SearchBox';
 import { useDebouncedValue } from '../components/items/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { type LifecycleScreen, useMyList } from './queries';
+import { type LifecycleScreen, useMyList, useMyListCounts } from './queries';
 
 const TABS = ['queue', 'active', 'completed'] as const satisfies readonly LifecycleScreen[];
 const TAB_LABEL: Record<LifecycleScreen, string> = {
@@ -23,11 +30,12 @@ export default function MyListPage() {
   const [tab, setTab] = useTabParam(TABS, 'queue');
   const [text, setText] = useState('');
   const query = useDebouncedValue(text);
-  // All three lists stay live: their counts show on the tabs.
+  // The tab badges come from the indexes; only the open tab reads its rows (a page at a time).
+  const counts = useMyListCounts(query);
   const lists = {
-    queue: useMyList('queue', query),
-    active: useMyList('active', query),
-    completed: useMyList('completed', query),
+    queue: useMyList('queue', query, tab === 'queue'),
+    active: useMyList('active', query, tab === 'active'),
+    completed: useMyList('completed', query, tab === 'completed'),
   };
   return (
     <PageColumn>
@@ -36,7 +44,7 @@ export default function MyListPage() {
       <Tabs value={tab} onValueChange={setTab}>
         <TabsList aria-label="Lifecycle">
           {TABS.map((t) => {
-            const count = lists[t]?.length ?? 0;
+            const count = counts?.[t] ?? 0;
             return (
               <TabsTrigger key={t} value={t}>
                 {TAB_LABEL[t]}
@@ -52,7 +60,7 @@ export default function MyListPage() {
           })}
         </TabsList>
         {TABS.map((t) => {
-          const items = lists[t];
+          const { items, more, showMore } = lists[t];
           return (
             <TabsContent key={t} value={t}>
               {items === undefined ? (
@@ -64,7 +72,11 @@ export default function MyListPage() {
                   <ListEmpty icon={EMPTY[t].icon} title={EMPTY[t].title} />
                 )
               ) : (
-                <ItemList items={items} label={`My List: ${TAB_LABEL[t]}`} />
+                <ItemList
+                  items={items}
+                  label={`My List: ${TAB_LABEL[t]}`}
+                  footer={<ShowMore more={more} onMore={showMore} shown={items.length} total={counts?.[t]} />}
+                />
               )}
             </TabsContent>
           );

@@ -1,20 +1,43 @@
 /** Queue, Active, Completed and My List, live from the device through the one door. */
 
 import { SCREEN_STATUS } from '../../shared/visibility';
-import { useLocal, useShown } from '../app/liveData';
+import { type Paged, useLocal, usePagedLocal, useShown } from '../app/liveData';
 import type { LifecycleScreen, ListTab, LocalItem } from '../items/queries';
 
-export type { LifecycleScreen, ListTab };
+export type { LifecycleScreen, ListTab, Paged };
 
-/** Queue/Active/Completed: the spec's visibility (created by or assigned to me) and sort orders. */
-export function useScreenList(screen: LifecycleScreen, tab: ListTab, text: string): LocalItem[] | undefined {
-  return useShown(useLocal((reads) => reads.screenItems(screen, tab, { search: text }), [screen, tab, text]));
+/**
+ * Queue/Active/Completed: the spec's visibility (created by or assigned to me) and sort orders, read
+ * by index a page at a time.
+ */
+export function useScreenList(screen: LifecycleScreen, tab: ListTab, text: string): Paged<LocalItem> {
+  const paged = usePagedLocal(
+    (reads, limit) => reads.screenItems(screen, tab, { search: text, limit }),
+    [screen, tab, text],
+  );
+  useShown(paged.items);
+  return paged;
 }
 
-/** My List: items I created, per lifecycle tab, filtered by the search text. */
-export function useMyList(screen: LifecycleScreen, text: string): LocalItem[] | undefined {
-  return useShown(
-    useLocal((reads) => reads.myListItems(SCREEN_STATUS[screen], { search: text }), [screen, text]),
+/** My List: items I created, per lifecycle tab, filtered by the search text, a page at a time. */
+export function useMyList(screen: LifecycleScreen, text: string, enabled = true): Paged<LocalItem> {
+  const paged = usePagedLocal(
+    async (reads, limit) =>
+      enabled ? reads.myListItems(SCREEN_STATUS[screen], { search: text, limit }) : undefined,
+    [screen, text, enabled],
+  );
+  useShown(paged.items);
+  return paged;
+}
+
+/** My List's tab badges: from the indexes, or the matching items' count while searching. */
+export function useMyListCounts(text: string): Record<LifecycleScreen, number> | undefined {
+  return useLocal(
+    async (reads) => {
+      const counts = await reads.myListCounts(text);
+      return { queue: counts.pending, active: counts.in_progress, completed: counts.completed };
+    },
+    [text],
   );
 }
 
@@ -30,10 +53,10 @@ export function useHiddenCounts(
     async (reads) => {
       if (!enabled) return undefined;
       const [task, todo] = await Promise.all([
-        reads.screenItems(screen, 'task'),
-        reads.screenItems(screen, 'todo'),
+        reads.screenCount(screen, 'task'),
+        reads.screenCount(screen, 'todo'),
       ]);
-      return { task: task.length, todo: todo.length };
+      return { task, todo };
     },
     [screen, enabled],
   );

@@ -1,6 +1,5 @@
 import { CheckSquare } from 'lucide-react';
 import { useParams } from 'react-router';
-import { subtreeProgress } from '../../shared/progress';
 import {
   AssigneeFact,
   DateFact,
@@ -16,22 +15,31 @@ import {
   ProgressBlock,
 } from '../components/items/DetailParts';
 import { ItemList } from '../components/items/ItemList';
-import { ListEmpty, ListLoading, PageColumn } from '../components/items/PageParts';
+import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { statusText } from '../items/itemStyle';
-import { useTaskTodos as useChildren, useTask as useItem } from './queries';
+import {
+  useTaskTodos as useChildren,
+  useTask as useItem,
+  useTaskProgress,
+  useTaskTodosPage,
+} from './queries';
 
 export default function TaskDetailPage() {
   const id = Number(useParams().id);
   const task = useItem(Number.isFinite(id) ? id : 0);
   const parent = useItem(task?.parent_id ?? 0);
-  const todos = useChildren(id);
+  // The section shows a page and progress is counted; the whole list, for the Complete/Reopen button
+  // only, is read once the first page is on screen (not competing with it).
+  const page = useTaskTodosPage(id);
+  const todos = useChildren(id, page.items !== undefined);
+  const progress = useTaskProgress(Number.isFinite(id) ? id : 0);
 
   if (task === undefined) return <DetailLoading label="Loading task..." />;
   if (task === null || task.type !== 'task') {
     return <DetailNotFound title="Task not found" back={{ to: '/', label: 'Back to Home' }} />;
   }
-  const { total, completed } = subtreeProgress(todos ?? [], task.id);
+  const { total, completed } = progress ?? { total: 0, completed: 0 };
   const parentTitle = parent?.title ?? task.parent?.title ?? null;
   const back =
     task.parent_id && parentTitle ? { to: `/campaigns/${task.parent_id}`, label: parentTitle } : null;
@@ -61,12 +69,19 @@ export default function TaskDetailPage() {
           Todos
         </h2>
         <QuickAddCard types={['todo']} parentId={task.id} />
-        {todos === undefined ? (
+        {page.items === undefined ? (
           <ListLoading label="Loading items..." rows={3} />
-        ) : todos.length === 0 ? (
+        ) : page.items.length === 0 ? (
           <ListEmpty icon={<CheckSquare aria-hidden />} title="No todos yet. Add your first todo above!" />
         ) : (
-          <ItemList items={todos} label={`Todos of ${task.title}`} showParent={false} />
+          <ItemList
+            items={page.items}
+            label={`Todos of ${task.title}`}
+            showParent={false}
+            footer={
+              <ShowMore more={page.more} onMore={page.showMore} shown={page.items.length} total={total} />
+            }
+          />
         )}
       </section>
     </PageColumn>

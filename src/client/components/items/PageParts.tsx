@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { Button } from '../ui/Button';
 import { cn } from '../ui/cn';
 import { EmptyState } from '../ui/EmptyState';
 import { SkeletonRows } from '../ui/Skeleton';
@@ -61,4 +62,32 @@ export function useTabParam<T extends string>(
     );
   };
   return [value, set];
+}
+
+/**
+ * The footer of a list read a page at a time: 'Show more' loads the next page (nothing when the whole
+ * list is shown). `total` names how many there are when the screen knows it without loading them.
+ */
+export function ShowMore({
+  more,
+  onMore,
+  shown,
+  total,
+}: {
+  more: boolean;
+  onMore: () => void;
+  shown: number;
+  total?: number;
+}) {
+  if (!more) return null;
+  return (
+    <div className="flex justify-center border-t border-zinc-200 p-2 dark:border-zinc-800">
+      <Button variant="ghost" size="sm" onClick={onMore}>
+        Show more
+        <span className="sr-only">
+          {total === undefined ? ` (${shown} shown)` : ` (${shown} of ${total} shown)`}
+        </span>
+      </Button>
+    </div>
+  );
 }

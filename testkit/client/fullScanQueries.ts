@@ -1,0 +1,116 @@
+/**
+ * The list queries as they were before issue 19 gave them indexes: every row of the table filtered
+ * and sorted in JS. Kept only as the reference the index-based queries (src/client/data/itemQueries.ts)
+ * must agree with, row for row, in order, and in every count.
+ */
+import type { LocalItem, Viewer } from '../../src/client/data/types';
+import type { ItemStatus, ItemType } from '../../src/shared/item';
+import { type ListOrder, sortForList } from '../../src/shared/sort';
+import {
+  isAssignedTo,
+  isCreatedBy,
+  isMineOrAssigned,
+  type LifecycleScreen,
+  matchesFilterText,
+  SCREEN_STATUS,
+} from '../../src/shared/visibility';
+
+export type Tab = 'all' | ItemType;
+
+const ORDER_OF_STATUS = {
+  pending: 'queue',
+  in_progress: 'active',
+  completed: 'completed',
+} as const satisfies Record<ItemStatus, ListOrder>;
+
+function inScope(item: LocalItem, viewer: Viewer): boolean {
+  if (item._deleted === 1) return false;
+  return viewer.isGuest ? item._syncStatus === 'local' : item._syncStatus !== 'local';
+}
+
+function finish(items: LocalItem[], order: ListOrder, search?: string): LocalItem[] {
+  const filtered = search ? items.filter((i) => matchesFilterText(i, search)) : items;
+  return sortForList(filtered, order);
+}
+
+/** Home's type tab: every in-scope item of the type, newest first. */
+export function homeTypeByScan(rows: LocalItem[], viewer: Viewer, type: ItemType, search?: string) {
+  return finish(
+    rows.filter((i) => i.type === type && inScope(i, viewer)),
+    'home',
+    search,
+  );
+}
+
+/** Queue/Active/Completed: created by or assigned to the viewer; All keeps the orphans (no stored parent). */
+export function screenByScan(
+  rows: LocalItem[],
+  viewer: Viewer,
+  screen: LifecycleScreen,
+  tab: Tab,
+  search?: string,
+): LocalItem[] {
+  const stored = new Set(rows.map((r) => r.id));
+  const items = rows.filter(
+    (i) =>
+      i.status === SCREEN_STATUS[screen] &&
+      inScope(i, viewer) &&
+      isMineOrAssigned(i, viewer.userId) &&
+      (tab === 'all' || i.type === tab),
+  );
+  const listed =
+    tab === 'all'
+      ? items.filter((i) => i.parent_id === null || i.parent_id === 0 || !stored.has(i.parent_id))
+      : items;
+  return finish(listed, screen, search);
+}
+
+/** My List: the viewer's own items of a status. */
+export function myListByScan(rows: LocalItem[], viewer: Viewer, status: ItemStatus, search?: string) {
+  return finish(
+    rows.filter((i) => inScope(i, viewer) && isCreatedBy(i, viewer.userId) && i.status === status),
+    ORDER_OF_STATUS[status],
+    search,
+  );
+}
+
+/** My List's tab badges. */
+export function myListCountsByScan(rows: LocalItem[], viewer: Viewer): Record<ItemStatus, number> {
+  const counts: Record<ItemStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
+  for (const i of rows) if (i.user_id === viewer.userId && inScope(i, viewer)) counts[i.status]++;
+  return counts;
+}
+
+/** Assigned to the viewer, most recently updated first. */
+export function assignedToMeByScan(rows: LocalItem[], viewer: Viewer, search?: string) {
+  return finish(
+    rows.filter((i) => inScope(i, viewer) && isAssignedTo(i, viewer.userId)),
+    'active',
+    search,
+  );
+}
+
+/** Every in-scope item of a status. */
+export function itemsByStatusByScan(rows: LocalItem[], viewer: Viewer, status: ItemStatus, search?: string) {
+  return finish(
+    rows.filter((i) => i.status === status && inScope(i, viewer)),
+    ORDER_OF_STATUS[status],
+    search,
+  );
+}
+
+/** The in-scope children of an item, newest first, optionally of one type. */
+export function childrenByScan(rows: LocalItem[], viewer: Viewer, parentId: number, type?: ItemType) {
+  return finish(
+    rows.filter(
+      (i) => i.parent_id === parentId && inScope(i, viewer) && (type === undefined || i.type === type),
+    ),
+    'children',
+  );
+}
+
+/** Progress: children, completed ones counted. */
+export function progressByScan(rows: LocalItem[], viewer: Viewer, parentId: number) {
+  const children = childrenByScan(rows, viewer, parentId);
+  return { total: children.length, completed: children.filter((c) => c.status === 'completed').length };
+}
