@@ -31,7 +31,7 @@ import {
 } from './itemQueries';
 import { listKeysOf } from './listKeys';
 import { applyPulled } from './sync';
-import { swapTempId } from './tempIds';
+import { resolveId, swapTempId } from './tempIds';
 import { replacing } from './topLevel';
 import type { LocalItem, SyncStatus, Viewer } from './types';
 
@@ -227,17 +227,19 @@ async function expectListsExact(db: OutpostDb): Promise<void> {
       (s) => assignedToMeByScan(rows, viewer, s),
       (o) => assignedToMe(db, viewer, o),
     );
-    for (const parent of new Set(rows.map((r) => r.parent_id).filter((p): p is number => p !== null))) {
+    for (const named of new Set(rows.map((r) => r.parent_id).filter((p): p is number => p !== null))) {
+      // A page opened on a temporary id follows its swap to the server id (W1), as the old reads did.
+      const parent = await resolveId(db, named);
       const want = childrenByScan(rows, viewer, parent);
-      expect(ids(await childrenOf(db, viewer, parent))).toEqual(ids(want));
-      expect(ids(await childrenOf(db, viewer, parent, 'todo'))).toEqual(
+      expect(ids(await childrenOf(db, viewer, named))).toEqual(ids(want));
+      expect(ids(await childrenOf(db, viewer, named, 'todo'))).toEqual(
         ids(childrenByScan(rows, viewer, parent, 'todo')),
       );
       // Oldest first (a detail page's order), paged forward.
       const oldest = ids([...want].reverse());
-      expect(ids(await childrenOldestFirst(db, viewer, parent))).toEqual(oldest);
-      expect(await byPages((o) => childrenOldestFirst(db, viewer, parent, o), 2)).toEqual(oldest);
-      expect(await progressFor(db, viewer, parent)).toMatchObject(progressByScan(rows, viewer, parent));
+      expect(ids(await childrenOldestFirst(db, viewer, named))).toEqual(oldest);
+      expect(await byPages((o) => childrenOldestFirst(db, viewer, named, o), 2)).toEqual(oldest);
+      expect(await progressFor(db, viewer, named)).toMatchObject(progressByScan(rows, viewer, parent));
     }
   }
 }
