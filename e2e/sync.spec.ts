@@ -71,6 +71,8 @@ test('offline: a new todo is Pending sync, then synced when the connection retur
   page,
   context,
 }) => {
+  // Sync behaviour, the same at any size; the first test here covers the phone layout.
+  test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
   const app = await signedInDevice(page, freshPhone(), 'Offline Tester');
   const todo = uniqueTitle('Offline todo');
   const badge = page.getByRole('status').filter({ hasText: /^(Offline|Online|Syncing)/ });
@@ -100,6 +102,8 @@ test('two devices of one user: an offline edit meets an online edit, the user pi
   context,
   browser,
 }, testInfo) => {
+  // Sync behaviour, the same at any size; the first test here covers the phone layout.
+  test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
   const phone = freshPhone();
   const original = uniqueTitle('Shared todo');
   const fromA = `${original} (device A)`;

@@ -4,6 +4,11 @@ import { UpgradePage } from './pages/Upgrade';
 
 const COUNT = 60;
 
+test.beforeEach(() => {
+  // Batching and replay are the same on a phone; sync.spec.ts opens the Upgrade dialog at phone size.
+  test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
+});
+
 test('U1: a guest with 60 items signs in: batches with progress, a dismissible dialog, each item once on the server', async ({
   page,
 }, testInfo) => {
