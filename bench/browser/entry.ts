@@ -9,6 +9,7 @@ import { liveQuery } from 'dexie';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import { manualConnectivity } from '../../src/client/data/connectivity';
 import { OutpostDb } from '../../src/client/data/db';
+import { withKeys } from '../../src/client/data/listKeys';
 import type { LocalItem, QueueEntry } from '../../src/client/data/types';
 import type { Item, SyncPage } from '../../src/shared/item';
 
@@ -178,7 +179,8 @@ const bench = {
     const users = tx.objectStore('users');
     const seen = new Set<number>();
     for (const item of all) {
-      items.put({ ...item, ...localFields, _top: item.parent_id === null ? 1 : 0 });
+      // The fields the app's middleware keeps (Home's flag and the list keys), so every index gets its entries.
+      items.put(withKeys({ ...item, ...localFields, _top: item.parent_id === null ? 1 : 0 }));
       if (!seen.has(item.created_by.id)) {
         seen.add(item.created_by.id);
         users.put(item.created_by);
@@ -356,35 +358,37 @@ const bench = {
         // Families: every campaign's next two items are tasks under it, todos under the task before.
         const parent = type === 'campaign' ? null : type === 'task' ? id - 1 : id - 1;
         const completed = id % 4 === 0;
-        store.put({
-          id,
-          uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-          title: `${words[id % 10]} ${words[(id * 7) % 10]} item ${id}`,
-          description: id % 5 === 0 ? `Details for item ${id}` : null,
-          type,
-          status: completed ? 'completed' : 'pending',
-          user_id: 0,
-          assigned_to: null,
-          parent_id: parent,
-          due_date: null,
-          end_date: null,
-          created_at: at,
-          updated_at: at,
-          completed_at: completed ? at : null,
-          deleted_at: null,
-          version: 1,
-          created_by: guest,
-          user: guest,
-          assignedUser: null,
-          parent: null,
-          children_count: 0,
-          completed_count: 0,
-          ...localFields,
-          _syncStatus: 'local',
-          _localVersion: 1,
-          // Home's top-level flag (src/client/data/topLevel.ts): rows in the app's current shape.
-          _top: parent === null ? 1 : 0,
-        });
+        store.put(
+          withKeys({
+            id,
+            uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+            title: `${words[id % 10]} ${words[(id * 7) % 10]} item ${id}`,
+            description: id % 5 === 0 ? `Details for item ${id}` : null,
+            type,
+            status: completed ? 'completed' : 'pending',
+            user_id: 0,
+            assigned_to: null,
+            parent_id: parent,
+            due_date: null,
+            end_date: null,
+            created_at: at,
+            updated_at: at,
+            completed_at: completed ? at : null,
+            deleted_at: null,
+            version: 1,
+            created_by: guest,
+            user: guest,
+            assignedUser: null,
+            parent: null,
+            children_count: 0,
+            completed_count: 0,
+            ...localFields,
+            _syncStatus: 'local',
+            _localVersion: 1,
+            // Home's top-level flag and the list keys (topLevel.ts, listKeys.ts): rows in the app's current shape.
+            _top: parent === null ? 1 : 0,
+          } as unknown as LocalItem),
+        );
       }
       tx.objectStore('meta').put({ key: 'guestCounter', value: count });
       await done(tx);
