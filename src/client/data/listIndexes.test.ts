@@ -302,7 +302,7 @@ async function apply(db: OutpostDb, step: OpValue) {
 type OpValue = typeof OP extends fc.Arbitrary<infer T> ? T : never;
 
 describe('list screens read by index (listKeys.ts, itemQueries.ts)', () => {
-  it('give exactly the rows, order, pages and counts the full scans gave, after any moves, deletes, completions, assigns and pulls', async () => {
+  it('S13: give exactly the rows, order, pages and counts the full scans gave, after any moves, deletes, completions, assigns and pulls', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(OP, { maxLength: 20 }), async (ops) => {
         const db = freshDb();
