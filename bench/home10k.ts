@@ -12,6 +12,7 @@ import { listKeysOf } from '../src/client/data/listKeys';
 import type { LocalItem } from '../src/client/data/types';
 import type { ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
+import { seedGuestItems } from './lib/guestSeed';
 import { check, heading, info, skip } from './lib/report';
 
 const ITEMS = 10_000;
@@ -69,36 +70,6 @@ function guestItems(count: number, first = 0): LocalItem[] {
   });
 }
 
-/** Writes the rows with the browser's own IndexedDB into the database the app has just created. */
-async function seed(page: Page, items: LocalItem[], total: number): Promise<number> {
-  return page.evaluate(
-    async ([rows, counter]) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const open = indexedDB.open('Outpost');
-        open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
-      });
-      await new Promise<void>((resolve, reject) => {
-        const tx = db.transaction(['items', 'meta'], 'readwrite');
-        const store = tx.objectStore('items');
-        for (const row of rows) store.put(row);
-        // The next guest item must not reuse an id (src/client/data/db.ts nextCounter).
-        tx.objectStore('meta').put({ key: 'guestCounter', value: counter });
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      const count = await new Promise<number>((resolve, reject) => {
-        const request = db.transaction('items').objectStore('items').count();
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      db.close();
-      return count;
-    },
-    [items, total] as const,
-  );
-}
-
 /** Records, in the page, when the first item row enters the DOM (ms since navigation start). */
 function watchFirstRow(selector: string): void {
   const w = window as unknown as { __firstRowAt?: number };
@@ -141,7 +112,7 @@ export async function run(args: string[] = []): Promise<void> {
     // In slices: one evaluate of 100,000 rows would be a single message of tens of megabytes.
     let seeded = 0;
     for (let from = 0; from < count; from += 10_000) {
-      seeded = await seed(page, guestItems(Math.min(count, from + 10_000), from), count);
+      seeded = await seedGuestItems(page, guestItems(Math.min(count, from + 10_000), from), count);
     }
     heading(`Home with ${seeded.toLocaleString('en-US')} local items (${server.url}/)`);
 

@@ -15,6 +15,7 @@ import { topFlagsFromScratch } from '../src/client/data/topLevel';
 import type { LocalItem } from '../src/client/data/types';
 import type { ItemStatus, ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
+import { seedGuestItems } from './lib/guestSeed';
 import { check, heading, info, skip } from './lib/report';
 
 const SIZES = [10_000, 100_000] as const;
@@ -108,33 +109,8 @@ async function seed(context: BrowserContext, url: string, items: LocalItem[]): P
   await page.goto(url, { waitUntil: 'networkidle' });
   let stored = 0;
   // In slices: one evaluate of 100,000 rows would be a single message of tens of megabytes.
-  for (let from = 0; from < items.length; from += 10_000) {
-    stored = await page.evaluate(
-      async ([rows, counter]) => {
-        const db = await new Promise<IDBDatabase>((resolve, reject) => {
-          const open = indexedDB.open('Outpost');
-          open.onsuccess = () => resolve(open.result);
-          open.onerror = () => reject(open.error);
-        });
-        await new Promise<void>((resolve, reject) => {
-          const tx = db.transaction(['items', 'meta'], 'readwrite');
-          const store = tx.objectStore('items');
-          for (const row of rows) store.put(row);
-          tx.objectStore('meta').put({ key: 'guestCounter', value: counter });
-          tx.oncomplete = () => resolve();
-          tx.onerror = () => reject(tx.error);
-        });
-        const count = await new Promise<number>((resolve, reject) => {
-          const request = db.transaction('items').objectStore('items').count();
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-        db.close();
-        return count;
-      },
-      [items.slice(from, from + 10_000), items.length] as const,
-    );
-  }
+  for (let from = 0; from < items.length; from += 10_000)
+    stored = await seedGuestItems(page, items.slice(from, from + 10_000), items.length);
   await page.close();
   return stored;
 }

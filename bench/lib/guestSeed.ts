@@ -1,0 +1,35 @@
+import type { Page } from 'playwright-core';
+import type { LocalItem } from '../../src/client/data/types';
+
+/**
+ * Writes guest rows with the browser's own IndexedDB into the database the app has just created, and
+ * moves the guest id counter to `total`; answers how many items are stored.
+ */
+export async function seedGuestItems(page: Page, items: LocalItem[], total: number): Promise<number> {
+  return page.evaluate(
+    async ([rows, counter]) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('Outpost');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(['items', 'meta'], 'readwrite');
+        const store = tx.objectStore('items');
+        for (const row of rows) store.put(row);
+        // The next guest item must not reuse an id (src/client/data/db.ts nextCounter).
+        tx.objectStore('meta').put({ key: 'guestCounter', value: counter });
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      const count = await new Promise<number>((resolve, reject) => {
+        const request = db.transaction('items').objectStore('items').count();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      db.close();
+      return count;
+    },
+    [items, total] as const,
+  );
+}
