@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { type Logger, type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -10,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { startAutovacuum } from './autovacuum';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -42,9 +44,18 @@ const MAX_PREPARED = 500;
 const MAX_PREPARED_PARAMS = 32;
 const statementNames = new Map<string, string>();
 
-/** A name for a parameterised statement's text, the same on every connection, or none past the cap. */
+/**
+ * One read without parameters (its values are expressions such as pg_current_xact_id()): named too,
+ * since it is a fixed text run on every write. Anything else without parameters (BEGIN, COMMIT, the
+ * migrations' DDL, several statements in one text) stays unnamed, as the extended protocol allows
+ * one statement only.
+ */
+const SINGLE_READ = /^\s*(?:select|with)\b[^;]*;?\s*$/i;
+
+/** A name for a statement's text, the same on every connection, or none past the cap. */
 function statementName(text: string, paramCount: number): string | undefined {
-  if (paramCount === 0 || paramCount > MAX_PREPARED_PARAMS) return undefined;
+  if (paramCount > MAX_PREPARED_PARAMS) return undefined;
+  if (paramCount === 0 && !SINGLE_READ.test(text)) return undefined;
   let name = statementNames.get(text);
   if (name === undefined && statementNames.size < MAX_PREPARED) {
     name = `outpost_${statementNames.size}`;
@@ -54,9 +65,10 @@ function statementName(text: string, paramCount: number): string | undefined {
 }
 
 /**
- * A pg client that sends every parameterised statement as a named (prepared) one, so each
- * connection parses and plans it once: planning the item SELECT cost ~0.9 ms against ~0.15 ms
- * running it, on every write. Statements without parameters (migrations, BEGIN, COMMIT) stay unnamed.
+ * A pg client that sends every parameterised statement (and every single read without parameters)
+ * as a named (prepared) one, so each connection parses and plans it once: planning the item SELECT
+ * cost ~0.9 ms against ~0.15 ms running it, on every write, and on PGlite planning the viewers of a
+ * write's changes cost 1.4-2 ms against 0.1 ms running it. BEGIN, COMMIT and migrations stay unnamed.
  */
 class PreparingClient extends pg.Client {}
 const plainQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
@@ -117,10 +129,41 @@ export async function openDatabase(options: {
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), { extensions: { pg_trgm } });
-  const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
-  takeTurns(db);
+  // Migrations run on the engine itself (its own driver runs a file's statements as one script);
+  // the app's queries then go through the same node-postgres driver as on PostgreSQL.
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
-  return { kind: 'pglite', db, pool: null, pglite: client, close: () => client.close() };
+  const pool = pgliteQueue(client);
+  const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
+  takeTurns(db);
+  const stopAutovacuum = startAutovacuum(db);
+  const close = async () => {
+    await stopAutovacuum();
+    await pool.end();
+    await client.close();
+  };
+  return { kind: 'pglite', db, pool: null, pglite: client, close };
+}
+
+/**
+ * The embedded engine behind a node-postgres pool of one connection, with named statements
+ * (PreparingClient): drizzle's PGlite driver sends every query unnamed, so the engine parsed and
+ * planned the full item SELECT (2-3 ms) and the family lock (1.5-2 ms) again on every write, and
+ * planning was most of a write's cost. One connection, as the engine has one session: the pool
+ * queues the rest, a transaction holds it from BEGIN to COMMIT.
+ */
+function pgliteQueue(engine: PGlite): pg.Pool {
+  const config = createPgConfig(engine);
+  const connection = config.connection;
+  const parse = connection.parse.bind(connection);
+  // drizzle hands each query its type parsers as `types: { getTypeParser }`, which pg reads for
+  // parsing rows and its own Parse message ignores; PGlite's Parse serialiser expects the array of
+  // parameter type ids there (`types.forEach`). No parameter types are ever sent: drop anything else.
+  connection.parse = (query: { types?: unknown }) =>
+    parse({ ...query, types: Array.isArray(query.types) ? query.types : undefined });
+  // A client closed for idleness would come back to the same session; keeping it costs nothing.
+  const pool = new pg.Pool(Object.assign(config, { max: 1, idleTimeoutMillis: 0, Client: PreparingClient }));
+  pool.on('error', () => {});
+  return pool;
 }
 
 /**
