@@ -78,6 +78,11 @@ export function searchKeyOf(item: Searchable & { id: number }): SearchKey {
   };
 }
 
+/** The match rank of a search key for a normalized query (see normalizeQuery), or null. */
+export function keyMatchRank(key: SearchKey, q: string): MatchRank | null {
+  return keyRank(key.title, key.description, q);
+}
+
 /**
  * rankSearch over search keys: the same matches in the same order, keeping only the best `limit` as
  * it goes, so a query matching 100,000 items sorts 50, not all of them.

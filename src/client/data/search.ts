@@ -1,6 +1,7 @@
 import Dexie, { type ObservabilitySet } from 'dexie';
 import type { Item } from '../../shared/item';
-import { normalizeQuery, rankKeys, type SearchKey, searchKeyOf, sortByRelevance } from '../../shared/search';
+import { normalizeQuery, searchKeyOf, sortByRelevance } from '../../shared/search';
+import { createSearchIndex, type SearchIndex } from '../../shared/searchIndex';
 import type { ApiClient } from './apiClient';
 import type { OutpostDb } from './db';
 import { keysOfPart } from './tabs';
@@ -11,24 +12,44 @@ export const DIALOG_RESULTS = 10;
 export const SEARCH_COUNT_LIMIT = 50;
 /** Rows per read while the copy is built. */
 const READ_PAGE = 5_000;
+/** Keys whose grams are posted per task after the copy is read (about 10 ms in Chromium). */
+const CATCH_UP_SLICE = 500;
 
-/** Held lower-cased (shared/search SearchKey): a query over 100,000 items folds no case. */
-type Entry = SearchKey;
-
-type Buckets = { guest: Map<number, Entry>; account: Map<number, Entry> };
+/**
+ * The searchable fields held lower-cased (shared/search SearchKey), so a query over 100,000 items
+ * folds no case, with a trigram index beside them (shared/searchIndex), so it ranks only the items
+ * holding the query's grams instead of every item. A copy read in full is indexed in the background
+ * after its first search, which scans it.
+ */
+type Buckets = { guest: SearchIndex; account: SearchIndex };
 
 /**
  * Local search over an in-memory copy of the searchable fields: reading 10,000 items from IndexedDB
  * per keystroke is too slow. The copy is read once; after that each committed change (in any tab,
  * Dexie's 'storagemutated') names the items it touched and only those are read again before the next
- * search, so an edit costs one small read, not a rebuild. A change that names a range instead of keys
- * (clear, bulk writes of 50 or more) rebuilds the copy.
+ * search, so an edit costs one small read and moves only that item's grams, not a rebuild. A change
+ * that names a range instead of keys (clear, bulk writes of 50 or more) rebuilds the copy.
  */
 export function createLocalSearch(db: OutpostDb) {
+  const local = createLocalSearchOf(db);
+  searches.set(db, local);
+  return local;
+}
+
+/** Each database's local search, so a bench or test holding only the database can wait for its index. */
+const searches = new WeakMap<OutpostDb, ReturnType<typeof createLocalSearchOf>>();
+
+/** Settles once the local search of `db` (if one was made) has indexed the copy it has read. */
+export function searchIndexed(db: OutpostDb): Promise<void> {
+  return searches.get(db)?.indexed() ?? Promise.resolve();
+}
+
+function createLocalSearchOf(db: OutpostDb) {
   let cache: Buckets | null = null;
   /** Items changed since the copy was read; null when the copy must be read again in full. */
   let stale: Set<number> | null = new Set();
   let reading = false;
+  let disposed = false;
   const prefix = `idb://${db.name}/items/`;
   const primary = `${prefix}`;
   const onMutated = (parts: ObservabilitySet) => {
@@ -47,17 +68,37 @@ export function createLocalSearch(db: OutpostDb) {
   };
   Dexie.on('storagemutated', onMutated);
 
-  function place(into: Buckets, i: LocalItem): void {
-    if (i._deleted === 1) return;
-    (i._syncStatus === 'local' ? into.guest : into.account).set(i.id, searchKeyOf(i));
+  /** Files the row under its owner, or removes it when it is gone or deleted. */
+  function place(into: Buckets, id: number, i: LocalItem | undefined): void {
+    if (!i || i._deleted === 1) {
+      into.guest.delete(id);
+      into.account.delete(id);
+      return;
+    }
+    const [home, other] = i._syncStatus === 'local' ? [into.guest, into.account] : [into.account, into.guest];
+    other.delete(id);
+    home.set(searchKeyOf(i));
   }
 
-  async function readAll(): Promise<Buckets> {
-    const next: Buckets = { guest: new Map(), account: new Map() };
+  /**
+   * Reads every row into the copy. Into the copy there is, when one is (a range of rows changed):
+   * a row that did not change costs a comparison, not its grams again; rows not read are dropped.
+   */
+  async function readAll(into: Buckets | null): Promise<Buckets> {
+    const next: Buckets = into ?? { guest: createSearchIndex(), account: createSearchIndex() };
+    if (!into) {
+      // A first read holds the keys only; their grams are posted in the background (catchUp).
+      next.guest.defer();
+      next.account.defer();
+    }
+    const read = new Set<number>();
     // Pages by key: a cursor step per row is several times slower, one read of every row holds them all.
     let page = await db.items.orderBy(':id').limit(READ_PAGE).toArray();
     while (page.length > 0) {
-      for (const item of page) place(next, item);
+      for (const item of page) {
+        place(next, item.id, item);
+        if (into) read.add(item.id);
+      }
       if (page.length < READ_PAGE) break;
       page = await db.items
         .where(':id')
@@ -65,8 +106,30 @@ export function createLocalSearch(db: OutpostDb) {
         .limit(READ_PAGE)
         .toArray();
     }
+    if (into) {
+      for (const index of [next.guest, next.account]) {
+        for (const id of [...index.ids()]) if (!read.has(id)) index.delete(id);
+      }
+    }
     return next;
   }
+
+  /**
+   * Posts the grams of a freshly read copy a slice per task, so no task runs long; until it is done
+   * a search scans the copy as before the index.
+   */
+  function catchUp(of: Buckets, done: () => void): void {
+    if (disposed || of !== cache) {
+      done();
+      return;
+    }
+    const left = of.guest.catchUp(CATCH_UP_SLICE) + of.account.catchUp(CATCH_UP_SLICE);
+    if (left > 0) setTimeout(() => catchUp(of, done), 0);
+    else done();
+  }
+  /** Settles when the copy last read in full has all its grams posted (see `indexed`). */
+  let indexing: Promise<void> = Promise.resolve();
+  let startCatchUp: (() => void) | null = null;
 
   /** Brings the copy up to date: read in full when needed, then only the items changed meanwhile. */
   async function refresh(): Promise<Buckets> {
@@ -75,7 +138,16 @@ export function createLocalSearch(db: OutpostDb) {
         stale = new Set();
         reading = true;
         try {
-          cache = await readAll();
+          const fresh = !cache;
+          cache = await readAll(cache);
+          if (fresh) {
+            const of = cache;
+            // Started once the search that read the copy has answered (see search): a timer set now
+            // runs its slices before that search's own read of the rows it shows.
+            indexing = new Promise((done) => {
+              startCatchUp = () => setTimeout(() => catchUp(of, done), 0);
+            });
+          }
         } finally {
           reading = false;
         }
@@ -85,13 +157,7 @@ export function createLocalSearch(db: OutpostDb) {
       const ids = [...stale];
       stale.clear();
       const rows = await db.items.bulkGet(ids);
-      const into: Buckets = cache;
-      ids.forEach((id, index) => {
-        into.guest.delete(id);
-        into.account.delete(id);
-        const row = rows[index];
-        if (row) place(into, row);
-      });
+      for (const [index, id] of ids.entries()) place(cache, id, rows[index]);
     }
   }
 
@@ -105,23 +171,31 @@ export function createLocalSearch(db: OutpostDb) {
     return run;
   }
 
-  async function entries(viewer: Viewer): Promise<Iterable<Entry>> {
+  async function indexOf(viewer: Viewer): Promise<SearchIndex> {
     const buckets = await current();
-    return (viewer.isGuest ? buckets.guest : buckets.account).values();
+    return viewer.isGuest ? buckets.guest : buckets.account;
   }
 
   return {
     /** Title or description contains the query (≥ 2 characters), most relevant first (shared/search), then newest. */
     async search(viewer: Viewer, query: string, limit = SEARCH_COUNT_LIMIT): Promise<LocalItem[]> {
       if (normalizeQuery(query) === null) return [];
-      const ranked = rankKeys(await entries(viewer), query, limit);
+      const ranked = (await indexOf(viewer)).search(query, limit);
       const items = await db.items.bulkGet(ranked.map((r) => r.id));
+      const start = startCatchUp;
+      startCatchUp = null;
+      start?.();
       return items.filter((i): i is LocalItem => !!i && i._deleted === 0);
     },
-    dispose: () => Dexie.on('storagemutated').unsubscribe(onMutated),
+    /** Settles once the copy read so far has all its grams posted: from then on no search scans it all. */
+    indexed: () => indexing,
+    dispose: () => {
+      disposed = true;
+      Dexie.on('storagemutated').unsubscribe(onMutated);
+    },
   };
 }
-export type LocalSearch = ReturnType<typeof createLocalSearch>;
+export type LocalSearch = ReturnType<typeof createLocalSearchOf>;
 
 export interface SearchDeps {
   api: ApiClient;

@@ -1,0 +1,274 @@
+/**
+ * `npm run bench -- search-index [--keys N] [--pairs N]`: the local search index (src/shared/searchIndex.ts)
+ * against the linear scan it replaces (rankKeys over every key), on Node, over 100,000 keys of a
+ * varied shape (titles of two to five words from a vocabulary of 60 with accents, a number; a third
+ * with a description). Each query is timed alternately (index, scan, index, scan …) in one run: the
+ * medians, the median of the per-pair ratios index/scan with their spread, and that both answer the
+ * same. Also: building the index against filling a Map, one edit then the next query, and the heap
+ * the index holds beyond the keys themselves.
+ *
+ * Budgets (issue 19, search at 100,000): the median over the typical queries under 10 ms, the first
+ * query after a write under 30 ms. The app's figure in Chromium, with IndexedDB, is client-browser --100k.
+ */
+import { loadavg } from 'node:os';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { rankKeys, type SearchKey, searchKeyOf } from '../src/shared/search';
+import { createSearchIndex } from '../src/shared/searchIndex';
+import { check, heading, info, table } from './lib/report';
+
+const VOCABULARY = [
+  'paint',
+  'fence',
+  'tape',
+  'order',
+  'ship',
+  'call',
+  'plan',
+  'review',
+  'draft',
+  'budget',
+  'launch',
+  'fix',
+  'garden',
+  'kitchen',
+  'invoice',
+  'supplier',
+  'meeting',
+  'report',
+  'design',
+  'test',
+  'deploy',
+  'server',
+  'login',
+  'page',
+  'email',
+  'client',
+  'contract',
+  'tax',
+  'return',
+  'school',
+  'doctor',
+  'dentist',
+  'car',
+  'service',
+  'window',
+  'door',
+  'roof',
+  'gutter',
+  'clean',
+  'paint-job',
+  'café',
+  'crème',
+  'brûlée',
+  'über',
+  'straße',
+  'façade',
+  'naïve',
+  'résumé',
+  'piñata',
+  'smörgåsbord',
+  'Q3',
+  'v2.1',
+  'API',
+  'UI',
+  'iOS',
+  'Android',
+  'backlog',
+  'sprint',
+  'retro',
+  'onboarding',
+];
+
+/** The queries people type: whole words, a word half typed, two words, mid-word, numbers, accents, misses, two letters. */
+const QUERIES = [
+  'paint',
+  'pai',
+  'budget',
+  'fence post',
+  'review draft',
+  'kitch',
+  'aint',
+  'invoice supplier',
+  'item 99',
+  '#4242',
+  'crème',
+  'façade',
+  'notes about',
+  'zzzz',
+  'pa',
+  'ga',
+];
+
+/** A small deterministic generator (mulberry32), so each run measures the same keys. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function makeKeys(count: number): SearchKey[] {
+  const next = random(19);
+  const word = () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]!;
+  const words = (min: number, max: number) =>
+    Array.from({ length: min + Math.floor(next() * (max - min + 1)) }, word).join(' ');
+  const start = Date.parse('2024-01-01T00:00:00.000Z');
+  const keys: SearchKey[] = [];
+  for (let id = 1; id <= count; id++) {
+    const title = `${words(2, 5)} ${next() < 0.5 ? `item ${id}` : `#${id}`}`;
+    const description = next() < 0.33 ? `Notes about ${words(5, 15)}` : null;
+    // Recency not in id order: items are edited long after they are made.
+    const at = new Date(start + Math.floor(next() * 365 * 86_400_000)).toISOString();
+    keys.push(searchKeyOf({ id, title, description, updated_at: at }));
+  }
+  return keys;
+}
+
+const median = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
+const x = (v: number) => `${v.toFixed(3)}×`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+function time(run: () => unknown): number {
+  const t = performance.now();
+  run();
+  return performance.now() - t;
+}
+
+/** A full collection, so a heap figure counts what is held, not garbage. */
+function collector(): (() => void) | null {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return null;
+  }
+}
+
+function flag(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  const value = at === -1 ? Number.NaN : Number(args[at + 1]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const count = flag(args, '--keys', 100_000);
+  const pairs = flag(args, '--pairs', 15);
+  const load0 = loadavg();
+  const gc = collector();
+  const keys = makeKeys(count);
+  const byId = new Map<number, SearchKey>();
+
+  heading(`search index: ${count.toLocaleString('en-US')} keys, ${pairs} alternating pairs per query`);
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const index = createSearchIndex();
+  const buildMs = time(() => {
+    for (const k of keys) index.set(k);
+  });
+  // The first query sorts the two orders once: part of building.
+  const sortMs = time(() => index.search('paint', 50));
+  gc?.();
+  const heapIndex = process.memoryUsage().heapUsed - heapBefore;
+  const mapMs = time(() => {
+    for (const k of keys) byId.set(k.id, k);
+  });
+  const stats = index.stats();
+  info('build', 'index (set × N)', ms(buildMs));
+  info('build', 'first query sorts', ms(sortMs));
+  info('build', 'a Map of the keys', ms(mapMs));
+  info('memory', 'index heap', gc ? mib(heapIndex) : 'no gc here');
+  info('memory', 'grams / postings', `${stats.grams} / ${stats.postings}`);
+
+  const rows: string[][] = [];
+  const indexMedians: number[] = [];
+  let same = true;
+  for (const q of QUERIES) {
+    const a: number[] = [];
+    const b: number[] = [];
+    const ratios: number[] = [];
+    let hits = 0;
+    for (let i = 0; i < pairs; i++) {
+      let got: SearchKey[] = [];
+      let want: SearchKey[] = [];
+      const ta = time(() => {
+        got = index.search(q, 50);
+      });
+      const tb = time(() => {
+        want = rankKeys(byId.values(), q, 50);
+      });
+      a.push(ta);
+      b.push(tb);
+      ratios.push(ta / Math.max(tb, 1e-3));
+      hits = want.length;
+      if (got.length !== want.length || got.some((k, n) => k !== want[n])) same = false;
+    }
+    indexMedians.push(median(a));
+    rows.push([
+      q,
+      String(hits),
+      ms(median(a)),
+      ms(median(b)),
+      `${x(median(ratios))} (${x(Math.min(...ratios))}–${x(Math.max(...ratios))})`,
+    ]);
+  }
+  console.log(table(['query', 'hits (≤50)', 'index', 'scan', 'ratio (spread)'], rows));
+
+  // One edit, then the next query (what the app does after a write: patch the key, then search).
+  const afterEdit: number[] = [];
+  const editOnly: number[] = [];
+  const next = random(7);
+  for (let i = 0; i < pairs; i++) {
+    const id = 1 + Math.floor(next() * count);
+    const old = index.get(id)!;
+    const edited = { ...old, title: `${old.title} paint edited ${i}`, updated_at: new Date().toISOString() };
+    byId.set(id, edited);
+    const q = QUERIES[i % QUERIES.length]!;
+    let got: SearchKey[] = [];
+    const t = performance.now();
+    index.set(edited);
+    editOnly.push(performance.now() - t);
+    got = index.search(q, 50);
+    afterEdit.push(performance.now() - t);
+    const want = rankKeys(byId.values(), q, 50);
+    if (got.length !== want.length || got.some((k, n) => k !== want[n])) same = false;
+  }
+
+  check({
+    subject: 'search index',
+    metric: 'same as the scan',
+    value: same ? 'yes' : 'NO',
+    budget: 'every query',
+    ok: same,
+  });
+  const typical = median(indexMedians);
+  check({
+    subject: 'search index',
+    metric: 'median of the queries',
+    value: ms(typical),
+    budget: '< 10 ms',
+    ok: typical < 10,
+  });
+  info('search index', 'worst query median', ms(Math.max(...indexMedians)));
+  info('search index', 'edit (set) alone', ms(median(editOnly)));
+  check({
+    subject: 'search index',
+    metric: 'edit then next query',
+    value: ms(median(afterEdit)),
+    budget: '< 30 ms',
+    ok: median(afterEdit) < 30,
+  });
+  const load1 = loadavg();
+  console.log(
+    `load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${load1.map((l) => l.toFixed(2)).join(' ')} (1/5/15 min)`,
+  );
+}
