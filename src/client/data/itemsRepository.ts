@@ -5,6 +5,7 @@ import { completedAtFor, reopenDirect } from '../../shared/status';
 import { inverseSteps, type UndoFields, undoLabel } from '../../shared/undo';
 import { ApiError } from './apiClient';
 import type { OutpostDb } from './db';
+import { echoable, type LocalEcho } from './localEcho';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from './localItems';
 import { storeNewItem } from './newItems';
 import { NotFoundError, ValidationError } from './repositoryErrors';
@@ -21,6 +22,8 @@ export interface RepositoryDeps {
   viewer: () => Viewer & { user: UserSummary };
   /** Sends a just-queued entry now when possible (signed in and online); see SyncEngine.pushNow. */
   pushNow: (entryId: string) => Promise<PushOutcome>;
+  /** Told of an edit in place before its transaction commits, so the lists on screen show it at once. */
+  echo?: LocalEcho;
   now?: () => string;
 }
 
@@ -313,7 +316,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
       'recurrence' in givenPatch || 'due_date' in givenPatch
         ? await import('../../shared/recurrenceRule')
         : null;
-    const { item, entry, extra } = await db.transaction('rw', [...TABLES], async () => {
+    let settleEcho: ((stored: boolean) => void) | null = null;
+    const written = db.transaction('rw', [...TABLES], async () => {
       // Again inside the transaction: a swap may have committed since.
       const id = await resolveId(db, early);
       const patch =
@@ -356,6 +360,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
       else if (changed.includes('status'))
         next.completed_at = completedAtFor(next.status, current.completed_at, at);
       const puts = [replacing(next, current), ...[...rolled.values()].filter((i) => i.id !== id)];
+      if (deps.echo && puts.length === 1 && echoable(current, next)) settleEcho = deps.echo.announce([next]);
       const occurrence =
         recurrence && current.status !== 'completed' && next.status === 'completed'
           ? recurrence.nextOccurrence({
@@ -412,6 +417,16 @@ export function createItemsRepository(deps: RepositoryDeps) {
       );
       return { item: next, entry, extra: added?.entry ?? null };
     });
+    const { item, entry, extra } = await written.then(
+      (result) => {
+        settleEcho?.(true);
+        return result;
+      },
+      (error: unknown) => {
+        settleEcho?.(false);
+        throw error;
+      },
+    );
     return finish(item, entry, extra ?? undefined);
   }
 
