@@ -5,6 +5,7 @@
  */
 import type { LocalItem, Viewer } from '../../src/client/data/types';
 import type { ItemStatus, ItemType } from '../../src/shared/item';
+import { subtreeProgress } from '../../src/shared/progress';
 import { type ListOrder, sortForList } from '../../src/shared/sort';
 import {
   isAssignedTo,
@@ -113,4 +114,29 @@ export function childrenByScan(rows: LocalItem[], viewer: Viewer, parentId: numb
 export function progressByScan(rows: LocalItem[], viewer: Viewer, parentId: number) {
   const children = childrenByScan(rows, viewer, parentId);
   return { total: children.length, completed: children.filter((c) => c.status === 'completed').length };
+}
+
+/**
+ * What subtreeProgressOf read before the counters: the in-scope children of `id` and the in-scope
+ * children of its task children (the two levels a campaign's progress goes through).
+ */
+export function twoLevelsByScan(rows: LocalItem[], viewer: Viewer, id: number): LocalItem[] {
+  // The root itself is never inside (subtreeProgress marks it seen).
+  const children = rows.filter((i) => i.parent_id === id && i.id !== id && inScope(i, viewer));
+  const tasks = new Set(children.filter((c) => c.type === 'task').map((c) => c.id));
+  return [
+    ...children,
+    ...rows.filter((i) => i.parent_id !== null && tasks.has(i.parent_id) && inScope(i, viewer)),
+  ];
+}
+
+/** Progress through the subtree of `id`, as subtreeProgressOf computed it from the loaded rows. */
+export function subtreeProgressByScan(rows: LocalItem[], viewer: Viewer, id: number) {
+  return subtreeProgress(twoLevelsByScan(rows, viewer, id), id);
+}
+
+/** The items inside `id` and the open ones among them (a detail page's Complete/Reopen). */
+export function insideByScan(rows: LocalItem[], viewer: Viewer, id: number) {
+  const inside = twoLevelsByScan(rows, viewer, id);
+  return { inside: inside.length, open: inside.filter((i) => i.status !== 'completed').length };
 }

@@ -5,7 +5,8 @@
  * data layer's chunk with it, as every screen with items needs it right away.
  */
 
-import { useLiveQuery } from 'dexie-react-hooks';
+import Dexie, { liveQuery } from 'dexie';
+import { useLiveQuery, useObservable } from 'dexie-react-hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
@@ -14,6 +15,7 @@ import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
 import { ApiError } from '../data/apiClient';
 import type { OutpostClient } from '../data/client';
 import { getMeta, META_KEYS } from '../data/db';
+import { withLocalEcho } from '../data/localEcho';
 import { mutualsOf, type StoredMutuals } from '../data/mutuals';
 import { ValidationError } from '../data/repositoryErrors';
 import type { LocalItem } from '../data/types';
@@ -110,11 +112,19 @@ export type LocalReads = OutpostClient['queries'] & {
   children: (parentId: number) => Promise<LocalItem[]>;
   /** A page of the children of an item, oldest first, read by index from `after`. */
   childrenPage: (parentId: number, opts: { limit?: number; after?: LocalItem }) => Promise<LocalItem[]>;
-  /** Progress of a campaign or task from its children's index counts. */
+  /** Progress of a campaign or task from its children (its maintained counters, one key read). */
   progress: (parentId: number) => Promise<{ total: number; completed: number }>;
   /** Titles of the given parents that are on the device, for 'in {parent}' on the rows on screen. */
   parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
 };
+
+/** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
+function countersOf(db: OutpostClient['db'], parentId: number) {
+  return db.counts
+    .where('[parent+scope]')
+    .between([parentId, Dexie.minKey], [parentId, Dexie.maxKey])
+    .toArray();
+}
 
 /**
  * Starts the reads a query depends on before calling it. The data layer's itemById and childrenOf first
@@ -146,12 +156,17 @@ function readsOf(c: OutpostClient): LocalReads {
         : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
             () => queries.childrenOldestFirst(parentId, opts),
           ),
+    // A temporary id: its counters (whatever the scope) and the aliases are observed before resolving.
     progress: (parentId) =>
       parentId >= 0
         ? queries.progressFor(parentId)
-        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
-            () => queries.progressFor(parentId),
+        : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() =>
+            queries.progressFor(parentId),
           ),
+    inside: (parentId) =>
+      parentId >= 0
+        ? queries.inside(parentId)
+        : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() => queries.inside(parentId)),
     parentTitles: async (ids) => {
       const map = new Map<number, string>();
       if (ids.length === 0) return map;
@@ -165,13 +180,21 @@ function readsOf(c: OutpostClient): LocalReads {
 
 /**
  * A live query for the viewer: undefined until the remembered account is restored, re-run when the
- * viewer changes and whenever the rows it read change (in any tab).
+ * viewer changes and whenever the rows it read change (in any tab). An edit in place on this device
+ * shows before it commits (the local echo, data/localEcho.ts).
  */
 export function useLocal<T>(query: (reads: LocalReads) => Promise<T> | T, deps: unknown[]): T | undefined {
   const c = useClient();
   const key = useViewerKey(c);
   const reads = useMemo(() => readsOf(c), [c]);
-  return useLiveQuery(() => (key === null ? undefined : query(reads)), [...deps, key, reads]);
+  return useObservable(
+    () =>
+      withLocalEcho(
+        liveQuery(() => (key === null ? undefined : query(reads))),
+        c.echo,
+      ),
+    [...deps, key, reads],
+  );
 }
 
 /**

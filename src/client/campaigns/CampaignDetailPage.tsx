@@ -1,6 +1,5 @@
 import { ListPlus } from 'lucide-react';
 import { useParams } from 'react-router';
-import { subtreeProgress } from '../../shared/progress';
 import { AssigneeFact, DateFact, ReminderFact } from '../components/items/DetailEditors';
 import {
   DetailHeading,
@@ -14,7 +13,7 @@ import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../co
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { statusText } from '../items/itemStyle';
-import { useChildrenPage, useDescendants, useItem } from '../items/queries';
+import { useChildrenPage, useInside, useItem } from '../items/queries';
 import { ActivityFeed } from './ActivityFeed';
 
 const TABS = ['contents', 'activity'] as const;
@@ -25,7 +24,7 @@ export default function CampaignDetailPage() {
   const campaign = useItem(Number.isFinite(id) ? id : 0);
   const page = useChildrenPage(id);
   const children = page.items;
-  const descendants = useDescendants(Number.isFinite(id) ? id : 0);
+  const inside = useInside(Number.isFinite(id) ? id : 0);
   const [tab, setTab] = useTabParam(TABS, 'contents');
 
   if (campaign === undefined) return <DetailLoading label="Loading campaign..." />;
@@ -34,11 +33,12 @@ export default function CampaignDetailPage() {
       <DetailNotFound title="Campaign not found" back={{ to: '/campaigns', label: 'Back to Campaigns' }} />
     );
   }
-  const { total, completed } = subtreeProgress(descendants ?? [], campaign.id);
+  // Through the whole subtree (shared subtreeProgress's rule), from the campaign's counters.
+  const { total, completed } = inside?.progress ?? { total: 0, completed: 0 };
 
   return (
     <PageColumn>
-      <DetailHeading item={campaign} back={BACK} descendants={descendants} />
+      <DetailHeading item={campaign} back={BACK} inside={inside} />
       <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
         <AssigneeFact item={campaign} />

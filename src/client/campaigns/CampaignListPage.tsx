@@ -14,7 +14,7 @@ export default function CampaignListPage() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const { status, page: result, refetch } = useCampaignPage(page);
-  const progress = useCampaignProgress();
+  const progress = useCampaignProgress(result?.data.map((c) => c.id) ?? []);
   const goTo = (next: number) =>
     setParams((prev) => {
       const copy = new URLSearchParams(prev);

@@ -1,8 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { localHistory } from '../../shared/activity';
 import type { Item, Paginated } from '../../shared/item';
-import { type SubtreeProgress, subtreeProgress } from '../../shared/progress';
+import type { SubtreeProgress } from '../../shared/progress';
 import { useLocal } from '../app/liveData';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { useServices } from '../app/services';
@@ -105,20 +105,20 @@ export function useCampaignActivity(campaignId: number) {
 }
 
 /**
- * Progress through each campaign's whole subtree (shared subtreeProgress), from the device's tasks
- * and todos, live; undefined while loading.
+ * Progress through the whole subtree of each of `ids` (the campaigns on the page), from their
+ * maintained counters (one key read each, never every task and todo on the device), live; a campaign
+ * with nothing inside has no entry (no progress line). Undefined while loading.
  */
-export function useCampaignProgress(): ReadonlyMap<number, SubtreeProgress> | undefined {
-  const tasks = useHomeItems('task');
-  const todos = useHomeItems('todo');
-  return useMemo(() => {
-    if (!tasks || !todos) return undefined;
-    const nodes = [...tasks, ...todos];
-    const roots = new Set<number>();
-    for (const task of tasks) if (task.parent_id !== null) roots.add(task.parent_id);
-    for (const todo of todos) if (todo.parent_id !== null) roots.add(todo.parent_id);
-    const out = new Map<number, SubtreeProgress>();
-    for (const root of roots) out.set(root, subtreeProgress(nodes, root));
-    return out;
-  }, [tasks, todos]);
+export function useCampaignProgress(
+  ids: readonly number[],
+): ReadonlyMap<number, SubtreeProgress> | undefined {
+  const key = ids.join(',');
+  return useLocal(
+    async (reads) => {
+      const all = await reads.subtreeProgress(ids);
+      return new Map([...all].filter(([, progress]) => progress.total > 0));
+    },
+    // The ids' text is the dependency: the same campaigns give the same key on every render.
+    [key],
+  );
 }

@@ -10,6 +10,7 @@ import { browserConnectivity, type Connectivity, onTabVisible, serverChanges } f
 import { conflictedCollection, DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './db';
 import * as queries from './itemQueries';
 import type { ItemsRepository } from './itemsRepository';
+import { createLocalEcho } from './localEcho';
 import { createSyncLock } from './locks';
 import { refreshMutuals } from './mutuals';
 import type { NotificationsClient } from './notifications';
@@ -248,11 +249,12 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
 
   // The device starts as the account it remembers; the session check confirms it later (start()).
   void auth.getState().restore();
+  const echo = createLocalEcho();
   let repository: Promise<ItemsRepository> | null = null;
   const items = gatedRepository(
     () => {
       repository ??= import('./itemsRepository').then((m) =>
-        m.createItemsRepository({ db, viewer, pushNow: engine.pushNow }),
+        m.createItemsRepository({ db, viewer, pushNow: engine.pushNow, echo }),
       );
       return repository;
     },
@@ -360,6 +362,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       queries.childrenOldestFirst(db, viewer(), id, o),
     progressFor: (id: number) => queries.progressFor(db, viewer(), id),
     subtreeProgress: (ids: readonly number[]) => queries.subtreeProgressOf(db, viewer(), ids),
+    inside: (id: number) => queries.insideOf(db, viewer(), id),
     itemById: (id: number) => queries.itemById(db, viewer(), id),
     pendingCount: () => queries.pendingCount(db),
     conflicts: () => engine.listConflicts(),
@@ -374,6 +377,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     engine,
     items,
     queries: bound,
+    /** Edits in place shown on the lists before they commit (localEcho.ts); live lists listen. */
+    echo,
     search,
     // Loaded on first use: papaparse and the phone rules are not needed for the first screen.
     contacts: {

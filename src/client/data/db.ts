@@ -1,11 +1,12 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../shared/protocol';
+import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { recomputeListKeys } from './listKeys';
 import { recomputeTopFlags, topLevelMiddleware } from './topLevel';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -51,7 +52,10 @@ export const LIST_INDEX = {
   assignedTo: '[_scope+assigned_to+_uk]',
 } as const;
 
-const STORES = { ...STORES_V5, items: `${STORES_V5.items}, ${Object.values(LIST_INDEX).join(', ')}` };
+const STORES_V6 = { ...STORES_V5, items: `${STORES_V5.items}, ${Object.values(LIST_INDEX).join(', ')}` };
+
+/** Version 7 (issue 19): the progress counters per parent and scope (counters.ts). */
+const STORES = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
 
 /**
  * Counts the rows Home's index and the status index hold against all rows; recomputes the flags or the
@@ -65,6 +69,10 @@ async function repairTopFlags(db: OutpostDb): Promise<void> {
   ]);
   if (all !== indexed) await db.transaction('rw', db.items, () => recomputeTopFlags(db.items));
   if (all !== keyed) await db.transaction('rw', db.items, () => recomputeListKeys(db.items));
+  // The counters count the rows written through Dexie: a different number means some were not.
+  const rows = (await db.counts.get([...ROWS_KEY]))?.n ?? 0;
+  if (rows !== all)
+    await db.transaction('rw', db.items, db.counts, () => recomputeCounts(db.items, db.counts));
 }
 
 /**
@@ -80,6 +88,7 @@ export class OutpostDb extends Dexie {
   meta!: Table<MetaRow, string>;
   trash!: Table<TrashRow, string>;
   undo!: Table<UndoRecord, number>;
+  counts!: Table<CountsRow, [number | string, string]>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -105,9 +114,15 @@ export class OutpostDb extends Dexie {
     // Version 5 only adds the reminder index (IndexedDB fills it from the stored items).
     this.version(5).stores(STORES_V5);
     // Version 6 adds the list screens' indexes and computes every item's list keys; nothing is dropped.
+    this.version(6)
+      .stores(STORES_V6)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 7 adds the progress counters and computes them from the stored items.
     this.version(DB_VERSION)
       .stores(STORES)
-      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+      .upgrade((tx) =>
+        recomputeCounts(tx.table<LocalItem, number>('items'), tx.table(COUNTS_STORE)).then(() => undefined),
+      );
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

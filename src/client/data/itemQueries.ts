@@ -1,7 +1,13 @@
 import Dexie, { type IndexableType } from 'dexie';
 import type { ItemStatus, ItemType } from '../../shared/item';
-import { progressOf, type SubtreeProgress, subtreeProgress } from '../../shared/progress';
+import { progressOf, type SubtreeProgress } from '../../shared/progress';
 import { LIST_KEYS, LIST_ORDERS, type ListOrder } from '../../shared/sort';
+import {
+  type ChildCounts,
+  insideFromCounts,
+  NO_COUNTS,
+  progressFromCounts,
+} from '../../shared/subtreeCounts';
 import { type LifecycleScreen, matchesFilterText, SCREEN_STATUS } from '../../shared/visibility';
 import { conflictedCollection, LIST_INDEX, type OutpostDb } from './db';
 import { homeAll, mergeNewestFirst, topRange } from './homeList';
@@ -331,20 +337,25 @@ export interface Progress {
   remaining: number;
 }
 
-/** Progress of a campaign or task: its live children, completed ones counted by index. */
+/** The counters of `ids` in the viewer's scope (counters.ts): one key read each, nothing loaded. */
+async function countersOf(db: OutpostDb, viewer: Viewer, ids: readonly number[]): Promise<ChildCounts[]> {
+  const scope = scopeKey(viewer);
+  const rows = await db.counts.bulkGet(ids.map((id): [number, string] => [id, scope]));
+  return rows.map((row) => (row ? row : NO_COUNTS));
+}
+
+/** Progress of a campaign or task: its live children, completed ones counted (maintained counters). */
 export async function progressFor(db: OutpostDb, viewer: Viewer, parentId: number): Promise<Progress> {
   const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
-  const scope = scopeKey(viewer);
-  const [total, completed] = await Promise.all([
-    countStreams(db, [childStream(viewer, id)]),
-    db.items.where(LIST_INDEX.childStatus).equals([id, scope, 'completed']).count(),
-  ]);
+  const [c] = await countersOf(db, viewer, [id]);
+  const { n: total, done: completed } = c ?? NO_COUNTS;
   return { total, completed, ...progressOf(total, completed) };
 }
 
 /**
- * Progress through the whole subtree of each of `ids` (campaigns and tasks on screen), in two index
- * reads whatever the count: their children, then the children of the tasks among those.
+ * Progress through the subtree of each of `ids` (campaigns and tasks on screen) as subtreeProgress
+ * counts it over their children and their task children's children: one counter read each
+ * (counters.ts), so an edit that changes no progress re-runs nothing here.
  */
 export async function subtreeProgressOf(
   db: OutpostDb,
@@ -353,20 +364,27 @@ export async function subtreeProgressOf(
 ): Promise<Map<number, SubtreeProgress>> {
   const out = new Map<number, SubtreeProgress>();
   if (ids.length === 0) return out;
-  const children = (
-    await db.items
-      .where('parent_id')
-      .anyOf([...ids])
-      .toArray()
-  ).filter((i) => inScope(i, viewer));
-  const tasks = children.filter((c) => c.type === 'task').map((c) => c.id);
-  const grandchildren =
-    tasks.length === 0
-      ? []
-      : (await db.items.where('parent_id').anyOf(tasks).toArray()).filter((i) => inScope(i, viewer));
-  const nodes = [...children, ...grandchildren];
-  for (const id of ids) out.set(id, subtreeProgress(nodes, id));
+  const counts = await countersOf(db, viewer, ids);
+  ids.forEach((id, i) => {
+    out.set(id, progressFromCounts(counts[i]!));
+  });
   return out;
+}
+
+export interface Inside {
+  /** Progress through the subtree (as subtreeProgressOf). */
+  progress: SubtreeProgress;
+  /** How many live items sit inside (children and the task children's children). */
+  inside: number;
+  /** How many of those are not completed (Complete asks first when there are any). */
+  open: number;
+}
+
+/** What a detail page's progress and its Complete/Reopen button need, from one counter read. */
+export async function insideOf(db: OutpostDb, viewer: Viewer, parentId: number): Promise<Inside> {
+  const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
+  const [c = NO_COUNTS] = await countersOf(db, viewer, [id]);
+  return { progress: progressFromCounts(c), ...insideFromCounts(c) };
 }
 
 /** One item with its parent resolved from local data; follows a swapped temporary id. */

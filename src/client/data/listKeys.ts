@@ -48,10 +48,15 @@ export const STATUS_ORDER = {
   completed: 'completed',
 } as const satisfies Record<ItemStatus, ListOrder>;
 
+/** Whose lists a row can be on: 'g' guest data, 'a' account data, 'x' marked deleted (on none). */
+export function scopeOf(row: Pick<LocalItem, '_deleted' | '_syncStatus'>): ListScope {
+  return row._deleted === 1 ? 'x' : row._syncStatus === 'local' ? 'g' : 'a';
+}
+
 /** A row's list keys from its own fields. */
 export function listKeysOf(row: KeyedRow): ListKeys {
   const keys: ListKeys = {
-    _scope: row._deleted === 1 ? 'x' : row._syncStatus === 'local' ? 'g' : 'a',
+    _scope: scopeOf(row),
     _sk: LIST_KEYS[STATUS_ORDER[row.status] ?? 'queue'](row as LocalItem),
     _uk: updatedKey(row as LocalItem),
   };

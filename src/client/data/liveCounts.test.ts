@@ -1,32 +1,13 @@
-import Dexie from 'dexie';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeFakeDbs, freshFakeDb, stopLater } from '../../../testkit/client/fakeDb';
+import { localItem } from '../../../testkit/client/items';
 import { createSyncStatusStore } from '../stores/syncStatusStore';
-import { OutpostDb } from './db';
-import { fromServer } from './localItems';
 import { createLocalSearch } from './search';
 import { watchQueueCounts } from './tabs';
-import type { LocalItem, QueueEntry } from './types';
+import type { QueueEntry } from './types';
 
-let counter = 0;
-const open: OutpostDb[] = [];
-const stops: (() => void)[] = [];
-
-function freshDb(): OutpostDb {
-  const indexedDB = new IDBFactory();
-  if (!Dexie.dependencies.indexedDB) {
-    Dexie.dependencies.indexedDB = indexedDB;
-    Dexie.dependencies.IDBKeyRange = IDBKeyRange;
-  }
-  const db = new OutpostDb(`counts-${++counter}`, { indexedDB, IDBKeyRange });
-  open.push(db);
-  return db;
-}
-
-afterEach(() => {
-  for (const stop of stops.splice(0)) stop();
-  for (const db of open.splice(0)) db.close();
-});
+afterEach(closeFakeDbs);
+const freshDb = () => freshFakeDb('counts');
 
 async function until(done: () => boolean): Promise<void> {
   for (let waited = 0; !done(); waited += 10) {
@@ -35,38 +16,7 @@ async function until(done: () => boolean): Promise<void> {
   }
 }
 
-const user = { id: 1, name: 'U', phone: '+15550000001', created_at: '2026-01-01', updated_at: '2026-01-01' };
-
-function item(id: number, title: string, extra: Partial<LocalItem> = {}): LocalItem {
-  const at = `2026-01-01T00:00:${String(id % 60).padStart(2, '0')}.000Z`;
-  return {
-    ...fromServer({
-      id,
-      uuid: null,
-      title,
-      description: null,
-      type: 'todo',
-      status: 'pending',
-      user_id: 1,
-      assigned_to: null,
-      parent_id: null,
-      due_date: null,
-      end_date: null,
-      created_at: at,
-      updated_at: at,
-      completed_at: null,
-      deleted_at: null,
-      version: 1,
-      created_by: user,
-      user,
-      assignedUser: null,
-      parent: null,
-      children_count: 0,
-      completed_count: 0,
-    } as unknown as Parameters<typeof fromServer>[0]),
-    ...extra,
-  };
-}
+const item = localItem;
 
 function entry(seq: number, itemId = seq): QueueEntry {
   return {
@@ -90,7 +40,7 @@ describe('the badge counts (watchQueueCounts)', () => {
     const db = freshDb();
     await db.syncQueue.bulkAdd([entry(1), entry(2)]);
     const status = createSyncStatusStore(true);
-    stops.push(watchQueueCounts(db, status));
+    stopLater(watchQueueCounts(db, status));
     await until(() => status.getState().pendingCount === 2);
     await db.syncQueue.add(entry(3));
     await until(() => status.getState().pendingCount === 3);
@@ -109,7 +59,7 @@ describe('the badge counts (watchQueueCounts)', () => {
   it('counts open conflicts from their index', async () => {
     const db = freshDb();
     const status = createSyncStatusStore(true);
-    stops.push(watchQueueCounts(db, status));
+    stopLater(watchQueueCounts(db, status));
     await db.items.put(item(1, 'Calm'));
     await db.items.put(item(2, 'Torn', { _conflict: 'update' }));
     await until(() => status.getState().conflictCount === 1);
@@ -138,7 +88,7 @@ describe('local search keeps its copy up to date without rebuilding it', () => {
   it('sees edits, creates, deletes, bulk writes and a clear made after the first search', async () => {
     const db = freshDb();
     const search = createLocalSearch(db);
-    stops.push(search.dispose);
+    stopLater(search.dispose);
     await db.items.bulkPut([item(1, 'Paint the fence'), item(2, 'Order paint'), item(3, 'Call Bob')]);
     expect(await titles(search, 'paint')).toEqual(['Order paint', 'Paint the fence']);
     await db.items.put(item(2, 'Order tape'));
@@ -157,7 +107,7 @@ describe('local search keeps its copy up to date without rebuilding it', () => {
   it('keeps the guest and the account apart as items move between them', async () => {
     const db = freshDb();
     const search = createLocalSearch(db);
-    stops.push(search.dispose);
+    stopLater(search.dispose);
     await db.items.put(item(1, 'Guest plan', { _syncStatus: 'local' }));
     const guest = { userId: 0, isGuest: true };
     expect((await search.search(guest, 'plan')).map((i) => i.id)).toEqual([1]);
@@ -170,7 +120,7 @@ describe('local search keeps its copy up to date without rebuilding it', () => {
   it('answers searches that race with writes in order', async () => {
     const db = freshDb();
     const search = createLocalSearch(db);
-    stops.push(search.dispose);
+    stopLater(search.dispose);
     await db.items.put(item(1, 'Draft one'));
     const first = search.search(account, 'draft');
     await db.items.put(item(2, 'Draft two'));

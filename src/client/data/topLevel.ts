@@ -7,7 +7,9 @@ import Dexie, {
   type Middleware,
   type Table,
 } from 'dexie';
+import { COUNTS_STORE, type RowChange, updateCounts } from './counters';
 import { withListKeys } from './listKeys';
+import { getManyBySpan } from './spanReads';
 import type { LocalItem } from './types';
 
 /**
@@ -137,6 +139,8 @@ function carriedOver(value: Row): TopFlag | undefined {
 function putWithFlags(
   table: DBCoreTable,
   req: Extract<DBCoreMutateRequest, { type: 'put' | 'add' }>,
+  /** Parent rows the caller has just read in this transaction (putCounted): not read again. */
+  known?: ReadonlyMap<number, Row | undefined>,
 ): Promise<DBCoreMutateResponse> {
   const { trans } = req;
   const values = req.values as Row[];
@@ -149,7 +153,7 @@ function putWithFlags(
   for (const v of values) batch.set(v.id, v);
   const parentIds = [
     ...new Set(values.map((v) => v.parent_id).filter((p): p is number => typeof p === 'number' && p !== 0)),
-  ].filter((p) => !batch.has(p));
+  ].filter((p) => !batch.has(p) && !known?.has(p));
   const keys = [...batch.keys()];
   // Stored rows the caller already read (replacing) are not read again.
   const old = new Map<number, Row>();
@@ -162,8 +166,14 @@ function putWithFlags(
       if (stored) old.set(id, stored);
     }
   }
-  return table.getMany({ trans, keys: [...unknown, ...parentIds] }).then((stored: (Row | undefined)[]) => {
+  const toRead = [...unknown, ...parentIds];
+  const read: Promise<(Row | undefined)[]> =
+    toRead.length === 0
+      ? Dexie.Promise.resolve([])
+      : (getManyBySpan(table, trans, toRead) as Promise<(Row | undefined)[]>);
+  return read.then((stored: (Row | undefined)[]) => {
     const parents = new Map<number, Row>();
+    for (const [id, row] of known ?? []) if (row) parents.set(id, row);
     stored.forEach((row, i) => {
       if (!row) return;
       if (i < unknown.length) old.set(unknown[i]!, row);
@@ -216,22 +226,163 @@ function deleteWithFlags(
   });
 }
 
-/** Keeps `_top` and the list keys (listKeys.ts) true on every write to the items store (see the top of this file). */
+type PutRequest = Extract<DBCoreMutateRequest, { type: 'put' | 'add' }>;
+type DeleteRequest = Extract<DBCoreMutateRequest, { type: 'delete' | 'deleteRange' }>;
+
+/**
+ * A put with the counters (counters.ts) kept: the stored rows it replaces are read first (unless the
+ * caller named them, see replacing) and handed to putWithFlags, which then reads none of them again.
+ */
+function putCounted(table: DBCoreTable, counts: DBCoreTable, req: PutRequest): Promise<DBCoreMutateResponse> {
+  const { trans } = req;
+  const values = req.values as Row[];
+  const unknown = values.filter((v) => !storedRows.has(v));
+  // When the replaced rows must be read (a pulled page), their parents come in the same read: the
+  // flags and the counters both need them. A caller that named the stored rows (a title edit) reads
+  // nothing here.
+  const ids = new Set(values.map((v) => v.id));
+  const parentIds =
+    unknown.length === 0
+      ? []
+      : [
+          ...new Set(
+            values.map((v) => v.parent_id).filter((p): p is number => typeof p === 'number' && p !== 0),
+          ),
+        ].filter((p) => !ids.has(p));
+  const toRead = [...unknown.map((v) => v.id), ...parentIds];
+  const read: Promise<(Row | undefined)[]> =
+    toRead.length === 0
+      ? Dexie.Promise.resolve([])
+      : (getManyBySpan(table, trans, toRead) as Promise<(Row | undefined)[]>);
+  return read.then((stored) => {
+    unknown.forEach((v, i) => {
+      storedRows.set(v, (stored[i] as LocalItem | undefined) ?? null);
+    });
+    const parents = new Map<number, Row | undefined>();
+    parentIds.forEach((id, i) => {
+      parents.set(id, stored[unknown.length + i]);
+    });
+    const old = new Map<number, Row | undefined>();
+    for (const v of values) if (!old.has(v.id)) old.set(v.id, storedRows.get(v) ?? undefined);
+    const known = parents as ReadonlyMap<number, RowChange['now']>;
+    /** What each id holds after the write: its last value (an add: its first); a failed one wrote nothing. */
+    const storedAfter = (failures: DBCoreMutateResponse['failures'] | null) => {
+      const now = new Map<number, Row | undefined>();
+      values.forEach((v, i) => {
+        if (failures?.[i]) return;
+        if (!(req.type === 'add' && now.get(v.id))) now.set(v.id, v);
+      });
+      return now;
+    };
+    const changesTo = (now: Map<number, Row | undefined>, from: (id: number) => Row | undefined) =>
+      [...now].map(
+        ([id, row]): RowChange => ({
+          id,
+          old: from(id) as RowChange['old'],
+          now: row as RowChange['now'],
+        }),
+      );
+    if (req.type === 'add') {
+      return putWithFlags(table, req, parents).then((res) =>
+        updateCounts(
+          table,
+          counts,
+          trans,
+          changesTo(storedAfter(res.failures), (id) => old.get(id)),
+          known,
+        ).then(() => res),
+      );
+    }
+    // A put stores every value unless the request fails: the counters are brought up to date beside
+    // it, not after it (a pulled page's chunks wait on each other, so every round trip saved counts).
+    const assumed = storedAfter(null);
+    return Dexie.Promise.all([
+      putWithFlags(table, req, parents),
+      updateCounts(
+        table,
+        counts,
+        trans,
+        changesTo(assumed, (id) => old.get(id)),
+        known,
+      ),
+    ]).then(([res]) => {
+      if (!res.numFailures) return res;
+      // A value that failed was counted as stored: count the row back to what is stored.
+      const actual = storedAfter(res.failures);
+      const undo = changesTo(
+        new Map(
+          [...assumed.keys()]
+            .filter((id) => actual.get(id) !== assumed.get(id))
+            .map((id) => [id, actual.get(id) ?? old.get(id)]),
+        ),
+        (id) => assumed.get(id),
+      );
+      return updateCounts(table, counts, trans, undo, known).then(() => res);
+    });
+  });
+}
+
+/** A delete with the counters kept: the rows it removes are read first. */
+function deleteCounted(
+  table: DBCoreTable,
+  counts: DBCoreTable,
+  req: DeleteRequest,
+): Promise<DBCoreMutateResponse> {
+  const { trans } = req;
+  // clear(): every counter goes with the rows.
+  if (req.type === 'deleteRange' && req.range.type === 3) {
+    return table
+      .mutate(req)
+      .then((res) => counts.mutate({ type: 'deleteRange', trans, range: req.range }).then(() => res));
+  }
+  const read: Promise<(Row | undefined)[]> =
+    req.type === 'delete'
+      ? table.getMany({ trans, keys: req.keys as number[] })
+      : table
+          .query({ trans, values: true, query: { index: table.schema.primaryKey, range: req.range } })
+          .then((r) => r.result as Row[]);
+  return read.then((rows) => {
+    const gone = new Map<number, Row>();
+    for (const row of rows) if (row) gone.set(row.id, row);
+    return deleteWithFlags(table, req).then((res) => {
+      const changes = [...gone].map(([id, row]) => ({ id, old: row as RowChange['old'], now: undefined }));
+      return updateCounts(table, counts, trans, changes).then(() => res);
+    });
+  });
+}
+
+/**
+ * Keeps `_top`, the list keys (listKeys.ts) and the progress counters (counters.ts) true on every write
+ * to the items store (see the top of this file).
+ */
 export const topLevelMiddleware: Middleware<DBCore> = {
   stack: 'dbcore',
   name: 'OutpostTopLevel',
   create(down) {
+    // Absent while an upgrade runs the versions before 7 (that upgrade then computes every counter).
+    const hasCounts = down.schema.tables.some((t) => t.name === COUNTS_STORE);
     return {
       ...down,
+      transaction(stores, mode, options) {
+        // A write to items writes its counters in the same transaction, whatever stores it named.
+        const withCounts =
+          hasCounts && mode === 'readwrite' && stores.includes('items') && !stores.includes(COUNTS_STORE)
+            ? [...stores, COUNTS_STORE]
+            : stores;
+        return down.transaction(withCounts, mode, options);
+      },
       table(name) {
         if (name !== 'items') return down.table(name);
         // Every put below (the caller's and the flag fixes) also gets its list keys (listKeys.ts).
         const table = withListKeys(down.table(name));
+        const counts = hasCounts ? down.table(COUNTS_STORE) : undefined;
         return {
           ...table,
           mutate(req) {
-            if (req.type === 'put' || req.type === 'add') return putWithFlags(table, req);
-            return deleteWithFlags(table, req);
+            if (req.type === 'put' || req.type === 'add') {
+              return counts ? putCounted(table, counts, req) : putWithFlags(table, req);
+            }
+            return counts ? deleteCounted(table, counts, req) : deleteWithFlags(table, req);
           },
         };
       },

@@ -148,7 +148,7 @@ function itemMutations(writes: ItemWrites, toast: Toast, safety: SafetyDoor) {
      * Reopens an item so its status, counts and progress agree (shared reopenDirect): over a subtree
      * that is all done, the items completed last are reopened and the roll-up reopens the rest.
      */
-    reopen: (item: Target & StatusFields, _descendants: readonly StatusFields[]) =>
+    reopen: (item: Target & StatusFields) =>
       // The data layer reopens what was completed last when the subtree is all done (reopenDirect).
       withToasts(
         toast,

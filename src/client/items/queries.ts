@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
 import {
   type LocalItem,
+  type LocalReads,
   type Paged,
   useLocal,
   useMutuals,
@@ -59,25 +60,16 @@ export function useChildProgress(parentId: number): { total: number; completed: 
   return useLocal((reads) => (parentId === 0 ? undefined : reads.progress(parentId)), [parentId]);
 }
 
+/** Progress through an item's subtree, and how many items sit inside it and are open. */
+export type Inside = Awaited<ReturnType<LocalReads['inside']>>;
+
 /**
- * Every live descendant of an item (a campaign's tasks and their todos; depth is at most two below
- * a campaign), for progress through the whole subtree and for asking before a bulk completion.
+ * What a detail page's progress and Complete/Reopen need: progress through the subtree, how many items
+ * sit inside and how many of them are open, from the item's maintained counters (one key read, so an
+ * edit that changes none of them re-runs nothing); undefined while loading or for id 0.
  */
-export function useDescendants(rootId: number): LocalItem[] | undefined {
-  return useLocal(
-    async (reads) => {
-      if (rootId === 0) return [];
-      const out: LocalItem[] = [];
-      let level = await reads.children(rootId);
-      for (let depth = 0; level.length > 0 && depth < 4; depth += 1) {
-        out.push(...level);
-        const parents = level.filter((i) => i.type !== 'todo');
-        level = (await Promise.all(parents.map((p) => reads.children(p.id)))).flat();
-      }
-      return out;
-    },
-    [rootId],
-  );
+export function useInside(rootId: number): Inside | undefined {
+  return useLocal((reads) => (rootId === 0 ? undefined : reads.inside(rootId)), [rootId]);
 }
 
 /** Home's 'all' is orphans newest first; a type tab is every item of that type, newest first. */

@@ -18,22 +18,17 @@ import { ItemList } from '../components/items/ItemList';
 import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/items/PageParts';
 import { QuickAddCard } from '../components/items/QuickAddCard';
 import { statusText } from '../items/itemStyle';
-import {
-  useTaskTodos as useChildren,
-  useTask as useItem,
-  useTaskProgress,
-  useTaskTodosPage,
-} from './queries';
+import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
 
 export default function TaskDetailPage() {
   const id = Number(useParams().id);
   const task = useItem(Number.isFinite(id) ? id : 0);
   const parent = useItem(task?.parent_id ?? 0);
-  // The section shows a page and progress is counted; the whole list, for the Complete/Reopen button
-  // only, is read once the first page is on screen (not competing with it).
+  // The section shows a page; progress and the Complete/Reopen button's open todos come from the
+  // task's counters (one key read each), never from loading every todo.
   const page = useTaskTodosPage(id);
-  const todos = useChildren(id, page.items !== undefined);
   const progress = useTaskProgress(Number.isFinite(id) ? id : 0);
+  const inside = useTaskInside(Number.isFinite(id) ? id : 0);
 
   if (task === undefined) return <DetailLoading label="Loading task..." />;
   if (task === null || task.type !== 'task') {
@@ -46,7 +41,7 @@ export default function TaskDetailPage() {
 
   return (
     <PageColumn>
-      <DetailHeading item={task} back={back} descendants={todos} />
+      <DetailHeading item={task} back={back} inside={inside} />
       <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
         <AssigneeFact item={task} />

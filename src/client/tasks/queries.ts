@@ -1,7 +1,7 @@
 /** A task and its todos, live from the device through the one door. */
 export {
   useChildProgress as useTaskProgress,
-  useChildren as useTaskTodos,
   useChildrenPage as useTaskTodosPage,
+  useInside as useTaskInside,
   useItem as useTask,
 } from '../items/queries';

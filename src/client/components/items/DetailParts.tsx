@@ -71,33 +71,37 @@ interface HeadingItem {
   completed_at: string | null;
 }
 
-type DescendantStatus = Pick<HeadingItem, 'id' | 'parent_id' | 'status' | 'completed_at'>;
+/** What sits inside an item (children and the task children's children), from its counters. */
+export interface InsideCounts {
+  inside: number;
+  open: number;
+}
 
 /**
  * Title (click to rename), type and status, and the Start/Complete/Reopen button. Completing an item
- * with open descendants asks first ('Complete 3 open items too?'); Reopen keeps status and progress
- * in agreement (see the shared reopenDirect). `descendants` is the live subtree (undefined while it
- * loads; a todo has none).
+ * with open items inside asks first ('Complete 3 open items too?'); Reopen keeps status and progress
+ * in agreement (see the shared reopenDirect). `inside` is live from the item's counters (undefined
+ * while it loads; a todo has nothing inside).
  */
 export function DetailHeading({
   item,
   back,
-  descendants,
+  inside,
 }: {
   item: HeadingItem;
   back?: { to: string; label: string } | null;
-  descendants?: readonly DescendantStatus[];
+  inside?: InsideCounts;
 }) {
   const { rename, setStatus, complete, reopen } = useItemMutations();
   const [asking, setAsking] = useState(false);
   const action = statusActionLabel(item.type, item.status);
-  const open = descendants?.filter((d) => d.status !== 'completed').length ?? 0;
+  const open = inside?.open ?? 0;
   const onAction = () => {
     if (action === 'Complete') {
       if (open > 0) setAsking(true);
       else void complete(item, 0);
-    } else if (action === 'Reopen' && descendants && descendants.length > 0) {
-      void reopen(item, descendants);
+    } else if (action === 'Reopen' && inside && inside.inside > 0) {
+      void reopen(item);
     } else {
       void setStatus(item, nextStatus(item.type, item.status));
     }

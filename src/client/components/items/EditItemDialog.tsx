@@ -12,7 +12,7 @@ import { fieldErrorsOf, useItemEdits } from '../../items/editMutations';
 import { localToday, titleState } from '../../items/itemPayload';
 import { statusText, TYPE_LABEL } from '../../items/itemStyle';
 import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
-import { type LocalItem, useDescendants, useItem } from '../../items/queries';
+import { type LocalItem, useInside, useItem } from '../../items/queries';
 import RepeatControl from '../../items/RepeatControl';
 import { Button } from '../ui/Button';
 import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
@@ -106,11 +106,11 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
   const options = useAssigneeOptions();
   const edits = useItemEdits();
   const { reopen } = useItemMutations();
-  const descendants = useDescendants(item.type === 'todo' ? 0 : item.id);
+  const inside = useInside(item.type === 'todo' ? 0 : item.id);
   const set = (key: keyof Values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
   const title = titleState(values.title);
   const blank = isBlankTitle(values.title);
-  const openInside = descendants?.filter((d) => d.status !== 'completed').length ?? 0;
+  const openInside = inside?.open ?? 0;
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -120,10 +120,10 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
     setBusy(true);
     try {
       const reopening =
-        patch.status === 'pending' && item.status === 'completed' && (descendants?.length ?? 0) > 0;
+        patch.status === 'pending' && item.status === 'completed' && (inside?.inside ?? 0) > 0;
       if (reopening) {
         const { status: _status, ...rest } = patch;
-        await reopen(item, descendants ?? []);
+        await reopen(item);
         if (Object.keys(rest).length > 0) await edits.save(item, rest);
       } else {
         await edits.save(item, patch);

@@ -24,7 +24,10 @@ export async function applyPulled(
 ): Promise<number> {
   let conflicts = 0;
   await db.transaction('rw', [...TABLES], async () => {
-    const existing = await db.items.bulkGet(items.map((i) => i.id));
+    const existing = await storedRowsOf(
+      db,
+      items.map((i) => i.id),
+    );
     let temps: Map<string, LocalItem> | null = null;
     const puts = new Map<number, LocalItem>();
     // An id twice in one page: the later change wins (a put then a tombstone deletes it).
@@ -101,6 +104,24 @@ export async function applyPulled(
     ]);
   });
   return conflicts;
+}
+
+/**
+ * The stored rows of `ids` (undefined where none). A fresh device's pages are all new: one key read
+ * over their span finds nothing, instead of one read per id; otherwise each id is read.
+ */
+async function storedRowsOf(db: OutpostDb, ids: readonly number[]): Promise<(LocalItem | undefined)[]> {
+  if (ids.length > 1) {
+    let low = ids[0]!;
+    let high = ids[0]!;
+    for (const id of ids) {
+      if (id < low) low = id;
+      if (id > high) high = id;
+    }
+    const any = await db.items.where(':id').between(low, high, true, true).limit(1).primaryKeys();
+    if (any.length === 0) return ids.map(() => undefined);
+  }
+  return db.items.bulkGet([...ids]);
 }
 
 /**
