@@ -15,12 +15,18 @@
  *     plus a read of the same records (getAll of the store). The same for a task's children list
  *     (childrenOf; reference: put plus the parent_id index read). Budget ≤ 2×. And the Home edit with
  *     1,000 changes queued against none: budget no slower (ratio ≤ 1.1, the noise allowance).
+ *     The lists listen as the app's screens do (liveData.ts useLocal: the live query with the local
+ *     echo, data/localEcho.ts), so a title edit shows before it commits; the breakdown rows report,
+ *     for the record, the write's commit ('app write stored') and a bare Dexie update, each against
+ *     the same raw reference.
  *  b. A fresh device signing in and pulling 10,000 items until they are queryable (one engine.sync()
  *     after sign-in); reference: the same GET /api/sync pages fetched and written with the same
- *     indexes in one raw transaction. Budget ≤ 1.3×.
+ *     indexes in one raw transaction: the rows with the keys the app's middleware keeps, and the
+ *     progress counters (counters.ts) computed once from every row. Budget ≤ 1.3×.
  *  c. With --100k: 100,000 guest items on one device: start() completes without error, the first
- *     Home answer, local search median (< 30 ms) and a local edit (< 16 ms, until Home's live query
- *     shows it; the write stored alone is reported beside it). Adds 20–40 s (the whole run: about 70 s).
+ *     Home answer, local search median (< 10 ms, issue 19; issue 12 asked < 30 ms) and a local edit
+ *     (< 16 ms, until Home's live query shows it; the write stored alone is reported beside it). Adds
+ *     20–40 s (the whole run: about 70 s).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -32,6 +38,7 @@ import { openDatabase } from '../src/server/db/client';
 import { startAppServer } from './lib/appServer';
 import { check, heading, info, skip, table } from './lib/report';
 import { seedBenchData } from './lib/seed';
+import { median } from './lib/stats';
 
 type Bench = BenchApi;
 interface BenchApi {
@@ -62,12 +69,6 @@ interface BenchApi {
   }>;
 }
 
-const median = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  if (s.length === 0) return Number.NaN;
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
 const x = (v: number) => `${v.toFixed(2)}×`;
 
@@ -106,18 +107,25 @@ async function alternate(
 
 const rows: string[][] = [];
 
-function report(subject: string, p: Pairs, budget: number, labels: [string, string] = ['app', 'raw IDB']) {
+/** One A/B figure; a null budget reports the ratio for the record (a breakdown), with no verdict. */
+function report(
+  subject: string,
+  p: Pairs,
+  budget: number | null,
+  labels: [string, string] = ['app', 'raw IDB'],
+) {
   const ratio = median(p.ratios);
   const spread = `${x(Math.min(...p.ratios))}–${x(Math.max(...p.ratios))}`;
   info(subject, `${labels[0]} median`, ms(median(p.a)));
   info(subject, `${labels[1]} median`, ms(median(p.b)));
-  const ok = check({
-    subject,
-    metric: `ratio (${p.ratios.length} pairs)`,
-    value: `${x(ratio)} (${spread})`,
-    budget: `≤ ${x(budget)}`,
-    ok: ratio <= budget,
-  });
+  const metric = `ratio (${p.ratios.length} pairs)`;
+  const value = `${x(ratio)} (${spread})`;
+  if (budget === null) {
+    info(subject, metric, value);
+    rows.push([subject, ms(median(p.a)), ms(median(p.b)), value, '-', 'info']);
+    return;
+  }
+  const ok = check({ subject, metric, value, budget: `≤ ${x(budget)}`, ok: ratio <= budget });
   rows.push([
     subject,
     ms(median(p.a)),
@@ -260,8 +268,14 @@ export async function run(args: string[] = []): Promise<void> {
     report('a. edit → Home live query (10k)', editAll, 2);
     info('a. edit → Home live query (10k)', 'app write stored', ms(median(stored)));
     report('a. edit → children live query (10k)', editChildren, 2);
-    info('a. edit → children live query (10k)', 'app write stored', ms(median(storedChildren)));
-    report('a. (breakdown) Dexie update → children live query', dexieChildren, 2, [
+    // The list shows the edit from the local echo; the write's commit comes after (W1: resolved when stored).
+    report(
+      'a. (breakdown) edit committed, children',
+      { a: storedChildren, b: editChildren.b, ratios: storedChildren.map((v, i) => v / editChildren.b[i]!) },
+      null,
+      ['app write stored', 'raw IDB'],
+    );
+    report('a. (breakdown) Dexie update → children live query', dexieChildren, null, [
       'Dexie update',
       'raw IDB',
     ]);
@@ -294,7 +308,7 @@ export async function run(args: string[] = []): Promise<void> {
       absolute('c. 100k first Home answer (newest 20 and the count)', r.firstList, 1000);
       absolute('c. 100k start() resolved', r.started, null);
       absolute('c. 100k first search (builds cache)', r.firstSearch, null);
-      absolute('c. 100k local search', median(r.search), 30);
+      absolute('c. 100k local search', median(r.search), 10);
       absolute('c. 100k search right after an edit', median(r.searchAfterEdit), 30);
       absolute('c. 100k edit stored (update resolved)', median(r.stored), null);
       absolute('c. 100k edit → Home live query', median(r.edit), 16);

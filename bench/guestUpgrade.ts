@@ -15,6 +15,7 @@ import { ITEM_BATCH_MAX } from '../src/shared/schemas';
 import { createDevice, type Device, signIn } from '../testkit/client/harness';
 import { startAppServer } from './lib/appServer';
 import { check, heading, info } from './lib/report';
+import { median } from './lib/stats';
 
 const BUDGET_S = 5;
 let phoneCounter = 0;
@@ -106,11 +107,6 @@ async function directRound(url: string, count: number, batches: number): Promise
     await json('POST', '/api/items/batch', { items: items.slice(at, at + size) });
   return (performance.now() - started) / 1000;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 export async function run(args: string[]): Promise<void> {
   const count = Number(args[0]) > 0 ? Number(args[0]) : 1000;

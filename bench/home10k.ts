@@ -6,14 +6,16 @@
  * the item rows in the DOM are counted once the screen has settled.
  * Budgets: first row under 1 s, fewer than 100 rows in the DOM.
  */
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { listKeysOf } from '../src/client/data/listKeys';
 import type { LocalItem } from '../src/client/data/types';
 import type { ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
-import { seedGuestItems } from './lib/guestSeed';
+import { watchFirstRow } from './lib/firstRow';
+import { seedGuestCounts, seedGuestItems } from './lib/guestSeed';
 import { check, heading, info, skip } from './lib/report';
+import { median } from './lib/stats';
 
 const ITEMS = 10_000;
 const RUNS = 3;
@@ -70,20 +72,6 @@ function guestItems(count: number, first = 0): LocalItem[] {
   });
 }
 
-/** Records, in the page, when the first item row enters the DOM (ms since navigation start). */
-function watchFirstRow(selector: string): void {
-  const w = window as unknown as { __firstRowAt?: number };
-  const observer = new MutationObserver(() => {
-    if (document.querySelector(selector)) {
-      w.__firstRowAt = performance.now();
-      observer.disconnect();
-    }
-  });
-  observer.observe(document, { childList: true, subtree: true });
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-
 /** `--items N` seeds N items instead of 10,000 (bench/home100k.ts passes 100,000). */
 export async function run(args: string[] = []): Promise<void> {
   const at = args.indexOf('--items');
@@ -114,6 +102,7 @@ export async function run(args: string[] = []): Promise<void> {
     for (let from = 0; from < count; from += 10_000) {
       seeded = await seedGuestItems(page, guestItems(Math.min(count, from + 10_000), from), count);
     }
+    await seedGuestCounts(page, guestItems(count));
     heading(`Home with ${seeded.toLocaleString('en-US')} local items (${server.url}/)`);
 
     const firstRow: number[] = [];

@@ -19,6 +19,11 @@ const BENCHMARKS: Benchmark[] = [
   { name: 'server', file: './server.ts', about: 'HTTP API throughput and latency on PGlite and PostgreSQL' },
   { name: 'client-data', file: './clientData.ts', about: 'client data layer' },
   {
+    name: 'search-index',
+    file: './searchIndex.ts',
+    about: 'local search index vs the linear scan over 100,000 keys (Node): query medians, an edit, heap',
+  },
+  {
     name: 'client-browser',
     file: './clientBrowser.ts',
     about: "the app's data layer in Chromium vs raw IndexedDB: edits, a 10k pull, --100k",

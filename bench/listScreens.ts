@@ -15,8 +15,10 @@ import { topFlagsFromScratch } from '../src/client/data/topLevel';
 import type { LocalItem } from '../src/client/data/types';
 import type { ItemStatus, ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
-import { seedGuestItems } from './lib/guestSeed';
+import { watchFirstRow } from './lib/firstRow';
+import { seedGuestCounts, seedGuestItems } from './lib/guestSeed';
 import { check, heading, info, skip } from './lib/report';
+import { median } from './lib/stats';
 
 const SIZES = [10_000, 100_000] as const;
 const ROW = '[data-item-id]';
@@ -111,6 +113,7 @@ async function seed(context: BrowserContext, url: string, items: LocalItem[]): P
   // In slices: one evaluate of 100,000 rows would be a single message of tens of megabytes.
   for (let from = 0; from < items.length; from += 10_000)
     stored = await seedGuestItems(page, items.slice(from, from + 10_000), items.length);
+  await seedGuestCounts(page, items);
   await page.close();
   return stored;
 }
@@ -144,20 +147,6 @@ async function countCost(context: BrowserContext, url: string): Promise<{ store:
   await page.close();
   return cost;
 }
-
-/** Records, in the page, when the first item row enters the DOM (ms since navigation start). */
-function watchFirstRow(selector: string): void {
-  const w = window as unknown as { __firstRowAt?: number };
-  const observer = new MutationObserver(() => {
-    if (document.querySelector(selector)) {
-      w.__firstRowAt = performance.now();
-      observer.disconnect();
-    }
-  });
-  observer.observe(document, { childList: true, subtree: true });
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 export async function run(args: string[] = []): Promise<void> {
   const at = args.indexOf('--runs');

@@ -28,6 +28,8 @@ test('a guest signs in: the Upgrade dialog shows progress and the items reach th
     await app.quickAdd('campaign', campaign);
     await app.quickAdd('todo', todo);
     await app.row(campaign).getByRole('link', { name: campaign }).click();
+    // The campaign's page, not Home's quick add still on screen while the route loads.
+    await expect(page.getByRole('heading', { level: 1, name: campaign })).toBeVisible();
     await app.quickAdd('task', task);
     await app.navigate('Home');
   });

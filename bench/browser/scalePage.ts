@@ -199,14 +199,14 @@ const scale = {
    * Arms the edit timer: from the Enter that commits an inline title edit (keydown, capture phase)
    * until the row `id` shows `title` again as text (the field gone), or NaN after 30 s.
    */
-  armEdit(id: number, title: string): void {
+  armEdit(container: string, title: string): void {
     let started = Number.NaN;
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Enter') started = performance.now();
     };
     document.addEventListener('keydown', onKey, { capture: true, once: true });
     const shown = () => {
-      const row = document.querySelector(`main [data-item-id="${id}"]`);
+      const row = document.querySelector(container);
       return !!row && !row.querySelector('input') && (row.textContent ?? '').includes(title);
     };
     pending = whenDom(shown, 30_000).then((at) => at - started);

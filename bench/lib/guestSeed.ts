@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/counters';
 import type { LocalItem } from '../../src/client/data/types';
 
 /**
@@ -32,4 +33,33 @@ export async function seedGuestItems(page: Page, items: LocalItem[], total: numb
     },
     [items, total] as const,
   );
+}
+
+/**
+ * Writes the progress counters of `items` (every seeded row), as the app's middleware keeps them
+ * (src/client/data/counters.ts), so the app's first open finds them true and rebuilds nothing.
+ */
+export async function seedGuestCounts(page: Page, items: readonly LocalItem[]): Promise<number> {
+  const rows = countRowsFromScratch(items);
+  // In slices, as the items: one message of every row would be tens of megabytes.
+  for (let from = 0; from < rows.length; from += 10_000) {
+    await page.evaluate(
+      async ([slice, store]) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = indexedDB.open('Outpost');
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error);
+        });
+        await new Promise<void>((resolve, reject) => {
+          const tx = db.transaction(store, 'readwrite');
+          for (const row of slice) tx.objectStore(store).put(row);
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        });
+        db.close();
+      },
+      [rows.slice(from, from + 10_000), COUNTS_STORE] as const,
+    );
+  }
+  return rows.length;
 }

@@ -111,15 +111,17 @@ export class Outpost extends AppPage {
   async quickAdd(type: ItemType, title: string, formName: string | RegExp = 'Quick add') {
     const form = this.quickAddForm(formName);
     const input = form.getByRole('textbox', { name: `${TYPE_LABEL[type]} title` });
-    // A multi-type card: focusing expands it and shows the type chips.
-    if (!(await input.isVisible())) {
-      await form.getByRole('textbox').first().click();
-    }
     const chip = form.getByRole('radio', { name: TYPE_LABEL[type], exact: true });
-    if ((await chip.count()) > 0) {
-      await form.getByText(TYPE_LABEL[type], { exact: true }).click();
-      await expect(chip).toBeChecked();
-    }
+    // A multi-type card: focusing expands it and shows the type chips. An empty card collapses when
+    // focus leaves it (by design), and a page still settling after navigation can take focus once:
+    // the whole open-and-pick step is tried again then, as a person would click the card again.
+    await expect(async () => {
+      if (!(await input.isVisible())) await form.getByRole('textbox').first().click();
+      if ((await chip.count()) > 0) {
+        await form.getByText(TYPE_LABEL[type], { exact: true }).click({ timeout: 2_000 });
+        await expect(chip).toBeChecked({ timeout: 2_000 });
+      }
+    }).toPass({ timeout: 20_000 });
     const title_ = form.getByRole('textbox', { name: `${TYPE_LABEL[type]} title` });
     await title_.fill(title);
     await form.getByRole('button', { name: `Add ${type}` }).click();
