@@ -1,10 +1,16 @@
 import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeFakeDbs, freshFakeDb } from '../../../testkit/client/fakeDb';
 import { createDevice, type Device } from '../../../testkit/client/harness';
-import { countRowsFromScratch } from './counters';
+import type { Item, ItemStatus, ItemType } from '../../shared/item';
+import { type CountsRow, countRowsFromScratch } from './counters';
+import { applyPulled } from './sync';
 
 let device: Device;
-afterEach(() => device?.client.close());
+afterEach(() => {
+  device?.client.close();
+  closeFakeDbs();
+});
 
 /** Waits until `done` holds (a busy machine can take a while), or fails after 3 s. */
 async function until(done: () => boolean): Promise<void> {
@@ -72,5 +78,89 @@ describe('progress counters (counters.ts)', () => {
     expect(await client.queries.inside(campaign.id)).toMatchObject({ inside: 4, open: 3 });
     const rows = await client.db.items.toArray();
     expect((await client.db.counts.toArray()).length).toBe(countRowsFromScratch(rows).length);
+  });
+
+  it('a pulled page written in many chunks counts the whole page once, exactly as from scratch', async () => {
+    const db = freshFakeDb('counts');
+    const person = { id: 1, name: 'U1', phone: '', created_at: '', updated_at: '' };
+    const item = (id: number, type: ItemType, parent: number | null, status: ItemStatus): Item =>
+      ({
+        id,
+        uuid: `u-${id}`,
+        title: `Item ${id}`,
+        description: null,
+        type,
+        status,
+        user_id: 1,
+        assigned_to: null,
+        parent_id: parent,
+        due_date: null,
+        end_date: null,
+        remind_at: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+        completed_at: null,
+        deleted_at: null,
+        version: 1,
+        created_by: person,
+        user: person,
+        assignedUser: null,
+        parent: null,
+        children_count: 0,
+        completed_count: 0,
+      }) as unknown as Item;
+    // Children before their parents and spread over five chunks of 100: every counter is touched by
+    // rows of several chunks.
+    const page: Item[] = [];
+    for (let i = 0; i < 400; i++) {
+      const task = 1_000 + (i % 20);
+      page.push(item(10_000 + i, 'todo', task, i % 3 === 0 ? 'completed' : 'pending'));
+    }
+    for (let t = 0; t < 20; t++)
+      page.push(item(1_000 + t, 'task', 100 + (t % 4), t % 5 === 0 ? 'completed' : 'pending'));
+    for (let c = 0; c < 4; c++) page.push(item(100 + c, 'campaign', null, 'in_progress'));
+    const writes: string[] = [];
+    db.use({
+      stack: 'dbcore',
+      name: 'countWrites',
+      // Below the items middleware, which writes the counters through the core beneath it.
+      level: 1,
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          return name === 'counts'
+            ? {
+                ...table,
+                mutate: (req) => {
+                  writes.push(req.type);
+                  return table.mutate(req);
+                },
+              }
+            : table;
+        },
+      }),
+    });
+    const byKey = (rows: CountsRow[]) =>
+      [...rows].sort((a, b) => `${a.parent}|${a.scope}`.localeCompare(`${b.parent}|${b.scope}`));
+    await applyPulled(db, page, 'c1');
+    expect(writes.length).toBe(1);
+    expect(byKey(await db.counts.toArray())).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
+    // A second page moves, completes and removes across the same counters.
+    const next: Item[] = [
+      ...page.slice(0, 150).map(
+        (i, n) =>
+          ({
+            ...i,
+            version: 2,
+            status: n % 2 === 0 ? 'completed' : 'pending',
+            parent_id: n % 7 === 0 ? 1_003 : i.parent_id,
+          }) as Item,
+      ),
+      { id: 1_001, uuid: 'u-1001', deleted_at: '2026-01-02T00:00:00.000Z' } as unknown as Item,
+      { ...page[405]!, version: 2, parent_id: 101 } as Item,
+    ];
+    await applyPulled(db, next, 'c2');
+    expect(byKey(await db.counts.toArray())).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
   });
 });

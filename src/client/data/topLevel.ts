@@ -141,6 +141,8 @@ function putWithFlags(
   req: Extract<DBCoreMutateRequest, { type: 'put' | 'add' }>,
   /** Parent rows the caller has just read in this transaction (putCounted): not read again. */
   known?: ReadonlyMap<number, Row | undefined>,
+  /** Told the parents this put read (undefined where none is stored), for the counters to reuse. */
+  onParents?: (parents: ReadonlyMap<number, Row | undefined>) => void,
 ): Promise<DBCoreMutateResponse> {
   const { trans } = req;
   const values = req.values as Row[];
@@ -179,6 +181,7 @@ function putWithFlags(
       if (i < unknown.length) old.set(unknown[i]!, row);
       else parents.set(parentIds[i - unknown.length]!, row);
     });
+    onParents?.(new Map(parentIds.map((id) => [id, parents.get(id)])));
     const parentOf = (row: Row) =>
       row.parent_id == null ? undefined : (batch.get(row.parent_id) ?? parents.get(row.parent_id));
     const flagged = values.map((v) => {
@@ -224,6 +227,58 @@ function deleteWithFlags(
       }),
     );
   });
+}
+
+/**
+ * Counter work a transaction asked to do once at its end (deferCounts, flushCounts): a pulled page
+ * writes its rows in chunks, and counting each chunk on its own costs the page three round trips a
+ * chunk; the page's changes are counted together instead. Per id the first stored row and the last
+ * written one are kept, so an id written twice in the transaction counts once.
+ */
+interface DeferredCounts {
+  at?: { table: DBCoreTable; counts: DBCoreTable; trans: DBCoreTransaction };
+  changes: Map<number, RowChange>;
+  known: Map<number, RowChange['now']>;
+}
+const deferredCounts = new WeakMap<object, DeferredCounts>();
+
+const currentIdbTransaction = (): object | undefined =>
+  (Dexie.currentTransaction as { idbtrans?: object } | null)?.idbtrans ?? undefined;
+
+/** Inside a rw transaction over items: its writes' counters are brought up to date at flushCounts, once. */
+export function deferCounts(): void {
+  const trans = currentIdbTransaction();
+  if (trans) deferredCounts.set(trans, { changes: new Map(), known: new Map() });
+}
+
+/** Counts what the current transaction wrote since deferCounts (call it before the transaction ends). */
+export function flushCounts(): Promise<void> {
+  const trans = currentIdbTransaction();
+  const deferred = trans ? deferredCounts.get(trans) : undefined;
+  if (trans) deferredCounts.delete(trans);
+  if (!deferred?.at || deferred.changes.size === 0) return Dexie.Promise.resolve();
+  const { table, counts, trans: core } = deferred.at;
+  return updateCounts(table, counts, core, [...deferred.changes.values()], deferred.known);
+}
+
+/** updateCounts now, or folded into the transaction's deferred counting when it asked for that. */
+function countChanges(
+  table: DBCoreTable,
+  counts: DBCoreTable,
+  trans: DBCoreTransaction,
+  changes: readonly RowChange[],
+  known?: ReadonlyMap<number, RowChange['now']>,
+): Promise<void> {
+  const deferred = deferredCounts.get(trans);
+  if (!deferred) return updateCounts(table, counts, trans, changes, known);
+  deferred.at ??= { table, counts, trans };
+  for (const change of changes) {
+    const earlier = deferred.changes.get(change.id);
+    if (earlier) earlier.now = change.now;
+    else deferred.changes.set(change.id, { ...change });
+  }
+  for (const [id, row] of known ?? []) deferred.known.set(id, row);
+  return Dexie.Promise.resolve();
 }
 
 type PutRequest = Extract<DBCoreMutateRequest, { type: 'put' | 'add' }>;
@@ -284,7 +339,7 @@ function putCounted(table: DBCoreTable, counts: DBCoreTable, req: PutRequest): P
       );
     if (req.type === 'add') {
       return putWithFlags(table, req, parents).then((res) =>
-        updateCounts(
+        countChanges(
           table,
           counts,
           trans,
@@ -296,9 +351,16 @@ function putCounted(table: DBCoreTable, counts: DBCoreTable, req: PutRequest): P
     // A put stores every value unless the request fails: the counters are brought up to date beside
     // it, not after it (a pulled page's chunks wait on each other, so every round trip saved counts).
     const assumed = storedAfter(null);
+    // Deferred counting (a pulled page) reuses the parents the flags read: the counters need them too.
+    const deferred = deferredCounts.get(trans);
+    const remember = deferred
+      ? (read: ReadonlyMap<number, Row | undefined>) => {
+          for (const [id, row] of read) deferred.known.set(id, row as RowChange['now']);
+        }
+      : undefined;
     return Dexie.Promise.all([
-      putWithFlags(table, req, parents),
-      updateCounts(
+      putWithFlags(table, req, parents, remember),
+      countChanges(
         table,
         counts,
         trans,
@@ -317,7 +379,7 @@ function putCounted(table: DBCoreTable, counts: DBCoreTable, req: PutRequest): P
         ),
         (id) => assumed.get(id),
       );
-      return updateCounts(table, counts, trans, undo, known).then(() => res);
+      return countChanges(table, counts, trans, undo, known).then(() => res);
     });
   });
 }
@@ -331,6 +393,8 @@ function deleteCounted(
   const { trans } = req;
   // clear(): every counter goes with the rows.
   if (req.type === 'deleteRange' && req.range.type === 3) {
+    // What was deferred counted rows that are gone now with every counter.
+    deferredCounts.get(trans)?.changes.clear();
     return table
       .mutate(req)
       .then((res) => counts.mutate({ type: 'deleteRange', trans, range: req.range }).then(() => res));
@@ -346,7 +410,7 @@ function deleteCounted(
     for (const row of rows) if (row) gone.set(row.id, row);
     return deleteWithFlags(table, req).then((res) => {
       const changes = [...gone].map(([id, row]) => ({ id, old: row as RowChange['old'], now: undefined }));
-      return updateCounts(table, counts, trans, changes).then(() => res);
+      return countChanges(table, counts, trans, changes).then(() => res);
     });
   });
 }

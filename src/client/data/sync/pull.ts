@@ -3,7 +3,7 @@ import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../db';
 import { fromServer, usersOf } from '../localItems';
 import { rebaseEntries } from '../syncQueue';
 import { swapTempId } from '../tempIds';
-import { replacing } from '../topLevel';
+import { deferCounts, flushCounts, replacing } from '../topLevel';
 import type { LocalItem } from '../types';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
@@ -24,6 +24,8 @@ export async function applyPulled(
 ): Promise<number> {
   let conflicts = 0;
   await db.transaction('rw', [...TABLES], async () => {
+    // The page's chunks are counted together at the end, not one by one (topLevel.ts deferCounts).
+    deferCounts();
     const existing = await storedRowsOf(
       db,
       items.map((i) => i.id),
@@ -102,6 +104,7 @@ export async function applyPulled(
       users.size > 0 ? db.users.bulkPut([...users.values()]) : null,
       setMeta(db, META_KEYS.cursor, cursor),
     ]);
+    await flushCounts();
   });
   return conflicts;
 }
