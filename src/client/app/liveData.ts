@@ -9,7 +9,7 @@ import Dexie, { liveQuery } from 'dexie';
 import { useLiveQuery, useObservable } from 'dexie-react-hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import type { ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
+import type { Item, ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
 import type { SubtreeProgress } from '../../shared/progress';
 import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
 import { ApiError } from '../data/apiClient';
@@ -282,11 +282,13 @@ export interface SearchHit {
 }
 
 /** Search: the server's when signed in and online, the device's otherwise or when the server fails. */
-export function useSearchItems(): (query: string) => Promise<SearchHit[]> {
+export function useSearchItems(): (
+  query: string,
+  onFirstHits?: (hits: SearchHit[]) => void,
+) => Promise<SearchHit[]> {
   const c = useClient();
-  return useMemo(
-    () => async (query: string) => {
-      const found = await c.search(query);
+  return useMemo(() => {
+    const hitsOf = async (found: readonly (Item | LocalItem)[]): Promise<SearchHit[]> => {
       const missing = found
         .filter((i) => i.parent_id !== null && !i.parent)
         .map((i) => i.parent_id as number);
@@ -307,7 +309,21 @@ export function useSearchItems(): (query: string) => Promise<SearchHit[]> {
           parentType: parent?.type ?? null,
         };
       });
-    },
-    [c],
-  );
+    };
+    return async (query, onFirstHits) => {
+      // The device's hits, when the server is asked too, show while its answer is on the way.
+      let first: Promise<void> = Promise.resolve();
+      const found = await c.search(
+        query,
+        undefined,
+        onFirstHits
+          ? (local) => {
+              first = hitsOf(local).then(onFirstHits);
+            }
+          : undefined,
+      );
+      await first;
+      return hitsOf(found);
+    };
+  }, [c]);
 }

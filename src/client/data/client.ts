@@ -294,13 +294,19 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   };
   // Search (and its cache of every title) loads when the dialog first asks.
   let localSearch: LocalSearch | null = null;
-  let searcher: Promise<(query: string, limit?: number) => Promise<(Item | LocalItem)[]>> | null = null;
-  const search = async (query: string, limit?: number) => {
+  type Searcher = (
+    query: string,
+    limit?: number,
+    onLocal?: (found: LocalItem[]) => void,
+  ) => Promise<(Item | LocalItem)[]>;
+  let searcher: Promise<Searcher> | null = null;
+  /** See search.ts createSearch: `onLocal` gets the device's hits first when the server is asked. */
+  const search: Searcher = async (query, limit, onLocal) => {
     searcher ??= import('./search').then((m) => {
       localSearch = m.createLocalSearch(db);
       return m.createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
     });
-    return (await searcher)(query, limit);
+    return (await searcher)(query, limit, onLocal);
   };
   // Notifications and reminders load after the first screen, with their own chunk.
   let notificationsLoading: Promise<NotificationsClient> | null = null;

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeDbs, freshFakeDb, stopLater } from '../../../testkit/client/fakeDb';
 import { localItem } from '../../../testkit/client/items';
 import { rankSearch } from '../../shared/search';
-import { createLocalSearch } from './search';
+import type { ApiClient } from './apiClient';
+import { createLocalSearch, createSearch } from './search';
 import type { Viewer } from './types';
 
 afterEach(closeFakeDbs);
@@ -122,5 +123,56 @@ describe('local search over its index', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('the search the dialog runs (createSearch)', () => {
+  /** An API whose search answer is held until `answer` or `fail` is called. */
+  function heldApi() {
+    let settle: { answer: (items: unknown[]) => void; fail: (error: Error) => void } | null = null;
+    const api = {
+      get: () =>
+        new Promise((resolve, reject) => {
+          settle = { answer: (items) => resolve({ data: items }), fail: reject };
+        }),
+    } as unknown as ApiClient;
+    return { api, held: () => settle! };
+  }
+
+  it("signed in and online, shows the device's hits before the server answers, then the server's", async () => {
+    const db = freshDb();
+    const local = createLocalSearch(db);
+    stopLater(local.dispose);
+    await db.items.bulkPut([item(1, 'Paint the fence', { _syncStatus: 'synced' })]);
+    const { api, held } = heldApi();
+    const search = createSearch({ api, local, viewer: () => account, isOnline: () => true, log: () => {} });
+    const firstHits: number[][] = [];
+    const done = search('paint', 10, (found) => firstHits.push(found.map((i) => i.id)));
+    await expect.poll(() => firstHits).toEqual([[1]]);
+    held().answer([item(1, 'Paint the fence'), item(7, 'Paint the shed')]);
+    expect((await done).map((i) => i.id).sort()).toEqual([1, 7]);
+  });
+
+  it("keeps the device's hits when the server fails, and asks nothing of a guest or offline", async () => {
+    const db = freshDb();
+    const local = createLocalSearch(db);
+    stopLater(local.dispose);
+    await db.items.bulkPut([item(1, 'Paint the fence', { _syncStatus: 'synced' })]);
+    const { api, held } = heldApi();
+    const search = createSearch({ api, local, viewer: () => account, isOnline: () => true, log: () => {} });
+    const done = search('paint', 10, () => {});
+    await expect.poll(() => held()).toBeTruthy();
+    held().fail(new Error('down'));
+    expect((await done).map((i) => i.id)).toEqual([1]);
+    let asked = 0;
+    const counting = {
+      get: () => {
+        asked++;
+        return Promise.reject(new Error('no'));
+      },
+    } as unknown as ApiClient;
+    await createSearch({ api: counting, local, viewer: () => guest, isOnline: () => true })('paint');
+    await createSearch({ api: counting, local, viewer: () => account, isOnline: () => false })('paint');
+    expect(asked).toBe(0);
   });
 });

@@ -205,20 +205,32 @@ export interface SearchDeps {
   log?: (message: string, error: unknown) => void;
 }
 
-/** Server search when online and signed in; the local rules when offline, a guest, or the server fails. */
+/**
+ * Server search when online and signed in; the local rules when offline, a guest, or the server fails.
+ * Signed in and online, `onLocal` (when given) gets the device's answer first, as soon as it is ready:
+ * the screen shows it while the server's answer, the spec's, is on its way, and that answer replaces it.
+ */
 export function createSearch(deps: SearchDeps) {
-  return async function search(query: string, limit = SEARCH_COUNT_LIMIT): Promise<(Item | LocalItem)[]> {
+  return async function search(
+    query: string,
+    limit = SEARCH_COUNT_LIMIT,
+    onLocal?: (found: LocalItem[]) => void,
+  ): Promise<(Item | LocalItem)[]> {
     if (normalizeQuery(query) === null) return [];
     const viewer = deps.viewer();
-    if (!viewer.isGuest && deps.isOnline()) {
-      try {
-        const { data } = await deps.api.get<Item[]>(`/items/search?q=${encodeURIComponent(query.trim())}`);
-        // The server orders by title match and recency only: the shared relevance order applies here too.
-        return sortByRelevance(data, query).slice(0, limit);
-      } catch (error) {
-        (deps.log ?? console.warn)('Server search failed; searching locally instead.', error);
-      }
+    if (viewer.isGuest || !deps.isOnline()) return deps.local.search(viewer, query, limit);
+    // Asked first, so the server works while the device searches its own copy.
+    const server = deps.api.get<Item[]>(`/items/search?q=${encodeURIComponent(query.trim())}`);
+    server.catch(() => undefined);
+    const local = onLocal ? await deps.local.search(viewer, query, limit) : null;
+    if (local) onLocal?.(local);
+    try {
+      const { data } = await server;
+      // The server orders by title match and recency only: the shared relevance order applies here too.
+      return sortByRelevance(data, query).slice(0, limit);
+    } catch (error) {
+      (deps.log ?? console.warn)('Server search failed; searching locally instead.', error);
     }
-    return deps.local.search(viewer, query, limit);
+    return local ?? deps.local.search(viewer, query, limit);
   };
 }

@@ -32,6 +32,10 @@ export function getManyBySpan(
   }
   // At most this many rows are read; more in the span means the keys are spread: read each.
   const limit = keys.length * 2 + 50;
+  // Keys that bound how many rows their span can hold (integer ids, [id, scope] counters) and say it
+  // holds too many are read one by one at once, not after a range read of `limit` rows thrown away.
+  const most = mostRowsBetween(low, high);
+  if (most !== undefined && most > limit) return table.getMany({ trans, keys: [...keys] });
   return table
     .query({
       trans,
@@ -49,4 +53,22 @@ export function getManyBySpan(
         byKey.set(keyText(primaryKeyOf(table, value)), value);
       return keys.map((key) => byKey.get(keyText(key)));
     });
+}
+
+/** Scopes a counter key ([parent, scope]) can have under one parent (counters.ts: 'g' and 'a'). */
+const SCOPES_PER_PARENT = 2;
+
+/**
+ * The most rows a primary-key range from `low` to `high` can hold, when the keys say it: integer ids
+ * (each id once), or [integer, scope] pairs; undefined for any other key.
+ */
+export function mostRowsBetween(low: IndexableType, high: IndexableType): number | undefined {
+  if (Number.isInteger(low) && Number.isInteger(high)) return (high as number) - (low as number) + 1;
+  if (Array.isArray(low) && Array.isArray(high)) {
+    const [a] = low as unknown[];
+    const [b] = high as unknown[];
+    if (Number.isInteger(a) && Number.isInteger(b))
+      return ((b as number) - (a as number) + 1) * SCOPES_PER_PARENT;
+  }
+  return undefined;
 }

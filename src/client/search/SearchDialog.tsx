@@ -65,12 +65,18 @@ export default function SearchDialog({
   useEffect(() => {
     if (normalizeQuery(query) === null) return;
     const ticket = ++latest.current;
-    searchItems(query)
-      .then((hits) => {
-        if (ticket !== latest.current) return;
-        setResult({ query, hits: hits.slice(0, SEARCH_RESULTS_SHOWN), total: hits.length });
-        setActive(0);
-      })
+    let shown = false;
+    const show = (hits: SearchHit[]) => {
+      if (ticket !== latest.current) return;
+      setResult({ query, hits: hits.slice(0, SEARCH_RESULTS_SHOWN), total: hits.length });
+      // The server's answer replacing the device's keeps the selection where the keys moved it.
+      const first = !shown;
+      shown = true;
+      setActive((a) => (first || a >= Math.min(hits.length, SEARCH_RESULTS_SHOWN) ? 0 : a));
+    };
+    // Signed in and online, the device's hits show first and the server's answer replaces them.
+    searchItems(query, show)
+      .then(show)
       .catch((error: unknown) => {
         // The spec: a failed search clears the results and is logged.
         console.error('Search failed', error);

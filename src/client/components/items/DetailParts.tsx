@@ -12,7 +12,7 @@ import { EmptyState } from '../ui/EmptyState';
 import { Progress } from '../ui/Progress';
 import { Skeleton } from '../ui/Skeleton';
 import { DetailDescription } from './DetailEditors';
-import { InlineTitle } from './InlineTitle';
+import { InlineTitle, useSavingTitle } from './InlineTitle';
 import { nextStatus, statusActionLabel } from './StatusControl';
 
 /** A small labelled fact ('Created by: Sam') in the detail pages' fact grid. */
@@ -93,6 +93,7 @@ export function DetailHeading({
   inside?: InsideCounts;
 }) {
   const { rename, setStatus, complete, reopen } = useItemMutations();
+  const [title, saveTitle] = useSavingTitle(item.title, (next) => rename(item, next));
   const [asking, setAsking] = useState(false);
   const action = statusActionLabel(item.type, item.status);
   const open = inside?.open ?? 0;
@@ -133,7 +134,7 @@ export function DetailHeading({
             item.title.length > LONG_TITLE ? 'text-lg leading-snug' : 'text-2xl',
           )}
         >
-          <InlineTitle value={item.title} editable wrap onSave={(title) => rename(item, title)} />
+          <InlineTitle value={title} editable wrap onSave={saveTitle} />
         </h1>
         <Button variant={action === 'Reopen' ? 'outline' : 'primary'} size="sm" onClick={onAction}>
           {action}

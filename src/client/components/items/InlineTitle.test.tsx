@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OutpostClient } from '../../data/client';
 import { toastStore } from '../../stores/toastStore';
-import { InlineTitle } from './InlineTitle';
+import { InlineTitle, useSavingTitle } from './InlineTitle';
 import { ItemRow } from './ItemRow';
 import { resetPointerGuard } from './pointerGuard';
 import { makeTestClient, renderWithApp } from './testUtils';
@@ -71,6 +71,31 @@ describe('InlineTitle', () => {
     render(<InlineTitle value="Done thing" editable={false} onSave={vi.fn()} />);
     expect(screen.queryByRole('button')).toBeNull();
     expect(screen.getByText('Done thing')).toBeTruthy();
+  });
+});
+
+/** A title whose rename is saved by `save` (useSavingTitle in front of InlineTitle, as a row uses it). */
+function Saving({ stored, save }: { stored: string; save: (title: string) => Promise<void> }) {
+  const [title, onSave] = useSavingTitle(stored, save);
+  return <InlineTitle value={title} editable onSave={onSave} />;
+}
+
+describe('useSavingTitle', () => {
+  it('shows the new title in the frame of the Enter, and the stored one once the save settles', async () => {
+    let settle: (() => void) | null = null;
+    const save = vi.fn(() => new Promise<void>((resolve) => (settle = resolve)));
+    const { rerender } = render(<Saving stored="Buy tape" save={save} />);
+    const input = startEditing();
+    fireEvent.change(input, { target: { value: 'Buy rope' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    // Before the save has stored anything.
+    expect(screen.getByRole('button', { name: /Edit title/ }).textContent).toBe('Buy rope');
+    expect(save).toHaveBeenCalledWith('Buy rope');
+    // A refused save: the stored title (still the old one) comes back.
+    await act(async () => settle?.());
+    expect(screen.getByRole('button', { name: /Edit title/ }).textContent).toBe('Buy tape');
+    rerender(<Saving stored="Buy rope" save={save} />);
+    expect(screen.getByRole('button', { name: /Edit title/ }).textContent).toBe('Buy rope');
   });
 });
 

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { TITLE_MAX_LENGTH } from '../../../shared/item';
 import { isBlankTitle } from '../../../shared/text';
 import { cn, focusRing } from '../ui/cn';
@@ -20,6 +20,30 @@ export interface InlineTitleProps {
   /** Wrap long titles (page headings) instead of cutting them to one line (list rows). */
   wrap?: boolean;
   children?: React.ReactNode;
+}
+
+/**
+ * The title to show while a rename is being saved: the new one from the Enter that committed it, in
+ * the same frame, not a moment later when the stored row comes back. Once the save settles the stored
+ * title shows again (the new one, or the old one if the save was refused).
+ */
+export function useSavingTitle(
+  stored: string,
+  save: (title: string) => unknown,
+): [shown: string, onSave: (title: string) => Promise<void>] {
+  const [saving, setSaving] = useState<string | null>(null);
+  const onSave = useCallback(
+    async (title: string) => {
+      setSaving(title);
+      try {
+        await save(title);
+      } finally {
+        setSaving(null);
+      }
+    },
+    [save],
+  );
+  return [saving ?? stored, onSave];
 }
 
 /**

@@ -17,7 +17,7 @@ import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
 import { cn, focusRing } from '../ui/cn';
 import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../ui/lazyMenu';
 import { ProgressLine } from '../ui/Progress';
-import { InlineTitle } from './InlineTitle';
+import { InlineTitle, useSavingTitle } from './InlineTitle';
 import { guardPointer, pointerGuarded } from './pointerGuard';
 import { nextStatus, StatusControl } from './StatusControl';
 
@@ -103,6 +103,7 @@ export const ItemRow = memo(function ItemRow({
   const navigate = useNavigate();
   const { rename, setStatus, assign, remove } = useItemMutations();
   const [editing, setEditing] = useState(false);
+  const [title, saveTitle] = useSavingTitle(item.title, (next) => rename(item, next));
   const [confirming, setConfirming] = useState(false);
   const [menus, setMenus] = useState(rowMenus.current);
   const [pressed, setPressed] = useState<{ menu: 'more' | 'assign'; intent: MenuIntent } | null>(null);
@@ -229,15 +230,15 @@ export const ItemRow = memo(function ItemRow({
                 focusRing,
               )}
             >
-              {item.title}
+              {title}
             </Link>
           ) : (
             <InlineTitle
-              value={item.title}
+              value={title}
               editable={editable}
               editing={editing}
               onEditingChange={setEditing}
-              onSave={(title) => rename(item, title)}
+              onSave={saveTitle}
             />
           )}
         </div>
