@@ -49,6 +49,9 @@ function signature(row: Row | undefined): string {
   return `${row.parent_id ?? 0}|${scopeOf(row)}|${row.type}|${row.status}`;
 }
 
+/** A counter row is a handful of numbers: a range read may pass this many per counter wanted. */
+const COUNTERS_PER_KEY = 16;
+
 const keyText = (key: readonly [number | string, string]) => `${key[0]}|${key[1]}`;
 
 export interface RowChange {
@@ -95,6 +98,7 @@ export function updateCounts(
       counts,
       trans,
       list.map((t) => keys.get(t)!),
+      COUNTERS_PER_KEY,
     ).then((found) => {
       (found as (CountsRow | undefined)[]).forEach((row, i) => {
         before.set(list[i]!, countsOf(row));

@@ -21,7 +21,8 @@ describe('reads by span (spanReads.ts)', () => {
       fc.asyncProperty(
         fc.uniqueArray(fc.integer({ min: -50, max: 3_000 }), { maxLength: 300 }),
         fc.array(fc.integer({ min: -60, max: 3_100 }), { maxLength: 120 }),
-        async (stored, wanted) => {
+        fc.constantFrom(2, 16),
+        async (stored, wanted, perKey) => {
           const db = freshFakeDb('span');
           const counts = stored.map((id) => ({ parent: id, scope: id % 2 ? 'a' : 'g', n: 1 }));
           await db.table('counts').bulkPut(counts);
@@ -30,7 +31,7 @@ describe('reads by span (spanReads.ts)', () => {
             const trans = (Dexie.currentTransaction as unknown as { idbtrans: IDBTransaction }).idbtrans;
             const table = db.core.table('counts');
             return Dexie.Promise.all([
-              getManyBySpan(table, trans as never, keys),
+              getManyBySpan(table, trans as never, keys, perKey),
               table.getMany({ trans: trans as never, keys }),
             ]);
           });

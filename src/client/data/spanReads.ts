@@ -21,6 +21,11 @@ export function getManyBySpan(
   table: DBCoreTable,
   trans: DBCoreTransaction,
   keys: readonly IndexableType[],
+  /**
+   * Rows the range may read per key wanted before one read per key is cheaper: 2 for items (about a
+   * kilobyte each); small rows (the counters) are cheap to read in passing, so a wider span pays.
+   */
+  perKey = 2,
 ): Promise<unknown[]> {
   if (keys.length < SPAN_MIN || table.schema.primaryKey.outbound)
     return table.getMany({ trans, keys: [...keys] });
@@ -31,7 +36,7 @@ export function getManyBySpan(
     if (cmp(key, high) > 0) high = key;
   }
   // At most this many rows are read; more in the span means the keys are spread: read each.
-  const limit = keys.length * 2 + 50;
+  const limit = keys.length * perKey + 50;
   // Keys that bound how many rows their span can hold (integer ids, [id, scope] counters) and say it
   // holds too many are read one by one at once, not after a range read of `limit` rows thrown away.
   const most = mostRowsBetween(low, high);
