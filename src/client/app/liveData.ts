@@ -18,6 +18,7 @@ import { getMeta, META_KEYS } from '../data/db';
 import { withLocalEcho } from '../data/localEcho';
 import { mutualsOf, type StoredMutuals } from '../data/mutuals';
 import { ValidationError } from '../data/repositoryErrors';
+import type { SearchRow } from '../data/search';
 import type { LocalItem } from '../data/types';
 import { clientOf, pageServices } from './dataServices';
 import { servicesLoaded, useServices } from './services';
@@ -288,7 +289,7 @@ export function useSearchItems(): (
 ) => Promise<SearchHit[]> {
   const c = useClient();
   return useMemo(() => {
-    const hitsOf = async (found: readonly (Item | LocalItem)[]): Promise<SearchHit[]> => {
+    const hitsOf = async (found: readonly (Item | SearchRow)[]): Promise<SearchHit[]> => {
       const missing = found
         .filter((i) => i.parent_id !== null && !i.parent)
         .map((i) => i.parent_id as number);

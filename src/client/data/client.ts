@@ -14,7 +14,7 @@ import { createLocalEcho } from './localEcho';
 import { createSyncLock } from './locks';
 import { refreshMutuals } from './mutuals';
 import type { NotificationsClient } from './notifications';
-import type { LocalSearch } from './search';
+import type { LocalSearch, SearchRow } from './search';
 import type { SyncEngine, SyncEngineDeps, SyncResult } from './sync';
 import { trackReachability } from './sync/reachability';
 import { shareAuthAcrossTabs, watchQueueCounts } from './tabs';
@@ -53,6 +53,11 @@ const FIRST_SCREEN_WAIT_MS = 1000;
 
 /** How long after the first screen the reminder watch starts. */
 const REMINDERS_DELAY_MS = 2000;
+/**
+ * After the first screen, the device's search copy is read and indexed in the background (in slices,
+ * search.ts), so the first Ctrl/Cmd+K answers from a ready index instead of reading every item.
+ */
+const SEARCH_WARM_DELAY_MS = 4000;
 
 /** How long after that frame the server waits: the frame reaches the screen a moment after it is drawn. */
 const SETTLE_MS = 100;
@@ -297,16 +302,23 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   type Searcher = (
     query: string,
     limit?: number,
-    onLocal?: (found: LocalItem[]) => void,
-  ) => Promise<(Item | LocalItem)[]>;
+    onLocal?: (found: SearchRow[]) => void,
+  ) => Promise<(Item | SearchRow)[]>;
   let searcher: Promise<Searcher> | null = null;
   /** See search.ts createSearch: `onLocal` gets the device's hits first when the server is asked. */
-  const search: Searcher = async (query, limit, onLocal) => {
+  const loadSearcher = () => {
     searcher ??= import('./search').then((m) => {
       localSearch = m.createLocalSearch(db);
       return m.createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
     });
-    return (await searcher)(query, limit, onLocal);
+    return searcher;
+  };
+  const search: Searcher = async (query, limit, onLocal) => (await loadSearcher())(query, limit, onLocal);
+  let closed = false;
+  const warmSearch = async () => {
+    if (closed) return;
+    await loadSearcher();
+    await localSearch?.warm();
   };
   // Notifications and reminders load after the first screen, with their own chunk.
   let notificationsLoading: Promise<NotificationsClient> | null = null;
@@ -449,6 +461,9 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
           if (!stopped) offReminders = m.watchReminders({ db, toast, open: options.openPath ?? openInPage });
         });
       }, REMINDERS_DELAY_MS);
+      const searchLater = setTimeout(() => {
+        if (!stopped) void warmSearch().catch(() => undefined);
+      }, SEARCH_WARM_DELAY_MS);
       await auth.getState().checkSession();
       void notifications.userChanged();
       const offNotificationUser = auth.subscribe((state, prev) => {
@@ -488,6 +503,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       return () => {
         stopped = true;
         clearTimeout(remindersLater);
+        clearTimeout(searchLater);
         offReminders();
         offNotificationUser();
         offStartOnLogin();
@@ -516,6 +532,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       });
     },
     close(): void {
+      closed = true;
       localSearch?.dispose();
       db.close();
     },

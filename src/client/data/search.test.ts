@@ -126,6 +126,47 @@ describe('local search over its index', () => {
   });
 });
 
+describe('the rows a local search answers', () => {
+  it('show the stored title, type, status and parent in the same scope, kept up to date by each write', async () => {
+    const db = freshDb();
+    const search = createLocalSearch(db);
+    stopLater(search.dispose);
+    await db.items.bulkPut([
+      item(1, 'Garden', { type: 'campaign', _syncStatus: 'synced' }),
+      item(2, 'Paint the Fence', { type: 'task', parent_id: 1, _syncStatus: 'synced' }),
+      item(3, 'Paint the shed', { parent_id: 9, _syncStatus: 'synced' }),
+      item(4, 'Paint alone', { parent_id: 1, _syncStatus: 'local' }),
+    ]);
+    const rows = async (viewer: Viewer) => (await search.search(viewer, 'paint')).sort((a, b) => a.id - b.id);
+    expect(await rows(account)).toEqual([
+      {
+        id: 2,
+        type: 'task',
+        title: 'Paint the Fence',
+        status: 'pending',
+        parent_id: 1,
+        parent: { title: 'Garden', type: 'campaign' },
+      },
+      { id: 3, type: 'todo', title: 'Paint the shed', status: 'pending', parent_id: 9, parent: null },
+    ]);
+    // A guest row under an account row names no parent: it is not the guest's.
+    expect((await rows(guest)).map((r) => r.parent)).toEqual([null]);
+    await db.items.update(1, { title: 'Garden 2026' });
+    await db.items.update(2, { status: 'completed', title: 'Paint the gate' });
+    await db.items.delete(3);
+    expect(await rows(account)).toEqual([
+      {
+        id: 2,
+        type: 'task',
+        title: 'Paint the gate',
+        status: 'completed',
+        parent_id: 1,
+        parent: { title: 'Garden 2026', type: 'campaign' },
+      },
+    ]);
+  });
+});
+
 describe('the search the dialog runs (createSearch)', () => {
   /** An API whose search answer is held until `answer` or `fail` is called. */
   function heldApi() {

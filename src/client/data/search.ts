@@ -44,8 +44,31 @@ export function searchIndexed(db: OutpostDb): Promise<void> {
   return searches.get(db)?.indexed() ?? Promise.resolve();
 }
 
+/** What a search result shows of an item (the dialog's row), kept beside the index: no read per search. */
+export interface SearchRow {
+  id: number;
+  type: LocalItem['type'];
+  title: string;
+  status: LocalItem['status'];
+  parent_id: number | null;
+  /** The parent's title and type when it is on the device in the same scope, else null. */
+  parent: { title: string; type: LocalItem['type'] } | null;
+}
+
+type ShownFields = Pick<LocalItem, 'type' | 'title' | 'status' | 'parent_id' | '_syncStatus'>;
+
+const shownFieldsOf = (i: LocalItem): ShownFields => ({
+  type: i.type,
+  title: i.title,
+  status: i.status,
+  parent_id: i.parent_id,
+  _syncStatus: i._syncStatus,
+});
+
 function createLocalSearchOf(db: OutpostDb) {
   let cache: Buckets | null = null;
+  /** The shown fields of every item in the copy, by id (kept with it by place). */
+  const shown = new Map<number, ShownFields>();
   /** Items changed since the copy was read; null when the copy must be read again in full. */
   let stale: Set<number> | null = new Set();
   let reading = false;
@@ -73,11 +96,13 @@ function createLocalSearchOf(db: OutpostDb) {
     if (!i || i._deleted === 1) {
       into.guest.delete(id);
       into.account.delete(id);
+      shown.delete(id);
       return;
     }
     const [home, other] = i._syncStatus === 'local' ? [into.guest, into.account] : [into.account, into.guest];
     other.delete(id);
     home.set(searchKeyOf(i));
+    shown.set(id, shownFieldsOf(i));
   }
 
   /**
@@ -87,6 +112,7 @@ function createLocalSearchOf(db: OutpostDb) {
   async function readAll(into: Buckets | null): Promise<Buckets> {
     const next: Buckets = into ?? { guest: createSearchIndex(), account: createSearchIndex() };
     if (!into) {
+      shown.clear();
       // A first read holds the keys only; their grams are posted in the background (catchUp).
       next.guest.defer();
       next.account.defer();
@@ -108,7 +134,11 @@ function createLocalSearchOf(db: OutpostDb) {
     }
     if (into) {
       for (const index of [next.guest, next.account]) {
-        for (const id of [...index.ids()]) if (!read.has(id)) index.delete(id);
+        for (const id of [...index.ids()])
+          if (!read.has(id)) {
+            index.delete(id);
+            shown.delete(id);
+          }
       }
     }
     return next;
@@ -178,14 +208,35 @@ function createLocalSearchOf(db: OutpostDb) {
 
   return {
     /** Title or description contains the query (≥ 2 characters), most relevant first (shared/search), then newest. */
-    async search(viewer: Viewer, query: string, limit = SEARCH_COUNT_LIMIT): Promise<LocalItem[]> {
+    async search(viewer: Viewer, query: string, limit = SEARCH_COUNT_LIMIT): Promise<SearchRow[]> {
       if (normalizeQuery(query) === null) return [];
       const ranked = (await indexOf(viewer)).search(query, limit);
-      const items = await db.items.bulkGet(ranked.map((r) => r.id));
       const start = startCatchUp;
       startCatchUp = null;
       start?.();
-      return items.filter((i): i is LocalItem => !!i && i._deleted === 0);
+      const rows: SearchRow[] = [];
+      for (const { id } of ranked) {
+        const row = shown.get(id);
+        if (!row) continue;
+        const parent = row.parent_id === null ? undefined : shown.get(row.parent_id);
+        const sameScope = parent && (parent._syncStatus === 'local') === (row._syncStatus === 'local');
+        rows.push({
+          id,
+          type: row.type,
+          title: row.title,
+          status: row.status,
+          parent_id: row.parent_id,
+          parent: sameScope ? { title: parent.title, type: parent.type } : null,
+        });
+      }
+      return rows;
+    },
+    /** Reads the copy now and starts indexing it in the background, before any search asks. */
+    async warm(): Promise<void> {
+      await current();
+      const start = startCatchUp;
+      startCatchUp = null;
+      start?.();
     },
     /** Settles once the copy read so far has all its grams posted: from then on no search scans it all. */
     indexed: () => indexing,
@@ -214,8 +265,8 @@ export function createSearch(deps: SearchDeps) {
   return async function search(
     query: string,
     limit = SEARCH_COUNT_LIMIT,
-    onLocal?: (found: LocalItem[]) => void,
-  ): Promise<(Item | LocalItem)[]> {
+    onLocal?: (found: SearchRow[]) => void,
+  ): Promise<(Item | SearchRow)[]> {
     if (normalizeQuery(query) === null) return [];
     const viewer = deps.viewer();
     if (viewer.isGuest || !deps.isOnline()) return deps.local.search(viewer, query, limit);
