@@ -461,9 +461,14 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
           if (!stopped) offReminders = m.watchReminders({ db, toast, open: options.openPath ?? openInPage });
         });
       }, REMINDERS_DELAY_MS);
-      const searchLater = setTimeout(() => {
-        if (!stopped) void warmSearch().catch(() => undefined);
-      }, SEARCH_WARM_DELAY_MS);
+      // Not while a first sync streams in: its pages would make the copy stale as it is read.
+      const warmWhenIdle = () => {
+        if (stopped) return;
+        if (status.getState().pullProgress !== null)
+          searchLater = setTimeout(warmWhenIdle, SEARCH_WARM_DELAY_MS);
+        else void warmSearch().catch(() => undefined);
+      };
+      let searchLater = setTimeout(warmWhenIdle, SEARCH_WARM_DELAY_MS);
       await auth.getState().checkSession();
       void notifications.userChanged();
       const offNotificationUser = auth.subscribe((state, prev) => {
