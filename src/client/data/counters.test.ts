@@ -2,6 +2,7 @@ import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../testkit/client/fakeDb';
 import { createDevice, type Device } from '../../../testkit/client/harness';
+import { serverItem } from '../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import { type CountsRow, countRowsFromScratch } from './counters';
 import { applyPulled } from './sync';
@@ -82,33 +83,8 @@ describe('progress counters (counters.ts)', () => {
 
   it('a pulled page written in many chunks counts the whole page once, exactly as from scratch', async () => {
     const db = freshFakeDb('counts');
-    const person = { id: 1, name: 'U1', phone: '', created_at: '', updated_at: '' };
     const item = (id: number, type: ItemType, parent: number | null, status: ItemStatus): Item =>
-      ({
-        id,
-        uuid: `u-${id}`,
-        title: `Item ${id}`,
-        description: null,
-        type,
-        status,
-        user_id: 1,
-        assigned_to: null,
-        parent_id: parent,
-        due_date: null,
-        end_date: null,
-        remind_at: null,
-        created_at: '2026-01-01T00:00:00.000Z',
-        updated_at: '2026-01-01T00:00:00.000Z',
-        completed_at: null,
-        deleted_at: null,
-        version: 1,
-        created_by: person,
-        user: person,
-        assignedUser: null,
-        parent: null,
-        children_count: 0,
-        completed_count: 0,
-      }) as unknown as Item;
+      serverItem(id, `Item ${id}`, { uuid: `u-${id}`, type, status, parent_id: parent });
     // Children before their parents and spread over five chunks of 100: every counter is touched by
     // rows of several chunks.
     const page: Item[] = [];
