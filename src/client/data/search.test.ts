@@ -180,13 +180,19 @@ describe('the search the dialog runs (createSearch)', () => {
     return { api, held: () => settle! };
   }
 
-  it("signed in and online, shows the device's hits before the server answers, then the server's", async () => {
+  /** A signed-in, online search over a device holding one account item, 'Paint the fence'. */
+  async function signedInOnline() {
     const db = freshDb();
     const local = createLocalSearch(db);
     stopLater(local.dispose);
     await db.items.bulkPut([item(1, 'Paint the fence', { _syncStatus: 'synced' })]);
     const { api, held } = heldApi();
     const search = createSearch({ api, local, viewer: () => account, isOnline: () => true, log: () => {} });
+    return { local, held, search };
+  }
+
+  it("signed in and online, shows the device's hits before the server answers, then the server's", async () => {
+    const { held, search } = await signedInOnline();
     const firstHits: number[][] = [];
     const done = search('paint', 10, (found) => firstHits.push(found.map((i) => i.id)));
     await expect.poll(() => firstHits).toEqual([[1]]);
@@ -195,12 +201,7 @@ describe('the search the dialog runs (createSearch)', () => {
   });
 
   it("keeps the device's hits when the server fails, and asks nothing of a guest or offline", async () => {
-    const db = freshDb();
-    const local = createLocalSearch(db);
-    stopLater(local.dispose);
-    await db.items.bulkPut([item(1, 'Paint the fence', { _syncStatus: 'synced' })]);
-    const { api, held } = heldApi();
-    const search = createSearch({ api, local, viewer: () => account, isOnline: () => true, log: () => {} });
+    const { local, held, search } = await signedInOnline();
     const done = search('paint', 10, () => {});
     await expect.poll(() => held()).toBeTruthy();
     held().fail(new Error('down'));
