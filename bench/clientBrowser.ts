@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- client-browser [--100k] [--pairs N]`: the app's own data layer
+ * `npm run bench -- client-browser [--100k] [--pairs N] [--pull-pairs N]`: the app's own data layer
  * (createOutpostClient, src/client/data/client.ts, unchanged) in headless Chromium against the real
  * server (PGlite), timed alternately with a raw-IndexedDB reference in the same page and run
  * (A B A B …): each side's median, the median of the per-pair ratios A/B with their spread
@@ -174,6 +174,9 @@ export async function run(args: string[] = []): Promise<void> {
   const big = args.includes('--100k');
   const pairsArg = args.indexOf('--pairs');
   const editPairs = pairsArg >= 0 ? Number(args[pairsArg + 1]) : 21;
+  // Each pull pair is two 10k pulls (about 7 s): 5 by default, more for a tighter median.
+  const pullPairsArg = args.indexOf('--pull-pairs');
+  const pullPairs = pullPairsArg >= 0 ? Number(args[pullPairsArg + 1]) : 5;
   const started = Date.now();
   const load0 = loadavg();
 
@@ -205,7 +208,7 @@ export async function run(args: string[] = []): Promise<void> {
 
     // b. Fresh device pulls 10,000 items.
     const pull = await alternate(
-      5,
+      pullPairs,
       async (i) => {
         const r = await call(page, 'appPull', i);
         if (r.count < 10_000) throw new Error(`app pulled ${r.count} items, not 10,000`);
