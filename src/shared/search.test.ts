@@ -6,6 +6,7 @@ import {
   normalizeQuery,
   rankKeys,
   rankSearch,
+  type SearchKey,
   searchKeyOf,
   sortByRelevance,
 } from './search';
@@ -144,12 +145,17 @@ describe('ranking search keys', () => {
       { selector: (i) => i.id, maxLength: 60 },
     );
     const query = fc.constantFrom('paint', 'PAINT ', 'fence', 'crème', 'nt', 'x', 'post');
+    // Small limits too: the best fill early and most keys are turned away before their word test.
+    const limit = fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 70 }));
     fc.assert(
-      fc.property(items, query, fc.integer({ min: 1, max: 70 }), (list, q, limit) => {
-        const expected = rankSearch(list, q, limit).map((i) => i.id);
-        const keys = list.map(searchKeyOf);
-        expect(rankKeys(keys, q, limit).map((k) => k.id)).toEqual(expected);
+      fc.property(items, query, limit, fc.array(fc.nat()), (list, q, n, holes) => {
+        const expected = rankSearch(list, q, n).map((i) => i.id);
+        const keys: (SearchKey | undefined)[] = list.map(searchKeyOf);
+        // Free places in a list of keys by place are passed over.
+        for (const h of holes) keys.splice(h % (keys.length + 1), 0, undefined);
+        expect(rankKeys(keys, q, n).map((k) => k.id)).toEqual(expected);
       }),
+      { numRuns: 300 },
     );
   });
 });

@@ -85,17 +85,38 @@ export function keyMatchRank(key: SearchKey, q: string): MatchRank | null {
 
 /**
  * rankSearch over search keys: the same matches in the same order, keeping only the best `limit` as
- * it goes, so a query matching 100,000 items sorts 50, not all of them.
+ * it goes, so a query matching 100,000 items sorts 50, not all of them. Once the best `limit` are
+ * found, a key is first tried at the best rank it could still have (a title holding the query ranks
+ * no better than a whole word, a description match is last): one that loses even so costs no word
+ * test, and a key whose title lacks the query costs no look at its description. Holes (undefined)
+ * are skipped, so a list of keys by place is ranked as it is, not copied first.
  */
-export function rankKeys(keys: Iterable<SearchKey>, query: string, limit: number): SearchKey[] {
+export function rankKeys(keys: Iterable<SearchKey | undefined>, query: string, limit: number): SearchKey[] {
   const q = normalizeQuery(query);
   if (q === null || limit <= 0) return [];
   const best: { item: SearchKey; rank: MatchRank }[] = [];
   const before = (a: { item: SearchKey; rank: MatchRank }, b: { item: SearchKey; rank: MatchRank }) =>
     a.rank - b.rank || byRecency(a.item, b.item);
+  /** Whether the best are full and a key of `rank` could not enter them. */
+  const loses = (item: SearchKey, rank: MatchRank) => {
+    if (best.length < limit) return false;
+    const last = best[limit - 1]!;
+    return last.rank < rank || (last.rank === rank && byRecency(item, last.item) >= 0);
+  };
   for (const item of keys) {
-    const rank = keyRank(item.title, item.description, q);
-    if (rank === null) continue;
+    // A hole (a list of keys by place, some places free) is skipped.
+    if (item === undefined) continue;
+    const { title } = item;
+    let rank: MatchRank;
+    if (title === q) rank = MATCH_RANK.exact;
+    else if (title.startsWith(q)) rank = MATCH_RANK.prefix;
+    else if (title.includes(q)) {
+      if (loses(item, MATCH_RANK.word)) continue;
+      rank = hasWholeWord(title, q) ? MATCH_RANK.word : MATCH_RANK.title;
+    } else {
+      if (loses(item, MATCH_RANK.description) || !item.description?.includes(q)) continue;
+      rank = MATCH_RANK.description;
+    }
     const hit = { item, rank };
     if (best.length === limit && before(hit, best[limit - 1]!) >= 0) continue;
     let at = best.length;

@@ -273,8 +273,6 @@ export function createSearchIndex(
     return b.title < a.title || (b.title === a.title && b.id < a.id);
   };
 
-  const liveKeys = () => bySlot.filter((k): k is SearchKey => k !== undefined);
-
   function live(): number[] {
     const slots: number[] = [];
     bySlot.forEach((k, slot) => {
@@ -513,7 +511,7 @@ export function createSearchIndex(
     search(query: string, limit: number): SearchKey[] {
       const q = normalizeQuery(query);
       if (q === null || limit <= 0) return [];
-      if (unposted.length > nextUnposted || building) return rankKeys(liveKeys(), query, limit);
+      if (unposted.length > nextUnposted || building) return rankKeys(bySlot, query, limit);
       const sorted = orders();
       let candidates: number[] | null = null;
       // Title candidates not met yet; unknown (every key is one) for a query shorter than a gram.
@@ -541,10 +539,7 @@ export function createSearchIndex(
           if (isTitled) titled--;
         }
         if (budget-- === 0) {
-          const all = candidates
-            ? candidates.map(key)
-            : bySlot.filter((k): k is SearchKey => k !== undefined);
-          return rankKeys(all, query, limit);
+          return rankKeys(candidates ? candidates.map(key) : bySlot, query, limit);
         }
         const k = key(slot);
         const rank = keyMatchRank(k, q);
