@@ -192,6 +192,31 @@ function mergeSorted(
   return out;
 }
 
+/** A merge of two lists sorted by one order, done a part at a time (see mergeSome). */
+interface Merge {
+  a: readonly number[];
+  b: readonly number[];
+  i: number;
+  j: number;
+  out: number[];
+}
+
+/**
+ * Takes the merge `steps` comparisons further (mergeSorted's result, a part at a time); once either
+ * list is used up, the rest of the other is copied at once (no comparisons). True when it is done.
+ */
+function mergeSome(m: Merge, order: (x: number, y: number) => number, steps: number): boolean {
+  const { a, b, out } = m;
+  let { i, j } = m;
+  for (let n = 0; n < steps && i < a.length && j < b.length; n++)
+    out.push(order(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
+  if (i === a.length) while (j < b.length) out.push(b[j++]!);
+  else if (j === b.length) while (i < a.length) out.push(a[i++]!);
+  m.i = i;
+  m.j = j;
+  return i === a.length && j === b.length;
+}
+
 /** Merges two ascending lists without repeats. */
 function union(a: readonly number[], b: readonly number[]): number[] {
   const out: number[] = [];
@@ -239,7 +264,9 @@ export function createSearchIndex(
   /**
    * The two orders being built a slice at a time after catchUp posted every gram (a whole sort of
    * 100,000 keys is one task of 200–500 ms): sorted runs of a snapshot of the keys, then merged two
-   * at a time. Keys that change meanwhile are noted in `unsorted` and merged in by the next query.
+   * at a time, each merge a slice of comparisons at a time (the last merge of 100,000 keys at once
+   * is itself a task of 100 ms or more). Keys that change meanwhile are noted in `unsorted` and
+   * merged in by the next query.
    */
   let building: {
     snap: (SearchKey | undefined)[];
@@ -247,6 +274,7 @@ export function createSearchIndex(
     next: number;
     newest: number[][];
     byTitle: number[][];
+    merging: { newest: Merge; byTitle: Merge } | null;
   } | null = null;
   /** Slots whose place in both orders is out of date, merged in by the next query. */
   const unsorted = new Set<number>();
@@ -298,7 +326,10 @@ export function createSearchIndex(
     return { newest, byTitle };
   }
 
-  /** One slice of the orders' build: sorts the next `size` keys into a run, or merges two runs. */
+  /**
+   * One slice of the orders' build: sorts the next `size` keys into a run, or takes the merge of two
+   * runs `size` comparisons further in each order.
+   */
   function buildStep(size: number): void {
     const b = building!;
     const snapKey = (slot: number) => b.snap[slot]!;
@@ -314,12 +345,25 @@ export function createSearchIndex(
       b.byTitle.push(run.sort(title));
       return;
     }
-    if (b.newest.length > 1) {
+    if (!b.merging && b.newest.length > 1) {
       // The two oldest runs: a balanced tree of merges, each at most as long as the whole list.
       const [n1, n2] = b.newest.splice(0, 2);
       const [t1, t2] = b.byTitle.splice(0, 2);
-      b.newest.push(mergeSorted(n1!, n2!, recency));
-      b.byTitle.push(mergeSorted(t1!, t2!, title));
+      b.merging = {
+        newest: { a: n1!, b: n2!, i: 0, j: 0, out: [] },
+        byTitle: { a: t1!, b: t2!, i: 0, j: 0, out: [] },
+      };
+    }
+    if (b.merging) {
+      const m = b.merging;
+      // Both taken further in every slice (not one after the other), so each slice costs alike.
+      const doneNewest = mergeSome(m.newest, recency, size);
+      const doneTitle = mergeSome(m.byTitle, title, size);
+      if (doneNewest && doneTitle) {
+        b.newest.push(m.newest.out);
+        b.byTitle.push(m.byTitle.out);
+        b.merging = null;
+      }
       return;
     }
     newest = b.newest[0] ?? [];
@@ -430,7 +474,14 @@ export function createSearchIndex(
         nextUnposted = 0;
         if (!newest) {
           unsorted.clear();
-          building = { snap: bySlot.slice(), slots: live(), next: 0, newest: [], byTitle: [] };
+          building = {
+            snap: bySlot.slice(),
+            slots: live(),
+            next: 0,
+            newest: [],
+            byTitle: [],
+            merging: null,
+          };
         }
       }
       if (building && max > 0) {
