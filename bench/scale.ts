@@ -871,6 +871,14 @@ export async function run(args: string[] = []): Promise<void> {
               `search ${show(median(r.search.map((v) => v.own)), 'ms')}; round took ` +
               `${((Date.now() - t) / 1000).toFixed(0)} s`,
           );
+          // Each search in the order taken (from the debounce), so a median can be read against when
+          // each ran: the first after a page load reads the device's copy, later ones may meet its indexing.
+          const own = (list: Search[]) => list.map((v) => v.own.toFixed(1)).join(', ');
+          console.log(
+            `    searches (ms): first ${r.searchCold.own.toFixed(0)}; then ${own(r.search)}; after writes ` +
+              `(Home ×${EDITS_PER_SCREEN}, task page ×${EDITS_PER_SCREEN} after its load) ${own(r.searchAfterWrite)}; ` +
+              `2nd tab ${own(r.searchTwoTabs)}`,
+          );
         }
         // A long run that is stopped early still leaves a table of the rounds it finished.
         if (round < options.rounds) report(name, options.sizes, results, false);
