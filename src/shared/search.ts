@@ -117,8 +117,8 @@ export function rankKeys(keys: Iterable<SearchKey | undefined>, query: string, l
       if (loses(item, MATCH_RANK.description) || !item.description?.includes(q)) continue;
       rank = MATCH_RANK.description;
     }
+    if (loses(item, rank)) continue;
     const hit = { item, rank };
-    if (best.length === limit && before(hit, best[limit - 1]!) >= 0) continue;
     let at = best.length;
     while (at > 0 && before(hit, best[at - 1]!) < 0) at--;
     best.splice(at, 0, hit);
