@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rankKeys, type SearchKey, searchKeyOf } from './search';
-import { createSearchIndex, intersectSorted } from './searchIndex';
+import { createSearchIndex, intersectSorted, JoinedTexts } from './searchIndex';
 
 const key = (id: number, title: string, description: string | null = null, day = 1): SearchKey =>
   searchKeyOf({
@@ -87,6 +87,20 @@ describe('search index properties', () => {
     );
   });
 
+  it('finds in joined texts exactly the texts that hold the query, whatever they hold', () => {
+    // Few letters, so hits are many and some run over a text's end; the separator ('\u0000') too.
+    const piece = fc.string({ unit: fc.constantFrom('a', 'b', '\u0000', 'é', '😀'), maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), piece, (texts, q) => {
+        fc.pre(q.length > 0);
+        const hits: number[] = [];
+        new JoinedTexts(texts).holding(q, (i) => hits.push(i));
+        expect(hits).toEqual(texts.flatMap((t, i) => (t.includes(q) ? [i] : [])));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   // Mostly three characters, so many keys match one query and the early stop is tried; now and then
   // letters whose lower case is longer ('İ' → 'i̇'), astral characters (two code units), case,
   // punctuation that word edges see, and any text at all.
@@ -125,6 +139,7 @@ describe('search index properties', () => {
     walkBudget: fc.constantFrom(0, 3, 2_000),
     deferred: fc.boolean(),
     movesBeforeMerge: fc.constantFrom(0, 3, 256),
+    rejoinAfter: fc.constantFrom(0, 2, 1_000),
   });
   const step = fc.oneof(
     { weight: 3, arbitrary: op },

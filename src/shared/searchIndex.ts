@@ -217,6 +217,48 @@ function mergeSome(m: Merge, order: (x: number, y: number) => number, steps: num
   return i === a.length && j === b.length;
 }
 
+/** Between two texts in a JoinedTexts; a hit across it is passed over, so any character would do. */
+const JOIN = '\u0000';
+
+/**
+ * Texts joined into one string, where each starts beside it: which of 100,000 texts hold a query is
+ * a few indexOf calls over one string (each a fast search in the engine) instead of 100,000
+ * `includes`. A hit that runs over the end of its text is passed over, so the answer is exact for
+ * any text and any query, the separator included.
+ */
+export class JoinedTexts {
+  private readonly text: string;
+  /** Where text i starts; one more entry, one past the end, so text i ends at starts[i + 1] - 1. */
+  private readonly starts: Int32Array;
+
+  constructor(texts: readonly string[]) {
+    this.text = texts.join(JOIN);
+    this.starts = new Int32Array(texts.length + 1);
+    for (let i = 0; i < texts.length; i++) this.starts[i + 1] = this.starts[i]! + texts[i]!.length + 1;
+  }
+
+  /** Calls `hit` with the place of each text that contains `q` (not empty), ascending. */
+  holding(q: string, hit: (i: number) => void): void {
+    const { text, starts } = this;
+    const n = starts.length - 1;
+    let i = 0;
+    for (let at = text.indexOf(q); at !== -1; ) {
+      // The text the hit starts in: the last one starting at or before it (hits only go forward).
+      let hi = n;
+      while (i + 1 < hi) {
+        const mid = (i + hi) >>> 1;
+        if (starts[mid]! <= at) i = mid;
+        else hi = mid;
+      }
+      const end = starts[i + 1]! - 1;
+      if (at + q.length <= end) {
+        hit(i);
+        at = i + 1 < n ? text.indexOf(q, end + 1) : -1;
+      } else at = text.indexOf(q, at + 1);
+    }
+  }
+}
+
 /** Merges two ascending lists without repeats. */
 function union(a: readonly number[], b: readonly number[]): number[] {
   const out: number[] = [];
@@ -248,7 +290,13 @@ function union(a: readonly number[], b: readonly number[]): number[] {
  * filling it with many keys at once.
  */
 export function createSearchIndex(
-  options: { directCandidates?: number; walkBudget?: number; movesBeforeMerge?: number } = {},
+  options: {
+    directCandidates?: number;
+    walkBudget?: number;
+    movesBeforeMerge?: number;
+    /** Keys changed since the texts were joined beyond which a scan joins them again (see joinedScan). */
+    rejoinAfter?: number;
+  } = {},
 ) {
   const direct = options.directCandidates ?? DIRECT_CANDIDATES;
   const maxMoves = options.movesBeforeMerge ?? MOVES_BEFORE_MERGE;
@@ -288,6 +336,20 @@ export function createSearchIndex(
   let unposted: number[] = [];
   let nextUnposted = 0;
   let deferring = false;
+  /**
+   * While keys are held without grams: their titles and descriptions as they were at one moment,
+   * joined (JoinedTexts), so a query finds its matches there with a few indexOf calls. Keys added,
+   * deleted or given another text since are `changed` (and flagged in `moved`) and looked at one by
+   * one instead; once too many are, the texts are joined again.
+   */
+  let joinedScan: {
+    titles: JoinedTexts;
+    titleSlots: Int32Array;
+    descriptions: JoinedTexts;
+    descriptionSlots: Int32Array;
+    moved: Uint8Array;
+    changed: Set<number>;
+  } | null = null;
 
   const key = (slot: number) => bySlot[slot]!;
   const recencyOrder = (a: number, b: number) => byRecency(key(a), key(b));
@@ -409,6 +471,67 @@ export function createSearchIndex(
     return slot;
   }
 
+  /** Whether a query scans the keys (some held without grams, or the orders being built). */
+  const scanning = () => unposted.length > nextUnposted || building !== null;
+
+  /** The keys' texts joined as they are now (see joinedScan). */
+  function joinKeys(): NonNullable<typeof joinedScan> {
+    const titles: string[] = [];
+    const titleSlots: number[] = [];
+    const descriptions: string[] = [];
+    const descriptionSlots: number[] = [];
+    for (let slot = 0; slot < bySlot.length; slot++) {
+      const k = bySlot[slot];
+      if (!k) continue;
+      titles.push(k.title);
+      titleSlots.push(slot);
+      if (k.description) {
+        descriptions.push(k.description);
+        descriptionSlots.push(slot);
+      }
+    }
+    return {
+      titles: new JoinedTexts(titles),
+      titleSlots: Int32Array.from(titleSlots),
+      descriptions: new JoinedTexts(descriptions),
+      descriptionSlots: Int32Array.from(descriptionSlots),
+      moved: new Uint8Array(bySlot.length),
+      changed: new Set(),
+    };
+  }
+
+  /** Notes that the joined texts no longer hold the slot's key as it is. */
+  function changedSinceJoined(slot: number): void {
+    if (!joinedScan) return;
+    joinedScan.changed.add(slot);
+    if (slot < joinedScan.moved.length) joinedScan.moved[slot] = 1;
+  }
+
+  /**
+   * rankKeys over every key while they are scanned: the keys whose joined title or description holds
+   * the query, unless changed since, and every changed key (rankKeys drops those that do not match).
+   */
+  function scanJoined(q: string, query: string, limit: number): SearchKey[] {
+    // Joined again once looking at the changed keys one by one costs more than a join would.
+    const rejoinAfter = options.rejoinAfter ?? Math.max(1_000, slotOf.size / 16);
+    if (!joinedScan || joinedScan.changed.size > rejoinAfter) joinedScan = joinKeys();
+    const { titles, titleSlots, descriptions, descriptionSlots, moved, changed } = joinedScan;
+    const mark = ++epoch;
+    const found: SearchKey[] = [];
+    const take = (slot: number) => {
+      if (moved[slot] === 1 || inTitle[slot] === mark) return;
+      inTitle[slot] = mark;
+      found.push(bySlot[slot]!);
+    };
+    titles.holding(q, (i) => take(titleSlots[i]!));
+    descriptions.holding(q, (i) => take(descriptionSlots[i]!));
+    for (const slot of changed) {
+      const k = bySlot[slot];
+      if (k) found.push(k);
+    }
+    return rankKeys(found, query, limit);
+  }
+
   function post(slot: number, k: SearchKey): void {
     titles.update(slot, null, k.title);
     descriptions.update(slot, null, k.description);
@@ -458,6 +581,11 @@ export function createSearchIndex(
      * left (0: every query uses the index).
      */
     catchUp(max: number): number {
+      // The first step of a catch-up joins the texts, so no query has to.
+      if (scanning() && !joinedScan && max > 0) {
+        joinedScan = joinKeys();
+        if (Number.isFinite(max)) return unposted.length - nextUnposted + (building ? 1 : 0);
+      }
       let done = 0;
       // In the order held: slots mostly ascend, so each lands at the end of its postings.
       while (nextUnposted < unposted.length && done < max) {
@@ -488,6 +616,7 @@ export function createSearchIndex(
         if (Number.isFinite(max)) buildStep(max);
         else while (building) buildStep(Number.MAX_SAFE_INTEGER);
       }
+      if (!scanning()) joinedScan = null;
       return unposted.length - nextUnposted + (building ? 1 : 0);
     },
     /** Adds the key, or replaces the one with its id (only what differs moves). */
@@ -496,6 +625,7 @@ export function createSearchIndex(
       if (slot === undefined) {
         slot = slotFor(k.id);
         bySlot[slot] = k;
+        changedSinceJoined(slot);
         if (deferring) {
           posted[slot] = 0;
           unposted.push(slot);
@@ -509,6 +639,7 @@ export function createSearchIndex(
       const old = key(slot);
       const recent = old.updated_at !== k.updated_at;
       const titled = old.title !== k.title;
+      if (titled || old.description !== k.description) changedSinceJoined(slot);
       if ((recent || titled) && movesNow()) {
         // Out before the key changes: the search for its place compares the key as it was.
         const out =
@@ -534,6 +665,7 @@ export function createSearchIndex(
       const slot = slotOf.get(id);
       if (slot === undefined) return false;
       const old = key(slot);
+      changedSinceJoined(slot);
       if (movesNow()) {
         const out = unplace(newest!, slot, recencyBefore(old)) && unplace(byTitle!, slot, titleBefore(old));
         if (!out) unsorted.add(slot);
@@ -562,7 +694,8 @@ export function createSearchIndex(
     search(query: string, limit: number): SearchKey[] {
       const q = normalizeQuery(query);
       if (q === null || limit <= 0) return [];
-      if (unposted.length > nextUnposted || building) return rankKeys(bySlot, query, limit);
+      if (scanning()) return scanJoined(q, query, limit);
+      joinedScan = null;
       const sorted = orders();
       let candidates: number[] | null = null;
       // Title candidates not met yet; unknown (every key is one) for a query shorter than a gram.
