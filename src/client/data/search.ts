@@ -12,8 +12,27 @@ export const DIALOG_RESULTS = 10;
 export const SEARCH_COUNT_LIMIT = 50;
 /** Rows per read while the copy is built. */
 const READ_PAGE = 5_000;
-/** Keys whose grams are posted per task after the copy is read (about 10 ms in Chromium). */
-const CATCH_UP_SLICE = 500;
+/** Keys whose grams are posted (or comparisons of the orders' build made) per step of a catch-up slice. */
+const CATCH_UP_STEP = 100;
+/**
+ * Longest a catch-up slice runs: under a frame, so a key press waits no longer than that for it. A
+ * slice takes steps until this (or the idle period it runs in) is used up.
+ */
+const CATCH_UP_SLICE_MS = 12;
+
+/**
+ * Runs `slice` when the page is idle (requestIdleCallback: never between the tasks of a search and
+ * its render, which a timer's slice could be), with the time it may take; a task at a time where
+ * idle callbacks are missing (tests, old Safari). After a second without an idle moment it runs
+ * anyway, so a busy page still gets its index.
+ */
+function whenIdle(slice: (ms: number) => void): void {
+  if (typeof requestIdleCallback === 'function') {
+    requestIdleCallback((deadline) => slice(Math.min(CATCH_UP_SLICE_MS, deadline.timeRemaining())), {
+      timeout: 1000,
+    });
+  } else setTimeout(() => slice(CATCH_UP_SLICE_MS), 0);
+}
 
 /**
  * The searchable fields held lower-cased (shared/search SearchKey), so a query over 100,000 items
@@ -145,16 +164,20 @@ function createLocalSearchOf(db: OutpostDb) {
   }
 
   /**
-   * Posts the grams of a freshly read copy a slice per task, so no task runs long; until it is done
-   * a search scans the copy as before the index.
+   * Posts the grams of a freshly read copy (and builds its orders) a slice at a time in idle moments,
+   * so no task runs long; until it is done a search scans the copy as before the index.
    */
-  function catchUp(of: Buckets, done: () => void): void {
+  function catchUp(of: Buckets, done: () => void, ms: number): void {
     if (disposed || of !== cache) {
       done();
       return;
     }
-    const left = of.guest.catchUp(CATCH_UP_SLICE) + of.account.catchUp(CATCH_UP_SLICE);
-    if (left > 0) setTimeout(() => catchUp(of, done), 0);
+    const until = performance.now() + ms;
+    let left: number;
+    // At least one step, even in an idle period with no time left (one that timed out).
+    do left = of.guest.catchUp(CATCH_UP_STEP) + of.account.catchUp(CATCH_UP_STEP);
+    while (left > 0 && performance.now() < until);
+    if (left > 0) whenIdle((next) => catchUp(of, done, next));
     else done();
   }
   /** Settles when the copy last read in full has all its grams posted (see `indexed`). */
@@ -175,7 +198,7 @@ function createLocalSearchOf(db: OutpostDb) {
             // Started once the search that read the copy has answered (see search): a timer set now
             // runs its slices before that search's own read of the rows it shows.
             indexing = new Promise((done) => {
-              startCatchUp = () => setTimeout(() => catchUp(of, done), 0);
+              startCatchUp = () => whenIdle((ms) => catchUp(of, done, ms));
             });
           }
         } finally {
