@@ -290,15 +290,28 @@ async function openSearch(page: Page) {
 interface Search {
   seen: number;
   own: number;
+  /**
+   * The device's part, from the app's user-timing measure (src/client/data/search.ts SEARCH_MEASURE):
+   * its whole answer, whether it scanned (index not ready), and the wait for its copy (read or patched).
+   */
+  device?: { ms: number; scanned: boolean; readMs: number; rankMs: number } | null;
 }
 const NO_SEARCH: Search = { seen: Number.NaN, own: Number.NaN };
+const DEVICE_MEASURE = 'outpost: local search';
 
 /** One search in a freshly opened dialog, until results show. */
 async function searchOnce(page: Page, query: string): Promise<Search> {
   const input = await openSearch(page);
   await call(page, 'armSearch');
+  await page.evaluate((name) => performance.clearMeasures(name), DEVICE_MEASURE);
   await input.fill(query);
   const ms = await call(page, 'result');
+  const device = await page.evaluate((name) => {
+    const entry = performance.getEntriesByName(name).at(-1) as PerformanceMeasure | undefined;
+    return entry
+      ? { ms: entry.duration, ...(entry.detail as { scanned: boolean; readMs: number; rankMs: number }) }
+      : null;
+  }, DEVICE_MEASURE);
   const dialog = page.getByRole('dialog', { name: 'Search items' });
   await input.press('Escape');
   // After an edit, the first Escape can go to the edit's toast instead; Ctrl+K toggles the dialog shut.
@@ -311,7 +324,7 @@ async function searchOnce(page: Page, query: string): Promise<Search> {
     await page.keyboard.press('Control+k');
     await dialog.waitFor({ state: 'hidden' });
   }
-  return { seen: ms, own: await call(page, 'searchAfterDebounce') };
+  return { seen: ms, own: await call(page, 'searchAfterDebounce'), device };
 }
 
 let editCounter = 0;
@@ -873,11 +886,14 @@ export async function run(args: string[] = []): Promise<void> {
           );
           // Each search in the order taken (from the debounce), so a median can be read against when
           // each ran: the first after a page load reads the device's copy, later ones may meet its indexing.
-          const own = (list: Search[]) => list.map((v) => v.own.toFixed(1)).join(', ');
+          // Beside each, the device's own part: read (the wait for its copy) + rank, 's' when it scanned.
+          const one = (v: Search) =>
+            `${v.own.toFixed(1)}${v.device ? ` [${v.device.readMs.toFixed(1)}+${v.device.rankMs.toFixed(1)}${v.device.scanned ? ' s' : ''}]` : ''}`;
+          const own = (list: Search[]) => list.map(one).join(', ');
           console.log(
-            `    searches (ms): first ${r.searchCold.own.toFixed(0)}; then ${own(r.search)}; after writes ` +
-              `(Home ×${EDITS_PER_SCREEN}, task page ×${EDITS_PER_SCREEN} after its load) ${own(r.searchAfterWrite)}; ` +
-              `2nd tab ${own(r.searchTwoTabs)}`,
+            `    searches (ms, [device: copy + rank, s: scanned]): first ${one(r.searchCold)}; then ${own(r.search)}; ` +
+              `after writes (Home ×${EDITS_PER_SCREEN}, task page ×${EDITS_PER_SCREEN} after its load) ` +
+              `${own(r.searchAfterWrite)}; 2nd tab ${own(r.searchTwoTabs)}`,
           );
         }
         // A long run that is stopped early still leaves a table of the rounds it finished.

@@ -553,6 +553,10 @@ export function createSearchIndex(
     get size() {
       return slotOf.size;
     },
+    /** Whether a query now scans the keys (their grams or orders not all in place yet) instead of using the index. */
+    get scanning() {
+      return scanning();
+    },
     /** The ids of every key held. */
     ids: () => slotOf.keys(),
     get: (id: number): SearchKey | undefined => {
