@@ -1,11 +1,16 @@
 import { liveQuery } from 'dexie';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../testkit/client/fakeDb';
 import { createDevice, type Device } from '../../../testkit/client/harness';
 import { serverItem } from '../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import { type CountsRow, countRowsFromScratch } from './counters';
+import { listKeysOf } from './listKeys';
+import { fromServer } from './localItems';
 import { applyPulled } from './sync';
+import { topFlagsFromScratch } from './topLevel';
+import type { LocalItem } from './types';
 
 let device: Device;
 afterEach(() => {
@@ -139,4 +144,73 @@ describe('progress counters (counters.ts)', () => {
     await applyPulled(db, next, 'c2');
     expect(byKey(await db.counts.toArray())).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
   });
+
+  it('S10, S13: pulled pages of hundreds of rows, parents in any chunk, on the page or stored, keep flags, list keys and counters as from scratch', async () => {
+    const TYPES = ['campaign', 'task', 'todo'] as const;
+    const STATUSES = ['pending', 'in_progress', 'completed'] as const;
+    // A parent always has a smaller id (no cycles); page order is shuffled, so children often come
+    // chunks before their parents, and parents come from earlier pages or from what is stored.
+    const entry = fc.record({
+      id: fc.integer({ min: 2, max: 600 }),
+      parent: fc.option(fc.nat(100), { nil: null }),
+      type: fc.constantFrom(...TYPES),
+      status: fc.constantFrom(...STATUSES),
+      gone: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+    });
+    const stored = fc.record({
+      id: fc.integer({ min: 1, max: 600 }),
+      parent: fc.option(fc.nat(100), { nil: null }),
+      kind: fc.constantFrom('synced', 'local', 'marked'),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(stored, { maxLength: 40 }),
+        fc.array(fc.array(entry, { minLength: 150, maxLength: 450 }), { minLength: 1, maxLength: 3 }),
+        async (before, pages) => {
+          const db = freshFakeDb(`pulled-pages-${++run}`);
+          const parentOf = (id: number, parent: number | null) =>
+            parent === null ? null : Math.max(1, Math.floor((id - 1) * (parent / 100)));
+          const item = (e: { id: number; parent: number | null; type: ItemType; status: ItemStatus }) =>
+            serverItem(e.id, `Item ${e.id}`, {
+              uuid: `u-${e.id}`,
+              type: e.type,
+              status: e.status,
+              parent_id: parentOf(e.id, e.parent),
+              version: 2 + run,
+            });
+          await db.items.bulkPut(
+            before.map((b): LocalItem => {
+              const row = fromServer(item({ id: b.id, parent: b.parent, type: 'task', status: 'pending' }));
+              if (b.kind === 'local') return { ...row, _syncStatus: 'local' };
+              if (b.kind === 'marked') return { ...row, _syncStatus: 'pending', _deleted: 1 };
+              return { ...row, version: 1 };
+            }),
+          );
+          for (const [n, page] of pages.entries()) {
+            const changes = page.map((e) =>
+              e.gone
+                ? ({ id: e.id, uuid: `u-${e.id}`, deleted_at: '2026-02-01T00:00:00.000Z' } as unknown as Item)
+                : item(e),
+            );
+            await applyPulled(db, changes, `c${n}`);
+          }
+          const rows = await db.items.toArray();
+          const flags = topFlagsFromScratch(rows);
+          for (const row of rows) {
+            expect(row._top).toBe(flags.get(row.id));
+            expect({ _scope: row._scope, _sk: row._sk, _uk: row._uk, _asg: row._asg }).toEqual({
+              _asg: undefined,
+              ...listKeysOf(row),
+            });
+          }
+          const key = (r: CountsRow) => `${r.parent}|${r.scope}`;
+          const sorted = (list: CountsRow[]) => [...list].sort((a, b) => key(a).localeCompare(key(b)));
+          expect(sorted(await db.counts.toArray())).toEqual(sorted(countRowsFromScratch(rows)));
+          db.close();
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 120_000);
 });

@@ -52,7 +52,7 @@ function signature(row: Row | undefined): string {
 /** A counter row is a handful of numbers: a range read may pass this many per counter wanted. */
 const COUNTERS_PER_KEY = 16;
 
-const keyText = (key: readonly [number | string, string]) => `${key[0]}|${key[1]}`;
+const keyText = (key: readonly [number | string, string]): string => `${key[0]}|${key[1]}`;
 
 export interface RowChange {
   id: number;
@@ -66,6 +66,62 @@ function countsOf(row: CountsRow | undefined): ChildCounts {
   return { n, done, gn, gdone, tk, tkdone };
 }
 
+type CounterKey = [number | string, string];
+
+/** Stored counter rows by key text (undefined: none stored), read ahead of updateCounts. */
+export type PrefetchedCounts = ReadonlyMap<string, CountsRow | undefined>;
+
+/**
+ * The counters updateCounts reads first for `changes` (by key text): the rows' targets, a task's own,
+ * and, where the parent's row is at hand in `known`, the counter a task lifts into.
+ */
+export function counterKeysOf(
+  changes: readonly RowChange[],
+  known?: ReadonlyMap<number, Row | undefined>,
+): Map<string, CounterKey> {
+  const keys = new Map<string, CounterKey>();
+  const want = (key: CounterKey) => {
+    const text = keyText(key);
+    if (!keys.has(text)) keys.set(text, key);
+  };
+  const rowsDelta = changes.reduce((sum, c) => sum + (c.now ? 1 : 0) - (c.old ? 1 : 0), 0);
+  if (rowsDelta !== 0) want([...ROWS_KEY]);
+  const batch = new Map(changes.map((c) => [c.id, c.now]));
+  const knownRow = (id: number) => (batch.has(id) ? batch.get(id) : known?.get(id));
+  for (const { old, now } of changes) {
+    if (signature(old) === signature(now)) continue;
+    for (const row of [old, now]) {
+      const target = targetOf(row);
+      if (!row || !target) continue;
+      want(target);
+      // A task's contribution looks through its own children's counts.
+      if (row.type === 'task') want([row.id, target[1]]);
+      // The counter a task lifts into (see updateCounts) is read with the others when the task's row
+      // is at hand: one read less when its children's counts move.
+      const parent = knownRow(target[0]);
+      const lift = parent?.type === 'task' ? targetOf(parent) : undefined;
+      if (lift && lift[1] === target[1]) want(lift);
+    }
+  }
+  return keys;
+}
+
+/** Reads the counter rows of `keys` (by key text), in one range when they lie close together. */
+export function readCounters(
+  counts: DBCoreTable,
+  trans: DBCoreTransaction,
+  keys: ReadonlyMap<string, CounterKey>,
+): Promise<Map<string, CountsRow | undefined>> {
+  const list = [...keys.keys()];
+  if (list.length === 0) return Dexie.Promise.resolve(new Map());
+  return getManyBySpan(
+    counts,
+    trans,
+    list.map((t) => keys.get(t)!),
+    COUNTERS_PER_KEY,
+  ).then((found) => new Map(list.map((text, i) => [text, (found as (CountsRow | undefined)[])[i]])));
+}
+
 /**
  * Brings the counters up to date with `changes` (each stored row before and after one write to
  * `items`, in the same transaction). Chains Dexie promises only (see topLevel.ts).
@@ -77,33 +133,34 @@ export function updateCounts(
   changes: readonly RowChange[],
   /** Rows already read in this transaction (the batch's parents): not read again. */
   known?: ReadonlyMap<number, Row | undefined>,
+  /** Counter rows read earlier in this transaction, with no counter written since: not read again. */
+  prefetched?: PrefetchedCounts,
 ): Promise<void> {
   const rowsDelta = changes.reduce((sum, c) => sum + (c.now ? 1 : 0) - (c.old ? 1 : 0), 0);
   const changed = changes.filter((c) => signature(c.old) !== signature(c.now));
   if (changed.length === 0 && rowsDelta === 0) return Dexie.Promise.resolve();
   const before = new Map<string, ChildCounts>();
   const after = new Map<string, ChildCounts>();
-  const keys = new Map<string, [number | string, string]>();
-  const want = (key: [number | string, string], into: Set<string>) => {
+  const keys = new Map<string, CounterKey>();
+  const want = (key: CounterKey, into: Set<string>) => {
     const text = keyText(key);
     if (!keys.has(text)) {
       keys.set(text, key);
       into.add(text);
     }
   };
+  const take = (text: string, row: CountsRow | undefined) => {
+    before.set(text, countsOf(row));
+    after.set(text, countsOf(row));
+  };
   const read = (texts: Set<string>) => {
-    const list = [...texts];
-    if (list.length === 0) return Dexie.Promise.resolve();
-    return getManyBySpan(
-      counts,
-      trans,
-      list.map((t) => keys.get(t)!),
-      COUNTERS_PER_KEY,
-    ).then((found) => {
-      (found as (CountsRow | undefined)[]).forEach((row, i) => {
-        before.set(list[i]!, countsOf(row));
-        after.set(list[i]!, countsOf(row));
-      });
+    const missing = new Map<string, CounterKey>();
+    for (const text of texts) {
+      if (prefetched?.has(text)) take(text, prefetched.get(text));
+      else missing.set(text, keys.get(text)!);
+    }
+    return readCounters(counts, trans, missing).then((found) => {
+      for (const [text, row] of found) take(text, row);
     });
   };
   const own = (row: Row) => {
@@ -116,16 +173,7 @@ export function updateCounts(
   };
 
   const first = new Set<string>();
-  if (rowsDelta !== 0) want([...ROWS_KEY], first);
-  for (const { old, now } of changed) {
-    for (const row of [old, now]) {
-      const target = targetOf(row);
-      if (!row || !target) continue;
-      want(target, first);
-      // A task's contribution looks through its own children's counts.
-      if (row.type === 'task') want([row.id, target[1]], first);
-    }
-  }
+  for (const key of counterKeysOf(changes, known).values()) want(key, first);
   const batch = new Map(changes.map((c) => [c.id, c.now]));
   return read(first).then(() => {
     if (rowsDelta !== 0) {

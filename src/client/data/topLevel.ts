@@ -7,7 +7,14 @@ import Dexie, {
   type Middleware,
   type Table,
 } from 'dexie';
-import { COUNTS_STORE, type RowChange, updateCounts } from './counters';
+import {
+  COUNTS_STORE,
+  counterKeysOf,
+  type PrefetchedCounts,
+  type RowChange,
+  readCounters,
+  updateCounts,
+} from './counters';
 import { withListKeys } from './listKeys';
 import { getManyBySpan } from './spanReads';
 import type { LocalItem } from './types';
@@ -192,8 +199,11 @@ function putWithFlags(
     const moved = keys.filter((id) => parentSignature(old.get(id)) !== parentSignature(batch.get(id)));
     return childrenOf(table, trans, moved).then((found) =>
       table.mutate({ ...req, values: flagged }).then((res) => {
+        // A row another put of the transaction writes (knowRows) has its flag from the rows it will
+        // hold, and may have been written since `found` was read: a fix would put back a stale copy.
+        const written = deferredCounts.get(trans)?.written;
         const fixes = found
-          .filter((c) => !batch.has(c.id))
+          .filter((c) => !batch.has(c.id) && !written?.has(c.id))
           .map((c) => ({ c, top: topOf(c, batch.get(c.parent_id!)) }))
           .filter(({ c, top }) => c._top !== top)
           .map(({ c, top }) => ({ ...c, _top: top }));
@@ -239,6 +249,12 @@ interface DeferredCounts {
   at?: { table: DBCoreTable; counts: DBCoreTable; trans: DBCoreTransaction };
   changes: Map<number, RowChange>;
   known: Map<number, RowChange['now']>;
+  /** Ids the transaction's puts write as named in `known` (knowRows): no flag fix rewrites them. */
+  written?: ReadonlySet<number>;
+  /** The changes the caller named ahead (expectChanges): their counters are read at the first write. */
+  expected?: RowChange[];
+  /** Those counters, read while the rows are being written (no counter is written before flushCounts). */
+  prefetched?: Promise<PrefetchedCounts>;
 }
 const deferredCounts = new WeakMap<object, DeferredCounts>();
 
@@ -251,6 +267,38 @@ export function deferCounts(): void {
   if (trans) deferredCounts.set(trans, { changes: new Map(), known: new Map() });
 }
 
+/**
+ * Tells the current transaction's writes (after deferCounts) what rows hold once it commits, by id
+ * (undefined: none): a pulled page's own rows and the parents it read for them. The flags and the
+ * counters then read none of them again, chunk after chunk, and a chunk whose rows have parents in a
+ * later chunk of the page gets their final flags without waiting for that chunk to land, so the
+ * page's chunks may be written while others are still being stored. `written` are the ids the
+ * transaction's own puts write with exactly those rows: no flag fix touches them. Only rows nothing
+ * else writes in the transaction may be named (a page's deletes, its puts and their parents).
+ */
+export function knowRows(
+  rows: Iterable<readonly [number, LocalItem | undefined]>,
+  written: Iterable<number>,
+): void {
+  const trans = currentIdbTransaction();
+  const deferred = trans ? deferredCounts.get(trans) : undefined;
+  if (!deferred) return;
+  for (const [id, row] of rows) deferred.known.set(id, row);
+  deferred.written = new Set(written);
+}
+
+/**
+ * Names the rows the current transaction (after deferCounts) is about to write, as they are stored
+ * now and as they will be, so that their counters are read while the rows are written, not after.
+ * The writes still count what they do; a change named here that no write makes is never counted.
+ */
+export function expectChanges(changes: Iterable<RowChange>): void {
+  const trans = currentIdbTransaction();
+  const deferred = trans ? deferredCounts.get(trans) : undefined;
+  if (!deferred) return;
+  deferred.expected = [...changes];
+}
+
 /** Counts what the current transaction wrote since deferCounts (call it before the transaction ends). */
 export function flushCounts(): Promise<void> {
   const trans = currentIdbTransaction();
@@ -258,7 +306,10 @@ export function flushCounts(): Promise<void> {
   if (trans) deferredCounts.delete(trans);
   if (!deferred?.at || deferred.changes.size === 0) return Dexie.Promise.resolve();
   const { table, counts, trans: core } = deferred.at;
-  return updateCounts(table, counts, core, [...deferred.changes.values()], deferred.known);
+  const changes = [...deferred.changes.values()];
+  return (deferred.prefetched ?? Dexie.Promise.resolve(undefined)).then((prefetched) =>
+    updateCounts(table, counts, core, changes, deferred.known, prefetched),
+  );
 }
 
 /** updateCounts now, or folded into the transaction's deferred counting when it asked for that. */
@@ -272,6 +323,12 @@ function countChanges(
   const deferred = deferredCounts.get(trans);
   if (!deferred) return updateCounts(table, counts, trans, changes, known);
   deferred.at ??= { table, counts, trans };
+  if (deferred.expected && !deferred.prefetched) {
+    const keys = counterKeysOf(deferred.expected, deferred.known);
+    deferred.prefetched = readCounters(counts, trans, keys);
+    // Read again at flushCounts if this read failed (the transaction then fails anyway).
+    deferred.prefetched.catch(() => undefined);
+  }
   for (const change of changes) {
     const earlier = deferred.changes.get(change.id);
     if (earlier) earlier.now = change.now;
@@ -303,7 +360,7 @@ function putCounted(table: DBCoreTable, counts: DBCoreTable, req: PutRequest): P
           ...new Set(
             values.map((v) => v.parent_id).filter((p): p is number => typeof p === 'number' && p !== 0),
           ),
-        ].filter((p) => !ids.has(p));
+        ].filter((p) => !ids.has(p) && !deferredCounts.get(trans)?.known.has(p));
   const toRead = [...unknown.map((v) => v.id), ...parentIds];
   const read: Promise<(Row | undefined)[]> =
     toRead.length === 0
@@ -313,7 +370,9 @@ function putCounted(table: DBCoreTable, counts: DBCoreTable, req: PutRequest): P
     unknown.forEach((v, i) => {
       storedRows.set(v, (stored[i] as LocalItem | undefined) ?? null);
     });
-    const parents = new Map<number, Row | undefined>();
+    const deferred = deferredCounts.get(trans);
+    // Rows the transaction named (knowRows) are parents the flags need not read.
+    const parents = new Map<number, Row | undefined>(deferred?.known ?? []);
     parentIds.forEach((id, i) => {
       parents.set(id, stored[unknown.length + i]);
     });
@@ -352,7 +411,6 @@ function putCounted(table: DBCoreTable, counts: DBCoreTable, req: PutRequest): P
     // it, not after it (a pulled page's chunks wait on each other, so every round trip saved counts).
     const assumed = storedAfter(null);
     // Deferred counting (a pulled page) reuses the parents the flags read: the counters need them too.
-    const deferred = deferredCounts.get(trans);
     const remember = deferred
       ? (read: ReadonlyMap<number, Row | undefined>) => {
           for (const [id, row] of read) deferred.known.set(id, row as RowChange['now']);
@@ -393,8 +451,10 @@ function deleteCounted(
   const { trans } = req;
   // clear(): every counter goes with the rows.
   if (req.type === 'deleteRange' && req.range.type === 3) {
-    // What was deferred counted rows that are gone now with every counter.
-    deferredCounts.get(trans)?.changes.clear();
+    // What was deferred counted rows that are gone now with every counter, and read counters.
+    const deferred = deferredCounts.get(trans);
+    deferred?.changes.clear();
+    if (deferred) deferred.prefetched = undefined;
     return table
       .mutate(req)
       .then((res) => counts.mutate({ type: 'deleteRange', trans, range: req.range }).then(() => res));

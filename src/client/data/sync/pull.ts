@@ -1,9 +1,10 @@
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
+import type { RowChange } from '../counters';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../db';
 import { fromServer, usersOf } from '../localItems';
 import { rebaseEntries } from '../syncQueue';
 import { swapTempId } from '../tempIds';
-import { deferCounts, flushCounts, replacing } from '../topLevel';
+import { deferCounts, expectChanges, flushCounts, knowRows, replacing } from '../topLevel';
 import type { LocalItem } from '../types';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
@@ -12,6 +13,8 @@ import { rebaseLocal } from './rebase';
 const MAX_PAGES = 10_000;
 /** Rows a pulled page writes per IndexedDB request: small enough that one is never a long task. */
 const PUT_CHUNK = 100;
+/** Below this many parents, one read each costs less than a range read. */
+const SPAN_MIN = 8;
 
 /**
  * Applies one pulled page and its cursor in one transaction (S8): new items are added, synced ones
@@ -26,10 +29,14 @@ export async function applyPulled(
   await db.transaction('rw', [...TABLES], async () => {
     // The page's chunks are counted together at the end, not one by one (topLevel.ts deferCounts).
     deferCounts();
-    const existing = await storedRowsOf(
-      db,
-      items.map((i) => i.id),
-    );
+    const ids = items.map((i) => i.id);
+    const pageIds = new Set(ids);
+    // The parents outside the page are read beside the page's own rows: the flags and the counters of
+    // every chunk need them (knowRows below), and nothing in this transaction writes them.
+    const [existing, outside] = await Promise.all([
+      storedRowsOf(db, ids),
+      parentsOutside(db, items, pageIds),
+    ]);
     let temps: Map<string, LocalItem> | null = null;
     const puts = new Map<number, LocalItem>();
     // An id twice in one page: the later change wins (a put then a tombstone deletes it).
@@ -89,18 +96,40 @@ export async function applyPulled(
       if (rebased.kind === 'conflict') conflicts++;
       else await rebaseEntries(db, local.id, remote.version);
     }
+    if (!swapped) {
+      // What every row of the page holds once this transaction commits, and its parents outside it.
+      const final = new Map<number, LocalItem | undefined>(outside);
+      const changes = new Map<number, RowChange>();
+      items.forEach((item, index) => {
+        const now = deletes.has(item.id) ? undefined : (puts.get(item.id) ?? existing[index]);
+        final.set(item.id, now);
+        if (now !== existing[index] && !changes.has(item.id))
+          changes.set(item.id, { id: item.id, old: existing[index], now });
+      });
+      knowRows(final, puts.keys());
+      // Their counters are read while the rows are written (flushCounts counts them at the end).
+      expectChanges(changes.values());
+    }
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
     // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
     const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
     // The browser serialises every put on the main thread when it is issued: a whole page at once
-    // is one task of 50–200 ms. Chunks issued one after another (each waits for the last to land,
-    // a new task) keep every task short; the people and the cursor ride with the last chunk.
-    for (let start = 0; start + PUT_CHUNK < rows.length; start += PUT_CHUNK) {
-      await db.items.bulkPut(rows.slice(start, start + PUT_CHUNK));
+    // is one task of 50–200 ms. Chunks keep every task short; each is issued while the one before
+    // it is still being stored, so the page's serialising and IndexedDB's writing overlap (and the
+    // transaction, never without a request, stays open). The people and the cursor ride along.
+    // After a swap the middleware reads the rows it needs, which a chunk still being stored may
+    // change: then each chunk waits for the one before it.
+    let previous: Promise<unknown> | null = null;
+    for (let start = 0; start < rows.length; start += PUT_CHUNK) {
+      const put = db.items.bulkPut(rows.slice(start, start + PUT_CHUNK));
+      // A failed chunk fails the transaction, which this function's caller is told of.
+      put.catch(() => undefined);
+      if (swapped) await put;
+      else if (previous) await previous;
+      previous = put;
     }
-    const last = rows.slice(Math.max(0, rows.length - (rows.length % PUT_CHUNK || PUT_CHUNK)));
     await Promise.all([
-      last.length > 0 ? db.items.bulkPut(last) : null,
+      previous,
       users.size > 0 ? db.users.bulkPut([...users.values()]) : null,
       setMeta(db, META_KEYS.cursor, cursor),
     ]);
@@ -125,6 +154,38 @@ async function storedRowsOf(db: OutpostDb, ids: readonly number[]): Promise<(Loc
     if (any.length === 0) return ids.map(() => undefined);
   }
   return db.items.bulkGet([...ids]);
+}
+
+/**
+ * The stored parents of a page's items that are not in the page (undefined where none is stored):
+ * one bounded range read when they lie close together (a page's items name hundreds of parents, and
+ * IndexedDB answers each get as its own request), else one read each.
+ */
+async function parentsOutside(
+  db: OutpostDb,
+  items: readonly SyncChange[],
+  pageIds: ReadonlySet<number>,
+): Promise<Map<number, LocalItem | undefined>> {
+  const ids = new Set<number>();
+  for (const item of items) {
+    const parent = isTombstone(item) ? null : item.parent_id;
+    if (typeof parent === 'number' && parent !== 0 && !pageIds.has(parent)) ids.add(parent);
+  }
+  const wanted = [...ids];
+  if (wanted.length === 0) return new Map();
+  let low = wanted[0]!;
+  let high = wanted[0]!;
+  for (const id of wanted) {
+    if (id < low) low = id;
+    if (id > high) high = id;
+  }
+  const rows =
+    wanted.length >= SPAN_MIN && high - low + 1 <= wanted.length * 2 + 50
+      ? await db.items.where(':id').between(low, high, true, true).toArray()
+      : (await db.items.bulkGet(wanted)).filter((row): row is LocalItem => row !== undefined);
+  const found = new Map<number, LocalItem | undefined>(wanted.map((id) => [id, undefined]));
+  for (const row of rows) if (ids.has(row.id)) found.set(row.id, row);
+  return found;
 }
 
 /**
