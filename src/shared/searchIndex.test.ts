@@ -139,6 +139,7 @@ describe('search index properties', () => {
     walkBudget: fc.constantFrom(0, 3, 2_000),
     deferred: fc.boolean(),
     movesBeforeMerge: fc.constantFrom(0, 3, 256),
+    fewMoved: fc.constantFrom(0, 2, 32),
     rejoinAfter: fc.constantFrom(0, 2, 1_000),
   });
   const step = fc.oneof(

@@ -24,6 +24,13 @@ const WALK_SHARE = 1 / 16;
 const MOVES_BEFORE_MERGE = 128;
 
 /**
+ * Keys out of place in the orders up to which the next query moves each (found, then a block move of
+ * the order) instead of merging them in with a pass over every key: at 100,000 keys such a pass is
+ * 100,000 comparisons, a move a few block copies.
+ */
+const FEW_MOVED = 32;
+
+/**
  * A gram as the postings keep it: its three code units packed into one small integer when each is
  * under 1024 (Latin, Greek, Cyrillic and their accents), else its text. Building the index at
  * 100,000 keys then makes no string per gram and hashes an integer.
@@ -294,12 +301,15 @@ export function createSearchIndex(
     directCandidates?: number;
     walkBudget?: number;
     movesBeforeMerge?: number;
+    /** Keys out of place in the orders up to which a query moves them one at a time instead of merging. */
+    fewMoved?: number;
     /** Keys changed since the texts were joined beyond which a scan joins them again (see joinedScan). */
     rejoinAfter?: number;
   } = {},
 ) {
   const direct = options.directCandidates ?? DIRECT_CANDIDATES;
   const maxMoves = options.movesBeforeMerge ?? MOVES_BEFORE_MERGE;
+  const fewMoved = options.fewMoved ?? FEW_MOVED;
   /** Dense slots so the postings hold small numbers and a query can mark candidates in an array. */
   const slotOf = new Map<number, number>();
   const bySlot: (SearchKey | undefined)[] = [];
@@ -378,6 +388,20 @@ export function createSearchIndex(
       unsorted.clear();
       newest = live().sort(recencyOrder);
       byTitle = live().sort(titleOrder);
+    } else if (unsorted.size > 0 && unsorted.size <= fewMoved) {
+      // A few (keys changed while the orders were built, say): each found and moved as a block, not
+      // a pass over every key comparing each. Every copy of them out first, so the rest is in order.
+      for (const list of [newest, byTitle]) {
+        for (const slot of unsorted)
+          for (let at = list.indexOf(slot); at !== -1; at = list.indexOf(slot, at)) list.splice(at, 1);
+      }
+      for (const slot of unsorted) {
+        const k = bySlot[slot];
+        if (!k) continue;
+        place(newest, slot, recencyBefore(k));
+        place(byTitle, slot, titleBefore(k));
+      }
+      unsorted.clear();
     } else if (unsorted.size > 0) {
       const moved = [...unsorted].filter((slot) => bySlot[slot] !== undefined);
       const kept = (list: number[]) => list.filter((slot) => !unsorted.has(slot));
