@@ -39,6 +39,25 @@ describe('local search over its index', () => {
     expect(await search.search(account, 'paint', 100)).toHaveLength(56);
   });
 
+  it('after an edit, has the row read into its copy before the next search asks', async () => {
+    const db = freshDb();
+    const search = createLocalSearch(db);
+    stopLater(search.dispose);
+    await db.items.bulkPut([item(1, 'Paint one', {}, 1), item(2, 'Fence', {}, 2)]);
+    await search.warm();
+    await db.items.put(item(2, 'Paint the fence', {}, 3));
+    // The patch runs in an idle moment (a timer here); the search then reads nothing.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    let reads = 0;
+    const bulkGet = db.items.bulkGet.bind(db.items);
+    db.items.bulkGet = ((keys: number[]) => {
+      reads++;
+      return bulkGet(keys);
+    }) as typeof db.items.bulkGet;
+    expect((await search.search(account, 'paint')).map((i) => i.id)).toEqual([2, 1]);
+    expect(reads).toBe(0);
+  });
+
   const words = ['paint', 'Paint the fence', 'fence', 'pa', 'Order paint', 'crème', 'Crème brûlée', 'tape'];
   const title = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
   const row = fc.record({

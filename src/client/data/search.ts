@@ -109,8 +109,26 @@ function createLocalSearchOf(db: OutpostDb) {
       return;
     }
     for (const key of keys) stale.add(key as number);
+    patchSoon();
   };
   Dexie.on('storagemutated', onMutated);
+
+  /**
+   * Reads the rows a change named into the copy in the next idle moment, so the next search finds
+   * them patched and waits for no read (the user opens search well after an edit). A change that
+   * names a range is left to the next search, which reads the copy again: not in the background
+   * while a sync streams pages in.
+   */
+  let patching = false;
+  function patchSoon(): void {
+    if (patching || !cache || reading) return;
+    patching = true;
+    whenIdle(() => {
+      patching = false;
+      if (disposed || !cache || stale === null || stale.size === 0) return;
+      void current().catch(() => undefined);
+    });
+  }
 
   /** Files the row under its owner, or removes it when it is gone or deleted. */
   function place(into: Buckets, id: number, i: LocalItem | undefined): void {
