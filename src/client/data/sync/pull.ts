@@ -214,6 +214,63 @@ function yieldToMain(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** Pages asked for ahead of the one being stored: they arrive while it is written. */
+const PAGES_AHEAD = 2;
+
+/**
+ * The pages after `cursor`, in order, each asked for as soon as the one before it arrives while at
+ * most PAGES_AHEAD wait unread, so the network and IndexedDB overlap. `take` answers the next page;
+ * `ready` says whether it has already arrived. A page that fails stops the reading: the ones after
+ * it are never asked for, and one asked for ahead is dropped unread when applying fails.
+ */
+function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
+  const waiting: { page: Promise<SyncPage>; arrived: boolean }[] = [];
+  let nextCursor: string | null = null;
+  let stopped = false;
+  const ask = (from: string, withCount: boolean) => {
+    const entry = {
+      page: api
+        .get<SyncPage>(`/sync?cursor=${encodeURIComponent(from)}${withCount ? '&count=1' : ''}`)
+        .then(({ data }) => data),
+      arrived: false,
+    };
+    entry.page.then(
+      (data) => {
+        entry.arrived = true;
+        nextCursor = data.has_more ? data.cursor : null;
+        askMore();
+      },
+      () => undefined,
+    );
+    waiting.push(entry);
+  };
+  const askMore = () => {
+    const last = waiting[waiting.length - 1];
+    if (!stopped && nextCursor !== null && (!last || last.arrived) && waiting.length < PAGES_AHEAD) {
+      const from = nextCursor;
+      nextCursor = null;
+      ask(from, false);
+    }
+  };
+  ask(cursor, count);
+  return {
+    ready: () => waiting[0]?.arrived === true,
+    take(): Promise<SyncPage> {
+      const entry = waiting.shift();
+      if (!entry) throw new Error('no page was asked for');
+      askMore();
+      return entry.page;
+    },
+    /** Asks for no more pages (the pull ended or failed). */
+    stop: () => {
+      stopped = true;
+    },
+  };
+}
+
+/** Rows pages that have already arrived may add to one transaction (see pull). */
+const FOLD_ROWS = 1_000;
+
 /**
  * Pulls from the cursor until the server has nothing more (S1–S3), then drops stale predictions.
  * A pull of more than one page tells its progress to the sync status (S12): the first page asks
@@ -223,38 +280,41 @@ export async function pull(
   ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status'>>,
 ): Promise<{ pulled: number; conflicts: number }> {
   const { db, api, status } = ctx;
-  const fetchPage = (from: string, count: boolean) => {
-    const page = api.get<SyncPage>(`/sync?cursor=${encodeURIComponent(from)}${count ? '&count=1' : ''}`);
-    // A page fetched ahead is dropped unread when applying the one before it fails.
-    page.catch(() => undefined);
-    return page;
-  };
-  let next = fetchPage((await getMeta<string>(db, META_KEYS.cursor)) ?? '', status !== undefined);
+  const reader = pageReader(api, (await getMeta<string>(db, META_KEYS.cursor)) ?? '', status !== undefined);
   let pulled = 0;
   let conflicts = 0;
   let total: number | null = null;
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
-      const { data } = await next;
-      // The next page is asked for before this one is stored, so the network and IndexedDB overlap;
-      // pages are still applied one at a time, in order, each with its cursor (S8).
-      if (data.has_more) next = fetchPage(data.cursor, false);
+      const data = await reader.take();
       if (page === 0 && data.has_more && data.remaining !== undefined && status) {
         total = data.items.length + data.remaining;
         status.getState().set({ pullProgress: { received: 0, total } });
       }
-      conflicts += await applyPulled(db, data.items, data.cursor);
-      pulled += data.items.length;
+      // Pages that arrived while the one before was stored go into the same transaction with the
+      // last one's cursor (S8: still applied in order, the cursor never ahead of the rows): one
+      // transaction writes a counter touched by both once, not twice.
+      let items = data.items;
+      let { cursor, has_more: more } = data;
+      while (more && reader.ready() && items.length < FOLD_ROWS) {
+        const following = await reader.take();
+        items = items.concat(following.items);
+        cursor = following.cursor;
+        more = following.has_more;
+      }
+      conflicts += await applyPulled(db, items, cursor);
+      pulled += items.length;
       if (total !== null && status) {
         // Changes committed after the count arrive too: the total never reads less than what came.
         total = Math.max(total, pulled);
         status.getState().set({ pullProgress: { received: pulled, total } });
       }
-      if (!data.has_more) break;
-      // Each page is its own transaction; between two, the screens update and a local edit goes in.
+      if (!more) break;
+      // Each transaction is its own; between two, the screens update and a local edit goes in.
       await yieldToMain();
     }
   } finally {
+    reader.stop();
     if (total !== null) status?.getState().set({ pullProgress: null });
   }
   await setMeta(db, META_KEYS.lastSyncAt, new Date().toISOString());
