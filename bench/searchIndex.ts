@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- search-index [--keys N] [--pairs N]`: the local search index (src/shared/searchIndex.ts)
+ * `npm run bench -- search-index [--keys N] [--pairs N] [--chromium]`: the local search index (src/shared/searchIndex.ts)
  * against the linear scan it replaces (rankKeys over every key), on Node, over 100,000 keys of a
  * varied shape (titles of two to five words from a vocabulary of 60 with accents, a number; a third
  * with a description). Each query is timed alternately (index, scan, index, scan …) in one run: the
@@ -7,15 +7,20 @@
  * same. Also: building the index against filling a Map, one edit then the next query, and the heap
  * the index holds beyond the keys themselves.
  *
+ * Also the index as the app fills it: queries before its grams are posted (the joined texts), and
+ * the catch-up that posts them in steps. `--chromium`: the same in real Chromium, on a blank page.
+ *
  * Budgets (issue 19, search at 100,000): the median over the typical queries under 10 ms, the first
  * query after a write under 30 ms. The app's figure in Chromium, with IndexedDB, is client-browser --100k.
  */
 import { loadavg } from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
+import { repoRoot } from '../scripts/lib/paths';
 import { rankKeys, type SearchKey, searchKeyOf } from '../src/shared/search';
 import { createSearchIndex } from '../src/shared/searchIndex';
-import { check, heading, info, table } from './lib/report';
+import { check, heading, info, skip, table } from './lib/report';
 
 const VOCABULARY = [
   'paint',
@@ -308,8 +313,104 @@ export async function run(args: string[]): Promise<void> {
     budget: '< 30 ms',
     ok: median(afterEdit) < 30,
   });
+  if (args.includes('--chromium')) await inChromium(keys, pairs);
   const load1 = loadavg();
   console.log(
     `load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${load1.map((l) => l.toFixed(2)).join(' ')} (1/5/15 min)`,
   );
+}
+
+/**
+ * `--chromium`: the same keys and queries in real Chromium (a blank page, no app), so the index and
+ * the scan before it are measured in the engine the app runs in, apart from the app's other work.
+ */
+const PAGE_RUNNER = `
+import { rankKeys } from './src/shared/search';
+import { createSearchIndex } from './src/shared/searchIndex';
+const median = (v) => { const s = [...v].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const time = (run) => { const t = performance.now(); run(); return performance.now() - t; };
+window.runSearchIndex = (keys, queries, pairs) => {
+  const same = (a, b) => a.length === b.length && a.every((k, n) => k.id === b[n].id);
+  let ok = true;
+  const held = createSearchIndex();
+  held.defer();
+  for (const k of keys) held.set(k);
+  const firstScan = time(() => held.search('zzzz', 50));
+  const scan = [], before = [];
+  for (const q of queries) {
+    const a = [], b = [];
+    for (let i = 0; i < pairs; i++) {
+      let got, want;
+      a.push(time(() => { got = held.search(q, 50); }));
+      b.push(time(() => { want = rankKeys(keys, q, 50); }));
+      if (!same(got, want)) ok = false;
+    }
+    before.push(median(a));
+    scan.push(median(b));
+  }
+  const steps = [];
+  for (let left = 1; left > 0; ) { const t = performance.now(); left = held.catchUp(100); steps.push(performance.now() - t); }
+  const index = [];
+  for (const q of queries) {
+    const a = [];
+    for (let i = 0; i < pairs; i++) { let got; a.push(time(() => { got = held.search(q, 50); })); if (!same(got, rankKeys(keys, q, 50))) ok = false; }
+    index.push(median(a));
+  }
+  return { ok, firstScan, scan, before, index, catchUpMs: steps.reduce((x, y) => x + y, 0), steps: steps.length, longest: Math.max(...steps) };
+};
+`;
+
+async function inChromium(keys: SearchKey[], pairs: number): Promise<void> {
+  heading('the same in Chromium (a blank page): before the index, its catch-up, the index');
+  if (!chromiumAvailable()) {
+    skip('search index in Chromium', `no Chromium at ${chromiumPath}`);
+    return;
+  }
+  const { build } = await import('esbuild');
+  const out = await build({
+    stdin: { contents: PAGE_RUNNER, resolveDir: repoRoot, loader: 'js' },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    target: 'chrome110',
+  });
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    const page = await browser.newPage();
+    await page.addScriptTag({ content: out.outputFiles[0]!.text });
+    type Result = {
+      ok: boolean;
+      firstScan: number;
+      scan: number[];
+      before: number[];
+      index: number[];
+      catchUpMs: number;
+      steps: number;
+      longest: number;
+    };
+    const r = (await page.evaluate(
+      ([k, q, n]) =>
+        (window as unknown as { runSearchIndex: (...a: unknown[]) => unknown }).runSearchIndex(k, q, n),
+      [keys, QUERIES, pairs] as const,
+    )) as Result;
+    console.log(
+      table(
+        ['query', 'scan (rankKeys)', 'before the index', 'index'],
+        QUERIES.map((q, n) => [q, ms(r.scan[n]!), ms(r.before[n]!), ms(r.index[n]!)]),
+      ),
+    );
+    info('chromium', 'first query (joins the texts)', ms(r.firstScan));
+    info('chromium', 'catch-up, steps of 100', `${ms(r.catchUpMs)} in ${r.steps}, longest ${ms(r.longest)}`);
+    info('chromium', 'median before the index / index', `${ms(median(r.before))} / ${ms(median(r.index))}`);
+    check({
+      subject: 'chromium',
+      metric: 'same as the scan',
+      value: r.ok ? 'yes' : 'NO',
+      budget: 'every query',
+      ok: r.ok,
+    });
+  } finally {
+    await browser.close();
+  }
 }
