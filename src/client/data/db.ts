@@ -58,21 +58,17 @@ const STORES_V6 = { ...STORES_V5, items: `${STORES_V5.items}, ${Object.values(LI
 const STORES = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
 
 /**
- * Counts the rows Home's index and the status index hold against all rows; recomputes the flags or the
- * list keys when they differ.
+ * Finds rows written around Dexie at open: every write through Dexie moves the counters' row count
+ * (ROWS_KEY), so a stored count that differs means some rows were not flagged, keyed or counted, and
+ * the flags, list keys and counters are computed again. One count of the store, not of each index:
+ * IndexedDB counts by walking, and at 100,000 rows every walk is on the way to the first screen.
  */
 async function repairTopFlags(db: OutpostDb): Promise<void> {
-  const [all, indexed, keyed] = await Promise.all([
-    db.items.count(),
-    db.items.where(HOME_INDEX).above([]).count(),
-    db.items.where(LIST_INDEX.status).above([]).count(),
-  ]);
-  if (all !== indexed) await db.transaction('rw', db.items, () => recomputeTopFlags(db.items));
-  if (all !== keyed) await db.transaction('rw', db.items, () => recomputeListKeys(db.items));
-  // The counters count the rows written through Dexie: a different number means some were not.
-  const rows = (await db.counts.get([...ROWS_KEY]))?.n ?? 0;
-  if (rows !== all)
-    await db.transaction('rw', db.items, db.counts, () => recomputeCounts(db.items, db.counts));
+  const [all, rows] = await Promise.all([db.items.count(), db.counts.get([...ROWS_KEY])]);
+  if ((rows?.n ?? 0) === all) return;
+  await db.transaction('rw', db.items, () => recomputeTopFlags(db.items));
+  await db.transaction('rw', db.items, () => recomputeListKeys(db.items));
+  await db.transaction('rw', db.items, db.counts, () => recomputeCounts(db.items, db.counts));
 }
 
 /**
