@@ -90,11 +90,14 @@ export const PG_POOL_SIZE = 20;
 /**
  * Opens PGlite in `dataDir` (or in memory for `memory://`) or PostgreSQL at `url`, and migrates it.
  * `logger` sees every statement the app sends (the load benchmark replays them as its ceiling).
+ * `autovacuum: false` leaves the embedded engine's upkeep to the caller (the load benchmark's
+ * ceiling runs it between its own transactions, which share the engine's one session).
  */
 export async function openDatabase(options: {
   url?: string;
   dataDir?: string;
   logger?: Logger;
+  autovacuum?: boolean;
 }): Promise<Database> {
   const logger = options.logger ?? false;
   if (options.url) {
@@ -135,7 +138,7 @@ export async function openDatabase(options: {
   const pool = pgliteQueue(client);
   const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
   takeTurns(db);
-  const stopAutovacuum = startAutovacuum(db);
+  const stopAutovacuum = options.autovacuum === false ? async () => {} : startAutovacuum(db);
   const close = async () => {
     await stopAutovacuum();
     await pool.end();
