@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { DrizzleQueryError, type Logger, type SQL, sql } from 'drizzle-orm';
+import { DrizzleQueryError, type Logger, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -111,26 +111,69 @@ interface DriverSession {
  */
 function directExecute(executor: Executor): Executor['execute'] {
   const session = (executor as unknown as { session: DriverSession }).session;
-  return ((query: SQL | string) => {
-    const built = dialect.sqlToQuery(typeof query === 'string' ? sql.raw(query) : query.getSQL());
+  return ((query: SQLWrapper | string) => {
+    const built =
+      query instanceof BoundStatement
+        ? query
+        : dialect.sqlToQuery(typeof query === 'string' ? sql.raw(query) : query.getSQL());
     session.logger.logQuery(built.sql, built.params);
     const config: pg.QueryConfig = { text: built.sql, values: built.params, types: DRIVER_TYPES };
     // Named here once; PreparingClient then leaves a named config as it is.
-    const name = statementName(built.sql, built.params.length);
+    const name = query instanceof BoundStatement ? query.name : statementName(built.sql, built.params.length);
     if (name !== undefined) config.name = name;
-    return session.client
-      .query(config)
-      .catch((error: unknown) => {
-        throw new DrizzleQueryError(built.sql, built.params, error as Error);
-      });
+    return session.client.query(config).catch((error: unknown) => {
+      throw new DrizzleQueryError(built.sql, built.params, error as Error);
+    });
   }) as unknown as Executor['execute'];
+}
+
+/** Where a prepared statement's argument goes while its text is built (see `prepared`). */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * One call of a prepared statement: its text and name built once, its parameters this call's. It is
+ * an SQLWrapper too, so any executor can run it (one without the direct path builds it again).
+ */
+export class BoundStatement implements SQLWrapper {
+  constructor(
+    readonly sql: string,
+    readonly params: unknown[],
+    readonly name: string | undefined,
+    private readonly rebuild: () => SQL,
+  ) {}
+  getSQL(): SQL {
+    return this.rebuild();
+  }
+}
+
+/**
+ * A hot statement whose text is built once: `build` runs a single time with placeholders for its
+ * arguments, and each call only fills in the parameters. Building the item SELECT (dozens of nested
+ * fragments) cost more than the statement's own round trip on the embedded engine. `build` must not
+ * branch on its arguments' values or take lists: its shape is fixed by the first build.
+ */
+export function prepared<A extends unknown[]>(build: (...args: A) => SQL): (...args: A) => BoundStatement {
+  let shape: { sql: string; params: unknown[]; name: string | undefined } | null = null;
+  return (...args: A) => {
+    if (shape === null) {
+      const built = dialect.sqlToQuery(build(...(args.map((_, i) => new Slot(i)) as A)));
+      shape = { ...built, name: statementName(built.sql, built.params.length) };
+    }
+    const params = shape.params.map((p) => (p instanceof Slot ? args[p.index] : p));
+    return new BoundStatement(shape.sql, params, shape.name, () => build(...args));
+  };
 }
 
 /** Gives the database and every transaction it opens the direct `execute` (BEGIN still goes through drizzle). */
 function executeDirectly(db: Db): void {
   db.execute = directExecute(db);
   const begin = db.transaction.bind(db);
-  db.transaction = ((run: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<unknown>, config) =>
+  db.transaction = ((
+    run: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<unknown>,
+    config,
+  ) =>
     begin((tx) => {
       tx.execute = directExecute(tx);
       return run(tx);
@@ -243,7 +286,7 @@ function takeTurns(db: Db): void {
 }
 
 /** Runs a query and returns its rows, the same on both engines. */
-export async function rows<T>(executor: Executor, query: SQL): Promise<T[]> {
+export async function rows<T>(executor: Executor, query: SQLWrapper): Promise<T[]> {
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
