@@ -9,8 +9,10 @@
  * statements those requests send: they are captured from the same app in this process (drizzle's
  * logger) on a second database seeded alike, then replayed with only the Idempotency-Key made unique
  * by `pg` clients in a tight loop with named prepared statements (the database's best): on PostgreSQL
- * as many as the app's pool, on PGlite one in-process client over the engine (its node-postgres
- * adapter), one transaction after the other. On PGlite the same statements are also replayed unnamed
+ * as many connections as the app's pool, on PGlite one in-process connection over the engine (its
+ * node-postgres adapter), one transaction after the other; 50 clients share those connections, as
+ * the app's 50 share its pool, and a ceiling request's time includes its wait for one. The embedded
+ * engine's upkeep (db/autovacuum.ts) runs between the ceiling's transactions as it does in the app. On PGlite the same statements are also replayed unnamed
  * through the engine's own query() (each one parsed and planned again, as drizzle's PGlite driver sent
  * them), for reference. App and ceiling runs alternate (A B A B …), so a noisy machine slows both
  * alike; the figures are the medians of each side and of the per-round ratios, with their spread.
@@ -24,10 +26,12 @@ import os from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import autocannon from 'autocannon';
-import type { Logger } from 'drizzle-orm';
+import type { Logger, SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
-import { type Database, openDatabase, PG_POOL_SIZE } from '../src/server/db/client';
+import { MAINTENANCE_INTERVAL_MS, maintainTables } from '../src/server/db/autovacuum';
+import { type Database, type Executor, openDatabase, PG_POOL_SIZE } from '../src/server/db/client';
 import { loadConfig } from '../src/server/env';
 import { openTestDatabase } from '../testkit/server';
 import { startBenchServer } from './lib/child';
@@ -366,21 +370,69 @@ function nameOf(text: string): string {
   return name;
 }
 
-/** The ceiling: one `pg` client per pool connection (one on PGlite), each replaying templates in turn. */
-async function pgCeilingRun(clients: pg.Client[], templates: Template[], seconds: number): Promise<Run> {
+/**
+ * The embedded engine's upkeep for the ceiling: the app's database runs it on a timer
+ * (db/autovacuum.ts), queued between its transactions on the engine's one session; the ceiling's
+ * database is opened without that timer (it ran VACUUM inside the ceiling's open transactions, which
+ * failed them and left the ceiling's tables unvacuumed), and this runs the same pass as often,
+ * between the ceiling's own transactions, so both sides pay for it alike.
+ */
+class Upkeep {
+  private due = performance.now() + MAINTENANCE_INTERVAL_MS;
+  constructor(private readonly enabled: boolean) {}
+  async runIfDue(client: pg.Client): Promise<void> {
+    if (!this.enabled || performance.now() < this.due) return;
+    this.due = performance.now() + MAINTENANCE_INTERVAL_MS;
+    // Straight through the client: drizzle's driver hands pg type parsers where the engine's adapter
+    // expects parameter types (client.ts's pgliteQueue works around that for the app's own pool).
+    const execute = (query: SQL) => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      return client.query(text, params);
+    };
+    await maintainTables({ execute } as unknown as Executor);
+  }
+}
+const dialect = new PgDialect();
+
+/**
+ * The ceiling: `CONNECTIONS` clients (as many as the app gets from autocannon) sharing one `pg`
+ * connection per pool connection (one on PGlite), each replaying templates in turn. A request's time
+ * runs from when its client wants a connection, as in the app, where 50 requests share the pool's 20
+ * connections and a request's time includes its wait for one: timing only the transaction, at 20 in
+ * flight, compared the app's latency at 50 outstanding requests with the ceiling's at 20 (a p99
+ * ratio of 2.5× before the app did any work of its own). Throughput is unchanged: the connections
+ * never idle while a client waits.
+ */
+async function pgCeilingRun(
+  connections: pg.Client[],
+  templates: Template[],
+  seconds: number,
+  upkeep: Upkeep,
+): Promise<Run> {
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
+  const idle = [...connections];
+  const waiting: ((connection: pg.Client) => void)[] = [];
+  const acquire = () =>
+    idle.pop() ?? new Promise<pg.Client>((resolve) => waiting.push((connection) => resolve(connection)));
+  const release = (connection: pg.Client) => {
+    const first = waiting.shift();
+    if (first) first(connection);
+    else idle.push(connection);
+  };
   const started = performance.now();
   const until = started + seconds * 1000;
   await Promise.all(
-    clients.map(async (client) => {
+    Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
         const template = templates[next++ % templates.length] as Template;
         const key = `ceiling-${next}-${Math.random().toString(36).slice(2)}`;
         const uuid = randomUUID();
         const t0 = performance.now();
+        const client = await acquire();
         try {
+          await upkeep.runIfDue(client);
           for (const s of template) {
             if (isControl(s.text)) await client.query(s.text);
             else await client.query({ name: nameOf(s.text), text: s.text, values: bind(s, key, uuid) });
@@ -389,6 +441,8 @@ async function pgCeilingRun(clients: pg.Client[], templates: Template[], seconds
           failures += 1;
           await client.query('ROLLBACK').catch(() => {});
           if (failures === 1) console.error('  ceiling statement failed:', (error as Error).message);
+        } finally {
+          release(client);
         }
         latencies.push(performance.now() - t0);
       }
@@ -401,7 +455,13 @@ async function pgCeilingRun(clients: pg.Client[], templates: Template[], seconds
  * The reference on PGlite: the same statements unnamed through the engine's query(), one transaction
  * after the other, the whole request in one (it is one, but for reads outside it).
  */
-async function pgliteUnnamedRun(db: PGlite, templates: Template[], seconds: number): Promise<Run> {
+async function pgliteUnnamedRun(
+  db: PGlite,
+  client: pg.Client,
+  templates: Template[],
+  seconds: number,
+  upkeep: Upkeep,
+): Promise<Run> {
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
@@ -413,6 +473,7 @@ async function pgliteUnnamedRun(db: PGlite, templates: Template[], seconds: numb
     const uuid = randomUUID();
     const t0 = performance.now();
     try {
+      await upkeep.runIfDue(client);
       // Inside PGlite's own transaction, as drizzle runs the app's: outside one, PGlite syncs its
       // file system after every statement.
       await db.transaction(async (tx) => {
@@ -464,7 +525,7 @@ async function benchEngine(engine: Engine, options: Options): Promise<Row[]> {
       await scratch.close();
     };
   } else {
-    ceilingDatabase = await openDatabase({ dataDir: 'memory://', logger });
+    ceilingDatabase = await openDatabase({ dataDir: 'memory://', logger, autovacuum: false });
     dropCeiling = () => ceilingDatabase.close();
   }
   const clients: pg.Client[] = [];
@@ -490,10 +551,18 @@ async function benchEngine(engine: Engine, options: Options): Promise<Row[]> {
       await client.connect();
       clients.push(client);
     }
+    // PostgreSQL's own autovacuum serves both databases; the embedded engine's is ours to run.
+    const upkeep = new Upkeep(engine === 'pglite');
     const ceiling = (scenario: Scenario, seconds: number) =>
-      pgCeilingRun(clients, templates[scenario], seconds);
+      pgCeilingRun(clients, templates[scenario], seconds, upkeep);
     const unnamed = (scenario: Scenario, seconds: number) =>
-      pgliteUnnamedRun(ceilingDatabase.pglite as PGlite, templates[scenario], seconds);
+      pgliteUnnamedRun(
+        ceilingDatabase.pglite as PGlite,
+        clients[0] as pg.Client,
+        templates[scenario],
+        seconds,
+        upkeep,
+      );
 
     const base = server.ready.url;
     const session = await signIn(base);

@@ -1,6 +1,6 @@
 import { describeActivity } from '../../shared/activity';
 import type { ActivityAction, ItemType } from '../../shared/item';
-import { type Executor, sql } from '../db/client';
+import { type Executor, prepared, sql } from '../db/client';
 
 export interface ActivityInput {
   actor: { id: number; name: string };
@@ -21,9 +21,32 @@ export async function recordActivity(db: Executor, entry: ActivityInput): Promis
     entry.assigneeName,
   );
   await db.execute(
-    sql`INSERT INTO activities (user_id, item_id, root_id, action, item_type, item_title, description, metadata)
-        VALUES (${entry.actor.id}, ${entry.item.id}, ${entry.rootId}, ${entry.action}, ${entry.item.type},
-                ${entry.item.title}, ${description},
-                ${JSON.stringify(entry.metadata ?? {})}::jsonb)`,
+    insertActivity(
+      entry.actor.id,
+      entry.item.id,
+      entry.rootId,
+      entry.action,
+      entry.item.type,
+      entry.item.title,
+      description,
+      JSON.stringify(entry.metadata ?? {}),
+    ),
   );
 }
+
+// Every write appends at least one entry: the statement is built once (db/client.ts `prepared`).
+const insertActivity = prepared(
+  (
+    userId: number,
+    itemId: number,
+    rootId: number,
+    action: ActivityAction,
+    itemType: ItemType,
+    itemTitle: string,
+    description: string,
+    metadata: string,
+  ) =>
+    sql`INSERT INTO activities (user_id, item_id, root_id, action, item_type, item_title, description, metadata)
+        VALUES (${userId}, ${itemId}, ${rootId}, ${action}, ${itemType}, ${itemTitle}, ${description},
+                ${metadata}::jsonb)`,
+);

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { type Logger, type SQL, sql } from 'drizzle-orm';
+import { DrizzleQueryError, type Logger, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -84,17 +84,116 @@ PreparingClient.prototype.query = function (this: pg.Client, config: unknown, ..
   return plainQuery.call(this, config, ...rest);
 } as typeof pg.Client.prototype.query;
 
+/**
+ * The row parsers drizzle's node-postgres driver gives its queries: dates, times, intervals (and
+ * arrays of them) stay the strings PostgreSQL sent, every other type parses as pg's default. One
+ * object for every statement, where drizzle builds two closures per query.
+ */
+const DRIVER_TYPES = {
+  getTypeParser: (typeId: number, format?: 'text' | 'binary') =>
+    TEXT_TYPES.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format),
+};
+// timestamptz, timestamp, date, interval and their arrays (1185, 1115, 1182, 1187), and numeric[].
+const TEXT_TYPES = new Set([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182]);
+
+const dialect = new PgDialect();
+
+interface DriverSession {
+  client: pg.Pool | pg.PoolClient;
+  logger: Logger;
+}
+
+/**
+ * `execute` for a drizzle database or transaction that goes straight to its pg client: the same
+ * text, parameters, statement name, row parsers, logging and error as drizzle's own execute, without
+ * its per-query objects (a prepared-query wrapper with two config closures, tracing spans, a cache
+ * check and a result promise), which cost a write ~15 µs per statement and much of its garbage.
+ */
+function directExecute(executor: Executor): Executor['execute'] {
+  const session = (executor as unknown as { session: DriverSession }).session;
+  return ((query: SQLWrapper | string) => {
+    const built =
+      query instanceof BoundStatement
+        ? query
+        : dialect.sqlToQuery(typeof query === 'string' ? sql.raw(query) : query.getSQL());
+    session.logger.logQuery(built.sql, built.params);
+    const config: pg.QueryConfig = { text: built.sql, values: built.params, types: DRIVER_TYPES };
+    // Named here once; PreparingClient then leaves a named config as it is.
+    const name = query instanceof BoundStatement ? query.name : statementName(built.sql, built.params.length);
+    if (name !== undefined) config.name = name;
+    return session.client.query(config).catch((error: unknown) => {
+      throw new DrizzleQueryError(built.sql, built.params, error as Error);
+    });
+  }) as unknown as Executor['execute'];
+}
+
+/** Where a prepared statement's argument goes while its text is built (see `prepared`). */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * One call of a prepared statement: its text and name built once, its parameters this call's. It is
+ * an SQLWrapper too, so any executor can run it (one without the direct path builds it again).
+ */
+export class BoundStatement implements SQLWrapper {
+  constructor(
+    readonly sql: string,
+    readonly params: unknown[],
+    readonly name: string | undefined,
+    private readonly rebuild: () => SQL,
+  ) {}
+  getSQL(): SQL {
+    return this.rebuild();
+  }
+}
+
+/**
+ * A hot statement whose text is built once: `build` runs a single time with placeholders for its
+ * arguments, and each call only fills in the parameters. Building the item SELECT (dozens of nested
+ * fragments) cost more than the statement's own round trip on the embedded engine. `build` must not
+ * branch on its arguments' values or take lists: its shape is fixed by the first build.
+ */
+export function prepared<A extends unknown[]>(build: (...args: A) => SQL): (...args: A) => BoundStatement {
+  let shape: { sql: string; params: unknown[]; name: string | undefined } | null = null;
+  return (...args: A) => {
+    if (shape === null) {
+      const built = dialect.sqlToQuery(build(...(args.map((_, i) => new Slot(i)) as A)));
+      shape = { ...built, name: statementName(built.sql, built.params.length) };
+    }
+    const params = shape.params.map((p) => (p instanceof Slot ? args[p.index] : p));
+    return new BoundStatement(shape.sql, params, shape.name, () => build(...args));
+  };
+}
+
+/** Gives the database and every transaction it opens the direct `execute` (BEGIN still goes through drizzle). */
+function executeDirectly(db: Db): void {
+  db.execute = directExecute(db);
+  const begin = db.transaction.bind(db);
+  db.transaction = ((
+    run: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<unknown>,
+    config,
+  ) =>
+    begin((tx) => {
+      tx.execute = directExecute(tx);
+      return run(tx);
+    }, config)) as Db['transaction'];
+}
+
 /** Connections per instance on PostgreSQL: the most writes one instance has in flight at once. */
 export const PG_POOL_SIZE = 20;
 
 /**
  * Opens PGlite in `dataDir` (or in memory for `memory://`) or PostgreSQL at `url`, and migrates it.
  * `logger` sees every statement the app sends (the load benchmark replays them as its ceiling).
+ * `autovacuum: false` leaves the embedded engine's upkeep to the caller (the load benchmark's
+ * ceiling runs it between its own transactions, which share the engine's one session).
  */
 export async function openDatabase(options: {
   url?: string;
   dataDir?: string;
   logger?: Logger;
+  autovacuum?: boolean;
 }): Promise<Database> {
   const logger = options.logger ?? false;
   if (options.url) {
@@ -114,6 +213,7 @@ export async function openDatabase(options: {
     // query still rejects (a 503), and the pool drops the broken client when it is released.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
+    executeDirectly(db);
     const client = await pool.connect();
     try {
       // Several instances may start at once against one database: migrate one at a time.
@@ -134,8 +234,9 @@ export async function openDatabase(options: {
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
   const pool = pgliteQueue(client);
   const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
+  executeDirectly(db);
   takeTurns(db);
-  const stopAutovacuum = startAutovacuum(db);
+  const stopAutovacuum = options.autovacuum === false ? async () => {} : startAutovacuum(db);
   const close = async () => {
     await stopAutovacuum();
     await pool.end();
@@ -185,7 +286,7 @@ function takeTurns(db: Db): void {
 }
 
 /** Runs a query and returns its rows, the same on both engines. */
-export async function rows<T>(executor: Executor, query: SQL): Promise<T[]> {
+export async function rows<T>(executor: Executor, query: SQLWrapper): Promise<T[]> {
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }

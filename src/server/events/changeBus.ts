@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { type Executor, rows, sql } from '../db/client';
+import { type Executor, prepared, rows, sql } from '../db/client';
 
 const CHANNEL = 'outpost_changes';
 
@@ -158,16 +158,15 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
 
 /** Creators and assignees of the matching items (alias i) and of their ancestors. */
 async function viewersWhere(tx: Executor, where: SQL): Promise<number[]> {
-  const found = await rows<{ viewer: number }>(
-    tx,
-    sql`SELECT DISTINCT v.viewer FROM items i
+  const found = await rows<{ viewer: number }>(tx, viewersQuery(where));
+  return found.map((r) => r.viewer);
+}
+const viewersQuery = (where: SQL) =>
+  sql`SELECT DISTINCT v.viewer FROM items i
         LEFT JOIN items p ON p.id = i.parent_id
         LEFT JOIN items g ON g.id = p.parent_id
         CROSS JOIN LATERAL (VALUES (i.user_id), (i.assigned_to), (p.user_id), (p.assigned_to), (g.user_id), (g.assigned_to)) v(viewer)
-        WHERE ${where} AND v.viewer IS NOT NULL`,
-  );
-  return found.map((r) => r.viewer);
-}
+        WHERE ${where} AND v.viewer IS NOT NULL`;
 
 /** Everyone who sees one item now: its creator and assignee and those of its ancestors. */
 export function viewersOfItem(tx: Executor, id: number): Promise<number[]> {
@@ -175,6 +174,11 @@ export function viewersOfItem(tx: Executor, id: number): Promise<number[]> {
 }
 
 /** Everyone who sees an item this transaction wrote: creators and assignees of it and its ancestors. */
-export function viewersOfChanges(tx: Executor): Promise<number[]> {
-  return viewersWhere(tx, sql`i.change_xid = pg_current_xact_id()::text::bigint`);
+export async function viewersOfChanges(tx: Executor): Promise<number[]> {
+  const found = await rows<{ viewer: number }>(tx, viewersOfChangesQuery());
+  return found.map((r) => r.viewer);
 }
+// Every write runs it: built once (db/client.ts `prepared`).
+const viewersOfChangesQuery = prepared(() =>
+  viewersQuery(sql`i.change_xid = pg_current_xact_id()::text::bigint`),
+);

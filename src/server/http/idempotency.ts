@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { idempotencyKeySchema } from '../../shared/schemas';
 import type { Database, Executor } from '../db/client';
-import { rows, sql } from '../db/client';
+import { prepared, rows, sql } from '../db/client';
 import { type ChangeBus, viewersOfChanges } from '../events/changeBus';
 import { HttpError, unprocessable } from './errors';
 
@@ -73,6 +73,19 @@ export async function runWrite(
   return outcome;
 }
 
+// Every write with a key runs both: built once (db/client.ts `prepared`).
+const claimKey = prepared(
+  (userId: number, key: string, fingerprint: string) =>
+    sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, status)
+        VALUES (${userId}, ${key}, ${fingerprint}, 0)
+        ON CONFLICT DO NOTHING RETURNING key`,
+);
+const recordAnswer = prepared(
+  (status: number, body: string, userId: number, key: string) =>
+    sql`UPDATE idempotency_keys SET status = ${status}, body = ${body}::jsonb
+        WHERE user_id = ${userId} AND key = ${key}`,
+);
+
 async function runRecorded(
   database: Database,
   request: FastifyRequest,
@@ -93,12 +106,7 @@ async function runRecorded(
     .digest('hex');
 
   return database.db.transaction(async (tx) => {
-    const claimed = await rows<{ key: string }>(
-      tx,
-      sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, status)
-          VALUES (${userId}, ${key}, ${fingerprint}, 0)
-          ON CONFLICT DO NOTHING RETURNING key`,
-    );
+    const claimed = await rows<{ key: string }>(tx, claimKey(userId, key, fingerprint));
     if (claimed.length === 0) {
       const [record] = await rows<{ fingerprint: string; status: number; body: unknown }>(
         tx,
@@ -112,10 +120,7 @@ async function runRecorded(
       return { status: record.status, body: record.body, replayed: true };
     }
     const result = await write(tx);
-    await tx.execute(
-      sql`UPDATE idempotency_keys SET status = ${result.status}, body = ${JSON.stringify(result.body ?? null)}::jsonb
-          WHERE user_id = ${userId} AND key = ${key}`,
-    );
+    await tx.execute(recordAnswer(result.status, JSON.stringify(result.body ?? null), userId, key));
     const { formerViewers: _, ...recorded } = result;
     return { ...recorded, replayed: false };
   });

@@ -1,7 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import { SAMPLE_USERS } from '../auth/users';
-import { type Executor, rows, sql } from '../db/client';
+import { type Executor, prepared, rows, sql } from '../db/client';
 import { iso, isoOrNull } from '../http/serialize';
 
 const SAMPLE_PHONES = sql.join(
@@ -180,19 +180,25 @@ export async function selectItems(
   return found.map(itemJson);
 }
 
+// Every write reads its item through one of these two: their text is built once (db/client.ts).
+const visibleItemById = prepared(
+  (userId: number, id: number) =>
+    sql`SELECT ${itemSelect(userId)} ${ITEM_FROM} ${DETAIL_JOINS}
+        WHERE i.id = ${id} AND i.deleted_at IS NULL AND ${visibleTo(userId)}`,
+);
+const itemById = prepared(
+  (viewerId: number, id: number) =>
+    sql`SELECT ${itemSelect(viewerId)} ${ITEM_FROM} ${DETAIL_JOINS} WHERE i.id = ${id}`,
+);
+
 /** One live item the user may see, or null. */
 export async function findVisibleItem(db: Executor, userId: number, id: number): Promise<Item | null> {
-  const [item] = await selectItems(
-    db,
-    userId,
-    sql`i.id = ${id} AND i.deleted_at IS NULL AND ${visibleTo(userId)}`,
-    sql``,
-  );
-  return item ?? null;
+  const [row] = await rows<ItemRow>(db, visibleItemById(userId, id));
+  return row ? itemJson(row) : null;
 }
 
 /** Any item by id, deleted or not, as `viewerId` may see its people and parent: for answers after a write. */
 export async function findItem(db: Executor, viewerId: number, id: number): Promise<Item | null> {
-  const [item] = await selectItems(db, viewerId, sql`i.id = ${id}`, sql``);
-  return item ?? null;
+  const [row] = await rows<ItemRow>(db, itemById(viewerId, id));
+  return row ? itemJson(row) : null;
 }

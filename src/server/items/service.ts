@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { completedAtFor, parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
 import { type ActivityInput, recordActivity as appendActivity } from '../activity/record';
 import { SAMPLE_USERS, type UserRow } from '../auth/users';
-import { type Executor, rows, sql } from '../db/client';
+import { type BoundStatement, type Executor, prepared, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
@@ -35,15 +36,19 @@ interface NodeRow extends HierarchyNode {
   completed_at: Date | string | null;
 }
 
-/** The top-level item above `id` (itself when it has no parent). */
-async function rootOf(tx: Executor, id: number): Promise<number> {
-  const [row] = await rows<{ root: number }>(
-    tx,
+const rootQuery = prepared(
+  (id: number) =>
     sql`SELECT COALESCE(g.id, p.id, i.id) AS root FROM items i
         LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id WHERE i.id = ${id}`,
-  );
+);
+
+/** The top-level item above `id` (itself when it has no parent). */
+async function rootOf(tx: Executor, id: number): Promise<number> {
+  const [row] = await rows<{ root: number }>(tx, rootQuery(id));
   return row?.root ?? id;
 }
+
+const lockRoot = prepared((root: number) => sql`SELECT id FROM items WHERE id = ${root} FOR UPDATE`);
 
 /**
  * Locks the families (top-level items) a write touches, lowest id first so two writers never
@@ -51,7 +56,7 @@ async function rootOf(tx: Executor, id: number): Promise<number> {
  */
 async function lockFamilies(tx: Executor, roots: number[]): Promise<void> {
   const unique = [...new Set(roots)].sort((a, b) => a - b);
-  for (const root of unique) await tx.execute(sql`SELECT id FROM items WHERE id = ${root} FOR UPDATE`);
+  for (const root of unique) await tx.execute(lockRoot(root));
 }
 
 /**
@@ -60,27 +65,29 @@ async function lockFamilies(tx: Executor, roots: number[]): Promise<void> {
  * under the lock, since a write that committed while we waited may have changed or deleted it.
  */
 async function lockVisibleFamily(tx: Executor, userId: number, id: number): Promise<number | null> {
-  const [row] = await rows<{ root: number }>(
-    tx,
+  const [row] = await rows<{ root: number }>(tx, lockVisibleFamilyQuery(userId, id));
+  return row?.root ?? null;
+}
+const lockVisibleFamilyQuery = prepared(
+  (userId: number, id: number) =>
     sql`SELECT r.id AS root FROM items i
         LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id
         JOIN items r ON r.id = COALESCE(g.id, p.id, i.id)
         WHERE i.id = ${id} AND i.deleted_at IS NULL AND ${visibleTo(userId)}
         FOR UPDATE OF r`,
-  );
-  return row?.root ?? null;
-}
+);
 
 /** Locks the family a new child of `parentId` joins: its top-level item's id, or null for no such item. */
 async function lockParentFamily(tx: Executor, parentId: number): Promise<number | null> {
-  const [row] = await rows<{ root: number }>(
-    tx,
+  const [row] = await rows<{ root: number }>(tx, lockParentFamilyQuery(parentId));
+  return row?.root ?? null;
+}
+const lockParentFamilyQuery = prepared(
+  (parentId: number) =>
     sql`SELECT r.id AS root FROM items p LEFT JOIN items g ON g.id = p.parent_id
         JOIN items r ON r.id = COALESCE(g.id, p.id)
         WHERE p.id = ${parentId} FOR UPDATE OF r`,
-  );
-  return row?.root ?? null;
-}
+);
 
 /**
  * Every live item of the families under these roots: the roots, their children, their grandchildren.
@@ -90,20 +97,26 @@ async function lockParentFamily(tx: Executor, parentId: number): Promise<number 
 async function loadFamilies(tx: Executor, roots: number[]): Promise<NodeRow[]> {
   const ids = [...new Set(roots)];
   if (ids.length === 0) return [];
-  const list = sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
+  // Nearly every write loads one family: that statement is built once.
+  if (ids.length === 1) return rows<NodeRow>(tx, oneFamily(ids[0] as number));
   return rows<NodeRow>(
     tx,
-    sql`SELECT i.id, i.type, i.parent_id, i.user_id, i.assigned_to, i.title, i.status, i.completed_at
+    familiesQuery(
+      sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      ),
+    ),
+  );
+}
+const familiesQuery = (list: SQL) =>
+  sql`SELECT i.id, i.type, i.parent_id, i.user_id, i.assigned_to, i.title, i.status, i.completed_at
         FROM items i
         WHERE i.deleted_at IS NULL AND i.id IN (
           SELECT f.id FROM items f WHERE f.id IN (${list})
           UNION SELECT f.id FROM items f WHERE f.parent_id IN (${list})
-          UNION SELECT f.id FROM items f JOIN items fp ON fp.id = f.parent_id WHERE fp.parent_id IN (${list}))`,
-  );
-}
+          UNION SELECT f.id FROM items f JOIN items fp ON fp.id = f.parent_id WHERE fp.parent_id IN (${list}))`;
+const oneFamily = prepared((root: number) => familiesQuery(sql`${root}`));
 
 const toStatusNode = (n: NodeRow): StatusNode => ({
   id: n.id,
@@ -123,6 +136,12 @@ function topOf(family: readonly NodeRow[], node: NodeRow): number | null {
   return null;
 }
 
+const rollUpUpdate = prepared(
+  (status: ItemStatus, completedAt: string | null, id: number) =>
+    sql`UPDATE items SET status = ${status}, completed_at = ${completedAt},
+          version = version + 1, updated_at = now(), ${CHANGE} WHERE id = ${id}`,
+);
+
 /** Writes the roll-up's consequences for every item but `skipId` and logs them in the feed. */
 async function applyStatusPlan(
   tx: Executor,
@@ -135,10 +154,7 @@ async function applyStatusPlan(
     if (id === skipId) continue;
     const node = family.find((n) => n.id === id);
     if (!node) continue;
-    await tx.execute(
-      sql`UPDATE items SET status = ${change.status}, completed_at = ${change.completed_at},
-          version = version + 1, updated_at = now(), ${CHANGE} WHERE id = ${id}`,
-    );
+    await tx.execute(rollUpUpdate(change.status, change.completed_at, id));
     const action =
       change.status === 'completed' ? 'completed' : node.status === 'completed' ? 'reopened' : 'updated';
     await recordActivity(tx, {
@@ -176,6 +192,13 @@ async function revokeLostAccess(tx: Executor, id: number, formerViewers: readonl
   }
 }
 
+const visibleParentQuery = prepared(
+  (userId: number, parentId: number) =>
+    sql`SELECT i.id, i.type, i.parent_id, i.title, i.status, g.id AS g_id, g.type AS g_type, g.parent_id AS g_parent_id
+        FROM items i LEFT JOIN items g ON g.id = i.parent_id
+        WHERE i.id = ${parentId} AND i.deleted_at IS NULL AND ${visibleTo(userId)}`,
+);
+
 /** The parent as a hierarchy node when the user may see it, or a 422 naming parent_id. */
 async function visibleParent(
   tx: Executor,
@@ -194,12 +217,7 @@ async function visibleParent(
     g_id: number | null;
     g_type: ItemType | null;
     g_parent_id: number | null;
-  }>(
-    tx,
-    sql`SELECT i.id, i.type, i.parent_id, i.title, i.status, g.id AS g_id, g.type AS g_type, g.parent_id AS g_parent_id
-        FROM items i LEFT JOIN items g ON g.id = i.parent_id
-        WHERE i.id = ${parentId} AND i.deleted_at IS NULL AND ${visibleTo(actor.id)}`,
-  );
+  }>(tx, visibleParentQuery(actor.id, parentId));
   if (!parent) throw unprocessable({ parent_id: ['The selected parent does not exist.'] });
   const ancestors: HierarchyNode[] =
     parent.g_id === null ? [] : [{ id: parent.g_id, type: parent.g_type!, parent_id: parent.g_parent_id }];
@@ -331,6 +349,34 @@ export async function finishCreates(
   run.rollUps.clear();
 }
 
+// Built once (db/client.ts `prepared`): a completed create's completed_at is now(), chosen by a parameter.
+const insertItem = prepared(
+  (
+    uuid: string,
+    title: string,
+    description: string | null,
+    type: ItemType,
+    status: ItemStatus,
+    owner: number,
+    assignedTo: number | null,
+    parentId: number | null,
+    dueDate: string | null,
+    endDate: string | null,
+    remindAt: string | null,
+    recurrence: string | null,
+    seriesUuid: string | null,
+    completedNow: boolean,
+  ) =>
+    sql`INSERT INTO items (uuid, title, description, type, status, user_id, assigned_to, parent_id,
+          due_date, end_date, remind_at, recurrence, series_uuid, completed_at)
+        VALUES (${uuid}, ${title}, ${description}, ${type}, ${status},
+          ${owner}, ${assignedTo}, ${parentId}, ${dueDate}, ${endDate},
+          ${remindAt}, ${recurrence}, ${seriesUuid},
+          CASE WHEN ${completedNow}::boolean THEN now() END)
+        ON CONFLICT (user_id, uuid) DO NOTHING
+        RETURNING ${ITEM_COLUMNS}`,
+);
+
 /**
  * Creates an item owned by the actor; a repeat of a known uuid answers with the existing item.
  * Within a batch (`run`), the answer body is only `{id}` (the caller reads all items at once)
@@ -393,14 +439,22 @@ export async function createItem(
   const uuid = input.uuid ?? randomUUID();
   const [created] = await rows<ItemRow>(
     tx,
-    sql`INSERT INTO items (uuid, title, description, type, status, user_id, assigned_to, parent_id,
-          due_date, end_date, remind_at, recurrence, series_uuid, completed_at)
-        VALUES (${uuid}, ${input.title}, ${input.description ?? null}, ${input.type}, ${status},
-          ${owner}, ${assignedTo}, ${parentId}, ${input.due_date ?? null}, ${input.end_date ?? null},
-          ${input.remind_at ?? null}, ${input.recurrence ?? null}, ${input.series_uuid ?? null},
-          ${status === 'completed' ? sql`now()` : null})
-        ON CONFLICT (user_id, uuid) DO NOTHING
-        RETURNING ${ITEM_COLUMNS}`,
+    insertItem(
+      uuid,
+      input.title,
+      input.description ?? null,
+      input.type,
+      status,
+      owner,
+      assignedTo,
+      parentId,
+      input.due_date ?? null,
+      input.end_date ?? null,
+      input.remind_at ?? null,
+      input.recurrence ?? null,
+      input.series_uuid ?? null,
+      status === 'completed',
+    ),
   );
   if (!created) {
     // A concurrent create with the same uuid won the race: answer with its item.
@@ -469,6 +523,34 @@ async function rollUpNewChild(tx: Executor, actor: UserRow, root: number, parent
   const family = await loadFamilies(tx, [root]);
   const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
   await applyStatusPlan(tx, actor, family, plan, childId);
+}
+
+/** The columns a PATCH writes as given, in the order the UPDATE sets them. */
+const PATCHED_COLUMNS = [
+  'title',
+  'description',
+  'parent_id',
+  'assigned_to',
+  'due_date',
+  'end_date',
+  'remind_at',
+  'recurrence',
+] as const satisfies readonly (keyof ItemPatch)[];
+const ownUpdates = new Map<string, (...values: unknown[]) => BoundStatement>();
+
+/** The UPDATE of an item's own row that sets these columns (and the bookkeeping), built once per set. */
+function ownUpdate(columns: readonly string[]): (...values: unknown[]) => BoundStatement {
+  const key = columns.join(',');
+  let statement = ownUpdates.get(key);
+  if (!statement) {
+    statement = prepared((...values: unknown[]) => {
+      const sets = [sql`version = version + 1`, sql`updated_at = now()`, CHANGE];
+      for (const [i, column] of columns.entries()) sets.push(sql`${sql.identifier(column)} = ${values[i]}`);
+      return sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${values[columns.length]} RETURNING ${ITEM_COLUMNS}`;
+    });
+    ownUpdates.set(key, statement);
+  }
+  return statement;
 }
 
 /** Applies a partial update with roll-up, feed entries and the If-Match check. */
@@ -550,20 +632,18 @@ export async function updateItem(
       );
   const own = plan.get(id);
 
-  const sets = [sql`version = version + 1`, sql`updated_at = now()`, CHANGE];
-  if (changed.title) sets.push(sql`title = ${patch.title!}`);
-  if (changed.description) sets.push(sql`description = ${patch.description ?? null}`);
-  if (changed.parent_id) sets.push(sql`parent_id = ${patch.parent_id ?? null}`);
-  if (changed.assigned_to) sets.push(sql`assigned_to = ${patch.assigned_to ?? null}`);
-  if (changed.due_date) sets.push(sql`due_date = ${patch.due_date ?? null}`);
-  if (changed.end_date) sets.push(sql`end_date = ${patch.end_date ?? null}`);
-  if (changed.remind_at) sets.push(sql`remind_at = ${patch.remind_at ?? null}`);
-  if (changed.recurrence) sets.push(sql`recurrence = ${patch.recurrence ?? null}`);
-  if (own) sets.push(sql`status = ${own.status}`, sql`completed_at = ${own.completed_at}`);
-  const [written] = await rows<ItemRow>(
-    tx,
-    sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${id} RETURNING ${ITEM_COLUMNS}`,
-  );
+  const columns: string[] = [];
+  const values: unknown[] = [];
+  for (const column of PATCHED_COLUMNS) {
+    if (!changed[column]) continue;
+    columns.push(column);
+    values.push(patch[column] ?? null);
+  }
+  if (own) {
+    columns.push('status', 'completed_at');
+    values.push(own.status, own.completed_at);
+  }
+  const [written] = await rows<ItemRow>(tx, ownUpdate(columns)(...values, id));
   if (changed.parent_id || changed.assigned_to) {
     await touchDescendants(tx, id);
     await revokeLostAccess(tx, id, formerViewers);
@@ -606,8 +686,9 @@ export async function updateItem(
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
   // Completing an occurrence brings the next one, in this transaction (§5 Recurrence, SYNC.md O1);
-  // the answer is then read back, since the new child moves the parent's counts.
-  if (changed.status && own?.status === 'completed') {
+  // the answer is then read back, since the new child moves the parent's counts. An item that does
+  // not repeat brings none (createNextOccurrence needs a rule and a due date): its answer is built below.
+  if (changed.status && own?.status === 'completed' && written?.recurrence && written.due_date) {
     const completed = await findItem(tx, actor.id, id);
     if (completed) {
       const nextId = await createNextOccurrence(tx, actor, completed, newRoot);

@@ -6,7 +6,7 @@ import {
   recipientsOf,
 } from '../../shared/notifications';
 import type { ActivityInput } from '../activity/record';
-import { type Executor, rows, sql } from '../db/client';
+import { type Executor, prepared, rows, sql } from '../db/client';
 import { outboxSignal } from './outboxSignal';
 
 interface ItemState {
@@ -21,16 +21,17 @@ function assignment(metadata: Record<string, unknown> | undefined): { old: numbe
   return { old: typeof change?.old === 'number' ? change.old : null };
 }
 
+const itemState = prepared(
+  (id: number) => sql`SELECT user_id, assigned_to, remind_at FROM items WHERE id = ${id}`,
+);
+
 /**
  * The write path's one hook: turns an activity entry of an item change into the notifications it
  * causes, inside the same transaction (so an entry exists exactly when its change committed), and
  * cancels or re-arms the item's reminder when it is completed, deleted or reopened.
  */
 export async function notifyFromActivity(tx: Executor, entry: ActivityInput): Promise<void> {
-  const [item] = await rows<ItemState>(
-    tx,
-    sql`SELECT user_id, assigned_to, remind_at FROM items WHERE id = ${entry.item.id}`,
-  );
+  const [item] = await rows<ItemState>(tx, itemState(entry.item.id));
   if (!item) return;
   await settleReminder(tx, entry.action, entry.item.id, item.remind_at);
   const recipients = recipientsOf({
