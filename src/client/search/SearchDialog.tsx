@@ -4,7 +4,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type ItemType, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import { normalizeQuery } from '../../shared/search';
-import { useDebouncedValue } from '../components/items/useDebouncedValue';
+import { SEARCH_DEBOUNCE_MS } from '../components/items/useDebouncedValue';
 import { cn } from '../components/ui/cn';
 import { overlayClasses } from '../components/ui/Dialog';
 import { statusText, TYPE_TEXT } from '../items/itemStyle';
@@ -42,7 +42,6 @@ export default function SearchDialog({
   const id = useId();
   const navigate = useNavigate();
   const [text, setText] = useState('');
-  const query = useDebouncedValue(text);
   const [result, setResult] = useState<{ query: string; hits: SearchHit[]; total: number } | null>(null);
   const [active, setActive] = useState(0);
   const latest = useRef(0);
@@ -63,26 +62,31 @@ export default function SearchDialog({
   }, [open]);
 
   useEffect(() => {
-    if (normalizeQuery(query) === null) return;
-    const ticket = ++latest.current;
-    let shown = false;
-    const show = (hits: SearchHit[]) => {
-      if (ticket !== latest.current) return;
-      setResult({ query, hits: hits.slice(0, SEARCH_RESULTS_SHOWN), total: hits.length });
-      // The server's answer replacing the device's keeps the selection where the keys moved it.
-      const first = !shown;
-      shown = true;
-      setActive((a) => (first || a >= Math.min(hits.length, SEARCH_RESULTS_SHOWN) ? 0 : a));
-    };
-    // Signed in and online, the device's hits show first and the server's answer replaces them.
-    searchItems(query, show)
-      .then(show)
-      .catch((error: unknown) => {
-        // The spec: a failed search clears the results and is logged.
-        console.error('Search failed', error);
-        if (ticket === latest.current) setResult({ query, hits: [], total: 0 });
-      });
-  }, [query, searchItems]);
+    if (normalizeQuery(text) === null) return;
+    // The spec's debounce, with the search started in the timer's own task: a debounced value would
+    // first go through a render and an effect, which React runs after the next frame (8-10 ms more).
+    const timer = setTimeout(() => {
+      const ticket = ++latest.current;
+      let shown = false;
+      const show = (hits: SearchHit[]) => {
+        if (ticket !== latest.current) return;
+        setResult({ query: text, hits: hits.slice(0, SEARCH_RESULTS_SHOWN), total: hits.length });
+        // The server's answer replacing the device's keeps the selection where the keys moved it.
+        const first = !shown;
+        shown = true;
+        setActive((a) => (first || a >= Math.min(hits.length, SEARCH_RESULTS_SHOWN) ? 0 : a));
+      };
+      // Signed in and online, the device's hits show first and the server's answer replaces them.
+      searchItems(text, show)
+        .then(show)
+        .catch((error: unknown) => {
+          // The spec: a failed search clears the results and is logged.
+          console.error('Search failed', error);
+          if (ticket === latest.current) setResult({ query: text, hits: [], total: 0 });
+        });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, searchItems]);
 
   // Derived, so typing shows 'Searching...' at once and stale hits never show for newer text.
   const state =
