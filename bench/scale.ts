@@ -13,7 +13,9 @@
  * Chromium (/usr/bin/chromium, never downloaded):
  *
  *  a. reference: a bare paged pull of the same account (GET /api/sync page by page, one raw
- *     IndexedDB transaction with the app's indexes; bench/browser/scalePage.ts rawPull), then
+ *     IndexedDB transaction with the app's indexes, the rows carrying the list keys the app's
+ *     middleware gives them and the progress counters computed once, as client-browser's reference
+ *     stores them; bench/browser/scalePage.ts rawPull with bench/browser/rawKeys.ts), then
  *     the app: sign-in through the real /login screen until every item is stored and Home shows a
  *     row. Also when Home showed its first row and whether a 'Syncing N of M' line was seen;
  *  b. main-thread tasks over 50 ms and over 100 ms during that sync, and the longest;
@@ -136,10 +138,22 @@ function appItemIndexes(): IndexSpec[] {
 }
 
 /** bench/browser/scalePage.ts as one classic script, without the app: it runs before the app's code. */
-async function pageScript(): Promise<string> {
+function pageScript(): Promise<string> {
+  return bundle('bench/browser/scalePage.ts');
+}
+
+/** bench/browser/rawKeys.ts: the app's list keys and counters, for the reference's page only. */
+let rawKeys: Promise<string> | null = null;
+function rawKeysScript(): Promise<string> {
+  rawKeys ??= bundle('bench/browser/rawKeys.ts');
+  return rawKeys;
+}
+
+/** A bench page script as one classic script (esbuild, IIFE). */
+async function bundle(entry: string): Promise<string> {
   const { build } = await import('esbuild');
   const out = await build({
-    entryPoints: [path.join(repoRoot, 'bench/browser/scalePage.ts')],
+    entryPoints: [path.join(repoRoot, entry)],
     bundle: true,
     write: false,
     format: 'iife',
@@ -242,6 +256,8 @@ async function rawPull(
     const page = await context.newPage();
     // A same-origin page without the app: only the reference's own work runs in it.
     await page.goto(`${server.url}/api/auth/mode`);
+    // Evaluated rather than added as a tag: the app's CSP allows no inline script.
+    await page.evaluate(await rawKeysScript());
     const r = await call(page, 'rawPull', indexes);
     if (r.count < account.total) {
       throw new Error(`the reference pull stored ${r.count} items, not ${account.total}`);

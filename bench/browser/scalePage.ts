@@ -23,6 +23,13 @@ interface IndexSpec {
   unique: boolean;
 }
 
+/** bench/browser/rawKeys.ts, on the reference's page only. */
+interface RawKeys {
+  COUNTS_STORE: string;
+  withKeys<T extends object>(row: T): T;
+  countRowsFromScratch(rows: readonly object[]): object[];
+}
+
 interface ScaleWindow {
   scaleLongTask?: (task: LongTask) => Promise<void>;
   scaleFirstRowAt?: number;
@@ -139,6 +146,9 @@ const scale = {
    */
   async rawPull(indexes: IndexSpec[]): Promise<{ ms: number; count: number; pages: number }> {
     const name = 'scale-raw-pull';
+    // The app's list keys and counters (bench/browser/rawKeys.ts, added to this page by scale.ts).
+    const keys = (window as unknown as { scaleRawKeys?: RawKeys }).scaleRawKeys;
+    if (!keys) throw new Error('the reference page has no rawKeys script');
     await new Promise<void>((resolve) => {
       const del = indexedDB.deleteDatabase(name);
       del.onsuccess = del.onerror = del.onblocked = () => resolve();
@@ -150,6 +160,7 @@ const scale = {
       for (const index of indexes) items.createIndex(index.name, index.keyPath, { unique: index.unique });
       db.createObjectStore('users', { keyPath: 'id' });
       db.createObjectStore('meta', { keyPath: 'key' });
+      db.createObjectStore(keys.COUNTS_STORE, { keyPath: ['parent', 'scope'] });
     };
     const db = await req(open);
     const t0 = performance.now();
@@ -167,17 +178,25 @@ const scale = {
       cursor = page.cursor;
       if (!page.has_more) break;
     }
-    const tx = db.transaction(['items', 'users', 'meta'], 'readwrite');
+    const tx = db.transaction(['items', 'users', 'meta', keys.COUNTS_STORE], 'readwrite');
     const items = tx.objectStore('items');
     const users = tx.objectStore('users');
     const seen = new Set<number>();
+    const rows: object[] = [];
     for (const item of all) {
-      items.put({ ...item, ...localFields, _top: item.parent_id === null ? 1 : 0 });
+      // The fields the app's middleware keeps (Home's flag and the list keys): without them the
+      // reference's rows had no entry in the list indexes, work the app's rows cannot skip.
+      const row = keys.withKeys({ ...item, ...localFields, _top: item.parent_id === null ? 1 : 0 });
+      rows.push(row);
+      items.put(row);
       if (!seen.has(item.created_by.id)) {
         seen.add(item.created_by.id);
         users.put(item.created_by);
       }
     }
+    // And the progress counters, each written once, computed from every row (the least any writer
+    // of them can do; the app keeps them page by page).
+    for (const counter of keys.countRowsFromScratch(rows)) tx.objectStore(keys.COUNTS_STORE).put(counter);
     tx.objectStore('meta').put({ key: 'cursor', value: cursor });
     await new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
