@@ -2,11 +2,17 @@ import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../shared/protocol';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { recomputeListKeys } from './listKeys';
-import { recomputeTopFlags, topLevelMiddleware } from './topLevel';
+import {
+  recomputeTopFlags,
+  SEARCH_LOG_SCHEMA,
+  SEARCH_LOG_STORE,
+  type SearchLogRow,
+  topLevelMiddleware,
+} from './topLevel';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 7;
+export const DB_VERSION = 8;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -55,7 +61,52 @@ export const LIST_INDEX = {
 const STORES_V6 = { ...STORES_V5, items: `${STORES_V5.items}, ${Object.values(LIST_INDEX).join(', ')}` };
 
 /** Version 7 (issue 19): the progress counters per parent and scope (counters.ts). */
-const STORES = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
+const STORES_V7 = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
+
+/**
+ * Version 8: the search copy saved for the next page (search.ts), and the log of the items each write
+ * touched (topLevel.ts), so a page reads only what changed since the copy was saved.
+ */
+const STORES = { ...STORES_V7, [SEARCH_LOG_STORE]: SEARCH_LOG_SCHEMA, searchCopy: 'key' };
+
+/** The key of the saved search copy's head row: which generation of parts is whole, and when. */
+export const SEARCH_COPY_HEAD = 'head';
+
+/** Names the saved copy's parts (search.ts saveCopy); written last, so a page never reads a half-saved copy. */
+export interface SearchCopyHead {
+  key: typeof SEARCH_COPY_HEAD;
+  /** The shape of what is saved (search.ts): a copy saved by other code is not read. */
+  version: string;
+  gen: string;
+  parts: number;
+  /** The oldest part's savedAt. */
+  savedAt: number;
+}
+
+/**
+ * Up to ~10,000 entries of the search copy as parallel arrays (cloned many times faster than as many
+ * objects): the SearchKey fields and the fields a result shows.
+ */
+export interface SearchCopyPart {
+  /** `${gen}:${part}`. */
+  key: string;
+  /** When this part's content was taken from the copy (Date.now()). */
+  savedAt: number;
+  ids: number[];
+  /** As matched (searchKeyOf) and as shown. */
+  keyTitles: string[];
+  titles: string[];
+  descriptions: (string | null)[];
+  updated: string[];
+  types: LocalItem['type'][];
+  statuses: LocalItem['status'][];
+  parents: (number | null)[];
+  sync: LocalItem['_syncStatus'][];
+  /** Items known changed but not yet read again when the part was taken: a page reads them. */
+  dirty: number[];
+}
+
+export type SearchCopyRow = SearchCopyHead | SearchCopyPart;
 
 /**
  * Finds rows written around Dexie at open: every write through Dexie moves the counters' row count
@@ -66,6 +117,8 @@ const STORES = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
 async function repairTopFlags(db: OutpostDb): Promise<void> {
   const [all, rows] = await Promise.all([db.items.count(), db.counts.get([...ROWS_KEY])]);
   if ((rows?.n ?? 0) === all) return;
+  // The saved search copy never saw those rows: it is not trusted over them.
+  await db.searchCopy.clear();
   await db.transaction('rw', db.items, () => recomputeTopFlags(db.items));
   await db.transaction('rw', db.items, () => recomputeListKeys(db.items));
   await db.transaction('rw', db.items, db.counts, () => recomputeCounts(db.items, db.counts));
@@ -85,6 +138,8 @@ export class OutpostDb extends Dexie {
   trash!: Table<TrashRow, string>;
   undo!: Table<UndoRecord, number>;
   counts!: Table<CountsRow, [number | string, string]>;
+  searchLog!: Table<SearchLogRow, number>;
+  searchCopy!: Table<SearchCopyRow, string>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -114,11 +169,13 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V6)
       .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Version 7 adds the progress counters and computes them from the stored items.
-    this.version(DB_VERSION)
-      .stores(STORES)
+    this.version(7)
+      .stores(STORES_V7)
       .upgrade((tx) =>
         recomputeCounts(tx.table<LocalItem, number>('items'), tx.table(COUNTS_STORE)).then(() => undefined),
       );
+    // Version 8 only adds the saved search copy and its log; both start empty (a full read saves one).
+    this.version(DB_VERSION).stores(STORES);
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

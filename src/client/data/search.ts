@@ -1,9 +1,9 @@
 import Dexie, { type ObservabilitySet } from 'dexie';
 import type { Item } from '../../shared/item';
-import { normalizeQuery, searchKeyOf, sortByRelevance } from '../../shared/search';
+import { normalizeQuery, type SearchKey, searchKeyOf, sortByRelevance } from '../../shared/search';
 import { createSearchIndex, type SearchIndex } from '../../shared/searchIndex';
 import type { ApiClient } from './apiClient';
-import type { OutpostDb } from './db';
+import { type OutpostDb, SEARCH_COPY_HEAD, type SearchCopyHead, type SearchCopyPart } from './db';
 import { keysOfPart } from './tabs';
 import type { LocalItem, Viewer } from './types';
 
@@ -23,6 +23,32 @@ const CATCH_UP_STEP = 100;
 const CATCH_UP_SLICE_MS = 12;
 /** Throwaway queries run once the index is built (see exercise). */
 const EXERCISE_QUERIES = 9;
+/** Entries per saved part (see saveCopy): one part's clone, or its build at load, stays a short task. */
+const SAVE_PART = 10_000;
+/** A save waits this long after the last change, so a burst of changes (a sync) is saved once. */
+const SAVE_SETTLE_MS = 5_000;
+/** Saves start at most this often. */
+const SAVE_EVERY_MS = 30_000;
+/** Changes this old are saved even while more keep coming (a busy shared account). */
+const SAVE_LATEST_MS = 120_000;
+/**
+ * A page reads again the items of the log rows stamped up to this long before the saved copy's oldest
+ * part: a row is stamped when its write is issued, and the saving tab may learn of the write after
+ * it took that part (a long transaction, another tab's notice still on its way), so the part may not
+ * hold it although the row is older than the part.
+ */
+export const SAVED_COPY_MARGIN_MS = 60_000;
+/** More items changed since the save than this: one read of every row costs less than that many gets. */
+const MAX_REREAD = 20_000;
+/**
+ * The shape of a saved copy: a number bumped when the saved fields change, and the key searchKeyOf
+ * gives a sample, so a copy folded by other rules is read in full instead of trusted.
+ */
+const SAVED_COPY_VERSION = `1:${JSON.stringify(
+  searchKeyOf({ id: 0, title: ' Ab ÉÇ ', description: ' Cd ÉÇ ', updated_at: 'u' }),
+)}`;
+/** The user-timing measure a page's first read of its copy leaves: from the saved copy or in full. */
+export const COPY_MEASURE = 'outpost: search copy read';
 
 /**
  * Runs `slice` when the page is idle (requestIdleCallback: never between the tasks of a search and
@@ -37,6 +63,9 @@ function whenIdle(slice: (ms: number) => void): void {
     });
   } else setTimeout(() => slice(CATCH_UP_SLICE_MS), 0);
 }
+
+/** Settles in the next idle moment (see whenIdle). */
+const idle = () => new Promise<void>((resolve) => whenIdle(() => resolve()));
 
 /**
  * The searchable fields held lower-cased (shared/search SearchKey), so a query over 100,000 items
@@ -53,8 +82,8 @@ type Buckets = { guest: SearchIndex; account: SearchIndex };
  * search, so an edit costs one small read and moves only that item's grams, not a rebuild. A change
  * that names a range instead of keys (clear, bulk writes of 50 or more) rebuilds the copy.
  */
-export function createLocalSearch(db: OutpostDb) {
-  const local = createLocalSearchOf(db);
+export function createLocalSearch(db: OutpostDb, tuning?: SearchTuning) {
+  const local = createLocalSearchOf(db, tuning);
   searches.set(db, local);
   return local;
 }
@@ -88,7 +117,13 @@ const shownFieldsOf = (i: LocalItem): ShownFields => ({
   _syncStatus: i._syncStatus,
 });
 
-function createLocalSearchOf(db: OutpostDb) {
+/** For tests: smaller saved parts, so a few items make several. */
+export interface SearchTuning {
+  savePart?: number;
+}
+
+function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
+  const savePart = tuning.savePart ?? SAVE_PART;
   let cache: Buckets | null = null;
   /** The shown fields of every item in the copy, by id (kept with it by place). */
   const shown = new Map<number, ShownFields>();
@@ -96,6 +131,16 @@ function createLocalSearchOf(db: OutpostDb) {
   let stale: Set<number> | null = new Set();
   let reading = false;
   let disposed = false;
+  /** How the copy was read from scratch: from the saved copy (and the log) or every row. */
+  let readFrom: 'saved' | 'full' | null = null;
+  /** The copy holds changes the saved copy does not (or was read in full): a save is due. */
+  let unsaved = false;
+  let firstUnsavedAt = 0;
+  let lastSaveAt = Number.NEGATIVE_INFINITY;
+  /** Saves start only once the copy has been indexed (the first save follows that at once). */
+  let indexedOnce = false;
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  let saving: Promise<boolean> = Promise.resolve(false);
   const prefix = `idb://${db.name}/items/`;
   const primary = `${prefix}`;
   const onMutated = (parts: ObservabilitySet) => {
@@ -104,7 +149,9 @@ function createLocalSearchOf(db: OutpostDb) {
       if (key.startsWith(prefix) && parts[key]!.d !== 0) touched = true;
     }
     // No copy (and none being read): nothing to patch, the next search reads it all anyway.
-    if (!touched || stale === null || (!cache && !reading)) return;
+    if (!touched || (!cache && !reading)) return;
+    noteUnsaved();
+    if (stale === null) return;
     const keys = keysOfPart(parts[primary]);
     if (keys === null || keys.length === 0 || stale.size + keys.length > 5000) {
       stale = null;
@@ -140,24 +187,110 @@ function createLocalSearchOf(db: OutpostDb) {
       shown.delete(id);
       return;
     }
-    const [home, other] = i._syncStatus === 'local' ? [into.guest, into.account] : [into.account, into.guest];
-    other.delete(id);
-    home.set(searchKeyOf(i));
-    shown.set(id, shownFieldsOf(i));
+    placeKey(into, searchKeyOf(i), shownFieldsOf(i));
+  }
+
+  function placeKey(into: Buckets, key: SearchKey, fields: ShownFields): void {
+    const [home, other] =
+      fields._syncStatus === 'local' ? [into.guest, into.account] : [into.account, into.guest];
+    other.delete(key.id);
+    home.set(key);
+    shown.set(key.id, fields);
+  }
+
+  /** An empty copy whose keys wait for their grams (catchUp), as a first read fills it. */
+  function emptyCopy(): Buckets {
+    shown.clear();
+    const next = { guest: createSearchIndex(), account: createSearchIndex() };
+    next.guest.defer();
+    next.account.defer();
+    return next;
+  }
+
+  /**
+   * Fills `into` from the saved copy, then reads again the items the log names since (and those the
+   * save knew were changed): the number read again, or null when there is no saved copy to trust
+   * (none, another shape, a log row naming a range, or too many changes), and every row is read.
+   */
+  async function readSaved(into: Buckets): Promise<number | null> {
+    const head = await db.searchCopy.get(SEARCH_COPY_HEAD);
+    if (!head || !('parts' in head) || head.version !== SAVED_COPY_VERSION) return null;
+    const reread = new Set<number>();
+    let oldest = Number.POSITIVE_INFINITY;
+    // A part at a time, each built as it arrives: no task holds all of them.
+    for (let part = 0; part < head.parts; part++) {
+      const row = await db.searchCopy.get(`${head.gen}:${part}`);
+      // Gone: a newer save replaced this one while it was read.
+      if (!row || !('ids' in row)) return null;
+      oldest = Math.min(oldest, row.savedAt);
+      fill(into, row);
+      for (const id of row.dirty) reread.add(id);
+    }
+    // With the head: a save that replaced it since may have pruned log rows this copy needs.
+    const log = await db.transaction('r', db.searchCopy, db.searchLog, async () => {
+      const now = (await db.searchCopy.get(SEARCH_COPY_HEAD)) as SearchCopyHead | undefined;
+      if (now?.gen !== head.gen) return null;
+      return db.searchLog
+        .where('at')
+        .above(oldest - SAVED_COPY_MARGIN_MS)
+        .toArray();
+    });
+    if (!log) return null;
+    for (const row of log) {
+      if (row.range) return null;
+      for (const id of row.ids ?? []) reread.add(id);
+    }
+    if (reread.size > MAX_REREAD) return null;
+    const ids = [...reread];
+    const rows = ids.length === 0 ? [] : await db.items.bulkGet(ids);
+    for (const [index, id] of ids.entries()) place(into, id, rows[index]);
+    return ids.length;
+  }
+
+  /** Files a saved part's entries (the fields saveCopy took from the copy). */
+  function fill(into: Buckets, part: SearchCopyPart): void {
+    for (const [i, id] of part.ids.entries()) {
+      placeKey(
+        into,
+        {
+          id,
+          title: part.keyTitles[i]!,
+          description: part.descriptions[i] ?? null,
+          updated_at: part.updated[i]!,
+        },
+        {
+          type: part.types[i]!,
+          title: part.titles[i]!,
+          status: part.statuses[i]!,
+          parent_id: part.parents[i] ?? null,
+          _syncStatus: part.sync[i]!,
+        },
+      );
+    }
   }
 
   /**
    * Reads every row into the copy. Into the copy there is, when one is (a range of rows changed):
    * a row that did not change costs a comparison, not its grams again; rows not read are dropped.
+   * A first read (no copy) starts from the saved copy when there is one it can trust.
    */
   async function readAll(into: Buckets | null): Promise<Buckets> {
-    const next: Buckets = into ?? { guest: createSearchIndex(), account: createSearchIndex() };
+    let next: Buckets = into ?? emptyCopy();
     if (!into) {
-      shown.clear();
       // A first read holds the keys only; their grams are posted in the background (catchUp).
-      next.guest.defer();
-      next.account.defer();
+      const start = performance.now();
+      const reread = await readSaved(next).catch(() => null);
+      if (reread !== null) {
+        readFrom = 'saved';
+        if (reread > 0) unsaved = true;
+        measureRead(start, reread);
+        return next;
+      }
+      next = emptyCopy();
+      readFrom = 'full';
+      unsaved = true;
     }
+    const start = performance.now();
     const read = new Set<number>();
     // Pages by key: a cursor step per row is several times slower, one read of every row holds them all.
     let page = await db.items.orderBy(':id').limit(READ_PAGE).toArray();
@@ -181,8 +314,151 @@ function createLocalSearchOf(db: OutpostDb) {
             shown.delete(id);
           }
       }
-    }
+    } else measureRead(start, null);
     return next;
+  }
+
+  /** For a profile or a bench: how a page's copy was read (saved: how many items it read again). */
+  function measureRead(start: number, reread: number | null): void {
+    performance.clearMeasures?.(COPY_MEASURE);
+    performance.measure?.(COPY_MEASURE, {
+      start,
+      detail: { from: readFrom, reread, entries: shown.size },
+    });
+  }
+
+  /** A change the saved copy does not hold: saved once changes settle (see armSave). */
+  function noteUnsaved(): void {
+    if (!unsaved) firstUnsavedAt = Date.now();
+    unsaved = true;
+    armSave();
+  }
+
+  /** Saves SAVE_SETTLE_MS after the last change (at once when changes waited SAVE_LATEST_MS), at most every SAVE_EVERY_MS. */
+  function armSave(): void {
+    if (!indexedOnce || disposed) return;
+    clearTimeout(saveTimer);
+    const now = Date.now();
+    const settle = now - firstUnsavedAt >= SAVE_LATEST_MS ? 0 : SAVE_SETTLE_MS;
+    saveTimer = setTimeout(
+      () => {
+        saveTimer = undefined;
+        void save();
+      },
+      Math.max(settle, lastSaveAt + SAVE_EVERY_MS - now),
+    );
+  }
+
+  /** One save at a time; true when it saved (see saveCopy). */
+  function save(): Promise<boolean> {
+    const run = saving.then(() => {
+      if (disposed) return false;
+      unsaved = false;
+      lastSaveAt = Date.now();
+      // Not saved (the copy waits for a read in full, or a clear came between): the next change or
+      // read in full arms the next save.
+      return saveCopy().then(
+        (saved) => {
+          if (!saved) unsaved = true;
+          return saved;
+        },
+        () => {
+          unsaved = true;
+          return false;
+        },
+      );
+    });
+    saving = run;
+    return run;
+  }
+
+  /**
+   * Saves the copy for the next page: its ids as they are now, in parts of SAVE_PART entries taken
+   * and written one per idle moment (each part notes when it was taken and the items known changed
+   * but not yet read again), under a new generation; then, in one transaction, the head names the new
+   * parts, the older ones go, and the log keeps only the rows a page loading them reads
+   * (SAVED_COPY_MARGIN_MS before the oldest part). A page reads the parts the head names, so it never
+   * mixes two saves. False when the copy is waiting for a read in full, or the parts did not all
+   * survive (a clear, or another tab's save, came between).
+   */
+  async function saveCopy(): Promise<boolean> {
+    const gen = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    let ids: number[] = [];
+    let oldest = Number.POSITIVE_INFINITY;
+    let parts = 0;
+    do {
+      await idle();
+      if (disposed) return false;
+      const part = parts;
+      const row = await whenCurrent((of) => {
+        if (part === 0) ids = [...of.account.ids(), ...of.guest.ids()];
+        return partOf(of, `${gen}:${part}`, ids.slice(part * savePart, (part + 1) * savePart));
+      });
+      if (row === null) return false;
+      oldest = Math.min(oldest, row.savedAt);
+      await db.searchCopy.put(row);
+      parts++;
+    } while (parts * savePart < ids.length);
+    return db.transaction('rw', db.searchCopy, db.searchLog, async () => {
+      const keys = await db.searchCopy.toCollection().primaryKeys();
+      const mine = `${gen}:`;
+      if (keys.filter((k) => k.startsWith(mine)).length !== parts) return false;
+      await db.searchCopy.bulkDelete(keys.filter((k) => k !== SEARCH_COPY_HEAD && !k.startsWith(mine)));
+      await db.searchCopy.put({
+        key: SEARCH_COPY_HEAD,
+        version: SAVED_COPY_VERSION,
+        gen,
+        parts,
+        savedAt: oldest,
+      });
+      await db.searchLog
+        .where('at')
+        .below(oldest - SAVED_COPY_MARGIN_MS)
+        .delete();
+      return true;
+    });
+  }
+
+  /** A part of the saved copy: the entries of `ids` still in the copy, taken now. */
+  function partOf(of: Buckets, key: string, ids: readonly number[]): SearchCopyPart | null {
+    if (stale === null) return null;
+    const part: SearchCopyPart = {
+      key,
+      savedAt: Date.now(),
+      ids: [],
+      keyTitles: [],
+      titles: [],
+      descriptions: [],
+      updated: [],
+      types: [],
+      statuses: [],
+      parents: [],
+      sync: [],
+      dirty: [...stale],
+    };
+    for (const id of ids) {
+      const k = of.account.get(id) ?? of.guest.get(id);
+      const fields = shown.get(id);
+      // Gone since the ids were taken: the change that took it is in the log.
+      if (!k || !fields) continue;
+      part.ids.push(id);
+      part.keyTitles.push(k.title);
+      part.descriptions.push(k.description);
+      part.updated.push(k.updated_at);
+      part.titles.push(fields.title);
+      part.types.push(fields.type);
+      part.statuses.push(fields.status);
+      part.parents.push(fields.parent_id);
+      part.sync.push(fields._syncStatus);
+    }
+    return part;
+  }
+
+  /** The copy indexed: the first save is due now when it holds anything the saved copy does not. */
+  function onIndexed(of: Buckets): void {
+    if (disposed || of !== cache) return;
+    indexedOnce = true;
+    if (unsaved) void save();
   }
 
   /**
@@ -246,9 +522,13 @@ function createLocalSearchOf(db: OutpostDb) {
             // Started once the search that read the copy has answered (see search): a timer set now
             // runs its slices before that search's own read of the rows it shows.
             indexing = new Promise((done) => {
-              startCatchUp = () => exercise(of, 3, () => whenIdle((ms) => catchUp(of, done, ms)));
+              const indexed = () => {
+                done();
+                onIndexed(of);
+              };
+              startCatchUp = () => exercise(of, 3, () => whenIdle((ms) => catchUp(of, indexed, ms)));
             });
-          }
+          } else noteUnsaved();
         } finally {
           reading = false;
         }
@@ -266,6 +546,18 @@ function createLocalSearchOf(db: OutpostDb) {
   let queue: Promise<unknown> = Promise.resolve();
   function current(): Promise<Buckets> {
     const run = queue.then(refresh);
+    queue = run.catch(() => {
+      cache = null;
+    });
+    return run;
+  }
+
+  /**
+   * Runs `then` on the copy brought up to date, in the same queue (no read of changes in between), or
+   * gives null when there is no copy or it waits for a read in full: that read is left to a search.
+   */
+  function whenCurrent<T>(then: (of: Buckets) => T): Promise<T | null> {
+    const run = queue.then(() => (cache && stale !== null ? refresh().then(then) : null));
     queue = run.catch(() => {
       cache = null;
     });
@@ -321,8 +613,16 @@ function createLocalSearchOf(db: OutpostDb) {
     },
     /** Settles once the copy read so far has all its grams posted: from then on no search scans it all. */
     indexed: () => indexing,
+    /** For tests and benches: saves the copy now (reading it first when needed); true when saved. */
+    async saveNow(): Promise<boolean> {
+      await current();
+      return save();
+    },
+    /** For tests and benches: how the copy was first read, from the saved copy or every row. */
+    readFrom: () => readFrom,
     dispose: () => {
       disposed = true;
+      clearTimeout(saveTimer);
       Dexie.on('storagemutated').unsubscribe(onMutated);
     },
   };

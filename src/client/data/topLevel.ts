@@ -20,6 +20,32 @@ import { getManyBySpan } from './spanReads';
 import type { LocalItem } from './types';
 
 /**
+ * The search log (search.ts): one row per write to `items`, naming the ids it put or deleted, so a
+ * page that loads the saved search copy reads again only the items changed since it was saved. Keyed
+ * by an auto-incremented `seq` (IndexedDB picks it: two writes in one millisecond never collide, and
+ * finding a key costs no read), with an index on `at` (Date.now() when the write was issued): a page
+ * reads, and a save prunes, by time.
+ */
+export const SEARCH_LOG_STORE = 'searchLog';
+export const SEARCH_LOG_SCHEMA = '++seq, at';
+
+/** A write's ids, or `range` for a delete by range (clear): the saved copy can no longer be trusted. */
+export interface SearchLogRow {
+  seq?: number;
+  at: number;
+  ids?: number[];
+  range?: 1;
+}
+
+/** The log row of one mutate of `items`: its ids, or a range mark for a delete by range. */
+function logRowOf(req: DBCoreMutateRequest): SearchLogRow {
+  const at = Date.now();
+  if (req.type === 'deleteRange') return { at, range: 1 };
+  if (req.type === 'delete') return { at, ids: req.keys as number[] };
+  return { at, ids: (req.values as Row[]).map((v) => v.id) };
+}
+
+/**
  * The maintained 'top-level' flag (`_top`) behind Home's All list, read by the index
  * `[_syncStatus+_top+created_at]` instead of loading every item.
  *
@@ -485,28 +511,42 @@ export const topLevelMiddleware: Middleware<DBCore> = {
   create(down) {
     // Absent while an upgrade runs the versions before 7 (that upgrade then computes every counter).
     const hasCounts = down.schema.tables.some((t) => t.name === COUNTS_STORE);
+    // Absent likewise before version 8 (an upgrade's writes then log nothing: no copy is saved yet).
+    const hasLog = down.schema.tables.some((t) => t.name === SEARCH_LOG_STORE);
+    const added = [...(hasCounts ? [COUNTS_STORE] : []), ...(hasLog ? [SEARCH_LOG_STORE] : [])];
     return {
       ...down,
       transaction(stores, mode, options) {
-        // A write to items writes its counters in the same transaction, whatever stores it named.
-        const withCounts =
-          hasCounts && mode === 'readwrite' && stores.includes('items') && !stores.includes(COUNTS_STORE)
-            ? [...stores, COUNTS_STORE]
+        // A write to items writes its counters and its log row in the same transaction, whatever
+        // stores it named.
+        const withAdded =
+          mode === 'readwrite' && stores.includes('items')
+            ? [...stores, ...added.filter((s) => !stores.includes(s))]
             : stores;
-        return down.transaction(withCounts, mode, options);
+        return down.transaction(withAdded, mode, options);
       },
       table(name) {
         if (name !== 'items') return down.table(name);
         // Every put below (the caller's and the flag fixes) also gets its list keys (listKeys.ts).
         const table = withListKeys(down.table(name));
         const counts = hasCounts ? down.table(COUNTS_STORE) : undefined;
+        const log = hasLog ? down.table(SEARCH_LOG_STORE) : undefined;
+        const write = (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
+          if (req.type === 'put' || req.type === 'add') {
+            return counts ? putCounted(table, counts, req) : putWithFlags(table, req);
+          }
+          return counts ? deleteCounted(table, counts, req) : deleteWithFlags(table, req);
+        };
         return {
           ...table,
           mutate(req) {
-            if (req.type === 'put' || req.type === 'add') {
-              return counts ? putCounted(table, counts, req) : putWithFlags(table, req);
-            }
-            return counts ? deleteCounted(table, counts, req) : deleteWithFlags(table, req);
+            if (!log) return write(req);
+            // One add beside the write, no read: a value that fails is still named, and naming an
+            // unchanged row only costs a page one more read. The flag fixes move no searched field.
+            return Dexie.Promise.all([
+              write(req),
+              log.mutate({ type: 'add', trans: req.trans, values: [logRowOf(req)] }),
+            ]).then(([res]) => res);
           },
         };
       },
