@@ -137,7 +137,7 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
   let unsaved = false;
   let firstUnsavedAt = 0;
   let lastSaveAt = Number.NEGATIVE_INFINITY;
-  /** Saves start only once the copy has been indexed (the first save follows that at once). */
+  /** Saves start once the copy has been read in full or indexed (the first save follows that at once). */
   let indexedOnce = false;
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   let saving: Promise<boolean> = Promise.resolve(false);
@@ -528,6 +528,13 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
               };
               startCatchUp = () => exercise(of, 3, () => whenIdle((ms) => catchUp(of, indexed, ms)));
             });
+            // A copy read in full is saved at once, beside the catch-up (both a slice per idle
+            // moment), not after it: at 100,000 items indexing takes long enough that a page opened
+            // meanwhile (a second tab, a reload) found no saved copy and read every row again.
+            if (readFrom === 'full') {
+              indexedOnce = true;
+              void save();
+            }
           } else noteUnsaved();
         } finally {
           reading = false;
