@@ -70,19 +70,61 @@ function statementName(text: string, paramCount: number): string | undefined {
  * cost ~0.9 ms against ~0.15 ms running it, on every write, and on PGlite planning the viewers of a
  * write's changes cost 1.4-2 ms against 0.1 ms running it. BEGIN, COMMIT and migrations stay unnamed.
  */
-class PreparingClient extends pg.Client {}
+class PreparingClient extends pg.Client {
+  /** A BEGIN not sent yet: it goes on the wire with the transaction's first statement (see query). */
+  deferredBegin = false;
+}
 const plainQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
-PreparingClient.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+
+/** The text of a statement without parameters, lower-cased, or null (a named or parameterised one). */
+function bareText(config: unknown, rest: readonly unknown[]): string | null {
+  // drizzle sends its BEGIN as (config, []): no parameters, no callback.
+  const noParams = rest.length === 0 || (rest.length === 1 && Array.isArray(rest[0]) && rest[0].length === 0);
+  if (!noParams) return null;
+  const text =
+    typeof config === 'string' ? config : (config as { text?: unknown; values?: unknown } | null)?.text;
+  const values = typeof config === 'object' ? (config as { values?: unknown } | null)?.values : undefined;
+  if (typeof text !== 'string' || (Array.isArray(values) && values.length > 0)) return null;
+  return text.trim().toLowerCase();
+}
+
+const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
+
+PreparingClient.prototype.query = function (this: PreparingClient, config: unknown, ...rest: unknown[]) {
+  const bare = this.pipeline ? bareText(config, rest) : null;
+  // On a pipelined connection (PostgreSQL) a transaction's BEGIN waits and goes with its first
+  // statement, one round trip instead of two: the connection is this transaction's alone from
+  // BEGIN to COMMIT, and the server runs what it receives in order. A transaction that sends
+  // nothing (COMMIT or ROLLBACK right after) costs no round trip at all.
+  if (bare === 'begin') {
+    this.deferredBegin = true;
+    return Promise.resolve(BEGUN);
+  }
+  if (this.deferredBegin) {
+    this.deferredBegin = false;
+    if (bare === 'commit' || bare === 'rollback')
+      return Promise.resolve({ ...BEGUN, command: bare.toUpperCase() });
+    const begun = plainQuery.call(this, 'BEGIN') as Promise<unknown>;
+    begun.catch(() => undefined);
+    const first = prepare(this, config, rest) as Promise<unknown>;
+    // Both are on the wire: the statement's answer counts only if the BEGIN before it held.
+    return begun.then(() => first);
+  }
+  return prepare(this, config, rest);
+} as typeof pg.Client.prototype.query;
+
+/** Sends a parameterised statement (or a single read) named, so the connection plans it once. */
+function prepare(client: pg.Client, config: unknown, rest: unknown[]): unknown {
   if (config !== null && typeof config === 'object' && !('name' in config && config.name)) {
     const { text, values } = config as { text?: unknown; values?: unknown };
     const params = Array.isArray(rest[0]) ? rest[0] : values;
     if (typeof text === 'string' && Array.isArray(params)) {
       const name = statementName(text, params.length);
-      if (name !== undefined) return plainQuery.call(this, { ...config, name }, ...rest);
+      if (name !== undefined) return plainQuery.call(client, { ...config, name }, ...rest);
     }
   }
-  return plainQuery.call(this, config, ...rest);
-} as typeof pg.Client.prototype.query;
+  return plainQuery.call(client, config, ...rest);
+}
 
 /**
  * The row parsers drizzle's node-postgres driver gives its queries: dates, times, intervals (and
@@ -204,6 +246,9 @@ export async function openDatabase(options: {
       max: PG_POOL_SIZE,
       options: '-c jit=off',
       Client: PreparingClient,
+      // Statements a transaction sends together (its BEGIN with the first, reads that do not wait
+      // on each other) go out at once, not one round trip each; each still has its own answer.
+      pipeline: true,
     });
     // An idle client losing its connection (a restarting server) must not crash the process.
     pool.on('error', () => {});
@@ -283,6 +328,33 @@ function takeTurns(db: Db): void {
     last = turn.catch(() => {});
     return turn;
   }) as Db['transaction'];
+}
+
+/** Whether statements run on this executor go out without waiting for the one before (PostgreSQL). */
+export function pipelined(executor: Executor): boolean {
+  const client = (executor as unknown as { session?: { client?: { pipeline?: boolean } } }).session?.client;
+  return client?.pipeline === true;
+}
+
+/**
+ * Two statements of one transaction, run in this order: on a pipelined connection both go out at
+ * once and the server still runs them one after the other (the second sees what the first did or
+ * waited for); elsewhere the second is sent when the first has answered.
+ */
+export function inOrder<A, B>(
+  executor: Executor,
+  first: () => Promise<A>,
+  second: () => Promise<B>,
+): Promise<[A, B]> {
+  if (!pipelined(executor)) return first().then(async (a) => [a, await second()] as [A, B]);
+  // Both settle before either's failure is reported: nothing of them may reach the connection after
+  // the caller ends the transaction. The first's failure is the one to report (the second's is then
+  // 'transaction aborted').
+  return Promise.allSettled([first(), second()]).then(([a, b]) => {
+    if (a.status === 'rejected') throw a.reason;
+    if (b.status === 'rejected') throw b.reason;
+    return [a.value, b.value] as [A, B];
+  });
 }
 
 /** Runs a query and returns its rows, the same on both engines. */

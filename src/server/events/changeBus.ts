@@ -70,7 +70,11 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
   let closed = false;
   let delay = 250;
   let timer: NodeJS.Timeout | null = null;
-  const notifier = new pg.Pool({ connectionString, max: 1 });
+  // A NOTIFY commits a transaction of its own (NOTIFY gives it a transaction id), and with the
+  // default synchronous_commit that commit waits for a WAL flush while holding the cluster-wide
+  // notify lock: one more disk flush per batch that the writes it announces never needed. Nothing
+  // of it needs to survive a crash (a lost notification costs latency only, see above).
+  const notifier = new pg.Pool({ connectionString, max: 1, options: '-c synchronous_commit=off' });
   notifier.on('error', onError);
   notifier.on('connect', (c) => c.on('error', () => {}));
   const pending = new Set<number>();

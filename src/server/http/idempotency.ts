@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { idempotencyKeySchema } from '../../shared/schemas';
 import type { Database, Executor } from '../db/client';
-import { prepared, rows, sql } from '../db/client';
+import { pipelined, prepared, rows, sql } from '../db/client';
 import { type ChangeBus, viewersOfChanges } from '../events/changeBus';
 import { HttpError, unprocessable } from './errors';
 
@@ -105,23 +105,51 @@ async function runRecorded(
     .update(`${request.method} ${request.url}\n${canonical(request.body ?? null)}`)
     .digest('hex');
 
-  return database.db.transaction(async (tx) => {
-    const claimed = await rows<{ key: string }>(tx, claimKey(userId, key, fingerprint));
-    if (claimed.length === 0) {
-      const [record] = await rows<{ fingerprint: string; status: number; body: unknown }>(
-        tx,
-        sql`SELECT fingerprint, status, body FROM idempotency_keys WHERE user_id = ${userId} AND key = ${key}`,
-      );
-      if (!record || record.fingerprint !== fingerprint) {
-        throw new HttpError(422, 'This Idempotency-Key was already used for a different request.', {
-          errors: { 'Idempotency-Key': ['Already used for a different request.'] },
-        });
-      }
-      return { status: record.status, body: record.body, replayed: true };
+  const answerRepeat = async (tx: Executor) => {
+    const [record] = await rows<{ fingerprint: string; status: number; body: unknown }>(
+      tx,
+      sql`SELECT fingerprint, status, body FROM idempotency_keys WHERE user_id = ${userId} AND key = ${key}`,
+    );
+    if (!record || record.fingerprint !== fingerprint) {
+      throw new HttpError(422, 'This Idempotency-Key was already used for a different request.', {
+        errors: { 'Idempotency-Key': ['Already used for a different request.'] },
+      });
     }
-    const result = await write(tx);
+    return { status: record.status, body: record.body, replayed: true };
+  };
+  const recordAndAnswer = async (tx: Executor, result: WriteResult) => {
     await tx.execute(recordAnswer(result.status, JSON.stringify(result.body ?? null), userId, key));
     const { formerViewers: _, ...recorded } = result;
     return { ...recorded, replayed: false };
-  });
+  };
+
+  try {
+    return await database.db.transaction(async (tx) => {
+      const claim = rows<{ key: string }>(tx, claimKey(userId, key, fingerprint));
+      if (!pipelined(tx)) {
+        if ((await claim).length === 0) return answerRepeat(tx);
+        return recordAndAnswer(tx, await write(tx));
+      }
+      // On a pipelined connection (PostgreSQL) the write's first statements go out right behind the
+      // claim, one round trip instead of two. The write is always let finish (nothing of it may reach
+      // the connection after this transaction ends), then the claim decides: a repeat rolls the whole
+      // transaction back, the write's effects with it, and is answered from the record below.
+      claim.catch(() => undefined);
+      const attempt = write(tx).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+      const done = await attempt;
+      // The claim's own failure first: the write's is then only 'transaction aborted'.
+      if ((await claim).length === 0) throw REPEAT;
+      if ('error' in done) throw done.error;
+      return recordAndAnswer(tx, done.result);
+    });
+  } catch (error) {
+    if (error !== REPEAT) throw error;
+    return answerRepeat(database.db);
+  }
 }
+
+/** Thrown to roll back a write whose key turned out to be a repeat's (see runRecorded). */
+const REPEAT = new Error('Idempotency-Key repeat');

@@ -6,7 +6,7 @@ import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { completedAtFor, parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
 import { type ActivityInput, recordActivity as appendActivity } from '../activity/record';
 import { SAMPLE_USERS, type UserRow } from '../auth/users';
-import { type BoundStatement, type Executor, prepared, rows, sql } from '../db/client';
+import { type BoundStatement, type Executor, inOrder, pipelined, prepared, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
@@ -23,8 +23,12 @@ const CHANGE = sql`change_xid = pg_current_xact_id()::text::bigint`;
  * the writing transaction: the one place the write path tells the notifications module anything.
  */
 async function recordActivity(tx: Executor, entry: ActivityInput): Promise<void> {
-  await appendActivity(tx, entry);
-  await notifyFromActivity(tx, entry);
+  // Neither waits on the other's answer: sent together where the connection allows (inOrder).
+  await inOrder(
+    tx,
+    () => appendActivity(tx, entry),
+    () => notifyFromActivity(tx, entry),
+  );
 }
 
 interface NodeRow extends HierarchyNode {
@@ -561,12 +565,14 @@ export async function updateItem(
   patch: ItemPatch,
   ifMatch: number | undefined,
 ): Promise<WriteResult> {
-  const oldRoot = await lockVisibleFamily(tx, actor.id, id);
-  if (oldRoot === null) throw notFound();
   // The one full read, under the lock: the version check must see the latest committed write, and an
-  // item deleted while we waited is gone.
-  const current = await findVisibleItem(tx, actor.id, id);
-  if (!current) throw notFound();
+  // item deleted while we waited is gone. Sent with the lock (inOrder), it runs once the lock is held.
+  const [oldRoot, current] = await inOrder(
+    tx,
+    () => lockVisibleFamily(tx, actor.id, id),
+    () => findVisibleItem(tx, actor.id, id),
+  );
+  if (oldRoot === null || !current) throw notFound();
   assertVersion(current, ifMatch);
 
   const changed: Partial<Record<keyof ItemPatch, { old: unknown; new: unknown }>> = {};
@@ -643,46 +649,59 @@ export async function updateItem(
     columns.push('status', 'completed_at');
     values.push(own.status, own.completed_at);
   }
-  const [written] = await rows<ItemRow>(tx, ownUpdate(columns)(...values, id));
-  if (changed.parent_id || changed.assigned_to) {
-    await touchDescendants(tx, id);
-    await revokeLostAccess(tx, id, formerViewers);
-  }
-
-  const item = { id, type: current.type, title: patch.title ?? current.title };
-  const { status, assigned_to, ...fields } = changed;
-  if (Object.keys(fields).length > 0) {
-    // A move names the parents as they were titled then (ids alone mean nothing to a reader).
-    const metadata: Record<string, unknown> = { ...fields };
-    if (fields.parent_id) {
-      const next = patch.parent_id ?? null;
-      const [row] =
-        next === null
-          ? []
-          : await rows<{ title: string }>(tx, sql`SELECT title FROM items WHERE id = ${next}`);
-      metadata.parent = { old: current.parent?.title ?? null, new: row?.title ?? null };
+  const writing = rows<ItemRow>(tx, ownUpdate(columns)(...values, id));
+  // The item's own feed entries need nothing the UPDATE answers: on a pipelined connection they go
+  // out right behind it (a move or a new assignee first touches the subtree, which waits for it).
+  const moved = !!(changed.parent_id || changed.assigned_to);
+  if (moved || !pipelined(tx)) await writing;
+  const entries = (async () => {
+    if (moved) {
+      await touchDescendants(tx, id);
+      await revokeLostAccess(tx, id, formerViewers);
     }
-    await recordActivity(tx, { actor, action: 'updated', item, rootId: newRoot, metadata });
-  }
-  if (status) {
-    const action =
-      status.new === 'completed' ? 'completed' : status.old === 'completed' ? 'reopened' : 'updated';
-    await recordActivity(tx, { actor, action, item, rootId: newRoot, metadata: { status } });
-  }
-  if (assigned_to) {
-    await recordActivity(tx, {
-      actor,
-      action: 'assigned',
-      item,
-      rootId: newRoot,
-      // The names as they were at write time, beside the ids: the feed reads 'Sam → Alex'.
-      metadata: {
-        assigned_to,
-        assignee: { old: current.assignedUser?.name ?? null, new: newAssignee },
-      },
-      assigneeName: newAssignee,
-    });
-  }
+
+    const item = { id, type: current.type, title: patch.title ?? current.title };
+    const { status, assigned_to, ...fields } = changed;
+    if (Object.keys(fields).length > 0) {
+      // A move names the parents as they were titled then (ids alone mean nothing to a reader).
+      const metadata: Record<string, unknown> = { ...fields };
+      if (fields.parent_id) {
+        const next = patch.parent_id ?? null;
+        const [row] =
+          next === null
+            ? []
+            : await rows<{ title: string }>(tx, sql`SELECT title FROM items WHERE id = ${next}`);
+        metadata.parent = { old: current.parent?.title ?? null, new: row?.title ?? null };
+      }
+      await recordActivity(tx, { actor, action: 'updated', item, rootId: newRoot, metadata });
+    }
+    if (status) {
+      const action =
+        status.new === 'completed' ? 'completed' : status.old === 'completed' ? 'reopened' : 'updated';
+      await recordActivity(tx, { actor, action, item, rootId: newRoot, metadata: { status } });
+    }
+    if (assigned_to) {
+      await recordActivity(tx, {
+        actor,
+        action: 'assigned',
+        item,
+        rootId: newRoot,
+        // The names as they were at write time, beside the ids: the feed reads 'Sam → Alex'.
+        metadata: {
+          assigned_to,
+          assignee: { old: current.assignedUser?.name ?? null, new: newAssignee },
+        },
+        assigneeName: newAssignee,
+      });
+    }
+  })();
+  // Both settle before anything goes on: nothing of this write may reach the connection after the
+  // transaction ends. The UPDATE's own failure is the one to report, not the entries' 'transaction
+  // aborted' after it.
+  const [wrote, entered] = await Promise.allSettled([writing, entries]);
+  if (wrote.status === 'rejected') throw wrote.reason;
+  if (entered.status === 'rejected') throw entered.reason;
+  const [written] = wrote.value;
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
   // Completing an occurrence brings the next one, in this transaction (§5 Recurrence, SYNC.md O1);
