@@ -54,6 +54,22 @@ describe.each(testEngines())('transactions (%s)', (engine) => {
     expect(await stored(db)).toEqual([3]);
   });
 
+  it.runIf(engine === 'pg')(
+    'rolls back at COMMIT when a statement sent just before it, not waited for, fails',
+    async () => {
+      // What the idempotency record relies on (http/idempotency.ts): it goes out with the COMMIT behind it.
+      const db = await open();
+      let last: Promise<unknown> | null = null;
+      await db.db.transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO tx_probe_rows (n) VALUES (6)`);
+        last = tx.execute(sql`INSERT INTO tx_probe_rows (n) VALUES (NULL)`);
+        last.catch(() => undefined);
+      });
+      await expect(last).rejects.toThrow();
+      expect(await stored(db)).toEqual([]);
+    },
+  );
+
   it('runs two statements sent together in order, the second seeing the first, and undoes both on a failure', async () => {
     const db = await open();
     const [, seen] = await db.db.transaction((tx) =>

@@ -123,8 +123,10 @@ async function runRecorded(
     return { ...recorded, replayed: false };
   };
 
+  /** The pipelined path's record, sent with the COMMIT right behind it (see below). */
+  let recording: Promise<unknown> | null = null;
   try {
-    return await database.db.transaction(async (tx) => {
+    const outcome = await database.db.transaction(async (tx) => {
       const claim = rows<{ key: string }>(tx, claimKey(userId, key, fingerprint));
       if (!pipelined(tx)) {
         if ((await claim).length === 0) return answerRepeat(tx);
@@ -143,8 +145,18 @@ async function runRecorded(
       // The claim's own failure first: the write's is then only 'transaction aborted'.
       if ((await claim).length === 0) throw REPEAT;
       if ('error' in done) throw done.error;
-      return recordAndAnswer(tx, done.result);
+      // Not waited for here: the COMMIT goes out right behind it. A record that fails aborts the
+      // transaction, and PostgreSQL then answers that COMMIT by rolling back, so nothing is written;
+      // the failure is thrown once the transaction has ended (below), and no change is announced.
+      recording = tx.execute(
+        recordAnswer(done.result.status, JSON.stringify(done.result.body ?? null), userId, key),
+      );
+      recording.catch(() => undefined);
+      const { formerViewers: _, ...recorded } = done.result;
+      return { ...recorded, replayed: false };
     });
+    if (recording) await recording;
+    return outcome;
   } catch (error) {
     if (error !== REPEAT) throw error;
     return answerRepeat(database.db);
