@@ -11,6 +11,8 @@ export interface WriteResult {
   body: unknown;
   /** Users who saw the item before the write and may no longer (an unassignment, a move). */
   formerViewers?: number[];
+  /** `body` as JSON, when it was already made for the record: the answer sends it as it is. */
+  json?: string;
 }
 
 /**
@@ -118,9 +120,10 @@ async function runRecorded(
     return { status: record.status, body: record.body, replayed: true };
   };
   const recordAndAnswer = async (tx: Executor, result: WriteResult) => {
-    await tx.execute(recordAnswer(result.status, JSON.stringify(result.body ?? null), userId, key));
+    const json = JSON.stringify(result.body ?? null);
+    await tx.execute(recordAnswer(result.status, json, userId, key));
     const { formerViewers: _, ...recorded } = result;
-    return { ...recorded, replayed: false };
+    return { ...recorded, json, replayed: false };
   };
 
   /** The pipelined path's record, sent with the COMMIT right behind it (see below). */
@@ -148,12 +151,11 @@ async function runRecorded(
       // Not waited for here: the COMMIT goes out right behind it. A record that fails aborts the
       // transaction, and PostgreSQL then answers that COMMIT by rolling back, so nothing is written;
       // the failure is thrown once the transaction has ended (below), and no change is announced.
-      recording = tx.execute(
-        recordAnswer(done.result.status, JSON.stringify(done.result.body ?? null), userId, key),
-      );
+      const json = JSON.stringify(done.result.body ?? null);
+      recording = tx.execute(recordAnswer(done.result.status, json, userId, key));
       recording.catch(() => undefined);
       const { formerViewers: _, ...recorded } = done.result;
-      return { ...recorded, replayed: false };
+      return { ...recorded, json, replayed: false };
     });
     if (recording) await recording;
     return outcome;

@@ -32,7 +32,12 @@ export function pathId(request: FastifyRequest, what = 'Item'): number {
 function send(reply: FastifyReply, result: WriteResult) {
   const item = result.body as Partial<Item> | null;
   if (item && typeof item.version === 'number') reply.header('ETag', `"${item.version}"`);
-  return reply.status(result.status).send(result.status === 204 ? undefined : result.body);
+  if (result.status === 204) return reply.status(204).send();
+  // The JSON made for the Idempotency-Key record is the answer's body: not made twice.
+  if (result.json !== undefined) {
+    return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
+  }
+  return reply.status(result.status).send(result.body);
 }
 
 const ifMatchOf = (request: FastifyRequest) => {
