@@ -63,15 +63,28 @@ export async function runWrite(
 ): Promise<WriteResult & { replayed: boolean }> {
   const { database, changes } = context;
   let viewers: number[] = [];
+  let formerViewers: number[] = [];
+  /** On a pipelined connection: the viewers' read, sent with the record and the COMMIT behind it. */
+  let found: Promise<number[]> | null = null;
   // Every write tells the users who see what it changed; the bus delivers only what commits.
   const announced = async (tx: Executor) => {
     const result = await write(tx);
-    viewers = [...new Set([...(await viewersOfChanges(tx)), ...(result.formerViewers ?? [])])];
+    formerViewers = result.formerViewers ?? [];
+    if (pipelined(tx)) {
+      // Not waited for: it reads what this transaction wrote, whatever follows it. A failure aborts
+      // the transaction, so its COMMIT rolls back and the record's failure is thrown (runRecorded).
+      found = viewersOfChanges(tx);
+      found.catch(() => undefined);
+      return result;
+    }
+    viewers = [...new Set([...(await viewersOfChanges(tx)), ...formerViewers])];
     await changes.announce(tx, viewers);
     return result;
   };
   const outcome = await runRecorded(database, request, userId, announced);
-  if (!outcome.replayed) changes.committed(viewers);
+  if (outcome.replayed) return outcome;
+  if (found) viewers = [...new Set([...(await found), ...formerViewers])];
+  changes.committed(viewers);
   return outcome;
 }
 
