@@ -35,9 +35,12 @@ const SAVE_LATEST_MS = 120_000;
  * A page reads again the items of the log rows stamped up to this long before the saved copy's oldest
  * part: a row is stamped when its write is issued, and the saving tab may learn of the write after
  * it took that part (a long transaction, another tab's notice still on its way), so the part may not
- * hold it although the row is older than the part.
+ * hold it although the row is older than the part. A write's transaction lasts well under a second
+ * (a pulled page, an import's batch) and a notice between tabs milliseconds; a minute was too much:
+ * a copy saved within a minute of a first sync at 100,000 items named more than MAX_REREAD changed
+ * items, and the next page read every row instead.
  */
-export const SAVED_COPY_MARGIN_MS = 60_000;
+export const SAVED_COPY_MARGIN_MS = 15_000;
 /** More items changed since the save than this: one read of every row costs less than that many gets. */
 const MAX_REREAD = 20_000;
 /**
