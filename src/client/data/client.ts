@@ -16,6 +16,7 @@ import {
   SEARCH_COPY_HEAD,
   setMeta,
 } from './db';
+import { whenIdle } from './idle';
 import * as queries from './itemQueries';
 import type { ItemsRepository } from './itemsRepository';
 import { createLocalEcho } from './localEcho';
@@ -71,12 +72,6 @@ const SEARCH_WARM_DELAY_MS = 4000;
  * warmed at the first idle moment after this instead.
  */
 const SEARCH_WARM_SAVED_DELAY_MS = 500;
-
-/** Runs `run` at the page's next idle moment (at most a second later), or in a task where there are none. */
-function whenIdle(run: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => run(), { timeout: 1000 });
-  else setTimeout(run, 0);
-}
 
 /** How long after that frame the server waits: the frame reaches the screen a moment after it is drawn. */
 const SETTLE_MS = 100;
@@ -497,7 +492,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         (head) => {
           if (!head || stopped || warming) return;
           clearTimeout(searchLater);
-          searchLater = setTimeout(() => whenIdle(warmWhenIdle), SEARCH_WARM_SAVED_DELAY_MS);
+          searchLater = setTimeout(() => whenIdle(warmWhenIdle, 0), SEARCH_WARM_SAVED_DELAY_MS);
         },
         () => undefined,
       );

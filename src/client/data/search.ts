@@ -4,6 +4,7 @@ import { normalizeQuery, type SearchKey, searchKeyOf, sortByRelevance } from '..
 import { createSearchIndex, type SearchIndex } from '../../shared/searchIndex';
 import type { ApiClient } from './apiClient';
 import { type OutpostDb, SEARCH_COPY_HEAD, type SearchCopyHead, type SearchCopyPart } from './db';
+import { whenIdle as runWhenIdle } from './idle';
 import { keysOfPart } from './tabs';
 import type { LocalItem, Viewer } from './types';
 
@@ -53,18 +54,9 @@ const SAVED_COPY_VERSION = `1:${JSON.stringify(
 /** The user-timing measure a page's first read of its copy leaves: from the saved copy or in full. */
 export const COPY_MEASURE = 'outpost: search copy read';
 
-/**
- * Runs `slice` when the page is idle (requestIdleCallback: never between the tasks of a search and
- * its render, which a timer's slice could be), with the time it may take; a task at a time where
- * idle callbacks are missing (tests, old Safari). After a second without an idle moment it runs
- * anyway, so a busy page still gets its index.
- */
+/** Runs `slice` in the page's next idle moment, with at most CATCH_UP_SLICE_MS to take (idle.ts). */
 function whenIdle(slice: (ms: number) => void): void {
-  if (typeof requestIdleCallback === 'function') {
-    requestIdleCallback((deadline) => slice(Math.min(CATCH_UP_SLICE_MS, deadline.timeRemaining())), {
-      timeout: 1000,
-    });
-  } else setTimeout(() => slice(CATCH_UP_SLICE_MS), 0);
+  runWhenIdle(slice, CATCH_UP_SLICE_MS);
 }
 
 /** Settles in the next idle moment (see whenIdle). */

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
-import type { Item, ItemStatus, ItemType } from '../../shared/item';
+import {
+  type Item,
+  type ItemStatus,
+  type ItemType,
+  PATCHABLE_FIELDS,
+  type PatchableField,
+} from '../../shared/item';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { completedAtFor, parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
 import { type ActivityInput, recordActivity as appendActivity } from '../activity/record';
@@ -529,17 +535,10 @@ async function rollUpNewChild(tx: Executor, actor: UserRow, root: number, parent
   await applyStatusPlan(tx, actor, family, plan, childId);
 }
 
-/** The columns a PATCH writes as given, in the order the UPDATE sets them. */
-const PATCHED_COLUMNS = [
-  'title',
-  'description',
-  'parent_id',
-  'assigned_to',
-  'due_date',
-  'end_date',
-  'remind_at',
-  'recurrence',
-] as const satisfies readonly (keyof ItemPatch)[];
+/** The columns a PATCH writes as given, in the order the UPDATE sets them (status goes with the roll-up). */
+const PATCHED_COLUMNS = PATCHABLE_FIELDS.filter(
+  (field): field is Exclude<PatchableField, 'status'> => field !== 'status',
+);
 const ownUpdates = new Map<string, (...values: unknown[]) => BoundStatement>();
 
 /** The UPDATE of an item's own row that sets these columns (and the bookkeeping), built once per set. */
