@@ -24,6 +24,22 @@ const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 const ci = process.env.CI === 'true' || process.env.E2E === '1';
 
+// Specs whose screens or paths differ on a phone (layout, navigation, dialogs, menus, every screen's
+// picture and audit) run in both projects; the rest test data, sync and server behaviour that no
+// viewport changes, so they run on the desktop only: the suite then fits CI's 20 minutes.
+const PHONE_SPECS = [
+  'bulk',
+  'campaignList',
+  'dataTrust',
+  'journey',
+  'keyboard',
+  'layout',
+  'otp',
+  'polish',
+  'screens',
+  'smoke',
+].map((name) => `${name}.spec.ts`);
+
 const reporter: ReporterDescription[] = [['list'], ['html', { open: 'never' }]];
 // scripts/test.ts reads the counts for its summary line from this file.
 if (process.env.E2E_JSON_REPORT) reporter.push(['json', { outputFile: process.env.E2E_JSON_REPORT }]);
@@ -34,6 +50,11 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: ci,
   retries: 0,
+  // Two browsers at once on CI's two cores: a test mostly waits (on the app, the server, the
+  // database), so the second worker uses the idle time; locally Playwright picks by core count.
+  workers: ci ? 2 : undefined,
+  // With two workers sharing two cores a test runs up to half again as long as alone.
+  timeout: 60_000,
   reporter,
   use: {
     baseURL,
@@ -45,6 +66,7 @@ export default defineConfig({
   projects: [
     {
       name: 'phone',
+      testMatch: PHONE_SPECS,
       use: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
     },
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },

@@ -10,6 +10,8 @@ for (const theme of ['light', 'dark'] as const) {
   test(`campaign: nested progress, 'Complete 3 open items too?', consistent reopen (${theme})`, async ({
     page,
   }, testInfo) => {
+    // Dozens of steps, each a real write and re-render: more than the default 30 s with two workers.
+    test.setTimeout(90_000);
     const app = await Trees.guest(page, theme);
     const campaign = uniqueTitle('Bulk campaign');
     const task = uniqueTitle('Bulk task');
@@ -121,6 +123,8 @@ for (const theme of ['light', 'dark'] as const) {
   test(`Done › All says where completed items are, with a way to the tab (${theme})`, async ({
     page,
   }, testInfo) => {
+    // Dozens of steps, each a real write and re-render: more than the default 30 s with two workers.
+    test.setTimeout(90_000);
     const app = await Trees.guest(page, theme);
     const campaign = uniqueTitle('Hint campaign');
     const doneTask = uniqueTitle('Finished task');

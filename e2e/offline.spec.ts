@@ -13,7 +13,7 @@ test('a reload with the server stopped and the network off opens the app with al
   browser,
 }, testInfo) => {
   // Two server starts (each opens the embedded database) and a worker that registers 2 s after load.
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   // Its own server: this spec stops and restarts it, which the shared one must never do.
   const data = tempDataDir();
   const server = await startOwnServer({ dataDir: data.dir });

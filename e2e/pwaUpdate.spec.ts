@@ -24,7 +24,7 @@ test('a new deploy shows Update available; Reload activates the new version and 
   browser,
 }, testInfo) => {
   // A server of its own, the worker's delayed registration and two precache runs: more than the default.
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   // Its own server on its own copy of the build, so "deploying" a new version touches nothing shared.
   const clientDir = mkdtempSync(path.join(tmpdir(), 'outpost-e2e-client-'));
   cpSync(path.join(repoRoot, 'dist/client'), clientDir, { recursive: true });

@@ -78,7 +78,7 @@ for (const signedIn of [false, true]) {
       page,
     }, testInfo) => {
       // Many pages, each audited and photographed: more than the default 30 s on a busy machine.
-      test.setTimeout(signedIn ? 60_000 : 120_000);
+      test.setTimeout(signedIn ? 90_000 : 150_000);
       await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       const app = new Outpost(page);
       await app.presetTheme(theme);
