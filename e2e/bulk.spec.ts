@@ -10,7 +10,7 @@ for (const theme of ['light', 'dark'] as const) {
   test(`campaign: nested progress, 'Complete 3 open items too?', consistent reopen (${theme})`, async ({
     page,
   }, testInfo) => {
-    // Dozens of steps, each a real write and re-render: more than the default 30 s with two workers.
+    // Dozens of steps, each a real write and re-render: up to a minute with two workers on two cores.
     test.setTimeout(90_000);
     const app = await Trees.guest(page, theme);
     const campaign = uniqueTitle('Bulk campaign');
@@ -123,7 +123,7 @@ for (const theme of ['light', 'dark'] as const) {
   test(`Done › All says where completed items are, with a way to the tab (${theme})`, async ({
     page,
   }, testInfo) => {
-    // Dozens of steps, each a real write and re-render: more than the default 30 s with two workers.
+    // Dozens of steps, each a real write and re-render: up to a minute with two workers on two cores.
     test.setTimeout(90_000);
     const app = await Trees.guest(page, theme);
     const campaign = uniqueTitle('Hint campaign');

@@ -77,7 +77,7 @@ for (const signedIn of [false, true]) {
     test(`every screen (${who}, ${theme}): screenshot and no serious axe violations`, async ({
       page,
     }, testInfo) => {
-      // Many pages, each audited and photographed: more than the default 30 s on a busy machine.
+      // Many pages, each audited and photographed: more than the default 60 s on a busy machine.
       test.setTimeout(signedIn ? 90_000 : 150_000);
       await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       const app = new Outpost(page);
