@@ -289,42 +289,50 @@ export function useSearchItems(): (
 ) => Promise<SearchHit[]> {
   const c = useClient();
   return useMemo(() => {
-    const hitsOf = async (found: readonly (Item | SearchRow)[]): Promise<SearchHit[]> => {
+    const hitOf = (i: Item | SearchRow, parent: { title: string; type: ItemType } | null): SearchHit => ({
+      id: i.id,
+      type: i.type,
+      title: i.title,
+      status: i.status,
+      parent_id: i.parent_id,
+      parentTitle: parent?.title ?? null,
+      parentType: parent?.type ?? null,
+    });
+    /** The hits at once when every parent came with its item (the device's answer), else after one read. */
+    const hitsOf = (found: readonly (Item | SearchRow)[]): SearchHit[] | Promise<SearchHit[]> => {
       const missing = found
         .filter((i) => i.parent_id !== null && !i.parent)
         .map((i) => i.parent_id as number);
-      const parents = new Map<number, { title: string; type: ItemType }>();
-      if (missing.length > 0) {
-        for (const p of await c.db.items.bulkGet(missing))
-          if (p) parents.set(p.id, { title: p.title, type: p.type });
-      }
-      return found.map((i) => {
-        const parent = i.parent ?? (i.parent_id !== null ? parents.get(i.parent_id) : undefined) ?? null;
-        return {
-          id: i.id,
-          type: i.type,
-          title: i.title,
-          status: i.status,
-          parent_id: i.parent_id,
-          parentTitle: parent?.title ?? null,
-          parentType: parent?.type ?? null,
-        };
+      if (missing.length === 0) return found.map((i) => hitOf(i, i.parent ?? null));
+      return c.db.items.bulkGet(missing).then((rows) => {
+        const parents = new Map<number, { title: string; type: ItemType }>();
+        for (const p of rows) if (p) parents.set(p.id, { title: p.title, type: p.type });
+        return found.map((i) =>
+          hitOf(i, i.parent ?? (i.parent_id !== null ? parents.get(i.parent_id) : undefined) ?? null),
+        );
       });
     };
     return async (query, onFirstHits) => {
-      // The device's hits, when the server is asked too, show while its answer is on the way.
+      // The device's hits, when the server is asked too, show while its answer is on the way: in
+      // the same task when they can, before the request to the server is started.
       let first: Promise<void> = Promise.resolve();
+      let local: readonly (Item | SearchRow)[] | null = null;
+      let localHits: SearchHit[] | Promise<SearchHit[]> = [];
       const found = await c.search(
         query,
         undefined,
         onFirstHits
-          ? (local) => {
-              first = hitsOf(local).then(onFirstHits);
+          ? (rows) => {
+              local = rows;
+              localHits = hitsOf(rows);
+              if (Array.isArray(localHits)) onFirstHits(localHits);
+              else first = localHits.then(onFirstHits);
             }
           : undefined,
       );
       await first;
-      return hitsOf(found);
+      // The server failed and the device's answer stands: the same hits, not a copy to render again.
+      return found === local ? localHits : hitsOf(found);
     };
   }, [c]);
 }

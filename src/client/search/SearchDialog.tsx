@@ -1,6 +1,7 @@
 import { CheckSquare, Flag, ListChecks, Search } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { type ItemType, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import { normalizeQuery } from '../../shared/search';
@@ -39,27 +40,62 @@ export default function SearchDialog({
   open: boolean;
   onOpenChange(open: boolean): void;
 }) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const typedInto = useRef<(typed: string) => void>(() => {});
   const id = useId();
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className={overlayClasses} />
+        <DialogPrimitive.Content
+          aria-describedby={`${id}-hint`}
+          // Radix would focus the input with its text selected: the next key must add to what was
+          // typed while the dialog loaded, not replace it.
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            const input = inputRef.current;
+            input?.focus();
+            input?.setSelectionRange(input.value.length, input.value.length);
+            // What was typed since Ctrl/Cmd+K, while this code loaded, goes into the field now that
+            // it has focus (further keys reach it directly).
+            const typed = takeTypeahead();
+            if (typed) typedInto.current(typed);
+          }}
+          className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-2rem)] -translate-x-1/2 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl outline-none data-[state=open]:animate-[dialog-in_180ms_ease-out] motion-reduce:animate-none sm:max-w-xl dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+        >
+          <DialogPrimitive.Title className="sr-only">Search items</DialogPrimitive.Title>
+          {/* Its own component: typing and results re-render the panel only, not Radix's layers around it. */}
+          <SearchPanel
+            id={id}
+            inputRef={inputRef}
+            typedInto={typedInto}
+            onClose={() => onOpenChange(false)}
+          />
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}
+
+/** The dialog's field, results and hint; mounted while the dialog is open, so each opening starts empty. */
+function SearchPanel({
+  id,
+  inputRef,
+  typedInto,
+  onClose,
+}: {
+  id: string;
+  inputRef: RefObject<HTMLInputElement | null>;
+  typedInto: RefObject<(typed: string) => void>;
+  onClose(): void;
+}) {
   const navigate = useNavigate();
   const [text, setText] = useState('');
+  typedInto.current = (typed) => setText((t) => t + typed);
   const [result, setResult] = useState<{ query: string; hits: SearchHit[]; total: number } | null>(null);
   const [active, setActive] = useState(0);
   const latest = useRef(0);
   const searchItems = useSearch();
-  const inputRef = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!open) {
-      setText('');
-      setResult(null);
-      setActive(0);
-      return;
-    }
-    // Radix has focused the input by now (its effects run first): what was typed since Ctrl/Cmd+K,
-    // while this code loaded, goes into it, and further keys reach the input directly.
-    const typed = takeTypeahead();
-    if (typed) setText((t) => t + typed);
-  }, [open]);
 
   useEffect(() => {
     if (normalizeQuery(text) === null) return;
@@ -67,14 +103,18 @@ export default function SearchDialog({
     // first go through a render and an effect, which React runs after the next frame (8-10 ms more).
     const timer = setTimeout(() => {
       const ticket = ++latest.current;
-      let shown = false;
+      let shown: SearchHit[] | null = null;
       const show = (hits: SearchHit[]) => {
-        if (ticket !== latest.current) return;
-        setResult({ query: text, hits: hits.slice(0, SEARCH_RESULTS_SHOWN), total: hits.length });
-        // The server's answer replacing the device's keeps the selection where the keys moved it.
-        const first = !shown;
-        shown = true;
-        setActive((a) => (first || a >= Math.min(hits.length, SEARCH_RESULTS_SHOWN) ? 0 : a));
+        // The device's hits again (the server failed): on screen already.
+        if (ticket !== latest.current || hits === shown) return;
+        // Rendered now, in this task: a scheduled render waits behind whatever else is queued.
+        flushSync(() => {
+          setResult({ query: text, hits: hits.slice(0, SEARCH_RESULTS_SHOWN), total: hits.length });
+          // The server's answer replacing the device's keeps the selection where the keys moved it.
+          const first = shown === null;
+          shown = hits;
+          setActive((a) => (first || a >= Math.min(hits.length, SEARCH_RESULTS_SHOWN) ? 0 : a));
+        });
       };
       // Signed in and online, the device's hits show first and the server's answer replaces them.
       searchItems(text, show)
@@ -102,7 +142,7 @@ export default function SearchDialog({
     if (!hit) return;
     const target = searchTarget(hit);
     if (target === null) return;
-    onOpenChange(false);
+    onClose();
     navigate(target);
   };
 
@@ -125,120 +165,101 @@ export default function SearchDialog({
 
   const listId = `${id}-list`;
   return (
-    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className={overlayClasses} />
-        <DialogPrimitive.Content
-          aria-describedby={`${id}-hint`}
-          // Radix would focus the input with its text selected: the next key must add to what was
-          // typed while the dialog loaded, not replace it.
-          onOpenAutoFocus={(event) => {
-            event.preventDefault();
-            const input = inputRef.current;
-            input?.focus();
-            input?.setSelectionRange(input.value.length, input.value.length);
-          }}
-          className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-2rem)] -translate-x-1/2 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl outline-none data-[state=open]:animate-[dialog-in_180ms_ease-out] motion-reduce:animate-none sm:max-w-xl dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
-        >
-          <DialogPrimitive.Title className="sr-only">Search items</DialogPrimitive.Title>
-          <div className="flex items-center gap-3 border-b border-zinc-200 px-4 dark:border-zinc-800">
-            <Search className="size-5 shrink-0 text-zinc-400" aria-hidden />
-            <input
-              ref={inputRef}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              onKeyDown={onKeyDown}
-              placeholder="Search items..."
-              aria-label="Search items"
-              data-search-input=""
-              role="combobox"
-              aria-expanded={hits.length > 0}
-              aria-controls={listId}
-              aria-autocomplete="list"
-              aria-activedescendant={hits.length > 0 ? `${id}-opt-${active}` : undefined}
-              autoComplete="off"
-              spellCheck={false}
-              className="h-14 min-w-0 flex-1 bg-transparent text-base outline-none placeholder:text-zinc-400 dark:placeholder:text-zinc-500"
-            />
-            <kbd className="hidden rounded border border-zinc-200 px-1.5 py-0.5 text-[11px] text-zinc-500 sm:inline dark:border-zinc-700 dark:text-zinc-400">
-              Esc
-            </kbd>
-          </div>
-          <div className="min-h-0 flex-1 overflow-y-auto p-2">
-            {state === 'idle' ? (
-              <p className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
-                Start typing to search across all your items
-              </p>
-            ) : state === 'searching' ? (
-              <p role="status" className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
-                Searching...
-              </p>
-            ) : hits.length === 0 ? (
-              <p role="status" className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
-                No items found for "{text.trim()}"
-              </p>
-            ) : null}
-            <div id={listId} role="listbox" aria-label="Results" hidden={hits.length === 0}>
-              {hits.map((hit, index) => {
-                const Icon = TYPE_ICON[hit.type];
-                const selectable = searchTarget(hit) !== null;
-                return (
-                  // Focus stays in the input (combobox pattern); the mouse can still pick an option.
-                  // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the combobox input
-                  <div
-                    key={`${hit.type}-${hit.id}`}
-                    id={`${id}-opt-${index}`}
-                    role="option"
-                    tabIndex={-1}
-                    aria-selected={index === active}
-                    aria-disabled={!selectable || undefined}
-                    onMouseMove={() => setActive(index)}
-                    onClick={() => choose(hit)}
-                    className={cn(
-                      'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5',
-                      index === active && 'bg-zinc-100 dark:bg-zinc-800',
-                      !selectable && 'cursor-default',
-                    )}
-                  >
-                    <Icon className={cn('size-4 shrink-0', TYPE_TEXT[hit.type])} aria-hidden />
-                    <div className="min-w-0 flex-1">
-                      <p className="truncate text-sm font-medium">{hit.title}</p>
-                      {hit.parentTitle ? (
-                        <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">
-                          in {hit.parentTitle}
-                        </p>
-                      ) : null}
-                    </div>
-                    <span className="shrink-0 text-xs text-zinc-600 dark:text-zinc-400">
-                      {statusText(hit.status)}
-                    </span>
-                  </div>
-                );
-              })}
-            </div>
-            {hits.length > 0 ? (
-              <p
-                role="status"
+    <>
+      <div className="flex items-center gap-3 border-b border-zinc-200 px-4 dark:border-zinc-800">
+        <Search className="size-5 shrink-0 text-zinc-400" aria-hidden />
+        <input
+          ref={inputRef}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Search items..."
+          aria-label="Search items"
+          data-search-input=""
+          role="combobox"
+          aria-expanded={hits.length > 0}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={hits.length > 0 ? `${id}-opt-${active}` : undefined}
+          autoComplete="off"
+          spellCheck={false}
+          className="h-14 min-w-0 flex-1 bg-transparent text-base outline-none placeholder:text-zinc-400 dark:placeholder:text-zinc-500"
+        />
+        <kbd className="hidden rounded border border-zinc-200 px-1.5 py-0.5 text-[11px] text-zinc-500 sm:inline dark:border-zinc-700 dark:text-zinc-400">
+          Esc
+        </kbd>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto p-2">
+        {state === 'idle' ? (
+          <p className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
+            Start typing to search across all your items
+          </p>
+        ) : state === 'searching' ? (
+          <p role="status" className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
+            Searching...
+          </p>
+        ) : hits.length === 0 ? (
+          <p role="status" className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
+            No items found for "{text.trim()}"
+          </p>
+        ) : null}
+        <div id={listId} role="listbox" aria-label="Results" hidden={hits.length === 0}>
+          {hits.map((hit, index) => {
+            const Icon = TYPE_ICON[hit.type];
+            const selectable = searchTarget(hit) !== null;
+            return (
+              // Focus stays in the input (combobox pattern); the mouse can still pick an option.
+              // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the combobox input
+              <div
+                key={`${hit.type}-${hit.id}`}
+                id={`${id}-opt-${index}`}
+                role="option"
+                tabIndex={-1}
+                aria-selected={index === active}
+                aria-disabled={!selectable || undefined}
+                onMouseMove={() => setActive(index)}
+                onClick={() => choose(hit)}
                 className={cn(
-                  'px-3 pt-2 pb-1 text-xs text-zinc-600 dark:text-zinc-400',
-                  total <= hits.length && 'sr-only',
+                  'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5',
+                  index === active && 'bg-zinc-100 dark:bg-zinc-800',
+                  !selectable && 'cursor-default',
                 )}
               >
-                {resultCountText(hits.length, total)}
-              </p>
-            ) : null}
-          </div>
+                <Icon className={cn('size-4 shrink-0', TYPE_TEXT[hit.type])} aria-hidden />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate text-sm font-medium">{hit.title}</p>
+                  {hit.parentTitle ? (
+                    <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">in {hit.parentTitle}</p>
+                  ) : null}
+                </div>
+                <span className="shrink-0 text-xs text-zinc-600 dark:text-zinc-400">
+                  {statusText(hit.status)}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+        {hits.length > 0 ? (
           <p
-            id={`${id}-hint`}
-            className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400"
+            role="status"
+            className={cn(
+              'px-3 pt-2 pb-1 text-xs text-zinc-600 dark:text-zinc-400',
+              total <= hits.length && 'sr-only',
+            )}
           >
-            <span>↑↓ to move</span>
-            <span>Enter to open</span>
-            <span>Esc to close</span>
-            <span className="ml-auto">Press Cmd+K (Ctrl+K) to open search anywhere</span>
+            {resultCountText(hits.length, total)}
           </p>
-        </DialogPrimitive.Content>
-      </DialogPrimitive.Portal>
-    </DialogPrimitive.Root>
+        ) : null}
+      </div>
+      <p
+        id={`${id}-hint`}
+        className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400"
+      >
+        <span>↑↓ to move</span>
+        <span>Enter to open</span>
+        <span>Esc to close</span>
+        <span className="ml-auto">Press Cmd+K (Ctrl+K) to open search anywhere</span>
+      </p>
+    </>
   );
 }
