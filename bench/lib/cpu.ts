@@ -21,12 +21,8 @@ export function processCpuSeconds(pid: number): number | null {
   }
 }
 
-/**
- * CPU seconds of all local PostgreSQL backends connected to `database`, found by their process
- * title ("postgres: … user database host(port) state"). Null when none are visible, e.g. when the
- * server runs on another machine or in another container.
- */
-export function postgresCpuSeconds(database: string): number | null {
+/** CPU seconds of every process whose command line passes `match` (null when none is visible). */
+export function cpuSecondsWhere(match: (cmdline: string) => boolean): number | null {
   let total = 0;
   let found = false;
   let entries: string[];
@@ -37,19 +33,28 @@ export function postgresCpuSeconds(database: string): number | null {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let title: string;
+    let cmdline: string;
     try {
-      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
     } catch {
       continue;
     }
-    if (!title.startsWith('postgres:') || !title.split(' ').includes(database)) continue;
+    if (!match(cmdline)) continue;
     const seconds = processCpuSeconds(Number(entry));
     if (seconds === null) continue;
     total += seconds;
     found = true;
   }
   return found ? total : null;
+}
+
+/**
+ * CPU seconds of all local PostgreSQL backends connected to `database`, found by their process
+ * title ("postgres: … user database host(port) state"). Null when none are visible, e.g. when the
+ * server runs on another machine or in another container.
+ */
+export function postgresCpuSeconds(database: string): number | null {
+  return cpuSecondsWhere((title) => title.startsWith('postgres:') && title.split(' ').includes(database));
 }
 
 /** This process's CPU seconds (the load generator). */
