@@ -23,6 +23,11 @@ import LoginPage from './LoginPage';
 // The server's sign-in mode arrives with the first request of a cold test server; on a loaded machine
 // that can take longer than findBy's one-second default.
 const MODE_WAIT_MS = 10_000;
+/**
+ * Signing in goes to the server and starts the signed-in device before Home shows: over a second on
+ * a loaded machine (a vitest run with three workers on two cores missed the default).
+ */
+const SIGN_IN_WAIT_MS = 10_000;
 
 const sent: { to: string; message: string }[] = [];
 const servers: { app: FastifyInstance; database: Database }[] = [];
@@ -129,7 +134,7 @@ describe('/login in otp mode', () => {
     expect(codeFor(phone)).toMatch(/^\d{6}$/);
     fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: codeFor(phone) } });
     fireEvent.click(button('Sign In'));
-    expect(await screen.findByText('Home page')).toBeTruthy();
+    expect(await screen.findByText('Home page', undefined, { timeout: SIGN_IN_WAIT_MS })).toBeTruthy();
     expect(device.client.auth.getState()).toMatchObject({ isAuthenticated: true, user: { phone } });
   });
 
@@ -165,7 +170,7 @@ describe('/login in demo mode', () => {
     fireEvent.change(screen.getByLabelText('Phone number'), { target: { value: phone } });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Demo' } });
     fireEvent.click(button('Sign In'));
-    expect(await screen.findByText('Home page')).toBeTruthy();
+    expect(await screen.findByText('Home page', undefined, { timeout: SIGN_IN_WAIT_MS })).toBeTruthy();
     expect(screen.queryByLabelText('Verification code')).toBeNull();
     expect(device.client.auth.getState()).toMatchObject({ isAuthenticated: true, user: { phone } });
   });
