@@ -656,19 +656,13 @@ export function createSearch(deps: SearchDeps) {
     if (normalizeQuery(query) === null) return [];
     const viewer = deps.viewer();
     if (viewer.isGuest || !deps.isOnline()) return deps.local.search(viewer, query, limit);
-    const ask = () => deps.api.get<Item[]>(`/items/search?q=${encodeURIComponent(query.trim())}`);
-    let local: SearchRow[] | null = null;
-    let server: ReturnType<typeof ask>;
-    if (onLocal) {
-      // The device's answer first, shown before the request to the server is started (that costs
-      // about a millisecond of this task): the server's answer takes a round trip either way.
-      // A device that fails to answer leaves the answer to the server.
-      local = await deps.local.search(viewer, query, limit).catch(() => null);
-      if (local) onLocal(local);
-      server = ask();
-    } else server = ask();
+    // The device's answer first, shown before the request to the server is started (that costs
+    // about a millisecond of this task): the server's answer takes a round trip either way. A device
+    // that fails to answer leaves the answer to the server.
+    const local = onLocal ? await deps.local.search(viewer, query, limit).catch(() => null) : null;
+    if (local) onLocal?.(local);
     try {
-      const { data } = await server;
+      const { data } = await deps.api.get<Item[]>(`/items/search?q=${encodeURIComponent(query.trim())}`);
       // The server orders by title match and recency only: the shared relevance order applies here too.
       return sortByRelevance(data, query).slice(0, limit);
     } catch (error) {
