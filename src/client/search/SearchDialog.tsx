@@ -54,12 +54,16 @@ export default function SearchDialog({
           onOpenAutoFocus={(event) => {
             event.preventDefault();
             const input = inputRef.current;
+            // What was typed since Ctrl/Cmd+K, while this code loaded, goes into the field, and
+            // further keys reach it directly once it has focus. Into the element too, not only the
+            // state: a key pressed before the next render must add to that text, not replace it.
+            const typed = takeTypeahead();
+            if (typed) {
+              if (input) input.value += typed;
+              typedInto.current(typed);
+            }
             input?.focus();
             input?.setSelectionRange(input.value.length, input.value.length);
-            // What was typed since Ctrl/Cmd+K, while this code loaded, goes into the field now that
-            // it has focus (further keys reach it directly).
-            const typed = takeTypeahead();
-            if (typed) typedInto.current(typed);
           }}
           className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-2rem)] -translate-x-1/2 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl outline-none data-[state=open]:animate-[dialog-in_180ms_ease-out] motion-reduce:animate-none sm:max-w-xl dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
         >
