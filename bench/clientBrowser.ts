@@ -17,7 +17,7 @@
  *     1,000 changes queued against none: budget no slower (ratio ≤ 1.1, the noise allowance; each
  *     side of a pair is the median of 5 edits, and the commit's ratio is reported beside it).
  *     The lists listen as the app's screens do (liveData.ts useLocal: the live query with the local
- *     echo, data/localEcho.ts), so a title edit shows before it commits; the breakdown rows report,
+ *     echo, src/client/data/changes/localEcho.ts), so a title edit shows before it commits; the breakdown rows report,
  *     for the record, the write's commit ('app write stored') and a bare Dexie update, each against
  *     the same raw reference.
  *  b. A fresh device signing in and pulling 10,000 items until they are queryable (one engine.sync()

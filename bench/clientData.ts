@@ -6,7 +6,7 @@ import { loadavg } from 'node:os';
 import { liveQuery } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutpostClient } from '../src/client/data/client';
-import { manualConnectivity } from '../src/client/data/connectivity';
+import { manualConnectivity } from '../src/client/data/net/connectivity';
 import { applyPulled } from '../src/client/data/sync';
 import type { Item, ItemStatus, ItemType } from '../src/shared/item';
 import { check, fmt, heading, info } from './lib/report';

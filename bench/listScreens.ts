@@ -10,9 +10,9 @@
  */
 import { type BrowserContext, chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { listKeysOf } from '../src/client/data/listKeys';
-import { topFlagsFromScratch } from '../src/client/data/topLevel';
-import type { LocalItem } from '../src/client/data/types';
+import { topFlagsFromScratch } from '../src/client/data/changes/topLevel';
+import { listKeysOf } from '../src/client/data/store/listKeys';
+import type { LocalItem } from '../src/client/data/store/types';
 import type { ItemStatus, ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
 import { watchFirstRow } from './lib/firstRow';

@@ -50,7 +50,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { repoRoot } from '../scripts/lib/paths';
-import { OutpostDb } from '../src/client/data/db';
+import { OutpostDb } from '../src/client/data/store/db';
 import { type Database, openDatabase } from '../src/server/db/client';
 import { openTestDatabase } from '../testkit/server';
 import { type AppServer, ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
@@ -347,7 +347,7 @@ interface Search {
   seen: number;
   own: number;
   /**
-   * The device's part, from the app's user-timing measure (src/client/data/search.ts SEARCH_MEASURE):
+   * The device's part, from the app's user-timing measure (src/client/src/client/data/search/search.ts SEARCH_MEASURE):
    * its whole answer, whether it scanned (index not ready), and the wait for its copy (read or patched).
    */
   device?: { ms: number; scanned: boolean; readMs: number; rankMs: number } | null;

@@ -32,7 +32,7 @@ const DOOR = new Set([
 const isTestSupport = (file: string) => isTest(file) || file.endsWith('/testUtils.tsx');
 
 /** What screens may not import: Dexie, and the data layer's database, API client, sync engine and client. */
-const DATA_INTERNALS = ['apiClient', 'db', 'syncEngine', 'client'].map((m) => `src/client/data/${m}`);
+const DATA_INTERNALS = ['net/apiClient', 'store/db', 'client'].map((m) => `src/client/data/${m}`);
 const isDataInternal = (target: string) =>
   target === 'dexie' ||
   target === 'dexie-react-hooks' ||

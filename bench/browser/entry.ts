@@ -6,14 +6,14 @@
  * Node side calls them alternately (app, raw, app, raw …) so both see the same machine and moment.
  */
 import { liveQuery } from 'dexie';
+import { type LocalEcho, withLocalEcho } from '../../src/client/data/changes/localEcho';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
-import { manualConnectivity } from '../../src/client/data/connectivity';
-import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/counters';
-import { OutpostDb } from '../../src/client/data/db';
-import { withKeys } from '../../src/client/data/listKeys';
-import { type LocalEcho, withLocalEcho } from '../../src/client/data/localEcho';
-import { searchIndexed } from '../../src/client/data/search';
-import type { LocalItem, QueueEntry } from '../../src/client/data/types';
+import { manualConnectivity } from '../../src/client/data/net/connectivity';
+import { searchIndexed } from '../../src/client/data/search/search';
+import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
+import { OutpostDb } from '../../src/client/data/store/db';
+import { withKeys } from '../../src/client/data/store/listKeys';
+import type { LocalItem, QueueEntry } from '../../src/client/data/store/types';
 import type { Item, SyncPage } from '../../src/shared/item';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */
@@ -42,7 +42,7 @@ function done(tx: IDBTransaction): Promise<void> {
   });
 }
 
-/** A raw database with the app's stores and item indexes (src/client/data/db.ts). */
+/** A raw database with the app's stores and item indexes (src/client/src/client/data/store/db.ts). */
 function openRaw(name: string): Promise<IDBDatabase> {
   const open = indexedDB.open(name, 1);
   open.onupgradeneeded = () => {
@@ -459,7 +459,7 @@ const bench = {
     await client.search(words[0]!);
     const firstSearch = performance.now() - t1;
     // The first search answers from the copy it reads; the copy's grams are then posted in the
-    // background (src/client/data/search.ts). The medians below are the indexed searches after that.
+    // background (src/client/src/client/data/search/search.ts). The medians below are the indexed searches after that.
     await searchIndexed(client.db);
     const search: number[] = [];
     for (let i = 0; i < searches; i++) {

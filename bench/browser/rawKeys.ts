@@ -4,8 +4,8 @@
  * gives every row, so each of the app's indexes gets its entries, and the progress counters computed
  * once from every row. The same reference as `client-browser`'s (bench/browser/entry.ts rawPull).
  */
-import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/counters';
-import { withKeys } from '../../src/client/data/listKeys';
+import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
+import { withKeys } from '../../src/client/data/store/listKeys';
 
 (window as unknown as { scaleRawKeys: unknown }).scaleRawKeys = {
   COUNTS_STORE,

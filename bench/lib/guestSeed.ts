@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/counters';
-import type { LocalItem } from '../../src/client/data/types';
+import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
+import type { LocalItem } from '../../src/client/data/store/types';
 
 /**
  * Writes guest rows with the browser's own IndexedDB into the database the app has just created, and
@@ -18,7 +18,7 @@ export async function seedGuestItems(page: Page, items: LocalItem[], total: numb
         const tx = db.transaction(['items', 'meta'], 'readwrite');
         const store = tx.objectStore('items');
         for (const row of rows) store.put(row);
-        // The next guest item must not reuse an id (src/client/data/db.ts nextCounter).
+        // The next guest item must not reuse an id (src/client/src/client/data/store/db.ts nextCounter).
         tx.objectStore('meta').put({ key: 'guestCounter', value: counter });
         tx.oncomplete = () => resolve();
         tx.onerror = () => reject(tx.error);
@@ -37,7 +37,7 @@ export async function seedGuestItems(page: Page, items: LocalItem[], total: numb
 
 /**
  * Writes the progress counters of `items` (every seeded row), as the app's middleware keeps them
- * (src/client/data/counters.ts), so the app's first open finds them true and rebuilds nothing.
+ * (src/client/src/client/data/store/counters.ts), so the app's first open finds them true and rebuilds nothing.
  */
 export async function seedGuestCounts(page: Page, items: readonly LocalItem[]): Promise<number> {
   const rows = countRowsFromScratch(items);

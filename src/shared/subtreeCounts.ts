@@ -2,7 +2,7 @@ import { progressOf, type SubtreeProgress } from './progress';
 
 /**
  * What a parent's progress needs, kept per parent so progress costs one key read instead of loading a
- * subtree (the client keeps one per parent and scope, src/client/data/counters.ts). Over the parent's
+ * subtree (the client keeps one per parent and scope, src/client/src/client/data/store/counters.ts). Over the parent's
  * children (`n`, `done`: how many, how many completed) and, through its children of type task, their
  * children (`gn`, `gdone`); `tk`/`tkdone` are the task children that have children of their own (and
  * of those the completed ones): they are not units of work themselves, their children are.

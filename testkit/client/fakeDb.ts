@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { OutpostDb } from '../../src/client/data/db';
+import { OutpostDb } from '../../src/client/data/store/db';
 
 let counter = 0;
 const open: OutpostDb[] = [];

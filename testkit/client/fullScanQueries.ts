@@ -1,9 +1,9 @@
 /**
  * The list queries as they were before issue 19 gave them indexes: every row of the table filtered
- * and sorted in JS. Kept only as the reference the index-based queries (src/client/data/itemQueries.ts)
+ * and sorted in JS. Kept only as the reference the index-based queries (src/client/src/client/data/store/itemQueries.ts)
  * must agree with, row for row, in order, and in every count.
  */
-import type { LocalItem, Viewer } from '../../src/client/data/types';
+import type { LocalItem, Viewer } from '../../src/client/data/store/types';
 import type { ItemStatus, ItemType } from '../../src/shared/item';
 import { subtreeProgress } from '../../src/shared/progress';
 import { type ListOrder, sortForList } from '../../src/shared/sort';

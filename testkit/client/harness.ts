@@ -1,8 +1,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { FetchLike } from '../../src/client/data/apiClient';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
-import { manualConnectivity } from '../../src/client/data/connectivity';
 import { createCookieFetch } from '../../src/client/data/cookieFetch';
+import type { FetchLike } from '../../src/client/data/net/apiClient';
+import { manualConnectivity } from '../../src/client/data/net/connectivity';
 
 let deviceCounter = 0;
 

@@ -1,5 +1,5 @@
-import { fromServer } from '../../src/client/data/localItems';
-import type { LocalItem } from '../../src/client/data/types';
+import { fromServer } from '../../src/client/data/store/localItems';
+import type { LocalItem } from '../../src/client/data/store/types';
 import type { Item } from '../../src/shared/item';
 
 const user = { id: 1, name: 'U', phone: '+15550000001', created_at: '2026-01-01', updated_at: '2026-01-01' };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { LocalItem } from '../../src/client/data/types';
+import type { LocalItem } from '../../src/client/data/store/types';
 import { type Item, type ItemType, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
 import { createDevice, type Device, settled, signIn } from './harness';
 import { type ClientTestServer, freshPhone } from './server';

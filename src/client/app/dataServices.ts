@@ -5,7 +5,7 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { createOutpostClient, type OutpostClient } from '../data/client';
-import type { LocalItem } from '../data/types';
+import type { LocalItem } from '../data/store/types';
 import { notificationStore } from '../stores/notificationStore';
 import { toastStore } from '../stores/toastStore';
 import { type AppServices, type ConflictVersion, type ConflictView, serverReads } from './services';

@@ -12,14 +12,14 @@ import { useStore } from 'zustand';
 import type { Item, ItemStatus, ItemType, Mutual, UserSummary } from '../../shared/item';
 import type { SubtreeProgress } from '../../shared/progress';
 import type { ItemCreateInput, ItemPatchInput } from '../../shared/schemas';
-import { ApiError } from '../data/apiClient';
+import { withLocalEcho } from '../data/changes/localEcho';
+import { ValidationError } from '../data/changes/repositoryErrors';
 import type { OutpostClient } from '../data/client';
-import { getMeta, META_KEYS } from '../data/db';
-import { withLocalEcho } from '../data/localEcho';
-import { mutualsOf, type StoredMutuals } from '../data/mutuals';
-import { ValidationError } from '../data/repositoryErrors';
-import type { SearchRow } from '../data/search';
-import type { LocalItem } from '../data/types';
+import { mutualsOf, type StoredMutuals } from '../data/contacts/mutuals';
+import { ApiError } from '../data/net/apiClient';
+import type { SearchRow } from '../data/search/search';
+import { getMeta, META_KEYS } from '../data/store/db';
+import type { LocalItem } from '../data/store/types';
 import { clientOf, pageServices } from './dataServices';
 import { servicesLoaded, useServices } from './services';
 
@@ -182,7 +182,7 @@ function readsOf(c: OutpostClient): LocalReads {
 /**
  * A live query for the viewer: undefined until the remembered account is restored, re-run when the
  * viewer changes and whenever the rows it read change (in any tab). An edit in place on this device
- * shows before it commits (the local echo, data/localEcho.ts).
+ * shows before it commits (the local echo, src/client/data/changes/localEcho.ts).
  */
 export function useLocal<T>(query: (reads: LocalReads) => Promise<T> | T, deps: unknown[]): T | undefined {
   const c = useClient();

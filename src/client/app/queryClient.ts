@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../data/apiClient';
+import { ApiError } from '../data/net/apiClient';
 
 /** The spec's cache defaults: 3 retries with backoff from 1 s doubling to 30 s, 5 min gc, no mutation retry. */
 export function createQueryClient(): QueryClient {

@@ -28,8 +28,8 @@ import {
   Input,
   SkeletonRows,
 } from '../components/ui';
-import { phoneContactsSupported } from '../data/contactPicker';
-import { CONTACT_TEXTS, ContactImportError } from '../data/contactsImport';
+import { phoneContactsSupported } from '../data/contacts/contactPicker';
+import { CONTACT_TEXTS, ContactImportError } from '../data/contacts/contactsImport';
 import type { ToastInput } from '../stores/toastStore';
 import { importSummary, mutualsAmong } from './importSummary';
 

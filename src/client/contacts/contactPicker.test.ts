@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phoneContactsSupported } from '../data/contactPicker';
+import { phoneContactsSupported } from '../data/contacts/contactPicker';
 
 describe('phoneContactsSupported', () => {
   it('is true only where navigator.contacts has select', () => {

@@ -5,8 +5,16 @@ import { type AuthStore, createAuthStore } from '../stores/authStore';
 import { createNotificationStore, type NotificationStore } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
-import { type ApiClient, createApiClient, type FetchLike } from './apiClient';
-import { browserConnectivity, type Connectivity, onTabVisible, serverChanges } from './connectivity';
+import { createLocalEcho } from './changes/localEcho';
+import type { UndoStack } from './changes/undoStack';
+import { refreshMutuals } from './contacts/mutuals';
+import type { ItemsRepository } from './items/itemsRepository';
+import { type ApiClient, createApiClient, type FetchLike } from './net/apiClient';
+import { browserConnectivity, type Connectivity, onTabVisible, serverChanges } from './net/connectivity';
+import { shareAuthAcrossTabs, watchQueueCounts } from './net/tabs';
+import type { NotificationsClient } from './notifications/notifications';
+import { whenIdle } from './search/idle';
+import type { LocalSearch, SearchRow } from './search/search';
 import {
   conflictedCollection,
   DB_NAME,
@@ -15,20 +23,12 @@ import {
   OutpostDb,
   SEARCH_COPY_HEAD,
   setMeta,
-} from './db';
-import { whenIdle } from './idle';
-import * as queries from './itemQueries';
-import type { ItemsRepository } from './itemsRepository';
-import { createLocalEcho } from './localEcho';
-import { createSyncLock } from './locks';
-import { refreshMutuals } from './mutuals';
-import type { NotificationsClient } from './notifications';
-import type { LocalSearch, SearchRow } from './search';
+} from './store/db';
+import * as queries from './store/itemQueries';
+import type { LocalItem, Viewer } from './store/types';
 import type { SyncEngine, SyncEngineDeps, SyncResult } from './sync';
+import { createSyncLock } from './sync/locks';
 import { trackReachability } from './sync/reachability';
-import { shareAuthAcrossTabs, watchQueueCounts } from './tabs';
-import type { LocalItem, Viewer } from './types';
-import type { UndoStack } from './undoStack';
 
 export interface OutpostClientOptions {
   /** Origin of the server ('' = same origin, the browser default). */
@@ -249,7 +249,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         }
         await setMeta(db, META_KEYS.dataOwner, user.id);
       });
-      if (wasGuest) await (await import('./guestUpgrade')).moveGuestDataToAccount(db, user);
+      if (wasGuest) await (await import('./sync/guestUpgrade')).moveGuestDataToAccount(db, user);
       await engine.refreshStatus();
       void syncInBackground();
     },
@@ -272,7 +272,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   let repository: Promise<ItemsRepository> | null = null;
   const items = gatedRepository(
     () => {
-      repository ??= import('./itemsRepository').then((m) =>
+      repository ??= import('./items/itemsRepository').then((m) =>
         m.createItemsRepository({ db, viewer, pushNow: engine.pushNow, echo }),
       );
       return repository;
@@ -282,7 +282,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
   let undoStack: Promise<UndoStack> | null = null;
   const undo = (): Promise<UndoStack> => {
-    undoStack ??= import('./undoStack').then((m) =>
+    undoStack ??= import('./changes/undoStack').then((m) =>
       m.createUndoStack({
         db,
         api,
@@ -321,7 +321,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   let searcher: Promise<Searcher> | null = null;
   /** See search.ts createSearch: `onLocal` gets the device's hits first when the server is asked. */
   const loadSearcher = () => {
-    searcher ??= import('./search').then((m) => {
+    searcher ??= import('./search/search').then((m) => {
       localSearch = m.createLocalSearch(db);
       return m.createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
     });
@@ -337,7 +337,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   // Notifications and reminders load after the first screen, with their own chunk.
   let notificationsLoading: Promise<NotificationsClient> | null = null;
   const loadNotifications = () => {
-    notificationsLoading ??= import('./notifications').then((m) =>
+    notificationsLoading ??= import('./notifications/notifications').then((m) =>
       m.createNotifications({
         db,
         api,
@@ -414,10 +414,11 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     search,
     // Loaded on first use: papaparse and the phone rules are not needed for the first screen.
     contacts: {
-      pickFromPhone: async (nav?: unknown) => (await import('./contactsImport')).pickPhoneContacts(nav),
-      fromCsv: async (text: string) => (await import('./contactsImport')).contactsFromCsv(text),
+      pickFromPhone: async (nav?: unknown) =>
+        (await import('./contacts/contactsImport')).pickPhoneContacts(nav),
+      fromCsv: async (text: string) => (await import('./contacts/contactsImport')).contactsFromCsv(text),
       import: async (candidates: readonly ContactCandidate[]) =>
-        (await import('./contactsImport')).importContacts(api, db, viewer().userId, candidates),
+        (await import('./contacts/contactsImport')).importContacts(api, db, viewer().userId, candidates),
     },
     viewer,
     /** The screen has drawn its first list from the device; start() asks the server after that paint. */
@@ -425,7 +426,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     /** Undo and the trash (./undoStack.ts), loaded on first use. */
     undo,
     /** Export, import and what the device stores; loaded on first use (papaparse stays out of Home). */
-    transfer: async () => (await import('./dataTransfer')).createDataTransfer({ db, viewer, items }),
+    transfer: async () => (await import('./transfer/dataTransfer')).createDataTransfer({ db, viewer, items }),
     /** The signed-in user's mutual contacts, kept locally for the assignee pickers (./mutuals.ts). */
     mutuals: { refresh: () => updateMutuals(true) },
     /** The signed-in user's notifications and Web Push (./notifications.ts). */
@@ -438,7 +439,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     },
     /** The last background sync started by login, for tests and the Upgrade dialog. */
     lastSync: () => lastSync,
-    clearFinishedUpgrade: async () => (await import('./guestUpgrade')).clearFinishedUpgrade(db),
+    clearFinishedUpgrade: async () => (await import('./sync/guestUpgrade')).clearFinishedUpgrade(db),
     /** Guest init, session check, then the sync triggers and the cross-tab wiring. Returns a stop function. */
     async start(): Promise<() => void> {
       auth.getState().initGuest();
@@ -471,7 +472,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       let offReminders = () => {};
       let stopped = false;
       const remindersLater = setTimeout(() => {
-        void import('./reminders').then((m) => {
+        void import('./items/reminders').then((m) => {
           if (!stopped) offReminders = m.watchReminders({ db, toast, open: options.openPath ?? openInPage });
         });
       }, REMINDERS_DELAY_MS);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ItemType } from '../../shared/item';
 import { makeTestClient, renderWithApp } from '../components/items/testUtils';
 import type { OutpostClient } from '../data/client';
-import type { LocalItem } from '../data/types';
+import type { LocalItem } from '../data/store/types';
 import HomePage from './HomePage';
 
 let client: OutpostClient;

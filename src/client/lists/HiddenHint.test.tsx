@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
-import type { LocalItem } from '../data/types';
+import type { LocalItem } from '../data/store/types';
 import { oldestFirst } from '../items/queries';
 import { HiddenItemsEmpty } from './HiddenHint';
 

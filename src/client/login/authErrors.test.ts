@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../data/apiClient';
+import { ApiError } from '../data/net/apiClient';
 import { describeAuthFailure } from './authErrors';
 
 describe('describeAuthFailure', () => {

@@ -3,7 +3,7 @@ import { Dialog as DialogPrimitive } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button, Field, Input, Progress } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
-import { phoneContactsSupported } from '../data/contactPicker';
+import { phoneContactsSupported } from '../data/contacts/contactPicker';
 import { authFailureToast, describeAuthFailure } from '../login/authErrors';
 import { STEP_COPY } from './stepContent';
 import {

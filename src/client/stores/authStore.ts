@@ -1,7 +1,7 @@
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { UserSummary } from '../../shared/item';
-import { type ApiClient, isNetworkError } from '../data/apiClient';
+import { type ApiClient, isNetworkError } from '../data/net/apiClient';
 
 export const AUTH_STORAGE_KEY = 'auth-storage';
 export const GUEST_NAME = 'Guest User';

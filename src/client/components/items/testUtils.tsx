@@ -7,7 +7,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { createServices } from '../../app/dataServices';
 import { ServicesProvider } from '../../app/services';
 import { createOutpostClient, type OutpostClient } from '../../data/client';
-import { manualConnectivity } from '../../data/connectivity';
+import { manualConnectivity } from '../../data/net/connectivity';
 import { toastStore } from '../../stores/toastStore';
 
 // Dexie's live queries read its global dependencies, not the ones passed to one database.

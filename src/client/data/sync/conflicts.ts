@@ -1,12 +1,12 @@
 import type { Item } from '../../../shared/item';
 import { createPayload } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
-import { conflictedCollection, nextCounter, type OutpostDb } from '../db';
-import { fromServer } from '../localItems';
-import { enqueue, entriesFor, rebaseEntries, removeLocally, restoreDescendants } from '../syncQueue';
-import type { ConflictType, LocalItem, QueueEntry } from '../types';
+import { conflictedCollection, nextCounter, type OutpostDb } from '../store/db';
+import { fromServer } from '../store/localItems';
+import type { ConflictType, LocalItem, QueueEntry } from '../store/types';
 import { TABLES } from './context';
 import { rebaseLocal } from './rebase';
+import { enqueue, entriesFor, rebaseEntries, removeLocally, restoreDescendants } from './syncQueue';
 
 export interface Conflict {
   itemId: number;

@@ -1,11 +1,11 @@
 import type { UserSummary } from '../../../shared/item';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import type { ToastInput } from '../../stores/toastStore';
-import type { ApiClient } from '../apiClient';
-import { conflictedCollection, getMeta, META_KEYS, type OutpostDb } from '../db';
-import { upgradeProgress } from '../guestUpgrade';
-import type { SyncLock } from '../locks';
-import type { Viewer } from '../types';
+import type { ApiClient } from '../net/apiClient';
+import { conflictedCollection, getMeta, META_KEYS, type OutpostDb } from '../store/db';
+import type { Viewer } from '../store/types';
+import { upgradeProgress } from './guestUpgrade';
+import type { SyncLock } from './locks';
 
 /** The tables a sync step writes in one transaction. */
 export const TABLES = ['items', 'syncQueue', 'meta', 'users'] as const;

@@ -1,7 +1,5 @@
 import { DEFAULT_RETRY_AFTER_S, MAX_RETRIES } from '../../../shared/protocol';
-import { ApiError, isNetworkError } from '../apiClient';
-import { moveGuestDataToAccount } from '../guestUpgrade';
-import { BUSY, createSyncLock } from '../locks';
+import { ApiError, isNetworkError } from '../net/apiClient';
 import { applyResolutions, listConflicts, type Resolution } from './conflicts';
 import {
   refreshStatus as computeStatus,
@@ -9,6 +7,8 @@ import {
   type SyncContext,
   type SyncEngineDeps,
 } from './context';
+import { moveGuestDataToAccount } from './guestUpgrade';
+import { BUSY, createSyncLock } from './locks';
 import { type SyncOutcome, syncToast } from './outcome';
 import { pull } from './pull';
 import { createPusher, type PushOutcome, type PushRun } from './push';

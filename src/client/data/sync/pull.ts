@@ -1,14 +1,14 @@
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
-import type { RowChange } from '../counters';
-import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../db';
-import { fromServer, usersOf } from '../localItems';
-import { rebaseEntries } from '../syncQueue';
-import { swapTempId } from '../tempIds';
-import { deferCounts, expectChanges, flushCounts, knowRows, replacing } from '../topLevel';
-import type { LocalItem } from '../types';
+import { deferCounts, expectChanges, flushCounts, knowRows, replacing } from '../changes/topLevel';
+import type { RowChange } from '../store/counters';
+import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
+import { fromServer, usersOf } from '../store/localItems';
+import type { LocalItem } from '../store/types';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
 import { rebaseLocal } from './rebase';
+import { rebaseEntries } from './syncQueue';
+import { swapTempId } from './tempIds';
 
 const MAX_PAGES = 10_000;
 /** Rows a pulled page writes per IndexedDB request: small enough that one is never a long task. */

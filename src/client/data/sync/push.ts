@@ -7,13 +7,13 @@ import {
   QUEUE_KIND_LABELS,
   sendsIfMatch,
 } from '../../../shared/protocol';
-import { ApiError, isNetworkError } from '../apiClient';
-import { sendUpgradeBatch } from '../guestUpgrade';
-import { applyConfirmed, rebaseEntries, removeLocally, settleAfterDrop } from '../syncQueue';
-import { swapTempId } from '../tempIds';
-import type { QueueEntry } from '../types';
+import { ApiError, isNetworkError } from '../net/apiClient';
+import type { QueueEntry } from '../store/types';
 import { handleStale, hasConflicts, remoteGone } from './conflicts';
 import { type SyncContext, TABLES } from './context';
+import { sendUpgradeBatch } from './guestUpgrade';
+import { applyConfirmed, rebaseEntries, removeLocally, settleAfterDrop } from './syncQueue';
+import { swapTempId } from './tempIds';
 
 /** What sending one queued entry came to (documented in src/shared/protocol.ts). */
 export type PushOutcome = ProtocolPushOutcome<ApiError>;

@@ -1,5 +1,5 @@
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
-import type { FetchLike } from '../apiClient';
+import type { FetchLike } from '../net/apiClient';
 
 /**
  * R1: every request tells the sync status whether the server can be reached. An answer (any status)

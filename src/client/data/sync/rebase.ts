@@ -1,7 +1,7 @@
 import type { Item } from '../../../shared/item';
 import { rebase } from '../../../shared/merge';
-import { mergeBase, toServerShape } from '../localItems';
-import type { LocalItem } from '../types';
+import { mergeBase, toServerShape } from '../store/localItems';
+import type { LocalItem } from '../store/types';
 
 /** A local item after `rebase` (src/shared/merge.ts) against a newer server copy. */
 export type LocalRebase =

@@ -1,0 +1,284 @@
+import Dexie from 'dexie';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Item } from '../../../shared/item';
+import { sortForList } from '../../../shared/sort';
+import { OutpostDb } from '../store/db';
+import { homeCount, homeItems, screenItems } from '../store/itemQueries';
+import type { LocalItem, SyncStatus, Viewer } from '../store/types';
+import { applyPulled } from '../sync';
+import { swapTempId } from '../sync/tempIds';
+import { replacing, topFlagsFromScratch } from './topLevel';
+
+let dbs = 0;
+function freshDb(): OutpostDb {
+  return new OutpostDb(`top-${++dbs}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+}
+
+const user = { id: 1, name: 'U', phone: '', created_at: '2026-01-01T00:00:00.000Z', updated_at: '' };
+
+function row(id: number, parent: number | null, status: SyncStatus, created: number, deleted = 0): LocalItem {
+  return {
+    id,
+    uuid: `u-${id}`,
+    title: `Item ${id}`,
+    description: null,
+    type: 'todo',
+    status: 'pending',
+    user_id: 1,
+    assigned_to: null,
+    parent_id: parent,
+    due_date: null,
+    end_date: null,
+    remind_at: null,
+    // Few distinct times, so equal created_at (ordered by id) happens often.
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, created % 5)).toISOString(),
+    updated_at: '',
+    completed_at: null,
+    deleted_at: null,
+    version: 1,
+    created_by: user,
+    user,
+    assignedUser: null,
+    parent: null,
+    children_count: 0,
+    completed_count: 0,
+    _syncStatus: status,
+    _deleted: deleted as 0 | 1,
+    _localVersion: 1,
+    _conflict: null,
+    _dirty: [],
+    _base: null,
+    _remote: null,
+  };
+}
+
+function server(id: number, parent: number | null, version = 1): Item {
+  const { _syncStatus, _deleted, _localVersion, _conflict, _dirty, _base, _remote, ...item } = row(
+    id,
+    parent,
+    'synced',
+    id,
+  );
+  return { ...item, version };
+}
+
+/** Home All before the index: every in-scope item whose parent is not an in-scope item, newest first. */
+function homeByFullScan(items: LocalItem[], viewer: Viewer): LocalItem[] {
+  const all = items.filter(
+    (i) => i._deleted !== 1 && (viewer.isGuest ? i._syncStatus === 'local' : i._syncStatus !== 'local'),
+  );
+  const ids = new Set(all.map((i) => i.id));
+  return sortForList(
+    all.filter((i) => i.parent_id === null || i.parent_id === 0 || !ids.has(i.parent_id)),
+    'home',
+  );
+}
+
+async function expectFlagsExact(db: OutpostDb): Promise<void> {
+  const items = await db.items.toArray();
+  const expected = topFlagsFromScratch(items);
+  for (const item of items)
+    expect({ id: item.id, _top: item._top }).toEqual({ id: item.id, _top: expected.get(item.id) });
+  for (const viewer of [
+    { userId: 1, isGuest: false },
+    { userId: 0, isGuest: true },
+  ]) {
+    const want = homeByFullScan(items, viewer).map((i) => i.id);
+    expect((await homeItems(db, viewer, 'all')).map((i) => i.id)).toEqual(want);
+    expect((await homeItems(db, viewer, 'all', { limit: 3 })).map((i) => i.id)).toEqual(want.slice(0, 3));
+    expect(await homeCount(db, viewer, 'all')).toBe(want.length);
+  }
+  // Queue's All tab (the orphan rule of screenItems): what it listed when it read every key.
+  const account = { userId: 1, isGuest: false };
+  const keys = new Set(items.map((i) => i.id));
+  const queue = sortForList(
+    items.filter(
+      (i) =>
+        i.status === 'pending' &&
+        i._deleted !== 1 &&
+        i._syncStatus !== 'local' &&
+        (i.parent_id === null || i.parent_id === 0 || !keys.has(i.parent_id)),
+    ),
+    'queue',
+  );
+  expect((await screenItems(db, account, 'queue', 'all')).map((i) => i.id)).toEqual(queue.map((i) => i.id));
+}
+
+const ID = fc.integer({ min: -4, max: 12 }).filter((n) => n !== 0);
+const STATUS = fc.constantFrom<SyncStatus>('local', 'pending', 'synced');
+const OP = fc.oneof(
+  fc.record({
+    op: fc.constant('put' as const),
+    id: ID,
+    parent: fc.option(ID, { nil: null }),
+    status: STATUS,
+    created: fc.nat(9),
+    deleted: fc.constantFrom(0, 0, 1),
+  }),
+  fc.record({ op: fc.constant('move' as const), id: ID, parent: fc.option(ID, { nil: null }) }),
+  fc.record({
+    op: fc.constant('edit' as const),
+    id: ID,
+    parent: fc.option(fc.option(ID, { nil: null }), { nil: undefined }),
+  }),
+  fc.record({ op: fc.constant('mark' as const), id: ID, deleted: fc.constantFrom(0, 1) }),
+  fc.record({ op: fc.constant('delete' as const), ids: fc.array(ID, { maxLength: 3 }) }),
+  fc.record({ op: fc.constant('deleteBelowZero' as const) }),
+  fc.record({
+    op: fc.constant('pull' as const),
+    page: fc.array(
+      fc.tuple(fc.integer({ min: 1, max: 12 }), fc.option(ID, { nil: null }), fc.boolean(), fc.nat(3)),
+      { maxLength: 5 },
+    ),
+  }),
+  fc.record({ op: fc.constant('swap' as const), from: ID, to: fc.integer({ min: 13, max: 16 }) }),
+  fc.record({
+    op: fc.constant('batch' as const),
+    rows: fc.array(fc.tuple(ID, fc.option(ID, { nil: null }), STATUS), { maxLength: 4 }),
+  }),
+);
+
+describe("Home's top-level flag (topLevel.ts)", () => {
+  it('equals its definition from scratch after any writes, and Home All reads exactly what the full scan kept', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(OP, { maxLength: 25 }), async (ops) => {
+        const db = freshDb();
+        try {
+          for (const step of ops) {
+            if (step.op === 'pull') {
+              const page = step.page.map(([id, parent, gone, version]) =>
+                gone
+                  ? ({ id, uuid: `u-${id}`, deleted_at: '2026-02-01T00:00:00.000Z' } as never)
+                  : server(id, parent, version + 1),
+              );
+              await applyPulled(db, page, 'c');
+            }
+            await db.transaction('rw', [db.items, db.syncQueue, db.meta], async () => {
+              switch (step.op) {
+                case 'put':
+                  await db.items.put(row(step.id, step.parent, step.status, step.created, step.deleted));
+                  break;
+                case 'move':
+                  await db.items.update(step.id, { parent_id: step.parent });
+                  break;
+                case 'edit': {
+                  // As the repository writes: the stored row read first, then its replacement.
+                  const stored = await db.items.get(step.id);
+                  if (!stored) break;
+                  const next = { ...stored, title: `${stored.title}!` };
+                  if (step.parent !== undefined) next.parent_id = step.parent;
+                  await db.items.bulkPut([replacing(next, stored)]);
+                  break;
+                }
+                case 'mark':
+                  await db.items
+                    .where('id')
+                    .equals(step.id)
+                    .modify((i) => {
+                      i._deleted = step.deleted as 0 | 1;
+                    });
+                  break;
+                case 'delete':
+                  await db.items.bulkDelete(step.ids);
+                  break;
+                case 'deleteBelowZero':
+                  await db.items.where('id').below(0).delete();
+                  break;
+                case 'swap':
+                  if (!(await db.items.get(step.to))) await swapTempId(db, step.from, step.to);
+                  break;
+                case 'pull':
+                  break;
+                case 'batch':
+                  await db.items.bulkPut(
+                    step.rows.map(([id, parent, status], n) => row(id, parent, status, n)),
+                  );
+                  break;
+              }
+            });
+            // Home's in-memory copy (homeList.ts) is built early and then patched by every step.
+            if (step.op !== 'put') {
+              await homeItems(db, { userId: 1, isGuest: false }, 'all');
+              await homeItems(db, { userId: 0, isGuest: true }, 'all');
+            }
+          }
+          await expectFlagsExact(db);
+        } finally {
+          db.close();
+          await db.delete();
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a pulled parent arriving after its child clears the child; its tombstone sets it again', async () => {
+    const db = freshDb();
+    await applyPulled(db, [server(2, 1)], 'c1');
+    expect((await db.items.get(2))?._top).toBe(1);
+    await applyPulled(db, [server(1, null)], 'c2');
+    expect((await db.items.get(2))?._top).toBe(0);
+    expect((await db.items.get(1))?._top).toBe(1);
+    await applyPulled(db, [{ id: 1, uuid: 'u-1', deleted_at: '2026-02-01T00:00:00.000Z' } as never], 'c3');
+    expect(await db.items.get(1)).toBeUndefined();
+    expect((await db.items.get(2))?._top).toBe(1);
+    await expectFlagsExact(db);
+    db.close();
+  });
+
+  it('a page naming one item twice applies the later change: live then tombstone deletes it, and the reverse keeps it', async () => {
+    const db = freshDb();
+    await applyPulled(db, [server(6, null), server(1, 6)], 'c1');
+    const tombstone = { id: 6, uuid: 'u-6', deleted_at: '2026-02-01T00:00:00.000Z' } as never;
+    await applyPulled(db, [server(6, null, 2), tombstone], 'c2');
+    expect(await db.items.get(6)).toBeUndefined();
+    expect((await db.items.get(1))?._top).toBe(1);
+    await expectFlagsExact(db);
+    await applyPulled(db, [server(6, null, 3)], 'c3');
+    await applyPulled(db, [tombstone, server(6, null, 4)], 'c4');
+    expect((await db.items.get(6))?.version).toBe(4);
+    expect((await db.items.get(1))?._top).toBe(0);
+    await expectFlagsExact(db);
+    db.close();
+  });
+
+  it('version 3 computes the flag for rows stored by version 2, and rows written around Dexie are repaired at open', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('top-upgrade', { indexedDB, IDBKeyRange });
+    old.version(2).stores({
+      items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
+      users: 'id',
+      contacts: '++id, user_id, contact_phone',
+      syncQueue: 'id, &seq, itemId, tag',
+      meta: 'key',
+    });
+    await old
+      .table('items')
+      .bulkPut([row(1, null, 'local', 1), row(2, 1, 'local', 2), row(3, 9, 'local', 3)]);
+    old.close();
+    const db = new OutpostDb('top-upgrade', { indexedDB, IDBKeyRange });
+    expect((await db.items.toArray()).map((i) => [i.id, i._top])).toEqual([
+      [1, 1],
+      [2, 0],
+      [3, 1],
+    ]);
+    db.close();
+    // A raw IndexedDB write (as bench/home10k.ts seeds) carries no flag.
+    const raw = await new Promise<IDBDatabase>((resolve) => {
+      const open = indexedDB.open('top-upgrade');
+      open.onsuccess = () => resolve(open.result);
+    });
+    await new Promise<void>((resolve) => {
+      const tx = raw.transaction('items', 'readwrite');
+      tx.objectStore('items').put(row(4, null, 'local', 4));
+      tx.oncomplete = () => resolve();
+    });
+    raw.close();
+    const again = new OutpostDb('top-upgrade', { indexedDB, IDBKeyRange });
+    expect((await again.items.get(4))?._top).toBe(1);
+    await expectFlagsExact(again);
+    again.close();
+  });
+});

@@ -1,0 +1,581 @@
+import { type HierarchyNode, hierarchyError } from '../../../shared/hierarchy';
+import {
+  type ItemStatus,
+  PATCHABLE_FIELDS,
+  type PatchableField,
+  type UserSummary,
+} from '../../../shared/item';
+import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
+import { completedAtFor, reopenDirect } from '../../../shared/status';
+import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
+import { echoable, type LocalEcho } from '../changes/localEcho';
+import { NotFoundError, ValidationError } from '../changes/repositoryErrors';
+import { replacing } from '../changes/topLevel';
+import { ApiError } from '../net/apiClient';
+import type { OutpostDb } from '../store/db';
+import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from '../store/localItems';
+import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
+import type { PushOutcome } from '../sync';
+import { lastSeq, queueRow } from '../sync/syncQueue';
+import { resolveId } from '../sync/tempIds';
+import { storeNewItem } from './newItems';
+
+export { NotFoundError, ValidationError } from '../changes/repositoryErrors';
+
+export interface RepositoryDeps {
+  db: OutpostDb;
+  viewer: () => Viewer & { user: UserSummary };
+  /** Sends a just-queued entry now when possible (signed in and online); see SyncEngine.pushNow. */
+  pushNow: (entryId: string) => Promise<PushOutcome>;
+  /** Told of an edit in place before its transaction commits, so the lists on screen show it at once. */
+  echo?: LocalEcho;
+  now?: () => string;
+}
+
+export type ItemsRepository = ReturnType<typeof createItemsRepository>;
+type RecurrenceRules = typeof import('../../../shared/recurrenceRule');
+
+const TABLES = ['items', 'syncQueue', 'meta', 'users', 'trash', 'undo'] as const;
+
+/** How a write is recorded for undo: `record: false` for undo's own writes and for imports. */
+export interface WriteOptions {
+  record?: boolean;
+  /** Writes of one gesture share a group and are undone together. */
+  group?: string | null;
+}
+
+/** Undo records kept per owner; older ones fall off the bottom of the stack. */
+export const UNDO_KEEP = 100;
+const UNDO_TRIM_EVERY = 20;
+
+const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
+
+function zodErrors(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.') || 'body';
+    const list = out[key] ?? [];
+    list.push(issue.message);
+    out[key] = list;
+  }
+  return out;
+}
+
+/** A parent reference as stored locally: 0 and absent mean none; temporary (negative) ids are allowed. */
+function localRef(value: unknown): number | null {
+  if (value === undefined || value === null || value === 0) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new ValidationError({ parent_id: ['Must be a whole number.'] });
+  }
+  return value;
+}
+
+/** What a toast and the undo stack call an edit: 'Todo completed', 'Task moved'. */
+function changeLabel(before: LocalItem, after: LocalItem, changed: readonly string[]): string {
+  const word = TYPE_WORD[before.type];
+  if (changed.includes('status')) {
+    if (after.status === 'completed') return `${word} completed`;
+    if (before.status === 'completed') return `${word} reopened`;
+    return after.status === 'in_progress' ? `${word} started` : `${word} updated`;
+  }
+  return `${word} ${undoLabel(
+    'update',
+    changed.map((f) => (f === 'parent_id' ? 'parent_uuid' : f)),
+  )}`;
+}
+
+/** The item writes the screens call; each is one IndexedDB transaction with its queue entry. */
+export function createItemsRepository(deps: RepositoryDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date().toISOString());
+
+  /** Rows as the undo snapshots see them: the fields a change moves, the parent by uuid. */
+  async function snapshotOf(
+    items: readonly LocalItem[],
+    readParents = true,
+  ): Promise<Map<string, UndoFields | null>> {
+    const parentIds = [...new Set(items.map((i) => i.parent_id).filter((p): p is number => p !== null))];
+    const parents = new Map<number, string | null>();
+    if (readParents && parentIds.length > 0)
+      for (const parent of await db.items.bulkGet(parentIds)) if (parent) parents.set(parent.id, parent.uuid);
+    const out = new Map<string, UndoFields | null>();
+    for (const i of items) {
+      if (!i.uuid) continue;
+      out.set(
+        i.uuid,
+        i._deleted === 1
+          ? null
+          : {
+              title: i.title,
+              description: i.description,
+              status: i.status,
+              parent_uuid: i.parent_id === null ? null : (parents.get(i.parent_id) ?? null),
+              assigned_to: i.assigned_to,
+              due_date: i.due_date,
+              end_date: i.end_date,
+              remind_at: i.remind_at,
+            },
+      );
+    }
+    return out;
+  }
+
+  /**
+   * Stores what undoes a change, in the change's own transaction, so it survives a reload before
+   * sync. `before` and `after` are the rows the change touched (absent or marked deleted when gone).
+   */
+  async function recordUndo(
+    options: WriteOptions | undefined,
+    label: string,
+    before: readonly LocalItem[],
+    after: readonly LocalItem[],
+    occurrence?: LocalItem,
+  ): Promise<void> {
+    if (options?.record === false) return;
+    // One row edited in place (a title, a date): its parent is the same on both sides, so the undo
+    // step never names it and no parent is read; the record then goes out with the row's own put.
+    const inPlace =
+      before.length === 1 &&
+      after.length === 1 &&
+      before[0]!.id === after[0]!.id &&
+      before[0]!.parent_id === after[0]!.parent_id;
+    const [was, is] = await Promise.all([snapshotOf(before, !inPlace), snapshotOf(after, !inPlace)]);
+    for (const uuid of was.keys()) if (!is.has(uuid)) is.set(uuid, null);
+    // A next occurrence the change created goes with its undo only while nobody has edited it (O1).
+    const steps = inverseSteps(was, is).map((step) =>
+      step.kind === 'delete' && occurrence && step.uuid === occurrence.uuid
+        ? {
+            ...step,
+            unlessEdited: { version: occurrence.version, localVersion: occurrence._localVersion },
+          }
+        : step,
+    );
+    if (steps.length === 0) return;
+    const owner = deps.viewer().userId;
+    const record: UndoRecord = { owner, at: now(), label, steps, group: options?.group ?? null };
+    const seq = await db.undo.add(record);
+    // Trimmed every UNDO_TRIM_EVERY records, not on each: reading the stack's keys costs every
+    // write a round trip, and a few records over the limit for a while harm nothing.
+    if (seq % UNDO_TRIM_EVERY !== 0) return;
+    const keys = await db.undo.where('owner').equals(owner).primaryKeys();
+    if (keys.length > UNDO_KEEP)
+      await db.undo.bulkDelete(keys.sort((a, b) => a - b).slice(0, keys.length - UNDO_KEEP));
+  }
+
+  async function ancestorsOf(parentId: number): Promise<HierarchyNode[]> {
+    const out: HierarchyNode[] = [];
+    let current = await db.items.get(parentId);
+    for (let depth = 0; depth < 4 && current?.parent_id != null; depth++) {
+      current = await db.items.get(current.parent_id);
+      if (current) out.push({ id: current.id, type: current.type, parent_id: current.parent_id });
+    }
+    return out;
+  }
+
+  async function checkParent(
+    child: { id?: number; type: LocalItem['type'] },
+    parentId: number | null,
+  ): Promise<void> {
+    if (parentId === null) return;
+    const parent = await db.items.get(parentId);
+    if (!parent || parent._deleted === 1)
+      throw new ValidationError({ parent_id: ['The selected parent does not exist.'] });
+    const problem = hierarchyError(
+      child,
+      { id: parent.id, type: parent.type, parent_id: parent.parent_id },
+      await ancestorsOf(parentId),
+    );
+    if (problem) throw new ValidationError({ parent_id: [problem] });
+  }
+
+  async function assigneeSummary(userId: number | null): Promise<UserSummary | null> {
+    if (userId === null) return null;
+    return (await db.users.get(userId)) ?? null;
+  }
+
+  /**
+   * W1: once the local transaction (rows, queue entry, undo record) has committed the write has
+   * succeeded, and it answers the stored copy (an online create: the pending copy, temporary id and
+   * all; the alias table keeps that id working after the server's answer swaps it). The push starts
+   * at once in the background and is never awaited; the sync status (badge, 'Pending sync', a toast
+   * if the change is finally dropped) reports what the network does. Never throws.
+   */
+  function finish(item: LocalItem, entry: QueueEntry | null, after?: QueueEntry): LocalItem {
+    // A write that queued a second entry (a next occurrence's create) sends both.
+    if (entry) sendInBackground(after ?? entry);
+    return item;
+  }
+
+  /** Starts the push of a just-queued entry; its outcome is the sync status's business (W1). */
+  function sendInBackground(entry: QueueEntry): void {
+    deps.pushNow(entry.id).catch(() => {
+      // The change is stored and queued; the next sync run sends it.
+    });
+  }
+
+  /**
+   * The checks a rule gets on the item as it will be (the server runs the same, a 422 there).
+   * `rules` is ../../shared/recurrenceRule, loaded by the caller before its transaction.
+   */
+  function checkRecurrence(
+    rules: RecurrenceRules,
+    item: Pick<LocalItem, 'type' | 'due_date' | 'recurrence'>,
+    ruleChanged: boolean,
+  ) {
+    const problem = rules.recurrenceProblem(
+      { type: item.type, due_date: item.due_date, recurrence: item.recurrence ?? null },
+      ruleChanged ? now().slice(0, 10) : '0000-00-00',
+    );
+    if (problem) throw new ValidationError({ recurrence: [problem] });
+  }
+
+  /** Creates an item: a counter id for guests, a temporary negative id and a queued POST when signed in. */
+  async function create(input: ItemCreateInput, options?: WriteOptions): Promise<LocalItem> {
+    const { parent_id: rawParent, ...rest } = input;
+    // zod loads on the first write, not with the first screen (bench/bundle.ts budgets that).
+    const { itemCreateSchema } = await import('../../../shared/schemas');
+    const parsed = itemCreateSchema.safeParse(rest);
+    if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
+    const data = parsed.data;
+    if (data.recurrence)
+      checkRecurrence(
+        await import('../../../shared/recurrenceRule'),
+        { type: data.type, due_date: data.due_date ?? null, recurrence: data.recurrence ?? null },
+        data.series_uuid == null,
+      );
+    const viewer = deps.viewer();
+    const givenParent = localRef(rawParent);
+    const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
+      // A screen may still hold a temporary id the server has just replaced (the swap is one transaction).
+      const parentId = givenParent === null ? null : await resolveId(db, givenParent);
+      const [, last] = await Promise.all([
+        checkParent({ type: data.type }, parentId),
+        viewer.isGuest ? 0 : lastSeq(db),
+      ]);
+      const at = now();
+      const owner = summaryOf(viewer.user);
+      const assignedTo = data.assigned_to ?? null;
+      const status: ItemStatus = data.status ?? 'pending';
+      const { item, entry, rolledBefore, rolled } = await storeNewItem(
+        db,
+        viewer,
+        {
+          uuid: data.uuid ?? crypto.randomUUID(),
+          title: data.title,
+          description: data.description ?? null,
+          type: data.type,
+          status,
+          user_id: viewer.userId,
+          assigned_to: assignedTo,
+          parent_id: parentId,
+          due_date: data.due_date ?? null,
+          end_date: data.end_date ?? null,
+          remind_at: data.remind_at ?? null,
+          recurrence: data.recurrence ?? null,
+          series_uuid: data.series_uuid ?? null,
+          created_at: at,
+          updated_at: at,
+          completed_at: completedAtFor(status, null, at),
+          deleted_at: null,
+          created_by: owner,
+          user: owner,
+          assignedUser: await assigneeSummary(assignedTo),
+          parent: null,
+          children_count: 0,
+          completed_count: 0,
+        },
+        at,
+        last,
+      );
+      await recordUndo(options, `${TYPE_WORD[item.type]} created`, rolledBefore, [item, ...rolled]);
+      return { item, entry };
+    });
+    return finish(item, entry);
+  }
+
+  /**
+   * Applies changed fields locally with the roll-up, and queues them. `request` overrides the queued
+   * request (assign uses its own endpoint).
+   */
+  async function write(
+    givenId: number,
+    givenPatch: ItemPatch,
+    request?: { kind: 'assign'; data: Record<string, unknown> },
+    options?: WriteOptions,
+  ): Promise<LocalItem> {
+    const viewer = deps.viewer();
+    // Temporary ids (a screen opened before the server answered) resolve to the server's; others read nothing.
+    const early = await resolveId(db, givenId);
+    // Completing a repeating item steps its rule: the stepping code (rrule) loads before the
+    // transaction, which a dynamic import would otherwise let commit half-way.
+    const recurrence =
+      givenPatch.status === 'completed' && (givenPatch.recurrence || (await db.items.get(early))?.recurrence)
+        ? // Not loadable (offline before the chunk was cached): the completion still counts, and the
+          // server's next occurrence arrives with the next pull.
+          await import('./occurrences').catch(() => null)
+        : null;
+    // The rule checks load only for writes that can break them (not with the first screen).
+    const rules =
+      'recurrence' in givenPatch || 'due_date' in givenPatch
+        ? await import('../../../shared/recurrenceRule')
+        : null;
+    let settleEcho: ((stored: boolean) => void) | null = null;
+    const written = db.transaction('rw', [...TABLES], async () => {
+      // Again inside the transaction: a swap may have committed since.
+      const id = await resolveId(db, early);
+      const patch =
+        typeof givenPatch.parent_id === 'number'
+          ? { ...givenPatch, parent_id: await resolveId(db, givenPatch.parent_id) }
+          : givenPatch;
+      // The queue's last seq is read alongside the item: one round trip, not two.
+      const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
+      if (!current || current._deleted === 1) throw new NotFoundError(id);
+      const changed = (Object.keys(patch) as PatchableField[]).filter(
+        (f) => PATCHABLE_FIELDS.includes(f) && (patch[f] ?? null) !== (current[f] ?? null),
+      );
+      if (changed.length === 0) return { item: current, entry: null, extra: null };
+      if (changed.includes('parent_id'))
+        await checkParent({ id, type: current.type }, patch.parent_id ?? null);
+      const at = now();
+      let next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
+      for (const f of changed) (next as unknown as Record<string, unknown>)[f] = patch[f] ?? null;
+      if (rules && (changed.includes('recurrence') || changed.includes('due_date')))
+        checkRecurrence(rules, next, changed.includes('recurrence'));
+      if (changed.includes('assigned_to')) next.assignedUser = await assigneeSummary(next.assigned_to);
+      if (!viewer.isGuest) {
+        next = {
+          ...next,
+          _syncStatus: 'pending',
+          _base: baseOf(current),
+          _dirty: [...new Set([...current._dirty, ...changed])],
+        };
+      }
+      const direct = new Map<number, ItemStatus>(changed.includes('status') ? [[id, next.status]] : []);
+      const touched = changed.includes('parent_id') ? [current.parent_id, next.parent_id] : [];
+      // Only status and parent changes move the roll-up; a title edit skips loading the family.
+      const rolls = direct.size > 0 || touched.length > 0;
+      const roots = rolls ? [await rootIdOf(db, current), await rootIdOf(db, next)] : [];
+      const rolled = rolls
+        ? await applyLocalRollUp(db, roots, direct, touched, at, new Map([[id, next]]))
+        : new Map<number, LocalItem>();
+      const own = rolled.get(id);
+      if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
+      else if (changed.includes('status'))
+        next.completed_at = completedAtFor(next.status, current.completed_at, at);
+      const puts = [replacing(next, current), ...[...rolled.values()].filter((i) => i.id !== id)];
+      if (deps.echo && puts.length === 1 && echoable(current, next)) settleEcho = deps.echo.announce([next]);
+      const occurrence =
+        recurrence && current.status !== 'completed' && next.status === 'completed'
+          ? recurrence.nextOccurrence({
+              ...next,
+              recurrence: next.recurrence ?? null,
+              series_uuid: next.series_uuid ?? null,
+            })
+          : null;
+      // The edited row as it was is `current`; only rows the roll-up moved are read (a title edit reads none).
+      const others = puts.slice(1);
+      const touchedBefore = [
+        current,
+        ...(others.length === 0
+          ? []
+          : (await db.items.bulkGet(others.map((i) => i.id))).filter((i): i is LocalItem => !!i)),
+      ];
+      const label = changeLabel(current, next, changed);
+      // Without a next occurrence the undo record is known now: it is stored alongside the rows, so
+      // the transaction takes two round trips after its first read, not four.
+      const undoNow = occurrence ? null : recordUndo(options, label, touchedBefore, puts);
+      let entry: QueueEntry | null = null;
+      if (viewer.isGuest) {
+        await Promise.all([db.items.bulkPut(puts), undoNow]);
+      } else {
+        const data: Record<string, unknown> = {};
+        for (const f of changed) data[f] = patch[f] ?? null;
+        entry = queueRow(
+          {
+            kind: request?.kind ?? 'update',
+            data: request?.data ?? data,
+            itemId: id,
+            baseVersion: baseOf(current)?.version ?? null,
+          },
+          last,
+        );
+        // The requests go out at once; the transaction commits only if all succeed.
+        await Promise.all([db.items.bulkPut(puts), db.syncQueue.add(entry), undoNow]);
+      }
+      if (!occurrence || !recurrence) return { item: next, entry, extra: null };
+      // After the completion in the queue, so the server has completed it when the create arrives.
+      const added = await recurrence.addOccurrence(db, viewer, next, occurrence, at, entry?.seq ?? 0);
+      // Recorded once the next occurrence is stored, so undoing the completion takes it away too
+      // (unless it is edited by then), and the roll-up it moved is the one the undo puts back.
+      const afterById = new Map(puts.map((i) => [i.id, i]));
+      const beforeIds = new Set(touchedBefore.map((i) => i.id));
+      for (const row of added?.rolled ?? []) afterById.set(row.id, row);
+      for (const row of added?.rolledBefore ?? []) if (!beforeIds.has(row.id)) touchedBefore.push(row);
+      await recordUndo(
+        options,
+        label,
+        touchedBefore,
+        [...afterById.values(), ...(added ? [added.item] : [])],
+        added?.item,
+      );
+      return { item: next, entry, extra: added?.entry ?? null };
+    });
+    const { item, entry, extra } = await written.then(
+      (result) => {
+        settleEcho?.(true);
+        return result;
+      },
+      (error: unknown) => {
+        settleEcho?.(false);
+        throw error;
+      },
+    );
+    return finish(item, entry, extra ?? undefined);
+  }
+
+  /** Updates the given fields (the changed ones only are queued). */
+  async function update(id: number, input: ItemPatchInput, options?: WriteOptions): Promise<LocalItem> {
+    const { parent_id: rawParent, ...rest } = input;
+    if (Object.keys(rest).length === 0)
+      return write(id, { parent_id: localRef(rawParent) }, undefined, options);
+    const { itemPatchSchema } = await import('../../../shared/schemas');
+    const parsed = itemPatchSchema.safeParse(rest);
+    if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
+    return write(
+      id,
+      'parent_id' in input ? { ...parsed.data, parent_id: localRef(rawParent) } : parsed.data,
+      undefined,
+      options,
+    );
+  }
+
+  /** Sets a status directly (Start, Complete, Reopen); completing completes the descendants. */
+  function setStatus(id: number, status: ItemStatus, options?: WriteOptions): Promise<LocalItem> {
+    return write(id, { status }, undefined, options);
+  }
+
+  /**
+   * A person's status change from a screen. Reopening a completed item over a subtree that is all
+   * done reopens what was completed last (shared reopenDirect), so status, counts and progress agree
+   * ('pending · 2 of 2 done · 100%' never shows); every other change is `setStatus`.
+   */
+  async function changeStatus(givenId: number, status: ItemStatus): Promise<LocalItem> {
+    const id = await resolveId(db, givenId);
+    const current = await db.items.get(id);
+    if (status === 'completed' || current?.status !== 'completed') return setStatus(id, status);
+    const below = await descendantIds(db, id);
+    if (below.length === 0) return setStatus(id, status);
+    const nodes = (await db.items.bulkGet([id, ...below])).filter(
+      (i): i is LocalItem => i !== undefined && i._deleted === 0,
+    );
+    const direct = reopenDirect(nodes, id, status);
+    let own: LocalItem | undefined;
+    // One gesture, one undo: every reopen it makes shares a group.
+    const group = crypto.randomUUID();
+    for (const [target, next] of direct) {
+      const written = await setStatus(target, next, { group });
+      if (target === id) own = written;
+    }
+    return own ?? (await db.items.get(id)) ?? current;
+  }
+
+  /** A todo's icon: pending ↔ completed (an in-progress todo completes). */
+  async function toggle(givenId: number): Promise<LocalItem> {
+    const id = await resolveId(db, givenId);
+    const item = await db.items.get(id);
+    if (!item) throw new NotFoundError(id);
+    return setStatus(id, item.status === 'completed' ? 'pending' : 'completed');
+  }
+
+  /** Assigns to a user; 0 unassigns. Queued as POST /api/items/{id}/assign. */
+  function assign(id: number, userId: number, options?: WriteOptions): Promise<LocalItem> {
+    return write(
+      id,
+      { assigned_to: userId === 0 ? null : userId },
+      { kind: 'assign', data: { user_id: userId } },
+      options,
+    );
+  }
+
+  /** Deletes an item and its descendants: at once for guests, marked and queued when signed in. */
+  async function remove(givenId: number, options?: WriteOptions): Promise<void> {
+    const viewer = deps.viewer();
+    const entry = await db.transaction('rw', [...TABLES], async () => {
+      const id = await resolveId(db, givenId);
+      const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
+      if (!current || current._deleted === 1) throw new NotFoundError(id);
+      const descendants = await descendantIds(db, id);
+      const at = now();
+      const root = await rootIdOf(db, current);
+      // The trash keeps what this delete takes, as it was, so a restore is instant and offline too.
+      const taken = (await db.items.bulkGet(descendants)).filter(
+        (i): i is LocalItem => !!i && i._deleted === 0,
+      );
+      if (current.uuid) {
+        const newest = await db.trash.orderBy('deletedAt').last();
+        await db.trash.put({
+          uuid: current.uuid,
+          owner: viewer.userId,
+          deletedAt: at,
+          seq: (newest?.seq ?? 0) + 1,
+          deletedBy: { id: viewer.user.id, name: viewer.user.name },
+          rows: [current, ...taken],
+        });
+      }
+      if (viewer.isGuest) {
+        await db.items.bulkDelete([id, ...descendants]);
+      } else {
+        const hidden = (await db.items.bulkGet(descendants)).filter((i): i is LocalItem => !!i);
+        await db.items.bulkPut([
+          {
+            ...current,
+            _deleted: 1,
+            _syncStatus: 'pending',
+            _base: baseOf(current),
+            _localVersion: current._localVersion + 1,
+          },
+          ...hidden.map((i) => ({ ...i, _deleted: 1 as const })),
+        ]);
+      }
+      let rolledPuts: LocalItem[] = [];
+      let rolledBefore: LocalItem[] = [];
+      if (current.parent_id !== null && root !== id) {
+        const rolled = await applyLocalRollUp(db, [root], new Map(), [current.parent_id], at);
+        rolledPuts = [...rolled.values()];
+        rolledBefore = (await db.items.bulkGet(rolledPuts.map((i) => i.id))).filter(
+          (i): i is LocalItem => !!i,
+        );
+        await db.items.bulkPut(rolledPuts);
+      }
+      await recordUndo(options, `${TYPE_WORD[current.type]} deleted`, [current, ...rolledBefore], rolledPuts);
+      if (viewer.isGuest) return null;
+      const entry = queueRow(
+        { kind: 'delete', data: null, itemId: id, baseVersion: baseOf(current)?.version ?? null },
+        last,
+      );
+      await db.syncQueue.add(entry);
+      return entry;
+    });
+    // W1: stored and queued is done; the network is the sync status's business.
+    if (entry) sendInBackground(entry);
+  }
+
+  return {
+    create,
+    update,
+    remove,
+    /** The raw field write (undo puts fields back through it, `record: false`). */
+    write,
+    toggle,
+    assign,
+    setStatus,
+    changeStatus,
+    start: (id: number) => setStatus(id, 'in_progress'),
+    complete: (id: number) => setStatus(id, 'completed'),
+    reopen: (id: number) => setStatus(id, 'pending'),
+  };
+}
+
+export { ApiError };

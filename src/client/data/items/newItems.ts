@@ -1,0 +1,69 @@
+import { createPayload } from '../../../shared/protocol';
+import { nextCounter, type OutpostDb } from '../store/db';
+import { applyLocalRollUp, rootIdOf } from '../store/localItems';
+import type { LocalItem, QueueEntry, Viewer } from '../store/types';
+import { queueRow } from '../sync/syncQueue';
+
+/** What a new item's server-side fields are before the device gives it an id (the rest is local state). */
+export type NewItemFields = Omit<
+  LocalItem,
+  | 'id'
+  | 'version'
+  | '_syncStatus'
+  | '_deleted'
+  | '_localVersion'
+  | '_conflict'
+  | '_dirty'
+  | '_base'
+  | '_remote'
+>;
+
+/** What storing a new item wrote: the item, its queued create, and the ancestors the roll-up moved. */
+export interface StoredNewItem {
+  item: LocalItem;
+  entry: QueueEntry | null;
+  /** Ancestors the roll-up moved, as they were just before and as they are now. */
+  rolledBefore: LocalItem[];
+  rolled: LocalItem[];
+}
+
+/**
+ * Stores a new item on the device (a guest id, or a temporary negative one until the server answers),
+ * rolls its parent's status up, and when signed in queues its create after the entry `last`. Both
+ * the repository's create and a repeating item's next occurrence store items this way. Call inside a
+ * transaction over items, meta and syncQueue.
+ */
+export async function storeNewItem(
+  db: OutpostDb,
+  viewer: Viewer,
+  fields: NewItemFields,
+  at: string,
+  last: number,
+): Promise<StoredNewItem> {
+  const id = viewer.isGuest ? await nextCounter(db, 'guestCounter') : -(await nextCounter(db, 'tempCounter'));
+  const item: LocalItem = {
+    ...fields,
+    id,
+    version: 1,
+    _syncStatus: viewer.isGuest ? 'local' : 'pending',
+    _deleted: 0,
+    _localVersion: 1,
+    _conflict: null,
+    _dirty: [],
+    _base: null,
+    _remote: null,
+  };
+  await db.items.put(item);
+  let rolled: LocalItem[] = [];
+  let rolledBefore: LocalItem[] = [];
+  if (item.parent_id !== null) {
+    const moved = await applyLocalRollUp(db, [await rootIdOf(db, item)], new Map(), [item.parent_id], at);
+    rolled = [...moved.values()].filter((i) => i.id !== id);
+    rolledBefore = (await db.items.bulkGet(rolled.map((i) => i.id))).filter((i): i is LocalItem => !!i);
+    await db.items.bulkPut(rolled);
+  }
+  if (viewer.isGuest) return { item, entry: null, rolledBefore, rolled };
+  const entry = queueRow({ kind: 'create', data: createPayload(item), itemId: id, baseVersion: null }, last);
+  await db.syncQueue.add(entry);
+  return { item, entry, rolledBefore, rolled };
+}

@@ -1,0 +1,225 @@
+import Dexie, { type Table } from 'dexie';
+import { kindOfRequest } from '../../../shared/protocol';
+import {
+  recomputeTopFlags,
+  SEARCH_LOG_SCHEMA,
+  SEARCH_LOG_STORE,
+  type SearchLogRow,
+  topLevelMiddleware,
+} from '../changes/topLevel';
+import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
+import { recomputeListKeys } from './listKeys';
+import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
+
+export const DB_NAME = 'Outpost';
+export const DB_VERSION = 8;
+
+const STORES_V2 = {
+  items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
+  users: 'id',
+  contacts: '++id, user_id, contact_phone',
+  syncQueue: 'id, &seq, itemId, tag',
+  meta: 'key',
+};
+
+/** Home's All list, newest first per scope, read by range (see topLevel.ts). */
+export const HOME_INDEX = '[_syncStatus+_top+created_at]';
+
+const STORES_V3 = { ...STORES_V2, items: `${STORES_V2.items}, ${HOME_INDEX}` };
+
+/** Version 4 (issue 14): the local trash (what each delete took, by uuid) and the undo stack. */
+const STORES_V4 = { ...STORES_V3, trash: 'uuid, owner, deletedAt', undo: '++seq, owner' };
+
+// An item without a reminder has no key in this index (null is not a key): the reminder watch reads
+// only the items that have one, and a change to any other item does not wake it.
+const STORES_V5 = { ...STORES_V4, items: `${STORES_V3.items}, remind_at` };
+
+/**
+ * Version 6 (issue 19): every list screen's index over the maintained list keys (listKeys.ts), newest
+ * first by reading each range in reverse; equal keys come by id descending, as src/shared/sort.ts
+ * breaks ties. Marked-deleted rows sit under `_scope` 'x', on no list.
+ */
+export const LIST_INDEX = {
+  /** Home's type tabs: a type in a scope, by created_at. */
+  typeTab: '[_scope+type+created_at]',
+  /** A campaign's or task's children, by created_at; and their counts by status (progress). */
+  children: '[parent_id+_scope+created_at]',
+  childStatus: '[parent_id+_scope+status]',
+  /** Created by a user, per status and type (Queue/Active/Completed type tabs, My List). */
+  mine: '[_scope+user_id+status+type+_sk]',
+  /** Created by a user, per status, top-level only (the All tabs). */
+  mineTop: '[_scope+user_id+status+_top+_sk]',
+  /** Assigned to a user other than the creator, per status and type / top-level only. */
+  assigned: '[_scope+_asg+status+type+_sk]',
+  assignedTop: '[_scope+_asg+status+_top+_sk]',
+  /** Every item of a status (itemsByStatus); every row is in it, so the repair at open counts it. */
+  status: '[_scope+status+_sk]',
+  /** Assigned to a user, by updated_at || created_at (assignedToMe). */
+  assignedTo: '[_scope+assigned_to+_uk]',
+} as const;
+
+const STORES_V6 = { ...STORES_V5, items: `${STORES_V5.items}, ${Object.values(LIST_INDEX).join(', ')}` };
+
+/** Version 7 (issue 19): the progress counters per parent and scope (counters.ts). */
+const STORES_V7 = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
+
+/**
+ * Version 8: the search copy saved for the next page (search.ts), and the log of the items each write
+ * touched (topLevel.ts), so a page reads only what changed since the copy was saved.
+ */
+const STORES = { ...STORES_V7, [SEARCH_LOG_STORE]: SEARCH_LOG_SCHEMA, searchCopy: 'key' };
+
+/** The key of the saved search copy's head row: which generation of parts is whole, and when. */
+export const SEARCH_COPY_HEAD = 'head';
+
+/** Names the saved copy's parts (search.ts saveCopy); written last, so a page never reads a half-saved copy. */
+export interface SearchCopyHead {
+  key: typeof SEARCH_COPY_HEAD;
+  /** The shape of what is saved (search.ts): a copy saved by other code is not read. */
+  version: string;
+  gen: string;
+  parts: number;
+  /** The oldest part's savedAt. */
+  savedAt: number;
+}
+
+/**
+ * Up to ~10,000 entries of the search copy as parallel arrays (cloned many times faster than as many
+ * objects): the SearchKey fields and the fields a result shows.
+ */
+export interface SearchCopyPart {
+  /** `${gen}:${part}`. */
+  key: string;
+  /** When this part's content was taken from the copy (Date.now()). */
+  savedAt: number;
+  ids: number[];
+  /** As matched (searchKeyOf) and as shown. */
+  keyTitles: string[];
+  titles: string[];
+  descriptions: (string | null)[];
+  updated: string[];
+  types: LocalItem['type'][];
+  statuses: LocalItem['status'][];
+  parents: (number | null)[];
+  sync: LocalItem['_syncStatus'][];
+  /** Items known changed but not yet read again when the part was taken: a page reads them. */
+  dirty: number[];
+}
+
+export type SearchCopyRow = SearchCopyHead | SearchCopyPart;
+
+/**
+ * Finds rows written around Dexie at open: every write through Dexie moves the counters' row count
+ * (ROWS_KEY), so a stored count that differs means some rows were not flagged, keyed or counted, and
+ * the flags, list keys and counters are computed again. One count of the store, not of each index:
+ * IndexedDB counts by walking, and at 100,000 rows every walk is on the way to the first screen.
+ */
+async function repairTopFlags(db: OutpostDb): Promise<void> {
+  const [all, rows] = await Promise.all([db.items.count(), db.counts.get([...ROWS_KEY])]);
+  if ((rows?.n ?? 0) === all) return;
+  // The saved search copy never saw those rows: it is not trusted over them.
+  await db.searchCopy.clear();
+  await db.transaction('rw', db.items, () => recomputeTopFlags(db.items));
+  await db.transaction('rw', db.items, () => recomputeListKeys(db.items));
+  await db.transaction('rw', db.items, db.counts, () => recomputeCounts(db.items, db.counts));
+}
+
+/**
+ * The Outpost IndexedDB database: items, users, contacts, syncQueue, meta. Version 2 keeps the stores
+ * and gives every queued entry its `kind`, read once from its method and URL; version 3 adds Home's
+ * index over the maintained top-level flag (topLevel.ts). No entry is ever dropped.
+ */
+export class OutpostDb extends Dexie {
+  items!: Table<LocalItem, number>;
+  users!: Table<LocalUser, number>;
+  contacts!: Table<LocalContact, number>;
+  syncQueue!: Table<QueueEntry, string>;
+  meta!: Table<MetaRow, string>;
+  trash!: Table<TrashRow, string>;
+  undo!: Table<UndoRecord, number>;
+  counts!: Table<CountsRow, [number | string, string]>;
+  searchLog!: Table<SearchLogRow, number>;
+  searchCopy!: Table<SearchCopyRow, string>;
+
+  constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
+    super(name, options);
+    // Null keys are not indexed by IndexedDB, so parent_id/assigned_to/uuid indexes hold only real refs.
+    this.use(topLevelMiddleware);
+    this.version(1).stores(STORES_V2);
+    this.version(2)
+      .stores(STORES_V2)
+      .upgrade((tx) =>
+        tx
+          .table<QueueEntry, string>('syncQueue')
+          .toCollection()
+          .modify((entry) => {
+            entry.kind ??= kindOfRequest(entry.method, entry.url);
+          }),
+      );
+    // Version 3 adds Home's index and computes every item's top-level flag; nothing is dropped.
+    this.version(3)
+      .stores(STORES_V3)
+      .upgrade((tx) => recomputeTopFlags(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 4 only adds two stores; every item and queued change stays as it is.
+    this.version(4).stores(STORES_V4);
+    // Version 5 only adds the reminder index (IndexedDB fills it from the stored items).
+    this.version(5).stores(STORES_V5);
+    // Version 6 adds the list screens' indexes and computes every item's list keys; nothing is dropped.
+    this.version(6)
+      .stores(STORES_V6)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 7 adds the progress counters and computes them from the stored items.
+    this.version(7)
+      .stores(STORES_V7)
+      .upgrade((tx) =>
+        recomputeCounts(tx.table<LocalItem, number>('items'), tx.table(COUNTS_STORE)).then(() => undefined),
+      );
+    // Version 8 only adds the saved search copy and its log; both start empty (a full read saves one).
+    this.version(DB_VERSION).stores(STORES);
+    // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
+    // in Home's index: the counts differ, and the flags are computed once before any query runs.
+    this.on('ready', (db) => repairTopFlags(db as OutpostDb));
+  }
+}
+
+export const META_KEYS = {
+  cursor: 'cursor',
+  lastSyncAt: 'lastSyncAt',
+  guestCounter: 'guestCounter',
+  tempCounter: 'tempCounter',
+  account: 'account',
+  dataOwner: 'dataOwner',
+  upgrade: 'upgrade',
+  idAliases: 'idAliases',
+  predicted: 'predicted',
+  mutuals: 'mutuals',
+  /** The notifications page as last fetched, for offline use (src/client/data/notifications/notifications.ts). */
+  notifications: 'notifications',
+  /** Reminders this device has shown, so a reload does not show them again (src/client/data/items/reminders.ts). */
+  remindersShown: 'remindersShown',
+} as const;
+export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
+
+/** Items open in a conflict dialog (indexed: null is not, so this reads only the conflicted ones). */
+export function conflictedCollection(db: OutpostDb) {
+  return db.items.where('_conflict').anyOf('update', 'delete');
+}
+
+/** Reads a meta value (inside the caller's transaction when there is one). */
+export async function getMeta<T>(db: OutpostDb, key: MetaKey): Promise<T | undefined> {
+  const row = await db.meta.get(key);
+  return row?.value as T | undefined;
+}
+
+/** Writes a meta value (inside the caller's transaction when there is one). */
+export async function setMeta(db: OutpostDb, key: MetaKey, value: unknown): Promise<void> {
+  await db.meta.put({ key, value });
+}
+
+/** The next number of a counter kept in meta; call inside a rw transaction so tabs never share one. */
+export async function nextCounter(db: OutpostDb, key: 'guestCounter' | 'tempCounter'): Promise<number> {
+  const current = (await getMeta<number>(db, key)) ?? 0;
+  const next = current + 1;
+  await setMeta(db, key, next);
+  return next;
+}

@@ -1,0 +1,98 @@
+import type { DBCoreMutateRequest, DBCoreTable, Table } from 'dexie';
+import type { ItemStatus } from '../../../shared/item';
+import { LIST_KEYS, type ListOrder, updatedKey } from '../../../shared/sort';
+import type { LocalItem } from './types';
+
+/**
+ * The maintained list keys behind every list screen's index (db.ts LIST_INDEX), so a screen reads its
+ * first rows and its counts by range instead of loading every item of a status, type or user.
+ *
+ * - `_scope`: whose list a row can be on: 'g' guest data (`local`), 'a' account data (pending or
+ *   synced), 'x' marked deleted (on no list). One value per scope, so one range reads a scope.
+ * - `_sk`: the key the row's status lists sort by (src/shared/sort.ts): Queue created_at, Active
+ *   updated_at || created_at, Completed completed_at || updated_at || created_at.
+ * - `_uk`: updated_at || created_at, the order of 'assigned to me' whatever the status.
+ * - `_asg`: assigned_to when someone other than the creator is assigned, absent otherwise (then the row
+ *   is not in the assigned indexes), so 'created by or assigned to me' is two disjoint ranges whose
+ *   counts add up.
+ *
+ * They depend on the row alone (and `_top`), so they are computed on the final value of every put to
+ * `items` (topLevel.ts's middleware calls withListKeys): no write path has to remember them.
+ */
+export type ListScope = 'g' | 'a' | 'x';
+
+export interface ListKeys {
+  _scope: ListScope;
+  _sk: string;
+  _uk: string;
+  _asg?: number;
+}
+
+type KeyedRow = Pick<
+  LocalItem,
+  | 'status'
+  | 'created_at'
+  | 'updated_at'
+  | 'completed_at'
+  | '_deleted'
+  | '_syncStatus'
+  | 'user_id'
+  | 'assigned_to'
+> &
+  Partial<ListKeys>;
+
+/** The order of each status's lists (Queue, Active, Completed and My List's tabs). */
+export const STATUS_ORDER = {
+  pending: 'queue',
+  in_progress: 'active',
+  completed: 'completed',
+} as const satisfies Record<ItemStatus, ListOrder>;
+
+/** Whose lists a row can be on: 'g' guest data, 'a' account data, 'x' marked deleted (on none). */
+export function scopeOf(row: Pick<LocalItem, '_deleted' | '_syncStatus'>): ListScope {
+  return row._deleted === 1 ? 'x' : row._syncStatus === 'local' ? 'g' : 'a';
+}
+
+/** A row's list keys from its own fields. */
+export function listKeysOf(row: KeyedRow): ListKeys {
+  const keys: ListKeys = {
+    _scope: scopeOf(row),
+    _sk: LIST_KEYS[STATUS_ORDER[row.status] ?? 'queue'](row as LocalItem),
+    _uk: updatedKey(row as LocalItem),
+  };
+  if (typeof row.assigned_to === 'number' && row.assigned_to !== row.user_id) keys._asg = row.assigned_to;
+  return keys;
+}
+
+function hasKeys(row: KeyedRow, keys: ListKeys): boolean {
+  return row._scope === keys._scope && row._sk === keys._sk && row._uk === keys._uk && row._asg === keys._asg;
+}
+
+/** `row` with its list keys set (the same object when they already are). */
+export function withKeys<T extends KeyedRow>(row: T): T {
+  const keys = listKeysOf(row);
+  if (hasKeys(row, keys)) return row;
+  const out = { ...row, ...keys };
+  if (keys._asg === undefined) delete out._asg;
+  return out;
+}
+
+/** The items table with every put's values given their list keys. */
+export function withListKeys(table: DBCoreTable): DBCoreTable {
+  return {
+    ...table,
+    mutate(req: DBCoreMutateRequest) {
+      if (req.type !== 'put' && req.type !== 'add') return table.mutate(req);
+      return table.mutate({ ...req, values: (req.values as KeyedRow[]).map(withKeys) });
+    },
+  };
+}
+
+/** Rewrites every item whose list keys are wrong or missing (the version 6 upgrade, the repair at open). */
+export async function recomputeListKeys(items: Table<LocalItem, number>): Promise<number> {
+  const rows = await items.toArray();
+  const changed = rows.filter((r) => withKeys(r) !== r).map(withKeys);
+  // Chunks keep one request from holding a copy of the whole table twice.
+  for (let i = 0; i < changed.length; i += 5_000) await items.bulkPut(changed.slice(i, i + 5_000));
+  return changed.length;
+}

@@ -1,0 +1,113 @@
+import type { Item, UserSummary } from '../../../shared/item';
+import type { QueueKind, QueueMethod } from '../../../shared/protocol';
+import type { PatchableField } from '../../../shared/schemas';
+import type { UndoStep } from '../../../shared/undo';
+
+/** pending: changes await the server; synced: matches the server; local: guest data, never sent. */
+export const SYNC_STATUSES = ['pending', 'synced', 'local'] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+
+export const CONFLICT_TYPES = ['update', 'delete'] as const;
+export type ConflictType = (typeof CONFLICT_TYPES)[number];
+
+/** An item as IndexedDB holds it: the API's fields plus the client-only markers. */
+export interface LocalItem extends Item {
+  _syncStatus: SyncStatus;
+  /** 1 while a local delete awaits the server (numbers index; booleans do not). */
+  _deleted: 0 | 1;
+  /** Counts local writes, so a screen can tell a fresh local change from a stale one. */
+  _localVersion: number;
+  _conflict: ConflictType | null;
+  /** Fields changed locally that the server has not confirmed yet. */
+  _dirty: PatchableField[];
+  /** The server copy the unconfirmed edits are based on (null for an item never on the server). */
+  _base: Item | null;
+  /**
+   * A status this device expects the server to give the item as a consequence of its own write (the
+   * roll-up); confirmed by the next pull, or dropped if the server never changes the item.
+   */
+  _predicted?: { status: Item['status']; completed_at: string | null } | null;
+  /** The server copy that disagrees with the local one while a conflict is open; null when deleted there. */
+  _remote: Item | null;
+  /** 1 for a row on Home's All list (live, no parent in its scope); kept by topLevel.ts on every write. */
+  _top?: 0 | 1;
+  /** List keys kept by listKeys.ts on every write: scope, status sort key, updated key, other assignee. */
+  _scope?: 'g' | 'a' | 'x';
+  _sk?: string;
+  _uk?: string;
+  _asg?: number;
+}
+
+export { QUEUE_METHODS } from '../../../shared/protocol';
+export type { QueueKind, QueueMethod };
+
+/** One queued request: the spec's fields plus its Idempotency-Key and the version it was based on. */
+export interface QueueEntry {
+  id: string;
+  /** Replay order; strictly increasing within one database. */
+  seq: number;
+  /** What the request does (create, update, assign, delete); stored, never parsed from the URL. */
+  kind: QueueKind;
+  method: QueueMethod;
+  url: string;
+  data: Record<string, unknown> | null;
+  timestamp: number;
+  retries: number;
+  idempotencyKey: string;
+  /** Sent as If-Match; null for creates and for edits of items the server has not answered yet. */
+  baseVersion: number | null;
+  /** The local id of the item the request is about (follows temporary-id swaps). */
+  itemId: number;
+  /** 'upgrade' marks the guest's items moving to a new account, for the Upgrade dialog's progress. */
+  tag: 'upgrade' | null;
+}
+
+export interface LocalUser extends UserSummary {}
+
+/**
+ * What one delete took, kept on the device for the trash and for undo (by the top item's uuid): the
+ * rows as they were, so a restore brings back the same ids and uuids at once, offline and as a guest.
+ */
+export interface TrashRow {
+  uuid: string;
+  /** Whose data it is: the signed-in user's id, 0 for the guest. */
+  owner: number;
+  deletedAt: string;
+  /** Orders deletes made in the same millisecond: one more than the newest row's when it was stored. */
+  seq?: number;
+  deletedBy: { id: number; name: string } | null;
+  /** The top of the deleted subtree, then the descendants that went with it. */
+  rows: LocalItem[];
+}
+
+/** One change the person made, with the steps that undo it (src/shared/undo.ts); newest has the highest seq. */
+export interface UndoRecord {
+  seq?: number;
+  owner: number;
+  at: string;
+  /** What the toast said: 'Todo completed', 'Task deleted'. */
+  label: string;
+  steps: UndoStep[];
+  /** Writes of one gesture (a reopen that reopens several) share it and are undone together. */
+  group: string | null;
+}
+
+export interface LocalContact {
+  id?: number;
+  user_id: number;
+  contact_phone: string;
+  name: string | null;
+}
+
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+
+/** Who is looking: the guest (id 0) or a signed-in user. */
+export interface Viewer {
+  userId: number;
+  isGuest: boolean;
+}
+
+export const GUEST_USER_ID = 0;

@@ -1,0 +1,174 @@
+import type { Item } from '../../../shared/item';
+import { type QueueKind, queueRequest, sendsIfMatch } from '../../../shared/protocol';
+import type { PatchableField } from '../../../shared/schemas';
+import type { OutpostDb } from '../store/db';
+import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../store/localItems';
+import type { LocalItem, QueueEntry } from '../store/types';
+
+export interface NewEntry {
+  kind: QueueKind;
+  data: Record<string, unknown> | null;
+  itemId: number;
+  baseVersion: number | null;
+  tag?: 'upgrade' | null;
+}
+
+/** The last queued seq (0 when the queue is empty); read it alongside a write's own reads. */
+export function lastSeq(db: OutpostDb): Promise<number> {
+  // Dexie's own promise (no async wrapper), so a transaction awaiting it alongside others stays open.
+  return db.syncQueue
+    .orderBy('seq')
+    .reverse()
+    .limit(1)
+    .keys()
+    .then((keys) => (keys[0] as number | undefined) ?? 0);
+}
+
+/**
+ * The queue row for a new request after `last` (from lastSeq, read in the same rw transaction), not yet
+ * added: the caller adds it without waiting for its item writes in between.
+ */
+export function queueRow(entry: NewEntry, last: number): QueueEntry {
+  return {
+    id: crypto.randomUUID(),
+    seq: last + 1,
+    kind: entry.kind,
+    ...queueRequest(entry.kind, entry.itemId),
+    data: entry.data,
+    timestamp: Date.now(),
+    retries: 0,
+    idempotencyKey: crypto.randomUUID(),
+    baseVersion: entry.baseVersion,
+    itemId: entry.itemId,
+    tag: entry.tag ?? null,
+  };
+}
+
+/** Appends a request to the queue; call inside the same rw transaction as the local write. */
+export async function enqueue(db: OutpostDb, entry: NewEntry): Promise<QueueEntry> {
+  const row = queueRow(entry, await lastSeq(db));
+  await db.syncQueue.add(row);
+  return row;
+}
+
+/** The queue in replay order. */
+export function queuedInOrder(db: OutpostDb): Promise<QueueEntry[]> {
+  return db.syncQueue.orderBy('seq').toArray();
+}
+
+/** Entries still queued for one item, in order. */
+export async function entriesFor(db: OutpostDb, itemId: number): Promise<QueueEntry[]> {
+  const list = await db.syncQueue.where('itemId').equals(itemId).toArray();
+  return list.sort((a, b) => a.seq - b.seq);
+}
+
+/** Points every queued edit of an item at a new server version (after a confirm or a silent merge). */
+export async function rebaseEntries(db: OutpostDb, itemId: number, version: number): Promise<void> {
+  await db.syncQueue
+    .where('itemId')
+    .equals(itemId)
+    .modify((e) => {
+      if (sendsIfMatch(e.kind)) e.baseVersion = version;
+    });
+}
+
+function pick(item: LocalItem, fields: readonly PatchableField[]): Partial<LocalItem> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = item[f];
+  // completed_at travels with status.
+  if (fields.includes('status')) out.completed_at = item.completed_at;
+  return out as Partial<LocalItem>;
+}
+
+/**
+ * Stores the server's answer for an item: the server copy, with any fields still waiting in the queue
+ * laid over it, pending until the queue holds nothing more for it.
+ */
+export async function applyConfirmed(
+  db: OutpostDb,
+  server: Item,
+  local: LocalItem | undefined,
+): Promise<LocalItem> {
+  const remaining = await entriesFor(db, server.id);
+  const dirty = [...new Set(remaining.flatMap(fieldsOfEntry))];
+  const deleting = remaining.some((e) => e.kind === 'delete');
+  const next: LocalItem = {
+    ...fromServer(server, local?._localVersion ?? 0),
+    ...(local ? pick(local, dirty) : {}),
+  };
+  if (remaining.length > 0) {
+    next._syncStatus = 'pending';
+    next._dirty = dirty;
+    next._base = server;
+    next._deleted = deleting ? 1 : 0;
+  }
+  await db.items.put(next);
+  await db.users.bulkPut([server.created_by, ...(server.assignedUser ? [server.assignedUser] : [])]);
+  return next;
+}
+
+/** Removes an item the server deleted, its descendants, and anything still queued for them. */
+export async function removeLocally(db: OutpostDb, id: number): Promise<void> {
+  const ids = [id, ...(await descendantIds(db, id))];
+  await db.items.bulkDelete(ids);
+  // A restore queued after this delete (an undo) still goes: it brings the item back.
+  await db.syncQueue
+    .where('itemId')
+    .anyOf(ids)
+    .filter((e) => e.kind !== 'restore')
+    .delete();
+}
+
+/**
+ * After a queued change was dropped: with nothing else queued for the item, put the server's copy back
+ * (a rejected edit or delete is undone); an item the server never had keeps its local pending copy.
+ */
+export async function settleAfterDrop(db: OutpostDb, itemId: number): Promise<void> {
+  const item = await db.items.get(itemId);
+  if (!item) return;
+  const remaining = await entriesFor(db, itemId);
+  if (remaining.length > 0) {
+    const dirty = [...new Set(remaining.flatMap(fieldsOfEntry))];
+    await db.items.put({
+      ...item,
+      _dirty: dirty,
+      _deleted: remaining.some((e) => e.kind === 'delete') ? 1 : 0,
+    });
+    return;
+  }
+  if (item._base === null && item.id < 0) {
+    // A create the server refused: there is nothing to fall back to, and keeping a copy that can
+    // never sync would leave this device different from every other one. The toast says so.
+    await db.items.delete(itemId);
+    return;
+  }
+  if (item._base) {
+    await db.items.put(fromServer(item._base, item._localVersion + 1));
+    await restoreDescendants(db, itemId);
+  } else if (item._deleted === 1) {
+    await db.items.put({ ...item, _deleted: 0, _localVersion: item._localVersion + 1 });
+    await restoreDescendants(db, itemId);
+  }
+}
+
+/** Un-hides descendants a local delete hid, when that delete did not happen. */
+export async function restoreDescendants(db: OutpostDb, id: number): Promise<void> {
+  const ids = await descendantIds(db, id);
+  const items = await db.items.bulkGet(ids);
+  const restored = items.filter(
+    (i): i is LocalItem => !!i && i._deleted === 1 && i._syncStatus !== 'pending',
+  );
+  await db.items.bulkPut(restored.map((i) => ({ ...i, _deleted: 0 as const })));
+}
+
+/** Marks an item and its local state from the entries still queued for it (after queue surgery). */
+export async function refreshPendingState(db: OutpostDb, itemId: number): Promise<void> {
+  const item = await db.items.get(itemId);
+  if (!item || item._syncStatus === 'local') return;
+  const remaining = await entriesFor(db, itemId);
+  if (remaining.length === 0 && item._conflict === null) {
+    await db.items.put({ ...item, _syncStatus: 'synced', _dirty: [], _base: null });
+  }
+}
+
+export { toServerShape };

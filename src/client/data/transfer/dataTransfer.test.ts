@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { testDevices } from '../../../../testkit/client/devices';
+import { type Device, settled, signIn } from '../../../../testkit/client/harness';
+import { freshPhone } from '../../../../testkit/client/server';
+import type { Item, Paginated } from '../../../shared/item';
+
+const { device, guest } = testDevices();
+
+/** A picked file as the browser hands it over. */
+const fileOf = (name: string, text: string) => {
+  const blob = new Blob([text]);
+  return { name, size: blob.size, text: async () => text, slice: (a: number, b: number) => blob.slice(a, b) };
+};
+
+const byTitle = async (d: Device, title: string) =>
+  (await d.client.db.items.toArray()).find((i) => i.title === title && i._deleted === 0);
+
+const tree = async (d: Device) =>
+  (await d.client.db.items.toArray())
+    .filter((i) => i._deleted === 0)
+    .map((i) => ({ uuid: i.uuid, title: i.title, type: i.type, status: i.status }))
+    .sort((a, b) => (a.uuid ?? '').localeCompare(b.uuid ?? ''));
+
+describe('export and import on the device', () => {
+  it('export as a guest, clear, import: the same tree comes back; a second import creates nothing', async () => {
+    const d = guest();
+    const { items } = d.client;
+    const campaign = await items.create({ title: 'Move', type: 'campaign' });
+    const task = await items.create({ title: 'Pack', type: 'task', parent_id: campaign.id });
+    await items.create({ title: 'Books', type: 'todo', parent_id: task.id, status: 'completed' });
+    await items.create({ title: 'Loose', type: 'todo' });
+    const before = await tree(d);
+    const transfer = await d.client.transfer();
+    const file = await transfer.exportFile('json');
+    expect(file.name).toMatch(/^outpost-\d{4}-\d{2}-\d{2}\.json$/);
+
+    await d.client.clearLocalData();
+    d.client.auth.getState().initGuest();
+    expect(await tree(d)).toEqual([]);
+    const preview = await transfer.planImport(fileOf(file.name, file.text));
+    expect(preview).toMatchObject({ error: null, counts: { campaign: 1, task: 1, todo: 2 }, existing: 0 });
+    const seen: number[] = [];
+    const result = await transfer.runImport(preview, (done) => seen.push(done));
+    expect(result).toEqual({ created: 4, skipped: 0, failed: [] });
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(await tree(d)).toEqual(before);
+    const books = await byTitle(d, 'Books');
+    const pack = await byTitle(d, 'Pack');
+    expect(books?.parent_id).toBe(pack?.id);
+
+    const again = await transfer.planImport(fileOf(file.name, file.text));
+    expect(again).toMatchObject({ counts: { campaign: 0, task: 0, todo: 0 }, existing: 4 });
+    expect(await transfer.runImport(again)).toMatchObject({ created: 0, skipped: 4 });
+    expect(await tree(d)).toEqual(before);
+  });
+
+  it('imports a Todoist CSV as a campaign with its tasks and todos, once', async () => {
+    const d = guest();
+    const transfer = await d.client.transfer();
+    const csv = [
+      'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE',
+      'section,Kitchen,,,,,,,,',
+      'task,Plates,,4,1,Sam,,2030-05-01,en,UTC',
+      'task,Blue ones,,4,2,Sam,,,en,UTC',
+      'junk,???,,,,,,,,',
+    ].join('\r\n');
+    const preview = await transfer.planImport(fileOf('Move house.csv', csv));
+    expect(preview.counts).toEqual({ campaign: 1, task: 2, todo: 1 });
+    expect(preview.problems).toHaveLength(1);
+    await transfer.runImport(preview);
+    await transfer.runImport(await transfer.planImport(fileOf('Move house.csv', csv)));
+    const titles = (await tree(d)).map((i) => `${i.type}:${i.title}`).sort();
+    expect(titles).toEqual(['campaign:Move house', 'task:Kitchen', 'task:Plates', 'todo:Blue ones']);
+    expect((await byTitle(d, 'Plates'))?.due_date).toBe('2030-05-01');
+  });
+
+  it('refuses bad files with a clear message and creates nothing', async () => {
+    const d = guest();
+    const transfer = await d.client.transfer();
+    for (const [name, text] of [
+      ['empty.json', ''],
+      ['wrong.json', '{"hello": 1}'],
+      ['junk.csv', 'type,title\nnope,x\n'],
+      ['binary.png', '\u0000\u0001\u0002PNG'],
+    ] as const) {
+      const preview = await transfer.planImport(fileOf(name, text));
+      expect(preview.error, name).toBeTruthy();
+      expect(preview.items, name).toEqual([]);
+    }
+    const big = { ...fileOf('big.json', '{}'), size: 20 * 1024 * 1024 };
+    expect((await transfer.planImport(big)).error).toMatch(/too large/);
+    expect(await d.client.db.items.count()).toBe(0);
+  });
+
+  it("signed in: another account's export becomes new items, and a second import doubles nothing", async () => {
+    const a = device();
+    const b = device();
+    await signIn(a, freshPhone(), 'Ann');
+    await signIn(b, freshPhone(), 'Bob');
+    const task = await a.client.items.create({ title: 'Shared recipe', type: 'task' });
+    await a.client.items.create({ title: 'Step one', type: 'todo', parent_id: task.id });
+    await settled(a);
+    const file = await (await a.client.transfer()).exportFile('json');
+
+    const transfer = await b.client.transfer();
+    await transfer.runImport(await transfer.planImport(fileOf(file.name, file.text)));
+    await transfer.runImport(await transfer.planImport(fileOf(file.name, file.text)));
+    await settled(b);
+    await b.client.engine.sync();
+    const mine = (await b.client.api.get<Paginated<Item>>('/items')).data.data;
+    expect(mine.map((i) => i.title).sort()).toEqual(['Shared recipe', 'Step one']);
+    expect(mine.every((i) => i.user_id === b.client.auth.getState().user.id)).toBe(true);
+    expect(mine.map((i) => i.uuid)).not.toContain(task.uuid);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * Export and import on the device (ARCHITECTURE §5), loaded on first use so papaparse and the parsers
+ * stay out of the first screen. Export reads IndexedDB (offline, as a guest); import creates through
+ * the repository, the normal write path, so imported items sync like anything else.
+ */
+import {
+  type ExportSource,
+  exportCsv,
+  exportDocument,
+  exportFileName,
+  type ImportItem,
+  type ImportPlan,
+  importFileProblem,
+  parseImport,
+} from '../../../shared/importExport';
+import type { UserSummary } from '../../../shared/item';
+import type { ItemsRepository } from '../items/itemsRepository';
+import type { OutpostDb } from '../store/db';
+import type { LocalItem, Viewer } from '../store/types';
+
+export interface DataTransferDeps {
+  db: OutpostDb;
+  viewer: () => Viewer & { user: UserSummary };
+  items: ItemsRepository;
+}
+
+export interface ExportFile {
+  name: string;
+  mime: string;
+  text: string;
+}
+
+/** An import as it will run: the plan, and how many of its items this device already has. */
+export interface ImportPreview extends ImportPlan {
+  fileName: string;
+  /** Items of the file already here (same uuid): they are skipped, never doubled. */
+  existing: number;
+}
+
+export interface ImportResult {
+  created: number;
+  skipped: number;
+  failed: { title: string; reason: string }[];
+}
+
+/** The device's live items of the viewer's scope (the guest's own, or the account's). */
+async function scopeItems(db: OutpostDb, viewer: Viewer): Promise<LocalItem[]> {
+  const all = await db.items.toArray();
+  return all.filter(
+    (i) => i._deleted === 0 && (viewer.isGuest ? i._syncStatus === 'local' : i._syncStatus !== 'local'),
+  );
+}
+
+const asSource = (i: LocalItem): ExportSource => i;
+
+export function createDataTransfer(deps: DataTransferDeps) {
+  const { db } = deps;
+
+  /** Outpost JSON or CSV of everything on the device for this viewer; no network needed. */
+  async function exportFile(format: 'json' | 'csv', now = new Date()): Promise<ExportFile> {
+    const viewer = deps.viewer();
+    const items = (await scopeItems(db, viewer)).map(asSource);
+    if (format === 'csv')
+      return { name: exportFileName(now, 'csv'), mime: 'text/csv', text: `\uFEFF${exportCsv(items)}` };
+    const user = viewer.isGuest ? null : { id: viewer.user.id, name: viewer.user.name };
+    const doc = exportDocument(items, user, now);
+    return {
+      name: exportFileName(now, 'json'),
+      mime: 'application/json',
+      text: JSON.stringify(doc, null, 2),
+    };
+  }
+
+  /** Reads a picked file into what it will create; bad files get a clear `error` and create nothing. */
+  async function planImport(file: {
+    name: string;
+    size: number;
+    text: () => Promise<string>;
+    slice?: (a: number, b: number) => Blob;
+  }): Promise<ImportPreview> {
+    const head = file.slice ? new Uint8Array(await file.slice(0, 4096).arrayBuffer()) : new Uint8Array();
+    const problem = importFileProblem({ name: file.name, size: file.size, bytes: head });
+    const empty: ImportPreview = {
+      source: null,
+      items: [],
+      counts: { campaign: 0, task: 0, todo: 0 },
+      problems: [],
+      error: problem,
+      fileName: file.name,
+      existing: 0,
+    };
+    if (problem) return empty;
+    const plan = parseImport(await file.text(), { fileName: file.name, userId: deps.viewer().userId });
+    const known = await knownUuids(plan.items);
+    const fresh = plan.items.filter((i) => !known.has(i.uuid));
+    const counts = { campaign: 0, task: 0, todo: 0 };
+    for (const item of fresh) counts[item.type] += 1;
+    return { ...plan, counts, fileName: file.name, existing: plan.items.length - fresh.length };
+  }
+
+  async function knownUuids(items: readonly ImportItem[]): Promise<Set<string>> {
+    const found = await db.items
+      .where('uuid')
+      .anyOf(items.map((i) => i.uuid))
+      .toArray();
+    return new Set(found.filter((i) => i._deleted === 0).map((i) => i.uuid ?? ''));
+  }
+
+  /**
+   * Creates the plan's items, parents first, through the repository (so they are queued and sync);
+   * an item already here (same uuid) is skipped. `onProgress` hears after every item.
+   */
+  async function runImport(
+    plan: Pick<ImportPreview, 'items'>,
+    onProgress: (done: number, total: number) => void = () => {},
+  ): Promise<ImportResult> {
+    const result: ImportResult = { created: 0, skipped: 0, failed: [] };
+    const known = await knownUuids(plan.items);
+    const ids = new Map<string, number>();
+    const total = plan.items.length;
+    let done = 0;
+    for (const item of plan.items) {
+      done += 1;
+      if (known.has(item.uuid)) {
+        result.skipped += 1;
+        const here = await db.items.where('uuid').equals(item.uuid).first();
+        if (here) ids.set(item.uuid, here.id);
+        onProgress(done, total);
+        continue;
+      }
+      let parentId: number | null = null;
+      if (item.parent_uuid) {
+        parentId = ids.get(item.parent_uuid) ?? null;
+        if (parentId === null) {
+          const stored = await db.items.where('uuid').equals(item.parent_uuid).first();
+          if (stored && stored._deleted === 0) parentId = stored.id;
+        }
+      }
+      try {
+        const created = await deps.items.create(
+          {
+            title: item.title,
+            type: item.type,
+            status: item.status,
+            description: item.description,
+            due_date: item.due_date,
+            parent_id: parentId,
+            uuid: item.uuid,
+          },
+          { record: false },
+        );
+        // An online create answers with the server's id; children name that one.
+        const stored = await db.items.where('uuid').equals(item.uuid).first();
+        ids.set(item.uuid, stored?.id ?? created.id);
+        result.created += 1;
+      } catch (error) {
+        result.failed.push({
+          title: item.title,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
+      onProgress(done, total);
+    }
+    return result;
+  }
+
+  /** What this device stores: the items, the bytes, and whether the browser keeps them. */
+  async function storageInfo(): Promise<{ items: number; bytes: number | null; persisted: boolean | null }> {
+    const items = (await scopeItems(db, deps.viewer())).length;
+    const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
+    const [estimate, persisted] = await Promise.all([
+      storage?.estimate ? storage.estimate().catch(() => null) : null,
+      storage?.persisted ? storage.persisted().catch(() => null) : null,
+    ]);
+    return { items, bytes: estimate?.usage ?? null, persisted };
+  }
+
+  return { exportFile, planImport, runImport, storageInfo };
+}
+
+export type DataTransfer = ReturnType<typeof createDataTransfer>;
