@@ -1,9 +1,9 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { toast } from './app/door';
 import { registerPwa } from './app/pwa';
 import { preloadRoute } from './app/router';
-import { toast } from './app/services';
 import { onboardingStore } from './stores/onboardingStore';
 import './styles.css';
 

@@ -12,7 +12,7 @@ import {
 } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
 import { type MenuIntent, useReplayMenuIntent } from '../components/ui/lazyMenu';
-import { useAuthState } from './services';
+import { useAuthState } from './door';
 import { useGuardedLogout } from './useGuardedLogout';
 
 /** The desktop header's account menu (Radix DropdownMenu); loaded on the first press of its button. */

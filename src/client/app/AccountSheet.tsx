@@ -2,7 +2,7 @@ import { CloudOff, LogIn, LogOut, Settings, Users } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { Avatar, Button, Sheet, SheetContent } from '../components/ui';
 import { uiStore, useUi } from '../stores/uiStore';
-import { useSignedInUser } from './services';
+import { useSignedInUser } from './door';
 import { useGuardedLogout } from './useGuardedLogout';
 
 /** The phone's account panel, opened from the header's avatar or sign-in icon. */

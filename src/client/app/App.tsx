@@ -1,14 +1,14 @@
 import { BrowserRouter } from 'react-router';
+import { DoorProvider } from './door';
 import { FollowIdSwaps } from './FollowIdSwaps';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { AppRoutes } from './router';
-import { ServicesProvider } from './services';
 import { useThemeSync } from './theme';
 
 export function App() {
   useThemeSync();
   return (
-    <ServicesProvider>
+    <DoorProvider>
       <BrowserRouter>
         <FollowIdSwaps />
         {/* The shell's own boundary; each screen has one more inside (AppRoutes). */}
@@ -16,6 +16,6 @@ export function App() {
           <AppRoutes />
         </RouteErrorBoundary>
       </BrowserRouter>
-    </ServicesProvider>
+    </DoorProvider>
   );
 }

@@ -9,7 +9,7 @@ import {
   connectionOf,
   pullProgressLabel,
 } from '../stores/syncStatusStore';
-import { useServices } from './services';
+import { useDoor } from './door';
 
 /**
  * Offline / Online / 'Online (N pending)' / 'Server unreachable (N pending)' / 'Syncing...': 3 s after
@@ -17,7 +17,7 @@ import { useServices } from './services';
  * one page shows 'Syncing 45,000 of 100,000' until it ends (S12).
  */
 export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) {
-  const { syncStatus } = useServices();
+  const { syncStatus } = useDoor();
   const online = useStore(syncStatus, (s) => s.online);
   const serverReachable = useStore(syncStatus, (s) => s.serverReachable);
   const syncing = useStore(syncStatus, (s) => s.syncing);

@@ -9,8 +9,9 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { Button } from '../components/ui/Button';
 import { overlayClasses } from '../components/ui/Dialog';
+import type { SyncNowResult } from '../data/commands/sync';
 import { connectionOf } from '../stores/syncStatusStore';
-import { type SyncNowResult, useServices } from './services';
+import { useDoor } from './door';
 
 /** The spec's confirmation for Clear Local Data, kept whenever nothing would be lost. */
 export const CLEAR_CONFIRM_TEXT = 'Are you sure you want to clear all local data? This cannot be undone.';
@@ -78,9 +79,9 @@ export default function DataLossConfirm({
   onExport,
   localOnly = 0,
 }: DataLossConfirmProps) {
-  const services = useServices();
-  const livePending = useStore(services.syncStatus, (s) => s.pendingCount);
-  const connection = useStore(services.syncStatus, connectionOf);
+  const door = useDoor();
+  const livePending = useStore(door.syncStatus, (s) => s.pendingCount);
+  const connection = useStore(door.syncStatus, connectionOf);
   const [pending, setPending] = useState(initialPending);
   const [syncing, setSyncing] = useState(false);
   const [report, setReport] = useState<SyncNowResult | null>(null);
@@ -99,7 +100,7 @@ export default function DataLossConfirm({
     setSyncing(true);
     try {
       // Reported in place: a toast over the dialog would say the same thing twice.
-      const result = await services.syncNow({ quiet: true });
+      const result = await door.send('sync.now', { quiet: true });
       setReport(result);
       setPending(result.pending);
     } catch {

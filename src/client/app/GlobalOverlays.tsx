@@ -2,14 +2,15 @@ import { lazy, Suspense } from 'react';
 import { useStore } from 'zustand';
 import { cancelTypeahead } from '../search/typeahead';
 import { uiStore, useUi } from '../stores/uiStore';
-import { SyncConflictHost } from '../sync/SyncConflictHost';
+import { useDoor } from './door';
 import { setShortcutHelpOpen, shortcutHelpStore } from './GlobalShortcuts';
-import { servicesLoaded, useServices } from './services';
 import { useMountedOnce } from './useMountedOnce';
 
 const SearchDialog = lazy(() => import('../search/SearchDialog'));
 const ShortcutHelp = lazy(() => import('./ShortcutHelp'));
 const CreateItemDialog = lazy(() => import('../items/CreateItemDialog'));
+// The open conflicts are a live read of the device: with the data layer, never before it (none exist then).
+const SyncConflictHost = lazy(() => import('../sync/SyncConflictHost'));
 // Only after a guest signs in (or an interrupted upload resumes): not part of the first screen.
 const UpgradeOverlay = lazy(() =>
   import('../sync/UpgradeOverlay').then((m) => ({ default: m.UpgradeOverlay })),
@@ -25,8 +26,8 @@ export function GlobalOverlays() {
   const helpOpen = useStore(shortcutHelpStore, (s) => s.open);
   const helpMounted = useMountedOnce(helpOpen);
   const celebrating = useUi((s) => s.celebration !== null);
-  const services = useServices();
-  const upgrading = useStore(services.syncStatus, (s) => s.upgrade !== null);
+  const door = useDoor();
+  const upgrading = useStore(door.syncStatus, (s) => s.upgrade !== null);
   const upgradeMounted = useMountedOnce(celebrating || upgrading);
 
   return (
@@ -51,8 +52,11 @@ export function GlobalOverlays() {
         {helpMounted ? <ShortcutHelp open={helpOpen} onOpenChange={setShortcutHelpOpen} /> : null}
         {upgradeMounted ? <UpgradeOverlay /> : null}
       </Suspense>
-      {/* Remounted when the data layer's services replace the shell's: their conflict hooks differ. */}
-      <SyncConflictHost key={servicesLoaded(services) ? 'data' : 'shell'} />
+      {door.client ? (
+        <Suspense fallback={null}>
+          <SyncConflictHost />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { createStore } from 'zustand/vanilla';
 import { cancelTypeahead, startTypeahead } from '../search/typeahead';
 import { uiStore } from '../stores/uiStore';
-import { appServices } from './services';
+import { pageDoor } from './door';
 
 /** Whether the keyboard shortcut help ('?') is open. */
 export const shortcutHelpStore = createStore<{ open: boolean }>()(() => ({ open: false }));
@@ -46,8 +46,8 @@ export function useGlobalShortcuts(): void {
       ) {
         event.preventDefault();
         void import('../items/mutations').then(({ undoChange }) => {
-          const services = appServices();
-          return undoChange(services.safety, services.toasts.getState().push);
+          const door = pageDoor();
+          return undoChange(door.send, door.toasts.getState().push);
         });
         return;
       }

@@ -12,8 +12,8 @@ import {
 import { useUnreadCount } from '../notifications/unreadCount';
 import { uiStore } from '../stores/uiStore';
 import { BrandMark } from './Brand';
+import { useAuthState, useSignedInUser } from './door';
 import { isTopLevel, NAV_LINKS, PRODUCT_NAME, titleFor } from './routeMeta';
-import { useAuthState, useSignedInUser } from './services';
 
 const SCROLL_BORDER_PX = 10;
 

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { cn, focusRing } from '../components/ui/cn';
 import type { Toast as ToastData, ToastStore } from '../stores/toastStore';
-import { useServices } from './services';
+import { useDoor } from './door';
 
 const SWIPE_THRESHOLD = 50;
 const EXIT_MS = 150;
@@ -12,7 +12,7 @@ const EXIT_MS = 150;
 /** One toast at a time from the app's one queue (Radix Toast: 5 s, swipe right, F8). */
 export default function ToastRegion() {
   // Screens, the sync engine and the service worker's notice all write to this one queue.
-  const { toasts: store } = useServices();
+  const { toasts: store } = useDoor();
   const queue = useStore(store, (s) => s.queue);
   // One at a time, and the newest wins (the spec's limit of 1): a stale 'Code sent' should not hold
   // back 'Welcome!' for five seconds.

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useStore } from 'zustand';
-import { useServices } from './services';
+import { useDoor } from './door';
 import { useMountedOnce } from './useMountedOnce';
 
 // Radix Toast loads with the first toast, not with the first screen; it then stays (exit animations,
@@ -9,7 +9,7 @@ const ToastRegion = lazy(() => import('./ToastRegion'));
 
 /** The toasts of the app's one queue (see ToastRegion). */
 export function Toaster() {
-  const { toasts } = useServices();
+  const { toasts } = useDoor();
   const pending = useStore(toasts, (s) => s.queue.length > 0);
   const mounted = useMountedOnce(pending);
   return mounted ? (

@@ -1,15 +1,19 @@
 import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useEffect } from 'react';
+import { type Door, useDoor } from './door';
 import { createQueryClient } from './queryClient';
 import { SERVER_LIST_KEY } from './queryKeys';
-import { type AppServices, useServices } from './services';
 
 /**
  * The data changed: something local was written (the queue's count moved) or a sync run finished (a
  * server `changed` event pulls, a push lands). Coalesced, so a burst of writes is one call; the
  * server-only lists refetch on it (below), like the live queries re-run on IndexedDB's changes.
  */
-export function onDataChange(services: AppServices, listener: () => void, waitMs = 150): () => void {
+export function onDataChange(
+  services: Pick<Door, 'syncStatus'>,
+  listener: () => void,
+  waitMs = 150,
+): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const off = services.syncStatus.subscribe((state, prev) => {
     if (state.pendingCount === prev.pendingCount && state.lastSyncAt === prev.lastSyncAt) return;
@@ -39,7 +43,7 @@ export function appQueryClient(): QueryClient {
  * marks the others stale, so a campaign just created shows on /campaigns without a remount.
  */
 export function FollowDataChanges() {
-  const services = useServices();
+  const services = useDoor();
   const queryClient = useQueryClient();
   useEffect(
     () => onDataChange(services, () => void queryClient.invalidateQueries({ queryKey: [SERVER_LIST_KEY] })),

@@ -1,5 +1,5 @@
 import { lazy, type ReactNode, Suspense, useState } from 'react';
-import { useServices } from './services';
+import { useDoor } from './door';
 
 const DataLossConfirm = lazy(() => import('./DataLossConfirm'));
 
@@ -9,12 +9,12 @@ const DataLossConfirm = lazy(() => import('./DataLossConfirm'));
  * 'Log out and lose N changes'). Render `dialog` outside any menu or sheet that closes on select.
  */
 export function useGuardedLogout(): { logout: () => Promise<void>; dialog: ReactNode } {
-  const services = useServices();
+  const services = useDoor();
   const [pending, setPending] = useState<number | null>(null);
 
   const logout = async () => {
     // Unreadable storage has nothing that could be sent first: the spec's logout goes on.
-    const count = await services.pendingChanges().catch(() => 0);
+    const count = await services.send('device.pendingChanges').catch(() => 0);
     if (count === 0) return services.auth.getState().logout();
     setPending(count);
   };

@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { UserSummary } from '../../shared/item';
+import type { AuthMode } from '../data/commands/server';
 import { uiStore } from '../stores/uiStore';
-import { type AuthMode, useServices } from './services';
+import { useDoor } from './door';
 
 /**
  * Signs in through the data layer's auth store; when the device was a guest, starts the celebratory
  * overlay, which also shows the upload of the guest's items (the data layer starts it in onLogin).
  */
 export function useSignIn(): (phone: string, name: string, code?: string) => Promise<UserSummary> {
-  const { auth } = useServices();
+  const { auth } = useDoor();
   return useCallback(
     async (phone, name, code) => {
       const wasGuest = !auth.getState().isAuthenticated;
@@ -25,8 +26,8 @@ export type { AuthMode };
 
 /** Asks the server to send a sign-in code; in demo mode it sends nothing and the test code works. */
 export function useRequestCode(): (phone: string) => Promise<AuthMode> {
-  const { server } = useServices();
-  return useCallback((phone) => server.requestCode(phone), [server]);
+  const { send } = useDoor();
+  return useCallback((phone) => send('server.requestCode', phone), [send]);
 }
 
 export const AUTH_MODE_QUERY_KEY = ['auth-mode'] as const;
@@ -37,10 +38,10 @@ export const AUTH_MODE_QUERY_KEY = ['auth-mode'] as const;
  * both sign-in screens behave as in demo mode until the server has actually answered 'otp'.
  */
 export function useAuthMode(): AuthMode {
-  const { server } = useServices();
+  const { send } = useDoor();
   const { data } = useQuery({
     queryKey: AUTH_MODE_QUERY_KEY,
-    queryFn: () => server.authMode(),
+    queryFn: () => send('server.authMode'),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
     retry: false,

@@ -3,9 +3,9 @@ import { useEffect, useRef } from 'react';
 import { localHistory } from '../../shared/activity';
 import type { Item, Paginated } from '../../shared/item';
 import type { SubtreeProgress } from '../../shared/progress';
-import { useLocal } from '../app/liveData';
+import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import { useServices } from '../app/services';
+import { type LiveQuery, useLive } from '../data/store/live';
 import { type LocalItem, useHomeItems, useViewer } from '../items/queries';
 
 /** The spec's local page size for guests and offline use. */
@@ -26,11 +26,11 @@ export interface CampaignPageState {
  */
 export function useCampaignPage(page: number): CampaignPageState {
   const viewer = useViewer();
-  const { server } = useServices();
+  const { send } = useDoor();
   const fromServer = !viewer.isGuest && viewer.online;
   const query = useQuery({
     queryKey: [SERVER_LIST_KEY, 'campaigns', viewer.user.id, page],
-    queryFn: ({ signal }) => server.campaignPage(page, signal),
+    queryFn: ({ signal }) => send('server.campaignPage', { page, signal }),
     enabled: fromServer,
     placeholderData: keepPreviousData,
   });
@@ -58,6 +58,26 @@ export function useCampaignPage(page: number): CampaignPageState {
   };
 }
 
+/** A campaign's local history: 'created' and 'completed' of it and everything under it. */
+const localActivityQuery: LiveQuery<
+  { campaignId: number; local: boolean; actor: { id: number; name: string } },
+  ReturnType<typeof localHistory>
+> = async (reads, { campaignId, local, actor }) => {
+  if (!local) return [];
+  const root = await reads.item(campaignId);
+  if (!root) return [];
+  const children = await reads.children(root.id);
+  const grandchildren = await Promise.all(
+    children.filter((c) => c.type !== 'todo').map((c) => reads.children(c.id)),
+  );
+  return localHistory([root, ...children, ...grandchildren.flat()], actor);
+};
+
+const campaignProgressQuery: LiveQuery<number[], Map<number, SubtreeProgress>> = async (reads, ids) => {
+  const all = await reads.subtreeProgress(ids);
+  return new Map([...all].filter(([, progress]) => progress.total > 0));
+};
+
 /** Where the feed comes from: the server's pages, or the device's own history (guests). */
 export type ActivitySource = 'server' | 'local';
 
@@ -70,11 +90,11 @@ export type ActivitySource = 'server' | 'local';
  */
 export function useCampaignActivity(campaignId: number) {
   const viewer = useViewer();
-  const { server } = useServices();
+  const { send } = useDoor();
   const source: ActivitySource = !viewer.isGuest && campaignId > 0 ? 'server' : 'local';
   const query = useInfiniteQuery({
     queryKey: [SERVER_LIST_KEY, 'activity', campaignId],
-    queryFn: ({ pageParam, signal }) => server.activity(campaignId, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => send('server.activity', { campaignId, page: pageParam, signal }),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.current_page < last.last_page ? last.current_page + 1 : undefined),
     staleTime: ACTIVITY_STALE_MS,
@@ -88,19 +108,11 @@ export function useCampaignActivity(campaignId: number) {
     wasOnline.current = viewer.online;
   }, [viewer.online, source, refetch]);
   const actor = viewer.isGuest ? { id: 0, name: 'You' } : viewer.user;
-  const local = useLocal(
-    async (reads) => {
-      if (source !== 'local') return [];
-      const root = await reads.item(campaignId);
-      if (!root) return [];
-      const children = await reads.children(root.id);
-      const grandchildren = await Promise.all(
-        children.filter((c) => c.type !== 'todo').map((c) => reads.children(c.id)),
-      );
-      return localHistory([root, ...children, ...grandchildren.flat()], actor);
-    },
-    [campaignId, source, actor.id, actor.name],
-  );
+  const local = useLive(localActivityQuery, {
+    campaignId,
+    local: source === 'local',
+    actor: { id: actor.id, name: actor.name },
+  });
   return { source, online: viewer.online, query, local };
 }
 
@@ -112,13 +124,5 @@ export function useCampaignActivity(campaignId: number) {
 export function useCampaignProgress(
   ids: readonly number[],
 ): ReadonlyMap<number, SubtreeProgress> | undefined {
-  const key = ids.join(',');
-  return useLocal(
-    async (reads) => {
-      const all = await reads.subtreeProgress(ids);
-      return new Map([...all].filter(([, progress]) => progress.total > 0));
-    },
-    // The ids' text is the dependency: the same campaigns give the same key on every render.
-    [key],
-  );
+  return useLive(campaignProgressQuery, [...ids]);
 }

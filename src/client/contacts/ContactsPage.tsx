@@ -12,8 +12,8 @@ import {
   type SkippedLine,
 } from '../../shared/csv';
 import { normalizePhone } from '../../shared/phone';
+import { toast, useDoor, useSignedInUser } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import { toast, useServices, useSignedInUser } from '../app/services';
 import {
   Avatar,
   Badge,
@@ -72,7 +72,7 @@ export default function ContactsPage() {
 const SNIFF_BYTES = 64 * 1024;
 
 function SignedInContacts() {
-  const { server, contacts, syncStatus } = useServices();
+  const { send, syncStatus } = useDoor();
   const online = useStore(syncStatus, (s) => s.online);
   const queryClient = useQueryClient();
   const fileRef = useRef<HTMLInputElement>(null);
@@ -86,7 +86,7 @@ function SignedInContacts() {
   // offline (no endless skeleton), and asked again as soon as the connection returns.
   const mutuals = useQuery({
     queryKey: MUTUALS_QUERY_KEY,
-    queryFn: () => server.mutuals(),
+    queryFn: () => send('server.mutuals'),
     enabled: online,
     gcTime: Number.POSITIVE_INFINITY,
   });
@@ -99,16 +99,16 @@ function SignedInContacts() {
   // The assignee pickers read the device's copy of the mutuals: each fresh list from the server here
   // refreshes that copy too, so a new mutual contact is offered at once, not after a relaunch.
   useEffect(() => {
-    if (mutuals.dataUpdatedAt > 0) void contacts.refreshMutuals();
-  }, [mutuals.dataUpdatedAt, contacts]);
+    if (mutuals.dataUpdatedAt > 0) void send('contacts.refreshMutuals');
+  }, [mutuals.dataUpdatedAt, send]);
 
   // The data layer's import sends the valid phones and keeps them locally; its errors carry the toast.
   const importMutation = useMutation({
     mutationFn: async (list: ContactCandidate[]) => {
-      await contacts.import(list);
+      await send('contacts.import', list);
       // Who of them is on Outpost now: the mutuals after the import (unknown if that read fails).
       const after = await queryClient
-        .fetchQuery({ queryKey: MUTUALS_QUERY_KEY, queryFn: () => server.mutuals(), staleTime: 0 })
+        .fetchQuery({ queryKey: MUTUALS_QUERY_KEY, queryFn: () => send('server.mutuals'), staleTime: 0 })
         .catch(() => null);
       return { sent: phonesToSend(list).length, onOutpost: after ? mutualsAmong(list, after) : null };
     },
@@ -122,7 +122,7 @@ function SignedInContacts() {
 
   const importFromPhone = async () => {
     try {
-      const picked = await contacts.pickFromPhone();
+      const picked = await send('contacts.pickFromPhone');
       if (picked.length === 0) throw new ContactImportError(CONTACT_TEXTS.cancelled);
       setReview({ candidates: picked, skipped: [] });
     } catch (error) {

@@ -1,35 +1,30 @@
 import Dexie from 'dexie';
-import type { ContactCandidate } from '../../shared/csv';
-import type { Item, UserSummary } from '../../shared/item';
+import type { UserSummary } from '../../shared/item';
 import { type AuthStore, createAuthStore } from '../stores/authStore';
 import { createNotificationStore, type NotificationStore } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
 import { createLocalEcho } from './changes/localEcho';
-import type { UndoStack } from './changes/undoStack';
 import { refreshMutuals } from './contacts/mutuals';
-import type { ItemsRepository } from './items/itemsRepository';
+import { mutualsService } from './contacts/mutualsService';
+import { remindersService } from './items/remindersService';
+import { lazily, lazyMethods } from './lazy';
 import { type ApiClient, createApiClient, type FetchLike } from './net/apiClient';
-import { browserConnectivity, type Connectivity, onTabVisible, serverChanges } from './net/connectivity';
-import { shareAuthAcrossTabs, watchQueueCounts } from './net/tabs';
-import type { NotificationsClient } from './notifications/notifications';
-import { whenIdle } from './search/idle';
-import type { LocalSearch, SearchRow } from './search/search';
-import {
-  conflictedCollection,
-  DB_NAME,
-  getMeta,
-  META_KEYS,
-  OutpostDb,
-  SEARCH_COPY_HEAD,
-  setMeta,
-} from './store/db';
+import { browserConnectivity, type Connectivity } from './net/connectivity';
+import { connectivityService } from './net/connectivityService';
+import { authAcrossTabsService, queueCountsService } from './net/tabsService';
+import { notificationsService } from './notifications/notificationsService';
+import { createSearchPart } from './search/searchService';
+import { type Service, type ServiceContext, startAll } from './service';
+import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
 import * as queries from './store/itemQueries';
+import { createStorageKeeper } from './store/storage';
 import type { LocalItem, Viewer } from './store/types';
-import type { SyncEngine, SyncEngineDeps, SyncResult } from './sync';
+import type { SyncResult } from './sync';
+import { lazySyncEngine } from './sync/lazyEngine';
 import { createSyncLock } from './sync/locks';
 import { trackReachability } from './sync/reachability';
-
+import { syncService } from './sync/syncService';
 export interface OutpostClientOptions {
   /** Origin of the server ('' = same origin, the browser default). */
   baseUrl?: string;
@@ -60,19 +55,6 @@ function openInPage(path: string): void {
 /** How long start() waits at most for the screen to show the device's data before it asks the server. */
 const FIRST_SCREEN_WAIT_MS = 1000;
 
-/** How long after the first screen the reminder watch starts. */
-const REMINDERS_DELAY_MS = 2000;
-/**
- * After the first screen, the device's search copy is read and indexed in the background (in slices,
- * search.ts), so the first Ctrl/Cmd+K answers from a ready index instead of reading every item.
- */
-const SEARCH_WARM_DELAY_MS = 4000;
-/**
- * With a saved search copy (search.ts) the copy is read in a fraction of a full read's time: it is
- * warmed at the first idle moment after this instead.
- */
-const SEARCH_WARM_SAVED_DELAY_MS = 500;
-
 /** How long after that frame the server waits: the frame reaches the screen a moment after it is drawn. */
 const SETTLE_MS = 100;
 
@@ -84,6 +66,7 @@ function afterPaint(): Promise<void> {
   });
 }
 
+/** The repository's writes; undo puts fields back through the raw `write` (./changes/undoStack.ts). */
 const WRITES = [
   'create',
   'update',
@@ -95,87 +78,15 @@ const WRITES = [
   'start',
   'complete',
   'reopen',
-  // Undo puts fields back through the raw write (./undoStack.ts).
   'write',
-] as const satisfies readonly (keyof ItemsRepository)[];
+] as const;
 
-/**
- * The repository's writes, each waiting for the remembered account (so an early change is never the
- * guest's) and loading the repository on the first one: the first screen only reads.
- */
-function gatedRepository(
-  load: () => Promise<ItemsRepository>,
-  restored: () => Promise<void>,
-): ItemsRepository {
-  const gated: Record<string, unknown> = {};
-  for (const name of WRITES) {
-    gated[name] = async (...args: never[]) => {
-      await restored();
-      const repository = await load();
-      return (repository[name] as (...xs: never[]) => Promise<unknown>)(...args);
-    };
-  }
-  return gated as ItemsRepository;
-}
-
-type SyncTriggers = Parameters<SyncEngine['start']>[0];
-
-/**
- * The sync engine behind the same methods, loaded on first use: a guest who never signs in never
- * downloads the push, pull, conflict and upgrade code (bench/bundle.ts budgets Home's first load).
- */
-function lazySyncEngine(deps: SyncEngineDeps) {
-  const { db } = deps;
-  let loading: Promise<SyncEngine> | null = null;
-  const load = () => {
-    loading ??= import('./sync').then((m) => m.createSyncEngine(deps));
-    return loading;
-  };
-  // Calls made before the engine has loaded, so `settled` waits for them too.
-  const starting = new Set<Promise<unknown>>();
-  function track<T>(work: Promise<T>): Promise<T> {
-    starting.add(work);
-    const done = () => starting.delete(work);
-    work.then(done, done);
-    return work;
-  }
-  return {
-    sync: (...args: Parameters<SyncEngine['sync']>) => track(load().then((e) => e.sync(...args))),
-    pushNow: (entryId: string) => track(load().then((e) => e.pushNow(entryId))),
-    /**
-     * Resolves when no push or sync run is under way and none is waiting to start (W1: a write only
-     * starts its push). Tests wait on it where they mean "after it synced"; see SyncEngine.settled.
-     */
-    async settled(): Promise<void> {
-      for (;;) {
-        if (starting.size > 0) await Promise.allSettled([...starting]);
-        if (!loading) return;
-        await (await loading).settled();
-        if (starting.size === 0) return;
-      }
-    },
-    resolveConflicts: (...args: Parameters<SyncEngine['resolveConflicts']>) =>
-      load().then((e) => e.resolveConflicts(...args)),
-    // The conflict list is watched on every screen; with none stored (always, for a guest) it needs no engine.
-    listConflicts: async () =>
-      loading || (await conflictedCollection(db).count()) > 0 ? (await load()).listConflicts() : [],
-    refreshStatus: () => load().then((e) => e.refreshStatus()),
-    pull: () => load().then((e) => e.pull()),
-    pushQueue: (...args: Parameters<SyncEngine['pushQueue']>) => load().then((e) => e.pushQueue(...args)),
-    /** Starts the triggers once the engine has loaded; the stop function works before that too. */
-    start(triggers: SyncTriggers): () => void {
-      let stop: (() => void) | null = null;
-      let stopped = false;
-      void load().then((e) => {
-        if (!stopped) stop = e.start(triggers);
-      });
-      return () => {
-        stopped = true;
-        stop?.();
-      };
-    },
-  };
-}
+/** Started at once: they need nothing from the server. */
+const AT_START: readonly Service[] = [authAcrossTabsService, queueCountsService, mutualsService];
+/** Started once the first screen has drawn what the device holds, so they never compete with it. */
+const AFTER_FIRST_SCREEN: readonly Service[] = [remindersService];
+/** Started once the server has confirmed (or refused) the remembered account. */
+const AFTER_SESSION_CHECK: readonly Service[] = [notificationsService, connectivityService, syncService];
 
 /** Everything the screens need, wired together; tests make one per simulated device. */
 export function createOutpostClient(options: OutpostClientOptions = {}) {
@@ -190,9 +101,9 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   }
   const db = new OutpostDb(options.dbName ?? DB_NAME, dbOptions);
   const connectivity = options.connectivity ?? browserConnectivity();
+  const isOnline = () => connectivity.isOnline();
   const toasts = options.toastStore ?? createToastStore();
   const status = options.statusStore ?? createSyncStatusStore(connectivity.isOnline());
-  const toast = toasts.getState().push;
   const notificationState = options.notificationStore ?? createNotificationStore();
   let auth: AuthStore;
   let lastSync: Promise<SyncResult> | null = null;
@@ -201,8 +112,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   const api: ApiClient = createApiClient({
     baseUrl: options.baseUrl ?? '',
     // R1: every answer, or its absence while online, tells the badge whether the server is reachable.
-    fetch: trackReachability(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), status, () =>
-      connectivity.isOnline(),
+    fetch: trackReachability(
+      options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      status,
+      isOnline,
     ),
     ...(options.xsrfToken ? { xsrfToken: options.xsrfToken } : {}),
     onUnauthorized: () => auth.getState().toGuest(),
@@ -217,9 +130,9 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     db,
     api,
     viewer,
-    isOnline: () => connectivity.isOnline(),
+    isOnline,
     status,
-    toast,
+    toast: toasts.getState().push,
     lock: createSyncLock(`outpost-sync:${db.name}`, options.locks === undefined ? undefined : options.locks),
     onIdSwap: (oldId, newId) => {
       for (const listener of swapListeners) listener(oldId, newId);
@@ -269,103 +182,51 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   // The device starts as the account it remembers; the session check confirms it later (start()).
   void auth.getState().restore();
   const echo = createLocalEcho();
-  let repository: Promise<ItemsRepository> | null = null;
-  const items = gatedRepository(
-    () => {
-      repository ??= import('./items/itemsRepository').then((m) =>
-        m.createItemsRepository({ db, viewer, pushNow: engine.pushNow, echo }),
-      );
-      return repository;
-    },
-    () => auth.getState().restore(),
+  const repository = lazily(() =>
+    import('./items/itemsRepository').then((m) =>
+      m.createItemsRepository({ db, viewer, pushNow: engine.pushNow, echo }),
+    ),
   );
+  // Each write waits for the remembered account, so an early change is never the guest's.
+  const items = lazyMethods(repository, WRITES, () => auth.getState().restore());
   // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
-  let undoStack: Promise<UndoStack> | null = null;
-  const undo = (): Promise<UndoStack> => {
-    undoStack ??= import('./changes/undoStack').then((m) =>
-      m.createUndoStack({
-        db,
-        api,
-        viewer,
-        items,
-        pushNow: engine.pushNow,
-        isOnline: () => connectivity.isOnline(),
-      }),
-    );
-    return undoStack;
-  };
-  // §6 'Storage the browser keeps': ask once there is something to keep (the first item), once a page.
-  let persistAsked = false;
-  const askPersistence = async (): Promise<void> => {
-    if (persistAsked || typeof navigator === 'undefined' || !navigator.storage?.persist) return;
-    persistAsked = true;
-    try {
-      if (!(await navigator.storage.persisted())) await navigator.storage.persist();
-    } catch {
-      // Some browsers refuse outright; Preferences shows the storage may be cleared.
-    }
-  };
-  const create = items.create;
-  items.create = async (...args) => {
-    const created = await create(...args);
-    void askPersistence();
-    return created;
-  };
-  // Search (and its cache of every title) loads when the dialog first asks.
-  let localSearch: LocalSearch | null = null;
-  type Searcher = (
-    query: string,
-    limit?: number,
-    onLocal?: (found: SearchRow[]) => void,
-  ) => Promise<(Item | SearchRow)[]>;
-  let searcher: Promise<Searcher> | null = null;
-  /** See search.ts createSearch: `onLocal` gets the device's hits first when the server is asked. */
-  const loadSearcher = () => {
-    searcher ??= import('./search/search').then((m) => {
-      localSearch = m.createLocalSearch(db);
-      return m.createSearch({ api, local: localSearch, viewer, isOnline: () => connectivity.isOnline() });
-    });
-    return searcher;
-  };
-  const search: Searcher = async (query, limit, onLocal) => (await loadSearcher())(query, limit, onLocal);
-  let closed = false;
-  const warmSearch = async () => {
-    if (closed) return;
-    await loadSearcher();
-    await localSearch?.warm();
-  };
-  // Notifications and reminders load after the first screen, with their own chunk.
-  let notificationsLoading: Promise<NotificationsClient> | null = null;
-  const loadNotifications = () => {
-    notificationsLoading ??= import('./notifications/notifications').then((m) =>
+  const undo = lazily(() =>
+    import('./changes/undoStack').then((m) =>
+      m.createUndoStack({ db, api, viewer, items, pushNow: engine.pushNow, isOnline }),
+    ),
+  );
+  // Export, import and what the device stores (papaparse stays out of Home).
+  const transfer = lazily(() =>
+    import('./transfer/dataTransfer').then((m) => m.createDataTransfer({ db, viewer, items })),
+  );
+  const notifications = lazily(() =>
+    import('./notifications/notifications').then((m) =>
       m.createNotifications({
         db,
         api,
         store: notificationState,
-        isOnline: () => connectivity.isOnline(),
+        isOnline,
         userId: () => (auth.getState().isAuthenticated ? auth.getState().user.id : 0),
       }),
-    );
-    return notificationsLoading;
-  };
-  const notifications = {
-    userChanged: async () => {
-      // A guest has no notifications: the module is not even loaded for them.
-      if (!auth.getState().isAuthenticated && notificationsLoading === null) {
-        notificationState.setState({ userId: 0, unread: 0, entries: null });
-        return;
-      }
-      await (await loadNotifications()).userChanged();
-    },
-    onUnread: (unread: number) => void loadNotifications().then((n) => n.onUnread(unread)),
-    refresh: async () => (await loadNotifications()).refresh(),
-    loadMore: async () => (await loadNotifications()).loadMore(),
-    markRead: async (ids?: number[]) => (await loadNotifications()).markRead(ids),
-    push: {
-      check: async () => (await loadNotifications()).push.check(),
-      enable: async () => (await loadNotifications()).push.enable(),
-      disable: async () => (await loadNotifications()).push.disable(),
-    },
+    ),
+  );
+  const storage = createStorageKeeper();
+  const search = createSearchPart({ db, api, viewer, isOnline });
+
+  const services: ServiceContext = {
+    db,
+    api,
+    auth,
+    status,
+    toasts,
+    notificationState,
+    connectivity,
+    engine,
+    viewer,
+    notifications,
+    syncInBackground,
+    updateMutuals,
+    options: { baseUrl: options.baseUrl ?? '', openPath: options.openPath ?? openInPage },
   };
 
   let markScreenShown = () => {};
@@ -411,27 +272,21 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     queries: bound,
     /** Edits in place shown on the lists before they commit (localEcho.ts); live lists listen. */
     echo,
-    search,
-    // Loaded on first use: papaparse and the phone rules are not needed for the first screen.
-    contacts: {
-      pickFromPhone: async (nav?: unknown) =>
-        (await import('./contacts/contactsImport')).pickPhoneContacts(nav),
-      fromCsv: async (text: string) => (await import('./contacts/contactsImport')).contactsFromCsv(text),
-      import: async (candidates: readonly ContactCandidate[]) =>
-        (await import('./contacts/contactsImport')).importContacts(api, db, viewer().userId, candidates),
-    },
+    search: search.search,
     viewer,
     /** The screen has drawn its first list from the device; start() asks the server after that paint. */
     screenShown: () => markScreenShown(),
-    /** Undo and the trash (./undoStack.ts), loaded on first use. */
+    /** Undo and the trash (./changes/undoStack.ts), loaded on first use. */
     undo,
-    /** Export, import and what the device stores; loaded on first use (papaparse stays out of Home). */
-    transfer: async () => (await import('./transfer/dataTransfer')).createDataTransfer({ db, viewer, items }),
-    /** The signed-in user's mutual contacts, kept locally for the assignee pickers (./mutuals.ts). */
-    mutuals: { refresh: () => updateMutuals(true) },
-    /** The signed-in user's notifications and Web Push (./notifications.ts). */
+    /** Export, import and what the device stores (./transfer/dataTransfer.ts), loaded on first use. */
+    transfer,
+    /** The signed-in user's notifications and Web Push (./notifications/notifications.ts), loaded on first use. */
     notifications,
     notificationState,
+    /** The signed-in user's mutual contacts, kept locally for the assignee pickers (./contacts/mutuals.ts). */
+    mutuals: { refresh: () => updateMutuals(true) },
+    /** Asks the browser to keep the device's data (once there is something to keep). */
+    storage: { keep: storage.keep },
     /** Tells an open /tasks/{id} route that its temporary id became the server's. */
     onIdSwap(listener: (oldId: number, newId: number) => void): () => void {
       swapListeners.add(listener);
@@ -440,111 +295,24 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     /** The last background sync started by login, for tests and the Upgrade dialog. */
     lastSync: () => lastSync,
     clearFinishedUpgrade: async () => (await import('./sync/guestUpgrade')).clearFinishedUpgrade(db),
-    /** Guest init, session check, then the sync triggers and the cross-tab wiring. Returns a stop function. */
+    /**
+     * Guest init, then the services in three waves: at once; after the first screen has drawn what the
+     * device holds; after the session check. Returns a stop function.
+     */
     async start(): Promise<() => void> {
       auth.getState().initGuest();
-      const offAuth = shareAuthAcrossTabs(auth, `outpost-auth:${db.name}`, () => {
-        void auth
-          .getState()
-          .checkSession()
-          .then(() => syncInBackground());
-      });
-      const offCounts = watchQueueCounts(db, status);
-      // Something to keep already (a returning visitor): ask for persistent storage now.
-      void db.items
-        .limit(1)
-        .count()
-        .then((n) => (n > 0 ? askPersistence() : undefined))
-        .catch(() => undefined);
-      // Each finished sync run is a moment the server is reachable: refresh stale mutuals then.
-      const offMutuals = status.subscribe((state, prev) => {
-        if (state.lastSyncAt !== prev.lastSyncAt) void updateMutuals();
-      });
+      const stops = [startAll([...AT_START, storage.service], services)];
       await auth.getState().restore();
       // The server is asked once the first screen has drawn what the device holds: its answer only
       // confirms the remembered account or turns the device back to guest, and its request (and the
       // sync after it) no longer competes with that first screen.
       await Promise.race([screenShown, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]);
       await afterPaint();
-      // Reminders come due from the device's own items, signed in or not (./reminders.ts). The watch
-      // starts a moment after the first screen has settled: one already due shows then (it catches up),
-      // and its code is not part of the first screen's download.
-      let offReminders = () => {};
-      let stopped = false;
-      const remindersLater = setTimeout(() => {
-        void import('./items/reminders').then((m) => {
-          if (!stopped) offReminders = m.watchReminders({ db, toast, open: options.openPath ?? openInPage });
-        });
-      }, REMINDERS_DELAY_MS);
-      // Not while a first sync streams in: its pages would make the copy stale as it is read.
-      let warming = false;
-      const warmWhenIdle = () => {
-        if (stopped || warming) return;
-        if (status.getState().pullProgress !== null)
-          searchLater = setTimeout(warmWhenIdle, SEARCH_WARM_DELAY_MS);
-        else {
-          warming = true;
-          void warmSearch().catch(() => undefined);
-        }
-      };
-      let searchLater = setTimeout(warmWhenIdle, SEARCH_WARM_DELAY_MS);
-      // A saved copy costs little to read: sooner, then (the head row only, a few bytes).
-      void db.searchCopy.get(SEARCH_COPY_HEAD).then(
-        (head) => {
-          if (!head || stopped || warming) return;
-          clearTimeout(searchLater);
-          searchLater = setTimeout(() => whenIdle(warmWhenIdle, 0), SEARCH_WARM_SAVED_DELAY_MS);
-        },
-        () => undefined,
-      );
+      stops.push(startAll([...AFTER_FIRST_SCREEN, search.service], services));
       await auth.getState().checkSession();
-      void notifications.userChanged();
-      const offNotificationUser = auth.subscribe((state, prev) => {
-        if (state.isAuthenticated !== prev.isAuthenticated || state.user.id !== prev.user.id)
-          void notifications.userChanged();
-      });
-      // The badge follows the network for everyone; the engine (and its chunk) only for an account.
-      status.getState().setOnline(connectivity.isOnline());
-      const offOnlineStatus = connectivity.subscribe((online) => status.getState().setOnline(online));
-      let offEngine: (() => void) | null = null;
-      const startEngine = () => {
-        offEngine ??= engine.start({
-          onOnlineChange: (cb) => connectivity.subscribe(cb),
-          onVisible: onTabVisible,
-          // A stream only for a signed-in user who is online; it follows sign-in, sign-out and the network.
-          onServerChange: serverChanges({
-            baseUrl: options.baseUrl ?? '',
-            onNotification: (unread) => notifications.onUnread(unread),
-            wanted: () => connectivity.isOnline() && !auth.getState().isAnonymous,
-            onWantedChange: (cb) => {
-              const offAuthChange = auth.subscribe((state, prev) => {
-                if (state.isAnonymous !== prev.isAnonymous || state.user.id !== prev.user.id) cb();
-              });
-              const offOnline = connectivity.subscribe(() => cb());
-              return () => {
-                offAuthChange();
-                offOnline();
-              };
-            },
-          }),
-        });
-      };
-      if (auth.getState().isAuthenticated) startEngine();
-      const offStartOnLogin = auth.subscribe((state) => {
-        if (state.isAuthenticated) startEngine();
-      });
+      stops.push(startAll(AFTER_SESSION_CHECK, services));
       return () => {
-        stopped = true;
-        clearTimeout(remindersLater);
-        clearTimeout(searchLater);
-        offReminders();
-        offNotificationUser();
-        offStartOnLogin();
-        offOnlineStatus();
-        offEngine?.();
-        offMutuals();
-        offCounts();
-        offAuth();
+        for (const stop of stops.reverse()) stop();
       };
     },
     /** Changes not on the server yet (the queue): what Clear Local Data and Log out would lose. */
@@ -566,21 +334,11 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         db.searchCopy,
       ];
       await db.transaction('rw', stores, async () => {
-        await Promise.all([
-          db.searchCopy.clear(),
-          db.trash.clear(),
-          db.undo.clear(),
-          db.items.clear(),
-          db.syncQueue.clear(),
-          db.meta.clear(),
-          db.users.clear(),
-          db.contacts.clear(),
-        ]);
+        await Promise.all(stores.map((store) => store.clear()));
       });
     },
     close(): void {
-      closed = true;
-      localSearch?.dispose();
+      search.dispose();
       db.close();
     },
   };

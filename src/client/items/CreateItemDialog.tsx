@@ -1,7 +1,7 @@
 import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import { isBlankTitle } from '../../shared/text';
-import { useServices, useToast } from '../app/services';
+import { useDoor, useToast } from '../app/door';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
@@ -52,7 +52,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const parent = useItem(parentId ?? 0);
   const createItem = useCreateItem();
   const toast = useToast();
-  const { safety } = useServices();
+  const { send } = useDoor();
 
   useEffect(() => {
     if (open) {
@@ -91,7 +91,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
           today: localToday(),
         }),
       );
-      const action = await undoAction(safety, toast);
+      const action = await undoAction(send, toast);
       toast({
         title: 'Item created',
         description: `Your ${type} has been created successfully.`,

@@ -2,8 +2,7 @@
 import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
 import type { ItemPatchInput } from '../../shared/schemas';
-import { isInvalidInput, useItemWrites } from '../app/liveData';
-import { useServices, useToast } from '../app/services';
+import { isInvalidInput, useDoor, useToast } from '../app/door';
 import { TYPE_LABEL } from './itemStyle';
 import { undoAction } from './mutations';
 
@@ -34,19 +33,19 @@ export interface ItemEdits {
 }
 
 export function useItemEdits(): ItemEdits {
-  const writes = useItemWrites();
   const toast = useToast();
-  const { safety } = useServices();
+  const { send } = useDoor();
   return useMemo<ItemEdits>(
     () => ({
       save: async (item, patch, opts) => {
         const { assigned_to, ...rest } = patch;
         // One save, one undo, even when the assignee goes through its own write.
         const undo = { group: crypto.randomUUID() };
-        if (Object.keys(rest).length > 0) await writes.update(item.id, rest, undo);
-        if (assigned_to !== undefined) await writes.assign(item.id, assigned_to ?? 0, undo);
+        if (Object.keys(rest).length > 0) await send('items.update', { id: item.id, patch: rest, undo });
+        if (assigned_to !== undefined)
+          await send('items.assign', { id: item.id, userId: assigned_to ?? 0, undo });
         if (!opts?.quiet) {
-          const action = await undoAction(safety, toast);
+          const action = await undoAction(send, toast);
           toast({ title: `${TYPE_LABEL[item.type]} updated`, ...(action ? { action } : {}) });
         }
       },
@@ -54,8 +53,8 @@ export function useItemEdits(): ItemEdits {
         try {
           // Stored is moved (W1). A move the server refuses later (403: not the creator's to take out
           // of its campaign) is put back by the queue, whose 'Change not synced' toast gives the reason.
-          await writes.update(item.id, { parent_id: parentId });
-          const action = await undoAction(safety, toast);
+          await send('items.update', { id: item.id, patch: { parent_id: parentId } });
+          const action = await undoAction(send, toast);
           toast({
             ...(action ? { action } : {}),
             title: `${TYPE_LABEL[item.type]} moved`,
@@ -78,6 +77,6 @@ export function useItemEdits(): ItemEdits {
         }
       },
     }),
-    [writes, toast, safety],
+    [send, toast],
   );
 }

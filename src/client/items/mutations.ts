@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
-import { type ItemWrites, isInvalidInput, type LocalItem, useItemWrites } from '../app/liveData';
-import { type SafetyDoor, useServices, useToast } from '../app/services';
+import { isInvalidInput, type Send, useCommand, useDoor, useToast } from '../app/door';
+import type { LocalItem } from '../data/store/types';
 import { announceCreated } from '../stores/quickAddToast';
 import type { ToastInput, ToastStore } from '../stores/toastStore';
 import { type AssigneeOption, assigneeOptions } from './assignees';
@@ -27,9 +27,9 @@ const lower = (type: ItemType) => TYPE_LABEL[type].toLowerCase();
 type Toast = (input: ToastInput) => unknown;
 
 /** Takes back one change (the newest without `seq`) and says so; never throws. */
-export async function undoChange(safety: SafetyDoor, toast: Toast, seq?: number): Promise<void> {
+export async function undoChange(send: Send, toast: Toast, seq?: number): Promise<void> {
   try {
-    const label = await safety.undo(seq);
+    const label = await send('undo.takeBack', seq);
     toast(
       label
         ? { title: 'Undone', description: `${label}: taken back.` }
@@ -43,31 +43,30 @@ export async function undoChange(safety: SafetyDoor, toast: Toast, seq?: number)
 }
 
 /** The Undo action for the change just stored: it takes back that change, not a later one. */
-export async function undoAction(safety: SafetyDoor, toast: Toast): Promise<ToastInput['action']> {
-  const seq = await safety.latestUndo().catch(() => null);
+export async function undoAction(send: Send, toast: Toast): Promise<ToastInput['action']> {
+  const seq = await send('undo.latest').catch(() => null);
   if (seq === null) return undefined;
-  return { label: 'Undo', onClick: () => void undoChange(safety, toast, seq) };
+  return { label: 'Undo', onClick: () => void undoChange(send, toast, seq) };
 }
 
 /** Shows a change's toast with its Undo action (ARCHITECTURE §5 Undo). */
-async function withUndo(safety: SafetyDoor, toast: Toast, input: ToastInput): Promise<void> {
-  const action = await undoAction(safety, toast);
+async function withUndo(send: Send, toast: Toast, input: ToastInput): Promise<void> {
+  const action = await undoAction(send, toast);
   toast(action ? { ...input, action } : input);
 }
 
 /** Ctrl/Cmd+Z and the toasts' Undo: takes back the newest change. */
 export function useUndo(): () => Promise<void> {
-  const { safety } = useServices();
+  const { send } = useDoor();
   const toast = useToast();
-  return useMemo(() => () => undoChange(safety, toast), [safety, toast]);
+  return useMemo(() => () => undoChange(send, toast), [send, toast]);
 }
 
 /** Item actions with the spec's toasts (section 8), shared by every card and page. */
 export function useItemMutations(): ItemMutations {
-  const writes = useItemWrites();
   const toast = useToast();
-  const { safety } = useServices();
-  return useMemo(() => itemMutations(writes, toast, safety), [writes, toast, safety]);
+  const { send } = useDoor();
+  return useMemo(() => itemMutations(send, toast), [send, toast]);
 }
 
 /**
@@ -76,7 +75,7 @@ export function useItemMutations(): ItemMutations {
  */
 async function withToasts(
   toast: Toast,
-  safety: SafetyDoor,
+  send: Send,
   item: Target,
   verb: 'update' | 'assign' | 'delete',
   action: () => Promise<unknown>,
@@ -88,7 +87,7 @@ async function withToasts(
     fail(toast, item, verb, error);
     return;
   }
-  await withUndo(safety, toast, success());
+  await withUndo(send, toast, success());
 }
 
 function fail(toast: Toast, item: Target, verb: 'update' | 'assign' | 'delete', error: unknown): void {
@@ -106,24 +105,24 @@ const STATUS_DONE: Record<ItemStatus, string> = {
   completed: 'completed',
 };
 
-function itemMutations(writes: ItemWrites, toast: Toast, safety: SafetyDoor) {
+function itemMutations(send: Send, toast: Toast) {
   return {
     rename: (item: Target, title: string) =>
       withToasts(
         toast,
-        safety,
+        send,
         item,
         'update',
-        () => writes.update(item.id, { title }),
+        () => send('items.update', { id: item.id, patch: { title } }),
         () => ({ title: `${TYPE_LABEL[item.type]} updated` }),
       ),
     setStatus: (item: Target, status: ItemStatus) =>
       withToasts(
         toast,
-        safety,
+        send,
         item,
         'update',
-        () => writes.setStatus(item.id, status),
+        () => send('items.setStatus', { id: item.id, status }),
         () => ({ title: `${TYPE_LABEL[item.type]} ${STATUS_DONE[status]}` }),
       ),
     /**
@@ -133,10 +132,10 @@ function itemMutations(writes: ItemWrites, toast: Toast, safety: SafetyDoor) {
     complete: (item: Target, openDescendants: number) =>
       withToasts(
         toast,
-        safety,
+        send,
         item,
         'update',
-        () => writes.setStatus(item.id, 'completed'),
+        () => send('items.setStatus', { id: item.id, status: 'completed' }),
         openDescendants > 0
           ? () => ({
               title: `${TYPE_LABEL[item.type]} completed`,
@@ -152,28 +151,28 @@ function itemMutations(writes: ItemWrites, toast: Toast, safety: SafetyDoor) {
       // The data layer reopens what was completed last when the subtree is all done (reopenDirect).
       withToasts(
         toast,
-        safety,
+        send,
         item,
         'update',
-        () => writes.setStatus(item.id, 'pending'),
+        () => send('items.setStatus', { id: item.id, status: 'pending' }),
         () => ({ title: `${TYPE_LABEL[item.type]} reopened` }),
       ),
     assign: (item: Target, userId: number) =>
       withToasts(
         toast,
-        safety,
+        send,
         item,
         'assign',
-        () => writes.assign(item.id, userId),
+        () => send('items.assign', { id: item.id, userId }),
         () => ({ title: `${TYPE_LABEL[item.type]} assigned` }),
       ),
     remove: (item: Target) =>
       withToasts(
         toast,
-        safety,
+        send,
         item,
         'delete',
-        () => writes.remove(item.id),
+        () => send('items.remove', { id: item.id }),
         () => ({
           title: `${TYPE_LABEL[item.type]} deleted`,
           description: `The ${lower(item.type)} has been deleted successfully.`,
@@ -186,31 +185,26 @@ export type ItemMutations = ReturnType<typeof itemMutations>;
 
 /** The raw create (the Create dialog shows its own errors); resolves with the stored item. */
 export function useCreateItem(): (payload: ItemCreateInput) => Promise<LocalItem> {
-  return useItemWrites().create;
+  return useCommand('items.create');
 }
 
 /** The quick-add card's create, with its toasts; resolves true when the item was created. */
 export function useCreateWithToasts(): (payload: ItemCreateInput) => Promise<boolean> {
-  const writes = useItemWrites();
   const toast = useToast();
-  const { toasts, safety } = useServices();
-  return useMemo(
-    () => (payload) => createWithToasts(writes, toast, toasts, safety, payload),
-    [writes, toast, toasts, safety],
-  );
+  const { toasts, send } = useDoor();
+  return useMemo(() => (payload) => createWithToasts(send, toast, toasts, payload), [send, toast, toasts]);
 }
 
 async function createWithToasts(
-  writes: ItemWrites,
+  send: Send,
   toast: Toast,
   toasts: ToastStore,
-  safety: SafetyDoor,
   payload: ItemCreateInput,
 ): Promise<boolean> {
   try {
-    await writes.create(payload);
+    await send('items.create', payload);
     // Quick-adds in a row fold into one toast ('3 todos created'); one alone keeps 'Item created'.
-    announceCreated(toasts, payload.type, Date.now(), await undoAction(safety, toast));
+    announceCreated(toasts, payload.type, Date.now(), await undoAction(send, toast));
     return true;
   } catch (error) {
     console.error(error);

@@ -1,17 +1,19 @@
-/** The device's items, live, through the one door (src/client/app/liveData). */
+/** The device's items, live, through the one door (data/store/live.ts). */
 import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
 import {
+  type LiveQuery,
   type LocalItem,
   type LocalReads,
   type Paged,
-  useLocal,
+  type PagedQuery,
+  useLive,
   useMutuals,
-  usePagedLocal,
+  usePagedLive,
   useShown,
   useViewer,
   type ViewerState,
-} from '../app/liveData';
+} from '../data/store/live';
 
 export type { LocalItem, Paged, ViewerState };
 export { useMutuals, useViewer };
@@ -19,21 +21,56 @@ export { useMutuals, useViewer };
 export type ListTab = 'all' | ItemType;
 export type { LifecycleScreen } from '../../shared/visibility';
 
-/** One item, live; null when it does not exist locally (or is deleted), undefined while loading. */
-export function useItem(id: number): LocalItem | null | undefined {
-  return useShown(useLocal((reads) => (id === 0 ? null : reads.item(id)), [id]));
-}
-
-/** The children of an item, newest first, live; undefined (nothing read) until `enabled`. */
-export function useChildren(parentId: number, enabled = true): LocalItem[] | undefined {
-  return useLocal((reads) => (enabled ? reads.children(parentId) : undefined), [parentId, enabled]);
-}
-
 /** Oldest first (created_at, then id): the order people type a checklist in. */
 export function oldestFirst(items: readonly LocalItem[]): LocalItem[] {
   return [...items].sort((a, b) =>
     a.created_at === b.created_at ? Math.abs(a.id) - Math.abs(b.id) : a.created_at < b.created_at ? -1 : 1,
   );
+}
+
+/** Progress through an item's subtree, and how many items sit inside it and are open. */
+export type Inside = Awaited<ReturnType<LocalReads['inside']>>;
+
+const itemQuery: LiveQuery<number, LocalItem | null> = (reads, id) => (id === 0 ? null : reads.item(id));
+const childrenQuery: LiveQuery<{ parentId: number; enabled: boolean }, LocalItem[] | undefined> = (
+  reads,
+  { parentId, enabled },
+) => (enabled ? reads.children(parentId) : undefined);
+const childrenPageQuery: PagedQuery<number, LocalItem> = async (reads, parentId, limit) =>
+  oldestFirst(await reads.childrenPage(parentId, { limit }));
+const progressQuery: LiveQuery<number, { total: number; completed: number } | undefined> = (reads, id) =>
+  id === 0 ? undefined : reads.progress(id);
+const insideQuery: LiveQuery<number, Inside | undefined> = (reads, id) =>
+  id === 0 ? undefined : reads.inside(id);
+const homeItemsQuery: LiveQuery<ListTab | null, LocalItem[] | undefined> = (reads, tab) =>
+  tab === null ? undefined : reads.homeItems(tab);
+const homeTypePageQuery: PagedQuery<ItemType | null, LocalItem> = async (reads, tab, limit) =>
+  tab === null ? undefined : reads.homeItems(tab, { limit });
+const typeCountsQuery: LiveQuery<ItemType[] | null, Partial<Record<ItemType, number>> | undefined> = async (
+  reads,
+  types,
+) => {
+  if (types === null) return undefined;
+  const counts = await Promise.all(types.map((t) => reads.homeCount(t)));
+  return Object.fromEntries(types.map((t, i) => [t, counts[i]]));
+};
+const homePreviewQuery: LiveQuery<number, { items: LocalItem[]; total: number } | undefined> = async (
+  reads,
+  limit,
+) => {
+  if (limit === 0) return undefined;
+  const [items, total] = await Promise.all([reads.homeItems('all', { limit }), reads.homeCount('all')]);
+  return { items, total };
+};
+
+/** One item, live; null when it does not exist locally (or is deleted), undefined while loading. */
+export function useItem(id: number): LocalItem | null | undefined {
+  return useShown(useLive(itemQuery, id));
+}
+
+/** The children of an item, newest first, live; undefined (nothing read) until `enabled`. */
+export function useChildren(parentId: number, enabled = true): LocalItem[] | undefined {
+  return useLive(childrenQuery, { parentId, enabled });
 }
 
 /** A detail page's children, oldest first (the data layer hands them newest first), live. */
@@ -47,21 +84,15 @@ export function useChildrenOldestFirst(parentId: number): LocalItem[] | undefine
  * its first page at once); ties within a page in oldestFirst's order.
  */
 export function useChildrenPage(parentId: number): Paged<LocalItem> {
-  const paged = usePagedLocal(
-    async (reads, limit) => oldestFirst(await reads.childrenPage(parentId, { limit })),
-    [parentId],
-  );
+  const paged = usePagedLive(childrenPageQuery, parentId);
   useShown(paged.items);
   return paged;
 }
 
 /** Progress of a campaign or task (its children, completed ones), counted by index, live. */
 export function useChildProgress(parentId: number): { total: number; completed: number } | undefined {
-  return useLocal((reads) => (parentId === 0 ? undefined : reads.progress(parentId)), [parentId]);
+  return useLive(progressQuery, parentId);
 }
-
-/** Progress through an item's subtree, and how many items sit inside it and are open. */
-export type Inside = Awaited<ReturnType<LocalReads['inside']>>;
 
 /**
  * What a detail page's progress and Complete/Reopen need: progress through the subtree, how many items
@@ -69,20 +100,17 @@ export type Inside = Awaited<ReturnType<LocalReads['inside']>>;
  * edit that changes none of them re-runs nothing); undefined while loading or for id 0.
  */
 export function useInside(rootId: number): Inside | undefined {
-  return useLocal((reads) => (rootId === 0 ? undefined : reads.inside(rootId)), [rootId]);
+  return useLive(insideQuery, rootId);
 }
 
 /** Home's 'all' is orphans newest first; a type tab is every item of that type, newest first. */
 export function useHomeItems(tab: ListTab | null): LocalItem[] | undefined {
-  return useShown(useLocal((reads) => (tab === null ? undefined : reads.homeItems(tab)), [tab]));
+  return useShown(useLive(homeItemsQuery, tab));
 }
 
 /** Home's type tab (every item of the type, newest first), read by index a page at a time; null reads nothing. */
 export function useHomeTypePage(tab: ItemType | null): Paged<LocalItem> {
-  const paged = usePagedLocal(
-    async (reads, limit) => (tab === null ? undefined : reads.homeItems(tab, { limit })),
-    [tab],
-  );
+  const paged = usePagedLive(homeTypePageQuery, tab);
   useShown(paged.items);
   return paged;
 }
@@ -91,16 +119,7 @@ export function useHomeTypePage(tab: ItemType | null): Paged<LocalItem> {
 export function useTypeCounts(
   types: readonly ItemType[] | null,
 ): Partial<Record<ItemType, number>> | undefined {
-  const key = types?.join(',') ?? null;
-  return useLocal(
-    async (reads) => {
-      if (types === null) return undefined;
-      const counts = await Promise.all(types.map((t) => reads.homeCount(t)));
-      return Object.fromEntries(types.map((t, i) => [t, counts[i]]));
-    },
-    // The types' text is the dependency: the same types give the same key on every render.
-    [key],
-  );
+  return useLive(typeCountsQuery, types === null ? null : [...types]);
 }
 
 /**
@@ -108,14 +127,5 @@ export function useTypeCounts(
  * loading the rest (100,000 items cost what 20 do). A limit of 0 asks for nothing.
  */
 export function useHomePreview(limit: number): { items: LocalItem[]; total: number } | undefined {
-  return useShown(
-    useLocal(
-      async (reads) => {
-        if (limit === 0) return undefined;
-        const [items, total] = await Promise.all([reads.homeItems('all', { limit }), reads.homeCount('all')]);
-        return { items, total };
-      },
-      [limit],
-    ),
-  );
+  return useShown(useLive(homePreviewQuery, limit));
 }

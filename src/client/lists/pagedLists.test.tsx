@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LIST_PAGE } from '../app/liveData';
 import { makeTestClient, renderWithApp } from '../components/items/testUtils';
 import type { OutpostClient } from '../data/client';
+import { LIST_PAGE } from '../data/store/live';
 import MyListPage from './MyListPage';
 import QueuePage from './QueuePage';
 

@@ -3,7 +3,7 @@ import { Bell, RefreshCw, Users } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { BrandMark } from '../app/Brand';
-import { useServices, useSignedInUser } from '../app/services';
+import { useDoor, useSignedInUser } from '../app/door';
 import { AUTH_MODE_QUERY_KEY, useAuthMode, useRequestCode, useSignIn } from '../app/useSignIn';
 import { Button, Card, Field, Input } from '../components/ui';
 import { NOTICES } from '../onboarding/steps';
@@ -20,7 +20,7 @@ const LOGIN_FAILED = 'Failed to login. Please try again.';
 
 export default function LoginPage() {
   const navigate = useNavigate();
-  const { toasts } = useServices();
+  const { toasts } = useDoor();
   const queryClient = useQueryClient();
   const signedInUser = useSignedInUser();
   const signIn = useSignIn();

@@ -13,9 +13,8 @@ import { freshPhone } from '../../../testkit/client/server';
 import { openTestDatabase } from '../../../testkit/server';
 import { buildApp } from '../../server/app';
 import type { Database } from '../../server/db/client';
-import { createServices } from '../app/dataServices';
+import { createDoor, DoorProvider } from '../app/door';
 import { createQueryClient } from '../app/queryClient';
-import { ServicesProvider } from '../app/services';
 import OnboardingPage from '../onboarding/OnboardingPage';
 import { onboardingStore } from '../stores/onboardingStore';
 import LoginPage from './LoginPage';
@@ -80,10 +79,10 @@ function wrongCodeFor(phone: string): string {
 function renderAt(url: string, route: '/login' | '/onboarding') {
   const device = createDevice(url);
   devices.push(device);
-  const services = createServices(device.client);
+  const services = createDoor(device.client);
   render(
     <QueryClientProvider client={createQueryClient()}>
-      <ServicesProvider services={services}>
+      <DoorProvider door={services}>
         <MemoryRouter initialEntries={[route]}>
           <Routes>
             <Route path="/login" element={<LoginPage />} />
@@ -92,7 +91,7 @@ function renderAt(url: string, route: '/login' | '/onboarding') {
             <Route path="/contacts" element={<p>Contacts page</p>} />
           </Routes>
         </MemoryRouter>
-      </ServicesProvider>
+      </DoorProvider>
     </QueryClientProvider>,
   );
   const toasts = () => device.client.toasts.getState().queue;

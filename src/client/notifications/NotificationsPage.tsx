@@ -3,7 +3,7 @@ import { Bell, BellRing, CheckCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { NotificationEntry, NotificationKind } from '../../shared/notifications';
-import { useSignedInUser } from '../app/services';
+import { useSignedInUser } from '../app/door';
 import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
 import { cn, focusRing } from '../components/ui/cn';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast, useSignedInUser } from '../app/services';
+import { toast, useSignedInUser } from '../app/door';
 import { Badge } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
 import type { PushState } from '../stores/notificationStore';

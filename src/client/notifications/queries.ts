@@ -2,28 +2,28 @@ import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import type { NotificationEntry } from '../../shared/notifications';
 import { itemRoute } from '../../shared/notifications';
-import { useServices, useSignedInUser } from '../app/services';
+import { useDoor, useSignedInUser } from '../app/door';
 import { useItem } from '../items/queries';
 import type { NotificationState } from '../stores/notificationStore';
 
 /** The notifications as last fetched (or kept on the device), fetched again when the page opens. */
 export function useNotifications(): NotificationState {
-  const { notifications } = useServices();
+  const { notifications, send } = useDoor();
   const user = useSignedInUser();
-  const state = useStore(notifications.store);
+  const state = useStore(notifications);
   useEffect(() => {
-    if (user) void notifications.refresh();
-  }, [notifications, user]);
+    if (user) void send('notifications.refresh');
+  }, [send, user]);
   return state;
 }
 
 /** This browser's Web Push state, looked up when the screen opens. */
 export function usePushState(): NotificationState['push'] {
-  const { notifications } = useServices();
-  const push = useStore(notifications.store, (s) => s.push);
+  const { notifications, send } = useDoor();
+  const push = useStore(notifications, (s) => s.push);
   useEffect(() => {
-    void notifications.pushState().catch(() => {});
-  }, [notifications]);
+    void send('notifications.pushState').catch(() => {});
+  }, [send]);
   return push;
 }
 

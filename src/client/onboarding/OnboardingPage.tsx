@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { useServices, useSignedInUser } from '../app/services';
+import { useDoor, useSignedInUser } from '../app/door';
 import { useAuthMode, useRequestCode, useSignIn } from '../app/useSignIn';
 import { onboardingStore } from '../stores/onboardingStore';
 import { OnboardingFlow } from './OnboardingFlow';
@@ -9,7 +9,7 @@ import { type AccountChoice, EXIT_DELAY_MS } from './steps';
 export default function OnboardingPage() {
   const navigate = useNavigate();
   // The provider's toast queue (the app's one), so the page also works under a test's services.
-  const { toasts } = useServices();
+  const { toasts } = useDoor();
   const signedIn = useSignedInUser() !== null;
   const signIn = useSignIn();
   const requestCode = useRequestCode();

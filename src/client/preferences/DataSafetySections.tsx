@@ -6,7 +6,6 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Download, FileUp, RotateCcw } from 'lucide-react';
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
-import type { ImportPreview, ImportResult, StorageInfo } from '../app/services';
 import {
   Button,
   Card,
@@ -16,6 +15,7 @@ import {
   CardTitle,
   Progress,
 } from '../components/ui';
+import type { ImportPreview, ImportResult, StorageInfo } from '../data/transfer/dataTransfer';
 import { useDataSafety } from './mutations';
 import { useStorageInfo, useTrash } from './queries';
 

@@ -2,7 +2,7 @@ import { BookOpen, Monitor, Moon, RefreshCw, RotateCcw, Sun, Trash2, Users } fro
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
-import { toast, useServices, useSignedInUser } from '../app/services';
+import { toast, useDoor, useSignedInUser } from '../app/door';
 import {
   Button,
   Card,
@@ -67,7 +67,7 @@ function syncStateText(connection: ReturnType<typeof connectionOf>, pending: num
 
 export default function PreferencesPage() {
   const navigate = useNavigate();
-  const services = useServices();
+  const services = useDoor();
   const user = useSignedInUser();
   const theme = useTheme((s) => s.theme);
   const setTheme = useTheme((s) => s.setTheme);
@@ -84,7 +84,7 @@ export default function PreferencesPage() {
     setManualSync(true);
     try {
       // The sync run toasts what it came to (R1): 'Sync complete' only when it reached the server.
-      await services.syncNow();
+      await services.send('sync.now');
     } catch {
       toast({
         title: 'Sync failed',
@@ -98,8 +98,8 @@ export default function PreferencesPage() {
 
   const askClear = async () => {
     const [pending, stored] = await Promise.all([
-      services.pendingChanges().catch(() => pendingCount),
-      user ? null : services.safety.storage().catch(() => null),
+      services.send('device.pendingChanges').catch(() => pendingCount),
+      user ? null : services.send('transfer.storage').catch(() => null),
     ]);
     setGuestItems(stored?.items ?? 0);
     setClearPending(pending);
@@ -107,7 +107,7 @@ export default function PreferencesPage() {
 
   const clearData = async () => {
     try {
-      await services.clearLocalData();
+      await services.send('device.clear');
     } finally {
       // Reload either way: a half-cleared state is worse than a fresh start (signed-in data re-syncs).
       window.location.assign('/');
@@ -118,7 +118,7 @@ export default function PreferencesPage() {
   const exportFirst = async () => {
     try {
       const { downloadFile } = await import('./mutations');
-      downloadFile(await services.safety.exportFile('json'));
+      downloadFile(await services.send('transfer.export', 'json'));
     } catch {
       toast({ title: 'Export failed', description: 'Please try again.', variant: 'destructive' });
     }

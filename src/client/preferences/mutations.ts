@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import { type ExportFile, type ImportPreview, type TrashView, useServices, useToast } from '../app/services';
+import type { TrashView } from '../data/changes/undoStack';
+import type { ExportFile, ImportPreview } from '../data/transfer/dataTransfer';
 
 /** Saves text as a file the browser downloads (no network: the export is made on the device). */
 export function downloadFile(file: ExportFile): void {
@@ -18,7 +20,7 @@ export function downloadFile(file: ExportFile): void {
 
 /** Restore from the trash, export, and import, with their toasts. */
 export function useDataSafety() {
-  const { safety } = useServices();
+  const { send } = useDoor();
   const toast = useToast();
   const queries = useQueryClient();
   return useMemo(() => {
@@ -26,7 +28,7 @@ export function useDataSafety() {
     return {
       restore: async (entry: TrashView): Promise<boolean> => {
         try {
-          await safety.restore(entry);
+          await send('trash.restore', entry);
           toast({ title: 'Restored', description: `“${entry.title}” is back.` });
           return true;
         } catch (error) {
@@ -42,18 +44,18 @@ export function useDataSafety() {
       },
       exportAs: async (format: 'json' | 'csv'): Promise<void> => {
         try {
-          downloadFile(await safety.exportFile(format));
+          downloadFile(await send('transfer.export', format));
         } catch (error) {
           console.error(error);
           toast({ title: 'Export failed', description: 'Please try again.', variant: 'destructive' });
         }
       },
-      plan: (file: File): Promise<ImportPreview> => safety.planImport(file),
+      plan: (file: File): Promise<ImportPreview> => send('transfer.plan', file),
       run: async (preview: ImportPreview, onProgress: (done: number, total: number) => void) => {
-        const result = await safety.runImport(preview, onProgress);
+        const result = await send('transfer.run', { preview, onProgress });
         await refresh();
         return result;
       },
     };
-  }, [safety, toast, queries]);
+  }, [send, toast, queries]);
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConflictView } from '../app/services';
+import type { ConflictView } from '../data/sync/conflictView';
 import { allChosen, SyncConflictDialog } from './SyncConflictDialog';
 
 afterEach(cleanup);

@@ -2,9 +2,9 @@ import { formatDistanceToNow } from 'date-fns';
 import { Cloud, Smartphone } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { statusLabel } from '../../shared/statusLabel';
-import type { ConflictChoice, ConflictVersion, ConflictView } from '../app/services';
 import { Badge, Button, Dialog, DialogContent, DialogFooter } from '../components/ui';
 import { cn } from '../components/ui/cn';
+import type { ConflictChoice, ConflictVersion, ConflictView } from '../data/sync/conflictView';
 
 export interface SyncConflictDialogProps {
   open: boolean;

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { type ConflictChoice, toast, useServices } from '../app/services';
+import { toast, useDoor } from '../app/door';
 import { useMountedOnce } from '../app/useMountedOnce';
+import { useConflicts } from '../data/store/live';
+import type { ConflictChoice } from '../data/sync/conflictView';
 
 // Loaded the first time a conflict shows (it brings date-fns): not part of the first screen.
 const SyncConflictDialog = lazy(() =>
@@ -11,9 +13,9 @@ const SyncConflictDialog = lazy(() =>
  * Opens the conflict dialog whenever the data layer reports conflicts. Cancel hides it for this set of
  * conflicts; a new conflict (or the next sync finding them again) brings it back.
  */
-export function SyncConflictHost() {
-  const services = useServices();
-  const conflicts = services.useConflicts();
+export default function SyncConflictHost() {
+  const services = useDoor();
+  const conflicts = useConflicts();
   const key = useMemo(() => conflicts.map((c) => c.id).join(','), [conflicts]);
   const [dismissedKey, setDismissedKey] = useState<string | null>(null);
   const open = conflicts.length > 0 && dismissedKey !== key;
@@ -21,7 +23,7 @@ export function SyncConflictHost() {
 
   const resolve = async (choices: Record<number, ConflictChoice>) => {
     try {
-      await services.resolveConflicts(choices);
+      await services.send('sync.resolveConflicts', choices);
     } catch {
       toast({
         title: 'Sync failed',

@@ -2,7 +2,7 @@ import { CircleCheck, CloudOff, PartyPopper, RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useStore } from 'zustand';
-import { useServices } from '../app/services';
+import { useDoor } from '../app/door';
 import { Button, Dialog, DialogContent, Progress } from '../components/ui';
 import { cn } from '../components/ui/cn';
 import { uiStore, useUi } from '../stores/uiStore';
@@ -15,7 +15,7 @@ import { UPGRADE_CLOSE_DELAY_MS, UPGRADE_GRACE_MS, upgradeView } from './upgrade
  * upload goes on in the background and a small badge keeps counting, with a way back to the dialog.
  */
 export function UpgradeOverlay() {
-  const { syncStatus, clearFinishedUpgrade } = useServices();
+  const { syncStatus, send } = useDoor();
   const celebration = useUi((s) => s.celebration);
   const progress = useStore(syncStatus, (s) => s.upgrade);
   const online = useStore(syncStatus, (s) => s.online);
@@ -40,16 +40,16 @@ export function UpgradeOverlay() {
   const close = useCallback(() => {
     uiStore.getState().endCelebration();
     setDismissed(true);
-    void clearFinishedUpgrade();
-  }, [clearFinishedUpgrade]);
+    void send('sync.clearFinishedUpgrade');
+  }, [send]);
 
   const view = upgradeView(progress, online, graceOver || resuming);
   const uploading = progress !== null && !progress.done && progress.total > 0;
 
   // Finished while dismissed: forget it, so a reload does not show it again.
   useEffect(() => {
-    if (dismissed && progress?.done) void clearFinishedUpgrade();
-  }, [dismissed, progress?.done, clearFinishedUpgrade]);
+    if (dismissed && progress?.done) void send('sync.clearFinishedUpgrade');
+  }, [dismissed, progress?.done, send]);
 
   useEffect(() => {
     if (!open || view.phase !== 'complete') return;

@@ -7,7 +7,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useParentTitles, useRowProgress } from '../../app/liveData';
+import { useParentTitles, useRowProgress } from '../../data/store/live';
 import { cn } from '../ui/cn';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
 import { useWindowedList } from './useWindowedList';

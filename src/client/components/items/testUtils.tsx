@@ -4,8 +4,7 @@ import Dexie from 'dexie';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { createServices } from '../../app/dataServices';
-import { ServicesProvider } from '../../app/services';
+import { createDoor, DoorProvider } from '../../app/door';
 import { createOutpostClient, type OutpostClient } from '../../data/client';
 import { manualConnectivity } from '../../data/net/connectivity';
 import { toastStore } from '../../stores/toastStore';
@@ -50,7 +49,7 @@ export function renderWithApp(
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   // The one way to give the screens a client: the door's provider, over services made from it.
   return render(
-    <ServicesProvider services={createServices(client)}>
+    <DoorProvider door={createDoor(client)}>
       <QueryClientProvider client={queryClient}>
         <MemoryRouter initialEntries={[route]}>
           <Routes>
@@ -66,6 +65,6 @@ export function renderWithApp(
           </Routes>
         </MemoryRouter>
       </QueryClientProvider>
-    </ServicesProvider>,
+    </DoorProvider>,
   );
 }

@@ -41,7 +41,7 @@ describe('notifications on the device', () => {
     await alex.client.api.post('/items', { title: 'Pack tents', type: 'task', assigned_to: blairId });
     await alex.client.api.post('/items', { title: 'Buy tape', type: 'todo', assigned_to: blairId });
 
-    await blair.client.notifications.userChanged();
+    await (await blair.client.notifications()).userChanged();
     const state = blair.client.notificationState.getState();
     expect(state.unread).toBe(2);
     expect(state.entries?.map((e) => e.text)).toEqual([
@@ -55,16 +55,16 @@ describe('notifications on the device', () => {
     devices.push(offline);
     offline.goOffline();
     await offline.client.auth.getState().restore();
-    await offline.client.notifications.userChanged();
+    await (await offline.client.notifications()).userChanged();
     expect(offline.client.notificationState.getState()).toMatchObject({ unread: 2, fromCache: true });
     expect(offline.client.notificationState.getState().entries).toHaveLength(2);
 
     offline.goOnline();
     const first = offline.client.notificationState.getState().entries![0]!;
-    await offline.client.notifications.markRead([first.id]);
+    await (await offline.client.notifications()).markRead([first.id]);
     expect(offline.client.notificationState.getState().unread).toBe(1);
     expect((await offline.client.api.get<{ unread: number }>('/notifications')).data.unread).toBe(1);
-    await offline.client.notifications.markRead();
+    await (await offline.client.notifications()).markRead();
     expect(offline.client.notificationState.getState().unread).toBe(0);
     expect((await offline.client.api.get<{ unread: number }>('/notifications')).data.unread).toBe(0);
   });
@@ -73,7 +73,7 @@ describe('notifications on the device', () => {
     const guest = createDevice(server.url);
     devices.push(guest);
     guest.client.auth.getState().initGuest();
-    await guest.client.notifications.userChanged();
+    await (await guest.client.notifications()).userChanged();
     expect(guest.client.notificationState.getState()).toMatchObject({ userId: 0, unread: 0 });
     expect(guest.control.requests.some((r) => r.url.includes('/notifications'))).toBe(false);
   });

@@ -9,6 +9,7 @@ import {
 } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import type { Item } from '../../../shared/item';
+import { sendFor } from '../commands/map';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from '../contacts/mutuals';
 
 let server: ClientTestServer;
@@ -757,14 +758,15 @@ describe('search and contacts', () => {
 
   it('imports CSV contacts: only valid phones are sent, and the server counts them', async () => {
     const d = await signedInDevice();
-    const candidates = await d.client.contacts.fromCsv(
+    const candidates = await sendFor(d.client)(
+      'contacts.fromCsv',
       'name,phone\nAda,555-201-0001\nBob;5552010002\nshort,123\n',
     );
     expect(candidates.map((c) => c.phone)).toEqual(['5552010001', '5552010002']);
-    const result = await d.client.contacts.import(candidates);
+    const result = await sendFor(d.client)('contacts.import', candidates);
     expect(result).toMatchObject({ count: 2, toast: { title: 'Contacts imported' } });
     expect(await d.client.db.contacts.count()).toBe(2);
-    await expect(d.client.contacts.fromCsv('nothing here')).rejects.toThrow(
+    await expect(sendFor(d.client)('contacts.fromCsv', 'nothing here')).rejects.toThrow(
       'Please ensure your CSV contains phone numbers',
     );
   });
@@ -775,7 +777,7 @@ describe('search and contacts', () => {
       phone: `555${String(3_000_000 + n).padStart(7, '0')}`,
       isValid: true,
     }));
-    const result = await d.client.contacts.import(candidates);
+    const result = await sendFor(d.client)('contacts.import', candidates);
     expect(result.count).toBe(2500);
     expect(d.control.requests.filter((r) => r.url.endsWith('/api/contacts/sync'))).toHaveLength(2);
     expect(await d.client.db.contacts.count()).toBe(2500);
@@ -790,7 +792,7 @@ describe('search and contacts', () => {
       body: { message },
     };
     await expect(
-      d.client.contacts.import(await d.client.contacts.fromCsv('Ada,5552010003\n')),
+      sendFor(d.client)('contacts.import', await sendFor(d.client)('contacts.fromCsv', 'Ada,5552010003\n')),
     ).rejects.toMatchObject({
       toast: { title: 'Slow down', description: message },
     });
@@ -801,8 +803,8 @@ describe('search and contacts', () => {
     const bob = freshPhone();
     const a = await signedInDevice(ada);
     const b = await signedInDevice(bob);
-    await b.client.contacts.import([{ name: 'Ada', phone: ada, isValid: true }]);
-    await a.client.contacts.import([{ name: 'Bob', phone: bob, isValid: true }]);
+    await sendFor(b.client)('contacts.import', [{ name: 'Ada', phone: ada, isValid: true }]);
+    await sendFor(a.client)('contacts.import', [{ name: 'Bob', phone: bob, isValid: true }]);
     const stored = () =>
       a.client.db.meta.get('mutuals').then((row) => row?.value as StoredMutuals | undefined);
 
@@ -828,11 +830,11 @@ describe('search and contacts', () => {
 
   it('answers Not supported without the Contact Picker API', async () => {
     const d = device();
-    await expect(d.client.contacts.pickFromPhone({})).rejects.toMatchObject({
+    await expect(sendFor(d.client)('contacts.pickFromPhone', {})).rejects.toMatchObject({
       toast: { title: 'Not supported' },
     });
     const picker = { contacts: { select: async () => [{ name: ['Ada'], tel: ['+1 555 201 0003'] }] } };
-    expect(await d.client.contacts.pickFromPhone(picker)).toEqual([
+    expect(await sendFor(d.client)('contacts.pickFromPhone', picker)).toEqual([
       { name: 'Ada', phone: '15552010003', isValid: true },
     ]);
   });
@@ -959,8 +961,8 @@ describe('sync runs', () => {
     const bob = freshPhone();
     const a = await signedInDevice(ada);
     const b = await signedInDevice(bob);
-    await b.client.contacts.import([{ name: 'Ada', phone: ada, isValid: true }]);
-    await a.client.contacts.import([{ name: 'Bob', phone: bob, isValid: true }]);
+    await sendFor(b.client)('contacts.import', [{ name: 'Ada', phone: ada, isValid: true }]);
+    await sendFor(a.client)('contacts.import', [{ name: 'Bob', phone: bob, isValid: true }]);
     const bobId = b.client.auth.getState().user.id;
     const shared = await createSynced(a, { title: 'Shared', type: 'todo', assigned_to: bobId });
     await b.client.engine.sync();

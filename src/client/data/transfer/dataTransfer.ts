@@ -53,6 +53,15 @@ async function scopeItems(db: OutpostDb, viewer: Viewer): Promise<LocalItem[]> {
 
 const asSource = (i: LocalItem): ExportSource => i;
 
+/** What the device stores for the viewer, and whether the browser promised to keep it. */
+export interface StorageInfo {
+  items: number;
+  /** Bytes used by this origin (navigator.storage.estimate), when the browser tells. */
+  bytes: number | null;
+  /** true: kept; false: may be cleared by the browser; null: the browser does not say. */
+  persisted: boolean | null;
+}
+
 export function createDataTransfer(deps: DataTransferDeps) {
   const { db } = deps;
 
@@ -165,7 +174,7 @@ export function createDataTransfer(deps: DataTransferDeps) {
   }
 
   /** What this device stores: the items, the bytes, and whether the browser keeps them. */
-  async function storageInfo(): Promise<{ items: number; bytes: number | null; persisted: boolean | null }> {
+  async function storageInfo(): Promise<StorageInfo> {
     const items = (await scopeItems(db, deps.viewer())).length;
     const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
     const [estimate, persisted] = await Promise.all([

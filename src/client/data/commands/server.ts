@@ -1,0 +1,39 @@
+/** The server-only reads (and the sign-in code request): typed, over the same origin and session. */
+import type { ActivityEntry, Item, Mutual, Paginated } from '../../../shared/item';
+import type { ApiClient } from '../net/apiClient';
+import { defineCommands } from './map';
+
+export type AuthMode = 'demo' | 'otp';
+
+/** The server reads need only an API client: the shell runs them before the data layer has loaded. */
+type ServerContext = { api: ApiClient };
+type Page = { page: number; signal?: AbortSignal };
+const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
+
+export const commands = defineCommands({
+  /** One page of the signed-in user's campaigns. */
+  'server.campaignPage': async (c: ServerContext, a: Page) =>
+    (await c.api.get<Paginated<Item>>(`/items?type=campaign&page=${a.page}`, withSignal(a.signal))).data,
+  /** One page of a campaign's activity. */
+  'server.activity': async (c: ServerContext, a: Page & { campaignId: number }) =>
+    (
+      await c.api.get<Paginated<ActivityEntry>>(
+        `/campaigns/${a.campaignId}/activity?page=${a.page}`,
+        withSignal(a.signal),
+      )
+    ).data,
+  /** The signed-in user's mutual contacts. */
+  'server.mutuals': async (c: ServerContext) =>
+    (await c.api.get<{ mutuals: Mutual[] }>('/contacts/mutuals')).data.mutuals,
+  /** Which sign-in flow the server wants. */
+  'server.authMode': async (c: ServerContext): Promise<AuthMode> => {
+    const { data } = await c.api.get<{ mode?: unknown }>('/auth/mode');
+    return data.mode === 'otp' ? 'otp' : 'demo';
+  },
+  /** Asks the server to text a sign-in code; answers the mode it runs in. */
+  'server.requestCode': async (c: ServerContext, phone: string): Promise<AuthMode> => {
+    await c.api.csrfCookie();
+    const { data } = await c.api.post<{ mode?: AuthMode }>('/login/code', { phone });
+    return data.mode === 'otp' ? 'otp' : 'demo';
+  },
+});

@@ -1,0 +1,16 @@
+/** Export, import and what the device stores (ARCHITECTURE §5, §6), offline and as a guest. */
+import type { ImportPreview } from '../transfer/dataTransfer';
+import { defineCommands } from './map';
+
+export const commands = defineCommands({
+  /** Outpost JSON or CSV of the device's items. */
+  'transfer.export': async (c, format: 'json' | 'csv') => (await c.transfer()).exportFile(format),
+  /** Reads a picked file into what an import would create (nothing is written). */
+  'transfer.plan': async (c, file: File) => (await c.transfer()).planImport(file),
+  'transfer.run': async (
+    c,
+    a: { preview: ImportPreview; onProgress?: (done: number, total: number) => void },
+  ) => (await c.transfer()).runImport(a.preview, a.onProgress),
+  /** What the device stores for the viewer, and whether the browser promised to keep it. */
+  'transfer.storage': async (c) => (await c.transfer()).storageInfo(),
+});

@@ -1,0 +1,261 @@
+/**
+ * The device's live reads for the feature folders' queries.ts (never for screens directly): `useLive`
+ * runs a read over IndexedDB and re-runs it whenever the rows it read change (in any tab) or the viewer
+ * changes. The client is the door's on screen (the page's, or a test's); before the data layer has
+ * started, the page's own (made, not started), so a screen with items reads the device at once.
+ */
+import Dexie, { liveQuery } from 'dexie';
+import { useLiveQuery, useObservable } from 'dexie-react-hooks';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useStore } from 'zustand';
+import type { Mutual, UserSummary } from '../../../shared/item';
+import type { SubtreeProgress } from '../../../shared/progress';
+import { useDoor } from '../../app/door';
+import { withLocalEcho } from '../changes/localEcho';
+import type { OutpostClient } from '../client';
+import { mutualsOf, type StoredMutuals } from '../contacts/mutuals';
+import { pageClient } from '../page';
+import { type ConflictView, toConflictView } from '../sync/conflictView';
+import { getMeta, META_KEYS } from './db';
+import type { LocalItem } from './types';
+
+export type { LocalItem };
+
+/** The client of the door on screen; before the data layer has started, the page's own. */
+function useClient(): OutpostClient {
+  return useDoor().client ?? pageClient();
+}
+
+export interface ViewerState {
+  user: UserSummary;
+  isGuest: boolean;
+  online: boolean;
+}
+
+export function useViewer(): ViewerState {
+  const c = useClient();
+  const user = useStore(c.auth, (s) => s.user);
+  const isGuest = useStore(c.auth, (s) => !s.isAuthenticated);
+  const online = useStore(c.status, (s) => s.online);
+  return { user, isGuest, online };
+}
+
+/**
+ * Re-run live queries when the viewer changes (sign-in, sign-out), not only on writes; null until the
+ * remembered account is restored, and the lists wait for it (a signed-in user never sees the guest's).
+ */
+function useViewerKey(c: OutpostClient): string | null {
+  return useStore(c.auth, (s) => (s.restored ? `${s.isAuthenticated ? 'u' : 'g'}${s.user.id}` : null));
+}
+
+const NO_MUTUALS: Mutual[] = [];
+
+/** Mutual contacts for the assignee pickers, from the device (kept fresh by the data layer); none for a guest. */
+export function useMutuals(): Mutual[] {
+  const c = useClient();
+  const viewer = useViewer();
+  const stored = useLiveQuery(() => getMeta<StoredMutuals>(c.db, META_KEYS.mutuals), [c]);
+  return useMemo(
+    () => (viewer.isGuest ? NO_MUTUALS : mutualsOf(stored, viewer.user.id)),
+    [viewer.isGuest, viewer.user.id, stored],
+  );
+}
+
+/** The open conflicts, live; none before the data layer has started (the dialog remounts then). */
+export function useConflicts(): ConflictView[] {
+  const { client } = useDoor();
+  return useLiveQuery(
+    async () => (client ? (await client.engine.listConflicts()).map((c) => toConflictView(c.local)) : []),
+    [client],
+    [],
+  );
+}
+
+/** The device's reads a live query may make (bound to the viewer). */
+export type LocalReads = OutpostClient['queries'] & {
+  /** One item (temporary ids resolved); null when it does not exist locally or is deleted. */
+  item: (id: number) => Promise<LocalItem | null>;
+  /** The children of an item, newest first. */
+  children: (parentId: number) => Promise<LocalItem[]>;
+  /** A page of the children of an item, oldest first, read by index from `after`. */
+  childrenPage: (parentId: number, opts: { limit?: number; after?: LocalItem }) => Promise<LocalItem[]>;
+  /** Progress of a campaign or task from its children (its maintained counters, one key read). */
+  progress: (parentId: number) => Promise<{ total: number; completed: number }>;
+  /** Titles of the given parents that are on the device, for 'in {parent}' on the rows on screen. */
+  parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
+};
+
+/** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
+function countersOf(db: OutpostClient['db'], parentId: number) {
+  return db.counts
+    .where('[parent+scope]')
+    .between([parentId, Dexie.minKey], [parentId, Dexie.maxKey])
+    .toArray();
+}
+
+/**
+ * Starts the reads a query depends on before calling it. The data layer's itemById and childrenOf first
+ * await a plain async helper (temporary-id resolution), and Dexie's live-query zone does not survive
+ * that await: their own reads went unobserved and the screen never updated after a write. Reads
+ * started synchronously here are observed, so Dexie re-runs the query when those rows change.
+ */
+function observe(reads: Promise<unknown>[]): Promise<unknown> {
+  return Promise.all(reads);
+}
+
+function readsOf(c: OutpostClient): LocalReads {
+  const { db, queries } = c;
+  return {
+    ...queries,
+    item: (id) =>
+      observe([db.items.get(id), db.meta.get('idAliases')]).then(() =>
+        queries.itemById(id),
+      ) as Promise<LocalItem | null>,
+    children: (parentId) =>
+      observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(() =>
+        queries.childrenOf(parentId),
+      ),
+    // A server or guest id needs no resolving: the query's own reads start at once and are observed
+    // (a page of a task's 2,000 todos, not all of them). A temporary id is observed as `children` is.
+    childrenPage: (parentId, opts) =>
+      parentId >= 0
+        ? queries.childrenOldestFirst(parentId, opts)
+        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
+            () => queries.childrenOldestFirst(parentId, opts),
+          ),
+    // A temporary id: its counters (whatever the scope) and the aliases are observed before resolving.
+    progress: (parentId) =>
+      parentId >= 0
+        ? queries.progressFor(parentId)
+        : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() =>
+            queries.progressFor(parentId),
+          ),
+    inside: (parentId) =>
+      parentId >= 0
+        ? queries.inside(parentId)
+        : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() => queries.inside(parentId)),
+    parentTitles: async (ids) => {
+      const map = new Map<number, string>();
+      if (ids.length === 0) return map;
+      for (const parent of await db.items.bulkGet([...ids])) {
+        if (parent && parent._deleted === 0) map.set(parent.id, parent.title);
+      }
+      return map;
+    },
+  };
+}
+
+/** A read of the device: a module-level function of the reads and its arguments (never a closure). */
+export type LiveQuery<A, T> = (reads: LocalReads, args: A) => Promise<T> | T;
+
+/**
+ * A live read for the viewer: undefined until the remembered account is restored, re-run when its
+ * arguments (compared by value) or the viewer change and whenever the rows it read change (in any
+ * tab). An edit in place on this device shows before it commits (the local echo, changes/localEcho.ts).
+ */
+export function useLive<A, T>(query: LiveQuery<A, T>, args: A): T | undefined {
+  const c = useClient();
+  const key = useViewerKey(c);
+  const reads = useMemo(() => readsOf(c), [c]);
+  const argsKey = JSON.stringify(args) ?? '';
+  return useObservable(
+    () =>
+      withLocalEcho(
+        liveQuery(() => (key === null ? undefined : query(reads, args))),
+        c.echo,
+      ),
+    // The arguments' text is the dependency: the same arguments give the same key on every render.
+    [query, argsKey, key, reads],
+  );
+}
+
+/**
+ * How many rows a long list shows at first, and how many more each 'Show more' adds. Above ItemList's
+ * windowing threshold (60), so a full page renders only the rows near the viewport.
+ */
+export const LIST_PAGE = 100;
+
+export interface Paged<T> {
+  /** The rows shown (the first pages), undefined while loading. */
+  items: T[] | undefined;
+  /** Whether rows beyond them exist. */
+  more: boolean;
+  showMore: () => void;
+}
+
+/** A paged read: the reads, its arguments, and how many rows to read at most. */
+export type PagedQuery<A, T> = (reads: LocalReads, args: A, limit: number) => Promise<T[] | undefined>;
+
+const pagedOf =
+  <A, T>(query: PagedQuery<A, T>) =>
+  (reads: LocalReads, a: { args: A; limit: number }) =>
+    query(reads, a.args, a.limit);
+const pagedQueries = new WeakMap<
+  PagedQuery<never, unknown>,
+  LiveQuery<{ args: never; limit: number }, unknown>
+>();
+
+/**
+ * A live list read a page at a time (by index, with a limit, see store/itemQueries.ts): the first
+ * LIST_PAGE rows, a page more on each showMore. One row beyond the limit is asked for, so the screen
+ * knows whether there is more without counting. Back to the first page whenever `args` change.
+ */
+export function usePagedLive<A, T>(query: PagedQuery<A, T>, args: A): Paged<T> {
+  const argsKey = JSON.stringify(args) ?? '';
+  const [paging, setPaging] = useState({ key: argsKey, pages: 1 });
+  const pages = paging.key === argsKey ? paging.pages : 1;
+  const limit = pages * LIST_PAGE;
+  let live = pagedQueries.get(query as PagedQuery<never, unknown>);
+  if (!live) {
+    live = pagedOf(query as PagedQuery<never, unknown>);
+    pagedQueries.set(query as PagedQuery<never, unknown>, live);
+  }
+  const rows = useLive(live as LiveQuery<{ args: A; limit: number }, T[] | undefined>, {
+    args,
+    limit: limit + 1,
+  });
+  const showMore = useCallback(
+    () => setPaging((p) => ({ key: argsKey, pages: (p.key === argsKey ? p.pages : 1) + 1 })),
+    [argsKey],
+  );
+  return useMemo(
+    () => ({
+      items: rows === undefined ? undefined : rows.length > limit ? rows.slice(0, limit) : rows,
+      more: rows !== undefined && rows.length > limit,
+      showMore,
+    }),
+    [rows, limit, showMore],
+  );
+}
+
+const NO_PROGRESS: ReadonlyMap<number, SubtreeProgress> = new Map();
+const NO_TITLES: ReadonlyMap<number, string> = new Map();
+
+const parentTitlesOf: LiveQuery<number[], Map<number, string>> = (reads, ids) => reads.parentTitles(ids);
+const subtreeProgressOf: LiveQuery<number[], Map<number, SubtreeProgress>> = (reads, ids) =>
+  reads.subtreeProgress(ids);
+
+/** The local parent titles of `items` (the rows on screen), live: what a row costs is its own parent. */
+export function useParentTitles(items: readonly { parent_id: number | null }[]): ReadonlyMap<number, string> {
+  const ids = [...new Set(items.map((i) => i.parent_id).filter((p): p is number => p !== null))].sort(
+    (a, b) => a - b,
+  );
+  return useLive(parentTitlesOf, ids) ?? NO_TITLES;
+}
+
+/** Progress through the subtree of each campaign and task among `items` (the rows on screen), live. */
+export function useRowProgress(
+  items: readonly { id: number; type: string }[],
+): ReadonlyMap<number, SubtreeProgress> {
+  const ids = items.filter((i) => i.type !== 'todo').map((i) => i.id);
+  return useLive(subtreeProgressOf, ids) ?? NO_PROGRESS;
+}
+
+/** Tells the data layer once the screen shows what the device holds, so the server is asked after it. */
+export function useShown<T>(value: T): T {
+  const c = useClient();
+  useEffect(() => {
+    if (value !== undefined) c.screenShown();
+  }, [value, c]);
+  return value;
+}

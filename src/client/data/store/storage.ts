@@ -1,0 +1,33 @@
+import type { Service } from '../service';
+
+/**
+ * ARCHITECTURE §6 'Storage the browser keeps': the app asks for persistent storage once there is
+ * something to keep (the first item), once a page.
+ */
+export function createStorageKeeper() {
+  let asked = false;
+  const keep = (): void => {
+    if (asked || typeof navigator === 'undefined' || !navigator.storage?.persist) return;
+    asked = true;
+    void (async () => {
+      try {
+        if (!(await navigator.storage.persisted())) await navigator.storage.persist();
+      } catch {
+        // Some browsers refuse outright; Preferences shows the storage may be cleared.
+      }
+    })();
+  };
+  /** Something to keep already (a returning visitor): ask at start. */
+  const service: Service = {
+    name: 'storage',
+    start({ db }) {
+      void db.items
+        .limit(1)
+        .count()
+        .then((n) => (n > 0 ? keep() : undefined))
+        .catch(() => undefined);
+      return () => {};
+    },
+  };
+  return { keep, service };
+}

@@ -1,0 +1,42 @@
+import { onTabVisible, serverChanges } from '../net/connectivity';
+import type { Service } from '../service';
+
+/**
+ * The sync engine's triggers (and its chunk) only for an account: started at sign-in, with the event
+ * stream only for a signed-in user who is online, following sign-in, sign-out and the network.
+ */
+export const syncService: Service = {
+  name: 'sync',
+  start({ auth, connectivity, engine, notifications, options }) {
+    let stopEngine: (() => void) | null = null;
+    const startEngine = () => {
+      stopEngine ??= engine.start({
+        onOnlineChange: (cb) => connectivity.subscribe(cb),
+        onVisible: onTabVisible,
+        onServerChange: serverChanges({
+          baseUrl: options.baseUrl,
+          onNotification: (unread) => void notifications().then((n) => n.onUnread(unread)),
+          wanted: () => connectivity.isOnline() && !auth.getState().isAnonymous,
+          onWantedChange: (cb) => {
+            const offAuth = auth.subscribe((state, prev) => {
+              if (state.isAnonymous !== prev.isAnonymous || state.user.id !== prev.user.id) cb();
+            });
+            const offOnline = connectivity.subscribe(() => cb());
+            return () => {
+              offAuth();
+              offOnline();
+            };
+          },
+        }),
+      });
+    };
+    if (auth.getState().isAuthenticated) startEngine();
+    const offLogin = auth.subscribe((state) => {
+      if (state.isAuthenticated) startEngine();
+    });
+    return () => {
+      offLogin();
+      stopEngine?.();
+    };
+  },
+};
