@@ -58,7 +58,7 @@ function precompress(): Plugin {
  * is only asked for once the main chunk has arrived and run, and its imports one round trip later
  * still. Per route (src/client/app/routeTable.ts): the screen's chunk with every chunk it imports
  * statically, plus the QueryClient's where the screen reads server data; and the data layer's chunks
- * (src/client/data/client.ts, app/dataServices.ts), which every screen with items starts right after
+ * (src/client/data/client.ts, data/page.ts), which every screen with items starts right after
  * its first paint. Runs before vite-plugin-pwa's and precompress()'s closeBundle, so the service
  * worker's revision and the .br/.gz copies are of the written file.
  */
@@ -111,7 +111,7 @@ function firstScreenPreloads(): Plugin {
           patternSource(route.path),
           indexes(files(route.module, ...(readsServerData(route) ? ['app/queryProvider'] : []))),
         ]),
-        data: indexes(files('data/client', 'app/dataServices')),
+        data: indexes(files('data/client', 'data/page')),
       };
     },
     async writeBundle() {

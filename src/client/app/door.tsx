@@ -9,10 +9,9 @@ import { createContext, type ReactNode, useContext, useEffect, useMemo, useState
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { UserSummary } from '../../shared/item';
-import { ValidationError } from '../data/changes/repositoryErrors';
 import type { OutpostClient } from '../data/client';
-import { type ArgsOf, type CommandName, type ResultOf, type Send, sendFor } from '../data/commands/map';
-import { ApiError, createApiClient } from '../data/net/apiClient';
+import type { ArgsOf, CommandName, ResultOf, Send } from '../data/commands/map';
+import { createApiClient } from '../data/net/apiClient';
 import { type AuthState, type AuthStore, guestUser } from '../stores/authStore';
 import { type NotificationStore, notificationStore } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
@@ -33,21 +32,6 @@ export interface Door {
   notifications: NotificationStore;
 }
 
-/**
- * The door over a data layer's client. Tests make one over their own client and hand it to
- * <DoorProvider door={…}>: the one way to inject one.
- */
-export function createDoor(client: OutpostClient): Door {
-  return {
-    client,
-    send: sendFor(client),
-    auth: client.auth,
-    syncStatus: client.status,
-    toasts: client.toasts,
-    notifications: client.notificationState,
-  };
-}
-
 let loaded: Door | null = null;
 let loading: Promise<Door> | null = null;
 const loadedListeners = new Set<(door: Door) => void>();
@@ -60,7 +44,7 @@ const loadedListeners = new Set<(door: Door) => void>();
 export function loadDoor(): Promise<Door> {
   loading ??= import('../data/page').then(
     (m) => {
-      const door = createDoor(m.startPageClient());
+      const door = m.createDoor(m.startPageClient());
       loaded = door;
       for (const listener of loadedListeners) listener(door);
       return door;
@@ -197,11 +181,6 @@ export function useCommand<N extends CommandName>(
 ): (...args: undefined extends ArgsOf<N> ? [args?: ArgsOf<N>] : [args: ArgsOf<N>]) => Promise<ResultOf<N>> {
   const send = useSend() as (n: string, a?: unknown) => Promise<unknown>;
   return useMemo(() => (args?: unknown) => send(name, args) as Promise<ResultOf<N>>, [send, name]);
-}
-
-/** A write the server or the local rules refused as invalid input (the spec's 'Invalid input' toast). */
-export function isInvalidInput(error: unknown): boolean {
-  return (error instanceof ApiError && error.status === 422) || error instanceof ValidationError;
 }
 
 export function useAuthState<T>(selector: (s: AuthState) => T): T {

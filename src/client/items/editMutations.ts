@@ -2,7 +2,8 @@
 import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
 import type { ItemPatchInput } from '../../shared/schemas';
-import { isInvalidInput, useDoor, useToast } from '../app/door';
+import { useDoor, useToast } from '../app/door';
+import { isInvalidInput } from '../data/changes/repositoryErrors';
 import { TYPE_LABEL } from './itemStyle';
 import { undoAction } from './mutations';
 

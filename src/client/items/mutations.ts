@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
-import { isInvalidInput, type Send, useCommand, useDoor, useToast } from '../app/door';
+import { type Send, useCommand, useDoor, useToast } from '../app/door';
+import { isInvalidInput } from '../data/changes/repositoryErrors';
 import type { LocalItem } from '../data/store/types';
 import { announceCreated } from '../stores/quickAddToast';
 import type { ToastInput, ToastStore } from '../stores/toastStore';

@@ -4,9 +4,10 @@ import Dexie from 'dexie';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { createDoor, DoorProvider } from '../../app/door';
+import { DoorProvider } from '../../app/door';
 import { createOutpostClient, type OutpostClient } from '../../data/client';
 import { manualConnectivity } from '../../data/net/connectivity';
+import { createDoor } from '../../data/page';
 import { toastStore } from '../../stores/toastStore';
 
 // Dexie's live queries read its global dependencies, not the ones passed to one database.

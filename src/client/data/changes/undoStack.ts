@@ -9,8 +9,9 @@ import type { OutpostDb } from '../store/db';
 import { applyLocalRollUp, descendantIds, rootIdOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import type { PushOutcome } from '../sync';
-import { entriesFor, lastSeq, queueRow, refreshPendingState } from '../sync/syncQueue';
+import { entriesFor, lastSeq, type NewEntry, refreshPendingState } from '../sync/syncQueue';
 import { resolveId } from '../sync/tempIds';
+import { applyLocalChange } from './applyLocalChange';
 import { NotFoundError, ValidationError } from './repositoryErrors';
 
 const TABLES = ['items', 'syncQueue', 'meta', 'users', 'trash', 'undo'] as const;
@@ -137,10 +138,12 @@ export function createUndoStack(deps: UndoDeps) {
           const hidden = (await db.items.bulkGet(below)).filter(
             (i): i is LocalItem => !!i && i._deleted === 1,
           );
-          await db.items.bulkPut([
-            { ...existing, _deleted: 0, _localVersion: existing._localVersion + 1 },
-            ...hidden.map((i) => ({ ...i, _deleted: 0 as const })),
-          ]);
+          await applyLocalChange(db, {
+            rows: [
+              { ...existing, _deleted: 0, _localVersion: existing._localVersion + 1 },
+              ...hidden.map((i) => ({ ...i, _deleted: 0 as const })),
+            ],
+          });
           await refreshPendingState(db, existing.id);
           await rollUpAround(existing, at);
           return null;
@@ -164,34 +167,34 @@ export function createUndoStack(deps: UndoDeps) {
         }
       }
       if (viewer.isGuest) {
-        await db.items.bulkPut(rows.map((r) => ({ ...r, _syncStatus: 'local' as const })));
+        await applyLocalChange(db, { rows: rows.map((r) => ({ ...r, _syncStatus: 'local' as const })) });
         await rollUpAround(top, at);
         return null;
       }
       if (top.id < 0) {
         // Never reached the server: it goes up again as new items, parents first, same uuids.
-        let seq = last;
-        await db.items.bulkPut(rows.map((r) => ({ ...r, _syncStatus: 'pending' as const, _base: null })));
-        let first: QueueEntry | null = null;
-        for (const r of rows) {
-          const created = queueRow(
-            { kind: 'create', data: createPayload(r), itemId: r.id, baseVersion: null },
-            seq++,
-          );
-          await db.syncQueue.add(created);
-          first ??= created;
-        }
+        const creates: NewEntry[] = rows.map((r) => ({
+          kind: 'create',
+          data: createPayload(r),
+          itemId: r.id,
+          baseVersion: null,
+        }));
+        const [first] = await applyLocalChange(db, {
+          rows: rows.map((r) => ({ ...r, _syncStatus: 'pending' as const, _base: null })),
+          queue: { entries: creates, after: last },
+        });
         await rollUpAround(top, at);
-        return first;
+        return first ?? null;
       }
-      await db.items.bulkPut([
-        { ...top, _syncStatus: 'pending', _dirty: [], _base: null, _localVersion: top._localVersion + 1 },
-        ...rows.slice(1),
-      ]);
-      const queued = queueRow({ kind: 'restore', data: null, itemId: top.id, baseVersion: null }, last);
-      await db.syncQueue.add(queued);
+      const [queued] = await applyLocalChange(db, {
+        rows: [
+          { ...top, _syncStatus: 'pending', _dirty: [], _base: null, _localVersion: top._localVersion + 1 },
+          ...rows.slice(1),
+        ],
+        queue: { entries: [{ kind: 'restore', data: null, itemId: top.id, baseVersion: null }], after: last },
+      });
       await rollUpAround(top, at);
-      return queued;
+      return queued ?? null;
     });
     // W1: put back and queued is done; the push goes in the background.
     if (entry) void deps.pushNow(entry.id).catch(() => undefined);
@@ -202,7 +205,7 @@ export function createUndoStack(deps: UndoDeps) {
     if (item.parent_id === null) return;
     const root = await rootIdOf(db, item);
     const rolled = await applyLocalRollUp(db, [root], new Map(), [item.parent_id], at);
-    await db.items.bulkPut([...rolled.values()]);
+    await applyLocalChange(db, { rows: [...rolled.values()] });
   }
 
   /** Restores an entry only the server's trash has (signed in): queued like any change. */
@@ -210,12 +213,13 @@ export function createUndoStack(deps: UndoDeps) {
     const entry = await db.transaction('rw', [...TABLES], async () => {
       const existing = await db.items.get(id);
       if (existing && existing._deleted === 0) return null;
-      const queued = queueRow(
-        { kind: 'restore', data: null, itemId: id, baseVersion: null },
-        await lastSeq(db),
-      );
-      await db.syncQueue.add(queued);
-      return queued;
+      const [queued] = await applyLocalChange(db, {
+        queue: {
+          entries: [{ kind: 'restore', data: null, itemId: id, baseVersion: null }],
+          after: await lastSeq(db),
+        },
+      });
+      return queued ?? null;
     });
     // W1: put back and queued is done; the push goes in the background.
     if (entry) void deps.pushNow(entry.id).catch(() => undefined);

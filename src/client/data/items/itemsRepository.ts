@@ -8,6 +8,7 @@ import {
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../../shared/status';
 import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
+import { applyLocalChange } from '../changes/applyLocalChange';
 import { echoable, type LocalEcho } from '../changes/localEcho';
 import { NotFoundError, ValidationError } from '../changes/repositoryErrors';
 import { replacing } from '../changes/topLevel';
@@ -16,7 +17,7 @@ import type { OutpostDb } from '../store/db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import type { PushOutcome } from '../sync';
-import { lastSeq, queueRow } from '../sync/syncQueue';
+import { lastSeq } from '../sync/syncQueue';
 import { resolveId } from '../sync/tempIds';
 import { storeNewItem } from './newItems';
 
@@ -44,9 +45,6 @@ export interface WriteOptions {
   group?: string | null;
 }
 
-/** Undo records kept per owner; older ones fall off the bottom of the stack. */
-export const UNDO_KEEP = 100;
-const UNDO_TRIM_EVERY = 20;
 
 const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
 
@@ -123,17 +121,18 @@ export function createItemsRepository(deps: RepositoryDeps) {
   }
 
   /**
-   * Stores what undoes a change, in the change's own transaction, so it survives a reload before
-   * sync. `before` and `after` are the rows the change touched (absent or marked deleted when gone).
+   * What undoes a change (null when it is not recorded or undoes nothing), stored by the funnel in the
+   * change's own transaction, so it survives a reload before sync. `before` and `after` are the rows
+   * the change touched (absent or marked deleted when gone).
    */
-  async function recordUndo(
+  async function undoRecordOf(
     options: WriteOptions | undefined,
     label: string,
     before: readonly LocalItem[],
     after: readonly LocalItem[],
     occurrence?: LocalItem,
-  ): Promise<void> {
-    if (options?.record === false) return;
+  ): Promise<UndoRecord | null> {
+    if (options?.record === false) return null;
     // One row edited in place (a title, a date): its parent is the same on both sides, so the undo
     // step never names it and no parent is read; the record then goes out with the row's own put.
     const inPlace =
@@ -152,16 +151,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
           }
         : step,
     );
-    if (steps.length === 0) return;
-    const owner = deps.viewer().userId;
-    const record: UndoRecord = { owner, at: now(), label, steps, group: options?.group ?? null };
-    const seq = await db.undo.add(record);
-    // Trimmed every UNDO_TRIM_EVERY records, not on each: reading the stack's keys costs every
-    // write a round trip, and a few records over the limit for a while harm nothing.
-    if (seq % UNDO_TRIM_EVERY !== 0) return;
-    const keys = await db.undo.where('owner').equals(owner).primaryKeys();
-    if (keys.length > UNDO_KEEP)
-      await db.undo.bulkDelete(keys.sort((a, b) => a - b).slice(0, keys.length - UNDO_KEEP));
+    if (steps.length === 0) return null;
+    return { owner: deps.viewer().userId, at: now(), label, steps, group: options?.group ?? null };
   }
 
   async function ancestorsOf(parentId: number): Promise<HierarchyNode[]> {
@@ -289,7 +280,11 @@ export function createItemsRepository(deps: RepositoryDeps) {
         at,
         last,
       );
-      await recordUndo(options, `${TYPE_WORD[item.type]} created`, rolledBefore, [item, ...rolled]);
+      const undo = await undoRecordOf(options, `${TYPE_WORD[item.type]} created`, rolledBefore, [
+        item,
+        ...rolled,
+      ]);
+      await applyLocalChange(db, { undo });
       return { item, entry };
     });
     return finish(item, entry);
@@ -385,25 +380,29 @@ export function createItemsRepository(deps: RepositoryDeps) {
       const label = changeLabel(current, next, changed);
       // Without a next occurrence the undo record is known now: it is stored alongside the rows, so
       // the transaction takes two round trips after its first read, not four.
-      const undoNow = occurrence ? null : recordUndo(options, label, touchedBefore, puts);
-      let entry: QueueEntry | null = null;
-      if (viewer.isGuest) {
-        await Promise.all([db.items.bulkPut(puts), undoNow]);
-      } else {
-        const data: Record<string, unknown> = {};
-        for (const f of changed) data[f] = patch[f] ?? null;
-        entry = queueRow(
-          {
-            kind: request?.kind ?? 'update',
-            data: request?.data ?? data,
-            itemId: id,
-            baseVersion: baseOf(current)?.version ?? null,
-          },
-          last,
-        );
-        // The requests go out at once; the transaction commits only if all succeed.
-        await Promise.all([db.items.bulkPut(puts), db.syncQueue.add(entry), undoNow]);
-      }
+      const undo = occurrence ? null : await undoRecordOf(options, label, touchedBefore, puts);
+      const data: Record<string, unknown> = {};
+      for (const f of changed) data[f] = patch[f] ?? null;
+      const [queued] = await applyLocalChange(db, {
+        rows: puts,
+        undo,
+        ...(viewer.isGuest
+          ? {}
+          : {
+              queue: {
+                entries: [
+                  {
+                    kind: request?.kind ?? 'update',
+                    data: request?.data ?? data,
+                    itemId: id,
+                    baseVersion: baseOf(current)?.version ?? null,
+                  },
+                ],
+                after: last,
+              },
+            }),
+      });
+      const entry: QueueEntry | null = queued ?? null;
       if (!occurrence || !recurrence) return { item: next, entry, extra: null };
       // After the completion in the queue, so the server has completed it when the create arrives.
       const added = await recurrence.addOccurrence(db, viewer, next, occurrence, at, entry?.seq ?? 0);
@@ -413,13 +412,15 @@ export function createItemsRepository(deps: RepositoryDeps) {
       const beforeIds = new Set(touchedBefore.map((i) => i.id));
       for (const row of added?.rolled ?? []) afterById.set(row.id, row);
       for (const row of added?.rolledBefore ?? []) if (!beforeIds.has(row.id)) touchedBefore.push(row);
-      await recordUndo(
-        options,
-        label,
-        touchedBefore,
-        [...afterById.values(), ...(added ? [added.item] : [])],
-        added?.item,
-      );
+      await applyLocalChange(db, {
+        undo: await undoRecordOf(
+          options,
+          label,
+          touchedBefore,
+          [...afterById.values(), ...(added ? [added.item] : [])],
+          added?.item,
+        ),
+      });
       return { item: next, entry, extra: added?.entry ?? null };
     });
     const { item, entry, extra } = await written.then(
@@ -525,19 +526,21 @@ export function createItemsRepository(deps: RepositoryDeps) {
         });
       }
       if (viewer.isGuest) {
-        await db.items.bulkDelete([id, ...descendants]);
+        await applyLocalChange(db, { removed: [id, ...descendants] });
       } else {
         const hidden = (await db.items.bulkGet(descendants)).filter((i): i is LocalItem => !!i);
-        await db.items.bulkPut([
-          {
-            ...current,
-            _deleted: 1,
-            _syncStatus: 'pending',
-            _base: baseOf(current),
-            _localVersion: current._localVersion + 1,
-          },
-          ...hidden.map((i) => ({ ...i, _deleted: 1 as const })),
-        ]);
+        await applyLocalChange(db, {
+          rows: [
+            {
+              ...current,
+              _deleted: 1,
+              _syncStatus: 'pending',
+              _base: baseOf(current),
+              _localVersion: current._localVersion + 1,
+            },
+            ...hidden.map((i) => ({ ...i, _deleted: 1 as const })),
+          ],
+        });
       }
       let rolledPuts: LocalItem[] = [];
       let rolledBefore: LocalItem[] = [];
@@ -547,16 +550,28 @@ export function createItemsRepository(deps: RepositoryDeps) {
         rolledBefore = (await db.items.bulkGet(rolledPuts.map((i) => i.id))).filter(
           (i): i is LocalItem => !!i,
         );
-        await db.items.bulkPut(rolledPuts);
       }
-      await recordUndo(options, `${TYPE_WORD[current.type]} deleted`, [current, ...rolledBefore], rolledPuts);
-      if (viewer.isGuest) return null;
-      const entry = queueRow(
-        { kind: 'delete', data: null, itemId: id, baseVersion: baseOf(current)?.version ?? null },
-        last,
+      const undo = await undoRecordOf(
+        options,
+        `${TYPE_WORD[current.type]} deleted`,
+        [current, ...rolledBefore],
+        rolledPuts,
       );
-      await db.syncQueue.add(entry);
-      return entry;
+      const [entry] = await applyLocalChange(db, {
+        rows: rolledPuts,
+        undo,
+        ...(viewer.isGuest
+          ? {}
+          : {
+              queue: {
+                entries: [
+                  { kind: 'delete', data: null, itemId: id, baseVersion: baseOf(current)?.version ?? null },
+                ],
+                after: last,
+              },
+            }),
+      });
+      return entry ?? null;
     });
     // W1: stored and queued is done; the network is the sync status's business.
     if (entry) sendInBackground(entry);

@@ -1,8 +1,8 @@
 import { createPayload } from '../../../shared/protocol';
+import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb } from '../store/db';
 import { applyLocalRollUp, rootIdOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, Viewer } from '../store/types';
-import { queueRow } from '../sync/syncQueue';
 
 /** What a new item's server-side fields are before the device gives it an id (the rest is local state). */
 export type NewItemFields = Omit<
@@ -53,17 +53,24 @@ export async function storeNewItem(
     _base: null,
     _remote: null,
   };
-  await db.items.put(item);
+  await applyLocalChange(db, { rows: [item] });
   let rolled: LocalItem[] = [];
   let rolledBefore: LocalItem[] = [];
   if (item.parent_id !== null) {
     const moved = await applyLocalRollUp(db, [await rootIdOf(db, item)], new Map(), [item.parent_id], at);
     rolled = [...moved.values()].filter((i) => i.id !== id);
     rolledBefore = (await db.items.bulkGet(rolled.map((i) => i.id))).filter((i): i is LocalItem => !!i);
-    await db.items.bulkPut(rolled);
   }
-  if (viewer.isGuest) return { item, entry: null, rolledBefore, rolled };
-  const entry = queueRow({ kind: 'create', data: createPayload(item), itemId: id, baseVersion: null }, last);
-  await db.syncQueue.add(entry);
-  return { item, entry, rolledBefore, rolled };
+  const [entry] = await applyLocalChange(db, {
+    rows: rolled,
+    ...(viewer.isGuest
+      ? {}
+      : {
+          queue: {
+            entries: [{ kind: 'create', data: createPayload(item), itemId: id, baseVersion: null }],
+            after: last,
+          },
+        }),
+  });
+  return { item, entry: entry ?? null, rolledBefore, rolled };
 }

@@ -1,12 +1,13 @@
 import type { Item } from '../../../shared/item';
 import { createPayload } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
+import { applyLocalChange } from '../changes/applyLocalChange';
 import { conflictedCollection, nextCounter, type OutpostDb } from '../store/db';
 import { fromServer } from '../store/localItems';
 import type { ConflictType, LocalItem, QueueEntry } from '../store/types';
 import { TABLES } from './context';
 import { rebaseLocal } from './rebase';
-import { enqueue, entriesFor, rebaseEntries, removeLocally, restoreDescendants } from './syncQueue';
+import { entriesFor, lastSeq, rebaseEntries, removeLocally, restoreDescendants } from './syncQueue';
 
 export interface Conflict {
   itemId: number;
@@ -120,33 +121,44 @@ export async function applyResolutions(
           _dirty: [],
           _base: null,
         };
-        await db.items.delete(local.id);
-        await db.items.put(recreated);
-        await enqueue(db, { kind: 'create', data: createPayload(recreated), itemId: id, baseVersion: null });
+        await applyLocalChange(db, {
+          removed: [local.id],
+          rows: [recreated],
+          queue: {
+            entries: [{ kind: 'create', data: createPayload(recreated), itemId: id, baseVersion: null }],
+            after: await lastSeq(db),
+          },
+        });
         continue;
       }
       if (conflict.type === 'delete') {
-        await db.items.put({ ...cleared, _syncStatus: 'pending', _deleted: 1, _base: remote });
-        await enqueue(db, { kind: 'delete', data: null, itemId: local.id, baseVersion: remote.version });
+        await applyLocalChange(db, {
+          rows: [{ ...cleared, _syncStatus: 'pending', _deleted: 1, _base: remote }],
+          queue: {
+            entries: [{ kind: 'delete', data: null, itemId: local.id, baseVersion: remote.version }],
+            after: await lastSeq(db),
+          },
+        });
         continue;
       }
       const dirty = local._dirty.length > 0 ? local._dirty : [];
       if (dirty.length === 0) {
-        await db.items.put(fromServer(remote, cleared._localVersion));
+        await applyLocalChange(db, { rows: [fromServer(remote, cleared._localVersion)] });
         continue;
       }
-      await db.items.put({
-        ...cleared,
-        _syncStatus: 'pending',
-        _base: remote,
-        _dirty: dirty,
-        version: remote.version,
-      });
-      await enqueue(db, {
-        kind: 'update',
-        data: patchPayload(local, dirty),
-        itemId: local.id,
-        baseVersion: remote.version,
+      await applyLocalChange(db, {
+        rows: [{ ...cleared, _syncStatus: 'pending', _base: remote, _dirty: dirty, version: remote.version }],
+        queue: {
+          entries: [
+            {
+              kind: 'update',
+              data: patchPayload(local, dirty),
+              itemId: local.id,
+              baseVersion: remote.version,
+            },
+          ],
+          after: await lastSeq(db),
+        },
       });
     }
   });

@@ -2,11 +2,12 @@ import type { Item, UserSummary } from '../../../shared/item';
 import { ITEM_BATCH_MAX } from '../../../shared/item';
 import { createPayload } from '../../../shared/protocol';
 import type { UpgradeProgress } from '../../stores/syncStatusStore';
+import { applyLocalChange } from '../changes/applyLocalChange';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
-import { applyConfirmed, lastSeq, queueRow, rebaseEntries } from './syncQueue';
+import { applyConfirmed, lastSeq, type NewEntry, rebaseEntries } from './syncQueue';
 
 interface UpgradeMeta {
   total: number;
@@ -41,11 +42,9 @@ export async function moveGuestDataToAccount(db: OutpostDb, user: UserSummary): 
     const first = (await nextCounter(db, 'tempCounter')) - 1;
     for (const [n, item] of ordered.entries()) ids.set(item.id, -(first + n + 1));
     if (ordered.length > 1) await setMeta(db, META_KEYS.tempCounter, first + ordered.length);
-    await db.items.bulkDelete(guest.map((i) => i.id));
     const owner = summaryOf(user);
     const movedItems: LocalItem[] = [];
-    const entries: QueueEntry[] = [];
-    let seq = await lastSeq(db);
+    const entries: NewEntry[] = [];
     for (const item of ordered) {
       const id = ids.get(item.id)!;
       const parentId = item.parent_id === null ? null : (ids.get(item.parent_id) ?? null);
@@ -63,14 +62,19 @@ export async function moveGuestDataToAccount(db: OutpostDb, user: UserSummary): 
         _localVersion: item._localVersion + 1,
       };
       movedItems.push(moved);
-      const entry = queueRow(
-        { kind: 'create', data: createPayload(moved), itemId: id, baseVersion: null, tag: 'upgrade' },
-        seq++,
-      );
-      entries.push(entry);
+      entries.push({
+        kind: 'create',
+        data: createPayload(moved),
+        itemId: id,
+        baseVersion: null,
+        tag: 'upgrade',
+      });
     }
-    await db.items.bulkPut(movedItems);
-    await db.syncQueue.bulkAdd(entries);
+    await applyLocalChange(db, {
+      removed: guest.map((i) => i.id),
+      rows: movedItems,
+      queue: { entries, after: await lastSeq(db) },
+    });
     const previous = await getMeta<UpgradeMeta>(db, META_KEYS.upgrade);
     const stillQueued = previous ? await db.syncQueue.where('tag').equals('upgrade').count() : 0;
     const carried = previous && stillQueued > ordered.length ? previous.total : 0;

@@ -1,5 +1,5 @@
 import type { Item } from '../../../shared/item';
-import { type QueueKind, queueRequest, sendsIfMatch } from '../../../shared/protocol';
+import { type QueueKind, sendsIfMatch } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import type { OutpostDb } from '../store/db';
 import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../store/localItems';
@@ -22,33 +22,6 @@ export function lastSeq(db: OutpostDb): Promise<number> {
     .limit(1)
     .keys()
     .then((keys) => (keys[0] as number | undefined) ?? 0);
-}
-
-/**
- * The queue row for a new request after `last` (from lastSeq, read in the same rw transaction), not yet
- * added: the caller adds it without waiting for its item writes in between.
- */
-export function queueRow(entry: NewEntry, last: number): QueueEntry {
-  return {
-    id: crypto.randomUUID(),
-    seq: last + 1,
-    kind: entry.kind,
-    ...queueRequest(entry.kind, entry.itemId),
-    data: entry.data,
-    timestamp: Date.now(),
-    retries: 0,
-    idempotencyKey: crypto.randomUUID(),
-    baseVersion: entry.baseVersion,
-    itemId: entry.itemId,
-    tag: entry.tag ?? null,
-  };
-}
-
-/** Appends a request to the queue; call inside the same rw transaction as the local write. */
-export async function enqueue(db: OutpostDb, entry: NewEntry): Promise<QueueEntry> {
-  const row = queueRow(entry, await lastSeq(db));
-  await db.syncQueue.add(row);
-  return row;
 }
 
 /** The queue in replay order. */

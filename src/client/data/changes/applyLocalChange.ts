@@ -1,0 +1,78 @@
+/**
+ * The one local write (ARCHITECTURE §6): a change's item rows, the requests it queues and what undoes
+ * it, stored in the caller's read-write transaction, so they commit together or not at all. It alone
+ * creates queue rows and undo records (the boundary check holds that). The store's side effects
+ * (store/sideEffects.ts) keep the list keys, counters, top-level flags and search log in step with
+ * every row it puts or removes. Its statements are issued together: IndexedDB runs them in order, and
+ * the transaction waits for none of their answers before the next.
+ */
+import Dexie from 'dexie';
+import { queueRequest } from '../../../shared/protocol';
+import type { OutpostDb } from '../store/db';
+import type { LocalItem, QueueEntry, UndoRecord } from '../store/types';
+import type { NewEntry } from '../sync/syncQueue';
+
+/** Undo records kept per owner; older ones fall off the bottom of the stack. */
+export const UNDO_KEEP = 100;
+/**
+ * The stack is trimmed every this many records, not on each: reading its keys costs every write a
+ * round trip, and a few records over the limit for a while harm nothing.
+ */
+const UNDO_TRIM_EVERY = 20;
+
+export interface LocalChange {
+  /** Whole item rows to store (new or replacing). */
+  rows?: readonly LocalItem[];
+  /** Item ids removed outright (a guest's delete, a row replaced under a new id). */
+  removed?: readonly number[];
+  /** Requests to queue, in order, after the queue's last seq (`after`, read in this transaction). */
+  queue?: { entries: readonly NewEntry[]; after: number };
+  /** What undoes the change; absent or null when it is not recorded (undo's own writes, imports). */
+  undo?: UndoRecord | null;
+}
+
+/** The queue row for a request after seq `last`: a fresh id and Idempotency-Key (SYNC.md). */
+function queueRow(entry: NewEntry, last: number): QueueEntry {
+  return {
+    id: crypto.randomUUID(),
+    seq: last + 1,
+    kind: entry.kind,
+    ...queueRequest(entry.kind, entry.itemId),
+    data: entry.data,
+    timestamp: Date.now(),
+    retries: 0,
+    idempotencyKey: crypto.randomUUID(),
+    baseVersion: entry.baseVersion,
+    itemId: entry.itemId,
+    tag: entry.tag ?? null,
+  };
+}
+
+async function addUndo(db: OutpostDb, record: UndoRecord): Promise<void> {
+  const seq = await db.undo.add(record);
+  if (seq % UNDO_TRIM_EVERY !== 0) return;
+  const keys = await db.undo.where('owner').equals(record.owner).primaryKeys();
+  if (keys.length > UNDO_KEEP)
+    await db.undo.bulkDelete(keys.sort((a, b) => a - b).slice(0, keys.length - UNDO_KEEP));
+}
+
+/**
+ * Stores one local change inside the caller's read-write transaction; answers the queue rows it
+ * added, in order (the caller starts their push once the transaction has committed).
+ */
+export async function applyLocalChange(db: OutpostDb, change: LocalChange): Promise<QueueEntry[]> {
+  if (!Dexie.currentTransaction || Dexie.currentTransaction.mode !== 'readwrite')
+    throw new Error('applyLocalChange runs inside a read-write transaction');
+  const { rows = [], removed = [], queue, undo } = change;
+  let seq = queue?.after ?? 0;
+  const queued = (queue?.entries ?? []).map((entry) => queueRow(entry, seq++));
+  const work: Promise<unknown>[] = [];
+  if (removed.length > 0) work.push(db.items.bulkDelete([...removed]));
+  if (rows.length === 1) work.push(db.items.put(rows[0]!));
+  else if (rows.length > 1) work.push(db.items.bulkPut([...rows]));
+  if (queued.length === 1) work.push(db.syncQueue.add(queued[0]!));
+  else if (queued.length > 1) work.push(db.syncQueue.bulkAdd(queued));
+  if (undo) work.push(addUndo(db, undo));
+  await Promise.all(work);
+  return queued;
+}
