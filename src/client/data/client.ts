@@ -143,7 +143,7 @@ function lazySyncEngine(deps: SyncEngineDeps) {
     sync: (...args: Parameters<SyncEngine['sync']>) => track(load().then((e) => e.sync(...args))),
     pushNow: (entryId: string) => track(load().then((e) => e.pushNow(entryId))),
     /**
-     * Resolves when no push or sync run is under way and none is waiting to start (W1: a write only
+     * Resolves when no push or sync run is under way and none is waiting to start (W2: a write only
      * starts its push). Tests wait on it where they mean "after it synced"; see SyncEngine.settled.
      */
     async settled(): Promise<void> {
@@ -200,7 +200,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
 
   const api: ApiClient = createApiClient({
     baseUrl: options.baseUrl ?? '',
-    // R1: every answer, or its absence while online, tells the badge whether the server is reachable.
+    // R2: every answer, or its absence while online, tells the badge whether the server is reachable.
     fetch: trackReachability(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), status, () =>
       connectivity.isOnline(),
     ),
