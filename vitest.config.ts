@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     // Server and domain tests are the majority; component tests opt in with `// @vitest-environment jsdom`.
     environment: 'node',
-    include: ['src/**/*.test.{ts,tsx}'],
+    // The pure parts of scripts/ (e.g. the SYNC.md id check) are unit-tested beside them.
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'bench/**', 'e2e/**', 'dist/**'],
     // Integration tests start real databases (PGlite, PostgreSQL); their set-up is slow on a cold machine.
     testTimeout: 30_000,

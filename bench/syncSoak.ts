@@ -2,7 +2,7 @@
  * The sync model test at soak size: `npm run bench -- sync-soak [runs]` (default 1,000) drives two
  * simulated devices of one user through random offline edits, lost answers, repeated deliveries and
  * server restarts against the real server on PGlite, and counts what was lost, doubled or different.
- * Both devices also complete a repeating todo's occurrences (O1): a second next occurrence counts as doubled.
+ * Both devices also complete a repeating todo's occurrences (O2): a second next occurrence counts as doubled.
  */
 
 import fc from 'fast-check';

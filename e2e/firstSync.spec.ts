@@ -24,7 +24,7 @@ function storedItems(page: import('@playwright/test').Page): Promise<number> {
   );
 }
 
-test('S12: a fresh device signing in to 30,000 items shows "Syncing … of 30,000", then every screen right', async ({
+test('L7, L8: a fresh device signing in to 30,000 items shows "Syncing … of 30,000", then every screen right', async ({
   browser,
 }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'the pull is the same on a phone; one viewport is enough');

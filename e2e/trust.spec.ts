@@ -27,7 +27,7 @@ async function captureBoth(app: TrustPage, testInfo: TestInfo, name: string) {
   await app.setTheme('light');
 }
 
-test("R1: Sync Now with the server unreachable says 'Sync failed' and the badge 'Server unreachable (N pending)'; 'Online' once it answers; 'Offline' without a network", async ({
+test("R1, R2: Sync Now with the server unreachable says 'Sync failed' and the badge 'Server unreachable (N pending)'; 'Online' once it answers; 'Offline' without a network", async ({
   page,
   context,
 }, testInfo) => {

@@ -9,7 +9,7 @@ test.beforeEach(() => {
   test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
 });
 
-test('U1: a guest with 60 items signs in: batches with progress, a dismissible dialog, each item once on the server', async ({
+test('U1, U3: a guest with 60 items signs in: batches with progress, a dismissible dialog, each item once on the server', async ({
   page,
 }, testInfo) => {
   test.setTimeout(120_000);

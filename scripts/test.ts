@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { chromiumAvailable, chromiumPath } from './lib/chromium';
 import { bin, repoRoot } from './lib/paths';
 
-// npm test: typecheck, lint, unit and integration tests, then the browser suite, stopping at the
-// first failure. The last line is always "N passed, N failed" over the test counts; a step that
-// fails without reporting tests (tsc, biome, a crashed runner) counts as one failure.
+// npm test: typecheck, lint, boundaries, SYNC.md's rule ids, unit and integration tests, then the
+// browser suite, stopping at the first failure. The last line is always "N passed, N failed" over the
+// test counts; a step that fails without reporting tests (tsc, biome, a crashed runner) counts as one
+// failure.
 
 const reportDir = path.join(repoRoot, '.tmp', 'test-reports');
 const vitestReport = path.join(reportDir, 'vitest.json');
@@ -81,6 +82,7 @@ mkdirSync(reportDir, { recursive: true });
 await step('typecheck: tsc --noEmit -p tsconfig.json', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 await step('lint: biome check .', bin('biome'), ['check', '.']);
 await step('boundaries: scripts/checkBoundaries.ts', bin('tsx'), ['scripts/checkBoundaries.ts']);
+await step('sync ids: scripts/checkSyncIds.ts', bin('tsx'), ['scripts/checkSyncIds.ts']);
 await step(
   'unit and integration: vitest run',
   bin('vitest'),

@@ -99,7 +99,7 @@ export interface SyncPage {
   cursor: string;
   has_more: boolean;
   /**
-   * S12: how many changes the caller can see after this page's cursor, there when asked for with
+   * L7: how many changes the caller can see after this page's cursor, there when asked for with
    * `count=1` (a progress line: 'Syncing 45,000 of 100,000'). Optional: old clients and servers
    * do without it.
    */

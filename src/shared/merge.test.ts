@@ -102,7 +102,7 @@ describe('three-way merge by version', () => {
   });
 });
 
-describe('rebase: local edits onto a newer server copy (S9, Q6)', () => {
+describe('rebase: local edits onto a newer server copy (C3, Q9)', () => {
   type Full = Rec & { completed_at: string | null };
   const start: Full = { ...base, completed_at: null };
   const field = fc.constantFrom<MergeField>('title', 'status', 'assigned_to');
@@ -124,7 +124,7 @@ describe('rebase: local edits onto a newer server copy (S9, Q6)', () => {
   };
   const sides = fc.tuple(edits, edits, fc.integer({ min: 1, max: 3 }));
 
-  it('S9: rebasing twice changes nothing: the merged copy is current against the same server copy', () => {
+  it('C3: rebasing twice changes nothing: the merged copy is current against the same server copy', () => {
     fc.assert(
       fc.property(sides, ([mine, theirs, ahead]) => {
         const item = edited(mine, 'local');
@@ -138,7 +138,7 @@ describe('rebase: local edits onto a newer server copy (S9, Q6)', () => {
     );
   });
 
-  it('S9: keeps every local edit and takes every other field from the server, completed_at with status', () => {
+  it('C3: keeps every local edit and takes every other field from the server, completed_at with status', () => {
     fc.assert(
       fc.property(sides, ([mine, theirs, ahead]) => {
         const item = edited(mine, 'local');
@@ -169,7 +169,7 @@ describe('rebase: local edits onto a newer server copy (S9, Q6)', () => {
     );
   });
 
-  it('S9: is current when the server copy is not newer than the base', () => {
+  it('C3: is current when the server copy is not newer than the base', () => {
     const item = { ...start, title: 'mine' };
     expect(rebase({ item, base: start, dirty: ['title'], deleted: false }, { ...start, title: 'x' })).toEqual(
       {
@@ -178,7 +178,7 @@ describe('rebase: local edits onto a newer server copy (S9, Q6)', () => {
     );
   });
 
-  it('S9: a local delete conflicts only with a server change after its base', () => {
+  it('C2: a local delete conflicts only with a server change after its base', () => {
     const remote = { ...start, version: start.version + 1 };
     expect(rebase({ item: start, base: start, dirty: [], deleted: true }, remote)).toEqual({
       kind: 'conflict',

@@ -80,7 +80,7 @@ export interface RebaseLocal<T> {
  * - `merged`: the local edits laid over the server copy, which becomes the new base (the queued
  *   edits are then based on its version);
  * - `conflict`: both changed the same field (`update`), or the server changed an item deleted here
- *   after the delete's base (`delete`): the user chooses (S9).
+ *   after the delete's base (`delete`): the user chooses (C2).
  */
 export type Rebased<T> =
   | { kind: 'current' }
@@ -90,8 +90,8 @@ export type Rebased<T> =
 type Rebasable = MergeRecord & { completed_at: string | null };
 
 /**
- * The one merge of local edits onto a newer server copy, for a pulled page and for a 412 alike (S9,
- * Q6). `completed_at` travels with `status`: it comes from the side whose status wins.
+ * The one merge of local edits onto a newer server copy, for a pulled page and for a 412 alike (C3,
+ * Q9). `completed_at` travels with `status`: it comes from the side whose status wins.
  */
 export function rebase<T extends Rebasable>(local: RebaseLocal<T>, remote: T): Rebased<T> {
   const { base } = local;

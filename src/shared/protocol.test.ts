@@ -69,7 +69,7 @@ describe('the push status policy', () => {
     expect(decidePush(0, true, ctx())).toBe('network');
   });
 
-  it('Q3: a 4xx other than 409/412/429 drops the entry; 401, 404 and 419 have their own rules', () => {
+  it('Q3, Q4, Q5: a 4xx other than 409/412/429 drops the entry; 401, 404 and 419 have their own rules', () => {
     for (const status of [400, 403, 409, 422]) expect(decidePush(status, false, ctx())).toBe('drop');
     expect(decidePush(401, false, ctx())).toBe('unauthorized');
     expect(decidePush(419, false, ctx())).toBe('renew-token');
@@ -77,24 +77,24 @@ describe('the push status policy', () => {
     expect(decidePush(404, false, ctx({ kind: 'delete' }))).toBe('already-deleted');
     expect(decidePush(404, false, ctx())).toBe('gone');
     expect(decidePush(404, false, ctx({ onServer: false }))).toBe('drop');
-    // A restore of an item purged or no longer shared has nothing to bring back (S11).
+    // A restore of an item purged or no longer shared has nothing to bring back (Q5).
     expect(decidePush(404, false, ctx({ kind: 'restore' }))).toBe('drop');
     expect(decidePush(422, false, ctx({ kind: 'restore' }))).toBe('drop');
     // The spec's failed online create keeps its local pending copy: counted, not dropped.
     expect(decidePush(422, false, ctx({ kind: 'create', onServer: false, immediate: true }))).toBe('retry');
   });
 
-  it('Q4: 429 holds the queue', () => {
+  it('Q6: 429 holds the queue', () => {
     expect(decidePush(429, false, ctx())).toBe('rate-limited');
   });
 
-  it('Q5: a server failure counts a retry, and the third drops the entry', () => {
+  it('Q7: a server failure counts a retry, and the third drops the entry', () => {
     expect(decidePush(500, false, ctx())).toBe('retry');
     expect(decidePush(503, false, ctx({ retries: MAX_RETRIES - 2 }))).toBe('retry');
     expect(decidePush(502, false, ctx({ retries: MAX_RETRIES - 1 }))).toBe('drop-after-retries');
   });
 
-  it('Q6: a 412 is rebased, and its body is checked, not cast', () => {
+  it('Q9: a 412 is rebased, and its body is checked, not cast', () => {
     expect(decidePush(412, false, ctx())).toBe('stale');
     expect(isStaleWriteBody({ message: 'Stale.', item: { id: 1, version: 4 } })).toBe(true);
     expect(isStaleWriteBody({ message: 'Stale.' })).toBe(false);

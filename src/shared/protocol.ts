@@ -3,7 +3,7 @@ import type { Item } from './item';
 /**
  * The sync protocol as data: what a queued request is, what pushing it can come to, what a 412
  * answers, which events the server sends, and how a push answer is judged. SYNC.md states the rules
- * these implement, by id (Q1–Q6, W1, E1, S1–S9).
+ * these implement, by id (Q1–Q10, P1–P3, C1–C4, W1, E1).
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -54,7 +54,7 @@ export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
 };
 
 /**
- * Every kind but a create edits a version the server has, so it says which one (If-Match, S7). A
+ * Every kind but a create edits a version the server has, so it says which one (If-Match, P3). A
  * restore does not: the delete it undoes made a version this device never saw, and a restore has
  * nothing to merge.
  */
@@ -97,23 +97,23 @@ export function createPayload(item: {
 // Push outcomes and the HTTP status policy
 // ---------------------------------------------------------------------------------------------
 
-/** Entries the server fails 3 times (5xx and the like) are dropped, with a toast (Q5). */
+/** Entries the server fails 3 times (5xx and the like) are dropped, with a toast (Q7). */
 export const MAX_RETRIES = 3;
-/** How long to hold the queue after a 429 that carries no Retry-After (Q4). */
+/** How long to hold the queue after a 429 that carries no Retry-After (Q6). */
 export const DEFAULT_RETRY_AFTER_S = 30;
 
 /**
  * What sending one queued entry came to. `E` is the client's error type.
  * - `done`: the server applied it (or a delete found the item already gone); the answer is stored
  *   and the entry removed. `itemId` is the item's id now (a create's temporary id becomes the server's).
- * - `dropped`: the server refused it for good (a 4xx, Q3) or it failed `MAX_RETRIES` times (Q5); the
+ * - `dropped`: the server refused it for good (a 4xx, Q3) or it failed `MAX_RETRIES` times (Q7); the
  *   entry is removed, the local change undone, and a toast says so.
- * - `retry`: a server failure (5xx or similar); the entry stays with one more retry counted (Q5).
+ * - `retry`: a server failure (5xx or similar); the entry stays with one more retry counted (Q7).
  * - `network`: no answer at all; the entry stays untouched and the run stops (Q2).
  * - `conflict`: a 412 the edits could not merge, or the server no longer has the item; a conflict
- *   is open and the queue holds until the user resolves it (Q6, S9).
- * - `held`: the server asked for a pause (429, Q4) or the anti-forgery token could not be renewed
- *   (419 twice); the entry stays and the run stops.
+ *   is open and the queue holds until the user resolves it (Q9, C4).
+ * - `held`: the server asked for a pause (429, Q6) or the anti-forgery token could not be renewed
+ *   (419 twice, Q4); the entry stays and the run stops.
  * - `unauthorized`: the session is gone (401); the device turns guest, the entry stays.
  * - `queued`: not sent now (offline, a guest, or another run holds the lock and will send it).
  */
@@ -138,9 +138,9 @@ export type PushDecision =
   | 'renew-token'
   /** 419 again: stop and keep the entry. */
   | 'hold'
-  /** 429: hold the whole queue until Retry-After (Q4). */
+  /** 429: hold the whole queue until Retry-After (Q6). */
   | 'rate-limited'
-  /** 412: rebase the local edits on the server's copy (Q6). */
+  /** 412: rebase the local edits on the server's copy (Q9). */
   | 'stale'
   /** 404 for a delete: the item is already gone, which is what the delete wanted. */
   | 'already-deleted'
@@ -148,9 +148,9 @@ export type PushDecision =
   | 'gone'
   /** Any other 4xx: drop the entry with a toast (Q3). */
   | 'drop'
-  /** A server failure: count a retry (Q5). */
+  /** A server failure: count a retry (Q7). */
   | 'retry'
-  /** A server failure at the last retry: drop with a toast (Q5). */
+  /** A server failure at the last retry: drop with a toast (Q7). */
   | 'drop-after-retries';
 
 export interface PushContext {
@@ -176,7 +176,7 @@ export function decidePush(status: number, network: boolean, ctx: PushContext): 
   if (status === 429) return 'rate-limited';
   if (status === 412) return 'stale';
   if (status === 404 && ctx.kind === 'delete') return 'already-deleted';
-  // A restore of an item purged or no longer shared: nothing to bring back; the toast says so (Q3).
+  // A restore of an item purged or no longer shared: nothing to bring back; the toast says so (Q5).
   if (status === 404 && ctx.kind === 'restore') return 'drop';
   if (status === 404 && ctx.kind !== 'create' && ctx.onServer) return 'gone';
   if (status >= 400 && status < 500 && !(ctx.immediate && ctx.kind === 'create')) return 'drop';
@@ -187,7 +187,7 @@ export function decidePush(status: number, network: boolean, ctx: PushContext): 
 // The 412 body
 // ---------------------------------------------------------------------------------------------
 
-/** A 412 Precondition Failed answers with the server's copy of the item (S7). */
+/** A 412 Precondition Failed answers with the server's copy of the item (P3). */
 export interface StaleWriteBody {
   message: string;
   item: Item;

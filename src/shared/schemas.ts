@@ -222,7 +222,7 @@ export const searchQuerySchema = z.strictObject({ q: text('The search').max(200)
 
 export const syncQuerySchema = z.strictObject({
   cursor: text('The cursor').max(100).optional(),
-  // S12: `count=1` asks for `remaining`; old clients never send it and get the page as before.
+  // L7: `count=1` asks for `remaining`; old clients never send it and get the page as before.
   count: z.enum(['1'], { error: 'count must be 1.' }).optional(),
 });
 

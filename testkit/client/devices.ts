@@ -15,7 +15,7 @@ export function testDevices() {
     server = await startClientTestServer();
   });
   afterAll(async () => {
-    // Writes push in the background (W1): let them land before the databases close.
+    // Writes push in the background (W2): let them land before the databases close.
     for (const d of devices) await d.client.engine.settled();
     for (const d of devices) d.client.close();
     await server?.close();

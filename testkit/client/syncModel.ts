@@ -135,7 +135,7 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
       recurrence: 'FREQ=DAILY',
     });
     created.set(SERIES, new Set());
-    // Writes resolve once stored and push in the background (W1): the family reaches the server first.
+    // Writes resolve once stored and push in the background (W2): the family reaches the server first.
     await settled(first);
     await second.client.engine.sync();
 
@@ -235,7 +235,7 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
         if (process.env.MODEL_DEBUG) console.log('threw', String(e));
         // Screens show these as toasts; the model only cares what the data looks like afterwards.
       }
-      // A step's background push lands before the next step, as the step's own run did before W1.
+      // A step's background push lands before the next step, as the step's own run did before W2.
       await settled(...devices);
     }
 
@@ -280,7 +280,7 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
     };
     const byToken = new Map<string, number>();
     for (const item of live) byToken.set(tokenOf(item.title), (byToken.get(tokenOf(item.title)) ?? 0) + 1);
-    // O1: a series has at most one occurrence per due date, however often and wherever it was completed.
+    // O2: a series has at most one occurrence per due date, however often and wherever it was completed.
     const perOccurrence = new Map<string, number>();
     for (const item of live) {
       const key = `${tokenOf(item.title)}@${item.due_date ?? ''}`;

@@ -13,8 +13,8 @@ import { useDoor } from './door';
 
 /**
  * Offline / Online / 'Online (N pending)' / 'Server unreachable (N pending)' / 'Syncing...': 3 s after
- * a change, and while it matters (R1: no network and no server are told apart). A pull of more than
- * one page shows 'Syncing 45,000 of 100,000' until it ends (S12).
+ * a change, and while it matters (R2: no network and no server are told apart). A pull of more than
+ * one page shows 'Syncing 45,000 of 100,000' until it ends (L8).
  */
 export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) {
   const { syncStatus } = useDoor();

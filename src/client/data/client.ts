@@ -111,7 +111,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
 
   const api: ApiClient = createApiClient({
     baseUrl: options.baseUrl ?? '',
-    // R1: every answer, or its absence while online, tells the badge whether the server is reachable.
+    // R2: every answer, or its absence while online, tells the badge whether the server is reachable.
     fetch: trackReachability(
       options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       status,

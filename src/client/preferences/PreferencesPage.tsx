@@ -57,7 +57,7 @@ function Section({
   );
 }
 
-/** Where the changes stand, under Sync Now (R1: offline and server unreachable told apart). */
+/** Where the changes stand, under Sync Now (R2: offline and server unreachable told apart). */
 function syncStateText(connection: ReturnType<typeof connectionOf>, pending: number): string {
   const waiting = pending > 0 ? `${changesText(pending)} waiting to sync.` : 'Every change is on the server.';
   if (connection === 'offline') return `You're offline. ${pending > 0 ? waiting : ''}`.trim();

@@ -9,7 +9,7 @@ export interface UpgradeProgress {
   done: boolean;
 }
 
-/** S12: a long pull's progress, items stored of the items the server counted at its first page. */
+/** L8: a long pull's progress, items stored of the items the server counted at its first page. */
 export interface PullProgress {
   received: number;
   total: number;
@@ -18,7 +18,7 @@ export interface PullProgress {
 export interface SyncStatusState {
   online: boolean;
   /**
-   * R1: false once a request failed with no answer while the browser said it was online (the server
+   * R2: false once a request failed with no answer while the browser said it was online (the server
    * is down or cut off); true again at the first answer. 'Offline' is `online`, never this.
    */
   serverReachable: boolean;
@@ -33,7 +33,7 @@ export interface SyncStatusState {
   pullProgress: PullProgress | null;
   set: (patch: Partial<Omit<SyncStatusState, 'set' | 'setOnline' | 'setServerReachable'>>) => void;
   setOnline: (online: boolean, now?: number) => void;
-  /** R1: what the last request said about the server; a change shows the badge for 3 s. */
+  /** R2: what the last request said about the server; a change shows the badge for 3 s. */
   setServerReachable: (reachable: boolean, now?: number) => void;
 }
 
@@ -68,7 +68,7 @@ export function createSyncStatusStore(initialOnline = true) {
   }));
 }
 
-/** What the badge says the connection is: no network, a network but no server, or both fine (R1). */
+/** What the badge says the connection is: no network, a network but no server, or both fine (R2). */
 export type Connection = 'offline' | 'unreachable' | 'online';
 
 export function connectionOf(s: Pick<SyncStatusState, 'online' | 'serverReachable'>): Connection {
@@ -81,7 +81,7 @@ function thousands(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** The progress line of a long pull: 'Syncing 45,000 of 100,000' (S12). */
+/** The progress line of a long pull: 'Syncing 45,000 of 100,000' (L8). */
 export function pullProgressLabel(progress: PullProgress): string {
   const total = Math.max(progress.total, progress.received);
   return `Syncing ${thousands(progress.received)} of ${thousands(total)}`;
@@ -89,7 +89,7 @@ export function pullProgressLabel(progress: PullProgress): string {
 
 /**
  * The badge's text: Offline, Syncing..., 'Server unreachable (N pending)', 'Online (N pending)' or
- * Online (R1: a network with no server is never 'Online').
+ * Online (R2: a network with no server is never 'Online').
  */
 export function badgeLabel(
   s: Pick<SyncStatusState, 'online' | 'syncing' | 'pendingCount'> &

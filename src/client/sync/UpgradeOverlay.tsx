@@ -10,7 +10,7 @@ import { UPGRADE_CLOSE_DELAY_MS, UPGRADE_GRACE_MS, upgradeView } from './upgrade
 
 /**
  * After a guest signs in: a celebratory card that carries the Upgrade dialog ('Upgrading Your
- * Account') while the guest's items go up, with real progress (a batch at a time, U1). Also shown on
+ * Account') while the guest's items go up, with real progress (a batch at a time, U3). Also shown on
  * its own when an interrupted upload resumes after a reload. It can be dismissed at any time: the
  * upload goes on in the background and a small badge keeps counting, with a way back to the dialog.
  */

@@ -8,7 +8,9 @@ import { unreadCount } from '../notifications/store';
 export const HEARTBEAT_MS = 25_000;
 
 /**
- * Server-sent events: `changed` whenever something the user sees changes, on any instance.
+ * Server-sent events: `changed` whenever something the user sees changes, on any instance, and
+ * `notification {unread}` (SYNC.md E1, E2). Every notification's recipient also gets a `changed`, on
+ * whichever instance it was written, so the unread count crosses instances the way changes do.
  *
  * A stream lives no longer than its session: sign-out (or a sign-in that replaces the session) on
  * this instance closes it at once; after a sign-out on another instance, the stream looks the session

@@ -25,7 +25,7 @@ describe.each(testEngines())('Idempotency-Key (%s)', (engine) => {
   const children = async () =>
     (await c.get<Paginated<Item>>(`/api/items?parent_id=${campaign.id}&per_page=100`)).body.data;
 
-  it('creates once for a repeated POST and answers the repeat with the same status and body', async () => {
+  it('P1: creates once for a repeated POST and answers the repeat with the same status and body', async () => {
     const key = newKey();
     const body = { title: 'Only once', type: 'todo', parent_id: campaign.id };
     const first = await c.post<Item>('/api/items', body, { 'idempotency-key': key });
@@ -55,7 +55,7 @@ describe.each(testEngines())('Idempotency-Key (%s)', (engine) => {
     expect((await children()).filter((i) => i.title === 'Order')).toHaveLength(1);
   });
 
-  it('refuses the same key with another body, or on another route, with 422', async () => {
+  it('P1: refuses the same key with another body, or on another route, with 422', async () => {
     const key = newKey();
     await c.post('/api/items', { title: 'First use', type: 'todo' }, { 'idempotency-key': key });
     const other = await c.post<{ message: string }>(
@@ -90,7 +90,7 @@ describe.each(testEngines())('Idempotency-Key (%s)', (engine) => {
     expect(fits.status).toBe(201);
   });
 
-  it('replays a PATCH with its recorded answer and without a second effect', async () => {
+  it('P1: replays a PATCH with its recorded answer and without a second effect', async () => {
     const item = await c.create({ title: 'A', type: 'todo', parent_id: campaign.id });
     const key = newKey();
     const first = await c.patch<Item>(`/api/items/${item.id}`, { title: 'B' }, { 'idempotency-key': key });
@@ -104,7 +104,7 @@ describe.each(testEngines())('Idempotency-Key (%s)', (engine) => {
     expect(updates).toHaveLength(2);
   });
 
-  it('replays a DELETE with 204 instead of a 404 for the second try', async () => {
+  it('P1: replays a DELETE with 204 instead of a 404 for the second try', async () => {
     const item = await c.create({ title: 'Delete me once', type: 'todo', parent_id: campaign.id });
     const key = newKey();
     const first = await c.delete(`/api/items/${item.id}`, { 'idempotency-key': key });
@@ -159,7 +159,7 @@ describe.each(testEngines())('Idempotency-Key (%s)', (engine) => {
     expect(theirs.body.user_id).toBe(other.user?.id);
   });
 
-  it('has one effect when concurrent requests carry the same key', async () => {
+  it('P1: has one effect when concurrent requests carry the same key', async () => {
     const key = newKey();
     const body = { title: 'Raced', type: 'todo', parent_id: campaign.id };
     const answers = await Promise.all(
@@ -173,7 +173,7 @@ describe.each(testEngines())('Idempotency-Key (%s)', (engine) => {
     expect((await feed()).filter((e) => e.action === 'created' && e.item.title === 'Raced')).toHaveLength(1);
   });
 
-  it('has one effect when concurrent PATCHes carry the same key', async () => {
+  it('P1: has one effect when concurrent PATCHes carry the same key', async () => {
     const item = await c.create({ title: 'Race patch', type: 'todo', parent_id: campaign.id });
     const key = newKey();
     const answers = await Promise.all(

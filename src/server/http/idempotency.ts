@@ -6,6 +6,15 @@ import { pipelined, prepared, rows, sql } from '../db/client';
 import { type ChangeBus, viewersOfChanges } from '../events/changeBus';
 import { HttpError, unprocessable } from './errors';
 
+/**
+ * Idempotent writes (SYNC.md P1, P2). On PostgreSQL the statements of one write that do not wait on
+ * each other's answers go out together on the transaction's connection (db/client.ts `inOrder`): its
+ * BEGIN with the key's claim, the write's lock and read, the record of the answer with the read of who
+ * sees the change and the COMMIT. The server still runs them in order, so a repeat's write runs and is
+ * rolled back with the whole transaction before the recorded answer is read, and a statement that
+ * fails aborts the transaction, so the COMMIT behind it rolls back (db/transactions.test.ts).
+ */
+
 export interface WriteResult {
   status: number;
   body: unknown;

@@ -31,7 +31,7 @@ describe.each(testEngines())('POST /api/items/batch (%s)', (engine) => {
     ];
   };
 
-  it('U1: creates the items in request order, parents by uuid within the batch, in one answer', async () => {
+  it('U2: creates the items in request order, parents by uuid within the batch, in one answer', async () => {
     const c = await user();
     const items = family();
     const response = await batch(c, items);
@@ -48,7 +48,7 @@ describe.each(testEngines())('POST /api/items/batch (%s)', (engine) => {
     expect(await total(c)).toBe(3);
   });
 
-  it('U1: a repeated batch creates nothing new and answers the existing items', async () => {
+  it('U3: a repeated batch creates nothing new and answers the existing items', async () => {
     const c = await user();
     const items = family();
     const first = await batch(c, items);
@@ -70,7 +70,7 @@ describe.each(testEngines())('POST /api/items/batch (%s)', (engine) => {
     expect(await total(c)).toBe(4);
   });
 
-  it('U1: the same Idempotency-Key answers the recorded response; with another body it is a 422', async () => {
+  it('U3: the same Idempotency-Key answers the recorded response; with another body it is a 422', async () => {
     const c = await user();
     const items = family();
     const key = randomUUID();
@@ -83,7 +83,7 @@ describe.each(testEngines())('POST /api/items/batch (%s)', (engine) => {
     expect(await total(c)).toBe(3);
   });
 
-  it('U1: one bad item in the middle refuses the whole batch with a 422 naming it, and creates nothing', async () => {
+  it('U2: one bad item in the middle refuses the whole batch with a 422 naming it, and creates nothing', async () => {
     const c = await user();
     const items: BatchItem[] = [
       ...family(),
@@ -107,7 +107,7 @@ describe.each(testEngines())('POST /api/items/batch (%s)', (engine) => {
     expect(await total(c)).toBe(0);
   });
 
-  it('U1: a parent by uuid already on the server, by id, and never one the caller cannot see', async () => {
+  it('U2: a parent by uuid already on the server, by id, and never one the caller cannot see', async () => {
     const c = await user();
     const campaign = await c.create({ title: 'On the server', type: 'campaign', uuid: randomUUID() });
     const response = await batch(c, [
@@ -131,7 +131,7 @@ describe.each(testEngines())('POST /api/items/batch (%s)', (engine) => {
     expect(await total(stranger)).toBe(0);
   });
 
-  it('U1: refuses a child before its parent, a uuid twice, both parent fields, and no uuid', async () => {
+  it('U2: refuses a child before its parent, a uuid twice, both parent fields, and no uuid', async () => {
     const c = await user();
     const [campaign, task] = family();
     const cases: [BatchItem[], string][] = [
@@ -148,7 +148,7 @@ describe.each(testEngines())('POST /api/items/batch (%s)', (engine) => {
     expect(await total(c)).toBe(0);
   });
 
-  it(`U1: takes at most ${ITEM_BATCH_MAX} items and refuses an empty list, with a message`, async () => {
+  it(`U1, U2: takes at most ${ITEM_BATCH_MAX} items and refuses an empty list, with a message`, async () => {
     const c = await user();
     const many = Array.from({ length: ITEM_BATCH_MAX }, (_, n) => ({
       uuid: randomUUID(),
@@ -166,7 +166,7 @@ describe.each(testEngines())('POST /api/items/batch (%s)', (engine) => {
     expect(await total(c)).toBe(ITEM_BATCH_MAX);
   });
 
-  it('U1: assignees follow the single-create rule; a guest session is refused', async () => {
+  it('U2: assignees follow the single-create rule; a guest session is refused', async () => {
     const c = await user();
     const stranger = await user('Nobody');
     const refused = await batch(c, [

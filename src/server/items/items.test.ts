@@ -315,7 +315,7 @@ describe.each(testEngines())('items API (%s)', (engine) => {
       expect((await c.update(task.id, { parent_id: 0 })).parent_id).toBeNull();
     });
 
-    it('answers 412 with the server copy when If-Match names an older version', async () => {
+    it('P3: answers 412 with the server copy when If-Match names an older version', async () => {
       const c = await user();
       const item = await c.create({ title: 'v1', type: 'todo' });
       await c.update(item.id, { title: 'v2' });
@@ -438,7 +438,7 @@ describe.each(testEngines())('items API (%s)', (engine) => {
       expect((await owner.patch(`/api/items/${task.id}`, { parent_id: other.id })).status).toBe(200);
     });
 
-    it('honours If-Match: a stale version gets 412 with the item and nothing is deleted', async () => {
+    it('P3: honours If-Match: a stale version gets 412 with the item and nothing is deleted', async () => {
       const c = await user();
       const item = await c.create({ title: 'v1', type: 'todo' });
       await c.update(item.id, { title: 'v2' });

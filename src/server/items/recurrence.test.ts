@@ -133,7 +133,7 @@ describe.each(testEngines())('recurrence (%s)', (engine) => {
     expect(await series(c, until.uuid!)).toHaveLength(1);
   });
 
-  it('O1: two users completing the same occurrence concurrently make one next occurrence', async () => {
+  it('O2: two users completing the same occurrence concurrently make one next occurrence', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
     await makeMutual(owner, helper);

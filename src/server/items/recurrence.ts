@@ -10,9 +10,11 @@ import { unprocessable } from '../http/errors';
 import { visibleTo } from './queries';
 
 /**
- * Recurrence on the server (ARCHITECTURE §5, SYNC.md O1): the checks on a rule, the owner of an
+ * Recurrence on the server (ARCHITECTURE §5, SYNC.md O1–O3): the checks on a rule, the owner of an
  * occurrence, and the next occurrence created in the completing transaction. Kept out of service.ts,
- * which calls it from one place per write.
+ * which calls it from one place per write. A queued create naming a `series_uuid` the caller sees is
+ * owned by that series' owner, so `ON CONFLICT (user_id, uuid) DO NOTHING` here and a known uuid
+ * answering the existing item (P2) make the server's copy, each device's and every repeat one row.
  */
 
 const today = () => new Date().toISOString().slice(0, 10);

@@ -784,7 +784,7 @@ export async function deleteItem(
 /**
  * Undoes a delete (issue 14): the item and the descendants its delete took along (the rows sharing
  * its `deleted_at`) come back with the same ids and uuids, newly stamped so every viewer's next pull
- * sends them again (S11); the parent rolls up again. Restoring a live item changes nothing.
+ * sends them again (L6); the parent rolls up again. Restoring a live item changes nothing.
  */
 export async function restoreItem(tx: Executor, actor: UserRow, id: number): Promise<WriteResult> {
   const root = await rootOf(tx, id);

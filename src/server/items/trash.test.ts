@@ -75,7 +75,7 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
     expect((await owner.item(task.id)).status).toBe('in_progress');
   });
 
-  it('S11: sends the restored items to every viewer again after their tombstones', async () => {
+  it('L6: sends the restored items to every viewer again after their tombstones', async () => {
     const { owner, campaign, task, done } = await family();
     const helper = await signedIn(harness.app, 'Helper');
     await makeMutual(owner, helper);

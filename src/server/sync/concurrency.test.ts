@@ -31,7 +31,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('sync cursor under concurrent wr
     return client;
   };
 
-  it('S1: skips no change while 8 connections commit out of order and a reader pulls in a loop', async () => {
+  it('L1: skips no change while 8 connections commit out of order and a reader pulls in a loop', async () => {
     const pool = harness.database.pool as pg.Pool;
     const reader = await session();
     const campaign = await reader.create({ title: 'Busy campaign', type: 'campaign' });

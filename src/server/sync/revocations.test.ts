@@ -38,7 +38,7 @@ describe.each(testEngines())('losing access reaches the client through sync on %
   });
   afterAll(() => harness.close());
 
-  it('S5: sends a tombstone for an item and everything under it once its assignee is removed', async () => {
+  it('L5: sends a tombstone for an item and everything under it once its assignee is removed', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
     await makeMutual(owner, helper);
@@ -55,7 +55,7 @@ describe.each(testEngines())('losing access reaches the client through sync on %
     expect((await helper.get(`/api/items/${campaign.id}`)).status).toBe(404);
   });
 
-  it('S5: keeps what the user still sees through their own assignment', async () => {
+  it('L5: keeps what the user still sees through their own assignment', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
     await makeMutual(owner, helper);
@@ -74,7 +74,7 @@ describe.each(testEngines())('losing access reaches the client through sync on %
     expect(byId.get(mine.id)?.deleted_at ?? null).toBeNull();
   });
 
-  it('S5: brings an item back when access returns, also in a bootstrap pull', async () => {
+  it('L5: brings an item back when access returns, also in a bootstrap pull', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
     await makeMutual(owner, helper);
@@ -91,7 +91,7 @@ describe.each(testEngines())('losing access reaches the client through sync on %
     expect(entries.at(-1)?.deleted_at ?? null).toBeNull();
   });
 
-  it('S4, S5: tells a user who lost access only the id, uuid and time, from an old cursor and from scratch', async () => {
+  it('L4, L5: tells a user who lost access only the id, uuid and time, from an old cursor and from scratch', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
     await makeMutual(owner, helper);

@@ -29,7 +29,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     const itemsAfter = sql`(i.change_xid > ${xid}::bigint OR (i.change_xid = ${xid}::bigint AND i.id > ${from.id}))`;
     const revokedAfter = sql`(v.change_xid > ${xid}::bigint
       OR (v.change_xid = ${xid}::bigint AND v.item_id > ${from.id}))`;
-    // S12: asked for, the same statement counts every change after the cursor below the same horizon,
+    // L7: asked for, the same statement counts every change after the cursor below the same horizon,
     // by the page's own filters (items_change_idx and item_revocations_change_idx ranges), once.
     // The plain `>=` bound is implied by the cursor's OR, but only it lets the planner range-scan the
     // index: without it an incremental pull's count would read every row of the table.

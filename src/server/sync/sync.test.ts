@@ -27,7 +27,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
   const stateOf = (change: SyncChange | undefined) =>
     change === undefined ? undefined : isTombstone(change) ? 'deleted' : change.version;
 
-  it('S2: bootstraps from an empty cursor, then sends only what changed', async () => {
+  it('L2: bootstraps from an empty cursor, then sends only what changed', async () => {
     const c = await signedIn(harness.app);
     const a = await c.create({ title: 'a', type: 'todo' });
     const b = await c.create({ title: 'b', type: 'todo' });
@@ -47,7 +47,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     expect(changed.cursor).not.toBe(quiet.body.cursor);
   });
 
-  it('S4: sends a tombstone for a deleted item', async () => {
+  it('L4: sends a tombstone for a deleted item', async () => {
     const c = await signedIn(harness.app);
     const item = await c.create({ title: 'doomed', type: 'todo' });
     const { cursor } = await pullAll(c, harness.database);
@@ -58,7 +58,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     expect(after.items[0]).toEqual({ id: item.id, uuid: item.uuid, deleted_at: expect.any(String) });
   });
 
-  it('S3: pages more than 500 changes across has_more pages without losing or repeating one', async () => {
+  it('L3: pages more than 500 changes across has_more pages without losing or repeating one', async () => {
     const c = await signedIn(harness.app, 'Bulk');
     const userId = c.user?.id ?? 0;
     for (let n = 0; n < 80; n += 8) {
@@ -96,7 +96,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     expect((await c.get<SyncPage>(`/api/sync?cursor=${rest.cursor}`)).body.items).toEqual([]);
   });
 
-  it('S1: never skips a change when writes and pulls interleave in any order', async () => {
+  it('L1: never skips a change when writes and pulls interleave in any order', async () => {
     const reader = await signedIn(harness.app, 'Reader');
     const writer = await signedIn(harness.app, 'Writer');
     await makeMutual(reader, writer);
@@ -173,7 +173,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     );
   });
 
-  it("S12: counts what remains after a page by the page's own rules: another user's items never, tombstones and revocations once", async () => {
+  it("L7: counts what remains after a page by the page's own rules: another user's items never, tombstones and revocations once", async () => {
     const c = await signedIn(harness.app, 'Counted');
     const other = await signedIn(harness.app, 'Uncounted');
     await makeMutual(c, other);

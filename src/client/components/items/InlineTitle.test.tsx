@@ -81,7 +81,7 @@ function Saving({ stored, save }: { stored: string; save: (title: string) => Pro
 }
 
 describe('useSavingTitle', () => {
-  it('shows the new title in the frame of the Enter, and the stored one once the save settles', async () => {
+  it('W7: shows the new title in the frame of the Enter, and the stored one once the save settles', async () => {
     let settle: (() => void) | null = null;
     const save = vi.fn(() => new Promise<void>((resolve) => (settle = resolve)));
     const { rerender } = render(<Saving stored="Buy tape" save={save} />);

@@ -103,7 +103,7 @@ describe('withRows', () => {
 });
 
 describe('withLocalEcho', () => {
-  it('W2: shows an announced row at once, until the first answer after the write is stored', () => {
+  it('W5, W6: shows an announced row at once, until the first answer after the write is stored', () => {
     const echo = createLocalEcho();
     const { source, answer } = manualSource<LocalItem[]>();
     const seen: string[][] = [];
@@ -120,7 +120,7 @@ describe('withLocalEcho', () => {
     sub.unsubscribe();
   });
 
-  it('W2: goes back to what is stored at once when the write fails', () => {
+  it('W6: goes back to what is stored at once when the write fails', () => {
     const echo = createLocalEcho();
     const { source, answer } = manualSource<LocalItem[]>();
     const seen: string[][] = [];
@@ -132,7 +132,7 @@ describe('withLocalEcho', () => {
     expect(seen.at(-1)).toEqual(['A']);
   });
 
-  it('W2: keeps an unsettled echo over a new answer, and says nothing to a list without the row', () => {
+  it('W6: keeps an unsettled echo over a new answer, and says nothing to a list without the row', () => {
     const echo = createLocalEcho();
     const { source, answer } = manualSource<LocalItem[]>();
     const seen: string[][] = [];
@@ -150,7 +150,7 @@ describe('the local echo on a device', () => {
   let device: Device;
   afterEach(() => device?.client.close());
 
-  it("W2: shows a title edit on a task's todo list before the write has committed", async () => {
+  it("W5: shows a title edit on a task's todo list before the write has committed", async () => {
     device = createDevice('http://127.0.0.1:9');
     const client = device.client;
     client.auth.getState().initGuest();

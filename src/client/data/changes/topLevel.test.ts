@@ -141,7 +141,7 @@ const OP = fc.oneof(
 );
 
 describe("Home's top-level flag (topLevel.ts)", () => {
-  it('equals its definition from scratch after any writes, and Home All reads exactly what the full scan kept', async () => {
+  it('I1: equals its definition from scratch after any writes, and Home All reads exactly what the full scan kept', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(OP, { maxLength: 25 }), async (ops) => {
         const db = freshDb();
@@ -244,7 +244,7 @@ describe("Home's top-level flag (topLevel.ts)", () => {
     db.close();
   });
 
-  it('version 3 computes the flag for rows stored by version 2, and rows written around Dexie are repaired at open', async () => {
+  it('I4: version 3 computes the flag for rows stored by version 2, and rows written around Dexie are repaired at open', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie('top-upgrade', { indexedDB, IDBKeyRange });
     old.version(2).stores({

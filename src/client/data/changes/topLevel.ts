@@ -54,7 +54,8 @@ function logRowOf(req: DBCoreMutateRequest): SearchLogRow {
  * scope (guest data vs account data, see itemQueries inScope). That is exactly the set the old full scan
  * kept as orphans. A DBCore middleware (below) keeps it true on every write to `items`, whoever makes it
  * (repository, pull, confirmations, temp-id swaps, guest upgrade, conflicts, clear), so no write path
- * has to remember it.
+ * has to remember it (SYNC.md I1, I4). The list itself is kept in memory and patched with the rows each
+ * committed change names (homeList.ts).
  */
 export type TopFlag = 0 | 1;
 

@@ -125,7 +125,7 @@ describe('undo signed in', () => {
     }
   };
 
-  it('S11: undoing a synced delete restores the same items locally at once and on the server', async () => {
+  it('L6: undoing a synced delete restores the same items locally at once and on the server', async () => {
     const d = await signedIn('Undoer');
     const { task, a, b } = await family(d);
     await settled(d);
@@ -252,7 +252,7 @@ describe('undo signed in', () => {
   });
 });
 
-describe('undoing a completion that made the next occurrence (issue 16, O1)', () => {
+describe('undoing a completion that made the next occurrence (issue 16, O4)', () => {
   const series = async (d: Device, uuid: string) =>
     (await d.client.db.items.toArray())
       .filter((i) => i._deleted === 0 && (i.uuid === uuid || i.series_uuid === uuid))
@@ -271,7 +271,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
       ...(parent_id ? { parent_id } : {}),
     });
 
-  it('O1: as a guest: the next occurrence goes, the todo and its task are pending again', async () => {
+  it('O4: as a guest: the next occurrence goes, the todo and its task are pending again', async () => {
     const d = guest();
     const task = await d.client.items.create({ title: 'Mornings', type: 'task' });
     const todo = await daily(d, task.id);
@@ -291,7 +291,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
     expect(d.control.requests).toEqual([]);
   });
 
-  it('O1: as a guest: a next occurrence edited since the completion stays; the todo reopens', async () => {
+  it('O4: as a guest: a next occurrence edited since the completion stays; the todo reopens', async () => {
     const d = guest();
     const todo = await daily(d);
     await d.client.items.toggle(todo.id);
@@ -304,7 +304,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
     ]);
   });
 
-  it('O1: signed in, offline then online: gone at once, and the server ends with no live next occurrence', async () => {
+  it('O4: signed in, offline then online: gone at once, and the server ends with no live next occurrence', async () => {
     const d = await signedIn('Undoer');
     const todo = await daily(d);
     await settled(d);
@@ -329,7 +329,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
     ]);
   });
 
-  it('O1: signed in, online: undo after sync deletes the synced next occurrence on the server', async () => {
+  it('O4: signed in, online: undo after sync deletes the synced next occurrence on the server', async () => {
     const d = await signedIn('Undoer');
     const todo = await daily(d);
     await d.client.items.toggle(todo.id);
@@ -345,7 +345,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O1)', ()
     expect(await series(d, todo.uuid!)).toHaveLength(1);
   });
 
-  it('O1: signed in: a next occurrence another device edited (arriving by a pull) survives the undo', async () => {
+  it('O4: signed in: a next occurrence another device edited (arriving by a pull) survives the undo', async () => {
     const d = await signedIn('Undoer');
     const todo = await daily(d);
     await d.client.items.toggle(todo.id);

@@ -49,7 +49,7 @@ export type UndoStack = ReturnType<typeof createUndoStack>;
  * Undo and the trash on the device (ARCHITECTURE §5). Undo pops the newest record of the viewer's
  * stack (src/shared/undo.ts computed its steps when the change was stored) and applies the steps as
  * ordinary writes, so they work offline and as a guest and sync through the queue. A restore puts the
- * trash's rows back at once (same ids and uuids) and queues `POST /api/items/{id}/restore` (S11).
+ * trash's rows back at once (same ids and uuids) and queues `POST /api/items/{id}/restore` (L6).
  */
 export function createUndoStack(deps: UndoDeps) {
   const { db, items } = deps;
@@ -90,7 +90,7 @@ export function createUndoStack(deps: UndoDeps) {
       if (guard && (item.version !== guard.version || item._localVersion !== guard.localVersion)) return;
       // Signed in, a create still queued stays queued and the delete goes after it: the server makes
       // the same occurrence (same uuid) when the queued completion reaches it, so only a delete after
-      // both leaves it with none (O1).
+      // both leaves it with none (O4).
       await items.remove(item.id, { record: false });
     }
   }

@@ -45,7 +45,6 @@ export interface WriteOptions {
   group?: string | null;
 }
 
-
 const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
 
 function zodErrors(
@@ -142,7 +141,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
       before[0]!.parent_id === after[0]!.parent_id;
     const [was, is] = await Promise.all([snapshotOf(before, !inPlace), snapshotOf(after, !inPlace)]);
     for (const uuid of was.keys()) if (!is.has(uuid)) is.set(uuid, null);
-    // A next occurrence the change created goes with its undo only while nobody has edited it (O1).
+    // A next occurrence the change created goes with its undo only while nobody has edited it (O4).
     const steps = inverseSteps(was, is).map((step) =>
       step.kind === 'delete' && occurrence && step.uuid === occurrence.uuid
         ? {
@@ -199,7 +198,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
     return item;
   }
 
-  /** Starts the push of a just-queued entry; its outcome is the sync status's business (W1). */
+  /** Starts the push of a just-queued entry; its outcome is the sync status's business (W2, W3). */
   function sendInBackground(entry: QueueEntry): void {
     deps.pushNow(entry.id).catch(() => {
       // The change is stored and queued; the next sync run sends it.
@@ -573,7 +572,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
       });
       return entry ?? null;
     });
-    // W1: stored and queued is done; the network is the sync status's business.
+    // W1, W3: stored and queued is done; the network is the sync status's business.
     if (entry) sendInBackground(entry);
   }
 

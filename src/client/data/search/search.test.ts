@@ -243,7 +243,7 @@ describe('the search the dialog runs (createSearch)', () => {
   });
 });
 
-describe('S14: the saved search copy', () => {
+describe('I5, I6, I7: the saved search copy', () => {
   const queries = ['paint', 'pa', 'fence', 'garden', 'the', 'new', 'crème', 'ape'];
 
   /** Every query's rows for both viewers. */
@@ -311,7 +311,7 @@ describe('S14: the saved search copy', () => {
     ...Array.from({ length: 20 }, (_, i) => item(10 + i, `Tape ${i} the fence`, {}, i % 60)),
   ];
 
-  it('S14: a new page answers from the saved copy and sees every change made since', async () => {
+  it('I5: a new page answers from the saved copy and sees every change made since', async () => {
     const db = freshDb();
     const later = movableClock();
     await db.items.bulkPut(seeded());
@@ -410,7 +410,7 @@ describe('S14: the saved search copy', () => {
     }
   }
 
-  it('S14: a page loading the saved copy and the log answers every query exactly as a full read, whatever was written before, during and after the save', async () => {
+  it('I5: a page loading the saved copy and the log answers every query exactly as a full read, whatever was written before, during and after the save', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(write, { minLength: 1, maxLength: 12 }),
@@ -455,7 +455,7 @@ describe('S14: the saved search copy', () => {
     );
   });
 
-  it('S14: a range change since the save makes the next page read every row', async () => {
+  it('I7: a range change since the save makes the next page read every row', async () => {
     for (const change of [
       (db: OutpostDb) => db.items.where('id').below(3).delete(),
       (db: OutpostDb) => db.items.clear(),
@@ -477,7 +477,7 @@ describe('S14: the saved search copy', () => {
     }
   });
 
-  it('S14: a save prunes the log to the rows a page loading it reads', async () => {
+  it('I6: a save prunes the log to the rows a page loading it reads', async () => {
     const db = freshDb();
     const later = movableClock();
     await db.items.bulkPut(seeded());
@@ -504,7 +504,7 @@ describe('S14: the saved search copy', () => {
     expect(keys.sort()).toEqual([`${now.gen}:0`, SEARCH_COPY_HEAD].sort());
   });
 
-  it('S14: rows written around Dexie drop the saved copy at open, and the next page reads every row', async () => {
+  it('I7: rows written around Dexie drop the saved copy at open, and the next page reads every row', async () => {
     const indexedDB = new IDBFactory();
     const db = new OutpostDb('search-around', { indexedDB, IDBKeyRange });
     await db.items.bulkPut(seeded());

@@ -8,6 +8,13 @@ import { type OutpostDb, SEARCH_COPY_HEAD, type SearchCopyHead, type SearchCopyP
 import type { LocalItem, Viewer } from '../store/types';
 import { whenIdle as runWhenIdle } from './idle';
 
+/**
+ * Local search (SYNC.md I5–I7). A page saves the copy once it has read it in full, beside indexing
+ * it, not after (at 100,000 items a page opened while the first was still indexing found nothing
+ * saved). The log is written without a read (the ids put or deleted, or a range mark) by the items
+ * middleware (topLevel.ts); a saved copy lets the page warm its search sooner (client.ts).
+ */
+
 export const DIALOG_RESULTS = 10;
 /** The name of the user-timing measure each local search leaves (see search). */
 export const SEARCH_MEASURE = 'outpost: local search';

@@ -145,7 +145,7 @@ describe('progress counters (counters.ts)', () => {
     expect(byKey(await db.counts.toArray())).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
   });
 
-  it('S10, S13: pulled pages of hundreds of rows, parents in any chunk, on the page or stored, keep flags, list keys and counters as from scratch', async () => {
+  it('I1, I2, I3: pulled pages of hundreds of rows, parents in any chunk, on the page or stored, keep flags, list keys and counters as from scratch', async () => {
     const TYPES = ['campaign', 'task', 'todo'] as const;
     const STATUSES = ['pending', 'in_progress', 'completed'] as const;
     // A parent always has a smaller id (no cycles); page order is shuffled, so children often come

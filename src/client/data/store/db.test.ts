@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DB_VERSION, OutpostDb } from './db';
 
 describe('the database upgrade', () => {
-  it('Q1: version 2 gives every queued entry its kind and keeps every unsynced change, in order', async () => {
+  it('Q10: version 2 gives every queued entry its kind and keeps every unsynced change, in order', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie('Outpost-upgrade', { indexedDB, IDBKeyRange });
     old.version(1).stores({

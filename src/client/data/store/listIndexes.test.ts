@@ -248,7 +248,7 @@ async function expectListsExact(db: OutpostDb): Promise<void> {
       (o) => assignedToMe(db, viewer, o),
     );
     for (const named of new Set(rows.map((r) => r.parent_id).filter((p): p is number => p !== null))) {
-      // A page opened on a temporary id follows its swap to the server id (W1), as the old reads did.
+      // A page opened on a temporary id follows its swap to the server id (W4), as the old reads did.
       const parent = await resolveId(db, named);
       const want = childrenByScan(rows, viewer, parent);
       expect(ids(await childrenOf(db, viewer, named))).toEqual(ids(want));
@@ -339,7 +339,7 @@ async function apply(db: OutpostDb, step: OpValue) {
 type OpValue = typeof OP extends fc.Arbitrary<infer T> ? T : never;
 
 describe('list screens read by index (listKeys.ts, itemQueries.ts)', () => {
-  it('S13: give exactly the rows, order, pages, counts and subtree progress the full scans gave, after any moves, deletes, restores, temp-id swaps, completions, assigns and pulls', async () => {
+  it('I2, I3: give exactly the rows, order, pages, counts and subtree progress the full scans gave, after any moves, deletes, restores, temp-id swaps, completions, assigns and pulls', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(OP, { maxLength: 20 }), async (ops) => {
         const db = freshDb();
@@ -355,7 +355,7 @@ describe('list screens read by index (listKeys.ts, itemQueries.ts)', () => {
     );
   });
 
-  it('versions 6 and 7 compute the list keys and counters of rows stored by version 5, and rows written around Dexie are repaired at open', async () => {
+  it('I4: versions 6 and 7 compute the list keys and counters of rows stored by version 5, and rows written around Dexie are repaired at open', async () => {
     const indexedDB = new IDBFactory();
     const shape: Shape = {
       type: 'todo',

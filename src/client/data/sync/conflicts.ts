@@ -31,7 +31,7 @@ export async function hasConflicts(db: OutpostDb): Promise<boolean> {
 }
 
 /**
- * A 412 (Q6): the same rebase as a pull. Edits to other fields merge silently and the entry is sent
+ * A 412 (Q9): the same rebase as a pull. Edits to other fields merge silently and the entry is sent
  * again on the new version; the same field, or a delete of a changed item, opens a conflict.
  */
 export async function handleStale(
@@ -44,7 +44,7 @@ export async function handleStale(
     const local = await db.items.get(entry.itemId);
     if (!local || !remote) return;
     if (entry.kind === 'delete') {
-      // The server refused the delete's version: it changed the item since, so the user chooses (S9).
+      // The server refused the delete's version: it changed the item since, so the user chooses (C2).
       await db.items.put({ ...local, _conflict: 'delete', _remote: remote });
       return;
     }

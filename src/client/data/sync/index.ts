@@ -70,7 +70,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   const refreshStatus = () => computeStatus(db, status);
   const ctx: SyncContext = { ...deps, refreshStatus };
-  // Every run and push under way, so `settled` can wait for them (W1: writes no longer do).
+  // Every run and push under way, so `settled` can wait for them (W2: writes no longer do).
   const inFlight = new Set<Promise<unknown>>();
   function track<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work);
@@ -186,7 +186,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   /**
    * Sends a just-queued write now, under the sync lock (queue order kept: earlier entries go first).
    * Answers 'queued' when offline, a guest, or another sync holds the lock; that run sends it. The
-   * repository starts it and does not wait (W1); `settled` does.
+   * repository starts it and does not wait (W2); `settled` does.
    */
   function pushNow(entryId: string): Promise<PushOutcome> {
     return track(sendNow(entryId));
@@ -231,7 +231,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   /**
    * Resolves once no push or sync run of this engine is under way and no echo pull is waiting (E1):
    * what a write started in the background has then reached the server, or stayed queued for a
-   * reason the sync status shows. A 429 pause (Q4) and the periodic timer are not waited for.
+   * reason the sync status shows. A 429 pause (Q6) and the periodic timer are not waited for.
    */
   async function settled(): Promise<void> {
     for (;;) {

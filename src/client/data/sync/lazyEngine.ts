@@ -31,7 +31,7 @@ export function lazySyncEngine(deps: SyncEngineDeps) {
     sync: (...args: Parameters<SyncEngine['sync']>) => track(withEngine((e) => e.sync(...args))),
     pushNow: (entryId: string) => track(withEngine((e) => e.pushNow(entryId))),
     /**
-     * Resolves when no push or sync run is under way and none is waiting to start (W1: a write only
+     * Resolves when no push or sync run is under way and none is waiting to start (W2: a write only
      * starts its push). Tests wait on it where they mean "after it synced"; see SyncEngine.settled.
      */
     async settled(): Promise<void> {

@@ -10,6 +10,15 @@ import { rebaseLocal } from './rebase';
 import { rebaseEntries } from './syncQueue';
 import { swapTempId } from './tempIds';
 
+/**
+ * The device's pull (SYNC.md L1–L3, L7–L9). Each page is asked for as soon as the one before it
+ * arrives, at most two waiting unread (pageReader), so the network and IndexedDB overlap; one asked
+ * ahead is dropped unread if storing its predecessor fails, so the cursor never runs ahead of the
+ * rows. Only the first page asks for `remaining`: counting on every page would read the rest of a
+ * 100,000-item bootstrap 200 times. Rows go in chunks and the pull yields between pages, so no page
+ * is one long main-thread task and a local edit goes in between two pages (`npm run bench --
+ * first-sync` measures the long tasks and the heap).
+ */
 const MAX_PAGES = 10_000;
 /** Rows a pulled page writes per IndexedDB request: small enough that one is never a long task. */
 const PUT_CHUNK = 100;
@@ -17,8 +26,8 @@ const PUT_CHUNK = 100;
 const SPAN_MIN = 8;
 
 /**
- * Applies one pulled page and its cursor in one transaction (S8): new items are added, synced ones
- * replaced, pending ones rebased (a conflict only when the same field changed on both sides, S9).
+ * Applies one pulled page and its cursor in one transaction (L9): new items are added, synced ones
+ * replaced, pending ones rebased (a conflict only when the same field changed on both sides, C1).
  */
 export async function applyPulled(
   db: OutpostDb,
@@ -272,8 +281,8 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
 const FOLD_ROWS = 1_000;
 
 /**
- * Pulls from the cursor until the server has nothing more (S1–S3), then drops stale predictions.
- * A pull of more than one page tells its progress to the sync status (S12): the first page asks
+ * Pulls from the cursor until the server has nothing more (L1–L3), then drops stale predictions.
+ * A pull of more than one page tells its progress to the sync status (L7, L8): the first page asks
  * the server to count what remains, each stored page moves it, the end clears it.
  */
 export async function pull(
@@ -292,7 +301,7 @@ export async function pull(
         status.getState().set({ pullProgress: { received: 0, total } });
       }
       // Pages that arrived while the one before was stored go into the same transaction with the
-      // last one's cursor (S8: still applied in order, the cursor never ahead of the rows): one
+      // last one's cursor (L9: still applied in order, the cursor never ahead of the rows): one
       // transaction writes a counter touched by both once, not twice.
       let items = data.items;
       let { cursor, has_more: more } = data;

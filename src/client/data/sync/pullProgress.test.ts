@@ -25,8 +25,8 @@ function recordProgress(d: Device): (PullProgress | null)[] {
   return seen;
 }
 
-describe('pull progress (S12)', () => {
-  it('S12: a first sync of 1,200 items goes 0 of 1,200, then up with each stored transaction to 1,200, then clears', async () => {
+describe('pull progress (L8)', () => {
+  it('L8: a first sync of 1,200 items goes 0 of 1,200, then up with each stored transaction to 1,200, then clears', async () => {
     const phone = freshPhone();
     await seedAccount(server.database.db, phone, 'Progress', 1200);
     const d = createDevice(server.url);
@@ -35,7 +35,7 @@ describe('pull progress (S12)', () => {
     await signIn(d, phone, 'Progress');
     await d.client.engine.sync();
 
-    // A step per stored transaction: a page, or pages that arrived while the one before was stored (S8).
+    // A step per stored transaction: a page, or pages that arrived while the one before was stored (L9).
     expect(seen[0]).toEqual({ received: 0, total: 1200 });
     expect(seen.at(-2)).toEqual({ received: 1200, total: 1200 });
     expect(seen.at(-1)).toBeNull();
@@ -49,7 +49,7 @@ describe('pull progress (S12)', () => {
     expect(pullProgressLabel({ received: 45_000, total: 100_000 })).toBe('Syncing 45,000 of 100,000');
   });
 
-  it('S12: a pull of one page shows no progress', async () => {
+  it('L8: a pull of one page shows no progress', async () => {
     const phone = freshPhone();
     await seedAccount(server.database.db, phone, 'Small', 300);
     const d = createDevice(server.url);
@@ -61,7 +61,7 @@ describe('pull progress (S12)', () => {
     expect(await d.client.db.items.count()).toBe(300);
   });
 
-  it('S8, S12: a local edit made while the pull streams is stored before the pull ends', async () => {
+  it('L8: a local edit made while the pull streams is stored before the pull ends', async () => {
     const phone = freshPhone();
     await seedAccount(server.database.db, phone, 'Editor', 2000);
     const d = createDevice(server.url);

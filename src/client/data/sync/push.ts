@@ -28,10 +28,10 @@ export interface PushRun {
   sent: number;
 }
 
-/** Replays the queue (Q1–Q6): one entry at a time, in order, applying each answer. */
+/** Replays the queue (Q1–Q10): one entry at a time, in order, applying each answer. */
 export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
   const { db, api } = ctx;
-  // After a 429 the server asked for a pause (Q4): nothing is replayed before `heldUntil`, and one
+  // After a 429 the server asked for a pause (Q6): nothing is replayed before `heldUntil`, and one
   // run is scheduled for when it ends. The change stays queued: the limit is not the change's fault.
   let heldUntil = 0;
   let holdTimer: ReturnType<typeof setTimeout> | null = null;
@@ -49,7 +49,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
     if (!wasHeld) ctx.toast({ title: 'Slow down', description: error.message, variant: 'destructive' });
   }
 
-  /** Q3, Q5: an entry dropped is undone locally and never silently. */
+  /** Q3, Q7: an entry dropped is undone locally and never silently. */
   async function drop(entry: QueueEntry, error: ApiError): Promise<void> {
     const item = await db.items.get(entry.itemId);
     await db.transaction('rw', [...TABLES], async () => {
@@ -86,7 +86,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
       }
       finalId = server.id;
       if (current.kind === 'create' && server.deleted_at) {
-        // The uuid names an item deleted on the server (a next occurrence someone deleted, O1):
+        // The uuid names an item deleted on the server (a next occurrence someone deleted, O3):
         // the create meant that item, and it is gone.
         await removeLocally(db, server.id);
         return;

@@ -122,7 +122,7 @@ describe('auth', () => {
 });
 
 describe('writes when signed in', () => {
-  it('W1: replaces the temporary copy with the server item when created online', async () => {
+  it('W1, W4: replaces the temporary copy with the server item when created online', async () => {
     const d = await signedInDevice();
     const created = await d.client.items.create({ title: 'Online', type: 'campaign' });
     // Stored is done: the answer is the pending local copy; its push goes in the background.
@@ -139,7 +139,7 @@ describe('writes when signed in', () => {
     expect(await d.client.queries.itemById(created.id)).toMatchObject({ id: synced!.id });
   });
 
-  it('W1: a write resolves while the server has not answered, stored and queued, and its push completes in the background', async () => {
+  it('W1, W2: a write resolves while the server has not answered, stored and queued, and its push completes in the background', async () => {
     const d = await signedInDevice();
     const item = await createSynced(d, { title: 'Held', type: 'todo' });
     d.control.holdNext = (m) => m === 'PATCH';
@@ -168,7 +168,7 @@ describe('writes when signed in', () => {
     expect((await serverItem(d, real!.id)).title).toBe('Held create');
   });
 
-  it('W1, Q5: keeps the local pending copy when the online create fails, and the create still succeeds', async () => {
+  it('W1, Q8: keeps the local pending copy when the online create fails, and the create still succeeds', async () => {
     const d = await signedInDevice();
     d.control.failNext = { match: (m) => m === 'POST', status: 500 };
     const created = await d.client.items.create({ title: 'Unlucky', type: 'todo' });
@@ -185,7 +185,7 @@ describe('writes when signed in', () => {
     expect(after!.id).toBeGreaterThan(0);
   });
 
-  it('Q2, W1: queues a change when the network fails and shows it pending until the server confirms', async () => {
+  it('Q2, W3: queues a change when the network fails and shows it pending until the server confirms', async () => {
     const d = await signedInDevice();
     const item = await createSynced(d, { title: 'Draft', type: 'todo' });
     d.control.offline = true; // the browser still believes it is online: no response at all
@@ -199,7 +199,7 @@ describe('writes when signed in', () => {
     expect((await serverItem(d, item.id)).title).toBe('Draft 2');
   });
 
-  it('Q3, W1: a change the server refuses at once is stored, then undone with a toast, never thrown', async () => {
+  it('Q3, W3: a change the server refuses at once is stored, then undone with a toast, never thrown', async () => {
     const d = await signedInDevice();
     const item = await createSynced(d, { title: 'Keep', type: 'todo' });
     d.control.failNext = { match: (m) => m === 'PATCH', status: 403, body: { message: 'Nope.' } };
@@ -257,7 +257,7 @@ describe('queue replay errors', () => {
     expect((await d.client.db.items.get(item.id))?.title).toBe('Original');
   });
 
-  it('Q5: counts retries on server errors and drops the change at the third, with a toast', async () => {
+  it('Q7: counts retries on server errors and drops the change at the third, with a toast', async () => {
     const d = await signedInDevice();
     const item = await createSynced(d, { title: 'Retry me', type: 'todo' });
     d.goOffline();
@@ -274,7 +274,7 @@ describe('queue replay errors', () => {
     expect(d.client.toasts.getState().queue.map((t) => t.title)).toContain('Change not synced');
   });
 
-  it('Q4: keeps a change the server rate-limits (429), says Slow down, and replays it after Retry-After', async () => {
+  it('Q6: keeps a change the server rate-limits (429), says Slow down, and replays it after Retry-After', async () => {
     const d = await signedInDevice();
     const item = await createSynced(d, { title: 'Busy', type: 'todo' });
     d.goOffline();
@@ -307,7 +307,7 @@ describe('queue replay errors', () => {
     expect((await serverItem(d, item.id)).title).toBe('Busy later');
   });
 
-  it('S6: never applies a create twice when its answer is lost or it is delivered twice', async () => {
+  it('P2: never applies a create twice when its answer is lost or it is delivered twice', async () => {
     const d = await signedInDevice();
     d.control.dropNextResponse = (m) => m === 'POST';
     const local = await d.client.items.create({ title: 'Once', type: 'todo' });
@@ -324,7 +324,7 @@ describe('queue replay errors', () => {
 });
 
 describe('queue and push rules', () => {
-  it('W1, Q5: a write whose push gets a 5xx resolves, stays queued, and reports no failure', async () => {
+  it('W3, Q7: a write whose push gets a 5xx resolves, stays queued, and reports no failure', async () => {
     const d = await signedInDevice();
     const item = await createSynced(d, { title: 'Sturdy', type: 'todo' });
     const toastsBefore = d.client.toasts.getState().queue.length;
@@ -350,7 +350,7 @@ describe('queue and push rules', () => {
     expect(d.client.toasts.getState().queue.length).toBe(toastsBefore);
   });
 
-  it('Q1: replays the queue in the order the changes were made, each entry with its kind', async () => {
+  it('Q1, Q10: replays the queue in the order the changes were made, each entry with its kind', async () => {
     const d = await signedInDevice();
     const item = await createSynced(d, { title: 'Ordered', type: 'task' });
     d.goOffline();
@@ -409,7 +409,7 @@ describe('temporary ids', () => {
     expect(server).toMatchObject({ description: 'Edited offline', children_count: 1 });
   });
 
-  it('W1: a write naming a temporary id the server has just replaced applies to the server id', async () => {
+  it('W4: a write naming a temporary id the server has just replaced applies to the server id', async () => {
     const d = await signedInDevice();
     d.goOffline();
     const campaign = await d.client.items.create({ title: 'Swapped campaign', type: 'campaign' });
@@ -448,7 +448,7 @@ describe('two devices of one user', () => {
     return { a, b };
   }
 
-  it('Q6, S9: merges offline edits of different fields silently', async () => {
+  it('Q9, C1: merges offline edits of different fields silently', async () => {
     const { a, b } = await pair();
     const item = await createSynced(a, { title: 'Shared', type: 'task' });
     await b.client.engine.sync();
@@ -472,7 +472,7 @@ describe('two devices of one user', () => {
     expect(await serverItem(a, item.id)).toMatchObject({ title: 'Shared (A)', description: 'from B' });
   });
 
-  it('Q6, S9: detects a conflict only when both changed the same field, then keeps the local version on request', async () => {
+  it('Q9, C1, C4: detects a conflict only when both changed the same field, then keeps the local version on request', async () => {
     const { a, b } = await pair();
     const item = await createSynced(a, { title: 'Plan', type: 'task' });
     await b.client.engine.sync();
@@ -499,7 +499,7 @@ describe('two devices of one user', () => {
     expect((await a.client.db.items.get(item.id))?.title).toBe('Plan B');
   });
 
-  it('S9: keeps the server version on request and holds the queue until the conflict is resolved', async () => {
+  it('C4: keeps the server version on request and holds the queue until the conflict is resolved', async () => {
     const { a, b } = await pair();
     const item = await createSynced(a, { title: 'Plan', type: 'task' });
     const other = await createSynced(a, { title: 'Other', type: 'task' });
@@ -533,7 +533,7 @@ describe('two devices of one user', () => {
     expect(await a.client.db.items.get(item.id)).toBeUndefined();
   });
 
-  it('S9: raises a delete conflict when the server changed an item deleted here', async () => {
+  it('C2: raises a delete conflict when the server changed an item deleted here', async () => {
     const { a, b } = await pair();
     const item = await createSynced(a, { title: 'Contested', type: 'todo' });
     await b.client.engine.sync();
@@ -549,7 +549,7 @@ describe('two devices of one user', () => {
     expect(await b.client.db.items.get(item.id)).toMatchObject({ title: 'Contested, edited', _deleted: 0 });
   });
 
-  it('S9: raises a delete conflict when the server deleted an item edited here, and can bring it back', async () => {
+  it('C2: raises a delete conflict when the server deleted an item edited here, and can bring it back', async () => {
     const { a, b } = await pair();
     const item = await createSynced(a, { title: 'Gone?', type: 'todo' });
     await b.client.engine.sync();
@@ -655,7 +655,7 @@ describe('guest upload after a reload', () => {
 });
 
 describe('guest upload in batches', () => {
-  it('U1: 1,000 guest items go up in a handful of batch requests, parents first, each once on the server', async () => {
+  it('U1, U3: 1,000 guest items go up in a handful of batch requests, parents first, each once on the server', async () => {
     const d = device();
     d.client.auth.getState().initGuest();
     // 50 campaigns, each with 3 tasks, each task with 5 todos, and 50 loose todos: 1,000 items.
@@ -940,7 +940,7 @@ describe('sync runs', () => {
     });
   });
 
-  it('S8: applies a pull and its cursor together, and continues from the cursor', async () => {
+  it('L9: applies a pull and its cursor together, and continues from the cursor', async () => {
     const phone = freshPhone();
     const a = await signedInDevice(phone);
     const b = await signedInDevice(phone);
@@ -956,7 +956,7 @@ describe('sync runs', () => {
     expect(pulls[0]?.url).toContain(`cursor=${encodeURIComponent(String(cursor))}`);
   });
 
-  it('S4: removes an item the user lost access to when the tombstone carries only its id, uuid and time', async () => {
+  it('L4: removes an item the user lost access to when the tombstone carries only its id, uuid and time', async () => {
     const ada = freshPhone();
     const bob = freshPhone();
     const a = await signedInDevice(ada);

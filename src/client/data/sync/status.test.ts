@@ -32,8 +32,8 @@ function lastToast(d: Device) {
   return d.client.toasts.getState().queue.at(-1);
 }
 
-describe('sync status: offline, server unreachable, online (R1)', () => {
-  it("R1: a sync that cannot reach the server says 'Sync failed' and 'Server unreachable (N pending)', never 'Sync complete'", async () => {
+describe('sync status: offline, server unreachable, online (R1, R2)', () => {
+  it("R1, R2: a sync that cannot reach the server says 'Sync failed' and 'Server unreachable (N pending)', never 'Sync complete'", async () => {
     const d = await signedInDevice();
     serverDown(d);
     await d.client.items.create({ title: 'One', type: 'todo' });
@@ -53,7 +53,7 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
     expect(await d.client.pendingChanges()).toBe(2);
   });
 
-  it("R1: back to 'Online' and 'Sync complete' once a request reaches the server", async () => {
+  it("R1, R2: back to 'Online' and 'Sync complete' once a request reaches the server", async () => {
     const d = await signedInDevice();
     serverDown(d);
     await d.client.items.create({ title: 'Waiting', type: 'todo' });
@@ -72,7 +72,7 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
     expect(badgeLabel(state)).toBe('Online');
   });
 
-  it("R1: no network is 'Offline', not 'Server unreachable', and Sync Now says so", async () => {
+  it("R1, R2: no network is 'Offline', not 'Server unreachable', and Sync Now says so", async () => {
     const d = await signedInDevice();
     d.goOffline();
     await d.client.items.create({ title: 'Offline note', type: 'todo' });
@@ -103,7 +103,7 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
     expect(d.client.status.getState().serverReachable).toBe(true);
   });
 
-  it('R1: the badge tells the three states apart and stays while the server is unreachable', () => {
+  it('R2: the badge tells the three states apart and stays while the server is unreachable', () => {
     const base = { syncing: false, pendingCount: 5, changedAt: null };
     expect(badgeLabel({ ...base, online: false, serverReachable: false })).toBe('Offline');
     expect(badgeLabel({ ...base, online: true, serverReachable: false })).toBe(
@@ -123,7 +123,7 @@ describe('sync status: offline, server unreachable, online (R1)', () => {
     expect(badgeVisible(store.getState(), 5001)).toBe(false);
   });
 
-  it('R1: a request the app cancelled, or one made while offline, says nothing about the server', async () => {
+  it('R2: a request the app cancelled, or one made while offline, says nothing about the server', async () => {
     const store = createSyncStatusStore(true);
     let online = true;
     const failing = trackReachability(
