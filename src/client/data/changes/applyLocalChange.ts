@@ -61,7 +61,7 @@ async function addUndo(db: OutpostDb, record: UndoRecord): Promise<void> {
  * added, in order (the caller starts their push once the transaction has committed).
  */
 export async function applyLocalChange(db: OutpostDb, change: LocalChange): Promise<QueueEntry[]> {
-  if (!Dexie.currentTransaction || Dexie.currentTransaction.mode !== 'readwrite')
+  if (Dexie.currentTransaction?.mode !== 'readwrite')
     throw new Error('applyLocalChange runs inside a read-write transaction');
   const { rows = [], removed = [], queue, undo } = change;
   let seq = queue?.after ?? 0;
