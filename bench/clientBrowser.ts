@@ -154,7 +154,7 @@ function absolute(subject: string, value: number, budget: number | null) {
   ]);
 }
 
-async function buildPage(outDir: string): Promise<void> {
+export async function buildPage(outDir: string): Promise<void> {
   const { build } = await import('vite');
   const nodeEnv = process.env.NODE_ENV;
   try {
