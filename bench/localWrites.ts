@@ -26,6 +26,7 @@ import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { openDatabase } from '../src/server/db/client';
 import { buildPage } from './clientBrowser';
+import { type CpuProfile, printProfile } from './firstSync';
 import { startAppServer } from './lib/appServer';
 import { check, heading, info, skip, table } from './lib/report';
 import { seedBenchData } from './lib/seed';
@@ -33,6 +34,8 @@ import { median } from './lib/stats';
 
 type Api = {
   schema(): string;
+  countIdb(on: boolean): Record<string, number>;
+  timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }>;
   setup(): Promise<string>;
   refPull(run: number, keep: boolean): Promise<{ ms: number; count: number }>;
   appPull(run: number, keep: boolean): Promise<{ ms: number; count: number }>;
@@ -88,6 +91,27 @@ function report(subject: string, p: Pairs, budget: number | null, labels = ['app
   ]);
 }
 
+/** The 25 functions of the page's own code with the most inclusive time (each counted once per sample). */
+function printInclusive(cpu: CpuProfile): void {
+  const byNode = new Map(cpu.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of cpu.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const total = new Map<string, number>();
+  cpu.samples.forEach((id, i) => {
+    const dt = (cpu.timeDeltas[i + 1] ?? 0) / 1000;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = byNode.get(at)?.callFrame;
+      if (!f?.url) continue;
+      seen.add(`${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`);
+    }
+    for (const key of seen) total.set(key, (total.get(key) ?? 0) + dt);
+  });
+  console.log('  inclusive:');
+  for (const [key, v] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`${v.toFixed(0).padStart(7)} ms  ${key}`);
+}
+
 function numberArg(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(name);
   return at >= 0 ? Number(args[at + 1]) : fallback;
@@ -105,7 +129,9 @@ export async function run(args: string[] = []): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'outpost-local-writes-'));
   const clientDir = path.join(work, 'client');
   const dataDir = path.join(work, 'data');
-  await buildPage(clientDir);
+  // --profile: an unminified page and, after the pairs, one more run of each side under the CPU profiler.
+  const profile = args.includes('--profile');
+  await buildPage(clientDir, !profile);
   const database = await openDatabase({ dataDir });
   await seedBenchData(database.db);
   await database.close();
@@ -154,6 +180,35 @@ export async function run(args: string[] = []): Promise<void> {
       pull.app.push(a.ms);
       pull.ratios.push(a.ms / r.ms);
       console.log(`  pull pair ${i + 1}: reference ${ms(r.ms)}, app ${ms(a.ms)}, ${x(a.ms / r.ms)}`);
+    }
+
+    if (profile) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      for (const side of ['refPull', 'appPull'] as const) {
+        await call(page, 'countIdb', true);
+        await cdp.send('Profiler.start');
+        const r = await call(page, side, 100, false);
+        const cpu = (await cdp.send('Profiler.stop')).profile as CpuProfile;
+        const calls = await call(page, 'countIdb', false);
+        const idle = new Set(cpu.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+        const busy = cpu.samples.reduce(
+          (sum, id, i) => (idle.has(id) ? sum : sum + (cpu.timeDeltas[i + 1] ?? 0) / 1000),
+          0,
+        );
+        heading(`profile: ${side} ${ms(r.ms)}, main thread busy ${ms(busy)} of the profile`);
+        console.log(`  IndexedDB calls: ${JSON.stringify(calls)}`);
+        printProfile(cpu);
+        printInclusive(cpu);
+      }
+      for (let i = 0; i < 3; i++) {
+        const g = await call(page, 'timeGets');
+        console.log(
+          `  GETs alone: ${g.pages} sync pages in turn ${ms(g.pagesMs)}, the reference's one GET ${ms(g.oneGetMs)}`,
+        );
+      }
+      await cdp.detach();
     }
 
     // B. A title edit with 10,000 stored.

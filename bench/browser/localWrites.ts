@@ -240,7 +240,69 @@ async function refGet(): Promise<{ items: Item[]; cursor: string }> {
   return (await res.json()) as { items: Item[]; cursor: string };
 }
 
+/** IndexedDB calls made while counting (the profiled runs): how many requests and transactions a side issues. */
+const idbCalls = new Map<string, number>();
+let counting = false;
+function countCalls(proto: object, label: string, names: string[]): void {
+  for (const name of names) {
+    const target = proto as Record<string, (...args: unknown[]) => unknown>;
+    const original = target[name]!;
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      if (counting) idbCalls.set(`${label}.${name}`, (idbCalls.get(`${label}.${name}`) ?? 0) + 1);
+      return original.apply(this, args);
+    };
+  }
+}
+countCalls(IDBDatabase.prototype, 'db', ['transaction']);
+countCalls(IDBObjectStore.prototype, 'store', [
+  'put',
+  'add',
+  'get',
+  'getAll',
+  'getAllKeys',
+  'count',
+  'openCursor',
+  'openKeyCursor',
+  'delete',
+]);
+countCalls(IDBIndex.prototype, 'index', [
+  'get',
+  'getAll',
+  'getAllKeys',
+  'count',
+  'openCursor',
+  'openKeyCursor',
+]);
+countCalls(IDBCursor.prototype, 'cursor', ['continue']);
+
 const localWrites = {
+  /** Profile aid: the GETs alone, the app's way (every sync page in turn, parsed) and the reference's one GET. */
+  async timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }> {
+    const t0 = performance.now();
+    let cursor = '';
+    let pages = 0;
+    for (;;) {
+      const res = await fetch(`/api/sync?cursor=${encodeURIComponent(cursor)}`, {
+        headers: { Accept: 'application/json' },
+      });
+      const page = (await res.json()) as SyncPage;
+      pages++;
+      cursor = page.cursor;
+      if (!page.has_more) break;
+    }
+    const t1 = performance.now();
+    await refGet();
+    return { pagesMs: t1 - t0, pages, oneGetMs: performance.now() - t1 };
+  },
+
+  /** Counts IndexedDB calls from now on (true), or stops and answers what was counted (false). */
+  countIdb(on: boolean): Record<string, number> {
+    counting = on;
+    const out = Object.fromEntries([...idbCalls].sort());
+    idbCalls.clear();
+    return out;
+  },
+
   schema: () => SCHEMA.map((s) => `${s.name}(${s.indexes.length})`).join(' '),
 
   /**
