@@ -154,7 +154,7 @@ function absolute(subject: string, value: number, budget: number | null) {
   ]);
 }
 
-async function buildPage(outDir: string): Promise<void> {
+export async function buildPage(outDir: string, minify = true): Promise<void> {
   const { build } = await import('vite');
   const nodeEnv = process.env.NODE_ENV;
   try {
@@ -162,7 +162,7 @@ async function buildPage(outDir: string): Promise<void> {
       configFile: false,
       root: path.join(repoRoot, 'bench/browser'),
       logLevel: 'warn',
-      build: { outDir, emptyOutDir: true, minify: true, modulePreload: false },
+      build: { outDir, emptyOutDir: true, minify, modulePreload: false },
     });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;

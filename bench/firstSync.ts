@@ -195,7 +195,7 @@ export async function run(args: string[] = []): Promise<void> {
   }
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: {
     id: number;
     callFrame: { functionName: string; url: string; lineNumber: number };
@@ -206,7 +206,7 @@ interface CpuProfile {
 }
 
 /** The 30 functions with the most self time in the profile. */
-function printProfile(cpu: CpuProfile): void {
+export function printProfile(cpu: CpuProfile): void {
   const byNode = new Map(cpu.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   cpu.samples.forEach((id, index) => {

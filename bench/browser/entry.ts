@@ -15,6 +15,7 @@ import { OutpostDb } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
 import type { LocalItem, QueueEntry } from '../../src/client/data/store/types';
 import type { Item, SyncPage } from '../../src/shared/item';
+import './localWrites';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */
 const ITEM_INDEXES = new OutpostDb('bench-schema-probe').items.schema.indexes.map((i) => ({

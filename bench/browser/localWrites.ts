@@ -1,0 +1,514 @@
+/**
+ * The page side of `npm run bench -- local-writes` (bench/localWrites.ts), issue 28's two references
+ * beside the app, on `window.localWrites`. Loaded by entry.ts into the client-browser bench page.
+ *
+ * The reference database has the app's schema, read from the app's own Dexie definitions
+ * (OutpostDb's declared tables: every object store, its key path and every index), so it follows any
+ * schema change. Its rows are the app's: fromServer (localItems.ts), the top-level flag
+ * (topLevel.ts topFlagsFromScratch), the list keys (listKeys.ts withKeys) and the progress counter
+ * rows (counters.ts countRowsFromScratch). `check` compares, row by row, what the reference stored with
+ * what the app's pull stored: the schema, every row of items, counts and users, every entry of every
+ * items index (key and primary key, in index order), the ids in the search log and the cursor row.
+ *
+ *  A. pull: reference = one GET of the account's GET /api/sync pages concatenated (read once before,
+ *     stored in the folder the real server serves) plus one readwrite transaction; app = a fresh device signed in, one engine.sync() until items are queryable.
+ *  B. edit at 10,000 stored: reference = one put of the changed row plus one read of the children
+ *     index range the task page reads (itemQueries childrenOf: LIST_INDEX.children, [task, 'a']);
+ *     app = items.update(child, { title }) until the children list's live query (Dexie liveQuery over
+ *     queries.childrenOf, the task page's read) shows the new title; as a breakdown, the same with the
+ *     local echo the task page wraps it in (app/liveData.ts), which shows the edit before it commits.
+ */
+import Dexie, { liveQuery } from 'dexie';
+import { withLocalEcho } from '../../src/client/data/changes/localEcho';
+import { SEARCH_LOG_STORE, topFlagsFromScratch } from '../../src/client/data/changes/topLevel';
+import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
+import { manualConnectivity } from '../../src/client/data/net/connectivity';
+import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
+import { LIST_INDEX, OutpostDb } from '../../src/client/data/store/db';
+import { withKeys } from '../../src/client/data/store/listKeys';
+import { fromServer, usersOf } from '../../src/client/data/store/localItems';
+import type { LocalItem, LocalUser } from '../../src/client/data/store/types';
+import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
+
+const PHONE = '+15555550199';
+const NAME = 'Bench User';
+
+/** The app's schema as its Dexie definitions declare it (db.ts), one entry per object store. */
+interface StoreDef {
+  name: string;
+  keyPath: string | string[] | null;
+  autoIncrement: boolean;
+  indexes: { name: string; keyPath: string | string[]; unique: boolean; multiEntry: boolean }[];
+}
+
+function appSchema(): StoreDef[] {
+  const probe = new OutpostDb('local-writes-schema-probe');
+  const out = probe.tables.map((t) => ({
+    name: t.name,
+    keyPath: (t.schema.primKey.keyPath ?? null) as string | string[] | null,
+    autoIncrement: !!t.schema.primKey.auto,
+    indexes: t.schema.indexes.map((i) => ({
+      name: i.name,
+      keyPath: i.keyPath as string | string[],
+      unique: !!i.unique,
+      multiEntry: !!i.multi,
+    })),
+  }));
+  probe.close();
+  return out;
+}
+
+const SCHEMA = appSchema();
+
+function req<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function done(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  });
+}
+
+async function deleteDb(name: string): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const r = indexedDB.deleteDatabase(name);
+    r.onsuccess = () => resolve();
+    r.onerror = () => resolve();
+    r.onblocked = () => resolve();
+  });
+}
+
+/** A raw database with every store and index of the app's schema. */
+function openRaw(name: string): Promise<IDBDatabase> {
+  const open = indexedDB.open(name, 1);
+  open.onupgradeneeded = () => {
+    const db = open.result;
+    for (const s of SCHEMA) {
+      const store = db.createObjectStore(s.name, {
+        ...(s.keyPath === null ? {} : { keyPath: s.keyPath }),
+        autoIncrement: s.autoIncrement,
+      });
+      for (const i of s.indexes)
+        store.createIndex(i.name, i.keyPath, { unique: i.unique, multiEntry: i.multiEntry });
+    }
+  };
+  return req(open);
+}
+
+function openExisting(name: string): Promise<IDBDatabase> {
+  return req(indexedDB.open(name));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- the row-by-row check
+
+/** JSON with sorted object keys, so two equal rows give the same text whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
+
+interface Snapshot {
+  schema: string;
+  stores: Record<string, string[]>;
+  /** Per items index: every entry `[key, primaryKey]`, in index order. */
+  indexes: Record<string, string[]>;
+  logIds: number[];
+  hasCursor: boolean;
+}
+
+function walkIndex(index: IDBIndex): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const out: string[] = [];
+    const cursorReq = index.openKeyCursor();
+    cursorReq.onsuccess = () => {
+      const c = cursorReq.result;
+      if (!c) return resolve(out);
+      out.push(JSON.stringify([c.key, c.primaryKey]));
+      c.continue();
+    };
+    cursorReq.onerror = () => reject(cursorReq.error);
+  });
+}
+
+async function snapshot(db: IDBDatabase): Promise<Snapshot> {
+  const names = [...db.objectStoreNames].sort();
+  const tx = db.transaction(names, 'readonly');
+  const schema = names.map((n) => {
+    const s = tx.objectStore(n);
+    const indexes = [...s.indexNames].sort().map((i) => {
+      const index = s.index(i);
+      return { name: i, keyPath: index.keyPath, unique: index.unique, multiEntry: index.multiEntry };
+    });
+    return { name: n, keyPath: s.keyPath, autoIncrement: s.autoIncrement, indexes };
+  });
+  const stores: Record<string, string[]> = {};
+  for (const n of ['items', 'users', COUNTS_STORE]) {
+    const rows = (await req(tx.objectStore(n).getAll())) as unknown[];
+    stores[n] = rows.map(canonical);
+  }
+  const items = tx.objectStore('items');
+  const indexes: Record<string, string[]> = {};
+  for (const i of [...items.indexNames].sort()) indexes[i] = await walkIndex(items.index(i));
+  const log = (await req(tx.objectStore(SEARCH_LOG_STORE).getAll())) as { ids?: number[] }[];
+  const logIds = [...new Set(log.flatMap((r) => r.ids ?? []))].sort((a, b) => a - b);
+  const cursor = (await req(tx.objectStore('meta').get('cursor'))) as { value?: unknown } | undefined;
+  return { schema: canonical(schema), stores, indexes, logIds, hasCursor: typeof cursor?.value === 'string' };
+}
+
+function firstDifference(a: readonly string[], b: readonly string[]): string | null {
+  if (a.length !== b.length) return `${a.length} entries in the app, ${b.length} in the reference`;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return `entry ${i}: app ${a[i]!.slice(0, 400)} | reference ${b[i]!.slice(0, 400)}`;
+  }
+  return null;
+}
+
+function compare(app: Snapshot, ref: Snapshot): { ok: boolean; problems: string[]; summary: string } {
+  const problems: string[] = [];
+  if (app.schema !== ref.schema) problems.push(`schema differs: app ${app.schema} | reference ${ref.schema}`);
+  for (const n of Object.keys(app.stores)) {
+    const d = firstDifference(app.stores[n]!, ref.stores[n] ?? []);
+    if (d) problems.push(`store ${n}: ${d}`);
+  }
+  const indexNames = new Set([...Object.keys(app.indexes), ...Object.keys(ref.indexes)]);
+  let entries = 0;
+  for (const i of indexNames) {
+    const d = firstDifference(app.indexes[i] ?? [], ref.indexes[i] ?? []);
+    if (d) problems.push(`items index ${i}: ${d}`);
+    entries += app.indexes[i]?.length ?? 0;
+  }
+  const logDiff = firstDifference(app.logIds.map(String), ref.logIds.map(String));
+  if (logDiff) problems.push(`ids in the search log: ${logDiff}`);
+  if (!app.hasCursor || !ref.hasCursor)
+    problems.push(`cursor row: app ${app.hasCursor}, reference ${ref.hasCursor}`);
+  const summary =
+    `${app.stores.items!.length} items, ${app.stores[COUNTS_STORE]!.length} counter rows, ` +
+    `${app.stores.users!.length} users, ${indexNames.size} items indexes with ${entries} entries, ` +
+    `${app.logIds.length} logged ids, ${JSON.parse(app.schema).length} stores`;
+  return { ok: problems.length === 0, problems, summary };
+}
+
+let appSnap: Snapshot | null = null;
+let refSnap: Snapshot | null = null;
+
+// ---------------------------------------------------------------- A: pull
+
+async function signedIn(dbName: string): Promise<{ client: OutpostClient; online: (on: boolean) => void }> {
+  const connectivity = manualConnectivity(false);
+  const client = createOutpostClient({ dbName, connectivity });
+  await client.auth.getState().login(PHONE, NAME);
+  return { client, online: (on) => connectivity.set(on) };
+}
+
+/** Writes the rows the app stores for `all` in one readwrite transaction (the reference's write). */
+async function refWrite(db: IDBDatabase, all: Item[], cursor: string): Promise<void> {
+  const tx = db.transaction(['items', 'users', 'meta', COUNTS_STORE, SEARCH_LOG_STORE], 'readwrite');
+  const local = all.map((item) => fromServer(item));
+  const flags = topFlagsFromScratch(local);
+  const rows = local.map((row) => withKeys({ ...row, _top: flags.get(row.id)! }) as LocalItem);
+  const items = tx.objectStore('items');
+  for (const row of rows) items.put(row);
+  const users = new Map<number, LocalUser>();
+  for (const item of all) for (const u of usersOf(item)) users.set(u.id, u);
+  const userStore = tx.objectStore('users');
+  for (const u of users.values()) userStore.put(u);
+  const counts = tx.objectStore(COUNTS_STORE);
+  for (const counter of countRowsFromScratch(rows)) counts.put(counter);
+  tx.objectStore(SEARCH_LOG_STORE).add({ at: Date.now(), ids: rows.map((r) => r.id) });
+  tx.objectStore('meta').put({ key: 'cursor', value: cursor });
+  await done(tx);
+}
+
+/** Where bench/localWrites.ts stores the account's sync pages, concatenated, in the served folder. */
+const ALL_PAGES = '/bench-sync-pages.json';
+
+/** The reference's one GET: the account's sync pages concatenated, from the real server. */
+async function refGet(): Promise<{ items: Item[]; cursor: string }> {
+  const res = await fetch(ALL_PAGES, { cache: 'no-store', headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`GET ${ALL_PAGES} answered ${res.status}`);
+  return (await res.json()) as { items: Item[]; cursor: string };
+}
+
+/** IndexedDB calls made while counting (the profiled runs): how many requests and transactions a side issues. */
+const idbCalls = new Map<string, number>();
+let counting = false;
+function countCalls(proto: object, label: string, names: string[]): void {
+  for (const name of names) {
+    const target = proto as Record<string, (...args: unknown[]) => unknown>;
+    const original = target[name]!;
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      if (counting) idbCalls.set(`${label}.${name}`, (idbCalls.get(`${label}.${name}`) ?? 0) + 1);
+      return original.apply(this, args);
+    };
+  }
+}
+countCalls(IDBDatabase.prototype, 'db', ['transaction']);
+countCalls(IDBObjectStore.prototype, 'store', [
+  'put',
+  'add',
+  'get',
+  'getAll',
+  'getAllKeys',
+  'count',
+  'openCursor',
+  'openKeyCursor',
+  'delete',
+]);
+countCalls(IDBIndex.prototype, 'index', [
+  'get',
+  'getAll',
+  'getAllKeys',
+  'count',
+  'openCursor',
+  'openKeyCursor',
+]);
+countCalls(IDBCursor.prototype, 'cursor', ['continue']);
+
+const localWrites = {
+  /** Profile aid: the GETs alone, the app's way (every sync page in turn, parsed) and the reference's one GET. */
+  async timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }> {
+    const t0 = performance.now();
+    let cursor = '';
+    let pages = 0;
+    for (;;) {
+      const res = await fetch(`/api/sync?cursor=${encodeURIComponent(cursor)}`, {
+        headers: { Accept: 'application/json' },
+      });
+      const page = (await res.json()) as SyncPage;
+      pages++;
+      cursor = page.cursor;
+      if (!page.has_more) break;
+    }
+    const t1 = performance.now();
+    await refGet();
+    return { pagesMs: t1 - t0, pages, oneGetMs: performance.now() - t1 };
+  },
+
+  /** Counts IndexedDB calls from now on (true), or stops and answers what was counted (false). */
+  countIdb(on: boolean): Record<string, number> {
+    counting = on;
+    const out = Object.fromEntries([...idbCalls].sort());
+    idbCalls.clear();
+    return out;
+  },
+
+  schema: () => SCHEMA.map((s) => `${s.name}(${s.indexes.length})`).join(' '),
+
+  /**
+   * Signs the page in and reads every GET /api/sync page of the account (untimed), for bench/localWrites.ts
+   * to store, concatenated, where the server serves it (ALL_PAGES): the reference's one GET.
+   */
+  async setup(): Promise<string> {
+    await deleteDb('lw-setup');
+    const d = await signedIn('lw-setup');
+    d.client.close();
+    await deleteDb('lw-setup');
+    const items: SyncChange[] = [];
+    let cursor = '';
+    for (;;) {
+      const res = await fetch(`/api/sync?cursor=${encodeURIComponent(cursor)}`, {
+        headers: { Accept: 'application/json' },
+      });
+      const page = (await res.json()) as SyncPage;
+      items.push(...page.items);
+      cursor = page.cursor;
+      if (!page.has_more) break;
+    }
+    if (items.some(isTombstone))
+      throw new Error('the account has tombstones: the reference writes rows only');
+    return JSON.stringify({ items, cursor });
+  },
+
+  /** A, the reference: one GET of the 10,000 items, one raw transaction writing what the app stores. */
+  async refPull(run: number, keep: boolean): Promise<{ ms: number; count: number }> {
+    const name = `lw-ref-pull-${run}`;
+    await deleteDb(name);
+    const db = await openRaw(name);
+    const t0 = performance.now();
+    const { items, cursor } = await refGet();
+    await refWrite(db, items, cursor);
+    const count = await req(db.transaction('items').objectStore('items').count());
+    const ms = performance.now() - t0;
+    if (keep) refSnap = await snapshot(db);
+    db.close();
+    await deleteDb(name);
+    return { ms, count };
+  },
+
+  /** A, the app: a fresh device signed in (untimed), then the app's pull until every item is queryable. */
+  async appPull(run: number, keep: boolean): Promise<{ ms: number; count: number }> {
+    const name = `lw-app-pull-${run}`;
+    await deleteDb(name);
+    const d = await signedIn(name);
+    d.online(true);
+    const t0 = performance.now();
+    await d.client.engine.sync();
+    const count = await d.client.db.items.count();
+    const ms = performance.now() - t0;
+    d.client.close();
+    if (keep) {
+      const db = await openExisting(name);
+      appSnap = await snapshot(db);
+      db.close();
+    }
+    await deleteDb(name);
+    return { ms, count };
+  },
+
+  /** Row by row: what the reference stored against what the app's pull stored (kept runs). */
+  check(): { ok: boolean; problems: string[]; summary: string } {
+    if (!appSnap || !refSnap) return { ok: false, problems: ['no kept runs to compare'], summary: '' };
+    const r = compare(appSnap, refSnap);
+    appSnap = null;
+    refSnap = null;
+    return r;
+  },
+
+  // -------------------------------------------------------------- B: edit at 10,000 stored
+
+  edit: null as null | {
+    client: OutpostClient;
+    stop: () => void;
+    raw: IDBDatabase;
+    task: number;
+    child: number;
+    unsubscribe: () => void;
+    waiter: { title: string; resolve: (at: number) => void } | null;
+    n: number;
+  },
+
+  /** B, setup: the app's device pulled and started (offline: edits stay queued); the reference's database. */
+  async editSetup(): Promise<{ items: number; rawItems: number; children: number }> {
+    await deleteDb('lw-edit');
+    await deleteDb('lw-ref-edit');
+    const d = await signedIn('lw-edit');
+    d.online(true);
+    await d.client.engine.sync();
+    const client = d.client;
+    // Offline again, as a device whose edits wait in the queue (no push in the timed part).
+    d.online(false);
+    const stop = await (async () => {
+      const starting = client.start();
+      client.screenShown();
+      return starting;
+    })();
+    const raw = await openRaw('lw-ref-edit');
+    const pages = await refGet();
+    await refWrite(raw, pages.items, pages.cursor);
+    const all = await client.db.items.toArray();
+    const task = all.find((i) => i.type === 'task' && all.some((c) => c.parent_id === i.id))!;
+    const child = all.find((i) => i.parent_id === task.id)!;
+    const state = {
+      client,
+      stop,
+      raw,
+      task: task.id,
+      child: child.id,
+      unsubscribe: () => {},
+      waiter: null as null | { title: string; resolve: (at: number) => void },
+      n: 0,
+    };
+    localWrites.edit = state;
+    await client.db.syncQueue.clear();
+    await sleep(300);
+    const children = (await client.queries.childrenOf(task.id)).length;
+    const rawItems = await req(raw.transaction('items').objectStore('items').count());
+    return { items: all.length, rawItems, children };
+  },
+
+  /**
+   * B: subscribes the children list's live query, one at a time: `live` is the Dexie liveQuery over
+   * the task page's children read (queries.childrenOf), `echo` the same wrapped as the task page
+   * listens (app/liveData.ts useLocal, changes/localEcho.ts), which shows an edit before it commits.
+   */
+  async listen(mode: 'live' | 'echo'): Promise<void> {
+    const e = localWrites.edit!;
+    e.unsubscribe();
+    const query = liveQuery(() => e.client.queries.childrenOf(e.task));
+    let first: () => void = () => {};
+    const ready = new Promise<void>((r) => {
+      first = r;
+    });
+    const sub = (mode === 'echo' ? withLocalEcho(query, e.client.echo) : query).subscribe({
+      next: (rows) => {
+        const at = performance.now();
+        first();
+        const w = e.waiter;
+        if (w && rows.some((r) => r.id === e.child && r.title === w.title)) {
+          e.waiter = null;
+          w.resolve(at);
+        }
+      },
+    });
+    e.unsubscribe = () => sub.unsubscribe();
+    await ready;
+    await sleep(200);
+  },
+
+  /** B, the app: a title rename through the repository until the children list's live query shows it. */
+  async appEdit(): Promise<{ ms: number; storedMs: number }> {
+    const e = localWrites.edit!;
+    await e.client.db.syncQueue.clear();
+    await sleep(30);
+    const title = `App edit ${++e.n}`;
+    const seen = new Promise<number>((resolve) => {
+      e.waiter = { title, resolve };
+    });
+    const t0 = performance.now();
+    let storedAt = 0;
+    const write = e.client.items.update(e.child, { title }).then(() => {
+      storedAt = performance.now();
+    });
+    const at = await seen;
+    await write;
+    await sleep(50);
+    return { ms: at - t0, storedMs: storedAt - t0 };
+  },
+
+  /** B, the reference: one put of the changed row, then one read of the children index range. */
+  async refEdit(): Promise<{ ms: number }> {
+    const e = localWrites.edit!;
+    const title = `Ref edit ${++e.n}`;
+    const current = (await req(e.raw.transaction('items').objectStore('items').get(e.child))) as LocalItem;
+    const changed = withKeys({ ...current, title, updated_at: new Date().toISOString() });
+    await sleep(30);
+    const t0 = performance.now();
+    const tx = e.raw.transaction('items', 'readwrite');
+    tx.objectStore('items').put(changed);
+    await done(tx);
+    const range = IDBKeyRange.bound([e.task, 'a', Dexie.minKey], [e.task, 'a', Dexie.maxKey]);
+    const rows = (await req(
+      e.raw.transaction('items').objectStore('items').index(LIST_INDEX.children).getAll(range),
+    )) as LocalItem[];
+    const ms = performance.now() - t0;
+    if (!rows.some((r) => r.id === e.child && r.title === title))
+      throw new Error('reference edit not read back');
+    await sleep(50);
+    return { ms };
+  },
+
+  async editTeardown(): Promise<void> {
+    const e = localWrites.edit;
+    if (!e) return;
+    e.unsubscribe();
+    e.stop();
+    e.client.close();
+    e.raw.close();
+    localWrites.edit = null;
+    await deleteDb('lw-edit');
+    await deleteDb('lw-ref-edit');
+  },
+};
+
+(window as unknown as { localWrites: typeof localWrites }).localWrites = localWrites;

@@ -1,0 +1,267 @@
+/**
+ * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N]`: issue 28's two references
+ * beside the app, in headless Chromium against the real server (PGlite, seeded with bench/lib/seed.ts's
+ * 10,000 items), alternating reference and app (A B A B …): each side's median, the median of the
+ * per-pair ratios app/reference with their spread (min–max), beside the budget.
+ *
+ *  A. A fresh device pulling 10,000 items until all are queryable (one engine.sync() after an untimed
+ *     sign-in, a fresh database each run); reference: one GET of the same rows (the account's
+ *     GET /api/sync pages concatenated, read once before, served by the real server) plus one raw
+ *     IndexedDB readwrite transaction writing them with the same derived keys and counter rows, into a
+ *     database with the app's schema built from its own definitions. Budget ≤ 1.3×. Once per run the
+ *     reference's database is checked row by row against the app's (rows, every index entry, counter
+ *     rows, users, logged ids): any difference fails the bench.
+ *  B. A title rename through the repository (items.update) with 10,000 stored, until the children
+ *     list's live query (Dexie liveQuery over queries.childrenOf, the task page's read) shows it;
+ *     reference: one raw put of the changed row plus one read of the children index range. Budget ≤ 2×.
+ *     Breakdowns, no budget: the update resolving (committed), and the list as the task page listens
+ *     (with the local echo, which shows the title before the write commits).
+ *
+ * The page is bench/browser/localWrites.ts (loaded into the client-browser bench page).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
+import { openDatabase } from '../src/server/db/client';
+import { buildPage } from './clientBrowser';
+import { type CpuProfile, printProfile } from './firstSync';
+import { startAppServer } from './lib/appServer';
+import { check, heading, info, skip, table } from './lib/report';
+import { seedBenchData } from './lib/seed';
+import { median } from './lib/stats';
+
+type Api = {
+  schema(): string;
+  countIdb(on: boolean): Record<string, number>;
+  timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }>;
+  setup(): Promise<string>;
+  refPull(run: number, keep: boolean): Promise<{ ms: number; count: number }>;
+  appPull(run: number, keep: boolean): Promise<{ ms: number; count: number }>;
+  check(): { ok: boolean; problems: string[]; summary: string };
+  editSetup(): Promise<{ items: number; rawItems: number; children: number }>;
+  listen(mode: 'live' | 'echo'): Promise<void>;
+  appEdit(): Promise<{ ms: number; storedMs: number }>;
+  refEdit(): Promise<{ ms: number }>;
+  editTeardown(): Promise<void>;
+};
+
+function call<K extends keyof Api>(page: Page, name: K, ...args: Parameters<Api[K]>) {
+  return page.evaluate(
+    ([n, a]) => {
+      const b = (window as unknown as { localWrites: Record<string, (...xs: unknown[]) => unknown> })
+        .localWrites;
+      return b[n as string]!(...(a as unknown[]));
+    },
+    [name, args] as const,
+  ) as Promise<Awaited<ReturnType<Api[K]>>>;
+}
+
+const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
+const x = (v: number) => `${v.toFixed(2)}×`;
+
+interface Pairs {
+  ref: number[];
+  app: number[];
+  ratios: number[];
+}
+
+const rows: string[][] = [];
+
+function report(subject: string, p: Pairs, budget: number | null, labels = ['app', 'reference']): void {
+  const ratio = median(p.ratios);
+  const value = `${x(ratio)} (${x(Math.min(...p.ratios))}–${x(Math.max(...p.ratios))})`;
+  info(subject, `${labels[0]} median`, ms(median(p.app)));
+  info(subject, `${labels[1]} median`, ms(median(p.ref)));
+  const metric = `ratio (${p.ratios.length} pairs)`;
+  let verdict = 'info';
+  if (budget === null) info(subject, metric, value);
+  else {
+    const ok = check({ subject, metric, value, budget: `≤ ${x(budget)}`, ok: ratio <= budget });
+    verdict = ok ? 'PASS' : 'FAIL';
+  }
+  rows.push([
+    subject,
+    ms(median(p.app)),
+    ms(median(p.ref)),
+    value,
+    budget === null ? '-' : `≤ ${x(budget)}`,
+    verdict,
+  ]);
+}
+
+/** The 25 functions of the page's own code with the most inclusive time (each counted once per sample). */
+function printInclusive(cpu: CpuProfile): void {
+  const byNode = new Map(cpu.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of cpu.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const total = new Map<string, number>();
+  cpu.samples.forEach((id, i) => {
+    const dt = (cpu.timeDeltas[i + 1] ?? 0) / 1000;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = byNode.get(at)?.callFrame;
+      if (!f?.url) continue;
+      seen.add(`${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`);
+    }
+    for (const key of seen) total.set(key, (total.get(key) ?? 0) + dt);
+  });
+  console.log('  inclusive:');
+  for (const [key, v] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`${v.toFixed(0).padStart(7)} ms  ${key}`);
+}
+
+function numberArg(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+}
+
+export async function run(args: string[] = []): Promise<void> {
+  if (!chromiumAvailable()) {
+    skip('local-writes', `no Chromium at ${chromiumPath}`);
+    return;
+  }
+  const pullPairs = Math.max(5, numberArg(args, '--pull-pairs', 5));
+  const editPairs = Math.max(30, numberArg(args, '--edit-pairs', 30));
+  const started = Date.now();
+  const load0 = loadavg();
+  const work = await mkdtemp(path.join(tmpdir(), 'outpost-local-writes-'));
+  const clientDir = path.join(work, 'client');
+  const dataDir = path.join(work, 'data');
+  // --profile: an unminified page and, after the pairs, one more run of each side under the CPU profiler.
+  const profile = args.includes('--profile');
+  await buildPage(clientDir, !profile);
+  const database = await openDatabase({ dataDir });
+  await seedBenchData(database.db);
+  await database.close();
+  const server = await startAppServer(120_000, {
+    clientDir,
+    dataDir,
+    env: {
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+      RATE_LIMIT_LOGINS_PER_MINUTE: '0',
+      RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: '0',
+    },
+  });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(`${server.url}/`);
+    await page.waitForFunction(() => 'localWrites' in window);
+    heading(`local-writes: the app vs issue 28's raw IndexedDB references in Chromium (${server.url})`);
+    info('schema', 'stores (indexes)', await call(page, 'schema'));
+    // The reference's one GET serves the sync pages concatenated from the app's folder (the real server).
+    const pages = await call(page, 'setup');
+    await writeFile(path.join(clientDir, 'bench-sync-pages.json'), pages);
+    info('A. reference GET', 'sync pages concatenated', `${(pages.length / 1e6).toFixed(1)} MB`);
+
+    // A. Fresh device pulls 10,000 items; the first pair is kept and compared row by row.
+    const pull: Pairs = { ref: [], app: [], ratios: [] };
+    for (let i = 0; i < pullPairs; i++) {
+      const keep = i === 0;
+      const r = await call(page, 'refPull', i, keep);
+      const a = await call(page, 'appPull', i, keep);
+      if (r.count !== 10_000 || a.count !== 10_000)
+        throw new Error(`stored ${a.count} items (app) and ${r.count} (reference), not 10,000`);
+      if (keep) {
+        const same = await call(page, 'check');
+        if (!same.ok) {
+          for (const p of same.problems) console.error(`  DIFF ${p}`);
+          throw new Error(
+            `the reference did not store what the app stores (${same.problems.length} differences)`,
+          );
+        }
+        info('A. row-by-row check', 'reference = app', `yes: ${same.summary}`);
+      }
+      pull.ref.push(r.ms);
+      pull.app.push(a.ms);
+      pull.ratios.push(a.ms / r.ms);
+      console.log(`  pull pair ${i + 1}: reference ${ms(r.ms)}, app ${ms(a.ms)}, ${x(a.ms / r.ms)}`);
+    }
+
+    if (profile) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      for (const side of ['refPull', 'appPull'] as const) {
+        await call(page, 'countIdb', true);
+        await cdp.send('Profiler.start');
+        const r = await call(page, side, 100, false);
+        const cpu = (await cdp.send('Profiler.stop')).profile as CpuProfile;
+        const calls = await call(page, 'countIdb', false);
+        const idle = new Set(cpu.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+        const busy = cpu.samples.reduce(
+          (sum, id, i) => (idle.has(id) ? sum : sum + (cpu.timeDeltas[i + 1] ?? 0) / 1000),
+          0,
+        );
+        heading(`profile: ${side} ${ms(r.ms)}, main thread busy ${ms(busy)} of the profile`);
+        console.log(`  IndexedDB calls: ${JSON.stringify(calls)}`);
+        printProfile(cpu);
+        printInclusive(cpu);
+      }
+      for (let i = 0; i < 3; i++) {
+        const g = await call(page, 'timeGets');
+        console.log(
+          `  GETs alone: ${g.pages} sync pages in turn ${ms(g.pagesMs)}, the reference's one GET ${ms(g.oneGetMs)}`,
+        );
+      }
+      await cdp.detach();
+    }
+
+    // B. A title edit with 10,000 stored.
+    const setup = await call(page, 'editSetup');
+    info(
+      'B. setup',
+      'stored (app, reference)',
+      `${setup.items}, ${setup.rawItems}; ${setup.children} children`,
+    );
+    const edits = async (n: number) => {
+      const shown: Pairs = { ref: [], app: [], ratios: [] };
+      const stored: Pairs = { ref: [], app: [], ratios: [] };
+      // Two unrecorded pairs first: the first edits after a subscription compile their paths.
+      for (let i = 0; i < 2; i++) {
+        await call(page, 'refEdit');
+        await call(page, 'appEdit');
+      }
+      for (let i = 0; i < n; i++) {
+        const r = await call(page, 'refEdit');
+        const a = await call(page, 'appEdit');
+        shown.ref.push(r.ms);
+        shown.app.push(a.ms);
+        shown.ratios.push(a.ms / r.ms);
+        stored.ref.push(r.ms);
+        stored.app.push(a.storedMs);
+        stored.ratios.push(a.storedMs / r.ms);
+      }
+      return { shown, stored };
+    };
+    await call(page, 'listen', 'live');
+    const live = await edits(editPairs);
+    await call(page, 'listen', 'echo');
+    const echo = await edits(Math.round(editPairs / 2));
+    await call(page, 'editTeardown');
+
+    report('A. fresh device pulls 10k (vs 1 GET + 1 raw tx)', pull, 1.3);
+    report('B. edit → children liveQuery, 10k (vs put + index read)', live.shown, 2);
+    report('B. (breakdown) edit committed (update resolved)', live.stored, null, ['app stored', 'reference']);
+    // The task page's own listener: the local echo shows the title before the write commits.
+    report('B. (breakdown) edit → children list with local echo', echo.shown, null);
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+  const load1 = loadavg();
+  console.log(
+    '\nlocal-writes, medians (reference and app alternated in one page; ratio = median of per-pair app/reference, min–max)',
+  );
+  console.log(table(['figure', 'app', 'reference', 'ratio (spread)', 'budget', 'verdict'], rows));
+  console.log(
+    `load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${load1.map((l) => l.toFixed(2)).join(' ')} ` +
+      `(1/5/15 min); run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
