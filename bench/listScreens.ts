@@ -10,8 +10,8 @@
  */
 import { type BrowserContext, chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { topFlagsFromScratch } from '../src/client/data/changes/topLevel';
 import { listKeysOf } from '../src/client/data/store/listKeys';
+import { topFlagsFromScratch } from '../src/client/data/store/topFlags';
 import type { LocalItem } from '../src/client/data/store/types';
 import type { ItemStatus, ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
@@ -100,7 +100,7 @@ function guestTree(count: number): LocalItem[] {
     for (let t = 0; t < 20; t++) tasks.push(add('task', campaign));
   }
   for (let i = 0; rows.length < count; i++) add('todo', tasks[i % tasks.length]!);
-  // As the app stores them: the top-level flag and the list keys (topLevel.ts, listKeys.ts).
+  // As the app stores them: the top-level flag and the list keys (topFlags.ts, listKeys.ts).
   const flags = topFlagsFromScratch(rows);
   return rows.map((r) => ({ ...r, _top: flags.get(r.id), ...listKeysOf(r) }));
 }

@@ -5,7 +5,7 @@
  * The reference database has the app's schema, read from the app's own Dexie definitions
  * (OutpostDb's declared tables: every object store, its key path and every index), so it follows any
  * schema change. Its rows are the app's: fromServer (localItems.ts), the top-level flag
- * (topLevel.ts topFlagsFromScratch), the list keys (listKeys.ts withKeys) and the progress counter
+ * (store/topFlags.ts topFlagsFromScratch), the list keys (listKeys.ts withKeys) and the progress counter
  * rows (counters.ts countRowsFromScratch). `check` compares, row by row, what the reference stored with
  * what the app's pull stored: the schema, every row of items, counts and users, every entry of every
  * items index (key and primary key, in index order), the ids in the search log and the cursor row.
@@ -20,13 +20,14 @@
  */
 import Dexie, { liveQuery } from 'dexie';
 import { withLocalEcho } from '../../src/client/data/changes/localEcho';
-import { SEARCH_LOG_STORE, topFlagsFromScratch } from '../../src/client/data/changes/topLevel';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
+import { SEARCH_LOG_STORE } from '../../src/client/data/search/searchLog';
 import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
 import { LIST_INDEX, OutpostDb } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
 import { fromServer, usersOf } from '../../src/client/data/store/localItems';
+import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
 import type { LocalItem, LocalUser } from '../../src/client/data/store/types';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
 

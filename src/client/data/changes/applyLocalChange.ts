@@ -3,8 +3,9 @@
  * it, stored in the caller's read-write transaction, so they commit together or not at all. It alone
  * creates queue rows and undo records (the boundary check holds that). The store's side effects
  * (store/sideEffects.ts) keep the list keys, counters, top-level flags and search log in step with
- * every row it puts or removes. Its statements are issued together: IndexedDB runs them in order, and
- * the transaction waits for none of their answers before the next.
+ * every row it puts or removes. The queue rows and the undo record go out beside the item writes, with
+ * no round trip between them; the item writes themselves go one after the other (removals, then puts),
+ * as their side effects must each see what the one before wrote.
  */
 import Dexie from 'dexie';
 import { queueRequest } from '../../../shared/protocol';
@@ -66,10 +67,11 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   const { rows = [], removed = [], queue, undo } = change;
   let seq = queue?.after ?? 0;
   const queued = (queue?.entries ?? []).map((entry) => queueRow(entry, seq++));
-  const work: Promise<unknown>[] = [];
-  if (removed.length > 0) work.push(db.items.bulkDelete([...removed]));
-  if (rows.length === 1) work.push(db.items.put(rows[0]!));
-  else if (rows.length > 1) work.push(db.items.bulkPut([...rows]));
+  // The item writes go one after the other: the side effects of each read the counters and flags the
+  // one before wrote (two at once would both count from the same stored counter).
+  const put = () =>
+    rows.length === 1 ? db.items.put(rows[0]!) : rows.length > 1 ? db.items.bulkPut([...rows]) : undefined;
+  const work: unknown[] = [removed.length > 0 ? db.items.bulkDelete([...removed]).then(put) : put()];
   if (queued.length === 1) work.push(db.syncQueue.add(queued[0]!));
   else if (queued.length > 1) work.push(db.syncQueue.bulkAdd(queued));
   if (undo) work.push(addUndo(db, undo));

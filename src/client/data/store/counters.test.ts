@@ -5,11 +5,11 @@ import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { serverItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
-import { topFlagsFromScratch } from '../changes/topLevel';
 import { applyPulled } from '../sync';
 import { type CountsRow, countRowsFromScratch } from './counters';
 import { listKeysOf } from './listKeys';
 import { fromServer } from './localItems';
+import { topFlagsFromScratch } from './topFlags';
 import type { LocalItem } from './types';
 
 let device: Device;

@@ -1,14 +1,10 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../../shared/protocol';
-import {
-  recomputeTopFlags,
-  SEARCH_LOG_SCHEMA,
-  SEARCH_LOG_STORE,
-  type SearchLogRow,
-  topLevelMiddleware,
-} from '../changes/topLevel';
+import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from '../search/searchLog';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { recomputeListKeys } from './listKeys';
+import { storeSideEffects } from './sideEffects';
+import { recomputeTopFlags } from './topFlags';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
@@ -22,7 +18,7 @@ const STORES_V2 = {
   meta: 'key',
 };
 
-/** Home's All list, newest first per scope, read by range (see topLevel.ts). */
+/** Home's All list, newest first per scope, read by range (see topFlags.ts). */
 export const HOME_INDEX = '[_syncStatus+_top+created_at]';
 
 const STORES_V3 = { ...STORES_V2, items: `${STORES_V2.items}, ${HOME_INDEX}` };
@@ -65,7 +61,7 @@ const STORES_V7 = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
 
 /**
  * Version 8: the search copy saved for the next page (search.ts), and the log of the items each write
- * touched (topLevel.ts), so a page reads only what changed since the copy was saved.
+ * touched (../search/searchLog.ts), so a page reads only what changed since the copy was saved.
  */
 const STORES = { ...STORES_V7, [SEARCH_LOG_STORE]: SEARCH_LOG_SCHEMA, searchCopy: 'key' };
 
@@ -127,7 +123,7 @@ async function repairTopFlags(db: OutpostDb): Promise<void> {
 /**
  * The Outpost IndexedDB database: items, users, contacts, syncQueue, meta. Version 2 keeps the stores
  * and gives every queued entry its `kind`, read once from its method and URL; version 3 adds Home's
- * index over the maintained top-level flag (topLevel.ts). No entry is ever dropped.
+ * index over the maintained top-level flag (topFlags.ts). No entry is ever dropped.
  */
 export class OutpostDb extends Dexie {
   items!: Table<LocalItem, number>;
@@ -144,7 +140,7 @@ export class OutpostDb extends Dexie {
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
     // Null keys are not indexed by IndexedDB, so parent_id/assigned_to/uuid indexes hold only real refs.
-    this.use(topLevelMiddleware);
+    this.use(storeSideEffects);
     this.version(1).stores(STORES_V2);
     this.version(2)
       .stores(STORES_V2)

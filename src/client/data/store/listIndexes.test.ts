@@ -16,7 +16,6 @@ import {
 } from '../../../../testkit/client/fullScanQueries';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
 import type { LifecycleScreen } from '../../../shared/visibility';
-import { replacing } from '../changes/topLevel';
 import { applyPulled } from '../sync';
 import { resolveId, swapTempId } from '../sync/tempIds';
 import { countRowsFromScratch } from './counters';
@@ -39,6 +38,7 @@ import {
 } from './itemQueries';
 import { listKeysOf } from './listKeys';
 import type { LocalItem, SyncStatus, Viewer } from './types';
+import { replacing } from './writeFacts';
 
 let dbs = 0;
 function freshDb(name = `lists-${++dbs}`, indexedDB = new IDBFactory()): OutpostDb {

@@ -1,9 +1,10 @@
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
-import { deferCounts, expectChanges, flushCounts, knowRows, replacing } from '../changes/topLevel';
 import type { RowChange } from '../store/counters';
+import { flushCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, usersOf } from '../store/localItems';
 import type { LocalItem } from '../store/types';
+import { deferCounts, expectChanges, knowRows, replacing } from '../store/writeFacts';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
 import { rebaseLocal } from './rebase';
@@ -36,7 +37,7 @@ export async function applyPulled(
 ): Promise<number> {
   let conflicts = 0;
   await db.transaction('rw', [...TABLES], async () => {
-    // The page's chunks are counted together at the end, not one by one (topLevel.ts deferCounts).
+    // The page's chunks are counted together at the end, not one by one (store/writeFacts.ts deferCounts).
     deferCounts();
     const ids = items.map((i) => i.id);
     const pageIds = new Set(ids);

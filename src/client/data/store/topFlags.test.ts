@@ -9,7 +9,8 @@ import { homeCount, homeItems, screenItems } from '../store/itemQueries';
 import type { LocalItem, SyncStatus, Viewer } from '../store/types';
 import { applyPulled } from '../sync';
 import { swapTempId } from '../sync/tempIds';
-import { replacing, topFlagsFromScratch } from './topLevel';
+import { topFlagsFromScratch } from './topFlags';
+import { replacing } from './writeFacts';
 
 let dbs = 0;
 function freshDb(): OutpostDb {
@@ -140,7 +141,7 @@ const OP = fc.oneof(
   }),
 );
 
-describe("Home's top-level flag (topLevel.ts)", () => {
+describe("Home's top-level flag (topFlags.ts)", () => {
   it('I1: equals its definition from scratch after any writes, and Home All reads exactly what the full scan kept', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(OP, { maxLength: 25 }), async (ops) => {

@@ -1,0 +1,66 @@
+/**
+ * The items store's side effects (as tldraw's StoreSideEffects): what every write to `items` also
+ * keeps true in the same transaction, whoever makes it (the funnel, a pull, a confirmation, a
+ * temporary-id swap, the guest upgrade, a conflict, a clear), so no write path has to remember them.
+ * They run in this order, each a wrapper of the one below:
+ *
+ * - `listKeys` (listKeys.ts): every row stored gets the derived keys the list indexes read;
+ * - `topFlags` (topFlags.ts): Home's top-level flag of the row and of the children it moves;
+ * - `counters` (counterUpkeep.ts): the progress counters of the parents the write moves, read beside
+ *   the flags' own reads (the stored rows and their parents are read once for both);
+ * - `searchLog` (../search/searchLog.ts): one log row naming the ids the write touched.
+ *
+ * What a writer already knows (the row it replaces, a pulled page's rows) it tells them through
+ * writeFacts.ts, so they read nothing again.
+ */
+import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, Middleware } from 'dexie';
+import { SEARCH_LOG_STORE, withSearchLog } from '../search/searchLog';
+import { COUNTS_STORE } from './counters';
+import { deleteCounted, putCounted } from './counterUpkeep';
+import { withListKeys } from './listKeys';
+import { deleteWithFlags, putWithFlags } from './topFlags';
+
+/** The side effects of a write to `items`, in the order they run. */
+export const ITEM_SIDE_EFFECTS = ['listKeys', 'topFlags', 'counters', 'searchLog'] as const;
+export type ItemSideEffect = (typeof ITEM_SIDE_EFFECTS)[number];
+
+export const storeSideEffects: Middleware<DBCore> = {
+  stack: 'dbcore',
+  name: 'OutpostStoreSideEffects',
+  create(down) {
+    // Absent while an upgrade runs the versions before 7 (that upgrade then computes every counter).
+    const hasCounts = down.schema.tables.some((t) => t.name === COUNTS_STORE);
+    // Absent likewise before version 8 (an upgrade's writes then log nothing: no copy is saved yet).
+    const hasLog = down.schema.tables.some((t) => t.name === SEARCH_LOG_STORE);
+    const added = [...(hasCounts ? [COUNTS_STORE] : []), ...(hasLog ? [SEARCH_LOG_STORE] : [])];
+    return {
+      ...down,
+      transaction(stores, mode, options) {
+        // A write to items writes its counters and its log row in the same transaction, whatever
+        // stores it named.
+        const withAdded =
+          mode === 'readwrite' && stores.includes('items')
+            ? [...stores, ...added.filter((s) => !stores.includes(s))]
+            : stores;
+        return down.transaction(withAdded, mode, options);
+      },
+      table(name) {
+        if (name !== 'items') return down.table(name);
+        // listKeys: every put below (the caller's and the flag fixes) gets its list keys.
+        const table = withListKeys(down.table(name));
+        const counts = hasCounts ? down.table(COUNTS_STORE) : undefined;
+        // topFlags, with counters when the store has them.
+        const flagged = {
+          ...table,
+          mutate(req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
+            if (req.type === 'put' || req.type === 'add')
+              return counts ? putCounted(table, counts, req) : putWithFlags(table, req);
+            return counts ? deleteCounted(table, counts, req) : deleteWithFlags(table, req);
+          },
+        };
+        // searchLog, beside the write.
+        return hasLog ? withSearchLog(flagged, down.table(SEARCH_LOG_STORE)) : flagged;
+      },
+    };
+  },
+};

@@ -1,0 +1,218 @@
+import Dexie, {
+  type DBCoreMutateRequest,
+  type DBCoreMutateResponse,
+  type DBCoreTable,
+  type DBCoreTransaction,
+  type Table,
+} from 'dexie';
+import { getManyBySpan } from './spanReads';
+import type { LocalItem } from './types';
+import { deferredOf, storedRowKnown, storedRowOf } from './writeFacts';
+
+/**
+ * The maintained 'top-level' flag (`_top`) behind Home's All list, read by the index
+ * `[_syncStatus+_top+created_at]` instead of loading every item.
+ *
+ * `_top` is 1 when the item is live (not marked deleted) and has no parent in its own scope: no
+ * parent_id (null or 0), or the parent is not on the device, is marked deleted, or belongs to the other
+ * scope (guest data vs account data, see itemQueries inScope). That is exactly the set the old full scan
+ * kept as orphans. A the store's side effects (store/sideEffects.ts) keep it true on every write to `items`, whoever makes it
+ * (repository, pull, confirmations, temp-id swaps, guest upgrade, conflicts, clear), so no write path
+ * has to remember it (SYNC.md I1, I4). The list itself is kept in memory and patched with the rows each
+ * committed change names (homeList.ts).
+ */
+export type TopFlag = 0 | 1;
+
+export type Row = Pick<LocalItem, 'id' | 'parent_id' | '_deleted' | '_syncStatus'> & { _top?: TopFlag };
+
+const isGuestData = (item: Pick<LocalItem, '_syncStatus'>) => item._syncStatus === 'local';
+
+/** The flag from its definition, given the row at the item's parent_id (undefined when absent). */
+export function topOf(item: Row, parent: Row | undefined): TopFlag {
+  if (item._deleted === 1) return 0;
+  if (item.parent_id === null || item.parent_id === undefined || item.parent_id === 0) return 1;
+  if (!parent || parent._deleted === 1 || isGuestData(parent) !== isGuestData(item)) return 1;
+  return 0;
+}
+
+/** What a row's children's flags depend on: it exists, is live, and its scope. */
+function parentSignature(row: Row | undefined): string {
+  if (!row) return 'absent';
+  return `${row._deleted === 1 ? 'deleted' : 'live'}:${isGuestData(row) ? 'guest' : 'account'}`;
+}
+
+/** The flag of every row computed from scratch (tests, the upgrade and the repair use it). */
+export function topFlagsFromScratch(rows: readonly Row[]): Map<number, TopFlag> {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return new Map(rows.map((r) => [r.id, topOf(r, r.parent_id == null ? undefined : byId.get(r.parent_id))]));
+}
+
+/** Rewrites the flag of every item whose stored flag is wrong or missing (upgrade, repair). */
+export async function recomputeTopFlags(items: Table<LocalItem, number>): Promise<number> {
+  const rows = await items.toArray();
+  const flags = topFlagsFromScratch(rows);
+  const changed = rows
+    .filter((r) => r._top !== flags.get(r.id))
+    .map((r) => ({ ...r, _top: flags.get(r.id)! }));
+  // Chunks keep one request from holding a copy of the whole table twice.
+  for (let i = 0; i < changed.length; i += 5_000) await items.bulkPut(changed.slice(i, i + 5_000));
+  return changed.length;
+}
+
+const PARENT_INDEX = 'parent_id';
+
+/*
+ * Everything below chains Dexie's own promises (.then, Dexie.Promise.all), never native await: the
+ * middlewares under this one (hooks) read the transaction from Dexie's zone, which a native await
+ * would lose.
+ */
+
+const equal = (id: number) => ({ type: 1, lower: id, upper: id, lowerOpen: false, upperOpen: false });
+const between = (lower: number, upper: number) => ({
+  type: 2,
+  lower,
+  upper,
+  lowerOpen: false,
+  upperOpen: false,
+});
+
+/**
+ * The stored children of `ids`. One id is one index read. Many (a pulled page of new items) would be
+ * one read each, so the ids' span is counted first: usually no stored row points into it (parents
+ * arrive before their children) and nothing more is read; otherwise one range read when the span is
+ * small, one read per id when it is not.
+ */
+function childrenOf(table: DBCoreTable, trans: DBCoreTransaction, ids: number[]): Promise<Row[]> {
+  const index = table.schema.getIndexByKeyPath(PARENT_INDEX);
+  if (!index || ids.length === 0) return Dexie.Promise.resolve([]);
+  const read = (range: ReturnType<typeof between>) =>
+    table.query({ trans, values: true, query: { index, range } }).then((r) => r.result as Row[]);
+  const perId = () => Dexie.Promise.all(ids.map((id) => read(equal(id)))).then((lists) => lists.flat());
+  if (ids.length === 1) return read(equal(ids[0]!));
+  let low = ids[0]!;
+  let high = ids[0]!;
+  for (const id of ids) {
+    if (id < low) low = id;
+    if (id > high) high = id;
+  }
+  const wanted = new Set(ids);
+  return table.count({ trans, query: { index, range: between(low, high) } }).then((n) => {
+    if (n === 0) return [];
+    if (n <= ids.length * 4 + 100) {
+      return read(between(low, high)).then((rows) => rows.filter((r) => wanted.has(r.parent_id!)));
+    }
+    return perId();
+  });
+}
+
+function putFixes(table: DBCoreTable, trans: DBCoreTransaction, fixes: Row[], res: DBCoreMutateResponse) {
+  if (fixes.length === 0) return res;
+  return table.mutate({ type: 'put', trans, values: fixes }).then(() => res);
+}
+
+function carriedOver(value: Row): TopFlag | undefined {
+  const stored = storedRowOf(value);
+  if (!stored || stored._top === undefined) return undefined;
+  const same =
+    stored.id === value.id &&
+    (stored.parent_id ?? 0) === (value.parent_id ?? 0) &&
+    stored._deleted === value._deleted &&
+    isGuestData(stored) === isGuestData(value);
+  return same ? stored._top : undefined;
+}
+
+export function putWithFlags(
+  table: DBCoreTable,
+  req: Extract<DBCoreMutateRequest, { type: 'put' | 'add' }>,
+  /** Parent rows the caller has just read in this transaction (putCounted): not read again. */
+  known?: ReadonlyMap<number, Row | undefined>,
+  /** Told the parents this put read (undefined where none is stored), for the counters to reuse. */
+  onParents?: (parents: ReadonlyMap<number, Row | undefined>) => void,
+): Promise<DBCoreMutateResponse> {
+  const { trans } = req;
+  const values = req.values as Row[];
+  const carried = values.map(carriedOver);
+  if (carried.every((top) => top !== undefined)) {
+    const flagged = values.map((v, i) => (v._top === carried[i] ? v : { ...v, _top: carried[i] }));
+    return table.mutate({ ...req, values: flagged });
+  }
+  const batch = new Map<number, Row>();
+  for (const v of values) batch.set(v.id, v);
+  const parentIds = [
+    ...new Set(values.map((v) => v.parent_id).filter((p): p is number => typeof p === 'number' && p !== 0)),
+  ].filter((p) => !batch.has(p) && !known?.has(p));
+  const keys = [...batch.keys()];
+  // Stored rows the caller already read (replacing) are not read again.
+  const old = new Map<number, Row>();
+  const unknown: number[] = [];
+  for (const id of keys) {
+    const value = batch.get(id)!;
+    if (!storedRowKnown(value)) unknown.push(id);
+    else {
+      const stored = storedRowOf(value);
+      if (stored) old.set(id, stored);
+    }
+  }
+  const toRead = [...unknown, ...parentIds];
+  const read: Promise<(Row | undefined)[]> =
+    toRead.length === 0
+      ? Dexie.Promise.resolve([])
+      : (getManyBySpan(table, trans, toRead) as Promise<(Row | undefined)[]>);
+  return read.then((stored: (Row | undefined)[]) => {
+    const parents = new Map<number, Row>();
+    for (const [id, row] of known ?? []) if (row) parents.set(id, row);
+    stored.forEach((row, i) => {
+      if (!row) return;
+      if (i < unknown.length) old.set(unknown[i]!, row);
+      else parents.set(parentIds[i - unknown.length]!, row);
+    });
+    onParents?.(new Map(parentIds.map((id) => [id, parents.get(id)])));
+    const parentOf = (row: Row) =>
+      row.parent_id == null ? undefined : (batch.get(row.parent_id) ?? parents.get(row.parent_id));
+    const flagged = values.map((v) => {
+      const _top = topOf(v, parentOf(v));
+      return v._top === _top ? v : { ...v, _top };
+    });
+    // Rows whose own presence, liveness or scope changed move their children's flags.
+    const moved = keys.filter((id) => parentSignature(old.get(id)) !== parentSignature(batch.get(id)));
+    return childrenOf(table, trans, moved).then((found) =>
+      table.mutate({ ...req, values: flagged }).then((res) => {
+        // A row another put of the transaction writes (knowRows) has its flag from the rows it will
+        // hold, and may have been written since `found` was read: a fix would put back a stale copy.
+        const written = deferredOf(trans)?.written;
+        const fixes = found
+          .filter((c) => !batch.has(c.id) && !written?.has(c.id))
+          .map((c) => ({ c, top: topOf(c, batch.get(c.parent_id!)) }))
+          .filter(({ c, top }) => c._top !== top)
+          .map(({ c, top }) => ({ ...c, _top: top }));
+        return putFixes(table, trans, fixes, res);
+      }),
+    );
+  });
+}
+
+export function deleteWithFlags(
+  table: DBCoreTable,
+  req: Extract<DBCoreMutateRequest, { type: 'delete' | 'deleteRange' }>,
+): Promise<DBCoreMutateResponse> {
+  const { trans } = req;
+  // clear() (DBCoreRangeType.Any): nothing is left to fix.
+  if (req.type === 'deleteRange' && req.range.type === 3) return table.mutate(req);
+  const keysRead: Promise<number[]> =
+    req.type === 'delete'
+      ? Dexie.Promise.resolve(req.keys as number[])
+      : table
+          .query({ trans, values: false, query: { index: table.schema.primaryKey, range: req.range } })
+          .then((r) => r.result as number[]);
+  return keysRead.then((keys) => {
+    const gone = new Set(keys);
+    return childrenOf(table, trans, keys).then((found) =>
+      table.mutate(req).then((res) => {
+        const fixes = found
+          .filter((c) => !gone.has(c.id) && c._top !== topOf(c, undefined))
+          .map((c) => ({ ...c, _top: topOf(c, undefined) }));
+        return putFixes(table, trans, fixes, res);
+      }),
+    );
+  });
+}
