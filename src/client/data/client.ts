@@ -187,7 +187,12 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       m.createItemsRepository({ db, viewer, pushNow: engine.pushNow, echo }),
     ),
   );
-  // Each write waits for the remembered account, so an early change is never the guest's.
+  /** The repository once the remembered account is restored, so an early change is never the guest's. */
+  const writer = async () => {
+    await auth.getState().restore();
+    return repository();
+  };
+  // The same writes as methods (undo, the transfer and tests call them), each loading `writer`.
   const items = lazyMethods(repository, WRITES, () => auth.getState().restore());
   // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
   const undo = lazily(() =>
@@ -269,6 +274,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     toasts,
     engine,
     items,
+    /** The item repository, loaded on the first write, once the remembered account is restored. */
+    writer,
     queries: bound,
     /** Edits in place shown on the lists before they commit (localEcho.ts); live lists listen. */
     echo,

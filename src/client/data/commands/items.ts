@@ -8,20 +8,20 @@ type UndoGroup = { group: string };
 
 export const commands = defineCommands({
   'items.create': async (c, payload: ItemCreateInput) => {
-    const created = await c.items.create(payload);
+    const created = await (await c.writer()).create(payload);
     c.storage.keep();
     return created;
   },
   /** Resolves with the item as stored after the write (and its immediate send, when there was one). */
-  'items.update': (c, a: { id: number; patch: ItemPatchInput; undo?: UndoGroup }) =>
-    c.items.update(a.id, a.patch, a.undo),
+  'items.update': async (c, a: { id: number; patch: ItemPatchInput; undo?: UndoGroup }) =>
+    (await c.writer()).update(a.id, a.patch, a.undo),
   'items.setStatus': async (c, a: { id: number; status: ItemStatus }) => {
-    await c.items.changeStatus(a.id, a.status);
+    await (await c.writer()).changeStatus(a.id, a.status);
   },
   'items.assign': async (c, a: { id: number; userId: number; undo?: UndoGroup }) => {
-    await c.items.assign(a.id, a.userId, a.undo);
+    await (await c.writer()).assign(a.id, a.userId, a.undo);
   },
   'items.remove': async (c, a: { id: number }) => {
-    await c.items.remove(a.id);
+    await (await c.writer()).remove(a.id);
   },
 });
