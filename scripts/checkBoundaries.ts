@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { funnelProblems } from './lib/funnel';
 import { repoRoot } from './lib/paths';
 
 // The module boundaries of ARCHITECTURE.md §1 and §6, checked on every `npm test`: each rule names the
@@ -135,6 +136,9 @@ export function importsOf(
 }
 
 const problems: string[] = [];
+for (const file of sourceFiles('src/client')) {
+  problems.push(...funnelProblems(file, readFileSync(path.join(repoRoot, file), 'utf8')));
+}
 for (const file of [...sourceFiles('src'), ...sourceFiles('testkit')]) {
   const rules = RULES.filter((rule) => rule.applies(file));
   if (rules.length === 0) continue;
