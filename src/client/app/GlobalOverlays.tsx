@@ -9,7 +9,7 @@ import { useMountedOnce } from './useMountedOnce';
 const SearchDialog = lazy(() => import('../search/SearchDialog'));
 const ShortcutHelp = lazy(() => import('./ShortcutHelp'));
 const CreateItemDialog = lazy(() => import('../items/CreateItemDialog'));
-// The open conflicts are a live read of the device: with the data layer, never before it (none exist then).
+// The open conflicts are a live read of the device: loaded when the data layer counts one.
 const SyncConflictHost = lazy(() => import('../sync/SyncConflictHost'));
 // Only after a guest signs in (or an interrupted upload resumes): not part of the first screen.
 const UpgradeOverlay = lazy(() =>
@@ -29,6 +29,9 @@ export function GlobalOverlays() {
   const door = useDoor();
   const upgrading = useStore(door.syncStatus, (s) => s.upgrade !== null);
   const upgradeMounted = useMountedOnce(celebrating || upgrading);
+  // The conflict dialog's code (a live read of the device) loads once the data layer counts a conflict.
+  const conflicted = useStore(door.syncStatus, (s) => s.conflictCount > 0);
+  const conflictsMounted = useMountedOnce(door.client !== null && conflicted);
 
   return (
     <>
@@ -52,7 +55,7 @@ export function GlobalOverlays() {
         {helpMounted ? <ShortcutHelp open={helpOpen} onOpenChange={setShortcutHelpOpen} /> : null}
         {upgradeMounted ? <UpgradeOverlay /> : null}
       </Suspense>
-      {door.client ? (
+      {conflictsMounted ? (
         <Suspense fallback={null}>
           <SyncConflictHost />
         </Suspense>

@@ -11,6 +11,7 @@ import { createStore } from 'zustand/vanilla';
 import type { UserSummary } from '../../shared/item';
 import type { OutpostClient } from '../data/client';
 import type { ArgsOf, CommandName, ResultOf, Send } from '../data/commands/map';
+import { commands as serverCommands } from '../data/commands/server';
 import { createApiClient } from '../data/net/apiClient';
 import { type AuthState, type AuthStore, guestUser } from '../stores/authStore';
 import { type NotificationStore, notificationStore } from '../stores/notificationStore';
@@ -118,9 +119,8 @@ function shellDoor(): Door {
   // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.
   const api = createApiClient({ onUnauthorized: () => auth.getState().toGuest() });
   const send = (async (name: string, args?: unknown) => {
-    if (name.startsWith('server.')) {
-      const { commands } = await import('../data/commands/server');
-      const handler = commands[name as keyof typeof commands] as (
+    if (name in serverCommands) {
+      const handler = serverCommands[name as keyof typeof serverCommands] as (
         c: { api: typeof api },
         a: unknown,
       ) => unknown;

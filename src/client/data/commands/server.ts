@@ -1,16 +1,19 @@
 /** The server-only reads (and the sign-in code request): typed, over the same origin and session. */
 import type { ActivityEntry, Item, Mutual, Paginated } from '../../../shared/item';
 import type { ApiClient } from '../net/apiClient';
-import { defineCommands } from './map';
+import type { Handler } from './map';
 
 export type AuthMode = 'demo' | 'otp';
 
-/** The server reads need only an API client: the shell runs them before the data layer has loaded. */
+/**
+ * The server reads need only an API client: the shell runs them before the data layer has loaded, so
+ * this namespace is in the first screen's chunk (a plain object: no import of the map's code).
+ */
 type ServerContext = { api: ApiClient };
 type Page = { page: number; signal?: AbortSignal };
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 
-export const commands = defineCommands({
+export const commands = {
   /** One page of the signed-in user's campaigns. */
   'server.campaignPage': async (c: ServerContext, a: Page) =>
     (await c.api.get<Paginated<Item>>(`/items?type=campaign&page=${a.page}`, withSignal(a.signal))).data,
@@ -36,4 +39,4 @@ export const commands = defineCommands({
     const { data } = await c.api.post<{ mode?: AuthMode }>('/login/code', { phone });
     return data.mode === 'otp' ? 'otp' : 'demo';
   },
-});
+} satisfies Record<string, Handler>;
