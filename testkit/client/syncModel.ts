@@ -263,7 +263,12 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
       }
       if (!busy && round > 0) break;
     }
-    for (const d of devices) await d.client.engine.sync();
+    // A last run each, after any run still under way (a push's or an event's): a run that finds the
+    // device busy pulls nothing, and on a loaded machine one may still be going.
+    for (const d of devices) {
+      await d.client.engine.settled();
+      while ((await d.client.engine.sync()).outcome === 'busy') await d.client.engine.settled();
+    }
 
     const live = await serverLive(devices[0]);
     const toasts = devices.reduce((n, d) => n + d.client.toasts.getState().queue.length, 0);
