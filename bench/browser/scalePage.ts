@@ -234,7 +234,7 @@ const scale = {
   /**
    * Arms the search timer: from the text going into the search dialog's field (its input event)
    * until the dialog shows results or 'No items found', or NaN after 30 s. Includes the dialog's
-   * 300 ms typing debounce (src/client/components/items/useDebouncedValue.ts).
+   * 300 ms typing debounce (src/client/components/ui/useDebouncedValue.ts).
    */
   armSearch(): void {
     let started = Number.NaN;

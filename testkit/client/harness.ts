@@ -1,6 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
-import { createCookieFetch } from '../../src/client/data/cookieFetch';
+import { createCookieFetch } from './cookieFetch';
 import type { FetchLike } from '../../src/client/data/net/apiClient';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
 

@@ -1,16 +1,16 @@
 import { ListPlus } from 'lucide-react';
 import { useParams } from 'react-router';
-import { AssigneeFact, DateFact, ReminderFact } from '../components/items/DetailEditors';
+import { AssigneeFact, DateFact, ReminderFact } from '../items/DetailEditors';
 import {
   DetailHeading,
   DetailLoading,
   DetailNotFound,
   Fact,
   ProgressBlock,
-} from '../components/items/DetailParts';
-import { ItemList } from '../components/items/ItemList';
-import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/items/PageParts';
-import { QuickAddCard } from '../components/items/QuickAddCard';
+} from '../items/DetailParts';
+import { ItemList } from '../items/ItemList';
+import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/ui/PageParts';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { statusText } from '../items/itemStyle';
 import { useChildrenPage, useInside, useItem } from '../items/queries';

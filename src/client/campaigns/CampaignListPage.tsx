@@ -1,8 +1,8 @@
 import { AlertCircle, CalendarDays, ChevronLeft, ChevronRight, Flag } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import type { ItemStatus } from '../../shared/item';
-import { ListEmpty, PageColumn, PageHeader } from '../components/items/PageParts';
-import { QuickAddCard } from '../components/items/QuickAddCard';
+import { ListEmpty, PageColumn, PageHeader } from '../components/ui/PageParts';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { cn, focusRing } from '../components/ui/cn';
 import { ProgressLine } from '../components/ui/Progress';

@@ -1,7 +1,7 @@
 import { CheckSquare, Flag, Inbox, ListChecks } from 'lucide-react';
 import { useState } from 'react';
 import type { ItemType } from '../../shared/item';
-import { ItemList } from '../components/items/ItemList';
+import { ItemList } from '../items/ItemList';
 import {
   ListEmpty,
   ListLoading,
@@ -9,8 +9,8 @@ import {
   PageHeader,
   ShowMore,
   useTabParam,
-} from '../components/items/PageParts';
-import { QuickAddCard } from '../components/items/QuickAddCard';
+} from '../components/ui/PageParts';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { HiddenItemsEmpty } from '../lists/HiddenHint';

@@ -1,7 +1,7 @@
 import { CheckCircle2, CheckSquare, CirclePlay, Flag, Inbox, ListChecks, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import type { ItemType } from '../../shared/item';
-import { ItemList } from '../components/items/ItemList';
+import { ItemList } from '../items/ItemList';
 import {
   ListEmpty,
   ListLoading,
@@ -9,10 +9,10 @@ import {
   PageHeader,
   ShowMore,
   useTabParam,
-} from '../components/items/PageParts';
-import { QuickAddCard } from '../components/items/QuickAddCard';
-import { SearchBox } from '../components/items/SearchBox';
-import { useDebouncedValue } from '../components/items/useDebouncedValue';
+} from '../components/ui/PageParts';
+import { QuickAddCard } from '../items/QuickAddCard';
+import { SearchBox } from '../components/ui/SearchBox';
+import { useDebouncedValue } from '../components/ui/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { HiddenItemsEmpty } from './HiddenHint';
 import { type LifecycleScreen, type ListTab, useHiddenCounts, useScreenList } from './queries';

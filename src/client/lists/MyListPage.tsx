@@ -1,6 +1,6 @@
 import { CheckCircle2, CirclePlay, Inbox, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { ItemList } from '../components/items/ItemList';
+import { ItemList } from '../items/ItemList';
 import {
   ListEmpty,
   ListLoading,
@@ -8,9 +8,9 @@ import {
   PageHeader,
   ShowMore,
   useTabParam,
-} from '../components/items/PageParts';
-import { SearchBox } from '../components/items/SearchBox';
-import { useDebouncedValue } from '../components/items/useDebouncedValue';
+} from '../components/ui/PageParts';
+import { SearchBox } from '../components/ui/SearchBox';
+import { useDebouncedValue } from '../components/ui/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { type LifecycleScreen, useMyList, useMyListCounts } from './queries';
 

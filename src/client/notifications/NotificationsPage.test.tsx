@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NotificationEntry } from '../../shared/notifications';
-import { makeTestClient, renderWithApp } from '../components/items/testUtils';
+import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import NotificationsPage from './NotificationsPage';
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeTestClient, renderWithApp } from '../components/items/testUtils';
+import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import SearchDialog, { resultCountText, searchTarget } from './SearchDialog';
 import { startTypeahead } from './typeahead';

@@ -5,7 +5,7 @@ import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { type ItemType, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import { normalizeQuery } from '../../shared/search';
-import { SEARCH_DEBOUNCE_MS } from '../components/items/useDebouncedValue';
+import { SEARCH_DEBOUNCE_MS } from '../components/ui/useDebouncedValue';
 import { cn } from '../components/ui/cn';
 import { overlayClasses } from '../components/ui/Dialog';
 import { statusText, TYPE_TEXT } from '../items/itemStyle';

@@ -6,17 +6,17 @@ import {
   ParentFact,
   ReminderFact,
   RepeatFact,
-} from '../components/items/DetailEditors';
+} from '../items/DetailEditors';
 import {
   DetailHeading,
   DetailLoading,
   DetailNotFound,
   Fact,
   ProgressBlock,
-} from '../components/items/DetailParts';
-import { ItemList } from '../components/items/ItemList';
-import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/items/PageParts';
-import { QuickAddCard } from '../components/items/QuickAddCard';
+} from '../items/DetailParts';
+import { ItemList } from '../items/ItemList';
+import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/ui/PageParts';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { statusText } from '../items/itemStyle';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
 

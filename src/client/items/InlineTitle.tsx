@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { TITLE_MAX_LENGTH } from '../../../shared/item';
-import { isBlankTitle } from '../../../shared/text';
-import { cn, focusRing } from '../ui/cn';
+import { TITLE_MAX_LENGTH } from '../../shared/item';
+import { isBlankTitle } from '../../shared/text';
+import { cn, focusRing } from '../components/ui/cn';
 
 export interface InlineTitleProps {
   value: string;

@@ -4,22 +4,22 @@
  * use (ItemRowMenus).
  */
 import { type FormEvent, useId, useState } from 'react';
-import { ITEM_STATUSES, type ItemStatus } from '../../../shared/item';
-import type { ItemPatchInput } from '../../../shared/schemas';
-import { isBlankTitle } from '../../../shared/text';
-import { formatReminder, fromLocalDateTime, toLocalDateTime } from '../../items/editing';
-import { fieldErrorsOf, useItemEdits } from '../../items/editMutations';
-import { localToday, titleState } from '../../items/itemPayload';
-import { statusText, TYPE_LABEL } from '../../items/itemStyle';
-import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
-import { type LocalItem, useInside, useItem } from '../../items/queries';
-import RepeatControl from '../../items/RepeatControl';
-import { Button } from '../ui/Button';
-import { Dialog, DialogContent, DialogFooter } from '../ui/Dialog';
-import { Field } from '../ui/Field';
-import { DateInput, Input, Textarea } from '../ui/Input';
-import { isSubmitShortcut } from '../ui/keys';
-import { TitleCounter } from '../ui/TitleCounter';
+import { ITEM_STATUSES, type ItemStatus } from '../../shared/item';
+import type { ItemPatchInput } from '../../shared/schemas';
+import { isBlankTitle } from '../../shared/text';
+import { formatReminder, fromLocalDateTime, toLocalDateTime } from './editing';
+import { fieldErrorsOf, useItemEdits } from './editMutations';
+import { localToday, titleState } from './itemPayload';
+import { statusText, TYPE_LABEL } from './itemStyle';
+import { useAssigneeOptions, useItemMutations } from './mutations';
+import { type LocalItem, useInside, useItem } from './queries';
+import RepeatControl from './RepeatControl';
+import { Button } from '../components/ui/Button';
+import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
+import { Field } from '../components/ui/Field';
+import { DateInput, Input, Textarea } from '../components/ui/Input';
+import { isSubmitShortcut } from '../components/ui/keys';
+import { TitleCounter } from '../components/ui/TitleCounter';
 import { AssigneeOptions } from './AssigneeOptions';
 
 export const selectClasses =

@@ -1,4 +1,4 @@
-import type { AssigneeOption } from '../../items/assignees';
+import type { AssigneeOption } from './assignees';
 
 /**
  * The options of an assignee select: Unassigned, the item's current assignee when the viewer could not

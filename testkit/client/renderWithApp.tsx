@@ -4,11 +4,11 @@ import Dexie from 'dexie';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { DoorProvider } from '../../app/door';
-import { createOutpostClient, type OutpostClient } from '../../data/client';
-import { manualConnectivity } from '../../data/net/connectivity';
-import { createDoor } from '../../data/page';
-import { toastStore } from '../../stores/toastStore';
+import { DoorProvider } from '../../src/client/app/door';
+import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
+import { manualConnectivity } from '../../src/client/data/net/connectivity';
+import { createDoor } from '../../src/client/data/page';
+import { toastStore } from '../../src/client/stores/toastStore';
 
 // Dexie's live queries read its global dependencies, not the ones passed to one database.
 Dexie.dependencies.indexedDB = indexedDB;

@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-// Here, not in items/: the shared render helpers live in components/items, which items must not import.
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OutpostClient } from '../../data/client';
-import CreateItemDialog from '../../items/CreateItemDialog';
-import { makeTestClient, renderWithApp } from './testUtils';
+import type { OutpostClient } from '../data/client';
+import CreateItemDialog from './CreateItemDialog';
+import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 
 let client: OutpostClient;
 

@@ -1,5 +1,5 @@
 import { Repeat } from 'lucide-react';
-import { recurrenceSummary } from '../../../shared/recurrenceText';
+import { recurrenceSummary } from '../../shared/recurrenceText';
 
 /**
  * A card's repeat icon and its rule in words ('Every 2 weeks on Mon, Thu'). Its own chunk, loaded

@@ -1,4 +1,4 @@
-import type { FetchLike } from './net/apiClient';
+import type { FetchLike } from '../../src/client/data/net/apiClient';
 
 /**
  * A fetch with its own cookie jar, for Node (tests, benchmarks) where fetch keeps no cookies.

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Button } from '../ui/Button';
-import { cn } from '../ui/cn';
-import { EmptyState } from '../ui/EmptyState';
-import { SkeletonRows } from '../ui/Skeleton';
+import { Button } from './Button';
+import { cn } from './cn';
+import { EmptyState } from './EmptyState';
+import { SkeletonRows } from './Skeleton';
 
 /** The page's one h1 and its subtitle. */
 export function PageHeader({

@@ -9,8 +9,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import type { ItemType } from '../../../shared/item';
-import { isBlankTitle } from '../../../shared/text';
+import type { ItemType } from '../../shared/item';
+import { isBlankTitle } from '../../shared/text';
 import {
   canSubmitTitle,
   enterSubmits,
@@ -18,13 +18,13 @@ import {
   quickAddFields,
   quickAddPayload,
   titleState,
-} from '../../items/itemPayload';
-import { TYPE_DOT, TYPE_LABEL } from '../../items/itemStyle';
-import { useAssigneeOptions, useCreateWithToasts } from '../../items/mutations';
-import { Button } from '../ui/Button';
-import { cn } from '../ui/cn';
-import { inputClasses } from '../ui/Input';
-import { isSubmitShortcut } from '../ui/keys';
+} from './itemPayload';
+import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
+import { useAssigneeOptions, useCreateWithToasts } from './mutations';
+import { Button } from '../components/ui/Button';
+import { cn } from '../components/ui/cn';
+import { inputClasses } from '../components/ui/Input';
+import { isSubmitShortcut } from '../components/ui/keys';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */
@@ -53,7 +53,7 @@ function afterPointerUp(run: () => void) {
 }
 
 // Loaded when the card first opens on a task or todo, not with the first screen.
-const RepeatControl = lazy(() => import('../../items/RepeatControl'));
+const RepeatControl = lazy(() => import('./RepeatControl'));
 
 /**
  * The Repeat select's look, name and ARIA before its module has loaded: a press loads it and it

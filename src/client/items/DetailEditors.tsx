@@ -5,26 +5,26 @@
 import { FolderInput, Pencil } from 'lucide-react';
 import { lazy, type ReactNode, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import type { ItemType } from '../../../shared/item';
-import type { ItemPatchInput } from '../../../shared/schemas';
+import type { ItemType } from '../../shared/item';
+import type { ItemPatchInput } from '../../shared/schemas';
 import {
   fromLocalDateTime,
   isCommittableDateTime,
   isCommittableDay,
   toLocalDateTime,
-} from '../../items/editing';
-import { useItemEdits } from '../../items/editMutations';
-import { localToday } from '../../items/itemPayload';
-import { itemHref, TYPE_LABEL } from '../../items/itemStyle';
-import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
-import type { LocalItem } from '../../items/queries';
-import { Button } from '../ui/Button';
-import { cn, focusRing } from '../ui/cn';
-import { Textarea } from '../ui/Input';
+} from './editing';
+import { useItemEdits } from './editMutations';
+import { localToday } from './itemPayload';
+import { itemHref, TYPE_LABEL } from './itemStyle';
+import { useAssigneeOptions, useItemMutations } from './mutations';
+import type { LocalItem } from './queries';
+import { Button } from '../components/ui/Button';
+import { cn, focusRing } from '../components/ui/cn';
+import { Textarea } from '../components/ui/Input';
 import { AssigneeOptions } from './AssigneeOptions';
 
 const MoveToDialog = lazy(() => import('./MoveToDialog'));
-const RepeatControl = lazy(() => import('../../items/RepeatControl'));
+const RepeatControl = lazy(() => import('./RepeatControl'));
 
 const card =
   'min-w-0 rounded-lg border border-zinc-200 bg-white px-3 py-2.5 transition-colors focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/30 dark:border-zinc-800 dark:bg-zinc-900 dark:focus-within:border-indigo-400';

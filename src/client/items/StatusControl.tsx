@@ -1,7 +1,7 @@
 import { CheckCircle2, Circle, CircleDashed, CircleDot } from 'lucide-react';
-import type { ItemStatus, ItemType } from '../../../shared/item';
-import { statusLabel } from '../../../shared/statusLabel';
-import { cn, focusRing } from '../ui/cn';
+import type { ItemStatus, ItemType } from '../../shared/item';
+import { statusLabel } from '../../shared/statusLabel';
+import { cn, focusRing } from '../components/ui/cn';
 
 /** The next status a card's control moves to (ARCHITECTURE §5): Start, Complete, Reopen. */
 export function nextStatus(type: ItemType, status: ItemStatus): ItemStatus {

@@ -1,6 +1,6 @@
 import { Search, X } from 'lucide-react';
-import { cn, focusRing } from '../ui/cn';
-import { inputClasses } from '../ui/Input';
+import { cn, focusRing } from './cn';
+import { inputClasses } from './Input';
 
 /** The list pages' filter box (its text is debounced by the page). */
 export function SearchBox({

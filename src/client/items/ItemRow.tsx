@@ -10,15 +10,15 @@ import {
   useState,
 } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { ItemStatus, ItemType } from '../../../shared/item';
-import { assigneeName } from '../../items/assignees';
-import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from '../../items/itemStyle';
-import { useAssigneeOptions, useItemMutations } from '../../items/mutations';
-import { cn, focusRing } from '../ui/cn';
-import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../ui/lazyMenu';
-import { ProgressLine } from '../ui/Progress';
+import type { ItemStatus, ItemType } from '../../shared/item';
+import { assigneeName } from './assignees';
+import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from './itemStyle';
+import { useAssigneeOptions, useItemMutations } from './mutations';
+import { cn, focusRing } from '../components/ui/cn';
+import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../components/ui/lazyMenu';
+import { ProgressLine } from '../components/ui/Progress';
 import { InlineTitle, useSavingTitle } from './InlineTitle';
-import { guardPointer, pointerGuarded } from './pointerGuard';
+import { guardPointer, pointerGuarded } from '../components/ui/pointerGuard';
 import { nextStatus, StatusControl } from './StatusControl';
 
 const RepeatSummary = lazy(() => import('./RepeatSummary'));

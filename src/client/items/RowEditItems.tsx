@@ -5,7 +5,7 @@
 import { FolderInput, SlidersHorizontal } from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import { lazy, type ReactNode, type RefObject, Suspense, useState } from 'react';
-import type { ItemType } from '../../../shared/item';
+import type { ItemType } from '../../shared/item';
 import { menuItemClasses } from './AssigneeMenu';
 
 const EditItemDialog = lazy(() => import('./EditItemDialog'));

@@ -1,0 +1,214 @@
+import path from 'node:path';
+
+/**
+ * The module boundaries of ARCHITECTURE.md §1 and §6 as an allow-list: every file belongs to a layer,
+ * and an import from one layer into another (or of a package) passes only when the list below names
+ * it. Anything it does not name fails, so a new dependency between layers is a decision written here.
+ */
+
+/** The client's feature folders (one folder per feature, ARCHITECTURE §1). */
+export const FEATURES = [
+  'campaigns',
+  'contacts',
+  'home',
+  'items',
+  'lists',
+  'login',
+  'notifications',
+  'onboarding',
+  'preferences',
+  'search',
+  'sync',
+  'tasks',
+] as const;
+
+/**
+ * The door (ARCHITECTURE §6 'One door'): the only data-layer modules a feature or the shell may load.
+ * Commands go through app/door (send, useCommand), live reads through data/store/live (useLive). Any
+ * data module may be named by `import type`.
+ */
+export const DOOR_MODULES = [
+  'src/client/app/door',
+  'src/client/data/store/live',
+  // The errors a screen tells apart before the repository has loaded (the 'Invalid input' toast).
+  'src/client/data/changes/repositoryErrors',
+  // Whether this browser can pick phone contacts: asked before anything is imported.
+  'src/client/data/contacts/contactPicker',
+];
+
+/** Who may load whom beyond the door: [from, to] pairs of layers or module paths (one line a decision). */
+const ALLOWED: readonly (readonly [string, string])[] = [
+  // The shell composes the features (its router and global overlays load their screens).
+  ...FEATURES.map((f) => ['app', `feature:${f}`] as const),
+  ['app', 'ui'],
+  ['app', 'stores'],
+  // The door itself reaches the data layer's light parts; the rest of the shell does not.
+  ['src/client/app/door', 'src/client/data/net/apiClient'],
+  ['src/client/app/door', 'src/client/data/commands/server'],
+  // It loads the data layer after the first paint (import()), which builds the door over its client.
+  ['src/client/app/door', 'src/client/data/page'],
+  ['src/client/data/page', 'src/client/app/door'],
+  ['src/client/app/queryClient', 'src/client/data/net/apiClient'],
+  ['client-root', 'app'],
+  ['client-root', 'stores'],
+  // The stores hold what the data layer reports; the auth store calls the API client.
+  ['src/client/stores/authStore', 'src/client/data/net/apiClient'],
+  // The data layer fills the stores, and its live reads follow the door on screen.
+  ['data', 'stores'],
+  ['src/client/data/store/live', 'src/client/app/door'],
+  // Cross-feature uses: the item rows, editors and reads serve every list and page.
+  ...(['campaigns', 'home', 'lists', 'notifications', 'search', 'tasks'] as const).map(
+    (f) => [`feature:${f}`, 'feature:items'] as const,
+  ),
+  ['feature:home', 'feature:lists'],
+  ['feature:login', 'feature:onboarding'],
+  ['feature:onboarding', 'feature:login'],
+  ['feature:preferences', 'feature:notifications'],
+  // The contacts import's texts and error class, shown by the page that runs it.
+  ['feature:contacts', 'src/client/data/contacts/contactsImport'],
+  ...FEATURES.flatMap((f) => [
+    [`feature:${f}`, 'ui'] as const,
+    [`feature:${f}`, 'stores'] as const,
+    [`feature:${f}`, 'app'] as const,
+  ]),
+];
+
+/** Packages each layer may use (a prefix match on the package name; node: builtins where listed). */
+const SHARED_PACKAGES = [
+  'zod',
+  'date-fns',
+  'libphonenumber-js',
+  'papaparse',
+  'rrule',
+  'uuid',
+  'chrono-node',
+  'fractional-indexing',
+];
+const UI_PACKAGES = ['react', 'react-dom', 'radix-ui', 'lucide-react', 'react-router'];
+const CLIENT_PACKAGES = [
+  ...SHARED_PACKAGES,
+  ...UI_PACKAGES,
+  'zustand',
+  '@tanstack/react-query',
+  'virtual:pwa-register',
+  'workbox-window',
+];
+const DATA_PACKAGES = [...SHARED_PACKAGES, 'dexie', 'dexie-react-hooks', 'react', 'zustand'];
+/** What never runs in a browser: the server's own packages. */
+const CLIENT_ONLY = ['react', 'react-dom', 'radix-ui', 'lucide-react', 'react-router', 'dexie', 'zustand'];
+
+export type Layer =
+  | 'shared'
+  | 'server'
+  | 'ui'
+  | 'stores'
+  | 'data'
+  | 'app'
+  | 'client-root'
+  | `feature:${string}`
+  | 'test'
+  | 'testkit'
+  | 'tooling';
+
+/** The layer of a source file (a path from the repository root, with its extension). */
+export function layerOf(file: string): Layer {
+  if (/\.test\.tsx?$/.test(file)) return 'test';
+  if (file.startsWith('src/shared/')) return 'shared';
+  if (file.startsWith('src/server/')) return 'server';
+  if (file.startsWith('src/client/components/ui/') || file.startsWith('src/client/components/ui.'))
+    return 'ui';
+  if (file.startsWith('src/client/stores/')) return 'stores';
+  if (file.startsWith('src/client/data/')) return 'data';
+  if (file.startsWith('src/client/app/')) return 'app';
+  if (file.startsWith('src/client/')) {
+    const folder = file.split('/')[2] ?? '';
+    return folder.includes('.') ? 'client-root' : `feature:${folder}`;
+  }
+  if (file.startsWith('testkit/')) return 'testkit';
+  return 'tooling';
+}
+
+const withoutExtension = (file: string) => file.replace(/\.tsx?$/, '').replace(/\/index$/, '');
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+function packageAllowed(layer: Layer, specifier: string): boolean {
+  if (specifier.startsWith('node:')) return layer === 'server';
+  const name = packageName(specifier);
+  const among = (list: readonly string[]) => list.includes(name) || list.includes(specifier);
+  if (layer === 'shared') return among(SHARED_PACKAGES);
+  if (layer === 'server') return !among(CLIENT_ONLY);
+  if (layer === 'ui') return among(UI_PACKAGES);
+  if (layer === 'data' || layer === 'stores') return among(DATA_PACKAGES);
+  return among(CLIENT_PACKAGES);
+}
+
+/** Packages and node: builtins are the project's own business outside src/ (tests, tooling). */
+const isPackage = (target: string) =>
+  !/^(src|testkit|e2e|bench|scripts)\//.test(target) && !target.startsWith('.');
+
+export interface Import {
+  /** A path from the root for a relative specifier (with the target's extension), else the package. */
+  target: string;
+  /** `import type` (names a type, loads nothing). */
+  typeOnly: boolean;
+}
+
+/** Why `file` may not import `imported`, or null when the allow-list names it. */
+export function importProblem(file: string, imported: Import): string | null {
+  const from = layerOf(file);
+  const { target } = imported;
+  // Tests, test tooling, benchmarks, browser specs and scripts may reach anything.
+  const anything = from === 'test' || from === 'testkit' || from === 'tooling';
+  if (isPackage(target))
+    return anything || packageAllowed(from, target)
+      ? null
+      : `the ${from} layer does not use the package ${target}`;
+  const to = layerOf(target);
+  if (to === 'testkit')
+    return anything ? null : 'test tooling (testkit/) is for tests, benchmarks and scripts only';
+  if (anything) return null;
+  if (to === 'test') return 'only tests import tests';
+  if (from === to) return null;
+  // Everyone may use the framework-free domain; it uses nothing else.
+  if (to === 'shared') return null;
+  if (from === 'shared') return 'src/shared is framework-free: it imports only itself';
+  if (from === 'server' || to === 'server') return 'the client and the server share only src/shared';
+  // A type names nothing that loads: any client module may name a data type.
+  if (imported.typeOnly && to === 'data') return null;
+  const module = withoutExtension(target);
+  const source = withoutExtension(file);
+  if (to === 'data' && DOOR_MODULES.includes(module) && (from.startsWith('feature:') || from === 'app'))
+    return null;
+  const named = ALLOWED.some(([x, y]) => (x === from || x === source) && (y === to || y === module));
+  return named
+    ? null
+    : `${from} may not import ${to === 'data' ? module : to} (not in scripts/lib/boundaries.ts)`;
+}
+
+/** The imports of a file's text: relative ones resolved to paths from the root (without extension). */
+export function importsOf(
+  file: string,
+  text: string,
+): { specifier: string; resolved: string; typeOnly: boolean; eager: boolean }[] {
+  const IMPORT =
+    /(?:^|[\s;])(?:import|export)\s(type\s)?(?:[^'";]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const out: { specifier: string; resolved: string; typeOnly: boolean; eager: boolean }[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const specifier = match[2] ?? match[3];
+    if (!specifier) continue;
+    const resolved = specifier.startsWith('.')
+      ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier))
+      : specifier;
+    out.push({
+      specifier,
+      resolved,
+      typeOnly: match[1] !== undefined,
+      eager: match[2] !== undefined && match[1] === undefined,
+    });
+  }
+  return out;
+}
