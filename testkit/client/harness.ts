@@ -1,8 +1,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
-import { createCookieFetch } from './cookieFetch';
 import type { FetchLike } from '../../src/client/data/net/apiClient';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
+import { createCookieFetch } from './cookieFetch';
 
 let deviceCounter = 0;
 

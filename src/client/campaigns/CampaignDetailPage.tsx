@@ -1,18 +1,12 @@
 import { ListPlus } from 'lucide-react';
 import { useParams } from 'react-router';
-import { AssigneeFact, DateFact, ReminderFact } from '../items/DetailEditors';
-import {
-  DetailHeading,
-  DetailLoading,
-  DetailNotFound,
-  Fact,
-  ProgressBlock,
-} from '../items/DetailParts';
-import { ItemList } from '../items/ItemList';
 import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/ui/PageParts';
-import { QuickAddCard } from '../items/QuickAddCard';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { AssigneeFact, DateFact, ReminderFact } from '../items/DetailEditors';
+import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
+import { ItemList } from '../items/ItemList';
 import { statusText } from '../items/itemStyle';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { useChildrenPage, useInside, useItem } from '../items/queries';
 import { ActivityFeed } from './ActivityFeed';
 

@@ -1,13 +1,13 @@
 import { AlertCircle, CalendarDays, ChevronLeft, ChevronRight, Flag } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import type { ItemStatus } from '../../shared/item';
-import { ListEmpty, PageColumn, PageHeader } from '../components/ui/PageParts';
-import { QuickAddCard } from '../items/QuickAddCard';
 import { Button } from '../components/ui/Button';
 import { cn, focusRing } from '../components/ui/cn';
+import { ListEmpty, PageColumn, PageHeader } from '../components/ui/PageParts';
 import { ProgressLine } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
 import { formatDay, STATUS_PILL, statusText } from '../items/itemStyle';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { useCampaignPage, useCampaignProgress } from './queries';
 
 export default function CampaignListPage() {

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ItemType } from '../../shared/item';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import type { ItemType } from '../../shared/item';
 import type { OutpostClient } from '../data/client';
 import type { LocalItem } from '../data/store/types';
 import HomePage from './HomePage';

@@ -1,7 +1,7 @@
 import { CheckSquare, Flag, Inbox, ListChecks } from 'lucide-react';
 import { useState } from 'react';
 import type { ItemType } from '../../shared/item';
-import { ItemList } from '../items/ItemList';
+import { Button } from '../components/ui/Button';
 import {
   ListEmpty,
   ListLoading,
@@ -10,9 +10,9 @@ import {
   ShowMore,
   useTabParam,
 } from '../components/ui/PageParts';
-import { QuickAddCard } from '../items/QuickAddCard';
-import { Button } from '../components/ui/Button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { ItemList } from '../items/ItemList';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { HiddenItemsEmpty } from '../lists/HiddenHint';
 import { type ListTab, useHomeHiddenCounts, useHomeList, useHomePreview, useHomeTypePage } from './queries';
 

@@ -1,8 +1,8 @@
 import { Check, UserRound } from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import type { ReactNode } from 'react';
-import type { AssigneeOption } from './assignees';
 import { cn } from '../components/ui/cn';
+import type { AssigneeOption } from './assignees';
 
 export const menuContentClasses =
   'z-50 max-h-[min(24rem,var(--radix-dropdown-menu-content-available-height))] min-w-52 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-1 text-zinc-900 shadow-lg data-[state=open]:animate-[fade-in_120ms_ease-out] motion-reduce:animate-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100';

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import CreateItemDialog from './CreateItemDialog';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 
 let client: OutpostClient;
 

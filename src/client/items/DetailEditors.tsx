@@ -7,21 +7,16 @@ import { lazy, type ReactNode, Suspense, useEffect, useId, useRef, useState } fr
 import { Link } from 'react-router';
 import type { ItemType } from '../../shared/item';
 import type { ItemPatchInput } from '../../shared/schemas';
-import {
-  fromLocalDateTime,
-  isCommittableDateTime,
-  isCommittableDay,
-  toLocalDateTime,
-} from './editing';
+import { Button } from '../components/ui/Button';
+import { cn, focusRing } from '../components/ui/cn';
+import { Textarea } from '../components/ui/Input';
+import { AssigneeOptions } from './AssigneeOptions';
+import { fromLocalDateTime, isCommittableDateTime, isCommittableDay, toLocalDateTime } from './editing';
 import { useItemEdits } from './editMutations';
 import { localToday } from './itemPayload';
 import { itemHref, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useItemMutations } from './mutations';
 import type { LocalItem } from './queries';
-import { Button } from '../components/ui/Button';
-import { cn, focusRing } from '../components/ui/cn';
-import { Textarea } from '../components/ui/Input';
-import { AssigneeOptions } from './AssigneeOptions';
 
 const MoveToDialog = lazy(() => import('./MoveToDialog'));
 const RepeatControl = lazy(() => import('./RepeatControl'));

@@ -3,8 +3,6 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { progressOf } from '../../shared/progress';
-import { STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from './itemStyle';
-import { useItemMutations } from './mutations';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Button } from '../components/ui/Button';
 import { cn, focusRing } from '../components/ui/cn';
@@ -13,6 +11,8 @@ import { Progress } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
 import { DetailDescription } from './DetailEditors';
 import { InlineTitle, useSavingTitle } from './InlineTitle';
+import { STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from './itemStyle';
+import { useItemMutations } from './mutations';
 import { nextStatus, statusActionLabel } from './StatusControl';
 
 /** A small labelled fact ('Created by: Sam') in the detail pages' fact grid. */

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OutpostClient } from '../data/client';
-import { fromLocalDateTime, moveTargets, toLocalDateTime } from './editing';
-import EditItemDialog from './EditItemDialog';
-import MoveToDialog from './MoveToDialog';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import type { OutpostClient } from '../data/client';
+import EditItemDialog from './EditItemDialog';
+import { fromLocalDateTime, moveTargets, toLocalDateTime } from './editing';
+import MoveToDialog from './MoveToDialog';
 
 let client: OutpostClient;
 

@@ -7,13 +7,6 @@ import { type FormEvent, useId, useState } from 'react';
 import { ITEM_STATUSES, type ItemStatus } from '../../shared/item';
 import type { ItemPatchInput } from '../../shared/schemas';
 import { isBlankTitle } from '../../shared/text';
-import { formatReminder, fromLocalDateTime, toLocalDateTime } from './editing';
-import { fieldErrorsOf, useItemEdits } from './editMutations';
-import { localToday, titleState } from './itemPayload';
-import { statusText, TYPE_LABEL } from './itemStyle';
-import { useAssigneeOptions, useItemMutations } from './mutations';
-import { type LocalItem, useInside, useItem } from './queries';
-import RepeatControl from './RepeatControl';
 import { Button } from '../components/ui/Button';
 import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import { Field } from '../components/ui/Field';
@@ -21,6 +14,13 @@ import { DateInput, Input, Textarea } from '../components/ui/Input';
 import { isSubmitShortcut } from '../components/ui/keys';
 import { TitleCounter } from '../components/ui/TitleCounter';
 import { AssigneeOptions } from './AssigneeOptions';
+import { formatReminder, fromLocalDateTime, toLocalDateTime } from './editing';
+import { fieldErrorsOf, useItemEdits } from './editMutations';
+import { localToday, titleState } from './itemPayload';
+import { statusText, TYPE_LABEL } from './itemStyle';
+import { useAssigneeOptions, useItemMutations } from './mutations';
+import { type LocalItem, useInside, useItem } from './queries';
+import RepeatControl from './RepeatControl';
 
 export const selectClasses =
   'h-10 w-full rounded-lg border border-zinc-300 bg-white px-3 text-base text-zinc-900 shadow-xs outline-none focus-visible:border-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-500/40 md:text-sm dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import { resetPointerGuard } from '../components/ui/pointerGuard';
 import type { OutpostClient } from '../data/client';
 import { toastStore } from '../stores/toastStore';
 import { InlineTitle, useSavingTitle } from './InlineTitle';
 import { ItemRow } from './ItemRow';
-import { resetPointerGuard } from '../components/ui/pointerGuard';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 
 afterEach(() => {
   cleanup();

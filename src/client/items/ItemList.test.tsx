@@ -2,10 +2,10 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { ItemList } from './ItemList';
 import type { RowItem } from './ItemRow';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 
 let client: OutpostClient;
 

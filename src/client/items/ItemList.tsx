@@ -7,10 +7,10 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useParentTitles, useRowProgress } from '../data/store/live';
 import { cn } from '../components/ui/cn';
-import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
 import { useWindowedList } from '../components/ui/useWindowedList';
+import { useParentTitles, useRowProgress } from '../data/store/live';
+import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
 
 /** Below this many rows everything renders: windowing only pays off for long lists. */
 const WINDOW_FROM = 60;

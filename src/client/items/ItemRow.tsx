@@ -11,14 +11,19 @@ import {
 } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { ItemStatus, ItemType } from '../../shared/item';
+import { cn, focusRing } from '../components/ui/cn';
+import {
+  closedTriggerAria,
+  lazyModule,
+  type MenuIntent,
+  placeholderTriggerHandlers,
+} from '../components/ui/lazyMenu';
+import { ProgressLine } from '../components/ui/Progress';
+import { guardPointer, pointerGuarded } from '../components/ui/pointerGuard';
 import { assigneeName } from './assignees';
+import { InlineTitle, useSavingTitle } from './InlineTitle';
 import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useItemMutations } from './mutations';
-import { cn, focusRing } from '../components/ui/cn';
-import { closedTriggerAria, lazyModule, type MenuIntent, placeholderTriggerHandlers } from '../components/ui/lazyMenu';
-import { ProgressLine } from '../components/ui/Progress';
-import { InlineTitle, useSavingTitle } from './InlineTitle';
-import { guardPointer, pointerGuarded } from '../components/ui/pointerGuard';
 import { nextStatus, StatusControl } from './StatusControl';
 
 const RepeatSummary = lazy(() => import('./RepeatSummary'));

@@ -7,14 +7,14 @@ import { MoreHorizontal, Pencil, Trash2, UserRoundPlus } from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import { type ReactNode, useRef, useSyncExternalStore } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
-import type { AssigneeOption } from './assignees';
-import { TYPE_LABEL } from './itemStyle';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import { type MenuIntent, useReplayMenuIntent } from '../components/ui/lazyMenu';
-import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
 import { guardPointer } from '../components/ui/pointerGuard';
+import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
+import type { AssigneeOption } from './assignees';
+import { TYPE_LABEL } from './itemStyle';
 import { useRowEditItems } from './RowEditItems';
 import { statusActionLabel } from './StatusControl';
 

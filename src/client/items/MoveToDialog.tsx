@@ -6,13 +6,13 @@
 import { Check, CornerLeftUp, Search } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ItemType } from '../../shared/item';
+import { cn } from '../components/ui/cn';
+import { Dialog, DialogContent } from '../components/ui/Dialog';
+import { inputClasses } from '../components/ui/Input';
 import { type MoveTarget, matchesTarget, moveTargets } from './editing';
 import { useItemEdits } from './editMutations';
 import { useMoveCandidates } from './editQueries';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
-import { cn } from '../components/ui/cn';
-import { Dialog, DialogContent } from '../components/ui/Dialog';
-import { inputClasses } from '../components/ui/Input';
 
 export interface MoveToDialogProps {
   item: { id: number; type: ItemType; title: string; parent_id: number | null };

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { toastStore } from '../stores/toastStore';
 import { QuickAddCard } from './QuickAddCard';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 
 let client: OutpostClient;
 

@@ -11,6 +11,10 @@ import {
 } from 'react';
 import type { ItemType } from '../../shared/item';
 import { isBlankTitle } from '../../shared/text';
+import { Button } from '../components/ui/Button';
+import { cn } from '../components/ui/cn';
+import { inputClasses } from '../components/ui/Input';
+import { isSubmitShortcut } from '../components/ui/keys';
 import {
   canSubmitTitle,
   enterSubmits,
@@ -21,10 +25,6 @@ import {
 } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateWithToasts } from './mutations';
-import { Button } from '../components/ui/Button';
-import { cn } from '../components/ui/cn';
-import { inputClasses } from '../components/ui/Input';
-import { isSubmitShortcut } from '../components/ui/keys';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */

@@ -1,7 +1,6 @@
 import { CheckCircle2, CheckSquare, CirclePlay, Flag, Inbox, ListChecks, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import type { ItemType } from '../../shared/item';
-import { ItemList } from '../items/ItemList';
 import {
   ListEmpty,
   ListLoading,
@@ -10,10 +9,11 @@ import {
   ShowMore,
   useTabParam,
 } from '../components/ui/PageParts';
-import { QuickAddCard } from '../items/QuickAddCard';
 import { SearchBox } from '../components/ui/SearchBox';
-import { useDebouncedValue } from '../components/ui/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { useDebouncedValue } from '../components/ui/useDebouncedValue';
+import { ItemList } from '../items/ItemList';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { HiddenItemsEmpty } from './HiddenHint';
 import { type LifecycleScreen, type ListTab, useHiddenCounts, useScreenList } from './queries';
 

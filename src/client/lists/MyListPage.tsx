@@ -1,6 +1,5 @@
 import { CheckCircle2, CirclePlay, Inbox, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { ItemList } from '../items/ItemList';
 import {
   ListEmpty,
   ListLoading,
@@ -10,8 +9,9 @@ import {
   useTabParam,
 } from '../components/ui/PageParts';
 import { SearchBox } from '../components/ui/SearchBox';
-import { useDebouncedValue } from '../components/ui/useDebouncedValue';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
+import { useDebouncedValue } from '../components/ui/useDebouncedValue';
+import { ItemList } from '../items/ItemList';
 import { type LifecycleScreen, useMyList, useMyListCounts } from './queries';
 
 const TABS = ['queue', 'active', 'completed'] as const satisfies readonly LifecycleScreen[];

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NotificationEntry } from '../../shared/notifications';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import type { NotificationEntry } from '../../shared/notifications';
 import type { OutpostClient } from '../data/client';
 import NotificationsPage from './NotificationsPage';
 

@@ -1,23 +1,11 @@
 import { CheckSquare } from 'lucide-react';
 import { useParams } from 'react-router';
-import {
-  AssigneeFact,
-  DateFact,
-  ParentFact,
-  ReminderFact,
-  RepeatFact,
-} from '../items/DetailEditors';
-import {
-  DetailHeading,
-  DetailLoading,
-  DetailNotFound,
-  Fact,
-  ProgressBlock,
-} from '../items/DetailParts';
-import { ItemList } from '../items/ItemList';
 import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/ui/PageParts';
-import { QuickAddCard } from '../items/QuickAddCard';
+import { AssigneeFact, DateFact, ParentFact, ReminderFact, RepeatFact } from '../items/DetailEditors';
+import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
+import { ItemList } from '../items/ItemList';
 import { statusText } from '../items/itemStyle';
+import { QuickAddCard } from '../items/QuickAddCard';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
 
 export default function TaskDetailPage() {
