@@ -1,6 +1,5 @@
 import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
 import type { ItemType } from '../../shared/item';
-import { isBlankTitle } from '../../shared/text';
 import { useDoor, useToast } from '../app/door';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
@@ -11,17 +10,11 @@ import { isSubmitShortcut } from '../components/ui/keys';
 import { Tabs, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { TitleCounter } from '../components/ui/TitleCounter';
 import { formatReminder, fromLocalDateTime } from './editing';
-import {
-  canSubmitTitle,
-  dialogPayload,
-  dialogTypeEnabled,
-  ITEM_TYPES,
-  localToday,
-  titleState,
-} from './itemPayload';
+import { dialogPayload, dialogTypeEnabled, ITEM_TYPES, localToday } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { undoAction, useAssigneeOptions, useCreateItem } from './mutations';
 import { useItem } from './queries';
+import { NEW_ITEM_FORM, useItemForm } from './useItemForm';
 
 const RepeatControl = lazy(() => import('./RepeatControl'));
 
@@ -39,13 +32,18 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const formId = useId();
   const firstType: ItemType = dialogTypeEnabled('campaign', parentId) ? 'campaign' : 'task';
   const [type, setType] = useState<ItemType>(firstType);
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [assignee, setAssignee] = useState('');
-  const [dueDate, setDueDate] = useState('');
-  const [endDate, setEndDate] = useState('');
-  const [remindAt, setRemindAt] = useState('');
-  const [repeat, setRepeat] = useState<string | null>(null);
+  const form = useItemForm(NEW_ITEM_FORM);
+  const { title, description, assignee, dueDate, endDate, remindAt, repeat } = form.values;
+  const [setTitle, setDescription, setAssignee, setDueDate, setEndDate, setRemindAt, setRepeat] = [
+    form.set('title'),
+    form.set('description'),
+    form.set('assignee'),
+    form.set('dueDate'),
+    form.set('endDate'),
+    form.set('remindAt'),
+    form.set('repeat'),
+  ];
+  const { reset } = form;
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
   const options = useAssigneeOptions();
@@ -57,24 +55,18 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   useEffect(() => {
     if (open) {
       setType(firstType);
-      setTitle('');
-      setDescription('');
-      setAssignee('');
-      setDueDate('');
-      setEndDate('');
-      setRemindAt('');
-      setRepeat(null);
+      reset();
       setTouched(false);
     }
-  }, [open, firstType]);
+  }, [open, firstType, reset]);
 
-  const state = titleState(title);
-  const missing = touched && isBlankTitle(title);
+  const state = form.title;
+  const missing = touched && form.blank;
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     setTouched(true);
-    if (!canSubmitTitle(title) || busy) return;
+    if (!form.canSubmit || busy) return;
     setBusy(true);
     try {
       await createItem(

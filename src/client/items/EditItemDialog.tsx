@@ -6,7 +6,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { ITEM_STATUSES, type ItemStatus } from '../../shared/item';
 import type { ItemPatchInput } from '../../shared/schemas';
-import { isBlankTitle } from '../../shared/text';
 import { Button } from '../components/ui/Button';
 import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import { Field } from '../components/ui/Field';
@@ -16,23 +15,18 @@ import { TitleCounter } from '../components/ui/TitleCounter';
 import { AssigneeOptions } from './AssigneeOptions';
 import { formatReminder, fromLocalDateTime, toLocalDateTime } from './editing';
 import { fieldErrorsOf, useItemEdits } from './editMutations';
-import { localToday, titleState } from './itemPayload';
+import { localToday } from './itemPayload';
 import { statusText, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useItemMutations } from './mutations';
 import { type LocalItem, useInside, useItem } from './queries';
 import RepeatControl from './RepeatControl';
+import { type ItemFormValues, useItemForm } from './useItemForm';
 
 export const selectClasses =
   'h-10 w-full rounded-lg border border-zinc-300 bg-white px-3 text-base text-zinc-900 shadow-xs outline-none focus-visible:border-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-500/40 md:text-sm dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
 
-interface Values {
-  title: string;
-  description: string;
+interface Values extends ItemFormValues {
   status: ItemStatus;
-  assignee: string;
-  dueDate: string;
-  endDate: string;
-  remindAt: string;
   /** The repeat rule; '' for none. */
   repeat: string;
 }
@@ -100,16 +94,16 @@ export default function EditItemDialog({
 function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
   const formId = useId();
   // The form starts from the item as it was when opened; a sync meanwhile does not overwrite typing.
-  const [values, setValues] = useState<Values>(() => valuesOf(item));
+  const form = useItemForm(() => valuesOf(item));
+  const { values } = form;
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
   const options = useAssigneeOptions();
   const edits = useItemEdits();
   const { reopen } = useItemMutations();
   const inside = useInside(item.type === 'todo' ? 0 : item.id);
-  const set = (key: keyof Values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
-  const title = titleState(values.title);
-  const blank = isBlankTitle(values.title);
+  const set = (key: keyof Values) => form.set(key) as (value: string) => void;
+  const { title, blank } = form;
   const openInside = inside?.open ?? 0;
 
   const submit = async (event?: FormEvent) => {
@@ -257,7 +251,7 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
                 followDue
                 triggerClassName="h-10 w-full"
                 onChange={(rule) =>
-                  setValues((v) => ({
+                  form.update((v) => ({
                     ...v,
                     repeat: rule ?? '',
                     // A repeating item counts from its due date: today unless one is set.

@@ -10,21 +10,14 @@ import {
   useState,
 } from 'react';
 import type { ItemType } from '../../shared/item';
-import { isBlankTitle } from '../../shared/text';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { inputClasses } from '../components/ui/Input';
 import { isSubmitShortcut } from '../components/ui/keys';
-import {
-  canSubmitTitle,
-  enterSubmits,
-  localToday,
-  quickAddFields,
-  quickAddPayload,
-  titleState,
-} from './itemPayload';
+import { enterSubmits, localToday, quickAddFields, quickAddPayload } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateWithToasts } from './mutations';
+import { isEmptyForm, NEW_ITEM_FORM, useItemForm } from './useItemForm';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */
@@ -100,12 +93,16 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const id = useId();
   const [type, setType] = useState<ItemType>(types[0] ?? 'todo');
   const [expanded, setExpanded] = useState(false);
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [dueDate, setDueDate] = useState('');
-  const [assignee, setAssignee] = useState('');
-  const [remindAt, setRemindAt] = useState('');
-  const [repeat, setRepeat] = useState<string | null>(null);
+  const form = useItemForm(NEW_ITEM_FORM);
+  const { title, description, dueDate, assignee, remindAt, repeat } = form.values;
+  const [setTitle, setDescription, setDueDate, setAssignee, setRemindAt, setRepeat] = [
+    form.set('title'),
+    form.set('description'),
+    form.set('dueDate'),
+    form.set('assignee'),
+    form.set('remindAt'),
+    form.set('repeat'),
+  ];
   /** The Repeat select loads on its first press (a placeholder stands in), not when the card opens. */
   const [repeatPressed, setRepeatPressed] = useState(false);
   const [repeatOpenOnLoad, setRepeatOpenOnLoad] = useState(false);
@@ -117,25 +114,11 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const createWithToasts = useCreateWithToasts();
 
   const fields = quickAddFields(type);
-  const state = titleState(title);
-  const empty =
-    isBlankTitle(title) &&
-    description.trim() === '' &&
-    dueDate === '' &&
-    assignee === '' &&
-    remindAt === '' &&
-    repeat === null;
+  const state = form.title;
+  const empty = isEmptyForm(form.values);
   const repeats = type === 'task' || type === 'todo';
-  const canSubmit = canSubmitTitle(title) && !busy;
-
-  const reset = () => {
-    setTitle('');
-    setDescription('');
-    setDueDate('');
-    setAssignee('');
-    setRemindAt('');
-    setRepeat(null);
-  };
+  const canSubmit = form.canSubmit && !busy;
+  const reset = () => form.reset();
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();

@@ -4,42 +4,13 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Download, FileUp, RotateCcw } from 'lucide-react';
-import { type ReactNode, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
-import {
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  Progress,
-} from '../components/ui';
+import { Button, Progress } from '../components/ui';
+import { Section } from '../components/ui/Section';
 import type { ImportPreview, ImportResult, StorageInfo } from '../data/transfer/dataTransfer';
 import { useDataSafety } from './mutations';
 import { useStorageInfo, useTrash } from './queries';
-
-function Section({
-  id,
-  title,
-  description,
-  children,
-}: {
-  id: string;
-  title: string;
-  description?: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card aria-labelledby={id} role="region">
-      <CardHeader>
-        <CardTitle id={id}>{title}</CardTitle>
-        {description ? <CardDescription>{description}</CardDescription> : null}
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
-}
 
 const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
 

@@ -3,16 +3,8 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { toast, useDoor, useSignedInUser } from '../app/door';
-import {
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  RadioGroup,
-  RadioOption,
-} from '../components/ui';
+import { Button, RadioGroup, RadioOption } from '../components/ui';
+import { Section } from '../components/ui/Section';
 import { PushPreferences } from '../notifications/PushPreferences';
 import { onboardingStore } from '../stores/onboardingStore';
 import { connectionOf } from '../stores/syncStatusStore';
@@ -33,28 +25,6 @@ const DataSafetySections = lazy(() => import('./DataSafetySections'));
 
 function changesText(n: number): string {
   return n === 1 ? '1 change' : `${n} changes`;
-}
-
-function Section({
-  id,
-  title,
-  description,
-  children,
-}: {
-  id: string;
-  title: string;
-  description?: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card aria-labelledby={id} role="region">
-      <CardHeader>
-        <CardTitle id={id}>{title}</CardTitle>
-        {description ? <CardDescription>{description}</CardDescription> : null}
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
 }
 
 /** Where the changes stand, under Sync Now (R2: offline and server unreachable told apart). */
