@@ -76,6 +76,17 @@ export interface Paginated<T> {
   total: number;
 }
 
+/** One page of `total` rows, `perPage` a page: the envelope every paginated answer carries. */
+export function paginated<T>(data: T[], page: number, perPage: number, total: number): Paginated<T> {
+  return {
+    data,
+    current_page: page,
+    last_page: Math.max(1, Math.ceil(total / perPage)),
+    per_page: perPage,
+    total,
+  };
+}
+
 /**
  * How sync tells a device an item is gone for it (deleted, or no longer visible to it): the id, the
  * uuid and when, nothing more, so a user who lost access learns nothing of what the item became.

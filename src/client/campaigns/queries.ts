@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { localHistory } from '../../shared/activity';
-import type { Item, Paginated } from '../../shared/item';
+import { type Item, type Paginated, paginated } from '../../shared/item';
 import type { SubtreeProgress } from '../../shared/progress';
 import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
@@ -47,13 +47,12 @@ export function useCampaignPage(page: number): CampaignPageState {
   const current = Math.min(Math.max(1, page), lastPage);
   return {
     status: 'ready',
-    page: {
-      data: local.slice((current - 1) * LOCAL_PAGE_SIZE, current * LOCAL_PAGE_SIZE),
-      current_page: current,
-      last_page: lastPage,
-      per_page: LOCAL_PAGE_SIZE,
-      total: local.length,
-    },
+    page: paginated(
+      local.slice((current - 1) * LOCAL_PAGE_SIZE, current * LOCAL_PAGE_SIZE),
+      current,
+      LOCAL_PAGE_SIZE,
+      local.length,
+    ),
     refetch: () => {},
   };
 }

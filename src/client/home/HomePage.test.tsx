@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localItem } from '../../../testkit/client/items';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { ItemType } from '../../shared/item';
 import type { OutpostClient } from '../data/client';
@@ -17,40 +18,20 @@ const guest = {
   updated_at: '2026-01-01T00:00:00.000Z',
 };
 
-function localItem(id: number, type: ItemType): LocalItem {
+/** A guest's own item (user 0, stored on the device only). */
+function guestItem(id: number, type: ItemType): LocalItem {
   const at = new Date(Date.UTC(2026, 0, 1) + id * 60_000).toISOString();
-  return {
-    id,
-    uuid: null,
-    title: `${type} number ${id}`,
-    description: null,
+  return localItem(id, `${type} number ${id}`, {
     type,
-    status: 'pending',
     user_id: 0,
-    assigned_to: null,
-    parent_id: null,
-    due_date: null,
-    end_date: null,
     remind_at: null,
     created_at: at,
     updated_at: at,
-    completed_at: null,
-    deleted_at: null,
-    version: 1,
     created_by: guest,
     user: guest,
-    assignedUser: null,
-    parent: null,
-    children_count: 0,
-    completed_count: 0,
     _syncStatus: 'local',
-    _deleted: 0,
     _localVersion: 1,
-    _conflict: null,
-    _dirty: [],
-    _base: null,
-    _remote: null,
-  };
+  });
 }
 
 beforeEach(() => {
@@ -77,7 +58,7 @@ describe('HomePage', () => {
   it('keeps fewer than 100 rows in the DOM with 10,000 items, before and after View All', async () => {
     const types: ItemType[] = ['campaign', 'task', 'todo'];
     await client.db.items.bulkPut(
-      Array.from({ length: 10_000 }, (_, i) => localItem(i + 1, types[i % 3] ?? 'todo')),
+      Array.from({ length: 10_000 }, (_, i) => guestItem(i + 1, types[i % 3] ?? 'todo')),
     );
     renderWithApp(<HomePage />);
     await waitFor(() => expect(screen.getByRole('button', { name: 'View All (10000 items)' })).toBeTruthy(), {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type ActivityEntry, DEFAULT_PER_PAGE } from '../../shared/item';
+import { type ActivityEntry, DEFAULT_PER_PAGE, paginated } from '../../shared/item';
 import { pageQuerySchema } from '../../shared/schemas';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
@@ -54,12 +54,6 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       metadata: r.metadata,
       created_at: iso(r.created_at),
     }));
-    return {
-      data,
-      current_page: page,
-      last_page: Math.max(1, Math.ceil(total / perPage)),
-      per_page: perPage,
-      total,
-    };
+    return paginated(data, page, perPage, total);
   });
 }

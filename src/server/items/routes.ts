@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { DEFAULT_PER_PAGE, type Item, SERVER_SEARCH_LIMIT } from '../../shared/item';
+import { DEFAULT_PER_PAGE, type Item, paginated, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import {
   assignSchema,
   idSchema,
@@ -79,13 +79,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
       ),
     ]);
     const total = counted[0]?.total ?? 0;
-    return {
-      data,
-      current_page: page,
-      last_page: Math.max(1, Math.ceil(total / perPage)),
-      per_page: perPage,
-      total,
-    };
+    return paginated(data, page, perPage, total);
   }
 
   app.get('/items/search', async (request) => {

@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import { type ExportDocument, exportDocument } from '../../shared/importExport';
-import type { Item, ItemType } from '../../shared/item';
+import { type Item, type ItemType, paginated } from '../../shared/item';
 import { TRASH_KEEP_DAYS, type TrashEntry } from '../../shared/trash';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
@@ -98,13 +98,7 @@ export async function listTrash(db: Executor, userId: number, page: number, perP
     deleted_at: item.deleted_at ?? iso(new Date()),
     deleted_by: byItem.get(item.id) ?? null,
   }));
-  return {
-    data,
-    current_page: page,
-    last_page: Math.max(1, Math.ceil(total / perPage)),
-    per_page: perPage,
-    total,
-  };
+  return paginated(data, page, perPage, total);
 }
 
 /** Every live item `user` sees, as Outpost JSON (the same document a device exports offline). */

@@ -1,4 +1,4 @@
-import { DEFAULT_PER_PAGE, type ItemType, MAX_PER_PAGE } from '../../shared/item';
+import { DEFAULT_PER_PAGE, type ItemType, MAX_PER_PAGE, paginated } from '../../shared/item';
 import type { NotificationEntry, NotificationKind, NotificationPage } from '../../shared/notifications';
 import { type Executor, rows, sql } from '../db/client';
 import { HttpError } from '../http/errors';
@@ -69,14 +69,7 @@ export async function listNotifications(
     created_at: isoOrNull(r.created_at) ?? '',
     read_at: isoOrNull(r.read_at),
   }));
-  return {
-    data,
-    current_page: page,
-    last_page: Math.max(1, Math.ceil(total / perPage)),
-    per_page: perPage,
-    total,
-    unread: counts?.unread ?? 0,
-  };
+  return { ...paginated(data, page, perPage, total), unread: counts?.unread ?? 0 };
 }
 
 /**

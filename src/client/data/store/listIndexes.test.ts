@@ -14,6 +14,7 @@ import {
   screenByScan,
   subtreeProgressByScan,
 } from '../../../../testkit/client/fullScanQueries';
+import { localItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
 import type { LifecycleScreen } from '../../../shared/visibility';
 import { applyPulled } from '../sync';
@@ -68,38 +69,24 @@ interface Shape {
 }
 
 function row(id: number, parent: number | null, sync: SyncStatus, shape: Shape, deleted = 0): LocalItem {
-  return {
-    id,
+  return localItem(id, `Item ${id}`, {
     uuid: `u-${id}`,
-    title: `Item ${id}`,
     description: id % 3 === 0 ? 'with notes' : null,
     type: shape.type,
     status: shape.status,
     user_id: shape.user,
     assigned_to: shape.assignee,
     parent_id: parent,
-    due_date: null,
-    end_date: null,
     remind_at: null,
     created_at: at(shape.created),
     updated_at: shape.updated === null ? '' : at(shape.updated),
     completed_at: shape.completed === null ? null : at(shape.completed),
-    deleted_at: null,
-    version: 1,
     created_by: person(shape.user),
     user: person(shape.user),
-    assignedUser: null,
-    parent: null,
-    children_count: 0,
-    completed_count: 0,
     _syncStatus: sync,
     _deleted: deleted as 0 | 1,
     _localVersion: 1,
-    _conflict: null,
-    _dirty: [],
-    _base: null,
-    _remote: null,
-  };
+  });
 }
 
 function server(id: number, parent: number | null, shape: Shape, version: number): Item {

@@ -2,6 +2,7 @@ import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { localItem } from '../../../../testkit/client/items';
 import type { Item } from '../../../shared/item';
 import { sortForList } from '../../../shared/sort';
 import { OutpostDb } from '../store/db';
@@ -20,39 +21,20 @@ function freshDb(): OutpostDb {
 const user = { id: 1, name: 'U', phone: '', created_at: '2026-01-01T00:00:00.000Z', updated_at: '' };
 
 function row(id: number, parent: number | null, status: SyncStatus, created: number, deleted = 0): LocalItem {
-  return {
-    id,
+  return localItem(id, `Item ${id}`, {
     uuid: `u-${id}`,
-    title: `Item ${id}`,
-    description: null,
-    type: 'todo',
-    status: 'pending',
-    user_id: 1,
-    assigned_to: null,
     parent_id: parent,
-    due_date: null,
-    end_date: null,
     remind_at: null,
     // Few distinct times, so equal created_at (ordered by id) happens often.
     created_at: new Date(Date.UTC(2026, 0, 1, 0, created % 5)).toISOString(),
     updated_at: '',
     completed_at: null,
-    deleted_at: null,
-    version: 1,
     created_by: user,
     user,
-    assignedUser: null,
-    parent: null,
-    children_count: 0,
-    completed_count: 0,
     _syncStatus: status,
     _deleted: deleted as 0 | 1,
     _localVersion: 1,
-    _conflict: null,
-    _dirty: [],
-    _base: null,
-    _remote: null,
-  };
+  });
 }
 
 function server(id: number, parent: number | null, version = 1): Item {
