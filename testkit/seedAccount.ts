@@ -1,5 +1,6 @@
 import { findOrCreateUser } from '../src/server/auth/users';
 import { type Executor, rows, sql } from '../src/server/db/client';
+import { rollUpSeeded } from './rollUpSeeded';
 
 /** What seedAccount made: the account and how many items it owns. */
 export interface SeededAccount {
@@ -51,22 +52,7 @@ export async function seedAccount(
              CASE WHEN g % 3 = 0 THEN t.created_at + make_interval(secs => 100) END
       FROM generate_series(0, ${todos - 1}) g JOIN t ON t.n = g % ${tasks}`);
   }
-  for (const [child, parent] of [
-    ['todo', 'task'],
-    ['task', 'campaign'],
-  ] as const) {
-    await db.execute(sql`
-      UPDATE items t SET
-        status = CASE WHEN s.done = s.n THEN 'completed' WHEN s.started > 0 THEN 'in_progress' ELSE t.status END,
-        completed_at = CASE WHEN s.done = s.n THEN t.created_at + make_interval(days => 1) END
-      FROM (
-        SELECT parent_id, count(*) AS n,
-               count(*) FILTER (WHERE status = 'completed') AS done,
-               count(*) FILTER (WHERE status <> 'pending') AS started
-        FROM items WHERE user_id = ${user.id} AND type = ${child} GROUP BY parent_id
-      ) s
-      WHERE t.id = s.parent_id AND t.type = ${parent}`);
-  }
+  await rollUpSeeded(db, user.id);
   await db.execute(sql`ANALYZE items`);
   const [seeded] = await rows<{ n: number }>(
     db,

@@ -1,6 +1,7 @@
 import type { UserRow } from '../../src/server/auth/users';
 import { findOrCreateUser } from '../../src/server/auth/users';
 import { type Executor, rows, sql } from '../../src/server/db/client';
+import { rollUpSeeded } from '../../testkit/rollUpSeeded';
 
 export const BENCH_PHONE = '+15555550199';
 export const BENCH_NAME = 'Bench User';
@@ -50,7 +51,7 @@ export async function seedBenchData(db: Executor): Promise<Seeded> {
            t.created_at + make_interval(secs => g % 600), t.created_at + make_interval(secs => g % 600),
            CASE WHEN g % 3 = 0 THEN t.created_at + make_interval(secs => g % 600 + 60) END
     FROM generate_series(0, ${todos - 1}) g JOIN t ON t.n = g % ${tasks}`);
-  await rollUpStatuses(db, user.id);
+  await rollUpSeeded(db, user.id);
   // Autovacuum would analyze a table this size soon after such a load; do it now so the planner
   // sees the data the benchmark runs against rather than an empty table.
   await db.execute(sql`ANALYZE`);
@@ -69,30 +70,6 @@ export async function seedBenchData(db: Executor): Promise<Seeded> {
     todoIds: todoRows.map((r) => r.id),
     total: count?.n ?? 0,
   };
-}
-
-/**
- * Rolls the todos' statuses up into tasks, then tasks into campaigns, by the app's rule (shared/status):
- * all done → completed, any started → in progress, else as it was. Inconsistent seed statuses would
- * make every benchmark write "repair" its family with extra updates that real data never needs.
- */
-export async function rollUpStatuses(db: Executor, userId: number): Promise<void> {
-  for (const [child, parent] of [
-    ['todo', 'task'],
-    ['task', 'campaign'],
-  ] as const) {
-    await db.execute(sql`
-      UPDATE items t SET
-        status = CASE WHEN s.done = s.n THEN 'completed' WHEN s.started > 0 THEN 'in_progress' ELSE t.status END,
-        completed_at = CASE WHEN s.done = s.n THEN t.created_at + make_interval(days => 1) END
-      FROM (
-        SELECT parent_id, count(*) AS n,
-               count(*) FILTER (WHERE status = 'completed') AS done,
-               count(*) FILTER (WHERE status <> 'pending') AS started
-        FROM items WHERE user_id = ${userId} AND type = ${child} GROUP BY parent_id
-      ) s
-      WHERE t.id = s.parent_id AND t.type = ${parent}`);
-  }
 }
 
 export interface ScaleAccount {
@@ -197,7 +174,7 @@ export async function seedScaleAccount(
              CASE WHEN d.g % 3 = 0 THEN t.created_at + make_interval(secs => d.g % 86400 + 3600) END
       FROM d JOIN t ON t.n = d.n`);
   }
-  await rollUpStatuses(db, u);
+  await rollUpSeeded(db, u);
   await db.execute(sql`ANALYZE items`);
   const [counts] = await rows<{ total: number; top: number; campaign: number }>(
     db,
