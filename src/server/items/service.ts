@@ -8,8 +8,9 @@ import {
   PATCHABLE_FIELDS,
   type PatchableField,
 } from '../../shared/item';
+import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/itemUpdate';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
-import { completedAtFor, parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
+import { parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
 import { type ActivityInput, recordActivity as appendActivity } from '../activity/record';
 import { SAMPLE_USERS, type UserRow } from '../auth/users';
 import { type BoundStatement, type Executor, inOrder, pipelined, prepared, rows, sql } from '../db/client';
@@ -574,19 +575,12 @@ export async function updateItem(
   if (oldRoot === null || !current) throw notFound();
   assertVersion(current, ifMatch);
 
-  const changed: Partial<Record<keyof ItemPatch, { old: unknown; new: unknown }>> = {};
-  for (const key of Object.keys(patch) as (keyof ItemPatch)[]) {
-    const next = patch[key] ?? null;
-    const prev = current[key] ?? null;
-    if (next !== prev) changed[key] = { old: prev, new: next };
-  }
-  if (Object.keys(changed).length === 0) return ok(200, current);
-  if (changed.recurrence || changed.due_date) {
-    const recurrence = changed.recurrence ? (patch.recurrence ?? null) : (current.recurrence ?? null);
-    const due = changed.due_date ? (patch.due_date ?? null) : current.due_date;
-    // An unchanged rule is not re-judged for its end date: only clearing the due date breaks it.
-    assertRecurrence({ type: current.type, due_date: due, recurrence }, !changed.recurrence);
-  }
+  // What the PATCH changes is the shared update rule's decision (src/shared/itemUpdate.ts).
+  const update = planUpdate(current, patch);
+  const { changed } = update;
+  if (update.fields.length === 0) return ok(200, current);
+  if (update.recurrenceCheck)
+    assertRecurrence(update.recurrenceCheck.item, !update.recurrenceCheck.ruleChanged);
 
   // Who saw it before a move or a reassignment must hear about it too, or their caches keep it.
   const formerViewers = changed.parent_id || changed.assigned_to ? await viewersOfItem(tx, id) : [];
@@ -621,21 +615,9 @@ export async function updateItem(
       n.id === id ? { ...n, parent_id: changed.parent_id ? (patch.parent_id ?? null) : n.parent_id } : n,
     );
   const now = new Date().toISOString();
-  const direct = new Map<number, ItemStatus>(changed.status ? [[id, patch.status!]] : []);
-  const touched = changed.parent_id ? [current.parent_id, patch.parent_id ?? null] : [];
-  const plan = needsFamily
-    ? planStatusChanges(nodes, direct, now, touched)
-    : new Map(
-        nextStatus === null
-          ? []
-          : [
-              [
-                id,
-                { status: nextStatus, completed_at: completedAtFor(nextStatus, current.completed_at, now) },
-              ],
-            ],
-      );
-  const own = plan.get(id);
+  const rolled = needsFamily ? planStatusChanges(nodes, update.direct, now, update.touched) : null;
+  const own = ownStatusAfter(current, update, rolled, now);
+  const plan = rolled ?? new Map(own ? [[id, own]] : []);
 
   const columns: string[] = [];
   const values: unknown[] = [];
@@ -706,7 +688,7 @@ export async function updateItem(
   // Completing an occurrence brings the next one, in this transaction (§5 Recurrence, SYNC.md O1);
   // the answer is then read back, since the new child moves the parent's counts. An item that does
   // not repeat brings none (createNextOccurrence needs a rule and a due date): its answer is built below.
-  if (changed.status && own?.status === 'completed' && written?.recurrence && written.due_date) {
+  if (written && own && bringsNextOccurrence(current, { ...own, ...written })) {
     const completed = await findItem(tx, actor.id, id);
     if (completed) {
       const nextId = await createNextOccurrence(tx, actor, completed, newRoot);

@@ -1,10 +1,6 @@
 import { type HierarchyNode, hierarchyError } from '../../../shared/hierarchy';
-import {
-  type ItemStatus,
-  PATCHABLE_FIELDS,
-  type PatchableField,
-  type UserSummary,
-} from '../../../shared/item';
+import type { ItemStatus, UserSummary } from '../../../shared/item';
+import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../../shared/itemUpdate';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../../shared/status';
 import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
@@ -326,17 +322,16 @@ export function createItemsRepository(deps: RepositoryDeps) {
       // The queue's last seq is read alongside the item: one round trip, not two.
       const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
       if (!current || current._deleted === 1) throw new NotFoundError(id);
-      const changed = (Object.keys(patch) as PatchableField[]).filter(
-        (f) => PATCHABLE_FIELDS.includes(f) && (patch[f] ?? null) !== (current[f] ?? null),
-      );
+      // What the PATCH changes is the shared update rule's decision (src/shared/itemUpdate.ts).
+      const update = planUpdate(current, patch);
+      const changed = update.fields;
       if (changed.length === 0) return { item: current, entry: null, extra: null };
-      if (changed.includes('parent_id'))
-        await checkParent({ id, type: current.type }, patch.parent_id ?? null);
+      if (update.changed.parent_id) await checkParent({ id, type: current.type }, patch.parent_id ?? null);
       const at = now();
       let next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
       for (const f of changed) (next as unknown as Record<string, unknown>)[f] = patch[f] ?? null;
-      if (rules && (changed.includes('recurrence') || changed.includes('due_date')))
-        checkRecurrence(rules, next, changed.includes('recurrence'));
+      if (rules && update.recurrenceCheck)
+        checkRecurrence(rules, update.recurrenceCheck.item, update.recurrenceCheck.ruleChanged);
       if (changed.includes('assigned_to')) next.assignedUser = await assigneeSummary(next.assigned_to);
       if (!viewer.isGuest) {
         next = {
@@ -346,22 +341,19 @@ export function createItemsRepository(deps: RepositoryDeps) {
           _dirty: [...new Set([...current._dirty, ...changed])],
         };
       }
-      const direct = new Map<number, ItemStatus>(changed.includes('status') ? [[id, next.status]] : []);
-      const touched = changed.includes('parent_id') ? [current.parent_id, next.parent_id] : [];
+      const { direct, touched } = update;
       // Only status and parent changes move the roll-up; a title edit skips loading the family.
       const rolls = direct.size > 0 || touched.length > 0;
       const roots = rolls ? [await rootIdOf(db, current), await rootIdOf(db, next)] : [];
       const rolled = rolls
         ? await applyLocalRollUp(db, roots, direct, touched, at, new Map([[id, next]]))
         : new Map<number, LocalItem>();
-      const own = rolled.get(id);
+      const own = ownStatusAfter(current, update, rolled, at);
       if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
-      else if (changed.includes('status'))
-        next.completed_at = completedAtFor(next.status, current.completed_at, at);
       const puts = [replacing(next, current), ...[...rolled.values()].filter((i) => i.id !== id)];
       if (deps.echo && puts.length === 1 && echoable(current, next)) settleEcho = deps.echo.announce([next]);
       const occurrence =
-        recurrence && current.status !== 'completed' && next.status === 'completed'
+        recurrence && bringsNextOccurrence(current, next)
           ? recurrence.nextOccurrence({
               ...next,
               recurrence: next.recurrence ?? null,
