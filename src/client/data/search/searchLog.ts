@@ -1,5 +1,6 @@
 import type { DBCoreMutateRequest, DBCoreTable } from 'dexie';
 import Dexie from 'dexie';
+import { deferredOf } from '../store/writeFacts';
 
 /**
  * The search log (search.ts): one row per write to `items`, naming the ids it put or deleted, so a
@@ -35,10 +36,19 @@ function logRowOf(req: DBCoreMutateRequest): SearchLogRow {
 export function withSearchLog(table: DBCoreTable, log: DBCoreTable): DBCoreTable {
   return {
     ...table,
-    mutate: (req) =>
-      Dexie.Promise.all([
+    mutate: (req) => {
+      // A transaction that counts once at its end (a pulled page) logs once then too: one row naming
+      // every id its chunks wrote (../store/counterUpkeep.ts flushCounts).
+      const deferred = req.type === 'deleteRange' ? undefined : deferredOf(req.trans);
+      if (deferred) {
+        deferred.log ??= { table: log, ids: [] };
+        deferred.log.ids.push(...(logRowOf(req).ids ?? []));
+        return table.mutate(req);
+      }
+      return Dexie.Promise.all([
         table.mutate(req),
         log.mutate({ type: 'add', trans: req.trans, values: [logRowOf(req)] }),
-      ]).then(([res]) => res),
+      ]).then(([res]) => res);
+    },
   };
 }

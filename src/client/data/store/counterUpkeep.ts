@@ -18,12 +18,23 @@ import { deferredOf, rememberStoredRow, storedRowKnown, storedRowOf, takeDeferre
 /** Counts what the current transaction wrote since deferCounts (call it before the transaction ends). */
 export function flushCounts(): Promise<void> {
   const deferred = takeDeferred();
-  if (!deferred?.at || deferred.changes.size === 0) return Dexie.Promise.resolve();
+  const logged = deferred?.log && deferred.log.ids.length > 0 ? deferred.log : null;
+  const trans =
+    deferred?.at?.trans ?? (Dexie.currentTransaction as { idbtrans?: DBCoreTransaction } | null)?.idbtrans;
+  // The search log's one row for the transaction's writes (searchLog.ts), beside the counters.
+  const log: Promise<unknown> =
+    logged && trans
+      ? logged.table.mutate({ type: 'add', trans, values: [{ at: Date.now(), ids: logged.ids }] })
+      : Dexie.Promise.resolve();
+  if (!deferred?.at || deferred.changes.size === 0) return log.then(() => undefined);
   const { table, counts, trans: core } = deferred.at;
   const changes = [...deferred.changes.values()];
-  return (deferred.prefetched ?? Dexie.Promise.resolve(undefined)).then((prefetched) =>
-    updateCounts(table, counts, core, changes, deferred.known, prefetched),
-  );
+  return Dexie.Promise.all([
+    log,
+    (deferred.prefetched ?? Dexie.Promise.resolve(undefined)).then((prefetched) =>
+      updateCounts(table, counts, core, changes, deferred.known, prefetched),
+    ),
+  ]).then(() => undefined);
 }
 
 /** updateCounts now, or folded into the transaction's deferred counting when it asked for that. */

@@ -53,6 +53,11 @@ export interface DeferredCounts {
   expected?: RowChange[];
   /** Those counters, read while the rows are being written (no counter is written before flushCounts). */
   prefetched?: Promise<PrefetchedCounts>;
+  /**
+   * The ids the transaction's writes name for the search log, written as one row at flushCounts (a
+   * pulled page's chunks would otherwise add a row each).
+   */
+  log?: { table: DBCoreTable; ids: number[] };
 }
 const deferredCounts = new WeakMap<object, DeferredCounts>();
 
