@@ -35,10 +35,8 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { repoRoot } from '../scripts/lib/paths';
-import { openDatabase } from '../src/server/db/client';
-import { startAppServer } from './lib/appServer';
+import { startSeededAppServer } from './lib/appServer';
 import { check, heading, info, skip, table } from './lib/report';
-import { seedBenchData } from './lib/seed';
 import { median } from './lib/stats';
 
 type Bench = BenchApi;
@@ -188,19 +186,7 @@ export async function run(args: string[] = []): Promise<void> {
   const clientDir = path.join(work, 'client');
   const dataDir = path.join(work, 'data');
   await buildPage(clientDir);
-  const database = await openDatabase({ dataDir });
-  await seedBenchData(database.db);
-  await database.close();
-
-  const server = await startAppServer(120_000, {
-    clientDir,
-    dataDir,
-    env: {
-      RATE_LIMIT_WRITES_PER_MINUTE: '0',
-      RATE_LIMIT_LOGINS_PER_MINUTE: '0',
-      RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: '0',
-    },
-  });
+  const server = await startSeededAppServer(clientDir, dataDir);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const context = await browser.newContext({ serviceWorkers: 'block' });

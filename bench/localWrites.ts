@@ -24,12 +24,10 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { openDatabase } from '../src/server/db/client';
 import { buildPage } from './clientBrowser';
 import { type CpuProfile, printProfile } from './firstSync';
-import { startAppServer } from './lib/appServer';
+import { startSeededAppServer } from './lib/appServer';
 import { check, heading, info, skip, table } from './lib/report';
-import { seedBenchData } from './lib/seed';
 import { median } from './lib/stats';
 
 type Api = {
@@ -132,18 +130,7 @@ export async function run(args: string[] = []): Promise<void> {
   // --profile: an unminified page and, after the pairs, one more run of each side under the CPU profiler.
   const profile = args.includes('--profile');
   await buildPage(clientDir, !profile);
-  const database = await openDatabase({ dataDir });
-  await seedBenchData(database.db);
-  await database.close();
-  const server = await startAppServer(120_000, {
-    clientDir,
-    dataDir,
-    env: {
-      RATE_LIMIT_WRITES_PER_MINUTE: '0',
-      RATE_LIMIT_LOGINS_PER_MINUTE: '0',
-      RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: '0',
-    },
-  });
+  const server = await startSeededAppServer(clientDir, dataDir);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const context = await browser.newContext({ serviceWorkers: 'block' });

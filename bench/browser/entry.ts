@@ -16,6 +16,7 @@ import { withKeys } from '../../src/client/data/store/listKeys';
 import type { LocalItem, QueueEntry } from '../../src/client/data/store/types';
 import type { Item, SyncPage } from '../../src/shared/item';
 import './localWrites';
+import { done, req } from './idb';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */
 const ITEM_INDEXES = new OutpostDb('bench-schema-probe').items.schema.indexes.map((i) => ({
@@ -27,21 +28,6 @@ const ITEM_INDEXES = new OutpostDb('bench-schema-probe').items.schema.indexes.ma
 const errors: string[] = [];
 window.addEventListener('error', (e) => errors.push(String(e.message)));
 window.addEventListener('unhandledrejection', (e) => errors.push(String(e.reason)));
-
-function req<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error);
-  });
-}
 
 /** A raw database with the app's stores and item indexes (src/client/src/client/data/store/db.ts). */
 function openRaw(name: string): Promise<IDBDatabase> {

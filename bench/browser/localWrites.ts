@@ -30,6 +30,7 @@ import { fromServer, usersOf } from '../../src/client/data/store/localItems';
 import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
 import type { LocalItem, LocalUser } from '../../src/client/data/store/types';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
+import { done, req } from './idb';
 
 const PHONE = '+15555550199';
 const NAME = 'Bench User';
@@ -60,21 +61,6 @@ function appSchema(): StoreDef[] {
 }
 
 const SCHEMA = appSchema();
-
-function req<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error);
-  });
-}
 
 async function deleteDb(name: string): Promise<void> {
   await new Promise<void>((resolve) => {

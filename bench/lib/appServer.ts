@@ -98,3 +98,24 @@ export const ONBOARDED_STORAGE = {
     version: 0,
   }),
 };
+
+/**
+ * The real server over a fresh database seeded with the bench account, serving `clientDir` (a bench
+ * page), with rate limits off: the browser benches' one set-up.
+ */
+export async function startSeededAppServer(clientDir: string, dataDir: string) {
+  const { openDatabase } = await import('../../src/server/db/client');
+  const { seedBenchData } = await import('./seed');
+  const database = await openDatabase({ dataDir });
+  await seedBenchData(database.db);
+  await database.close();
+  return startAppServer(120_000, {
+    clientDir,
+    dataDir,
+    env: {
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+      RATE_LIMIT_LOGINS_PER_MINUTE: '0',
+      RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: '0',
+    },
+  });
+}
