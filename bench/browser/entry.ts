@@ -400,7 +400,7 @@ const bench = {
             ...localFields,
             _syncStatus: 'local',
             _localVersion: 1,
-            // Home's top-level flag and the list keys (topLevel.ts, listKeys.ts): rows in the app's current shape.
+            // Home's top-level flag and the list keys (topFlags.ts, listKeys.ts): rows in the app's current shape.
             _top: parent === null ? 1 : 0,
           } as unknown as LocalItem),
         );

@@ -63,6 +63,6 @@ export function createToastStore() {
 
 /**
  * The app's one toast queue: the page's data layer writes to it (data/page.ts) and so do the
- * shell's services before it has loaded. Screens reach it through the door (app/services: useToast).
+ * shell's services before it has loaded. Screens reach it through the door (app/door: useToast).
  */
 export const toastStore = createToastStore();

@@ -12,7 +12,7 @@ import { whenIdle as runWhenIdle } from './idle';
  * Local search (SYNC.md I5–I7). A page saves the copy once it has read it in full, beside indexing
  * it, not after (at 100,000 items a page opened while the first was still indexing found nothing
  * saved). The log is written without a read (the ids put or deleted, or a range mark) by the items
- * middleware (topLevel.ts); a saved copy lets the page warm its search sooner (client.ts).
+ * side effects (../store/sideEffects.ts, searchLog); a saved copy lets the page warm its search sooner (client.ts).
  */
 
 export const DIALOG_RESULTS = 10;

@@ -16,7 +16,7 @@ import type { LocalItem } from './types';
  * The maintained progress counters (store `counts`, database version 7): per parent and scope, what
  * the parent's live children in that scope add up to (src/shared/subtreeCounts.ts), so a campaign's
  * or task's progress, and its open items for Complete/Reopen, are one key read, never a subtree load.
- * The items middleware (topLevel.ts) updates them in the same transaction as every write to `items`,
+ * The store's side effects (sideEffects.ts, counterUpkeep.ts) update them in the same transaction as every write to `items`,
  * and only the counters that change are written: a title edit writes none, so no progress query
  * re-runs. One more row (ROWS_KEY) counts the stored items, so rows written around Dexie are found at
  * open and the counters computed again.
@@ -124,7 +124,7 @@ export function readCounters(
 
 /**
  * Brings the counters up to date with `changes` (each stored row before and after one write to
- * `items`, in the same transaction). Chains Dexie promises only (see topLevel.ts).
+ * `items`, in the same transaction). Chains Dexie promises only (see topFlags.ts).
  */
 export function updateCounts(
   items: DBCoreTable,

@@ -30,7 +30,7 @@ function inScope(item: LocalItem, viewer: Viewer): boolean {
 
 /**
  * Orphans: top level, or the parent is not an item on the device (a parent deleted here hides its
- * children with it, so it never counts). The maintained flag (topLevel.ts) answers for almost every
+ * children with it, so it never counts). The maintained flag (topFlags.ts) answers for almost every
  * row: 0 means the parent is here, live and in scope. Only a row flagged 1 that still names a parent
  * needs a look, and only that parent is read, not every key of the table.
  */

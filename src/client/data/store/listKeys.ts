@@ -17,7 +17,7 @@ import type { LocalItem } from './types';
  *   counts add up.
  *
  * They depend on the row alone (and `_top`), so they are computed on the final value of every put to
- * `items` (topLevel.ts's middleware calls withListKeys): no write path has to remember them.
+ * `items` (the store's side effects, sideEffects.ts, call withListKeys): no write path has to remember them.
  */
 export type ListScope = 'g' | 'a' | 'x';
 

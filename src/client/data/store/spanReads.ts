@@ -15,7 +15,7 @@ function primaryKeyOf(table: DBCoreTable, value: Record<string, unknown>): Index
  * The stored values of `keys` (in order; undefined where none) in one bounded range read when few
  * other rows lie between the smallest and the largest key, else one read per key. A pulled page's
  * rows name hundreds of parents and counters; IndexedDB answers each get as its own request, and
- * one range is one. Chains Dexie promises only (the middlewares' rule, see topLevel.ts).
+ * one range is one. Chains Dexie promises only (the side effects' rule, see topFlags.ts).
  */
 export function getManyBySpan(
   table: DBCoreTable,

@@ -29,7 +29,7 @@ export interface LocalItem extends Item {
   _predicted?: { status: Item['status']; completed_at: string | null } | null;
   /** The server copy that disagrees with the local one while a conflict is open; null when deleted there. */
   _remote: Item | null;
-  /** 1 for a row on Home's All list (live, no parent in its scope); kept by topLevel.ts on every write. */
+  /** 1 for a row on Home's All list (live, no parent in its scope); kept by topFlags.ts on every write. */
   _top?: 0 | 1;
   /** List keys kept by listKeys.ts on every write: scope, status sort key, updated key, other assignee. */
   _scope?: 'g' | 'a' | 'x';

@@ -12,10 +12,10 @@ import type { LocalItem } from './types';
 const storedRows = new WeakMap<object, LocalItem | null>();
 
 /**
- * Tells the middleware which stored row `value` replaces (null: none is stored), read in the same
- * transaction with nothing written to it since. The middleware then does not read it again; and when
- * none of what the flag depends on changed (parent, liveness, scope), the flag carries over and the
- * write costs no extra read at all (a title edit).
+ * Tells the store's side effects which stored row `value` replaces (null: none is stored), read in the
+ * same transaction with nothing written to it since. They then do not read it again; and when none of
+ * what the flag depends on changed (parent, liveness, scope), the flag carries over and the write
+ * costs no extra read at all (a title edit).
  */
 export function replacing<T extends object>(value: T, stored: LocalItem | null): T {
   storedRows.set(value, stored);

@@ -121,13 +121,13 @@ export async function applyPulled(
       expectChanges(changes.values());
     }
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
-    // After a swap no hint is trusted: copies carry none, and the middleware reads what it needs.
+    // After a swap no hint is trusted: copies carry none, and the side effects read what they need.
     const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
     // The browser serialises every put on the main thread when it is issued: a whole page at once
     // is one task of 50–200 ms. Chunks keep every task short; each is issued while the one before
     // it is still being stored, so the page's serialising and IndexedDB's writing overlap (and the
     // transaction, never without a request, stays open). The people and the cursor ride along.
-    // After a swap the middleware reads the rows it needs, which a chunk still being stored may
+    // After a swap the side effects read the rows they need, which a chunk still being stored may
     // change: then each chunk waits for the one before it.
     let previous: Promise<unknown> | null = null;
     for (let start = 0; start < rows.length; start += PUT_CHUNK) {
