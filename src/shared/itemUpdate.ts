@@ -56,15 +56,15 @@ export function planUpdate(
     changed[field] = { old: prev, new: next };
     fields.push(field);
   }
-  const valueOf = <T>(field: PatchableField, stored: T): T =>
+  const after = <T>(field: PatchableField, stored: T): T =>
     changed[field] ? (changed[field].new as T) : stored;
   const recurrenceCheck =
     changed.recurrence || changed.due_date
       ? {
           item: {
             type: current.type,
-            due_date: valueOf('due_date', current.due_date ?? null),
-            recurrence: valueOf('recurrence', current.recurrence ?? null),
+            due_date: after('due_date', current.due_date ?? null),
+            recurrence: after('recurrence', current.recurrence ?? null),
           },
           ruleChanged: !!changed.recurrence,
         }
