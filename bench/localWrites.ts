@@ -227,6 +227,21 @@ export async function run(args: string[] = []): Promise<void> {
     };
     await call(page, 'listen', 'live');
     const live = await edits(editPairs);
+    if (profile) {
+      // B under the CPU profiler: 40 app edits, where a title edit's time goes on the main thread.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await call(page, 'countIdb', true);
+      await cdp.send('Profiler.start');
+      for (let i = 0; i < 40; i++) await call(page, 'appEdit');
+      const cpu = (await cdp.send('Profiler.stop')).profile as CpuProfile;
+      heading('profile: 40 app edits (B)');
+      console.log(`  IndexedDB calls: ${JSON.stringify(await call(page, 'countIdb', false))}`);
+      printProfile(cpu);
+      printInclusive(cpu);
+      await cdp.detach();
+    }
     await call(page, 'listen', 'echo');
     const echo = await edits(Math.round(editPairs / 2));
     await call(page, 'editTeardown');
