@@ -36,7 +36,7 @@ import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { repoRoot } from '../scripts/lib/paths';
 import { startSeededAppServer } from './lib/appServer';
-import { check, heading, info, skip, table } from './lib/report';
+import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
 
 type Bench = BenchApi;
@@ -337,13 +337,10 @@ export async function run(args: string[] = []): Promise<void> {
     await server.stop();
     await rm(work, { recursive: true, force: true });
   }
-  const load1 = loadavg();
-  console.log(
-    '\nclient-browser, medians (A/B alternated in one page; ratio = median of per-pair A/B, min–max)',
-  );
-  console.log(table(['figure', 'app', 'reference', 'ratio (spread)', 'budget', 'verdict'], rows));
-  console.log(
-    `load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${load1.map((l) => l.toFixed(2)).join(' ')} ` +
-      `(1/5/15 min); run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  printAlternatingSummary(
+    'client-browser, medians (A/B alternated in one page; ratio = median of per-pair A/B, min–max)',
+    rows,
+    load0,
+    started,
   );
 }

@@ -27,7 +27,7 @@ import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/ch
 import { buildPage } from './clientBrowser';
 import { type CpuProfile, printProfile } from './firstSync';
 import { startSeededAppServer } from './lib/appServer';
-import { check, heading, info, skip, table } from './lib/report';
+import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
 
 type Api = {
@@ -257,13 +257,10 @@ export async function run(args: string[] = []): Promise<void> {
     await server.stop();
     await rm(work, { recursive: true, force: true });
   }
-  const load1 = loadavg();
-  console.log(
-    '\nlocal-writes, medians (reference and app alternated in one page; ratio = median of per-pair app/reference, min–max)',
-  );
-  console.log(table(['figure', 'app', 'reference', 'ratio (spread)', 'budget', 'verdict'], rows));
-  console.log(
-    `load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${load1.map((l) => l.toFixed(2)).join(' ')} ` +
-      `(1/5/15 min); run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  printAlternatingSummary(
+    'local-writes, medians (reference and app alternated in one page; ratio = median of per-pair app/reference, min–max)',
+    rows,
+    load0,
+    started,
   );
 }

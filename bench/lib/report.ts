@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 /**
  * Shared reporting for every benchmark: each figure is printed beside its budget with PASS/FAIL,
  * and recorded so the dispatcher (bench/index.ts) can end with one summary table.
@@ -107,3 +108,22 @@ export const fmt = {
   count: (v: number) => String(v),
   pct: (v: number) => `${(v * 100).toFixed(0)}%`,
 };
+
+/**
+ * The closing table of an alternating bench (app beside its reference), with the machine's load
+ * average before (`load0`, os.loadavg() at the start) and after, and how long the run took.
+ */
+export function printAlternatingSummary(
+  caption: string,
+  rows: string[][],
+  load0: number[],
+  started: number,
+): void {
+  const load1 = loadavg();
+  console.log(`\n${caption}`);
+  console.log(table(['figure', 'app', 'reference', 'ratio (spread)', 'budget', 'verdict'], rows));
+  console.log(
+    `load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${load1.map((l) => l.toFixed(2)).join(' ')} ` +
+      `(1/5/15 min); run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
