@@ -45,6 +45,12 @@ const BENCHMARKS: Benchmark[] = [
     file: './guestUpgrade.ts',
     about: '1,000 guest items moved to a new account (batches) against the real server: under 5 s',
   },
+  {
+    name: 'cascade',
+    file: './cascade.ts',
+    about:
+      "issue 29 F0: a campaign's cascades in a loop on PGlite; another user's GET /api/items p99 < 200 ms",
+  },
   { name: 'sync-soak', file: './syncSoak.ts', about: 'sync under sustained concurrent writes' },
   {
     name: 'events',

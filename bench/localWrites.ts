@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N]`: issue 28's two references
+ * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile]` (`--pull-pairs 0`: B alone): issue 28's two references
  * beside the app, in headless Chromium against the real server (PGlite, seeded with bench/lib/seed.ts's
  * 10,000 items), alternating reference and app (A B A B …): each side's median, the median of the
  * per-pair ratios app/reference with their spread (min–max), beside the budget.
@@ -120,7 +120,9 @@ export async function run(args: string[] = []): Promise<void> {
     skip('local-writes', `no Chromium at ${chromiumPath}`);
     return;
   }
-  const pullPairs = Math.max(5, numberArg(args, '--pull-pairs', 5));
+  // --pull-pairs 0 skips A (B alone, while working on the edit).
+  const pullPairs =
+    numberArg(args, '--pull-pairs', 5) === 0 ? 0 : Math.max(5, numberArg(args, '--pull-pairs', 5));
   const editPairs = Math.max(30, numberArg(args, '--edit-pairs', 30));
   const started = Date.now();
   const load0 = loadavg();
@@ -246,7 +248,7 @@ export async function run(args: string[] = []): Promise<void> {
     const echo = await edits(Math.round(editPairs / 2));
     await call(page, 'editTeardown');
 
-    report('A. fresh device pulls 10k (vs 1 GET + 1 raw tx)', pull, 1.3);
+    if (pullPairs > 0) report('A. fresh device pulls 10k (vs 1 GET + 1 raw tx)', pull, 1.3);
     report('B. edit → children liveQuery, 10k (vs put + index read)', live.shown, 2);
     report('B. (breakdown) edit committed (update resolved)', live.stored, null, ['app stored', 'reference']);
     // The task page's own listener: the local echo shows the title before the write commits.

@@ -9,7 +9,7 @@ async function signedIn(page: Page): Promise<Outpost> {
   const app = new Outpost(page);
   await app.skipOnboarding();
   await app.signIn(freshPhone(), 'Campaign Lister');
-  await expect(app.heading('Home')).toBeVisible();
+  await app.expectHomeAfterSignIn();
   return app;
 }
 

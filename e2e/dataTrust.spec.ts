@@ -81,9 +81,13 @@ test('Preferences › Trash restores a deleted todo', async ({ page }) => {
   await openPreferences(app);
   const trash = app.main.getByRole('region', { name: 'Trash' });
   await expect(trash.getByText(gone, { exact: true })).toBeVisible();
+  // A guest's own trash does not say 'by Guest User' (P7).
+  await expect(trash.getByText(/deleted by Guest User/)).toHaveCount(0);
   await trash.getByRole('button', { name: `Restore ${gone}` }).click();
   await expect(app.toast('Restored')).toBeVisible();
   await expect(trash.getByTestId('trash-empty')).toBeVisible();
+  // The button left with its entry: focus is on the trash list, not lost to the page (P7).
+  await expect(trash.getByRole('region', { name: 'Trash entries' })).toBeFocused();
   await app.goto('/');
   await expect(app.row(gone)).toBeVisible();
   await expect(app.row(keep)).toBeVisible();
@@ -112,9 +116,13 @@ test('a guest export imported again creates nothing new; after Clear Local Data 
   await expect(data.getByRole('button', { name: /^Import \d/ })).toHaveCount(0);
   expect(await app.seriousA11yViolations()).toEqual([]);
 
-  // A guest's items exist only here: Clear Local Data says so and offers the export first.
+  // A guest's items exist only here: Clear Local Data asks the spec's question, says so beside it and
+  // offers the export first.
   await app.main.getByRole('button', { name: 'Clear Local Data' }).click();
   const question = page.getByTestId('data-loss-confirm');
+  await expect(question).toHaveAccessibleDescription(
+    'Are you sure you want to clear all local data? This cannot be undone.',
+  );
   await expect(question).toContainText('2 items exist only on this device and would be lost.');
   await expect(question.getByRole('button', { name: 'Export first' })).toBeVisible();
   await question.getByRole('button', { name: 'Cancel' }).click();

@@ -31,7 +31,7 @@ test('edits a todo, a task and their places after creation, and a reload keeps e
   const app = new EditingPage(page);
   await app.skipOnboarding();
   await app.signIn(freshPhone(), 'Edit Tester');
-  await expect(app.heading('Home')).toBeVisible();
+  await app.expectHomeAfterSignIn();
 
   const names = {
     home: uniqueTitle('Home campaign'),

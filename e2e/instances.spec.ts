@@ -20,7 +20,7 @@ async function deviceOn(context: BrowserContext, phone: string): Promise<Outpost
   await app.skipOnboarding();
   const stream = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events' && r.ok());
   await app.signIn(phone, 'Two Instances');
-  await expect(app.heading('Home')).toBeVisible();
+  await app.expectHomeAfterSignIn();
   await stream;
   return app;
 }

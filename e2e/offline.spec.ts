@@ -30,7 +30,7 @@ test('a reload with the server stopped and the network off opens the app with al
 
     await test.step('first visit: sign in, add a todo, the service worker takes over', async () => {
       await app.signIn(freshPhone(), 'Offline Reloader');
-      await expect(app.heading('Home')).toBeVisible();
+      await app.expectHomeAfterSignIn();
       await app.quickAdd('todo', online);
       await expect(app.row(online)).not.toContainText(PENDING, { timeout: 10_000 });
       // The worker is active once every precached file is in Cache Storage.

@@ -110,7 +110,7 @@ test("c: signing in from the tutorial on a fresh device does not stack 'Upgradin
     await expect(app.tutorial.getByText(`Step ${step} of 9`)).toBeVisible();
     await app.tutorial.getByRole('button', { name: step === 9 ? 'Get Started' : 'Next' }).click();
   }
-  await expect(app.heading('Home')).toBeVisible();
+  await app.expectHomeAfterSignIn();
   // Once the tutorial is gone, the celebration may show and close by itself; never both at once.
   await expect(page.getByRole('dialog')).toHaveCount(0, { timeout: 10_000 });
 });

@@ -18,7 +18,7 @@ async function signedInDevice(page: Page, phone: string): Promise<Outpost> {
   const app = new Outpost(page);
   await app.skipOnboarding();
   await app.signIn(phone, 'Repeat Tester');
-  await expect(app.heading('Home')).toBeVisible();
+  await app.expectHomeAfterSignIn();
   return app;
 }
 

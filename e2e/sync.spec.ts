@@ -7,7 +7,7 @@ async function signedInDevice(page: Page, phone: string, name: string): Promise<
   const app = new Outpost(page);
   await app.skipOnboarding();
   await app.signIn(phone, name);
-  await expect(app.heading('Home')).toBeVisible();
+  await app.expectHomeAfterSignIn();
   return app;
 }
 

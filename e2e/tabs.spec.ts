@@ -16,7 +16,7 @@ test('two tabs offline with changes in both: after reconnect each change is on t
   const first = new Outpost(page);
   await first.skipOnboarding();
   await first.signIn(freshPhone(), 'Two Tabs');
-  await expect(first.heading('Home')).toBeVisible();
+  await first.expectHomeAfterSignIn();
   const secondPage = await context.newPage();
   await secondPage.emulateMedia({ reducedMotion: 'reduce' });
   const second = new Outpost(secondPage);

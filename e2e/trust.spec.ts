@@ -13,7 +13,7 @@ async function signedIn(page: Page, name: string): Promise<TrustPage> {
   const app = new TrustPage(page);
   await app.skipOnboarding();
   await app.signIn(freshPhone(), name);
-  await expect(app.heading('Home')).toBeVisible();
+  await app.expectHomeAfterSignIn();
   return app;
 }
 
@@ -90,9 +90,11 @@ test("Clear Local Data with changes not on the server says how many would be los
   await test.step('the question names the loss and the way to avoid it', async () => {
     await expect(dialog).toBeVisible();
     await expect(dialog).toHaveAccessibleName('Clear Local Data');
+    // The spec's question stays, with what it would cost beside it.
     await expect(dialog).toHaveAccessibleDescription(
-      '3 changes are not on the server yet and would be lost.',
+      'Are you sure you want to clear all local data? This cannot be undone.',
     );
+    await expect(dialog).toContainText('3 changes are not on the server yet and would be lost.');
     await expect(dialog.getByRole('button', { name: 'Sync now' })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Clear and lose 3 changes' })).toBeVisible();
     // Issue 14: a copy can be kept before the loss.
@@ -142,6 +144,8 @@ test("Log out with a change not on the server asks first (Cancel keeps it, 'Sync
     await expect(dialog).toBeVisible();
     await expect(dialog).toHaveAccessibleName('Log out with unsynced changes?');
     await expect(dialog).toHaveAccessibleDescription('1 change is not on the server yet and would be lost.');
+    // As Clear Local Data does: a copy can be kept before the change is lost.
+    await expect(dialog.getByRole('button', { name: 'Export first' })).toBeVisible();
     await captureBoth(app, testInfo, 'logout-confirm');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
@@ -163,7 +167,7 @@ test("Log out with a change not on the server asks first (Cancel keeps it, 'Sync
   await test.step('nothing pending: Log out needs no question', async () => {
     await app.restoreServer();
     await app.signIn(freshPhone(), 'Second Tester');
-    await expect(app.heading('Home')).toBeVisible();
+    await app.expectHomeAfterSignIn();
     await app.pressLogOut();
     await expect(app.guestMarker()).toBeVisible();
     await expect(dialog).toHaveCount(0);

@@ -50,6 +50,12 @@ export async function startPushReceiver() {
   const hits: string[] = [];
   const keys = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
   const hanging = new Set<http.ServerResponse>();
+  // Paths already refused once ('busy' answers 429, 'flaky' 503, each on its first request only).
+  const refusedOnce = new Set<string>();
+  // Requests being answered now, over all paths and per path, and the most seen at once.
+  let open = 0;
+  const openPerPath = new Map<string, number>();
+  const peak = { all: 0, perPath: 0 };
   let counter = 0;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -57,6 +63,16 @@ export async function startPushReceiver() {
     request.on('end', () => {
       const path = request.url ?? '';
       hits.push(path);
+      if (path.startsWith('/busy/') && !refusedOnce.has(path)) {
+        refusedOnce.add(path);
+        response.writeHead(429, { 'retry-after': '1' }).end();
+        return;
+      }
+      if (path.startsWith('/flaky/') && !refusedOnce.has(path)) {
+        refusedOnce.add(path);
+        response.writeHead(503).end();
+        return;
+      }
       if (path.startsWith('/hang/')) {
         hanging.add(response);
         return;
@@ -69,15 +85,28 @@ export async function startPushReceiver() {
         response.writeHead(404).end();
         return;
       }
-      const key = keys.get(path);
-      try {
-        if (!key) throw new Error(`no subscription at ${path}`);
-        const text = decryptPush(Buffer.concat(chunks), key.ecdh, key.auth);
-        received.push({ path, headers: request.headers, payload: JSON.parse(text) });
-        response.writeHead(201).end();
-      } catch (error) {
-        response.writeHead(400).end(String(error));
-      }
+      const accept = () => {
+        const key = keys.get(path);
+        try {
+          if (!key) throw new Error(`no subscription at ${path}`);
+          const text = decryptPush(Buffer.concat(chunks), key.ecdh, key.auth);
+          received.push({ path, headers: request.headers, payload: JSON.parse(text) });
+          response.writeHead(201).end();
+        } catch (error) {
+          response.writeHead(400).end(String(error));
+        }
+      };
+      if (!path.startsWith('/slow/')) return accept();
+      // A slow push service: each request is held a moment, so concurrent ones overlap and are counted.
+      open++;
+      openPerPath.set(path, (openPerPath.get(path) ?? 0) + 1);
+      peak.all = Math.max(peak.all, open);
+      peak.perPath = Math.max(peak.perPath, openPerPath.get(path) ?? 0);
+      setTimeout(() => {
+        open--;
+        openPerPath.set(path, (openPerPath.get(path) ?? 1) - 1);
+        accept();
+      }, 100);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -85,7 +114,9 @@ export async function startPushReceiver() {
   return {
     received,
     hits,
-    subscription(kind: 'ok' | 'gone' | 'missing' | 'hang' = 'ok') {
+    /** The most 'slow' requests answered at once, over all paths and to one path. */
+    peak,
+    subscription(kind: 'ok' | 'gone' | 'missing' | 'hang' | 'busy' | 'flaky' | 'slow' = 'ok') {
       counter += 1;
       const path = `/${kind}/${counter}`;
       const ecdh = createECDH('prime256v1');

@@ -85,7 +85,7 @@ export class Collab extends Outpost {
     const app = new Collab(page);
     await app.skipOnboarding();
     await app.signIn(phone, name);
-    await expect(app.heading('Home')).toBeVisible();
+    await app.expectHomeAfterSignIn();
     return app;
   }
 

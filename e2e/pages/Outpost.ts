@@ -90,6 +90,15 @@ export class Outpost extends AppPage {
     await expect(this.page).toHaveURL(/\/$/);
   }
 
+  /**
+   * Home once a sign-in has settled: on a fresh account the celebration ('You're all set!') covers it
+   * until the first sync run ends and then closes by itself, which takes longer than a plain
+   * expectation waits when the machine is busy.
+   */
+  async expectHomeAfterSignIn() {
+    await expect(this.heading('Home')).toBeVisible({ timeout: 20_000 });
+  }
+
   heading(name: string | RegExp): Locator {
     return this.page.getByRole('heading', { level: 1, name });
   }

@@ -10,7 +10,7 @@ import { type SmsProvider, smsProviderFor } from './auth/sms';
 import { seedSampleUsers } from './auth/users';
 import { contactsRoutes } from './contacts/routes';
 import { type Database, openDatabase, sql } from './db/client';
-import { type AppConfig, loadConfig } from './env';
+import { type AppConfig, loadConfig, type TrustProxy } from './env';
 import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './events/changeBus';
 import { eventRoutes } from './events/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
@@ -27,6 +27,9 @@ import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
 import { registerNotifications } from './notifications/routes';
 import { syncRoutes } from './sync/routes';
+
+/** Seconds a 503 asks clients to wait: about as long as a database restart or failover takes. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Largest request body accepted, in bytes (1 MB). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -54,7 +57,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const app = Fastify({
     logger: options.logger ? { level: config.logLevel } : false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { maxParamLength: 200 },
   });
   const changes =
@@ -137,6 +140,14 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }
     if (writes && request.session?.user) {
       await enforce(app.limits.writes, request, 'changes in a short time');
+    }
+  });
+
+  // Every 503 (a database that is down, an SMS provider that failed) says when to come back, so
+  // clients and proxies retry after a pause instead of at once.
+  app.addHook('onSend', async (_request, reply) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) {
+      reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     }
   });
 
@@ -224,3 +235,18 @@ function answersJsonNotFound(request: FastifyRequest): boolean {
 
 const notFoundError = (request: FastifyRequest) =>
   new HttpError(404, `No route ${request.method} ${request.url.split('?')[0]}.`);
+
+/**
+ * The TRUST_PROXY setting as Fastify's trustProxy. A hop count becomes a function: Fastify 5 reads a
+ * bare number as trusting no one (it cannot check the nearest peer), so every client behind the proxy
+ * would share the proxy's address and its rate limits.
+ */
+function fastifyTrustProxy(
+  setting: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') {
+    const hops = setting;
+    return hops > 0 ? (_address, hop) => hop < hops : false;
+  }
+  return setting;
+}

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEMO_AUTH_WARNING, loadConfig } from './env';
+import { DEMO_AUTH_WARNING, loadConfig, TRUST_PROXY_TRUE_WARNING } from './env';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -49,5 +49,55 @@ describe('start-up settings', () => {
     // A database nobody listens on: the warning must come before the server even tries to connect.
     const output = await startServer({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, /AUTH_MODE/);
     expect(output).toContain(DEMO_AUTH_WARNING);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy when unset or turned off (F12)', () => {
+    for (const value of [undefined, '', 'false', '0', 'no', 'off']) {
+      const config = loadConfig(value === undefined ? {} : { TRUST_PROXY: value });
+      expect(config.trustProxy, String(value)).toBe(false);
+      expect(config.warnings).toEqual([]);
+    }
+  });
+
+  it('reads a number as the count of proxy hops in front of the server (F12)', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: ' 2 ' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '1' }).warnings).toEqual([]);
+  });
+
+  it('reads a comma list of proxy addresses and ranges (F12)', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.1.0/24,::1 ,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '10.0.1.0/24',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it('reads true as one proxy hop and warns, since trusting every hop lets a client choose its own address (F12)', () => {
+    for (const value of ['true', 'yes', 'on', 'TRUE']) {
+      const config = loadConfig({ TRUST_PROXY: value });
+      expect(config.trustProxy, value).toBe(1);
+      expect(config.warnings).toEqual([TRUST_PROXY_TRUE_WARNING]);
+    }
+    expect(TRUST_PROXY_TRUE_WARNING).toContain('TRUST_PROXY=1');
+  });
+
+  it('refuses anything else with a message naming TRUST_PROXY (F12)', () => {
+    for (const value of [
+      'maybe',
+      '-1',
+      '1.5',
+      '10.0.0.300',
+      '10.0.0.0/33',
+      '10.0.0.1,,',
+      'proxy.example.com',
+      '1000',
+    ]) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: must be/);
+    }
   });
 });

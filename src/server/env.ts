@@ -1,8 +1,46 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+/** Printed when TRUST_PROXY=true is read as one hop. */
+export const TRUST_PROXY_TRUE_WARNING =
+  'WARNING: TRUST_PROXY=true would believe every X-Forwarded-For entry, so any client could name its own address and walk past the per-address limits. It is read as TRUST_PROXY=1 (one proxy in front of the server). Set TRUST_PROXY to the number of proxies, or to their addresses, to silence this.';
+
+/** Who may set X-Forwarded-*: nobody, the nearest `n` hops, or the listed addresses and ranges. */
+export type TrustProxy = false | number | string[];
+
+const TRUST_PROXY_PROBLEM =
+  'must be false, a number of proxies in front of the server (such as 1), or a comma list of their addresses or CIDR ranges';
+/** The names proxy-addr knows for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((raw, ctx): { value: TrustProxy; trueGiven: boolean } => {
+    const value = (raw ?? '').trim().toLowerCase();
+    if (['', 'false', '0', 'no', 'off'].includes(value)) return { value: false, trueGiven: false };
+    // Trusting every hop is what lets a client rotate X-Forwarded-For past the rate limits; the
+    // setting most deployments meant by it is the one proxy they run.
+    if (['true', 'yes', 'on'].includes(value)) return { value: 1, trueGiven: true };
+    if (/^\d+$/.test(value) && Number(value) <= 32) return { value: Number(value), trueGiven: false };
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (entries.every(isProxyAddress)) return { value: entries, trueGiven: false };
+    ctx.addIssue({ code: 'custom', message: TRUST_PROXY_PROBLEM });
+    return z.NEVER;
+  });
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
@@ -19,7 +57,7 @@ const envSchema = z.object({
     .regex(/^[A-Z]{2}$/, 'must be a two-letter country code such as US')
     .default('US'),
   SEED_SAMPLE_USERS: flag.optional(),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: trustProxySetting,
   SESSION_IDLE_MINUTES: z.coerce
     .number({ error: 'must be a number of minutes' })
     .int()
@@ -88,7 +126,11 @@ export interface AppConfig {
   authMode: 'demo' | 'otp';
   defaultCountry: string;
   seedSampleUsers: boolean;
-  trustProxy: boolean;
+  /**
+   * Whose X-Forwarded-* headers are believed: false (none), the nearest `n` hops (only safe when the
+   * server cannot be reached but through its proxies), or the proxies' addresses and ranges.
+   */
+  trustProxy: TrustProxy;
   logLevel: string;
   push: {
     vapidPublicKey: string | undefined;
@@ -98,6 +140,11 @@ export interface AppConfig {
     allowLoopback: boolean;
     /** How long one push may take before it is abandoned. */
     timeoutMs: number;
+    /** Pushes under way at once, over all push services, and to any one endpoint (F4). */
+    maxConcurrent: number;
+    maxPerEndpoint: number;
+    /** The first retry's wait after a 429 or 5xx without Retry-After; each next one waits 4× longer. */
+    retryBaseMs: number;
   };
   /** How often due reminders are looked for; 0 turns the loop off (tests that drive it by hand). */
   reminderTickMs: number;
@@ -142,7 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     defaultCountry: e.DEFAULT_COUNTRY,
     // Sample assignees exist by default on the embedded database only; a shared deployment opts in.
     seedSampleUsers: e.SEED_SAMPLE_USERS ?? !e.DATABASE_URL,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY.value,
     logLevel: e.LOG_LEVEL,
     push: {
       vapidPublicKey: e.VAPID_PUBLIC_KEY,
@@ -150,9 +197,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       subject: e.VAPID_SUBJECT,
       allowLoopback: e.PUSH_ALLOW_LOOPBACK,
       timeoutMs: e.PUSH_TIMEOUT_MS,
+      maxConcurrent: 32,
+      maxPerEndpoint: 2,
+      retryBaseMs: 1_000,
     },
     reminderTickMs: e.REMINDER_TICK_MS,
     clientDir: e.CLIENT_DIR,
-    warnings: e.DATABASE_URL && !env.AUTH_MODE ? [DEMO_AUTH_WARNING] : [],
+    warnings: [
+      ...(e.DATABASE_URL && !env.AUTH_MODE ? [DEMO_AUTH_WARNING] : []),
+      ...(e.TRUST_PROXY.trueGiven ? [TRUST_PROXY_TRUE_WARNING] : []),
+    ],
   };
 }

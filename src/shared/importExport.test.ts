@@ -1,13 +1,16 @@
 import fc from 'fast-check';
+import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import {
+  csvCell,
   type ExportSource,
   exportCsv,
   exportDocument,
   IMPORT_NAMESPACE,
   importFileProblem,
   parseImport,
+  readCsvCell,
   readDate,
 } from './importExport';
 import { ITEM_STATUSES, type ItemType } from './item';
@@ -171,6 +174,196 @@ describe('Outpost JSON', () => {
   });
 });
 
+/** Any item set a person could make: every field set or not, text that needs care, a tree of any shape. */
+const fullItems = fc
+  .array(
+    fc.record({
+      type: fc.constantFrom<ItemType>('campaign', 'task', 'todo'),
+      title: fc
+        .tuple(
+          fc.constantFrom('', '=', '+', '-', '@', "'=", 'Ünïcode ', '"quoted" '),
+          fc.string({ maxLength: 30 }),
+        )
+        .map(([a, b]) => `${a}${b}`.trim())
+        .filter((t) => t !== ''),
+      description: fc.option(
+        fc
+          .tuple(
+            fc.constantFrom('', ' ', '\t', '\r', '\n', '=', "'-", ','),
+            fc.string({ maxLength: 40 }),
+            fc.constantFrom('', ' ', '\n'),
+          )
+          .map(([a, b, c]) => `${a}${b}${c}`)
+          .filter((d) => d.trim() !== ''),
+        { nil: null },
+      ),
+      status: fc.constantFrom(...ITEM_STATUSES),
+      parentPick: fc.nat(),
+      due: fc.option(fc.constantFrom('2030-05-01', '2031-12-31', '2032-02-29'), { nil: null }),
+      end: fc.option(fc.constantFrom('2030-06-01', '2033-01-15'), { nil: null }),
+      remind: fc.option(
+        fc
+          .date({
+            min: new Date('2000-01-01T00:00:00Z'),
+            max: new Date('2199-12-31T00:00:00Z'),
+            noInvalidDate: true,
+          })
+          .map((d) => d.toISOString()),
+        { nil: null },
+      ),
+      rule: fc.option(
+        fc.constantFrom(
+          'FREQ=DAILY',
+          'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
+          'FREQ=MONTHLY;BYDAY=-1FR',
+          'FREQ=YEARLY;COUNT=3',
+        ),
+        { nil: null },
+      ),
+      assignee: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: null }),
+      series: fc.option(fc.uuid({ version: 4 }), { nil: null }),
+      age: fc.integer({ min: 0, max: 100 }),
+    }),
+    { maxLength: 20 },
+  )
+  .map((rows) => {
+    const out: ExportSource[] = [];
+    rows.forEach((row, index) => {
+      const allowed = out.filter((p) =>
+        row.type === 'task' ? p.type === 'campaign' : row.type === 'todo' ? p.type !== 'todo' : false,
+      );
+      const parent =
+        allowed.length > 0 && row.parentPick % 3 !== 0 ? allowed[row.parentPick % allowed.length] : undefined;
+      const repeats = row.type !== 'campaign' && row.due !== null ? row.rule : null;
+      out.push(
+        source({
+          id: index + 1,
+          type: row.type,
+          title: row.title,
+          description: row.description,
+          status: row.status,
+          due_date: row.due,
+          end_date: row.end,
+          remind_at: row.remind,
+          recurrence: repeats,
+          series_uuid: repeats === null ? null : row.series,
+          assigned_to: row.assignee,
+          parent_id: parent?.id ?? null,
+          // Made in any order, but never before the parent it was made under.
+          created_at: new Date(Date.parse(at) + (index + row.age) * 60_000).toISOString(),
+        }),
+      );
+    });
+    return out;
+  });
+
+/** What an import of `items` should plan: each item as it was, in the order it was made, parents first. */
+function expectedPlan(items: readonly ExportSource[]) {
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const made = new Map(items.map((i) => [i.id, i.created_at]));
+  const placed = new Set<number>();
+  const order: ExportSource[] = [];
+  const remaining = [...items].sort((a, b) => made.get(a.id)!.localeCompare(made.get(b.id)!) || a.id - b.id);
+  while (remaining.length > 0) {
+    const index = remaining.findIndex((i) => i.parent_id === null || placed.has(i.parent_id));
+    const [next] = remaining.splice(index, 1);
+    placed.add(next!.id);
+    order.push(next!);
+  }
+  return order.map((i) => ({
+    uuid: i.uuid,
+    parent_uuid: i.parent_id === null ? null : (byId.get(i.parent_id)?.uuid ?? null),
+    type: i.type,
+    title: i.title,
+    description: i.description,
+    status: i.status,
+    due_date: i.due_date,
+    end_date: i.end_date,
+    remind_at: i.remind_at ?? null,
+    recurrence: i.recurrence ?? null,
+    assigned_to: i.assigned_to,
+    series_uuid: i.series_uuid ?? null,
+  }));
+}
+
+describe('export identity', () => {
+  it('Outpost JSON: export then import gives back every item with every field, in order (export identity)', () => {
+    fc.assert(
+      fc.property(fullItems, (items) => {
+        const doc = exportDocument(items, { id: 7, name: 'Sam' }, new Date(at));
+        const plan = parseImport(JSON.stringify(doc), { fileName: 'x.json', userId: 7 });
+        expect(plan.problems).toEqual([]);
+        expect(plan.warnings).toEqual([]);
+        expect(plan.items).toEqual(expectedPlan(items));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('Outpost CSV: export then import gives back every item with every field, in order (export identity)', () => {
+    fc.assert(
+      fc.property(fullItems, (items) => {
+        const plan = parseImport(exportCsv(items), { fileName: 'x.csv', userId: 7 });
+        if (items.length === 0) return;
+        expect(plan.problems).toEqual([]);
+        expect(plan.warnings).toEqual([]);
+        expect(plan.items).toEqual(expectedPlan(items));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps the order items were made in, also for a child made before its parent (export identity)', () => {
+    const made = (minute: number) => new Date(Date.parse(at) + minute * 60_000).toISOString();
+    const items = [
+      source({ id: 1, type: 'campaign', title: 'C', created_at: made(5) }),
+      source({ id: 2, type: 'task', title: 'T early', parent_id: 1, created_at: made(1) }),
+      source({ id: 3, type: 'todo', title: 'D', parent_id: 2, created_at: made(4) }),
+      source({ id: 4, type: 'task', title: 'T later', parent_id: 1, created_at: made(3) }),
+      source({ id: 5, type: 'todo', title: 'Loose', created_at: made(2) }),
+    ];
+    const want = ['Loose', 'C', 'T early', 'T later', 'D'];
+    const json = parseImport(JSON.stringify(exportDocument(items, null, new Date(at))), {
+      fileName: 'x.json',
+      userId: 0,
+    });
+    expect(json.items.map((i) => i.title)).toEqual(want);
+    expect(parseImport(exportCsv(items), { fileName: 'x.csv', userId: 0 }).items.map((i) => i.title)).toEqual(
+      want,
+    );
+  });
+
+  it('leaves out, and lists, a reminder or repeat rule it cannot use, importing the rest of the item (export identity)', () => {
+    const doc = {
+      format: 'outpost',
+      version: 1,
+      user: null,
+      items: [
+        { uuid: uuidV5('a', IMPORT_NAMESPACE), type: 'todo', title: 'a', remind_at: 'tomorrow at 9' },
+        {
+          uuid: uuidV5('b', IMPORT_NAMESPACE),
+          type: 'todo',
+          title: 'b',
+          recurrence: 'FREQ=MONTHLY;BYDAY=53MO',
+          due_date: '2030-01-01',
+        },
+        { uuid: uuidV5('c', IMPORT_NAMESPACE), type: 'todo', title: 'c', recurrence: 'FREQ=DAILY' },
+      ],
+    };
+    const plan = parseImport(JSON.stringify(doc), { fileName: 'a.json', userId: 0 });
+    expect(plan.items.map((i) => [i.title, i.remind_at, i.recurrence])).toEqual([
+      ['a', null, null],
+      ['b', null, null],
+      ['c', null, null],
+    ]);
+    expect(plan.warnings.map((w) => [w.line, w.reason])).toEqual([
+      [1, 'Its reminder “tomorrow at 9” is not a date and time: left out'],
+      [2, expect.stringMatching(/^Its repeat rule cannot be used \(In a monthly rule/)],
+      [3, 'Its repeat rule cannot be used (A repeating item needs a due date.): left out'],
+    ]);
+  });
+});
+
 describe('Outpost CSV', () => {
   it('round-trips the tree through export and import, and a second import derives the same uuids', () => {
     fc.assert(
@@ -212,6 +405,134 @@ describe('Outpost CSV', () => {
         },
       ),
     );
+  });
+
+  it('writes cells a spreadsheet would run as formulas with a leading quote, and reads them back without it (CSV injection)', () => {
+    const risky = [
+      '=HYPERLINK("http://x.example","y")',
+      '+1+2',
+      '-2+3',
+      '@SUM(A1)',
+      "'=already quoted",
+      "''+twice",
+    ];
+    const items = risky.map((title, n) =>
+      source({
+        id: n + 1,
+        type: 'todo',
+        title,
+        description: ['\tcmd', '\rline', '=1+1', null, '-', '@'][n] ?? null,
+      }),
+    );
+    const csv = exportCsv(items);
+    const cells = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''))
+      .data.slice(1)
+      .flat();
+    for (const cell of cells) expect(cell, JSON.stringify(cell)).not.toMatch(/^[=+\-@\t\r]/);
+    expect(csv).toContain(`"'=HYPERLINK(""http://x.example"",""y"")"`);
+    const plan = parseImport(csv, { fileName: 'risky.csv', userId: 1 });
+    expect(plan.problems).toEqual([]);
+    expect(plan.items.map((i) => [i.title, i.description])).toEqual(
+      items.map((i) => [i.title, i.description]),
+    );
+    // A quote a person typed before an ordinary word is theirs, not ours: kept both ways.
+    expect(parseImport("type,title\ntodo,'quoted\n", { fileName: 'q.csv', userId: 1 }).items[0]?.title).toBe(
+      "'quoted",
+    );
+    expect(parseImport('type,title\ntodo,=raw\n', { fileName: 'q.csv', userId: 1 }).items[0]?.title).toBe(
+      '=raw',
+    );
+  });
+
+  it('reads back any text it writes into a cell, whatever it starts with (CSV injection)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', '=', '+', '-', '@', '\t', '\r', "'", "'=", "''-", ' '),
+        fc.string(),
+        (start, rest) => {
+          const value = start + rest;
+          expect(readCsvCell(csvCell(value))).toBe(value);
+          expect(csvCell(value)).not.toMatch(/^[=+\-@\t\r]/);
+        },
+      ),
+    );
+  });
+
+  it('keeps children under their own parent when two parents share a title (CSV round trip)', () => {
+    const items = [
+      source({ id: 1, type: 'campaign', title: 'Home', created_at: '2030-01-01T00:00:00.000Z' }),
+      source({ id: 2, type: 'task', title: 'Paint', parent_id: 1, created_at: '2030-01-02T00:00:00.000Z' }),
+      source({ id: 3, type: 'campaign', title: 'Home', created_at: '2030-01-03T00:00:00.000Z' }),
+      source({ id: 4, type: 'task', title: 'Sell', parent_id: 3, created_at: '2030-01-04T00:00:00.000Z' }),
+      source({ id: 5, type: 'todo', title: 'Brush', parent_id: 2, created_at: '2030-01-05T00:00:00.000Z' }),
+    ];
+    const plan = parseImport(exportCsv(items), { fileName: 'homes.csv', userId: 1 });
+    expect(plan.problems).toEqual([]);
+    const uuid = (id: number) => items.find((i) => i.id === id)?.uuid;
+    const parentOf = (title: string) => plan.items.find((i) => i.title === title)?.parent_uuid;
+    expect(parentOf('Paint')).toBe(uuid(1));
+    expect(parentOf('Sell')).toBe(uuid(3));
+    expect(parentOf('Brush')).toBe(uuid(2));
+    // A file without uuids (made by hand) names a parent by the nearest row above with that title.
+    const handMade =
+      'type,title,parent_title\ncampaign,Home\ntask,Paint,Home\ncampaign,Home\ntask,Sell,Home\n';
+    const byHand = parseImport(handMade, { fileName: 'hand.csv', userId: 1 }).items;
+    expect(byHand.map((i) => byHand.findIndex((p) => p.uuid === i.parent_uuid))).toEqual([-1, 0, -1, 2]);
+  });
+
+  it('keeps white space around descriptions (CSV round trip)', () => {
+    const descriptions = ['  indented', 'trailing  ', '\n\nafter blank lines\n', ' both \t'];
+    const items = descriptions.map((description, n) =>
+      source({ id: n + 1, type: 'todo', title: `t${n}`, description }),
+    );
+    const plan = parseImport(exportCsv(items), { fileName: 'ws.csv', userId: 1 });
+    expect(plan.items.map((i) => i.description)).toEqual(descriptions);
+  });
+
+  it('writes each uuid and reads it back, so importing your own CSV again doubles nothing (CSV round trip)', () => {
+    const items = [
+      source({ id: 1, type: 'campaign', title: 'Move' }),
+      source({ id: 2, type: 'task', title: 'Pack', parent_id: 1 }),
+    ];
+    const csv = exportCsv(items);
+    expect(csv.split('\r\n')[0]).toContain('uuid');
+    const plan = parseImport(csv, { fileName: 'renamed copy.csv', userId: 9 });
+    expect(plan.items.map((i) => [i.uuid, i.parent_uuid])).toEqual([
+      [items[0]!.uuid, null],
+      [items[1]!.uuid, items[0]!.uuid],
+    ]);
+    const doubled = parseImport(`${csv}\r\n${csv.split('\r\n')[1]}`, { fileName: 'd.csv', userId: 9 });
+    expect(doubled.items).toHaveLength(2);
+    expect(doubled.problems.map((p) => [p.line, p.reason])).toEqual([[4, 'The same uuid as line 2']]);
+    const bad = parseImport('type,title,uuid\ntodo,x,not-a-uuid\n', { fileName: 'b.csv', userId: 9 });
+    expect(bad.problems.map((p) => p.reason)).toEqual(['Its uuid “not-a-uuid” is not a uuid']);
+  });
+
+  it('reads common words for a status and lists the ones it does not know (CSV round trip)', () => {
+    const rows = [
+      ['done', 'completed'],
+      ['Completed', 'completed'],
+      ['complete', 'completed'],
+      ['FINISHED', 'completed'],
+      ['in progress', 'in_progress'],
+      ['In-Progress', 'in_progress'],
+      ['in_progress', 'in_progress'],
+      ['doing', 'in_progress'],
+      ['started', 'in_progress'],
+      ['todo', 'pending'],
+      ['to do', 'pending'],
+      ['open', 'pending'],
+      ['pending', 'pending'],
+      ['', 'pending'],
+      ['blocked', 'pending'],
+    ] as const;
+    const csv = `type,title,status\n${rows.map(([status], n) => `todo,t${n},${status}`).join('\n')}\n`;
+    const plan = parseImport(csv, { fileName: 's.csv', userId: 1 });
+    expect(plan.items.map((i) => i.status)).toEqual(rows.map(([, want]) => want));
+    expect(plan.problems).toEqual([]);
+    expect(plan.warnings).toEqual([
+      { line: 16, text: 'todo,t14,blocked', reason: 'Unknown status “blocked”: imported as pending' },
+    ]);
   });
 
   it('says why each junk line was skipped, and that nothing could be read', () => {

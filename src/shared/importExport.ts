@@ -1,14 +1,8 @@
 import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
 import { ALLOWED_PARENT_TYPES } from './hierarchy';
-import {
-  DESCRIPTION_MAX_LENGTH,
-  ITEM_STATUSES,
-  ITEM_TYPES,
-  type ItemStatus,
-  type ItemType,
-  TITLE_MAX_LENGTH,
-} from './item';
+import { DESCRIPTION_MAX_LENGTH, ITEM_TYPES, type ItemStatus, type ItemType, TITLE_MAX_LENGTH } from './item';
+import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
 
 /**
  * Outpost's export and import (ARCHITECTURE §5): the Outpost JSON document (as GET /api/export), the
@@ -22,7 +16,26 @@ export const EXPORT_VERSION = 1;
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 /** The namespace of every uuid an import derives (a random v4, fixed forever). */
 export const IMPORT_NAMESPACE = '3f1c2b9e-7a55-4d0e-9a3c-5b8e2f6d1a47';
-export const CSV_COLUMNS = ['type', 'title', 'description', 'status', 'due_date', 'parent_title'] as const;
+/**
+ * Outpost CSV's columns: the spec's six first (what a person reads), then the uuids that make a
+ * second import of the same file double nothing and name a parent exactly, titles alike or not, then
+ * the rest of what a person sets on an item, so a CSV round trip loses nothing either.
+ */
+export const CSV_COLUMNS = [
+  'type',
+  'title',
+  'description',
+  'status',
+  'due_date',
+  'parent_title',
+  'uuid',
+  'parent_uuid',
+  'end_date',
+  'remind_at',
+  'recurrence',
+  'assigned_to',
+  'series_uuid',
+] as const;
 
 /** The fields of an item an export carries. */
 export interface ExportSource {
@@ -37,13 +50,17 @@ export interface ExportSource {
   due_date: string | null;
   end_date: string | null;
   remind_at?: string | null;
+  recurrence?: string | null;
+  series_uuid?: string | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
 }
 
-export interface ExportItem extends Omit<ExportSource, 'remind_at'> {
+export interface ExportItem extends Omit<ExportSource, 'remind_at' | 'recurrence' | 'series_uuid'> {
   remind_at: string | null;
+  recurrence: string | null;
+  series_uuid: string | null;
   parent_uuid: string | null;
 }
 
@@ -59,6 +76,81 @@ export interface ExportDocument {
 /** An item's uuid, or one derived from its id for rows from before every item had one. */
 const uuidOf = (item: ExportSource) => item.uuid ?? uuidV5(`item:${item.id}`, IMPORT_NAMESPACE);
 
+/**
+ * `list` with every item after its parent (when its parent is in the list) and otherwise as early as
+ * the order given allows: of the items whose parent is placed, the first in `list` goes next (Kahn's
+ * order with a heap), so the order items were made in survives a round trip. `stuck` are items
+ * whose parents form a loop.
+ */
+function parentsFirst<T>(
+  list: readonly T[],
+  key: (item: T) => string | number,
+  parentKey: (item: T) => string | number | null,
+): { ordered: T[]; stuck: T[] } {
+  const present = new Set(list.map(key));
+  const waiting = new Map<string | number, number[]>();
+  const heap: number[] = [];
+  const push = (index: number) => {
+    heap.push(index);
+    for (let i = heap.length - 1; i > 0; ) {
+      const up = (i - 1) >> 1;
+      if (heap[up]! <= heap[i]!) break;
+      [heap[up], heap[i]] = [heap[i]!, heap[up]!];
+      i = up;
+    }
+  };
+  const pop = (): number => {
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let least = i;
+        if (l < heap.length && heap[l]! < heap[least]!) least = l;
+        if (r < heap.length && heap[r]! < heap[least]!) least = r;
+        if (least === i) break;
+        [heap[least], heap[i]] = [heap[i]!, heap[least]!];
+        i = least;
+      }
+    }
+    return top;
+  };
+  list.forEach((item, index) => {
+    const parent = parentKey(item);
+    // Its own parent: a loop of one, left for `stuck`.
+    if (parent !== null && parent === key(item)) return;
+    if (parent === null || !present.has(parent)) {
+      push(index);
+      return;
+    }
+    const siblings = waiting.get(parent);
+    if (siblings) siblings.push(index);
+    else waiting.set(parent, [index]);
+  });
+  const ordered: T[] = [];
+  while (heap.length > 0) {
+    const item = list[pop()]!;
+    ordered.push(item);
+    for (const child of waiting.get(key(item)) ?? []) push(child);
+    waiting.delete(key(item));
+  }
+  const placed = new Set(ordered);
+  return { ordered, stuck: list.filter((item) => !placed.has(item)) };
+}
+
+/** Items in the order they were made (created_at, then id), parents first. */
+function exportOrder(items: readonly ExportSource[]): ExportSource[] {
+  const byAge = [...items].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
+  const { ordered, stuck } = parentsFirst(
+    byAge,
+    (i) => i.id,
+    (i) => i.parent_id,
+  );
+  return [...ordered, ...stuck];
+}
+
 /** The Outpost JSON document of these items (parents are named by uuid; one not exported by none). */
 export function exportDocument(
   items: readonly ExportSource[],
@@ -66,10 +158,7 @@ export function exportDocument(
   now: Date,
 ): ExportDocument {
   const byId = new Map(items.map((i) => [i.id, i]));
-  const order: ExportSource[] = [...items].sort(
-    (a, b) =>
-      ITEM_TYPES.indexOf(a.type) - ITEM_TYPES.indexOf(b.type) || a.created_at.localeCompare(b.created_at),
-  );
+  const order = exportOrder(items);
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -90,6 +179,8 @@ export function exportDocument(
         due_date: i.due_date,
         end_date: i.end_date,
         remind_at: i.remind_at ?? null,
+        recurrence: i.recurrence ?? null,
+        series_uuid: i.series_uuid ?? null,
         created_at: i.created_at,
         updated_at: i.updated_at,
         completed_at: i.completed_at,
@@ -98,22 +189,50 @@ export function exportDocument(
   };
 }
 
-/** Outpost CSV: `type,title,description,status,due_date,parent_title`, parents before children. */
+/**
+ * A cell that a spreadsheet would run as a formula (OWASP CSV injection: it starts with =, +, -, @,
+ * a tab or a carriage return) goes out with a leading `'`, which spreadsheets show as text. A cell
+ * that already starts with quotes before such a character gets one more, so reading strips exactly
+ * one and every text comes back as it was.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/** The text as an export writes it into a CSV cell (see FORMULA_START). */
+export function csvCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** A CSV cell's text as it was before csvCell. */
+export function readCsvCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
+}
+
+/** Outpost CSV (CSV_COLUMNS), parents before children, in the order the items were made. */
 export function exportCsv(items: readonly ExportSource[]): string {
   const byId = new Map(items.map((i) => [i.id, i]));
-  const order = [...items].sort(
-    (a, b) =>
-      ITEM_TYPES.indexOf(a.type) - ITEM_TYPES.indexOf(b.type) || a.created_at.localeCompare(b.created_at),
+  const rows = exportOrder(items).map((i) => {
+    const parent = i.parent_id === null ? undefined : byId.get(i.parent_id);
+    const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
+      type: i.type,
+      title: i.title,
+      description: i.description ?? '',
+      status: i.status,
+      due_date: i.due_date ?? '',
+      parent_title: parent?.title ?? '',
+      uuid: uuidOf(i),
+      parent_uuid: parent ? uuidOf(parent) : '',
+      end_date: i.end_date ?? '',
+      remind_at: i.remind_at ?? '',
+      recurrence: i.recurrence ?? '',
+      assigned_to: i.assigned_to === null ? '' : String(i.assigned_to),
+      series_uuid: i.series_uuid ?? '',
+    };
+    return CSV_COLUMNS.map((c) => cells[c]);
+  });
+  return Papa.unparse(
+    { fields: [...CSV_COLUMNS], data: rows.map((row) => row.map(csvCell)) },
+    { newline: '\r\n' },
   );
-  const rows = order.map((i) => [
-    i.type,
-    i.title,
-    i.description ?? '',
-    i.status,
-    i.due_date ?? '',
-    (i.parent_id === null ? undefined : byId.get(i.parent_id))?.title ?? '',
-  ]);
-  return Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: '\r\n' });
 }
 
 /** The download name for an export made at `now`: outpost-YYYY-MM-DD.json (or .csv). */
@@ -134,6 +253,14 @@ export interface ImportItem {
   description: string | null;
   status: ItemStatus;
   due_date: string | null;
+  end_date: string | null;
+  /** An ISO 8601 instant in UTC, as the API stores it. */
+  remind_at: string | null;
+  /** The rule in its stored spelling (formatRecurrence). */
+  recurrence: string | null;
+  /** Kept as the file has it; the device drops one it cannot assign to (dataTransfer). */
+  assigned_to: number | null;
+  series_uuid: string | null;
 }
 
 export interface ImportProblem {
@@ -149,7 +276,12 @@ export interface ImportPlan {
   source: ImportSource | null;
   items: ImportItem[];
   counts: Record<ItemType, number>;
+  /** Lines (or items) left out, with why. */
   problems: ImportProblem[];
+  /** Lines imported with something changed (an unknown status read as pending…), with what. */
+  warnings: ImportProblem[];
+  /** The line (CSV) or item number (JSON) each of `items` came from, for warnings found later. */
+  lines: number[];
   /** Why nothing can be imported (empty, unreadable, wrong shape); null when the plan may be run. */
   error: string | null;
 }
@@ -220,10 +352,24 @@ function emptyPlan(
   error: string | null,
   problems: ImportProblem[] = [],
 ): ImportPlan {
-  return { source, items: [], counts: { campaign: 0, task: 0, todo: 0 }, problems, error };
+  return {
+    source,
+    items: [],
+    counts: { campaign: 0, task: 0, todo: 0 },
+    problems,
+    warnings: [],
+    lines: [],
+    error,
+  };
 }
 
-function finish(source: ImportSource, items: ImportItem[], problems: ImportProblem[]): ImportPlan {
+function finish(
+  source: ImportSource,
+  placed: { items: ImportItem[]; lines: number[] },
+  problems: ImportProblem[],
+  warnings: ImportProblem[] = [],
+): ImportPlan {
+  const { items, lines } = placed;
   const counts: Record<ItemType, number> = { campaign: 0, task: 0, todo: 0 };
   for (const item of items) counts[item.type] += 1;
   const error =
@@ -232,7 +378,143 @@ function finish(source: ImportSource, items: ImportItem[], problems: ImportProbl
         ? 'No line of this file could be read as an item.'
         : 'This file holds no items.'
       : null;
-  return { source, items, counts, problems, error };
+  return { source, items, counts, problems, warnings, lines, error };
+}
+
+/** The words people write for a status (a spreadsheet's 'Done', 'In progress'), spaces for - and _. */
+const STATUS_WORDS: Record<string, ItemStatus> = {
+  pending: 'pending',
+  todo: 'pending',
+  'to do': 'pending',
+  open: 'pending',
+  'not started': 'pending',
+  queued: 'pending',
+  in_progress: 'in_progress',
+  'in progress': 'in_progress',
+  doing: 'in_progress',
+  started: 'in_progress',
+  active: 'in_progress',
+  completed: 'completed',
+  complete: 'completed',
+  done: 'completed',
+  finished: 'completed',
+};
+
+/** A status read from a file: '' is pending, a word it does not know is null (the caller says so). */
+export function readStatus(text: string): ItemStatus | null {
+  const word = text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
+  if (word === '') return 'pending';
+  return STATUS_WORDS[word] ?? STATUS_WORDS[word.replaceAll(' ', '_')] ?? null;
+}
+
+/** A reminder read from a file: an ISO 8601 instant with a zone, as the API takes it; else null. */
+export function readInstant(text: string): string | null {
+  const value = text.trim();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i.test(value))
+    return null;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : new Date(at).toISOString();
+}
+
+/**
+ * The fields beyond title, type, status and parent, read from their texts (null or '' for none).
+ * Something that is there but cannot be used (a reminder that is no instant, a rule the item could
+ * not keep) is left out and said in `warn`: the rest of the item still comes in.
+ */
+function readMore(
+  raw: {
+    type: ItemType;
+    due_date: string | null;
+    end_date: string | null;
+    remind_at: string | null;
+    recurrence: string | null;
+    assigned_to: string | number | null;
+    series_uuid: string | null;
+  },
+  warn: (reason: string) => void,
+): Pick<ImportItem, 'due_date' | 'end_date' | 'remind_at' | 'recurrence' | 'assigned_to' | 'series_uuid'> {
+  const given = (v: string | null) => (v === null || v.trim() === '' ? null : v);
+  const due = given(raw.due_date);
+  const due_date = due === null ? null : readDate(due);
+  if (due !== null && due_date === null) warn(`Its due date “${shorten(due)}” is not a date: left out`);
+  const end = given(raw.end_date);
+  const end_date = end === null ? null : readDate(end);
+  if (end !== null && end_date === null) warn(`Its end date “${shorten(end)}” is not a date: left out`);
+  const remind = given(raw.remind_at);
+  const remind_at = remind === null ? null : readInstant(remind);
+  if (remind !== null && remind_at === null)
+    warn(`Its reminder “${shorten(remind)}” is not a date and time: left out`);
+  let recurrence: string | null = null;
+  const rule = given(raw.recurrence);
+  if (rule !== null) {
+    const parsed = parseRecurrence(rule);
+    // An end already past is no reason to refuse a rule an exported item had: judged as stored.
+    const problem = parsed.ok
+      ? recurrenceProblem({ type: raw.type, due_date, recurrence: rule }, '0000-00-00')
+      : parsed.message;
+    if (problem === null && parsed.ok) recurrence = formatRecurrence(parsed.rule);
+    else warn(`Its repeat rule cannot be used (${problem}): left out`);
+  }
+  const assignee = typeof raw.assigned_to === 'number' ? String(raw.assigned_to) : given(raw.assigned_to);
+  const assigned_to = assignee !== null && /^\d{1,9}$/.test(assignee.trim()) ? Number(assignee) : null;
+  if (assignee !== null && (assigned_to === null || assigned_to === 0))
+    warn(`Its assignee “${shorten(assignee)}” is not a user id: left out`);
+  const series = given(raw.series_uuid);
+  const series_uuid = series !== null && UUID.test(series.trim()) ? series.trim().toLowerCase() : null;
+  return { due_date, end_date, remind_at, recurrence, assigned_to: assigned_to || null, series_uuid };
+}
+
+/** A line of a file read into an item, before its place among the others is checked. */
+interface ReadEntry extends ImportItem {
+  line: number;
+  text: string;
+}
+
+/**
+ * The plan's items from what the lines gave: parents first, a parent of the wrong type, in a loop or
+ * itself left out makes a problem of its children too (never a silent move to the top level). A
+ * parent_uuid that names no line names an item already stored.
+ */
+function placeEntries(
+  entries: readonly ReadEntry[],
+  problems: ImportProblem[],
+): { items: ImportItem[]; lines: number[] } {
+  const byUuid = new Map(entries.map((e) => [e.uuid, e]));
+  const { ordered, stuck } = parentsFirst(
+    entries,
+    (e) => e.uuid,
+    (e) => e.parent_uuid,
+  );
+  for (const entry of stuck)
+    problems.push({ line: entry.line, text: entry.text, reason: 'Its parents form a loop' });
+  const placed = new Set<string>();
+  const items: ImportItem[] = [];
+  const lines: number[] = [];
+  for (const entry of ordered) {
+    const parent = entry.parent_uuid === null ? undefined : byUuid.get(entry.parent_uuid);
+    const allowed: readonly ItemType[] = ALLOWED_PARENT_TYPES[entry.type];
+    if (parent && !placed.has(parent.uuid)) {
+      problems.push({ line: entry.line, text: entry.text, reason: 'Its parent could not be imported' });
+      continue;
+    }
+    if (parent && !allowed.includes(parent.type)) {
+      problems.push({
+        line: entry.line,
+        text: entry.text,
+        reason: `A ${entry.type} cannot be placed under a ${parent.type}`,
+      });
+      continue;
+    }
+    const { line, text: _text, ...item } = entry;
+    placed.add(item.uuid);
+    items.push(item);
+    lines.push(line);
+  }
+  problems.sort((a, b) => a.line - b.line);
+  return { items, lines };
 }
 
 /** Reads an import file's text into what it will create (see ImportPlan). Pure: same text, same plan. */
@@ -277,7 +559,9 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
   const mapUuid = (uuid: string) =>
     foreign ? uuidV5(`account:${ownerId}:${uuid}`, IMPORT_NAMESPACE) : uuid.toLowerCase();
   const problems: ImportProblem[] = [];
-  const read: (ImportItem & { index: number })[] = [];
+  const warnings: ImportProblem[] = [];
+  const read: ReadEntry[] = [];
+  const firstOf = new Map<string, number>();
   shape.items.forEach((raw: unknown, index) => {
     const line = index + 1;
     const item = raw as Record<string, unknown>;
@@ -298,46 +582,52 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
       problems.push({ line, text: label, reason: 'No uuid' });
       return;
     }
-    const status = (ITEM_STATUSES as readonly string[]).includes(String(item.status))
-      ? (item.status as ItemStatus)
-      : 'pending';
+    const uuid = mapUuid(item.uuid);
+    const first = firstOf.get(uuid);
+    if (first !== undefined) {
+      problems.push({ line, text: label, reason: `The same uuid as item ${first}` });
+      return;
+    }
+    firstOf.set(uuid, line);
+    const statusText = typeof item.status === 'string' ? item.status : '';
+    let status = readStatus(statusText);
+    if (status === null) {
+      warnings.push({
+        line,
+        text: label,
+        reason: `Unknown status “${shorten(statusText)}”: imported as pending`,
+      });
+      status = 'pending';
+    }
     const parent =
       typeof item.parent_uuid === 'string' && UUID.test(item.parent_uuid) ? item.parent_uuid : null;
     const description = typeof item.description === 'string' ? item.description : null;
+    const textOf = (v: unknown) => (typeof v === 'string' ? v : null);
+    const more = readMore(
+      {
+        type: item.type as ItemType,
+        due_date: textOf(item.due_date),
+        end_date: textOf(item.end_date),
+        remind_at: textOf(item.remind_at),
+        recurrence: textOf(item.recurrence),
+        assigned_to: typeof item.assigned_to === 'number' ? item.assigned_to : textOf(item.assigned_to),
+        series_uuid: textOf(item.series_uuid),
+      },
+      (reason) => warnings.push({ line, text: label, reason }),
+    );
     read.push({
-      index,
-      uuid: mapUuid(item.uuid),
+      line,
+      text: label,
+      uuid,
       parent_uuid: parent === null ? null : mapUuid(parent),
       type: item.type as ItemType,
       ...fitText(item.title, description),
       status,
-      due_date: typeof item.due_date === 'string' ? readDate(item.due_date) : null,
+      ...more,
+      series_uuid: more.series_uuid === null ? null : mapUuid(more.series_uuid),
     });
   });
-  // Parents first, whatever order the file has; a parent of the wrong type is a problem, not a guess.
-  const byUuid = new Map(read.map((i) => [i.uuid, i]));
-  const items: ImportItem[] = [];
-  const seen = new Set<string>();
-  for (const type of ITEM_TYPES) {
-    for (const entry of read) {
-      if (entry.type !== type || seen.has(entry.uuid)) continue;
-      seen.add(entry.uuid);
-      const parent = entry.parent_uuid === null ? undefined : byUuid.get(entry.parent_uuid);
-      const allowed: readonly ItemType[] = ALLOWED_PARENT_TYPES[entry.type];
-      if (parent && !allowed.includes(parent.type)) {
-        problems.push({
-          line: entry.index + 1,
-          text: shorten(entry.title),
-          reason: `A ${entry.type} cannot be placed under a ${parent.type}`,
-        });
-        continue;
-      }
-      const { index: _index, ...item } = entry;
-      items.push(item);
-    }
-  }
-  problems.sort((a, b) => a.line - b.line);
-  return finish('outpost-json', items, problems);
+  return finish('outpost-json', placeEntries(read, problems), problems, warnings);
 }
 
 /** A uuid for a CSV line: from the file, the parent and the title (and how often it came before). */
@@ -355,32 +645,64 @@ function csvUuid(
 }
 
 function parseOutpostCsv(rows: string[][], header: string[], options: ImportOptions): ImportPlan {
-  const col = (name: string) => header.indexOf(name);
-  const [cType, cTitle, cDesc, cStatus, cDue, cParent] = CSV_COLUMNS.map(col);
+  const column = (name: string) => header.indexOf(name);
   const problems: ImportProblem[] = [];
-  const items: ImportItem[] = [];
-  const byTitle = new Map<string, ImportItem>();
+  const warnings: ImportProblem[] = [];
+  const entries: ReadEntry[] = [];
   const seen = new Map<string, number>();
   const source = `outpost-csv:${options.fileName}`;
+  const cUuid = column('uuid');
+  // Which uuids the file holds, so a parent_uuid may name a line further down.
+  const fileUuids = new Set(
+    rows
+      .slice(1)
+      .map((row) => readCsvCell((row[cUuid] ?? '').trim()).toLowerCase())
+      .filter((u) => UUID.test(u)),
+  );
+  const firstOf = new Map<string, number>();
+  // Files without uuids (made by hand) name a parent by title: the nearest line above with it.
+  const byTitle = new Map<string, ReadEntry>();
   rows.slice(1).forEach((row, index) => {
     const line = index + 2;
-    const get = (c: number | undefined) => (c === undefined || c < 0 ? '' : (row[c] ?? '').trim());
+    const cell = (name: string) => {
+      const c = column(name);
+      return c < 0 ? '' : readCsvCell(row[c] ?? '');
+    };
+    const get = (name: string) => {
+      const c = column(name);
+      return c < 0 ? '' : readCsvCell((row[c] ?? '').trim());
+    };
     if (row.every((f) => f.trim() === '')) return;
     const text = shorten(row.join(','));
-    const type = get(cType).toLowerCase();
+    const type = get('type').toLowerCase();
     if (!(ITEM_TYPES as readonly string[]).includes(type)) {
       problems.push({ line, text, reason: type === '' ? 'No type' : `Unknown type “${shorten(type)}”` });
       return;
     }
-    const title = get(cTitle);
+    const title = get('title');
     if (title === '') {
       problems.push({ line, text, reason: 'No title' });
       return;
     }
-    const parentTitle = get(cParent);
-    const parent = parentTitle === '' ? null : (byTitle.get(parentTitle) ?? null);
-    const allowed: readonly ItemType[] = ALLOWED_PARENT_TYPES[type as ItemType];
-    if (parentTitle !== '' && !parent) {
+    const uuidText = get('uuid').toLowerCase();
+    if (uuidText !== '' && !UUID.test(uuidText)) {
+      problems.push({ line, text, reason: `Its uuid “${shorten(uuidText)}” is not a uuid` });
+      return;
+    }
+    const first = uuidText === '' ? undefined : firstOf.get(uuidText);
+    if (first !== undefined) {
+      problems.push({ line, text, reason: `The same uuid as line ${first}` });
+      return;
+    }
+    const parentTitle = get('parent_title');
+    const parentUuidText = get('parent_uuid').toLowerCase();
+    const parentUuid = UUID.test(parentUuidText) ? parentUuidText : null;
+    const titled = parentTitle === '' ? undefined : byTitle.get(parentTitle);
+    let parent: string | null = null;
+    if (parentUuid !== null && fileUuids.has(parentUuid)) parent = parentUuid;
+    else if (titled) parent = titled.uuid;
+    else if (parentUuid !== null) parent = parentUuid;
+    else if (parentTitle !== '') {
       problems.push({
         line,
         text,
@@ -388,26 +710,49 @@ function parseOutpostCsv(rows: string[][], header: string[], options: ImportOpti
       });
       return;
     }
-    if (parent && !allowed.includes(parent.type)) {
-      problems.push({ line, text, reason: `A ${type} cannot be placed under a ${parent.type}` });
-      return;
+    const statusText = get('status');
+    let status = readStatus(statusText);
+    if (status === null) {
+      warnings.push({ line, text, reason: `Unknown status “${shorten(statusText)}”: imported as pending` });
+      status = 'pending';
     }
-    const status = get(cStatus)
-      .toLowerCase()
-      .replace(/[\s-]+/g, '_');
-    const item: ImportItem = {
-      uuid: csvUuid(source, parent?.uuid ?? null, type as ItemType, title, seen),
-      parent_uuid: parent?.uuid ?? null,
+    const description = cell('description');
+    const entry: ReadEntry = {
+      line,
+      text,
+      uuid: uuidText || csvUuid(source, parent, type as ItemType, title, seen),
+      parent_uuid: parent,
       type: type as ItemType,
-      ...fitText(title, get(cDesc) || null),
-      status: (ITEM_STATUSES as readonly string[]).includes(status) ? (status as ItemStatus) : 'pending',
-      due_date: readDate(get(cDue)),
+      ...fitText(title, description.trim() === '' ? null : description),
+      status,
+      ...readMore(
+        {
+          type: type as ItemType,
+          due_date: get('due_date'),
+          end_date: get('end_date'),
+          remind_at: get('remind_at'),
+          recurrence: get('recurrence'),
+          assigned_to: get('assigned_to'),
+          series_uuid: get('series_uuid'),
+        },
+        (reason) => warnings.push({ line, text, reason }),
+      ),
     };
-    items.push(item);
-    byTitle.set(title, item);
+    firstOf.set(entry.uuid, line);
+    entries.push(entry);
+    byTitle.set(title, entry);
   });
-  return finish('outpost-csv', items, problems);
+  return finish('outpost-csv', placeEntries(entries, problems), problems, warnings);
 }
+
+const NOTHING_MORE = {
+  due_date: null,
+  end_date: null,
+  remind_at: null,
+  recurrence: null,
+  assigned_to: null,
+  series_uuid: null,
+} as const;
 
 /**
  * Todoist's CSV export (TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,…): the file becomes a campaign named
@@ -431,9 +776,11 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
     type: 'campaign',
     ...fitText(name, null),
     status: 'pending',
-    due_date: null,
+    ...NOTHING_MORE,
   };
   const items: ImportItem[] = [campaign];
+  // The campaign stands for the file itself: its header line.
+  const lines: number[] = [1];
   const problems: ImportProblem[] = [];
   let lastTask: ImportItem | null = null;
   let last: ImportItem | null = null;
@@ -472,12 +819,14 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       type,
       ...fitText(content, get(cDesc) || null),
       status: 'pending',
+      ...NOTHING_MORE,
       due_date: kind === 'task' ? readDate(get(cDate)) : null,
     };
     items.push(item);
+    lines.push(line);
     last = item;
     if (type === 'task') lastTask = item;
   });
-  if (items.length === 1) return finish('todoist-csv', [], problems);
-  return finish('todoist-csv', items, problems);
+  if (items.length === 1) return finish('todoist-csv', { items: [], lines: [] }, problems);
+  return finish('todoist-csv', { items, lines }, problems);
 }

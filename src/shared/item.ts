@@ -17,6 +17,15 @@ export const SYNC_PAGE_SIZE = 500;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Most phones one POST /api/contacts/sync may carry; a bigger address book goes in several. */
 export const CONTACTS_PER_REQUEST = 2000;
+/**
+ * Most items a top-level item (a campaign, or a task of its own) may hold under it. Every cascade
+ * (complete, delete, restore, move) works on one such family in one transaction, and the embedded
+ * database serves one transaction at a time: the cap bounds how long anyone else waits (issue 29 F0).
+ */
+export const FAMILY_MAX_ITEMS = 5_000;
+export const FAMILY_FULL_MESSAGE =
+  'It is full: a campaign (or a task at the top level) holds at most 5,000 items under it. Start another one.';
+
 /** Most items one POST /api/items/batch may create (the guest upgrade sends bigger uploads in several). */
 export const ITEM_BATCH_MAX = 200;
 

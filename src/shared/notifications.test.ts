@@ -105,6 +105,20 @@ describe('joinsBurst', () => {
     expect(joinsBurst(first, { ...edit, kind: 'completed' })).toBe(false);
     expect(joinsBurst({ ...first, read: true }, edit)).toBe(false);
   });
+
+  it('folds a toggle into its own undoing: assigned with unassigned, completed with reopened (F3)', () => {
+    for (const [a, b] of [
+      ['assigned', 'unassigned'],
+      ['unassigned', 'assigned'],
+      ['completed', 'reopened'],
+      ['reopened', 'completed'],
+    ] as const) {
+      expect(joinsBurst({ ...first, kind: a }, { ...edit, kind: b })).toBe(true);
+      expect(joinsBurst({ ...first, kind: a }, { ...edit, kind: 'updated' })).toBe(false);
+    }
+    expect(joinsBurst({ ...first, kind: 'assigned' }, { ...edit, kind: 'completed' })).toBe(false);
+    expect(joinsBurst({ ...first, kind: 'due' }, { ...edit, kind: 'due' })).toBe(false);
+  });
 });
 
 describe('notification texts and reminder recipients', () => {

@@ -34,8 +34,15 @@ export interface NotificationPage {
   unread: number;
 }
 
-/** Edits by one person to one item within this long of the entry's first edit are one entry. */
+/** Changes by one person to one item within this long of the entry's first one are one entry (joinsBurst). */
 export const BURST_MS = 60_000;
+
+/**
+ * Entries about other people's changes a person's devices are pushed a minute at most; past it they
+ * are still listed (and counted as unread) but not pushed, so nobody's phone is flooded by another's
+ * bulk changes (F3). Reminders are the person's own and always pushed.
+ */
+export const PUSHES_PER_MINUTE = 10;
 
 /** A change to one item, as the write path describes it to the notification rules. */
 export interface ItemChange {
@@ -91,14 +98,31 @@ export function reminderRecipients(creatorId: number, assigneeId: number | null)
 }
 
 /**
- * Whether a new entry joins an existing one instead of being written: only edits (`updated`) by the
- * same person to the same item, while the existing entry is unread and less than a minute old.
+ * Kinds that fold into one another: an edit into an edit, and a toggle into its own undoing
+ * (assigned ⇄ unassigned, completed ⇄ reopened), so a person flipping an item back and forth tells
+ * the others once, with where it ended (issue 29 F3).
+ */
+const BURST_GROUPS: readonly (readonly NotificationKind[])[] = [
+  ['updated'],
+  ['assigned', 'unassigned'],
+  ['completed', 'reopened'],
+];
+
+/** The kinds an entry of `kind` may fold into (and take over), or none for kinds that never fold. */
+export function burstKinds(kind: string): readonly NotificationKind[] {
+  return BURST_GROUPS.find((group) => (group as readonly string[]).includes(kind)) ?? [];
+}
+
+/**
+ * Whether a new entry joins an existing one instead of being written: a change by the same person
+ * to the same item of the same burst group (burstKinds), while the existing entry is unread and less
+ * than BURST_MS old. The joined entry then says what the latest change was.
  */
 export function joinsBurst(
   existing: { kind: string; actorId: number | null; itemId: number | null; createdAt: Date; read: boolean },
   next: { kind: string; actorId: number; itemId: number; at: Date },
 ): boolean {
-  if (next.kind !== 'updated' || existing.kind !== 'updated' || existing.read) return false;
+  if (existing.read || !(burstKinds(next.kind) as readonly string[]).includes(existing.kind)) return false;
   if (existing.actorId !== next.actorId || existing.itemId !== next.itemId) return false;
   const age = next.at.getTime() - existing.createdAt.getTime();
   return age >= 0 && age < BURST_MS;

@@ -9,6 +9,7 @@ import {
   presetOf,
   presetRule,
   RECURRENCE_FREQS,
+  type RecurrenceRule,
   recurrenceProblem,
   WEEKDAY_CODES,
 } from './recurrenceRule';
@@ -26,8 +27,9 @@ const ruleArb = fc
     days: fc.subarray([...WEEKDAY_CODES]),
     monthDays: fc.subarray([1, 2, 10, 15, 28, 29, 30, 31, -1], { maxLength: 3 }),
     until: fc.option(dateArb, { nil: null }),
+    wkst: fc.constantFrom(null, ...WEEKDAY_CODES),
   })
-  .map(({ freq, interval, days, monthDays, until }) =>
+  .map(({ freq, interval, days, monthDays, until, wkst }) =>
     formatRecurrence({
       freq,
       interval,
@@ -35,7 +37,43 @@ const ruleArb = fc
       byMonthDay: freq === 'MONTHLY' || freq === 'YEARLY' ? monthDays : [],
       count: null,
       until,
+      wkst,
     }),
+  );
+
+/** Rules as anyone might type them: numbered weekdays of any size, month days, ends and week starts mixed freely. */
+const wildRuleArb = fc
+  .record({
+    freq: fc.constantFrom(...RECURRENCE_FREQS),
+    interval: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 999 })),
+    days: fc.array(
+      fc.record({
+        n: fc.option(fc.oneof(fc.integer({ min: -6, max: 6 }), fc.integer({ min: -55, max: 55 })), {
+          nil: null,
+        }),
+        day: fc.constantFrom(...WEEKDAY_CODES),
+      }),
+      { maxLength: 3 },
+    ),
+    monthDays: fc.array(fc.oneof(fc.integer({ min: 1, max: 31 }), fc.integer({ min: -31, max: -1 })), {
+      maxLength: 3,
+    }),
+    wkst: fc.option(fc.constantFrom(...WEEKDAY_CODES), { nil: null }),
+    until: fc.option(dateArb, { nil: null }),
+  })
+  .map(({ freq, interval, days, monthDays, wkst, until }) =>
+    [
+      `FREQ=${freq}`,
+      interval === 1 ? null : `INTERVAL=${interval}`,
+      days.length === 0
+        ? null
+        : `BYDAY=${days.map((d) => `${d.n === null || d.n === 0 ? '' : d.n}${d.day}`).join(',')}`,
+      monthDays.length === 0 ? null : `BYMONTHDAY=${monthDays.join(',')}`,
+      wkst === null ? null : `WKST=${wkst}`,
+      until === null ? null : `UNTIL=${until.replaceAll('-', '')}`,
+    ]
+      .filter((p) => p !== null)
+      .join(';'),
   );
 
 const uuidArb = fc.uuid({ version: 4 });
@@ -132,6 +170,140 @@ describe('recurrence', () => {
     );
     expect(recurrenceProblem({ ...item, recurrence: 'FREQ=DAILY', type: 'campaign' }, '2030-06-01')).toBe(
       'Only tasks and todos can repeat.',
+    );
+  });
+
+  it('accepts any valid WKST, keeps it when it differs from Monday, and steps by it (WKST)', () => {
+    for (const day of WEEKDAY_CODES) {
+      const parsed = parseRecurrence(`FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=${day}`);
+      expect(parsed.ok, day).toBe(true);
+    }
+    expect(parseRecurrence('FREQ=WEEKLY;WKST=XX')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/WKST/),
+    });
+    // RFC 5545's own example: every other week on Tuesday and Sunday from Tuesday 1997-08-05.
+    const monday = parseRecurrence('FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=MO');
+    const sunday = parseRecurrence('rrule:freq=weekly;interval=2;byday=tu,su;wkst=su');
+    if (!monday.ok || !sunday.ok) throw new Error('refused');
+    expect(formatRecurrence(monday.rule)).toBe('FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU');
+    expect(formatRecurrence(sunday.rule)).toBe('FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU');
+    expect(nextDueDate(monday.rule, '1997-08-05')).toBe('1997-08-10');
+    expect(nextDueDate(sunday.rule, '1997-08-05')).toBe('1997-08-17');
+    expect(recurrenceSummary('FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU')).toBe('Every 2 weeks on Tue, Sun');
+  });
+
+  it('refuses rules that can never give a date, saying why (F2)', () => {
+    const refused: [string, RegExp][] = [
+      ['FREQ=MONTHLY;BYDAY=53MO', /from 1 to 5/],
+      ['FREQ=MONTHLY;BYDAY=-6TU', /from 1 to 5/],
+      ['FREQ=YEARLY;BYDAY=54MO', /BYDAY/],
+      ['FREQ=WEEKLY;BYDAY=1MO', /MONTHLY or YEARLY/],
+      ['FREQ=DAILY;BYDAY=-1FR', /MONTHLY or YEARLY/],
+      ['FREQ=MONTHLY;BYDAY=MO,1FR', /not both/],
+      ['FREQ=MONTHLY;BYDAY=-5FR;BYMONTHDAY=13', /never/],
+      ['FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=8,-1', /never/],
+      ['FREQ=YEARLY;BYDAY=53MO;BYMONTHDAY=1', /never/],
+    ];
+    for (const [rule, message] of refused) {
+      const parsed = parseRecurrence(rule);
+      expect(parsed.ok, rule).toBe(false);
+      if (!parsed.ok) expect(parsed.message, rule).toMatch(message);
+    }
+    for (const rule of [
+      'FREQ=MONTHLY;BYDAY=5MO',
+      'FREQ=MONTHLY;BYDAY=-5FR;BYMONTHDAY=2',
+      'FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13',
+      'FREQ=YEARLY;BYDAY=53MO',
+      'FREQ=YEARLY;BYDAY=-53SU;BYMONTHDAY=1',
+    ])
+      expect(parseRecurrence(rule).ok, rule).toBe(true);
+    // Only the due date decides this one: every 12 months from February never meets a 31st.
+    const item = {
+      type: 'todo',
+      due_date: '2030-02-10',
+      recurrence: 'FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=31',
+    };
+    expect(recurrenceProblem(item, '2030-01-01')).toBe('The repeat rule gives no date after the due date.');
+    expect(recurrenceProblem({ ...item, due_date: '2030-01-10' }, '2030-01-01')).toBeNull();
+  });
+
+  it('answers at once, with no next date, for a rule that never gives one (F2)', () => {
+    const never: RecurrenceRule[] = [
+      {
+        freq: 'MONTHLY',
+        interval: 1,
+        byDay: [{ n: 53, day: 'MO' }],
+        byMonthDay: [],
+        count: null,
+        until: null,
+        wkst: null,
+      },
+      {
+        freq: 'MONTHLY',
+        interval: 1,
+        byDay: [{ n: -5, day: 'FR' }],
+        byMonthDay: [13],
+        count: null,
+        until: null,
+        wkst: null,
+      },
+      { freq: 'MONTHLY', interval: 12, byDay: [], byMonthDay: [31], count: null, until: null, wkst: null },
+      {
+        freq: 'DAILY',
+        interval: 7,
+        byDay: [{ n: null, day: 'TU' }],
+        byMonthDay: [],
+        count: null,
+        until: null,
+        wkst: null,
+      },
+    ];
+    for (const rule of never) {
+      const started = performance.now();
+      expect(nextDueDate(rule, '2030-02-04'), formatRecurrence(rule)).toBeNull();
+      expect(performance.now() - started, formatRecurrence(rule)).toBeLessThan(250);
+    }
+    const uuid = '0b9a2f4c-3f7e-4d2a-9a51-6c1e2b3d4f5a';
+    const started = performance.now();
+    expect(nextOccurrence(source(uuid, '2030-02-04', 'FREQ=MONTHLY;BYDAY=-5FR;BYMONTHDAY=13'))).toBeNull();
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it('finds a next date, quickly, for every rule and due date the checks accept (F2)', () => {
+    fc.assert(
+      // An UNTIL may end a series on purpose; here only the rule's own days may stand in its way.
+      fc.property(
+        wildRuleArb.map((r) => r.replace(/;UNTIL=\d+/, '')),
+        dateArb,
+        (rule, due) => {
+          const parsed = parseRecurrence(rule);
+          fc.pre(parsed.ok);
+          fc.pre(recurrenceProblem({ type: 'todo', due_date: due, recurrence: rule }, '2000-01-01') === null);
+          const started = performance.now();
+          const next = nextOccurrence(source('0b9a2f4c-3f7e-4d2a-9a51-6c1e2b3d4f5a', due, rule));
+          expect(performance.now() - started, rule).toBeLessThan(250);
+          expect(next?.due_date, `${rule} from ${due}`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+          expect(next!.due_date > due).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('steps numbered weekdays, month days and week starts as rrule does (F2)', () => {
+    fc.assert(
+      fc.property(wildRuleArb, dateArb, (rule, due) => {
+        const parsed = parseRecurrence(rule);
+        fc.pre(parsed.ok);
+        const next = nextDueDate(parsed.rule, due);
+        // A rule with no date left would send rrule to the year 9999; those are the test above.
+        fc.pre(next !== null);
+        const dtstart = new Date(`${due}T00:00:00Z`);
+        const expected = rrulestr(formatRecurrence(parsed.rule), { dtstart }).after(dtstart, false);
+        expect(next, `${rule} from ${due}`).toBe(expected ? expected.toISOString().slice(0, 10) : null);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -1,7 +1,10 @@
 /**
  * Recurrence rules as text: the RFC 5545 RRULE subset Outpost accepts (ARCHITECTURE §5), read,
- * checked and summarised without the `rrule` library, so the zod schemas and the first screen's
- * cards do not load it. Stepping a rule to its next date is ./recurrence (which does load it).
+ * checked, stepped and summarised without the `rrule` library. Stepping is ours because rrule walks
+ * empty months up to the year 9999 before it gives up (a second of blocked event loop for a rule
+ * such as the 53rd Monday of a month); ours stops after one 400-year Gregorian cycle, after which
+ * the calendar repeats, so a rule that has no date there has none at all. It gives rrule's dates
+ * (recurrence.test.ts holds it to that). ./recurrence builds the next occurrence from it.
  */
 
 export const RECURRENCE_MAX_LENGTH = 255;
@@ -37,12 +40,14 @@ export interface RecurrenceRule {
   byMonthDay: number[];
   count: number | null;
   until: string | null;
+  /** The day weeks start on, which decides the weeks INTERVAL skips; null for Monday, RFC 5545's default. */
+  wkst: WeekdayCode | null;
 }
 
 export type ParsedRule = { ok: true; rule: RecurrenceRule } | { ok: false; message: string };
 
 const INVALID = 'The repeat rule is not a valid RRULE (for example FREQ=WEEKLY;BYDAY=MO).';
-const KNOWN_PARTS = ['FREQ', 'INTERVAL', 'BYDAY', 'BYMONTHDAY', 'COUNT', 'UNTIL'] as const;
+const KNOWN_PARTS = ['FREQ', 'INTERVAL', 'BYDAY', 'BYMONTHDAY', 'COUNT', 'UNTIL', 'WKST'] as const;
 
 const fail = (message: string): ParsedRule => ({ ok: false, message });
 
@@ -75,7 +80,7 @@ export function parseRecurrence(text: string): ParsedRule {
     const value = part.slice(eq + 1).toUpperCase();
     if (!(KNOWN_PARTS as readonly string[]).includes(key))
       return fail(
-        `The repeat rule cannot use ${key}; use FREQ, INTERVAL, BYDAY, BYMONTHDAY, COUNT or UNTIL.`,
+        `The repeat rule cannot use ${key}; use FREQ, INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL or WKST.`,
       );
     if (parts.has(key) || value === '') return fail(INVALID);
     parts.set(key, value);
@@ -94,8 +99,16 @@ export function parseRecurrence(text: string): ParsedRule {
       return fail('BYDAY must list weekdays such as MO,TH.');
     if (n !== null && freq !== 'MONTHLY' && freq !== 'YEARLY')
       return fail('A numbered BYDAY (such as 1MO) needs FREQ=MONTHLY or YEARLY.');
+    if (n !== null && freq === 'MONTHLY' && Math.abs(n) > 5)
+      return fail(
+        'In a monthly rule a numbered BYDAY counts from 1 to 5 (or -1 to -5 from the end): no month has more.',
+      );
     byDay.push({ n, day: match[2] as WeekdayCode });
   }
+  // RFC 5545 reads MO,1FR as either day; rrule (whose dates the stepping below gives) as both at
+  // once, which no day is. Refusing beats silently picking one reading.
+  if (byDay.some((d) => d.n === null) && byDay.some((d) => d.n !== null))
+    return fail('BYDAY may list plain weekdays (MO,TH) or numbered ones (1MO,-1FR), not both.');
   const byMonthDay: number[] = [];
   for (const entry of parts.get('BYMONTHDAY')?.split(',') ?? []) {
     const day = wholeNumber(entry, -31, 31);
@@ -113,7 +126,151 @@ export function parseRecurrence(text: string): ParsedRule {
   const until = untilText === undefined ? null : untilDate(untilText);
   if (untilText !== undefined && until === null) return fail('UNTIL must be a date such as 20270131.');
   if (count !== null && until !== null) return fail('A repeat rule may end by COUNT or by UNTIL, not both.');
-  return { ok: true, rule: { freq: freq as RecurrenceFreq, interval, byDay, byMonthDay, count, until } };
+  const wkstText = parts.get('WKST');
+  if (wkstText !== undefined && !(WEEKDAY_CODES as readonly string[]).includes(wkstText))
+    return fail('WKST must be a weekday: MO, TU, WE, TH, FR, SA or SU.');
+  const wkst = wkstText === undefined || wkstText === 'MO' ? null : (wkstText as WeekdayCode);
+  const rule: RecurrenceRule = {
+    freq: freq as RecurrenceFreq,
+    interval,
+    byDay,
+    byMonthDay,
+    count,
+    until,
+    wkst,
+  };
+  // Whether the weekdays and month days ever meet is the same question on any start date when the
+  // rule steps by one: one cycle of the calendar from any day answers it.
+  if (
+    (byDay.length > 0 || byMonthDay.length > 0) &&
+    ruleDateAfter({ ...rule, interval: 1, until: null, wkst: null }, '2001-01-01') === null
+  )
+    return fail('This repeat rule never gives a date: no day is both its BYDAY and its BYMONTHDAY.');
+  return { ok: true, rule };
+}
+
+// Days are counted from 1970-01-01 (day 0, a Thursday) in the proleptic Gregorian calendar, the
+// arithmetic of H. Hinnant's 'chrono-compatible low-level date algorithms', so stepping makes no Date.
+function dayNumber(y: number, m: number, d: number): number {
+  const year = m <= 2 ? y - 1 : y;
+  const era = Math.floor(year / 400);
+  const yoe = year - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+}
+
+function civilDate(day: number): { y: number; m: number; d: number } {
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d: doy - Math.floor((153 * mp + 2) / 5) + 1 };
+}
+
+/** Monday 0 … Sunday 6, the order of WEEKDAY_CODES. */
+const weekdayIndex = (day: number) => (((day + 3) % 7) + 7) % 7;
+const monthStart = (y: number, m: number) => (m > 12 ? dayNumber(y + 1, m - 12, 1) : dayNumber(y, m, 1));
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** One Gregorian cycle (400 years: 146,097 days, 20,871 weeks, 4,800 months) in each step's unit. */
+const CYCLE: Record<RecurrenceFreq, number> = { DAILY: 146097, WEEKLY: 20871, MONTHLY: 4800, YEARLY: 400 };
+/** rrule's last year, and the last a YYYY-MM-DD can spell. */
+const LAST_YEAR = 9999;
+
+/**
+ * The rule's first date strictly after `due` (YYYY-MM-DD) on or before its UNTIL, or null when it has
+ * none (COUNT is the caller's). As rrule reads a rule: steps of INTERVAL days, weeks (from WKST),
+ * months or years from the one holding `due`; a rule with neither BYDAY nor BYMONTHDAY repeats
+ * `due`'s weekday (weekly), day (monthly) or day and month (yearly); a numbered BYDAY counts in the
+ * month (monthly) or the year (yearly); every BY part must hold. Looks at most one calendar cycle of
+ * steps, a few milliseconds at worst, and never past the year 9999.
+ */
+export function ruleDateAfter(rule: RecurrenceRule, due: string): string | null {
+  const dueYear = Number(due.slice(0, 4));
+  const dueMonth = Number(due.slice(5, 7));
+  const dueDate = Number(due.slice(8, 10));
+  const start = dayNumber(dueYear, dueMonth, dueDate);
+  const last = Math.min(
+    rule.until === null
+      ? Number.POSITIVE_INFINITY
+      : dayNumber(
+          Number(rule.until.slice(0, 4)),
+          Number(rule.until.slice(5, 7)),
+          Number(rule.until.slice(8, 10)),
+        ),
+    dayNumber(LAST_YEAR, 12, 31),
+  );
+  const bare = rule.byDay.length === 0 && rule.byMonthDay.length === 0;
+  const plain = new Set(rule.byDay.filter((d) => d.n === null).map((d) => WEEKDAY_CODES.indexOf(d.day)));
+  if (bare && rule.freq === 'WEEKLY') plain.add(weekdayIndex(start));
+  const numbered = rule.byDay.flatMap((d) =>
+    d.n === null ? [] : [{ n: d.n, day: WEEKDAY_CODES.indexOf(d.day) }],
+  );
+  const monthDays = bare && (rule.freq === 'MONTHLY' || rule.freq === 'YEARLY') ? [dueDate] : rule.byMonthDay;
+  const onlyMonth = bare && rule.freq === 'YEARLY' ? dueMonth : null;
+
+  /** Whether `day` (y-m-d, in a month that starts on `monthFirst`) is one of the rule's days. */
+  const matches = (day: number, y: number, m: number, d: number, monthFirst: number, monthLength: number) => {
+    const weekday = weekdayIndex(day);
+    if (plain.size > 0 && !plain.has(weekday)) return false;
+    if (onlyMonth !== null && m !== onlyMonth) return false;
+    if (monthDays.length > 0 && !monthDays.some((md) => (md > 0 ? md === d : monthLength + md + 1 === d)))
+      return false;
+    if (numbered.length > 0) {
+      // The nth such weekday counted in the month (monthly) or the year (yearly), from either end.
+      const from = rule.freq === 'MONTHLY' ? monthFirst : dayNumber(y, 1, 1);
+      const to = rule.freq === 'MONTHLY' ? monthFirst + monthLength : dayNumber(y + 1, 1, 1);
+      const forward = Math.floor((day - from) / 7) + 1;
+      const backward = -(Math.floor((to - 1 - day) / 7) + 1);
+      if (!numbered.some((x) => x.day === weekday && (x.n === forward || x.n === backward))) return false;
+    }
+    return true;
+  };
+
+  const weekStart = start - ((weekdayIndex(start) - WEEKDAY_CODES.indexOf(rule.wkst ?? 'MO') + 7) % 7);
+  for (let k = 0; k <= CYCLE[rule.freq]; k += 1) {
+    const step = k * rule.interval;
+    let from: number;
+    let to: number;
+    if (rule.freq === 'DAILY') {
+      from = start + step;
+      to = from + 1;
+    } else if (rule.freq === 'WEEKLY') {
+      from = weekStart + 7 * step;
+      to = from + 7;
+    } else if (rule.freq === 'MONTHLY') {
+      const month = dueYear * 12 + dueMonth - 1 + step;
+      from = dayNumber(Math.floor(month / 12), (month % 12) + 1, 1);
+      to = monthStart(Math.floor(month / 12), (month % 12) + 2);
+    } else {
+      from = dayNumber(dueYear + step, 1, 1);
+      to = dayNumber(dueYear + step + 1, 1, 1);
+    }
+    if (from > last) return null;
+    let day = Math.max(from, start + 1);
+    if (day >= to) continue;
+    // The calendar date walks along with the day number: one conversion a step, not one a day.
+    let { y, m, d } = civilDate(day);
+    let monthFirst = day - d + 1;
+    let monthLength = monthStart(y, m + 1) - monthFirst;
+    for (; day < to; day += 1, d += 1) {
+      if (d > monthLength) {
+        d = 1;
+        m = m === 12 ? 1 : m + 1;
+        if (m === 1) y += 1;
+        monthFirst = day;
+        monthLength = monthStart(y, m + 1) - monthFirst;
+      }
+      if (day > last) return null;
+      if (matches(day, y, m, d, monthFirst, monthLength)) return `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
+    }
+  }
+  return null;
 }
 
 /** The rule as Outpost stores it: upper case, parts in one order, no prefix, defaults left out. */
@@ -124,6 +281,7 @@ export function formatRecurrence(rule: RecurrenceRule): string {
   if (rule.byMonthDay.length > 0) parts.push(`BYMONTHDAY=${rule.byMonthDay.join(',')}`);
   if (rule.count !== null) parts.push(`COUNT=${rule.count}`);
   if (rule.until !== null) parts.push(`UNTIL=${rule.until.replaceAll('-', '')}`);
+  if (rule.wkst !== null && rule.wkst !== 'MO') parts.push(`WKST=${rule.wkst}`);
   return parts.join(';');
 }
 
@@ -143,6 +301,9 @@ export function recurrenceProblem(
   if (item.due_date === null) return 'A repeating item needs a due date.';
   if (parsed.rule.until !== null && parsed.rule.until < today)
     return 'The repeat rule ends in the past (UNTIL).';
+  // Every 12 months from a February never meets a 31st: only the due date tells.
+  if (ruleDateAfter({ ...parsed.rule, until: null }, item.due_date) === null)
+    return 'The repeat rule gives no date after the due date.';
   return null;
 }
 
@@ -197,5 +358,6 @@ export function customRule(
     byMonthDay: [],
     count: null,
     until: null,
+    wkst: null,
   });
 }

@@ -96,3 +96,70 @@ describe('contacts', () => {
     });
   });
 });
+
+describe('impossible dates and times', () => {
+  const IMPOSSIBLE_INSTANTS = [
+    '2027-02-30T10:00:00Z',
+    '2027-02-29T10:00:00Z',
+    '2027-04-31T10:00:00Z',
+    '2027-01-32T10:00:00Z',
+    '2027-00-10T10:00:00Z',
+    '2027-02-28T24:00:00Z',
+    '2027-02-28T24:00Z',
+    '2027-02-28T23:60:00Z',
+    '2027-02-28T23:59:60Z',
+    '2027-02-28T10:00:00+24:00',
+    '2027-02-28T10:00:00+05:60',
+    '2027-02-28T10:00:00-2400',
+  ];
+
+  it.each(IMPOSSIBLE_INSTANTS)('refuses the reminder %s instead of rolling it over (F11)', (bad) => {
+    expect(errorsOf(itemCreateSchema, { title: 'x', type: 'todo', remind_at: bad })).toHaveProperty(
+      'remind_at',
+    );
+    expect(errorsOf(itemPatchSchema, { remind_at: bad })).toHaveProperty('remind_at');
+  });
+
+  it('still accepts real instants, 29 February of a leap year and the last second of a day (F11)', () => {
+    for (const [given, stored] of [
+      ['2028-02-29T10:00:00Z', '2028-02-29T10:00:00.000Z'],
+      ['2027-12-31T23:59:59.999Z', '2027-12-31T23:59:59.999Z'],
+      ['2027-03-01T00:00+14:00', '2027-02-28T10:00:00.000Z'],
+      ['2027-03-01T00:00:00-1200', '2027-03-01T12:00:00.000Z'],
+    ] as const) {
+      const parsed = itemPatchSchema.safeParse({ remind_at: given });
+      expect(parsed.success, given).toBe(true);
+      expect(parsed.data?.remind_at, given).toBe(stored);
+    }
+  });
+
+  it.each([
+    '2027-02-30',
+    '2027-02-29',
+    '2027-04-31',
+    '2027-13-01',
+    '2027-00-01',
+    '2027-01-00',
+    '2027-02-30T10:00:00Z',
+    '2027-02-28T24:00:00Z',
+    '2027-02-28T23:60',
+  ])('refuses the impossible due and end date %s (F11)', (bad) => {
+    expect(errorsOf(itemCreateSchema, { title: 'x', type: 'todo', due_date: bad })).toHaveProperty(
+      'due_date',
+    );
+    expect(errorsOf(itemPatchSchema, { end_date: bad })).toHaveProperty('end_date');
+  });
+
+  it('still accepts real dates, with or without a time that is cut off (F11)', () => {
+    for (const [given, stored] of [
+      ['2028-02-29', '2028-02-29'],
+      ['2027-12-31', '2027-12-31'],
+      ['2027-02-28T23:59:59Z', '2027-02-28'],
+      ['2027-02-28 00:00', '2027-02-28'],
+    ] as const) {
+      const parsed = itemPatchSchema.safeParse({ due_date: given });
+      expect(parsed.success, given).toBe(true);
+      expect(parsed.data?.due_date, given).toBe(stored);
+    }
+  });
+});

@@ -39,16 +39,38 @@ const optionalRef = z
   .transform((v) => (v === 0 ? null : v))
   .pipe(z.union([z.null(), z.number().int('Must be a whole number.').min(1).max(2_147_483_647)]));
 
+/**
+ * Whether year, month and day name a day the calendar has. Date.parse and new Date roll 30 February
+ * over to 2 March instead of refusing it, so the parts are checked by a round trip.
+ */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const at = new Date(Date.UTC(year, month - 1, day));
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day;
+}
+
+/**
+ * Whether `HH:MM[:SS]` (colons optional) is a time a clock shows. Date.parse takes 24:00 as the next
+ * day's midnight, so a reminder written for one day would fire on the next.
+ */
+function isClockTime(time: string): boolean {
+  const match = /^(\d{2}):?(\d{2})(?::?(\d{2}))?/.exec(time);
+  if (!match) return true;
+  return Number(match[1]) <= 23 && Number(match[2]) <= 59 && Number(match[3] ?? 0) <= 59;
+}
+
 /** Dates travel as YYYY-MM-DD; a full ISO timestamp is accepted and cut to its date. */
 const dateField = z.union([z.string(), z.null()]).transform((v, ctx) => {
   if (v === null || v.trim() === '') return null;
-  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v.trim());
-  const day = match?.[1];
-  if (!day || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
+  const match = /^((\d{4})-(\d{2})-(\d{2}))(?:[T ]([\d:.]+)(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v.trim());
+  const real =
+    match !== null &&
+    isCalendarDay(Number(match[2]), Number(match[3]), Number(match[4])) &&
+    (match[5] === undefined || isClockTime(match[5]));
+  if (!real) {
     ctx.addIssue({ code: 'custom', message: 'Must be a date (YYYY-MM-DD).' });
     return z.NEVER;
   }
-  return day;
+  return match[1] as string;
 });
 
 const INSTANT_MIN = Date.UTC(2000, 0, 1);
@@ -62,10 +84,14 @@ const INSTANT_MAX = Date.UTC(2200, 0, 1) - 1;
 const instantField = z.union([z.string(), z.null()]).transform((v, ctx) => {
   if (v === null || v.trim() === '') return null;
   const trimmed = v.trim();
-  const match = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i.exec(
-    trimmed,
-  );
-  const at = match ? Date.parse(trimmed) : Number.NaN;
+  const match =
+    /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}(?::\d{2})?)(?:\.\d{1,9})?(?:Z|[+-](\d{2}:?\d{2}))$/i.exec(trimmed);
+  const real =
+    match !== null &&
+    isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) &&
+    isClockTime(match[4] as string) &&
+    (match[5] === undefined || isClockTime(match[5]));
+  const at = real ? Date.parse(trimmed) : Number.NaN;
   if (Number.isNaN(at)) {
     ctx.addIssue({ code: 'custom', message: 'Must be a date and time with a time zone (ISO 8601).' });
     return z.NEVER;

@@ -115,9 +115,11 @@ export function planStatusChanges(
     if (node.parent_id !== null) queue.push(node.parent_id);
   }
 
-  // A node set back to its original value is not a change.
+  // A node set back to its original value is not a change. Looked up, not searched: a cascade over
+  // 10,000 children searched the family 10,000 times (issue 29 F0).
+  const originals = new Map(nodes.map((n) => [n.id, n]));
   for (const [id, change] of changes) {
-    const original = nodes.find((n) => n.id === id);
+    const original = originals.get(id);
     if (original && original.status === change.status && original.completed_at === change.completed_at) {
       changes.delete(id);
     }

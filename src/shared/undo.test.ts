@@ -12,6 +12,7 @@ const fieldsArb = fc.record<UndoFields>({
   due_date: fc.option(fc.constantFrom('2030-01-01', '2030-02-02'), { nil: null }),
   end_date: fc.constant(null),
   remind_at: fc.constant(null),
+  recurrence: fc.option(fc.constantFrom('FREQ=DAILY', 'FREQ=WEEKLY'), { nil: null }),
 });
 
 /** A family: item i's parent is some earlier item (or none), at most three deep. */
@@ -96,6 +97,7 @@ describe('undo', () => {
           due_date: null,
           end_date: null,
           remind_at: null,
+          recurrence: null,
         },
       ],
       [
@@ -109,6 +111,7 @@ describe('undo', () => {
           due_date: null,
           end_date: null,
           remind_at: null,
+          recurrence: null,
         },
       ],
     ]);

@@ -17,6 +17,8 @@ export interface UndoFields {
   due_date: string | null;
   end_date: string | null;
   remind_at: string | null;
+  /** With due_date: a repeat is put back (or taken away) in the same write as its date (P1). */
+  recurrence: string | null;
 }
 
 export const UNDO_FIELDS = [
@@ -28,6 +30,7 @@ export const UNDO_FIELDS = [
   'due_date',
   'end_date',
   'remind_at',
+  'recurrence',
 ] as const satisfies readonly (keyof UndoFields)[];
 
 /** The items a change touched, by uuid; null for one that did not exist (or was deleted). */

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import Dexie from 'dexie';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { ReactNode } from 'react';
@@ -13,6 +13,10 @@ import { toastStore } from '../../src/client/stores/toastStore';
 // Dexie's live queries read its global dependencies, not the ones passed to one database.
 Dexie.dependencies.indexedDB = indexedDB;
 Dexie.dependencies.IDBKeyRange = IDBKeyRange;
+
+// A screen's first write loads its modules (zod, the repository) on demand: on CI's two busy cores
+// that alone can pass testing-library's default second of waiting.
+configure({ asyncUtilTimeout: 5_000 });
 
 let counter = 0;
 let current: OutpostClient | null = null;

@@ -123,13 +123,17 @@ export default function DataLossConfirm({
   const risky = pending > 0 || localRisk;
   const itemsText = localOnly === 1 ? '1 item' : `${localOnly} items`;
   const title = risky ? TITLES[action].risky : TITLES[action].safe;
-  const description = localRisk
+  const warning = localRisk
     ? `${itemsText} ${localOnly === 1 ? 'exists' : 'exist'} only on this device and would be lost.`
     : risky
       ? lossText(pending)
-      : action === 'clear'
-        ? CLEAR_CONFIRM_TEXT
-        : 'Every change is on the server. You can sign in again on this device at any time.';
+      : null;
+  // Clearing always asks the spec's question; what it would cost is said beside it.
+  const description =
+    action === 'clear'
+      ? CLEAR_CONFIRM_TEXT
+      : (warning ?? 'Every change is on the server. You can sign in again on this device at any time.');
+  const besideQuestion = action === 'clear' ? warning : null;
   const them = (localRisk ? localOnly : pending) === 1 ? 'it' : 'them';
   const hint = localRisk
     ? `Export ${them} first to keep a copy, or sign in to keep ${them} on the server.`
@@ -160,6 +164,11 @@ export default function DataLossConfirm({
           <AlertPrimitive.Description className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
             {description}
           </AlertPrimitive.Description>
+          {besideQuestion ? (
+            <p className="mt-2 rounded-lg bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900 dark:bg-amber-950/60 dark:text-amber-200">
+              {besideQuestion}
+            </p>
+          ) : null}
           {risky ? <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{hint}</p> : null}
           {/* Beside the hint, not in the footer: the footer's three buttons keep their places. */}
           {risky && onExport ? (

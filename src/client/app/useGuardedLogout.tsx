@@ -6,7 +6,7 @@ const DataLossConfirm = lazy(() => import('./DataLossConfirm'));
 /**
  * Log out that never silently discards the queue (issue 13, item 1): with nothing pending it logs out
  * at once; with changes not on the server yet it asks first (DataLossConfirm: how many, 'Sync now',
- * 'Log out and lose N changes'). Render `dialog` outside any menu or sheet that closes on select.
+ * 'Export first', 'Log out and lose N changes'). Render `dialog` outside any menu or sheet that closes on select.
  */
 export function useGuardedLogout(): { logout: () => Promise<void>; dialog: ReactNode } {
   const services = useDoor();
@@ -17,6 +17,18 @@ export function useGuardedLogout(): { logout: () => Promise<void>; dialog: React
     const count = await services.send('device.pendingChanges').catch(() => 0);
     if (count === 0) return services.auth.getState().logout();
     setPending(count);
+  };
+
+  // As Clear Local Data offers it: a copy of the device's data, pending changes included.
+  const exportFirst = async () => {
+    try {
+      const { downloadFile } = await import('../preferences/mutations');
+      downloadFile(await services.send('transfer.export', 'json'));
+    } catch {
+      services.toasts
+        .getState()
+        .push({ title: 'Export failed', description: 'Please try again.', variant: 'destructive' });
+    }
   };
 
   const dialog =
@@ -33,6 +45,7 @@ export function useGuardedLogout(): { logout: () => Promise<void>; dialog: React
             await services.auth.getState().logout();
             setPending(null);
           }}
+          onExport={() => void exportFirst()}
         />
       </Suspense>
     );

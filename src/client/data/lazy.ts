@@ -32,11 +32,20 @@ export function lazyMethods<T, K extends keyof T>(
   before: () => Promise<void> = async () => {},
 ): Pick<AsyncMethods<T>, K> {
   const out: Partial<Record<K, unknown>> = {};
+  // Once loaded (and `before` done), a call goes straight through: a write's first step is not
+  // queued behind three promise hops.
+  let loaded: T | null = null;
+  const call = (target: T, name: K, args: never[]) =>
+    (target[name] as (...xs: never[]) => Promise<unknown>)(...args);
   for (const name of names) {
-    out[name] = async (...args: never[]) => {
-      await before();
-      const target = await load();
-      return (target[name] as (...xs: never[]) => Promise<unknown>)(...args);
+    out[name] = (...args: never[]) => {
+      if (loaded) return call(loaded, name, args);
+      return (async () => {
+        await before();
+        const target = await load();
+        loaded = target;
+        return call(target, name, args);
+      })();
     };
   }
   return out as Pick<AsyncMethods<T>, K>;

@@ -16,7 +16,7 @@ import { useItemEdits } from './editMutations';
 import { localToday } from './itemPayload';
 import { itemHref, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useItemMutations } from './mutations';
-import type { LocalItem } from './queries';
+import { type LocalItem, useViewer } from './queries';
 
 const MoveToDialog = lazy(() => import('./MoveToDialog'));
 const RepeatControl = lazy(() => import('./RepeatControl'));
@@ -36,6 +36,7 @@ type Item = Pick<
   | 'id'
   | 'type'
   | 'title'
+  | 'user_id'
   | 'parent_id'
   | 'description'
   | 'assigned_to'
@@ -236,8 +237,13 @@ export function ParentFact({
 }) {
   const [moving, setMoving] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  const viewer = useViewer();
   if (item.type === 'campaign') return null;
   const href = parent ? itemHref(parent) : null;
+  // Assigned an item inside someone else's campaign (P12): its parent is there but not the viewer's
+  // to see, so it is neither 'Top level' nor theirs to move (the server would refuse the move).
+  const hiddenParent = parent === null && item.parent_id !== null;
+  const mayMove = !hiddenParent || viewer.isGuest || item.user_id === viewer.user.id;
   return (
     <div className={cn(card, 'col-span-2 sm:col-span-1')}>
       <dt className={labelText}>In:</dt>
@@ -249,20 +255,26 @@ export function ParentFact({
             </Link>
           ) : parent ? (
             parent.title
+          ) : hiddenParent ? (
+            <span className="font-normal text-zinc-600 dark:text-zinc-400">
+              {`Assigned to you; its ${item.type === 'todo' ? 'parent' : 'campaign'} is private`}
+            </span>
           ) : (
             'Top level'
           )}
         </span>
-        <Button
-          ref={button}
-          variant="ghost"
-          size="sm"
-          className="-my-1 -mr-1.5 px-2"
-          onClick={() => setMoving(true)}
-          aria-label={`Move ${TYPE_LABEL[item.type].toLowerCase()} to…`}
-        >
-          <FolderInput aria-hidden /> Move…
-        </Button>
+        {mayMove ? (
+          <Button
+            ref={button}
+            variant="ghost"
+            size="sm"
+            className="-my-1 -mr-1.5 px-2"
+            onClick={() => setMoving(true)}
+            aria-label={`Move ${TYPE_LABEL[item.type].toLowerCase()} to…`}
+          >
+            <FolderInput aria-hidden /> Move…
+          </Button>
+        ) : null}
       </dd>
       {moving ? (
         <Suspense fallback={null}>

@@ -106,6 +106,8 @@ describe('QuickAddCard', () => {
       fireEvent.keyDown(titleInput(), { key: 'Enter' });
     });
     expect(await client.db.items.count()).toBe(0);
+    // Not silently (P5): the card says how to add.
+    expect(screen.getByText('Press Ctrl+Enter to add the task, or Enter in its description.')).toBeTruthy();
 
     const description = screen.getByRole('textbox', { name: 'Description' });
     fireEvent.change(description, { target: { value: 'Dates and owners' } });

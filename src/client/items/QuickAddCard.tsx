@@ -89,6 +89,10 @@ function placeholderFor(types: readonly ItemType[], expanded: boolean, type: Ite
  * The inline creator at the top of lists. Focus expands it; Escape or focus leaving collapses it only
  * while it is empty, so nothing typed is ever thrown away; a successful create empties it again.
  */
+/** The add shortcut as this device's keyboard names it. */
+const SUBMIT_KEYS =
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘+Enter' : 'Ctrl+Enter';
+
 export function QuickAddCard({ types, parentId = null, className }: QuickAddCardProps) {
   const id = useId();
   const [type, setType] = useState<ItemType>(types[0] ?? 'todo');
@@ -107,6 +111,8 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const [repeatPressed, setRepeatPressed] = useState(false);
   const [repeatOpenOnLoad, setRepeatOpenOnLoad] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** Plain Enter in a campaign's or task's title adds nothing (they usually get a description): say how to add (P5). */
+  const [enterHint, setEnterHint] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
   /** True while collapse() moves focus to the title: that focus must not expand the card again. */
   const collapsing = useRef(false);
@@ -140,6 +146,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
     setBusy(false);
     if (ok) {
       reset();
+      setEnterHint(false);
       titleRef.current?.focus();
     }
   };
@@ -185,6 +192,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
     if (event.ctrlKey || event.metaKey) return; // the form's Ctrl/Cmd+Enter
     event.preventDefault();
     if (enterSubmits(type, field)) void submit();
+    else setEnterHint(true);
   };
 
   return (
@@ -266,6 +274,11 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
 
       {expanded ? (
         <div className="flex flex-col gap-3 px-3 pb-3">
+          {enterHint && type !== 'todo' ? (
+            <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+              {`Press ${SUBMIT_KEYS} to add the ${TYPE_LABEL[type].toLowerCase()}${fields.description ? ', or Enter in its description' : ''}.`}
+            </p>
+          ) : null}
           {state.showCounter ? (
             <div
               id={`${id}-count`}

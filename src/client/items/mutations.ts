@@ -3,6 +3,7 @@ import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { type Send, useCommand, useDoor, useToast } from '../app/door';
 import { isInvalidInput } from '../data/changes/repositoryErrors';
+import type { CompletedWith } from '../data/commands/items';
 import type { LocalItem } from '../data/store/types';
 import { announceCreated } from '../stores/quickAddToast';
 import type { ToastInput, ToastStore } from '../stores/toastStore';
@@ -100,6 +101,20 @@ function fail(toast: Toast, item: Target, verb: 'update' | 'assign' | 'delete', 
   });
 }
 
+/**
+ * P13: a completion that completes its parent (the last open item) says so, never silently:
+ * 'Campaign “Launch” is complete too: nothing in it is left open.'
+ */
+export function completedTooText(completedWith: readonly CompletedWith[]): string | null {
+  if (completedWith.length === 0) return null;
+  const names = completedWith.map((p) => `${lower(p.type)} “${p.title}”`);
+  const first = names.join(' and ');
+  const sentence = `${first.charAt(0).toUpperCase()}${first.slice(1)}`;
+  return completedWith.length === 1
+    ? `${sentence} is complete too: nothing in it is left open.`
+    : `${sentence} are complete too: nothing in them is left open.`;
+}
+
 const STATUS_DONE: Record<ItemStatus, string> = {
   pending: 'reopened',
   in_progress: 'started',
@@ -117,15 +132,23 @@ function itemMutations(send: Send, toast: Toast) {
         () => send('items.update', { id: item.id, patch: { title } }),
         () => ({ title: `${TYPE_LABEL[item.type]} updated` }),
       ),
-    setStatus: (item: Target, status: ItemStatus) =>
-      withToasts(
+    setStatus: (item: Target, status: ItemStatus) => {
+      let completedWith: CompletedWith[] = [];
+      return withToasts(
         toast,
         send,
         item,
         'update',
-        () => send('items.setStatus', { id: item.id, status }),
-        () => ({ title: `${TYPE_LABEL[item.type]} ${STATUS_DONE[status]}` }),
-      ),
+        async () => {
+          ({ completedWith } = await send('items.setStatus', { id: item.id, status }));
+        },
+        () => {
+          const title = `${TYPE_LABEL[item.type]} ${STATUS_DONE[status]}`;
+          const description = completedTooText(completedWith);
+          return description ? { title, description } : { title };
+        },
+      );
+    },
     /**
      * Completes an item and (the shared rule) its open descendants; when there were some, the toast
      * says how many went with it.

@@ -52,50 +52,66 @@ export function TrashSection() {
   const { entries, error } = useTrash();
   const { restore } = useDataSafety();
   const [busy, setBusy] = useState<string | null>(null);
+  // A restored entry leaves the list with its button: focus goes to the list (or what says it is
+  // empty), never to the page's body (P7).
+  const landing = useRef<HTMLElement>(null);
+  const afterRestore = () => {
+    setBusy(null);
+    window.setTimeout(() => {
+      if (document.activeElement === document.body || document.activeElement === null)
+        landing.current?.focus();
+    }, 0);
+  };
   return (
     <Section
       id="pref-trash"
       title="Trash"
       description="Deleted items stay here for 30 days. Restoring one brings back everything deleted with it."
     >
-      {entries === null ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          {error ? 'The trash could not be read.' : 'Loading…'}
-        </p>
-      ) : entries.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="trash-empty">
-          The trash is empty.
-        </p>
-      ) : (
-        <ul className="flex flex-col divide-y divide-zinc-200 dark:divide-zinc-800" data-testid="trash-list">
-          {entries.map((entry) => (
-            <li key={entry.key} className="flex items-center gap-3 py-2">
-              <div className="min-w-0 flex-1">
-                <p className="truncate text-sm font-medium">{entry.title}</p>
-                <p className="text-xs text-zinc-600 dark:text-zinc-400">
-                  {TYPE_WORD[entry.type]}
-                  {entry.count && entry.count > 1 ? ` with ${entry.count - 1} inside` : ''} · deleted{' '}
-                  {entry.deletedBy ? `by ${entry.deletedBy.name} ` : ''}
-                  {when(entry.deletedAt)}
-                </p>
-              </div>
-              <Button
-                variant="outline"
-                size="sm"
-                aria-label={`Restore ${entry.title}`}
-                disabled={busy !== null}
-                onClick={() => {
-                  setBusy(entry.key);
-                  void restore(entry).finally(() => setBusy(null));
-                }}
-              >
-                <RotateCcw aria-hidden />
-                {busy === entry.key ? 'Restoring…' : 'Restore'}
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <section ref={landing} tabIndex={-1} className="outline-none" aria-label="Trash entries">
+        {entries === null ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            {error ? 'The trash could not be read.' : 'Loading…'}
+          </p>
+        ) : entries.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="trash-empty">
+            The trash is empty.
+          </p>
+        ) : (
+          <ul
+            className="flex flex-col divide-y divide-zinc-200 dark:divide-zinc-800"
+            data-testid="trash-list"
+          >
+            {entries.map((entry) => (
+              <li key={entry.key} className="flex items-center gap-3 py-2">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate text-sm font-medium">{entry.title}</p>
+                  <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                    {TYPE_WORD[entry.type]}
+                    {entry.count && entry.count > 1 ? ` with ${entry.count - 1} inside` : ''} · deleted{' '}
+                    {/* A guest deleted everything in their own trash: 'by Guest User' says nothing (P7). */}
+                    {entry.deletedBy && entry.deletedBy.id !== 0 ? `by ${entry.deletedBy.name} ` : ''}
+                    {when(entry.deletedAt)}
+                  </p>
+                </div>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  aria-label={`Restore ${entry.title}`}
+                  disabled={busy !== null}
+                  onClick={() => {
+                    setBusy(entry.key);
+                    void restore(entry).finally(afterRestore);
+                  }}
+                >
+                  <RotateCcw aria-hidden />
+                  {busy === entry.key ? 'Restoring…' : 'Restore'}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </Section>
   );
 }
@@ -204,6 +220,18 @@ export function DataSection() {
               <ul className="mt-1 max-h-48 overflow-y-auto text-xs text-zinc-600 dark:text-zinc-400">
                 {preview.problems.map((p) => (
                   <li key={`${p.line}-${p.text}`}>
+                    {preview.source === 'outpost-json' ? 'Item' : 'Line'} {p.line}: {p.reason} — {p.text}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+          {preview.warnings.length > 0 ? (
+            <details open={preview.warnings.length <= 5} className="text-sm" data-testid="import-warnings">
+              <summary>{plural(preview.warnings.length, 'line')} will be imported with a change</summary>
+              <ul className="mt-1 max-h-48 overflow-y-auto text-xs text-zinc-600 dark:text-zinc-400">
+                {preview.warnings.map((p) => (
+                  <li key={`${p.line}-${p.reason}`}>
                     {preview.source === 'outpost-json' ? 'Item' : 'Line'} {p.line}: {p.reason} — {p.text}
                   </li>
                 ))}

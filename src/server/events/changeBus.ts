@@ -32,6 +32,10 @@ class LocalFanOut {
     for (const watch of this.watchers) watch(userIds);
     for (const id of new Set(userIds)) this.emitter.emit(String(id));
   }
+  /** Every open stream hears `changed`: what it may have missed is unknown, so it reads again. */
+  emitToAll() {
+    for (const name of this.emitter.eventNames()) this.emitter.emit(name);
+  }
   subscribe(userId: number, listener: () => void) {
     this.emitter.on(String(userId), listener);
     return () => {
@@ -70,6 +74,7 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
   let closed = false;
   let delay = 250;
   let timer: NodeJS.Timeout | null = null;
+  let listenedBefore = false;
   // A NOTIFY commits a transaction of its own (NOTIFY gives it a transaction id), and with the
   // default synchronous_commit that commit waits for a WAL flush while holding the cluster-wide
   // notify lock: one more disk flush per batch that the writes it announces never needed. Nothing
@@ -115,8 +120,12 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
       await next.query(`LISTEN ${CHANNEL}`);
       client = next;
       delay = 250;
-      // Whatever happened while we were not listening is unknown: caches start over.
+      // Whatever happened while we were not listening is unknown: caches start over, and after a
+      // break (a PostgreSQL restart) every open stream is told to read again, or writes made in
+      // the gap would never reach it (F10).
       for (const watch of fanOut.watchers) watch(null);
+      if (listenedBefore) fanOut.emitToAll();
+      listenedBefore = true;
     } catch (error) {
       onError(error);
       next.end().catch(() => {});

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { makeMutual, signedIn, TestClient, uniquePhone } from '../../../testkit/testClient';
 import { buildApp } from '../app';
-import { type Database, openDatabase } from '../db/client';
+import { type Database, openDatabase, sql } from '../db/client';
+import { STREAMS_PER_SESSION, STREAMS_PER_USER } from './routes';
 
 /** An open event stream that counts `changed` events as they arrive. */
 async function openStream(baseUrl: string, client: TestClient) {
@@ -195,6 +196,57 @@ describe.each(testEngines())('GET /api/events on %s', (engine) => {
     expect(stream.changed()).toBe(0);
   });
 
+  /** Opens streams until one is answered 200, or fails after `ms` (a closed stream is released on its close event). */
+  const openOnceFree = async (client: TestClient, ms = 3000) => {
+    const started = Date.now();
+    for (;;) {
+      const stream = await openStream(url, client);
+      if (stream.response.status === 200) return stream;
+      stream.close();
+      if (Date.now() - started > ms) throw new Error(`still ${stream.response.status} after ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('refuses a sixth open stream of one session with a 429 and a message, and lets one open again after a close (F9)', async () => {
+    const client = await signedIn(app, 'Tabby');
+    const streams = [];
+    for (let i = 0; i < STREAMS_PER_SESSION; i++) {
+      const stream = await openStream(url, client);
+      expect(stream.response.status, `stream ${i + 1}`).toBe(200);
+      streams.push(stream);
+    }
+    const over = await fetch(`${url}/api/events`, { headers: { cookie: client.cookieHeader() } });
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await over.json()).message).toMatch(/streams/);
+    streams.shift()?.close();
+    streams.push(await openOnceFree(client));
+    for (const stream of streams) stream.close();
+  });
+
+  it('refuses a stream past twenty for one user across sessions, and releases them all on close (F9)', async () => {
+    const phone = uniquePhone();
+    const sessions: TestClient[] = [];
+    for (let i = 0; i < 6; i++) {
+      const client = new TestClient(app);
+      await client.login(phone, 'Many');
+      sessions.push(client);
+    }
+    const streams = [];
+    for (let i = 0; i < STREAMS_PER_USER; i++) {
+      const stream = await openStream(url, sessions[i % 5]!);
+      expect(stream.response.status, `stream ${i + 1}`).toBe(200);
+      streams.push(stream);
+    }
+    const over = await fetch(`${url}/api/events`, { headers: { cookie: sessions[5]!.cookieHeader() } });
+    expect(over.status).toBe(429);
+    expect((await over.json()).message).toMatch(/streams/);
+    for (const stream of streams) stream.close();
+    const again = await openOnceFree(sessions[5]!);
+    again.close();
+  });
+
   it('ends open streams when the server closes', async () => {
     const other = await buildApp({ database, config: { seedSampleUsers: false } });
     const otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
@@ -239,6 +291,31 @@ describe.runIf(process.env.TEST_DATABASE_URL)('change events across instances sh
     const waited = await stream.waitFor(1);
     expect(waited).toBeLessThan(3000);
     stream.close();
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('event streams across a lost LISTEN connection', () => {
+  it('tells every open stream to read again once LISTEN is back, so a write made in the gap is not missed (F10)', async () => {
+    const database = await openTestDatabase('pg');
+    const app = await buildApp({ database, config: { seedSampleUsers: false } });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const client = await signedIn(app, 'Listener');
+      const stream = await openStream(url, client);
+      await settle();
+      const before = stream.changed();
+      // What a PostgreSQL restart does to the listening connection, without restarting the cluster
+      // other tests share: its backend is ended, and the bus reconnects with backoff.
+      await database.db.execute(
+        sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+      );
+      await stream.waitFor(before + 1, 5000);
+      stream.close();
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });
 

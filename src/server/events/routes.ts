@@ -1,11 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { SERVER_EVENTS } from '../../shared/protocol';
 import { currentUser } from '../http/context';
+import { HttpError } from '../http/errors';
 import { sessionAlive } from '../http/session';
 import { unreadCount } from '../notifications/store';
 
 /** How often an idle stream gets a comment line, so proxies and browsers keep it open. */
 export const HEARTBEAT_MS = 25_000;
+
+/** Open streams one session may hold on an instance: a tab each, and a browser rarely has more. */
+export const STREAMS_PER_SESSION = 5;
+/** Open streams one user may hold on an instance, over all their sessions (devices, browsers). */
+export const STREAMS_PER_USER = 20;
+/** Seconds a refused stream is told to wait: time for a tab to close; the 30 s poll syncs meanwhile. */
+const STREAM_RETRY_AFTER_SECONDS = 30;
 
 /**
  * Server-sent events: `changed` whenever something the user sees changes, on any instance, and
@@ -24,9 +32,42 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     for (const end of open) end();
   });
 
+  // Open streams per session and per user on this instance. Each holds a socket, a change listener
+  // and a timer; without a cap one session could open thousands. Counted per instance, in memory, so
+  // a crash leaves nothing behind to clean up; behind a load balancer the cap multiplies at worst by
+  // the number of instances, still bounded.
+  const perSession = new Map<string, number>();
+  const perUser = new Map<number, number>();
+  const bump = <K>(counts: Map<K, number>, key: K, by: number) => {
+    const next = (counts.get(key) ?? 0) + by;
+    if (next > 0) counts.set(key, next);
+    else counts.delete(key);
+  };
+
   app.get('/events', async (request, reply) => {
     const user = currentUser(request);
     const sessionId = request.session!.id;
+    if (
+      (perSession.get(sessionId) ?? 0) >= STREAMS_PER_SESSION ||
+      (perUser.get(user.id) ?? 0) >= STREAMS_PER_USER
+    ) {
+      throw new HttpError(
+        429,
+        `Too many open event streams (at most ${STREAMS_PER_SESSION} for one sign-in and ${STREAMS_PER_USER} for one account). Close a tab and try again.`,
+        {},
+        { 'Retry-After': String(STREAM_RETRY_AFTER_SECONDS) },
+      );
+    }
+    // Taken before any await, so concurrent opens cannot all pass the check.
+    bump(perSession, sessionId, 1);
+    bump(perUser, user.id, 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      bump(perSession, sessionId, -1);
+      bump(perUser, user.id, -1);
+    };
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -88,6 +129,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     const heartbeat = setInterval(() => void deliver(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const stop = () => {
+      release();
       closed = true;
       clearInterval(heartbeat);
       unsubscribe();
@@ -102,6 +144,8 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     const unwatch = app.sessionCache.onEnd(sessionId, end);
     open.add(end);
     request.raw.on('close', stop);
+    // The response's close is the socket's too: the slot must come back however the stream ends.
+    res.on('close', stop);
     void notificationLine().then((line) => {
       if (line && !closed) res.write(line);
     });

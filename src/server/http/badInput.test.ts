@@ -278,6 +278,44 @@ describe.each(testEngines())('bad input never makes a 5xx (%s)', (engine) => {
     });
   });
 
+  it('refuses an anonymous body of 60,000 unknown keys with a short 400 instead of listing every key (F1)', async () => {
+    const stranger = new TestClient(harness.app);
+    await stranger.csrf();
+    const body: Record<string, number> = {};
+    for (let i = 0; i < 60_000; i++) body[`k${i}`] = 1;
+    for (const url of ['/api/login/code', '/api/login']) {
+      const response = await stranger.post<ErrorBody>(url, body);
+      expect(response.status, url).toBe(400);
+      expect(response.body.message).toMatch(/keys/);
+      expect(response.text.length, url).toBeLessThan(300);
+    }
+    const signedInToo = await c.post<ErrorBody>('/api/items', { title: 'x', type: 'todo', ...body });
+    expect(signedInToo.status).toBe(400);
+    expect(signedInToo.text.length).toBeLessThan(300);
+  });
+
+  it('refuses a body whose keys are spread over many small objects when there are too many in all (F1)', async () => {
+    const items = Array.from({ length: 190 }, (_, i) => {
+      const entry: Record<string, number> = {};
+      for (let k = 0; k < 60; k++) entry[`k${i}_${k}`] = 1;
+      return entry;
+    });
+    const response = await c.post<ErrorBody>('/api/items/batch', { items });
+    expect(response.status, response.text.slice(0, 200)).toBe(400);
+    expect(response.text.length).toBeLessThan(300);
+  });
+
+  it('lists at most 20 fields in a 422 and counts the rest in its message (F1)', async () => {
+    const body: Record<string, unknown> = { title: 'x', type: 'todo' };
+    for (let i = 0; i < 150; i++) body[`extra${i}`] = 1;
+    const response = await c.post<ErrorBody & { errors: Record<string, string[]> }>('/api/items', body);
+    expect(response.status).toBe(422);
+    expect(Object.keys(response.body.errors)).toHaveLength(20);
+    expect(response.body.errors.extra0).toEqual(['The extra0 field is not allowed.']);
+    expect(response.body.message).toBe('The extra0 field is not allowed. (and 149 more errors)');
+    expect(response.text.length).toBeLessThan(2000);
+  });
+
   it('never answers 5xx to random bodies, ids, queries and headers on any route of the route table', async () => {
     expect(harness.app.routeTable.length).toBeGreaterThan(15);
     // A few seconds here; `npm run bench -- fuzz` runs the same fuzzer at 1,000+ cases a route.

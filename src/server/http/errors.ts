@@ -15,12 +15,29 @@ export class HttpError extends Error {
 
 export const notFound = (what = 'Item') => new HttpError(404, `${what} not found.`);
 
-/** A 422 in the spec's shape: `{message, errors: {field: [text]}}`. */
+/** Most messages a 422 lists; the rest are only counted in its `message`. */
+export const MAX_REPORTED_ERRORS = 20;
+
+/**
+ * A 422 in the spec's shape: `{message, errors: {field: [text]}}`. A body with thousands of unknown
+ * fields would otherwise be answered with a list of every one, megabytes long; the first
+ * MAX_REPORTED_ERRORS messages say what is wrong as well as all of them would.
+ */
 export function unprocessable(errors: Record<string, string[]>): HttpError {
-  const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
-  const more = Object.values(errors).flat().length - 1;
+  const reported: Record<string, string[]> = Object.create(null);
+  let count = 0;
+  let kept = 0;
+  for (const [field, messages] of Object.entries(errors)) {
+    count += messages.length;
+    const room = MAX_REPORTED_ERRORS - kept;
+    if (room <= 0) continue;
+    reported[field] = messages.slice(0, room);
+    kept += reported[field].length;
+  }
+  const first = Object.values(reported)[0]?.[0] ?? 'The given data was invalid.';
+  const more = count - 1;
   const message = more > 0 ? `${first} (and ${more} more error${more > 1 ? 's' : ''})` : first;
-  return new HttpError(422, message, { errors });
+  return new HttpError(422, message, { errors: reported });
 }
 
 /** Parses `value` with `schema`, or throws the 422 that names each bad field. */

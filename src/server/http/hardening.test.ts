@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../../testkit/server';
+import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { signedIn, TestClient, uniquePhone } from '../../../testkit/testClient';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
+import { loadConfig } from '../env';
 
 describe('security headers and session cookies', () => {
   let database: Database;
   let app: FastifyInstance;
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
-    app = await buildApp({ database, config: { trustProxy: true, writesPerMinute: 5 } });
+    app = await buildApp({ database, config: { trustProxy: 1, writesPerMinute: 5 } });
     await app.ready();
   });
   afterAll(async () => {
@@ -89,5 +90,87 @@ describe('sessions expire after inactivity', () => {
     const { sql } = await import('drizzle-orm');
     await database.db.execute(sql`UPDATE sessions SET last_seen_at = now() - interval '31 minutes'`);
     expect((await client.get('/api/me')).status).toBe(401);
+  });
+});
+
+describe('sign-in limit behind a proxy', () => {
+  let database: Database;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    const { trustProxy } = loadConfig({ TRUST_PROXY: '1' });
+    app = await buildApp({ database, config: { trustProxy, loginsPerMinute: 5 } });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  /** Signs in once, as through a proxy that appends the address it saw to the client's X-Forwarded-For. */
+  const signIn = async (claimed: string, seenByProxy: string) => {
+    const client = new TestClient(app);
+    await client.csrf();
+    const response = await client.request({
+      method: 'POST',
+      url: '/api/login',
+      body: { phone: uniquePhone(), name: 'Rotor' },
+      headers: { 'x-forwarded-for': `${claimed}, ${seenByProxy}` },
+    });
+    return response;
+  };
+
+  it('counts sign-ins by the address the proxy saw, however the client rotates X-Forwarded-For, with TRUST_PROXY=1 (F12)', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 7; i++) statuses.push((await signIn(`198.51.100.${i}`, '203.0.113.7')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const limited = await signIn('198.51.100.99', '203.0.113.7');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Another client behind the same proxy has its own budget.
+    expect((await signIn('198.51.100.1', '203.0.113.8')).status).toBe(200);
+  });
+
+  it('counts sign-ins by the address the listed proxy saw when TRUST_PROXY names the proxy (F12)', async () => {
+    const { trustProxy } = loadConfig({ TRUST_PROXY: '127.0.0.1' });
+    const listed = await buildApp({ database, config: { trustProxy, loginsPerMinute: 2 } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const client = new TestClient(listed);
+      await client.csrf();
+      const response = await client.request({
+        method: 'POST',
+        url: '/api/login',
+        body: { phone: uniquePhone(), name: 'Listed' },
+        headers: { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.9` },
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    await listed.close();
+  });
+});
+
+describe.each(testEngines())('while the database is down (%s)', (engine) => {
+  it('answers 503 with a message and Retry-After (F12)', async () => {
+    const database = await openTestDatabase(engine);
+    const app = await buildApp({ database, config: { sessionCacheMs: 0 } });
+    await app.ready();
+    const client = await signedIn(app, 'Patient');
+    await database.close();
+    for (const [method, url] of [
+      ['GET', '/api/health'],
+      ['GET', '/api/me'],
+      ['POST', '/api/items'],
+    ] as const) {
+      const response = await client.request<{ message: string }>({
+        method,
+        url,
+        ...(method === 'POST' ? { body: { title: 'x', type: 'todo' } } : {}),
+      });
+      expect(response.status, `${method} ${url}`).toBe(503);
+      expect(response.body.message).toEqual(expect.any(String));
+      expect(Number(response.headers['retry-after']), `${method} ${url}`).toBeGreaterThan(0);
+    }
+    await app.close();
   });
 });

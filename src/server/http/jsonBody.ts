@@ -5,13 +5,29 @@ import { HttpError } from './errors';
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * Whether `text` nests arrays and objects deeper than `max`, counting brackets outside strings. One
- * pass, no allocation, and it stops at the first bracket too deep, so a 1 MB body nested 500,000
- * levels is refused in microseconds instead of being parsed (which takes hundreds of milliseconds of
- * CPU and then makes every walk over the result deep too). Malformed text is left to the parser.
+ * Most keys one JSON object may have, and most in the whole body. An item has under twenty fields
+ * and a batch at most ITEM_BATCH_MAX items, so real bodies stay far below both.
  */
-export function jsonNestingExceeds(text: string, max: number): boolean {
-  let depth = 0;
+export const JSON_KEY_LIMITS = { perObject: 200, total: 10_000 } as const;
+
+interface ShapeLimits {
+  depth: number;
+  perObject: number;
+  total: number;
+}
+
+/**
+ * What is wrong with the shape of `text` before it is parsed: arrays and objects nested deeper than
+ * `depth`, or an object with more than `perObject` keys or more than `total` in all (keys counted as
+ * colons outside strings, each key being followed by one). One pass over the characters that stops at
+ * the first excess: a 1 MB body nested 500,000 levels, or a flat object of 60,000 unknown keys,
+ * otherwise costs a second of CPU to parse and validate (and the latter a 422 of megabytes naming
+ * every key). Malformed text is left to the parser.
+ */
+export function jsonShapeProblem(text: string, limits: ShapeLimits): 'depth' | 'keys' | null {
+  // Keys so far in each open object; arrays push a slot too, so a close always pops its own.
+  const open: number[] = [];
+  let total = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -22,25 +38,52 @@ export function jsonNestingExceeds(text: string, max: number): boolean {
       continue;
     }
     if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
-      depth++;
-      if (depth > max) return true;
-    } else if (code === 0x5d || code === 0x7d) depth--;
+    else if (code === 0x7b || code === 0x5b) {
+      if (open.push(0) > limits.depth) return 'depth';
+    } else if (code === 0x7d || code === 0x5d) open.pop();
+    else if (code === 0x3a) {
+      total++;
+      const keys = (open[open.length - 1] ?? 0) + 1;
+      if (open.length > 0) open[open.length - 1] = keys;
+      if (keys > limits.perObject || total > limits.total) return 'keys';
+    }
   }
-  return false;
+  return null;
+}
+
+/** Whether `text` nests arrays and objects deeper than `max` (jsonShapeProblem). */
+export function jsonNestingExceeds(text: string, max: number): boolean {
+  return jsonShapeProblem(text, { depth: max, perObject: Infinity, total: Infinity }) === 'depth';
+}
+
+/** Whether `text` has an object with more than `perObject` keys, or more than `total` in all (jsonShapeProblem). */
+export function jsonKeysExceed(text: string, limits: { perObject: number; total: number }): boolean {
+  return jsonShapeProblem(text, { depth: Infinity, ...limits }) === 'keys';
 }
 
 /**
- * Replaces the default application/json parser with one that first bounds the nesting depth, then
- * parses exactly as before (Fastify's own parser: 400 for malformed or empty JSON, `__proto__` and
+ * Replaces the default application/json parser with one that first bounds the nesting depth and
+ * the number of keys (one scan), then parses exactly as before (Fastify's own parser: 400 for malformed or empty JSON, `__proto__` and
  * `constructor.prototype` keys refused).
  */
 export function registerJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
+    const problem = jsonShapeProblem(text, { depth: MAX_JSON_DEPTH, ...JSON_KEY_LIMITS });
+    if (problem === 'depth') {
       done(new HttpError(400, `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+      return;
+    }
+    if (problem === 'keys') {
+      const { perObject, total } = JSON_KEY_LIMITS;
+      done(
+        new HttpError(
+          400,
+          `The JSON body has too many keys (at most ${perObject} in one object and ${total} in all).`,
+        ),
+        undefined,
+      );
       return;
     }
     parse(request, text, done);

@@ -13,7 +13,8 @@ function prefixed(error: HttpError, index: number): HttpError {
   const named: Record<string, string[]> = {};
   for (const [field, messages] of Object.entries(errors)) named[`items.${index}.${field}`] = messages;
   if (Object.keys(named).length === 0) named[`items.${index}`] = [error.message];
-  return unprocessable(named);
+  // The message already counts every error, also those the list was cut to MAX_REPORTED_ERRORS from.
+  return new HttpError(422, error.message, { errors: named });
 }
 
 /** The id of an item already on the server with this uuid that the actor may see (their own first). */

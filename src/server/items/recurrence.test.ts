@@ -169,7 +169,7 @@ describe.each(testEngines())('recurrence (%s)', (engine) => {
     }
   });
 
-  it('refuses bad rules with a 422 naming recurrence', async () => {
+  it('refuses bad rules with a 422 naming recurrence, rules that never give a date too (F2)', async () => {
     const c = await signedIn(harness.app, 'Rita');
     const bad: [Record<string, unknown>, string][] = [
       [{ due_date: '2031-01-01', recurrence: 'every tuesday' }, 'not a valid RRULE'],
@@ -179,6 +179,9 @@ describe.each(testEngines())('recurrence (%s)', (engine) => {
       [{ due_date: '2031-01-01', recurrence: 'FREQ=DAILY;UNTIL=20200101' }, 'ends in the past'],
       [{ due_date: '2031-01-01', recurrence: `FREQ=DAILY;BYDAY=${'MO,'.repeat(90)}MO` }, '255 characters'],
       [{ due_date: '2031-01-01', recurrence: 42 }, 'text'],
+      [{ due_date: '2031-01-01', recurrence: 'FREQ=MONTHLY;BYDAY=53MO' }, '1 to 5'],
+      [{ due_date: '2031-01-01', recurrence: 'FREQ=MONTHLY;BYDAY=-5FR;BYMONTHDAY=13' }, 'never'],
+      [{ due_date: '2031-02-10', recurrence: 'FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=31' }, 'no date after'],
     ];
     for (const [fields, text] of bad) {
       const res = await c.post<ErrorBody>('/api/items', { title: 'x', type: 'todo', ...fields });

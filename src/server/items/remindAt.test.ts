@@ -67,4 +67,27 @@ describe.each(testEngines())('remind_at (%s)', (engine) => {
     }
     expect((await c.item(item.id)).remind_at).toBeNull();
   });
+  it('refuses a remind_at on 30 February or at 24:00, and a due_date on 30 February, with a 422 field error (F11)', async () => {
+    const c = await signedIn(harness.app, 'Remy');
+    const item = await c.create({ title: 'Leap', type: 'todo' });
+    for (const bad of ['2027-02-30T10:00:00Z', '2027-02-28T24:00:00Z']) {
+      const created = await c.post<ErrorBody>('/api/items', { title: 'x', type: 'todo', remind_at: bad });
+      expect(created.status, bad).toBe(422);
+      expect(created.body.errors?.remind_at?.[0], bad).toEqual(expect.any(String));
+      const patched = await c.patch<ErrorBody>(`/api/items/${item.id}`, { remind_at: bad });
+      expect(patched.status, bad).toBe(422);
+      expect(patched.body.errors?.remind_at?.[0], bad).toEqual(expect.any(String));
+    }
+    for (const field of ['due_date', 'end_date']) {
+      const patched = await c.patch<ErrorBody>(`/api/items/${item.id}`, { [field]: '2027-02-30' });
+      expect(patched.status, field).toBe(422);
+      expect(patched.body.errors?.[field]?.[0], field).toEqual(expect.any(String));
+    }
+    expect(await c.item(item.id)).toMatchObject({
+      remind_at: null,
+      due_date: null,
+      end_date: null,
+      version: 1,
+    });
+  });
 });

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
 import {
+  FAMILY_FULL_MESSAGE,
+  FAMILY_MAX_ITEMS,
   type Item,
   type ItemStatus,
   type ItemType,
@@ -11,14 +13,18 @@ import {
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/itemUpdate';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
-import { type ActivityInput, recordActivity as appendActivity } from '../activity/record';
+import {
+  type ActivityInput,
+  recordActivities as appendActivities,
+  recordActivity as appendActivity,
+} from '../activity/record';
 import { SAMPLE_USERS, type UserRow } from '../auth/users';
 import { type BoundStatement, type Executor, inOrder, pipelined, prepared, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { iso, isoOrNull } from '../http/serialize';
-import { notifyFromActivity } from '../notifications/record';
+import { notifyFromActivity, notifyFromRollUp } from '../notifications/record';
 import { findItem, findVisibleItem, ITEM_COLUMNS, type ItemRow, itemJson, visibleTo } from './queries';
 import { assertRecurrence, createNextOccurrence, occurrenceOwner } from './recurrence';
 import { deletedTogether, restoreRefusal } from './trash';
@@ -137,23 +143,21 @@ const toStatusNode = (n: NodeRow): StatusNode => ({
 });
 
 /** The top-level item above `node` as the loaded family shows it, or null when it does not reach one. */
-function topOf(family: readonly NodeRow[], node: NodeRow): number | null {
+function topOf(byId: ReadonlyMap<number, NodeRow>, node: NodeRow): number | null {
   let current: NodeRow | undefined = node;
   for (let depth = 0; current && depth < 8; depth++) {
     if (current.parent_id === null) return current.id;
-    const parentId: number = current.parent_id;
-    current = family.find((n) => n.id === parentId);
+    current = byId.get(current.parent_id);
   }
   return null;
 }
 
-const rollUpUpdate = prepared(
-  (status: ItemStatus, completedAt: string | null, id: number) =>
-    sql`UPDATE items SET status = ${status}, completed_at = ${completedAt},
-          version = version + 1, updated_at = now(), ${CHANGE} WHERE id = ${id}`,
-);
-
-/** Writes the roll-up's consequences for every item but `skipId` and logs them in the feed. */
+/**
+ * Writes the roll-up's consequences for every item but `skipId` and logs them in the feed. Set-based:
+ * one UPDATE per resulting status and the feed entries a thousand to a statement, so completing a
+ * campaign of 10,000 tasks is a handful of statements, not 30,000 (issue 29 F0: the embedded
+ * database serves one statement at a time, and every other user waited for the cascade).
+ */
 async function applyStatusPlan(
   tx: Executor,
   actor: UserRow,
@@ -161,21 +165,41 @@ async function applyStatusPlan(
   plan: Map<number, { status: ItemStatus; completed_at: string | null }>,
   skipId: number | null,
 ): Promise<void> {
+  const byId = new Map(family.map((n) => [n.id, n]));
+  const groups = new Map<string, { status: ItemStatus; completed_at: string | null; ids: number[] }>();
+  const entries: ActivityInput[] = [];
+  const completed: number[] = [];
+  const reopened: number[] = [];
   for (const [id, change] of plan) {
     if (id === skipId) continue;
-    const node = family.find((n) => n.id === id);
+    const node = byId.get(id);
     if (!node) continue;
-    await tx.execute(rollUpUpdate(change.status, change.completed_at, id));
+    const key = `${change.status} ${change.completed_at ?? ''}`;
+    const group = groups.get(key) ?? { ...change, ids: [] };
+    group.ids.push(id);
+    groups.set(key, group);
     const action =
       change.status === 'completed' ? 'completed' : node.status === 'completed' ? 'reopened' : 'updated';
-    await recordActivity(tx, {
+    if (action === 'completed') completed.push(id);
+    if (action === 'reopened') reopened.push(id);
+    entries.push({
       actor,
       action,
       item: { id, type: node.type, title: node.title },
-      rootId: topOf(family, node) ?? (await rootOf(tx, id)),
+      rootId: topOf(byId, node) ?? (await rootOf(tx, id)),
       metadata: { status: { old: node.status, new: change.status }, rolled_up: true },
     });
   }
+  for (const group of groups.values()) {
+    await tx.execute(
+      sql`UPDATE items SET status = ${group.status}, completed_at = ${group.completed_at},
+            version = version + 1, updated_at = now(), ${CHANGE}
+          WHERE id = ANY(${`{${group.ids.join(',')}}`}::int[])`,
+    );
+  }
+  await appendActivities(tx, entries);
+  await notifyFromRollUp(tx, 'completed', completed);
+  await notifyFromRollUp(tx, 'reopened', reopened);
 }
 
 /** Marks everything under `id` as changed, so users who now see it through `id` pull it. */
@@ -277,6 +301,24 @@ const DELETE_FORBIDDEN = 'Only the creator of this item or of its campaign can d
 const MOVE_FORBIDDEN =
   'Only the creator of this item or of its campaign can move it out of its campaign. You can still move it within the campaign.';
 
+const MOVE_CARRIES_OTHERS =
+  'It holds items other people created, and they stay in this campaign: it cannot leave it. You can still move it within the campaign.';
+
+/**
+ * A move out of a family never carries another person's items away (their trash would lose them
+ * with a parent they cannot see): refused when the subtree, deleted rows included, holds any.
+ */
+async function assertCarriesOnlyOwn(tx: Executor, actor: UserRow, id: number): Promise<void> {
+  const [other] = await rows<{ id: number }>(
+    tx,
+    sql`SELECT c.id FROM items c
+        WHERE (c.parent_id = ${id} OR c.parent_id IN (SELECT d.id FROM items d WHERE d.parent_id = ${id}))
+          AND c.user_id <> ${actor.id}
+        LIMIT 1`,
+  );
+  if (other) throw unprocessable({ parent_id: [MOVE_CARRIES_OTHERS] });
+}
+
 /** Only the item's creator or the creator of its top-level item may delete it (§5), move it away or restore it. */
 async function mayDelete(tx: Executor, actor: UserRow, item: Pick<Item, 'user_id'>, root: number) {
   if (item.user_id === actor.id) return true;
@@ -321,10 +363,29 @@ export interface CreateRun {
   locked: Set<number>;
   known: Map<string, number>;
   rollUps: Map<number, Set<number>>;
+  /** How many items each locked family holds under its top, counted once and kept up as the run adds. */
+  sizes: Map<number, number>;
 }
 
 export function createRun(): CreateRun {
-  return { locked: new Set(), known: new Map(), rollUps: new Map() };
+  return { locked: new Set(), known: new Map(), rollUps: new Map(), sizes: new Map() };
+}
+
+/** How many live items the family under `root` holds below it (children and grandchildren). */
+async function familyBelow(tx: Executor, root: number): Promise<number> {
+  const [row] = await rows<{ n: number }>(tx, familyBelowQuery(root));
+  return row?.n ?? 0;
+}
+const familyBelowQuery = prepared(
+  (root: number) =>
+    sql`SELECT ((SELECT count(*) FROM items f WHERE f.parent_id = ${root} AND f.deleted_at IS NULL)
+          + (SELECT count(*) FROM items f JOIN items fp ON fp.id = f.parent_id
+             WHERE fp.parent_id = ${root} AND f.deleted_at IS NULL))::int AS n`,
+);
+
+/** F0: a family past FAMILY_MAX_ITEMS is refused, so no cascade over it can hold the database long. */
+function assertFamilyRoom(below: number, adding: number): void {
+  if (below + adding > FAMILY_MAX_ITEMS) throw unprocessable({ parent_id: [FAMILY_FULL_MESSAGE] });
 }
 
 /** Reads which of these uuids the actor already has (a repeated or resumed batch). */
@@ -429,7 +490,10 @@ export async function createItem(
       run.locked.add(root);
       // Again under the lock: a delete that committed while we waited has taken the parent away.
       parent = await visibleParent(tx, actor, parentId, { type: input.type });
+      root = parent.root;
     }
+    if (!run.sizes.has(root)) run.sizes.set(root, await familyBelow(tx, root));
+    assertFamilyRoom(run.sizes.get(root) ?? 0, 1);
   } else if (parentId !== null) {
     // Lock first, then read the parent once under the lock: a delete that committed while we waited
     // has taken it away, and the read sees that.
@@ -442,6 +506,7 @@ export async function createItem(
       parent = await visibleParent(tx, actor, parentId, { type: input.type });
       root = parent.root;
     }
+    assertFamilyRoom(await familyBelow(tx, root), 1);
   }
   const assignedTo = input.assigned_to ?? null;
   const assignee = assignedTo === null ? null : await assigneeUser(tx, actor, assignedTo);
@@ -477,7 +542,10 @@ export async function createItem(
   }
   if (input.uuid) run?.known.set(input.uuid, created.id);
   // A campaign created in this run is its own family, already ours: its children need no lock.
-  if (root === null) run?.locked.add(created.id);
+  if (root === null) {
+    run?.locked.add(created.id);
+    run?.sizes.set(created.id, 0);
+  } else if (run) run.sizes.set(root, (run.sizes.get(root) ?? 0) + 1);
   await recordActivity(tx, {
     actor,
     action: 'created',
@@ -591,8 +659,14 @@ export async function updateItem(
     else newRoot = (await visibleParent(tx, actor, parentId, { id, type: current.type })).root;
     // Taking an item out of its family takes it from the family's owner, as a delete would: a move
     // must not be a way round the delete rule (§5).
-    if (newRoot !== oldRoot) await assertMayDelete(tx, actor, current, oldRoot, MOVE_FORBIDDEN);
+    if (newRoot !== oldRoot) {
+      await assertMayDelete(tx, actor, current, oldRoot, MOVE_FORBIDDEN);
+      await assertCarriesOnlyOwn(tx, actor, id);
+    }
     await lockFamilies(tx, [oldRoot, newRoot]);
+    // The moved item and everything under it join the new family, which must have room for them.
+    if (newRoot !== oldRoot && parentId !== null)
+      assertFamilyRoom(await familyBelow(tx, newRoot), 1 + (await familyBelow(tx, id)));
     if (parentId !== null) await visibleParent(tx, actor, parentId, { id, type: current.type });
   }
   let newAssignee: string | null = null;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { makeMutual, pullAll, signedIn, writeDirectly } from '../../../testkit/testClient';
-import type { ExportDocument } from '../../shared/importExport';
+import { type ExportDocument, parseImport } from '../../shared/importExport';
 import type { ActivityEntry, Item, Paginated } from '../../shared/item';
 import type { TrashEntry } from '../../shared/trash';
 import { sql } from '../db/client';
@@ -126,6 +126,49 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
     expect((await owner.post(`/api/items/${task.id}/restore`)).status).toBe(200);
   });
 
+  it("never carries another person's items away in a move out of a shared campaign (F5)", async () => {
+    const alice = await signedIn(harness.app, 'Alice');
+    const bob = await signedIn(harness.app, 'Bob');
+    await makeMutual(alice, bob);
+    const shared = await alice.create({ title: 'Shared', type: 'campaign' });
+    await alice.post(`/api/items/${shared.id}/assign`, { user_id: bob.user?.id });
+    const task = await bob.create({ title: 'Bob task', type: 'task', parent_id: shared.id });
+    const mine = await alice.create({ title: 'Alice todo', type: 'todo', parent_id: task.id });
+    const own = await bob.create({ title: 'BOB SECRET TITLE', type: 'campaign' });
+    const move = await bob.patch<{ message: string }>(`/api/items/${task.id}`, { parent_id: own.id });
+    expect(move.status).toBe(422);
+    expect(move.body.message).toMatch(/other people/);
+    // Nothing moved: Alice's todo is where she put it, under a task in her campaign.
+    expect((await alice.item(task.id)).parent_id).toBe(shared.id);
+    expect((await alice.item(mine.id)).parent_id).toBe(task.id);
+    // Within the campaign it still moves, and with only Bob's own items it may leave.
+    expect((await bob.patch(`/api/items/${task.id}`, { parent_id: null })).status).toBe(422);
+    await alice.delete(`/api/items/${mine.id}`);
+    // A deleted item of Alice's is still hers: it keeps the task in the campaign too.
+    expect((await bob.patch(`/api/items/${task.id}`, { parent_id: own.id })).status).toBe(422);
+    expect((await alice.post(`/api/items/${mine.id}/restore`)).status).toBe(200);
+    const solo = await bob.create({ title: 'Bob only', type: 'task', parent_id: shared.id });
+    await bob.create({ title: 'Bob todo', type: 'todo', parent_id: solo.id });
+    expect((await bob.patch(`/api/items/${solo.id}`, { parent_id: own.id })).status).toBe(200);
+  });
+
+  it('names no parent the caller cannot see in a refused restore (F6)', async () => {
+    const alice = await signedIn(harness.app, 'Alice');
+    const bob = await signedIn(harness.app, 'Bob');
+    await makeMutual(alice, bob);
+    const hidden = await bob.create({ title: 'BOB SECRET TITLE', type: 'task' });
+    // Bob's task is assigned to Alice, so she adds a todo; then he takes it back and deletes it.
+    await bob.post(`/api/items/${hidden.id}/assign`, { user_id: alice.user?.id });
+    const mine = await alice.create({ title: 'Alice todo', type: 'todo', parent_id: hidden.id });
+    expect((await bob.post(`/api/items/${hidden.id}/assign`, { user_id: 0 })).status).toBe(200);
+    expect((await alice.get(`/api/items/${hidden.id}`)).status).toBe(404);
+    await bob.delete(`/api/items/${hidden.id}`);
+    const refused = await alice.post<{ message: string }>(`/api/items/${mine.id}/restore`);
+    expect(refused.status).toBe(422);
+    expect(refused.text).not.toMatch(/SECRET/);
+    expect(refused.body.message).toMatch(/parent is in the trash/);
+  });
+
   it('keeps deleted items 30 days, then the sweeper purges them and they cannot come back', async () => {
     const { owner, task } = await family();
     await owner.delete(`/api/items/${task.id}`);
@@ -155,5 +198,61 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
     expect(res.body).toMatchObject({ format: 'outpost', version: 1, user: { id: owner.user?.id } });
     expect(res.body.items.map((i) => i.uuid)).toEqual([campaign.uuid, task.uuid, done.uuid]);
     expect(res.body.items[2]).toMatchObject({ parent_uuid: task.uuid, status: 'completed', title: 'Books' });
+  });
+
+  it('exports every field a person set, and reading the export gives each back (export identity)', async () => {
+    const owner = await signedIn(harness.app, 'Fields');
+    const task = await owner.create({ title: 'Water', type: 'task', end_date: '2031-06-30' });
+    const todo = await owner.create({
+      title: 'Ferns',
+      type: 'todo',
+      parent_id: task.id,
+      description: '  twice a week ',
+      status: 'in_progress',
+      due_date: '2031-05-05',
+      remind_at: '2031-05-05T07:30:00.000Z',
+      recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
+      assigned_to: owner.user?.id,
+    });
+    const res = await owner.get<ExportDocument>('/api/export');
+    expect(res.body.items.find((i) => i.uuid === todo.uuid)).toMatchObject({
+      parent_uuid: task.uuid,
+      recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
+      remind_at: '2031-05-05T07:30:00.000Z',
+      assigned_to: owner.user?.id,
+    });
+    const plan = parseImport(JSON.stringify(res.body), { fileName: 'x.json', userId: owner.user?.id ?? 0 });
+    expect(plan.problems).toEqual([]);
+    expect(plan.warnings).toEqual([]);
+    expect(plan.items).toEqual([
+      {
+        uuid: task.uuid,
+        parent_uuid: null,
+        type: 'task',
+        title: 'Water',
+        description: null,
+        status: 'in_progress',
+        due_date: null,
+        end_date: '2031-06-30',
+        remind_at: null,
+        recurrence: null,
+        assigned_to: null,
+        series_uuid: null,
+      },
+      {
+        uuid: todo.uuid,
+        parent_uuid: task.uuid,
+        type: 'todo',
+        title: 'Ferns',
+        description: '  twice a week ',
+        status: 'in_progress',
+        due_date: '2031-05-05',
+        end_date: null,
+        remind_at: '2031-05-05T07:30:00.000Z',
+        recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
+        assigned_to: owner.user?.id,
+        series_uuid: null,
+      },
+    ]);
   });
 });

@@ -39,14 +39,18 @@ export async function restoreRefusal(
   userId: number,
   id: number,
 ): Promise<{ kind: 'live' } | { kind: 'deleted'; item: Restorable }> {
+  // The parent's title only when the caller sees the parent (its creator or assignee, or those of
+  // its own parent): an error names nothing the caller could not open.
   const [row] = await rows<
     Restorable & { deleted: boolean; kept: boolean; parent_deleted: boolean; parent_title: string | null }
   >(
     tx,
     sql`SELECT i.id, i.type, i.title, i.user_id, i.parent_id, i.deleted_at IS NOT NULL AS deleted,
           COALESCE(i.deleted_at > ${KEPT}, false) AS kept,
-          COALESCE(p.deleted_at IS NOT NULL, false) AS parent_deleted, p.title AS parent_title
-        FROM items i LEFT JOIN items p ON p.id = i.parent_id
+          COALESCE(p.deleted_at IS NOT NULL, false) AS parent_deleted,
+          CASE WHEN p.user_id = ${userId} OR p.assigned_to = ${userId}
+            OR g.user_id = ${userId} OR g.assigned_to = ${userId} THEN p.title END AS parent_title
+        FROM items i LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id
         WHERE i.id = ${id} AND ${visibleTo(userId)}`,
   );
   if (!row) throw notFound();
@@ -55,7 +59,11 @@ export async function restoreRefusal(
     throw new HttpError(404, 'This item is no longer in the trash: deleted items are kept 30 days.');
   if (row.parent_deleted)
     throw unprocessable({
-      parent_id: [`Its parent "${row.parent_title ?? ''}" is in the trash too: restore that first.`],
+      parent_id: [
+        row.parent_title === null
+          ? 'Its parent is in the trash: it can come back once its parent is restored.'
+          : `Its parent "${row.parent_title}" is in the trash too: restore that first.`,
+      ],
     });
   const { deleted: _d, kept: _k, parent_deleted: _p, parent_title: _t, ...item } = row;
   return { kind: 'deleted', item };

@@ -15,13 +15,17 @@ async function entries(client: TestClient): Promise<NotificationEntry[]> {
   return page.body.data;
 }
 
-/** The kinds of the entries a client got since the last call for it (oldest first). */
+/**
+ * The kinds of the entries a client got since the last call for it (oldest first), each then read:
+ * an unread entry takes the same person's next toggle of the item into itself (F3).
+ */
 async function watcher(client: TestClient) {
   let seen = Math.max(0, ...(await entries(client)).map((e) => e.id));
   return async () => {
     const all = await entries(client);
     const fresh = all.filter((e) => e.id > seen).reverse();
     seen = Math.max(seen, ...all.map((e) => e.id));
+    if (fresh.length > 0) await client.post('/api/notifications/read', { ids: fresh.map((e) => e.id) });
     return fresh.map((e) => e.kind);
   };
 }
@@ -114,6 +118,28 @@ describe.each(testEngines())('notifications on %s', (engine) => {
     expect(await a()).toEqual(['updated']);
   });
 
+  it('makes 100 assign/unassign toggles one entry saying where they ended, and 10 complete/reopen pairs one more (F3)', async () => {
+    const toggler = await signedIn(app, 'Toggler');
+    const target = await signedIn(app, 'Target');
+    await makeMutual(toggler, target);
+    const todo = await toggler.create({ title: 'Flip', type: 'todo' });
+    for (let n = 0; n < 50; n++) {
+      await toggler.post(`/api/items/${todo.id}/assign`, { user_id: target.user!.id });
+      await toggler.post(`/api/items/${todo.id}/assign`, { user_id: 0 });
+    }
+    let got = await entries(target);
+    expect(got.map((e) => e.kind)).toEqual(['unassigned']);
+    expect(got[0]?.text).toBe('Toggler unassigned you from todo “Flip”');
+    await toggler.post(`/api/items/${todo.id}/assign`, { user_id: target.user!.id });
+    for (let n = 0; n < 10; n++) {
+      await toggler.update(todo.id, { status: 'completed' });
+      await toggler.update(todo.id, { status: 'pending' });
+    }
+    got = await entries(target);
+    // The re-assignment folded into the unread toggle entry; the pairs are one entry of their own.
+    expect(got.map((e) => e.kind)).toEqual(['reopened', 'assigned']);
+  });
+
   it('counts unread entries and marks some or all of them read', async () => {
     const reader = await signedIn(app, 'Reader');
     await makeMutual(alex, reader);
@@ -180,6 +206,8 @@ describe.each(testEngines())('notifications on %s', (engine) => {
 
   it('names the item only while the reader can still see it', async () => {
     const task = await alex.create({ title: 'Secret plan', type: 'task', assigned_to: blair.user!.id });
+    // Read, so the unassignment is an entry of its own rather than the assignment's last word (F3).
+    await blair.post('/api/notifications/read', {});
     await alex.post(`/api/items/${task.id}/assign`, { user_id: 0 });
     await alex.update(task.id, { title: 'Renamed plan' });
     const [unassigned, assigned] = await entries(blair);

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startPushReceiver } from '../../../testkit/pushReceiver';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
+import { PUSHES_PER_MINUTE } from '../../shared/notifications';
 import { buildApp } from '../app';
 import { type Database, rows, sql } from '../db/client';
 import { loadConfig } from '../env';
-import { addressAllowed, endpointProblem } from './push';
+import { addressAllowed, endpointProblem, retryAfterMs } from './push';
 
 const push = (overrides: Partial<ReturnType<typeof loadConfig>['push']>) => ({
   ...loadConfig({}).push,
@@ -38,12 +39,104 @@ describe('push endpoints the server accepts', () => {
     expect(endpointProblem('https://8.8.8.8/x', false)).toBeNull();
   });
 
+  it('reads Retry-After as seconds or as an HTTP date, and nothing else (F4)', () => {
+    const now = Date.parse('2026-11-24T10:00:00Z');
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('Tue, 24 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('Tue, 24 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs(undefined, now)).toBeNull();
+    expect(retryAfterMs('soon', now)).toBeNull();
+  });
+
   it('lets loopback over http through only when the tests ask for it', () => {
     expect(endpointProblem('http://127.0.0.1:9/x', true)).toBeNull();
     expect(endpointProblem('http://10.0.0.1/x', true)).not.toBeNull();
     expect(addressAllowed('127.0.0.1', true)).toBe(true);
     expect(addressAllowed('127.0.0.1', false)).toBe(false);
     expect(addressAllowed('93.184.216.34', false)).toBe(true);
+  });
+});
+
+/** Endpoints that reach this machine or its network through an IPv6 transition form or a local name. */
+const DISGUISED_ENDPOINTS = [
+  'https://[::127.0.0.1]/x',
+  'https://[::7f00:1]/x',
+  'https://[::10.0.0.1]/x',
+  'https://[::8.8.8.8]/x',
+  'https://[::ffff:127.0.0.1]/x',
+  'https://[::ffff:169.254.169.254]/x',
+  'https://[::ffff:0:127.0.0.1]/x',
+  'https://[64:ff9b::7f00:1]/x',
+  'https://[64:ff9b::127.0.0.1]/x',
+  'https://[64:ff9b::a9fe:a9fe]/x',
+  'https://[64:ff9b:1::8.8.8.8]/x',
+  'https://[2002:7f00:1::]/x',
+  'https://[2002:a00:1::1]/x',
+  'https://[2002:a9fe:a9fe::]/x',
+  'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x',
+  'https://[2001:db8::1]/x',
+  'https://[100::1]/x',
+  'https://[fec0::1]/x',
+  'https://localhost./x',
+  'https://LOCALHOST./x',
+  'https://localhost../x',
+  'https://api.localhost./x',
+  'https://localhost.localdomain/x',
+  'https://LocalHost.LocalDomain./x',
+  'https://ip6-localhost/x',
+  'https://ip6-loopback/x',
+  'https://localhost6/x',
+  'https://localhost6.localdomain6/x',
+  'https://metadata/x',
+  'https://printer.local/x',
+  'https://metadata.google.internal/x',
+  'https://router.home.arpa/x',
+  'https://0x7f.1/x',
+  'https://2130706433/x',
+  'https://127.1/x',
+];
+
+describe('push endpoints disguised as public ones', () => {
+  it.each(DISGUISED_ENDPOINTS)('refuses %s (F8)', (endpoint) => {
+    expect(endpointProblem(endpoint, false)).not.toBeNull();
+  });
+
+  it('still accepts public addresses written in IPv6 transition forms and public names (F8)', () => {
+    for (const endpoint of [
+      'https://[64:ff9b::808:808]/x',
+      'https://[2002:808:808::1]/x',
+      'https://[2a00:1450:4001:80b::200a]/x',
+      'https://updates.push.services.mozilla.com/wpush/v2/abc',
+      'https://web.push.apple.com/abc',
+      'https://fcm.googleapis.com./fcm/send/abc',
+    ])
+      expect(endpointProblem(endpoint, false), endpoint).toBeNull();
+  });
+
+  it('refuses the same addresses when a push service name resolves to them (F8)', () => {
+    for (const address of [
+      '::7f00:1',
+      '::ffff:7f00:1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::a00:1',
+      '2002:7f00:1::',
+      '2002:c0a8:101::1',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '2001:db8::1',
+      'fe80::1%eth0',
+    ])
+      expect(addressAllowed(address, false), address).toBe(false);
+    expect(addressAllowed('64:ff9b::808:808', false)).toBe(true);
+    expect(addressAllowed('2a00:1450:4001:80b::200a', false)).toBe(true);
+  });
+
+  it('lets the tests reach loopback by its plain names only, not through a transition form (F8)', () => {
+    expect(endpointProblem('http://localhost:9/x', true)).toBeNull();
+    expect(endpointProblem('http://[::1]:9/x', true)).toBeNull();
+    expect(addressAllowed('::ffff:127.0.0.1', true)).toBe(true);
+    expect(addressAllowed('64:ff9b::7f00:1', true)).toBe(false);
+    expect(addressAllowed('2002:7f00:1::', true)).toBe(false);
+    expect(endpointProblem('https://[64:ff9b::7f00:1]/x', true)).not.toBeNull();
   });
 });
 
@@ -90,6 +183,76 @@ describe.each(testEngines())('Web Push on %s', (engine) => {
     const client = await signedIn(other, 'Other');
     expect((await client.get<{ publicKey: string }>('/api/push/key')).body).toEqual(first.body);
     await other.close();
+  });
+
+  it('pushes a person at most PUSHES_PER_MINUTE new entries a minute and lists the rest (F3)', async () => {
+    const busy = await signedIn(app, 'Busy');
+    const watched = await signedIn(app, 'Watched');
+    await makeMutual(busy, watched);
+    const subscription = receiver.subscription('ok');
+    expect((await watched.post('/api/push/subscriptions', subscription)).status).toBe(201);
+    const path = new URL(subscription.endpoint).pathname;
+    for (let n = 0; n < PUSHES_PER_MINUTE + 15; n++)
+      await busy.create({ title: `Job ${n}`, type: 'todo', assigned_to: watched.user!.id });
+    await eventually(() => receiver.received.filter((r) => r.path === path).length >= PUSHES_PER_MINUTE);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received.filter((r) => r.path === path)).toHaveLength(PUSHES_PER_MINUTE);
+    const listed = await watched.get<{ total: number; unread: number }>('/api/notifications');
+    expect(listed.body).toMatchObject({ total: PUSHES_PER_MINUTE + 15, unread: PUSHES_PER_MINUTE + 15 });
+  });
+
+  it('tries a push again after a 429 (when Retry-After says) and after a 503, and delivers it once (F4)', async () => {
+    const busy = receiver.subscription('busy');
+    const flaky = receiver.subscription('flaky');
+    const retrier = await signedIn(app, 'Retrier');
+    const sender = await signedIn(app, 'Sender');
+    await makeMutual(retrier, sender);
+    for (const subscription of [busy, flaky])
+      expect((await retrier.post('/api/push/subscriptions', subscription)).status).toBe(201);
+    const started = Date.now();
+    await sender.create({ title: 'Try again', type: 'todo', assigned_to: retrier.user!.id });
+    const paths = [busy, flaky].map((s) => new URL(s.endpoint).pathname);
+    await eventually(() => paths.every((path) => receiver.received.some((r) => r.path === path)), 8000);
+    // The 429 asked for a second: the retry waited for it.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    for (const path of paths) {
+      expect(receiver.hits.filter((hit) => hit === path)).toHaveLength(2);
+      expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
+    }
+  });
+
+  it('keeps at most maxConcurrent pushes under way, and maxPerEndpoint to one endpoint, and delivers them all (F4)', async () => {
+    const ownDatabase = await openTestDatabase(engine);
+    const strict = await buildApp({
+      database: ownDatabase,
+      config: {
+        seedSampleUsers: false,
+        reminderTickMs: 0,
+        push: push({ allowLoopback: true, timeoutMs: 3000, maxConcurrent: 3, maxPerEndpoint: 1 }),
+      },
+    });
+    try {
+      await strict.ready();
+      const watched = await signedIn(strict, 'Watched');
+      const changer = await signedIn(strict, 'Changer');
+      await makeMutual(watched, changer);
+      const subscriptions = [1, 2, 3, 4].map(() => receiver.subscription('slow'));
+      for (const subscription of subscriptions)
+        expect((await watched.post('/api/push/subscriptions', subscription)).status).toBe(201);
+      // Five entries at once, each for four devices: twenty pushes to a push service that is slow.
+      await Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          changer.create({ title: `Job ${n}`, type: 'todo', assigned_to: watched.user!.id }),
+        ),
+      );
+      const paths = new Set(subscriptions.map((s) => new URL(s.endpoint).pathname));
+      await eventually(() => receiver.received.filter((r) => paths.has(r.path)).length === 20, 10_000);
+      expect(receiver.peak.all).toBeLessThanOrEqual(3);
+      expect(receiver.peak.perPath).toBe(1);
+    } finally {
+      await strict.close();
+      await ownDatabase.close();
+    }
   });
 
   it('pushes each notification to the subscriber, encrypted for its keys', async () => {
@@ -159,6 +322,70 @@ describe.each(testEngines())('Web Push on %s', (engine) => {
       url: '/api/push/subscriptions',
       body: { endpoint: subscription.endpoint },
     });
+  });
+
+  it("refuses another user's endpoint with a 409 that does not say whose it is, and leaves it with its holder (F7)", async () => {
+    const subscription = receiver.subscription('ok');
+    expect((await blair.post('/api/push/subscriptions', subscription)).status).toBe(201);
+    const thief = await signedIn(app, 'Casey');
+    const taken = await thief.post<{ message: string }>('/api/push/subscriptions', {
+      endpoint: subscription.endpoint,
+      keys: receiver.subscription('ok').keys,
+    });
+    expect(taken.status, taken.text).toBe(409);
+    expect(taken.body.message.length).toBeGreaterThan(0);
+    expect(taken.text).not.toContain('Blair');
+    expect(taken.text).not.toContain(String(blair.user!.id));
+    expect(await subscriptions(thief.user!.id)).toEqual([]);
+    const held = await rows<{ user_id: number; p256dh: string }>(
+      database.db,
+      sql`SELECT user_id, p256dh FROM push_subscriptions WHERE endpoint = ${subscription.endpoint}`,
+    );
+    expect(held).toEqual([{ user_id: blair.user!.id, p256dh: subscription.keys.p256dh }]);
+    // Its holder may still send it again (a browser renewing its keys) and remove it.
+    expect((await blair.post('/api/push/subscriptions', subscription)).status).toBe(201);
+    const removed = await blair.request({
+      method: 'DELETE',
+      url: '/api/push/subscriptions',
+      body: { endpoint: subscription.endpoint },
+    });
+    expect(removed.status).toBe(204);
+    // Once its holder let it go, the endpoint is free for the next one to sign in on that browser.
+    expect((await thief.post('/api/push/subscriptions', subscription)).status).toBe(201);
+    expect((await subscriptions(thief.user!.id)).map((s) => s.endpoint)).toEqual([subscription.endpoint]);
+    await thief.request({
+      method: 'DELETE',
+      url: '/api/push/subscriptions',
+      body: { endpoint: subscription.endpoint },
+    });
+  });
+
+  it('refuses endpoints that reach loopback through IPv6 transition forms or local names with a 422 (F8)', async () => {
+    const strict = await buildApp({ database, config: { seedSampleUsers: false, reminderTickMs: 0 } });
+    const client = await signedIn(strict, 'Strict');
+    const { keys } = receiver.subscription('ok');
+    for (const endpoint of [
+      'https://[::127.0.0.1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://[64:ff9b::7f00:1]/x',
+      'https://[2002:7f00:1::]/x',
+      'https://localhost.localdomain/x',
+      'https://ip6-localhost/x',
+      'https://LOCALHOST./x',
+    ]) {
+      const response = await client.post<{ message: string; errors: Record<string, string[]> }>(
+        '/api/push/subscriptions',
+        { endpoint, keys },
+      );
+      expect(response.status, endpoint).toBe(422);
+      expect(response.body.errors.endpoint?.[0], endpoint).toEqual(expect.any(String));
+    }
+    const [row] = await rows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM push_subscriptions WHERE user_id = ${client.user!.id}`,
+    );
+    expect(row?.n).toBe(0);
+    await strict.close();
   });
 
   it('refuses bad subscriptions with a 422 and a message', async () => {

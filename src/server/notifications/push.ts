@@ -47,16 +47,24 @@ for (const [net, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 3],
 ] as const)
   PRIVATE.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible (deprecated, never routed), with :: and ::1 in it.
+  ['::', 96],
+  // NAT64 for local use (RFC 8215): it translates to whatever the local network chooses.
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
   PRIVATE.addSubnet(net, prefix, 'ipv6');
@@ -64,26 +72,82 @@ const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
-/** An IPv4 address written inside IPv6 (`::ffff:10.0.0.1`) is that IPv4 address. */
-function unmapped(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped?.[1] ?? address;
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail and a zone allowed), or null. */
+export function ipv6Groups(address: string): number[] | null {
+  let text = address.split('%')[0] ?? '';
+  if (isIP(text) !== 6) return null;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const groups = (part: string) => (part === '' ? [] : part.split(':').map((h) => Number.parseInt(h, 16)));
+  const gap = text.indexOf('::');
+  if (gap < 0) return groups(text);
+  const head = groups(text.slice(0, gap));
+  const tail = groups(text.slice(gap + 2));
+  return [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
 }
 
-/** Whether a push may go to this address: public ones, and loopback when the tests allow it. */
+/**
+ * The IPv4 addresses an IPv6 address carries and is delivered to: IPv4-mapped and -translated
+ * (`::ffff:a.b.c.d`, `::ffff:0:a.b.c.d`), NAT64's well-known prefix (`64:ff9b::a.b.c.d`), 6to4
+ * (`2002:AABB:CCDD::`) and Teredo (`2001:0:server:…:~client`). `[64:ff9b::7f00:1]` is 127.0.0.1 to
+ * a host behind NAT64, and `[2002:7f00:1::]` to one with a 6to4 relay, whatever the IPv6 rules say.
+ */
+export function embeddedIpv4(groups: readonly number[]): string[] {
+  const g = (i: number) => groups[i] ?? 0;
+  const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g(5) === 0xffff) return [v4(g(6), g(7))];
+  if (zeros(0, 4) && g(4) === 0xffff && g(5) === 0) return [v4(g(6), g(7))];
+  if (g(0) === 0x64 && g(1) === 0xff9b && zeros(2, 6)) return [v4(g(6), g(7))];
+  if (g(0) === 0x2002) return [v4(g(1), g(2))];
+  if (g(0) === 0x2001 && g(1) === 0) return [v4(g(2), g(3)), v4(g(6) ^ 0xffff, g(7) ^ 0xffff)];
+  return [];
+}
+
+/**
+ * Whether a push may go to this address: public ones, and loopback when the tests allow it. Loopback
+ * is let through only as itself (127.x, ::1, or ::ffff:127.x as a dual-stack socket shows IPv4),
+ * never by way of a transition form.
+ */
 export function addressAllowed(raw: string, allowLoopback: boolean): boolean {
-  const address = unmapped(raw.replace(/^\[|\]$/g, ''));
+  const address = raw.replace(/^\[|\]$/g, '');
   const family = isIP(address);
-  if (family === 0) return false;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (allowLoopback && LOOPBACK.check(address, type)) return true;
-  return !PRIVATE.check(address, type);
+  if (family === 4)
+    return (allowLoopback && LOOPBACK.check(address, 'ipv4')) || !PRIVATE.check(address, 'ipv4');
+  const groups = ipv6Groups(address);
+  if (groups === null || groups.length !== 8) return false;
+  const plain = address.split('%')[0] as string;
+  // BlockList checks ::ffff:a.b.c.d against the IPv4 rules, loopback included.
+  if (allowLoopback && LOOPBACK.check(plain, 'ipv6')) return true;
+  if (PRIVATE.check(plain, 'ipv6')) return false;
+  return embeddedIpv4(groups).every((v4) => !PRIVATE.check(v4, 'ipv4'));
+}
+
+/** Names every resolver answers with this machine's own address (RFC 6761, /etc/hosts of Linux). */
+const LOOPBACK_NAMES = new Set([
+  'localhost',
+  'localhost.localdomain',
+  'localhost6',
+  'localhost6.localdomain6',
+  'ip6-localhost',
+  'ip6-loopback',
+]);
+/** Suffixes only a local network resolves (mDNS, cloud metadata, home routers). */
+const LOCAL_SUFFIXES = ['.localhost', '.localdomain', '.local', '.internal', '.home.arpa'];
+
+/** Whether a host name (lower case, no trailing dot) names this machine. */
+function isLoopbackName(host: string): boolean {
+  return LOOPBACK_NAMES.has(host) || host.endsWith('.localhost');
 }
 
 /**
  * Why a push endpoint is refused, or null when it is acceptable: an https URL whose host is not a
- * private, loopback or link-local address or a local name (names are checked again when sending,
- * against the addresses they resolve to). `allowLoopback` lets http and loopback through for tests.
+ * private, loopback or link-local address (also inside an IPv6 transition form) or a local name
+ * (names are checked again when sending, against the addresses they resolve to). `allowLoopback`
+ * lets http and loopback through for tests.
  */
 export function endpointProblem(endpoint: string, allowLoopback: boolean): string | null {
   let url: URL;
@@ -92,20 +156,28 @@ export function endpointProblem(endpoint: string, allowLoopback: boolean): strin
   } catch {
     return 'The endpoint must be an https URL.';
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const loopbackHost =
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    LOOPBACK.check(unmapped(host), isIP(unmapped(host)) === 6 ? 'ipv6' : 'ipv4');
+  // 'LOCALHOST.' is localhost: a trailing dot only says the name is already fully qualified.
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
+  const ip = isIP(host) !== 0;
+  const loopbackHost = ip ? LOOPBACK.check(host, isIP(host) === 6 ? 'ipv6' : 'ipv4') : isLoopbackName(host);
   if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:' && loopbackHost)) {
     return 'The endpoint must be an https URL.';
   }
   if (url.username || url.password) return 'The endpoint must not carry a user name or password.';
-  if (host === 'localhost' || host.endsWith('.localhost')) {
+  if (ip) {
+    return addressAllowed(host, allowLoopback)
+      ? null
+      : 'The endpoint must not point at a private, loopback or link-local address.';
+  }
+  if (isLoopbackName(host)) {
     return allowLoopback ? null : 'The endpoint must not point at this server or its network.';
   }
-  if (isIP(unmapped(host)) !== 0 && !addressAllowed(host, allowLoopback)) {
-    return 'The endpoint must not point at a private, loopback or link-local address.';
+  // A name without a dot is completed by the server's resolver search list: an internal host.
+  if (!host.includes('.') || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) {
+    return 'The endpoint must not point at this server or its network.';
   }
   return null;
 }
@@ -122,15 +194,37 @@ export interface PushOptions {
   subject: string;
   allowLoopback: boolean;
   timeoutMs: number;
+  maxConcurrent: number;
+  maxPerEndpoint: number;
+  retryBaseMs: number;
+}
+
+/** What a push service answered: its status (0 when unreachable or too slow) and any Retry-After. */
+export interface PushAnswer {
+  status: number;
+  retryAfterMs: number | null;
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds from `now`; null when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /**
- * Sends one encrypted push (RFC 8291, aes128gcm) and answers the push service's status, or 0 when it
- * could not be reached or took longer than the timeout. Resolved addresses are checked as the
- * connection is made, so a name that resolves to an internal host is refused too.
+ * Sends one encrypted push (RFC 8291, aes128gcm) and answers the push service's status (0 when it
+ * could not be reached or took longer than the timeout) with its Retry-After. Resolved addresses are
+ * checked as the connection is made, so a name that resolves to an internal host is refused too.
  */
-export async function sendPush(target: PushTarget, payload: string, options: PushOptions): Promise<number> {
-  if (endpointProblem(target.endpoint, options.allowLoopback)) return 0;
+export async function sendPush(
+  target: PushTarget,
+  payload: string,
+  options: Pick<PushOptions, 'keys' | 'subject' | 'allowLoopback' | 'timeoutMs'>,
+): Promise<PushAnswer> {
+  if (endpointProblem(target.endpoint, options.allowLoopback)) return { status: 0, retryAfterMs: null };
   const details = webpush.generateRequestDetails(
     { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
     payload,
@@ -161,7 +255,7 @@ export async function sendPush(target: PushTarget, payload: string, options: Pus
       callback(null, first.address, first.family);
     });
   };
-  return new Promise<number>((resolve) => {
+  return new Promise<PushAnswer>((resolve) => {
     const request = transport.request(
       url,
       {
@@ -172,14 +266,17 @@ export async function sendPush(target: PushTarget, payload: string, options: Pus
       },
       (response) => {
         response.resume();
-        resolve(response.statusCode ?? 0);
+        resolve({
+          status: response.statusCode ?? 0,
+          retryAfterMs: retryAfterMs(response.headers['retry-after']),
+        });
       },
     );
     // A hanging push service is abandoned, never waited for.
     const timer = setTimeout(() => request.destroy(new Error('push timed out')), options.timeoutMs);
     timer.unref();
     request.on('timeout', () => request.destroy(new Error('push timed out')));
-    request.on('error', () => resolve(0));
+    request.on('error', () => resolve({ status: 0, retryAfterMs: null }));
     request.on('close', () => clearTimeout(timer));
     request.end(details.body ?? undefined);
   });
@@ -199,6 +296,21 @@ const STALE_MS = 60 * 60 * 1000;
 
 type Transactional = Executor & { transaction<T>(run: (tx: Executor) => Promise<T>): Promise<T> };
 
+/** One push waiting to go out, and how many times it has been tried. */
+interface Delivery {
+  target: PushTarget;
+  payload: string;
+  options: PushOptions;
+  attempt: number;
+}
+
+/** Tries per push: the first and two retries after a 429 or 5xx (F4). */
+const MAX_ATTEMPTS = 3;
+/** No retry waits longer than this, whatever Retry-After asks. */
+const MAX_RETRY_WAIT_MS = 5 * 60 * 1000;
+/** Pushes waiting for a free slot at most; past it the oldest are dropped (and logged). */
+const MAX_WAITING = 10_000;
+
 /**
  * Drains the push outbox after commits: claims unpushed entries (`FOR UPDATE SKIP LOCKED`, so with
  * several instances each entry is pushed by one of them) and sends them without anyone waiting.
@@ -210,6 +322,12 @@ export class PushOutbox {
   private sweepStale = false;
   private stopped = false;
   private readonly inFlight = new Set<Promise<unknown>>();
+  // Pushes go out at most maxConcurrent at once and maxPerEndpoint to one endpoint (F4): 300
+  // changes for someone with 20 subscriptions once opened 6,000 sockets together.
+  private readonly waiting: Delivery[] = [];
+  private active = 0;
+  private readonly perEndpoint = new Map<string, number>();
+  private readonly retries = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
     private readonly db: Transactional,
@@ -304,22 +422,65 @@ export class PushOutbox {
           // A reminder's tag matches the one the open app gives its own copy: shown once, not twice.
           tag: entry.kind === 'due' ? `due-${entry.item_id}` : `n-${entry.id}`,
         });
-        for (const target of targets.filter((t) => t.user_id === entry.user_id)) {
-          const sent = this.deliver(target, payload, options);
-          this.inFlight.add(sent);
-          void sent.finally(() => this.inFlight.delete(sent));
-        }
+        for (const target of targets.filter((t) => t.user_id === entry.user_id))
+          this.enqueue({ target, payload, options, attempt: 1 });
       }
       if (claimed.length < 100) return;
     }
   }
 
-  private async deliver(target: PushTarget, payload: string, options: PushOptions): Promise<void> {
-    const status = await sendPush(target, payload, options);
+  private enqueue(delivery: Delivery): void {
+    if (this.stopped) return;
+    this.waiting.push(delivery);
+    if (this.waiting.length > MAX_WAITING) {
+      this.waiting.shift();
+      this.log.warn('push queue full: the oldest waiting push was dropped');
+    }
+    this.pump();
+  }
+
+  /** Starts waiting pushes while slots are free, skipping (not blocking on) a busy endpoint. */
+  private pump(): void {
+    for (let i = 0; i < this.waiting.length; ) {
+      const delivery = this.waiting[i]!;
+      if (this.active >= delivery.options.maxConcurrent) return;
+      const endpoint = delivery.target.endpoint;
+      const busy = this.perEndpoint.get(endpoint) ?? 0;
+      if (busy >= delivery.options.maxPerEndpoint) {
+        i++;
+        continue;
+      }
+      this.waiting.splice(i, 1);
+      this.active++;
+      this.perEndpoint.set(endpoint, busy + 1);
+      const sent = this.deliver(delivery).finally(() => {
+        this.active--;
+        const left = (this.perEndpoint.get(endpoint) ?? 1) - 1;
+        if (left > 0) this.perEndpoint.set(endpoint, left);
+        else this.perEndpoint.delete(endpoint);
+        this.inFlight.delete(sent);
+        this.pump();
+      });
+      this.inFlight.add(sent);
+    }
+  }
+
+  private async deliver(delivery: Delivery): Promise<void> {
+    const { target, options } = delivery;
+    const { status, retryAfterMs: asked } = await sendPush(target, delivery.payload, options);
     if (status === 404 || status === 410) {
       await this.db
         .execute(sql`DELETE FROM push_subscriptions WHERE id = ${target.id}`)
         .catch((error) => this.log.warn({ err: error }, 'could not drop a gone push subscription'));
+    } else if ((status === 429 || status >= 500) && delivery.attempt < MAX_ATTEMPTS && !this.stopped) {
+      // Busy or failing for now: again later, when the service asks or with a growing backoff.
+      const wait = Math.min(asked ?? options.retryBaseMs * 4 ** (delivery.attempt - 1), MAX_RETRY_WAIT_MS);
+      const timer = setTimeout(() => {
+        this.retries.delete(timer);
+        this.enqueue({ ...delivery, attempt: delivery.attempt + 1 });
+      }, wait);
+      timer.unref();
+      this.retries.add(timer);
     } else if (status === 0 || status >= 400) {
       this.log.info({ status }, 'a push was not accepted');
     }
@@ -328,6 +489,9 @@ export class PushOutbox {
   /** Stops draining; waits for the drain in progress and the pushes in flight (each has a timeout). */
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
+    this.waiting.length = 0;
     await this.running;
     await Promise.allSettled([...this.inFlight]);
   }

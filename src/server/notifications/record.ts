@@ -1,8 +1,10 @@
 import type { ItemType } from '../../shared/item';
 import {
+  burstKinds,
   joinsBurst,
   type NotificationKind,
   notificationText,
+  PUSHES_PER_MINUTE,
   recipientsOf,
 } from '../../shared/notifications';
 import type { ActivityInput } from '../activity/record';
@@ -52,6 +54,35 @@ export async function notifyFromActivity(tx: Executor, entry: ActivityInput): Pr
   }
 }
 
+/**
+ * The hook for a roll-up's consequences (a cascade over a family): they notify no one (recipientsOf
+ * answers nobody for a rolled-up change), but completing cancels the items' pending reminders and
+ * reopening re-arms future ones, as `notifyFromActivity` does one item at a time, here in one
+ * statement for all of them.
+ */
+export async function notifyFromRollUp(
+  tx: Executor,
+  action: 'completed' | 'reopened',
+  itemIds: readonly number[],
+): Promise<void> {
+  if (itemIds.length === 0) return;
+  const ids = `{${itemIds.join(',')}}`;
+  if (action === 'completed') {
+    await tx.execute(
+      sql`INSERT INTO reminder_claims (item_id, remind_at, outcome)
+          SELECT i.id, i.remind_at, 'cancelled' FROM items i
+          WHERE i.id = ANY(${ids}::int[]) AND i.remind_at IS NOT NULL
+          ON CONFLICT DO NOTHING`,
+    );
+  } else {
+    await tx.execute(
+      sql`DELETE FROM reminder_claims c USING items i
+          WHERE i.id = ANY(${ids}::int[]) AND c.item_id = i.id AND c.remind_at = i.remind_at
+            AND c.outcome = 'cancelled' AND c.remind_at > now()`,
+    );
+  }
+}
+
 /** A completed or deleted item's pending reminder is cancelled; reopening re-arms a future one. */
 async function settleReminder(
   tx: Executor,
@@ -75,9 +106,11 @@ async function settleReminder(
 }
 
 /**
- * Writes one entry, or folds an edit into the same person's unread edit of the same item from the
- * last minute (a burst is one entry). The push outbox (`pushed_at` null) only holds entries for
- * users with a push subscription, so it stays empty for everyone else.
+ * Writes one entry, or folds it into the same person's unread entry of the same item and burst group
+ * from the last minute (an edit burst, an assign/unassign or complete/reopen toggle is one entry,
+ * saying where it ended). The push outbox (`pushed_at` null) only holds entries for users with a push
+ * subscription, and at most PUSHES_PER_MINUTE of other people's changes a minute for each: the rest
+ * are listed, not pushed. A person's own reminders (no actor) are always pushed.
  */
 export async function addNotification(
   tx: Executor,
@@ -89,34 +122,37 @@ export async function addNotification(
   },
 ): Promise<void> {
   const text = notificationText(input.kind, input.actor?.name ?? null, input.item.type, input.item.title);
-  if (input.kind === 'updated' && input.actor) {
+  const folds = burstKinds(input.kind);
+  if (folds.length > 0 && input.actor) {
     const [last] = await rows<{
       id: number;
+      kind: string;
       created_at: Date | string;
       read_at: unknown;
       now: Date | string;
     }>(
       tx,
-      sql`SELECT id, created_at, read_at, now() AS now FROM notifications
+      sql`SELECT id, kind, created_at, read_at, now() AS now FROM notifications
           WHERE user_id = ${input.userId} AND item_id = ${input.item.id} AND actor_id = ${input.actor.id}
-            AND kind = 'updated'
+            AND kind = ANY(${`{${folds.join(',')}}`}::text[])
           ORDER BY id DESC LIMIT 1`,
     );
     if (
       last &&
       joinsBurst(
         {
-          kind: 'updated',
+          kind: last.kind,
           actorId: input.actor.id,
           itemId: input.item.id,
           createdAt: new Date(last.created_at),
           read: last.read_at !== null,
         },
-        { kind: 'updated', actorId: input.actor.id, itemId: input.item.id, at: new Date(last.now) },
+        { kind: input.kind, actorId: input.actor.id, itemId: input.item.id, at: new Date(last.now) },
       )
     ) {
       await tx.execute(
-        sql`UPDATE notifications SET text = ${text}, item_title = ${input.item.title}, updated_at = now()
+        sql`UPDATE notifications SET kind = ${input.kind}, text = ${text}, item_title = ${input.item.title},
+              updated_at = now()
             WHERE id = ${last.id}`,
       );
       return;
@@ -128,6 +164,10 @@ export async function addNotification(
         VALUES (${input.userId}, ${input.actor?.id ?? null}, ${input.kind}, ${input.item.id}, ${input.item.type},
           ${input.item.title}, ${text},
           CASE WHEN EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = ${input.userId})
+              AND (${input.actor === null}::boolean
+                OR (SELECT count(*) FROM notifications n WHERE n.user_id = ${input.userId}
+                      AND n.actor_id IS NOT NULL AND n.created_at > now() - interval '1 minute')
+                   < ${PUSHES_PER_MINUTE})
             THEN NULL ELSE now() END)
         RETURNING pushed_at IS NULL AS to_push`,
   );

@@ -78,6 +78,25 @@ describe.each(testEngines())('reminders on %s', (engine) => {
     expect(await dueEntries(database, done.id)).toHaveLength(1);
   });
 
+  it('a roll-up cancels and re-arms reminders as a direct change does: the tasks a campaign completes and the campaign its last task completes (F0)', async () => {
+    const campaign = await alex.create({ title: 'Launch', type: 'campaign', remind_at: inSeconds(30) });
+    const tasks = await Promise.all(
+      [1, 2, 3].map((n) =>
+        alex.create({ title: `Step ${n}`, type: 'task', parent_id: campaign.id, remind_at: inSeconds(30) }),
+      ),
+    );
+    // Completing the campaign completes its tasks in one cascade: none of their reminders fires.
+    await alex.update(campaign.id, { status: 'completed' });
+    await sendDueReminders(database.db, new Date(Date.now() + 60_000));
+    for (const task of tasks) expect(await dueEntries(database, task.id)).toEqual([]);
+    expect(await dueEntries(database, campaign.id)).toEqual([]);
+    // Reopening one task reopens the campaign by roll-up: the campaign's reminder is armed again.
+    await alex.update(tasks[0]!.id, { status: 'pending' });
+    await sendDueReminders(database.db, new Date(Date.now() + 60_000));
+    expect(await dueEntries(database, campaign.id)).toHaveLength(1);
+    expect(await dueEntries(database, tasks[1]!.id)).toEqual([]);
+  });
+
   it('refuses a remind_at that is not an instant or is absurdly far away', async () => {
     for (const remind_at of [
       'tomorrow',

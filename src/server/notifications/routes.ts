@@ -7,13 +7,10 @@ import {
 } from '../../shared/notificationSchemas';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
-import { parseOrThrow, unprocessable } from '../http/errors';
+import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
 import { endpointProblem, loadVapidKeys, type PushOptions, PushOutbox, type VapidKeys } from './push';
 import { startReminders } from './reminders';
-import { listNotifications, markRead } from './store';
-
-/** More subscriptions than this for one user (browsers, devices) drop the oldest. */
-const SUBSCRIPTIONS_PER_USER = 20;
+import { listNotifications, markRead, saveSubscription } from './store';
 
 /**
  * Notifications, Web Push and reminders: the routes, the push outbox drained after every commit
@@ -35,6 +32,9 @@ export async function registerNotifications(app: FastifyInstance): Promise<{ sto
     subject: config.subject,
     allowLoopback: config.allowLoopback,
     timeoutMs: config.timeoutMs,
+    maxConcurrent: config.maxConcurrent,
+    maxPerEndpoint: config.maxPerEndpoint,
+    retryBaseMs: config.retryBaseMs,
   });
   const outbox = new PushOutbox(db, pushOptions, app.log);
   // Every commit, here or (through LISTEN) on another instance, may have left entries to push; the
@@ -83,20 +83,13 @@ export async function registerNotifications(app: FastifyInstance): Promise<{ sto
           throw unprocessable({ 'keys.p256dh': ['keys.p256dh must be a P-256 public key (65 bytes).'] });
         if (Buffer.from(input.keys.auth, 'base64url').length !== 16)
           throw unprocessable({ 'keys.auth': ['keys.auth must be 16 bytes.'] });
-        await db.transaction(async (tx) => {
-          // A browser's endpoint follows whoever signed in on it last.
-          await tx.execute(
-            sql`INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth)
-                VALUES (${user.id}, ${input.endpoint}, ${input.keys.p256dh}, ${input.keys.auth})
-                ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh,
-                  auth = EXCLUDED.auth, created_at = now()`,
+        const saved = await db.transaction((tx) => saveSubscription(tx, user.id, input));
+        if (saved === 'held') {
+          throw new HttpError(
+            409,
+            'This browser’s push subscription belongs to another account. Turn notifications off and on again to get a new one.',
           );
-          await tx.execute(
-            sql`DELETE FROM push_subscriptions WHERE user_id = ${user.id} AND id NOT IN (
-                  SELECT id FROM push_subscriptions WHERE user_id = ${user.id}
-                  ORDER BY created_at DESC, id DESC LIMIT ${SUBSCRIPTIONS_PER_USER})`,
-          );
-        });
+        }
         return reply.status(201).send({ endpoint: input.endpoint });
       });
 

@@ -101,3 +101,36 @@ export async function markRead(db: Executor, userId: number, ids: number[] | und
   }
   return unreadCount(db, userId);
 }
+
+/** More subscriptions than this for one user (browsers, devices) drop the oldest. */
+export const SUBSCRIPTIONS_PER_USER = 20;
+
+/**
+ * Stores a push subscription for `userId`, or answers 'held' when another user holds its endpoint.
+ * The endpoint is the capability to reach a browser: handing it to whoever names it would let anyone
+ * who learnt one (a shared machine, a log) receive another user's notifications. Its holder lets it go
+ * by unsubscribing (DELETE, or the push service's 404/410), after which it is free again. The holder
+ * re-sending it renews its keys.
+ */
+export async function saveSubscription(
+  db: Executor,
+  userId: number,
+  input: { endpoint: string; keys: { p256dh: string; auth: string } },
+): Promise<'saved' | 'held'> {
+  // One statement, so two users racing for a new endpoint cannot both get it.
+  const saved = await rows<{ id: number }>(
+    db,
+    sql`INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth)
+        VALUES (${userId}, ${input.endpoint}, ${input.keys.p256dh}, ${input.keys.auth})
+        ON CONFLICT (endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, created_at = now()
+          WHERE push_subscriptions.user_id = EXCLUDED.user_id
+        RETURNING id`,
+  );
+  if (saved.length === 0) return 'held';
+  await db.execute(
+    sql`DELETE FROM push_subscriptions WHERE user_id = ${userId} AND id NOT IN (
+          SELECT id FROM push_subscriptions WHERE user_id = ${userId}
+          ORDER BY created_at DESC, id DESC LIMIT ${SUBSCRIPTIONS_PER_USER})`,
+  );
+  return 'saved';
+}

@@ -41,6 +41,30 @@ describe('undo as a guest (no server at all)', () => {
     expect(d.control.requests).toEqual([]);
   });
 
+  it('undoes a change that set a due date and a repeat together, in one write, back to neither', async () => {
+    const d = guest();
+    const { items } = d.client;
+    const undo = await d.client.undo();
+    const { a } = await family(d);
+    await items.update(a.id, { title: 'Water plants' });
+    await items.update(a.id, { due_date: '2030-05-01', recurrence: 'FREQ=WEEKLY' });
+    await items.update(a.id, { recurrence: 'FREQ=DAILY' });
+    expect(await undo.undo()).not.toBeNull();
+    expect(await d.client.db.items.get(a.id)).toMatchObject({
+      due_date: '2030-05-01',
+      recurrence: 'FREQ=WEEKLY',
+    });
+    // Ctrl+Z walks back through the step that added both: neither is left, and the rename is next.
+    expect(await undo.undo()).not.toBeNull();
+    expect(await d.client.db.items.get(a.id)).toMatchObject({
+      due_date: null,
+      recurrence: null,
+      title: 'Water plants',
+    });
+    expect(await undo.undo()).not.toBeNull();
+    expect((await d.client.db.items.get(a.id))?.title).toBe('Books');
+  });
+
   it('undoes a delete with children: same ids and uuids, and the roll-up it caused rolls back', async () => {
     const d = guest();
     const { items } = d.client;

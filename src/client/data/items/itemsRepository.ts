@@ -1,5 +1,10 @@
 import { type HierarchyNode, hierarchyError } from '../../../shared/hierarchy';
-import type { ItemStatus, UserSummary } from '../../../shared/item';
+import {
+  FAMILY_FULL_MESSAGE,
+  FAMILY_MAX_ITEMS,
+  type ItemStatus,
+  type UserSummary,
+} from '../../../shared/item';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../../shared/itemUpdate';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../../shared/status';
@@ -7,6 +12,7 @@ import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { echoable, type LocalEcho } from '../changes/localEcho';
 import { NotFoundError, ValidationError } from '../changes/repositoryErrors';
+import { trackedWrites } from '../changes/writesInFlight';
 import { ApiError } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from '../store/localItems';
@@ -33,6 +39,22 @@ export type ItemsRepository = ReturnType<typeof createItemsRepository>;
 type RecurrenceRules = typeof import('../../../shared/recurrenceRule');
 
 const TABLES = ['items', 'syncQueue', 'meta', 'users', 'trash', 'undo'] as const;
+
+type Schemas = typeof import('../../../shared/schemas');
+let schemasLoaded: Schemas | null = null;
+/**
+ * zod and the item schemas load with the first write, not the first screen (bench/bundle.ts
+ * budgets that); later writes take them at once, not one promise hop later.
+ */
+function schemas(): Schemas | Promise<Schemas> {
+  return (
+    schemasLoaded ??
+    import('../../../shared/schemas').then((m) => {
+      schemasLoaded = m;
+      return m;
+    })
+  );
+}
 
 /** How a write is recorded for undo: `record: false` for undo's own writes and for imports. */
 export interface WriteOptions {
@@ -83,6 +105,7 @@ function changeLabel(before: LocalItem, after: LocalItem, changed: readonly stri
 export function createItemsRepository(deps: RepositoryDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date().toISOString());
+  const localTransaction = <T>(work: () => Promise<T>): Promise<T> => db.transaction('rw', [...TABLES], work);
 
   /** Rows as the undo snapshots see them: the fields a change moves, the parent by uuid. */
   async function snapshotOf(
@@ -109,6 +132,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
               due_date: i.due_date,
               end_date: i.end_date,
               remind_at: i.remind_at,
+              recurrence: i.recurrence ?? null,
             },
       );
     }
@@ -176,6 +200,23 @@ export function createItemsRepository(deps: RepositoryDeps) {
     if (problem) throw new ValidationError({ parent_id: [problem] });
   }
 
+  /**
+   * The server's family cap (FAMILY_MAX_ITEMS, issue 29 F0), kept on the device too: a guest's family
+   * past it could never be uploaded. Read from the maintained counters (one key per scope), before the
+   * write's transaction, which does not span them.
+   */
+  async function assertFamilyRoom(parentId: number): Promise<void> {
+    const parent = await db.items.get(parentId);
+    if (!parent) return;
+    const root = await rootIdOf(db, parent);
+    const counts = await db.counts.bulkGet([
+      [root, 'g'],
+      [root, 'a'],
+    ]);
+    const below = counts.reduce((sum, row) => sum + (row ? row.n + row.gn : 0), 0);
+    if (below >= FAMILY_MAX_ITEMS) throw new ValidationError({ parent_id: [FAMILY_FULL_MESSAGE] });
+  }
+
   async function assigneeSummary(userId: number | null): Promise<UserSummary | null> {
     if (userId === null) return null;
     return (await db.users.get(userId)) ?? null;
@@ -220,8 +261,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
   /** Creates an item: a counter id for guests, a temporary negative id and a queued POST when signed in. */
   async function create(input: ItemCreateInput, options?: WriteOptions): Promise<LocalItem> {
     const { parent_id: rawParent, ...rest } = input;
-    // zod loads on the first write, not with the first screen (bench/bundle.ts budgets that).
-    const { itemCreateSchema } = await import('../../../shared/schemas');
+    const { itemCreateSchema } = schemasLoaded ?? (await schemas());
     const parsed = itemCreateSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
     const data = parsed.data;
@@ -233,7 +273,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
       );
     const viewer = deps.viewer();
     const givenParent = localRef(rawParent);
-    const { item, entry } = await db.transaction('rw', [...TABLES], async () => {
+    if (givenParent !== null) await assertFamilyRoom(await resolveId(db, givenParent));
+    const { item, entry } = await localTransaction(async () => {
       // A screen may still hold a temporary id the server has just replaced (the swap is one transaction).
       const parentId = givenParent === null ? null : await resolveId(db, givenParent);
       const [, last] = await Promise.all([
@@ -297,8 +338,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
   ): Promise<LocalItem> {
     const viewer = deps.viewer();
     // Temporary ids (a screen opened before the server answered) resolve to the server's; others read nothing.
-    const early = await resolveId(db, givenId);
-    // Completing a repeating item steps its rule: the stepping code (rrule) loads before the
+    const early = givenId >= 0 ? givenId : await resolveId(db, givenId);
+    // Completing a repeating item steps its rule: the stepping code loads before the
     // transaction, which a dynamic import would otherwise let commit half-way.
     const recurrence =
       givenPatch.status === 'completed' && (givenPatch.recurrence || (await db.items.get(early))?.recurrence)
@@ -312,9 +353,9 @@ export function createItemsRepository(deps: RepositoryDeps) {
         ? await import('../../../shared/recurrenceRule')
         : null;
     let settleEcho: ((stored: boolean) => void) | null = null;
-    const written = db.transaction('rw', [...TABLES], async () => {
+    const written = localTransaction(async () => {
       // Again inside the transaction: a swap may have committed since.
-      const id = await resolveId(db, early);
+      const id = early >= 0 ? early : await resolveId(db, early);
       const patch =
         typeof givenPatch.parent_id === 'number'
           ? { ...givenPatch, parent_id: await resolveId(db, givenPatch.parent_id) }
@@ -432,7 +473,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const { parent_id: rawParent, ...rest } = input;
     if (Object.keys(rest).length === 0)
       return write(id, { parent_id: localRef(rawParent) }, undefined, options);
-    const { itemPatchSchema } = await import('../../../shared/schemas');
+    const { itemPatchSchema } = schemasLoaded ?? (await schemas());
     const parsed = itemPatchSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
     return write(
@@ -494,7 +535,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
   /** Deletes an item and its descendants: at once for guests, marked and queued when signed in. */
   async function remove(givenId: number, options?: WriteOptions): Promise<void> {
     const viewer = deps.viewer();
-    const entry = await db.transaction('rw', [...TABLES], async () => {
+    const entry = await localTransaction(async () => {
       const id = await resolveId(db, givenId);
       const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
       if (!current || current._deleted === 1) throw new NotFoundError(id);
@@ -568,7 +609,9 @@ export function createItemsRepository(deps: RepositoryDeps) {
     if (entry) sendInBackground(entry);
   }
 
-  return {
+  // Each write counts as under way until stored, whichever door called it (the command map, undo, the
+  // transfer): a pull ends only once the writes made while it streamed are stored (L8).
+  return trackedWrites(db, {
     create,
     update,
     remove,
@@ -581,7 +624,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
     start: (id: number) => setStatus(id, 'in_progress'),
     complete: (id: number) => setStatus(id, 'completed'),
     reopen: (id: number) => setStatus(id, 'pending'),
-  };
+  });
 }
 
 export { ApiError };

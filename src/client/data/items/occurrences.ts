@@ -4,8 +4,8 @@ import type { LocalItem, Viewer } from '../store/types';
 import { type StoredNewItem, storeNewItem } from './newItems';
 
 /**
- * The device's side of recurrence (SYNC.md O1), loaded with `rrule` when a repeating item is first
- * completed, so neither is part of the first screen.
+ * The device's side of recurrence (SYNC.md O1), loaded when a repeating item is first
+ * completed, so it is not part of the first screen.
  */
 export { nextOccurrence } from '../../../shared/recurrence';
 

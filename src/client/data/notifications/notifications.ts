@@ -1,7 +1,7 @@
 import type { NotificationEntry, NotificationPage } from '../../../shared/notifications';
 import type { NotificationStore, PushState } from '../../stores/notificationStore';
 import { initialNotificationState } from '../../stores/notificationStore';
-import type { ApiClient } from '../net/apiClient';
+import { type ApiClient, ApiError } from '../net/apiClient';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
 import { registration } from './systemNotification';
 
@@ -171,13 +171,21 @@ export function createNotifications(deps: {
         const reg = await registration();
         if (!reg) throw new Error('The app’s offline worker is not running, so push cannot be turned on.');
         const { data } = await api.get<{ publicKey: string }>('/push/key');
-        const subscription =
-          (await reg.pushManager.getSubscription()) ??
-          (await reg.pushManager.subscribe({
+        const subscribe = () =>
+          reg.pushManager.subscribe({
             userVisibleOnly: true,
             applicationServerKey: keyBytes(data.publicKey),
-          }));
-        await api.post('/push/subscriptions', subscription.toJSON());
+          });
+        const existing = await reg.pushManager.getSubscription();
+        try {
+          await api.post('/push/subscriptions', (existing ?? (await subscribe())).toJSON());
+        } catch (error) {
+          // 409: the browser's subscription is still another account's (signed in here before and
+          // never turned push off). The server never hands it over; a new subscription is ours.
+          if (!(error instanceof ApiError) || error.status !== 409 || !existing) throw error;
+          await existing.unsubscribe();
+          await api.post('/push/subscriptions', (await subscribe()).toJSON());
+        }
         store.setState({ push: 'on' });
         return 'on';
       },

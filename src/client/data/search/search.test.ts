@@ -477,6 +477,48 @@ describe('I5, I6, I7: the saved search copy', () => {
     }
   });
 
+  it("I7: a page whose copy another tab's save replaced while it read reads the new copy, not every row", async () => {
+    const db = freshDb();
+    await db.items.bulkPut(seeded());
+    const first = createLocalSearch(db, { savePart: 4 });
+    stopLater(first.dispose);
+    await first.search(account, 'paint');
+    expect(await first.saveNow()).toBe(true);
+    await db.items.update(10, { title: 'Tape saved by the other tab' });
+    // The other tab saves again just as the new page has read the head and asks for its first part.
+    const get = db.searchCopy.get.bind(db.searchCopy);
+    let replaced = false;
+    vi.spyOn(db.searchCopy, 'get').mockImplementation((async (key: string) => {
+      if (!replaced && key !== SEARCH_COPY_HEAD) {
+        replaced = true;
+        expect(await first.saveNow()).toBe(true);
+      }
+      return get(key);
+    }) as typeof db.searchCopy.get);
+    const reads = countFullReads(db);
+    const page = createLocalSearch(db, { savePart: 4 });
+    stopLater(page.dispose);
+    const found = await answers(page);
+    expect(replaced).toBe(true);
+    expect(page.readFrom()).toBe('saved');
+    expect(reads.n).toBe(0);
+    expect(found).toEqual(await fullReadAnswers(db));
+    vi.restoreAllMocks();
+  });
+
+  it('I7: a closed page replaces no saved copy', async () => {
+    const db = freshDb();
+    await db.items.bulkPut(seeded());
+    const first = createLocalSearch(db, { savePart: 4 });
+    await first.search(account, 'paint');
+    expect(await first.saveNow()).toBe(true);
+    const head = (await db.searchCopy.get(SEARCH_COPY_HEAD)) as SearchCopyHead;
+    const saving = first.saveNow();
+    first.dispose();
+    expect(await saving).toBe(false);
+    expect(((await db.searchCopy.get(SEARCH_COPY_HEAD)) as SearchCopyHead).gen).toBe(head.gen);
+  });
+
   it('I6: a save prunes the log to the rows a page loading it reads', async () => {
     const db = freshDb();
     const later = movableClock();

@@ -54,6 +54,8 @@ const SAVE_LATEST_MS = 120_000;
 export const SAVED_COPY_MARGIN_MS = 15_000;
 /** More items changed since the save than this: one read of every row costs less than that many gets. */
 const MAX_REREAD = 20_000;
+/** How many times a page reading the saved copy starts again when another save replaced it meanwhile. */
+const READ_SAVED_ATTEMPTS = 3;
 /**
  * The shape of a saved copy: a number bumped when the saved fields change, and the key searchKeyOf
  * gives a sample, so a copy folded by other rules is read in full instead of trusted.
@@ -214,10 +216,11 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
 
   /**
    * Fills `into` from the saved copy, then reads again the items the log names since (and those the
-   * save knew were changed): the number read again, or null when there is no saved copy to trust
-   * (none, another shape, a log row naming a range, or too many changes), and every row is read.
+   * save knew were changed): the number read again, 'replaced' when another page's save replaced the
+   * copy while it was read (read the new one), or null when there is no saved copy to trust (none,
+   * another shape, a log row naming a range, or too many changes), and every row is read.
    */
-  async function readSaved(into: Buckets): Promise<number | null> {
+  async function readSaved(into: Buckets): Promise<number | 'replaced' | null> {
     const head = await db.searchCopy.get(SEARCH_COPY_HEAD);
     if (!head || !('parts' in head) || head.version !== SAVED_COPY_VERSION) return null;
     const reread = new Set<number>();
@@ -226,7 +229,7 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
     for (let part = 0; part < head.parts; part++) {
       const row = await db.searchCopy.get(`${head.gen}:${part}`);
       // Gone: a newer save replaced this one while it was read.
-      if (!row || !('ids' in row)) return null;
+      if (!row || !('ids' in row)) return 'replaced';
       oldest = Math.min(oldest, row.savedAt);
       fill(into, row);
       for (const id of row.dirty) reread.add(id);
@@ -240,7 +243,7 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
         .above(oldest - SAVED_COPY_MARGIN_MS)
         .toArray();
     });
-    if (!log) return null;
+    if (!log) return 'replaced';
     for (const row of log) {
       if (row.range) return null;
       for (const id of row.ids ?? []) reread.add(id);
@@ -284,8 +287,14 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
     if (!into) {
       // A first read holds the keys only; their grams are posted in the background (catchUp).
       const start = performance.now();
-      const reread = await readSaved(next).catch(() => null);
-      if (reread !== null) {
+      let reread: number | 'replaced' | null = 'replaced';
+      // Another tab's save can replace the copy while this one reads it: its parts are then gone, and
+      // the new copy (written whole before its head) is read instead, a few times at most.
+      for (let attempt = 0; reread === 'replaced' && attempt < READ_SAVED_ATTEMPTS; attempt++) {
+        if (attempt > 0) next = emptyCopy();
+        reread = await readSaved(next).catch(() => null);
+      }
+      if (typeof reread === 'number') {
         readFrom = 'saved';
         if (reread > 0) unsaved = true;
         measureRead(start, reread);
@@ -405,6 +414,8 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
       parts++;
     } while (parts * savePart < ids.length);
     return db.transaction('rw', db.searchCopy, db.searchLog, async () => {
+      // A closed page replaces no copy: a page opening now may be reading the one there is.
+      if (disposed) return false;
       const keys = await db.searchCopy.toCollection().primaryKeys();
       const mine = `${gen}:`;
       if (keys.filter((k) => k.startsWith(mine)).length !== parts) return false;

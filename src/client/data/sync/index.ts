@@ -272,15 +272,37 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     offs.push(sources.onVisible?.(() => deps.isOnline() && void sync()) ?? (() => {}));
     offs.push(sources.onServerChange?.(() => echo.changed()) ?? (() => {}));
     let stopped = false;
+    // Runs in a row that could not reach the server: the next periodic run comes sooner (P15).
+    let failures = 0;
     const schedule = () => {
       if (stopped) return;
+      if (timer) clearTimeout(timer);
       timer = setTimeout(
         () => {
+          timer = null;
           void sync().finally(schedule);
         },
-        nextSyncDelay(interval, random),
+        nextSyncDelay(interval, random, failures),
       );
     };
+    // Any run's verdict counts, not only the timer's: a write that found the server gone brings the
+    // next try forward at once.
+    offs.push(
+      status.subscribe((state, prev) => {
+        if (state.serverReachable === prev.serverReachable) return;
+        failures = state.serverReachable ? 0 : failures + 1;
+        if (!state.serverReachable) schedule();
+      }),
+    );
+    offs.push(
+      status.subscribe((state, prev) => {
+        // Still unreachable after another run: back off a step further.
+        if (!state.serverReachable && !state.syncing && prev.syncing) {
+          failures += 1;
+          schedule();
+        }
+      }),
+    );
     schedule();
     void refreshStatus();
     return () => {

@@ -33,6 +33,15 @@ describe('sync interval', () => {
     expect(nextSyncDelay(SYNC_INTERVAL_MS, () => 0.5)).toBe(30_000);
     expect(nextSyncDelay(SYNC_INTERVAL_MS, () => 1)).toBe(36_000);
   });
+
+  it('R3: tries again after 2, 4, 8 … seconds while the server cannot be reached, never past the interval (P15)', () => {
+    const middle = () => 0.5;
+    expect([1, 2, 3, 4, 5, 6].map((failures) => nextSyncDelay(SYNC_INTERVAL_MS, middle, failures))).toEqual([
+      2_000, 4_000, 8_000, 16_000, 30_000, 30_000,
+    ]);
+    expect(nextSyncDelay(SYNC_INTERVAL_MS, () => 0, 1)).toBe(1_600);
+    expect(nextSyncDelay(SYNC_INTERVAL_MS, middle, 0)).toBe(30_000);
+  });
 });
 
 describe('API client', () => {

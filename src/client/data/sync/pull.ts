@@ -1,4 +1,5 @@
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
+import { localWritesSettled } from '../changes/writesInFlight';
 import type { RowChange } from '../store/counters';
 import { flushCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
@@ -13,12 +14,12 @@ import { swapTempId } from './tempIds';
 
 /**
  * The device's pull (SYNC.md L1–L3, L7–L9). Each page is asked for as soon as the one before it
- * arrives, at most two waiting unread (pageReader), so the network and IndexedDB overlap; one asked
+ * arrives, at most four waiting unread (pageReader), so the network and IndexedDB overlap; one asked
  * ahead is dropped unread if storing its predecessor fails, so the cursor never runs ahead of the
  * rows. Only the first page asks for `remaining`: counting on every page would read the rest of a
- * 100,000-item bootstrap 200 times. Rows go in chunks and the pull yields between pages, so no page
- * is one long main-thread task and a local edit goes in between two pages (`npm run bench --
- * first-sync` measures the long tasks and the heap).
+ * 100,000-item bootstrap 200 times. Rows go in chunks and the pull yields between transactions, so
+ * no page is one long main-thread task and a local edit goes in between two of them (`npm run bench
+ * -- first-sync` measures the long tasks and the heap).
  */
 const MAX_PAGES = 10_000;
 /** Rows a pulled page writes per IndexedDB request: small enough that one is never a long task. */
@@ -225,7 +226,7 @@ function yieldToMain(): Promise<void> {
 }
 
 /** Pages asked for ahead of the one being stored: they arrive while it is written. */
-const PAGES_AHEAD = 2;
+const PAGES_AHEAD = 4;
 
 /**
  * The pages after `cursor`, in order, each asked for as soon as the one before it arrives while at
@@ -278,8 +279,13 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   };
 }
 
-/** Rows pages that have already arrived may add to one transaction (see pull). */
-const FOLD_ROWS = 1_000;
+/**
+ * Rows pages that have already arrived may add to one transaction (see pull): the parents a
+ * transaction's rows name are read once for all of them, so fewer, larger ones read fewer (a
+ * 10,000-item pull: 121 row reads, where 1,000-row transactions made 2,121; `npm run bench --
+ * local-writes --profile`).
+ */
+const FOLD_ROWS = 2_500;
 
 /**
  * Pulls from the cursor until the server has nothing more (L1–L3), then drops stale predictions.
@@ -319,7 +325,12 @@ export async function pull(
         total = Math.max(total, pulled);
         status.getState().set({ pullProgress: { received: pulled, total } });
       }
-      if (!more) break;
+      if (!more) {
+        // A local edit made while the pull streamed may wait behind its last transaction: it is
+        // stored before the pull ends (L8).
+        if (total !== null) await localWritesSettled(db);
+        break;
+      }
       // Each transaction is its own; between two, the screens update and a local edit goes in.
       await yieldToMain();
     }

@@ -4,6 +4,7 @@ import { type ClientTestServer, freshPhone, startClientTestServer } from '../../
 import { seedAccount } from '../../../../testkit/seedAccount';
 import type { PullProgress } from '../../stores/syncStatusStore';
 import { pullProgressLabel } from '../../stores/syncStatusStore';
+import { sendFor } from '../commands/map';
 
 let server: ClientTestServer;
 const devices: Device[] = [];
@@ -59,6 +60,40 @@ describe('pull progress (L8)', () => {
     await d.client.engine.sync();
     expect(seen).toEqual([]);
     expect(await d.client.db.items.count()).toBe(300);
+  });
+
+  it('L8: an edit sent through the command map while the pull streams is stored before the pull ends', async () => {
+    const phone = freshPhone();
+    await seedAccount(server.database.db, phone, 'Sender', 2000);
+    const d = createDevice(server.url);
+    devices.push(d);
+    const send = sendFor(d.client);
+    let edited: Promise<unknown> | null = null;
+    let editedDuringPull = false;
+    let stored: string | undefined;
+    d.client.status.subscribe((state) => {
+      const progress = state.pullProgress;
+      if (edited || !progress || progress.received === 0) return;
+      edited = (async () => {
+        const first = await d.client.db.items.orderBy('id').first();
+        if (!first) throw new Error('nothing stored after the first page');
+        // Without waiting for it: the pull must.
+        const update = send('items.update', { id: first.id, patch: { title: 'Sent while syncing' } });
+        editedDuringPull = d.client.status.getState().pullProgress !== null;
+        await update;
+      })();
+    });
+    const pullEnded = (async () => {
+      await signIn(d, phone, 'Sender');
+      await d.client.engine.sync();
+      stored = (await d.client.db.items.orderBy('id').first())?.title;
+    })();
+    await pullEnded;
+    expect(edited).not.toBeNull();
+    await edited;
+    expect(editedDuringPull).toBe(true);
+    // Read as the pull ended, before this test awaited the edit itself.
+    expect(stored).toBe('Sent while syncing');
   });
 
   it('L8: a local edit made while the pull streams is stored before the pull ends', async () => {

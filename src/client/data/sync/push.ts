@@ -12,7 +12,14 @@ import type { QueueEntry } from '../store/types';
 import { handleStale, hasConflicts, remoteGone } from './conflicts';
 import { type SyncContext, TABLES } from './context';
 import { sendUpgradeBatch } from './guestUpgrade';
-import { applyConfirmed, rebaseEntries, removeLocally, settleAfterDrop } from './syncQueue';
+import {
+  applyConfirmed,
+  rebaseEntries,
+  refusedOnlyForAssignee,
+  removeLocally,
+  settleAfterDrop,
+  withoutAssignee,
+} from './syncQueue';
 import { swapTempId } from './tempIds';
 
 /** What sending one queued entry came to (documented in src/shared/protocol.ts). */
@@ -114,6 +121,19 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
       } catch (caught) {
         if (!(caught instanceof ApiError)) throw caught;
         const error = caught;
+        if (error.status === 422 && refusedOnlyForAssignee(error.data)) {
+          // P22: refused for its assignee alone: it goes again without one, never dropped.
+          const item = await db.items.get(entry.itemId);
+          const salvaged = await withoutAssignee(db, entry);
+          if (salvaged) {
+            ctx.toast({
+              title: 'Saved without its assignee',
+              description: `${item ? `"${item.title}"` : 'The item'} is kept, unassigned: ${error.message}`,
+            });
+            entry = salvaged;
+            continue;
+          }
+        }
         const decision = decidePush(error.status, isNetworkError(error), {
           kind: entry.kind,
           retries: entry.retries,

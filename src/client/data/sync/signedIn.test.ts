@@ -655,6 +655,28 @@ describe('guest upload after a reload', () => {
 });
 
 describe('guest upload in batches', () => {
+  it('Q11: a guest todo whose assignee the server refuses goes up unassigned, with a notice, never lost', async () => {
+    const d = device();
+    d.client.auth.getState().initGuest();
+    const toasts: string[] = [];
+    d.client.toasts.subscribe((s) => {
+      for (const t of s.queue) if (!toasts.includes(t.title)) toasts.push(t.title);
+    });
+    await d.client.items.create({ title: 'Keep me', type: 'todo' });
+    // An id no server holds: the person the guest picked does not exist there.
+    await d.client.items.create({ title: 'Ask a stranger', type: 'todo', assigned_to: 999_999 });
+    await signIn(d, freshPhone(), 'Upgrader');
+    await d.client.engine.sync();
+    const server = await pullEverything(d);
+    expect(server.map((i) => i.title).sort()).toEqual(['Ask a stranger', 'Keep me']);
+    expect(server.find((i) => i.title === 'Ask a stranger')?.assigned_to).toBeNull();
+    const local = (await d.client.db.items.toArray()).filter((i) => i._deleted === 0);
+    expect(local.map((i) => i.title).sort()).toEqual(['Ask a stranger', 'Keep me']);
+    expect(local.every((i) => i._syncStatus === 'synced')).toBe(true);
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    expect(toasts).toContain('Saved without its assignee');
+  });
+
   it('U1, U3: 1,000 guest items go up in a handful of batch requests, parents first, each once on the server', async () => {
     const d = device();
     d.client.auth.getState().initGuest();

@@ -145,3 +145,35 @@ export async function refreshPendingState(db: OutpostDb, itemId: number): Promis
 }
 
 export { toServerShape };
+
+/** Whether a 422's field errors name the assignee and nothing else (`assigned_to`, `items.N.assigned_to`). */
+export function refusedOnlyForAssignee(data: unknown): boolean {
+  const errors = (data as { errors?: Record<string, unknown> } | null)?.errors;
+  const fields = errors ? Object.keys(errors) : [];
+  return fields.length > 0 && fields.every((f) => /^(items\.\d+\.)?assigned_to$/.test(f));
+}
+
+/**
+ * P22: a create or edit the server refused only for its assignee (a person it does not know, or no
+ * longer lets the writer assign) goes again without it, under a fresh Idempotency-Key, and the item
+ * keeps everything else: a create stays, unassigned, and an edit keeps the server's assignee. Answers
+ * the entry as it now stands, or null when it carried no assignee to leave out.
+ */
+export async function withoutAssignee(db: OutpostDb, entry: QueueEntry): Promise<QueueEntry | null> {
+  if (entry.kind !== 'create' && entry.kind !== 'update') return null;
+  if (!entry.data || !('assigned_to' in entry.data)) return null;
+  const { assigned_to: _refused, ...data } = entry.data;
+  const next: QueueEntry = { ...entry, data, idempotencyKey: crypto.randomUUID() };
+  await db.transaction('rw', [db.items, db.syncQueue], async () => {
+    await db.syncQueue.update(entry.id, { data, idempotencyKey: next.idempotencyKey });
+    const item = await db.items.get(entry.itemId);
+    if (!item) return;
+    await db.items.put({
+      ...item,
+      assigned_to: item._base?.assigned_to ?? null,
+      assignedUser: item._base?.assignedUser ?? null,
+      _dirty: item._dirty.filter((f) => f !== 'assigned_to'),
+    });
+  });
+  return next;
+}

@@ -54,6 +54,118 @@ describe('export and import on the device', () => {
     expect(await tree(d)).toEqual(before);
   });
 
+  it('a CSV export imported again on the same device creates nothing: its rows carry their uuids (CSV round trip)', async () => {
+    const d = guest();
+    const { items } = d.client;
+    const campaign = await items.create({ title: 'Home', type: 'campaign' });
+    await items.create({ title: 'Paint', type: 'task', parent_id: campaign.id, description: '  two coats ' });
+    const twin = await items.create({ title: 'Home', type: 'campaign' });
+    await items.create({ title: 'Sell', type: 'task', parent_id: twin.id, status: 'in_progress' });
+    const before = await tree(d);
+    const transfer = await d.client.transfer();
+    const file = await transfer.exportFile('csv');
+    const again = await transfer.planImport(fileOf(file.name, file.text));
+    expect(again).toMatchObject({ error: null, counts: { campaign: 0, task: 0, todo: 0 }, existing: 4 });
+    expect(await transfer.runImport(again)).toMatchObject({ created: 0, skipped: 4 });
+    expect(await tree(d)).toEqual(before);
+
+    await d.client.clearLocalData();
+    d.client.auth.getState().initGuest();
+    await transfer.runImport(await transfer.planImport(fileOf(file.name, file.text)));
+    expect(await tree(d)).toEqual(before);
+    expect((await byTitle(d, 'Sell'))?.parent_id).not.toBe((await byTitle(d, 'Paint'))?.parent_id);
+    expect((await byTitle(d, 'Paint'))?.description).toBe('  two coats ');
+  });
+
+  it('export then import, as JSON and as CSV, gives back every field a person set (export identity)', async () => {
+    const d = guest();
+    const { items } = d.client;
+    const task = await items.create({ title: '=Plan', type: 'task', end_date: '2031-06-30', assigned_to: 2 });
+    await items.create({
+      title: 'Ferns',
+      type: 'todo',
+      parent_id: task.id,
+      description: '  twice a week ',
+      status: 'in_progress',
+      due_date: '2031-05-05',
+      remind_at: '2031-05-05T07:30:00.000Z',
+      recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
+    });
+    const fields = async () =>
+      (await d.client.db.items.toArray())
+        .filter((i) => i._deleted === 0)
+        .map((i) => ({
+          uuid: i.uuid,
+          title: i.title,
+          description: i.description,
+          type: i.type,
+          status: i.status,
+          due_date: i.due_date,
+          end_date: i.end_date,
+          remind_at: i.remind_at,
+          recurrence: i.recurrence ?? null,
+          assigned_to: i.assigned_to,
+          parent: i.parent_id === null ? null : i.parent_id === task.id ? 'task' : 'other',
+        }))
+        .sort((a, b) => (a.uuid ?? '').localeCompare(b.uuid ?? ''));
+    const before = await fields();
+    const transfer = await d.client.transfer();
+    for (const format of ['json', 'csv'] as const) {
+      const file = await transfer.exportFile(format);
+      await d.client.clearLocalData();
+      d.client.auth.getState().initGuest();
+      const preview = await transfer.planImport(fileOf(file.name, file.text));
+      expect(preview.warnings, format).toEqual([]);
+      expect(await transfer.runImport(preview), format).toMatchObject({ created: 2, failed: [] });
+      const after = await fields();
+      // Ids are the device's own; the parent is compared by who it is.
+      const newTask = after.find((i) => i.title === '=Plan');
+      const local = await d.client.db.items
+        .where('uuid')
+        .equals(newTask?.uuid ?? '')
+        .first();
+      expect(
+        after.map((i) => ({ ...i, parent: i.parent === null ? null : 'other' })),
+        format,
+      ).toEqual(before.map((i) => ({ ...i, parent: i.parent === null ? null : 'other' })));
+      const ferns = (await d.client.db.items.toArray()).find((i) => i.title === 'Ferns');
+      expect(ferns?.parent_id, format).toBe(local?.id);
+    }
+  });
+
+  it('leaves out an assignee this device cannot assign, and says so in the preview (export identity)', async () => {
+    const d = guest();
+    const transfer = await d.client.transfer();
+    const csv = 'type,title,assigned_to\ntodo,Mine,3\ntodo,Stranger,98765\n';
+    const preview = await transfer.planImport(fileOf('people.csv', csv));
+    expect(preview.items.map((i) => [i.title, i.assigned_to])).toEqual([
+      ['Mine', 3],
+      ['Stranger', null],
+    ]);
+    expect(preview.warnings.map((w) => [w.line, w.reason])).toEqual([
+      [3, 'Its assignee (user 98765) is not someone you can assign here: imported unassigned'],
+    ]);
+  });
+
+  it('imports an item whose repeat rule has already ended without the rule, and says so (export identity)', async () => {
+    const d = guest();
+    const transfer = await d.client.transfer();
+    const csv = [
+      'type,title,due_date,recurrence',
+      'todo,Old series,2020-01-06,FREQ=WEEKLY;UNTIL=20200301',
+      'todo,Running,2020-01-06,FREQ=WEEKLY',
+    ].join('\n');
+    const preview = await transfer.planImport(fileOf('old.csv', csv));
+    expect(preview.items.map((i) => [i.title, i.recurrence])).toEqual([
+      ['Old series', null],
+      ['Running', 'FREQ=WEEKLY'],
+    ]);
+    expect(preview.warnings.map((w) => [w.line, w.reason])).toEqual([
+      [2, 'Its repeat rule ended on 2020-03-01: imported without it'],
+    ]);
+    expect(await transfer.runImport(preview)).toMatchObject({ created: 2, failed: [] });
+  });
+
   it('imports a Todoist CSV as a campaign with its tasks and todos, once', async () => {
     const d = guest();
     const transfer = await d.client.transfer();

@@ -14,6 +14,7 @@ import {
   parseImport,
 } from '../../../shared/importExport';
 import type { UserSummary } from '../../../shared/item';
+import { parseRecurrence } from '../../../shared/recurrenceRule';
 import type { ItemsRepository } from '../items/itemsRepository';
 import type { OutpostDb } from '../store/db';
 import type { LocalItem, Viewer } from '../store/types';
@@ -52,6 +53,9 @@ async function scopeItems(db: OutpostDb, viewer: Viewer): Promise<LocalItem[]> {
 }
 
 const asSource = (i: LocalItem): ExportSource => i;
+
+/** The users the server seeds (ARCHITECTURE §5 'Assignees'): every picker offers them, a guest's too. */
+const SAMPLE_USER_IDS: readonly number[] = [1, 2, 3, 4];
 
 /** What the device stores for the viewer, and whether the browser promised to keep it. */
 export interface StorageInfo {
@@ -94,17 +98,59 @@ export function createDataTransfer(deps: DataTransferDeps) {
       items: [],
       counts: { campaign: 0, task: 0, todo: 0 },
       problems: [],
+      warnings: [],
+      lines: [],
       error: problem,
       fileName: file.name,
       existing: 0,
     };
     if (problem) return empty;
-    const plan = parseImport(await file.text(), { fileName: file.name, userId: deps.viewer().userId });
+    const parsed = parseImport(await file.text(), { fileName: file.name, userId: deps.viewer().userId });
+    const plan = await fitForDevice(parsed);
     const known = await knownUuids(plan.items);
     const fresh = plan.items.filter((i) => !known.has(i.uuid));
     const counts = { campaign: 0, task: 0, todo: 0 };
     for (const item of fresh) counts[item.type] += 1;
     return { ...plan, counts, fileName: file.name, existing: plan.items.length - fresh.length };
+  }
+
+  /**
+   * What this device could not create as the file has it is changed and said in `warnings`, never
+   * sent to be refused: an assignee is kept when the pickers could offer them here (yourself, a
+   * sample user, someone this device knows); a first occurrence whose rule ended before today (the
+   * create path refuses those rules) comes without it.
+   */
+  async function fitForDevice(plan: ImportPlan): Promise<ImportPlan> {
+    const viewer = deps.viewer();
+    const today = new Date().toISOString().slice(0, 10);
+    const wanted = [...new Set(plan.items.flatMap((i) => (i.assigned_to === null ? [] : [i.assigned_to])))];
+    const stored = wanted.length === 0 ? [] : await db.users.bulkGet(wanted);
+    const assignable = new Set([
+      ...SAMPLE_USER_IDS,
+      ...(viewer.isGuest ? [] : [viewer.user.id]),
+      ...stored.flatMap((u) => (u ? [u.id] : [])),
+    ]);
+    const warnings = [...plan.warnings];
+    const items = plan.items.map((given, index) => {
+      let item = given;
+      const warn = (reason: string) =>
+        warnings.push({ line: plan.lines[index] ?? 0, text: item.title, reason });
+      if (item.assigned_to !== null && !assignable.has(item.assigned_to)) {
+        warn(
+          `Its assignee (user ${item.assigned_to}) is not someone you can assign here: imported unassigned`,
+        );
+        item = { ...item, assigned_to: null };
+      }
+      const rule =
+        item.recurrence === null || item.series_uuid !== null ? null : parseRecurrence(item.recurrence);
+      if (rule?.ok && rule.rule.until !== null && rule.rule.until < today) {
+        warn(`Its repeat rule ended on ${rule.rule.until}: imported without it`);
+        item = { ...item, recurrence: null };
+      }
+      return item;
+    });
+    warnings.sort((a, b) => a.line - b.line);
+    return { ...plan, items, warnings };
   }
 
   async function knownUuids(items: readonly ImportItem[]): Promise<Set<string>> {
@@ -153,6 +199,11 @@ export function createDataTransfer(deps: DataTransferDeps) {
             status: item.status,
             description: item.description,
             due_date: item.due_date,
+            end_date: item.end_date,
+            remind_at: item.remind_at,
+            recurrence: item.recurrence,
+            series_uuid: item.series_uuid,
+            assigned_to: item.assigned_to,
             parent_id: parentId,
             uuid: item.uuid,
           },
