@@ -104,7 +104,9 @@ function signedInHeader(app: Outpost): Locator {
 }
 
 async function expectSignedInAs(page: Page, app: Outpost, phone: string) {
-  await expect(signedInHeader(app)).toBeVisible();
+  // The celebration after a first sign-in covers the header until the first sync ends (see
+  // expectHomeAfterSignIn), which on a busy machine takes longer than a plain expectation waits.
+  await expect(signedInHeader(app)).toBeVisible({ timeout: 20_000 });
   const me = await page.request.get(`${server.url}/api/me`);
   expect(me.status()).toBe(200);
   expect(((await me.json()) as { user: { phone: string } }).user.phone).toBe(phone);

@@ -1,10 +1,11 @@
 import { X } from 'lucide-react';
 import { Toast } from 'radix-ui';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { cn, focusRing } from '../components/ui/cn';
 import type { Toast as ToastData, ToastStore } from '../stores/toastStore';
 import { useDoor } from './door';
+import { type Box, placeToast, TOAST_PLACE_CLASS, type ToastPlace } from './toastPlacement';
 
 const SWIPE_THRESHOLD = 50;
 const EXIT_MS = 150;
@@ -22,17 +23,44 @@ export default function ToastRegion() {
     for (const stale of queue.slice(0, -1)) store.getState().dismiss(stale.id);
   }, [queue, store]);
 
+  // Placed as each toast (or its in-place update) appears, clear of what the user is working in.
+  const [place, setPlace] = useState<ToastPlace>(() => placeNow() ?? placeToast(screenSize(), []));
+  useLayoutEffect(() => {
+    const next = current ? placeNow() : null;
+    if (next) setPlace(next);
+  }, [current]);
+
   return (
     <Toast.Provider swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD} label="Notification">
       {current ? <ToastItem key={current.id} toast={current} store={store} /> : null}
       <Toast.Viewport
         hotkey={['F8']}
-        // Phones: under the header, clear of the add button and the badge; wider screens: bottom right.
-        className="fixed inset-x-3 top-[calc(env(safe-area-inset-top)+3.75rem)] z-[60] flex flex-col gap-2 outline-none md:inset-x-auto md:top-auto md:right-4 md:bottom-16 md:w-96"
+        data-toast-viewport
+        // Phones: under the header (or above the bottom bar); wider screens: bottom right (or the
+        // first corner clear of the focused card).
+        className={cn('fixed z-[60] flex flex-col gap-2 outline-none', TOAST_PLACE_CLASS[place])}
       />
     </Toast.Provider>
   );
 }
+
+/**
+ * What a toast must not cover: the form (or dialog) holding the focused control, since the next press
+ * is most likely there — the quick-add card's 'Add todo' after a quick add.
+ */
+function placeNow(): ToastPlace | null {
+  const focused = document.activeElement;
+  const avoid: Box[] = [];
+  // Focus inside the toast itself (F8) keeps the toast where it is.
+  if (focused?.closest('[data-toast-viewport]')) return null;
+  if (focused && focused !== document.body) {
+    const holder = focused.closest('form, [role="dialog"]') ?? focused;
+    avoid.push(holder.getBoundingClientRect());
+  }
+  return placeToast(screenSize(), avoid);
+}
+
+const screenSize = () => ({ width: window.innerWidth, height: window.innerHeight });
 
 function ToastItem({ toast, store }: { toast: ToastData; store: ToastStore }) {
   const [open, setOpen] = useState(true);

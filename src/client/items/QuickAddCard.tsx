@@ -401,7 +401,10 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
               >
                 Cancel
               </Button>
-              <Button type="submit" size="sm" disabled={!canSubmit}>
+              {/* While adding, the button stays focusable (aria-disabled, submit ignores it): a disabled
+                  button would drop focus to the page, and the toast then could not tell which card
+                  to keep clear of. */}
+              <Button type="submit" size="sm" disabled={!form.canSubmit} aria-disabled={busy || undefined}>
                 {busy ? 'Adding…' : `Add ${TYPE_LABEL[type].toLowerCase()}`}
               </Button>
             </div>

@@ -227,8 +227,8 @@ async function createWithToasts(
 ): Promise<boolean> {
   try {
     await send('items.create', payload);
-    // Quick-adds in a row fold into one toast ('3 todos created'); one alone keeps 'Item created'.
-    announceCreated(toasts, payload.type, Date.now(), await undoAction(send, toast));
+    // Quick-adds in a row share one toast with the spec's 'Item created'.
+    announceCreated(toasts, payload.type, await undoAction(send, toast));
     return true;
   } catch (error) {
     console.error(error);

@@ -16,7 +16,7 @@ export interface ToastInput {
   duration?: number;
   /**
    * A toast pushed with the key of one still queued replaces it in place (same id, so it stays on
-   * screen and its timer restarts) instead of queueing another: e.g. '3 todos created'.
+   * screen and its timer restarts) instead of queueing another: quick-adds in a row.
    */
   key?: string;
 }
