@@ -36,6 +36,23 @@ test.describe('smoke', () => {
     expect(errors).toEqual([]);
   });
 
+  test("a guest's page load asks the server nothing: no API request, no 401 in the console", async ({
+    page,
+  }) => {
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) calls.push(request.url());
+    });
+    await app.goto('/');
+    await expect(app.brand).toBeVisible();
+    // Past the first screen, when the app would check a session and start its services.
+    await page.waitForTimeout(3_000);
+    await app.goto('/my-list');
+    await expect(page.getByRole('heading', { level: 1, name: 'My List' })).toBeVisible();
+    await page.waitForTimeout(2_000);
+    expect(calls).toEqual([]);
+  });
+
   test('serves the app on a client route (SPA fallback)', async ({ page }) => {
     const response = await app.goto('/some/client/route');
 

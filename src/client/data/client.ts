@@ -9,7 +9,7 @@ import { refreshMutuals } from './contacts/mutuals';
 import { mutualsService } from './contacts/mutualsService';
 import { remindersService } from './items/remindersService';
 import { lazily, lazyMethods } from './lazy';
-import { type ApiClient, createApiClient, type FetchLike } from './net/apiClient';
+import { type ApiClient, browserXsrfToken, createApiClient, type FetchLike } from './net/apiClient';
 import { browserConnectivity, type Connectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
 import { authAcrossTabsService, queueCountsService } from './net/tabsService';
@@ -100,6 +100,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     Dexie.dependencies.IDBKeyRange = dbOptions.IDBKeyRange;
   }
   const db = new OutpostDb(options.dbName ?? DB_NAME, dbOptions);
+  // Any session, signed in or not, sets the readable anti-forgery cookie beside its own. Outside a
+  // browser (tests with their own cookie jar) there is no such hint, so the server is asked.
+  const readXsrf = options.xsrfToken ?? browserXsrfToken;
+  const mayHaveSession = () => typeof document === 'undefined' || readXsrf() !== null;
   const connectivity = options.connectivity ?? browserConnectivity();
   const isOnline = () => connectivity.isOnline();
   const toasts = options.toastStore ?? createToastStore();
@@ -316,7 +320,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       await Promise.race([screenShown, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]);
       await afterPaint();
       stops.push(startAll([...AFTER_FIRST_SCREEN, search.service], services));
-      await auth.getState().checkSession();
+      // A device that remembers no account and holds no session cookie is a guest's: asking the
+      // server would only earn a 401 on every page load, and a guest's app calls no server.
+      if (auth.getState().isAuthenticated || mayHaveSession()) await auth.getState().checkSession();
+      else auth.getState().toGuest();
       stops.push(startAll(AFTER_SESSION_CHECK, services));
       return () => {
         for (const stop of stops.reverse()) stop();
