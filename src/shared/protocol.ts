@@ -211,6 +211,8 @@ export const SERVER_EVENTS = {
   changed: 'changed',
   /** `{unread}`: the user's unread notification count changed (or the stream just opened). */
   notification: 'notification',
+  /** `{version}`: a fingerprint of the user's mutual contacts (when the stream opens, then on change). */
+  mutuals: 'mutuals',
 } as const;
 export type ServerEvent = (typeof SERVER_EVENTS)[keyof typeof SERVER_EVENTS];
 

@@ -172,12 +172,12 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     },
   });
 
-  /** Refreshes the signed-in user's stored mutuals (when stale, or always with `force`); never throws. */
-  const updateMutuals = async (force = false): Promise<void> => {
+  /** Refreshes the signed-in user's stored mutuals (see ServiceContext.updateMutuals); never throws. */
+  const updateMutuals = async (force = false, version?: string): Promise<void> => {
     const state = auth.getState();
     if (!state.isAuthenticated || !connectivity.isOnline()) return;
     try {
-      await refreshMutuals(db, api, state.user.id, { force });
+      await refreshMutuals(db, api, state.user.id, { force, ...(version !== undefined ? { version } : {}) });
     } catch {
       // The stored list stays; the next sync run tries again.
     }

@@ -30,7 +30,11 @@ export interface ServiceContext {
   /** Starts a sync run in the background (after a sign-in in another tab, say). */
   syncInBackground: () => Promise<SyncResult>;
   /** Refreshes the stored mutual contacts when stale (always with `force`); never throws. */
-  updateMutuals: (force?: boolean) => Promise<void>;
+  /**
+   * Refreshes the stored mutuals when stale (or always with `force`, or when the server's `version`
+   * differs from the stored one, E3); never throws.
+   */
+  updateMutuals: (force?: boolean, version?: string) => Promise<void>;
   options: { baseUrl: string; openPath: (path: string) => void };
 }
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Mutual } from '../../shared/item';
 import { normalizePhone } from '../../shared/phone';
 import { contactsSyncSchema } from '../../shared/schemas';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { parseOrThrow } from '../http/errors';
 import { runWrite } from '../http/idempotency';
+import { listMutuals } from './mutuals';
 
 /** Phones normalised between two yields to the event loop (each takes up to ~0.2 ms to parse). */
 export const NORMALIZE_CHUNK = 100;
@@ -50,21 +50,31 @@ export async function contactsRoutes(app: FastifyInstance): Promise<void> {
           sql`INSERT INTO contacts (user_id, contact_phone) VALUES ${values} ON CONFLICT DO NOTHING`,
         );
       }
-      return { status: 200, body: { count: phones.size } };
+      // E3: the people this import made (or keeps) mutual hear of it on their event streams, and so
+      // does the caller's other devices: their pickers and Contacts page would otherwise wait for
+      // a visit to Contacts.
+      const phoneList = [...phones];
+      const mutualIds =
+        phoneList.length === 0
+          ? []
+          : (
+              await rows<{ id: number }>(
+                tx,
+                sql`SELECT u.id FROM users u
+                    JOIN contacts theirs ON theirs.user_id = u.id AND theirs.contact_phone = ${user.phone}
+                    WHERE u.phone IN (${sql.join(
+                      phoneList.map((phone) => sql`${phone}`),
+                      sql`, `,
+                    )})`,
+              )
+            ).map((row) => row.id);
+      return { status: 200, body: { count: phones.size }, formerViewers: [user.id, ...mutualIds] };
     });
     return reply.status(result.status).send(result.body);
   });
 
   app.get('/contacts/mutuals', async (request) => {
     const user = currentUser(request);
-    const mutuals = await rows<Mutual>(
-      database.db,
-      sql`SELECT u.id, u.name, u.phone FROM contacts mine
-          JOIN users u ON u.phone = mine.contact_phone
-          JOIN contacts theirs ON theirs.user_id = u.id AND theirs.contact_phone = ${user.phone}
-          WHERE mine.user_id = ${user.id} AND u.id <> ${user.id}
-          ORDER BY u.name, u.id`,
-    );
-    return { mutuals };
+    return { mutuals: await listMutuals(database.db, user.id, user.phone) };
   });
 }

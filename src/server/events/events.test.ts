@@ -122,6 +122,41 @@ describe.each(testEngines())('GET /api/events on %s', (engine) => {
     for (const stream of streams) stream.close();
   });
 
+  it('E3: a contacts import that makes two people mutual tells both streams, with a new mutuals version', async () => {
+    const ana = await signedIn(app, 'Ana');
+    const ben = await signedIn(app, 'Ben');
+    const stranger = await signedIn(app, 'Stranger');
+    const versions = (text: string) =>
+      [...text.matchAll(/event: mutuals\ndata: (\{[^\n]*\})/g)].map(
+        (m) => (JSON.parse(m[1] ?? '{}') as { version: string }).version,
+      );
+    const streams = await Promise.all([ana, ben, stranger].map((c) => openStream(url, c)));
+    await settle();
+    // Each stream says where it starts: no mutual contacts yet.
+    for (const stream of streams) expect(versions(stream.text())).toEqual(['']);
+
+    await ana.post('/api/contacts/sync', { contacts: [ben.user!.phone] });
+    await streams[0]!.waitFor(1);
+    await settle();
+    // Only Ana has Ben: not mutual yet, so nobody's list moved and Ben hears nothing.
+    expect(versions(streams[0]!.text())).toEqual(['']);
+    expect(streams[1]!.changed()).toBe(0);
+
+    await ben.post('/api/contacts/sync', { contacts: [ana.user!.phone] });
+    await streams[0]!.waitFor(2);
+    await streams[1]!.waitFor(1);
+    await settle();
+    const [anaVersions, benVersions] = [versions(streams[0]!.text()), versions(streams[1]!.text())];
+    expect(anaVersions).toHaveLength(2);
+    expect(anaVersions[1]).not.toBe('');
+    expect(benVersions).toHaveLength(2);
+    expect(benVersions[1]).not.toBe('');
+    // The stranger learns nothing of it.
+    expect(streams[2]!.changed()).toBe(0);
+    expect(versions(streams[2]!.text())).toEqual(['']);
+    for (const stream of streams) stream.close();
+  });
+
   it('sends nothing to a user who cannot see the item', async () => {
     const owner = await signedIn(app, 'Owner');
     const stranger = await signedIn(app, 'Stranger');

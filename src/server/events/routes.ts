@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SERVER_EVENTS } from '../../shared/protocol';
+import { mutualsVersion } from '../contacts/mutuals';
 import { currentUser } from '../http/context';
 import { HttpError } from '../http/errors';
 import { sessionAlive } from '../http/session';
@@ -94,6 +95,21 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       }
     };
 
+    // E3: `mutuals {version}` when the stream opens and whenever the user's mutual contacts differ
+    // from what this stream last said, so pickers refresh without a visit to Contacts.
+    let lastMutuals: string | null = null;
+    const mutualsLine = async () => {
+      try {
+        const version = await mutualsVersion(app.database.db, user.id, user.phone);
+        if (version === lastMutuals) return '';
+        lastMutuals = version;
+        return `event: ${SERVER_EVENTS.mutuals}\ndata: ${JSON.stringify({ version })}\n\n`;
+      } catch (error) {
+        request.log.warn({ err: error }, 'event stream could not read the mutual contacts');
+        return '';
+      }
+    };
+
     let closed = false;
     /** False once the session is gone; a failed lookup keeps the stream (an event carries no data). */
     const signedIn = async () => {
@@ -122,7 +138,9 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       scheduled = true;
       setImmediate(async () => {
         // Changes that arrive during the check are covered by the event that follows it.
-        await deliver(`event: changed\ndata: ${Date.now()}\n\n${await notificationLine()}`);
+        await deliver(
+          `event: changed\ndata: ${Date.now()}\n\n${await notificationLine()}${await mutualsLine()}`,
+        );
         scheduled = false;
       });
     });
@@ -146,8 +164,9 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     request.raw.on('close', stop);
     // The response's close is the socket's too: the slot must come back however the stream ends.
     res.on('close', stop);
-    void notificationLine().then((line) => {
-      if (line && !closed) res.write(line);
+    void Promise.all([notificationLine(), mutualsLine()]).then((lines) => {
+      const text = lines.join('');
+      if (text && !closed) res.write(text);
     });
     res.on('error', stop);
   });

@@ -18,7 +18,10 @@ import { HttpError, unprocessable } from './errors';
 export interface WriteResult {
   status: number;
   body: unknown;
-  /** Users who saw the item before the write and may no longer (an unassignment, a move). */
+  /**
+   * Users to tell beyond those who see what the write changed: who saw the item before and may no
+   * longer (an unassignment, a move), or whom the write concerns otherwise (new mutual contacts).
+   */
   formerViewers?: number[];
   /** `body` as JSON, when it was already made for the record: the answer sends it as it is. */
   json?: string;

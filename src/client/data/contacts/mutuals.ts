@@ -15,6 +15,8 @@ export interface StoredMutuals {
   userId: number;
   fetchedAt: number;
   list: Mutual[];
+  /** The server's fingerprint of the list when it was fetched after a `mutuals` event (E3). */
+  version?: string;
 }
 
 /** The stored list when it belongs to `userId`, else none. */
@@ -22,20 +24,35 @@ export function mutualsOf(stored: StoredMutuals | undefined, userId: number): Mu
   return stored && stored.userId === userId ? stored.list : [];
 }
 
-/** Fetches and stores `userId`'s mutuals unless a fresh list is stored (`force` fetches anyway). */
+/**
+ * Whether the stored list must be fetched again: another user's, older than a minute, asked for
+ * (`force`), or not the version the server's event stream just announced (E3).
+ */
+export function mutualsStale(
+  stored: StoredMutuals | undefined,
+  userId: number,
+  { force = false, now = Date.now(), version }: { force?: boolean; now?: number; version?: string } = {},
+): boolean {
+  if (force || !stored || stored.userId !== userId) return true;
+  if (version !== undefined) return stored.version !== version;
+  return now - stored.fetchedAt >= MUTUALS_FRESH_MS;
+}
+
+/** Fetches and stores `userId`'s mutuals unless the stored list will do (see mutualsStale). */
 export async function refreshMutuals(
   db: OutpostDb,
   api: ApiClient,
   userId: number,
-  { force = false, now = Date.now() }: { force?: boolean; now?: number } = {},
+  options: { force?: boolean; now?: number; version?: string } = {},
 ): Promise<Mutual[]> {
   const stored = await getMeta<StoredMutuals>(db, META_KEYS.mutuals);
-  if (!force && stored?.userId === userId && now - stored.fetchedAt < MUTUALS_FRESH_MS) return stored.list;
+  if (stored && !mutualsStale(stored, userId, options)) return stored.list;
   const { data } = await api.get<{ mutuals: Mutual[] }>('/contacts/mutuals');
   await setMeta(db, META_KEYS.mutuals, {
     userId,
-    fetchedAt: now,
+    fetchedAt: options.now ?? Date.now(),
     list: data.mutuals,
+    ...(options.version !== undefined ? { version: options.version } : {}),
   } satisfies StoredMutuals);
   return data.mutuals;
 }

@@ -65,6 +65,8 @@ export interface ServerChangesOptions {
   EventSource?: typeof EventSource;
   /** The stream's `notification {unread}` events (the bell's count). */
   onNotification?: (unread: number) => void;
+  /** The stream's `mutuals {version}` events: the user's mutual contacts as they are now (E3). */
+  onMutuals?: (version: string) => void;
 }
 
 /** The wait before reconnect attempt `attempt` (0-based): half to all of the doubled delay. */
@@ -126,6 +128,14 @@ export function serverChanges(options: ServerChangesOptions): (cb: () => void) =
         try {
           const { unread } = JSON.parse(String((event as MessageEvent).data)) as { unread?: unknown };
           if (typeof unread === 'number') options.onNotification?.(unread);
+        } catch {
+          // Not ours: ignore it.
+        }
+      });
+      current.addEventListener(SERVER_EVENTS.mutuals, (event) => {
+        try {
+          const { version } = JSON.parse(String((event as MessageEvent).data)) as { version?: unknown };
+          if (typeof version === 'string') options.onMutuals?.(version);
         } catch {
           // Not ours: ignore it.
         }

@@ -7,7 +7,7 @@ import type { Service } from '../service';
  */
 export const syncService: Service = {
   name: 'sync',
-  start({ auth, connectivity, engine, notifications, options }) {
+  start({ auth, connectivity, engine, notifications, options, updateMutuals }) {
     let stopEngine: (() => void) | null = null;
     const startEngine = () => {
       stopEngine ??= engine.start({
@@ -16,6 +16,7 @@ export const syncService: Service = {
         onServerChange: serverChanges({
           baseUrl: options.baseUrl,
           onNotification: (unread) => void notifications().then((n) => n.onUnread(unread)),
+          onMutuals: (version) => void updateMutuals(false, version),
           wanted: () => connectivity.isOnline() && !auth.getState().isAnonymous,
           onWantedChange: (cb) => {
             const offAuth = auth.subscribe((state, prev) => {
