@@ -594,6 +594,36 @@ describe('Todoist CSV', () => {
     ]);
     expect(parseImport(todoist, { fileName: 'Move house.csv', userId: 0 }).items).toEqual(plan.items);
   });
+
+  it('lists in the preview every value it does not take: dates in words, repeats, priorities, indents, sections', () => {
+    const plan = parseImport(todoist, { fileName: 'Move house.csv', userId: 0 });
+    const said = plan.warnings.map((w) => `${w.line}: ${w.reason}`);
+    expect(said).toEqual([
+      '3: Priority p1 not imported: Outpost has no priorities',
+      '3: In section “Kitchen”: imported beside it, as a task of “Move house”',
+      '4: Date “tomorrow” not imported: only calendar dates (2030-05-01, 1 May 2030) are read',
+      '4: Priority p1 not imported: Outpost has no priorities',
+      '6: Indent 3 flattened: a todo under “Buy plates, bowls” (Outpost has three levels)',
+      '9: Repeating date “every day” not imported: set the repeat on the item',
+      '9: In section “Garden”: imported beside it, as a task of “Move house”',
+    ]);
+  });
+
+  it('lists a deadline, an assignee and a duration, and a note cut to fit', () => {
+    const file = [
+      'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG',
+      'task,File taxes,,1,1,Sam (1),Alex (2),2030-04-01,en,UTC,45,minute,2030-04-15,en',
+      `note,${'x'.repeat(12000)},,,,,,,,,,,,`,
+    ].join('\n');
+    const plan = parseImport(file, { fileName: 'Taxes.csv', userId: 0 });
+    expect(plan.items.find((i) => i.title === 'File taxes')?.due_date).toBe('2030-04-01');
+    expect(plan.warnings.map((w) => w.reason)).toEqual([
+      'Deadline “2030-04-15” not imported: Outpost has no deadlines',
+      'Assignee “Alex (2)” not imported: assign it in Outpost',
+      'Duration 45 minute not imported',
+      expect.stringMatching(/^Note cut to fit the description of “File taxes”/),
+    ]);
+  });
 });
 
 describe('bad input', () => {

@@ -754,11 +754,43 @@ const NOTHING_MORE = {
   series_uuid: null,
 } as const;
 
+/** Todoist's PRIORITY column: 4 is its p1 (urgent), 1 its p4 (none). */
+const TODOIST_PRIORITY: Record<string, string> = { '4': 'p1', '3': 'p2', '2': 'p3' };
+
+/**
+ * What a Todoist task line holds that Outpost does not take, each said in words for the preview:
+ * nothing is left out unseen (a date in words, a repeat, a deadline, a priority, a person, a duration).
+ */
+function todoistLeftOut(get: (column: string) => string, dateRead: boolean): string[] {
+  const reasons: string[] = [];
+  const date = get('date');
+  if (date !== '' && !dateRead) {
+    reasons.push(
+      /\bevery\b/i.test(date)
+        ? `Repeating date “${shorten(date)}” not imported: set the repeat on the item`
+        : `Date “${shorten(date)}” not imported: only calendar dates (2030-05-01, 1 May 2030) are read`,
+    );
+  }
+  const deadline = get('deadline');
+  if (deadline !== '') reasons.push(`Deadline “${shorten(deadline)}” not imported: Outpost has no deadlines`);
+  const priority = TODOIST_PRIORITY[get('priority')];
+  if (priority) reasons.push(`Priority ${priority} not imported: Outpost has no priorities`);
+  const responsible = get('responsible');
+  if (responsible !== '')
+    reasons.push(`Assignee “${shorten(responsible)}” not imported: assign it in Outpost`);
+  const duration = get('duration');
+  if (duration !== '') {
+    const unit = get('duration_unit');
+    reasons.push(`Duration ${shorten(unit ? `${duration} ${unit}` : duration)} not imported`);
+  }
+  return reasons;
+}
+
 /**
  * Todoist's CSV export (TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,…): the file becomes a campaign named
  * after it; `section` rows and INDENT 1 tasks become tasks; deeper tasks become todos under the task
  * above them; `note` rows are appended to the description of the item above; a DATE that is a date
- * becomes the due date.
+ * becomes the due date. Whatever else a line holds is listed in the preview's warnings.
  */
 function parseTodoist(rows: string[][], header: string[], options: ImportOptions): ImportPlan {
   const col = (name: string) => header.indexOf(name);
@@ -766,7 +798,6 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
   const cContent = col('content');
   const cDesc = col('description');
   const cIndent = col('indent');
-  const cDate = col('date');
   const name = options.fileName.replace(/\.[^.]+$/, '').trim() || 'Todoist import';
   const source = `todoist:${options.fileName}`;
   const seen = new Map<string, number>();
@@ -782,11 +813,14 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
   // The campaign stands for the file itself: its header line.
   const lines: number[] = [1];
   const problems: ImportProblem[] = [];
+  const warnings: ImportProblem[] = [];
   let lastTask: ImportItem | null = null;
   let last: ImportItem | null = null;
+  let section: string | null = null;
   rows.slice(1).forEach((row, index) => {
     const line = index + 2;
     const get = (c: number) => (c < 0 ? '' : (row[c] ?? '').trim());
+    const getNamed = (column: string) => get(col(column));
     if (row.every((f) => f.trim() === '')) return;
     const text = shorten(row.join(','));
     const kind = get(cType).toLowerCase();
@@ -798,6 +832,13 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       }
       if (content === '') return;
       const description = last.description ? `${last.description}\n\n${content}` : content;
+      if (description.length > DESCRIPTION_MAX_LENGTH) {
+        warnings.push({
+          line,
+          text,
+          reason: `Note cut to fit the description of “${shorten(last.title)}” (${DESCRIPTION_MAX_LENGTH.toLocaleString('en-US')} characters)`,
+        });
+      }
       last.description = description.slice(0, DESCRIPTION_MAX_LENGTH);
       return;
     }
@@ -813,6 +854,7 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
     const asTodo = kind === 'task' && Number.isFinite(indent) && indent > 1 && lastTask !== null;
     const parent = asTodo ? lastTask! : campaign;
     const type: ItemType = asTodo ? 'todo' : 'task';
+    const dueDate = kind === 'task' ? readDate(getNamed('date')) : null;
     const item: ImportItem = {
       uuid: csvUuid(source, parent.uuid, type, content, seen),
       parent_uuid: parent.uuid,
@@ -820,13 +862,24 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       ...fitText(content, get(cDesc) || null),
       status: 'pending',
       ...NOTHING_MORE,
-      due_date: kind === 'task' ? readDate(get(cDate)) : null,
+      due_date: dueDate,
     };
+    const reasons = kind === 'task' ? todoistLeftOut(getNamed, dueDate !== null) : [];
+    if (asTodo && indent > 2) {
+      reasons.push(
+        `Indent ${indent} flattened: a todo under “${shorten(parent.title)}” (Outpost has three levels)`,
+      );
+    }
+    if (kind === 'task' && !asTodo && section !== null) {
+      reasons.push(`In section “${shorten(section)}”: imported beside it, as a task of “${shorten(name)}”`);
+    }
+    if (kind === 'section') section = content;
+    for (const reason of reasons) warnings.push({ line, text, reason });
     items.push(item);
     lines.push(line);
     last = item;
     if (type === 'task') lastTask = item;
   });
   if (items.length === 1) return finish('todoist-csv', { items: [], lines: [] }, problems);
-  return finish('todoist-csv', { items, lines }, problems);
+  return finish('todoist-csv', { items, lines }, problems, warnings);
 }

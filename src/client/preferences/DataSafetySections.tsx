@@ -228,7 +228,13 @@ export function DataSection() {
           ) : null}
           {preview.warnings.length > 0 ? (
             <details open={preview.warnings.length <= 5} className="text-sm" data-testid="import-warnings">
-              <summary>{plural(preview.warnings.length, 'line')} will be imported with a change</summary>
+              <summary>
+                {plural(
+                  new Set(preview.warnings.map((w) => w.line)).size,
+                  preview.source === 'outpost-json' ? 'item' : 'line',
+                )}{' '}
+                will be imported with a change
+              </summary>
               <ul className="mt-1 max-h-48 overflow-y-auto text-xs text-zinc-600 dark:text-zinc-400">
                 {preview.warnings.map((p) => (
                   <li key={`${p.line}-${p.reason}`}>
