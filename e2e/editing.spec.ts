@@ -68,6 +68,10 @@ test('edits a todo, a task and their places after creation, and a reload keeps e
     await description.fill('Two coats, white.');
     await app.main.getByRole('button', { name: 'Save description' }).click();
     await expect(app.main.getByText('Two coats, white.')).toBeVisible();
+    // An empty reminder waits behind 'Add reminder…'; opening it puts focus in the field.
+    await expect(app.fact('Reminder')).toHaveCount(0);
+    await app.main.getByRole('button', { name: 'Add reminder…' }).click();
+    await expect(app.fact('Reminder')).toBeFocused();
     await app.fact('Reminder').fill('2031-05-31T17:30');
     await app.fact('Reminder').blur();
     await expect(app.toast('Task updated')).toBeVisible();

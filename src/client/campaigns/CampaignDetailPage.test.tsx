@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
@@ -68,7 +68,7 @@ describe('TaskDetailPage', () => {
     const task = await client.items.create({ title: 'Raised beds', type: 'task', assigned_to: 2 });
     renderWithApp(<TaskDetailPage />, { route: `/tasks/${task.id}`, path: '/tasks/:id' });
     await waitFor(() => expect(screen.getByText('No todos yet. Add your first todo above!')).toBeTruthy());
-    for (const label of ['Created by:', 'Assigned to:', 'Status:', 'Due:'])
+    for (const label of ['Created by:', 'Assigned to:', 'Status:'])
       expect(screen.getByText(label)).toBeTruthy();
     expect(screen.getByText('Sam Rivera')).toBeTruthy();
     await act(async () => {
@@ -76,6 +76,44 @@ describe('TaskDetailPage', () => {
     });
     await waitFor(() => expect(screen.getByText('Buy boards')).toBeTruthy());
     expect(screen.getByText('0 of 1 done')).toBeTruthy();
+  });
+
+  it("keeps empty dates, reminder and repeat behind 'Add …' buttons; one opened shows its field, focused", async () => {
+    const task = await client.items.create({ title: 'Raised beds', type: 'task' });
+    renderWithApp(<TaskDetailPage />, { route: `/tasks/${task.id}`, path: '/tasks/:id' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Add due date…' })).toBeTruthy());
+    expect(screen.getByRole('button', { name: 'Add reminder…' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add repeat…' })).toBeTruthy();
+    expect(screen.queryByText('Due:')).toBeNull();
+    expect(screen.queryByText('Reminder:')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add due date…' }));
+    const due = await waitFor(() => screen.getByLabelText('Due:'));
+    await waitFor(() => expect(document.activeElement).toBe(due));
+    expect(screen.queryByRole('button', { name: 'Add due date…' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add reminder…' })).toBeTruthy();
+  });
+
+  it("folds a long description to four lines with 'Show more', and unfolds it", async () => {
+    const description = Array.from({ length: 12 }, (_, i) => `Step ${i + 1}: measure, cut and fix.`).join(
+      '\n',
+    );
+    const task = await client.items.create({ title: 'Raised beds', type: 'task', description });
+    renderWithApp(<TaskDetailPage />, { route: `/tasks/${task.id}`, path: '/tasks/:id' });
+    const more = await waitFor(() => screen.getByRole('button', { name: 'Show more' }));
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByText(/Step 1:/).className).toContain('line-clamp-4');
+    fireEvent.click(more);
+    expect(screen.getByRole('button', { name: 'Show less' }).getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByText(/Step 1:/).className).not.toContain('line-clamp-4');
+  });
+
+  it('shows a date that has a value without asking', async () => {
+    const task = await client.items.create({ title: 'Raised beds', type: 'task', due_date: '2030-05-01' });
+    renderWithApp(<TaskDetailPage />, { route: `/tasks/${task.id}`, path: '/tasks/:id' });
+    await waitFor(() => expect(screen.getByLabelText('Due:')).toBeTruthy());
+    expect((screen.getByLabelText('Due:') as HTMLInputElement).value).toBe('2030-05-01');
+    expect(screen.queryByRole('button', { name: 'Add due date…' })).toBeNull();
   });
 
   it('says when the task does not exist', async () => {

@@ -2,7 +2,13 @@ import { ListPlus } from 'lucide-react';
 import { useParams } from 'react-router';
 import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/ui/PageParts';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
-import { AssigneeFact, DateFact, ReminderFact } from '../items/DetailEditors';
+import {
+  AssigneeFact,
+  DateFact,
+  NO_OPTIONAL_FACTS,
+  ReminderFact,
+  useOptionalFacts,
+} from '../items/DetailEditors';
 import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
 import { statusText } from '../items/itemStyle';
@@ -13,6 +19,8 @@ import { ActivityFeed } from './ActivityFeed';
 const TABS = ['contents', 'activity'] as const;
 const BACK = { to: '/campaigns', label: 'Campaigns' };
 
+const CAMPAIGN_FACTS = ['due_date', 'end_date', 'remind_at'] as const;
+
 export default function CampaignDetailPage() {
   const id = Number(useParams().id);
   const campaign = useItem(Number.isFinite(id) ? id : 0);
@@ -20,6 +28,7 @@ export default function CampaignDetailPage() {
   const children = page.items;
   const inside = useInside(Number.isFinite(id) ? id : 0);
   const [tab, setTab] = useTabParam(TABS, 'contents');
+  const optional = useOptionalFacts(campaign ?? NO_OPTIONAL_FACTS, CAMPAIGN_FACTS);
 
   if (campaign === undefined) return <DetailLoading label="Loading campaign..." />;
   if (campaign === null || campaign.type !== 'campaign') {
@@ -37,10 +46,11 @@ export default function CampaignDetailPage() {
         <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
         <AssigneeFact item={campaign} />
         <Fact label="Status">{statusText(campaign.status)}</Fact>
-        <DateFact item={campaign} field="due_date" label="Due" />
-        <DateFact item={campaign} field="end_date" label="End date" />
-        <ReminderFact item={campaign} />
+        {optional.shown('due_date') ? <DateFact item={campaign} field="due_date" label="Due" /> : null}
+        {optional.shown('end_date') ? <DateFact item={campaign} field="end_date" label="End date" /> : null}
+        {optional.shown('remind_at') ? <ReminderFact item={campaign} /> : null}
       </dl>
+      {optional.addButtons}
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <Tabs value={tab} onValueChange={setTab} className="mt-5">
         <TabsList aria-label="Campaign sections" className="sm:w-fit">

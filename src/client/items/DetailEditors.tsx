@@ -54,15 +54,18 @@ function EditableFact({
   children,
   hint,
   className,
+  fact,
 }: {
   label: string;
   hint?: ReactNode;
   className?: string;
+  /** The optional fact this card shows (see useOptionalFacts), so an 'Add …' button can focus it. */
+  fact?: OptionalFact;
   children: (id: string) => ReactNode;
 }) {
   const id = useId();
   return (
-    <div className={cn(card, className)}>
+    <div className={cn(card, className)} data-fact={fact}>
       <dt className={labelText}>
         <label htmlFor={id}>{label}:</label>
       </dt>
@@ -72,6 +75,73 @@ function EditableFact({
       </dd>
     </div>
   );
+}
+
+/** The facts a detail page keeps behind an 'Add …' button while they are empty. */
+export type OptionalFact = 'due_date' | 'end_date' | 'remind_at' | 'recurrence';
+
+/** An item with none of the optional facts: for the hook's call before the item has loaded. */
+export const NO_OPTIONAL_FACTS: Pick<Item, OptionalFact> = {
+  due_date: null,
+  end_date: null,
+  remind_at: null,
+  recurrence: null,
+};
+
+const ADD_FACT: Record<OptionalFact, string> = {
+  due_date: 'Add due date…',
+  end_date: 'Add end date…',
+  remind_at: 'Add reminder…',
+  recurrence: 'Add repeat…',
+};
+
+/**
+ * Empty date, reminder and repeat facts stay folded behind small 'Add due date…' buttons, so a
+ * phone's first screen shows the item rather than empty form boxes. A fact with a value always shows;
+ * one opened here stays open for the visit (clearing it does not make it jump away), and opening one
+ * moves focus into it.
+ */
+export function useOptionalFacts(item: Pick<Item, OptionalFact>, facts: readonly OptionalFact[]) {
+  const [opened, setOpened] = useState<readonly OptionalFact[]>([]);
+  const [focusing, setFocusing] = useState<OptionalFact | null>(null);
+  const shown = (fact: OptionalFact) => opened.includes(fact) || (item[fact] ?? '') !== '';
+  useEffect(() => {
+    if (!focusing) return;
+    // The Repeat control loads on demand: try for a few frames until the field is there.
+    let frame = 0;
+    let tries = 0;
+    const attempt = () => {
+      const field = document.querySelector<HTMLElement>(
+        `[data-fact="${focusing}"] input, [data-fact="${focusing}"] button`,
+      );
+      if (field) field.focus();
+      else if (tries++ < 30) frame = requestAnimationFrame(attempt);
+    };
+    attempt();
+    setFocusing(null);
+    return () => cancelAnimationFrame(frame);
+  }, [focusing]);
+  const folded = facts.filter((fact) => !shown(fact));
+  const addButtons =
+    folded.length > 0 ? (
+      <div className="-mt-2 mb-4 flex flex-wrap gap-x-4 gap-y-1">
+        {folded.map((fact) => (
+          <Button
+            key={fact}
+            variant="link"
+            size="sm"
+            className="h-auto p-0 text-sm"
+            onClick={() => {
+              setOpened((list) => [...list, fact]);
+              setFocusing(fact);
+            }}
+          >
+            {ADD_FACT[fact]}
+          </Button>
+        ))}
+      </div>
+    ) : null;
+  return { shown, addButtons };
 }
 
 /** 'Assigned to': a select of Unassigned, yourself, mutual contacts and the sample users. */
@@ -149,7 +219,7 @@ export function DateFact({
   const save = useSave(item);
   const draft = useDraft(item[field] ?? '', (value) => save({ [field]: value || null }), isCommittableDay);
   return (
-    <EditableFact label={label}>
+    <EditableFact label={label} fact={field}>
       {(id) => (
         <input
           id={id}
@@ -176,7 +246,7 @@ export function ReminderFact({ item }: { item: Item }) {
   );
   return (
     // A date and a time need the phone's full width.
-    <EditableFact label="Reminder" className="col-span-2 sm:col-span-1">
+    <EditableFact label="Reminder" className="col-span-2 sm:col-span-1" fact="remind_at">
       {(id) => (
         <input
           id={id}
@@ -209,6 +279,7 @@ export function RepeatFact({ item }: { item: Item }) {
     <EditableFact
       label="Repeat"
       className="col-span-2 sm:col-span-1"
+      fact="recurrence"
       hint={error ? <span role="alert">{error}</span> : undefined}
     >
       {(id) => (
@@ -293,12 +364,23 @@ export function ParentFact({
   );
 }
 
+const LONG_DESCRIPTION_CHARS = 320;
+const LONG_DESCRIPTION_LINES = 4;
+
+/** A description that would push the item's facts off a phone's first screen: shown folded. */
+export function isLongDescription(text: string | null | undefined): boolean {
+  if (!text) return false;
+  return text.length > LONG_DESCRIPTION_CHARS || text.split('\n').length > LONG_DESCRIPTION_LINES;
+}
+
 /**
- * The description under the title: shown as text with an Edit button, or 'Add a description'.
+ * The description under the title: shown as text with an Edit button, or 'Add a description'. A long
+ * one shows its first four lines with 'Show more'.
  * Editing opens a text area; Save (or Ctrl/Cmd+Enter) stores it, Escape or Cancel leaves it.
  */
 export function DetailDescription({ item }: { item: Pick<Item, 'id' | 'type' | 'title' | 'description'> }) {
   const [editing, setEditing] = useState(false);
+  const [expanded, setExpanded] = useState(false);
   const [draft, setDraft] = useState('');
   const edits = useItemEdits();
   const opener = useRef<HTMLButtonElement>(null);
@@ -358,12 +440,33 @@ export function DetailDescription({ item }: { item: Pick<Item, 'id' | 'type' | '
       </div>
     );
   }
+  const long = isLongDescription(item.description);
   return (
     <div className="flex min-w-0 items-start gap-2">
       {item.description ? (
-        <p className="min-w-0 flex-1 text-sm whitespace-pre-line text-zinc-700 [overflow-wrap:anywhere] dark:text-zinc-300">
-          {item.description}
-        </p>
+        <div className="min-w-0 flex-1">
+          <p
+            id={`${id}-text`}
+            className={cn(
+              'text-sm whitespace-pre-line text-zinc-700 [overflow-wrap:anywhere] dark:text-zinc-300',
+              long && !expanded && 'line-clamp-4',
+            )}
+          >
+            {item.description}
+          </p>
+          {long ? (
+            <Button
+              variant="link"
+              size="sm"
+              className="h-auto p-0 text-sm"
+              aria-expanded={expanded}
+              aria-controls={`${id}-text`}
+              onClick={() => setExpanded((open) => !open)}
+            >
+              {expanded ? 'Show less' : 'Show more'}
+            </Button>
+          ) : null}
+        </div>
       ) : null}
       <Button
         ref={opener}

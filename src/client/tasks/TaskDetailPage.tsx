@@ -1,12 +1,22 @@
 import { CheckSquare } from 'lucide-react';
 import { useParams } from 'react-router';
 import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/ui/PageParts';
-import { AssigneeFact, DateFact, ParentFact, ReminderFact, RepeatFact } from '../items/DetailEditors';
+import {
+  AssigneeFact,
+  DateFact,
+  NO_OPTIONAL_FACTS,
+  ParentFact,
+  ReminderFact,
+  RepeatFact,
+  useOptionalFacts,
+} from '../items/DetailEditors';
 import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
 import { statusText } from '../items/itemStyle';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
+
+const TASK_FACTS = ['due_date', 'remind_at', 'recurrence'] as const;
 
 export default function TaskDetailPage() {
   const id = Number(useParams().id);
@@ -17,6 +27,7 @@ export default function TaskDetailPage() {
   const page = useTaskTodosPage(id);
   const progress = useTaskProgress(Number.isFinite(id) ? id : 0);
   const inside = useTaskInside(Number.isFinite(id) ? id : 0);
+  const optional = useOptionalFacts(task ?? NO_OPTIONAL_FACTS, TASK_FACTS);
 
   if (task === undefined) return <DetailLoading label="Loading task..." />;
   if (task === null || task.type !== 'task') {
@@ -34,9 +45,9 @@ export default function TaskDetailPage() {
         <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
         <AssigneeFact item={task} />
         <Fact label="Status">{statusText(task.status)}</Fact>
-        <DateFact item={task} field="due_date" label="Due" />
-        <ReminderFact item={task} />
-        <RepeatFact item={task} />
+        {optional.shown('due_date') ? <DateFact item={task} field="due_date" label="Due" /> : null}
+        {optional.shown('remind_at') ? <ReminderFact item={task} /> : null}
+        {optional.shown('recurrence') ? <RepeatFact item={task} /> : null}
         <ParentFact
           item={task}
           parent={
@@ -46,6 +57,7 @@ export default function TaskDetailPage() {
           }
         />
       </dl>
+      {optional.addButtons}
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <section aria-labelledby="todos-heading" className="mt-6 flex flex-col gap-3">
         <h2 id="todos-heading" className="text-base font-semibold text-zinc-900 dark:text-zinc-100">
