@@ -1,3 +1,4 @@
+import { fuzzyKeys } from './fuzzy';
 import { byRecency, keyMatchRank, MATCH_RANK, normalizeQuery, rankKeys, type SearchKey } from './search';
 
 /**
@@ -772,6 +773,13 @@ export function createSearchIndex(
       }
       // Rank first, then newest first within a rank: rankKeys's order.
       return best.flat().slice(0, limit);
+    },
+    /**
+     * The typo-tolerant fallback (shared/fuzzy) over every key's title: for a query that `search`
+     * found nothing for, so its full pass runs only when the exact one came back empty.
+     */
+    fuzzy(query: string, limit: number): SearchKey[] {
+      return fuzzyKeys(bySlot, query, limit);
     },
   };
 }

@@ -5,6 +5,7 @@ import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { type ItemType, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import { normalizeQuery } from '../../shared/search';
+import { focusNewHeading } from '../app/focusHeading';
 import { cn } from '../components/ui/cn';
 import { overlayClasses } from '../components/ui/Dialog';
 import { SEARCH_DEBOUNCE_MS } from '../components/ui/useDebouncedValue';
@@ -42,6 +43,8 @@ export default function SearchDialog({
 }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const typedInto = useRef<(typed: string) => void>(() => {});
+  /** A result was opened: focus goes to its page's heading, not back to what opened the dialog. */
+  const opened = useRef(false);
   const id = useId();
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
@@ -65,6 +68,11 @@ export default function SearchDialog({
             input?.focus();
             input?.setSelectionRange(input.value.length, input.value.length);
           }}
+          onCloseAutoFocus={(event) => {
+            if (!opened.current) return;
+            opened.current = false;
+            event.preventDefault();
+          }}
           className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-2rem)] -translate-x-1/2 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl outline-none data-[state=open]:animate-[dialog-in_180ms_ease-out] motion-reduce:animate-none sm:max-w-xl dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
         >
           <DialogPrimitive.Title className="sr-only">Search items</DialogPrimitive.Title>
@@ -74,6 +82,9 @@ export default function SearchDialog({
             inputRef={inputRef}
             typedInto={typedInto}
             onClose={() => onOpenChange(false)}
+            onOpened={() => {
+              opened.current = true;
+            }}
           />
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
@@ -87,11 +98,13 @@ function SearchPanel({
   inputRef,
   typedInto,
   onClose,
+  onOpened,
 }: {
   id: string;
   inputRef: RefObject<HTMLInputElement | null>;
   typedInto: RefObject<(typed: string) => void>;
   onClose(): void;
+  onOpened(): void;
 }) {
   const navigate = useNavigate();
   const [text, setText] = useState('');
@@ -146,8 +159,11 @@ function SearchPanel({
     if (!hit) return;
     const target = searchTarget(hit);
     if (target === null) return;
+    const previous = document.querySelector('main h1');
+    onOpened();
     onClose();
     navigate(target);
+    focusNewHeading(previous);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

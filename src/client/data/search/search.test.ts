@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeFakeDbs, freshFakeDb, stopLater } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
-import { rankSearch } from '../../../shared/search';
+import { fuzzyKeys } from '../../../shared/fuzzy';
+import { rankSearch, searchKeyOf } from '../../../shared/search';
 import type { ApiClient } from '../net/apiClient';
 import { OutpostDb, SEARCH_COPY_HEAD, type SearchCopyHead } from '../store/db';
 import type { Viewer } from '../store/types';
@@ -137,7 +138,11 @@ describe('local search over its index', () => {
               const rows = (await db.items.toArray()).filter(
                 (i) => i._deleted === 0 && (i._syncStatus === 'local') === viewer.isGuest,
               );
-              const expected = rankSearch(rows, s.query, s.limit).map((i) => i.id);
+              const exact = rankSearch(rows, s.query, s.limit);
+              // Nothing holds the query as typed: the typo-tolerant fallback over the same rows.
+              const expected = (
+                exact.length > 0 ? exact : fuzzyKeys(rows.map(searchKeyOf), s.query, s.limit)
+              ).map((i) => i.id);
               expect((await search.search(viewer, s.query, s.limit)).map((i) => i.id)).toEqual(expected);
             }
           }
@@ -222,6 +227,17 @@ describe('the search the dialog runs (createSearch)', () => {
     await expect.poll(() => firstHits).toEqual([[1]]);
     held().answer([item(1, 'Paint the fence'), item(7, 'Paint the shed')]);
     expect((await done).map((i) => i.id).sort()).toEqual([1, 7]);
+  });
+
+  it('finds a title a typo away when nothing holds the query as typed, on the device and after an empty server answer', async () => {
+    const { local, held, search } = await signedInOnline();
+    expect((await local.search(account, 'fense', 10)).map((i) => i.id)).toEqual([1]);
+    expect((await local.search(account, 'paint the fnece', 10)).map((i) => i.id)).toEqual([1]);
+    expect(await local.search(account, 'shed', 10)).toEqual([]);
+    const done = search('fense', 10);
+    await expect.poll(() => held()).toBeTruthy();
+    held().answer([]);
+    expect((await done).map((i) => i.id)).toEqual([1]);
   });
 
   it("keeps the device's hits when the server fails, and asks nothing of a guest or offline", async () => {

@@ -599,7 +599,9 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
       const t0 = performance.now();
       const index = await indexOf(viewer);
       const t1 = performance.now();
-      const ranked = index.search(query, limit);
+      // Nothing holds the query as typed: the titles a typo or two away ('lauch' → 'Launch').
+      let ranked = index.search(query, limit);
+      if (ranked.length === 0) ranked = index.fuzzy(query, limit);
       // For a profile or a bench: the whole answer, and how it was found (index or scan, the copy's read).
       // Only the last is kept.
       performance.clearMeasures?.(SEARCH_MEASURE);
@@ -682,7 +684,10 @@ export function createSearch(deps: SearchDeps) {
     try {
       const { data } = await deps.api.get<Item[]>(`/items/search?q=${encodeURIComponent(query.trim())}`);
       // The server orders by title match and recency only: the shared relevance order applies here too.
-      return sortByRelevance(data, query).slice(0, limit);
+      if (data.length > 0) return sortByRelevance(data, query).slice(0, limit);
+      // The server matches as typed; the device also knows the titles a typo away.
+      const close = local ?? (await deps.local.search(viewer, query, limit).catch(() => []));
+      return close;
     } catch (error) {
       (deps.log ?? console.warn)('Server search failed; searching locally instead.', error);
     }
