@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 import { PolishPage } from './pages/Polish';
 
@@ -6,15 +6,7 @@ import { PolishPage } from './pages/Polish';
 // Contact Picker API exists. No viewport changes these, so they run on the desktop (quick-add toasts,
 // which do depend on the viewport, are in toasts.spec.ts).
 
-/** A guest past the tutorial, on Home, with no motion. */
-async function guest(page: Page): Promise<PolishPage> {
-  await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'light' });
-  const app = new PolishPage(page);
-  await app.skipOnboarding();
-  await app.goto('/');
-  await expect(app.heading('Home')).toBeVisible();
-  return app;
-}
+const guest = PolishPage.asGuest;
 
 test('a: statuses read in words — detail fact, campaign card, search result and the row control', async ({
   page,

@@ -1,19 +1,11 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { uniqueTitle } from './pages/Outpost';
 import { PolishPage } from './pages/Polish';
 
 // Issue 29: a quick-add's toast says the spec's words and never covers the button pressed next.
 // Where a toast goes depends on the viewport, so this runs on the phone and the desktop.
 
-/** A guest past the tutorial, on Home, with no motion. */
-async function guest(page: Page): Promise<PolishPage> {
-  await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'light' });
-  const app = new PolishPage(page);
-  await app.skipOnboarding();
-  await app.goto('/');
-  await expect(app.heading('Home')).toBeVisible();
-  return app;
-}
+const guest = PolishPage.asGuest;
 
 test("quick-adds in a row share one toast with the spec's 'Item created', clear of the quick-add card", async ({
   page,
@@ -31,7 +23,9 @@ test("quick-adds in a row share one toast with the spec's 'Item created', clear 
       add.x >= toast.x + toast.width ||
       toast.y >= add.y + add.height ||
       add.y >= toast.y + toast.height;
-    expect(apart, `toast ${JSON.stringify(toast)} covers the quick-add card ${JSON.stringify(add)}`).toBe(true);
+    expect(apart, `toast ${JSON.stringify(toast)} covers the quick-add card ${JSON.stringify(add)}`).toBe(
+      true,
+    );
   }
 
   await test.step("one quick-add: the spec's 'Item created'", async () => {

@@ -7,6 +7,16 @@ export class PolishPage extends Trees {
     super(page);
   }
 
+  /** A guest past the tutorial, on Home, with no motion, in the light theme. */
+  static async asGuest(page: Page): Promise<PolishPage> {
+    await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'light' });
+    const app = new PolishPage(page);
+    await app.skipOnboarding();
+    await app.goto('/');
+    await expect(app.heading('Home')).toBeVisible();
+    return app;
+  }
+
   /** The first-visit tutorial card (its accessible name is 'Welcome' on every step). */
   get tutorial(): Locator {
     return this.page.getByRole('dialog', { name: 'Welcome' });
