@@ -1,4 +1,4 @@
-import type { AssigneeOption } from './assignees';
+import { type AssigneeOption, assigneeName } from './assignees';
 
 /**
  * The options of an assignee select: Unassigned, the item's current assignee when the viewer could not
@@ -17,7 +17,7 @@ export function AssigneeOptions({
       <option value="">Unassigned</option>
       {stranger ? (
         <option value={String(item.assigned_to)}>
-          {item.assignedUser?.name ?? `User ${item.assigned_to}`}
+          {assigneeName(item.assigned_to, [], item.assignedUser)}
         </option>
       ) : null}
       {options.map((o) => (

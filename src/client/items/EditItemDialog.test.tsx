@@ -31,7 +31,9 @@ describe('EditItemDialog', () => {
     fireEvent.change(within(dialog).getByLabelText(/Description/), { target: { value: 'Two of them' } });
     fireEvent.change(within(dialog).getByLabelText('Due date'), { target: { value: '2031-06-01' } });
     fireEvent.change(within(dialog).getByLabelText(/Reminder/), { target: { value: '2031-05-31T17:30' } });
-    fireEvent.change(within(dialog).getByLabelText('Assignee'), { target: { value: '2' } });
+    // A guest may assign nobody: the select holds 'Unassigned' alone (P22).
+    const assignee = within(dialog).getByLabelText('Assignee') as HTMLSelectElement;
+    expect([...assignee.options].map((o) => o.textContent)).toEqual(['Unassigned']);
     fireEvent.change(within(dialog).getByLabelText(/Status/), { target: { value: 'in_progress' } });
     // A campaign's end date is not offered for a todo.
     expect(within(dialog).queryByLabelText('End date')).toBeNull();
@@ -44,7 +46,7 @@ describe('EditItemDialog', () => {
       description: 'Two of them',
       due_date: '2031-06-01',
       remind_at: fromLocalDateTime('2031-05-31T17:30'),
-      assigned_to: 2,
+      assigned_to: null,
       status: 'in_progress',
     });
   });

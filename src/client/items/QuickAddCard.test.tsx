@@ -173,7 +173,8 @@ describe('QuickAddCard', () => {
     const names = [...screen.getByRole('combobox', { name: 'Assignee' }).querySelectorAll('option')].map(
       (o) => o.textContent,
     );
-    expect(names).toEqual(['Unassigned', 'Alex Morgan', 'Sam Rivera', 'Jordan Lee', 'Taylor Kim']);
+    // A guest is offered nobody: a stranger named here might not exist on the server at sign-in (P22).
+    expect(names).toEqual(['Unassigned']);
   });
 
   it('creates under the given parent', async () => {

@@ -1,6 +1,6 @@
 /**
- * The four sample assignees (ids 1 to 4) the server seeds. The spec hard-codes them in the pickers
- * rather than fetching them, so guests can pick them too.
+ * The four sample assignees (ids 1 to 4) the server may seed: names for items that already name
+ * them. The pickers offer them only where the server says it has them (P22).
  */
 export const SAMPLE_ASSIGNEES = [
   { id: 1, name: 'Alex Morgan' },
@@ -15,12 +15,14 @@ export interface AssigneeOption {
 }
 
 /**
- * Picker options: yourself first (when signed in), then mutual contacts, then the sample users,
- * without duplicates. 'Unassigned' (0) is added by the pickers themselves.
+ * Picker options: yourself first (when signed in), then mutual contacts, then the sample users the
+ * server seeded, without duplicates; a guest gets none, so nobody is offered whom a sign-in would
+ * find missing (P22). 'Unassigned' (0) is added by the pickers themselves.
  */
 export function assigneeOptions(
   me: AssigneeOption | null,
   mutuals: readonly AssigneeOption[] = [],
+  samples: readonly AssigneeOption[] = [],
 ): AssigneeOption[] {
   const out: AssigneeOption[] = [];
   const seen = new Set<number>();
@@ -31,7 +33,7 @@ export function assigneeOptions(
   };
   if (me) add({ id: me.id, name: `${me.name} (you)` });
   for (const m of mutuals) add(m);
-  for (const s of SAMPLE_ASSIGNEES) add(s);
+  for (const s of samples) add(s);
   return out;
 }
 
@@ -43,5 +45,9 @@ export function assigneeName(
 ): string | null {
   if (id === null || id === undefined || id === 0) return null;
   if (fromItem?.name) return fromItem.name;
-  return options.find((o) => o.id === id)?.name.replace(/ \(you\)$/, '') ?? `User ${id}`;
+  return (
+    options.find((o) => o.id === id)?.name.replace(/ \(you\)$/, '') ??
+    SAMPLE_ASSIGNEES.find((s) => s.id === id)?.name ??
+    `User ${id}`
+  );
 }

@@ -247,9 +247,14 @@ async function createWithToasts(
 /** Unassigned is added by the pickers; this is yourself (signed in), mutual contacts, then samples. */
 export function useAssigneeOptions(): AssigneeOption[] {
   const viewer = useViewer();
-  const mutuals = useMutuals();
+  const { mutuals, samples } = useMutuals();
   return useMemo(
-    () => assigneeOptions(viewer.isGuest ? null : { id: viewer.user.id, name: viewer.user.name }, mutuals),
-    [viewer.isGuest, viewer.user.id, viewer.user.name, mutuals],
+    () =>
+      assigneeOptions(
+        viewer.isGuest ? null : { id: viewer.user.id, name: viewer.user.name },
+        mutuals,
+        samples,
+      ),
+    [viewer.isGuest, viewer.user.id, viewer.user.name, mutuals, samples],
   );
 }

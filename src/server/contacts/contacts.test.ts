@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, testEngines } from '../../../testkit/server';
+import { createTestApp, openTestDatabase, testEngines } from '../../../testkit/server';
 import { TestClient } from '../../../testkit/testClient';
 import type { Mutual } from '../../shared/item';
 import { CONTACTS_PER_REQUEST } from '../../shared/schemas';
+import { buildApp } from '../app';
 import { NORMALIZE_CHUNK } from './routes';
 
 // Every phone normalisation is recorded with the event-loop turn it ran in (the real function does
@@ -40,6 +41,24 @@ describe.each(testEngines())('contacts (%s)', (engine) => {
     expect(response.status).toBe(200);
     return response.body.mutuals;
   };
+
+  it('names the sample users the server seeded beside the mutuals, and none where it seeds none', async () => {
+    const seeded = await ana.get<{ samples: Mutual[] }>('/api/contacts/mutuals');
+    expect(seeded.body.samples.map((s) => s.name)).toEqual(['Alex Morgan', 'Sam Rivera', 'Jordan Lee', 'Taylor Kim']);
+
+    const database = await openTestDatabase(engine);
+    const bare = await buildApp({ database, config: { seedSampleUsers: false } });
+    try {
+      const dee = new TestClient(bare);
+      await dee.login('3035550199', 'Dee');
+      const response = await dee.get<{ mutuals: Mutual[]; samples: Mutual[] }>('/api/contacts/mutuals');
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ mutuals: [], samples: [] });
+    } finally {
+      await bare.close();
+      await database.close();
+    }
+  });
 
   it('counts the distinct normalised phones, ignoring duplicates and non-phones', async () => {
     const response = await ana.post<{ count: number }>('/api/contacts/sync', {

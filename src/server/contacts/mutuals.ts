@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Mutual } from '../../shared/item';
+import { SAMPLE_USERS } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 
 /** Users who have `phone` in their contacts and whose phone `userId` has in theirs. */
@@ -25,4 +26,19 @@ export async function mutualsVersion(db: Executor, userId: number, phone: string
     sql`SELECT md5(string_agg(u.id::text || ':' || u.name, ',' ORDER BY u.id)) AS version ${mutualsFrom(userId, phone)}`,
   );
   return row?.version ?? '';
+}
+
+/**
+ * The sample users this server seeded (ids 1 to 4 with their sample phones): none on a deployment
+ * without them, so a picker never offers a person the server would refuse.
+ */
+export function listSampleUsers(db: Executor): Promise<Mutual[]> {
+  const phones = sql.join(
+    SAMPLE_USERS.map((s) => sql`${s.phone}`),
+    sql`, `,
+  );
+  return rows<Mutual>(
+    db,
+    sql`SELECT id, name, phone FROM users WHERE id <= ${SAMPLE_USERS.length} AND phone IN (${phones}) ORDER BY id`,
+  );
 }

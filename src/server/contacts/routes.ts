@@ -5,7 +5,7 @@ import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { parseOrThrow } from '../http/errors';
 import { runWrite } from '../http/idempotency';
-import { listMutuals } from './mutuals';
+import { listMutuals, listSampleUsers } from './mutuals';
 
 /** Phones normalised between two yields to the event loop (each takes up to ~0.2 ms to parse). */
 export const NORMALIZE_CHUNK = 100;
@@ -75,6 +75,10 @@ export async function contactsRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/contacts/mutuals', async (request) => {
     const user = currentUser(request);
-    return { mutuals: await listMutuals(database.db, user.id, user.phone) };
+    const [mutuals, samples] = await Promise.all([
+      listMutuals(database.db, user.id, user.phone),
+      listSampleUsers(database.db),
+    ]);
+    return { mutuals, samples };
   });
 }

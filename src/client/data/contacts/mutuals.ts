@@ -15,6 +15,8 @@ export interface StoredMutuals {
   userId: number;
   fetchedAt: number;
   list: Mutual[];
+  /** The sample users the server seeded (none where it seeds none): the pickers offer only those. */
+  samples?: Mutual[];
   /** The server's fingerprint of the list when it was fetched after a `mutuals` event (E3). */
   version?: string;
 }
@@ -22,6 +24,11 @@ export interface StoredMutuals {
 /** The stored list when it belongs to `userId`, else none. */
 export function mutualsOf(stored: StoredMutuals | undefined, userId: number): Mutual[] {
   return stored && stored.userId === userId ? stored.list : [];
+}
+
+/** The stored sample users when the list belongs to `userId`, else none. */
+export function samplesOf(stored: StoredMutuals | undefined, userId: number): Mutual[] {
+  return stored && stored.userId === userId ? (stored.samples ?? []) : [];
 }
 
 /**
@@ -47,11 +54,12 @@ export async function refreshMutuals(
 ): Promise<Mutual[]> {
   const stored = await getMeta<StoredMutuals>(db, META_KEYS.mutuals);
   if (stored && !mutualsStale(stored, userId, options)) return stored.list;
-  const { data } = await api.get<{ mutuals: Mutual[] }>('/contacts/mutuals');
+  const { data } = await api.get<{ mutuals: Mutual[]; samples?: Mutual[] }>('/contacts/mutuals');
   await setMeta(db, META_KEYS.mutuals, {
     userId,
     fetchedAt: options.now ?? Date.now(),
     list: data.mutuals,
+    samples: data.samples ?? [],
     ...(options.version !== undefined ? { version: options.version } : {}),
   } satisfies StoredMutuals);
   return data.mutuals;

@@ -13,7 +13,7 @@ import type { SubtreeProgress } from '../../../shared/progress';
 import { useDoor } from '../../app/door';
 import { withLocalEcho } from '../changes/localEcho';
 import type { OutpostClient } from '../client';
-import { mutualsOf, type StoredMutuals } from '../contacts/mutuals';
+import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
 import { pageClient } from '../page';
 import { type ConflictView, toConflictView } from '../sync/conflictView';
 import { getMeta, META_KEYS } from './db';
@@ -50,13 +50,19 @@ function useViewerKey(c: OutpostClient): string | null {
 
 const NO_MUTUALS: Mutual[] = [];
 
-/** Mutual contacts for the assignee pickers, from the device (kept fresh by the data layer); none for a guest. */
-export function useMutuals(): Mutual[] {
+/**
+ * The people the assignee pickers offer besides the user: mutual contacts and the sample users the
+ * server seeded, from the device (kept fresh by the data layer); nobody for a guest (P22).
+ */
+export function useMutuals(): { mutuals: Mutual[]; samples: Mutual[] } {
   const c = useClient();
   const viewer = useViewer();
   const stored = useLiveQuery(() => getMeta<StoredMutuals>(c.db, META_KEYS.mutuals), [c]);
   return useMemo(
-    () => (viewer.isGuest ? NO_MUTUALS : mutualsOf(stored, viewer.user.id)),
+    () =>
+      viewer.isGuest
+        ? { mutuals: NO_MUTUALS, samples: NO_MUTUALS }
+        : { mutuals: mutualsOf(stored, viewer.user.id), samples: samplesOf(stored, viewer.user.id) },
     [viewer.isGuest, viewer.user.id, stored],
   );
 }
