@@ -131,12 +131,12 @@ function countsText(counts: ImportPreview['counts']): string {
 
 /** Preferences › Data: export from the device (offline, as a guest), import with a preview. */
 export function DataSection() {
-  const { exportAs, plan, run } = useDataSafety();
+  const { exportAs, plan, run, undoImport } = useDataSafety();
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const [result, setResult] = useState<ImportResult | null>(null);
+  const [result, setResult] = useState<(ImportResult & { undoSeq: number | null }) | null>(null);
   const [reading, setReading] = useState(false);
 
   const pick = async (file: File | undefined) => {
@@ -268,16 +268,30 @@ export function DataSection() {
         </div>
       ) : null}
       {result ? (
-        <p className="mt-4 text-sm" role="status" data-testid="import-result">
-          Imported: {plural(result.created, 'new item')}
-          {result.skipped > 0 ? `, ${result.skipped} already here` : ''}.
-          {result.failed.length > 0
-            ? ` ${plural(result.failed.length, 'item')} could not be created: ${result.failed
-                .slice(0, 3)
-                .map((f) => `“${f.title}” (${f.reason})`)
-                .join(', ')}.`
-            : ''}
-        </p>
+        <div className="mt-4 flex flex-wrap items-baseline gap-x-3 gap-y-1">
+          <p className="text-sm" role="status" data-testid="import-result">
+            Imported: {plural(result.created, 'new item')}
+            {result.skipped > 0 ? `, ${result.skipped} already here` : ''}.
+            {result.failed.length > 0
+              ? ` ${plural(result.failed.length, 'item')} could not be created: ${result.failed
+                  .slice(0, 3)
+                  .map((f) => `“${f.title}” (${f.reason})`)
+                  .join(', ')}.`
+              : ''}
+          </p>
+          {result.undoSeq !== null ? (
+            <Button
+              variant="link"
+              size="sm"
+              className="h-auto p-0 text-sm"
+              onClick={async () => {
+                if (result.undoSeq !== null && (await undoImport(result.undoSeq))) setResult(null);
+              }}
+            >
+              Undo import
+            </Button>
+          ) : null}
+        </div>
       ) : null}
     </Section>
   );

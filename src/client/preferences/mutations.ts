@@ -51,10 +51,30 @@ export function useDataSafety() {
         }
       },
       plan: (file: File): Promise<ImportPreview> => send('transfer.plan', file),
+      /** Imports the preview's items; answers the result and the undo step that takes them all back. */
       run: async (preview: ImportPreview, onProgress: (done: number, total: number) => void) => {
         const result = await send('transfer.run', { preview, onProgress });
+        const undoSeq = result.created > 0 ? await send('undo.latest') : null;
         await refresh();
-        return result;
+        return { ...result, undoSeq };
+      },
+      /** P4: takes back the whole import (one step), with a toast either way. */
+      undoImport: async (seq: number): Promise<boolean> => {
+        try {
+          await send('undo.takeBack', seq);
+          toast({ title: 'Import undone', description: 'The imported items are gone.' });
+          return true;
+        } catch (error) {
+          console.error(error);
+          toast({
+            title: 'Could not undo the import',
+            description: 'Please try again.',
+            variant: 'destructive',
+          });
+          return false;
+        } finally {
+          await refresh();
+        }
       },
     };
   }, [send, toast, queries]);

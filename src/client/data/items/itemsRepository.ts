@@ -61,6 +61,13 @@ export interface WriteOptions {
   record?: boolean;
   /** Writes of one gesture share a group and are undone together. */
   group?: string | null;
+  /** The undo step's words instead of the write's own ('Import': the toast offers 'Undo import'). */
+  label?: string;
+  /**
+   * One of many creates (an import): queued to go up with its neighbours in one batch request, and
+   * not sent on its own now; the caller syncs once at the end.
+   */
+  batch?: boolean;
 }
 
 const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
@@ -171,7 +178,13 @@ export function createItemsRepository(deps: RepositoryDeps) {
         : step,
     );
     if (steps.length === 0) return null;
-    return { owner: deps.viewer().userId, at: now(), label, steps, group: options?.group ?? null };
+    return {
+      owner: deps.viewer().userId,
+      at: now(),
+      label: options?.label ?? label,
+      steps,
+      group: options?.group ?? null,
+    };
   }
 
   async function ancestorsOf(parentId: number): Promise<HierarchyNode[]> {
@@ -315,6 +328,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
         },
         at,
         last,
+        options?.batch ? 'batch' : null,
       );
       const undo = await undoRecordOf(options, `${TYPE_WORD[item.type]} created`, rolledBefore, [
         item,
@@ -323,7 +337,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
       await applyLocalChange(db, { undo });
       return { item, entry };
     });
-    return finish(item, entry);
+    return options?.batch ? item : finish(item, entry);
   }
 
   /**

@@ -39,6 +39,8 @@ export async function storeNewItem(
   fields: NewItemFields,
   at: string,
   last: number,
+  /** The queue entry's tag: 'batch' sends it with its neighbours in one request (an import). */
+  tag: QueueEntry['tag'] = null,
 ): Promise<StoredNewItem> {
   const id = viewer.isGuest ? await nextCounter(db, 'guestCounter') : -(await nextCounter(db, 'tempCounter'));
   const item: LocalItem = {
@@ -67,7 +69,7 @@ export async function storeNewItem(
       ? {}
       : {
           queue: {
-            entries: [{ kind: 'create', data: createPayload(item), itemId: id, baseVersion: null }],
+            entries: [{ kind: 'create', data: createPayload(item), itemId: id, baseVersion: null, tag }],
             after: last,
           },
         }),

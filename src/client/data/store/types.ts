@@ -58,8 +58,11 @@ export interface QueueEntry {
   baseVersion: number | null;
   /** The local id of the item the request is about (follows temporary-id swaps). */
   itemId: number;
-  /** 'upgrade' marks the guest's items moving to a new account, for the Upgrade dialog's progress. */
-  tag: 'upgrade' | null;
+  /**
+   * 'upgrade' marks the guest's items moving to a new account, for the Upgrade dialog's progress;
+   * 'batch' an import's creates. Both go up in `POST /api/items/batch` requests (U1).
+   */
+  tag: 'upgrade' | 'batch' | null;
 }
 
 export interface LocalUser extends UserSummary {}

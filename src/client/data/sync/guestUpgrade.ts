@@ -139,8 +139,10 @@ async function headOfUpload(db: OutpostDb, size: number): Promise<QueueEntry[]> 
   const head = await db.syncQueue.orderBy('seq').limit(size).toArray();
   const out: QueueEntry[] = [];
   let bytes = 0;
+  // One kind of upload at a time: an upgrade's slice, or an import's.
+  const tag = head[0]?.tag ?? null;
   for (const entry of head) {
-    if (entry.tag !== 'upgrade' || entry.kind !== 'create' || !entry.data) break;
+    if (tag === null || entry.tag !== tag || entry.kind !== 'create' || !entry.data) break;
     bytes += JSON.stringify(entry.data).length * 3;
     if (out.length > 0 && bytes > BATCH_MAX_BYTES) break;
     out.push(entry);
@@ -265,7 +267,12 @@ export async function sendUpgradeBatch(
   const { db, api } = ctx;
   if (noBatchRoute.has(db)) return null;
   const meta = await getMeta<UpgradeMeta>(db, META_KEYS.upgrade);
-  let size = upgradeBatchSize(meta?.total ?? (await db.syncQueue.where('tag').equals('upgrade').count()));
+  const head = await db.syncQueue.orderBy('seq').first();
+  // An import goes in the largest batches (nothing shows its steps); an upgrade in the dialog's steps.
+  let size =
+    head?.tag === 'batch'
+      ? ITEM_BATCH_MAX
+      : upgradeBatchSize(meta?.total ?? (await db.syncQueue.where('tag').equals('upgrade').count()));
   for (let attempt = 0; attempt < 3; attempt++) {
     const entries = await headOfUpload(db, size);
     if (entries.length === 0) return null;

@@ -199,8 +199,9 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
     for (let i = 0; i < budget; i++) {
       const entry = await db.syncQueue.orderBy('seq').first();
       if (!entry) break;
-      // The guest's upload goes in batches (U1); what a batch cannot carry goes on its own below.
-      const batch = entry.tag === 'upgrade' ? await sendUpgradeBatch(ctx, run) : null;
+      // The guest's upload and an import's creates go in batches (U1); what a batch cannot carry
+      // goes on its own below.
+      const batch = entry.tag !== null ? await sendUpgradeBatch(ctx, run) : null;
       const outcome = batch ?? (await sendEntry(entry, entry.id === opts.until, run));
       if (entry.id === opts.until) run.target = outcome;
       if (entry.tag === 'upgrade') await ctx.refreshStatus();

@@ -10,7 +10,7 @@ export interface NewEntry {
   data: Record<string, unknown> | null;
   itemId: number;
   baseVersion: number | null;
-  tag?: 'upgrade' | null;
+  tag?: QueueEntry['tag'];
 }
 
 /** The last queued seq (0 when the queue is empty); read it alongside a write's own reads. */

@@ -224,4 +224,61 @@ describe('export and import on the device', () => {
     expect(mine.every((i) => i.user_id === b.client.auth.getState().user.id)).toBe(true);
     expect(mine.map((i) => i.uuid)).not.toContain(task.uuid);
   });
+
+  it('signed in: an import goes up in a few batch requests, not one per item, each item once on the server', async () => {
+    const a = device();
+    await signIn(a, freshPhone(), 'Ivy');
+    const rows = ['title,type,status,parent_title'];
+    for (let c = 0; c < 3; c++) {
+      rows.push(`Campaign ${c},campaign,pending,`);
+      for (let t = 0; t < 10; t++) {
+        rows.push(`Task ${c}.${t},task,pending,Campaign ${c}`);
+        for (let d = 0; d < 10; d++) rows.push(`Todo ${c}.${t}.${d},todo,pending,Task ${c}.${t}`);
+      }
+    }
+    const file = fileOf('Plan.csv', rows.join('\n'));
+    const transfer = await a.client.transfer();
+    const plan = await transfer.planImport(file);
+    expect(plan.error).toBeNull();
+    expect(plan.items).toHaveLength(333);
+    await settled(a);
+    a.control.requests.length = 0;
+    const result = await transfer.runImport(plan);
+    expect(result.created).toBe(333);
+    await settled(a);
+    await a.client.engine.sync();
+    const writes = a.control.requests.filter((r) => r.method === 'POST');
+    expect(writes.filter((r) => r.url.endsWith('/api/items'))).toEqual([]);
+    const batches = writes.filter((r) => r.url.endsWith('/api/items/batch'));
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.length).toBeLessThanOrEqual(4);
+    expect(await a.client.db.syncQueue.count()).toBe(0);
+    const onServer = (await a.client.api.get<Paginated<Item>>('/items?per_page=100')).data;
+    expect(onServer.total).toBe(333);
+  });
+
+  it("an import is one undo step, 'Import': undoing it takes back exactly the imported items", async () => {
+    const d = guest();
+    const { items } = d.client;
+    const mine = await items.create({ title: 'Mine before', type: 'todo' });
+    await items.update(mine.id, { title: 'Mine, renamed' });
+    const transfer = await d.client.transfer();
+    const file = fileOf(
+      'Trip.csv',
+      [
+        'title,type,status,parent_title',
+        'Trip,campaign,pending,',
+        'Tickets,task,pending,Trip',
+        'Passport,todo,pending,Tickets',
+      ].join('\n'),
+    );
+    expect((await transfer.runImport(await transfer.planImport(file))).created).toBe(3);
+    const undo = await d.client.undo();
+    expect((await undo.latest())?.label).toBe('Import');
+    await undo.undo();
+    const left = (await d.client.db.items.toArray()).filter((i) => i._deleted === 0).map((i) => i.title);
+    // The rename before the import is still there, and still the next step back.
+    expect(left).toEqual(['Mine, renamed']);
+    expect((await undo.latest())?.label).not.toBe('Import');
+  });
 });

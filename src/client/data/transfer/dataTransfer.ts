@@ -23,7 +23,12 @@ export interface DataTransferDeps {
   db: OutpostDb;
   viewer: () => Viewer & { user: UserSummary };
   items: ItemsRepository;
+  /** Starts one sync run: an import's creates, queued without being sent, go up in it (P19). */
+  syncSoon?: () => unknown;
 }
+
+/** The undo step an import makes, one for all its items: the toast and Ctrl/Cmd+Z say 'Undo import'. */
+export const IMPORT_UNDO_LABEL = 'Import';
 
 export interface ExportFile {
   name: string;
@@ -163,7 +168,9 @@ export function createDataTransfer(deps: DataTransferDeps) {
 
   /**
    * Creates the plan's items, parents first, through the repository (so they are queued and sync);
-   * an item already here (same uuid) is skipped. `onProgress` hears after every item.
+   * an item already here (same uuid) is skipped. `onProgress` hears after every item. Signed in, the
+   * creates are queued as one batch upload, sent in a few `POST /api/items/batch` requests by one sync
+   * run at the end, not one request each (P19); all of them are one undo step, 'Import' (P4).
    */
   async function runImport(
     plan: Pick<ImportPreview, 'items'>,
@@ -173,6 +180,7 @@ export function createDataTransfer(deps: DataTransferDeps) {
     const known = await knownUuids(plan.items);
     const ids = new Map<string, number>();
     const total = plan.items.length;
+    const gesture = { group: `import-${crypto.randomUUID()}`, label: IMPORT_UNDO_LABEL, batch: true };
     let done = 0;
     for (const item of plan.items) {
       done += 1;
@@ -207,11 +215,10 @@ export function createDataTransfer(deps: DataTransferDeps) {
             parent_id: parentId,
             uuid: item.uuid,
           },
-          { record: false },
+          gesture,
         );
-        // An online create answers with the server's id; children name that one.
-        const stored = await db.items.where('uuid').equals(item.uuid).first();
-        ids.set(item.uuid, stored?.id ?? created.id);
+        // Children name the parent's local id; the batch upload gives each the server's in turn.
+        ids.set(item.uuid, created.id);
         result.created += 1;
       } catch (error) {
         result.failed.push({
@@ -221,6 +228,7 @@ export function createDataTransfer(deps: DataTransferDeps) {
       }
       onProgress(done, total);
     }
+    if (result.created > 0 && !deps.viewer().isGuest) deps.syncSoon?.();
     return result;
   }
 
