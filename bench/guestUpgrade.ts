@@ -19,11 +19,11 @@ import { median } from './lib/stats';
 
 const BUDGET_S = 5;
 let phoneCounter = 0;
-const phone = () =>
+export const phone = () =>
   `+1555${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter++ % 10).toString()}`;
 
 /** The guest's items on a fresh device: campaigns with tasks with todos, and loose todos (as a guest makes them). */
-async function guestDevice(url: string, count: number): Promise<Device> {
+export async function guestDevice(url: string, count: number): Promise<Device> {
   const d = createDevice(url);
   d.client.auth.getState().initGuest();
   let made = 0;
@@ -50,7 +50,10 @@ async function guestDevice(url: string, count: number): Promise<Device> {
 }
 
 /** The device's guest items moved to a new account: seconds from sign-in to an empty queue. */
-async function upgradeRound(url: string, count: number): Promise<{ seconds: number; requests: number }> {
+export async function upgradeRound(
+  url: string,
+  count: number,
+): Promise<{ seconds: number; requests: number }> {
   const d = await guestDevice(url, count);
   const started = performance.now();
   await signIn(d, phone(), 'Bench Upgrade');

@@ -46,6 +46,11 @@ const BENCHMARKS: Benchmark[] = [
     about: '1,000 guest items moved to a new account (batches) against the real server: under 5 s',
   },
   {
+    name: 'import',
+    file: './importBatch.ts',
+    about: 'issue 29 P19: a signed-in import of 2,000 items vs the guest upgrade of the same: ≤ 2×',
+  },
+  {
     name: 'cascade',
     file: './cascade.ts',
     about:

@@ -18,9 +18,21 @@ function typesText(target: EventTarget | null): boolean {
   );
 }
 
+/** The first shown element matching `selector` inside the page's main area. */
+function firstShown(selector: string): HTMLElement | null {
+  const found = document.querySelectorAll<HTMLElement>(`main ${selector}`);
+  return [...found].find((el) => el.getClientRects().length > 0) ?? null;
+}
+
+/** Whether a dialog, menu or sheet is open: single-key shortcuts then belong to it. */
+function overlayOpen(): boolean {
+  return document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]') !== null;
+}
+
 /**
  * Ctrl or Cmd + K anywhere toggles the search dialog; '?' outside text fields opens the shortcut help;
- * Ctrl or Cmd + Z outside text fields undoes the newest change.
+ * Ctrl or Cmd + Z outside text fields undoes the newest change; 'q' outside text fields goes to the
+ * page's quick add (Todoist's key); J or K with no row focused goes to the first row of the list.
  */
 export function useGlobalShortcuts(): void {
   useEffect(() => {
@@ -49,6 +61,32 @@ export function useGlobalShortcuts(): void {
           const door = pageDoor();
           return undoChange(door.send, door.toasts.getState().push);
         });
+        return;
+      }
+      const plainKey =
+        !event.ctrlKey &&
+        !event.metaKey &&
+        !event.altKey &&
+        !event.shiftKey &&
+        !event.defaultPrevented &&
+        !typesText(event.target) &&
+        !overlayOpen();
+      if (plainKey && event.key === 'q') {
+        const title = firstShown('[data-quick-add-title]');
+        if (title) {
+          event.preventDefault();
+          title.focus();
+        }
+        return;
+      }
+      // A focused row handles J and K itself (ItemList); with none, they start at the first row.
+      const inRow = (event.target as HTMLElement | null)?.closest?.('[data-item-id]');
+      if (plainKey && (event.key === 'j' || event.key === 'k') && !inRow) {
+        const row = firstShown('li[data-index] > [data-item-id]');
+        if (row) {
+          event.preventDefault();
+          row.focus();
+        }
         return;
       }
       if (

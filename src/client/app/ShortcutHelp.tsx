@@ -25,7 +25,7 @@ function shortcuts(mod: string): { title: string; items: Shortcut[] }[] {
     {
       title: 'Lists',
       items: [
-        { keys: [['↓'], ['J']], what: 'Next item' },
+        { keys: [['↓'], ['J']], what: 'Next item (J with no item focused: the first)' },
         { keys: [['↑'], ['K']], what: 'Previous item' },
         { keys: [['Home'], ['End']], what: 'First or last item' },
         { keys: [['Enter']], what: 'Open the item (a todo: rename it)' },
@@ -36,6 +36,7 @@ function shortcuts(mod: string): { title: string; items: Shortcut[] }[] {
     {
       title: 'Adding items',
       items: [
+        { keys: [['Q']], what: 'Go to the quick add' },
         { keys: [[mod, 'Enter']], what: 'Add the item (quick add and Create New Item)' },
         { keys: [['Enter']], what: 'Add a todo; in a description, add the item' },
       ],

@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useGlobalShortcuts } from './GlobalShortcuts';
+
+function Page({ rows = true, dialog = false }: { rows?: boolean; dialog?: boolean }) {
+  useGlobalShortcuts();
+  return (
+    <main>
+      <form aria-label="Quick add">
+        <input aria-label="Todo title" data-quick-add-title />
+      </form>
+      <button type="button">Elsewhere</button>
+      {rows ? (
+        <ul>
+          <li data-index="0">
+            <div data-item-id="1" tabIndex={0}>
+              First
+            </div>
+          </li>
+          <li data-index="1">
+            <div data-item-id="2" tabIndex={-1}>
+              Second
+            </div>
+          </li>
+        </ul>
+      ) : null}
+      {dialog ? <div role="dialog">Open</div> : null}
+    </main>
+  );
+}
+
+const original = HTMLElement.prototype.getClientRects;
+beforeEach(() => {
+  // jsdom lays nothing out: every element counts as shown here.
+  HTMLElement.prototype.getClientRects = () => [{}] as unknown as DOMRectList;
+});
+afterEach(() => {
+  HTMLElement.prototype.getClientRects = original;
+  cleanup();
+});
+
+describe('single-key shortcuts', () => {
+  it("'q' outside a text field goes to the page's quick add", () => {
+    const { getByLabelText, getByText } = render(<Page />);
+    getByText('Elsewhere').focus();
+    fireEvent.keyDown(getByText('Elsewhere'), { key: 'q' });
+    expect(document.activeElement).toBe(getByLabelText('Todo title'));
+  });
+
+  it("'q' typed into a field is just a letter", () => {
+    const { getByLabelText } = render(<Page />);
+    const title = getByLabelText('Todo title');
+    title.focus();
+    const typed = fireEvent.keyDown(title, { key: 'q' });
+    expect(typed).toBe(true);
+  });
+
+  it('J or K with no row focused goes to the first row', () => {
+    const { getByText } = render(<Page />);
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(document.activeElement).toBe(getByText('First'));
+    getByText('Elsewhere').focus();
+    fireEvent.keyDown(getByText('Elsewhere'), { key: 'k' });
+    expect(document.activeElement).toBe(getByText('First'));
+  });
+
+  it('leaves the keys to an open dialog', () => {
+    const { getByText } = render(<Page dialog />);
+    getByText('Elsewhere').focus();
+    fireEvent.keyDown(getByText('Elsewhere'), { key: 'q' });
+    fireEvent.keyDown(getByText('Elsewhere'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Elsewhere'));
+  });
+});
