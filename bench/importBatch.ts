@@ -47,7 +47,12 @@ async function importRound(
   d.control.requests.length = 0;
   const started = performance.now();
   const result = await transfer.runImport(plan);
-  while ((await d.client.db.syncQueue.count()) > 0) await d.client.engine.sync();
+  // The import starts one sync run for its batch upload: wait for it, then for any run it left.
+  await d.client.lastSync();
+  while ((await d.client.db.syncQueue.count()) > 0) {
+    await d.client.engine.sync();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   const seconds = (performance.now() - started) / 1000;
   if (result.created !== count) throw new Error(`imported ${result.created} of ${count}`);
   const requests = d.control.requests.filter((r) => r.method !== 'GET').length;
