@@ -15,7 +15,8 @@ export const TOAST_PLACE_CLASS: Record<ToastPlace, string> = {
   'top-right': 'right-4 top-[4.5rem] w-96',
   'bottom-left': 'left-4 bottom-16 w-96',
   top: 'inset-x-3 top-[calc(env(safe-area-inset-top)+3.75rem)]',
-  bottom: 'inset-x-3 bottom-[calc(4rem+env(safe-area-inset-bottom)+0.75rem)]',
+  // Above the bottom bar and left of the add button, which it must not cover either.
+  bottom: 'left-3 right-[5.5rem] bottom-[calc(4rem+env(safe-area-inset-bottom)+0.75rem)]',
 };
 
 const WIDE_PX = 768;
@@ -55,7 +56,7 @@ function boxOf(place: ToastPlace, width: number, height: number): Box {
     case 'bottom':
       return {
         left: 12,
-        right: width - 12,
+        right: width - 88,
         top: height - PHONE_BOTTOM_PX - TOAST_HEIGHT_PX,
         bottom: height - PHONE_BOTTOM_PX,
       };
