@@ -14,14 +14,14 @@ function Page({ rows = true, dialog = false }: { rows?: boolean; dialog?: boolea
       {rows ? (
         <ul>
           <li data-index="0">
-            <div data-item-id="1" tabIndex={0}>
+            <button type="button" data-item-id="1" tabIndex={0}>
               First
-            </div>
+            </button>
           </li>
           <li data-index="1">
-            <div data-item-id="2" tabIndex={-1}>
+            <button type="button" data-item-id="2" tabIndex={-1}>
               Second
-            </div>
+            </button>
           </li>
         </ul>
       ) : null}

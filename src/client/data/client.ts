@@ -206,7 +206,9 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   );
   // Export, import and what the device stores (papaparse stays out of Home).
   const transfer = lazily(() =>
-    import('./transfer/dataTransfer').then((m) => m.createDataTransfer({ db, viewer, items, syncSoon: syncInBackground })),
+    import('./transfer/dataTransfer').then((m) =>
+      m.createDataTransfer({ db, viewer, items, syncSoon: syncInBackground }),
+    ),
   );
   const notifications = lazily(() =>
     import('./notifications/notifications').then((m) =>

@@ -44,7 +44,12 @@ describe.each(testEngines())('contacts (%s)', (engine) => {
 
   it('names the sample users the server seeded beside the mutuals, and none where it seeds none', async () => {
     const seeded = await ana.get<{ samples: Mutual[] }>('/api/contacts/mutuals');
-    expect(seeded.body.samples.map((s) => s.name)).toEqual(['Alex Morgan', 'Sam Rivera', 'Jordan Lee', 'Taylor Kim']);
+    expect(seeded.body.samples.map((s) => s.name)).toEqual([
+      'Alex Morgan',
+      'Sam Rivera',
+      'Jordan Lee',
+      'Taylor Kim',
+    ]);
 
     const database = await openTestDatabase(engine);
     const bare = await buildApp({ database, config: { seedSampleUsers: false } });
