@@ -4,6 +4,22 @@ import { type Door, useDoor } from './door';
 import { createQueryClient } from './queryClient';
 import { SERVER_LIST_KEY } from './queryKeys';
 
+let held = 0;
+
+/**
+ * Holds the change signal (an import of thousands moves the queue's count thousands of times): the
+ * server lists refetch once, when the caller refreshes at the end, not per item (issue 29 P19).
+ * Answers the release.
+ */
+export function holdDataChanges(): () => void {
+  held++;
+  let released = false;
+  return () => {
+    if (!released) held--;
+    released = true;
+  };
+}
+
 /**
  * The data changed: something local was written (the queue's count moved) or a sync run finished (a
  * server `changed` event pulls, a push lands). Coalesced, so a burst of writes is one call; the
@@ -17,6 +33,7 @@ export function onDataChange(
   let timer: ReturnType<typeof setTimeout> | null = null;
   const off = services.syncStatus.subscribe((state, prev) => {
     if (state.pendingCount === prev.pendingCount && state.lastSyncAt === prev.lastSyncAt) return;
+    if (held > 0) return;
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
+import { holdDataChanges } from '../app/queryProvider';
 import type { TrashView } from '../data/changes/undoStack';
 import type { ExportFile, ImportPreview } from '../data/transfer/dataTransfer';
 
@@ -53,10 +54,16 @@ export function useDataSafety() {
       plan: (file: File): Promise<ImportPreview> => send('transfer.plan', file),
       /** Imports the preview's items; answers the result and the undo step that takes them all back. */
       run: async (preview: ImportPreview, onProgress: (done: number, total: number) => void) => {
-        const result = await send('transfer.run', { preview, onProgress });
-        const undoSeq = result.created > 0 ? await send('undo.latest') : null;
-        await refresh();
-        return { ...result, undoSeq };
+        // The server lists refresh once at the end, not once per imported item (P19).
+        const release = holdDataChanges();
+        try {
+          const result = await send('transfer.run', { preview, onProgress });
+          const undoSeq = result.created > 0 ? await send('undo.latest') : null;
+          return { ...result, undoSeq };
+        } finally {
+          release();
+          await refresh();
+        }
       },
       /** P4: takes back the whole import (one step), with a toast either way. */
       undoImport: async (seq: number): Promise<boolean> => {
