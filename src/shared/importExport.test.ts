@@ -519,6 +519,9 @@ describe('Outpost CSV', () => {
       ['in_progress', 'in_progress'],
       ['doing', 'in_progress'],
       ['started', 'in_progress'],
+      ['ACTIVE', 'in_progress'],
+      ['closed', 'completed'],
+      ['Closed', 'completed'],
       ['todo', 'pending'],
       ['to do', 'pending'],
       ['open', 'pending'],
@@ -531,7 +534,7 @@ describe('Outpost CSV', () => {
     expect(plan.items.map((i) => i.status)).toEqual(rows.map(([, want]) => want));
     expect(plan.problems).toEqual([]);
     expect(plan.warnings).toEqual([
-      { line: 16, text: 'todo,t14,blocked', reason: 'Unknown status “blocked”: imported as pending' },
+      { line: 19, text: 'todo,t17,blocked', reason: 'Unknown status “blocked”: imported as pending' },
     ]);
   });
 

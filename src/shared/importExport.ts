@@ -398,6 +398,7 @@ const STATUS_WORDS: Record<string, ItemStatus> = {
   complete: 'completed',
   done: 'completed',
   finished: 'completed',
+  closed: 'completed',
 };
 
 /** A status read from a file: '' is pending, a word it does not know is null (the caller says so). */
