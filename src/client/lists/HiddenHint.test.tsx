@@ -20,10 +20,10 @@ describe('HiddenItemsEmpty', () => {
       />,
     );
     expect(screen.getByText('No completed items yet!')).toBeTruthy();
-    expect(screen.queryByText(/inside campaigns and tasks/)).toBeNull();
+    expect(screen.queryByText(/inside campaigns or tasks/)).toBeNull();
   });
 
-  it('says how many items are inside campaigns and tasks and opens their tab', () => {
+  it('says how many items are inside campaigns or tasks and why All is empty, and opens their tab', () => {
     const onShow = vi.fn();
     render(
       <HiddenItemsEmpty
@@ -34,11 +34,30 @@ describe('HiddenItemsEmpty', () => {
         onShow={onShow}
       />,
     );
-    expect(screen.getByText(/^3 completed items are inside campaigns and tasks\./)).toBeTruthy();
+    expect(
+      screen.getByText('3 completed items are inside campaigns or tasks; All lists top-level items only.'),
+    ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Show todos (2)' }));
     expect(onShow).toHaveBeenCalledWith('todo');
     fireEvent.click(screen.getByRole('button', { name: 'Show tasks (1)' }));
     expect(onShow).toHaveBeenCalledWith('task');
+  });
+
+  it('never says there are no completed items when 401 completed todos are hidden', () => {
+    render(
+      <HiddenItemsEmpty
+        icon={null}
+        title="No completed items yet!"
+        kind="completed"
+        counts={{ task: 0, todo: 401 }}
+        onShow={() => {}}
+      />,
+    );
+    expect(screen.queryByText(/No completed items/)).toBeNull();
+    expect(
+      screen.getByText('401 completed todos are inside campaigns or tasks; All lists top-level items only.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Show todos (401)' })).toBeTruthy();
   });
 
   it('words one item in the singular', () => {
@@ -51,7 +70,8 @@ describe('HiddenItemsEmpty', () => {
         onShow={() => {}}
       />,
     );
-    expect(screen.getByText(/^1 active item is inside/)).toBeTruthy();
+    expect(screen.getByText(/^1 active todo is inside/)).toBeTruthy();
+    expect(screen.queryByText('Nothing active!')).toBeNull();
     expect(screen.queryByRole('button', { name: /Show tasks/ })).toBeNull();
   });
 });

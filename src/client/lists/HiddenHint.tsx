@@ -9,8 +9,10 @@ export interface HiddenCounts {
 
 /**
  * An All tab that is empty although the Tasks or Todos tab holds items (All lists top-level items
- * only, as the spec says): keep the spec's empty text and say where the items are, with a way there.
- * `kind` words the items ('completed', 'active', 'queued'; empty for Home).
+ * only, as the spec says). The spec's empty text would then be false ('No completed items yet!' over
+ * 401 completed todos), so it is kept only when the other tabs are empty too; otherwise one line says
+ * what is hidden and why, with a way there. `kind` words the items ('completed', 'active', 'queued';
+ * empty for Home).
  */
 export function HiddenItemsEmpty({
   icon,
@@ -27,24 +29,26 @@ export function HiddenItemsEmpty({
   counts: HiddenCounts | undefined;
   onShow: (tab: 'task' | 'todo') => void;
 }) {
-  const total = (counts?.task ?? 0) + (counts?.todo ?? 0);
+  const task = counts?.task ?? 0;
+  const todo = counts?.todo ?? 0;
+  const total = task + todo;
   if (total === 0) return <EmptyState icon={icon} title={title} description={hint} />;
-  const words = `${total}${kind ? ` ${kind}` : ''} ${total === 1 ? 'item is' : 'items are'}`;
+  const noun = task === 0 ? 'todo' : todo === 0 ? 'task' : 'item';
+  const words = `${total}${kind ? ` ${kind}` : ''} ${noun}${total === 1 ? ' is' : 's are'}`;
   return (
     <EmptyState
       icon={icon}
-      title={title}
-      description={`${words} inside campaigns and tasks. All shows top-level items only.`}
+      title={`${words} inside campaigns or tasks; All lists top-level items only.`}
       action={
         <div className="flex flex-wrap justify-center gap-2">
-          {counts && counts.task > 0 ? (
+          {task > 0 ? (
             <Button variant="outline" size="sm" onClick={() => onShow('task')}>
-              Show tasks ({counts.task})
+              Show tasks ({task})
             </Button>
           ) : null}
-          {counts && counts.todo > 0 ? (
+          {todo > 0 ? (
             <Button variant="outline" size="sm" onClick={() => onShow('todo')}>
-              Show todos ({counts.todo})
+              Show todos ({todo})
             </Button>
           ) : null}
         </div>
