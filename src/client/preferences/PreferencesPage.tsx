@@ -16,8 +16,6 @@ const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
   system: { label: 'System', icon: <Monitor /> },
 };
 
-export const CLEAR_CONFIRM_TEXT = 'Are you sure you want to clear all local data? This cannot be undone.';
-
 // The question before clearing loads when it is asked (it is shared with Log out).
 const DataLossConfirm = lazy(() => import('../app/DataLossConfirm'));
 // Trash, export and import, and the storage line (issue 14).
