@@ -13,7 +13,7 @@ import { useUnreadCount } from '../notifications/unreadCount';
 import { uiStore } from '../stores/uiStore';
 import { BrandMark } from './Brand';
 import { useAuthState, useSignedInUser } from './door';
-import { isTopLevel, NAV_LINKS, PRODUCT_NAME, titleFor } from './routeMeta';
+import { DESKTOP_NAV_LINKS, isTopLevel, PRODUCT_NAME, titleFor } from './routeMeta';
 
 const SCROLL_BORDER_PX = 10;
 
@@ -106,7 +106,7 @@ export function Header() {
           <span className="sr-only lg:not-sr-only">{PRODUCT_NAME}</span>
         </Link>
         <nav aria-label="Main" className="flex items-center gap-0.5 lg:gap-1">
-          {NAV_LINKS.map((link) => (
+          {DESKTOP_NAV_LINKS.map((link) => (
             <NavLink
               key={link.to}
               to={link.to}

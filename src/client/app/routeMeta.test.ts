@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isOnboardingExempt, isTopLevel, parentIdFromPath, showsAddButton, titleFor } from './routeMeta';
+import {
+  DESKTOP_NAV_LINKS,
+  isOnboardingExempt,
+  isTopLevel,
+  NAV_LINKS,
+  parentIdFromPath,
+  showsAddButton,
+  titleFor,
+} from './routeMeta';
 
 describe('route metadata', () => {
   it('titles each route and gives any other path the product name', () => {
@@ -32,5 +40,17 @@ describe('route metadata', () => {
     expect(parentIdFromPath('/campaigns/7')).toBe(7);
     expect(parentIdFromPath('/tasks/-3')).toBe(-3);
     expect(parentIdFromPath('/queue')).toBeNull();
+  });
+
+  it("lists the spec's nav links then Campaigns on the desktop, and keeps the phone bar's five", () => {
+    expect(DESKTOP_NAV_LINKS.map((l) => [l.to, l.label])).toEqual([
+      ['/', 'Home'],
+      ['/my-list', 'My List'],
+      ['/queue', 'Queue'],
+      ['/active', 'Active'],
+      ['/completed', 'Completed'],
+      ['/campaigns', 'Campaigns'],
+    ]);
+    expect(NAV_LINKS.map((l) => l.short)).toEqual(['Home', 'My List', 'Queue', 'Active', 'Done']);
   });
 });

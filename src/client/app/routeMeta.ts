@@ -58,6 +58,15 @@ export const NAV_LINKS = [
   { to: '/completed', label: 'Completed', short: 'Done' },
 ] as const;
 
+/**
+ * The header's links on tablets and desktops: the spec's five, then Campaigns (otherwise the campaign
+ * list is reached only from a campaign's Back link). The phone's bar keeps the spec's five.
+ */
+export const DESKTOP_NAV_LINKS = [
+  ...NAV_LINKS,
+  { to: '/campaigns', label: 'Campaigns', short: 'Campaigns' },
+] as const;
+
 /** Pages about items, where the phone's add button belongs (not on settings or sign-in). */
 export function showsAddButton(pathname: string): boolean {
   return (
