@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
-import SearchDialog, { resultCountText, searchTarget } from './SearchDialog';
+import SearchDialog, { resultCountText, searchHints, searchTarget } from './SearchDialog';
 import { startTypeahead } from './typeahead';
 
 let client: OutpostClient;
@@ -52,7 +52,8 @@ describe('SearchDialog', () => {
     expect(option.textContent).toContain('Garden gloves');
     expect(option.textContent).toContain('in Garden beds');
     expect(option.textContent).toContain('Pending');
-    expect(screen.getByText(/Cmd\+K/)).toBeTruthy();
+    // jsdom names no platform: a keyboard that is not Apple's.
+    expect(screen.getByText('Press Ctrl+K to open search anywhere')).toBeTruthy();
   });
 
   it('says when nothing matches', async () => {
@@ -159,5 +160,27 @@ describe('SearchDialog', () => {
     expect(resultCountText(4, 4)).toBe('4 results');
     expect(resultCountText(10, 11)).toBe('Showing 10 of 11 results');
     expect(resultCountText(10, 20)).toBe('Showing 10 of 20+ results');
+  });
+
+  it("names the platform's search key in its footer, and no key at all on a touch screen", () => {
+    expect(searchHints('apple')).toContain('Press Cmd+K to open search anywhere');
+    expect(searchHints('other')).toContain('Press Ctrl+K to open search anywhere');
+    expect(searchHints('touch')).toEqual(['Tap a result to open it']);
+  });
+
+  it('shows a phone no keys to press', () => {
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: query === '(pointer: coarse)',
+      media: query,
+    })) as unknown as typeof window.matchMedia;
+    try {
+      renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
+      const dialog = screen.getByRole('dialog');
+      expect(dialog.textContent).toContain('Tap a result to open it');
+      expect(dialog.textContent).not.toMatch(/Cmd|Ctrl|Esc|Enter|↑/);
+    } finally {
+      window.matchMedia = original;
+    }
   });
 });

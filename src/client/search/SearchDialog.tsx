@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { type ItemType, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import { normalizeQuery } from '../../shared/search';
 import { focusNewHeading } from '../app/focusHeading';
+import { type KeyboardKind, keyboardKind } from '../app/keyboardKind';
 import { cn } from '../components/ui/cn';
 import { overlayClasses } from '../components/ui/Dialog';
 import { SEARCH_DEBOUNCE_MS } from '../components/ui/useDebouncedValue';
@@ -22,6 +23,16 @@ const COUNT_CAPS = [SERVER_SEARCH_LIMIT, 50];
 export function resultCountText(shown: number, total: number): string {
   if (total <= shown) return total === 1 ? '1 result' : `${total} results`;
   return `Showing ${shown} of ${total}${COUNT_CAPS.includes(total) ? '+' : ''} results`;
+}
+
+/**
+ * The footer's hints: the keys that work in the dialog and the one that opens it here (Cmd on Apple
+ * keyboards, Ctrl elsewhere); a touch screen has no keys to name.
+ */
+export function searchHints(kind: KeyboardKind): string[] {
+  if (kind === 'touch') return ['Tap a result to open it'];
+  const open = kind === 'apple' ? 'Cmd+K' : 'Ctrl+K';
+  return ['↑↓ to move', 'Enter to open', 'Esc to close', `Press ${open} to open search anywhere`];
 }
 
 const TYPE_ICON: Record<ItemType, typeof Flag> = { campaign: Flag, task: ListChecks, todo: CheckSquare };
@@ -107,6 +118,8 @@ function SearchPanel({
   onOpened(): void;
 }) {
   const navigate = useNavigate();
+  const [keys] = useState(keyboardKind);
+  const hints = searchHints(keys);
   const [text, setText] = useState('');
   typedInto.current = (typed) => setText((t) => t + typed);
   const [result, setResult] = useState<{ query: string; hits: SearchHit[]; total: number } | null>(null);
@@ -205,9 +218,11 @@ function SearchPanel({
           spellCheck={false}
           className="h-14 min-w-0 flex-1 bg-transparent text-base outline-none placeholder:text-zinc-400 dark:placeholder:text-zinc-500"
         />
-        <kbd className="hidden rounded border border-zinc-200 px-1.5 py-0.5 text-[11px] text-zinc-500 sm:inline dark:border-zinc-700 dark:text-zinc-400">
-          Esc
-        </kbd>
+        {keys === 'touch' ? null : (
+          <kbd className="hidden rounded border border-zinc-200 px-1.5 py-0.5 text-[11px] text-zinc-500 sm:inline dark:border-zinc-700 dark:text-zinc-400">
+            Esc
+          </kbd>
+        )}
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         {state === 'idle' ? (
@@ -275,10 +290,11 @@ function SearchPanel({
         id={`${id}-hint`}
         className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400"
       >
-        <span>↑↓ to move</span>
-        <span>Enter to open</span>
-        <span>Esc to close</span>
-        <span className="ml-auto">Press Cmd+K (Ctrl+K) to open search anywhere</span>
+        {hints.map((hint, n) => (
+          <span key={hint} className={cn(n > 0 && n === hints.length - 1 && 'ml-auto')}>
+            {hint}
+          </span>
+        ))}
       </p>
     </>
   );
