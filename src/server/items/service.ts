@@ -307,6 +307,8 @@ const MOVE_CARRIES_OTHERS =
 /**
  * A move out of a family never carries another person's items away (their trash would lose them
  * with a parent they cannot see): refused when the subtree, deleted rows included, holds any.
+ * Refused rather than leaving them behind re-parented: a move that silently splits what the mover
+ * sees as one task would surprise the mover, and the refusal names nothing they cannot see (F5).
  */
 async function assertCarriesOnlyOwn(tx: Executor, actor: UserRow, id: number): Promise<void> {
   const [other] = await rows<{ id: number }>(
@@ -849,17 +851,25 @@ export async function restoreItem(tx: Executor, actor: UserRow, id: number): Pro
   if (found.kind === 'live') return ok(200, await findItem(tx, actor.id, id));
   // §4: restore is for whoever may delete it; to everyone else it is not there (404, as unknown).
   if (!(await mayDelete(tx, actor, found.item, root))) throw notFound();
+  // F5: an item whose parent stays in someone else's trash comes back where the caller sees it
+  // (restoreRefusal chose the place): its own family from then on, or the campaign above.
+  const parentId = found.item.parent_id;
+  const [stored] = await rows<{ parent_id: number | null }>(
+    tx,
+    sql`SELECT parent_id FROM items WHERE id = ${id}`,
+  );
+  const relocated = (stored?.parent_id ?? null) !== parentId;
+  if (relocated) await tx.execute(sql`UPDATE items SET parent_id = ${parentId} WHERE id = ${id}`);
+  const newRoot = parentId === null ? id : relocated ? parentId : root;
   await tx.execute(
     sql`UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(), version = version + 1, ${CHANGE}
         WHERE ${deletedTogether(id)}`,
   );
-  if (found.item.parent_id !== null) {
-    const family = await loadFamilies(tx, [root]);
-    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [
-      found.item.parent_id,
-    ]);
+  if (parentId !== null) {
+    const family = await loadFamilies(tx, [newRoot]);
+    const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
     await applyStatusPlan(tx, actor, family, plan, null);
   }
-  await recordActivity(tx, { actor, action: 'restored', item: found.item, rootId: root });
+  await recordActivity(tx, { actor, action: 'restored', item: found.item, rootId: newRoot });
   return ok(200, await findItem(tx, actor.id, id));
 }

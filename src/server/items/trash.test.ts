@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
-import { makeMutual, pullAll, signedIn, writeDirectly } from '../../../testkit/testClient';
+import {
+  makeMutual,
+  pullAll,
+  type RequestOptions,
+  signedIn,
+  writeDirectly,
+} from '../../../testkit/testClient';
 import { type ExportDocument, parseImport } from '../../shared/importExport';
 import type { ActivityEntry, Item, Paginated } from '../../shared/item';
 import type { TrashEntry } from '../../shared/trash';
@@ -148,25 +154,92 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
     expect((await bob.patch(`/api/items/${task.id}`, { parent_id: own.id })).status).toBe(422);
     expect((await alice.post(`/api/items/${mine.id}/restore`)).status).toBe(200);
     const solo = await bob.create({ title: 'Bob only', type: 'task', parent_id: shared.id });
-    await bob.create({ title: 'Bob todo', type: 'todo', parent_id: solo.id });
+    const bobs = await bob.create({ title: 'Bob todo', type: 'todo', parent_id: solo.id });
     expect((await bob.patch(`/api/items/${solo.id}`, { parent_id: own.id })).status).toBe(200);
+    // The mover's own items move with it, out of Alice's sight.
+    expect(await bob.item(bobs.id)).toMatchObject({ parent_id: solo.id, deleted_at: null });
+    expect((await bob.item(solo.id)).parent_id).toBe(own.id);
+    expect((await alice.get(`/api/items/${bobs.id}`)).status).toBe(404);
+    // Alice's todo stayed visible to her all along, and the refusal named none of Bob's items.
+    expect((await alice.item(mine.id)).parent_id).toBe(task.id);
+    expect(move.text).not.toMatch(/SECRET/);
   });
 
-  it('names no parent the caller cannot see in a refused restore (F6)', async () => {
+  /** Every answer `client` receives from here on, as text: for "no response names it" checks. */
+  const recordAnswers = (client: Awaited<ReturnType<typeof signedIn>>): string[] => {
+    const seen: string[] = [];
+    const send = client.request.bind(client);
+    client.request = async <T>(options: RequestOptions) => {
+      const answer = await send<T>(options);
+      seen.push(answer.text);
+      return answer;
+    };
+    return seen;
+  };
+
+  it("lists a person's own item in their trash when someone else deletes the tree holding it, and restores it at the top level, naming nothing of the tree (F5, F6)", async () => {
     const alice = await signedIn(harness.app, 'Alice');
     const bob = await signedIn(harness.app, 'Bob');
     await makeMutual(alice, bob);
-    const hidden = await bob.create({ title: 'BOB SECRET TITLE', type: 'task' });
-    // Bob's task is assigned to Alice, so she adds a todo; then he takes it back and deletes it.
+    const secret = await bob.create({ title: 'BOB SECRET TITLE', type: 'campaign' });
+    const hidden = await bob.create({ title: 'BOB SECRET TASK', type: 'task', parent_id: secret.id });
+    // Bob's task is assigned to Alice, so she adds a todo; then he takes it back and deletes his campaign.
     await bob.post(`/api/items/${hidden.id}/assign`, { user_id: alice.user?.id });
     const mine = await alice.create({ title: 'Alice todo', type: 'todo', parent_id: hidden.id });
     expect((await bob.post(`/api/items/${hidden.id}/assign`, { user_id: 0 })).status).toBe(200);
+    // From here on she may see neither of Bob's items, and nothing she is answered names them.
+    const heard = recordAnswers(alice);
     expect((await alice.get(`/api/items/${hidden.id}`)).status).toBe(404);
-    await bob.delete(`/api/items/${hidden.id}`);
-    const refused = await alice.post<{ message: string }>(`/api/items/${mine.id}/restore`);
-    expect(refused.status).toBe(422);
-    expect(refused.text).not.toMatch(/SECRET/);
-    expect(refused.body.message).toMatch(/parent is in the trash/);
+    expect((await bob.delete(`/api/items/${secret.id}`)).status).toBe(204);
+    expect((await alice.get(`/api/items/${mine.id}`)).status).toBe(404);
+
+    const trash = await alice.get<Paginated<TrashEntry>>('/api/trash');
+    expect(trash.body.data.map((e) => e.id)).toEqual([mine.id]);
+    expect(trash.body.data[0]).toMatchObject({ title: 'Alice todo', deleted_by: { name: 'Bob' } });
+    const restored = await alice.post<Item>(`/api/items/${mine.id}/restore`);
+    expect(restored.status, restored.text).toBe(200);
+    // Its parent stays in Bob's trash, where she cannot reach it: it comes back where she sees it.
+    expect(restored.body).toMatchObject({ id: mine.id, uuid: mine.uuid, parent_id: null, deleted_at: null });
+    expect((await alice.item(mine.id)).parent).toBeNull();
+    expect((await alice.get<Paginated<TrashEntry>>('/api/trash')).body.data).toEqual([]);
+    await pullAll(alice, harness.database);
+    await alice.get('/api/export');
+    expect(heard.length).toBeGreaterThan(5);
+    for (const text of heard) expect(text).not.toMatch(/SECRET/);
+
+    // Bob's own trash and restore are as before, without her todo.
+    expect((await bob.get<Paginated<TrashEntry>>('/api/trash')).body.data.map((e) => e.id)).toContain(
+      secret.id,
+    );
+    expect((await bob.post(`/api/items/${secret.id}/restore`)).status).toBe(200);
+    expect((await bob.item(hidden.id)).children_count).toBe(0);
+    expect((await alice.item(mine.id)).parent_id).toBeNull();
+  });
+
+  it('restores a todo under the campaign its creator still sees when its task stays in the trash (F5)', async () => {
+    const alice = await signedIn(harness.app, 'Alice');
+    const bob = await signedIn(harness.app, 'Bob');
+    const carol = await signedIn(harness.app, 'Carol');
+    await makeMutual(alice, bob);
+    await makeMutual(alice, carol);
+    const shared = await alice.create({ title: 'Shared', type: 'campaign' });
+    const task = await alice.create({ title: 'Alice task', type: 'task', parent_id: shared.id });
+    await alice.post(`/api/items/${shared.id}/assign`, { user_id: carol.user?.id });
+    const carols = await carol.create({ title: 'Carol todo', type: 'todo', parent_id: task.id });
+    expect((await alice.delete(`/api/items/${task.id}`)).status).toBe(204);
+    // Carol may not restore Alice's task: her own todo is listed, and comes back in the campaign.
+    const listed = await carol.get<Paginated<TrashEntry>>('/api/trash');
+    expect(listed.body.data.map((e) => e.id)).toEqual([carols.id, task.id]);
+    expect((await carol.post(`/api/items/${task.id}/restore`)).status).toBe(404);
+    const back = await carol.post<Item>(`/api/items/${carols.id}/restore`);
+    expect(back.status, back.text).toBe(200);
+    expect(back.body).toMatchObject({ parent_id: shared.id, deleted_at: null });
+    // Alice, who may restore the task, sees only the task: its todos come back with it.
+    expect((await alice.get<Paginated<TrashEntry>>('/api/trash')).body.data.map((e) => e.id)).toEqual([
+      task.id,
+    ]);
+    expect((await alice.post(`/api/items/${task.id}/restore`)).status).toBe(200);
+    expect((await alice.item(carols.id)).parent_id).toBe(shared.id);
   });
 
   it('keeps deleted items 30 days, then the sweeper purges them and they cannot come back', async () => {

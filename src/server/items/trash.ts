@@ -1,4 +1,5 @@
 import type { SQL } from 'drizzle-orm';
+import { hierarchyError } from '../../shared/hierarchy';
 import { type ExportDocument, exportDocument } from '../../shared/importExport';
 import { type Item, type ItemType, paginated } from '../../shared/item';
 import { TRASH_KEEP_DAYS, type TrashEntry } from '../../shared/trash';
@@ -6,7 +7,7 @@ import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import { iso } from '../http/serialize';
-import { selectItems, visibleTo } from './queries';
+import { ITEM_FROM, selectItems, visibleTo } from './queries';
 
 const KEPT = sql`now() - make_interval(days => ${TRASH_KEEP_DAYS})`;
 
@@ -29,10 +30,19 @@ interface Restorable {
 }
 
 /**
+ * Whether the caller may restore the parent p of the item i (aliases of ITEM_FROM, with g p's
+ * parent): its creator, or the creator of its top-level item, which is g when p has a parent.
+ */
+function mayRestoreParent(userId: number): SQL {
+  return sql`(p.user_id = ${userId} OR g.user_id = ${userId})`;
+}
+
+/**
  * Whether `id` can be restored by `userId` (call under the family lock): 'live' when there is nothing
  * to do, the item when it can come back. Someone who cannot see it gets the 404 of an unknown id; a
- * deletion older than the trash keeps is a 404 too (it has been purged), and an item whose parent is
- * still in the trash is a 422 that names the parent, since it has nowhere to come back to.
+ * deletion older than the trash keeps is a 404 too (it has been purged). An item whose parent is
+ * still in the trash waits for it (a 422 naming that parent) only when the caller may restore the
+ * parent; otherwise it comes back without it (`parent_id` the place it comes back to), see below.
  */
 export async function restoreRefusal(
   tx: Executor,
@@ -42,47 +52,67 @@ export async function restoreRefusal(
   // The parent's title only when the caller sees the parent (its creator or assignee, or those of
   // its own parent): an error names nothing the caller could not open.
   const [row] = await rows<
-    Restorable & { deleted: boolean; kept: boolean; parent_deleted: boolean; parent_title: string | null }
+    Restorable & {
+      deleted: boolean;
+      kept: boolean;
+      parent_deleted: boolean;
+      parent_restorable: boolean;
+      parent_title: string | null;
+      refuge: number | null;
+    }
   >(
     tx,
     sql`SELECT i.id, i.type, i.title, i.user_id, i.parent_id, i.deleted_at IS NOT NULL AS deleted,
           COALESCE(i.deleted_at > ${KEPT}, false) AS kept,
           COALESCE(p.deleted_at IS NOT NULL, false) AS parent_deleted,
+          COALESCE(${mayRestoreParent(userId)} AND p.deleted_at > ${KEPT}, false) AS parent_restorable,
           CASE WHEN p.user_id = ${userId} OR p.assigned_to = ${userId}
-            OR g.user_id = ${userId} OR g.assigned_to = ${userId} THEN p.title END AS parent_title
-        FROM items i LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id
+            OR g.user_id = ${userId} OR g.assigned_to = ${userId} THEN p.title END AS parent_title,
+          CASE WHEN g.deleted_at IS NULL AND (g.user_id = ${userId} OR g.assigned_to = ${userId})
+            THEN g.id END AS refuge
+        ${ITEM_FROM}
         WHERE i.id = ${id} AND ${visibleTo(userId)}`,
   );
   if (!row) throw notFound();
   if (!row.deleted) return { kind: 'live' };
   if (!row.kept)
     throw new HttpError(404, 'This item is no longer in the trash: deleted items are kept 30 days.');
-  if (row.parent_deleted)
+  const { deleted: _d, kept: _k, parent_deleted, parent_restorable, parent_title, refuge, ...item } = row;
+  if (!parent_deleted) return { kind: 'deleted', item };
+  if (parent_restorable)
     throw unprocessable({
       parent_id: [
-        row.parent_title === null
+        parent_title === null
           ? 'Its parent is in the trash: it can come back once its parent is restored.'
-          : `Its parent "${row.parent_title}" is in the trash too: restore that first.`,
+          : `Its parent "${parent_title}" is in the trash too: restore that first.`,
       ],
     });
-  const { deleted: _d, kept: _k, parent_deleted: _p, parent_title: _t, ...item } = row;
-  return { kind: 'deleted', item };
+  // F5: someone else deleted the tree holding the caller's item, and its parent is theirs to
+  // restore, not the caller's (or it is past the trash's 30 days). Waiting for it could mean waiting for ever, so the item comes back
+  // where the caller still sees it: under the campaign above its task when that is live and theirs
+  // to see (a todo may sit under a campaign), else at the top level. Only the caller's own items get
+  // here (the restore rule lets anyone else restore only within a family they created).
+  const refugeOk =
+    refuge !== null && hierarchyError(item, { id: refuge, type: 'campaign', parent_id: null }) === null;
+  return { kind: 'deleted', item: { ...item, parent_id: refugeOk ? refuge : null } };
 }
 
-/** Tops of deleted subtrees `userId` sees, deleted in the last 30 days (aliases i, p of ITEM_FROM). */
+/**
+ * Tops of deleted subtrees `userId` sees, deleted in the last 30 days (aliases i, p, g of
+ * ITEM_FROM): an item deleted with its parent is listed on its own when the caller may not restore
+ * that parent (F5: their own todo under someone else's deleted task), so they can bring it back.
+ */
 function trashWhere(userId: number): SQL {
   return sql`i.deleted_at IS NOT NULL AND i.deleted_at > ${KEPT}
-    AND (p.id IS NULL OR p.deleted_at IS NULL OR p.deleted_at <> i.deleted_at) AND ${visibleTo(userId)}`;
+    AND (p.id IS NULL OR p.deleted_at IS NULL OR p.deleted_at <> i.deleted_at
+      OR NOT COALESCE(${mayRestoreParent(userId)}, false)) AND ${visibleTo(userId)}`;
 }
 
 /** A page of the caller's trash, newest deletion first, with who deleted each entry. */
 export async function listTrash(db: Executor, userId: number, page: number, perPage: number) {
   const where = trashWhere(userId);
   const [counted, items] = await Promise.all([
-    rows<{ total: number }>(
-      db,
-      sql`SELECT count(*)::int AS total FROM items i LEFT JOIN items p ON p.id = i.parent_id WHERE ${where}`,
-    ),
+    rows<{ total: number }>(db, sql`SELECT count(*)::int AS total ${ITEM_FROM} WHERE ${where}`),
     selectItems(
       db,
       userId,
