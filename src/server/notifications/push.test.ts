@@ -253,7 +253,9 @@ describe.each(testEngines())('Web Push on %s', (engine) => {
       await strict.close();
       await ownDatabase.close();
     }
-  });
+    // Its own database and app (the suite's app would drain the same outbox uncapped): a fresh set of
+    // migrations, which on a loaded CI machine takes longer than the default 30 s.
+  }, 120_000);
 
   it('pushes each notification to the subscriber, encrypted for its keys', async () => {
     const subscription = receiver.subscription('ok');

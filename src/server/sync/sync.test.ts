@@ -171,7 +171,8 @@ describe.each(testEngines())('sync (%s)', (engine) => {
       }),
       { numRuns: 8 },
     );
-  });
+    // Eight programs of up to 25 requests each: on a loaded 2-core CI machine that outlasts the default 30 s.
+  }, 180_000);
 
   it("L7: counts what remains after a page by the page's own rules: another user's items never, tombstones and revocations once", async () => {
     const c = await signedIn(harness.app, 'Counted');
