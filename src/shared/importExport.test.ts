@@ -222,6 +222,8 @@ const fullItems = fc
       ),
       assignee: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: null }),
       series: fc.option(fc.uuid({ version: 4 }), { nil: null }),
+      // Undefined: an item from before the field, which exports as UTC.
+      zone: fc.constantFrom(undefined, 'UTC', 'America/New_York', 'Asia/Kolkata', 'Etc/GMT+5'),
       age: fc.integer({ min: 0, max: 100 }),
     }),
     { maxLength: 20 },
@@ -248,6 +250,7 @@ const fullItems = fc
           recurrence: repeats,
           series_uuid: repeats === null ? null : row.series,
           assigned_to: row.assignee,
+          time_zone: row.zone,
           parent_id: parent?.id ?? null,
           // Made in any order, but never before the parent it was made under.
           created_at: new Date(Date.parse(at) + (index + row.age) * 60_000).toISOString(),
@@ -283,6 +286,7 @@ function expectedPlan(items: readonly ExportSource[]) {
     recurrence: i.recurrence ?? null,
     assigned_to: i.assigned_to,
     series_uuid: i.series_uuid ?? null,
+    time_zone: i.time_zone ?? 'UTC',
   }));
 }
 
@@ -360,6 +364,28 @@ describe('export identity', () => {
       [1, 'Its reminder “tomorrow at 9” is not a date and time: left out'],
       [2, expect.stringMatching(/^Its repeat rule cannot be used \(In a monthly rule/)],
       [3, 'Its repeat rule cannot be used (A repeating item needs a due date.): left out'],
+    ]);
+  });
+
+  it('reads an item’s time zone, leaving out and listing one that is not an IANA name (export identity)', () => {
+    const doc = {
+      format: 'outpost',
+      version: 1,
+      user: null,
+      items: [
+        { uuid: uuidV5('z1', IMPORT_NAMESPACE), type: 'todo', title: 'z1', time_zone: 'Australia/Sydney' },
+        { uuid: uuidV5('z2', IMPORT_NAMESPACE), type: 'todo', title: 'z2', time_zone: 'Mars/Olympus' },
+        { uuid: uuidV5('z3', IMPORT_NAMESPACE), type: 'todo', title: 'z3' },
+      ],
+    };
+    const plan = parseImport(JSON.stringify(doc), { fileName: 'z.json', userId: 0 });
+    expect(plan.items.map((i) => [i.title, i.time_zone])).toEqual([
+      ['z1', 'Australia/Sydney'],
+      ['z2', null],
+      ['z3', null],
+    ]);
+    expect(plan.warnings.map((w) => [w.line, w.reason])).toEqual([
+      [2, 'Its time zone “Mars/Olympus” is not an IANA time zone: left out'],
     ]);
   });
 });

@@ -3,6 +3,7 @@ import { v5 as uuidV5 } from 'uuid';
 import { ALLOWED_PARENT_TYPES } from './hierarchy';
 import { DESCRIPTION_MAX_LENGTH, ITEM_TYPES, type ItemStatus, type ItemType, TITLE_MAX_LENGTH } from './item';
 import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
+import { DEFAULT_TIME_ZONE, normalizeTimeZone } from './timeZone';
 
 /**
  * Outpost's export and import (ARCHITECTURE §5): the Outpost JSON document (as GET /api/export), the
@@ -35,6 +36,7 @@ export const CSV_COLUMNS = [
   'recurrence',
   'assigned_to',
   'series_uuid',
+  'time_zone',
 ] as const;
 
 /** The fields of an item an export carries. */
@@ -52,15 +54,19 @@ export interface ExportSource {
   remind_at?: string | null;
   recurrence?: string | null;
   series_uuid?: string | null;
+  /** Absent on items from before the field: they read as UTC. */
+  time_zone?: string | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
 }
 
-export interface ExportItem extends Omit<ExportSource, 'remind_at' | 'recurrence' | 'series_uuid'> {
+export interface ExportItem
+  extends Omit<ExportSource, 'remind_at' | 'recurrence' | 'series_uuid' | 'time_zone'> {
   remind_at: string | null;
   recurrence: string | null;
   series_uuid: string | null;
+  time_zone: string;
   parent_uuid: string | null;
 }
 
@@ -181,6 +187,7 @@ export function exportDocument(
         remind_at: i.remind_at ?? null,
         recurrence: i.recurrence ?? null,
         series_uuid: i.series_uuid ?? null,
+        time_zone: i.time_zone ?? DEFAULT_TIME_ZONE,
         created_at: i.created_at,
         updated_at: i.updated_at,
         completed_at: i.completed_at,
@@ -226,6 +233,7 @@ export function exportCsv(items: readonly ExportSource[]): string {
       recurrence: i.recurrence ?? '',
       assigned_to: i.assigned_to === null ? '' : String(i.assigned_to),
       series_uuid: i.series_uuid ?? '',
+      time_zone: i.time_zone ?? DEFAULT_TIME_ZONE,
     };
     return CSV_COLUMNS.map((c) => cells[c]);
   });
@@ -261,6 +269,8 @@ export interface ImportItem {
   /** Kept as the file has it; the device drops one it cannot assign to (dataTransfer). */
   assigned_to: number | null;
   series_uuid: string | null;
+  /** The IANA zone the file gives; null when it gives none (Todoist, older files): the device's own then. */
+  time_zone: string | null;
 }
 
 export interface ImportProblem {
@@ -434,9 +444,13 @@ function readMore(
     recurrence: string | null;
     assigned_to: string | number | null;
     series_uuid: string | null;
+    time_zone: string | null;
   },
   warn: (reason: string) => void,
-): Pick<ImportItem, 'due_date' | 'end_date' | 'remind_at' | 'recurrence' | 'assigned_to' | 'series_uuid'> {
+): Pick<
+  ImportItem,
+  'due_date' | 'end_date' | 'remind_at' | 'recurrence' | 'assigned_to' | 'series_uuid' | 'time_zone'
+> {
   const given = (v: string | null) => (v === null || v.trim() === '' ? null : v);
   const due = given(raw.due_date);
   const due_date = due === null ? null : readDate(due);
@@ -465,7 +479,19 @@ function readMore(
     warn(`Its assignee “${shorten(assignee)}” is not a user id: left out`);
   const series = given(raw.series_uuid);
   const series_uuid = series !== null && UUID.test(series.trim()) ? series.trim().toLowerCase() : null;
-  return { due_date, end_date, remind_at, recurrence, assigned_to: assigned_to || null, series_uuid };
+  const zone = given(raw.time_zone);
+  const time_zone = zone === null ? null : normalizeTimeZone(zone);
+  if (zone !== null && time_zone === null)
+    warn(`Its time zone “${shorten(zone)}” is not an IANA time zone: left out`);
+  return {
+    due_date,
+    end_date,
+    remind_at,
+    recurrence,
+    assigned_to: assigned_to || null,
+    series_uuid,
+    time_zone,
+  };
 }
 
 /** A line of a file read into an item, before its place among the others is checked. */
@@ -613,6 +639,7 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
         recurrence: textOf(item.recurrence),
         assigned_to: typeof item.assigned_to === 'number' ? item.assigned_to : textOf(item.assigned_to),
         series_uuid: textOf(item.series_uuid),
+        time_zone: textOf(item.time_zone),
       },
       (reason) => warnings.push({ line, text: label, reason }),
     );
@@ -735,6 +762,7 @@ function parseOutpostCsv(rows: string[][], header: string[], options: ImportOpti
           recurrence: get('recurrence'),
           assigned_to: get('assigned_to'),
           series_uuid: get('series_uuid'),
+          time_zone: get('time_zone'),
         },
         (reason) => warnings.push({ line, text, reason }),
       ),
@@ -753,6 +781,7 @@ const NOTHING_MORE = {
   recurrence: null,
   assigned_to: null,
   series_uuid: null,
+  time_zone: null,
 } as const;
 
 /** Todoist's PRIORITY column: 4 is its p1 (urgent), 1 its p4 (none). */

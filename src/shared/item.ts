@@ -64,6 +64,8 @@ export interface Item {
   recurrence?: string | null;
   /** The uuid of the series' first occurrence, on every later one; null on the first (its own uuid). */
   series_uuid?: string | null;
+  /** The IANA zone whose wall clock a repeating reminder keeps (SYNC.md O5); absent reads as UTC. */
+  time_zone?: string;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
@@ -165,5 +167,6 @@ export const PATCHABLE_FIELDS = [
   'end_date',
   'remind_at',
   'recurrence',
+  'time_zone',
 ] as const;
 export type PatchableField = (typeof PATCHABLE_FIELDS)[number];

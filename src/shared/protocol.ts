@@ -75,6 +75,7 @@ export function createPayload(item: {
   remind_at?: string | null;
   recurrence?: string | null;
   series_uuid?: string | null;
+  time_zone?: string | null;
   uuid: string | null;
 }): Record<string, unknown> {
   return {
@@ -89,6 +90,7 @@ export function createPayload(item: {
     remind_at: item.remind_at ?? null,
     recurrence: item.recurrence ?? null,
     series_uuid: item.series_uuid ?? null,
+    time_zone: item.time_zone ?? null,
     uuid: item.uuid,
   };
 }

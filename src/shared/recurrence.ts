@@ -1,6 +1,7 @@
 import { v5 as uuidV5 } from 'uuid';
 import type { ItemType } from './item';
 import { formatRecurrence, parseRecurrence, type RecurrenceRule, ruleDateAfter } from './recurrenceRule';
+import { DEFAULT_TIME_ZONE, shiftWallClock } from './timeZone';
 
 /**
  * The next occurrence of a repeating item (ARCHITECTURE §5, SYNC.md O1). One pure function that the
@@ -20,6 +21,8 @@ export interface OccurrenceSource {
   due_date: string | null;
   remind_at: string | null;
   recurrence: string | null;
+  /** The IANA zone whose wall clock the reminder keeps (O5); absent or null reads as UTC. */
+  time_zone?: string | null;
 }
 
 /** The create of the next occurrence: a pending item with its derived uuid. */
@@ -35,6 +38,7 @@ export interface NextOccurrence {
   due_date: string;
   remind_at: string | null;
   recurrence: string;
+  time_zone: string;
 }
 
 const utcDay = (date: string) => new Date(`${date}T00:00:00Z`);
@@ -58,7 +62,8 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
   const due = nextDueDate(parsed.rule, item.due_date);
   if (due === null) return null;
   const series = item.series_uuid ?? item.uuid;
-  const shift = utcDay(due).getTime() - utcDay(item.due_date).getTime();
+  const days = Math.round((utcDay(due).getTime() - utcDay(item.due_date).getTime()) / 86_400_000);
+  const zone = item.time_zone ?? DEFAULT_TIME_ZONE;
   const { count } = parsed.rule;
   return {
     uuid: occurrenceUuid(series, due),
@@ -70,7 +75,10 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
     parent_id: item.parent_id,
     assigned_to: item.assigned_to,
     due_date: due,
-    remind_at: item.remind_at === null ? null : new Date(Date.parse(item.remind_at) + shift).toISOString(),
+    // Same local time the same number of days on (O5): a fixed shift in ms would move it an hour
+    // whenever a daylight-saving change lies between the two dates.
+    remind_at: item.remind_at === null ? null : shiftWallClock(item.remind_at, days, zone),
     recurrence: formatRecurrence({ ...parsed.rule, count: count === null ? null : count - 1 }),
+    time_zone: zone,
   };
 }

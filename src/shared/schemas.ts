@@ -11,6 +11,7 @@ import {
 } from './item';
 import { formatRecurrence, parseRecurrence } from './recurrenceRule';
 import { isBlankTitle, isStorableText, unstorableTextMessage } from './text';
+import { DEFAULT_TIME_ZONE, normalizeTimeZone } from './timeZone';
 
 /**
  * Free text from a request or a form: a string PostgreSQL can store as it is. A NUL (U+0000) fails
@@ -121,6 +122,25 @@ const recurrenceField = z
     return formatRecurrence(parsed.rule);
   });
 
+/**
+ * The IANA time zone whose wall clock a repeating reminder keeps (ARCHITECTURE §4, SYNC.md O5), in
+ * the engine's spelling; null or empty means the default, UTC.
+ */
+const timeZoneField = z
+  .union([z.string(), z.null()], { error: 'The time zone must be text.' })
+  .transform((v, ctx) => {
+    if (v === null || v.trim() === '') return DEFAULT_TIME_ZONE;
+    const zone = normalizeTimeZone(v);
+    if (zone === null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Must be an IANA time zone name, such as America/New_York, Europe/Berlin or UTC.',
+      });
+      return z.NEVER;
+    }
+    return zone;
+  });
+
 /** A title of nothing but white space and invisible characters (zero-width spaces…) counts as empty. */
 export const titleSchema = text('The title', 'The title is required.')
   .trim()
@@ -150,6 +170,7 @@ export const itemCreateSchema = z.strictObject({
   end_date: dateField.optional(),
   remind_at: instantField.optional(),
   recurrence: recurrenceField.optional(),
+  time_zone: timeZoneField.optional(),
   // Set on a next occurrence only (its series' first uuid); see shared/recurrence.ts.
   series_uuid: z.union([z.uuid('Must be a UUID.'), z.null()]).optional(),
   uuid: z.uuid('Must be a UUID.').optional(),
@@ -194,6 +215,7 @@ export const itemPatchSchema = z
     end_date: dateField.optional(),
     remind_at: instantField.optional(),
     recurrence: recurrenceField.optional(),
+    time_zone: timeZoneField.optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change.' });
 export type ItemPatchInput = z.input<typeof itemPatchSchema>;

@@ -70,6 +70,8 @@ export const items = pgTable(
     // the next occurrence's uuid derives from both, so every writer creates the same row (§5).
     recurrence: varchar('recurrence', { length: 255 }),
     series_uuid: uuid('series_uuid'),
+    // The IANA zone whose wall clock the next occurrence's reminder keeps (§5, SYNC.md O5).
+    time_zone: varchar('time_zone', { length: 64 }).notNull().default('UTC'),
     ...timestamps,
     completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),

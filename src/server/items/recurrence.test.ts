@@ -85,6 +85,61 @@ describe.each(testEngines())('recurrence (%s)', (engine) => {
     expect(await series(c, todo.uuid!)).toHaveLength(2);
   });
 
+  it('O6: completing a campaign completes its repeating task and todo and brings each its next occurrence, with the uuid a direct completion gives', async () => {
+    const c = await signedIn(harness.app, 'Rita');
+    const campaign = await c.create({ title: 'Home', type: 'campaign' });
+    const task = await c.create({
+      uuid: randomUUID(),
+      title: 'Sweep',
+      type: 'task',
+      parent_id: campaign.id,
+      due_date: '2031-04-01',
+      recurrence: 'FREQ=WEEKLY',
+    });
+    const todo = await c.create({
+      uuid: randomUUID(),
+      title: 'Bins',
+      type: 'todo',
+      parent_id: task.id,
+      due_date: '2031-04-02',
+      recurrence: 'FREQ=DAILY',
+    });
+    const plain = await c.create({ title: 'Once', type: 'todo', parent_id: campaign.id });
+    await c.update(campaign.id, { status: 'completed' });
+    expect((await c.item(todo.id)).status).toBe('completed');
+    expect((await c.item(plain.id)).status).toBe('completed');
+    const nextTask = (await c.get<Paginated<Item>>('/api/items?type=task&per_page=100')).body.data.find(
+      (i) => i.series_uuid === task.uuid,
+    );
+    expect(nextTask).toMatchObject({
+      uuid: occurrenceUuid(task.uuid!, '2031-04-08'),
+      status: 'pending',
+      parent_id: campaign.id,
+      due_date: '2031-04-08',
+    });
+    const nextTodo = (await series(c, todo.uuid!)).find((i) => i.id !== todo.id);
+    expect(nextTodo).toMatchObject({
+      uuid: occurrenceUuid(todo.uuid!, '2031-04-03'),
+      status: 'pending',
+      parent_id: task.id,
+      due_date: '2031-04-03',
+    });
+    // The open occurrences keep their parents open, as after a direct completion.
+    expect((await c.item(task.id)).status).toBe('in_progress');
+    expect((await c.item(campaign.id)).status).toBe('in_progress');
+    // Completing the same task again (after a reopen) makes no second occurrence.
+    await c.update(task.id, { status: 'pending' });
+    await c.update(task.id, { status: 'completed' });
+    expect(
+      (await c.get<Paginated<Item>>('/api/items?type=task&per_page=100')).body.data.filter(
+        (i) => i.series_uuid === task.uuid,
+      ),
+    ).toHaveLength(1);
+    // Each date of the todo's series is one row, whichever completion brought it.
+    const dates = (await series(c, todo.uuid!)).map((i) => i.due_date);
+    expect(new Set(dates).size).toBe(dates.length);
+  });
+
   it('a changed rule applies from the next occurrence on; the completed ones keep theirs', async () => {
     const c = await signedIn(harness.app, 'Rita');
     const first = await c.create({

@@ -7,7 +7,7 @@ import { recordActivity } from '../activity/record';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { unprocessable } from '../http/errors';
-import { visibleTo } from './queries';
+import { findItem, visibleTo } from './queries';
 
 /**
  * Recurrence on the server (ARCHITECTURE §5, SYNC.md O1–O3): the checks on a rule, the owner of an
@@ -79,10 +79,10 @@ export async function createNextOccurrence(
   const [created] = await rows<{ id: number }>(
     tx,
     sql`INSERT INTO items (uuid, series_uuid, recurrence, title, description, type, status, user_id,
-          assigned_to, parent_id, due_date, remind_at)
+          assigned_to, parent_id, due_date, remind_at, time_zone)
         VALUES (${next.uuid}, ${next.series_uuid}, ${next.recurrence}, ${next.title}, ${next.description},
           ${next.type}, ${next.status}, ${completed.user_id}, ${next.assigned_to}, ${next.parent_id},
-          ${next.due_date}, ${next.remind_at})
+          ${next.due_date}, ${next.remind_at}, ${next.time_zone})
         ON CONFLICT (user_id, uuid) DO NOTHING
         RETURNING id`,
   );
@@ -95,4 +95,33 @@ export async function createNextOccurrence(
     metadata: { recurrence: next.recurrence, due_date: next.due_date },
   });
   return created.id;
+}
+
+/**
+ * O6: the next occurrence of every repeating item that a status cascade (or roll-up) just completed,
+ * as a direct completion of each would bring. `ids` are the items the cascade completed; answers the
+ * parents whose new child needs rolling up (null for a top-level occurrence's absent parent is left out).
+ */
+export async function createCascadedOccurrences(
+  tx: Executor,
+  actor: UserRow,
+  ids: readonly number[],
+  rootId: number,
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  // Repeating items are few in any family: one query finds them, then each is read whole.
+  const repeating = await rows<{ id: number }>(
+    tx,
+    sql`SELECT id FROM items WHERE id = ANY(${`{${ids.join(',')}}`}::int[])
+          AND recurrence IS NOT NULL AND due_date IS NOT NULL AND deleted_at IS NULL
+        ORDER BY id`,
+  );
+  const parents: number[] = [];
+  for (const { id } of repeating) {
+    const completed = await findItem(tx, actor.id, id);
+    if (!completed) continue;
+    const created = await createNextOccurrence(tx, actor, completed, rootId);
+    if (created !== null && completed.parent_id !== null) parents.push(completed.parent_id);
+  }
+  return parents;
 }

@@ -13,6 +13,7 @@ import {
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/itemUpdate';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
+import { DEFAULT_TIME_ZONE } from '../../shared/timeZone';
 import {
   type ActivityInput,
   recordActivities as appendActivities,
@@ -26,7 +27,12 @@ import type { WriteResult } from '../http/idempotency';
 import { iso, isoOrNull } from '../http/serialize';
 import { notifyFromActivity, notifyFromRollUp } from '../notifications/record';
 import { findItem, findVisibleItem, ITEM_COLUMNS, type ItemRow, itemJson, visibleTo } from './queries';
-import { assertRecurrence, createNextOccurrence, occurrenceOwner } from './recurrence';
+import {
+  assertRecurrence,
+  createCascadedOccurrences,
+  createNextOccurrence,
+  occurrenceOwner,
+} from './recurrence';
 import { deletedTogether, restoreRefusal } from './trash';
 
 const CHANGE = sql`change_xid = pg_current_xact_id()::text::bigint`;
@@ -439,13 +445,14 @@ const insertItem = prepared(
     remindAt: string | null,
     recurrence: string | null,
     seriesUuid: string | null,
+    timeZone: string,
     completedNow: boolean,
   ) =>
     sql`INSERT INTO items (uuid, title, description, type, status, user_id, assigned_to, parent_id,
-          due_date, end_date, remind_at, recurrence, series_uuid, completed_at)
+          due_date, end_date, remind_at, recurrence, series_uuid, time_zone, completed_at)
         VALUES (${uuid}, ${title}, ${description}, ${type}, ${status},
           ${owner}, ${assignedTo}, ${parentId}, ${dueDate}, ${endDate},
-          ${remindAt}, ${recurrence}, ${seriesUuid},
+          ${remindAt}, ${recurrence}, ${seriesUuid}, ${timeZone},
           CASE WHEN ${completedNow}::boolean THEN now() END)
         ON CONFLICT (user_id, uuid) DO NOTHING
         RETURNING ${ITEM_COLUMNS}`,
@@ -531,6 +538,7 @@ export async function createItem(
       input.remind_at ?? null,
       input.recurrence ?? null,
       input.series_uuid ?? null,
+      input.time_zone ?? DEFAULT_TIME_ZONE,
       status === 'completed',
     ),
   );
@@ -761,6 +769,24 @@ export async function updateItem(
   const [written] = wrote.value;
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
+  // Items the cascade completed bring their next occurrences as a direct completion would (O6).
+  const before = new Map(family.map((n) => [n.id, n.status]));
+  const cascaded = [...plan]
+    .filter(
+      ([other, change]) => other !== id && change.status === 'completed' && before.get(other) !== 'completed',
+    )
+    .map(([other]) => other);
+  const newParents = await createCascadedOccurrences(tx, actor, cascaded, newRoot);
+  if (newParents.length > 0) {
+    const grown = await loadFamilies(tx, [newRoot]);
+    const rollUp = planStatusChanges(
+      grown.map(toStatusNode),
+      new Map(),
+      new Date().toISOString(),
+      newParents,
+    );
+    await applyStatusPlan(tx, actor, grown, rollUp, null);
+  }
   // Completing an occurrence brings the next one, in this transaction (§5 Recurrence, SYNC.md O1);
   // the answer is then read back, since the new child moves the parent's counts. An item that does
   // not repeat brings none (createNextOccurrence needs a rule and a due date): its answer is built below.
@@ -778,7 +804,7 @@ export async function updateItem(
 
   // A move or a new assignee changes the people and parent shown: read those back. Otherwise the
   // answer is the item read under the lock with what the UPDATE returned and the roll-up decided.
-  if (changed.parent_id || changed.assigned_to || !written) {
+  if (changed.parent_id || changed.assigned_to || !written || newParents.length > 0) {
     return { status: 200, body: await findItem(tx, actor.id, id), formerViewers };
   }
   const children = family.filter((n) => n.parent_id === id);
@@ -791,6 +817,7 @@ export async function updateItem(
     end_date: written.end_date,
     remind_at: isoOrNull(written.remind_at),
     recurrence: written.recurrence,
+    time_zone: written.time_zone,
     updated_at: iso(written.updated_at),
     completed_at: isoOrNull(written.completed_at),
     version: written.version,

@@ -395,4 +395,87 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
       (await onServer(d, todo.uuid!)).sort((a, b) => (a.due_date ?? '').localeCompare(b.due_date ?? '')),
     ).toEqual(expected);
   });
+
+  /** A campaign holding a weekly task that holds a daily todo, and a todo that does not repeat. */
+  async function repeatingFamily(d: Device) {
+    const { items } = d.client;
+    const campaign = await items.create({ title: 'Home', type: 'campaign' });
+    const task = await items.create({
+      title: 'Sweep',
+      type: 'task',
+      parent_id: campaign.id,
+      due_date: '2031-04-01',
+      recurrence: 'FREQ=WEEKLY',
+    });
+    const todo = await daily(d, task.id);
+    const once = await items.create({ title: 'Once', type: 'todo', parent_id: campaign.id });
+    return { campaign, task, todo, once };
+  }
+
+  it('O6: as a guest, completing a campaign brings its repeating task and todo their next occurrences; undo takes them away', async () => {
+    const d = guest();
+    const { campaign, task, todo, once } = await repeatingFamily(d);
+    await d.client.items.setStatus(campaign.id, 'completed');
+    expect((await series(d, todo.uuid!)).map((i) => [i.due_date, i.status])).toEqual([
+      ['2031-03-01', 'completed'],
+      ['2031-03-02', 'pending'],
+    ]);
+    expect((await series(d, task.uuid!)).map((i) => [i.due_date, i.status])).toEqual([
+      ['2031-04-01', 'in_progress'],
+      ['2031-04-08', 'pending'],
+    ]);
+    expect((await d.client.db.items.get(once.id))?.status).toBe('completed');
+    // The open occurrences keep their campaign open, as after a direct completion.
+    expect((await d.client.db.items.get(campaign.id))?.status).toBe('in_progress');
+    await (await d.client.undo()).undo();
+    expect((await series(d, todo.uuid!)).map((i) => [i.due_date, i.status])).toEqual([
+      ['2031-03-01', 'pending'],
+    ]);
+    expect((await series(d, task.uuid!)).map((i) => [i.due_date, i.status])).toEqual([
+      ['2031-04-01', 'pending'],
+    ]);
+    expect(d.control.requests).toEqual([]);
+  });
+
+  it('O6: as a guest, completing a campaign, reopening it and undoing the reopen leaves one open occurrence per date, none born completed', async () => {
+    const d = guest();
+    const { campaign, task, todo } = await repeatingFamily(d);
+    await d.client.items.setStatus(campaign.id, 'completed');
+    await d.client.items.setStatus(campaign.id, 'pending');
+    await (await d.client.undo()).undo();
+    for (const uuid of [task.uuid!, todo.uuid!]) {
+      const rows = await series(d, uuid);
+      expect(new Set(rows.map((i) => i.due_date)).size).toBe(rows.length);
+      // The newest of each series is open: the series goes on.
+      expect(rows.at(-1)?.status).not.toBe('completed');
+    }
+  });
+
+  it('O6: signed in, a campaign completed offline ends with the same occurrences on the device and the server', async () => {
+    const d = await signedIn('Cascader');
+    const { campaign, task, todo } = await repeatingFamily(d);
+    await settled(d);
+    await d.client.engine.sync();
+    d.goOffline();
+    await d.client.items.setStatus(campaign.id, 'completed');
+    d.goOnline();
+    await settled(d);
+    await d.client.engine.sync();
+    await d.client.engine.sync();
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    const tasksOnServer = (await d.client.api.get<Paginated<Item>>('/items?type=task&per_page=100')).data.data
+      .filter((i) => i.uuid === task.uuid || i.series_uuid === task.uuid)
+      .map((i) => ({ due_date: i.due_date, status: i.status, title: i.title }))
+      .sort((a, b) => (a.due_date ?? '').localeCompare(b.due_date ?? ''));
+    expect(await series(d, task.uuid!)).toEqual(tasksOnServer);
+    expect(tasksOnServer).toHaveLength(2);
+    const todosOnServer = (await onServer(d, todo.uuid!)).sort((a, b) =>
+      (a.due_date ?? '').localeCompare(b.due_date ?? ''),
+    );
+    expect(await series(d, todo.uuid!)).toEqual(todosOnServer);
+    expect(todosOnServer.map((i) => [i.due_date, i.status])).toEqual([
+      ['2031-03-01', 'completed'],
+      ['2031-03-02', 'pending'],
+    ]);
+  });
 });

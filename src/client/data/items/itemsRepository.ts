@@ -8,6 +8,7 @@ import {
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../../shared/itemUpdate';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../../shared/status';
+import { deviceTimeZone } from '../../../shared/timeZone';
 import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { echoable, type LocalEcho } from '../changes/localEcho';
@@ -156,7 +157,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
     label: string,
     before: readonly LocalItem[],
     after: readonly LocalItem[],
-    occurrence?: LocalItem,
+    occurrences: readonly LocalItem[] = [],
   ): Promise<UndoRecord | null> {
     if (options?.record === false) return null;
     // One row edited in place (a title, a date): its parent is the same on both sides, so the undo
@@ -169,14 +170,13 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const [was, is] = await Promise.all([snapshotOf(before, !inPlace), snapshotOf(after, !inPlace)]);
     for (const uuid of was.keys()) if (!is.has(uuid)) is.set(uuid, null);
     // A next occurrence the change created goes with its undo only while nobody has edited it (O4).
-    const steps = inverseSteps(was, is).map((step) =>
-      step.kind === 'delete' && occurrence && step.uuid === occurrence.uuid
-        ? {
-            ...step,
-            unlessEdited: { version: occurrence.version, localVersion: occurrence._localVersion },
-          }
-        : step,
-    );
+    const created = new Map(occurrences.map((o) => [o.uuid, o]));
+    const steps = inverseSteps(was, is).map((step) => {
+      const occurrence = step.kind === 'delete' ? created.get(step.uuid) : undefined;
+      return occurrence
+        ? { ...step, unlessEdited: { version: occurrence.version, localVersion: occurrence._localVersion } }
+        : step;
+    });
     if (steps.length === 0) return null;
     return {
       owner: deps.viewer().userId,
@@ -315,6 +315,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
           remind_at: data.remind_at ?? null,
           recurrence: data.recurrence ?? null,
           series_uuid: data.series_uuid ?? null,
+          // The zone a repeating reminder keeps its wall-clock time in (O5): where it was made.
+          time_zone: data.time_zone ?? deviceTimeZone(),
           created_at: at,
           updated_at: at,
           completed_at: completedAtFor(status, null, at),
@@ -355,8 +357,9 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const early = givenId >= 0 ? givenId : await resolveId(db, givenId);
     // Completing a repeating item steps its rule: the stepping code loads before the
     // transaction, which a dynamic import would otherwise let commit half-way.
+    // Any completion may cascade to or roll up into a repeating item (O6), not only a repeating one's.
     const recurrence =
-      givenPatch.status === 'completed' && (givenPatch.recurrence || (await db.items.get(early))?.recurrence)
+      givenPatch.status === 'completed'
         ? // Not loadable (offline before the chunk was cached): the completion still counts, and the
           // server's next occurrence arrives with the next pull.
           await import('./occurrences').catch(() => null)
@@ -407,14 +410,6 @@ export function createItemsRepository(deps: RepositoryDeps) {
       if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
       const puts = [replacing(next, current), ...[...rolled.values()].filter((i) => i.id !== id)];
       if (deps.echo && puts.length === 1 && echoable(current, next)) settleEcho = deps.echo.announce([next]);
-      const occurrence =
-        recurrence && bringsNextOccurrence(current, next)
-          ? recurrence.nextOccurrence({
-              ...next,
-              recurrence: next.recurrence ?? null,
-              series_uuid: next.series_uuid ?? null,
-            })
-          : null;
       // The edited row as it was is `current`; only rows the roll-up moved are read (a title edit reads none).
       const others = puts.slice(1);
       const touchedBefore = [
@@ -423,10 +418,25 @@ export function createItemsRepository(deps: RepositoryDeps) {
           ? []
           : (await db.items.bulkGet(others.map((i) => i.id))).filter((i): i is LocalItem => !!i)),
       ];
+      // The item itself and every item the cascade or the roll-up completed bring their next
+      // occurrences (O1, O6), as the server does in the completing transaction.
+      const wasById = new Map(touchedBefore.map((i) => [i.id, i]));
+      const occurrences = recurrence
+        ? puts.flatMap((is) => {
+            const was = is.id === id ? current : wasById.get(is.id);
+            if (!was || !bringsNextOccurrence(was, is)) return [];
+            const following = recurrence.nextOccurrence({
+              ...is,
+              recurrence: is.recurrence ?? null,
+              series_uuid: is.series_uuid ?? null,
+            });
+            return following ? [{ completed: is, following }] : [];
+          })
+        : [];
       const label = changeLabel(current, next, changed);
       // Without a next occurrence the undo record is known now: it is stored alongside the rows, so
       // the transaction takes two round trips after its first read, not four.
-      const undo = occurrence ? null : await undoRecordOf(options, label, touchedBefore, puts);
+      const undo = occurrences.length > 0 ? null : await undoRecordOf(options, label, touchedBefore, puts);
       const data: Record<string, unknown> = {};
       for (const f of changed) data[f] = patch[f] ?? null;
       const [queued] = await applyLocalChange(db, {
@@ -449,25 +459,35 @@ export function createItemsRepository(deps: RepositoryDeps) {
             }),
       });
       const entry: QueueEntry | null = queued ?? null;
-      if (!occurrence || !recurrence) return { item: next, entry, extra: null };
-      // After the completion in the queue, so the server has completed it when the create arrives.
-      const added = await recurrence.addOccurrence(db, viewer, next, occurrence, at, entry?.seq ?? 0);
-      // Recorded once the next occurrence is stored, so undoing the completion takes it away too
-      // (unless it is edited by then), and the roll-up it moved is the one the undo puts back.
+      if (occurrences.length === 0 || !recurrence) return { item: next, entry, extra: null };
+      // After the completion in the queue, so the server has completed them when the creates arrive.
       const afterById = new Map(puts.map((i) => [i.id, i]));
       const beforeIds = new Set(touchedBefore.map((i) => i.id));
-      for (const row of added?.rolled ?? []) afterById.set(row.id, row);
-      for (const row of added?.rolledBefore ?? []) if (!beforeIds.has(row.id)) touchedBefore.push(row);
+      const created: LocalItem[] = [];
+      let lastEntry = entry;
+      for (const { completed, following } of occurrences) {
+        // A roll-up by an earlier occurrence may have moved this item's row since: its parent is read anew.
+        const added = await recurrence.addOccurrence(
+          db,
+          viewer,
+          completed,
+          following,
+          at,
+          lastEntry?.seq ?? 0,
+        );
+        if (!added) continue;
+        created.push(added.item);
+        lastEntry = added.entry ?? lastEntry;
+        for (const row of added.rolled) afterById.set(row.id, row);
+        for (const row of added.rolledBefore) if (!beforeIds.has(row.id)) touchedBefore.push(row);
+        for (const row of added.rolledBefore) beforeIds.add(row.id);
+      }
+      // Recorded once the next occurrences are stored, so undoing the completion takes them away too
+      // (unless edited by then), and the roll-up they moved is the one the undo puts back.
       await applyLocalChange(db, {
-        undo: await undoRecordOf(
-          options,
-          label,
-          touchedBefore,
-          [...afterById.values(), ...(added ? [added.item] : [])],
-          added?.item,
-        ),
+        undo: await undoRecordOf(options, label, touchedBefore, [...afterById.values(), ...created], created),
       });
-      return { item: next, entry, extra: added?.entry ?? null };
+      return { item: next, entry, extra: lastEntry === entry ? null : lastEntry };
     });
     const { item, entry, extra } = await written.then(
       (result) => {
@@ -490,9 +510,14 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const { itemPatchSchema } = schemasLoaded ?? (await schemas());
     const parsed = itemPatchSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
+    // A reminder set here keeps its wall-clock time where it was set (O5), as a new item's does.
+    const data =
+      parsed.data.remind_at && !('time_zone' in parsed.data)
+        ? { ...parsed.data, time_zone: deviceTimeZone() }
+        : parsed.data;
     return write(
       id,
-      'parent_id' in input ? { ...parsed.data, parent_id: localRef(rawParent) } : parsed.data,
+      'parent_id' in input ? { ...data, parent_id: localRef(rawParent) } : data,
       undefined,
       options,
     );

@@ -211,6 +211,8 @@ export function createDataTransfer(deps: DataTransferDeps) {
             remind_at: item.remind_at,
             recurrence: item.recurrence,
             series_uuid: item.series_uuid,
+            // A file that names no zone (Todoist, older exports) takes the device's, as a new item does.
+            ...(item.time_zone ? { time_zone: item.time_zone } : {}),
             assigned_to: item.assigned_to,
             parent_id: parentId,
             uuid: item.uuid,
