@@ -80,6 +80,59 @@ test('Ctrl+K keeps what is typed while the dialog loads, ranks by relevance and 
   });
 });
 
+test.describe('Ctrl+K while a page is still loading', () => {
+  // Chunks come from the network here, where the test can slow them, not from the service worker.
+  test.use({ serviceWorkers: 'block' });
+
+  for (const [path, chunk, heading] of [
+    ['/queue', 'QueuePage', 'Queue'],
+    ['/my-list', 'MyListPage', 'My List'],
+    ['/preferences', 'PreferencesPage', 'Preferences'],
+  ] as const) {
+    test(`opens search and keeps every key typed right after loading ${path}`, async ({ page }) => {
+      const app = await guestHome(page);
+      const word = tag();
+      // The screen's chunk arrives well after the keys below, as on a slow phone network.
+      await page.route(new RegExp(`/${chunk}-[^/]*\\.js$`), async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        await route.continue();
+      });
+      await page.goto(path, { waitUntil: 'commit' });
+      // As soon as anything of the app has run: the keys go in while the screen is still loading.
+      await page.waitForFunction(() => document.querySelector('script[type="module"]') !== null);
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(word, { delay: 30 });
+      const input = app.searchDialog().getByRole('combobox', { name: 'Search items' });
+      await expect(input).toHaveValue(word);
+      await expect(input).toBeFocused();
+      // The open dialog hides the page from the accessibility tree; the screen is drawn behind it.
+      await expect(page.getByRole('heading', { name: heading, level: 1, includeHidden: true })).toBeVisible();
+      // The screen arriving takes neither the dialog nor the focus away.
+      await page.keyboard.type('z');
+      await expect(input).toHaveValue(`${word}z`);
+    });
+  }
+
+  test('opens search and keeps every key typed right after a click on a nav link', async ({ page }) => {
+    const app = await guestHome(page);
+    const word = tag();
+    await page.route(/\/ActivePage-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await route.continue();
+    });
+    const nav = page.getByRole('navigation', { name: 'Main' }).filter({ visible: true });
+    await nav.getByRole('link', { name: 'Active', exact: true }).click();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type(word, { delay: 30 });
+    const input = app.searchDialog().getByRole('combobox', { name: 'Search items' });
+    await expect(input).toHaveValue(word);
+    await expect(page.getByRole('heading', { name: 'Active', level: 1, includeHidden: true })).toBeVisible();
+    await page.keyboard.type('z');
+    await expect(input).toHaveValue(`${word}z`);
+    await expect(input).toBeFocused();
+  });
+});
+
 test('lists: one tab stop per list, arrows and j/k move, Enter renames a todo, the actions menu from the row; focus stays on a row after a rename and a delete', async ({
   page,
 }) => {

@@ -51,3 +51,31 @@
     document.head.append(link);
   }
 })();
+
+// Holds Ctrl/Cmd+K and the keys typed after it until the app's own shortcut handler listens
+// (src/client/search/typeahead.ts takeEarlyKeys): pressed while the page still loads, before any of
+// the app's code has run, they would otherwise be lost.
+(() => {
+  const held = { open: false, typed: '' };
+  const onKey = (event) => {
+    if ((event.metaKey || event.ctrlKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+      event.preventDefault();
+      held.open = !held.open;
+      held.typed = '';
+      return;
+    }
+    if (!held.open || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    if (event.key === 'Escape') {
+      held.open = false;
+      held.typed = '';
+    } else if (event.key === 'Backspace') held.typed = held.typed.slice(0, -1);
+    else if (event.key.length === 1) held.typed += event.key;
+    else return;
+    event.preventDefault();
+  };
+  addEventListener('keydown', onKey, true);
+  window.__outpostEarlyKeys = () => {
+    removeEventListener('keydown', onKey, true);
+    return held;
+  };
+})();

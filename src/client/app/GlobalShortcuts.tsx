@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { createStore } from 'zustand/vanilla';
-import { cancelTypeahead, startTypeahead } from '../search/typeahead';
+import { cancelTypeahead, startTypeahead, takeEarlyKeys } from '../search/typeahead';
 import { uiStore } from '../stores/uiStore';
 import { pageDoor } from './door';
 
@@ -103,6 +103,12 @@ export function useGlobalShortcuts(): void {
       }
     };
     window.addEventListener('keydown', onKey);
+    // Search asked for while the page was still loading opens now, with what was typed since (P16).
+    const early = takeEarlyKeys();
+    if (early.open) {
+      startTypeahead(early.typed);
+      uiStore.getState().setSearchOpen(true);
+    }
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 }

@@ -30,9 +30,9 @@ function stop() {
 }
 
 /** Starts holding keys (Ctrl/Cmd+K opened the dialog). Gives up after a few seconds (chunk failed). */
-export function startTypeahead(): void {
+export function startTypeahead(already = ''): void {
   if (capturing || typeof window === 'undefined') return;
-  typed = '';
+  typed = already;
   capturing = true;
   window.addEventListener('keydown', onKey, true);
   timer = setTimeout(stop, 8000);
@@ -50,4 +50,22 @@ export function takeTypeahead(): string {
 export function cancelTypeahead(): void {
   stop();
   typed = '';
+}
+
+declare global {
+  interface Window {
+    /** Set by public/theme-init.js: stops its early listener and answers what it held. */
+    __outpostEarlyKeys?: () => { open: boolean; typed: string };
+  }
+}
+
+/**
+ * Ctrl/Cmd+K and the keys after it pressed before the app listened (public/theme-init.js holds them
+ * from the first byte of the page): whether search was asked for, and what was typed. Once only.
+ */
+export function takeEarlyKeys(): { open: boolean; typed: string } {
+  if (typeof window === 'undefined' || !window.__outpostEarlyKeys) return { open: false, typed: '' };
+  const held = window.__outpostEarlyKeys();
+  window.__outpostEarlyKeys = undefined;
+  return held;
 }
