@@ -56,6 +56,7 @@ describe('queue entry kinds', () => {
         'remind_at',
         'series_uuid',
         'status',
+        'time_zone',
         'title',
         'type',
         'uuid',

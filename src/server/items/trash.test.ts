@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import {
@@ -12,6 +13,7 @@ import type { ActivityEntry, Item, Paginated } from '../../shared/item';
 import type { TrashEntry } from '../../shared/trash';
 import { sql } from '../db/client';
 import { sweepExpired } from '../maintenance/sweep';
+import { EXPORT_CHUNK_ROWS } from './trash';
 
 describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;
@@ -273,6 +275,27 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
     expect(res.body.items[2]).toMatchObject({ parent_uuid: task.uuid, status: 'completed', title: 'Books' });
   });
 
+  it('exports more items than one chunk reads, each once, in the order they were made (F0)', async () => {
+    const owner = await signedIn(harness.app, 'Many');
+    const made: string[] = [];
+    // Two chunks and a bit: the chunk boundary falls inside items made in the same instant.
+    const total = EXPORT_CHUNK_ROWS * 2 + 17;
+    for (let start = 0; start < total; start += 200) {
+      const items = Array.from({ length: Math.min(200, total - start) }, (_, n) => ({
+        uuid: randomUUID(),
+        title: `Item ${start + n}`,
+        type: 'todo' as const,
+      }));
+      made.push(...items.map((i) => i.uuid));
+      const res = await owner.post('/api/items/batch', { items });
+      expect(res.status, res.text).toBe(201);
+    }
+    const res = await owner.get<ExportDocument>('/api/export');
+    expect(res.status).toBe(200);
+    expect(res.body.items).toHaveLength(total);
+    expect(new Set(res.body.items.map((i) => i.uuid))).toEqual(new Set(made));
+  });
+
   it('exports every field a person set, and reading the export gives each back (export identity)', async () => {
     const owner = await signedIn(harness.app, 'Fields');
     const task = await owner.create({ title: 'Water', type: 'task', end_date: '2031-06-30' });
@@ -286,6 +309,7 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
       remind_at: '2031-05-05T07:30:00.000Z',
       recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
       assigned_to: owner.user?.id,
+      time_zone: 'America/New_York',
     });
     const res = await owner.get<ExportDocument>('/api/export');
     expect(res.body.items.find((i) => i.uuid === todo.uuid)).toMatchObject({
@@ -311,6 +335,7 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
         recurrence: null,
         assigned_to: null,
         series_uuid: null,
+        time_zone: 'UTC',
       },
       {
         uuid: todo.uuid,
@@ -325,6 +350,7 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
         recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
         assigned_to: owner.user?.id,
         series_uuid: null,
+        time_zone: 'America/New_York',
       },
     ]);
   });

@@ -1,13 +1,13 @@
 import type { SQL } from 'drizzle-orm';
 import { hierarchyError } from '../../shared/hierarchy';
-import { type ExportDocument, exportDocument } from '../../shared/importExport';
+import { type ExportDocument, type ExportSource, exportDocument } from '../../shared/importExport';
 import { type Item, type ItemType, paginated } from '../../shared/item';
 import { TRASH_KEEP_DAYS, type TrashEntry } from '../../shared/trash';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { HttpError, notFound, unprocessable } from '../http/errors';
-import { iso } from '../http/serialize';
-import { ITEM_FROM, selectItems, visibleTo } from './queries';
+import { iso, isoOrNull } from '../http/serialize';
+import { ITEM_COLUMNS, ITEM_FROM, selectItems, visibleTo } from './queries';
 
 const KEPT = sql`now() - make_interval(days => ${TRASH_KEEP_DAYS})`;
 
@@ -139,13 +139,62 @@ export async function listTrash(db: Executor, userId: number, page: number, perP
   return paginated(data, page, perPage, total);
 }
 
-/** Every live item `user` sees, as Outpost JSON (the same document a device exports offline). */
+/** Rows an export reads per query: between two, the embedded database serves other requests (F0). */
+export const EXPORT_CHUNK_ROWS = 1_000;
+
+interface ExportRow {
+  id: number;
+  uuid: string | null;
+  title: string;
+  description: string | null;
+  type: ItemType;
+  status: Item['status'];
+  assigned_to: number | null;
+  parent_id: number | null;
+  due_date: string | null;
+  end_date: string | null;
+  remind_at: unknown;
+  recurrence: string | null;
+  series_uuid: string | null;
+  time_zone: string;
+  created_at: unknown;
+  updated_at: unknown;
+  completed_at: unknown;
+  /** created_at at full precision, for the next chunk's start (ISO strings keep milliseconds only). */
+  created_key: string;
+}
+
+/**
+ * Every live item `user` sees, as Outpost JSON (the same document a device exports offline). Read in
+ * chunks of EXPORT_CHUNK_ROWS in (created_at, id) order, each its own short query over the item's
+ * own columns (no counts, no joins), so a large export never holds the embedded database (F0).
+ */
 export async function exportFor(db: Executor, user: UserRow, now: Date): Promise<ExportDocument> {
-  const items: Item[] = await selectItems(
-    db,
-    user.id,
-    sql`i.deleted_at IS NULL AND ${visibleTo(user.id)}`,
-    sql`ORDER BY i.created_at, i.id`,
-  );
+  const items: ExportSource[] = [];
+  let after: { key: string; id: number } | null = null;
+  for (;;) {
+    const from: SQL = after
+      ? sql`AND (i.created_at, i.id) > (${after.key}::timestamptz, ${after.id})`
+      : sql``;
+    const page: ExportRow[] = await rows<ExportRow>(
+      db,
+      sql`SELECT ${ITEM_COLUMNS}, i.created_at::text AS created_key FROM items i
+          WHERE i.deleted_at IS NULL AND ${visibleTo(user.id)} ${from}
+          ORDER BY i.created_at, i.id LIMIT ${EXPORT_CHUNK_ROWS}`,
+    );
+    for (const r of page)
+      items.push({
+        ...r,
+        remind_at: isoOrNull(r.remind_at),
+        created_at: iso(r.created_at),
+        updated_at: iso(r.updated_at),
+        completed_at: isoOrNull(r.completed_at),
+      });
+    const last = page.at(-1);
+    if (!last || page.length < EXPORT_CHUNK_ROWS) break;
+    after = { key: last.created_key, id: last.id };
+    // Other requests' queries go first before the next chunk.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   return exportDocument(items, { id: user.id, name: user.name }, now);
 }
