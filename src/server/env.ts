@@ -69,6 +69,8 @@ const envSchema = z.object({
   SESSION_CACHE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).default(5000),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(1200),
   RATE_LIMIT_LOGINS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60),
+  /** Most live items one account may own (F0); batches past it are refused. */
+  USER_MAX_ITEMS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(250_000),
   RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: z.coerce
     .number({ error: 'must be a number' })
     .int()
@@ -119,6 +121,11 @@ export interface AppConfig {
    * such write from the address is a 429 until the minute is over. 0 turns the limit off.
    */
   anonymousWritesPerMinute: number;
+  /**
+   * Most live items one account may own (issue 29 F0). Checked where creating is cheap, the batch
+   * (200 a request); single creates are bounded by writesPerMinute.
+   */
+  userMaxItems: number;
   port: number;
   host: string;
   dataDir: string;
@@ -181,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE,
     loginsPerMinute: e.RATE_LIMIT_LOGINS_PER_MINUTE,
     anonymousWritesPerMinute: e.RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE,
+    userMaxItems: e.USER_MAX_ITEMS,
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,

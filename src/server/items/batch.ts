@@ -40,6 +40,8 @@ export async function createItemsBatch(
   tx: Executor,
   actor: UserRow,
   entries: readonly ItemBatchEntry[],
+  /** Most live items the actor may own (AppConfig.userMaxItems, F0). */
+  userMaxItems = Number.POSITIVE_INFINITY,
 ): Promise<WriteResult> {
   const positions = new Map<string, number>();
   entries.forEach((entry, index) => {
@@ -49,6 +51,7 @@ export async function createItemsBatch(
     }
     positions.set(entry.uuid, index);
   });
+  await assertAccountRoom(tx, actor, entries.length, userMaxItems);
   const run = createRun();
   await loadKnownUuids(
     tx,
@@ -96,4 +99,23 @@ export async function createItemsBatch(
   );
   const items = order.map((id) => byId.get(id)).filter((i): i is Item => i !== undefined);
   return { status: created.size > 0 ? 201 : 200, body: { items } };
+}
+
+/**
+ * F0: a 422 when `adding` more items would take the actor past `max` live items of their own. The
+ * count stops at `max` rows, so it costs no more than the cap however many items there are.
+ */
+async function assertAccountRoom(tx: Executor, actor: UserRow, adding: number, max: number): Promise<void> {
+  if (!Number.isFinite(max)) return;
+  const [row] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM (
+          SELECT 1 FROM items WHERE user_id = ${actor.id} AND deleted_at IS NULL LIMIT ${max}) t`,
+  );
+  if ((row?.n ?? 0) + adding > max) throw unprocessable({ items: [accountFullMessage(max)] });
+}
+
+/** What a person is told when their account holds the most items it may. */
+export function accountFullMessage(max: number): string {
+  return `Your account holds the most items it may (${max.toLocaleString('en-US')}). Delete some to add more.`;
 }

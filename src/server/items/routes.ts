@@ -113,7 +113,12 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
   app.post('/items/batch', async (request, reply) => {
     const user = currentUser(request);
     const { items } = parseOrThrow(itemBatchSchema, request.body);
-    return send(reply, await runWrite(app, request, user.id, (tx) => createItemsBatch(tx, user, items)));
+    return send(
+      reply,
+      await runWrite(app, request, user.id, (tx) =>
+        createItemsBatch(tx, user, items, app.config.userMaxItems),
+      ),
+    );
   });
 
   app.patch('/items/:id', async (request, reply) => {
