@@ -235,7 +235,11 @@ function countCalls(proto: object, label: string, names: string[]): void {
     const target = proto as Record<string, (...args: unknown[]) => unknown>;
     const original = target[name]!;
     target[name] = function (this: unknown, ...args: unknown[]) {
-      if (counting) idbCalls.set(`${label}.${name}`, (idbCalls.get(`${label}.${name}`) ?? 0) + 1);
+      if (counting) {
+        // Stores are named, so the profile tells which store a write's extra requests go to.
+        const key = `${label === 'store' ? `store(${(this as IDBObjectStore).name})` : label}.${name}`;
+        idbCalls.set(key, (idbCalls.get(key) ?? 0) + 1);
+      }
       return original.apply(this, args);
     };
   }
