@@ -51,6 +51,11 @@ const BENCHMARKS: Benchmark[] = [
     about: 'issue 29 P19: a signed-in import of 2,000 items vs the guest upgrade of the same: ≤ 2×',
   },
   {
+    name: 'quick-add',
+    file: './quickAdd.ts',
+    about: 'issue 32: the quick-add reader per keystroke (chrono-node and our grammar): median < 1 ms',
+  },
+  {
     name: 'cascade',
     file: './cascade.ts',
     about:

@@ -140,3 +140,22 @@ export function shiftWallClock(instant: string, days: number, zone: string | nul
 export function wallClockOf(instant: string, zone: string | null | undefined): string {
   return new Date(wallClock(Date.parse(instant), usableZone(zone))).toISOString().slice(0, 23);
 }
+
+/**
+ * The instant (ISO 8601 UTC) at which `zone`'s clocks show `date` (YYYY-MM-DD) at `hour`:`minute`;
+ * a skipped time gives the moment the clocks jump, a repeated one the first of the two.
+ */
+export function instantAt(
+  date: string,
+  hour: number,
+  minute: number,
+  zone: string | null | undefined,
+): string {
+  const local = Date.parse(`${date}T00:00:00Z`) + (hour * 60 + minute) * 60_000;
+  return new Date(instantOfWallClock(local, usableZone(zone))).toISOString();
+}
+
+/** The zone's offset from UTC at `instant` (ISO 8601), in minutes (positive east of Greenwich). */
+export function offsetMinutesAt(instant: string, zone: string | null | undefined): number {
+  return Math.round(offsetAt(Date.parse(instant), usableZone(zone)) / 60_000);
+}
