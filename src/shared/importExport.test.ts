@@ -638,6 +638,40 @@ describe('Todoist CSV', () => {
     ]);
   });
 
+  it('reads dates in words and repeats the way quick add does when it knows when and where it reads', () => {
+    const file = [
+      'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE',
+      'task,Blue ones,,1,1,Sam (1),,tomorrow,en,UTC',
+      'task,Mow,,1,1,Sam (1),,every day,en,UTC',
+      'task,Stand-up,,1,1,Sam (1),,every weekday at 9am,en,UTC',
+      'task,Order,,1,1,Sam (1),,in 5 days,en,UTC',
+      'task,Gift,,1,1,Sam (1),,4 Jan,en,UTC',
+      'task,Odd,,1,1,Sam (1),,every other blursday,en,UTC',
+    ].join('\n');
+    // Wednesday 25 November 2026, 10:00 in New York.
+    const plan = parseImport(file, {
+      fileName: 'Home.csv',
+      userId: 0,
+      now: new Date('2026-11-25T15:00:00Z'),
+      timeZone: 'America/New_York',
+    });
+    const read = Object.fromEntries(
+      plan.items.map((i) => [i.title, [i.due_date, i.recurrence, i.remind_at]] as const),
+    );
+    expect(read).toMatchObject({
+      'Blue ones': ['2026-11-26', null, null],
+      Mow: ['2026-11-25', 'FREQ=DAILY', null],
+      'Stand-up': ['2026-11-26', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', '2026-11-26T14:00:00.000Z'],
+      Order: ['2026-11-30', null, null],
+      Gift: ['2027-01-04', null, null],
+      Odd: [null, null, null],
+    });
+    // Only what it could not read is listed.
+    expect(plan.warnings.map((w) => `${w.line}: ${w.reason}`)).toEqual([
+      '7: Repeating date “every other blursday” not imported: set the repeat on the item',
+    ]);
+  });
+
   it('lists a deadline, an assignee and a duration, and a note cut to fit', () => {
     const file = [
       'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG',

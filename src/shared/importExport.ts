@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
 import { ALLOWED_PARENT_TYPES } from './hierarchy';
 import { DESCRIPTION_MAX_LENGTH, ITEM_TYPES, type ItemStatus, type ItemType, TITLE_MAX_LENGTH } from './item';
+import { readQuickAdd } from './quickAdd';
 import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
 import { DEFAULT_TIME_ZONE, normalizeTimeZone } from './timeZone';
 
@@ -300,6 +301,12 @@ export interface ImportOptions {
   fileName: string;
   /** Who imports: 0 for a guest. An Outpost JSON of another account gets derived uuids. */
   userId: number;
+  /**
+   * When and where the file is read: Todoist's dates in words ('every day', '4 Jan', 'in 5 days')
+   * count from `now` in `timeZone` (the quick-add reader). Without them only calendar dates are read.
+   */
+  now?: Date;
+  timeZone?: string;
 }
 
 const shorten = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
@@ -784,6 +791,25 @@ const NOTHING_MORE = {
   time_zone: null,
 } as const;
 
+const NO_DATE = { due_date: null, remind_at: null, recurrence: null } as const;
+
+/**
+ * Todoist's DATE: a calendar date, or (with `now` and `timeZone`) words the quick-add reader takes
+ * whole ('every day', 'every mon at 9am', '4 Jan', 'in 5 days'); anything else reads as none.
+ */
+function todoistDate(
+  text: string,
+  options: ImportOptions,
+): { due_date: string | null; remind_at: string | null; recurrence: string | null } {
+  const date = readDate(text);
+  if (date !== null || text === '') return { ...NO_DATE, due_date: date };
+  if (!options.now || !options.timeZone) return NO_DATE;
+  const reading = readQuickAdd(text, { now: options.now, timeZone: options.timeZone });
+  const onlyWhen = reading.parts.every((p) => p.kind === 'date' || p.kind === 'repeat');
+  if (reading.title !== '' || !onlyWhen || reading.due_date === null) return NO_DATE;
+  return { due_date: reading.due_date, remind_at: reading.remind_at, recurrence: reading.recurrence };
+}
+
 /** Todoist's PRIORITY column: 4 is its p1 (urgent), 1 its p4 (none). */
 const TODOIST_PRIORITY: Record<string, string> = { '4': 'p1', '3': 'p2', '2': 'p3' };
 
@@ -884,7 +910,7 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
     const asTodo = kind === 'task' && Number.isFinite(indent) && indent > 1 && lastTask !== null;
     const parent = asTodo ? lastTask! : campaign;
     const type: ItemType = asTodo ? 'todo' : 'task';
-    const dueDate = kind === 'task' ? readDate(getNamed('date')) : null;
+    const when = kind === 'task' ? todoistDate(getNamed('date'), options) : NO_DATE;
     const item: ImportItem = {
       uuid: csvUuid(source, parent.uuid, type, content, seen),
       parent_uuid: parent.uuid,
@@ -892,9 +918,10 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       ...fitText(content, get(cDesc) || null),
       status: 'pending',
       ...NOTHING_MORE,
-      due_date: dueDate,
+      // The device's own zone is the item's (time_zone null): the words were read in it.
+      ...when,
     };
-    const reasons = kind === 'task' ? todoistLeftOut(getNamed, dueDate !== null) : [];
+    const reasons = kind === 'task' ? todoistLeftOut(getNamed, when.due_date !== null) : [];
     if (asTodo && indent > 2) {
       reasons.push(
         `Indent ${indent} flattened: a todo under “${shorten(parent.title)}” (Outpost has three levels)`,

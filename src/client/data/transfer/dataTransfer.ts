@@ -15,6 +15,7 @@ import {
 } from '../../../shared/importExport';
 import type { UserSummary } from '../../../shared/item';
 import { parseRecurrence } from '../../../shared/recurrenceRule';
+import { deviceTimeZone } from '../../../shared/timeZone';
 import type { ItemsRepository } from '../items/itemsRepository';
 import type { OutpostDb } from '../store/db';
 import type { LocalItem, Viewer } from '../store/types';
@@ -110,7 +111,13 @@ export function createDataTransfer(deps: DataTransferDeps) {
       existing: 0,
     };
     if (problem) return empty;
-    const parsed = parseImport(await file.text(), { fileName: file.name, userId: deps.viewer().userId });
+    const parsed = parseImport(await file.text(), {
+      fileName: file.name,
+      userId: deps.viewer().userId,
+      // Todoist's dates in words count from now, where this device is.
+      now: new Date(),
+      timeZone: deviceTimeZone(),
+    });
     const plan = await fitForDevice(parsed);
     const known = await knownUuids(plan.items);
     const fresh = plan.items.filter((i) => !known.has(i.uuid));
