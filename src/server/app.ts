@@ -8,6 +8,7 @@ import { activityRoutes } from './activity/routes';
 import { authRoutes } from './auth/routes';
 import { type SmsProvider, smsProviderFor } from './auth/sms';
 import { seedSampleUsers } from './auth/users';
+import { calendarRoutes } from './calendar/routes';
 import { contactsRoutes } from './contacts/routes';
 import { type Database, openDatabase, sql } from './db/client';
 import { type AppConfig, loadConfig, type TrustProxy } from './env';
@@ -189,6 +190,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(contactsRoutes, { prefix: '/api' });
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
+  await app.register(calendarRoutes);
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());

@@ -263,3 +263,16 @@ export const reminderClaims = pgTable(
   },
   (t) => [primaryKey({ name: 'reminder_claims_pk', columns: [t.item_id, t.remind_at] })],
 );
+
+/** Calendar feed (ARCHITECTURE §4): one secret URL a person, kept as the SHA-256 of its token. */
+export const calendarTokens = pgTable(
+  'calendar_tokens',
+  {
+    user_id: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('calendar_tokens_hash_key').on(t.token_hash)],
+);
