@@ -9,6 +9,7 @@ import { PushPreferences } from '../notifications/PushPreferences';
 import { onboardingStore } from '../stores/onboardingStore';
 import { connectionOf } from '../stores/syncStatusStore';
 import { THEMES, type Theme, useTheme } from '../stores/themeStore';
+import { CalendarSection } from './CalendarSection';
 
 const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
   light: { label: 'Light', icon: <Sun /> },
@@ -169,6 +170,8 @@ export default function PreferencesPage() {
           </p>
         </Section>
       ) : null}
+
+      {user ? <CalendarSection /> : null}
 
       <Section id="pref-contacts" title="Contacts" description="Find the people you know who use Outpost.">
         <Button variant="outline" onClick={() => navigate('/contacts')}>

@@ -28,6 +28,9 @@ export const commands = {
   /** The signed-in user's mutual contacts. */
   'server.mutuals': async (c: ServerContext) =>
     (await c.api.get<{ mutuals: Mutual[] }>('/contacts/mutuals')).data.mutuals,
+  /** Makes the signed-in user's secret calendar feed URL; the one made before stops working. */
+  'server.calendarUrl': async (c: ServerContext): Promise<string> =>
+    (await c.api.post<{ url: string }>('/calendar/token', {})).data.url,
   /** Which sign-in flow the server wants. */
   'server.authMode': async (c: ServerContext): Promise<AuthMode> => {
     const { data } = await c.api.get<{ mode?: unknown }>('/auth/mode');
