@@ -83,6 +83,7 @@ const SHARED_PACKAGES = [
   'uuid',
   'chrono-node',
   'fractional-indexing',
+  'jittered-fractional-indexing',
 ];
 const UI_PACKAGES = ['react', 'react-dom', 'radix-ui', 'lucide-react', 'react-router'];
 const CLIENT_PACKAGES = [
