@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { makeMutual, signedIn, TestClient } from '../../../testkit/testClient';
+import { FEED_NOT_FOUND } from './routes';
 
 /** The feed read by an independent RFC 5545 parser (ical.js, Mozilla's): its events by UID. */
 function parsedEvents(body: string) {
@@ -104,7 +105,7 @@ describe.each(testEngines())('calendar feed (%s)', (engine) => {
     );
     for (const answer of answers) {
       expect(answer.status).toBe(404);
-      expect(answer.text).toBe('Not found');
+      expect(answer.body).toEqual({ message: FEED_NOT_FOUND });
     }
   });
 

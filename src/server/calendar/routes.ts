@@ -8,6 +8,10 @@ import { hashToken } from '../http/session';
 /** Most events one feed lists: the newest due dates first, far more than any calendar shows. */
 export const FEED_MAX_EVENTS = 5_000;
 
+/** What every URL that is not a live feed answers (404), whatever was wrong with it. */
+export const FEED_NOT_FOUND =
+  'This calendar link is no longer valid. Make a new one in Outpost’s Preferences.';
+
 /** 128 random bits as base64url (22 characters): nobody guesses a feed URL. */
 const FEED_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 
@@ -33,7 +37,7 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     const match = /^(.+)\.ics$/.exec(request.params.file);
     const token = match?.[1] ?? '';
     // Every URL that is not a live feed gets the same 404, whatever was wrong with it.
-    const notFound = () => reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    const notFound = () => reply.status(404).send({ message: FEED_NOT_FOUND });
     if (!FEED_TOKEN.test(token)) return notFound();
     const [owner] = await rows<{ user_id: number }>(
       db,

@@ -4,6 +4,7 @@ import { idempotencyKeySchema } from '../../shared/schemas';
 import type { Database, Executor } from '../db/client';
 import { pipelined, prepared, rows, sql } from '../db/client';
 import { type ChangeBus, viewersOfChanges } from '../events/changeBus';
+import { outboxSignal } from '../notifications/outboxSignal';
 import { HttpError, unprocessable } from './errors';
 
 /**
@@ -79,7 +80,9 @@ export async function runWrite(
   /** On a pipelined connection: the viewers' read, sent with the record and the COMMIT behind it. */
   let found: Promise<number[]> | null = null;
   // Every write tells the users who see what it changed; the bus delivers only what commits.
+  let used: Executor | null = null;
   const announced = async (tx: Executor) => {
+    used = tx;
     const result = await write(tx);
     formerViewers = result.formerViewers ?? [];
     if (pipelined(tx)) {
@@ -96,6 +99,8 @@ export async function runWrite(
   const outcome = await runRecorded(database, request, userId, announced);
   if (outcome.replayed) return outcome;
   if (found) viewers = [...new Set([...(await found), ...formerViewers])];
+  // Committed: entries it wrote for push count now, before the commit's listeners poke the outbox.
+  outboxSignal.committed(used);
   changes.committed(viewers);
   return outcome;
 }

@@ -1,6 +1,20 @@
 /**
- * Whether this process wrote entries that wait for a push since the outbox last looked. Set inside
- * the writing transaction, read after the commit: without it, every commit on every instance would
- * cost the outbox a query, also for the many users who never subscribed to push.
+ * How many committed transactions of this process wrote entries that wait for a push. A writer marks
+ * its transaction (`mark`, inside it) and counts it once it has committed (`committed`); each outbox
+ * drains when the count moved since it last looked, so a commit that wrote nothing to push costs no
+ * query (most users never subscribe to push). Counted after the commit, never before: a drain set off
+ * by someone else's commit must not take the signal of a transaction whose rows it cannot see yet.
  */
-export const outboxSignal = { pending: false };
+const marked = new WeakSet<object>();
+
+export const outboxSignal = {
+  writes: 0,
+  /** Inside a transaction: it wrote an entry to push. */
+  mark(tx: object): void {
+    marked.add(tx);
+  },
+  /** After `tx` committed: counts it when it was marked (the caller then pokes the outbox). */
+  committed(tx: object | null): void {
+    if (tx && marked.delete(tx)) outboxSignal.writes += 1;
+  },
+};

@@ -246,7 +246,16 @@ describe.each(testEngines())('Web Push on %s', (engine) => {
         ),
       );
       const paths = new Set(subscriptions.map((s) => new URL(s.endpoint).pathname));
-      await eventually(() => receiver.received.filter((r) => paths.has(r.path)).length === 20, 10_000);
+      await eventually(() => receiver.received.filter((r) => paths.has(r.path)).length === 20, 10_000).catch(
+        (e) => {
+          console.log(
+            'DEBUG received',
+            receiver.received.filter((r) => paths.has(r.path)).length,
+            JSON.stringify(receiver.peak),
+          );
+          throw e;
+        },
+      );
       expect(receiver.peak.all).toBeLessThanOrEqual(3);
       expect(receiver.peak.perPath).toBe(1);
     } finally {

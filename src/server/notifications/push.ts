@@ -328,6 +328,8 @@ export class PushOutbox {
   private active = 0;
   private readonly perEndpoint = new Map<string, number>();
   private readonly retries = new Set<ReturnType<typeof setTimeout>>();
+  /** outboxSignal.writes when this outbox last drained for it. */
+  private seenWrites = outboxSignal.writes;
 
   constructor(
     private readonly db: Transactional,
@@ -342,8 +344,8 @@ export class PushOutbox {
    */
   poke(force = false): void {
     if (this.stopped) return;
-    if (!force && !outboxSignal.pending) return;
-    outboxSignal.pending = false;
+    if (!force && outboxSignal.writes === this.seenWrites) return;
+    this.seenWrites = outboxSignal.writes;
     if (force) this.sweepStale = true;
     if (this.running) {
       this.again = true;

@@ -171,5 +171,5 @@ export async function addNotification(
             THEN NULL ELSE now() END)
         RETURNING pushed_at IS NULL AS to_push`,
   );
-  if (inserted?.to_push) outboxSignal.pending = true;
+  if (inserted?.to_push) outboxSignal.mark(tx);
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ItemType } from '../../shared/item';
 import { reminderRecipients } from '../../shared/notifications';
 import { type Executor, rows, sql } from '../db/client';
+import { outboxSignal } from './outboxSignal';
 import { addNotification } from './record';
 
 /** A reminder found this much after its time (the server was down) is still sent; older ones are not. */
@@ -30,7 +31,9 @@ interface DueRow {
 export async function sendDueReminders(db: Transactional, now: Date): Promise<number[]> {
   const notified: number[] = [];
   for (;;) {
+    let used: Executor | null = null;
     const batch = await db.transaction(async (tx) => {
+      used = tx;
       const due = await rows<DueRow>(
         tx,
         sql`SELECT i.id, i.type, i.title, i.user_id, i.assigned_to, i.remind_at FROM items i
@@ -62,6 +65,8 @@ export async function sendDueReminders(db: Transactional, now: Date): Promise<nu
       }
       return due.length;
     });
+    // Committed: the outbox may push what it wrote (the tick's onSent pokes it).
+    outboxSignal.committed(used);
     if (batch < BATCH) return notified;
   }
 }
