@@ -9,7 +9,7 @@ import {
   connectionOf,
   pullProgressLabel,
 } from '../stores/syncStatusStore';
-import { useDoor } from './door';
+import { toast, useDoor } from './door';
 
 /**
  * Offline / Online / 'Online (N pending)' / 'Server unreachable (N pending)' / 'Syncing...': 3 s after
@@ -17,7 +17,7 @@ import { useDoor } from './door';
  * one page shows 'Syncing 45,000 of 100,000' until it ends (L8).
  */
 export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) {
-  const { syncStatus } = useDoor();
+  const { syncStatus, send } = useDoor();
   const online = useStore(syncStatus, (s) => s.online);
   const serverReachable = useStore(syncStatus, (s) => s.serverReachable);
   const syncing = useStore(syncStatus, (s) => s.syncing);
@@ -53,6 +53,46 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
           ? ServerOff
           : Wifi;
 
+  // With changes waiting on a server that did not answer, the badge is a button that tries now (P15)
+  // instead of waiting for the next retry; its text stays the status it shows. Online, a sync is
+  // already on its way, and the badge stays out of the pointer's way.
+  const canSyncNow = visible && !progress && !syncing && pendingCount > 0 && connection === 'unreachable';
+  const syncNow = () => {
+    // The run toasts what it came to (R1); only a failure to start it is said here.
+    send('sync.now').catch(() =>
+      toast({
+        title: 'Sync failed',
+        description: 'Failed to sync items. Please try again.',
+        variant: 'destructive',
+      }),
+    );
+  };
+  const pillClass = cn(
+    'inline-flex h-8 items-center gap-2 rounded-full border px-3 text-xs font-medium shadow-sm',
+    connection === 'online'
+      ? 'border-zinc-200 bg-white text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200'
+      : 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200',
+    canSyncNow &&
+      'pointer-events-auto cursor-pointer outline-none hover:brightness-95 focus-visible:ring-2 focus-visible:ring-indigo-500/60',
+  );
+  const content = (
+    <>
+      <span
+        aria-hidden
+        className={cn(
+          'size-2 rounded-full',
+          connection !== 'online'
+            ? 'bg-amber-500'
+            : pendingCount > 0 || syncing
+              ? 'bg-indigo-500'
+              : 'bg-green-500',
+        )}
+      />
+      <Icon aria-hidden className={cn('size-3.5', syncing && 'animate-spin motion-reduce:animate-none')} />
+      {label}
+    </>
+  );
+
   return (
     <div
       role="status"
@@ -68,31 +108,19 @@ export function ConnectivityBadge({ aboveFab = false }: { aboveFab?: boolean }) 
       )}
     >
       {visible ? (
-        <span
-          className={cn(
-            'inline-flex h-8 items-center gap-2 rounded-full border px-3 text-xs font-medium shadow-sm',
-            connection === 'online'
-              ? 'border-zinc-200 bg-white text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200'
-              : 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200',
-          )}
-        >
-          <span
-            aria-hidden
-            className={cn(
-              'size-2 rounded-full',
-              connection !== 'online'
-                ? 'bg-amber-500'
-                : pendingCount > 0 || syncing
-                  ? 'bg-indigo-500'
-                  : 'bg-green-500',
-            )}
-          />
-          <Icon
-            aria-hidden
-            className={cn('size-3.5', syncing && 'animate-spin motion-reduce:animate-none')}
-          />
-          {label}
-        </span>
+        canSyncNow ? (
+          <button
+            type="button"
+            className={pillClass}
+            onClick={syncNow}
+            aria-label={`${label}. Sync now`}
+            title="Sync now"
+          >
+            {content}
+          </button>
+        ) : (
+          <span className={pillClass}>{content}</span>
+        )
       ) : null}
     </div>
   );
