@@ -1,4 +1,4 @@
-import { generateNKeysBetween, generateKeyBetween as plainKeyBetween } from 'fractional-indexing';
+import { generateNKeysBetween } from 'fractional-indexing';
 import { generateKeyBetween as jitteredKeyBetween } from 'jittered-fractional-indexing';
 
 /**
@@ -34,13 +34,7 @@ export function keyBetween(
 
 /** Keys for `n` new items after `last` (an import, a batch), short and in order, without jitter. */
 export function keysAfter(last: string | null, n: number): string[] {
-  const out: string[] = [];
-  let previous = last;
-  for (let i = 0; i < n; i++) {
-    previous = plainKeyBetween(previous, null);
-    out.push(previous);
-  }
-  return out;
+  return generateNKeysBetween(last, null, n);
 }
 
 /** Orders two items by sort key (code units, not locale), then by uuid: every device agrees. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { calendarFeed, type FeedItem } from '../../shared/calendarFeed';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
+import { iso } from '../http/serialize';
 import { hashToken } from '../http/session';
 
 /** Most events one feed lists: the newest due dates first, far more than any calendar shows. */
@@ -54,7 +55,7 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
           LIMIT ${FEED_MAX_EVENTS}`,
     );
     const feed = calendarFeed(
-      items.map((i) => ({ ...i, updated_at: new Date(i.updated_at).toISOString() })),
+      items.map((i) => ({ ...i, updated_at: iso(i.updated_at) })),
       app.clock(),
     );
     return reply

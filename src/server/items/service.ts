@@ -607,10 +607,18 @@ export async function createItem(
   );
 }
 
-/** The roll-up of `parentId` after `childId` was added under it (a child under a completed parent reopens it). */
-async function rollUpNewChild(tx: Executor, actor: UserRow, root: number, parentId: number, childId: number) {
+/** The roll-up of `parentIds` after children were added under them (a child under a completed parent reopens it); `childId` is not logged. */
+async function rollUpNewChild(
+  tx: Executor,
+  actor: UserRow,
+  root: number,
+  parentIds: readonly number[],
+  childId: number | null,
+) {
   const family = await loadFamilies(tx, [root]);
-  const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [parentId]);
+  const plan = planStatusChanges(family.map(toStatusNode), new Map(), new Date().toISOString(), [
+    ...parentIds,
+  ]);
   await applyStatusPlan(tx, actor, family, plan, childId);
 }
 
@@ -777,16 +785,7 @@ export async function updateItem(
     )
     .map(([other]) => other);
   const newParents = await createCascadedOccurrences(tx, actor, cascaded, newRoot);
-  if (newParents.length > 0) {
-    const grown = await loadFamilies(tx, [newRoot]);
-    const rollUp = planStatusChanges(
-      grown.map(toStatusNode),
-      new Map(),
-      new Date().toISOString(),
-      newParents,
-    );
-    await applyStatusPlan(tx, actor, grown, rollUp, null);
-  }
+  if (newParents.length > 0) await rollUpNewChild(tx, actor, newRoot, newParents, null);
   // Completing an occurrence brings the next one, in this transaction (§5 Recurrence, SYNC.md O1);
   // the answer is then read back, since the new child moves the parent's counts. An item that does
   // not repeat brings none (createNextOccurrence needs a rule and a due date): its answer is built below.
@@ -795,7 +794,7 @@ export async function updateItem(
     if (completed) {
       const nextId = await createNextOccurrence(tx, actor, completed, newRoot);
       if (nextId !== null && completed.parent_id !== null)
-        await rollUpNewChild(tx, actor, newRoot, completed.parent_id, nextId);
+        await rollUpNewChild(tx, actor, newRoot, [completed.parent_id], nextId);
     }
     return { status: 200, body: completed, formerViewers };
   }
