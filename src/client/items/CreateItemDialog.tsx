@@ -1,4 +1,4 @@
-import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import { useDoor, useToast } from '../app/door';
 import { Button } from '../components/ui/Button';
@@ -10,11 +10,19 @@ import { isSubmitShortcut } from '../components/ui/keys';
 import { Tabs, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { TitleCounter } from '../components/ui/TitleCounter';
 import { formatReminder, fromLocalDateTime } from './editing';
-import { dialogPayload, dialogTypeEnabled, ITEM_TYPES, localToday } from './itemPayload';
+import {
+  canSubmitTitle,
+  dialogPayload,
+  dialogTypeEnabled,
+  ITEM_TYPES,
+  localToday,
+  withReading,
+} from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { undoAction, useAssigneeOptions, useCreateItem } from './mutations';
 import { useItem } from './queries';
 import { NEW_ITEM_FORM, useItemForm } from './useItemForm';
+import { useQuickAddReading } from './useQuickAddReading';
 
 const RepeatControl = lazy(() => import('./RepeatControl'));
 
@@ -44,6 +52,10 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
     form.set('repeat'),
   ];
   const { reset } = form;
+  const dateField = type === 'campaign' ? 'end_date' : 'due_date';
+  const quick = useQuickAddReading(title, { type, dateField, assignee: true });
+  const { reading, reset: resetReading } = quick;
+  const titleRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
   const options = useAssigneeOptions();
@@ -56,32 +68,39 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
     if (open) {
       setType(firstType);
       reset();
+      resetReading();
       setTouched(false);
     }
-  }, [open, firstType, reset]);
+  }, [open, firstType, reset, resetReading]);
 
   const state = form.title;
   const missing = touched && form.blank;
+  // The title that is saved is what the chips leave: 'tomorrow' alone is no title.
+  const titleLeftBlank = reading !== null && !form.blank && !canSubmitTitle(reading.title);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     setTouched(true);
-    if (!form.canSubmit || busy) return;
+    if (!form.canSubmit || titleLeftBlank || busy) return;
     setBusy(true);
     try {
       await createItem(
-        dialogPayload({
-          type,
-          title,
-          description,
-          assignee,
-          dueDate,
-          endDate,
-          remindAt,
-          parentId,
-          recurrence: repeat,
-          today: localToday(),
-        }),
+        withReading(
+          dialogPayload({
+            type,
+            title,
+            description,
+            assignee,
+            dueDate,
+            endDate,
+            remindAt,
+            parentId,
+            recurrence: repeat,
+            today: localToday(),
+          }),
+          reading,
+          dateField,
+        ),
       );
       const action = await undoAction(send, toast);
       toast({
@@ -136,19 +155,55 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
               ))}
             </TabsList>
           </Tabs>
-          <Field label="Title" error={state.error ?? (missing ? 'Title is required.' : undefined)}>
+          <Field
+            label="Title"
+            error={
+              state.error ??
+              (missing ? 'Title is required.' : undefined) ??
+              (titleLeftBlank && touched
+                ? 'Add a title: everything typed was read as the chips below.'
+                : undefined)
+            }
+          >
             {(control) => (
-              <div className="relative">
-                <Input
-                  {...control}
-                  value={title}
-                  onChange={(e) => setTitle(e.target.value)}
-                  required
-                  autoComplete="off"
-                  placeholder={`What is this ${type} about?`}
-                  className={state.showCounter ? 'pr-16' : undefined}
-                />
-                {state.showCounter ? <TitleCounter length={state.length} tooLong={state.tooLong} /> : null}
+              <div className="flex flex-col gap-2">
+                <div className="relative">
+                  <Input
+                    {...control}
+                    ref={titleRef}
+                    value={title}
+                    onChange={(e) => {
+                      setTitle(e.target.value);
+                      quick.prime();
+                    }}
+                    // The reader (and chrono-node) loads on first use; until then the title is saved as typed.
+                    onFocus={quick.prime}
+                    required
+                    autoComplete="off"
+                    placeholder={`What is this ${type} about?`}
+                    className={state.showCounter ? 'pr-16' : undefined}
+                  />
+                  {reading && quick.parts ? (
+                    <quick.parts.TitleTint
+                      text={title}
+                      spans={reading.spans}
+                      inputRef={titleRef}
+                      // The field's border and padding, so the tint lies over the typed words.
+                      className={cn(
+                        'border border-transparent px-3 text-base md:text-sm',
+                        state.showCounter && 'pr-16',
+                      )}
+                    />
+                  ) : null}
+                  {state.showCounter ? <TitleCounter length={state.length} tooLong={state.tooLong} /> : null}
+                </div>
+                {reading && quick.parts && reading.chips.length > 0 ? (
+                  <quick.parts.QuickAddChips
+                    chips={reading.chips}
+                    onRemove={quick.dismiss}
+                    onEmptied={() => titleRef.current?.focus()}
+                  />
+                ) : null}
               </div>
             )}
           </Field>

@@ -14,10 +14,18 @@ import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { inputClasses } from '../components/ui/Input';
 import { isSubmitShortcut } from '../components/ui/keys';
-import { enterSubmits, localToday, quickAddFields, quickAddPayload } from './itemPayload';
+import {
+  canSubmitTitle,
+  enterSubmits,
+  localToday,
+  quickAddFields,
+  quickAddPayload,
+  withReading,
+} from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateWithToasts } from './mutations';
 import { isEmptyForm, NEW_ITEM_FORM, useItemForm } from './useItemForm';
+import { useQuickAddReading } from './useQuickAddReading';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */
@@ -120,28 +128,39 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const createWithToasts = useCreateWithToasts();
 
   const fields = quickAddFields(type);
+  const quick = useQuickAddReading(title, { type, dateField: 'due_date', assignee: fields.assignee });
+  const { reading } = quick;
   const state = form.title;
   const empty = isEmptyForm(form.values);
   const repeats = type === 'task' || type === 'todo';
-  const canSubmit = form.canSubmit && !busy;
-  const reset = () => form.reset();
+  // The title that is saved is what the chips leave: 'tomorrow' alone is no title.
+  const titleLeftBlank = reading !== null && !canSubmitTitle(reading.title);
+  const submittable = form.canSubmit && !titleLeftBlank;
+  const canSubmit = submittable && !busy;
+  const reset = () => {
+    form.reset();
+    quick.reset();
+  };
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!canSubmit) return;
     setBusy(true);
     const ok = await createWithToasts(
-      quickAddPayload({
-        type,
-        title,
-        description,
-        dueDate,
-        assignee,
-        remindAt,
-        parentId,
-        recurrence: repeats ? repeat : null,
-        today: localToday(),
-      }),
+      withReading(
+        quickAddPayload({
+          type,
+          title,
+          description,
+          dueDate,
+          assignee,
+          remindAt,
+          parentId,
+          recurrence: repeats ? repeat : null,
+          today: localToday(),
+        }),
+        reading,
+      ),
     );
     setBusy(false);
     if (ok) {
@@ -253,27 +272,57 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
         <label htmlFor={`${id}-title`} className="sr-only">
           {`${TYPE_LABEL[type]} title`}
         </label>
-        <input
-          ref={titleRef}
-          id={`${id}-title`}
-          data-quick-add-title=""
-          value={title}
-          onChange={(e) => {
-            setTitle(e.target.value);
-            // Collapsed by Escape with focus kept here: typing opens it again.
-            setExpanded(true);
-          }}
-          onKeyDown={onFieldEnter('title')}
-          placeholder={placeholderFor(types, expanded, type)}
-          autoComplete="off"
-          aria-invalid={state.tooLong || undefined}
-          aria-describedby={state.showCounter ? `${id}-count` : undefined}
-          className="h-12 min-w-0 flex-1 bg-transparent text-base text-zinc-900 outline-none placeholder:text-zinc-400 md:text-[15px] dark:text-zinc-100 dark:placeholder:text-zinc-500"
-        />
+        <div className="relative flex min-w-0 flex-1">
+          <input
+            ref={titleRef}
+            id={`${id}-title`}
+            data-quick-add-title=""
+            value={title}
+            onChange={(e) => {
+              setTitle(e.target.value);
+              // Collapsed by Escape with focus kept here: typing opens it again.
+              setExpanded(true);
+              quick.prime();
+            }}
+            // The reader (and chrono-node) loads on first use, not with the page; until it has, the
+            // title is saved as typed.
+            onFocus={quick.prime}
+            onKeyDown={onFieldEnter('title')}
+            placeholder={placeholderFor(types, expanded, type)}
+            autoComplete="off"
+            aria-invalid={state.tooLong || undefined}
+            aria-describedby={
+              [state.showCounter ? `${id}-count` : '', titleLeftBlank ? `${id}-left` : ''].join(' ').trim() ||
+              undefined
+            }
+            className="h-12 min-w-0 flex-1 bg-transparent text-base text-zinc-900 outline-none placeholder:text-zinc-400 md:text-[15px] dark:text-zinc-100 dark:placeholder:text-zinc-500"
+          />
+          {reading && quick.parts ? (
+            <quick.parts.TitleTint
+              text={title}
+              spans={reading.spans}
+              inputRef={titleRef}
+              className="text-base md:text-[15px]"
+            />
+          ) : null}
+        </div>
       </div>
+      {reading && quick.parts && reading.chips.length > 0 ? (
+        <quick.parts.QuickAddChips
+          chips={reading.chips}
+          onRemove={quick.dismiss}
+          onEmptied={() => titleRef.current?.focus()}
+          className="px-3 pb-3"
+        />
+      ) : null}
 
       {expanded ? (
         <div className="flex flex-col gap-3 px-3 pb-3">
+          {titleLeftBlank ? (
+            <p id={`${id}-left`} className="text-xs text-zinc-600 dark:text-zinc-400">
+              Add a title: everything typed so far was read as the chips above.
+            </p>
+          ) : null}
           {enterHint && type !== 'todo' ? (
             <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
               {`Press ${SUBMIT_KEYS} to add the ${TYPE_LABEL[type].toLowerCase()}${fields.description ? ', or Enter in its description' : ''}.`}
@@ -404,7 +453,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
               {/* While adding, the button stays focusable (aria-disabled, submit ignores it): a disabled
                   button would drop focus to the page, and the toast then could not tell which card
                   to keep clear of. */}
-              <Button type="submit" size="sm" disabled={!form.canSubmit} aria-disabled={busy || undefined}>
+              <Button type="submit" size="sm" disabled={!submittable} aria-disabled={busy || undefined}>
                 {busy ? 'Adding…' : `Add ${TYPE_LABEL[type].toLowerCase()}`}
               </Button>
             </div>
