@@ -33,6 +33,7 @@ import { median } from './lib/stats';
 type Api = {
   schema(): string;
   countIdb(on: boolean): Record<string, number>;
+  traceEdit(): Promise<string[]>;
   timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }>;
   setup(): Promise<string>;
   refPull(run: number, keep: boolean): Promise<{ ms: number; count: number }>;
@@ -90,7 +91,7 @@ function report(subject: string, p: Pairs, budget: number | null, labels = ['app
 }
 
 /** The 25 functions of the page's own code with the most inclusive time (each counted once per sample). */
-function printInclusive(cpu: CpuProfile): void {
+function printInclusive(cpu: CpuProfile, under?: string): void {
   const byNode = new Map(cpu.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of cpu.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -98,15 +99,18 @@ function printInclusive(cpu: CpuProfile): void {
   cpu.samples.forEach((id, i) => {
     const dt = (cpu.timeDeltas[i + 1] ?? 0) / 1000;
     const seen = new Set<string>();
+    let inside = under === undefined;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const f = byNode.get(at)?.callFrame;
-      if (!f?.url) continue;
+      if (!f) continue;
+      if (f.functionName === under) inside = true;
       seen.add(`${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`);
     }
+    if (!inside) return;
     for (const key of seen) total.set(key, (total.get(key) ?? 0) + dt);
   });
-  console.log('  inclusive:');
-  for (const [key, v] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 25))
+  console.log(under ? `  inclusive, under ${under}:` : '  inclusive:');
+  for (const [key, v] of [...total].sort((a, b) => b[1] - a[1]).slice(0, under ? 45 : 25))
     console.log(`${v.toFixed(0).padStart(7)} ms  ${key}`);
 }
 
@@ -242,7 +246,12 @@ export async function run(args: string[] = []): Promise<void> {
       console.log(`  IndexedDB calls: ${JSON.stringify(await call(page, 'countIdb', false))}`);
       printProfile(cpu);
       printInclusive(cpu);
+      printInclusive(cpu, 'applyLocalChange');
       await cdp.detach();
+      for (let i = 0; i < 2; i++) {
+        heading('trace: the IndexedDB calls of one app edit (ms from its start)');
+        for (const line of await call(page, 'traceEdit')) console.log(`  ${line}`);
+      }
     }
     await call(page, 'listen', 'echo');
     const echo = await edits(Math.round(editPairs / 2));

@@ -230,6 +230,30 @@ async function refGet(): Promise<{ items: Item[]; cursor: string }> {
 /** IndexedDB calls made while counting (the profiled runs): how many requests and transactions a side issues. */
 const idbCalls = new Map<string, number>();
 let counting = false;
+// --profile's trace of one edit: every IndexedDB call with the app frames that made it.
+let tracing = false;
+let traceStart = 0;
+const trace: string[] = [];
+function traceCall(key: string, _args: unknown[]): void {
+  const frames = (new Error().stack ?? '')
+    .split('\n')
+    .slice(3)
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^at /, '')
+        .replace(/ \(.*\/([^/]+)\)$/, ' $1'),
+    )
+    .filter(
+      (l) =>
+        !/^(Object\.)?(mutate|executePromiseTask|DexiePromise|new DexiePromise|callListener|endMicroTickScope|usePSD|physicalTick|propagate|Table\._trans|tempTransaction|Transaction\._promise|checkTableInTransaction|target\.<computed>|Promise\.then|new Promise|<anonymous>|\(anonymous\)|async Promise|zone|switchToZone|.*Dexie.*|Collection\.|Table\.)/.test(
+          l,
+        ),
+    )
+    .slice(0, 6)
+    .join(' < ');
+  trace.push(`${(performance.now() - traceStart).toFixed(2)} ${key} ${frames}`);
+}
 function countCalls(proto: object, label: string, names: string[]): void {
   for (const name of names) {
     const target = proto as Record<string, (...args: unknown[]) => unknown>;
@@ -239,8 +263,19 @@ function countCalls(proto: object, label: string, names: string[]): void {
         // Stores are named, so the profile tells which store a write's extra requests go to.
         const key = `${label === 'store' ? `store(${(this as IDBObjectStore).name})` : label}.${name}`;
         idbCalls.set(key, (idbCalls.get(key) ?? 0) + 1);
+        if (tracing) traceCall(key, args);
       }
-      return original.apply(this, args);
+      const result = original.apply(this, args);
+      if (counting && tracing && label === 'db') {
+        const tx = result as IDBTransaction;
+        const at = performance.now();
+        tx.addEventListener('complete', () =>
+          trace.push(
+            `${(performance.now() - traceStart).toFixed(2)} tx done (${(performance.now() - at).toFixed(2)} ms) ${[...tx.objectStoreNames].join(',')}`,
+          ),
+        );
+      }
+      return result;
     };
   }
 }
@@ -292,6 +327,20 @@ const localWrites = {
     const out = Object.fromEntries([...idbCalls].sort());
     idbCalls.clear();
     return out;
+  },
+
+  /** Traces the IndexedDB calls of the next app edit (with --profile) and answers them. */
+  async traceEdit(): Promise<string[]> {
+    trace.length = 0;
+    counting = true;
+    tracing = true;
+    traceStart = performance.now();
+    const r = await localWrites.appEdit();
+    await sleep(100);
+    tracing = false;
+    counting = false;
+    trace.push(`edit shown at ${r.ms.toFixed(2)} ms, stored at ${r.storedMs.toFixed(2)} ms`);
+    return [...trace];
   },
 
   schema: () => SCHEMA.map((s) => `${s.name}(${s.indexes.length})`).join(' '),

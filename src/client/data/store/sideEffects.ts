@@ -13,7 +13,7 @@
  * What a writer already knows (the row it replaces, a pulled page's rows) it tells them through
  * writeFacts.ts, so they read nothing again.
  */
-import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, Middleware } from 'dexie';
+import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, Middleware } from 'dexie';
 import { SEARCH_LOG_STORE, withSearchLog } from '../search/searchLog';
 import { COUNTS_STORE } from './counters';
 import { deleteCounted, putCounted } from './counterUpkeep';
@@ -33,6 +33,34 @@ export const storeSideEffects: Middleware<DBCore> = {
     // Absent likewise before version 8 (an upgrade's writes then log nothing: no copy is saved yet).
     const hasLog = down.schema.tables.some((t) => t.name === SEARCH_LOG_STORE);
     const added = [...(hasCounts ? [COUNTS_STORE] : []), ...(hasLog ? [SEARCH_LOG_STORE] : [])];
+    // Dexie asks for a table's stack once per transaction that uses it, and the layers below rebuild
+    // theirs on each ask (the virtual-index layer its index maps): built once per store instead, as
+    // nothing in them depends on the transaction (they read it from Dexie's zone when they run).
+    const built = new Map<string, DBCoreTable>();
+    const tableOf = (name: string): DBCoreTable => {
+      let table = built.get(name);
+      if (!table) {
+        table = name === 'items' ? itemsTable(name) : down.table(name);
+        built.set(name, table);
+      }
+      return table;
+    };
+    const itemsTable = (name: string): DBCoreTable => {
+      // listKeys: every put below (the caller's and the flag fixes) gets its list keys.
+      const table = withListKeys(down.table(name));
+      const counts = hasCounts ? down.table(COUNTS_STORE) : undefined;
+      // topFlags, with counters when the store has them.
+      const flagged = {
+        ...table,
+        mutate(req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
+          if (req.type === 'put' || req.type === 'add')
+            return counts ? putCounted(table, counts, req) : putWithFlags(table, req);
+          return counts ? deleteCounted(table, counts, req) : deleteWithFlags(table, req);
+        },
+      };
+      // searchLog, beside the write.
+      return hasLog ? withSearchLog(flagged, down.table(SEARCH_LOG_STORE)) : flagged;
+    };
     return {
       ...down,
       transaction(stores, mode, options) {
@@ -44,23 +72,7 @@ export const storeSideEffects: Middleware<DBCore> = {
             : stores;
         return down.transaction(withAdded, mode, options);
       },
-      table(name) {
-        if (name !== 'items') return down.table(name);
-        // listKeys: every put below (the caller's and the flag fixes) gets its list keys.
-        const table = withListKeys(down.table(name));
-        const counts = hasCounts ? down.table(COUNTS_STORE) : undefined;
-        // topFlags, with counters when the store has them.
-        const flagged = {
-          ...table,
-          mutate(req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
-            if (req.type === 'put' || req.type === 'add')
-              return counts ? putCounted(table, counts, req) : putWithFlags(table, req);
-            return counts ? deleteCounted(table, counts, req) : deleteWithFlags(table, req);
-          },
-        };
-        // searchLog, beside the write.
-        return hasLog ? withSearchLog(flagged, down.table(SEARCH_LOG_STORE)) : flagged;
-      },
+      table: tableOf,
     };
   },
 };
