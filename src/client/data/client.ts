@@ -16,6 +16,7 @@ import { authAcrossTabsService, queueCountsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
 import { createSearchPart } from './search/searchService';
 import { type Service, type ServiceContext, startAll } from './service';
+import * as agenda from './store/agendaQueries';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
 import * as queries from './store/itemQueries';
 import { createStorageKeeper } from './store/storage';
@@ -269,6 +270,9 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     inside: (id: number) => queries.insideOf(db, viewer(), id),
     itemById: (id: number) => queries.itemById(db, viewer(), id),
     pendingCount: () => queries.pendingCount(db),
+    todayItems: (today: string) => agenda.todayItems(db, viewer(), today),
+    todayCounts: (today: string) => agenda.todayCounts(db, viewer(), today),
+    upcomingItems: (today: string, days: number) => agenda.upcomingItems(db, viewer(), today, days),
     conflicts: () => engine.listConflicts(),
   };
 

@@ -8,7 +8,7 @@ import { recomputeTopFlags } from './topFlags';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 8;
+export const DB_VERSION = 9;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -63,7 +63,15 @@ const STORES_V7 = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
  * Version 8: the search copy saved for the next page (search.ts), and the log of the items each write
  * touched (../search/searchLog.ts), so a page reads only what changed since the copy was saved.
  */
-const STORES = { ...STORES_V7, [SEARCH_LOG_STORE]: SEARCH_LOG_SCHEMA, searchCopy: 'key' };
+const STORES_V8 = { ...STORES_V7, [SEARCH_LOG_STORE]: SEARCH_LOG_SCHEMA, searchCopy: 'key' };
+
+/**
+ * Version 9 (issue 32): Today and Upcoming read the open items of a scope by due day (listKeys.ts
+ * `_due`), up to their last day, instead of every item with a date.
+ */
+export const DUE_INDEX = '[_scope+_due]';
+
+const STORES = { ...STORES_V8, items: `${STORES_V8.items}, ${DUE_INDEX}` };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -171,7 +179,11 @@ export class OutpostDb extends Dexie {
         recomputeCounts(tx.table<LocalItem, number>('items'), tx.table(COUNTS_STORE)).then(() => undefined),
       );
     // Version 8 only adds the saved search copy and its log; both start empty (a full read saves one).
-    this.version(DB_VERSION).stores(STORES);
+    this.version(8).stores(STORES_V8);
+    // Version 9 adds the due-day index and gives every open item with a due date its `_due` key.
+    this.version(DB_VERSION)
+      .stores(STORES)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

@@ -15,6 +15,9 @@ import type { LocalItem } from './types';
  * - `_asg`: assigned_to when someone other than the creator is assigned, absent otherwise (then the row
  *   is not in the assigned indexes), so 'created by or assigned to me' is two disjoint ranges whose
  *   counts add up.
+ * - `_due`: the due day (YYYY-MM-DD) of an open item (not completed, not marked deleted), absent
+ *   otherwise: Today and Upcoming read `[_scope+_due]` up to their last day, and a completed item,
+ *   however old, is never on the way.
  *
  * They depend on the row alone (and `_top`), so they are computed on the final value of every put to
  * `items` (the store's side effects, sideEffects.ts, call withListKeys): no write path has to remember them.
@@ -26,6 +29,7 @@ export interface ListKeys {
   _sk: string;
   _uk: string;
   _asg?: number;
+  _due?: string;
 }
 
 type KeyedRow = Pick<
@@ -38,6 +42,7 @@ type KeyedRow = Pick<
   | '_syncStatus'
   | 'user_id'
   | 'assigned_to'
+  | 'due_date'
 > &
   Partial<ListKeys>;
 
@@ -61,11 +66,19 @@ export function listKeysOf(row: KeyedRow): ListKeys {
     _uk: updatedKey(row as LocalItem),
   };
   if (typeof row.assigned_to === 'number' && row.assigned_to !== row.user_id) keys._asg = row.assigned_to;
+  if (row.due_date && row.status !== 'completed' && keys._scope !== 'x')
+    keys._due = row.due_date.slice(0, 10);
   return keys;
 }
 
 function hasKeys(row: KeyedRow, keys: ListKeys): boolean {
-  return row._scope === keys._scope && row._sk === keys._sk && row._uk === keys._uk && row._asg === keys._asg;
+  return (
+    row._scope === keys._scope &&
+    row._sk === keys._sk &&
+    row._uk === keys._uk &&
+    row._asg === keys._asg &&
+    row._due === keys._due
+  );
 }
 
 /** `row` with its list keys set (the same object when they already are). */
@@ -74,6 +87,7 @@ export function withKeys<T extends KeyedRow>(row: T): T {
   if (hasKeys(row, keys)) return row;
   const out = { ...row, ...keys };
   if (keys._asg === undefined) delete out._asg;
+  if (keys._due === undefined) delete out._due;
   return out;
 }
 
