@@ -7,24 +7,20 @@ import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import { Field } from '../components/ui/Field';
 import { Input, Textarea } from '../components/ui/Input';
 import { isSubmitShortcut } from '../components/ui/keys';
+import { lazyModule } from '../components/ui/lazyMenu';
 import { Tabs, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { TitleCounter } from '../components/ui/TitleCounter';
 import { formatReminder, fromLocalDateTime } from './editing';
-import {
-  canSubmitTitle,
-  dialogPayload,
-  dialogTypeEnabled,
-  ITEM_TYPES,
-  localToday,
-  withReading,
-} from './itemPayload';
+import { dialogPayload, dialogTypeEnabled, ITEM_TYPES, localToday } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { undoAction, useAssigneeOptions, useCreateItem } from './mutations';
+import type { LiveReading } from './QuickAddParts';
 import { useItem } from './queries';
 import { NEW_ITEM_FORM, useItemForm } from './useItemForm';
-import { useQuickAddReading } from './useQuickAddReading';
 
 const RepeatControl = lazy(() => import('./RepeatControl'));
+// The title's reader and chips, with chrono-node: loaded on the title's first focus or keystroke.
+const quickAddParts = lazyModule(() => import('./QuickAddParts'));
 
 export interface CreateItemDialogProps {
   open: boolean;
@@ -53,8 +49,12 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   ];
   const { reset } = form;
   const dateField = type === 'campaign' ? 'end_date' : 'due_date';
-  const quick = useQuickAddReading(title, { type, dateField, assignee: true });
-  const { reading, reset: resetReading } = quick;
+  const [parts, setParts] = useState(quickAddParts.current);
+  const [reading, setReading] = useState<LiveReading | null>(null);
+  // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
+  const loadParts = () => {
+    if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
+  };
   const titleRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
@@ -68,15 +68,14 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
     if (open) {
       setType(firstType);
       reset();
-      resetReading();
       setTouched(false);
     }
-  }, [open, firstType, reset, resetReading]);
+  }, [open, firstType, reset]);
 
   const state = form.title;
   const missing = touched && form.blank;
   // The title that is saved is what the chips leave: 'tomorrow' alone is no title.
-  const titleLeftBlank = reading !== null && !form.blank && !canSubmitTitle(reading.title);
+  const titleLeftBlank = reading !== null && !reading.savable;
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -84,24 +83,19 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
     if (!form.canSubmit || titleLeftBlank || busy) return;
     setBusy(true);
     try {
-      await createItem(
-        withReading(
-          dialogPayload({
-            type,
-            title,
-            description,
-            assignee,
-            dueDate,
-            endDate,
-            remindAt,
-            parentId,
-            recurrence: repeat,
-            today: localToday(),
-          }),
-          reading,
-          dateField,
-        ),
-      );
+      const payload = dialogPayload({
+        type,
+        title,
+        description,
+        assignee,
+        dueDate,
+        endDate,
+        remindAt,
+        parentId,
+        recurrence: repeat,
+        today: localToday(),
+      });
+      await createItem(reading ? reading.apply(payload) : payload);
       const action = await undoAction(send, toast);
       toast({
         title: 'Item created',
@@ -155,18 +149,9 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
               ))}
             </TabsList>
           </Tabs>
-          <Field
-            label="Title"
-            error={
-              state.error ??
-              (missing ? 'Title is required.' : undefined) ??
-              (titleLeftBlank && touched
-                ? 'Add a title: everything typed was read as the chips below.'
-                : undefined)
-            }
-          >
+          <Field label="Title" error={state.error ?? (missing ? 'Title is required.' : undefined)}>
             {(control) => (
-              <div className="flex flex-col gap-2">
+              <div className="relative flex flex-col gap-2">
                 <div className="relative">
                   <Input
                     {...control}
@@ -174,34 +159,32 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                     value={title}
                     onChange={(e) => {
                       setTitle(e.target.value);
-                      quick.prime();
+                      loadParts();
                     }}
                     // The reader (and chrono-node) loads on first use; until then the title is saved as typed.
-                    onFocus={quick.prime}
+                    onFocus={loadParts}
                     required
                     autoComplete="off"
                     placeholder={`What is this ${type} about?`}
                     className={state.showCounter ? 'pr-16' : undefined}
                   />
-                  {reading && quick.parts ? (
-                    <quick.parts.TitleTint
-                      text={title}
-                      spans={reading.spans}
-                      inputRef={titleRef}
-                      // The field's border and padding, so the tint lies over the typed words.
-                      className={cn(
-                        'border border-transparent px-3 text-base md:text-sm',
-                        state.showCounter && 'pr-16',
-                      )}
-                    />
-                  ) : null}
                   {state.showCounter ? <TitleCounter length={state.length} tooLong={state.tooLong} /> : null}
                 </div>
-                {reading && quick.parts && reading.chips.length > 0 ? (
-                  <quick.parts.QuickAddChips
-                    chips={reading.chips}
-                    onRemove={quick.dismiss}
-                    onEmptied={() => titleRef.current?.focus()}
+                {parts ? (
+                  <parts.TitleReading
+                    text={title}
+                    type={type}
+                    dateField={dateField}
+                    assignee
+                    onReading={setReading}
+                    inputRef={titleRef}
+                    // Over the field (its height, border and padding), so the tint lies on the typed words.
+                    tintClassName={cn(
+                      'top-0 h-10 border border-transparent px-3 text-base md:text-sm',
+                      state.showCounter && 'pr-16',
+                    )}
+                    // The field's wrapper spaces its children already.
+                    className=""
                   />
                 ) : null}
               </div>

@@ -14,18 +14,12 @@ import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { inputClasses } from '../components/ui/Input';
 import { isSubmitShortcut } from '../components/ui/keys';
-import {
-  canSubmitTitle,
-  enterSubmits,
-  localToday,
-  quickAddFields,
-  quickAddPayload,
-  withReading,
-} from './itemPayload';
+import { lazyModule } from '../components/ui/lazyMenu';
+import { enterSubmits, localToday, quickAddFields, quickAddPayload } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateWithToasts } from './mutations';
+import type { LiveReading } from './QuickAddParts';
 import { isEmptyForm, NEW_ITEM_FORM, useItemForm } from './useItemForm';
-import { useQuickAddReading } from './useQuickAddReading';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */
@@ -55,6 +49,9 @@ function afterPointerUp(run: () => void) {
 
 // Loaded when the card first opens on a task or todo, not with the first screen.
 const RepeatControl = lazy(() => import('./RepeatControl'));
+// The title's reader and chips, with chrono-node: loaded on the title's first focus or keystroke,
+// through quickAddLoader.ts so that their preload list is not part of the first screen either.
+const quickAddParts = lazyModule(() => import('./quickAddLoader').then((m) => m.loadQuickAddParts()));
 
 /**
  * The Repeat select's look, name and ARIA before its module has loaded: a press loads it and it
@@ -128,40 +125,36 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const createWithToasts = useCreateWithToasts();
 
   const fields = quickAddFields(type);
-  const quick = useQuickAddReading(title, { type, dateField: 'due_date', assignee: fields.assignee });
-  const { reading } = quick;
+  const [parts, setParts] = useState(quickAddParts.current);
+  const [reading, setReading] = useState<LiveReading | null>(null);
+  // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
+  const loadParts = () => {
+    if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
+  };
   const state = form.title;
   const empty = isEmptyForm(form.values);
   const repeats = type === 'task' || type === 'todo';
   // The title that is saved is what the chips leave: 'tomorrow' alone is no title.
-  const titleLeftBlank = reading !== null && !canSubmitTitle(reading.title);
-  const submittable = form.canSubmit && !titleLeftBlank;
+  const submittable = form.canSubmit && (reading?.savable ?? true);
   const canSubmit = submittable && !busy;
-  const reset = () => {
-    form.reset();
-    quick.reset();
-  };
+  const reset = () => form.reset();
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!canSubmit) return;
     setBusy(true);
-    const ok = await createWithToasts(
-      withReading(
-        quickAddPayload({
-          type,
-          title,
-          description,
-          dueDate,
-          assignee,
-          remindAt,
-          parentId,
-          recurrence: repeats ? repeat : null,
-          today: localToday(),
-        }),
-        reading,
-      ),
-    );
+    const payload = quickAddPayload({
+      type,
+      title,
+      description,
+      dueDate,
+      assignee,
+      remindAt,
+      parentId,
+      recurrence: repeats ? repeat : null,
+      today: localToday(),
+    });
+    const ok = await createWithToasts(reading ? reading.apply(payload) : payload);
     setBusy(false);
     if (ok) {
       reset();
@@ -267,12 +260,12 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
         </fieldset>
       ) : null}
 
-      <div className="flex items-center gap-2 px-3">
-        <Plus className="size-5 shrink-0 text-zinc-400 dark:text-zinc-500" aria-hidden />
+      <div className="flex items-start gap-2 px-3">
+        <Plus className="mt-3.5 size-5 shrink-0 text-zinc-400 dark:text-zinc-500" aria-hidden />
         <label htmlFor={`${id}-title`} className="sr-only">
           {`${TYPE_LABEL[type]} title`}
         </label>
-        <div className="relative flex min-w-0 flex-1">
+        <div className="relative flex min-w-0 flex-1 flex-col">
           <input
             ref={titleRef}
             id={`${id}-title`}
@@ -282,47 +275,33 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
               setTitle(e.target.value);
               // Collapsed by Escape with focus kept here: typing opens it again.
               setExpanded(true);
-              quick.prime();
+              loadParts();
             }}
             // The reader (and chrono-node) loads on first use, not with the page; until it has, the
             // title is saved as typed.
-            onFocus={quick.prime}
+            onFocus={loadParts}
             onKeyDown={onFieldEnter('title')}
             placeholder={placeholderFor(types, expanded, type)}
             autoComplete="off"
             aria-invalid={state.tooLong || undefined}
-            aria-describedby={
-              [state.showCounter ? `${id}-count` : '', titleLeftBlank ? `${id}-left` : ''].join(' ').trim() ||
-              undefined
-            }
+            aria-describedby={state.showCounter ? `${id}-count` : undefined}
             className="h-12 min-w-0 flex-1 bg-transparent text-base text-zinc-900 outline-none placeholder:text-zinc-400 md:text-[15px] dark:text-zinc-100 dark:placeholder:text-zinc-500"
           />
-          {reading && quick.parts ? (
-            <quick.parts.TitleTint
+          {parts ? (
+            // The chips under the title, the tint over its words (in this wrapper, over the field).
+            <parts.TitleReading
               text={title}
-              spans={reading.spans}
+              type={type}
+              assignee={fields.assignee}
+              onReading={setReading}
               inputRef={titleRef}
-              className="text-base md:text-[15px]"
             />
           ) : null}
         </div>
       </div>
-      {reading && quick.parts && reading.chips.length > 0 ? (
-        <quick.parts.QuickAddChips
-          chips={reading.chips}
-          onRemove={quick.dismiss}
-          onEmptied={() => titleRef.current?.focus()}
-          className="px-3 pb-3"
-        />
-      ) : null}
 
       {expanded ? (
         <div className="flex flex-col gap-3 px-3 pb-3">
-          {titleLeftBlank ? (
-            <p id={`${id}-left`} className="text-xs text-zinc-600 dark:text-zinc-400">
-              Add a title: everything typed so far was read as the chips above.
-            </p>
-          ) : null}
           {enterHint && type !== 'todo' ? (
             <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
               {`Press ${SUBMIT_KEYS} to add the ${TYPE_LABEL[type].toLowerCase()}${fields.description ? ', or Enter in its description' : ''}.`}

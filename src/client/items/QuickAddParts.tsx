@@ -1,14 +1,120 @@
 /**
- * What a quick-add field shows of its reading (DESIGN 'Planning, order and people'): the chips under
- * the field, each with its icon, the value in words and a remove button, and the tint over the words
- * they took, so nothing is taken unseen. Loaded with the reader (useQuickAddReading.ts), never with
- * the first screen.
+ * Quick add reads what you mean (ARCHITECTURE §5), as a form shows it: the reading of its title as
+ * typed (TitleReading), the chips under the field, each with its icon, the value in words and a
+ * remove button, and the tint over the words they took, so nothing is taken unseen (DESIGN 'Planning,
+ * order and people'). A form loads this module (and chrono-node with it) on its title's first focus
+ * or keystroke, never with the first screen; until it has arrived the title is saved as typed.
  */
-import { BellRing, CalendarDays, Flag, Repeat, Tag, UserRound, X } from 'lucide-react';
-import { type RefObject, useEffect, useLayoutEffect, useRef } from 'react';
+import { AtSign, BellRing, CalendarDays, Flag, Repeat, Tag, X } from 'lucide-react';
+import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { ItemType } from '../../shared/item';
+import type { ItemCreateInput } from '../../shared/schemas';
 import { cn, focusRing } from '../components/ui/cn';
+import { type LiveQuery, useLive } from '../data/store/live';
+import { canSubmitTitle } from './itemPayload';
 import { TYPE_DOT } from './itemStyle';
-import type { QuickAddChip } from './quickAddReader';
+import { useAssigneeOptions } from './mutations';
+import {
+  type ParentCandidate,
+  type QuickAddChip,
+  type ReadTitle,
+  readTitle,
+  withReading,
+} from './quickAddReader';
+
+/** A reading, with the way to remove one of its chips and to save it. */
+export interface LiveReading extends ReadTitle {
+  /** Removes a chip: its words stay in the title. */
+  dismiss: (key: string) => void;
+  /** The form's create payload with what the words said (withReading). */
+  apply: (payload: ItemCreateInput) => ItemCreateInput;
+  /** The title that is left may be saved (not blank: 'tomorrow' alone is no title). */
+  savable: boolean;
+}
+
+const NO_PARENTS: ParentCandidate[] = [];
+const NOTHING_DISMISSED: ReadonlySet<string> = new Set();
+
+// Read only while the text holds a '#': most titles name no parent and need not list every campaign.
+const parentCandidatesQuery: LiveQuery<boolean, ParentCandidate[]> = async (reads, wanted) => {
+  if (!wanted) return NO_PARENTS;
+  const [campaigns, tasks] = await Promise.all([reads.homeItems('campaign'), reads.homeItems('task')]);
+  return [...campaigns, ...tasks].map((i) => ({ id: i.id, type: i.type, title: i.title, status: i.status }));
+};
+
+export interface TitleReadingProps {
+  text: string;
+  type: ItemType;
+  /** A campaign in the Create dialog has an end date where the others have a due date. */
+  dateField?: 'due_date' | 'end_date';
+  /** Whether the form saves an assignee for this type. */
+  assignee: boolean;
+  /** Receives the reading after every change (null while the text is blank, and when unmounted). */
+  onReading: (reading: LiveReading | null) => void;
+  /** The title field: the tint lies over it, and focus goes back to it when the last chip goes. */
+  inputRef: RefObject<HTMLInputElement | null>;
+  /**
+   * Places the tint over the field (TitleReading sits in the field's positioned wrapper, under the
+   * field): its top and height, and the field's border, padding and font. The defaults fit the
+   * quick-add card's borderless 48 px field (those bytes are not the first screen's).
+   */
+  tintClassName?: string;
+  className?: string;
+}
+
+/**
+ * Reads a form's title as it is typed, from the device alone (its campaigns and tasks, its people, its
+ * clock and zone), shows the chips, and hands the reading to the form, which saves it (and tints the
+ * words in its field). Removed chips are remembered until the title is emptied (saved or cleared).
+ */
+export function TitleReading({
+  text,
+  type,
+  dateField = 'due_date',
+  assignee,
+  onReading,
+  inputRef,
+  tintClassName = 'top-0 h-12 text-base md:text-[15px]',
+  className = 'pb-3',
+}: TitleReadingProps) {
+  const [dismissed, setDismissed] = useState(NOTHING_DISMISSED);
+  const blank = text.trim() === '';
+  if (blank && dismissed !== NOTHING_DISMISSED) setDismissed(NOTHING_DISMISSED);
+  const people = useAssigneeOptions();
+  const parents = useLive(parentCandidatesQuery, /(?:^|\s)#\S/.test(text)) ?? NO_PARENTS;
+  const reading = useMemo((): LiveReading | null => {
+    if (blank) return null;
+    const read = readTitle(text, dismissed, { type, dateField, assignee, parents, people });
+    return {
+      ...read,
+      dismiss: (key) => setDismissed((d) => new Set(d).add(key)),
+      apply: (payload) => withReading(payload, read, dateField),
+      savable: canSubmitTitle(read.title),
+    };
+  }, [blank, text, dismissed, type, dateField, assignee, parents, people]);
+  // Before paint: the chips show with the keystroke that made them.
+  useLayoutEffect(() => onReading(reading), [reading, onReading]);
+  useLayoutEffect(() => () => onReading(null), [onReading]);
+  if (reading === null || reading.chips.length === 0) return null;
+  return (
+    <>
+      <TitleTint text={text} spans={reading.spans} inputRef={inputRef} className={tintClassName} />
+      <div className={cn('flex flex-col gap-2', className)}>
+        <QuickAddChips
+          chips={reading.chips}
+          onRemove={reading.dismiss}
+          onEmptied={() => inputRef.current?.focus()}
+        />
+        {reading.savable ? null : (
+          // The form will not save an empty title; say why its button does nothing.
+          <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+            Add a title: everything typed so far was read as the chips above.
+          </p>
+        )}
+      </div>
+    </>
+  );
+}
 
 // DESIGN: p1 red, p2 orange, p3 blue, p4 none (a grey flag).
 const PRIORITY_FLAG: Record<number, string> = {
@@ -39,13 +145,13 @@ function ChipIcon({ chip }: { chip: QuickAddChip }) {
         />
       );
     case 'assignee':
-      return <UserRound aria-hidden className={cn(icon, 'text-zinc-500 dark:text-zinc-400')} />;
+      return <AtSign aria-hidden className={cn(icon, 'text-zinc-500 dark:text-zinc-400')} />;
     default:
       return <Tag aria-hidden className={cn(icon, 'text-zinc-500 dark:text-zinc-400')} />;
   }
 }
 
-export interface QuickAddChipsProps {
+interface QuickAddChipsProps {
   chips: readonly QuickAddChip[];
   onRemove: (key: string) => void;
   /** Where focus goes when the last chip is removed (the title field). */
@@ -54,7 +160,7 @@ export interface QuickAddChipsProps {
 }
 
 /** The parts read from the title, as a labelled list; each remove button says what it removes. */
-export function QuickAddChips({ chips, onRemove, onEmptied, className }: QuickAddChipsProps) {
+function QuickAddChips({ chips, onRemove, onEmptied, className }: QuickAddChipsProps) {
   const listRef = useRef<HTMLUListElement>(null);
   // After a removal, focus stays in the list (the chip now at that place, else the one before), or
   // goes back to the field: a removed button must not drop focus to the page.
@@ -106,7 +212,7 @@ export function QuickAddChips({ chips, onRemove, onEmptied, className }: QuickAd
   );
 }
 
-export interface TitleTintProps {
+interface TitleTintProps {
   text: string;
   spans: readonly (readonly [number, number])[];
   /** The field the tint lies over; its horizontal scroll is followed. */
@@ -120,7 +226,7 @@ export interface TitleTintProps {
  * readers skip it): the text itself is transparent here, so the field's own text, caret and selection
  * show through the translucent marks.
  */
-export function TitleTint({ text, spans, inputRef, className }: TitleTintProps) {
+function TitleTint({ text, spans, inputRef, className }: TitleTintProps) {
   const tintRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const input = inputRef.current;
@@ -155,7 +261,7 @@ export function TitleTint({ text, spans, inputRef, className }: TitleTintProps) 
       ref={tintRef}
       aria-hidden
       className={cn(
-        'pointer-events-none absolute inset-0 flex items-center overflow-hidden whitespace-pre text-transparent',
+        'pointer-events-none absolute inset-x-0 flex items-center overflow-hidden whitespace-pre text-transparent',
         className,
       )}
     >

@@ -173,39 +173,3 @@ export function dialogPayload(values: DialogValues): ItemCreateInput {
   if (remindAt !== null) payload.remind_at = remindAt;
   return withRecurrence(payload, values);
 }
-
-/** What a quick-add reading sets (quickAddReader.ts's ReadTitle, without its chips). */
-export interface ReadFields {
-  title: string;
-  date: string | null;
-  remind_at: string | null;
-  recurrence: string | null;
-  parent_id: number | null;
-  assigned_to: number | null;
-}
-
-/**
- * A create payload with what the title's words said (ARCHITECTURE §5 'Quick add reads what you
- * mean'): the title that is left, and each part the person kept as a chip. A part typed in the title
- * wins over the same field picked below it: its chip is what the person sees last. The reader has
- * already left in the title what the type cannot have (a repeat on a campaign, an unknown #name).
- */
-export function withReading(
-  payload: ItemCreateInput,
-  reading: ReadFields | null,
-  /** The Create dialog gives a campaign an end date where the others have a due date. */
-  dateField: 'due_date' | 'end_date' = 'due_date',
-): ItemCreateInput {
-  if (reading === null) return payload;
-  const out: ItemCreateInput = { ...payload, title: reading.title.trim() };
-  if (reading.date !== null) out[dateField] = reading.date;
-  if (reading.remind_at !== null) out.remind_at = reading.remind_at;
-  if (reading.recurrence !== null && payload.type !== 'campaign') {
-    out.recurrence = reading.recurrence;
-    // The reader gives a repeat its first date; a repeating item always has one.
-    out.due_date = reading.date ?? payload.due_date ?? localToday();
-  }
-  if (reading.parent_id !== null) out.parent_id = reading.parent_id;
-  if (reading.assigned_to !== null) out.assigned_to = reading.assigned_to;
-  return out;
-}
