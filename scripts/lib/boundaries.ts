@@ -16,6 +16,7 @@ export const FEATURES = [
   'login',
   'notifications',
   'onboarding',
+  'planner',
   'preferences',
   'search',
   'sync',
@@ -57,10 +58,12 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['data', 'stores'],
   ['src/client/data/store/live', 'src/client/app/door'],
   // Cross-feature uses: the item rows, editors and reads serve every list and page.
-  ...(['campaigns', 'home', 'lists', 'notifications', 'search', 'tasks'] as const).map(
+  ...(['campaigns', 'home', 'lists', 'notifications', 'planner', 'search', 'tasks'] as const).map(
     (f) => [`feature:${f}`, 'feature:items'] as const,
   ),
   ['feature:home', 'feature:lists'],
+  // Home's Today card (the phone's way to Today and Upcoming, ARCHITECTURE §5).
+  ['feature:home', 'feature:planner'],
   ['feature:login', 'feature:onboarding'],
   ['feature:onboarding', 'feature:login'],
   ['feature:preferences', 'feature:notifications'],

@@ -13,6 +13,8 @@ describe('route metadata', () => {
   it('titles each route and gives any other path the product name', () => {
     expect(titleFor('/')).toBe('Home');
     expect(titleFor('/completed')).toBe('Completed');
+    expect(titleFor('/today')).toBe('Today');
+    expect(titleFor('/upcoming')).toBe('Upcoming');
     expect(titleFor('/campaigns/12')).toBe('Campaign');
     expect(titleFor('/onboarding')).toBe('Welcome');
     expect(titleFor('/somewhere/else')).toBe('Outpost');
@@ -42,13 +44,15 @@ describe('route metadata', () => {
     expect(parentIdFromPath('/queue')).toBeNull();
   });
 
-  it("lists the spec's nav links then Campaigns on the desktop, and keeps the phone bar's five", () => {
+  it("lists the spec's nav links, Today, Upcoming, then Campaigns on the desktop, and keeps the phone bar's five", () => {
     expect(DESKTOP_NAV_LINKS.map((l) => [l.to, l.label])).toEqual([
       ['/', 'Home'],
       ['/my-list', 'My List'],
       ['/queue', 'Queue'],
       ['/active', 'Active'],
       ['/completed', 'Completed'],
+      ['/today', 'Today'],
+      ['/upcoming', 'Upcoming'],
       ['/campaigns', 'Campaigns'],
     ]);
     expect(NAV_LINKS.map((l) => l.short)).toEqual(['Home', 'My List', 'Queue', 'Active', 'Done']);

@@ -18,6 +18,8 @@ const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/queue', 'Queue'],
   ['/active', 'Active'],
   ['/completed', 'Completed'],
+  ['/today', 'Today'],
+  ['/upcoming', 'Upcoming'],
   ['/campaigns', 'Campaigns'],
   ['/campaigns/:id', 'Campaign'],
   ['/tasks/:id', 'Task'],
@@ -59,11 +61,14 @@ export const NAV_LINKS = [
 ] as const;
 
 /**
- * The header's links on tablets and desktops: the spec's five, then Campaigns (otherwise the campaign
- * list is reached only from a campaign's Back link). The phone's bar keeps the spec's five.
+ * The header's links on tablets and desktops: the spec's five, then Today and Upcoming (ARCHITECTURE
+ * §5), then Campaigns (otherwise the campaign list is reached only from a campaign's Back link). The
+ * phone's bar keeps the spec's five; Home's Today card leads there on a phone.
  */
 export const DESKTOP_NAV_LINKS = [
   ...NAV_LINKS,
+  { to: '/today', label: 'Today', short: 'Today' },
+  { to: '/upcoming', label: 'Upcoming', short: 'Upcoming' },
   { to: '/campaigns', label: 'Campaigns', short: 'Campaigns' },
 ] as const;
 
@@ -71,6 +76,8 @@ export const DESKTOP_NAV_LINKS = [
 export function showsAddButton(pathname: string): boolean {
   return (
     (isTopLevel(pathname) && pathname !== '/notifications') ||
-    ['/campaigns', '/campaigns/:id', '/tasks/:id'].some((p) => matchPath(p, pathname) !== null)
+    ['/today', '/upcoming', '/campaigns', '/campaigns/:id', '/tasks/:id'].some(
+      (p) => matchPath(p, pathname) !== null,
+    )
   );
 }

@@ -10,6 +10,8 @@ export const ROUTE_TABLE = [
   { path: '/queue', page: 'queue', module: 'lists/QueuePage' },
   { path: '/active', page: 'active', module: 'lists/ActivePage' },
   { path: '/completed', page: 'completed', module: 'lists/CompletedPage' },
+  { path: '/today', page: 'today', module: 'planner/TodayPage' },
+  { path: '/upcoming', page: 'upcoming', module: 'planner/UpcomingPage' },
   { path: '/campaigns', page: 'campaigns', module: 'campaigns/CampaignListPage', serverData: true },
   { path: '/campaigns/:id', page: 'campaign', module: 'campaigns/CampaignDetailPage', serverData: true },
   { path: '/tasks/:id', page: 'task', module: 'tasks/TaskDetailPage' },

@@ -14,6 +14,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs'
 import { ItemList } from '../items/ItemList';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { HiddenItemsEmpty } from '../lists/HiddenHint';
+import { TodayCard } from '../planner/TodayCard';
 import { type ListTab, useHomeHiddenCounts, useHomeList, useHomePreview, useHomeTypePage } from './queries';
 
 /** The spec's Home All preview: 20 orphan items, then 'View All (N items)'. */
@@ -53,6 +54,7 @@ export default function HomePage() {
   return (
     <PageColumn>
       <PageHeader title="Home" subtitle="Everything happening in your world" />
+      <TodayCard className="mb-4" />
       <Tabs value={tab} onValueChange={setTab}>
         <TabsList aria-label="Item types">
           {TABS.map((t) => (

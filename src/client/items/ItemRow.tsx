@@ -3,6 +3,7 @@ import {
   type KeyboardEvent,
   lazy,
   memo,
+  type ReactNode,
   Suspense,
   useEffect,
   useLayoutEffect,
@@ -63,6 +64,10 @@ export interface ItemRowProps {
   progress?: { total: number; completed: number } | undefined;
   /** Called when focus enters the row (the list moves its tab stop here). */
   onRowFocus?: (id: number) => void;
+  /** What a screen adds to the meta line after the due date (Today's 'three days overdue'). */
+  meta?: ReactNode;
+  /** A screen's own action, always shown before the actions menu (Today's and Upcoming's reschedule). */
+  actions?: ReactNode;
 }
 
 /** The controls inside a row: out of the tab order when the row is a roving tab stop. */
@@ -102,6 +107,8 @@ export const ItemRow = memo(function ItemRow({
   tabStop,
   onRowFocus,
   progress,
+  meta,
+  actions,
 }: ItemRowProps) {
   const roving = tabStop !== undefined;
   const rowRef = useRef<HTMLDivElement>(null);
@@ -283,6 +290,7 @@ export const ItemRow = memo(function ItemRow({
               {due}
             </span>
           ) : null}
+          {meta}
           {item.recurrence ? (
             <Suspense fallback={null}>
               <RepeatSummary rule={item.recurrence} />
@@ -337,6 +345,8 @@ export const ItemRow = memo(function ItemRow({
           <Trash2 aria-hidden />
         </button>
       </div>
+
+      {actions}
 
       {/* Phone (and desktop keyboard users who prefer a menu): everything behind one button. */}
       {menus ? (

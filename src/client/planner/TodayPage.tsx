@@ -1,0 +1,90 @@
+import { CalendarCheck2, ChevronRight } from 'lucide-react';
+import { Link } from 'react-router';
+import { dayHeading, dayLabel, dueDay, todayCounts } from '../../shared/agenda';
+import { cn, focusRing } from '../components/ui/cn';
+import { EmptyState } from '../components/ui/EmptyState';
+import { ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
+import { AgendaList } from './AgendaList';
+import { AgendaSection } from './AgendaSection';
+import { type LocalItem, useToday, useTodayItems, useUpcoming } from './queries';
+import { countsText } from './TodayCard';
+
+/**
+ * /today: my open items overdue or due today, from the device (offline and as a guest too), overdue
+ * first with how late each is, then by priority and due date; each row completes and reschedules.
+ */
+export default function TodayPage() {
+  const today = useToday();
+  const items = useTodayItems(today);
+  const overdue = items?.filter((i) => (dueDay(i) ?? today) < today) ?? [];
+  const dueToday = items?.filter((i) => dueDay(i) === today) ?? [];
+  return (
+    <PageColumn>
+      <PageHeader
+        title="Today"
+        subtitle={
+          items === undefined
+            ? dayLabel(today)
+            : `${dayLabel(today)} · ${countsText(todayCounts(items, today))}`
+        }
+      />
+      {items === undefined ? (
+        <ListLoading label="Loading today's items..." rows={4} />
+      ) : items.length === 0 ? (
+        <NothingToday today={today} />
+      ) : (
+        <div className="flex flex-col gap-6">
+          {overdue.length > 0 ? (
+            <AgendaSection id="overdue" heading="Overdue" tone="late" count={overdue.length}>
+              <AgendaList items={overdue} label="Overdue" today={today} />
+            </AgendaSection>
+          ) : null}
+          <AgendaSection id="today" heading="Today" sub={dayLabel(today)} count={dueToday.length}>
+            {dueToday.length > 0 ? (
+              <AgendaList items={dueToday} label="Due today" today={today} />
+            ) : (
+              <p className="px-1 text-sm text-zinc-600 dark:text-zinc-400">
+                Nothing else is due today. Clear the overdue ones, or move them to another day.
+              </p>
+            )}
+          </AgendaSection>
+        </div>
+      )}
+    </PageColumn>
+  );
+}
+
+/** The first item due after today (within Upcoming's days), for the empty state. */
+function nextDue(buckets: ReturnType<typeof useUpcoming>, today: string): LocalItem | null {
+  for (const b of buckets ?? [])
+    if (b.day !== null && b.day > today && b.items.length > 0) return b.items[0]!;
+  return null;
+}
+
+function NothingToday({ today }: { today: string }) {
+  const next = nextDue(useUpcoming(today), today);
+  const nextDay = next ? dueDay(next) : null;
+  return (
+    <EmptyState
+      icon={<CalendarCheck2 aria-hidden />}
+      title="Nothing due today"
+      description={
+        next && nextDay
+          ? `A clear day. Next up: “${next.title}”, ${dayHeading(nextDay, today).toLowerCase() === 'tomorrow' ? 'tomorrow' : dayLabel(nextDay)}.`
+          : 'A clear day: nothing overdue and nothing due. Plan ahead on Upcoming.'
+      }
+      action={
+        <Link
+          to="/upcoming"
+          className={cn(
+            'inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300',
+            focusRing,
+          )}
+        >
+          See Upcoming
+          <ChevronRight className="size-4" aria-hidden />
+        </Link>
+      }
+    />
+  );
+}

@@ -1,0 +1,153 @@
+import { Plus } from 'lucide-react';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { dayHeading, dayLabel } from '../../shared/agenda';
+import { TITLE_MAX_LENGTH } from '../../shared/item';
+import { Button } from '../components/ui/Button';
+import { Input } from '../components/ui/Input';
+import { ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
+import { AgendaList } from './AgendaList';
+import { AgendaSection } from './AgendaSection';
+import { useAddOnDay } from './mutations';
+import { useToday, useUpcoming } from './queries';
+
+/**
+ * /upcoming: the next 14 days from the device (offline and as a guest too), one heading per day,
+ * overdue on top; every day, empty or not, takes a todo of its own ('Add to Tomorrow').
+ */
+export default function UpcomingPage() {
+  const today = useToday();
+  const buckets = useUpcoming(today);
+  return (
+    <PageColumn>
+      <PageHeader title="Upcoming" subtitle="The next 14 days, and anything overdue" />
+      {buckets === undefined ? (
+        <ListLoading label="Loading upcoming items..." rows={4} />
+      ) : (
+        <div className="flex flex-col gap-5">
+          {buckets.map((b) => {
+            if (b.day === null) {
+              return (
+                <AgendaSection key={b.key} id="overdue" heading="Overdue" tone="late" count={b.items.length}>
+                  <AgendaList items={b.items} label="Overdue" today={today} />
+                </AgendaSection>
+              );
+            }
+            const heading = dayHeading(b.day, today);
+            const named = heading === 'Today' || heading === 'Tomorrow';
+            return (
+              <DayGroup
+                key={b.key}
+                day={b.day}
+                heading={heading}
+                sub={named ? dayLabel(b.day) : undefined}
+                items={b.items}
+                today={today}
+              />
+            );
+          })}
+        </div>
+      )}
+    </PageColumn>
+  );
+}
+
+function DayGroup({
+  day,
+  heading,
+  sub,
+  items,
+  today,
+}: {
+  day: string;
+  heading: string;
+  sub: string | undefined;
+  items: Parameters<typeof AgendaList>[0]['items'];
+  today: string;
+}) {
+  const [adding, setAdding] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setAdding(false);
+    requestAnimationFrame(() => addButton.current?.focus());
+  };
+  return (
+    <AgendaSection
+      id={day}
+      heading={heading}
+      sub={sub}
+      count={items.length}
+      action={
+        adding ? null : (
+          <Button
+            ref={addButton}
+            variant="ghost"
+            size="sm"
+            onClick={() => setAdding(true)}
+            aria-label={`Add to ${heading}`}
+            className="text-zinc-600 dark:text-zinc-300"
+          >
+            <Plus className="size-4" aria-hidden />
+            Add
+          </Button>
+        )
+      }
+    >
+      {adding ? <AddToDay day={day} heading={heading} onDone={close} /> : null}
+      {items.length > 0 ? (
+        <AgendaList items={items} label={sub ? `${heading}, ${sub}` : heading} today={today} />
+      ) : adding ? null : (
+        <p className="px-1 pb-1 text-sm text-zinc-500 dark:text-zinc-400">Nothing planned.</p>
+      )}
+    </AgendaSection>
+  );
+}
+
+/**
+ * The day's quick add: a todo due that day, saved through the same create as every quick-add card
+ * (offline, undoable, 'Item created'). It stays open for the next one; Escape or Done closes it.
+ */
+function AddToDay({ day, heading, onDone }: { day: string; heading: string; onDone: () => void }) {
+  const [title, setTitle] = useState('');
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const add = useAddOnDay();
+  useEffect(() => input.current?.focus(), []);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (title.trim() === '' || busy) return;
+    setBusy(true);
+    const ok = await add(title, day);
+    setBusy(false);
+    if (ok) setTitle('');
+    input.current?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    onDone();
+  };
+  return (
+    <form
+      onSubmit={submit}
+      onKeyDown={onKeyDown}
+      aria-label={`Add to ${heading}`}
+      className="flex items-center gap-2 rounded-xl border border-zinc-200 bg-white p-2 dark:border-zinc-800 dark:bg-zinc-900/40"
+    >
+      <Input
+        ref={input}
+        value={title}
+        onChange={(e) => setTitle(e.target.value)}
+        maxLength={TITLE_MAX_LENGTH}
+        placeholder={`Add a todo for ${heading === 'Today' || heading === 'Tomorrow' ? heading.toLowerCase() : heading}…`}
+        aria-label={`Todo title, due ${heading}`}
+        className="h-9 min-w-0 flex-1"
+      />
+      <Button type="submit" size="sm" disabled={title.trim() === '' || busy}>
+        Add
+      </Button>
+      <Button type="button" size="sm" variant="ghost" onClick={onDone}>
+        Done
+      </Button>
+    </form>
+  );
+}
