@@ -16,7 +16,7 @@ import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { undoAction, useAssigneeOptions, useCreateItem } from './mutations';
 import type { LiveReading } from './QuickAddParts';
 import { useItem } from './queries';
-import { NEW_ITEM_FORM, useItemForm } from './useItemForm';
+import { NEW_ITEM_FORM, type NewItemFormValues, useItemForm } from './useItemForm';
 
 const RepeatControl = lazy(() => import('./RepeatControl'));
 // The title's reader and chips, with chrono-node: loaded on the title's first focus or keystroke.
@@ -37,24 +37,33 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const firstType: ItemType = dialogTypeEnabled('campaign', parentId) ? 'campaign' : 'task';
   const [type, setType] = useState<ItemType>(firstType);
   const form = useItemForm(NEW_ITEM_FORM);
-  const { title, description, assignee, dueDate, endDate, remindAt, repeat } = form.values;
-  const [setTitle, setDescription, setAssignee, setDueDate, setEndDate, setRemindAt, setRepeat] = [
-    form.set('title'),
-    form.set('description'),
-    form.set('assignee'),
-    form.set('dueDate'),
-    form.set('endDate'),
-    form.set('remindAt'),
-    form.set('repeat'),
-  ];
-  const { reset } = form;
-  const dateField = type === 'campaign' ? 'end_date' : 'due_date';
   const [parts, setParts] = useState(quickAddParts.current);
   const [reading, setReading] = useState<LiveReading | null>(null);
   // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
   const loadParts = () => {
     if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
   };
+  // The fields show what the chips set; setting one by hand gives that chip's words back to the title.
+  const { title, description, assignee, dueDate, endDate, remindAt, repeat } = reading
+    ? reading.over(form.values)
+    : form.values;
+  const set =
+    <K extends keyof NewItemFormValues>(key: K) =>
+    (value: NewItemFormValues[K]) => {
+      reading?.release(key);
+      form.set(key)(value);
+    };
+  const [setTitle, setDescription, setAssignee, setDueDate, setEndDate, setRemindAt, setRepeat] = [
+    form.set('title'),
+    form.set('description'),
+    set('assignee'),
+    set('dueDate'),
+    set('endDate'),
+    set('remindAt'),
+    set('repeat'),
+  ];
+  const { reset } = form;
+  const dateField = type === 'campaign' ? 'end_date' : 'due_date';
   const titleRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);

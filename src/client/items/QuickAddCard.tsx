@@ -19,7 +19,7 @@ import { enterSubmits, localToday, quickAddFields, quickAddPayload } from './ite
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateWithToasts } from './mutations';
 import type { LiveReading } from './QuickAddParts';
-import { isEmptyForm, NEW_ITEM_FORM, useItemForm } from './useItemForm';
+import { isEmptyForm, NEW_ITEM_FORM, type NewItemFormValues, useItemForm } from './useItemForm';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */
@@ -103,14 +103,29 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const [type, setType] = useState<ItemType>(types[0] ?? 'todo');
   const [expanded, setExpanded] = useState(false);
   const form = useItemForm(NEW_ITEM_FORM);
-  const { title, description, dueDate, assignee, remindAt, repeat } = form.values;
+  const [parts, setParts] = useState(quickAddParts.current);
+  const [reading, setReading] = useState<LiveReading | null>(null);
+  // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
+  const loadParts = () => {
+    if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
+  };
+  // The fields show what the chips set; setting one by hand gives that chip's words back to the title.
+  const { title, description, dueDate, assignee, remindAt, repeat } = reading
+    ? reading.over(form.values)
+    : form.values;
+  const set =
+    <K extends keyof NewItemFormValues>(key: K) =>
+    (value: NewItemFormValues[K]) => {
+      reading?.release(key);
+      form.set(key)(value);
+    };
   const [setTitle, setDescription, setDueDate, setAssignee, setRemindAt, setRepeat] = [
     form.set('title'),
     form.set('description'),
-    form.set('dueDate'),
-    form.set('assignee'),
-    form.set('remindAt'),
-    form.set('repeat'),
+    set('dueDate'),
+    set('assignee'),
+    set('remindAt'),
+    set('repeat'),
   ];
   /** The Repeat select loads on its first press (a placeholder stands in), not when the card opens. */
   const [repeatPressed, setRepeatPressed] = useState(false);
@@ -125,12 +140,6 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const createWithToasts = useCreateWithToasts();
 
   const fields = quickAddFields(type);
-  const [parts, setParts] = useState(quickAddParts.current);
-  const [reading, setReading] = useState<LiveReading | null>(null);
-  // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
-  const loadParts = () => {
-    if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
-  };
   const state = form.title;
   const empty = isEmptyForm(form.values);
   const repeats = type === 'task' || type === 'todo';
@@ -265,7 +274,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
         <label htmlFor={`${id}-title`} className="sr-only">
           {`${TYPE_LABEL[type]} title`}
         </label>
-        <div className="relative flex min-w-0 flex-1 flex-col">
+        <div className="relative min-w-0 flex-1">
           <input
             ref={titleRef}
             id={`${id}-title`}
@@ -285,7 +294,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
             autoComplete="off"
             aria-invalid={state.tooLong || undefined}
             aria-describedby={state.showCounter ? `${id}-count` : undefined}
-            className="h-12 min-w-0 flex-1 bg-transparent text-base text-zinc-900 outline-none placeholder:text-zinc-400 md:text-[15px] dark:text-zinc-100 dark:placeholder:text-zinc-500"
+            className="h-12 w-full min-w-0 bg-transparent text-base text-zinc-900 outline-none placeholder:text-zinc-400 md:text-[15px] dark:text-zinc-100 dark:placeholder:text-zinc-500"
           />
           {parts ? (
             // The chips under the title, the tint over its words (in this wrapper, over the field).
@@ -374,7 +383,8 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
                 <label htmlFor={`${id}-repeat`} className="sr-only">
                   Repeat
                 </label>
-                {repeatPressed ? (
+                {/* A rule from the title shows in the real control: the placeholder says 'Does not repeat'. */}
+                {repeatPressed || repeat !== null ? (
                   <Suspense fallback={<RepeatPlaceholder id={`${id}-repeat`} />}>
                     <RepeatControl
                       id={`${id}-repeat`}

@@ -147,4 +147,21 @@ describe('quick add reads what you mean', () => {
       due_date: localToday(inThree),
     });
   });
+
+  it('shows what the chips set in the fields below, and a field set by hand gives the words back', async () => {
+    renderWithApp(<CreateItemDialog open onOpenChange={() => {}} />);
+    fireEvent.mouseDown(screen.getByRole('tab', { name: /task/i }), { button: 0 });
+    type('Book venue tomorrow');
+    await chips();
+    const due = screen.getByLabelText('Due date') as HTMLInputElement;
+    expect(due.value).toBe(tomorrow());
+    fireEvent.change(due, { target: { value: '2031-05-06' } });
+    expect(screen.queryByRole('list', { name: 'Understood from the title' })).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Create task' }));
+    });
+    await waitFor(async () => expect(await client.db.items.count()).toBe(1));
+    const [item] = await client.db.items.toArray();
+    expect(item).toMatchObject({ title: 'Book venue tomorrow', due_date: '2031-05-06' });
+  });
 });

@@ -15,12 +15,15 @@ import { canSubmitTitle } from './itemPayload';
 import { TYPE_DOT } from './itemStyle';
 import { useAssigneeOptions } from './mutations';
 import {
+  chipFilling,
   type ParentCandidate,
   type QuickAddChip,
   type ReadTitle,
   readTitle,
+  shownValues,
   withReading,
 } from './quickAddReader';
+import type { NewItemFormValues } from './useItemForm';
 
 /** A reading, with the way to remove one of its chips and to save it. */
 export interface LiveReading extends ReadTitle {
@@ -30,6 +33,10 @@ export interface LiveReading extends ReadTitle {
   apply: (payload: ItemCreateInput) => ItemCreateInput;
   /** The title that is left may be saved (not blank: 'tomorrow' alone is no title). */
   savable: boolean;
+  /** The form's values as its fields show them, with what the chips set (shownValues). */
+  over: <V extends NewItemFormValues>(values: V) => V;
+  /** The person set this field by hand: the chip that filled it goes, its words back to the title. */
+  release: (field: keyof NewItemFormValues) => void;
 }
 
 const NO_PARENTS: ParentCandidate[] = [];
@@ -85,11 +92,17 @@ export function TitleReading({
   const reading = useMemo((): LiveReading | null => {
     if (blank) return null;
     const read = readTitle(text, dismissed, { type, dateField, assignee, parents, people });
+    const dismiss = (key: string) => setDismissed((d) => new Set(d).add(key));
     return {
       ...read,
-      dismiss: (key) => setDismissed((d) => new Set(d).add(key)),
+      dismiss,
       apply: (payload) => withReading(payload, read, dateField),
       savable: canSubmitTitle(read.title),
+      over: (values) => shownValues(values, read, dateField),
+      release: (field) => {
+        const chip = chipFilling(field, read);
+        if (chip) dismiss(chip.key);
+      },
     };
   }, [blank, text, dismissed, type, dateField, assignee, parents, people]);
   // Before paint: the chips show with the keystroke that made them.

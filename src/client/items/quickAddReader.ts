@@ -10,6 +10,7 @@ import { type QuickAddKind, type QuickAddReading, readQuickAdd } from '../../sha
 import type { ItemCreateInput } from '../../shared/schemas';
 import { deviceTimeZone, wallClockOf } from '../../shared/timeZone';
 import { localToday } from './itemPayload';
+import type { NewItemFormValues } from './useItemForm';
 
 /** A campaign or task on the device that a #name may name. */
 export interface ParentCandidate {
@@ -242,5 +243,39 @@ export function withReading(
   }
   if (reading.parent_id !== null) out.parent_id = reading.parent_id;
   if (reading.assigned_to !== null) out.assigned_to = reading.assigned_to;
+  return out;
+}
+
+/** The form fields a reading fills, and the chip kind that fills each. */
+const FIELD_KINDS: Partial<Record<keyof NewItemFormValues, QuickAddKind>> = {
+  dueDate: 'date',
+  endDate: 'date',
+  remindAt: 'date',
+  repeat: 'repeat',
+  assignee: 'assignee',
+};
+
+/** The chip that fills this form field, if one does (editing the field by hand removes it). */
+export function chipFilling(field: string, reading: ReadTitle): QuickAddChip | null {
+  const kind = FIELD_KINDS[field as keyof NewItemFormValues];
+  return kind ? (reading.chips.find((c) => c.kind === kind) ?? null) : null;
+}
+
+/**
+ * The form's values as its fields show them: what the chips set, in the fields' own formats (the
+ * reminder as this device's `datetime-local` text), over what was picked by hand. The fields then
+ * never contradict the chips ('Does not repeat' beside 'Every weekday').
+ */
+export function shownValues<V extends NewItemFormValues>(
+  values: V,
+  reading: ReadTitle,
+  dateField: 'due_date' | 'end_date' = 'due_date',
+  timeZone = deviceTimeZone(),
+): V {
+  const out = { ...values };
+  if (reading.date !== null) out[dateField === 'end_date' ? 'endDate' : 'dueDate'] = reading.date;
+  if (reading.remind_at !== null) out.remindAt = wallClockOf(reading.remind_at, timeZone).slice(0, 16);
+  if (reading.recurrence !== null) out.repeat = reading.recurrence;
+  if (reading.assigned_to !== null) out.assignee = String(reading.assigned_to);
   return out;
 }
