@@ -224,6 +224,22 @@ const fullItems = fc
       series: fc.option(fc.uuid({ version: 4 }), { nil: null }),
       // Undefined: an item from before the field, which exports as UTC.
       zone: fc.constantFrom(undefined, 'UTC', 'America/New_York', 'Asia/Kolkata', 'Etc/GMT+5'),
+      // Undefined: a device's row from before the planning fields (p4, no labels, no place yet).
+      priority: fc.constantFrom(undefined, 1, 2, 3, 4),
+      labels: fc.option(
+        fc.uniqueArray(
+          fc
+            .tuple(
+              fc.constantFrom('', '=', '+', '-', "'", 'Ünï ', '"q" ', 'a b'),
+              fc.string({ maxLength: 12 }).map((t) => t.replace(/[#@,]/g, '')),
+            )
+            .map(([a, b]) => `${a}${b}`.trim())
+            .filter((t) => t !== '' && [...t].length <= 40),
+          { maxLength: 10, selector: (l) => l.toLowerCase() },
+        ),
+        { nil: undefined },
+      ),
+      sortKey: fc.constantFrom(undefined, '', 'a0', 'a1V', 'Zzz', 'b00', `a0${'V'.repeat(40)}`),
       age: fc.integer({ min: 0, max: 100 }),
     }),
     { maxLength: 20 },
@@ -251,6 +267,9 @@ const fullItems = fc
           series_uuid: repeats === null ? null : row.series,
           assigned_to: row.assignee,
           time_zone: row.zone,
+          priority: row.priority,
+          labels: row.labels,
+          sort_key: row.sortKey,
           parent_id: parent?.id ?? null,
           // Made in any order, but never before the parent it was made under.
           created_at: new Date(Date.parse(at) + (index + row.age) * 60_000).toISOString(),
@@ -287,6 +306,9 @@ function expectedPlan(items: readonly ExportSource[]) {
     assigned_to: i.assigned_to,
     series_uuid: i.series_uuid ?? null,
     time_zone: i.time_zone ?? 'UTC',
+    priority: i.priority ?? 4,
+    labels: i.labels ?? [],
+    sort_key: i.sort_key || null,
   }));
 }
 
@@ -605,6 +627,8 @@ describe('Todoist CSV', () => {
       parent_uuid: campaign.uuid,
       due_date: '2030-05-01',
       description: 'Cheap ones',
+      // Todoist's PRIORITY 4 is its p1, ours too.
+      priority: 1,
     });
     expect(byTitle.get('Blue ones')).toMatchObject({
       type: 'todo',
@@ -616,6 +640,7 @@ describe('Todoist CSV', () => {
       type: 'todo',
       parent_uuid: plates.uuid,
       due_date: '2030-05-01',
+      priority: 4,
     });
     expect(byTitle.get('Mow')).toMatchObject({ type: 'task', due_date: null });
     expect(plan.problems).toEqual([
@@ -624,14 +649,12 @@ describe('Todoist CSV', () => {
     expect(parseImport(todoist, { fileName: 'Move house.csv', userId: 0 }).items).toEqual(plan.items);
   });
 
-  it('lists in the preview every value it does not take: dates in words, repeats, priorities, indents, sections', () => {
+  it('lists in the preview every value it does not take: dates in words, repeats, indents, sections', () => {
     const plan = parseImport(todoist, { fileName: 'Move house.csv', userId: 0 });
     const said = plan.warnings.map((w) => `${w.line}: ${w.reason}`);
     expect(said).toEqual([
-      '3: Priority p1 not imported: Outpost has no priorities',
       '3: In section “Kitchen”: imported beside it, as a task of “Move house”',
       '4: Date “tomorrow” not imported: only calendar dates (2030-05-01, 1 May 2030) are read',
-      '4: Priority p1 not imported: Outpost has no priorities',
       '6: Indent 3 flattened: a todo under “Buy plates, bowls” (Outpost has three levels)',
       '9: Repeating date “every day” not imported: set the repeat on the item',
       '9: In section “Garden”: imported beside it, as a task of “Move house”',

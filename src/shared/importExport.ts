@@ -2,8 +2,10 @@ import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
 import { ALLOWED_PARENT_TYPES } from './hierarchy';
 import { DESCRIPTION_MAX_LENGTH, ITEM_TYPES, type ItemStatus, type ItemType, TITLE_MAX_LENGTH } from './item';
+import { DEFAULT_PRIORITY, LABELS_MAX, labelKey, labelProblem, PRIORITIES, type Priority } from './planning';
 import { readQuickAdd } from './quickAdd';
 import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
+import { isFractionalKey, SORT_KEY_PATTERN } from './sortKey';
 import { DEFAULT_TIME_ZONE, normalizeTimeZone } from './timeZone';
 
 /**
@@ -38,7 +40,13 @@ export const CSV_COLUMNS = [
   'assigned_to',
   'series_uuid',
   'time_zone',
+  'priority',
+  'labels',
+  'sort_key',
 ] as const;
+
+/** How a CSV cell holds an item's labels: labels hold no comma, so the list splits back exactly. */
+const LABEL_SEPARATOR = ', ';
 
 /** The fields of an item an export carries. */
 export interface ExportSource {
@@ -57,17 +65,28 @@ export interface ExportSource {
   series_uuid?: string | null;
   /** Absent on items from before the field: they read as UTC. */
   time_zone?: string | null;
+  /** Planning fields; absent (or '' for the key) on a device's rows from before them. */
+  priority?: number;
+  labels?: readonly string[];
+  sort_key?: string;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
 }
 
 export interface ExportItem
-  extends Omit<ExportSource, 'remind_at' | 'recurrence' | 'series_uuid' | 'time_zone'> {
+  extends Omit<
+    ExportSource,
+    'remind_at' | 'recurrence' | 'series_uuid' | 'time_zone' | 'priority' | 'labels' | 'sort_key'
+  > {
   remind_at: string | null;
   recurrence: string | null;
   series_uuid: string | null;
   time_zone: string;
+  priority: number;
+  labels: string[];
+  /** Null for an item that has no place yet (a device's row from before the field). */
+  sort_key: string | null;
   parent_uuid: string | null;
 }
 
@@ -189,6 +208,9 @@ export function exportDocument(
         recurrence: i.recurrence ?? null,
         series_uuid: i.series_uuid ?? null,
         time_zone: i.time_zone ?? DEFAULT_TIME_ZONE,
+        priority: i.priority ?? DEFAULT_PRIORITY,
+        labels: [...(i.labels ?? [])],
+        sort_key: i.sort_key || null,
         created_at: i.created_at,
         updated_at: i.updated_at,
         completed_at: i.completed_at,
@@ -235,6 +257,9 @@ export function exportCsv(items: readonly ExportSource[]): string {
       assigned_to: i.assigned_to === null ? '' : String(i.assigned_to),
       series_uuid: i.series_uuid ?? '',
       time_zone: i.time_zone ?? DEFAULT_TIME_ZONE,
+      priority: String(i.priority ?? DEFAULT_PRIORITY),
+      labels: (i.labels ?? []).join(LABEL_SEPARATOR),
+      sort_key: i.sort_key ?? '',
     };
     return CSV_COLUMNS.map((c) => cells[c]);
   });
@@ -272,6 +297,12 @@ export interface ImportItem {
   series_uuid: string | null;
   /** The IANA zone the file gives; null when it gives none (Todoist, older files): the device's own then. */
   time_zone: string | null;
+  /** 1–4; p4 (none) when the file gives none. */
+  priority: number;
+  /** As the file writes them, those that may be labels, the first of any two alike ignoring case. */
+  labels: string[];
+  /** The place the file gives; null when none (or not a key): after its last sibling's then. */
+  sort_key: string | null;
 }
 
 export interface ImportProblem {
@@ -452,11 +483,24 @@ function readMore(
     assigned_to: string | number | null;
     series_uuid: string | null;
     time_zone: string | null;
+    priority: string | number | null;
+    /** A list (JSON) or the CSV cell's text (LABEL_SEPARATOR between them). */
+    labels: readonly unknown[] | string | null;
+    sort_key: string | null;
   },
   warn: (reason: string) => void,
 ): Pick<
   ImportItem,
-  'due_date' | 'end_date' | 'remind_at' | 'recurrence' | 'assigned_to' | 'series_uuid' | 'time_zone'
+  | 'due_date'
+  | 'end_date'
+  | 'remind_at'
+  | 'recurrence'
+  | 'assigned_to'
+  | 'series_uuid'
+  | 'time_zone'
+  | 'priority'
+  | 'labels'
+  | 'sort_key'
 > {
   const given = (v: string | null) => (v === null || v.trim() === '' ? null : v);
   const due = given(raw.due_date);
@@ -498,7 +542,47 @@ function readMore(
     assigned_to: assigned_to || null,
     series_uuid,
     time_zone,
+    ...readPlanning(raw, warn),
   };
+}
+
+/** Priority, labels and place from a file; what cannot be used is left out and said in `warn`. */
+function readPlanning(
+  raw: {
+    priority: string | number | null;
+    labels: readonly unknown[] | string | null;
+    sort_key: string | null;
+  },
+  warn: (reason: string) => void,
+): Pick<ImportItem, 'priority' | 'labels' | 'sort_key'> {
+  const priorityText = raw.priority === null ? '' : String(raw.priority).trim();
+  let priority: number = DEFAULT_PRIORITY;
+  if (priorityText !== '') {
+    const n = Number(priorityText);
+    if ((PRIORITIES as readonly number[]).includes(n)) priority = n as Priority;
+    else warn(`Its priority “${shorten(priorityText)}” is not 1, 2, 3 or 4: imported as 4`);
+  }
+  const given =
+    typeof raw.labels === 'string'
+      ? raw.labels.split(',')
+      : Array.isArray(raw.labels)
+        ? raw.labels.map((l) => (typeof l === 'string' ? l : String(l)))
+        : [];
+  const labels: string[] = [];
+  for (const text of given) {
+    const label = text.trim();
+    if (label === '' && typeof raw.labels === 'string') continue;
+    const problem = labelProblem(label);
+    if (problem) warn(`Its label “${shorten(label)}” cannot be used (${problem}): left out`);
+    else if (labels.some((l) => labelKey(l) === labelKey(label))) continue;
+    else if (labels.length >= LABELS_MAX)
+      warn(`Its label “${shorten(label)}” is past the ${LABELS_MAX}th: left out`);
+    else labels.push(label);
+  }
+  const key = raw.sort_key === null ? '' : raw.sort_key.trim();
+  const sort_key = key !== '' && SORT_KEY_PATTERN.test(key) && isFractionalKey(key) ? key : null;
+  if (key !== '' && sort_key === null) warn(`Its place “${shorten(key)}” is not a sort key: placed last`);
+  return { priority, labels, sort_key };
 }
 
 /** A line of a file read into an item, before its place among the others is checked. */
@@ -647,6 +731,9 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
         assigned_to: typeof item.assigned_to === 'number' ? item.assigned_to : textOf(item.assigned_to),
         series_uuid: textOf(item.series_uuid),
         time_zone: textOf(item.time_zone),
+        priority: typeof item.priority === 'number' ? item.priority : textOf(item.priority),
+        labels: Array.isArray(item.labels) ? item.labels : textOf(item.labels),
+        sort_key: textOf(item.sort_key),
       },
       (reason) => warnings.push({ line, text: label, reason }),
     );
@@ -770,6 +857,9 @@ function parseOutpostCsv(rows: string[][], header: string[], options: ImportOpti
           assigned_to: get('assigned_to'),
           series_uuid: get('series_uuid'),
           time_zone: get('time_zone'),
+          priority: get('priority'),
+          labels: get('labels'),
+          sort_key: get('sort_key'),
         },
         (reason) => warnings.push({ line, text, reason }),
       ),
@@ -789,6 +879,9 @@ const NOTHING_MORE = {
   assigned_to: null,
   series_uuid: null,
   time_zone: null,
+  priority: DEFAULT_PRIORITY,
+  labels: [] as string[],
+  sort_key: null,
 } as const;
 
 const NO_DATE = { due_date: null, remind_at: null, recurrence: null } as const;
@@ -810,12 +903,12 @@ function todoistDate(
   return { due_date: reading.due_date, remind_at: reading.remind_at, recurrence: reading.recurrence };
 }
 
-/** Todoist's PRIORITY column: 4 is its p1 (urgent), 1 its p4 (none). */
-const TODOIST_PRIORITY: Record<string, string> = { '4': 'p1', '3': 'p2', '2': 'p3' };
+/** Todoist's PRIORITY column: 4 is its p1 (urgent), 1 its p4 (none); anything else reads as none. */
+const TODOIST_PRIORITY: Record<string, Priority> = { '4': 1, '3': 2, '2': 3, '1': 4 };
 
 /**
  * What a Todoist task line holds that Outpost does not take, each said in words for the preview:
- * nothing is left out unseen (a date in words, a repeat, a deadline, a priority, a person, a duration).
+ * nothing is left out unseen (a date in words, a repeat, a deadline, a person, a duration).
  */
 function todoistLeftOut(get: (column: string) => string, dateRead: boolean): string[] {
   const reasons: string[] = [];
@@ -829,8 +922,6 @@ function todoistLeftOut(get: (column: string) => string, dateRead: boolean): str
   }
   const deadline = get('deadline');
   if (deadline !== '') reasons.push(`Deadline “${shorten(deadline)}” not imported: Outpost has no deadlines`);
-  const priority = TODOIST_PRIORITY[get('priority')];
-  if (priority) reasons.push(`Priority ${priority} not imported: Outpost has no priorities`);
   const responsible = get('responsible');
   if (responsible !== '')
     reasons.push(`Assignee “${shorten(responsible)}” not imported: assign it in Outpost`);
@@ -918,6 +1009,9 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       ...fitText(content, get(cDesc) || null),
       status: 'pending',
       ...NOTHING_MORE,
+      labels: [],
+      priority:
+        kind === 'task' ? (TODOIST_PRIORITY[getNamed('priority')] ?? DEFAULT_PRIORITY) : DEFAULT_PRIORITY,
       // The device's own zone is the item's (time_zone null): the words were read in it.
       ...when,
     };

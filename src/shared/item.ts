@@ -66,6 +66,14 @@ export interface Item {
   series_uuid?: string | null;
   /** The IANA zone whose wall clock a repeating reminder keeps (SYNC.md O5); absent reads as UTC. */
   time_zone?: string;
+  /**
+   * Planning fields (ARCHITECTURE §4, ./planning.ts): 1–4, 1 the most urgent (4 when absent); the
+   * labels as first written (none when absent); the place among its siblings (./sortKey.ts; a row
+   * stored before the field reads as '', which sorts first).
+   */
+  priority?: number;
+  labels?: string[];
+  sort_key?: string;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
@@ -168,5 +176,8 @@ export const PATCHABLE_FIELDS = [
   'remind_at',
   'recurrence',
   'time_zone',
+  'priority',
+  'labels',
+  'sort_key',
 ] as const;
 export type PatchableField = (typeof PATCHABLE_FIELDS)[number];

@@ -6,6 +6,7 @@
  * and whether it brings a repeating item's next occurrence are this module's.
  */
 import { type ItemStatus, type ItemType, PATCHABLE_FIELDS, type PatchableField } from './item';
+import { sameFieldValue } from './planning';
 import { completedAtFor, type StatusChange } from './status';
 
 /** The fields an update may read of the item as stored. */
@@ -52,7 +53,7 @@ export function planUpdate(
     if (!PATCHABLE_FIELDS.includes(field)) continue;
     const next = patch[field] ?? null;
     const prev = current[field] ?? null;
-    if (next === prev) continue;
+    if (sameFieldValue(next, prev)) continue;
     changed[field] = { old: prev, new: next };
     fields.push(field);
   }

@@ -1,4 +1,5 @@
 import { PATCHABLE_FIELDS, type PatchableField } from './item';
+import { PLANNING_DEFAULTS, sameFieldValue } from './planning';
 
 /** The fields a local edit and a server change can disagree on. */
 export const MERGE_FIELDS = PATCHABLE_FIELDS;
@@ -6,15 +7,21 @@ export type MergeField = PatchableField;
 
 export type MergeRecord = { [K in MergeField]?: unknown } & { version: number };
 
-function same(a: unknown, b: unknown): boolean {
-  // Null, undefined and 0 all mean "no parent / nobody" for references.
-  const norm = (v: unknown) => (v === undefined || v === 0 ? null : v);
-  return norm(a) === norm(b);
+function same(a: unknown, b: unknown, field?: MergeField): boolean {
+  const norm = (v: unknown) => {
+    // A copy stored before priority and labels existed has neither: it reads as their defaults,
+    // so it does not differ from a server copy that holds them.
+    if (v === undefined && (field === 'priority' || field === 'labels')) return PLANNING_DEFAULTS[field];
+    // Null, undefined and 0 all mean "no parent / nobody" for references.
+    return v === undefined || v === 0 ? null : v;
+  };
+  // Labels are a list: the same labels in the same order are no change.
+  return sameFieldValue(norm(a), norm(b));
 }
 
 /** The fields whose values differ between two copies. */
 export function changedFields(before: MergeRecord, after: MergeRecord): MergeField[] {
-  return MERGE_FIELDS.filter((f) => !same(before[f], after[f]));
+  return MERGE_FIELDS.filter((f) => !same(before[f], after[f], f));
 }
 
 export interface MergeInput<T extends MergeRecord> {
@@ -49,8 +56,8 @@ export function mergeEdits<T extends MergeRecord>({
   const conflicts: MergeField[] = [];
   const merged: T = { ...remote };
   for (const field of dirty) {
-    const remoteChanged = !same(base[field], remote[field]);
-    const differs = !same(local[field], remote[field]);
+    const remoteChanged = !same(base[field], remote[field], field);
+    const differs = !same(local[field], remote[field], field);
     if (remoteChanged && differs) conflicts.push(field);
     merged[field] = local[field] as T[MergeField];
   }

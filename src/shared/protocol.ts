@@ -76,6 +76,9 @@ export function createPayload(item: {
   recurrence?: string | null;
   series_uuid?: string | null;
   time_zone?: string | null;
+  priority?: number;
+  labels?: readonly string[];
+  sort_key?: string;
   uuid: string | null;
 }): Record<string, unknown> {
   return {
@@ -91,6 +94,10 @@ export function createPayload(item: {
     recurrence: item.recurrence ?? null,
     series_uuid: item.series_uuid ?? null,
     time_zone: item.time_zone ?? null,
+    // A row stored before the planning fields has none: the server's defaults (p4, no labels, last).
+    ...(item.priority === undefined ? {} : { priority: item.priority }),
+    ...(item.labels === undefined ? {} : { labels: [...item.labels] }),
+    ...(item.sort_key ? { sort_key: item.sort_key } : {}),
     uuid: item.uuid,
   };
 }

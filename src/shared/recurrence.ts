@@ -1,5 +1,6 @@
 import { v5 as uuidV5 } from 'uuid';
 import type { ItemType } from './item';
+import { DEFAULT_PRIORITY } from './planning';
 import { formatRecurrence, parseRecurrence, type RecurrenceRule, ruleDateAfter } from './recurrenceRule';
 import { DEFAULT_TIME_ZONE, shiftWallClock } from './timeZone';
 
@@ -23,6 +24,9 @@ export interface OccurrenceSource {
   recurrence: string | null;
   /** The IANA zone whose wall clock the reminder keeps (O5); absent or null reads as UTC. */
   time_zone?: string | null;
+  /** Planning fields (./planning.ts); absent on a row stored before them: p4, no labels. */
+  priority?: number;
+  labels?: readonly string[];
 }
 
 /** The create of the next occurrence: a pending item with its derived uuid. */
@@ -39,6 +43,9 @@ export interface NextOccurrence {
   remind_at: string | null;
   recurrence: string;
   time_zone: string;
+  /** A p1 chore stays p1, with its labels. Its place is not carried: it goes last among its siblings. */
+  priority: number;
+  labels: string[];
 }
 
 const utcDay = (date: string) => new Date(`${date}T00:00:00Z`);
@@ -80,5 +87,7 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
     remind_at: item.remind_at === null ? null : shiftWallClock(item.remind_at, days, zone),
     recurrence: formatRecurrence({ ...parsed.rule, count: count === null ? null : count - 1 }),
     time_zone: zone,
+    priority: item.priority ?? DEFAULT_PRIORITY,
+    labels: [...(item.labels ?? [])],
   };
 }

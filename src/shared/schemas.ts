@@ -9,7 +9,9 @@ import {
   MAX_PER_PAGE,
   TITLE_MAX_LENGTH,
 } from './item';
+import { LABELS_MAX, labelProblem, PRIORITIES, repeatedLabel } from './planning';
 import { formatRecurrence, parseRecurrence } from './recurrenceRule';
+import { isFractionalKey, SORT_KEY_MAX_LENGTH, SORT_KEY_PATTERN } from './sortKey';
 import { isBlankTitle, isStorableText, unstorableTextMessage } from './text';
 import { DEFAULT_TIME_ZONE, normalizeTimeZone } from './timeZone';
 
@@ -141,6 +143,43 @@ const timeZoneField = z
     return zone;
   });
 
+/** 1–4, 1 the most urgent (ARCHITECTURE §4 'Planning fields'). */
+const priorityField = z.literal(PRIORITIES, {
+  error: 'The priority must be 1, 2, 3 or 4 (1 is the most urgent).',
+});
+
+/**
+ * Up to LABELS_MAX labels, each trimmed, 1–40 characters without #, @ or a comma, no two the same
+ * ignoring case; kept as first written (case and order as given).
+ */
+const labelsField = z
+  .array(text('A label').trim(), { error: 'The labels must be a list of text.' })
+  .max(LABELS_MAX, `At most ${LABELS_MAX} labels.`)
+  .superRefine((labels, ctx) => {
+    for (const label of labels) {
+      const problem = labelProblem(label);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return;
+      }
+    }
+    const repeated = repeatedLabel(labels);
+    if (repeated !== null)
+      ctx.addIssue({
+        code: 'custom',
+        message: `The label “${repeated}” is there twice (labels ignore case).`,
+      });
+  });
+
+/** A place among siblings (§5 'Order', ./sortKey.ts): 1–64 characters of 0-9A-Za-z. */
+const sortKeyField = z
+  .string({ error: 'The sort key must be text.' })
+  .regex(SORT_KEY_PATTERN, `The sort key must be 1–${SORT_KEY_MAX_LENGTH} characters of 0-9, A-Z and a-z.`)
+  .refine(
+    isFractionalKey,
+    'The sort key must be a fractional index (such as a0 or a0V), as sortKey.ts makes.',
+  );
+
 /** A title of nothing but white space and invisible characters (zero-width spaces…) counts as empty. */
 export const titleSchema = text('The title', 'The title is required.')
   .trim()
@@ -171,6 +210,10 @@ export const itemCreateSchema = z.strictObject({
   remind_at: instantField.optional(),
   recurrence: recurrenceField.optional(),
   time_zone: timeZoneField.optional(),
+  priority: priorityField.optional(),
+  labels: labelsField.optional(),
+  // Null or absent: after the last sibling's (the server picks it under the family's lock).
+  sort_key: z.union([sortKeyField, z.null()]).optional(),
   // Set on a next occurrence only (its series' first uuid); see shared/recurrence.ts.
   series_uuid: z.union([z.uuid('Must be a UUID.'), z.null()]).optional(),
   uuid: z.uuid('Must be a UUID.').optional(),
@@ -216,6 +259,10 @@ export const itemPatchSchema = z
     remind_at: instantField.optional(),
     recurrence: recurrenceField.optional(),
     time_zone: timeZoneField.optional(),
+    priority: priorityField.optional(),
+    labels: labelsField.optional(),
+    // With parent_id: moved and placed at once. A move without one goes last in its new list.
+    sort_key: sortKeyField.optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change.' });
 export type ItemPatchInput = z.input<typeof itemPatchSchema>;
@@ -255,6 +302,14 @@ export const itemListQuerySchema = z.strictObject({
   type: itemTypeSchema.optional(),
   status: itemStatusSchema.optional(),
   parent_id: z.coerce.number({ error: 'Must be a number.' }).int().min(0).max(2_147_483_647).optional(),
+  // Items carrying this label (compared without case), and of this priority.
+  label: text('The label').trim().min(1, 'The label is empty.').max(200).optional(),
+  priority: z.coerce
+    .number({ error: 'The priority must be 1, 2, 3 or 4.' })
+    .int('The priority must be 1, 2, 3 or 4.')
+    .min(1, 'The priority must be 1, 2, 3 or 4.')
+    .max(4, 'The priority must be 1, 2, 3 or 4.')
+    .optional(),
   page: pageSchema.optional(),
   per_page: z.coerce
     .number({ error: 'Must be a number.' })

@@ -37,6 +37,20 @@ export function keysAfter(last: string | null, n: number): string[] {
   return generateNKeysBetween(last, null, n);
 }
 
+/**
+ * Whether a key of the right characters is also a fractional index (an integer part whose first
+ * character gives its length, then a fraction not ending in 0): a list holding another kind of key
+ * could never have a key after it, so the next create in it would fail.
+ */
+export function isFractionalKey(key: string): boolean {
+  try {
+    generateNKeysBetween(key, null, 1);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Orders two items by sort key (code units, not locale), then by uuid: every device agrees. */
 export function compareBySortKey(
   a: { sort_key: string; uuid: string | null },

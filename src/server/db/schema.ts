@@ -72,6 +72,12 @@ export const items = pgTable(
     series_uuid: uuid('series_uuid'),
     // The IANA zone whose wall clock the next occurrence's reminder keeps (§5, SYNC.md O5).
     time_zone: varchar('time_zone', { length: 64 }).notNull().default('UTC'),
+    // Planning fields (§4, migration 0011): 1–4 (4 none); up to 10 labels; the place among siblings,
+    // a fractional index compared by code unit (COLLATE "C" in the migration). Its default serves
+    // raw inserts only (seeds, benches): the API always gives a key after the last sibling's.
+    priority: smallint('priority').notNull().default(4),
+    labels: text('labels').array().notNull().default(sql`'{}'`),
+    sort_key: text('sort_key').notNull().default('a0'),
     ...timestamps,
     completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
@@ -90,6 +96,8 @@ export const items = pgTable(
     index('items_assigned_idx').on(t.assigned_to),
     index('items_parent_idx').on(t.parent_id),
     index('items_series_idx').on(t.series_uuid),
+    index('items_sibling_order_idx').on(t.parent_id, t.sort_key),
+    index('items_top_order_idx').on(t.user_id, t.sort_key).where(sql`${t.parent_id} IS NULL`),
     index('items_type_status_idx').on(t.type, t.status),
     index('items_created_idx').on(t.created_at, t.id),
     index('items_change_idx').on(t.change_xid, t.id),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Item } from '../../shared/item';
+import { textArrayLiteral } from '../../shared/planning';
 import { nextOccurrence } from '../../shared/recurrence';
 import { recurrenceProblem } from '../../shared/recurrenceRule';
 import type { ItemCreate } from '../../shared/schemas';
@@ -7,6 +8,7 @@ import { recordActivity } from '../activity/record';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { unprocessable } from '../http/errors';
+import { keyAfterLastSibling } from './order';
 import { findItem, visibleTo } from './queries';
 
 /**
@@ -76,13 +78,16 @@ export async function createNextOccurrence(
     series_uuid: completed.series_uuid ?? null,
   });
   if (next === null) return null;
+  // A new item goes last among its siblings (§5 'Order'), as every create does.
+  const sortKey = await keyAfterLastSibling(tx, next.parent_id, completed.user_id);
   const [created] = await rows<{ id: number }>(
     tx,
     sql`INSERT INTO items (uuid, series_uuid, recurrence, title, description, type, status, user_id,
-          assigned_to, parent_id, due_date, remind_at, time_zone)
+          assigned_to, parent_id, due_date, remind_at, time_zone, priority, labels, sort_key)
         VALUES (${next.uuid}, ${next.series_uuid}, ${next.recurrence}, ${next.title}, ${next.description},
           ${next.type}, ${next.status}, ${completed.user_id}, ${next.assigned_to}, ${next.parent_id},
-          ${next.due_date}, ${next.remind_at}, ${next.time_zone})
+          ${next.due_date}, ${next.remind_at}, ${next.time_zone}, ${next.priority},
+          ${textArrayLiteral(next.labels)}::text[], ${sortKey})
         ON CONFLICT (user_id, uuid) DO NOTHING
         RETURNING id`,
   );

@@ -54,7 +54,7 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const query = parseOrThrow(itemListQuerySchema, request.query);
     // Pages are read far more often than written: serve repeats from memory until a change event.
-    const key = `items?${[query.type, query.status, query.parent_id, query.page, query.per_page].join('|')}`;
+    const key = `items?${[query.type, query.status, query.parent_id, query.priority, query.page, query.per_page, query.label === undefined ? '' : JSON.stringify(query.label)].join('|')}`;
     return sendCached(app, reply, user.id, key, () => listItems(user.id, query));
   });
 
@@ -67,6 +67,10 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     if (query.parent_id !== undefined) {
       filters.push(query.parent_id === 0 ? sql`i.parent_id IS NULL` : sql`i.parent_id = ${query.parent_id}`);
     }
+    if (query.priority !== undefined) filters.push(sql`i.priority = ${query.priority}`);
+    // Labels compare without case (ARCHITECTURE §4): 'Errand' finds items labelled 'errand'.
+    if (query.label !== undefined)
+      filters.push(sql`EXISTS (SELECT 1 FROM unnest(i.labels) l WHERE lower(l) = lower(${query.label}))`);
     const where = sql.join(filters, sql` AND `);
     const [counted, data] = await Promise.all([
       // Every filter here names only i (visibleTo included), so the count needs no joins.
@@ -81,6 +85,22 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const total = counted[0]?.total ?? 0;
     return paginated(data, page, perPage, total);
   }
+
+  // Every label on the items the caller sees (the list's own visibility rule, so nobody else's labels
+  // show), with how many of those items carry it. Labels that differ only in case are one, named as
+  // the oldest such item spells it.
+  app.get('/labels', async (request) => {
+    const user = currentUser(request);
+    const found = await rows<{ name: string; count: number }>(
+      db,
+      sql`SELECT (array_agg(l.name ORDER BY i.id, l.at))[1] AS name, count(DISTINCT i.id)::int AS count
+          FROM items i CROSS JOIN LATERAL unnest(i.labels) WITH ORDINALITY AS l(name, at)
+          WHERE i.deleted_at IS NULL AND ${visibleTo(user.id)}
+          GROUP BY lower(l.name)
+          ORDER BY lower(l.name)`,
+    );
+    return { labels: found.map((r) => ({ name: r.name, count: r.count })) };
+  });
 
   app.get('/items/search', async (request) => {
     const user = currentUser(request);

@@ -11,6 +11,7 @@ import {
   type PatchableField,
 } from '../../shared/item';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/itemUpdate';
+import { DEFAULT_PRIORITY, textArrayLiteral } from '../../shared/planning';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
 import { DEFAULT_TIME_ZONE } from '../../shared/timeZone';
@@ -26,6 +27,7 @@ import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { iso, isoOrNull } from '../http/serialize';
 import { notifyFromActivity, notifyFromRollUp } from '../notifications/record';
+import { keyAfterLastSibling } from './order';
 import { findItem, findVisibleItem, ITEM_COLUMNS, type ItemRow, itemJson, visibleTo } from './queries';
 import {
   assertRecurrence,
@@ -446,13 +448,18 @@ const insertItem = prepared(
     recurrence: string | null,
     seriesUuid: string | null,
     timeZone: string,
+    priority: number,
+    /** A PostgreSQL array literal (textArrayLiteral). */
+    labels: string,
+    sortKey: string,
     completedNow: boolean,
   ) =>
     sql`INSERT INTO items (uuid, title, description, type, status, user_id, assigned_to, parent_id,
-          due_date, end_date, remind_at, recurrence, series_uuid, time_zone, completed_at)
+          due_date, end_date, remind_at, recurrence, series_uuid, time_zone, priority, labels, sort_key,
+          completed_at)
         VALUES (${uuid}, ${title}, ${description}, ${type}, ${status},
           ${owner}, ${assignedTo}, ${parentId}, ${dueDate}, ${endDate},
-          ${remindAt}, ${recurrence}, ${seriesUuid}, ${timeZone},
+          ${remindAt}, ${recurrence}, ${seriesUuid}, ${timeZone}, ${priority}, ${labels}::text[], ${sortKey},
           CASE WHEN ${completedNow}::boolean THEN now() END)
         ON CONFLICT (user_id, uuid) DO NOTHING
         RETURNING ${ITEM_COLUMNS}`,
@@ -522,6 +529,8 @@ export async function createItem(
   const status = input.status ?? 'pending';
   // Every item has a uuid (ARCHITECTURE §4): exports and imports name items by it.
   const uuid = input.uuid ?? randomUUID();
+  // Without a place given, after the last sibling's (§5 'Order'), read under the family's lock.
+  const sortKey = input.sort_key ?? (await keyAfterLastSibling(tx, parentId, owner));
   const [created] = await rows<ItemRow>(
     tx,
     insertItem(
@@ -539,6 +548,9 @@ export async function createItem(
       input.recurrence ?? null,
       input.series_uuid ?? null,
       input.time_zone ?? DEFAULT_TIME_ZONE,
+      input.priority ?? DEFAULT_PRIORITY,
+      textArrayLiteral(input.labels ?? []),
+      sortKey,
       status === 'completed',
     ),
   );
@@ -635,7 +647,13 @@ function ownUpdate(columns: readonly string[]): (...values: unknown[]) => BoundS
   if (!statement) {
     statement = prepared((...values: unknown[]) => {
       const sets = [sql`version = version + 1`, sql`updated_at = now()`, CHANGE];
-      for (const [i, column] of columns.entries()) sets.push(sql`${sql.identifier(column)} = ${values[i]}`);
+      // Labels travel as an array literal (textArrayLiteral): the builder would spread a JS array.
+      for (const [i, column] of columns.entries())
+        sets.push(
+          column === 'labels'
+            ? sql`labels = ${values[i]}::text[]`
+            : sql`${sql.identifier(column)} = ${values[i]}`,
+        );
       return sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${values[columns.length]} RETURNING ${ITEM_COLUMNS}`;
     });
     ownUpdates.set(key, statement);
@@ -661,8 +679,16 @@ export async function updateItem(
   if (oldRoot === null || !current) throw notFound();
   assertVersion(current, ifMatch);
 
+  // A move that names no place goes last in its new list (§5 'Order'), as a new item does. Read
+  // here, before the new family is locked: a create racing it gets another jittered key, or a tie
+  // that the uuid orders.
+  const moves = patch.parent_id !== undefined && (patch.parent_id ?? null) !== current.parent_id;
+  const placed: ItemPatch =
+    moves && patch.sort_key === undefined
+      ? { ...patch, sort_key: await keyAfterLastSibling(tx, patch.parent_id ?? null, current.user_id) }
+      : patch;
   // What the PATCH changes is the shared update rule's decision (src/shared/itemUpdate.ts).
-  const update = planUpdate(current, patch);
+  const update = planUpdate(current, placed);
   const { changed } = update;
   if (update.fields.length === 0) return ok(200, current);
   if (update.recurrenceCheck)
@@ -716,7 +742,7 @@ export async function updateItem(
   for (const column of PATCHED_COLUMNS) {
     if (!changed[column]) continue;
     columns.push(column);
-    values.push(patch[column] ?? null);
+    values.push(column === 'labels' ? textArrayLiteral(placed.labels ?? []) : (placed[column] ?? null));
   }
   if (own) {
     columns.push('status', 'completed_at');
@@ -734,7 +760,8 @@ export async function updateItem(
     }
 
     const item = { id, type: current.type, title: patch.title ?? current.title };
-    const { status, assigned_to, ...fields } = changed;
+    // A new place alone (a drag) is no news for the feed or anyone's notifications.
+    const { status, assigned_to, sort_key: _place, ...fields } = changed;
     if (Object.keys(fields).length > 0) {
       // A move names the parents as they were titled then (ids alone mean nothing to a reader).
       const metadata: Record<string, unknown> = { ...fields };
@@ -817,6 +844,9 @@ export async function updateItem(
     remind_at: isoOrNull(written.remind_at),
     recurrence: written.recurrence,
     time_zone: written.time_zone,
+    priority: written.priority,
+    labels: written.labels,
+    sort_key: written.sort_key,
     updated_at: iso(written.updated_at),
     completed_at: isoOrNull(written.completed_at),
     version: written.version,

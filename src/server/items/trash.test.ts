@@ -310,6 +310,9 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
       recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
       assigned_to: owner.user?.id,
       time_zone: 'America/New_York',
+      priority: 2,
+      labels: ['Garden', 'weekly "quoted" {x}'],
+      sort_key: 'a5V',
     });
     const res = await owner.get<ExportDocument>('/api/export');
     expect(res.body.items.find((i) => i.uuid === todo.uuid)).toMatchObject({
@@ -336,6 +339,9 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
         assigned_to: null,
         series_uuid: null,
         time_zone: 'UTC',
+        priority: 4,
+        labels: [],
+        sort_key: task.sort_key,
       },
       {
         uuid: todo.uuid,
@@ -351,6 +357,9 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
         assigned_to: owner.user?.id,
         series_uuid: null,
         time_zone: 'America/New_York',
+        priority: 2,
+        labels: ['Garden', 'weekly "quoted" {x}'],
+        sort_key: 'a5V',
       },
     ]);
   });

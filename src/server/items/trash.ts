@@ -157,6 +157,9 @@ interface ExportRow {
   recurrence: string | null;
   series_uuid: string | null;
   time_zone: string;
+  priority: number;
+  labels: string[];
+  sort_key: string;
   created_at: unknown;
   updated_at: unknown;
   completed_at: unknown;

@@ -1,4 +1,5 @@
 import type { Item, ItemStatus, UserSummary } from '../../../shared/item';
+import { PLANNING_DEFAULTS } from '../../../shared/planning';
 import type { PatchableField } from '../../../shared/schemas';
 import { planStatusChanges, type StatusNode } from '../../../shared/status';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from './db';
@@ -7,6 +8,10 @@ import type { LocalItem, LocalUser, QueueEntry } from './types';
 /** A server item as stored locally: synced, nothing pending. */
 export function fromServer(item: Item, localVersion = 0): LocalItem {
   return {
+    // A server from before the planning fields sends none: the defaults a stored row reads as.
+    priority: PLANNING_DEFAULTS.priority,
+    labels: [],
+    sort_key: PLANNING_DEFAULTS.sort_key,
     ...item,
     _syncStatus: 'synced',
     _deleted: 0,
