@@ -97,7 +97,7 @@ export function Header() {
         <Link
           to="/"
           className={cn(
-            'flex items-center gap-2 rounded-md text-base font-semibold tracking-tight',
+            'flex shrink-0 items-center gap-2 rounded-md text-base font-semibold tracking-tight whitespace-nowrap',
             focusRing,
           )}
         >
@@ -130,13 +130,14 @@ export function Header() {
             type="button"
             onClick={() => uiStore.getState().setSearchOpen(true)}
             className={cn(
-              'hidden h-9 items-center gap-2 rounded-lg border border-zinc-200 px-3 text-sm text-zinc-500 hover:bg-zinc-50 lg:flex dark:border-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-900',
+              'hidden h-9 shrink-0 items-center gap-2 rounded-lg border border-zinc-200 px-3 text-sm whitespace-nowrap text-zinc-500 hover:bg-zinc-50 lg:flex dark:border-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-900',
               focusRing,
             )}
           >
             <Search className="size-4" aria-hidden />
             <span>Search</span>
-            <kbd className="ml-4 rounded border border-zinc-200 px-1.5 font-sans text-xs dark:border-zinc-700">
+            {/* Eight nav links leave no room for the hint on a 1280 px screen: it shows from 2xl. */}
+            <kbd className="ml-4 hidden rounded border border-zinc-200 px-1.5 font-sans text-xs 2xl:inline dark:border-zinc-700">
               {isMac ? '⌘K' : 'Ctrl K'}
             </kbd>
           </button>

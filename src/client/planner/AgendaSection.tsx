@@ -11,6 +11,7 @@ export function AgendaSection({
   sub,
   count,
   tone,
+  empty,
   action,
   children,
 }: {
@@ -19,12 +20,14 @@ export function AgendaSection({
   sub?: string;
   count?: number;
   tone?: 'late';
+  /** Said beside the heading of an empty group ('Nothing planned'), which then takes one line. */
+  empty?: string;
   action?: ReactNode;
   children: ReactNode;
 }) {
   const headingId = `agenda-${id}`;
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-2">
+    <section aria-labelledby={headingId} className={cn('flex flex-col', empty ? 'gap-0' : 'gap-2')}>
       <div className="sticky top-[calc(3.5rem+1px)] z-10 -mx-1 flex min-h-10 items-center gap-2 bg-white/95 px-1 py-1 backdrop-blur-sm md:top-[calc(4rem+1px)] dark:bg-zinc-950/95">
         <h2
           id={headingId}
@@ -48,6 +51,7 @@ export function AgendaSection({
             <span className="sr-only">{count === 1 ? ' item' : ' items'}</span>
           </span>
         ) : null}
+        {empty ? <span className="truncate text-sm text-zinc-500 dark:text-zinc-400">{empty}</span> : null}
         {action ? <div className="ml-auto">{action}</div> : null}
       </div>
       {children}

@@ -23,7 +23,7 @@ export default function UpcomingPage() {
       {buckets === undefined ? (
         <ListLoading label="Loading upcoming items..." rows={4} />
       ) : (
-        <div className="flex flex-col gap-5">
+        <div className="flex flex-col gap-4">
           {buckets.map((b) => {
             if (b.day === null) {
               return (
@@ -76,6 +76,7 @@ function DayGroup({
       heading={heading}
       sub={sub}
       count={items.length}
+      empty={items.length === 0 && !adding ? 'Nothing planned' : undefined}
       action={
         adding ? null : (
           <Button
@@ -95,9 +96,7 @@ function DayGroup({
       {adding ? <AddToDay day={day} heading={heading} onDone={close} /> : null}
       {items.length > 0 ? (
         <AgendaList items={items} label={sub ? `${heading}, ${sub}` : heading} today={today} />
-      ) : adding ? null : (
-        <p className="px-1 pb-1 text-sm text-zinc-500 dark:text-zinc-400">Nothing planned.</p>
-      )}
+      ) : null}
     </AgendaSection>
   );
 }
