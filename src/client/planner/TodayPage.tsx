@@ -23,7 +23,7 @@ export default function TodayPage() {
       <PageHeader
         title="Today"
         subtitle={
-          items === undefined
+          items === undefined || items.length === 0
             ? dayLabel(today)
             : `${dayLabel(today)} · ${countsText(todayCounts(items, today))}`
         }
