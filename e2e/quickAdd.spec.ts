@@ -39,7 +39,12 @@ test('a guest types a phrase, sees its chips, removes one, and saves the title t
   await title.pressSequentially('Pay rent tomorrow 5pm p1 #household +bills');
 
   const chips = form.getByRole('list', { name: 'Understood from the title' });
-  await expect(chips.getByRole('listitem')).toHaveText(['Tomorrow, 17:00', 'Priority 1', 'Household chores', 'bills']);
+  await expect(chips.getByRole('listitem')).toHaveText([
+    'Tomorrow, 17:00',
+    'Priority 1',
+    'Household chores',
+    'bills',
+  ]);
 
   // The chips at both sizes, light and dark, for a person to look at.
   for (const [width, height, size] of [
@@ -61,7 +66,9 @@ test('a guest types a phrase, sees its chips, removes one, and saves the title t
   // Tab from the title reaches the chips' remove buttons, in order.
   await title.focus();
   await page.keyboard.press('Tab');
-  await expect(chips.getByRole('button', { name: 'Remove due date and reminder tomorrow 5pm' })).toBeFocused();
+  await expect(
+    chips.getByRole('button', { name: 'Remove due date and reminder tomorrow 5pm' }),
+  ).toBeFocused();
   await page.keyboard.press('Tab');
   const removePriority = chips.getByRole('button', { name: 'Remove priority p1' });
   await expect(removePriority).toBeFocused();

@@ -61,6 +61,7 @@ describe('quick add reads what you mean', () => {
     });
     await waitFor(async () => expect(await client.db.items.count()).toBe(1));
     const [item] = await client.db.items.toArray();
+    // (The payload carries priority 1 too, quickAddReader.test.ts; the device's create does not store it yet.)
     expect(item).toMatchObject({ title: 'Pay rent', type: 'todo', due_date: tomorrow() });
     // Emptied for the next one: no chips left over.
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Understood from the title' })).toBeNull());
@@ -83,10 +84,10 @@ describe('quick add reads what you mean', () => {
     expect(item?.due_date ?? null).toBeNull();
   });
 
-  it('sets the reminder from a time, the rule from a repeat and the parent from a #name', async () => {
+  it('sets the reminder from a time, the rule from a repeat, the parent from a #name, and a +label', async () => {
     const campaign = await client.items.create({ title: 'Household chores', type: 'campaign' });
     renderWithApp(<QuickAddCard types={['todo', 'task']} />);
-    type('Water plants every weekday at 9am #house');
+    type('Water plants every weekday at 9am #house +garden');
     const list = await chips();
     expect(list.getByText('Every weekday')).toBeTruthy();
     expect(await list.findByText('Household chores')).toBeTruthy();

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { findParent, findPerson, type ParentCandidate, readTitle, shownValues } from './quickAddReader';
+import {
+  findParent,
+  findPerson,
+  type ParentCandidate,
+  readTitle,
+  shownValues,
+  withReading,
+} from './quickAddReader';
 import { NEW_ITEM_FORM } from './useItemForm';
 
 const parents: ParentCandidate[] = [
@@ -106,6 +113,18 @@ describe('readTitle', () => {
       remindAt: '2026-11-26T09:00',
       repeat: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
       assignee: '8',
+    });
+  });
+
+  it('applies priority and labels, and leaves labels past the limit in the title', () => {
+    const many = Array.from({ length: 12 }, (_, i) => `+l${i + 1}`).join(' ');
+    const read = readTitle(`Sort ${many} p3`, new Set(), ctx);
+    expect(read.labels).toHaveLength(10);
+    expect(read.title).toBe('Sort +l11 +l12');
+    expect(withReading({ title: 'x', type: 'todo' }, read)).toMatchObject({
+      title: 'Sort +l11 +l12',
+      priority: 3,
+      labels: ['l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l7', 'l8', 'l9', 'l10'],
     });
   });
 });

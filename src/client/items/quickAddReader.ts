@@ -6,6 +6,7 @@
  */
 import { ALLOWED_PARENT_TYPES } from '../../shared/hierarchy';
 import type { ItemStatus, ItemType } from '../../shared/item';
+import { LABELS_MAX, type Priority } from '../../shared/planning';
 import { type QuickAddKind, type QuickAddReading, readQuickAdd } from '../../shared/quickAdd';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { deviceTimeZone, wallClockOf } from '../../shared/timeZone';
@@ -161,8 +162,11 @@ export function readTitle(text: string, dismissed: ReadonlySet<string>, ctx: Rea
   let reading = readQuickAdd(text, { now, timeZone, dismissed: skipped });
   // Each round leaves one more part in the title; the reader takes one part of a kind, so a dropped
   // '#Nobody' lets a later '#Home' be read.
-  for (let round = 0; round < 8; round++) {
-    const drop = reading.parts.find((p) => !usable(p.kind, reading, ctx));
+  for (let round = 0; round < 16; round++) {
+    // Labels past the field's limit stay in the title, the last typed first.
+    const drop =
+      reading.parts.find((p) => !usable(p.kind, reading, ctx)) ??
+      (reading.labels.length > LABELS_MAX ? reading.parts.findLast((p) => p.kind === 'label') : undefined);
     if (!drop) break;
     skipped.add(drop.key);
     reading = readQuickAdd(text, { now, timeZone, dismissed: skipped });
@@ -243,6 +247,10 @@ export function withReading(
   }
   if (reading.parent_id !== null) out.parent_id = reading.parent_id;
   if (reading.assigned_to !== null) out.assigned_to = reading.assigned_to;
+  if (reading.priority !== null) out.priority = reading.priority as Priority;
+  // The reader takes labels as the field allows them (no #, @ or comma, 40 characters, no two alike,
+  // at most LABELS_MAX: readTitle leaves the rest in the title).
+  if (reading.labels.length > 0) out.labels = reading.labels;
   return out;
 }
 
