@@ -298,7 +298,7 @@ export interface ImportItem {
   /** The IANA zone the file gives; null when it gives none (Todoist, older files): the device's own then. */
   time_zone: string | null;
   /** 1–4; p4 (none) when the file gives none. */
-  priority: number;
+  priority: Priority;
   /** As the file writes them, those that may be labels, the first of any two alike ignoring case. */
   labels: string[];
   /** The place the file gives; null when none (or not a key): after its last sibling's then. */
@@ -556,7 +556,7 @@ function readPlanning(
   warn: (reason: string) => void,
 ): Pick<ImportItem, 'priority' | 'labels' | 'sort_key'> {
   const priorityText = raw.priority === null ? '' : String(raw.priority).trim();
-  let priority: number = DEFAULT_PRIORITY;
+  let priority: Priority = DEFAULT_PRIORITY;
   if (priorityText !== '') {
     const n = Number(priorityText);
     if ((PRIORITIES as readonly number[]).includes(n)) priority = n as Priority;

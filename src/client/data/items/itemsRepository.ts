@@ -371,6 +371,10 @@ export function createItemsRepository(deps: RepositoryDeps) {
           series_uuid: data.series_uuid ?? null,
           // The zone a repeating reminder keeps its wall-clock time in (O5): where it was made.
           time_zone: data.time_zone ?? deviceTimeZone(),
+          // Given (quick add's p1 and +label, an import) or storeNewItem's defaults: p4, none, last.
+          ...(data.priority === undefined ? {} : { priority: data.priority }),
+          ...(data.labels === undefined ? {} : { labels: data.labels }),
+          ...(data.sort_key ? { sort_key: data.sort_key } : {}),
           created_at: at,
           updated_at: at,
           completed_at: completedAtFor(status, null, at),

@@ -90,6 +90,9 @@ describe('export and import on the device', () => {
       due_date: '2031-05-05',
       remind_at: '2031-05-05T07:30:00.000Z',
       recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
+      priority: 1,
+      labels: ['Garden', '+weekly'],
+      sort_key: 'a7V',
     });
     const fields = async () =>
       (await d.client.db.items.toArray())
@@ -105,6 +108,9 @@ describe('export and import on the device', () => {
           remind_at: i.remind_at,
           recurrence: i.recurrence ?? null,
           assigned_to: i.assigned_to,
+          priority: i.priority,
+          labels: i.labels,
+          sort_key: i.sort_key,
           parent: i.parent_id === null ? null : i.parent_id === task.id ? 'task' : 'other',
         }))
         .sort((a, b) => (a.uuid ?? '').localeCompare(b.uuid ?? ''));

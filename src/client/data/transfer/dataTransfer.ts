@@ -220,6 +220,10 @@ export function createDataTransfer(deps: DataTransferDeps) {
             series_uuid: item.series_uuid,
             // A file that names no zone (Todoist, older exports) takes the device's, as a new item does.
             ...(item.time_zone ? { time_zone: item.time_zone } : {}),
+            priority: item.priority,
+            labels: item.labels,
+            // A file that gives no place puts the item after its last sibling's, in file order.
+            ...(item.sort_key ? { sort_key: item.sort_key } : {}),
             assigned_to: item.assigned_to,
             parent_id: parentId,
             uuid: item.uuid,
