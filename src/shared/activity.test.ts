@@ -51,6 +51,18 @@ describe('activity descriptions', () => {
     ).not.toMatch(/\d/);
   });
 
+  it('reads a new priority and new labels as quick add writes them', () => {
+    expect(
+      activityDetails({
+        action: 'updated',
+        metadata: {
+          priority: { old: 4, new: 1 },
+          labels: { old: [], new: ['Errand', 'home'] },
+        },
+      }),
+    ).toEqual(['Priority: p4 → p1', 'Labels: none → Errand, home']);
+  });
+
   it('reads a move by the parents titles, and an old move without them', () => {
     expect(
       activityDetails({

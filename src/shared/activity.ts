@@ -36,6 +36,8 @@ const FIELD_LABELS: Record<string, string> = {
   end_date: 'End date',
   remind_at: 'Reminder',
   recurrence: 'Repeats',
+  priority: 'Priority',
+  labels: 'Labels',
   parent: 'Moved',
   assigned_to: 'Assignee',
 };
@@ -60,6 +62,9 @@ function readableValue(field: string, value: unknown): string {
   if ((field === 'due_date' || field === 'end_date' || field === 'remind_at') && typeof value === 'string')
     return readableDay(value);
   if (field === 'recurrence' && typeof value === 'string') return recurrenceSummary(value) ?? value;
+  // 'Priority: p4 → p1', 'Labels: none → Errand, Home', as quick add writes them.
+  if (field === 'priority' && typeof value === 'number') return `p${value}`;
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);

@@ -65,6 +65,32 @@ describe('queue entry kinds', () => {
   });
 });
 
+describe('the create payload and the planning fields', () => {
+  const item = {
+    title: 'T',
+    type: 'todo' as const,
+    parent_id: null,
+    status: 'pending' as const,
+    description: null,
+    assigned_to: null,
+    due_date: null,
+    end_date: null,
+    uuid: 'u',
+  };
+
+  it('carries priority, labels and the place the device gave', () => {
+    expect(createPayload({ ...item, priority: 2, labels: ['a'], sort_key: 'a1' })).toMatchObject({
+      priority: 2,
+      labels: ['a'],
+      sort_key: 'a1',
+    });
+  });
+
+  it('leaves out a place the row does not have yet, so the server puts it last', () => {
+    expect(createPayload({ ...item, sort_key: '' })).not.toHaveProperty('sort_key');
+  });
+});
+
 describe('the push status policy', () => {
   it('Q2: no answer stops the run and keeps the entry', () => {
     expect(decidePush(0, true, ctx())).toBe('network');
