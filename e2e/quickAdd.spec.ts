@@ -133,3 +133,40 @@ test('the Create dialog reads its title too', async ({ page }) => {
   await expect(dialog).toBeHidden();
   await expect(app.row('Plan the offsite')).toBeVisible();
 });
+
+test("a day's quick add on Upcoming reads its title too", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const app = new Outpost(page);
+  await app.skipOnboarding();
+  await app.goto('/upcoming');
+  await page.getByRole('button', { name: 'Add to Tomorrow' }).click();
+  const form = page.getByRole('form', { name: 'Add to Tomorrow' });
+  const field = form.getByRole('textbox', { name: 'Todo title, due Tomorrow' });
+  await field.pressSequentially('Pack the tent in 3 days');
+  const chips = form.getByRole('list', { name: 'Understood from the title' });
+  await expect(chips.getByRole('listitem')).toHaveCount(1);
+  await form.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(field).toHaveValue('');
+  // The words name the day: in 3 days, not the section's tomorrow.
+  const due = await page.evaluate(async () => {
+    const open = indexedDB.open('Outpost');
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const all = await new Promise<{ title: string; due_date: string }[]>((resolve) => {
+      const request = db.transaction('items').objectStore('items').getAll();
+      request.onsuccess = () => resolve(request.result);
+    });
+    db.close();
+    return all.find((i) => i.title === 'Pack the tent')?.due_date ?? null;
+  });
+  const inThree = await page.evaluate(() => {
+    const d = new Date();
+    d.setDate(d.getDate() + 3);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  });
+  expect(due).toBe(inThree);
+  await expect(app.row('Pack the tent')).toBeVisible();
+});

@@ -4,7 +4,9 @@ import { dayHeading, dayLabel } from '../../shared/agenda';
 import { TITLE_MAX_LENGTH } from '../../shared/item';
 import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
+import { lazyModule } from '../components/ui/lazyMenu';
 import { ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
+import type { LiveReading } from '../items/QuickAddParts';
 import { AgendaList } from './AgendaList';
 import { AgendaSection } from './AgendaSection';
 import { useAddOnDay } from './mutations';
@@ -101,8 +103,12 @@ function DayGroup({
   );
 }
 
+// The quick-add reader and its chips (with chrono-node), loaded when a day's field first takes focus.
+const quickAddParts = lazyModule(() => import('../items/quickAddLoader').then((m) => m.loadQuickAddParts()));
+
 /**
- * The day's quick add: a todo due that day, saved through the same create as every quick-add card
+ * The day's quick add: a todo due that day (or on the day its words name: 'friday 5pm' reads as
+ * everywhere else, ARCHITECTURE §5), saved through the same create as every quick-add card
  * (offline, undoable, 'Item created'). It stays open for the next one; Escape or Done closes it.
  */
 function AddToDay({ day, heading, onDone }: { day: string; heading: string; onDone: () => void }) {
@@ -110,12 +116,19 @@ function AddToDay({ day, heading, onDone }: { day: string; heading: string; onDo
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const add = useAddOnDay();
+  const [parts, setParts] = useState(quickAddParts.current);
+  const [reading, setReading] = useState<LiveReading | null>(null);
+  // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
+  const loadParts = () => {
+    if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
+  };
   useEffect(() => input.current?.focus(), []);
+  const blocked = title.trim() === '' || (reading !== null && !reading.savable);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (title.trim() === '' || busy) return;
+    if (blocked || busy) return;
     setBusy(true);
-    const ok = await add(title, day);
+    const ok = await add(title, day, reading?.apply);
     setBusy(false);
     if (ok) setTitle('');
     input.current?.focus();
@@ -130,18 +143,36 @@ function AddToDay({ day, heading, onDone }: { day: string; heading: string; onDo
       onSubmit={submit}
       onKeyDown={onKeyDown}
       aria-label={`Add to ${heading}`}
-      className="flex items-center gap-2 rounded-xl border border-zinc-200 bg-white p-2 dark:border-zinc-800 dark:bg-zinc-900/40"
+      className="flex items-start gap-2 rounded-xl border border-zinc-200 bg-white p-2 dark:border-zinc-800 dark:bg-zinc-900/40"
     >
-      <Input
-        ref={input}
-        value={title}
-        onChange={(e) => setTitle(e.target.value)}
-        maxLength={TITLE_MAX_LENGTH}
-        placeholder={`Add a todo for ${heading === 'Today' || heading === 'Tomorrow' ? heading.toLowerCase() : heading}…`}
-        aria-label={`Todo title, due ${heading}`}
-        className="h-9 min-w-0 flex-1"
-      />
-      <Button type="submit" size="sm" disabled={title.trim() === '' || busy}>
+      <div className="relative flex min-w-0 flex-1 flex-col gap-2">
+        <Input
+          ref={input}
+          value={title}
+          onChange={(e) => {
+            setTitle(e.target.value);
+            loadParts();
+          }}
+          onFocus={loadParts}
+          maxLength={TITLE_MAX_LENGTH}
+          placeholder={`Add a todo for ${heading === 'Today' || heading === 'Tomorrow' ? heading.toLowerCase() : heading}…`}
+          aria-label={`Todo title, due ${heading}`}
+          className="h-9 min-w-0"
+        />
+        {parts ? (
+          <parts.TitleReading
+            text={title}
+            type="todo"
+            assignee
+            onReading={setReading}
+            inputRef={input}
+            // Over the field (its height, border and padding), so the tint lies on the typed words.
+            tintClassName="top-0 h-9 border border-transparent px-3 text-base md:text-sm"
+            className=""
+          />
+        ) : null}
+      </div>
+      <Button type="submit" size="sm" disabled={blocked || busy}>
         Add
       </Button>
       <Button type="button" size="sm" variant="ghost" onClick={onDone}>

@@ -1,6 +1,7 @@
 /** Today's and Upcoming's writes: the same item commands as every list, with their toasts and Undo. */
 import { useMemo } from 'react';
 import { dayHeading } from '../../shared/agenda';
+import type { ItemCreateInput } from '../../shared/schemas';
 import { useDoor, useToast } from '../app/door';
 import { TYPE_LABEL } from '../items/itemStyle';
 import { undoAction, useCreateWithToasts } from '../items/mutations';
@@ -40,10 +41,17 @@ export function useReschedule(today: string): (item: Target, day: string) => Pro
 }
 
 /** Upcoming's 'Add to <day>': a todo due that day, through the quick add's create and its toast. */
-export function useAddOnDay(): (title: string, day: string) => Promise<boolean> {
+export function useAddOnDay(): (
+  title: string,
+  day: string,
+  /** What the title's words said (a quick-add reading's apply), over the day's todo. */
+  read?: (payload: ItemCreateInput) => ItemCreateInput,
+) => Promise<boolean> {
   const create = useCreateWithToasts();
   return useMemo(
-    () => (title, day) => create({ type: 'todo', title: title.trim(), status: 'pending', due_date: day }),
+    () =>
+      (title, day, read = (payload) => payload) =>
+        create(read({ type: 'todo', title: title.trim(), status: 'pending', due_date: day })),
     [create],
   );
 }
