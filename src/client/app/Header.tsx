@@ -93,7 +93,7 @@ export function Header() {
       </div>
 
       {/* Tablet and desktop */}
-      <div className="mx-auto hidden h-16 max-w-6xl items-center gap-3 px-4 md:flex lg:gap-6 lg:px-6">
+      <div className="mx-auto hidden h-16 max-w-6xl items-center gap-3 px-4 md:flex lg:gap-4 lg:px-6">
         <Link
           to="/"
           className={cn(
@@ -102,10 +102,14 @@ export function Header() {
           )}
         >
           <BrandMark />
-          {/* Tablets keep the mark only, so nav and account fit on one line. */}
-          <span className="sr-only lg:not-sr-only">{PRODUCT_NAME}</span>
+          {/* Below 1280 px the mark alone, so the eight nav links and the account fit on one line. */}
+          <span className="sr-only xl:not-sr-only">{PRODUCT_NAME}</span>
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-0.5 lg:gap-1">
+        {/* Eight links: on a narrow tablet the nav scrolls sideways (Tab brings a link into view), never the page. */}
+        <nav
+          aria-label="Main"
+          className="-my-1 flex min-w-0 items-center gap-0.5 overflow-x-auto px-1 py-1 [scrollbar-width:none] xl:gap-1"
+        >
           {DESKTOP_NAV_LINKS.map((link) => (
             <NavLink
               key={link.to}
@@ -113,7 +117,7 @@ export function Header() {
               end={link.to === '/'}
               className={({ isActive }) =>
                 cn(
-                  'rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap transition-colors duration-150 motion-reduce:transition-none lg:px-3',
+                  'rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap transition-colors duration-150 motion-reduce:transition-none xl:px-3',
                   focusRing,
                   isActive
                     ? 'bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50'
@@ -125,12 +129,12 @@ export function Header() {
             </NavLink>
           ))}
         </nav>
-        <div className="ml-auto flex items-center gap-1 lg:gap-2">
+        <div className="ml-auto flex shrink-0 items-center gap-1 lg:gap-2">
           <button
             type="button"
             onClick={() => uiStore.getState().setSearchOpen(true)}
             className={cn(
-              'hidden h-9 shrink-0 items-center gap-2 rounded-lg border border-zinc-200 px-3 text-sm whitespace-nowrap text-zinc-500 hover:bg-zinc-50 lg:flex dark:border-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-900',
+              'hidden h-9 shrink-0 items-center gap-2 rounded-lg border border-zinc-200 px-3 text-sm whitespace-nowrap text-zinc-500 hover:bg-zinc-50 xl:flex dark:border-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-900',
               focusRing,
             )}
           >
@@ -142,7 +146,7 @@ export function Header() {
             </kbd>
           </button>
           <IconButton
-            className="lg:hidden"
+            className="xl:hidden"
             label="Search"
             onClick={() => uiStore.getState().setSearchOpen(true)}
             icon={<Search />}
