@@ -4,7 +4,8 @@
  * Chromium on the real server. Two fresh profiles are seeded once, straight into the app's IndexedDB
  * (the rows in the shape the app stores them: with `_top` and the list keys, so no repair runs), in a
  * realistic shape: a few thousand top-level items, campaigns with 20 tasks, tasks with tens of todos,
- * one task with 2,000 todos, a third completed. Then rounds alternate 10k and 100k; each screen is
+ * one task with 2,000 todos, a third completed, one in ten due between 15 days ago and 29 days on (Today
+ * and Upcoming read them by the due-day index). Then rounds alternate 10k and 100k; each screen is
  * opened and timed from navigation start to its first item row. `--runs N` sets the rounds (3);
  * `--client-dir DIR` serves another build of the client (an older commit's, for a before figure).
  */
@@ -13,6 +14,7 @@ import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/ch
 import { listKeysOf } from '../src/client/data/store/listKeys';
 import { topFlagsFromScratch } from '../src/client/data/store/topFlags';
 import type { LocalItem } from '../src/client/data/store/types';
+import { addDays, dayKey } from '../src/shared/agenda';
 import type { ItemStatus, ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
 import { watchFirstRow } from './lib/firstRow';
@@ -36,6 +38,8 @@ const SCREENS = [
   { name: 'My List', path: '/my-list' },
   { name: 'a campaign', path: `/campaigns/${BIG_CAMPAIGN}` },
   { name: 'a task with 2,000 todos', path: `/tasks/${BIG_TASK}` },
+  { name: 'Today', path: '/today' },
+  { name: 'Upcoming', path: '/upcoming' },
 ] as const;
 
 /** The guest's items in the shape described at the top, ids 1..count. */
@@ -49,6 +53,8 @@ function guestTree(count: number): LocalItem[] {
     updated_at: '',
   };
   const rows: LocalItem[] = [];
+  // Due days around the day the bench runs (this machine's zone, as the browser's).
+  const today = dayKey(new Date());
   const add = (type: ItemType, parent: number | null): number => {
     const id = rows.length + 1;
     const created = new Date(start + id * 60_000).toISOString();
@@ -64,7 +70,7 @@ function guestTree(count: number): LocalItem[] {
       user_id: 0,
       assigned_to: null,
       parent_id: parent,
-      due_date: null,
+      due_date: id % 10 === 0 ? addDays(today, (((id / 10) * 7) % 45) - 15) : null,
       end_date: null,
       remind_at: null,
       created_at: created,

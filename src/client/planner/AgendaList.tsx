@@ -7,8 +7,8 @@ import { useReschedule } from './mutations';
 import type { LocalItem } from './queries';
 import { RescheduleMenu } from './RescheduleMenu';
 
-/** Rows shown at first, and how many more each 'Show more' adds: a day rarely holds more. */
-const PAGE = 50;
+/** Rows shown at first, and how many more each 'Show more' adds, unless a screen says otherwise. */
+const PAGE = 30;
 
 /**
  * A day's items as the lists' own rows (complete, rename, assign, delete, the actions menu), each
@@ -19,12 +19,15 @@ export function AgendaList({
   items,
   label,
   today,
+  page = PAGE,
 }: {
   items: readonly LocalItem[];
   label: string;
   today: string;
+  /** Rows shown at first and added by each 'Show more' (Upcoming's fourteen days show a few each). */
+  page?: number;
 }) {
-  const [shown, setShown] = useState(PAGE);
+  const [shown, setShown] = useState(page);
   const visible = items.length > shown ? items.slice(0, shown) : items;
   const reschedule = useReschedule(today);
   const parentTitles = useParentTitles(visible);
@@ -62,7 +65,7 @@ export function AgendaList({
       </ul>
       <ShowMore
         more={items.length > shown}
-        onMore={() => setShown((n) => n + PAGE)}
+        onMore={() => setShown((n) => n + page)}
         shown={visible.length}
         total={items.length}
       />

@@ -28,7 +28,7 @@ export function AgendaSection({
   const headingId = `agenda-${id}`;
   return (
     <section aria-labelledby={headingId} className={cn('flex flex-col', empty ? 'gap-0' : 'gap-2')}>
-      <div className="sticky top-[calc(3.5rem+1px)] z-10 -mx-1 flex min-h-10 items-center gap-2 bg-white/95 px-1 py-1 backdrop-blur-sm md:top-[calc(4rem+1px)] dark:bg-zinc-950/95">
+      <div className="sticky top-[calc(3.5rem+1px+env(safe-area-inset-top))] z-10 -mx-1 flex min-h-10 items-center gap-2 bg-white/95 px-1 py-1 backdrop-blur-sm md:top-[calc(4rem+1px+env(safe-area-inset-top))] dark:bg-zinc-950/95">
         <h2
           id={headingId}
           className={cn(

@@ -13,6 +13,12 @@ import { useAddOnDay } from './mutations';
 import { useToday, useUpcoming } from './queries';
 
 /**
+ * Rows a day shows before its 'Show more': fifteen groups of a busy fortnight would otherwise render
+ * hundreds of rows before the first one shows.
+ */
+const DAY_PAGE = 8;
+
+/**
  * /upcoming: the next 14 days from the device (offline and as a guest too), one heading per day,
  * overdue on top; every day, empty or not, takes a todo of its own ('Add to Tomorrow').
  */
@@ -30,7 +36,7 @@ export default function UpcomingPage() {
             if (b.day === null) {
               return (
                 <AgendaSection key={b.key} id="overdue" heading="Overdue" tone="late" count={b.items.length}>
-                  <AgendaList items={b.items} label="Overdue" today={today} />
+                  <AgendaList items={b.items} label="Overdue" today={today} page={DAY_PAGE} />
                 </AgendaSection>
               );
             }
@@ -97,7 +103,12 @@ function DayGroup({
     >
       {adding ? <AddToDay day={day} heading={heading} onDone={close} /> : null}
       {items.length > 0 ? (
-        <AgendaList items={items} label={sub ? `${heading}, ${sub}` : heading} today={today} />
+        <AgendaList
+          items={items}
+          label={sub ? `${heading}, ${sub}` : heading}
+          today={today}
+          page={DAY_PAGE}
+        />
       ) : null}
     </AgendaSection>
   );
