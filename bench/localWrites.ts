@@ -103,8 +103,9 @@ function printInclusive(cpu: CpuProfile, under?: string): void {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const f = byNode.get(at)?.callFrame;
       if (!f) continue;
-      if (f.functionName === under) inside = true;
-      seen.add(`${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`);
+      const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+      if (under !== undefined && (f.functionName === under || key.includes(under))) inside = true;
+      seen.add(key);
     }
     if (!inside) return;
     for (const key of seen) total.set(key, (total.get(key) ?? 0) + dt);
@@ -246,7 +247,14 @@ export async function run(args: string[] = []): Promise<void> {
       console.log(`  IndexedDB calls: ${JSON.stringify(await call(page, 'countIdb', false))}`);
       printProfile(cpu);
       printInclusive(cpu);
-      printInclusive(cpu, 'applyLocalChange');
+      printInclusive(cpu, 'itemsRepository');
+      await call(page, 'countIdb', true);
+      await cdp.send('Profiler.start');
+      for (let i = 0; i < 40; i++) await call(page, 'refEdit');
+      const refCpu = (await cdp.send('Profiler.stop')).profile as CpuProfile;
+      heading('profile: 40 reference edits (B)');
+      console.log(`  IndexedDB calls: ${JSON.stringify(await call(page, 'countIdb', false))}`);
+      printProfile(refCpu);
       await cdp.detach();
       for (let i = 0; i < 2; i++) {
         heading('trace: the IndexedDB calls of one app edit (ms from its start)');

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 
-// An edit in place of a row the repository stored last writes from what it remembers and checks it in
-// the same transaction (itemsRepository `write`): whatever changed since, nothing is lost or reordered.
+// Edits in place, one after another and from two tabs of one browser (itemsRepository `write`): each
+// starts from the row as stored, so whatever another tab changed since is kept, and the queue keeps
+// every request in the order it was made.
 
 let server: ClientTestServer;
 const devices: Device[] = [];

@@ -1,4 +1,3 @@
-import Dexie from 'dexie';
 import { type HierarchyNode, hierarchyError } from '../../../shared/hierarchy';
 import {
   FAMILY_FULL_MESSAGE,
@@ -72,43 +71,6 @@ export interface WriteOptions {
   batch?: boolean;
 }
 
-/** Keys the store's side effects derive from the rest of a row (listKeys, topFlags): not compared. */
-const DERIVED_KEYS: ReadonlySet<string> = new Set(['_scope', '_sk', '_uk', '_asg', '_top']);
-
-/** Whether the stored row is the one `known` was stored as (derived keys aside). */
-function sameRow(stored: LocalItem, known: LocalItem): boolean {
-  const a = stored as unknown as Record<string, unknown>;
-  const b = known as unknown as Record<string, unknown>;
-  let count = 0;
-  for (const key in a) {
-    if (DERIVED_KEYS.has(key)) continue;
-    count++;
-    const x = a[key];
-    const y = b[key];
-    if (Object.is(x, y)) continue;
-    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
-    if (JSON.stringify(x) !== JSON.stringify(y)) return false;
-  }
-  for (const key in b) if (!DERIVED_KEYS.has(key)) count--;
-  return count === 0;
-}
-
-/**
- * Whether `patch` changes `row` in place only: some field, and no roll-up, move, assignee or rule
- * check (each of those reads other rows, so the write must wait for its own read first).
- */
-function inPlaceEdit(row: LocalItem, patch: ItemPatch): boolean {
-  const update = planUpdate(row, patch);
-  return (
-    update.fields.length > 0 &&
-    update.direct.size === 0 &&
-    update.touched.length === 0 &&
-    !update.changed.parent_id &&
-    !update.fields.includes('assigned_to') &&
-    !update.recurrenceCheck
-  );
-}
-
 const TYPE_WORD = { campaign: 'Campaign', task: 'Task', todo: 'Todo' } as const;
 
 function zodErrors(
@@ -152,20 +114,6 @@ export function createItemsRepository(deps: RepositoryDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date().toISOString());
   const localTransaction = <T>(work: () => Promise<T>): Promise<T> => db.transaction('rw', [...TABLES], work);
-
-  /**
-   * The rows this repository last stored (as it put them, newest last) and the highest queue seq it
-   * wrote: an edit of such a row in place writes from them at once and checks them in the same
-   * transaction (see `write`). Bounded: a guess is only ever a shortcut.
-   */
-  const storedRows = new Map<number, LocalItem>();
-  const STORED_ROWS_KEPT = 200;
-  let queuedUpTo = 0;
-  const remember = (row: LocalItem) => {
-    storedRows.delete(row.id);
-    storedRows.set(row.id, row);
-    if (storedRows.size > STORED_ROWS_KEPT) storedRows.delete(storedRows.keys().next().value as number);
-  };
 
   /** Rows as the undo snapshots see them: the fields a change moves, the parent by uuid. */
   async function snapshotOf(
@@ -295,10 +243,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
    * if the change is finally dropped) reports what the network does. Never throws.
    */
   function finish(item: LocalItem, entry: QueueEntry | null, after?: QueueEntry): LocalItem {
-    const newest = after ?? entry;
-    if (newest) queuedUpTo = Math.max(queuedUpTo, newest.seq);
     // A write that queued a second entry (a next occurrence's create) sends both.
-    if (newest) sendInBackground(newest);
+    if (entry) sendInBackground(after ?? entry);
     return item;
   }
 
@@ -428,174 +374,135 @@ export function createItemsRepository(deps: RepositoryDeps) {
         ? await import('../../../shared/recurrenceRule')
         : null;
     let settleEcho: ((stored: boolean) => void) | null = null;
-    // An edit of a row this repository stored last, in place (no roll-up, move, assignee or rule),
-    // need not wait for its read: the row and the queue's last seq are taken as they were left and
-    // the writes go out beside the reads, which check them before anything commits (a row changed
-    // since, or a seq another writer took, aborts the attempt and the edit runs again the long way).
-    // One round trip to IndexedDB instead of two: `npm run bench -- local-writes`, B.
-    const guessed = !request && !recurrence && !rules ? storedRows.get(early) : undefined;
-    const attempt = (guess: LocalItem | undefined) =>
-      localTransaction(async () => {
-        // Again inside the transaction: a swap may have committed since.
-        const id = early >= 0 ? early : await resolveId(db, early);
-        const patch =
-          typeof givenPatch.parent_id === 'number'
-            ? { ...givenPatch, parent_id: await resolveId(db, givenPatch.parent_id) }
-            : givenPatch;
-        // The queue's last seq is read alongside the item: one round trip, not two.
-        const reads = Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
-        const speculating =
-          guess !== undefined && inPlaceEdit(guess, patch) && (viewer.isGuest || queuedUpTo > 0);
-        if (speculating) {
-          const tx = Dexie.currentTransaction;
-          reads.then(
-            ([stored, last]) => {
-              if (stored && sameRow(stored, guess) && last <= queuedUpTo) return;
-              stale = true;
-              tx?.abort();
-            },
-            () => undefined,
-          );
-        }
-        const [current, last] = speculating ? [guess, viewer.isGuest ? 0 : queuedUpTo] : await reads;
-        if (!current || current._deleted === 1) throw new NotFoundError(id);
-        // What the PATCH changes is the shared update rule's decision (src/shared/itemUpdate.ts).
-        const update = planUpdate(current, patch);
-        const changed = update.fields;
-        if (changed.length === 0) return { item: current, entry: null, extra: null };
-        if (update.changed.parent_id) await checkParent({ id, type: current.type }, patch.parent_id ?? null);
-        const at = now();
-        let next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
-        for (const f of changed) (next as unknown as Record<string, unknown>)[f] = patch[f] ?? null;
-        if (rules && update.recurrenceCheck)
-          checkRecurrence(rules, update.recurrenceCheck.item, update.recurrenceCheck.ruleChanged);
-        if (changed.includes('assigned_to')) next.assignedUser = await assigneeSummary(next.assigned_to);
-        if (!viewer.isGuest) {
-          next = {
-            ...next,
-            _syncStatus: 'pending',
-            _base: baseOf(current),
-            _dirty: [...new Set([...current._dirty, ...changed])],
-          };
-        }
-        const { direct, touched } = update;
-        // Only status and parent changes move the roll-up; a title edit skips loading the family.
-        const rolls = direct.size > 0 || touched.length > 0;
-        const roots = rolls ? [await rootIdOf(db, current), await rootIdOf(db, next)] : [];
-        const rolled = rolls
-          ? await applyLocalRollUp(db, roots, direct, touched, at, new Map([[id, next]]))
-          : new Map<number, LocalItem>();
-        const own = ownStatusAfter(current, update, rolled, at);
-        if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
-        const puts = [replacing(next, current), ...[...rolled.values()].filter((i) => i.id !== id)];
-        if (deps.echo && puts.length === 1 && echoable(current, next))
-          settleEcho = deps.echo.announce([next]);
-        // The edited row as it was is `current`; only rows the roll-up moved are read (a title edit reads none).
-        const others = puts.slice(1);
-        const touchedBefore = [
-          current,
-          ...(others.length === 0
-            ? []
-            : (await db.items.bulkGet(others.map((i) => i.id))).filter((i): i is LocalItem => !!i)),
-        ];
-        // The item itself and every item the cascade or the roll-up completed bring their next
-        // occurrences (O1, O6), as the server does in the completing transaction.
-        const wasById = new Map(touchedBefore.map((i) => [i.id, i]));
-        const occurrences = recurrence
-          ? puts.flatMap((is) => {
-              const was = is.id === id ? current : wasById.get(is.id);
-              if (!was || !bringsNextOccurrence(was, is)) return [];
-              const following = recurrence.nextOccurrence({
-                ...is,
-                recurrence: is.recurrence ?? null,
-                series_uuid: is.series_uuid ?? null,
-              });
-              return following ? [{ completed: is, following }] : [];
-            })
-          : [];
-        const label = changeLabel(current, next, changed);
-        // Without a next occurrence the undo record is known now: it is stored alongside the rows, so
-        // the transaction takes two round trips after its first read, not four.
-        const undo = occurrences.length > 0 ? null : await undoRecordOf(options, label, touchedBefore, puts);
-        const data: Record<string, unknown> = {};
-        for (const f of changed) data[f] = patch[f] ?? null;
-        const [queued] = await applyLocalChange(db, {
-          rows: puts,
-          undo,
-          ...(viewer.isGuest
-            ? {}
-            : {
-                queue: {
-                  entries: [
-                    {
-                      kind: request?.kind ?? 'update',
-                      data: request?.data ?? data,
-                      itemId: id,
-                      baseVersion: baseOf(current)?.version ?? null,
-                    },
-                  ],
-                  after: last,
-                },
-              }),
-        });
-        const entry: QueueEntry | null = queued ?? null;
-        if (occurrences.length === 0 || !recurrence) return { item: next, entry, extra: null };
-        // After the completion in the queue, so the server has completed them when the creates arrive.
-        const afterById = new Map(puts.map((i) => [i.id, i]));
-        const beforeIds = new Set(touchedBefore.map((i) => i.id));
-        const created: LocalItem[] = [];
-        let lastEntry = entry;
-        for (const { completed, following } of occurrences) {
-          // A roll-up by an earlier occurrence may have moved this item's row since: its parent is read anew.
-          const added = await recurrence.addOccurrence(
-            db,
-            viewer,
-            completed,
-            following,
-            at,
-            lastEntry?.seq ?? 0,
-          );
-          if (!added) continue;
-          created.push(added.item);
-          lastEntry = added.entry ?? lastEntry;
-          for (const row of added.rolled) afterById.set(row.id, row);
-          for (const row of added.rolledBefore) if (!beforeIds.has(row.id)) touchedBefore.push(row);
-          for (const row of added.rolledBefore) beforeIds.add(row.id);
-        }
-        // Recorded once the next occurrences are stored, so undoing the completion takes them away too
-        // (unless edited by then), and the roll-up they moved is the one the undo puts back.
-        await applyLocalChange(db, {
-          undo: await undoRecordOf(
-            options,
-            label,
-            touchedBefore,
-            [...afterById.values(), ...created],
-            created,
-          ),
-        });
-        return { item: next, entry, extra: lastEntry === entry ? null : lastEntry };
+    const written = localTransaction(async () => {
+      // Again inside the transaction: a swap may have committed since.
+      const id = early >= 0 ? early : await resolveId(db, early);
+      const patch =
+        typeof givenPatch.parent_id === 'number'
+          ? { ...givenPatch, parent_id: await resolveId(db, givenPatch.parent_id) }
+          : givenPatch;
+      // The queue's last seq is read alongside the item: one round trip, not two.
+      const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
+      if (!current || current._deleted === 1) throw new NotFoundError(id);
+      // What the PATCH changes is the shared update rule's decision (src/shared/itemUpdate.ts).
+      const update = planUpdate(current, patch);
+      const changed = update.fields;
+      if (changed.length === 0) return { item: current, entry: null, extra: null };
+      if (update.changed.parent_id) await checkParent({ id, type: current.type }, patch.parent_id ?? null);
+      const at = now();
+      let next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
+      for (const f of changed) (next as unknown as Record<string, unknown>)[f] = patch[f] ?? null;
+      if (rules && update.recurrenceCheck)
+        checkRecurrence(rules, update.recurrenceCheck.item, update.recurrenceCheck.ruleChanged);
+      if (changed.includes('assigned_to')) next.assignedUser = await assigneeSummary(next.assigned_to);
+      if (!viewer.isGuest) {
+        next = {
+          ...next,
+          _syncStatus: 'pending',
+          _base: baseOf(current),
+          _dirty: [...new Set([...current._dirty, ...changed])],
+        };
+      }
+      const { direct, touched } = update;
+      // Only status and parent changes move the roll-up; a title edit skips loading the family.
+      const rolls = direct.size > 0 || touched.length > 0;
+      const roots = rolls ? [await rootIdOf(db, current), await rootIdOf(db, next)] : [];
+      const rolled = rolls
+        ? await applyLocalRollUp(db, roots, direct, touched, at, new Map([[id, next]]))
+        : new Map<number, LocalItem>();
+      const own = ownStatusAfter(current, update, rolled, at);
+      if (own) next = { ...next, status: own.status, completed_at: own.completed_at };
+      const puts = [replacing(next, current), ...[...rolled.values()].filter((i) => i.id !== id)];
+      if (deps.echo && puts.length === 1 && echoable(current, next)) settleEcho = deps.echo.announce([next]);
+      // The edited row as it was is `current`; only rows the roll-up moved are read (a title edit reads none).
+      const others = puts.slice(1);
+      const touchedBefore = [
+        current,
+        ...(others.length === 0
+          ? []
+          : (await db.items.bulkGet(others.map((i) => i.id))).filter((i): i is LocalItem => !!i)),
+      ];
+      // The item itself and every item the cascade or the roll-up completed bring their next
+      // occurrences (O1, O6), as the server does in the completing transaction.
+      const wasById = new Map(touchedBefore.map((i) => [i.id, i]));
+      const occurrences = recurrence
+        ? puts.flatMap((is) => {
+            const was = is.id === id ? current : wasById.get(is.id);
+            if (!was || !bringsNextOccurrence(was, is)) return [];
+            const following = recurrence.nextOccurrence({
+              ...is,
+              recurrence: is.recurrence ?? null,
+              series_uuid: is.series_uuid ?? null,
+            });
+            return following ? [{ completed: is, following }] : [];
+          })
+        : [];
+      const label = changeLabel(current, next, changed);
+      // Without a next occurrence the undo record is known now: it is stored alongside the rows, so
+      // the transaction takes two round trips after its first read, not four.
+      const undo = occurrences.length > 0 ? null : await undoRecordOf(options, label, touchedBefore, puts);
+      const data: Record<string, unknown> = {};
+      for (const f of changed) data[f] = patch[f] ?? null;
+      const [queued] = await applyLocalChange(db, {
+        rows: puts,
+        undo,
+        ...(viewer.isGuest
+          ? {}
+          : {
+              queue: {
+                entries: [
+                  {
+                    kind: request?.kind ?? 'update',
+                    data: request?.data ?? data,
+                    itemId: id,
+                    baseVersion: baseOf(current)?.version ?? null,
+                  },
+                ],
+                after: last,
+              },
+            }),
       });
-    let stale = false;
-    const settled = (written: ReturnType<typeof attempt>) =>
-      written.then(
-        (result) => {
-          settleEcho?.(true);
-          return result;
-        },
-        (error: unknown) => {
-          settleEcho?.(false);
-          throw error;
-        },
-      );
-    const { item, entry, extra } = await settled(attempt(guessed)).catch((error: unknown) => {
-      if (!stale) throw error;
-      // The guess was out of date: nothing was stored; the edit runs again from what is stored.
-      storedRows.delete(early);
-      stale = false;
-      settleEcho = null;
-      return settled(attempt(undefined));
+      const entry: QueueEntry | null = queued ?? null;
+      if (occurrences.length === 0 || !recurrence) return { item: next, entry, extra: null };
+      // After the completion in the queue, so the server has completed them when the creates arrive.
+      const afterById = new Map(puts.map((i) => [i.id, i]));
+      const beforeIds = new Set(touchedBefore.map((i) => i.id));
+      const created: LocalItem[] = [];
+      let lastEntry = entry;
+      for (const { completed, following } of occurrences) {
+        // A roll-up by an earlier occurrence may have moved this item's row since: its parent is read anew.
+        const added = await recurrence.addOccurrence(
+          db,
+          viewer,
+          completed,
+          following,
+          at,
+          lastEntry?.seq ?? 0,
+        );
+        if (!added) continue;
+        created.push(added.item);
+        lastEntry = added.entry ?? lastEntry;
+        for (const row of added.rolled) afterById.set(row.id, row);
+        for (const row of added.rolledBefore) if (!beforeIds.has(row.id)) touchedBefore.push(row);
+        for (const row of added.rolledBefore) beforeIds.add(row.id);
+      }
+      // Recorded once the next occurrences are stored, so undoing the completion takes them away too
+      // (unless edited by then), and the roll-up they moved is the one the undo puts back.
+      await applyLocalChange(db, {
+        undo: await undoRecordOf(options, label, touchedBefore, [...afterById.values(), ...created], created),
+      });
+      return { item: next, entry, extra: lastEntry === entry ? null : lastEntry };
     });
-    if (entry || viewer.isGuest) remember(item);
+    const { item, entry, extra } = await written.then(
+      (result) => {
+        settleEcho?.(true);
+        return result;
+      },
+      (error: unknown) => {
+        settleEcho?.(false);
+        throw error;
+      },
+    );
     return finish(item, entry, extra ?? undefined);
   }
 
