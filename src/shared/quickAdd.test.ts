@@ -34,6 +34,11 @@ const PHRASES: [string, Expected][] = [
   ['Review march report', { title: 'Review march report' }],
   ['I may go', { title: 'I may go' }],
   ['Fix 2 bugs', { title: 'Fix 2 bugs' }],
+  // An adverb opening a longer title names the thing; closing it, it is the repeat.
+  ['Weekly review', { title: 'Weekly review' }],
+  ['Daily standup notes', { title: 'Daily standup notes' }],
+  ['Monthly report tomorrow', { title: 'Monthly report', due_date: '2026-11-26' }],
+  ['Water plants weekly', { title: 'Water plants', recurrence: 'FREQ=WEEKLY', due_date: '2026-11-25' }],
   // Repeats, with the first date from today on.
   ['Stretch daily', { title: 'Stretch', recurrence: 'FREQ=DAILY', due_date: '2026-11-25' }],
   ['Stretch every day', { title: 'Stretch', recurrence: 'FREQ=DAILY', due_date: '2026-11-25' }],

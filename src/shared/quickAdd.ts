@@ -187,6 +187,12 @@ function findRepeats(text: string): (Found & { rule: RecurrenceRule })[] {
   for (let m = starts.exec(text); m; m = starts.exec(text)) {
     const start = m.index + m[0].length;
     const rest = text.slice(start);
+    // 'Weekly review', 'Daily standup': an adverb that opens a longer title names the thing, not
+    // its repeat (at the end, 'Water the plants weekly', it is the repeat).
+    if (text.slice(0, start).trim() === '' && /^(?:daily|weekly|monthly|yearly|annually)\s+\S/i.test(rest)) {
+      if (starts.lastIndex === m.index) starts.lastIndex++;
+      continue;
+    }
     for (const { pattern, read } of REPEATS) {
       const hit = pattern.exec(rest);
       if (!hit) continue;
