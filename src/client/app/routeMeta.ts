@@ -20,6 +20,7 @@ const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/completed', 'Completed'],
   ['/today', 'Today'],
   ['/upcoming', 'Upcoming'],
+  ['/labels/:name', 'Label'],
   ['/campaigns', 'Campaigns'],
   ['/campaigns/:id', 'Campaign'],
   ['/tasks/:id', 'Task'],
@@ -76,7 +77,7 @@ export const DESKTOP_NAV_LINKS = [
 export function showsAddButton(pathname: string): boolean {
   return (
     (isTopLevel(pathname) && pathname !== '/notifications') ||
-    ['/today', '/upcoming', '/campaigns', '/campaigns/:id', '/tasks/:id'].some(
+    ['/today', '/upcoming', '/labels/:name', '/campaigns', '/campaigns/:id', '/tasks/:id'].some(
       (p) => matchPath(p, pathname) !== null,
     )
   );

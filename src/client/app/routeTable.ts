@@ -12,6 +12,7 @@ export const ROUTE_TABLE = [
   { path: '/completed', page: 'completed', module: 'lists/CompletedPage' },
   { path: '/today', page: 'today', module: 'planner/TodayPage' },
   { path: '/upcoming', page: 'upcoming', module: 'planner/UpcomingPage' },
+  { path: '/labels/:name', page: 'label', module: 'lists/LabelPage' },
   { path: '/campaigns', page: 'campaigns', module: 'campaigns/CampaignListPage', serverData: true },
   { path: '/campaigns/:id', page: 'campaign', module: 'campaigns/CampaignDetailPage', serverData: true },
   { path: '/tasks/:id', page: 'task', module: 'tasks/TaskDetailPage' },

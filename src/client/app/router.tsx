@@ -23,6 +23,7 @@ const importers = {
   completed: () => import('../lists/CompletedPage'),
   today: () => import('../planner/TodayPage'),
   upcoming: () => import('../planner/UpcomingPage'),
+  label: () => import('../lists/LabelPage'),
   campaigns: () => import('../campaigns/CampaignListPage'),
   campaign: () => import('../campaigns/CampaignDetailPage'),
   task: () => import('../tasks/TaskDetailPage'),

@@ -5,7 +5,9 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs'
 import {
   AssigneeFact,
   DateFact,
+  LabelsFact,
   NO_OPTIONAL_FACTS,
+  PriorityFact,
   ReminderFact,
   useOptionalFacts,
 } from '../items/DetailEditors';
@@ -46,9 +48,11 @@ export default function CampaignDetailPage() {
         <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
         <AssigneeFact item={campaign} />
         <Fact label="Status">{statusText(campaign.status)}</Fact>
+        <PriorityFact item={campaign} />
         {optional.shown('due_date') ? <DateFact item={campaign} field="due_date" label="Due" /> : null}
         {optional.shown('end_date') ? <DateFact item={campaign} field="end_date" label="End date" /> : null}
         {optional.shown('remind_at') ? <ReminderFact item={campaign} /> : null}
+        <LabelsFact item={campaign} />
       </dl>
       {optional.addButtons}
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}

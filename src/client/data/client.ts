@@ -19,6 +19,7 @@ import { type Service, type ServiceContext, startAll } from './service';
 import * as agenda from './store/agendaQueries';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
 import * as queries from './store/itemQueries';
+import * as labelQueries from './store/labelQueries';
 import { createStorageKeeper } from './store/storage';
 import type { LocalItem, Viewer } from './store/types';
 import type { SyncResult } from './sync';
@@ -273,6 +274,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     todayItems: (today: string) => agenda.todayItems(db, viewer(), today),
     todayCounts: (today: string) => agenda.todayCounts(db, viewer(), today),
     upcomingItems: (today: string, days: number) => agenda.upcomingItems(db, viewer(), today, days),
+    labelItems: (label: string) => labelQueries.labelItems(db, viewer(), label),
     conflicts: () => engine.listConflicts(),
   };
 

@@ -1,6 +1,6 @@
 /**
- * The detail pages' editable facts: description, assignee, due date, end date, reminder, repeat and
- * the parent (Move to…). Each saves on its own as it changes; the fact cards keep the spec's labels.
+ * The detail pages' editable facts: description, assignee, priority, labels, due date, end date,
+ * reminder, repeat and the parent (Move to…). Each saves on its own as it changes; the fact cards keep the spec's labels.
  */
 import { FolderInput, Pencil } from 'lucide-react';
 import { lazy, type ReactNode, Suspense, useEffect, useId, useRef, useState } from 'react';
@@ -14,12 +14,14 @@ import { AssigneeOptions } from './AssigneeOptions';
 import { fromLocalDateTime, isCommittableDateTime, isCommittableDay, toLocalDateTime } from './editing';
 import { useItemEdits } from './editMutations';
 import { localToday } from './itemPayload';
-import { itemHref, TYPE_LABEL } from './itemStyle';
+import { itemHref, priorityName, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useItemMutations } from './mutations';
 import { type LocalItem, useViewer } from './queries';
 
 const MoveToDialog = lazy(() => import('./MoveToDialog'));
 const RepeatControl = lazy(() => import('./RepeatControl'));
+// The editor checks labels with the shared zod schema: its own chunk, after the page's first paint.
+const LabelsEditor = lazy(() => import('./LabelsEditor').then((m) => ({ default: m.LabelsEditor })));
 
 const card =
   'min-w-0 rounded-lg border border-zinc-200 bg-white px-3 py-2.5 transition-colors focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/30 dark:border-zinc-800 dark:bg-zinc-900 dark:focus-within:border-indigo-400';
@@ -47,6 +49,8 @@ type Item = Pick<
   | 'recurrence'
   | 'status'
   | 'completed_at'
+  | 'priority'
+  | 'labels'
 >;
 
 function EditableFact({
@@ -159,6 +163,49 @@ export function AssigneeFact({ item }: { item: Item }) {
         >
           <AssigneeOptions item={item} options={options} />
         </select>
+      )}
+    </EditableFact>
+  );
+}
+
+/** 'Priority': p1 (the most urgent) to p4 (none), saved as it changes. */
+export function PriorityFact({ item }: { item: Item }) {
+  const { setPriority } = useItemMutations();
+  return (
+    <EditableFact label="Priority">
+      {(id) => (
+        <select
+          id={id}
+          className={cn(bare, strong, 'truncate')}
+          value={String(item.priority ?? 4)}
+          onChange={(e) => void setPriority(item, Number(e.target.value) as 1 | 2 | 3 | 4)}
+        >
+          {[1, 2, 3, 4].map((p) => (
+            <option key={p} value={p}>
+              {priorityName(p)}
+            </option>
+          ))}
+        </select>
+      )}
+    </EditableFact>
+  );
+}
+
+/** 'Labels': the chips with their remove buttons and a field (a label and Enter adds it), full width. */
+export function LabelsFact({ item }: { item: Item }) {
+  const { setLabels } = useItemMutations();
+  return (
+    <EditableFact label="Labels" className="col-span-full">
+      {(id) => (
+        <Suspense fallback={<div className="h-9" />}>
+          <LabelsEditor
+            inputId={id}
+            className="mt-1"
+            title={item.title}
+            labels={item.labels ?? []}
+            onChange={(labels) => void setLabels(item, labels)}
+          />
+        </Suspense>
       )}
     </EditableFact>
   );

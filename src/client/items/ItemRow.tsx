@@ -1,4 +1,4 @@
-import { CalendarDays, CloudOff, MoreHorizontal, Trash2, UserRound, UserRoundPlus } from 'lucide-react';
+import { CalendarDays, CloudOff, Flag, MoreHorizontal, Trash2, UserRound, UserRoundPlus } from 'lucide-react';
 import {
   type KeyboardEvent,
   lazy,
@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { ItemStatus, ItemType } from '../../shared/item';
+import { labelHref } from '../../shared/labels';
 import { cn, focusRing } from '../components/ui/cn';
 import {
   closedTriggerAria,
@@ -23,7 +24,7 @@ import { ProgressLine } from '../components/ui/Progress';
 import { guardPointer, pointerGuarded } from '../components/ui/pointerGuard';
 import { assigneeName } from './assignees';
 import { InlineTitle, useSavingTitle } from './InlineTitle';
-import { formatDay, isOverdue, itemHref, TYPE_DOT, TYPE_LABEL } from './itemStyle';
+import { formatDay, isOverdue, itemHref, PRIORITY_TEXT, TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useItemMutations } from './mutations';
 import { nextStatus, StatusControl } from './StatusControl';
 
@@ -43,6 +44,9 @@ export interface RowItem {
   due_date: string | null;
   end_date?: string | null;
   recurrence?: string | null;
+  /** 1–4, 1 the most urgent; absent reads as 4 (no flag). */
+  priority?: number;
+  labels?: readonly string[];
   parent?: { id: number; title: string; type: ItemType } | null;
   assignedUser?: { name: string } | null;
   _syncStatus?: string;
@@ -113,7 +117,7 @@ export const ItemRow = memo(function ItemRow({
   const roving = tabStop !== undefined;
   const rowRef = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
-  const { rename, setStatus, assign, remove } = useItemMutations();
+  const { rename, setStatus, assign, remove, setPriority } = useItemMutations();
   const [editing, setEditing] = useState(false);
   const [title, saveTitle] = useSavingTitle(item.title, (next) => rename(item, next));
   const [confirming, setConfirming] = useState(false);
@@ -155,6 +159,7 @@ export const ItemRow = memo(function ItemRow({
   const options = useAssigneeOptions();
   const assignee = assigneeName(item.assigned_to, options, item.assignedUser);
   const done = item.status === 'completed';
+  const flag = item.priority ? PRIORITY_TEXT[item.priority] : undefined;
 
   // Every render (the menus swap placeholders for Radix triggers): inner controls stay out of Tab.
   useLayoutEffect(() => {
@@ -259,6 +264,12 @@ export const ItemRow = memo(function ItemRow({
             <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[item.type])} />
             {TYPE_LABEL[item.type]}
           </span>
+          {flag ? (
+            <span className={cn('inline-flex shrink-0 items-center gap-0.5 font-medium', flag)}>
+              <Flag className="size-3" aria-hidden />
+              <span className="sr-only">Priority</span>p{item.priority}
+            </span>
+          ) : null}
           {showParent && parentName ? (
             <span className="min-w-0 truncate">
               in{' '}
@@ -291,6 +302,7 @@ export const ItemRow = memo(function ItemRow({
             </span>
           ) : null}
           {meta}
+          {item.labels && item.labels.length > 0 ? <RowLabels labels={item.labels} /> : null}
           {item.recurrence ? (
             <Suspense fallback={null}>
               <RepeatSummary rule={item.recurrence} />
@@ -359,6 +371,7 @@ export const ItemRow = memo(function ItemRow({
           onStatus={(next) => void setStatus(item, next)}
           onRename={() => setEditing(true)}
           onAssign={onAssign}
+          onPriority={(p) => void setPriority(item, p)}
           onDelete={requestDelete}
         />
       ) : (
@@ -383,3 +396,24 @@ export const ItemRow = memo(function ItemRow({
     </div>
   );
 });
+
+/** Small muted chips, each a link to its label's page (/labels/{name}); they give way to the rest. */
+function RowLabels({ labels }: { labels: readonly string[] }) {
+  return (
+    <span className="inline-flex min-w-0 shrink items-center gap-1 overflow-hidden">
+      <span className="sr-only">Labels:</span>
+      {labels.map((label) => (
+        <Link
+          key={label}
+          to={labelHref(label)}
+          className={cn(
+            'max-w-32 shrink-0 truncate rounded bg-zinc-100 px-1.5 leading-4 text-zinc-600 hover:bg-zinc-200 hover:text-zinc-900 dark:bg-zinc-800 dark:text-zinc-300 dark:hover:bg-zinc-700 dark:hover:text-zinc-100',
+            focusRing,
+          )}
+        >
+          {label}
+        </Link>
+      ))}
+    </span>
+  );
+}

@@ -3,7 +3,7 @@
  * delete confirmation. Their Radix menus and dialog (with positioning and focus libraries) are their
  * own chunk, loaded on the first press (ItemRow), so a list's first paint does not pay for them.
  */
-import { MoreHorizontal, Pencil, Trash2, UserRoundPlus } from 'lucide-react';
+import { Flag, MoreHorizontal, Pencil, Trash2, UserRoundPlus } from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import { type ReactNode, useRef, useSyncExternalStore } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
@@ -14,7 +14,7 @@ import { type MenuIntent, useReplayMenuIntent } from '../components/ui/lazyMenu'
 import { guardPointer } from '../components/ui/pointerGuard';
 import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
 import type { AssigneeOption } from './assignees';
-import { TYPE_LABEL } from './itemStyle';
+import { PRIORITY_TEXT, priorityName, TYPE_LABEL } from './itemStyle';
 import { useRowEditItems } from './RowEditItems';
 import { statusActionLabel } from './StatusControl';
 
@@ -45,6 +45,32 @@ interface RowMenuItem {
   type: ItemType;
   status: ItemStatus;
   assigned_to: number | null;
+  priority?: number;
+  labels?: readonly string[];
+}
+
+type PriorityValue = 1 | 2 | 3 | 4;
+const PRIORITY_CHOICES: readonly PriorityValue[] = [1, 2, 3, 4];
+
+/** p1–p4 as radio items, each with its flag's colour (p4, no priority, a grey flag). */
+function PriorityRadioItems({ value, onChange }: { value: number; onChange: (p: PriorityValue) => void }) {
+  return (
+    <Menu.RadioGroup value={String(value)} onValueChange={(v) => onChange(Number(v) as PriorityValue)}>
+      {PRIORITY_CHOICES.map((p) => (
+        <Menu.RadioItem
+          key={p}
+          value={String(p)}
+          className={cn(menuItemClasses, 'data-[state=checked]:font-semibold')}
+        >
+          <Flag aria-hidden className={PRIORITY_TEXT[p] ?? 'text-zinc-500 dark:text-zinc-400'} />
+          {priorityName(p)}
+          <Menu.ItemIndicator aria-hidden className="ml-auto text-xs">
+            ✓
+          </Menu.ItemIndicator>
+        </Menu.RadioItem>
+      ))}
+    </Menu.RadioGroup>
+  );
 }
 
 export interface RowActionsMenuProps {
@@ -56,10 +82,11 @@ export interface RowActionsMenuProps {
   onStatus: (next: ItemStatus) => void;
   onRename: () => void;
   onAssign: (userId: number) => void;
+  onPriority: (priority: PriorityValue) => void;
   onDelete: () => void;
 }
 
-/** The row's 'More actions' menu: status, rename, assign (a sub-menu) and delete. */
+/** The row's 'More actions' menu: status, rename, priority and assign (sub-menus), labels and delete. */
 export function RowActionsMenu({
   item,
   intent,
@@ -69,8 +96,10 @@ export function RowActionsMenu({
   onStatus,
   onRename,
   onAssign,
+  onPriority,
   onDelete,
 }: RowActionsMenuProps) {
+  const priority = item.priority ?? 4;
   const trigger = useRef<HTMLButtonElement>(null);
   useReplayMenuIntent(trigger, intent);
   const edit = useRowEditItems(item, trigger);
@@ -117,6 +146,38 @@ export function RowActionsMenu({
             </Menu.Item>
           ) : null}
           {edit.menuItems}
+          {phone ? (
+            <>
+              <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+              <Menu.Group aria-label="Priority">
+                <Menu.Label className="flex items-center gap-2 px-2 pt-1 pb-0.5 text-xs font-medium text-zinc-500 dark:text-zinc-400">
+                  <Flag aria-hidden className="size-3.5" /> Priority
+                </Menu.Label>
+                <PriorityRadioItems value={priority} onChange={onPriority} />
+              </Menu.Group>
+            </>
+          ) : (
+            <Menu.Sub>
+              <Menu.SubTrigger
+                className={cn(
+                  menuItemClasses,
+                  'data-[state=open]:bg-zinc-100 dark:data-[state=open]:bg-zinc-800',
+                )}
+              >
+                <Flag aria-hidden /> Priority
+              </Menu.SubTrigger>
+              <Menu.Portal>
+                <Menu.SubContent
+                  sideOffset={4}
+                  collisionPadding={8}
+                  avoidCollisions
+                  className={cn(menuContentClasses, menuFit)}
+                >
+                  <PriorityRadioItems value={priority} onChange={onPriority} />
+                </Menu.SubContent>
+              </Menu.Portal>
+            </Menu.Sub>
+          )}
           {phone ? (
             <>
               <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />

@@ -1,8 +1,8 @@
 /**
- * The row menu's 'Edit details…' and 'Move to…': the menu items and the dialogs they open. The
+ * The row menu's 'Edit details…', 'Labels…' and 'Move to…': the menu items and the dialogs they open. The
  * dialogs are their own chunks, loaded when first chosen, so the row menu's chunk stays small.
  */
-import { FolderInput, SlidersHorizontal } from 'lucide-react';
+import { FolderInput, SlidersHorizontal, Tag } from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import { lazy, type ReactNode, type RefObject, Suspense, useState } from 'react';
 import type { ItemType } from '../../shared/item';
@@ -10,12 +10,14 @@ import { menuItemClasses } from './AssigneeMenu';
 
 const EditItemDialog = lazy(() => import('./EditItemDialog'));
 const MoveToDialog = lazy(() => import('./MoveToDialog'));
+const LabelsDialog = lazy(() => import('./LabelsDialog'));
 
 export interface RowEditTarget {
   id: number;
   type: ItemType;
   title: string;
   parent_id: number | null;
+  labels?: readonly string[];
 }
 
 /** Menu items to place in the row's menu, and the dialogs to render beside the menu. */
@@ -23,9 +25,9 @@ export function useRowEditItems(
   item: RowEditTarget,
   trigger: RefObject<HTMLElement | null>,
 ): { menuItems: ReactNode; dialogs: ReactNode } {
-  const [open, setOpen] = useState<'edit' | 'move' | null>(null);
+  const [open, setOpen] = useState<'edit' | 'move' | 'labels' | null>(null);
   // Let the menu close and hand focus back first, or it would take focus from the dialog.
-  const choose = (which: 'edit' | 'move') => () => setTimeout(() => setOpen(which), 0);
+  const choose = (which: 'edit' | 'move' | 'labels') => () => setTimeout(() => setOpen(which), 0);
   const onOpenChange = (next: boolean) => {
     if (!next) setOpen(null);
   };
@@ -39,6 +41,9 @@ export function useRowEditItems(
     <>
       <Menu.Item className={menuItemClasses} onSelect={choose('edit')}>
         <SlidersHorizontal aria-hidden /> Edit details…
+      </Menu.Item>
+      <Menu.Item className={menuItemClasses} onSelect={choose('labels')}>
+        <Tag aria-hidden /> Labels…
       </Menu.Item>
       {item.type === 'campaign' ? null : (
         <Menu.Item className={menuItemClasses} onSelect={choose('move')}>
@@ -57,6 +62,8 @@ export function useRowEditItems(
             onOpenChange={onOpenChange}
             onCloseAutoFocus={onCloseAutoFocus}
           />
+        ) : open === 'labels' ? (
+          <LabelsDialog item={item} open onOpenChange={onOpenChange} onCloseAutoFocus={onCloseAutoFocus} />
         ) : (
           <MoveToDialog item={item} open onOpenChange={onOpenChange} onCloseAutoFocus={onCloseAutoFocus} />
         )}

@@ -8,6 +8,21 @@ export const TYPE_DOT: Record<ItemType, string> = {
   todo: 'bg-amber-500 dark:bg-amber-400',
 };
 
+/**
+ * DESIGN: the priority flag's colour, p1 red, p2 orange, p3 blue; p4 (no priority) has no flag on a
+ * row. The 600/400 steps keep the flag readable on white and on zinc-950.
+ */
+export const PRIORITY_TEXT: Record<number, string> = {
+  1: 'text-red-600 dark:text-red-400',
+  2: 'text-orange-600 dark:text-orange-400',
+  3: 'text-blue-600 dark:text-blue-400',
+};
+
+/** Words for a priority, as quick add writes it ('p1' is the most urgent). */
+export function priorityName(priority: number): string {
+  return priority === 4 ? 'p4 (none)' : `p${priority}`;
+}
+
 /** The same colours for icons and text (AA on zinc-50 and zinc-900 surfaces). */
 export const TYPE_TEXT: Record<ItemType, string> = {
   campaign: 'text-cyan-700 dark:text-cyan-300',

@@ -132,6 +132,28 @@ function itemMutations(send: Send, toast: Toast) {
         () => send('items.update', { id: item.id, patch: { title } }),
         () => ({ title: `${TYPE_LABEL[item.type]} updated` }),
       ),
+    /** Priority and labels (ARCHITECTURE §4 'Planning fields'): the same local, queued, undoable update. */
+    setPriority: (item: Target, priority: 1 | 2 | 3 | 4) =>
+      withToasts(
+        toast,
+        send,
+        item,
+        'update',
+        () => send('items.update', { id: item.id, patch: { priority } }),
+        () => ({ title: `${TYPE_LABEL[item.type]} updated`, description: `Priority: p${priority}.` }),
+      ),
+    setLabels: (item: Target, labels: string[]) =>
+      withToasts(
+        toast,
+        send,
+        item,
+        'update',
+        () => send('items.update', { id: item.id, patch: { labels } }),
+        () => ({
+          title: `${TYPE_LABEL[item.type]} updated`,
+          description: labels.length > 0 ? `Labels: ${labels.join(', ')}.` : 'Labels: none.',
+        }),
+      ),
     setStatus: (item: Target, status: ItemStatus) => {
       let completedWith: CompletedWith[] = [];
       return withToasts(

@@ -4,8 +4,10 @@ import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/ui/P
 import {
   AssigneeFact,
   DateFact,
+  LabelsFact,
   NO_OPTIONAL_FACTS,
   ParentFact,
+  PriorityFact,
   ReminderFact,
   RepeatFact,
   useOptionalFacts,
@@ -45,6 +47,7 @@ export default function TaskDetailPage() {
         <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
         <AssigneeFact item={task} />
         <Fact label="Status">{statusText(task.status)}</Fact>
+        <PriorityFact item={task} />
         {optional.shown('due_date') ? <DateFact item={task} field="due_date" label="Due" /> : null}
         {optional.shown('remind_at') ? <ReminderFact item={task} /> : null}
         {optional.shown('recurrence') ? <RepeatFact item={task} /> : null}
@@ -56,6 +59,7 @@ export default function TaskDetailPage() {
               : null
           }
         />
+        <LabelsFact item={task} />
       </dl>
       {optional.addButtons}
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
