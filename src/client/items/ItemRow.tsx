@@ -267,7 +267,8 @@ export const ItemRow = memo(function ItemRow({
           {flag ? (
             <span className={cn('inline-flex shrink-0 items-center gap-0.5 font-medium', flag)}>
               <Flag className="size-3" aria-hidden />
-              <span className="sr-only">Priority</span>p{item.priority}
+              <span className="sr-only">Priority </span>
+              <span>p{item.priority}</span>
             </span>
           ) : null}
           {showParent && parentName ? (

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import { resetPointerGuard } from '../components/ui/pointerGuard';
@@ -8,6 +8,9 @@ import { type LiveQuery, type LocalItem, useLive } from '../data/store/live';
 import { toastStore } from '../stores/toastStore';
 import { LabelsFact, PriorityFact } from './DetailEditors';
 import { ItemRow } from './ItemRow';
+
+// Each write goes through IndexedDB and a live re-read: on a loaded machine that takes over a second.
+configure({ asyncUtilTimeout: 5_000 });
 
 let client: OutpostClient;
 
@@ -69,7 +72,7 @@ describe('priority and labels from the row menu', () => {
     });
     await waitFor(async () => expect((await client.db.items.get(todo.id))?.priority).toBe(1));
     const row = document.querySelector<HTMLElement>(`[data-item-id="${todo.id}"]`)!;
-    await waitFor(() => expect(row.textContent).toContain('Priorityp1'));
+    await waitFor(() => expect(row.textContent).toContain('Priority p1'));
     await waitFor(() =>
       expect(toastStore.getState().queue.find((t) => t.description === 'Priority: p1.')?.action?.label).toBe(
         'Undo',
@@ -117,7 +120,7 @@ describe('priority and labels on the detail page', () => {
     });
     await waitFor(async () => expect((await client.db.items.get(task.id))?.priority).toBe(2));
     const row = document.querySelector<HTMLElement>(`[data-item-id="${task.id}"]`)!;
-    await waitFor(() => expect(row.textContent).toContain('Priorityp2'));
+    await waitFor(() => expect(row.textContent).toContain('Priority p2'));
 
     const field = (await screen.findByLabelText('Labels:')) as HTMLInputElement;
     for (const label of ['Travel', 'home']) {

@@ -10,11 +10,11 @@ export const TYPE_DOT: Record<ItemType, string> = {
 
 /**
  * DESIGN: the priority flag's colour, p1 red, p2 orange, p3 blue; p4 (no priority) has no flag on a
- * row. The 600/400 steps keep the flag readable on white and on zinc-950.
+ * row. These steps keep the flag AA-readable on white and on zinc-950 (orange-600 is not, at 12 px).
  */
 export const PRIORITY_TEXT: Record<number, string> = {
   1: 'text-red-600 dark:text-red-400',
-  2: 'text-orange-600 dark:text-orange-400',
+  2: 'text-orange-700 dark:text-orange-400',
   3: 'text-blue-600 dark:text-blue-400',
 };
 

@@ -1,6 +1,7 @@
 import { CheckCircle2, CheckSquare, CirclePlay, Flag, Inbox, ListChecks, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import type { ItemType } from '../../shared/item';
+import { filterByLabel } from '../../shared/labels';
 import {
   ListEmpty,
   ListLoading,
@@ -15,6 +16,7 @@ import { useDebouncedValue } from '../components/ui/useDebouncedValue';
 import { ItemList } from '../items/ItemList';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { HiddenItemsEmpty } from './HiddenHint';
+import { LabelFilter } from './LabelFilter';
 import { type LifecycleScreen, type ListTab, useHiddenCounts, useScreenList } from './queries';
 
 const TABS = ['all', 'campaign', 'task', 'todo'] as const satisfies readonly ListTab[];
@@ -92,6 +94,8 @@ export function LifecyclePage({ screen }: { screen: LifecycleScreen }) {
   const config = SCREENS[screen];
   const [tab, setTab] = useTabParam(TABS, 'all');
   const [text, setText] = useState('');
+  // The label chip pressed (null: none); kept across the type tabs, like the search.
+  const [label, setLabel] = useState<string | null>(null);
   const query = useDebouncedValue(text);
   return (
     <PageColumn>
@@ -108,7 +112,16 @@ export function LifecyclePage({ screen }: { screen: LifecycleScreen }) {
         {TABS.map((t) => (
           <TabsContent key={t} value={t} className="flex flex-col gap-4">
             {screen === 'queue' && t === 'all' ? <QuickAddCard types={['todo', 'task', 'campaign']} /> : null}
-            {tab === t ? <ScreenList screen={screen} tab={t} query={query} onTab={setTab} /> : null}
+            {tab === t ? (
+              <ScreenList
+                screen={screen}
+                tab={t}
+                query={query}
+                onTab={setTab}
+                label={label}
+                onLabel={setLabel}
+              />
+            ) : null}
           </TabsContent>
         ))}
       </Tabs>
@@ -123,13 +136,18 @@ function ScreenList({
   tab,
   query,
   onTab,
+  label,
+  onLabel,
 }: {
   screen: LifecycleScreen;
   tab: ListTab;
   query: string;
   onTab: (tab: ListTab) => void;
+  label: string | null;
+  onLabel: (label: string | null) => void;
 }) {
   const { items, more, showMore } = useScreenList(screen, tab, query);
+  const shown = items && filterByLabel(items, label);
   const hidden = useHiddenCounts(screen, tab === 'all' && items?.length === 0 && query.trim() === '');
   const config = SCREENS[screen];
   if (items === undefined) return <ListLoading label="Loading items..." />;
@@ -153,10 +171,24 @@ function ScreenList({
     return <ListEmpty icon={TYPE_ICON[tab]} title={empty.title} hint={empty.hint} />;
   }
   return (
-    <ItemList
-      items={items}
-      label={`${config.title}: ${TAB_LABEL[tab]}`}
-      footer={<ShowMore more={more} onMore={showMore} shown={items.length} />}
-    />
+    <>
+      <LabelFilter items={items} value={label} onChange={onLabel} />
+      {shown && shown.length === 0 ? (
+        <>
+          <ListEmpty
+            icon={<SearchX aria-hidden />}
+            title={`No items labelled “${label}” here`}
+            hint="Press the label again to see everything."
+          />
+          <ShowMore more={more} onMore={showMore} shown={items.length} />
+        </>
+      ) : (
+        <ItemList
+          items={shown ?? items}
+          label={`${config.title}: ${TAB_LABEL[tab]}`}
+          footer={<ShowMore more={more} onMore={showMore} shown={items.length} />}
+        />
+      )}
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { CheckCircle2, CirclePlay, Inbox, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { filterByLabel } from '../../shared/labels';
 import {
   ListEmpty,
   ListLoading,
@@ -12,6 +13,7 @@ import { SearchBox } from '../components/ui/SearchBox';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { useDebouncedValue } from '../components/ui/useDebouncedValue';
 import { ItemList } from '../items/ItemList';
+import { LabelFilter } from './LabelFilter';
 import { type LifecycleScreen, useMyList, useMyListCounts } from './queries';
 
 const TABS = ['queue', 'active', 'completed'] as const satisfies readonly LifecycleScreen[];
@@ -29,6 +31,8 @@ const EMPTY: Record<LifecycleScreen, { title: string; icon: ReactNode }> = {
 export default function MyListPage() {
   const [tab, setTab] = useTabParam(TABS, 'queue');
   const [text, setText] = useState('');
+  // The label chip pressed (null: none), over the rows the open tab has read; kept across tabs.
+  const [label, setLabel] = useState<string | null>(null);
   const query = useDebouncedValue(text);
   // The tab badges come from the indexes; only the open tab reads its rows (a page at a time).
   const counts = useMyListCounts(query);
@@ -61,8 +65,12 @@ export default function MyListPage() {
         </TabsList>
         {TABS.map((t) => {
           const { items, more, showMore } = lists[t];
+          const shown = items && filterByLabel(items, label);
           return (
-            <TabsContent key={t} value={t}>
+            <TabsContent key={t} value={t} className="flex flex-col gap-4">
+              {items && items.length > 0 ? (
+                <LabelFilter items={items} value={label} onChange={setLabel} />
+              ) : null}
               {items === undefined ? (
                 <ListLoading label="Loading items..." />
               ) : items.length === 0 ? (
@@ -71,9 +79,18 @@ export default function MyListPage() {
                 ) : (
                   <ListEmpty icon={EMPTY[t].icon} title={EMPTY[t].title} />
                 )
+              ) : shown && shown.length === 0 ? (
+                <>
+                  <ListEmpty
+                    icon={<SearchX aria-hidden />}
+                    title={`No items labelled “${label}” here`}
+                    hint="Press the label again to see everything."
+                  />
+                  <ShowMore more={more} onMore={showMore} shown={items.length} total={counts?.[t]} />
+                </>
               ) : (
                 <ItemList
-                  items={items}
+                  items={shown ?? items}
                   label={`My List: ${TAB_LABEL[t]}`}
                   footer={<ShowMore more={more} onMore={showMore} shown={items.length} total={counts?.[t]} />}
                 />

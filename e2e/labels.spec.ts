@@ -1,0 +1,120 @@
+import { expect, type Page, test } from '@playwright/test';
+import { Outpost, uniqueTitle } from './pages/Outpost';
+
+// Issue 32: priorities and labels from the UI (ARCHITECTURE §4 'Planning fields'), as a guest, from
+// the device: the row menu sets them, the row shows them, /labels/{name} lists the label's items.
+
+/** Adds an item with Home's quick-add card, its priority and labels said in the title ('p2 +errand'). */
+async function addReading(app: Outpost, type: 'Todo' | 'Task', words: string, chips: number) {
+  const form = app.quickAddForm();
+  await expect(async () => {
+    if (!(await form.getByRole('radio', { name: type, exact: true }).isVisible()))
+      await form.getByRole('textbox').first().click();
+    await form.getByText(type, { exact: true }).click({ timeout: 2_000 });
+    await expect(form.getByRole('radio', { name: type, exact: true })).toBeChecked({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  const titleField = form.getByRole('textbox', { name: `${type} title` });
+  await titleField.fill(words);
+  // The reader loads on the field's first keystroke: the words are taken once their chips show.
+  await expect(
+    form.getByRole('list', { name: 'Understood from the title' }).getByRole('listitem'),
+  ).toHaveCount(chips);
+  await form.getByRole('button', { name: `Add ${type.toLowerCase()}` }).click();
+  await expect(titleField).toHaveValue('');
+}
+
+test('a guest sets p1 and the label errand from the row menu, sees them on the row and on /labels/errand', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const app = new Outpost(page);
+  await app.skipOnboarding();
+  await app.goto('/');
+  await expect(app.heading('Home')).toBeVisible();
+
+  const milk = uniqueTitle('Buy oat milk');
+  const trip = uniqueTitle('Plan the trip');
+  const other = uniqueTitle('Sort the photos');
+  await app.quickAdd('todo', milk);
+  await addReading(app, 'Task', `${trip} p2 +Errand +travel`, 3);
+  await addReading(app, 'Todo', `${other} p3 +home`, 2);
+
+  const row = app.row(milk);
+  await expect(row).toBeVisible();
+  await expect(row.getByText('p1')).toHaveCount(0);
+
+  // Priority: a sub-menu on desktop, listed in the menu on a phone.
+  await row.getByRole('button', { name: `More actions for ${milk}` }).click();
+  const menu = page.getByRole('menu').first();
+  if (!app.isPhone) await menu.getByRole('menuitem', { name: 'Priority' }).click();
+  await page.getByRole('menuitemradio', { name: 'p1', exact: true }).click();
+  await expect(app.toast('Todo updated').first()).toBeVisible();
+  await expect(row.getByText('p1', { exact: true })).toBeVisible();
+
+  // Labels…: type a label and Enter; the chip shows on the row.
+  await row.getByRole('button', { name: `More actions for ${milk}` }).click();
+  await page.getByRole('menuitem', { name: 'Labels…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Labels' });
+  const field = dialog.getByRole('textbox', { name: `Add a label to ${milk}` });
+  await field.fill('errand');
+  await field.press('Enter');
+  await expect(dialog.getByRole('link', { name: 'errand', exact: true })).toBeVisible();
+  // 'ERRAND' is the same label (labels ignore case): the shared schema's message.
+  await field.fill('ERRAND');
+  await field.press('Enter');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'The label “ERRAND” is there twice (labels ignore case).',
+  );
+  await pictures(page, app, 'labels-dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  const chip = row.getByRole('link', { name: 'errand', exact: true });
+  await expect(chip).toBeVisible();
+  await pictures(page, app, 'home-rows');
+
+  // The chip leads to the label's page: both items labelled errand (ignoring case), not the third.
+  await chip.click();
+  await expect(page).toHaveURL(/\/labels\/errand$/);
+  await expect(app.heading('errand')).toBeVisible();
+  await expect(app.row(milk)).toBeVisible();
+  await expect(app.row(trip)).toBeVisible();
+  await expect(app.row(other)).toHaveCount(0);
+  await expect(app.row(milk).getByText('p1', { exact: true })).toBeVisible();
+  expect(await app.seriousA11yViolations()).toEqual([]);
+  await pictures(page, app, 'label-page');
+
+  // It is the device's: a reload offline still lists them.
+  await page.context().setOffline(true);
+  await page.reload();
+  await expect(app.row(milk)).toBeVisible();
+  await page.context().setOffline(false);
+});
+
+/**
+ * The screen at phone 390×844 and desktop 1280×800, light and dark, under test-results/screenshots/
+ * labels/ (the desktop's whole page; the phone's screen, whose bars are fixed).
+ */
+async function pictures(page: Page, app: Outpost, name: string) {
+  for (const [width, height, size] of [
+    [1280, 800, 'desktop'],
+    [390, 844, 'phone'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await app.setTheme(scheme);
+      // Two frames: the theme's colours are painted before the picture is taken.
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
+      await page.screenshot({
+        path: `test-results/screenshots/labels/${name}-${size}-${scheme}.png`,
+        fullPage: size === 'desktop',
+      });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  await app.setTheme('light');
+}
