@@ -97,6 +97,16 @@ test('a guest sets p1 and the label errand from the row menu, sees them on the r
   await chips.getByRole('button', { name: /^errand, 2 items$/i }).click();
   await expect(app.row(other)).toBeVisible();
 
+  // The task's page: its priority select and labels editor; removing a label there shows on its row.
+  await app.row(trip).getByRole('link', { name: trip }).click();
+  await expect(app.main.getByLabel('Priority:')).toHaveValue('2');
+  await app.main.getByRole('button', { name: 'Remove label travel' }).click();
+  await expect(app.main.getByRole('button', { name: 'Remove label travel' })).toHaveCount(0);
+  await app.main.getByLabel('Labels:').fill('weekend');
+  await app.main.getByLabel('Labels:').press('Enter');
+  await expect(app.main.getByRole('button', { name: 'Remove label weekend' })).toBeVisible();
+  await pictures(page, app, 'task-detail');
+
   // It is the device's: a reload offline still lists them.
   await page.goto('/labels/errand');
   await expect(app.row(milk)).toBeVisible();
