@@ -200,6 +200,7 @@ export function LabelsFact({ item }: { item: Item }) {
         <Suspense fallback={<div className="h-9" />}>
           <LabelsEditor
             inputId={id}
+            inCard
             className="mt-1"
             title={item.title}
             labels={item.labels ?? []}

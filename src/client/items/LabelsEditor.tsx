@@ -26,9 +26,18 @@ export interface LabelsEditorProps {
   /** Names the field and the chips' remove buttons ('Add a label to Buy milk'). */
   title: string;
   className?: string;
+  /** Inside a fact card, whose own ring shows the focus: the field draws none of its own (not two). */
+  inCard?: boolean;
 }
 
-export function LabelsEditor({ labels: stored, onChange, inputId, title, className }: LabelsEditorProps) {
+export function LabelsEditor({
+  labels: stored,
+  onChange,
+  inputId,
+  title,
+  className,
+  inCard = false,
+}: LabelsEditorProps) {
   // What was just written, until the item read back from the device (a new list) replaces it: a
   // second label typed before the first write shows on the row adds to the first, not to the old list.
   const [written, setWritten] = useState<{ over: readonly string[]; labels: string[] } | null>(null);
@@ -105,7 +114,7 @@ export function LabelsEditor({ labels: stored, onChange, inputId, title, classNa
         aria-describedby={problem ? errorId : undefined}
         className={cn(
           'h-9 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2.5 text-base text-zinc-900 placeholder:text-zinc-500 md:text-sm dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100 dark:placeholder:text-zinc-400',
-          focusRing,
+          inCard ? 'outline-none' : focusRing,
           problem && 'border-red-600 dark:border-red-400',
         )}
         onChange={(e) => {
