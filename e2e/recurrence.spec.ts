@@ -1,7 +1,7 @@
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { freshPhone, Outpost, uniqueTitle } from './pages/Outpost';
 
-// Issue 16: repeating todos (ARCHITECTURE §5 Recurrence, SYNC.md O1–O4).
+// Issue 16: repeating todos (ARCHITECTURE §5 Recurrence, SYNC.md N1–N4).
 
 interface SeriesItem {
   id: number;
@@ -96,7 +96,7 @@ test('a daily todo, completed, brings tomorrow’s with the repeat icon', async 
   expect(await app.seriousA11yViolations()).toEqual([]);
 });
 
-test('O2: two offline devices of one user complete the same occurrence: one next occurrence after going online', async ({
+test('N2: two offline devices of one user complete the same occurrence: one next occurrence after going online', async ({
   page,
   context,
   browser,

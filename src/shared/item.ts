@@ -64,7 +64,7 @@ export interface Item {
   recurrence?: string | null;
   /** The uuid of the series' first occurrence, on every later one; null on the first (its own uuid). */
   series_uuid?: string | null;
-  /** The IANA zone whose wall clock a repeating reminder keeps (SYNC.md O5); absent reads as UTC. */
+  /** The IANA zone whose wall clock a repeating reminder keeps (SYNC.md N5); absent reads as UTC. */
   time_zone?: string;
   /**
    * Planning fields (ARCHITECTURE §4, ./planning.ts): 1–4, 1 the most urgent (4 when absent); the

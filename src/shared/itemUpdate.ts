@@ -97,7 +97,7 @@ export function ownStatusAfter(
     : { status, completed_at: completedAtFor(status, current.completed_at, now) };
 }
 
-/** Completing a repeating item that has a due date brings its next occurrence (§5 Recurrence, SYNC.md O1). */
+/** Completing a repeating item that has a due date brings its next occurrence (§5 Recurrence, SYNC.md N1). */
 export function bringsNextOccurrence(
   before: { status: ItemStatus },
   after: { status: ItemStatus; recurrence?: string | null; due_date: string | null },

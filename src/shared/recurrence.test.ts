@@ -108,7 +108,7 @@ describe('recurrence', () => {
     );
   });
 
-  it('O1: the uuid is a pure function of the series and the new due date', () => {
+  it('N1: the uuid is a pure function of the series and the new due date', () => {
     fc.assert(
       fc.property(uuidArb, uuidArb, ruleArb, dateArb, (series, other, rule, due) => {
         const first = nextOccurrence(source(series, due, rule));

@@ -5,7 +5,7 @@ import { formatRecurrence, parseRecurrence, type RecurrenceRule, ruleDateAfter }
 import { DEFAULT_TIME_ZONE, shiftWallClock } from './timeZone';
 
 /**
- * The next occurrence of a repeating item (ARCHITECTURE §5, SYNC.md O1). One pure function that the
+ * The next occurrence of a repeating item (ARCHITECTURE §5, SYNC.md N1). One pure function that the
  * client runs at once (offline, as a guest) and the server runs in the completing transaction: the
  * same input gives the same item, uuid included, so both sides and every device meet on one row.
  */
@@ -22,7 +22,7 @@ export interface OccurrenceSource {
   due_date: string | null;
   remind_at: string | null;
   recurrence: string | null;
-  /** The IANA zone whose wall clock the reminder keeps (O5); absent or null reads as UTC. */
+  /** The IANA zone whose wall clock the reminder keeps (N5); absent or null reads as UTC. */
   time_zone?: string | null;
   /** Planning fields (./planning.ts); absent on a row stored before them: p4, no labels. */
   priority?: number;
@@ -56,7 +56,7 @@ export function nextDueDate(rule: RecurrenceRule, due: string): string | null {
   return ruleDateAfter(rule, due);
 }
 
-/** The uuid of a series' occurrence due on `due`: a UUID v5 in the series' namespace (O1). */
+/** The uuid of a series' occurrence due on `due`: a UUID v5 in the series' namespace (N1). */
 export function occurrenceUuid(seriesUuid: string, due: string): string {
   return uuidV5(due, seriesUuid);
 }
@@ -82,7 +82,7 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
     parent_id: item.parent_id,
     assigned_to: item.assigned_to,
     due_date: due,
-    // Same local time the same number of days on (O5): a fixed shift in ms would move it an hour
+    // Same local time the same number of days on (N5): a fixed shift in ms would move it an hour
     // whenever a daylight-saving change lies between the two dates.
     remind_at: item.remind_at === null ? null : shiftWallClock(item.remind_at, days, zone),
     recurrence: formatRecurrence({ ...parsed.rule, count: count === null ? null : count - 1 }),

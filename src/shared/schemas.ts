@@ -125,7 +125,7 @@ const recurrenceField = z
   });
 
 /**
- * The IANA time zone whose wall clock a repeating reminder keeps (ARCHITECTURE §4, SYNC.md O5), in
+ * The IANA time zone whose wall clock a repeating reminder keeps (ARCHITECTURE §4, SYNC.md N5), in
  * the engine's spelling; null or empty means the default, UTC.
  */
 const timeZoneField = z

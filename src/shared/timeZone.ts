@@ -1,6 +1,6 @@
 /**
  * Time zones by IANA name (ARCHITECTURE §4 'Planning fields'): which names an item may carry, and the
- * wall-clock arithmetic a repeating reminder needs (§5 'Recurrence', SYNC.md O5), with Intl alone so
+ * wall-clock arithmetic a repeating reminder needs (§5 'Recurrence', SYNC.md N5), with Intl alone so
  * that the client and the server compute the same instant without a time zone library.
  */
 

@@ -43,7 +43,7 @@ export type UndoStep =
   | { kind: 'patch'; uuid: string; fields: Partial<UndoFields> }
   /**
    * Take away an item the change created. With `unlessEdited` (a next occurrence a completion
-   * created, O4), only while the item is still as the change left it: its server `version` and the
+   * created, N4), only while the item is still as the change left it: its server `version` and the
    * device's `localVersion` unmoved; an item edited since (here, or by a pull) stays.
    */
   | { kind: 'delete'; uuid: string; unlessEdited?: { version: number; localVersion: number } };

@@ -285,7 +285,7 @@ export async function runModelCase(server: ClientTestServer, c: ModelCase): Prom
     };
     const byToken = new Map<string, number>();
     for (const item of live) byToken.set(tokenOf(item.title), (byToken.get(tokenOf(item.title)) ?? 0) + 1);
-    // O2: a series has at most one occurrence per due date, however often and wherever it was completed.
+    // N2: a series has at most one occurrence per due date, however often and wherever it was completed.
     const perOccurrence = new Map<string, number>();
     for (const item of live) {
       const key = `${tokenOf(item.title)}@${item.due_date ?? ''}`;

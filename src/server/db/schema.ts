@@ -70,7 +70,7 @@ export const items = pgTable(
     // the next occurrence's uuid derives from both, so every writer creates the same row (§5).
     recurrence: varchar('recurrence', { length: 255 }),
     series_uuid: uuid('series_uuid'),
-    // The IANA zone whose wall clock the next occurrence's reminder keeps (§5, SYNC.md O5).
+    // The IANA zone whose wall clock the next occurrence's reminder keeps (§5, SYNC.md N5).
     time_zone: varchar('time_zone', { length: 64 }).notNull().default('UTC'),
     // Planning fields (§4, migration 0011): 1–4 (4 none); up to 10 labels; the place among siblings,
     // a fractional index compared by code unit (COLLATE "C" in the migration). Its default serves

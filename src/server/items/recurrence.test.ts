@@ -19,7 +19,7 @@ describe.each(testEngines())('recurrence (%s)', (engine) => {
   });
   afterAll(() => harness?.close());
 
-  it('O1: completing an occurrence over the API alone creates the next one with its derived uuid', async () => {
+  it('N1: completing an occurrence over the API alone creates the next one with its derived uuid', async () => {
     const c = await signedIn(harness.app, 'Rita');
     const first = await c.create({
       uuid: randomUUID(),
@@ -85,7 +85,7 @@ describe.each(testEngines())('recurrence (%s)', (engine) => {
     expect(await series(c, todo.uuid!)).toHaveLength(2);
   });
 
-  it('O6: completing a campaign completes its repeating task and todo and brings each its next occurrence, with the uuid a direct completion gives', async () => {
+  it('N6: completing a campaign completes its repeating task and todo and brings each its next occurrence, with the uuid a direct completion gives', async () => {
     const c = await signedIn(harness.app, 'Rita');
     const campaign = await c.create({ title: 'Home', type: 'campaign' });
     const task = await c.create({
@@ -188,7 +188,7 @@ describe.each(testEngines())('recurrence (%s)', (engine) => {
     expect(await series(c, until.uuid!)).toHaveLength(1);
   });
 
-  it('O2: two users completing the same occurrence concurrently make one next occurrence', async () => {
+  it('N2: two users completing the same occurrence concurrently make one next occurrence', async () => {
     const owner = await signedIn(harness.app, 'Owner');
     const helper = await signedIn(harness.app, 'Helper');
     await makeMutual(owner, helper);

@@ -12,7 +12,7 @@ import { keyAfterLastSibling } from './order';
 import { findItem, visibleTo } from './queries';
 
 /**
- * Recurrence on the server (ARCHITECTURE §5, SYNC.md O1–O3): the checks on a rule, the owner of an
+ * Recurrence on the server (ARCHITECTURE §5, SYNC.md N1–N3): the checks on a rule, the owner of an
  * occurrence, and the next occurrence created in the completing transaction. Kept out of service.ts,
  * which calls it from one place per write. A queued create naming a `series_uuid` the caller sees is
  * owned by that series' owner, so `ON CONFLICT (user_id, uuid) DO NOTHING` here and a known uuid
@@ -103,7 +103,7 @@ export async function createNextOccurrence(
 }
 
 /**
- * O6: the next occurrence of every repeating item that a status cascade (or roll-up) just completed,
+ * N6: the next occurrence of every repeating item that a status cascade (or roll-up) just completed,
  * as a direct completion of each would bring. `ids` are the items the cascade completed; answers the
  * parents whose new child needs rolling up (null for a top-level occurrence's absent parent is left out).
  */

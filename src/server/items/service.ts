@@ -804,7 +804,7 @@ export async function updateItem(
   const [written] = wrote.value;
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
-  // Items the cascade completed bring their next occurrences as a direct completion would (O6).
+  // Items the cascade completed bring their next occurrences as a direct completion would (N6).
   const before = new Map(family.map((n) => [n.id, n.status]));
   const cascaded = [...plan]
     .filter(
@@ -813,7 +813,7 @@ export async function updateItem(
     .map(([other]) => other);
   const newParents = await createCascadedOccurrences(tx, actor, cascaded, newRoot);
   if (newParents.length > 0) await rollUpNewChild(tx, actor, newRoot, newParents, null);
-  // Completing an occurrence brings the next one, in this transaction (§5 Recurrence, SYNC.md O1);
+  // Completing an occurrence brings the next one, in this transaction (§5 Recurrence, SYNC.md N1);
   // the answer is then read back, since the new child moves the parent's counts. An item that does
   // not repeat brings none (createNextOccurrence needs a rule and a due date): its answer is built below.
   if (written && own && bringsNextOccurrence(current, { ...own, ...written })) {

@@ -14,7 +14,7 @@ describe.each(testEngines())('items: time_zone (%s)', (engine) => {
   });
   afterAll(() => harness?.close());
 
-  it('O5: completing a weekly 09:00 New York reminder across the November change gives 09:00 EST', async () => {
+  it('N5: completing a weekly 09:00 New York reminder across the November change gives 09:00 EST', async () => {
     const c = await signedIn(harness.app, 'Nadia');
     const first = await c.create({
       uuid: randomUUID(),

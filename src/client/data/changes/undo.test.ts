@@ -276,7 +276,7 @@ describe('undo signed in', () => {
   });
 });
 
-describe('undoing a completion that made the next occurrence (issue 16, O4)', () => {
+describe('undoing a completion that made the next occurrence (issue 16, N4)', () => {
   const series = async (d: Device, uuid: string) =>
     (await d.client.db.items.toArray())
       .filter((i) => i._deleted === 0 && (i.uuid === uuid || i.series_uuid === uuid))
@@ -295,7 +295,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
       ...(parent_id ? { parent_id } : {}),
     });
 
-  it('O4: as a guest: the next occurrence goes, the todo and its task are pending again', async () => {
+  it('N4: as a guest: the next occurrence goes, the todo and its task are pending again', async () => {
     const d = guest();
     const task = await d.client.items.create({ title: 'Mornings', type: 'task' });
     const todo = await daily(d, task.id);
@@ -315,7 +315,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
     expect(d.control.requests).toEqual([]);
   });
 
-  it('O4: as a guest: a next occurrence edited since the completion stays; the todo reopens', async () => {
+  it('N4: as a guest: a next occurrence edited since the completion stays; the todo reopens', async () => {
     const d = guest();
     const todo = await daily(d);
     await d.client.items.toggle(todo.id);
@@ -328,7 +328,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
     ]);
   });
 
-  it('O4: signed in, offline then online: gone at once, and the server ends with no live next occurrence', async () => {
+  it('N4: signed in, offline then online: gone at once, and the server ends with no live next occurrence', async () => {
     const d = await signedIn('Undoer');
     const todo = await daily(d);
     await settled(d);
@@ -353,7 +353,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
     ]);
   });
 
-  it('O4: signed in, online: undo after sync deletes the synced next occurrence on the server', async () => {
+  it('N4: signed in, online: undo after sync deletes the synced next occurrence on the server', async () => {
     const d = await signedIn('Undoer');
     const todo = await daily(d);
     await d.client.items.toggle(todo.id);
@@ -369,7 +369,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
     expect(await series(d, todo.uuid!)).toHaveLength(1);
   });
 
-  it('O4: signed in: a next occurrence another device edited (arriving by a pull) survives the undo', async () => {
+  it('N4: signed in: a next occurrence another device edited (arriving by a pull) survives the undo', async () => {
     const d = await signedIn('Undoer');
     const todo = await daily(d);
     await d.client.items.toggle(todo.id);
@@ -412,7 +412,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
     return { campaign, task, todo, once };
   }
 
-  it('O6: as a guest, completing a campaign brings its repeating task and todo their next occurrences; undo takes them away', async () => {
+  it('N6: as a guest, completing a campaign brings its repeating task and todo their next occurrences; undo takes them away', async () => {
     const d = guest();
     const { campaign, task, todo, once } = await repeatingFamily(d);
     await d.client.items.setStatus(campaign.id, 'completed');
@@ -437,7 +437,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
     expect(d.control.requests).toEqual([]);
   });
 
-  it('O6: as a guest, completing a campaign, reopening it and undoing the reopen leaves one open occurrence per date, none born completed', async () => {
+  it('N6: as a guest, completing a campaign, reopening it and undoing the reopen leaves one open occurrence per date, none born completed', async () => {
     const d = guest();
     const { campaign, task, todo } = await repeatingFamily(d);
     await d.client.items.setStatus(campaign.id, 'completed');
@@ -451,7 +451,7 @@ describe('undoing a completion that made the next occurrence (issue 16, O4)', ()
     }
   });
 
-  it('O6: signed in, a campaign completed offline ends with the same occurrences on the device and the server', async () => {
+  it('N6: signed in, a campaign completed offline ends with the same occurrences on the device and the server', async () => {
     const d = await signedIn('Cascader');
     const { campaign, task, todo } = await repeatingFamily(d);
     await settled(d);

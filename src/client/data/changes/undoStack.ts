@@ -90,7 +90,7 @@ export function createUndoStack(deps: UndoDeps) {
       if (guard && (item.version !== guard.version || item._localVersion !== guard.localVersion)) return;
       // Signed in, a create still queued stays queued and the delete goes after it: the server makes
       // the same occurrence (same uuid) when the queued completion reaches it, so only a delete after
-      // both leaves it with none (O4).
+      // both leaves it with none (N4).
       await items.remove(item.id, { record: false });
     }
   }

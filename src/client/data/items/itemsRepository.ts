@@ -169,7 +169,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
       before[0]!.parent_id === after[0]!.parent_id;
     const [was, is] = await Promise.all([snapshotOf(before, !inPlace), snapshotOf(after, !inPlace)]);
     for (const uuid of was.keys()) if (!is.has(uuid)) is.set(uuid, null);
-    // A next occurrence the change created goes with its undo only while nobody has edited it (O4).
+    // A next occurrence the change created goes with its undo only while nobody has edited it (N4).
     const created = new Map(occurrences.map((o) => [o.uuid, o]));
     const steps = inverseSteps(was, is).map((step) => {
       const occurrence = step.kind === 'delete' ? created.get(step.uuid) : undefined;
@@ -315,7 +315,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
           remind_at: data.remind_at ?? null,
           recurrence: data.recurrence ?? null,
           series_uuid: data.series_uuid ?? null,
-          // The zone a repeating reminder keeps its wall-clock time in (O5): where it was made.
+          // The zone a repeating reminder keeps its wall-clock time in (N5): where it was made.
           time_zone: data.time_zone ?? deviceTimeZone(),
           // Given (quick add's p1 and +label, an import) or storeNewItem's defaults: p4, none, last.
           ...(data.priority === undefined ? {} : { priority: data.priority }),
@@ -361,7 +361,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const early = givenId >= 0 ? givenId : await resolveId(db, givenId);
     // Completing a repeating item steps its rule: the stepping code loads before the
     // transaction, which a dynamic import would otherwise let commit half-way.
-    // Any completion may cascade to or roll up into a repeating item (O6), not only a repeating one's.
+    // Any completion may cascade to or roll up into a repeating item (N6), not only a repeating one's.
     const recurrence =
       givenPatch.status === 'completed'
         ? // Not loadable (offline before the chunk was cached): the completion still counts, and the
@@ -423,7 +423,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
           : (await db.items.bulkGet(others.map((i) => i.id))).filter((i): i is LocalItem => !!i)),
       ];
       // The item itself and every item the cascade or the roll-up completed bring their next
-      // occurrences (O1, O6), as the server does in the completing transaction.
+      // occurrences (N1, N6), as the server does in the completing transaction.
       const wasById = new Map(touchedBefore.map((i) => [i.id, i]));
       const occurrences = recurrence
         ? puts.flatMap((is) => {
@@ -514,7 +514,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const { itemPatchSchema } = schemasLoaded ?? (await schemas());
     const parsed = itemPatchSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
-    // A reminder set here keeps its wall-clock time where it was set (O5), as a new item's does.
+    // A reminder set here keeps its wall-clock time where it was set (N5), as a new item's does.
     const data =
       parsed.data.remind_at && !('time_zone' in parsed.data)
         ? { ...parsed.data, time_zone: deviceTimeZone() }

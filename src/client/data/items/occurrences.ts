@@ -4,7 +4,7 @@ import type { LocalItem, Viewer } from '../store/types';
 import { type StoredNewItem, storeNewItem } from './newItems';
 
 /**
- * The device's side of recurrence (SYNC.md O1), loaded when a repeating item is first
+ * The device's side of recurrence (SYNC.md N1), loaded when a repeating item is first
  * completed, so it is not part of the first screen.
  */
 export { nextOccurrence } from '../../../shared/recurrence';
@@ -13,7 +13,7 @@ export { nextOccurrence } from '../../../shared/recurrence';
 export type AddedOccurrence = StoredNewItem;
 
 /**
- * O1: the next occurrence of an item just completed, stored at once (offline, as a guest too) and,
+ * N1: the next occurrence of an item just completed, stored at once (offline, as a guest too) and,
  * when signed in, queued as a create with its derived uuid after the completion (`last` is the
  * completion's seq), so the server's own next occurrence and this one are the same row. Call inside
  * the completing transaction. Answers null when the occurrence was already here.

@@ -64,7 +64,7 @@ describe('repeating items on the device', () => {
     expect(await d.client.db.items.count()).toBe(1);
   });
 
-  it('O3: a deleted next occurrence does not come back when the occurrence is reopened and completed again', async () => {
+  it('N3: a deleted next occurrence does not come back when the occurrence is reopened and completed again', async () => {
     const d = device();
     await signIn(d, freshPhone(), 'Pat');
     const todo = await d.client.items.create({
@@ -96,7 +96,7 @@ describe('repeating items on the device', () => {
     [0, 1],
     [1, 0],
   ] as const) {
-    it(`O2: two devices complete the same occurrence offline, sync ${order.join(' then ')} with a lost answer and a repeat → one next occurrence everywhere`, async () => {
+    it(`N2: two devices complete the same occurrence offline, sync ${order.join(' then ')} with a lost answer and a repeat → one next occurrence everywhere`, async () => {
       const phone = freshPhone();
       const a = device();
       const b = device();

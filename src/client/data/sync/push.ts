@@ -93,7 +93,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
       }
       finalId = server.id;
       if (current.kind === 'create' && server.deleted_at) {
-        // The uuid names an item deleted on the server (a next occurrence someone deleted, O3):
+        // The uuid names an item deleted on the server (a next occurrence someone deleted, N3):
         // the create meant that item, and it is gone.
         await removeLocally(db, server.id);
         return;

@@ -11,7 +11,7 @@ afterAll(async () => {
 });
 
 describe('sync model', () => {
-  it('O2: loses nothing, doubles nothing (one next occurrence per completed one) and converges after random offline edits on two devices', async () => {
+  it('N2: loses nothing, doubles nothing (one next occurrence per completed one) and converges after random offline edits on two devices', async () => {
     const runs = Number(process.env.SYNC_MODEL_RUNS ?? 100);
     const { executed, totals } = await checkSyncModel(server, runs);
     expect(executed).toBe(runs);
