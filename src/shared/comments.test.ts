@@ -1,0 +1,162 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  bodyParts,
+  bodyText,
+  COMMENT_BODY_MAX,
+  commentCreateSchema,
+  commentMentions,
+  commentPatchSchema,
+  commentRecipients,
+  mayDeleteComment,
+  mayEditComment,
+  mentionedInBody,
+  mentionToken,
+} from './comments';
+
+const errors = (input: unknown) => {
+  const parsed = commentCreateSchema.safeParse(input);
+  return parsed.success ? null : parsed.error.issues.map((i) => i.message);
+};
+
+describe('a comment body', () => {
+  it('is trimmed and kept as plain text, line breaks and markup included', () => {
+    const parsed = commentCreateSchema.parse({ body: '  <img src=x onerror=alert(1)>\nsecond line  ' });
+    expect(parsed.body).toBe('<img src=x onerror=alert(1)>\nsecond line');
+  });
+
+  it('is refused when empty or only white space', () => {
+    expect(errors({ body: '' })).toEqual(['The comment is required.']);
+    expect(errors({ body: '  \n ' })).toEqual(['The comment is required.']);
+    expect(errors({})).toEqual(['The comment is required.']);
+  });
+
+  it('holds at most 5,000 characters after trimming', () => {
+    expect(errors({ body: `  ${'a'.repeat(COMMENT_BODY_MAX)}  ` })).toBeNull();
+    expect(errors({ body: 'a'.repeat(COMMENT_BODY_MAX + 1) })).toEqual([
+      'A comment must be 5,000 characters or less.',
+    ]);
+  });
+
+  it('refuses a NUL character, naming the comment', () => {
+    expect(errors({ body: 'a\u0000b' })).toEqual(['The comment must not contain a NUL character.']);
+  });
+
+  it('takes a uuid and a list of mentioned ids, and nothing else', () => {
+    expect(errors({ body: 'hi', uuid: 'not-a-uuid' })).toEqual(['Must be a UUID.']);
+    expect(errors({ body: 'hi', mentions: [0] })).toEqual(['A mention must be a user id.']);
+    expect(errors({ body: 'hi', mentions: 'x' })).toEqual(['Mentions must be a list of user ids.']);
+    expect(errors({ body: 'hi', html: true })).not.toBeNull();
+    expect(commentPatchSchema.safeParse({ body: 'x', mentions: [] }).success).toBe(false);
+  });
+});
+
+describe('mentions', () => {
+  it('are read from the body by user id, each once, in order', () => {
+    expect(mentionedInBody(`Hi ${mentionToken(3)} and ${mentionToken(12)}, ${mentionToken(3)}!`)).toEqual([
+      3, 12,
+    ]);
+    expect(mentionedInBody('@[0] @[abc] @Sam [4]')).toEqual([]);
+  });
+
+  it('join the listed ids to the body’s without doubling', () => {
+    expect(commentMentions(`${mentionToken(2)} look`, [5, 2])).toEqual([2, 5]);
+  });
+
+  it('show as the person’s name; a token of someone not listed stays as text', () => {
+    const mentions = [{ id: 2, name: 'Sam' }];
+    expect(bodyParts(`Ask ${mentionToken(2)} or @[9].`, mentions)).toEqual([
+      { kind: 'text', text: 'Ask ' },
+      { kind: 'mention', id: 2, name: 'Sam' },
+      { kind: 'text', text: ' or @[9].' },
+    ]);
+    expect(bodyText(`${mentionToken(2)}: done`, mentions)).toBe('@Sam: done');
+  });
+
+  it('give back the whole body when joined again (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), (body) => {
+        expect(
+          bodyParts(body, [])
+            .map((p) => (p.kind === 'text' ? p.text : ''))
+            .join(''),
+        ).toBe(body);
+      }),
+    );
+  });
+});
+
+describe('K2: who may edit and delete a comment', () => {
+  it('K2: lets only the author edit', () => {
+    expect(mayEditComment(1, 1)).toBe(true);
+    expect(mayEditComment(2, 1)).toBe(false);
+  });
+
+  it('K2: lets the author delete, and the campaign’s owner delete any, but no editor or viewer', () => {
+    expect(mayDeleteComment(1, 1, 'viewer')).toBe(true);
+    expect(mayDeleteComment(2, 1, 'owner')).toBe(true);
+    expect(mayDeleteComment(2, 1, 'editor')).toBe(false);
+    expect(mayDeleteComment(2, 1, 'viewer')).toBe(false);
+    expect(mayDeleteComment(2, 1, null)).toBe(false);
+  });
+});
+
+describe('K1: who hears of a new comment', () => {
+  const base = { authorId: 1, creatorId: 2, assigneeId: 3, commenterIds: [4], mentionIds: [], mutedIds: [] };
+
+  it('K1: tells the creator, assignee and earlier commenters `commented`, never the author', () => {
+    expect(commentRecipients({ ...base, commenterIds: [4, 1, 2] })).toEqual([
+      { userId: 2, kind: 'commented' },
+      { userId: 3, kind: 'commented' },
+      { userId: 4, kind: 'commented' },
+    ]);
+    expect(commentRecipients({ ...base, authorId: 2, assigneeId: null, commenterIds: [] })).toEqual([]);
+  });
+
+  it('K1: tells a mentioned person `mentioned` and not `commented` as well', () => {
+    expect(commentRecipients({ ...base, mentionIds: [3, 5, 1] })).toEqual([
+      { userId: 3, kind: 'mentioned' },
+      { userId: 5, kind: 'mentioned' },
+      { userId: 2, kind: 'commented' },
+      { userId: 4, kind: 'commented' },
+    ]);
+  });
+
+  it('K1: skips `commented` for whoever muted the item, while `mentioned` still arrives', () => {
+    expect(commentRecipients({ ...base, mutedIds: [2, 3], mentionIds: [3] })).toEqual([
+      { userId: 3, kind: 'mentioned' },
+      { userId: 4, kind: 'commented' },
+    ]);
+  });
+
+  it('K1: tells nobody twice and never the author (property)', () => {
+    const id = fc.integer({ min: 1, max: 8 });
+    fc.assert(
+      fc.property(
+        id,
+        id,
+        fc.option(id, { nil: null }),
+        fc.array(id),
+        fc.array(id),
+        fc.array(id),
+        (authorId, creatorId, assigneeId, commenterIds, mentionIds, mutedIds) => {
+          const out = commentRecipients({
+            authorId,
+            creatorId,
+            assigneeId,
+            commenterIds,
+            mentionIds,
+            mutedIds,
+          });
+          const ids = out.map((r) => r.userId);
+          expect(new Set(ids).size).toBe(ids.length);
+          expect(ids).not.toContain(authorId);
+          for (const r of out) {
+            if (r.kind === 'commented') expect(mutedIds).not.toContain(r.userId);
+            else expect(mentionIds).toContain(r.userId);
+          }
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * An item's history (ARCHITECTURE §4 'History'): its feed entries read as changes `{field: {from, to}}`
+ * with people by name and parents by title, and the restore rule that reverts one entry. Pure, so the
+ * server's revert and the device's 'Restore' button agree on what a restore would change.
+ */
+
+/** One history entry as the API answers it. */
+export interface HistoryEntry {
+  id: number;
+  user: { id: number; name: string };
+  at: string;
+  action: string;
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+
+/** A recorded change: the feed's metadata keeps `{old, new}` per field. */
+interface Recorded {
+  old?: unknown;
+  new?: unknown;
+}
+
+const isRecorded = (value: unknown): value is Recorded =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && ('old' in value || 'new' in value);
+
+/** Machine-only keys of an entry's metadata: ids have names beside them, a place in a list is no news. */
+const NOT_SHOWN = new Set(['rolled_up', 'assigned_to', 'parent_id', 'sort_key']);
+
+/**
+ * An entry's metadata as the changes a reader sees: the assignee by name (`assignee`), the parent by
+ * title (`parent`), never ids; keys that are not a change (a roll-up's flag) are left out.
+ */
+export function historyChanges(metadata: Record<string, unknown>): HistoryEntry['changes'] {
+  const out: HistoryEntry['changes'] = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    if (NOT_SHOWN.has(key) || !isRecorded(value)) continue;
+    out[key] = { from: value.old ?? null, to: value.new ?? null };
+  }
+  return out;
+}
+
+/** Fields a restore sets back, with the name the reader knows them by (`changes` and `skipped`). */
+const REVERTIBLE = {
+  title: 'title',
+  description: 'description',
+  status: 'status',
+  due_date: 'due_date',
+  end_date: 'end_date',
+  remind_at: 'remind_at',
+  recurrence: 'recurrence',
+  priority: 'priority',
+  labels: 'labels',
+  assigned_to: 'assignee',
+  parent_id: 'parent',
+} as const;
+export type RevertibleField = keyof typeof REVERTIBLE;
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/** Whether a stored value is the one an entry wrote: instants by time, lists by element, '' as none. */
+function sameValue(field: string, a: unknown, b: unknown): boolean {
+  if (blank(a) || blank(b)) return blank(a) && blank(b);
+  if (field === 'remind_at' && typeof a === 'string' && typeof b === 'string')
+    return Date.parse(a) === Date.parse(b);
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => v === b[i]);
+  return a === b;
+}
+
+export interface RevertPlan {
+  /** The PATCH that sets back what still holds the entry's value. */
+  patch: Partial<Record<RevertibleField, unknown>>;
+  /** Fields changed since the entry, left alone, by the names the reader knows them by. */
+  skipped: string[];
+}
+
+/**
+ * The restore rule: each field the entry changed is set back to its `from` where the item still holds
+ * the entry's `to`; a field changed since is left alone and named in `skipped`, so a restore never
+ * overwrites a later change (someone else's, or the reader's own).
+ */
+export function planRevert(
+  metadata: Record<string, unknown>,
+  current: Partial<Record<RevertibleField, unknown>>,
+): RevertPlan {
+  const patch: RevertPlan['patch'] = {};
+  const skipped: string[] = [];
+  for (const [field, name] of Object.entries(REVERTIBLE) as [RevertibleField, string][]) {
+    const change = metadata[field];
+    if (!isRecorded(change)) continue;
+    if (sameValue(field, current[field], change.new)) {
+      patch[field] = field === 'labels' ? (change.old ?? []) : (change.old ?? null);
+    } else skipped.push(name);
+  }
+  return { patch, skipped };
+}
+
+/** Whether an entry has anything a restore could set back (a create or a delete has not). */
+export function isRevertible(metadata: Record<string, unknown>): boolean {
+  return Object.keys(REVERTIBLE).some((field) => isRecorded(metadata[field]));
+}
