@@ -10,6 +10,9 @@ const VERBS = {
   reopened: 'reopened',
   assigned: 'assigned',
   restored: 'restored',
+  member_added: 'shared',
+  member_removed: 'changed who shares',
+  role_changed: 'changed a role in',
 } as const satisfies Record<ActivityAction, string>;
 
 /** A readable line for the activity feed, e.g. 'Alex completed todo "Buy tape"'. */

@@ -1,3 +1,5 @@
+import type { Role } from './membership';
+
 /** The three kinds of item, from the biggest goal to the smallest action. */
 export const ITEM_TYPES = ['campaign', 'task', 'todo'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
@@ -85,6 +87,17 @@ export interface Item {
   parent: ParentSummary | null;
   children_count: number;
   completed_count: number;
+  /**
+   * The caller's role in the campaign the item lies in (ARCHITECTURE §4 'Campaign members and
+   * invites', ./membership.ts `mayDo`): `owner` on everything under a campaign they created, shared or
+   * not; `editor` or `viewer` on everything under a campaign they are a member of; null when they see
+   * the item only as its creator or assignee outside such a campaign (a task of their own at the top
+   * level, work assigned to them in a campaign they are no member of). Absent on rows stored before
+   * sharing: read it as null.
+   */
+  my_role?: Role | null;
+  /** On a campaign only: how many people it is shared with, its owner included (1 when unshared). */
+  members_count?: number;
 }
 
 export interface Paginated<T> {
@@ -144,6 +157,11 @@ export const ACTIVITY_ACTIONS = [
   'reopened',
   'assigned',
   'restored',
+  // Campaign membership (ARCHITECTURE §4): the entry's item is the campaign, its metadata names the
+  // member (`member {id, name}`) and the role (`role`, or `role {old, new}` for a change).
+  'member_added',
+  'member_removed',
+  'role_changed',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
