@@ -89,10 +89,7 @@ const PHRASES: [string, Expected][] = [
     { title: 'Call grandma', recurrence: 'FREQ=WEEKLY;BYDAY=SU', due_date: '2026-11-29' },
   ],
   ['Anniversary every year', { title: 'Anniversary', recurrence: 'FREQ=YEARLY', due_date: '2026-11-25' }],
-  [
-    'Rent every month starting dec 1',
-    { title: 'Rent starting', recurrence: 'FREQ=MONTHLY', due_date: '2026-12-01' },
-  ],
+  ['Rent every month starting dec 1', { title: 'Rent', recurrence: 'FREQ=MONTHLY', due_date: '2026-12-01' }],
   // Priorities, parents, people and labels.
   [
     'Fix login bug p1 #Work @sam +urgent +backend',

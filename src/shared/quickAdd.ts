@@ -89,6 +89,8 @@ const ORDINAL_WORDS: Record<string, number> = {
   '3rd': 3,
   fourth: 4,
   '4th': 4,
+  fifth: 5,
+  '5th': 5,
   last: -1,
 };
 const UNITS: Record<string, RecurrenceRule['freq']> = {
@@ -101,6 +103,10 @@ const UNITS: Record<string, RecurrenceRule['freq']> = {
   year: 'YEARLY',
   years: 'YEARLY',
 };
+
+const MONTH_NAME =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const WEEKDAYS = (['MO', 'TU', 'WE', 'TH', 'FR'] as const).map((day) => ({ day, n: null }));
 
 const rule = (freq: RecurrenceRule['freq'], extra: Partial<RecurrenceRule> = {}): RecurrenceRule => {
   const parsed = parseRecurrence(`FREQ=${freq}`);
@@ -120,58 +126,113 @@ const weekdaysIn = (list: string): WeekdayCode[] =>
 
 const DAY_LIST = `${WEEKDAY}(?:(?:\\s*,\\s*|\\s+and\\s+|\\s*&\\s*|\\s+)${WEEKDAY})*`;
 
+/** A repeat read from words; `time` when the words name the hour too ('every morning'). */
+interface RepeatRead {
+  rule: RecurrenceRule;
+  time?: { hour: number; minute: number };
+}
+
+/** The week start a rule may name after its days ('…, week starts sunday'): WKST. */
+const WKST_TAIL = `(?:\\s*,?\\s*(?:the\\s+)?weeks?\\s+starts?\\s+(?:on\\s+)?(${WEEKDAY}))?`;
+const INTERVAL = '(other|\\d{1,3})';
+const intervalOf = (word: string) => (word.toLowerCase() === 'other' ? 2 : Number(word));
+const MONTH_DAY = '(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)|(?:the\\s+)?last\\s+day(?:\\s+of\\s+the\\s+month)?';
+
 /** The repeat grammar, tried in order at a word boundary after 'every' (or the adverbs). */
-const REPEATS: { pattern: RegExp; read: (m: RegExpExecArray) => RecurrenceRule | null }[] = [
-  { pattern: /^(?:daily|every\s+day)\b/i, read: () => rule('DAILY') },
-  { pattern: /^(?:weekly|every\s+week)\b/i, read: () => rule('WEEKLY') },
-  { pattern: /^(?:monthly|every\s+month)\b(?!\s+on)/i, read: () => rule('MONTHLY') },
-  { pattern: /^(?:yearly|annually|every\s+year)\b/i, read: () => rule('YEARLY') },
+const REPEATS: { pattern: RegExp; read: (m: RegExpExecArray) => RepeatRead | null }[] = [
+  { pattern: /^(?:daily|everyday|every\s+day)\b/i, read: () => ({ rule: rule('DAILY') }) },
+  // Todoist's words for a daily hour: morning is 09:00, evening 19:00.
   {
-    pattern: /^every\s+weekday\b/i,
-    read: () =>
-      rule('WEEKLY', { byDay: (['MO', 'TU', 'WE', 'TH', 'FR'] as const).map((day) => ({ day, n: null })) }),
+    pattern: /^every\s+morning\b/i,
+    read: () => ({ rule: rule('DAILY'), time: { hour: 9, minute: 0 } }),
   },
   {
-    pattern: /^every\s+weekend\b/i,
-    read: () => rule('WEEKLY', { byDay: (['SA', 'SU'] as const).map((day) => ({ day, n: null })) }),
+    pattern: /^every\s+evening\b/i,
+    read: () => ({ rule: rule('DAILY'), time: { hour: 19, minute: 0 } }),
   },
+  { pattern: /^(?:weekly|every\s+week)\b(?!\s+on)/i, read: () => ({ rule: rule('WEEKLY') }) },
+  { pattern: /^every\s+quarter\b/i, read: () => ({ rule: rule('MONTHLY', { interval: 3 }) }) },
   {
-    // every other week, every 2 weeks on mon and thu, every 3 days
+    // every month on the 15th, every 2 months on the last day, every 15th, every last day
     pattern: new RegExp(
-      `^every\\s+(other|\\d{1,3})\\s+(days?|weeks?|months?|years?)(?:\\s+on\\s+(${DAY_LIST}))?\\b`,
+      `^every\\s+(?:(?:${INTERVAL}\\s+)?months?\\s+on\\s+)?(?:${MONTH_DAY})(?!\\s+${WEEKDAY})\\b`,
       'i',
     ),
     read: (m) => {
-      const interval = m[1]!.toLowerCase() === 'other' ? 2 : Number(m[1]);
+      const interval = m[1] ? intervalOf(m[1]) : 1;
+      const day = m[2] ? Number(m[2]) : -1;
+      if (interval < 1 || interval > 999 || day === 0 || day > 31) return null;
+      return { rule: rule('MONTHLY', { interval, byMonthDay: [day] }) };
+    },
+  },
+  {
+    // every last friday, every first monday, every month on the 2nd tuesday
+    pattern: new RegExp(
+      `^every\\s+(?:(?:${INTERVAL}\\s+)?months?\\s+on\\s+(?:the\\s+)?)?(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\\s+(${WEEKDAY})\\b(?:\\s+of\\s+the\\s+month\\b)?`,
+      'i',
+    ),
+    read: (m) => {
+      const interval = m[1] ? intervalOf(m[1]) : 1;
+      if (interval < 1 || interval > 999) return null;
+      return {
+        rule: rule('MONTHLY', {
+          interval,
+          byDay: [{ day: WEEKDAY_WORDS[m[3]!.toLowerCase()]!, n: ORDINAL_WORDS[m[2]!.toLowerCase()]! }],
+        }),
+      };
+    },
+  },
+  { pattern: /^(?:monthly|every\s+month)\b(?!\s+on)/i, read: () => ({ rule: rule('MONTHLY') }) },
+  { pattern: /^(?:yearly|annually|every\s+year)\b(?!\s+on\s+the)/i, read: () => ({ rule: rule('YEARLY') }) },
+  {
+    // every dec 24, every 24th december: 'every' makes the date yearly; the date is chrono's.
+    pattern: new RegExp(
+      `^every(?=\\s+(?:${MONTH_NAME}\\s+\\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_NAME})\\b)`,
+      'i',
+    ),
+    read: () => ({ rule: rule('YEARLY') }),
+  },
+  {
+    pattern: /^every\s+(?:weekday|workday|work\s+day)\b/i,
+    read: () => ({ rule: rule('WEEKLY', { byDay: WEEKDAYS }) }),
+  },
+  {
+    pattern: /^every\s+weekend\b/i,
+    read: () => ({
+      rule: rule('WEEKLY', { byDay: (['SA', 'SU'] as const).map((day) => ({ day, n: null })) }),
+    }),
+  },
+  {
+    // every other week, every 2 weeks on mon and thu (week starts sunday), every 3 days
+    pattern: new RegExp(
+      `^every\\s+${INTERVAL}\\s+(days?|weeks?|months?|years?)(?:\\s+on\\s+(${DAY_LIST})${WKST_TAIL})?\\b`,
+      'i',
+    ),
+    read: (m) => {
+      const interval = intervalOf(m[1]!);
       const freq = UNITS[m[2]!.toLowerCase()]!;
       if (interval < 1 || interval > 999) return null;
       const days = m[3] ? weekdaysIn(m[3]) : [];
       if (days.length > 0 && freq !== 'WEEKLY') return null;
-      return rule(freq, { interval, byDay: days.map((day) => ({ day, n: null })) });
+      const wkst = m[4] ? WEEKDAY_WORDS[m[4].toLowerCase()]! : null;
+      return {
+        rule: rule(freq, {
+          interval,
+          byDay: days.map((day) => ({ day, n: null })),
+          wkst: wkst === 'MO' ? null : wkst,
+        }),
+      };
     },
   },
   {
-    // every month on the 15th, every 15th
-    pattern: /^every\s+(?:month\s+on\s+the\s+|month\s+on\s+)?(\d{1,2})(?:st|nd|rd|th)\b/i,
-    read: (m) => {
-      const day = Number(m[1]);
-      return day >= 1 && day <= 31 ? rule('MONTHLY', { byMonthDay: [day] }) : null;
-    },
-  },
-  {
-    // every last friday, every first monday (of the month)
-    pattern: new RegExp(`^every\\s+(first|1st|second|2nd|third|3rd|fourth|4th|last)\\s+(${WEEKDAY})\\b`, 'i'),
-    read: (m) =>
-      rule('MONTHLY', {
-        byDay: [{ day: WEEKDAY_WORDS[m[2]!.toLowerCase()]!, n: ORDINAL_WORDS[m[1]!.toLowerCase()]! }],
-      }),
-  },
-  {
-    // every monday, every mon, wed and fri
-    pattern: new RegExp(`^every\\s+(${DAY_LIST})\\b`, 'i'),
-    read: (m) => rule('WEEKLY', { byDay: weekdaysIn(m[1]!).map((day) => ({ day, n: null })) }),
+    // every monday, every mon, wed and fri, every week on tue
+    pattern: new RegExp(`^every\\s+(?:week\\s+on\\s+)?(${DAY_LIST})\\b`, 'i'),
+    read: (m) => ({ rule: rule('WEEKLY', { byDay: weekdaysIn(m[1]!).map((day) => ({ day, n: null })) }) }),
   },
 ];
+
+// 'every 8 hours', 'every 30 minutes': no rule Outpost keeps, and no date either: the words stay.
+const NOT_A_REPEAT = /(?:^|\s)every\s+(?:\d{1,3}\s+|other\s+)?(?:hours?|minutes?|mins?|seconds?)\b/gi;
 
 interface Found {
   kind: QuickAddKind;
@@ -181,15 +242,18 @@ interface Found {
 }
 
 /** The repeat phrases of `text`, at word starts. */
-function findRepeats(text: string): (Found & { rule: RecurrenceRule })[] {
-  const out: (Found & { rule: RecurrenceRule })[] = [];
-  const starts = /(?:^|\s)(?=every\b|daily\b|weekly\b|monthly\b|yearly\b|annually\b)/gi;
+function findRepeats(text: string): (Found & RepeatRead)[] {
+  const out: (Found & RepeatRead)[] = [];
+  const starts = /(?:^|\s)(?=every\b|everyday\b|daily\b|weekly\b|monthly\b|yearly\b|annually\b)/gi;
   for (let m = starts.exec(text); m; m = starts.exec(text)) {
     const start = m.index + m[0].length;
     const rest = text.slice(start);
-    // 'Weekly review', 'Daily standup': an adverb that opens a longer title names the thing, not
-    // its repeat (at the end, 'Water the plants weekly', it is the repeat).
-    if (text.slice(0, start).trim() === '' && /^(?:daily|weekly|monthly|yearly|annually)\s+\S/i.test(rest)) {
+    // 'Weekly review', 'Daily standup', 'Everyday carry': an adverb that opens a longer title names
+    // the thing, not its repeat (at the end, 'Water the plants weekly', it is the repeat).
+    if (
+      text.slice(0, start).trim() === '' &&
+      /^(?:daily|everyday|weekly|monthly|yearly|annually)\s+\S/i.test(rest)
+    ) {
       if (starts.lastIndex === m.index) starts.lastIndex++;
       continue;
     }
@@ -197,7 +261,7 @@ function findRepeats(text: string): (Found & { rule: RecurrenceRule })[] {
       const hit = pattern.exec(rest);
       if (!hit) continue;
       const read1 = read(hit);
-      if (read1) out.push({ kind: 'repeat', start, end: start + hit[0].length, text: hit[0], rule: read1 });
+      if (read1) out.push({ kind: 'repeat', start, end: start + hit[0].length, text: hit[0], ...read1 });
       break;
     }
     if (starts.lastIndex === m.index) starts.lastIndex++;
@@ -219,6 +283,56 @@ const SHORT_DATE = new Intl.DateTimeFormat('en-GB', {
   month: 'short',
   timeZone: 'UTC',
 });
+const dayLabel = (date: string) => SHORT_DATE.format(new Date(`${date}T00:00:00Z`));
+const addDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+// The calendar day chrono's own parsers below count from: set by readQuickAdd before each parse
+// (synchronous, so no other reading sees it), in the person's zone rather than the machine's.
+let parsingToday = '1970-01-01';
+const partsOf = (date: string) => ({
+  year: Number(date.slice(0, 4)),
+  month: Number(date.slice(5, 7)),
+  day: Number(date.slice(8, 10)),
+});
+
+/** chrono-node's casual English, plus the phrases it reads wrong or not at all. */
+const dates = chrono.casual.clone();
+dates.parsers.push(
+  {
+    // chrono reads only 'the day after tomorrow'; without 'the' it took 'tomorrow' alone.
+    pattern: () => /\b(?:the\s+)?day\s+after\s+tomorrow\b/i,
+    extract: () => partsOf(addDays(parsingToday, 2)),
+  },
+  {
+    // 'on the 15th': the next such day from today on (a month without one is skipped).
+    pattern: () => /\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\b|[a-z]{3,}day\b))/i,
+    extract: (_context, match) => {
+      const day = Number(match[1]);
+      if (day < 1 || day > 31) return null;
+      let { year, month } = partsOf(parsingToday);
+      if (partsOf(parsingToday).day > day) month += 1;
+      for (let i = 0; i < 12; i++, month++) {
+        if (month > 12) {
+          month = 1;
+          year += 1;
+        }
+        if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day) return { year, month, day };
+      }
+      return null;
+    },
+  },
+);
+
+// Words before a date that belong to it: taken with it, so the title keeps none of them. 'next' and
+// 'in' only before a month alone ('next march', 'in april': 'Check in tomorrow' keeps its 'in');
+// 'starting', 'from' (a repeat's first date) and 'until' (its last) only after a repeat.
+const BEFORE_DATE =
+  /(?:^|\s)(at|on|in|next|starting(?:\s+on|\s+from)?|beginning(?:\s+on)?|from|until|till|through|ending(?:\s+on)?)\s+$/i;
+const MONTH_ALONE = new RegExp(`^${MONTH_NAME}(?:\\s+of)?$`, 'i');
+const CAPITALISED = /^[A-Z][a-z]*(?:\s+[A-Z][a-z]*)*$/;
+// A date's words that are only part of a name or a phrase: 'a second opinion', 'Noon prayer'.
+const NOT_ALONE = /^(?:a\s+second|a\s+sec|second|noon|midnight|now)$/i;
 
 /** Reads a quick-add title: the title that is left and every part it names (see the module's note). */
 export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddReading {
@@ -246,11 +360,14 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
   const labels: Record<number, string> = {};
 
   let repeat: RecurrenceRule | null = null;
+  let repeatAt: Found | null = null;
+  let time: { hour: number; minute: number } | null = null;
   for (const found of findRepeats(text)) {
     if (repeat) break;
     if (keep(found)) {
       repeat = found.rule;
-      labels[found.start] = recurrenceSummary(formatRecurrence(found.rule)) ?? found.text;
+      repeatAt = found;
+      if (found.time) time = found.time;
     }
   }
 
@@ -282,53 +399,79 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
   const nowIso = now.toISOString();
   const today = wallClockOf(nowIso, timeZone).slice(0, 10);
   let blanked = text;
-  for (const t of taken)
-    blanked = blanked.slice(0, t.start) + ' '.repeat(t.end - t.start) + blanked.slice(t.end);
-  let time: { hour: number; minute: number } | null = null;
+  const blank = (start: number, end: number) => {
+    blanked = blanked.slice(0, start) + ' '.repeat(end - start) + blanked.slice(end);
+  };
+  for (const t of taken) blank(t.start, t.end);
+  for (const m of text.matchAll(NOT_A_REPEAT)) blank(m.index, m.index + m[0].length);
   // Whether the words name a day ('tomorrow', 'next fri', 'dec 24'), not a time alone ('at 9am').
   let dayGiven = false;
-  for (const result of chrono.casual.parse(
+  let until: string | null = null;
+  parsingToday = today;
+  const results = dates.parse(
     blanked,
     { instant: now, timezone: offsetMinutesAt(nowIso, timeZone) },
     { forwardDate: true },
-  )) {
-    const found = {
-      kind: 'date' as const,
-      start: result.index,
-      end: result.index + result.text.length,
-      text: result.text,
-    };
-    const after = text.slice(found.end, found.end + 2);
+  );
+  for (const result of results) {
+    let start = result.index;
+    const end = result.index + result.text.length;
+    const words = result.text.trim();
+    const before = BEFORE_DATE.exec(blanked.slice(Math.max(0, start - 24), start));
+    const connector = before?.[1]?.toLowerCase().replace(/\s+/g, ' ') ?? null;
+    const after = text.slice(end, end + 2);
     // 'Read Tomorrow's paper': a possessive belongs to the title.
     if (/^['’]s/i.test(after)) continue;
-    if (AMBIGUOUS_ALONE.has(found.text.toLowerCase())) continue;
+    if (AMBIGUOUS_ALONE.has(words.toLowerCase()) && connector !== 'on' && connector !== 'next') continue;
+    // 'Call April', 'March of the penguins': a month alone is a date only after 'in' or 'next'.
+    const linked = connector !== null && connector !== 'at' && connector !== 'on';
+    if (MONTH_ALONE.test(words) && !linked) continue;
+    // 'Noon prayer', 'The Midnight Library', 'a second opinion': only with 'at' or a day.
+    if (NOT_ALONE.test(words) && connector !== 'at') continue;
+    // 'Watch Friday Night Lights', 'Read The Day After Tomorrow': words of a name (capitalised
+    // words before another, or three capitalised words in a row) are the title's.
+    if (CAPITALISED.test(words) && /^\s+[A-Z]/.test(text.slice(end))) continue;
+    if (start > 0 && /^(?:[A-Z][a-z]*\s+){2,}[A-Z][a-z]*$/.test(words)) continue;
+    const isUntil = connector === 'until' || connector === 'till' || connector === 'through';
+    const isFrom = connector !== null && /^(?:starting|beginning|from|ending)/.test(connector);
+    if ((isUntil || isFrom) && !repeat) continue;
+    if (isUntil && (until !== null || connector === null)) continue;
+    if (!isUntil && reading.due_date !== null) continue;
+    const month = MONTH_ALONE.test(words);
+    if (before && (month || (connector !== 'in' && connector !== 'next')))
+      start -= before[0].trimStart().length;
+    const found: Found = { kind: isUntil ? 'repeat' : 'date', start, end, text: text.slice(start, end) };
     if (!keep(found)) continue;
-    const { start } = result;
-    const date = `${start.get('year')}-${pad(start.get('month') ?? 1)}-${pad(start.get('day') ?? 1)}`;
-    const timed = start.isCertain('hour');
-    dayGiven = start.isCertain('day') || start.isCertain('weekday');
+    const s = result.start;
+    const date = `${s.get('year')}-${pad(s.get('month') ?? 1)}-${pad(s.get('day') ?? 1)}`;
+    if (isUntil) {
+      until = date;
+      labels[found.start] = `Until ${dayLabel(date)}`;
+      continue;
+    }
+    const timed = s.isCertain('hour');
+    dayGiven = s.isCertain('day') || s.isCertain('weekday') || s.isCertain('month');
     reading.due_date = date;
-    if (timed) time = { hour: start.get('hour') ?? 0, minute: start.get('minute') ?? 0 };
-    labels[found.start] =
-      `${SHORT_DATE.format(new Date(`${date}T00:00:00Z`))}${timed ? `, ${pad(time!.hour)}:${pad(time!.minute)}` : ''}`;
-    break;
+    if (timed) time = { hour: s.get('hour') ?? 0, minute: s.get('minute') ?? 0 };
+    labels[found.start] = `${dayLabel(date)}${timed ? `, ${pad(time!.hour)}:${pad(time!.minute)}` : ''}`;
   }
 
   if (repeat) {
+    if (until !== null) repeat = { ...repeat, until };
     // A repeat needs a due date: the one given, else the rule's first date from today on.
     // The first date ignores INTERVAL ('every 2 weeks on mon' starts this coming Monday); a time
     // already past today starts it at the next date.
     if (!dayGiven) {
-      const once = { ...repeat, interval: 1 };
-      const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      const once = { ...repeat, interval: 1, until: null };
       // A rule that names no days repeats its first date's: that is today.
       const plain = repeat.byDay.length === 0 && repeat.byMonthDay.length === 0;
-      let first = plain ? today : ruleDateAfter(once, yesterday);
+      let first = plain ? today : ruleDateAfter(once, addDays(today, -1));
       if (first && time && Date.parse(instantAt(first, time.hour, time.minute, timeZone)) <= now.getTime())
         first = ruleDateAfter(once, first);
       reading.due_date = first;
     }
     reading.recurrence = formatRecurrence(repeat);
+    if (repeatAt) labels[repeatAt.start] = recurrenceSummary(reading.recurrence) ?? repeatAt.text;
   }
   if (time && reading.due_date)
     reading.remind_at = instantAt(reading.due_date, time.hour, time.minute, timeZone);
