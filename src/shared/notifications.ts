@@ -10,6 +10,9 @@ export const NOTIFICATION_KINDS = [
   'deleted',
   'due',
   'restored',
+  // Comments (ARCHITECTURE §5 'Notifications'; who gets which: ./comments.ts commentRecipients).
+  'mentioned',
+  'commented',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -22,6 +25,8 @@ export interface NotificationEntry {
   actor: { id: number; name: string } | null;
   created_at: string;
   read_at: string | null;
+  /** For `mentioned` and `commented`: the comment, so the item opens scrolled to it. */
+  comment_id?: number | null;
 }
 
 /** The paginated list plus the unread count. */
@@ -106,6 +111,9 @@ const BURST_GROUPS: readonly (readonly NotificationKind[])[] = [
   ['updated'],
   ['assigned', 'unassigned'],
   ['completed', 'reopened'],
+  // A person's run of comments on one item is one entry, pointing at the latest (F3).
+  ['commented'],
+  ['mentioned'],
 ];
 
 /** The kinds an entry of `kind` may fold into (and take over), or none for kinds that never fold. */
@@ -137,6 +145,8 @@ const PHRASES: Record<NotificationKind, string> = {
   deleted: 'deleted',
   restored: 'restored',
   due: 'Reminder:',
+  mentioned: 'mentioned you on',
+  commented: 'commented on',
 };
 
 /** The line a person reads, e.g. 'Alex assigned you task “Pack tents”'; a reminder has no actor. */

@@ -22,6 +22,8 @@ const KIND_DOT: Record<NotificationKind, string> = {
   deleted: 'bg-red-500',
   restored: 'bg-green-500',
   due: 'bg-indigo-500',
+  mentioned: 'bg-teal-500',
+  commented: 'bg-teal-400',
 };
 
 function ago(iso: string): string {
@@ -31,17 +33,24 @@ function ago(iso: string): string {
 
 function EntryLink({
   item,
+  commentId,
   onOpen,
   className,
   children,
 }: {
   item: NonNullable<NotificationEntry['item']>;
+  /** A comment's entry opens the item scrolled to that comment. */
+  commentId?: number | null;
   onOpen: () => void;
   className: string;
   children: ReactNode;
 }) {
   return (
-    <Link to={useEntryRoute(item)} onClick={onOpen} className={className}>
+    <Link
+      to={`${useEntryRoute(item)}${commentId ? `#comment-${commentId}` : ''}`}
+      onClick={onOpen}
+      className={className}
+    >
       {children}
     </Link>
   );
@@ -92,7 +101,7 @@ function EntryRow({ entry, onOpen }: { entry: NotificationEntry; onOpen: () => v
   return (
     <li>
       {entry.item ? (
-        <EntryLink item={entry.item} onOpen={onOpen} className={rowClasses}>
+        <EntryLink item={entry.item} commentId={entry.comment_id} onOpen={onOpen} className={rowClasses}>
           {body}
         </EntryLink>
       ) : (

@@ -44,7 +44,11 @@ export async function notifyFromActivity(tx: Executor, entry: ActivityInput): Pr
     previousAssigneeId: entry.action === 'assigned' ? assignment(entry.metadata).old : undefined,
     rolledUp: entry.metadata?.rolled_up === true,
   });
+  // Whoever muted the item hears of no edits to it (§5); the rest of the kinds still arrive.
+  const edits = recipients.filter((r) => r.kind === 'updated').map((r) => r.userId);
+  const muted = edits.length === 0 ? new Set<number>() : await mutedAmong(tx, entry.item.id, edits);
   for (const { userId, kind } of recipients) {
+    if (muted.has(userId)) continue;
     await addNotification(tx, {
       userId,
       kind,
@@ -52,6 +56,20 @@ export async function notifyFromActivity(tx: Executor, entry: ActivityInput): Pr
       item: entry.item,
     });
   }
+}
+
+/** Which of `userIds` muted the item. */
+export async function mutedAmong(
+  tx: Executor,
+  itemId: number,
+  userIds: readonly number[],
+): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const found = await rows<{ user_id: number }>(
+    tx,
+    sql`SELECT user_id FROM item_mutes WHERE item_id = ${itemId} AND user_id = ANY(${`{${userIds.join(',')}}`}::int[])`,
+  );
+  return new Set(found.map((r) => r.user_id));
 }
 
 /**
@@ -119,6 +137,8 @@ export async function addNotification(
     kind: NotificationKind;
     actor: { id: number; name: string } | null;
     item: { id: number; type: ItemType; title: string };
+    /** The comment a `mentioned` or `commented` entry is about. */
+    commentId?: number;
   },
 ): Promise<void> {
   const text = notificationText(input.kind, input.actor?.name ?? null, input.item.type, input.item.title);
@@ -152,7 +172,7 @@ export async function addNotification(
     ) {
       await tx.execute(
         sql`UPDATE notifications SET kind = ${input.kind}, text = ${text}, item_title = ${input.item.title},
-              updated_at = now()
+              comment_id = coalesce(${input.commentId ?? null}::int, comment_id), updated_at = now()
             WHERE id = ${last.id}`,
       );
       return;
@@ -160,9 +180,9 @@ export async function addNotification(
   }
   const [inserted] = await rows<{ to_push: boolean }>(
     tx,
-    sql`INSERT INTO notifications (user_id, actor_id, kind, item_id, item_type, item_title, text, pushed_at)
+    sql`INSERT INTO notifications (user_id, actor_id, kind, item_id, item_type, item_title, text, comment_id, pushed_at)
         VALUES (${input.userId}, ${input.actor?.id ?? null}, ${input.kind}, ${input.item.id}, ${input.item.type},
-          ${input.item.title}, ${text},
+          ${input.item.title}, ${text}, ${input.commentId ?? null},
           CASE WHEN EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = ${input.userId})
               AND (${input.actor === null}::boolean
                 OR (SELECT count(*) FROM notifications n WHERE n.user_id = ${input.userId}

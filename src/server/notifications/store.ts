@@ -23,6 +23,7 @@ interface Row {
   actor_name: string | null;
   created_at: Date | string;
   read_at: Date | string | null;
+  comment_id: number | null;
   live_id: number | null;
   live_type: ItemType | null;
   live_title: string | null;
@@ -48,6 +49,7 @@ export async function listNotifications(
   const found = await rows<Row>(
     db,
     sql`SELECT n.id, n.kind, n.text, n.item_id, n.actor_id, a.name AS actor_name, n.created_at, n.read_at,
+          n.comment_id,
           i.id AS live_id, i.type AS live_type, i.title AS live_title
         FROM notifications n
         LEFT JOIN users a ON a.id = n.actor_id
@@ -68,6 +70,7 @@ export async function listNotifications(
     actor: r.actor_id !== null ? { id: r.actor_id, name: r.actor_name ?? '' } : null,
     created_at: isoOrNull(r.created_at) ?? '',
     read_at: isoOrNull(r.read_at),
+    ...(r.comment_id !== null && r.live_id !== null ? { comment_id: r.comment_id } : {}),
   }));
   return { ...paginated(data, page, perPage, total), unread: counts?.unread ?? 0 };
 }
