@@ -5,6 +5,13 @@ import { PLANNING_DEFAULTS, sameFieldValue } from './planning';
 export const MERGE_FIELDS = PATCHABLE_FIELDS;
 export type MergeField = PatchableField;
 
+/**
+ * The fields of a move (ARCHITECTURE §5 'Order'): both sides moving an item is no conflict, the later
+ * write wins. The local move reaches the server after the copy it is rebased onto, so it is laid over
+ * it, and every device ends with the server's order (SYNC.md O3).
+ */
+export const MOVE_FIELDS: readonly MergeField[] = ['sort_key', 'parent_id'];
+
 export type MergeRecord = { [K in MergeField]?: unknown } & { version: number };
 
 function same(a: unknown, b: unknown, field?: MergeField): boolean {
@@ -44,7 +51,8 @@ export interface MergeResult<T> {
 
 /**
  * Three-way merge by version: a conflict only when the server is newer than the base and both sides
- * changed the same field to different values; edits to different fields merge silently.
+ * changed the same field to different values (a move's fields excepted: the later wins); edits to
+ * different fields merge silently.
  */
 export function mergeEdits<T extends MergeRecord>({
   base,
@@ -58,7 +66,7 @@ export function mergeEdits<T extends MergeRecord>({
   for (const field of dirty) {
     const remoteChanged = !same(base[field], remote[field], field);
     const differs = !same(local[field], remote[field], field);
-    if (remoteChanged && differs) conflicts.push(field);
+    if (remoteChanged && differs && !MOVE_FIELDS.includes(field)) conflicts.push(field);
     merged[field] = local[field] as T[MergeField];
   }
   return { conflicts, merged };
