@@ -284,3 +284,63 @@ export const calendarTokens = pgTable(
   },
   (t) => [uniqueIndex('calendar_tokens_hash_key').on(t.token_hash)],
 );
+
+/**
+ * Members of shared campaigns (ARCHITECTURE §4, migration 0014): editors and viewers. The owner is the
+ * campaign's creator (its items.user_id) and has no row. `change_xid` is when the grant (or the last
+ * role change) was written: the member's next pull sends the campaign's whole tree from it (SYNC.md M2).
+ */
+export const campaignMembers = pgTable(
+  'campaign_members',
+  {
+    campaign_id: integer('campaign_id').notNull(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['editor', 'viewer'] }).notNull(),
+    added_by: integer('added_by'),
+    added_at: timestamp('added_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    change_xid: bigint('change_xid', { mode: 'bigint' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
+  },
+  (t) => [
+    primaryKey({ name: 'campaign_members_pk', columns: [t.campaign_id, t.user_id] }),
+    index('campaign_members_user_idx').on(t.user_id, t.campaign_id),
+    index('campaign_members_grant_idx').on(t.user_id, t.change_xid, t.campaign_id),
+  ],
+);
+
+/** Who was removed from or left a campaign (and was not added back): its tree is hidden from them. */
+export const campaignDepartures = pgTable(
+  'campaign_departures',
+  {
+    user_id: integer('user_id').notNull(),
+    campaign_id: integer('campaign_id').notNull(),
+    departed_at: timestamp('departed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'campaign_departures_pk', columns: [t.user_id, t.campaign_id] })],
+);
+
+/** Invite links to a campaign: the SHA-256 of the token, the role it gives, its expiry and uses. */
+export const campaignInvites = pgTable(
+  'campaign_invites',
+  {
+    id: serial('id').primaryKey(),
+    token_hash: text('token_hash').notNull(),
+    campaign_id: integer('campaign_id').notNull(),
+    role: text('role', { enum: ['editor', 'viewer'] }).notNull(),
+    inviter_id: integer('inviter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    max_uses: integer('max_uses').notNull(),
+    uses: integer('uses').notNull().default(0),
+    revoked_at: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('campaign_invites_token_key').on(t.token_hash),
+    index('campaign_invites_campaign_idx').on(t.campaign_id, t.created_at),
+  ],
+);

@@ -169,19 +169,28 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
   };
 }
 
-/** Creators and assignees of the matching items (alias i) and of their ancestors. */
+/**
+ * Creators and assignees of the matching items (alias i) and of their ancestors, and the members of
+ * the shared campaign they lie in (SYNC.md M6: a change in a shared campaign reaches every member).
+ */
 async function viewersWhere(tx: Executor, where: SQL): Promise<number[]> {
   const found = await rows<{ viewer: number }>(tx, viewersQuery(where));
   return found.map((r) => r.viewer);
 }
 const viewersQuery = (where: SQL) =>
-  sql`SELECT DISTINCT v.viewer FROM items i
+  sql`SELECT v.viewer FROM items i
         LEFT JOIN items p ON p.id = i.parent_id
         LEFT JOIN items g ON g.id = p.parent_id
         CROSS JOIN LATERAL (VALUES (i.user_id), (i.assigned_to), (p.user_id), (p.assigned_to), (g.user_id), (g.assigned_to)) v(viewer)
-        WHERE ${where} AND v.viewer IS NOT NULL`;
+        WHERE ${where} AND v.viewer IS NOT NULL
+      UNION
+      SELECT m.user_id FROM items i
+        LEFT JOIN items p ON p.id = i.parent_id
+        LEFT JOIN items g ON g.id = p.parent_id
+        JOIN campaign_members m ON m.campaign_id = COALESCE(g.id, p.id, i.id)
+        WHERE ${where}`;
 
-/** Everyone who sees one item now: its creator and assignee and those of its ancestors. */
+/** Everyone who sees one item now: its creator and assignee, those of its ancestors, and its campaign's members. */
 export function viewersOfItem(tx: Executor, id: number): Promise<number[]> {
   return viewersWhere(tx, sql`i.id = ${id}`);
 }

@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
+import type { Role } from '../../shared/membership';
 import { SAMPLE_USERS } from '../auth/users';
 import { type Executor, prepared, rows, sql } from '../db/client';
 import { iso, isoOrNull } from '../http/serialize';
@@ -28,7 +29,8 @@ function phoneFor(alias: 'u' | 'a', viewerId: number): SQL {
  */
 function itemSelect(viewerId: number): SQL {
   const parentVisible = sql`(p.user_id = ${viewerId} OR p.assigned_to = ${viewerId}
-    OR g.user_id = ${viewerId} OR g.assigned_to = ${viewerId})`;
+    OR g.user_id = ${viewerId} OR g.assigned_to = ${viewerId}
+    OR EXISTS (SELECT 1 FROM campaign_members pm WHERE pm.user_id = ${viewerId} AND pm.campaign_id = COALESCE(g.id, p.id)))`;
   return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
   i.due_date::text AS due_date, i.end_date::text AS end_date, i.remind_at, i.created_at, i.updated_at,
@@ -37,7 +39,21 @@ function itemSelect(viewerId: number): SQL {
   a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
   CASE WHEN ${parentVisible} THEN p.title END AS p_title, p.type AS p_type, p.status AS p_status,
   p.parent_id AS p_parent_id,
-  cc.children_count, cc.completed_count`;
+  cc.children_count, cc.completed_count,
+  ${myRole(viewerId)} AS my_role,
+  CASE WHEN i.type = 'campaign'
+    THEN 1 + (SELECT count(*)::int FROM campaign_members mc WHERE mc.campaign_id = i.id) END AS members_count`;
+}
+
+/**
+ * The viewer's role in the campaign at the top of item i (aliases of ITEM_FROM): `owner` when they
+ * created that campaign, their member row's role, else null (ARCHITECTURE §4 `my_role`).
+ */
+function myRole(viewerId: number): SQL {
+  return sql`CASE WHEN COALESCE(g.type, p.type, i.type) = 'campaign'
+      AND COALESCE(g.user_id, p.user_id, i.user_id) = ${viewerId} THEN 'owner'
+    ELSE (SELECT mr.role FROM campaign_members mr
+          WHERE mr.user_id = ${viewerId} AND mr.campaign_id = COALESCE(g.id, p.id, i.id)) END`;
 }
 
 /** The item i with its parent p and grandparent g (the hierarchy is at most three deep). */
@@ -56,16 +72,35 @@ const DETAIL_JOINS = sql`
   ) cc ON true`;
 
 /**
- * Who sees what: the creator, the assignee, and whoever sees an ancestor. Only needs the alias i.
- * The ancestors are looked up in a sub-query rather than through ITEM_FROM's joins: OR stops at the
- * first true term, so the common case (the caller's own items) never touches the parent rows, and
- * a count over thousands of items no longer hashes the whole table twice (about 6x faster at 10k).
+ * The campaign rows `alias` of `userId` that name the top of item i: i itself, its parent or its
+ * grandparent. Written as ORs over the user's own rows (found by the index on user_id), so a user with
+ * none costs one empty index probe and the grandparent is looked up only for a row that is theirs.
+ */
+function rowForTopOf(table: 'campaign_members' | 'campaign_departures', alias: string, userId: number): SQL {
+  const t = sql.raw(table);
+  const a = sql.raw(alias);
+  return sql`EXISTS (SELECT 1 FROM ${t} ${a} WHERE ${a}.user_id = ${userId}
+      AND (${a}.campaign_id = i.id OR ${a}.campaign_id = i.parent_id
+        OR ${a}.campaign_id = (SELECT vq.parent_id FROM items vq WHERE vq.id = i.parent_id)))`;
+}
+
+/**
+ * Who sees what (§5): the creator, the assignee, and whoever sees an ancestor, unless they were
+ * removed from (or left) the shared campaign it lies in (M4); and every member of that campaign
+ * (M1). Only needs the alias i. The ancestors are looked up in a sub-query rather than through
+ * ITEM_FROM's joins: OR stops at the first true term, so the common case (the caller's own items)
+ * never touches the parent rows, and a count over thousands of items no longer hashes the whole
+ * table twice (about 6x faster at 10k). The departure check costs the own-items case one probe of
+ * an index that holds no row for nearly everyone; the membership check comes last, after every
+ * cheaper term has failed.
  */
 export function visibleTo(userId: number): SQL {
-  return sql`(i.user_id = ${userId} OR i.assigned_to = ${userId}
+  return sql`(((i.user_id = ${userId} OR i.assigned_to = ${userId}
     OR EXISTS (SELECT 1 FROM items vp LEFT JOIN items vg ON vg.id = vp.parent_id
       WHERE vp.id = i.parent_id AND (vp.user_id = ${userId} OR vp.assigned_to = ${userId}
-        OR vg.user_id = ${userId} OR vg.assigned_to = ${userId})))`;
+        OR vg.user_id = ${userId} OR vg.assigned_to = ${userId})))
+    AND NOT ${rowForTopOf('campaign_departures', 'vd', userId)})
+    OR ${rowForTopOf('campaign_members', 'vm', userId)})`;
 }
 
 /** An item row's own columns as itemJson reads them, for `RETURNING` after a write. */
@@ -112,6 +147,8 @@ export interface ItemRow {
   p_parent_id: number | null;
   children_count: number;
   completed_count: number;
+  my_role?: Role | null;
+  members_count?: number | null;
 }
 
 /** The API's item from a row with its people, parent summary and counts. */
@@ -171,6 +208,8 @@ export function itemJson(r: ItemRow): Item {
           },
     children_count: r.children_count,
     completed_count: r.completed_count,
+    my_role: r.my_role ?? null,
+    ...(r.type === 'campaign' ? { members_count: r.members_count ?? 1 } : {}),
   };
 }
 

@@ -29,6 +29,17 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     const itemsAfter = sql`(i.change_xid > ${xid}::bigint OR (i.change_xid = ${xid}::bigint AND i.id > ${from.id}))`;
     const revokedAfter = sql`(v.change_xid > ${xid}::bigint
       OR (v.change_xid = ${xid}::bigint AND v.item_id > ${from.id}))`;
+    // M2: a membership granted (or a role changed) after the cursor sends the campaign's whole live
+    // tree at the grant's position, however old its rows' own change_xid: the member never had them.
+    const grantedAfter = sql`(m.change_xid > ${xid}::bigint
+      OR (m.change_xid = ${xid}::bigint AND t.id > ${from.id}))`;
+    const grants = sql`FROM campaign_members m CROSS JOIN LATERAL (
+        SELECT f.id FROM items f WHERE f.id = m.campaign_id AND f.deleted_at IS NULL
+        UNION ALL SELECT f.id FROM items f WHERE f.parent_id = m.campaign_id AND f.deleted_at IS NULL
+        UNION ALL SELECT f.id FROM items f JOIN items fp ON fp.id = f.parent_id
+          WHERE fp.parent_id = m.campaign_id AND f.deleted_at IS NULL) t
+      WHERE m.user_id = ${user.id} AND m.change_xid >= ${xid}::bigint AND m.change_xid < horizon.xmin
+        AND ${grantedAfter}`;
     // L7: asked for, the same statement counts every change after the cursor below the same horizon,
     // by the page's own filters (items_change_idx and item_revocations_change_idx ranges), once.
     // The plain `>=` bound is implied by the cursor's OR, but only it lets the planner range-scan the
@@ -39,7 +50,8 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
                 AND ${visibleTo(user.id)})
           + (SELECT count(*) FROM item_revocations v
               WHERE v.user_id = ${user.id} AND v.change_xid >= ${xid}::bigint
-                AND v.change_xid < horizon.xmin AND ${revokedAfter})`
+                AND v.change_xid < horizon.xmin AND ${revokedAfter})
+          + (SELECT count(*) ${grants})`
       : sql`NULL::bigint`;
     const found = await rows<{
       id: number | null;
@@ -70,6 +82,10 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
                FROM item_revocations v
                WHERE v.user_id = ${user.id} AND v.change_xid < horizon.xmin AND ${revokedAfter}
                ORDER BY v.change_xid, v.item_id
+               LIMIT ${SYNC_PAGE_SIZE + 1})
+              UNION ALL
+              (SELECT t.id, m.change_xid, NULL::timestamptz AS revoked_at ${grants}
+               ORDER BY m.change_xid, t.id
                LIMIT ${SYNC_PAGE_SIZE + 1})
             ) c
             ORDER BY c.change_xid, c.id
