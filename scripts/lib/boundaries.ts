@@ -19,6 +19,7 @@ export const FEATURES = [
   'planner',
   'preferences',
   'search',
+  'sharing',
   'sync',
   'tasks',
 ] as const;
@@ -58,10 +59,12 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['data', 'stores'],
   ['src/client/data/store/live', 'src/client/app/door'],
   // Cross-feature uses: the item rows, editors and reads serve every list and page.
-  ...(['campaigns', 'home', 'lists', 'notifications', 'planner', 'search', 'tasks'] as const).map(
+  ...(['campaigns', 'home', 'lists', 'notifications', 'planner', 'search', 'sharing', 'tasks'] as const).map(
     (f) => [`feature:${f}`, 'feature:items'] as const,
   ),
   ['feature:home', 'feature:lists'],
+  // A campaign's Share control and member avatars (issue 30).
+  ['feature:campaigns', 'feature:sharing'],
   // Home's Today card (the phone's way to Today and Upcoming, ARCHITECTURE §5).
   ['feature:home', 'feature:planner'],
   ['feature:login', 'feature:onboarding'],

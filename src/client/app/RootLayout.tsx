@@ -9,6 +9,7 @@ import { GlobalOverlays } from './GlobalOverlays';
 import { useGlobalShortcuts } from './GlobalShortcuts';
 import { Header } from './Header';
 import { PageFallback } from './PageFallback';
+import { useReturnAfterSignIn } from './returnAfterSignIn';
 import { isOnboardingExempt, showsAddButton } from './routeMeta';
 import { Toaster } from './Toaster';
 import { useMountedOnce } from './useMountedOnce';
@@ -23,6 +24,7 @@ export function RootLayout() {
   const onboarded = useOnboarding((s) => s.hasCompletedOnboarding);
   useGlobalShortcuts();
   useScrollRestoration();
+  useReturnAfterSignIn();
   useDataLayer(!isOnboardingExempt(pathname));
   const addButton = showsAddButton(pathname);
   const accountSheetMounted = useMountedOnce(useUi((s) => s.accountSheetOpen));

@@ -29,6 +29,7 @@ const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/preferences', 'Preferences'],
   ['/onboarding', 'Welcome'],
   ['/login', 'Sign In'],
+  ['/invite/:token', 'Invite'],
 ];
 
 /** The header title of a path; any other path gets the product name. */
@@ -41,9 +42,13 @@ export function isTopLevel(pathname: string): boolean {
   return (TOP_LEVEL_PATHS as readonly string[]).includes(pathname.replace(/\/+$/, '') || '/');
 }
 
-/** Paths reachable before onboarding is completed or skipped. */
+/** Paths reachable before onboarding is completed or skipped (an invite link opens for a newcomer too). */
 export function isOnboardingExempt(pathname: string): boolean {
-  return matchPath('/login', pathname) !== null || matchPath('/onboarding', pathname) !== null;
+  return (
+    matchPath('/login', pathname) !== null ||
+    matchPath('/onboarding', pathname) !== null ||
+    matchPath('/invite/:token', pathname) !== null
+  );
 }
 
 /** The parent id implied by the page (for the add button on a campaign or task page). */

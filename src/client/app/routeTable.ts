@@ -21,6 +21,7 @@ export const ROUTE_TABLE = [
   { path: '/preferences', page: 'preferences', module: 'preferences/PreferencesPage' },
   { path: '/onboarding', page: 'onboarding', module: 'onboarding/OnboardingPage', serverData: true },
   { path: '/login', page: 'login', module: 'login/LoginPage', serverData: true },
+  { path: '/invite/:token', page: 'invite', module: 'sharing/InvitePage', serverData: true },
   { path: '*', page: 'notFound', module: 'app/NotFoundPage' },
 ] as const;
 

@@ -32,6 +32,7 @@ const importers = {
   preferences: () => import('../preferences/PreferencesPage'),
   onboarding: () => import('../onboarding/OnboardingPage'),
   login: () => import('../login/LoginPage'),
+  invite: () => import('../sharing/InvitePage'),
   notFound: () => import('./NotFoundPage'),
 } satisfies Record<PageKey, () => Promise<PageModule>>;
 

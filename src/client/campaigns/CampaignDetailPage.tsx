@@ -1,5 +1,6 @@
-import { ListPlus } from 'lucide-react';
+import { Eye, ListPlus } from 'lucide-react';
 import { useParams } from 'react-router';
+import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/ui/PageParts';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import {
@@ -13,9 +14,12 @@ import {
 } from '../items/DetailEditors';
 import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
-import { statusText } from '../items/itemStyle';
+import { formatDay, priorityName, statusText } from '../items/itemStyle';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { useChildrenPage, useInside, useItem } from '../items/queries';
+import { MemberAvatars } from '../sharing/MemberAvatars';
+import { roleOf } from '../sharing/queries';
+import { ShareButton } from '../sharing/ShareDialog';
 import { ActivityFeed } from './ActivityFeed';
 
 const TABS = ['contents', 'activity'] as const;
@@ -40,21 +44,50 @@ export default function CampaignDetailPage() {
   }
   // Through the whole subtree (shared subtreeProgress's rule), from the campaign's counters.
   const { total, completed } = inside?.progress ?? { total: 0, completed: 0 };
+  // A viewer reads everything and changes nothing (§5 'Roles'): no quick add, status or editors.
+  const readOnly = roleOf(campaign) === 'viewer';
 
   return (
     <PageColumn>
-      <DetailHeading item={campaign} back={BACK} inside={inside} />
-      <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
-        <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
-        <AssigneeFact item={campaign} />
-        <Fact label="Status">{statusText(campaign.status)}</Fact>
-        <PriorityFact item={campaign} />
-        {optional.shown('due_date') ? <DateFact item={campaign} field="due_date" label="Due" /> : null}
-        {optional.shown('end_date') ? <DateFact item={campaign} field="end_date" label="End date" /> : null}
-        {optional.shown('remind_at') ? <ReminderFact item={campaign} /> : null}
-        <LabelsFact item={campaign} />
-      </dl>
-      {optional.addButtons}
+      <DetailHeading item={campaign} back={BACK} inside={inside} readOnly={readOnly} />
+      <div className="-mt-2 mb-4 flex flex-wrap items-center gap-3">
+        <MemberAvatars campaignId={campaign.id} />
+        <ShareButton campaign={campaign} />
+      </div>
+      {readOnly ? (
+        <p
+          role="note"
+          className="mb-4 flex items-start gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300"
+        >
+          <Eye className="mt-0.5 size-4 shrink-0" aria-hidden />
+          {VIEWER_READ_ONLY_MESSAGE}
+        </p>
+      ) : null}
+      {readOnly ? (
+        <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
+          <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
+          <Fact label="Assigned to">{campaign.assignedUser?.name ?? 'Unassigned'}</Fact>
+          <Fact label="Status">{statusText(campaign.status)}</Fact>
+          <Fact label="Priority">{priorityName(campaign.priority ?? 4)}</Fact>
+          {campaign.due_date ? <Fact label="Due">{formatDay(campaign.due_date)}</Fact> : null}
+          {campaign.end_date ? <Fact label="End date">{formatDay(campaign.end_date)}</Fact> : null}
+          {campaign.labels && campaign.labels.length > 0 ? (
+            <Fact label="Labels">{campaign.labels.join(', ')}</Fact>
+          ) : null}
+        </dl>
+      ) : (
+        <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
+          <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>
+          <AssigneeFact item={campaign} />
+          <Fact label="Status">{statusText(campaign.status)}</Fact>
+          <PriorityFact item={campaign} />
+          {optional.shown('due_date') ? <DateFact item={campaign} field="due_date" label="Due" /> : null}
+          {optional.shown('end_date') ? <DateFact item={campaign} field="end_date" label="End date" /> : null}
+          {optional.shown('remind_at') ? <ReminderFact item={campaign} /> : null}
+          <LabelsFact item={campaign} />
+        </dl>
+      )}
+      {readOnly ? null : optional.addButtons}
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <Tabs value={tab} onValueChange={setTab} className="mt-5">
         <TabsList aria-label="Campaign sections" className="sm:w-fit">
@@ -62,7 +95,7 @@ export default function CampaignDetailPage() {
           <TabsTrigger value="activity">Activity</TabsTrigger>
         </TabsList>
         <TabsContent value="contents" className="flex flex-col gap-4">
-          <QuickAddCard types={['task', 'todo']} parentId={campaign.id} />
+          {readOnly ? null : <QuickAddCard types={['task', 'todo']} parentId={campaign.id} />}
           {children === undefined ? (
             <ListLoading label="Loading items..." rows={3} />
           ) : children.length === 0 ? (

@@ -8,6 +8,8 @@ import { ProgressLine } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
 import { formatDay, STATUS_PILL, statusText } from '../items/itemStyle';
 import { QuickAddCard } from '../items/QuickAddCard';
+import { MemberAvatars } from '../sharing/MemberAvatars';
+import { isSharedCampaign } from '../sharing/queries';
 import { useCampaignPage, useCampaignProgress } from './queries';
 
 export default function CampaignListPage() {
@@ -69,6 +71,7 @@ export default function CampaignListPage() {
                   status={c.status}
                   due={c.due_date ?? c.end_date}
                   progress={progress?.get(c.id)}
+                  shared={isSharedCampaign(c)}
                 />
               </li>
             ))}
@@ -107,6 +110,7 @@ function CampaignCard({
   status,
   due,
   progress,
+  shared,
 }: {
   id: number;
   title: string;
@@ -114,6 +118,8 @@ function CampaignCard({
   status: ItemStatus;
   due: string | null;
   progress?: { total: number; completed: number };
+  /** Shared with others: the members' avatars show at the foot of the card. */
+  shared: boolean;
 }) {
   const dueText = formatDay(due);
   return (
@@ -142,6 +148,7 @@ function CampaignCard({
             Due: {dueText}
           </span>
         ) : null}
+        {shared ? <MemberAvatars campaignId={id} className="ml-auto" /> : null}
       </div>
       {progress ? <ProgressLine total={progress.total} completed={progress.completed} /> : null}
     </Link>

@@ -426,7 +426,14 @@ export function isLongDescription(text: string | null | undefined): boolean {
  * one shows its first four lines with 'Show more'.
  * Editing opens a text area; Save (or Ctrl/Cmd+Enter) stores it, Escape or Cancel leaves it.
  */
-export function DetailDescription({ item }: { item: Pick<Item, 'id' | 'type' | 'title' | 'description'> }) {
+export function DetailDescription({
+  item,
+  readOnly = false,
+}: {
+  item: Pick<Item, 'id' | 'type' | 'title' | 'description'>;
+  /** A viewer's page: the text only, no Edit or 'Add a description'. */
+  readOnly?: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [draft, setDraft] = useState('');
@@ -516,17 +523,19 @@ export function DetailDescription({ item }: { item: Pick<Item, 'id' | 'type' | '
           ) : null}
         </div>
       ) : null}
-      <Button
-        ref={opener}
-        variant={item.description ? 'ghost' : 'link'}
-        size="sm"
-        className={item.description ? '-mt-1 shrink-0 px-2' : 'h-auto p-0 text-sm'}
-        onClick={start}
-        aria-label={item.description ? 'Edit description' : undefined}
-        title={item.description ? 'Edit description' : undefined}
-      >
-        {item.description ? <Pencil aria-hidden /> : 'Add a description'}
-      </Button>
+      {readOnly ? null : (
+        <Button
+          ref={opener}
+          variant={item.description ? 'ghost' : 'link'}
+          size="sm"
+          className={item.description ? '-mt-1 shrink-0 px-2' : 'h-auto p-0 text-sm'}
+          onClick={start}
+          aria-label={item.description ? 'Edit description' : undefined}
+          title={item.description ? 'Edit description' : undefined}
+        >
+          {item.description ? <Pencil aria-hidden /> : 'Add a description'}
+        </Button>
+      )}
     </div>
   );
 }

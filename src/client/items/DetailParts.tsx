@@ -87,10 +87,13 @@ export function DetailHeading({
   item,
   back,
   inside,
+  readOnly = false,
 }: {
   item: HeadingItem;
   back?: { to: string; label: string } | null;
   inside?: InsideCounts;
+  /** A viewer's page (§5 'Roles'): the title, status and description are shown, not editable. */
+  readOnly?: boolean;
 }) {
   const { rename, setStatus, complete, reopen } = useItemMutations();
   const [title, saveTitle] = useSavingTitle(item.title, (next) => rename(item, next));
@@ -134,14 +137,16 @@ export function DetailHeading({
             item.title.length > LONG_TITLE ? 'text-lg leading-snug' : 'text-2xl',
           )}
         >
-          <InlineTitle value={title} editable wrap onSave={saveTitle} />
+          <InlineTitle value={title} editable={!readOnly} wrap onSave={saveTitle} />
         </h1>
-        <Button variant={action === 'Reopen' ? 'outline' : 'primary'} size="sm" onClick={onAction}>
-          {action}
-        </Button>
+        {readOnly ? null : (
+          <Button variant={action === 'Reopen' ? 'outline' : 'primary'} size="sm" onClick={onAction}>
+            {action}
+          </Button>
+        )}
       </div>
       {/* Shown, and editable in place (DetailEditors). */}
-      <DetailDescription item={item} />
+      <DetailDescription item={item} readOnly={readOnly} />
       <ConfirmDialog
         open={asking}
         onOpenChange={setAsking}

@@ -1,4 +1,13 @@
-import { CalendarDays, CloudOff, Flag, MoreHorizontal, Trash2, UserRound, UserRoundPlus } from 'lucide-react';
+import {
+  CalendarDays,
+  CloudOff,
+  Flag,
+  MoreHorizontal,
+  Trash2,
+  UserRound,
+  UserRoundPlus,
+  Users,
+} from 'lucide-react';
 import {
   type KeyboardEvent,
   lazy,
@@ -13,6 +22,7 @@ import {
 import { Link, useNavigate } from 'react-router';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { labelHref } from '../../shared/labels';
+import type { Role } from '../../shared/membership';
 import { cn, focusRing } from '../components/ui/cn';
 import {
   closedTriggerAria,
@@ -50,6 +60,8 @@ export interface RowItem {
   parent?: { id: number; title: string; type: ItemType } | null;
   assignedUser?: { name: string } | null;
   _syncStatus?: string;
+  /** The caller's role in the shared campaign the item lies in (null or absent: not shared). */
+  my_role?: Role | null;
 }
 
 export interface ItemRowProps {
@@ -144,7 +156,9 @@ export const ItemRow = memo(function ItemRow({
   };
   const onAssign = (userId: number) => void assign(item, userId);
   const href = itemHref(item);
-  const editable = !(item.type === 'todo' && item.status === 'completed');
+  // A viewer's row is read-only (§5 'Roles'): no status, title, assign, delete or menu.
+  const readOnly = item.my_role === 'viewer';
+  const editable = !readOnly && !(item.type === 'todo' && item.status === 'completed');
   const parentName = parentTitle ?? item.parent?.title ?? null;
   const parentHref =
     item.parent_id && item.parent_id > 0 && parentName
@@ -197,7 +211,7 @@ export const ItemRow = memo(function ItemRow({
       else if (editable) setEditing(true);
     } else if (event.key === ' ') {
       event.preventDefault();
-      void setStatus(item, nextStatus(item.type, item.status));
+      if (!readOnly) void setStatus(item, nextStatus(item.type, item.status));
     } else if (event.key === 'F2' && editable) {
       event.preventDefault();
       setEditing(true);
@@ -229,6 +243,7 @@ export const ItemRow = memo(function ItemRow({
         status={item.status}
         title={item.title}
         onChange={(next) => void setStatus(item, next)}
+        disabled={readOnly}
       />
       <div className="flex min-w-0 flex-1 flex-col justify-center gap-0.5">
         <div
@@ -264,6 +279,12 @@ export const ItemRow = memo(function ItemRow({
             <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[item.type])} />
             {TYPE_LABEL[item.type]}
           </span>
+          {item.my_role ? (
+            <span className="inline-flex shrink-0 items-center gap-1" title="Shared campaign">
+              <Users className="size-3" aria-hidden />
+              <span className="sr-only">Shared</span>
+            </span>
+          ) : null}
           {flag ? (
             <span className={cn('inline-flex shrink-0 items-center gap-0.5 font-medium', flag)}>
               <Flag className="size-3" aria-hidden />
@@ -325,44 +346,46 @@ export const ItemRow = memo(function ItemRow({
       </div>
 
       {/* Desktop: quick actions revealed on hover or keyboard focus (always reachable by Tab). */}
-      <div className="hidden items-center gap-0.5 md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity">
-        {menus ? (
-          <menus.RowAssignMenu
-            title={item.title}
-            value={item.assigned_to}
-            intent={pressed?.menu === 'assign' ? pressed.intent : null}
-            triggerClassName={actionButton}
-            options={options}
-            onAssign={onAssign}
-            icon={<UserRoundPlus aria-hidden />}
-          />
-        ) : (
+      {readOnly ? null : (
+        <div className="hidden items-center gap-0.5 md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity">
+          {menus ? (
+            <menus.RowAssignMenu
+              title={item.title}
+              value={item.assigned_to}
+              intent={pressed?.menu === 'assign' ? pressed.intent : null}
+              triggerClassName={actionButton}
+              options={options}
+              onAssign={onAssign}
+              icon={<UserRoundPlus aria-hidden />}
+            />
+          ) : (
+            <button
+              type="button"
+              className={actionButton}
+              aria-label={`Assign ${item.title}`}
+              title="Assign"
+              {...closedTriggerAria}
+              {...placeholderTriggerHandlers(press('assign'))}
+            >
+              <UserRoundPlus aria-hidden />
+            </button>
+          )}
           <button
             type="button"
-            className={actionButton}
-            aria-label={`Assign ${item.title}`}
-            title="Assign"
-            {...closedTriggerAria}
-            {...placeholderTriggerHandlers(press('assign'))}
+            className={cn(actionButton, 'hover:text-red-600 dark:hover:text-red-400')}
+            aria-label={`Delete ${item.title}`}
+            title="Delete"
+            onClick={requestDelete}
           >
-            <UserRoundPlus aria-hidden />
+            <Trash2 aria-hidden />
           </button>
-        )}
-        <button
-          type="button"
-          className={cn(actionButton, 'hover:text-red-600 dark:hover:text-red-400')}
-          aria-label={`Delete ${item.title}`}
-          title="Delete"
-          onClick={requestDelete}
-        >
-          <Trash2 aria-hidden />
-        </button>
-      </div>
+        </div>
+      )}
 
       {actions}
 
       {/* Phone (and desktop keyboard users who prefer a menu): everything behind one button. */}
-      {menus ? (
+      {readOnly ? null : menus ? (
         <menus.RowActionsMenu
           item={item}
           intent={pressed?.menu === 'more' ? pressed.intent : null}

@@ -31,6 +31,7 @@ export const NAMESPACES = {
   contacts: () => import('./contacts').then((m) => m.commands),
   search: () => import('./search').then((m) => m.commands),
   server: () => import('./server').then((m) => m.commands),
+  sharing: () => import('./sharing').then((m) => m.commands),
 } as const;
 
 export type Namespace = keyof typeof NAMESPACES;
