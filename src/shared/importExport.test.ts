@@ -613,18 +613,19 @@ describe('Todoist CSV', () => {
     '',
   ].join('\r\n');
 
-  it('makes a campaign named after the file with its tasks and todos', () => {
+  it('makes a campaign named after the file, a task per section with its tasks as todos', () => {
     const plan = parseImport(todoist, { fileName: 'Move house.csv', userId: 0 });
     expect(plan.source).toBe('todoist-csv');
-    expect(plan.counts).toEqual({ campaign: 1, task: 4, todo: 2 });
+    expect(plan.counts).toEqual({ campaign: 1, task: 2, todo: 4 });
     const byTitle = new Map(plan.items.map((i) => [i.title, i]));
     const campaign = byTitle.get('Move house')!;
     expect(campaign.type).toBe('campaign');
-    expect(byTitle.get('Kitchen')).toMatchObject({ type: 'task', parent_uuid: campaign.uuid });
-    const plates = byTitle.get('Buy plates, bowls')!;
-    expect(plates).toMatchObject({
-      type: 'task',
-      parent_uuid: campaign.uuid,
+    const kitchen = byTitle.get('Kitchen')!;
+    expect(kitchen).toMatchObject({ type: 'task', parent_uuid: campaign.uuid });
+    // A section's tasks go under its task (ARCHITECTURE §5), whatever their INDENT.
+    expect(byTitle.get('Buy plates, bowls')).toMatchObject({
+      type: 'todo',
+      parent_uuid: kitchen.uuid,
       due_date: '2030-05-01',
       description: 'Cheap ones',
       // Todoist's PRIORITY 4 is its p1, ours too.
@@ -632,33 +633,78 @@ describe('Todoist CSV', () => {
     });
     expect(byTitle.get('Blue ones')).toMatchObject({
       type: 'todo',
-      parent_uuid: plates.uuid,
+      parent_uuid: kitchen.uuid,
       due_date: null,
       description: 'Ask Alex, maybe',
     });
     expect(byTitle.get('Glasses')).toMatchObject({
       type: 'todo',
-      parent_uuid: plates.uuid,
+      parent_uuid: kitchen.uuid,
       due_date: '2030-05-01',
       priority: 4,
     });
-    expect(byTitle.get('Mow')).toMatchObject({ type: 'task', due_date: null });
+    const garden = byTitle.get('Garden')!;
+    expect(garden).toMatchObject({ type: 'task', parent_uuid: campaign.uuid });
+    expect(byTitle.get('Mow')).toMatchObject({ type: 'todo', parent_uuid: garden.uuid, due_date: null });
+    // Parents first, in the file's order.
+    expect(plan.items.map((i) => i.title)).toEqual([
+      'Move house',
+      'Kitchen',
+      'Buy plates, bowls',
+      'Blue ones',
+      'Glasses',
+      'Garden',
+      'Mow',
+    ]);
     expect(plan.problems).toEqual([
       { line: 10, text: 'event,Something odd,,,,,,,,,,', reason: 'Unknown TYPE “event”' },
     ]);
     expect(parseImport(todoist, { fileName: 'Move house.csv', userId: 0 }).items).toEqual(plan.items);
   });
 
-  it('lists in the preview every value it does not take: dates in words, repeats, indents, sections', () => {
+  it('lists in the preview every value it does not take: dates it cannot read, nesting it flattens', () => {
     const plan = parseImport(todoist, { fileName: 'Move house.csv', userId: 0 });
     const said = plan.warnings.map((w) => `${w.line}: ${w.reason}`);
     expect(said).toEqual([
-      '3: In section “Kitchen”: imported beside it, as a task of “Move house”',
+      '4: Indent 2 flattened: under “Buy plates, bowls” in Todoist, a todo of “Kitchen” beside it (Outpost has three levels)',
       '4: Date “tomorrow” not imported: only calendar dates (2030-05-01, 1 May 2030) are read',
-      '6: Indent 3 flattened: a todo under “Buy plates, bowls” (Outpost has three levels)',
+      '6: Indent 3 flattened: under “Blue ones” in Todoist, a todo of “Kitchen” beside it (Outpost has three levels)',
       '9: Repeating date “every day” not imported: set the repeat on the item',
-      '9: In section “Garden”: imported beside it, as a task of “Move house”',
     ]);
+  });
+
+  it('nests INDENT 2–4 under the task above outside sections, and names where a deeper line was', () => {
+    const file = [
+      'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE',
+      'task,Stray,,1,2,Sam (1),,,en,UTC',
+      'task,Plan trip,,1,1,Sam (1),,,en,UTC',
+      'task,Book flights,,1,2,Sam (1),,,en,UTC',
+      'task,Compare prices,,1,3,Sam (1),,,en,UTC',
+      'task,Check bags,,1,4,Sam (1),,,en,UTC',
+      'task,Book hotel,,1,2,Sam (1),,,en,UTC',
+      'task,Pack,,1,1,Sam (1),,,en,UTC',
+      'task,Socks,,1,3,Sam (1),,,en,UTC',
+    ].join('\n');
+    const plan = parseImport(file, { fileName: 'Trip.csv', userId: 0 });
+    const parentOf = new Map(plan.items.map((i) => [i.uuid, i.title]));
+    expect(plan.items.map((i) => [i.title, i.type, i.parent_uuid && parentOf.get(i.parent_uuid)])).toEqual([
+      ['Trip', 'campaign', null],
+      ['Stray', 'task', 'Trip'],
+      ['Plan trip', 'task', 'Trip'],
+      ['Book flights', 'todo', 'Plan trip'],
+      ['Compare prices', 'todo', 'Plan trip'],
+      ['Check bags', 'todo', 'Plan trip'],
+      ['Book hotel', 'todo', 'Plan trip'],
+      ['Pack', 'task', 'Trip'],
+      ['Socks', 'todo', 'Pack'],
+    ]);
+    expect(plan.warnings.map((w) => `${w.line}: ${w.reason}`)).toEqual([
+      '2: Indent 2 with no task above it: imported as a task of “Trip”',
+      '5: Indent 3 flattened: under “Book flights” in Todoist, a todo of “Plan trip” beside it (Outpost has three levels)',
+      '6: Indent 4 flattened: under “Compare prices” in Todoist, a todo of “Plan trip” beside it (Outpost has three levels)',
+      '9: Indent 3 flattened: a todo of “Pack” (Outpost has three levels)',
+    ]);
+    expect(plan.problems).toEqual([]);
   });
 
   it('reads dates in words and repeats the way quick add does when it knows when and where it reads', () => {
@@ -670,6 +716,9 @@ describe('Todoist CSV', () => {
       'task,Order,,1,1,Sam (1),,in 5 days,en,UTC',
       'task,Gift,,1,1,Sam (1),,4 Jan,en,UTC',
       'task,Odd,,1,1,Sam (1),,every other blursday,en,UTC',
+      'task,Bins,,1,1,Sam (1),,every mon,en,UTC',
+      'task,Call,,1,1,Sam (1),,next fri 5pm,en,UTC',
+      'task,Müll,,1,1,Sam (1),,jeden Montag,de,UTC',
     ].join('\n');
     // Wednesday 25 November 2026, 10:00 in New York.
     const plan = parseImport(file, {
@@ -688,26 +737,48 @@ describe('Todoist CSV', () => {
       Order: ['2026-11-30', null, null],
       Gift: ['2027-01-04', null, null],
       Odd: [null, null, null],
+      Bins: ['2026-11-30', 'FREQ=WEEKLY;BYDAY=MO', null],
+      Call: ['2026-12-04', null, '2026-12-04T22:00:00.000Z'],
+      Müll: [null, null, null],
     });
     // Only what it could not read is listed.
     expect(plan.warnings.map((w) => `${w.line}: ${w.reason}`)).toEqual([
       '7: Repeating date “every other blursday” not imported: set the repeat on the item',
+      '10: Date “jeden Montag” not imported: dates in words are read in English only (this one is “de”)',
     ]);
   });
 
-  it('lists a deadline, an assignee and a duration, and a note cut to fit', () => {
+  it('keeps DEADLINE as the end date (and the due date when there is no DATE), listing what it cannot keep', () => {
     const file = [
       'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG',
       'task,File taxes,,1,1,Sam (1),Alex (2),2030-04-01,en,UTC,45,minute,2030-04-15,en',
       `note,${'x'.repeat(12000)},,,,,,,,,,,,`,
+      'task,Renew passport,,1,1,Sam (1),,,en,UTC,,,2030-06-30,en',
+      'task,Water,,1,1,Sam (1),,every day,en,UTC,,,in 5 days,en',
+      'task,Someday,,1,1,Sam (1),,,en,UTC,,,whenever,en',
     ].join('\n');
-    const plan = parseImport(file, { fileName: 'Taxes.csv', userId: 0 });
-    expect(plan.items.find((i) => i.title === 'File taxes')?.due_date).toBe('2030-04-01');
-    expect(plan.warnings.map((w) => w.reason)).toEqual([
-      'Deadline “2030-04-15” not imported: Outpost has no deadlines',
-      'Assignee “Alex (2)” not imported: assign it in Outpost',
-      'Duration 45 minute not imported',
-      expect.stringMatching(/^Note cut to fit the description of “File taxes”/),
+    const plan = parseImport(file, {
+      fileName: 'Taxes.csv',
+      userId: 0,
+      now: new Date('2026-11-25T15:00:00Z'),
+      timeZone: 'America/New_York',
+    });
+    const read = Object.fromEntries(
+      plan.items.map((i) => [i.title, [i.due_date, i.end_date, i.recurrence]] as const),
+    );
+    expect(read).toMatchObject({
+      'File taxes': ['2030-04-01', '2030-04-15', null],
+      'Renew passport': ['2030-06-30', '2030-06-30', null],
+      Water: ['2026-11-25', '2026-11-30', 'FREQ=DAILY'],
+      Someday: [null, null, null],
+    });
+    expect(plan.warnings.map((w) => `${w.line}: ${w.reason}`)).toEqual([
+      "2: Deadline 2030-04-15 kept as its end date, which a task's page does not show: its due date is its DATE",
+      '2: Assignee “Alex (2)” not imported: assign it in Outpost',
+      '2: Duration 45 minute not imported',
+      expect.stringMatching(/^3: Note cut to fit the description of “File taxes”/),
+      "5: Deadline 2026-11-30 kept as its end date, which a task's page does not show: its due date is its DATE",
+      '6: Deadline “whenever” not imported: it is not a date',
     ]);
   });
 });

@@ -903,25 +903,44 @@ function todoistDate(
   return { due_date: reading.due_date, remind_at: reading.remind_at, recurrence: reading.recurrence };
 }
 
+/** Todoist's DEADLINE: a calendar date, or a day in words (no repeat, no time: a deadline has none). */
+function todoistDeadline(text: string, options: ImportOptions): string | null {
+  const read = todoistDate(text, options);
+  return read.recurrence === null ? read.due_date : null;
+}
+
 /** Todoist's PRIORITY column: 4 is its p1 (urgent), 1 its p4 (none); anything else reads as none. */
 const TODOIST_PRIORITY: Record<string, Priority> = { '4': 1, '3': 2, '2': 3, '1': 4 };
 
 /**
  * What a Todoist task line holds that Outpost does not take, each said in words for the preview:
- * nothing is left out unseen (a date in words, a repeat, a deadline, a person, a duration).
+ * nothing is left out unseen (a date it cannot read, a deadline, a person, a duration).
  */
-function todoistLeftOut(get: (column: string) => string, dateRead: boolean): string[] {
+function todoistLeftOut(
+  get: (column: string) => string,
+  read: { date: boolean; deadline: string | null; words: boolean },
+): string[] {
   const reasons: string[] = [];
   const date = get('date');
-  if (date !== '' && !dateRead) {
+  const language = get('date_lang').toLowerCase();
+  if (date !== '' && !read.date) {
     reasons.push(
-      /\bevery\b/i.test(date)
-        ? `Repeating date “${shorten(date)}” not imported: set the repeat on the item`
-        : `Date “${shorten(date)}” not imported: only calendar dates (2030-05-01, 1 May 2030) are read`,
+      language !== '' && language !== 'en'
+        ? `Date “${shorten(date)}” not imported: dates in words are read in English only (this one is “${shorten(language)}”)`
+        : /\bevery\b/i.test(date)
+          ? `Repeating date “${shorten(date)}” not imported: set the repeat on the item`
+          : read.words
+            ? `Date “${shorten(date)}” not imported: it is not a date Outpost reads (2030-05-01, 1 May 2030, tomorrow, every day)`
+            : `Date “${shorten(date)}” not imported: only calendar dates (2030-05-01, 1 May 2030) are read`,
     );
   }
   const deadline = get('deadline');
-  if (deadline !== '') reasons.push(`Deadline “${shorten(deadline)}” not imported: Outpost has no deadlines`);
+  if (deadline !== '' && read.deadline === null)
+    reasons.push(`Deadline “${shorten(deadline)}” not imported: it is not a date`);
+  else if (read.deadline !== null && read.date)
+    reasons.push(
+      `Deadline ${read.deadline} kept as its end date, which a task's page does not show: its due date is its DATE`,
+    );
   const responsible = get('responsible');
   if (responsible !== '')
     reasons.push(`Assignee “${shorten(responsible)}” not imported: assign it in Outpost`);
@@ -934,10 +953,21 @@ function todoistLeftOut(get: (column: string) => string, dateRead: boolean): str
 }
 
 /**
- * Todoist's CSV export (TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,…): the file becomes a campaign named
- * after it; `section` rows and INDENT 1 tasks become tasks; deeper tasks become todos under the task
- * above them; `note` rows are appended to the description of the item above; a DATE that is a date
- * becomes the due date. Whatever else a line holds is listed in the preview's warnings.
+ * Todoist's CSV export (TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,…,DATE,…,DEADLINE) into Outpost's
+ * three levels (campaign › task › todo):
+ * - the file becomes a campaign named after it;
+ * - a `section` row becomes a task, and every task line under it (until the next section) a todo of
+ *   that task, whatever its INDENT: a section's tasks go under it (ARCHITECTURE §5);
+ * - outside a section, an INDENT 1 task is a task, and INDENT 2–4 tasks are todos of the task above;
+ * - a todo cannot hold todos, so a line nested deeper than Outpost allows (INDENT 3–4, or INDENT 2
+ *   inside a section) becomes a todo beside the one it was under, and the preview says so, naming it;
+ * - `note` rows are appended to the description of the item above;
+ * - PRIORITY 4 (Todoist's p1) is p1; DATE is read as quick add reads it (a calendar date, or words:
+ *   'tomorrow', 'every mon', 'every day at 9am' give a due date, a rule and a reminder);
+ * - DEADLINE (the day it must be done by) is the end date; without a DATE it is the due date too, so
+ *   Today and Upcoming show it.
+ * Whatever else a line holds (a person, a duration, a date it cannot read) is listed in the preview's
+ * warnings, never dropped silently.
  */
 function parseTodoist(rows: string[][], header: string[], options: ImportOptions): ImportPlan {
   const col = (name: string) => header.indexOf(name);
@@ -961,9 +991,12 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
   const lines: number[] = [1];
   const problems: ImportProblem[] = [];
   const warnings: ImportProblem[] = [];
-  let lastTask: ImportItem | null = null;
+  // The Outpost task deeper lines go under: the current section's, else the last INDENT 1 task's.
+  let holder: ImportItem | null = null;
+  let section: ImportItem | null = null;
   let last: ImportItem | null = null;
-  let section: string | null = null;
+  // The title of the last task line at each INDENT, to name a line's Todoist parent.
+  const atIndent: string[] = [];
   rows.slice(1).forEach((row, index) => {
     const line = index + 2;
     const get = (c: number) => (c < 0 ? '' : (row[c] ?? '').trim());
@@ -997,11 +1030,35 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       problems.push({ line, text, reason: 'No CONTENT' });
       return;
     }
-    const indent = Number.parseInt(get(cIndent) || '1', 10);
-    const asTodo = kind === 'task' && Number.isFinite(indent) && indent > 1 && lastTask !== null;
-    const parent = asTodo ? lastTask! : campaign;
-    const type: ItemType = asTodo ? 'todo' : 'task';
-    const when = kind === 'task' ? todoistDate(getNamed('date'), options) : NO_DATE;
+    const reasons: string[] = [];
+    let type: ItemType = 'task';
+    let parent = campaign;
+    let indent = 1;
+    if (kind === 'task') {
+      const given = Number.parseInt(get(cIndent) || '1', 10);
+      indent = Number.isFinite(given) && given >= 1 ? Math.min(given, 5) : 1;
+      // How deep Outpost can put it: 1 a task of the campaign, 2 a todo of the task holding it.
+      const depth = section !== null ? 2 : Math.min(indent, 2);
+      if (depth === 2 && holder !== null) {
+        type = 'todo';
+        parent = holder;
+        const under = atIndent[indent - 1];
+        const nested = section !== null ? indent > 1 : indent > 2;
+        if (nested)
+          reasons.push(
+            under === undefined
+              ? `Indent ${indent} flattened: a todo of “${shorten(holder.title)}” (Outpost has three levels)`
+              : `Indent ${indent} flattened: under “${shorten(under)}” in Todoist, a todo of “${shorten(holder.title)}” beside it (Outpost has three levels)`,
+          );
+      } else if (indent > 1) {
+        reasons.push(`Indent ${indent} with no task above it: imported as a task of “${shorten(name)}”`);
+      }
+      atIndent[indent] = content;
+      atIndent.length = indent + 1;
+    }
+    const date = kind === 'task' ? todoistDate(getNamed('date'), options) : NO_DATE;
+    const deadline = kind === 'task' ? getNamed('deadline') : '';
+    const end_date = deadline === '' ? null : todoistDeadline(deadline, options);
     const item: ImportItem = {
       uuid: csvUuid(source, parent.uuid, type, content, seen),
       parent_uuid: parent.uuid,
@@ -1013,23 +1070,28 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       priority:
         kind === 'task' ? (TODOIST_PRIORITY[getNamed('priority')] ?? DEFAULT_PRIORITY) : DEFAULT_PRIORITY,
       // The device's own zone is the item's (time_zone null): the words were read in it.
-      ...when,
+      ...date,
+      due_date: date.due_date ?? end_date,
+      end_date,
     };
-    const reasons = kind === 'task' ? todoistLeftOut(getNamed, when.due_date !== null) : [];
-    if (asTodo && indent > 2) {
+    if (kind === 'task')
       reasons.push(
-        `Indent ${indent} flattened: a todo under “${shorten(parent.title)}” (Outpost has three levels)`,
+        ...todoistLeftOut(getNamed, {
+          date: date.due_date !== null,
+          deadline: end_date,
+          words: options.now !== undefined && options.timeZone !== undefined,
+        }),
       );
-    }
-    if (kind === 'task' && !asTodo && section !== null) {
-      reasons.push(`In section “${shorten(section)}”: imported beside it, as a task of “${shorten(name)}”`);
-    }
-    if (kind === 'section') section = content;
     for (const reason of reasons) warnings.push({ line, text, reason });
     items.push(item);
     lines.push(line);
     last = item;
-    if (type === 'task') lastTask = item;
+    if (kind === 'section') {
+      section = item;
+      holder = item;
+      atIndent.length = 0;
+      atIndent[0] = content;
+    } else if (type === 'task') holder = item;
   });
   if (items.length === 1) return finish('todoist-csv', { items: [], lines: [] }, problems);
   return finish('todoist-csv', { items, lines }, problems, warnings);

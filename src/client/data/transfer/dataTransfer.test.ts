@@ -172,24 +172,60 @@ describe('export and import on the device', () => {
     expect(await transfer.runImport(preview)).toMatchObject({ created: 2, failed: [] });
   });
 
-  it('imports a Todoist CSV as a campaign with its tasks and todos, once', async () => {
+  it('imports a Todoist CSV as a campaign, a section as a task holding its tasks, once', async () => {
     const d = guest();
     const transfer = await d.client.transfer();
     const csv = [
-      'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE',
-      'section,Kitchen,,,,,,,,',
-      'task,Plates,,4,1,Sam,,2030-05-01,en,UTC',
-      'task,Blue ones,,4,2,Sam,,,en,UTC',
-      'junk,???,,,,,,,,',
+      'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG',
+      'task,Water plants,,3,1,Sam,,every day,en,UTC,,,,',
+      'task,Bins out,,1,1,Sam,,every mon,en,UTC,,,,',
+      'task,Call the bank,,1,2,Sam,,tomorrow,en,UTC,,,,',
+      'section,Kitchen,,,,,,,,,,,,',
+      'task,Plates,,4,1,Sam,,2030-05-01,en,UTC,,,2030-05-20,en',
+      'task,Blue ones,,4,2,Sam,,,en,UTC,,,,',
+      'junk,???,,,,,,,,,,,,',
     ].join('\r\n');
     const preview = await transfer.planImport(fileOf('Move house.csv', csv));
-    expect(preview.counts).toEqual({ campaign: 1, task: 2, todo: 1 });
+    expect(preview.counts).toEqual({ campaign: 1, task: 3, todo: 3 });
     expect(preview.problems).toHaveLength(1);
+    // What it flattens and what it keeps elsewhere is in the preview.
+    expect(preview.warnings.map((w) => [w.line, w.reason])).toEqual([
+      [
+        6,
+        "Deadline 2030-05-20 kept as its end date, which a task's page does not show: its due date is its DATE",
+      ],
+      [
+        7,
+        'Indent 2 flattened: under “Plates” in Todoist, a todo of “Kitchen” beside it (Outpost has three levels)',
+      ],
+    ]);
     await transfer.runImport(preview);
     await transfer.runImport(await transfer.planImport(fileOf('Move house.csv', csv)));
     const titles = (await tree(d)).map((i) => `${i.type}:${i.title}`).sort();
-    expect(titles).toEqual(['campaign:Move house', 'task:Kitchen', 'task:Plates', 'todo:Blue ones']);
-    expect((await byTitle(d, 'Plates'))?.due_date).toBe('2030-05-01');
+    expect(titles).toEqual([
+      'campaign:Move house',
+      'task:Bins out',
+      'task:Kitchen',
+      'task:Water plants',
+      'todo:Blue ones',
+      'todo:Call the bank',
+      'todo:Plates',
+    ]);
+    const kitchen = await byTitle(d, 'Kitchen');
+    expect(await byTitle(d, 'Plates')).toMatchObject({
+      parent_id: kitchen?.id,
+      due_date: '2030-05-01',
+      end_date: '2030-05-20',
+      priority: 1,
+    });
+    // 'every day' is a daily task from today; 'every mon' a weekly one on Mondays.
+    const water = await byTitle(d, 'Water plants');
+    expect(water).toMatchObject({ recurrence: 'FREQ=DAILY', priority: 2 });
+    expect(water?.due_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const bins = await byTitle(d, 'Bins out');
+    expect(bins?.recurrence).toBe('FREQ=WEEKLY;BYDAY=MO');
+    expect(new Date(`${bins?.due_date}T00:00:00Z`).getUTCDay()).toBe(1);
+    expect((await byTitle(d, 'Call the bank'))?.parent_id).toBe((await byTitle(d, 'Bins out'))?.id);
   });
 
   it('refuses bad files with a clear message and creates nothing', async () => {
