@@ -233,6 +233,8 @@ export const notifications = pgTable(
     ...timestamps,
     read_at: timestamp('read_at', { withTimezone: true, mode: 'date' }),
     pushed_at: timestamp('pushed_at', { withTimezone: true, mode: 'date' }),
+    // The comment a `mentioned` or `commented` entry is about.
+    comment_id: integer('comment_id'),
   },
   (t) => [
     index('notifications_user_idx').on(t.user_id, t.created_at, t.id),
@@ -343,4 +345,47 @@ export const campaignInvites = pgTable(
     uniqueIndex('campaign_invites_token_key').on(t.token_hash),
     index('campaign_invites_campaign_idx').on(t.campaign_id, t.created_at),
   ],
+);
+
+/** A comment on an item (ARCHITECTURE §4 'Comments'): named by its author's uuid, mentions by user id. */
+export const comments = pgTable(
+  'comments',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull(),
+    item_id: integer('item_id')
+      .notNull()
+      .references(() => items.id),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    body: text('body').notNull(),
+    mentions: integer('mentions').array().notNull().default(sql`'{}'`),
+    ...timestamps,
+    edited_at: timestamp('edited_at', { withTimezone: true, mode: 'date' }),
+    deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    change_xid: bigint('change_xid', { mode: 'bigint' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
+  },
+  (t) => [
+    uniqueIndex('comments_uuid_key').on(t.user_id, t.uuid),
+    index('comments_item_idx').on(t.item_id, t.id),
+    index('comments_change_idx').on(t.change_xid, t.id),
+  ],
+);
+
+/** Who muted which item: no `commented` or `updated` notifications for it (§5). */
+export const itemMutes = pgTable(
+  'item_mutes',
+  {
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    item_id: integer('item_id')
+      .notNull()
+      .references(() => items.id),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.item_id] }), index('item_mutes_item_idx').on(t.item_id)],
 );
