@@ -19,6 +19,8 @@ export interface UndoFields {
   remind_at: string | null;
   /** With due_date: a repeat is put back (or taken away) in the same write as its date (P1). */
   recurrence: string | null;
+  /** The place among its siblings (§5 'Order'): undoing a drop puts the old key back. */
+  sort_key?: string;
 }
 
 export const UNDO_FIELDS = [
@@ -31,6 +33,7 @@ export const UNDO_FIELDS = [
   'end_date',
   'remind_at',
   'recurrence',
+  'sort_key',
 ] as const satisfies readonly (keyof UndoFields)[];
 
 /** The items a change touched, by uuid; null for one that did not exist (or was deleted). */
@@ -146,5 +149,6 @@ export function undoLabel(kind: 'create' | 'delete' | 'update', fields: readonly
   if (fields.includes('status')) return 'status changed';
   if (fields.includes('parent_uuid')) return 'moved';
   if (fields.includes('assigned_to')) return 'assigned';
+  if (fields.length === 1 && fields[0] === 'sort_key') return 'reordered';
   return 'updated';
 }

@@ -22,7 +22,7 @@ import { replacing } from '../store/writeFacts';
 import type { PushOutcome } from '../sync';
 import { lastSeq } from '../sync/syncQueue';
 import { resolveId } from '../sync/tempIds';
-import { storeNewItem } from './newItems';
+import { keyAfterLastSibling, storeNewItem } from './newItems';
 
 export { NotFoundError, ValidationError } from '../changes/repositoryErrors';
 
@@ -141,6 +141,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
               end_date: i.end_date,
               remind_at: i.remind_at,
               recurrence: i.recurrence ?? null,
+              ...(i.sort_key ? { sort_key: i.sort_key } : {}),
             },
       );
     }
@@ -377,13 +378,24 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const written = localTransaction(async () => {
       // Again inside the transaction: a swap may have committed since.
       const id = early >= 0 ? early : await resolveId(db, early);
-      const patch =
+      let patch =
         typeof givenPatch.parent_id === 'number'
           ? { ...givenPatch, parent_id: await resolveId(db, givenPatch.parent_id) }
           : givenPatch;
       // The queue's last seq is read alongside the item: one round trip, not two.
       const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
       if (!current || current._deleted === 1) throw new NotFoundError(id);
+      // A move to another parent that names no place goes last there (SYNC.md O4): the device picks
+      // the key, so the place shows at once and the PATCH carries it.
+      if (
+        'parent_id' in patch &&
+        !patch.sort_key &&
+        (patch.parent_id || null) !== (current.parent_id || null)
+      )
+        patch = {
+          ...patch,
+          sort_key: await keyAfterLastSibling(db, patch.parent_id || null, current.user_id),
+        };
       // What the PATCH changes is the shared update rule's decision (src/shared/itemUpdate.ts).
       const update = planUpdate(current, patch);
       const changed = update.fields;

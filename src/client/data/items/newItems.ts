@@ -1,10 +1,10 @@
+import { keyForLast, lastKeyOf } from '../../../shared/order';
 import { DEFAULT_PRIORITY } from '../../../shared/planning';
 import { createPayload } from '../../../shared/protocol';
-import { keyBetween } from '../../../shared/sortKey';
 import { applyLocalChange } from '../changes/applyLocalChange';
-import { HOME_INDEX, nextCounter, type OutpostDb } from '../store/db';
+import { nextCounter, type OutpostDb, TOP_ORDER_INDEX } from '../store/db';
 import { applyLocalRollUp, rootIdOf } from '../store/localItems';
-import { type LocalItem, type QueueEntry, SYNC_STATUSES, type Viewer } from '../store/types';
+import type { LocalItem, QueueEntry, Viewer } from '../store/types';
 
 /** What a new item's server-side fields are before the device gives it an id (the rest is local state). */
 export type NewItemFields = Omit<
@@ -84,47 +84,19 @@ export async function storeNewItem(
 }
 
 /**
- * Top-level rows read to place a new top-level item: the newest of each sync status. Reading every
- * top-level row (thousands at 100,000 items) on each create would cost more than the rest of the
- * write, and the top level is no manually ordered list (§5 'Order'): a key after the newest rows'
- * puts a new item after everything made before it, and only an older item moved out of a campaign
- * onto the top level since (the server puts it last) can end up after it.
+ * A key after the last sibling's (§5 'Order', SYNC.md O4, as the server's items/order.ts): the greatest
+ * key among the live items under `parentId`, or among `owner`'s top-level items, one step down the
+ * top-level order index. Rows stored before the field ('') have no place and are passed over.
  */
-const TOP_LEVEL_READ = 50;
-
-/**
- * A key after the last sibling's (§5 'Order', as the server's items/order.ts): the greatest key
- * among the items under `parentId`, or among `owner`'s newest top-level items. Rows stored before
- * the field ('' or absent) have no place and are passed over.
- */
-async function keyAfterLastSibling(db: OutpostDb, parentId: number | null, owner: number): Promise<string> {
-  const siblings =
-    parentId === null
-      ? (
-          await Promise.all(
-            SYNC_STATUSES.map((status) =>
-              db.items
-                .where(HOME_INDEX)
-                .between([status, 1, ''], [status, 1, '\uffff'])
-                .reverse()
-                .limit(TOP_LEVEL_READ)
-                .toArray(),
-            ),
-          )
-        )
-          .flat()
-          .filter((i) => i.user_id === owner)
-      : await db.items.where('parent_id').equals(parentId).toArray();
-  let last: string | null = null;
-  for (const sibling of siblings) {
-    const key = sibling.sort_key;
-    if (key && (last === null || key > last)) last = key;
+export async function keyAfterLastSibling(
+  db: OutpostDb,
+  parentId: number | null,
+  owner: number,
+): Promise<string> {
+  if (parentId === null) {
+    const last = await db.items.where(TOP_ORDER_INDEX).between([1, owner, ''], [1, owner, '\uffff']).last();
+    return keyForLast(last?.sort_key || null);
   }
-  try {
-    return keyBetween(last, null);
-  } catch {
-    // A key no fractional index could follow (the server refuses such keys; a stored row is not
-    // checked again): the list's first key, so a create never fails over a neighbour's place.
-    return keyBetween(null, null);
-  }
+  const siblings = await db.items.where('parent_id').equals(parentId).toArray();
+  return keyForLast(lastKeyOf(siblings.filter((i) => i._deleted === 0)));
 }

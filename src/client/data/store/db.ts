@@ -8,7 +8,7 @@ import { recomputeTopFlags } from './topFlags';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 9;
+export const DB_VERSION = 10;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -71,7 +71,16 @@ const STORES_V8 = { ...STORES_V7, [SEARCH_LOG_STORE]: SEARCH_LOG_SCHEMA, searchC
  */
 export const DUE_INDEX = '[_scope+_due]';
 
-const STORES = { ...STORES_V8, items: `${STORES_V8.items}, ${DUE_INDEX}` };
+const STORES_V9 = { ...STORES_V8, items: `${STORES_V8.items}, ${DUE_INDEX}` };
+
+/**
+ * Version 10 (issue 33): a user's top-level items by `sort_key` (§5 'Order'), so a new or moved
+ * top-level item goes after the real last one in one index step, not after the newest rows' only.
+ * `_top` is kept on every write (topFlags.ts); IndexedDB fills the index from the stored rows.
+ */
+export const TOP_ORDER_INDEX = '[_top+user_id+sort_key]';
+
+const STORES = { ...STORES_V9, items: `${STORES_V9.items}, ${TOP_ORDER_INDEX}` };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -181,9 +190,11 @@ export class OutpostDb extends Dexie {
     // Version 8 only adds the saved search copy and its log; both start empty (a full read saves one).
     this.version(8).stores(STORES_V8);
     // Version 9 adds the due-day index and gives every open item with a due date its `_due` key.
-    this.version(DB_VERSION)
-      .stores(STORES)
+    this.version(9)
+      .stores(STORES_V9)
       .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 10 only adds the top-level order index.
+    this.version(DB_VERSION).stores(STORES);
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));
