@@ -133,6 +133,10 @@ describe.each(testEngines())('comments and history on %s', (engine) => {
     const ok = await comment(alex, task.id, { body: `Ask ${mentionToken(casey.user!.id)}` });
     expect(ok.status, ok.text).toBe(201);
     expect(ok.body.mentions).toEqual([{ id: casey.user!.id, name: 'Casey' }]);
+    // The picker offers exactly the people who see the item.
+    const people = await blair.get<{ people: { name: string }[] }>(`/api/items/${task.id}/people`);
+    expect(people.body.people.map((p) => p.name)).toEqual(['Alex', 'Blair', 'Casey']);
+    expect((await stranger.get(`/api/items/${task.id}/people`)).status).toBe(404);
     await freshKinds(blair);
     await freshKinds(casey);
   });
