@@ -9,6 +9,7 @@ import path from 'node:path';
 /** The client's feature folders (one folder per feature, ARCHITECTURE §1). */
 export const FEATURES = [
   'campaigns',
+  'comments',
   'contacts',
   'home',
   'items',
@@ -59,12 +60,25 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['data', 'stores'],
   ['src/client/data/store/live', 'src/client/app/door'],
   // Cross-feature uses: the item rows, editors and reads serve every list and page.
-  ...(['campaigns', 'home', 'lists', 'notifications', 'planner', 'search', 'sharing', 'tasks'] as const).map(
-    (f) => [`feature:${f}`, 'feature:items'] as const,
-  ),
+  ...(
+    [
+      'campaigns',
+      'comments',
+      'home',
+      'lists',
+      'notifications',
+      'planner',
+      'search',
+      'sharing',
+      'tasks',
+    ] as const
+  ).map((f) => [`feature:${f}`, 'feature:items'] as const),
   ['feature:home', 'feature:lists'],
   // A campaign's Share control and member avatars (issue 30).
   ['feature:campaigns', 'feature:sharing'],
+  // An item's timeline (comments and history) on the task and campaign pages (issue 31).
+  ['feature:tasks', 'feature:comments'],
+  ['feature:campaigns', 'feature:comments'],
   // Home's Today card (the phone's way to Today and Upcoming, ARCHITECTURE §5).
   ['feature:home', 'feature:planner'],
   ['feature:login', 'feature:onboarding'],
@@ -99,6 +113,8 @@ const CLIENT_PACKAGES = [
   '@tanstack/react-query',
   'virtual:pwa-register',
   'workbox-window',
+  // Links in a comment's plain text (issue 31).
+  'linkifyjs',
 ];
 const DATA_PACKAGES = [...SHARED_PACKAGES, 'dexie', 'dexie-react-hooks', 'react', 'zustand'];
 /** What never runs in a browser: the server's own packages. */
