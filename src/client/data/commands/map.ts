@@ -32,6 +32,7 @@ export const NAMESPACES = {
   search: () => import('./search').then((m) => m.commands),
   server: () => import('./server').then((m) => m.commands),
   sharing: () => import('./sharing').then((m) => m.commands),
+  comments: () => import('./comments').then((m) => m.commands),
 } as const;
 
 export type Namespace = keyof typeof NAMESPACES;
