@@ -145,14 +145,16 @@ test('a guest export imported again creates nothing new; after Clear Local Data 
   for (const title of titles) await expect(app.row(title)).toHaveCount(1);
 });
 
-test('importing a Todoist CSV makes a campaign named after the file with its tasks and todos', async ({
+test("importing a Todoist CSV makes a campaign named after the file, a section's tasks its todos, and 'every day' a daily task", async ({
   page,
 }) => {
   const app = await Trees.guest(page);
   const campaign = uniqueTitle('Move house');
-  // As Todoist exports a project: a BOM, CRLF, sections, INDENT levels, a note and quoted commas.
+  // As Todoist exports a project: a BOM, CRLF, sections, INDENT levels, a note, quoted commas and a
+  // repeating DATE in words.
   const csv = [
     '\uFEFFTYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT',
+    'task,Water the plants,,3,1,Sam (123),,every day,en,Europe/London,,',
     'section,Kitchen,,,,,,,,,,',
     'task,"Buy plates, bowls",Cheap ones,4,1,Sam (123),,2030-05-01,en,Europe/London,,',
     'task,Blue ones,,4,2,Sam (123),,,en,Europe/London,,',
@@ -170,16 +172,16 @@ test('importing a Todoist CSV makes a campaign named after the file with its tas
     .getByTestId('import-file')
     .setInputFiles({ name: `${campaign}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await expect(data.getByTestId('import-summary')).toHaveText(
-    `“${campaign}.csv” will create 1 campaign, 4 tasks and 2 todos.`,
+    `“${campaign}.csv” will create 1 campaign, 3 tasks and 4 todos.`,
   );
-  await data.getByRole('button', { name: 'Import 7 items' }).click();
-  await expect(data.getByTestId('import-result')).toHaveText('Imported: 7 new items.');
+  await data.getByRole('button', { name: 'Import 8 items' }).click();
+  await expect(data.getByTestId('import-result')).toHaveText('Imported: 8 new items.');
 
   await app.goto('/');
   await app.open(campaign);
-  for (const task of ['Kitchen', 'Buy plates, bowls', 'Garden', 'Mow the lawn'])
-    await expect(app.row(task)).toBeVisible();
-  await app.open('Buy plates, bowls');
-  await expect(app.main.getByText('Cheap ones')).toBeVisible();
-  for (const todo of ['Blue ones', 'Glasses']) await expect(app.row(todo)).toBeVisible();
+  for (const task of ['Water the plants', 'Kitchen', 'Garden']) await expect(app.row(task)).toBeVisible();
+  // 'every day' is a daily task, due from today.
+  await expect(app.row('Water the plants').locator('[data-repeat]')).toHaveText(/Every day/);
+  await app.open('Kitchen');
+  for (const todo of ['Buy plates, bowls', 'Blue ones', 'Glasses']) await expect(app.row(todo)).toBeVisible();
 });
