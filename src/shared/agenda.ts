@@ -73,12 +73,19 @@ export function nextWeek(today: string): string {
 const priorityOf = (item: AgendaItem) => item.priority ?? 4;
 
 /** Same day: the most urgent first (p1), then the one made first, then by id (a stable order). */
-function byPriority(a: AgendaItem, b: AgendaItem): number {
+export function compareWithinDay(a: AgendaItem, b: AgendaItem): number {
   return (
     priorityOf(a) - priorityOf(b) ||
     (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0) ||
     a.id - b.id
   );
+}
+
+/** Upcoming's overdue group: the longest overdue first, then as within a day. */
+export function compareUpcomingOverdue(a: AgendaItem, b: AgendaItem): number {
+  const da = dueDay(a) ?? '';
+  const db = dueDay(b) ?? '';
+  return (da < db ? -1 : da > db ? 1 : 0) || compareWithinDay(a, b);
 }
 
 /**
@@ -92,7 +99,10 @@ export function compareToday(today: string): (a: AgendaItem, b: AgendaItem) => n
     const lateA = da < today ? 0 : 1;
     const lateB = db < today ? 0 : 1;
     return (
-      lateA - lateB || priorityOf(a) - priorityOf(b) || (da < db ? -1 : da > db ? 1 : 0) || byPriority(a, b)
+      lateA - lateB ||
+      priorityOf(a) - priorityOf(b) ||
+      (da < db ? -1 : da > db ? 1 : 0) ||
+      compareWithinDay(a, b)
     );
   };
 }
@@ -152,15 +162,11 @@ export function upcomingBuckets<T extends AgendaItem>(
     if (due < today) overdue.push(item);
     else byDay.get(due)?.push(item);
   }
-  overdue.sort((a, b) => {
-    const da = dueDay(a)!;
-    const db = dueDay(b)!;
-    return (da < db ? -1 : da > db ? 1 : 0) || byPriority(a, b);
-  });
+  overdue.sort(compareUpcomingOverdue);
   const buckets: DayBucket<T>[] = days.map((day) => ({
     key: day,
     day,
-    items: byDay.get(day)!.sort(byPriority),
+    items: byDay.get(day)!.sort(compareWithinDay),
   }));
   return overdue.length > 0 ? [{ key: 'overdue', day: null, items: overdue }, ...buckets] : buckets;
 }

@@ -271,9 +271,11 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     inside: (id: number) => queries.insideOf(db, viewer(), id),
     itemById: (id: number) => queries.itemById(db, viewer(), id),
     pendingCount: () => queries.pendingCount(db),
-    todayItems: (today: string) => agenda.todayItems(db, viewer(), today),
+    todayPage: (today: string, limits: { overdue: number; today: number }) =>
+      agenda.todayPage(db, viewer(), today, limits),
     todayCounts: (today: string) => agenda.todayCounts(db, viewer(), today),
-    upcomingItems: (today: string, days: number) => agenda.upcomingItems(db, viewer(), today, days),
+    upcomingPage: (today: string, days: number, limit: number, limits?: Readonly<Record<string, number>>) =>
+      agenda.upcomingPage(db, viewer(), today, days, limit, limits),
     labelItems: (label: string) => labelQueries.labelItems(db, viewer(), label),
     conflicts: () => engine.listConflicts(),
   };

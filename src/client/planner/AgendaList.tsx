@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { daysOverdue, dueDay, overdueText } from '../../shared/agenda';
 import { ShowMore } from '../components/ui/PageParts';
 import { useParentTitles, useRowProgress } from '../data/store/live';
@@ -7,9 +6,6 @@ import { useReschedule } from './mutations';
 import type { LocalItem } from './queries';
 import { RescheduleMenu } from './RescheduleMenu';
 
-/** Rows shown at first, and how many more each 'Show more' adds, unless a screen says otherwise. */
-const PAGE = 30;
-
 /**
  * A day's items as the lists' own rows (complete, rename, assign, delete, the actions menu), each
  * with how late it is and a Reschedule menu. Every control is in the tab order: these lists are short,
@@ -17,18 +13,21 @@ const PAGE = 30;
  */
 export function AgendaList({
   items,
+  total,
+  onMore,
   label,
   today,
-  page = PAGE,
 }: {
+  /** The rows read so far (the screen reads a page at a time, data/store/agendaQueries.ts). */
   items: readonly LocalItem[];
+  /** How many the group holds: 'Show more' shows while fewer are read. */
+  total: number;
+  /** Reads the next page. */
+  onMore: () => void;
   label: string;
   today: string;
-  /** Rows shown at first and added by each 'Show more' (Upcoming's fourteen days show a few each). */
-  page?: number;
 }) {
-  const [shown, setShown] = useState(page);
-  const visible = items.length > shown ? items.slice(0, shown) : items;
+  const visible = items;
   const reschedule = useReschedule(today);
   const parentTitles = useParentTitles(visible);
   const progress = useRowProgress(visible);
@@ -63,12 +62,7 @@ export function AgendaList({
           );
         })}
       </ul>
-      <ShowMore
-        more={items.length > shown}
-        onMore={() => setShown((n) => n + page)}
-        shown={visible.length}
-        total={items.length}
-      />
+      <ShowMore more={total > items.length} onMore={onMore} shown={items.length} total={total} />
     </div>
   );
 }

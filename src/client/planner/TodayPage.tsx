@@ -1,13 +1,24 @@
 import { CalendarCheck2, ChevronRight } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { dayHeading, dayLabel, dueDay, todayCounts } from '../../shared/agenda';
+import { dayHeading, dayLabel, dueDay } from '../../shared/agenda';
 import { cn, focusRing } from '../components/ui/cn';
 import { EmptyState } from '../components/ui/EmptyState';
 import { ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
 import { AgendaList } from './AgendaList';
 import { AgendaSection } from './AgendaSection';
-import { type LocalItem, useToday, useTodayItems, useUpcoming } from './queries';
+import {
+  type LocalItem,
+  type TodayLimits,
+  type UpcomingGroup,
+  useToday,
+  useTodayPage,
+  useUpcoming,
+} from './queries';
 import { countsText } from './TodayCard';
+
+/** Rows each group shows at first, and how many more each 'Show more' reads. */
+const PAGE = 30;
 
 /**
  * /today: my open items overdue or due today, from the device (offline and as a guest too), overdue
@@ -15,33 +26,46 @@ import { countsText } from './TodayCard';
  */
 export default function TodayPage() {
   const today = useToday();
-  const items = useTodayItems(today);
-  const overdue = items?.filter((i) => (dueDay(i) ?? today) < today) ?? [];
-  const dueToday = items?.filter((i) => dueDay(i) === today) ?? [];
+  const [limits, setLimits] = useState<TodayLimits>({ overdue: PAGE, today: PAGE });
+  const page = useTodayPage(today, limits);
+  const more = (group: keyof TodayLimits) => () => setLimits((l) => ({ ...l, [group]: l[group] + PAGE }));
+  const empty = page !== undefined && page.overdue.count === 0 && page.today.count === 0;
   return (
     <PageColumn>
       <PageHeader
         title="Today"
         subtitle={
-          items === undefined || items.length === 0
+          page === undefined || empty
             ? dayLabel(today)
-            : `${dayLabel(today)} · ${countsText(todayCounts(items, today))}`
+            : `${dayLabel(today)} · ${countsText({ overdue: page.overdue.count, today: page.today.count })}`
         }
       />
-      {items === undefined ? (
+      {page === undefined ? (
         <ListLoading label="Loading today's items..." rows={4} />
-      ) : items.length === 0 ? (
+      ) : empty ? (
         <NothingToday today={today} />
       ) : (
         <div className="flex flex-col gap-6">
-          {overdue.length > 0 ? (
-            <AgendaSection id="overdue" heading="Overdue" tone="late" count={overdue.length}>
-              <AgendaList items={overdue} label="Overdue" today={today} />
+          {page.overdue.count > 0 ? (
+            <AgendaSection id="overdue" heading="Overdue" tone="late" count={page.overdue.count}>
+              <AgendaList
+                items={page.overdue.items}
+                total={page.overdue.count}
+                onMore={more('overdue')}
+                label="Overdue"
+                today={today}
+              />
             </AgendaSection>
           ) : null}
-          <AgendaSection id="today" heading="Today" sub={dayLabel(today)} count={dueToday.length}>
-            {dueToday.length > 0 ? (
-              <AgendaList items={dueToday} label="Due today" today={today} />
+          <AgendaSection id="today" heading="Today" sub={dayLabel(today)} count={page.today.count}>
+            {page.today.count > 0 ? (
+              <AgendaList
+                items={page.today.items}
+                total={page.today.count}
+                onMore={more('today')}
+                label="Due today"
+                today={today}
+              />
             ) : (
               <p className="px-1 text-sm text-zinc-600 dark:text-zinc-400">
                 Nothing else is due today. Clear the overdue ones, or move them to another day.
@@ -55,14 +79,15 @@ export default function TodayPage() {
 }
 
 /** The first item due after today (within Upcoming's days), for the empty state. */
-function nextDue(buckets: ReturnType<typeof useUpcoming>, today: string): LocalItem | null {
+function nextDue(buckets: readonly UpcomingGroup[] | undefined, today: string): LocalItem | null {
   for (const b of buckets ?? [])
     if (b.day !== null && b.day > today && b.items.length > 0) return b.items[0]!;
   return null;
 }
 
 function NothingToday({ today }: { today: string }) {
-  const next = nextDue(useUpcoming(today), today);
+  // One row a day is enough to name the next one.
+  const next = nextDue(useUpcoming(today, 1), today);
   const nextDay = next ? dueDay(next) : null;
   return (
     <EmptyState

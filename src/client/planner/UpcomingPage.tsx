@@ -24,7 +24,10 @@ const DAY_PAGE = 8;
  */
 export default function UpcomingPage() {
   const today = useToday();
-  const buckets = useUpcoming(today);
+  // What 'Show more' has asked for, per group; the rest read DAY_PAGE rows.
+  const [limits, setLimits] = useState<Readonly<Record<string, number>>>({});
+  const buckets = useUpcoming(today, DAY_PAGE, limits);
+  const more = (key: string) => () => setLimits((l) => ({ ...l, [key]: (l[key] ?? DAY_PAGE) + DAY_PAGE }));
   return (
     <PageColumn>
       <PageHeader title="Upcoming" subtitle="The next 14 days, and anything overdue" />
@@ -35,8 +38,14 @@ export default function UpcomingPage() {
           {buckets.map((b) => {
             if (b.day === null) {
               return (
-                <AgendaSection key={b.key} id="overdue" heading="Overdue" tone="late" count={b.items.length}>
-                  <AgendaList items={b.items} label="Overdue" today={today} page={DAY_PAGE} />
+                <AgendaSection key={b.key} id="overdue" heading="Overdue" tone="late" count={b.count}>
+                  <AgendaList
+                    items={b.items}
+                    total={b.count}
+                    onMore={more(b.key)}
+                    label="Overdue"
+                    today={today}
+                  />
                 </AgendaSection>
               );
             }
@@ -49,6 +58,8 @@ export default function UpcomingPage() {
                 heading={heading}
                 sub={named ? dayLabel(b.day) : undefined}
                 items={b.items}
+                total={b.count}
+                onMore={more(b.key)}
                 today={today}
               />
             );
@@ -64,12 +75,16 @@ function DayGroup({
   heading,
   sub,
   items,
+  total,
+  onMore,
   today,
 }: {
   day: string;
   heading: string;
   sub: string | undefined;
   items: Parameters<typeof AgendaList>[0]['items'];
+  total: number;
+  onMore: () => void;
   today: string;
 }) {
   const [adding, setAdding] = useState(false);
@@ -83,8 +98,8 @@ function DayGroup({
       id={day}
       heading={heading}
       sub={sub}
-      count={items.length}
-      empty={items.length === 0 && !adding ? 'Nothing planned' : undefined}
+      count={total}
+      empty={total === 0 && !adding ? 'Nothing planned' : undefined}
       action={
         adding ? null : (
           <Button
@@ -102,12 +117,13 @@ function DayGroup({
       }
     >
       {adding ? <AddToDay day={day} heading={heading} onDone={close} /> : null}
-      {items.length > 0 ? (
+      {total > 0 ? (
         <AgendaList
           items={items}
+          total={total}
+          onMore={onMore}
           label={sub ? `${heading}, ${sub}` : heading}
           today={today}
-          page={DAY_PAGE}
         />
       ) : null}
     </AgendaSection>

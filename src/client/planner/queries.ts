@@ -1,17 +1,25 @@
 /** Today and Upcoming, live from the device through the one door (data/store/agendaQueries.ts). */
 import { useEffect, useState } from 'react';
-import { type DayBucket, dayKey, UPCOMING_DAYS } from '../../shared/agenda';
+import { dayKey, UPCOMING_DAYS } from '../../shared/agenda';
+import type { TodayPage, UpcomingGroup } from '../data/store/agendaQueries';
 import { type LiveQuery, type LocalItem, useLive, useShown } from '../data/store/live';
 
-export type { DayBucket, LocalItem };
+export type { LocalItem, TodayPage, UpcomingGroup };
 
-const todayQuery: LiveQuery<string, LocalItem[]> = (reads, today) => reads.todayItems(today);
+/** How many rows each of Today's groups shows: the first page, then more at each 'Show more'. */
+export interface TodayLimits {
+  overdue: number;
+  today: number;
+}
+
+const todayQuery: LiveQuery<{ today: string; limits: TodayLimits }, TodayPage> = (reads, { today, limits }) =>
+  reads.todayPage(today, limits);
 const countsQuery: LiveQuery<string, { overdue: number; today: number }> = (reads, today) =>
   reads.todayCounts(today);
-const upcomingQuery: LiveQuery<{ today: string; days: number }, DayBucket<LocalItem>[]> = (
-  reads,
-  { today, days },
-) => reads.upcomingItems(today, days);
+const upcomingQuery: LiveQuery<
+  { today: string; days: number; limit: number; limits: Readonly<Record<string, number>> },
+  UpcomingGroup[]
+> = (reads, { today, days, limit, limits }) => reads.upcomingPage(today, days, limit, limits);
 
 /**
  * Today on this device (YYYY-MM-DD), moving on at local midnight and when the page comes back into
@@ -34,9 +42,12 @@ export function useToday(): string {
   return today;
 }
 
-/** Today: my open items overdue or due today, overdue first, then by priority, then by due date. */
-export function useTodayItems(today: string): LocalItem[] | undefined {
-  return useShown(useLive(todayQuery, today));
+/**
+ * Today: the first rows of my open items overdue and due today (overdue first, then by priority, then
+ * by due date), as many of each as `limits` asks, with each group's count.
+ */
+export function useTodayPage(today: string, limits: TodayLimits): TodayPage | undefined {
+  return useShown(useLive(todayQuery, { today, limits }));
 }
 
 /** Home's Today card: how many of my open items are overdue and how many due today. */
@@ -44,7 +55,17 @@ export function useTodayCounts(today: string): { overdue: number; today: number 
   return useLive(countsQuery, today);
 }
 
-/** Upcoming: overdue (when any), then each of the next 14 days with its items. */
-export function useUpcoming(today: string, days = UPCOMING_DAYS): DayBucket<LocalItem>[] | undefined {
-  return useShown(useLive(upcomingQuery, { today, days }));
+/**
+ * Upcoming: overdue (when any), then each of the next 14 days, each group's first `limit` rows (or
+ * `limits[key]`, once 'Show more' asked for more) with its count.
+ */
+export function useUpcoming(
+  today: string,
+  limit: number,
+  limits: Readonly<Record<string, number>> = NO_LIMITS,
+  days = UPCOMING_DAYS,
+): UpcomingGroup[] | undefined {
+  return useShown(useLive(upcomingQuery, { today, days, limit, limits }));
 }
+
+const NO_LIMITS: Readonly<Record<string, number>> = {};

@@ -1,10 +1,11 @@
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
-import { addDays, UPCOMING_DAYS } from '../../../shared/agenda';
-import { todayCounts, todayItems, upcomingItems } from './agendaQueries';
-import { DUE_INDEX, OutpostDb } from './db';
+import { addDays, todayList, UPCOMING_DAYS, upcomingBuckets } from '../../../shared/agenda';
+import { todayCounts, todayItems, todayPage, upcomingItems, upcomingPage } from './agendaQueries';
+import { AGENDA_INDEX, OutpostDb } from './db';
 import type { LocalItem, Viewer } from './types';
 
 let dbs = 0;
@@ -48,11 +49,14 @@ describe('Today and Upcoming on the device', () => {
     expect(ids(await todayItems(db, GUEST, TODAY))).toEqual([25]);
   });
 
-  it('reads the due-day index: completing, deleting or re-dating an item moves it in or out', async () => {
+  it('reads the agenda index: completing, deleting or re-dating an item moves it in or out', async () => {
     const db = freshDb();
     await db.items.bulkPut([due(1, -1), due(2, 0), due(3, 4)]);
     expect(
-      await db.items.where(DUE_INDEX).between(['a', Dexie.minKey], ['a', TODAY], true, true).primaryKeys(),
+      await db.items
+        .where(AGENDA_INDEX.mine)
+        .between(['a', 1, 4, Dexie.minKey, Dexie.minKey], ['a', 1, 4, TODAY, Dexie.maxKey], true, true)
+        .primaryKeys(),
     ).toEqual([1, 2]);
     await db.items.update(1, { status: 'completed', completed_at: '2026-11-25T08:00:00.000Z' });
     await db.items.update(2, { _deleted: 1 });
@@ -60,6 +64,7 @@ describe('Today and Upcoming on the device', () => {
     expect(ids(await todayItems(db, ME, TODAY))).toEqual([3]);
     const stored = await db.items.bulkGet([1, 2, 3]);
     expect(stored.map((r) => r?._due)).toEqual([undefined, undefined, TODAY]);
+    expect(stored.map((r) => r?._pri)).toEqual([undefined, undefined, 4]);
     // Reopened, it is back.
     await db.items.update(1, { status: 'pending', completed_at: null });
     expect(ids(await todayItems(db, ME, TODAY))).toEqual([1, 3]);
@@ -84,6 +89,59 @@ describe('Today and Upcoming on the device', () => {
     expect(buckets.map((b) => ids(b.items)).filter((b) => b.length > 0)).toEqual([[1], [2], [4, 3], [5]]);
   });
 
+  it("reads a page of each group and counts the rest: the first rows are the whole list's first rows", async () => {
+    const day = fc.integer({ min: -20, max: 15 });
+    const row = fc.record({
+      offset: day,
+      priority: fc.constantFrom(1, 2, 3, 4, undefined),
+      minute: fc.integer({ min: 0, max: 5 }),
+      owner: fc.constantFrom('mine', 'assigned', 'other'),
+      status: fc.constantFrom('pending', 'in_progress', 'completed'),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(row, { maxLength: 30 }),
+        fc.integer({ min: 0, max: 12 }),
+        async (rows, limit) => {
+          const db = freshDb();
+          const stored = rows.map((r, i) =>
+            due(i + 1, r.offset, {
+              ...(r.priority === undefined ? {} : { priority: r.priority }),
+              // Equal creation times: the id breaks the tie, as in the whole list's order.
+              created_at: `2026-11-01T00:0${r.minute}:00.000Z`,
+              status: r.status as LocalItem['status'],
+              ...(r.owner === 'assigned' ? { user_id: 9, assigned_to: 1 } : {}),
+              ...(r.owner === 'other' ? { user_id: 9, assigned_to: 8 } : {}),
+            }),
+          );
+          await db.items.bulkPut(stored);
+          // The oracle: the shared rules over every open row of the viewer's, in memory.
+          const viewers = stored.filter(
+            (i) => i.status !== 'completed' && (i.user_id === 1 || i.assigned_to === 1),
+          );
+          const whole = todayList(viewers, TODAY);
+          const page = await todayPage(db, ME, TODAY, { overdue: limit, today: limit });
+          const overdue = whole.filter((i) => (i.due_date ?? '') < TODAY);
+          const dueToday = whole.filter((i) => i.due_date === TODAY);
+          expect(ids(page.overdue.items)).toEqual(ids(overdue.slice(0, limit)));
+          expect(ids(page.today.items)).toEqual(ids(dueToday.slice(0, limit)));
+          expect([page.overdue.count, page.today.count]).toEqual([overdue.length, dueToday.length]);
+          expect(await todayCounts(db, ME, TODAY)).toEqual({
+            overdue: overdue.length,
+            today: dueToday.length,
+          });
+          const all = upcomingBuckets(viewers, TODAY, UPCOMING_DAYS);
+          const paged = await upcomingPage(db, ME, TODAY, UPCOMING_DAYS, limit);
+          expect(paged.map((g) => [g.key, g.count, ids(g.items)])).toEqual(
+            all.map((g) => [g.key, g.items.length, ids(g.items.slice(0, limit))]),
+          );
+          db.close();
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
   it('gives the rows stored before the index their due day when the database opens', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie('agenda-upgrade', { indexedDB, IDBKeyRange });
@@ -93,5 +151,6 @@ describe('Today and Upcoming on the device', () => {
     const db = freshDb(indexedDB, 'agenda-upgrade');
     expect(ids(await todayItems(db, ME, TODAY))).toEqual([1, 2]);
     expect((await db.items.get(1))?._due).toBe(addDays(TODAY, -2));
+    expect((await db.items.get(1))?._pri).toBe(4);
   });
 });

@@ -8,7 +8,7 @@ import { recomputeTopFlags } from './topFlags';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 10;
+export const DB_VERSION = 11;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -80,7 +80,24 @@ const STORES_V9 = { ...STORES_V8, items: `${STORES_V8.items}, ${DUE_INDEX}` };
  */
 export const TOP_ORDER_INDEX = '[_top+user_id+sort_key]';
 
-const STORES = { ...STORES_V9, items: `${STORES_V9.items}, ${TOP_ORDER_INDEX}` };
+const STORES_V10 = { ...STORES_V9, items: `${STORES_V9.items}, ${TOP_ORDER_INDEX}` };
+
+/**
+ * Version 11 (issue 32's budgets): Today and Upcoming read the agenda indexes instead of the due-day
+ * index, which goes. Each holds a viewer's open dated items (listKeys.ts `_pri`, `_due`) by owner,
+ * priority, due day and created_at: created by them, or assigned to them by someone else (`_asg`),
+ * two disjoint ranges, as the list screens' indexes are. A screen reads its first rows and counts
+ * the rest (agendaQueries.ts), so 100,000 items cost what the rows on screen cost.
+ */
+export const AGENDA_INDEX = {
+  mine: '[_scope+user_id+_pri+_due+created_at]',
+  assigned: '[_scope+_asg+_pri+_due+created_at]',
+} as const;
+
+const STORES = {
+  ...STORES_V10,
+  items: `${STORES_V10.items.replace(`, ${DUE_INDEX}`, '')}, ${Object.values(AGENDA_INDEX).join(', ')}`,
+};
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -194,7 +211,11 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V9)
       .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Version 10 only adds the top-level order index.
-    this.version(DB_VERSION).stores(STORES);
+    this.version(10).stores(STORES_V10);
+    // Version 11 trades the due-day index for the agenda indexes and gives open dated items `_pri`.
+    this.version(DB_VERSION)
+      .stores(STORES)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

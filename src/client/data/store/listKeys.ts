@@ -1,5 +1,6 @@
 import type { DBCoreMutateRequest, DBCoreTable, Table } from 'dexie';
 import type { ItemStatus } from '../../../shared/item';
+import { DEFAULT_PRIORITY } from '../../../shared/planning';
 import { LIST_KEYS, type ListOrder, updatedKey } from '../../../shared/sort';
 import type { LocalItem } from './types';
 
@@ -18,6 +19,9 @@ import type { LocalItem } from './types';
  * - `_due`: the due day (YYYY-MM-DD) of an open item (not completed, not marked deleted), absent
  *   otherwise: Today and Upcoming read `[_scope+_due]` up to their last day, and a completed item,
  *   however old, is never on the way.
+ * - `_pri`: the priority (1–4, 4 when unset) of a row that has `_due`, absent otherwise: the agenda
+ *   indexes (db.ts AGENDA_INDEX) lead with the owner and priority, so Today and Upcoming read only the
+ *   rows their first page shows, in their order, and count the rest without reading them.
  *
  * They depend on the row alone (and `_top`), so they are computed on the final value of every put to
  * `items` (the store's side effects, sideEffects.ts, call withListKeys): no write path has to remember them.
@@ -30,6 +34,7 @@ export interface ListKeys {
   _uk: string;
   _asg?: number;
   _due?: string;
+  _pri?: number;
 }
 
 type KeyedRow = Pick<
@@ -43,6 +48,7 @@ type KeyedRow = Pick<
   | 'user_id'
   | 'assigned_to'
   | 'due_date'
+  | 'priority'
 > &
   Partial<ListKeys>;
 
@@ -66,8 +72,10 @@ export function listKeysOf(row: KeyedRow): ListKeys {
     _uk: updatedKey(row as LocalItem),
   };
   if (typeof row.assigned_to === 'number' && row.assigned_to !== row.user_id) keys._asg = row.assigned_to;
-  if (row.due_date && row.status !== 'completed' && keys._scope !== 'x')
+  if (row.due_date && row.status !== 'completed' && keys._scope !== 'x') {
     keys._due = row.due_date.slice(0, 10);
+    keys._pri = row.priority ?? DEFAULT_PRIORITY;
+  }
   return keys;
 }
 
@@ -77,7 +85,8 @@ function hasKeys(row: KeyedRow, keys: ListKeys): boolean {
     row._sk === keys._sk &&
     row._uk === keys._uk &&
     row._asg === keys._asg &&
-    row._due === keys._due
+    row._due === keys._due &&
+    row._pri === keys._pri
   );
 }
 
@@ -88,6 +97,7 @@ export function withKeys<T extends KeyedRow>(row: T): T {
   const out = { ...row, ...keys };
   if (keys._asg === undefined) delete out._asg;
   if (keys._due === undefined) delete out._due;
+  if (keys._pri === undefined) delete out._pri;
   return out;
 }
 

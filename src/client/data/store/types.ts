@@ -37,6 +37,7 @@ export interface LocalItem extends Item {
   _uk?: string;
   _asg?: number;
   _due?: string;
+  _pri?: number;
 }
 
 export { QUEUE_METHODS } from '../../../shared/protocol';
