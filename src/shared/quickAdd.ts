@@ -153,9 +153,9 @@ const REPEATS: { pattern: RegExp; read: (m: RegExpExecArray) => RepeatRead | nul
   { pattern: /^(?:weekly|every\s+week)\b(?!\s+on)/i, read: () => ({ rule: rule('WEEKLY') }) },
   { pattern: /^every\s+quarter\b/i, read: () => ({ rule: rule('MONTHLY', { interval: 3 }) }) },
   {
-    // every month on the 15th, every 2 months on the last day, every 15th, every last day
+    // every month on the 15th, monthly on the 6th, every 2 months on the last day, every 15th, every last day
     pattern: new RegExp(
-      `^every\\s+(?:(?:${INTERVAL}\\s+)?months?\\s+on\\s+)?(?:${MONTH_DAY})(?!\\s+${WEEKDAY})\\b`,
+      `^(?:every\\s+(?:(?:${INTERVAL}\\s+)?months?\\s+on\\s+)?|monthly\\s+on\\s+)(?:${MONTH_DAY})(?!\\s+(?:of\\s+)?(?:${WEEKDAY}|${MONTH_NAME})\\b)\\b`,
       'i',
     ),
     read: (m) => {
@@ -225,8 +225,8 @@ const REPEATS: { pattern: RegExp; read: (m: RegExpExecArray) => RepeatRead | nul
     },
   },
   {
-    // every monday, every mon, wed and fri, every week on tue
-    pattern: new RegExp(`^every\\s+(?:week\\s+on\\s+)?(${DAY_LIST})\\b`, 'i'),
+    // every monday, every mon, wed and fri, every week on tue, weekly on tue
+    pattern: new RegExp(`^(?:every\\s+(?:week\\s+on\\s+)?|weekly\\s+on\\s+)(${DAY_LIST})\\b`, 'i'),
     read: (m) => ({ rule: rule('WEEKLY', { byDay: weekdaysIn(m[1]!).map((day) => ({ day, n: null })) }) }),
   },
 ];

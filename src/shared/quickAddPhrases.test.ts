@@ -185,6 +185,7 @@ const WEDNESDAY: Moment = {
     ['Water plants weekly', every('Water plants', 'FREQ=WEEKLY', '2026-11-25')],
     ['Water plants every week', every('Water plants', 'FREQ=WEEKLY', '2026-11-25')],
     ['Water plants every week on tue', every('Water plants', 'FREQ=WEEKLY;BYDAY=TU', '2026-12-01')],
+    ['Water plants weekly on tue and fri', every('Water plants', 'FREQ=WEEKLY;BYDAY=TU,FR', '2026-11-27')],
     ['Gym every monday', every('Gym', 'FREQ=WEEKLY;BYDAY=MO', '2026-11-30')],
     ['Gym every mon 9am', every('Gym', 'FREQ=WEEKLY;BYDAY=MO', '2026-11-30', '2026-11-30T14:00:00.000Z')],
     ['Gym every wednesday', every('Gym', 'FREQ=WEEKLY;BYDAY=WE', '2026-11-25')],
@@ -229,6 +230,7 @@ const WEDNESDAY: Moment = {
     ['Pay bills every month on the 1st', every('Pay bills', 'FREQ=MONTHLY;BYMONTHDAY=1', '2026-12-01')],
     ['Pay bills every month on the 25th', every('Pay bills', 'FREQ=MONTHLY;BYMONTHDAY=25', '2026-11-25')],
     ['Pay bills every month on the 31st', every('Pay bills', 'FREQ=MONTHLY;BYMONTHDAY=31', '2026-12-31')],
+    ['Pay bills monthly on the 6th', every('Pay bills', 'FREQ=MONTHLY;BYMONTHDAY=6', '2026-12-06')],
     ['Pay bills every 15th', every('Pay bills', 'FREQ=MONTHLY;BYMONTHDAY=15', '2026-12-15')],
     ['Pay bills every 3rd', every('Pay bills', 'FREQ=MONTHLY;BYMONTHDAY=3', '2026-12-03')],
     [
