@@ -62,6 +62,8 @@ export interface RowItem {
   _syncStatus?: string;
   /** The caller's role in the shared campaign the item lies in (null or absent: not shared). */
   my_role?: Role | null;
+  /** A campaign's members, its owner included (more than one: shared). */
+  members_count?: number | null;
 }
 
 export interface ItemRowProps {
@@ -158,6 +160,7 @@ export const ItemRow = memo(function ItemRow({
   const href = itemHref(item);
   // A viewer's row is read-only (§5 'Roles'): no status, title, assign, delete or menu.
   const readOnly = item.my_role === 'viewer';
+  const shared = readOnly || item.my_role === 'editor' || (item.members_count ?? 0) > 1;
   const editable = !readOnly && !(item.type === 'todo' && item.status === 'completed');
   const parentName = parentTitle ?? item.parent?.title ?? null;
   const parentHref =
@@ -279,7 +282,7 @@ export const ItemRow = memo(function ItemRow({
             <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[item.type])} />
             {TYPE_LABEL[item.type]}
           </span>
-          {item.my_role ? (
+          {shared ? (
             <span className="inline-flex shrink-0 items-center gap-1" title="Shared campaign">
               <Users className="size-3" aria-hidden />
               <span className="sr-only">Shared</span>

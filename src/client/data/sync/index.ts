@@ -9,6 +9,7 @@ import {
 } from './context';
 import { moveGuestDataToAccount } from './guestUpgrade';
 import { BUSY, createSyncLock } from './locks';
+import { announceRejected } from './lostAccess';
 import { type SyncOutcome, syncToast } from './outcome';
 import { pull } from './pull';
 import { createPusher, type PushOutcome, type PushRun } from './push';
@@ -174,6 +175,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     } finally {
       status.getState().set({ syncing: false });
       await refreshStatus();
+      await announceRejected(db, deps.toast).catch(() => undefined);
       followUp();
     }
     result.outcome = decideOutcome(result, deps.isOnline());
@@ -212,6 +214,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       // the app has started); a send that failed or left the entry queued recounts everything.
       if (outcome.kind === 'done') await refreshProgress(db, status);
       else await refreshStatus();
+      if (outcome.kind === 'dropped') await announceRejected(db, deps.toast).catch(() => undefined);
     }
     followUp();
     return outcome;

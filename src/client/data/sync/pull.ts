@@ -8,6 +8,7 @@ import type { LocalItem } from '../store/types';
 import { deferCounts, expectChanges, knowRows, replacing } from '../store/writeFacts';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
+import { heldAsMember, keepRejected } from './lostAccess';
 import { rebaseLocal } from './rebase';
 import { rebaseEntries } from './syncQueue';
 import { swapTempId } from './tempIds';
@@ -77,6 +78,10 @@ export async function applyPulled(
         else if (local._deleted === 1) {
           deletes.add(local.id);
           await db.syncQueue.where('itemId').equals(local.id).delete();
+        } else if (heldAsMember(local)) {
+          // Q12: a member lost the campaign: its unsent changes are kept for export, not a conflict.
+          deletes.add(local.id);
+          await keepRejected(db, await db.syncQueue.where('itemId').equals(local.id).toArray());
         } else {
           puts.set(local.id, { ...local, _conflict: 'delete', _remote: null });
           conflicts++;

@@ -12,6 +12,7 @@ import type { QueueEntry } from '../store/types';
 import { handleStale, hasConflicts, remoteGone } from './conflicts';
 import { type SyncContext, TABLES } from './context';
 import { sendUpgradeBatch } from './guestUpgrade';
+import { isLostAccess, rejectLost } from './lostAccess';
 import {
   applyConfirmed,
   rebaseEntries,
@@ -133,6 +134,14 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
             entry = salvaged;
             continue;
           }
+        }
+        if (await isLostAccess(db, entry, error.status, error.data)) {
+          // Q12: refused because the caller lost the campaign: kept for export, told once after the run.
+          await db.transaction('rw', [...TABLES], async () => {
+            await rejectLost(db, entry, error.status);
+            if (error.status === 403) await settleAfterDrop(db, entry.itemId);
+          });
+          return { kind: 'dropped', error };
         }
         const decision = decidePush(error.status, isNetworkError(error), {
           kind: entry.kind,
