@@ -28,9 +28,11 @@ describe('route metadata', () => {
     expect(isTopLevel('/tasks/3')).toBe(false);
   });
 
-  it('lets only /login and /onboarding through before onboarding is done', () => {
+  it('lets only /login, /onboarding and an invite link through before onboarding is done', () => {
     expect(isOnboardingExempt('/login')).toBe(true);
     expect(isOnboardingExempt('/onboarding')).toBe(true);
+    expect(isOnboardingExempt('/invite/Q2hhbmdlIHRoZSB3b3JsZA')).toBe(true);
+    expect(titleFor('/invite/Q2hhbmdlIHRoZSB3b3JsZA')).toBe('Invite');
     expect(isOnboardingExempt('/')).toBe(false);
     expect(isOnboardingExempt('/campaigns')).toBe(false);
   });
