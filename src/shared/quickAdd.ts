@@ -360,7 +360,7 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
   const labels: Record<number, string> = {};
 
   let repeat: RecurrenceRule | null = null;
-  let repeatAt: Found | null = null;
+  let repeatAt: (Found & RepeatRead) | null = null;
   let time: { hour: number; minute: number } | null = null;
   for (const found of findRepeats(text)) {
     if (repeat) break;
@@ -471,7 +471,13 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
       reading.due_date = first;
     }
     reading.recurrence = formatRecurrence(repeat);
-    if (repeatAt) labels[repeatAt.start] = recurrenceSummary(reading.recurrence) ?? repeatAt.text;
+    if (repeatAt) {
+      // 'every morning' names its hour: the chip says it, as no date chip will.
+      const hour = repeatAt.time ? `, ${pad(repeatAt.time.hour)}:${pad(repeatAt.time.minute)}` : '';
+      // Its last day has a chip of its own ('Until Thu 31 Dec').
+      const summary = recurrenceSummary(formatRecurrence({ ...repeat, until: null }));
+      labels[repeatAt.start] = `${summary ?? repeatAt.text}${hour}`;
+    }
   }
   if (time && reading.due_date)
     reading.remind_at = instantAt(reading.due_date, time.hour, time.minute, timeZone);

@@ -507,6 +507,35 @@ describe('the quick-add phrase table', () => {
   }
 });
 
+describe('the chips of a rule read from words', () => {
+  it("say the rule, its hour when the words name one, and the rule's last day", () => {
+    const labels = (phrase: string) => readAt(WEDNESDAY, phrase).parts.map((p) => [p.kind, p.text, p.label]);
+    expect(labels('Stretch every morning')).toEqual([['repeat', 'every morning', 'Every day, 09:00']]);
+    expect(labels('Stretch every day until dec 31')).toEqual([
+      ['repeat', 'every day', 'Every day'],
+      ['repeat', 'until dec 31', 'Until Thu 31 Dec'],
+    ]);
+    expect(labels('Rent every month starting dec 1')).toEqual([
+      ['repeat', 'every month', 'Every month'],
+      ['date', 'starting dec 1', 'Tue 1 Dec'],
+    ]);
+  });
+
+  it('removing the repeat chip leaves its words, and its first and last days, in the title', () => {
+    const first = readAt(WEDNESDAY, 'Rent every month starting dec 1 until dec 31');
+    const again = readQuickAdd('Rent every month starting dec 1 until dec 31', {
+      now: new Date(WEDNESDAY.now),
+      timeZone: WEDNESDAY.timeZone,
+      dismissed: new Set([first.parts[0]!.key]),
+    });
+    expect(again).toMatchObject({
+      title: 'Rent every month starting dec 1 until dec 31',
+      due_date: null,
+      recurrence: null,
+    });
+  });
+});
+
 describe('a repeat read from words keeps its wall-clock time across daylight-saving changes (O5)', () => {
   it('New York, November: 09:00 EDT (13:00Z) becomes 09:00 EST (14:00Z)', () => {
     expect(series(NEW_YORK_AUTUMN, 'Standup every day at 9am', 4)).toEqual([
