@@ -164,6 +164,18 @@ describe('quick add reads what you mean', () => {
       '15th',
       'march',
       "Tomorrow's",
+      'starting',
+      'until',
+      'dec',
+      '1',
+      'month',
+      'last',
+      'at',
+      'noon',
+      'morning',
+      'weekly',
+      'in',
+      'april',
       '',
     );
     fc.assert(
@@ -171,6 +183,9 @@ describe('quick add reads what you mean', () => {
         const text = list.join(' ');
         const reading = read(text);
         for (const p of reading.parts) expect(text.slice(p.start, p.end)).toBe(p.text);
+        // Parts never share a word.
+        const spans = reading.parts.map((p) => [p.start, p.end]).sort((a, b) => a[0]! - b[0]!);
+        for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1]!);
         // The title is what is left: no part's words are in it twice, and it is trimmed.
         expect(reading.title).toBe(reading.title.trim());
         if (reading.recurrence) expect(reading.due_date).not.toBeNull();
