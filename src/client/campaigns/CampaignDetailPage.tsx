@@ -1,4 +1,5 @@
 import { Eye, ListPlus } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/ui/PageParts';
@@ -21,6 +22,9 @@ import { MemberAvatars } from '../sharing/MemberAvatars';
 import { roleOf } from '../sharing/queries';
 import { ShareButton } from '../sharing/ShareDialog';
 import { ActivityFeed } from './ActivityFeed';
+
+// The timeline (comments, history) loads after the page: TanStack Query, linkify and the picker with it.
+const Timeline = lazy(() => import('../comments/Timeline'));
 
 const TABS = ['contents', 'activity'] as const;
 const BACK = { to: '/campaigns', label: 'Campaigns' };
@@ -116,6 +120,9 @@ export default function CampaignDetailPage() {
           {tab === 'activity' ? <ActivityFeed campaignId={campaign.id} /> : null}
         </TabsContent>
       </Tabs>
+      <Suspense fallback={null}>
+        <Timeline item={campaign} ownerId={campaign.user_id} />
+      </Suspense>
     </PageColumn>
   );
 }

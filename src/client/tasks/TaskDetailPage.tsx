@@ -1,4 +1,5 @@
 import { CheckSquare } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/ui/PageParts';
 import {
@@ -19,6 +20,9 @@ import { QuickAddCard } from '../items/QuickAddCard';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
 
 const TASK_FACTS = ['due_date', 'remind_at', 'recurrence'] as const;
+
+// The timeline (comments, history) loads after the page: TanStack Query, linkify and the picker with it.
+const Timeline = lazy(() => import('../comments/Timeline'));
 
 export default function TaskDetailPage() {
   const id = Number(useParams().id);
@@ -83,6 +87,10 @@ export default function TaskDetailPage() {
           />
         )}
       </section>
+      <Suspense fallback={null}>
+        {/* The campaign's owner may delete any comment in it (§4). */}
+        <Timeline item={task} ownerId={parent?.type === 'campaign' ? parent.user_id : null} />
+      </Suspense>
     </PageColumn>
   );
 }

@@ -1,0 +1,64 @@
+import { tokenize } from 'linkifyjs';
+import { Fragment } from 'react';
+import { type BodyPart, bodyParts, type Comment } from '../../shared/comments';
+
+/** Links a comment may open: the web and mail. `javascript:`, `data:` and the rest stay text. */
+const SAFE_HREF = /^(https?:|mailto:)/i;
+
+function LinkedText({ text }: { text: string }) {
+  return (
+    <>
+      {tokenize(text).map((token) => {
+        const value = token.toString();
+        const key = token.startIndex();
+        const href = token.isLink ? token.toHref('https') : null;
+        if (href === null || !SAFE_HREF.test(href)) return <Fragment key={key}>{value}</Fragment>;
+        return (
+          <a
+            key={key}
+            href={href}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+            className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-200"
+          >
+            {value}
+          </a>
+        );
+      })}
+    </>
+  );
+}
+
+/** Each part with its offset in the body, a key that stays with the part while the text is the same. */
+function keyed(parts: BodyPart[]): { part: BodyPart; key: number }[] {
+  let offset = 0;
+  return parts.map((part) => {
+    const key = offset;
+    offset += part.kind === 'text' ? part.text.length : String(part.id).length + 3;
+    return { part, key };
+  });
+}
+
+/**
+ * A comment's body as a reader sees it: plain text with its line breaks, links made links, mentions
+ * shown by name. React renders every part as text, so markup in a body stays the characters typed.
+ */
+export function CommentBody({ comment }: { comment: Pick<Comment, 'body' | 'mentions'> }) {
+  return (
+    <p className="text-sm whitespace-pre-wrap text-zinc-800 [overflow-wrap:anywhere] dark:text-zinc-200">
+      {keyed(bodyParts(comment.body, comment.mentions)).map(({ part, key }) =>
+        part.kind === 'text' ? (
+          <LinkedText key={key} text={part.text} />
+        ) : (
+          <span
+            key={key}
+            data-mention={part.id}
+            className="rounded bg-indigo-50 px-0.5 font-medium text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+          >
+            @{part.name}
+          </span>
+        ),
+      )}
+    </p>
+  );
+}

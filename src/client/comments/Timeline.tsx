@@ -1,0 +1,376 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { formatDistanceToNow } from 'date-fns';
+import { Bell, BellOff, MessageSquare } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { activityDetails } from '../../shared/activity';
+import { bodyText, type Comment } from '../../shared/comments';
+import type { HistoryEntry } from '../../shared/history';
+import type { ItemType } from '../../shared/item';
+import { appQueryClient } from '../app/queryProvider';
+import { ConfirmDialog } from '../components/ui/AlertDialog';
+import { Avatar } from '../components/ui/Avatar';
+import { Button } from '../components/ui/Button';
+import { cn } from '../components/ui/cn';
+import { useViewer } from '../items/queries';
+import { CommentBody } from './CommentBody';
+import { Composer } from './Composer';
+import { type PendingComment, useCommentActions, usePendingComments } from './mutations';
+import { useComments, useHistory, useMuted, usePeople } from './queries';
+
+export interface TimelineItem {
+  id: number;
+  type: ItemType;
+  title: string;
+}
+
+function ago(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : formatDistanceToNow(date, { addSuffix: true });
+}
+
+const HEADLINES: Record<string, string> = {
+  created: 'created this',
+  updated: 'changed',
+  completed: 'completed this',
+  reopened: 'reopened this',
+  assigned: 'changed the assignee',
+  deleted: 'deleted this',
+  restored: 'restored this',
+};
+
+/** Fields a restore can set back, by the names history uses. */
+const RESTORABLE = new Set([
+  'title',
+  'description',
+  'status',
+  'due_date',
+  'end_date',
+  'remind_at',
+  'recurrence',
+  'priority',
+  'labels',
+  'assignee',
+  'parent',
+]);
+
+/** The entry's changes in words: 'Title: Draft → Final', 'Assignee: none → Sam'. */
+function changeLines(entry: HistoryEntry): string[] {
+  const lines: string[] = [];
+  for (const [field, { from, to }] of Object.entries(entry.changes)) {
+    if (field === 'status' && (entry.action === 'completed' || entry.action === 'reopened')) continue;
+    if (field === 'assignee') {
+      lines.push(`Assignee: ${from ?? 'none'} → ${to ?? 'none'}`);
+      continue;
+    }
+    lines.push(...activityDetails({ action: 'updated', metadata: { [field]: { old: from, new: to } } }));
+  }
+  return lines;
+}
+
+function HistoryRow({
+  entry,
+  canRestore,
+  onRestore,
+}: {
+  entry: HistoryEntry;
+  canRestore: boolean;
+  onRestore: () => void;
+}) {
+  const lines = changeLines(entry);
+  const restorable = canRestore && Object.keys(entry.changes).some((f) => RESTORABLE.has(f));
+  return (
+    <li className="flex gap-2 px-1 text-xs text-zinc-500 dark:text-zinc-400" data-history={entry.id}>
+      <span aria-hidden className="mt-1.5 size-1.5 shrink-0 rounded-full bg-zinc-300 dark:bg-zinc-600" />
+      <div className="min-w-0 flex-1">
+        <p>
+          <span className="font-medium text-zinc-700 dark:text-zinc-300">{entry.user.name}</span>{' '}
+          {HEADLINES[entry.action] ?? entry.action.replaceAll('_', ' ')}
+          {lines.length === 1 ? <> · {lines[0]}</> : null} ·{' '}
+          <time dateTime={entry.at} title={new Date(entry.at).toLocaleString()}>
+            {ago(entry.at)}
+          </time>
+          {restorable ? (
+            <>
+              {' · '}
+              <button
+                type="button"
+                onClick={onRestore}
+                className="font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
+                aria-label={`Restore: ${lines.join('; ') || HEADLINES[entry.action] || entry.action}`}
+              >
+                Restore
+              </button>
+            </>
+          ) : null}
+        </p>
+        {lines.length > 1 ? (
+          <ul className="mt-0.5 flex flex-col">
+            {lines.map((line) => (
+              <li key={line} className="[overflow-wrap:anywhere]">
+                {line}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+function CommentCard({
+  comment,
+  mine,
+  mayDelete,
+  people,
+  pending,
+  onEdit,
+  onDelete,
+}: {
+  comment: Comment;
+  mine: boolean;
+  mayDelete: boolean;
+  people: { id: number; name: string }[];
+  pending?: PendingComment['state'];
+  onEdit: (body: string) => Promise<boolean>;
+  onDelete: () => void;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <li
+      id={comment.id > 0 ? `comment-${comment.id}` : undefined}
+      tabIndex={-1}
+      className="scroll-mt-24 rounded-xl border border-zinc-200 bg-white p-3 outline-none target:ring-2 target:ring-indigo-500/60 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900"
+      data-comment={comment.uuid}
+    >
+      <div className="mb-1 flex items-center gap-2">
+        <Avatar name={comment.user.name} size="sm" />
+        <span className="text-sm font-medium text-zinc-900 dark:text-zinc-100">{comment.user.name}</span>
+        <span className="text-xs text-zinc-500 dark:text-zinc-400">
+          {pending ? (
+            <span className="font-medium text-amber-700 dark:text-amber-300">
+              {pending === 'pending' ? 'Pending sync' : 'Sending…'}
+            </span>
+          ) : (
+            <time dateTime={comment.created_at} title={new Date(comment.created_at).toLocaleString()}>
+              {ago(comment.created_at)}
+            </time>
+          )}
+          {comment.edited ? ' · edited' : null}
+        </span>
+        {!pending && (mine || mayDelete) && !editing ? (
+          <span className="ml-auto flex gap-1">
+            {mine ? (
+              <Button variant="ghost" size="sm" onClick={() => setEditing(true)} aria-label="Edit comment">
+                Edit
+              </Button>
+            ) : null}
+            <Button variant="ghost" size="sm" onClick={() => setConfirming(true)} aria-label="Delete comment">
+              Delete
+            </Button>
+          </span>
+        ) : null}
+      </div>
+      {editing ? (
+        <Composer
+          people={people}
+          label="Edit comment"
+          submitLabel="Save"
+          initial={bodyText(comment.body, comment.mentions)}
+          initialPicked={comment.mentions}
+          onCancel={() => setEditing(false)}
+          onSend={async (body) => {
+            if (await onEdit(body)) setEditing(false);
+          }}
+        />
+      ) : (
+        <CommentBody comment={comment} />
+      )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete this comment?"
+        description={
+          mine
+            ? 'It goes for everyone who sees this item.'
+            : `${comment.user.name}’s comment goes for everyone.`
+        }
+        confirmLabel="Delete"
+        tone="danger"
+        onConfirm={onDelete}
+      />
+    </li>
+  );
+}
+
+type Row =
+  | { kind: 'history'; at: string; key: string; entry: HistoryEntry }
+  | { kind: 'comment'; at: string; key: string; comment: Comment; pending?: PendingComment['state'] };
+
+function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number | null }) {
+  const viewer = useViewer();
+  const signedIn = !viewer.isGuest;
+  const live = signedIn && viewer.online;
+  const { query: commentsQuery, comments, total } = useComments(item.id, live);
+  const { query: historyQuery, entries } = useHistory(item.id, live);
+  const people = usePeople(item.id, live) ?? [];
+  const muted = useMuted(item.id, live);
+  const pending = usePendingComments(item.id);
+  const actions = useCommentActions(item.id);
+  const location = useLocation();
+
+  // Comments written while the connection was away go out again, with their uuids, when it returns.
+  useEffect(() => {
+    if (viewer.online) actions.retryPending();
+  }, [viewer.online, actions.retryPending]);
+
+  // A notification opens the item at its comment (#comment-{id}).
+  const loaded = commentsQuery.isSuccess;
+  useEffect(() => {
+    if (!loaded || !location.hash.startsWith('#comment-')) return;
+    const target = document.getElementById(location.hash.slice(1));
+    if (target) {
+      target.scrollIntoView({ block: 'center' });
+      target.focus({ preventScroll: true });
+    }
+  }, [loaded, location.hash]);
+
+  if (!signedIn) {
+    return (
+      <p className="text-sm text-zinc-500 dark:text-zinc-400">
+        Sign in to comment and to see who changed what.
+      </p>
+    );
+  }
+
+  const rows: Row[] = [
+    ...entries.map((entry): Row => ({ kind: 'history', at: entry.at, key: `h${entry.id}`, entry })),
+    ...comments.map(
+      (comment): Row => ({ kind: 'comment', at: comment.created_at, key: `c${comment.id}`, comment }),
+    ),
+  ].sort((a, b) => (a.at === b.at ? a.key.localeCompare(b.key) : a.at < b.at ? -1 : 1));
+  const stored = new Set(comments.map((c) => c.uuid));
+  for (const p of pending) {
+    if (stored.has(p.uuid)) continue;
+    rows.push({
+      kind: 'comment',
+      at: p.created_at,
+      key: `p${p.uuid}`,
+      pending: p.state,
+      comment: {
+        id: 0,
+        uuid: p.uuid,
+        item_id: item.id,
+        user: { id: viewer.user.id, name: viewer.user.name },
+        body: p.body,
+        mentions: p.mentions,
+        created_at: p.created_at,
+        updated_at: p.created_at,
+        edited: false,
+      },
+    });
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex items-center justify-between gap-2">
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">
+          {total === 1 ? '1 comment' : `${total} comments`}
+        </p>
+        {muted !== undefined ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-pressed={muted}
+            onClick={() => void actions.setMuted(!muted)}
+            title={muted ? 'You hear of mentions only' : 'Stop hearing of new comments and edits'}
+          >
+            {muted ? <BellOff className="size-4" aria-hidden /> : <Bell className="size-4" aria-hidden />}
+            {muted ? 'Muted' : 'Mute'}
+          </Button>
+        ) : null}
+      </div>
+      {historyQuery.hasNextPage ? (
+        <Button
+          variant="link"
+          size="sm"
+          className="self-start"
+          onClick={() => void historyQuery.fetchNextPage()}
+          disabled={historyQuery.isFetchingNextPage}
+        >
+          Show earlier changes
+        </Button>
+      ) : null}
+      {!viewer.online && comments.length === 0 && entries.length === 0 ? (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">
+          You’re offline: the timeline shows when the connection returns. Comments you write now are sent
+          then.
+        </p>
+      ) : null}
+      {rows.length === 0 && live && commentsQuery.isSuccess ? (
+        <p className="flex items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
+          <MessageSquare className="size-4" aria-hidden /> No comments yet.
+        </p>
+      ) : null}
+      <ol className="flex flex-col gap-2" aria-label={`Timeline of ${item.title}`}>
+        {rows.map((row) =>
+          row.kind === 'history' ? (
+            <HistoryRow
+              key={row.key}
+              entry={row.entry}
+              canRestore={live}
+              onRestore={() => void actions.restore(row.entry.id, changeLines(row.entry)[0] ?? 'the change')}
+            />
+          ) : (
+            <CommentCard
+              key={row.key}
+              comment={row.comment}
+              mine={row.comment.user.id === viewer.user.id}
+              mayDelete={ownerId !== null && ownerId === viewer.user.id}
+              people={people}
+              {...(row.pending ? { pending: row.pending } : {})}
+              onEdit={(body) => actions.edit(row.comment, body)}
+              onDelete={() => void actions.remove(row.comment)}
+            />
+          ),
+        )}
+      </ol>
+      {commentsQuery.hasNextPage ? (
+        <Button
+          variant="link"
+          size="sm"
+          className={cn('self-start')}
+          onClick={() => void commentsQuery.fetchNextPage()}
+          disabled={commentsQuery.isFetchingNextPage}
+        >
+          Show newer comments
+        </Button>
+      ) : null}
+      <Composer
+        people={people.filter((p) => p.id !== viewer.user.id)}
+        onSend={(body, mentions) => actions.create(body, mentions)}
+      />
+    </div>
+  );
+}
+
+/**
+ * An item's timeline (ARCHITECTURE §5 'Comments'): its history, small and grey with a Restore per
+ * change, and its comments as cards, oldest first, with the composer at the bottom. `ownerId` is the
+ * creator of the campaign the item lies in, who may delete any comment.
+ */
+export function Timeline({ item, ownerId }: { item: TimelineItem; ownerId: number | null }) {
+  return (
+    <section aria-labelledby={`timeline-${item.id}`} className="mt-8 flex flex-col gap-3">
+      <h2 id={`timeline-${item.id}`} className="text-base font-semibold text-zinc-900 dark:text-zinc-100">
+        Timeline
+      </h2>
+      <QueryClientProvider client={appQueryClient()}>
+        <TimelineBody item={item} ownerId={ownerId} />
+      </QueryClientProvider>
+    </section>
+  );
+}
+
+export default Timeline;
