@@ -1,0 +1,124 @@
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { Collab } from './Collab';
+
+export type MemberRoleName = 'Editor' | 'Viewer';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+/** A campaign's Share dialog, the invite page and a viewer's read-only campaign (issue 30). */
+export class Sharing extends Collab {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  static override async signedIn(page: Page, phone: string, name: string): Promise<Sharing> {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const app = new Sharing(page);
+    await app.skipOnboarding();
+    await app.signIn(phone, name);
+    await app.expectHomeAfterSignIn();
+    return app;
+  }
+
+  /** The device's copy of the mutual contacts is refreshed by the Contacts page's fresh list. */
+  async refreshMutuals(expectName: string) {
+    await this.goto('/contacts');
+    await expect(this.main.getByText(expectName).first()).toBeVisible({ timeout: 15_000 });
+  }
+
+  async openCampaign(id: number, title: string) {
+    await this.goto(`/campaigns/${id}`);
+    await expect(this.heading(title)).toBeVisible({ timeout: 15_000 });
+  }
+
+  get shareDialog(): Locator {
+    return this.page.getByRole('dialog', { name: /^Share “/ });
+  }
+
+  get members(): Locator {
+    return this.shareDialog.getByRole('list', { name: 'Members' });
+  }
+
+  async openShare() {
+    await this.main.getByRole('button', { name: 'Share', exact: true }).click();
+    await expect(this.shareDialog).toBeVisible();
+    await expect(this.members).toBeVisible({ timeout: 15_000 });
+  }
+
+  async closeShare() {
+    await this.page.keyboard.press('Escape');
+    await expect(this.shareDialog).toHaveCount(0);
+  }
+
+  /** Adds a mutual contact from the dialog's picker, by keyboard-reachable labelled controls. */
+  async addMember(name: string, role: MemberRoleName) {
+    await this.shareDialog.getByLabel('Person').selectOption({ label: name });
+    await this.shareDialog.getByLabel('Role', { exact: true }).selectOption({ label: role });
+    await this.shareDialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(this.toast('Member added')).toBeVisible();
+    await expect(this.members.getByRole('listitem').filter({ hasText: name })).toBeVisible();
+  }
+
+  async removeMember(name: string) {
+    await this.shareDialog.getByRole('button', { name: `Remove ${name}` }).click();
+    const confirm = this.page.getByRole('alertdialog', { name: `Remove ${name}?` });
+    await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect(this.toast('Member removed')).toBeVisible();
+    await expect(this.members.getByRole('listitem').filter({ hasText: name })).toHaveCount(0);
+  }
+
+  /** Makes an invite link in the dialog and answers it (the field shows it once). */
+  async createInvite(role: MemberRoleName, days = 7, uses = 1): Promise<string> {
+    await this.shareDialog.getByLabel('Joins as').selectOption({ label: role });
+    await this.shareDialog.getByLabel('Expires in (days)').fill(String(days));
+    await this.shareDialog.getByLabel('Uses', { exact: true }).fill(String(uses));
+    await this.shareDialog.getByRole('button', { name: 'Create link' }).click();
+    const field = this.shareDialog.getByLabel('Invite link (shown once)');
+    await expect(field).toHaveValue(/\/invite\/[A-Za-z0-9_-]{22,}$/);
+    return field.inputValue();
+  }
+
+  /** The controls in the page's content that would change something, enabled (none for a viewer). */
+  async enabledWriteControls(): Promise<string[]> {
+    return this.main.evaluate((main) => {
+      const controls = main.querySelectorAll<HTMLElement>(
+        'button, input, select, textarea, [contenteditable="true"], [role="checkbox"], [role="switch"]',
+      );
+      const out: string[] = [];
+      for (const el of controls) {
+        if ((el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true') continue;
+        if (el.getAttribute('role') === 'tab') continue;
+        const name = el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName;
+        // Reading who is in it (and leaving) is open to a viewer.
+        if (name === 'Share') continue;
+        out.push(name);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Pictures of the screen at the phone's and the desktop's size, light and dark, under
+   * test-results/screenshots/sharing/, each checked by axe.
+   */
+  async shots(testInfo: TestInfo, name: string) {
+    for (const [size, viewport] of [
+      ['phone', PHONE],
+      ['desktop', DESKTOP],
+    ] as const) {
+      await this.page.setViewportSize(viewport);
+      for (const theme of ['light', 'dark'] as const) {
+        await this.setTheme(theme);
+        // A frame for the theme's colours and the new width to settle.
+        await this.page.waitForTimeout(150);
+        const file = `test-results/screenshots/sharing/${name}-${size}-${theme}.png`;
+        const body = await this.page.screenshot({ path: file, fullPage: true });
+        await testInfo.attach(`${name}-${size}-${theme}`, { body, contentType: 'image/png' });
+        expect(await this.seriousA11yViolations(), `${name} ${size} ${theme}`).toEqual([]);
+      }
+    }
+    await this.setTheme('light');
+    await this.page.setViewportSize(DESKTOP);
+  }
+}
