@@ -89,7 +89,7 @@ describe('Today and Upcoming on the device', () => {
     expect(buckets.map((b) => ids(b.items)).filter((b) => b.length > 0)).toEqual([[1], [2], [4, 3], [5]]);
   });
 
-  it("reads a page of each group and counts the rest: the first rows are the whole list's first rows", async () => {
+  it("I8: reads a page of each group and counts the rest, exactly the shared rules' rows and counts", async () => {
     const day = fc.integer({ min: -20, max: 15 });
     const row = fc.record({
       offset: day,
