@@ -13,6 +13,7 @@ const VERBS = {
   member_added: 'shared',
   member_removed: 'changed who shares',
   role_changed: 'changed a role in',
+  commented: 'commented on',
 } as const satisfies Record<ActivityAction, string>;
 
 /** A readable line for the activity feed, e.g. 'Alex completed todo "Buy tape"'. */

@@ -162,6 +162,9 @@ export const ACTIVITY_ACTIONS = [
   'member_added',
   'member_removed',
   'role_changed',
+  // A comment on the item (ARCHITECTURE §4 'Comments'): metadata `{comment_id}`. Not a change to the
+  // item, so its history leaves it out; the campaign's feed lists it.
+  'commented',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

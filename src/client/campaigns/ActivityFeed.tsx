@@ -16,6 +16,7 @@ export const ACTION_TONE: Record<string, BadgeTone> = {
   deleted: 'red',
   completed: 'purple',
   assigned: 'orange',
+  commented: 'cyan',
 };
 
 /** The action's colour as a small dot (DESIGN: colours mark, they do not fill). */
@@ -92,7 +93,7 @@ export function EntryLine({ entry }: { entry: ActivityEntry }) {
   }
   return (
     <>
-      {actor} {entry.action} <ItemName entry={entry} />
+      {actor} {entry.action === 'commented' ? 'commented on' : entry.action} <ItemName entry={entry} />
     </>
   );
 }
