@@ -8,6 +8,7 @@ import path from 'node:path';
 
 /** The client's feature folders (one folder per feature, ARCHITECTURE §1). */
 export const FEATURES = [
+  'board',
   'campaigns',
   'comments',
   'contacts',
@@ -74,6 +75,9 @@ const ALLOWED: readonly (readonly [string, string])[] = [
     ] as const
   ).map((f) => [`feature:${f}`, 'feature:items'] as const),
   ['feature:home', 'feature:lists'],
+  // A campaign's Board tab (issue 33), over the items' rows, order writes and drag handles.
+  ['feature:campaigns', 'feature:board'],
+  ['feature:board', 'feature:items'],
   // A campaign's Share control and member avatars (issue 30).
   ['feature:campaigns', 'feature:sharing'],
   // An item's timeline (comments and history) on the task and campaign pages (issue 31).
@@ -113,6 +117,10 @@ const CLIENT_PACKAGES = [
   '@tanstack/react-query',
   'virtual:pwa-register',
   'workbox-window',
+  // Drag and drop for manual order and the board (issue 33).
+  '@dnd-kit/core',
+  '@dnd-kit/sortable',
+  '@dnd-kit/utilities',
   // Links in a comment's plain text (issue 31).
   'linkifyjs',
 ];

@@ -21,9 +21,19 @@ export interface KeyWrite {
   sort_key: string;
 }
 
-/** A copy of `items` in manual order: by sort key (code units), ties by uuid, as every device sorts. */
-export function inManualOrder<T extends Ordered>(items: readonly T[]): T[] {
-  return [...items].sort(compareBySortKey);
+/**
+ * A copy of `items` in manual order: by sort key (code units), ties by uuid, as every device sorts; a
+ * row stored before the field (no key) reads as '' and comes first.
+ */
+export function inManualOrder<T extends { sort_key?: string | null; uuid?: string | null }>(
+  items: readonly T[],
+): T[] {
+  return [...items].sort((a, b) =>
+    compareBySortKey(
+      { sort_key: a.sort_key ?? '', uuid: a.uuid ?? null },
+      { sort_key: b.sort_key ?? '', uuid: b.uuid ?? null },
+    ),
+  );
 }
 
 /** A seeded random bit for the keys' jitter: the same seed draws the same keys (tests, the proof). */

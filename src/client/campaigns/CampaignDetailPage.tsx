@@ -16,6 +16,7 @@ import {
 import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
 import { formatDay, priorityName, statusText } from '../items/itemStyle';
+import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { useChildrenPage, useInside, useItem } from '../items/queries';
 import { MemberAvatars } from '../sharing/MemberAvatars';
@@ -26,7 +27,10 @@ import { ActivityFeed } from './ActivityFeed';
 // The timeline (comments, history) loads after the page: TanStack Query, linkify and the picker with it.
 const Timeline = lazy(() => import('../comments/Timeline'));
 
-const TABS = ['contents', 'activity'] as const;
+// The board (and its drag and drop) loads when its tab opens.
+const CampaignBoard = lazy(() => import('../board/CampaignBoard'));
+
+const TABS = ['contents', 'board', 'activity'] as const;
 const BACK = { to: '/campaigns', label: 'Campaigns' };
 
 const CAMPAIGN_FACTS = ['due_date', 'end_date', 'remind_at'] as const;
@@ -39,6 +43,7 @@ export default function CampaignDetailPage() {
   const inside = useInside(Number.isFinite(id) ? id : 0);
   const [tab, setTab] = useTabParam(TABS, 'contents');
   const optional = useOptionalFacts(campaign ?? NO_OPTIONAL_FACTS, CAMPAIGN_FACTS);
+  const order = useOrderMutations();
 
   if (campaign === undefined) return <DetailLoading label="Loading campaign..." />;
   if (campaign === null || campaign.type !== 'campaign') {
@@ -96,6 +101,7 @@ export default function CampaignDetailPage() {
       <Tabs value={tab} onValueChange={setTab} className="mt-5">
         <TabsList aria-label="Campaign sections" className="sm:w-fit">
           <TabsTrigger value="contents">Contents</TabsTrigger>
+          <TabsTrigger value="board">Board</TabsTrigger>
           <TabsTrigger value="activity">Activity</TabsTrigger>
         </TabsList>
         <TabsContent value="contents" className="flex flex-col gap-4">
@@ -112,9 +118,17 @@ export default function CampaignDetailPage() {
               items={children}
               label={`Contents of ${campaign.title}`}
               showParent={false}
+              onMove={readOnly ? undefined : (item, to) => void order.move(children, item, to)}
               footer={<ShowMore more={page.more} onMore={page.showMore} shown={children.length} />}
             />
           )}
+        </TabsContent>
+        <TabsContent value="board">
+          {tab === 'board' ? (
+            <Suspense fallback={<ListLoading label="Loading board..." rows={3} />}>
+              <CampaignBoard campaignId={campaign.id} readOnly={readOnly} />
+            </Suspense>
+          ) : null}
         </TabsContent>
         <TabsContent value="activity">
           {tab === 'activity' ? <ActivityFeed campaignId={campaign.id} /> : null}

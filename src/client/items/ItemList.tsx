@@ -1,7 +1,9 @@
 import {
   type FocusEvent,
   type KeyboardEvent,
+  lazy,
   type ReactNode,
+  Suspense,
   useCallback,
   useLayoutEffect,
   useRef,
@@ -11,6 +13,9 @@ import { cn } from '../components/ui/cn';
 import { useWindowedList } from '../components/ui/useWindowedList';
 import { useParentTitles, useRowProgress } from '../data/store/live';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
+
+// Drag and drop loads with the first list that can be reordered, never with the first screen.
+const SortableRows = lazy(() => import('./SortableItems'));
 
 /** Below this many rows everything renders: windowing only pays off for long lists. */
 const WINDOW_FROM = 60;
@@ -22,11 +27,16 @@ export interface ItemListProps<T extends RowItem> {
   showParent?: boolean;
   className?: string;
   footer?: ReactNode;
+  /**
+   * Manual order (ARCHITECTURE §5 'Order'): rows get a drag handle and Alt+↑/↓, and a move calls this
+   * with the row and the place it takes (as arrayMove counts). Absent: the list keeps its given order.
+   */
+  onMove?: (item: T, toIndex: number) => void;
 }
 
 /** The row element at a list index, if it is rendered. */
 function rowAt(list: HTMLElement | null, index: number): HTMLElement | null {
-  return list?.querySelector<HTMLElement>(`li[data-index="${index}"] > [data-item-id]`) ?? null;
+  return list?.querySelector<HTMLElement>(`li[data-index="${index}"] [data-item-id]`) ?? null;
 }
 
 /** The page's quick-add title field (where the list's items come from), if one is on screen. */
@@ -51,6 +61,7 @@ export function ItemList<T extends RowItem>({
   showParent = true,
   className,
   footer,
+  onMove,
 }: ItemListProps<T>) {
   const windowed = items.length > WINDOW_FROM;
   const { containerRef, start, end, totalHeight, offsetTop } = useWindowedList({
@@ -79,7 +90,27 @@ export function ItemList<T extends RowItem>({
     requestAnimationFrame(() => requestAnimationFrame(() => focusIndex(index, attempt + 1)));
   };
 
+  // After Alt+↑/↓ the moved row keeps focus once the list has re-read it in its new place.
+  const refocus = useRef<number | null>(null);
+  const [moved, setMoved] = useState('');
+  const moveByKey = (event: KeyboardEvent<HTMLUListElement>): boolean => {
+    if (!onMove || !event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return false;
+    if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return false;
+    const row = (event.target as HTMLElement).closest<HTMLElement>('[data-item-id]');
+    if (!row || row !== event.target) return false;
+    const index = items.findIndex((i) => i.id === Number(row.dataset.itemId));
+    const to = index + (event.key === 'ArrowUp' ? -1 : 1);
+    event.preventDefault();
+    const item = items[index];
+    if (!item || to < 0 || to >= items.length) return true;
+    refocus.current = item.id;
+    setMoved(`“${item.title}” moved to ${to + 1} of ${items.length}.`);
+    onMove(item, to);
+    return true;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    if (moveByKey(event)) return;
     const target = event.target as HTMLElement;
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || typesText(target)) return;
     const row = target.closest<HTMLElement>('[data-item-id]');
@@ -88,7 +119,7 @@ export function ItemList<T extends RowItem>({
     // On a control inside the row, the arrows stay the control's (a menu trigger opens on ArrowDown).
     const key = event.key;
     if (!onRow && key !== 'j' && key !== 'k') return;
-    const index = Number(row.parentElement?.dataset.index);
+    const index = Number(row.closest('li')?.dataset.index);
     let next: number | null = null;
     if (key === 'ArrowDown' || key === 'j') next = Math.min(items.length - 1, index + 1);
     else if (key === 'ArrowUp' || key === 'k') next = Math.max(0, index - 1);
@@ -105,7 +136,7 @@ export function ItemList<T extends RowItem>({
     leaving.current = false;
     const row = (event.target as HTMLElement).closest<HTMLElement>('[data-item-id]');
     if (!row || !event.currentTarget.contains(row)) return;
-    lastFocus.current = { id: Number(row.dataset.itemId), index: Number(row.parentElement?.dataset.index) };
+    lastFocus.current = { id: Number(row.dataset.itemId), index: Number(row.closest('li')?.dataset.index) };
   };
 
   const onBlur = (event: FocusEvent<HTMLUListElement>) => {
@@ -118,6 +149,14 @@ export function ItemList<T extends RowItem>({
       if (leaving.current) lastFocus.current = null;
     }, 0);
   };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the rows change
+  useLayoutEffect(() => {
+    const id = refocus.current;
+    if (id === null) return;
+    const row = listRef.current?.querySelector<HTMLElement>(`[data-item-id="${id}"]`);
+    if (row && document.activeElement !== row) row.focus();
+  }, [items]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the rows change
   useLayoutEffect(() => {
@@ -145,20 +184,28 @@ export function ItemList<T extends RowItem>({
   const progress = useRowProgress(visible);
   // 'in {parent}' for the rows on screen only: a list of thousands reads tens of parents, not all.
   const parentTitles = useParentTitles(showParent ? visible : []);
+  const rowOf = (item: T) => (
+    <ItemRow
+      item={item}
+      tabStop={item.id === tabStopId}
+      onRowFocus={onRowFocus}
+      showParent={showParent}
+      parentTitle={item.parent_id !== null ? (parentTitles.get(item.parent_id) ?? null) : null}
+      progress={progress.get(item.id)}
+    />
+  );
+  const first = windowed ? start : 0;
   const rows = visible.map((item, i) => (
-    <li key={item.id} className="list-none" data-index={(windowed ? start : 0) + i}>
-      <ItemRow
-        item={item}
-        tabStop={item.id === tabStopId}
-        onRowFocus={onRowFocus}
-        showParent={showParent}
-        parentTitle={item.parent_id !== null ? (parentTitles.get(item.parent_id) ?? null) : null}
-        progress={progress.get(item.id)}
-      />
+    <li key={item.id} className="list-none" data-index={first + i}>
+      {rowOf(item)}
     </li>
   ));
+  const onDrop = (id: number, to: number) => {
+    const item = items.find((i) => i.id === id);
+    if (item && onMove) onMove(item, to);
+  };
 
-  return (
+  const listOf = (rowNodes: ReactNode) => (
     <div
       className={cn(
         'overflow-hidden rounded-xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900/40',
@@ -178,7 +225,7 @@ export function ItemList<T extends RowItem>({
             className="absolute inset-x-0 top-0 m-0 p-0"
             style={{ transform: `translateY(${offsetTop}px)` }}
           >
-            {rows}
+            {rowNodes}
           </ul>
         </div>
       ) : (
@@ -190,10 +237,29 @@ export function ItemList<T extends RowItem>({
           aria-label={label}
           className="m-0 p-0"
         >
-          {rows}
+          {rowNodes}
         </ul>
       )}
       {footer}
+      {onMove ? (
+        <p className="sr-only" aria-live="polite">
+          {moved}
+        </p>
+      ) : null}
     </div>
+  );
+  if (!onMove) return listOf(rows);
+  return (
+    <Suspense fallback={listOf(rows)}>
+      <SortableRows
+        all={items}
+        visible={visible}
+        start={first}
+        onMove={onDrop}
+        renderRow={(item) => rowOf(item as T)}
+      >
+        {listOf}
+      </SortableRows>
+    </Suspense>
   );
 }

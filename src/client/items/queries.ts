@@ -1,6 +1,7 @@
 /** The device's items, live, through the one door (data/store/live.ts). */
 import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
+import { inManualOrder } from '../../shared/order';
 import {
   type LiveQuery,
   type LocalItem,
@@ -36,8 +37,10 @@ const childrenQuery: LiveQuery<{ parentId: number; enabled: boolean }, LocalItem
   reads,
   { parentId, enabled },
 ) => (enabled ? reads.children(parentId) : undefined);
+// Manual order (§5 'Order'): every child is read and sorted by its key, then the page is cut; a
+// key order index per parent would read only the page, at the cost of another index on every row.
 const childrenPageQuery: PagedQuery<number, LocalItem> = async (reads, parentId, limit) =>
-  oldestFirst(await reads.childrenPage(parentId, { limit }));
+  inManualOrder(await reads.childrenPage(parentId, {})).slice(0, limit);
 const progressQuery: LiveQuery<number, { total: number; completed: number } | undefined> = (reads, id) =>
   id === 0 ? undefined : reads.progress(id);
 const insideQuery: LiveQuery<number, Inside | undefined> = (reads, id) =>
@@ -80,8 +83,8 @@ export function useChildrenOldestFirst(parentId: number): LocalItem[] | undefine
 }
 
 /**
- * A detail page's children, oldest first, read by index a page at a time (a task with 2,000 todos shows
- * its first page at once); ties within a page in oldestFirst's order.
+ * A detail page's children in manual order (§5 'Order': sort_key, then uuid), live, shown a page at a
+ * time.
  */
 export function useChildrenPage(parentId: number): Paged<LocalItem> {
   const paged = usePagedLive(childrenPageQuery, parentId);

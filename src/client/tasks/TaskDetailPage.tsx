@@ -16,6 +16,7 @@ import {
 import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
 import { statusText } from '../items/itemStyle';
+import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
 
@@ -34,6 +35,7 @@ export default function TaskDetailPage() {
   const progress = useTaskProgress(Number.isFinite(id) ? id : 0);
   const inside = useTaskInside(Number.isFinite(id) ? id : 0);
   const optional = useOptionalFacts(task ?? NO_OPTIONAL_FACTS, TASK_FACTS);
+  const order = useOrderMutations();
 
   if (task === undefined) return <DetailLoading label="Loading task..." />;
   if (task === null || task.type !== 'task') {
@@ -81,6 +83,7 @@ export default function TaskDetailPage() {
             items={page.items}
             label={`Todos of ${task.title}`}
             showParent={false}
+            onMove={(item, to) => void order.move(page.items ?? [], item, to)}
             footer={
               <ShowMore more={page.more} onMore={page.showMore} shown={page.items.length} total={total} />
             }

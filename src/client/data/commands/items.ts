@@ -37,10 +37,10 @@ export const commands = defineCommands({
   /** Resolves with the parents the change completed too, by roll-up (none unless it completes). */
   'items.setStatus': async (
     c,
-    a: { id: number; status: ItemStatus },
+    a: { id: number; status: ItemStatus; undo?: UndoGroup },
   ): Promise<{ completedWith: CompletedWith[] }> => {
     const before = a.status === 'completed' ? await ancestorsOf(c, a.id) : [];
-    await (await c.writer()).changeStatus(a.id, a.status);
+    await (await c.writer()).changeStatus(a.id, a.status, a.undo);
     const open = before.filter((p) => p.status !== 'completed');
     if (open.length === 0) return { completedWith: [] };
     const after = await c.db.items.bulkGet(open.map((p) => p.id));

@@ -549,19 +549,23 @@ export function createItemsRepository(deps: RepositoryDeps) {
    * done reopens what was completed last (shared reopenDirect), so status, counts and progress agree
    * ('pending · 2 of 2 done · 100%' never shows); every other change is `setStatus`.
    */
-  async function changeStatus(givenId: number, status: ItemStatus): Promise<LocalItem> {
+  async function changeStatus(
+    givenId: number,
+    status: ItemStatus,
+    options?: WriteOptions,
+  ): Promise<LocalItem> {
     const id = await resolveId(db, givenId);
     const current = await db.items.get(id);
-    if (status === 'completed' || current?.status !== 'completed') return setStatus(id, status);
+    if (status === 'completed' || current?.status !== 'completed') return setStatus(id, status, options);
     const below = await descendantIds(db, id);
-    if (below.length === 0) return setStatus(id, status);
+    if (below.length === 0) return setStatus(id, status, options);
     const nodes = (await db.items.bulkGet([id, ...below])).filter(
       (i): i is LocalItem => i !== undefined && i._deleted === 0,
     );
     const direct = reopenDirect(nodes, id, status);
     let own: LocalItem | undefined;
     // One gesture, one undo: every reopen it makes shares a group.
-    const group = crypto.randomUUID();
+    const group = options?.group ?? crypto.randomUUID();
     for (const [target, next] of direct) {
       const written = await setStatus(target, next, { group });
       if (target === id) own = written;

@@ -1,0 +1,268 @@
+import {
+  type Announcements,
+  closestCorners,
+  DndContext,
+  type DragEndEvent,
+  DragOverlay,
+  type DragStartEvent,
+  type UniqueIdentifier,
+  useDroppable,
+} from '@dnd-kit/core';
+import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { LayoutGrid } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import type { ItemStatus } from '../../shared/item';
+import { cn, focusRing } from '../components/ui/cn';
+import { ListEmpty, ListLoading } from '../components/ui/PageParts';
+import { formatDay, itemHref, TYPE_DOT, TYPE_LABEL } from '../items/itemStyle';
+import { useOrderMutations } from '../items/orderMutations';
+import { DragHandle, useOrderSensors } from '../items/SortableItems';
+import { BOARD_COLUMNS, type BoardColumns, columnsOf, type LocalItem, useBoardItems } from './queries';
+
+/**
+ * A campaign's board (ARCHITECTURE §5 'Board'): its tasks and todos in Queue, Active and Done. A card
+ * dropped in another column takes that status (with the roll-up, which the undo toast names), and its
+ * place in the column; within a column, only its place. Each column is in manual order. On a phone
+ * the columns scroll sideways and snap, one at a time.
+ */
+
+const COLUMN_ID = (status: ItemStatus) => `column:${status}`;
+const TITLE_OF: Record<ItemStatus, string> = { pending: 'Queue', in_progress: 'Active', completed: 'Done' };
+
+/** Which column and place a drop over `overId` (a card or a column) means. */
+function dropTarget(
+  columns: BoardColumns,
+  overId: UniqueIdentifier,
+): { status: ItemStatus; index: number } | null {
+  const id = String(overId);
+  if (id.startsWith('column:')) {
+    const status = id.slice('column:'.length) as ItemStatus;
+    return columns[status] ? { status, index: columns[status].length } : null;
+  }
+  for (const { status } of BOARD_COLUMNS) {
+    const index = columns[status].findIndex((c) => c.id === Number(id));
+    if (index >= 0) return { status, index };
+  }
+  return null;
+}
+
+function boardAnnouncements(items: readonly LocalItem[], columns: BoardColumns): Announcements {
+  const title = (id: UniqueIdentifier) => {
+    const item = items.find((i) => i.id === Number(id));
+    return item ? `“${item.title}”` : 'The card';
+  };
+  const where = (id: UniqueIdentifier | undefined) => {
+    if (id === undefined) return 'outside the board';
+    const target = dropTarget(columns, id);
+    if (!target) return 'outside the board';
+    return `${TITLE_OF[target.status]}, place ${target.index + 1} of ${Math.max(columns[target.status].length, target.index + 1)}`;
+  };
+  return {
+    onDragStart: ({ active }) => `Picked up ${title(active.id)} in ${where(active.id)}.`,
+    onDragOver: ({ active, over }) => `${title(active.id)} is over ${where(over?.id)}.`,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `${title(active.id)} dropped in ${where(over.id)}.`
+        : `${title(active.id)} put back where it was.`,
+    onDragCancel: ({ active }) => `Move cancelled. ${title(active.id)} is back in ${where(active.id)}.`,
+  };
+}
+
+const INSTRUCTIONS = {
+  draggable:
+    'To move this card, press Space. Use the arrow keys to choose a place, left and right for another column, Space again to drop it there, or Escape to cancel.',
+};
+
+export default function CampaignBoard({
+  campaignId,
+  readOnly = false,
+}: {
+  campaignId: number;
+  readOnly?: boolean;
+}) {
+  const items = useBoardItems(campaignId);
+  const columns = useMemo(() => columnsOf(items ?? []), [items]);
+  const order = useOrderMutations();
+  const sensors = useOrderSensors();
+  const [active, setActive] = useState<LocalItem | null>(null);
+  const announcements = useMemo(() => boardAnnouncements(items ?? [], columns), [items, columns]);
+
+  if (items === undefined) return <ListLoading label="Loading board..." rows={3} />;
+  if (items.length === 0)
+    return <ListEmpty icon={<LayoutGrid aria-hidden />} title="No tasks or todos to put on the board yet." />;
+
+  const onDragStart = ({ active: a }: DragStartEvent) =>
+    setActive(items.find((i) => i.id === Number(a.id)) ?? null);
+  const onDragEnd = ({ active: a, over }: DragEndEvent) => {
+    setActive(null);
+    const item = items.find((i) => i.id === Number(a.id));
+    if (!item || !over) return;
+    const target = dropTarget(columns, over.id);
+    if (!target) return;
+    const column = columns[target.status];
+    if (target.status === item.status) {
+      const to = Math.min(target.index, column.length - 1);
+      void order.move(column, item, to);
+    } else {
+      void order.moveToStatus(column, item, target.index, target.status, TITLE_OF[target.status]);
+    }
+  };
+
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCorners}
+      onDragStart={onDragStart}
+      onDragEnd={onDragEnd}
+      onDragCancel={() => setActive(null)}
+      accessibility={{ announcements, screenReaderInstructions: INSTRUCTIONS }}
+      autoScroll
+    >
+      <section
+        aria-label="Board"
+        className="-mx-4 flex snap-x snap-mandatory gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:snap-none sm:grid-cols-3 sm:overflow-visible sm:px-0"
+      >
+        {BOARD_COLUMNS.map(({ status, title }) => (
+          <BoardColumn
+            key={status}
+            status={status}
+            title={title}
+            cards={columns[status]}
+            readOnly={readOnly}
+          />
+        ))}
+      </section>
+      <DragOverlay>{active ? <CardBody item={active} lifted /> : null}</DragOverlay>
+    </DndContext>
+  );
+}
+
+function BoardColumn({
+  status,
+  title,
+  cards,
+  readOnly,
+}: {
+  status: ItemStatus;
+  title: string;
+  cards: LocalItem[];
+  readOnly: boolean;
+}) {
+  const { setNodeRef, isOver } = useDroppable({ id: COLUMN_ID(status), disabled: readOnly });
+  const headingId = `board-${status}`;
+  return (
+    <div
+      ref={setNodeRef}
+      data-column={status}
+      className={cn(
+        'flex w-[82vw] max-w-sm shrink-0 snap-start flex-col rounded-xl border border-zinc-200 bg-zinc-50 p-2 sm:w-auto sm:max-w-none dark:border-zinc-800 dark:bg-zinc-900/60',
+        isOver && 'border-indigo-400 dark:border-indigo-500',
+      )}
+    >
+      <h3
+        id={headingId}
+        className="flex items-center justify-between px-1 pb-2 text-sm font-semibold text-zinc-800 dark:text-zinc-100"
+      >
+        <span>{title}</span>
+        <span className="rounded-full bg-zinc-200 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+          {cards.length}
+          <span className="sr-only">{cards.length === 1 ? ' card' : ' cards'}</span>
+        </span>
+      </h3>
+      <SortableContext
+        items={cards.map((c) => c.id)}
+        strategy={verticalListSortingStrategy}
+        disabled={readOnly}
+      >
+        <ul aria-labelledby={headingId} className="m-0 flex min-h-16 flex-col gap-2 p-0">
+          {cards.map((card) => (
+            <BoardCard key={card.id} item={card} readOnly={readOnly} />
+          ))}
+        </ul>
+      </SortableContext>
+    </div>
+  );
+}
+
+function BoardCard({ item, readOnly }: { item: LocalItem; readOnly: boolean }) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
+    useSortable({ id: item.id, disabled: readOnly });
+  return (
+    <li
+      ref={setNodeRef}
+      data-card-id={item.id}
+      className={cn('list-none', isDragging && 'opacity-40')}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+    >
+      <CardBody
+        item={item}
+        handle={
+          readOnly ? null : (
+            <DragHandle
+              title={item.title}
+              ref={setActivatorNodeRef}
+              {...attributes}
+              {...listeners}
+              className="w-7 self-stretch rounded-l-lg border-b-0"
+            />
+          )
+        }
+      />
+    </li>
+  );
+}
+
+function CardBody({
+  item,
+  handle,
+  lifted = false,
+}: {
+  item: LocalItem;
+  handle?: React.ReactNode;
+  lifted?: boolean;
+}) {
+  const href = itemHref(item);
+  const due = formatDay(item.due_date);
+  return (
+    <div
+      className={cn(
+        'flex min-h-12 items-stretch rounded-lg border border-zinc-200 bg-white text-sm shadow-sm dark:border-zinc-700 dark:bg-zinc-900',
+        lifted && 'rotate-1 shadow-lg ring-2 ring-indigo-500/60',
+      )}
+    >
+      {handle ?? (lifted ? <span className="w-7" aria-hidden /> : null)}
+      <div className="flex min-w-0 flex-1 flex-col justify-center gap-0.5 py-2 pr-3 pl-1">
+        <span className="flex min-w-0 items-center gap-2">
+          <span className={cn('size-2 shrink-0 rounded-full', TYPE_DOT[item.type])} aria-hidden />
+          {href ? (
+            <Link
+              to={href}
+              className={cn(
+                'truncate font-medium text-zinc-900 hover:underline dark:text-zinc-100',
+                focusRing,
+              )}
+            >
+              {item.title}
+            </Link>
+          ) : (
+            <span
+              className={cn(
+                'truncate font-medium text-zinc-900 dark:text-zinc-100',
+                item.status === 'completed' && 'text-zinc-500 line-through dark:text-zinc-400',
+              )}
+            >
+              {item.title}
+            </span>
+          )}
+        </span>
+        <span className="flex gap-2 pl-4 text-xs text-zinc-600 dark:text-zinc-400">
+          <span>{TYPE_LABEL[item.type]}</span>
+          {item.parent?.type === 'task' ? <span className="truncate">in {item.parent.title}</span> : null}
+          {due ? <span>Due {due}</span> : null}
+        </span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { useMemo } from 'react';
+import type { ItemStatus, ItemType } from '../../shared/item';
+import { inManualOrder, type KeyWrite, moveTo, placeAt } from '../../shared/order';
+import { type Send, useDoor, useToast } from '../app/door';
+import type { CompletedWith } from '../data/commands/items';
+import type { ToastInput } from '../stores/toastStore';
+import { TYPE_LABEL } from './itemStyle';
+import { completedTooText, undoAction } from './mutations';
+
+/** What a row in manual order carries: its place, and the uuid that breaks ties (§5 'Order'). */
+export interface OrderRow {
+  id: number;
+  title: string;
+  type: ItemType;
+  sort_key?: string | null;
+  uuid?: string | null;
+}
+
+/** `items` in manual order (sort_key, then uuid), rows without a key first, as every device sorts. */
+export const manualOrder: <T extends OrderRow>(items: readonly T[]) => T[] = inManualOrder;
+
+const ordered = (list: readonly OrderRow[]) =>
+  list.map((i) => ({ id: i.id, sort_key: i.sort_key ?? '', uuid: i.uuid ?? null }));
+
+type Toast = (input: ToastInput) => unknown;
+
+/**
+ * Stores `writes` (one sort_key normally; a re-key shares one undo group) and an optional status
+ * change first (a board's drop into another column), then shows the toast with its Undo.
+ */
+async function storeMove(
+  send: Send,
+  toast: Toast,
+  item: OrderRow,
+  writes: readonly KeyWrite[],
+  said: (completedWith: readonly CompletedWith[]) => ToastInput,
+  status?: ItemStatus,
+): Promise<void> {
+  let completedWith: CompletedWith[] = [];
+  try {
+    // One gesture, one undo: a status change and its keys share a group.
+    const undo = writes.length > 1 || status ? { group: crypto.randomUUID() } : undefined;
+    if (status) ({ completedWith } = await send('items.setStatus', { id: item.id, status, undo }));
+    for (const w of writes) await send('items.update', { id: w.id, patch: { sort_key: w.sort_key }, undo });
+  } catch (error) {
+    console.error(error);
+    toast({
+      title: 'Error',
+      description: `Failed to move the ${TYPE_LABEL[item.type].toLowerCase()}. Please try again.`,
+      variant: 'destructive',
+    });
+    return;
+  }
+  const action = await undoAction(send, toast);
+  const input = said(completedWith);
+  toast(action ? { ...input, action } : input);
+}
+
+function orderMutations(send: Send, toast: Toast) {
+  return {
+    /** A row of `list` (in manual order) dropped at place `toIndex` (Alt+↑/↓ too): one key. */
+    move: (list: readonly OrderRow[], item: OrderRow, toIndex: number) => {
+      const writes = moveTo(ordered(list), item.id, toIndex);
+      if (writes.length === 0) return Promise.resolve();
+      return storeMove(send, toast, item, writes, () => ({
+        title: `${TYPE_LABEL[item.type]} moved`,
+        description: `“${item.title}” is now ${Math.min(toIndex, list.length - 1) + 1} of ${list.length}.`,
+      }));
+    },
+    /**
+     * A card dropped into another board column (`list`, that column in manual order) at `toIndex`: its
+     * status changes (with the roll-up, named in the toast), then its place.
+     */
+    moveToStatus: (
+      list: readonly OrderRow[],
+      item: OrderRow,
+      toIndex: number,
+      status: ItemStatus,
+      column: string,
+    ) => {
+      const writes = placeAt(ordered(list), item.id, toIndex);
+      return storeMove(
+        send,
+        toast,
+        item,
+        writes,
+        (completedWith) => {
+          const rolled = completedTooText(completedWith);
+          return {
+            title: `${TYPE_LABEL[item.type]} moved to ${column}`,
+            description:
+              rolled ?? `“${item.title}” is now ${status === 'completed' ? 'done' : column.toLowerCase()}.`,
+          };
+        },
+        status,
+      );
+    },
+  } as const;
+}
+
+export type OrderMutations = ReturnType<typeof orderMutations>;
+
+/** Moves in manual order, each a local write with its toast and Undo (ARCHITECTURE §5 'Order'). */
+export function useOrderMutations(): OrderMutations {
+  const toast = useToast();
+  const { send } = useDoor();
+  return useMemo(() => orderMutations(send, toast), [send, toast]);
+}
