@@ -31,7 +31,7 @@ export const OFFLINE_TEXT = "You're offline — this needs a connection";
 export const ROLE_NAME: Record<Role, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
 
 const selectClasses = cn(
-  'h-9 rounded-lg border border-zinc-300 bg-white px-2 text-base text-zinc-900 md:text-sm dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100',
+  'h-10 rounded-lg border border-zinc-300 bg-white px-2 text-base text-zinc-900 md:text-sm dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100',
   focusRing,
 );
 
@@ -78,7 +78,12 @@ export function ShareButton({ campaign }: { campaign: ShareCampaign }) {
         </Button>
       </DialogTrigger>
       {open ? (
-        <DialogContent title={`Share “${campaign.title}”`} description="People with access to this campaign">
+        <DialogContent
+          title={`Share “${campaign.title}”`}
+          description="People with access to this campaign"
+          // The page may still move focus as it settles (a lazy part loading): that is not the user leaving.
+          onFocusOutside={(event) => event.preventDefault()}
+        >
           <ShareDialogBody campaign={campaign} onLeft={() => setOpen(false)} />
         </DialogContent>
       ) : null}
@@ -297,7 +302,7 @@ function AddPerson({ campaignId, members }: { campaignId: number; members: Campa
               ))}
             </select>
           </div>
-          <Button type="submit" size="sm" className="h-9" disabled={person === '' || add.isPending}>
+          <Button type="submit" size="sm" className="h-10" disabled={person === '' || add.isPending}>
             <UserPlus aria-hidden />
             {add.isPending ? 'Adding…' : 'Add'}
           </Button>
@@ -389,7 +394,7 @@ function InvitesSection({ campaignId }: { campaignId: number }) {
         <Button
           type="submit"
           size="sm"
-          className="col-span-3 h-9 sm:col-span-1 sm:mt-5"
+          className="col-span-3 h-10 sm:col-span-1 sm:mt-5"
           disabled={create.isPending}
         >
           <Link2 aria-hidden />
@@ -430,7 +435,7 @@ function NumberField({
         inputMode="numeric"
         min={min}
         max={max}
-        className="h-9"
+        className="h-10"
         value={value}
         onChange={(e) => onChange(e.target.value)}
         {...(error ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {})}
