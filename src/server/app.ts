@@ -9,6 +9,7 @@ import { authRoutes } from './auth/routes';
 import { type SmsProvider, smsProviderFor } from './auth/sms';
 import { seedSampleUsers } from './auth/users';
 import { calendarRoutes } from './calendar/routes';
+import { campaignRoutes } from './campaigns/routes';
 import { commentRoutes } from './comments/routes';
 import { contactsRoutes } from './contacts/routes';
 import { type Database, openDatabase, sql } from './db/client';
@@ -188,6 +189,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(itemRoutes, { prefix: '/api' });
   await app.register(trashRoutes, { prefix: '/api' });
   await app.register(activityRoutes, { prefix: '/api' });
+  await app.register(campaignRoutes, { prefix: '/api' });
   await app.register(commentRoutes, { prefix: '/api' });
   await app.register(contactsRoutes, { prefix: '/api' });
   await app.register(syncRoutes, { prefix: '/api' });

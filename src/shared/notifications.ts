@@ -16,6 +16,14 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/**
+ * Sharing's kinds (ARCHITECTURE §5 'Notifications'): to the person added to or removed from a
+ * campaign, with the role (membershipText). Listed apart until the inbox gives them a colour; the
+ * API sends them as any other kind.
+ */
+export const MEMBERSHIP_NOTIFICATION_KINDS = ['added', 'removed'] as const;
+export type MembershipNotificationKind = (typeof MEMBERSHIP_NOTIFICATION_KINDS)[number];
+
 /** One entry as the API answers it. */
 export interface NotificationEntry {
   id: number;
@@ -158,6 +166,18 @@ export function notificationText(
 ): string {
   if (kind === 'due') return `Reminder: ${itemType} “${title}”`;
   return `${actorName ?? 'Someone'} ${PHRASES[kind]} ${itemType} “${title}”`;
+}
+
+/** An `added` or `removed` entry's line, with the role: 'Alex added you to campaign “Trip” as editor'. */
+export function membershipText(
+  kind: MembershipNotificationKind,
+  actorName: string,
+  title: string,
+  role: 'editor' | 'viewer',
+): string {
+  return kind === 'added'
+    ? `${actorName} added you to campaign “${title}” as ${role}`
+    : `${actorName} removed you from campaign “${title}” (you were ${role === 'editor' ? 'an editor' : 'a viewer'})`;
 }
 
 /** How late a device still shows a reminder it missed (the app was closed at the time). */

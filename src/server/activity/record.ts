@@ -9,17 +9,15 @@ export interface ActivityInput {
   rootId: number;
   metadata?: Record<string, unknown>;
   assigneeName?: string | null;
+  /** The line to show instead of the one describeActivity makes (membership entries name the member). */
+  description?: string;
 }
 
 /** Appends one entry to the activity feed of the item's top-level item. */
 export async function recordActivity(db: Executor, entry: ActivityInput): Promise<void> {
-  const description = describeActivity(
-    entry.actor.name,
-    entry.action,
-    entry.item.type,
-    entry.item.title,
-    entry.assigneeName,
-  );
+  const description =
+    entry.description ??
+    describeActivity(entry.actor.name, entry.action, entry.item.type, entry.item.title, entry.assigneeName);
   await db.execute(
     insertActivity(
       entry.actor.id,

@@ -14,7 +14,7 @@ const SAMPLE_PHONES = sql.join(
  * The phone of the user row `alias` as `viewerId` may see it: their own, a sample user's, or one the
  * viewer already has in their contacts; '' otherwise, so an item never hands out a stranger's phone.
  */
-function phoneFor(alias: 'u' | 'a', viewerId: number): SQL {
+export function phoneFor(alias: 'u' | 'a', viewerId: number): SQL {
   const user = sql.raw(alias);
   return sql`CASE WHEN ${user}.id = ${viewerId}
       OR (${user}.id <= ${SAMPLE_USERS.length} AND ${user}.phone IN (${SAMPLE_PHONES}))

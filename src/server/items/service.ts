@@ -11,6 +11,7 @@ import {
   type PatchableField,
 } from '../../shared/item';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/itemUpdate';
+import type { Role } from '../../shared/membership';
 import { DEFAULT_PRIORITY, textArrayLiteral } from '../../shared/planning';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
@@ -21,6 +22,7 @@ import {
   recordActivity as appendActivity,
 } from '../activity/record';
 import { SAMPLE_USERS, type UserRow } from '../auth/users';
+import { assertRoleAllows } from '../campaigns/access';
 import { type BoundStatement, type Executor, inOrder, pipelined, prepared, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
@@ -280,12 +282,27 @@ async function visibleParent(
  * Anyone else gets the same 422 as an id that names nobody, so assigning cannot be used to find
  * out who uses Outpost, and nobody is handed work by a stranger.
  */
-async function assigneeName(tx: Executor, actor: UserRow, userId: number): Promise<string> {
-  return (await assigneeUser(tx, actor, userId)).name;
+async function assigneeName(
+  tx: Executor,
+  actor: UserRow,
+  userId: number,
+  root: number | null,
+): Promise<string> {
+  return (await assigneeUser(tx, actor, userId, root)).name;
 }
 
-/** The assignee as assigneeName allows them, with what an item shows of them (their phone too: see itemSelect). */
-async function assigneeUser(tx: Executor, actor: UserRow, userId: number): Promise<UserRow> {
+/**
+ * The assignee as assigneeName allows them, with what an item shows of them (their phone too: see
+ * itemSelect). Inside a shared campaign (`root`) its members and owner may be given work by any of
+ * its members too (§5 'Roles', M6), mutual contacts or not.
+ */
+async function assigneeUser(
+  tx: Executor,
+  actor: UserRow,
+  userId: number,
+  root: number | null,
+): Promise<UserRow> {
+  const family = root ?? 0;
   const samplePhones = sql.join(
     SAMPLE_USERS.map((s) => sql`${s.phone}`),
     sql`, `,
@@ -296,7 +313,10 @@ async function assigneeUser(tx: Executor, actor: UserRow, userId: number): Promi
         WHERE u.id = ${userId} AND (u.id = ${actor.id}
           OR (u.id <= ${SAMPLE_USERS.length} AND u.phone IN (${samplePhones}))
           OR (EXISTS (SELECT 1 FROM contacts mine WHERE mine.user_id = ${actor.id} AND mine.contact_phone = u.phone)
-            AND EXISTS (SELECT 1 FROM contacts theirs WHERE theirs.user_id = u.id AND theirs.contact_phone = ${actor.phone})))`,
+            AND EXISTS (SELECT 1 FROM contacts theirs WHERE theirs.user_id = u.id AND theirs.contact_phone = ${actor.phone}))
+          OR EXISTS (SELECT 1 FROM campaign_members am WHERE am.campaign_id = ${family} AND am.user_id = u.id)
+          OR (EXISTS (SELECT 1 FROM campaign_members am WHERE am.campaign_id = ${family} AND am.user_id = ${actor.id})
+            AND EXISTS (SELECT 1 FROM items ar WHERE ar.id = ${family} AND ar.user_id = u.id)))`,
   );
   if (!row) throw unprocessable({ assigned_to: [ASSIGNEE_NOT_ALLOWED] });
   return row;
@@ -498,6 +518,8 @@ export async function createItem(
   const parentId = input.parent_id ?? null;
   let root: number | null = null;
   let parent: Awaited<ReturnType<typeof visibleParent>> | null = null;
+  // The actor's role in the family the item joins: a new campaign is theirs (my_role in the answer).
+  let myRole: Role | null = input.type === 'campaign' ? 'owner' : null;
   if (parentId !== null && run) {
     parent = await visibleParent(tx, actor, parentId, { type: input.type });
     root = parent.root;
@@ -507,6 +529,8 @@ export async function createItem(
       // Again under the lock: a delete that committed while we waited has taken the parent away.
       parent = await visibleParent(tx, actor, parentId, { type: input.type });
       root = parent.root;
+      // M5: a viewer adds nothing to the campaign (checked once a family per batch).
+      await assertRoleAllows(tx, actor.id, root, 'create');
     }
     if (!run.sizes.has(root)) run.sizes.set(root, await familyBelow(tx, root));
     assertFamilyRoom(run.sizes.get(root) ?? 0, 1);
@@ -522,10 +546,11 @@ export async function createItem(
       parent = await visibleParent(tx, actor, parentId, { type: input.type });
       root = parent.root;
     }
+    myRole = await assertRoleAllows(tx, actor.id, root, 'create');
     assertFamilyRoom(await familyBelow(tx, root), 1);
   }
   const assignedTo = input.assigned_to ?? null;
-  const assignee = assignedTo === null ? null : await assigneeUser(tx, actor, assignedTo);
+  const assignee = assignedTo === null ? null : await assigneeUser(tx, actor, assignedTo, root);
   const status = input.status ?? 'pending';
   // Every item has a uuid (ARCHITECTURE §4): exports and imports name items by it.
   const uuid = input.uuid ?? randomUUID();
@@ -615,6 +640,8 @@ export async function createItem(
       p_parent_id: parent?.node.parent_id ?? null,
       children_count: 0,
       completed_count: 0,
+      my_role: myRole,
+      members_count: 1,
     }),
   );
 }
@@ -678,6 +705,8 @@ export async function updateItem(
   );
   if (oldRoot === null || !current) throw notFound();
   assertVersion(current, ifMatch);
+  // M5: every change inside a campaign is refused to its viewers, assignments and moves included.
+  await assertRoleAllows(tx, actor.id, oldRoot, 'edit');
 
   // A move that names no place goes last in its new list (§5 'Order'), as a new item does. Read
   // here, before the new family is locked: a create racing it gets another jittered key, or a tie
@@ -706,6 +735,8 @@ export async function updateItem(
     if (newRoot !== oldRoot) {
       await assertMayDelete(tx, actor, current, oldRoot, MOVE_FORBIDDEN);
       await assertCarriesOnlyOwn(tx, actor, id);
+      // Into a campaign: as a create there, which its viewers may not do (M5).
+      await assertRoleAllows(tx, actor.id, newRoot, 'create');
     }
     await lockFamilies(tx, [oldRoot, newRoot]);
     // The moved item and everything under it join the new family, which must have room for them.
@@ -715,7 +746,7 @@ export async function updateItem(
   }
   let newAssignee: string | null = null;
   if (changed.assigned_to && patch.assigned_to != null)
-    newAssignee = await assigneeName(tx, actor, patch.assigned_to);
+    newAssignee = await assigneeName(tx, actor, patch.assigned_to, newRoot);
 
   // The family is read for roll-up only when the change can move a status in it (shared rules): a
   // move, completing an item with children (the cascade), or a status its parent may not keep.
@@ -873,6 +904,7 @@ export async function deleteItem(
   const current = await findVisibleItem(tx, actor.id, id);
   if (!current) throw notFound();
   assertVersion(current, ifMatch);
+  await assertRoleAllows(tx, actor.id, root, 'edit');
   await assertMayDelete(tx, actor, current, root, DELETE_FORBIDDEN);
   await tx.execute(
     sql`UPDATE items SET deleted_at = now(), deleted_by = ${actor.id}, updated_at = now(), version = version + 1, ${CHANGE}
@@ -907,6 +939,7 @@ export async function restoreItem(tx: Executor, actor: UserRow, id: number): Pro
   if (found.kind === 'live') return ok(200, await findItem(tx, actor.id, id));
   // §4: restore is for whoever may delete it; to everyone else it is not there (404, as unknown).
   if (!(await mayDelete(tx, actor, found.item, root))) throw notFound();
+  await assertRoleAllows(tx, actor.id, root, 'restore');
   // F5: an item whose parent stays in someone else's trash comes back where the caller sees it
   // (restoreRefusal chose the place): its own family from then on, or the campaign above.
   const parentId = found.item.parent_id;

@@ -2,6 +2,7 @@ import type { ItemType } from '../../shared/item';
 import {
   burstKinds,
   joinsBurst,
+  type MembershipNotificationKind,
   type NotificationKind,
   notificationText,
   PUSHES_PER_MINUTE,
@@ -134,14 +135,18 @@ export async function addNotification(
   tx: Executor,
   input: {
     userId: number;
-    kind: NotificationKind;
     actor: { id: number; name: string } | null;
     item: { id: number; type: ItemType; title: string };
     /** The comment a `mentioned` or `commented` entry is about. */
     commentId?: number;
-  },
+  } & (
+    | { kind: NotificationKind; text?: undefined }
+    /** Membership entries bring their own line (membershipText: it names the role). */
+    | { kind: MembershipNotificationKind; text: string }
+  ),
 ): Promise<void> {
-  const text = notificationText(input.kind, input.actor?.name ?? null, input.item.type, input.item.title);
+  const text =
+    input.text ?? notificationText(input.kind, input.actor?.name ?? null, input.item.type, input.item.title);
   const folds = burstKinds(input.kind);
   if (folds.length > 0 && input.actor) {
     const [last] = await rows<{
