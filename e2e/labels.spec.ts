@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { takePictures } from './lib/pictures';
 import { Outpost, uniqueTitle } from './pages/Outpost';
 
 // Issue 32: priorities and labels from the UI (ARCHITECTURE §4 'Planning fields'), as a guest, from
@@ -66,13 +67,13 @@ test('a guest sets p1 and the label errand from the row menu, sees them on the r
   await expect(dialog.getByRole('alert')).toHaveText(
     'The label “ERRAND” is there twice (labels ignore case).',
   );
-  await pictures(page, app, 'labels-dialog');
+  await takePictures(page, app, 'labels', 'labels-dialog', { fullPage: true });
   // Closed by its button: the pictures' theme switches may have moved focus off the field.
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
   const chip = row.getByRole('link', { name: 'errand', exact: true });
   await expect(chip).toBeVisible();
-  await pictures(page, app, 'home-rows');
+  await takePictures(page, app, 'labels', 'home-rows', { fullPage: true });
 
   // The chip leads to the label's page: both items labelled errand (ignoring case), not the third.
   await chip.click();
@@ -83,7 +84,7 @@ test('a guest sets p1 and the label errand from the row menu, sees them on the r
   await expect(app.row(other)).toHaveCount(0);
   await expect(app.row(milk).getByText('p1', { exact: true })).toBeVisible();
   expect(await app.seriousA11yViolations()).toEqual([]);
-  await pictures(page, app, 'label-page');
+  await takePictures(page, app, 'labels', 'label-page', { fullPage: true });
 
   // Queue's chips under the search box filter it to a label (ignoring case), and back.
   await page.goto('/queue');
@@ -93,7 +94,7 @@ test('a guest sets p1 and the label errand from the row menu, sees them on the r
   await expect(app.row(other)).toHaveCount(0);
   await expect(app.row(milk)).toBeVisible();
   await expect(app.row(trip)).toBeVisible();
-  await pictures(page, app, 'queue-filter');
+  await takePictures(page, app, 'labels', 'queue-filter', { fullPage: true });
   await chips.getByRole('button', { name: /^errand, 2 items$/i }).click();
   await expect(app.row(other)).toBeVisible();
 
@@ -105,7 +106,7 @@ test('a guest sets p1 and the label errand from the row menu, sees them on the r
   await app.main.getByLabel('Labels:').fill('weekend');
   await app.main.getByLabel('Labels:').press('Enter');
   await expect(app.main.getByRole('button', { name: 'Remove label weekend' })).toBeVisible();
-  await pictures(page, app, 'task-detail');
+  await takePictures(page, app, 'labels', 'task-detail', { fullPage: true });
 
   // It is the device's: a reload offline still lists them.
   await page.goto('/labels/errand');
@@ -115,31 +116,3 @@ test('a guest sets p1 and the label errand from the row menu, sees them on the r
   await expect(app.row(milk)).toBeVisible();
   await page.context().setOffline(false);
 });
-
-/**
- * The screen at phone 390×844 and desktop 1280×800, light and dark, under test-results/screenshots/
- * labels/ (the desktop's whole page; the phone's screen, whose bars are fixed).
- */
-async function pictures(page: Page, app: Outpost, name: string) {
-  for (const [width, height, size] of [
-    [1280, 800, 'desktop'],
-    [390, 844, 'phone'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-      await app.setTheme(scheme);
-      // Two frames: the theme's colours are painted before the picture is taken.
-      await page.evaluate(
-        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-      );
-      await page.screenshot({
-        path: `test-results/screenshots/labels/${name}-${size}-${scheme}.png`,
-        fullPage: size === 'desktop',
-      });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-  await app.setTheme('light');
-}

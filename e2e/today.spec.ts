@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { takePictures } from './lib/pictures';
 import { Outpost, uniqueTitle } from './pages/Outpost';
 
 // Issue 32: Today and Upcoming (ARCHITECTURE §5), as a guest, from the device.
@@ -144,7 +145,7 @@ test('Today lists overdue then due today, completes and reschedules; Upcoming sh
   for (const name of ['today', 'upcoming'] as const) {
     await page.goto(`/${name}`);
     await expect(app.main.locator('[data-item-id]').first()).toBeVisible();
-    await pictures(app, name);
+    await takePictures(app.page, app, 'today', name, { fullPage: true });
   }
 
   // Nothing left today: the empty state says so and names the next item due.
@@ -156,34 +157,5 @@ test('Today lists overdue then due today, completes and reschedules; Upcoming sh
   await expect(app.main.getByText('Nothing due today', { exact: true })).toBeVisible();
   await expect(app.main.getByText(/Next up: .*tomorrow/)).toBeVisible();
   expect(await app.seriousA11yViolations()).toEqual([]);
-  await pictures(app, 'today-empty');
+  await takePictures(app.page, app, 'today', 'today-empty', { fullPage: true });
 });
-
-/**
- * The screen at phone 390×844 and desktop 1280×800, light and dark, under test-results/screenshots/
- * today/ (the desktop's whole page; the phone's screen, whose bars are fixed).
- */
-async function pictures(app: Outpost, name: string) {
-  const page = app.page;
-  for (const [width, height, size] of [
-    [1280, 800, 'desktop'],
-    [390, 844, 'phone'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-      await app.setTheme(scheme);
-      // Two frames: the theme's colours are painted before the picture is taken.
-      await page.evaluate(
-        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-      );
-      await page.screenshot({
-        path: `test-results/screenshots/today/${name}-${size}-${scheme}.png`,
-        fullPage: size === 'desktop',
-      });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-  await app.setTheme('light');
-}

@@ -1,0 +1,46 @@
+import type { Page } from '@playwright/test';
+
+type Theme = 'light' | 'dark';
+
+/** What can switch the app's own theme (the page models' setTheme). */
+interface Themed {
+  setTheme(theme: Theme): Promise<unknown>;
+}
+
+const SIZES = [
+  [1280, 800, 'desktop'],
+  [390, 844, 'phone'],
+] as const;
+
+/**
+ * The screen as it is now at desktop 1280×800 and phone 390×844, light and dark, saved as
+ * test-results/screenshots/{folder}/{name}-{size}-{theme}.png, then back to desktop and light. Motion
+ * is reduced, so no toast or dialog is caught mid-slide; `fullPage` takes the desktop's whole page
+ * (the phone's bars are fixed, so its picture is the screen).
+ */
+export async function takePictures(
+  page: Page,
+  app: Themed,
+  folder: string,
+  name: string,
+  { fullPage = false }: { fullPage?: boolean } = {},
+): Promise<void> {
+  for (const [width, height, size] of SIZES) {
+    await page.setViewportSize({ width, height });
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+      await app.setTheme(theme);
+      // Two frames: the theme's colours are painted before the picture is taken.
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
+      await page.screenshot({
+        path: `test-results/screenshots/${folder}/${name}-${size}-${theme}.png`,
+        fullPage: fullPage && size === 'desktop',
+      });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  await app.setTheme('light');
+}
