@@ -7,7 +7,7 @@ import { activityDetails } from '../../shared/activity';
 import { bodyText, type Comment } from '../../shared/comments';
 import type { HistoryEntry } from '../../shared/history';
 import type { ItemType } from '../../shared/item';
-import { appQueryClient } from '../app/queryProvider';
+import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
@@ -15,10 +15,10 @@ import { cn } from '../components/ui/cn';
 import { useViewer } from '../items/queries';
 import { CommentBody } from './CommentBody';
 import { Composer } from './Composer';
-import { type PendingComment, useCommentActions, usePendingComments } from './mutations';
+import { type PendingComment, type RevertTarget, useCommentActions, usePendingComments } from './mutations';
 import { useComments, useHistory, useMuted, usePeople } from './queries';
 
-export interface TimelineItem {
+export interface TimelineItem extends RevertTarget {
   id: number;
   type: ItemType;
   title: string;
@@ -146,21 +146,25 @@ function CommentCard({
     >
       <div className="mb-1 flex items-center gap-2">
         <Avatar name={comment.user.name} size="sm" />
-        <span className="text-sm font-medium text-zinc-900 dark:text-zinc-100">{comment.user.name}</span>
-        <span className="text-xs text-zinc-500 dark:text-zinc-400">
-          {pending ? (
-            <span className="font-medium text-amber-700 dark:text-amber-300">
-              {pending === 'pending' ? 'Pending sync' : 'Sending…'}
-            </span>
-          ) : (
-            <time dateTime={comment.created_at} title={new Date(comment.created_at).toLocaleString()}>
-              {ago(comment.created_at)}
-            </time>
-          )}
-          {comment.edited ? ' · edited' : null}
-        </span>
+        <p className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-2">
+          <span className="truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
+            {comment.user.name}
+          </span>
+          <span className="text-xs whitespace-nowrap text-zinc-500 dark:text-zinc-400">
+            {pending ? (
+              <span className="font-medium text-amber-700 dark:text-amber-300">
+                {pending === 'pending' ? 'Pending sync' : 'Sending…'}
+              </span>
+            ) : (
+              <time dateTime={comment.created_at} title={new Date(comment.created_at).toLocaleString()}>
+                {ago(comment.created_at)}
+              </time>
+            )}
+            {comment.edited ? ' · edited' : null}
+          </span>
+        </p>
         {!pending && (mine || mayDelete) && !editing ? (
-          <span className="ml-auto flex gap-1">
+          <span className="flex shrink-0 gap-1">
             {mine ? (
               <Button variant="ghost" size="sm" onClick={() => setEditing(true)} aria-label="Edit comment">
                 Edit
@@ -221,9 +225,14 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
   const location = useLocation();
 
   // Comments written while the connection was away go out again, with their uuids, when it returns.
+  // Also every few seconds while one waits: the browser may not notice the connection came back.
+  const waiting = pending.some((p) => p.state === 'pending');
   useEffect(() => {
     if (viewer.online) actions.retryPending();
-  }, [viewer.online, actions.retryPending]);
+    if (!waiting) return;
+    const timer = setInterval(() => actions.retryPending(), 5_000);
+    return () => clearInterval(timer);
+  }, [viewer.online, waiting, actions.retryPending]);
 
   // A notification opens the item at its comment (#comment-{id}).
   const loaded = commentsQuery.isSuccess;
@@ -320,7 +329,9 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
               key={row.key}
               entry={row.entry}
               canRestore={live}
-              onRestore={() => void actions.restore(row.entry.id, changeLines(row.entry)[0] ?? 'the change')}
+              onRestore={() =>
+                void actions.restore(row.entry, item, changeLines(row.entry)[0] ?? 'the change')
+              }
             />
           ) : (
             <CommentCard
@@ -367,6 +378,8 @@ export function Timeline({ item, ownerId }: { item: TimelineItem; ownerId: numbe
         Timeline
       </h2>
       <QueryClientProvider client={appQueryClient()}>
+        {/* A comment from another device or person arrives with a `changed` event's sync run. */}
+        <FollowDataChanges />
         <TimelineBody item={item} ownerId={ownerId} />
       </QueryClientProvider>
     </section>

@@ -1,11 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { type Comment, mentionToken } from '../../shared/comments';
+import { type HistoryEntry, planRevert, type RevertibleField } from '../../shared/history';
+import type { ItemPatchInput } from '../../shared/schemas';
 import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { commentsKey, historyKey } from './queries';
+
+/** The reader's copy of the item, as far as a restore reads it. */
+export type RevertTarget = Partial<Record<RevertibleField, unknown>>;
 
 /** A comment written on this page and not yet stored by the server. */
 export interface PendingComment {
@@ -102,69 +107,88 @@ export function useCommentActions(itemId: number) {
     [send, queries, toast],
   );
 
-  return {
-    /** Shows the comment at once and sends it; resolves when it is shown, not when it is stored. */
-    create(body: string, mentions: { id: number; name: string }[]) {
-      const entry: PendingComment = {
-        uuid: crypto.randomUUID(),
-        itemId,
-        body,
-        mentions,
-        state: 'sending',
-        created_at: new Date().toISOString(),
-      };
-      setPending(entry, entry.uuid);
-      void deliver(entry);
-    },
-    /** Sends again every comment of this item that is waiting for the connection. */
-    retryPending() {
-      for (const entry of Object.values(pendingComments.getState().byUuid))
-        if (entry.itemId === itemId && entry.state === 'pending') void deliver(entry);
-    },
-    async edit(comment: Comment, body: string): Promise<boolean> {
-      try {
-        await send('comments.edit', { id: comment.id, body });
-        refresh();
-        return true;
-      } catch (error) {
-        toast({ title: 'Comment not saved', description: messageOf(error), variant: 'destructive' });
-        return false;
-      }
-    },
-    async remove(comment: Comment) {
-      try {
-        await send('comments.delete', comment.id);
-        refresh();
-        toast({ title: 'Comment deleted' });
-      } catch (error) {
-        toast({ title: 'Comment not deleted', description: messageOf(error), variant: 'destructive' });
-      }
-    },
-    async restore(entryId: number, what: string) {
-      try {
-        const result = await send('comments.revert', { itemId, entryId });
-        // The item changed on the server: the device pulls it, and every server list refreshes.
-        void send('sync.now').catch(() => undefined);
-        void queries.invalidateQueries({ queryKey: [SERVER_LIST_KEY] });
-        toast({
-          title: `Restored ${what}`,
-          ...(result.skipped.length > 0
-            ? {
-                description: `Left as it is, changed since: ${result.skipped.join(', ').replaceAll('_', ' ')}.`,
-              }
-            : {}),
-        });
-      } catch (error) {
-        toast({ title: 'Not restored', description: messageOf(error), variant: 'destructive' });
-      }
-    },
-    async setMuted(muted: boolean) {
-      try {
-        await send('comments.setMuted', { itemId, muted });
-        void queries.invalidateQueries({ queryKey: [SERVER_LIST_KEY, 'mute', itemId] });
-      } catch (error) {
-        toast({ title: 'Not changed', description: messageOf(error), variant: 'destructive' });
-      }
-    },
-  };
+  return useMemo(
+    () => ({
+      /** Shows the comment at once and sends it; resolves when it is shown, not when it is stored. */
+      create(body: string, mentions: { id: number; name: string }[]) {
+        const entry: PendingComment = {
+          uuid: crypto.randomUUID(),
+          itemId,
+          body,
+          mentions,
+          state: 'sending',
+          created_at: new Date().toISOString(),
+        };
+        setPending(entry, entry.uuid);
+        void deliver(entry);
+      },
+      /** Sends again every comment of this item that is waiting for the connection. */
+      retryPending() {
+        for (const entry of Object.values(pendingComments.getState().byUuid))
+          if (entry.itemId === itemId && entry.state === 'pending') void deliver(entry);
+      },
+      async edit(comment: Comment, body: string): Promise<boolean> {
+        try {
+          await send('comments.edit', { id: comment.id, body });
+          refresh();
+          return true;
+        } catch (error) {
+          toast({ title: 'Comment not saved', description: messageOf(error), variant: 'destructive' });
+          return false;
+        }
+      },
+      async remove(comment: Comment) {
+        try {
+          await send('comments.delete', comment.id);
+          refresh();
+          toast({ title: 'Comment deleted' });
+        } catch (error) {
+          toast({ title: 'Comment not deleted', description: messageOf(error), variant: 'destructive' });
+        }
+      },
+      /**
+       * Restores one history entry. Changes the device can judge (the reader's copy of the item holds
+       * every field but the assignee's and parent's names) are planned here by the shared rule (K3) and
+       * written as one local edit: at once, offline too, undoable, synced through the queue. An entry
+       * naming people or parents goes to the server's revert, which knows their ids.
+       */
+      async restore(entry: HistoryEntry, local: RevertTarget, what: string) {
+        const say = (skipped: readonly string[]) =>
+          skipped.length > 0
+            ? { description: `Left as it is, changed since: ${skipped.join(', ').replaceAll('_', ' ')}.` }
+            : {};
+        try {
+          if (!('assignee' in entry.changes) && !('parent' in entry.changes)) {
+            const recorded = Object.fromEntries(
+              Object.entries(entry.changes).map(([field, c]) => [field, { old: c.from, new: c.to }]),
+            );
+            const { patch, skipped } = planRevert(recorded, local);
+            if (Object.keys(patch).length === 0) {
+              toast({ title: 'Nothing to restore', ...say(skipped) });
+              return;
+            }
+            await send('items.update', { id: itemId, patch: patch as ItemPatchInput });
+            toast({ title: `Restored (${what})`, ...say(skipped) });
+            return;
+          }
+          const result = await send('comments.revert', { itemId, entryId: entry.id });
+          // The item changed on the server: the device pulls it, and every server list refreshes.
+          void send('sync.now', { quiet: true }).catch(() => undefined);
+          void queries.invalidateQueries({ queryKey: [SERVER_LIST_KEY] });
+          toast({ title: `Restored (${what})`, ...say(result.skipped) });
+        } catch (error) {
+          toast({ title: 'Not restored', description: messageOf(error), variant: 'destructive' });
+        }
+      },
+      async setMuted(muted: boolean) {
+        try {
+          await send('comments.setMuted', { itemId, muted });
+          void queries.invalidateQueries({ queryKey: [SERVER_LIST_KEY, 'mute', itemId] });
+        } catch (error) {
+          toast({ title: 'Not changed', description: messageOf(error), variant: 'destructive' });
+        }
+      },
+    }),
+    [itemId, send, toast, queries, refresh, deliver],
+  );
 }
