@@ -1,0 +1,138 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { ApiUser, Collab } from './pages/Collab';
+import { freshPhone, uniqueTitle } from './pages/Outpost';
+
+interface Created {
+  id: number;
+  title: string;
+}
+
+/** The screen at desktop 1280×800 and phone 390×844, light and dark, under screenshots/comments/. */
+async function pictures(page: Page, app: Collab, name: string, focus: Locator) {
+  for (const [width, height, size] of [
+    [1280, 800, 'desktop'],
+    [390, 844, 'phone'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await focus.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await app.setTheme(scheme);
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
+      await page.screenshot({ path: `test-results/screenshots/comments/${name}-${size}-${scheme}.png` });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  await app.setTheme('light');
+}
+
+test('K8, K9: a task’s timeline: history in words with Restore, comments as text, @mentions, offline comments and live ones', async ({
+  page,
+  baseURL,
+}) => {
+  // Eight pictures and an offline round trip on a shared machine.
+  test.setTimeout(180_000);
+  const blairPhone = freshPhone();
+  const app = await Collab.signedIn(page, blairPhone, 'Blair Browser');
+  const alex = await ApiUser.signIn(baseURL!, freshPhone(), 'Alex Api');
+  await alex.post('/api/contacts/sync', { contacts: [blairPhone] });
+  await app.post('/api/contacts/sync', { contacts: [alex.phone] });
+  const draft = uniqueTitle('Draft plan');
+  const task = await app.post<Created>('/api/items', { title: draft, type: 'task', assigned_to: alex.id });
+  await app.patch(`/api/items/${task.id}`, { title: `${draft} final` });
+
+  await app.goto(`/tasks/${task.id}`);
+  await expect(app.heading(`${draft} final`)).toBeVisible();
+  const timeline = app.main.getByRole('list', { name: /^Timeline of/ });
+  await expect(timeline.getByText(`Title: ${draft} → ${draft} final`)).toBeVisible();
+
+  // Markup and a javascript: link stay text; a web address becomes a link.
+  const field = app.main.getByRole('textbox', { name: 'Comment' });
+  await field.fill('<img src=x onerror=alert(1)> see example.com or javascript:alert(1)');
+  await field.press('Control+Enter');
+  const card = timeline.locator('li[data-comment]').filter({ hasText: 'onerror' });
+  await expect(card).toContainText('<img src=x onerror=alert(1)>');
+  await expect(card.locator('img')).toHaveCount(0);
+  await expect(card.getByRole('link')).toHaveAttribute('href', 'https://example.com');
+  await expect(card.getByRole('link')).toHaveCount(1);
+
+  // @ opens the people who see the task; the keyboard picks one.
+  await field.fill('Can you check this @Al');
+  const picker = page.getByRole('listbox', { name: 'People who can see this item' });
+  await expect(picker.getByRole('option', { name: 'Alex Api' })).toHaveAttribute('aria-selected', 'true');
+  await pictures(page, app, 'mention-picker', field);
+  await field.press('Enter');
+  await expect(field).toHaveValue('Can you check this @Alex Api ');
+  await field.press('Control+Enter');
+  await expect(timeline.locator('[data-mention]', { hasText: '@Alex Api' })).toBeVisible();
+  await expect(async () => {
+    const response = await alex.api.get('/api/notifications');
+    const body = (await response.json()) as { data: { kind: string; text: string }[] };
+    expect(body.data[0]).toMatchObject({
+      kind: 'mentioned',
+      text: `Blair Browser mentioned you on task “${draft} final”`,
+    });
+  }).toPass();
+
+  // Another person's comment arrives without a reload.
+  await alex.post(`/api/items/${task.id}/comments`, { body: 'On my way' });
+  await expect(timeline.getByText('On my way')).toBeVisible();
+
+  // Offline: shown at once as pending, stored once when the connection returns.
+  await page.context().setOffline(true);
+  await field.fill('Written on the ferry');
+  await field.press('Control+Enter');
+  const offline = timeline.locator('li[data-comment]').filter({ hasText: 'Written on the ferry' });
+  await expect(offline).toContainText('Pending sync');
+  await page.context().setOffline(false);
+  await expect(offline).not.toContainText('Pending sync', { timeout: 15_000 });
+  await expect(async () => {
+    const response = await alex.api.get(`/api/items/${task.id}/comments`);
+    const body = (await response.json()) as { data: { body: string }[] };
+    expect(body.data.filter((c) => c.body === 'Written on the ferry')).toHaveLength(1);
+  }).toPass();
+  await pictures(page, app, 'timeline', timeline);
+
+  // Restore the old title from its history entry.
+  await timeline.getByRole('button', { name: `Restore: Title: ${draft} → ${draft} final` }).click();
+  await expect(page.getByText(/^(Restored|Not restored)/).first()).toHaveText(/^Restored/);
+  // The title is back (the heading's name may carry more than the title: no anchors).
+  await expect(app.heading(draft)).not.toContainText('final');
+  expect(await app.seriousA11yViolations()).toEqual([]);
+  await alex.dispose();
+});
+
+test('a mention raises the bell live and its notification opens the comment', async ({ page, baseURL }) => {
+  const blairPhone = freshPhone();
+  const app = await Collab.signedIn(page, blairPhone, 'Blair Bell');
+  const alex = await ApiUser.signIn(baseURL!, freshPhone(), 'Alex Mentioner');
+  await alex.post('/api/contacts/sync', { contacts: [blairPhone] });
+  await app.post('/api/contacts/sync', { contacts: [alex.phone] });
+  const me = (await page.request.get('/api/me').then((r) => r.json())).user as { id: number };
+  const task = await alex.post<Created>('/api/items', {
+    title: uniqueTitle('Book ferry'),
+    type: 'task',
+    assigned_to: me.id,
+  });
+  const bell = page
+    .getByRole('link', { name: /^Notifications/ })
+    .filter({ visible: true })
+    .first();
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+  const comment = await alex.post<{ id: number }>(`/api/items/${task.id}/comments`, {
+    body: `@[${me.id}] the 9:00 one?`,
+  });
+  await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
+  await bell.click();
+  const entry = app.main.getByRole('link', { name: /Alex Mentioner mentioned you on task/ });
+  await expect(entry).toBeVisible();
+  await pictures(page, app, 'notification', entry);
+  await entry.click();
+  await expect(page).toHaveURL(new RegExp(`/tasks/${task.id}#comment-${comment.id}$`));
+  await expect(page.locator(`#comment-${comment.id}`)).toContainText('@Blair Bell the 9:00 one?');
+  await expect(page.locator(`#comment-${comment.id}`)).toBeFocused();
+  await alex.dispose();
+});
