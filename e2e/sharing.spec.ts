@@ -17,8 +17,15 @@ async function secondBrowser(browser: Browser, testInfo: TestInfo) {
   return browser.newContext({ viewport, baseURL });
 }
 
-test.beforeEach(() => {
+test.beforeEach(async ({ request }) => {
   test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
+  // Every test here needs the server's members and invites routes (issue 30, src/server/campaigns):
+  // an unknown /api route is a 404 for everyone, a known one without a session a 401.
+  const probe = await request.get('/api/invites/AAAAAAAAAAAAAAAAAAAAAA');
+  test.skip(
+    probe.status() === 404,
+    'needs the server side of shared campaigns (members and invites routes in src/server/campaigns), not on this server yet',
+  );
   // Three people sign in and the pictures take eight sizes and themes: more than the default 90 s.
   test.setTimeout(300_000);
 });
