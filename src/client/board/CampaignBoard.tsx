@@ -122,7 +122,7 @@ export default function CampaignBoard({
     >
       <section
         aria-label="Board"
-        className="-mx-4 flex snap-x snap-mandatory gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:snap-none sm:grid-cols-3 sm:overflow-visible sm:px-0"
+        className="-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:snap-none sm:grid-cols-3 sm:overflow-visible sm:px-0"
       >
         {BOARD_COLUMNS.map(({ status, title }) => (
           <BoardColumn
