@@ -1,5 +1,9 @@
 import type { ItemType } from './item';
 
+/** Sharing's kinds: added to or removed from a campaign. */
+export const MEMBERSHIP_NOTIFICATION_KINDS = ['added', 'removed'] as const;
+export type MembershipNotificationKind = (typeof MEMBERSHIP_NOTIFICATION_KINDS)[number];
+
 /** What a notification is about (ARCHITECTURE §4). */
 export const NOTIFICATION_KINDS = [
   'assigned',
@@ -13,16 +17,11 @@ export const NOTIFICATION_KINDS = [
   // Comments (ARCHITECTURE §5 'Notifications'; who gets which: ./comments.ts commentRecipients).
   'mentioned',
   'commented',
+  // Sharing (ARCHITECTURE §5 'Notifications'): to the person added to or removed from a campaign,
+  // with the role (membershipText).
+  ...MEMBERSHIP_NOTIFICATION_KINDS,
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-/**
- * Sharing's kinds (ARCHITECTURE §5 'Notifications'): to the person added to or removed from a
- * campaign, with the role (membershipText). Listed apart until the inbox gives them a colour; the
- * API sends them as any other kind.
- */
-export const MEMBERSHIP_NOTIFICATION_KINDS = ['added', 'removed'] as const;
-export type MembershipNotificationKind = (typeof MEMBERSHIP_NOTIFICATION_KINDS)[number];
 
 /** One entry as the API answers it. */
 export interface NotificationEntry {
@@ -155,6 +154,9 @@ const PHRASES: Record<NotificationKind, string> = {
   due: 'Reminder:',
   mentioned: 'mentioned you on',
   commented: 'commented on',
+  // Sharing's entries carry the role and are written by membershipText; these are the fallbacks.
+  added: 'added you to',
+  removed: 'removed you from',
 };
 
 /** The line a person reads, e.g. 'Alex assigned you task “Pack tents”'; a reminder has no actor. */

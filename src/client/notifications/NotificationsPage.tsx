@@ -24,6 +24,8 @@ const KIND_DOT: Record<NotificationKind, string> = {
   due: 'bg-indigo-500',
   mentioned: 'bg-teal-500',
   commented: 'bg-teal-400',
+  added: 'bg-emerald-500',
+  removed: 'bg-zinc-400 dark:bg-zinc-500',
 };
 
 function ago(iso: string): string {
