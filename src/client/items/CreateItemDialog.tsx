@@ -1,5 +1,6 @@
 import { type FormEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { ItemType } from '../../shared/item';
+import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { useDoor, useToast } from '../app/door';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
@@ -69,6 +70,8 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const [touched, setTouched] = useState(false);
   const options = useAssigneeOptions();
   const parent = useItem(parentId ?? 0);
+  // The phone's add button on a viewer's campaign (§5 'Roles'): nothing may be added there.
+  const readOnly = parent?.my_role === 'viewer';
   const createItem = useCreateItem();
   const toast = useToast();
   const { send } = useDoor();
@@ -89,7 +92,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     setTouched(true);
-    if (!form.canSubmit || titleLeftBlank || busy) return;
+    if (!form.canSubmit || titleLeftBlank || busy || readOnly) return;
     setBusy(true);
     try {
       const payload = dialogPayload({
@@ -125,7 +128,11 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
       <DialogContent
         title="Create New Item"
         description={
-          parent ? `Adding to ${TYPE_LABEL[parent.type].toLowerCase()} “${parent.title}”` : undefined
+          readOnly
+            ? VIEWER_READ_ONLY_MESSAGE
+            : parent
+              ? `Adding to ${TYPE_LABEL[parent.type].toLowerCase()} “${parent.title}”`
+              : undefined
         }
       >
         <form
@@ -288,7 +295,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={busy || state.tooLong}>
+            <Button type="submit" disabled={busy || state.tooLong || readOnly}>
               {busy ? 'Creating…' : `Create ${type}`}
             </Button>
           </DialogFooter>

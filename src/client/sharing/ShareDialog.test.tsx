@@ -13,6 +13,7 @@ import type { CampaignMember } from '../data/commands/sharing';
 import { ApiError } from '../data/net/apiClient';
 import { createDoor } from '../data/page';
 import { META_KEYS, setMeta } from '../data/store/db';
+import CreateItemDialog from '../items/CreateItemDialog';
 import { toastStore } from '../stores/toastStore';
 import { ShareButton } from './ShareDialog';
 
@@ -309,5 +310,18 @@ describe('a viewer’s campaign', () => {
       .filter((b) => !(b as HTMLButtonElement).disabled)
       .map((b) => b.textContent);
     expect(enabled).toEqual([]);
+  });
+
+  it('gives the phone’s add button nothing to create in it: the dialog says why and Create is disabled', async () => {
+    const created = await client.items.create({ title: 'Their garden', type: 'campaign' });
+    await act(async () => {
+      await client.db.items.update(created.id, { my_role: 'viewer' } as never);
+    });
+    show(<CreateItemDialog open onOpenChange={() => {}} parentId={created.id} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Item' });
+    expect(await within(dialog).findByText(VIEWER_READ_ONLY_MESSAGE)).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: /^Create / }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
   });
 });
