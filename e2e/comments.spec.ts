@@ -1,32 +1,11 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { takePictures } from './lib/pictures';
 import { ApiUser, Collab } from './pages/Collab';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 
 interface Created {
   id: number;
   title: string;
-}
-
-/** The screen at desktop 1280×800 and phone 390×844, light and dark, under screenshots/comments/. */
-async function pictures(page: Page, app: Collab, name: string, focus: Locator) {
-  for (const [width, height, size] of [
-    [1280, 800, 'desktop'],
-    [390, 844, 'phone'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await focus.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-      await app.setTheme(scheme);
-      await page.evaluate(
-        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-      );
-      await page.screenshot({ path: `test-results/screenshots/comments/${name}-${size}-${scheme}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-  await app.setTheme('light');
 }
 
 test('K8, K9: a task’s timeline: history in words with Restore, comments as text, @mentions, offline comments and live ones', async ({
@@ -63,7 +42,7 @@ test('K8, K9: a task’s timeline: history in words with Restore, comments as te
   await field.fill('Can you check this @Al');
   const picker = page.getByRole('listbox', { name: 'People who can see this item' });
   await expect(picker.getByRole('option', { name: 'Alex Api' })).toHaveAttribute('aria-selected', 'true');
-  await pictures(page, app, 'mention-picker', field);
+  await takePictures(page, app, 'comments', 'mention-picker', { focus: field });
   await field.press('Enter');
   await expect(field).toHaveValue('Can you check this @Alex Api ');
   await field.press('Control+Enter');
@@ -94,7 +73,7 @@ test('K8, K9: a task’s timeline: history in words with Restore, comments as te
     const body = (await response.json()) as { data: { body: string }[] };
     expect(body.data.filter((c) => c.body === 'Written on the ferry')).toHaveLength(1);
   }).toPass();
-  await pictures(page, app, 'timeline', timeline);
+  await takePictures(page, app, 'comments', 'timeline', { focus: timeline });
 
   // Restore the old title from its history entry.
   await timeline.getByRole('button', { name: `Restore: Title: ${draft} → ${draft} final` }).click();
@@ -129,7 +108,7 @@ test('a mention raises the bell live and its notification opens the comment', as
   await bell.click();
   const entry = app.main.getByRole('link', { name: /Alex Mentioner mentioned you on task/ });
   await expect(entry).toBeVisible();
-  await pictures(page, app, 'notification', entry);
+  await takePictures(page, app, 'comments', 'notification', { focus: entry });
   await entry.click();
   await expect(page).toHaveURL(new RegExp(`/tasks/${task.id}#comment-${comment.id}$`));
   await expect(page.locator(`#comment-${comment.id}`)).toContainText('@Blair Bell the 9:00 one?');

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 type Theme = 'light' | 'dark';
 
@@ -16,17 +16,19 @@ const SIZES = [
  * The screen as it is now at desktop 1280×800 and phone 390×844, light and dark, saved as
  * test-results/screenshots/{folder}/{name}-{size}-{theme}.png, then back to desktop and light. Motion
  * is reduced, so no toast or dialog is caught mid-slide; `fullPage` takes the desktop's whole page
- * (the phone's bars are fixed, so its picture is the screen).
+ * (the phone's bars are fixed, so its picture is the screen); `focus` is scrolled to the middle of
+ * the screen at each size.
  */
 export async function takePictures(
   page: Page,
   app: Themed,
   folder: string,
   name: string,
-  { fullPage = false }: { fullPage?: boolean } = {},
+  { fullPage = false, focus }: { fullPage?: boolean; focus?: Locator } = {},
 ): Promise<void> {
   for (const [width, height, size] of SIZES) {
     await page.setViewportSize({ width, height });
+    await focus?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     for (const theme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       await app.setTheme(theme);
