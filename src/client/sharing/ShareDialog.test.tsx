@@ -15,6 +15,7 @@ import { createDoor } from '../data/page';
 import { META_KEYS, setMeta } from '../data/store/db';
 import CreateItemDialog from '../items/CreateItemDialog';
 import { toastStore } from '../stores/toastStore';
+import TaskDetailPage from '../tasks/TaskDetailPage';
 import { ShareButton } from './ShareDialog';
 
 let client: OutpostClient;
@@ -323,5 +324,19 @@ describe('a viewer’s campaign', () => {
     expect((within(dialog).getByRole('button', { name: /^Create / }) as HTMLButtonElement).disabled).toBe(
       true,
     );
+  });
+
+  it('keeps its tasks read-only too: no quick add, status, editors or enabled control outside the timeline', async () => {
+    const task = await client.items.create({ title: 'Stalls', type: 'task' });
+    await client.items.create({ title: 'Count tables', type: 'todo', parent_id: task.id });
+    await act(async () => {
+      await client.db.items.update(task.id, { my_role: 'viewer' } as never);
+    });
+    show(<TaskDetailPage />, `/tasks/${task.id}`, '/tasks/:id');
+    expect(await screen.findByText(VIEWER_READ_ONLY_MESSAGE)).toBeTruthy();
+    await screen.findByText('Count tables');
+    expect(screen.queryByRole('button', { name: /^(Start|Complete|Reopen)$/ })).toBeNull();
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(screen.queryByRole('combobox')).toBeNull();
   });
 });

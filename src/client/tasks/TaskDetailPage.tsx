@@ -1,6 +1,7 @@
-import { CheckSquare } from 'lucide-react';
+import { CheckSquare, Eye } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
+import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/ui/PageParts';
 import {
   AssigneeFact,
@@ -15,7 +16,7 @@ import {
 } from '../items/DetailEditors';
 import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
-import { statusText } from '../items/itemStyle';
+import { formatDay, priorityName, statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
@@ -46,34 +47,60 @@ export default function TaskDetailPage() {
   const back =
     task.parent_id && parentTitle ? { to: `/campaigns/${task.parent_id}`, label: parentTitle } : null;
 
+  // A viewer of the campaign reads the task and changes nothing (§5 'Roles').
+  const readOnly = task.my_role === 'viewer';
+
   return (
     <PageColumn>
-      <DetailHeading item={task} back={back} inside={inside} />
-      <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
-        <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
-        <AssigneeFact item={task} />
-        <Fact label="Status">{statusText(task.status)}</Fact>
-        <PriorityFact item={task} />
-        {optional.shown('due_date') ? <DateFact item={task} field="due_date" label="Due" /> : null}
-        {optional.shown('remind_at') ? <ReminderFact item={task} /> : null}
-        {optional.shown('recurrence') ? <RepeatFact item={task} /> : null}
-        <ParentFact
-          item={task}
-          parent={
-            task.parent_id && parentTitle
-              ? { id: task.parent_id, title: parentTitle, type: 'campaign' }
-              : null
-          }
-        />
-        <LabelsFact item={task} />
-      </dl>
-      {optional.addButtons}
+      <DetailHeading item={task} back={back} inside={inside} readOnly={readOnly} />
+      {readOnly ? (
+        <>
+          <p
+            role="note"
+            className="mb-4 flex items-start gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300"
+          >
+            <Eye className="mt-0.5 size-4 shrink-0" aria-hidden />
+            {VIEWER_READ_ONLY_MESSAGE}
+          </p>
+          <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
+            <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
+            <Fact label="Assigned to">{task.assignedUser?.name ?? 'Unassigned'}</Fact>
+            <Fact label="Status">{statusText(task.status)}</Fact>
+            <Fact label="Priority">{priorityName(task.priority ?? 4)}</Fact>
+            {task.due_date ? <Fact label="Due">{formatDay(task.due_date)}</Fact> : null}
+            {parentTitle ? <Fact label="Campaign">{parentTitle}</Fact> : null}
+            {task.labels && task.labels.length > 0 ? (
+              <Fact label="Labels">{task.labels.join(', ')}</Fact>
+            ) : null}
+          </dl>
+        </>
+      ) : (
+        <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
+          <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
+          <AssigneeFact item={task} />
+          <Fact label="Status">{statusText(task.status)}</Fact>
+          <PriorityFact item={task} />
+          {optional.shown('due_date') ? <DateFact item={task} field="due_date" label="Due" /> : null}
+          {optional.shown('remind_at') ? <ReminderFact item={task} /> : null}
+          {optional.shown('recurrence') ? <RepeatFact item={task} /> : null}
+          <ParentFact
+            item={task}
+            parent={
+              task.parent_id && parentTitle
+                ? { id: task.parent_id, title: parentTitle, type: 'campaign' }
+                : null
+            }
+          />
+          <LabelsFact item={task} />
+        </dl>
+      )}
+      {readOnly ? null : optional.addButtons}
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <section aria-labelledby="todos-heading" className="mt-6 flex flex-col gap-3">
         <h2 id="todos-heading" className="text-base font-semibold text-zinc-900 dark:text-zinc-100">
           Todos
         </h2>
-        <QuickAddCard types={['todo']} parentId={task.id} />
+        {readOnly ? null : <QuickAddCard types={['todo']} parentId={task.id} />}
         {page.items === undefined ? (
           <ListLoading label="Loading items..." rows={3} />
         ) : page.items.length === 0 ? (
@@ -83,7 +110,7 @@ export default function TaskDetailPage() {
             items={page.items}
             label={`Todos of ${task.title}`}
             showParent={false}
-            onMove={(item, to) => void order.move(page.items ?? [], item, to)}
+            onMove={readOnly ? undefined : (item, to) => void order.move(page.items ?? [], item, to)}
             footer={
               <ShowMore more={page.more} onMore={page.showMore} shown={page.items.length} total={total} />
             }
