@@ -38,6 +38,8 @@ export const DOOR_MODULES = [
   'src/client/data/changes/repositoryErrors',
   // Whether this browser can pick phone contacts: asked before anything is imported.
   'src/client/data/contacts/contactPicker',
+  // Saves a file the device made (an export, changes kept for a lost campaign): no data, only the DOM.
+  'src/client/data/transfer/downloadFile',
 ];
 
 /** Who may load whom beyond the door: [from, to] pairs of layers or module paths (one line a decision). */

@@ -1,7 +1,6 @@
-import { Eye, ListPlus } from 'lucide-react';
+import { ListPlus } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
-import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/ui/PageParts';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import {
@@ -13,7 +12,14 @@ import {
   ReminderFact,
   useOptionalFacts,
 } from '../items/DetailEditors';
-import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
+import {
+  DetailHeading,
+  DetailLoading,
+  DetailNotFound,
+  Fact,
+  ProgressBlock,
+  ViewerNote,
+} from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
 import { formatDay, priorityName, statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
@@ -63,15 +69,7 @@ export default function CampaignDetailPage() {
         <MemberAvatars campaignId={campaign.id} />
         <ShareButton campaign={campaign} />
       </div>
-      {readOnly ? (
-        <p
-          role="note"
-          className="mb-4 flex items-start gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300"
-        >
-          <Eye className="mt-0.5 size-4 shrink-0" aria-hidden />
-          {VIEWER_READ_ONLY_MESSAGE}
-        </p>
-      ) : null}
+      {readOnly ? <ViewerNote /> : null}
       {readOnly ? (
         <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
           <Fact label="Created by">{campaign.created_by?.name ?? 'Unknown'}</Fact>

@@ -1,7 +1,8 @@
-import { ArrowLeft, SearchX } from 'lucide-react';
+import { ArrowLeft, Eye, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../shared/item';
+import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { progressOf } from '../../shared/progress';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Button } from '../components/ui/Button';
@@ -22,6 +23,19 @@ export function Fact({ label, children }: { label: string; children: ReactNode }
       <dt className="text-xs text-zinc-500 dark:text-zinc-400">{label}:</dt>
       <dd className="mt-0.5 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">{children}</dd>
     </div>
+  );
+}
+
+/** A viewer's page says why nothing on it can be changed (§5 'Roles'). */
+export function ViewerNote() {
+  return (
+    <p
+      role="note"
+      className="mb-4 flex items-start gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300"
+    >
+      <Eye className="mt-0.5 size-4 shrink-0" aria-hidden />
+      {VIEWER_READ_ONLY_MESSAGE}
+    </p>
   );
 }
 

@@ -4,20 +4,10 @@ import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { holdDataChanges } from '../app/queryProvider';
 import type { TrashView } from '../data/changes/undoStack';
-import type { ExportFile, ImportPreview } from '../data/transfer/dataTransfer';
+import type { ImportPreview } from '../data/transfer/dataTransfer';
+import { downloadFile } from '../data/transfer/downloadFile';
 
-/** Saves text as a file the browser downloads (no network: the export is made on the device). */
-export function downloadFile(file: ExportFile): void {
-  const url = URL.createObjectURL(new Blob([file.text], { type: `${file.mime};charset=utf-8` }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled: some browsers read the URL a moment later.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export { downloadFile };
 
 /** Restore from the trash, export, and import, with their toasts. */
 export function useDataSafety() {

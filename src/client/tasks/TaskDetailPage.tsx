@@ -1,7 +1,6 @@
-import { CheckSquare, Eye } from 'lucide-react';
+import { CheckSquare } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
-import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/ui/PageParts';
 import {
   AssigneeFact,
@@ -14,7 +13,14 @@ import {
   RepeatFact,
   useOptionalFacts,
 } from '../items/DetailEditors';
-import { DetailHeading, DetailLoading, DetailNotFound, Fact, ProgressBlock } from '../items/DetailParts';
+import {
+  DetailHeading,
+  DetailLoading,
+  DetailNotFound,
+  Fact,
+  ProgressBlock,
+  ViewerNote,
+} from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
 import { formatDay, priorityName, statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
@@ -55,13 +61,7 @@ export default function TaskDetailPage() {
       <DetailHeading item={task} back={back} inside={inside} readOnly={readOnly} />
       {readOnly ? (
         <>
-          <p
-            role="note"
-            className="mb-4 flex items-start gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300"
-          >
-            <Eye className="mt-0.5 size-4 shrink-0" aria-hidden />
-            {VIEWER_READ_ONLY_MESSAGE}
-          </p>
+          <ViewerNote />
           <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
             <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
             <Fact label="Assigned to">{task.assignedUser?.name ?? 'Unassigned'}</Fact>

@@ -11,6 +11,7 @@ import type { ToastInput } from '../../stores/toastStore';
 import type { OutpostDb } from '../store/db';
 import { descendantIds } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
+import { downloadFile } from '../transfer/downloadFile';
 
 /** The meta row that keeps the refused changes (never sent again; exported on request). */
 export const REJECTED_KEY = 'rejectedChanges';
@@ -161,16 +162,7 @@ export function rejectedFile(list: readonly RejectedChange[], now = new Date()) 
 
 /** Downloads the kept changes (a browser only). */
 export function downloadRejected(list: readonly RejectedChange[]): void {
-  if (typeof document === 'undefined' || typeof URL.createObjectURL !== 'function') return;
-  const file = rejectedFile(list);
-  const url = URL.createObjectURL(new Blob([file.text], { type: `${file.mime};charset=utf-8` }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadFile(rejectedFile(list));
 }
 
 /**
