@@ -20,7 +20,7 @@ export function takeReturn(): string | null {
   try {
     const path = sessionStorage.getItem(RETURN_KEY);
     sessionStorage.removeItem(RETURN_KEY);
-    return path && path.startsWith('/') && !path.startsWith('//') ? path : null;
+    return path?.startsWith('/') && !path.startsWith('//') ? path : null;
   } catch {
     return null;
   }
