@@ -65,10 +65,21 @@ const screenSize = () => ({ width: window.innerWidth, height: window.innerHeight
 function ToastItem({ toast, store }: { toast: ToastData; store: ToastStore }) {
   const [open, setOpen] = useState(true);
   const destructive = toast.variant === 'destructive';
+  // Replaced in place (same key) while it was closing: the new text opens again, rather than closing
+  // with the old one (a quick add right as the previous 'Item created' timed out showed no toast).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run for each new revision of the toast
+  useEffect(() => setOpen(true), [toast.revision]);
   const close = (next: boolean) => {
     setOpen(next);
-    // Leave the queue after the exit animation so the next toast does not pop under this one.
-    if (!next) window.setTimeout(() => store.getState().dismiss(toast.id), EXIT_MS);
+    if (!next) {
+      const revision = toast.revision;
+      // Leave the queue after the exit animation so the next toast does not pop under this one,
+      // unless a newer revision of it arrived meanwhile.
+      window.setTimeout(() => {
+        const now = store.getState().queue.find((t) => t.id === toast.id);
+        if (now?.revision === revision) store.getState().dismiss(toast.id);
+      }, EXIT_MS);
+    }
   };
   return (
     <Toast.Root
