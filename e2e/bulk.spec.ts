@@ -10,8 +10,9 @@ for (const theme of ['light', 'dark'] as const) {
   test(`campaign: nested progress, 'Complete 3 open items too?', consistent reopen (${theme})`, async ({
     page,
   }, testInfo) => {
-    // Dozens of steps, each a real write and re-render: up to a minute with two workers on two cores.
-    test.setTimeout(90_000);
+    // Dozens of steps, each a real write and re-render of a campaign page that now also holds its
+    // board tabs and timeline: over a minute with two workers on two cores.
+    test.setTimeout(150_000);
     // The same steps in both themes: dark is pictured and audited on the desktop, the phone's
     // layout in light, which keeps CI's two cores within its time.
     test.skip(theme === 'dark' && testInfo.project.name === 'phone', 'dark runs on the desktop');
@@ -126,8 +127,9 @@ for (const theme of ['light', 'dark'] as const) {
   test(`Done › All says where completed items are, with a way to the tab (${theme})`, async ({
     page,
   }, testInfo) => {
-    // Dozens of steps, each a real write and re-render: up to a minute with two workers on two cores.
-    test.setTimeout(90_000);
+    // Dozens of steps, each a real write and re-render of a campaign page that now also holds its
+    // board tabs and timeline: over a minute with two workers on two cores.
+    test.setTimeout(150_000);
     // The same steps in both themes: dark is pictured and audited on the desktop, the phone's
     // layout in light, which keeps CI's two cores within its time.
     test.skip(theme === 'dark' && testInfo.project.name === 'phone', 'dark runs on the desktop');
