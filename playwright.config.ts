@@ -28,7 +28,7 @@ const ci = process.env.CI === 'true' || process.env.E2E === '1';
 // picture and audit) run in both projects; the rest test data, sync and server behaviour that no
 // viewport changes (sign-in with a code, import and export, polish), so they run on the desktop only:
 // the whole CI run then fits its 30 minutes.
-const PHONE_SPECS = ['bulk', 'campaignList', 'journey', 'layout', 'screens', 'smoke', 'toasts', 'today'].map(
+const PHONE_SPECS = ['campaignList', 'journey', 'layout', 'screens', 'smoke', 'toasts', 'today'].map(
   (name) => `${name}.spec.ts`,
 );
 
