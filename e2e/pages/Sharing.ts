@@ -51,8 +51,12 @@ export class Sharing extends Collab {
   }
 
   async closeShare() {
-    await this.page.keyboard.press('Escape');
-    await expect(this.shareDialog).toHaveCount(0);
+    // Escape closes the newest layer first: a toast still showing ('Member added') takes the first
+    // press, the dialog the next.
+    await expect(async () => {
+      await this.page.keyboard.press('Escape');
+      await expect(this.shareDialog).toHaveCount(0, { timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
   }
 
   /** Adds a mutual contact from the dialog's picker, by keyboard-reachable labelled controls. */
