@@ -285,23 +285,7 @@ function AddPerson({ campaignId, members }: { campaignId: number; members: Campa
               ))}
             </select>
           </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={roleId} className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
-              Role
-            </label>
-            <select
-              id={roleId}
-              className={selectClasses}
-              value={role}
-              onChange={(e) => setRole(e.target.value as MemberRole)}
-            >
-              {MEMBER_ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {ROLE_NAME[r]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <RoleField id={roleId} label="Role" role={role} onChange={setRole} />
           <Button type="submit" size="sm" className="h-10" disabled={person === '' || add.isPending}>
             <UserPlus aria-hidden />
             {add.isPending ? 'Adding…' : 'Add'}
@@ -356,23 +340,7 @@ function InvitesSection({ campaignId }: { campaignId: number }) {
         noValidate
         className="grid grid-cols-3 gap-2 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-start"
       >
-        <div className="flex flex-col gap-1">
-          <label htmlFor={roleId} className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
-            Joins as
-          </label>
-          <select
-            id={roleId}
-            className={selectClasses}
-            value={role}
-            onChange={(e) => setRole(e.target.value as MemberRole)}
-          >
-            {MEMBER_ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_NAME[r]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <RoleField id={roleId} label="Joins as" role={role} onChange={setRole} />
         <NumberField
           id={daysId}
           label="Expires in (days)"
@@ -571,6 +539,39 @@ function LeaveCampaign({
           })
         }
       />
+    </div>
+  );
+}
+
+/** A labelled editor/viewer select (adding a member, making an invite). */
+function RoleField({
+  id,
+  label,
+  role,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  role: MemberRole;
+  onChange: (role: MemberRole) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
+        {label}
+      </label>
+      <select
+        id={id}
+        className={selectClasses}
+        value={role}
+        onChange={(e) => onChange(e.target.value as MemberRole)}
+      >
+        {MEMBER_ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_NAME[r]}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
