@@ -3,6 +3,9 @@ import { takePictures } from './lib/pictures';
 import { ApiUser, Collab } from './pages/Collab';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 interface Created {
   id: number;
   title: string;

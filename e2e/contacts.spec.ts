@@ -2,6 +2,9 @@ import { expect, test } from '@playwright/test';
 import { ApiUser, Collab } from './pages/Collab';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 const OFFLINE = "You're offline — this needs a connection";
 const digits = (phone: string) => phone.replace(/\D/g, '');
 const PNG = Buffer.from([

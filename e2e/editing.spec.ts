@@ -67,7 +67,7 @@ test('edits a todo, a task and their places after creation, and a reload keeps e
     await expect(description).toBeFocused();
     await description.fill('Two coats, white.');
     await app.main.getByRole('button', { name: 'Save description' }).click();
-    await expect(app.main.getByText('Two coats, white.')).toBeVisible();
+    await expect(app.main.getByText('Two coats, white.', { exact: true })).toBeVisible();
     // An empty reminder waits behind 'Add reminder…'; opening it puts focus in the field.
     await expect(app.fact('Reminder')).toHaveCount(0);
     await app.main.getByRole('button', { name: 'Add reminder…' }).click();
@@ -108,7 +108,7 @@ test('edits a todo, a task and their places after creation, and a reload keeps e
     await expect(app.row(names.task)).toBeVisible();
     await app.goto(`/tasks/${task.id}`);
     await expect(app.heading(names.task)).toBeVisible();
-    await expect(app.main.getByText('Two coats, white.')).toBeVisible();
+    await expect(app.main.getByText('Two coats, white.', { exact: true })).toBeVisible();
     await expect(app.fact('Reminder')).toHaveValue('2031-05-31T17:30');
     await app.goto(`/tasks/${sibling.id}`);
     await expect(app.row(names.todo)).toContainText('Jun 1, 2031');

@@ -2,6 +2,9 @@ import { expect, test } from '@playwright/test';
 import { takePictures } from './lib/pictures';
 import { Outpost, uniqueTitle } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 // Issue 32: priorities and labels from the UI (ARCHITECTURE §4 'Planning fields'), as a guest, from
 // the device: the row menu sets them, the row shows them, /labels/{name} lists the label's items.
 

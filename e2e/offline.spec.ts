@@ -2,6 +2,9 @@ import { type BrowserContext, expect, test } from '@playwright/test';
 import { startOwnServer, tempDataDir } from './lib/servers';
 import { freshPhone, Outpost, serverItems, uniqueTitle } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 const PENDING = 'Pending sync';
 
 // About the service worker and the sync queue, not the layout: one viewport is enough.

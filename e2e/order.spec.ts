@@ -1,6 +1,9 @@
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { freshPhone, Outpost, serverItems, uniqueTitle } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 // Issue 33: manual order (ARCHITECTURE §5 'Order', SYNC.md O1–O3) and a campaign's Board.
 
 const SHOTS = 'test-results/screenshots/order';

@@ -6,6 +6,9 @@ import { repoRoot } from '../scripts/lib/paths';
 import { startOwnServer, tempDataDir } from './lib/servers';
 import { Outpost } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 // About the service worker, not the layout: one viewport is enough.
 test.beforeEach(() => {
   test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');

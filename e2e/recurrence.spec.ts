@@ -1,6 +1,9 @@
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { freshPhone, Outpost, uniqueTitle } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 // Issue 16: repeating todos (ARCHITECTURE §5 Recurrence, SYNC.md N1–N4).
 
 interface SeriesItem {

@@ -1,6 +1,9 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { freshPhone, Outpost, serverItems, uniqueTitle } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 /** A signed-in device: onboarding marked done, then /login with the phone and a name. */
 async function signedInDevice(page: Page, phone: string, name: string): Promise<Outpost> {
   await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { freshPhone, Outpost, serverItems, uniqueTitle } from './pages/Outpost';
 
+// This spec works offline: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
 const PENDING = 'Pending sync';
 
 test.beforeEach(() => {

@@ -58,6 +58,8 @@ export class Trees extends Outpost {
 
   /** Titles of the rows on screen, top to bottom. */
   async rowTitles(titles: readonly string[]): Promise<string[]> {
+    // A row not drawn yet has no box and would sort first: wait until every one is on screen.
+    for (const t of titles) await expect(this.row(t)).toBeVisible();
     const boxes = await Promise.all(
       titles.map(async (t) => ({ t, y: (await this.row(t).boundingBox())?.y })),
     );

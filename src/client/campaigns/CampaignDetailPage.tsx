@@ -25,10 +25,14 @@ import { formatDay, priorityName, statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { useChildrenPage, useInside, useItem } from '../items/queries';
+import { preloadSortable } from '../items/sortableModule';
 import { MemberAvatars } from '../sharing/MemberAvatars';
 import { roleOf } from '../sharing/queries';
 import { ShareButton } from '../sharing/ShareDialog';
 import { ActivityFeed } from './ActivityFeed';
+
+// This page's lists can be reordered: drag and drop loads beside its rows, not after them.
+void preloadSortable();
 
 // The timeline (comments, history) loads after the page: TanStack Query, linkify and the picker with it.
 const Timeline = lazy(() => import('../comments/Timeline'));

@@ -1,9 +1,7 @@
 import {
   type FocusEvent,
   type KeyboardEvent,
-  lazy,
   type ReactNode,
-  Suspense,
   useCallback,
   useLayoutEffect,
   useRef,
@@ -13,9 +11,7 @@ import { cn } from '../components/ui/cn';
 import { useWindowedList } from '../components/ui/useWindowedList';
 import { useParentTitles, useRowProgress } from '../data/store/live';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
-
-// Drag and drop loads with the first list that can be reordered, never with the first screen.
-const SortableRows = lazy(() => import('./SortableItems'));
+import { useSortableModule } from './sortableModule';
 
 /** Below this many rows everything renders: windowing only pays off for long lists. */
 const WINDOW_FROM = 60;
@@ -69,6 +65,7 @@ export function ItemList<T extends RowItem>({
     rowHeight: ITEM_ROW_HEIGHT,
   });
   const visible = windowed ? items.slice(start, end) : items;
+  const sortable = useSortableModule(Boolean(onMove));
   const listRef = useRef<HTMLUListElement>(null);
   const [activeId, setActiveId] = useState<number | null>(null);
   // The row focus was last in: restored to a neighbour if that row disappears while focused.
@@ -249,17 +246,19 @@ export function ItemList<T extends RowItem>({
     </div>
   );
   if (!onMove) return listOf(rows);
+  // Drag and drop loads with the first list that can be reordered, never with the first screen. Until
+  // it is here the card stays empty rather than drawing rows that would be drawn again (SortableLi).
+  if (!sortable) return listOf(null);
+  const SortableRows = sortable.default;
   return (
-    <Suspense fallback={listOf(rows)}>
-      <SortableRows
-        all={items}
-        visible={visible}
-        start={first}
-        onMove={onDrop}
-        renderRow={(item) => rowOf(item as T)}
-      >
-        {listOf}
-      </SortableRows>
-    </Suspense>
+    <SortableRows
+      all={items}
+      visible={visible}
+      start={first}
+      onMove={onDrop}
+      renderRow={(item) => rowOf(item as T)}
+    >
+      {listOf}
+    </SortableRows>
   );
 }

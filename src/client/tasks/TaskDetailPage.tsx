@@ -25,7 +25,11 @@ import { ItemList } from '../items/ItemList';
 import { formatDay, priorityName, statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
+import { preloadSortable } from '../items/sortableModule';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
+
+// This page's lists can be reordered: drag and drop loads beside its rows, not after them.
+void preloadSortable();
 
 const TASK_FACTS = ['due_date', 'remind_at', 'recurrence'] as const;
 
