@@ -72,6 +72,7 @@ export default function TaskDetailPage() {
             <Fact label="Status">{statusText(task.status)}</Fact>
             <Fact label="Priority">{priorityName(task.priority ?? 4)}</Fact>
             {task.due_date ? <Fact label="Due">{formatDay(task.due_date)}</Fact> : null}
+            {task.end_date ? <Fact label="End date">{formatDay(task.end_date)}</Fact> : null}
             {parentTitle ? <Fact label="Campaign">{parentTitle}</Fact> : null}
             {task.labels && task.labels.length > 0 ? (
               <Fact label="Labels">{task.labels.join(', ')}</Fact>
@@ -85,6 +86,9 @@ export default function TaskDetailPage() {
           <Fact label="Status">{statusText(task.status)}</Fact>
           <PriorityFact item={task} />
           {optional.shown('due_date') ? <DateFact item={task} field="due_date" label="Due" /> : null}
+          {/* A task's end date comes only from an import (a Todoist DEADLINE): shown and editable while
+              set, never offered, since the spec gives end dates to campaigns. */}
+          {task.end_date ? <DateFact item={task} field="end_date" label="End date" /> : null}
           {optional.shown('remind_at') ? <ReminderFact item={task} /> : null}
           {optional.shown('recurrence') ? <RepeatFact item={task} /> : null}
           <ParentFact
