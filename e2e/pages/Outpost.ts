@@ -34,7 +34,12 @@ export function freshPhone(): string {
 
 /** A title no other spec uses, so lists and search never match another spec's items. */
 export function uniqueTitle(prefix: string): string {
-  return `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
+  // No vowels, digits or p/m/h/d/s/w/y: the quick add must never read a suffix as a date ('feb4th'),
+  // a time ('3pm'), a priority ('p2') or a unit, or a title typed there would lose it.
+  const letters = 'bcfgjklnqrtvxz';
+  let suffix = '';
+  for (let i = 0; i < 6; i++) suffix += letters[Math.floor(Math.random() * letters.length)];
+  return `${prefix} ${suffix}`;
 }
 
 /** The app with the flows the journeys share: onboarding, sign-in, adding items, search, theme. */
