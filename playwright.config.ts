@@ -57,6 +57,8 @@ export default defineConfig({
     // The service worker precaches every screen's chunk in each new context: a third of a test's CPU
     // on two cores. Specs that go offline or test updates allow it with test.use.
     serviceWorkers: 'block',
+    // No transitions to wait out and no frames to paint for them (most specs asked for it one by one).
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },
