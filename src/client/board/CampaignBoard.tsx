@@ -31,6 +31,16 @@ import { BOARD_COLUMNS, type BoardColumns, columnsOf, type LocalItem, useBoardIt
 const COLUMN_ID = (status: ItemStatus) => `column:${status}`;
 const TITLE_OF: Record<ItemStatus, string> = { pending: 'Queue', in_progress: 'Active', completed: 'Done' };
 
+/**
+ * What an empty column says: that it is empty, and (when the board can be changed) that a card can be
+ * dropped there and what that does, since an empty column gives no other sign that it takes a card.
+ */
+const EMPTY_TEXT: Record<ItemStatus, { empty: string; drop: string }> = {
+  pending: { empty: 'Nothing queued.', drop: 'Drop a card here.' },
+  in_progress: { empty: 'Nothing in progress.', drop: 'Drop a card here to start it.' },
+  completed: { empty: 'Nothing done yet.', drop: 'Drop a card here to complete it.' },
+};
+
 /** Which column and place a drop over `overId` (a card or a column) means. */
 function dropTarget(
   columns: BoardColumns,
@@ -176,11 +186,24 @@ function BoardColumn({
         strategy={verticalListSortingStrategy}
         disabled={readOnly}
       >
-        <ul aria-labelledby={headingId} className="m-0 flex min-h-16 flex-col gap-2 p-0">
-          {cards.map((card) => (
-            <BoardCard key={card.id} item={card} readOnly={readOnly} />
-          ))}
-        </ul>
+        {cards.length === 0 ? (
+          // The whole column is the drop target (useDroppable above); the dashed box shows where.
+          <p
+            data-empty-column={status}
+            className={cn(
+              'm-0 flex min-h-16 items-center justify-center rounded-lg border border-dashed border-zinc-300 px-3 py-2 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400',
+              isOver && 'border-indigo-400 text-zinc-800 dark:border-indigo-500 dark:text-zinc-200',
+            )}
+          >
+            {readOnly ? EMPTY_TEXT[status].empty : `${EMPTY_TEXT[status].empty} ${EMPTY_TEXT[status].drop}`}
+          </p>
+        ) : (
+          <ul aria-labelledby={headingId} className="m-0 flex min-h-16 flex-col gap-2 p-0">
+            {cards.map((card) => (
+              <BoardCard key={card.id} item={card} readOnly={readOnly} />
+            ))}
+          </ul>
+        )}
       </SortableContext>
     </div>
   );

@@ -1,0 +1,84 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import type { OutpostClient } from '../data/client';
+import CampaignBoard from './CampaignBoard';
+
+let client: OutpostClient;
+
+const COLUMN_LEFT = { pending: 0, in_progress: 300, completed: 600 } as const;
+
+/**
+ * jsdom lays nothing out, and the keyboard drag picks its target by position: the columns side by
+ * side (280 px wide, 300 apart), each card 50 px tall under its column's heading. Anything else (the
+ * lifted card's overlay, which the keyboard moves from) sits where Queue's first card is.
+ */
+function layOut(): void {
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+    const column = this.closest<HTMLElement>('[data-column]');
+    const left = column ? COLUMN_LEFT[column.dataset.column as keyof typeof COLUMN_LEFT] : 0;
+    if (this.dataset.column) return new DOMRect(left, 0, 280, 600);
+    const card = this.closest<HTMLElement>('[data-card-id]');
+    if (card) {
+      const index = [...(card.parentElement?.children ?? [])].indexOf(card);
+      return new DOMRect(left + 8, 40 + index * 60, 264, 50);
+    }
+    return new DOMRect(8, 40, 264, 50);
+  });
+}
+
+beforeEach(() => {
+  client = makeTestClient();
+  layOut();
+});
+
+afterEach(() => {
+  cleanup();
+  client.close();
+  vi.restoreAllMocks();
+});
+
+describe('CampaignBoard', () => {
+  it('says what an empty column is and that a card can be dropped there; a viewer gets no drop hint', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });
+    const view = renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    await waitFor(() => expect(screen.getByText('Dig')).toBeTruthy());
+    expect(screen.getByText('Nothing in progress. Drop a card here to start it.')).toBeTruthy();
+    expect(screen.getByText('Nothing done yet. Drop a card here to complete it.')).toBeTruthy();
+    // Queue has its card, so no empty text.
+    expect(screen.queryByText(/Nothing queued/)).toBeNull();
+    view.unmount();
+
+    renderWithApp(<CampaignBoard campaignId={campaign.id} readOnly />);
+    await waitFor(() => expect(screen.getByText('Nothing in progress.')).toBeTruthy());
+    expect(screen.getByText('Nothing done yet.')).toBeTruthy();
+    expect(screen.queryByText(/Drop a card/)).toBeNull();
+  });
+
+  it('takes a card dropped in an empty column (keyboard: Space, →, Space): the card starts', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    const todo = await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const handle = await waitFor(() => screen.getByRole('button', { name: /Dig/ }));
+    expect(document.querySelector('[data-column="in_progress"] [data-card-id]')).toBeNull();
+
+    // The keyboard sensor listens for the next keys from a timer after a lift: each key waits a tick.
+    const press = async (code: string, key: string) => {
+      fireEvent.keyDown(handle, { code, key });
+      await act(() => new Promise((r) => setTimeout(r, 20)));
+    };
+    handle.focus();
+    await press('Space', ' ');
+    await press('ArrowRight', 'ArrowRight');
+    await press('Space', ' ');
+
+    await waitFor(async () => expect((await client.db.items.get(todo.id))?.status).toBe('in_progress'));
+    await waitFor(() =>
+      expect(document.querySelector(`[data-column="in_progress"] [data-card-id="${todo.id}"]`)).toBeTruthy(),
+    );
+    // Queue is empty now, and says so.
+    expect(screen.getByText('Nothing queued. Drop a card here.')).toBeTruthy();
+  });
+});
