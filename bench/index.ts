@@ -111,6 +111,12 @@ const BENCHMARKS: Benchmark[] = [
       'the built app at 10k and 100k items in Chromium: first sync vs a bare pull, long tasks, heap, screens, edits, search',
   },
   {
+    name: 'reorder',
+    file: './reorder.ts',
+    about:
+      "issue 33: a reorder with 10,000 stored until the list's live query shows it vs a raw put + index read (≤ 2×, < 16 ms)",
+  },
+  {
     name: 'list-screens',
     file: './listScreens.ts',
     about: 'every list screen, first row at 10,000 and 100,000 local items (alternating): ≤ 1.3×, < 400 ms',

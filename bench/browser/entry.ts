@@ -16,6 +16,7 @@ import { withKeys } from '../../src/client/data/store/listKeys';
 import type { LocalItem, QueueEntry } from '../../src/client/data/store/types';
 import type { Item, SyncPage } from '../../src/shared/item';
 import './localWrites';
+import './reorder';
 import { done, req } from './idb';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */

@@ -62,7 +62,8 @@ function appSchema(): StoreDef[] {
 
 const SCHEMA = appSchema();
 
-async function deleteDb(name: string): Promise<void> {
+/** Deletes database `name`, if it exists (a blocked delete is left to finish later). */
+export async function deleteDb(name: string): Promise<void> {
   await new Promise<void>((resolve) => {
     const r = indexedDB.deleteDatabase(name);
     r.onsuccess = () => resolve();
@@ -72,7 +73,7 @@ async function deleteDb(name: string): Promise<void> {
 }
 
 /** A raw database with every store and index of the app's schema. */
-function openRaw(name: string): Promise<IDBDatabase> {
+export function openRaw(name: string): Promise<IDBDatabase> {
   const open = indexedDB.open(name, 1);
   open.onupgradeneeded = () => {
     const db = open.result;
@@ -92,7 +93,8 @@ function openExisting(name: string): Promise<IDBDatabase> {
   return req(indexedDB.open(name));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- the row-by-row check
 
@@ -191,7 +193,10 @@ let refSnap: Snapshot | null = null;
 
 // ---------------------------------------------------------------- A: pull
 
-async function signedIn(dbName: string): Promise<{ client: OutpostClient; online: (on: boolean) => void }> {
+/** A client of a fresh device signed in to the bench account, offline until `online(true)`. */
+export async function signedIn(
+  dbName: string,
+): Promise<{ client: OutpostClient; online: (on: boolean) => void }> {
   const connectivity = manualConnectivity(false);
   const client = createOutpostClient({ dbName, connectivity });
   await client.auth.getState().login(PHONE, NAME);
@@ -199,7 +204,7 @@ async function signedIn(dbName: string): Promise<{ client: OutpostClient; online
 }
 
 /** Writes the rows the app stores for `all` in one readwrite transaction (the reference's write). */
-async function refWrite(db: IDBDatabase, all: Item[], cursor: string): Promise<void> {
+export async function refWrite(db: IDBDatabase, all: Item[], cursor: string): Promise<void> {
   const tx = db.transaction(['items', 'users', 'meta', COUNTS_STORE, SEARCH_LOG_STORE], 'readwrite');
   const local = all.map((item) => fromServer(item));
   const flags = topFlagsFromScratch(local);
@@ -221,7 +226,7 @@ async function refWrite(db: IDBDatabase, all: Item[], cursor: string): Promise<v
 const ALL_PAGES = '/bench-sync-pages.json';
 
 /** The reference's one GET: the account's sync pages concatenated, from the real server. */
-async function refGet(): Promise<{ items: Item[]; cursor: string }> {
+export async function refGet(): Promise<{ items: Item[]; cursor: string }> {
   const res = await fetch(ALL_PAGES, { cache: 'no-store', headers: { Accept: 'application/json' } });
   if (!res.ok) throw new Error(`GET ${ALL_PAGES} answered ${res.status}`);
   return (await res.json()) as { items: Item[]; cursor: string };
