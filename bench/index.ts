@@ -117,6 +117,12 @@ const BENCHMARKS: Benchmark[] = [
       "issue 33: a reorder with 10,000 stored until the list's live query shows it vs a raw put + index read (≤ 2×, < 16 ms)",
   },
   {
+    name: 'board',
+    file: './board.ts',
+    about:
+      'issue 33: a campaign board of 2,000 cards opens to its first card vs one of 200 (alternating): ≤ 1.3×',
+  },
+  {
     name: 'list-screens',
     file: './listScreens.ts',
     about: 'every list screen, first row at 10,000 and 100,000 local items (alternating): ≤ 1.3×, < 400 ms',

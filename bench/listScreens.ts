@@ -111,8 +111,8 @@ function guestTree(count: number): LocalItem[] {
   return rows.map((r) => ({ ...r, _top: flags.get(r.id), ...listKeysOf(r) }));
 }
 
-/** Writes `items` with the browser's own IndexedDB into the database the app has created. */
-async function seed(context: BrowserContext, url: string, items: LocalItem[]): Promise<number> {
+/** Writes `items` with the browser's own IndexedDB into the database the app has created; answers how many are stored. */
+export async function seed(context: BrowserContext, url: string, items: LocalItem[]): Promise<number> {
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'networkidle' });
   let stored = 0;
