@@ -37,6 +37,27 @@ async function titlesIn(list: Locator): Promise<string[]> {
     );
 }
 
+/** Drags `from` by the mouse onto `to`, in small steps so the sensors and the sorting follow. */
+async function dragTo(page: Page, from: Locator, to: Locator) {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 + 8, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.waitForTimeout(150);
+  await page.mouse.up();
+}
+
+/** Lifts a row by keyboard (Space on its grip), once the list is ready to drag. */
+async function lift(page: Page, list: Locator, grip: Locator) {
+  await expect(async () => {
+    await grip.focus();
+    await page.keyboard.press('Space');
+    await expect(list.locator('li[data-dragging="true"]')).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+}
+
 function section(page: Page, heading: RegExp): Locator {
   return page.locator('main section').filter({ has: page.getByRole('heading', { level: 2, name: heading }) });
 }
@@ -90,6 +111,56 @@ test('Today lists overdue then due today, completes and reschedules; Upcoming sh
   await expect(titlesIn(dueToday)).resolves.toEqual([call, water]);
   const order = await titlesIn(app.main);
   expect(order).toEqual([late, call, water]);
+
+  // Reorder right there (SYNC.md O6): by keyboard (Space lifts, ArrowUp, Space drops), Alt+↓ from the
+  // row's grip, and the pointer; a reload keeps the order. The overdue group has no grips.
+  const grip = (title: string) => dueToday.getByRole('button', { name: `Move “${title}”` });
+  await expect(overdue.locator('[data-drag-handle]')).toHaveCount(0);
+  await lift(page, dueToday, grip(water));
+  // The sensor measures the rows after the lift: a person's pace, not a burst.
+  for (const key of ['ArrowUp', 'Space']) {
+    await page.waitForTimeout(600);
+    await page.keyboard.press(key);
+  }
+  await expect.poll(() => titlesIn(dueToday)).toEqual([water, call]);
+  await expect(app.toast('Todo moved').first()).toBeVisible();
+  await grip(water).focus();
+  await page.keyboard.press('Alt+ArrowDown');
+  await expect.poll(() => titlesIn(dueToday)).toEqual([call, water]);
+  await expect(grip(water)).toBeFocused();
+  await dragTo(page, grip(water), grip(call));
+  await expect.poll(() => titlesIn(dueToday)).toEqual([water, call]);
+  await page.reload();
+  await expect.poll(() => titlesIn(dueToday)).toEqual([water, call]);
+
+  if (testInfo.project.name === 'desktop') {
+    // Pictures mid-drag (a keyboard lift, one place down) at both sizes and in both themes. A resize
+    // cancels a drag, so each size lifts again.
+    for (const [width, height, size] of [
+      [1280, 800, 'desktop'],
+      [390, 844, 'phone'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await lift(page, dueToday, grip(water));
+      await page.waitForTimeout(600);
+      await page.keyboard.press('ArrowDown');
+      await page.waitForTimeout(400);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+        await app.setTheme(theme);
+        await page.evaluate(
+          () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+        );
+        await page.screenshot({ path: `test-results/screenshots/today/today-mid-drag-${size}-${theme}.png` });
+      }
+      // Escape puts it back where it was.
+      await page.keyboard.press('Escape');
+      await expect.poll(() => titlesIn(dueToday)).toEqual([water, call]);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+    await app.setTheme('light');
+  }
 
   // Complete one: it leaves Today.
   await app

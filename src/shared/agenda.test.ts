@@ -17,8 +17,13 @@ import {
   upcomingDays,
 } from './agenda';
 
-const item = (id: number, due_date: string | null, priority?: number, created_at = '2026-01-01T00:00:00Z') =>
-  ({ id, due_date, created_at, ...(priority === undefined ? {} : { priority }) }) satisfies AgendaItem;
+const item = (id: number, due_date: string | null, priority?: number, sort_key?: string) =>
+  ({
+    id,
+    due_date,
+    ...(priority === undefined ? {} : { priority }),
+    ...(sort_key === undefined ? {} : { sort_key }),
+  }) satisfies AgendaItem;
 
 /** A day from 2024 to 2030, as a key. */
 const dayArb = fc
@@ -31,19 +36,12 @@ const itemsArb = (today: string) =>
       fc.record({
         offset: fc.option(fc.integer({ min: -40, max: 40 }), { nil: null }),
         priority: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
-        created: fc.integer({ min: 0, max: 1_000 }),
+        key: fc.option(fc.constantFrom('a0', 'a1', 'a1V', 'a2'), { nil: undefined }),
       }),
       { maxLength: 60 },
     )
     .map((rows) =>
-      rows.map((r, i) =>
-        item(
-          i + 1,
-          r.offset === null ? null : addDays(today, r.offset),
-          r.priority,
-          new Date(Date.UTC(2025, 0, 1) + r.created * 60_000).toISOString(),
-        ),
-      ),
+      rows.map((r, i) => item(i + 1, r.offset === null ? null : addDays(today, r.offset), r.priority, r.key)),
     );
 
 describe('day keys', () => {

@@ -8,12 +8,16 @@
 /** How many days Upcoming shows, today included. */
 export const UPCOMING_DAYS = 14;
 
-/** The fields the rules read; a stored item fits. `priority` is optional: rows from before it read as 4. */
+/**
+ * The fields the rules read; a stored item fits. `priority` is optional: rows from before it read as 4.
+ * `sort_key` and `uuid` are the manual order within a day (§5 'Order'); a row without them reads as ''.
+ */
 export interface AgendaItem {
   id: number;
   due_date: string | null;
-  created_at: string;
   priority?: number;
+  sort_key?: string | null;
+  uuid?: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -70,15 +74,29 @@ export function nextWeek(today: string): string {
   return addDays(today, ((8 - weekday) % 7) + (weekday === 1 ? 7 : 0));
 }
 
-const priorityOf = (item: AgendaItem) => item.priority ?? 4;
+/** An item's priority, 1 (most urgent) to 4; a row stored before the field reads as 4. */
+export const priorityOf = (item: Pick<AgendaItem, 'priority'>): number => item.priority ?? 4;
 
-/** Same day: the most urgent first (p1), then the one made first, then by id (a stable order). */
-export function compareWithinDay(a: AgendaItem, b: AgendaItem): number {
-  return (
-    priorityOf(a) - priorityOf(b) ||
-    (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0) ||
-    a.id - b.id
-  );
+/**
+ * An item's manual order within a day as one string (the agenda indexes' `_ord`, listKeys.ts): its
+ * sort key, a space, its uuid. A key holds only [0-9A-Za-z], all above the space, so comparing these
+ * strings by code unit orders as (sort_key, uuid) does, whatever the keys' lengths.
+ */
+export function dayOrderKey(item: Pick<AgendaItem, 'sort_key' | 'uuid'>): string {
+  return `${item.sort_key ?? ''} ${item.uuid ?? ''}`;
+}
+
+/** What the order within a day reads. */
+export type WithinDay = Pick<AgendaItem, 'id' | 'priority' | 'sort_key' | 'uuid'>;
+
+/**
+ * Same day (SYNC.md O6): the most urgent first (p1), then manual order (sort_key, ties by uuid), then
+ * by id (a stable order). Rows without a key (stored before the field) come first among their priority.
+ */
+export function compareWithinDay(a: WithinDay, b: WithinDay): number {
+  const oa = dayOrderKey(a);
+  const ob = dayOrderKey(b);
+  return priorityOf(a) - priorityOf(b) || (oa < ob ? -1 : oa > ob ? 1 : 0) || a.id - b.id;
 }
 
 /** Upcoming's overdue group: the longest overdue first, then as within a day. */
@@ -90,7 +108,7 @@ export function compareUpcomingOverdue(a: AgendaItem, b: AgendaItem): number {
 
 /**
  * Today's order: overdue before due today; within each, by priority (p1 first), then by due date
- * (the longest overdue first among equal priorities), then as made.
+ * (the longest overdue first among equal priorities), then in manual order (compareWithinDay).
  */
 export function compareToday(today: string): (a: AgendaItem, b: AgendaItem) => number {
   return (a, b) => {

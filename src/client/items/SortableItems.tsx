@@ -39,8 +39,14 @@ const INSTRUCTIONS: ScreenReaderInstructions = {
     'To move this item, press Space. Use the up and down arrow keys to choose its new place, Space again to drop it there, or Escape to cancel.',
 };
 
+/**
+ * What a drop at place `toIndex` would change besides the place ('now p2' on Today), said with the
+ * place; null when nothing else changes.
+ */
+export type DropNote = (id: number, toIndex: number) => string | null;
+
 /** The announcements of a drag in plain words: '“Hotel” moved to 2 of 5.' */
-export function orderAnnouncements(rows: readonly SortableRow[]): Announcements {
+export function orderAnnouncements(rows: readonly SortableRow[], note?: DropNote): Announcements {
   const title = (id: UniqueIdentifier) => {
     const row = rows.find((r) => r.id === Number(id));
     return row ? `“${row.title}”` : 'The item';
@@ -49,15 +55,22 @@ export function orderAnnouncements(rows: readonly SortableRow[]): Announcements 
     const at = rows.findIndex((r) => r.id === Number(id));
     return `${at + 1} of ${rows.length}`;
   };
+  const noted = (active: UniqueIdentifier, over: UniqueIdentifier, words: (note: string) => string) => {
+    const said = note?.(
+      Number(active),
+      rows.findIndex((r) => r.id === Number(over)),
+    );
+    return said ? words(said) : '';
+  };
   return {
     onDragStart: ({ active }) => `Picked up ${title(active.id)}, at ${place(active.id)}.`,
     onDragOver: ({ active, over }) =>
       over
-        ? `${title(active.id)} is over place ${place(over.id)}.`
+        ? `${title(active.id)} is over place ${place(over.id)}${noted(active.id, over.id, (n) => `, and would be ${n}`)}.`
         : `${title(active.id)} is outside the list.`,
     onDragEnd: ({ active, over }) =>
       over
-        ? `${title(active.id)} dropped at ${place(over.id)}.`
+        ? `${title(active.id)} dropped at ${place(over.id)}${noted(active.id, over.id, (n) => `, now ${n}`)}.`
         : `${title(active.id)} put back where it was.`,
     onDragCancel: ({ active }) => `Move cancelled. ${title(active.id)} is back at ${place(active.id)}.`,
   };
@@ -76,14 +89,16 @@ export interface SortableItemsProps {
   rows: readonly SortableRow[];
   /** The row `id` dropped so that it takes place `toIndex` of the list (as arrayMove counts). */
   onMove: (id: number, toIndex: number) => void;
+  /** What a drop would change besides the place, for the announcements. */
+  note?: DropNote;
   children: ReactNode;
 }
 
 /** A vertical list whose rows (SortableLi) are reordered by drag and drop. */
-export function SortableItems({ rows, onMove, children }: SortableItemsProps) {
+export function SortableItems({ rows, onMove, note, children }: SortableItemsProps) {
   const sensors = useOrderSensors();
   const ids = useMemo(() => rows.map((r) => r.id), [rows]);
-  const announcements = useMemo(() => orderAnnouncements(rows), [rows]);
+  const announcements = useMemo(() => orderAnnouncements(rows, note), [rows, note]);
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
     const to = ids.indexOf(Number(over.id));
@@ -109,15 +124,18 @@ export function SortableLi({
   id,
   title,
   index,
+  disabled = false,
   children,
 }: {
   id: number;
   title: string;
   index: number;
+  /** A row this user may not move (a viewer's): no handle, and others pass it by. */
+  disabled?: boolean;
   children: ReactNode;
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id });
+    useSortable({ id, disabled });
   return (
     <li
       ref={setNodeRef}
@@ -129,7 +147,11 @@ export function SortableLi({
       )}
       style={{ transform: CSS.Translate.toString(transform), transition }}
     >
-      <DragHandle title={title} ref={setActivatorNodeRef} {...attributes} {...listeners} />
+      {disabled ? (
+        <span className="w-8 shrink-0 border-b border-zinc-100 dark:border-zinc-800" aria-hidden />
+      ) : (
+        <DragHandle title={title} ref={setActivatorNodeRef} {...attributes} {...listeners} />
+      )}
       <div className="min-w-0 flex-1 [&>div]:border-l-0">{children}</div>
     </li>
   );
@@ -144,6 +166,8 @@ export default function SortableRows<T extends SortableRow>({
   visible,
   start,
   onMove,
+  note,
+  fixed,
   renderRow,
   children,
 }: {
@@ -153,14 +177,23 @@ export default function SortableRows<T extends SortableRow>({
   visible: readonly T[];
   start: number;
   onMove: (id: number, toIndex: number) => void;
+  note?: DropNote;
+  /** Rows this user may not move. */
+  fixed?: (item: T) => boolean;
   renderRow: (item: T) => ReactNode;
   children: (rows: ReactNode[]) => ReactNode;
 }) {
   return (
-    <SortableItems rows={all} onMove={onMove}>
+    <SortableItems rows={all} onMove={onMove} note={note}>
       {children(
         visible.map((item, i) => (
-          <SortableLi key={item.id} id={item.id} title={item.title} index={start + i}>
+          <SortableLi
+            key={item.id}
+            id={item.id}
+            title={item.title}
+            index={start + i}
+            disabled={fixed?.(item) ?? false}
+          >
             {renderRow(item)}
           </SortableLi>
         )),

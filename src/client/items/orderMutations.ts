@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
+import { type DayRow, planDayMove } from '../../shared/dayOrder';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { inManualOrder, type KeyWrite, moveTo, placeAt } from '../../shared/order';
+import type { Priority } from '../../shared/planning';
 import { type Send, useDoor, useToast } from '../app/door';
 import type { CompletedWith } from '../data/commands/items';
 import type { ToastInput } from '../stores/toastStore';
@@ -24,6 +26,12 @@ const ordered = (list: readonly OrderRow[]) =>
 
 type Toast = (input: ToastInput) => unknown;
 
+/** A row of a day in manual order (Today): its place and its priority (src/shared/dayOrder.ts). */
+export type DayOrderRow = OrderRow & DayRow;
+
+/** One key write, and (on a day) the moved item's new priority in the same PATCH. */
+type MoveWrite = KeyWrite & { priority?: Priority };
+
 /**
  * Stores `writes` (one sort_key normally; a re-key shares one undo group) and an optional status
  * change first (a board's drop into another column), then shows the toast with its Undo.
@@ -32,7 +40,7 @@ async function storeMove(
   send: Send,
   toast: Toast,
   item: OrderRow,
-  writes: readonly KeyWrite[],
+  writes: readonly MoveWrite[],
   said: (completedWith: readonly CompletedWith[]) => ToastInput,
   status?: ItemStatus,
 ): Promise<void> {
@@ -41,7 +49,11 @@ async function storeMove(
     // One gesture, one undo: a status change and its keys share a group.
     const undo = writes.length > 1 || status ? { group: crypto.randomUUID() } : undefined;
     if (status) ({ completedWith } = await send('items.setStatus', { id: item.id, status, undo }));
-    for (const w of writes) await send('items.update', { id: w.id, patch: { sort_key: w.sort_key }, undo });
+    for (const w of writes) {
+      const patch =
+        w.priority === undefined ? { sort_key: w.sort_key } : { sort_key: w.sort_key, priority: w.priority };
+      await send('items.update', { id: w.id, patch, undo });
+    }
   } catch (error) {
     console.error(error);
     toast({
@@ -65,6 +77,21 @@ function orderMutations(send: Send, toast: Toast) {
       return storeMove(send, toast, item, writes, () => ({
         title: `${TYPE_LABEL[item.type]} moved`,
         description: `“${item.title}” is now ${Math.min(toIndex, list.length - 1) + 1} of ${list.length}.`,
+      }));
+    },
+    /**
+     * A row of a day (`list`, in the day's order: priority, then manual order) dropped at `toIndex`:
+     * one write of its key, and of the priority of the row it lands on when that is another one.
+     */
+    moveInDay: (list: readonly DayOrderRow[], item: DayOrderRow, toIndex: number) => {
+      const plan = planDayMove(list, item.id, toIndex);
+      if (!plan) return Promise.resolve();
+      const { priority } = plan;
+      const writes = plan.writes.map((w) => (w.id === item.id && priority ? { ...w, priority } : w));
+      const place = `“${item.title}” is now ${Math.min(toIndex, list.length - 1) + 1} of ${list.length}.`;
+      return storeMove(send, toast, item, writes, () => ({
+        title: priority ? `Moved, now p${priority}` : `${TYPE_LABEL[item.type]} moved`,
+        description: place,
       }));
     },
     /**

@@ -5,6 +5,7 @@ import { dayHeading, dayLabel, dueDay } from '../../shared/agenda';
 import { cn, focusRing } from '../components/ui/cn';
 import { EmptyState } from '../components/ui/EmptyState';
 import { ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
+import { preloadSortable } from '../items/sortableModule';
 import { AgendaList } from './AgendaList';
 import { AgendaSection } from './AgendaSection';
 import {
@@ -17,12 +18,18 @@ import {
 } from './queries';
 import { countsText } from './TodayCard';
 
+// Today's 'Today' group is reordered by hand: drag and drop loads with this page's chunk, so it is
+// there when the rows are read and they are drawn once (sortableModule.ts).
+void preloadSortable();
+
 /** Rows each group shows at first, and how many more each 'Show more' reads. */
 const PAGE = 30;
 
 /**
  * /today: my open items overdue or due today, from the device (offline and as a guest too), overdue
  * first with how late each is, then by priority and due date; each row completes and reschedules.
+ * The items due today are in priority, then manual order, and are reordered right there (SYNC.md
+ * O6); the overdue ones stay in order of lateness, with no drag.
  */
 export default function TodayPage() {
   const today = useToday();
@@ -65,6 +72,7 @@ export default function TodayPage() {
                 onMore={more('today')}
                 label="Due today"
                 today={today}
+                reorder
               />
             ) : (
               <p className="px-1 text-sm text-zinc-600 dark:text-zinc-400">

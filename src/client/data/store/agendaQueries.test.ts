@@ -94,7 +94,9 @@ describe('Today and Upcoming on the device', () => {
     const row = fc.record({
       offset: day,
       priority: fc.constantFrom(1, 2, 3, 4, undefined),
-      minute: fc.integer({ min: 0, max: 5 }),
+      // Few keys and uuids, so ties (equal keys, equal uuids, none at all) are common.
+      key: fc.constantFrom(undefined, 'a0', 'a0', 'a0V', 'a1', 'Zz'),
+      uuid: fc.constantFrom(null, 'u1', 'u2', 'u3'),
       owner: fc.constantFrom('mine', 'assigned', 'other'),
       status: fc.constantFrom('pending', 'in_progress', 'completed'),
     });
@@ -107,8 +109,9 @@ describe('Today and Upcoming on the device', () => {
           const stored = rows.map((r, i) =>
             due(i + 1, r.offset, {
               ...(r.priority === undefined ? {} : { priority: r.priority }),
-              // Equal creation times: the id breaks the tie, as in the whole list's order.
-              created_at: `2026-11-01T00:0${r.minute}:00.000Z`,
+              // Equal keys and uuids: the id breaks the tie, as in the whole list's order.
+              ...(r.key === undefined ? {} : { sort_key: r.key }),
+              uuid: r.uuid,
               status: r.status as LocalItem['status'],
               ...(r.owner === 'assigned' ? { user_id: 9, assigned_to: 1 } : {}),
               ...(r.owner === 'other' ? { user_id: 9, assigned_to: 8 } : {}),
@@ -140,6 +143,40 @@ describe('Today and Upcoming on the device', () => {
       ),
       { numRuns: 15 },
     );
+  });
+
+  it('O6: lists a day by priority, then manual order (sort_key, uuid), not by creation time', async () => {
+    const db = freshDb();
+    await db.items.bulkPut([
+      due(1, 0, { sort_key: 'a2', created_at: '2026-11-01T00:00:00.000Z' }),
+      due(2, 0, { sort_key: 'a1', created_at: '2026-11-02T00:00:00.000Z' }),
+      due(3, 0, { priority: 1, sort_key: 'a9' }),
+      // The same key as item 2: the uuid breaks the tie (none reads as '', first).
+      due(4, 0, { sort_key: 'a1', uuid: '0000' }),
+      // Stored before sort_key: first among its priority, still indexed.
+      due(5, 0),
+      due(6, 2, { sort_key: 'a0' }),
+      due(7, 2, { sort_key: '' }),
+    ]);
+    expect(ids(await todayItems(db, ME, TODAY))).toEqual([3, 5, 2, 4, 1]);
+    await db.items.update(1, { sort_key: 'a0' });
+    expect(ids(await todayItems(db, ME, TODAY))).toEqual([3, 5, 1, 2, 4]);
+    const day = (await upcomingItems(db, ME, TODAY, UPCOMING_DAYS)).find((g) => g.day === addDays(TODAY, 2));
+    expect(ids(day?.items ?? [])).toEqual([7, 6]);
+  });
+
+  it('gives the rows of version 11 their manual-order key when the database opens', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('agenda-v11', { indexedDB, IDBKeyRange });
+    old.version(11).stores({ items: 'id, [_scope+user_id+_pri+_due+created_at]' });
+    await old.table('items').bulkPut([
+      { ...due(1, 0, { sort_key: 'a5' }), _scope: 'a', _due: TODAY, _pri: 4 },
+      { ...due(2, 0, { sort_key: 'a1' }), _scope: 'a', _due: TODAY, _pri: 4 },
+    ]);
+    old.close();
+    const db = freshDb(indexedDB, 'agenda-v11');
+    expect(ids(await todayItems(db, ME, TODAY))).toEqual([2, 1]);
+    expect((await db.items.get(2))?._ord).toBe('a1 ');
   });
 
   it('gives the rows stored before the index their due day when the database opens', async () => {

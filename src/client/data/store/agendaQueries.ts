@@ -6,12 +6,12 @@ import type { LocalItem, Viewer } from './types';
 
 /**
  * Today and Upcoming from the device (ARCHITECTURE §5), read by the agenda indexes (db.ts
- * AGENDA_INDEX over listKeys.ts `_pri` and `_due`): per owner (created by the viewer, or assigned to
- * them by someone else) and priority, an index range holds one priority's open items of a span of
- * days in (due day, created_at, id) order. Every order the screens use (src/shared/agenda.ts) agrees
- * with that order inside one range, so the first `limit` rows of a group are among the first `limit`
- * of each range: a screen reads what it shows and counts the rest without reading it, whether the
- * device holds 10,000 items or 100,000.
+ * AGENDA_INDEX over listKeys.ts `_pri`, `_due` and `_ord`): per owner (created by the viewer, or
+ * assigned to them by someone else) and priority, an index range holds one priority's open items of a
+ * span of days in (due day, sort_key, uuid, id) order, manual order within a day (SYNC.md O6). Every
+ * order the screens use (src/shared/agenda.ts) agrees with that order inside one range, so the first
+ * `limit` rows of a group are among the first `limit` of each range: a screen reads what it shows and
+ * counts the rest without reading it, whether the device holds 10,000 items or 100,000.
  */
 
 /** A group of the agenda (overdue, a day): the rows a screen shows first, and how many there are. */

@@ -8,7 +8,7 @@ import { recomputeTopFlags } from './topFlags';
 import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 11;
+export const DB_VERSION = 12;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -89,14 +89,31 @@ const STORES_V10 = { ...STORES_V9, items: `${STORES_V9.items}, ${TOP_ORDER_INDEX
  * two disjoint ranges, as the list screens' indexes are. A screen reads its first rows and counts
  * the rest (agendaQueries.ts), so 100,000 items cost what the rows on screen cost.
  */
-export const AGENDA_INDEX = {
+const AGENDA_INDEX_V11 = {
   mine: '[_scope+user_id+_pri+_due+created_at]',
   assigned: '[_scope+_asg+_pri+_due+created_at]',
 } as const;
 
-const STORES = {
+const STORES_V11 = {
   ...STORES_V10,
-  items: `${STORES_V10.items.replace(`, ${DUE_INDEX}`, '')}, ${Object.values(AGENDA_INDEX).join(', ')}`,
+  items: `${STORES_V10.items.replace(`, ${DUE_INDEX}`, '')}, ${Object.values(AGENDA_INDEX_V11).join(', ')}`,
+};
+
+/**
+ * Version 12 (issues 32 and 33, 'reorder right there'): within a day the order is priority, then
+ * manual order (SYNC.md O6), so the agenda indexes end in `_ord` (listKeys.ts: sort_key, then uuid)
+ * instead of created_at; IndexedDB appends the id, the shared rule's last tie-break.
+ */
+export const AGENDA_INDEX = {
+  mine: '[_scope+user_id+_pri+_due+_ord]',
+  assigned: '[_scope+_asg+_pri+_due+_ord]',
+} as const;
+
+const STORES = {
+  ...STORES_V11,
+  items: STORES_V11.items
+    .replace(AGENDA_INDEX_V11.mine, AGENDA_INDEX.mine)
+    .replace(AGENDA_INDEX_V11.assigned, AGENDA_INDEX.assigned),
 };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
@@ -213,6 +230,10 @@ export class OutpostDb extends Dexie {
     // Version 10 only adds the top-level order index.
     this.version(10).stores(STORES_V10);
     // Version 11 trades the due-day index for the agenda indexes and gives open dated items `_pri`.
+    this.version(11)
+      .stores(STORES_V11)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 12 ends the agenda indexes in manual order and gives open dated items `_ord`.
     this.version(DB_VERSION)
       .stores(STORES)
       .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));

@@ -1,4 +1,5 @@
 import type { DBCoreMutateRequest, DBCoreTable, Table } from 'dexie';
+import { dayOrderKey } from '../../../shared/agenda';
 import type { ItemStatus } from '../../../shared/item';
 import { DEFAULT_PRIORITY } from '../../../shared/planning';
 import { LIST_KEYS, type ListOrder, updatedKey } from '../../../shared/sort';
@@ -22,6 +23,10 @@ import type { LocalItem } from './types';
  * - `_pri`: the priority (1–4, 4 when unset) of a row that has `_due`, absent otherwise: the agenda
  *   indexes (db.ts AGENDA_INDEX) lead with the owner and priority, so Today and Upcoming read only the
  *   rows their first page shows, in their order, and count the rest without reading them.
+ * - `_ord`: the manual order within a day (src/shared/agenda.ts dayOrderKey: sort_key, a space, uuid)
+ *   of a row that has `_due`, absent otherwise: the agenda indexes end in it, so a day's rows of one
+ *   priority come in manual order. A row without a sort_key or uuid still has one (it reads as ''),
+ *   so it is indexed and, with the id IndexedDB appends, ordered as the shared rule orders it.
  *
  * They depend on the row alone (and `_top`), so they are computed on the final value of every put to
  * `items` (the store's side effects, sideEffects.ts, call withListKeys): no write path has to remember them.
@@ -35,6 +40,7 @@ export interface ListKeys {
   _asg?: number;
   _due?: string;
   _pri?: number;
+  _ord?: string;
 }
 
 type KeyedRow = Pick<
@@ -49,6 +55,8 @@ type KeyedRow = Pick<
   | 'assigned_to'
   | 'due_date'
   | 'priority'
+  | 'sort_key'
+  | 'uuid'
 > &
   Partial<ListKeys>;
 
@@ -75,6 +83,7 @@ export function listKeysOf(row: KeyedRow): ListKeys {
   if (row.due_date && row.status !== 'completed' && keys._scope !== 'x') {
     keys._due = row.due_date.slice(0, 10);
     keys._pri = row.priority ?? DEFAULT_PRIORITY;
+    keys._ord = dayOrderKey(row);
   }
   return keys;
 }
@@ -86,7 +95,8 @@ function hasKeys(row: KeyedRow, keys: ListKeys): boolean {
     row._uk === keys._uk &&
     row._asg === keys._asg &&
     row._due === keys._due &&
-    row._pri === keys._pri
+    row._pri === keys._pri &&
+    row._ord === keys._ord
   );
 }
 
@@ -98,6 +108,7 @@ export function withKeys<T extends KeyedRow>(row: T): T {
   if (keys._asg === undefined) delete out._asg;
   if (keys._due === undefined) delete out._due;
   if (keys._pri === undefined) delete out._pri;
+  if (keys._ord === undefined) delete out._ord;
   return out;
 }
 

@@ -38,6 +38,8 @@ export interface LocalItem extends Item {
   _asg?: number;
   _due?: string;
   _pri?: number;
+  /** The open dated row's manual order within its day (listKeys.ts `_ord`). */
+  _ord?: string;
 }
 
 export { QUEUE_METHODS } from '../../../shared/protocol';
