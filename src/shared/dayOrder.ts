@@ -1,7 +1,7 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import { compareWithinDay, priorityOf, type WithinDay } from './agenda';
 import type { KeyWrite } from './order';
-import { DEFAULT_PRIORITY, PRIORITIES, type Priority } from './planning';
+import { asPriority, type Priority } from './planning';
 import { keyBetween, type RandomBit, SORT_KEY_MAX_LENGTH } from './sortKey';
 
 /**
@@ -22,8 +22,6 @@ export interface DayMove {
   /** Set when the drop puts the row among another priority's rows: written with its key. */
   priority?: Priority;
 }
-
-const asPriority = (n: number): Priority => PRIORITIES.find((p) => p === n) ?? DEFAULT_PRIORITY;
 
 const fits = (keys: readonly string[]) => keys.every((k) => k.length > 0 && k.length <= SORT_KEY_MAX_LENGTH);
 

@@ -9,6 +9,11 @@ export const PRIORITIES = [1, 2, 3, 4] as const;
 export type Priority = (typeof PRIORITIES)[number];
 export const DEFAULT_PRIORITY: Priority = 4;
 
+/** A stored priority as a Priority: a row from before the field (or out of range) reads as p4. */
+export function asPriority(n: number | null | undefined): Priority {
+  return PRIORITIES.find((p) => p === n) ?? DEFAULT_PRIORITY;
+}
+
 export const LABELS_MAX = 10;
 export const LABEL_MAX_LENGTH = 40;
 /** Characters a label may not hold: quick add reads `#parent` and `@person`, and CSV and filters split on commas. */

@@ -1,4 +1,5 @@
 import type { ItemStatus } from './item';
+import type { Priority } from './planning';
 
 /**
  * Undo as data (ARCHITECTURE §5): what a change did, as snapshots of the items it touched before and
@@ -21,6 +22,8 @@ export interface UndoFields {
   recurrence: string | null;
   /** The place among its siblings (§5 'Order'): undoing a drop puts the old key back. */
   sort_key?: string;
+  /** A drop on Today can change it with the key (SYNC.md O6): undoing the drop puts it back too. */
+  priority?: Priority;
 }
 
 export const UNDO_FIELDS = [
@@ -34,6 +37,7 @@ export const UNDO_FIELDS = [
   'remind_at',
   'recurrence',
   'sort_key',
+  'priority',
 ] as const satisfies readonly (keyof UndoFields)[];
 
 /** The items a change touched, by uuid; null for one that did not exist (or was deleted). */

@@ -6,6 +6,7 @@ import {
   type UserSummary,
 } from '../../../shared/item';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../../shared/itemUpdate';
+import { asPriority } from '../../../shared/planning';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../../shared/status';
 import { deviceTimeZone } from '../../../shared/timeZone';
@@ -142,6 +143,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
               remind_at: i.remind_at,
               recurrence: i.recurrence ?? null,
               ...(i.sort_key ? { sort_key: i.sort_key } : {}),
+              // A row from before the field reads as the default, so an undo has a value to put back.
+              priority: asPriority(i.priority),
             },
       );
     }
