@@ -95,6 +95,16 @@ describe('Reordering a day by hand', () => {
     expect(ids(orderAfter(odd, 3, planDayMove(odd, 3, 0)))).toEqual([3, 1, 2]);
   });
 
+  it('O6: a drop after the last row read, with more rows not read yet, keys just above it so it stays before them', () => {
+    const page = [row(1, 4, 'a0'), row(2, 4, 'a1'), row(3, 4, 'a2')];
+    const plan = planDayMove(page, 1, 2, seededRandom(7), true);
+    expect(plan?.writes).toHaveLength(1);
+    const key = plan?.writes[0]?.sort_key ?? '';
+    expect(key > 'a2' && key < 'a21').toBe(true);
+    // A whole day read: the usual key after the last.
+    expect((planDayMove(page, 1, 2, seededRandom(7))?.writes[0]?.sort_key ?? '') > 'a21').toBe(true);
+  });
+
   it('O6: any drop ends in exactly the order the user dropped, with short keys, writing one row whenever the neighbours allow', () => {
     const USABLE = ['a0', 'a1', 'a1V', 'a2', 'Zz', 'a0V'];
     const keys = ['', ...USABLE, 'a0', 'zzzz'];
@@ -109,12 +119,13 @@ describe('Reordering a day by hand', () => {
         fc.nat(),
         fc.nat(),
         fc.integer({ min: 1, max: 1_000 }),
-        (rows, a, b, seed) => {
+        fc.boolean(),
+        (rows, a, b, seed, more) => {
           const list = rows.map((r, i) => ({ id: i + 1, ...r })).sort(compareWithinDay);
           const from = a % list.length;
           const to = b % list.length;
           const id = (list[from] as DayRow).id;
-          const plan = planDayMove(list, id, to, seededRandom(seed));
+          const plan = planDayMove(list, id, to, seededRandom(seed), more);
           if (from === to) {
             expect(plan).toBeNull();
             return;
@@ -133,7 +144,8 @@ describe('Reordering a day by hand', () => {
           const low = group[at - 1]?.sort_key ?? undefined;
           const high = group[at]?.sort_key ?? undefined;
           const usable = (k: string | undefined) => k === undefined || USABLE.includes(k);
-          if ((low === '' || usable(low)) && usable(high) && (low === undefined || low !== high))
+          const atEnd = more && high === undefined;
+          if (!atEnd && (low === '' || usable(low)) && usable(high) && (low === undefined || low !== high))
             expect(plan?.writes).toHaveLength(1);
         },
       ),

@@ -30,12 +30,19 @@ const fits = (keys: readonly string[]) => keys.every((k) => k.length > 0 && k.le
  * that can take fresh keys with the moved row `id` inside it at `at`: one new key when the neighbours'
  * keys leave room, else the rows of the run too.
  */
-function placeInGroup(group: readonly DayRow[], moved: DayRow, at: number, random?: RandomBit): KeyWrite[] {
+function placeInGroup(
+  group: readonly DayRow[],
+  moved: DayRow,
+  at: number,
+  random: RandomBit | undefined,
+  openEnd: boolean,
+): KeyWrite[] {
   const n = group.length;
   const below = at > 0 ? (group[at - 1] as DayRow) : null;
   const above = at < n ? (group[at] as DayRow) : null;
   const low = below?.sort_key || null;
-  const high = above ? above.sort_key || '' : null;
+  // Rows not read yet may follow the last one read: a key just above it stays before them.
+  const high = above ? above.sort_key || '' : openEnd && low !== null ? `${low}1` : null;
   if (high !== '') {
     if (low !== null && low === high) {
       // Equal keys (a collision, or two parents' keys alike): the row's own uuid may fall between.
@@ -59,7 +66,8 @@ function placeInGroup(group: readonly DayRow[], moved: DayRow, at: number, rando
       if (start < 0 || end > n) continue;
       const lower = start > 0 ? (group[start - 1] as DayRow).sort_key || null : null;
       let upper = end < n ? (group[end] as DayRow).sort_key || '' : null;
-      if (upper === '') continue;
+      // (Past the last row read, `lower` + '1' below is also what keeps unread rows after.)
+      if (upper === '' || (upper === null && lower === null && openEnd)) continue;
       // Just above the key below, so the re-keyed rows keep their places among their own siblings
       // (a sibling would need a key starting with `lower` + '0' to be passed).
       if (lower !== null && (upper === null || upper > `${lower}1`)) upper = `${lower}1`;
@@ -73,16 +81,25 @@ function placeInGroup(group: readonly DayRow[], moved: DayRow, at: number, rando
       if (!fits(keys)) continue;
       const ids = group.slice(start, end).map((r) => r.id);
       ids.splice(before, 0, moved.id);
-      const writes = ids.map((id, i) => ({ id, sort_key: keys[i] as string }));
-      // The moved row's write first: the toast and the announcement speak of it.
-      return [...writes.filter((w) => w.id === moved.id), ...writes.filter((w) => w.id !== moved.id)];
+      return movedFirst(
+        ids.map((id, i) => ({ id, sort_key: keys[i] as string })),
+        moved.id,
+      );
     }
   }
-  // Unreachable: the whole group with no bounds always takes fresh keys.
+  // Only when every run was refused (unusable keys up to an open end): the whole group, fresh keys.
   const keys = generateNKeysBetween(null, null, n + 1);
   const ids = group.map((r) => r.id);
   ids.splice(at, 0, moved.id);
-  return ids.map((id, i) => ({ id, sort_key: keys[i] as string }));
+  return movedFirst(
+    ids.map((id, i) => ({ id, sort_key: keys[i] as string })),
+    moved.id,
+  );
+}
+
+/** The moved row's write first: the toast and the announcement speak of it. */
+function movedFirst(writes: KeyWrite[], id: number): KeyWrite[] {
+  return [...writes.filter((w) => w.id === id), ...writes.filter((w) => w.id !== id)];
 }
 
 /**
@@ -95,6 +112,8 @@ export function planDayMove(
   id: number,
   toIndex: number,
   random?: RandomBit,
+  /** The day holds more rows than `list` (a screen's first page): they follow its last row. */
+  more = false,
 ): DayMove | null {
   const from = list.findIndex((r) => r.id === id);
   if (from < 0 || list.length < 2) return null;
@@ -111,6 +130,8 @@ export function planDayMove(
   const priority = keeps ? own : priorityOf(over);
   const group = others.filter((r) => priorityOf(r) === priority);
   const at = others.slice(0, to).filter((r) => priorityOf(r) === priority).length;
-  const writes = placeInGroup(group, moved, at, random);
+  // Rows not read yet come after the last one read, so only its priority's group may go on.
+  const openEnd = more && priorityOf(list[list.length - 1] as DayRow) === priority;
+  const writes = placeInGroup(group, moved, at, random, openEnd);
   return priority === own ? { writes } : { writes, priority: asPriority(priority) };
 }

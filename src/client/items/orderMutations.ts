@@ -82,9 +82,10 @@ function orderMutations(send: Send, toast: Toast) {
     /**
      * A row of a day (`list`, in the day's order: priority, then manual order) dropped at `toIndex`:
      * one write of its key, and of the priority of the row it lands on when that is another one.
+     * `more`: the day holds rows after `list` not read yet (a first page).
      */
-    moveInDay: (list: readonly DayOrderRow[], item: DayOrderRow, toIndex: number) => {
-      const plan = planDayMove(list, item.id, toIndex);
+    moveInDay: (list: readonly DayOrderRow[], item: DayOrderRow, toIndex: number, more = false) => {
+      const plan = planDayMove(list, item.id, toIndex, undefined, more);
       if (!plan) return Promise.resolve();
       const { priority } = plan;
       const writes = plan.writes.map((w) => (w.id === item.id && priority ? { ...w, priority } : w));

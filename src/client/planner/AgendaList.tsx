@@ -49,13 +49,14 @@ export function AgendaList({
   // After Alt+↑/↓ the control that had focus keeps it once the list has re-read the row in its place.
   const refocus = useRef<HTMLElement | null>(null);
 
-  const move = (item: LocalItem, to: number) => void order.moveInDay(items, item, to);
+  const more = total > items.length;
+  const move = (item: LocalItem, to: number) => void order.moveInDay(items, item, to, more);
   const note = useCallback(
     (id: number, to: number) => {
-      const plan = planDayMove(items, id, to);
+      const plan = planDayMove(items, id, to, undefined, more);
       return plan?.priority ? `p${plan.priority}` : null;
     },
-    [items],
+    [items, more],
   );
 
   const moveByKey = (event: KeyboardEvent<HTMLUListElement>) => {
@@ -113,7 +114,7 @@ export function AgendaList({
       <ul aria-label={label} className="m-0 p-0" onKeyDownCapture={reorder ? moveByKey : undefined}>
         {rows}
       </ul>
-      <ShowMore more={total > items.length} onMore={onMore} shown={items.length} total={total} />
+      <ShowMore more={more} onMore={onMore} shown={items.length} total={total} />
       {reorder ? (
         <p className="sr-only" aria-live="polite">
           {moved}
