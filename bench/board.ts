@@ -149,9 +149,11 @@ export async function run(args: string[] = []): Promise<void> {
       const first = await page.evaluate(
         () => (window as unknown as { __firstRowAt?: number }).__firstRowAt ?? NaN,
       );
-      // Every card is on the board (the counts), so the figure is a whole board, not a part of one.
-      const shown = await page.locator(CARD).count();
-      if (shown !== cards) throw new Error(`the board shows ${shown} cards, not ${cards}`);
+      // Every card is on the board (the columns' counts), so the figure is a whole board's read.
+      const counted = await page
+        .locator('[data-column] h3 > span:nth-child(2)')
+        .evaluateAll((badges) => badges.reduce((n, b) => n + Number.parseInt(b.textContent ?? '0', 10), 0));
+      if (counted !== cards) throw new Error(`the board counts ${counted} cards, not ${cards}`);
       await page.waitForTimeout(300);
       return first;
     };

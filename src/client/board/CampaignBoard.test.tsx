@@ -81,4 +81,18 @@ describe('CampaignBoard', () => {
     // Queue is empty now, and says so.
     expect(screen.getByText('Nothing queued. Drop a card here.')).toBeTruthy();
   });
+
+  it('renders only the cards near the viewport of a long column, and counts them all', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    for (let i = 1; i <= 70; i++)
+      await client.items.create({ title: `Seed ${i}`, type: 'todo', parent_id: campaign.id });
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    await waitFor(() => expect(screen.getByText('Seed 1')).toBeTruthy());
+    const queue = document.querySelector('[data-column="pending"]')!;
+    expect(queue.querySelector('h3')?.textContent).toBe('Queue70 cards');
+    const rendered = queue.querySelectorAll('[data-card-id]').length;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(70);
+    expect(screen.queryByText('Seed 70')).toBeNull();
+  });
 });

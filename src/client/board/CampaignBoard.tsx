@@ -11,11 +11,12 @@ import {
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { LayoutGrid } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus } from '../../shared/item';
 import { cn, focusRing } from '../components/ui/cn';
 import { ListEmpty, ListLoading } from '../components/ui/PageParts';
+import { useWindowedList } from '../components/ui/useWindowedList';
 import { formatDay, itemHref, TYPE_DOT, TYPE_LABEL } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { DragHandle, useOrderSensors } from '../items/SortableItems';
@@ -29,6 +30,15 @@ import { BOARD_COLUMNS, type BoardColumns, columnsOf, type LocalItem, useBoardIt
  */
 
 const COLUMN_ID = (status: ItemStatus) => `column:${status}`;
+
+/**
+ * A column of more cards than this renders only those near the viewport (useWindowedList): every
+ * rendered card is a sortable that renders again whenever a drag moves over another place, and a
+ * column of 500 took hundreds of milliseconds a frame (npm run bench -- board-drag).
+ */
+const WINDOW_FROM = 60;
+/** A windowed column's card and the gap under it, in pixels (h-14 + pb-2): every card is this tall. */
+const CARD_PITCH = 64;
 const TITLE_OF: Record<ItemStatus, string> = { pending: 'Queue', in_progress: 'Active', completed: 'Done' };
 
 /**
@@ -149,7 +159,9 @@ export default function CampaignBoard({
   );
 }
 
-function BoardColumn({
+// Memoised, as the cards are: a drag re-renders the board on every lift and drop, and a column of
+// 500 cards rendered again each time took hundreds of milliseconds (npm run bench -- board-drag).
+const BoardColumn = memo(function BoardColumn({
   status,
   title,
   cards,
@@ -161,6 +173,12 @@ function BoardColumn({
   readOnly: boolean;
 }) {
   const { setNodeRef, isOver } = useDroppable({ id: COLUMN_ID(status), disabled: readOnly });
+  const ids = useMemo(() => cards.map((c) => c.id), [cards]);
+  const windowed = cards.length > WINDOW_FROM;
+  const { containerRef, start, end, totalHeight, offsetTop } = useWindowedList({
+    count: windowed ? cards.length : 0,
+    rowHeight: CARD_PITCH,
+  });
   const headingId = `board-${status}`;
   return (
     <div
@@ -181,11 +199,7 @@ function BoardColumn({
           <span className="sr-only">{cards.length === 1 ? ' card' : ' cards'}</span>
         </span>
       </h3>
-      <SortableContext
-        items={cards.map((c) => c.id)}
-        strategy={verticalListSortingStrategy}
-        disabled={readOnly}
-      >
+      <SortableContext items={ids} strategy={verticalListSortingStrategy} disabled={readOnly}>
         {cards.length === 0 ? (
           // The whole column is the drop target (useDroppable above); the dashed box shows where.
           <p
@@ -197,6 +211,20 @@ function BoardColumn({
           >
             {readOnly ? EMPTY_TEXT[status].empty : `${EMPTY_TEXT[status].empty} ${EMPTY_TEXT[status].drop}`}
           </p>
+        ) : windowed ? (
+          // The sortable context keeps every id (places count in the whole column); only the cards
+          // near the viewport are rendered, moved down to where they sit.
+          <div ref={containerRef} style={{ height: totalHeight, position: 'relative' }}>
+            <ul
+              aria-labelledby={headingId}
+              className="absolute inset-x-0 top-0 m-0 p-0"
+              style={{ transform: `translateY(${offsetTop}px)` }}
+            >
+              {cards.slice(start, end).map((card) => (
+                <BoardCard key={card.id} item={card} readOnly={readOnly} pitched />
+              ))}
+            </ul>
+          </div>
         ) : (
           <ul aria-labelledby={headingId} className="m-0 flex min-h-16 flex-col gap-2 p-0">
             {cards.map((card) => (
@@ -207,44 +235,90 @@ function BoardColumn({
       </SortableContext>
     </div>
   );
-}
+});
 
-function BoardCard({ item, readOnly }: { item: LocalItem; readOnly: boolean }) {
+/**
+ * One card in its place. Every sortable card renders again whenever the drag moves over another place
+ * (dnd-kit's context changes), so only its shifted wrapper does: the card's face is memoised on props
+ * that stay the same through a drag.
+ */
+const BoardCard = memo(function BoardCard({
+  item,
+  readOnly,
+  pitched = false,
+}: {
+  item: LocalItem;
+  readOnly: boolean;
+  /** In a windowed column: exactly CARD_PITCH tall, its gap included. */
+  pitched?: boolean;
+}) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
     useSortable({ id: item.id, disabled: readOnly });
   return (
     <li
       ref={setNodeRef}
       data-card-id={item.id}
-      className={cn('list-none', isDragging && 'opacity-40')}
+      className={cn('list-none', pitched && 'h-16 pb-2', isDragging && 'opacity-40')}
       style={{ transform: CSS.Translate.toString(transform), transition }}
     >
-      <CardBody
+      <CardFace
         item={item}
-        handle={
-          readOnly ? null : (
-            <DragHandle
-              title={item.title}
-              ref={setActivatorNodeRef}
-              {...attributes}
-              {...listeners}
-              className="w-7 self-stretch rounded-l-lg border-b-0"
-            />
-          )
-        }
+        readOnly={readOnly}
+        pitched={pitched}
+        attributes={attributes}
+        listeners={listeners}
+        activatorRef={setActivatorNodeRef}
       />
     </li>
   );
-}
+});
+
+type Sortable = ReturnType<typeof useSortable>;
+
+const CardFace = memo(function CardFace({
+  item,
+  readOnly,
+  pitched,
+  attributes,
+  listeners,
+  activatorRef,
+}: {
+  item: LocalItem;
+  readOnly: boolean;
+  pitched: boolean;
+  attributes: Sortable['attributes'];
+  listeners: Sortable['listeners'];
+  activatorRef: Sortable['setActivatorNodeRef'];
+}) {
+  return (
+    <CardBody
+      item={item}
+      className={pitched ? 'h-full' : undefined}
+      handle={
+        readOnly ? null : (
+          <DragHandle
+            title={item.title}
+            ref={activatorRef}
+            {...attributes}
+            {...listeners}
+            className="w-7 self-stretch rounded-l-lg border-b-0"
+          />
+        )
+      }
+    />
+  );
+});
 
 function CardBody({
   item,
   handle,
   lifted = false,
+  className,
 }: {
   item: LocalItem;
   handle?: React.ReactNode;
   lifted?: boolean;
+  className?: string;
 }) {
   const href = itemHref(item);
   const due = formatDay(item.due_date);
@@ -253,6 +327,7 @@ function CardBody({
       className={cn(
         'flex min-h-12 items-stretch rounded-lg border border-zinc-200 bg-white text-sm shadow-sm dark:border-zinc-700 dark:bg-zinc-900',
         lifted && 'rotate-1 shadow-lg ring-2 ring-indigo-500/60',
+        className,
       )}
     >
       {handle ?? (lifted ? <span className="w-7" aria-hidden /> : null)}
