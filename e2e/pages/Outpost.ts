@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { AppPage, type Theme } from './AppPage';
 
@@ -119,6 +120,36 @@ export class Outpost extends AppPage {
   /** The quick-add card with this accessible name ('Quick add', 'Add todo', …) in the open tab. */
   quickAddForm(name: string | RegExp = 'Quick add'): Locator {
     return this.main.getByRole('form', { name }).filter({ visible: true }).first();
+  }
+
+  /**
+   * Gives the device `titles` as pending todos with one Outpost JSON import (Preferences › Data): one
+   * local write, where typing each into the quick add takes a second apiece. Ends on /preferences.
+   */
+  async importTodos(titles: readonly string[]) {
+    const doc = {
+      format: 'outpost',
+      version: 1,
+      exported_at: new Date().toISOString(),
+      user: null,
+      items: titles.map((title) => ({
+        uuid: randomUUID(),
+        parent_uuid: null,
+        type: 'todo',
+        title,
+        status: 'pending',
+      })),
+    };
+    await this.goto('/preferences');
+    await expect(this.heading('Preferences')).toBeVisible();
+    const data = this.main.getByRole('region', { name: 'Data', exact: true });
+    await data.getByTestId('import-file').setInputFiles({
+      name: 'todos.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(doc)),
+    });
+    await data.getByRole('button', { name: `Import ${titles.length} items` }).click();
+    await expect(data.getByTestId('import-result')).toHaveText(`Imported: ${titles.length} new items.`);
   }
 
   /** Adds an item with the quick-add card; the item's row appears in the page's list. */

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { Outpost } from './Outpost';
 
 /** Issue 13 item 14: a guest's items moved to a new account in batches, the Upgrade dialog and its badge. */
@@ -22,23 +22,6 @@ export class UpgradePage extends Outpost {
     const text = (await this.dialog.getByText(/^[\d,]+ of [\d,]+ items$/).textContent()) ?? '';
     const [sent, total] = (text.match(/[\d,]+/g) ?? []).map((n) => Number(n.replace(/,/g, '')));
     return { sent: sent ?? Number.NaN, total: total ?? Number.NaN };
-  }
-
-  /** Adds todos quickly with the Home quick-add card: type, Enter, the card empties. */
-  async quickAddTodos(titles: readonly string[]) {
-    const form = this.quickAddForm();
-    const input = form.getByRole('textbox', { name: 'Todo title' });
-    if (!(await input.isVisible())) await form.getByRole('textbox').first().click();
-    const chip = form.getByRole('radio', { name: 'Todo', exact: true });
-    if ((await chip.count()) > 0 && !(await chip.isChecked())) {
-      await form.getByText('Todo', { exact: true }).click();
-      await expect(chip).toBeChecked();
-    }
-    for (const title of titles) {
-      await input.fill(title);
-      await input.press('Enter');
-      await expect(input).toHaveValue('');
-    }
   }
 
   /** Slows each batch request down, as a real network does, so the progress can be seen and dismissed. */
