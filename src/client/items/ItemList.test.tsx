@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localItem } from '../../../testkit/client/items';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { ItemList } from './ItemList';
@@ -94,5 +95,33 @@ describe('ItemList keyboard', () => {
     expect(document.activeElement).toBe(field);
     fireEvent.keyDown(field, { key: 'Escape' });
     expect(document.activeElement).toBe(group('One'));
+  });
+});
+
+describe('ItemList shared marker', () => {
+  /** The owner's campaign shared with two others, one of their own alone, and rows inside each. */
+  async function ownersRows() {
+    const shared = localItem(10, 'Garden', { type: 'campaign', my_role: 'owner', members_count: 3 });
+    const alone = localItem(20, 'Attic', { type: 'campaign', my_role: 'owner', members_count: 1 });
+    const task = localItem(11, 'Dig the beds', { type: 'task', parent_id: 10, my_role: 'owner' });
+    const todo = localItem(12, 'Buy bulbs', { parent_id: 11, my_role: 'owner' });
+    const own = localItem(21, 'Sweep', { parent_id: 20, my_role: 'owner' });
+    await client.db.items.bulkPut([shared, alone, task, todo, own]);
+    return [task, todo, own];
+  }
+  const marker = (name: string) => within(screen.getByRole('group', { name })).queryByText('Shared');
+
+  it("marks the owner's task and todo inside a campaign shared with others, not those in one of their own", async () => {
+    renderWithApp(<ItemList items={await ownersRows()} label="Queue" />);
+    await waitFor(() => expect(marker('Task: Dig the beds')).not.toBeNull());
+    expect(marker('Todo: Buy bulbs')).not.toBeNull();
+    expect(marker('Todo: Sweep')).toBeNull();
+  });
+
+  it("leaves the marker to the header on the campaign's own page (showParent off)", async () => {
+    renderWithApp(<ItemList items={await ownersRows()} label="Contents" showParent={false} />);
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Task: Dig the beds' })).toBeTruthy());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(marker('Task: Dig the beds')).toBeNull();
   });
 });

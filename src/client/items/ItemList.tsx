@@ -9,7 +9,7 @@ import {
 } from 'react';
 import { cn } from '../components/ui/cn';
 import { useWindowedList } from '../components/ui/useWindowedList';
-import { useParentTitles, useRowProgress } from '../data/store/live';
+import { useParentTitles, useRowProgress, useSharedParents } from '../data/store/live';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
 import { useSortableModule } from './sortableModule';
 
@@ -181,6 +181,8 @@ export function ItemList<T extends RowItem>({
   const progress = useRowProgress(visible);
   // 'in {parent}' for the rows on screen only: a list of thousands reads tens of parents, not all.
   const parentTitles = useParentTitles(showParent ? visible : []);
+  // On a campaign's or task's own page the header says it is shared; the lists say it per row.
+  const sharedParents = useSharedParents(showParent ? visible : []);
   const rowOf = (item: T) => (
     <ItemRow
       item={item}
@@ -188,6 +190,7 @@ export function ItemList<T extends RowItem>({
       onRowFocus={onRowFocus}
       showParent={showParent}
       parentTitle={item.parent_id !== null ? (parentTitles.get(item.parent_id) ?? null) : null}
+      inShared={item.parent_id !== null && sharedParents.has(item.parent_id)}
       progress={progress.get(item.id)}
     />
   );

@@ -72,6 +72,8 @@ export interface ItemRowProps {
   parentTitle?: string | null;
   /** Hide 'in {parent}' where the parent is the page itself. */
   showParent?: boolean;
+  /** The row lies in a campaign shared with others (the lists ask the campaign: useSharedParents). */
+  inShared?: boolean;
   className?: string;
   /**
    * In a list with a roving tab stop (ItemList): the row itself takes focus, true for the one row Tab
@@ -121,6 +123,7 @@ export const ItemRow = memo(function ItemRow({
   item,
   parentTitle,
   showParent = true,
+  inShared = false,
   className,
   tabStop,
   onRowFocus,
@@ -160,7 +163,7 @@ export const ItemRow = memo(function ItemRow({
   const href = itemHref(item);
   // A viewer's row is read-only (§5 'Roles'): no status, title, assign, delete or menu.
   const readOnly = item.my_role === 'viewer';
-  const shared = readOnly || item.my_role === 'editor' || (item.members_count ?? 0) > 1;
+  const shared = readOnly || item.my_role === 'editor' || (item.members_count ?? 0) > 1 || inShared;
   const editable = !readOnly && !(item.type === 'todo' && item.status === 'completed');
   const parentName = parentTitle ?? item.parent?.title ?? null;
   const parentHref =

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ReactNode, useCallback, useLayoutEffect, useRe
 import { daysOverdue, dueDay, overdueText } from '../../shared/agenda';
 import { planDayMove } from '../../shared/dayOrder';
 import { ShowMore } from '../components/ui/PageParts';
-import { useParentTitles, useRowProgress } from '../data/store/live';
+import { useParentTitles, useRowProgress, useSharedParents } from '../data/store/live';
 import { ItemRow } from '../items/ItemRow';
 import { useOrderMutations } from '../items/orderMutations';
 import { useSortableModule } from '../items/sortableModule';
@@ -42,6 +42,7 @@ export function AgendaList({
   const visible = items;
   const reschedule = useReschedule(today);
   const parentTitles = useParentTitles(visible);
+  const sharedParents = useSharedParents(visible);
   const progress = useRowProgress(visible);
   const sortable = useSortableModule(reorder);
   const order = useOrderMutations();
@@ -91,6 +92,7 @@ export function AgendaList({
       <ItemRow
         item={item}
         parentTitle={item.parent_id !== null ? (parentTitles.get(item.parent_id) ?? null) : null}
+        inShared={item.parent_id !== null && sharedParents.has(item.parent_id)}
         progress={progress.get(item.id)}
         meta={
           late > 0 ? (

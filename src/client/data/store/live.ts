@@ -89,6 +89,8 @@ export type LocalReads = OutpostClient['queries'] & {
   progress: (parentId: number) => Promise<{ total: number; completed: number }>;
   /** Titles of the given parents that are on the device, for 'in {parent}' on the rows on screen. */
   parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
+  /** Of the given parents on the device, those in a campaign shared with others (it, or a task in it). */
+  sharedParents: (ids: readonly number[]) => Promise<Set<number>>;
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
@@ -147,6 +149,25 @@ function readsOf(c: OutpostClient): LocalReads {
         if (parent && parent._deleted === 0) map.set(parent.id, parent.title);
       }
       return map;
+    },
+    sharedParents: async (ids) => {
+      const shared = new Set<number>();
+      if (ids.length === 0) return shared;
+      const live = (rows: (LocalItem | undefined)[]) =>
+        rows.filter((r): r is LocalItem => r !== undefined && r._deleted === 0);
+      const sharedCampaign = (c: LocalItem | undefined) =>
+        c?.type === 'campaign' && (c.members_count ?? 0) > 1;
+      const parents = live(await db.items.bulkGet([...ids]));
+      // A todo's parent may be a task: its campaign, one level up, says whether it is shared.
+      const up = [
+        ...new Set(parents.flatMap((p) => (p.type === 'task' && p.parent_id !== null ? [p.parent_id] : []))),
+      ];
+      const tops = new Map(up.length > 0 ? live(await db.items.bulkGet(up)).map((t) => [t.id, t]) : []);
+      for (const p of parents) {
+        if (sharedCampaign(p) || (p.parent_id !== null && sharedCampaign(tops.get(p.parent_id))))
+          shared.add(p.id);
+      }
+      return shared;
     },
   };
 }
@@ -236,6 +257,7 @@ export function usePagedLive<A, T>(query: PagedQuery<A, T>, args: A): Paged<T> {
 
 const NO_PROGRESS: ReadonlyMap<number, SubtreeProgress> = new Map();
 const NO_TITLES: ReadonlyMap<number, string> = new Map();
+const NO_SHARED: ReadonlySet<number> = new Set();
 
 const parentTitlesOf: LiveQuery<number[], Map<number, string>> = (reads, ids) => reads.parentTitles(ids);
 const subtreeProgressOf: LiveQuery<number[], Map<number, SubtreeProgress>> = (reads, ids) =>
@@ -247,6 +269,21 @@ export function useParentTitles(items: readonly { parent_id: number | null }[]):
     (a, b) => a - b,
   );
   return useLive(parentTitlesOf, ids) ?? NO_TITLES;
+}
+
+const sharedParentsOf: LiveQuery<number[], Set<number>> = (reads, ids) => reads.sharedParents(ids);
+
+/**
+ * The parents of the owner's rows among `items` that lie in a campaign shared with others: the owner's
+ * own rows carry no role that says so (a member's carry theirs), so the lists ask the campaign.
+ */
+export function useSharedParents(
+  items: readonly { parent_id: number | null; my_role?: string | null }[],
+): ReadonlySet<number> {
+  const ids = [
+    ...new Set(items.flatMap((i) => (i.my_role === 'owner' && i.parent_id !== null ? [i.parent_id] : []))),
+  ].sort((a, b) => a - b);
+  return useLive(sharedParentsOf, ids) ?? NO_SHARED;
 }
 
 /** Progress through the subtree of each campaign and task among `items` (the rows on screen), live. */
