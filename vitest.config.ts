@@ -14,6 +14,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The summary line of `npm test` shows "0 passed", so an empty run is visible without failing.
     passWithNoTests: true,
+    // One migrated PGlite for the run, copied by every test that opens one (testkit/globalSetup.ts).
+    globalSetup: ['testkit/globalSetup.ts'],
     // Most suites wait on a database, not the CPU: two files at a time finish sooner even on 2 cores.
     maxWorkers: 2,
   },

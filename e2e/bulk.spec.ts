@@ -6,88 +6,94 @@ import { Trees } from './pages/Trees';
 // agreement, progress counts the whole subtree, children list oldest first, and an empty All says
 // where the items are.
 
-for (const theme of ['light', 'dark'] as const) {
-  test(`campaign: nested progress, 'Complete 3 open items too?', consistent reopen (${theme})`, async ({
-    page,
-  }, testInfo) => {
-    // Dozens of steps, each a real write and re-render of a campaign page that now also holds its
-    // board tabs and timeline: over a minute with two workers on two cores.
-    test.setTimeout(150_000);
-    // The same steps in both themes, on the desktop only (playwright.config.ts PHONE_SPECS): the
-    // phone's screens are pictured and audited by screens.spec, which keeps CI within its time.
-    const app = await Trees.guest(page, theme);
-    const campaign = uniqueTitle('Bulk campaign');
-    const task = uniqueTitle('Bulk task');
-    const loose = uniqueTitle('Loose todo');
-    const todos = ['first', 'second', 'third'].map((t) => uniqueTitle(`${t} todo`));
+test("campaign: nested progress, 'Complete 3 open items too?', consistent reopen", async ({
+  page,
+}, testInfo) => {
+  // Dozens of steps, each a real write and re-render of a campaign page that now also holds its
+  // board tabs and timeline: over a minute with two workers on two cores.
+  test.setTimeout(150_000);
+  // One walk, on the desktop only (playwright.config.ts PHONE_SPECS); its two screens are pictured
+  // and audited in both themes where they show. The phone's are screens.spec's.
+  const app = await Trees.guest(page, 'light');
+  /** The screen as it is, pictured and audited light and dark; the walk goes on in light. */
+  const bothThemes = async (name: string) => {
+    for (const theme of ['light', 'dark'] as const) {
+      await app.setTheme(theme);
+      await app.shotAndAxe(testInfo, `${name}-${theme}`);
+    }
+    await app.setTheme('light');
+  };
+  const campaign = uniqueTitle('Bulk campaign');
+  const task = uniqueTitle('Bulk task');
+  const loose = uniqueTitle('Loose todo');
+  const todos = ['first', 'second', 'third'].map((t) => uniqueTitle(`${t} todo`));
 
-    await test.step('a campaign with a task of three todos and one todo of its own', async () => {
-      await app.quickAdd('campaign', campaign);
-      await app.open(campaign);
-      await app.quickAdd('task', task);
-      await app.quickAdd('todo', loose);
-      await app.open(task);
-      for (const todo of todos) await app.quickAdd('todo', todo, 'Add todo');
-    });
-
-    await test.step('a task lists its todos oldest first, as typed', async () => {
-      expect(await app.rowTitles(todos)).toEqual(todos);
-    });
-
-    await test.step('two of three todos done: the task is 2 of 3, the campaign 2 of 4 (todos count)', async () => {
-      await app.tickTodo(todos[0]!);
-      await app.tickTodo(todos[1]!);
-      await app.expectProgress(2, 3);
-      await app.main.locator('header').getByRole('link', { name: campaign }).click();
-      await expect(app.heading(campaign)).toBeVisible();
-      await app.expectProgress(2, 4);
-      expect(await app.rowTitles([task, loose])).toEqual([task, loose]);
-      // The task's row carries its own progress through its todos.
-      await expect(app.main.locator('[data-item-id]').filter({ hasText: task })).toContainText(
-        '2 of 3 done · 67%',
-      );
-      await app.shotAndAxe(testInfo, `campaign-nested-progress-${theme}`);
-    });
-
-    await test.step('the campaign card shows the same progress', async () => {
-      await app.goto('/campaigns');
-      const card = app.main.getByRole('link', { name: new RegExp(campaign) });
-      await expect(card).toContainText('2 of 4 done · 50%');
-      await expect(card.getByRole('progressbar')).toBeVisible();
-      await card.click();
-      await expect(app.heading(campaign)).toBeVisible();
-    });
-
-    await test.step('Complete asks first; Cancel changes nothing', async () => {
-      await app.statusButton('Complete').click();
-      const alert = app.alert('Complete 3 open items too?');
-      await expect(alert).toBeVisible();
-      await expect(alert.getByRole('button', { name: 'Cancel' })).toBeFocused();
-      await app.shotAndAxe(testInfo, `complete-confirm-${theme}`);
-      await alert.getByRole('button', { name: 'Cancel' }).click();
-      await expect(alert).toBeHidden();
-      await expect(app.statusFact()).toContainText(/in progress/i);
-      await app.expectProgress(2, 4);
-    });
-
-    await test.step('Complete completes the subtree and says so', async () => {
-      await app.statusButton('Complete').click();
-      await app.alert('Complete 3 open items too?').getByRole('button', { name: 'Complete' }).click();
-      await expect(app.toast('Campaign completed')).toBeVisible();
-      await expect(app.statusFact()).toContainText(/completed/i);
-      await app.expectProgress(4, 4);
-    });
-
-    await test.step('Reopen undoes that completion: in progress, 2 of 4, never open at 100%', async () => {
-      await app.statusButton('Reopen').click();
-      await expect(app.statusFact()).toContainText(/in progress/i);
-      await app.expectProgress(2, 4);
-      await app.open(task);
-      await expect(app.statusFact()).toContainText(/in progress/i);
-      await app.expectProgress(2, 3);
-    });
+  await test.step('a campaign with a task of three todos and one todo of its own', async () => {
+    await app.quickAdd('campaign', campaign);
+    await app.open(campaign);
+    await app.quickAdd('task', task);
+    await app.quickAdd('todo', loose);
+    await app.open(task);
+    for (const todo of todos) await app.quickAdd('todo', todo, 'Add todo');
   });
-}
+
+  await test.step('a task lists its todos oldest first, as typed', async () => {
+    expect(await app.rowTitles(todos)).toEqual(todos);
+  });
+
+  await test.step('two of three todos done: the task is 2 of 3, the campaign 2 of 4 (todos count)', async () => {
+    await app.tickTodo(todos[0]!);
+    await app.tickTodo(todos[1]!);
+    await app.expectProgress(2, 3);
+    await app.main.locator('header').getByRole('link', { name: campaign }).click();
+    await expect(app.heading(campaign)).toBeVisible();
+    await app.expectProgress(2, 4);
+    expect(await app.rowTitles([task, loose])).toEqual([task, loose]);
+    // The task's row carries its own progress through its todos.
+    await expect(app.main.locator('[data-item-id]').filter({ hasText: task })).toContainText(
+      '2 of 3 done · 67%',
+    );
+    await bothThemes('campaign-nested-progress');
+  });
+
+  await test.step('the campaign card shows the same progress', async () => {
+    await app.goto('/campaigns');
+    const card = app.main.getByRole('link', { name: new RegExp(campaign) });
+    await expect(card).toContainText('2 of 4 done · 50%');
+    await expect(card.getByRole('progressbar')).toBeVisible();
+    await card.click();
+    await expect(app.heading(campaign)).toBeVisible();
+  });
+
+  await test.step('Complete asks first; Cancel changes nothing', async () => {
+    await app.statusButton('Complete').click();
+    const alert = app.alert('Complete 3 open items too?');
+    await expect(alert).toBeVisible();
+    await expect(alert.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await bothThemes('complete-confirm');
+    await alert.getByRole('button', { name: 'Cancel' }).click();
+    await expect(alert).toBeHidden();
+    await expect(app.statusFact()).toContainText(/in progress/i);
+    await app.expectProgress(2, 4);
+  });
+
+  await test.step('Complete completes the subtree and says so', async () => {
+    await app.statusButton('Complete').click();
+    await app.alert('Complete 3 open items too?').getByRole('button', { name: 'Complete' }).click();
+    await expect(app.toast('Campaign completed')).toBeVisible();
+    await expect(app.statusFact()).toContainText(/completed/i);
+    await app.expectProgress(4, 4);
+  });
+
+  await test.step('Reopen undoes that completion: in progress, 2 of 4, never open at 100%', async () => {
+    await app.statusButton('Reopen').click();
+    await expect(app.statusFact()).toContainText(/in progress/i);
+    await app.expectProgress(2, 4);
+    await app.open(task);
+    await expect(app.statusFact()).toContainText(/in progress/i);
+    await app.expectProgress(2, 3);
+  });
+});
 
 test('deleting a task by double click deletes one item and asks first', async ({ page }) => {
   const app = await Trees.guest(page);

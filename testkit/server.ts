@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
@@ -12,9 +13,22 @@ export function testEngines(): Engine[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'pg'] : ['pglite'];
 }
 
+/** Where testkit/globalSetup.ts left a migrated PGlite data folder for this run (unset outside vitest). */
+export const PGLITE_TEMPLATE_ENV = 'OUTPOST_PGLITE_TEMPLATE';
+
+let template: Promise<Blob | undefined> | undefined;
+
+/** This run's migrated PGlite data folder, read once per test process; undefined when there is none. */
+function pgliteTemplate(): Promise<Blob | undefined> {
+  const file = process.env[PGLITE_TEMPLATE_ENV];
+  template ??= file ? readFile(file).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined);
+  return template;
+}
+
 /** A fresh, migrated database: in-memory PGlite, or a new throwaway database on PostgreSQL. */
 export async function openTestDatabase(engine: Engine = 'pglite'): Promise<Database> {
-  if (engine === 'pglite') return openDatabase({ dataDir: 'memory://' });
+  // From the run's migrated copy when there is one: its migrations then find nothing left to do.
+  if (engine === 'pglite') return openDatabase({ dataDir: 'memory://', loadDataDir: await pgliteTemplate() });
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `outpost_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
