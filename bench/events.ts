@@ -22,7 +22,7 @@ import { BENCH_NAME, BENCH_PHONE } from './lib/seed';
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const EVENT_TIMEOUT_MS = 10_000;
 
-interface Session {
+export interface Session {
   cookie: string;
   xsrf: string;
 }
@@ -35,8 +35,8 @@ function collectCookies(response: Response, jar: Map<string, string>): void {
   }
 }
 
-/** Signs in as the benchmark user the way a browser does; sessions live in the database, so any instance takes it. */
-async function signIn(base: string): Promise<Session> {
+/** Signs in (the benchmark user by default) the way a browser does; sessions live in the database, so any instance takes it. */
+export async function signIn(base: string, phone = BENCH_PHONE, name = BENCH_NAME): Promise<Session> {
   const jar = new Map<string, string>();
   collectCookies(await fetch(`${base}/sanctum/csrf-cookie`), jar);
   const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -47,7 +47,7 @@ async function signIn(base: string): Promise<Session> {
       cookie: header(),
       'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
     },
-    body: JSON.stringify({ phone: BENCH_PHONE, name: BENCH_NAME }),
+    body: JSON.stringify({ phone, name }),
   });
   if (login.status !== 200) throw new Error(`login answered ${login.status}: ${await login.text()}`);
   collectCookies(login, jar);
@@ -65,14 +65,15 @@ async function createTodo(base: string, session: Session, title: string): Promis
 }
 
 /** One open GET /api/events, counting `changed` events as they arrive. */
-interface Stream {
+export interface Stream {
   received: number;
   /** Resolves at the next `changed` event (or rejects after the timeout). */
   next(timeoutMs?: number): Promise<number>;
   close(): void;
 }
 
-function openStream(base: string, session: Session, agent: http.Agent): Promise<Stream> {
+/** Opens GET /api/events on `base` for the session; resolves once the server has answered 200. */
+export function openStream(base: string, session: Session, agent: http.Agent): Promise<Stream> {
   return new Promise((resolve, reject) => {
     const waiters: ((at: number) => void)[] = [];
     let buffer = '';
@@ -119,7 +120,8 @@ function openStream(base: string, session: Session, agent: http.Agent): Promise<
   });
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+/** The p-th percentile (nearest rank) of ascending values; NaN for none. */
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index] ?? Number.NaN;

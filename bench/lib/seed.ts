@@ -190,3 +190,62 @@ export async function seedScaleAccount(
     bigTaskId: big.id,
   };
 }
+
+export interface SeededCampaign {
+  campaignId: number;
+  /** The campaign's tasks in id order, for writes inside it. */
+  taskIds: number[];
+  /** Items in the tree, the campaign included. */
+  total: number;
+}
+
+/**
+ * One campaign of `items` items owned by `userId`: about one task per 33 items directly under it (a
+ * big project's work packages) and the rest todos spread evenly over the tasks, a third of them
+ * completed, statuses rolled up as the app does. Two campaigns seeded alike by two users are the
+ * same write and the same sync, so shared and unshared can be compared item for item.
+ */
+export async function seedCampaignTree(
+  db: Executor,
+  userId: number,
+  options: { items: number; title: string },
+): Promise<SeededCampaign> {
+  const tasks = Math.max(1, Math.round(options.items / 33));
+  const todos = options.items - 1 - tasks;
+  if (todos < 0) throw new Error(`seedCampaignTree: ${options.items} items are too few for a campaign`);
+  const [campaign] = await rows<{ id: number }>(
+    db,
+    sql`INSERT INTO items (uuid, title, description, type, status, user_id, created_at, updated_at)
+        VALUES (gen_random_uuid(), ${options.title}, 'Seeded for the shared-scale benchmark', 'campaign', 'pending',
+                ${userId}, now() - make_interval(days => 200), now() - make_interval(days => 200))
+        RETURNING id`,
+  );
+  if (!campaign) throw new Error('seedCampaignTree: the campaign was not created');
+  await db.execute(sql`
+    INSERT INTO items (uuid, title, type, status, user_id, parent_id, created_at, updated_at)
+    SELECT gen_random_uuid(), 'Work package ' || k, 'task',
+           CASE WHEN k % 5 = 0 THEN 'in_progress' ELSE 'pending' END, ${userId}, ${campaign.id},
+           now() - make_interval(days => 200) + make_interval(mins => k * 20),
+           now() - make_interval(days => 200) + make_interval(mins => k * 20)
+    FROM generate_series(1, ${tasks}::int) k`);
+  if (todos > 0) {
+    await db.execute(sql`
+      WITH t AS (
+        SELECT id, created_at, (row_number() OVER (ORDER BY id) - 1)::int AS n
+        FROM items WHERE parent_id = ${campaign.id} AND type = 'task'
+      )
+      INSERT INTO items (uuid, title, type, status, user_id, parent_id, created_at, updated_at, completed_at)
+      SELECT gen_random_uuid(), 'Step ' || g || ' of package ' || (t.n + 1), 'todo',
+             CASE WHEN g % 3 = 0 THEN 'completed' ELSE 'pending' END, ${userId}, t.id,
+             t.created_at + make_interval(secs => g % 3600), t.created_at + make_interval(secs => g % 3600),
+             CASE WHEN g % 3 = 0 THEN t.created_at + make_interval(secs => g % 3600 + 600) END
+      FROM generate_series(0, ${todos - 1}::int) g JOIN t ON t.n = g % ${tasks}::int`);
+  }
+  await rollUpSeeded(db, userId);
+  await db.execute(sql`ANALYZE items`);
+  const taskRows = await rows<{ id: number }>(
+    db,
+    sql`SELECT id FROM items WHERE parent_id = ${campaign.id} AND type = 'task' ORDER BY id`,
+  );
+  return { campaignId: campaign.id, taskIds: taskRows.map((r) => r.id), total: options.items };
+}

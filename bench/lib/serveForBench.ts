@@ -3,10 +3,10 @@
  * parent) does not share its event loop. Usage:
  *
  *   node --import tsx bench/lib/serveForBench.ts hello
- *   node --import tsx bench/lib/serveForBench.ts outpost [postgres://… | pglite]
+ *   node --import tsx bench/lib/serveForBench.ts outpost [postgres://… | pglite] [bare]
  *
  * `outpost` opens the database (PGlite in memory, or an already created PostgreSQL database),
- * seeds the benchmark data and serves the real app. Either mode listens on a random loopback port
+ * seeds the benchmark data (not with `bare`: the caller seeded its own) and serves the real app. Either mode listens on a random loopback port
  * and prints one JSON line, `{"url": …, …}`, when ready. It exits when its stdin closes, so it
  * never outlives the parent, or on SIGTERM. BENCH_SERVER_LOG=1 logs the app's errors to stderr.
  */
@@ -26,7 +26,7 @@ export interface ReadyMessage {
 }
 
 async function main(): Promise<void> {
-  const [mode, target] = process.argv.slice(2);
+  const [mode, target, seeding] = process.argv.slice(2);
   let app: FastifyInstance;
   let database: Database | null = null;
   let ready: Omit<ReadyMessage, 'url'> = {};
@@ -39,7 +39,8 @@ async function main(): Promise<void> {
       !target || target === 'pglite'
         ? await openDatabase({ dataDir: 'memory://' })
         : await openDatabase({ url: target });
-    const seeded = await seedBenchData(database.db);
+    // Every instance on one database would add its own 10,000 items for the bench user otherwise.
+    const seeded = seeding === 'bare' ? null : await seedBenchData(database.db);
     // Errors only, and only on request (BENCH_SERVER_LOG=1): logging every request would be measured too.
     const logger = process.env.BENCH_SERVER_LOG === '1';
     // Rate limits off (0): one benchmark session sends thousands of writes a minute on purpose.
@@ -53,10 +54,10 @@ async function main(): Promise<void> {
     app = await buildApp({ database, config: { ...config, clientDir: null }, logger });
     ready = {
       kind: database.kind,
-      userId: seeded.user.id,
-      taskIds: seeded.taskIds,
-      todoIds: seeded.todoIds,
-      total: seeded.total,
+      userId: seeded?.user.id,
+      taskIds: seeded?.taskIds,
+      todoIds: seeded?.todoIds,
+      total: seeded?.total,
     };
   } else {
     throw new Error(`unknown mode ${mode}; use "hello" or "outpost [url|pglite]"`);
