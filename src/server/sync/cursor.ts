@@ -10,10 +10,16 @@
  * position (xid, id) of the last row returned; when a pull drains, it jumps to (xmin, 0), since all
  * rows under xmin have been read. Rows written by still-open transactions wait for the next pull.
  * A row changed again gets a newer xid and is simply sent again, which the client's merge absorbs.
+ *
+ * A pull that starts from the empty cursor also carries `since`, its first page's xmin, until it
+ * passes it: every membership granted below it was in force when that first page was read, so the
+ * pull meets the granted trees' rows among the item changes and needs no grant rows for them (M2).
+ * Without it a member's first sync of a shared campaign sent every item of it twice.
  */
 export interface CursorPosition {
   xid: bigint;
   id: number;
+  since?: bigint;
 }
 
 const PREFIX = 'c1';
@@ -21,17 +27,21 @@ const MAX_BIGINT = 9_223_372_036_854_775_807n;
 const MAX_INTEGER = 2_147_483_647;
 
 export function encodeCursor(position: CursorPosition): string {
-  return `${PREFIX}.${position.xid.toString(36)}.${position.id.toString(36)}`;
+  const since = position.since === undefined ? '' : `.${position.since.toString(36)}`;
+  return `${PREFIX}.${position.xid.toString(36)}.${position.id.toString(36)}${since}`;
 }
 
 /** The position a cursor names; the empty cursor is the very beginning (a full bootstrap). */
 export function decodeCursor(cursor: string | undefined): CursorPosition | null {
   if (cursor === undefined || cursor === '') return { xid: 0n, id: 0 };
-  const match = /^c1\.([0-9a-z]{1,14})\.([0-9a-z]{1,7})$/.exec(cursor);
+  const match = /^c1\.([0-9a-z]{1,14})\.([0-9a-z]{1,7})(?:\.([0-9a-z]{1,14}))?$/.exec(cursor);
   if (!match) return null;
-  const xid = [...match[1]!].reduce((acc, ch) => acc * 36n + BigInt(Number.parseInt(ch, 36)), 0n);
+  const big = (text: string) =>
+    [...text].reduce((acc, ch) => acc * 36n + BigInt(Number.parseInt(ch, 36)), 0n);
+  const xid = big(match[1]!);
   const id = Number.parseInt(match[2]!, 36);
+  const since = match[3] === undefined ? undefined : big(match[3]);
   // Beyond PostgreSQL's bigint and integer the query would fail: such a cursor was never ours.
-  if (xid > MAX_BIGINT || id > MAX_INTEGER) return null;
-  return { xid, id };
+  if (xid > MAX_BIGINT || id > MAX_INTEGER || (since !== undefined && since > MAX_BIGINT)) return null;
+  return since === undefined ? { xid, id } : { xid, id, since };
 }

@@ -6,7 +6,7 @@ import { currentUser } from '../http/context';
 import { parseOrThrow, unprocessable } from '../http/errors';
 import { iso } from '../http/serialize';
 import { selectItems, visibleTo } from '../items/queries';
-import { decodeCursor, encodeCursor } from './cursor';
+import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 
 /** Changes since a cursor: every visible item changed after it, tombstones included (see cursor.ts). */
 export async function syncRoutes(app: FastifyInstance): Promise<void> {
@@ -33,13 +33,21 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // tree at the grant's position, however old its rows' own change_xid: the member never had them.
     const grantedAfter = sql`(m.change_xid > ${xid}::bigint
       OR (m.change_xid = ${xid}::bigint AND t.id > ${from.id}))`;
+    // A pull from the very beginning meets every tree granted before its first page among the item
+    // changes: no grant rows below that page's xmin, there and on the pages that follow (cursor.ts).
+    const fresh = from.xid === 0n && from.id === 0 && from.since === undefined;
+    const grantFloor = fresh
+      ? sql`AND m.change_xid >= horizon.xmin`
+      : from.since === undefined
+        ? sql``
+        : sql`AND m.change_xid >= ${from.since.toString()}::bigint`;
     const grants = sql`FROM campaign_members m CROSS JOIN LATERAL (
         SELECT f.id FROM items f WHERE f.id = m.campaign_id AND f.deleted_at IS NULL
         UNION ALL SELECT f.id FROM items f WHERE f.parent_id = m.campaign_id AND f.deleted_at IS NULL
         UNION ALL SELECT f.id FROM items f JOIN items fp ON fp.id = f.parent_id
           WHERE fp.parent_id = m.campaign_id AND f.deleted_at IS NULL) t
       WHERE m.user_id = ${user.id} AND m.change_xid >= ${xid}::bigint AND m.change_xid < horizon.xmin
-        AND ${grantedAfter}`;
+        ${grantFloor} AND ${grantedAfter}`;
     // L7: asked for, the same statement counts every change after the cursor below the same horizon,
     // by the page's own filters (items_change_idx and item_revocations_change_idx ranges), once.
     // The plain `>=` bound is implied by the cursor's OR, but only it lets the planner range-scan the
@@ -101,9 +109,12 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     const hasMore = changed.length > SYNC_PAGE_SIZE;
     const page = changed.slice(0, SYNC_PAGE_SIZE);
     const last = page.at(-1);
-    let next = from;
+    let next: CursorPosition = { xid: from.xid, id: from.id };
     if (hasMore && last) next = { xid: BigInt(last.change_xid), id: last.id };
     else if (horizon > from.xid) next = { xid: horizon, id: 0 };
+    // Carried until the pull passes it; past it, `>= xid` already leaves out every grant below it.
+    const since = fresh ? horizon : from.since;
+    if (since !== undefined && next.xid < since) next = { ...next, since };
     // One entry per item, the latest: a revocation and a later re-grant (or the reverse) in one page.
     const latest = new Map<number, (typeof page)[number]>();
     for (const row of page) {
