@@ -85,6 +85,20 @@ function rowForTopOf(table: 'campaign_members' | 'campaign_departures', alias: s
 }
 
 /**
+ * Whether item i lies in a campaign `userId` is a member of: i is the campaign, its child, or its
+ * grandchild. As sets the planner hashes once per statement (the member's campaigns and their
+ * children), not a grandparent look-up per row: a member's first sync of a 10,000-item campaign
+ * checked every row of the table that way, twice the owner's cost (bench shared-scale). COALESCE
+ * keeps it false, never null, for a top-level row (`parent_id IN` of a null).
+ */
+function memberOfTopOf(userId: number): SQL {
+  const campaigns = sql`SELECT vm.campaign_id FROM campaign_members vm WHERE vm.user_id = ${userId}`;
+  return sql`COALESCE(i.id IN (${campaigns}) OR i.parent_id IN (${campaigns})
+    OR i.parent_id IN (SELECT vt.id FROM campaign_members vm JOIN items vt ON vt.parent_id = vm.campaign_id
+      WHERE vm.user_id = ${userId}), false)`;
+}
+
+/**
  * Who sees what (§5): the creator, the assignee, and whoever sees an ancestor, unless they were
  * removed from (or left) the shared campaign it lies in (M4); and every member of that campaign
  * (M1). Only needs the alias i. The ancestors are looked up in a sub-query rather than through
@@ -92,7 +106,7 @@ function rowForTopOf(table: 'campaign_members' | 'campaign_departures', alias: s
  * never touches the parent rows, and a count over thousands of items no longer hashes the whole
  * table twice (about 6x faster at 10k). The departure check costs the own-items case one probe of
  * an index that holds no row for nearly everyone; the membership check comes last, after every
- * cheaper term has failed.
+ * cheaper term has failed (memberOfTopOf).
  */
 export function visibleTo(userId: number): SQL {
   return sql`(((i.user_id = ${userId} OR i.assigned_to = ${userId}
@@ -100,7 +114,7 @@ export function visibleTo(userId: number): SQL {
       WHERE vp.id = i.parent_id AND (vp.user_id = ${userId} OR vp.assigned_to = ${userId}
         OR vg.user_id = ${userId} OR vg.assigned_to = ${userId})))
     AND NOT ${rowForTopOf('campaign_departures', 'vd', userId)})
-    OR ${rowForTopOf('campaign_members', 'vm', userId)})`;
+    OR ${memberOfTopOf(userId)})`;
 }
 
 /** An item row's own columns as itemJson reads them, for `RETURNING` after a write. */
