@@ -9,6 +9,7 @@
  * card in the DOM; the figure is the median of the per-round ratios with their spread (min–max).
  * `--runs N` sets the rounds (5); `--client-dir DIR` serves another build of the client.
  */
+
 import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
@@ -19,6 +20,7 @@ import type { ItemStatus, ItemType } from '../src/shared/item';
 import { keysAfter } from '../src/shared/sortKey';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
 import { watchFirstRow } from './lib/firstRow';
+import { guestRow } from './lib/guestSeed';
 import { check, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
 import { seed } from './listScreens';
@@ -33,18 +35,9 @@ const TODOS_PER_TASK = 9;
 
 /** A guest's rows: the two boards' campaigns first (ids 1 and 2), then other campaigns to TOTAL. */
 function guestBoards(): LocalItem[] {
-  const start = Date.parse('2026-01-01T00:00:00.000Z');
-  const guest = {
-    id: 0,
-    name: 'Guest User',
-    phone: '',
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '',
-  };
   const rows: LocalItem[] = [];
   const add = (type: ItemType, parent: number | null): number => {
     const id = rows.length + 1;
-    const created = new Date(start + id * 60_000).toISOString();
     const status: ItemStatus =
       type === 'campaign'
         ? 'pending'
@@ -53,38 +46,8 @@ function guestBoards(): LocalItem[] {
           : id % 10 === 1
             ? 'in_progress'
             : 'pending';
-    rows.push({
-      id,
-      uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-      title: `Bench ${type} ${id}`,
-      description: null,
-      type,
-      status,
-      user_id: 0,
-      assigned_to: null,
-      parent_id: parent,
-      due_date: id % 10 === 0 ? '2026-12-01' : null,
-      end_date: null,
-      remind_at: null,
-      created_at: created,
-      updated_at: created,
-      completed_at: status === 'completed' ? created : null,
-      deleted_at: null,
-      version: 1,
-      created_by: guest,
-      user: guest,
-      assignedUser: null,
-      parent: null,
-      children_count: 0,
-      completed_count: 0,
-      _syncStatus: 'local',
-      _deleted: 0,
-      _localVersion: 1,
-      _conflict: null,
-      _dirty: [],
-      _base: null,
-      _remote: null,
-    });
+    const row = guestRow(id, type, parent, { status, due_date: id % 10 === 0 ? '2026-12-01' : null });
+    rows.push(status === 'completed' ? { ...row, completed_at: row.created_at } : row);
     return id;
   };
   const campaign = (tasks: number) => {

@@ -12,6 +12,7 @@
  * (CPU: on two cores shared with other work, wall time also counts the time the thread waited to be
  * scheduled), and the longest gap between two requestAnimationFrame callbacks as the page saw them.
  */
+
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { chromium, type Page } from 'playwright-core';
@@ -19,9 +20,9 @@ import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/ch
 import { listKeysOf } from '../src/client/data/store/listKeys';
 import { topFlagsFromScratch } from '../src/client/data/store/topFlags';
 import type { LocalItem } from '../src/client/data/store/types';
-import type { ItemType } from '../src/shared/item';
 import { keysAfter } from '../src/shared/sortKey';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
+import { guestRow } from './lib/guestSeed';
 import { check, info, skip } from './lib/report';
 import { median } from './lib/stats';
 import { seed } from './listScreens';
@@ -33,52 +34,9 @@ const DISTANCE_PX = 480;
 
 /** A campaign (id 1) whose Queue holds CARDS todos, keyed in manual order. */
 function queueOf500(): LocalItem[] {
-  const start = Date.parse('2026-01-01T00:00:00.000Z');
-  const guest = {
-    id: 0,
-    name: 'Guest User',
-    phone: '',
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '',
-  };
-  const row = (id: number, type: ItemType, parent: number | null): LocalItem => {
-    const created = new Date(start + id * 60_000).toISOString();
-    return {
-      id,
-      uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-      title: `Bench ${type} ${id}`,
-      description: null,
-      type,
-      status: 'pending',
-      user_id: 0,
-      assigned_to: null,
-      parent_id: parent,
-      due_date: null,
-      end_date: null,
-      remind_at: null,
-      created_at: created,
-      updated_at: created,
-      completed_at: null,
-      deleted_at: null,
-      version: 1,
-      created_by: guest,
-      user: guest,
-      assignedUser: null,
-      parent: null,
-      children_count: 0,
-      completed_count: 0,
-      _syncStatus: 'local',
-      _deleted: 0,
-      _localVersion: 1,
-      _conflict: null,
-      _dirty: [],
-      _base: null,
-      _remote: null,
-    };
-  };
-  const rows = [row(1, 'campaign', null)];
+  const rows = [guestRow(1, 'campaign', null)];
   const keys = keysAfter(null, CARDS);
-  for (let i = 0; i < CARDS; i++) rows.push({ ...row(i + 2, 'todo', 1), sort_key: keys[i]! });
+  for (let i = 0; i < CARDS; i++) rows.push(guestRow(i + 2, 'todo', 1, { sort_key: keys[i]! }));
   const flags = topFlagsFromScratch(rows);
   return rows.map((r) => ({ ...r, _top: flags.get(r.id), ...listKeysOf(r) }));
 }

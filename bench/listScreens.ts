@@ -18,7 +18,7 @@ import { addDays, dayKey } from '../src/shared/agenda';
 import type { ItemStatus, ItemType } from '../src/shared/item';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
 import { watchFirstRow } from './lib/firstRow';
-import { seedGuestCounts, seedGuestItems } from './lib/guestSeed';
+import { guestRow, SEED_START, seedGuestCounts, seedGuestItems } from './lib/guestSeed';
 import { check, heading, info, skip } from './lib/report';
 import { median } from './lib/stats';
 
@@ -44,54 +44,20 @@ const SCREENS = [
 
 /** The guest's items in the shape described at the top, ids 1..count. */
 function guestTree(count: number): LocalItem[] {
-  const start = Date.parse('2026-01-01T00:00:00.000Z');
-  const guest = {
-    id: 0,
-    name: 'Guest User',
-    phone: '',
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '',
-  };
   const rows: LocalItem[] = [];
   // Due days around the day the bench runs (this machine's zone, as the browser's).
   const today = dayKey(new Date());
   const add = (type: ItemType, parent: number | null): number => {
     const id = rows.length + 1;
-    const created = new Date(start + id * 60_000).toISOString();
-    const updated = new Date(start + id * 60_000 + ((id * 7919) % 1000) * 60_000).toISOString();
+    const updated = new Date(SEED_START + id * 60_000 + ((id * 7919) % 1000) * 60_000).toISOString();
     const status: ItemStatus = id % 3 === 0 ? 'completed' : id % 10 === 1 ? 'in_progress' : 'pending';
-    const row: LocalItem = {
-      id,
-      uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-      title: `Bench ${type} ${id}`,
+    const row = guestRow(id, type, parent, {
       description: id % 5 === 0 ? `Details for item ${id}` : null,
-      type,
       status,
-      user_id: 0,
-      assigned_to: null,
-      parent_id: parent,
       due_date: id % 10 === 0 ? addDays(today, (((id / 10) * 7) % 45) - 15) : null,
-      end_date: null,
-      remind_at: null,
-      created_at: created,
       updated_at: updated,
       completed_at: status === 'completed' ? updated : null,
-      deleted_at: null,
-      version: 1,
-      created_by: guest,
-      user: guest,
-      assignedUser: null,
-      parent: null,
-      children_count: 0,
-      completed_count: 0,
-      _syncStatus: 'local',
-      _deleted: 0,
-      _localVersion: 1,
-      _conflict: null,
-      _dirty: [],
-      _base: null,
-      _remote: null,
-    };
+    });
     rows.push(row);
     return id;
   };

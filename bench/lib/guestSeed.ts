@@ -1,6 +1,61 @@
 import type { Page } from 'playwright-core';
 import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
 import type { LocalItem } from '../../src/client/data/store/types';
+import type { ItemType } from '../../src/shared/item';
+
+/** When the seeded guest rows start: row `id` is made `id` minutes later. */
+export const SEED_START = Date.parse('2026-01-01T00:00:00.000Z');
+
+const GUEST = {
+  id: 0,
+  name: 'Guest User',
+  phone: '',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '',
+};
+
+/** A seeded guest row as the device stores it: pending, undated, made `id` minutes after SEED_START; `fields` override. */
+export function guestRow(
+  id: number,
+  type: ItemType,
+  parent: number | null,
+  fields: Partial<LocalItem> = {},
+): LocalItem {
+  const created = new Date(SEED_START + id * 60_000).toISOString();
+  return {
+    id,
+    uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    title: `Bench ${type} ${id}`,
+    description: null,
+    type,
+    status: 'pending',
+    user_id: 0,
+    assigned_to: null,
+    parent_id: parent,
+    due_date: null,
+    end_date: null,
+    remind_at: null,
+    created_at: created,
+    updated_at: created,
+    completed_at: null,
+    deleted_at: null,
+    version: 1,
+    created_by: GUEST,
+    user: GUEST,
+    assignedUser: null,
+    parent: null,
+    children_count: 0,
+    completed_count: 0,
+    _syncStatus: 'local',
+    _deleted: 0,
+    _localVersion: 1,
+    _conflict: null,
+    _dirty: [],
+    _base: null,
+    _remote: null,
+    ...fields,
+  };
+}
 
 /**
  * Writes guest rows with the browser's own IndexedDB into the database the app has just created, and
