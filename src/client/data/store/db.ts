@@ -5,10 +5,19 @@ import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts 
 import { recomputeListKeys } from './listKeys';
 import { storeSideEffects } from './sideEffects';
 import { recomputeTopFlags } from './topFlags';
-import type { LocalContact, LocalItem, LocalUser, MetaRow, QueueEntry, TrashRow, UndoRecord } from './types';
+import type {
+  LocalComment,
+  LocalContact,
+  LocalItem,
+  LocalUser,
+  MetaRow,
+  QueueEntry,
+  TrashRow,
+  UndoRecord,
+} from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 12;
+export const DB_VERSION = 13;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -109,12 +118,21 @@ export const AGENDA_INDEX = {
   assigned: '[_scope+_asg+_pri+_due+_ord]',
 } as const;
 
-const STORES = {
+const STORES_V12 = {
   ...STORES_V11,
   items: STORES_V11.items
     .replace(AGENDA_INDEX_V11.mine, AGENDA_INDEX.mine)
     .replace(AGENDA_INDEX_V11.assigned, AGENDA_INDEX.assigned),
 };
+
+/**
+ * Version 13 (issue 31): comments are device data (SYNC.md K8, K10). Keyed by id (the server's, or a
+ * temporary negative one until the push answers); a timeline reads its item's comments oldest first
+ * by the item's uuid, which never changes when a temporary or guest item id does.
+ */
+export const COMMENTS_TIMELINE_INDEX = '[item_uuid+created_at]';
+
+const STORES = { ...STORES_V12, comments: `id, uuid, item_id, ${COMMENTS_TIMELINE_INDEX}` };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -187,6 +205,7 @@ export class OutpostDb extends Dexie {
   counts!: Table<CountsRow, [number | string, string]>;
   searchLog!: Table<SearchLogRow, number>;
   searchCopy!: Table<SearchCopyRow, string>;
+  comments!: Table<LocalComment, number>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -234,9 +253,15 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V11)
       .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Version 12 ends the agenda indexes in manual order and gives open dated items `_ord`.
+    this.version(12)
+      .stores(STORES_V12)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 13 adds the comments store. A cursor from before it has passed comments the device never
+    // stored: the next pull starts from the beginning (items already here are replaced, pending ones
+    // rebased, as any pull does), and brings every comment.
     this.version(DB_VERSION)
       .stores(STORES)
-      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+      .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

@@ -1,3 +1,4 @@
+import type { Comment } from '../../../shared/comments';
 import type { Item, UserSummary } from '../../../shared/item';
 import type { QueueKind, QueueMethod } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
@@ -118,3 +119,17 @@ export interface Viewer {
 }
 
 export const GUEST_USER_ID = 0;
+
+/**
+ * A comment as IndexedDB holds it (SYNC.md K8, K10): the API's comment, the uuid of its item (the
+ * timeline's index; an item's id changes when a temporary or guest id is swapped, its uuid never),
+ * and whether the server has it yet. `pending` rows have a queued create, edit or delete.
+ */
+export interface LocalComment extends Comment {
+  item_uuid: string;
+  _syncStatus: SyncStatus;
+  /** 1 while a local delete awaits the server: the timeline no longer shows it. */
+  _deleted: 0 | 1;
+  /** The server's copy under unconfirmed edits (null for a comment the server never had). */
+  _base: Comment | null;
+}
