@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OrderDevice, OrderServer, type Rec } from '../../testkit/orderSim';
+import type { HierarchyNode } from './hierarchy';
+import type { ItemType } from './item';
 import { MOVE_FIELDS, mergeEdits } from './merge';
 import {
+  canDropInto,
+  type DropRow,
   inManualOrder,
   keyForLast,
   lastKeyOf,
@@ -250,5 +254,72 @@ describe('order that converges (property)', () => {
 
   it('O3: three devices reordering, inserting and moving offline, syncing in any order, end in the same order as the server, no move lost', () => {
     converges(3);
+  });
+});
+
+describe('dropping a row onto another', () => {
+  const row = (id: number, type: ItemType, parent_id: number | null = null, locked = false): DropRow => ({
+    id,
+    type,
+    parent_id,
+    locked,
+  });
+
+  it('O7: a todo goes into a task or a campaign, a task into a campaign, a campaign into nothing', () => {
+    const kinds: ItemType[] = ['campaign', 'task', 'todo'];
+    const into = (item: ItemType, target: ItemType) => canDropInto(row(1, item), row(2, target));
+    const valid = kinds.flatMap((item) => kinds.filter((t) => into(item, t)).map((t) => `${item}→${t}`));
+    expect(valid).toEqual(['task→campaign', 'todo→campaign', 'todo→task']);
+  });
+
+  it('O7: never onto itself or the parent it is in already (a drop there is a reorder)', () => {
+    expect(canDropInto(row(5, 'todo', 3), row(5, 'task'))).toBe(false);
+    expect(canDropInto(row(5, 'todo', 3), row(3, 'task'))).toBe(false);
+    expect(canDropInto(row(5, 'todo', 3), row(4, 'task', 3))).toBe(true);
+  });
+
+  it('O7: a row the user may only view neither moves nor takes children', () => {
+    expect(canDropInto(row(5, 'todo', null, true), row(4, 'task'))).toBe(false);
+    expect(canDropInto(row(5, 'todo'), row(4, 'task', null, true))).toBe(false);
+  });
+
+  it('O7: no drop it allows makes a cycle or breaks the hierarchy, in any forest', () => {
+    const kind = fc.constantFrom<ItemType>('campaign', 'task', 'todo');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(kind, fc.nat(12)), { minLength: 2, maxLength: 12 }),
+        fc.nat(),
+        fc.nat(),
+        (spec, a, b) => {
+          // A forest: each row's parent is an earlier row the hierarchy allows, or none.
+          const rows: HierarchyNode[] = [];
+          spec.forEach(([type, p], i) => {
+            const parent = rows[p % (i + 1)];
+            const ok =
+              parent && parent.id !== i + 1 && canDropInto({ id: i + 1, type, parent_id: null }, parent);
+            rows.push({ id: i + 1, type, parent_id: ok ? parent.id : null });
+          });
+          const byId = new Map(rows.map((r) => [r.id, r]));
+          const ancestors = (id: number) => {
+            const out: HierarchyNode[] = [];
+            for (let r = byId.get(id); r?.parent_id != null; r = byId.get(r.parent_id))
+              out.push(byId.get(r.parent_id) as HierarchyNode);
+            return out;
+          };
+          const item = rows[a % rows.length] as HierarchyNode;
+          const target = rows[b % rows.length] as HierarchyNode;
+          if (!canDropInto(item, target, ancestors(target.id))) return;
+          const moved = { ...item, parent_id: target.id };
+          byId.set(item.id, moved);
+          // Walking up from the moved item ends at the top within as many steps as there are rows.
+          let steps = 0;
+          for (let r: HierarchyNode | undefined = moved; r?.parent_id != null; r = byId.get(r.parent_id)) {
+            expect(++steps).toBeLessThanOrEqual(rows.length);
+          }
+          expect(item.type).not.toBe('campaign');
+          expect(target.type === 'campaign' || (target.type === 'task' && item.type === 'todo')).toBe(true);
+        },
+      ),
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { type HierarchyNode, hierarchyError } from './hierarchy';
+import type { ItemType } from './item';
 import { compareBySortKey, keyBetween, keysAfter, placeInList, type RandomBit } from './sortKey';
 
 /**
@@ -123,4 +125,29 @@ export function positionAfter(list: readonly Ordered[], id: number, writes: read
   const next = list.some((i) => i.id === id) ? list : [...list, { id, sort_key: '', uuid: null }];
   const ordered = inManualOrder(next.map((i) => ({ ...i, sort_key: keys.get(i.id) ?? i.sort_key })));
   return ordered.findIndex((i) => i.id === id) + 1;
+}
+
+/** A row as a drop target or a dragged row: what the hierarchy needs, and whether it is the user's. */
+export interface DropRow {
+  id: number;
+  type: ItemType;
+  parent_id: number | null;
+  /** A row this user may not change (a viewer's): it neither moves nor takes children. */
+  locked?: boolean;
+}
+
+/**
+ * Whether dropping `item` onto the row `target` moves it into `target` (SYNC.md O7): the hierarchy
+ * allows it (a task into a campaign, a todo into a task or a campaign, never a campaign), it is not
+ * the item itself nor its parent already (a drop there is a reorder), neither row is locked, and
+ * `ancestorsOfTarget` (nearest first, when known) do not hold the item, so no cycle is made.
+ */
+export function canDropInto(
+  item: DropRow,
+  target: DropRow,
+  ancestorsOfTarget: readonly HierarchyNode[] = [],
+): boolean {
+  if (item.locked || target.locked) return false;
+  if (item.id === target.id || item.parent_id === target.id) return false;
+  return hierarchyError(item, target, ancestorsOfTarget) === null;
 }
