@@ -98,6 +98,13 @@ export interface Item {
   my_role?: Role | null;
   /** On a campaign only: how many people it is shared with, its owner included (1 when unshared). */
   members_count?: number;
+  /**
+   * How many live comments the item has (ARCHITECTURE §4 'Comments', SYNC.md K10–K12). Server-owned:
+   * no create or patch takes it (the strict schemas answer 422), and a comment's create or delete
+   * moves it with the item's version, never conflicting with an edit (it is no MERGE_FIELDS field).
+   * Absent on rows stored before it: read it as 0.
+   */
+  comments_count?: number;
 }
 
 export interface Paginated<T> {

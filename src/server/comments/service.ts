@@ -20,7 +20,7 @@ import { findVisibleItem, visibleTo } from '../items/queries';
 import { addNotification, mutedAmong } from '../notifications/record';
 
 /** A comment row with its author's name and its mentions' names, as COMMENT_SELECT reads it. */
-interface CommentRow {
+export interface CommentRow {
   id: number;
   uuid: string;
   item_id: number;
@@ -178,6 +178,22 @@ async function notifyOfComment(
   }
 }
 
+/**
+ * Moves the item's `comments_count` by `delta` inside the comment's own transaction (K10): one
+ * relative UPDATE, whose row lock makes parallel comments on the item wait for each other, so none
+ * is lost. The item's version and change_xid move with it, so every device's next pull brings the
+ * new count (K11); it is no field a person edits, so a queued edit merges over it silently (K12).
+ * Called before the notifications, so the item row is locked first, in the order an item's own
+ * update takes its locks.
+ */
+async function countComment(tx: Executor, itemId: number, delta: 1 | -1): Promise<void> {
+  await tx.execute(
+    sql`UPDATE items SET comments_count = greatest(comments_count + ${delta}, 0), version = version + 1,
+          change_xid = pg_current_xact_id()::text::bigint
+        WHERE id = ${itemId}`,
+  );
+}
+
 /** Who hears that the item's timeline changed: everyone who sees the item (K7). */
 const timelineViewers = (tx: Executor, itemId: number) => viewersOfItem(tx, itemId);
 
@@ -223,6 +239,7 @@ export async function createComment(
     if (existing?.item_id === itemId) return { status: 200, body: commentJson(existing) };
     throw unprocessable({ uuid: ['This uuid already names another comment.'] });
   }
+  await countComment(tx, itemId, 1);
   const root = await rootOf(tx, itemId);
   await tx.execute(
     sql`INSERT INTO activities (user_id, item_id, root_id, action, item_type, item_title, description, metadata)
@@ -267,11 +284,15 @@ export async function deleteComment(tx: Executor, actor: UserRow, id: number): P
   const role = root.type === 'campaign' && root.user_id === actor.id ? 'owner' : null;
   if (!mayDeleteComment(actor.id, comment.user_id, role))
     throw new HttpError(403, 'Only its author or the campaign’s owner can delete a comment.');
-  await tx.execute(
+  // Only the delete that finds the comment live counts it off: of two racing deletes, the second
+  // waits for the first's row lock, then finds it deleted and changes nothing (K10).
+  const deleted = await rows<{ id: number }>(
+    tx,
     sql`UPDATE comments SET deleted_at = now(), updated_at = now(),
           change_xid = pg_current_xact_id()::text::bigint
-        WHERE id = ${id}`,
+        WHERE id = ${id} AND deleted_at IS NULL RETURNING id`,
   );
+  if (deleted.length > 0) await countComment(tx, item.id, -1);
   return { status: 204, body: null, formerViewers: await timelineViewers(tx, item.id) };
 }
 

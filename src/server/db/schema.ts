@@ -78,6 +78,8 @@ export const items = pgTable(
     priority: smallint('priority').notNull().default(4),
     labels: text('labels').array().notNull().default(sql`'{}'`),
     sort_key: text('sort_key').notNull().default('a0'),
+    // Live comments on the item (migration 0015): kept by the comment's create and delete, never a client.
+    comments_count: integer('comments_count').notNull().default(0),
     ...timestamps,
     completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),

@@ -34,7 +34,7 @@ function itemSelect(viewerId: number): SQL {
   return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
   i.due_date::text AS due_date, i.end_date::text AS end_date, i.remind_at, i.created_at, i.updated_at,
-  i.recurrence, i.series_uuid, i.time_zone, i.priority, i.labels, i.sort_key, i.completed_at, i.deleted_at, i.version,
+  i.recurrence, i.series_uuid, i.time_zone, i.priority, i.labels, i.sort_key, i.comments_count, i.completed_at, i.deleted_at, i.version,
   u.name AS u_name, ${phoneFor('u', viewerId)} AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
   a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
   CASE WHEN ${parentVisible} THEN p.title END AS p_title, p.type AS p_type, p.status AS p_status,
@@ -120,7 +120,7 @@ export function visibleTo(userId: number): SQL {
 /** An item row's own columns as itemJson reads them, for `RETURNING` after a write. */
 export const ITEM_COLUMNS = sql`id, uuid, title, description, type, status, user_id, assigned_to, parent_id,
   due_date::text AS due_date, end_date::text AS end_date, remind_at, recurrence, series_uuid, time_zone,
-  priority, labels, sort_key, created_at, updated_at, completed_at, deleted_at, version`;
+  priority, labels, sort_key, comments_count, created_at, updated_at, completed_at, deleted_at, version`;
 
 /** An item row with its creator, assignee, parent summary and child counts, as itemSelect reads it. */
 export interface ItemRow {
@@ -142,6 +142,8 @@ export interface ItemRow {
   priority: number;
   labels: string[];
   sort_key: string;
+  /** Absent where a write's answer is built without reading it (a new item has none). */
+  comments_count?: number;
   created_at: Date | string;
   updated_at: Date | string;
   completed_at: Date | string | null;
@@ -193,6 +195,7 @@ export function itemJson(r: ItemRow): Item {
     priority: r.priority,
     labels: r.labels,
     sort_key: r.sort_key,
+    comments_count: r.comments_count ?? 0,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
     completed_at: isoOrNull(r.completed_at),
