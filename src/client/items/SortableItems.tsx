@@ -1,13 +1,18 @@
 import {
   type Announcements,
+  type Collision,
+  type CollisionDetection,
   closestCenter,
   DndContext,
   type DragEndEvent,
+  type KeyboardCoordinateGetter,
   KeyboardSensor,
   MouseSensor,
   type ScreenReaderInstructions,
   TouchSensor,
   type UniqueIdentifier,
+  useDndMonitor,
+  useDroppable,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
@@ -19,14 +24,21 @@ import {
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { GripVertical } from 'lucide-react';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useMemo, useRef, useState } from 'react';
+import type { ItemType } from '../../shared/item';
+import { canDropInto } from '../../shared/order';
 import { cn, focusRing } from '../components/ui/cn';
+import { useOrderMutations } from './orderMutations';
 
 /**
  * Manual order by drag and drop (ARCHITECTURE §5 'Order'), over @dnd-kit: each row has a handle a
  * pointer or a finger drags (the page scrolls near the edges), and the keyboard lifts with Space,
  * moves with the arrows, drops with Space and cancels with Escape. Screen readers hear each step in
  * plain words with the row's title. The list says where a row went (`onMove`); the write is the page's.
+ *
+ * A row dropped onto the middle of a row that can hold it (a todo onto a task, SYNC.md O7) goes into
+ * that item instead (`into`): the row lights up while the drag is over it, and with the keyboard → over
+ * it says 'into' (← or another arrow takes that back).
  */
 
 export interface SortableRow {
@@ -38,6 +50,31 @@ const INSTRUCTIONS: ScreenReaderInstructions = {
   draggable:
     'To move this item, press Space. Use the up and down arrow keys to choose its new place, Space again to drop it there, or Escape to cancel.',
 };
+
+const INTO_INSTRUCTIONS: ScreenReaderInstructions = {
+  draggable:
+    'To move this item, press Space. Use the up and down arrow keys to choose its new place, the right arrow over a task or campaign to move it into that item, Space again to drop it there, or Escape to cancel.',
+};
+
+/** Dropping rows into other rows (SYNC.md O7): which may go where, and the move. */
+export interface IntoRule {
+  /** Whether row `id` dropped onto row `target` goes into it. */
+  accepts: (id: number, target: number) => boolean;
+  onMoveInto: (id: number, target: number) => void;
+}
+
+/** Each row that can hold others has a second drop zone, its middle, under this id. */
+const INTO = 'into:';
+const intoId = (id: number) => `${INTO}${id}`;
+/** The row a drop zone id puts things into; null for a place between rows. */
+export function intoTargetOf(id: UniqueIdentifier | null | undefined): number | null {
+  return typeof id === 'string' && id.startsWith(INTO) ? Number(id.slice(INTO.length)) : null;
+}
+
+/** A pointer within the middle half of a row's height goes into it; nearer an edge, beside it. */
+const INTO_BAND = 0.25;
+/** How far a row lifted by keyboard moves right when → puts it into the row under it. */
+const INDENT = 24;
 
 /**
  * What a drop at place `toIndex` would change besides the place ('now p2' on Today), said with the
@@ -64,25 +101,110 @@ export function orderAnnouncements(rows: readonly SortableRow[], note?: DropNote
   };
   return {
     onDragStart: ({ active }) => `Picked up ${title(active.id)}, at ${place(active.id)}.`,
-    onDragOver: ({ active, over }) =>
-      over
+    onDragOver: ({ active, over }) => {
+      const into = intoTargetOf(over?.id);
+      if (into !== null) return `Move into ${title(into)}: drop to put ${title(active.id)} there.`;
+      return over
         ? `${title(active.id)} is over place ${place(over.id)}${noted(active.id, over.id, (n) => `, and would be ${n}`)}.`
-        : `${title(active.id)} is outside the list.`,
-    onDragEnd: ({ active, over }) =>
-      over
+        : `${title(active.id)} is outside the list.`;
+    },
+    onDragEnd: ({ active, over }) => {
+      const into = intoTargetOf(over?.id);
+      if (into !== null) return `${title(active.id)} moved into ${title(into)}.`;
+      return over
         ? `${title(active.id)} dropped at ${place(over.id)}${noted(active.id, over.id, (n) => `, now ${n}`)}.`
-        : `${title(active.id)} put back where it was.`,
+        : `${title(active.id)} put back where it was.`;
+    },
     onDragCancel: ({ active }) => `Move cancelled. ${title(active.id)} is back at ${place(active.id)}.`,
   };
 }
 
 /** The sensors every manual-order surface uses: mouse, touch (a short press first) and keyboard. */
-export function useOrderSensors() {
+export function useOrderSensors(coordinateGetter: KeyboardCoordinateGetter = sortableKeyboardCoordinates) {
   return useSensors(
     useSensor(MouseSensor, { activationConstraint: { distance: 4 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(KeyboardSensor, { coordinateGetter }),
   );
+}
+
+type DroppableContainers = Parameters<KeyboardCoordinateGetter>[1]['context']['droppableContainers'];
+
+/** The list's places only, without the rows' middles: the arrows step from place to place. */
+function placesOnly(containers: DroppableContainers): DroppableContainers {
+  // Only what sortableKeyboardCoordinates reads: a Map's own methods need the Map itself as `this`.
+  return {
+    getEnabled: () => containers.getEnabled().filter((c) => intoTargetOf(c.id) === null),
+    get: (id: UniqueIdentifier | null | undefined) => containers.get(id),
+  } as unknown as DroppableContainers;
+}
+
+/**
+ * The drop-into parts of a list (SYNC.md O7): which zone is under the pointer (a row's middle when that
+ * row takes the dragged one, else the nearest place), and the keyboard's → and ←. `keyboardInto` is the
+ * row a keyboard drag was put into, until the next arrow.
+ */
+function useInto(rule: IntoRule | undefined) {
+  const ruleRef = useRef(rule);
+  ruleRef.current = rule;
+  const keyboardInto = useRef<number | null>(null);
+  return useMemo(() => {
+    const collisionDetection: CollisionDetection = (args) => {
+      const { active, pointerCoordinates, droppableRects, droppableContainers } = args;
+      const places = droppableContainers.filter((c) => intoTargetOf(c.id) === null);
+      const accepts = ruleRef.current?.accepts;
+      if (!accepts) return closestCenter({ ...args, droppableContainers: places });
+      const zone = (target: number): Collision[] | null => {
+        const container = droppableContainers.find((c) => c.id === intoId(target));
+        return container && accepts(Number(active.id), target)
+          ? [{ id: container.id, data: { droppableContainer: container, value: 0 } }]
+          : null;
+      };
+      if (pointerCoordinates) {
+        const { x, y } = pointerCoordinates;
+        for (const container of droppableContainers) {
+          const target = intoTargetOf(container.id);
+          const rect = droppableRects.get(container.id);
+          if (target === null || !rect) continue;
+          // The handle sits left of the row's middle zone: a pointer dragging by it counts as on the row.
+          const across = x >= rect.left - 2 * INDENT && x <= rect.right;
+          const band = rect.height * INTO_BAND;
+          if (across && y >= rect.top + band && y <= rect.bottom - band) {
+            const hit = zone(target);
+            if (hit) return hit;
+          }
+        }
+      } else if (keyboardInto.current !== null) {
+        const hit = zone(keyboardInto.current);
+        if (hit) return hit;
+      }
+      return closestCenter({ ...args, droppableContainers: places });
+    };
+    const coordinateGetter: KeyboardCoordinateGetter = (event, args) => {
+      const { context, currentCoordinates } = args;
+      const wasInto = keyboardInto.current;
+      if (event.code === 'ArrowRight' || event.code === 'ArrowLeft') event.preventDefault();
+      if (event.code === 'ArrowRight') {
+        const over = context.over?.id;
+        const active = context.active?.id;
+        if (over == null || active == null || wasInto !== null) return undefined;
+        if (!ruleRef.current?.accepts(Number(active), Number(over))) return undefined;
+        keyboardInto.current = Number(over);
+        return { x: currentCoordinates.x + INDENT, y: currentCoordinates.y };
+      }
+      keyboardInto.current = null;
+      if (event.code === 'ArrowLeft')
+        return wasInto === null ? undefined : { x: currentCoordinates.x - INDENT, y: currentCoordinates.y };
+      return sortableKeyboardCoordinates(event, {
+        ...args,
+        context: { ...context, droppableContainers: placesOnly(context.droppableContainers) },
+      });
+    };
+    const reset = () => {
+      keyboardInto.current = null;
+    };
+    return { collisionDetection, coordinateGetter, reset };
+  }, []);
 }
 
 export interface SortableItemsProps {
@@ -91,25 +213,36 @@ export interface SortableItemsProps {
   onMove: (id: number, toIndex: number) => void;
   /** What a drop would change besides the place, for the announcements. */
   note?: DropNote;
+  /** Rows dropped onto other rows go into them (SYNC.md O7); their SortableLi say `holds`. */
+  into?: IntoRule;
   children: ReactNode;
 }
 
 /** A vertical list whose rows (SortableLi) are reordered by drag and drop. */
-export function SortableItems({ rows, onMove, note, children }: SortableItemsProps) {
-  const sensors = useOrderSensors();
+export function SortableItems({ rows, onMove, note, into, children }: SortableItemsProps) {
+  const { collisionDetection, coordinateGetter, reset } = useInto(into);
+  const sensors = useOrderSensors(coordinateGetter);
   const ids = useMemo(() => rows.map((r) => r.id), [rows]);
   const announcements = useMemo(() => orderAnnouncements(rows, note), [rows, note]);
   const onDragEnd = ({ active, over }: DragEndEvent) => {
+    reset();
     if (!over || active.id === over.id) return;
+    const target = intoTargetOf(over.id);
+    if (target !== null) {
+      if (into?.accepts(Number(active.id), target)) into.onMoveInto(Number(active.id), target);
+      return;
+    }
     const to = ids.indexOf(Number(over.id));
     if (to >= 0) onMove(Number(active.id), to);
   };
   return (
     <DndContext
       sensors={sensors}
-      collisionDetection={closestCenter}
+      collisionDetection={collisionDetection}
+      onDragStart={reset}
       onDragEnd={onDragEnd}
-      accessibility={{ announcements, screenReaderInstructions: INSTRUCTIONS }}
+      onDragCancel={reset}
+      accessibility={{ announcements, screenReaderInstructions: into ? INTO_INSTRUCTIONS : INSTRUCTIONS }}
       autoScroll
     >
       <SortableContext items={ids} strategy={verticalListSortingStrategy}>
@@ -125,6 +258,7 @@ export function SortableLi({
   title,
   index,
   disabled = false,
+  holds = false,
   children,
 }: {
   id: number;
@@ -132,29 +266,77 @@ export function SortableLi({
   index: number;
   /** A row this user may not move (a viewer's): no handle, and others pass it by. */
   disabled?: boolean;
+  /** A row others may be dropped into (a task, a campaign): its middle is a drop zone (O7). */
+  holds?: boolean;
   children: ReactNode;
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
     useSortable({ id, disabled });
+  const zone = useDroppable({ id: intoId(id), disabled: !holds });
+  const dropInto = zone.isOver;
+  const carried = useCarried(isDragging);
   return (
     <li
       ref={setNodeRef}
       data-index={index}
       data-dragging={isDragging ? 'true' : undefined}
+      data-drop-into={dropInto ? 'true' : undefined}
       className={cn(
         'relative flex list-none items-stretch bg-white dark:bg-zinc-900',
         isDragging && 'z-10 shadow-lg ring-2 ring-indigo-500/60',
+        dropInto &&
+          'bg-indigo-50 outline-2 outline-indigo-500 -outline-offset-2 dark:bg-indigo-950/60 dark:outline-indigo-400',
       )}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
+      style={{
+        transform: CSS.Translate.toString(carried ?? transform),
+        transition: carried ? undefined : transition,
+      }}
     >
       {disabled ? (
         <span className="w-8 shrink-0 border-b border-zinc-100 dark:border-zinc-800" aria-hidden />
       ) : (
         <DragHandle title={title} ref={setActivatorNodeRef} {...attributes} {...listeners} />
       )}
-      <div className="min-w-0 flex-1 [&>div]:border-l-0">{children}</div>
+      <div ref={zone.setNodeRef} className="min-w-0 flex-1 [&>div]:border-l-0">
+        {children}
+      </div>
+      {dropInto ? (
+        <span
+          aria-hidden
+          className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-medium text-white shadow-sm dark:bg-indigo-500"
+        >
+          Move into
+        </span>
+      ) : null}
     </li>
   );
+}
+
+/**
+ * Where the dragged row is carried while over another row's middle: dnd-kit's sortable moves the
+ * dragged row only while it is over a place (a drop into a row is none), so the drag's own offset
+ * keeps it under the pointer. Null otherwise, and for every other row.
+ */
+function useCarried(isDragging: boolean) {
+  const [carried, setCarried] = useState<{ x: number; y: number; scaleX: number; scaleY: number } | null>(
+    null,
+  );
+  const dragging = useRef(isDragging);
+  dragging.current = isDragging;
+  useDndMonitor({
+    onDragMove: ({ delta, over }) => {
+      if (!dragging.current) return;
+      const into = intoTargetOf(over?.id) !== null;
+      setCarried((was) => (into ? { ...delta, scaleX: 1, scaleY: 1 } : was === null ? was : null));
+    },
+    onDragOver: ({ delta, over }) => {
+      if (!dragging.current) return;
+      setCarried(intoTargetOf(over?.id) !== null ? { ...delta, scaleX: 1, scaleY: 1 } : null);
+    },
+    onDragEnd: () => setCarried(null),
+    onDragCancel: () => setCarried(null),
+  });
+  return isDragging ? carried : null;
 }
 
 /**
@@ -183,8 +365,9 @@ export default function SortableRows<T extends SortableRow>({
   renderRow: (item: T) => ReactNode;
   children: (rows: ReactNode[]) => ReactNode;
 }) {
+  const into = useIntoRows(all, fixed);
   return (
-    <SortableItems rows={all} onMove={onMove} note={note}>
+    <SortableItems rows={all} onMove={onMove} note={note} into={into}>
       {children(
         visible.map((item, i) => (
           <SortableLi
@@ -193,6 +376,7 @@ export default function SortableRows<T extends SortableRow>({
             title={item.title}
             index={start + i}
             disabled={fixed?.(item) ?? false}
+            holds={into !== undefined && holdsAny(item, fixed)}
           >
             {renderRow(item)}
           </SortableLi>
@@ -200,6 +384,54 @@ export default function SortableRows<T extends SortableRow>({
       )}
     </SortableItems>
   );
+}
+
+/** A row as the drop-into rule reads it: its kind and parent (ItemList's and Today's rows have them). */
+type KindRow = SortableRow & { type?: ItemType; parent_id?: number | null };
+
+const asDropRow = <T extends KindRow>(row: T, fixed?: (item: T) => boolean) =>
+  row.type === undefined
+    ? null
+    : { id: row.id, type: row.type, parent_id: row.parent_id ?? null, locked: fixed?.(row) ?? false };
+
+/** Whether some row could go into `row` (a task takes todos; a campaign, tasks and todos). */
+function holdsAny<T extends KindRow>(row: T, fixed?: (item: T) => boolean): boolean {
+  const target = asDropRow(row, fixed);
+  return target !== null && canDropInto({ id: 0, type: 'todo', parent_id: null }, target);
+}
+
+/**
+ * The drop-into rule of a list of item rows (SYNC.md O7): a row goes into another the hierarchy lets
+ * it under, in one write of its parent with an undoable toast. None for rows without a kind.
+ */
+function useIntoRows<T extends KindRow>(
+  all: readonly T[],
+  fixed?: (item: T) => boolean,
+): IntoRule | undefined {
+  const order = useOrderMutations();
+  const latest = useRef({ all, fixed });
+  latest.current = { all, fixed };
+  const kinded = all.length > 0 && all.every((r) => r.type !== undefined);
+  return useMemo(() => {
+    if (!kinded) return undefined;
+    const rowOf = (id: number) => {
+      const { all: rows, fixed: isFixed } = latest.current;
+      const row = rows.find((r) => r.id === id);
+      return row ? { row, drop: asDropRow(row, isFixed) } : null;
+    };
+    return {
+      accepts: (id, target) => {
+        const item = rowOf(id)?.drop;
+        const into = rowOf(target)?.drop;
+        return Boolean(item && into && canDropInto(item, into));
+      },
+      onMoveInto: (id, target) => {
+        const item = rowOf(id)?.row;
+        const into = rowOf(target)?.row;
+        if (item?.type && into) void order.moveInto({ ...item, type: item.type }, into);
+      },
+    };
+  }, [kinded, order]);
 }
 
 type HandleProps = React.ComponentPropsWithRef<'button'> & { title: string };

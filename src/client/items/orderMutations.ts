@@ -6,6 +6,7 @@ import type { Priority } from '../../shared/planning';
 import { type Send, useDoor, useToast } from '../app/door';
 import type { CompletedWith } from '../data/commands/items';
 import type { ToastInput } from '../stores/toastStore';
+import { fieldErrorsOf } from './editMutations';
 import { TYPE_LABEL } from './itemStyle';
 import { completedTooText, undoAction } from './mutations';
 
@@ -122,6 +123,31 @@ function orderMutations(send: Send, toast: Toast) {
         },
         status,
       );
+    },
+    /**
+     * A row dropped onto another (SYNC.md O7): it goes into `target`, last among its children, in one
+     * write of `parent_id` (the device picks the key, O4), undoable. The caller checked canDropInto.
+     */
+    moveInto: async (item: OrderRow, target: { id: number; title: string }) => {
+      try {
+        await send('items.update', { id: item.id, patch: { parent_id: target.id } });
+      } catch (error) {
+        console.error(error);
+        toast({
+          title: 'Could not move it',
+          description:
+            fieldErrorsOf(error)?.parent_id?.[0] ??
+            `Failed to move the ${TYPE_LABEL[item.type].toLowerCase()}. Please try again.`,
+          variant: 'destructive',
+        });
+        return;
+      }
+      const action = await undoAction(send, toast);
+      const input = {
+        title: `Moved to “${target.title}”`,
+        description: `“${item.title}” is now last in it.`,
+      };
+      toast(action ? { ...input, action } : input);
     },
   } as const;
 }
