@@ -43,6 +43,27 @@ export interface CommentTombstone {
   deleted_at: string;
 }
 
+/**
+ * A live comment as a sync page carries it (K13): the API's comment and its item's uuid, so a device
+ * files it under the item's timeline even before the item's own row has arrived.
+ */
+export interface SyncedComment extends Comment {
+  item_uuid: string | null;
+}
+
+/** One entry of a sync page's `comments` (K13). */
+export type SyncCommentChange = SyncedComment | CommentTombstone;
+
+/** True for an entry that removes the comment from the device. */
+export function isCommentTombstone(change: SyncCommentChange): change is CommentTombstone {
+  return 'deleted_at' in change;
+}
+
+/** What a sync page adds for comments (K13); absent on pages of servers from before them. */
+export interface SyncPageComments {
+  comments?: SyncCommentChange[];
+}
+
 const mentionId = z
   .number({ error: 'A mention must be a user id.' })
   .int('A mention must be a user id.')

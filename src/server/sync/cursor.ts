@@ -15,11 +15,17 @@
  * passes it: every membership granted below it was in force when that first page was read, so the
  * pull meets the granted trees' rows among the item changes and needs no grant rows for them (M2).
  * Without it a member's first sync of a shared campaign sent every item of it twice.
+ *
+ * Comments ride the same cursor (K13): within one transaction id every item row comes before every
+ * comment row, so a position is (xid, kind, id), and `comment` marks one among the comments (written
+ * `_id`). Items and comments number their ids apart, and one order over both never skips either.
  */
 export interface CursorPosition {
   xid: bigint;
   id: number;
   since?: bigint;
+  /** The position is a comment's: every item row of `xid` has been sent. */
+  comment?: true;
 }
 
 const PREFIX = 'c1';
@@ -28,20 +34,27 @@ const MAX_INTEGER = 2_147_483_647;
 
 export function encodeCursor(position: CursorPosition): string {
   const since = position.since === undefined ? '' : `.${position.since.toString(36)}`;
-  return `${PREFIX}.${position.xid.toString(36)}.${position.id.toString(36)}${since}`;
+  const kind = position.comment ? '_' : '';
+  return `${PREFIX}.${position.xid.toString(36)}.${kind}${position.id.toString(36)}${since}`;
 }
 
 /** The position a cursor names; the empty cursor is the very beginning (a full bootstrap). */
 export function decodeCursor(cursor: string | undefined): CursorPosition | null {
   if (cursor === undefined || cursor === '') return { xid: 0n, id: 0 };
-  const match = /^c1\.([0-9a-z]{1,14})\.([0-9a-z]{1,7})(?:\.([0-9a-z]{1,14}))?$/.exec(cursor);
+  const match = /^c1\.([0-9a-z]{1,14})\.(_?)([0-9a-z]{1,7})(?:\.([0-9a-z]{1,14}))?$/.exec(cursor);
   if (!match) return null;
   const big = (text: string) =>
     [...text].reduce((acc, ch) => acc * 36n + BigInt(Number.parseInt(ch, 36)), 0n);
   const xid = big(match[1]!);
-  const id = Number.parseInt(match[2]!, 36);
-  const since = match[3] === undefined ? undefined : big(match[3]);
+  const comment = match[2] === '_';
+  const id = Number.parseInt(match[3]!, 36);
+  const since = match[4] === undefined ? undefined : big(match[4]);
   // Beyond PostgreSQL's bigint and integer the query would fail: such a cursor was never ours.
   if (xid > MAX_BIGINT || id > MAX_INTEGER || (since !== undefined && since > MAX_BIGINT)) return null;
-  return since === undefined ? { xid, id } : { xid, id, since };
+  return {
+    xid,
+    id,
+    ...(since === undefined ? {} : { since }),
+    ...(comment ? { comment: true as const } : {}),
+  };
 }

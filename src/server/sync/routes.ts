@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { SyncCommentChange, SyncPageComments } from '../../shared/comments';
 import { type Item, SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
 import { syncQuerySchema } from '../../shared/schemas';
+import { COMMENT_SELECT, commentJson } from '../comments/service';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { parseOrThrow, unprocessable } from '../http/errors';
@@ -8,7 +10,10 @@ import { iso } from '../http/serialize';
 import { selectItems, visibleTo } from '../items/queries';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 
-/** Changes since a cursor: every visible item changed after it, tombstones included (see cursor.ts). */
+/**
+ * Changes since a cursor: every visible item changed after it, tombstones included, and the comments
+ * on visible items changed after it (K13; see cursor.ts).
+ */
 export async function syncRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   app.get('/sync', async (request, reply) => {
@@ -26,13 +31,29 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // One statement, one snapshot: the horizon and the rows below it are read together, and the
     // horizon comes back even when no row does.
     const xid = from.xid.toString();
-    const itemsAfter = sql`(i.change_xid > ${xid}::bigint OR (i.change_xid = ${xid}::bigint AND i.id > ${from.id}))`;
-    const revokedAfter = sql`(v.change_xid > ${xid}::bigint
+    // K13: within one transaction id the item rows come first, then the comments. From a comment's
+    // position every item row of its xid has been sent; from an item's, every comment of it is to come.
+    const atComment = from.comment === true;
+    const itemsAfter = atComment
+      ? sql`i.change_xid > ${xid}::bigint`
+      : sql`(i.change_xid > ${xid}::bigint OR (i.change_xid = ${xid}::bigint AND i.id > ${from.id}))`;
+    const revokedAfter = atComment
+      ? sql`v.change_xid > ${xid}::bigint`
+      : sql`(v.change_xid > ${xid}::bigint
       OR (v.change_xid = ${xid}::bigint AND v.item_id > ${from.id}))`;
     // M2: a membership granted (or a role changed) after the cursor sends the campaign's whole live
     // tree at the grant's position, however old its rows' own change_xid: the member never had them.
-    const grantedAfter = sql`(m.change_xid > ${xid}::bigint
+    const grantedAfter = atComment
+      ? sql`m.change_xid > ${xid}::bigint`
+      : sql`(m.change_xid > ${xid}::bigint
       OR (m.change_xid = ${xid}::bigint AND t.id > ${from.id}))`;
+    const commentedAfter = atComment
+      ? sql`(c.change_xid > ${xid}::bigint OR (c.change_xid = ${xid}::bigint AND c.id > ${from.id}))`
+      : sql`c.change_xid >= ${xid}::bigint`;
+    // K14: the grant sends the tree's live comments too, at the grant's position, after its items.
+    const commentGrantedAfter = atComment
+      ? sql`(m.change_xid > ${xid}::bigint OR (m.change_xid = ${xid}::bigint AND c.id > ${from.id}))`
+      : sql`m.change_xid >= ${xid}::bigint`;
     // A pull from the very beginning meets every tree granted before its first page among the item
     // changes: no grant rows below that page's xmin, there and on the pages that follow (cursor.ts).
     const fresh = from.xid === 0n && from.id === 0 && from.since === undefined;
@@ -41,13 +62,21 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       : from.since === undefined
         ? sql``
         : sql`AND m.change_xid >= ${from.since.toString()}::bigint`;
-    const grants = sql`FROM campaign_members m CROSS JOIN LATERAL (
+    const tree = sql`campaign_members m CROSS JOIN LATERAL (
         SELECT f.id FROM items f WHERE f.id = m.campaign_id AND f.deleted_at IS NULL
         UNION ALL SELECT f.id FROM items f WHERE f.parent_id = m.campaign_id AND f.deleted_at IS NULL
         UNION ALL SELECT f.id FROM items f JOIN items fp ON fp.id = f.parent_id
-          WHERE fp.parent_id = m.campaign_id AND f.deleted_at IS NULL) t
-      WHERE m.user_id = ${user.id} AND m.change_xid >= ${xid}::bigint AND m.change_xid < horizon.xmin
-        ${grantFloor} AND ${grantedAfter}`;
+          WHERE fp.parent_id = m.campaign_id AND f.deleted_at IS NULL) t`;
+    const granted = sql`m.user_id = ${user.id} AND m.change_xid >= ${xid}::bigint AND m.change_xid < horizon.xmin
+        ${grantFloor}`;
+    const grants = sql`FROM ${tree} WHERE ${granted} AND ${grantedAfter}`;
+    const commentGrants = sql`FROM ${tree} JOIN comments c ON c.item_id = t.id AND c.deleted_at IS NULL
+      WHERE ${granted} AND ${commentGrantedAfter}`;
+    // K13: a comment goes to whoever sees its live item, exactly as the item does; nobody else learns
+    // of it, not even as a tombstone. The plain `>=` bound lets the planner range-scan the index.
+    const commented = sql`FROM comments c JOIN items i ON i.id = c.item_id
+      WHERE c.change_xid >= ${xid}::bigint AND c.change_xid < horizon.xmin AND ${commentedAfter}
+        AND i.deleted_at IS NULL AND ${visibleTo(user.id)}`;
     // L7: asked for, the same statement counts every change after the cursor below the same horizon,
     // by the page's own filters (items_change_idx and item_revocations_change_idx ranges), once.
     // The plain `>=` bound is implied by the cursor's OR, but only it lets the planner range-scan the
@@ -59,12 +88,15 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
           + (SELECT count(*) FROM item_revocations v
               WHERE v.user_id = ${user.id} AND v.change_xid >= ${xid}::bigint
                 AND v.change_xid < horizon.xmin AND ${revokedAfter})
-          + (SELECT count(*) ${grants})`
+          + (SELECT count(*) ${grants})
+          + (SELECT count(*) ${commented})
+          + (SELECT count(*) ${commentGrants})`
       : sql`NULL::bigint`;
     const found = await rows<{
       id: number | null;
       change_xid: string | number | null;
       revoked_at: Date | string | null;
+      k: number | null;
       horizon: string | number;
       xmax: string | number;
       after: string | number | null;
@@ -76,48 +108,65 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
           ), counted AS MATERIALIZED (
             SELECT ${counted} AS after FROM horizon
           )
-          SELECT r.id, r.change_xid, r.revoked_at, horizon.xmin AS horizon, horizon.xmax AS xmax,
+          SELECT r.id, r.change_xid, r.revoked_at, r.k, horizon.xmin AS horizon, horizon.xmax AS xmax,
             counted.after::text AS after
           FROM horizon CROSS JOIN counted LEFT JOIN LATERAL (
-            SELECT c.id, c.change_xid, c.revoked_at FROM (
-              (SELECT i.id, i.change_xid, NULL::timestamptz AS revoked_at
+            SELECT u.id, u.change_xid, u.revoked_at, u.k FROM (
+              (SELECT i.id, i.change_xid, NULL::timestamptz AS revoked_at, 0 AS k
                FROM items i
                WHERE i.change_xid < horizon.xmin AND ${itemsAfter} AND ${visibleTo(user.id)}
                ORDER BY i.change_xid, i.id
                LIMIT ${SYNC_PAGE_SIZE + 1})
               UNION ALL
-              (SELECT v.item_id AS id, v.change_xid, v.revoked_at
+              (SELECT v.item_id AS id, v.change_xid, v.revoked_at, 0 AS k
                FROM item_revocations v
                WHERE v.user_id = ${user.id} AND v.change_xid < horizon.xmin AND ${revokedAfter}
                ORDER BY v.change_xid, v.item_id
                LIMIT ${SYNC_PAGE_SIZE + 1})
               UNION ALL
-              (SELECT t.id, m.change_xid, NULL::timestamptz AS revoked_at ${grants}
+              (SELECT t.id, m.change_xid, NULL::timestamptz AS revoked_at, 0 AS k ${grants}
                ORDER BY m.change_xid, t.id
                LIMIT ${SYNC_PAGE_SIZE + 1})
-            ) c
-            ORDER BY c.change_xid, c.id
+              UNION ALL
+              (SELECT c.id, c.change_xid, NULL::timestamptz AS revoked_at, 1 AS k ${commented}
+               ORDER BY c.change_xid, c.id
+               LIMIT ${SYNC_PAGE_SIZE + 1})
+              UNION ALL
+              (SELECT c.id, m.change_xid, NULL::timestamptz AS revoked_at, 1 AS k ${commentGrants}
+               ORDER BY m.change_xid, c.id
+               LIMIT ${SYNC_PAGE_SIZE + 1})
+            ) u
+            ORDER BY u.change_xid, u.k, u.id
             LIMIT ${SYNC_PAGE_SIZE + 1}
           ) r ON true
-          ORDER BY r.change_xid, r.id`,
+          ORDER BY r.change_xid, r.k, r.id`,
     );
     const horizon = BigInt(found[0]?.horizon ?? 0);
     const changed = found.filter(
-      (r): r is typeof r & { id: number; change_xid: string | number } =>
-        r.id !== null && r.change_xid !== null,
+      (r): r is typeof r & { id: number; change_xid: string | number; k: number } =>
+        r.id !== null && r.change_xid !== null && r.k !== null,
     );
     const hasMore = changed.length > SYNC_PAGE_SIZE;
     const page = changed.slice(0, SYNC_PAGE_SIZE);
     const last = page.at(-1);
     let next: CursorPosition = { xid: from.xid, id: from.id };
-    if (hasMore && last) next = { xid: BigInt(last.change_xid), id: last.id };
+    if (hasMore && last)
+      next =
+        Number(last.k) === 1
+          ? { xid: BigInt(last.change_xid), id: last.id, comment: true }
+          : { xid: BigInt(last.change_xid), id: last.id };
     else if (horizon > from.xid) next = { xid: horizon, id: 0 };
     // Carried until the pull passes it; past it, `>= xid` already leaves out every grant below it.
     const since = fresh ? horizon : from.since;
     if (since !== undefined && next.xid < since) next = { ...next, since };
     // One entry per item, the latest: a revocation and a later re-grant (or the reverse) in one page.
     const latest = new Map<number, (typeof page)[number]>();
+    const commentIds = new Set<number>();
     for (const row of page) {
+      if (Number(row.k) === 1) {
+        commentIds.add(row.id);
+        continue;
+      }
       latest.delete(row.id);
       latest.set(row.id, row);
     }
@@ -147,7 +196,13 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       const deletedAt = item.deleted_at ?? (row.revoked_at === null ? null : iso(row.revoked_at));
       items.push(deletedAt === null ? item : { id: item.id, uuid: item.uuid, deleted_at: deletedAt });
     }
-    const answer: SyncPage = { items, cursor: encodeCursor(next), has_more: hasMore };
+    const comments = await pageComments(db, [...commentIds]);
+    const answer: SyncPage & SyncPageComments = {
+      items,
+      comments,
+      cursor: encodeCursor(next),
+      has_more: hasMore,
+    };
     // The count took in this page's rows (before one entry per item was kept): what is left after them.
     const after = found[0]?.after;
     if (count && after !== null && after !== undefined) {
@@ -157,9 +212,53 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // has been sent: until a change event for this user arrives, a pull from it finds nothing.
     const quiescent = String(found[0]?.xmax ?? '') === String(found[0]?.horizon ?? '');
     if (live && !hasMore && quiescent) {
-      const empty: SyncPage = { items: [], cursor: answer.cursor, has_more: false };
+      const empty: SyncPage & SyncPageComments = {
+        items: [],
+        comments: [],
+        cursor: answer.cursor,
+        has_more: false,
+      };
       app.readCache.set(user.id, `sync:${answer.cursor}`, stamp, JSON.stringify(empty));
     }
     return answer;
   });
+}
+
+/**
+ * The page's comments (K13): a live one as the API shows it with its item's uuid, a deleted one as a
+ * bare tombstone. The page's statement already chose them by the reader's sight of their items.
+ */
+async function pageComments(
+  db: FastifyInstance['database']['db'],
+  ids: readonly number[],
+): Promise<SyncCommentChange[]> {
+  if (ids.length === 0) return [];
+  const list = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const found = await rows<Parameters<typeof commentJson>[0] & { item_uuid: string | null }>(
+    db,
+    sql`SELECT ${COMMENT_SELECT} WHERE c.id IN (${list}) ORDER BY c.id`,
+  );
+  const itemIds = [...new Set(found.map((r) => r.item_id))];
+  const uuids = new Map(
+    itemIds.length === 0
+      ? []
+      : (
+          await rows<{ id: number; uuid: string | null }>(
+            db,
+            sql`SELECT id, uuid FROM items WHERE id IN (${sql.join(
+              itemIds.map((id) => sql`${id}`),
+              sql`, `,
+            )})`,
+          )
+        ).map((r) => [r.id, r.uuid]),
+  );
+  return found.map(
+    (r): SyncCommentChange =>
+      r.deleted_at === null
+        ? { ...commentJson(r), item_uuid: uuids.get(r.item_id) ?? null }
+        : { id: r.id, uuid: r.uuid, item_id: r.item_id, deleted_at: iso(r.deleted_at) },
+  );
 }

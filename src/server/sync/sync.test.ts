@@ -33,7 +33,12 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     const b = await c.create({ title: 'b', type: 'todo' });
     const first = await c.get<SyncPage>('/api/sync');
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ items: expect.any(Array), cursor: expect.any(String), has_more: false });
+    expect(first.body).toEqual({
+      items: expect.any(Array),
+      comments: [],
+      cursor: expect.any(String),
+      has_more: false,
+    });
     const bootstrap = await pullAll(c, harness.database);
     expect(bootstrap.items.map((i) => i.id).sort()).toEqual([a.id, b.id].sort());
     expect(bootstrap.items[0]).toMatchObject({ deleted_at: null, created_by: { id: c.user?.id } });
