@@ -7,7 +7,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, minify, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { patternSource, ROUTE_TABLE, readsServerData } from './src/client/app/routeTable';
+import { patternSource, ROUTE_TABLE, readsServerData, routeAlso } from './src/client/app/routeTable';
 
 /** Where `npm run dev` runs the API (scripts/dev.ts starts it there). */
 export const DEV_API_PORT = 3001;
@@ -57,7 +57,8 @@ function precompress(): Plugin {
  * and starts their download at once (modulepreload), beside the main chunk: otherwise a screen's chunk
  * is only asked for once the main chunk has arrived and run, and its imports one round trip later
  * still. Per route (src/client/app/routeTable.ts): the screen's chunk with every chunk it imports
- * statically, plus the QueryClient's where the screen reads server data; and the data layer's chunks
+ * statically, plus the QueryClient's where the screen reads server data and the modules it loads as
+ * it opens (`also`: drag and drop on the screens that reorder); and the data layer's chunks
  * (src/client/data/client.ts, data/page.ts), which every screen with items starts right after
  * its first paint. Runs before vite-plugin-pwa's and precompress()'s closeBundle, so the service
  * worker's revision and the .br/.gz copies are of the written file.
@@ -109,7 +110,13 @@ function firstScreenPreloads(): Plugin {
         files: index,
         routes: ROUTE_TABLE.map((route) => [
           patternSource(route.path),
-          indexes(files(route.module, ...(readsServerData(route) ? ['app/queryProvider'] : []))),
+          indexes(
+            files(
+              route.module,
+              ...routeAlso(route),
+              ...(readsServerData(route) ? ['app/queryProvider'] : []),
+            ),
+          ),
         ]),
         data: indexes(files('data/client', 'data/page')),
       };

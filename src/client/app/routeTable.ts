@@ -1,8 +1,10 @@
 /**
  * Every screen: its path (react-router syntax), most specific first as <Routes> ranks these, and its
  * module under src/client. `serverData`: the screen reads server-only data through TanStack Query, so
- * its chunk loads with the QueryClient's (router.tsx). Plain data, so the build (vite.config.ts) can
- * read it to write each screen's preloads into theme-init.js.
+ * its chunk loads with the QueryClient's (router.tsx). `also`: modules the screen loads by itself as it
+ * opens (drag and drop on the screens that reorder, items/sortableModule.ts), preloaded with its chunk.
+ * Plain data, so the build (vite.config.ts) can read it to write each screen's preloads into
+ * theme-init.js.
  */
 export const ROUTE_TABLE = [
   { path: '/', page: 'home', module: 'home/HomePage' },
@@ -10,12 +12,19 @@ export const ROUTE_TABLE = [
   { path: '/queue', page: 'queue', module: 'lists/QueuePage' },
   { path: '/active', page: 'active', module: 'lists/ActivePage' },
   { path: '/completed', page: 'completed', module: 'lists/CompletedPage' },
-  { path: '/today', page: 'today', module: 'planner/TodayPage' },
+  { path: '/today', page: 'today', module: 'planner/TodayPage', also: ['items/SortableItems'] },
   { path: '/upcoming', page: 'upcoming', module: 'planner/UpcomingPage' },
   { path: '/labels/:name', page: 'label', module: 'lists/LabelPage' },
   { path: '/campaigns', page: 'campaigns', module: 'campaigns/CampaignListPage', serverData: true },
-  { path: '/campaigns/:id', page: 'campaign', module: 'campaigns/CampaignDetailPage', serverData: true },
-  { path: '/tasks/:id', page: 'task', module: 'tasks/TaskDetailPage' },
+  {
+    path: '/campaigns/:id',
+    page: 'campaign',
+    module: 'campaigns/CampaignDetailPage',
+    serverData: true,
+    also: ['items/SortableItems'],
+  },
+  { path: '/tasks/:id', page: 'task', module: 'tasks/TaskDetailPage', also: ['items/SortableItems'] },
+  { path: '/todos/:id', page: 'todo', module: 'tasks/TodoDetailPage' },
   { path: '/contacts', page: 'contacts', module: 'contacts/ContactsPage', serverData: true },
   { path: '/notifications', page: 'notifications', module: 'notifications/NotificationsPage' },
   { path: '/preferences', page: 'preferences', module: 'preferences/PreferencesPage' },
@@ -30,6 +39,11 @@ export type PageKey = (typeof ROUTE_TABLE)[number]['page'];
 /** Whether a route's screen reads server-only data (TanStack Query). */
 export function readsServerData(route: (typeof ROUTE_TABLE)[number]): boolean {
   return 'serverData' in route && route.serverData;
+}
+
+/** The modules a route's screen loads itself as it opens, to preload with its chunk. */
+export function routeAlso(route: (typeof ROUTE_TABLE)[number]): readonly string[] {
+  return 'also' in route ? route.also : [];
 }
 
 /** A path pattern as a regular expression source (case-insensitive, optional trailing slash, as matchPath). */

@@ -1,19 +1,12 @@
-import { CalendarClock, CalendarDays, CalendarPlus, Sun, Sunrise } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
-import { addDays, dayLabel, nextWeek } from '../../shared/agenda';
-import { Button } from '../components/ui/Button';
+import { CalendarClock } from 'lucide-react';
+import { useState } from 'react';
 import { cn, focusRing } from '../components/ui/cn';
-import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../components/ui/DropdownMenu';
-import { Field } from '../components/ui/Field';
-import { DateInput } from '../components/ui/Input';
+  closedTriggerAria,
+  lazyModule,
+  type MenuIntent,
+  placeholderTriggerHandlers,
+} from '../components/ui/lazyMenu';
 
 export interface RescheduleMenuProps {
   title: string;
@@ -28,97 +21,34 @@ const trigger = cn(
   focusRing,
 );
 
-const hint = 'ml-auto pl-4 text-xs text-zinc-500 tabular-nums dark:text-zinc-400';
+// The menu and its dialog load on the first press (RescheduleMenuParts.tsx): a Radix menu root in every
+// row of Today and Upcoming was most of what drawing their rows cost.
+const parts = lazyModule(() => import('./RescheduleMenuParts'));
 
 /**
- * A row's 'Reschedule' menu: today, tomorrow, next week (the coming Monday) or a day picked in a small
- * dialog. A Radix menu, so it opens with Enter, Space or ↓ and its items are read and reached by
- * keyboard; the day it would already be on is not offered again.
+ * A row's 'Reschedule' menu: today, tomorrow, next week or a picked day (RescheduleMenuParts.tsx). Until
+ * it is first pressed it is a plain button with the Radix trigger's look, name and ARIA; the press loads
+ * the menu, which opens as Radix opens it (lazyMenu.ts). The row itself is never drawn again for it.
  */
-export function RescheduleMenu({ title, due, today, onPick }: RescheduleMenuProps) {
-  const [picking, setPicking] = useState(false);
-  const tomorrow = addDays(today, 1);
-  const monday = nextWeek(today);
-  const choices = [
-    { day: today, label: 'Today', icon: <Sun aria-hidden /> },
-    { day: tomorrow, label: 'Tomorrow', icon: <Sunrise aria-hidden /> },
-    { day: monday, label: 'Next week', icon: <CalendarPlus aria-hidden /> },
-  ].filter((c) => c.day !== due);
-  return (
-    <>
-      <DropdownMenu modal={false}>
-        <DropdownMenuTrigger className={trigger} aria-label={`Reschedule ${title}`} title="Reschedule">
-          <CalendarClock aria-hidden />
-        </DropdownMenuTrigger>
-        <DropdownMenuContent className="w-56">
-          <DropdownMenuLabel className="text-xs font-medium text-zinc-500 dark:text-zinc-400">
-            Reschedule
-          </DropdownMenuLabel>
-          {choices.map((c) => (
-            <DropdownMenuItem key={c.label} onSelect={() => onPick(c.day)}>
-              {c.icon}
-              {c.label}
-              <span className={hint}>{dayLabel(c.day)}</span>
-            </DropdownMenuItem>
-          ))}
-          <DropdownMenuSeparator />
-          <DropdownMenuItem onSelect={() => setPicking(true)}>
-            <CalendarDays aria-hidden />
-            Pick a date…
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
-      {picking ? (
-        <PickDateDialog
-          title={title}
-          initial={due ?? today}
-          onClose={() => setPicking(false)}
-          onPick={(day) => {
-            setPicking(false);
-            onPick(day);
-          }}
-        />
-      ) : null}
-    </>
-  );
-}
-
-function PickDateDialog({
-  title,
-  initial,
-  onClose,
-  onPick,
-}: {
-  title: string;
-  initial: string;
-  onClose: () => void;
-  onPick: (day: string) => void;
-}) {
-  const [day, setDay] = useState(initial);
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(day);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (valid) onPick(day);
+export function RescheduleMenu(props: RescheduleMenuProps) {
+  const [loaded, setLoaded] = useState(parts.current);
+  const [intent, setIntent] = useState<MenuIntent | null>(null);
+  const open = (pressed: MenuIntent) => {
+    if (intent) return;
+    setIntent(pressed);
+    parts.load().then(setLoaded, () => setIntent(null));
   };
+  if (loaded) return <loaded.RescheduleDropdown {...props} intent={intent} triggerClassName={trigger} />;
   return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent title="Pick a date" description={title} size="sm">
-        <form onSubmit={submit} aria-label="Pick a date">
-          <Field label="Due date">
-            {(control) => (
-              <DateInput {...control} value={day} onChange={(e) => setDay(e.target.value)} required />
-            )}
-          </Field>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!valid}>
-              Move
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <button
+      type="button"
+      className={trigger}
+      aria-label={`Reschedule ${props.title}`}
+      title="Reschedule"
+      {...closedTriggerAria}
+      {...placeholderTriggerHandlers(open)}
+    >
+      <CalendarClock aria-hidden />
+    </button>
   );
 }
