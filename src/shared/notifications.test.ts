@@ -183,11 +183,11 @@ describe('localReminders', () => {
 });
 
 describe('itemRoute', () => {
-  it("opens campaigns and tasks on their pages and a todo on its parent's", () => {
+  it('opens every item on its own page, a todo on its todo page (where its timeline is)', () => {
     expect(itemRoute({ id: 1, type: 'campaign' }, null)).toBe('/campaigns/1');
     expect(itemRoute({ id: 2, type: 'task' }, { id: 1, type: 'campaign' })).toBe('/tasks/2');
-    expect(itemRoute({ id: 3, type: 'todo' }, { id: 2, type: 'task' })).toBe('/tasks/2');
-    expect(itemRoute({ id: 4, type: 'todo' }, { id: 1, type: 'campaign' })).toBe('/campaigns/1');
-    expect(itemRoute({ id: 5, type: 'todo' }, null)).toBe('/');
+    expect(itemRoute({ id: 3, type: 'todo' }, { id: 2, type: 'task' })).toBe('/todos/3');
+    expect(itemRoute({ id: 4, type: 'todo' }, { id: 1, type: 'campaign' })).toBe('/todos/4');
+    expect(itemRoute({ id: 5, type: 'todo' }, null)).toBe('/todos/5');
   });
 });

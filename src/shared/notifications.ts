@@ -222,15 +222,14 @@ export function localReminders<T extends ReminderCandidate>(
 }
 
 /**
- * The app route that shows an item: a campaign's or a task's own page; a todo has none, so its
- * parent's page, and Home for a todo without a parent.
+ * The app route that shows an item: its own page, a todo's too (/todos/{id}, with its timeline, so a
+ * mention in a todo's comment opens at that comment). `parent` is kept for callers that pass it.
  */
 export function itemRoute(
   item: { id: number; type: ItemType },
-  parent: { id: number; type: ItemType } | null,
+  _parent?: { id: number; type: ItemType } | null,
 ): string {
   if (item.type === 'campaign') return `/campaigns/${item.id}`;
   if (item.type === 'task') return `/tasks/${item.id}`;
-  if (parent === null) return '/';
-  return parent.type === 'campaign' ? `/campaigns/${parent.id}` : `/tasks/${parent.id}`;
+  return `/todos/${item.id}`;
 }

@@ -3,7 +3,7 @@
  * when the route is about another item (ARCHITECTURE §6: the temporary id is replaced everywhere).
  */
 export function swappedPath(pathname: string, oldId: number, newId: number): string | null {
-  const match = /^\/(tasks|campaigns)\/(-?\d+)\/?$/.exec(pathname);
+  const match = /^\/(tasks|todos|campaigns)\/(-?\d+)\/?$/.exec(pathname);
   if (!match || Number(match[2]) !== oldId) return null;
   return `/${match[1]}/${newId}`;
 }

@@ -24,6 +24,7 @@ const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/campaigns', 'Campaigns'],
   ['/campaigns/:id', 'Campaign'],
   ['/tasks/:id', 'Task'],
+  ['/todos/:id', 'Todo'],
   ['/contacts', 'Contacts'],
   ['/notifications', 'Notifications'],
   ['/preferences', 'Preferences'],

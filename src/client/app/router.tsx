@@ -27,6 +27,7 @@ const importers = {
   campaigns: () => import('../campaigns/CampaignListPage'),
   campaign: () => import('../campaigns/CampaignDetailPage'),
   task: () => import('../tasks/TaskDetailPage'),
+  todo: () => import('../tasks/TodoDetailPage'),
   contacts: () => import('../contacts/ContactsPage'),
   notifications: () => import('../notifications/NotificationsPage'),
   preferences: () => import('../preferences/PreferencesPage'),

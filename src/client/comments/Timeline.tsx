@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { Bell, BellOff, MessageSquare } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { activityDetails } from '../../shared/activity';
 import { bodyText, type Comment } from '../../shared/comments';
@@ -12,17 +12,25 @@ import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
+import { CommentCount } from '../items/CommentCount';
 import { useViewer } from '../items/queries';
 import { CommentBody } from './CommentBody';
 import { Composer } from './Composer';
 import { type PendingComment, type RevertTarget, useCommentActions, usePendingComments } from './mutations';
 import { useComments, useHistory, useMuted, usePeople } from './queries';
+import { TIMELINE_WINDOW_FROM, useTimelineWindow } from './useTimelineWindow';
 
 export interface TimelineItem extends RevertTarget {
   id: number;
   type: ItemType;
   title: string;
+  /** Live comments as the device last heard from the server (absent reads as 0). */
+  comments_count?: number;
 }
+
+/** A row's height before it is measured: a history line, or a comment card of a line or two. */
+const HISTORY_ESTIMATE = 20;
+const COMMENT_ESTIMATE = 96;
 
 function ago(iso: string): string {
   const date = new Date(iso);
@@ -72,15 +80,21 @@ function HistoryRow({
   entry,
   canRestore,
   onRestore,
+  measureRef,
 }: {
   entry: HistoryEntry;
   canRestore: boolean;
   onRestore: () => void;
+  measureRef?: (el: HTMLLIElement | null) => void;
 }) {
   const lines = changeLines(entry);
   const restorable = canRestore && Object.keys(entry.changes).some((f) => RESTORABLE.has(f));
   return (
-    <li className="flex gap-2 px-1 text-xs text-zinc-500 dark:text-zinc-400" data-history={entry.id}>
+    <li
+      ref={measureRef}
+      className="flex gap-2 px-1 text-xs text-zinc-500 dark:text-zinc-400"
+      data-history={entry.id}
+    >
       <span aria-hidden className="mt-1.5 size-1.5 shrink-0 rounded-full bg-zinc-300 dark:bg-zinc-600" />
       <div className="min-w-0 flex-1">
         <p>
@@ -126,6 +140,7 @@ function CommentCard({
   pending,
   onEdit,
   onDelete,
+  measureRef,
 }: {
   comment: Comment;
   mine: boolean;
@@ -134,11 +149,13 @@ function CommentCard({
   pending?: PendingComment['state'];
   onEdit: (body: string) => Promise<boolean>;
   onDelete: () => void;
+  measureRef?: (el: HTMLLIElement | null) => void;
 }) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   return (
     <li
+      ref={measureRef}
       id={comment.id > 0 ? `comment-${comment.id}` : undefined}
       tabIndex={-1}
       className="scroll-mt-24 rounded-xl border border-zinc-200 bg-white p-3 outline-none target:ring-2 target:ring-indigo-500/60 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900"
@@ -234,25 +251,6 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
     return () => clearInterval(timer);
   }, [viewer.online, waiting, actions.retryPending]);
 
-  // A notification opens the item at its comment (#comment-{id}).
-  const loaded = commentsQuery.isSuccess;
-  useEffect(() => {
-    if (!loaded || !location.hash.startsWith('#comment-')) return;
-    const target = document.getElementById(location.hash.slice(1));
-    if (target) {
-      target.scrollIntoView({ block: 'center' });
-      target.focus({ preventScroll: true });
-    }
-  }, [loaded, location.hash]);
-
-  if (!signedIn) {
-    return (
-      <p className="text-sm text-zinc-500 dark:text-zinc-400">
-        Sign in to comment and to see who changed what.
-      </p>
-    );
-  }
-
   const rows: Row[] = [
     ...entries.map((entry): Row => ({ kind: 'history', at: entry.at, key: `h${entry.id}`, entry })),
     ...comments.map(
@@ -279,6 +277,61 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
         edited: false,
       },
     });
+  }
+
+  // A long timeline renders only the rows near the viewport (500 comments and 500 changes open as
+  // fast as none, issue 31), and asks for the next page of comments as its end comes into reach.
+  const keys = rows.map((r) => r.key);
+  const keyList = keys.join(' ');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the keys' identity is their joined text.
+  const stableKeys = useMemo(() => keys, [keyList]);
+  const kinds = rows.map((r) => (r.kind === 'history' ? 'h' : 'c')).join('');
+  const estimate = useCallback(
+    (index: number) => (kinds[index] === 'h' ? HISTORY_ESTIMATE : COMMENT_ESTIMATE),
+    [kinds],
+  );
+  const timeline = useTimelineWindow(stableKeys, estimate, rows.length > TIMELINE_WINDOW_FROM);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = commentsQuery;
+  useEffect(() => {
+    if (timeline.nearEnd && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [timeline.nearEnd, hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  // A notification opens the item at its comment (#comment-{id}), the row's comment count at the
+  // timeline (#timeline). A comment outside the rendered window is scrolled to first, then focused.
+  const loaded = commentsQuery.isSuccess;
+  const { scrollToIndex } = timeline;
+  useEffect(() => {
+    if (location.hash === '#timeline') {
+      document.getElementById('timeline')?.scrollIntoView({ block: 'start' });
+      return;
+    }
+    if (!loaded || !location.hash.startsWith('#comment-')) return;
+    const id = location.hash.slice(1);
+    const index = stableKeys.indexOf(`c${id.slice('comment-'.length)}`);
+    let frame = 0;
+    let tries = 0;
+    const attempt = () => {
+      const target = document.getElementById(id);
+      if (target) {
+        target.scrollIntoView({ block: 'center' });
+        target.focus({ preventScroll: true });
+      } else if (index >= 0 && tries++ < 8) {
+        scrollToIndex(index);
+        frame = requestAnimationFrame(() => {
+          frame = requestAnimationFrame(attempt);
+        });
+      }
+    };
+    attempt();
+    return () => cancelAnimationFrame(frame);
+  }, [loaded, location.hash, stableKeys, scrollToIndex]);
+
+  if (!signedIn) {
+    return (
+      <p className="text-sm text-zinc-500 dark:text-zinc-400">
+        Sign in to comment and to see who changed what.
+      </p>
+    );
   }
 
   return (
@@ -322,31 +375,41 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
           <MessageSquare className="size-4" aria-hidden /> No comments yet.
         </p>
       ) : null}
-      <ol className="flex flex-col gap-2" aria-label={`Timeline of ${item.title}`}>
-        {rows.map((row) =>
-          row.kind === 'history' ? (
-            <HistoryRow
-              key={row.key}
-              entry={row.entry}
-              canRestore={live}
-              onRestore={() =>
-                void actions.restore(row.entry, item, changeLines(row.entry)[0] ?? 'the change')
-              }
-            />
-          ) : (
-            <CommentCard
-              key={row.key}
-              comment={row.comment}
-              mine={row.comment.user.id === viewer.user.id}
-              mayDelete={ownerId !== null && ownerId === viewer.user.id}
-              people={people}
-              {...(row.pending ? { pending: row.pending } : {})}
-              onEdit={(body) => actions.edit(row.comment, body)}
-              onDelete={() => void actions.remove(row.comment)}
-            />
-          ),
-        )}
-      </ol>
+      <div ref={timeline.containerRef}>
+        <ol
+          className="flex flex-col gap-2"
+          aria-label={`Timeline of ${item.title}`}
+          style={{ paddingTop: timeline.padTop, paddingBottom: timeline.padBottom }}
+        >
+          {rows
+            .slice(timeline.start, timeline.end)
+            .map((row) =>
+              row.kind === 'history' ? (
+                <HistoryRow
+                  key={row.key}
+                  entry={row.entry}
+                  canRestore={live}
+                  measureRef={(el) => timeline.measure(row.key, el)}
+                  onRestore={() =>
+                    void actions.restore(row.entry, item, changeLines(row.entry)[0] ?? 'the change')
+                  }
+                />
+              ) : (
+                <CommentCard
+                  key={row.key}
+                  comment={row.comment}
+                  mine={row.comment.user.id === viewer.user.id}
+                  mayDelete={ownerId !== null && ownerId === viewer.user.id}
+                  people={people}
+                  {...(row.pending ? { pending: row.pending } : {})}
+                  measureRef={(el) => timeline.measure(row.key, el)}
+                  onEdit={(body) => actions.edit(row.comment, body)}
+                  onDelete={() => void actions.remove(row.comment)}
+                />
+              ),
+            )}
+        </ol>
+      </div>
       {commentsQuery.hasNextPage ? (
         <Button
           variant="link"
@@ -373,9 +436,20 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
  */
 export function Timeline({ item, ownerId }: { item: TimelineItem; ownerId: number | null }) {
   return (
-    <section aria-labelledby={`timeline-${item.id}`} className="mt-8 flex flex-col gap-3">
-      <h2 id={`timeline-${item.id}`} className="text-base font-semibold text-zinc-900 dark:text-zinc-100">
+    <section
+      id="timeline"
+      aria-labelledby={`timeline-${item.id}`}
+      className="mt-8 flex scroll-mt-20 flex-col gap-3"
+    >
+      <h2
+        id={`timeline-${item.id}`}
+        className="flex items-center gap-2 text-base font-semibold text-zinc-900 dark:text-zinc-100"
+      >
         Timeline
+        <CommentCount
+          count={item.comments_count}
+          className="text-xs font-medium text-zinc-500 dark:text-zinc-400"
+        />
       </h2>
       <QueryClientProvider client={appQueryClient()}>
         {/* A comment from another device or person arrives with a `changed` event's sync run. */}

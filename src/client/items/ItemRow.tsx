@@ -1,4 +1,5 @@
 import {
+  ArrowUpRight,
   CalendarDays,
   CloudOff,
   Flag,
@@ -33,8 +34,17 @@ import {
 import { ProgressLine } from '../components/ui/Progress';
 import { guardPointer, pointerGuarded } from '../components/ui/pointerGuard';
 import { assigneeName } from './assignees';
+import { CommentCount } from './CommentCount';
 import { InlineTitle, useSavingTitle } from './InlineTitle';
-import { formatDay, isOverdue, itemHref, PRIORITY_TEXT, TYPE_DOT, TYPE_LABEL } from './itemStyle';
+import {
+  formatDay,
+  isOverdue,
+  itemHref,
+  itemPageHref,
+  PRIORITY_TEXT,
+  TYPE_DOT,
+  TYPE_LABEL,
+} from './itemStyle';
 import { useAssigneeOptions, useItemMutations } from './mutations';
 import { nextStatus, StatusControl } from './StatusControl';
 
@@ -64,6 +74,8 @@ export interface RowItem {
   my_role?: Role | null;
   /** A campaign's members, its owner included (more than one: shared). */
   members_count?: number | null;
+  /** Live comments on the item, kept by the server (absent reads as 0: no bubble). */
+  comments_count?: number;
 }
 
 export interface ItemRowProps {
@@ -161,6 +173,8 @@ export const ItemRow = memo(function ItemRow({
   };
   const onAssign = (userId: number) => void assign(item, userId);
   const href = itemHref(item);
+  // Every item's page, a todo's too (its facts and timeline); a todo's title stays for renaming.
+  const pageHref = itemPageHref(item);
   // A viewer's row is read-only (§5 'Roles'): no status, title, assign, delete or menu.
   const readOnly = item.my_role === 'viewer';
   const shared = readOnly || item.my_role === 'editor' || (item.members_count ?? 0) > 1 || inShared;
@@ -329,6 +343,7 @@ export const ItemRow = memo(function ItemRow({
               {due}
             </span>
           ) : null}
+          <CommentCount count={item.comments_count} to={`${pageHref}#timeline`} />
           {meta}
           {item.labels && item.labels.length > 0 ? <RowLabels labels={item.labels} /> : null}
           {item.recurrence ? (
@@ -354,6 +369,11 @@ export const ItemRow = memo(function ItemRow({
       {/* Desktop: quick actions revealed on hover or keyboard focus (always reachable by Tab). */}
       {readOnly ? null : (
         <div className="hidden items-center gap-0.5 md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity">
+          {href ? null : (
+            <Link to={pageHref} className={actionButton} aria-label={`Open ${item.title}`} title="Open">
+              <ArrowUpRight aria-hidden />
+            </Link>
+          )}
           {menus ? (
             <menus.RowAssignMenu
               title={item.title}
@@ -400,6 +420,7 @@ export const ItemRow = memo(function ItemRow({
           options={options}
           onStatus={(next) => void setStatus(item, next)}
           onRename={() => setEditing(true)}
+          onOpen={href ? undefined : () => navigate(pageHref)}
           onAssign={onAssign}
           onPriority={(p) => void setPriority(item, p)}
           onDelete={requestDelete}

@@ -3,7 +3,7 @@
  * delete confirmation. Their Radix menus and dialog (with positioning and focus libraries) are their
  * own chunk, loaded on the first press (ItemRow), so a list's first paint does not pay for them.
  */
-import { Flag, MoreHorizontal, Pencil, Trash2, UserRoundPlus } from 'lucide-react';
+import { ArrowUpRight, Flag, MoreHorizontal, Pencil, Trash2, UserRoundPlus } from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import { type ReactNode, useRef, useSyncExternalStore } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
@@ -81,6 +81,8 @@ export interface RowActionsMenuProps {
   options: readonly AssigneeOption[];
   onStatus: (next: ItemStatus) => void;
   onRename: () => void;
+  /** A todo's row (its title renames in place): opens its page, with its facts and timeline. */
+  onOpen?: (() => void) | undefined;
   onAssign: (userId: number) => void;
   onPriority: (priority: PriorityValue) => void;
   onDelete: () => void;
@@ -95,6 +97,7 @@ export function RowActionsMenu({
   options,
   onStatus,
   onRename,
+  onOpen,
   onAssign,
   onPriority,
   onDelete,
@@ -136,6 +139,11 @@ export function RowActionsMenu({
             />
             {label}
           </Menu.Item>
+          {onOpen ? (
+            <Menu.Item className={menuItemClasses} onSelect={onOpen}>
+              <ArrowUpRight aria-hidden /> Open
+            </Menu.Item>
+          ) : null}
           {editable ? (
             <Menu.Item
               className={menuItemClasses}

@@ -51,6 +51,15 @@ export function itemHref(item: { id: number; type: ItemType }): string | null {
   return null;
 }
 
+/**
+ * The page of any item, a todo's too (/todos/{id}: its facts and timeline). A todo's row keeps its
+ * title for renaming in place (itemHref is null for it); its Enter, its menu and its comment count
+ * lead here.
+ */
+export function itemPageHref(item: { id: number; type: ItemType }): string {
+  return itemHref(item) ?? `/todos/${item.id}`;
+}
+
 /** Due dates travel as YYYY-MM-DD; showing them must not shift a day with the time zone. */
 export function formatDay(day: string | null | undefined): string | null {
   if (!day) return null;
