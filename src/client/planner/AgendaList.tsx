@@ -27,6 +27,7 @@ export function AgendaList({
   label,
   today,
   reorder = false,
+  drawn = Infinity,
 }: {
   /** The rows read so far (the screen reads a page at a time, data/store/agendaQueries.ts). */
   items: readonly LocalItem[];
@@ -38,8 +39,12 @@ export function AgendaList({
   today: string;
   /** Manual order within the day: the rows are in the day's order (src/shared/agenda.ts). */
   reorder?: boolean;
+  /** How many of the rows to draw now (the screen's first draw, firstDraw.ts); all by default. */
+  drawn?: number;
 }) {
   const visible = items;
+  // Only the rows drawn are cut: the order, the moves and 'Show more' count every row read.
+  const drawnRows = drawn < items.length ? items.slice(0, drawn) : items;
   const reschedule = useReschedule(today);
   const parentTitles = useParentTitles(visible);
   const sharedParents = useSharedParents(visible);
@@ -127,7 +132,7 @@ export function AgendaList({
 
   if (!reorder)
     return listOf(
-      visible.map((item) => (
+      drawnRows.map((item) => (
         <li key={item.id} className="list-none">
           {rowOf(item)}
         </li>
@@ -139,7 +144,7 @@ export function AgendaList({
   return (
     <SortableRows
       all={visible}
-      visible={visible}
+      visible={drawnRows}
       start={0}
       onMove={(id, to) => {
         const item = items.find((i) => i.id === id);

@@ -8,6 +8,7 @@ import { ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts'
 import { preloadSortable } from '../items/sortableModule';
 import { AgendaList } from './AgendaList';
 import { AgendaSection } from './AgendaSection';
+import { shareRows, useFirstDrawRows } from './firstDraw';
 import {
   type LocalItem,
   type TodayLimits,
@@ -37,6 +38,14 @@ export default function TodayPage() {
   const page = useTodayPage(today, limits);
   const more = (group: keyof TodayLimits) => () => setLimits((l) => ({ ...l, [group]: l[group] + PAGE }));
   const empty = page !== undefined && page.overdue.count === 0 && page.today.count === 0;
+  // A screenful of rows first, the rest a frame later (firstDraw.ts).
+  const firstDraw = useFirstDrawRows(page !== undefined);
+  const late = page !== undefined && page.overdue.count > 0;
+  const shared = shareRows(
+    page === undefined ? [] : [...(late ? [page.overdue.items.length] : []), page.today.items.length],
+    firstDraw,
+  );
+  const [overdueRows, todayRows] = late ? shared : [0, shared[0]];
   return (
     <PageColumn>
       <PageHeader
@@ -53,7 +62,7 @@ export default function TodayPage() {
         <NothingToday today={today} />
       ) : (
         <div className="flex flex-col gap-6">
-          {page.overdue.count > 0 ? (
+          {late ? (
             <AgendaSection id="overdue" heading="Overdue" tone="late" count={page.overdue.count}>
               <AgendaList
                 items={page.overdue.items}
@@ -61,25 +70,29 @@ export default function TodayPage() {
                 onMore={more('overdue')}
                 label="Overdue"
                 today={today}
+                drawn={overdueRows ?? 0}
               />
             </AgendaSection>
           ) : null}
-          <AgendaSection id="today" heading="Today" sub={dayLabel(today)} count={page.today.count}>
-            {page.today.count > 0 ? (
-              <AgendaList
-                items={page.today.items}
-                total={page.today.count}
-                onMore={more('today')}
-                label="Due today"
-                today={today}
-                reorder
-              />
-            ) : (
-              <p className="px-1 text-sm text-zinc-600 dark:text-zinc-400">
-                Nothing else is due today. Clear the overdue ones, or move them to another day.
-              </p>
-            )}
-          </AgendaSection>
+          {todayRows === null || todayRows === undefined ? null : (
+            <AgendaSection id="today" heading="Today" sub={dayLabel(today)} count={page.today.count}>
+              {page.today.count > 0 ? (
+                <AgendaList
+                  items={page.today.items}
+                  total={page.today.count}
+                  onMore={more('today')}
+                  label="Due today"
+                  today={today}
+                  reorder
+                  drawn={todayRows}
+                />
+              ) : (
+                <p className="px-1 text-sm text-zinc-600 dark:text-zinc-400">
+                  Nothing else is due today. Clear the overdue ones, or move them to another day.
+                </p>
+              )}
+            </AgendaSection>
+          )}
         </div>
       )}
     </PageColumn>

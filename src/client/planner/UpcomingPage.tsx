@@ -9,6 +9,7 @@ import { ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts'
 import type { LiveReading } from '../items/QuickAddParts';
 import { AgendaList } from './AgendaList';
 import { AgendaSection } from './AgendaSection';
+import { shareRows, useFirstDrawRows } from './firstDraw';
 import { useAddOnDay } from './mutations';
 import { useToday, useUpcoming } from './queries';
 
@@ -28,6 +29,9 @@ export default function UpcomingPage() {
   const [limits, setLimits] = useState<Readonly<Record<string, number>>>({});
   const buckets = useUpcoming(today, DAY_PAGE, limits);
   const more = (key: string) => () => setLimits((l) => ({ ...l, [key]: (l[key] ?? DAY_PAGE) + DAY_PAGE }));
+  // A screenful of rows first, the rest a frame later (firstDraw.ts); groups below it wait for that.
+  const firstDraw = useFirstDrawRows(buckets !== undefined);
+  const drawn = shareRows(buckets?.map((b) => b.items.length) ?? [], firstDraw);
   return (
     <PageColumn>
       <PageHeader title="Upcoming" subtitle="The next 14 days, and anything overdue" />
@@ -35,7 +39,9 @@ export default function UpcomingPage() {
         <ListLoading label="Loading upcoming items..." rows={4} />
       ) : (
         <div className="flex flex-col gap-4">
-          {buckets.map((b) => {
+          {buckets.map((b, i) => {
+            const rows = drawn[i];
+            if (rows === null || rows === undefined) return null;
             if (b.day === null) {
               return (
                 <AgendaSection key={b.key} id="overdue" heading="Overdue" tone="late" count={b.count}>
@@ -45,6 +51,7 @@ export default function UpcomingPage() {
                     onMore={more(b.key)}
                     label="Overdue"
                     today={today}
+                    drawn={rows}
                   />
                 </AgendaSection>
               );
@@ -61,6 +68,7 @@ export default function UpcomingPage() {
                 total={b.count}
                 onMore={more(b.key)}
                 today={today}
+                drawn={rows}
               />
             );
           })}
@@ -78,6 +86,7 @@ function DayGroup({
   total,
   onMore,
   today,
+  drawn,
 }: {
   day: string;
   heading: string;
@@ -86,6 +95,8 @@ function DayGroup({
   total: number;
   onMore: () => void;
   today: string;
+  /** How many rows to draw now (firstDraw.ts). */
+  drawn: number;
 }) {
   const [adding, setAdding] = useState(false);
   const addButton = useRef<HTMLButtonElement>(null);
@@ -124,6 +135,7 @@ function DayGroup({
           onMore={onMore}
           label={sub ? `${heading}, ${sub}` : heading}
           today={today}
+          drawn={drawn}
         />
       ) : null}
     </AgendaSection>
