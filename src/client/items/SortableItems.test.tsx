@@ -86,7 +86,7 @@ describe('dropping a row into another', () => {
     await press('ArrowRight', 'ArrowRight');
     const lit = document.querySelector('li[data-drop-into="true"]');
     expect(lit?.textContent).toContain('Kitchen');
-    expect(lit?.textContent).toContain('Move into');
+    expect(document.querySelector('li[data-dragging="true"]')?.textContent).toContain('Move into');
     await press('Space', ' ');
 
     await waitFor(async () => expect((await client.db.items.get(todo.id))?.parent_id).toBe(task.id));

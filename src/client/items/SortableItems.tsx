@@ -23,7 +23,7 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { GripVertical } from 'lucide-react';
+import { CornerDownRight, GripVertical } from 'lucide-react';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import { canDropInto } from '../../shared/order';
@@ -284,8 +284,7 @@ export function SortableLi({
       className={cn(
         'relative flex list-none items-stretch bg-white dark:bg-zinc-900',
         isDragging && 'z-10 shadow-lg ring-2 ring-indigo-500/60',
-        dropInto &&
-          'bg-indigo-50 outline-2 outline-indigo-500 -outline-offset-2 dark:bg-indigo-950/60 dark:outline-indigo-400',
+        carried && 'opacity-95',
       )}
       style={{
         transform: CSS.Translate.toString(carried ?? transform),
@@ -301,10 +300,19 @@ export function SortableLi({
         {children}
       </div>
       {dropInto ? (
+        // Over the row's own background: the row it goes into lights up, tinted and outlined.
         <span
           aria-hidden
-          className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-medium text-white shadow-sm dark:bg-indigo-500"
+          className="pointer-events-none absolute inset-0 bg-indigo-500/10 outline-2 outline-indigo-500 -outline-offset-2 dark:bg-indigo-400/15 dark:outline-indigo-400"
+        />
+      ) : null}
+      {carried ? (
+        // In from the right as far as the row is nested (NEST.x): the list's card clips what passes it.
+        <span
+          aria-hidden
+          className="pointer-events-none absolute top-1/2 right-11 inline-flex -translate-y-1/2 items-center gap-1 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-medium text-white shadow-sm dark:bg-indigo-500"
         >
+          <CornerDownRight className="size-3.5" aria-hidden />
           Move into
         </span>
       ) : null}
@@ -313,10 +321,23 @@ export function SortableLi({
 }
 
 /**
+ * Where the dragged row lies nested below the row it would go into, in from the left and down half
+ * way, so that row’s title stays in sight.
+ */
+const NEST = { x: 32, y: 28 };
+
+/**
  * Where the dragged row is carried while over another row's middle: dnd-kit's sortable moves the
  * dragged row only while it is over a place (a drop into a row is none), so the drag's own offset
- * keeps it under the pointer. Null otherwise, and for every other row.
+ * (nested, NEST) keeps it by the pointer. Null otherwise, and for every other row.
  */
+const nested = (delta: { x: number; y: number }) => ({
+  x: delta.x + NEST.x,
+  y: delta.y + NEST.y,
+  scaleX: 1,
+  scaleY: 1,
+});
+
 function useCarried(isDragging: boolean) {
   const [carried, setCarried] = useState<{ x: number; y: number; scaleX: number; scaleY: number } | null>(
     null,
@@ -327,11 +348,11 @@ function useCarried(isDragging: boolean) {
     onDragMove: ({ delta, over }) => {
       if (!dragging.current) return;
       const into = intoTargetOf(over?.id) !== null;
-      setCarried((was) => (into ? { ...delta, scaleX: 1, scaleY: 1 } : was === null ? was : null));
+      setCarried((was) => (into ? nested(delta) : was === null ? was : null));
     },
     onDragOver: ({ delta, over }) => {
       if (!dragging.current) return;
-      setCarried(intoTargetOf(over?.id) !== null ? { ...delta, scaleX: 1, scaleY: 1 } : null);
+      setCarried(intoTargetOf(over?.id) !== null ? nested(delta) : null);
     },
     onDragEnd: () => setCarried(null),
     onDragCancel: () => setCarried(null),
