@@ -10,8 +10,9 @@
 import Dexie from 'dexie';
 import { queueRequest } from '../../../shared/protocol';
 import type { OutpostDb } from '../store/db';
-import type { LocalItem, QueueEntry, UndoRecord } from '../store/types';
+import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
 import type { NewEntry } from '../sync/syncQueue';
+import { writeGuessesOf } from './writeGuess';
 
 /** Undo records kept per owner; older ones fall off the bottom of the stack. */
 export const UNDO_KEEP = 100;
@@ -30,6 +31,9 @@ export interface LocalChange {
   queue?: { entries: readonly NewEntry[]; after: number };
   /** What undoes the change; absent or null when it is not recorded (undo's own writes, imports). */
   undo?: UndoRecord | null;
+  /** Comment rows to store, and comment ids removed (SYNC.md K8); no side effects read them. */
+  comments?: readonly LocalComment[];
+  removedComments?: readonly number[];
 }
 
 /** The queue row for a request after seq `last`: a fresh id and Idempotency-Key (SYNC.md). */
@@ -38,7 +42,7 @@ function queueRow(entry: NewEntry, last: number): QueueEntry {
     id: crypto.randomUUID(),
     seq: last + 1,
     kind: entry.kind,
-    ...queueRequest(entry.kind, entry.itemId),
+    ...queueRequest(entry.kind, entry.itemId, entry.commentId),
     data: entry.data,
     timestamp: Date.now(),
     retries: 0,
@@ -75,6 +79,14 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   if (queued.length === 1) work.push(db.syncQueue.add(queued[0]!));
   else if (queued.length > 1) work.push(db.syncQueue.bulkAdd(queued));
   if (undo) work.push(addUndo(db, undo));
+  if (change.removedComments?.length) work.push(db.comments.bulkDelete([...change.removedComments]));
+  if (change.comments?.length) work.push(db.comments.bulkPut([...change.comments]));
+  // What this tab wrote is what its next edit of these rows may guess (writeGuess.ts); a guess from a
+  // transaction that then fails is caught by the next write's check, and a seq guessed too high is harmless.
+  const guesses = writeGuessesOf(db);
+  if (queued.length > 0) guesses.sawSeq(seq);
+  for (const id of removed) guesses.forget(id);
   await Promise.all(work);
+  guesses.sawRows(rows);
   return queued;
 }

@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { writeGuessesOf } from '../changes/writeGuess';
+import type { LocalItem } from '../store/types';
 
 // Edits in place, one after another and from two tabs of one browser (itemsRepository `write`): each
 // starts from the row as stored, so whatever another tab changed since is kept, and the queue keeps
@@ -116,5 +119,86 @@ describe('edits in place, one after another', () => {
     await d.client.items.update(item.id, { title: 'Four' });
     expect(await d.client.db.items.get(item.id)).toMatchObject({ title: 'Four', description: 'Tab' });
     expect(await d.client.db.syncQueue.count()).toBe(0);
+  });
+});
+
+describe('W9: an edit in place from what the tab already knows', () => {
+  const patches = fc.oneof(
+    fc.record({ title: fc.string({ minLength: 1, maxLength: 12 }).filter((t) => t.trim() !== '') }),
+    fc.record({ description: fc.string({ maxLength: 20 }) }),
+    fc.record({ priority: fc.constantFrom(1, 2, 3, 4) }),
+    fc.record({ labels: fc.uniqueArray(fc.constantFrom('home', 'work', 'later'), { maxLength: 2 }) }),
+    fc.record({ due_date: fc.constantFrom(null, '2026-12-01', '2027-01-15') }),
+  );
+  const kept = (row: LocalItem | undefined) => ({
+    title: row?.title,
+    description: row?.description,
+    priority: row?.priority,
+    labels: row?.labels,
+    due_date: row?.due_date,
+    localVersion: row?._localVersion,
+    dirty: [...(row?._dirty ?? [])].sort(),
+  });
+
+  it('W9: an edit guessed from the row this tab last wrote stores and queues what an edit that reads first does', async () => {
+    const guessing = await signedIn();
+    const reading = await signedIn();
+    guessing.goOffline();
+    reading.goOffline();
+    await fc.assert(
+      fc.asyncProperty(fc.array(patches, { minLength: 1, maxLength: 5 }), async (steps) => {
+        const a = await guessing.client.items.create({ title: 'Row', type: 'todo' });
+        const b = await reading.client.items.create({ title: 'Row', type: 'todo' });
+        for (const patch of steps) {
+          await guessing.client.items.update(a.id, patch);
+          // The other device forgets the row before each edit, so it reads it first.
+          writeGuessesOf(reading.client.db).forget(b.id);
+          await reading.client.items.update(b.id, patch);
+        }
+        expect(kept(await guessing.client.db.items.get(a.id))).toEqual(
+          kept(await reading.client.db.items.get(b.id)),
+        );
+        // The edits' requests (each list starts with its own create, uuid and key apart).
+        expect((await queueOf(guessing, a.id)).slice(1).map((q) => q.data)).toEqual(
+          (await queueOf(reading, b.id)).slice(1).map((q) => q.data),
+        );
+      }),
+      { numRuns: 8 },
+    );
+  });
+
+  it('W9: a guess the stored row no longer matches is dropped whole and made again from the stored row', async () => {
+    const d = await signedIn();
+    d.goOffline();
+    const item = await d.client.items.create({ title: 'Known', type: 'todo' });
+    await d.client.items.update(item.id, { title: 'Known, edited' });
+    const before = await d.client.db.items.get(item.id);
+    const undoBefore = await d.client.db.undo.count();
+    // Written behind the tab's writes, as a pull would, with nothing queued: only the row tells.
+    await d.client.db.items.update(item.id, { description: 'Written elsewhere', _localVersion: 40 });
+    await d.client.items.update(item.id, { title: 'Known, again' });
+    const row = await d.client.db.items.get(item.id);
+    expect(row).toMatchObject({ title: 'Known, again', description: 'Written elsewhere', _localVersion: 41 });
+    expect(before?._localVersion).toBeLessThan(40);
+    expect((await queueOf(d, item.id)).map((q) => q.data)).toEqual([
+      expect.objectContaining({ title: 'Known' }),
+      { title: 'Known, edited' },
+      { title: 'Known, again' },
+    ]);
+    expect(await d.client.db.undo.count()).toBe(undoBefore + 1);
+  });
+
+  it('W9: a guess of the queue a later row contradicts is made again after that row', async () => {
+    const d = await signedIn();
+    d.goOffline();
+    const item = await d.client.items.create({ title: 'Queued', type: 'todo' });
+    await d.client.items.update(item.id, { title: 'Queued, edited' });
+    const last = (await d.client.db.syncQueue.orderBy('seq').last())!;
+    // Queued behind the tab's writes, as another writer would.
+    await d.client.db.syncQueue.add({ ...last, id: crypto.randomUUID(), seq: last.seq + 5, itemId: -999 });
+    await d.client.items.update(item.id, { title: 'Queued, again' });
+    const mine = await queueOf(d, item.id);
+    expect(mine.map((q) => q.data?.title)).toEqual(['Queued', 'Queued, edited', 'Queued, again']);
+    expect(mine.at(-1)!.seq).toBeGreaterThan(last.seq + 5);
   });
 });

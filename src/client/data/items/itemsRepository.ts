@@ -14,6 +14,7 @@ import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { echoable, type LocalEcho } from '../changes/localEcho';
 import { NotFoundError, ValidationError } from '../changes/repositoryErrors';
+import { isStaleGuess, StaleGuess, sameStoredRow, writeGuessesOf } from '../changes/writeGuess';
 import { trackedWrites } from '../changes/writesInFlight';
 import { ApiError } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
@@ -378,15 +379,54 @@ export function createItemsRepository(deps: RepositoryDeps) {
         ? await import('../../../shared/recurrenceRule')
         : null;
     let settleEcho: ((stored: boolean) => void) | null = null;
-    const written = localTransaction(async () => {
-      // Again inside the transaction: a swap may have committed since.
-      const id = early >= 0 ? early : await resolveId(db, early);
+    // W9: an edit in place of a row this tab knows puts at once from what it knows, checked in the
+    // same transaction (a move or a status change reads its family anyway, so it reads first).
+    const guesses = writeGuessesOf(db);
+    const guessRow =
+      !('parent_id' in givenPatch) && !('status' in givenPatch) ? guesses.row(early) : undefined;
+    const guessSeq = viewer.isGuest ? 0 : guesses.lastSeq();
+    const attempt = (guess: { row: LocalItem; last: number } | null) =>
+      localTransaction(async () => {
+        if (!guess) {
+          // Again inside the transaction: a swap may have committed since.
+          const id = early >= 0 ? early : await resolveId(db, early);
+          // The queue's last seq is read alongside the item: one round trip, not two.
+          const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
+          if (current) guesses.sawRows([current]);
+          guesses.sawSeq(last);
+          return change(id, current, last, null);
+        }
+        // Made before any write of this transaction, so they read as it was before them: the row, the
+        // queue's end, and that a temporary id has not been swapped since.
+        const id = early;
+        const stored = Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db), resolveId(db, id)]);
+        const checked = stored.then(([current, last, resolved]) => {
+          if (!current || resolved !== id || !sameStoredRow(current, guess.row) || last > guess.last) {
+            if (current) guesses.sawRows([current]);
+            else guesses.forget(id);
+            throw new StaleGuess();
+          }
+        });
+        // Awaited below on every path; until then a failed check is not an unhandled rejection.
+        checked.catch(() => undefined);
+        try {
+          return await change(id, guess.row, guess.last, checked);
+        } catch (error) {
+          // An answer from a wrong guess (a refusal too) is no answer: the check speaks first.
+          await checked;
+          throw error;
+        }
+      });
+    const change = async (
+      id: number,
+      current: LocalItem | undefined,
+      last: number,
+      checked: Promise<void> | null,
+    ) => {
       let patch =
         typeof givenPatch.parent_id === 'number'
           ? { ...givenPatch, parent_id: await resolveId(db, givenPatch.parent_id) }
           : givenPatch;
-      // The queue's last seq is read alongside the item: one round trip, not two.
-      const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
       if (!current || current._deleted === 1) throw new NotFoundError(id);
       // A move to another parent that names no place goes last there (SYNC.md O4): the device picks
       // the key, so the place shows at once and the PATCH carries it.
@@ -402,7 +442,10 @@ export function createItemsRepository(deps: RepositoryDeps) {
       // What the PATCH changes is the shared update rule's decision (src/shared/itemUpdate.ts).
       const update = planUpdate(current, patch);
       const changed = update.fields;
-      if (changed.length === 0) return { item: current, entry: null, extra: null };
+      if (changed.length === 0) {
+        await checked;
+        return { item: current, entry: null, extra: null };
+      }
       if (update.changed.parent_id) await checkParent({ id, type: current.type }, patch.parent_id ?? null);
       const at = now();
       let next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
@@ -458,25 +501,28 @@ export function createItemsRepository(deps: RepositoryDeps) {
       const undo = occurrences.length > 0 ? null : await undoRecordOf(options, label, touchedBefore, puts);
       const data: Record<string, unknown> = {};
       for (const f of changed) data[f] = patch[f] ?? null;
-      const [queued] = await applyLocalChange(db, {
-        rows: puts,
-        undo,
-        ...(viewer.isGuest
-          ? {}
-          : {
-              queue: {
-                entries: [
-                  {
-                    kind: request?.kind ?? 'update',
-                    data: request?.data ?? data,
-                    itemId: id,
-                    baseVersion: baseOf(current)?.version ?? null,
-                  },
-                ],
-                after: last,
-              },
-            }),
-      });
+      const [[queued]] = await Promise.all([
+        applyLocalChange(db, {
+          rows: puts,
+          undo,
+          ...(viewer.isGuest
+            ? {}
+            : {
+                queue: {
+                  entries: [
+                    {
+                      kind: request?.kind ?? 'update',
+                      data: request?.data ?? data,
+                      itemId: id,
+                      baseVersion: baseOf(current)?.version ?? null,
+                    },
+                  ],
+                  after: last,
+                },
+              }),
+        }),
+        checked,
+      ]);
       const entry: QueueEntry | null = queued ?? null;
       if (occurrences.length === 0 || !recurrence) return { item: next, entry, extra: null };
       // After the completion in the queue, so the server has completed them when the creates arrive.
@@ -507,17 +553,26 @@ export function createItemsRepository(deps: RepositoryDeps) {
         undo: await undoRecordOf(options, label, touchedBefore, [...afterById.values(), ...created], created),
       });
       return { item: next, entry, extra: lastEntry === entry ? null : lastEntry };
-    });
-    const { item, entry, extra } = await written.then(
-      (result) => {
-        settleEcho?.(true);
-        return result;
-      },
-      (error: unknown) => {
-        settleEcho?.(false);
-        throw error;
-      },
-    );
+    };
+    const settled = (guess: { row: LocalItem; last: number } | null) =>
+      attempt(guess).then(
+        (result) => {
+          settleEcho?.(true);
+          return result;
+        },
+        (error: unknown) => {
+          settleEcho?.(false);
+          settleEcho = null;
+          throw error;
+        },
+      );
+    const { item, entry, extra } =
+      guessRow && guessSeq !== undefined
+        ? await settled({ row: guessRow, last: guessSeq }).catch((error: unknown) => {
+            if (isStaleGuess(error)) return settled(null);
+            throw error;
+          })
+        : await settled(null);
     return finish(item, entry, extra ?? undefined);
   }
 

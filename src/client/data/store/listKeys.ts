@@ -33,6 +33,9 @@ import type { LocalItem } from './types';
  */
 export type ListScope = 'g' | 'a' | 'x';
 
+/** The fields withKeys derives from the others at every put. */
+export const LIST_KEY_FIELDS = ['_scope', '_sk', '_uk', '_asg', '_due', '_pri', '_ord'] as const;
+
 export interface ListKeys {
   _scope: ListScope;
   _sk: string;
