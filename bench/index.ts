@@ -134,6 +134,12 @@ const BENCHMARKS: Benchmark[] = [
     about: 'issue 33: a card dragged in a board column of 500 under a Chromium trace: no frame over 16 ms',
   },
   {
+    name: 'timeline',
+    file: './timeline.ts',
+    about:
+      'issue 31: a task page with 500 comments and 500 changes opens to its first timeline row vs an empty one (alternating): ≤ 1.2×',
+  },
+  {
     name: 'list-screens',
     file: './listScreens.ts',
     about: 'every list screen, first row at 10,000 and 100,000 local items (alternating): ≤ 1.3×, < 400 ms',

@@ -371,7 +371,7 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
         </p>
       ) : null}
       {rows.length === 0 && live && commentsQuery.isSuccess ? (
-        <p className="flex items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
+        <p data-timeline-empty className="flex items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
           <MessageSquare className="size-4" aria-hidden /> No comments yet.
         </p>
       ) : null}

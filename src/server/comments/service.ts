@@ -73,10 +73,8 @@ export async function listComments(
   perPage: number,
 ): Promise<{ data: Comment[]; total: number }> {
   const [counted, found] = await Promise.all([
-    rows<{ total: number }>(
-      db,
-      sql`SELECT count(*)::int AS total FROM comments WHERE item_id = ${itemId} AND deleted_at IS NULL`,
-    ),
+    // The item's own count (K10), kept with every create and delete: no count over its comments per page.
+    rows<{ total: number }>(db, sql`SELECT comments_count AS total FROM items WHERE id = ${itemId}`),
     rows<CommentRow>(
       db,
       sql`SELECT ${COMMENT_SELECT} WHERE c.item_id = ${itemId} AND c.deleted_at IS NULL

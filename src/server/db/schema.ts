@@ -128,7 +128,7 @@ export const activities = pgTable(
     metadata: jsonb('metadata').notNull().default({}),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('activities_root_idx').on(t.root_id, t.id)],
+  (t) => [index('activities_root_idx').on(t.root_id, t.id), index('activities_item_idx').on(t.item_id, t.id)],
 );
 
 export const contacts = pgTable(
