@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
-import { CommentCount } from '../items/CommentCount';
+import { commentCountLabel } from '../items/CommentCount';
 import { useViewer } from '../items/queries';
 import { CommentBody } from './CommentBody';
 import { Composer } from './Composer';
@@ -338,7 +338,8 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
     <div className="flex flex-col gap-3">
       <div className="flex items-center justify-between gap-2">
         <p className="text-xs text-zinc-500 dark:text-zinc-400">
-          {total === 1 ? '1 comment' : `${total} comments`}
+          {/* The server's count as the device last pulled it, until a page of comments says (offline too). */}
+          {commentCountLabel(commentsQuery.isSuccess ? total : (item.comments_count ?? 0))}
         </p>
         {muted !== undefined ? (
           <Button
@@ -441,15 +442,8 @@ export function Timeline({ item, ownerId }: { item: TimelineItem; ownerId: numbe
       aria-labelledby={`timeline-${item.id}`}
       className="mt-8 flex scroll-mt-20 flex-col gap-3"
     >
-      <h2
-        id={`timeline-${item.id}`}
-        className="flex items-center gap-2 text-base font-semibold text-zinc-900 dark:text-zinc-100"
-      >
+      <h2 id={`timeline-${item.id}`} className="text-base font-semibold text-zinc-900 dark:text-zinc-100">
         Timeline
-        <CommentCount
-          count={item.comments_count}
-          className="text-xs font-medium text-zinc-500 dark:text-zinc-400"
-        />
       </h2>
       <QueryClientProvider client={appQueryClient()}>
         {/* A comment from another device or person arrives with a `changed` event's sync run. */}
