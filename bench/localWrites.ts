@@ -27,6 +27,7 @@ import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/ch
 import { buildPage } from './clientBrowser';
 import { type CpuProfile, printProfile } from './firstSync';
 import { startSeededAppServer } from './lib/appServer';
+import { alternatePairs, ms, type Pairs, ratioText, times as x } from './lib/pairs';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
 
@@ -57,20 +58,11 @@ function call<K extends keyof Api>(page: Page, name: K, ...args: Parameters<Api[
   ) as Promise<Awaited<ReturnType<Api[K]>>>;
 }
 
-const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
-const x = (v: number) => `${v.toFixed(2)}×`;
-
-interface Pairs {
-  ref: number[];
-  app: number[];
-  ratios: number[];
-}
-
 const rows: string[][] = [];
 
 function report(subject: string, p: Pairs, budget: number | null, labels = ['app', 'reference']): void {
   const ratio = median(p.ratios);
-  const value = `${x(ratio)} (${x(Math.min(...p.ratios))}–${x(Math.max(...p.ratios))})`;
+  const value = ratioText(p);
   info(subject, `${labels[0]} median`, ms(median(p.app)));
   info(subject, `${labels[1]} median`, ms(median(p.ref)));
   const metric = `ratio (${p.ratios.length} pairs)`;
@@ -212,26 +204,12 @@ export async function run(args: string[] = []): Promise<void> {
       'stored (app, reference)',
       `${setup.items}, ${setup.rawItems}; ${setup.children} children`,
     );
-    const edits = async (n: number) => {
-      const shown: Pairs = { ref: [], app: [], ratios: [] };
-      const stored: Pairs = { ref: [], app: [], ratios: [] };
-      // Two unrecorded pairs first: the first edits after a subscription compile their paths.
-      for (let i = 0; i < 2; i++) {
-        await call(page, 'refEdit');
-        await call(page, 'appEdit');
-      }
-      for (let i = 0; i < n; i++) {
-        const r = await call(page, 'refEdit');
-        const a = await call(page, 'appEdit');
-        shown.ref.push(r.ms);
-        shown.app.push(a.ms);
-        shown.ratios.push(a.ms / r.ms);
-        stored.ref.push(r.ms);
-        stored.app.push(a.storedMs);
-        stored.ratios.push(a.storedMs / r.ms);
-      }
-      return { shown, stored };
-    };
+    const edits = (n: number) =>
+      alternatePairs(
+        n,
+        () => call(page, 'refEdit'),
+        () => call(page, 'appEdit'),
+      );
     await call(page, 'listen', 'live');
     const live = await edits(editPairs);
     if (profile) {

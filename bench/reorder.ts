@@ -19,6 +19,7 @@ import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { buildPage } from './clientBrowser';
 import { startSeededAppServer } from './lib/appServer';
+import { alternatePairs, ms, type Pairs, ratioText, times as x } from './lib/pairs';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
 
@@ -40,22 +41,14 @@ function call<K extends keyof Api>(page: Page, name: K, ...args: Parameters<Api[
   ) as Promise<Awaited<ReturnType<Api[K]>>>;
 }
 
-const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
-const x = (v: number) => `${v.toFixed(2)}×`;
 const RATIO_BUDGET = 2;
 const FRAME_MS = 16;
-
-interface Pairs {
-  ref: number[];
-  app: number[];
-  ratios: number[];
-}
 
 const rows: string[][] = [];
 
 function report(subject: string, p: Pairs, budget: number | null, labels = ['app', 'reference']): void {
   const ratio = median(p.ratios);
-  const value = `${x(ratio)} (${x(Math.min(...p.ratios))}–${x(Math.max(...p.ratios))})`;
+  const value = ratioText(p);
   const appMedian = median(p.app);
   info(subject, `${labels[1]} median`, ms(median(p.ref)));
   const metric = `ratio (${p.ratios.length} pairs)`;
@@ -121,26 +114,12 @@ export async function run(args: string[] = []): Promise<void> {
       'stored (app, reference)',
       `${setup.items}, ${setup.rawItems}; ${setup.children} rows in the campaign's contents`,
     );
-    const moves = async (n: number) => {
-      const shown: Pairs = { ref: [], app: [], ratios: [] };
-      const stored: Pairs = { ref: [], app: [], ratios: [] };
-      // Two unrecorded pairs first: the first moves after a subscription compile their paths.
-      for (let i = 0; i < 2; i++) {
-        await call(page, 'ref');
-        await call(page, 'app');
-      }
-      for (let i = 0; i < n; i++) {
-        const r = await call(page, 'ref');
-        const a = await call(page, 'app');
-        shown.ref.push(r.ms);
-        shown.app.push(a.ms);
-        shown.ratios.push(a.ms / r.ms);
-        stored.ref.push(r.ms);
-        stored.app.push(a.storedMs);
-        stored.ratios.push(a.storedMs / r.ms);
-      }
-      return { shown, stored };
-    };
+    const moves = (n: number) =>
+      alternatePairs(
+        n,
+        () => call(page, 'ref'),
+        () => call(page, 'app'),
+      );
     await call(page, 'listen', 'live');
     const live = await moves(pairs);
     await call(page, 'listen', 'echo');

@@ -31,6 +31,7 @@ import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
 import type { LocalItem, LocalUser } from '../../src/client/data/store/types';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
 import { done, req } from './idb';
+import { type LiveWatch, sleep, watchLive } from './liveTiming';
 
 const PHONE = '+15555550199';
 const NAME = 'Bench User';
@@ -92,9 +93,6 @@ export function openRaw(name: string): Promise<IDBDatabase> {
 function openExisting(name: string): Promise<IDBDatabase> {
   return req(indexedDB.open(name));
 }
-
-/** Resolves after `ms` milliseconds. */
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- the row-by-row check
 
@@ -428,8 +426,7 @@ const localWrites = {
     raw: IDBDatabase;
     task: number;
     child: number;
-    unsubscribe: () => void;
-    waiter: { title: string; resolve: (at: number) => void } | null;
+    watch: LiveWatch<LocalItem[]> | null;
     n: number;
   },
 
@@ -460,8 +457,7 @@ const localWrites = {
       raw,
       task: task.id,
       child: child.id,
-      unsubscribe: () => {},
-      waiter: null as null | { title: string; resolve: (at: number) => void },
+      watch: null,
       n: 0,
     };
     localWrites.edit = state;
@@ -479,26 +475,9 @@ const localWrites = {
    */
   async listen(mode: 'live' | 'echo'): Promise<void> {
     const e = localWrites.edit!;
-    e.unsubscribe();
+    e.watch?.stop();
     const query = liveQuery(() => e.client.queries.childrenOf(e.task));
-    let first: () => void = () => {};
-    const ready = new Promise<void>((r) => {
-      first = r;
-    });
-    const sub = (mode === 'echo' ? withLocalEcho(query, e.client.echo) : query).subscribe({
-      next: (rows) => {
-        const at = performance.now();
-        first();
-        const w = e.waiter;
-        if (w && rows.some((r) => r.id === e.child && r.title === w.title)) {
-          e.waiter = null;
-          w.resolve(at);
-        }
-      },
-    });
-    e.unsubscribe = () => sub.unsubscribe();
-    await ready;
-    await sleep(200);
+    e.watch = await watchLive(mode === 'echo' ? withLocalEcho(query, e.client.echo) : query);
   },
 
   /** B, the app: a title rename through the repository until the children list's live query shows it. */
@@ -507,18 +486,10 @@ const localWrites = {
     await e.client.db.syncQueue.clear();
     await sleep(30);
     const title = `App edit ${++e.n}`;
-    const seen = new Promise<number>((resolve) => {
-      e.waiter = { title, resolve };
-    });
-    const t0 = performance.now();
-    let storedAt = 0;
-    const write = e.client.items.update(e.child, { title }).then(() => {
-      storedAt = performance.now();
-    });
-    const at = await seen;
-    await write;
-    await sleep(50);
-    return { ms: at - t0, storedMs: storedAt - t0 };
+    return e.watch!.time(
+      () => e.client.items.update(e.child, { title }),
+      (rows) => rows.some((r) => r.id === e.child && r.title === title),
+    );
   },
 
   /** B, the reference: one put of the changed row, then one read of the children index range. */
@@ -546,7 +517,7 @@ const localWrites = {
   async editTeardown(): Promise<void> {
     const e = localWrites.edit;
     if (!e) return;
-    e.unsubscribe();
+    e.watch?.stop();
     e.stop();
     e.client.close();
     e.raw.close();

@@ -21,7 +21,8 @@ import { LIST_PAGE } from '../../src/client/data/store/live';
 import type { LocalItem } from '../../src/client/data/store/types';
 import { inManualOrder, moveTo } from '../../src/shared/order';
 import { done, req } from './idb';
-import { deleteDb, openRaw, refGet, refWrite, signedIn, sleep } from './localWrites';
+import { type LiveWatch, sleep, watchLive } from './liveTiming';
+import { deleteDb, openRaw, refGet, refWrite, signedIn } from './localWrites';
 
 /** The campaign page's first page of contents: every child by the children index, in manual order. */
 async function contents(client: OutpostClient, campaign: number): Promise<LocalItem[]> {
@@ -57,8 +58,7 @@ interface State {
   stop: () => void;
   raw: IDBDatabase;
   campaign: number;
-  unsubscribe: () => void;
-  waiter: { id: number; sort_key: string; resolve: (at: number) => void } | null;
+  watch: LiveWatch<LocalItem[]> | null;
 }
 
 let state: State | null = null;
@@ -104,7 +104,7 @@ const reorder = {
     }
     await done(tx);
     await client.db.syncQueue.clear();
-    state = { client, stop, raw, campaign: campaign.id, unsubscribe: () => {}, waiter: null };
+    state = { client, stop, raw, campaign: campaign.id, watch: null };
     await sleep(300);
     const rawItems = await req(raw.transaction('items').objectStore('items').count());
     return { items: all.length, rawItems, children: keyed.length };
@@ -113,26 +113,9 @@ const reorder = {
   /** Subscribes the contents query: a plain liveQuery (`live`), or wrapped in the local echo (`echo`). */
   async listen(mode: 'live' | 'echo'): Promise<void> {
     const e = state!;
-    e.unsubscribe();
+    e.watch?.stop();
     const query = liveQuery(() => contents(e.client, e.campaign));
-    let first: () => void = () => {};
-    const ready = new Promise<void>((r) => {
-      first = r;
-    });
-    const sub = (mode === 'echo' ? withLocalEcho(query, e.client.echo) : query).subscribe({
-      next: (rows) => {
-        const at = performance.now();
-        first();
-        const w = e.waiter;
-        if (w && rows[0]?.id === w.id && rows[0].sort_key === w.sort_key) {
-          e.waiter = null;
-          w.resolve(at);
-        }
-      },
-    });
-    e.unsubscribe = () => sub.unsubscribe();
-    await ready;
-    await sleep(200);
+    e.watch = await watchLive(mode === 'echo' ? withLocalEcho(query, e.client.echo) : query);
   },
 
   /** The app: the last row moved to the top (one items.update of sort_key) until the list shows it first. */
@@ -141,18 +124,10 @@ const reorder = {
     await e.client.db.syncQueue.clear();
     const move = lastToTop(await contents(e.client, e.campaign));
     await sleep(30);
-    const seen = new Promise<number>((resolve) => {
-      e.waiter = { ...move, resolve };
-    });
-    const t0 = performance.now();
-    let storedAt = 0;
-    const write = e.client.items.update(move.id, { sort_key: move.sort_key }).then(() => {
-      storedAt = performance.now();
-    });
-    const at = await seen;
-    await write;
-    await sleep(50);
-    return { ms: at - t0, storedMs: storedAt - t0 };
+    return e.watch!.time(
+      () => e.client.items.update(move.id, { sort_key: move.sort_key }),
+      (rows) => rows[0]?.id === move.id && rows[0].sort_key === move.sort_key,
+    );
   },
 
   /** The reference: one put of the moved row with its new key, one read of the children index range. */
@@ -180,7 +155,7 @@ const reorder = {
   async teardown(): Promise<void> {
     const e = state;
     if (!e) return;
-    e.unsubscribe();
+    e.watch?.stop();
     e.stop();
     e.client.close();
     e.raw.close();
