@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  COMMENT_KINDS,
+  commentIdOfUrl,
   createPayload,
   decidePush,
+  isCommentKind,
   isStaleWriteBody,
   kindOfRequest,
   MAX_RETRIES,
@@ -23,7 +26,8 @@ const ctx = (over: Partial<PushContext> = {}): PushContext => ({
 
 describe('queue entry kinds', () => {
   it('builds each kind’s request, and reads the same kind back from it (the version 2 upgrade)', () => {
-    for (const kind of QUEUE_KINDS) {
+    // Entries stored before version 2 were all items' (comments came in version 13).
+    for (const kind of QUEUE_KINDS.filter((k) => !isCommentKind(k))) {
       const { method, url } = queueRequest(kind, 7);
       expect(kindOfRequest(method, url)).toBe(kind);
     }
@@ -31,6 +35,19 @@ describe('queue entry kinds', () => {
     expect(sendsIfMatch('create')).toBe(false);
     expect(sendsIfMatch('assign')).toBe(true);
     expect(sendsIfMatch('restore')).toBe(false);
+  });
+
+  it('K8: builds a comment’s requests, none with If-Match, and reads the comment id back from the URL', () => {
+    expect(queueRequest('comment_create', 7)).toEqual({ method: 'POST', url: '/api/items/7/comments' });
+    expect(queueRequest('comment_edit', 7, 42)).toEqual({ method: 'PATCH', url: '/api/comments/42' });
+    expect(queueRequest('comment_delete', 7, 42)).toEqual({ method: 'DELETE', url: '/api/comments/42' });
+    expect(commentIdOfUrl('/api/comments/42')).toBe(42);
+    expect(commentIdOfUrl('/api/items/7/comments')).toBe(0);
+    for (const kind of COMMENT_KINDS) expect(sendsIfMatch(kind)).toBe(false);
+    expect(decidePush(404, false, ctx({ kind: 'comment_delete' }))).toBe('already-deleted');
+    expect(decidePush(404, false, ctx({ kind: 'comment_edit' }))).toBe('drop');
+    expect(decidePush(422, false, ctx({ kind: 'comment_create', immediate: true }))).toBe('drop');
+    expect(decidePush(503, false, ctx({ kind: 'comment_create' }))).toBe('retry');
   });
 
   it('builds one create payload from an item', () => {

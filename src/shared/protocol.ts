@@ -10,15 +10,43 @@ import type { Item } from './item';
 // Queue entries
 // ---------------------------------------------------------------------------------------------
 
-/** What a queued request does; stored with the entry (never parsed from its URL). */
-export const QUEUE_KINDS = ['create', 'update', 'assign', 'delete', 'restore'] as const;
+/**
+ * What a queued request does; stored with the entry (never parsed from its URL). The `comment_` kinds
+ * are an item's comments (SYNC.md K8): `itemId` is still the item's, so they follow its id swaps and
+ * go with it when it goes.
+ */
+export const QUEUE_KINDS = [
+  'create',
+  'update',
+  'assign',
+  'delete',
+  'restore',
+  'comment_create',
+  'comment_edit',
+  'comment_delete',
+] as const;
 export type QueueKind = (typeof QUEUE_KINDS)[number];
+
+/** The kinds that write one of an item's comments, not the item. */
+export const COMMENT_KINDS = ['comment_create', 'comment_edit', 'comment_delete'] as const;
+export type CommentKind = (typeof COMMENT_KINDS)[number];
+
+export function isCommentKind(kind: QueueKind): kind is CommentKind {
+  return kind === 'comment_create' || kind === 'comment_edit' || kind === 'comment_delete';
+}
 
 export const QUEUE_METHODS = ['POST', 'PATCH', 'DELETE'] as const;
 export type QueueMethod = (typeof QUEUE_METHODS)[number];
 
-/** The request each kind sends for item `id` (a temporary id is swapped in queued URLs later). */
-export function queueRequest(kind: QueueKind, id: number): { method: QueueMethod; url: string } {
+/**
+ * The request each kind sends for item `id` (a temporary id is swapped in queued URLs later); a
+ * comment's edit and delete name the comment's server id, `commentId`.
+ */
+export function queueRequest(
+  kind: QueueKind,
+  id: number,
+  commentId = 0,
+): { method: QueueMethod; url: string } {
   switch (kind) {
     case 'create':
       return { method: 'POST', url: '/api/items' };
@@ -30,7 +58,19 @@ export function queueRequest(kind: QueueKind, id: number): { method: QueueMethod
       return { method: 'DELETE', url: `/api/items/${id}` };
     case 'restore':
       return { method: 'POST', url: `/api/items/${id}/restore` };
+    case 'comment_create':
+      return { method: 'POST', url: `/api/items/${id}/comments` };
+    case 'comment_edit':
+      return { method: 'PATCH', url: `/api/comments/${commentId}` };
+    case 'comment_delete':
+      return { method: 'DELETE', url: `/api/comments/${commentId}` };
   }
+}
+
+/** The server id of the comment a queued edit or delete names (0 for any other entry). */
+export function commentIdOfUrl(url: string): number {
+  const match = /\/api\/comments\/(\d+)$/.exec(url);
+  return match ? Number(match[1]) : 0;
 }
 
 /**
@@ -51,6 +91,9 @@ export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
   assign: 'assignment',
   delete: 'delete',
   restore: 'restore',
+  comment_create: 'comment',
+  comment_edit: 'comment edit',
+  comment_delete: 'comment delete',
 };
 
 /**
@@ -59,7 +102,7 @@ export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
  * nothing to merge.
  */
 export function sendsIfMatch(kind: QueueKind): boolean {
-  return kind !== 'create' && kind !== 'restore';
+  return kind !== 'create' && kind !== 'restore' && !isCommentKind(kind);
 }
 
 /** The fields POST /api/items accepts, from an item (a new one, a guest's moving up, a re-created one). */
@@ -184,7 +227,9 @@ export function decidePush(status: number, network: boolean, ctx: PushContext): 
   if (status === 419) return ctx.attempt === 0 ? 'renew-token' : 'hold';
   if (status === 429) return 'rate-limited';
   if (status === 412) return 'stale';
-  if (status === 404 && ctx.kind === 'delete') return 'already-deleted';
+  if (status === 404 && (ctx.kind === 'delete' || ctx.kind === 'comment_delete')) return 'already-deleted';
+  // A comment's item (or the comment) gone or out of sight: nothing to merge, the toast says so.
+  if (isCommentKind(ctx.kind) && status >= 400 && status < 500) return 'drop';
   // A restore of an item purged or no longer shared: nothing to bring back; the toast says so (Q5).
   if (status === 404 && ctx.kind === 'restore') return 'drop';
   if (status === 404 && ctx.kind !== 'create' && ctx.onServer) return 'gone';

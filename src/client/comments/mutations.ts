@@ -1,57 +1,56 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
-import { type Comment, mentionToken } from '../../shared/comments';
+import { useMemo } from 'react';
+import { type Comment, mentionedInBody, mentionToken } from '../../shared/comments';
 import { type HistoryEntry, planRevert, type RevertibleField } from '../../shared/history';
 import type { ItemPatchInput } from '../../shared/schemas';
 import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import { commentsKey, historyKey } from './queries';
+import { isUnsent, useDeviceComments } from './queries';
 
 /** The reader's copy of the item, as far as a restore reads it. */
 export type RevertTarget = Partial<Record<RevertibleField, unknown>>;
 
-/** A comment written on this page and not yet stored by the server. */
+/** A comment written on this device that the server has not stored yet ('Pending sync'). */
 export interface PendingComment {
   uuid: string;
   itemId: number;
   body: string;
   mentions: { id: number; name: string }[];
-  /** `sending` while its request is out; `pending` when no answer came (offline): sent again later. */
+  /** `sending` is no longer used: a comment waits in the device's queue, 'Pending sync', until pushed. */
   state: 'sending' | 'pending';
   created_at: string;
 }
 
 /**
- * Comments on their way, per page: shown at once under the timeline, sent with their uuid, and sent
- * again with the same uuid when the connection returns, so the server stores each once (K4). Held in
- * memory only: a reload before the connection returns loses them (the device queue does not carry
- * comments yet).
+ * The item's comments still on their way (K8): stored on the device with their queued create, shown
+ * at once and across reloads, until the push answers and the server's copy (its id) replaces them.
  */
-export const pendingComments = createStore<{ byUuid: Record<string, PendingComment> }>(() => ({
-  byUuid: {},
-}));
-
-const setPending = (entry: PendingComment | null, uuid: string) =>
-  pendingComments.setState((s) => {
-    const byUuid = { ...s.byUuid };
-    if (entry) byUuid[uuid] = entry;
-    else delete byUuid[uuid];
-    return { byUuid };
-  });
-
 export function usePendingComments(itemId: number): PendingComment[] {
-  const byUuid = useStore(pendingComments, (s) => s.byUuid);
-  return Object.values(byUuid).filter((p) => p.itemId === itemId);
+  const stored = useDeviceComments(itemId);
+  return useMemo(
+    () =>
+      (stored ?? []).filter(isUnsent).map((c) => ({
+        uuid: c.uuid,
+        itemId,
+        body: c.body,
+        mentions: c.mentions,
+        state: 'pending' as const,
+        created_at: c.created_at,
+      })),
+    [stored, itemId],
+  );
 }
 
-const isNetworkFailure = (error: unknown) =>
-  typeof error === 'object' &&
-  error !== null &&
-  ((error as { code?: unknown }).code === 'NETWORK_ERROR' || (error as { status?: unknown }).status === 0);
-
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong.');
+
+/** The people a body mentions, by the names known for them (the server names any other on its answer). */
+function mentionsIn(body: string, known: readonly { id: number; name: string }[]) {
+  const names = new Map(known.map((p) => [p.id, p.name]));
+  return mentionedInBody(body).flatMap((id) => {
+    const name = names.get(id);
+    return name === undefined ? [] : [{ id, name }];
+  });
+}
 
 /**
  * A body as typed (`@Sam`) with each picked person written as their id (`@[12]`): a mention is stored
@@ -73,64 +72,29 @@ export function encodeMentions(text: string, picked: readonly { id: number; name
   return { body, mentions: used };
 }
 
-/** Sends comments (new and pending ones), edits, deletes, restores and mutes, refreshing the timeline. */
+/** Writes comments on the device (K8), restores history entries and mutes. */
 export function useCommentActions(itemId: number) {
   const { send } = useDoor();
   const toast = useToast();
   const queries = useQueryClient();
-  const refresh = useCallback(() => {
-    void queries.invalidateQueries({ queryKey: commentsKey(itemId) });
-    void queries.invalidateQueries({ queryKey: historyKey(itemId) });
-  }, [queries, itemId]);
-
-  const deliver = useCallback(
-    async (entry: PendingComment) => {
-      setPending({ ...entry, state: 'sending' }, entry.uuid);
-      try {
-        await send('comments.create', {
-          itemId: entry.itemId,
-          body: entry.body,
-          uuid: entry.uuid,
-          mentions: entry.mentions.map((m) => m.id),
-        });
-        await queries.invalidateQueries({ queryKey: commentsKey(entry.itemId) });
-        setPending(null, entry.uuid);
-      } catch (error) {
-        if (isNetworkFailure(error)) {
-          setPending({ ...entry, state: 'pending' }, entry.uuid);
-          return;
-        }
-        setPending(null, entry.uuid);
-        toast({ title: 'Comment not sent', description: messageOf(error), variant: 'destructive' });
-      }
-    },
-    [send, queries, toast],
-  );
 
   return useMemo(
     () => ({
-      /** Shows the comment at once and sends it; resolves when it is shown, not when it is stored. */
+      /** Stores the comment on the device, where the timeline shows it at once; the queue sends it. */
       create(body: string, mentions: { id: number; name: string }[]) {
-        const entry: PendingComment = {
-          uuid: crypto.randomUUID(),
-          itemId,
-          body,
-          mentions,
-          state: 'sending',
-          created_at: new Date().toISOString(),
-        };
-        setPending(entry, entry.uuid);
-        void deliver(entry);
+        void send('comments.add', { itemId, body, mentions }).catch((error: unknown) =>
+          toast({ title: 'Comment not saved', description: messageOf(error), variant: 'destructive' }),
+        );
       },
-      /** Sends again every comment of this item that is waiting for the connection. */
-      retryPending() {
-        for (const entry of Object.values(pendingComments.getState().byUuid))
-          if (entry.itemId === itemId && entry.state === 'pending') void deliver(entry);
-      },
+      /** Kept for the timeline: the device's queue sends waiting comments on its own. */
+      retryPending() {},
       async edit(comment: Comment, body: string): Promise<boolean> {
         try {
-          await send('comments.edit', { id: comment.id, body });
-          refresh();
+          await send('comments.update', {
+            id: comment.id,
+            body,
+            mentions: mentionsIn(body, comment.mentions),
+          });
           return true;
         } catch (error) {
           toast({ title: 'Comment not saved', description: messageOf(error), variant: 'destructive' });
@@ -139,8 +103,7 @@ export function useCommentActions(itemId: number) {
       },
       async remove(comment: Comment) {
         try {
-          await send('comments.delete', comment.id);
-          refresh();
+          await send('comments.remove', comment.id);
           toast({ title: 'Comment deleted' });
         } catch (error) {
           toast({ title: 'Comment not deleted', description: messageOf(error), variant: 'destructive' });
@@ -189,6 +152,6 @@ export function useCommentActions(itemId: number) {
         }
       },
     }),
-    [itemId, send, toast, queries, refresh, deliver],
+    [itemId, send, toast, queries],
   );
 }

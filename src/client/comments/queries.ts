@@ -1,9 +1,12 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { Comment } from '../../shared/comments';
 import type { HistoryEntry } from '../../shared/history';
 import type { Paginated } from '../../shared/item';
 import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
+import { type LiveQuery, useLive } from '../data/store/live';
+import type { LocalComment } from '../data/store/types';
 
 /** Query keys of an item's timeline: server lists, so the door's change signal refetches them. */
 export const commentsKey = (itemId: number) => [SERVER_LIST_KEY, 'comments', itemId] as const;
@@ -12,18 +15,38 @@ export const historyKey = (itemId: number) => [SERVER_LIST_KEY, 'history', itemI
 const nextPage = (last: Paginated<unknown>) =>
   last.current_page < last.last_page ? last.current_page + 1 : undefined;
 
-/** An item's comments, oldest first, a page of 50 at a time. */
-export function useComments(itemId: number, enabled: boolean) {
-  const { send } = useDoor();
-  const query = useInfiniteQuery({
-    queryKey: commentsKey(itemId),
-    queryFn: ({ pageParam, signal }) => send('comments.list', { itemId, page: pageParam, signal }),
-    initialPageParam: 1,
-    getNextPageParam: nextPage,
-    enabled,
-  });
-  const comments: Comment[] = query.data?.pages.flatMap((p) => p.data) ?? [];
-  return { query, comments, total: query.data?.pages[0]?.total ?? 0 };
+/** An item's comments on the device, oldest first (SYNC.md K8): offline and for guests too. */
+const deviceComments: LiveQuery<number, LocalComment[]> = (reads, itemId) => reads.comments(itemId);
+
+const NONE: LocalComment[] = [];
+const noMore = () => Promise.resolve();
+
+/** Whether a stored comment is a create the server has not answered yet ('Pending sync'). */
+export const isUnsent = (c: LocalComment) => c.id < 0 && c._syncStatus === 'pending';
+
+/** An item's comments as stored on the device, live: every write and pull shows at once. */
+export function useDeviceComments(itemId: number): LocalComment[] | undefined {
+  return useLive(deviceComments, itemId);
+}
+
+/**
+ * An item's comments, oldest first, read live from the device (K8): the ones the server has or that
+ * stay on the device (a guest's); a create still on its way is `usePendingComments`'s. The shape
+ * keeps the timeline's paging fields: the device holds every comment, so there is no next page.
+ */
+export function useComments(itemId: number, _enabled?: boolean) {
+  const stored = useDeviceComments(itemId);
+  return useMemo(() => {
+    const rows = stored ?? NONE;
+    const comments: Comment[] = rows.filter((c) => !isUnsent(c));
+    const query = {
+      isSuccess: stored !== undefined,
+      hasNextPage: false,
+      isFetchingNextPage: false,
+      fetchNextPage: noMore,
+    };
+    return { query, comments, total: comments.length };
+  }, [stored]);
 }
 
 /** An item's history, newest first, 20 entries a page. */

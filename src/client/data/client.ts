@@ -155,19 +155,24 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     remember: async (user) => setMeta(db, META_KEYS.account, user),
     recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
     onLogin: async (user, wasGuest) => {
-      await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.trash, db.undo], async () => {
-        const owner = await getMeta<number>(db, META_KEYS.dataOwner);
-        if (owner !== undefined && owner !== user.id) {
-          // Another account's data must not leak into this one; guest data stays and moves over.
-          await db.items.where('_syncStatus').equals('pending').delete();
-          await db.items.where('_syncStatus').equals('synced').delete();
-          await db.trash.where('owner').noneOf([0, user.id]).delete();
-          await db.undo.where('owner').noneOf([0, user.id]).delete();
-          await db.syncQueue.clear();
-          await db.meta.bulkDelete([META_KEYS.cursor, META_KEYS.upgrade, META_KEYS.lastSyncAt]);
-        }
-        await setMeta(db, META_KEYS.dataOwner, user.id);
-      });
+      await db.transaction(
+        'rw',
+        [db.items, db.syncQueue, db.meta, db.trash, db.undo, db.comments],
+        async () => {
+          const owner = await getMeta<number>(db, META_KEYS.dataOwner);
+          if (owner !== undefined && owner !== user.id) {
+            // Another account's data must not leak into this one; guest data stays and moves over.
+            await db.items.where('_syncStatus').equals('pending').delete();
+            await db.items.where('_syncStatus').equals('synced').delete();
+            await db.comments.filter((c) => c._syncStatus !== 'local').delete();
+            await db.trash.where('owner').noneOf([0, user.id]).delete();
+            await db.undo.where('owner').noneOf([0, user.id]).delete();
+            await db.syncQueue.clear();
+            await db.meta.bulkDelete([META_KEYS.cursor, META_KEYS.upgrade, META_KEYS.lastSyncAt]);
+          }
+          await setMeta(db, META_KEYS.dataOwner, user.id);
+        },
+      );
       if (wasGuest) await (await import('./sync/guestUpgrade')).moveGuestDataToAccount(db, user);
       await engine.refreshStatus();
       void syncInBackground();

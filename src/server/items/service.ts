@@ -950,6 +950,11 @@ export async function restoreItem(tx: Executor, actor: UserRow, id: number): Pro
   const relocated = (stored?.parent_id ?? null) !== parentId;
   if (relocated) await tx.execute(sql`UPDATE items SET parent_id = ${parentId} WHERE id = ${id}`);
   const newRoot = parentId === null ? id : relocated ? parentId : root;
+  // K14: the comments of what comes back are sent again too (a device drops them with a tombstone).
+  await tx.execute(
+    sql`UPDATE comments SET change_xid = pg_current_xact_id()::text::bigint
+        WHERE deleted_at IS NULL AND item_id IN (SELECT id FROM items WHERE ${deletedTogether(id)})`,
+  );
   await tx.execute(
     sql`UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(), version = version + 1, ${CHANGE}
         WHERE ${deletedTogether(id)}`,

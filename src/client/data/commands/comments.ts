@@ -1,8 +1,10 @@
 /**
- * Comments, mutes and history of one item (ARCHITECTURE §4 'Comments', 'History'): server data for a
- * signed-in user online, read through TanStack Query (src/client/comments) and refreshed by the
- * door's change signal, so a comment from another device or person shows after its `changed` event.
- * Bodies are checked by the shared schemas before they go.
+ * Comments, mutes and history of one item (ARCHITECTURE §4 'Comments', 'History'). Comments are device
+ * data (SYNC.md K8): `comments.add`, `comments.update` and `comments.remove` write the device at once
+ * and queue the request (src/client/data/comments/localComments.ts), and the timeline reads them
+ * live from the device; pulls bring other people's. History, people and mutes are server data for a
+ * signed-in user online, read through TanStack Query and refreshed by the door's change signal.
+ * Bodies are checked by the shared schemas before they are stored.
  */
 import {
   type Comment,
@@ -12,13 +14,49 @@ import {
 } from '../../../shared/comments';
 import type { HistoryEntry } from '../../../shared/history';
 import type { Item, Paginated } from '../../../shared/item';
+import { createComment, deleteComment, editComment } from '../comments/localComments';
+import type { CommandContext } from './map';
 import { defineCommands } from './map';
+
+type Person = { id: number; name: string };
+
+/** Starts the push of a write's queue row; a refusal is toasted by the push itself (Q3). */
+function pushSoon(c: CommandContext, entry: { id: string } | null): void {
+  if (entry) void c.engine.pushNow(entry.id).catch(() => undefined);
+}
 
 type Signal = { signal?: AbortSignal };
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 const itemPath = (itemId: number) => `/items/${encodeURIComponent(String(itemId))}`;
 
 export const commands = defineCommands({
+  /**
+   * Writes a comment on the device (shown at once, 'Pending sync' until pushed) and queues it with
+   * its uuid, so the server stores it once however often it goes (K4, K8). A guest's stays on the
+   * device until they sign in (K16). Resolves once stored on the device, not on the server.
+   */
+  'comments.add': async (c, a: { itemId: number; body: string; mentions: Person[]; uuid?: string }) => {
+    await c.auth.getState().restore();
+    const checked = commentCreateSchema.parse({ body: a.body, mentions: a.mentions.map((m) => m.id) });
+    const { comment, entry } = await createComment(c.db, c.viewer(), {
+      itemId: a.itemId,
+      body: checked.body,
+      mentions: a.mentions,
+      ...(a.uuid ? { uuid: a.uuid } : {}),
+    });
+    c.storage.keep();
+    pushSoon(c, entry);
+    return comment;
+  },
+  /** Edits a comment's body on the device and queues it (or changes its queued create). */
+  'comments.update': async (c, a: { id: number; body: string; mentions: Person[] }) => {
+    const { body } = commentPatchSchema.parse({ body: a.body });
+    pushSoon(c, await editComment(c.db, a.id, body, a.mentions));
+  },
+  /** Deletes a comment on the device and queues it (or drops its queued create). */
+  'comments.remove': async (c, id: number) => {
+    pushSoon(c, await deleteComment(c.db, id));
+  },
   /** One page of an item's comments, oldest first. */
   'comments.list': async (c, a: { itemId: number; page: number } & Signal) =>
     (

@@ -278,7 +278,7 @@ async function apply(db: OutpostDb, step: OpValue) {
     await applyPulled(db, page, 'c');
     return;
   }
-  await db.transaction('rw', [db.items, db.syncQueue, db.meta], async () => {
+  await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments], async () => {
     switch (step.op) {
       case 'put':
         await db.items.put(row(step.id, step.parent, step.sync, step.shape, step.deleted));

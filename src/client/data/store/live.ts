@@ -17,7 +17,7 @@ import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
 import { pageClient } from '../page';
 import { type ConflictView, toConflictView } from '../sync/conflictView';
 import { getMeta, META_KEYS } from './db';
-import type { LocalItem } from './types';
+import type { LocalComment, LocalItem } from './types';
 
 export type { LocalItem };
 
@@ -91,6 +91,8 @@ export type LocalReads = OutpostClient['queries'] & {
   parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
   /** Of the given parents on the device, those in a campaign shared with others (it, or a task in it). */
   sharedParents: (ids: readonly number[]) => Promise<Set<number>>;
+  /** An item's comments on the device, oldest first, deleted ones left out (SYNC.md K8). */
+  comments: (itemId: number) => Promise<LocalComment[]>;
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
@@ -150,6 +152,18 @@ function readsOf(c: OutpostClient): LocalReads {
       }
       return map;
     },
+    // One chain of Dexie's own promises, so the live query observes both reads: the item (its uuid
+    // files its comments) and the timeline index's range.
+    comments: (itemId) =>
+      db.items.get(itemId).then((item) => {
+        if (!item || item._deleted === 1) return [];
+        const key = item.uuid ?? `#${item.id}`;
+        return db.comments
+          .where('[item_uuid+created_at]')
+          .between([key, ''], [key, '\uffff'])
+          .toArray()
+          .then((rows) => rows.filter((row) => row._deleted === 0));
+      }),
     sharedParents: async (ids) => {
       const shared = new Set<number>();
       if (ids.length === 0) return shared;

@@ -138,7 +138,7 @@ describe("Home's top-level flag (topFlags.ts)", () => {
               );
               await applyPulled(db, page, 'c');
             }
-            await db.transaction('rw', [db.items, db.syncQueue, db.meta], async () => {
+            await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments], async () => {
               switch (step.op) {
                 case 'put':
                   await db.items.put(row(step.id, step.parent, step.status, step.created, step.deleted));

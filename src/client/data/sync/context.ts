@@ -7,8 +7,8 @@ import type { Viewer } from '../store/types';
 import { upgradeProgress } from './guestUpgrade';
 import type { SyncLock } from './locks';
 
-/** The tables a sync step writes in one transaction. */
-export const TABLES = ['items', 'syncQueue', 'meta', 'users'] as const;
+/** The tables a sync step writes in one transaction (an item's comments go with it: K14). */
+export const TABLES = ['items', 'syncQueue', 'meta', 'users', 'comments'] as const;
 
 export interface SyncEngineDeps {
   db: OutpostDb;

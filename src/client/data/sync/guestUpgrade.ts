@@ -3,6 +3,7 @@ import { ITEM_BATCH_MAX } from '../../../shared/item';
 import { createPayload } from '../../../shared/protocol';
 import type { UpgradeProgress } from '../../stores/syncStatusStore';
 import { applyLocalChange } from '../changes/applyLocalChange';
+import { guestCommentEntries } from '../comments/localComments';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, summaryOf } from '../store/localItems';
@@ -30,7 +31,7 @@ function depthOf(item: LocalItem, byId: ReadonlyMap<number, LocalItem>): number 
  * Answers how many items were queued (0 when there was no guest data).
  */
 export async function moveGuestDataToAccount(db: OutpostDb, user: UserSummary): Promise<number> {
-  return db.transaction('rw', [db.items, db.syncQueue, db.meta], async () => {
+  return db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments], async () => {
     const guest = await db.items.where('_syncStatus').equals('local').toArray();
     if (guest.length === 0) return 0;
     const byId = new Map(guest.map((i) => [i.id, i]));
@@ -70,10 +71,17 @@ export async function moveGuestDataToAccount(db: OutpostDb, user: UserSummary): 
         tag: 'upgrade',
       });
     }
+    // K16: the guest's comments go up after every item, each a create on its item's new id.
+    const comments = guestCommentEntries(
+      await db.comments.filter((c) => c._syncStatus === 'local').toArray(),
+      ids,
+      owner,
+    );
     await applyLocalChange(db, {
       removed: guest.map((i) => i.id),
       rows: movedItems,
-      queue: { entries, after: await lastSeq(db) },
+      comments: comments.rows,
+      queue: { entries: [...entries, ...comments.entries], after: await lastSeq(db) },
     });
     const previous = await getMeta<UpgradeMeta>(db, META_KEYS.upgrade);
     const stillQueued = previous ? await db.syncQueue.where('tag').equals('upgrade').count() : 0;
@@ -188,7 +196,7 @@ async function confirmBatch(
 ): Promise<void> {
   const byUuid = new Map(answered.map((i) => [i.uuid, i]));
   const swaps: [number, number][] = [];
-  await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.users], async () => {
+  await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.users, db.comments], async () => {
     const still = (await db.syncQueue.bulkGet(entries.map((e) => e.id))).filter(
       (e): e is QueueEntry => e !== undefined,
     );
@@ -208,6 +216,12 @@ async function confirmBatch(
         .anyOf(oldIds)
         .modify((child) => {
           child.parent_id = map.get(child.parent_id!) ?? child.parent_id;
+        });
+      await db.comments
+        .where('item_id')
+        .anyOf(oldIds)
+        .modify((comment) => {
+          comment.item_id = map.get(comment.item_id) ?? comment.item_id;
         });
       const touches = (entry: QueueEntry) =>
         map.has(entry.itemId) ||

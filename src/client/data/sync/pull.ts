@@ -1,5 +1,7 @@
+import type { SyncCommentChange, SyncPageComments } from '../../../shared/comments';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
 import { localWritesSettled } from '../changes/writesInFlight';
+import { applyPulledComments, removeCommentsOf } from '../comments/localComments';
 import type { RowChange } from '../store/counters';
 import { flushCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
@@ -30,12 +32,14 @@ const SPAN_MIN = 8;
 
 /**
  * Applies one pulled page and its cursor in one transaction (L9): new items are added, synced ones
- * replaced, pending ones rebased (a conflict only when the same field changed on both sides, C1).
+ * replaced, pending ones rebased (a conflict only when the same field changed on both sides, C1);
+ * the page's comments are stored with them, and an item that goes takes its comments (K13, K14).
  */
 export async function applyPulled(
   db: OutpostDb,
   items: readonly SyncChange[],
   cursor: string,
+  comments: readonly SyncCommentChange[] = [],
 ): Promise<number> {
   let conflicts = 0;
   await db.transaction('rw', [...TABLES], async () => {
@@ -127,6 +131,10 @@ export async function applyPulled(
       expectChanges(changes.values());
     }
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
+    // The page's comments, after its items: an item gone in it takes its comments, even one the page
+    // itself carried before the item's tombstone (K14).
+    await applyPulledComments(db, comments);
+    await removeCommentsOf(db, [...deletes]);
     // After a swap no hint is trusted: copies carry none, and the side effects read what they need.
     const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
     // The browser serialises every put on the main thread when it is issued: a whole page at once
@@ -239,14 +247,16 @@ const PAGES_AHEAD = 4;
  * `ready` says whether it has already arrived. A page that fails stops the reading: the ones after
  * it are never asked for, and one asked for ahead is dropped unread when applying fails.
  */
+type Page = SyncPage & SyncPageComments;
+
 function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
-  const waiting: { page: Promise<SyncPage>; arrived: boolean }[] = [];
+  const waiting: { page: Promise<Page>; arrived: boolean }[] = [];
   let nextCursor: string | null = null;
   let stopped = false;
   const ask = (from: string, withCount: boolean) => {
     const entry = {
       page: api
-        .get<SyncPage>(`/sync?cursor=${encodeURIComponent(from)}${withCount ? '&count=1' : ''}`)
+        .get<Page>(`/sync?cursor=${encodeURIComponent(from)}${withCount ? '&count=1' : ''}`)
         .then(({ data }) => data),
       arrived: false,
     };
@@ -271,7 +281,7 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   ask(cursor, count);
   return {
     ready: () => waiting[0]?.arrived === true,
-    take(): Promise<SyncPage> {
+    take(): Promise<Page> {
       const entry = waiting.shift();
       if (!entry) throw new Error('no page was asked for');
       askMore();
@@ -309,22 +319,24 @@ export async function pull(
     for (let page = 0; page < MAX_PAGES; page++) {
       const data = await reader.take();
       if (page === 0 && data.has_more && data.remaining !== undefined && status) {
-        total = data.items.length + data.remaining;
+        total = data.items.length + (data.comments?.length ?? 0) + data.remaining;
         status.getState().set({ pullProgress: { received: 0, total } });
       }
       // Pages that arrived while the one before was stored go into the same transaction with the
       // last one's cursor (L9: still applied in order, the cursor never ahead of the rows): one
       // transaction writes a counter touched by both once, not twice.
       let items = data.items;
+      let comments = data.comments ?? [];
       let { cursor, has_more: more } = data;
-      while (more && reader.ready() && items.length < FOLD_ROWS) {
+      while (more && reader.ready() && items.length + comments.length < FOLD_ROWS) {
         const following = await reader.take();
         items = items.concat(following.items);
+        if (following.comments?.length) comments = comments.concat(following.comments);
         cursor = following.cursor;
         more = following.has_more;
       }
-      conflicts += await applyPulled(db, items, cursor);
-      pulled += items.length;
+      conflicts += await applyPulled(db, items, cursor, comments);
+      pulled += items.length + comments.length;
       if (total !== null && status) {
         // Changes committed after the count arrive too: the total never reads less than what came.
         total = Math.max(total, pulled);

@@ -2,11 +2,13 @@ import type { Item } from '../../../shared/item';
 import {
   DEFAULT_RETRY_AFTER_S,
   decidePush,
+  isCommentKind,
   isStaleWriteBody,
   type PushOutcome as ProtocolPushOutcome,
   QUEUE_KIND_LABELS,
   sendsIfMatch,
 } from '../../../shared/protocol';
+import { confirmComment, dropComment } from '../comments/localComments';
 import { ApiError, isNetworkError } from '../net/apiClient';
 import type { QueueEntry } from '../store/types';
 import { handleStale, hasConflicts, remoteGone } from './conflicts';
@@ -62,6 +64,10 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
     const item = await db.items.get(entry.itemId);
     await db.transaction('rw', [...TABLES], async () => {
       await db.syncQueue.delete(entry.id);
+      if (isCommentKind(entry.kind)) {
+        await dropComment(db, entry);
+        return;
+      }
       // A refused restore leaves the item deleted on the server: the copy put back here goes again.
       if (entry.kind === 'restore') await removeLocally(db, entry.itemId);
       else await settleAfterDrop(db, entry.itemId);
@@ -81,6 +87,11 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
       const current = await db.syncQueue.get(entry.id);
       if (!current) return;
       await db.syncQueue.delete(entry.id);
+      if (isCommentKind(current.kind)) {
+        // A comment's answer: the server's copy (and id) replaces the device's (K8).
+        await confirmComment(db, current, body);
+        return;
+      }
       if (current.kind === 'delete') {
         await removeLocally(db, current.itemId);
         return;
@@ -122,7 +133,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
       } catch (caught) {
         if (!(caught instanceof ApiError)) throw caught;
         const error = caught;
-        if (error.status === 422 && refusedOnlyForAssignee(error.data)) {
+        if (!isCommentKind(entry.kind) && error.status === 422 && refusedOnlyForAssignee(error.data)) {
           // P22: refused for its assignee alone: it goes again without one, never dropped.
           const item = await db.items.get(entry.itemId);
           const salvaged = await withoutAssignee(db, entry);
@@ -135,7 +146,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
             continue;
           }
         }
-        if (await isLostAccess(db, entry, error.status, error.data)) {
+        if (!isCommentKind(entry.kind) && (await isLostAccess(db, entry, error.status, error.data))) {
           // Q12: refused because the caller lost the campaign: kept for export, told once after the run.
           await db.transaction('rw', [...TABLES], async () => {
             await rejectLost(db, entry, error.status);

@@ -1,5 +1,5 @@
 import type { Item } from '../../../shared/item';
-import { type QueueKind, sendsIfMatch } from '../../../shared/protocol';
+import { isCommentKind, type QueueKind, sendsIfMatch } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import type { OutpostDb } from '../store/db';
 import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../store/localItems';
@@ -11,6 +11,8 @@ export interface NewEntry {
   itemId: number;
   baseVersion: number | null;
   tag?: QueueEntry['tag'];
+  /** The server id of the comment a `comment_edit` or `comment_delete` names. */
+  commentId?: number;
 }
 
 /** The last queued seq (0 when the queue is empty); read it alongside a write's own reads. */
@@ -29,9 +31,11 @@ export function queuedInOrder(db: OutpostDb): Promise<QueueEntry[]> {
   return db.syncQueue.orderBy('seq').toArray();
 }
 
-/** Entries still queued for one item, in order. */
+/** Entries still queued for one item, in order; its comments' entries are not the item's own (K8). */
 export async function entriesFor(db: OutpostDb, itemId: number): Promise<QueueEntry[]> {
-  const list = await db.syncQueue.where('itemId').equals(itemId).toArray();
+  const list = (await db.syncQueue.where('itemId').equals(itemId).toArray()).filter(
+    (e) => !isCommentKind(e.kind),
+  );
   return list.sort((a, b) => a.seq - b.seq);
 }
 
@@ -80,10 +84,11 @@ export async function applyConfirmed(
   return next;
 }
 
-/** Removes an item the server deleted, its descendants, and anything still queued for them. */
+/** Removes an item the server deleted, its descendants, their comments and anything queued for them. */
 export async function removeLocally(db: OutpostDb, id: number): Promise<void> {
   const ids = [id, ...(await descendantIds(db, id))];
   await db.items.bulkDelete(ids);
+  await db.comments.where('item_id').anyOf(ids).delete();
   // A restore queued after this delete (an undo) still goes: it brings the item back.
   await db.syncQueue
     .where('itemId')

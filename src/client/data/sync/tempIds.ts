@@ -9,8 +9,8 @@ function swapUrl(url: string, oldId: number, newId: number): string {
 
 /**
  * Replaces a temporary id with the server's everywhere: the item, its children's parent_id, queued
- * URLs, payloads and item references, and the alias table open routes resolve through. Call inside
- * one rw transaction over items, syncQueue and meta.
+ * URLs, payloads and item references, its comments, and the alias table open routes resolve through.
+ * Call inside one rw transaction over items, syncQueue, meta and comments.
  */
 export async function swapTempId(db: OutpostDb, oldId: number, newId: number): Promise<void> {
   if (oldId === newId) return;
@@ -24,6 +24,13 @@ export async function swapTempId(db: OutpostDb, oldId: number, newId: number): P
     .equals(oldId)
     .modify((child) => {
       child.parent_id = newId;
+    });
+  // Its comments keep naming it (the timeline reads them by the item's uuid, which stays).
+  await db.comments
+    .where('item_id')
+    .equals(oldId)
+    .modify((comment) => {
+      comment.item_id = newId;
     });
   await db.syncQueue.toCollection().modify((entry) => {
     if (entry.itemId === oldId) entry.itemId = newId;

@@ -1,0 +1,242 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
+import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import type { Comment } from '../../../shared/comments';
+import type { Paginated } from '../../../shared/item';
+import { sendFor } from '../commands/map';
+import type { LocalComment } from '../store/types';
+
+let server: ClientTestServer;
+const devices: Device[] = [];
+
+beforeAll(async () => {
+  server = await startClientTestServer();
+});
+afterAll(async () => {
+  await settled(...devices);
+  for (const d of devices) d.client.close();
+  await server.close();
+});
+
+function device(): Device {
+  const d = createDevice(server.url);
+  devices.push(d);
+  return d;
+}
+
+async function signedInDevice(phone = freshPhone(), name = 'Tester'): Promise<Device> {
+  const d = device();
+  await signIn(d, phone, name);
+  return d;
+}
+
+/** A second device of the same account: its own browser, signed in with the same phone. */
+async function sameAccount(phone: string): Promise<Device> {
+  return signedInDevice(phone);
+}
+
+const send = (d: Device) => sendFor(d.client);
+
+/** The item's comments on the device, oldest first, as the timeline reads them. */
+async function onDevice(d: Device, itemUuid: string): Promise<LocalComment[]> {
+  const rows = await d.client.db.comments
+    .where('[item_uuid+created_at]')
+    .between([itemUuid, ''], [itemUuid, '\uffff'])
+    .toArray();
+  return rows.filter((r) => r._deleted === 0);
+}
+
+/** The item's comments as the server stores them (every page). */
+async function onServer(d: Device, itemId: number): Promise<Comment[]> {
+  const out: Comment[] = [];
+  for (let page = 1; ; page++) {
+    const { data } = await d.client.api.get<Paginated<Comment>>(`/items/${itemId}/comments?page=${page}`);
+    out.push(...data.data);
+    if (data.current_page >= data.last_page) return out;
+  }
+}
+
+describe('comments as device data', () => {
+  it('K8: a comment written offline shows at once as pending, survives a reload, and once online is stored once with the server’s id', async () => {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const todo = await createSynced(a, { title: 'Talk here', type: 'todo' });
+    a.goOffline();
+    const written = await send(a)('comments.add', { itemId: todo.id, body: 'from the train', mentions: [] });
+    expect(written.id).toBeLessThan(0);
+    expect(written._syncStatus).toBe('pending');
+    expect((await onDevice(a, todo.uuid!)).map((c) => c.body)).toEqual(['from the train']);
+    expect(await a.client.db.syncQueue.count()).toBe(1);
+
+    const again = a.reload();
+    devices.push(again);
+    again.goOffline();
+    expect((await onDevice(again, todo.uuid!)).map((c) => [c.body, c._syncStatus])).toEqual([
+      ['from the train', 'pending'],
+    ]);
+    again.goOnline();
+    await again.client.engine.sync({ manual: true });
+    await settled(again);
+    const [synced] = await onDevice(again, todo.uuid!);
+    expect(synced).toMatchObject({ body: 'from the train', _syncStatus: 'synced', uuid: written.uuid });
+    expect(synced!.id).toBeGreaterThan(0);
+    expect(await again.client.db.syncQueue.count()).toBe(0);
+    expect((await onServer(again, todo.id)).map((c) => c.uuid)).toEqual([written.uuid]);
+
+    // K13 on the device: the account's other device pulls it into its own timeline.
+    const b = await sameAccount(phone);
+    await b.client.engine.sync({ manual: true });
+    expect((await onDevice(b, todo.uuid!)).map((c) => [c.id, c.body])).toEqual([
+      [synced!.id, 'from the train'],
+    ]);
+  });
+
+  it('K8: edits and deletes go through the queue; an edit of a comment not yet sent changes its create', async () => {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const b = await sameAccount(phone);
+    const todo = await createSynced(a, { title: 'Edits', type: 'todo' });
+    a.goOffline();
+    const draft = await send(a)('comments.add', { itemId: todo.id, body: 'frist', mentions: [] });
+    await send(a)('comments.update', { id: draft.id, body: 'first', mentions: [] });
+    expect(await a.client.db.syncQueue.count()).toBe(1);
+    a.goOnline();
+    await a.client.engine.sync({ manual: true });
+    await settled(a);
+    const [stored] = await onDevice(a, todo.uuid!);
+    expect(stored).toMatchObject({ body: 'first', edited: false, _syncStatus: 'synced' });
+
+    a.goOffline();
+    await send(a)('comments.update', { id: stored!.id, body: 'first, really', mentions: [] });
+    expect((await onDevice(a, todo.uuid!))[0]).toMatchObject({
+      body: 'first, really',
+      edited: true,
+      _syncStatus: 'pending',
+    });
+    a.goOnline();
+    await a.client.engine.sync({ manual: true });
+    await settled(a);
+    expect((await onServer(a, todo.id))[0]).toMatchObject({ body: 'first, really', edited: true });
+
+    await b.client.engine.sync({ manual: true });
+    expect((await onDevice(b, todo.uuid!)).map((c) => c.body)).toEqual(['first, really']);
+    await send(a)('comments.remove', stored!.id);
+    expect(await onDevice(a, todo.uuid!)).toEqual([]);
+    await settled(a);
+    expect(await onServer(a, todo.id)).toEqual([]);
+    await b.client.engine.sync({ manual: true });
+    expect(await onDevice(b, todo.uuid!)).toEqual([]);
+  });
+
+  it('K14: an item gone from the device takes its comments with it', async () => {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const b = await sameAccount(phone);
+    const todo = await createSynced(a, { title: 'Soon gone', type: 'todo' });
+    await send(a)('comments.add', { itemId: todo.id, body: 'a note', mentions: [] });
+    await settled(a);
+    await b.client.engine.sync({ manual: true });
+    expect(await onDevice(b, todo.uuid!)).toHaveLength(1);
+    // The comment moved the item's version (K11): the device pulls it before the delete.
+    await a.client.engine.sync({ manual: true });
+    await a.client.items.remove(todo.id);
+    await settled(a);
+    expect(await a.client.db.comments.count()).toBe(0);
+    await b.client.engine.sync({ manual: true });
+    expect(await b.client.db.comments.where('item_id').equals(todo.id).count()).toBe(0);
+
+    // Undone, the item comes back with its comments (the server sends them again with it).
+    await a.client.api.post(`/items/${todo.id}/restore`, {});
+    await b.client.engine.sync({ manual: true });
+    expect((await onDevice(b, todo.uuid!)).map((c) => c.body)).toEqual(['a note']);
+  });
+
+  it('K16: a guest’s comments stay on the device and go up with their items when the guest signs in', async () => {
+    const d = device();
+    d.client.auth.getState().initGuest();
+    const task = await d.client.items.create({ title: 'Guest task', type: 'task' });
+    await send(d)('comments.add', {
+      itemId: task.id,
+      body: 'guest note',
+      mentions: [{ id: 3, name: 'Nobody' }],
+    });
+    const [local] = await onDevice(d, task.uuid!);
+    expect(local).toMatchObject({ body: 'guest note', mentions: [], _syncStatus: 'local' });
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    expect(d.control.requests).toEqual([]);
+
+    await signIn(d, freshPhone(), 'Upgraded');
+    await d.client.engine.sync({ manual: true });
+    await settled(d);
+    const moved = await d.client.db.items.where('uuid').equals(task.uuid!).first();
+    expect(moved!.id).toBeGreaterThan(0);
+    const [up] = await onDevice(d, task.uuid!);
+    expect(up).toMatchObject({
+      body: 'guest note',
+      uuid: local!.uuid,
+      _syncStatus: 'synced',
+      item_id: moved!.id,
+    });
+    expect(up!.user.name).toBe('Upgraded');
+    expect((await onServer(d, moved!.id)).map((c) => c.uuid)).toEqual([local!.uuid]);
+  });
+
+  it('K15: comments queued offline on two devices and replayed twice are stored once each, and both devices end with all of them', async () => {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const b = await sameAccount(phone);
+    const todo = await createSynced(a, { title: 'Replayed', type: 'todo' });
+    await b.client.engine.sync({ manual: true });
+    const fault = fc.constantFrom('none', 'lost answer', 'sent twice', 'both');
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.boolean(), fault), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        async (writes, bFirst) => {
+          round++;
+          a.goOffline();
+          b.goOffline();
+          const written: { d: Device; uuid: string; fault: string }[] = [];
+          for (const [onA, how] of writes) {
+            const d = onA ? a : b;
+            const c = await send(d)('comments.add', {
+              itemId: todo.id,
+              body: `r${round} ${written.length}`,
+              mentions: [],
+            });
+            written.push({ d, uuid: c.uuid, fault: how });
+          }
+          // Each device replays its queue: a push whose answer is lost goes again (the same uuid and
+          // Idempotency-Key), and one the network delivers twice reaches the server twice.
+          for (const d of bFirst ? [b, a] : [a, b]) {
+            d.goOnline();
+            for (const w of written.filter((x) => x.d === d)) {
+              const isCreate = (m: string, u: string) => m === 'POST' && u.endsWith('/comments');
+              if (w.fault === 'lost answer' || w.fault === 'both') d.control.dropNextResponse = isCreate;
+              if (w.fault === 'sent twice' || w.fault === 'both') d.control.duplicateNext = isCreate;
+              await d.client.engine.sync({ manual: true });
+              await settled(d);
+            }
+            await d.client.engine.sync({ manual: true });
+            await settled(d);
+          }
+          await a.client.engine.sync({ manual: true });
+          await b.client.engine.sync({ manual: true });
+          const stored = await onServer(a, todo.id);
+          for (const w of written) expect(stored.filter((c) => c.uuid === w.uuid)).toHaveLength(1);
+          const uuids = new Set(stored.map((c) => c.uuid));
+          for (const d of [a, b]) {
+            expect(await d.client.db.syncQueue.count()).toBe(0);
+            const here = await onDevice(d, todo.uuid!);
+            expect(here.every((c) => c.id > 0 && c._syncStatus === 'synced')).toBe(true);
+            expect(new Set(here.map((c) => c.uuid))).toEqual(uuids);
+            expect(here).toHaveLength(uuids.size);
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 120_000);
+});

@@ -1,0 +1,329 @@
+/**
+ * Comments as device data (SYNC.md K8, K13–K16): written like items, one local write through
+ * applyLocalChange with its queue row, shown at once from the device ('Pending sync' until the push
+ * answers), kept across reloads and offline, and replaced by the server's copy (its id) once pushed.
+ * A guest's comments stay on the device and go up after their items when the guest signs in (K16).
+ * Pulled pages store the comments they carry in the same transaction as their items and cursor.
+ */
+import type { Comment, CommentTombstone, SyncCommentChange } from '../../../shared/comments';
+import { commentIdOfUrl } from '../../../shared/protocol';
+import { applyLocalChange } from '../changes/applyLocalChange';
+import { nextCounter, type OutpostDb } from '../store/db';
+import type { LocalComment, LocalItem, QueueEntry, Viewer } from '../store/types';
+import { lastSeq, type NewEntry } from '../sync/syncQueue';
+import { resolveId } from '../sync/tempIds';
+
+/** The tables a comment write touches in one transaction. */
+export const COMMENT_TABLES = ['items', 'comments', 'syncQueue', 'meta'] as const;
+
+/** The key a timeline files an item's comments under: its uuid (an old row without one, its id). */
+export function itemKey(item: Pick<LocalItem, 'id' | 'uuid'>): string {
+  return item.uuid ?? `#${item.id}`;
+}
+
+/** An item's live comments on the device, oldest first (the timeline's index, one range read). */
+export function commentsOfItem(db: OutpostDb, itemUuid: string): Promise<LocalComment[]> {
+  return db.comments
+    .where('[item_uuid+created_at]')
+    .between([itemUuid, ''], [itemUuid, '\uffff'])
+    .filter((c) => c._deleted === 0)
+    .toArray();
+}
+
+/** The API's comment from a stored row (the device's markers left out). */
+export function serverShape(row: LocalComment): Comment {
+  const { item_uuid: _u, _syncStatus: _s, _deleted: _d, _base: _b, ...comment } = row;
+  return comment;
+}
+
+export interface NewComment {
+  itemId: number;
+  /** The body as stored: mentions written as `@[id]` tokens (src/shared/comments.ts). */
+  body: string;
+  mentions: { id: number; name: string }[];
+  uuid?: string;
+}
+
+type Who = Viewer & { user: { id: number; name: string } };
+
+/**
+ * Writes a new comment on the device: at once, with a temporary id, and for a signed-in user a queued
+ * create carrying its uuid (K4: however often it is sent, the server stores it once). Answers the row
+ * and the queue entry (none for a guest).
+ */
+export async function createComment(
+  db: OutpostDb,
+  viewer: Who,
+  input: NewComment,
+): Promise<{ comment: LocalComment; entry: QueueEntry | null }> {
+  return db.transaction('rw', [...COMMENT_TABLES], async () => {
+    const itemId = await resolveId(db, input.itemId);
+    const item = await db.items.get(itemId);
+    if (!item || item._deleted === 1) throw new Error('This item is not on the device.');
+    const [counter, last] = await Promise.all([nextCounter(db, 'tempCounter'), lastSeq(db)]);
+    const at = new Date().toISOString();
+    const uuid = input.uuid ?? crypto.randomUUID();
+    // A guest has no mentions (nobody else sees the guest's items).
+    const mentions = viewer.isGuest ? [] : input.mentions;
+    const comment: LocalComment = {
+      id: -counter,
+      uuid,
+      item_id: item.id,
+      item_uuid: itemKey(item),
+      user: { id: viewer.user.id, name: viewer.user.name },
+      body: input.body,
+      mentions,
+      created_at: at,
+      updated_at: at,
+      edited: false,
+      _syncStatus: viewer.isGuest ? 'local' : 'pending',
+      _deleted: 0,
+      _base: null,
+    };
+    const entries: NewEntry[] = viewer.isGuest
+      ? []
+      : [
+          {
+            kind: 'comment_create',
+            itemId: item.id,
+            data: { body: input.body, uuid, mentions: mentions.map((m) => m.id) },
+            baseVersion: null,
+          },
+        ];
+    const [entry] = await applyLocalChange(db, { comments: [comment], queue: { entries, after: last } });
+    return { comment, entry: entry ?? null };
+  });
+}
+
+/** The queued create of a comment the server does not have yet (its uuid names it). */
+async function queuedCreate(db: OutpostDb, comment: LocalComment): Promise<QueueEntry | undefined> {
+  const entries = await db.syncQueue.where('itemId').equals(comment.item_id).toArray();
+  return entries.find((e) => e.kind === 'comment_create' && e.data?.uuid === comment.uuid);
+}
+
+/**
+ * Edits a comment's body on the device. One the server has goes as a queued PATCH; one still waiting
+ * for its create (or a guest's) changes that create instead, so the server stores the final text once.
+ */
+export async function editComment(
+  db: OutpostDb,
+  id: number,
+  body: string,
+  mentions: { id: number; name: string }[],
+): Promise<QueueEntry | null> {
+  return db.transaction('rw', [...COMMENT_TABLES], async () => {
+    const current = await db.comments.get(id);
+    if (!current || current._deleted === 1) throw new Error('This comment is not on the device.');
+    const at = new Date().toISOString();
+    const next: LocalComment = { ...current, body, mentions, edited: true, updated_at: at };
+    if (current.id < 0 || current._syncStatus === 'local') {
+      const create = current._syncStatus === 'local' ? undefined : await queuedCreate(db, current);
+      // Not yet sent: the create carries the new text (an edit of what nobody has seen is no edit).
+      if (create) {
+        await db.syncQueue.update(create.id, {
+          data: { ...create.data, body, mentions: mentions.map((m) => m.id) },
+        });
+      }
+      await applyLocalChange(db, { comments: [{ ...next, edited: false }] });
+      return null;
+    }
+    const [entry] = await applyLocalChange(db, {
+      comments: [{ ...next, _syncStatus: 'pending', _base: current._base ?? serverShape(current) }],
+      queue: {
+        entries: [
+          { kind: 'comment_edit', itemId: current.item_id, data: { body }, baseVersion: null, commentId: id },
+        ],
+        after: await lastSeq(db),
+      },
+    });
+    return entry ?? null;
+  });
+}
+
+/**
+ * Deletes a comment on the device: one the server never had goes with its queued create; one it has
+ * is hidden at once and its DELETE queued.
+ */
+export async function deleteComment(db: OutpostDb, id: number): Promise<QueueEntry | null> {
+  return db.transaction('rw', [...COMMENT_TABLES], async () => {
+    const current = await db.comments.get(id);
+    if (!current || current._deleted === 1) return null;
+    if (current.id < 0 || current._syncStatus === 'local') {
+      const create = current._syncStatus === 'local' ? undefined : await queuedCreate(db, current);
+      if (create) await db.syncQueue.delete(create.id);
+      await applyLocalChange(db, { removedComments: [id] });
+      return null;
+    }
+    const [entry] = await applyLocalChange(db, {
+      comments: [
+        { ...current, _deleted: 1, _syncStatus: 'pending', _base: current._base ?? serverShape(current) },
+      ],
+      queue: {
+        entries: [
+          { kind: 'comment_delete', itemId: current.item_id, data: null, baseVersion: null, commentId: id },
+        ],
+        after: await lastSeq(db),
+      },
+    });
+    return entry ?? null;
+  });
+}
+
+/** The stored comment a queued comment entry is about. */
+async function commentOfEntry(db: OutpostDb, entry: QueueEntry): Promise<LocalComment | undefined> {
+  if (entry.kind === 'comment_create') {
+    const uuid = String(entry.data?.uuid ?? '');
+    const rows = await db.comments.where('uuid').equals(uuid).toArray();
+    return rows.find((r) => r.id < 0) ?? rows[0];
+  }
+  return db.comments.get(commentIdOfUrl(entry.url));
+}
+
+/** Whether other queued entries still name this comment (an edit after an edit). */
+async function stillQueued(db: OutpostDb, entry: QueueEntry, commentId: number): Promise<boolean> {
+  const others = await db.syncQueue.where('itemId').equals(entry.itemId).toArray();
+  return others.some((e) => e.id !== entry.id && commentIdOfUrl(e.url) === commentId);
+}
+
+/**
+ * Stores the server's answer to a pushed comment entry, inside the caller's transaction (which holds
+ * the comments store): a create's temporary row becomes the server's (its id), an edit's row the
+ * server's copy, a delete's row goes. The entry itself is the caller's to remove.
+ */
+export async function confirmComment(db: OutpostDb, entry: QueueEntry, body: unknown): Promise<void> {
+  const local = await commentOfEntry(db, entry);
+  if (entry.kind === 'comment_delete') {
+    if (local) await db.comments.delete(local.id);
+    return;
+  }
+  const server = body as Comment;
+  if (!server || typeof server.id !== 'number') return;
+  const pending = await stillQueued(db, entry, server.id);
+  if (local && local.id !== server.id) await db.comments.delete(local.id);
+  const item = await db.items.get(entry.itemId);
+  await db.comments.put({
+    ...server,
+    item_uuid: local?.item_uuid ?? (item ? itemKey(item) : `#${server.item_id}`),
+    ...(pending && local
+      ? { body: local.body, mentions: local.mentions, edited: local.edited, _syncStatus: 'pending' as const }
+      : { _syncStatus: 'synced' as const }),
+    _deleted: 0,
+    _base: pending ? server : null,
+  });
+}
+
+/**
+ * A comment entry the server refused for good (Q3): a create's comment goes, an edit or a delete
+ * puts the server's copy back. Inside the caller's transaction.
+ */
+export async function dropComment(db: OutpostDb, entry: QueueEntry): Promise<void> {
+  const local = await commentOfEntry(db, entry);
+  if (!local) return;
+  if (entry.kind === 'comment_create' || !local._base) {
+    await db.comments.delete(local.id);
+    return;
+  }
+  await db.comments.put({
+    ...local._base,
+    item_uuid: local.item_uuid,
+    _syncStatus: 'synced',
+    _deleted: 0,
+    _base: null,
+  });
+}
+
+/**
+ * Stores a pulled page's comments (K13) inside the page's transaction: live ones replace what the
+ * device holds unless a local edit or delete of it still waits; tombstones remove. A comment this
+ * device wrote whose create's answer never arrived is recognised by its uuid and replaced.
+ */
+export async function applyPulledComments(
+  db: OutpostDb,
+  changes: readonly SyncCommentChange[],
+): Promise<void> {
+  if (changes.length === 0) return;
+  const ids = changes.map((c) => c.id);
+  const stored = await db.comments.bulkGet(ids);
+  const byId = new Map<number, LocalComment>();
+  for (const row of stored) if (row) byId.set(row.id, row);
+  const temps = new Map<string, LocalComment>();
+  if (stored.some((s) => s === undefined)) {
+    for (const t of await db.comments.where('id').below(0).toArray()) temps.set(t.uuid, t);
+  }
+  const puts = new Map<number, LocalComment>();
+  const deletes = new Set<number>();
+  for (const change of changes) {
+    const local = byId.get(change.id);
+    if ('deleted_at' in change) {
+      puts.delete(change.id);
+      deletes.add((change as CommentTombstone).id);
+      continue;
+    }
+    deletes.delete(change.id);
+    // A local edit or delete still queued wins until it is pushed (its answer brings the server's copy).
+    if (local && local._syncStatus === 'pending') {
+      puts.set(change.id, { ...local, _base: stripSync(change) });
+      continue;
+    }
+    const temp = temps.get(change.uuid);
+    if (temp && temp.user.id === change.user.id) {
+      // Our own create arrived by the pull first: the queued create will answer with this same row.
+      deletes.add(temp.id);
+    }
+    puts.set(change.id, {
+      ...stripSync(change),
+      item_uuid: change.item_uuid ?? local?.item_uuid ?? `#${change.item_id}`,
+      _syncStatus: 'synced',
+      _deleted: 0,
+      _base: null,
+    });
+  }
+  if (deletes.size > 0) await db.comments.bulkDelete([...deletes]);
+  if (puts.size > 0) await db.comments.bulkPut([...puts.values()]);
+}
+
+function stripSync(change: Comment & { item_uuid?: string | null }): Comment {
+  const { item_uuid: _u, ...comment } = change;
+  return comment;
+}
+
+/** Removes the comments of items gone from the device (deleted, or out of sight: K14). */
+export async function removeCommentsOf(db: OutpostDb, itemIds: readonly number[]): Promise<void> {
+  if (itemIds.length === 0) return;
+  await db.comments
+    .where('item_id')
+    .anyOf([...itemIds])
+    .delete();
+}
+
+/**
+ * K16: the guest's comments go up with their items. Inside the upgrade's transaction, after the items
+ * were given their temporary ids (`ids`: guest id → temporary id) and queued: each comment is queued
+ * after them as a create on its item's new id, now the account's.
+ */
+export function guestCommentEntries(
+  comments: readonly LocalComment[],
+  ids: ReadonlyMap<number, number>,
+  user: { id: number; name: string },
+): { rows: LocalComment[]; entries: NewEntry[] } {
+  const rows: LocalComment[] = [];
+  const entries: NewEntry[] = [];
+  for (const comment of [...comments].sort((a, b) => (a.created_at < b.created_at ? -1 : 1))) {
+    const itemId = ids.get(comment.item_id);
+    if (itemId === undefined || comment._deleted === 1) continue;
+    rows.push({
+      ...comment,
+      item_id: itemId,
+      user: { id: user.id, name: user.name },
+      _syncStatus: 'pending',
+      _base: null,
+    });
+    entries.push({
+      kind: 'comment_create',
+      itemId,
+      data: { body: comment.body, uuid: comment.uuid, mentions: [] },
+      baseVersion: null,
+    });
+  }
+  return { rows, entries };
+}
