@@ -15,6 +15,7 @@ import { OutpostDb } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
 import type { LocalItem, QueueEntry } from '../../src/client/data/store/types';
 import type { Item, SyncPage } from '../../src/shared/item';
+import './comments';
 import './localWrites';
 import './reorder';
 import { done, req } from './idb';

@@ -13,6 +13,7 @@ import type { SubtreeProgress } from '../../../shared/progress';
 import { useDoor } from '../../app/door';
 import { withLocalEcho } from '../changes/localEcho';
 import type { OutpostClient } from '../client';
+import { itemComments } from '../comments/timelineRead';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
 import { pageClient } from '../page';
 import { type ConflictView, toConflictView } from '../sync/conflictView';
@@ -152,18 +153,7 @@ function readsOf(c: OutpostClient): LocalReads {
       }
       return map;
     },
-    // One chain of Dexie's own promises, so the live query observes both reads: the item (its uuid
-    // files its comments) and the timeline index's range.
-    comments: (itemId) =>
-      db.items.get(itemId).then((item) => {
-        if (!item || item._deleted === 1) return [];
-        const key = item.uuid ?? `#${item.id}`;
-        return db.comments
-          .where('[item_uuid+created_at]')
-          .between([key, ''], [key, '\uffff'])
-          .toArray()
-          .then((rows) => rows.filter((row) => row._deleted === 0));
-      }),
+    comments: (itemId) => itemComments(db, itemId),
     sharedParents: async (ids) => {
       const shared = new Set<number>();
       if (ids.length === 0) return shared;

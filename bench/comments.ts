@@ -1,0 +1,145 @@
+/**
+ * `npm run bench -- comments [--pairs N] [--deliveries N]`: issue 31's comment budgets, in headless
+ * Chromium against the real server (PGlite, seeded with bench/lib/seed.ts's 10,000 items).
+ *
+ *  A. A comment sent (the composer's `comments.add`) until its own timeline's live read shows it, the
+ *     device offline so only the local write is timed, alternating with a reference (one raw
+ *     IndexedDB put of a comment row plus one read of the timeline index's range): each side's
+ *     median, the median of the per-pair ratios with their spread. Budget: the app's median < 16 ms
+ *     (a frame); the ratio is reported beside it.
+ *  B. The same comment sent on one signed-in device until another signed-in device of the account
+ *     (started: its event stream and its pulls) shows it in its timeline read: p50 and p95 over N
+ *     deliveries. Budget: p95 < 1 s.
+ *
+ * The page is bench/browser/comments.ts (loaded into the client-browser bench page).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
+import { buildPage } from './clientBrowser';
+import { percentile } from './events';
+import { startSeededAppServer } from './lib/appServer';
+import { alternatePairs, ms, ratioText } from './lib/pairs';
+import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
+import { median } from './lib/stats';
+
+type Api = {
+  setup(): Promise<{ items: number }>;
+  shown(): Promise<{ ms: number; storedMs: number }>;
+  ref(): Promise<{ ms: number }>;
+  setupDelivery(): Promise<void>;
+  delivered(): Promise<{ ms: number }>;
+  teardown(): Promise<void>;
+};
+
+function call<K extends keyof Api>(page: Page, name: K, ...args: Parameters<Api[K]>) {
+  return page.evaluate(
+    ([n, a]) => {
+      const b = (window as unknown as { commentsBench: Record<string, (...xs: unknown[]) => unknown> })
+        .commentsBench;
+      return b[n as string]!(...(a as unknown[]));
+    },
+    [name, args] as const,
+  ) as Promise<Awaited<ReturnType<Api[K]>>>;
+}
+
+const FRAME_MS = 16;
+const DELIVERY_P95_MS = 1000;
+
+function numberArg(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+}
+
+export async function run(args: string[] = []): Promise<void> {
+  if (!chromiumAvailable()) {
+    skip('comments', `no Chromium at ${chromiumPath}`);
+    return;
+  }
+  const pairs = Math.max(5, numberArg(args, '--pairs', 20));
+  const deliveries = Math.max(5, numberArg(args, '--deliveries', 20));
+  const started = Date.now();
+  const load0 = loadavg();
+  const work = await mkdtemp(path.join(tmpdir(), 'outpost-comments-'));
+  const clientDir = path.join(work, 'client');
+  const dataDir = path.join(work, 'data');
+  await buildPage(clientDir);
+  const server = await startSeededAppServer(clientDir, dataDir);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const rows: string[][] = [];
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(`${server.url}/`);
+    await page.waitForFunction(() => 'commentsBench' in window && 'localWrites' in window);
+    heading(`comments: a comment shown in its timeline, and on another device (${server.url})`);
+    // localWrites' setup stores the account's sync pages; the page side reads none of them, but the
+    // served folder expects the file.
+    const syncPages = await page.evaluate(() =>
+      (window as unknown as { localWrites: { setup(): Promise<string> } }).localWrites.setup(),
+    );
+    await writeFile(path.join(clientDir, 'bench-sync-pages.json'), syncPages);
+    const setup = await call(page, 'setup');
+    info('setup', 'items stored', String(setup.items));
+
+    const local = await alternatePairs(
+      pairs,
+      () => call(page, 'ref'),
+      () => call(page, 'shown'),
+    );
+    const appMedian = median(local.shown.app);
+    const subject = 'comment sent → own timeline liveQuery, 10k stored (vs put + index read)';
+    info(subject, 'reference median', ms(median(local.shown.ref)));
+    info(subject, `ratio (${local.shown.ratios.length} pairs)`, ratioText(local.shown));
+    info('(breakdown) comment stored (command resolved)', 'app median', ms(median(local.stored.app)));
+    const fast = check({
+      subject,
+      metric: 'app median',
+      value: ms(appMedian),
+      budget: `< ${FRAME_MS} ms`,
+      ok: appMedian < FRAME_MS,
+    });
+    rows.push([
+      subject,
+      ms(appMedian),
+      ms(median(local.shown.ref)),
+      ratioText(local.shown),
+      `< ${FRAME_MS} ms`,
+      fast ? 'PASS' : 'FAIL',
+    ]);
+
+    await call(page, 'setupDelivery');
+    // Two unrecorded deliveries: the first pushes and pulls compile their paths.
+    for (let i = 0; i < 2; i++) await call(page, 'delivered');
+    const times: number[] = [];
+    for (let i = 0; i < deliveries; i++) times.push((await call(page, 'delivered')).ms);
+    const sorted = [...times].sort((a, b) => a - b);
+    const p95 = percentile(sorted, 95);
+    const other = 'comment sent → another signed-in device’s timeline';
+    info(other, 'p50', ms(percentile(sorted, 50)));
+    info(other, 'max', ms(sorted.at(-1) ?? Number.NaN));
+    const quick = check({
+      subject: other,
+      metric: `p95 (${times.length} comments)`,
+      value: ms(p95),
+      budget: `< ${DELIVERY_P95_MS} ms`,
+      ok: p95 < DELIVERY_P95_MS,
+    });
+    rows.push([other, `p95 ${ms(p95)}`, '-', '-', `p95 < ${DELIVERY_P95_MS} ms`, quick ? 'PASS' : 'FAIL']);
+    await call(page, 'teardown');
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+  printAlternatingSummary(
+    'comments, medians (reference and app alternated in one page; ratio = median of per-pair app/reference, min–max)',
+    rows,
+    load0,
+    started,
+  );
+}
