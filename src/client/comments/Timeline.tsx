@@ -326,16 +326,16 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
     return () => cancelAnimationFrame(frame);
   }, [loaded, location.hash, stableKeys, scrollToIndex]);
 
-  if (!signedIn) {
-    return (
-      <p className="text-sm text-zinc-500 dark:text-zinc-400">
-        Sign in to comment and to see who changed what.
-      </p>
-    );
-  }
+  // A guest's comments live on this device (SYNC.md K16): no history, no mentions until sign-in.
+  const guestNote = signedIn ? null : (
+    <p className="text-sm text-zinc-500 dark:text-zinc-400">
+      Your comments stay on this device. Sign in to see who changed what and to mention people.
+    </p>
+  );
 
   return (
     <div className="flex flex-col gap-3">
+      {guestNote}
       <div className="flex items-center justify-between gap-2">
         <p className="text-xs text-zinc-500 dark:text-zinc-400">
           {/* The server's count as the device last pulled it, until a page of comments says (offline too). */}

@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 describe('TodoDetailPage', () => {
-  it("shows a todo's facts, a link back to its task and the timeline (a guest's note to sign in)", async () => {
+  it("shows a todo's facts, a link back to its task and the timeline (a guest's comments stay on the device)", async () => {
     const task = await client.items.create({ title: 'Paint the shed', type: 'task' });
     const todo = await client.items.create({
       title: 'Buy brushes',
@@ -33,7 +33,11 @@ describe('TodoDetailPage', () => {
     expect(screen.getByText('Due:')).toBeTruthy();
     expect(screen.getAllByRole('link', { name: /Paint the shed/ }).length).toBeGreaterThan(0);
     expect(await screen.findByRole('heading', { name: 'Timeline' })).toBeTruthy();
-    expect(screen.getByText('Sign in to comment and to see who changed what.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Your comments stay on this device. Sign in to see who changed what and to mention people.',
+      ),
+    ).toBeTruthy();
   });
 
   it('says when the todo does not exist, or the id names a task', async () => {
