@@ -201,4 +201,19 @@ describe('W9: an edit in place from what the tab already knows', () => {
     expect(mine.map((q) => q.data?.title)).toEqual(['Queued', 'Queued, edited', 'Queued, again']);
     expect(mine.at(-1)!.seq).toBeGreaterThan(last.seq + 5);
   });
+  it('W9: the rows a list on screen reads are what an edit of one of them starts from', async () => {
+    const d = await signedIn();
+    d.goOffline();
+    const task = await d.client.items.create({ title: 'Parent', type: 'task' });
+    const todo = await d.client.items.create({ title: 'Child', type: 'todo', parent_id: task.id });
+    writeGuessesOf(d.client.db).forget(todo.id);
+    const [shown] = await d.client.queries.childrenOf(task.id);
+    expect(shown?.id).toBe(todo.id);
+    expect(writeGuessesOf(d.client.db).row(todo.id)).toEqual(await d.client.db.items.get(todo.id));
+    await d.client.items.update(todo.id, { title: 'Child, renamed' });
+    expect(await d.client.db.items.get(todo.id)).toMatchObject({
+      title: 'Child, renamed',
+      parent_id: task.id,
+    });
+  });
 });

@@ -9,6 +9,7 @@ import {
   progressFromCounts,
 } from '../../../shared/subtreeCounts';
 import { type LifecycleScreen, matchesFilterText, SCREEN_STATUS } from '../../../shared/visibility';
+import { writeGuessesOf } from '../changes/writeGuess';
 import { resolveId } from '../sync/tempIds';
 import { conflictedCollection, LIST_INDEX, type OutpostDb } from './db';
 import { homeAll, mergeNewestFirst, topRange } from './homeList';
@@ -96,8 +97,14 @@ async function readStreams(
     }),
   );
   const merged = pages.length === 1 ? pages[0]! : pages.flat().sort(LIST_ORDERS[order]);
-  return opts.limit === undefined ? merged : merged.slice(0, opts.limit);
+  const shown = opts.limit === undefined ? merged : merged.slice(0, opts.limit);
+  // Rows as stored, on screen: an edit of one of them starts from it (SYNC.md W9).
+  if (shown.length <= GUESS_FROM_LISTS) writeGuessesOf(db).sawRows(shown);
+  return shown;
 }
+
+/** Lists this long or shorter (a screenful) tell the tab's writes what their rows hold. */
+const GUESS_FROM_LISTS = 200;
 
 /** How many rows `streams` hold, counted by the index without loading one. */
 async function countStreams(db: OutpostDb, streams: readonly Stream[]): Promise<number> {
