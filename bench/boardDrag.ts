@@ -11,6 +11,9 @@
  * budget holds to 16 ms; beside it the main thread's longest task in wall time and in thread time
  * (CPU: on two cores shared with other work, wall time also counts the time the thread waited to be
  * scheduled), and the longest gap between two requestAnimationFrame callbacks as the page saw them.
+ * The page marks the end of the lift and the start of the drop (performance.mark), so the thread time
+ * is also given per phase: the lift's longest task, the moves' longest task and their mean CPU a
+ * step, and the drop's longest task (the drop's write and the board read again included).
  */
 
 import { writeFile } from 'node:fs/promises';
@@ -61,7 +64,15 @@ interface Frames {
   /** The renderer main thread's longest task (ThreadControllerImpl::RunTask), wall and thread time, ms. */
   wall: number;
   cpu: number;
+  /** Thread time per phase (split at the page's marks): the longest task of each, the moves' sum. */
+  liftCpu: number;
+  moveCpu: number;
+  moveSum: number;
+  dropCpu: number;
 }
+
+const LIFTED = 'board-drag:lifted';
+const DROPPING = 'board-drag:dropping';
 
 /** The frames and tasks of the page's renderer main thread (the busiest one) in a trace. */
 function framesOf(trace: Buffer): Frames {
@@ -93,11 +104,22 @@ function framesOf(trace: Buffer): Frames {
       begun.delete(id);
     }
   }
+  const markAt = (name: string) => events.find((e) => e.name === name && e.pid === pid)?.ts ?? Number.NaN;
+  const lifted = markAt(LIFTED);
+  const dropping = markAt(DROPPING);
+  const cpuOf = (list: TraceEvent[]) => list.map((e) => (e.tdur ?? 0) / 1000);
+  const lift = cpuOf(tasks.filter((e) => e.ts < lifted));
+  const moves = cpuOf(tasks.filter((e) => e.ts >= lifted && e.ts < dropping));
+  const drop = cpuOf(tasks.filter((e) => e.ts >= dropping));
   return {
     frame: Math.max(0, ...frames),
     frames: frames.length,
     wall: Math.max(0, ...tasks.map((e) => (e.dur ?? 0) / 1000)),
-    cpu: Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000)),
+    cpu: Math.max(0, ...cpuOf(tasks)),
+    liftCpu: Math.max(0, ...lift),
+    moveCpu: Math.max(0, ...moves),
+    moveSum: moves.reduce((a, b) => a + b, 0),
+    dropCpu: Math.max(0, ...drop),
   };
 }
 
@@ -126,15 +148,23 @@ async function drag(page: Page): Promise<{ trace: Buffer; rafGap: number; moved:
     requestAnimationFrame(tick);
   })()`);
   await browser.startTracing(page, {
-    categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.frame'],
+    categories: [
+      'toplevel',
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline.frame',
+      'blink.user_timing',
+    ],
   });
   await page.mouse.down();
-  // Past the sensor's 4 px activation distance, then down the column a frame at a time.
+  // Past the sensor's 4 px activation distance (the lift), then down the column a frame at a time.
   await page.mouse.move(x, y + 8);
+  await page.locator('[data-card-id].opacity-40').waitFor();
+  await page.evaluate(`performance.mark('${LIFTED}')`);
   for (let i = 1; i <= STEPS; i++) {
     await page.mouse.move(x, y + 8 + (DISTANCE_PX * i) / STEPS);
     await page.waitForTimeout(FRAME_MS);
   }
+  await page.evaluate(`performance.mark('${DROPPING}')`);
   await page.mouse.up();
   await page.waitForTimeout(200);
   const trace = await browser.stopTracing();
@@ -170,6 +200,7 @@ export async function run(args: string[] = []): Promise<void> {
   const wall: number[] = [];
   const cpu: number[] = [];
   const raf: number[] = [];
+  const phases = { lift: [] as number[], move: [] as number[], step: [] as number[], drop: [] as number[] };
   try {
     const context = await browser.newContext({
       serviceWorkers: 'block',
@@ -197,8 +228,12 @@ export async function run(args: string[] = []): Promise<void> {
       wall.push(t.wall);
       cpu.push(t.cpu);
       raf.push(d.rafGap);
+      phases.lift.push(t.liftCpu);
+      phases.move.push(t.moveCpu);
+      phases.step.push(t.moveSum / STEPS);
+      phases.drop.push(t.dropCpu);
       console.log(
-        `  run ${r + 1}: longest frame ${t.frame.toFixed(1)} ms of ${t.frames}; longest main-thread task ${t.wall.toFixed(1)} ms wall, ${t.cpu.toFixed(1)} ms thread time; longest rAF gap ${d.rafGap.toFixed(1)} ms`,
+        `  run ${r + 1}: longest frame ${t.frame.toFixed(1)} ms of ${t.frames}; longest main-thread task ${t.wall.toFixed(1)} ms wall, ${t.cpu.toFixed(1)} ms thread time; longest rAF gap ${d.rafGap.toFixed(1)} ms; thread time: lift ${t.liftCpu.toFixed(1)} ms, moves' longest task ${t.moveCpu.toFixed(1)} ms and ${(t.moveSum / STEPS).toFixed(2)} ms a step, drop ${t.dropCpu.toFixed(1)} ms`,
       );
       await page.close();
     }
@@ -212,6 +247,10 @@ export async function run(args: string[] = []): Promise<void> {
   info(subject, `longest task, wall (${runs} runs)`, spread(wall));
   info(subject, `longest task, CPU (${runs} runs)`, spread(cpu));
   info(subject, `longest rAF gap (${runs} runs)`, spread(raf));
+  info(subject, `lift, longest task CPU (${runs} runs)`, spread(phases.lift));
+  info(subject, `moves, longest task CPU (${runs} runs)`, spread(phases.move));
+  info(subject, `moves, CPU a step (${runs} runs)`, spread(phases.step));
+  info(subject, `drop, longest task CPU (${runs} runs)`, spread(phases.drop));
   check({
     subject,
     metric: `longest frame (${runs} runs)`,

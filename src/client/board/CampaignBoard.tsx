@@ -1,5 +1,6 @@
 import {
   type Announcements,
+  type CollisionDetection,
   closestCorners,
   DndContext,
   type DragEndEvent,
@@ -40,6 +41,35 @@ const WINDOW_FROM = 60;
 /** A windowed column's card and the gap under it, in pixels (h-14 + pb-2): every card is this tall. */
 const CARD_PITCH = 64;
 const TITLE_OF: Record<ItemStatus, string> = { pending: 'Queue', in_progress: 'Active', completed: 'Done' };
+/**
+ * A windowed column renders its cards in runs of this many, so scrolling (a drag's auto-scroll too)
+ * mounts and unmounts cards once a run instead of once a card: each time the cards change, dnd-kit
+ * measures every droppable again, each with a walk up its ancestors' computed styles.
+ */
+const RUN = 6;
+/** The sortable context of a column: a card's column is read from its droppable's data. */
+const CONTEXT_ID = (status: ItemStatus) => `cards:${status}`;
+
+/**
+ * closestCorners over the column the dragged card's middle is in (its own droppable and its cards)
+ * rather than over every card on the board: each rectangle read walks scroll offsets.
+ */
+const inColumn: CollisionDetection = (args) => {
+  const { collisionRect, droppableContainers, droppableRects } = args;
+  const middle = collisionRect.left + collisionRect.width / 2;
+  let column: string | null = null;
+  for (const { status } of BOARD_COLUMNS) {
+    const rect = droppableRects.get(COLUMN_ID(status));
+    if (rect && middle >= rect.left && middle <= rect.right) column = status;
+  }
+  if (column === null) return closestCorners(args);
+  const mine = droppableContainers.filter((c) => {
+    if (c.id === COLUMN_ID(column as ItemStatus)) return true;
+    const sortable = (c.data.current as { sortable?: { containerId?: string } } | undefined)?.sortable;
+    return sortable?.containerId === CONTEXT_ID(column as ItemStatus);
+  });
+  return closestCorners({ ...args, droppableContainers: mine });
+};
 
 /**
  * What an empty column says: that it is empty, and (when the board can be changed) that a card can be
@@ -133,7 +163,7 @@ export default function CampaignBoard({
   return (
     <DndContext
       sensors={sensors}
-      collisionDetection={closestCorners}
+      collisionDetection={inColumn}
       onDragStart={onDragStart}
       onDragEnd={onDragEnd}
       onDragCancel={() => setActive(null)}
@@ -154,7 +184,8 @@ export default function CampaignBoard({
           />
         ))}
       </section>
-      <DragOverlay>{active ? <CardBody item={active} lifted /> : null}</DragOverlay>
+      {/* No drop animation: it measured the card's new place and scrolled to it, ~8 ms at the drop. */}
+      <DragOverlay dropAnimation={null}>{active ? <CardBody item={active} lifted /> : null}</DragOverlay>
     </DndContext>
   );
 }
@@ -175,10 +206,14 @@ const BoardColumn = memo(function BoardColumn({
   const { setNodeRef, isOver } = useDroppable({ id: COLUMN_ID(status), disabled: readOnly });
   const ids = useMemo(() => cards.map((c) => c.id), [cards]);
   const windowed = cards.length > WINDOW_FROM;
-  const { containerRef, start, end, totalHeight, offsetTop } = useWindowedList({
+  const { containerRef, start, end, totalHeight } = useWindowedList({
     count: windowed ? cards.length : 0,
     rowHeight: CARD_PITCH,
+    overscan: 1,
   });
+  // Whole runs of cards (RUN): the rendered cards change only when the view leaves a run.
+  const from = Math.floor(start / RUN) * RUN;
+  const to = Math.min(cards.length, Math.ceil(end / RUN) * RUN);
   const headingId = `board-${status}`;
   return (
     <div
@@ -199,7 +234,12 @@ const BoardColumn = memo(function BoardColumn({
           <span className="sr-only">{cards.length === 1 ? ' card' : ' cards'}</span>
         </span>
       </h3>
-      <SortableContext items={ids} strategy={verticalListSortingStrategy} disabled={readOnly}>
+      <SortableContext
+        id={CONTEXT_ID(status)}
+        items={ids}
+        strategy={verticalListSortingStrategy}
+        disabled={readOnly}
+      >
         {cards.length === 0 ? (
           // The whole column is the drop target (useDroppable above); the dashed box shows where.
           <p
@@ -218,9 +258,9 @@ const BoardColumn = memo(function BoardColumn({
             <ul
               aria-labelledby={headingId}
               className="absolute inset-x-0 top-0 m-0 p-0"
-              style={{ transform: `translateY(${offsetTop}px)` }}
+              style={{ transform: `translateY(${from * CARD_PITCH}px)` }}
             >
-              {cards.slice(start, end).map((card) => (
+              {cards.slice(from, to).map((card) => (
                 <BoardCard key={card.id} item={card} readOnly={readOnly} pitched />
               ))}
             </ul>
