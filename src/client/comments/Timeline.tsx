@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
+import { tokenize } from 'linkifyjs';
 import { Bell, BellOff, MessageSquare } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
@@ -240,6 +241,11 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
   const pending = usePendingComments(item.id);
   const actions = useCommentActions(item.id);
   const location = useLocation();
+  // linkify builds its scanner on its first use: done here while the first pages are on their way,
+  // not when the first comment is drawn (the timeline's first row waited for it).
+  useEffect(() => {
+    tokenize('');
+  }, []);
 
   // Comments written while the connection was away go out again, with their uuids, when it returns.
   // Also every few seconds while one waits: the browser may not notice the connection came back.
@@ -256,7 +262,17 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
     ...comments.map(
       (comment): Row => ({ kind: 'comment', at: comment.created_at, key: `c${comment.id}`, comment }),
     ),
-  ].sort((a, b) => (a.at === b.at ? a.key.localeCompare(b.key) : a.at < b.at ? -1 : 1));
+  ]
+    // Comments come oldest first a page at a time, history newest first: while later comments are
+    // still to load, a change after the last loaded comment waits for them, so the order read is true.
+    .filter(
+      (row) =>
+        row.kind !== 'history' ||
+        !commentsQuery.hasNextPage ||
+        comments.length === 0 ||
+        row.at <= comments[comments.length - 1]!.created_at,
+    )
+    .sort((a, b) => (a.at === b.at ? a.key.localeCompare(b.key) : a.at < b.at ? -1 : 1));
   const stored = new Set(comments.map((c) => c.uuid));
   for (const p of pending) {
     if (stored.has(p.uuid)) continue;

@@ -367,13 +367,23 @@ export const ItemRow = memo(function ItemRow({
       </div>
 
       {/* Desktop: quick actions revealed on hover or keyboard focus (always reachable by Tab). */}
+      {/* A todo's page (its facts and timeline), for a viewer too, who has no menu. */}
+      {href ? null : (
+        <Link
+          to={pageHref}
+          className={cn(
+            actionButton,
+            readOnly ? 'flex' : 'hidden md:flex',
+            'md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity',
+          )}
+          aria-label={`Open ${item.title}`}
+          title="Open"
+        >
+          <ArrowUpRight aria-hidden />
+        </Link>
+      )}
       {readOnly ? null : (
         <div className="hidden items-center gap-0.5 md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity">
-          {href ? null : (
-            <Link to={pageHref} className={actionButton} aria-label={`Open ${item.title}`} title="Open">
-              <ArrowUpRight aria-hidden />
-            </Link>
-          )}
           {menus ? (
             <menus.RowAssignMenu
               title={item.title}
