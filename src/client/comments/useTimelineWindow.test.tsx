@@ -1,18 +1,26 @@
 // @vitest-environment jsdom
-import { renderHook } from '@testing-library/react';
+import { render, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ROW_GAP, TIMELINE_WINDOW_FROM, useTimelineWindow } from './useTimelineWindow';
 
 const keysOf = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`);
 const estimate = () => 40;
 
+let seen: ReturnType<typeof useTimelineWindow> | null = null;
+
+/** A list whose container is in the document, so the window is measured against jsdom's viewport. */
+function List({ keys }: { keys: string[] }) {
+  const timeline = useTimelineWindow(keys, estimate, true);
+  seen = timeline;
+  return <div ref={timeline.containerRef} />;
+}
+
 describe('useTimelineWindow', () => {
   it('renders a long timeline only near the viewport, standing empty space in for the rest', () => {
-    const keys = keysOf(1_000);
-    const { result } = renderHook(() => useTimelineWindow(keys, estimate, true));
-    const { start, end, padTop, padBottom } = result.current;
+    render(<List keys={keysOf(1_000)} />);
+    const { start, end, padTop, padBottom } = seen!;
     expect(start).toBe(0);
-    // jsdom's viewport (768 px) holds about 16 rows of 48 px, plus the overscan.
+    // jsdom's viewport (768 px, the list at its top) holds about 16 rows of 48 px, plus the overscan.
     expect(end).toBeGreaterThan(10);
     expect(end).toBeLessThan(40);
     expect(padTop).toBe(0);

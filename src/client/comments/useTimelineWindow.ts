@@ -2,8 +2,8 @@ import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** Below this many rows everything renders: windowing only pays off for long timelines. */
 export const TIMELINE_WINDOW_FROM = 40;
-/** Rows rendered before the first measurement (and in jsdom, which has no layout). */
-const FIRST_PAINT_ROWS = 16;
+/** Rows in the first commit, before the window is measured (the layout effect corrects it before paint). */
+const FIRST_PAINT_ROWS = 4;
 /** Rows rendered beyond each edge of the viewport, so fast scrolling does not show blanks. */
 const OVERSCAN = 6;
 /** The space between two rows (the list's gap-2). */
