@@ -6,8 +6,8 @@
  * interleaved a minute apart; a sibling task gets neither. The device signs in once and pulls. Each
  * round opens a fresh page, then each task's page (`/tasks/ID`), empty then full (A B A B …), timed
  * from navigation start until its timeline shows: the first row (a change or a comment) on the full
- * page, 'No comments yet.' on the empty one; both wait for the same two requests (a page of comments,
- * a page of history). The figure is the median of the per-round ratios with their spread (min–max),
+ * page, 'No comments yet.' on the empty one; both wait for the same reads (the item's comments, a
+ * page of history). The figure is the median of the per-round ratios with their spread (min–max),
  * beside how many timeline rows the full page had in the DOM (the window), and how many pages of
  * comments scrolling to the end asked the server for (none once comments are device data, 9897d88).
  */
