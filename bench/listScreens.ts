@@ -7,7 +7,8 @@
  * one task with 2,000 todos, a third completed, one in ten due between 15 days ago and 29 days on (Today
  * and Upcoming read them by the due-day index). Then rounds alternate 10k and 100k; each screen is
  * opened and timed from navigation start to its first item row. `--runs N` sets the rounds (3);
- * `--client-dir DIR` serves another build of the client (an older commit's, for a before figure).
+ * `--client-dir DIR` serves another build of the client (an older commit's, for a before figure);
+ * `--screens Today,Upcoming` times only the screens whose names start with one of these (a quicker run).
  */
 import { type BrowserContext, chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
@@ -125,6 +126,9 @@ export async function run(args: string[] = []): Promise<void> {
   const runs = at >= 0 ? Number(args[at + 1]) : 3;
   const dirAt = args.indexOf('--client-dir');
   const clientDir = dirAt >= 0 ? args[dirAt + 1] : undefined;
+  const screensAt = args.indexOf('--screens');
+  const wanted = screensAt >= 0 ? (args[screensAt + 1] ?? '').toLowerCase().split(',') : null;
+  const screens = SCREENS.filter((s) => !wanted || wanted.some((w) => s.name.toLowerCase().startsWith(w)));
   const subject = 'list screens, 10k vs 100k';
   if (!chromiumAvailable()) {
     skip(subject, `no Chromium at ${chromiumPath}`);
@@ -166,7 +170,7 @@ export async function run(args: string[] = []): Promise<void> {
         // reads no items: Preferences' storage line reads them all, and the next page would wait for it).
         await page.goto(`${server.url}/no-such-page`);
         await page.waitForLoadState('networkidle');
-        for (const screen of SCREENS) {
+        for (const screen of screens) {
           await page.goto(`${server.url}${screen.path}`);
           await page.waitForSelector(ROW, { timeout: 30_000 });
           const firstRow = await page.evaluate(
@@ -179,7 +183,7 @@ export async function run(args: string[] = []): Promise<void> {
         await page.close();
       }
     }
-    for (const screen of SCREENS) {
+    for (const screen of screens) {
       const smallRuns = times.get(`${screen.name}@${SIZES[0]}`) ?? [];
       const largeRuns = times.get(`${screen.name}@${SIZES[1]}`) ?? [];
       const small = median(smallRuns);
