@@ -8,8 +8,9 @@
  *       only the local write is timed. Reference: one raw IndexedDB put of a comment row plus one read
  *       of the timeline index's range, in a database with the same comments store and index.
  *  delivered: the same comment sent on one signed-in device (online: written, queued, pushed), until
- *       another signed-in device of the account (started: its event stream, its pulls) shows it in
- *       the same live read.
+ *       another signed-in device of the account, in another browser context with its own session
+ *       (started: its event stream, its pulls), shows it in the same live read; both pages stamp
+ *       times on the same clock (performance.timeOrigin + now).
  */
 import { liveQuery } from 'dexie';
 import type { OutpostClient } from '../../src/client/data/client';
@@ -29,7 +30,6 @@ interface Device {
 
 interface State {
   a: Device;
-  b: Device | null;
   itemId: number;
   itemUuid: string;
   raw: IDBDatabase;
@@ -38,6 +38,14 @@ interface State {
 }
 
 let state: State | null = null;
+
+/** Device B, in the other page's context. */
+let other: {
+  b: Device;
+  seen: Map<string, number>;
+  waiting: Map<string, (at: number) => void>;
+  stop: () => void;
+} | null = null;
 
 async function startDevice(name: string, online: boolean): Promise<Device> {
   await deleteDb(name);
@@ -69,9 +77,11 @@ const commentsBench = {
     await deleteDb('cm-ref');
     const a = await startDevice('cm-a', false);
     const all = await a.client.db.items.toArray();
-    const task = all.find((i) => i.type === 'task' && i.uuid)!;
+    // The seed's rows carry no uuid: the timeline files their comments under `#id` (timelineRead.ts).
+    const task = all.find((i) => i.type === 'task') ?? all[0]!;
     const raw = await openRawComments('cm-ref');
-    state = { a, b: null, itemId: task.id, itemUuid: task.uuid!, raw, watchA: null, n: 0 };
+    const itemUuid = task.uuid ?? `#${task.id}`;
+    state = { a, itemId: task.id, itemUuid, raw, watchA: null, n: 0 };
     state.watchA = await watchLive(liveQuery(() => itemComments(a.client.db, task.id)));
     await sleep(300);
     return { items: all.length };
@@ -127,45 +137,86 @@ const commentsBench = {
     return { ms };
   },
 
-  /** Device A online, and device B of the same account pulled, started and online. */
-  async setupDelivery(): Promise<void> {
+  /** Device A online: its writes are pushed at once. Answers the item the comments go on. */
+  async goOnline(): Promise<number> {
     const e = state!;
     await e.a.client.db.syncQueue.clear();
     e.a.online(true);
-    e.b = await startDevice('cm-b', true);
+    await sleep(300);
+    return e.itemId;
+  },
+
+  /** Sends a comment on device A; answers when it was sent (epoch ms, comparable across pages). */
+  async send(uuid: string): Promise<number> {
+    const e = state!;
+    const t0 = performance.timeOrigin + performance.now();
+    await sendFor(e.a.client)('comments.add', {
+      itemId: e.itemId,
+      body: `delivered ${++e.n}`,
+      mentions: [],
+      uuid,
+    });
+    return t0;
+  },
+
+  /**
+   * Device B (another browser context: its own session) of the same account, pulled, started and
+   * online, watching the item's timeline read and noting when each comment first shows.
+   */
+  async watchOther(itemId: number): Promise<void> {
+    const b = await startDevice('cm-b', true);
+    const seen = new Map<string, number>();
+    const waiting = new Map<string, (at: number) => void>();
+    const sub = liveQuery(() => itemComments(b.client.db, itemId)).subscribe({
+      next: (rows) => {
+        const at = performance.timeOrigin + performance.now();
+        for (const r of rows) {
+          if (seen.has(r.uuid)) continue;
+          seen.set(r.uuid, at);
+          waiting.get(r.uuid)?.(at);
+        }
+      },
+    });
+    other = { b, seen, waiting, stop: () => sub.unsubscribe() };
     await sleep(500);
   },
 
-  /** A comment sent on device A until device B's timeline read holds it. */
-  async delivered(): Promise<{ ms: number }> {
-    const e = state!;
-    const b = e.b!;
-    const uuid = crypto.randomUUID();
-    const body = `delivered ${++e.n}`;
-    const watch = await watchLive<LocalComment[]>(liveQuery(() => itemComments(b.client.db, e.itemId)));
-    const t = await watch.time(
-      () => sendFor(e.a.client)('comments.add', { itemId: e.itemId, body, mentions: [], uuid }),
-      (rows) => rows.some((r) => r.uuid === uuid),
-    );
-    watch.stop();
-    await e.a.client.engine.settled();
-    await sleep(100);
-    return { ms: t.ms };
+  /** When device B first showed the comment (epoch ms); rejects after `timeoutMs`. */
+  shownOnOther(uuid: string, timeoutMs: number): Promise<number> {
+    const o = other!;
+    const known = o.seen.get(uuid);
+    if (known !== undefined) return Promise.resolve(known);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`comment ${uuid} not shown on the other device in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      o.waiting.set(uuid, (at) => {
+        clearTimeout(timer);
+        resolve(at);
+      });
+    });
+  },
+
+  async teardownOther(): Promise<void> {
+    const o = other;
+    if (!o) return;
+    o.stop();
+    o.b.stop();
+    o.b.client.close();
+    other = null;
+    await deleteDb('cm-b');
   },
 
   async teardown(): Promise<void> {
     const e = state;
     if (!e) return;
     e.watchA?.stop();
-    for (const d of [e.a, e.b]) {
-      if (!d) continue;
-      d.stop();
-      d.client.close();
-    }
+    e.a.stop();
+    e.a.client.close();
     e.raw.close();
     state = null;
     await deleteDb('cm-a');
-    await deleteDb('cm-b');
     await deleteDb('cm-ref');
   },
 };
