@@ -14,6 +14,7 @@ interface Created {
 test('K8, K9: a task’s timeline: history in words with Restore, comments as text, @mentions, offline comments and live ones', async ({
   page,
   baseURL,
+  browser,
 }) => {
   // Eight pictures and an offline round trip on a shared machine.
   test.setTimeout(180_000);
@@ -63,14 +64,26 @@ test('K8, K9: a task’s timeline: history in words with Restore, comments as te
   await alex.post(`/api/items/${task.id}/comments`, { body: 'On my way' });
   await expect(timeline.getByText('On my way')).toBeVisible();
 
-  // Offline: shown at once as pending, stored once when the connection returns.
+  // Another device of Blair's has the task open: what this one writes offline reaches it live.
+  const otherContext = await browser.newContext({ baseURL: baseURL!, serviceWorkers: 'block' });
+  const other = await Collab.signedIn(await otherContext.newPage(), blairPhone, 'Blair Browser');
+  await other.goto(`/tasks/${task.id}`);
+  const otherTimeline = other.main.getByRole('list', { name: /^Timeline of/ });
+  await expect(otherTimeline.getByText('On my way')).toBeVisible();
+
+  // Offline (K8): shown at once as pending, kept in the device's queue across a reload, stored once
+  // when the connection returns, and then shown on the other device without a reload.
   await page.context().setOffline(true);
   await field.fill('Written on the ferry');
   await field.press('Control+Enter');
   const offline = timeline.locator('li[data-comment]').filter({ hasText: 'Written on the ferry' });
   await expect(offline).toContainText('Pending sync');
+  await page.reload();
+  await expect(offline).toContainText('Pending sync');
   await page.context().setOffline(false);
   await expect(offline).not.toContainText('Pending sync', { timeout: 15_000 });
+  await expect(otherTimeline.getByText('Written on the ferry')).toBeVisible({ timeout: 15_000 });
+  await otherContext.close();
   await expect(async () => {
     const response = await alex.api.get(`/api/items/${task.id}/comments`);
     const body = (await response.json()) as { data: { body: string }[] };
