@@ -19,9 +19,10 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
+import { sql } from '../src/server/db/client';
 import { buildPage } from './clientBrowser';
 import { percentile } from './events';
-import { startSeededAppServer } from './lib/appServer';
+import { startAppServer } from './lib/appServer';
 import { alternatePairs, ms, ratioText } from './lib/pairs';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
@@ -35,6 +36,8 @@ type Api = {
   watchOther(itemId: number): Promise<void>;
   shownOnOther(uuid: string, timeoutMs: number): Promise<number>;
   teardownOther(): Promise<void>;
+  firstSync(run: number): Promise<{ ms: number; items: number; comments: number }>;
+  barePull(run: number): Promise<{ ms: number; items: number; comments: number }>;
   teardown(): Promise<void>;
 };
 
@@ -51,6 +54,43 @@ function call<K extends keyof Api>(page: Page, name: K, ...args: Parameters<Api[
 
 const FRAME_MS = 16;
 const DELIVERY_P95_MS = 1000;
+const FIRST_SYNC_BUDGET = 1.3;
+
+/**
+ * The real server over the bench account (bench/lib/seed.ts's 10,000 items), rate limits off, as
+ * startSeededAppServer makes it; for C also two comments on every item (20,000), written before
+ * the server starts (the embedded database has one owner at a time).
+ */
+async function startServer(clientDir: string, dataDir: string, withComments: boolean) {
+  const { openDatabase, rows } = await import('../src/server/db/client');
+  const { seedBenchData } = await import('./lib/seed');
+  const database = await openDatabase({ dataDir });
+  const seeded = await seedBenchData(database.db);
+  let seededComments = 0;
+  if (withComments) {
+    const [made] = await rows<{ n: number }>(
+      database.db,
+      sql`WITH made AS (
+            INSERT INTO comments (uuid, item_id, user_id, body)
+            SELECT gen_random_uuid(), i.id, i.user_id, 'Comment ' || k || ' on ' || i.title
+            FROM items i CROSS JOIN generate_series(1, 2) k WHERE i.user_id = ${seeded.user.id}
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM made`,
+    );
+    seededComments = made?.n ?? 0;
+  }
+  await database.close();
+  const server = await startAppServer(120_000, {
+    clientDir,
+    dataDir,
+    env: {
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+      RATE_LIMIT_LOGINS_PER_MINUTE: '0',
+      RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: '0',
+    },
+  });
+  return { server, seededComments };
+}
 
 function numberArg(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(name);
@@ -64,13 +104,14 @@ export async function run(args: string[] = []): Promise<void> {
   }
   const pairs = Math.max(5, numberArg(args, '--pairs', 20));
   const deliveries = Math.max(5, numberArg(args, '--deliveries', 20));
+  const firstSyncRounds = Math.max(0, numberArg(args, '--first-sync-rounds', 3));
   const started = Date.now();
   const load0 = loadavg();
   const work = await mkdtemp(path.join(tmpdir(), 'outpost-comments-'));
   const clientDir = path.join(work, 'client');
   const dataDir = path.join(work, 'data');
   await buildPage(clientDir);
-  const server = await startSeededAppServer(clientDir, dataDir);
+  const { server, seededComments } = await startServer(clientDir, dataDir, firstSyncRounds > 0);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const rows: string[][] = [];
   try {
@@ -149,6 +190,48 @@ export async function run(args: string[] = []): Promise<void> {
     });
     rows.push([other, `p95 ${ms(p95)}`, '-', '-', `p95 < ${DELIVERY_P95_MS} ms`, quick ? 'PASS' : 'FAIL']);
     await call(page, 'teardown');
+
+    if (firstSyncRounds > 0) {
+      // C: 20,000 comments on the account's 10,000 items (two each), then a fresh device's first
+      // sync against the bare paged pull of the same data, alternating, one of each a round.
+      info('first sync', 'comments stored on the server', String(seededComments));
+      const app: number[] = [];
+      const ref: number[] = [];
+      const ratios: number[] = [];
+      for (let round = 0; round < firstSyncRounds; round++) {
+        const r = await call(page, 'barePull', round);
+        const a = await call(page, 'firstSync', round);
+        if (a.items !== r.items || a.comments !== r.comments)
+          throw new Error(
+            `first sync stored ${a.items}/${a.comments}, the bare pull ${r.items}/${r.comments}`,
+          );
+        info(
+          'first sync',
+          `round ${round + 1}`,
+          `${ms(a.ms)} vs ${ms(r.ms)} (${a.items} items, ${a.comments} comments)`,
+        );
+        app.push(a.ms);
+        ref.push(r.ms);
+        ratios.push(a.ms / r.ms);
+      }
+      const p = { app, ref, ratios };
+      const subject = 'first sync, 10k items + 20k comments (vs the bare paged pull)';
+      const ok = check({
+        subject,
+        metric: `ratio (${ratios.length} rounds)`,
+        value: ratioText(p),
+        budget: `≤ ${FIRST_SYNC_BUDGET}×`,
+        ok: median(ratios) <= FIRST_SYNC_BUDGET,
+      });
+      rows.push([
+        subject,
+        ms(median(app)),
+        ms(median(ref)),
+        ratioText(p),
+        `≤ ${FIRST_SYNC_BUDGET}×`,
+        ok ? 'PASS' : 'FAIL',
+      ]);
+    }
     await context.close();
   } finally {
     await browser.close();

@@ -17,10 +17,13 @@ import type { OutpostClient } from '../../src/client/data/client';
 import { sendFor } from '../../src/client/data/commands/map';
 import { itemComments } from '../../src/client/data/comments/timelineRead';
 import { COMMENTS_TIMELINE_INDEX } from '../../src/client/data/store/db';
+import { withKeys } from '../../src/client/data/store/listKeys';
+import { fromServer } from '../../src/client/data/store/localItems';
 import type { LocalComment } from '../../src/client/data/store/types';
+import type { Item } from '../../src/shared/item';
 import { done, req } from './idb';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';
-import { deleteDb, signedIn } from './localWrites';
+import { deleteDb, openRaw, signedIn } from './localWrites';
 
 interface Device {
   client: OutpostClient;
@@ -206,6 +209,72 @@ const commentsBench = {
     o.b.client.close();
     other = null;
     await deleteDb('cm-b');
+  },
+
+  /**
+   * C, the app: a fresh device of the account (signed in, untimed) syncs from nothing until every
+   * item and comment is stored (one engine.sync()).
+   */
+  async firstSync(run: number): Promise<{ ms: number; items: number; comments: number }> {
+    const name = `cm-fs-${run}`;
+    await deleteDb(name);
+    const d = await signedIn(name);
+    d.online(true);
+    const t0 = performance.now();
+    await d.client.engine.sync();
+    const ms = performance.now() - t0;
+    const [items, comments] = await Promise.all([d.client.db.items.count(), d.client.db.comments.count()]);
+    d.client.close();
+    await deleteDb(name);
+    return { ms, items, comments };
+  },
+
+  /**
+   * C, the reference: the bare paged pull of the same data, GET /api/sync page after page from the
+   * empty cursor, each page's items (with their list keys) and comments put in one raw IndexedDB
+   * transaction of a database with the app's stores and indexes.
+   */
+  async barePull(run: number): Promise<{ ms: number; items: number; comments: number }> {
+    const name = `cm-raw-${run}`;
+    await deleteDb(name);
+    const raw = await openRaw(name);
+    const t0 = performance.now();
+    let cursor = '';
+    let items = 0;
+    let comments = 0;
+    for (let pages = 0; pages < 10_000; pages++) {
+      const res = await fetch(`/api/sync?cursor=${encodeURIComponent(cursor)}`, {
+        headers: { Accept: 'application/json' },
+      });
+      const page = (await res.json()) as {
+        items: Item[];
+        comments?: (LocalComment & { item_uuid: string | null })[];
+        cursor: string;
+        has_more: boolean;
+      };
+      const tx = raw.transaction(['items', 'comments', 'meta'], 'readwrite');
+      const itemStore = tx.objectStore('items');
+      for (const item of page.items) itemStore.put(withKeys(fromServer(item)));
+      const commentStore = tx.objectStore('comments');
+      for (const c of page.comments ?? [])
+        commentStore.put({
+          ...c,
+          item_uuid: c.item_uuid ?? `#${c.item_id}`,
+          _syncStatus: 'synced',
+          _deleted: 0,
+          _base: null,
+        });
+      tx.objectStore('meta').put({ key: 'cursor', value: page.cursor });
+      await done(tx);
+      items += page.items.length;
+      comments += page.comments?.length ?? 0;
+      cursor = page.cursor;
+      if (!page.has_more) break;
+    }
+    const ms = performance.now() - t0;
+    raw.close();
+    await deleteDb(name);
+    return { ms, items, comments };
   },
 
   async teardown(): Promise<void> {
