@@ -152,6 +152,22 @@ describe('comments as device data', () => {
     expect((await onDevice(b, todo.uuid!)).map((c) => c.body)).toEqual(['a note']);
   });
 
+  it('K8: a comment’s push moves its item’s version and count as the server does, so deleting the item next is no conflict', async () => {
+    const a = await signedInDevice();
+    const todo = await createSynced(a, { title: 'Said and gone', type: 'todo' });
+    a.goOffline();
+    await send(a)('comments.add', { itemId: todo.id, body: 'last words', mentions: [] });
+    await a.client.items.remove(todo.id);
+    a.goOnline();
+    await a.client.engine.sync({ manual: true });
+    await settled(a);
+    expect(await a.client.engine.listConflicts()).toEqual([]);
+    expect(await a.client.db.syncQueue.count()).toBe(0);
+    expect((await a.client.api.get(`/items/${todo.id}`).catch((e: { status: number }) => e)).status).toBe(
+      404,
+    );
+  });
+
   it('K16: a guest’s comments stay on the device and go up with their items when the guest signs in', async () => {
     const d = device();
     d.client.auth.getState().initGuest();

@@ -10,7 +10,7 @@ import { commentIdOfUrl } from '../../../shared/protocol';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb } from '../store/db';
 import type { LocalComment, LocalItem, QueueEntry, Viewer } from '../store/types';
-import { lastSeq, type NewEntry } from '../sync/syncQueue';
+import { lastSeq, type NewEntry, rebaseEntries } from '../sync/syncQueue';
 import { resolveId } from '../sync/tempIds';
 
 /** The tables a comment write touches in one transaction. */
@@ -199,6 +199,10 @@ export async function confirmComment(db: OutpostDb, entry: QueueEntry, body: unk
   const server = body as Comment;
   if (!server || typeof server.id !== 'number') return;
   const pending = await stillQueued(db, entry, server.id);
+  // A create the server had not stored before moved its item's version and count by one (K11): the
+  // device's copy follows, so a write of the item queued next is not refused as stale (a delete
+  // would otherwise open a conflict, C2). One confirm per comment, however often it was sent.
+  if (entry.kind === 'comment_create' && local && local.id < 0) await countOnItem(db, entry.itemId);
   if (local && local.id !== server.id) await db.comments.delete(local.id);
   const item = await db.items.get(entry.itemId);
   await db.comments.put({
@@ -210,6 +214,21 @@ export async function confirmComment(db: OutpostDb, entry: QueueEntry, body: unk
     _deleted: 0,
     _base: pending ? server : null,
   });
+}
+
+/** The item's copy as the server made it by a comment's create: its version and count one up. */
+async function countOnItem(db: OutpostDb, itemId: number): Promise<void> {
+  const item = await db.items.get(itemId);
+  if (!item || item._conflict !== null) return;
+  const version = item.version + 1;
+  const comments_count = (item.comments_count ?? 0) + 1;
+  await db.items.put({
+    ...item,
+    version,
+    comments_count,
+    ...(item._base ? { _base: { ...item._base, version, comments_count } } : {}),
+  });
+  await rebaseEntries(db, itemId, version);
 }
 
 /**
