@@ -174,11 +174,26 @@ async function storedRowsOf(db: OutpostDb, ids: readonly number[]): Promise<(Loc
       if (id < low) low = id;
       if (id > high) high = id;
     }
-    const any = await db.items.where(':id').between(low, high, true, true).limit(1).primaryKeys();
-    if (any.length === 0) return ids.map(() => undefined);
+    // The keys stored in the page's span, without their rows: pages come in change order, so an
+    // earlier page's rows often lie between this one's ids, and none of them need reading. Only the
+    // page's own ids found there are read; a span too full to list cheaply reads every id.
+    const most = ids.length * KEYS_PER_ID + 100;
+    const stored = await db.items.where(':id').between(low, high, true, true).limit(most).primaryKeys();
+    if (stored.length === 0) return ids.map(() => undefined);
+    if (stored.length < most) {
+      const present = new Set(stored);
+      const wanted = ids.filter((id) => present.has(id));
+      if (wanted.length === 0) return ids.map(() => undefined);
+      const rows = await db.items.bulkGet(wanted);
+      const byId = new Map(rows.map((row, i) => [wanted[i]!, row]));
+      return ids.map((id) => byId.get(id));
+    }
   }
   return db.items.bulkGet([...ids]);
 }
+
+/** How many stored keys per page id the span may hold and still be listed rather than read id by id. */
+const KEYS_PER_ID = 8;
 
 /**
  * The stored parents of a page's items that are not in the page (undefined where none is stored):
