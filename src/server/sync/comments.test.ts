@@ -98,7 +98,9 @@ describe.each(testEngines())('comments in sync pages on %s', (engine) => {
     await say(alex, todo.id, 'second');
     expect((await pull(stranger)).comments).toEqual([]);
     const fresh = (await pull(blair)).comments;
-    expect(fresh.filter((c) => !isCommentTombstone(c))).toEqual([expect.objectContaining({ body: 'second' })]);
+    expect(fresh.filter((c) => !isCommentTombstone(c))).toEqual([
+      expect.objectContaining({ body: 'second' }),
+    ]);
   });
 
   it('K13: comments count toward the page like items, and a page boundary inside one transaction loses and repeats none', async () => {
