@@ -17,12 +17,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { sql } from '../src/server/db/client';
 import { buildPage } from './clientBrowser';
 import { percentile } from './events';
 import { startAppServer } from './lib/appServer';
+import { numberArg, pageApi } from './lib/pageApi';
 import { alternatePairs, ms, ratioText } from './lib/pairs';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
@@ -41,16 +42,7 @@ type Api = {
   teardown(): Promise<void>;
 };
 
-function call<K extends keyof Api>(page: Page, name: K, ...args: Parameters<Api[K]>) {
-  return page.evaluate(
-    ([n, a]) => {
-      const b = (window as unknown as { commentsBench: Record<string, (...xs: unknown[]) => unknown> })
-        .commentsBench;
-      return b[n as string]!(...(a as unknown[]));
-    },
-    [name, args] as const,
-  ) as Promise<Awaited<ReturnType<Api[K]>>>;
-}
+const call = pageApi<Api>('commentsBench');
 
 const FRAME_MS = 16;
 const DELIVERY_P95_MS = 1000;
@@ -90,11 +82,6 @@ async function startServer(clientDir: string, dataDir: string, withComments: boo
     },
   });
   return { server, seededComments };
-}
-
-function numberArg(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
 export async function run(args: string[] = []): Promise<void> {

@@ -22,11 +22,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { buildPage } from './clientBrowser';
 import { type CpuProfile, printProfile } from './firstSync';
 import { startSeededAppServer } from './lib/appServer';
+import { numberArg, pageApi } from './lib/pageApi';
 import { alternatePairs, ms, type Pairs, ratioText, times as x } from './lib/pairs';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
@@ -47,16 +48,7 @@ type Api = {
   editTeardown(): Promise<void>;
 };
 
-function call<K extends keyof Api>(page: Page, name: K, ...args: Parameters<Api[K]>) {
-  return page.evaluate(
-    ([n, a]) => {
-      const b = (window as unknown as { localWrites: Record<string, (...xs: unknown[]) => unknown> })
-        .localWrites;
-      return b[n as string]!(...(a as unknown[]));
-    },
-    [name, args] as const,
-  ) as Promise<Awaited<ReturnType<Api[K]>>>;
-}
+const call = pageApi<Api>('localWrites');
 
 const rows: string[][] = [];
 
@@ -105,11 +97,6 @@ function printInclusive(cpu: CpuProfile, under?: string): void {
   console.log(under ? `  inclusive, under ${under}:` : '  inclusive:');
   for (const [key, v] of [...total].sort((a, b) => b[1] - a[1]).slice(0, under ? 45 : 25))
     console.log(`${v.toFixed(0).padStart(7)} ms  ${key}`);
-}
-
-function numberArg(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
 export async function run(args: string[] = []): Promise<void> {

@@ -15,10 +15,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { buildPage } from './clientBrowser';
 import { startSeededAppServer } from './lib/appServer';
+import { numberArg, pageApi } from './lib/pageApi';
 import { alternatePairs, ms, type Pairs, ratioText, times as x } from './lib/pairs';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
@@ -31,15 +32,7 @@ type Api = {
   teardown(): Promise<void>;
 };
 
-function call<K extends keyof Api>(page: Page, name: K, ...args: Parameters<Api[K]>) {
-  return page.evaluate(
-    ([n, a]) => {
-      const b = (window as unknown as { reorder: Record<string, (...xs: unknown[]) => unknown> }).reorder;
-      return b[n as string]!(...(a as unknown[]));
-    },
-    [name, args] as const,
-  ) as Promise<Awaited<ReturnType<Api[K]>>>;
-}
+const call = pageApi<Api>('reorder');
 
 const RATIO_BUDGET = 2;
 const FRAME_MS = 16;
@@ -75,11 +68,6 @@ function report(subject: string, p: Pairs, budget: number | null, labels = ['app
     budget === null ? '-' : `≤ ${x(budget)}, < ${FRAME_MS} ms`,
     verdict,
   ]);
-}
-
-function numberArg(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
 export async function run(args: string[] = []): Promise<void> {
