@@ -129,6 +129,28 @@ describe('comments as device data', () => {
     expect(await onDevice(b, todo.uuid!)).toEqual([]);
   });
 
+  it('K17: an edit folded into a create that was already on its way still reaches the server', async () => {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const b = await sameAccount(phone);
+    const todo = await createSynced(a, { title: 'Race', type: 'todo' });
+    a.goOffline();
+    const draft = await send(a)('comments.add', { itemId: todo.id, body: 'draft', mentions: [] });
+    // The create as it went out before the edit: the server stores the text it was sent (K4).
+    await b.client.api.post(`/items/${todo.id}/comments`, { body: 'draft', uuid: draft.uuid });
+    await send(a)('comments.update', { id: draft.id, body: 'final', mentions: [] });
+    a.goOnline();
+    await a.client.engine.sync({ manual: true });
+    await settled(a);
+    await a.client.engine.sync({ manual: true });
+    await settled(a);
+    expect((await onServer(a, todo.id)).map((c) => [c.uuid, c.body])).toEqual([[draft.uuid, 'final']]);
+    expect((await onDevice(a, todo.uuid!)).map((c) => [c.body, c._syncStatus])).toEqual([
+      ['final', 'synced'],
+    ]);
+    expect(await a.client.db.syncQueue.count()).toBe(0);
+  });
+
   it('K14: an item gone from the device takes its comments with it', async () => {
     const phone = freshPhone();
     const a = await signedInDevice(phone);

@@ -214,6 +214,36 @@ export async function confirmComment(db: OutpostDb, entry: QueueEntry, body: unk
     _deleted: 0,
     _base: pending ? server : null,
   });
+  // An edit that changed this create while it was on its way (K17): the server stored the text it
+  // was sent, so the device's text goes up as an edit of its own, never lost.
+  if (entry.kind === 'comment_create' && local && !pending && local.body !== server.body) {
+    await applyLocalChange(db, {
+      comments: [
+        {
+          ...server,
+          item_uuid: local.item_uuid,
+          body: local.body,
+          mentions: local.mentions,
+          edited: true,
+          _deleted: 0,
+          _syncStatus: 'pending',
+          _base: server,
+        },
+      ],
+      queue: {
+        entries: [
+          {
+            kind: 'comment_edit',
+            itemId: server.item_id,
+            data: { body: local.body },
+            baseVersion: null,
+            commentId: server.id,
+          },
+        ],
+        after: await lastSeq(db),
+      },
+    });
+  }
 }
 
 /** The item's copy as the server made it by a comment's create: its version and count one up. */
