@@ -221,6 +221,19 @@ async function touchDescendants(tx: Executor, id: number): Promise<void> {
 }
 
 /**
+ * Marks the live comments on `id` and everything under it as changed, so users who now see them
+ * through `id` pull them (SYNC.md K18); a deleted one stays as it was (they never had it).
+ */
+async function touchComments(tx: Executor, id: number): Promise<void> {
+  await tx.execute(
+    sql`UPDATE comments SET ${CHANGE} WHERE deleted_at IS NULL AND item_id IN (
+          SELECT ${id}::int
+          UNION ALL SELECT c.id FROM items c WHERE c.parent_id = ${id}
+          UNION ALL SELECT g.id FROM items g JOIN items c ON g.parent_id = c.id WHERE c.parent_id = ${id})`,
+  );
+}
+
+/**
  * Records, for each user who saw `id` before a move or reassignment, the items of its subtree they
  * no longer see, so their next pull removes them (a server-side delete would never reach them).
  */
@@ -787,6 +800,7 @@ export async function updateItem(
   const entries = (async () => {
     if (moved) {
       await touchDescendants(tx, id);
+      await touchComments(tx, id);
       await revokeLostAccess(tx, id, formerViewers);
     }
 

@@ -103,6 +103,33 @@ describe.each(testEngines())('comments in sync pages on %s', (engine) => {
     ]);
   });
 
+  it('K18: a new assignee, or a move under an item someone sees, brings the earlier comments along', async () => {
+    const alex = await signedIn(harness.app, 'Alex');
+    const blair = await signedIn(harness.app, 'Blair');
+    await makeMutual(alex, blair);
+    const task = await alex.create({ title: 'Handover', type: 'task' });
+    const todo = await alex.create({ title: 'Inside', type: 'todo', parent_id: task.id });
+    const onTask = await say(alex, task.id, 'context for you');
+    const onTodo = await say(alex, todo.id, 'and this detail');
+    const gone = await say(alex, todo.id, 'taken back');
+    await alex.delete(`/api/comments/${gone.id}`);
+    const before = await pull(blair);
+    expect(before.comments).toEqual([]);
+    const assigned = await alex.post(`/api/items/${task.id}/assign`, { user_id: blair.user!.id });
+    expect(assigned.status, assigned.text).toBe(200);
+    const after = await pull(blair, before.cursor);
+    expect(after.comments.map((c) => c.id).sort((a, b) => a - b)).toEqual([onTask.id, onTodo.id]);
+    expect(after.comments.every((c) => !isCommentTombstone(c))).toBe(true);
+
+    // A todo moved under the task Blair sees brings its comments too.
+    const loose = await alex.create({ title: 'Loose', type: 'todo' });
+    const onLoose = await say(alex, loose.id, 'moved with me');
+    const moved = await alex.patch(`/api/items/${loose.id}`, { parent_id: task.id });
+    expect(moved.status, moved.text).toBe(200);
+    const later = await pull(blair, after.cursor);
+    expect(later.comments.map((c) => c.id)).toEqual([onLoose.id]);
+  });
+
   it('K13: comments count toward the page like items, and a page boundary inside one transaction loses and repeats none', async () => {
     const owner = await signedIn(harness.app, 'Busy');
     const userId = owner.user!.id;
