@@ -190,6 +190,27 @@ describe('comments as device data', () => {
     );
   });
 
+  it('K8: a comment’s delete moves its item’s version and count as the server does, so deleting the item next is no conflict', async () => {
+    const a = await signedInDevice();
+    const todo = await createSynced(a, { title: 'Said, unsaid, gone', type: 'todo' });
+    const said = await send(a)('comments.add', { itemId: todo.id, body: 'second thoughts', mentions: [] });
+    await settled(a);
+    await a.client.engine.sync({ manual: true });
+    const stored = (await onDevice(a, todo.uuid!))[0]!;
+    expect(stored.uuid).toBe(said.uuid);
+    a.goOffline();
+    await send(a)('comments.remove', stored.id);
+    await a.client.items.remove(todo.id);
+    a.goOnline();
+    await a.client.engine.sync({ manual: true });
+    await settled(a);
+    expect(await a.client.engine.listConflicts()).toEqual([]);
+    expect(await a.client.db.syncQueue.count()).toBe(0);
+    expect((await a.client.api.get(`/items/${todo.id}`).catch((e: { status: number }) => e)).status).toBe(
+      404,
+    );
+  });
+
   it('K16: a guest’s comments stay on the device and go up with their items when the guest signs in', async () => {
     const d = device();
     d.client.auth.getState().initGuest();

@@ -193,7 +193,10 @@ async function stillQueued(db: OutpostDb, entry: QueueEntry, commentId: number):
 export async function confirmComment(db: OutpostDb, entry: QueueEntry, body: unknown): Promise<void> {
   const local = await commentOfEntry(db, entry);
   if (entry.kind === 'comment_delete') {
-    if (local) await db.comments.delete(local.id);
+    if (!local) return;
+    await db.comments.delete(local.id);
+    // A delete the server answered found the comment live and counted it off its item (K10, K11).
+    await countOnItem(db, entry.itemId, -1);
     return;
   }
   const server = body as Comment;
@@ -246,12 +249,12 @@ export async function confirmComment(db: OutpostDb, entry: QueueEntry, body: unk
   }
 }
 
-/** The item's copy as the server made it by a comment's create: its version and count one up. */
-async function countOnItem(db: OutpostDb, itemId: number): Promise<void> {
+/** The item's copy as the server made it by a comment's create (+1) or delete (-1): version one up, count by `delta`. */
+async function countOnItem(db: OutpostDb, itemId: number, delta: 1 | -1 = 1): Promise<void> {
   const item = await db.items.get(itemId);
   if (!item || item._conflict !== null) return;
   const version = item.version + 1;
-  const comments_count = (item.comments_count ?? 0) + 1;
+  const comments_count = Math.max(0, (item.comments_count ?? 0) + delta);
   await db.items.put({
     ...item,
     version,
