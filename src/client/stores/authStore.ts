@@ -49,6 +49,21 @@ export type AuthStore = ReturnType<typeof createAuthStore>;
  */
 export function createAuthStore(deps: AuthDeps) {
   let restoring: Promise<void> | null = null;
+  // A session check answers for the cookie it was sent with: a login or logout begun or ended while
+  // it was out (the first screen's check often leaves with the login's own request) makes its answer
+  // stale, and a 401 for the retired visitor's session must not sign the new account out.
+  let authMoves = 0;
+  let authInFlight = 0;
+  const moving = async <T>(work: () => Promise<T>): Promise<T> => {
+    authMoves++;
+    authInFlight++;
+    try {
+      return await work();
+    } finally {
+      authInFlight--;
+      authMoves++;
+    }
+  };
   const store = createStore<AuthState>()((set, get) => ({
     user: guestUser(),
     isAuthenticated: false,
@@ -79,11 +94,15 @@ export function createAuthStore(deps: AuthDeps) {
     },
     checkSession: async () => {
       set({ checking: true });
+      const seen = authMoves;
+      const stale = () => authInFlight > 0 || authMoves !== seen;
       try {
         const { data } = await deps.api().get<{ user: UserSummary }>('/me');
+        if (stale()) return;
         set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
         await deps.remember?.(data.user);
       } catch (error) {
+        if (stale()) return;
         // Offline is not signed out: keep the last known user so queued changes still go up later.
         const known = isNetworkError(error) ? await deps.recall?.() : null;
         if (known) {
@@ -93,31 +112,33 @@ export function createAuthStore(deps: AuthDeps) {
         set({ checking: false });
       }
     },
-    login: async (phone, name, code) => {
-      const wasGuest = !get().isAuthenticated;
-      const api = deps.api();
-      await api.csrfCookie();
-      const body: Record<string, string> = { phone, name };
-      if (code !== undefined) body.code = code;
-      const { data } = await api.post<{ user: UserSummary }>('/login', body);
-      set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
-      await deps.remember?.(data.user);
-      await deps.onLogin?.(data.user, wasGuest);
-      return data.user;
-    },
-    logout: async () => {
-      if (get().isAuthenticated) {
-        try {
-          const api = deps.api();
-          await api.csrfCookie();
-          await api.post('/logout');
-        } catch {
-          // The spec: a failed logout call is ignored; the device returns to guest regardless.
+    login: (phone, name, code) =>
+      moving(async () => {
+        const wasGuest = !get().isAuthenticated;
+        const api = deps.api();
+        await api.csrfCookie();
+        const body: Record<string, string> = { phone, name };
+        if (code !== undefined) body.code = code;
+        const { data } = await api.post<{ user: UserSummary }>('/login', body);
+        set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
+        await deps.remember?.(data.user);
+        await deps.onLogin?.(data.user, wasGuest);
+        return data.user;
+      }),
+    logout: () =>
+      moving(async () => {
+        if (get().isAuthenticated) {
+          try {
+            const api = deps.api();
+            await api.csrfCookie();
+            await api.post('/logout');
+          } catch {
+            // The spec: a failed logout call is ignored; the device returns to guest regardless.
+          }
         }
-      }
-      get().toGuest();
-      await deps.onLogout?.();
-    },
+        get().toGuest();
+        await deps.onLogout?.();
+      }),
   }));
   return store;
 }
