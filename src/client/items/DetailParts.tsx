@@ -12,8 +12,9 @@ import { Progress } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
 import { DetailDescription } from './DetailEditors';
 import { InlineTitle, useSavingTitle } from './InlineTitle';
-import { STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from './itemStyle';
+import { formatDay, priorityName, STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useItemMutations } from './mutations';
+import type { LocalItem } from './queries';
 import { nextStatus, statusActionLabel } from './StatusControl';
 
 /** A small labelled fact ('Created by: Sam') in the detail pages' fact grid. */
@@ -27,6 +28,35 @@ export function Fact({ label, children }: { label: string; children: ReactNode }
 }
 
 /** A viewer's page says why nothing on it can be changed (§5 'Roles'). */
+/** What a campaign's viewer sees of a task or todo: its facts as text, no control (§5 'Roles'). */
+export function ViewerFacts({
+  item,
+  parent,
+  endDate = false,
+}: {
+  item: Pick<
+    LocalItem,
+    'created_by' | 'assignedUser' | 'status' | 'priority' | 'due_date' | 'end_date' | 'labels'
+  >;
+  /** The parent's fact: its label ('Campaign', 'In') and title, when the viewer knows one. */
+  parent: { label: string; title: string } | null;
+  /** Whether an end date shows (a task's, from an import). */
+  endDate?: boolean;
+}) {
+  return (
+    <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
+      <Fact label="Created by">{item.created_by?.name ?? 'Unknown'}</Fact>
+      <Fact label="Assigned to">{item.assignedUser?.name ?? 'Unassigned'}</Fact>
+      <Fact label="Status">{statusText(item.status)}</Fact>
+      <Fact label="Priority">{priorityName(item.priority ?? 4)}</Fact>
+      {item.due_date ? <Fact label="Due">{formatDay(item.due_date)}</Fact> : null}
+      {endDate && item.end_date ? <Fact label="End date">{formatDay(item.end_date)}</Fact> : null}
+      {parent ? <Fact label={parent.label}>{parent.title}</Fact> : null}
+      {item.labels && item.labels.length > 0 ? <Fact label="Labels">{item.labels.join(', ')}</Fact> : null}
+    </dl>
+  );
+}
+
 export function ViewerNote() {
   return (
     <p

@@ -19,10 +19,11 @@ import {
   DetailNotFound,
   Fact,
   ProgressBlock,
+  ViewerFacts,
   ViewerNote,
 } from '../items/DetailParts';
 import { ItemList } from '../items/ItemList';
-import { formatDay, priorityName, statusText } from '../items/itemStyle';
+import { statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { preloadSortable } from '../items/sortableModule';
@@ -66,18 +67,11 @@ export default function TaskDetailPage() {
       {readOnly ? (
         <>
           <ViewerNote />
-          <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
-            <Fact label="Created by">{task.created_by?.name ?? 'Unknown'}</Fact>
-            <Fact label="Assigned to">{task.assignedUser?.name ?? 'Unassigned'}</Fact>
-            <Fact label="Status">{statusText(task.status)}</Fact>
-            <Fact label="Priority">{priorityName(task.priority ?? 4)}</Fact>
-            {task.due_date ? <Fact label="Due">{formatDay(task.due_date)}</Fact> : null}
-            {task.end_date ? <Fact label="End date">{formatDay(task.end_date)}</Fact> : null}
-            {parentTitle ? <Fact label="Campaign">{parentTitle}</Fact> : null}
-            {task.labels && task.labels.length > 0 ? (
-              <Fact label="Labels">{task.labels.join(', ')}</Fact>
-            ) : null}
-          </dl>
+          <ViewerFacts
+            item={task}
+            parent={parentTitle ? { label: 'Campaign', title: parentTitle } : null}
+            endDate
+          />
         </>
       ) : (
         <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">

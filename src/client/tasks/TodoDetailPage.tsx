@@ -12,8 +12,15 @@ import {
   RepeatFact,
   useOptionalFacts,
 } from '../items/DetailEditors';
-import { DetailHeading, DetailLoading, DetailNotFound, Fact, ViewerNote } from '../items/DetailParts';
-import { formatDay, itemHref, priorityName, statusText } from '../items/itemStyle';
+import {
+  DetailHeading,
+  DetailLoading,
+  DetailNotFound,
+  Fact,
+  ViewerFacts,
+  ViewerNote,
+} from '../items/DetailParts';
+import { itemHref, statusText } from '../items/itemStyle';
 import { useItem } from '../items/queries';
 
 const TODO_FACTS = ['due_date', 'remind_at', 'recurrence'] as const;
@@ -57,17 +64,10 @@ export default function TodoDetailPage() {
       {readOnly ? (
         <>
           <ViewerNote />
-          <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
-            <Fact label="Created by">{todo.created_by?.name ?? 'Unknown'}</Fact>
-            <Fact label="Assigned to">{todo.assignedUser?.name ?? 'Unassigned'}</Fact>
-            <Fact label="Status">{statusText(todo.status)}</Fact>
-            <Fact label="Priority">{priorityName(todo.priority ?? 4)}</Fact>
-            {todo.due_date ? <Fact label="Due">{formatDay(todo.due_date)}</Fact> : null}
-            {parentSummary ? <Fact label="In">{parentSummary.title}</Fact> : null}
-            {todo.labels && todo.labels.length > 0 ? (
-              <Fact label="Labels">{todo.labels.join(', ')}</Fact>
-            ) : null}
-          </dl>
+          <ViewerFacts
+            item={todo}
+            parent={parentSummary ? { label: 'In', title: parentSummary.title } : null}
+          />
         </>
       ) : (
         <dl className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
