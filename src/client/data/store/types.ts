@@ -132,4 +132,17 @@ export interface LocalComment extends Comment {
   _deleted: 0 | 1;
   /** The server's copy under unconfirmed edits (null for a comment the server never had). */
   _base: Comment | null;
+  /**
+   * Set when the server refused this comment's create or edit for good (SYNC.md K20): the device's
+   * text stays, shown 'Not sent'/'Not saved' with the reason, and nothing goes again until the
+   * author edits it. Absent (or null) otherwise.
+   */
+  _refused?: CommentRefusal | null;
+}
+
+/** Why the server refused a comment's create or edit (K20), in words for its author. */
+export interface CommentRefusal {
+  what: 'create' | 'edit';
+  message: string;
+  at: string;
 }
