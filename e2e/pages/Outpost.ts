@@ -169,7 +169,22 @@ export class Outpost extends AppPage {
     }).toPass({ timeout: 20_000 });
     const title_ = form.getByRole('textbox', { name: `${TYPE_LABEL[type]} title` });
     await title_.fill(title);
-    await form.getByRole('button', { name: `Add ${type}` }).click();
+    // CI once saw the card lose what was typed between the fill and the press (the button detached
+    // and never came back): the step is tried again from the typing, and the log says it happened.
+    let tries = 0;
+    await expect(async () => {
+      if (tries++ > 0) {
+        console.warn(
+          `quickAdd(${type}): the card no longer held the title at ${this.page.url()}; typing again`,
+        );
+        if (!(await title_.isVisible())) await form.getByRole('textbox').first().click({ timeout: 2_000 });
+        if ((await chip.count()) > 0)
+          await form.getByText(TYPE_LABEL[type], { exact: true }).click({ timeout: 2_000 });
+        if ((await title_.inputValue({ timeout: 2_000 })) !== title)
+          await title_.fill(title, { timeout: 2_000 });
+      }
+      await form.getByRole('button', { name: `Add ${type}` }).click({ timeout: 10_000 });
+    }).toPass({ timeout: 60_000 });
     // Quick-adds in a row share one toast with the spec's 'Item created'.
     await expect(this.toast(QUICK_ADD_TOAST)).toBeVisible();
     // A successful create empties the card again.
