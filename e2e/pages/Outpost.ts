@@ -174,8 +174,9 @@ export class Outpost extends AppPage {
     let tries = 0;
     await expect(async () => {
       if (tries++ > 0) {
+        const headings = await this.main.locator('h1, h2, [role=alert]').allInnerTexts();
         console.warn(
-          `quickAdd(${type}): the card no longer held the title at ${this.page.url()}; typing again`,
+          `quickAdd(${type}): the card no longer held the title at ${this.page.url()} (the page shows ${JSON.stringify(headings)}); typing again`,
         );
         if (!(await title_.isVisible())) await form.getByRole('textbox').first().click({ timeout: 2_000 });
         if ((await chip.count()) > 0)
