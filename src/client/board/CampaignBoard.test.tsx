@@ -3,6 +3,8 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
+import { TABLES } from '../data/sync/context';
+import { swapTempId } from '../data/sync/tempIds';
 import CampaignBoard from './CampaignBoard';
 
 let client: OutpostClient;
@@ -80,6 +82,45 @@ describe('CampaignBoard', () => {
     );
     // Queue is empty now, and says so.
     expect(screen.getByText('Nothing queued. Drop a card here.')).toBeTruthy();
+  });
+
+  it('O2: a card lifted by keyboard whose create the server answers (new id) still drops where the arrows took it, focus kept', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    const dig = await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });
+    await client.items.create({ title: 'Sow', type: 'todo', parent_id: campaign.id });
+    await client.items.create({ title: 'Water', type: 'todo', parent_id: campaign.id });
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const handleOf = () => screen.getByRole('button', { name: 'Move “Dig”' });
+    const press = async (code: string, key: string) => {
+      // The keyboard sensor listens on the document; the key goes to whatever holds focus.
+      fireEvent.keyDown(document.activeElement ?? document.body, { code, key });
+      await act(() => new Promise((r) => setTimeout(r, 20)));
+    };
+    const handle = await waitFor(handleOf);
+    handle.focus();
+    await press('Space', ' ');
+    await press('ArrowDown', 'ArrowDown');
+    await press('ArrowDown', 'ArrowDown');
+
+    // The server's answer to the create, as push and pull apply it: the card's id becomes another.
+    const serverId = 9001;
+    await act(() => client.db.transaction('rw', [...TABLES], () => swapTempId(client.db, dig.id, serverId)));
+    await waitFor(() => expect(document.querySelector(`[data-card-id="${serverId}"]`)).toBeTruthy());
+    expect(document.querySelector(`[data-card-id="${serverId}"]`)?.className).toContain('opacity-40');
+    expect(document.activeElement).toBe(handleOf());
+
+    await press('Space', ' ');
+    await waitFor(() =>
+      expect(
+        [...document.querySelectorAll('[data-column="pending"] [data-card-id]')].map((c) => c.textContent),
+      ).toEqual([
+        expect.stringContaining('Sow'),
+        expect.stringContaining('Water'),
+        expect.stringContaining('Dig'),
+      ]),
+    );
+    expect((await client.db.items.get(serverId))?.status).toBe('pending');
+    expect(document.activeElement).toBe(handleOf());
   });
 
   it('renders only the cards near the viewport of a long column, and counts them all', async () => {

@@ -20,6 +20,7 @@ import { ListEmpty, ListLoading } from '../components/ui/PageParts';
 import { useWindowedList } from '../components/ui/useWindowedList';
 import { formatDay, itemHref, TYPE_DOT, TYPE_LABEL } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
+import { rowKeyOf } from '../items/rowKey';
 import { DragHandle, useOrderSensors } from '../items/SortableItems';
 import { BOARD_COLUMNS, type BoardColumns, columnsOf, type LocalItem, useBoardItems } from './queries';
 
@@ -28,6 +29,9 @@ import { BOARD_COLUMNS, type BoardColumns, columnsOf, type LocalItem, useBoardIt
  * dropped in another column takes that status (with the roll-up, which the undo toast names), and its
  * place in the column; within a column, only its place. Each column is in manual order. On a phone
  * the columns scroll sideways and snap, one at a time.
+ *
+ * dnd-kit knows each card by its uuid (rowKeyOf), as React keys it: the server's answer to a card's
+ * create swaps its id, maybe mid-drag, and a card keyed by id would remount and drop the drag.
  */
 
 const COLUMN_ID = (status: ItemStatus) => `column:${status}`;
@@ -81,7 +85,7 @@ const EMPTY_TEXT: Record<ItemStatus, { empty: string; drop: string }> = {
   completed: { empty: 'Nothing done yet.', drop: 'Drop a card here to complete it.' },
 };
 
-/** Which column and place a drop over `overId` (a card or a column) means. */
+/** Which column and place a drop over `overId` (a card's rowKeyOf or a column) means. */
 function dropTarget(
   columns: BoardColumns,
   overId: UniqueIdentifier,
@@ -92,15 +96,19 @@ function dropTarget(
     return columns[status] ? { status, index: columns[status].length } : null;
   }
   for (const { status } of BOARD_COLUMNS) {
-    const index = columns[status].findIndex((c) => c.id === Number(id));
+    const index = columns[status].findIndex((c) => rowKeyOf(c) === id);
     if (index >= 0) return { status, index };
   }
   return null;
 }
 
+/** The card dnd-kit knows as `key`, as it is now. */
+const cardOf = (items: readonly LocalItem[], key: UniqueIdentifier | null) =>
+  key === null ? undefined : items.find((i) => rowKeyOf(i) === String(key));
+
 function boardAnnouncements(items: readonly LocalItem[], columns: BoardColumns): Announcements {
   const title = (id: UniqueIdentifier) => {
-    const item = items.find((i) => i.id === Number(id));
+    const item = cardOf(items, id);
     return item ? `“${item.title}”` : 'The card';
   };
   const where = (id: UniqueIdentifier | undefined) => {
@@ -136,18 +144,19 @@ export default function CampaignBoard({
   const columns = useMemo(() => columnsOf(items ?? []), [items]);
   const order = useOrderMutations();
   const sensors = useOrderSensors();
-  const [active, setActive] = useState<LocalItem | null>(null);
+  const [activeKey, setActiveKey] = useState<UniqueIdentifier | null>(null);
   const announcements = useMemo(() => boardAnnouncements(items ?? [], columns), [items, columns]);
 
   if (items === undefined) return <ListLoading label="Loading board..." rows={3} />;
   if (items.length === 0)
     return <ListEmpty icon={<LayoutGrid aria-hidden />} title="No tasks or todos to put on the board yet." />;
 
-  const onDragStart = ({ active: a }: DragStartEvent) =>
-    setActive(items.find((i) => i.id === Number(a.id)) ?? null);
+  // The lifted card as it is now (its id may change under the drag).
+  const active = cardOf(items, activeKey);
+  const onDragStart = ({ active: a }: DragStartEvent) => setActiveKey(a.id);
   const onDragEnd = ({ active: a, over }: DragEndEvent) => {
-    setActive(null);
-    const item = items.find((i) => i.id === Number(a.id));
+    setActiveKey(null);
+    const item = cardOf(items, a.id);
     if (!item || !over) return;
     const target = dropTarget(columns, over.id);
     if (!target) return;
@@ -166,7 +175,7 @@ export default function CampaignBoard({
       collisionDetection={inColumn}
       onDragStart={onDragStart}
       onDragEnd={onDragEnd}
-      onDragCancel={() => setActive(null)}
+      onDragCancel={() => setActiveKey(null)}
       accessibility={{ announcements, screenReaderInstructions: INSTRUCTIONS }}
       autoScroll
     >
@@ -204,7 +213,7 @@ const BoardColumn = memo(function BoardColumn({
   readOnly: boolean;
 }) {
   const { setNodeRef, isOver } = useDroppable({ id: COLUMN_ID(status), disabled: readOnly });
-  const ids = useMemo(() => cards.map((c) => c.id), [cards]);
+  const ids = useMemo(() => cards.map(rowKeyOf), [cards]);
   const windowed = cards.length > WINDOW_FROM;
   const { containerRef, start, end, totalHeight } = useWindowedList({
     count: windowed ? cards.length : 0,
@@ -261,14 +270,14 @@ const BoardColumn = memo(function BoardColumn({
               style={{ transform: `translateY(${from * CARD_PITCH}px)` }}
             >
               {cards.slice(from, to).map((card) => (
-                <BoardCard key={card.id} item={card} readOnly={readOnly} pitched />
+                <BoardCard key={rowKeyOf(card)} item={card} readOnly={readOnly} pitched />
               ))}
             </ul>
           </div>
         ) : (
           <ul aria-labelledby={headingId} className="m-0 flex min-h-16 flex-col gap-2 p-0">
             {cards.map((card) => (
-              <BoardCard key={card.id} item={card} readOnly={readOnly} />
+              <BoardCard key={rowKeyOf(card)} item={card} readOnly={readOnly} />
             ))}
           </ul>
         )}
@@ -293,7 +302,7 @@ const BoardCard = memo(function BoardCard({
   pitched?: boolean;
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id: item.id, disabled: readOnly });
+    useSortable({ id: rowKeyOf(item), disabled: readOnly });
   return (
     <li
       ref={setNodeRef}

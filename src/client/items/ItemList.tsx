@@ -11,6 +11,7 @@ import { cn } from '../components/ui/cn';
 import { useWindowedList } from '../components/ui/useWindowedList';
 import { useParentTitles, useRowProgress, useSharedParents } from '../data/store/live';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
+import { rowKeyOf } from './rowKey';
 import { useSortableModule } from './sortableModule';
 
 /** Below this many rows everything renders: windowing only pays off for long lists. */
@@ -67,11 +68,23 @@ export function ItemList<T extends RowItem>({
   const visible = windowed ? items.slice(start, end) : items;
   const sortable = useSortableModule(Boolean(onMove));
   const listRef = useRef<HTMLUListElement>(null);
-  const [activeId, setActiveId] = useState<number | null>(null);
+  // Rows are known by rowKeyOf (their uuid), not their id: the server's answer to a create swaps the
+  // id under a focused or dragged row, and the row must stay the same row (rowKey.ts).
+  const latestItems = useRef(items);
+  latestItems.current = items;
+  const keyOfId = useCallback((id: number): string | null => {
+    const item = latestItems.current.find((i) => i.id === id);
+    return item ? rowKeyOf(item) : null;
+  }, []);
+  const [activeKey, setActiveKey] = useState<string | null>(null);
   // The row focus was last in: restored to a neighbour if that row disappears while focused.
-  const lastFocus = useRef<{ id: number; index: number } | null>(null);
-  const tabStopId = visible.some((i) => i.id === activeId) ? activeId : (visible[0]?.id ?? null);
-  const onRowFocus = useCallback((id: number) => setActiveId(id), []);
+  const lastFocus = useRef<{ key: string; index: number } | null>(null);
+  const tabStopKey = visible.some((i) => rowKeyOf(i) === activeKey)
+    ? activeKey
+    : visible[0]
+      ? rowKeyOf(visible[0])
+      : null;
+  const onRowFocus = useCallback((id: number) => setActiveKey(keyOfId(id)), [keyOfId]);
 
   const focusIndex = (index: number, attempt = 0) => {
     const row = rowAt(listRef.current, index);
@@ -88,7 +101,7 @@ export function ItemList<T extends RowItem>({
   };
 
   // After Alt+↑/↓ the moved row keeps focus once the list has re-read it in its new place.
-  const refocus = useRef<number | null>(null);
+  const refocus = useRef<string | null>(null);
   const [moved, setMoved] = useState('');
   const moveByKey = (event: KeyboardEvent<HTMLUListElement>): boolean => {
     if (!onMove || !event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return false;
@@ -100,7 +113,7 @@ export function ItemList<T extends RowItem>({
     event.preventDefault();
     const item = items[index];
     if (!item || to < 0 || to >= items.length) return true;
-    refocus.current = item.id;
+    refocus.current = rowKeyOf(item);
     setMoved(`“${item.title}” moved to ${to + 1} of ${items.length}.`);
     onMove(item, to);
     return true;
@@ -133,7 +146,8 @@ export function ItemList<T extends RowItem>({
     leaving.current = false;
     const row = (event.target as HTMLElement).closest<HTMLElement>('[data-item-id]');
     if (!row || !event.currentTarget.contains(row)) return;
-    lastFocus.current = { id: Number(row.dataset.itemId), index: Number(row.closest('li')?.dataset.index) };
+    const key = keyOfId(Number(row.dataset.itemId));
+    lastFocus.current = key === null ? null : { key, index: Number(row.closest('li')?.dataset.index) };
   };
 
   const onBlur = (event: FocusEvent<HTMLUListElement>) => {
@@ -147,10 +161,11 @@ export function ItemList<T extends RowItem>({
     }, 0);
   };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the rows change
+  // Runs when the rows change.
   useLayoutEffect(() => {
-    const id = refocus.current;
-    if (id === null) return;
+    const key = refocus.current;
+    const id = key === null ? undefined : items.find((i) => rowKeyOf(i) === key)?.id;
+    if (id === undefined) return;
     const row = listRef.current?.querySelector<HTMLElement>(`[data-item-id="${id}"]`);
     if (row && document.activeElement !== row) row.focus();
   }, [items]);
@@ -158,7 +173,7 @@ export function ItemList<T extends RowItem>({
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the rows change
   useLayoutEffect(() => {
     const last = lastFocus.current;
-    if (!last || items.some((i) => i.id === last.id)) return;
+    if (!last || items.some((i) => rowKeyOf(i) === last.key)) return;
     const active = document.activeElement;
     if (active && active !== document.body) return;
     lastFocus.current = null;
@@ -186,7 +201,7 @@ export function ItemList<T extends RowItem>({
   const rowOf = (item: T) => (
     <ItemRow
       item={item}
-      tabStop={item.id === tabStopId}
+      tabStop={rowKeyOf(item) === tabStopKey}
       onRowFocus={onRowFocus}
       showParent={showParent}
       parentTitle={item.parent_id !== null ? (parentTitles.get(item.parent_id) ?? null) : null}
@@ -196,7 +211,7 @@ export function ItemList<T extends RowItem>({
   );
   const first = windowed ? start : 0;
   const rows = visible.map((item, i) => (
-    <li key={item.id} className="list-none" data-index={first + i}>
+    <li key={rowKeyOf(item)} className="list-none" data-index={first + i}>
       {rowOf(item)}
     </li>
   ));

@@ -1,9 +1,16 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { useMemo } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import { inManualOrder } from '../../shared/order';
+import type { OutpostClient } from '../data/client';
+import type { LocalItem } from '../data/store/types';
+import { TABLES } from '../data/sync/context';
+import { swapTempId } from '../data/sync/tempIds';
 import { toastStore } from '../stores/toastStore';
 import { ItemList } from './ItemList';
+import { useChildren } from './queries';
 import { orderAnnouncements } from './SortableItems';
 
 const rows = [
@@ -127,6 +134,63 @@ describe('dropping a row into another', () => {
     await press('Space', ' ');
     await waitFor(() => expect(moves).toEqual([1]));
     expect((await client.db.items.get(a.id))?.parent_id).toBe(campaign.id);
+    client.close();
+  });
+});
+
+/** The server's answer to a create, as push and pull apply it: the row's id becomes another. */
+async function swapId(client: OutpostClient, from: number, to: number): Promise<void> {
+  await client.db.transaction('rw', [...TABLES], () => swapTempId(client.db, from, to));
+}
+
+/** A campaign's contents in manual order, live from the device, as its page lists them. */
+function Contents({ parentId, onMove }: { parentId: number; onMove: (item: LocalItem, to: number) => void }) {
+  const children = useChildren(parentId);
+  const items = useMemo(() => (children ? inManualOrder(children) : undefined), [children]);
+  return items ? <ItemList items={items} label="Contents" showParent={false} onMove={onMove} /> : null;
+}
+
+describe('a drag while the row’s id changes', () => {
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+
+  it('O2: a row lifted by keyboard whose create the server answers (new id) still drops where the arrows took it, focus kept', async () => {
+    const client = makeTestClient();
+    const campaign = await client.items.create({ title: 'House', type: 'campaign' });
+    const paint = await client.items.create({ title: 'Paint', type: 'todo', parent_id: campaign.id });
+    await client.items.create({ title: 'Sweep', type: 'todo', parent_id: campaign.id });
+    await client.items.create({ title: 'Mop', type: 'todo', parent_id: campaign.id });
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      const index = Number(this.closest<HTMLElement>('li[data-index]')?.dataset.index ?? 0);
+      return new DOMRect(0, index * 50, 400, 50);
+    });
+    const moves: { id: number; to: number }[] = [];
+    renderWithApp(<Contents parentId={campaign.id} onMove={(item, to) => moves.push({ id: item.id, to })} />);
+    const handleOf = () => screen.getByRole('button', { name: 'Move “Paint”' });
+    const press = async (code: string, key: string) => {
+      // The keyboard sensor listens on the document; the key goes to whatever holds focus.
+      fireEvent.keyDown(document.activeElement ?? document.body, { code, key });
+      await act(() => new Promise((r) => setTimeout(r, 20)));
+    };
+    const handle = await waitFor(handleOf);
+    handle.focus();
+    await press('Space', ' ');
+    await press('ArrowDown', 'ArrowDown');
+    await press('ArrowDown', 'ArrowDown');
+    expect(document.querySelector('li[data-dragging="true"]')?.textContent).toContain('Paint');
+
+    const serverId = 9001;
+    await act(() => swapId(client, paint.id, serverId));
+    await waitFor(() => expect(document.querySelector(`[data-item-id="${serverId}"]`)).toBeTruthy());
+    // Still lifted, and the handle that lifted it still has focus.
+    expect(document.querySelector('li[data-dragging="true"]')?.textContent).toContain('Paint');
+    expect(document.activeElement).toBe(handleOf());
+
+    await press('Space', ' ');
+    await waitFor(() => expect(moves).toEqual([{ id: serverId, to: 2 }]));
+    expect(document.activeElement).toBe(handleOf());
     client.close();
   });
 });

@@ -29,6 +29,7 @@ import type { ItemType } from '../../shared/item';
 import { canDropInto } from '../../shared/order';
 import { cn, focusRing } from '../components/ui/cn';
 import { useOrderMutations } from './orderMutations';
+import { rowKeyOf } from './rowKey';
 
 /**
  * Manual order by drag and drop (ARCHITECTURE §5 'Order'), over @dnd-kit: each row has a handle a
@@ -39,12 +40,26 @@ import { useOrderMutations } from './orderMutations';
  * A row dropped onto the middle of a row that can hold it (a todo onto a task, SYNC.md O7) goes into
  * that item instead (`into`): the row lights up while the drag is over it, and with the keyboard → over
  * it says 'into' (← or another arrow takes that back).
+ *
+ * dnd-kit knows each row by its uuid (`sortKeyOf`), not its id: a row created on the device has a
+ * temporary id until the server answers its create, and the swap (tempIds.ts) may land mid-drag. A row
+ * keyed by id would remount under the drag, and dnd-kit would drop the drag and the focus with it. The
+ * ids the callbacks get are the rows' ids as they are at that moment.
  */
 
 export interface SortableRow {
   id: number;
+  /** Stable for the row's life (its id is not): what React and dnd-kit know it by. */
+  uuid?: string | null;
   title: string;
 }
+
+/** What React keys a row by and dnd-kit knows it as (rowKey.ts: its uuid, which outlives its id). */
+const sortKeyOf = rowKeyOf;
+
+/** The row dnd-kit knows as `key`, among `rows` as they are now. */
+const rowByKey = <T extends SortableRow>(rows: readonly T[], key: UniqueIdentifier): T | undefined =>
+  rows.find((r) => sortKeyOf(r) === String(key));
 
 const INSTRUCTIONS: ScreenReaderInstructions = {
   draggable:
@@ -58,17 +73,17 @@ const INTO_INSTRUCTIONS: ScreenReaderInstructions = {
 
 /** Dropping rows into other rows (SYNC.md O7): which may go where, and the move. */
 export interface IntoRule {
-  /** Whether row `id` dropped onto row `target` goes into it. */
+  /** Whether row `id` dropped onto row `target` goes into it (ids as the rows have them now). */
   accepts: (id: number, target: number) => boolean;
   onMoveInto: (id: number, target: number) => void;
 }
 
 /** Each row that can hold others has a second drop zone, its middle, under this id. */
 const INTO = 'into:';
-const intoId = (id: number) => `${INTO}${id}`;
-/** The row a drop zone id puts things into; null for a place between rows. */
-export function intoTargetOf(id: UniqueIdentifier | null | undefined): number | null {
-  return typeof id === 'string' && id.startsWith(INTO) ? Number(id.slice(INTO.length)) : null;
+const intoId = (key: string) => `${INTO}${key}`;
+/** The row (its sortKeyOf) a drop zone id puts things into; null for a place between rows. */
+export function intoTargetOf(id: UniqueIdentifier | null | undefined): string | null {
+  return typeof id === 'string' && id.startsWith(INTO) ? id.slice(INTO.length) : null;
 }
 
 /** A pointer within the middle half of a row's height goes into it; nearer an edge, beside it. */
@@ -84,19 +99,22 @@ export type DropNote = (id: number, toIndex: number) => string | null;
 
 /** The announcements of a drag in plain words: '“Hotel” moved to 2 of 5.' */
 export function orderAnnouncements(rows: readonly SortableRow[], note?: DropNote): Announcements {
-  const title = (id: UniqueIdentifier) => {
-    const row = rows.find((r) => r.id === Number(id));
+  const title = (key: UniqueIdentifier) => {
+    const row = rowByKey(rows, key);
     return row ? `“${row.title}”` : 'The item';
   };
-  const place = (id: UniqueIdentifier | undefined) => {
-    const at = rows.findIndex((r) => r.id === Number(id));
+  const place = (key: UniqueIdentifier | undefined) => {
+    const at = rows.findIndex((r) => sortKeyOf(r) === String(key));
     return `${at + 1} of ${rows.length}`;
   };
   const noted = (active: UniqueIdentifier, over: UniqueIdentifier, words: (note: string) => string) => {
-    const said = note?.(
-      Number(active),
-      rows.findIndex((r) => r.id === Number(over)),
-    );
+    const row = rowByKey(rows, active);
+    const said =
+      row &&
+      note?.(
+        row.id,
+        rows.findIndex((r) => sortKeyOf(r) === String(over)),
+      );
     return said ? words(said) : '';
   };
   return {
@@ -144,19 +162,27 @@ function placesOnly(containers: DroppableContainers): DroppableContainers {
  * row takes the dragged one, else the nearest place), and the keyboard's → and ←. `keyboardInto` is the
  * row a keyboard drag was put into, until the next arrow.
  */
-function useInto(rule: IntoRule | undefined) {
+function useInto(rule: IntoRule | undefined, rows: readonly SortableRow[]) {
   const ruleRef = useRef(rule);
   ruleRef.current = rule;
-  const keyboardInto = useRef<number | null>(null);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const keyboardInto = useRef<string | null>(null);
   return useMemo(() => {
+    /** Whether the row known as `key` may go into the one known as `target`, by their ids now. */
+    const takes = (key: UniqueIdentifier, target: string) => {
+      const accepts = ruleRef.current?.accepts;
+      const row = rowByKey(rowsRef.current, key);
+      const into = rowByKey(rowsRef.current, target);
+      return Boolean(accepts && row && into && accepts(row.id, into.id));
+    };
     const collisionDetection: CollisionDetection = (args) => {
       const { active, pointerCoordinates, droppableRects, droppableContainers } = args;
       const places = droppableContainers.filter((c) => intoTargetOf(c.id) === null);
-      const accepts = ruleRef.current?.accepts;
-      if (!accepts) return closestCenter({ ...args, droppableContainers: places });
-      const zone = (target: number): Collision[] | null => {
+      if (!ruleRef.current) return closestCenter({ ...args, droppableContainers: places });
+      const zone = (target: string): Collision[] | null => {
         const container = droppableContainers.find((c) => c.id === intoId(target));
-        return container && accepts(Number(active.id), target)
+        return container && takes(active.id, target)
           ? [{ id: container.id, data: { droppableContainer: container, value: 0 } }]
           : null;
       };
@@ -188,8 +214,8 @@ function useInto(rule: IntoRule | undefined) {
         const over = context.over?.id;
         const active = context.active?.id;
         if (over == null || active == null || wasInto !== null) return undefined;
-        if (!ruleRef.current?.accepts(Number(active), Number(over))) return undefined;
-        keyboardInto.current = Number(over);
+        if (!takes(active, String(over))) return undefined;
+        keyboardInto.current = String(over);
         return { x: currentCoordinates.x + INDENT, y: currentCoordinates.y };
       }
       keyboardInto.current = null;
@@ -203,7 +229,7 @@ function useInto(rule: IntoRule | undefined) {
     const reset = () => {
       keyboardInto.current = null;
     };
-    return { collisionDetection, coordinateGetter, reset };
+    return { collisionDetection, coordinateGetter, reset, takes };
   }, []);
 }
 
@@ -220,20 +246,24 @@ export interface SortableItemsProps {
 
 /** A vertical list whose rows (SortableLi) are reordered by drag and drop. */
 export function SortableItems({ rows, onMove, note, into, children }: SortableItemsProps) {
-  const { collisionDetection, coordinateGetter, reset } = useInto(into);
+  const { collisionDetection, coordinateGetter, reset, takes } = useInto(into, rows);
   const sensors = useOrderSensors(coordinateGetter);
-  const ids = useMemo(() => rows.map((r) => r.id), [rows]);
+  const keys = useMemo(() => rows.map(sortKeyOf), [rows]);
   const announcements = useMemo(() => orderAnnouncements(rows, note), [rows, note]);
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     reset();
     if (!over || active.id === over.id) return;
+    // The row's id as it is now: the server may have answered its create during the drag.
+    const row = rowByKey(rows, active.id);
+    if (!row) return;
     const target = intoTargetOf(over.id);
     if (target !== null) {
-      if (into?.accepts(Number(active.id), target)) into.onMoveInto(Number(active.id), target);
+      const holder = rowByKey(rows, target);
+      if (into && holder && takes(active.id, target)) into.onMoveInto(row.id, holder.id);
       return;
     }
-    const to = ids.indexOf(Number(over.id));
-    if (to >= 0) onMove(Number(active.id), to);
+    const to = keys.indexOf(String(over.id));
+    if (to >= 0) onMove(row.id, to);
   };
   return (
     <DndContext
@@ -245,7 +275,7 @@ export function SortableItems({ rows, onMove, note, into, children }: SortableIt
       accessibility={{ announcements, screenReaderInstructions: into ? INTO_INSTRUCTIONS : INSTRUCTIONS }}
       autoScroll
     >
-      <SortableContext items={ids} strategy={verticalListSortingStrategy}>
+      <SortableContext items={keys} strategy={verticalListSortingStrategy}>
         {children}
       </SortableContext>
     </DndContext>
@@ -254,14 +284,15 @@ export function SortableItems({ rows, onMove, note, into, children }: SortableIt
 
 /** One row of a SortableItems list: the handle, then the row. */
 export function SortableLi({
-  id,
+  sortKey,
   title,
   index,
   disabled = false,
   holds = false,
   children,
 }: {
-  id: number;
+  /** The row's sortKeyOf. */
+  sortKey: string;
   title: string;
   index: number;
   /** A row this user may not move (a viewer's): no handle, and others pass it by. */
@@ -271,8 +302,8 @@ export function SortableLi({
   children: ReactNode;
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id, disabled });
-  const zone = useDroppable({ id: intoId(id), disabled: !holds });
+    useSortable({ id: sortKey, disabled });
+  const zone = useDroppable({ id: intoId(sortKey), disabled: !holds });
   const dropInto = zone.isOver;
   const carried = useCarried(isDragging);
   return (
@@ -392,8 +423,8 @@ export default function SortableRows<T extends SortableRow>({
       {children(
         visible.map((item, i) => (
           <SortableLi
-            key={item.id}
-            id={item.id}
+            key={sortKeyOf(item)}
+            sortKey={sortKeyOf(item)}
             title={item.title}
             index={start + i}
             disabled={fixed?.(item) ?? false}

@@ -5,6 +5,7 @@ import { ShowMore } from '../components/ui/PageParts';
 import { useParentTitles, useRowProgress, useSharedParents } from '../data/store/live';
 import { ItemRow } from '../items/ItemRow';
 import { useOrderMutations } from '../items/orderMutations';
+import { rowKeyOf } from '../items/rowKey';
 import { useSortableModule } from '../items/sortableModule';
 import { useReschedule } from './mutations';
 import type { LocalItem } from './queries';
@@ -133,7 +134,7 @@ export function AgendaList({
   if (!reorder)
     return listOf(
       drawnRows.map((item) => (
-        <li key={item.id} className="list-none">
+        <li key={rowKeyOf(item)} className="list-none">
           {rowOf(item)}
         </li>
       )),
