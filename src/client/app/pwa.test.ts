@@ -47,6 +47,39 @@ describe('the service worker registration', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it('reloads once when the new worker is activated, even if no controllerchange comes', async () => {
+    withServiceWorker();
+    const toasts: ToastInput[] = [];
+    const reload = vi.fn();
+    const waiting = Object.assign(new EventTarget(), { state: 'installed' });
+    let options: RegisterOptions;
+    await registerPwa({
+      reload,
+      toast: (input) => {
+        toasts.push(input);
+        return 'toast-1';
+      },
+      register: async () => (opts) => {
+        options = opts;
+        return async () => {};
+      },
+    });
+    options?.onRegisteredSW?.('/sw.js', {
+      update: async () => {},
+      waiting,
+    } as unknown as ServiceWorkerRegistration);
+    options?.onNeedRefresh?.();
+    toasts[0]?.action?.onClick();
+    waiting.state = 'activating';
+    waiting.dispatchEvent(new Event('statechange'));
+    expect(reload).not.toHaveBeenCalled();
+    waiting.state = 'activated';
+    waiting.dispatchEvent(new Event('statechange'));
+    expect(reload).toHaveBeenCalledTimes(1);
+    navigator.serviceWorker.dispatchEvent(new Event('controllerchange'));
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
   it('checks for a new version when the tab becomes visible again, not while offline', async () => {
     withServiceWorker();
     const update = vi.fn(async () => {});

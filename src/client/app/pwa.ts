@@ -26,6 +26,13 @@ export async function registerPwa(deps: PwaDeps): Promise<void> {
   const registerSW = await deps.register();
   const reload = deps.reload ?? (() => window.location.reload());
   let prompted = false;
+  let registered: ServiceWorkerRegistration | undefined;
+  let reloading = false;
+  const reloadOnce = () => {
+    if (reloading) return;
+    reloading = true;
+    reload();
+  };
   const updateSW = registerSW({
     immediate: true,
     onNeedRefresh() {
@@ -42,7 +49,13 @@ export async function registerPwa(deps: PwaDeps): Promise<void> {
             // The page reloads once the new worker controls it. Not left to updateSW(true): that only
             // reloads a page a worker already controlled when it loaded, so a tab opened on the very
             // first visit would have stayed on the old version.
-            navigator.serviceWorker.addEventListener('controllerchange', () => reload(), { once: true });
+            navigator.serviceWorker.addEventListener('controllerchange', reloadOnce, { once: true });
+            // The worker being activated says so too: a reload must not hang on one missed
+            // controllerchange (the browser suite once waited for it in vain).
+            const waiting = registered?.waiting;
+            waiting?.addEventListener('statechange', () => {
+              if (waiting.state === 'activated') reloadOnce();
+            });
             void updateSW(false);
           },
         },
@@ -50,6 +63,7 @@ export async function registerPwa(deps: PwaDeps): Promise<void> {
     },
     onRegisteredSW(_url, registration) {
       if (!registration) return;
+      registered = registration;
       const check = () => {
         // An update check while offline only fails; the next one will do.
         if (navigator.onLine) registration.update().catch(() => {});
