@@ -8,6 +8,7 @@ import {
   commentMentions,
   commentPatchSchema,
   commentRecipients,
+  escapeTypedTokens,
   mayDeleteComment,
   mayEditComment,
   mentionedInBody,
@@ -63,26 +64,41 @@ describe('mentions', () => {
     expect(commentMentions(`${mentionToken(2)} look`, [5, 2])).toEqual([2, 5]);
   });
 
-  it('show as the person’s name; a token of someone not listed stays as text', () => {
+  it('show as the person’s name; a token of someone not listed shows as @unknown, never its id', () => {
     const mentions = [{ id: 2, name: 'Sam' }];
     expect(bodyParts(`Ask ${mentionToken(2)} or @[9].`, mentions)).toEqual([
       { kind: 'text', text: 'Ask ' },
       { kind: 'mention', id: 2, name: 'Sam' },
-      { kind: 'text', text: ' or @[9].' },
+      { kind: 'text', text: ' or ' },
+      { kind: 'unknown', length: 4 },
+      { kind: 'text', text: '.' },
     ]);
     expect(bodyText(`${mentionToken(2)}: done`, mentions)).toBe('@Sam: done');
+    expect(bodyText(`${mentionToken(2)} and @[9]`, mentions)).toBe('@Sam and @unknown');
   });
 
-  it('give back the whole body when joined again (property)', () => {
+  it('account for every character of the body, and name nobody the comment does not list (property)', () => {
     fc.assert(
-      fc.property(fc.string(), (body) => {
-        expect(
-          bodyParts(body, [])
-            .map((p) => (p.kind === 'text' ? p.text : ''))
-            .join(''),
-        ).toBe(body);
+      fc.property(fc.string(), fc.nat({ max: 99 }), (text, id) => {
+        const body = `${text}${mentionToken(id + 1)}${text}`;
+        const parts = bodyParts(body, []);
+        const length = parts.reduce(
+          (n, p) => n + (p.kind === 'text' ? p.text.length : p.kind === 'unknown' ? p.length : 0),
+          0,
+        );
+        expect(length).toBe(body.length);
+        expect(parts.some((p) => p.kind === 'mention')).toBe(false);
+        expect(bodyText(body, [])).not.toContain(mentionToken(id + 1));
       }),
     );
+  });
+
+  it('typed by hand as `@[12]` stay the characters typed and mention nobody', () => {
+    const typed = escapeTypedTokens('see @[12] and @[3]');
+    expect(mentionedInBody(typed)).toEqual([]);
+    expect(commentMentions(typed)).toEqual([]);
+    expect(bodyText(typed, [{ id: 12, name: 'Sam' }]).replaceAll('\u2060', '')).toBe('see @[12] and @[3]');
+    expect(escapeTypedTokens(typed)).toBe(typed);
   });
 });
 

@@ -113,12 +113,22 @@ export function commentMentions(body: string, listed: readonly number[] = []): n
   return out;
 }
 
-/** One run of a body as a reader sees it: plain text, or a mention shown by the person's name. */
-export type BodyPart = { kind: 'text'; text: string } | { kind: 'mention'; id: number; name: string };
+/**
+ * One run of a body as a reader sees it: plain text, a mention shown by the person's name, or a token
+ * of someone the comment does not name (a person since gone, or one not yet named on the device):
+ * shown as '@unknown', never by its id, which says who it was. `length` is the token's in the body.
+ */
+export type BodyPart =
+  | { kind: 'text'; text: string }
+  | { kind: 'mention'; id: number; name: string }
+  | { kind: 'unknown'; length: number };
+
+/** How a token of nobody the comment names reads (UNKNOWN_MENTION in the body as text, too). */
+export const UNKNOWN_MENTION = '@unknown';
 
 /**
- * A body split into text and mentions, for display: a token of someone the comment does not list
- * (typed by hand, or of a person since gone) stays as the text it is.
+ * A body split into text and mentions, for display. A token of someone the comment does not list is
+ * an `unknown` part: its id is not shown, since it would name (or probe for) a person.
  */
 export function bodyParts(body: string, mentions: readonly { id: number; name: string }[]): BodyPart[] {
   const names = new Map(mentions.map((m) => [m.id, m.name]));
@@ -135,7 +145,7 @@ export function bodyParts(body: string, mentions: readonly { id: number; name: s
     const name = names.get(id);
     const start = match.index ?? 0;
     push(body.slice(last, start));
-    if (name === undefined) push(match[0]);
+    if (name === undefined) parts.push({ kind: 'unknown', length: match[0].length });
     else parts.push({ kind: 'mention', id, name });
     last = start + match[0].length;
   }
@@ -143,11 +153,23 @@ export function bodyParts(body: string, mentions: readonly { id: number; name: s
   return parts;
 }
 
-/** The body as one line of plain text (notifications, previews): mentions read `@Name`. */
+/**
+ * The body as plain text (previews, the edit box, 'Copy text'): mentions read `@Name`, a token of
+ * nobody named reads '@unknown'.
+ */
 export function bodyText(body: string, mentions: readonly { id: number; name: string }[]): string {
   return bodyParts(body, mentions)
-    .map((p) => (p.kind === 'text' ? p.text : `@${p.name}`))
+    .map((p) => (p.kind === 'text' ? p.text : p.kind === 'mention' ? `@${p.name}` : UNKNOWN_MENTION))
     .join('');
+}
+
+/**
+ * Text typed by hand that looks like a mention token (`@[12]`) kept as the characters typed: a word
+ * joiner after the `@` (invisible) so it is no token, neither mentioning user 12 on the server nor
+ * naming them on screen. Only the picker writes tokens.
+ */
+export function escapeTypedTokens(text: string): string {
+  return text.replace(/@(?=\[\d{1,10}\])/g, '@\u2060');
 }
 
 /** Only a comment's author may edit it (§4: 403 for others who see it). */

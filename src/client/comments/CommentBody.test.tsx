@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { mentionToken } from '../../shared/comments';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bodyText, mentionedInBody, mentionToken } from '../../shared/comments';
 import { CommentBody } from './CommentBody';
+import { Composer } from './Composer';
 import { encodeMentions } from './mutations';
 
 afterEach(cleanup);
@@ -32,6 +33,60 @@ describe('a comment on screen', () => {
       <CommentBody comment={{ body: `Ask ${mentionToken(7)}`, mentions: [{ id: 7, name: 'Sam Lee' }] }} />,
     );
     expect(screen.getByText('@Sam Lee')).toBeTruthy();
+  });
+});
+
+describe('a mention the comment does not name', () => {
+  it('shows as @unknown, with no id anywhere on the page', () => {
+    const { container } = render(
+      <CommentBody
+        comment={{
+          body: `Ask ${mentionToken(7)} and ${mentionToken(4242)}`,
+          mentions: [{ id: 7, name: 'Sam Lee' }],
+        }}
+      />,
+    );
+    expect(container.textContent).toBe('Ask @Sam Lee and @unknown');
+    expect(container.innerHTML).not.toContain('4242');
+    expect(container.querySelectorAll('[data-mention]')).toHaveLength(1);
+  });
+
+  it('typed by hand as `@[12]` goes out as the characters typed, mentioning nobody', () => {
+    const { body, mentions } = encodeMentions('see @[12]', []);
+    expect(mentionedInBody(body)).toEqual([]);
+    expect(mentions).toEqual([]);
+    const { container } = render(<CommentBody comment={{ body, mentions: [] }} />);
+    expect(container.textContent?.replaceAll('\u2060', '')).toBe('see @[12]');
+  });
+});
+
+describe('editing a comment with mentions', () => {
+  it('shows the names in the edit box and keeps them as mentions when saved', () => {
+    const mentions = [
+      { id: 7, name: 'Sam Lee' },
+      { id: 9, name: 'Ana' },
+    ];
+    const stored = `${mentionToken(7)}, ask ${mentionToken(9)} too`;
+    const onSend = vi.fn();
+    render(
+      <Composer
+        people={[]}
+        label="Edit comment"
+        submitLabel="Save"
+        initial={bodyText(stored, mentions)}
+        initialPicked={mentions}
+        onCancel={() => undefined}
+        onSend={onSend}
+      />,
+    );
+    const field = screen.getByLabelText('Edit comment') as HTMLTextAreaElement;
+    expect(field.value).toBe('@Sam Lee, ask @Ana too');
+    fireEvent.change(field, { target: { value: '@Sam Lee, ask @Ana first' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSend).toHaveBeenCalledWith(`${mentionToken(7)}, ask ${mentionToken(9)} first`, [
+      { id: 7, name: 'Sam Lee' },
+      { id: 9, name: 'Ana' },
+    ]);
   });
 });
 

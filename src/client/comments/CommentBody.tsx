@@ -1,6 +1,6 @@
 import { tokenize } from 'linkifyjs';
 import { Fragment } from 'react';
-import { type BodyPart, bodyParts, type Comment } from '../../shared/comments';
+import { type BodyPart, bodyParts, type Comment, UNKNOWN_MENTION } from '../../shared/comments';
 
 /** Links a comment may open: the web and mail. `javascript:`, `data:` and the rest stay text. */
 const SAFE_HREF = /^(https?:|mailto:)/i;
@@ -34,14 +34,19 @@ function keyed(parts: BodyPart[]): { part: BodyPart; key: number }[] {
   let offset = 0;
   return parts.map((part) => {
     const key = offset;
-    offset += part.kind === 'text' ? part.text.length : String(part.id).length + 3;
+    offset +=
+      part.kind === 'text'
+        ? part.text.length
+        : part.kind === 'mention'
+          ? String(part.id).length + 3
+          : part.length;
     return { part, key };
   });
 }
 
 /**
  * A comment's body as a reader sees it: plain text with its line breaks, links made links, mentions
- * shown by name. React renders every part as text, so markup in a body stays the characters typed.
+ * shown by name (a token of nobody it names as '@unknown', never its id). React renders every part as text, so markup in a body stays the characters typed.
  */
 export function CommentBody({ comment }: { comment: Pick<Comment, 'body' | 'mentions'> }) {
   return (
@@ -49,6 +54,15 @@ export function CommentBody({ comment }: { comment: Pick<Comment, 'body' | 'ment
       {keyed(bodyParts(comment.body, comment.mentions)).map(({ part, key }) =>
         part.kind === 'text' ? (
           <LinkedText key={key} text={part.text} />
+        ) : part.kind === 'unknown' ? (
+          // A mention of someone this comment no longer names: no id on screen, nobody to link.
+          <span
+            key={key}
+            title="Someone who can no longer be named here"
+            className="font-medium text-zinc-500 dark:text-zinc-400"
+          >
+            {UNKNOWN_MENTION}
+          </span>
         ) : (
           <span
             key={key}

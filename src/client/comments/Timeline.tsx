@@ -19,6 +19,7 @@ import { CommentBody } from './CommentBody';
 import { Composer } from './Composer';
 import { type PendingComment, type RevertTarget, useCommentActions, usePendingComments } from './mutations';
 import { useComments, useHistory, useMuted, usePeople } from './queries';
+import { RefusedComment, refusalOf } from './RefusedComment';
 import { TIMELINE_WINDOW_FROM, useTimelineWindow } from './useTimelineWindow';
 
 export interface TimelineItem extends RevertTarget {
@@ -410,6 +411,13 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
                   onRestore={() =>
                     void actions.restore(row.entry, item, changeLines(row.entry)[0] ?? 'the change')
                   }
+                />
+              ) : refusalOf(row.comment) ? (
+                <RefusedComment
+                  key={row.key}
+                  comment={row.comment}
+                  people={people.filter((p) => p.id !== viewer.user.id)}
+                  measureRef={(el) => timeline.measure(row.key, el)}
                 />
               ) : (
                 <CommentCard

@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { type Comment, mentionedInBody, mentionToken } from '../../shared/comments';
+import { type Comment, escapeTypedTokens, mentionedInBody, mentionToken } from '../../shared/comments';
 import { type HistoryEntry, planRevert, type RevertibleField } from '../../shared/history';
 import type { ItemPatchInput } from '../../shared/schemas';
 import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import { isUnsent, useDeviceComments } from './queries';
+import { isUnsent, peopleKey, useDeviceComments } from './queries';
+
+type Person = { id: number; name: string };
 
 /** The reader's copy of the item, as far as a restore reads it. */
 export type RevertTarget = Partial<Record<RevertibleField, unknown>>;
@@ -57,7 +59,8 @@ function mentionsIn(body: string, known: readonly { id: number; name: string }[]
  * by id, so a rename or a second Sam never confuses it. Longer names first, so '@Sam Lee' wins over '@Sam'.
  */
 export function encodeMentions(text: string, picked: readonly { id: number; name: string }[]) {
-  let body = text;
+  // Only a pick mentions someone: `@[12]` typed by hand stays the characters typed (no mention of 12).
+  let body = escapeTypedTokens(text);
   const used: { id: number; name: string }[] = [];
   for (const person of [...picked].sort((a, b) => b.name.length - a.name.length)) {
     // '@Sam' in '@Samuel' is no mention of Sam: the name must end where a word does.
@@ -88,17 +91,31 @@ export function useCommentActions(itemId: number) {
       },
       /** Kept for the timeline: the device's queue sends waiting comments on its own. */
       retryPending() {},
-      async edit(comment: Comment, body: string): Promise<boolean> {
+      /**
+       * Saves an edit on the device. A person picked in the edit box is named from the picker's list
+       * (or `picked`), so the device shows their name at once, not '@unknown' until the server answers.
+       */
+      async edit(comment: Comment, body: string, picked: readonly Person[] = []): Promise<boolean> {
+        const people = queries.getQueryData<Person[]>(peopleKey(itemId)) ?? [];
         try {
           await send('comments.update', {
             id: comment.id,
             body,
-            mentions: mentionsIn(body, comment.mentions),
+            mentions: mentionsIn(body, [...picked, ...comment.mentions, ...people]),
           });
           return true;
         } catch (error) {
           toast({ title: 'Comment not saved', description: messageOf(error), variant: 'destructive' });
           return false;
+        }
+      },
+      /** Takes back a refused comment (it goes) or a refused edit (the server's text comes back), K20. */
+      async discardRefused(comment: Comment, done: string) {
+        try {
+          await send('comments.discardRefused', comment.id);
+          toast({ title: done });
+        } catch (error) {
+          toast({ title: 'Not changed', description: messageOf(error), variant: 'destructive' });
         }
       },
       async remove(comment: Comment) {

@@ -11,6 +11,7 @@ import type { LocalComment } from '../data/store/types';
 /** Query keys of an item's timeline: server lists, so the door's change signal refetches them. */
 export const commentsKey = (itemId: number) => [SERVER_LIST_KEY, 'comments', itemId] as const;
 export const historyKey = (itemId: number) => [SERVER_LIST_KEY, 'history', itemId] as const;
+export const peopleKey = (itemId: number) => [SERVER_LIST_KEY, 'people', itemId] as const;
 
 const nextPage = (last: Paginated<unknown>) =>
   last.current_page < last.last_page ? last.current_page + 1 : undefined;
@@ -22,7 +23,10 @@ const NONE: LocalComment[] = [];
 const noMore = () => Promise.resolve();
 
 /** Whether a stored comment is a create the server has not answered yet ('Pending sync'). */
-export const isUnsent = (c: LocalComment) => c.id < 0 && c._syncStatus === 'pending';
+export const isUnsent = (c: LocalComment) => c.id < 0 && c._syncStatus === 'pending' && !c._refused;
+
+/** A comment the server refused to store (K20): kept on the device, shown 'Not sent', never counted. */
+const isRefusedCreate = (c: LocalComment) => c.id < 0 && !!c._refused;
 
 /** An item's comments as stored on the device, live: every write and pull shows at once. */
 export function useDeviceComments(itemId: number): LocalComment[] | undefined {
@@ -38,14 +42,16 @@ export function useComments(itemId: number, _enabled?: boolean) {
   const stored = useDeviceComments(itemId);
   return useMemo(() => {
     const rows = stored ?? NONE;
+    // Refused comments stay in place in the timeline (K20), but only stored ones are counted.
     const comments: Comment[] = rows.filter((c) => !isUnsent(c));
+    const total = rows.filter((c) => !isUnsent(c) && !isRefusedCreate(c)).length;
     const query = {
       isSuccess: stored !== undefined,
       hasNextPage: false,
       isFetchingNextPage: false,
       fetchNextPage: noMore,
     };
-    return { query, comments, total: comments.length };
+    return { query, comments, total };
   }, [stored]);
 }
 
@@ -67,7 +73,7 @@ export function useHistory(itemId: number, enabled: boolean) {
 export function usePeople(itemId: number, enabled: boolean) {
   const { send } = useDoor();
   return useQuery({
-    queryKey: [SERVER_LIST_KEY, 'people', itemId],
+    queryKey: peopleKey(itemId),
     queryFn: ({ signal }) => send('comments.people', { itemId, signal }),
     enabled,
     staleTime: 60_000,

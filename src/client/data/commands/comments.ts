@@ -14,7 +14,7 @@ import {
 } from '../../../shared/comments';
 import type { HistoryEntry } from '../../../shared/history';
 import type { Item, Paginated } from '../../../shared/item';
-import { createComment, deleteComment, editComment } from '../comments/localComments';
+import { createComment, deleteComment, discardRefused, editComment } from '../comments/localComments';
 import type { CommandContext } from './map';
 import { defineCommands } from './map';
 
@@ -57,6 +57,11 @@ export const commands = defineCommands({
   'comments.remove': async (c, id: number) => {
     pushSoon(c, await deleteComment(c.db, id));
   },
+  /**
+   * Takes back a comment or edit the server refused (K20): the comment goes from the device, or the
+   * edit gives way to the server's text. Nothing is sent.
+   */
+  'comments.discardRefused': async (c, id: number) => discardRefused(c.db, id),
   /** One page of an item's comments, oldest first. */
   'comments.list': async (c, a: { itemId: number; page: number } & Signal) =>
     (

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
-import type { Comment } from '../../../shared/comments';
+import { type Comment, MENTION_NOT_ALLOWED, mentionToken } from '../../../shared/comments';
 import type { Paginated } from '../../../shared/item';
 import { sendFor } from '../commands/map';
 import type { LocalComment } from '../store/types';
@@ -209,6 +209,114 @@ describe('comments as device data', () => {
     expect((await a.client.api.get(`/items/${todo.id}`).catch((e: { status: number }) => e)).status).toBe(
       404,
     );
+  });
+
+  it('K20: a comment the server refuses keeps its text and the reason, is not counted, is never sent again, and Edit sends it anew', async () => {
+    const a = await signedInDevice();
+    const stranger = await signedInDevice();
+    const strangerId = stranger.client.auth.getState().user.id;
+    const todo = await createSynced(a, { title: 'Private', type: 'todo' });
+    // A mention of someone who does not see the item: the server's 422 (K6).
+    const written = await send(a)('comments.add', {
+      itemId: todo.id,
+      body: `Look, ${mentionToken(strangerId)}`,
+      mentions: [{ id: strangerId, name: 'Stranger' }],
+    });
+    await settled(a);
+    const [kept] = await onDevice(a, todo.uuid!);
+    expect(kept).toMatchObject({
+      uuid: written.uuid,
+      body: `Look, ${mentionToken(strangerId)}`,
+      _refused: { what: 'create', message: MENTION_NOT_ALLOWED },
+    });
+    expect(kept!.id).toBeLessThan(0);
+    expect(await a.client.db.syncQueue.count()).toBe(0);
+    expect(await onServer(a, todo.id)).toEqual([]);
+    expect((await a.client.db.items.get(todo.id))?.comments_count ?? 0).toBe(0);
+
+    // Nothing refused goes again by itself: syncs send no comment.
+    const before = a.control.requests.length;
+    await a.client.engine.sync({ manual: true });
+    await settled(a);
+    expect(a.control.requests.slice(before).filter((r) => r.url.includes('/comments'))).toEqual([]);
+    expect((await onDevice(a, todo.uuid!))[0]?._refused?.message).toBe(MENTION_NOT_ALLOWED);
+
+    // Edit, fixed: a new create with a new uuid; the refused one gives way to it.
+    await send(a)('comments.update', { id: kept!.id, body: 'Look, everyone', mentions: [] });
+    await settled(a);
+    const [sent] = await onDevice(a, todo.uuid!);
+    expect(sent).toMatchObject({ body: 'Look, everyone', _syncStatus: 'synced' });
+    expect(sent!._refused ?? null).toBeNull();
+    expect(sent!.id).toBeGreaterThan(0);
+    expect(sent!.uuid).not.toBe(written.uuid);
+    expect((await onServer(a, todo.id)).map((c) => [c.uuid, c.body])).toEqual([
+      [sent!.uuid, 'Look, everyone'],
+    ]);
+    expect(await onDevice(a, todo.uuid!)).toHaveLength(1);
+  });
+
+  it('K20: Discard takes a refused comment off the device; a refused edit keeps the device’s text until the server’s is taken back', async () => {
+    const a = await signedInDevice();
+    const stranger = await signedInDevice();
+    const strangerId = stranger.client.auth.getState().user.id;
+    const todo = await createSynced(a, { title: 'Notes', type: 'todo' });
+    const refused = await send(a)('comments.add', {
+      itemId: todo.id,
+      body: `cc ${mentionToken(strangerId)}`,
+      mentions: [{ id: strangerId, name: 'Stranger' }],
+    });
+    await settled(a);
+    expect((await a.client.db.comments.get(refused.id))?._refused?.what).toBe('create');
+    expect(await send(a)('comments.discardRefused', refused.id)).toBe(true);
+    expect(await onDevice(a, todo.uuid!)).toEqual([]);
+    expect(await a.client.db.syncQueue.count()).toBe(0);
+
+    await send(a)('comments.add', { itemId: todo.id, body: 'first words', mentions: [] });
+    await settled(a);
+    const [saved] = await onDevice(a, todo.uuid!);
+    expect(saved!.id).toBeGreaterThan(0);
+    await send(a)('comments.update', {
+      id: saved!.id,
+      body: `second words ${mentionToken(strangerId)}`,
+      mentions: [{ id: strangerId, name: 'Stranger' }],
+    });
+    await settled(a);
+    const [edited] = await onDevice(a, todo.uuid!);
+    expect(edited).toMatchObject({
+      id: saved!.id,
+      body: `second words ${mentionToken(strangerId)}`,
+      _refused: { what: 'edit', message: MENTION_NOT_ALLOWED },
+    });
+    expect((await onServer(a, todo.id)).map((c) => c.body)).toEqual(['first words']);
+    // A pull keeps the device's text (and learns the server's beneath it).
+    await a.client.engine.sync({ manual: true });
+    expect((await onDevice(a, todo.uuid!))[0]?.body).toBe(`second words ${mentionToken(strangerId)}`);
+
+    expect(await send(a)('comments.discardRefused', saved!.id)).toBe(true);
+    const [back] = await onDevice(a, todo.uuid!);
+    expect(back).toMatchObject({ id: saved!.id, body: 'first words', _syncStatus: 'synced' });
+    expect(back!._refused ?? null).toBeNull();
+    expect(await a.client.db.syncQueue.count()).toBe(0);
+  });
+
+  it('K20: a comment on an item deleted meanwhile is kept with the reason while the item is on the device, and goes with it', async () => {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const b = await sameAccount(phone);
+    const todo = await createSynced(a, { title: 'Deleted elsewhere', type: 'todo' });
+    await b.client.engine.sync({ manual: true });
+    await b.client.items.remove(todo.id);
+    await settled(b);
+    // The device has not pulled the delete yet: its comment goes up at once and meets the 404.
+    await send(a)('comments.add', { itemId: todo.id, body: 'too late', mentions: [] });
+    await settled(a);
+    const [kept] = await onDevice(a, todo.uuid!);
+    expect(kept).toMatchObject({ body: 'too late', _refused: { what: 'create' } });
+    expect(kept!._refused!.message).toMatch(/deleted or is no longer shared/);
+    await a.client.engine.sync({ manual: true });
+    await settled(a);
+    expect(await a.client.db.items.get(todo.id)).toBeUndefined();
+    expect(await a.client.db.comments.count()).toBe(0);
   });
 
   it('K16: a guest’s comments stay on the device and go up with their items when the guest signs in', async () => {

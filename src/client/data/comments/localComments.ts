@@ -9,7 +9,7 @@ import type { Comment, CommentTombstone, SyncCommentChange } from '../../../shar
 import { commentIdOfUrl } from '../../../shared/protocol';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb } from '../store/db';
-import type { LocalComment, LocalItem, QueueEntry, Viewer } from '../store/types';
+import type { CommentRefusal, LocalComment, LocalItem, QueueEntry, Viewer } from '../store/types';
 import { lastSeq, type NewEntry, rebaseEntries } from '../sync/syncQueue';
 import { resolveId } from '../sync/tempIds';
 
@@ -32,7 +32,7 @@ export function commentsOfItem(db: OutpostDb, itemUuid: string): Promise<LocalCo
 
 /** The API's comment from a stored row (the device's markers left out). */
 export function serverShape(row: LocalComment): Comment {
-  const { item_uuid: _u, _syncStatus: _s, _deleted: _d, _base: _b, ...comment } = row;
+  const { item_uuid: _u, _syncStatus: _s, _deleted: _d, _base: _b, _refused: _r, ...comment } = row;
   return comment;
 }
 
@@ -112,8 +112,11 @@ export async function editComment(
   mentions: { id: number; name: string }[],
 ): Promise<QueueEntry | null> {
   return db.transaction('rw', [...COMMENT_TABLES], async () => {
-    const current = await db.comments.get(id);
-    if (!current || current._deleted === 1) throw new Error('This comment is not on the device.');
+    const found = await db.comments.get(id);
+    if (!found || found._deleted === 1) throw new Error('This comment is not on the device.');
+    // Editing a refused comment is the author's answer to the refusal (K20): the mark goes.
+    const { _refused: refused, ...current } = found;
+    if (refused && current.id < 0) return resendRefused(db, current, body, mentions);
     const at = new Date().toISOString();
     const next: LocalComment = { ...current, body, mentions, edited: true, updated_at: at };
     if (current.id < 0 || current._syncStatus === 'local') {
@@ -138,6 +141,83 @@ export async function editComment(
     });
     return entry ?? null;
   });
+}
+
+/**
+ * A refused create fixed by its author (K20): sent as a new comment, with a new uuid and a new queued
+ * create, in place of the refused one (which the server never stored, so nothing of it is lost).
+ */
+async function resendRefused(
+  db: OutpostDb,
+  refused: LocalComment,
+  body: string,
+  mentions: { id: number; name: string }[],
+): Promise<QueueEntry | null> {
+  const item = await db.items.get(refused.item_id);
+  if (!item || item._deleted === 1) throw new Error('This item is not on the device.');
+  const [counter, last] = await Promise.all([nextCounter(db, 'tempCounter'), lastSeq(db)]);
+  const at = new Date().toISOString();
+  const uuid = crypto.randomUUID();
+  const comment: LocalComment = {
+    ...refused,
+    id: -counter,
+    uuid,
+    item_id: item.id,
+    body,
+    mentions,
+    created_at: at,
+    updated_at: at,
+    edited: false,
+    _syncStatus: 'pending',
+    _deleted: 0,
+    _base: null,
+  };
+  const [entry] = await applyLocalChange(db, {
+    removedComments: [refused.id],
+    comments: [comment],
+    queue: {
+      entries: [
+        {
+          kind: 'comment_create',
+          itemId: item.id,
+          data: { body, uuid, mentions: mentions.map((m) => m.id) },
+          baseVersion: null,
+        },
+      ],
+      after: last,
+    },
+  });
+  return entry ?? null;
+}
+
+/**
+ * Takes back what the server refused (K20): a refused comment goes from the device ('Discard'); a
+ * refused edit gives way to the server's copy ('Use saved text'). Nothing is queued. Answers false
+ * when the comment is not refused (any other comment is the caller's to delete).
+ */
+export async function discardRefused(db: OutpostDb, id: number): Promise<boolean> {
+  return db.transaction('rw', [...COMMENT_TABLES], async () => {
+    const current = await db.comments.get(id);
+    if (!current?._refused) return false;
+    if (current.id < 0 || !current._base) {
+      await applyLocalChange(db, { removedComments: [id] });
+      return true;
+    }
+    await applyLocalChange(db, {
+      comments: [
+        { ...current._base, item_uuid: current.item_uuid, _syncStatus: 'synced', _deleted: 0, _base: null },
+      ],
+    });
+    return true;
+  });
+}
+
+/** The reason shown for a refusal: the server's message, or for a 404 what it means here (K5). */
+export function refusalReason(entry: Pick<QueueEntry, 'kind'>, status: number, message: string): string {
+  if (status !== 404) return message;
+  return entry.kind === 'comment_create'
+    ? 'This item was deleted or is no longer shared with you.'
+    : 'This comment was deleted, or its item is no longer shared with you.';
 }
 
 /**
@@ -265,13 +345,24 @@ async function countOnItem(db: OutpostDb, itemId: number, delta: 1 | -1 = 1): Pr
 }
 
 /**
- * A comment entry the server refused for good (Q3): a create's comment goes, an edit or a delete
- * puts the server's copy back. Inside the caller's transaction.
+ * A comment entry the server refused for good (K20, not Q3's undo): a create or an edit keeps the
+ * device's text, marked refused with `reason` and never sent again by itself; the author edits it
+ * (a new try), copies it or discards it. A refused delete puts the server's copy back (nothing typed
+ * is lost by that). Inside the caller's transaction.
  */
-export async function dropComment(db: OutpostDb, entry: QueueEntry): Promise<void> {
+export async function dropComment(db: OutpostDb, entry: QueueEntry, reason: string): Promise<void> {
   const local = await commentOfEntry(db, entry);
   if (!local) return;
-  if (entry.kind === 'comment_create' || !local._base) {
+  if (entry.kind === 'comment_create' || entry.kind === 'comment_edit') {
+    const _refused: CommentRefusal = {
+      what: entry.kind === 'comment_create' ? 'create' : 'edit',
+      message: reason,
+      at: new Date().toISOString(),
+    };
+    await db.comments.put({ ...local, _refused });
+    return;
+  }
+  if (!local._base) {
     await db.comments.delete(local.id);
     return;
   }

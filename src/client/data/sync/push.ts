@@ -8,7 +8,7 @@ import {
   QUEUE_KIND_LABELS,
   sendsIfMatch,
 } from '../../../shared/protocol';
-import { confirmComment, dropComment } from '../comments/localComments';
+import { confirmComment, dropComment, refusalReason } from '../comments/localComments';
 import { ApiError, isNetworkError } from '../net/apiClient';
 import type { QueueEntry } from '../store/types';
 import { handleStale, hasConflicts, remoteGone } from './conflicts';
@@ -62,12 +62,23 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
   /** Q3, Q7: an entry dropped is undone locally and never silently. */
   async function drop(entry: QueueEntry, error: ApiError): Promise<void> {
     const item = await db.items.get(entry.itemId);
+    if (isCommentKind(entry.kind)) {
+      // K20: a refused comment or edit keeps its text on the device, marked with the reason.
+      const reason = refusalReason(entry, error.status, error.message);
+      await db.transaction('rw', [...TABLES], async () => {
+        await db.syncQueue.delete(entry.id);
+        await dropComment(db, entry, reason);
+      });
+      const kept = entry.kind === 'comment_delete' ? '' : ' Your text is kept on the item.';
+      ctx.toast({
+        title: entry.kind === 'comment_create' ? 'Comment not sent' : 'Change not synced',
+        description: `The ${QUEUE_KIND_LABELS[entry.kind]}${item ? ` for "${item.title}"` : ''} was rejected by the server: ${reason}${kept}`,
+        variant: 'destructive',
+      });
+      return;
+    }
     await db.transaction('rw', [...TABLES], async () => {
       await db.syncQueue.delete(entry.id);
-      if (isCommentKind(entry.kind)) {
-        await dropComment(db, entry);
-        return;
-      }
       // A refused restore leaves the item deleted on the server: the copy put back here goes again.
       if (entry.kind === 'restore') await removeLocally(db, entry.itemId);
       else await settleAfterDrop(db, entry.itemId);
