@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { historyChanges, isRevertible, planRevert } from './history';
+import { historyChanges, isRevertible, planRevert, updateFeedEntries } from './history';
 
 describe('an entry read as history', () => {
   it('names the assignee and the parent, never their ids, and leaves out a roll-up’s flag', () => {
@@ -61,5 +61,38 @@ describe('K3: restoring one change', () => {
     expect(isRevertible({})).toBe(false);
     expect(isRevertible({ assigned_to: 'Sam' })).toBe(false);
     expect(isRevertible({ status: { old: 'pending', new: 'completed' } })).toBe(true);
+  });
+});
+
+describe('the feed entries an update makes (server and guest device alike)', () => {
+  it('splits fields, a status and an assignee into their entries, parents and people by name, a drag as none', () => {
+    expect(
+      updateFeedEntries(
+        {
+          title: { old: 'A', new: 'B' },
+          parent_id: { old: 1, new: 2 },
+          status: { old: 'completed', new: 'pending' },
+          assigned_to: { old: null, new: 7 },
+          sort_key: { old: 'a', new: 'b' },
+        },
+        { parent: { old: 'Home', new: 'Garden' }, assignee: { old: null, new: 'Sam' } },
+      ),
+    ).toEqual([
+      {
+        action: 'updated',
+        metadata: {
+          title: { old: 'A', new: 'B' },
+          parent_id: { old: 1, new: 2 },
+          parent: { old: 'Home', new: 'Garden' },
+        },
+      },
+      { action: 'reopened', metadata: { status: { old: 'completed', new: 'pending' } } },
+      {
+        action: 'assigned',
+        metadata: { assigned_to: { old: null, new: 7 }, assignee: { old: null, new: 'Sam' } },
+      },
+    ]);
+    expect(updateFeedEntries({ sort_key: { old: 'a', new: 'b' } })).toEqual([]);
+    expect(updateFeedEntries({ status: { old: 'pending', new: 'completed' } })[0]?.action).toBe('completed');
   });
 });

@@ -97,3 +97,50 @@ export function planRevert(
 export function isRevertible(metadata: Record<string, unknown>): boolean {
   return Object.keys(REVERTIBLE).some((field) => isRecorded(metadata[field]));
 }
+
+/** A value before and after, as the feed records it. */
+interface FieldChange {
+  old: unknown;
+  new: unknown;
+}
+
+/** One feed entry an update makes: its action and its metadata `{field: {old, new}}`. */
+export interface UpdateFeedEntry {
+  action: 'updated' | 'completed' | 'reopened' | 'assigned';
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * The feed entries an item's update makes (ARCHITECTURE §4 'History'), the server's and the guest
+ * device's alike: the fields it changed in one 'updated' entry (a move names the parents by title,
+ * as they were titled then), a status change in its own ('completed' / 'reopened' / 'updated'), a new
+ * assignee in its own with the names beside the ids. A new place alone (a drag) is no news.
+ * `changed` is the shared update rule's (itemUpdate.ts planUpdate); the names are the caller's I/O.
+ */
+export function updateFeedEntries(
+  changed: Readonly<Record<string, FieldChange | undefined>>,
+  names: {
+    parent?: { old: string | null; new: string | null };
+    assignee?: { old: string | null; new: string | null };
+  } = {},
+): UpdateFeedEntry[] {
+  const { status, assigned_to, sort_key: _place, ...rest } = changed;
+  const fields = Object.fromEntries(Object.entries(rest).filter(([, c]) => c !== undefined));
+  const entries: UpdateFeedEntry[] = [];
+  if (Object.keys(fields).length > 0) {
+    const metadata: Record<string, unknown> = { ...fields };
+    if (fields.parent_id) metadata.parent = names.parent ?? { old: null, new: null };
+    entries.push({ action: 'updated', metadata });
+  }
+  if (status) {
+    const action =
+      status.new === 'completed' ? 'completed' : status.old === 'completed' ? 'reopened' : 'updated';
+    entries.push({ action, metadata: { status } });
+  }
+  if (assigned_to)
+    entries.push({
+      action: 'assigned',
+      metadata: { assigned_to, assignee: names.assignee ?? { old: null, new: null } },
+    });
+  return entries;
+}

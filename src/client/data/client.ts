@@ -7,6 +7,7 @@ import { createToastStore, type ToastStore } from '../stores/toastStore';
 import { createLocalEcho } from './changes/localEcho';
 import { refreshMutuals } from './contacts/mutuals';
 import { mutualsService } from './contacts/mutualsService';
+import { HISTORY_STORE } from './history/deviceHistory';
 import { remindersService } from './items/remindersService';
 import { lazily, lazyMethods } from './lazy';
 import { type ApiClient, browserXsrfToken, createApiClient, type FetchLike } from './net/apiClient';
@@ -361,6 +362,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         db.trash,
         db.undo,
         db.searchCopy,
+        // The guest's history log (SYNC.md K19).
+        db.table(HISTORY_STORE),
       ];
       await db.transaction('rw', stores, async () => {
         await Promise.all(stores.map((store) => store.clear()));

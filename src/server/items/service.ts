@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { type HierarchyNode, hierarchyError } from '../../shared/hierarchy';
+import { updateFeedEntries } from '../../shared/history';
 import {
   FAMILY_FULL_MESSAGE,
   FAMILY_MAX_ITEMS,
@@ -805,40 +806,30 @@ export async function updateItem(
     }
 
     const item = { id, type: current.type, title: patch.title ?? current.title };
-    // A new place alone (a drag) is no news for the feed or anyone's notifications.
-    const { status, assigned_to, sort_key: _place, ...fields } = changed;
-    if (Object.keys(fields).length > 0) {
-      // A move names the parents as they were titled then (ids alone mean nothing to a reader).
-      const metadata: Record<string, unknown> = { ...fields };
-      if (fields.parent_id) {
-        const next = patch.parent_id ?? null;
-        const [row] =
-          next === null
-            ? []
-            : await rows<{ title: string }>(tx, sql`SELECT title FROM items WHERE id = ${next}`);
-        metadata.parent = { old: current.parent?.title ?? null, new: row?.title ?? null };
-      }
-      await recordActivity(tx, { actor, action: 'updated', item, rootId: newRoot, metadata });
+    // Which entries the change makes, and their metadata, are the shared rule's (shared/history.ts),
+    // as the guest device records its own; the parents' titles as they were then are read here.
+    let parent: { old: string | null; new: string | null } | undefined;
+    if (changed.parent_id) {
+      const next = patch.parent_id ?? null;
+      const [row] =
+        next === null
+          ? []
+          : await rows<{ title: string }>(tx, sql`SELECT title FROM items WHERE id = ${next}`);
+      parent = { old: current.parent?.title ?? null, new: row?.title ?? null };
     }
-    if (status) {
-      const action =
-        status.new === 'completed' ? 'completed' : status.old === 'completed' ? 'reopened' : 'updated';
-      await recordActivity(tx, { actor, action, item, rootId: newRoot, metadata: { status } });
-    }
-    if (assigned_to) {
+    const assignee = { old: current.assignedUser?.name ?? null, new: newAssignee };
+    for (const { action, metadata } of updateFeedEntries(changed, {
+      ...(parent ? { parent } : {}),
+      assignee,
+    }))
       await recordActivity(tx, {
         actor,
-        action: 'assigned',
+        action,
         item,
         rootId: newRoot,
-        // The names as they were at write time, beside the ids: the feed reads 'Sam → Alex'.
-        metadata: {
-          assigned_to,
-          assignee: { old: current.assignedUser?.name ?? null, new: newAssignee },
-        },
-        assigneeName: newAssignee,
+        metadata,
+        ...(action === 'assigned' ? { assigneeName: newAssignee } : {}),
       });
-    }
   })();
   // Both settle before anything goes on: nothing of this write may reach the connection after the
   // transaction ends. The UPDATE's own failure is the one to report, not the entries' 'transaction

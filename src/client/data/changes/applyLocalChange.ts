@@ -9,6 +9,7 @@
  */
 import Dexie from 'dexie';
 import { queueRequest } from '../../../shared/protocol';
+import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../history/deviceHistory';
 import type { OutpostDb } from '../store/db';
 import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
 import type { NewEntry } from '../sync/syncQueue';
@@ -75,7 +76,14 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   // one before wrote (two at once would both count from the same stored counter).
   const put = () =>
     rows.length === 1 ? db.items.put(rows[0]!) : rows.length > 1 ? db.items.bulkPut([...rows]) : undefined;
-  const work: unknown[] = [removed.length > 0 ? db.items.bulkDelete([...removed]).then(put) : put()];
+  const written = removed.length > 0 ? db.items.bulkDelete([...removed]).then(put) : put();
+  const work: unknown[] = [written];
+  // A guest's change is recorded on the device beside it (SYNC.md K19): one more put in this
+  // transaction, none for a signed-in user's (the server records theirs). The guest upgrade, which
+  // hands the guest's items to the account, clears the guest's log with them.
+  if (touchesGuestRows(rows, removed, queued.length > 0))
+    work.push(recordDeviceHistory(db, rows, removed, Promise.resolve(written)));
+  else if (removed.length > 0 && queued.some((q) => q.tag === 'upgrade')) work.push(clearDeviceHistory(db));
   if (queued.length === 1) work.push(db.syncQueue.add(queued[0]!));
   else if (queued.length > 1) work.push(db.syncQueue.bulkAdd(queued));
   if (undo) work.push(addUndo(db, undo));

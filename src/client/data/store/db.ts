@@ -1,5 +1,6 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../../shared/protocol';
+import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from '../history/deviceHistory';
 import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from '../search/searchLog';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { recomputeListKeys } from './listKeys';
@@ -17,7 +18,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 13;
+export const DB_VERSION = 14;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -132,7 +133,10 @@ const STORES_V12 = {
  */
 export const COMMENTS_TIMELINE_INDEX = '[item_uuid+created_at]';
 
-const STORES = { ...STORES_V12, comments: `id, uuid, item_id, ${COMMENTS_TIMELINE_INDEX}` };
+const STORES_V13 = { ...STORES_V12, comments: `id, uuid, item_id, ${COMMENTS_TIMELINE_INDEX}` };
+
+/** Version 14 (issue 31): a guest's history on the device (history/deviceHistory.ts, SYNC.md K19). */
+const STORES = { ...STORES_V13, [HISTORY_STORE]: HISTORY_SCHEMA };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -211,6 +215,8 @@ export class OutpostDb extends Dexie {
     super(name, options);
     // Null keys are not indexed by IndexedDB, so parent_id/assigned_to/uuid indexes hold only real refs.
     this.use(storeSideEffects);
+    // A write's transaction holds the guest's history log too (the funnel records in it, K19).
+    this.use(historyScope);
     this.version(1).stores(STORES_V2);
     this.version(2)
       .stores(STORES_V2)
@@ -259,9 +265,11 @@ export class OutpostDb extends Dexie {
     // Version 13 adds the comments store. A cursor from before it has passed comments the device never
     // stored: the next pull starts from the beginning (items already here are replaced, pending ones
     // rebased, as any pull does), and brings every comment.
-    this.version(DB_VERSION)
-      .stores(STORES)
+    this.version(13)
+      .stores(STORES_V13)
       .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
+    // Version 14 only adds the guest's history log; it starts empty (nothing before it was recorded).
+    this.version(DB_VERSION).stores(STORES);
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));
