@@ -131,3 +131,62 @@ test('a mention raises the bell live and its notification opens the comment', as
   await expect(page.locator(`#comment-${comment.id}`)).toBeFocused();
   await alex.dispose();
 });
+
+test('K20: a comment the server refuses keeps its text with the reason, and Edit sends it again', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const blairPhone = freshPhone();
+  const app = await Collab.signedIn(page, blairPhone, 'Blair Refused');
+  const alex = await ApiUser.signIn(baseURL!, freshPhone(), 'Alex Away');
+  await alex.post('/api/contacts/sync', { contacts: [blairPhone] });
+  await app.post('/api/contacts/sync', { contacts: [alex.phone] });
+  const title = uniqueTitle('Handover');
+  const task = await app.post<Created>('/api/items', { title, type: 'task', assigned_to: alex.id });
+  await app.goto(`/tasks/${task.id}`);
+  await expect(app.heading(title)).toBeVisible();
+  const timeline = app.main.getByRole('list', { name: /^Timeline of/ });
+  const field = app.main.getByRole('textbox', { name: 'Comment' });
+
+  // Alex is picked while he still sees the task, and loses it (unassigned elsewhere) before the send:
+  // the server refuses the mention (K6) and the device keeps the comment with the reason.
+  await field.fill('Over to you @Al');
+  const picker = page.getByRole('listbox', { name: 'People who can see this item' });
+  await expect(picker.getByRole('option', { name: 'Alex Away' })).toBeVisible();
+  await takePictures(page, app, 'comments-refused', 'mention-picker', { focus: field });
+  await field.press('Enter');
+  await expect(field).toHaveValue('Over to you @Alex Away ');
+  await app.patch(`/api/items/${task.id}`, { assigned_to: null });
+  await field.press('Control+Enter');
+  const refused = timeline.locator('li[data-refused]');
+  await expect(refused).toContainText('Over to you @Alex Away');
+  await expect(refused).toContainText('Not sent: You can only mention people who can see this item.');
+  // Not counted: the server stored nothing.
+  await expect(app.main.getByText('0 comments', { exact: true })).toBeVisible();
+  // Kept across a reload, and never sent again by itself.
+  await page.reload();
+  await expect(refused).toContainText('Not sent: You can only mention people who can see this item.');
+  await takePictures(page, app, 'comments-refused', 'timeline', { focus: refused });
+  const onServer = async () =>
+    (
+      (await (await page.request.get(`/api/items/${task.id}/comments`)).json()) as {
+        data: { body: string }[];
+      }
+    ).data;
+  expect(await onServer()).toEqual([]);
+
+  // Edit: the text comes back with the name; fixed, it goes as a new comment.
+  await refused.getByRole('button', { name: 'Edit' }).click();
+  const edit = refused.getByRole('textbox', { name: 'Edit comment to send again' });
+  await expect(edit).toHaveValue('Over to you @Alex Away');
+  await takePictures(page, app, 'comments-refused', 'timeline-editing', { focus: refused });
+  await edit.fill('Over to you, Alex');
+  await refused.getByRole('button', { name: 'Send' }).click();
+  await expect(refused).toHaveCount(0);
+  const sent = timeline.locator('li[data-comment]').filter({ hasText: 'Over to you, Alex' });
+  await expect(sent).not.toContainText('Pending sync', { timeout: 15_000 });
+  await expect.poll(async () => (await onServer()).map((c) => c.body)).toEqual(['Over to you, Alex']);
+  expect(await app.seriousA11yViolations()).toEqual([]);
+  await alex.dispose();
+});

@@ -1,6 +1,7 @@
 import { Popover } from 'radix-ui';
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
 import { COMMENT_BODY_MAX } from '../../shared/comments';
+import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { Textarea } from '../components/ui/Input';
@@ -200,11 +201,12 @@ export function Composer({
                   onMouseMove={() => setActive(i)}
                   onClick={() => pick(person)}
                   className={cn(
-                    'flex min-h-9 cursor-pointer items-center rounded-md px-2 py-1.5 text-sm text-zinc-800 dark:text-zinc-100',
+                    'flex min-h-9 cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-800 dark:text-zinc-100',
                     i === active && 'bg-indigo-50 text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100',
                   )}
                 >
-                  {person.name}
+                  <Avatar name={person.name} size="sm" />
+                  <span className="min-w-0 truncate">{person.name}</span>
                 </div>
               ))}
             </div>

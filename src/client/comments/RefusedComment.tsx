@@ -1,3 +1,4 @@
+import { formatDistanceToNow } from 'date-fns';
 import { CircleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { bodyText, type Comment } from '../../shared/comments';
@@ -9,6 +10,11 @@ import type { CommentRefusal } from '../data/store/types';
 import { CommentBody } from './CommentBody';
 import { Composer, type Person } from './Composer';
 import { useCommentActions } from './mutations';
+
+function ago(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : formatDistanceToNow(date, { addSuffix: true });
+}
 
 /** The refusal a timeline row's comment carries (the device's stored row has it, K20), or null. */
 export function refusalOf(comment: Comment): CommentRefusal | null {
@@ -66,8 +72,11 @@ export function RefusedComment({
           <span className="truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
             {comment.user.name}
           </span>
-          <span className="text-xs font-medium whitespace-nowrap text-red-700 dark:text-red-300">
-            {isEdit ? 'Edit not saved' : 'Not sent'}
+          <span className="text-xs whitespace-nowrap text-zinc-500 dark:text-zinc-400">
+            <time dateTime={comment.updated_at} title={new Date(comment.updated_at).toLocaleString()}>
+              {ago(comment.updated_at)}
+            </time>
+            {isEdit ? ' · your edit' : null}
           </span>
         </p>
       </div>
