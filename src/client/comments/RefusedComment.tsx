@@ -48,7 +48,8 @@ export function RefusedComment({
 
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(text);
+      // Without the word joiners that keep a typed `@[12]` from being a mention (escapeTypedTokens).
+      await navigator.clipboard.writeText(text.replaceAll('\u2060', ''));
       toast({ title: 'Text copied' });
     } catch {
       toast({
@@ -61,6 +62,7 @@ export function RefusedComment({
   return (
     <li
       ref={measureRef}
+      id={comment.id > 0 ? `comment-${comment.id}` : undefined}
       aria-describedby={reasonId}
       className="rounded-xl border border-red-300 bg-red-50/40 p-3 dark:border-red-900 dark:bg-red-950/20"
       data-comment={comment.uuid}

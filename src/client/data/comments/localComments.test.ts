@@ -297,6 +297,21 @@ describe('comments as device data', () => {
     expect(back).toMatchObject({ id: saved!.id, body: 'first words', _syncStatus: 'synced' });
     expect(back!._refused ?? null).toBeNull();
     expect(await a.client.db.syncQueue.count()).toBe(0);
+
+    // Refused again, then fixed: the edit goes as a plain edit and the mark goes.
+    await send(a)('comments.update', {
+      id: saved!.id,
+      body: `again ${mentionToken(strangerId)}`,
+      mentions: [],
+    });
+    await settled(a);
+    expect((await onDevice(a, todo.uuid!))[0]?._refused?.what).toBe('edit');
+    await send(a)('comments.update', { id: saved!.id, body: 'third words', mentions: [] });
+    await settled(a);
+    const [fixed] = await onDevice(a, todo.uuid!);
+    expect(fixed).toMatchObject({ id: saved!.id, body: 'third words', _syncStatus: 'synced', edited: true });
+    expect(fixed!._refused ?? null).toBeNull();
+    expect((await onServer(a, todo.id)).map((c) => c.body)).toEqual(['third words']);
   });
 
   it('K20: a comment on an item deleted meanwhile is kept with the reason while the item is on the device, and goes with it', async () => {
