@@ -18,7 +18,7 @@ import { useViewer } from '../items/queries';
 import { CommentBody } from './CommentBody';
 import { Composer } from './Composer';
 import { type PendingComment, type RevertTarget, useCommentActions, usePendingComments } from './mutations';
-import { useComments, useHistory, useMuted, usePeople } from './queries';
+import { useComments, useDeviceHistory, useHistory, useMuted, usePeople } from './queries';
 import { RefusedComment, refusalOf } from './RefusedComment';
 import { TIMELINE_WINDOW_FROM, useTimelineWindow } from './useTimelineWindow';
 
@@ -236,7 +236,10 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
   const signedIn = !viewer.isGuest;
   const live = signedIn && viewer.online;
   const { query: commentsQuery, comments, total } = useComments(item.id, live);
-  const { query: historyQuery, entries } = useHistory(item.id, live);
+  const { query: historyQuery, entries: serverEntries } = useHistory(item.id, live);
+  // A guest's history is the device's (SYNC.md K19), shown and restored as the server's is.
+  const deviceEntries = useDeviceHistory(item.id, viewer.isGuest);
+  const entries: HistoryEntry[] = viewer.isGuest ? deviceEntries : serverEntries;
   const people = usePeople(item.id, live) ?? [];
   const muted = useMuted(item.id, live);
   const pending = usePendingComments(item.id);
@@ -343,10 +346,10 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
     return () => cancelAnimationFrame(frame);
   }, [loaded, location.hash, stableKeys, scrollToIndex]);
 
-  // A guest's comments live on this device (SYNC.md K16): no history, no mentions until sign-in.
+  // A guest's comments and history live on this device (SYNC.md K16, K19): no mentions until sign-in.
   const guestNote = signedIn ? null : (
     <p className="text-sm text-zinc-500 dark:text-zinc-400">
-      Your comments stay on this device. Sign in to see who changed what and to mention people.
+      Your comments and changes stay on this device. Sign in to share them and to mention people.
     </p>
   );
 
@@ -406,7 +409,7 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
                 <HistoryRow
                   key={row.key}
                   entry={row.entry}
-                  canRestore={live}
+                  canRestore={live || viewer.isGuest}
                   measureRef={(el) => timeline.measure(row.key, el)}
                   onRestore={() =>
                     void actions.restore(row.entry, item, changeLines(row.entry)[0] ?? 'the change')

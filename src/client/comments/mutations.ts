@@ -5,6 +5,7 @@ import { type HistoryEntry, planRevert, type RevertibleField } from '../../share
 import type { ItemPatchInput } from '../../shared/schemas';
 import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
+import type { DeviceHistoryEntry } from '../data/history/deviceHistory';
 import { isUnsent, peopleKey, useDeviceComments } from './queries';
 
 type Person = { id: number; name: string };
@@ -138,10 +139,14 @@ export function useCommentActions(itemId: number) {
             ? { description: `Left as it is, changed since: ${skipped.join(', ').replaceAll('_', ' ')}.` }
             : {};
         try {
-          if (!('assignee' in entry.changes) && !('parent' in entry.changes)) {
-            const recorded = Object.fromEntries(
-              Object.entries(entry.changes).map(([field, c]) => [field, { old: c.from, new: c.to }]),
-            );
+          // A guest's entry (K19) holds the ids beside the names: the device plans every restore.
+          const device = 'metadata' in entry ? (entry as DeviceHistoryEntry).metadata : null;
+          if (device || (!('assignee' in entry.changes) && !('parent' in entry.changes))) {
+            const recorded =
+              device ??
+              Object.fromEntries(
+                Object.entries(entry.changes).map(([field, c]) => [field, { old: c.from, new: c.to }]),
+              );
             const { patch, skipped } = planRevert(recorded, local);
             if (Object.keys(patch).length === 0) {
               toast({ title: 'Nothing to restore', ...say(skipped) });

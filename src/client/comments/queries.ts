@@ -5,6 +5,7 @@ import type { HistoryEntry } from '../../shared/history';
 import type { Paginated } from '../../shared/item';
 import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
+import type { DeviceHistoryEntry } from '../data/history/deviceHistory';
 import { type LiveQuery, useLive } from '../data/store/live';
 import type { LocalComment } from '../data/store/types';
 
@@ -53,6 +54,20 @@ export function useComments(itemId: number, _enabled?: boolean) {
     };
     return { query, comments, total };
   }, [stored]);
+}
+
+/** A guest item's history on the device, oldest first (SYNC.md K19). */
+const NO_HISTORY: DeviceHistoryEntry[] = [];
+
+const deviceHistory: LiveQuery<number | null, DeviceHistoryEntry[]> = (reads, itemId) =>
+  itemId === null ? NO_HISTORY : reads.history(itemId);
+
+/**
+ * A guest's history of an item, read live from the device (K19): every change shows at once. Empty
+ * for a signed-in reader, whose history is the server's (`useHistory`).
+ */
+export function useDeviceHistory(itemId: number, guest: boolean): DeviceHistoryEntry[] {
+  return useLive(deviceHistory, guest ? itemId : null) ?? NO_HISTORY;
 }
 
 /** An item's history, newest first, 20 entries a page. */

@@ -35,7 +35,7 @@ describe('TodoDetailPage', () => {
     expect(await screen.findByRole('heading', { name: 'Timeline' })).toBeTruthy();
     expect(
       screen.getByText(
-        'Your comments stay on this device. Sign in to see who changed what and to mention people.',
+        'Your comments and changes stay on this device. Sign in to share them and to mention people.',
       ),
     ).toBeTruthy();
   });

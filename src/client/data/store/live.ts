@@ -15,6 +15,7 @@ import { withLocalEcho } from '../changes/localEcho';
 import type { OutpostClient } from '../client';
 import { itemComments } from '../comments/timelineRead';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
+import { type DeviceHistoryEntry, itemHistory } from '../history/deviceHistory';
 import { pageClient } from '../page';
 import { type ConflictView, toConflictView } from '../sync/conflictView';
 import { getMeta, META_KEYS } from './db';
@@ -94,6 +95,8 @@ export type LocalReads = OutpostClient['queries'] & {
   sharedParents: (ids: readonly number[]) => Promise<Set<number>>;
   /** An item's comments on the device, oldest first, deleted ones left out (SYNC.md K8). */
   comments: (itemId: number) => Promise<LocalComment[]>;
+  /** A guest item's history on the device, oldest first (SYNC.md K19). */
+  history: (itemId: number) => Promise<DeviceHistoryEntry[]>;
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
@@ -154,6 +157,7 @@ function readsOf(c: OutpostClient): LocalReads {
       return map;
     },
     comments: (itemId) => itemComments(db, itemId),
+    history: (itemId) => itemHistory(db, itemId),
     sharedParents: async (ids) => {
       const shared = new Set<number>();
       if (ids.length === 0) return shared;
