@@ -199,14 +199,16 @@ export async function discardRefused(db: OutpostDb, id: number): Promise<boolean
   return db.transaction('rw', [...COMMENT_TABLES], async () => {
     const current = await db.comments.get(id);
     if (!current?._refused) return false;
-    if (current.id < 0 || !current._base) {
+    if (current.id < 0) {
       await applyLocalChange(db, { removedComments: [id] });
       return true;
     }
+    // A stored comment stays on the device as the server's copy under the edit (every queued edit
+    // keeps one); a row without one (none is written so) only loses its mark.
+    const { _refused: _r, ...kept } = current;
+    const server = current._base ? { ...current._base, item_uuid: current.item_uuid } : kept;
     await applyLocalChange(db, {
-      comments: [
-        { ...current._base, item_uuid: current.item_uuid, _syncStatus: 'synced', _deleted: 0, _base: null },
-      ],
+      comments: [{ ...server, _syncStatus: 'synced', _deleted: 0, _base: null }],
     });
     return true;
   });
