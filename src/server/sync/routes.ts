@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { SyncCommentChange, SyncPageComments } from '../../shared/comments';
-import { type Item, SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
+import { SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
 import { syncQuerySchema } from '../../shared/schemas';
 import { COMMENT_SELECT, commentJson } from '../comments/service';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { parseOrThrow, unprocessable } from '../http/errors';
 import { iso } from '../http/serialize';
-import { selectItems, visibleTo } from '../items/queries';
+import { selectItemsByIds, visibleTo } from '../items/queries';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 
 /**
@@ -34,13 +34,15 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // K13: within one transaction id the item rows come first, then the comments. From a comment's
     // position every item row of its xid has been sent; from an item's, every comment of it is to come.
     const atComment = from.comment === true;
+    // A row comparison, not the equivalent OR: it is one range of items_change_idx (change_xid, id)
+    // that starts at the cursor, where the OR scanned from the cursor's xid and filtered out every row
+    // of it already sent (a bootstrap inside one large transaction read 500 more rows each page).
     const itemsAfter = atComment
       ? sql`i.change_xid > ${xid}::bigint`
-      : sql`(i.change_xid > ${xid}::bigint OR (i.change_xid = ${xid}::bigint AND i.id > ${from.id}))`;
+      : sql`(i.change_xid, i.id) > (${xid}::bigint, ${from.id}::int)`;
     const revokedAfter = atComment
       ? sql`v.change_xid > ${xid}::bigint`
-      : sql`(v.change_xid > ${xid}::bigint
-      OR (v.change_xid = ${xid}::bigint AND v.item_id > ${from.id}))`;
+      : sql`(v.change_xid, v.item_id) > (${xid}::bigint, ${from.id}::int)`;
     // M2: a membership granted (or a role changed) after the cursor sends the campaign's whole live
     // tree at the grant's position, however old its rows' own change_xid: the member never had them.
     const grantedAfter = atComment
@@ -57,11 +59,10 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // A pull from the very beginning meets every tree granted before its first page among the item
     // changes: no grant rows below that page's xmin, there and on the pages that follow (cursor.ts).
     const fresh = from.xid === 0n && from.id === 0 && from.since === undefined;
-    const grantFloor = fresh
-      ? sql`AND m.change_xid >= horizon.xmin`
-      : from.since === undefined
-        ? sql``
-        : sql`AND m.change_xid >= ${from.since.toString()}::bigint`;
+    // Its grant rows would lie at or above the horizon and below it at once: none, so its statement
+    // leaves the grant branches (and their counts) out, which halves what the first page plans.
+    const grantFloor =
+      from.since === undefined ? sql`` : sql`AND m.change_xid >= ${from.since.toString()}::bigint`;
     const tree = sql`campaign_members m CROSS JOIN LATERAL (
         SELECT f.id FROM items f WHERE f.id = m.campaign_id AND f.deleted_at IS NULL
         UNION ALL SELECT f.id FROM items f WHERE f.parent_id = m.campaign_id AND f.deleted_at IS NULL
@@ -88,9 +89,8 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
           + (SELECT count(*) FROM item_revocations v
               WHERE v.user_id = ${user.id} AND v.change_xid >= ${xid}::bigint
                 AND v.change_xid < horizon.xmin AND ${revokedAfter})
-          + (SELECT count(*) ${grants})
           + (SELECT count(*) ${commented})
-          + (SELECT count(*) ${commentGrants})`
+          ${fresh ? sql`` : sql`+ (SELECT count(*) ${grants}) + (SELECT count(*) ${commentGrants})`}`
       : sql`NULL::bigint`;
     const found = await rows<{
       id: number | null;
@@ -124,17 +124,21 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
                ORDER BY v.change_xid, v.item_id
                LIMIT ${SYNC_PAGE_SIZE + 1})
               UNION ALL
+              (SELECT c.id, c.change_xid, NULL::timestamptz AS revoked_at, 1 AS k ${commented}
+               ORDER BY c.change_xid, c.id
+               LIMIT ${SYNC_PAGE_SIZE + 1})
+              ${
+                fresh
+                  ? sql``
+                  : sql`UNION ALL
               (SELECT t.id, m.change_xid, NULL::timestamptz AS revoked_at, 0 AS k ${grants}
                ORDER BY m.change_xid, t.id
                LIMIT ${SYNC_PAGE_SIZE + 1})
               UNION ALL
-              (SELECT c.id, c.change_xid, NULL::timestamptz AS revoked_at, 1 AS k ${commented}
-               ORDER BY c.change_xid, c.id
-               LIMIT ${SYNC_PAGE_SIZE + 1})
-              UNION ALL
               (SELECT c.id, m.change_xid, NULL::timestamptz AS revoked_at, 1 AS k ${commentGrants}
                ORDER BY m.change_xid, c.id
-               LIMIT ${SYNC_PAGE_SIZE + 1})
+               LIMIT ${SYNC_PAGE_SIZE + 1})`
+              }
             ) u
             ORDER BY u.change_xid, u.k, u.id
             LIMIT ${SYNC_PAGE_SIZE + 1}
@@ -171,22 +175,8 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       latest.set(row.id, row);
     }
     const ids = [...latest.keys()];
-    const byId =
-      ids.length === 0
-        ? new Map<number, Item>()
-        : new Map(
-            (
-              await selectItems(
-                db,
-                user.id,
-                sql`i.id IN (${sql.join(
-                  ids.map((id) => sql`${id}`),
-                  sql`, `,
-                )})`,
-                sql``,
-              )
-            ).map((item) => [item.id, item]),
-          );
+    // The page's items as JSON built by the database (selectItemsByIds), the same as selectItems.
+    const byId = new Map((await selectItemsByIds(db, user.id, ids)).map((item) => [item.id, item]));
     const items: SyncChange[] = [];
     for (const row of latest.values()) {
       const item = byId.get(row.id);
