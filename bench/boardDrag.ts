@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- board-drag [--runs N] [--client-dir DIR] [--trace FILE]`: issue 33's budget for dragging on the
+ * `npm run bench -- board-drag [--runs N] [--client-dir DIR] [--trace FILE] [--profile]`: issue 33's budget for dragging on the
  * board, no frame over 16 ms while a card is dragged in a column of 500, in headless Chromium on the
  * built app under a Chromium trace (Browser.startTracing). A guest profile is seeded as list-screens
  * seeds (bench/listScreens.ts): a campaign whose Queue holds 500 todos in manual order. Each run opens
@@ -14,6 +14,11 @@
  * The page marks the end of the lift and the start of the drop (performance.mark), so the thread time
  * is also given per phase: the lift's longest task, the moves' longest task and their mean CPU a
  * step, and the drop's longest task (the drop's write and the board read again included).
+ *
+ * `--profile` samples the renderer's JavaScript too (V8's CPU profiler in the trace) and prints, for
+ * the lift's longest task, where its thread time went: the trace's own slices (style, layout, script)
+ * and the functions with the most samples, self and with what they call (build the client unminified,
+ * `vite build --minify false --outDir DIR/client`, and pass --client-dir, for readable names).
  */
 
 import { writeFile } from 'node:fs/promises';
@@ -54,7 +59,21 @@ interface TraceEvent {
   tdur?: number;
   id?: string;
   id2?: unknown;
-  args?: { name?: string };
+  args?: { name?: string; data?: ProfileData };
+}
+
+/** V8's CPU profile as the trace carries it (Profile, then ProfileChunks). */
+interface ProfileData {
+  startTime?: number;
+  cpuProfile?: {
+    nodes?: {
+      id: number;
+      parent?: number;
+      callFrame: { functionName: string; url: string; lineNumber: number };
+    }[];
+    samples?: number[];
+  };
+  timeDeltas?: number[];
 }
 
 interface Frames {
@@ -71,26 +90,15 @@ interface Frames {
   dropCpu: number;
 }
 
+/** Marked just before the mouse button goes down: the lift is what runs from here to LIFTED. */
+const DOWN = 'board-drag:down';
 const LIFTED = 'board-drag:lifted';
 const DROPPING = 'board-drag:dropping';
 
 /** The frames and tasks of the page's renderer main thread (the busiest one) in a trace. */
 function framesOf(trace: Buffer): Frames {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const mains = new Set(
-    events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`),
-  );
-  const byThread = new Map<string, TraceEvent[]>();
-  for (const e of events) {
-    const key = `${e.pid}:${e.tid}`;
-    if (e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(key))
-      byThread.set(key, [...(byThread.get(key) ?? []), e]);
-  }
-  const busiest = [...byThread].sort((a, b) => b[1].length - a[1].length)[0];
-  const tasks = busiest?.[1] ?? [];
-  const pid = busiest ? Number(busiest[0].split(':')[0]) : -1;
+  const { tasks, pid } = mainTasks(events);
   // AnimationFrame is an async slice: a begin and an end with the same id.
   const begun = new Map<string, number>();
   const frames: number[] = [];
@@ -105,10 +113,12 @@ function framesOf(trace: Buffer): Frames {
     }
   }
   const markAt = (name: string) => events.find((e) => e.name === name && e.pid === pid)?.ts ?? Number.NaN;
+  const down = markAt(DOWN);
   const lifted = markAt(LIFTED);
   const dropping = markAt(DROPPING);
   const cpuOf = (list: TraceEvent[]) => list.map((e) => (e.tdur ?? 0) / 1000);
-  const lift = cpuOf(tasks.filter((e) => e.ts < lifted));
+  // From the button's press (the trace's first tasks are its own start, and the profiler's with --profile).
+  const lift = cpuOf(tasks.filter((e) => e.ts >= down && e.ts < lifted));
   const moves = cpuOf(tasks.filter((e) => e.ts >= lifted && e.ts < dropping));
   const drop = cpuOf(tasks.filter((e) => e.ts >= dropping));
   return {
@@ -123,8 +133,105 @@ function framesOf(trace: Buffer): Frames {
   };
 }
 
+/** The renderer main thread's tasks (the busiest one's) in a parsed trace, and its process. */
+function mainTasks(events: TraceEvent[]): { tasks: TraceEvent[]; pid: number; tid: number } {
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    const key = `${e.pid}:${e.tid}`;
+    if (e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(key))
+      byThread.set(key, [...(byThread.get(key) ?? []), e]);
+  }
+  const busiest = [...byThread].sort((a, b) => b[1].length - a[1].length)[0];
+  const [pid, tid] = busiest ? busiest[0].split(':').map(Number) : [-1, -1];
+  return { tasks: busiest?.[1] ?? [], pid: pid ?? -1, tid: tid ?? -1 };
+}
+
+/**
+ * Where the lift's longest task spent its time (--profile): the trace slices inside it by name
+ * (wall ms, nested ones counted in their parents too) and the sampled functions, self and total.
+ */
+function liftProfile(trace: Buffer): string {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const { tasks, pid, tid } = mainTasks(events);
+  const markAt = (name: string) => events.find((e) => e.name === name && e.pid === pid)?.ts ?? Number.NaN;
+  const down = markAt(DOWN);
+  const lifted = markAt(LIFTED);
+  const task = tasks
+    .filter((e) => e.ts >= down && e.ts < lifted)
+    .sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0))[0];
+  if (!task) return '  (no task before the lift)';
+  const from = task.ts;
+  const to = task.ts + (task.dur ?? 0);
+  const lines = [
+    `  the lift's longest task: ${((task.tdur ?? 0) / 1000).toFixed(1)} ms thread time, ${((task.dur ?? 0) / 1000).toFixed(1)} ms wall`,
+  ];
+  const slices = new Map<string, number>();
+  for (const e of events) {
+    if (e === task || e.ph !== 'X' || e.pid !== pid || e.tid !== tid || e.ts < from || e.ts >= to) continue;
+    slices.set(e.name, (slices.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `    ${v.toFixed(1).padStart(6)} ms  ${k}`);
+  lines.push('  slices inside it (wall):', ...top(slices, 14));
+  // The samples of the renderer's main thread within the task.
+  const nodes = new Map<number, { name: string; parent?: number }>();
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  // The profile of the main thread: its Profile event is on that thread, its chunks (same id) on
+  // the sampler's.
+  const profileId = events.find((e) => e.name === 'Profile' && e.pid === pid && e.tid === tid)?.id;
+  const chunks = events.filter(
+    (e) => e.pid === pid && e.id === profileId && (e.name === 'Profile' || e.name === 'ProfileChunk'),
+  );
+  let clock = 0;
+  let last = 0;
+  for (const e of chunks.sort((a, b) => a.ts - b.ts)) {
+    const data = e.args?.data;
+    if (e.name === 'Profile') {
+      clock = data?.startTime ?? e.ts;
+      last = clock;
+      continue;
+    }
+    for (const n of data?.cpuProfile?.nodes ?? []) {
+      const { functionName, url, lineNumber } = n.callFrame;
+      const file = url?.split('/').pop() ?? '';
+      const where = file ? ` ${file}:${(lineNumber ?? 0) + 1}` : '';
+      nodes.set(n.id, { name: `${functionName || '(anonymous)'}${where}`, parent: n.parent });
+    }
+    const samples = data?.cpuProfile?.samples ?? [];
+    const deltas = data?.timeDeltas ?? [];
+    samples.forEach((id, i) => {
+      clock += deltas[i] ?? 0;
+      const ms = (clock - last) / 1000;
+      last = clock;
+      if (clock < from || clock >= to || ms <= 0 || ms > 5) return;
+      const node = nodes.get(id);
+      if (!node) return;
+      self.set(node.name, (self.get(node.name) ?? 0) + ms);
+      const seen = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = nodes.get(at)?.parent) {
+        const name = nodes.get(at)?.name;
+        if (!name || seen.has(name)) continue;
+        seen.add(name);
+        total.set(name, (total.get(name) ?? 0) + ms);
+      }
+    });
+  }
+  if (self.size > 0)
+    lines.push('  functions, self:', ...top(self, 20), '  functions, total:', ...top(total, 30));
+  return lines.join('\n');
+}
+
 /** One drag of the sixth card down the column; answers the trace and the page's longest frame gap. */
-async function drag(page: Page): Promise<{ trace: Buffer; rafGap: number; moved: boolean }> {
+async function drag(page: Page, profile = false): Promise<{ trace: Buffer; rafGap: number; moved: boolean }> {
   const browser = page.context().browser()!;
   const card = page.locator('[data-column="pending"] [data-card-id]').nth(5);
   const id = await card.getAttribute('data-card-id');
@@ -153,8 +260,10 @@ async function drag(page: Page): Promise<{ trace: Buffer; rafGap: number; moved:
       'devtools.timeline',
       'disabled-by-default-devtools.timeline.frame',
       'blink.user_timing',
+      ...(profile ? ['disabled-by-default-v8.cpu_profiler'] : []),
     ],
   });
+  await page.evaluate(`performance.mark('${DOWN}')`);
   await page.mouse.down();
   // Past the sensor's 4 px activation distance (the lift), then down the column a frame at a time.
   await page.mouse.move(x, y + 8);
@@ -173,11 +282,19 @@ async function drag(page: Page): Promise<{ trace: Buffer; rafGap: number; moved:
     w.__rafOn = false;
     return w.__gaps;
   });
-  // The card left its place: the drag was a drag, not a click.
-  const place = await page
-    .locator('[data-column="pending"] [data-card-id]')
-    .evaluateAll((cards, moved) => cards.findIndex((c) => c.getAttribute('data-card-id') === moved), id);
-  return { trace, rafGap: Math.max(...gaps.slice(1)), moved: place > 5 };
+  // The card left its place: the drag was a drag, not a click. The drop's write and the board's read
+  // again take a while on a loaded machine: up to 10 s.
+  const moved = await page
+    .waitForFunction(
+      `[...document.querySelectorAll('[data-column="pending"] [data-card-id]')].findIndex((c) => c.getAttribute('data-card-id') === ${JSON.stringify(id)}) > 5`,
+      undefined,
+      { timeout: 10_000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  return { trace, rafGap: Math.max(...gaps.slice(1)), moved };
 }
 
 export async function run(args: string[] = []): Promise<void> {
@@ -188,6 +305,7 @@ export async function run(args: string[] = []): Promise<void> {
   // --trace FILE: the first run's trace, for DevTools' Performance panel.
   const traceAt = args.indexOf('--trace');
   const traceFile = traceAt >= 0 ? args[traceAt + 1] : undefined;
+  const profile = args.includes('--profile');
   const subject = `board drag in a column of ${CARDS}`;
   if (!chromiumAvailable()) {
     skip(subject, `no Chromium at ${chromiumPath}`);
@@ -220,7 +338,7 @@ export async function run(args: string[] = []): Promise<void> {
       if (Number.parseInt(counted ?? '', 10) !== CARDS)
         throw new Error(`Queue counts ${counted}, not ${CARDS}`);
       await page.waitForTimeout(500);
-      const d = await drag(page);
+      const d = await drag(page, profile);
       if (!d.moved) throw new Error('the card did not move: the drag did not happen');
       if (traceFile && r === 0) await writeFile(traceFile, d.trace);
       const t = framesOf(d.trace);
@@ -235,6 +353,7 @@ export async function run(args: string[] = []): Promise<void> {
       console.log(
         `  run ${r + 1}: longest frame ${t.frame.toFixed(1)} ms of ${t.frames}; longest main-thread task ${t.wall.toFixed(1)} ms wall, ${t.cpu.toFixed(1)} ms thread time; longest rAF gap ${d.rafGap.toFixed(1)} ms; thread time: lift ${t.liftCpu.toFixed(1)} ms, moves' longest task ${t.moveCpu.toFixed(1)} ms and ${(t.moveSum / STEPS).toFixed(2)} ms a step, drop ${t.dropCpu.toFixed(1)} ms`,
       );
+      if (profile) console.log(liftProfile(d.trace));
       await page.close();
     }
     await context.close();

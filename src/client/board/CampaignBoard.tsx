@@ -212,7 +212,6 @@ const BoardColumn = memo(function BoardColumn({
   cards: LocalItem[];
   readOnly: boolean;
 }) {
-  const { setNodeRef, isOver } = useDroppable({ id: COLUMN_ID(status), disabled: readOnly });
   const ids = useMemo(() => cards.map(rowKeyOf), [cards]);
   const windowed = cards.length > WINDOW_FROM;
   const { containerRef, start, end, totalHeight } = useWindowedList({
@@ -225,14 +224,7 @@ const BoardColumn = memo(function BoardColumn({
   const to = Math.min(cards.length, Math.ceil(end / RUN) * RUN);
   const headingId = `board-${status}`;
   return (
-    <div
-      ref={setNodeRef}
-      data-column={status}
-      className={cn(
-        'flex w-[82vw] max-w-sm shrink-0 snap-start flex-col rounded-xl border border-zinc-200 bg-zinc-50 p-2 sm:w-auto sm:max-w-none dark:border-zinc-800 dark:bg-zinc-900/60',
-        isOver && 'border-indigo-400 dark:border-indigo-500',
-      )}
-    >
+    <ColumnDrop status={status} readOnly={readOnly}>
       <h3
         id={headingId}
         className="flex items-center justify-between px-1 pb-2 text-sm font-semibold text-zinc-800 dark:text-zinc-100"
@@ -253,10 +245,7 @@ const BoardColumn = memo(function BoardColumn({
           // The whole column is the drop target (useDroppable above); the dashed box shows where.
           <p
             data-empty-column={status}
-            className={cn(
-              'm-0 flex min-h-16 items-center justify-center rounded-lg border border-dashed border-zinc-300 px-3 py-2 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400',
-              isOver && 'border-indigo-400 text-zinc-800 dark:border-indigo-500 dark:text-zinc-200',
-            )}
+            className="m-0 flex min-h-16 items-center justify-center rounded-lg border border-dashed border-zinc-300 px-3 py-2 text-center text-sm text-zinc-600 group-data-[over=true]/column:border-indigo-400 group-data-[over=true]/column:text-zinc-800 dark:border-zinc-700 dark:text-zinc-400 dark:group-data-[over=true]/column:border-indigo-500 dark:group-data-[over=true]/column:text-zinc-200"
           >
             {readOnly ? EMPTY_TEXT[status].empty : `${EMPTY_TEXT[status].empty} ${EMPTY_TEXT[status].drop}`}
           </p>
@@ -282,9 +271,36 @@ const BoardColumn = memo(function BoardColumn({
           </ul>
         )}
       </SortableContext>
-    </div>
+    </ColumnDrop>
   );
 });
+
+/**
+ * The column as a drop target, outlined while a card is over it. The only part of a column that
+ * dnd-kit's context renders again (a lift alone takes four passes, each re-rendering every consumer):
+ * its contents come from BoardColumn, which does not, so React keeps them as they are.
+ */
+function ColumnDrop({
+  status,
+  readOnly,
+  children,
+}: {
+  status: ItemStatus;
+  readOnly: boolean;
+  children: React.ReactNode;
+}) {
+  const { setNodeRef, isOver } = useDroppable({ id: COLUMN_ID(status), disabled: readOnly });
+  return (
+    <div
+      ref={setNodeRef}
+      data-column={status}
+      data-over={isOver ? 'true' : undefined}
+      className="group/column flex w-[82vw] max-w-sm shrink-0 snap-start flex-col rounded-xl border border-zinc-200 bg-zinc-50 p-2 data-[over=true]:border-indigo-400 sm:w-auto sm:max-w-none dark:border-zinc-800 dark:bg-zinc-900/60 dark:data-[over=true]:border-indigo-500"
+    >
+      {children}
+    </div>
+  );
+}
 
 /**
  * One card in its place. Every sortable card renders again whenever the drag moves over another place
