@@ -5,7 +5,7 @@ import type { HistoryEntry } from '../../shared/history';
 import type { Paginated } from '../../shared/item';
 import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import type { DeviceHistoryEntry } from '../data/history/deviceHistory';
+import type { DeviceHistoryEntry } from '../data/history/historyStore';
 import { type LiveQuery, useLive } from '../data/store/live';
 import type { LocalComment } from '../data/store/types';
 

@@ -7,7 +7,7 @@ import { createToastStore, type ToastStore } from '../stores/toastStore';
 import { createLocalEcho } from './changes/localEcho';
 import { refreshMutuals } from './contacts/mutuals';
 import { mutualsService } from './contacts/mutualsService';
-import { HISTORY_STORE } from './history/deviceHistory';
+import { HISTORY_STORE } from './history/historyStore';
 import { remindersService } from './items/remindersService';
 import { lazily, lazyMethods } from './lazy';
 import { type ApiClient, browserXsrfToken, createApiClient, type FetchLike } from './net/apiClient';

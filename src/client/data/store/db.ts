@@ -1,6 +1,6 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../../shared/protocol';
-import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from '../history/deviceHistory';
+import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from '../history/historyStore';
 import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from '../search/searchLog';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { recomputeListKeys } from './listKeys';

@@ -15,7 +15,7 @@ import { withLocalEcho } from '../changes/localEcho';
 import type { OutpostClient } from '../client';
 import { itemComments } from '../comments/timelineRead';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
-import { type DeviceHistoryEntry, itemHistory } from '../history/deviceHistory';
+import { type DeviceHistoryEntry, itemHistory } from '../history/historyStore';
 import { pageClient } from '../page';
 import { type ConflictView, toConflictView } from '../sync/conflictView';
 import { getMeta, META_KEYS } from './db';
