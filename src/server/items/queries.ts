@@ -310,6 +310,33 @@ export async function selectItemsByIds(
   return found?.items ?? [];
 }
 
+/**
+ * A sync page's items as JSON text, in the order of `ids` (ids with no row left out): each item as
+ * selectItemsByIds gives it, or, when deleted or when `revokedAt` (ISO, one per id) names when the
+ * viewer lost it, the tombstone `{id, uuid, deleted_at}` and nothing else (SYNC.md L4). Text, not
+ * rows: the route sends it as it is, without parsing and serialising 500 items again.
+ */
+export async function syncItemsJson(
+  db: Executor,
+  viewerId: number,
+  ids: readonly number[],
+  revokedAt: readonly (string | null)[],
+): Promise<string> {
+  if (ids.length === 0) return '[]';
+  const list = sql`${sql.param([...ids])}`;
+  const [found] = await rows<{ items: string | null }>(
+    db,
+    sql`SELECT (json_agg(CASE WHEN r.deleted_at IS NULL AND w.revoked IS NULL THEN ${ITEM_JSON}
+              ELSE json_build_object('id', r.id, 'uuid', r.uuid,
+                'deleted_at', COALESCE(${sql.raw(isoOf('deleted_at'))}, w.revoked)) END
+              ORDER BY w.ord))::text AS items
+        FROM unnest(${list}::int[], ${sql.param([...revokedAt])}::text[]) WITH ORDINALITY w(id, revoked, ord)
+        JOIN (SELECT ${itemSelect(viewerId)} ${ITEM_FROM} ${BATCH_JOINS(list)}
+              WHERE i.id = ANY(${list}::int[])) r ON r.id = w.id`,
+  );
+  return found?.items ?? '[]';
+}
+
 // Every write reads its item through one of these two: their text is built once (db/client.ts).
 const visibleItemById = prepared(
   (userId: number, id: number) =>

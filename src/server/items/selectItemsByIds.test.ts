@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
 import { makeMutual, signedIn } from '../../../testkit/testClient';
-import type { Item } from '../../shared/item';
+import type { Item, SyncChange } from '../../shared/item';
 import { sql } from '../db/client';
-import { selectItems, selectItemsByIds } from './queries';
+import { selectItems, selectItemsByIds, syncItemsJson } from './queries';
 
 describe.each(testEngines())('selectItemsByIds (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;
@@ -82,5 +82,32 @@ describe.each(testEngines())('selectItemsByIds (%s)', (engine) => {
     const memberItems = byId(await selectItemsByIds(harness.database.db, member.user!.id, ids));
     expect(memberItems.find((i) => i.id === task.id)?.my_role).toBe('viewer');
     expect(await selectItemsByIds(harness.database.db, owner.user!.id, [])).toEqual([]);
+  });
+  it('L4: writes a sync page in the order given, tombstones bare, ids with no row left out', async () => {
+    const owner = await signedIn(harness.app, 'Owner');
+    const kept = await owner.create({ title: 'Kept', type: 'todo', labels: ['a'] });
+    const lost = await owner.create({ title: 'Secret title', type: 'todo' });
+    const gone = await owner.create({ title: 'Gone', type: 'todo' });
+    expect((await owner.delete(`/api/items/${gone.id}`)).status).toBe(204);
+    const userId = owner.user!.id;
+    const db = harness.database.db;
+    const text = await syncItemsJson(
+      db,
+      userId,
+      [gone.id, 2_000_000_000, lost.id, kept.id],
+      [null, null, '2026-01-02T03:04:05.678Z', null],
+    );
+    const page = JSON.parse(text) as SyncChange[];
+    const [goneNow, keptNow] = await Promise.all([
+      selectItemsByIds(db, userId, [gone.id]),
+      selectItemsByIds(db, userId, [kept.id]),
+    ]);
+    expect(page).toEqual([
+      { id: gone.id, uuid: gone.uuid, deleted_at: goneNow[0]!.deleted_at },
+      { id: lost.id, uuid: lost.uuid, deleted_at: '2026-01-02T03:04:05.678Z' },
+      keptNow[0],
+    ]);
+    expect(text).not.toContain('Secret title');
+    expect(await syncItemsJson(db, userId, [], [])).toBe('[]');
   });
 });

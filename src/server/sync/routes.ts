@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { SyncCommentChange, SyncPageComments } from '../../shared/comments';
-import { SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
+import { SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
 import { syncQuerySchema } from '../../shared/schemas';
 import { COMMENT_SELECT, commentJson } from '../comments/service';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { parseOrThrow, unprocessable } from '../http/errors';
 import { iso } from '../http/serialize';
-import { selectItemsByIds, visibleTo } from '../items/queries';
+import { syncItemsJson, visibleTo } from '../items/queries';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 
 /**
@@ -174,30 +174,28 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       latest.delete(row.id);
       latest.set(row.id, row);
     }
-    const ids = [...latest.keys()];
-    // The page's items as JSON built by the database (selectItemsByIds), the same as selectItems.
-    const byId = new Map((await selectItemsByIds(db, user.id, ids)).map((item) => [item.id, item]));
-    const items: SyncChange[] = [];
-    for (const row of latest.values()) {
-      const item = byId.get(row.id);
-      if (!item) continue;
-      // A lost item travels as a tombstone, exactly like a deleted one: the id, the uuid and when,
-      // never what the item has become since (its title may be what the user must no longer read).
-      const deletedAt = item.deleted_at ?? (row.revoked_at === null ? null : iso(row.revoked_at));
-      items.push(deletedAt === null ? item : { id: item.id, uuid: item.uuid, deleted_at: deletedAt });
-    }
+    // The page's items as JSON text built by the database (syncItemsJson), sent as it is. A lost item
+    // travels as a tombstone, exactly like a deleted one: the id, the uuid and when, never what the
+    // item has become since (its title may be what the user must no longer read).
+    const rowsOfPage = [...latest.values()];
+    const items = await syncItemsJson(
+      db,
+      user.id,
+      rowsOfPage.map((row) => row.id),
+      rowsOfPage.map((row) => (row.revoked_at === null ? null : iso(row.revoked_at))),
+    );
     const comments = await pageComments(db, [...commentIds]);
-    const answer: SyncPage & SyncPageComments = {
-      items,
-      comments,
-      cursor: encodeCursor(next),
-      has_more: hasMore,
-    };
+    const nextCursor = encodeCursor(next);
     // The count took in this page's rows (before one entry per item was kept): what is left after them.
     const after = found[0]?.after;
-    if (count && after !== null && after !== undefined) {
-      answer.remaining = hasMore ? Math.max(0, Number(after) - page.length) : 0;
-    }
+    const remaining =
+      count && after !== null && after !== undefined
+        ? hasMore
+          ? Math.max(0, Number(after) - page.length)
+          : 0
+        : undefined;
+    // The SyncPage shape, written out around the items' text: {items, comments, cursor, has_more, remaining?}.
+    const body = `{"items":${items},"comments":${JSON.stringify(comments)},"cursor":${JSON.stringify(nextCursor)},"has_more":${hasMore}${remaining === undefined ? '' : `,"remaining":${remaining}`}}`;
     // With no transaction in flight at the snapshot (xmin = xmax), every row below the new cursor
     // has been sent: until a change event for this user arrives, a pull from it finds nothing.
     const quiescent = String(found[0]?.xmax ?? '') === String(found[0]?.horizon ?? '');
@@ -205,12 +203,12 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       const empty: SyncPage & SyncPageComments = {
         items: [],
         comments: [],
-        cursor: answer.cursor,
+        cursor: nextCursor,
         has_more: false,
       };
-      app.readCache.set(user.id, `sync:${answer.cursor}`, stamp, JSON.stringify(empty));
+      app.readCache.set(user.id, `sync:${nextCursor}`, stamp, JSON.stringify(empty));
     }
-    return answer;
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 }
 
