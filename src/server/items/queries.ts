@@ -326,13 +326,14 @@ export async function syncItemsJson(
   const list = sql`${sql.param([...ids])}`;
   const [found] = await rows<{ items: string | null }>(
     db,
-    sql`SELECT (json_agg(CASE WHEN r.deleted_at IS NULL AND w.revoked IS NULL THEN ${ITEM_JSON}
+    sql`SELECT (json_agg(CASE WHEN r.deleted_at IS NULL AND r.revoked IS NULL THEN ${ITEM_JSON}
               ELSE json_build_object('id', r.id, 'uuid', r.uuid,
-                'deleted_at', COALESCE(${sql.raw(isoOf('deleted_at'))}, w.revoked)) END
-              ORDER BY w.ord))::text AS items
-        FROM unnest(${list}::int[], ${sql.param([...revokedAt])}::text[]) WITH ORDINALITY w(id, revoked, ord)
-        JOIN (SELECT ${itemSelect(viewerId)} ${ITEM_FROM} ${BATCH_JOINS(list)}
-              WHERE i.id = ANY(${list}::int[])) r ON r.id = w.id`,
+                'deleted_at', COALESCE(${sql.raw(isoOf('deleted_at'))}, r.revoked)) END
+              ORDER BY r.position))::text AS items
+        FROM (SELECT ${itemSelect(viewerId)}, array_position(${list}::int[], i.id) AS position,
+                (${sql.param([...revokedAt])}::text[])[array_position(${list}::int[], i.id)] AS revoked
+              ${ITEM_FROM} ${BATCH_JOINS(list)}
+              WHERE i.id = ANY(${list}::int[])) r`,
   );
   return found?.items ?? '[]';
 }
