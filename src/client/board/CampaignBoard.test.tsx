@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pressKey } from '../../../testkit/client/keyboardDrag';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { TABLES } from '../data/sync/context';
@@ -67,14 +68,14 @@ describe('CampaignBoard', () => {
     expect(document.querySelector('[data-column="in_progress"] [data-card-id]')).toBeNull();
 
     // The keyboard sensor listens for the next keys from a timer after a lift: each key waits a tick.
-    const press = async (code: string, key: string) => {
+    const _press = async (code: string, key: string) => {
       fireEvent.keyDown(handle, { code, key });
       await act(() => new Promise((r) => setTimeout(r, 20)));
     };
     handle.focus();
-    await press('Space', ' ');
-    await press('ArrowRight', 'ArrowRight');
-    await press('Space', ' ');
+    await pressKey('Space', ' ');
+    await pressKey('ArrowRight', 'ArrowRight');
+    await pressKey('Space', ' ');
 
     await waitFor(async () => expect((await client.db.items.get(todo.id))?.status).toBe('in_progress'));
     await waitFor(() =>
@@ -91,16 +92,11 @@ describe('CampaignBoard', () => {
     await client.items.create({ title: 'Water', type: 'todo', parent_id: campaign.id });
     renderWithApp(<CampaignBoard campaignId={campaign.id} />);
     const handleOf = () => screen.getByRole('button', { name: 'Move “Dig”' });
-    const press = async (code: string, key: string) => {
-      // The keyboard sensor listens on the document; the key goes to whatever holds focus.
-      fireEvent.keyDown(document.activeElement ?? document.body, { code, key });
-      await act(() => new Promise((r) => setTimeout(r, 20)));
-    };
     const handle = await waitFor(handleOf);
     handle.focus();
-    await press('Space', ' ');
-    await press('ArrowDown', 'ArrowDown');
-    await press('ArrowDown', 'ArrowDown');
+    await pressKey('Space', ' ');
+    await pressKey('ArrowDown', 'ArrowDown');
+    await pressKey('ArrowDown', 'ArrowDown');
 
     // The server's answer to the create, as push and pull apply it: the card's id becomes another.
     const serverId = 9001;
@@ -109,7 +105,7 @@ describe('CampaignBoard', () => {
     expect(document.querySelector(`[data-card-id="${serverId}"]`)?.className).toContain('opacity-40');
     expect(document.activeElement).toBe(handleOf());
 
-    await press('Space', ' ');
+    await pressKey('Space', ' ');
     await waitFor(() =>
       expect(
         [...document.querySelectorAll('[data-column="pending"] [data-card-id]')].map((c) => c.textContent),

@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useMemo } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pressKey } from '../../../testkit/client/keyboardDrag';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import { inManualOrder } from '../../shared/order';
 import type { OutpostClient } from '../data/client';
@@ -82,19 +83,19 @@ describe('dropping a row into another', () => {
       />,
     );
     const handle = await waitFor(() => screen.getByRole('button', { name: 'Move “Paint”' }));
-    const press = async (code: string, key: string) => {
+    const _press = async (code: string, key: string) => {
       fireEvent.keyDown(handle, { code, key });
       // The keyboard sensor listens for the next keys from a timer after a lift: each key waits a tick.
       await act(() => new Promise((r) => setTimeout(r, 20)));
     };
     handle.focus();
-    await press('Space', ' ');
-    await press('ArrowDown', 'ArrowDown');
-    await press('ArrowRight', 'ArrowRight');
+    await pressKey('Space', ' ');
+    await pressKey('ArrowDown', 'ArrowDown');
+    await pressKey('ArrowRight', 'ArrowRight');
     const lit = document.querySelector('li[data-drop-into="true"]');
     expect(lit?.textContent).toContain('Kitchen');
     expect(document.querySelector('li[data-dragging="true"]')?.textContent).toContain('Move into');
-    await press('Space', ' ');
+    await pressKey('Space', ' ');
 
     await waitFor(async () => expect((await client.db.items.get(todo.id))?.parent_id).toBe(task.id));
     expect(moves).toEqual([]);
@@ -122,16 +123,16 @@ describe('dropping a row into another', () => {
       <ItemList items={[a, b]} label="Contents" showParent={false} onMove={(_, to) => moves.push(to)} />,
     );
     const handle = await waitFor(() => screen.getByRole('button', { name: 'Move “Paint”' }));
-    const press = async (code: string, key: string) => {
+    const _press = async (code: string, key: string) => {
       fireEvent.keyDown(handle, { code, key });
       await act(() => new Promise((r) => setTimeout(r, 20)));
     };
     handle.focus();
-    await press('Space', ' ');
-    await press('ArrowDown', 'ArrowDown');
-    await press('ArrowRight', 'ArrowRight');
+    await pressKey('Space', ' ');
+    await pressKey('ArrowDown', 'ArrowDown');
+    await pressKey('ArrowRight', 'ArrowRight');
     expect(document.querySelector('li[data-drop-into]')).toBeNull();
-    await press('Space', ' ');
+    await pressKey('Space', ' ');
     await waitFor(() => expect(moves).toEqual([1]));
     expect((await client.db.items.get(a.id))?.parent_id).toBe(campaign.id);
     client.close();
@@ -169,16 +170,11 @@ describe('a drag while the row’s id changes', () => {
     const moves: { id: number; to: number }[] = [];
     renderWithApp(<Contents parentId={campaign.id} onMove={(item, to) => moves.push({ id: item.id, to })} />);
     const handleOf = () => screen.getByRole('button', { name: 'Move “Paint”' });
-    const press = async (code: string, key: string) => {
-      // The keyboard sensor listens on the document; the key goes to whatever holds focus.
-      fireEvent.keyDown(document.activeElement ?? document.body, { code, key });
-      await act(() => new Promise((r) => setTimeout(r, 20)));
-    };
     const handle = await waitFor(handleOf);
     handle.focus();
-    await press('Space', ' ');
-    await press('ArrowDown', 'ArrowDown');
-    await press('ArrowDown', 'ArrowDown');
+    await pressKey('Space', ' ');
+    await pressKey('ArrowDown', 'ArrowDown');
+    await pressKey('ArrowDown', 'ArrowDown');
     expect(document.querySelector('li[data-dragging="true"]')?.textContent).toContain('Paint');
 
     const serverId = 9001;
@@ -188,7 +184,7 @@ describe('a drag while the row’s id changes', () => {
     expect(document.querySelector('li[data-dragging="true"]')?.textContent).toContain('Paint');
     expect(document.activeElement).toBe(handleOf());
 
-    await press('Space', ' ');
+    await pressKey('Space', ' ');
     await waitFor(() => expect(moves).toEqual([{ id: serverId, to: 2 }]));
     expect(document.activeElement).toBe(handleOf());
     client.close();

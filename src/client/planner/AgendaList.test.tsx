@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pressKey } from '../../../testkit/client/keyboardDrag';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import { dayKey } from '../../shared/agenda';
 import { TABLES } from '../data/sync/context';
@@ -26,17 +27,12 @@ describe("Today's reorder while a row's id changes", () => {
     });
     renderWithApp(<TodayPage />);
     const handleOf = () => screen.getByRole('button', { name: 'Move “Paint”' });
-    const press = async (code: string, key: string) => {
-      // The keyboard sensor listens on the document; the key goes to whatever holds focus.
-      fireEvent.keyDown(document.activeElement ?? document.body, { code, key });
-      await act(() => new Promise((r) => setTimeout(r, 20)));
-    };
     const handle = await waitFor(handleOf);
     expect(handle.closest('li')?.dataset.index).toBe('0');
     handle.focus();
-    await press('Space', ' ');
-    await press('ArrowDown', 'ArrowDown');
-    await press('ArrowDown', 'ArrowDown');
+    await pressKey('Space', ' ');
+    await pressKey('ArrowDown', 'ArrowDown');
+    await pressKey('ArrowDown', 'ArrowDown');
 
     // The server's answer to the create, as push and pull apply it: the row's id becomes another.
     const serverId = 9001;
@@ -47,7 +43,7 @@ describe("Today's reorder while a row's id changes", () => {
     expect(document.querySelector('li[data-dragging="true"]')?.textContent).toContain('Paint');
     expect(document.activeElement).toBe(handleOf());
 
-    await press('Space', ' ');
+    await pressKey('Space', ' ');
     await waitFor(async () => {
       const rows = await client.db.items.toArray();
       const order = rows
