@@ -1,20 +1,14 @@
-import { formatDistanceToNow } from 'date-fns';
 import { CircleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { bodyText, type Comment } from '../../shared/comments';
 import { useToast } from '../app/door';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
-import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
 import type { CommentRefusal } from '../data/store/types';
 import { CommentBody } from './CommentBody';
+import { CommentByline, TimelineTime } from './CommentByline';
 import { Composer, type Person } from './Composer';
 import { useCommentActions } from './mutations';
-
-function ago(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : formatDistanceToNow(date, { addSuffix: true });
-}
 
 /** The refusal a timeline row's comment carries (the device's stored row has it, K20), or null. */
 export function refusalOf(comment: Comment): CommentRefusal | null {
@@ -69,18 +63,10 @@ export function RefusedComment({
       data-refused={refusal.what}
     >
       <div className="mb-1 flex items-center gap-2">
-        <Avatar name={comment.user.name} size="sm" />
-        <p className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-2">
-          <span className="truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
-            {comment.user.name}
-          </span>
-          <span className="text-xs whitespace-nowrap text-zinc-500 dark:text-zinc-400">
-            <time dateTime={comment.updated_at} title={new Date(comment.updated_at).toLocaleString()}>
-              {ago(comment.updated_at)}
-            </time>
-            {isEdit ? ' · your edit' : null}
-          </span>
-        </p>
+        <CommentByline name={comment.user.name}>
+          <TimelineTime at={comment.updated_at} />
+          {isEdit ? ' · your edit' : null}
+        </CommentByline>
       </div>
       {editing ? (
         <Composer

@@ -1,5 +1,4 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { formatDistanceToNow } from 'date-fns';
 import { tokenize } from 'linkifyjs';
 import { Bell, BellOff, MessageSquare } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -10,12 +9,12 @@ import type { HistoryEntry } from '../../shared/history';
 import type { ItemType } from '../../shared/item';
 import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
-import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
 import { commentCountLabel } from '../items/CommentCount';
 import { useViewer } from '../items/queries';
 import { CommentBody } from './CommentBody';
+import { CommentByline, TimelineTime } from './CommentByline';
 import { Composer } from './Composer';
 import { type PendingComment, type RevertTarget, useCommentActions, usePendingComments } from './mutations';
 import { useComments, useDeviceHistory, useHistory, useMuted, usePeople } from './queries';
@@ -33,11 +32,6 @@ export interface TimelineItem extends RevertTarget {
 /** A row's height before it is measured: a history line, or a comment card of a line or two. */
 const HISTORY_ESTIMATE = 20;
 const COMMENT_ESTIMATE = 96;
-
-function ago(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : formatDistanceToNow(date, { addSuffix: true });
-}
 
 const HEADLINES: Record<string, string> = {
   created: 'created this',
@@ -102,10 +96,7 @@ function HistoryRow({
         <p>
           <span className="font-medium text-zinc-700 dark:text-zinc-300">{entry.user.name}</span>{' '}
           {HEADLINES[entry.action] ?? entry.action.replaceAll('_', ' ')}
-          {lines.length === 1 ? <> · {lines[0]}</> : null} ·{' '}
-          <time dateTime={entry.at} title={new Date(entry.at).toLocaleString()}>
-            {ago(entry.at)}
-          </time>
+          {lines.length === 1 ? <> · {lines[0]}</> : null} · <TimelineTime at={entry.at} />
           {restorable ? (
             <>
               {' · '}
@@ -164,24 +155,16 @@ function CommentCard({
       data-comment={comment.uuid}
     >
       <div className="mb-1 flex items-center gap-2">
-        <Avatar name={comment.user.name} size="sm" />
-        <p className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-2">
-          <span className="truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
-            {comment.user.name}
-          </span>
-          <span className="text-xs whitespace-nowrap text-zinc-500 dark:text-zinc-400">
-            {pending ? (
-              <span className="font-medium text-amber-700 dark:text-amber-300">
-                {pending === 'pending' ? 'Pending sync' : 'Sending…'}
-              </span>
-            ) : (
-              <time dateTime={comment.created_at} title={new Date(comment.created_at).toLocaleString()}>
-                {ago(comment.created_at)}
-              </time>
-            )}
-            {comment.edited ? ' · edited' : null}
-          </span>
-        </p>
+        <CommentByline name={comment.user.name}>
+          {pending ? (
+            <span className="font-medium text-amber-700 dark:text-amber-300">
+              {pending === 'pending' ? 'Pending sync' : 'Sending…'}
+            </span>
+          ) : (
+            <TimelineTime at={comment.created_at} />
+          )}
+          {comment.edited ? ' · edited' : null}
+        </CommentByline>
         {!pending && (mine || mayDelete) && !editing ? (
           <span className="flex shrink-0 gap-1">
             {mine ? (
