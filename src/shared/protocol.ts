@@ -198,7 +198,7 @@ export type PushDecision =
   | 'already-deleted'
   /** 404 for an edit of a server item: the server no longer has (or shows) it; a delete conflict. */
   | 'gone'
-  /** Any other 4xx: drop the entry with a toast (Q3). */
+  /** Any other 4xx: drop the entry with a toast (Q3); a comment keeps its text, marked refused (K20). */
   | 'drop'
   /** A server failure: count a retry (Q7). */
   | 'retry'
@@ -228,7 +228,8 @@ export function decidePush(status: number, network: boolean, ctx: PushContext): 
   if (status === 429) return 'rate-limited';
   if (status === 412) return 'stale';
   if (status === 404 && (ctx.kind === 'delete' || ctx.kind === 'comment_delete')) return 'already-deleted';
-  // A comment's item (or the comment) gone or out of sight: nothing to merge, the toast says so.
+  // A comment's item (or the comment) gone or out of sight, or its text refused: nothing to merge.
+  // The entry goes; the comment's text stays on the device with the server's reason (K20).
   if (isCommentKind(ctx.kind) && status >= 400 && status < 500) return 'drop';
   // A restore of an item purged or no longer shared: nothing to bring back; the toast says so (Q5).
   if (status === 404 && ctx.kind === 'restore') return 'drop';
