@@ -103,11 +103,13 @@ test('a guest sets p1 and the label errand from the row menu, sees them on the r
 
   // The task's page: its priority select and labels editor; removing a label there shows on its row.
   await app.row(trip).getByRole('link', { name: trip }).click();
-  await expect(app.main.getByLabel('Priority:')).toHaveValue('2');
+  // By role: the timeline's Restore buttons name the fields they set back ('Restore: Labels: …').
+  await expect(app.main.getByRole('combobox', { name: 'Priority:' })).toHaveValue('2');
   await app.main.getByRole('button', { name: 'Remove label travel' }).click();
   await expect(app.main.getByRole('button', { name: 'Remove label travel' })).toHaveCount(0);
-  await app.main.getByLabel('Labels:').fill('weekend');
-  await app.main.getByLabel('Labels:').press('Enter');
+  const labelsField = app.main.getByRole('textbox', { name: 'Labels:' });
+  await labelsField.fill('weekend');
+  await labelsField.press('Enter');
   await expect(app.main.getByRole('button', { name: 'Remove label weekend' })).toBeVisible();
   await takePictures(page, app, 'labels', 'task-detail', { fullPage: true });
 
