@@ -11,6 +11,26 @@ function withServiceWorker(): EventTarget {
   return container;
 }
 
+/** Registers with spies for the toasts, the update call and the reload; returns what the plugin was given. */
+async function registerWithSpies() {
+  const toasts: ToastInput[] = [];
+  const updateSW = vi.fn(async () => {});
+  const reload = vi.fn();
+  let options: RegisterOptions | undefined;
+  await registerPwa({
+    reload,
+    toast: (input) => {
+      toasts.push(input);
+      return 'toast-1';
+    },
+    register: async () => (opts) => {
+      options = opts;
+      return updateSW;
+    },
+  });
+  return { toasts, updateSW, reload, options };
+}
+
 describe('the service worker registration', () => {
   afterEach(() => {
     Reflect.deleteProperty(navigator, 'serviceWorker');
@@ -18,21 +38,7 @@ describe('the service worker registration', () => {
 
   it("says 'Update available' once, and its Reload activates the new worker and reloads once it controls the page", async () => {
     const container = withServiceWorker();
-    const toasts: ToastInput[] = [];
-    const updateSW = vi.fn(async () => {});
-    const reload = vi.fn();
-    let options: RegisterOptions;
-    await registerPwa({
-      reload,
-      toast: (input) => {
-        toasts.push(input);
-        return 'toast-1';
-      },
-      register: async () => (opts) => {
-        options = opts;
-        return updateSW;
-      },
-    });
+    const { toasts, updateSW, reload, options } = await registerWithSpies();
     options?.onNeedRefresh?.();
     options?.onNeedRefresh?.();
     expect(toasts).toHaveLength(1);
@@ -49,21 +55,8 @@ describe('the service worker registration', () => {
 
   it('reloads once when the new worker is activated, even if no controllerchange comes', async () => {
     withServiceWorker();
-    const toasts: ToastInput[] = [];
-    const reload = vi.fn();
+    const { toasts, reload, options } = await registerWithSpies();
     const waiting = Object.assign(new EventTarget(), { state: 'installed' });
-    let options: RegisterOptions;
-    await registerPwa({
-      reload,
-      toast: (input) => {
-        toasts.push(input);
-        return 'toast-1';
-      },
-      register: async () => (opts) => {
-        options = opts;
-        return async () => {};
-      },
-    });
     options?.onRegisteredSW?.('/sw.js', {
       update: async () => {},
       waiting,

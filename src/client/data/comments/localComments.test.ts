@@ -174,20 +174,23 @@ describe('comments as device data', () => {
     expect((await onDevice(b, todo.uuid!)).map((c) => c.body)).toEqual(['a note']);
   });
 
-  it('K8: a comment’s push moves its item’s version and count as the server does, so deleting the item next is no conflict', async () => {
-    const a = await signedInDevice();
-    const todo = await createSynced(a, { title: 'Said and gone', type: 'todo' });
-    a.goOffline();
-    await send(a)('comments.add', { itemId: todo.id, body: 'last words', mentions: [] });
-    await a.client.items.remove(todo.id);
+  /** Deletes the item while offline, syncs: no conflict opens, nothing stays queued, the server has it gone. */
+  async function removeOfflineThenSync(a: Awaited<ReturnType<typeof signedInDevice>>, itemId: number) {
+    await a.client.items.remove(itemId);
     a.goOnline();
     await a.client.engine.sync({ manual: true });
     await settled(a);
     expect(await a.client.engine.listConflicts()).toEqual([]);
     expect(await a.client.db.syncQueue.count()).toBe(0);
-    expect((await a.client.api.get(`/items/${todo.id}`).catch((e: { status: number }) => e)).status).toBe(
-      404,
-    );
+    expect((await a.client.api.get(`/items/${itemId}`).catch((e: { status: number }) => e)).status).toBe(404);
+  }
+
+  it('K8: a comment’s push moves its item’s version and count as the server does, so deleting the item next is no conflict', async () => {
+    const a = await signedInDevice();
+    const todo = await createSynced(a, { title: 'Said and gone', type: 'todo' });
+    a.goOffline();
+    await send(a)('comments.add', { itemId: todo.id, body: 'last words', mentions: [] });
+    await removeOfflineThenSync(a, todo.id);
   });
 
   it('K8: a comment’s delete moves its item’s version and count as the server does, so deleting the item next is no conflict', async () => {
@@ -200,15 +203,7 @@ describe('comments as device data', () => {
     expect(stored.uuid).toBe(said.uuid);
     a.goOffline();
     await send(a)('comments.remove', stored.id);
-    await a.client.items.remove(todo.id);
-    a.goOnline();
-    await a.client.engine.sync({ manual: true });
-    await settled(a);
-    expect(await a.client.engine.listConflicts()).toEqual([]);
-    expect(await a.client.db.syncQueue.count()).toBe(0);
-    expect((await a.client.api.get(`/items/${todo.id}`).catch((e: { status: number }) => e)).status).toBe(
-      404,
-    );
+    await removeOfflineThenSync(a, todo.id);
   });
 
   it('K20: a comment the server refuses keeps its text and the reason, is not counted, is never sent again, and Edit sends it anew', async () => {
