@@ -31,6 +31,17 @@ function layOut(): void {
   });
 }
 
+/** What the drag's live region says now (dnd-kit's announcements). */
+const spoken = () =>
+  [...document.querySelectorAll('[aria-live]')].map((region) => region.textContent ?? '').join(' ');
+
+/** The titles of a column's cards, top to bottom. */
+const titlesIn = (status: string) =>
+  [...document.querySelectorAll(`[data-column="${status}"] [data-card-id]`)].map(
+    (card) => card.querySelector('a, span.truncate')?.textContent ?? '',
+  );
+const queueTitles = () => titlesIn('pending');
+
 beforeEach(() => {
   client = makeTestClient();
   layOut();
@@ -117,6 +128,71 @@ describe('CampaignBoard', () => {
     );
     expect((await client.db.items.get(serverId))?.status).toBe('pending');
     expect(document.activeElement).toBe(handleOf());
+  });
+
+  it('O2: moves a card down its column by keyboard, with a line where it will go and each place said', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    for (const title of ['Dig', 'Sow', 'Water'])
+      await client.items.create({ title, type: 'todo', parent_id: campaign.id });
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const handle = await waitFor(() => screen.getByRole('button', { name: 'Move “Dig”' }));
+    handle.focus();
+    await pressKey('Space', ' ');
+    await waitFor(() => expect(spoken()).toContain('Picked up “Dig” in Queue, place 1 of 3.'));
+    expect(handle.getAttribute('aria-pressed')).toBe('true');
+    await pressKey('ArrowDown', 'ArrowDown');
+
+    // Place 2: after Sow, so the line sits in the gap under Sow (one card's pitch, 64 px, less 6).
+    const line = () => document.querySelector<HTMLElement>('[data-column="pending"] [data-drop-line]');
+    await waitFor(() => expect(line()?.style.top).toBe(`${2 * 64 - 6}px`));
+    expect(spoken()).toContain('“Dig” is over Queue, place 2 of 3.');
+    await pressKey('Space', ' ');
+
+    await waitFor(() => expect(queueTitles()).toEqual(['Sow', 'Dig', 'Water']));
+    expect(line()).toBeNull();
+    expect(spoken()).toContain('“Dig” dropped in Queue, place 2 of 3.');
+    expect(handle.getAttribute('aria-pressed')).toBeNull();
+  });
+
+  it('drops a card between two cards of another column (→, ↓), where it takes that status', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    const dig = await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });
+    for (const title of ['Fence', 'Shed']) {
+      const item = await client.items.create({ title, type: 'todo', parent_id: campaign.id });
+      await client.items.update(item.id, { status: 'in_progress' });
+    }
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const handle = await waitFor(() => screen.getByRole('button', { name: 'Move “Dig”' }));
+    await waitFor(() => expect(titlesIn('in_progress')).toEqual(['Fence', 'Shed']));
+    handle.focus();
+    await pressKey('Space', ' ');
+    await pressKey('ArrowRight', 'ArrowRight');
+    await waitFor(() => expect(spoken()).toContain('“Dig” is over Active, place 1 of 3.'));
+    await pressKey('ArrowDown', 'ArrowDown');
+    await waitFor(() => expect(spoken()).toContain('“Dig” is over Active, place 2 of 3.'));
+    await pressKey('Space', ' ');
+
+    await waitFor(() => expect(titlesIn('in_progress')).toEqual(['Fence', 'Dig', 'Shed']));
+    expect((await client.db.items.get(dig.id))?.status).toBe('in_progress');
+  });
+
+  it('puts a card back where it was on Escape, and says so', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    const dig = await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });
+    await client.items.create({ title: 'Sow', type: 'todo', parent_id: campaign.id });
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const handle = await waitFor(() => screen.getByRole('button', { name: 'Move “Dig”' }));
+    const before = (await client.db.items.get(dig.id))?.sort_key;
+    handle.focus();
+    await pressKey('Space', ' ');
+    await pressKey('ArrowRight', 'ArrowRight');
+    await pressKey('Escape', 'Escape');
+
+    await waitFor(() => expect(spoken()).toContain('Move cancelled. “Dig” is back in Queue, place 1 of 2.'));
+    expect(queueTitles()).toEqual(['Dig', 'Sow']);
+    const after = await client.db.items.get(dig.id);
+    expect(after?.status).toBe('pending');
+    expect(after?.sort_key).toBe(before);
   });
 
   it('renders only the cards near the viewport of a long column, and counts them all', async () => {

@@ -1,18 +1,20 @@
 import {
   type Announcements,
+  type ClientRect,
+  type Collision,
   type CollisionDetection,
-  closestCorners,
   DndContext,
   type DragEndEvent,
+  type DragMoveEvent,
   DragOverlay,
-  type DragStartEvent,
+  type KeyboardCoordinateGetter,
   type UniqueIdentifier,
+  useDndContext,
+  useDraggable,
   useDroppable,
 } from '@dnd-kit/core';
-import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
 import { LayoutGrid } from 'lucide-react';
-import { memo, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus } from '../../shared/item';
 import { cn, focusRing } from '../components/ui/cn';
@@ -22,6 +24,7 @@ import { formatDay, itemHref, TYPE_DOT, TYPE_LABEL } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { rowKeyOf } from '../items/rowKey';
 import { DragHandle, useOrderSensors } from '../items/SortableItems';
+import { CARD_PITCH, type ColumnPlace, placeInColumn } from './boardPlace';
 import { BOARD_COLUMNS, type BoardColumns, columnsOf, type LocalItem, useBoardItems } from './queries';
 
 /**
@@ -30,49 +33,54 @@ import { BOARD_COLUMNS, type BoardColumns, columnsOf, type LocalItem, useBoardIt
  * place in the column; within a column, only its place. Each column is in manual order. On a phone
  * the columns scroll sideways and snap, one at a time.
  *
+ * A column is the only drop target, and the place in it is worked out from where the lifted card is
+ * (boardPlace.ts): one sortable per card re-rendered and measured every card at the lift, over a frame
+ * in a column of 500 (npm run bench -- board-drag). The column shows the place with a line.
+ *
  * dnd-kit knows each card by its uuid (rowKeyOf), as React keys it: the server's answer to a card's
  * create swaps its id, maybe mid-drag, and a card keyed by id would remount and drop the drag.
  */
 
 const COLUMN_ID = (status: ItemStatus) => `column:${status}`;
+const statusOfColumn = (id: UniqueIdentifier) => String(id).slice('column:'.length) as ItemStatus;
 
 /**
- * A column of more cards than this renders only those near the viewport (useWindowedList): every
- * rendered card is a sortable that renders again whenever a drag moves over another place, and a
- * column of 500 took hundreds of milliseconds a frame (npm run bench -- board-drag).
+ * A column of more cards than this renders only those near the viewport (useWindowedList): the
+ * column's list keeps every card's height, so places count in the whole column.
  */
 const WINDOW_FROM = 60;
-/** A windowed column's card and the gap under it, in pixels (h-14 + pb-2): every card is this tall. */
-const CARD_PITCH = 64;
 const TITLE_OF: Record<ItemStatus, string> = { pending: 'Queue', in_progress: 'Active', completed: 'Done' };
 /**
  * A windowed column renders its cards in runs of this many, so scrolling (a drag's auto-scroll too)
- * mounts and unmounts cards once a run instead of once a card: each time the cards change, dnd-kit
- * measures every droppable again, each with a walk up its ancestors' computed styles.
+ * mounts and unmounts cards once a run instead of once a card.
  */
 const RUN = 6;
-/** The sortable context of a column: a card's column is read from its droppable's data. */
-const CONTEXT_ID = (status: ItemStatus) => `cards:${status}`;
 
-/**
- * closestCorners over the column the dragged card's middle is in (its own droppable and its cards)
- * rather than over every card on the board: each rectangle read walks scroll offsets.
- */
-const inColumn: CollisionDetection = (args) => {
-  const { collisionRect, droppableContainers, droppableRects } = args;
-  const middle = collisionRect.left + collisionRect.width / 2;
-  let column: string | null = null;
-  for (const { status } of BOARD_COLUMNS) {
-    const rect = droppableRects.get(COLUMN_ID(status));
-    if (rect && middle >= rect.left && middle <= rect.right) column = status;
+/** The column whose span holds `middle` (a horizontal position), else the nearest one. */
+function columnAt(
+  middle: number,
+  containers: readonly { id: UniqueIdentifier }[],
+  rects: Map<UniqueIdentifier, ClientRect>,
+): UniqueIdentifier | null {
+  let best: UniqueIdentifier | null = null;
+  let distance = Number.POSITIVE_INFINITY;
+  for (const { id } of containers) {
+    const rect = rects.get(id);
+    if (!rect) continue;
+    const d = middle < rect.left ? rect.left - middle : middle > rect.right ? middle - rect.right : 0;
+    if (d < distance) {
+      best = id;
+      distance = d;
+    }
   }
-  if (column === null) return closestCorners(args);
-  const mine = droppableContainers.filter((c) => {
-    if (c.id === COLUMN_ID(column as ItemStatus)) return true;
-    const sortable = (c.data.current as { sortable?: { containerId?: string } } | undefined)?.sortable;
-    return sortable?.containerId === CONTEXT_ID(column as ItemStatus);
-  });
-  return closestCorners({ ...args, droppableContainers: mine });
+  return best;
+}
+
+/** The column under the lifted card's middle: three rectangles to look at, whatever the board holds. */
+const underCard: CollisionDetection = ({ collisionRect, droppableContainers, droppableRects }) => {
+  const id = columnAt(collisionRect.left + collisionRect.width / 2, droppableContainers, droppableRects);
+  const container = droppableContainers.find((c) => c.id === id);
+  return container ? [{ id: container.id, data: { droppableContainer: container } } satisfies Collision] : [];
 };
 
 /**
@@ -85,19 +93,44 @@ const EMPTY_TEXT: Record<ItemStatus, { empty: string; drop: string }> = {
   completed: { empty: 'Nothing done yet.', drop: 'Drop a card here to complete it.' },
 };
 
-/** Which column and place a drop over `overId` (a card's rowKeyOf or a column) means. */
-function dropTarget(
-  columns: BoardColumns,
-  overId: UniqueIdentifier,
-): { status: ItemStatus; index: number } | null {
-  const id = String(overId);
-  if (id.startsWith('column:')) {
-    const status = id.slice('column:'.length) as ItemStatus;
-    return columns[status] ? { status, index: columns[status].length } : null;
-  }
+/** A place on the board: a column and the place in it. */
+type BoardPlace = ColumnPlace & { status: ItemStatus };
+
+const samePlace = (a: BoardPlace | null, b: BoardPlace | null) =>
+  a === b || (a !== null && b !== null && a.status === b.status && a.index === b.index && a.of === b.of);
+
+/**
+ * The drag's place, held outside React: the drop and the announcements read it, and each column
+ * listens for its own line. The board itself never renders during a drag, since rendering it renders
+ * dnd-kit's whole context again (a lift of a 500-card column stayed over a frame with that).
+ */
+interface PlaceStore {
+  current: BoardPlace | null;
+  set(next: BoardPlace | null): void;
+  subscribe(listener: () => void): () => void;
+}
+
+function createPlaceStore(): PlaceStore {
+  const listeners = new Set<() => void>();
+  return {
+    current: null,
+    set(next) {
+      if (samePlace(this.current, next)) return;
+      this.current = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** Where card `key` sits now, as a place. */
+function placeOfCard(columns: BoardColumns, key: UniqueIdentifier): BoardPlace | null {
   for (const { status } of BOARD_COLUMNS) {
-    const index = columns[status].findIndex((c) => rowKeyOf(c) === id);
-    if (index >= 0) return { status, index };
+    const index = columns[status].findIndex((c) => rowKeyOf(c) === String(key));
+    if (index >= 0) return { status, index, gap: null, of: columns[status].length };
   }
   return null;
 }
@@ -106,25 +139,41 @@ function dropTarget(
 const cardOf = (items: readonly LocalItem[], key: UniqueIdentifier | null) =>
   key === null ? undefined : items.find((i) => rowKeyOf(i) === String(key));
 
-function boardAnnouncements(items: readonly LocalItem[], columns: BoardColumns): Announcements {
+const placeText = (place: BoardPlace | null) =>
+  place ? `${TITLE_OF[place.status]}, place ${place.index + 1} of ${place.of}` : 'outside the board';
+
+/**
+ * What a screen reader hears. A column is one drop target, so dnd-kit's 'over' changes only between
+ * columns: each new place is said on the move that reaches it (`place` is the drag's latest).
+ */
+function boardAnnouncements(
+  items: readonly LocalItem[],
+  columns: BoardColumns,
+  place: { current: BoardPlace | null },
+): Announcements {
   const title = (id: UniqueIdentifier) => {
     const item = cardOf(items, id);
     return item ? `“${item.title}”` : 'The card';
   };
-  const where = (id: UniqueIdentifier | undefined) => {
-    if (id === undefined) return 'outside the board';
-    const target = dropTarget(columns, id);
-    if (!target) return 'outside the board';
-    return `${TITLE_OF[target.status]}, place ${target.index + 1} of ${Math.max(columns[target.status].length, target.index + 1)}`;
-  };
+  let said: BoardPlace | null = null;
   return {
-    onDragStart: ({ active }) => `Picked up ${title(active.id)} in ${where(active.id)}.`,
-    onDragOver: ({ active, over }) => `${title(active.id)} is over ${where(over?.id)}.`,
+    onDragStart: ({ active }) => {
+      said = placeOfCard(columns, active.id);
+      return `Picked up ${title(active.id)} in ${placeText(said)}.`;
+    },
+    onDragMove: ({ active }) => {
+      if (samePlace(said, place.current)) return undefined;
+      said = place.current;
+      return `${title(active.id)} is over ${placeText(said)}.`;
+    },
+    onDragOver: () => undefined,
+    // Said after the board let go of the place: the last one said is where it was dropped.
     onDragEnd: ({ active, over }) =>
-      over
-        ? `${title(active.id)} dropped in ${where(over.id)}.`
+      over && said && said.gap !== null
+        ? `${title(active.id)} dropped in ${placeText(said)}.`
         : `${title(active.id)} put back where it was.`,
-    onDragCancel: ({ active }) => `Move cancelled. ${title(active.id)} is back in ${where(active.id)}.`,
+    onDragCancel: ({ active }) =>
+      `Move cancelled. ${title(active.id)} is back in ${placeText(placeOfCard(columns, active.id))}.`,
   };
 }
 
@@ -143,39 +192,88 @@ export default function CampaignBoard({
   const items = useBoardItems(campaignId);
   const columns = useMemo(() => columnsOf(items ?? []), [items]);
   const order = useOrderMutations();
-  const sensors = useOrderSensors();
-  const [activeKey, setActiveKey] = useState<UniqueIdentifier | null>(null);
-  const announcements = useMemo(() => boardAnnouncements(items ?? [], columns), [items, columns]);
+  const place = useMemo(createPlaceStore, []);
+  const lists = useRef(new Map<ItemStatus, HTMLElement>());
+  const setList = useCallback((status: ItemStatus, el: HTMLElement | null) => {
+    if (el) lists.current.set(status, el);
+    else lists.current.delete(status);
+  }, []);
+
+  /** The place in column `status` of a card whose top edge is at `top` (viewport pixels). */
+  const placeAt = useCallback(
+    (status: ItemStatus, top: number, key: UniqueIdentifier): BoardPlace => {
+      const cards = columns[status];
+      const list = lists.current.get(status);
+      const offset = list && cards.length > 0 ? top - list.getBoundingClientRect().top : 0;
+      const from = cards.findIndex((c) => rowKeyOf(c) === String(key));
+      return { status, ...placeInColumn(offset, cards.length, from < 0 ? null : from) };
+    },
+    [columns],
+  );
+
+  // Arrows: up and down a card's height, left and right to the next column at the same height.
+  const coordinateGetter = useCallback<KeyboardCoordinateGetter>(
+    (event, { context, currentCoordinates }) => {
+      const { collisionRect, droppableRects, droppableContainers, active } = context;
+      const vertical = event.code === 'ArrowDown' ? 1 : event.code === 'ArrowUp' ? -1 : 0;
+      const sideways = event.code === 'ArrowRight' ? 1 : event.code === 'ArrowLeft' ? -1 : 0;
+      if (!collisionRect || !active || (vertical === 0 && sideways === 0)) return undefined;
+      event.preventDefault();
+      const enabled = droppableContainers.getEnabled();
+      const here = columnAt(collisionRect.left + collisionRect.width / 2, enabled, droppableRects);
+      if (here === null) return undefined;
+      if (vertical !== 0) {
+        // No further than the column's ends, so the way back is as many presses as the way there.
+        const now = placeAt(statusOfColumn(here), collisionRect.top, active.id);
+        const next = now.index + vertical;
+        if (next < 0 || next >= now.of) return undefined;
+        return { x: currentCoordinates.x, y: currentCoordinates.y + vertical * CARD_PITCH };
+      }
+      const order = BOARD_COLUMNS.map(({ status }) => COLUMN_ID(status));
+      const next = order[order.indexOf(String(here)) + sideways];
+      const rect = next === undefined ? undefined : droppableRects.get(next);
+      if (!rect) return undefined;
+      return { x: rect.left + (rect.width - collisionRect.width) / 2, y: currentCoordinates.y };
+    },
+    [placeAt],
+  );
+  const sensors = useOrderSensors(coordinateGetter);
+  const announcements = useMemo(
+    () => boardAnnouncements(items ?? [], columns, place),
+    [items, columns, place],
+  );
 
   if (items === undefined) return <ListLoading label="Loading board..." rows={3} />;
   if (items.length === 0)
     return <ListEmpty icon={<LayoutGrid aria-hidden />} title="No tasks or todos to put on the board yet." />;
 
-  // The lifted card as it is now (its id may change under the drag).
-  const active = cardOf(items, activeKey);
-  const onDragStart = ({ active: a }: DragStartEvent) => setActiveKey(a.id);
-  const onDragEnd = ({ active: a, over }: DragEndEvent) => {
-    setActiveKey(null);
-    const item = cardOf(items, a.id);
-    if (!item || !over) return;
-    const target = dropTarget(columns, over.id);
-    if (!target) return;
-    const column = columns[target.status];
-    if (target.status === item.status) {
-      const to = Math.min(target.index, column.length - 1);
-      void order.move(column, item, to);
-    } else {
-      void order.moveToStatus(column, item, target.index, target.status, TITLE_OF[target.status]);
-    }
+  const onDragStart = () => place.set(null);
+  const onDragMove = ({ active: a, collisions }: DragMoveEvent) => {
+    const over = collisions?.[0]?.id;
+    const rect = a.rect.current.translated;
+    const next = over === undefined || !rect ? null : placeAt(statusOfColumn(over), rect.top, a.id);
+    // Only the columns whose line moves render again: the cards are not told.
+    place.set(next);
   };
+  const onDragEnd = ({ active: a, over }: DragEndEvent) => {
+    const item = cardOf(items, a.id);
+    const target = place.current;
+    place.set(null);
+    if (!item || !over || !target) return;
+    const column = columns[target.status];
+    if (target.status === item.status) void order.move(column, item, target.index);
+    else void order.moveToStatus(column, item, target.index, target.status, TITLE_OF[target.status]);
+  };
+  const onDragCancel = () => place.set(null);
 
   return (
     <DndContext
       sensors={sensors}
-      collisionDetection={inColumn}
+      collisionDetection={underCard}
       onDragStart={onDragStart}
+      onDragMove={onDragMove}
       onDragEnd={onDragEnd}
-      onDragCancel={() => setActiveKey(null)}
+      onDragCancel={onDragCancel}
       accessibility={{ announcements, screenReaderInstructions: INSTRUCTIONS }}
       autoScroll
     >
@@ -190,38 +288,55 @@ export default function CampaignBoard({
             title={title}
             cards={columns[status]}
             readOnly={readOnly}
+            place={place}
+            setList={setList}
           />
         ))}
       </section>
       {/* No drop animation: it measured the card's new place and scrolled to it, ~8 ms at the drop. */}
-      <DragOverlay dropAnimation={null}>{active ? <CardBody item={active} lifted /> : null}</DragOverlay>
+      <DragOverlay dropAnimation={null}>
+        <LiftedCard items={items} />
+      </DragOverlay>
     </DndContext>
   );
 }
 
-// Memoised, as the cards are: a drag re-renders the board on every lift and drop, and a column of
-// 500 cards rendered again each time took hundreds of milliseconds (npm run bench -- board-drag).
+// Memoised, as the cards are: a column renders again only when its cards or its line change.
 const BoardColumn = memo(function BoardColumn({
   status,
   title,
   cards,
   readOnly,
+  place,
+  setList,
 }: {
   status: ItemStatus;
   title: string;
   cards: LocalItem[];
   readOnly: boolean;
+  place: PlaceStore;
+  setList: (status: ItemStatus, el: HTMLElement | null) => void;
 }) {
-  const ids = useMemo(() => cards.map(rowKeyOf), [cards]);
+  // Where the lifted card would go in (a line before that card), or null.
+  const gap = useSyncExternalStore(place.subscribe, () =>
+    place.current?.status === status ? place.current.gap : null,
+  );
   const windowed = cards.length > WINDOW_FROM;
-  const { containerRef, start, end, totalHeight } = useWindowedList({
+  const { containerRef, start, end } = useWindowedList({
     count: windowed ? cards.length : 0,
     rowHeight: CARD_PITCH,
     overscan: 1,
   });
+  const listRef = useCallback(
+    (el: HTMLDivElement | null) => {
+      containerRef.current = el;
+      setList(status, el);
+    },
+    [containerRef, setList, status],
+  );
   // Whole runs of cards (RUN): the rendered cards change only when the view leaves a run.
-  const from = Math.floor(start / RUN) * RUN;
-  const to = Math.min(cards.length, Math.ceil(end / RUN) * RUN);
+  const from = windowed ? Math.floor(start / RUN) * RUN : 0;
+  const to = windowed ? Math.min(cards.length, Math.ceil(end / RUN) * RUN) : cards.length;
   const headingId = `board-${status}`;
   return (
     <ColumnDrop status={status} readOnly={readOnly}>
@@ -235,51 +350,49 @@ const BoardColumn = memo(function BoardColumn({
           <span className="sr-only">{cards.length === 1 ? ' card' : ' cards'}</span>
         </span>
       </h3>
-      <SortableContext
-        id={CONTEXT_ID(status)}
-        items={ids}
-        strategy={verticalListSortingStrategy}
-        disabled={readOnly}
-      >
-        {cards.length === 0 ? (
-          // The whole column is the drop target (useDroppable above); the dashed box shows where.
-          <p
-            data-empty-column={status}
-            className="m-0 flex min-h-16 items-center justify-center rounded-lg border border-dashed border-zinc-300 px-3 py-2 text-center text-sm text-zinc-600 group-data-[over=true]/column:border-indigo-400 group-data-[over=true]/column:text-zinc-800 dark:border-zinc-700 dark:text-zinc-400 dark:group-data-[over=true]/column:border-indigo-500 dark:group-data-[over=true]/column:text-zinc-200"
+      {cards.length === 0 ? (
+        // The whole column is the drop target (useDroppable above); the dashed box shows where.
+        <p
+          data-empty-column={status}
+          className="m-0 flex min-h-16 items-center justify-center rounded-lg border border-dashed border-zinc-300 px-3 py-2 text-center text-sm text-zinc-600 group-data-[over=true]/column:border-indigo-400 group-data-[over=true]/column:text-zinc-800 dark:border-zinc-700 dark:text-zinc-400 dark:group-data-[over=true]/column:border-indigo-500 dark:group-data-[over=true]/column:text-zinc-200"
+        >
+          {readOnly ? EMPTY_TEXT[status].empty : `${EMPTY_TEXT[status].empty} ${EMPTY_TEXT[status].drop}`}
+        </p>
+      ) : (
+        // Every card is CARD_PITCH tall, so the list is as tall as all of them, rendered or not, and the
+        // rendered ones are moved down to where they sit.
+        <div ref={listRef} className="relative" style={{ height: cards.length * CARD_PITCH - 8 }}>
+          <ul
+            aria-labelledby={headingId}
+            className="absolute inset-x-0 top-0 m-0 p-0"
+            style={from > 0 ? { transform: `translateY(${from * CARD_PITCH}px)` } : undefined}
           >
-            {readOnly ? EMPTY_TEXT[status].empty : `${EMPTY_TEXT[status].empty} ${EMPTY_TEXT[status].drop}`}
-          </p>
-        ) : windowed ? (
-          // The sortable context keeps every id (places count in the whole column); only the cards
-          // near the viewport are rendered, moved down to where they sit.
-          <div ref={containerRef} style={{ height: totalHeight, position: 'relative' }}>
-            <ul
-              aria-labelledby={headingId}
-              className="absolute inset-x-0 top-0 m-0 p-0"
-              style={{ transform: `translateY(${from * CARD_PITCH}px)` }}
-            >
-              {cards.slice(from, to).map((card) => (
-                <BoardCard key={rowKeyOf(card)} item={card} readOnly={readOnly} pitched />
-              ))}
-            </ul>
-          </div>
-        ) : (
-          <ul aria-labelledby={headingId} className="m-0 flex min-h-16 flex-col gap-2 p-0">
-            {cards.map((card) => (
+            {cards.slice(from, to).map((card) => (
               <BoardCard key={rowKeyOf(card)} item={card} readOnly={readOnly} />
             ))}
           </ul>
-        )}
-      </SortableContext>
+          {gap === null ? null : (
+            <div
+              aria-hidden
+              data-drop-line
+              className="pointer-events-none absolute inset-x-1 h-1 rounded-full bg-indigo-500 dark:bg-indigo-400"
+              style={{ top: gap * CARD_PITCH - 6 }}
+            />
+          )}
+        </div>
+      )}
     </ColumnDrop>
   );
 });
 
-/**
- * The column as a drop target, outlined while a card is over it. The only part of a column that
- * dnd-kit's context renders again (a lift alone takes four passes, each re-rendering every consumer):
- * its contents come from BoardColumn, which does not, so React keeps them as they are.
- */
+/** The lifted card as it is now (its id may change under the drag), drawn under the pointer. */
+function LiftedCard({ items }: { items: readonly LocalItem[] }) {
+  const { active } = useDndContext();
+  const card = cardOf(items, active?.id ?? null);
+  return card ? <CardBody item={card} lifted /> : null;
+}
+
+/** The column as the drop target, outlined while a card is over it. */
 function ColumnDrop({
   status,
   readOnly,
@@ -303,33 +416,24 @@ function ColumnDrop({
 }
 
 /**
- * One card in its place. Every sortable card renders again whenever the drag moves over another place
- * (dnd-kit's context changes), so only its shifted wrapper does: the card's face is memoised on props
+ * One card in its place, exactly CARD_PITCH tall with its gap. Every card renders again when a drag
+ * starts or ends (dnd-kit's context changes), so only its wrapper does: the face is memoised on props
  * that stay the same through a drag.
  */
-const BoardCard = memo(function BoardCard({
-  item,
-  readOnly,
-  pitched = false,
-}: {
-  item: LocalItem;
-  readOnly: boolean;
-  /** In a windowed column: exactly CARD_PITCH tall, its gap included. */
-  pitched?: boolean;
-}) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id: rowKeyOf(item), disabled: readOnly });
+const BoardCard = memo(function BoardCard({ item, readOnly }: { item: LocalItem; readOnly: boolean }) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({
+    id: rowKeyOf(item),
+    disabled: readOnly,
+  });
   return (
     <li
       ref={setNodeRef}
       data-card-id={item.id}
-      className={cn('list-none', pitched && 'h-16 pb-2', isDragging && 'opacity-40')}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
+      className={cn('h-16 list-none pb-2', isDragging && 'opacity-40')}
     >
       <CardFace
         item={item}
         readOnly={readOnly}
-        pitched={pitched}
         attributes={attributes}
         listeners={listeners}
         activatorRef={setActivatorNodeRef}
@@ -338,27 +442,25 @@ const BoardCard = memo(function BoardCard({
   );
 });
 
-type Sortable = ReturnType<typeof useSortable>;
+type Draggable = ReturnType<typeof useDraggable>;
 
 const CardFace = memo(function CardFace({
   item,
   readOnly,
-  pitched,
   attributes,
   listeners,
   activatorRef,
 }: {
   item: LocalItem;
   readOnly: boolean;
-  pitched: boolean;
-  attributes: Sortable['attributes'];
-  listeners: Sortable['listeners'];
-  activatorRef: Sortable['setActivatorNodeRef'];
+  attributes: Draggable['attributes'];
+  listeners: Draggable['listeners'];
+  activatorRef: Draggable['setActivatorNodeRef'];
 }) {
   return (
     <CardBody
       item={item}
-      className={pitched ? 'h-full' : undefined}
+      className="h-full"
       handle={
         readOnly ? null : (
           <DragHandle
