@@ -172,7 +172,25 @@ test('O2, O3: reorder by keyboard and pointer, reload, then two offline devices 
     await page.emulateMedia({ colorScheme: 'dark' });
     await shoot(page, 'board-desktop-dark');
     await page.emulateMedia({ colorScheme: 'light' });
-    await dragTo(page, a.main.getByRole('button', { name: `Move “${two}”` }), done.getByRole('heading'));
+    // Held under the next card: the line shows the place; Escape puts it back.
+    const grip = (await a.main.locator('[data-column="pending"] [data-drag-handle]').first().boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2 + 70, { steps: 8 });
+    await expect(a.main.locator('[data-column="pending"] [data-drop-line]')).toBeVisible();
+    await shoot(page, 'board-line-desktop-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'board-line-desktop-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Escape');
+    await page.mouse.up();
+    await expect(a.main.locator('[data-drop-line]')).toHaveCount(0);
+    await dragTo(
+      page,
+      a.main.getByRole('button', { name: `Move “${two}”` }),
+      done.getByRole('heading'),
+      (p) => shoot(p, 'board-mid-drag-desktop-light'),
+    );
     await expect(a.toast('Task moved to Done')).toBeVisible();
     await expect(done.getByText(two)).toBeVisible();
     await expect(column('Done')).toContainText('1');

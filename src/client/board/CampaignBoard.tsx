@@ -372,10 +372,11 @@ const BoardColumn = memo(function BoardColumn({
             ))}
           </ul>
           {gap === null ? null : (
+            // Above the lifted card (DragOverlay's z-index is 999), which is often right over the place.
             <div
               aria-hidden
               data-drop-line
-              className="pointer-events-none absolute inset-x-1 h-1 rounded-full bg-indigo-500 dark:bg-indigo-400"
+              className="pointer-events-none absolute inset-x-1 z-[1000] h-1 rounded-full bg-indigo-500 dark:bg-indigo-400"
               style={{ top: gap * CARD_PITCH - 6 }}
             />
           )}
