@@ -7,6 +7,8 @@ import { serverItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
 import { applyPulled } from '../sync';
 import { type CountsRow, countRowsFromScratch } from './counters';
+import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
+import { OutpostDb } from './db';
 import { listKeysOf } from './listKeys';
 import { fromServer } from './localItems';
 import { topFlagsFromScratch } from './topFlags';
@@ -143,6 +145,72 @@ describe('progress counters (counters.ts)', () => {
     ];
     await applyPulled(db, next, 'c2');
     expect(byKey(await db.counts.toArray())).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
+  });
+
+  it('I3: a pull of several transactions counts its rows once, in its last; an edit between them, here or in another tab, is counted once', async () => {
+    const db = freshFakeDb('pending');
+    const item = (id: number, type: ItemType, parent: number | null, status: ItemStatus = 'pending'): Item =>
+      serverItem(id, `Item ${id}`, { uuid: `u-${id}`, type, status, parent_id: parent });
+    // Three pages over the same parents: every counter is touched by each of them.
+    const pages: Item[][] = [[], [], []];
+    for (let c = 0; c < 3; c++) pages[c]!.push(item(100 + c, 'campaign', null, 'in_progress'));
+    for (let t = 0; t < 12; t++) pages[t % 3]!.push(item(1_000 + t, 'task', 100 + (t % 3)));
+    for (let i = 0; i < 240; i++)
+      pages[i % 3]!.push(item(10_000 + i, 'todo', 1_000 + (i % 12), i % 4 === 0 ? 'completed' : 'pending'));
+    // A task that gets its first child from the edit below, and its own from the last page (the
+    // counter it adds to its campaign moves from 'no children' to 'some').
+    pages[0]!.push(item(2_000, 'task', 101));
+    pages[2]!.push(item(20_000, 'todo', 2_000));
+    const byKey = (rows: CountsRow[]) =>
+      [...rows].sort((a, b) => `${a.parent}|${a.scope}`.localeCompare(`${b.parent}|${b.scope}`));
+    const fromScratch = async (on: OutpostDb) => byKey(countRowsFromScratch(await on.items.toArray()));
+    const pendingRows = (on: OutpostDb) => on.meta.where(':id').startsWith(PENDING_COUNTS).count();
+
+    await applyPulled(db, pages[0]!, 'c1', [], true);
+    // No counter is written; the rows wait in the meta store.
+    expect(await db.counts.count()).toBe(0);
+    expect(await pendingRows(db)).toBeGreaterThan(0);
+    // Another tab (its own connection) completes a pulled todo and adds a child to the childless task:
+    // its write counts the pending rows with its own.
+    const deps = (db as unknown as { _deps: ConstructorParameters<typeof OutpostDb>[1] })._deps;
+    const other = new OutpostDb(db.name, deps);
+    const todo = (await other.items.get(10_003))!;
+    await other.items.put({ ...todo, status: 'completed' });
+    await other.items.put(fromServer(item(30_000, 'todo', 2_000)));
+    expect(await pendingRows(db)).toBe(0);
+    expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
+    other.close();
+
+    await applyPulled(db, pages[1]!, 'c2', [], true);
+    // A later transaction of the pull changes a row an earlier one left pending: counted as one change.
+    const again = { ...item(10_001, 'todo', 1_004, 'completed'), version: 5 };
+    await applyPulled(db, [...pages[2]!.slice(0, 20), again], 'c2b', [], true);
+    expect(await pendingRows(db)).toBe(2);
+    // A title edit moves no counter: it leaves the pending rows to the pull.
+    await db.items.update(10_001, { title: 'Renamed' });
+    expect(await pendingRows(db)).toBeGreaterThan(0);
+    // This tab reopens a pulled todo and moves a task under another campaign.
+    await db.items.update(10_000, { status: 'pending' });
+    await db.items.update(1_001, { parent_id: 102 });
+    expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
+
+    await applyPulled(db, pages[2]!.slice(20), 'c3', [], false);
+    expect(await pendingRows(db)).toBe(0);
+    expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
+
+    // A pull that stops before its last transaction: counted by flushPendingCounts (the pull's end)
+    // or, if the app closed first, at the next open.
+    const more: Item[] = [item(3_000, 'task', 100), item(30_001, 'todo', 3_000, 'completed')];
+    await applyPulled(db, more.slice(0, 1), 'c4', [], true);
+    await flushPendingCounts(db);
+    expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
+    await applyPulled(db, more.slice(1), 'c5', [], true);
+    db.close();
+    const reopened = new OutpostDb(db.name, deps);
+    await reopened.open();
+    expect(await pendingRows(reopened)).toBe(0);
+    expect(byKey(await reopened.counts.toArray())).toEqual(await fromScratch(reopened));
+    reopened.close();
   });
 
   it('I1, I2, I3: pulled pages of hundreds of rows, parents in any chunk, on the page or stored, keep flags, list keys and counters as from scratch', async () => {

@@ -16,9 +16,9 @@ import type { LocalItem } from './types';
  * The maintained progress counters (store `counts`, database version 7): per parent and scope, what
  * the parent's live children in that scope add up to (src/shared/subtreeCounts.ts), so a campaign's
  * or task's progress, and its open items for Complete/Reopen, are one key read, never a subtree load.
- * The store's side effects (sideEffects.ts, counterUpkeep.ts) update them in the same transaction as every write to `items`,
- * and only the counters that change are written: a title edit writes none, so no progress query
- * re-runs. One more row (ROWS_KEY) counts the stored items, so rows written around Dexie are found at
+ * The store's side effects (sideEffects.ts, counterUpkeep.ts) update them in the same transaction as
+ * every write to `items` (a pull of several transactions: in its last, SYNC.md I3), and only the
+ * counters that change are written: a title edit writes none, so no progress query re-runs. One more row (ROWS_KEY) counts the stored items, so rows written around Dexie are found at
  * open and the counters computed again.
  */
 export type CountScope = Exclude<ListScope, 'x'>;
@@ -120,6 +120,16 @@ export function readCounters(
     list.map((t) => keys.get(t)!),
     COUNTERS_PER_KEY,
   ).then((found) => new Map(list.map((text, i) => [text, (found as (CountsRow | undefined)[])[i]])));
+}
+
+/** Whether `changes` move any counter (a title edit moves none; updateCounts then does nothing). */
+export function movesCounters(changes: readonly RowChange[]): boolean {
+  let rows = 0;
+  for (const c of changes) {
+    rows += (c.now ? 1 : 0) - (c.old ? 1 : 0);
+    if (signature(c.old) !== signature(c.now)) return true;
+  }
+  return rows !== 0;
 }
 
 /**

@@ -3,6 +3,7 @@ import { kindOfRequest } from '../../../shared/protocol';
 import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from '../history/historyStore';
 import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from '../search/searchLog';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
+import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
 import { recomputeListKeys } from './listKeys';
 import { storeSideEffects } from './sideEffects';
 import { recomputeTopFlags } from './topFlags';
@@ -184,13 +185,27 @@ export type SearchCopyRow = SearchCopyHead | SearchCopyPart;
  * IndexedDB counts by walking, and at 100,000 rows every walk is on the way to the first screen.
  */
 async function repairTopFlags(db: OutpostDb): Promise<void> {
-  const [all, rows] = await Promise.all([db.items.count(), db.counts.get([...ROWS_KEY])]);
+  const [all, stored, pending] = await Promise.all([
+    db.items.count(),
+    db.counts.get([...ROWS_KEY]),
+    db.meta.where(':id').startsWith(PENDING_COUNTS).first(),
+  ]);
+  let rows = stored;
+  if (pending) {
+    // A pull interrupted before its last transaction left rows uncounted (I3): they are counted now.
+    await flushPendingCounts(db);
+    rows = await db.counts.get([...ROWS_KEY]);
+  }
   if ((rows?.n ?? 0) === all) return;
   // The saved search copy never saw those rows: it is not trusted over them.
   await db.searchCopy.clear();
   await db.transaction('rw', db.items, () => recomputeTopFlags(db.items));
   await db.transaction('rw', db.items, () => recomputeListKeys(db.items));
-  await db.transaction('rw', db.items, db.counts, () => recomputeCounts(db.items, db.counts));
+  await db.transaction('rw', db.items, db.counts, db.meta, async () => {
+    await recomputeCounts(db.items, db.counts);
+    // Counted from scratch: nothing is left pending.
+    await db.meta.where(':id').startsWith(PENDING_COUNTS).delete();
+  });
 }
 
 /**

@@ -32,7 +32,8 @@ export const storeSideEffects: Middleware<DBCore> = {
     const hasCounts = down.schema.tables.some((t) => t.name === COUNTS_STORE);
     // Absent likewise before version 8 (an upgrade's writes then log nothing: no copy is saved yet).
     const hasLog = down.schema.tables.some((t) => t.name === SEARCH_LOG_STORE);
-    const added = [...(hasCounts ? [COUNTS_STORE] : []), ...(hasLog ? [SEARCH_LOG_STORE] : [])];
+    // The meta store holds the changes a pull left for a later transaction to count (counterUpkeep.ts).
+    const added = [...(hasCounts ? [COUNTS_STORE, 'meta'] : []), ...(hasLog ? [SEARCH_LOG_STORE] : [])];
     // Dexie asks for a table's stack once per transaction that uses it, and the layers below rebuild
     // theirs on each ask (the virtual-index layer its index maps): built once per store instead, as
     // nothing in them depends on the transaction (they read it from Dexie's zone when they run).
@@ -49,13 +50,14 @@ export const storeSideEffects: Middleware<DBCore> = {
       // listKeys: every put below (the caller's and the flag fixes) gets its list keys.
       const table = withListKeys(down.table(name));
       const counts = hasCounts ? down.table(COUNTS_STORE) : undefined;
+      const meta = hasCounts ? down.table('meta') : undefined;
       // topFlags, with counters when the store has them.
       const flagged = {
         ...table,
         mutate(req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
           if (req.type === 'put' || req.type === 'add')
-            return counts ? putCounted(table, counts, req) : putWithFlags(table, req);
-          return counts ? deleteCounted(table, counts, req) : deleteWithFlags(table, req);
+            return counts ? putCounted(table, counts, req, meta) : putWithFlags(table, req);
+          return counts ? deleteCounted(table, counts, req, meta) : deleteWithFlags(table, req);
         },
       };
       // searchLog, beside the write.
@@ -64,8 +66,8 @@ export const storeSideEffects: Middleware<DBCore> = {
     return {
       ...down,
       transaction(stores, mode, options) {
-        // A write to items writes its counters and its log row in the same transaction, whatever
-        // stores it named.
+        // A write to items writes its counters (and reads the ones a pull left pending) and its log
+        // row in the same transaction, whatever stores it named.
         const withAdded =
           mode === 'readwrite' && stores.includes('items')
             ? [...stores, ...added.filter((s) => !stores.includes(s))]

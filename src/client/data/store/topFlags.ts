@@ -175,19 +175,23 @@ export function putWithFlags(
     });
     // Rows whose own presence, liveness or scope changed move their children's flags.
     const moved = keys.filter((id) => parentSignature(old.get(id)) !== parentSignature(batch.get(id)));
-    return childrenOf(table, trans, moved).then((found) =>
-      table.mutate({ ...req, values: flagged }).then((res) => {
-        // A row another put of the transaction writes (knowRows) has its flag from the rows it will
-        // hold, and may have been written since `found` was read: a fix would put back a stale copy.
-        const written = deferredOf(trans)?.written;
-        const fixes = found
-          .filter((c) => !batch.has(c.id) && !written?.has(c.id))
-          .map((c) => ({ c, top: topOf(c, batch.get(c.parent_id!)) }))
-          .filter(({ c, top }) => c._top !== top)
-          .map(({ c, top }) => ({ ...c, _top: top }));
-        return putFixes(table, trans, fixes, res);
-      }),
-    );
+    // The children are read beside the put, not before it: the put writes only the batch's rows,
+    // which are left out of the fixes, so what is read of the others is the same either way, and a
+    // pulled page's chunks go to IndexedDB without waiting one round trip each.
+    return Dexie.Promise.all([
+      childrenOf(table, trans, moved),
+      table.mutate({ ...req, values: flagged }),
+    ]).then(([found, res]) => {
+      // A row another put of the transaction writes (knowRows) has its flag from the rows it will
+      // hold, and may have been written since `found` was read: a fix would put back a stale copy.
+      const written = deferredOf(trans)?.written;
+      const fixes = found
+        .filter((c) => !batch.has(c.id) && !written?.has(c.id))
+        .map((c) => ({ c, top: topOf(c, batch.get(c.parent_id!)) }))
+        .filter(({ c, top }) => c._top !== top)
+        .map(({ c, top }) => ({ ...c, _top: top }));
+      return putFixes(table, trans, fixes, res);
+    });
   });
 }
 

@@ -44,7 +44,12 @@ export function rememberStoredRow(value: object, stored: LocalItem | null): void
  * written one are kept, so an id written twice in the transaction counts once.
  */
 export interface DeferredCounts {
-  at?: { table: DBCoreTable; counts: DBCoreTable; trans: DBCoreTransaction };
+  at?: { table: DBCoreTable; counts: DBCoreTable; meta?: DBCoreTable; trans: DBCoreTransaction };
+  /**
+   * A later transaction counts these changes (a pull's transaction before its last, SYNC.md I3):
+   * flushCounts adds them to the stored pending ones and writes no counter.
+   */
+  later?: boolean;
   changes: Map<number, RowChange>;
   known: Map<number, RowChange['now']>;
   /** Ids the transaction's puts write as named in `known` (knowRows): no flag fix rewrites them. */
@@ -77,10 +82,13 @@ export function takeDeferred(): DeferredCounts | undefined {
 const currentIdbTransaction = (): object | undefined =>
   (Dexie.currentTransaction as { idbtrans?: object } | null)?.idbtrans ?? undefined;
 
-/** Inside a rw transaction over items: its writes' counters are brought up to date at flushCounts, once. */
-export function deferCounts(): void {
+/**
+ * Inside a rw transaction over items: its writes' counters are brought up to date at flushCounts,
+ * once; `later`: left pending for a later transaction to count (store/counterUpkeep.ts).
+ */
+export function deferCounts(later = false): void {
   const trans = currentIdbTransaction();
-  if (trans) deferredCounts.set(trans, { changes: new Map(), known: new Map() });
+  if (trans) deferredCounts.set(trans, { changes: new Map(), known: new Map(), later });
 }
 
 /**

@@ -3,7 +3,7 @@ import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../..
 import { localWritesSettled } from '../changes/writesInFlight';
 import { applyPulledComments, removeCommentsOf } from '../comments/localComments';
 import type { RowChange } from '../store/counters';
-import { flushCounts } from '../store/counterUpkeep';
+import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, usersOf } from '../store/localItems';
 import type { LocalItem } from '../store/types';
@@ -34,17 +34,20 @@ const SPAN_MIN = 8;
  * Applies one pulled page and its cursor in one transaction (L9): new items are added, synced ones
  * replaced, pending ones rebased (a conflict only when the same field changed on both sides, C1);
  * the page's comments are stored with them, and an item that goes takes its comments (K13, K14).
+ * `countLater`: a later transaction of the same pull counts these rows (I3), none is counted here.
  */
 export async function applyPulled(
   db: OutpostDb,
   items: readonly SyncChange[],
   cursor: string,
   comments: readonly SyncCommentChange[] = [],
+  countLater = false,
 ): Promise<number> {
   let conflicts = 0;
   await db.transaction('rw', [...TABLES], async () => {
-    // The page's chunks are counted together at the end, not one by one (store/writeFacts.ts deferCounts).
-    deferCounts();
+    // The page's chunks are counted together at the end, not one by one (store/writeFacts.ts
+    // deferCounts), or by the pull's last transaction (store/counterUpkeep.ts).
+    deferCounts(countLater);
     const ids = items.map((i) => i.id);
     const pageIds = new Set(ids);
     // The parents outside the page are read beside the page's own rows: the flags and the counters of
@@ -177,7 +180,7 @@ async function storedRowsOf(db: OutpostDb, ids: readonly number[]): Promise<(Loc
     // The keys stored in the page's span, without their rows: pages come in change order, so an
     // earlier page's rows often lie between this one's ids, and none of them need reading. Only the
     // page's own ids found there are read; a span too full to list cheaply reads every id.
-    const most = ids.length * KEYS_PER_ID + 100;
+    const most = Math.max(ids.length * KEYS_PER_ID + 100, SPAN_KEYS);
     const stored = await db.items.where(':id').between(low, high, true, true).limit(most).primaryKeys();
     if (stored.length === 0) return ids.map(() => undefined);
     if (stored.length < most) {
@@ -194,6 +197,12 @@ async function storedRowsOf(db: OutpostDb, ids: readonly number[]): Promise<(Loc
 
 /** How many stored keys per page id the span may hold and still be listed rather than read id by id. */
 const KEYS_PER_ID = 8;
+/**
+ * A span of this many stored keys is listed whatever the page's size: keys alone are cheap to list,
+ * and reading a 500-row page id by id is 500 requests (a 10,000-item pull's later pages span most
+ * of what the earlier ones stored).
+ */
+const SPAN_KEYS = 20_000;
 
 /**
  * The stored parents of a page's items that are not in the page (undefined where none is stored):
@@ -316,7 +325,7 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
  * Rows pages that have already arrived may add to one transaction (see pull): the parents a
  * transaction's rows name are read once for all of them, so fewer, larger ones read fewer (a
  * 10,000-item pull: 121 row reads, where 1,000-row transactions made 2,121; `npm run bench --
- * local-writes --profile`), and each counter is written once per transaction. 5,000 with 8 pages
+ * local-writes --profile`). 5,000 with 8 pages
  * ahead, not 2,500 with 4: a fresh device's 10k pull 1.39-1.50x the raw reference in two runs
  * against 1.54-1.70x (local-writes A, shared machine). A local edit made meanwhile waits for at
  * most one such transaction (L8).
@@ -336,6 +345,8 @@ export async function pull(
   let pulled = 0;
   let conflicts = 0;
   let total: number | null = null;
+  // Rows a transaction left for the pull's last one to count (I3), until that one commits.
+  let uncounted = false;
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const data = await reader.take();
@@ -344,8 +355,7 @@ export async function pull(
         status.getState().set({ pullProgress: { received: 0, total } });
       }
       // Pages that arrived while the one before was stored go into the same transaction with the
-      // last one's cursor (L9: still applied in order, the cursor never ahead of the rows): one
-      // transaction writes a counter touched by both once, not twice.
+      // last one's cursor (L9: still applied in order, the cursor never ahead of the rows).
       let items = data.items;
       let comments = data.comments ?? [];
       let { cursor, has_more: more } = data;
@@ -356,7 +366,10 @@ export async function pull(
         cursor = following.cursor;
         more = following.has_more;
       }
-      conflicts += await applyPulled(db, items, cursor, comments);
+      // Every transaction but the last leaves its counting to the last one: the counters the pull's
+      // transactions touch overlap, and each is then written once (I3).
+      conflicts += await applyPulled(db, items, cursor, comments, more);
+      uncounted = more;
       pulled += items.length + comments.length;
       if (total !== null && status) {
         // Changes committed after the count arrive too: the total never reads less than what came.
@@ -375,6 +388,9 @@ export async function pull(
   } finally {
     reader.stop();
     if (total !== null) status?.getState().set({ pullProgress: null });
+    // A pull that stopped before its last transaction counts what it stored (else the next write that
+    // moves a counter, or the next open, would).
+    if (uncounted) await flushPendingCounts(db).catch(() => undefined);
   }
   await setMeta(db, META_KEYS.lastSyncAt, new Date().toISOString());
   await dropStalePredictions(db);
