@@ -416,32 +416,51 @@ function ColumnDrop({
   );
 }
 
+/** What a card shows of its item: a card whose item differs in nothing else renders nothing new. */
+const sameFace = (a: LocalItem, b: LocalItem) =>
+  a === b ||
+  (a.id === b.id &&
+    rowKeyOf(a) === rowKeyOf(b) &&
+    a.title === b.title &&
+    a.type === b.type &&
+    a.status === b.status &&
+    a.due_date === b.due_date &&
+    a.parent?.type === b.parent?.type &&
+    a.parent?.title === b.parent?.title);
+
+type CardProps = { item: LocalItem; readOnly: boolean };
+
 /**
  * One card in its place, exactly CARD_PITCH tall with its gap. Every card renders again when a drag
  * starts or ends (dnd-kit's context changes), so only its wrapper does: the face is memoised on props
- * that stay the same through a drag.
+ * that stay the same through a drag. After a drop the board reads its items again, every one a new
+ * object: a card renders again only when what it shows changed (sameFace), so the drop renders the
+ * moved card, not the column's.
  */
-const BoardCard = memo(function BoardCard({ item, readOnly }: { item: LocalItem; readOnly: boolean }) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({
-    id: rowKeyOf(item),
-    disabled: readOnly,
-  });
-  return (
-    <li
-      ref={setNodeRef}
-      data-card-id={item.id}
-      className={cn('h-16 list-none pb-2', isDragging && 'opacity-40')}
-    >
-      <CardFace
-        item={item}
-        readOnly={readOnly}
-        attributes={attributes}
-        listeners={listeners}
-        activatorRef={setActivatorNodeRef}
-      />
-    </li>
-  );
-});
+const BoardCard = memo(
+  function BoardCard({ item, readOnly }: CardProps) {
+    const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({
+      id: rowKeyOf(item),
+      disabled: readOnly,
+    });
+    return (
+      <li
+        ref={setNodeRef}
+        data-card-id={item.id}
+        className={cn('h-16 list-none pb-2', isDragging && 'opacity-40')}
+      >
+        <CardFace
+          item={item}
+          readOnly={readOnly}
+          attributes={attributes}
+          listeners={listeners}
+          activatorRef={setActivatorNodeRef}
+        />
+      </li>
+    );
+  },
+  (a: CardProps, b: CardProps) => a.readOnly === b.readOnly && sameFace(a.item, b.item),
+);
 
 type Draggable = ReturnType<typeof useDraggable>;
 
