@@ -48,10 +48,12 @@ const CAMPAIGN_FACTS = ['due_date', 'end_date', 'remind_at'] as const;
 export default function CampaignDetailPage() {
   const id = Number(useParams().id);
   const campaign = useItem(Number.isFinite(id) ? id : 0);
-  const page = useChildrenPage(id);
+  const [tab, setTab] = useTabParam(TABS, 'contents');
+  // Contents' rows are read only while Contents shows: the Board reads the same children itself, and
+  // every change under the campaign read all of them twice (npm run bench -- board-drag, the drop).
+  const page = useChildrenPage(tab === 'contents' && Number.isFinite(id) ? id : 0);
   const children = page.items;
   const inside = useInside(Number.isFinite(id) ? id : 0);
-  const [tab, setTab] = useTabParam(TABS, 'contents');
   const optional = useOptionalFacts(campaign ?? NO_OPTIONAL_FACTS, CAMPAIGN_FACTS);
   const order = useOrderMutations();
 
