@@ -14,8 +14,10 @@ import {
   useDroppable,
 } from '@dnd-kit/core';
 import { LayoutGrid } from 'lucide-react';
-import { memo, useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
+import { memo, useCallback, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ItemStatus } from '../../shared/item';
 import { cn, focusRing } from '../components/ui/cn';
 import { ListEmpty, ListLoading } from '../components/ui/PageParts';
@@ -104,26 +106,13 @@ const samePlace = (a: BoardPlace | null, b: BoardPlace | null) =>
  * listens for its own line. The board itself never renders during a drag, since rendering it renders
  * dnd-kit's whole context again (a lift of a 500-card column stayed over a frame with that).
  */
-interface PlaceStore {
-  current: BoardPlace | null;
-  set(next: BoardPlace | null): void;
-  subscribe(listener: () => void): () => void;
-}
+type PlaceStore = StoreApi<{ place: BoardPlace | null }>;
 
-function createPlaceStore(): PlaceStore {
-  const listeners = new Set<() => void>();
-  return {
-    current: null,
-    set(next) {
-      if (samePlace(this.current, next)) return;
-      this.current = next;
-      for (const listener of listeners) listener();
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+const createPlaceStore = (): PlaceStore => createStore(() => ({ place: null as BoardPlace | null }));
+
+/** Moves the drag to `next`; the columns hear of it only when it is another place. */
+function movePlace(store: PlaceStore, next: BoardPlace | null): void {
+  if (!samePlace(store.getState().place, next)) store.setState({ place: next });
 }
 
 /** Where card `key` sits now, as a place. */
@@ -149,7 +138,7 @@ const placeText = (place: BoardPlace | null) =>
 function boardAnnouncements(
   items: readonly LocalItem[],
   columns: BoardColumns,
-  place: { current: BoardPlace | null },
+  store: PlaceStore,
 ): Announcements {
   const title = (id: UniqueIdentifier) => {
     const item = cardOf(items, id);
@@ -162,8 +151,9 @@ function boardAnnouncements(
       return `Picked up ${title(active.id)} in ${placeText(said)}.`;
     },
     onDragMove: ({ active }) => {
-      if (samePlace(said, place.current)) return undefined;
-      said = place.current;
+      const { place } = store.getState();
+      if (samePlace(said, place)) return undefined;
+      said = place;
       return `${title(active.id)} is over ${placeText(said)}.`;
     },
     onDragOver: () => undefined,
@@ -192,7 +182,7 @@ export default function CampaignBoard({
   const items = useBoardItems(campaignId);
   const columns = useMemo(() => columnsOf(items ?? []), [items]);
   const order = useOrderMutations();
-  const place = useMemo(createPlaceStore, []);
+  const store = useMemo(createPlaceStore, []);
   const lists = useRef(new Map<ItemStatus, HTMLElement>());
   const setList = useCallback((status: ItemStatus, el: HTMLElement | null) => {
     if (el) lists.current.set(status, el);
@@ -229,8 +219,8 @@ export default function CampaignBoard({
         if (next < 0 || next >= now.of) return undefined;
         return { x: currentCoordinates.x, y: currentCoordinates.y + vertical * CARD_PITCH };
       }
-      const order = BOARD_COLUMNS.map(({ status }) => COLUMN_ID(status));
-      const next = order[order.indexOf(String(here)) + sideways];
+      const columnIds = BOARD_COLUMNS.map(({ status }) => COLUMN_ID(status));
+      const next = columnIds[columnIds.indexOf(String(here)) + sideways];
       const rect = next === undefined ? undefined : droppableRects.get(next);
       if (!rect) return undefined;
       return { x: rect.left + (rect.width - collisionRect.width) / 2, y: currentCoordinates.y };
@@ -239,32 +229,32 @@ export default function CampaignBoard({
   );
   const sensors = useOrderSensors(coordinateGetter);
   const announcements = useMemo(
-    () => boardAnnouncements(items ?? [], columns, place),
-    [items, columns, place],
+    () => boardAnnouncements(items ?? [], columns, store),
+    [items, columns, store],
   );
 
   if (items === undefined) return <ListLoading label="Loading board..." rows={3} />;
   if (items.length === 0)
     return <ListEmpty icon={<LayoutGrid aria-hidden />} title="No tasks or todos to put on the board yet." />;
 
-  const onDragStart = () => place.set(null);
+  const onDragStart = () => movePlace(store, null);
   const onDragMove = ({ active: a, collisions }: DragMoveEvent) => {
     const over = collisions?.[0]?.id;
     const rect = a.rect.current.translated;
     const next = over === undefined || !rect ? null : placeAt(statusOfColumn(over), rect.top, a.id);
     // Only the columns whose line moves render again: the cards are not told.
-    place.set(next);
+    movePlace(store, next);
   };
   const onDragEnd = ({ active: a, over }: DragEndEvent) => {
     const item = cardOf(items, a.id);
-    const target = place.current;
-    place.set(null);
+    const target = store.getState().place;
+    movePlace(store, null);
     if (!item || !over || !target) return;
     const column = columns[target.status];
     if (target.status === item.status) void order.move(column, item, target.index);
     else void order.moveToStatus(column, item, target.index, target.status, TITLE_OF[target.status]);
   };
-  const onDragCancel = () => place.set(null);
+  const onDragCancel = () => movePlace(store, null);
 
   return (
     <DndContext
@@ -288,7 +278,7 @@ export default function CampaignBoard({
             title={title}
             cards={columns[status]}
             readOnly={readOnly}
-            place={place}
+            store={store}
             setList={setList}
           />
         ))}
@@ -307,20 +297,18 @@ const BoardColumn = memo(function BoardColumn({
   title,
   cards,
   readOnly,
-  place,
+  store,
   setList,
 }: {
   status: ItemStatus;
   title: string;
   cards: LocalItem[];
   readOnly: boolean;
-  place: PlaceStore;
+  store: PlaceStore;
   setList: (status: ItemStatus, el: HTMLElement | null) => void;
 }) {
   // Where the lifted card would go in (a line before that card), or null.
-  const gap = useSyncExternalStore(place.subscribe, () =>
-    place.current?.status === status ? place.current.gap : null,
-  );
+  const gap = useStore(store, ({ place }) => (place?.status === status ? place.gap : null));
   const windowed = cards.length > WINDOW_FROM;
   const { containerRef, start, end } = useWindowedList({
     count: windowed ? cards.length : 0,
