@@ -32,7 +32,14 @@ import {
 import { getManyBySpan } from './spanReads';
 import { deleteWithFlags, putWithFlags, type Row } from './topFlags';
 import type { LocalItem } from './types';
-import { deferredOf, rememberStoredRow, storedRowKnown, storedRowOf, takeDeferred } from './writeFacts';
+import {
+  type CountTables,
+  deferredOf,
+  rememberStoredRow,
+  storedRowKnown,
+  storedRowOf,
+  takeDeferred,
+} from './writeFacts';
 
 /**
  * The meta rows of the changes a pull's earlier transactions stored but did not count: one row per
@@ -111,10 +118,7 @@ function dropPending(meta: DBCoreTable, trans: DBCoreTransaction): Promise<unkno
  * when neither moves a counter; `force`: read the pending ones even when `changes` move none.
  */
 function countWithPending(
-  table: DBCoreTable,
-  counts: DBCoreTable,
-  meta: DBCoreTable | undefined,
-  trans: DBCoreTransaction,
+  { table, counts, meta, trans }: CountTables,
   changes: readonly RowChange[],
   known?: ReadonlyMap<number, RowChange['now']>,
   prefetched?: PrefetchedCounts,
@@ -207,7 +211,7 @@ export function flushCounts(): Promise<void> {
   return Dexie.Promise.all([
     log,
     (deferred.prefetched ?? Dexie.Promise.resolve(undefined)).then((prefetched) =>
-      countWithPending(at.table, at.counts, meta, at.trans, changes, deferred.known, prefetched, true),
+      countWithPending({ ...at, meta }, changes, deferred.known, prefetched, true),
     ),
   ]).then(() => undefined);
 }
@@ -220,22 +224,20 @@ export function flushPendingCounts(db: Dexie): Promise<void> {
   return db.transaction('rw', ['items', COUNTS_STORE, 'meta'], () => {
     const core = currentCore();
     if (!core) return undefined;
-    return countWithPending(core.table, core.counts, core.meta, core.trans, [], undefined, undefined, true);
+    return countWithPending(core, [], undefined, undefined, true);
   });
 }
 
 /** updateCounts now, or folded into the transaction's deferred counting when it asked for that. */
 function countChanges(
-  table: DBCoreTable,
-  counts: DBCoreTable,
-  meta: DBCoreTable | undefined,
-  trans: DBCoreTransaction,
+  where: CountTables,
   changes: readonly RowChange[],
   known?: ReadonlyMap<number, RowChange['now']>,
 ): Promise<void> {
+  const { counts, trans } = where;
   const deferred = deferredOf(trans);
-  if (!deferred) return countWithPending(table, counts, meta, trans, changes, known);
-  deferred.at ??= { table, counts, meta, trans };
+  if (!deferred) return countWithPending(where, changes, known);
+  deferred.at ??= where;
   // A transaction that leaves its counting to a later one reads no counter.
   if (deferred.expected && !deferred.prefetched && !deferred.later) {
     const keys = counterKeysOf(deferred.expected, deferred.known);
@@ -267,6 +269,7 @@ export function putCounted(
   meta?: DBCoreTable,
 ): Promise<DBCoreMutateResponse> {
   const { trans } = req;
+  const where: CountTables = { table, counts, meta, trans };
   const values = req.values as Row[];
   const unknown = values.filter((v) => !storedRowKnown(v));
   // When the replaced rows must be read (a pulled page), their parents come in the same read: the
@@ -319,10 +322,7 @@ export function putCounted(
     if (req.type === 'add') {
       return putWithFlags(table, req, parents).then((res) =>
         countChanges(
-          table,
-          counts,
-          meta,
-          trans,
+          where,
           changesTo(storedAfter(res.failures), (id) => old.get(id)),
           known,
         ).then(() => res),
@@ -340,10 +340,7 @@ export function putCounted(
     return Dexie.Promise.all([
       putWithFlags(table, req, parents, remember),
       countChanges(
-        table,
-        counts,
-        meta,
-        trans,
+        where,
         changesTo(assumed, (id) => old.get(id)),
         known,
       ),
@@ -359,7 +356,7 @@ export function putCounted(
         ),
         (id) => assumed.get(id),
       );
-      return countChanges(table, counts, meta, trans, undo, known).then(() => res);
+      return countChanges(where, undo, known).then(() => res);
     });
   });
 }
@@ -398,7 +395,7 @@ export function deleteCounted(
     for (const row of rows) if (row) gone.set(row.id, row);
     return deleteWithFlags(table, req).then((res) => {
       const changes = [...gone].map(([id, row]) => ({ id, old: row as RowChange['old'], now: undefined }));
-      return countChanges(table, counts, meta, trans, changes).then(() => res);
+      return countChanges({ table, counts, meta, trans }, changes).then(() => res);
     });
   });
 }

@@ -43,8 +43,17 @@ export function rememberStoredRow(value: object, stored: LocalItem | null): void
  * chunk; the page's changes are counted together instead. Per id the first stored row and the last
  * written one are kept, so an id written twice in the transaction counts once.
  */
+/** Where a transaction's counting happens: its items, counters and meta stores, and itself. */
+export interface CountTables {
+  table: DBCoreTable;
+  counts: DBCoreTable;
+  /** Where a pull's changes wait to be counted (absent before the store exists: none wait). */
+  meta?: DBCoreTable;
+  trans: DBCoreTransaction;
+}
+
 export interface DeferredCounts {
-  at?: { table: DBCoreTable; counts: DBCoreTable; meta?: DBCoreTable; trans: DBCoreTransaction };
+  at?: CountTables;
   /**
    * A later transaction counts these changes (a pull's transaction before its last, SYNC.md I3):
    * flushCounts adds them to the stored pending ones and writes no counter.
