@@ -35,7 +35,7 @@ import { median } from './lib/stats';
 type Api = {
   schema(): string;
   countIdb(on: boolean): Record<string, number>;
-  traceEdit(): Promise<string[]>;
+  traceEdit(side?: 'app' | 'ref'): Promise<string[]>;
   timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }>;
   setup(): Promise<string>;
   refPull(run: number, keep: boolean): Promise<{ ms: number; count: number }>;
@@ -44,7 +44,7 @@ type Api = {
   editSetup(): Promise<{ items: number; rawItems: number; children: number }>;
   listen(mode: 'live' | 'echo'): Promise<void>;
   appEdit(): Promise<{ ms: number; storedMs: number }>;
-  refEdit(): Promise<{ ms: number }>;
+  refEdit(): Promise<{ ms: number; startedAt: number }>;
   editTeardown(): Promise<void>;
 };
 
@@ -72,6 +72,44 @@ function report(subject: string, p: Pairs, budget: number | null, labels = ['app
     budget === null ? '-' : `≤ ${x(budget)}`,
     verdict,
   ]);
+}
+
+/** --profile: one edit's samples in order, from the first inside the repository's update, as runs of one stack. */
+function printTimeline(cpu: CpuProfile): void {
+  const byNode = new Map(cpu.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of cpu.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stackOf = (id: number): string[] => {
+    const out: string[] = [];
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = byNode.get(at)!.callFrame;
+      out.push(`${f.functionName || '(anon)'}:${f.url.split('/').pop()}:${f.lineNumber}`);
+    }
+    return out;
+  };
+  let t = 0;
+  let started = -1;
+  const runs: { at: number; label: string; n: number }[] = [];
+  cpu.samples.forEach((id, i) => {
+    t += cpu.timeDeltas[i] ?? 0;
+    const stack = stackOf(id);
+    if (started < 0 && stack.some((f) => f.startsWith('update:'))) started = t;
+    if (started < 0) return;
+    const leaf = stack[0]!;
+    if (leaf.startsWith('(idle)')) {
+      const last = runs[runs.length - 1];
+      if (last?.label === '(idle)') last.n += cpu.timeDeltas[i] ?? 0;
+      else runs.push({ at: t - started, label: '(idle)', n: cpu.timeDeltas[i] ?? 0 });
+      return;
+    }
+    const label = stack.slice(0, 7).join(' < ');
+    const last = runs[runs.length - 1];
+    if (last?.label === label) last.n += cpu.timeDeltas[i] ?? 0;
+    else runs.push({ at: t - started, label, n: cpu.timeDeltas[i] ?? 0 });
+  });
+  heading('timeline: one app edit (ms from its first sample; run length)');
+  for (const r of runs.filter((r) => r.at < 12_000))
+    console.log(`  ${(r.at / 1000).toFixed(2)} +${(r.n / 1000).toFixed(2)} ${r.label.slice(0, 300)}`);
 }
 
 /** The 25 functions of the page's own code with the most inclusive time (each counted once per sample). */
@@ -220,11 +258,19 @@ export async function run(args: string[] = []): Promise<void> {
       heading('profile: 40 reference edits (B)');
       console.log(`  IndexedDB calls: ${JSON.stringify(await call(page, 'countIdb', false))}`);
       printProfile(refCpu);
-      await cdp.detach();
-      for (let i = 0; i < 2; i++) {
-        heading('trace: the IndexedDB calls of one app edit (ms from its start)');
-        for (const line of await call(page, 'traceEdit')) console.log(`  ${line}`);
+      // A timeline of single edits: what the main thread runs, in order, from the edit's first sample.
+      await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+      for (let k = 0; k < 3; k++) {
+        await cdp.send('Profiler.start');
+        await call(page, 'appEdit');
+        printTimeline((await cdp.send('Profiler.stop')).profile as CpuProfile);
       }
+      await cdp.detach();
+      for (let i = 0; i < 3; i++)
+        for (const side of ['app', 'ref'] as const) {
+          heading(`trace: the IndexedDB calls of one ${side} edit (ms from its start)`);
+          for (const line of await call(page, 'traceEdit', side)) console.log(`  ${line}`);
+        }
     }
     await call(page, 'listen', 'echo');
     const echo = await edits(Math.round(editPairs / 2));

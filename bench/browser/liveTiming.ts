@@ -14,7 +14,10 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A list subscription that a timed write waits on. */
 export interface LiveWatch<T> {
   /** Times `write` until an answer of the list satisfies `shows`, and until the write resolves. */
-  time(write: () => Promise<unknown>, shows: (rows: T) => boolean): Promise<{ ms: number; storedMs: number }>;
+  time(
+    write: () => Promise<unknown>,
+    shows: (rows: T) => boolean,
+  ): Promise<{ ms: number; storedMs: number; startedAt: number }>;
   stop(): void;
 }
 
@@ -50,7 +53,7 @@ export async function watchLive<T>(source: Subscribable<T>): Promise<LiveWatch<T
       const at = await seen;
       await written;
       await sleep(50);
-      return { ms: at - t0, storedMs: storedAt - t0 };
+      return { ms: at - t0, storedMs: storedAt - t0, startedAt: t0 };
     },
     stop: () => sub.unsubscribe(),
   };

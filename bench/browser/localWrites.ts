@@ -333,17 +333,21 @@ const localWrites = {
   },
 
   /** Traces the IndexedDB calls of the next app edit (with --profile) and answers them. */
-  async traceEdit(): Promise<string[]> {
+  async traceEdit(side: 'app' | 'ref' = 'app'): Promise<string[]> {
     trace.length = 0;
     counting = true;
     tracing = true;
     traceStart = performance.now();
-    const r = await localWrites.appEdit();
+    const r =
+      side === 'app' ? await localWrites.appEdit() : { ...(await localWrites.refEdit()), storedMs: 0 };
     await sleep(100);
     tracing = false;
     counting = false;
-    trace.push(`edit shown at ${r.ms.toFixed(2)} ms, stored at ${r.storedMs.toFixed(2)} ms`);
-    return [...trace];
+    // The calls were stamped from before the queue's clear; the edit's own start is the zero read here.
+    const shift = r.startedAt - traceStart;
+    const lines = trace.map((l) => l.replace(/^(\S+)/, (t) => (Number(t) - shift).toFixed(2)));
+    lines.push(`${side} edit shown at ${r.ms.toFixed(2)} ms, stored at ${r.storedMs.toFixed(2)} ms`);
+    return lines;
   },
 
   schema: () => SCHEMA.map((s) => `${s.name}(${s.indexes.length})`).join(' '),
@@ -481,7 +485,7 @@ const localWrites = {
   },
 
   /** B, the app: a title rename through the repository until the children list's live query shows it. */
-  async appEdit(): Promise<{ ms: number; storedMs: number }> {
+  async appEdit(): Promise<{ ms: number; storedMs: number; startedAt: number }> {
     const e = localWrites.edit!;
     await e.client.db.syncQueue.clear();
     await sleep(30);
@@ -493,7 +497,7 @@ const localWrites = {
   },
 
   /** B, the reference: one put of the changed row, then one read of the children index range. */
-  async refEdit(): Promise<{ ms: number }> {
+  async refEdit(): Promise<{ ms: number; startedAt: number }> {
     const e = localWrites.edit!;
     const title = `Ref edit ${++e.n}`;
     const current = (await req(e.raw.transaction('items').objectStore('items').get(e.child))) as LocalItem;
@@ -511,7 +515,7 @@ const localWrites = {
     if (!rows.some((r) => r.id === e.child && r.title === title))
       throw new Error('reference edit not read back');
     await sleep(50);
-    return { ms };
+    return { ms, startedAt: t0 };
   },
 
   async editTeardown(): Promise<void> {

@@ -19,6 +19,7 @@ import { trackedWrites } from '../changes/writesInFlight';
 import { ApiError } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from '../store/localItems';
+import { rawGet } from '../store/rawReads';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import { replacing } from '../store/writeFacts';
 import type { PushOutcome } from '../sync';
@@ -116,6 +117,9 @@ export function createItemsRepository(deps: RepositoryDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date().toISOString());
   const localTransaction = <T>(work: () => Promise<T>): Promise<T> => db.transaction('rw', [...TABLES], work);
+  /** The item's stored row, read raw inside a write's transaction (store/rawReads.ts). */
+  const storedItem = (id: number): Promise<LocalItem | undefined> =>
+    rawGet<LocalItem>('items', id) ?? db.items.get(id);
 
   /** Rows as the undo snapshots see them: the fields a change moves, the parent by uuid. */
   async function snapshotOf(
@@ -391,7 +395,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
           // Again inside the transaction: a swap may have committed since.
           const id = early >= 0 ? early : await resolveId(db, early);
           // The queue's last seq is read alongside the item: one round trip, not two.
-          const [current, last] = await Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db)]);
+          const [current, last] = await Promise.all([storedItem(id), viewer.isGuest ? 0 : lastSeq(db)]);
           if (current) guesses.sawRows([current]);
           guesses.sawSeq(last);
           return change(id, current, last, null);
@@ -399,7 +403,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
         // Made before any write of this transaction, so they read as it was before them: the row, the
         // queue's end, and that a temporary id has not been swapped since.
         const id = early;
-        const stored = Promise.all([db.items.get(id), viewer.isGuest ? 0 : lastSeq(db), resolveId(db, id)]);
+        const stored = Promise.all([storedItem(id), viewer.isGuest ? 0 : lastSeq(db), resolveId(db, id)]);
         const checked = stored.then(([current, last, resolved]) => {
           if (!current || resolved !== id || !sameStoredRow(current, guess.row) || last > guess.last) {
             if (current) guesses.sawRows([current]);

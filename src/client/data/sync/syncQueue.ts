@@ -3,6 +3,7 @@ import { isCommentKind, type QueueKind, sendsIfMatch } from '../../../shared/pro
 import type { PatchableField } from '../../../shared/schemas';
 import type { OutpostDb } from '../store/db';
 import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../store/localItems';
+import { rawLastKey } from '../store/rawReads';
 import type { LocalItem, QueueEntry } from '../store/types';
 
 export interface NewEntry {
@@ -17,6 +18,9 @@ export interface NewEntry {
 
 /** The last queued seq (0 when the queue is empty); read it alongside a write's own reads. */
 export function lastSeq(db: OutpostDb): Promise<number> {
+  // Inside a transaction that holds the queue, one raw request (store/rawReads.ts).
+  const raw = rawLastKey('syncQueue', 'seq');
+  if (raw) return raw.then((key) => (key as number | undefined) ?? 0);
   // Dexie's own promise (no async wrapper), so a transaction awaiting it alongside others stays open.
   return db.syncQueue
     .orderBy('seq')
