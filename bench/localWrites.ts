@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile]` (`--pull-pairs 0`: B alone): issue 28's two references
+ * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases]` (`--pull-pairs 0`: B alone;
+ * `--phases`: when each side's write transaction opens, issues its last request, is answered and commits): issue 28's two references
  * beside the app, in headless Chromium against the real server (PGlite, seeded with bench/lib/seed.ts's
  * 10,000 items), alternating reference and app (A B A B …): each side's median, the median of the
  * per-pair ratios app/reference with their spread (min–max), beside the budget.
@@ -22,7 +23,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { buildPage } from './clientBrowser';
 import { type CpuProfile, printProfile } from './firstSync';
@@ -36,6 +37,7 @@ type Api = {
   schema(): string;
   countIdb(on: boolean): Record<string, number>;
   traceEdit(side?: 'app' | 'ref'): Promise<string[]>;
+  editPhases(side: 'app' | 'ref'): Promise<Record<string, number>>;
   timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }>;
   setup(): Promise<string>;
   refPull(run: number, keep: boolean): Promise<{ ms: number; count: number }>;
@@ -135,6 +137,32 @@ function printInclusive(cpu: CpuProfile, under?: string): void {
   console.log(under ? `  inclusive, under ${under}:` : '  inclusive:');
   for (const [key, v] of [...total].sort((a, b) => b[1] - a[1]).slice(0, under ? 45 : 25))
     console.log(`${v.toFixed(0).padStart(7)} ms  ${key}`);
+}
+
+const PHASES = [
+  ['opened', 'write transaction opened'],
+  ['lastIssued', 'its last request issued'],
+  ['answered', 'every request answered'],
+  ['committed', 'committed'],
+  ['shown', 'the list shows it'],
+] as const;
+
+/**
+ * --phases: where a B edit's time goes, without a profiler's cost: `n` edits of each side, alternating,
+ * each side's write transaction timed at its IndexedDB calls (medians, ms from the edit's start).
+ */
+async function printPhases(page: Page, n: number): Promise<void> {
+  const runs = { app: [] as Record<string, number>[], ref: [] as Record<string, number>[] };
+  for (let i = 0; i < n; i++) {
+    runs.ref.push(await call(page, 'editPhases', 'ref'));
+    runs.app.push(await call(page, 'editPhases', 'app'));
+  }
+  heading(`phases of a B edit (medians of ${n} each, alternating; ms from the edit's start)`);
+  console.log(`  ${'phase'.padEnd(28)} ${'app'.padStart(8)} ${'reference'.padStart(10)}`);
+  for (const [key, label] of PHASES) {
+    const at = (side: 'app' | 'ref') => median(runs[side].map((r) => r[key]!)).toFixed(2);
+    console.log(`  ${label.padEnd(28)} ${at('app').padStart(8)} ${at('ref').padStart(10)}`);
+  }
 }
 
 export async function run(args: string[] = []): Promise<void> {
@@ -272,6 +300,7 @@ export async function run(args: string[] = []): Promise<void> {
           for (const line of await call(page, 'traceEdit', side)) console.log(`  ${line}`);
         }
     }
+    if (args.includes('--phases')) await printPhases(page, editPairs);
     await call(page, 'listen', 'echo');
     const echo = await edits(Math.round(editPairs / 2));
     await call(page, 'editTeardown');

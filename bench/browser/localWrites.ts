@@ -257,6 +257,44 @@ function traceCall(key: string, _args: unknown[]): void {
     .join(' < ');
   trace.push(`${(performance.now() - traceStart).toFixed(2)} ${key} ${frames}`);
 }
+/**
+ * --phases: the read-write transactions opened while recording, each with when it opened, issued its
+ * last request, had its last answer and committed (performance.now(), so to the page's 0.1 ms).
+ */
+interface WritePhases {
+  tx: IDBTransaction;
+  opened: number;
+  lastIssued: number;
+  answered: number;
+  committed: number;
+}
+let phasing: WritePhases[] | null = null;
+function notePhase(label: string, args: unknown[], result: unknown): void {
+  if (!phasing) return;
+  const at = performance.now();
+  if (label === 'db') {
+    if (args[1] !== 'readwrite') return;
+    const record: WritePhases = {
+      tx: result as IDBTransaction,
+      opened: at,
+      lastIssued: at,
+      answered: at,
+      committed: 0,
+    };
+    record.tx.addEventListener('complete', () => {
+      record.committed = performance.now();
+    });
+    phasing.push(record);
+    return;
+  }
+  const request = result as IDBRequest;
+  const record = phasing.find((r) => r.tx === request.transaction);
+  if (!record) return;
+  record.lastIssued = at;
+  request.addEventListener('success', () => {
+    record.answered = performance.now();
+  });
+}
 function countCalls(proto: object, label: string, names: string[]): void {
   for (const name of names) {
     const target = proto as Record<string, (...args: unknown[]) => unknown>;
@@ -269,6 +307,7 @@ function countCalls(proto: object, label: string, names: string[]): void {
         if (tracing) traceCall(key, args);
       }
       const result = original.apply(this, args);
+      notePhase(label, args, result);
       if (counting && tracing && label === 'db') {
         const tx = result as IDBTransaction;
         const at = performance.now();
@@ -348,6 +387,28 @@ const localWrites = {
     const lines = trace.map((l) => l.replace(/^(\S+)/, (t) => (Number(t) - shift).toFixed(2)));
     lines.push(`${side} edit shown at ${r.ms.toFixed(2)} ms, stored at ${r.storedMs.toFixed(2)} ms`);
     return lines;
+  },
+
+  /**
+   * --phases: one edit of `side` with its write transaction's phases recorded, in ms from the edit's
+   * start: opened, last request issued, every request answered, committed, and the list showing it.
+   */
+  async editPhases(side: 'app' | 'ref'): Promise<Record<string, number>> {
+    phasing = [];
+    const r = side === 'app' ? await localWrites.appEdit() : await localWrites.refEdit();
+    const recorded = phasing;
+    phasing = null;
+    // The edit's own write: the first read-write transaction from its start (the app's queue clear before it is not).
+    const write = recorded.find((w) => w.opened >= r.startedAt);
+    if (!write) throw new Error(`no read-write transaction in the ${side} edit`);
+    const from = (t: number) => t - r.startedAt;
+    return {
+      opened: from(write.opened),
+      lastIssued: from(write.lastIssued),
+      answered: from(write.answered),
+      committed: from(write.committed),
+      shown: r.ms,
+    };
   },
 
   schema: () => SCHEMA.map((s) => `${s.name}(${s.indexes.length})`).join(' '),
