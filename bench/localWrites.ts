@@ -144,7 +144,11 @@ const PHASES = [
   ['lastIssued', 'its last request issued'],
   ['answered', 'every request answered'],
   ['committed', 'committed'],
+  ['firstReread', 'first re-read opened'],
+  ['lastReread', 'last re-read opened'],
+  ['heard', "Dexie's commit listeners done"],
   ['shown', 'the list shows it'],
+  ['rereads', 're-reads opened (count)'],
 ] as const;
 
 /**
@@ -160,7 +164,10 @@ async function printPhases(page: Page, n: number): Promise<void> {
   heading(`phases of a B edit (medians of ${n} each, alternating; ms from the edit's start)`);
   console.log(`  ${'phase'.padEnd(28)} ${'app'.padStart(8)} ${'reference'.padStart(10)}`);
   for (const [key, label] of PHASES) {
-    const at = (side: 'app' | 'ref') => median(runs[side].map((r) => r[key]!)).toFixed(2);
+    const at = (side: 'app' | 'ref') => {
+      const values = runs[side].map((r) => r[key]!).filter(Number.isFinite);
+      return values.length === 0 ? '-' : median(values).toFixed(2);
+    };
     console.log(`  ${label.padEnd(28)} ${at('app').padStart(8)} ${at('ref').padStart(10)}`);
   }
 }

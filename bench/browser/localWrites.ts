@@ -269,11 +269,16 @@ interface WritePhases {
   committed: number;
 }
 let phasing: WritePhases[] | null = null;
+/** --phases: when each read-only transaction opened while recording (the list's re-reads among them). */
+let readsOpened: number[] = [];
 function notePhase(label: string, args: unknown[], result: unknown): void {
   if (!phasing) return;
   const at = performance.now();
   if (label === 'db') {
-    if (args[1] !== 'readwrite') return;
+    if (args[1] !== 'readwrite') {
+      readsOpened.push(at);
+      return;
+    }
     const record: WritePhases = {
       tx: result as IDBTransaction,
       opened: at,
@@ -395,18 +400,33 @@ const localWrites = {
    */
   async editPhases(side: 'app' | 'ref'): Promise<Record<string, number>> {
     phasing = [];
+    readsOpened = [];
+    // Subscribed last, so it hears a commit after every other listener (the lists' re-runs, Dexie's
+    // broadcast to other tabs, the app's own): when Dexie's work on the commit event is done.
+    const heard: number[] = [];
+    const hear = () => heard.push(performance.now());
+    Dexie.on('storagemutated', hear);
     const r = side === 'app' ? await localWrites.appEdit() : await localWrites.refEdit();
+    Dexie.on('storagemutated').unsubscribe(hear);
     const recorded = phasing;
     phasing = null;
     // The edit's own write: the first read-write transaction from its start (the app's queue clear before it is not).
     const write = recorded.find((w) => w.opened >= r.startedAt);
     if (!write) throw new Error(`no read-write transaction in the ${side} edit`);
     const from = (t: number) => t - r.startedAt;
+    // The reads opened from the commit until the list showed the edit: the re-run that showed it was
+    // the last of them; an earlier one was a re-run begun and then dropped for a newer one.
+    const shownAt = r.startedAt + r.ms;
+    const rereads = readsOpened.filter((t) => t >= write.committed && t <= shownAt);
     return {
       opened: from(write.opened),
       lastIssued: from(write.lastIssued),
       answered: from(write.answered),
       committed: from(write.committed),
+      heard: from(heard.find((t) => t >= write.committed) ?? Number.NaN),
+      firstReread: rereads.length > 0 ? from(rereads[0]!) : Number.NaN,
+      lastReread: rereads.length > 0 ? from(rereads.at(-1)!) : Number.NaN,
+      rereads: rereads.length,
       shown: r.ms,
     };
   },
