@@ -112,12 +112,17 @@ function shellDoor(): Door {
     initGuest: () => {},
     restore: async () => (await later()).auth.getState().restore(),
     toGuest: () => void later().then((d) => d.auth.getState().toGuest()),
+    epoch: () => loaded?.auth.getState().epoch() ?? 0,
+    unauthorized: (sentAt) => void later().then((d) => d.auth.getState().unauthorized(sentAt)),
     checkSession: async () => (await later()).auth.getState().checkSession(),
     login: async (phone, name, code) => (await later()).auth.getState().login(phone, name, code),
     logout: async () => (await later()).auth.getState().logout(),
   }));
   // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.
-  const api = createApiClient({ onUnauthorized: () => auth.getState().toGuest() });
+  const api = createApiClient({
+    authEpoch: () => auth.getState().epoch(),
+    onUnauthorized: (sentAt) => auth.getState().unauthorized(sentAt),
+  });
   const send = (async (name: string, args?: unknown) => {
     if (name in serverCommands) {
       const handler = serverCommands[name as keyof typeof serverCommands] as (

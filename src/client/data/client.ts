@@ -125,7 +125,9 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       isOnline,
     ),
     ...(options.xsrfToken ? { xsrfToken: options.xsrfToken } : {}),
-    onUnauthorized: () => auth.getState().toGuest(),
+    // A 401 signs the device out only if it answers the session of now, not one a sign-in replaced.
+    authEpoch: () => auth.getState().epoch(),
+    onUnauthorized: (sentAt) => auth.getState().unauthorized(sentAt),
   });
 
   const viewer = (): Viewer & { user: UserSummary } => {

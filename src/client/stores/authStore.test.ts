@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserSummary } from '../../shared/item';
-import { type ApiClient, ApiError } from '../data/net/apiClient';
+import { type ApiClient, ApiError, createApiClient } from '../data/net/apiClient';
 import { createAuthStore } from './authStore';
 
 const sam: UserSummary = { id: 7, name: 'Sam', phone: '+15555550107', created_at: '', updated_at: '' };
@@ -63,5 +63,58 @@ describe('the session check beside a sign-in', () => {
     again.release(() => ({ data: { user: sam } }));
     await check;
     expect(signedIn.getState()).toMatchObject({ isAuthenticated: true, user: { id: sam.id } });
+  });
+});
+
+describe('a 401 beside a sign-in, through the API client', () => {
+  /** The API client as the app wires it: its 401s go to the auth store with the epoch they left in. */
+  function wired(fetch: (url: string, init?: RequestInit) => Promise<Response>) {
+    const remembered: (UserSummary | null)[] = [];
+    const auth = createAuthStore({
+      api: () => api,
+      remember: async (user) => {
+        remembered.push(user);
+      },
+    });
+    const api = createApiClient({
+      fetch,
+      xsrfToken: () => 'token',
+      authEpoch: () => auth.getState().epoch(),
+      onUnauthorized: (sentAt) => auth.getState().unauthorized(sentAt),
+    });
+    return { auth, remembered };
+  }
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+  it('a check that leaves before a sign-in and answers 401 after it leaves the new account signed in and remembered', async () => {
+    const me = held<Response>();
+    const { auth, remembered } = wired(async (url) => {
+      if (url.endsWith('/api/me')) return me.promise;
+      if (url.endsWith('/api/login')) return json(200, { user: sam });
+      return new Response(null, { status: 204 });
+    });
+    const checking = auth.getState().checkSession();
+    await auth.getState().login(sam.phone, sam.name, '123456');
+    me.release(() => json(401, { message: 'Unauthenticated.' }));
+    await checking;
+    expect(auth.getState()).toMatchObject({ isAuthenticated: true, user: { id: sam.id } });
+    expect(remembered).toEqual([sam]);
+  });
+
+  it('a 401 for a request that left after the sign-in still signs the device out', async () => {
+    let signedIn = true;
+    const { auth, remembered } = wired(async (url) => {
+      if (url.endsWith('/api/login')) return json(200, { user: sam });
+      if (url.endsWith('/api/me'))
+        return signedIn ? json(200, { user: sam }) : json(401, { message: 'Unauthenticated.' });
+      return new Response(null, { status: 204 });
+    });
+    await auth.getState().login(sam.phone, sam.name, '123456');
+    // The session ends on the server (expired, or logged out elsewhere): the next answer is a 401.
+    signedIn = false;
+    await auth.getState().checkSession();
+    expect(auth.getState()).toMatchObject({ isAuthenticated: false, user: { id: 0 } });
+    expect(remembered.at(-1)).toBeNull();
   });
 });

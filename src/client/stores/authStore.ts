@@ -27,8 +27,15 @@ export interface AuthState {
   checkSession: () => Promise<void>;
   login: (phone: string, name: string, code?: string) => Promise<UserSummary>;
   logout: () => Promise<void>;
-  /** Back to guest without calling the server (a 401, or after logout). */
+  /** Back to guest without calling the server (after logout, or a 401 that still speaks for the session). */
   toGuest: () => void;
+  /** Counts sign-ins and logouts begun and ended: a request's answer speaks for the epoch it left in. */
+  epoch: () => number;
+  /**
+   * A 401 for a request that left in epoch `sentAt`: back to guest, unless a sign-in or logout has
+   * begun since (its own outcome decides). Without an epoch, back to guest.
+   */
+  unauthorized: (sentAt?: number) => void;
 }
 
 export interface AuthDeps {
@@ -91,6 +98,11 @@ export function createAuthStore(deps: AuthDeps) {
     toGuest: () => {
       set({ user: guestUser(), isAuthenticated: false, isAnonymous: true, restored: true });
       void deps.remember?.(null);
+    },
+    epoch: () => authMoves,
+    unauthorized: (sentAt) => {
+      if (sentAt !== undefined && (authInFlight > 0 || authMoves !== sentAt)) return;
+      get().toGuest();
     },
     checkSession: async () => {
       set({ checking: true });

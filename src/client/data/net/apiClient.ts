@@ -47,8 +47,13 @@ export interface ApiClientOptions {
   fetch?: FetchLike;
   /** The XSRF-TOKEN cookie's value; the browser reads document.cookie. */
   xsrfToken?: () => string | null;
-  /** Any 401: log out to guest; the error is re-thrown after. */
-  onUnauthorized?: () => void | Promise<void>;
+  /** The auth store's epoch (authStore.ts), read as each request leaves. */
+  authEpoch?: () => number;
+  /**
+   * Any 401, told the epoch its request left at: the auth store decides whether that answer still
+   * speaks for the session (a sign-in may have replaced it meanwhile). The error is re-thrown after.
+   */
+  onUnauthorized?: (sentAt: number | undefined) => void | Promise<void>;
 }
 
 export interface RequestOptions {
@@ -91,6 +96,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       const token = xsrf();
       if (token) headers['X-XSRF-TOKEN'] = token;
     }
+    const sentAt = options.authEpoch?.();
     let response: Response;
     try {
       response = await doFetch(`${baseUrl}${path}`, {
@@ -123,7 +129,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           : `Request failed with status ${response.status}`;
       const retryAfter = parseRetryAfter(response.headers.get('Retry-After'));
       const error = new ApiError(message, response.status, data, null, retryAfter);
-      if (response.status === 401 && options.onUnauthorized) await options.onUnauthorized();
+      if (response.status === 401 && options.onUnauthorized) await options.onUnauthorized(sentAt);
       throw error;
     }
     return { status: response.status, data: data as T, headers: response.headers };
