@@ -13,7 +13,7 @@ import type { OutpostClient } from '../data/client';
 import type { ArgsOf, CommandName, ResultOf, Send } from '../data/commands/map';
 import { commands as serverCommands } from '../data/commands/server';
 import { createApiClient } from '../data/net/apiClient';
-import { type AuthState, type AuthStore, guestUser } from '../stores/authStore';
+import { type AuthState, type AuthStore, guestUser, unauthorizedHooks } from '../stores/authStore';
 import { type NotificationStore, notificationStore } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { type ToastInput, type ToastStore, toastStore } from '../stores/toastStore';
@@ -119,10 +119,7 @@ function shellDoor(): Door {
     logout: async () => (await later()).auth.getState().logout(),
   }));
   // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.
-  const api = createApiClient({
-    authEpoch: () => auth.getState().epoch(),
-    onUnauthorized: (sentAt) => auth.getState().unauthorized(sentAt),
-  });
+  const api = createApiClient(unauthorizedHooks(() => auth));
   const send = (async (name: string, args?: unknown) => {
     if (name in serverCommands) {
       const handler = serverCommands[name as keyof typeof serverCommands] as (

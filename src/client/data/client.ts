@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
 import type { UserSummary } from '../../shared/item';
-import { type AuthStore, createAuthStore } from '../stores/authStore';
+import { type AuthStore, createAuthStore, unauthorizedHooks } from '../stores/authStore';
 import { createNotificationStore, type NotificationStore } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
@@ -126,8 +126,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     ),
     ...(options.xsrfToken ? { xsrfToken: options.xsrfToken } : {}),
     // A 401 signs the device out only if it answers the session of now, not one a sign-in replaced.
-    authEpoch: () => auth.getState().epoch(),
-    onUnauthorized: (sentAt) => auth.getState().unauthorized(sentAt),
+    ...unauthorizedHooks(() => auth),
   });
 
   const viewer = (): Viewer & { user: UserSummary } => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserSummary } from '../../shared/item';
 import { type ApiClient, ApiError, createApiClient } from '../data/net/apiClient';
-import { createAuthStore } from './authStore';
+import { createAuthStore, unauthorizedHooks } from './authStore';
 
 const sam: UserSummary = { id: 7, name: 'Sam', phone: '+15555550107', created_at: '', updated_at: '' };
 
@@ -79,8 +79,7 @@ describe('a 401 beside a sign-in, through the API client', () => {
     const api = createApiClient({
       fetch,
       xsrfToken: () => 'token',
-      authEpoch: () => auth.getState().epoch(),
-      onUnauthorized: (sentAt) => auth.getState().unauthorized(sentAt),
+      ...unauthorizedHooks(() => auth),
     });
     return { auth, remembered };
   }

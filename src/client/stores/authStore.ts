@@ -61,6 +61,8 @@ export function createAuthStore(deps: AuthDeps) {
   // stale, and a 401 for the retired visitor's session must not sign the new account out.
   let authMoves = 0;
   let authInFlight = 0;
+  /** Whether a sign-in or logout has begun since epoch `seen`: an answer from then no longer decides. */
+  const movedSince = (seen: number) => authInFlight > 0 || authMoves !== seen;
   const moving = async <T>(work: () => Promise<T>): Promise<T> => {
     authMoves++;
     authInFlight++;
@@ -101,13 +103,13 @@ export function createAuthStore(deps: AuthDeps) {
     },
     epoch: () => authMoves,
     unauthorized: (sentAt) => {
-      if (sentAt !== undefined && (authInFlight > 0 || authMoves !== sentAt)) return;
+      if (sentAt !== undefined && movedSince(sentAt)) return;
       get().toGuest();
     },
     checkSession: async () => {
       set({ checking: true });
       const seen = authMoves;
-      const stale = () => authInFlight > 0 || authMoves !== seen;
+      const stale = () => movedSince(seen);
       try {
         const { data } = await deps.api().get<{ user: UserSummary }>('/me');
         if (stale()) return;
@@ -153,6 +155,18 @@ export function createAuthStore(deps: AuthDeps) {
       }),
   }));
   return store;
+}
+
+/**
+ * The API client's hooks for an auth store (its `authEpoch` and `onUnauthorized`): each request
+ * carries the epoch it left in, and its 401 goes to the store's `unauthorized`. `store` is read at
+ * request time, so a client made before its store can be wired.
+ */
+export function unauthorizedHooks(store: () => { getState: () => AuthState }) {
+  return {
+    authEpoch: () => store().getState().epoch(),
+    onUnauthorized: (sentAt: number | undefined) => store().getState().unauthorized(sentAt),
+  };
 }
 
 export function useAuth<T>(store: AuthStore, selector: (s: AuthState) => T): T {
