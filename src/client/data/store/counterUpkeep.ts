@@ -30,7 +30,7 @@ import {
   updateCounts,
 } from './counters';
 import { getManyBySpan } from './spanReads';
-import { deleteWithFlags, putWithFlags, type Row } from './topFlags';
+import { deleteWithFlags, putWithFlags, type Row, withCarriedFlags } from './topFlags';
 import type { LocalItem } from './types';
 import {
   type CountTables,
@@ -269,8 +269,21 @@ export function putCounted(
   meta?: DBCoreTable,
 ): Promise<DBCoreMutateResponse> {
   const { trans } = req;
-  const where: CountTables = { table, counts, meta, trans };
   const values = req.values as Row[];
+  // An edit in place (a title, a date, an order key): its writer named the rows it replaces, no flag
+  // and no counter moves, so the put goes straight down, with nothing read, counted or waited on.
+  if (req.type === 'put' && !deferredOf(trans)) {
+    const flagged = withCarriedFlags(values);
+    if (flagged && new Set(values.map((v) => v.id)).size === values.length) {
+      const changes = values.map((v) => ({
+        id: v.id,
+        old: storedRowOf(v) ?? undefined,
+        now: v as RowChange['now'],
+      }));
+      if (!movesCounters(changes)) return table.mutate({ ...req, values: flagged });
+    }
+  }
+  const where: CountTables = { table, counts, meta, trans };
   const unknown = values.filter((v) => !storedRowKnown(v));
   // When the replaced rows must be read (a pulled page), their parents come in the same read: the
   // flags and the counters both need them. A caller that named the stored rows (a title edit) reads

@@ -110,6 +110,20 @@ function putFixes(table: DBCoreTable, trans: DBCoreTransaction, fixes: Row[], re
   return table.mutate({ type: 'put', trans, values: fixes }).then(() => res);
 }
 
+/**
+ * The values with their flags as stored when every one's flag carries over (its stored row named, and
+ * nothing its flag depends on changed); null when one must be worked out.
+ */
+export function withCarriedFlags(values: readonly Row[]): Row[] | null {
+  const out: Row[] = [];
+  for (const v of values) {
+    const top = carriedOver(v);
+    if (top === undefined) return null;
+    out.push(v._top === top ? v : { ...v, _top: top });
+  }
+  return out;
+}
+
 function carriedOver(value: Row): TopFlag | undefined {
   const stored = storedRowOf(value);
   if (!stored || stored._top === undefined) return undefined;
@@ -131,11 +145,8 @@ export function putWithFlags(
 ): Promise<DBCoreMutateResponse> {
   const { trans } = req;
   const values = req.values as Row[];
-  const carried = values.map(carriedOver);
-  if (carried.every((top) => top !== undefined)) {
-    const flagged = values.map((v, i) => (v._top === carried[i] ? v : { ...v, _top: carried[i] }));
-    return table.mutate({ ...req, values: flagged });
-  }
+  const flagged = withCarriedFlags(values);
+  if (flagged) return table.mutate({ ...req, values: flagged });
   const batch = new Map<number, Row>();
   for (const v of values) batch.set(v.id, v);
   const parentIds = [
