@@ -27,6 +27,14 @@ import { swapTempId } from './tempIds';
 const MAX_PAGES = 10_000;
 /** Rows a pulled page writes per IndexedDB request: small enough that one is never a long task. */
 const PUT_CHUNK = 100;
+/** A pulled page asked after a cursor the device no longer holds (L10): it is not stored. */
+export class StalePage extends Error {
+  constructor() {
+    super('The sync cursor changed while the page was on its way');
+    this.name = 'StalePage';
+  }
+}
+
 /** Below this many parents, one read each costs less than a range read. */
 const SPAN_MIN = 8;
 
@@ -42,6 +50,8 @@ export async function applyPulled(
   cursor: string,
   comments: readonly SyncCommentChange[] = [],
   countLater = false,
+  /** The cursor the page was asked after ('' for a bootstrap): stored only while it is still the device's (L10). */
+  after?: string,
 ): Promise<number> {
   let conflicts = 0;
   await db.transaction('rw', [...TABLES], async () => {
@@ -51,11 +61,14 @@ export async function applyPulled(
     const ids = items.map((i) => i.id);
     const pageIds = new Set(ids);
     // The parents outside the page are read beside the page's own rows: the flags and the counters of
-    // every chunk need them (knowRows below), and nothing in this transaction writes them.
-    const [existing, outside] = await Promise.all([
+    // every chunk need them (knowRows below), and nothing in this transaction writes them. The stored
+    // cursor comes in the same round trip.
+    const [existing, outside, stored] = await Promise.all([
       storedRowsOf(db, ids),
       parentsOutside(db, items, pageIds),
+      after === undefined ? undefined : getMeta<string>(db, META_KEYS.cursor),
     ]);
+    if (after !== undefined && (stored ?? '') !== after) throw new StalePage();
     let temps: Map<string, LocalItem> | null = null;
     const puts = new Map<number, LocalItem>();
     // An id twice in one page: the later change wins (a put then a tombstone deletes it).
@@ -341,7 +354,8 @@ export async function pull(
   ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status'>>,
 ): Promise<{ pulled: number; conflicts: number }> {
   const { db, api, status } = ctx;
-  const reader = pageReader(api, (await getMeta<string>(db, META_KEYS.cursor)) ?? '', status !== undefined);
+  let after = (await getMeta<string>(db, META_KEYS.cursor)) ?? '';
+  const reader = pageReader(api, after, status !== undefined);
   let pulled = 0;
   let conflicts = 0;
   let total: number | null = null;
@@ -368,7 +382,15 @@ export async function pull(
       }
       // Every transaction but the last leaves its counting to the last one: the counters the pull's
       // transactions touch overlap, and each is then written once (I3).
-      conflicts += await applyPulled(db, items, cursor, comments, more);
+      try {
+        conflicts += await applyPulled(db, items, cursor, comments, more, after);
+      } catch (error) {
+        // The device's cursor was reset under this pull (Clear Local Data): it stops, storing nothing
+        // more, and the next pull starts from what is stored (L10).
+        if (error instanceof StalePage) return { pulled, conflicts };
+        throw error;
+      }
+      after = cursor;
       uncounted = more;
       pulled += items.length + comments.length;
       if (total !== null && status) {

@@ -978,6 +978,33 @@ describe('sync runs', () => {
     expect(pulls[0]?.url).toContain(`cursor=${encodeURIComponent(String(cursor))}`);
   });
 
+  it('L10: a page that arrives after Clear Local Data is not stored, and the next pull brings every item back', async () => {
+    const phone = freshPhone();
+    const a = await signedInDevice(phone);
+    const b = await signedInDevice(phone);
+    for (let i = 0; i < 2; i++) await a.client.items.create({ title: `Kept ${i}`, type: 'todo' });
+    await settled(a);
+    await b.client.engine.sync();
+    expect(await b.client.db.items.count()).toBe(2);
+    await a.client.items.create({ title: 'Later', type: 'todo' });
+    await settled(a);
+    // The pull's page is on its way (asked after the cursor b holds) when b's data is cleared.
+    b.control.holdNext = (_m, url) => url.includes('/api/sync?');
+    const syncing = b.client.engine.sync();
+    await vi.waitFor(() => expect(b.control.held).toBe(1));
+    await b.client.clearLocalData();
+    b.control.release();
+    await syncing;
+    expect(await b.client.db.meta.get('cursor')).toBeUndefined();
+    expect(await b.client.db.items.count()).toBe(0);
+    await b.client.engine.sync();
+    expect((await b.client.db.items.toArray()).map((i) => i.title).sort()).toEqual([
+      'Kept 0',
+      'Kept 1',
+      'Later',
+    ]);
+  });
+
   it('L4: removes an item the user lost access to when the tombstone carries only its id, uuid and time', async () => {
     const ada = freshPhone();
     const bob = freshPhone();
