@@ -158,6 +158,58 @@ function dexieModuleBuild(): Plugin {
 }
 
 /**
+ * React's hooks as plain bindings. React ships CommonJS, and the bundler reaches a CommonJS module's
+ * exports from an ES module through a getter per property (`__toESM`), so every hook call in our code,
+ * dnd-kit and Radix paid a function call more: ~2 ms of a board card's lift on this machine
+ * (npm run bench -- board-drag --profile; rolldown/rolldown#8719). This ES module reads React's exports
+ * once and re-exports them; only it imports the package itself.
+ */
+function reactAsModule(): Plugin {
+  const id = '\0outpost-react-module';
+  const names = Object.keys(createRequire(import.meta.url)('react') as object).filter(
+    (name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name),
+  );
+  return {
+    name: 'outpost-react-module',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === 'react' && importer !== id ? id : null;
+    },
+    load(loaded) {
+      if (loaded !== id) return null;
+      return `import React from 'react';\nexport default React;\nexport const { ${names.join(', ')} } = React;\n`;
+    },
+  };
+}
+
+/**
+ * Compiles drag and drop ahead (V8's explicit compile hints): the chunks with @dnd-kit and the board
+ * start with `//# allFunctionsCalledOnLoad`, so V8 compiles their functions while the chunk streams
+ * in, on a background thread. Lazily, the lift of the first drag compiled ~56 functions on the main
+ * thread, ~2.5 ms of its frame (npm run bench -- board-drag). Only these chunks: eager compilation of
+ * code that may never run costs memory.
+ */
+function compileDragAhead(): Plugin {
+  const HINT = '//# allFunctionsCalledOnLoad\n';
+  return {
+    name: 'outpost-compile-drag-ahead',
+    apply: 'build',
+    enforce: 'post',
+    // After the minifier, which drops comments.
+    generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const drags = chunk.moduleIds.some(
+          (id) => id.includes('/@dnd-kit/') || id.endsWith('/src/client/board/CampaignBoard.tsx'),
+        );
+        if (drags) chunk.code = HINT + chunk.code;
+      }
+    },
+  };
+}
+
+/**
  * Asks for the entry script at low priority. The static app shell in index.html paints from the HTML
  * and the stylesheet alone, and on a slow link the scripts (~150 KB) would otherwise share the
  * connection with the stylesheet and hold that first paint back; theme-init.js does the same for the
@@ -223,6 +275,8 @@ export default defineConfig({
       },
     }),
     dexieModuleBuild(),
+    reactAsModule(),
+    compileDragAhead(),
     firstScreenPreloads(),
     lowPriorityScripts(),
     precompress(),

@@ -153,7 +153,8 @@ function framesOf(trace: Buffer): Frames {
       (e.args as { frame_reporter?: { frame_type?: string } }).frame_reporter?.frame_type !== 'FORKED',
   ).length;
   return {
-    frame: Math.max(0, ...frames.map((f) => f.work)),
+    // From the press on: before it the trace holds its own start (and the profiler's, with --profile).
+    frame: longest(down, Number.POSITIVE_INFINITY),
     span: Math.max(0, ...frames.map((f) => f.ms)),
     dropped,
     liftFrame: longest(down, lifted),
