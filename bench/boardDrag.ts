@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- board-drag [--runs N] [--client-dir DIR] [--trace FILE] [--profile]`: issue 33's budget for dragging on the
+ * `npm run bench -- board-drag [--runs N] [--client-dir DIR] [--trace FILE] [--profile [lift|moves|drop]]`: issue 33's budget for dragging on the
  * board, no frame over 16 ms while a card is dragged in a column of 500, in headless Chromium on the
  * built app under a Chromium trace (Browser.startTracing). A guest profile is seeded as list-screens
  * seeds (bench/listScreens.ts): a campaign whose Queue holds 500 todos in manual order. Each run opens
@@ -20,7 +20,7 @@
  * step, and the drop's longest task (the drop's write and the board read again included).
  *
  * `--profile` samples the renderer's JavaScript too (V8's CPU profiler in the trace) and prints, for
- * the lift's longest task, where its thread time went: the trace's own slices (style, layout, script)
+ * the longest task of the lift (or of the phase named after it: moves, drop), where its thread time went: the trace's own slices (style, layout, script)
  * and the functions with the most samples, self and with what they call (build the client unminified,
  * `vite build --minify false --outDir DIR/client`, and pass --client-dir, for readable names).
  */
@@ -106,6 +106,8 @@ interface Frames {
   moveSum: number;
   dropCpu: number;
 }
+
+type Phase = 'lift' | 'moves' | 'drop';
 
 /** Marked just before the mouse button goes down: the lift is what runs from here to LIFTED. */
 const DOWN = 'board-drag:down';
@@ -206,23 +208,27 @@ function mainTasks(events: TraceEvent[]): { tasks: TraceEvent[]; pid: number; ti
 }
 
 /**
- * Where the lift's longest task spent its time (--profile): the trace slices inside it by name
+ * Where a phase's longest task spent its time (--profile): the trace slices inside it by name
  * (wall ms, nested ones counted in their parents too) and the sampled functions, self and total.
  */
-function liftProfile(trace: Buffer): string {
+function phaseProfile(trace: Buffer, phase: Phase): string {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const { tasks, pid, tid } = mainTasks(events);
   const markAt = (name: string) => events.find((e) => e.name === name && e.pid === pid)?.ts ?? Number.NaN;
-  const down = markAt(DOWN);
-  const lifted = markAt(LIFTED);
+  const bounds: Record<Phase, [number, number]> = {
+    lift: [markAt(DOWN), markAt(LIFTED)],
+    moves: [markAt(LIFTED), markAt(DROPPING)],
+    drop: [markAt(DROPPING), Number.POSITIVE_INFINITY],
+  };
+  const [start, end] = bounds[phase];
   const task = tasks
-    .filter((e) => e.ts >= down && e.ts < lifted)
+    .filter((e) => e.ts >= start && e.ts < end)
     .sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0))[0];
-  if (!task) return '  (no task before the lift)';
+  if (!task) return `  (no task in the ${phase})`;
   const from = task.ts;
   const to = task.ts + (task.dur ?? 0);
   const lines = [
-    `  the lift's longest task: ${((task.tdur ?? 0) / 1000).toFixed(1)} ms thread time, ${((task.dur ?? 0) / 1000).toFixed(1)} ms wall`,
+    `  the ${phase}' longest task: ${((task.tdur ?? 0) / 1000).toFixed(1)} ms thread time, ${((task.dur ?? 0) / 1000).toFixed(1)} ms wall`,
   ];
   const slices = new Map<string, number>();
   for (const e of events) {
@@ -359,7 +365,11 @@ export async function run(args: string[] = []): Promise<void> {
   // --trace FILE: the first run's trace, for DevTools' Performance panel.
   const traceAt = args.indexOf('--trace');
   const traceFile = traceAt >= 0 ? args[traceAt + 1] : undefined;
-  const profile = args.includes('--profile');
+  // --profile [lift|moves|drop]: where that phase's longest task went (the lift's by default).
+  const profileAt = args.indexOf('--profile');
+  const profile = profileAt >= 0;
+  const named = args[profileAt + 1];
+  const profilePhase: Phase = named === 'moves' || named === 'drop' ? named : 'lift';
   const subject = `board drag in a column of ${CARDS}`;
   if (!chromiumAvailable()) {
     skip(subject, `no Chromium at ${chromiumPath}`);
@@ -415,7 +425,7 @@ export async function run(args: string[] = []): Promise<void> {
       console.log(
         `  run ${r + 1}: most work in a frame ${t.frame.toFixed(1)} ms of ${t.frames} frames (lift ${t.liftFrame.toFixed(1)}, moves ${t.moveFrame.toFixed(1)}, drop ${t.dropFrame.toFixed(1)}), longest span ${t.span.toFixed(1)} ms, ${t.dropped} dropped; longest main-thread task ${t.wall.toFixed(1)} ms wall, ${t.cpu.toFixed(1)} ms thread time; longest rAF gap ${d.rafGap.toFixed(1)} ms; thread time: lift ${t.liftCpu.toFixed(1)} ms, moves' longest task ${t.moveCpu.toFixed(1)} ms and ${(t.moveSum / STEPS).toFixed(2)} ms a step, drop ${t.dropCpu.toFixed(1)} ms`,
       );
-      if (profile) console.log(liftProfile(d.trace));
+      if (profile) console.log(phaseProfile(d.trace, profilePhase));
       await page.close();
     }
     await context.close();
