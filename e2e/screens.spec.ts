@@ -62,10 +62,14 @@ async function seed(app: Outpost) {
   await app.quickAdd('campaign', campaign);
   await app.row(campaign).getByRole('link', { name: campaign }).click();
   await expect(app.page).toHaveURL(/\/campaigns\/-?\d+$/);
+  // The address changes before the campaign's screen replaces Home (its chunk may still be loading):
+  // a quick add typed before then goes into Home's card (CI saw the task land there).
+  await expect(app.heading(new RegExp(campaign))).toBeVisible();
   const campaignId = app.page.url().split('/').pop() ?? '';
   await app.quickAdd('task', task);
   await app.row(task).getByRole('link', { name: task }).click();
   await expect(app.page).toHaveURL(/\/tasks\/-?\d+$/);
+  await expect(app.heading(new RegExp(task))).toBeVisible();
   const taskId = app.page.url().split('/').pop() ?? '';
   await app.quickAdd('todo', uniqueTitle('Screens todo'), 'Add todo');
   return { campaign, campaignId, task, taskId };
