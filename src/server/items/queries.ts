@@ -314,7 +314,10 @@ export async function selectItemsByIds(
  * A sync page's items as JSON text, in the order of `ids` (ids with no row left out): each item as
  * selectItemsByIds gives it, or, when deleted or when `revokedAt` (ISO, one per id) names when the
  * viewer lost it, the tombstone `{id, uuid, deleted_at}` and nothing else (SYNC.md L4). Text, not
- * rows: the route sends it as it is, without parsing and serialising 500 items again.
+ * rows: the route sends it as it is, without parsing and serialising 500 items again. Each id's place
+ * and revocation come from one pass over the lists (unnest WITH ORDINALITY, joined as ITEM_FROM joins),
+ * where array_position per row searched the 500 ids twice for each of the 500 rows: ~14% of the
+ * statement on PGlite (alternating, median of 5 runs of 10 pages).
  */
 export async function syncItemsJson(
   db: Executor,
@@ -330,10 +333,13 @@ export async function syncItemsJson(
               ELSE json_build_object('id', r.id, 'uuid', r.uuid,
                 'deleted_at', COALESCE(${sql.raw(isoOf('deleted_at'))}, r.revoked)) END
               ORDER BY r.position))::text AS items
-        FROM (SELECT ${itemSelect(viewerId)}, array_position(${list}::int[], i.id) AS position,
-                (${sql.param([...revokedAt])}::text[])[array_position(${list}::int[], i.id)] AS revoked
-              ${ITEM_FROM} ${BATCH_JOINS(list)}
-              WHERE i.id = ANY(${list}::int[])) r`,
+        FROM (SELECT ${itemSelect(viewerId)}, l.position, l.revoked
+              FROM unnest(${list}::int[], ${sql.param([...revokedAt])}::text[])
+                WITH ORDINALITY AS l(id, revoked, position)
+              JOIN items i ON i.id = l.id
+              LEFT JOIN items p ON p.id = i.parent_id
+              LEFT JOIN items g ON g.id = p.parent_id
+              ${BATCH_JOINS(list)}) r`,
   );
   return found?.items ?? '[]';
 }
