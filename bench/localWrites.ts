@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases]` (`--pull-pairs 0`: B alone;
- * `--phases`: when each side's write transaction opens, issues its last request, is answered and commits): issue 28's two references
+ * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases] [--probe]` (`--pull-pairs 0`: B alone;
+ * `--phases`: when each side's write transaction opens, issues its last request, is answered and commits;
+ * `--probe`: what the app's write requests cost in raw IndexedDB, shape by shape, without Dexie or the app): issue 28's two references
  * beside the app, in headless Chromium against the real server (PGlite, seeded with bench/lib/seed.ts's
  * 10,000 items), alternating reference and app (A B A B …): each side's median, the median of the
  * per-pair ratios app/reference with their spread (min–max), beside the budget.
@@ -48,6 +49,7 @@ type Api = {
   appEdit(): Promise<{ ms: number; storedMs: number }>;
   refEdit(): Promise<{ ms: number; startedAt: number }>;
   editTeardown(): Promise<void>;
+  probe(n: number): Promise<Record<string, number>>;
 };
 
 const call = pageApi<Api>('localWrites');
@@ -308,6 +310,13 @@ export async function run(args: string[] = []): Promise<void> {
         }
     }
     if (args.includes('--phases')) await printPhases(page, editPairs);
+    if (args.includes('--probe')) {
+      heading(
+        'raw IndexedDB: the request shapes of a write, on the reference database (median ms of 40 each)',
+      );
+      for (const [shape, value] of Object.entries(await call(page, 'probe', 40)))
+        console.log(`  ${shape.padEnd(20)} ${value.toFixed(2)} ms`);
+    }
     await call(page, 'listen', 'echo');
     const echo = await edits(Math.round(editPairs / 2));
     await call(page, 'editTeardown');

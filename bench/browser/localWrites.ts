@@ -599,6 +599,92 @@ const localWrites = {
     return { ms, startedAt: t0 };
   },
 
+  /** --probe: raw IndexedDB costs of a write's request shapes on the reference database (median ms of n, round-robin). */
+  async probe(n: number): Promise<Record<string, number>> {
+    const e = localWrites.edit!;
+    const raw = e.raw;
+    const base = (await req(raw.transaction('items').objectStore('items').get(e.child))) as LocalItem;
+    // The stores an app write opens (the repository's, and those the store's side effects add).
+    const wide = ['counts', 'history', 'items', 'meta', 'searchLog', 'syncQueue', 'trash', 'undo', 'users'];
+    let k = 0;
+    let seq = 1e9;
+    const row = () => withKeys({ ...base, title: `Probe ${++k}`, updated_at: new Date().toISOString() });
+    // A queued PATCH of the same size as the app's.
+    const qEntry = () => ({
+      seq: ++seq,
+      id: `probe-${seq}`,
+      method: 'PATCH',
+      url: '/api/items/1',
+      body: { title: 'x' },
+      kind: 'update',
+      createdAt: Date.now(),
+    });
+    const shapes: Record<string, () => Promise<void>> = {
+      'put (the reference)': async () => {
+        const tx = raw.transaction('items', 'readwrite');
+        tx.objectStore('items').put(row());
+        await done(tx);
+      },
+      'put, 9 stores open': async () => {
+        const tx = raw.transaction(wide, 'readwrite');
+        tx.objectStore('items').put(row());
+        await done(tx);
+      },
+      'get, then put': async () => {
+        const tx = raw.transaction('items', 'readwrite');
+        const s = tx.objectStore('items');
+        await req(s.get(e.child));
+        s.put(row());
+        await done(tx);
+      },
+      'get + put': async () => {
+        const tx = raw.transaction('items', 'readwrite');
+        const s = tx.objectStore('items');
+        s.get(e.child);
+        s.put(row());
+        await done(tx);
+      },
+      'put + log': async () => {
+        const tx = raw.transaction(['items', 'searchLog'], 'readwrite');
+        tx.objectStore('items').put(row());
+        tx.objectStore('searchLog').add({ at: Date.now(), ids: [e.child] });
+        await done(tx);
+      },
+      'put + log + queue': async () => {
+        const tx = raw.transaction(['items', 'searchLog', 'syncQueue'], 'readwrite');
+        tx.objectStore('items').put(row());
+        tx.objectStore('searchLog').add({ at: Date.now(), ids: [e.child] });
+        tx.objectStore('syncQueue').put(qEntry());
+        await done(tx);
+      },
+      "the app's five": async () => {
+        const tx = raw.transaction(wide, 'readwrite');
+        const s = tx.objectStore('items');
+        s.get(e.child);
+        tx.objectStore('syncQueue').openKeyCursor(null, 'prev');
+        s.put(row());
+        tx.objectStore('searchLog').add({ at: Date.now(), ids: [e.child] });
+        tx.objectStore('syncQueue').put(qEntry());
+        await done(tx);
+      },
+    };
+    // In turn, one of each shape per round, so the machine's load falls on all alike.
+    const times: Record<string, number[]> = {};
+    for (let i = 0; i < n; i++)
+      for (const [name, shape] of Object.entries(shapes)) {
+        await sleep(15);
+        const t0 = performance.now();
+        await shape();
+        const took = performance.now() - t0;
+        times[name] = [...(times[name] ?? []), took];
+      }
+    const tx = raw.transaction('syncQueue', 'readwrite');
+    tx.objectStore('syncQueue').clear();
+    await done(tx);
+    const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+    return Object.fromEntries(Object.entries(times).map(([k2, v]) => [k2, Math.round(med(v) * 100) / 100]));
+  },
+
   async editTeardown(): Promise<void> {
     const e = localWrites.edit;
     if (!e) return;

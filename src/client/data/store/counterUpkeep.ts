@@ -29,6 +29,7 @@ import {
   readCounters,
   updateCounts,
 } from './counters';
+import { tellReplacedRows } from './replacedRows';
 import { getManyBySpan } from './spanReads';
 import { deleteWithFlags, putWithFlags, type Row, withCarriedFlags } from './topFlags';
 import type { LocalItem } from './types';
@@ -280,7 +281,15 @@ export function putCounted(
         old: storedRowOf(v) ?? undefined,
         now: v as RowChange['now'],
       }));
-      if (!movesCounters(changes)) return table.mutate({ ...req, values: flagged });
+      if (!movesCounters(changes)) {
+        // Every replaced row is known here (withCarriedFlags read each): live queries learn them (I9).
+        tellReplacedRows(
+          trans,
+          changes.map((c) => c.id),
+          changes.map((c) => c.old as LocalItem),
+        );
+        return table.mutate({ ...req, values: flagged });
+      }
     }
   }
   const where: CountTables = { table, counts, meta, trans };
