@@ -30,6 +30,7 @@ import { fromServer, usersOf } from '../../src/client/data/store/localItems';
 import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
 import type { LocalItem, LocalUser } from '../../src/client/data/store/types';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
+import { median } from '../lib/stats';
 import { done, req } from './idb';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';
 
@@ -681,8 +682,9 @@ const localWrites = {
     const tx = raw.transaction('syncQueue', 'readwrite');
     tx.objectStore('syncQueue').clear();
     await done(tx);
-    const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
-    return Object.fromEntries(Object.entries(times).map(([k2, v]) => [k2, Math.round(med(v) * 100) / 100]));
+    return Object.fromEntries(
+      Object.entries(times).map(([k2, v]) => [k2, Math.round(median(v) * 100) / 100]),
+    );
   },
 
   async editTeardown(): Promise<void> {

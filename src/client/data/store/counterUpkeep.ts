@@ -282,7 +282,7 @@ export function putCounted(
         now: v as RowChange['now'],
       }));
       if (!movesCounters(changes)) {
-        // Every replaced row is known here (withCarriedFlags read each): live queries learn them (I9).
+        // Every replaced row is known here (withCarriedFlags found each): live queries learn them (I9).
         tellReplacedRows(
           trans,
           changes.map((c) => c.id),

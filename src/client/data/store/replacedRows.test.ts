@@ -23,12 +23,14 @@ function watch<T>(read: () => Promise<T>) {
 /** Until live queries woken by the last commit have run again (Dexie signals them on a timer). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
 
-const childCount = (db: OutpostDb) => () =>
-  db.items.where(LIST_INDEX.children).between([1, Dexie.minKey], [1, Dexie.maxKey]).count();
-const childTitles = (db: OutpostDb) => async () =>
-  (await db.items.where(LIST_INDEX.children).between([1, Dexie.minKey], [1, Dexie.maxKey]).toArray()).map(
-    (row) => row.title,
-  );
+/** The children of `parent`, by the children list's index. */
+const children = (db: OutpostDb, parent: number) =>
+  db.items.where(LIST_INDEX.children).between([parent, Dexie.minKey], [parent, Dexie.maxKey]);
+const childCount =
+  (db: OutpostDb, parent = 1) =>
+  () =>
+    children(db, parent).count();
+const childTitles = (db: OutpostDb) => async () => (await children(db, 1).toArray()).map((row) => row.title);
 
 async function seeded() {
   const db = freshFakeDb('replaced');
@@ -65,9 +67,7 @@ describe('the rows a put replaces, told to live queries (replacedRows.ts)', () =
     const { db, stored } = await seeded();
     await write(db, [localItem(3, 'Other task', { type: 'task' })]);
     const left = watch(childCount(db));
-    const joined = watch(() =>
-      db.items.where(LIST_INDEX.children).between([3, Dexie.minKey], [3, Dexie.maxKey]).count(),
-    );
+    const joined = watch(childCount(db, 3));
     await settle();
     await write(db, [replacing({ ...stored, parent_id: 3 }, stored)]);
     await settle();
