@@ -15,9 +15,9 @@ import { formatReminder, fromLocalDateTime } from './editing';
 import { dialogPayload, dialogTypeEnabled, ITEM_TYPES, localToday } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { undoAction, useAssigneeOptions, useCreateItem } from './mutations';
-import type { LiveReading } from './QuickAddParts';
 import { useItem } from './queries';
 import { NEW_ITEM_FORM, type NewItemFormValues, useItemForm } from './useItemForm';
+import { useTitleReader } from './useTitleReader';
 
 const RepeatControl = lazy(() => import('./RepeatControl'));
 // The title's reader and chips, with chrono-node: loaded on the title's first focus or keystroke.
@@ -38,12 +38,10 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const firstType: ItemType = dialogTypeEnabled('campaign', parentId) ? 'campaign' : 'task';
   const [type, setType] = useState<ItemType>(firstType);
   const form = useItemForm(NEW_ITEM_FORM);
-  const [parts, setParts] = useState(quickAddParts.current);
-  const [reading, setReading] = useState<LiveReading | null>(null);
-  // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
-  const loadParts = () => {
-    if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
-  };
+  // A submit before the reader has arrived waits for it; only a reader that cannot load (offline before
+  // it was cached) leaves the title as typed.
+  const reader = useTitleReader(quickAddParts, form.values.title, () => void submit());
+  const { parts, reading, load: loadParts } = reader;
   // The fields show what the chips set; setting one by hand gives that chip's words back to the title.
   const { title, description, assignee, dueDate, endDate, remindAt, repeat } = reading
     ? reading.over(form.values)
@@ -92,7 +90,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     setTouched(true);
-    if (!form.canSubmit || titleLeftBlank || busy || readOnly) return;
+    if (!form.canSubmit || titleLeftBlank || busy || readOnly || reader.mustWait()) return;
     setBusy(true);
     try {
       const payload = dialogPayload({
@@ -192,7 +190,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                     type={type}
                     dateField={dateField}
                     assignee
-                    onReading={setReading}
+                    onReading={reader.onReading}
                     inputRef={titleRef}
                     // Over the field (its height, border and padding), so the tint lies on the typed words.
                     tintClassName={cn(
@@ -295,8 +293,8 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={busy || state.tooLong || readOnly}>
-              {busy ? 'Creating…' : `Create ${type}`}
+            <Button type="submit" disabled={busy || reader.waiting || state.tooLong || readOnly}>
+              {busy || reader.waiting ? 'Creating…' : `Create ${type}`}
             </Button>
           </DialogFooter>
         </form>

@@ -18,8 +18,8 @@ import { lazyModule } from '../components/ui/lazyMenu';
 import { enterSubmits, localToday, quickAddFields, quickAddPayload } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateWithToasts } from './mutations';
-import type { LiveReading } from './QuickAddParts';
 import { isEmptyForm, NEW_ITEM_FORM, type NewItemFormValues, useItemForm } from './useItemForm';
+import { useTitleReader } from './useTitleReader';
 
 export interface QuickAddCardProps {
   /** The types offered; with one type there are no type tabs. */
@@ -103,12 +103,10 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const [type, setType] = useState<ItemType>(types[0] ?? 'todo');
   const [expanded, setExpanded] = useState(false);
   const form = useItemForm(NEW_ITEM_FORM);
-  const [parts, setParts] = useState(quickAddParts.current);
-  const [reading, setReading] = useState<LiveReading | null>(null);
-  // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
-  const loadParts = () => {
-    if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
-  };
+  // A submit before the reader has arrived waits for it; only a reader that cannot load (offline before
+  // it was cached) leaves the title as typed.
+  const reader = useTitleReader(quickAddParts, form.values.title, () => void submit());
+  const { parts, reading, load: loadParts } = reader;
   // The fields show what the chips set; setting one by hand gives that chip's words back to the title.
   const { title, description, dueDate, assignee, remindAt, repeat } = reading
     ? reading.over(form.values)
@@ -150,7 +148,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (!canSubmit) return;
+    if (!canSubmit || reader.mustWait()) return;
     setBusy(true);
     const payload = quickAddPayload({
       type,
@@ -302,7 +300,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
               text={title}
               type={type}
               assignee={fields.assignee}
-              onReading={setReading}
+              onReading={reader.onReading}
               inputRef={titleRef}
             />
           ) : null}
@@ -442,8 +440,13 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
               {/* While adding, the button stays focusable (aria-disabled, submit ignores it): a disabled
                   button would drop focus to the page, and the toast then could not tell which card
                   to keep clear of. */}
-              <Button type="submit" size="sm" disabled={!submittable} aria-disabled={busy || undefined}>
-                {busy ? 'Adding…' : `Add ${TYPE_LABEL[type].toLowerCase()}`}
+              <Button
+                type="submit"
+                size="sm"
+                disabled={!submittable}
+                aria-disabled={busy || reader.waiting || undefined}
+              >
+                {busy || reader.waiting ? 'Adding…' : `Add ${TYPE_LABEL[type].toLowerCase()}`}
               </Button>
             </div>
           </div>

@@ -37,6 +37,8 @@ export interface LiveReading extends ReadTitle {
   over: <V extends NewItemFormValues>(values: V) => V;
   /** The person set this field by hand: the chip that filled it goes, its words back to the title. */
   release: (field: keyof NewItemFormValues) => void;
+  /** Read with all it needs: false while a #name's campaigns and tasks are still being looked up. */
+  settled: boolean;
 }
 
 const NO_PARENTS: ParentCandidate[] = [];
@@ -88,7 +90,10 @@ export function TitleReading({
   const blank = text.trim() === '';
   if (blank && dismissed !== NOTHING_DISMISSED) setDismissed(NOTHING_DISMISSED);
   const people = useAssigneeOptions();
-  const parents = useLive(parentCandidatesQuery, /(?:^|\s)#\S/.test(text)) ?? NO_PARENTS;
+  const namesParent = /(?:^|\s)#\S/.test(text);
+  const parentsRead = useLive(parentCandidatesQuery, namesParent);
+  const parents = parentsRead ?? NO_PARENTS;
+  const settled = !namesParent || parentsRead !== undefined;
   const reading = useMemo((): LiveReading | null => {
     if (blank) return null;
     const read = readTitle(text, dismissed, { type, dateField, assignee, parents, people });
@@ -103,8 +108,9 @@ export function TitleReading({
         const chip = chipFilling(field, read);
         if (chip) dismiss(chip.key);
       },
+      settled,
     };
-  }, [blank, text, dismissed, type, dateField, assignee, parents, people]);
+  }, [blank, text, dismissed, type, dateField, assignee, parents, people, settled]);
   // Before paint: the chips show with the keystroke that made them.
   useLayoutEffect(() => onReading(reading), [reading, onReading]);
   useLayoutEffect(() => () => onReading(null), [onReading]);

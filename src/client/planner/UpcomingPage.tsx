@@ -6,7 +6,7 @@ import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
 import { lazyModule } from '../components/ui/lazyMenu';
 import { ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
-import type { LiveReading } from '../items/QuickAddParts';
+import { useTitleReader } from '../items/useTitleReader';
 import { AgendaList } from './AgendaList';
 import { AgendaSection } from './AgendaSection';
 import { shareRows, useFirstDrawRows } from './firstDraw';
@@ -155,17 +155,15 @@ function AddToDay({ day, heading, onDone }: { day: string; heading: string; onDo
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const add = useAddOnDay();
-  const [parts, setParts] = useState(quickAddParts.current);
-  const [reading, setReading] = useState<LiveReading | null>(null);
-  // Until the reader has arrived (or if it cannot load offline), the title is saved as typed.
-  const loadParts = () => {
-    if (!parts) quickAddParts.load().then(setParts, (error: unknown) => console.warn(error));
-  };
+  // A submit before the reader has arrived waits for it; only a reader that cannot load (offline before
+  // it was cached) leaves the title as typed.
+  const reader = useTitleReader(quickAddParts, title, () => void submit());
+  const { parts, reading, load: loadParts } = reader;
   useEffect(() => input.current?.focus(), []);
   const blocked = title.trim() === '' || (reading !== null && !reading.savable);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (blocked || busy) return;
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (blocked || busy || reader.mustWait()) return;
     setBusy(true);
     const ok = await add(title, day, reading?.apply);
     setBusy(false);
@@ -203,7 +201,7 @@ function AddToDay({ day, heading, onDone }: { day: string; heading: string; onDo
             text={title}
             type="todo"
             assignee
-            onReading={setReading}
+            onReading={reader.onReading}
             inputRef={input}
             // Over the field (its height, border and padding), so the tint lies on the typed words.
             tintClassName="top-0 h-9 border border-transparent px-3 text-base md:text-sm"
@@ -211,7 +209,7 @@ function AddToDay({ day, heading, onDone }: { day: string; heading: string; onDo
           />
         ) : null}
       </div>
-      <Button type="submit" size="sm" disabled={blocked || busy}>
+      <Button type="submit" size="sm" disabled={blocked || busy || reader.waiting}>
         Add
       </Button>
       <Button type="button" size="sm" variant="ghost" onClick={onDone}>
