@@ -175,7 +175,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                       setTitle(e.target.value);
                       loadParts();
                     }}
-                    // The reader (and chrono-node) loads on first use; until then the title is saved as typed.
+                    // The reader (and chrono-node) loads on first use; a submit before then waits for it.
                     onFocus={loadParts}
                     required
                     autoComplete="off"

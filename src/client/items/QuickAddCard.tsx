@@ -284,8 +284,8 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
               setExpanded(true);
               loadParts();
             }}
-            // The reader (and chrono-node) loads on first use, not with the page; until it has, the
-            // title is saved as typed.
+            // The reader (and chrono-node) loads on first use, not with the page; a submit before then
+            // waits for it.
             onFocus={loadParts}
             onKeyDown={onFieldEnter('title')}
             placeholder={placeholderFor(types, expanded, type)}

@@ -3,7 +3,7 @@
  * typed (TitleReading), the chips under the field, each with its icon, the value in words and a
  * remove button, and the tint over the words they took, so nothing is taken unseen (DESIGN 'Planning,
  * order and people'). A form loads this module (and chrono-node with it) on its title's first focus
- * or keystroke, never with the first screen; until it has arrived the title is saved as typed.
+ * or keystroke, never with the first screen; a submit before it has arrived waits for it (useTitleReader).
  */
 import { AtSign, BellRing, CalendarDays, Flag, Repeat, Tag, X } from 'lucide-react';
 import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';

@@ -2,7 +2,7 @@
  * The quick-add reader as a form uses it (ARCHITECTURE §5 'Quick add reads what you mean'): the shared
  * parser's reading, with #parent and @person found among the device's items and people, and the parts
  * this form cannot save for this type left in the title. Loaded with import() on the field's first
- * focus or keystroke (useQuickAddReading.ts): chrono-node is not part of the first screen.
+ * focus or keystroke (useTitleReader.ts): chrono-node is not part of the first screen.
  */
 import { ALLOWED_PARENT_TYPES } from '../../shared/hierarchy';
 import type { ItemStatus, ItemType } from '../../shared/item';
