@@ -1,5 +1,5 @@
 import { expect, type Locator } from '@playwright/test';
-import { Outpost } from './Outpost';
+import { Outpost, QUICK_ADD_TOAST } from './Outpost';
 
 /** The app driven from the keyboard: list rows as tab stops, the search dialog, the shortcut help. */
 export class KeyboardPage extends Outpost {
@@ -42,6 +42,10 @@ export class KeyboardPage extends Outpost {
       await expect(title).toHaveValue('');
       await expect(this.row(t)).toBeVisible();
     }
+    // The toast's region mounts with the first toast (its chunk loads then): a Tab pressed before it
+    // has would meet a tab order that changes under it (CI once tabbed past the rows into nothing, and
+    // Shift+Tab came back into the toast).
+    await expect(this.toast(QUICK_ADD_TOAST)).toBeVisible();
   }
 
   searchDialog(): Locator {
