@@ -8,6 +8,7 @@ import {
   type LocalReads,
   type Paged,
   type PagedQuery,
+  shownInManualOrder,
   useLive,
   useMutuals,
   usePagedLive,
@@ -40,7 +41,9 @@ const childrenQuery: LiveQuery<{ parentId: number; enabled: boolean }, LocalItem
 // Manual order (§5 'Order'): every child is read and sorted by its key, then the page is cut; a
 // key order index per parent would read only the page, at the cost of another index on every row.
 const childrenPageQuery: PagedQuery<number, LocalItem> = async (reads, parentId, limit) =>
-  parentId === 0 ? undefined : inManualOrder(await reads.childrenPage(parentId, {})).slice(0, limit);
+  parentId === 0
+    ? undefined
+    : shownInManualOrder(inManualOrder(await reads.childrenPage(parentId, {})).slice(0, limit));
 const progressQuery: LiveQuery<number, { total: number; completed: number } | undefined> = (reads, id) =>
   id === 0 ? undefined : reads.progress(id);
 const insideQuery: LiveQuery<number, Inside | undefined> = (reads, id) =>

@@ -3,12 +3,14 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { localItem } from '../../../../testkit/client/items';
+import { inManualOrder, moveTo } from '../../../shared/order';
 import type { LocalItem } from '../store/types';
 import {
   createLocalEcho,
   echoable,
   type LiveObserver,
   type LiveSource,
+  shownInManualOrder,
   withLocalEcho,
   withRows,
 } from './localEcho';
@@ -45,6 +47,10 @@ describe('echoable', () => {
       _base: { ...before },
     };
     expect(echoable(before, after)).toBe(true);
+  });
+
+  it('W5: allows a move within its list (a new order key alone)', () => {
+    expect(echoable({ ...before, sort_key: 'a1' }, { ...before, sort_key: 'a0V' })).toBe(true);
   });
 
   it('refuses a change that can move the row on a list or a count', () => {
@@ -96,6 +102,44 @@ describe('withRows', () => {
           expect(withRows(once, rows)).toEqual(once);
           expect(once.map((i) => i.id)).toEqual(ids);
           for (const row of once) expect(row.title).toBe(rows.has(row.id) ? title : `T${row.id}`);
+        },
+      ),
+    );
+  });
+});
+
+describe('withRows on a list in manual order', () => {
+  const keyed = (id: number, sort_key: string) => ({ ...item(id, `T${id}`), sort_key, uuid: `u${id}` });
+
+  it('W5: shows a moved row at its new place, and keeps a list in another order as it is', () => {
+    const rows = [keyed(1, 'a1'), keyed(2, 'a2'), keyed(3, 'a3')];
+    const moved = new Map([[3, keyed(3, 'a0')]]);
+    const manual = withRows(shownInManualOrder(rows.slice()), moved);
+    expect(manual.map((i) => i.id)).toEqual([3, 1, 2]);
+    // Newest first, or any order not by key: the row shows its new key where it was.
+    expect(withRows(rows.slice(), moved).map((i) => i.id)).toEqual([1, 2, 3]);
+    // The sorted answer is still a list in manual order: the next move sorts it too.
+    const again = withRows(manual, new Map([[1, keyed(1, 'a4')]]));
+    expect(again.map((i) => i.id)).toEqual([3, 2, 1]);
+  });
+
+  it('W5: a list in manual order shows what its re-read will, whatever the moves', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 20 }),
+        fc.array(fc.tuple(fc.nat(), fc.stringMatching(/^a[0-9A-Za-z]{1,4}$/)), { maxLength: 6 }),
+        (ids, moves) => {
+          const stored = inManualOrder(ids.map((id) => keyed(id, `a${id.toString(36)}`)));
+          const echoed = new Map(
+            moves.map(([at, key]) => {
+              const row = stored[at % stored.length]!;
+              return [row.id, { ...row, sort_key: key }];
+            }),
+          );
+          const reRead = inManualOrder(stored.map((r) => echoed.get(r.id) ?? r));
+          const shown = withRows(shownInManualOrder(stored.slice()), echoed);
+          expect(shown.map((r) => r.id)).toEqual(reRead.map((r) => r.id));
+          expect(withRows(shown, echoed).map((r) => r.id)).toEqual(reRead.map((r) => r.id));
         },
       ),
     );
@@ -178,6 +222,37 @@ describe('the local echo on a device', () => {
     for (let i = 0; i < 300 && (await client.db.items.get(todo.id))?.title !== 'Renamed'; i++)
       await new Promise((r) => setTimeout(r, 10));
     expect((await client.db.items.get(todo.id))?.title).toBe('Renamed');
+    sub.unsubscribe();
+  });
+
+  it("W5: shows a move in a campaign's contents at its new place before the write has committed", async () => {
+    device = createDevice('http://127.0.0.1:9');
+    const client = device.client;
+    client.auth.getState().initGuest();
+    const campaign = await client.items.create({ title: 'Campaign', type: 'campaign' });
+    await client.items.create({ title: 'First', type: 'task', parent_id: campaign.id });
+    const last = await client.items.create({ title: 'Last', type: 'task', parent_id: campaign.id });
+    const contents = async () =>
+      shownInManualOrder(inManualOrder(await client.queries.childrenOldestFirst(campaign.id, {})));
+    const seen: { order: string[]; stored: boolean }[] = [];
+    let stored = false;
+    const sub = withLocalEcho(liveQuery(contents), client.echo).subscribe((rows) =>
+      seen.push({ order: rows.map((r) => r.title), stored }),
+    );
+    for (let i = 0; seen.length === 0 && i < 300; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen.at(-1)?.order).toEqual(['First', 'Last']);
+    const rows = await contents();
+    const [move] = moveTo(
+      rows.map((r) => ({ id: r.id, sort_key: r.sort_key ?? '', uuid: r.uuid ?? null })),
+      last.id,
+      0,
+    );
+    await client.items.update(last.id, { sort_key: move?.sort_key }).then(() => {
+      stored = true;
+    });
+    expect(seen.find((s) => s.order[0] === 'Last')).toEqual({ order: ['Last', 'First'], stored: false });
+    for (let i = 0; i < 300 && seen.at(-1)?.stored !== true; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen.at(-1)).toEqual({ order: ['Last', 'First'], stored: true });
     sub.unsubscribe();
   });
 });

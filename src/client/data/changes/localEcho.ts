@@ -1,3 +1,4 @@
+import { inManualOrder } from '../../../shared/order';
 import type { LocalItem } from '../store/types';
 
 /**
@@ -16,6 +17,9 @@ import type { LocalItem } from '../store/types';
 const IN_PLACE_FIELDS: ReadonlySet<string> = new Set([
   'title',
   'description',
+  // A move within its list (W5): no row enters or leaves a list; a list in manual order sorts the echo
+  // (shownInManualOrder), one read by an order index (Today, top level) moves it at its re-read.
+  'sort_key',
   // What every local write changes along with them (the sort keys of the updated-first lists follow
   // updated_at; such a list re-reads after the commit and moves the row then).
   'updated_at',
@@ -60,15 +64,30 @@ function patchRow(row: LocalItem, rows: ReadonlyMap<number, LocalItem>): LocalIt
   return patched;
 }
 
+/** The lists in manual order (§5 'Order'): an echo that changes an order key sorts them again. */
+const manuallyOrdered = new WeakSet<readonly unknown[]>();
+
+/**
+ * Marks `rows` (a live query's answer, sorted by inManualOrder) as a list in manual order: an echoed
+ * move then shows at its new place, as the list's re-read after the commit will have it (W5).
+ */
+export function shownInManualOrder<T extends { sort_key?: string | null; uuid?: string | null }>(
+  rows: T[],
+): T[] {
+  manuallyOrdered.add(rows);
+  return rows;
+}
+
 /**
  * A live query's answer with `rows` shown in place of the rows of the same id: an item, or an array
- * of items. Any other answer (counts, maps, other records) is returned as it is, and so is an answer
+ * of items (a list in manual order sorted again when an order key changed). Any other answer (counts, maps, other records) is returned as it is, and so is an answer
  * without any of the rows (the same reference, so nothing re-renders).
  */
 export function withRows<T>(value: T, rows: ReadonlyMap<number, LocalItem>): T {
   if (rows.size === 0) return value;
   if (Array.isArray(value)) {
     let out: unknown[] | null = null;
+    let moved = false;
     for (let i = 0; i < value.length; i++) {
       const row: unknown = value[i];
       if (!isItemRow(row) || !rows.has(row.id)) continue;
@@ -76,7 +95,10 @@ export function withRows<T>(value: T, rows: ReadonlyMap<number, LocalItem>): T {
       if (patched === row) continue;
       out ??= value.slice();
       out[i] = patched;
+      moved ||= (patched.sort_key ?? null) !== (row.sort_key ?? null);
     }
+    if (out !== null && moved && manuallyOrdered.has(value))
+      return shownInManualOrder(inManualOrder(out as LocalItem[])) as T;
     return (out ?? value) as T;
   }
   return isItemRow(value) && rows.has(value.id) ? (patchRow(value, rows) as T) : value;

@@ -12,6 +12,10 @@ import type { Mutual, UserSummary } from '../../../shared/item';
 import type { SubtreeProgress } from '../../../shared/progress';
 import { useDoor } from '../../app/door';
 import { withLocalEcho } from '../changes/localEcho';
+
+/** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
+export { shownInManualOrder } from '../changes/localEcho';
+
 import type { OutpostClient } from '../client';
 import { itemComments } from '../comments/timelineRead';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
