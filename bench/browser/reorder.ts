@@ -7,13 +7,13 @@
  *  app: the last row of a campaign's contents moved to the top as a drop does it (orderMutations.ts:
  *       shared/order.ts moveTo's key, one items.update of sort_key through the repository), until the
  *       campaign page's contents query (items/queries.ts childrenPageQuery: the children read by the
- *       children index, in manual order, the first page) under a Dexie liveQuery shows it first. As a
- *       breakdown, the same query wrapped in the local echo as the page listens (data/store/live.ts).
+ *       children index, in manual order, the first page) shows it first: wrapped in the local echo as
+ *       the page listens (data/store/live.ts useLive), or as a bare Dexie liveQuery (a breakdown).
  *  reference: one put of the moved row with its new key, then one read of the children index range
  *       the app's query reads (LIST_INDEX.children, [campaign, 'a']), sorted by key as the app sorts.
  */
 import Dexie, { liveQuery } from 'dexie';
-import { withLocalEcho } from '../../src/client/data/changes/localEcho';
+import { shownInManualOrder, withLocalEcho } from '../../src/client/data/changes/localEcho';
 import type { OutpostClient } from '../../src/client/data/client';
 import { LIST_INDEX } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
@@ -26,8 +26,11 @@ import { deleteDb, openRaw, refGet, refWrite, signedIn } from './localWrites';
 
 /** The campaign page's first page of contents: every child by the children index, in manual order. */
 async function contents(client: OutpostClient, campaign: number): Promise<LocalItem[]> {
-  // items/queries.ts childrenPageQuery, with usePagedLive's one row beyond the page.
-  return inManualOrder(await client.queries.childrenOldestFirst(campaign, {})).slice(0, LIST_PAGE + 1);
+  // items/queries.ts childrenPageQuery, with usePagedLive's one row beyond the page, marked as a list in
+  // manual order as it is (the local echo sorts a move into place).
+  return shownInManualOrder(
+    inManualOrder(await client.queries.childrenOldestFirst(campaign, {})).slice(0, LIST_PAGE + 1),
+  );
 }
 
 /** The last row of `list` moved to the top: its id and new key (one write when the keys allow it). */
