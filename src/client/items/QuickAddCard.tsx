@@ -103,8 +103,6 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const [type, setType] = useState<ItemType>(types[0] ?? 'todo');
   const [expanded, setExpanded] = useState(false);
   const form = useItemForm(NEW_ITEM_FORM);
-  // A submit before the reader has arrived waits for it; only a reader that cannot load (offline before
-  // it was cached) leaves the title as typed.
   const reader = useTitleReader(quickAddParts, form.values.title, () => void submit());
   const { parts, reading, load: loadParts } = reader;
   // The fields show what the chips set; setting one by hand gives that chip's words back to the title.

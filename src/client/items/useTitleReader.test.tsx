@@ -124,6 +124,25 @@ describe('a quick add submitted before its reader has arrived', () => {
     expect(screen.getByRole('button', { name: 'Add' })).toBeTruthy();
   });
 
+  it('reads in a second form too when the reader arrived through the first (one shared handle)', async () => {
+    const held = heldModule();
+    const first: ItemCreateInput[] = [];
+    const second: ItemCreateInput[] = [];
+    renderWithApp(
+      <>
+        <Harness module={held.module} saved={first} />
+        <Harness module={held.module} saved={second} />
+      </>,
+    );
+    const [one, two] = screen.getAllByRole('textbox', { name: 'Title' });
+    act(() => one!.focus());
+    await held.arrive();
+    fireEvent.change(two!, { target: { value: 'Pay rent p1' } });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add' })[1]!);
+    await waitFor(() => expect(second).toEqual([{ type: 'todo', title: 'Pay rent', priority: 1 }]));
+    expect(first).toEqual([]);
+  });
+
   it('submits at once once the reader is here', async () => {
     const held = heldModule();
     const saved: ItemCreateInput[] = [];

@@ -6,7 +6,7 @@
  * 7pm' is saved as 'Stretch', daily, not as the words typed. Only a module that cannot load (offline
  * before it was cached) leaves the title as typed.
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { LazyModule } from '../components/ui/lazyMenu';
 import type { LiveReading } from './QuickAddParts';
 
@@ -40,7 +40,9 @@ export function useTitleReader(
   text: string,
   submit: () => void,
 ): TitleReader {
-  const [parts, setParts] = useState(module.current);
+  const [arrived, setParts] = useState(module.current);
+  // Loaded by another form since this one mounted (the handle is shared): it is here already.
+  const parts = arrived ?? module.current();
   const [reading, setReading] = useState<LiveReading | null>(null);
   const [waiting, setWaiting] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -50,14 +52,14 @@ export function useTitleReader(
     latestSubmit.current = submit;
   });
 
-  const load = useCallback(() => {
-    if (module.current()) return;
+  const load = () => {
+    if (parts) return;
     setFailed(false);
     module.load().then(setParts, (error: unknown) => {
       console.warn(error);
       setFailed(true);
     });
-  }, [module]);
+  };
 
   const blank = text.trim() === '';
   const read = parts !== null && reading?.settled === true;

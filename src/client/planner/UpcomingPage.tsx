@@ -155,8 +155,6 @@ function AddToDay({ day, heading, onDone }: { day: string; heading: string; onDo
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const add = useAddOnDay();
-  // A submit before the reader has arrived waits for it; only a reader that cannot load (offline before
-  // it was cached) leaves the title as typed.
   const reader = useTitleReader(quickAddParts, title, () => void submit());
   const { parts, reading, load: loadParts } = reader;
   useEffect(() => input.current?.focus(), []);

@@ -13,9 +13,6 @@ import type { SubtreeProgress } from '../../../shared/progress';
 import { useDoor } from '../../app/door';
 import { withLocalEcho } from '../changes/localEcho';
 
-/** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
-export { shownInManualOrder } from '../changes/localEcho';
-
 import type { OutpostClient } from '../client';
 import { itemComments } from '../comments/timelineRead';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
@@ -25,6 +22,8 @@ import { type ConflictView, toConflictView } from '../sync/conflictView';
 import { getMeta, META_KEYS } from './db';
 import type { LocalComment, LocalItem } from './types';
 
+/** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
+export { shownInManualOrder } from '../changes/localEcho';
 export type { LocalItem };
 
 /** The client of the door on screen; before the data layer has started, the page's own. */
