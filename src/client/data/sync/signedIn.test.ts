@@ -568,6 +568,32 @@ describe('two devices of one user', () => {
     expect((await a.client.db.items.toArray()).map((i) => i.title)).toEqual(['Still wanted']);
   });
 
+  it("C5: taking the server's delete keeps an item moved under it here, at the server's place", async () => {
+    const { a, b } = await pair();
+    const task = await createSynced(a, { title: 'Doomed', type: 'task' });
+    const todo = await createSynced(a, { title: 'Elsewhere', type: 'todo' });
+    await b.client.engine.sync();
+    b.goOffline();
+    // Edited here, so the server's delete is a conflict (C2), which holds the queue with the move in it (C4).
+    await b.client.items.update(task.id, { title: 'Doomed, edited' });
+    await b.client.items.update(todo.id, { parent_id: task.id });
+    await a.client.items.remove(task.id);
+    await settled(a);
+    b.goOnline();
+    await b.client.engine.sync();
+    const [conflict] = await b.client.engine.listConflicts();
+    expect(conflict).toMatchObject({ type: 'delete', remote: null });
+    await b.client.engine.resolveConflicts({ [task.id]: 'remote' });
+    await b.client.engine.sync();
+    await settled(b);
+    const server = await serverItem(a, todo.id);
+    expect(server).toMatchObject({ title: 'Elsewhere', parent_id: null });
+    const local = await b.client.db.items.get(todo.id);
+    expect(local).toMatchObject({ title: 'Elsewhere', parent_id: null, _syncStatus: 'synced' });
+    expect(await b.client.db.items.get(task.id)).toBeUndefined();
+    expect(await b.client.db.syncQueue.count()).toBe(0);
+  });
+
   it('matches the server after a child completes on one device and rolls up the parent', async () => {
     const { a, b } = await pair();
     const task = await createSynced(a, { title: 'Task', type: 'task' });

@@ -88,9 +88,28 @@ export async function applyConfirmed(
   return next;
 }
 
-/** Removes an item the server deleted, its descendants, their comments and anything queued for them. */
+/**
+ * Removes an item the server deleted, its descendants, their comments and anything queued for them,
+ * but not a row the server holds elsewhere (SYNC.md C5): one moved in here by a change the server
+ * has not taken stays, with what is under it and what is queued for it (that move is refused, and its
+ * server copy comes back, settleAfterDrop).
+ */
 export async function removeLocally(db: OutpostDb, id: number): Promise<void> {
-  const ids = [id, ...(await descendantIds(db, id))];
+  const below = await descendantIds(db, id);
+  const rows = (await db.items.bulkGet(below)).filter((row): row is LocalItem => row !== undefined);
+  const inside = new Set([id, ...below]);
+  const children = new Map<number, LocalItem[]>();
+  for (const row of rows)
+    if (row.parent_id !== null) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
+  const ids = [id];
+  for (let i = 0; i < ids.length; i++) {
+    for (const row of children.get(ids[i]!) ?? []) {
+      // Where the server has it: its base copy's parent while a change to it is pending.
+      const serverParent = row._base ? row._base.parent_id : row.parent_id;
+      const movedIn = row.id > 0 && (serverParent === null || !inside.has(serverParent));
+      if (!movedIn) ids.push(row.id);
+    }
+  }
   await db.items.bulkDelete(ids);
   await db.comments.where('item_id').anyOf(ids).delete();
   // A restore queued after this delete (an undo) still goes: it brings the item back.
