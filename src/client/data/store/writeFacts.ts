@@ -110,7 +110,7 @@ export function deferCounts(later = false): void {
  * else writes in the transaction may be named (a page's deletes, its puts and their parents).
  */
 export function knowRows(
-  rows: Iterable<readonly [number, LocalItem | undefined]>,
+  rows: Iterable<readonly [number, RowChange['now']]>,
   written: Iterable<number>,
 ): void {
   const trans = currentIdbTransaction();

@@ -2,6 +2,7 @@ import type { SyncCommentChange, SyncPageComments } from '../../../shared/commen
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
 import { localWritesSettled } from '../changes/writesInFlight';
 import { applyPulledComments, removeCommentsOf } from '../comments/localComments';
+import { SEARCH_LOG_STORE } from '../search/searchLog';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
@@ -16,7 +17,7 @@ import { rebaseEntries } from './syncQueue';
 import { swapTempId } from './tempIds';
 
 /**
- * The device's pull (SYNC.md L1–L3, L7–L9). Each page is asked for as soon as the one before it
+ * The device's pull (SYNC.md L1–L3, L7–L11). Each page is asked for as soon as the one before it
  * arrives, at most PAGES_AHEAD waiting unread (pageReader), so the network and IndexedDB overlap;
  * one asked ahead is dropped unread if storing its predecessor fails, so the cursor never runs ahead
  * of the rows. Only the first page asks for `remaining`: counting on every page would read the rest of a
@@ -38,6 +39,54 @@ export class StalePage extends Error {
 /** Below this many parents, one read each costs less than a range read. */
 const SPAN_MIN = 8;
 
+/** What a pulled row's children need of it (flags and counters): no more is kept. */
+type ParentRow = NonNullable<RowChange['now']>;
+
+/**
+ * The parents (campaigns and tasks) one pull has stored or read, by id (undefined: not stored), kept
+ * for its later transactions so they read none of them again (SYNC.md L11). They are trusted only
+ * while the search log, which every write to `items` adds a row to in its own transaction, whatever
+ * tab makes it, names nothing newer than `logSeq` but the pull's own writes: a later transaction
+ * first reads the log's rows after it and forgets every id they name (all of them for a clear).
+ */
+export interface PulledParents {
+  rows: Map<number, ParentRow | undefined>;
+  /** The log's last key when the pull's previous transaction ended (null: trust nothing kept). */
+  logSeq: number | null;
+}
+
+/** An empty memory of pulled parents, for one pull. */
+export function pulledParents(): PulledParents {
+  return { rows: new Map(), logSeq: null };
+}
+
+const parentRowOf = (row: ParentRow): ParentRow => ({
+  id: row.id,
+  parent_id: row.parent_id,
+  type: row.type,
+  status: row.status,
+  _deleted: row._deleted,
+  _syncStatus: row._syncStatus,
+});
+
+/** Forgets the kept parents any write since the pull's previous transaction touched (L11). */
+async function forgetChangedParents(db: OutpostDb, pulled: PulledParents): Promise<void> {
+  if (pulled.logSeq === null) {
+    pulled.rows.clear();
+    return;
+  }
+  // Keys only grow, and a save prunes only rows older than its copy by 15 s: every row written since
+  // the previous transaction is here.
+  const since = await db.searchLog.where(':id').above(pulled.logSeq).toArray();
+  for (const entry of since) {
+    if (entry.range || !entry.ids) {
+      pulled.rows.clear();
+      return;
+    }
+    for (const id of entry.ids) pulled.rows.delete(id);
+  }
+}
+
 /**
  * Applies one pulled page and its cursor in one transaction (L9): new items are added, synced ones
  * replaced, pending ones rebased (a conflict only when the same field changed on both sides, C1);
@@ -52,9 +101,16 @@ export async function applyPulled(
   countLater = false,
   /** The cursor the page was asked after ('' for a bootstrap): stored only while it is still the device's (L10). */
   after?: string,
+  /** The parents this pull's earlier transactions stored or read (L11): updated once this one commits. */
+  pulled?: PulledParents,
 ): Promise<number> {
   let conflicts = 0;
-  await db.transaction('rw', [...TABLES], async () => {
+  // What this transaction leaves for the pull's next ones, kept only once it commits.
+  const next: { kept: Map<number, ParentRow | undefined> | null; logSeq: number | null } = {
+    kept: null,
+    logSeq: null,
+  };
+  await db.transaction('rw', [...TABLES, SEARCH_LOG_STORE], async () => {
     // The page's chunks are counted together at the end, not one by one (store/writeFacts.ts
     // deferCounts), or by the pull's last transaction (store/counterUpkeep.ts).
     deferCounts(countLater);
@@ -65,7 +121,9 @@ export async function applyPulled(
     // cursor comes in the same round trip.
     const [existing, outside, stored] = await Promise.all([
       storedRowsOf(db, ids),
-      parentsOutside(db, items, pageIds),
+      (pulled ? forgetChangedParents(db, pulled) : Promise.resolve()).then(() =>
+        parentsOutside(db, items, pageIds, pulled?.rows),
+      ),
       after === undefined ? undefined : getMeta<string>(db, META_KEYS.cursor),
     ]);
     if (after !== undefined && (stored ?? '') !== after) throw new StalePage();
@@ -134,7 +192,7 @@ export async function applyPulled(
     }
     if (!swapped) {
       // What every row of the page holds once this transaction commits, and its parents outside it.
-      const final = new Map<number, LocalItem | undefined>(outside);
+      const final = new Map<number, ParentRow | undefined>(outside);
       const changes = new Map<number, RowChange>();
       items.forEach((item, index) => {
         const now = deletes.has(item.id) ? undefined : (puts.get(item.id) ?? existing[index]);
@@ -142,6 +200,14 @@ export async function applyPulled(
         if (now !== existing[index] && !changes.has(item.id))
           changes.set(item.id, { id: item.id, old: existing[index], now });
       });
+      if (pulled) {
+        const kept = new Map<number, ParentRow | undefined>();
+        for (const [id, row] of final) if (row?.type !== 'todo') kept.set(id, row && parentRowOf(row));
+        next.kept = kept;
+        // The pull's last transaction counts every change the others left (I3): the parents they
+        // stored are known, not read again.
+        if (!countLater) for (const [id, row] of pulled.rows) if (!final.has(id)) final.set(id, row);
+      }
       knowRows(final, puts.keys());
       // Their counters are read while the rows are written (flushCounts counts them at the end).
       expectChanges(changes.values());
@@ -174,7 +240,15 @@ export async function applyPulled(
       setMeta(db, META_KEYS.cursor, cursor),
     ]);
     await flushCounts();
+    // Every log row up to here is this transaction's own or was read above (L11).
+    if (next.kept) next.logSeq = ((await db.searchLog.orderBy(':id').lastKey()) as number | undefined) ?? 0;
   });
+  if (pulled) {
+    // A temporary id swapped in this transaction moved children: nothing kept is trusted.
+    if (!next.kept) pulled.rows.clear();
+    else for (const [id, row] of next.kept) pulled.rows.set(id, row);
+    pulled.logSeq = next.kept ? next.logSeq : null;
+  }
   return conflicts;
 }
 
@@ -226,14 +300,19 @@ async function parentsOutside(
   db: OutpostDb,
   items: readonly SyncChange[],
   pageIds: ReadonlySet<number>,
-): Promise<Map<number, LocalItem | undefined>> {
+  /** Parents the pull already knows (L11): not read. */
+  pulled?: ReadonlyMap<number, ParentRow | undefined>,
+): Promise<Map<number, ParentRow | undefined>> {
   const ids = new Set<number>();
+  const found = new Map<number, ParentRow | undefined>();
   for (const item of items) {
     const parent = isTombstone(item) ? null : item.parent_id;
-    if (typeof parent === 'number' && parent !== 0 && !pageIds.has(parent)) ids.add(parent);
+    if (typeof parent !== 'number' || parent === 0 || pageIds.has(parent)) continue;
+    if (pulled?.has(parent)) found.set(parent, pulled.get(parent));
+    else ids.add(parent);
   }
   const wanted = [...ids];
-  if (wanted.length === 0) return new Map();
+  if (wanted.length === 0) return found;
   let low = wanted[0]!;
   let high = wanted[0]!;
   for (const id of wanted) {
@@ -244,7 +323,7 @@ async function parentsOutside(
     wanted.length >= SPAN_MIN && high - low + 1 <= wanted.length * 2 + 50
       ? await db.items.where(':id').between(low, high, true, true).toArray()
       : (await db.items.bulkGet(wanted)).filter((row): row is LocalItem => row !== undefined);
-  const found = new Map<number, LocalItem | undefined>(wanted.map((id) => [id, undefined]));
+  for (const id of wanted) found.set(id, undefined);
   for (const row of rows) if (ids.has(row.id)) found.set(row.id, row);
   return found;
 }
@@ -361,6 +440,8 @@ export async function pull(
   let total: number | null = null;
   // Rows a transaction left for the pull's last one to count (I3), until that one commits.
   let uncounted = false;
+  // The parents stored so far, for the later transactions (L11).
+  const parents = pulledParents();
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const data = await reader.take();
@@ -383,7 +464,7 @@ export async function pull(
       // Every transaction but the last leaves its counting to the last one: the counters the pull's
       // transactions touch overlap, and each is then written once (I3).
       try {
-        conflicts += await applyPulled(db, items, cursor, comments, more, after);
+        conflicts += await applyPulled(db, items, cursor, comments, more, after, parents);
       } catch (error) {
         // The device's cursor was reset under this pull (Clear Local Data): it stops, storing nothing
         // more, and the next pull starts from what is stored (L10).
