@@ -118,16 +118,17 @@ export async function applyPulled(
     const pageIds = new Set(ids);
     // The parents outside the page are read beside the page's own rows: the flags and the counters of
     // every chunk need them (knowRows below), and nothing in this transaction writes them. The stored
-    // cursor comes in the same round trip.
-    const [existing, outside, stored] = await Promise.all([
+    // cursor and the rows still under a temporary id come in the same round trip.
+    const [existing, outside, stored, temporary] = await Promise.all([
       storedRowsOf(db, ids),
       (pulled ? forgetChangedParents(db, pulled) : Promise.resolve()).then(() =>
         parentsOutside(db, items, pageIds, pulled?.rows),
       ),
       after === undefined ? undefined : getMeta<string>(db, META_KEYS.cursor),
+      db.items.where('id').below(0).toArray(),
     ]);
     if (after !== undefined && (stored ?? '') !== after) throw new StalePage();
-    let temps: Map<string, LocalItem> | null = null;
+    const temps = new Map(temporary.map((t) => [t.uuid ?? '', t]));
     const puts = new Map<number, LocalItem>();
     // An id twice in one page: the later change wins (a put then a tombstone deletes it).
     const deletes = new Set<number>();
@@ -141,7 +142,6 @@ export async function applyPulled(
       let local = existing[index];
       if (!local && remote.uuid) {
         // A create whose answer never arrived: the server has it, the device still has the temporary id.
-        temps ??= new Map((await db.items.where('id').below(0).toArray()).map((t) => [t.uuid ?? '', t]));
         const temp = temps.get(remote.uuid);
         if (temp) {
           swapped = true;
