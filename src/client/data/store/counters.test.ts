@@ -147,6 +147,24 @@ describe('progress counters (counters.ts)', () => {
     expect(byKey(await db.counts.toArray())).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
   });
 
+  it('I3: thousands of changes counted at once, in several tasks and turns of writes, give the counters from scratch', async () => {
+    const db = freshFakeDb('large');
+    const item = (id: number, type: ItemType, parent: number | null, status: ItemStatus = 'pending'): Item =>
+      serverItem(id, `Item ${id}`, { uuid: `u-${id}`, type, status, parent_id: parent });
+    // 1,111 counters (eleven campaigns, 1,100 tasks with a todo each): more than one turn of writes.
+    const campaigns = Array.from({ length: 11 }, (_, c) => item(100 + c, 'campaign', null, 'in_progress'));
+    const tasks = Array.from({ length: 1_100 }, (_, t) => item(1_000 + t, 'task', 100 + (t % 11)));
+    const todos = tasks.map((t, i) => item(10_000 + i, 'todo', t.id, i % 3 === 0 ? 'completed' : 'pending'));
+    const byKey = (rows: CountsRow[]) =>
+      [...rows].sort((a, b) => `${a.parent}|${a.scope}`.localeCompare(`${b.parent}|${b.scope}`));
+    // Two transactions of one pull: the last counts every change of both (2,211 of them).
+    await applyPulled(db, [...todos.slice(0, 600), ...campaigns], 'c1', [], true);
+    await applyPulled(db, [...tasks, ...todos.slice(600)], 'c2', [], false);
+    const counted = byKey(await db.counts.toArray());
+    expect(counted.length).toBeGreaterThan(1_000);
+    expect(counted).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
+  });
+
   it('I3: a pull of several transactions counts its rows once, in its last; an edit between them, here or in another tab, is counted once', async () => {
     const db = freshFakeDb('pending');
     const item = (id: number, type: ItemType, parent: number | null, status: ItemStatus = 'pending'): Item =>

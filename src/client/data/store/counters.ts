@@ -132,6 +132,26 @@ export function movesCounters(changes: readonly RowChange[]): boolean {
   return rows !== 0;
 }
 
+/** Changes from this many on are counted in several tasks (breathe), and their counters written in turns. */
+const LARGE_BATCH = 2_000;
+/** Counter rows one request writes when a batch writes many (PUT_TURN each, one after the other). */
+const PUT_TURN = 1_000;
+
+/** One cheap read in `trans`: what follows its answer runs in a task of its own, the transaction open. */
+function breathe(counts: DBCoreTable, trans: DBCoreTransaction): Promise<unknown> {
+  return counts.get({ trans, key: [...ROWS_KEY] });
+}
+
+/** Writes `rows` PUT_TURN at a time, each after the one before is stored: each is its own task. */
+function putInTurns(counts: DBCoreTable, trans: DBCoreTransaction, rows: CountsRow[]): Promise<unknown> {
+  let turn: Promise<unknown> = Dexie.Promise.resolve();
+  for (let start = 0; start < rows.length; start += PUT_TURN) {
+    const values = rows.slice(start, start + PUT_TURN);
+    turn = turn.then(() => counts.mutate({ type: 'put', trans, values }));
+  }
+  return turn;
+}
+
 /**
  * Brings the counters up to date with `changes` (each stored row before and after one write to
  * `items`, in the same transaction). Chains Dexie promises only (see topFlags.ts).
@@ -182,10 +202,14 @@ export function updateCounts(
     after.set(text, addCounts(after.get(text)!, c, sign));
   };
 
+  // A pull's last transaction counts tens of thousands of changes: its work goes in several tasks,
+  // each begun by an answer from IndexedDB, so no one of them holds the main thread for long.
+  const large = changes.length >= LARGE_BATCH;
+  const breath = () => (large ? breathe(counts, trans) : Dexie.Promise.resolve());
   const first = new Set<string>();
   for (const key of counterKeysOf(changes, known).values()) want(key, first);
   const batch = new Map(changes.map((c) => [c.id, c.now]));
-  return read(first).then(() => {
+  return Dexie.Promise.all([read(first), breath()]).then(() => {
     if (rowsDelta !== 0) {
       const text = keyText([...ROWS_KEY]);
       const c = after.get(text)!;
@@ -214,7 +238,7 @@ export function updateCounts(
       unknown.length === 0
         ? Dexie.Promise.resolve([])
         : (getManyBySpan(items, trans, unknown) as Promise<(Row | undefined)[]>);
-    return rowsRead.then((stored) => {
+    return Dexie.Promise.all([rowsRead, breath()]).then(([stored]) => {
       const rowOf = new Map<number, Row | undefined>([...(known ?? []), ...batch]);
       unknown.forEach((id, i) => {
         rowOf.set(id, stored[i]);
@@ -246,7 +270,7 @@ export function updateCounts(
           else puts.push({ parent, scope, ...a } as CountsRow);
         }
         const writes: Promise<unknown>[] = [];
-        if (puts.length > 0) writes.push(counts.mutate({ type: 'put', trans, values: puts }));
+        if (puts.length > 0) writes.push(putInTurns(counts, trans, puts));
         if (deletes.length > 0) writes.push(counts.mutate({ type: 'delete', trans, keys: deletes }));
         return Dexie.Promise.all(writes).then(() => undefined);
       });
