@@ -126,6 +126,9 @@ PreparingClient.prototype.query = function (this: PreparingClient, config: unkno
     const begun = plainQuery.call(this, 'BEGIN') as Promise<unknown>;
     begun.catch(() => undefined);
     const first = prepare(this, config, rest) as Promise<unknown>;
+    // A BEGIN that fails (the connection ended) fails the statement behind it too, with the same
+    // error: that one is reported through the BEGIN's, and must not go unhandled (it killed the process).
+    first.catch(() => undefined);
     // Both are on the wire: the statement's answer counts only if the BEGIN before it held.
     return begun.then(() => first);
   }

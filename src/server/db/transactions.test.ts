@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { type Database, inOrder, rows, sql } from './client';
@@ -67,6 +68,38 @@ describe.each(testEngines())('transactions (%s)', (engine) => {
       });
       await expect(last).rejects.toThrow();
       expect(await stored(db)).toEqual([]);
+    },
+  );
+
+  it.runIf(engine === 'pg')(
+    "fails a transaction whose connection ended before its first statement, leaving no failure unhandled (the faults bench's PostgreSQL restart killed the process)",
+    async () => {
+      const db = await open();
+      const unhandled: unknown[] = [];
+      const listener = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', listener);
+      try {
+        await expect(
+          db.db.transaction(async (tx) => {
+            const client = (tx as unknown as { session: { client: pg.PoolClient & { processID: number } } })
+              .session.client;
+            const ended = new Promise((resolve) => client.once('end', resolve));
+            await db.pool?.query('SELECT pg_terminate_backend($1)', [client.processID]);
+            await ended;
+            // BEGIN goes out with this statement, on a connection that is gone: both fail.
+            await tx.execute(sql`INSERT INTO tx_probe_rows (n) VALUES (7)`);
+          }),
+        ).rejects.toThrow();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', listener);
+      }
+      // The broken connection left the pool: the next transaction commits.
+      await db.db.transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO tx_probe_rows (n) VALUES (8)`);
+      });
+      expect(await stored(db)).toEqual([8]);
     },
   );
 
