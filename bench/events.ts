@@ -5,7 +5,10 @@
  *    while todos are created one at a time on instance A. Figure: time from sending the write to the
  *    `changed` event arriving on B's stream (the write's own time included), median and p95.
  * 2. Capacity: 1,000 event streams open on one instance; the server process's RSS growth (VmRSS
- *    from /proc/<pid>/status) and whether every stream received an event for every write.
+ *    from /proc/<pid>/status) and whether every stream received an event for every write. A sign-in
+ *    holds at most STREAMS_PER_SESSION streams and an account STREAMS_PER_USER, so the streams are
+ *    those of enough people, each signed in a few times, all members of one campaign the writes
+ *    land in.
  *
  * `npm run bench -- events [writes] [streams]`; TEST_DATABASE_URL picks the PostgreSQL
  * (default postgres://postgres@127.0.0.1:5432/test). Skipped when PostgreSQL is unreachable.
@@ -14,6 +17,9 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { findOrCreateUser } from '../src/server/auth/users';
+import { type Database, sql } from '../src/server/db/client';
+import { STREAMS_PER_SESSION, STREAMS_PER_USER } from '../src/server/events/routes';
 import { openTestDatabase } from '../testkit/server';
 import { type BenchServer, startBenchServer } from './lib/child';
 import { check, fmt, heading, info, skip } from './lib/report';
@@ -54,14 +60,33 @@ export async function signIn(base: string, phone = BENCH_PHONE, name = BENCH_NAM
   return { cookie: header(), xsrf: decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') };
 }
 
-async function createTodo(base: string, session: Session, title: string): Promise<void> {
+const jsonHeaders = (session: Session) => ({
+  'content-type': 'application/json',
+  cookie: session.cookie,
+  'x-xsrf-token': session.xsrf,
+});
+
+async function createItem(
+  base: string,
+  session: Session,
+  item: { title: string; type: 'todo' | 'campaign'; parent_id?: number },
+): Promise<number> {
   const response = await fetch(`${base}/api/items`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': session.xsrf },
-    body: JSON.stringify({ title, type: 'todo' }),
+    headers: jsonHeaders(session),
+    body: JSON.stringify(item),
   });
   if (response.status !== 201)
     throw new Error(`create answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { id: number }).id;
+}
+
+async function createTodo(base: string, session: Session, title: string, parent?: number): Promise<void> {
+  await createItem(base, session, {
+    title,
+    type: 'todo',
+    ...(parent === undefined ? {} : { parent_id: parent }),
+  });
 }
 
 /** One open GET /api/events, counting `changed` events as they arrive. */
@@ -201,6 +226,7 @@ async function latencyAcrossInstances(a: BenchServer, b: BenchServer, writes: nu
 }
 
 async function manyStreams(
+  db: Database['db'],
   server: BenchServer,
   writer: BenchServer,
   count: number,
@@ -209,7 +235,38 @@ async function manyStreams(
   heading(`== ${count} event streams on one instance, ${writes} writes on the other`);
   const pid = server.pid;
   if (pid === undefined) throw new Error('the server process has no pid');
-  const session = await signIn(server.ready.url);
+  // Enough people for `count` streams, each signed in as often as one account's streams allow; the
+  // first owns a campaign the others are members of, and every write lands in it.
+  const people = Math.ceil(count / STREAMS_PER_USER);
+  const phones = Array.from({ length: people }, (_, i) => `+1555555${String(3000 + i)}`);
+  const ids: number[] = [];
+  for (const [i, phone] of phones.entries())
+    ids.push((await findOrCreateUser(db, phone, `Streamer ${i + 1}`)).id);
+  const [ownerId, ...memberIds] = ids as [number, ...number[]];
+  // Mutual contacts, as POST /api/contacts/sync would store them: adding a member requires them.
+  await db.execute(sql`
+    INSERT INTO contacts (user_id, contact_phone)
+    SELECT ${ownerId}, p FROM unnest(string_to_array(${phones.slice(1).join(',')}, ',')) p
+    UNION ALL SELECT m, ${phones[0]!} FROM unnest(string_to_array(${memberIds.join(',')}, ',')::int[]) m
+    ON CONFLICT DO NOTHING`);
+  const owner = await signIn(writer.ready.url, phones[0]!, 'Streamer 1');
+  const campaign = await createItem(writer.ready.url, owner, {
+    title: 'Streamed campaign',
+    type: 'campaign',
+  });
+  for (const id of memberIds) {
+    const response = await fetch(`${writer.ready.url}/api/campaigns/${campaign}/members`, {
+      method: 'POST',
+      headers: jsonHeaders(owner),
+      body: JSON.stringify({ user_id: id, role: 'editor' }),
+    });
+    if (response.status !== 201) throw new Error(`adding a member answered ${response.status}`);
+  }
+  const sessions: Session[] = [];
+  for (let opened = 0; opened < count; opened += STREAMS_PER_SESSION) {
+    const person = Math.floor(opened / STREAMS_PER_USER);
+    sessions.push(await signIn(server.ready.url, phones[person]!, `Streamer ${person + 1}`));
+  }
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const before = rssBytes(pid);
   const streams: Stream[] = [];
@@ -219,7 +276,9 @@ async function manyStreams(
       const batch = Math.min(100, count - opened);
       streams.push(
         ...(await Promise.all(
-          Array.from({ length: batch }, () => openStream(server.ready.url, session, agent)),
+          Array.from({ length: batch }, (_, k) =>
+            openStream(server.ready.url, sessions[Math.floor((opened + k) / STREAMS_PER_SESSION)]!, agent),
+          ),
         )),
       );
     }
@@ -229,7 +288,7 @@ async function manyStreams(
     for (let i = 0; i < writes; i++) {
       const started = performance.now();
       const arrivals = Promise.all(streams.map((stream) => stream.next().catch(() => Number.NaN)));
-      await createTodo(writer.ready.url, session, `Fan-out ${i}`);
+      await createTodo(writer.ready.url, owner, `Fan-out ${i}`, campaign);
       const times = await arrivals;
       latencies.push(Math.max(...times) - started);
       peak = Math.max(peak, rssBytes(pid));
@@ -281,7 +340,7 @@ export async function run(args: string[]): Promise<void> {
     servers.push(await startBenchServer(['outpost', connectionString]));
     const [a, b] = servers as [BenchServer, BenchServer];
     await latencyAcrossInstances(a, b, writes);
-    await manyStreams(b, a, streamCount, 20);
+    await manyStreams(database.db, b, a, streamCount, 20);
   } finally {
     for (const server of servers) await server.stop();
     await database.close();
