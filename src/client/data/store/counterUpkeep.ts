@@ -251,7 +251,7 @@ function countChanges(
     if (earlier) earlier.now = change.now;
     else deferred.changes.set(change.id, { ...change });
   }
-  for (const [id, row] of known ?? []) deferred.known.set(id, row);
+  if (known !== deferred.known) for (const [id, row] of known ?? []) deferred.known.set(id, row);
   return Dexie.Promise.resolve();
 }
 
@@ -316,8 +316,10 @@ export function putCounted(
       rememberStoredRow(v, (stored[i] as LocalItem | undefined) ?? null);
     });
     const deferred = deferredOf(trans);
-    // Rows the transaction named (knowRows) are parents the flags need not read.
-    const parents = new Map<number, Row | undefined>(deferred?.known ?? []);
+    // Rows the transaction named (knowRows) are parents the flags need not read: used as they are
+    // when this put read none (a pulled page's chunks), not copied once a chunk.
+    const parents: Map<number, Row | undefined> =
+      deferred && parentIds.length === 0 ? deferred.known : new Map(deferred?.known ?? []);
     parentIds.forEach((id, i) => {
       parents.set(id, stored[unknown.length + i]);
     });

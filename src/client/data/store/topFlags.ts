@@ -170,8 +170,9 @@ export function putWithFlags(
       ? Dexie.Promise.resolve([])
       : (getManyBySpan(table, trans, toRead) as Promise<(Row | undefined)[]>);
   return read.then((stored: (Row | undefined)[]) => {
+    // The parents read here; the caller's (`known`) are looked up where they are, not copied: a
+    // pulled page's chunks each get the whole page's rows.
     const parents = new Map<number, Row>();
-    for (const [id, row] of known ?? []) if (row) parents.set(id, row);
     stored.forEach((row, i) => {
       if (!row) return;
       if (i < unknown.length) old.set(unknown[i]!, row);
@@ -179,7 +180,9 @@ export function putWithFlags(
     });
     onParents?.(new Map(parentIds.map((id) => [id, parents.get(id)])));
     const parentOf = (row: Row) =>
-      row.parent_id == null ? undefined : (batch.get(row.parent_id) ?? parents.get(row.parent_id));
+      row.parent_id == null
+        ? undefined
+        : (batch.get(row.parent_id) ?? parents.get(row.parent_id) ?? known?.get(row.parent_id));
     const flagged = values.map((v) => {
       const _top = topOf(v, parentOf(v));
       return v._top === _top ? v : { ...v, _top };
