@@ -116,6 +116,24 @@ describe('TaskDetailPage', () => {
     expect(screen.queryByRole('button', { name: 'Add due date…' })).toBeNull();
   });
 
+  it('closing the description editor gives focus back to its button, unless focus has moved on since', async () => {
+    const task = await client.items.create({ title: 'Raised beds', type: 'task' });
+    renderWithApp(<TaskDetailPage />, { route: `/tasks/${task.id}`, path: '/tasks/:id' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a description' }));
+    fireEvent.keyDown(screen.getByRole('textbox', { name: 'Description' }), { key: 'Escape' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add a description' })),
+    );
+    // Closed again, then focus moves to the next control before the editor's timer runs (a browser
+    // runs a click before a pending timer): it stays there.
+    fireEvent.click(screen.getByRole('button', { name: 'Add a description' }));
+    fireEvent.keyDown(screen.getByRole('textbox', { name: 'Description' }), { key: 'Escape' });
+    const next = screen.getByRole('button', { name: 'Add reminder…' });
+    next.focus();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(document.activeElement).toBe(next);
+  });
+
   it('says when the task does not exist', async () => {
     renderWithApp(<TaskDetailPage />, { route: '/tasks/12345', path: '/tasks/:id' });
     await waitFor(() => expect(screen.getByText('Task not found')).toBeTruthy());

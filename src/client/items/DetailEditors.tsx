@@ -446,7 +446,12 @@ export function DetailDescription({
   };
   const stop = () => {
     setEditing(false);
-    setTimeout(() => opener.current?.focus(), 0);
+    // Back to the button that opened the editor once it is drawn, unless focus has moved on since
+    // (a click on the next field can come first: a browser runs input before timers).
+    setTimeout(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) opener.current?.focus();
+    }, 0);
   };
   const save = async () => {
     const next = draft.trim() === '' ? null : draft;
