@@ -11,6 +11,8 @@ import Dexie from 'dexie';
 import { queueRequest } from '../../../shared/protocol';
 import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../history/deviceHistory';
 import type { OutpostDb } from '../store/db';
+import { rawWrite } from '../store/rawWrites';
+import { putInPlace } from '../store/sideEffects';
 import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
 import type { NewEntry } from '../sync/syncQueue';
 import { writeGuessesOf } from './writeGuess';
@@ -55,7 +57,7 @@ function queueRow(entry: NewEntry, last: number): QueueEntry {
 }
 
 async function addUndo(db: OutpostDb, record: UndoRecord): Promise<void> {
-  const seq = await db.undo.add(record);
+  const seq = (await (rawWrite('undo', record, null, true) ?? db.undo.add(record))) as number;
   if (seq % UNDO_TRIM_EVERY !== 0) return;
   const keys = await db.undo.where('owner').equals(record.owner).primaryKeys();
   if (keys.length > UNDO_KEEP)
@@ -74,8 +76,13 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   const queued = (queue?.entries ?? []).map((entry) => queueRow(entry, seq++));
   // The item writes go one after the other: the side effects of each read the counters and flags the
   // one before wrote (two at once would both count from the same stored counter).
+  // One row edited in place goes raw (SYNC.md I10), its side effects with it; any other through the store.
   const put = () =>
-    rows.length === 1 ? db.items.put(rows[0]!) : rows.length > 1 ? db.items.bulkPut([...rows]) : undefined;
+    rows.length === 1
+      ? (putInPlace(rows[0]!) ?? db.items.put(rows[0]!))
+      : rows.length > 1
+        ? db.items.bulkPut([...rows])
+        : undefined;
   const written = removed.length > 0 ? db.items.bulkDelete([...removed]).then(put) : put();
   const work: unknown[] = [written];
   // A guest's change is recorded on the device beside it (SYNC.md K19): one more put in this
@@ -84,7 +91,8 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   if (touchesGuestRows(rows, removed, queued.length > 0))
     work.push(recordDeviceHistory(db, rows, removed, Promise.resolve(written)));
   else if (removed.length > 0 && queued.some((q) => q.tag === 'upgrade')) work.push(clearDeviceHistory(db));
-  if (queued.length === 1) work.push(db.syncQueue.add(queued[0]!));
+  if (queued.length === 1)
+    work.push(rawWrite('syncQueue', queued[0]!, null, true) ?? db.syncQueue.add(queued[0]!));
   else if (queued.length > 1) work.push(db.syncQueue.bulkAdd(queued));
   if (undo) work.push(addUndo(db, undo));
   if (change.removedComments?.length) work.push(db.comments.bulkDelete([...change.removedComments]));

@@ -25,7 +25,12 @@ function logRowOf(req: DBCoreMutateRequest): SearchLogRow {
   const at = Date.now();
   if (req.type === 'deleteRange') return { at, range: 1 };
   if (req.type === 'delete') return { at, ids: req.keys as number[] };
-  return { at, ids: (req.values as { id: number }[]).map((v) => v.id) };
+  return searchLogRow((req.values as { id: number }[]).map((v) => v.id));
+}
+
+/** The log row of a write that put the rows of `ids`. */
+export function searchLogRow(ids: number[]): SearchLogRow {
+  return { at: Date.now(), ids };
 }
 
 /**

@@ -259,6 +259,23 @@ type PutRequest = Extract<DBCoreMutateRequest, { type: 'put' | 'add' }>;
 type DeleteRequest = Extract<DBCoreMutateRequest, { type: 'delete' | 'deleteRange' }>;
 
 /**
+ * The rows as stored when putting them is an edit in place: each one's writer named the row it
+ * replaces, and no flag and no counter moves, so nothing needs reading or counting (and a pulled
+ * page's transaction, which counts at its end, is never one). Null when the put must go the long way.
+ */
+export function inPlace(trans: DBCoreTransaction, values: readonly Row[]): Row[] | null {
+  if (deferredOf(trans)) return null;
+  const flagged = withCarriedFlags(values);
+  if (!flagged || new Set(values.map((v) => v.id)).size !== values.length) return null;
+  const changes = values.map((v) => ({
+    id: v.id,
+    old: storedRowOf(v) ?? undefined,
+    now: v as RowChange['now'],
+  }));
+  return movesCounters(changes) ? null : flagged;
+}
+
+/**
  * A put with the counters (counters.ts) kept: the stored rows it replaces are read first (unless the
  * caller named them, see replacing) and handed to putWithFlags, which then reads none of them again.
  */
@@ -273,24 +290,15 @@ export function putCounted(
   const values = req.values as Row[];
   // An edit in place (a title, a date, an order key): its writer named the rows it replaces, no flag
   // and no counter moves, so the put goes straight down, with nothing read, counted or waited on.
-  if (req.type === 'put' && !deferredOf(trans)) {
-    const flagged = withCarriedFlags(values);
-    if (flagged && new Set(values.map((v) => v.id)).size === values.length) {
-      const changes = values.map((v) => ({
-        id: v.id,
-        old: storedRowOf(v) ?? undefined,
-        now: v as RowChange['now'],
-      }));
-      if (!movesCounters(changes)) {
-        // Every replaced row is known here (withCarriedFlags found each): live queries learn them (I9).
-        tellReplacedRows(
-          trans,
-          changes.map((c) => c.id),
-          changes.map((c) => c.old as LocalItem),
-        );
-        return table.mutate({ ...req, values: flagged });
-      }
-    }
+  const flagged = req.type === 'put' ? inPlace(trans, values) : null;
+  if (flagged) {
+    // Every replaced row is known here (inPlace found each): live queries learn them (I9).
+    tellReplacedRows(
+      trans,
+      values.map((v) => v.id),
+      values.map((v) => storedRowOf(v) as LocalItem),
+    );
+    return table.mutate({ ...req, values: flagged });
   }
   const where: CountTables = { table, counts, meta, trans };
   const unknown = values.filter((v) => !storedRowKnown(v));

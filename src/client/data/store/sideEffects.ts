@@ -13,12 +13,21 @@
  * What a writer already knows (the row it replaces, a pulled page's rows) it tells them through
  * writeFacts.ts, so they read nothing again.
  */
-import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, Middleware } from 'dexie';
-import { SEARCH_LOG_STORE, withSearchLog } from '../search/searchLog';
+import Dexie, {
+  type DBCore,
+  type DBCoreMutateRequest,
+  type DBCoreMutateResponse,
+  type DBCoreTable,
+  type Middleware,
+} from 'dexie';
+import { SEARCH_LOG_STORE, searchLogRow, withSearchLog } from '../search/searchLog';
 import { COUNTS_STORE } from './counters';
-import { deleteCounted, putCounted } from './counterUpkeep';
-import { withListKeys } from './listKeys';
+import { deleteCounted, inPlace, putCounted } from './counterUpkeep';
+import { withKeys, withListKeys } from './listKeys';
+import { canWriteRaw, rawWrite } from './rawWrites';
 import { deleteWithFlags, putWithFlags } from './topFlags';
+import type { LocalItem } from './types';
+import { storedRowOf } from './writeFacts';
 
 /** The side effects of a write to `items`, in the order they run. */
 export const ITEM_SIDE_EFFECTS = ['listKeys', 'topFlags', 'counters', 'searchLog'] as const;
@@ -78,3 +87,19 @@ export const storeSideEffects: Middleware<DBCore> = {
     };
   },
 };
+
+/**
+ * SYNC.md I10: an edit in place of one row (its writer named the row it replaces; no flag and no
+ * counter moves) written raw in the current read-write transaction, with what the side effects above
+ * would add: its list keys, its flag carried over, and its search log row. Null when the put must go
+ * through the store (any other put, or no transaction holding every store it needs).
+ */
+export function putInPlace(row: LocalItem): Promise<unknown> | null {
+  if (!canWriteRaw(['items', COUNTS_STORE, SEARCH_LOG_STORE])) return null;
+  const old = storedRowOf(row);
+  const flagged = old ? inPlace(Dexie.currentTransaction!.idbtrans, [row]) : null;
+  if (!old || !flagged?.[0]) return null;
+  const written = rawWrite('items', withKeys(flagged[0] as LocalItem), withKeys(old));
+  const logged = rawWrite(SEARCH_LOG_STORE, searchLogRow([row.id]), null, true);
+  return written && logged ? Dexie.Promise.all([written, logged]) : null;
+}

@@ -1,0 +1,151 @@
+/**
+ * Writes made with one raw IndexedDB request each inside the caller's Dexie transaction (SYNC.md
+ * I10), for an edit in place: Dexie's table call and its middleware cost a write script before its
+ * request leaves, and an edit in place needs none of what they do but one thing. Dexie's live queries
+ * learn what a transaction changed from the ranges its observability layer sets on it, read when it
+ * commits; these writes set the same ranges themselves: the primary key, and every index key the
+ * write moved (both the old and the new one), so the lists that show the row re-run and no other.
+ * Outside a read-write transaction holding the store they answer null, and the caller writes through
+ * Dexie.
+ */
+import Dexie, { cmp, type IndexableType, mergeRanges, RangeSet } from 'dexie';
+
+/** What Dexie's observability layer keeps on a transaction: ranges by `idb://db/store/index`. */
+type MutatedParts = Record<string, RangeSet>;
+interface ObservedTransaction {
+  mutatedParts?: MutatedParts;
+}
+
+interface IndexShape {
+  name: string;
+  keyPath: string | string[];
+  multiEntry: boolean;
+}
+
+/** The indexes of each store, read once per database connection (the schema does not change while open). */
+const shapes = new WeakMap<IDBDatabase, Map<string, IndexShape[]>>();
+
+function indexesOf(store: IDBObjectStore): IndexShape[] {
+  const db = store.transaction.db;
+  let byStore = shapes.get(db);
+  if (!byStore) {
+    byStore = new Map();
+    shapes.set(db, byStore);
+  }
+  let found = byStore.get(store.name);
+  if (!found) {
+    found = [...store.indexNames].map((name) => {
+      const index = store.index(name);
+      return { name, keyPath: index.keyPath, multiEntry: index.multiEntry };
+    });
+    byStore.set(store.name, found);
+  }
+  return found;
+}
+
+function isValidKey(key: unknown): key is IDBValidKey {
+  if (typeof key === 'number') return !Number.isNaN(key);
+  if (typeof key === 'string') return true;
+  if (key instanceof Date) return !Number.isNaN(key.getTime());
+  if (Array.isArray(key)) return key.every(isValidKey);
+  return key instanceof ArrayBuffer || ArrayBuffer.isView(key);
+}
+
+function valueAt(row: Record<string, unknown>, path: string): unknown {
+  if (!path.includes('.')) return row[path];
+  let at: unknown = row;
+  for (const part of path.split('.')) at = (at as Record<string, unknown> | undefined)?.[part];
+  return at;
+}
+
+/** The key `row` has in an index, as IndexedDB derives it; null when the row is not in the index. */
+function indexKeyOf(row: object | null | undefined, keyPath: string | string[]): IDBValidKey | null {
+  if (!row) return null;
+  const r = row as Record<string, unknown>;
+  const key = Array.isArray(keyPath) ? keyPath.map((p) => valueAt(r, p)) : valueAt(r, keyPath);
+  return isValidKey(key) ? key : null;
+}
+
+/**
+ * Adds `keys` to the transaction's ranges for `part`. Its ranges may be plain trees (Dexie copies
+ * the first ones it sets), so the keys go in a set of their own, merged in as Dexie merges.
+ */
+function markKeys(parts: MutatedParts, part: string, keys: readonly IDBValidKey[]): void {
+  if (keys.length === 0) return;
+  const set = new RangeSet();
+  for (const key of keys) set.addKey(key as IndexableType);
+  const known = parts[part];
+  if (known) mergeRanges(known, set);
+  else parts[part] = set;
+}
+
+/**
+ * Marks on the transaction what writing `now` over `old` changed in `store`, as Dexie's observability
+ * layer would: `old` undefined means not known (every index key of `now` may be new, the old row may be gone).
+ */
+function markWrite(
+  idb: IDBTransaction,
+  store: IDBObjectStore,
+  key: IDBValidKey,
+  old: object | null | undefined,
+  now: object,
+): void {
+  const observed = idb as unknown as ObservedTransaction;
+  const parts = observed.mutatedParts ?? {};
+  observed.mutatedParts = parts;
+  const prefix = `idb://${idb.db.name}/${store.name}/`;
+  markKeys(parts, prefix, [key]);
+  if (old === undefined) markKeys(parts, `${prefix}:dels`, [key]);
+  for (const index of indexesOf(store)) {
+    const was = indexKeyOf(old, index.keyPath);
+    const is = indexKeyOf(now, index.keyPath);
+    if (was !== null && is !== null && cmp(was as IndexableType, is as IndexableType) === 0) continue;
+    const moved = [was, is].filter((k): k is IDBValidKey => k !== null);
+    markKeys(
+      parts,
+      prefix + index.name,
+      index.multiEntry ? moved.flatMap((k) => (Array.isArray(k) ? k : [k])) : moved,
+    );
+  }
+}
+
+function writeTransaction(storeName: string): IDBTransaction | null {
+  return canWriteRaw([storeName]) ? Dexie.currentTransaction!.idbtrans : null;
+}
+
+/**
+ * Puts (or, with `add`, adds) `value` to `store` raw in the current read-write transaction, marking
+ * what it changed for live queries; `old` is the row it replaces (null: none, undefined: not known).
+ * Answers the key stored under; null outside a transaction that may write the store.
+ */
+export function rawWrite(
+  storeName: string,
+  value: object,
+  old: object | null | undefined,
+  add = false,
+): Promise<IDBValidKey> | null {
+  const idb = writeTransaction(storeName);
+  if (!idb) return null;
+  const store = idb.objectStore(storeName);
+  // Dexie's promise, so the transaction awaiting it alongside Dexie's own requests stays open.
+  return new Dexie.Promise<IDBValidKey>((resolve, reject) => {
+    const req = add ? store.add(value) : store.put(value);
+    req.onsuccess = () => {
+      // Marked once the key is known (an auto-incremented one is known only now); before the commit all the same.
+      markWrite(idb, store, req.result, old, value);
+      resolve(req.result);
+    };
+    // As Dexie's own requests: a failed one does not abort the transaction by itself; its caller
+    // decides (a write on a stale guess fails its check first, and is made again).
+    req.onerror = (event) => {
+      event.preventDefault();
+      reject(req.error);
+    };
+  });
+}
+
+/** Whether the current transaction may write every one of `stores` raw. */
+export function canWriteRaw(stores: readonly string[]): boolean {
+  const idb = Dexie.currentTransaction?.idbtrans;
+  return !!idb && idb.mode === 'readwrite' && stores.every((s) => idb.objectStoreNames.contains(s));
+}
