@@ -14,6 +14,7 @@ import { resolveId } from '../sync/tempIds';
 import { conflictedCollection, LIST_INDEX, type OutpostDb } from './db';
 import { homeAll, mergeNewestFirst, topRange } from './homeList';
 import { STATUS_ORDER } from './listKeys';
+import { rawIndexRange } from './rawReads';
 import type { LocalItem, Viewer } from './types';
 
 /**
@@ -68,6 +69,16 @@ interface Stream {
 const rangeOf = (db: OutpostDb, s: Stream, upper: IndexableType = Dexie.maxKey) =>
   db.items.where(s.index).between([...s.prefix, Dexie.minKey], [...s.prefix, upper], true, true);
 
+/** The whole of a stream's range in index order, read raw; null when it must go through Dexie. */
+const rawRangeOf = (db: OutpostDb, s: Stream) =>
+  rawIndexRange<LocalItem>(
+    db,
+    'items',
+    s.index,
+    [...s.prefix, Dexie.minKey] as IndexableType,
+    [...s.prefix, Dexie.maxKey] as IndexableType,
+  );
+
 /**
  * The rows of `streams` (disjoint index ranges sorted by `order`'s key) newest first, ties by id
  * descending: each range is read in reverse from `after`, at most `limit` rows of it, then merged.
@@ -88,13 +99,17 @@ async function readStreams(
     (search === undefined || matchesFilterText(i, search)) &&
     (keep === undefined || keep(i));
   const filtered = after !== undefined || search !== undefined || keep !== undefined;
+  // A whole range, unfiltered (a detail page's children): one raw read each (SYNC.md I11).
+  const raw = filtered || opts.limit !== undefined ? [] : streams.map((s) => rawRangeOf(db, s));
   const pages = await Promise.all(
-    streams.map((s) => {
-      let rows = rangeOf(db, s, afterKey).reverse();
-      if (filtered) rows = rows.filter(wanted);
-      if (opts.limit !== undefined) rows = rows.limit(opts.limit);
-      return rows.toArray();
-    }),
+    raw.length > 0 && raw.every((read) => read !== null)
+      ? raw.map((read) => read.then((rows) => rows.reverse()))
+      : streams.map((s) => {
+          let rows = rangeOf(db, s, afterKey).reverse();
+          if (filtered) rows = rows.filter(wanted);
+          if (opts.limit !== undefined) rows = rows.limit(opts.limit);
+          return rows.toArray();
+        }),
   );
   const merged = pages.length === 1 ? pages[0]! : pages.flat().sort(LIST_ORDERS[order]);
   const shown = opts.limit === undefined ? merged : merged.slice(0, opts.limit);
@@ -329,6 +344,8 @@ export async function childrenOldestFirst(
   const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
   const s = childStream(viewer, id);
   const after = opts.after;
+  const raw = !after && opts.limit === undefined ? rawRangeOf(db, s) : null;
+  if (raw) return raw;
   let rows = db.items
     .where(s.index)
     .between([...s.prefix, after ? after.created_at : Dexie.minKey], [...s.prefix, Dexie.maxKey], true, true);

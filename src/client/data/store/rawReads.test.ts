@@ -1,10 +1,15 @@
+import Dexie, { liveQuery } from 'dexie';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
+import { applyLocalChange } from '../changes/applyLocalChange';
 import { lastSeq } from '../sync/syncQueue';
-import { rawGet, rawLastKey } from './rawReads';
-import type { QueueEntry } from './types';
+import { LIST_INDEX, type OutpostDb } from './db';
+import { childrenOf, childrenOldestFirst } from './itemQueries';
+import { rawGet, rawIndexRange, rawLastKey } from './rawReads';
+import type { LocalItem, QueueEntry } from './types';
+import { replacing } from './writeFacts';
 
 afterEach(closeFakeDbs);
 
@@ -48,5 +53,67 @@ describe('raw reads inside a transaction (rawReads.ts)', () => {
       ),
       { numRuns: 30 },
     );
+  });
+});
+
+const write = (db: OutpostDb, rows: LocalItem[]) =>
+  db.transaction('rw', [db.items, db.syncQueue, db.undo], () => applyLocalChange(db, { rows }));
+
+/** Until live queries woken by the last commit have run again (Dexie signals them on a timer). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+describe('whole index ranges read raw (rawReads.ts rawIndexRange)', () => {
+  const viewer = { userId: 1, isGuest: false };
+
+  it("I11: a detail page's children, read raw, are what Dexie reads, and touch none of its read calls", async () => {
+    const db = freshFakeDb('raw-range');
+    await write(db, [
+      localItem(1, 'Task', { type: 'task' }),
+      ...[2, 3, 4, 5].map((id) => localItem(id, `Todo ${id}`, { parent_id: 1 }, 7)),
+      localItem(6, 'Elsewhere', { type: 'task' }),
+    ]);
+    const viaDexie = await db.items
+      .where(LIST_INDEX.children)
+      .between([1, 'a', Dexie.minKey], [1, 'a', Dexie.maxKey], true, true)
+      .toArray();
+    const query = vi.spyOn(db.items.core, 'query');
+    expect(await childrenOf(db, viewer, 1)).toEqual([...viaDexie].reverse());
+    expect(await childrenOldestFirst(db, viewer, 1)).toEqual(viaDexie);
+    expect(query).not.toHaveBeenCalled();
+    // A page of them (a limit), or a transaction without the store, goes through Dexie.
+    expect(await childrenOldestFirst(db, viewer, 1, { limit: 2 })).toEqual(viaDexie.slice(0, 2));
+    expect(query).toHaveBeenCalled();
+    const elsewhere = await db.transaction('r', db.users, () =>
+      rawIndexRange(db, 'items', LIST_INDEX.children, [1, 'a', Dexie.minKey], [1, 'a', Dexie.maxKey]),
+    );
+    expect(elsewhere).toBeNull();
+  });
+
+  it('I11: its live query wakes for an edit of a row it shows and a row joining it, and not for a row elsewhere', async () => {
+    const db = freshFakeDb('raw-range');
+    await write(db, [
+      localItem(1, 'Task', { type: 'task' }),
+      localItem(2, 'Shown', { parent_id: 1 }),
+      localItem(3, 'Other task', { type: 'task' }),
+      localItem(4, 'Elsewhere', { parent_id: 3 }),
+    ]);
+    const runs: string[][] = [];
+    const sub = liveQuery(() => childrenOf(db, viewer, 1)).subscribe((rows) =>
+      runs.push(rows.map((r) => r.title)),
+    );
+    await settle();
+    expect(runs).toEqual([['Shown']]);
+    const [shown, elsewhere] = (await db.items.bulkGet([2, 4])) as LocalItem[];
+    await write(db, [replacing({ ...elsewhere!, title: 'Renamed elsewhere' }, elsewhere!)]);
+    await settle();
+    expect(runs).toEqual([['Shown']]);
+    await write(db, [replacing({ ...shown!, title: 'Renamed' }, shown!)]);
+    await settle();
+    expect(runs.at(-1)).toEqual(['Renamed']);
+    const moved = (await db.items.get(4))!;
+    await write(db, [{ ...moved, parent_id: 1 }]);
+    await settle();
+    expect(runs.at(-1)?.sort()).toEqual(['Renamed', 'Renamed elsewhere']);
+    sub.unsubscribe();
   });
 });

@@ -5,7 +5,7 @@
  * middleware (no side effect and no live query watches a read-write transaction's reads). Outside a
  * transaction holding the store they answer null, and the caller reads through Dexie.
  */
-import Dexie from 'dexie';
+import Dexie, { type IndexableType, mergeRanges, RangeSet } from 'dexie';
 
 function inTransaction<T>(store: string, request: (s: IDBObjectStore) => IDBRequest): Promise<T> | null {
   const idb = Dexie.currentTransaction?.idbtrans;
@@ -30,4 +30,60 @@ export function rawLastKey(store: string, index: string): Promise<IDBValidKey | 
       (cursor) => cursor?.key,
     ) ?? null
   );
+}
+
+/** Dexie's zone, where a live query keeps what its reads observed (its `subscr`). */
+interface LiveZone {
+  subscr?: Record<string, RangeSet>;
+}
+
+function observe(subscr: Record<string, RangeSet>, part: string, ranges: RangeSet): void {
+  const known = subscr[part];
+  if (known) mergeRanges(known, ranges);
+  else subscr[part] = ranges;
+}
+
+/**
+ * The rows of one inclusive range of an index of `store`, in index order, read with one raw getAll
+ * (SYNC.md I11): in the current transaction when it holds the store, else in a read-only one of its
+ * own. A live query running it observes what Dexie's own read would: the range, and the primary keys
+ * of the rows found. Null when it cannot (the database not open, no such index, another transaction
+ * current): the caller reads through Dexie.
+ */
+export function rawIndexRange<T extends { id: number }>(
+  db: Dexie,
+  store: string,
+  index: string,
+  lower: IndexableType,
+  upper: IndexableType,
+): Promise<T[]> | null {
+  const current = Dexie.currentTransaction?.idbtrans;
+  let idb: IDBTransaction;
+  if (current?.objectStoreNames.contains(store)) idb = current;
+  else if (current || !db.isOpen()) return null;
+  else {
+    try {
+      idb = db.backendDB().transaction(store, 'readonly');
+    } catch {
+      return null;
+    }
+  }
+  const source = idb.objectStore(store);
+  if (!source.indexNames.contains(index)) return null;
+  // The database's own (an in-memory one in tests brings its own), as Dexie reads it.
+  const KeyRange = (db as unknown as { _deps: { IDBKeyRange: typeof IDBKeyRange } })._deps.IDBKeyRange;
+  const range = KeyRange.bound(lower, upper);
+  const subscr = (Dexie.Promise as unknown as { PSD: LiveZone }).PSD.subscr;
+  if (subscr) observe(subscr, `idb://${db.name}/${store}/${index}`, new RangeSet(lower, upper));
+  // Dexie's promise, so a live query or transaction awaiting it keeps its zone.
+  return new Dexie.Promise<T[]>((resolve, reject) => {
+    const req = source.index(index).getAll(range);
+    req.onsuccess = () => {
+      const rows = req.result as T[];
+      if (subscr)
+        observe(subscr, `idb://${db.name}/${store}/`, new RangeSet().addKeys(rows.map((r) => r.id)));
+      resolve(rows);
+    };
+    req.onerror = () => reject(req.error);
+  });
 }
