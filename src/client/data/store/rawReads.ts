@@ -37,10 +37,14 @@ interface LiveZone {
   subscr?: Record<string, RangeSet>;
 }
 
-function observe(subscr: Record<string, RangeSet>, part: string, ranges: RangeSet): void {
-  const known = subscr[part];
+/**
+ * Adds `ranges` to a record of ranges by `idb://db/store/index` (what a live query observed, what a
+ * transaction changed), as Dexie merges: a record's ranges may be plain trees, so never added to in place.
+ */
+export function addRanges(parts: Record<string, RangeSet>, part: string, ranges: RangeSet): void {
+  const known = parts[part];
   if (known) mergeRanges(known, ranges);
-  else subscr[part] = ranges;
+  else parts[part] = ranges;
 }
 
 /**
@@ -74,14 +78,14 @@ export function rawIndexRange<T extends { id: number }>(
   const KeyRange = (db as unknown as { _deps: { IDBKeyRange: typeof IDBKeyRange } })._deps.IDBKeyRange;
   const range = KeyRange.bound(lower, upper);
   const subscr = (Dexie.Promise as unknown as { PSD: LiveZone }).PSD.subscr;
-  if (subscr) observe(subscr, `idb://${db.name}/${store}/${index}`, new RangeSet(lower, upper));
+  if (subscr) addRanges(subscr, `idb://${db.name}/${store}/${index}`, new RangeSet(lower, upper));
   // Dexie's promise, so a live query or transaction awaiting it keeps its zone.
   return new Dexie.Promise<T[]>((resolve, reject) => {
     const req = source.index(index).getAll(range);
     req.onsuccess = () => {
       const rows = req.result as T[];
       if (subscr)
-        observe(subscr, `idb://${db.name}/${store}/`, new RangeSet().addKeys(rows.map((r) => r.id)));
+        addRanges(subscr, `idb://${db.name}/${store}/`, new RangeSet().addKeys(rows.map((r) => r.id)));
       resolve(rows);
     };
     req.onerror = () => reject(req.error);

@@ -8,7 +8,8 @@
  * Outside a read-write transaction holding the store they answer null, and the caller writes through
  * Dexie.
  */
-import Dexie, { cmp, type IndexableType, mergeRanges, RangeSet } from 'dexie';
+import Dexie, { cmp, type IndexableType, RangeSet } from 'dexie';
+import { addRanges } from './rawReads';
 
 /** What Dexie's observability layer keeps on a transaction: ranges by `idb://db/store/index`. */
 type MutatedParts = Record<string, RangeSet>;
@@ -59,35 +60,29 @@ function valueAt(row: Record<string, unknown>, path: string): unknown {
 }
 
 /** The key `row` has in an index, as IndexedDB derives it; null when the row is not in the index. */
-function indexKeyOf(row: object | null | undefined, keyPath: string | string[]): IDBValidKey | null {
+function indexKeyOf(row: object | null, keyPath: string | string[]): IDBValidKey | null {
   if (!row) return null;
   const r = row as Record<string, unknown>;
   const key = Array.isArray(keyPath) ? keyPath.map((p) => valueAt(r, p)) : valueAt(r, keyPath);
   return isValidKey(key) ? key : null;
 }
 
-/**
- * Adds `keys` to the transaction's ranges for `part`. Its ranges may be plain trees (Dexie copies
- * the first ones it sets), so the keys go in a set of their own, merged in as Dexie merges.
- */
 function markKeys(parts: MutatedParts, part: string, keys: readonly IDBValidKey[]): void {
   if (keys.length === 0) return;
   const set = new RangeSet();
   for (const key of keys) set.addKey(key as IndexableType);
-  const known = parts[part];
-  if (known) mergeRanges(known, set);
-  else parts[part] = set;
+  addRanges(parts, part, set);
 }
 
 /**
- * Marks on the transaction what writing `now` over `old` changed in `store`, as Dexie's observability
- * layer would: `old` undefined means not known (every index key of `now` may be new, the old row may be gone).
+ * Marks on the transaction what writing `now` over `old` (null: none) changed in `store`, as Dexie's
+ * observability layer would.
  */
 function markWrite(
   idb: IDBTransaction,
   store: IDBObjectStore,
   key: IDBValidKey,
-  old: object | null | undefined,
+  old: object | null,
   now: object,
 ): void {
   const observed = idb as unknown as ObservedTransaction;
@@ -95,7 +90,6 @@ function markWrite(
   observed.mutatedParts = parts;
   const prefix = `idb://${idb.db.name}/${store.name}/`;
   markKeys(parts, prefix, [key]);
-  if (old === undefined) markKeys(parts, `${prefix}:dels`, [key]);
   for (const index of indexesOf(store)) {
     const was = indexKeyOf(old, index.keyPath);
     const is = indexKeyOf(now, index.keyPath);
@@ -115,13 +109,13 @@ function writeTransaction(storeName: string): IDBTransaction | null {
 
 /**
  * Puts (or, with `add`, adds) `value` to `store` raw in the current read-write transaction, marking
- * what it changed for live queries; `old` is the row it replaces (null: none, undefined: not known).
+ * what it changed for live queries; `old` is the row it replaces (null: none).
  * Answers the key stored under; null outside a transaction that may write the store.
  */
 export function rawWrite(
   storeName: string,
   value: object,
-  old: object | null | undefined,
+  old: object | null,
   add = false,
 ): Promise<IDBValidKey> | null {
   const idb = writeTransaction(storeName);
