@@ -7,15 +7,15 @@
  * no round trip between them; the item writes themselves go one after the other (removals, then puts),
  * as their side effects must each see what the one before wrote.
  */
-import Dexie from 'dexie';
+import Dexie, { type ObservabilitySet } from 'dexie';
 import { queueRequest } from '../../../shared/protocol';
 import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../history/deviceHistory';
 import type { OutpostDb } from '../store/db';
-import { rawWrite } from '../store/rawWrites';
-import { putInPlace } from '../store/sideEffects';
+import { issueWrite, rawWrite } from '../store/rawWrites';
+import { IN_PLACE_STORES, inPlacePutOf, issueInPlace, putInPlace } from '../store/sideEffects';
 import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
 import type { NewEntry } from '../sync/syncQueue';
-import { writeGuessesOf } from './writeGuess';
+import { StaleGuess, writeGuessesOf } from './writeGuess';
 
 /** Undo records kept per owner; older ones fall off the bottom of the stack. */
 export const UNDO_KEEP = 100;
@@ -56,12 +56,17 @@ function queueRow(entry: NewEntry, last: number): QueueEntry {
   };
 }
 
-async function addUndo(db: OutpostDb, record: UndoRecord): Promise<void> {
-  const seq = (await (rawWrite('undo', record, null, true) ?? db.undo.add(record))) as number;
+/** Trims the owner's stack to UNDO_KEEP when the record just stored under `seq` is a trim's turn. */
+async function trimUndo(db: OutpostDb, owner: UndoRecord['owner'], seq: number): Promise<void> {
   if (seq % UNDO_TRIM_EVERY !== 0) return;
-  const keys = await db.undo.where('owner').equals(record.owner).primaryKeys();
+  const keys = await db.undo.where('owner').equals(owner).primaryKeys();
   if (keys.length > UNDO_KEEP)
     await db.undo.bulkDelete(keys.sort((a, b) => a - b).slice(0, keys.length - UNDO_KEEP));
+}
+
+async function addUndo(db: OutpostDb, record: UndoRecord): Promise<void> {
+  const seq = (await (rawWrite('undo', record, null, true) ?? db.undo.add(record))) as number;
+  await trimUndo(db, record.owner, seq);
 }
 
 /**
@@ -105,4 +110,72 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   await Promise.all(work);
   guesses.sawRows(rows);
   return queued;
+}
+
+/** An edit in place of one row made from what the tab last saw of it (SYNC.md W9, I12). */
+export interface InPlaceEdit {
+  /** The row as edited, its writer naming the row it replaces (store/writeFacts.ts `replacing`). */
+  row: LocalItem;
+  /** The request to queue after the seq the tab last saw; null for a guest's. */
+  queue: { entry: NewEntry; after: number } | null;
+  undo: UndoRecord | null;
+  /** Whether the row as stored and the queue's last seq, read before the edit's writes, are what it was made from. */
+  unchanged(stored: LocalItem | undefined, last: number): boolean;
+}
+
+/** The stores an edit in place's own transaction names (the store's middleware adds its side effects' own). */
+const IN_PLACE_TRANSACTION = [...IN_PLACE_STORES, 'syncQueue', 'undo'];
+
+/**
+ * SYNC.md I12: stores an edit in place in a raw read-write transaction of its own, every request
+ * issued at once: the checks of what it was made from first, then the row, its log row, the queue row
+ * and the undo record. Answers null, having done nothing, when it is not one it can make so (inside
+ * another transaction, the database not open, a guest's row, a row that moves a flag or a counter);
+ * rejects, having stored nothing, when a check or a request failed: the caller makes it again the
+ * long way, from a fresh read.
+ */
+export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<QueueEntry[]> | null {
+  const { row, queue, undo } = edit;
+  if (Dexie.currentTransaction || !db.isOpen() || touchesGuestRows([row], [], queue !== null)) return null;
+  const put = inPlacePutOf(row);
+  if (!put) return null;
+  const queued = queue ? [queueRow(queue.entry, queue.after)] : [];
+  // Through Dexie's own middleware stack: the store's side effects name their stores, and Dexie's
+  // query cache drops what the commit changed (it does for an explicit transaction).
+  let idb: IDBTransaction & { _explicit?: boolean };
+  try {
+    idb = db.core.transaction(IN_PLACE_TRANSACTION, 'readwrite') as IDBTransaction;
+  } catch {
+    // A connection closing under it (a version change, another tab's upgrade): Dexie's way reopens it.
+    return null;
+  }
+  idb._explicit = true;
+  let stale = false;
+  // Made before the writes, so they read what was there before them; answered in the order made.
+  const stored = idb.objectStore('items').get(row.id);
+  const last = queue ? idb.objectStore('syncQueue').index('seq').openKeyCursor(null, 'prev') : null;
+  (last ?? stored).onsuccess = () => {
+    const lastSeq = (last?.result?.key as number | undefined) ?? 0;
+    if (edit.unchanged(stored.result as LocalItem | undefined, lastSeq)) return;
+    stale = true;
+    idb.abort();
+  };
+  issueInPlace(idb, put);
+  for (const entry of queued) issueWrite(idb, 'syncQueue', entry, null, true);
+  const undoAdded = undo ? issueWrite(idb, 'undo', undo, null, true) : null;
+  return new Promise<QueueEntry[]>((resolve, reject) => {
+    idb.addEventListener('complete', () => {
+      // Dexie's own commit does this: its live queries (in this tab, and in others by its broadcast) learn what changed.
+      const parts = (idb as { mutatedParts?: ObservabilitySet }).mutatedParts;
+      if (parts) Dexie.on.storagemutated.fire(parts);
+      const guesses = writeGuessesOf(db);
+      if (queued.length > 0) guesses.sawSeq(queued.at(-1)!.seq);
+      guesses.sawRows([row]);
+      if (undo && undoAdded) void trimUndo(db, undo.owner, undoAdded.result as number).catch(() => undefined);
+      resolve(queued);
+    });
+    idb.addEventListener('abort', () =>
+      reject(stale ? new StaleGuess() : (idb.error ?? new Error('aborted'))),
+    );
+  });
 }

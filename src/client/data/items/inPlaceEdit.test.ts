@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import { writeGuessesOf } from '../changes/writeGuess';
@@ -201,6 +201,33 @@ describe('W9: an edit in place from what the tab already knows', () => {
     expect(mine.map((q) => q.data?.title)).toEqual(['Queued', 'Queued, edited', 'Queued, again']);
     expect(mine.at(-1)!.seq).toBeGreaterThan(last.seq + 5);
   });
+  it('I12: an edit in place of a row the tab knows opens no Dexie transaction; one of a row it does not know reads it first in one', async () => {
+    const d = await signedIn();
+    // A server id: a temporary one may be swapped for it meanwhile, and is read first (W9).
+    const item = await createSynced(d, { title: 'Raw', type: 'todo' });
+    d.goOffline();
+    await d.client.items.update(item.id, { description: 'Known' });
+    const transactions = vi.spyOn(d.client.db, 'transaction');
+    await d.client.items.update(item.id, { title: 'Raw, edited' });
+    expect(transactions).not.toHaveBeenCalled();
+    writeGuessesOf(d.client.db).forget(item.id);
+    await d.client.items.update(item.id, { title: 'Raw, again' });
+    expect(transactions).toHaveBeenCalled();
+    transactions.mockRestore();
+    expect(await d.client.db.items.get(item.id)).toMatchObject({
+      title: 'Raw, again',
+      _syncStatus: 'pending',
+    });
+    expect((await queueOf(d, item.id)).map((q) => q.data)).toEqual([
+      { description: 'Known' },
+      { title: 'Raw, edited' },
+      { title: 'Raw, again' },
+    ]);
+    // Each edit recorded what undoes it: the last one undone puts the title before it back.
+    await (await d.client.undo()).undo();
+    expect((await d.client.db.items.get(item.id))?.title).toBe('Raw, edited');
+  });
+
   it('W9: the rows a list on screen reads are what an edit of one of them starts from', async () => {
     const d = await signedIn();
     d.goOffline();

@@ -11,7 +11,7 @@ import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared
 import { completedAtFor, reopenDirect } from '../../../shared/status';
 import { deviceTimeZone } from '../../../shared/timeZone';
 import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
-import { applyLocalChange } from '../changes/applyLocalChange';
+import { applyInPlaceEdit, applyLocalChange } from '../changes/applyLocalChange';
 import { echoable, type LocalEcho } from '../changes/localEcho';
 import { NotFoundError, ValidationError } from '../changes/repositoryErrors';
 import { isStaleGuess, StaleGuess, sameStoredRow, writeGuessesOf } from '../changes/writeGuess';
@@ -130,6 +130,14 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const parents = new Map<number, string | null>();
     if (readParents && parentIds.length > 0)
       for (const parent of await db.items.bulkGet(parentIds)) if (parent) parents.set(parent.id, parent.uuid);
+    return snapshotWith(items, parents);
+  }
+
+  /** snapshotOf with the parents' uuids given (none: the snapshots name no parent). */
+  function snapshotWith(
+    items: readonly LocalItem[],
+    parents: ReadonlyMap<number, string | null>,
+  ): Map<string, UndoFields | null> {
     const out = new Map<string, UndoFields | null>();
     for (const i of items) {
       if (!i.uuid) continue;
@@ -177,6 +185,17 @@ export function createItemsRepository(deps: RepositoryDeps) {
       before[0]!.id === after[0]!.id &&
       before[0]!.parent_id === after[0]!.parent_id;
     const [was, is] = await Promise.all([snapshotOf(before, !inPlace), snapshotOf(after, !inPlace)]);
+    return undoRecordFrom(options, label, was, is, occurrences);
+  }
+
+  /** The undo record of a change from its rows' snapshots before and after (undoRecordOf). */
+  function undoRecordFrom(
+    options: WriteOptions | undefined,
+    label: string,
+    was: Map<string, UndoFields | null>,
+    is: Map<string, UndoFields | null>,
+    occurrences: readonly LocalItem[] = [],
+  ): UndoRecord | null {
     for (const uuid of was.keys()) if (!is.has(uuid)) is.set(uuid, null);
     // A next occurrence the change created goes with its undo only while nobody has edited it (N4).
     const created = new Map(occurrences.map((o) => [o.uuid, o]));
@@ -389,6 +408,83 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const guessRow =
       !('parent_id' in givenPatch) && !('status' in givenPatch) ? guesses.row(early) : undefined;
     const guessSeq = viewer.isGuest ? 0 : guesses.lastSeq();
+    /** The row the edit makes of `current` (a roll-up may then move its status). */
+    const edited = (current: LocalItem, changed: readonly string[], patch: ItemPatch, at: string) => {
+      const next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
+      for (const f of changed)
+        (next as unknown as Record<string, unknown>)[f] = patch[f as keyof ItemPatch] ?? null;
+      if (viewer.isGuest) return next;
+      return {
+        ...next,
+        _syncStatus: 'pending' as const,
+        _base: baseOf(current),
+        _dirty: [...new Set([...current._dirty, ...changed])] as LocalItem['_dirty'],
+      };
+    };
+    /** The request the edit queues: the fields it changed, against the version it started from. */
+    const queuedEdit = (id: number, current: LocalItem, changed: readonly string[], patch: ItemPatch) => {
+      const data: Record<string, unknown> = {};
+      for (const f of changed) data[f] = patch[f as keyof ItemPatch] ?? null;
+      return {
+        kind: request?.kind ?? ('update' as const),
+        data: request?.data ?? data,
+        itemId: id,
+        baseVersion: baseOf(current)?.version ?? null,
+      };
+    };
+    /**
+     * SYNC.md I12: an edit in place from a guess that nothing else moves (no roll-up, no assignee to
+     * look up, no rule to check) is stored by one raw transaction with every request issued at once;
+     * null when it is not one, and the write goes the way below.
+     */
+    const inPlaceNow = (guess: { row: LocalItem; last: number }) => {
+      const current = guess.row;
+      if (early < 0 || current._deleted === 1) return null;
+      const update = planUpdate(current, givenPatch);
+      const changed = update.fields;
+      if (
+        changed.length === 0 ||
+        changed.includes('assigned_to') ||
+        update.changed.parent_id ||
+        update.recurrenceCheck ||
+        update.direct.size > 0 ||
+        update.touched.length > 0
+      )
+        return null;
+      const at = now();
+      const next = edited(current, changed, givenPatch, at);
+      if (ownStatusAfter(current, update, new Map(), at)) return null;
+      const label = changeLabel(current, next, changed);
+      const undo =
+        options?.record === false
+          ? null
+          : undoRecordFrom(
+              options,
+              label,
+              snapshotWith([current], new Map()),
+              snapshotWith([next], new Map()),
+            );
+      const stored = applyInPlaceEdit(db, {
+        row: replacing(next, current),
+        undo,
+        queue: viewer.isGuest
+          ? null
+          : { entry: queuedEdit(early, current, changed, givenPatch), after: guess.last },
+        unchanged: (row, last) => !!row && sameStoredRow(row, current) && last <= guess.last,
+      });
+      if (!stored) return null;
+      const settle = deps.echo && echoable(current, next) ? deps.echo.announce([next]) : null;
+      return stored.then(
+        ([entry]) => {
+          settle?.(true);
+          return { item: next, entry: entry ?? null, extra: null };
+        },
+        (error: unknown) => {
+          settle?.(false);
+          throw error;
+        },
+      );
+    };
     const attempt = (guess: { row: LocalItem; last: number } | null) =>
       localTransaction(async () => {
         if (!guess) {
@@ -451,20 +547,12 @@ export function createItemsRepository(deps: RepositoryDeps) {
         return { item: current, entry: null, extra: null };
       }
       if (update.changed.parent_id) await checkParent({ id, type: current.type }, patch.parent_id ?? null);
-      const at = now();
-      let next: LocalItem = { ...current, updated_at: at, _localVersion: current._localVersion + 1 };
-      for (const f of changed) (next as unknown as Record<string, unknown>)[f] = patch[f] ?? null;
       if (rules && update.recurrenceCheck)
         checkRecurrence(rules, update.recurrenceCheck.item, update.recurrenceCheck.ruleChanged);
-      if (changed.includes('assigned_to')) next.assignedUser = await assigneeSummary(next.assigned_to);
-      if (!viewer.isGuest) {
-        next = {
-          ...next,
-          _syncStatus: 'pending',
-          _base: baseOf(current),
-          _dirty: [...new Set([...current._dirty, ...changed])],
-        };
-      }
+      const at = now();
+      let next = edited(current, changed, patch, at);
+      if (changed.includes('assigned_to'))
+        next = { ...next, assignedUser: await assigneeSummary(next.assigned_to) };
       const { direct, touched } = update;
       // Only status and parent changes move the roll-up; a title edit skips loading the family.
       const rolls = direct.size > 0 || touched.length > 0;
@@ -503,27 +591,13 @@ export function createItemsRepository(deps: RepositoryDeps) {
       // Without a next occurrence the undo record is known now: it is stored alongside the rows, so
       // the transaction takes two round trips after its first read, not four.
       const undo = occurrences.length > 0 ? null : await undoRecordOf(options, label, touchedBefore, puts);
-      const data: Record<string, unknown> = {};
-      for (const f of changed) data[f] = patch[f] ?? null;
       const [[queued]] = await Promise.all([
         applyLocalChange(db, {
           rows: puts,
           undo,
           ...(viewer.isGuest
             ? {}
-            : {
-                queue: {
-                  entries: [
-                    {
-                      kind: request?.kind ?? 'update',
-                      data: request?.data ?? data,
-                      itemId: id,
-                      baseVersion: baseOf(current)?.version ?? null,
-                    },
-                  ],
-                  after: last,
-                },
-              }),
+            : { queue: { entries: [queuedEdit(id, current, changed, patch)], after: last } }),
         }),
         checked,
       ]);
@@ -570,9 +644,13 @@ export function createItemsRepository(deps: RepositoryDeps) {
           throw error;
         },
       );
-    const { item, entry, extra } =
-      guessRow && guessSeq !== undefined
-        ? await settled({ row: guessRow, last: guessSeq }).catch((error: unknown) => {
+    const guess = guessRow && guessSeq !== undefined ? { row: guessRow, last: guessSeq } : null;
+    // Whatever failed the raw transaction stored nothing: made again from a fresh read, the long way.
+    const raw = guess ? inPlaceNow(guess)?.catch(() => settled(null)) : undefined;
+    const { item, entry, extra } = raw
+      ? await raw
+      : guess
+        ? await settled(guess).catch((error: unknown) => {
             if (isStaleGuess(error)) return settled(null);
             throw error;
           })

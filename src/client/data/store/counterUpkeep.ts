@@ -263,8 +263,9 @@ type DeleteRequest = Extract<DBCoreMutateRequest, { type: 'delete' | 'deleteRang
  * replaces, and no flag and no counter moves, so nothing needs reading or counting (and a pulled
  * page's transaction, which counts at its end, is never one). Null when the put must go the long way.
  */
-export function inPlace(trans: DBCoreTransaction, values: readonly Row[]): Row[] | null {
-  if (deferredOf(trans)) return null;
+export function inPlace(trans: DBCoreTransaction | null, values: readonly Row[]): Row[] | null {
+  // A transaction not yet made (null) has nothing deferred to it.
+  if (trans && deferredOf(trans)) return null;
   const flagged = withCarriedFlags(values);
   if (!flagged || new Set(values.map((v) => v.id)).size !== values.length) return null;
   const changes = values.map((v) => ({

@@ -320,7 +320,8 @@ export async function childrenOf(
   type?: ItemType,
   opts: ListOptions = {},
 ): Promise<LocalItem[]> {
-  const id = await resolveId(db, parentId);
+  // No await before the read for a server or guest id: the re-run reads in the commit's own task.
+  const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
   const keep = type === undefined ? undefined : (i: LocalItem) => i.type === type;
   return readStreams(db, [childStream(viewer, id)], 'children', { ...opts, keep });
 }
@@ -413,7 +414,7 @@ export async function insideOf(db: OutpostDb, viewer: Viewer, parentId: number):
 
 /** One item with its parent resolved from local data; follows a swapped temporary id. */
 export async function itemById(db: OutpostDb, viewer: Viewer, id: number): Promise<LocalItem | null> {
-  const item = await db.items.get(await resolveId(db, id));
+  const item = await db.items.get(id >= 0 ? id : await resolveId(db, id));
   if (!item || !inScope(item, viewer)) return null;
   if (item.parent_id === null) return { ...item, parent: null };
   const parent = await db.items.get(item.parent_id);

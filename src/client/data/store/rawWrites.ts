@@ -108,6 +108,25 @@ function writeTransaction(storeName: string): IDBTransaction | null {
 }
 
 /**
+ * Puts (or, with `add`, adds) `value` to `store` raw in `idb`, marking what it changed for live
+ * queries once it succeeds; `old` is the row it replaces (null: none). A failure is the caller's to
+ * handle: unhandled, it aborts `idb`.
+ */
+export function issueWrite(
+  idb: IDBTransaction,
+  storeName: string,
+  value: object,
+  old: object | null,
+  add = false,
+): IDBRequest<IDBValidKey> {
+  const store = idb.objectStore(storeName);
+  const req = add ? store.add(value) : store.put(value);
+  // Marked once the key is known (an auto-incremented one is known only now); before the commit all the same.
+  req.onsuccess = () => markWrite(idb, store, req.result, old, value);
+  return req;
+}
+
+/**
  * Puts (or, with `add`, adds) `value` to `store` raw in the current read-write transaction, marking
  * what it changed for live queries; `old` is the row it replaces (null: none).
  * Answers the key stored under; null outside a transaction that may write the store.
@@ -120,15 +139,10 @@ export function rawWrite(
 ): Promise<IDBValidKey> | null {
   const idb = writeTransaction(storeName);
   if (!idb) return null;
-  const store = idb.objectStore(storeName);
+  const req = issueWrite(idb, storeName, value, old, add);
   // Dexie's promise, so the transaction awaiting it alongside Dexie's own requests stays open.
   return new Dexie.Promise<IDBValidKey>((resolve, reject) => {
-    const req = add ? store.add(value) : store.put(value);
-    req.onsuccess = () => {
-      // Marked once the key is known (an auto-incremented one is known only now); before the commit all the same.
-      markWrite(idb, store, req.result, old, value);
-      resolve(req.result);
-    };
+    req.addEventListener('success', () => resolve(req.result));
     // As Dexie's own requests: a failed one does not abort the transaction by itself; its caller
     // decides (a write on a stale guess fails its check first, and is made again).
     req.onerror = (event) => {
