@@ -24,7 +24,7 @@ import { SEARCH_LOG_STORE, searchLogRow, withSearchLog } from '../search/searchL
 import { COUNTS_STORE } from './counters';
 import { deleteCounted, inPlace, putCounted } from './counterUpkeep';
 import { withKeys, withListKeys } from './listKeys';
-import { canWriteRaw, issueWrite, rawWrite } from './rawWrites';
+import { canWriteRaw, rawWrite } from './rawWrites';
 import { deleteWithFlags, putWithFlags } from './topFlags';
 import type { LocalItem } from './types';
 import { storedRowOf } from './writeFacts';
@@ -95,7 +95,7 @@ export interface InPlacePut {
 }
 
 /** The put an edit in place of `row` makes in `trans` (null: one not yet made); null when it is none. */
-function inPlacePut(trans: IDBTransaction | null, row: LocalItem): InPlacePut | null {
+export function inPlacePut(trans: IDBTransaction | null, row: LocalItem): InPlacePut | null {
   const old = storedRowOf(row);
   const flagged = old ? inPlace(trans, [row]) : null;
   if (!old || !flagged?.[0]) return null;
@@ -115,21 +115,4 @@ export function putInPlace(row: LocalItem): Promise<unknown> | null {
   const written = rawWrite('items', put.now, put.old);
   const logged = rawWrite(SEARCH_LOG_STORE, searchLogRow([row.id]), null, true);
   return written && logged ? Dexie.Promise.all([written, logged]) : null;
-}
-
-/** The stores an edit in place writes, besides the queue and undo rows beside it. */
-export const IN_PLACE_STORES = ['items', SEARCH_LOG_STORE] as const;
-
-/** The put of `row` as an edit in place (I10) in a transaction yet to be made; null when it is none. */
-export function inPlacePutOf(row: LocalItem): InPlacePut | null {
-  return inPlacePut(null, row);
-}
-
-/**
- * SYNC.md I12: the writes of putInPlace issued in `idb`, a read-write transaction of the caller's own
- * made since inPlacePutOf answered `put`, holding IN_PLACE_STORES (a failed write aborts it).
- */
-export function issueInPlace(idb: IDBTransaction, put: InPlacePut): void {
-  issueWrite(idb, 'items', put.now, put.old);
-  issueWrite(idb, SEARCH_LOG_STORE, searchLogRow([put.now.id]), null, true);
 }
