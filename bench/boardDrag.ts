@@ -286,7 +286,7 @@ function phaseProfile(trace: Buffer, phase: Phase): string {
     });
   }
   if (self.size > 0)
-    lines.push('  functions, self:', ...top(self, 20), '  functions, total:', ...top(total, 30));
+    lines.push('  functions, self:', ...top(self, 20), '  functions, total:', ...top(total, Number(process.env.TOP ?? 30)));
   return lines.join('\n');
 }
 

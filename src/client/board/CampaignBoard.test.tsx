@@ -144,7 +144,7 @@ describe('CampaignBoard', () => {
 
     // Place 2: after Sow, so the line sits in the gap under Sow (one card's pitch, 64 px, less 6).
     const line = () => document.querySelector<HTMLElement>('[data-column="pending"] [data-drop-line]');
-    await waitFor(() => expect(line()?.style.top).toBe(`${2 * 64 - 6}px`));
+    await waitFor(() => expect(line()?.style.transform).toBe(`translateY(${2 * 64 - 6}px)`));
     expect(spoken()).toContain('“Dig” is over Queue, place 2 of 3.');
     await pressKey('Space', ' ');
 

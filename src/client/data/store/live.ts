@@ -128,12 +128,16 @@ function readsOf(c: OutpostClient): LocalReads {
       observe([db.items.get(id), db.meta.get('idAliases')]).then(() =>
         queries.itemById(id),
       ) as Promise<LocalItem | null>,
+    // A server or guest id needs no resolving: the query's own read starts at once and is observed
+    // (SYNC.md I11), where reading the children a second time to observe them cost a board's drop
+    // half its longest task (a 500-card column cloned by Dexie's cache: npm run bench -- board-drag).
     children: (parentId) =>
-      observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(() =>
-        queries.childrenOf(parentId),
-      ),
-    // A server or guest id needs no resolving: the query's own reads start at once and are observed
-    // (a page of a task's 2,000 todos, not all of them). A temporary id is observed as `children` is.
+      parentId >= 0
+        ? queries.childrenOf(parentId)
+        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
+            () => queries.childrenOf(parentId),
+          ),
+    // As `children`: a page of a task's 2,000 todos, not all of them, for a server or guest id.
     childrenPage: (parentId, opts) =>
       parentId >= 0
         ? queries.childrenOldestFirst(parentId, opts)
