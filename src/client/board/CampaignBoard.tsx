@@ -8,6 +8,7 @@ import {
   type DragMoveEvent,
   DragOverlay,
   type KeyboardCoordinateGetter,
+  type MeasuringConfiguration,
   type UniqueIdentifier,
   useDndContext,
   useDraggable,
@@ -178,6 +179,28 @@ function boardAnnouncements(cards: CardIndex, store: PlaceStore): Announcements 
 /** The lifted card's own compositor layer (see its DragOverlay). */
 const LIFTED_LAYER = { willChange: 'transform' } as const;
 
+/**
+ * A rectangle as dnd-kit keeps it. Its default measure also reads each node's computed transform to
+ * undo it, and no card or column on the board has one: the lift measured the card, its list, the
+ * columns and the overlay, each with a style read, in the frame the drag starts.
+ */
+function boxOf(node: HTMLElement): ClientRect {
+  const { top, left, width, height, bottom, right } = node.getBoundingClientRect();
+  return { top, left, width, height, bottom, right };
+}
+
+const MEASURING = {
+  draggable: { measure: boxOf },
+  droppable: { measure: boxOf },
+  dragOverlay: { measure: boxOf },
+} satisfies MeasuringConfiguration;
+
+/**
+ * Auto-scroll, without dnd-kit's check that the lift did not shift the card (one more measure of it
+ * after the lift's commit): a lifted card stays where it was, dimmed, under its overlay.
+ */
+const AUTO_SCROLL = { layoutShiftCompensation: false } as const;
+
 const INSTRUCTIONS = {
   draggable:
     'To move this card, press Space. Use the arrow keys to choose a place, left and right for another column, Space again to drop it there, or Escape to cancel.',
@@ -274,7 +297,8 @@ export default function CampaignBoard({
       onDragEnd={onDragEnd}
       onDragCancel={onDragCancel}
       accessibility={{ announcements, screenReaderInstructions: INSTRUCTIONS }}
-      autoScroll
+      measuring={MEASURING}
+      autoScroll={AUTO_SCROLL}
     >
       <section
         aria-label="Board"
