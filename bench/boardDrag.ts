@@ -286,7 +286,12 @@ function phaseProfile(trace: Buffer, phase: Phase): string {
     });
   }
   if (self.size > 0)
-    lines.push('  functions, self:', ...top(self, 20), '  functions, total:', ...top(total, Number(process.env.TOP ?? 30)));
+    lines.push(
+      '  functions, self:',
+      ...top(self, 20),
+      '  functions, total:',
+      ...top(total, Number(process.env.TOP ?? 30)),
+    );
   return lines.join('\n');
 }
 
@@ -294,7 +299,7 @@ function phaseProfile(trace: Buffer, phase: Phase): string {
 async function drag(page: Page, profile = false): Promise<{ trace: Buffer; rafGap: number; moved: boolean }> {
   const browser = page.context().browser()!;
   const card = page.locator('[data-column="pending"] [data-card-id]').nth(5);
-  const id = await card.getAttribute('data-card-id');
+  const title = await card.locator('a, span.truncate').first().textContent();
   const handle = card.getByRole('button', { name: /^Move/ });
   await handle.scrollIntoViewIfNeeded();
   const box = (await handle.boundingBox())!;
@@ -342,16 +347,15 @@ async function drag(page: Page, profile = false): Promise<{ trace: Buffer; rafGa
     w.__rafOn = false;
     return w.__gaps;
   });
-  // The card left its place: the drag was a drag, not a click. The drop's write and the board's read
-  // again take a while on a loaded machine: up to 10 s.
+  // The card left its place: the drag was a drag, not a click. The move's undo toast names the card's
+  // new place once it is written (the card itself may be past the column's rendered window, the page
+  // having scrolled under the drag). The write takes a while on a loaded machine: up to 10 s.
   const moved = await page
-    .waitForFunction(
-      `[...document.querySelectorAll('[data-column="pending"] [data-card-id]')].findIndex((c) => c.getAttribute('data-card-id') === ${JSON.stringify(id)}) > 5`,
-      undefined,
-      { timeout: 10_000 },
-    )
+    .getByText(new RegExp(`“${title}” is now (\\d+) of ${CARDS}`))
+    .first()
+    .textContent({ timeout: 10_000 })
     .then(
-      () => true,
+      (text) => Number(/is now (\d+) of/.exec(text ?? '')?.[1]) > 6,
       () => false,
     );
   return { trace, rafGap: Math.max(...gaps.slice(1)), moved };

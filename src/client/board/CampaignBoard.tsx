@@ -195,12 +195,6 @@ const MEASURING = {
   dragOverlay: { measure: boxOf },
 } satisfies MeasuringConfiguration;
 
-/**
- * Auto-scroll, without dnd-kit's check that the lift did not shift the card (one more measure of it
- * after the lift's commit): a lifted card stays where it was, dimmed, under its overlay.
- */
-const AUTO_SCROLL = { layoutShiftCompensation: false } as const;
-
 const INSTRUCTIONS = {
   draggable:
     'To move this card, press Space. Use the arrow keys to choose a place, left and right for another column, Space again to drop it there, or Escape to cancel.',
@@ -298,7 +292,7 @@ export default function CampaignBoard({
       onDragCancel={onDragCancel}
       accessibility={{ announcements, screenReaderInstructions: INSTRUCTIONS }}
       measuring={MEASURING}
-      autoScroll={AUTO_SCROLL}
+      autoScroll
     >
       <section
         aria-label="Board"
