@@ -181,8 +181,8 @@ const LIFTED_LAYER = { willChange: 'transform' } as const;
 
 /**
  * A rectangle as dnd-kit keeps it. Its default measure also reads each node's computed transform to
- * undo it, and no card or column on the board has one: the lift measured the card, its list, the
- * columns and the overlay, each with a style read, in the frame the drag starts.
+ * undo it, and no card, column or overlay on the board is transformed but by dnd-kit: each measure at
+ * the lift (the card, the columns, the overlay) was a style read more in the frame the drag starts.
  */
 function boxOf(node: HTMLElement): ClientRect {
   const { top, left, width, height, bottom, right } = node.getBoundingClientRect();
