@@ -1,9 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render } from '@testing-library/react';
+import { cleanup, configure, render } from '@testing-library/react';
 import Dexie from 'dexie';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach } from 'vitest';
 import { DoorProvider } from '../../src/client/app/door';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
@@ -34,6 +35,22 @@ export function makeTestClient(): OutpostClient {
   });
   current = client;
   return client;
+}
+
+/**
+ * A fresh guest client (makeTestClient) for each test of the calling file, handed to `use` and to
+ * renderWithApp; after the test its screen is unmounted and the client closed.
+ */
+export function eachTestClient(use: (client: OutpostClient) => void = () => {}): void {
+  let client: OutpostClient | null = null;
+  beforeEach(() => {
+    client = makeTestClient();
+    use(client);
+  });
+  afterEach(() => {
+    cleanup();
+    client?.close();
+  });
 }
 
 /** Shows the current path so tests can see where a click navigated. */

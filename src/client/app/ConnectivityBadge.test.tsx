@@ -1,19 +1,14 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { ConnectivityBadge } from './ConnectivityBadge';
 
 let client: OutpostClient;
 
-beforeEach(() => {
-  client = makeTestClient();
-});
-
-afterEach(() => {
-  cleanup();
-  client.close();
+eachTestClient((made) => {
+  client = made;
 });
 
 describe('the connectivity badge', () => {

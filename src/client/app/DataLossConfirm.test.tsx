@@ -1,20 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
-import type { OutpostClient } from '../data/client';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import DataLossConfirm, { CLEAR_CONFIRM_TEXT } from './DataLossConfirm';
 
-let client: OutpostClient;
-
-beforeEach(() => {
-  client = makeTestClient();
-});
-
-afterEach(() => {
-  cleanup();
-  client.close();
-});
+// Each test renders over a client of its own (renderWithApp takes the newest).
+eachTestClient();
 
 function ask(localOnly: number) {
   renderWithApp(

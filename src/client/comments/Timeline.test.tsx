@@ -1,19 +1,14 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { Timeline } from './Timeline';
 
 let client: OutpostClient;
 
-beforeEach(() => {
-  client = makeTestClient();
-});
-
-afterEach(() => {
-  cleanup();
-  client.close();
+eachTestClient((made) => {
+  client = made;
 });
 
 describe('a guest’s timeline (SYNC.md K19)', () => {

@@ -1,22 +1,17 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../testkit/client/items';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { ItemList } from './ItemList';
 import type { RowItem } from './ItemRow';
 
 let client: OutpostClient;
 
-beforeEach(() => {
-  client = makeTestClient();
-});
-
-afterEach(() => {
-  cleanup();
-  client.close();
+eachTestClient((made) => {
+  client = made;
 });
 
 const row = (id: number, title: string): RowItem => ({

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import LabelPage from './LabelPage';
 import MyListPage from './MyListPage';
@@ -12,13 +12,8 @@ configure({ asyncUtilTimeout: 5_000 });
 
 let client: OutpostClient;
 
-beforeEach(() => {
-  client = makeTestClient();
-});
-
-afterEach(() => {
-  cleanup();
-  client.close();
+eachTestClient((made) => {
+  client = made;
 });
 
 async function seed() {

@@ -1,20 +1,15 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { NotificationEntry } from '../../shared/notifications';
 import type { OutpostClient } from '../data/client';
 import NotificationsPage from './NotificationsPage';
 
 let client: OutpostClient;
 
-beforeEach(() => {
-  client = makeTestClient();
-});
-
-afterEach(() => {
-  cleanup();
-  client.close();
+eachTestClient((made) => {
+  client = made;
 });
 
 const user = { id: 7, name: 'Blair', phone: '+15550000007', created_at: '', updated_at: '' };

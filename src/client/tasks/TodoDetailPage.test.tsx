@@ -1,21 +1,16 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../testkit/client/items';
-import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { ItemList } from '../items/ItemList';
 import TodoDetailPage from './TodoDetailPage';
 
 let client: OutpostClient;
 
-beforeEach(() => {
-  client = makeTestClient();
-});
-
-afterEach(() => {
-  cleanup();
-  client.close();
+eachTestClient((made) => {
+  client = made;
 });
 
 describe('TodoDetailPage', () => {

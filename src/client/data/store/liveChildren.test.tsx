@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { cleanup, configure, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeTestClient, renderWithApp } from '../../../../testkit/client/renderWithApp';
+import { configure, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { eachTestClient, renderWithApp } from '../../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../client';
 import { type LiveQuery, type LocalItem, useLive } from './live';
 
@@ -10,13 +10,8 @@ configure({ asyncUtilTimeout: 5_000 });
 
 let client: OutpostClient;
 
-beforeEach(() => {
-  client = makeTestClient();
-});
-
-afterEach(() => {
-  cleanup();
-  client.close();
+eachTestClient((made) => {
+  client = made;
 });
 
 const childrenQuery: LiveQuery<number, LocalItem[]> = (reads, parentId) => reads.children(parentId);
