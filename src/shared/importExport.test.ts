@@ -628,8 +628,8 @@ describe('Todoist CSV', () => {
       parent_uuid: kitchen.uuid,
       due_date: '2030-05-01',
       description: 'Cheap ones',
-      // Todoist's PRIORITY 4 is its p1, ours too.
-      priority: 1,
+      // Todoist's CSV writes the screen's numbering: PRIORITY 4 is p4 (none), ours too.
+      priority: 4,
     });
     expect(byTitle.get('Blue ones')).toMatchObject({
       type: 'todo',
@@ -641,7 +641,7 @@ describe('Todoist CSV', () => {
       type: 'todo',
       parent_uuid: kitchen.uuid,
       due_date: '2030-05-01',
-      priority: 4,
+      priority: 1,
     });
     const garden = byTitle.get('Garden')!;
     expect(garden).toMatchObject({ type: 'task', parent_uuid: campaign.uuid });
@@ -666,6 +666,7 @@ describe('Todoist CSV', () => {
     const plan = parseImport(todoist, { fileName: 'Move house.csv', userId: 0 });
     const said = plan.warnings.map((w) => `${w.line}: ${w.reason}`);
     expect(said).toEqual([
+      "3: Time zone “Europe/London” noted: dates imported as written, in this device's time zone",
       '4: Indent 2 flattened: under “Buy plates, bowls” in Todoist, a todo of “Kitchen” beside it (Outpost has three levels)',
       '4: Date “tomorrow” not imported: only calendar dates (2030-05-01, 1 May 2030) are read',
       '6: Indent 3 flattened: under “Blue ones” in Todoist, a todo of “Kitchen” beside it (Outpost has three levels)',
@@ -700,6 +701,7 @@ describe('Todoist CSV', () => {
     ]);
     expect(plan.warnings.map((w) => `${w.line}: ${w.reason}`)).toEqual([
       '2: Indent 2 with no task above it: imported as a task of “Trip”',
+      "2: Time zone “UTC” noted: dates imported as written, in this device's time zone",
       '5: Indent 3 flattened: under “Book flights” in Todoist, a todo of “Plan trip” beside it (Outpost has three levels)',
       '6: Indent 4 flattened: under “Compare prices” in Todoist, a todo of “Plan trip” beside it (Outpost has three levels)',
       '9: Indent 3 flattened: a todo of “Pack” (Outpost has three levels)',
@@ -741,8 +743,9 @@ describe('Todoist CSV', () => {
       Call: ['2026-12-04', null, '2026-12-04T22:00:00.000Z'],
       Müll: [null, null, null],
     });
-    // Only what it could not read is listed.
+    // Only what it could not read is listed (and the file's time zone, once).
     expect(plan.warnings.map((w) => `${w.line}: ${w.reason}`)).toEqual([
+      "2: Time zone “UTC” noted: dates imported as written, in this device's time zone (America/New_York)",
       '7: Repeating date “every other blursday” not imported: set the repeat on the item',
       '10: Date “jeden Montag” not imported: dates in words are read in English only (this one is “de”)',
     ]);
@@ -776,9 +779,82 @@ describe('Todoist CSV', () => {
       "2: Deadline 2030-04-15 kept as its end date, which a task's page does not show: its due date is its DATE",
       '2: Assignee “Alex (2)” not imported: assign it in Outpost',
       '2: Duration 45 minute not imported',
+      "2: Time zone “UTC” noted: dates imported as written, in this device's time zone (America/New_York)",
       expect.stringMatching(/^3: Note cut to fit the description of “File taxes”/),
       "5: Deadline 2026-11-30 kept as its end date, which a task's page does not show: its due date is its DATE",
       '6: Deadline “whenever” not imported: it is not a date',
+    ]);
+  });
+});
+
+describe('Todoist CSV: what its columns mean', () => {
+  const header = 'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE';
+  const read = (lines: string[], timeZone = 'Europe/Paris') =>
+    parseImport([header, ...lines].join('\r\n'), { fileName: 'Real.csv', userId: 0, timeZone });
+  const said = (plan: ReturnType<typeof read>) => plan.warnings.map((w) => `${w.line}: ${w.reason}`);
+
+  it('reads PRIORITY as written, the screen’s numbering: 1 is p1 and 4, the unprioritised default, is p4', () => {
+    const plan = read([
+      'task,Urgent,,1,1,Sam (1),,,en,Europe/Paris',
+      'task,High,,2,1,Sam (1),,,en,Europe/Paris',
+      'task,Medium,,3,1,Sam (1),,,en,Europe/Paris',
+      'task,Whenever,,4,1,Sam (1),,,en,Europe/Paris',
+      'task,Blank,,,1,Sam (1),,,en,Europe/Paris',
+    ]);
+    expect(Object.fromEntries(plan.items.map((i) => [i.title, i.priority]))).toMatchObject({
+      Urgent: 1,
+      High: 2,
+      Medium: 3,
+      Whenever: 4,
+      Blank: 4,
+    });
+    expect(plan.warnings).toEqual([]);
+  });
+
+  it('lists a PRIORITY that is not 1–4 in the preview, importing the task as p4', () => {
+    const plan = read([
+      'task,Odd,,5,1,Sam (1),,,en,Europe/Paris',
+      'task,Odder,,high,1,Sam (1),,,en,Europe/Paris',
+    ]);
+    expect(plan.items.filter((i) => i.type !== 'campaign').map((i) => i.priority)).toEqual([4, 4]);
+    expect(said(plan)).toEqual([
+      "2: Priority “5” is not 1–4 (Todoist's p1–p4): imported as p4",
+      "3: Priority “high” is not 1–4 (Todoist's p1–p4): imported as p4",
+    ]);
+  });
+
+  it('imports @labels in CONTENT as labels, takes them out of the title and says so; an email stays text', () => {
+    const plan = read([
+      'task,Buy milk @errands @home,,4,1,Sam (1),,,en,Europe/Paris',
+      'task,Write to sam@example.com @Work @work,,4,1,Sam (1),,,en,Europe/Paris',
+      'task,@only,,4,1,Sam (1),,,en,Europe/Paris',
+    ]);
+    const byTitle = Object.fromEntries(plan.items.map((i) => [i.title, i.labels]));
+    expect(byTitle).toMatchObject({
+      'Buy milk': ['errands', 'home'],
+      'Write to sam@example.com': ['Work'],
+      '@only': [],
+    });
+    expect(said(plan)).toEqual([
+      '2: Todoist labels @errands, @home imported as labels “errands”, “home”',
+      '3: Todoist label @Work imported as label “Work”',
+    ]);
+  });
+
+  it('notes each TIMEZONE of the file once in the preview (dates are imported as written), unless it is the device’s', () => {
+    const plan = read(
+      [
+        'task,A,,4,1,Sam (1),,2030-05-01,en,Europe/London',
+        'task,B,,4,1,Sam (1),,2030-05-02,en,Europe/London',
+        'task,C,,4,1,Sam (1),,,en,Europe/Paris',
+        'task,D,,4,1,Sam (1),,,en,Mars/Olympus',
+      ],
+      'Europe/Paris',
+    );
+    expect(plan.items.find((i) => i.title === 'A')?.due_date).toBe('2030-05-01');
+    expect(said(plan)).toEqual([
+      "2: Time zone “Europe/London” noted: dates imported as written, in this device's time zone (Europe/Paris)",
+      "5: Time zone “Mars/Olympus” is not an IANA time zone: dates imported as written, in this device's time zone (Europe/Paris)",
     ]);
   });
 });

@@ -909,8 +909,56 @@ function todoistDeadline(text: string, options: ImportOptions): string | null {
   return read.recurrence === null ? read.due_date : null;
 }
 
-/** Todoist's PRIORITY column: 4 is its p1 (urgent), 1 its p4 (none); anything else reads as none. */
-const TODOIST_PRIORITY: Record<string, Priority> = { '4': 1, '3': 2, '2': 3, '1': 4 };
+/**
+ * Todoist's PRIORITY column as its CSV writes it: the screen's numbering, 1 is p1 (urgent) and 4 is
+ * p4 (none, the default), as ours (ARCHITECTURE §5; its REST API is the one that counts the other
+ * way). Empty reads as none; anything else reads as none and is listed.
+ */
+function todoistPriority(text: string, warn: (reason: string) => void): Priority {
+  if (text === '') return DEFAULT_PRIORITY;
+  const n = Number(text);
+  if ((PRIORITIES as readonly number[]).includes(n) && /^\d$/.test(text)) return n as Priority;
+  warn(`Priority “${shorten(text)}” is not 1–4 (Todoist's p1–p4): imported as p4`);
+  return DEFAULT_PRIORITY;
+}
+
+/** A Todoist label in a task's CONTENT: `@name` at the start or after a space (an email's @ is not one). */
+const TODOIST_LABEL = /(^|\s)@([^\s@]+)/g;
+
+/**
+ * Todoist writes a task's labels into its CONTENT as `@name`: each that may be an Outpost label
+ * becomes one and leaves the title; one that may not stays in the title. Both are said in `warn`.
+ */
+export function todoistLabels(
+  content: string,
+  warn: (reason: string) => void,
+): { title: string; labels: string[] } {
+  const labels: string[] = [];
+  const kept: string[] = [];
+  const title = content
+    .replace(TODOIST_LABEL, (whole, before: string, name: string) => {
+      const problem = labelProblem(name);
+      if (problem !== null || labels.length >= LABELS_MAX) {
+        kept.push(
+          `@${name}${problem ? ` (${problem.replace(/\.$/, '')})` : ` (past the ${LABELS_MAX}th label)`}`,
+        );
+        return whole;
+      }
+      if (!labels.some((l) => labelKey(l) === labelKey(name))) labels.push(name);
+      return before;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+  // A CONTENT of labels alone keeps its text as the title: an item needs one.
+  if (title === '') return { title: content, labels: [] };
+  if (labels.length > 0)
+    warn(
+      `Todoist label${labels.length > 1 ? 's' : ''} ${labels.map((l) => `@${shorten(l)}`).join(', ')} imported as label${labels.length > 1 ? 's' : ''} ${labels.map((l) => `“${shorten(l)}”`).join(', ')}`,
+    );
+  for (const label of kept)
+    warn(`Todoist label ${shorten(label)} kept in the title: it cannot be an Outpost label`);
+  return { title, labels };
+}
 
 /**
  * What a Todoist task line holds that Outpost does not take, each said in words for the preview:
@@ -962,7 +1010,8 @@ function todoistLeftOut(
  * - a todo cannot hold todos, so a line nested deeper than Outpost allows (INDENT 3–4, or INDENT 2
  *   inside a section) becomes a todo beside the one it was under, and the preview says so, naming it;
  * - `note` rows are appended to the description of the item above;
- * - PRIORITY 4 (Todoist's p1) is p1; DATE is read as quick add reads it (a calendar date, or words:
+ * - PRIORITY is the priority as written (1 is p1, 4 the default p4); `@labels` in CONTENT become
+ *   labels; each TIMEZONE is noted (dates are read in the device's zone); DATE is read as quick add reads it (a calendar date, or words:
  *   'tomorrow', 'every mon', 'every day at 9am' give a due date, a rule and a reminder);
  * - DEADLINE (the day it must be done by) is the end date; without a DATE it is the due date too, so
  *   Today and Upcoming show it.
@@ -997,6 +1046,8 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
   let last: ImportItem | null = null;
   // The title of the last task line at each INDENT, to name a line's Todoist parent.
   const atIndent: string[] = [];
+  // Each TIMEZONE the file names, with its first line: said once in the preview, never dropped unseen.
+  const zones = new Map<string, { line: number; text: string }>();
   rows.slice(1).forEach((row, index) => {
     const line = index + 2;
     const get = (c: number) => (c < 0 ? '' : (row[c] ?? '').trim());
@@ -1056,6 +1107,16 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       atIndent[indent] = content;
       atIndent.length = indent + 1;
     }
+    const zone = getNamed('timezone');
+    if (zone !== '' && !zones.has(zone)) zones.set(zone, { line, text });
+    const named =
+      kind === 'task'
+        ? todoistLabels(content, (reason) => reasons.push(reason))
+        : { title: content, labels: [] };
+    const priority =
+      kind === 'task'
+        ? todoistPriority(getNamed('priority'), (reason) => reasons.push(reason))
+        : DEFAULT_PRIORITY;
     const date = kind === 'task' ? todoistDate(getNamed('date'), options) : NO_DATE;
     const deadline = kind === 'task' ? getNamed('deadline') : '';
     const end_date = deadline === '' ? null : todoistDeadline(deadline, options);
@@ -1063,12 +1124,11 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       uuid: csvUuid(source, parent.uuid, type, content, seen),
       parent_uuid: parent.uuid,
       type,
-      ...fitText(content, get(cDesc) || null),
+      ...fitText(named.title, get(cDesc) || null),
       status: 'pending',
       ...NOTHING_MORE,
-      labels: [],
-      priority:
-        kind === 'task' ? (TODOIST_PRIORITY[getNamed('priority')] ?? DEFAULT_PRIORITY) : DEFAULT_PRIORITY,
+      labels: named.labels,
+      priority,
       // The device's own zone is the item's (time_zone null): the words were read in it.
       ...date,
       due_date: date.due_date ?? end_date,
@@ -1094,5 +1154,17 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
     } else if (type === 'task') holder = item;
   });
   if (items.length === 1) return finish('todoist-csv', { items: [], lines: [] }, problems);
+  const here = options.timeZone ?? null;
+  for (const [zone, at] of zones) {
+    if (zone === here) continue;
+    const valid = normalizeTimeZone(zone) !== null;
+    warnings.push({
+      ...at,
+      reason: valid
+        ? `Time zone “${shorten(zone)}” noted: dates imported as written, in this device's time zone${here ? ` (${here})` : ''}`
+        : `Time zone “${shorten(zone)}” is not an IANA time zone: dates imported as written, in this device's time zone${here ? ` (${here})` : ''}`,
+    });
+  }
+  warnings.sort((a, b) => a.line - b.line);
   return finish('todoist-csv', { items, lines }, problems, warnings);
 }

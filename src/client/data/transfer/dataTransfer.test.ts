@@ -216,11 +216,12 @@ describe('export and import on the device', () => {
       parent_id: kitchen?.id,
       due_date: '2030-05-01',
       end_date: '2030-05-20',
-      priority: 1,
+      // PRIORITY as written: Todoist's CSV numbers as its screen does (4 is p4).
+      priority: 4,
     });
     // 'every day' is a daily task from today; 'every mon' a weekly one on Mondays.
     const water = await byTitle(d, 'Water plants');
-    expect(water).toMatchObject({ recurrence: 'FREQ=DAILY', priority: 2 });
+    expect(water).toMatchObject({ recurrence: 'FREQ=DAILY', priority: 3 });
     expect(water?.due_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const bins = await byTitle(d, 'Bins out');
     expect(bins?.recurrence).toBe('FREQ=WEEKLY;BYDAY=MO');
