@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
 import { describe, expect, it } from 'vitest';
+import { escapeTypedTokens } from './comments';
 import {
   csvCell,
   type ExportSource,
@@ -174,6 +175,14 @@ describe('Outpost JSON', () => {
   });
 });
 
+/** The people the importer may assign to, named as a spreadsheet would need care with. */
+const PEOPLE = [
+  { id: 1, name: 'Alex Morgan' },
+  { id: 7, name: 'Sam' },
+  { id: 77, name: '=Dana "D" Ortiz' },
+  { id: 4812, name: 'Ünal, K.' },
+] as const;
+
 /** Any item set a person could make: every field set or not, text that needs care, a tree of any shape. */
 const fullItems = fc
   .array(
@@ -220,7 +229,22 @@ const fullItems = fc
         ),
         { nil: null },
       ),
-      assignee: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: null }),
+      assignee: fc.option(fc.constantFrom(...PEOPLE), { nil: null }),
+      // The exporter's own comments (others' come back named in their body: tested on their own).
+      comments: fc.array(
+        fc.record({
+          uuid: fc.uuid({ version: 4 }),
+          body: fc
+            .tuple(
+              fc.constantFrom('', '@Alex ', '=', 'see @[3] '),
+              fc.string({ minLength: 1, maxLength: 40 }),
+            )
+            .map(([a, b]) => `${a}${b}`)
+            .filter((b) => b.trim() !== ''),
+          minute: fc.nat(5000),
+        }),
+        { maxLength: 3 },
+      ),
       series: fc.option(fc.uuid({ version: 4 }), { nil: null }),
       // Undefined: an item from before the field, which exports as UTC.
       zone: fc.constantFrom(undefined, 'UTC', 'America/New_York', 'Asia/Kolkata', 'Etc/GMT+5'),
@@ -265,7 +289,18 @@ const fullItems = fc
           remind_at: row.remind,
           recurrence: repeats,
           series_uuid: repeats === null ? null : row.series,
-          assigned_to: row.assignee,
+          assigned_to: row.assignee?.id ?? null,
+          assignee_name: row.assignee?.name ?? null,
+          comments: row.comments.map((c) => ({
+            uuid: c.uuid,
+            author: 'Sam',
+            body: c.body,
+            created_at: new Date(Date.parse(at) + c.minute * 60_000).toISOString(),
+          })),
+          // Its owner alone: the exporter, who is the importer.
+          ...(row.type === 'campaign'
+            ? { members: [{ name: 'Sam', phone: '+15555550199', role: 'owner' }] }
+            : {}),
           time_zone: row.zone,
           priority: row.priority,
           labels: row.labels,
@@ -317,10 +352,19 @@ describe('export identity', () => {
     fc.assert(
       fc.property(fullItems, (items) => {
         const doc = exportDocument(items, { id: 7, name: 'Sam' }, new Date(at));
-        const plan = parseImport(JSON.stringify(doc), { fileName: 'x.json', userId: 7 });
+        const plan = parseImport(JSON.stringify(doc), { fileName: 'x.json', userId: 7, people: PEOPLE });
         expect(plan.problems).toEqual([]);
         expect(plan.warnings).toEqual([]);
         expect(plan.items).toEqual(expectedPlan(items));
+        // The exporter's own comments come back as theirs, as written, under their own uuids.
+        const byUuid = new Map(items.map((i) => [i.uuid, i]));
+        expect(plan.comments).toEqual(
+          plan.items.flatMap((i) =>
+            [...(byUuid.get(i.uuid)?.comments ?? [])]
+              .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.uuid.localeCompare(b.uuid))
+              .map((c) => ({ ...c, item_uuid: i.uuid, body: escapeTypedTokens(c.body) })),
+          ),
+        );
       }),
       { numRuns: 150 },
     );
@@ -329,7 +373,7 @@ describe('export identity', () => {
   it('Outpost CSV: export then import gives back every item with every field, in order (export identity)', () => {
     fc.assert(
       fc.property(fullItems, (items) => {
-        const plan = parseImport(exportCsv(items), { fileName: 'x.csv', userId: 7 });
+        const plan = parseImport(exportCsv(items), { fileName: 'x.csv', userId: 7, people: PEOPLE });
         if (items.length === 0) return;
         expect(plan.problems).toEqual([]);
         expect(plan.warnings).toEqual([]);
@@ -409,6 +453,141 @@ describe('export identity', () => {
     expect(plan.warnings.map((w) => [w.line, w.reason])).toEqual([
       [2, 'Its time zone “Mars/Olympus” is not an IANA time zone: left out'],
     ]);
+  });
+});
+
+describe('Outpost JSON: people and comments', () => {
+  const ids = { campaign: uuidV5('p:1', IMPORT_NAMESPACE), task: uuidV5('p:2', IMPORT_NAMESPACE) };
+  const mine = '0b6f2b7e-1c1d-4e55-9a8e-6d3c2f1a0c01';
+  const theirs = '0b6f2b7e-1c1d-4e55-9a8e-6d3c2f1a0c02';
+  const items = [
+    source({
+      id: 1,
+      uuid: ids.campaign,
+      type: 'campaign',
+      title: 'Move',
+      members: [
+        { name: 'Sam', phone: '+15555550199', role: 'owner' },
+        { name: 'Ann Lee', phone: '+15555550111', role: 'editor' },
+        { name: 'Bo', phone: '', role: 'viewer' },
+        { name: 'Cy', phone: null, role: 'viewer' },
+      ],
+    }),
+    source({
+      id: 2,
+      uuid: ids.task,
+      parent_id: 1,
+      type: 'task',
+      title: 'Pack',
+      assigned_to: 12,
+      assignee_name: 'Ann Lee',
+      comments: [
+        {
+          uuid: theirs,
+          author: 'Ann Lee',
+          body: 'Boxes are in the shed',
+          created_at: '2030-01-01T09:30:00.000Z',
+        },
+        { uuid: mine, author: 'Sam', body: 'Thanks @Ann Lee', created_at: '2030-01-01T09:00:00.000Z' },
+      ],
+    }),
+    source({
+      id: 3,
+      parent_id: 2,
+      type: 'todo',
+      title: 'Tape',
+      assigned_to: 1,
+      assignee_name: 'Alex Morgan',
+    }),
+  ];
+  const people = [
+    { id: 1, name: 'Alex Morgan' },
+    { id: 7, name: 'Sam' },
+  ];
+  const doc = exportDocument(items, { id: 7, name: 'Sam' }, new Date(at));
+
+  it('exports the assignee by name, each item’s comments oldest first and each campaign’s members', () => {
+    expect(doc.items.map((i) => i.assigned_to)).toEqual([null, 'Ann Lee', 'Alex Morgan']);
+    expect(doc.items[1]?.comments).toEqual([
+      { uuid: mine, author: 'Sam', body: 'Thanks @Ann Lee', created_at: '2030-01-01T09:00:00.000Z' },
+      {
+        uuid: theirs,
+        author: 'Ann Lee',
+        body: 'Boxes are in the shed',
+        created_at: '2030-01-01T09:30:00.000Z',
+      },
+    ]);
+    expect(doc.items[0]?.members).toEqual([
+      { name: 'Sam', phone: '+15555550199', role: 'owner' },
+      { name: 'Ann Lee', phone: '+15555550111', role: 'editor' },
+      { name: 'Bo', phone: null, role: 'viewer' },
+      { name: 'Cy', phone: null, role: 'viewer' },
+    ]);
+    expect(doc.items[2]).not.toHaveProperty('members');
+    expect(exportCsv(items).split('\r\n')[2]).toContain(',Ann Lee,');
+  });
+
+  it('imports your own comments as written and others’ as yours naming who wrote them; lists members and assignees it cannot restore', () => {
+    const plan = parseImport(JSON.stringify(doc), { fileName: 'x.json', userId: 7, people });
+    expect(plan.items.map((i) => [i.title, i.assigned_to])).toEqual([
+      ['Move', null],
+      ['Pack', null],
+      ['Tape', 1],
+    ]);
+    expect(plan.comments).toEqual([
+      {
+        uuid: mine,
+        item_uuid: ids.task,
+        author: 'Sam',
+        body: 'Thanks @Ann Lee',
+        created_at: '2030-01-01T09:00:00.000Z',
+      },
+      {
+        uuid: expect.not.stringMatching(theirs),
+        item_uuid: ids.task,
+        author: 'Ann Lee',
+        body: 'Ann Lee wrote on 2030-01-01 09:30 UTC:\nBoxes are in the shed',
+        created_at: '2030-01-01T09:30:00.000Z',
+      },
+    ]);
+    expect(plan.warnings.map((w) => `${w.line} ${w.text}: ${w.reason}`)).toEqual([
+      '1 Move: 3 members not added: Ann Lee (editor), Bo (viewer), Cy (viewer) (share the campaign again)',
+      '2 Pack: Its assignee “Ann Lee” is not someone you can assign here: imported unassigned',
+      '2 Pack: 1 comment by others restored as yours, each beginning with who wrote it and when (Outpost writes a comment only as the person who adds it)',
+    ]);
+    // The same file read again plans the same comments: a second import writes none of them again.
+    expect(parseImport(JSON.stringify(doc), { fileName: 'x.json', userId: 7, people }).comments).toEqual(
+      plan.comments,
+    );
+  });
+
+  it('imports another account’s export with every comment named and its owner among the members not added', () => {
+    const plan = parseImport(JSON.stringify(doc), { fileName: 'x.json', userId: 8, people });
+    expect(plan.comments.map((c) => c.body)).toEqual([
+      'Sam wrote on 2030-01-01 09:00 UTC:\nThanks @Ann Lee',
+      'Ann Lee wrote on 2030-01-01 09:30 UTC:\nBoxes are in the shed',
+    ]);
+    expect(plan.comments.map((c) => c.uuid)).not.toContain(mine);
+    expect(plan.warnings[0]?.reason).toBe(
+      '4 members not added: Sam (owner), Ann Lee (editor), Bo (viewer), Cy (viewer) (share the campaign again)',
+    );
+  });
+
+  it('reads an older file’s assignee id, and lists a name that more than one person has', () => {
+    const older = JSON.stringify({
+      ...doc,
+      items: doc.items.map((i) => ({ ...i, assigned_to: i.id === 3 ? 1 : null })),
+    });
+    expect(parseImport(older, { fileName: 'x.json', userId: 7 }).items[2]?.assigned_to).toBe(1);
+    const twins = parseImport(JSON.stringify(doc), {
+      fileName: 'x.json',
+      userId: 7,
+      people: [...people, { id: 9, name: 'alex morgan' }, { id: 10, name: 'Alex Morgan' }],
+    });
+    expect(twins.items[2]?.assigned_to).toBeNull();
+    expect(twins.warnings.map((w) => w.reason)).toContain(
+      'Its assignee “Alex Morgan” names more than one person you can assign: imported unassigned',
+    );
   });
 });
 

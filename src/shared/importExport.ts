@@ -1,7 +1,9 @@
 import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
+import { COMMENT_BODY_MAX, escapeTypedTokens } from './comments';
 import { ALLOWED_PARENT_TYPES } from './hierarchy';
 import { DESCRIPTION_MAX_LENGTH, ITEM_TYPES, type ItemStatus, type ItemType, TITLE_MAX_LENGTH } from './item';
+import type { Role } from './membership';
 import { DEFAULT_PRIORITY, LABELS_MAX, labelKey, labelProblem, PRIORITIES, type Priority } from './planning';
 import { readQuickAdd } from './quickAdd';
 import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
@@ -48,6 +50,21 @@ export const CSV_COLUMNS = [
 /** How a CSV cell holds an item's labels: labels hold no comma, so the list splits back exactly. */
 const LABEL_SEPARATOR = ', ';
 
+/** A comment as an export carries it: its author by name, its body as a reader sees it (mentions as `@Name`). */
+export interface ExportComment {
+  uuid: string;
+  author: string;
+  body: string;
+  created_at: string;
+}
+
+/** A campaign's member as an export carries it, the owner first; the phone as §5's phone rule shows it (null when hidden). */
+export interface ExportMember {
+  name: string;
+  phone: string | null;
+  role: Role;
+}
+
 /** The fields of an item an export carries. */
 export interface ExportSource {
   id: number;
@@ -69,6 +86,12 @@ export interface ExportSource {
   priority?: number;
   labels?: readonly string[];
   sort_key?: string;
+  /** The assignee's name (the export names people, never by id); absent: the exporter could not name them. */
+  assignee_name?: string | null;
+  /** The item's live comments. */
+  comments?: readonly ExportComment[];
+  /** A campaign's people as its members list shows them; absent where the exporter could not read them. */
+  members?: readonly ExportMember[];
   created_at: string;
   updated_at: string;
   completed_at: string | null;
@@ -77,8 +100,20 @@ export interface ExportSource {
 export interface ExportItem
   extends Omit<
     ExportSource,
-    'remind_at' | 'recurrence' | 'series_uuid' | 'time_zone' | 'priority' | 'labels' | 'sort_key'
+    | 'remind_at'
+    | 'recurrence'
+    | 'series_uuid'
+    | 'time_zone'
+    | 'priority'
+    | 'labels'
+    | 'sort_key'
+    | 'assigned_to'
+    | 'assignee_name'
+    | 'comments'
+    | 'members'
   > {
+  /** The assignee by name (ARCHITECTURE §5 'Import and export'); an import finds the person by it. */
+  assigned_to: string | null;
   remind_at: string | null;
   recurrence: string | null;
   series_uuid: string | null;
@@ -88,6 +123,10 @@ export interface ExportItem
   /** Null for an item that has no place yet (a device's row from before the field). */
   sort_key: string | null;
   parent_uuid: string | null;
+  /** Oldest first. */
+  comments: ExportComment[];
+  /** A campaign's members (the owner first), when the exporter could read them. */
+  members?: ExportMember[];
 }
 
 export interface ExportDocument {
@@ -98,6 +137,18 @@ export interface ExportDocument {
   user: { id: number; name: string } | null;
   items: ExportItem[];
 }
+
+/** The assignee's name as an export writes it: 'User 12' when the exporter does not know it. */
+const assigneeOf = (item: ExportSource): string | null =>
+  item.assigned_to === null || item.assigned_to === 0
+    ? null
+    : (item.assignee_name ?? `User ${item.assigned_to}`);
+
+/** Comments oldest first (then by uuid), so a device's export and the server's list them alike. */
+const commentsOf = (item: ExportSource): ExportComment[] =>
+  [...(item.comments ?? [])]
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.uuid.localeCompare(b.uuid))
+    .map((c) => ({ uuid: c.uuid, author: c.author, body: c.body, created_at: c.created_at }));
 
 /** An item's uuid, or one derived from its id for rows from before every item had one. */
 const uuidOf = (item: ExportSource) => item.uuid ?? uuidV5(`item:${item.id}`, IMPORT_NAMESPACE);
@@ -201,7 +252,7 @@ export function exportDocument(
         description: i.description,
         type: i.type,
         status: i.status,
-        assigned_to: i.assigned_to,
+        assigned_to: assigneeOf(i),
         due_date: i.due_date,
         end_date: i.end_date,
         remind_at: i.remind_at ?? null,
@@ -214,6 +265,16 @@ export function exportDocument(
         created_at: i.created_at,
         updated_at: i.updated_at,
         completed_at: i.completed_at,
+        comments: commentsOf(i),
+        ...(i.type === 'campaign' && i.members
+          ? {
+              members: i.members.map((m) => ({
+                name: m.name,
+                phone: m.phone === '' ? null : m.phone,
+                role: m.role,
+              })),
+            }
+          : {}),
       };
     }),
   };
@@ -254,7 +315,7 @@ export function exportCsv(items: readonly ExportSource[]): string {
       end_date: i.end_date ?? '',
       remind_at: i.remind_at ?? '',
       recurrence: i.recurrence ?? '',
-      assigned_to: i.assigned_to === null ? '' : String(i.assigned_to),
+      assigned_to: assigneeOf(i) ?? '',
       series_uuid: i.series_uuid ?? '',
       time_zone: i.time_zone ?? DEFAULT_TIME_ZONE,
       priority: String(i.priority ?? DEFAULT_PRIORITY),
@@ -292,7 +353,10 @@ export interface ImportItem {
   remind_at: string | null;
   /** The rule in its stored spelling (formatRecurrence). */
   recurrence: string | null;
-  /** Kept as the file has it; the device drops one it cannot assign to (dataTransfer). */
+  /**
+   * The person the file's assignee name names among ImportOptions.people (one id from an older file
+   * that wrote ids, checked by the device, dataTransfer); null when none, and the preview says why.
+   */
   assigned_to: number | null;
   series_uuid: string | null;
   /** The IANA zone the file gives; null when it gives none (Todoist, older files): the device's own then. */
@@ -314,10 +378,25 @@ export interface ImportProblem {
 
 export type ImportSource = 'outpost-json' | 'outpost-csv' | 'todoist-csv';
 
+/**
+ * A comment an import restores on an item of the plan, written by the importer: Outpost writes a
+ * comment only as the person who sends it, so one by somebody else begins with who wrote it and when.
+ */
+export interface ImportComment {
+  uuid: string;
+  item_uuid: string;
+  body: string;
+  /** Who wrote it in the file. */
+  author: string;
+  created_at: string;
+}
+
 export interface ImportPlan {
   source: ImportSource | null;
   items: ImportItem[];
   counts: Record<ItemType, number>;
+  /** Comments to restore on the plan's items (Outpost JSON only), in the file's order. */
+  comments: ImportComment[];
   /** Lines (or items) left out, with why. */
   problems: ImportProblem[];
   /** Lines imported with something changed (an unknown status read as pending…), with what. */
@@ -338,6 +417,8 @@ export interface ImportOptions {
    */
   now?: Date;
   timeZone?: string;
+  /** Whom the importer may assign to: a file's assignee is found among them by name. */
+  people?: readonly { id: number; name: string }[];
 }
 
 const shorten = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
@@ -404,6 +485,7 @@ function emptyPlan(
     source,
     items: [],
     counts: { campaign: 0, task: 0, todo: 0 },
+    comments: [],
     problems,
     warnings: [],
     lines: [],
@@ -416,6 +498,7 @@ function finish(
   placed: { items: ImportItem[]; lines: number[] },
   problems: ImportProblem[],
   warnings: ImportProblem[] = [],
+  comments: ImportComment[] = [],
 ): ImportPlan {
   const { items, lines } = placed;
   const counts: Record<ItemType, number> = { campaign: 0, task: 0, todo: 0 };
@@ -426,7 +509,17 @@ function finish(
         ? 'No line of this file could be read as an item.'
         : 'This file holds no items.'
       : null;
-  return { source, items, counts, problems, warnings, lines, error };
+  const placedUuids = new Set(items.map((i) => i.uuid));
+  return {
+    source,
+    items,
+    counts,
+    comments: comments.filter((c) => placedUuids.has(c.item_uuid)),
+    problems,
+    warnings,
+    lines,
+    error,
+  };
 }
 
 /** The words people write for a status (a spreadsheet's 'Done', 'In progress'), spaces for - and _. */
@@ -489,6 +582,7 @@ function readMore(
     sort_key: string | null;
   },
   warn: (reason: string) => void,
+  people: readonly { id: number; name: string }[] = [],
 ): Pick<
   ImportItem,
   | 'due_date'
@@ -524,10 +618,7 @@ function readMore(
     if (problem === null && parsed.ok) recurrence = formatRecurrence(parsed.rule);
     else warn(`Its repeat rule cannot be used (${problem}): left out`);
   }
-  const assignee = typeof raw.assigned_to === 'number' ? String(raw.assigned_to) : given(raw.assigned_to);
-  const assigned_to = assignee !== null && /^\d{1,9}$/.test(assignee.trim()) ? Number(assignee) : null;
-  if (assignee !== null && (assigned_to === null || assigned_to === 0))
-    warn(`Its assignee “${shorten(assignee)}” is not a user id: left out`);
+  const assigned_to = readAssignee(raw.assigned_to, people, warn);
   const series = given(raw.series_uuid);
   const series_uuid = series !== null && UUID.test(series.trim()) ? series.trim().toLowerCase() : null;
   const zone = given(raw.time_zone);
@@ -539,11 +630,40 @@ function readMore(
     end_date,
     remind_at,
     recurrence,
-    assigned_to: assigned_to || null,
+    assigned_to,
     series_uuid,
     time_zone,
     ...readPlanning(raw, warn),
   };
+}
+
+/**
+ * The person a file's assignee names: by name among `people` (exactly one, ignoring case when no name
+ * matches exactly); a bare number is an older file's user id, kept for the device to check. Anyone
+ * else is left out and said in `warn`.
+ */
+function readAssignee(
+  value: string | number | null,
+  people: readonly { id: number; name: string }[],
+  warn: (reason: string) => void,
+): number | null {
+  const text = typeof value === 'number' ? String(value) : (value ?? '').trim();
+  if (text === '') return null;
+  if (/^\d{1,9}$/.test(text)) {
+    if (Number(text) > 0) return Number(text);
+    warn(`Its assignee “${shorten(text)}” is not a user id: left out`);
+    return null;
+  }
+  const exact = people.filter((p) => p.name === text);
+  const found = exact.length > 0 ? exact : people.filter((p) => p.name.toLowerCase() === text.toLowerCase());
+  const ids = [...new Set(found.map((p) => p.id))];
+  if (ids.length === 1) return ids[0]!;
+  warn(
+    ids.length > 1
+      ? `Its assignee “${shorten(text)}” names more than one person you can assign: imported unassigned`
+      : `Its assignee “${shorten(text)}” is not someone you can assign here: imported unassigned`,
+  );
+  return null;
 }
 
 /** Priority, labels and place from a file; what cannot be used is left out and said in `warn`. */
@@ -669,8 +789,11 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
       'outpost-json',
       'This JSON is not an Outpost export (it needs "format": "outpost" and a list of items).',
     );
-  const owner = shape.user as { id?: unknown } | null | undefined;
+  const owner = shape.user as { id?: unknown; name?: unknown } | null | undefined;
   const ownerId = typeof owner?.id === 'number' ? owner.id : 0;
+  // Whose comments are the importer's own: the exporter's, in their own file (a guest's are all theirs).
+  const ownerName = ownerId === 0 ? null : typeof owner?.name === 'string' ? owner.name : '';
+  const comments: ImportComment[] = [];
   // Another account's items become new items: their uuids are derived, so a second import of the same
   // file derives the same ones and doubles nothing. A guest's export (id 0) is anyone's own.
   const foreign = ownerId !== 0 && ownerId !== options.userId;
@@ -736,7 +859,11 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
         sort_key: textOf(item.sort_key),
       },
       (reason) => warnings.push({ line, text: label, reason }),
+      options.people,
     );
+    const warn = (reason: string) => warnings.push({ line, text: label, reason });
+    comments.push(...readComments(item.comments, uuid, { own: !foreign, ownerName, mapUuid }, warn));
+    if (item.type === 'campaign') membersLeftOut(item.members, !foreign, warn);
     read.push({
       line,
       text: label,
@@ -749,7 +876,93 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
       series_uuid: more.series_uuid === null ? null : mapUuid(more.series_uuid),
     });
   });
-  return finish('outpost-json', placeEntries(read, problems), problems, warnings);
+  return finish('outpost-json', placeEntries(read, problems), problems, warnings, comments);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * An item's comments from an Outpost JSON file, to be written by the importer. The importer's own
+ * (their own file, by them; a guest's file) keep their uuid and body, so a second import doubles
+ * nothing. One by someone else cannot be written as them: it is restored as the importer's, its body
+ * beginning with who wrote it and when, under a uuid derived from its own, and the preview says so.
+ */
+function readComments(
+  given: unknown,
+  itemUuid: string,
+  file: { own: boolean; ownerName: string | null; mapUuid: (uuid: string) => string },
+  warn: (reason: string) => void,
+): ImportComment[] {
+  if (given === undefined || given === null) return [];
+  if (!Array.isArray(given)) {
+    warn('Its comments are not a list: left out');
+    return [];
+  }
+  const out: ImportComment[] = [];
+  let unreadable = 0;
+  let others = 0;
+  let cut = 0;
+  for (const raw of given) {
+    const c = raw as Partial<Record<keyof ExportComment, unknown>> | null;
+    if (
+      typeof c !== 'object' ||
+      c === null ||
+      typeof c.uuid !== 'string' ||
+      !UUID.test(c.uuid) ||
+      typeof c.body !== 'string' ||
+      c.body.trim() === '' ||
+      typeof c.author !== 'string'
+    ) {
+      unreadable += 1;
+      continue;
+    }
+    const created_at = typeof c.created_at === 'string' ? c.created_at : '';
+    const mine = file.own && (file.ownerName === null || c.author === file.ownerName);
+    const uuid = file.mapUuid(c.uuid);
+    let body = escapeTypedTokens(c.body);
+    if (!mine) {
+      others += 1;
+      const when = readInstant(created_at);
+      body = `${c.author.trim() || 'Someone'} wrote${when ? ` on ${when.slice(0, 16).replace('T', ' ')} UTC` : ''}:\n${body}`;
+    }
+    if (body.length > COMMENT_BODY_MAX) {
+      cut += 1;
+      body = `${body.slice(0, COMMENT_BODY_MAX - 1)}…`;
+    }
+    out.push({
+      uuid: mine ? uuid : uuidV5(`comment-by:${c.author}:${uuid}`, IMPORT_NAMESPACE),
+      item_uuid: itemUuid,
+      body,
+      author: c.author,
+      created_at,
+    });
+  }
+  if (others > 0)
+    warn(
+      `${plural(others, 'comment')} by others restored as yours, each beginning with who wrote it and when (Outpost writes a comment only as the person who adds it)`,
+    );
+  if (cut > 0)
+    warn(`${plural(cut, 'comment')} cut to ${COMMENT_BODY_MAX.toLocaleString('en-US')} characters`);
+  if (unreadable > 0) warn(`${plural(unreadable, 'comment')} could not be read: left out`);
+  return out;
+}
+
+/**
+ * A campaign's members cannot come back with an import: only its owner may share it, each person
+ * must be their mutual contact, and the importer is the new campaign's owner. Who is not added is
+ * listed (the importer themself, the owner of their own file, is not).
+ */
+function membersLeftOut(given: unknown, own: boolean, warn: (reason: string) => void): void {
+  if (!Array.isArray(given)) return;
+  const people = given.flatMap((raw) => {
+    const m = raw as Partial<Record<keyof ExportMember, unknown>> | null;
+    if (typeof m !== 'object' || m === null || typeof m.name !== 'string') return [];
+    const role = typeof m.role === 'string' ? m.role : 'member';
+    if (own && role === 'owner') return [];
+    return [`${shorten(m.name)} (${role})`];
+  });
+  if (people.length === 0) return;
+  warn(`${plural(people.length, 'member')} not added: ${people.join(', ')} (share the campaign again)`);
 }
 
 /** A uuid for a CSV line: from the file, the parent and the title (and how often it came before). */
@@ -862,6 +1075,7 @@ function parseOutpostCsv(rows: string[][], header: string[], options: ImportOpti
           sort_key: get('sort_key'),
         },
         (reason) => warnings.push({ line, text, reason }),
+        options.people,
       ),
     };
     firstOf.set(entry.uuid, line);

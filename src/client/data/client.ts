@@ -5,6 +5,7 @@ import { createNotificationStore, type NotificationStore } from '../stores/notif
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
 import { createLocalEcho } from './changes/localEcho';
+import type { CampaignMember } from './commands/sharing';
 import { refreshMutuals } from './contacts/mutuals';
 import { mutualsService } from './contacts/mutualsService';
 import { HISTORY_STORE } from './history/historyStore';
@@ -216,7 +217,18 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   // Export, import and what the device stores (papaparse stays out of Home).
   const transfer = lazily(() =>
     import('./transfer/dataTransfer').then((m) =>
-      m.createDataTransfer({ db, viewer, items, syncSoon: syncInBackground }),
+      m.createDataTransfer({
+        db,
+        viewer,
+        items,
+        syncSoon: syncInBackground,
+        // An export names each campaign's people as the server lists them, when it can ask now.
+        members: async (campaignId) => {
+          if (!isOnline() || viewer().isGuest) return null;
+          const { data } = await api.get<{ members: CampaignMember[] }>(`/campaigns/${campaignId}/members`);
+          return data.members.map((m) => ({ name: m.user.name, phone: m.user.phone || null, role: m.role }));
+        },
+      }),
     ),
   );
   const notifications = lazily(() =>

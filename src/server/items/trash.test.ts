@@ -319,9 +319,14 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
       parent_uuid: task.uuid,
       recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU',
       remind_at: '2031-05-05T07:30:00.000Z',
-      assigned_to: owner.user?.id,
+      // The assignee by name (ARCHITECTURE §5), found again by it among whom the importer may assign.
+      assigned_to: 'Fields',
     });
-    const plan = parseImport(JSON.stringify(res.body), { fileName: 'x.json', userId: owner.user?.id ?? 0 });
+    const plan = parseImport(JSON.stringify(res.body), {
+      fileName: 'x.json',
+      userId: owner.user?.id ?? 0,
+      people: [{ id: owner.user?.id ?? 0, name: 'Fields' }],
+    });
     expect(plan.problems).toEqual([]);
     expect(plan.warnings).toEqual([]);
     expect(plan.items).toEqual([
@@ -362,5 +367,86 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
         sort_key: 'a5V',
       },
     ]);
+  });
+
+  it('exports each item’s comments, each campaign’s members with phones as the phone rule shows them, and the assignee by name', async () => {
+    const owner = await signedIn(harness.app, 'Olive');
+    const ann = await signedIn(harness.app, 'Ann');
+    const bo = await signedIn(harness.app, 'Bo');
+    await makeMutual(owner, ann, bo);
+    // Olive keeps Ann's phone in her contacts and so sees it; Bo's she does too (mutuals), a stranger's never.
+    const campaign = await owner.create({ title: 'Move', type: 'campaign' });
+    const task = await owner.create({
+      title: 'Pack',
+      type: 'task',
+      parent_id: campaign.id,
+      assigned_to: ann.user?.id,
+    });
+    for (const [who, role] of [
+      [ann, 'editor'],
+      [bo, 'viewer'],
+    ] as const) {
+      const added = await owner.post(`/api/campaigns/${campaign.id}/members`, {
+        user_id: who.user?.id,
+        role,
+      });
+      expect(added.status, added.text).toBe(201);
+    }
+    const first = await owner.post(`/api/items/${task.id}/comments`, { body: 'Boxes first' });
+    expect(first.status, first.text).toBe(201);
+    expect((await ann.post(`/api/items/${task.id}/comments`, { body: 'In the shed' })).status).toBe(201);
+    expect(
+      (
+        await bo.post(`/api/items/${task.id}/comments`, {
+          body: `ask @[${ann.user?.id}]`,
+          mentions: [ann.user?.id],
+        })
+      ).status,
+    ).toBe(201);
+    const gone = await ann.post<{ id: number }>(`/api/items/${task.id}/comments`, { body: 'deleted' });
+    expect((await ann.delete(`/api/comments/${gone.body.id}`)).status).toBe(204);
+
+    const res = await owner.get<ExportDocument>('/api/export');
+    expect(res.status).toBe(200);
+    const byUuid = new Map(res.body.items.map((i) => [i.uuid, i]));
+    expect(byUuid.get(task.uuid)).toMatchObject({
+      assigned_to: 'Ann',
+      comments: [
+        { author: 'Olive', body: 'Boxes first', uuid: expect.any(String), created_at: expect.any(String) },
+        { author: 'Ann', body: 'In the shed' },
+        { author: 'Bo', body: 'ask @Ann' },
+      ],
+    });
+    expect(byUuid.get(task.uuid)?.comments).toHaveLength(3);
+    expect(byUuid.get(campaign.uuid)?.members).toEqual([
+      { name: 'Olive', phone: owner.user?.phone, role: 'owner' },
+      { name: 'Ann', phone: ann.user?.phone, role: 'editor' },
+      { name: 'Bo', phone: bo.user?.phone, role: 'viewer' },
+    ]);
+    // A member's export of the same campaign names the same people, with only the phones they may see.
+    const stranger = await signedIn(harness.app, 'Cy');
+    await makeMutual(owner, stranger);
+    const cy = await owner.post(`/api/campaigns/${campaign.id}/members`, {
+      user_id: stranger.user?.id,
+      role: 'viewer',
+    });
+    expect(cy.status, cy.text).toBe(201);
+    const theirs = await stranger.get<ExportDocument>('/api/export');
+    expect(theirs.body.items.find((i) => i.uuid === campaign.uuid)?.members).toEqual([
+      { name: 'Olive', phone: owner.user?.phone, role: 'owner' },
+      { name: 'Ann', phone: null, role: 'editor' },
+      { name: 'Bo', phone: null, role: 'viewer' },
+      { name: 'Cy', phone: stranger.user?.phone, role: 'viewer' },
+    ]);
+    // An import of Olive's own export restores every comment; the members it cannot add are listed.
+    const plan = parseImport(JSON.stringify(res.body), { fileName: 'x.json', userId: owner.user?.id ?? 0 });
+    expect(plan.comments.map((c) => c.body)).toEqual([
+      'Boxes first',
+      expect.stringMatching(/^Ann wrote on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:\nIn the shed$/),
+      expect.stringMatching(/^Bo wrote on .*:\nask @Ann$/),
+    ]);
+    expect(plan.warnings.map((w) => w.reason)).toContain(
+      '2 members not added: Ann (editor), Bo (viewer) (share the campaign again)',
+    );
   });
 });

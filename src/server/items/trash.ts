@@ -1,13 +1,21 @@
 import type { SQL } from 'drizzle-orm';
+import { bodyText } from '../../shared/comments';
 import { hierarchyError } from '../../shared/hierarchy';
-import { type ExportDocument, type ExportSource, exportDocument } from '../../shared/importExport';
+import {
+  type ExportComment,
+  type ExportDocument,
+  type ExportMember,
+  type ExportSource,
+  exportDocument,
+} from '../../shared/importExport';
 import { type Item, type ItemType, paginated } from '../../shared/item';
 import { TRASH_KEEP_DAYS, type TrashEntry } from '../../shared/trash';
 import type { UserRow } from '../auth/users';
+import { COMMENT_SELECT, type CommentRow, commentJson } from '../comments/service';
 import { type Executor, rows, sql } from '../db/client';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import { iso, isoOrNull } from '../http/serialize';
-import { ITEM_COLUMNS, ITEM_FROM, selectItems, visibleTo } from './queries';
+import { ITEM_COLUMNS, ITEM_FROM, phoneFor, selectItems, visibleTo } from './queries';
 
 const KEPT = sql`now() - make_interval(days => ${TRASH_KEEP_DAYS})`;
 
@@ -163,14 +171,67 @@ interface ExportRow {
   created_at: unknown;
   updated_at: unknown;
   completed_at: unknown;
+  assignee_name: string | null;
   /** created_at at full precision, for the next chunk's start (ISO strings keep milliseconds only). */
   created_key: string;
+}
+
+/** The live comments of the items `ids` (a Postgres array literal), by item: author and mentions by name. */
+async function exportComments(db: Executor, ids: string): Promise<Map<number, ExportComment[]>> {
+  const found = await rows<CommentRow>(
+    db,
+    sql`SELECT ${COMMENT_SELECT} WHERE c.item_id = ANY(${ids}::int[]) AND c.deleted_at IS NULL ORDER BY c.id`,
+  );
+  const byItem = new Map<number, ExportComment[]>();
+  for (const row of found) {
+    const c = commentJson(row);
+    const list = byItem.get(c.item_id) ?? [];
+    list.push({
+      uuid: c.uuid,
+      author: c.user.name,
+      body: bodyText(c.body, c.mentions),
+      created_at: c.created_at,
+    });
+    byItem.set(c.item_id, list);
+  }
+  return byItem;
+}
+
+/**
+ * The people of the campaigns `ids` (a Postgres array literal) as their members list shows them
+ * (listMembers): the owner first, then by when they joined, phones as §5's phone rule lets `viewerId` see.
+ */
+async function exportMembers(
+  db: Executor,
+  viewerId: number,
+  ids: string,
+): Promise<Map<number, ExportMember[]>> {
+  if (ids === '{}') return new Map();
+  const found = await rows<{ campaign_id: number; name: string; phone: string; role: ExportMember['role'] }>(
+    db,
+    sql`SELECT x.campaign_id, u.name, ${phoneFor('u', viewerId)} AS phone, x.role FROM (
+          SELECT c.id AS campaign_id, c.user_id, 'owner' AS role, c.created_at AS added_at, 0 AS rank
+            FROM items c WHERE c.id = ANY(${ids}::int[])
+          UNION ALL
+          SELECT m.campaign_id, m.user_id, m.role, m.added_at, 1 AS rank
+            FROM campaign_members m WHERE m.campaign_id = ANY(${ids}::int[])
+        ) x JOIN users u ON u.id = x.user_id
+        ORDER BY x.campaign_id, x.rank, x.added_at, u.id`,
+  );
+  const byCampaign = new Map<number, ExportMember[]>();
+  for (const r of found) {
+    const list = byCampaign.get(r.campaign_id) ?? [];
+    list.push({ name: r.name, phone: r.phone === '' ? null : r.phone, role: r.role });
+    byCampaign.set(r.campaign_id, list);
+  }
+  return byCampaign;
 }
 
 /**
  * Every live item `user` sees, as Outpost JSON (the same document a device exports offline). Read in
  * chunks of EXPORT_CHUNK_ROWS in (created_at, id) order, each its own short query over the item's
- * own columns (no counts, no joins), so a large export never holds the embedded database (F0).
+ * own columns (no counts, no joins), so a large export never holds the embedded database (F0); each
+ * chunk's comments and campaigns' members are two more short queries.
  */
 export async function exportFor(db: Executor, user: UserRow, now: Date): Promise<ExportDocument> {
   const items: ExportSource[] = [];
@@ -181,17 +242,27 @@ export async function exportFor(db: Executor, user: UserRow, now: Date): Promise
       : sql``;
     const page: ExportRow[] = await rows<ExportRow>(
       db,
-      sql`SELECT ${ITEM_COLUMNS}, i.created_at::text AS created_key FROM items i
+      sql`SELECT ${ITEM_COLUMNS}, i.created_at::text AS created_key,
+            (SELECT a.name FROM users a WHERE a.id = i.assigned_to) AS assignee_name
+          FROM items i
           WHERE i.deleted_at IS NULL AND ${visibleTo(user.id)} ${from}
           ORDER BY i.created_at, i.id LIMIT ${EXPORT_CHUNK_ROWS}`,
     );
-    for (const r of page)
+    const ids = `{${page.map((r) => r.id).join(',')}}`;
+    const campaigns = `{${page.flatMap((r) => (r.type === 'campaign' ? [r.id] : [])).join(',')}}`;
+    const [comments, members] = await Promise.all([
+      exportComments(db, ids),
+      exportMembers(db, user.id, campaigns),
+    ]);
+    for (const { created_key: _key, ...r } of page)
       items.push({
         ...r,
         remind_at: isoOrNull(r.remind_at),
         created_at: iso(r.created_at),
         updated_at: iso(r.updated_at),
         completed_at: isoOrNull(r.completed_at),
+        comments: comments.get(r.id) ?? [],
+        ...(r.type === 'campaign' ? { members: members.get(r.id) ?? [] } : {}),
       });
     const last = page.at(-1);
     if (!last || page.length < EXPORT_CHUNK_ROWS) break;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../../../testkit/client/devices';
 import { type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { freshPhone } from '../../../../testkit/client/server';
+import type { Comment } from '../../../shared/comments';
+import type { ExportDocument } from '../../../shared/importExport';
 import type { Item, Paginated } from '../../../shared/item';
 
 const { device, guest } = testDevices();
@@ -41,7 +43,7 @@ describe('export and import on the device', () => {
     expect(preview).toMatchObject({ error: null, counts: { campaign: 1, task: 1, todo: 2 }, existing: 0 });
     const seen: number[] = [];
     const result = await transfer.runImport(preview, (done) => seen.push(done));
-    expect(result).toEqual({ created: 4, skipped: 0, failed: [] });
+    expect(result).toEqual({ created: 4, skipped: 0, comments: 0, failed: [] });
     expect(seen).toEqual([1, 2, 3, 4]);
     expect(await tree(d)).toEqual(before);
     const books = await byTitle(d, 'Books');
@@ -266,6 +268,91 @@ describe('export and import on the device', () => {
     expect(mine.map((i) => i.title).sort()).toEqual(['Shared recipe', 'Step one']);
     expect(mine.every((i) => i.user_id === b.client.auth.getState().user.id)).toBe(true);
     expect(mine.map((i) => i.uuid)).not.toContain(task.uuid);
+  });
+
+  it('signed in: the device’s export names the people, comments and members GET /api/export names; another account’s import restores the comments once and lists the members', async () => {
+    const a = device();
+    const b = device();
+    const c = device();
+    const phones = { a: freshPhone(), b: freshPhone() };
+    await signIn(a, phones.a, 'Ann');
+    await signIn(b, phones.b, 'Bob');
+    await signIn(c, freshPhone(), 'Cy');
+    await a.client.api.post('/contacts/sync', { contacts: [phones.b] });
+    await b.client.api.post('/contacts/sync', { contacts: [phones.a] });
+    const bob = b.client.auth.getState().user.id;
+    const campaign = await a.client.items.create({ title: 'Move', type: 'campaign' });
+    const task = await a.client.items.create({ title: 'Pack', type: 'task', parent_id: campaign.id });
+    await settled(a);
+    const onServer = async (uuid: string | null) =>
+      (
+        await a.client.db.items
+          .where('uuid')
+          .equals(uuid ?? '')
+          .first()
+      )?.id ?? 0;
+    const campaignId = await onServer(campaign.uuid);
+    const taskId = await onServer(task.uuid);
+    await a.client.api.post(`/campaigns/${campaignId}/members`, { user_id: bob, role: 'editor' });
+    await a.client.api.patch(`/items/${taskId}`, { assigned_to: bob });
+    await a.client.api.post(`/items/${taskId}/comments`, { body: 'Boxes first' });
+    await b.client.api.post(`/items/${taskId}/comments`, { body: 'In the shed' });
+    await a.client.engine.sync();
+
+    const transfer = await a.client.transfer();
+    const file = await transfer.exportFile('json');
+    const fromDevice = JSON.parse(file.text) as ExportDocument;
+    const fromServer = (await a.client.api.get<ExportDocument>('/export')).data;
+    const view = (doc: ExportDocument) =>
+      doc.items.map((i) => ({
+        uuid: i.uuid,
+        parent_uuid: i.parent_uuid,
+        title: i.title,
+        assigned_to: i.assigned_to,
+        comments: i.comments,
+        members: i.members,
+      }));
+    expect(view(fromDevice)).toEqual(view(fromServer));
+    expect(view(fromDevice)).toEqual([
+      expect.objectContaining({
+        title: 'Move',
+        members: [
+          { name: 'Ann', phone: expect.any(String), role: 'owner' },
+          { name: 'Bob', phone: expect.any(String), role: 'editor' },
+        ],
+      }),
+      expect.objectContaining({
+        title: 'Pack',
+        assigned_to: 'Bob',
+        comments: [
+          expect.objectContaining({ author: 'Ann', body: 'Boxes first' }),
+          expect.objectContaining({ author: 'Bob', body: 'In the shed' }),
+        ],
+      }),
+    ]);
+
+    const theirs = await c.client.transfer();
+    const preview = await theirs.planImport(fileOf(file.name, file.text));
+    expect(preview.newComments).toBe(2);
+    expect(preview.warnings.map((w) => w.reason)).toEqual([
+      '2 members not added: Ann (owner), Bob (editor) (share the campaign again)',
+      'Its assignee “Bob” is not someone you can assign here: imported unassigned',
+      '2 comments by others restored as yours, each beginning with who wrote it and when (Outpost writes a comment only as the person who adds it)',
+    ]);
+    expect(await theirs.runImport(preview)).toMatchObject({ created: 2, comments: 2, failed: [] });
+    const again = await theirs.planImport(fileOf(file.name, file.text));
+    expect(again.newComments).toBe(0);
+    expect(await theirs.runImport(again)).toMatchObject({ created: 0, comments: 0 });
+    await settled(c);
+    await c.client.engine.sync();
+    const mine = (await c.client.api.get<Paginated<Item>>('/items')).data.data.find(
+      (i) => i.title === 'Pack',
+    );
+    const restored = (await c.client.api.get<Paginated<Comment>>(`/items/${mine?.id}/comments`)).data.data;
+    expect(restored.map((r) => [r.user.name, r.body])).toEqual([
+      ['Cy', expect.stringMatching(/^Ann wrote on .* UTC:\nBoxes first$/)],
+      ['Cy', expect.stringMatching(/^Bob wrote on .* UTC:\nIn the shed$/)],
+    ]);
   });
 
   it('signed in: an import goes up in a few batch requests, not one per item, each item once on the server', async () => {
