@@ -216,3 +216,140 @@ test('an Outpost JSON export imported into a fresh profile gives identical items
     await other.context.close();
   }
 });
+
+test('a Todoist CSV’s preview lists its labels, an odd priority and its time zone; p1 and @labels arrive as written', async ({
+  page,
+}) => {
+  const app = await Trees.guest(page);
+  const campaign = uniqueTitle('Errands');
+  const csv = [
+    '\uFEFFTYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE',
+    'task,Renew passport @admin,,1,1,Sam (1),,,en,Europe/Paris',
+    'task,Buy milk,,4,1,Sam (1),,,en,Europe/Paris',
+    'task,Odd one,,5,1,Sam (1),,,en,Europe/Paris',
+  ].join('\r\n');
+  const data = await dataRegion(app);
+  await data
+    .getByTestId('import-file')
+    .setInputFiles({ name: `${campaign}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const warnings = data.getByTestId('import-warnings');
+  await expect(warnings).toContainText('Line 2: Todoist label @admin imported as label “admin”');
+  await expect(warnings).toContainText(
+    "Line 2: Time zone “Europe/Paris” noted: dates imported as written, in this device's time zone (America/New_York)",
+  );
+  await expect(warnings).toContainText("Line 4: Priority “5” is not 1–4 (Todoist's p1–p4): imported as p4");
+  await data.getByRole('button', { name: 'Import 4 items' }).click();
+  await expect(data.getByTestId('import-result')).toHaveText('Imported: 4 new items.');
+
+  await app.goto('/');
+  await app.open(campaign);
+  const passport = app.row('Renew passport');
+  await expect(passport.getByRole('link', { name: 'admin' })).toBeVisible();
+  // PRIORITY 1 is p1 (Todoist's CSV numbers as its screen does), 4 the unflagged default.
+  await expect(passport).toContainText('Priority p1');
+  await expect(app.row('Buy milk')).not.toContainText('Priority');
+});
+
+test('T2: another account’s export: the preview names the comments it restores and the members it cannot add; the comments arrive naming who wrote them', async ({
+  page,
+}) => {
+  const app = await Trees.guest(page);
+  const campaign = uniqueTitle('Moving');
+  const ids = {
+    campaign: '0b6f2b7e-1c1d-4e55-9a8e-6d3c2f1a0d01',
+    task: '0b6f2b7e-1c1d-4e55-9a8e-6d3c2f1a0d02',
+  };
+  const at = '2030-01-01T09:00:00.000Z';
+  const base = {
+    id: 0,
+    parent_id: null,
+    description: null,
+    status: 'pending',
+    due_date: null,
+    end_date: null,
+    remind_at: null,
+    recurrence: null,
+    series_uuid: null,
+    time_zone: 'UTC',
+    priority: 4,
+    labels: [],
+    sort_key: null,
+    created_at: at,
+    updated_at: at,
+    completed_at: null,
+  };
+  const file = {
+    format: 'outpost',
+    version: 1,
+    exported_at: at,
+    user: { id: 4242, name: 'Sam Fox' },
+    items: [
+      {
+        ...base,
+        uuid: ids.campaign,
+        parent_uuid: null,
+        type: 'campaign',
+        title: campaign,
+        assigned_to: null,
+        comments: [],
+        members: [
+          { name: 'Sam Fox', phone: null, role: 'owner' },
+          { name: 'Ann Lee', phone: null, role: 'editor' },
+          { name: 'Bo Park', phone: null, role: 'viewer' },
+        ],
+      },
+      {
+        ...base,
+        uuid: ids.task,
+        parent_uuid: ids.campaign,
+        type: 'task',
+        title: 'Book the van',
+        assigned_to: 'Ann Lee',
+        comments: [
+          {
+            uuid: '0b6f2b7e-1c1d-4e55-9a8e-6d3c2f1a0e01',
+            author: 'Sam Fox',
+            body: 'Saturday?',
+            created_at: at,
+          },
+          {
+            uuid: '0b6f2b7e-1c1d-4e55-9a8e-6d3c2f1a0e02',
+            author: 'Ann Lee',
+            body: 'Booked for 9am',
+            created_at: '2030-01-01T09:30:00.000Z',
+          },
+        ],
+      },
+    ],
+  };
+  const data = await dataRegion(app);
+  await data.getByTestId('import-file').setInputFiles({
+    name: 'moving.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(file)),
+  });
+  await expect(data.getByTestId('import-summary')).toHaveText(
+    '“moving.json” will create 1 campaign and 1 task, with 2 comments.',
+  );
+  const warnings = data.getByTestId('import-warnings');
+  await expect(warnings).toContainText(
+    'Item 1: 3 members not added: Sam Fox (owner), Ann Lee (editor), Bo Park (viewer) (share the campaign again)',
+  );
+  await expect(warnings).toContainText(
+    'Item 2: Its assignee “Ann Lee” is not someone you can assign here: imported unassigned',
+  );
+  await expect(warnings).toContainText('Item 2: 2 comments by others restored as yours');
+  await data.getByRole('button', { name: 'Import 2 items' }).click();
+  await expect(data.getByTestId('import-result')).toHaveText('Imported: 2 new items, 2 comments.');
+
+  await app.goto('/');
+  await app.open(campaign);
+  await app.open('Book the van');
+  const timeline = app.main.getByRole('list', { name: /^Timeline of/ });
+  await expect(
+    timeline.locator('li[data-comment]').filter({ hasText: 'Sam Fox wrote on 2030-01-01 09:00 UTC:' }),
+  ).toContainText('Saturday?');
+  await expect(
+    timeline.locator('li[data-comment]').filter({ hasText: 'Ann Lee wrote on 2030-01-01 09:30 UTC:' }),
+  ).toContainText('Booked for 9am');
+});

@@ -506,7 +506,7 @@ describe('Outpost JSON: people and comments', () => {
   ];
   const doc = exportDocument(items, { id: 7, name: 'Sam' }, new Date(at));
 
-  it('exports the assignee by name, each item’s comments oldest first and each campaign’s members', () => {
+  it('T1: exports the assignee by name, each item’s comments oldest first and each campaign’s members', () => {
     expect(doc.items.map((i) => i.assigned_to)).toEqual([null, 'Ann Lee', 'Alex Morgan']);
     expect(doc.items[1]?.comments).toEqual([
       { uuid: mine, author: 'Sam', body: 'Thanks @Ann Lee', created_at: '2030-01-01T09:00:00.000Z' },
@@ -527,7 +527,7 @@ describe('Outpost JSON: people and comments', () => {
     expect(exportCsv(items).split('\r\n')[2]).toContain(',Ann Lee,');
   });
 
-  it('imports your own comments as written and others’ as yours naming who wrote them; lists members and assignees it cannot restore', () => {
+  it('T2: imports your own comments as written and others’ as yours naming who wrote them; lists members and assignees it cannot restore', () => {
     const plan = parseImport(JSON.stringify(doc), { fileName: 'x.json', userId: 7, people });
     expect(plan.items.map((i) => [i.title, i.assigned_to])).toEqual([
       ['Move', null],

@@ -207,7 +207,9 @@ export function DataSection() {
           ) : (
             <p className="text-sm" data-testid="import-summary">
               {fresh > 0
-                ? `“${preview.fileName}” will create ${countsText(preview.counts)}.`
+                ? `“${preview.fileName}” will create ${countsText(preview.counts)}${
+                    preview.newComments > 0 ? `, with ${plural(preview.newComments, 'comment')}` : ''
+                  }.`
                 : `Everything in “${preview.fileName}” is already here: nothing new to create.`}
               {preview.existing > 0
                 ? ` ${plural(preview.existing, 'item')} already here will be skipped.`
@@ -271,6 +273,7 @@ export function DataSection() {
         <div className="mt-4 flex flex-wrap items-baseline gap-x-3 gap-y-1">
           <p className="text-sm" role="status" data-testid="import-result">
             Imported: {plural(result.created, 'new item')}
+            {result.comments > 0 ? `, ${plural(result.comments, 'comment')}` : ''}
             {result.skipped > 0 ? `, ${result.skipped} already here` : ''}.
             {result.failed.length > 0
               ? ` ${plural(result.failed.length, 'item')} could not be created: ${result.failed

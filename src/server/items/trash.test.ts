@@ -369,7 +369,7 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
     ]);
   });
 
-  it('exports each item’s comments, each campaign’s members with phones as the phone rule shows them, and the assignee by name', async () => {
+  it('T1: exports each item’s comments, each campaign’s members with phones as the phone rule shows them, and the assignee by name', async () => {
     const owner = await signedIn(harness.app, 'Olive');
     const ann = await signedIn(harness.app, 'Ann');
     const bo = await signedIn(harness.app, 'Bo');

@@ -270,7 +270,7 @@ describe('export and import on the device', () => {
     expect(mine.map((i) => i.uuid)).not.toContain(task.uuid);
   });
 
-  it('signed in: the device’s export names the people, comments and members GET /api/export names; another account’s import restores the comments once and lists the members', async () => {
+  it('T1, T2: signed in: the device’s export names the people, comments and members GET /api/export names; another account’s import restores the comments once and lists the members', async () => {
     const a = device();
     const b = device();
     const c = device();
