@@ -170,3 +170,49 @@ test("a day's quick add on Upcoming reads its title too", async ({ page }) => {
   expect(due).toBe(inThree);
   await expect(app.row('Pack the tent')).toBeVisible();
 });
+
+test("an unsure part shows off: 'Workshop 2h' keeps its 2h until its chip is turned on", async ({ page }) => {
+  // Issue 48: a number is a date or time only with a date word or a clear form.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const app = new Outpost(page);
+  await app.skipOnboarding();
+  await app.goto('/');
+  await expect(app.heading('Home')).toBeVisible();
+  // Home's card offers every type once the device holds something.
+  await app.quickAdd('campaign', 'Trips');
+  const form = app.quickAddForm();
+  const title = form.getByRole('textbox', { name: 'Todo title' });
+  await expect(async () => {
+    if (!(await title.isVisible())) await form.getByRole('textbox').first().click();
+    await form.getByText('Todo', { exact: true }).click({ timeout: 2_000 });
+    await expect(form.getByRole('radio', { name: 'Todo', exact: true })).toBeChecked({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await title.click();
+  await title.pressSequentially('Hotel 24/7 support');
+  const chips = form.getByRole('list', { name: 'Understood from the title' });
+  const offer = chips.getByRole('button', { name: /^Use “24\/7” as due date/ });
+  await expect(offer).toHaveAttribute('aria-pressed', 'false');
+  await form.getByRole('button', { name: 'Add todo' }).click();
+  await expect(title).toHaveValue('');
+  // Saved with its words and no date.
+  await expect(app.row('Hotel 24/7 support')).toBeVisible();
+
+  await title.click();
+  await title.pressSequentially('Workshop 2h');
+  const workshop = chips.getByRole('button', { name: /^Use “2h” as due date and reminder/ });
+  await expect(workshop).toBeVisible();
+  await form.scrollIntoViewIfNeeded();
+  await form.screenshot({ path: 'test-results/screenshots/quickAdd/unsure-off.png' });
+  // Keyboard: Tab from the title reaches the off chip; Enter turns it on, focus stays on it.
+  await title.focus();
+  await page.keyboard.press('Tab');
+  await expect(workshop).toBeFocused();
+  await page.keyboard.press('Enter');
+  const remove = chips.getByRole('button', { name: 'Remove due date and reminder 2h' });
+  await expect(remove).toBeFocused();
+  await form.screenshot({ path: 'test-results/screenshots/quickAdd/unsure-on.png' });
+  await form.getByRole('button', { name: 'Add todo' }).click();
+  await expect(title).toHaveValue('');
+  await expect(app.row('Workshop')).toBeVisible();
+  await expect(app.row('Workshop 2h')).toHaveCount(0);
+});

@@ -31,6 +31,11 @@ export interface QuickAddPart {
   text: string;
   /** What the chip says ('Thu 26 Nov, 17:00', 'Every weekday', 'Priority 1', '#Home', '+errand'). */
   label: string;
+  /**
+   * An unsure reading ('24/7', 'at 7', '2h', '+1') the person has not turned on: its chip shows off,
+   * its words stay in the title and it sets nothing until its key is in `accepted`.
+   */
+  off?: true;
 }
 
 export type Priority = 1 | 2 | 3 | 4;
@@ -57,6 +62,8 @@ export interface QuickAddOptions {
   timeZone: string;
   /** Keys of chips the person removed: their words stay in the title. */
   dismissed?: ReadonlySet<string>;
+  /** Keys of unsure chips the person turned on: they are read as sure ones. */
+  accepted?: ReadonlySet<string>;
 }
 
 const keyOf = (kind: QuickAddKind, text: string) => `${kind}:${text.toLowerCase().replace(/\s+/g, ' ')}`;
@@ -334,14 +341,57 @@ const CAPITALISED = /^[A-Z][a-z]*(?:\s+[A-Z][a-z]*)*$/;
 // A date's words that are only part of a name or a phrase: 'a second opinion', 'Noon prayer'.
 const NOT_ALONE = /^(?:a\s+second|a\s+sec|second|noon|midnight|now)$/i;
 
+// A number is a date or time only with a date word or a clear form (ARCHITECTURE §5): otherwise its
+// chip is offered off ('Workshop 2h', 'Pay 1/2 the bill', 'Dinner at 7').
+/** A length alone ('2h', '30 min', '24 hours'): a reminder only after 'in' ('in 2h'). */
+const LENGTH_ALONE =
+  /^(?:for\s+)?(?:\d+|an?)\s*(?:h|hrs?|hours?|m|mins?|minutes?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?)$/i;
+const MERIDIEM = /\d\s*[ap]\.?m\b\.?/i;
+/** A word that names a day or a moment ('tomorrow', 'dec', 'fri', 'in', 'ago'), not a clock's unit. */
+const DATE_WORD = /\b(?!(?:at|on|for|h|hrs?|hours?|m|mins?|minutes?|o|clock|oclock|st|nd|rd|th)\b)[a-z]{2,}/i;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const CLOCK = /^(?:at\s+)?\d{1,2}:\d{2}$/i;
+const SLASH_DATE = /^(?:on\s+)?(\d{1,2})[/.](\d{1,2})(?:[/.]\d{2,4})?$/i;
+// A digit, letter or joining mark right against a number makes it part of a word ('7-Eleven', 'Q3').
+const JOINED_BEFORE = /[\p{L}\p{N}_+\-/.:#@]$/u;
+const JOINED_AFTER = /^[\p{L}\p{N}_\-/+]/u;
+
+/**
+ * Whether the words chrono read as a date are sure: a date word, or a clear form (a month-first date
+ * at the end of the title or after 'on', '2027-01-05', '17:00', '5pm'); never a length alone ('2h')
+ * or a fraction ('1/2', '3/4').
+ */
+function isSure(words: string, month: number, atEnd: boolean, connector: string | null): boolean {
+  if (LENGTH_ALONE.test(words)) return false;
+  if (!/\d/.test(words) || MERIDIEM.test(words)) return true;
+  if (DATE_WORD.test(words)) return true;
+  if (ISO_DATE.test(words) || CLOCK.test(words)) return true;
+  const slash = SLASH_DATE.exec(words);
+  if (!slash) return false;
+  const [a, b] = [Number(slash[1]), Number(slash[2])];
+  const fraction = a < b && b <= 4;
+  return a === month && b <= 31 && !fraction && (atEnd || connector === 'on');
+}
+/** A #name, @name or +label of digits alone ('+1 555…', '#42') is a number, not a name. */
+const DIGITS_ALONE = /^\d+$/;
+
 /** Reads a quick-add title: the title that is left and every part it names (see the module's note). */
 export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddReading {
   const { now, timeZone } = options;
   const dismissed = options.dismissed ?? new Set<string>();
+  const accepted = options.accepted ?? new Set<string>();
   const taken: Found[] = [];
+  // Unsure parts not turned on, with their chips' labels: shown, never taken.
+  const offered: (Found & { label: string })[] = [];
   const overlaps = (start: number, end: number) => taken.some((t) => start < t.end && end > t.start);
-  const keep = (found: Found) => {
-    if (dismissed.has(keyOf(found.kind, found.text)) || overlaps(found.start, found.end)) return false;
+  const keep = (found: Found, unsure?: { label: string }) => {
+    const key = keyOf(found.kind, found.text);
+    if (dismissed.has(key) || overlaps(found.start, found.end)) return false;
+    if (unsure && !accepted.has(key)) {
+      if (!offered.some((o) => found.start < o.end && found.end > o.start))
+        offered.push({ ...found, label: unsure.label });
+      return false;
+    }
     taken.push(found);
     return true;
   };
@@ -375,20 +425,22 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     for (const m of text.matchAll(pattern)) {
       const found = { kind, start: m.index, end: m.index + m[0].length, text: m[0] };
       const value = m[1]!;
+      const unsure = kind !== 'priority' && DIGITS_ALONE.test(value) ? { label: m[0] } : undefined;
       if (kind === 'priority') {
         if (reading.priority !== null || !keep(found)) continue;
         reading.priority = Number(value) as Priority;
         labels[found.start] = `Priority ${value}`;
       } else if (kind === 'parent') {
-        if (reading.parent !== null || !keep(found)) continue;
+        if (reading.parent !== null || !keep(found, unsure)) continue;
         reading.parent = value;
         labels[found.start] = `#${value}`;
       } else if (kind === 'assignee') {
-        if (reading.assignee !== null || !keep(found)) continue;
+        if (reading.assignee !== null || !keep(found, unsure)) continue;
         reading.assignee = value;
         labels[found.start] = `@${value}`;
       } else {
-        if (reading.labels.some((l) => l.toLowerCase() === value.toLowerCase()) || !keep(found)) continue;
+        if (reading.labels.some((l) => l.toLowerCase() === value.toLowerCase()) || !keep(found, unsure))
+          continue;
         reading.labels.push(value);
         labels[found.start] = `+${value}`;
       }
@@ -422,6 +474,11 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     const after = text.slice(end, end + 2);
     // 'Read Tomorrow's paper': a possessive belongs to the title.
     if (/^['’]s/i.test(after)) continue;
+    // 'Coffee at 7-Eleven', 'Q3 report': a number joined to a word is part of it.
+    if (/\d/.test(words)) {
+      const first = start + result.text.search(/\d/);
+      if (JOINED_BEFORE.test(text.slice(0, first)) || JOINED_AFTER.test(text.slice(end))) continue;
+    }
     if (AMBIGUOUS_ALONE.has(words.toLowerCase()) && connector !== 'on' && connector !== 'next') continue;
     // 'Call April', 'March of the penguins': a month alone is a date only after 'in' or 'next'.
     const linked = connector !== null && connector !== 'at' && connector !== 'on';
@@ -441,19 +498,26 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     if (before && (month || (connector !== 'in' && connector !== 'next')))
       start -= before[0].trimStart().length;
     const found: Found = { kind: isUntil ? 'repeat' : 'date', start, end, text: text.slice(start, end) };
-    if (!keep(found)) continue;
     const s = result.start;
     const date = `${s.get('year')}-${pad(s.get('month') ?? 1)}-${pad(s.get('day') ?? 1)}`;
+    const timed = s.isCertain('hour');
+    const at = timed ? { hour: s.get('hour') ?? 0, minute: s.get('minute') ?? 0 } : null;
+    const label = isUntil
+      ? `Until ${dayLabel(date)}`
+      : `${dayLabel(date)}${at ? `, ${pad(at.hour)}:${pad(at.minute)}` : ''}`;
+    // A time alone beside a repeat ('every day 7:30') has the repeat's words for its date.
+    const sure =
+      isSure(words, s.get('month') ?? 0, text.slice(end).trim() === '', connector) ||
+      (repeat !== null && !LENGTH_ALONE.test(words) && !SLASH_DATE.test(words));
+    if (!keep(found, sure ? undefined : { label })) continue;
+    labels[found.start] = label;
     if (isUntil) {
       until = date;
-      labels[found.start] = `Until ${dayLabel(date)}`;
       continue;
     }
-    const timed = s.isCertain('hour');
     dayGiven = s.isCertain('day') || s.isCertain('weekday') || s.isCertain('month');
     reading.due_date = date;
-    if (timed) time = { hour: s.get('hour') ?? 0, minute: s.get('minute') ?? 0 };
-    labels[found.start] = `${dayLabel(date)}${timed ? `, ${pad(time!.hour)}:${pad(time!.minute)}` : ''}`;
+    if (at) time = at;
   }
 
   if (repeat) {
@@ -484,6 +548,14 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
 
   taken.sort((a, b) => a.start - b.start);
   reading.parts = taken.map((t) => ({ ...t, key: keyOf(t.kind, t.text), label: labels[t.start] ?? t.text }));
+  // An unsure part is offered only where nothing sure of its kind was read ('Pay 1/2 the bill tomorrow').
+  const has = (kind: QuickAddKind) => taken.some((t) => t.kind === kind);
+  for (const o of offered) {
+    if (overlaps(o.start, o.end)) continue;
+    if ((o.kind === 'date' || o.kind === 'parent' || o.kind === 'assignee') && has(o.kind)) continue;
+    reading.parts.push({ ...o, key: keyOf(o.kind, o.text), off: true });
+  }
+  reading.parts.sort((a, b) => a.start - b.start);
   let title = '';
   let at = 0;
   for (const t of taken) {

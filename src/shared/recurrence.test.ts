@@ -336,3 +336,72 @@ describe('recurrence', () => {
     expect(presetOf(null, '2031-03-06')).toBe('none');
   });
 });
+
+describe('a reminder in the hour the clocks skip (N11)', () => {
+  // New York, 2027-03-14: 02:00 EST jumps to 03:00 EDT (07:00Z); 02:30 does not exist that day.
+  const daily = (due_date: string, remind_at: string, recurrence = 'FREQ=DAILY') => ({
+    uuid: '0b9a2f4c-3f7e-4d2a-9a51-6c1e2b3d4f5a',
+    series_uuid: null,
+    title: 'Feed the baby',
+    description: null,
+    type: 'todo' as const,
+    parent_id: null,
+    assigned_to: null,
+    due_date,
+    remind_at,
+    recurrence,
+    time_zone: 'America/New_York',
+  });
+
+  it('N11: a daily 02:30 reminder is 03:00 on the March change day and 02:30 again the day after', () => {
+    // 02:30 EST on the 13th is 07:30Z.
+    const skipped = nextOccurrence(daily('2027-03-13', '2027-03-13T07:30:00.000Z'))!;
+    expect(skipped).toMatchObject({ due_date: '2027-03-14', remind_at: '2027-03-14T07:00:00.000Z' });
+    const after = nextOccurrence({ ...daily(skipped.due_date, skipped.remind_at!, skipped.recurrence) })!;
+    // 02:30 EDT on the 15th is 06:30Z; the rule carries no time any more.
+    expect(after).toMatchObject({
+      due_date: '2027-03-15',
+      remind_at: '2027-03-15T06:30:00.000Z',
+      recurrence: 'FREQ=DAILY',
+    });
+    expect(nextOccurrence(daily(after.due_date, after.remind_at!, after.recurrence))?.remind_at).toBe(
+      '2027-03-16T06:30:00.000Z',
+    );
+  });
+
+  it("N11: the skipped day's occurrence carries the series' time in its rule, which reads as its plain preset", () => {
+    const skipped = nextOccurrence(daily('2027-03-13', '2027-03-13T07:30:00.000Z'))!;
+    expect(skipped.recurrence).toBe('FREQ=DAILY;BYHOUR=2;BYMINUTE=30');
+    expect(presetOf(skipped.recurrence, skipped.due_date)).toBe('daily');
+    expect(recurrenceSummary(skipped.recurrence)).toBe('Every day');
+    // A weekly rule keeps its other parts; COUNT counts down as before.
+    const weekly = nextOccurrence(daily('2027-03-07', '2027-03-07T07:30:00.000Z', 'FREQ=WEEKLY;COUNT=3'))!;
+    expect(weekly).toMatchObject({
+      remind_at: '2027-03-14T07:00:00.000Z',
+      recurrence: 'FREQ=WEEKLY;COUNT=2;BYHOUR=2;BYMINUTE=30',
+    });
+    expect(nextOccurrence(daily(weekly.due_date, weekly.remind_at!, weekly.recurrence))).toMatchObject({
+      remind_at: '2027-03-21T06:30:00.000Z',
+      recurrence: 'FREQ=WEEKLY;COUNT=1',
+    });
+  });
+
+  it("N11: a reminder moved by hand on the skipped day is the series' time from then on", () => {
+    // Moved to 09:00 EDT (13:00Z) on the 14th: the rule's 02:30 no longer speaks for it.
+    const moved = daily('2027-03-14', '2027-03-14T13:00:00.000Z', 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30');
+    expect(nextOccurrence(moved)).toMatchObject({
+      remind_at: '2027-03-15T13:00:00.000Z',
+      recurrence: 'FREQ=DAILY',
+    });
+  });
+
+  it('N11: BYHOUR and BYMINUTE read as one time, and a list or a minute alone is refused', () => {
+    expect(parseRecurrence('FREQ=DAILY;BYHOUR=2;BYMINUTE=30')).toMatchObject({
+      ok: true,
+      rule: { at: { hour: 2, minute: 30 } },
+    });
+    expect(parseRecurrence('FREQ=DAILY;BYHOUR=2,3').ok).toBe(false);
+    expect(parseRecurrence('FREQ=DAILY;BYMINUTE=30').ok).toBe(false);
+    expect(parseRecurrence('FREQ=DAILY;BYHOUR=24').ok).toBe(false);
+  });
+});

@@ -2,7 +2,7 @@ import { v5 as uuidV5 } from 'uuid';
 import type { ItemType } from './item';
 import { DEFAULT_PRIORITY } from './planning';
 import { formatRecurrence, parseRecurrence, type RecurrenceRule, ruleDateAfter } from './recurrenceRule';
-import { DEFAULT_TIME_ZONE, shiftWallClock } from './timeZone';
+import { DEFAULT_TIME_ZONE, instantAt, shiftWallClock, wallClockOf } from './timeZone';
 
 /**
  * The next occurrence of a repeating item (ARCHITECTURE §5, SYNC.md N1). One pure function that the
@@ -49,6 +49,34 @@ export interface NextOccurrence {
 }
 
 const utcDay = (date: string) => new Date(`${date}T00:00:00Z`);
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The next reminder, `days` on at the same wall-clock time in `zone` (N5), and the time the rule must
+ * carry (N11): when the clocks skip that time on the new day the reminder is the moment they jump,
+ * and the rule keeps the series' time so the one after goes back to it (02:30, not 03:00, as RFC 5545
+ * and dateutil do). The rule's time counts only while the reminder is still where it put it: a
+ * reminder moved by hand since is the series' time from then on.
+ */
+function nextReminder(
+  remindAt: string,
+  days: number,
+  zone: string,
+  at: RecurrenceRule['at'],
+): { remind_at: string; at: RecurrenceRule['at'] } {
+  const wall = wallClockOf(remindAt, zone);
+  const day = wall.slice(0, 10);
+  const kept =
+    at && instantAt(day, at.hour, at.minute, zone) === new Date(remindAt).toISOString() ? at : null;
+  const hour = kept?.hour ?? Number(wall.slice(11, 13));
+  const minute = kept?.minute ?? Number(wall.slice(14, 16));
+  const next = new Date(utcDay(day).getTime() + days * 86_400_000).toISOString().slice(0, 10);
+  // Same local time the same number of days on: a fixed shift in ms would move it an hour whenever
+  // a daylight-saving change lies between the two dates.
+  const remind = kept ? instantAt(next, hour, minute, zone) : shiftWallClock(remindAt, days, zone);
+  const skipped = wallClockOf(remind, zone).slice(11, 16) !== `${pad(hour)}:${pad(minute)}`;
+  return { remind_at: remind, at: skipped ? { hour, minute } : null };
+}
 
 /** The rule's first date strictly after `due` (YYYY-MM-DD), or null when the series has ended or has no such date. */
 export function nextDueDate(rule: RecurrenceRule, due: string): string | null {
@@ -72,6 +100,7 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
   const days = Math.round((utcDay(due).getTime() - utcDay(item.due_date).getTime()) / 86_400_000);
   const zone = item.time_zone ?? DEFAULT_TIME_ZONE;
   const { count } = parsed.rule;
+  const reminder = item.remind_at === null ? null : nextReminder(item.remind_at, days, zone, parsed.rule.at);
   return {
     uuid: occurrenceUuid(series, due),
     series_uuid: series,
@@ -82,10 +111,12 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
     parent_id: item.parent_id,
     assigned_to: item.assigned_to,
     due_date: due,
-    // Same local time the same number of days on (N5): a fixed shift in ms would move it an hour
-    // whenever a daylight-saving change lies between the two dates.
-    remind_at: item.remind_at === null ? null : shiftWallClock(item.remind_at, days, zone),
-    recurrence: formatRecurrence({ ...parsed.rule, count: count === null ? null : count - 1 }),
+    remind_at: reminder?.remind_at ?? null,
+    recurrence: formatRecurrence({
+      ...parsed.rule,
+      count: count === null ? null : count - 1,
+      at: reminder?.at ?? null,
+    }),
     time_zone: zone,
     priority: item.priority ?? DEFAULT_PRIORITY,
     labels: [...(item.labels ?? [])],

@@ -42,12 +42,27 @@ export interface RecurrenceRule {
   until: string | null;
   /** The day weeks start on, which decides the weeks INTERVAL skips; null for Monday, RFC 5545's default. */
   wkst: WeekdayCode | null;
+  /**
+   * The series' reminder time (BYHOUR, BYMINUTE), carried only by an occurrence whose reminder the
+   * clocks skipped, so the next one goes back to it (SYNC.md N11); absent otherwise.
+   */
+  at?: { hour: number; minute: number } | null;
 }
 
 export type ParsedRule = { ok: true; rule: RecurrenceRule } | { ok: false; message: string };
 
 const INVALID = 'The repeat rule is not a valid RRULE (for example FREQ=WEEKLY;BYDAY=MO).';
-const KNOWN_PARTS = ['FREQ', 'INTERVAL', 'BYDAY', 'BYMONTHDAY', 'COUNT', 'UNTIL', 'WKST'] as const;
+const KNOWN_PARTS = [
+  'FREQ',
+  'INTERVAL',
+  'BYDAY',
+  'BYMONTHDAY',
+  'COUNT',
+  'UNTIL',
+  'WKST',
+  'BYHOUR',
+  'BYMINUTE',
+] as const;
 
 const fail = (message: string): ParsedRule => ({ ok: false, message });
 
@@ -80,7 +95,7 @@ export function parseRecurrence(text: string): ParsedRule {
     const value = part.slice(eq + 1).toUpperCase();
     if (!(KNOWN_PARTS as readonly string[]).includes(key))
       return fail(
-        `The repeat rule cannot use ${key}; use FREQ, INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL or WKST.`,
+        `The repeat rule cannot use ${key}; use FREQ, INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL, WKST, BYHOUR or BYMINUTE.`,
       );
     if (parts.has(key) || value === '') return fail(INVALID);
     parts.set(key, value);
@@ -130,6 +145,16 @@ export function parseRecurrence(text: string): ParsedRule {
   if (wkstText !== undefined && !(WEEKDAY_CODES as readonly string[]).includes(wkstText))
     return fail('WKST must be a weekday: MO, TU, WE, TH, FR, SA or SU.');
   const wkst = wkstText === undefined || wkstText === 'MO' ? null : (wkstText as WeekdayCode);
+  const hourText = parts.get('BYHOUR');
+  const minuteText = parts.get('BYMINUTE');
+  let at: RecurrenceRule['at'] = null;
+  if (hourText !== undefined || minuteText !== undefined) {
+    const hour = wholeNumber(hourText ?? '', 0, 23);
+    const minute = minuteText === undefined ? 0 : wholeNumber(minuteText, 0, 59);
+    if (hour === null || minute === null)
+      return fail('BYHOUR must be one hour from 0 to 23, and BYMINUTE one minute from 0 to 59 beside it.');
+    at = { hour, minute };
+  }
   const rule: RecurrenceRule = {
     freq: freq as RecurrenceFreq,
     interval,
@@ -138,6 +163,7 @@ export function parseRecurrence(text: string): ParsedRule {
     count,
     until,
     wkst,
+    ...(at ? { at } : {}),
   };
   // Whether the weekdays and month days ever meet is the same question on any start date when the
   // rule steps by one: one cycle of the calendar from any day answers it.
@@ -282,6 +308,7 @@ export function formatRecurrence(rule: RecurrenceRule): string {
   if (rule.count !== null) parts.push(`COUNT=${rule.count}`);
   if (rule.until !== null) parts.push(`UNTIL=${rule.until.replaceAll('-', '')}`);
   if (rule.wkst !== null && rule.wkst !== 'MO') parts.push(`WKST=${rule.wkst}`);
+  if (rule.at) parts.push(`BYHOUR=${rule.at.hour}`, `BYMINUTE=${rule.at.minute}`);
   return parts.join(';');
 }
 
@@ -338,7 +365,8 @@ export function presetOf(rule: string | null, due: string): RepeatPreset {
   if (rule === null) return 'none';
   const parsed = parseRecurrence(rule);
   if (!parsed.ok) return 'custom';
-  const canonical = formatRecurrence(parsed.rule);
+  // The time an occurrence in a skipped hour carries (N11) is no choice of the person's.
+  const canonical = formatRecurrence({ ...parsed.rule, at: null });
   for (const preset of ['daily', 'weekdays', 'weekly', 'monthly', 'yearly'] as const)
     if (presetRule(preset, due) === canonical) return preset;
   return 'custom';

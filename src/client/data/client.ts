@@ -8,7 +8,6 @@ import { createLocalEcho } from './changes/localEcho';
 import type { CampaignMember } from './commands/sharing';
 import { refreshMutuals } from './contacts/mutuals';
 import { mutualsService } from './contacts/mutualsService';
-import { HISTORY_STORE } from './history/historyStore';
 import { remindersService } from './items/remindersService';
 import { lazily, lazyMethods } from './lazy';
 import { type ApiClient, browserXsrfToken, createApiClient, type FetchLike } from './net/apiClient';
@@ -20,6 +19,7 @@ import { createSearchPart } from './search/searchService';
 import { type Service, type ServiceContext, startAll } from './service';
 import * as agenda from './store/agendaQueries';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
+import { clearDeviceStores, wipeOtherAccount } from './store/deviceWipe';
 import * as queries from './store/itemQueries';
 import * as labelQueries from './store/labelQueries';
 import { createStorageKeeper } from './store/storage';
@@ -158,24 +158,13 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     remember: async (user) => setMeta(db, META_KEYS.account, user),
     recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
     onLogin: async (user, wasGuest) => {
-      await db.transaction(
-        'rw',
-        [db.items, db.syncQueue, db.meta, db.trash, db.undo, db.comments],
-        async () => {
-          const owner = await getMeta<number>(db, META_KEYS.dataOwner);
-          if (owner !== undefined && owner !== user.id) {
-            // Another account's data must not leak into this one; guest data stays and moves over.
-            await db.items.where('_syncStatus').equals('pending').delete();
-            await db.items.where('_syncStatus').equals('synced').delete();
-            await db.comments.filter((c) => c._syncStatus !== 'local').delete();
-            await db.trash.where('owner').noneOf([0, user.id]).delete();
-            await db.undo.where('owner').noneOf([0, user.id]).delete();
-            await db.syncQueue.clear();
-            await db.meta.bulkDelete([META_KEYS.cursor, META_KEYS.upgrade, META_KEYS.lastSyncAt]);
-          }
-          await setMeta(db, META_KEYS.dataOwner, user.id);
-        },
-      );
+      await db.transaction('rw', db.tables, async () => {
+        const owner = await getMeta<number>(db, META_KEYS.dataOwner);
+        // Another account's data must not leak into this one: every store goes (SYNC.md W10), but
+        // the guest's rows, which stay and move over.
+        if (owner !== undefined && owner !== user.id) await wipeOtherAccount(db, user.id);
+        await setMeta(db, META_KEYS.dataOwner, user.id);
+      });
       if (wasGuest) await (await import('./sync/guestUpgrade')).moveGuestDataToAccount(db, user);
       await engine.refreshStatus();
       void syncInBackground();
@@ -361,27 +350,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     /** Changes not on the server yet (the queue): what Clear Local Data and Log out would lose. */
     pendingChanges: () => db.syncQueue.count(),
     /**
-     * Clear Local Data: wipes IndexedDB; a signed-in user's data comes back with the next sync. The
-     * saved search copy goes too (it holds titles); the items' clear leaves a range row in the search
-     * log, so a copy another tab saves from what it held before is not trusted either.
+     * Clear Local Data: wipes every store of IndexedDB but a named keep-list (deviceWipe.ts); a
+     * signed-in user's data comes back with the next sync.
      */
-    async clearLocalData(): Promise<void> {
-      const stores = [
-        db.items,
-        db.syncQueue,
-        db.meta,
-        db.users,
-        db.contacts,
-        db.trash,
-        db.undo,
-        db.searchCopy,
-        // The guest's history log (SYNC.md K19).
-        db.table(HISTORY_STORE),
-      ];
-      await db.transaction('rw', stores, async () => {
-        await Promise.all(stores.map((store) => store.clear()));
-      });
-    },
+    clearLocalData: (): Promise<void> => clearDeviceStores(db),
     close(): void {
       search.dispose();
       db.close();

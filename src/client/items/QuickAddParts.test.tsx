@@ -116,6 +116,37 @@ describe('quick add reads what you mean', () => {
     expect(item).toMatchObject({ title: 'Ask @sam about #nowhere', due_date: tomorrow() });
   });
 
+  it("shows an unsure part off ('Workshop 2h' keeps its 2h) until the person turns it on", async () => {
+    renderWithApp(<QuickAddCard types={['todo']} />);
+    type('Workshop 2h p2');
+    const list = await chips();
+    const offer = list.getByRole('button', { name: /^Use “2h” as due date and reminder/ });
+    expect(offer.getAttribute('aria-pressed')).toBe('false');
+    // Off: nothing from it is set, and its words stay in the title that would be saved.
+    expect(list.queryByRole('button', { name: 'Remove due date and reminder 2h' })).toBeNull();
+    fireEvent.click(offer);
+    const remove = await list.findByRole('button', { name: 'Remove due date and reminder 2h' });
+    // Focus stays on the chip, now on.
+    expect(document.activeElement).toBe(remove);
+    fireEvent.click(screen.getByRole('button', { name: 'Add todo' }));
+    await waitFor(async () => expect(await client.db.items.count()).toBe(1));
+    const [item] = await client.db.items.toArray();
+    expect(item?.title).toBe('Workshop');
+    expect(item?.remind_at).not.toBeNull();
+  });
+
+  it("saves an unsure part's words in the title when its chip stays off ('Hotel 24/7 support')", async () => {
+    renderWithApp(<QuickAddCard types={['todo']} />);
+    type('Hotel 24/7 support');
+    const list = await chips();
+    expect(list.getByRole('button', { name: /^Use “24\/7” as due date/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add todo' }));
+    await waitFor(async () => expect(await client.db.items.count()).toBe(1));
+    const [item] = await client.db.items.toArray();
+    expect(item).toMatchObject({ title: 'Hotel 24/7 support' });
+    expect(item?.due_date ?? null).toBeNull();
+  });
+
   it('does not save a title that the chips took entirely', async () => {
     renderWithApp(<QuickAddCard types={['todo']} />);
     type('tomorrow');

@@ -5,7 +5,7 @@
  * order and people'). A form loads this module (and chrono-node with it) on its title's first focus
  * or keystroke, never with the first screen; a submit before it has arrived waits for it (useTitleReader).
  */
-import { AtSign, BellRing, CalendarDays, Flag, Repeat, Tag, X } from 'lucide-react';
+import { AtSign, BellRing, CalendarDays, Flag, Plus, Repeat, Tag, X } from 'lucide-react';
 import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
@@ -29,6 +29,8 @@ import type { NewItemFormValues } from './useItemForm';
 export interface LiveReading extends ReadTitle {
   /** Removes a chip: its words stay in the title. */
   dismiss: (key: string) => void;
+  /** Turns an unsure chip on ('Workshop 2h': the reminder): its words leave the title. */
+  accept: (key: string) => void;
   /** The form's create payload with what the words said (withReading). */
   apply: (payload: ItemCreateInput) => ItemCreateInput;
   /** The title that is left may be saved (not blank: 'tomorrow' alone is no title). */
@@ -87,8 +89,10 @@ export function TitleReading({
   className = 'pb-3',
 }: TitleReadingProps) {
   const [dismissed, setDismissed] = useState(NOTHING_DISMISSED);
+  const [accepted, setAccepted] = useState(NOTHING_DISMISSED);
   const blank = text.trim() === '';
   if (blank && dismissed !== NOTHING_DISMISSED) setDismissed(NOTHING_DISMISSED);
+  if (blank && accepted !== NOTHING_DISMISSED) setAccepted(NOTHING_DISMISSED);
   const people = useAssigneeOptions();
   const namesParent = /(?:^|\s)#\S/.test(text);
   const parentsRead = useLive(parentCandidatesQuery, namesParent);
@@ -96,11 +100,12 @@ export function TitleReading({
   const settled = !namesParent || parentsRead !== undefined;
   const reading = useMemo((): LiveReading | null => {
     if (blank) return null;
-    const read = readTitle(text, dismissed, { type, dateField, assignee, parents, people });
+    const read = readTitle(text, dismissed, { type, dateField, assignee, parents, people }, accepted);
     const dismiss = (key: string) => setDismissed((d) => new Set(d).add(key));
     return {
       ...read,
       dismiss,
+      accept: (key) => setAccepted((a) => new Set(a).add(key)),
       apply: (payload) => withReading(payload, read, dateField),
       savable: canSubmitTitle(read.title),
       over: (values) => shownValues(values, read, dateField),
@@ -110,7 +115,7 @@ export function TitleReading({
       },
       settled,
     };
-  }, [blank, text, dismissed, type, dateField, assignee, parents, people, settled]);
+  }, [blank, text, dismissed, accepted, type, dateField, assignee, parents, people, settled]);
   // Before paint: the chips show with the keystroke that made them.
   useLayoutEffect(() => onReading(reading), [reading, onReading]);
   useLayoutEffect(() => () => onReading(null), [onReading]);
@@ -122,6 +127,7 @@ export function TitleReading({
         <QuickAddChips
           chips={reading.chips}
           onRemove={reading.dismiss}
+          onAccept={reading.accept}
           onEmptied={() => inputRef.current?.focus()}
         />
         {reading.savable ? null : (
@@ -173,13 +179,15 @@ function ChipIcon({ chip }: { chip: QuickAddChip }) {
 interface QuickAddChipsProps {
   chips: readonly QuickAddChip[];
   onRemove: (key: string) => void;
+  /** Turns an unsure chip on. */
+  onAccept: (key: string) => void;
   /** Where focus goes when the last chip is removed (the title field). */
   onEmptied: () => void;
   className?: string;
 }
 
 /** The parts read from the title, as a labelled list; each remove button says what it removes. */
-function QuickAddChips({ chips, onRemove, onEmptied, className }: QuickAddChipsProps) {
+function QuickAddChips({ chips, onRemove, onAccept, onEmptied, className }: QuickAddChipsProps) {
   const listRef = useRef<HTMLUListElement>(null);
   // After a removal, focus stays in the list (the chip now at that place, else the one before), or
   // goes back to the field: a removed button must not drop focus to the page.
@@ -201,32 +209,58 @@ function QuickAddChips({ chips, onRemove, onEmptied, className }: QuickAddChipsP
       aria-label="Understood from the title"
       className={cn('flex flex-wrap gap-1.5', className)}
     >
-      {chips.map((chip, index) => (
-        <li
-          key={chip.key}
-          className="inline-flex h-7 max-w-full min-w-0 items-center gap-1.5 rounded-full border border-zinc-200 bg-zinc-50 pr-0.5 pl-2.5 text-xs font-medium text-zinc-700 dark:border-zinc-700 dark:bg-zinc-800/60 dark:text-zinc-200"
-        >
-          <ChipIcon chip={chip} />
-          <span className="min-w-0 truncate" title={chip.text}>
-            {chip.label}
-          </span>
-          <button
-            type="button"
-            aria-label={`Remove ${chip.noun} ${chip.text}`}
-            title={`Keep “${chip.text}” in the title`}
-            onClick={() => {
-              refocus.current = index;
-              onRemove(chip.key);
-            }}
-            className={cn(
-              'inline-flex size-6 shrink-0 items-center justify-center rounded-full text-zinc-500 transition-colors duration-150 hover:bg-zinc-200 hover:text-zinc-900 motion-reduce:transition-none dark:text-zinc-400 dark:hover:bg-zinc-700 dark:hover:text-zinc-100',
-              focusRing,
-            )}
+      {chips.map((chip, index) =>
+        chip.off ? (
+          // Unsure ('Workshop 2h'): dashed and muted, its words still in the title; one press takes them.
+          <li
+            key={chip.key}
+            className="inline-flex h-7 max-w-full min-w-0 items-center rounded-full border border-dashed border-zinc-300 text-xs text-zinc-500 dark:border-zinc-600 dark:text-zinc-400"
           >
-            <X aria-hidden className="size-3.5" />
-          </button>
-        </li>
-      ))}
+            <button
+              type="button"
+              aria-pressed={false}
+              aria-label={`Use “${chip.text}” as ${chip.noun}: ${chip.label}`}
+              title={`Take “${chip.text}” out of the title as ${chip.noun}`}
+              onClick={() => {
+                refocus.current = index;
+                onAccept(chip.key);
+              }}
+              className={cn(
+                'inline-flex h-full min-w-0 items-center gap-1.5 rounded-full pr-2.5 pl-2 transition-colors duration-150 hover:bg-zinc-100 hover:text-zinc-900 motion-reduce:transition-none dark:hover:bg-zinc-800 dark:hover:text-zinc-100',
+                focusRing,
+              )}
+            >
+              <Plus aria-hidden className="size-3.5 shrink-0" />
+              <span className="min-w-0 truncate">{chip.label}</span>
+            </button>
+          </li>
+        ) : (
+          <li
+            key={chip.key}
+            className="inline-flex h-7 max-w-full min-w-0 items-center gap-1.5 rounded-full border border-zinc-200 bg-zinc-50 pr-0.5 pl-2.5 text-xs font-medium text-zinc-700 dark:border-zinc-700 dark:bg-zinc-800/60 dark:text-zinc-200"
+          >
+            <ChipIcon chip={chip} />
+            <span className="min-w-0 truncate" title={chip.text}>
+              {chip.label}
+            </span>
+            <button
+              type="button"
+              aria-label={`Remove ${chip.noun} ${chip.text}`}
+              title={`Keep “${chip.text}” in the title`}
+              onClick={() => {
+                refocus.current = index;
+                onRemove(chip.key);
+              }}
+              className={cn(
+                'inline-flex size-6 shrink-0 items-center justify-center rounded-full text-zinc-500 transition-colors duration-150 hover:bg-zinc-200 hover:text-zinc-900 motion-reduce:transition-none dark:text-zinc-400 dark:hover:bg-zinc-700 dark:hover:text-zinc-100',
+                focusRing,
+              )}
+            >
+              <X aria-hidden className="size-3.5" />
+            </button>
+          </li>
+        ),
+      )}
     </ul>
   );
 }

@@ -97,6 +97,32 @@ describe('readTitle', () => {
     });
   });
 
+  it('offers an unsure part as an off chip that sets nothing, and reads it once turned on (issue 48)', () => {
+    const off = readTitle('Workshop 2h', new Set(), ctx);
+    expect(off).toMatchObject({ title: 'Workshop 2h', date: null, remind_at: null, spans: [] });
+    expect(off.chips).toEqual([
+      {
+        key: 'date:2h',
+        kind: 'date',
+        text: '2h',
+        label: 'Today, 12:00',
+        noun: 'due date and reminder',
+        off: true,
+      },
+    ]);
+    const on = readTitle('Workshop 2h', new Set(), ctx, new Set(['date:2h']));
+    expect(on).toMatchObject({ title: 'Workshop', remind_at: '2026-11-25T17:00:00.000Z', spans: [[9, 11]] });
+    expect(on.chips[0]?.off).toBeUndefined();
+    // '#42' is offered only where a campaign or task starts with it; none does here.
+    expect(readTitle('Fix bug #42', new Set(), ctx)).toMatchObject({ title: 'Fix bug #42', chips: [] });
+    const withIssue = readTitle('Fix bug #42', new Set(), {
+      ...ctx,
+      parents: [...parents, { id: 5, type: 'campaign', title: '42 Wallaby Way', status: 'pending' }],
+    });
+    expect(withIssue.chips).toMatchObject([{ text: '#42', off: true }]);
+    expect(withIssue.title).toBe('Fix bug #42');
+  });
+
   it("names an end date for the Create dialog's campaign", () => {
     const read = readTitle('Launch dec 24', new Set(), { ...ctx, type: 'campaign', dateField: 'end_date' });
     expect(read.chips[0]).toMatchObject({ label: 'Thu 24 Dec', noun: 'end date' });

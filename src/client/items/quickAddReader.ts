@@ -7,7 +7,7 @@
 import { ALLOWED_PARENT_TYPES } from '../../shared/hierarchy';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { LABELS_MAX, type Priority } from '../../shared/planning';
-import { type QuickAddKind, type QuickAddReading, readQuickAdd } from '../../shared/quickAdd';
+import { type QuickAddKind, type QuickAddPart, readQuickAdd } from '../../shared/quickAdd';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { deviceTimeZone, wallClockOf } from '../../shared/timeZone';
 import { localToday } from './itemPayload';
@@ -54,6 +54,8 @@ export interface QuickAddChip {
   /** For a parent, its type (the chip's dot); for a priority, its number (the flag's colour). */
   parentType?: ItemType;
   priority?: number;
+  /** An unsure reading ('2h', '24/7', 'at 7') shown off: it sets nothing until the person turns it on. */
+  off?: true;
 }
 
 /** The reading with the people and parents found, as the form saves it. */
@@ -141,12 +143,12 @@ function dayWords(date: string, today: string): string {
 }
 
 /** Whether the form can save this part for this type; a part it cannot save stays in the title. */
-function usable(kind: QuickAddKind, reading: QuickAddReading, ctx: ReadContext): boolean {
-  if (kind === 'repeat') return ctx.type !== 'campaign';
-  if (kind === 'parent')
-    return reading.parent !== null && findParent(reading.parent, ctx.type, ctx.parents) !== null;
-  if (kind === 'assignee')
-    return ctx.assignee && reading.assignee !== null && findPerson(reading.assignee, ctx.people) !== null;
+function usable(part: QuickAddPart, ctx: ReadContext): boolean {
+  // The part's own name, so an unsure '#42' is offered only when a campaign or task starts with it.
+  const name = part.text.slice(1);
+  if (part.kind === 'repeat') return ctx.type !== 'campaign';
+  if (part.kind === 'parent') return findParent(name, ctx.type, ctx.parents) !== null;
+  if (part.kind === 'assignee') return ctx.assignee && findPerson(name, ctx.people) !== null;
   return true;
 }
 
@@ -155,21 +157,27 @@ function usable(kind: QuickAddKind, reading: QuickAddReading, ctx: ReadContext):
  * those this form cannot save (a repeat on a campaign, a #name no campaign or task starts with, an
  * @name nobody on the device has), whose words stay in the title as if their chips were removed.
  */
-export function readTitle(text: string, dismissed: ReadonlySet<string>, ctx: ReadContext): ReadTitle {
+export function readTitle(
+  text: string,
+  dismissed: ReadonlySet<string>,
+  ctx: ReadContext,
+  /** Keys of unsure chips the person turned on. */
+  accepted: ReadonlySet<string> = new Set(),
+): ReadTitle {
   const now = ctx.now ?? new Date();
   const timeZone = ctx.timeZone ?? deviceTimeZone();
   const skipped = new Set(dismissed);
-  let reading = readQuickAdd(text, { now, timeZone, dismissed: skipped });
+  let reading = readQuickAdd(text, { now, timeZone, dismissed: skipped, accepted });
   // Each round leaves one more part in the title; the reader takes one part of a kind, so a dropped
   // '#Nobody' lets a later '#Home' be read.
   for (let round = 0; round < 16; round++) {
     // Labels past the field's limit stay in the title, the last typed first.
     const drop =
-      reading.parts.find((p) => !usable(p.kind, reading, ctx)) ??
+      reading.parts.find((p) => !usable(p, ctx)) ??
       (reading.labels.length > LABELS_MAX ? reading.parts.findLast((p) => p.kind === 'label') : undefined);
     if (!drop) break;
     skipped.add(drop.key);
-    reading = readQuickAdd(text, { now, timeZone, dismissed: skipped });
+    reading = readQuickAdd(text, { now, timeZone, dismissed: skipped, accepted });
   }
 
   const parent = reading.parent === null ? null : findParent(reading.parent, ctx.type, ctx.parents);
@@ -179,6 +187,22 @@ export function readTitle(text: string, dismissed: ReadonlySet<string>, ctx: Rea
 
   const chips = reading.parts.map((part): QuickAddChip => {
     const base = { key: part.key, kind: part.kind, text: part.text };
+    if (part.off) {
+      // Nothing is set from it: the chip says what it would set, as the date chip says it when on.
+      if (part.kind !== 'date')
+        return { ...base, label: part.label.replace(/^\+/, ''), noun: part.kind, off: true };
+      const on = readQuickAdd(text, {
+        now,
+        timeZone,
+        dismissed: skipped,
+        accepted: new Set(accepted).add(part.key),
+      });
+      const at = on.remind_at === null ? null : wallClockOf(on.remind_at, timeZone).slice(11, 16);
+      const day = on.due_date === null ? null : dayWords(on.due_date, today);
+      const label = [day, at].filter(Boolean).join(', ') || part.label;
+      const dateNoun = ctx.dateField === 'end_date' ? 'end date' : 'due date';
+      return { ...base, label, noun: at ? `${dateNoun} and reminder` : dateNoun, off: true };
+    }
     switch (part.kind) {
       case 'date': {
         const dateNoun = ctx.dateField === 'end_date' ? 'end date' : 'due date';
@@ -220,7 +244,7 @@ export function readTitle(text: string, dismissed: ReadonlySet<string>, ctx: Rea
     assigned_to: person?.id ?? null,
     priority: reading.priority,
     labels: reading.labels,
-    spans: reading.parts.map((p) => [p.start, p.end]),
+    spans: reading.parts.filter((p) => !p.off).map((p) => [p.start, p.end]),
   };
 }
 
@@ -266,7 +290,7 @@ const FIELD_KINDS: Partial<Record<keyof NewItemFormValues, QuickAddKind>> = {
 /** The chip that fills this form field, if one does (editing the field by hand removes it). */
 export function chipFilling(field: string, reading: ReadTitle): QuickAddChip | null {
   const kind = FIELD_KINDS[field as keyof NewItemFormValues];
-  return kind ? (reading.chips.find((c) => c.kind === kind) ?? null) : null;
+  return kind ? (reading.chips.find((c) => c.kind === kind && !c.off) ?? null) : null;
 }
 
 /**

@@ -36,6 +36,47 @@ describe.each(testEngines())('items: time_zone (%s)', (engine) => {
     });
   });
 
+  it('N11: completing a daily 02:30 New York reminder across the March change gives 03:00 that day and 02:30 the next', async () => {
+    const c = await signedIn(harness.app, 'Nell');
+    const first = await c.create({
+      uuid: randomUUID(),
+      title: 'Night feed',
+      type: 'todo',
+      due_date: '2027-03-13',
+      remind_at: '2027-03-13T07:30:00Z',
+      recurrence: 'FREQ=DAILY',
+      time_zone: 'America/New_York',
+    });
+    const nextOf = async (uuid: string) => {
+      const page = await c.get<Paginated<Item>>('/api/items?type=todo&per_page=100');
+      return page.body.data.find((i) => i.series_uuid === uuid && i.status === 'pending');
+    };
+    await c.update(first.id, { status: 'completed' });
+    const skipped = await nextOf(first.uuid!);
+    expect(skipped).toMatchObject({
+      due_date: '2027-03-14',
+      remind_at: '2027-03-14T07:00:00.000Z',
+      recurrence: 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30',
+    });
+    await c.update(skipped!.id, { status: 'completed' });
+    expect(await nextOf(first.uuid!)).toMatchObject({
+      due_date: '2027-03-15',
+      remind_at: '2027-03-15T06:30:00.000Z',
+      recurrence: 'FREQ=DAILY',
+    });
+    // A device's own next occurrence (its create) carries the same rule, and the server takes it.
+    const pushed = await c.post<Item>('/api/items', {
+      uuid: randomUUID(),
+      title: 'Pushed',
+      type: 'todo',
+      due_date: '2027-03-14',
+      remind_at: '2027-03-14T07:00:00Z',
+      recurrence: 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30',
+      time_zone: 'America/New_York',
+    });
+    expect(pushed.status, pushed.text).toBe(201);
+  });
+
   it('an item without a time zone reads as UTC; POST and PATCH set one, and sync and export carry it', async () => {
     const c = await signedIn(harness.app, 'Uma');
     const plain = await c.create({ title: 'No zone', type: 'todo' });

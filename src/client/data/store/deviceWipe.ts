@@ -1,0 +1,65 @@
+/**
+ * Wiping the device (ARCHITECTURE §6 'Narrow contexts'): every store of the Dexie schema goes but a
+ * named keep-list, so a store added later is cleared without anyone listing it. Clear Local Data
+ * clears them all; a sign-in as another account clears them all but the guest's own rows, which move
+ * over to the new account (SYNC.md W10).
+ */
+import type { Table } from 'dexie';
+import { HISTORY_STORE } from '../history/historyStore';
+import { SEARCH_LOG_STORE } from '../search/searchLog';
+import { recomputeCounts } from './counters';
+import { META_KEYS, type OutpostDb } from './db';
+
+/**
+ * The stores Clear Local Data keeps: the search log holds ids and times only, and the items' clear
+ * writes its range mark there, so a search copy another tab saves from what it held is not trusted.
+ */
+export const KEPT_WHEN_CLEARED: readonly string[] = [SEARCH_LOG_STORE];
+
+/** Clears every store but KEPT_WHEN_CLEARED, in one transaction (Clear Local Data). */
+export async function clearDeviceStores(db: OutpostDb): Promise<void> {
+  const cleared = db.tables.filter((t) => !KEPT_WHEN_CLEARED.includes(t.name));
+  await db.transaction('rw', db.tables, async () => {
+    await Promise.all(cleared.map((t) => t.clear()));
+  });
+}
+
+// Meta rows that are the device's, not an account's: the id counters (a guest's ids stay unique) and
+// who is signed in.
+const DEVICE_META: readonly string[] = [
+  META_KEYS.guestCounter,
+  META_KEYS.tempCounter,
+  META_KEYS.account,
+  META_KEYS.dataOwner,
+];
+
+type Prune = (table: Table, userId: number) => Promise<unknown>;
+/**
+ * What a sign-in as another account keeps of a store: the guest's rows (they move over). A store not
+ * named here is cleared whole.
+ */
+const GUEST_ROWS: Record<string, Prune> = {
+  items: (t) => t.where('_syncStatus').notEqual('local').delete(),
+  comments: (t) => t.filter((c: { _syncStatus: string }) => c._syncStatus !== 'local').delete(),
+  trash: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
+  undo: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
+  contacts: (t, userId) => t.where('user_id').noneOf([0, userId]).delete(),
+  // The guest's history log (K19): only a guest writes it, and its upgrade clears it.
+  [HISTORY_STORE]: async () => undefined,
+  meta: (t) => t.filter((row: { key: string }) => !DEVICE_META.includes(row.key)).delete(),
+};
+
+/**
+ * Wipes another account's data at sign-in, in the caller's transaction over `db.tables`: every store
+ * but KEPT_WHEN_CLEARED, less the guest's rows (GUEST_ROWS).
+ */
+export async function wipeOtherAccount(db: OutpostDb, userId: number): Promise<void> {
+  for (const table of db.tables) {
+    if (KEPT_WHEN_CLEARED.includes(table.name)) continue;
+    const prune = GUEST_ROWS[table.name];
+    await (prune ? prune(table, userId) : table.clear());
+  }
+  // The counters went with the stores not named (their pending changes with meta): they are the
+  // guest's rows' again, counted from scratch.
+  await recomputeCounts(db.items, db.counts);
+}
