@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { sharedCampaign } from '../../../testkit/sharing';
-import { signedIn, type TestClient } from '../../../testkit/testClient';
+import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
 import type { Item, Paginated } from '../../shared/item';
 import { occurrenceUuid } from '../../shared/recurrence';
 
@@ -134,6 +134,35 @@ describe.each(testEngines())('what a create may name (%s)', (engine) => {
     const replay = await bob.post<Item>('/api/items', next);
     expect(replay.status).toBe(200);
     expect(replay.body.id).toBe(made.body.id);
+  });
+
+  it('P4: an assignee pre-creating the owner’s next occurrence in their own words gets the one the series derives, and the series goes on', async () => {
+    const alice = await signedIn(harness.app, 'Alice');
+    const bob = await signedIn(harness.app, 'Bob');
+    await makeMutual(alice, bob);
+    const chore = await alice.create({
+      uuid: randomUUID(),
+      title: 'Take the bins out',
+      type: 'todo',
+      assigned_to: bob.user!.id,
+      due_date: '2031-04-01',
+      recurrence: 'FREQ=DAILY',
+    });
+    const uuid = occurrenceUuid(chore.uuid!, '2031-04-02');
+    const planted = await bob.post<Item>('/api/items', {
+      title: 'Bob’s words',
+      type: 'todo',
+      due_date: '2031-04-02',
+      series_uuid: chore.uuid,
+      uuid,
+    });
+    expect(planted.body).toMatchObject({ title: 'Take the bins out', recurrence: 'FREQ=DAILY' });
+    await alice.update(chore.id, { status: 'completed' });
+    const next = (await allItems(alice)).find((i) => i.uuid === uuid)!;
+    expect(next).toMatchObject({ title: 'Take the bins out', recurrence: 'FREQ=DAILY' });
+    // Completing it brings the one after: the series did not end.
+    await alice.update(next.id, { status: 'completed' });
+    expect((await allItems(alice)).map((i) => i.due_date)).toContain('2031-04-03');
   });
 
   it('P5: a removed member re-sending a create gets the unknown parent’s 422 and none of what was written after', async () => {
