@@ -366,6 +366,35 @@ async function assertCarriesOnlyOwn(tx: Executor, actor: UserRow, id: number): P
   if (other) throw unprocessable({ parent_id: [MOVE_CARRIES_OTHERS] });
 }
 
+const MOVE_TAKES_COMMENTS =
+  'It holds comments other people wrote, and they would no longer see them: it cannot leave this campaign. You can still move it within the campaign.';
+
+/**
+ * K21: a move out of a family never takes a comment from its author. Checked on the moved state, in
+ * the move's transaction (the refusal rolls it back): each other author of a live comment in the
+ * subtree must still see that comment's item. Refused, as a move carrying others' items is (above),
+ * rather than leaving the comments behind on an item they no longer belong to.
+ */
+async function assertKeepsCommentsSeen(tx: Executor, actor: UserRow, id: number): Promise<void> {
+  const subtree = sql`(i.id = ${id} OR i.parent_id = ${id}
+    OR i.parent_id IN (SELECT d.id FROM items d WHERE d.parent_id = ${id}))`;
+  const authors = await rows<{ user_id: number }>(
+    tx,
+    sql`SELECT DISTINCT c.user_id FROM comments c JOIN items i ON i.id = c.item_id
+        WHERE c.deleted_at IS NULL AND c.user_id <> ${actor.id} AND ${subtree}`,
+  );
+  for (const { user_id } of authors) {
+    const [lost] = await rows<{ id: number }>(
+      tx,
+      sql`SELECT c.id FROM comments c JOIN items i ON i.id = c.item_id
+          WHERE c.deleted_at IS NULL AND c.user_id = ${user_id} AND ${subtree}
+            AND NOT COALESCE(${visibleTo(user_id)}, false)
+          LIMIT 1`,
+    );
+    if (lost) throw unprocessable({ parent_id: [MOVE_TAKES_COMMENTS] });
+  }
+}
+
 /** Only the item's creator or the creator of its top-level item may delete it (§5), move it away or restore it. */
 async function mayDelete(tx: Executor, actor: UserRow, item: Pick<Item, 'user_id'>, root: number) {
   if (item.user_id === actor.id) return true;
@@ -880,6 +909,7 @@ export async function updateItem(
   const [wrote, entered] = await Promise.allSettled([writing, entries]);
   if (wrote.status === 'rejected') throw wrote.reason;
   if (entered.status === 'rejected') throw entered.reason;
+  if (changed.parent_id && newRoot !== oldRoot) await assertKeepsCommentsSeen(tx, actor, id);
   const [written] = wrote.value;
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
