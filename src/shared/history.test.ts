@@ -5,6 +5,7 @@ import {
   isRevertible,
   planRevert,
   redactedChanges,
+  redactedMetadata,
   revertableMetadata,
   updateFeedEntries,
 } from './history';
@@ -128,6 +129,12 @@ describe('K22: what a reader may not read', () => {
     });
     const { parent_id: _, ...noIds } = move;
     expect(redactedChanges(6, noIds, none).parent).toEqual({ from: HIDDEN_TEXT, to: HIDDEN_TEXT });
+  });
+
+  it('K22: a feed entry names by title only the parents the reader sees', () => {
+    expect(redactedMetadata(move, new Set([7])).parent).toEqual({ old: HIDDEN_TEXT, new: 'Shared trip' });
+    expect(redactedMetadata(move, new Set())).toEqual(move);
+    expect(redactedMetadata({ title: move.title }, new Set([7]))).toEqual({ title: move.title });
   });
 
   it('K22: a restore by that reader skips what they may not read, by name', () => {

@@ -237,3 +237,21 @@ export function revertableMetadata(
   }
   return { metadata: kept, hidden: names };
 }
+
+/** A feed entry's metadata with the parents the reader does not see named as HIDDEN_TEXT (K22). */
+export function redactedMetadata(
+  metadata: Record<string, unknown>,
+  hiddenParents: ReadonlySet<number>,
+): Record<string, unknown> {
+  const parent = metadata.parent;
+  if (!isRecorded(parent)) return metadata;
+  const hidden = hiddenFields(0, metadata, { hiddenParents, horizon: null });
+  const mask = (value: unknown) => (value == null || value === '' ? value : HIDDEN_TEXT);
+  return {
+    ...metadata,
+    parent: {
+      old: hidden.parentOld ? mask(parent.old) : parent.old,
+      new: hidden.parentNew ? mask(parent.new) : parent.new,
+    },
+  };
+}

@@ -34,6 +34,22 @@ function movedBetween(metadata: Record<string, unknown> | null): number[] {
   return [ids.old, ids.new].filter((id): id is number => typeof id === 'number');
 }
 
+/** The parents the moves in these feed entries name that `readerId` does not see (K22). */
+export async function hiddenParentsOf(
+  db: Executor,
+  readerId: number,
+  metadata: readonly (Record<string, unknown> | null)[],
+): Promise<Set<number>> {
+  const named = [...new Set(metadata.flatMap(movedBetween))];
+  if (named.length === 0) return new Set();
+  const seen = await rows<{ id: number }>(
+    db,
+    sql`SELECT i.id FROM items i WHERE i.id = ANY(${`{${named.join(',')}}`}::int[]) AND ${visibleTo(readerId)}`,
+  );
+  const seenIds = new Set(seen.map((r) => r.id));
+  return new Set(named.filter((id) => !seenIds.has(id)));
+}
+
 /**
  * What `readerId` may not read in the history of `itemId` (K22): the parents named by these entries
  * that they do not see, and the horizon before which the item was out of their sight. The horizon is
@@ -57,16 +73,7 @@ async function redactionFor(
         WHERE i.id = ${itemId}
         ORDER BY a.id DESC LIMIT 200`,
   );
-  const named = [...new Set([...metadata, ...moves.map((m) => m.metadata)].flatMap(movedBetween))];
-  const seen =
-    named.length === 0
-      ? []
-      : await rows<{ id: number }>(
-          db,
-          sql`SELECT i.id FROM items i WHERE i.id = ANY(${`{${named.join(',')}}`}::int[]) AND ${visibleTo(readerId)}`,
-        );
-  const seenIds = new Set(seen.map((r) => r.id));
-  const hiddenParents = new Set(named.filter((id) => !seenIds.has(id)));
+  const hiddenParents = await hiddenParentsOf(db, readerId, [...metadata, ...moves.map((m) => m.metadata)]);
   let horizon: number | null = null;
   if (!moves[0]?.own) {
     for (const move of moves) {

@@ -3,7 +3,7 @@ import { createTestApp, testEngines } from '../../../testkit/server';
 import { sharedCampaign } from '../../../testkit/sharing';
 import { signedIn, type TestClient } from '../../../testkit/testClient';
 import { HIDDEN_TEXT, type HistoryEntry } from '../../shared/history';
-import type { Item, Paginated } from '../../shared/item';
+import type { ActivityEntry, Item, Paginated } from '../../shared/item';
 
 const SECRETS = /Secret plans|Fire Bob|Private notes|Old todo words/;
 
@@ -53,6 +53,20 @@ describe.each(testEngines())('history as each reader may read it (%s)', (engine)
     expect(todoRead.text).not.toMatch(SECRETS);
     expect(todoRead.body.data.map((e) => e.changes)).toContainEqual({
       title: { from: HIDDEN_TEXT, to: HIDDEN_TEXT },
+    });
+
+    // The campaign's activity names the place it came from only to whoever sees it.
+    const feed = await bob.get<Paginated<ActivityEntry>>(`/api/campaigns/${campaign.id}/activity`);
+    expect(feed.status).toBe(200);
+    expect(feed.text).not.toMatch(/Secret plans/);
+    expect(feed.body.data.map((e) => e.metadata.parent)).toContainEqual({
+      old: HIDDEN_TEXT,
+      new: 'Shared trip',
+    });
+    const ownFeed = await alice.get<Paginated<ActivityEntry>>(`/api/campaigns/${campaign.id}/activity`);
+    expect(ownFeed.body.data.map((e) => e.metadata.parent)).toContainEqual({
+      old: 'Secret plans',
+      new: 'Shared trip',
     });
 
     // Its owner reads every word.
