@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { historyChanges, isRevertible, planRevert, updateFeedEntries } from './history';
+import {
+  HIDDEN_TEXT,
+  historyChanges,
+  isRevertible,
+  planRevert,
+  redactedChanges,
+  redactedMetadata,
+  revertableMetadata,
+  updateFeedEntries,
+} from './history';
 
 describe('an entry read as history', () => {
   it('names the assignee and the parent, never their ids, and leaves out a roll-up’s flag', () => {
@@ -94,5 +103,47 @@ describe('the feed entries an update makes (server and guest device alike)', () 
     ]);
     expect(updateFeedEntries({ sort_key: { old: 'a', new: 'b' } })).toEqual([]);
     expect(updateFeedEntries({ status: { old: 'pending', new: 'completed' } })[0]?.action).toBe('completed');
+  });
+});
+
+describe('K22: what a reader may not read', () => {
+  const move = {
+    parent_id: { old: 7, new: 9 },
+    parent: { old: 'Secret plans', new: 'Shared trip' },
+    title: { old: 'Fire Bob', new: 'Team outing' },
+    description: { old: null, new: 'Private notes' },
+  };
+
+  it('K22: hides a parent the reader does not see, and the text of entries up to the horizon, keeping none as none', () => {
+    const none = { hiddenParents: new Set<number>(), horizon: null };
+    expect(redactedChanges(5, move, none)).toEqual(historyChanges(move));
+    expect(redactedChanges(5, move, { hiddenParents: new Set([7]), horizon: 5 })).toEqual({
+      parent: { from: HIDDEN_TEXT, to: 'Shared trip' },
+      title: { from: HIDDEN_TEXT, to: HIDDEN_TEXT },
+      description: { from: null, to: HIDDEN_TEXT },
+    });
+    // After the horizon the text is the reader's; a move recorded without ids hides both titles.
+    expect(redactedChanges(6, move, { hiddenParents: new Set(), horizon: 5 }).title).toEqual({
+      from: 'Fire Bob',
+      to: 'Team outing',
+    });
+    const { parent_id: _, ...noIds } = move;
+    expect(redactedChanges(6, noIds, none).parent).toEqual({ from: HIDDEN_TEXT, to: HIDDEN_TEXT });
+  });
+
+  it('K22: a feed entry names by title only the parents the reader sees', () => {
+    expect(redactedMetadata(move, new Set([7])).parent).toEqual({ old: HIDDEN_TEXT, new: 'Shared trip' });
+    expect(redactedMetadata(move, new Set())).toEqual(move);
+    expect(redactedMetadata({ title: move.title }, new Set([7]))).toEqual({ title: move.title });
+  });
+
+  it('K22: a restore by that reader skips what they may not read, by name', () => {
+    const { metadata, hidden } = revertableMetadata(5, move, { hiddenParents: new Set([7]), horizon: 5 });
+    expect(hidden).toEqual(['title', 'description', 'parent']);
+    expect(metadata).toEqual({});
+    expect(revertableMetadata(6, move, { hiddenParents: new Set([9]), horizon: 5 })).toEqual({
+      metadata: move,
+      hidden: [],
+    });
   });
 });

@@ -144,3 +144,114 @@ export function updateFeedEntries(
     });
   return entries;
 }
+
+/** What a reader is shown instead of a title or text they never saw (K22). */
+export const HIDDEN_TEXT = '(hidden)';
+
+/** What a reader may not read in an item's history (K22), as the server works it out for them. */
+export interface HistoryRedaction {
+  /** Parents (by id) the reader does not see: their titles are hidden. */
+  hiddenParents: ReadonlySet<number>;
+  /** Entries up to this id were written before the item came into the reader's sight; null: none. */
+  horizon: number | null;
+}
+
+/** The entry's text fields a reader sees only from the moment they could see the item. */
+const TEXT_FIELDS = ['title', 'description'] as const;
+
+const parentIdOf = (metadata: Record<string, unknown>, side: 'old' | 'new'): number | null | undefined => {
+  const ids = metadata.parent_id;
+  if (!isRecorded(ids)) return undefined;
+  const id = ids[side];
+  return typeof id === 'number' ? id : id == null ? null : undefined;
+};
+
+/**
+ * The fields of one entry a reader may not read (K22), by the names a restore skips them under: a
+ * parent side naming an item they do not see, and the title and description of an entry written
+ * before the item came into their sight.
+ */
+export function hiddenFields(
+  entryId: number,
+  metadata: Record<string, unknown>,
+  redaction: HistoryRedaction,
+): { title: boolean; description: boolean; parentOld: boolean; parentNew: boolean } {
+  const early = redaction.horizon !== null && entryId <= redaction.horizon;
+  // A side without a recorded id cannot be checked: hidden unless it names no parent at all.
+  const hidden = (side: 'old' | 'new') => {
+    const id = parentIdOf(metadata, side);
+    return id === undefined ? true : id !== null && redaction.hiddenParents.has(id);
+  };
+  return {
+    title: early && isRecorded(metadata.title),
+    description: early && isRecorded(metadata.description),
+    parentOld: isRecorded(metadata.parent) && hidden('old'),
+    parentNew: isRecorded(metadata.parent) && hidden('new'),
+  };
+}
+
+/** An entry's changes as this reader may read them: what they may not, as HIDDEN_TEXT (K22). */
+export function redactedChanges(
+  entryId: number,
+  metadata: Record<string, unknown>,
+  redaction: HistoryRedaction,
+): HistoryEntry['changes'] {
+  const changes = historyChanges(metadata);
+  const hidden = hiddenFields(entryId, metadata, redaction);
+  const mask = (value: unknown) => (value == null || value === '' ? value : HIDDEN_TEXT);
+  for (const field of TEXT_FIELDS) {
+    const change = changes[field];
+    if (hidden[field] && change) changes[field] = { from: mask(change.from), to: mask(change.to) };
+  }
+  const parent = changes.parent;
+  if (parent) {
+    changes.parent = {
+      from: hidden.parentOld ? mask(parent.from) : parent.from,
+      to: hidden.parentNew ? mask(parent.to) : parent.to,
+    };
+  }
+  return changes;
+}
+
+/**
+ * The entry's metadata with what the reader may not read left out, for a restore planned by them
+ * (K3, K22): a hidden title or text, or a move back to a parent they do not see, is skipped by name.
+ */
+export function revertableMetadata(
+  entryId: number,
+  metadata: Record<string, unknown>,
+  redaction: HistoryRedaction,
+): { metadata: Record<string, unknown>; hidden: string[] } {
+  const hidden = hiddenFields(entryId, metadata, redaction);
+  const kept = { ...metadata };
+  const names: string[] = [];
+  for (const field of TEXT_FIELDS) {
+    if (!hidden[field]) continue;
+    delete kept[field];
+    names.push(field);
+  }
+  if (hidden.parentOld && isRecorded(metadata.parent_id)) {
+    delete kept.parent_id;
+    delete kept.parent;
+    names.push('parent');
+  }
+  return { metadata: kept, hidden: names };
+}
+
+/** A feed entry's metadata with the parents the reader does not see named as HIDDEN_TEXT (K22). */
+export function redactedMetadata(
+  metadata: Record<string, unknown>,
+  hiddenParents: ReadonlySet<number>,
+): Record<string, unknown> {
+  const parent = metadata.parent;
+  if (!isRecorded(parent)) return metadata;
+  const hidden = hiddenFields(0, metadata, { hiddenParents, horizon: null });
+  const mask = (value: unknown) => (value == null || value === '' ? value : HIDDEN_TEXT);
+  return {
+    ...metadata,
+    parent: {
+      old: hidden.parentOld ? mask(parent.old) : parent.old,
+      new: hidden.parentNew ? mask(parent.new) : parent.new,
+    },
+  };
+}

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { redactedMetadata } from '../../shared/history';
 import { type ActivityEntry, DEFAULT_PER_PAGE, paginated } from '../../shared/item';
 import { pageQuerySchema } from '../../shared/schemas';
+import { hiddenParentsOf } from '../comments/history';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { notFound, parseOrThrow } from '../http/errors';
@@ -45,13 +47,19 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       ),
     ]);
     const total = counted[0]?.total ?? 0;
+    // K22: a move names by title only the places the reader sees (a move in from a private one, not).
+    const hidden = await hiddenParentsOf(
+      db,
+      user.id,
+      found.map((r) => r.metadata),
+    );
     const data: ActivityEntry[] = found.map((r) => ({
       id: r.id,
       user: { id: r.user_id, name: r.user_name },
       action: r.action,
       item: { id: r.item_id, type: r.item_type ?? 'todo', title: r.item_title ?? '' },
       description: r.description,
-      metadata: r.metadata,
+      metadata: redactedMetadata(r.metadata ?? {}, hidden),
       created_at: iso(r.created_at),
     }));
     return paginated(data, page, perPage, total);

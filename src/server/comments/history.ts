@@ -1,11 +1,18 @@
-import { type HistoryEntry, historyChanges, isRevertible, planRevert } from '../../shared/history';
+import {
+  type HistoryEntry,
+  type HistoryRedaction,
+  isRevertible,
+  planRevert,
+  redactedChanges,
+  revertableMetadata,
+} from '../../shared/history';
 import { itemPatchSchema } from '../../shared/schemas';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { iso } from '../http/serialize';
-import { findVisibleItem } from '../items/queries';
+import { findVisibleItem, visibleTo } from '../items/queries';
 import { updateItem } from '../items/service';
 
 interface EntryRow {
@@ -20,9 +27,71 @@ interface EntryRow {
 /** Feed entries that are not changes to the item itself: a comment has its own place in the timeline. */
 const NOT_HISTORY = sql`a.action <> 'commented'`;
 
-/** One page of an item's history, newest first (§4 'History'); the caller has checked the reader sees it. */
+/** The parent ids an entry's move names (its `parent_id` change), for the visibility check. */
+function movedBetween(metadata: Record<string, unknown> | null): number[] {
+  const ids = metadata?.parent_id as { old?: unknown; new?: unknown } | undefined;
+  if (typeof ids !== 'object' || ids === null) return [];
+  return [ids.old, ids.new].filter((id): id is number => typeof id === 'number');
+}
+
+/** The parents the moves in these feed entries name that `readerId` does not see (K22). */
+export async function hiddenParentsOf(
+  db: Executor,
+  readerId: number,
+  metadata: readonly (Record<string, unknown> | null)[],
+): Promise<Set<number>> {
+  const named = [...new Set(metadata.flatMap(movedBetween))];
+  if (named.length === 0) return new Set();
+  const seen = await rows<{ id: number }>(
+    db,
+    sql`SELECT i.id FROM items i WHERE i.id = ANY(${`{${named.join(',')}}`}::int[]) AND ${visibleTo(readerId)}`,
+  );
+  const seenIds = new Set(seen.map((r) => r.id));
+  return new Set(named.filter((id) => !seenIds.has(id)));
+}
+
+/**
+ * What `readerId` may not read in the history of `itemId` (K22): the parents named by these entries
+ * that they do not see, and the horizon before which the item was out of their sight. The horizon is
+ * the latest move of the item or of an ancestor it has now that came from a place the reader does
+ * not see (a parent hidden from them, or the top level of someone else's item): what was written
+ * before it was never theirs to read. Its creator has none.
+ */
+async function redactionFor(
+  db: Executor,
+  readerId: number,
+  itemId: number,
+  metadata: readonly (Record<string, unknown> | null)[],
+): Promise<HistoryRedaction> {
+  const moves = await rows<{ id: number; metadata: Record<string, unknown>; creator: number; own: boolean }>(
+    db,
+    sql`SELECT a.id, a.metadata, m.user_id AS creator, (i.user_id = ${readerId}) AS own
+        FROM items i
+        LEFT JOIN items p ON p.id = i.parent_id
+        JOIN activities a ON a.item_id IN (i.id, p.id, p.parent_id) AND a.metadata->'parent_id' IS NOT NULL
+        JOIN items m ON m.id = a.item_id
+        WHERE i.id = ${itemId}
+        ORDER BY a.id DESC LIMIT 200`,
+  );
+  const hiddenParents = await hiddenParentsOf(db, readerId, [...metadata, ...moves.map((m) => m.metadata)]);
+  let horizon: number | null = null;
+  if (!moves[0]?.own) {
+    for (const move of moves) {
+      const from = (move.metadata.parent_id as { old?: unknown }).old;
+      const unseen = typeof from === 'number' ? hiddenParents.has(from) : move.creator !== readerId;
+      if (unseen) {
+        horizon = move.id;
+        break;
+      }
+    }
+  }
+  return { hiddenParents, horizon };
+}
+
+/** One page of an item's history, newest first (§4 'History'), as `readerId` may read it (K22). */
 export async function listHistory(
   db: Executor,
+  readerId: number,
   itemId: number,
   page: number,
   perPage: number,
@@ -40,12 +109,18 @@ export async function listHistory(
           ORDER BY a.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
     ),
   ]);
+  const redaction = await redactionFor(
+    db,
+    readerId,
+    itemId,
+    found.map((r) => r.metadata),
+  );
   const data = found.map((r) => ({
     id: r.id,
     user: { id: r.user_id, name: r.user_name },
     at: iso(r.created_at),
     action: r.action,
-    changes: historyChanges(r.metadata ?? {}),
+    changes: redactedChanges(r.id, r.metadata ?? {}, redaction),
   }));
   return { data, total: counted[0]?.total ?? 0 };
 }
@@ -69,9 +144,13 @@ export async function revertEntry(
         FROM activities a WHERE a.id = ${entryId} AND a.item_id = ${itemId} AND ${NOT_HISTORY}`,
   );
   if (!entry) throw notFound('History entry');
-  const metadata = entry.metadata ?? {};
-  if (!isRevertible(metadata)) throw new HttpError(422, 'This entry has no change to restore.');
-  const { patch, skipped } = planRevert(metadata, item);
+  if (!isRevertible(entry.metadata ?? {})) throw new HttpError(422, 'This entry has no change to restore.');
+  // K22: what the reader may not read is not set back by them either (it would show it).
+  const redaction = await redactionFor(tx, actor.id, itemId, [entry.metadata]);
+  const { metadata, hidden } = revertableMetadata(entry.id, entry.metadata ?? {}, redaction);
+  const planned = planRevert(metadata, item);
+  const patch = planned.patch;
+  const skipped = [...hidden, ...planned.skipped];
   if (Object.keys(patch).length === 0) return { status: 200, body: { ...item, skipped } };
   // What the feed recorded passed the item rules when it was written; they are asked again now.
   const result = await updateItem(tx, actor, itemId, parseOrThrow(itemPatchSchema, patch), undefined);

@@ -102,7 +102,7 @@ export async function commentRoutes(app: FastifyInstance): Promise<void> {
   app.get('/items/:id/history', async (request) => {
     const item = await seenItem(request);
     const { page = 1 } = parseOrThrow(pageQuerySchema, request.query);
-    const { data, total } = await listHistory(db, item.id, page, DEFAULT_PER_PAGE);
+    const { data, total } = await listHistory(db, currentUser(request).id, item.id, page, DEFAULT_PER_PAGE);
     return paginated(data, page, DEFAULT_PER_PAGE, total);
   });
 

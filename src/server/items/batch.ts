@@ -95,7 +95,11 @@ export async function createItemsBatch(
     sql`, `,
   );
   const byId = new Map(
-    (await selectItems(tx, actor.id, sql`i.id IN (${list})`, sql``)).map((i) => [i.id, i]),
+    // P5: only items the caller sees (every answer was checked; this read is the last word).
+    (await selectItems(tx, actor.id, sql`i.id IN (${list}) AND ${visibleTo(actor.id)}`, sql``)).map((i) => [
+      i.id,
+      i,
+    ]),
   );
   const items = order.map((id) => byId.get(id)).filter((i): i is Item => i !== undefined);
   return { status: created.size > 0 ? 201 : 200, body: { items } };

@@ -1,22 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Item } from '../../shared/item';
-import { textArrayLiteral } from '../../shared/planning';
+import { asPriority, textArrayLiteral } from '../../shared/planning';
 import { nextOccurrence } from '../../shared/recurrence';
 import { recurrenceProblem } from '../../shared/recurrenceRule';
 import type { ItemCreate } from '../../shared/schemas';
 import { recordActivity } from '../activity/record';
 import type { UserRow } from '../auth/users';
+import { assertRoleAllows } from '../campaigns/access';
 import { type Executor, rows, sql } from '../db/client';
 import { unprocessable } from '../http/errors';
+import { isoOrNull } from '../http/serialize';
 import { keyAfterLastSibling } from './order';
 import { findItem, visibleTo } from './queries';
 
 /**
  * Recurrence on the server (ARCHITECTURE §5, SYNC.md N1–N3): the checks on a rule, the owner of an
  * occurrence, and the next occurrence created in the completing transaction. Kept out of service.ts,
- * which calls it from one place per write. A queued create naming a `series_uuid` the caller sees is
- * owned by that series' owner, so `ON CONFLICT (user_id, uuid) DO NOTHING` here and a known uuid
- * answering the existing item (P2) make the server's copy, each device's and every repeat one row.
+ * which calls it from one place per write. A queued create of the next occurrence of a series the
+ * caller may complete is owned by that series' owner (seriesCreate), so `ON CONFLICT (user_id, uuid)
+ * DO NOTHING` here and a known uuid answering the existing item (P2) make the server's copy, each
+ * device's and every repeat one row.
  */
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -34,22 +37,89 @@ export function assertRecurrence(
   if (problem) throw unprocessable({ recurrence: [problem] });
 }
 
+/** Told to whoever names a series they see but not as the next occurrence of one they may complete. */
+export const NOT_NEXT_OCCURRENCE = 'This is not the next occurrence of a repeating item you can complete.';
+
+/** Who owns a create, and what it creates (the request, or the occurrence the server derives). */
+export interface SeriesCreate {
+  owner: number;
+  input: ItemCreate;
+}
+
+interface SeriesRow {
+  id: number;
+  uuid: string | null;
+  series_uuid: string | null;
+  user_id: number;
+  type: Item['type'];
+  title: string;
+  description: string | null;
+  parent_id: number | null;
+  assigned_to: number | null;
+  due_date: string | null;
+  remind_at: Date | string | null;
+  recurrence: string | null;
+  time_zone: string;
+  priority: number;
+  labels: string[];
+  root: number;
+}
+
+/** The live items of series `series` that `userId` sees (the series' first item and its occurrences). */
+const inSeries = (series: string, userId: number) =>
+  sql`i.id IN (SELECT s.id FROM items s WHERE s.series_uuid = ${series}
+        UNION ALL SELECT s.id FROM items s WHERE s.uuid = ${series})
+      AND i.deleted_at IS NULL AND ${visibleTo(userId)}`;
+
 /**
- * Who owns a create: the caller, except for an occurrence of a series the caller sees, which belongs
- * to the series' owner. Then the (owner, uuid) key is the series' and a device's queued create of a
- * next occurrence meets the one the server made when the completion arrived: one row, never two.
+ * Who owns a create, and what it creates (SYNC.md N2, P4). Without `series_uuid` it is the caller's.
+ * A known occurrence the caller sees (a device's replayed create meeting the server's copy) keeps its
+ * owner, so the known uuid answers it. A new one belongs to the series' owner only when it is the
+ * exact next occurrence of one the caller sees and may complete (their role allows it): then it is
+ * that occurrence as the server derives it, whatever else the request says, so nobody writes another
+ * person's next occurrence or ends their series. Any other create naming a series someone else owns
+ * and the caller sees is a 422; naming one the caller does not see makes it the caller's own item.
  */
-export async function occurrenceOwner(tx: Executor, actor: UserRow, input: ItemCreate): Promise<number> {
+export async function seriesCreate(tx: Executor, actor: UserRow, input: ItemCreate): Promise<SeriesCreate> {
   const series = input.series_uuid ?? null;
-  if (series === null) return actor.id;
-  const [row] = await rows<{ user_id: number }>(
+  if (series === null) return { owner: actor.id, input };
+  if (input.uuid) {
+    // Deleted ones too: a replay of a deleted occurrence's create is answered, not made again (N3).
+    const [known] = await rows<{ user_id: number }>(
+      tx,
+      sql`SELECT i.user_id FROM items i WHERE i.series_uuid = ${series} AND i.uuid = ${input.uuid}
+            AND ${visibleTo(actor.id)}
+          ORDER BY (i.user_id = ${actor.id}) DESC, i.id LIMIT 1`,
+    );
+    if (known) return { owner: known.user_id, input };
+  }
+  if (input.uuid && input.due_date) {
+    // The occurrence it follows is due before it: the latest few are enough to find it.
+    const before = await rows<SeriesRow>(
+      tx,
+      sql`SELECT i.id, i.uuid, i.series_uuid, i.user_id, i.type, i.title, i.description, i.parent_id,
+            i.assigned_to, i.due_date::text AS due_date, i.remind_at, i.recurrence, i.time_zone,
+            i.priority, i.labels, COALESCE(g.id, p.id, i.id) AS root
+          FROM items i LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id
+          WHERE ${inSeries(series, actor.id)} AND i.recurrence IS NOT NULL AND i.due_date < ${input.due_date}
+          ORDER BY (i.user_id = ${actor.id}) DESC, i.due_date DESC, i.id LIMIT 10`,
+    );
+    for (const previous of before) {
+      if ((previous.series_uuid ?? previous.uuid) !== series) continue;
+      const next = nextOccurrence({ ...previous, remind_at: isoOrNull(previous.remind_at) });
+      if (next?.uuid !== input.uuid) continue;
+      if (previous.user_id === actor.id) return { owner: actor.id, input };
+      // Only whoever may complete the occurrence brings its next one (a viewer may not: 403, M5).
+      await assertRoleAllows(tx, actor.id, previous.root, 'edit');
+      return { owner: previous.user_id, input: { ...next, priority: asPriority(next.priority) } };
+    }
+  }
+  const [other] = await rows<{ id: number }>(
     tx,
-    sql`SELECT i.user_id FROM items i WHERE i.series_uuid = ${series} AND ${visibleTo(actor.id)}
-        UNION ALL (SELECT i.user_id FROM items i WHERE i.uuid = ${series} AND ${visibleTo(actor.id)}
-          ORDER BY i.id LIMIT 1)
-        LIMIT 1`,
+    sql`SELECT i.id FROM items i WHERE ${inSeries(series, actor.id)} AND i.user_id <> ${actor.id} LIMIT 1`,
   );
-  return row?.user_id ?? actor.id;
+  if (other) throw unprocessable({ series_uuid: [NOT_NEXT_OCCURRENCE] });
+  return { owner: actor.id, input };
 }
 
 /**

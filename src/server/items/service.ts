@@ -36,7 +36,8 @@ import {
   assertRecurrence,
   createCascadedOccurrences,
   createNextOccurrence,
-  occurrenceOwner,
+  NOT_NEXT_OCCURRENCE,
+  seriesCreate,
 } from './recurrence';
 import { deletedTogether, restoreRefusal } from './trash';
 
@@ -251,6 +252,8 @@ async function revokeLostAccess(tx: Executor, id: number, formerViewers: readonl
   }
 }
 
+const PARENT_MISSING = 'The selected parent does not exist.';
+
 const visibleParentQuery = prepared(
   (userId: number, parentId: number) =>
     sql`SELECT i.id, i.type, i.parent_id, i.title, i.status, g.id AS g_id, g.type AS g_type, g.parent_id AS g_parent_id
@@ -277,7 +280,7 @@ async function visibleParent(
     g_type: ItemType | null;
     g_parent_id: number | null;
   }>(tx, visibleParentQuery(actor.id, parentId));
-  if (!parent) throw unprocessable({ parent_id: ['The selected parent does not exist.'] });
+  if (!parent) throw unprocessable({ parent_id: [PARENT_MISSING] });
   const ancestors: HierarchyNode[] =
     parent.g_id === null ? [] : [{ id: parent.g_id, type: parent.g_type!, parent_id: parent.g_parent_id }];
   const node = { id: parent.id, type: parent.type, parent_id: parent.parent_id };
@@ -361,6 +364,35 @@ async function assertCarriesOnlyOwn(tx: Executor, actor: UserRow, id: number): P
         LIMIT 1`,
   );
   if (other) throw unprocessable({ parent_id: [MOVE_CARRIES_OTHERS] });
+}
+
+const MOVE_TAKES_COMMENTS =
+  'It holds comments other people wrote, and they would no longer see them: it cannot leave this campaign. You can still move it within the campaign.';
+
+/**
+ * K21: a move out of a family never takes a comment from its author. Checked on the moved state, in
+ * the move's transaction (the refusal rolls it back): each other author of a live comment in the
+ * subtree must still see that comment's item. Refused, as a move carrying others' items is (above),
+ * rather than leaving the comments behind on an item they no longer belong to.
+ */
+async function assertKeepsCommentsSeen(tx: Executor, actor: UserRow, id: number): Promise<void> {
+  const subtree = sql`(i.id = ${id} OR i.parent_id = ${id}
+    OR i.parent_id IN (SELECT d.id FROM items d WHERE d.parent_id = ${id}))`;
+  const authors = await rows<{ user_id: number }>(
+    tx,
+    sql`SELECT DISTINCT c.user_id FROM comments c JOIN items i ON i.id = c.item_id
+        WHERE c.deleted_at IS NULL AND c.user_id <> ${actor.id} AND ${subtree}`,
+  );
+  for (const { user_id } of authors) {
+    const [lost] = await rows<{ id: number }>(
+      tx,
+      sql`SELECT c.id FROM comments c JOIN items i ON i.id = c.item_id
+          WHERE c.deleted_at IS NULL AND c.user_id = ${user_id} AND ${subtree}
+            AND NOT COALESCE(${visibleTo(user_id)}, false)
+          LIMIT 1`,
+    );
+    if (lost) throw unprocessable({ parent_id: [MOVE_TAKES_COMMENTS] });
+  }
 }
 
 /** Only the item's creator or the creator of its top-level item may delete it (§5), move it away or restore it. */
@@ -465,6 +497,30 @@ export async function finishCreates(
   run.rollUps.clear();
 }
 
+const seenItemQuery = prepared(
+  (userId: number, id: number) => sql`SELECT i.id FROM items i WHERE i.id = ${id} AND ${visibleTo(userId)}`,
+);
+
+/**
+ * The refusal of a create whose uuid names an item the caller does not see (P5): under a parent, the
+ * one an unknown parent gets (the device's lost-access rule, Q12, reads it so); without one, the
+ * series refusal, the only way to name someone else's top-level item.
+ */
+function unknownToCaller(input: ItemCreate): HttpError {
+  return input.parent_id != null
+    ? unprocessable({ parent_id: [PARENT_MISSING] })
+    : unprocessable({ series_uuid: [NOT_NEXT_OCCURRENCE] });
+}
+
+/** A user with what an item shows of them, whoever they are (a derived occurrence's copied assignee). */
+async function userById(tx: Executor, id: number): Promise<UserRow | null> {
+  const [row] = await rows<UserRow>(
+    tx,
+    sql`SELECT u.id, u.name, u.phone, u.created_at, u.updated_at FROM users u WHERE u.id = ${id}`,
+  );
+  return row ?? null;
+}
+
 // Built once (db/client.ts `prepared`): a completed create's completed_at is now(), chosen by a parameter.
 const insertItem = prepared(
   (
@@ -507,26 +563,34 @@ const insertItem = prepared(
 export async function createItem(
   tx: Executor,
   actor: UserRow,
-  input: ItemCreate,
+  request: ItemCreate,
   run?: CreateRun,
 ): Promise<WriteResult> {
   const answer = async (status: number, id: number) =>
     ok(status, run ? { id } : await findItem(tx, actor.id, id));
+  // N2, P4: a next occurrence of someone else's series is theirs, and then the server's derivation.
+  const { owner, input } = await seriesCreate(tx, actor, request);
+  // P5: a known uuid answers only with an item the caller sees (deleted or not: their own trash);
+  // anyone else gets the refusal of a create under a parent they do not see, with nothing of it.
+  const answerKnown = async (id: number) => {
+    const [seen] = await rows<{ id: number }>(tx, seenItemQuery(actor.id, id));
+    if (!seen) throw unknownToCaller(input);
+    return answer(200, id);
+  };
   // A batch carries items stored on a device (a guest's upload): their rule's end was judged then.
   assertRecurrence(
     { type: input.type, due_date: input.due_date ?? null, recurrence: input.recurrence ?? null },
     input.series_uuid != null || run !== undefined,
   );
-  const owner = await occurrenceOwner(tx, actor, input);
   if (input.uuid) {
     const knownId = run ? run.known.get(input.uuid) : undefined;
-    if (knownId !== undefined) return answer(200, knownId);
+    if (knownId !== undefined) return answerKnown(knownId);
     if (!run || owner !== actor.id) {
       const [existing] = await rows<{ id: number }>(
         tx,
         sql`SELECT id FROM items WHERE user_id = ${owner} AND uuid = ${input.uuid}`,
       );
-      if (existing) return answer(200, existing.id);
+      if (existing) return answerKnown(existing.id);
     }
   }
   const parentId = input.parent_id ?? null;
@@ -564,7 +628,14 @@ export async function createItem(
     assertFamilyRoom(await familyBelow(tx, root), 1);
   }
   const assignedTo = input.assigned_to ?? null;
-  const assignee = assignedTo === null ? null : await assigneeUser(tx, actor, assignedTo, root);
+  // A derived next occurrence (someone else's series) keeps its assignee unchecked, as the server's
+  // own completion does (createNextOccurrence): the caller did not choose it.
+  const assignee =
+    assignedTo === null
+      ? null
+      : owner !== actor.id
+        ? await userById(tx, assignedTo)
+        : await assigneeUser(tx, actor, assignedTo, root);
   const status = input.status ?? 'pending';
   // Every item has a uuid (ARCHITECTURE §4): exports and imports name items by it.
   const uuid = input.uuid ?? randomUUID();
@@ -599,7 +670,7 @@ export async function createItem(
       tx,
       sql`SELECT id FROM items WHERE user_id = ${owner} AND uuid = ${input.uuid ?? null}`,
     );
-    return answer(200, existing!.id);
+    return answerKnown(existing!.id);
   }
   if (input.uuid) run?.known.set(input.uuid, created.id);
   // A campaign created in this run is its own family, already ours: its children need no lock.
@@ -634,7 +705,8 @@ export async function createItem(
 
   // Hooks that act on a new item (inside this transaction) go here.
 
-  if (run) return answer(201, created.id);
+  // Someone else's occurrence names its owner as creator: read back.
+  if (run || owner !== actor.id) return answer(201, created.id);
   // The answer from what the INSERT returned and what this write already read, not a read-back.
   return ok(
     201,
@@ -837,6 +909,7 @@ export async function updateItem(
   const [wrote, entered] = await Promise.allSettled([writing, entries]);
   if (wrote.status === 'rejected') throw wrote.reason;
   if (entered.status === 'rejected') throw entered.reason;
+  if (changed.parent_id && newRoot !== oldRoot) await assertKeepsCommentsSeen(tx, actor, id);
   const [written] = wrote.value;
   // After the item's own entries, so the feed reads cause before consequence.
   await applyStatusPlan(tx, actor, family, plan, id);
