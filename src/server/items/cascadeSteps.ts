@@ -19,7 +19,7 @@ import { assertDeletable } from './service';
  * that finds the item gone or the caller no longer allowed stops; a delete that then fails brings
  * back what its steps took. Until the last step, other people can see the campaign half emptied.
  */
-export const CASCADE_STEP_ROWS = 500;
+export const CASCADE_STEP_ROWS = 250;
 
 const CHANGE = sql`change_xid = pg_current_xact_id()::text::bigint`;
 
@@ -34,16 +34,57 @@ interface Context {
   changes: ChangeBus;
 }
 
-/** Runs one step; after its commit the people who see `id` are told, as after any write (E1). */
-async function step(context: Context, id: number, work: (tx: Executor) => Promise<number>): Promise<number> {
-  let viewers: number[] = [];
-  const moved = await context.database.db.transaction(async (tx) => {
-    const n = await work(tx);
-    if (n > 0) viewers = await viewersOfItem(tx, id);
-    return n;
-  });
-  if (viewers.length > 0) context.changes.committed(viewers);
-  return moved;
+/**
+ * Runs the steps of one cascade over `id`, each `work` its own transaction, until one moves fewer
+ * than CASCADE_STEP_ROWS rows (or refuses, -1: answered). After each commit the people who see `id`
+ * (read once, in the first step) are told, as after any write (E1).
+ */
+async function steps(
+  context: Context,
+  id: number,
+  work: (tx: Executor, first: boolean) => Promise<number>,
+): Promise<number> {
+  let viewers: number[] | null = null;
+  for (let first = true; ; first = false) {
+    const moved = await context.database.db.transaction(async (tx) => {
+      const n = await work(tx, first);
+      if (n > 0 && viewers === null) viewers = await viewersOfItem(tx, id);
+      return n;
+    });
+    if (moved > 0 && viewers) context.changes.committed(viewers);
+    if (moved < CASCADE_STEP_ROWS) return moved;
+  }
+}
+
+/**
+ * A step after the first holds only the item's row (still live?): the first checked the caller's
+ * rights, the delete or restore's own transaction checks them all again, and a step holds the engine
+ * for as short as it can.
+ */
+async function stillLive(tx: Executor, id: number): Promise<boolean> {
+  const [row] = await rows<{ id: number }>(
+    tx,
+    sql`SELECT id FROM items WHERE id = ${id} AND deleted_at IS NULL FOR UPDATE`,
+  );
+  return row !== undefined;
+}
+
+/** The first step's checks: those of the delete itself (`assertDeletable`); false when refused. */
+async function mayGoOn(
+  tx: Executor,
+  actor: UserRow,
+  id: number,
+  ifMatch: number | undefined,
+  first: boolean,
+) {
+  if (!first) return stillLive(tx, id);
+  try {
+    await assertDeletable(tx, actor, id, ifMatch);
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError) return false;
+    throw error;
+  }
 }
 
 /** How many live descendants `id` has, counting no further than `past` (it only matters whether more). */
@@ -71,40 +112,33 @@ export async function deleteDescendantsInSteps(
   if (context.database.kind !== 'pglite') return null;
   if ((await liveBelow(context.database.db, id, CASCADE_STEP_ROWS)) <= CASCADE_STEP_ROWS) return null;
   let stamp: string | null = null;
-  for (;;) {
-    const moved = await step(context, id, async (tx) => {
-      try {
-        await assertDeletable(tx, actor, id, ifMatch);
-      } catch (error) {
-        if (error instanceof HttpError) return -1;
-        throw error;
-      }
-      if (stamp === null) {
-        const [now] = await rows<{ now: string }>(tx, sql`SELECT now()::text AS now`);
-        stamp = now?.now ?? null;
-      }
-      let left = CASCADE_STEP_ROWS;
-      for (const depth of [2, 1] as const) {
-        const done = await rows<{ id: number }>(
-          tx,
-          sql`UPDATE items SET deleted_at = ${stamp}::timestamptz, deleted_by = ${actor.id}, updated_at = now(),
-                version = version + 1, ${CHANGE}
-              WHERE id IN (SELECT id FROM items WHERE deleted_at IS NULL AND ${atDepth(id, depth)}
-                LIMIT ${left})
-              RETURNING id`,
-        );
-        left -= done.length;
-        if (left === 0) break;
-      }
-      return CASCADE_STEP_ROWS - left;
-    });
-    if (moved < 0) {
-      // Refused now, or already done (a repeat): what the steps took goes back, the delete answers.
-      if (stamp !== null) await undoDeleteSteps(context, actor, id, stamp);
-      return null;
+  const last = await steps(context, id, async (tx, first) => {
+    if (!(await mayGoOn(tx, actor, id, ifMatch, first))) return -1;
+    if (stamp === null) {
+      const [now] = await rows<{ now: string }>(tx, sql`SELECT now()::text AS now`);
+      stamp = now?.now ?? null;
     }
-    if (moved < CASCADE_STEP_ROWS) return stamp;
+    let left = CASCADE_STEP_ROWS;
+    for (const depth of [2, 1] as const) {
+      const done = await rows<{ id: number }>(
+        tx,
+        sql`UPDATE items SET deleted_at = ${stamp}::timestamptz, deleted_by = ${actor.id}, updated_at = now(),
+              version = version + 1, ${CHANGE}
+            WHERE id IN (SELECT id FROM items WHERE deleted_at IS NULL AND ${atDepth(id, depth)}
+              LIMIT ${left})
+            RETURNING id`,
+      );
+      left -= done.length;
+      if (left === 0) break;
+    }
+    return CASCADE_STEP_ROWS - left;
+  });
+  if (last < 0) {
+    // Refused now, or already done (a repeat): what the steps took goes back, the delete answers.
+    if (stamp !== null) await undoDeleteSteps(context, actor, id, stamp);
+    return null;
   }
+  return stamp;
 }
 
 /**
@@ -117,29 +151,22 @@ export async function undoDeleteSteps(
   id: number,
   stamp: string,
 ): Promise<void> {
-  for (;;) {
-    const moved = await step(context, id, async (tx) => {
-      const [live] = await rows<{ id: number }>(
+  await steps(context, id, async (tx) => {
+    if (!(await stillLive(tx, id))) return 0;
+    let left = CASCADE_STEP_ROWS;
+    for (const depth of [1, 2] as const) {
+      const done = await rows<{ id: number }>(
         tx,
-        sql`SELECT id FROM items WHERE id = ${id} AND deleted_at IS NULL FOR UPDATE`,
+        sql`UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(), version = version + 1, ${CHANGE}
+            WHERE id IN (SELECT id FROM items WHERE deleted_at = ${stamp}::timestamptz
+              AND deleted_by = ${actor.id} AND ${atDepth(id, depth)} LIMIT ${left})
+            RETURNING id`,
       );
-      if (!live) return 0;
-      let left = CASCADE_STEP_ROWS;
-      for (const depth of [1, 2] as const) {
-        const done = await rows<{ id: number }>(
-          tx,
-          sql`UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(), version = version + 1, ${CHANGE}
-              WHERE id IN (SELECT id FROM items WHERE deleted_at = ${stamp}::timestamptz
-                AND deleted_by = ${actor.id} AND ${atDepth(id, depth)} LIMIT ${left})
-              RETURNING id`,
-        );
-        left -= done.length;
-        if (left === 0) break;
-      }
-      return CASCADE_STEP_ROWS - left;
-    });
-    if (moved < CASCADE_STEP_ROWS) return;
-  }
+      left -= done.length;
+      if (left === 0) break;
+    }
+    return CASCADE_STEP_ROWS - left;
+  });
 }
 
 /**
@@ -169,34 +196,26 @@ export async function restoreDescendantsInSteps(
   id: number,
   stamp: string,
 ): Promise<void> {
-  for (;;) {
-    const moved = await step(context, id, async (tx) => {
-      try {
-        // The caller still sees it live, and may still restore it (its creator or its family's).
-        await assertDeletable(tx, actor, id, undefined);
-      } catch (error) {
-        if (error instanceof HttpError) return 0;
-        throw error;
-      }
-      let left = CASCADE_STEP_ROWS;
-      for (const depth of [1, 2] as const) {
-        const done = await rows<{ id: number }>(
-          tx,
-          sql`WITH back AS (
-                UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(),
-                  version = version + 1, ${CHANGE}
-                WHERE id IN (SELECT id FROM items WHERE deleted_at = ${stamp}::timestamptz
-                  AND ${atDepth(id, depth)} LIMIT ${left})
-                RETURNING id),
-              sent AS (UPDATE comments SET ${CHANGE}
-                WHERE deleted_at IS NULL AND item_id IN (SELECT id FROM back) RETURNING 1)
-              SELECT id FROM back`,
-        );
-        left -= done.length;
-        if (left === 0) break;
-      }
-      return CASCADE_STEP_ROWS - left;
-    });
-    if (moved < CASCADE_STEP_ROWS) return;
-  }
+  await steps(context, id, async (tx, first) => {
+    // The caller still sees it live, and may still restore it (its creator or its family's).
+    if (!(await mayGoOn(tx, actor, id, undefined, first))) return 0;
+    let left = CASCADE_STEP_ROWS;
+    for (const depth of [1, 2] as const) {
+      const done = await rows<{ id: number }>(
+        tx,
+        sql`WITH back AS (
+              UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(),
+                version = version + 1, ${CHANGE}
+              WHERE id IN (SELECT id FROM items WHERE deleted_at = ${stamp}::timestamptz
+                AND ${atDepth(id, depth)} LIMIT ${left})
+              RETURNING id),
+            sent AS (UPDATE comments SET ${CHANGE}
+              WHERE deleted_at IS NULL AND item_id IN (SELECT id FROM back) RETURNING 1)
+            SELECT id FROM back`,
+      );
+      left -= done.length;
+      if (left === 0) break;
+    }
+    return CASCADE_STEP_ROWS - left;
+  });
 }
