@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  assignedManyText,
   BURST_MS,
   itemRoute,
   joinsBurst,
@@ -128,6 +129,18 @@ describe('notification texts and reminder recipients', () => {
       'Alex unassigned you from todo “Pack”',
     );
     expect(notificationText('due', null, 'todo', 'Pack')).toBe('Reminder: todo “Pack”');
+  });
+
+  it('P8: names how many items a run of assignments stands for, and the first of them', () => {
+    expect(assignedManyText('Alex', 1000, 'todo', 'Pack')).toBe(
+      'Alex assigned you 1,000 items: todo “Pack” and 999 more',
+    );
+    expect(assignedManyText('Alex', 2, 'task', 'Pack')).toBe(
+      'Alex assigned you 2 items: task “Pack” and 1 more',
+    );
+    expect(assignedManyText('Alex', 1, 'task', 'Pack')).toBe(
+      notificationText('assigned', 'Alex', 'task', 'Pack'),
+    );
   });
 
   it('reminds the creator and a different assignee', () => {

@@ -34,6 +34,8 @@ export interface NotificationEntry {
   read_at: string | null;
   /** For `mentioned` and `commented`: the comment, so the item opens scrolled to it. */
   comment_id?: number | null;
+  /** For an `assigned` entry that stands for several items (SYNC.md P8): how many; `item` is the first. */
+  item_count?: number;
 }
 
 /** The paginated list plus the unread count. */
@@ -168,6 +170,21 @@ export function notificationText(
 ): string {
   if (kind === 'due') return `Reminder: ${itemType} “${title}”`;
   return `${actorName ?? 'Someone'} ${PHRASES[kind]} ${itemType} “${title}”`;
+}
+
+/**
+ * The line of an `assigned` entry standing for `count` items one person assigned in a run (SYNC.md
+ * P8), naming the first: 'Alex assigned you 1,000 items: task “Pack tents” and 999 more'.
+ */
+export function assignedManyText(
+  actorName: string | null,
+  count: number,
+  firstType: ItemType,
+  firstTitle: string,
+): string {
+  if (count <= 1) return notificationText('assigned', actorName, firstType, firstTitle);
+  const more = (count - 1).toLocaleString('en-US');
+  return `${actorName ?? 'Someone'} assigned you ${count.toLocaleString('en-US')} items: ${firstType} “${firstTitle}” and ${more} more`;
 }
 
 /** An `added` or `removed` entry's line, with the role: 'Alex added you to campaign “Trip” as editor'. */

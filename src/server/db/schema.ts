@@ -237,6 +237,8 @@ export const notifications = pgTable(
     pushed_at: timestamp('pushed_at', { withTimezone: true, mode: 'date' }),
     // The comment a `mentioned` or `commented` entry is about.
     comment_id: integer('comment_id'),
+    // How many items an `assigned` entry stands for: one person's run of assignments folds (SYNC.md P8).
+    item_count: integer('item_count').notNull().default(1),
   },
   (t) => [
     index('notifications_user_idx').on(t.user_id, t.created_at, t.id),

@@ -17,6 +17,7 @@ import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
 import { sendCached } from '../http/readCache';
 import { createItemsBatch } from './batch';
+import { deleteDescendantsInSteps, undoDeleteSteps } from './cascadeSteps';
 import { findVisibleItem, selectItems, visibleTo } from './queries';
 import { createItem, deleteItem, parseIfMatch, updateItem } from './service';
 
@@ -156,7 +157,17 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const id = pathId(request);
     const ifMatch = ifMatchOf(request);
-    return send(reply, await runWrite(app, request, user.id, (tx) => deleteItem(tx, user, id, ifMatch)));
+    // P7: on the embedded database a large family's descendants go first, in short steps.
+    const stamp = await deleteDescendantsInSteps(app, user, id, ifMatch);
+    try {
+      return send(
+        reply,
+        await runWrite(app, request, user.id, (tx) => deleteItem(tx, user, id, ifMatch, stamp)),
+      );
+    } catch (error) {
+      if (stamp !== null) await undoDeleteSteps(app, user, id, stamp);
+      throw error;
+    }
   });
 
   app.post('/items/:id/assign', async (request, reply) => {

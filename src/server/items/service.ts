@@ -970,13 +970,16 @@ export async function updateItem(
   return { status: 200, body, formerViewers };
 }
 
-/** Soft-deletes an item and everything under it; only its creator or its top-level item's creator may. */
-export async function deleteItem(
+/**
+ * Locks the family of `id` and checks that `actor` may delete it now (the delete's own checks, also
+ * run by each step of a delete in steps, cascadeSteps.ts): the item and its family's top.
+ */
+export async function assertDeletable(
   tx: Executor,
   actor: UserRow,
   id: number,
   ifMatch: number | undefined,
-): Promise<WriteResult> {
+): Promise<{ root: number; current: Item }> {
   const root = await lockVisibleFamily(tx, actor.id, id);
   if (root === null) throw notFound();
   const current = await findVisibleItem(tx, actor.id, id);
@@ -984,8 +987,24 @@ export async function deleteItem(
   assertVersion(current, ifMatch);
   await assertRoleAllows(tx, actor.id, root, 'edit');
   await assertMayDelete(tx, actor, current, root, DELETE_FORBIDDEN);
+  return { root, current };
+}
+
+/**
+ * Soft-deletes an item and everything under it; only its creator or its top-level item's creator may.
+ * `stamp`: the `deleted_at` steps before it gave the descendants they deleted (P7), else now().
+ */
+export async function deleteItem(
+  tx: Executor,
+  actor: UserRow,
+  id: number,
+  ifMatch: number | undefined,
+  stamp: string | null = null,
+): Promise<WriteResult> {
+  const { root, current } = await assertDeletable(tx, actor, id, ifMatch);
   await tx.execute(
-    sql`UPDATE items SET deleted_at = now(), deleted_by = ${actor.id}, updated_at = now(), version = version + 1, ${CHANGE}
+    sql`UPDATE items SET deleted_at = COALESCE(${stamp}::timestamptz, now()), deleted_by = ${actor.id},
+          updated_at = now(), version = version + 1, ${CHANGE}
         WHERE deleted_at IS NULL AND (id = ${id} OR parent_id = ${id}
           OR parent_id IN (SELECT c.id FROM items c WHERE c.parent_id = ${id}))`,
   );
@@ -1010,7 +1029,13 @@ export async function deleteItem(
  * its `deleted_at`) come back with the same ids and uuids, newly stamped so every viewer's next pull
  * sends them again (L6); the parent rolls up again. Restoring a live item changes nothing.
  */
-export async function restoreItem(tx: Executor, actor: UserRow, id: number): Promise<WriteResult> {
+export async function restoreItem(
+  tx: Executor,
+  actor: UserRow,
+  id: number,
+  /** P7: the item alone; steps after it bring its descendants back (cascadeSteps.ts). */
+  itemOnly = false,
+): Promise<WriteResult> {
   const root = await rootOf(tx, id);
   await lockFamilies(tx, [root]);
   const found = await restoreRefusal(tx, actor.id, id);
@@ -1028,14 +1053,15 @@ export async function restoreItem(tx: Executor, actor: UserRow, id: number): Pro
   const relocated = (stored?.parent_id ?? null) !== parentId;
   if (relocated) await tx.execute(sql`UPDATE items SET parent_id = ${parentId} WHERE id = ${id}`);
   const newRoot = parentId === null ? id : relocated ? parentId : root;
+  const together = itemOnly ? sql`id = ${id} AND ${deletedTogether(id)}` : deletedTogether(id);
   // K14: the comments of what comes back are sent again too (a device drops them with a tombstone).
   await tx.execute(
     sql`UPDATE comments SET change_xid = pg_current_xact_id()::text::bigint
-        WHERE deleted_at IS NULL AND item_id IN (SELECT id FROM items WHERE ${deletedTogether(id)})`,
+        WHERE deleted_at IS NULL AND item_id IN (SELECT id FROM items WHERE ${together})`,
   );
   await tx.execute(
     sql`UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(), version = version + 1, ${CHANGE}
-        WHERE ${deletedTogether(id)}`,
+        WHERE ${together}`,
   );
   if (parentId !== null) {
     const family = await loadFamilies(tx, [newRoot]);

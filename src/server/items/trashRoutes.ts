@@ -5,6 +5,8 @@ import { pageQuerySchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { parseOrThrow } from '../http/errors';
 import { runWrite } from '../http/idempotency';
+import { restoreDescendantsInSteps, restoreInSteps } from './cascadeSteps';
+import { findItem } from './queries';
 import { pathId } from './routes';
 import { restoreItem } from './service';
 import { exportFor, listTrash } from './trash';
@@ -16,7 +18,15 @@ export async function trashRoutes(app: FastifyInstance): Promise<void> {
   app.post('/items/:id/restore', async (request, reply) => {
     const user = currentUser(request);
     const id = pathId(request);
-    const result = await runWrite(app, request, user.id, (tx) => restoreItem(tx, user, id));
+    // P7: on the embedded database a large family comes back as its item, then in short steps.
+    const stamp = await restoreInSteps(app, id);
+    const result = await runWrite(app, request, user.id, (tx) => restoreItem(tx, user, id, stamp !== null));
+    if (stamp !== null && result.status === 200 && !result.replayed) {
+      await restoreDescendantsInSteps(app, user, id, stamp);
+      // The answer counts the children that came back after the item.
+      const now = await findItem(app.database.db, user.id, id);
+      if (now) result.body = now;
+    }
     const item = result.body as Partial<Item> | null;
     if (item && typeof item.version === 'number') reply.header('ETag', `"${item.version}"`);
     return reply.status(result.status).send(result.body);

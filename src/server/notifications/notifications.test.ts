@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
@@ -140,17 +141,87 @@ describe.each(testEngines())('notifications on %s', (engine) => {
     expect(got.map((e) => e.kind)).toEqual(['reopened', 'assigned']);
   });
 
+  /** One entry each for `owner`: Alex edits each of these todos of theirs, made and assigned to him. */
+  async function editedByAlex(owner: TestClient, titles: readonly string[]): Promise<void> {
+    for (const title of titles) {
+      const todo = await owner.create({
+        title: `${title} (draft)`,
+        type: 'todo',
+        assigned_to: alex.user!.id,
+      });
+      await alex.update(todo.id, { title });
+    }
+  }
+
+  it('P8: one person assigning another 1,000 items in batches is one entry that counts them and opens the first', async () => {
+    const lead = await signedIn(app, 'Lead');
+    const crew = await signedIn(app, 'Crew');
+    await makeMutual(lead, crew);
+    const uuids: string[] = [];
+    for (let batch = 0; batch < 5; batch++) {
+      const items = Array.from({ length: 200 }, (_, i) => {
+        const uuid = randomUUID();
+        uuids.push(uuid);
+        return { uuid, title: `Job ${batch * 200 + i + 1}`, type: 'todo', assigned_to: crew.user!.id };
+      });
+      const sent = await lead.post('/api/items/batch', { items });
+      expect(sent.status, sent.text).toBe(201);
+    }
+    const page = await crew.get<NotificationPage>('/api/notifications');
+    expect(page.body).toMatchObject({ total: 1, unread: 1 });
+    const [entry] = page.body.data;
+    expect(entry).toMatchObject({
+      kind: 'assigned',
+      text: 'Lead assigned you 1,000 items: todo “Job 1” and 999 more',
+      item_count: 1000,
+      item: { type: 'todo', title: 'Job 1' },
+      actor: { id: lead.user!.id, name: 'Lead' },
+    });
+  });
+
+  it('P8: separate assignments by one person within a minute fold until read, and an unassignment stays its own entry', async () => {
+    const lead = await signedIn(app, 'Lead two');
+    const crew = await signedIn(app, 'Crew two');
+    await makeMutual(lead, crew);
+    const made = [];
+    for (const title of ['Tents', 'Stoves', 'Maps']) made.push(await lead.create({ title, type: 'task' }));
+    for (const item of made) {
+      const assigned = await lead.post(`/api/items/${item.id}/assign`, { user_id: crew.user!.id });
+      expect(assigned.status, assigned.text).toBe(200);
+    }
+    let listed = await entries(crew);
+    expect(listed.map((e) => [e.kind, e.text, e.item_count])).toEqual([
+      ['assigned', 'Lead two assigned you 3 items: task “Tents” and 2 more', 3],
+    ]);
+    // Unassigning the first item does not rewrite the run into its own undoing.
+    await lead.post(`/api/items/${made[0]!.id}/assign`, { user_id: 0 });
+    listed = await entries(crew);
+    expect(listed.map((e) => [e.kind, e.item_count ?? 1])).toEqual([
+      ['unassigned', 1],
+      ['assigned', 3],
+    ]);
+    await crew.post('/api/notifications/read', {});
+    const later = await lead.create({ title: 'Rope', type: 'task', assigned_to: crew.user!.id });
+    listed = await entries(crew);
+    expect(listed[0]).toMatchObject({
+      kind: 'assigned',
+      text: 'Lead two assigned you task “Rope”',
+      item: { id: later.id },
+    });
+    expect(listed[0]!.item_count).toBeUndefined();
+  });
+
   it('counts unread entries and marks some or all of them read', async () => {
     const reader = await signedIn(app, 'Reader');
     await makeMutual(alex, reader);
-    for (const title of ['one', 'two', 'three'])
-      await alex.create({ title, type: 'todo', assigned_to: reader.user!.id });
+    // Edits of three items: assignments to one person would be one entry (P8).
+    await editedByAlex(reader, ['one', 'two', 'three']);
     const page = await reader.get<NotificationPage>('/api/notifications');
     expect(page.body.unread).toBe(3);
     expect(page.body.data.map((e) => e.text)).toEqual([
-      'Alex assigned you todo “three”',
-      'Alex assigned you todo “two”',
-      'Alex assigned you todo “one”',
+      'Alex edited todo “three”',
+      'Alex edited todo “two”',
+      'Alex edited todo “one”',
     ]);
     const first = page.body.data[0]!;
     expect(first.actor).toEqual({ id: alex.user!.id, name: 'Alex' });
@@ -169,8 +240,10 @@ describe.each(testEngines())('notifications on %s', (engine) => {
   it('pages entries newest first, 20 a page by default', async () => {
     const many = await signedIn(app, 'Many');
     await makeMutual(alex, many);
-    for (let i = 1; i <= 25; i++)
-      await alex.create({ title: `Item ${i}`, type: 'todo', assigned_to: many.user!.id });
+    await editedByAlex(
+      many,
+      Array.from({ length: 25 }, (_, i) => `Item ${i + 1}`),
+    );
     const first = await many.get<NotificationPage>('/api/notifications');
     expect(first.body).toMatchObject({ current_page: 1, last_page: 2, per_page: 20, total: 25, unread: 25 });
     expect(first.body.data).toHaveLength(20);

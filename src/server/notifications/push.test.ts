@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startPushReceiver } from '../../../testkit/pushReceiver';
@@ -192,13 +193,42 @@ describe.each(testEngines())('Web Push on %s', (engine) => {
     const subscription = receiver.subscription('ok');
     expect((await watched.post('/api/push/subscriptions', subscription)).status).toBe(201);
     const path = new URL(subscription.endpoint).pathname;
-    for (let n = 0; n < PUSHES_PER_MINUTE + 15; n++)
-      await busy.create({ title: `Job ${n}`, type: 'todo', assigned_to: watched.user!.id });
+    // Edits of Watched's own todos, one entry each (assignments to Watched would fold into one, P8).
+    for (let n = 0; n < PUSHES_PER_MINUTE + 15; n++) {
+      const todo = await watched.create({ title: `Job ${n}`, type: 'todo', assigned_to: busy.user!.id });
+      await busy.update(todo.id, { title: `Job ${n} done` });
+    }
     await eventually(() => receiver.received.filter((r) => r.path === path).length >= PUSHES_PER_MINUTE);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received.filter((r) => r.path === path)).toHaveLength(PUSHES_PER_MINUTE);
     const listed = await watched.get<{ total: number; unread: number }>('/api/notifications');
     expect(listed.body).toMatchObject({ total: PUSHES_PER_MINUTE + 15, unread: PUSHES_PER_MINUTE + 15 });
+  });
+
+  it('P8: a batch create assigning 150 items to one person pushes them once, with the count', async () => {
+    const lead = await signedIn(app, 'Lead');
+    const crew = await signedIn(app, 'Crew');
+    await makeMutual(lead, crew);
+    const subscription = receiver.subscription('ok');
+    expect((await crew.post('/api/push/subscriptions', subscription)).status).toBe(201);
+    const path = new URL(subscription.endpoint).pathname;
+    const items = Array.from({ length: 150 }, (_, n) => ({
+      uuid: randomUUID(),
+      title: `Crate ${n + 1}`,
+      type: 'todo',
+      assigned_to: crew.user!.id,
+    }));
+    const sent = await lead.post<{ items: { id: number }[] }>('/api/items/batch', { items });
+    expect(sent.status, sent.text).toBe(201);
+    await eventually(() => receiver.received.some((r) => r.path === path));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pushed = receiver.received.filter((r) => r.path === path);
+    expect(pushed).toHaveLength(1);
+    expect(pushed[0]!.payload).toMatchObject({
+      kind: 'assigned',
+      body: 'Lead assigned you 150 items: todo “Crate 1” and 149 more',
+      url: `/todos/${sent.body.items[0]!.id}`,
+    });
   });
 
   it('tries a push again after a 429 (when Retry-After says) and after a 503, and delivers it once (F4)', async () => {
@@ -240,11 +270,11 @@ describe.each(testEngines())('Web Push on %s', (engine) => {
       for (const subscription of subscriptions)
         expect((await watched.post('/api/push/subscriptions', subscription)).status).toBe(201);
       // Five entries at once, each for four devices: twenty pushes to a push service that is slow.
-      await Promise.all(
-        [1, 2, 3, 4, 5].map((n) =>
-          changer.create({ title: `Job ${n}`, type: 'todo', assigned_to: watched.user!.id }),
-        ),
-      );
+      // Edits of five of Watched's todos (five assignments to Watched would be one entry, P8).
+      const todos = [];
+      for (const n of [1, 2, 3, 4, 5])
+        todos.push(await watched.create({ title: `Job ${n}`, type: 'todo', assigned_to: changer.user!.id }));
+      await Promise.all(todos.map((todo) => changer.update(todo.id, { title: `${todo.title} done` })));
       const paths = new Set(subscriptions.map((s) => new URL(s.endpoint).pathname));
       await eventually(() => receiver.received.filter((r) => paths.has(r.path)).length === 20, 10_000).catch(
         (e) => {
@@ -303,6 +333,8 @@ describe.each(testEngines())('Web Push on %s', (engine) => {
       const kept = receiver.subscription('ok');
       expect((await blair.post('/api/push/subscriptions', subscription)).status).toBe(201);
       expect((await blair.post('/api/push/subscriptions', kept)).status).toBe(201);
+      // Read first: an unread assignment from Alex would take this one in without a push (P8).
+      await blair.post('/api/notifications/read', {});
       await alex.create({ title: `Gone ${kind}`, type: 'todo', assigned_to: blair.user!.id });
       await eventually(async () => (await subscriptions(blair.user!.id)).length === 1);
       expect(receiver.hits).toContain(new URL(subscription.endpoint).pathname);
@@ -318,9 +350,13 @@ describe.each(testEngines())('Web Push on %s', (engine) => {
   it('never makes a write wait for a push service that hangs', async () => {
     const subscription = receiver.subscription('hang');
     expect((await blair.post('/api/push/subscriptions', subscription)).status).toBe(201);
-    const started = Date.now();
+    // Five entries: edits of Blair's todos (five assignments to Blair would be one entry, P8).
+    const todos = [];
     for (let i = 0; i < 5; i++)
-      await alex.create({ title: `Hang ${i}`, type: 'todo', assigned_to: blair.user!.id });
+      todos.push(await blair.create({ title: `Hang ${i}`, type: 'todo', assigned_to: alex.user!.id }));
+    await blair.post('/api/notifications/read', {});
+    const started = Date.now();
+    for (const todo of todos) await alex.update(todo.id, { title: `${todo.title} edited` });
     const elapsed = Date.now() - started;
     await eventually(() => receiver.hits.includes(new URL(subscription.endpoint).pathname));
     // Five pushes hang for the 1.5 s timeout each; the writes never waited for any of them.

@@ -1,5 +1,7 @@
 import type { ItemType } from '../../shared/item';
 import {
+  assignedManyText,
+  BURST_MS,
   burstKinds,
   joinsBurst,
   type MembershipNotificationKind,
@@ -159,7 +161,7 @@ export async function addNotification(
       tx,
       sql`SELECT id, kind, created_at, read_at, now() AS now FROM notifications
           WHERE user_id = ${input.userId} AND item_id = ${input.item.id} AND actor_id = ${input.actor.id}
-            AND kind = ANY(${`{${folds.join(',')}}`}::text[])
+            AND kind = ANY(${`{${folds.join(',')}}`}::text[]) AND item_count = 1
           ORDER BY id DESC LIMIT 1`,
     );
     if (
@@ -183,6 +185,12 @@ export async function addNotification(
       return;
     }
   }
+  if (
+    input.kind === 'assigned' &&
+    input.actor &&
+    (await joinAssignmentRun(tx, input.userId, input.actor, input.item))
+  )
+    return;
   const [inserted] = await rows<{ to_push: boolean }>(
     tx,
     sql`INSERT INTO notifications (user_id, actor_id, kind, item_id, item_type, item_title, text, comment_id, pushed_at)
@@ -197,4 +205,39 @@ export async function addNotification(
         RETURNING pushed_at IS NULL AS to_push`,
   );
   if (inserted?.to_push) outboxSignal.mark(tx);
+}
+
+/**
+ * P8: an assignment joins the recipient's unread `assigned` entry by the same person for other items
+ * from the last BURST_MS, which then counts it ('Alex assigned you 1,000 items: …'), so a batch
+ * create, an import or a run of edits assigning many items is one entry and one push, not one each.
+ * The entry keeps its first item (its link) and its push state: it was pushed once, or is pushed with
+ * the count when its transaction commits. Answers whether it joined one.
+ */
+async function joinAssignmentRun(
+  tx: Executor,
+  userId: number,
+  actor: { id: number; name: string },
+  item: { id: number },
+): Promise<boolean> {
+  const [run] = await rows<{
+    id: number;
+    item_count: number;
+    item_type: ItemType;
+    item_title: string | null;
+  }>(
+    tx,
+    sql`SELECT id, item_count, item_type, item_title FROM notifications
+        WHERE user_id = ${userId} AND actor_id = ${actor.id} AND kind = 'assigned' AND read_at IS NULL
+          AND item_id <> ${item.id} AND created_at > now() - make_interval(secs => ${BURST_MS / 1000})
+        ORDER BY id DESC LIMIT 1`,
+  );
+  if (!run) return false;
+  const count = run.item_count + 1;
+  await tx.execute(
+    sql`UPDATE notifications SET item_count = ${count}, updated_at = now(),
+          text = ${assignedManyText(actor.name, count, run.item_type, run.item_title ?? '')}
+        WHERE id = ${run.id}`,
+  );
+  return true;
 }

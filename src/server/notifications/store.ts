@@ -24,6 +24,7 @@ interface Row {
   created_at: Date | string;
   read_at: Date | string | null;
   comment_id: number | null;
+  item_count: number;
   live_id: number | null;
   live_type: ItemType | null;
   live_title: string | null;
@@ -49,7 +50,7 @@ export async function listNotifications(
   const found = await rows<Row>(
     db,
     sql`SELECT n.id, n.kind, n.text, n.item_id, n.actor_id, a.name AS actor_name, n.created_at, n.read_at,
-          n.comment_id,
+          n.comment_id, n.item_count,
           i.id AS live_id, i.type AS live_type, i.title AS live_title
         FROM notifications n
         LEFT JOIN users a ON a.id = n.actor_id
@@ -71,6 +72,7 @@ export async function listNotifications(
     created_at: isoOrNull(r.created_at) ?? '',
     read_at: isoOrNull(r.read_at),
     ...(r.comment_id !== null && r.live_id !== null ? { comment_id: r.comment_id } : {}),
+    ...(r.item_count > 1 ? { item_count: r.item_count } : {}),
   }));
   return { ...paginated(data, page, perPage, total), unread: counts?.unread ?? 0 };
 }
