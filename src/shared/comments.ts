@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Role } from './membership';
 import { text } from './schemas';
+import { isBlankText, stripControlsMultiline } from './text';
 
 /**
  * Comments on an item (ARCHITECTURE §4 'Comments', §5 'Comments', 'Notifications'): the request
@@ -79,10 +80,14 @@ const mentionId = z
   .min(1, 'A mention must be a user id.')
   .max(2_147_483_647, 'A mention must be a user id.');
 
-/** A body: 1–5,000 characters after trimming, storable text (NUL → 422). */
+/**
+ * A body: 1–5,000 characters after trimming, storable text (NUL → 422), without control characters
+ * but line breaks and tabs, and not only invisible characters (K27).
+ */
 export const commentBodySchema = text('The comment', 'The comment is required.')
+  .overwrite(stripControlsMultiline)
   .trim()
-  .min(1, 'The comment is required.')
+  .refine((body) => !isBlankText(body), { message: 'The comment is required.', abort: true })
   .max(COMMENT_BODY_MAX, `A comment must be ${COMMENT_BODY_MAX.toLocaleString('en-US')} characters or less.`);
 
 /**
