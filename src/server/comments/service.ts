@@ -11,7 +11,7 @@ import {
 } from '../../shared/comments';
 import type { Item } from '../../shared/item';
 import type { UserRow } from '../auth/users';
-import { type Executor, rows, sql } from '../db/client';
+import { type Executor, prepared, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
@@ -108,21 +108,26 @@ async function whoSee(
   userIds: readonly number[],
   commentersToo: { except: number } | null,
 ): Promise<{ userId: number; muted: boolean; commenter: boolean }[]> {
-  const ids = `{${userIds.join(',')}}`;
-  const commenters = commentersToo
-    ? sql`SELECT DISTINCT user_id, true FROM comments
-          WHERE item_id = ${itemId} AND deleted_at IS NULL AND id <> ${commentersToo.except}`
-    : sql`SELECT NULL::int, false WHERE false`;
   const found = await rows<{ user_id: number; muted: boolean; commenter: boolean }>(
     tx,
-    sql`SELECT c.user_id, bool_or(c.commenter) AS commenter,
-          EXISTS (SELECT 1 FROM item_mutes m WHERE m.item_id = ${itemId} AND m.user_id = c.user_id) AS muted
-        FROM (SELECT unnest(${ids}::int[]), false UNION ALL ${commenters}) AS c(user_id, commenter)
-        WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = ${itemId} AND ${visibleTo(sql`c.user_id`)})
-        GROUP BY c.user_id`,
+    whoSeeQuery(itemId, `{${userIds.join(',')}}`, commentersToo !== null, commentersToo?.except ?? 0),
   );
   return found.map((r) => ({ userId: r.user_id, muted: r.muted, commenter: r.commenter }));
 }
+
+// Every comment runs it: built once (db/client.ts `prepared`), whatever the number of people.
+const whoSeeQuery = prepared(
+  (itemId: number, ids: string, commentersToo: boolean, except: number) =>
+    sql`SELECT c.user_id, bool_or(c.commenter) AS commenter,
+          EXISTS (SELECT 1 FROM item_mutes m WHERE m.item_id = ${itemId} AND m.user_id = c.user_id) AS muted
+        FROM (SELECT unnest(${ids}::int[]), false
+              UNION ALL
+              SELECT DISTINCT user_id, true FROM comments
+              WHERE ${commentersToo}::boolean AND item_id = ${itemId} AND deleted_at IS NULL AND id <> ${except}
+             ) AS c(user_id, commenter)
+        WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = ${itemId} AND ${visibleTo(sql`c.user_id`)})
+        GROUP BY c.user_id`,
+);
 
 /**
  * Refuses a mention of anyone who cannot see the item, with one message whatever the reason (an

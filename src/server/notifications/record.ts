@@ -226,15 +226,37 @@ export async function addCommentNotifications(
   }));
   const [result] = await rows<{ to_push: boolean }>(
     tx,
+    commentNotificationsQuery(
+      JSON.stringify(recipients),
+      item.id,
+      item.type,
+      item.title,
+      actor.id,
+      input.commentId,
+    ),
+  );
+  if (result?.to_push) outboxSignal.mark(tx);
+}
+
+// Built once (db/client.ts `prepared`): the recipients travel as one JSON parameter.
+const commentNotificationsQuery = prepared(
+  (
+    recipients: string,
+    itemId: number,
+    itemType: ItemType,
+    title: string,
+    actorId: number,
+    commentId: number,
+  ) =>
     sql`WITH r AS (
-          SELECT * FROM json_to_recordset(${JSON.stringify(recipients)}::json) AS r(user_id int, kind text, text text)),
+          SELECT * FROM json_to_recordset(${recipients}::json) AS r(user_id int, kind text, text text)),
         last AS (
           SELECT DISTINCT ON (n.user_id, n.kind) n.id, n.user_id, n.kind, n.read_at, n.created_at
           FROM notifications n JOIN r ON n.user_id = r.user_id AND n.kind = r.kind
-          WHERE n.item_id = ${item.id} AND n.actor_id = ${actor.id}
+          WHERE n.item_id = ${itemId} AND n.actor_id = ${actorId}
           ORDER BY n.user_id, n.kind, n.id DESC),
         folded AS (
-          UPDATE notifications n SET text = r.text, item_title = ${item.title}, comment_id = ${input.commentId},
+          UPDATE notifications n SET text = r.text, item_title = ${title}, comment_id = ${commentId},
               updated_at = now()
           FROM last JOIN r ON r.user_id = last.user_id AND r.kind = last.kind
           WHERE n.id = last.id AND last.read_at IS NULL
@@ -242,7 +264,7 @@ export async function addCommentNotifications(
           RETURNING n.user_id),
         inserted AS (
           INSERT INTO notifications (user_id, actor_id, kind, item_id, item_type, item_title, text, comment_id, pushed_at)
-          SELECT r.user_id, ${actor.id}, r.kind, ${item.id}, ${item.type}, ${item.title}, r.text, ${input.commentId},
+          SELECT r.user_id, ${actorId}, r.kind, ${itemId}, ${itemType}, ${title}, r.text, ${commentId},
             CASE WHEN EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = r.user_id)
                 AND (SELECT count(*) FROM notifications n WHERE n.user_id = r.user_id
                       AND n.actor_id IS NOT NULL AND n.created_at > now() - interval '1 minute') < ${PUSHES_PER_MINUTE}
@@ -254,6 +276,4 @@ export async function addCommentNotifications(
                 < ${COMMENT_NOTICES_PER_MINUTE}
           RETURNING pushed_at IS NULL AS to_push)
         SELECT coalesce(bool_or(to_push), false) AS to_push FROM inserted`,
-  );
-  if (result?.to_push) outboxSignal.mark(tx);
-}
+);
