@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
@@ -106,5 +107,29 @@ describe.each(testEngines())('the 30-day purge on %s', (engine) => {
 
     // A second sweep has nothing left to do.
     expect((await sweepExpired(database.db, later))?.purgedItems).toBe(0);
+  });
+
+  it('K26: migration 0022 erases the traces of items purged before the sweep did', async () => {
+    const task = await blair.create({
+      title: 'Old Reykjavik',
+      type: 'task',
+      parent_id: campaign.id,
+      labels: ['Reykjavik'],
+    });
+    await alex.post(`/api/items/${task.id}/comments`, { body: 'Reykjavik!' });
+    await alex.update(task.id, { title: 'Old Reykjavik plan' });
+    await blair.delete(`/api/items/${task.id}`);
+    // As the old sweep left it: the item erased (its labels kept), its traces not.
+    await database.db.execute(
+      sql`UPDATE items SET title = '', description = NULL, deleted_at = now() - interval '40 days' WHERE id = ${task.id}`,
+    );
+    expect((await tracesOf(database, 'Reykjavik')).activities).toBeGreaterThan(0);
+    const migration = await readFile(
+      new URL('../../../drizzle/0022_purge_traces.sql', import.meta.url),
+      'utf8',
+    );
+    await database.db.execute(sql.raw(migration));
+    expect(await tracesOf(database, 'Reykjavik')).toEqual(NOTHING);
+    expect(await tracesOf(database, 'Lisbon')).toMatchObject({ items: 1, comments: 1 });
   });
 });
