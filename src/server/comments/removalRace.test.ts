@@ -35,7 +35,6 @@ describe.each(testEngines())('a comment racing its author’s removal on %s', (e
   });
 
   it(`M5: a comment and its author's removal run one after the other (${ROUNDS} parallel rounds)`, async () => {
-    let landed = 0;
     for (let round = 0; round < ROUNDS; round++) {
       await share(owner, campaign, 'editor', member);
       const [removed, commented] = await Promise.all([
@@ -54,7 +53,6 @@ describe.each(testEngines())('a comment racing its author’s removal on %s', (e
                 WHERE a.action = 'commented' AND c.body = ${`Round ${round}`}) AS comment`,
       );
       if (commented.status === 201) {
-        landed++;
         expect(order!.comment, `round ${round}: the comment was written after the removal`).toBeLessThan(
           order!.removal,
         );
@@ -62,7 +60,5 @@ describe.each(testEngines())('a comment racing its author’s removal on %s', (e
         expect(order!.comment).toBeNull();
       }
     }
-    // Both outcomes are fine; this only says the race was run.
-    expect(landed).toBeLessThanOrEqual(ROUNDS);
   });
 });
