@@ -146,6 +146,12 @@ const BENCHMARKS: Benchmark[] = [
       'issue 31: a comment sent → its own timeline (< 16 ms, vs a raw put + index read) and → another signed-in device (p95 < 1 s)',
   },
   {
+    name: 'comment-fanout',
+    file: './commentFanout.ts',
+    about:
+      "issue 48: a comment on a task with 300 earlier commenters vs one nobody hears of (PGlite): the write, another user's slowest request",
+  },
+  {
     name: 'list-screens',
     file: './listScreens.ts',
     about: 'every list screen, first row at 10,000 and 100,000 local items (alternating): ≤ 1.3×, < 400 ms',

@@ -9,6 +9,7 @@ import {
   commentPatchSchema,
   commentRecipients,
   escapeTypedTokens,
+  MENTIONS_MAX,
   mayDeleteComment,
   mayEditComment,
   mentionedInBody,
@@ -99,6 +100,25 @@ describe('mentions', () => {
     expect(commentMentions(typed)).toEqual([]);
     expect(bodyText(typed, [{ id: 12, name: 'Sam' }]).replaceAll('\u2060', '')).toBe('see @[12] and @[3]');
     expect(escapeTypedTokens(typed)).toBe(typed);
+  });
+});
+
+describe('K25: the mention cap', () => {
+  const tokens = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => mentionToken(from + i)).join(' ');
+
+  it('counts body tokens and listed ids together, each person once', () => {
+    const ok = commentCreateSchema.safeParse({ body: tokens(1, MENTIONS_MAX), mentions: [1, 2, 3] });
+    expect(ok.success).toBe(true);
+    const tooMany = commentCreateSchema.safeParse({
+      body: tokens(1, 30),
+      mentions: [31, 32].concat(Array.from({ length: 19 }, (_, i) => 40 + i)),
+    });
+    expect(tooMany.success).toBe(false);
+    expect(tooMany.error?.issues[0]?.path).toEqual(['mentions']);
+    expect(commentCreateSchema.safeParse({ body: tokens(1, MENTIONS_MAX + 1) }).success).toBe(false);
+    expect(commentPatchSchema.safeParse({ body: tokens(1, MENTIONS_MAX + 1) }).success).toBe(false);
+    expect(commentPatchSchema.safeParse({ body: tokens(1, MENTIONS_MAX) }).success).toBe(true);
   });
 });
 

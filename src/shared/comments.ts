@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Role } from './membership';
 import { text } from './schemas';
+import { isBlankText, stripControlsMultiline } from './text';
 
 /**
  * Comments on an item (ARCHITECTURE §4 'Comments', §5 'Comments', 'Notifications'): the request
@@ -18,6 +19,15 @@ export const COMMENT_BODY_MAX = 5_000;
 export const COMMENTS_PER_PAGE = 50;
 /** Most people one comment may mention: a body of 5,000 characters has room for far fewer names. */
 export const MENTIONS_MAX = 50;
+
+/** The 422 message for a comment that mentions more than MENTIONS_MAX people, by token or by list. */
+export const TOO_MANY_MENTIONS = `At most ${MENTIONS_MAX} people can be mentioned in one comment.`;
+
+/**
+ * Most `mentioned` and `commented` entries one person gets a minute (K24), as pushes are bounded
+ * (PUSHES_PER_MINUTE): a flood of comments, however many people write it, lists no more for them.
+ */
+export const COMMENT_NOTICES_PER_MINUTE = 10;
 
 /** The one 422 message for a mention of someone who cannot see the item, whatever the reason (no oracle). */
 export const MENTION_NOT_ALLOWED = 'You can only mention people who can see this item.';
@@ -70,26 +80,40 @@ const mentionId = z
   .min(1, 'A mention must be a user id.')
   .max(2_147_483_647, 'A mention must be a user id.');
 
-/** A body: 1–5,000 characters after trimming, storable text (NUL → 422). */
+/**
+ * A body: 1–5,000 characters after trimming, storable text (NUL → 422), without control characters
+ * but line breaks and tabs, and not only invisible characters (K27).
+ */
 export const commentBodySchema = text('The comment', 'The comment is required.')
+  .overwrite(stripControlsMultiline)
   .trim()
-  .min(1, 'The comment is required.')
+  .refine((body) => !isBlankText(body), { message: 'The comment is required.', abort: true })
   .max(COMMENT_BODY_MAX, `A comment must be ${COMMENT_BODY_MAX.toLocaleString('en-US')} characters or less.`);
 
-/** POST /api/items/{id}/comments, and the payload of a queued comment. */
-export const commentCreateSchema = z.strictObject({
-  body: commentBodySchema,
-  uuid: z.uuid('Must be a UUID.').optional(),
-  mentions: z
-    .array(mentionId, { error: 'Mentions must be a list of user ids.' })
-    .max(MENTIONS_MAX, `At most ${MENTIONS_MAX} people can be mentioned in one comment.`)
-    .optional(),
-});
+/**
+ * POST /api/items/{id}/comments, and the payload of a queued comment. The cap counts everyone the
+ * comment mentions (K25): the body's `@[id]` tokens and the listed ids together, each once.
+ */
+export const commentCreateSchema = z
+  .strictObject({
+    body: commentBodySchema,
+    uuid: z.uuid('Must be a UUID.').optional(),
+    mentions: z
+      .array(mentionId, { error: 'Mentions must be a list of user ids.' })
+      .max(MENTIONS_MAX, TOO_MANY_MENTIONS)
+      .optional(),
+  })
+  .refine((c) => commentMentions(c.body, c.mentions ?? []).length <= MENTIONS_MAX, {
+    message: TOO_MANY_MENTIONS,
+    path: ['mentions'],
+  });
 export type CommentCreateInput = z.input<typeof commentCreateSchema>;
 export type CommentCreate = z.output<typeof commentCreateSchema>;
 
-/** PATCH /api/comments/{id}. */
-export const commentPatchSchema = z.strictObject({ body: commentBodySchema });
+/** PATCH /api/comments/{id}: the body's tokens are its mentions, under the same cap (K25). */
+export const commentPatchSchema = z.strictObject({
+  body: commentBodySchema.refine((body) => mentionedInBody(body).length <= MENTIONS_MAX, TOO_MANY_MENTIONS),
+});
 
 /** How a mention of user `id` is written into a body. */
 export const mentionToken = (id: number): string => `@[${id}]`;

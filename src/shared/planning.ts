@@ -3,6 +3,7 @@
  * and `sort_key` (§5 'Order', see ./sortKey.ts). Zod-free, so the client's first screen and the
  * server's SQL helpers can use the rules without loading the schemas.
  */
+import { isBlankText } from './text';
 
 /** p1 is the most urgent, p4 (the default) is no priority at all, as in Todoist. */
 export const PRIORITIES = [1, 2, 3, 4] as const;
@@ -28,7 +29,8 @@ export const PLANNING_DEFAULTS = {
 
 /** Why a label (already trimmed) may not be stored, or null when it may. */
 export function labelProblem(label: string): string | null {
-  if (label.length === 0) return 'A label cannot be empty.';
+  // Nothing but invisible characters is as empty as nothing (K27).
+  if (isBlankText(label)) return 'A label cannot be empty.';
   if ([...label].length > LABEL_MAX_LENGTH) return `A label must be ${LABEL_MAX_LENGTH} characters or less.`;
   if (LABEL_FORBIDDEN.test(label)) return 'A label cannot contain #, @ or a comma.';
   return null;

@@ -12,7 +12,13 @@ import {
 import { LABELS_MAX, labelProblem, PRIORITIES, repeatedLabel } from './planning';
 import { formatRecurrence, parseRecurrence } from './recurrenceRule';
 import { isFractionalKey, SORT_KEY_MAX_LENGTH, SORT_KEY_PATTERN } from './sortKey';
-import { isBlankTitle, isStorableText, unstorableTextMessage } from './text';
+import {
+  isBlankTitle,
+  isStorableText,
+  stripControlsLine,
+  stripControlsMultiline,
+  unstorableTextMessage,
+} from './text';
 import { DEFAULT_TIME_ZONE, normalizeTimeZone } from './timeZone';
 
 /**
@@ -153,7 +159,7 @@ const priorityField = z.literal(PRIORITIES, {
  * ignoring case; kept as first written (case and order as given).
  */
 const labelsField = z
-  .array(text('A label').trim(), { error: 'The labels must be a list of text.' })
+  .array(text('A label').overwrite(stripControlsLine).trim(), { error: 'The labels must be a list of text.' })
   .max(LABELS_MAX, `At most ${LABELS_MAX} labels.`)
   .superRefine((labels, ctx) => {
     for (const label of labels) {
@@ -182,11 +188,13 @@ const sortKeyField = z
 
 /** A title of nothing but white space and invisible characters (zero-width spaces…) counts as empty. */
 export const titleSchema = text('The title', 'The title is required.')
+  .overwrite(stripControlsLine)
   .trim()
   .refine((title) => !isBlankTitle(title), { message: 'The title is required.', abort: true })
   .max(TITLE_MAX_LENGTH, `Title must be ${TITLE_MAX_LENGTH} characters or less.`);
 
 const descriptionSchema = text('The description')
+  .overwrite(stripControlsMultiline)
   .max(DESCRIPTION_MAX_LENGTH, 'The description is too long.')
   .nullable()
   .transform((v) => (v === null || v.trim() === '' ? null : v));

@@ -1,6 +1,49 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isBlankTitle, isStorableText, unstorableTextMessage, unstorableTextProblem } from './text';
+import {
+  isBlankText,
+  isBlankTitle,
+  isStorableText,
+  linkableRuns,
+  stripControlsLine,
+  stripControlsMultiline,
+  unstorableTextMessage,
+  unstorableTextProblem,
+} from './text';
+
+/** Any string, with control characters, line breaks, invisible characters and astral ones well mixed in. */
+const messyText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom(
+      'a',
+      'é',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\r\n',
+      '\u0007',
+      '\u001b',
+      '\u007f',
+      '\u0085',
+      '\u009b',
+    ),
+    fc.constantFrom(
+      '\u200b',
+      '\u200d',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+      '\u2060',
+      '\ufeff',
+      '\u2028',
+      '🙂',
+      '\ud83d\ude42',
+    ),
+    fc.string({ unit: 'binary', maxLength: 3 }),
+  ),
+});
+const CONTROL = /\p{Cc}/u;
 
 describe('isBlankTitle', () => {
   it.each([
@@ -95,5 +138,81 @@ describe('unstorable text', () => {
     expect(unstorableTextMessage('a\u0000', 'The title')).toBe('The title must not contain a NUL character.');
     expect(unstorableTextMessage('\ud800', 'The name')).toMatch(/^The name contains an invalid character/);
     expect(unstorableTextMessage('fine', 'The title')).toBeNull();
+  });
+});
+
+describe('K27: control characters', () => {
+  it('a line loses every control character, a line break or tab becoming a space', () => {
+    expect(stripControlsLine('Pay\u0007 rent\r\nnow\tplease\u001b[31m\u009b')).toBe(
+      'Pay rent now please[31m',
+    );
+    expect(stripControlsLine('Plain title, é 🙂')).toBe('Plain title, é 🙂');
+  });
+
+  it('a text of many lines keeps its line breaks and tabs and loses the rest', () => {
+    expect(stripControlsMultiline('a\r\nb\rc\n\td\u0007e\u001b[0m\u0085f')).toBe('a\nb\nc\n\tde[0m\nf');
+  });
+
+  it('stripping twice changes nothing, and leaves no control character (but \\n and \\t in many lines)', () => {
+    fc.assert(
+      fc.property(messyText, (value) => {
+        const line = stripControlsLine(value);
+        expect(stripControlsLine(line)).toBe(line);
+        expect(CONTROL.test(line)).toBe(false);
+        const lines = stripControlsMultiline(value);
+        expect(stripControlsMultiline(lines)).toBe(lines);
+        expect(CONTROL.test(lines.replace(/[\n\t]/g, ''))).toBe(false);
+        expect(lines).not.toContain('\r');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves text without control characters as it is', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (value) => {
+        fc.pre(!CONTROL.test(value) && !/[\u2028\u2029]/.test(value));
+        expect(stripControlsLine(value)).toBe(value);
+        expect(stripControlsMultiline(value)).toBe(value);
+      }),
+    );
+  });
+
+  it('a comment or label of invisible characters alone is blank, as a title is', () => {
+    for (const value of ['\u200b\u200c', '\u202e\u202c', ' \u2066\u2069 ', '\u200e\u200f\ufeff']) {
+      expect(isBlankText(value)).toBe(true);
+    }
+    expect(isBlankText('\u200bok')).toBe(false);
+  });
+});
+
+describe('K28: where links may run', () => {
+  it('cuts text at bidi overrides and zero-width characters, keeping every character', () => {
+    expect(linkableRuns('see https://a.com/x\u202eexe.txt ok')).toEqual([
+      'see https://a.com/x',
+      '\u202e',
+      'exe.txt ok',
+    ]);
+    expect(linkableRuns('https://ex\u200b\u200dample.com')).toEqual([
+      'https://ex',
+      '\u200b\u200d',
+      'ample.com',
+    ]);
+    expect(linkableRuns('plain')).toEqual(['plain']);
+  });
+
+  it('any text: the runs join back to it, and only the odd runs hold invisible characters', () => {
+    const INVISIBLE_FORMAT = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+    fc.assert(
+      fc.property(messyText, (value) => {
+        const runs = linkableRuns(value);
+        expect(runs.join('')).toBe(value);
+        runs.forEach((run, i) => {
+          if (i % 2 === 0) expect(INVISIBLE_FORMAT.test(run)).toBe(false);
+          else expect(run.length > 0 && [...run].every((c) => INVISIBLE_FORMAT.test(c))).toBe(true);
+        });
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -50,8 +50,45 @@ const INVISIBLE = /^[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
 /**
  * Whether a title is empty for every practical purpose: nothing but white space and invisible
  * characters. Such a title is refused like an empty one ('The title is required.'), on the server and
- * in the client's forms.
+ * in the client's forms; so are such a comment and such a label (K27), with their own empty message.
  */
 export function isBlankTitle(title: string): boolean {
   return INVISIBLE.test(title);
+}
+
+/** Whether free text (a comment, a label) is nothing but white space and invisible characters (K27). */
+export const isBlankText = isBlankTitle;
+
+const LINE_BREAKS = /\r\n?|[\n\v\f\u0085\u2028\u2029]/g;
+// Control characters (C0, DEL, C1) but the two a multi-line text keeps.
+const CONTROLS_BUT_LINES = /(?![\t\n])\p{Cc}/gu;
+const CONTROLS = /\p{Cc}/gu;
+
+/**
+ * Text of one line (a title, a label) without control characters (K27): a line break or a tab is a
+ * space, every other control character (C0, DEL, C1) goes. Stripping twice changes nothing.
+ */
+export function stripControlsLine(text: string): string {
+  return text.replace(/\r\n?|[\n\t\v\f\u0085\u2028\u2029]/g, ' ').replace(CONTROLS, '');
+}
+
+/**
+ * Text of many lines (a comment, a description) without control characters (K27): it keeps its line
+ * breaks (\r\n, \r and the Unicode ones read as \n) and tabs; every other control character goes.
+ * Stripping twice changes nothing.
+ */
+export function stripControlsMultiline(text: string): string {
+  return text.replace(LINE_BREAKS, '\n').replace(CONTROLS_BUT_LINES, '');
+}
+
+/** Invisible format characters (zero-width, bidirectional marks and overrides, joiners, tags…). */
+const LINK_BREAKS = /([\p{Cf}\p{Default_Ignorable_Code_Point}]+)/u;
+
+/**
+ * Text cut where an invisible format character stands (K28): the runs in order, the invisible ones
+ * at odd places. Links are found within each run alone, so a link ends before a bidi override or a
+ * zero-width character and never carries one in its address.
+ */
+export function linkableRuns(text: string): string[] {
+  return text.split(LINK_BREAKS);
 }

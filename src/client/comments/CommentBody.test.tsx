@@ -28,6 +28,15 @@ describe('a comment on screen', () => {
     expect(screen.getByText(/javascript:alert\(1\) now/)).toBeTruthy();
   });
 
+  it('K28: ends a link at a bidi override or a zero-width character, never carrying one in its address', () => {
+    const body = 'Get https://example.com/invoice\u202efdp.exe and https://ex\u200bample.org/x now';
+    const { container } = render(<CommentBody comment={{ body, mentions: [] }} />);
+    const hrefs = screen.getAllByRole('link').map((a) => a.getAttribute('href') ?? '');
+    expect(hrefs).toEqual(['https://example.com/invoice', 'https://ex', 'https://ample.org/x']);
+    for (const href of hrefs) expect(href).not.toMatch(/[\u200b\u202e]/);
+    expect(container.textContent).toBe(body);
+  });
+
   it('shows a mention by the person’s name', () => {
     render(
       <CommentBody comment={{ body: `Ask ${mentionToken(7)}`, mentions: [{ id: 7, name: 'Sam Lee' }] }} />,

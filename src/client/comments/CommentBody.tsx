@@ -1,16 +1,17 @@
 import { tokenize } from 'linkifyjs';
 import { Fragment } from 'react';
 import { type BodyPart, bodyParts, type Comment, UNKNOWN_MENTION } from '../../shared/comments';
+import { linkableRuns } from '../../shared/text';
 
 /** Links a comment may open: the web and mail. `javascript:`, `data:` and the rest stay text. */
 const SAFE_HREF = /^(https?:|mailto:)/i;
 
-function LinkedText({ text }: { text: string }) {
+function LinkedRun({ text, offset }: { text: string; offset: number }) {
   return (
     <>
       {tokenize(text).map((token) => {
         const value = token.toString();
-        const key = token.startIndex();
+        const key = offset + token.startIndex();
         const href = token.isLink ? token.toHref('https') : null;
         if (href === null || !SAFE_HREF.test(href)) return <Fragment key={key}>{value}</Fragment>;
         return (
@@ -23,6 +24,25 @@ function LinkedText({ text }: { text: string }) {
           >
             {value}
           </a>
+        );
+      })}
+    </>
+  );
+}
+
+/** Text with its links made links; a link ends at an invisible character, never carrying one (K28). */
+function LinkedText({ text }: { text: string }) {
+  let offset = 0;
+  return (
+    <>
+      {linkableRuns(text).map((run, i) => {
+        const at = offset;
+        offset += run.length;
+        if (run === '') return null;
+        return i % 2 === 1 ? (
+          <Fragment key={at}>{run}</Fragment>
+        ) : (
+          <LinkedRun key={at} text={run} offset={at} />
         );
       })}
     </>

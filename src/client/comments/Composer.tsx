@@ -1,6 +1,7 @@
 import { Popover } from 'radix-ui';
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
 import { COMMENT_BODY_MAX } from '../../shared/comments';
+import { isBlankText } from '../../shared/text';
 import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
@@ -94,7 +95,7 @@ export function Composer({
   };
 
   const submit = async () => {
-    if (trimmed === '' || tooLong) return;
+    if (isBlankText(trimmed) || tooLong) return;
     const { body, mentions } = encodeMentions(trimmed, picked);
     const result = onSend(body, mentions);
     if (onCancel === undefined) {
@@ -230,7 +231,7 @@ export function Composer({
               Cancel
             </Button>
           ) : null}
-          <Button type="submit" size="sm" disabled={trimmed === '' || tooLong}>
+          <Button type="submit" size="sm" disabled={isBlankText(trimmed) || tooLong}>
             {submitLabel}
           </Button>
         </div>

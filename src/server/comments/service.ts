@@ -11,13 +11,13 @@ import {
 } from '../../shared/comments';
 import type { Item } from '../../shared/item';
 import type { UserRow } from '../auth/users';
-import { type Executor, rows, sql } from '../db/client';
+import { type Executor, prepared, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { iso } from '../http/serialize';
 import { findVisibleItem, visibleTo } from '../items/queries';
-import { addNotification, mutedAmong } from '../notifications/record';
+import { addCommentNotifications } from '../notifications/record';
 
 /** A comment row with its author's name and its mentions' names, as COMMENT_SELECT reads it. */
 export interface CommentRow {
@@ -98,17 +98,61 @@ async function rootOf(tx: Executor, itemId: number): Promise<{ id: number; type:
 }
 
 /**
+ * Which of `userIds` see the item, and with `commentersToo` the authors of its other live comments
+ * who do, in one statement whatever their number (K23), by the same visibility as every read
+ * (`visibleTo`, departures included). `muted` says who muted it.
+ */
+async function whoSee(
+  tx: Executor,
+  itemId: number,
+  userIds: readonly number[],
+  commentersToo: { except: number } | null,
+): Promise<{ userId: number; muted: boolean; commenter: boolean }[]> {
+  const found = await rows<{ user_id: number; muted: boolean; commenter: boolean }>(
+    tx,
+    whoSeeQuery(itemId, `{${userIds.join(',')}}`, commentersToo !== null, commentersToo?.except ?? 0),
+  );
+  return found.map((r) => ({ userId: r.user_id, muted: r.muted, commenter: r.commenter }));
+}
+
+// Every comment runs it: built once (db/client.ts `prepared`), whatever the number of people.
+const whoSeeQuery = prepared(
+  (itemId: number, ids: string, commentersToo: boolean, except: number) =>
+    sql`SELECT c.user_id, bool_or(c.commenter) AS commenter,
+          EXISTS (SELECT 1 FROM item_mutes m WHERE m.item_id = ${itemId} AND m.user_id = c.user_id) AS muted
+        FROM (SELECT unnest(${ids}::int[]), false
+              UNION ALL
+              SELECT DISTINCT user_id, true FROM comments
+              WHERE ${commentersToo}::boolean AND item_id = ${itemId} AND deleted_at IS NULL AND id <> ${except}
+             ) AS c(user_id, commenter)
+        WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = ${itemId} AND ${visibleTo(sql`c.user_id`)})
+        GROUP BY c.user_id`,
+);
+
+/**
  * Refuses a mention of anyone who cannot see the item, with one message whatever the reason (an
  * unknown id, a stranger, someone who lost the item): the answer tells nothing of who exists.
  */
-async function assertMayMention(tx: Executor, itemId: number, userIds: readonly number[]): Promise<void> {
-  for (const userId of userIds) {
-    const [seen] = await rows<{ one: number }>(
-      tx,
-      sql`SELECT 1 AS one FROM items i WHERE i.id = ${itemId} AND i.deleted_at IS NULL AND ${visibleTo(userId)}`,
-    );
-    if (!seen) throw unprocessable({ mentions: [MENTION_NOT_ALLOWED] });
-  }
+async function assertMayMention(tx: Executor, item: Item, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  // The item is live and the actor sees it (read under the family's lock); only the people are asked.
+  const seeing = await whoSee(tx, item.id, userIds, null);
+  if (seeing.length < new Set(userIds).size) throw unprocessable({ mentions: [MENTION_NOT_ALLOWED] });
+}
+
+/**
+ * Locks the family (the top-level item) that item `itemId` lies in, as item writes do (M5), so a
+ * comment and a removal from the campaign run one after the other: the caller reads the item and
+ * checks who sees it only after this, under the lock.
+ */
+async function lockFamilyOf(tx: Executor, itemId: number): Promise<void> {
+  await tx.execute(
+    sql`SELECT r.id FROM items i
+          LEFT JOIN items p ON p.id = i.parent_id
+          LEFT JOIN items g ON g.id = p.parent_id
+          JOIN items r ON r.id = coalesce(g.id, p.id, i.id)
+        WHERE i.id = ${itemId} FOR UPDATE OF r`,
+  );
 }
 
 /** The item a comment is on, when the reader sees it; otherwise the same 404 as for no comment. */
@@ -117,6 +161,9 @@ async function visibleComment(
   actor: UserRow,
   id: number,
 ): Promise<{ comment: CommentRow; item: Item }> {
+  const [found] = await rows<{ item_id: number }>(tx, sql`SELECT item_id FROM comments WHERE id = ${id}`);
+  if (!found) throw notFound('Comment');
+  await lockFamilyOf(tx, found.item_id);
   const comment = await commentById(tx, id);
   if (!comment || comment.deleted_at !== null) throw notFound('Comment');
   const item = await findVisibleItem(tx, actor.id, comment.item_id);
@@ -124,7 +171,10 @@ async function visibleComment(
   return { comment, item };
 }
 
-/** Tells the people a comment concerns (K1), each once, inside the writing transaction. */
+/**
+ * Tells the people a comment concerns (K1), each once, inside the writing transaction: who they are
+ * is one statement (whoSee) and their entries another (addCommentNotifications), whatever their number.
+ */
 async function notifyOfComment(
   tx: Executor,
   actor: UserRow,
@@ -133,47 +183,28 @@ async function notifyOfComment(
   mentionIds: readonly number[],
   followersToo: boolean,
 ): Promise<void> {
-  const commenters = followersToo
-    ? (
-        await rows<{ user_id: number }>(
-          tx,
-          sql`SELECT DISTINCT user_id FROM comments
-              WHERE item_id = ${item.id} AND deleted_at IS NULL AND id <> ${commentId}`,
-        )
-      ).map((r) => r.user_id)
-    : [];
-  // An earlier commenter who has since lost the item hears nothing of it.
-  const stillSee: number[] = [];
-  for (const userId of commenters) {
-    const [seen] = await rows<{ one: number }>(
-      tx,
-      sql`SELECT 1 AS one FROM items i WHERE i.id = ${item.id} AND ${visibleTo(userId)}`,
-    );
-    if (seen) stillSee.push(userId);
-  }
-  const followers = followersToo ? [item.user_id, item.assigned_to, ...stillSee] : [];
-  const muted = await mutedAmong(
-    tx,
-    item.id,
-    followers.filter((id): id is number => id !== null),
-  );
+  const named = followersToo
+    ? [item.user_id, ...(item.assigned_to === null ? [] : [item.assigned_to]), ...mentionIds]
+    : [...mentionIds];
+  if (!followersToo && named.length === 0) return;
+  // Whoever has since lost the item (an earlier commenter, a creator who left the campaign) hears nothing.
+  const seeing = await whoSee(tx, item.id, named, followersToo ? { except: commentId } : null);
+  const sees = new Set(seeing.map((s) => s.userId));
   const recipients = commentRecipients({
     authorId: actor.id,
-    creatorId: followersToo ? item.user_id : actor.id,
-    assigneeId: followersToo ? item.assigned_to : null,
-    commenterIds: stillSee,
-    mentionIds,
-    mutedIds: [...muted],
+    creatorId: followersToo && sees.has(item.user_id) ? item.user_id : actor.id,
+    assigneeId:
+      followersToo && item.assigned_to !== null && sees.has(item.assigned_to) ? item.assigned_to : null,
+    commenterIds: seeing.filter((s) => s.commenter).map((s) => s.userId),
+    mentionIds: mentionIds.filter((id) => sees.has(id)),
+    mutedIds: seeing.filter((s) => s.muted).map((s) => s.userId),
   });
-  for (const { userId, kind } of recipients) {
-    await addNotification(tx, {
-      userId,
-      kind,
-      actor: { id: actor.id, name: actor.name },
-      item: { id: item.id, type: item.type, title: item.title },
-      commentId,
-    });
-  }
+  await addCommentNotifications(tx, {
+    recipients,
+    actor: { id: actor.id, name: actor.name },
+    item: { id: item.id, type: item.type, title: item.title },
+    commentId,
+  });
 }
 
 /**
@@ -205,6 +236,7 @@ export async function createComment(
   itemId: number,
   input: CommentCreate,
 ): Promise<WriteResult> {
+  await lockFamilyOf(tx, itemId);
   const item = await findVisibleItem(tx, actor.id, itemId);
   if (!item) throw notFound();
   const uuid = input.uuid ?? randomUUID();
@@ -224,7 +256,7 @@ export async function createComment(
     }
   }
   const mentions = commentMentions(input.body, input.mentions ?? []);
-  await assertMayMention(tx, itemId, mentions);
+  await assertMayMention(tx, item, mentions);
   const [inserted] = await rows<{ id: number }>(
     tx,
     sql`INSERT INTO comments (uuid, item_id, user_id, body, mentions)
@@ -264,7 +296,7 @@ export async function editComment(
   const before = commentJson(comment).mentions.map((m) => m.id);
   const mentions = mentionedInBody(body);
   const added = mentions.filter((m) => !before.includes(m));
-  await assertMayMention(tx, item.id, added);
+  await assertMayMention(tx, item, added);
   await tx.execute(
     sql`UPDATE comments SET body = ${body}, mentions = ${`{${mentions.join(',')}}`}::int[],
           edited_at = now(), updated_at = now(), change_xid = pg_current_xact_id()::text::bigint

@@ -76,7 +76,11 @@ const DETAIL_JOINS = sql`
  * grandparent. Written as ORs over the user's own rows (found by the index on user_id), so a user with
  * none costs one empty index probe and the grandparent is looked up only for a row that is theirs.
  */
-function rowForTopOf(table: 'campaign_members' | 'campaign_departures', alias: string, userId: number): SQL {
+function rowForTopOf(
+  table: 'campaign_members' | 'campaign_departures',
+  alias: string,
+  userId: number | SQL,
+): SQL {
   const t = sql.raw(table);
   const a = sql.raw(alias);
   return sql`EXISTS (SELECT 1 FROM ${t} ${a} WHERE ${a}.user_id = ${userId}
@@ -91,7 +95,7 @@ function rowForTopOf(table: 'campaign_members' | 'campaign_departures', alias: s
  * checked every row of the table that way, twice the owner's cost (bench shared-scale). COALESCE
  * keeps it false, never null, for a top-level row (`parent_id IN` of a null).
  */
-function memberOfTopOf(userId: number): SQL {
+function memberOfTopOf(userId: number | SQL): SQL {
   const campaigns = sql`SELECT vm.campaign_id FROM campaign_members vm WHERE vm.user_id = ${userId}`;
   return sql`COALESCE(i.id IN (${campaigns}) OR i.parent_id IN (${campaigns})
     OR i.parent_id IN (SELECT vt.id FROM campaign_members vm JOIN items vt ON vt.parent_id = vm.campaign_id
@@ -106,9 +110,10 @@ function memberOfTopOf(userId: number): SQL {
  * never touches the parent rows, and a count over thousands of items no longer hashes the whole
  * table twice (about 6x faster at 10k). The departure check costs the own-items case one probe of
  * an index that holds no row for nearly everyone; the membership check comes last, after every
- * cheaper term has failed (memberOfTopOf).
+ * cheaper term has failed (memberOfTopOf). `userId` may be a column, to ask for many people in one
+ * statement (a comment's recipients, K23).
  */
-export function visibleTo(userId: number): SQL {
+export function visibleTo(userId: number | SQL): SQL {
   return sql`(((i.user_id = ${userId} OR i.assigned_to = ${userId}
     OR EXISTS (SELECT 1 FROM items vp LEFT JOIN items vg ON vg.id = vp.parent_id
       WHERE vp.id = i.parent_id AND (vp.user_id = ${userId} OR vp.assigned_to = ${userId}

@@ -30,6 +30,23 @@ export interface SweepResult {
   purgedItems: number;
 }
 
+/** What a purged item's feed entries and notifications say instead of what they said (K26). */
+export const PURGED_LINE = 'An item erased 30 days after it was deleted';
+
+/**
+ * The traces of the items in a CTE `purged` (their ids), erased in the same statement (K26): feed
+ * entries keep who and when but lose the title and details, notifications their line and title, and
+ * comments go. Also migration 0022's, for items purged before it.
+ */
+const ERASE_TRACES = sql`erased_entries AS (
+    UPDATE activities a SET item_title = NULL, description = ${PURGED_LINE}, metadata = '{}'::jsonb
+    FROM purged WHERE a.item_id = purged.id RETURNING 1),
+  erased_notifications AS (
+    UPDATE notifications n SET text = ${PURGED_LINE}, item_title = NULL
+    FROM purged WHERE n.item_id = purged.id RETURNING 1),
+  erased_comments AS (
+    DELETE FROM comments c USING purged WHERE c.item_id = purged.id RETURNING 1)`;
+
 type Transactional = Executor & { transaction<T>(run: (tx: Executor) => Promise<T>): Promise<T> };
 
 /**
@@ -106,16 +123,21 @@ export async function sweepExpired(
         RETURNING 1 AS n`,
     );
 
-    // The trash keeps 30 days; after that what the item said is erased. The row stays as the sync
-    // tombstone (id, uuid, deleted_at), untouched in change_xid: devices have already been told.
+    // The trash keeps 30 days; after that what the item said is erased, and everything that repeats
+    // it: its labels, its feed entries' titles and details, its notifications' lines, its comments.
+    // The row stays as the sync tombstone (id, uuid, deleted_at), untouched in change_xid: devices
+    // have already been told, and took its comments away with it (K14).
     const purgeBefore = new Date(now.getTime() - TRASH_KEEP_MS);
-    const purgeable = sql`deleted_at <= ${purgeBefore} AND (title <> '' OR description IS NOT NULL)`;
+    const purgeable = sql`deleted_at <= ${purgeBefore}
+      AND (title <> '' OR description IS NOT NULL OR cardinality(labels) > 0)`;
     const purgedItems = await drain(
-      () => sql`UPDATE items SET title = '', description = NULL, remind_at = NULL WHERE ${purgeable}
-        AND id IN (SELECT id FROM items WHERE ${purgeable} LIMIT ${batch})
-        RETURNING 1 AS n`,
+      () => sql`WITH purged AS (
+          UPDATE items SET title = '', description = NULL, remind_at = NULL, labels = '{}' WHERE ${purgeable}
+            AND id IN (SELECT id FROM items WHERE ${purgeable} LIMIT ${batch})
+          RETURNING id),
+        ${ERASE_TRACES}
+        SELECT 1 AS n FROM purged`,
     );
-
     return { sessions, idempotencyKeys, loginCodes, rateBuckets, purgedItems };
   });
 }

@@ -1,3 +1,4 @@
+import { COMMENT_NOTICES_PER_MINUTE } from '../../shared/comments';
 import type { ItemType } from '../../shared/item';
 import {
   assignedManyText,
@@ -241,3 +242,78 @@ async function joinAssignmentRun(
   );
   return true;
 }
+ * A comment's notifications, all in one statement however many people it tells (K23): each
+ * recipient's entry folds into their unread one of the same kind from the same person on the same
+ * item in the last minute (as addNotification's burst), else is written, unless the recipient had
+ * COMMENT_NOTICES_PER_MINUTE comment entries in the last minute already (K24): the comment is still
+ * on the item's timeline, and a flood of comments lists no more. Pushes as addNotification does.
+ */
+export async function addCommentNotifications(
+  tx: Executor,
+  input: {
+    recipients: readonly { userId: number; kind: 'mentioned' | 'commented' }[];
+    actor: { id: number; name: string };
+    item: { id: number; type: ItemType; title: string };
+    commentId: number;
+  },
+): Promise<void> {
+  if (input.recipients.length === 0) return;
+  const { actor, item } = input;
+  const recipients = input.recipients.map((r) => ({
+    user_id: r.userId,
+    kind: r.kind,
+    text: notificationText(r.kind, actor.name, item.type, item.title),
+  }));
+  const [result] = await rows<{ to_push: boolean }>(
+    tx,
+    commentNotificationsQuery(
+      JSON.stringify(recipients),
+      item.id,
+      item.type,
+      item.title,
+      actor.id,
+      input.commentId,
+    ),
+  );
+  if (result?.to_push) outboxSignal.mark(tx);
+}
+
+// Built once (db/client.ts `prepared`): the recipients travel as one JSON parameter.
+const commentNotificationsQuery = prepared(
+  (
+    recipients: string,
+    itemId: number,
+    itemType: ItemType,
+    title: string,
+    actorId: number,
+    commentId: number,
+  ) =>
+    sql`WITH r AS (
+          SELECT * FROM json_to_recordset(${recipients}::json) AS r(user_id int, kind text, text text)),
+        last AS (
+          SELECT DISTINCT ON (n.user_id, n.kind) n.id, n.user_id, n.kind, n.read_at, n.created_at
+          FROM notifications n JOIN r ON n.user_id = r.user_id AND n.kind = r.kind
+          WHERE n.item_id = ${itemId} AND n.actor_id = ${actorId}
+          ORDER BY n.user_id, n.kind, n.id DESC),
+        folded AS (
+          UPDATE notifications n SET text = r.text, item_title = ${title}, comment_id = ${commentId},
+              updated_at = now()
+          FROM last JOIN r ON r.user_id = last.user_id AND r.kind = last.kind
+          WHERE n.id = last.id AND last.read_at IS NULL
+            AND last.created_at <= now() AND last.created_at > now() - ${`${BURST_MS} milliseconds`}::interval
+          RETURNING n.user_id),
+        inserted AS (
+          INSERT INTO notifications (user_id, actor_id, kind, item_id, item_type, item_title, text, comment_id, pushed_at)
+          SELECT r.user_id, ${actorId}, r.kind, ${itemId}, ${itemType}, ${title}, r.text, ${commentId},
+            CASE WHEN EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = r.user_id)
+                AND (SELECT count(*) FROM notifications n WHERE n.user_id = r.user_id
+                      AND n.actor_id IS NOT NULL AND n.created_at > now() - interval '1 minute') < ${PUSHES_PER_MINUTE}
+              THEN NULL ELSE now() END
+          FROM r
+          WHERE r.user_id NOT IN (SELECT user_id FROM folded)
+            AND (SELECT count(*) FROM notifications n WHERE n.user_id = r.user_id
+                  AND n.kind IN ('mentioned', 'commented') AND n.created_at > now() - interval '1 minute')
+                < ${COMMENT_NOTICES_PER_MINUTE}
+          RETURNING pushed_at IS NULL AS to_push)
+        SELECT coalesce(bool_or(to_push), false) AS to_push FROM inserted`,
+);
