@@ -16,7 +16,7 @@ import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { iso } from '../http/serialize';
-import { findVisibleItem, visibleTo } from '../items/queries';
+import { findVisibleItem, seersAmong, visibleTo } from '../items/queries';
 import { addNotification, mutedAmong } from '../notifications/record';
 
 /** A comment row with its author's name and its mentions' names, as COMMENT_SELECT reads it. */
@@ -165,7 +165,16 @@ async function notifyOfComment(
     mentionIds,
     mutedIds: [...muted],
   });
+  // M10: only people who see the item, by the reads' rule (a departed creator or assignee does not).
+  const seeing = new Set(
+    await seersAmong(
+      tx,
+      item.id,
+      recipients.map((r) => r.userId),
+    ),
+  );
   for (const { userId, kind } of recipients) {
+    if (!seeing.has(userId)) continue;
     await addNotification(tx, {
       userId,
       kind,

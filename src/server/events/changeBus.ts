@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { type Executor, prepared, rows, sql } from '../db/client';
+import { visibleTo } from '../items/queries';
 
 const CHANNEL = 'outpost_changes';
 
@@ -172,6 +173,8 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
 /**
  * Creators and assignees of the matching items (alias i) and of their ancestors, and the members of
  * the shared campaign they lie in (SYNC.md M6: a change in a shared campaign reaches every member).
+ * The creators and assignees pass the reads' own rule (visibleTo), so whoever was removed from or
+ * left the campaign hears of nothing in it, their own items included (M10).
  */
 async function viewersWhere(tx: Executor, where: SQL): Promise<number[]> {
   const found = await rows<{ viewer: number }>(tx, viewersQuery(where));
@@ -182,7 +185,7 @@ const viewersQuery = (where: SQL) =>
         LEFT JOIN items p ON p.id = i.parent_id
         LEFT JOIN items g ON g.id = p.parent_id
         CROSS JOIN LATERAL (VALUES (i.user_id), (i.assigned_to), (p.user_id), (p.assigned_to), (g.user_id), (g.assigned_to)) v(viewer)
-        WHERE ${where} AND v.viewer IS NOT NULL
+        WHERE ${where} AND v.viewer IS NOT NULL AND ${visibleTo(sql`v.viewer`)}
       UNION
       SELECT m.user_id FROM items i
         LEFT JOIN items p ON p.id = i.parent_id
