@@ -150,10 +150,32 @@ export async function revokeInvite(tx: Executor, actor: UserRow, tokenOrId: stri
   return { status: 204, body: null };
 }
 
+/**
+ * Whether the owner removed `userId` from the campaign and has not added them back (M11): its links
+ * then answer them as a link that no longer opens, so a removed member learns nothing of a link that
+ * still works for others, and cannot pass it on as "still good".
+ */
+async function barredFrom(tx: Executor, userId: number, campaignId: number): Promise<boolean> {
+  const [row] = await rows<{ one: number }>(
+    tx,
+    sql`SELECT 1 AS one FROM campaign_departures
+        WHERE user_id = ${userId} AND campaign_id = ${campaignId} AND barred`,
+  );
+  return row !== undefined;
+}
+
+/** A deleted campaign's links die with it, and a restore does not revive them (M11). */
+export async function revokeInvitesOf(tx: Executor, campaignId: number): Promise<void> {
+  await tx.execute(
+    sql`UPDATE campaign_invites SET revoked_at = now() WHERE campaign_id = ${campaignId} AND revoked_at IS NULL`,
+  );
+}
+
 /** GET /api/invites/{token}: what the invite page shows, while the invite opens; else the one 404. */
-export async function readInvite(db: Executor, token: string, now: Date) {
+export async function readInvite(db: Executor, userId: number, token: string, now: Date) {
   const invite = await inviteByToken(db, token);
   if (!invite || !isOpen(invite, now)) throw invalid();
+  if (await barredFrom(db, userId, invite.campaign_id)) throw invalid();
   const [found] = await rows<{ title: string; inviter_name: string }>(
     db,
     sql`SELECT c.title, u.name AS inviter_name FROM items c JOIN users u ON u.id = ${invite.inviter_id}
@@ -195,6 +217,7 @@ export async function acceptInvite(
     sql`SELECT role FROM campaign_members WHERE campaign_id = ${campaign.id} AND user_id = ${user.id}`,
   );
   if (existing) return answer(existing.role);
+  if (await barredFrom(tx, user.id, campaign.id)) throw invalid();
   const [used] = await rows<{ uses: number }>(
     tx,
     sql`UPDATE campaign_invites SET uses = uses + 1

@@ -226,9 +226,11 @@ export async function removeMember(
   await tx.execute(
     sql`DELETE FROM campaign_members WHERE campaign_id = ${campaign.id} AND user_id = ${target.id}`,
   );
+  const left = target.id === actor.id;
+  // M11: a removal bars them from the campaign's open links until the owner adds them again; a leave does not.
   await tx.execute(
-    sql`INSERT INTO campaign_departures (user_id, campaign_id) VALUES (${target.id}, ${campaign.id})
-        ON CONFLICT (user_id, campaign_id) DO UPDATE SET departed_at = now()`,
+    sql`INSERT INTO campaign_departures (user_id, campaign_id, barred) VALUES (${target.id}, ${campaign.id}, ${!left})
+        ON CONFLICT (user_id, campaign_id) DO UPDATE SET departed_at = now(), barred = EXCLUDED.barred`,
   );
   // Deleted rows too: a tombstone the device already has costs nothing, and one it lacks purges it.
   await tx.execute(
@@ -241,7 +243,6 @@ export async function removeMember(
         ON CONFLICT (user_id, item_id) DO UPDATE
           SET change_xid = EXCLUDED.change_xid, revoked_at = EXCLUDED.revoked_at`,
   );
-  const left = target.id === actor.id;
   const item = { id: campaign.id, type: 'campaign' as const, title: campaign.title };
   await recordActivity(tx, {
     actor,

@@ -98,7 +98,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
   app.get('/invites/:token', async (request) => {
     const user = currentUser(request);
     await limits.check(request, user.id);
-    return readInvite(db, tokenOf(request), app.clock());
+    return readInvite(db, user.id, tokenOf(request), app.clock());
   });
 
   app.post('/invites/:token/accept', async (request, reply) => {
