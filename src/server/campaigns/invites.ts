@@ -1,22 +1,25 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEFAULT_PER_PAGE, type Paginated, paginated } from '../../shared/item';
 import {
   INVITE_INVALID_MESSAGE,
   INVITE_TOKEN,
   type InviteCreate,
   inviteOpen,
+  MAX_OPEN_INVITES,
   type MemberRole,
   OWNER_ONLY_MESSAGE,
   type Role,
+  TOO_MANY_INVITES_MESSAGE,
 } from '../../shared/membership';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
-import { HttpError, notFound } from '../http/errors';
+import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { enforce, sharedRateLimit } from '../http/rateLimits';
 import { iso, isoOrNull } from '../http/serialize';
 import { hashToken } from '../http/session';
-import { grantMembership, ownedCampaign, visibleCampaign } from './members';
+import { assertRoomFor, grantMembership, ownedCampaign, visibleCampaign } from './members';
 
 const DAY_MS = 86_400_000;
 const MINUTE = 60_000;
@@ -98,6 +101,13 @@ export async function createInvite(
   now: Date,
 ): Promise<WriteResult> {
   const campaign = await ownedCampaign(tx, actor, campaignId);
+  // Counted under the campaign's row lock (ownedCampaign): parallel creates queue and never pass it.
+  const [open] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM campaign_invites
+        WHERE campaign_id = ${campaign.id} AND revoked_at IS NULL AND uses < max_uses AND expires_at > ${now}`,
+  );
+  if ((open?.n ?? 0) >= MAX_OPEN_INVITES) throw unprocessable({ invites: [TOO_MANY_INVITES_MESSAGE] });
   const token = randomBytes(16).toString('base64url');
   const expires = new Date(now.getTime() + input.expires_in_days * DAY_MS);
   const [row] = await rows<InviteRow>(
@@ -112,19 +122,28 @@ export async function createInvite(
   };
 }
 
-/** GET /api/campaigns/{id}/invites (owner): the invites that still open, newest first. */
-export async function listInvites(db: Executor, actor: UserRow, campaignId: number, now: Date) {
+/** GET /api/campaigns/{id}/invites?page= (owner): one page of the invites that still open, newest first. */
+export async function listInvites(
+  db: Executor,
+  actor: UserRow,
+  campaignId: number,
+  now: Date,
+  page: number,
+): Promise<Paginated<InviteJson>> {
   const campaign = await visibleCampaign(db, actor.id, campaignId);
   if (!campaign) throw notFound('Campaign');
   if (campaign.user_id !== actor.id) throw new HttpError(403, OWNER_ONLY_MESSAGE);
-  const found = await rows<InviteRow>(
-    db,
-    sql`SELECT id, token_hash, campaign_id, role, inviter_id, expires_at, max_uses, uses, revoked_at, created_at
-        FROM campaign_invites
-        WHERE campaign_id = ${campaign.id} AND revoked_at IS NULL AND uses < max_uses AND expires_at > ${now}
-        ORDER BY created_at DESC, id DESC`,
-  );
-  return found.map(inviteJson);
+  const open = sql`campaign_id = ${campaign.id} AND revoked_at IS NULL AND uses < max_uses AND expires_at > ${now}`;
+  const [counted, found] = await Promise.all([
+    rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM campaign_invites WHERE ${open}`),
+    rows<InviteRow>(
+      db,
+      sql`SELECT id, token_hash, campaign_id, role, inviter_id, expires_at, max_uses, uses, revoked_at, created_at
+          FROM campaign_invites WHERE ${open}
+          ORDER BY created_at DESC, id DESC LIMIT ${DEFAULT_PER_PAGE} OFFSET ${(page - 1) * DEFAULT_PER_PAGE}`,
+    ),
+  ]);
+  return paginated(found.map(inviteJson), page, DEFAULT_PER_PAGE, counted[0]?.n ?? 0);
 }
 
 /**
@@ -199,6 +218,7 @@ export async function acceptInvite(
   user: UserRow,
   token: string,
   now: Date,
+  maxMembers = Number.POSITIVE_INFINITY,
 ): Promise<WriteResult> {
   const first = await inviteByToken(tx, token);
   if (!first) throw invalid();
@@ -218,6 +238,8 @@ export async function acceptInvite(
   );
   if (existing) return answer(existing.role);
   if (await barredFrom(tx, user.id, campaign.id)) throw invalid();
+  // Full: refused before the use is taken, so the link stays good for when there is room (M13).
+  await assertRoomFor(tx, campaign.id, maxMembers);
   const [used] = await rows<{ uses: number }>(
     tx,
     sql`UPDATE campaign_invites SET uses = uses + 1

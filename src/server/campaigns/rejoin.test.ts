@@ -43,8 +43,8 @@ describe.each(testEngines())('who may come back through a link on %s', (engine) 
     // The link still opens for someone else, and took no use for the refused accept.
     const gus = await signedIn(harness.app, 'Gus');
     expect((await gus.post(`/api/invites/${link.body.token}/accept`)).status).toBe(200);
-    const listed = await owner.get<{ invites: { uses: number }[] }>(`/api/campaigns/${campaign.id}/invites`);
-    const [invite] = listed.body.invites;
+    const listed = await owner.get<{ data: { uses: number }[] }>(`/api/campaigns/${campaign.id}/invites`);
+    const [invite] = listed.body.data;
     expect(invite?.uses).toBe(2);
 
     // The owner adds her again: the bar is lifted; and once she leaves by herself, the link takes her back.
@@ -80,8 +80,8 @@ describe.each(testEngines())('who may come back through a link on %s', (engine) 
       expect(answer.body).toEqual({ message: INVITE_INVALID_MESSAGE });
     }
     expect((await gus.get(`/api/items/${task.id}`)).status).toBe(404);
-    const listed = await owner.get<{ invites: unknown[] }>(`/api/campaigns/${campaign.id}/invites`);
-    expect(listed.body.invites).toEqual([]);
+    const listed = await owner.get<{ data: unknown[] }>(`/api/campaigns/${campaign.id}/invites`);
+    expect(listed.body.data).toEqual([]);
     // A new link works as ever.
     const fresh = await owner.post<Created>(`/api/campaigns/${campaign.id}/invites`, { role: 'viewer' });
     expect((await gus.post(`/api/invites/${fresh.body.token}/accept`)).status).toBe(200);
