@@ -6,6 +6,8 @@ import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClie
 import { mentionToken } from '../../shared/comments';
 import { buildApp } from '../app';
 import { type Database, rows, sql } from '../db/client';
+import { viewersOfItem } from '../events/changeBus';
+import { seersAmong } from '../items/queries';
 import { sendDueReminders } from '../notifications/reminders';
 
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
@@ -114,6 +116,40 @@ describe.each(testEngines())('a removed member hears nothing more of the campaig
       body: `Ask ${mentionToken(member.user!.id)}`,
     });
     expect(mention.status).toBe(422);
+  });
+
+  it('M10: the change bus’s set of viewers is the reads’ rule (seersAmong), departures included', async () => {
+    const owner = await signedIn(app, 'Olive');
+    const member = await signedIn(app, 'Mia');
+    const stays = await signedIn(app, 'Stan');
+    const outside = await signedIn(app, 'Otto');
+    const stranger = await signedIn(app, 'Sam');
+    const { campaign, hers, given } = await removedFrom(owner, member);
+    await share(owner, campaign, 'viewer', stays);
+    await makeMutual(owner, outside);
+    const theirs = await owner.create({
+      title: 'Outside help',
+      type: 'todo',
+      parent_id: hers.id,
+      assigned_to: outside.user!.id,
+    });
+    const leaver = await signedIn(app, 'Lee');
+    await share(owner, campaign, 'editor', leaver);
+    const own = await leaver.create({ title: 'Lee’s', type: 'task', parent_id: campaign.id });
+    expect((await leaver.delete(`/api/campaigns/${campaign.id}/members/${leaver.user!.id}`)).status).toBe(
+      204,
+    );
+    const everyone = [owner, member, stays, outside, stranger, leaver].map((c) => c.user!.id);
+    for (const item of [campaign, hers, given, theirs, own]) {
+      const bus = (await viewersOfItem(database.db, item.id)).filter((id) => everyone.includes(id));
+      const rule = await seersAmong(database.db, item.id, everyone);
+      expect(
+        bus.sort((a, b) => a - b),
+        item.title,
+      ).toEqual(rule.sort((a, b) => a - b));
+    }
+    expect(await seersAmong(database.db, theirs.id, everyone)).toContain(outside.user!.id);
+    expect(await seersAmong(database.db, own.id, everyone)).not.toContain(leaver.user!.id);
   });
 
   it('M10: rejoining brings the notifications back', async () => {

@@ -91,6 +91,14 @@ function rowForTopOf(table: 'campaign_members' | 'campaign_departures', alias: s
 }
 
 /**
+ * Whether `userId` was removed from (or left) the campaign `campaignId`: the departure term of
+ * visibleTo, for the change bus's set form of it (M10).
+ */
+export function departedFrom(userId: UserRef, campaignId: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM campaign_departures dx WHERE dx.user_id = ${userId} AND dx.campaign_id = ${campaignId})`;
+}
+
+/**
  * Whether item i lies in a campaign `userId` is a member of: i is the campaign, its child, or its
  * grandchild. As sets the planner hashes once per statement (the member's campaigns and their
  * children), not a grandparent look-up per row: a member's first sync of a 10,000-item campaign
