@@ -61,6 +61,12 @@ const BENCHMARKS: Benchmark[] = [
     about:
       "issue 29 F0: a campaign's cascades in a loop on PGlite; another user's GET /api/items p99 < 200 ms",
   },
+  {
+    name: 'recipients',
+    file: './recipients.ts',
+    about:
+      "issue 48 M10: the change bus's viewers of a 5,000-item write, departures left out, vs without (≤ 1.3×)",
+  },
   { name: 'sync-soak', file: './syncSoak.ts', about: 'sync under sustained concurrent writes' },
   {
     name: 'events',

@@ -71,6 +71,8 @@ const envSchema = z.object({
   RATE_LIMIT_LOGINS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60),
   /** Most live items one account may own (F0); batches past it are refused. */
   USER_MAX_ITEMS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(250_000),
+  /** Most people one campaign may hold, its owner included (issue 48). */
+  CAMPAIGN_MAX_MEMBERS: z.coerce.number({ error: 'must be a number' }).int().min(2).max(100_000).default(500),
   RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE: z.coerce
     .number({ error: 'must be a number' })
     .int()
@@ -126,6 +128,8 @@ export interface AppConfig {
    * (200 a request); single creates are bounded by writesPerMinute.
    */
   userMaxItems: number;
+  /** Most people one campaign may hold, its owner included; a member past it is a 422 (M13). */
+  campaignMaxMembers: number;
   port: number;
   host: string;
   dataDir: string;
@@ -189,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginsPerMinute: e.RATE_LIMIT_LOGINS_PER_MINUTE,
     anonymousWritesPerMinute: e.RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE,
     userMaxItems: e.USER_MAX_ITEMS,
+    campaignMaxMembers: e.CAMPAIGN_MAX_MEMBERS,
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,

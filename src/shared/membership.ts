@@ -81,6 +81,17 @@ export const memberPatchSchema = z.strictObject({ role: roleField(ROLE_ERROR) })
 export const INVITE_DAYS = { min: 1, max: 30, default: 7 } as const;
 export const INVITE_USES = { min: 1, max: 100, default: 1 } as const;
 
+/** Most open invite links one campaign may have at once (issue 48): revoke one to make another. */
+export const MAX_OPEN_INVITES = 50;
+
+/** The 422 for an invite past MAX_OPEN_INVITES. */
+export const TOO_MANY_INVITES_MESSAGE = `A campaign can have at most ${MAX_OPEN_INVITES} open invite links. Revoke one before making another.`;
+
+/** The 422 for a member past the campaign's cap, to the owner adding and to a person accepting. */
+export function campaignFullMessage(maxMembers: number): string {
+  return `This campaign is full: it can have at most ${maxMembers} people, its owner included. Remove someone to make room.`;
+}
+
 /** POST /api/campaigns/{id}/invites. */
 export const inviteCreateSchema = z.strictObject({
   role: roleField(ROLE_ERROR),

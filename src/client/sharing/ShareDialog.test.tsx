@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTestClient } from '../../../testkit/client/renderWithApp';
-import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
+import { TOO_MANY_INVITES_MESSAGE, VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { type Door, DoorProvider } from '../app/door';
 import CampaignDetailPage from '../campaigns/CampaignDetailPage';
 import type { OutpostClient } from '../data/client';
@@ -285,6 +285,28 @@ describe('ShareButton', () => {
     expect(open.textContent).toContain('2 of 5 uses');
     fireEvent.click(within(open).getByRole('button', { name: /^Revoke invite/ }));
     await waitFor(() => expect(calls.find((c) => c.name === 'sharing.revokeInvite')?.args).toBe('3'));
+  });
+});
+
+describe('the invite links’ cap', () => {
+  it('M13: shows the server’s 422 for a 51st open link beside the form, and in the toast', async () => {
+    signedIn();
+    answers['sharing.members'] = () => [OWNER];
+    answers['sharing.invites'] = () => [];
+    answers['sharing.createInvite'] = () => {
+      throw new ApiError(TOO_MANY_INVITES_MESSAGE, 422);
+    };
+    show(<ShareButton campaign={campaign} />);
+    const dialog = await openDialog();
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Create link' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(TOO_MANY_INVITES_MESSAGE);
+    await waitFor(() =>
+      expect(toastStore.getState().queue.at(-1)).toMatchObject({
+        description: TOO_MANY_INVITES_MESSAGE,
+        variant: 'destructive',
+      }),
+    );
+    expect(within(dialog).queryByLabelText('Invite link (shown once)')).toBeNull();
   });
 });
 

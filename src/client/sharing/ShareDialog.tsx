@@ -15,7 +15,7 @@ import { Avatar, Button, Dialog, DialogContent, DialogTrigger, Input } from '../
 import ConfirmDialog from '../components/ui/AlertDialog';
 import { cn, focusRing } from '../components/ui/cn';
 import { useMutuals, useViewer } from '../items/queries';
-import { useInviteMutations, useMemberMutations } from './mutations';
+import { errorText, useInviteMutations, useMemberMutations } from './mutations';
 import {
   type CampaignMember,
   type CreatedInvite,
@@ -369,6 +369,12 @@ function InvitesSection({ campaignId }: { campaignId: number }) {
           {create.isPending ? 'Making…' : 'Create link'}
         </Button>
       </form>
+      {create.isError ? (
+        // The server's refusal stays beside the form (at most 50 open links: revoke one first).
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {errorText(create.error, 'Failed to make the link. Please try again.')}
+        </p>
+      ) : null}
       {made ? <CopyLink url={made.url} /> : null}
       <OpenInvites invites={invites} onRevoke={(i) => revoke.mutate(i)} revoking={revoke.isPending} />
     </section>

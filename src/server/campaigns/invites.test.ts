@@ -55,10 +55,10 @@ describe.each(testEngines())('campaign invites on %s', (engine) => {
       inviter: { id: owner.user!.id, name: 'Olive' },
     });
     // The owner lists it without its token, and only the owner.
-    const listed = await owner.get<{ invites: Record<string, unknown>[] }>(
+    const listed = await owner.get<{ data: Record<string, unknown>[] }>(
       `/api/campaigns/${campaign.id}/invites`,
     );
-    expect(listed.body.invites.map((i) => i.id)).toEqual([made.body.id]);
+    expect(listed.body.data.map((i) => i.id)).toEqual([made.body.id]);
     expect(JSON.stringify(listed.body)).not.toContain(made.body.token);
     expect((await guest.get(`/api/campaigns/${campaign.id}/invites`)).status).toBe(404);
     expect((await guest.post(`/api/campaigns/${campaign.id}/invites`, { role: 'viewer' })).status).toBe(404);
@@ -85,8 +85,8 @@ describe.each(testEngines())('campaign invites on %s', (engine) => {
       campaign_id: campaign.id,
       role: 'owner',
     });
-    const listed = await owner.get<{ invites: { uses: number }[] }>(`/api/campaigns/${campaign.id}/invites`);
-    expect(listed.body.invites.map((i) => i.uses)).toEqual([1]);
+    const listed = await owner.get<{ data: { uses: number }[] }>(`/api/campaigns/${campaign.id}/invites`);
+    expect(listed.body.data.map((i) => i.uses)).toEqual([1]);
     const members = await owner.get<{ members: MemberJson[] }>(`/api/campaigns/${campaign.id}/members`);
     expect(members.body.members.map((m) => [m.user.name, m.role])).toEqual([
       ['Olive', 'owner'],

@@ -1,22 +1,25 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEFAULT_PER_PAGE, type Paginated, paginated } from '../../shared/item';
 import {
   INVITE_INVALID_MESSAGE,
   INVITE_TOKEN,
   type InviteCreate,
   inviteOpen,
+  MAX_OPEN_INVITES,
   type MemberRole,
   OWNER_ONLY_MESSAGE,
   type Role,
+  TOO_MANY_INVITES_MESSAGE,
 } from '../../shared/membership';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
-import { HttpError, notFound } from '../http/errors';
+import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { enforce, sharedRateLimit } from '../http/rateLimits';
 import { iso, isoOrNull } from '../http/serialize';
 import { hashToken } from '../http/session';
-import { grantMembership, ownedCampaign, visibleCampaign } from './members';
+import { assertRoomFor, grantMembership, ownedCampaign, visibleCampaign } from './members';
 
 const DAY_MS = 86_400_000;
 const MINUTE = 60_000;
@@ -98,6 +101,13 @@ export async function createInvite(
   now: Date,
 ): Promise<WriteResult> {
   const campaign = await ownedCampaign(tx, actor, campaignId);
+  // Counted under the campaign's row lock (ownedCampaign): parallel creates queue and never pass it.
+  const [open] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM campaign_invites
+        WHERE campaign_id = ${campaign.id} AND revoked_at IS NULL AND uses < max_uses AND expires_at > ${now}`,
+  );
+  if ((open?.n ?? 0) >= MAX_OPEN_INVITES) throw unprocessable({ invites: [TOO_MANY_INVITES_MESSAGE] });
   const token = randomBytes(16).toString('base64url');
   const expires = new Date(now.getTime() + input.expires_in_days * DAY_MS);
   const [row] = await rows<InviteRow>(
@@ -112,19 +122,28 @@ export async function createInvite(
   };
 }
 
-/** GET /api/campaigns/{id}/invites (owner): the invites that still open, newest first. */
-export async function listInvites(db: Executor, actor: UserRow, campaignId: number, now: Date) {
+/** GET /api/campaigns/{id}/invites?page= (owner): one page of the invites that still open, newest first. */
+export async function listInvites(
+  db: Executor,
+  actor: UserRow,
+  campaignId: number,
+  now: Date,
+  page: number,
+): Promise<Paginated<InviteJson>> {
   const campaign = await visibleCampaign(db, actor.id, campaignId);
   if (!campaign) throw notFound('Campaign');
   if (campaign.user_id !== actor.id) throw new HttpError(403, OWNER_ONLY_MESSAGE);
-  const found = await rows<InviteRow>(
-    db,
-    sql`SELECT id, token_hash, campaign_id, role, inviter_id, expires_at, max_uses, uses, revoked_at, created_at
-        FROM campaign_invites
-        WHERE campaign_id = ${campaign.id} AND revoked_at IS NULL AND uses < max_uses AND expires_at > ${now}
-        ORDER BY created_at DESC, id DESC`,
-  );
-  return found.map(inviteJson);
+  const open = sql`campaign_id = ${campaign.id} AND revoked_at IS NULL AND uses < max_uses AND expires_at > ${now}`;
+  const [counted, found] = await Promise.all([
+    rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM campaign_invites WHERE ${open}`),
+    rows<InviteRow>(
+      db,
+      sql`SELECT id, token_hash, campaign_id, role, inviter_id, expires_at, max_uses, uses, revoked_at, created_at
+          FROM campaign_invites WHERE ${open}
+          ORDER BY created_at DESC, id DESC LIMIT ${DEFAULT_PER_PAGE} OFFSET ${(page - 1) * DEFAULT_PER_PAGE}`,
+    ),
+  ]);
+  return paginated(found.map(inviteJson), page, DEFAULT_PER_PAGE, counted[0]?.n ?? 0);
 }
 
 /**
@@ -150,10 +169,32 @@ export async function revokeInvite(tx: Executor, actor: UserRow, tokenOrId: stri
   return { status: 204, body: null };
 }
 
+/**
+ * Whether the owner removed `userId` from the campaign and has not added them back (M11): its links
+ * then answer them as a link that no longer opens, so a removed member learns nothing of a link that
+ * still works for others, and cannot pass it on as "still good".
+ */
+async function barredFrom(tx: Executor, userId: number, campaignId: number): Promise<boolean> {
+  const [row] = await rows<{ one: number }>(
+    tx,
+    sql`SELECT 1 AS one FROM campaign_departures
+        WHERE user_id = ${userId} AND campaign_id = ${campaignId} AND barred`,
+  );
+  return row !== undefined;
+}
+
+/** A deleted campaign's links die with it, and a restore does not revive them (M11). */
+export async function revokeInvitesOf(tx: Executor, campaignId: number): Promise<void> {
+  await tx.execute(
+    sql`UPDATE campaign_invites SET revoked_at = now() WHERE campaign_id = ${campaignId} AND revoked_at IS NULL`,
+  );
+}
+
 /** GET /api/invites/{token}: what the invite page shows, while the invite opens; else the one 404. */
-export async function readInvite(db: Executor, token: string, now: Date) {
+export async function readInvite(db: Executor, userId: number, token: string, now: Date) {
   const invite = await inviteByToken(db, token);
   if (!invite || !isOpen(invite, now)) throw invalid();
+  if (await barredFrom(db, userId, invite.campaign_id)) throw invalid();
   const [found] = await rows<{ title: string; inviter_name: string }>(
     db,
     sql`SELECT c.title, u.name AS inviter_name FROM items c JOIN users u ON u.id = ${invite.inviter_id}
@@ -177,6 +218,7 @@ export async function acceptInvite(
   user: UserRow,
   token: string,
   now: Date,
+  maxMembers = Number.POSITIVE_INFINITY,
 ): Promise<WriteResult> {
   const first = await inviteByToken(tx, token);
   if (!first) throw invalid();
@@ -195,6 +237,9 @@ export async function acceptInvite(
     sql`SELECT role FROM campaign_members WHERE campaign_id = ${campaign.id} AND user_id = ${user.id}`,
   );
   if (existing) return answer(existing.role);
+  if (await barredFrom(tx, user.id, campaign.id)) throw invalid();
+  // Full: refused before the use is taken, so the link stays good for when there is room (M13).
+  await assertRoomFor(tx, campaign.id, maxMembers);
   const [used] = await rows<{ uses: number }>(
     tx,
     sql`UPDATE campaign_invites SET uses = uses + 1

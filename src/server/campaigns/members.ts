@@ -1,4 +1,4 @@
-import { type MemberRole, OWNER_ONLY_MESSAGE, type Role } from '../../shared/membership';
+import { campaignFullMessage, type MemberRole, OWNER_ONLY_MESSAGE, type Role } from '../../shared/membership';
 import { recordActivity } from '../activity/record';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
@@ -109,6 +109,22 @@ async function touchCampaign(tx: Executor, campaignId: number): Promise<void> {
 }
 
 /**
+ * Refuses (422) one more member past `maxMembers` people, the owner included. Called under the
+ * campaign's row lock, which every membership write holds, so parallel adds and accepts are counted
+ * one after the other and never pass it (M13).
+ */
+export async function assertRoomFor(tx: Executor, campaignId: number, maxMembers: number): Promise<void> {
+  if (!Number.isFinite(maxMembers)) return;
+  const [counted] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM campaign_members WHERE campaign_id = ${campaignId}`,
+  );
+  if ((counted?.n ?? 0) + 1 >= maxMembers) {
+    throw unprocessable({ user_id: [campaignFullMessage(maxMembers)] });
+  }
+}
+
+/**
  * Makes `user` a member with `role`, or sets the role of one already there (M1, M2). Called under
  * the campaign's lock by the owner's add and by an invite's accept. Answers whether a row was
  * added, and the role before when one changed.
@@ -120,12 +136,15 @@ export async function grantMembership(
   user: { id: number; name: string },
   role: MemberRole,
   how: { kind: 'added' } | { kind: 'invite'; inviter: string },
+  /** Most people the campaign may hold, its owner included (AppConfig.campaignMaxMembers, M13). */
+  maxMembers = Number.POSITIVE_INFINITY,
 ): Promise<{ added: boolean; before: MemberRole | null }> {
   const [existing] = await rows<{ role: MemberRole }>(
     tx,
     sql`SELECT role FROM campaign_members WHERE campaign_id = ${campaign.id} AND user_id = ${user.id}`,
   );
   if (existing?.role === role) return { added: false, before: role };
+  if (!existing) await assertRoomFor(tx, campaign.id, maxMembers);
   const item = { id: campaign.id, type: 'campaign' as const, title: campaign.title };
   if (existing) {
     // M2: a new role is a new grant, so the member's next pull re-sends the tree with its my_role.
@@ -172,10 +191,19 @@ export async function addMember(
   actor: UserRow,
   campaignId: number,
   input: { user_id: number; role: MemberRole },
+  maxMembers = Number.POSITIVE_INFINITY,
 ): Promise<WriteResult> {
   const campaign = await ownedCampaign(tx, actor, campaignId);
   const user = await addableUser(tx, actor, input.user_id);
-  const { added } = await grantMembership(tx, actor, campaign, user, input.role, { kind: 'added' });
+  const { added } = await grantMembership(
+    tx,
+    actor,
+    campaign,
+    user,
+    input.role,
+    { kind: 'added' },
+    maxMembers,
+  );
   const member = await memberJson(tx, actor.id, campaign.id, user.id);
   return { status: added ? 201 : 200, body: { member }, formerViewers: [user.id] };
 }
@@ -226,9 +254,11 @@ export async function removeMember(
   await tx.execute(
     sql`DELETE FROM campaign_members WHERE campaign_id = ${campaign.id} AND user_id = ${target.id}`,
   );
+  const left = target.id === actor.id;
+  // M11: a removal bars them from the campaign's open links until the owner adds them again; a leave does not.
   await tx.execute(
-    sql`INSERT INTO campaign_departures (user_id, campaign_id) VALUES (${target.id}, ${campaign.id})
-        ON CONFLICT (user_id, campaign_id) DO UPDATE SET departed_at = now()`,
+    sql`INSERT INTO campaign_departures (user_id, campaign_id, barred) VALUES (${target.id}, ${campaign.id}, ${!left})
+        ON CONFLICT (user_id, campaign_id) DO UPDATE SET departed_at = now(), barred = EXCLUDED.barred`,
   );
   // Deleted rows too: a tombstone the device already has costs nothing, and one it lacks purges it.
   await tx.execute(
@@ -241,7 +271,6 @@ export async function removeMember(
         ON CONFLICT (user_id, item_id) DO UPDATE
           SET change_xid = EXCLUDED.change_xid, revoked_at = EXCLUDED.revoked_at`,
   );
-  const left = target.id === actor.id;
   const item = { id: campaign.id, type: 'campaign' as const, title: campaign.title };
   await recordActivity(tx, {
     actor,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inviteCreateSchema, memberAddSchema, memberPatchSchema } from '../../shared/membership';
-import { idSchema } from '../../shared/schemas';
+import { idSchema, pageQuerySchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
@@ -54,7 +54,8 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const input = parseOrThrow(memberAddSchema, request.body);
-    return send(reply, await runWrite(app, request, user.id, (tx) => addMember(tx, user, id, input)));
+    const max = app.config.campaignMaxMembers;
+    return send(reply, await runWrite(app, request, user.id, (tx) => addMember(tx, user, id, input, max)));
   });
 
   app.patch('/campaigns/:id/members/:user_id', async (request, reply) => {
@@ -86,7 +87,8 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
   app.get('/campaigns/:id/invites', async (request) => {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
-    return { invites: await listInvites(db, user, id, app.clock()) };
+    const { page = 1 } = parseOrThrow(pageQuerySchema, request.query);
+    return listInvites(db, user, id, app.clock(), page);
   });
 
   app.delete('/invites/:token', async (request, reply) => {
@@ -98,7 +100,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
   app.get('/invites/:token', async (request) => {
     const user = currentUser(request);
     await limits.check(request, user.id);
-    return readInvite(db, tokenOf(request), app.clock());
+    return readInvite(db, user.id, tokenOf(request), app.clock());
   });
 
   app.post('/invites/:token/accept', async (request, reply) => {
@@ -107,7 +109,9 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     const token = tokenOf(request);
     return send(
       reply,
-      await runWrite(app, request, user.id, (tx) => acceptInvite(tx, user, token, app.clock())),
+      await runWrite(app, request, user.id, (tx) =>
+        acceptInvite(tx, user, token, app.clock(), app.config.campaignMaxMembers),
+      ),
     );
   });
 }

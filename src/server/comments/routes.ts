@@ -2,14 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COMMENTS_PER_PAGE, commentCreateSchema, commentPatchSchema } from '../../shared/comments';
 import { DEFAULT_PER_PAGE, type Item, paginated } from '../../shared/item';
 import { idSchema, pageQuerySchema } from '../../shared/schemas';
-import { rows, sql } from '../db/client';
-import { viewersOfItem } from '../events/changeBus';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
 import { findVisibleItem } from '../items/queries';
 import { pathId } from '../items/routes';
 import { listHistory, revertEntry } from './history';
+import { mentionablePeople } from './people';
 import { createComment, deleteComment, editComment, isMuted, listComments, setMuted } from './service';
 
 function send(reply: FastifyReply, result: WriteResult) {
@@ -68,15 +67,11 @@ export async function commentRoutes(app: FastifyInstance): Promise<void> {
     return send(reply, await runWrite(app, request, user.id, (tx) => deleteComment(tx, user, id)));
   });
 
-  // Who may be mentioned: everyone who sees the item (the @ picker's list), by name, never by phone.
+  // The @ picker's list (M12): who sees the item and whom the reader already knows, by name, never by phone.
   app.get('/items/:id/people', async (request) => {
     const item = await seenItem(request);
-    const ids = await viewersOfItem(db, item.id);
-    const people = await rows<{ id: number; name: string }>(
-      db,
-      sql`SELECT id, name FROM users WHERE id = ANY(${`{${ids.join(',')}}`}::int[]) ORDER BY lower(name), id`,
-    );
-    return { people };
+    const user = currentUser(request);
+    return { people: await mentionablePeople(db, user.id, user.phone, item.id) };
   });
 
   app.get('/items/:id/mute', async (request) => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   date,
   index,
   integer,
@@ -324,6 +325,8 @@ export const campaignDepartures = pgTable(
     user_id: integer('user_id').notNull(),
     campaign_id: integer('campaign_id').notNull(),
     departed_at: timestamp('departed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Removed by the owner (not left): kept out of the campaign's invite links until added again (M11). */
+    barred: boolean('barred').notNull().default(false),
   },
   (t) => [primaryKey({ name: 'campaign_departures_pk', columns: [t.user_id, t.campaign_id] })],
 );

@@ -72,20 +72,30 @@ const DETAIL_JOINS = sql`
   ) cc ON true`;
 
 /**
+ * A user as the visibility rule takes them: an id, or a column of the statement (`sql\`v.id\``), so a
+ * recipient list tests many people against one item by the very rule a read uses (seersAmong).
+ */
+export type UserRef = number | SQL;
+
+/**
  * The campaign rows `alias` of `userId` that name the top of item i: i itself, its parent or its
  * grandparent. Written as ORs over the user's own rows (found by the index on user_id), so a user with
  * none costs one empty index probe and the grandparent is looked up only for a row that is theirs.
  */
-function rowForTopOf(
-  table: 'campaign_members' | 'campaign_departures',
-  alias: string,
-  userId: number | SQL,
-): SQL {
+function rowForTopOf(table: 'campaign_members' | 'campaign_departures', alias: string, userId: UserRef): SQL {
   const t = sql.raw(table);
   const a = sql.raw(alias);
   return sql`EXISTS (SELECT 1 FROM ${t} ${a} WHERE ${a}.user_id = ${userId}
       AND (${a}.campaign_id = i.id OR ${a}.campaign_id = i.parent_id
         OR ${a}.campaign_id = (SELECT vq.parent_id FROM items vq WHERE vq.id = i.parent_id)))`;
+}
+
+/**
+ * Whether `userId` was removed from (or left) the campaign `campaignId`: the departure term of
+ * visibleTo, for the change bus's set form of it (M10).
+ */
+export function departedFrom(userId: UserRef, campaignId: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM campaign_departures dx WHERE dx.user_id = ${userId} AND dx.campaign_id = ${campaignId})`;
 }
 
 /**
@@ -95,7 +105,7 @@ function rowForTopOf(
  * checked every row of the table that way, twice the owner's cost (bench shared-scale). COALESCE
  * keeps it false, never null, for a top-level row (`parent_id IN` of a null).
  */
-function memberOfTopOf(userId: number | SQL): SQL {
+function memberOfTopOf(userId: UserRef): SQL {
   const campaigns = sql`SELECT vm.campaign_id FROM campaign_members vm WHERE vm.user_id = ${userId}`;
   return sql`COALESCE(i.id IN (${campaigns}) OR i.parent_id IN (${campaigns})
     OR i.parent_id IN (SELECT vt.id FROM campaign_members vm JOIN items vt ON vt.parent_id = vm.campaign_id
@@ -113,13 +123,42 @@ function memberOfTopOf(userId: number | SQL): SQL {
  * cheaper term has failed (memberOfTopOf). `userId` may be a column, to ask for many people in one
  * statement (a comment's recipients, K23).
  */
-export function visibleTo(userId: number | SQL): SQL {
+export function visibleTo(userId: UserRef): SQL {
   return sql`(((i.user_id = ${userId} OR i.assigned_to = ${userId}
     OR EXISTS (SELECT 1 FROM items vp LEFT JOIN items vg ON vg.id = vp.parent_id
       WHERE vp.id = i.parent_id AND (vp.user_id = ${userId} OR vp.assigned_to = ${userId}
         OR vg.user_id = ${userId} OR vg.assigned_to = ${userId})))
     AND NOT ${rowForTopOf('campaign_departures', 'vd', userId)})
     OR ${memberOfTopOf(userId)})`;
+}
+
+/**
+ * Of `candidates`, the people who see item `itemId` (live or deleted) by visibleTo, in one statement:
+ * the one filter every list of people told about an item goes through (notifications of every kind,
+ * reminders, change events, the @ picker), so a departure hides the tree from them as it does from
+ * reads (SYNC.md M10).
+ */
+export async function seersAmong(
+  db: Executor,
+  itemId: number,
+  candidates: readonly number[],
+  /** Judge the item as if assigned to this person: who saw it just before an unassignment. */
+  asAssignedTo?: number,
+): Promise<number[]> {
+  const ids = [...new Set(candidates)];
+  if (ids.length === 0) return [];
+  // visibleTo reads only i's id, creator, assignee and parent.
+  const item =
+    asAssignedTo === undefined
+      ? sql`items i`
+      : sql`(SELECT it.id, it.user_id, it.parent_id, ${asAssignedTo}::int AS assigned_to FROM items it) i`;
+  const found = await rows<{ id: number }>(
+    db,
+    sql`SELECT v.id FROM unnest(${`{${ids.join(',')}}`}::int[]) AS v(id)
+        JOIN ${item} ON i.id = ${itemId}
+        WHERE ${visibleTo(sql`v.id`)}`,
+  );
+  return found.map((r) => r.id);
 }
 
 /** An item row's own columns as itemJson reads them, for `RETURNING` after a write. */

@@ -24,6 +24,7 @@ import {
 } from '../activity/record';
 import { SAMPLE_USERS, type UserRow } from '../auth/users';
 import { assertRoleAllows } from '../campaigns/access';
+import { revokeInvitesOf } from '../campaigns/invites';
 import { type BoundStatement, type Executor, inOrder, pipelined, prepared, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
@@ -1015,6 +1016,7 @@ export async function deleteItem(
     ]);
     await applyStatusPlan(tx, actor, family, plan, null);
   }
+  if (current.type === 'campaign') await revokeInvitesOf(tx, id);
   await recordActivity(tx, {
     actor,
     action: 'deleted',

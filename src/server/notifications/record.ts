@@ -13,6 +13,7 @@ import {
 } from '../../shared/notifications';
 import type { ActivityInput } from '../activity/record';
 import { type Executor, prepared, rows, sql } from '../db/client';
+import { seersAmong } from '../items/queries';
 import { outboxSignal } from './outboxSignal';
 
 interface ItemState {
@@ -51,8 +52,9 @@ export async function notifyFromActivity(tx: Executor, entry: ActivityInput): Pr
   // Whoever muted the item hears of no edits to it (§5); the rest of the kinds still arrive.
   const edits = recipients.filter((r) => r.kind === 'updated').map((r) => r.userId);
   const muted = edits.length === 0 ? new Set<number>() : await mutedAmong(tx, entry.item.id, edits);
+  const seeing = await audienceOf(tx, entry.item.id, recipients);
   for (const { userId, kind } of recipients) {
-    if (muted.has(userId)) continue;
+    if (muted.has(userId) || !seeing.has(userId)) continue;
     await addNotification(tx, {
       userId,
       kind,
@@ -60,6 +62,26 @@ export async function notifyFromActivity(tx: Executor, entry: ActivityInput): Pr
       item: entry.item,
     });
   }
+}
+
+/**
+ * Of an item change's recipients, those who may hear of it (M10): whoever sees the item now, by the
+ * reads' own rule (seersAmong), and for `unassigned` whoever saw it just before as its assignee. So a
+ * person removed from (or who left) the campaign the item lies in is told nothing, even as its
+ * creator or assignee.
+ */
+export async function audienceOf(
+  tx: Executor,
+  itemId: number,
+  recipients: readonly { userId: number; kind: NotificationKind }[],
+): Promise<Set<number>> {
+  const now = recipients.filter((r) => r.kind !== 'unassigned').map((r) => r.userId);
+  const seeing = new Set(await seersAmong(tx, itemId, now));
+  for (const { userId, kind } of recipients) {
+    if (kind === 'unassigned' && (await seersAmong(tx, itemId, [userId], userId)).length > 0)
+      seeing.add(userId);
+  }
+  return seeing;
 }
 
 /** Which of `userIds` muted the item. */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ItemType } from '../../shared/item';
 import { reminderRecipients } from '../../shared/notifications';
 import { type Executor, rows, sql } from '../db/client';
+import { seersAmong } from '../items/queries';
 import { outboxSignal } from './outboxSignal';
 import { addNotification } from './record';
 
@@ -53,7 +54,10 @@ export async function sendDueReminders(db: Transactional, now: Date): Promise<nu
               ON CONFLICT DO NOTHING RETURNING item_id`,
         );
         if (won.length === 0) continue;
-        for (const userId of reminderRecipients(item.user_id, item.assigned_to)) {
+        // M10: only whoever still sees the item (a creator or assignee removed from its campaign does not).
+        const recipients = reminderRecipients(item.user_id, item.assigned_to);
+        const seeing = new Set(await seersAmong(tx, item.id, recipients));
+        for (const userId of recipients.filter((id) => seeing.has(id))) {
           await addNotification(tx, {
             userId,
             kind: 'due',

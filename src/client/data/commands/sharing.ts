@@ -3,9 +3,12 @@
  * a signed-in user online. The device keeps none of it; the screens read it through TanStack Query
  * (src/client/sharing). The request bodies are checked by the shared schemas before they go.
  */
+
+import { DEFAULT_PER_PAGE, type Paginated } from '../../../shared/item';
 import {
   type InviteCreate,
   inviteCreateSchema,
+  MAX_OPEN_INVITES,
   type MemberRole,
   memberAddSchema,
   memberPatchSchema,
@@ -75,13 +78,23 @@ export const commands = defineCommands({
   'sharing.removeMember': async (c, a: { campaignId: number; userId: number }) => {
     await c.api.delete(`${members(a.campaignId)}/${a.userId}`);
   },
-  'sharing.invites': async (c, a: { campaignId: number } & Signal) =>
-    (
-      await c.api.get<{ invites: InviteSummary[] }>(
-        `/campaigns/${encodeURIComponent(String(a.campaignId))}/invites`,
+  /**
+   * The owner's open invites, every page of them: the server pages the list (20 a page) and holds at
+   * most MAX_OPEN_INVITES open, so this is three requests at most.
+   */
+  'sharing.invites': async (c, a: { campaignId: number } & Signal) => {
+    const all: InviteSummary[] = [];
+    const pages = Math.ceil(MAX_OPEN_INVITES / DEFAULT_PER_PAGE);
+    for (let page = 1; page <= pages; page++) {
+      const { data } = await c.api.get<Paginated<InviteSummary>>(
+        `/campaigns/${encodeURIComponent(String(a.campaignId))}/invites?page=${page}`,
         withSignal(a.signal),
-      )
-    ).data.invites,
+      );
+      all.push(...data.data);
+      if (data.current_page >= data.last_page) break;
+    }
+    return all;
+  },
   'sharing.createInvite': async (c, a: { campaignId: number } & Partial<InviteCreate>) => {
     const { campaignId, ...body } = a;
     return (
