@@ -264,6 +264,8 @@ async function joinAssignmentRun(
   );
   return true;
 }
+
+/**
  * A comment's notifications, all in one statement however many people it tells (K23): each
  * recipient's entry folds into their unread one of the same kind from the same person on the same
  * item in the last minute (as addNotification's burst), else is written, unless the recipient had
