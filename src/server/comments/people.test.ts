@@ -56,4 +56,32 @@ describe.each(testEngines())('the @ picker on %s', (engine) => {
     expect(await picker(mia, task.id)).toEqual(['Mia', 'Olive', 'Xena']);
     expect(await picker(xena, task.id)).toEqual(['Olive', 'Xena']);
   });
+
+  it('M12: a mention of someone who sees the item but is not in the reader’s picker gets the one 422', async () => {
+    const olive = await signedIn(harness.app, 'Olive');
+    const xena = await signedIn(harness.app, 'Xena');
+    const mia = await signedIn(harness.app, 'Mia');
+    const nobody = await signedIn(harness.app, 'Ned');
+    const campaign = await olive.create({ title: 'Trip', type: 'campaign' });
+    await share(olive, campaign, 'viewer', mia);
+    await makeMutual(olive, xena);
+    const task = await olive.create({
+      title: 'Book',
+      type: 'task',
+      parent_id: campaign.id,
+      assigned_to: xena.user!.id,
+    });
+    // Xena sees the task but does not know Mia, who sees it too, nor Ned, who does not: one answer.
+    const seer = await xena.post(`/api/items/${task.id}/comments`, { body: 'Hi', mentions: [mia.user!.id] });
+    const stranger = await xena.post(`/api/items/${task.id}/comments`, {
+      body: 'Hi',
+      mentions: [nobody.user!.id],
+    });
+    expect(seer.status).toBe(422);
+    expect(seer.body).toEqual(stranger.body);
+    // Someone in her picker is mentioned as before.
+    expect(
+      (await xena.post(`/api/items/${task.id}/comments`, { body: 'Hi', mentions: [olive.user!.id] })).status,
+    ).toBe(201);
+  });
 });

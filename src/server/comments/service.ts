@@ -18,6 +18,7 @@ import type { WriteResult } from '../http/idempotency';
 import { iso } from '../http/serialize';
 import { findVisibleItem, visibleTo } from '../items/queries';
 import { addCommentNotifications } from '../notifications/record';
+import { mentionablePeople } from './people';
 
 /** A comment row with its author's name and its mentions' names, as COMMENT_SELECT reads it. */
 export interface CommentRow {
@@ -133,11 +134,17 @@ const whoSeeQuery = prepared(
  * Refuses a mention of anyone who cannot see the item, with one message whatever the reason (an
  * unknown id, a stranger, someone who lost the item): the answer tells nothing of who exists.
  */
-async function assertMayMention(tx: Executor, item: Item, userIds: readonly number[]): Promise<void> {
+async function assertMayMention(
+  tx: Executor,
+  actor: UserRow,
+  item: Item,
+  userIds: readonly number[],
+): Promise<void> {
   if (userIds.length === 0) return;
-  // The item is live and the actor sees it (read under the family's lock); only the people are asked.
-  const seeing = await whoSee(tx, item.id, userIds, null);
-  if (seeing.length < new Set(userIds).size) throw unprocessable({ mentions: [MENTION_NOT_ALLOWED] });
+  // The item is live and the actor sees it (read under the family's lock). Only the picker's people
+  // (M12) may be mentioned: a 201 for anyone else who sees the item would tell the author who does.
+  const known = new Set((await mentionablePeople(tx, actor.id, actor.phone, item.id)).map((p) => p.id));
+  if (userIds.some((id) => !known.has(id))) throw unprocessable({ mentions: [MENTION_NOT_ALLOWED] });
 }
 
 /**
@@ -256,7 +263,7 @@ export async function createComment(
     }
   }
   const mentions = commentMentions(input.body, input.mentions ?? []);
-  await assertMayMention(tx, item, mentions);
+  await assertMayMention(tx, actor, item, mentions);
   const [inserted] = await rows<{ id: number }>(
     tx,
     sql`INSERT INTO comments (uuid, item_id, user_id, body, mentions)
@@ -296,7 +303,7 @@ export async function editComment(
   const before = commentJson(comment).mentions.map((m) => m.id);
   const mentions = mentionedInBody(body);
   const added = mentions.filter((m) => !before.includes(m));
-  await assertMayMention(tx, item, added);
+  await assertMayMention(tx, actor, item, added);
   await tx.execute(
     sql`UPDATE comments SET body = ${body}, mentions = ${`{${mentions.join(',')}}`}::int[],
           edited_at = now(), updated_at = now(), change_xid = pg_current_xact_id()::text::bigint
