@@ -95,13 +95,20 @@ describe('calendar feed text (RFC 5545)', () => {
     );
   });
 
-  it('F2: an event carries at most the first 1,000 characters of a description, marked as cut', () => {
-    const long = `${'😀'.repeat(FEED_DESCRIPTION_MAX)}tail`;
-    const event = unfold(feedEvent(item({ description: long }), stampLine(new Date(0)), false));
-    const line = event.split('\r\n').find((l) => l.startsWith('DESCRIPTION:'))!;
-    expect(line).toBe(`DESCRIPTION:${'😀'.repeat(FEED_DESCRIPTION_MAX)}…`);
-    const short = unfold(feedEvent(item({ description: 'short' }), stampLine(new Date(0)), false));
-    expect(short).toContain('DESCRIPTION:short\r\n');
+  it('F2: an event carries at most the first 500 UTF-16 units of a description, marked as cut, never half a character', () => {
+    const descriptionLine = (description: string) =>
+      feedEvent(item({ description }), stampLine(new Date(0)), false)
+        .split('\r\n')
+        .find((l) => l.startsWith('DESCRIPTION:'));
+    expect(descriptionLine(`${'é'.repeat(FEED_DESCRIPTION_MAX)}tail`)).toBe(
+      `DESCRIPTION:${'é'.repeat(FEED_DESCRIPTION_MAX)}…`,
+    );
+    expect(descriptionLine(`a${'😀'.repeat(FEED_DESCRIPTION_MAX)}`)).toBe(
+      `DESCRIPTION:a${'😀'.repeat(FEED_DESCRIPTION_MAX / 2 - 1)}…`,
+    );
+    expect(descriptionLine('x'.repeat(FEED_DESCRIPTION_MAX))).toBe(
+      `DESCRIPTION:${'x'.repeat(FEED_DESCRIPTION_MAX)}`,
+    );
   });
 
   it('F3: per series only the latest open occurrence carries the rule', () => {
@@ -142,7 +149,7 @@ describe('calendar feed text (RFC 5545)', () => {
 
   it('F6: strips control characters from text and leaves out an event whose dates cannot be written', () => {
     expect(escapeText('a\u0007b\u0000c\u001bd\u007fe\u0085f\tg\nh')).toBe('abcdef\tg\\nh');
-    expect(escapeText('lone \ud800 surrogate')).toBe('lone \ufffd surrogate');
+    expect(foldLine(`SUMMARY:${escapeText('lone \ud800 surrogate')}`)).toBe('SUMMARY:lone \ufffd surrogate');
     const stamp = stampLine(new Date(0));
     expect(feedEvent(item({ due_date: '9999-12-31' }), stamp, false)).toBe('');
     expect(feedEvent(item({ due_date: '0000-12-31' }), stamp, false)).toBe('');

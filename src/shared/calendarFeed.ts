@@ -22,71 +22,81 @@ export interface FeedItem {
 /** The feed's name in the subscriber's calendar list. */
 export const FEED_NAME = 'Outpost';
 
-/** Characters of an item's description one event carries (F2): the rest stays in Outpost. */
-export const FEED_DESCRIPTION_MAX = 1_000;
+/**
+ * How much of an item's description one event carries (F2), in UTF-16 units (a character outside
+ * the BMP counts two): the rest stays in Outpost. It bounds what 5,000 events cost to build and send.
+ */
+export const FEED_DESCRIPTION_MAX = 500;
 
 /** The earliest and latest due dates an event can have: DTEND, the next day, must still be a DATE. */
 export const FEED_FIRST_DATE = '0001-01-01';
 export const FEED_LAST_DATE = '9999-12-30';
 
 // CTL (RFC 5545 §3.1: %x00-08 / %x0A-1F / %x7F) less CR and LF, which escapeText writes as \n, and
-// the C1 controls, which no calendar shows.
+// the C1 controls, which no calendar shows. A lone surrogate needs nothing here: the UTF-8 encoding
+// the feed is written in turns it into U+FFFD.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
 const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Text with control characters removed and lone surrogates (unencodable) as U+FFFD. */
+/** Text with control characters removed (F6). */
 export function stripControls(value: string): string {
-  return value.replace(CONTROLS, '').replace(LONE_SURROGATE, '\uFFFD');
+  return value.replace(CONTROLS, '');
 }
 
 /** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11), controls dropped. */
 export function escapeText(value: string): string {
   return stripControls(value)
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
+    .replace(/[\\;,]/g, '\\$&')
     .replace(/\r\n|\r|\n/g, '\\n');
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * A content line folded so no line is longer than 75 octets (RFC 5545 §3.1): continuation lines
- * start with one space, and a fold never splits a UTF-8 character. One pass over the UTF-16 units,
- * counting each one's UTF-8 size, with no encoding (F1).
+ * Content lines (UTF-8, each ending in CRLF) folded so no line is longer than 75 octets (RFC 5545
+ * §3.1): continuation lines start with one space, and a fold never splits a UTF-8 character. Works
+ * on the bytes, looking only at the octets where a fold falls (F1): a feed of megabytes folds in
+ * milliseconds.
  */
-export function foldLine(line: string): string {
-  // At most 3 octets per UTF-16 unit: 25 units always fit.
-  if (line.length <= 25) return line;
-  const parts: string[] = [];
+export function foldUtf8(text: Uint8Array): Uint8Array {
+  // A fold adds 3 octets and comes at most every 71 (a 4-octet character moved to the next line).
+  const out = new Uint8Array(text.length + Math.ceil((3 * text.length) / 71) + 3);
+  let at = 0;
   let start = 0;
-  let octets = 0;
-  let limit = 75;
-  for (let i = 0; i < line.length; i++) {
-    const code = line.charCodeAt(i);
-    let size = 3;
-    let units = 1;
-    if (code < 0x80) size = 1;
-    else if (code < 0x800) size = 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      const next = line.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        size = 4;
-        units = 2;
-      }
-    }
-    if (octets + size > limit) {
-      parts.push(line.slice(start, i));
-      start = i;
-      octets = 0;
+  while (start < text.length) {
+    let end = text.indexOf(13, start);
+    if (end === -1) end = text.length;
+    let limit = 75;
+    while (end - start > limit) {
+      let cut = start + limit;
+      // Back off continuation octets (10xxxxxx): the fold goes before the character they belong to.
+      while (cut > start && ((text[cut] as number) & 0xc0) === 0x80) cut--;
+      out.set(text.subarray(start, cut), at);
+      at += cut - start;
+      out[at++] = 13;
+      out[at++] = 10;
+      out[at++] = 32;
+      start = cut;
       // The continuation's leading space is one of its 75 octets.
       limit = 74;
     }
-    octets += size;
-    i += units - 1;
+    const next = Math.min(text.length, end + 2);
+    out.set(text.subarray(start, next), at);
+    at += next - start;
+    start = next;
   }
-  if (parts.length === 0) return line;
-  parts.push(line.slice(start));
-  return parts.join('\r\n ');
+  return out.subarray(0, at);
+}
+
+/** Content lines (each ending in CRLF) as the UTF-8 octets of the folded feed. */
+export function foldedBytes(lines: string): Uint8Array {
+  return foldUtf8(encoder.encode(lines));
+}
+
+/** One content line folded (F1), as foldUtf8 folds it. */
+export function foldLine(line: string): string {
+  return decoder.decode(foldedBytes(`${line}\r\n`)).slice(0, -2);
 }
 
 /** Folded lines joined back (RFC 5545 §3.1 unfolding): CRLF followed by one space or tab goes. */
@@ -119,10 +129,10 @@ function nextDay(date: string): string {
 const summaryOf = (item: FeedItem) => (item.status === 'completed' ? `✓ ${item.title}` : item.title);
 
 function descriptionOf(description: string): string {
-  const chars = Array.from(description);
-  return chars.length <= FEED_DESCRIPTION_MAX
-    ? description
-    : `${chars.slice(0, FEED_DESCRIPTION_MAX).join('')}…`;
+  if (description.length <= FEED_DESCRIPTION_MAX) return description;
+  // Cut in UTF-16 units, never between the two halves of a character.
+  const head = description.slice(0, FEED_DESCRIPTION_MAX).replace(/[\uD800-\uDBFF]$/, '');
+  return `${head}…`;
 }
 
 /**
@@ -161,7 +171,7 @@ export const FEED_FOOTER = 'END:VCALENDAR\r\n';
 export const stampLine = (now: Date) => `DTSTAMP:${compactInstant(now.toISOString())}`;
 
 /**
- * One item's VEVENT, folded, each line ending in CRLF; empty when its due date cannot be written as
+ * One item's VEVENT, unfolded (foldedBytes folds it), each line ending in CRLF; empty when its due date cannot be written as
  * a DATE (F6: such an item is left out). An `end_date` after the due date makes the event a span
  * ending that day (clamped to the last writable day); an earlier one is ignored.
  */
@@ -184,16 +194,14 @@ export function feedEvent(item: FeedItem, stamp: string, carriesRule: boolean): 
   const rule = carriesRule && item.recurrence ? item.recurrence.replace(/[^\x21-\x7E]/g, '') : '';
   if (rule) lines.push(`RRULE:${rule}`);
   lines.push('STATUS:CONFIRMED', 'TRANSP:TRANSPARENT', 'END:VEVENT');
-  let out = '';
-  for (const line of lines) out += `${foldLine(line)}\r\n`;
-  return out;
+  return `${lines.join('\r\n')}\r\n`;
 }
 
-/** The whole calendar for `items`, stamped `now`, each line ending in CRLF. */
+/** The whole calendar for `items`, stamped `now`, folded, each line ending in CRLF. */
 export function calendarFeed(items: readonly FeedItem[], now: Date): string {
   const carriers = ruleCarriers(items);
   const stamp = stampLine(now);
   let out = feedHeader();
   for (const item of items) out += feedEvent(item, stamp, carriers.has(item.id));
-  return out + FEED_FOOTER;
+  return decoder.decode(foldedBytes(out + FEED_FOOTER));
 }
