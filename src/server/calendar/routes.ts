@@ -33,11 +33,11 @@ export const FEED_MAX_AGE_SECONDS = 300;
 /** Requests one feed URL may make a minute (F4); calendar apps poll every few minutes at most. */
 export const FEED_REQUESTS_PER_MINUTE = 20;
 
-/** Built feeds kept in memory; the oldest goes first. */
-const FEED_CACHE_ENTRIES = 100;
+/** Octets of built feeds (plain and gzipped) kept in memory, one per person; the oldest goes first. */
+const FEED_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Rows read per query and events written per slice: each is a few milliseconds, then others run. */
-const FEED_PAGE = 250;
+const FEED_PAGE = 100;
 
 /** 128 random bits as base64url (22 characters): nobody guesses a feed URL. */
 const FEED_TOKEN = /^[A-Za-z0-9_-]{22}$/;
@@ -46,6 +46,8 @@ const gzipAsync = promisify(gzip);
 
 interface BuiltFeed {
   userId: number;
+  /** The token it was built for: a replaced URL never gets the person's feed from here. */
+  tokenKey: string;
   body: Buffer;
   gzipped: Promise<Buffer> | null;
   etag: string;
@@ -126,8 +128,16 @@ function acceptsGzip(request: FastifyRequest): boolean {
  */
 export async function calendarRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
-  const built = new Map<string, BuiltFeed>();
-  const building = new Map<string, Promise<BuiltFeed>>();
+  // By person: a replaced URL's feed goes with the next build, and memory holds one feed each.
+  const built = new Map<number, BuiltFeed>();
+  const building = new Map<number, Promise<BuiltFeed>>();
+  let cachedBytes = 0;
+  const sizeOf = (feed: BuiltFeed) => feed.body.length * 1.1;
+  const forget = (userId: number) => {
+    const feed = built.get(userId);
+    if (feed) cachedBytes -= sizeOf(feed);
+    built.delete(userId);
+  };
   // A change the owner sees makes their cached feed stale: the next request rebuilds it.
   app.changes.onChange((userIds) => {
     for (const feed of built.values())
@@ -139,7 +149,7 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     keyGenerator: (request) => `cal:${hashToken(String((request.params as { file?: string }).file ?? ''))}`,
   });
 
-  async function build(key: string, userId: number): Promise<BuiltFeed> {
+  async function build(tokenKey: string, userId: number): Promise<BuiltFeed> {
     const items = await feedItems(db, userId);
     const carriers = ruleCarriers(items);
     const now = app.clock();
@@ -157,10 +167,11 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     }
     parts.push(foldedBytes(FEED_FOOTER));
     const etag = `"${hash.digest('base64url').slice(0, 27)}"`;
-    const before = built.get(key);
+    const before = built.get(userId);
     const seconds = Math.floor(now.getTime() / 1000) * 1000;
     const feed: BuiltFeed = {
       userId,
+      tokenKey,
       body: Buffer.concat(parts),
       gzipped: null,
       etag,
@@ -168,21 +179,22 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
       expiresAt: now.getTime() + FEED_MAX_AGE_SECONDS * 1000,
       stale: false,
     };
-    built.delete(key);
-    built.set(key, feed);
-    while (built.size > FEED_CACHE_ENTRIES) built.delete(built.keys().next().value as string);
+    forget(userId);
+    built.set(userId, feed);
+    cachedBytes += sizeOf(feed);
+    while (cachedBytes > FEED_CACHE_BYTES && built.size > 1) forget(built.keys().next().value as number);
     return feed;
   }
 
   /** The token's feed: the cached one while fresh, else one build shared by concurrent requests. */
-  function feedFor(key: string, userId: number): Promise<BuiltFeed> {
-    const cached = built.get(key);
-    if (cached && cached.userId === userId && !cached.stale && cached.expiresAt > app.clock().getTime())
+  function feedFor(tokenKey: string, userId: number): Promise<BuiltFeed> {
+    const cached = built.get(userId);
+    if (cached && cached.tokenKey === tokenKey && !cached.stale && cached.expiresAt > app.clock().getTime())
       return Promise.resolve(cached);
-    let pending = building.get(key);
+    let pending = building.get(userId);
     if (!pending) {
-      pending = build(key, userId).finally(() => building.delete(key));
-      building.set(key, pending);
+      pending = build(tokenKey, userId).finally(() => building.delete(userId));
+      building.set(userId, pending);
     }
     return pending;
   }
