@@ -20,6 +20,7 @@ import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
 import { HttpError } from './http/errors';
 import { registerJsonParser } from './http/jsonBody';
+import { redactedRequest } from './http/logRedaction';
 import { isApiPath, isSanctumPath, matchedRoute, normalizedPath } from './http/paths';
 import { createRateLimits, enforce } from './http/rateLimits';
 import { ReadCache } from './http/readCache';
@@ -43,6 +44,8 @@ export interface BuildOptions {
   /** An open database; when absent one is opened from the config and closed with the app. */
   database?: Database;
   logger?: boolean;
+  /** Where the log goes when `logger` is on (stdout by default); tests read it from here. */
+  logStream?: { write(line: string): void };
   /** The fan-out of change events; by default in-process for PGlite, LISTEN/NOTIFY for PostgreSQL. */
   changes?: ChangeBus;
   /** Where one-time codes go; by default the provider the config names. */
@@ -58,7 +61,14 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   if (config.seedSampleUsers) await seedSampleUsers(database.db);
 
   const app = Fastify({
-    logger: options.logger ? { level: config.logLevel } : false,
+    logger: options.logger
+      ? {
+          level: config.logLevel,
+          // Invite and calendar-feed tokens are secrets: the log has them redacted (SYNC.md F8).
+          serializers: { req: redactedRequest },
+          ...(options.logStream ? { stream: options.logStream } : {}),
+        }
+      : false,
     bodyLimit: BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { maxParamLength: 200 },

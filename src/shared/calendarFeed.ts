@@ -1,8 +1,9 @@
 /**
- * The calendar feed (ARCHITECTURE §4 'Calendar feed'): a person's items with a due date as an
- * RFC 5545 calendar that Google, Apple and Outlook subscribe to. One all-day VEVENT per item (UID the
- * item's uuid, SUMMARY its title, DESCRIPTION, RRULE when it repeats, STATUS), text escaped and lines
- * folded at 75 octets as the RFC says. Pure: the server streams what this returns.
+ * The calendar feed (ARCHITECTURE §4 'Calendar feed', SYNC.md F1–F8): a person's items with a due
+ * date as an RFC 5545 calendar that Google, Apple and Outlook subscribe to. One all-day VEVENT per
+ * item (UID the item's uuid, SUMMARY its title, DESCRIPTION, RRULE when it is a series' open
+ * occurrence, STATUS), text escaped and stripped of control characters, lines folded at 75 octets as
+ * the RFC says. Pure: the server builds its cached feed from these pieces, a slice at a time.
  */
 
 export interface FeedItem {
@@ -12,83 +13,195 @@ export interface FeedItem {
   description: string | null;
   status: 'pending' | 'in_progress' | 'completed';
   due_date: string;
+  end_date?: string | null;
   recurrence: string | null;
+  series_uuid?: string | null;
   updated_at: string;
 }
 
 /** The feed's name in the subscriber's calendar list. */
 export const FEED_NAME = 'Outpost';
 
-/** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
+/**
+ * How much of an item's description one event carries (F2), in UTF-16 units (a character outside
+ * the BMP counts two): the rest stays in Outpost. It bounds what 5,000 events cost to build and send.
+ */
+export const FEED_DESCRIPTION_MAX = 500;
+
+/** The earliest and latest due dates an event can have: DTEND, the next day, must still be a DATE. */
+export const FEED_FIRST_DATE = '0001-01-01';
+export const FEED_LAST_DATE = '9999-12-30';
+
+// CTL (RFC 5545 §3.1: %x00-08 / %x0A-1F / %x7F) less CR and LF, which escapeText writes as \n, and
+// the C1 controls, which no calendar shows. A lone surrogate needs nothing here: the UTF-8 encoding
+// the feed is written in turns it into U+FFFD.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
+/** Text with control characters removed (F6). */
+export function stripControls(value: string): string {
+  return value.replace(CONTROLS, '');
+}
+
+/** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11), controls dropped. */
 export function escapeText(value: string): string {
-  return value
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
+  return stripControls(value)
+    .replace(/[\\;,]/g, '\\$&')
     .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
- * A content line folded so no line is longer than 75 octets (RFC 5545 §3.1): continuation lines
- * start with one space, and a fold never splits a UTF-8 character.
+ * Content lines (UTF-8, each ending in CRLF) folded so no line is longer than 75 octets (RFC 5545
+ * §3.1): continuation lines start with one space, and a fold never splits a UTF-8 character. Works
+ * on the bytes, looking only at the octets where a fold falls (F1): a feed of megabytes folds in
+ * milliseconds.
  */
-export function foldLine(line: string): string {
-  if (encoder.encode(line).length <= 75) return line;
-  const out: string[] = [];
-  let current = '';
-  let octets = 0;
-  for (const char of line) {
-    const size = encoder.encode(char).length;
-    const limit = out.length === 0 ? 75 : 74;
-    if (octets + size > limit) {
-      out.push(current);
-      current = '';
-      octets = 0;
+export function foldUtf8(text: Uint8Array): Uint8Array {
+  // A fold adds 3 octets and comes at most every 71 (a 4-octet character moved to the next line).
+  const out = new Uint8Array(text.length + Math.ceil((3 * text.length) / 71) + 3);
+  let at = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf(13, start);
+    if (end === -1) end = text.length;
+    let limit = 75;
+    while (end - start > limit) {
+      let cut = start + limit;
+      // Back off continuation octets (10xxxxxx): the fold goes before the character they belong to.
+      while (cut > start && ((text[cut] as number) & 0xc0) === 0x80) cut--;
+      out.set(text.subarray(start, cut), at);
+      at += cut - start;
+      out[at++] = 13;
+      out[at++] = 10;
+      out[at++] = 32;
+      start = cut;
+      // The continuation's leading space is one of its 75 octets.
+      limit = 74;
     }
-    current += char;
-    octets += size;
+    const next = Math.min(text.length, end + 2);
+    out.set(text.subarray(start, next), at);
+    at += next - start;
+    start = next;
   }
-  out.push(current);
-  return out.join('\r\n ');
+  return out.subarray(0, at);
+}
+
+/** Content lines (each ending in CRLF) as the UTF-8 octets of the folded feed. */
+export function foldedBytes(lines: string): Uint8Array {
+  return foldUtf8(encoder.encode(lines));
+}
+
+/** One content line folded (F1), as foldUtf8 folds it. */
+export function foldLine(line: string): string {
+  return decoder.decode(foldedBytes(`${line}\r\n`)).slice(0, -2);
+}
+
+/** Folded lines joined back (RFC 5545 §3.1 unfolding): CRLF followed by one space or tab goes. */
+export function unfold(text: string): string {
+  return text.replace(/\r\n[ \t]/g, '');
 }
 
 const compactDate = (date: string) => date.replaceAll('-', '');
 const compactInstant = (iso: string) => `${iso.slice(0, 19).replace(/[-:]/g, '')}Z`;
 
+/** A YYYY-MM-DD a DATE value can carry, with room for the day after it (F5). */
+function writableDate(date: string | null | undefined): date is string {
+  return (
+    typeof date === 'string' &&
+    /^\d{4}-\d{2}-\d{2}$/.test(date) &&
+    date >= FEED_FIRST_DATE &&
+    date <= FEED_LAST_DATE
+  );
+}
+
+/** The day after `date` (YYYY-MM-DD, years 1–9999), without Date's six-digit years. */
 function nextDay(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const day = new Date(0);
+  day.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + 1);
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  return `${pad(day.getUTCFullYear(), 4)}-${pad(day.getUTCMonth() + 1, 2)}-${pad(day.getUTCDate(), 2)}`;
 }
 
 /** VEVENT's STATUS: an open item is CONFIRMED; a completed one too, its summary marked done. */
 const summaryOf = (item: FeedItem) => (item.status === 'completed' ? `✓ ${item.title}` : item.title);
 
-/** The whole calendar for `items`, stamped `now`, each line ending in CRLF. */
-export function calendarFeed(items: readonly FeedItem[], now: Date): string {
-  const lines = [
+function descriptionOf(description: string): string {
+  if (description.length <= FEED_DESCRIPTION_MAX) return description;
+  // Cut in UTF-16 units, never between the two halves of a character.
+  const head = description.slice(0, FEED_DESCRIPTION_MAX).replace(/[\uD800-\uDBFF]$/, '');
+  return `${head}…`;
+}
+
+/**
+ * The ids of the items whose VEVENT carries their RRULE (F3): per series, only its latest open
+ * occurrence. A completed occurrence keeps its `recurrence` in the database; written with it, every
+ * later date would show it again beside the open one.
+ */
+export function ruleCarriers(items: readonly FeedItem[]): Set<number> {
+  const latest = new Map<string, FeedItem>();
+  for (const item of items) {
+    if (!item.recurrence || item.status === 'completed') continue;
+    const series = item.series_uuid ?? item.uuid ?? `id:${item.id}`;
+    const held = latest.get(series);
+    if (!held || item.due_date > held.due_date || (item.due_date === held.due_date && item.id > held.id))
+      latest.set(series, item);
+  }
+  return new Set([...latest.values()].map((item) => item.id));
+}
+
+/** The calendar's opening lines, each ending in CRLF. */
+export function feedHeader(): string {
+  return `${[
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Outpost//Calendar feed//EN',
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     `X-WR-CALNAME:${escapeText(FEED_NAME)}`,
+  ].join('\r\n')}\r\n`;
+}
+
+/** The calendar's closing line. */
+export const FEED_FOOTER = 'END:VCALENDAR\r\n';
+
+/** The DTSTAMP line of a feed built at `now`. */
+export const stampLine = (now: Date) => `DTSTAMP:${compactInstant(now.toISOString())}`;
+
+/**
+ * One item's VEVENT, unfolded (foldedBytes folds it), each line ending in CRLF; empty when its due date cannot be written as
+ * a DATE (F6: such an item is left out). An `end_date` after the due date makes the event a span
+ * ending that day (clamped to the last writable day); an earlier one is ignored.
+ */
+export function feedEvent(item: FeedItem, stamp: string, carriesRule: boolean): string {
+  if (!writableDate(item.due_date)) return '';
+  let last = item.due_date;
+  if (typeof item.end_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(item.end_date) && item.end_date > last)
+    last = item.end_date > FEED_LAST_DATE ? FEED_LAST_DATE : item.end_date;
+  const lines = [
+    'BEGIN:VEVENT',
+    `UID:${stripControls(item.uuid ?? `outpost-item-${item.id}`)}`,
+    stamp,
+    `LAST-MODIFIED:${compactInstant(item.updated_at)}`,
+    `DTSTART;VALUE=DATE:${compactDate(item.due_date)}`,
+    `DTEND;VALUE=DATE:${compactDate(nextDay(last))}`,
+    `SUMMARY:${escapeText(summaryOf(item))}`,
   ];
-  const stamp = compactInstant(now.toISOString());
-  for (const item of items) {
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:${item.uuid ?? `outpost-item-${item.id}`}`,
-      `DTSTAMP:${stamp}`,
-      `LAST-MODIFIED:${compactInstant(item.updated_at)}`,
-      `DTSTART;VALUE=DATE:${compactDate(item.due_date)}`,
-      `DTEND;VALUE=DATE:${compactDate(nextDay(item.due_date))}`,
-      `SUMMARY:${escapeText(summaryOf(item))}`,
-    );
-    if (item.description) lines.push(`DESCRIPTION:${escapeText(item.description)}`);
-    if (item.recurrence) lines.push(`RRULE:${item.recurrence}`);
-    lines.push('STATUS:CONFIRMED', 'TRANSP:TRANSPARENT', 'END:VEVENT');
-  }
-  lines.push('END:VCALENDAR');
-  return `${lines.map(foldLine).join('\r\n')}\r\n`;
+  if (item.description) lines.push(`DESCRIPTION:${escapeText(descriptionOf(item.description))}`);
+  // A rule has no spaces; anything that is not printable ASCII would break the line.
+  const rule = carriesRule && item.recurrence ? item.recurrence.replace(/[^\x21-\x7E]/g, '') : '';
+  if (rule) lines.push(`RRULE:${rule}`);
+  lines.push('STATUS:CONFIRMED', 'TRANSP:TRANSPARENT', 'END:VEVENT');
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** The whole calendar for `items`, stamped `now`, folded, each line ending in CRLF. */
+export function calendarFeed(items: readonly FeedItem[], now: Date): string {
+  const carriers = ruleCarriers(items);
+  const stamp = stampLine(now);
+  let out = feedHeader();
+  for (const item of items) out += feedEvent(item, stamp, carriers.has(item.id));
+  return decoder.decode(foldedBytes(out + FEED_FOOTER));
 }

@@ -1,8 +1,27 @@
+import { gunzipSync } from 'node:zlib';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
-import { makeMutual, signedIn, TestClient } from '../../../testkit/testClient';
-import { FEED_NOT_FOUND } from './routes';
+import { sharedCampaign } from '../../../testkit/sharing';
+import { makeMutual, signedIn, TestClient, writeDirectly } from '../../../testkit/testClient';
+import { rows, sql } from '../db/client';
+import { FEED_NOT_FOUND, FEED_REQUESTS_PER_MINUTE } from './routes';
+
+/** How many events of the feed (ical.js expanding every RRULE) fall on `day` (YYYY-MM-DD). */
+function eventsOn(body: string, day: string): string[] {
+  const calendar = new ICAL.Component(ICAL.parse(body));
+  const found: string[] = [];
+  for (const vevent of calendar.getAllSubcomponents('vevent')) {
+    const event = new ICAL.Event(vevent);
+    const iterator = event.iterator();
+    for (let next = iterator.next(); next; next = iterator.next()) {
+      const date = next.toString().slice(0, 10);
+      if (date === day) found.push(event.summary);
+      if (date >= day) break;
+    }
+  }
+  return found;
+}
 
 /** The feed read by an independent RFC 5545 parser (ical.js, Mozilla's): its events by UID. */
 function parsedEvents(body: string) {
@@ -19,6 +38,7 @@ function parsedEvents(body: string) {
           description: event.description,
           start: start.toString(),
           allDay: start.isDate,
+          end: (vevent.getFirstPropertyValue('dtend') as ICAL.Time).toString(),
           rrule: rrule ? rrule.toString() : null,
         },
       ] as const;
@@ -81,6 +101,7 @@ describe.each(testEngines())('calendar feed (%s)', (engine) => {
       description: 'Line one\nLine two',
       start: '2031-03-31',
       allDay: true,
+      end: '2031-04-01',
       rrule: null,
     });
     expect(events.get(weekly.uuid!)).toMatchObject({ start: '2031-04-01', rrule: 'FREQ=WEEKLY;BYDAY=TU' });
@@ -113,5 +134,175 @@ describe.each(testEngines())('calendar feed (%s)', (engine) => {
     const anyone = new TestClient(harness.app);
     expect((await anyone.post('/api/calendar/token')).status).toBeGreaterThanOrEqual(400);
     expect((await anyone.post('/api/calendar/token')).status).toBeLessThan(500);
+  });
+});
+
+describe.each(testEngines())('calendar feed: what it lists (%s)', (engine) => {
+  let harness: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    harness = await createTestApp(engine);
+  });
+  afterAll(() => harness?.close());
+
+  const feedOf = async (owner: TestClient) => {
+    const url = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
+    const feed = await new TestClient(harness.app).get<string>(new URL(url).pathname);
+    expect(feed.status).toBe(200);
+    return feed.text;
+  };
+
+  it('F3: a weekly task completed three times shows once on every later Monday (only the open occurrence repeats)', async () => {
+    const owner = await signedIn(harness.app, 'Cal Weekly');
+    let current = await owner.create({
+      title: 'Weekly report',
+      type: 'todo',
+      due_date: '2031-03-03',
+      recurrence: 'FREQ=WEEKLY;BYDAY=MO',
+    });
+    for (let n = 0; n < 3; n++) {
+      await owner.update(current.id, { status: 'completed' });
+      const [next] = await rows<{ id: number }>(
+        harness.database.db,
+        sql`SELECT id FROM items WHERE user_id = ${owner.user!.id} AND status <> 'completed'
+              AND recurrence IS NOT NULL AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`,
+      );
+      current = await owner.item(next!.id);
+    }
+    expect(current.due_date).toBe('2031-03-24');
+    const feed = await feedOf(owner);
+    expect(parsedEvents(feed).size).toBe(4);
+    expect(eventsOn(feed, '2031-03-10')).toEqual(['✓ Weekly report']);
+    expect(eventsOn(feed, '2031-03-24')).toEqual(['Weekly report']);
+    expect(eventsOn(feed, '2031-04-07')).toEqual(['Weekly report']);
+    expect(eventsOn(feed, '2032-01-05')).toEqual(['Weekly report']);
+  });
+
+  it('F5: a member removed from a campaign no longer gets its items they made or were assigned', async () => {
+    const owner = await signedIn(harness.app, 'Cal Camp Owner');
+    const member = await signedIn(harness.app, 'Cal Camp Member');
+    const { campaign, task } = await sharedCampaign(owner, 'editor', member);
+    const made = await member.create({
+      title: 'Member made this',
+      type: 'todo',
+      parent_id: task.id,
+      due_date: '2031-05-01',
+    });
+    const assigned = await owner.create({
+      title: 'Assigned inside',
+      type: 'task',
+      parent_id: campaign.id,
+      due_date: '2031-05-02',
+      assigned_to: member.user!.id,
+    });
+    const own = await member.create({ title: 'Their own', type: 'todo', due_date: '2031-05-03' });
+    // The same URL before and after: the removal also ends the feed kept for it.
+    const url = new URL((await member.post<{ url: string }>('/api/calendar/token')).body.url).pathname;
+    const feedNow = async () => (await new TestClient(harness.app).get<string>(url)).text;
+    const before = parsedEvents(await feedNow());
+    expect([...before.keys()].sort()).toEqual([made.uuid, assigned.uuid, own.uuid].sort());
+
+    const removed = await owner.delete(`/api/campaigns/${campaign.id}/members/${member.user!.id}`);
+    expect(removed.status).toBe(204);
+    const after = await feedNow();
+    expect([...parsedEvents(after).keys()]).toEqual([own.uuid]);
+    expect(after).not.toContain('Member made this');
+    expect(after).not.toContain('Assigned inside');
+  });
+
+  it('F6: control characters never reach the feed, and a due date that cannot be written as a DATE is left out', async () => {
+    const owner = await signedIn(harness.app, 'Cal Controls');
+    const dirty = await owner.create({ title: 'Clean for now', type: 'todo', due_date: '2031-06-01' });
+    const last = await owner.create({ title: 'Last writable day', type: 'todo', due_date: '9999-12-30' });
+    const beyond = await owner.create({ title: 'End of time', type: 'todo', due_date: '2031-06-02' });
+    await writeDirectly(harness.app, [owner.user!.id], (tx) =>
+      tx.execute(
+        sql`UPDATE items SET title = ${'Bell\u0007 and\u0001 escape\u001b[31m'},
+              description = ${'Tab\there\u0008\u007f\u0085 ok'} WHERE id = ${dirty.id}`,
+      ),
+    );
+    await writeDirectly(harness.app, [owner.user!.id], (tx) =>
+      tx.execute(sql`UPDATE items SET due_date = '9999-12-31' WHERE id = ${beyond.id}`),
+    );
+    const feed = await feedOf(owner);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters
+    expect(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(feed.replaceAll('\r\n', ''))).toBe(false);
+    expect(feed).not.toMatch(/\+0?10000|DTEND;VALUE=DATE:1000/);
+    const events = parsedEvents(feed);
+    expect(events.get(dirty.uuid!)).toMatchObject({
+      summary: 'Bell and escape[31m',
+      description: 'Tab\there ok',
+    });
+    expect(events.get(last.uuid!)).toMatchObject({ start: '9999-12-30', end: '9999-12-31' });
+    expect(events.has(beyond.uuid!)).toBe(false);
+  });
+
+  it('F7: an item with an end date is a span that ends on that day', async () => {
+    const owner = await signedIn(harness.app, 'Cal Span');
+    const span = await owner.create({
+      title: 'Offsite',
+      type: 'task',
+      due_date: '2031-07-06',
+      end_date: '2031-07-08',
+    });
+    const events = parsedEvents(await feedOf(owner));
+    expect(events.get(span.uuid!)).toMatchObject({ start: '2031-07-06', end: '2031-07-09', allDay: true });
+  });
+});
+
+describe.each(testEngines())('calendar feed: caching, validators and limits (%s)', (engine) => {
+  let harness: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    harness = await createTestApp(engine);
+  });
+  afterAll(() => harness?.close());
+
+  it('F4: answers 304 to its ETag and Last-Modified until something in it changes, and gzips when asked', async () => {
+    const owner = await signedIn(harness.app, 'Cal Cache');
+    const todo = await owner.create({ title: 'Cached', type: 'todo', due_date: '2031-08-01' });
+    const path = new URL((await owner.post<{ url: string }>('/api/calendar/token')).body.url).pathname;
+    const anyone = new TestClient(harness.app);
+    const first = await anyone.get<string>(path);
+    expect(first.status).toBe(200);
+    const etag = String(first.headers.etag);
+    const lastModified = String(first.headers['last-modified']);
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(Date.parse(lastModified)).toBeGreaterThan(0);
+
+    expect((await anyone.get(path, { 'if-none-match': etag })).status).toBe(304);
+    expect((await anyone.get(path, { 'if-none-match': `W/${etag}, "other"` })).status).toBe(304);
+    expect((await anyone.get(path, { 'if-modified-since': lastModified })).status).toBe(304);
+    expect((await anyone.get(path, { 'if-none-match': '"stale"' })).status).toBe(200);
+
+    const zipped = await harness.app.inject({
+      method: 'GET',
+      url: path,
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(first.text);
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+
+    await owner.update(todo.id, { title: 'Renamed' });
+    const changed = await anyone.get<string>(path, { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain('SUMMARY:Renamed');
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it(`F4: a feed URL asked more than ${FEED_REQUESTS_PER_MINUTE} times a minute gets 429 with Retry-After; another URL does not`, async () => {
+    const owner = await signedIn(harness.app, 'Cal Flood');
+    const other = await signedIn(harness.app, 'Cal Calm');
+    const path = new URL((await owner.post<{ url: string }>('/api/calendar/token')).body.url).pathname;
+    const calm = new URL((await other.post<{ url: string }>('/api/calendar/token')).body.url).pathname;
+    const anyone = new TestClient(harness.app);
+    const statuses: number[] = [];
+    for (let n = 0; n <= FEED_REQUESTS_PER_MINUTE; n++) statuses.push((await anyone.get(path)).status);
+    expect(statuses.slice(0, FEED_REQUESTS_PER_MINUTE).every((s) => s === 200)).toBe(true);
+    const refused = await anyone.get<{ message: string }>(path);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body.message).toMatch(/wait/);
+    expect((await anyone.get(calm)).status).toBe(200);
   });
 });

@@ -1,10 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { calendarFeed, type FeedItem } from '../../shared/calendarFeed';
-import { rows, sql } from '../db/client';
+import { createHash, randomBytes } from 'node:crypto';
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  FEED_DESCRIPTION_MAX,
+  FEED_FOOTER,
+  type FeedItem,
+  feedEvent,
+  feedHeader,
+  foldedBytes,
+  ruleCarriers,
+  stampLine,
+} from '../../shared/calendarFeed';
+import { type Executor, rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
+import { enforce } from '../http/rateLimits';
 import { iso } from '../http/serialize';
 import { hashToken } from '../http/session';
+import { visibleTo } from '../items/queries';
 
 /** Most events one feed lists: the newest due dates first, far more than any calendar shows. */
 export const FEED_MAX_EVENTS = 5_000;
@@ -13,16 +27,177 @@ export const FEED_MAX_EVENTS = 5_000;
 export const FEED_NOT_FOUND =
   'This calendar link is no longer valid. Make a new one in Outpost’s Preferences.';
 
+/** How long a built feed is served as it is (F4): the Cache-Control max-age calendar apps get too. */
+export const FEED_MAX_AGE_SECONDS = 300;
+
+/** Requests one feed URL may make a minute (F4); calendar apps poll every few minutes at most. */
+export const FEED_REQUESTS_PER_MINUTE = 20;
+
+/** Octets of built feeds (plain and gzipped) kept in memory, one per person; the oldest goes first. */
+const FEED_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Rows read per query and events written per slice: each is a few milliseconds, then others run. */
+const FEED_PAGE = 100;
+
 /** 128 random bits as base64url (22 characters): nobody guesses a feed URL. */
 const FEED_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 
+const gzipAsync = promisify(gzip);
+
+interface BuiltFeed {
+  userId: number;
+  /** The token it was built for: a replaced URL never gets the person's feed from here. */
+  tokenKey: string;
+  body: Buffer;
+  gzipped: Promise<Buffer> | null;
+  etag: string;
+  /** Whole seconds (HTTP dates have no more): when this content first appeared. */
+  lastModified: number;
+  expiresAt: number;
+  /** A change the owner sees was announced since the build: rebuild on the next request. */
+  stale: boolean;
+}
+
+type FeedRow = FeedItem & { updated_at: Date | string };
+
 /**
- * The calendar feed (ARCHITECTURE §4): POST /api/calendar/token makes a person's secret feed URL,
- * replacing the one before (which then answers 404); GET /cal/{token}.ics needs no session and lists
- * the items with a due date that the person created or is assigned, as text/calendar.
+ * The items of `userId`'s feed (F5): those with a due date they created or are assigned that they
+ * still see (the reads' own rule, `visibleTo`, so a departure from a campaign takes its items out),
+ * newest due date first. The ids come first (no text, so the sort never reads a description), then
+ * the rows a page at a time, each description cut in SQL to what one event carries: a 5,000-event
+ * feed never holds the database (on PGlite, the server's own thread) for long at once.
+ */
+async function feedItems(db: Executor, userId: number): Promise<FeedItem[]> {
+  // visibleTo is true of every row the person created or is assigned unless a departure hides it
+  // (M4): without a departure the rule needs no per-row check, the common case by far.
+  const [departed] = await rows<{ n: number }>(
+    db,
+    sql`SELECT 1 AS n FROM campaign_departures WHERE user_id = ${userId} LIMIT 1`,
+  );
+  const ids = await rows<{ id: number }>(
+    db,
+    sql`SELECT i.id FROM items i
+        WHERE i.deleted_at IS NULL AND i.due_date IS NOT NULL
+          AND (i.user_id = ${userId} OR i.assigned_to = ${userId})
+          ${departed ? sql`AND ${visibleTo(userId)}` : sql``}
+        ORDER BY i.due_date DESC, i.id DESC
+        LIMIT ${FEED_MAX_EVENTS}`,
+  );
+  const out: FeedItem[] = [];
+  for (let start = 0; start < ids.length; start += FEED_PAGE) {
+    const page = ids.slice(start, start + FEED_PAGE).map((row) => row.id);
+    const found = await rows<FeedRow>(
+      db,
+      sql`SELECT i.id, i.uuid, i.title, left(i.description, ${FEED_DESCRIPTION_MAX + 1}) AS description,
+            i.status, i.due_date::text AS due_date, i.end_date::text AS end_date, i.recurrence,
+            i.series_uuid, i.updated_at
+          FROM items i
+          WHERE i.id = ANY(${`{${page.join(',')}}`}::int[]) AND i.deleted_at IS NULL
+            AND i.due_date IS NOT NULL AND (i.user_id = ${userId} OR i.assigned_to = ${userId})
+          ORDER BY i.due_date DESC, i.id DESC`,
+    );
+    for (const row of found) out.push({ ...row, updated_at: iso(row.updated_at) });
+  }
+  return out;
+}
+
+/** Whether the request lists `etag` in If-None-Match (weak comparison, RFC 9110 §13.1.2). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Whether the client takes gzip (a q of 0 refuses it). */
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    if (coding?.trim().toLowerCase() !== 'gzip') return false;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    return q === undefined || Number(q) > 0;
+  });
+}
+
+/**
+ * The calendar feed (ARCHITECTURE §4, SYNC.md F1–F8): POST /api/calendar/token makes a person's
+ * secret feed URL, replacing the one before (which then answers 404); GET /cal/{token}.ics needs no
+ * session and lists the items with a due date that the person created or is assigned and sees, as
+ * text/calendar, built at most once per max-age (or change) and answered 304 when unchanged.
  */
 export async function calendarRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
+  // By person: a replaced URL's feed goes with the next build, and memory holds one feed each.
+  const built = new Map<number, BuiltFeed>();
+  const building = new Map<number, Promise<BuiltFeed>>();
+  let cachedBytes = 0;
+  const sizeOf = (feed: BuiltFeed) => feed.body.length * 1.1;
+  const forget = (userId: number) => {
+    const feed = built.get(userId);
+    if (feed) cachedBytes -= sizeOf(feed);
+    built.delete(userId);
+  };
+  // A change the owner sees makes their cached feed stale: the next request rebuilds it.
+  app.changes.onChange((userIds) => {
+    for (const feed of built.values())
+      if (userIds === null || userIds.includes(feed.userId)) feed.stale = true;
+  });
+  const perToken = app.createRateLimit({
+    max: FEED_REQUESTS_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `cal:${hashToken(String((request.params as { file?: string }).file ?? ''))}`,
+  });
+
+  async function build(tokenKey: string, userId: number): Promise<BuiltFeed> {
+    const items = await feedItems(db, userId);
+    const carriers = ruleCarriers(items);
+    const now = app.clock();
+    const stamp = stampLine(now);
+    const parts = [foldedBytes(feedHeader())];
+    // The validator ignores the build's own instant, so an unchanged feed keeps its ETag.
+    const hash = createHash('sha256').update(parts[0]!);
+    for (let start = 0; start < items.length; start += FEED_PAGE) {
+      if (start > 0) await yieldToOthers();
+      let slice = '';
+      for (const item of items.slice(start, start + FEED_PAGE))
+        slice += feedEvent(item, stamp, carriers.has(item.id));
+      parts.push(foldedBytes(slice));
+      hash.update(slice.replaceAll(stamp, ''));
+    }
+    parts.push(foldedBytes(FEED_FOOTER));
+    const etag = `"${hash.digest('base64url').slice(0, 27)}"`;
+    const before = built.get(userId);
+    const seconds = Math.floor(now.getTime() / 1000) * 1000;
+    const feed: BuiltFeed = {
+      userId,
+      tokenKey,
+      body: Buffer.concat(parts),
+      gzipped: null,
+      etag,
+      lastModified: before && before.etag === etag ? before.lastModified : seconds,
+      expiresAt: now.getTime() + FEED_MAX_AGE_SECONDS * 1000,
+      stale: false,
+    };
+    forget(userId);
+    built.set(userId, feed);
+    cachedBytes += sizeOf(feed);
+    while (cachedBytes > FEED_CACHE_BYTES && built.size > 1) forget(built.keys().next().value as number);
+    return feed;
+  }
+
+  /** The token's feed: the cached one while fresh, else one build shared by concurrent requests. */
+  function feedFor(tokenKey: string, userId: number): Promise<BuiltFeed> {
+    const cached = built.get(userId);
+    if (cached && cached.tokenKey === tokenKey && !cached.stale && cached.expiresAt > app.clock().getTime())
+      return Promise.resolve(cached);
+    let pending = building.get(userId);
+    if (!pending) {
+      pending = build(tokenKey, userId).finally(() => building.delete(userId));
+      building.set(userId, pending);
+    }
+    return pending;
+  }
 
   app.post('/api/calendar/token', async (request) => {
     const user = currentUser(request);
@@ -35,33 +210,34 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: { file: string } }>('/cal/:file', async (request, reply) => {
+    await enforce(perToken, request, 'requests for this calendar');
     const match = /^(.+)\.ics$/.exec(request.params.file);
     const token = match?.[1] ?? '';
     // Every URL that is not a live feed gets the same 404, whatever was wrong with it.
     const notFound = () => reply.status(404).send({ message: FEED_NOT_FOUND });
     if (!FEED_TOKEN.test(token)) return notFound();
+    const key = hashToken(token);
     const [owner] = await rows<{ user_id: number }>(
       db,
-      sql`SELECT user_id FROM calendar_tokens WHERE token_hash = ${hashToken(token)}`,
+      sql`SELECT user_id FROM calendar_tokens WHERE token_hash = ${key}`,
     );
     if (!owner) return notFound();
-    const items = await rows<FeedItem & { updated_at: Date | string }>(
-      db,
-      sql`SELECT id, uuid, title, description, status, due_date::text AS due_date, recurrence, updated_at
-          FROM items
-          WHERE deleted_at IS NULL AND due_date IS NOT NULL
-            AND (user_id = ${owner.user_id} OR assigned_to = ${owner.user_id})
-          ORDER BY due_date DESC, id DESC
-          LIMIT ${FEED_MAX_EVENTS}`,
-    );
-    const feed = calendarFeed(
-      items.map((i) => ({ ...i, updated_at: iso(i.updated_at) })),
-      app.clock(),
-    );
-    return reply
+    const feed = await feedFor(key, owner.user_id);
+    reply
+      .header('Cache-Control', `private, max-age=${FEED_MAX_AGE_SECONDS}`)
+      .header('ETag', feed.etag)
+      .header('Last-Modified', new Date(feed.lastModified).toUTCString())
+      .header('Vary', 'Accept-Encoding');
+    const ifNoneMatch = request.headers['if-none-match'];
+    const since = Date.parse(String(request.headers['if-modified-since'] ?? ''));
+    // If-Modified-Since counts only without If-None-Match (RFC 9110 §13.1.3).
+    if (ifNoneMatch ? etagMatches(ifNoneMatch, feed.etag) : since >= feed.lastModified)
+      return reply.status(304).send();
+    reply
       .type('text/calendar; charset=utf-8')
-      .header('Cache-Control', 'private, max-age=300')
-      .header('Content-Disposition', 'inline; filename="outpost.ics"')
-      .send(feed);
+      .header('Content-Disposition', 'inline; filename="outpost.ics"');
+    if (!acceptsGzip(request)) return reply.send(feed.body);
+    feed.gzipped ??= gzipAsync(feed.body);
+    return reply.header('Content-Encoding', 'gzip').send(await feed.gzipped);
   });
 }
