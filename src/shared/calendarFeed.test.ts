@@ -147,6 +147,16 @@ describe('calendar feed text (RFC 5545)', () => {
     expect(feed.match(/^RRULE:/gm)).toHaveLength(2);
   });
 
+  it('F3: a series carries its rule without the reminder time a skipped-hour occurrence keeps (N11)', () => {
+    const event = feedEvent(
+      item({ recurrence: 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30' }),
+      stampLine(new Date(0)),
+      true,
+    );
+    expect(event).toContain('RRULE:FREQ=DAILY\r\n');
+    expect(event).not.toContain('BYHOUR');
+  });
+
   it('F6: strips control characters from text and leaves out an event whose dates cannot be written', () => {
     expect(escapeText('a\u0007b\u0000c\u001bd\u007fe\u0085f\tg\nh')).toBe('abcdef\tg\\nh');
     expect(foldLine(`SUMMARY:${escapeText('lone \ud800 surrogate')}`)).toBe('SUMMARY:lone \ufffd surrogate');

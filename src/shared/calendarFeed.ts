@@ -6,6 +6,8 @@
  * the RFC says. Pure: the server builds its cached feed from these pieces, a slice at a time.
  */
 
+import { formatRecurrence, parseRecurrence } from './recurrenceRule';
+
 export interface FeedItem {
   id: number;
   uuid: string | null;
@@ -190,11 +192,21 @@ export function feedEvent(item: FeedItem, stamp: string, carriesRule: boolean): 
     `SUMMARY:${escapeText(summaryOf(item))}`,
   ];
   if (item.description) lines.push(`DESCRIPTION:${escapeText(descriptionOf(item.description))}`);
-  // A rule has no spaces; anything that is not printable ASCII would break the line.
-  const rule = carriesRule && item.recurrence ? item.recurrence.replace(/[^\x21-\x7E]/g, '') : '';
+  const rule = carriesRule && item.recurrence ? feedRule(item.recurrence) : '';
   if (rule) lines.push(`RRULE:${rule}`);
   lines.push('STATUS:CONFIRMED', 'TRANSP:TRANSPARENT', 'END:VEVENT');
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * The RRULE an all-day event may carry: without the series' reminder time (BYHOUR, BYMINUTE, kept
+ * by an occurrence whose reminder fell in a skipped hour, N11), which RFC 5545 forbids beside a DATE
+ * start. A rule has no spaces; anything that is not printable ASCII would break the line.
+ */
+function feedRule(stored: string): string {
+  const parsed = parseRecurrence(stored);
+  if (parsed.ok) return formatRecurrence({ ...parsed.rule, at: null });
+  return stored.replace(/[^\x21-\x7E]/g, '');
 }
 
 /** The whole calendar for `items`, stamped `now`, folded, each line ending in CRLF. */
