@@ -38,14 +38,19 @@ describe('notifications on the device', () => {
     await alex.client.api.post('/contacts/sync', { contacts: [blair.phone] });
     await blair.client.api.post('/contacts/sync', { contacts: [alex.phone] });
     const blairId = blair.client.auth.getState().user.id;
-    await alex.client.api.post('/items', { title: 'Pack tents', type: 'task', assigned_to: blairId });
-    await alex.client.api.post('/items', { title: 'Buy tape', type: 'todo', assigned_to: blairId });
+    // Two entries of different kinds: assignments by one person within a minute fold into one (P8).
+    const task = await alex.client.api.post<{ id: number }>('/items', {
+      title: 'Pack tents',
+      type: 'task',
+      assigned_to: blairId,
+    });
+    await alex.client.api.patch(`/items/${task.data.id}`, { status: 'completed' });
 
     await (await blair.client.notifications()).userChanged();
     const state = blair.client.notificationState.getState();
     expect(state.unread).toBe(2);
     expect(state.entries?.map((e) => e.text)).toEqual([
-      'Alex assigned you todo “Buy tape”',
+      'Alex completed task “Pack tents”',
       'Alex assigned you task “Pack tents”',
     ]);
 
