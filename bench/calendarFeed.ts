@@ -18,6 +18,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { DESCRIPTION_MAX_LENGTH } from '../src/shared/item';
 import { createTestApp } from '../testkit/server';
+import { type InjectSession, injectSignIn } from './lib/injectSession';
 import { check, fmt, heading, info } from './lib/report';
 import { median } from './lib/stats';
 
@@ -25,30 +26,13 @@ const ROUND_MS = 4_000;
 const ROUNDS = 3;
 const BATCH = 60;
 
-interface Session {
-  cookie: string;
-  xsrf: string;
-}
-
-async function signIn(app: FastifyInstance, phone: string, name: string): Promise<Session> {
-  const jar = new Map<string, string>();
-  const keep = (cookies: { name: string; value: string }[]) => {
-    for (const c of cookies) jar.set(c.name, c.value);
-  };
-  keep((await app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' })).cookies);
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    headers: { cookie: cookie(), 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') },
-    payload: { phone, name },
-  });
-  if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode}: ${login.body}`);
-  keep(login.cookies);
-  return { cookie: cookie(), xsrf: decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') };
-}
-
-async function send(app: FastifyInstance, who: Session, method: 'GET' | 'POST', url: string, body?: unknown) {
+async function send(
+  app: FastifyInstance,
+  who: InjectSession,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+) {
   const response = await app.inject({
     method,
     url,
@@ -87,7 +71,7 @@ export async function run(args: string[]): Promise<void> {
   const harness = await createTestApp('pglite');
   const { app } = harness;
   try {
-    const owner = await signIn(app, '+15555550401', 'Feed Owner');
+    const owner = await injectSignIn(app, '+15555550401', 'Feed Owner');
     const seeding = performance.now();
     for (let start = 0; start < events; start += BATCH) {
       const items = Array.from({ length: Math.min(BATCH, events - start) }, (_, i) => {

@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp } from '../testkit/server';
+import { type InjectSession, injectSignIn } from './lib/injectSession';
 import { check, fmt, heading, info } from './lib/report';
 import { median } from './lib/stats';
 
@@ -21,32 +22,9 @@ const ROUND_MS = 8_000;
 const ROUNDS = 3;
 const BATCH = 200;
 
-interface Session {
-  cookie: string;
-  xsrf: string;
-}
-
-async function signIn(app: FastifyInstance, phone: string, name: string): Promise<Session> {
-  const jar = new Map<string, string>();
-  const keep = (cookies: { name: string; value: string }[]) => {
-    for (const c of cookies) jar.set(c.name, c.value);
-  };
-  keep((await app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' })).cookies);
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    headers: { cookie: cookie(), 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') },
-    payload: { phone, name },
-  });
-  if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode}: ${login.body}`);
-  keep(login.cookies);
-  return { cookie: cookie(), xsrf: decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') };
-}
-
 async function send(
   app: FastifyInstance,
-  who: Session,
+  who: InjectSession,
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   url: string,
   body?: unknown,
@@ -74,7 +52,7 @@ function percentile(values: readonly number[], p: number): number {
  */
 async function readLoop(
   app: FastifyInstance,
-  reader: Session,
+  reader: InjectSession,
   todoId: number,
   until: () => boolean,
   edits: number[],
@@ -104,8 +82,8 @@ export async function run(args: string[]): Promise<void> {
   const harness = await createTestApp('pglite');
   const { app } = harness;
   try {
-    const owner = await signIn(app, '+15555550301', 'Cascade Owner');
-    const reader = await signIn(app, '+15555550302', 'Other Reader');
+    const owner = await injectSignIn(app, '+15555550301', 'Cascade Owner');
+    const reader = await injectSignIn(app, '+15555550302', 'Other Reader');
     let todoId = 0;
     for (let n = 0; n < 40; n++) {
       const created = await send(app, reader, 'POST', '/api/items', { title: `Mine ${n}`, type: 'todo' });

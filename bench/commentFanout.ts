@@ -12,39 +12,15 @@
 import type { FastifyInstance } from 'fastify';
 import { rows, sql } from '../src/server/db/client';
 import { createTestApp } from '../testkit/server';
+import { type InjectSession, injectSignIn } from './lib/injectSession';
 import { numberArg } from './lib/pageApi';
 import { ms, ratioText } from './lib/pairs';
 import { check, heading, info } from './lib/report';
 import { median } from './lib/stats';
 
-interface Session {
-  cookie: string;
-  xsrf: string;
-  id: number;
-}
-
-async function signIn(app: FastifyInstance, phone: string, name: string): Promise<Session> {
-  const jar = new Map<string, string>();
-  const keep = (cookies: { name: string; value: string }[]) => {
-    for (const c of cookies) jar.set(c.name, c.value);
-  };
-  keep((await app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' })).cookies);
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    headers: { cookie: cookie(), 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') },
-    payload: { phone, name },
-  });
-  if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode}: ${login.body}`);
-  keep(login.cookies);
-  const id = (login.json() as { user: { id: number } }).user.id;
-  return { cookie: cookie(), xsrf: decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''), id };
-}
-
 async function send<T>(
   app: FastifyInstance,
-  who: Session,
+  who: InjectSession,
   method: 'GET' | 'POST' | 'PATCH',
   url: string,
   body?: unknown,
@@ -61,7 +37,7 @@ async function send<T>(
 }
 
 /** The other user's requests (an edit of their todo, then their list) until `done`; each one's time. */
-async function otherUser(app: FastifyInstance, reader: Session, todoId: number, done: () => boolean) {
+async function otherUser(app: FastifyInstance, reader: InjectSession, todoId: number, done: () => boolean) {
   const latencies: number[] = [];
   for (let n = 0; !done(); n++) {
     let started = performance.now();
@@ -83,8 +59,8 @@ export async function run(args: string[] = []): Promise<void> {
   const harness = await createTestApp('pglite');
   const { app, database } = harness;
   try {
-    const owner = await signIn(app, '+15555550401', 'Fanout Owner');
-    const reader = await signIn(app, '+15555550402', 'Other Reader');
+    const owner = await injectSignIn(app, '+15555550401', 'Fanout Owner');
+    const reader = await injectSignIn(app, '+15555550402', 'Other Reader');
     const todo = await send<{ id: number }>(app, reader, 'POST', '/api/items', {
       title: 'Mine',
       type: 'todo',
@@ -112,9 +88,9 @@ export async function run(args: string[] = []): Promise<void> {
     );
     await database.db.execute(sql`UPDATE items SET comments_count = ${commenters} WHERE id = ${task.id}`);
     // The authors of the measured comments: members too, each writing one comment on the busy task.
-    const authors: Session[] = [];
+    const authors: InjectSession[] = [];
     for (let k = 0; k < pairs + 1; k++) {
-      const author = await signIn(app, `+1555700${String(k).padStart(4, '0')}`, `Author ${k}`);
+      const author = await injectSignIn(app, `+1555700${String(k).padStart(4, '0')}`, `Author ${k}`);
       await database.db.execute(
         sql`INSERT INTO campaign_members (campaign_id, user_id, role) VALUES (${campaign.id}, ${author.id}, 'editor')`,
       );
@@ -143,7 +119,7 @@ export async function run(args: string[] = []): Promise<void> {
     };
     const reference = () =>
       timedBeside(() => send(app, owner, 'POST', `/api/items/${lonely.id}/comments`, { body: 'To myself' }));
-    const fanout = (author: Session) =>
+    const fanout = (author: InjectSession) =>
       timedBeside(() => send(app, author, 'POST', `/api/items/${task.id}/comments`, { body: 'Me too' }));
 
     // One unrecorded pair: the first comment compiles the path.
