@@ -1,3 +1,4 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { SQL } from 'drizzle-orm';
 import type { UserRow } from '../auth/users';
 import { type Database, type Executor, rows, sql } from '../db/client';
@@ -46,6 +47,9 @@ async function steps(
 ): Promise<number> {
   let viewers: number[] | null = null;
   for (let first = true; ; first = false) {
+    // The embedded engine answers in the same task: without a turn of the event loop between two
+    // steps, a request arriving over the network would still wait for them all.
+    if (!first) await yieldToOthers();
     const moved = await context.database.db.transaction(async (tx) => {
       const n = await work(tx, first);
       if (n > 0 && viewers === null) viewers = await viewersOfItem(tx, id);
