@@ -16,6 +16,23 @@ describe.each(testEngines())('the @ picker on %s', (engine) => {
   });
   afterAll(() => harness.close());
 
+  /** Olive's campaign shared with Mia as a viewer, and a task in it assigned to Xena, Olive's contact. */
+  const outsideAssigneeOfSharedTask = async () => {
+    const olive = await signedIn(harness.app, 'Olive');
+    const mia = await signedIn(harness.app, 'Mia');
+    const xena = await signedIn(harness.app, 'Xena');
+    const campaign = await olive.create({ title: 'Trip', type: 'campaign' });
+    await share(olive, campaign, 'viewer', mia);
+    await makeMutual(olive, xena);
+    const task = await olive.create({
+      title: 'Book',
+      type: 'task',
+      parent_id: campaign.id,
+      assigned_to: xena.user!.id,
+    });
+    return { olive, mia, xena, task };
+  };
+
   it('M12: names only people the reader already knows: not the assignee of a parent they do not see', async () => {
     const alex = await signedIn(harness.app, 'Alex');
     const blair = await signedIn(harness.app, 'Blair');
@@ -39,18 +56,7 @@ describe.each(testEngines())('the @ picker on %s', (engine) => {
   });
 
   it('M12: an outside assignee of a shared campaign’s task is not shown its members; a member is', async () => {
-    const olive = await signedIn(harness.app, 'Olive');
-    const mia = await signedIn(harness.app, 'Mia');
-    const xena = await signedIn(harness.app, 'Xena');
-    const campaign = await olive.create({ title: 'Trip', type: 'campaign' });
-    await share(olive, campaign, 'viewer', mia);
-    await makeMutual(olive, xena);
-    const task = await olive.create({
-      title: 'Book',
-      type: 'task',
-      parent_id: campaign.id,
-      assigned_to: xena.user!.id,
-    });
+    const { olive, mia, xena, task } = await outsideAssigneeOfSharedTask();
     expect(await picker(olive, task.id)).toEqual(['Mia', 'Olive', 'Xena']);
     // Mia reads the campaign's member list, and sees Xena's name on the task.
     expect(await picker(mia, task.id)).toEqual(['Mia', 'Olive', 'Xena']);
@@ -58,19 +64,8 @@ describe.each(testEngines())('the @ picker on %s', (engine) => {
   });
 
   it('M12: a mention of someone who sees the item but is not in the reader’s picker gets the one 422', async () => {
-    const olive = await signedIn(harness.app, 'Olive');
-    const xena = await signedIn(harness.app, 'Xena');
-    const mia = await signedIn(harness.app, 'Mia');
+    const { olive, mia, xena, task } = await outsideAssigneeOfSharedTask();
     const nobody = await signedIn(harness.app, 'Ned');
-    const campaign = await olive.create({ title: 'Trip', type: 'campaign' });
-    await share(olive, campaign, 'viewer', mia);
-    await makeMutual(olive, xena);
-    const task = await olive.create({
-      title: 'Book',
-      type: 'task',
-      parent_id: campaign.id,
-      assigned_to: xena.user!.id,
-    });
     // Xena sees the task but does not know Mia, who sees it too, nor Ned, who does not: one answer.
     const seer = await xena.post(`/api/items/${task.id}/comments`, { body: 'Hi', mentions: [mia.user!.id] });
     const stranger = await xena.post(`/api/items/${task.id}/comments`, {

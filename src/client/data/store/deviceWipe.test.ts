@@ -1,30 +1,15 @@
 import type { Table } from 'dexie';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevice, type Device, settled, signIn } from '../../../../testkit/client/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { describe, expect, it } from 'vitest';
+import { testDevices } from '../../../../testkit/client/devices';
+import { type Device, settled, signIn } from '../../../../testkit/client/harness';
+import { freshPhone } from '../../../../testkit/client/server';
 import { KEPT_WHEN_CLEARED } from './deviceWipe';
 
 // ARCHITECTURE §6 'Narrow contexts': clearing local data clears every store of the schema but a named
 // keep-list, and a sign-in as another account leaves nothing of the first (SYNC.md W10). Each store is
 // filled from db.tables, so a store added later is covered without being named here.
 
-let server: ClientTestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(async () => {
-  await settled(...devices);
-  for (const d of devices) d.client.close();
-  await server.close();
-});
-
-function device(): Device {
-  const d = createDevice(server.url);
-  devices.push(d);
-  return d;
-}
+const { device } = testDevices();
 
 const NUMERIC = new Set(['id', 'item_id', 'parent_id', 'user_id', 'assigned_to', 'owner', 'seq', 'parent']);
 let next = 900_000;
