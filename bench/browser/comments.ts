@@ -15,7 +15,7 @@
 import { liveQuery } from 'dexie';
 import type { OutpostClient } from '../../src/client/data/client';
 import { sendFor } from '../../src/client/data/commands/map';
-import { itemComments } from '../../src/client/data/comments/timelineRead';
+import { itemComments } from '../../src/client/data/reads/timelineRead';
 import { COMMENTS_TIMELINE_INDEX } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
 import { fromServer } from '../../src/client/data/store/localItems';

@@ -15,9 +15,9 @@
 import Dexie, { liveQuery } from 'dexie';
 import { shownInManualOrder, withLocalEcho } from '../../src/client/data/changes/localEcho';
 import type { OutpostClient } from '../../src/client/data/client';
+import { LIST_PAGE } from '../../src/client/data/reads/live';
 import { LIST_INDEX } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
-import { LIST_PAGE } from '../../src/client/data/store/live';
 import type { LocalItem } from '../../src/client/data/store/types';
 import { inManualOrder, moveTo } from '../../src/shared/order';
 import { done, req } from './idb';

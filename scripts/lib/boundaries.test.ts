@@ -13,7 +13,7 @@ describe('the module boundaries (an allow-list)', () => {
   });
 
   it('passes what the list names: a feature through the door, a list onto the item rows, anyone onto shared', () => {
-    expect(importProblem('src/client/lists/queries.ts', eager('src/client/data/store/live.ts'))).toBeNull();
+    expect(importProblem('src/client/lists/queries.ts', eager('src/client/data/reads/live.ts'))).toBeNull();
     expect(importProblem('src/client/items/mutations.ts', eager('src/client/app/door.tsx'))).toBeNull();
     expect(
       importProblem('src/client/lists/LifecyclePage.tsx', eager('src/client/items/ItemList.tsx')),
@@ -21,7 +21,7 @@ describe('the module boundaries (an allow-list)', () => {
     expect(importProblem('src/client/data/store/db.ts', eager('src/shared/item.ts'))).toBeNull();
     expect(
       importProblem('src/client/preferences/queries.ts', {
-        target: 'src/client/data/changes/undoStack.ts',
+        target: 'src/client/data/items/undoStack.ts',
         typeOnly: true,
       }),
     ).toBeNull();

@@ -28,14 +28,14 @@ export const FEATURES = [
 
 /**
  * The door (ARCHITECTURE §6 'One door'): the only data-layer modules a feature or the shell may load.
- * Commands go through app/door (send, useCommand), live reads through data/store/live (useLive). Any
+ * Commands go through app/door (send, useCommand), live reads through data/reads/live (useLive). Any
  * data module may be named by `import type`.
  */
 export const DOOR_MODULES = [
   'src/client/app/door',
-  'src/client/data/store/live',
+  'src/client/data/reads/live',
   // The errors a screen tells apart before the repository has loaded (the 'Invalid input' toast).
-  'src/client/data/changes/repositoryErrors',
+  'src/client/data/items/repositoryErrors',
   // Whether this browser can pick phone contacts: asked before anything is imported.
   'src/client/data/contacts/contactPicker',
   // Saves a file the device made (an export, changes kept for a lost campaign): no data, only the DOM.
@@ -61,7 +61,7 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['src/client/stores/authStore', 'src/client/data/net/apiClient'],
   // The data layer fills the stores, and its live reads follow the door on screen.
   ['data', 'stores'],
-  ['src/client/data/store/live', 'src/client/app/door'],
+  ['src/client/data/reads/live', 'src/client/app/door'],
   // Cross-feature uses: the item rows, editors and reads serve every list and page.
   ...(
     [

@@ -15,13 +15,13 @@ import { browserConnectivity, type Connectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
 import { authAcrossTabsService, queueCountsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
+import * as agenda from './reads/agendaQueries';
+import * as queries from './reads/itemQueries';
+import * as labelQueries from './reads/labelQueries';
 import { createSearchPart } from './search/searchService';
 import { type Service, type ServiceContext, startAll } from './service';
-import * as agenda from './store/agendaQueries';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
 import { clearDeviceStores, wipeOtherAccount } from './store/deviceWipe';
-import * as queries from './store/itemQueries';
-import * as labelQueries from './store/labelQueries';
 import { createStorageKeeper } from './store/storage';
 import type { LocalItem, Viewer } from './store/types';
 import type { SyncResult } from './sync';
@@ -199,7 +199,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   const items = lazyMethods(repository, WRITES, () => auth.getState().restore());
   // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
   const undo = lazily(() =>
-    import('./changes/undoStack').then((m) =>
+    import('./items/undoStack').then((m) =>
       m.createUndoStack({ db, api, viewer, items, pushNow: engine.pushNow, isOnline }),
     ),
   );

@@ -15,7 +15,7 @@ import {
   useShown,
   useViewer,
   type ViewerState,
-} from '../data/store/live';
+} from '../data/reads/live';
 
 export type { LocalItem, Paged, ViewerState };
 export { useMutuals, useViewer };

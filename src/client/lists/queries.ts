@@ -8,7 +8,7 @@ import {
   useLive,
   usePagedLive,
   useShown,
-} from '../data/store/live';
+} from '../data/reads/live';
 import type { LifecycleScreen, ListTab, LocalItem } from '../items/queries';
 
 export type { LifecycleScreen, ListTab, Paged };

@@ -10,11 +10,11 @@ import { updateFeedEntries } from '../../../shared/history';
 import { PATCHABLE_FIELDS } from '../../../shared/item';
 import { planUpdate } from '../../../shared/itemUpdate';
 import type { OutpostDb } from '../store/db';
+import { currentTrans, type DeviceHistoryRow, GUEST_ACTOR, HISTORY_STORE } from '../store/historyStore';
 import type { LocalItem } from '../store/types';
 import { storedRowOf } from '../store/writeFacts';
-import { currentTrans, type DeviceHistoryRow, GUEST_ACTOR, HISTORY_STORE } from './historyStore';
 
-export { clearDeviceHistory } from './historyStore';
+export { clearDeviceHistory } from '../store/historyStore';
 
 const isGuestRow = (row: LocalItem) => row._syncStatus === 'local';
 

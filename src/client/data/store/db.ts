@@ -1,10 +1,10 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../../shared/protocol';
-import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from '../history/historyStore';
-import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from '../search/searchLog';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
+import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from './historyStore';
 import { recomputeListKeys } from './listKeys';
+import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from './searchLog';
 import { storeSideEffects } from './sideEffects';
 import { recomputeTopFlags } from './topFlags';
 import type {

@@ -20,11 +20,11 @@ import Dexie, {
   type DBCoreTable,
   type Middleware,
 } from 'dexie';
-import { SEARCH_LOG_STORE, searchLogRow, withSearchLog } from '../search/searchLog';
 import { COUNTS_STORE } from './counters';
 import { deleteCounted, inPlace, putCounted } from './counterUpkeep';
 import { withKeys, withListKeys } from './listKeys';
 import { canWriteRaw, rawWrite } from './rawWrites';
+import { SEARCH_LOG_STORE, searchLogRow, withSearchLog } from './searchLog';
 import { deleteWithFlags, putWithFlags } from './topFlags';
 import type { LocalItem } from './types';
 import { storedRowOf } from './writeFacts';

@@ -14,13 +14,13 @@ import { useDoor } from '../../app/door';
 import { withLocalEcho } from '../changes/localEcho';
 
 import type { OutpostClient } from '../client';
-import { itemComments } from '../comments/timelineRead';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
-import { type DeviceHistoryEntry, itemHistory } from '../history/historyStore';
 import { pageClient } from '../page';
-import { type ConflictView, toConflictView } from '../sync/conflictView';
-import { getMeta, META_KEYS } from './db';
-import type { LocalComment, LocalItem } from './types';
+import { getMeta, META_KEYS } from '../store/db';
+import { type DeviceHistoryEntry, itemHistory } from '../store/historyStore';
+import type { LocalComment, LocalItem } from '../store/types';
+import { type ConflictView, toConflictView } from './conflictView';
+import { itemComments } from './timelineRead';
 
 /** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
 export { shownInManualOrder } from '../changes/localEcho';

@@ -1,8 +1,8 @@
 import Dexie, { type ObservabilitySet } from 'dexie';
 import { byCreatedDesc } from '../../../shared/sort';
 import { keysOfPart } from '../net/tabs';
-import { HOME_INDEX, type OutpostDb } from './db';
-import type { LocalItem, Viewer } from './types';
+import { HOME_INDEX, type OutpostDb } from '../store/db';
+import type { LocalItem, Viewer } from '../store/types';
 
 /**
  * Home's All list kept in memory per database and scope, patched with the rows each committed change

@@ -10,12 +10,12 @@ import {
 } from '../../../shared/subtreeCounts';
 import { type LifecycleScreen, matchesFilterText, SCREEN_STATUS } from '../../../shared/visibility';
 import { writeGuessesOf } from '../changes/writeGuess';
+import { conflictedCollection, LIST_INDEX, type OutpostDb } from '../store/db';
+import { STATUS_ORDER } from '../store/listKeys';
+import { rawIndexRange } from '../store/rawReads';
+import type { LocalItem, Viewer } from '../store/types';
 import { resolveId } from '../sync/tempIds';
-import { conflictedCollection, LIST_INDEX, type OutpostDb } from './db';
 import { homeAll, mergeNewestFirst, topRange } from './homeList';
-import { STATUS_ORDER } from './listKeys';
-import { rawIndexRange } from './rawReads';
-import type { LocalItem, Viewer } from './types';
 
 /**
  * Live-query functions: each returns a Promise from IndexedDB reads only, so a screen can wrap it in
