@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import type { ItemStatus } from '../../shared/item';
 import { inManualOrder } from '../../shared/order';
-import { type LiveQuery, type LocalItem, useLive } from '../data/reads/live';
+import { type LiveQuery, type LocalItem, useLive } from '../data/live';
 
 export type { LocalItem };
 

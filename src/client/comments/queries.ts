@@ -5,7 +5,7 @@ import type { HistoryEntry } from '../../shared/history';
 import type { Paginated } from '../../shared/item';
 import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import { type LiveQuery, useLive } from '../data/reads/live';
+import { type LiveQuery, useLive } from '../data/live';
 import type { DeviceHistoryEntry } from '../data/store/historyStore';
 import type { LocalComment } from '../data/store/types';
 

@@ -13,17 +13,16 @@ import { lazily, lazyMethods } from './lazy';
 import { type ApiClient, browserXsrfToken, createApiClient, type FetchLike } from './net/apiClient';
 import { browserConnectivity, type Connectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
-import { authAcrossTabsService, queueCountsService } from './net/tabsService';
+import { authAcrossTabsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
-import * as agenda from './reads/agendaQueries';
-import * as queries from './reads/itemQueries';
-import * as labelQueries from './reads/labelQueries';
+import { bindQueries } from './reads/boundQueries';
 import { createSearchPart } from './search/searchService';
 import { type Service, type ServiceContext, startAll } from './service';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
 import { clearDeviceStores, wipeOtherAccount } from './store/deviceWipe';
+import { queueCountsService } from './store/queueCounts';
 import { createStorageKeeper } from './store/storage';
-import type { LocalItem, Viewer } from './store/types';
+import type { Viewer } from './store/types';
 import type { SyncResult } from './sync';
 import { lazySyncEngine } from './sync/lazyEngine';
 import { createSyncLock } from './sync/locks';
@@ -85,6 +84,9 @@ const WRITES = [
   'write',
 ] as const;
 
+/** The funnel (./changes/applyLocalChange.ts), loaded with the first write or the sync engine. */
+const loadFunnel = () => import('./changes/applyLocalChange').then((m) => m.applyLocalChange);
+
 /** Started at once: they need nothing from the server. */
 const AT_START: readonly Service[] = [authAcrossTabsService, queueCountsService, mutualsService];
 /** Started once the first screen has drawn what the device holds, so they never compete with it. */
@@ -135,18 +137,24 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
   };
 
-  const engine = lazySyncEngine({
-    db,
-    api,
-    viewer,
-    isOnline,
-    status,
-    toast: toasts.getState().push,
-    lock: createSyncLock(`outpost-sync:${db.name}`, options.locks === undefined ? undefined : options.locks),
-    onIdSwap: (oldId, newId) => {
-      for (const listener of swapListeners) listener(oldId, newId);
+  const engine = lazySyncEngine(
+    {
+      db,
+      api,
+      viewer,
+      isOnline,
+      status,
+      toast: toasts.getState().push,
+      lock: createSyncLock(
+        `outpost-sync:${db.name}`,
+        options.locks === undefined ? undefined : options.locks,
+      ),
+      onIdSwap: (oldId, newId) => {
+        for (const listener of swapListeners) listener(oldId, newId);
+      },
     },
-  });
+    loadFunnel,
+  );
 
   const syncInBackground = () => {
     lastSync = engine.sync();
@@ -165,7 +173,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         if (owner !== undefined && owner !== user.id) await wipeOtherAccount(db, user.id);
         await setMeta(db, META_KEYS.dataOwner, user.id);
       });
-      if (wasGuest) await (await import('./sync/guestUpgrade')).moveGuestDataToAccount(db, user);
+      if (wasGuest) {
+        const [upgrade, funnel] = await Promise.all([import('./sync/guestUpgrade'), loadFunnel()]);
+        await upgrade.moveGuestDataToAccount(db, user, funnel);
+      }
       await engine.refreshStatus();
       void syncInBackground();
     },
@@ -254,39 +265,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   const screenShown = new Promise<void>((resolve) => {
     markScreenShown = resolve;
   });
-  const bound = {
-    homeItems: (tab: queries.Tab, o?: queries.ListOptions) => queries.homeItems(db, viewer(), tab, o),
-    homeCount: (tab: queries.Tab) => queries.homeCount(db, viewer(), tab),
-    screenItems: (
-      screen: Parameters<typeof queries.screenItems>[2],
-      tab: queries.Tab,
-      o?: queries.ListOptions,
-    ) => queries.screenItems(db, viewer(), screen, tab, o),
-    screenCount: (screen: Parameters<typeof queries.screenCount>[2], tab: queries.Tab) =>
-      queries.screenCount(db, viewer(), screen, tab),
-    myListItems: (s: Parameters<typeof queries.myListItems>[2], o?: queries.ListOptions) =>
-      queries.myListItems(db, viewer(), s, o),
-    myListCounts: (search?: string) => queries.myListCounts(db, viewer(), search),
-    assignedToMe: (o?: queries.ListOptions) => queries.assignedToMe(db, viewer(), o),
-    itemsByStatus: (s: Parameters<typeof queries.itemsByStatus>[2], o?: queries.ListOptions) =>
-      queries.itemsByStatus(db, viewer(), s, o),
-    childrenOf: (id: number, type?: Parameters<typeof queries.childrenOf>[3]) =>
-      queries.childrenOf(db, viewer(), id, type),
-    childrenOldestFirst: (id: number, o?: { limit?: number; after?: LocalItem }) =>
-      queries.childrenOldestFirst(db, viewer(), id, o),
-    progressFor: (id: number) => queries.progressFor(db, viewer(), id),
-    subtreeProgress: (ids: readonly number[]) => queries.subtreeProgressOf(db, viewer(), ids),
-    inside: (id: number) => queries.insideOf(db, viewer(), id),
-    itemById: (id: number) => queries.itemById(db, viewer(), id),
-    pendingCount: () => queries.pendingCount(db),
-    todayPage: (today: string, limits: { overdue: number; today: number }) =>
-      agenda.todayPage(db, viewer(), today, limits),
-    todayCounts: (today: string) => agenda.todayCounts(db, viewer(), today),
-    upcomingPage: (today: string, days: number, limit: number, limits?: Readonly<Record<string, number>>) =>
-      agenda.upcomingPage(db, viewer(), today, days, limit, limits),
-    labelItems: (label: string) => labelQueries.labelItems(db, viewer(), label),
-    conflicts: () => engine.listConflicts(),
-  };
+  const bound = { ...bindQueries(db, viewer), conflicts: () => engine.listConflicts() };
 
   return {
     db,

@@ -15,7 +15,7 @@ import {
   useShown,
   useViewer,
   type ViewerState,
-} from '../data/reads/live';
+} from '../data/live';
 
 export type { LocalItem, Paged, ViewerState };
 export { useMutuals, useViewer };

@@ -8,7 +8,7 @@ import {
   useLive,
   usePagedLive,
   useShown,
-} from '../data/reads/live';
+} from '../data/live';
 import type { LifecycleScreen, ListTab, LocalItem } from '../items/queries';
 
 export type { LifecycleScreen, ListTab, Paged };

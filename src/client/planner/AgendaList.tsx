@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ReactNode, useCallback, useLayoutEffect, useRe
 import { daysOverdue, dueDay, overdueText } from '../../shared/agenda';
 import { planDayMove } from '../../shared/dayOrder';
 import { ShowMore } from '../components/ui/PageParts';
-import { useParentTitles, useRowProgress, useSharedParents } from '../data/reads/live';
+import { useParentTitles, useRowProgress, useSharedParents } from '../data/live';
 import { ItemRow } from '../items/ItemRow';
 import { useOrderMutations } from '../items/orderMutations';
 import { rowKeyOf } from '../items/rowKey';

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { dayKey, UPCOMING_DAYS } from '../../shared/agenda';
 import type { TodayPage, UpcomingGroup } from '../data/reads/agendaQueries';
-import { type LiveQuery, type LocalItem, useLive, useShown } from '../data/reads/live';
+import { type LiveQuery, type LocalItem, useLive, useShown } from '../data/live';
 
 export type { LocalItem, TodayPage, UpcomingGroup };
 

@@ -14,8 +14,7 @@ import type { OutpostDb } from '../store/db';
 import { IN_PLACE_STORES, inPlacePutOf, issueInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite } from '../store/rawWrites';
 import { putInPlace } from '../store/sideEffects';
-import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
-import type { NewEntry } from '../sync/syncQueue';
+import type { LocalComment, LocalItem, NewEntry, QueueEntry, UndoRecord } from '../store/types';
 import { StaleGuess, writeGuessesOf } from './writeGuess';
 
 /** Undo records kept per owner; older ones fall off the bottom of the stack. */

@@ -16,6 +16,7 @@ import { echoable, type LocalEcho } from '../changes/localEcho';
 import { isStaleGuess, StaleGuess, sameStoredRow, writeGuessesOf } from '../changes/writeGuess';
 import { ApiError } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from '../store/localItems';
 import { rawGet } from '../store/rawReads';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
@@ -23,7 +24,6 @@ import { replacing } from '../store/writeFacts';
 import { trackedWrites } from '../store/writesInFlight';
 import type { PushOutcome } from '../sync';
 import { lastSeq } from '../sync/syncQueue';
-import { resolveId } from '../sync/tempIds';
 import { keyAfterLastSibling, storeNewItem } from './newItems';
 import { NotFoundError, ValidationError } from './repositoryErrors';
 

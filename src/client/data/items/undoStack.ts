@@ -6,11 +6,11 @@ import type { UndoFields, UndoStep } from '../../../shared/undo';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import type { ApiClient } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
 import { applyLocalRollUp, descendantIds, rootIdOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import type { PushOutcome } from '../sync';
 import { entriesFor, lastSeq, type NewEntry, refreshPendingState } from '../sync/syncQueue';
-import { resolveId } from '../sync/tempIds';
 import type { ItemsRepository } from './itemsRepository';
 import { NotFoundError, ValidationError } from './repositoryErrors';
 

@@ -11,10 +11,10 @@ import {
 import { type LifecycleScreen, matchesFilterText, SCREEN_STATUS } from '../../../shared/visibility';
 import { writeGuessesOf } from '../changes/writeGuess';
 import { conflictedCollection, LIST_INDEX, type OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
 import { STATUS_ORDER } from '../store/listKeys';
 import { rawIndexRange } from '../store/rawReads';
 import type { LocalItem, Viewer } from '../store/types';
-import { resolveId } from '../sync/tempIds';
 import { homeAll, mergeNewestFirst, topRange } from './homeList';
 
 /**

@@ -3,7 +3,7 @@ import { configure, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { eachTestClient, renderWithApp } from '../../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../client';
-import { type LiveQuery, type LocalItem, useLive } from './live';
+import { type LiveQuery, type LocalItem, useLive } from '../live';
 
 // Each write goes through IndexedDB and a live re-read: on a loaded machine that takes over a second.
 configure({ asyncUtilTimeout: 5_000 });

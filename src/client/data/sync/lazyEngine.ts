@@ -5,14 +5,18 @@
 import { lazily } from '../lazy';
 import { conflictedCollection } from '../store/db';
 import type { SyncEngine, SyncEngineDeps } from '.';
+import type { Funnel } from './context';
 
 type SyncTriggers = Parameters<SyncEngine['start']>[0];
 
 export type LazyEngine = ReturnType<typeof lazySyncEngine>;
 
-export function lazySyncEngine(deps: SyncEngineDeps) {
+/** `loadFunnel` loads the funnel (changes/applyLocalChange.ts) beside the engine: the composition's to name. */
+export function lazySyncEngine(deps: SyncEngineDeps, loadFunnel: () => Promise<Funnel>) {
   const { db } = deps;
-  const load = lazily(() => import('.').then((m) => m.createSyncEngine(deps)));
+  const load = lazily(() =>
+    Promise.all([import('.'), loadFunnel()]).then(([m, funnel]) => m.createSyncEngine(deps, funnel)),
+  );
   let loaded = false;
   // Calls made before the engine has loaded, so `settled` waits for them too.
   const starting = new Set<Promise<unknown>>();

@@ -6,15 +6,7 @@ import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../stor
 import { rawLastKey } from '../store/rawReads';
 import type { LocalItem, QueueEntry } from '../store/types';
 
-export interface NewEntry {
-  kind: QueueKind;
-  data: Record<string, unknown> | null;
-  itemId: number;
-  baseVersion: number | null;
-  tag?: QueueEntry['tag'];
-  /** The server id of the comment a `comment_edit` or `comment_delete` names. */
-  commentId?: number;
-}
+export type { NewEntry } from '../store/types';
 
 /** The last queued seq (0 when the queue is empty); read it alongside a write's own reads. */
 export function lastSeq(db: OutpostDb): Promise<number> {
