@@ -5,7 +5,7 @@ import { freshPhone } from '../../../../testkit/client/server';
 import { type HistoryEntry, planRevert } from '../../../shared/history';
 import type { ItemPatchInput } from '../../../shared/schemas';
 import { applyLocalChange } from '../changes/applyLocalChange';
-import { type DeviceHistoryRow, HISTORY_STORE, itemHistory } from '../store/historyStore';
+import { type DeviceHistoryRow, HISTORY_STORE, itemHistory } from './historyStore';
 
 const { device, guest, signedIn } = testDevices();
 
