@@ -1,5 +1,5 @@
 import type { Item } from '../../../shared/item';
-import { isCommentKind, type QueueKind, sendsIfMatch } from '../../../shared/protocol';
+import { isCommentKind, sendsIfMatch } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import type { OutpostDb } from '../store/db';
 import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../store/localItems';
