@@ -8,7 +8,7 @@
  *       shared/order.ts moveTo's key, one items.update of sort_key through the repository), until the
  *       campaign page's contents query (items/queries.ts childrenPageQuery: the children read by the
  *       children index, in manual order, the first page) shows it first: wrapped in the local echo as
- *       the page listens (data/store/live.ts useLive), or as a bare Dexie liveQuery (a breakdown).
+ *       the page listens (data/reads/live.ts useLive), or as a bare Dexie liveQuery (a breakdown).
  *  reference: one put of the moved row with its new key, then one read of the children index range
  *       the app's query reads (LIST_INDEX.children, [campaign, 'a']), sorted by key as the app sorts.
  */

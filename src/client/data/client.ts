@@ -69,7 +69,7 @@ function afterPaint(): Promise<void> {
   });
 }
 
-/** The repository's writes; undo puts fields back through the raw `write` (./changes/undoStack.ts). */
+/** The repository's writes; undo puts fields back through the raw `write` (./items/undoStack.ts). */
 const WRITES = [
   'create',
   'update',
@@ -284,7 +284,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     viewer,
     /** The screen has drawn its first list from the device; start() asks the server after that paint. */
     screenShown: () => markScreenShown(),
-    /** Undo and the trash (./changes/undoStack.ts), loaded on first use. */
+    /** Undo and the trash (./items/undoStack.ts), loaded on first use. */
     undo,
     /** Export, import and what the device stores (./transfer/dataTransfer.ts), loaded on first use. */
     transfer,

@@ -1,4 +1,4 @@
-/** Reads for editing and moving items, through the one door (data/store/live.ts). */
+/** Reads for editing and moving items, through the one door (data/live.ts). */
 import { type LiveQuery, useLive } from '../data/live';
 import type { MoveCandidate } from './editing';
 

@@ -30,7 +30,7 @@ export function AgendaList({
   reorder = false,
   drawn = Infinity,
 }: {
-  /** The rows read so far (the screen reads a page at a time, data/store/agendaQueries.ts). */
+  /** The rows read so far (the screen reads a page at a time, data/reads/agendaQueries.ts). */
   items: readonly LocalItem[];
   /** How many the group holds: 'Show more' shows while fewer are read. */
   total: number;

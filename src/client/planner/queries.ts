@@ -1,4 +1,4 @@
-/** Today and Upcoming, live from the device through the one door (data/store/agendaQueries.ts). */
+/** Today and Upcoming, live from the device through the one door (data/reads/agendaQueries.ts). */
 import { useEffect, useState } from 'react';
 import { dayKey, UPCOMING_DAYS } from '../../shared/agenda';
 import type { TodayPage, UpcomingGroup } from '../data/reads/agendaQueries';

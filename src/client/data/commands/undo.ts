@@ -1,4 +1,4 @@
-/** Undo and the trash (ARCHITECTURE §5): the handlers over ../changes/undoStack. */
+/** Undo and the trash (ARCHITECTURE §5): the handlers over ../items/undoStack. */
 import type { TrashView } from '../items/undoStack';
 import { defineCommands } from './map';
 

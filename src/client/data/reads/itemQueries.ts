@@ -341,7 +341,7 @@ export async function childrenOldestFirst(
   parentId: number,
   opts: { limit?: number; after?: LocalItem } = {},
 ): Promise<LocalItem[]> {
-  // No await before the reads for a server or guest id: a live query observes them (see store/live.ts).
+  // No await before the reads for a server or guest id: a live query observes them (see live.ts).
   const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
   const s = childStream(viewer, id);
   const after = opts.after;
