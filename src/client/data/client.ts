@@ -137,24 +137,19 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
   };
 
-  const engine = lazySyncEngine(
-    {
-      db,
-      api,
-      viewer,
-      isOnline,
-      status,
-      toast: toasts.getState().push,
-      lock: createSyncLock(
-        `outpost-sync:${db.name}`,
-        options.locks === undefined ? undefined : options.locks,
-      ),
-      onIdSwap: (oldId, newId) => {
-        for (const listener of swapListeners) listener(oldId, newId);
-      },
+  const engine = lazySyncEngine({
+    db,
+    api,
+    viewer,
+    isOnline,
+    status,
+    toast: toasts.getState().push,
+    lock: createSyncLock(`outpost-sync:${db.name}`, options.locks === undefined ? undefined : options.locks),
+    onIdSwap: (oldId, newId) => {
+      for (const listener of swapListeners) listener(oldId, newId);
     },
-    loadFunnel,
-  );
+    funnel: loadFunnel,
+  });
 
   const syncInBackground = () => {
     lastSync = engine.sync();

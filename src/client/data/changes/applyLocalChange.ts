@@ -14,7 +14,8 @@ import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../st
 import { IN_PLACE_STORES, inPlacePutOf, issueInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite } from '../store/rawWrites';
 import { putInPlace } from '../store/sideEffects';
-import type { LocalComment, LocalItem, NewEntry, QueueEntry, UndoRecord } from '../store/types';
+import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
+import type { NewEntry } from '../sync/syncQueue';
 import { StaleGuess, writeGuessesOf } from './writeGuess';
 
 /** Undo records kept per owner; older ones fall off the bottom of the stack. */

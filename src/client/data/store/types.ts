@@ -70,17 +70,6 @@ export interface QueueEntry {
   tag: 'upgrade' | 'batch' | null;
 }
 
-/** A request to queue, as a writer names it (the funnel gives it its row's id, seq and keys). */
-export interface NewEntry {
-  kind: QueueKind;
-  data: Record<string, unknown> | null;
-  itemId: number;
-  baseVersion: number | null;
-  tag?: QueueEntry['tag'];
-  /** The server id of the comment a `comment_edit` or `comment_delete` names. */
-  commentId?: number;
-}
-
 export interface LocalUser extends UserSummary {}
 
 /**

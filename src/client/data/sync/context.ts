@@ -18,6 +18,8 @@ export const TABLES = ['items', 'syncQueue', 'meta', 'users', 'comments'] as con
 export type Funnel = typeof applyLocalChange;
 
 export interface SyncEngineDeps {
+  /** The funnel a resolution or the guest upgrade writes its local change through. */
+  funnel: Funnel;
   db: OutpostDb;
   api: ApiClient;
   viewer: () => Viewer & { user: UserSummary };

@@ -3,7 +3,6 @@ import { ApiError, isNetworkError } from '../net/apiClient';
 import { applyResolutions, listConflicts, type Resolution } from './conflicts';
 import {
   refreshStatus as computeStatus,
-  type Funnel,
   refreshProgress,
   type SyncContext,
   type SyncEngineDeps,
@@ -60,7 +59,7 @@ export type SyncEngine = ReturnType<typeof createSyncEngine>;
  * The sync engine: pushes the queue (./push.ts), pulls from the cursor (./pull.ts), holds conflicts
  * (./conflicts.ts), runs on the spec's triggers (./triggers.ts); one tab at a time (Web Locks).
  */
-export function createSyncEngine(deps: SyncEngineDeps, funnel: Funnel) {
+export function createSyncEngine(deps: SyncEngineDeps) {
   const { db, status } = deps;
   const lock = deps.lock ?? createSyncLock(`outpost-sync:${db.name}`);
   // A sync asked for while the lock was held: one more run (push and pull) once it is free.
@@ -101,7 +100,7 @@ export function createSyncEngine(deps: SyncEngineDeps, funnel: Funnel) {
   async function ensureUpgrade(): Promise<void> {
     const viewer = deps.viewer();
     if (viewer.isGuest) return;
-    if ((await moveGuestDataToAccount(db, viewer.user, funnel)) > 0) await refreshStatus();
+    if ((await moveGuestDataToAccount(db, viewer.user, deps.funnel)) > 0) await refreshStatus();
   }
 
   async function runOnce(result: SyncResult): Promise<void> {
@@ -247,7 +246,7 @@ export function createSyncEngine(deps: SyncEngineDeps, funnel: Funnel) {
 
   /** Resolves every open conflict ('local' re-queues the local change, 'remote' keeps the server's), then syncs. */
   async function resolveConflicts(choices: ReadonlyMap<number, Resolution> | Record<number, Resolution>) {
-    await applyResolutions(db, choices, funnel);
+    await applyResolutions(db, choices, deps.funnel);
     await refreshStatus();
     return sync();
   }

@@ -11,11 +11,13 @@ type SyncTriggers = Parameters<SyncEngine['start']>[0];
 
 export type LazyEngine = ReturnType<typeof lazySyncEngine>;
 
-/** `loadFunnel` loads the funnel (changes/applyLocalChange.ts) beside the engine: the composition's to name. */
-export function lazySyncEngine(deps: SyncEngineDeps, loadFunnel: () => Promise<Funnel>) {
+/** The engine's dependencies, the funnel loaded with it (changes/applyLocalChange.ts: the composition names it). */
+export type LazyEngineDeps = Omit<SyncEngineDeps, 'funnel'> & { funnel: () => Promise<Funnel> };
+
+export function lazySyncEngine(deps: LazyEngineDeps) {
   const { db } = deps;
   const load = lazily(() =>
-    Promise.all([import('.'), loadFunnel()]).then(([m, funnel]) => m.createSyncEngine(deps, funnel)),
+    Promise.all([import('.'), deps.funnel()]).then(([m, funnel]) => m.createSyncEngine({ ...deps, funnel })),
   );
   let loaded = false;
   // Calls made before the engine has loaded, so `settled` waits for them too.

@@ -1,12 +1,20 @@
 import type { Item } from '../../../shared/item';
-import { isCommentKind, sendsIfMatch } from '../../../shared/protocol';
+import { isCommentKind, type QueueKind, sendsIfMatch } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import type { OutpostDb } from '../store/db';
 import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../store/localItems';
 import { rawLastKey } from '../store/rawReads';
 import type { LocalItem, QueueEntry } from '../store/types';
 
-export type { NewEntry } from '../store/types';
+export interface NewEntry {
+  kind: QueueKind;
+  data: Record<string, unknown> | null;
+  itemId: number;
+  baseVersion: number | null;
+  tag?: QueueEntry['tag'];
+  /** The server id of the comment a `comment_edit` or `comment_delete` names. */
+  commentId?: number;
+}
 
 /** The last queued seq (0 when the queue is empty); read it alongside a write's own reads. */
 export function lastSeq(db: OutpostDb): Promise<number> {
