@@ -45,21 +45,17 @@ export interface LiveClientHooks {
   useConflictSource(): { listConflicts(): Promise<{ local: LocalItem }[]> } | null;
 }
 
-let hooks: LiveClientHooks | null = null;
+/** Given once by the composition (../live.ts, which screens import), before any screen reads. */
+let hooks!: LiveClientHooks;
 
 /** Called once by the composition (../live.ts), before any screen reads. */
 export function provideLiveClient(given: LiveClientHooks): void {
   hooks = given;
 }
 
-function boundHooks(): LiveClientHooks {
-  if (!hooks) throw new Error('The live reads have no client: screens read through data/live.ts.');
-  return hooks;
-}
-
 /** The client of the door on screen; before the data layer has started, the page's own. */
 function useClient(): LiveClient {
-  return boundHooks().useClient();
+  return hooks.useClient();
 }
 
 export interface ViewerState {
@@ -105,7 +101,7 @@ export function useMutuals(): { mutuals: Mutual[]; samples: Mutual[] } {
 
 /** The open conflicts, live; none before the data layer has started (the dialog remounts then). */
 export function useConflicts(): ConflictView[] {
-  const source = boundHooks().useConflictSource();
+  const source = hooks.useConflictSource();
   return useLiveQuery(
     async () => (source ? (await source.listConflicts()).map((c) => toConflictView(c.local)) : []),
     [source],
