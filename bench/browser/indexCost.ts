@@ -1,0 +1,77 @@
+/**
+ * The page side of `npm run bench -- index-cost` (bench/indexCost.ts), on `window.indexCost`: issue 49's
+ * second reference for a fresh device's 10k pull. The reference is local-writes' figure A reference
+ * (one GET of the account's sync pages concatenated, one raw readwrite transaction writing what the app
+ * stores: bench/browser/localWrites.ts refGet and refWrite), into a database with the app's object
+ * stores but no index on `items`: what every put would cost if no screen needed an index. The app's
+ * pull and the reference with the app's indexes are local-writes' own (window.localWrites).
+ */
+import { OutpostDb } from '../../src/client/data/store/db';
+import { req } from './idb';
+import { deleteDb, refGet, refWrite } from './localWrites';
+
+/** The app's object stores (db.ts), every index kept except the items store's. */
+function bareSchema() {
+  const probe = new OutpostDb('index-cost-schema-probe');
+  const out = probe.tables.map((t) => ({
+    name: t.name,
+    keyPath: (t.schema.primKey.keyPath ?? null) as string | string[] | null,
+    autoIncrement: !!t.schema.primKey.auto,
+    indexes:
+      t.name === 'items'
+        ? []
+        : t.schema.indexes.map((i) => ({
+            name: i.name,
+            keyPath: i.keyPath as string | string[],
+            unique: !!i.unique,
+            multiEntry: !!i.multi,
+          })),
+  }));
+  probe.close();
+  return out;
+}
+
+const BARE = bareSchema();
+
+function openBare(name: string): Promise<IDBDatabase> {
+  const open = indexedDB.open(name, 1);
+  open.onupgradeneeded = () => {
+    const db = open.result;
+    for (const s of BARE) {
+      const store = db.createObjectStore(s.name, {
+        ...(s.keyPath === null ? {} : { keyPath: s.keyPath }),
+        autoIncrement: s.autoIncrement,
+      });
+      for (const i of s.indexes)
+        store.createIndex(i.name, i.keyPath, { unique: i.unique, multiEntry: i.multiEntry });
+    }
+  };
+  return req(open);
+}
+
+const indexCost = {
+  /** The items store's indexes as the app declares them (what the bare reference leaves out). */
+  itemIndexes(): string[] {
+    const probe = new OutpostDb('index-cost-schema-probe');
+    const names = probe.tables.find((t) => t.name === 'items')!.schema.indexes.map((i) => i.name);
+    probe.close();
+    return names;
+  },
+
+  /** The reference without items indexes: one GET of the 10,000 items, one raw transaction writing what the app stores. */
+  async barePull(run: number): Promise<{ ms: number; count: number }> {
+    const name = `ic-bare-pull-${run}`;
+    await deleteDb(name);
+    const db = await openBare(name);
+    const t0 = performance.now();
+    const { items, cursor } = await refGet();
+    await refWrite(db, items, cursor);
+    const count = await req(db.transaction('items').objectStore('items').count());
+    const ms = performance.now() - t0;
+    db.close();
+    await deleteDb(name);
+    return { ms, count };
+  },
+};
+
+(window as unknown as { indexCost: typeof indexCost }).indexCost = indexCost;
