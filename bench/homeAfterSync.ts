@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- home-after-sync [--pairs N] [--small N] [--large N] [--profile]`: Home's first row
+ * `npm run bench -- home-after-sync [--pairs N] [--small N] [--large N] [--profile] [--client-dir D]`: Home's first row
  * timed right after a fresh device's first sync, as a user meets it (issue 49's budget). Two accounts
  * are seeded on the real server (PGlite, testkit/seedAccount: 10,000 and 100,000 items). Each run is a
  * fresh browser context (a fresh device): sign in, wait until every item is stored (polled every 50 ms),
@@ -161,8 +161,11 @@ export async function run(args: string[] = []): Promise<void> {
     'seeded',
     `${small.items} and ${large.items} items in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`,
   );
+  // --client-dir: a client built elsewhere (a before/after comparison of two builds).
+  const clientAt = args.indexOf('--client-dir');
   const server = await startAppServer(180_000, {
     dataDir,
+    ...(clientAt >= 0 ? { clientDir: args[clientAt + 1]! } : {}),
     env: {
       RATE_LIMIT_WRITES_PER_MINUTE: '0',
       RATE_LIMIT_LOGINS_PER_MINUTE: '0',
