@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- home-after-sync [--pairs N] [--small N] [--large N] [--profile] [--client-dir D]`:
+ * `npm run bench -- home-after-sync [--pairs N] [--small N] [--large N] [--profile] [--client-dir D] [--seed-cache D]`:
  * Home's first row timed right after a fresh device's first sync, as a user meets it (issue 49's
  * budget). Two accounts are seeded on the real server (PGlite, testkit/seedAccount: 10,000 and 100,000
  * items). Each run is a fresh browser context (a fresh device): sign in, move to Preferences (no item
@@ -10,9 +10,11 @@
  * small, large…; each figure is the median of the per-pair ratios large/small with its spread, beside
  * the budget (≤ 1.3×, and the large first row under 300 ms). The long tasks from the in-page open on
  * (3 s) are listed per run, to show what competes; --profile adds a CPU profile of them for one more
- * large run; --client-dir serves a client built elsewhere (a before/after comparison).
+ * large run; --client-dir serves a client built elsewhere (a before/after comparison); --seed-cache
+ * keeps the seeded database in a folder and starts from a copy of it next time.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
@@ -56,22 +58,26 @@ interface Run {
 
 const IDLE_PATH = '/preferences';
 
-/** Opens `to` in the page as the app's router does (history push, popstate); resolves with ms until `selector` shows. */
-function navigateInPage([to, selector]: [string, string]): Promise<number> {
-  return new Promise((resolve) => {
+/**
+ * Opens `to` in the page as the app's router does (history push, popstate); resolves with ms until
+ * `selector` shows. A string: tsx's helpers (named functions) do not exist in the page.
+ */
+const navigateInPage = (to: string, selector: string) => `
+  new Promise((resolve) => {
     const started = performance.now();
-    const seen = () => {
-      if (!document.querySelector(selector)) return;
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector(${JSON.stringify(selector)})) return;
       observer.disconnect();
       resolve(performance.now() - started);
-    };
-    const observer = new MutationObserver(seen);
+    });
     observer.observe(document, { childList: true, subtree: true });
-    window.history.pushState(null, '', to);
+    window.history.pushState(null, '', ${JSON.stringify(to)});
     window.dispatchEvent(new PopStateEvent('popstate'));
-    seen();
-  });
-}
+    if (document.querySelector(${JSON.stringify(selector)})) {
+      observer.disconnect();
+      resolve(performance.now() - started);
+    }
+  })`;
 
 /**
  * One fresh device: sign in, move to a screen without items while the first sync runs, and once it
@@ -97,7 +103,7 @@ async function oneRun(browser: Browser, url: string, account: Account, profile: 
     const started = Date.now();
     await page.locator('main').getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 60_000 });
-    await page.evaluate(navigateInPage, [IDLE_PATH, 'main'] as [string, string]);
+    await page.evaluate(navigateInPage(IDLE_PATH, 'main'));
     const stored = () =>
       page.evaluate(
         () =>
@@ -141,7 +147,7 @@ async function oneRun(browser: Browser, url: string, account: Account, profile: 
     }
     // Right after the sync: the user opens Home.
     const longFrom = await page.evaluate(() => performance.now());
-    const inPage = await page.evaluate(navigateInPage, ['/', ROW] as [string, string]);
+    const inPage = (await page.evaluate(navigateInPage('/', ROW))) as number;
     await page.waitForTimeout(3000);
     if (cdp) {
       heading(
@@ -194,9 +200,24 @@ export async function run(args: string[] = []): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'outpost-home-after-sync-'));
   const dataDir = path.join(work, 'data');
   const seedStarted = Date.now();
-  const database = await openDatabase({ dataDir });
-  for (const a of [small, large]) a.items = (await seedAccount(database.db, a.phone, a.name, a.items)).items;
-  await database.close();
+  // --seed-cache D: seeded once into D (kept), copied for each run: seeding 110,000 items on a busy
+  // machine takes minutes.
+  const cacheAt = args.indexOf('--seed-cache');
+  const cache = cacheAt >= 0 ? args[cacheAt + 1]! : null;
+  if (cache && existsSync(path.join(cache, 'seeded.json'))) {
+    const seeded = JSON.parse(await readFile(path.join(cache, 'seeded.json'), 'utf8')) as number[];
+    [small.items, large.items] = [seeded[0]!, seeded[1]!];
+    await cp(path.join(cache, 'data'), dataDir, { recursive: true });
+  } else {
+    const database = await openDatabase({ dataDir });
+    for (const a of [small, large])
+      a.items = (await seedAccount(database.db, a.phone, a.name, a.items)).items;
+    await database.close();
+    if (cache) {
+      await cp(dataDir, path.join(cache, 'data'), { recursive: true });
+      await writeFile(path.join(cache, 'seeded.json'), JSON.stringify([small.items, large.items]));
+    }
+  }
   info(
     subject,
     'seeded',

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- index-cost [--pairs N]`: issue 49's budget on what the items store's indexes cost a
+ * `npm run bench -- index-cost [--pairs N] [--write-pairs N]`: issue 49's budget on what the items store's indexes cost a
  * fresh device's first sync. In headless Chromium against the real server (PGlite, bench/lib/seed.ts's
  * 10,000 items), alternating bare reference, reference, app (B R A B R A …), a fresh database each run:
  *
@@ -12,7 +12,10 @@
  *
  * Reports the medians of the per-triple ratios app/bare (budget ≤ 3×) and app/reference (≤ 1.3×, the
  * figure local-writes owns, here beside it) with their spread, and what the indexes cost the reference
- * (reference/bare). The page is the client-browser bench page.
+ * (reference/bare). Then the reference's transaction alone (no GET, which under load is most of the
+ * time), alternating no items index, the schema before version 15 (23 indexes) and today's
+ * (`--write-pairs N`, 15): what the indexes cost every put, before and after. The page is the
+ * client-browser bench page.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,6 +38,7 @@ type LocalWritesApi = {
 type IndexCostApi = {
   itemIndexes(): string[];
   barePull(run: number): Promise<Pull>;
+  writeOnly(items: 'bare' | 'v14' | 'app', run: number): Promise<Pull>;
 };
 
 const lw = pageApi<LocalWritesApi>('localWrites');
@@ -48,6 +52,7 @@ export async function run(args: string[] = []): Promise<void> {
     return;
   }
   const pairs = Math.max(3, numberArg(args, '--pairs', 7));
+  const writes = Math.max(3, numberArg(args, '--write-pairs', 15));
   const started = Date.now();
   const load0 = loadavg();
   const work = await mkdtemp(path.join(tmpdir(), 'outpost-index-cost-'));
@@ -126,6 +131,34 @@ export async function run(args: string[] = []): Promise<void> {
       'reference',
       'bare reference',
     ]);
+
+    // The transaction alone (no GET): the schema before version 15 against today's, alternating.
+    const before: Pairs = { ref: [], app: [], ratios: [] };
+    const now: Pairs = { ref: [], app: [], ratios: [] };
+    const saved: Pairs = { ref: [], app: [], ratios: [] };
+    for (let i = -1; i < writes; i++) {
+      const b = await ic(page, 'writeOnly', 'bare', i + 1);
+      const old = await ic(page, 'writeOnly', 'v14', i + 1);
+      const cur = await ic(page, 'writeOnly', 'app', i + 1);
+      if (b.count !== ITEMS || old.count !== ITEMS || cur.count !== ITEMS)
+        throw new Error('a write stored too few items');
+      if (i < 0) continue;
+      before.ref.push(b.ms);
+      before.app.push(old.ms);
+      before.ratios.push(old.ms / b.ms);
+      now.ref.push(b.ms);
+      now.app.push(cur.ms);
+      now.ratios.push(cur.ms / b.ms);
+      saved.ref.push(old.ms);
+      saved.app.push(cur.ms);
+      saved.ratios.push(cur.ms / old.ms);
+    }
+    report('raw tx alone, 23 indexes (before v15) vs none', before, null, ['23 indexes', 'no items index']);
+    report(`raw tx alone, ${indexes.length} indexes (now) vs none`, now, null, [
+      `${indexes.length} indexes`,
+      'no items index',
+    ]);
+    report(`raw tx alone, ${indexes.length} indexes vs 23`, saved, null, ['now', 'before v15']);
     await context.close();
   } finally {
     await browser.close();

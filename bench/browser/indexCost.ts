@@ -6,38 +6,51 @@
  * stores but no index on `items`: what every put would cost if no screen needed an index. The app's
  * pull and the reference with the app's indexes are local-writes' own (window.localWrites).
  */
-import { OutpostDb } from '../../src/client/data/store/db';
+
+import { OutpostDb, UNREAD_INDEXES_V15 } from '../../src/client/data/store/db';
+import type { Item } from '../../src/shared/item';
 import { req } from './idb';
 import { deleteDb, refGet, refWrite } from './localWrites';
 
-/** The app's object stores (db.ts), every index kept except the items store's. */
-function bareSchema() {
+type Schema = ReturnType<typeof schemaOf>;
+
+/**
+ * The app's object stores (db.ts) and indexes; `items` as told: 'bare' with no index, 'v14' with the
+ * indexes version 15 deleted put back (the schema before issue 49), 'app' as declared now.
+ */
+function schemaOf(items: 'bare' | 'v14' | 'app') {
   const probe = new OutpostDb('index-cost-schema-probe');
   const out = probe.tables.map((t) => ({
     name: t.name,
     keyPath: (t.schema.primKey.keyPath ?? null) as string | string[] | null,
     autoIncrement: !!t.schema.primKey.auto,
-    indexes:
-      t.name === 'items'
-        ? []
-        : t.schema.indexes.map((i) => ({
-            name: i.name,
-            keyPath: i.keyPath as string | string[],
-            unique: !!i.unique,
-            multiEntry: !!i.multi,
-          })),
+    indexes: [
+      ...(t.name === 'items' && items === 'bare' ? [] : t.schema.indexes),
+      ...(t.name === 'items' && items === 'v14' ? UNREAD_INDEXES_V15.map(unreadIndex) : []),
+    ].map((i) => ({
+      name: i.name,
+      keyPath: i.keyPath as string | string[],
+      unique: !!i.unique,
+      multiEntry: !!i.multi,
+    })),
   }));
   probe.close();
   return out;
 }
 
-const BARE = bareSchema();
+/** An index version 15 deleted, as Dexie describes one (`[a+b]` is a compound key path). */
+function unreadIndex(name: string) {
+  const keyPath = name.startsWith('[') ? name.slice(1, -1).split('+') : name;
+  return { name, keyPath, unique: false, multi: false };
+}
 
-function openBare(name: string): Promise<IDBDatabase> {
+const SCHEMAS = { bare: schemaOf('bare'), v14: schemaOf('v14'), app: schemaOf('app') };
+
+function openWith(name: string, schema: Schema): Promise<IDBDatabase> {
   const open = indexedDB.open(name, 1);
   open.onupgradeneeded = () => {
     const db = open.result;
-    for (const s of BARE) {
+    for (const s of schema) {
       const store = db.createObjectStore(s.name, {
         ...(s.keyPath === null ? {} : { keyPath: s.keyPath }),
         autoIncrement: s.autoIncrement,
@@ -48,6 +61,8 @@ function openBare(name: string): Promise<IDBDatabase> {
   };
   return req(open);
 }
+
+let pulled: { items: Item[]; cursor: string } | null = null;
 
 const indexCost = {
   /** The items store's indexes as the app declares them (what the bare reference leaves out). */
@@ -62,12 +77,29 @@ const indexCost = {
   async barePull(run: number): Promise<{ ms: number; count: number }> {
     const name = `ic-bare-pull-${run}`;
     await deleteDb(name);
-    const db = await openBare(name);
+    const db = await openWith(name, SCHEMAS.bare);
     const t0 = performance.now();
     const { items, cursor } = await refGet();
     await refWrite(db, items, cursor);
     const count = await req(db.transaction('items').objectStore('items').count());
     const ms = performance.now() - t0;
+    db.close();
+    await deleteDb(name);
+    return { ms, count };
+  },
+  /**
+   * The reference's transaction alone (its GET read once before, untimed), into the items store as
+   * `items` says: what the indexes cost the puts, with nothing else in the time.
+   */
+  async writeOnly(items: 'bare' | 'v14' | 'app', run: number): Promise<{ ms: number; count: number }> {
+    pulled ??= await refGet();
+    const name = `ic-write-${items}-${run}`;
+    await deleteDb(name);
+    const db = await openWith(name, SCHEMAS[items]);
+    const t0 = performance.now();
+    await refWrite(db, pulled.items, pulled.cursor);
+    const ms = performance.now() - t0;
+    const count = await req(db.transaction('items').objectStore('items').count());
     db.close();
     await deleteDb(name);
     return { ms, count };
