@@ -123,6 +123,18 @@ const BENCHMARKS: Benchmark[] = [
     about: 'Home with 100,000 local items: first row, rows in the DOM',
   },
   {
+    name: 'home-after-sync',
+    file: './homeAfterSync.ts',
+    about:
+      "issue 49: Home's first row right after a fresh device's first sync, 100,000 vs 10,000 items (alternating): ≤ 1.3×, < 300 ms",
+  },
+  {
+    name: 'index-cost',
+    file: './indexCost.ts',
+    about:
+      "issue 49: a fresh device's 10k pull vs 1 GET + 1 raw tx on the app's schema without the items indexes (≤ 3×) and with them (≤ 1.3×)",
+  },
+  {
     name: 'scale',
     file: './scale.ts',
     about:

@@ -16,6 +16,7 @@ import { withKeys } from '../../src/client/data/store/listKeys';
 import type { LocalItem, QueueEntry } from '../../src/client/data/store/types';
 import type { Item, SyncPage } from '../../src/shared/item';
 import './comments';
+import './indexCost';
 import './localWrites';
 import './reorder';
 import { done, req } from './idb';

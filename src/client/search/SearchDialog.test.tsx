@@ -83,8 +83,8 @@ describe('SearchDialog', () => {
   it('opens a campaign, a task, and a todo’s parent on Enter, and closes', async () => {
     const onOpenChange = vi.fn();
     renderWithApp(<SearchDialog open onOpenChange={onOpenChange} />);
-    const [campaign] = await client.db.items.where('type').equals('campaign').toArray();
-    const [task] = await client.db.items.where('type').equals('task').toArray();
+    const [campaign] = (await client.db.items.toArray()).filter((i) => i.type === 'campaign');
+    const [task] = (await client.db.items.toArray()).filter((i) => i.type === 'task');
 
     await typeQuery('launch');
     await act(async () => fireEvent.keyDown(input(), { key: 'Enter' }));

@@ -140,6 +140,12 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
   let disposed = false;
   /** How the copy was read from scratch: from the saved copy (and the log) or every row. */
   let readFrom: 'saved' | 'full' | null = null;
+  /**
+   * A warm (no search waiting) reads every row a page per idle moment: right after a first sync it
+   * runs beside the screen the user opens, whose own reads come first. A search arriving meanwhile
+   * clears it, and the read goes on at full speed.
+   */
+  let inBackground = false;
   /** The copy holds changes the saved copy does not (or was read in full): a save is due. */
   let unsaved = false;
   let firstUnsavedAt = 0;
@@ -307,6 +313,7 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
     const start = performance.now();
     const read = new Set<number>();
     // Pages by key: a cursor step per row is several times slower, one read of every row holds them all.
+    if (inBackground) await idle();
     let page = await db.items.orderBy(':id').limit(READ_PAGE).toArray();
     while (page.length > 0) {
       for (const item of page) {
@@ -314,6 +321,7 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
         if (into) read.add(item.id);
       }
       if (page.length < READ_PAGE) break;
+      if (inBackground) await idle();
       page = await db.items
         .where(':id')
         .above(page[page.length - 1]!.id)
@@ -588,6 +596,7 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
   }
 
   async function indexOf(viewer: Viewer): Promise<SearchIndex> {
+    inBackground = false;
     const buckets = await current();
     return viewer.isGuest ? buckets.guest : buckets.account;
   }
@@ -631,7 +640,12 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
     },
     /** Reads the copy now and starts indexing it in the background, before any search asks. */
     async warm(): Promise<void> {
-      await current();
+      inBackground = true;
+      try {
+        await current();
+      } finally {
+        inBackground = false;
+      }
       const start = startCatchUp;
       startCatchUp = null;
       start?.();

@@ -1,7 +1,9 @@
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { DB_VERSION, OutpostDb } from './db';
+import { localItem } from '../../../../testkit/client/items';
+import { DB_VERSION, OutpostDb, STORES_V14, UNREAD_INDEXES_V15 } from './db';
+import { withKeys } from './listKeys';
 
 describe('the database upgrade', () => {
   it('Q10: version 2 gives every queued entry its kind and keeps every unsynced change, in order', async () => {
@@ -46,6 +48,49 @@ describe('the database upgrade', () => {
       ['e3', 'assign'],
       ['e4', 'delete'],
     ]);
+    db.close();
+  });
+
+  it('version 15 deletes the items indexes no query reads and keeps every item, unsynced change and the cursor', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('Outpost-v14', { indexedDB, IDBKeyRange });
+    old.version(14).stores(STORES_V14);
+    const items = [
+      withKeys({ ...localItem(1, 'Synced'), _top: 1 }),
+      withKeys({ ...localItem(2, 'Edited offline', { _syncStatus: 'pending', parent_id: 1 }), _top: 0 }),
+    ];
+    await old.table('items').bulkPut(items);
+    const entry = {
+      id: 'e1',
+      seq: 1,
+      kind: 'update',
+      method: 'PATCH',
+      url: '/api/items/2',
+      data: { title: 'Edited offline' },
+      timestamp: 1,
+      retries: 0,
+      idempotencyKey: 'k1',
+      baseVersion: 1,
+      itemId: 2,
+      tag: null,
+    };
+    await old.table('syncQueue').add(entry);
+    await old.table('meta').put({ key: 'cursor', value: 'c42' });
+    old.close();
+
+    const db = new OutpostDb('Outpost-v14', { indexedDB, IDBKeyRange });
+    await db.open();
+    expect(db.verno).toBe(DB_VERSION);
+    expect((await db.items.toArray()).map((r) => [r.id, r.title, r._syncStatus])).toEqual([
+      [1, 'Synced', 'synced'],
+      [2, 'Edited offline', 'pending'],
+    ]);
+    expect(await db.syncQueue.toArray()).toEqual([entry]);
+    expect(await db.meta.get('cursor')).toEqual({ key: 'cursor', value: 'c42' });
+    const stored = [...db.backendDB().transaction('items').objectStore('items').indexNames];
+    for (const gone of UNREAD_INDEXES_V15) expect(stored).not.toContain(gone);
+    expect(stored).toContain('parent_id');
+    expect(stored.length).toBe(db.items.schema.indexes.length);
     db.close();
   });
 });

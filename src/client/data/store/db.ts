@@ -19,7 +19,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 14;
+export const DB_VERSION = 15;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -49,9 +49,8 @@ const STORES_V5 = { ...STORES_V4, items: `${STORES_V3.items}, remind_at` };
 export const LIST_INDEX = {
   /** Home's type tabs: a type in a scope, by created_at. */
   typeTab: '[_scope+type+created_at]',
-  /** A campaign's or task's children, by created_at; and their counts by status (progress). */
+  /** A campaign's or task's children, by created_at. */
   children: '[parent_id+_scope+created_at]',
-  childStatus: '[parent_id+_scope+status]',
   /** Created by a user, per status and type (Queue/Active/Completed type tabs, My List). */
   mine: '[_scope+user_id+status+type+_sk]',
   /** Created by a user, per status, top-level only (the All tabs). */
@@ -65,7 +64,22 @@ export const LIST_INDEX = {
   assignedTo: '[_scope+assigned_to+_uk]',
 } as const;
 
-const STORES_V6 = { ...STORES_V5, items: `${STORES_V5.items}, ${Object.values(LIST_INDEX).join(', ')}` };
+/** Version 6's children counts by status (progress), read by no one since the counters (version 7). */
+const CHILD_STATUS_V6 = '[parent_id+_scope+status]';
+
+const LIST_INDEX_V6 = [
+  LIST_INDEX.typeTab,
+  LIST_INDEX.children,
+  CHILD_STATUS_V6,
+  LIST_INDEX.mine,
+  LIST_INDEX.mineTop,
+  LIST_INDEX.assigned,
+  LIST_INDEX.assignedTop,
+  LIST_INDEX.status,
+  LIST_INDEX.assignedTo,
+];
+
+const STORES_V6 = { ...STORES_V5, items: `${STORES_V5.items}, ${LIST_INDEX_V6.join(', ')}` };
 
 /** Version 7 (issue 19): the progress counters per parent and scope (counters.ts). */
 const STORES_V7 = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
@@ -137,7 +151,22 @@ export const COMMENTS_TIMELINE_INDEX = '[item_uuid+created_at]';
 const STORES_V13 = { ...STORES_V12, comments: `id, uuid, item_id, ${COMMENTS_TIMELINE_INDEX}` };
 
 /** Version 14 (issue 31): a guest's history on the device (deviceHistory.ts, SYNC.md K19). */
-const STORES = { ...STORES_V13, [HISTORY_STORE]: HISTORY_SCHEMA };
+export const STORES_V14 = { ...STORES_V13, [HISTORY_STORE]: HISTORY_SCHEMA };
+
+/**
+ * Version 15 (issue 49's budgets): the items indexes no query reads go, since every put pays for each
+ * index: the single-field type, user_id, assigned_to, status and updated_at (the list, agenda and Home
+ * indexes replaced them) and version 6's children-by-status (the counters replaced it).
+ */
+export const UNREAD_INDEXES_V15 = ['type', 'user_id', 'assigned_to', 'status', 'updated_at', CHILD_STATUS_V6];
+
+const STORES = {
+  ...STORES_V14,
+  items: STORES_V14.items
+    .split(', ')
+    .filter((index) => !UNREAD_INDEXES_V15.includes(index))
+    .join(', '),
+};
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -284,6 +313,8 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V13)
       .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
     // Version 14 only adds the guest's history log; it starts empty (nothing before it was recorded).
+    this.version(14).stores(STORES_V14);
+    // Version 15 only deletes unread items indexes: every row, queued change and cursor stays.
     this.version(DB_VERSION).stores(STORES);
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
