@@ -135,7 +135,17 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
   };
 
+  // The features' parts in sync (sync/kinds.ts), loaded with the engine: the comments' queue kinds,
+  // pulled comments and a guest's comments going up.
+  const syncFeatures = lazily(() =>
+    Promise.all([import('./sync/kinds'), import('./comments/commentSync')]).then(([kinds, comments]) =>
+      kinds.syncRegistry([comments.commentSync]),
+    ),
+  );
   const engine = lazySyncEngine({
+    features: syncFeatures,
+    // The kept changes' export (Q12) downloads as the transfer's files do.
+    download: (file) => void import('./transfer/downloadFile').then((m) => m.downloadFile(file)),
     db,
     api,
     viewer,
@@ -165,7 +175,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         if (owner !== undefined && owner !== user.id) await wipeOtherAccount(db, user.id);
         await setMeta(db, META_KEYS.dataOwner, user.id);
       });
-      if (wasGuest) await (await import('./sync/guestUpgrade')).moveGuestDataToAccount(db, user);
+      if (wasGuest) {
+        const { moveGuestDataToAccount } = await import('./sync/guestUpgrade');
+        await moveGuestDataToAccount(db, user, await syncFeatures());
+      }
       await engine.refreshStatus();
       void syncInBackground();
     },

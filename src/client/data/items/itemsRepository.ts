@@ -23,7 +23,7 @@ import { rawGet } from '../store/rawReads';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import { replacing } from '../store/writeFacts';
 import type { PushOutcome } from '../sync';
-import { lastSeq } from '../sync/syncQueue';
+import { lastSeq } from '../sync/queue';
 import { resolveId } from '../sync/tempIds';
 import { keyAfterLastSibling, storeNewItem } from './newItems';
 

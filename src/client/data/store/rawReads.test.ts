@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
 import { applyLocalChange } from '../changes/applyLocalChange';
-import { lastSeq } from '../sync/syncQueue';
+import { lastSeq } from '../sync/queue';
 import { LIST_INDEX, type OutpostDb } from './db';
 import { childrenOf, childrenOldestFirst } from './itemQueries';
 import { rawGet, rawIndexRange, rawLastKey } from './rawReads';

@@ -5,14 +5,22 @@
 import { lazily } from '../lazy';
 import { conflictedCollection } from '../store/db';
 import type { SyncEngine, SyncEngineDeps } from '.';
+import type { SyncRegistry } from './kinds';
 
 type SyncTriggers = Parameters<SyncEngine['start']>[0];
 
 export type LazyEngine = ReturnType<typeof lazySyncEngine>;
 
-export function lazySyncEngine(deps: SyncEngineDeps) {
+/** The engine's dependencies, its features' hooks loaded with it (the composition names them). */
+export type LazyEngineDeps = Omit<SyncEngineDeps, 'features'> & { features: () => Promise<SyncRegistry> };
+
+export function lazySyncEngine(deps: LazyEngineDeps) {
   const { db } = deps;
-  const load = lazily(() => import('.').then((m) => m.createSyncEngine(deps)));
+  const load = lazily(() =>
+    Promise.all([import('.'), deps.features()]).then(([m, features]) =>
+      m.createSyncEngine({ ...deps, features }),
+    ),
+  );
   let loaded = false;
   // Calls made before the engine has loaded, so `settled` waits for them too.
   const starting = new Set<Promise<unknown>>();
