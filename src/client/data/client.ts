@@ -135,15 +135,21 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
   };
 
-  // The features' parts in sync (sync/kinds.ts), loaded with the engine: the comments' queue kinds,
-  // pulled comments and a guest's comments going up.
-  const syncFeatures = lazily(() =>
-    Promise.all([import('./sync/kinds'), import('./comments/commentSync')]).then(([kinds, comments]) =>
-      kinds.syncRegistry([comments.commentSync]),
-    ),
+  // What sync/ is handed, loaded with the engine: the features' parts in sync (sync/kinds.ts: the
+  // comments' queue kinds, pulled comments and a guest's comments going up) and the funnel.
+  const syncParts = lazily(() =>
+    Promise.all([
+      import('./sync/kinds'),
+      import('./comments/commentSync'),
+      import('./changes/applyLocalChange'),
+      import('./changes/writesInFlight'),
+    ]).then(([kinds, comments, change, inFlight]) => ({
+      features: kinds.syncRegistry([comments.commentSync]),
+      funnel: { apply: change.applyLocalChange, writesSettled: inFlight.localWritesSettled },
+    })),
   );
   const engine = lazySyncEngine({
-    features: syncFeatures,
+    parts: syncParts,
     // The kept changes' export (Q12) downloads as the transfer's files do.
     download: (file) => void import('./transfer/downloadFile').then((m) => m.downloadFile(file)),
     db,
@@ -177,7 +183,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       });
       if (wasGuest) {
         const { moveGuestDataToAccount } = await import('./sync/guestUpgrade');
-        await moveGuestDataToAccount(db, user, await syncFeatures());
+        const { features, funnel } = await syncParts();
+        await moveGuestDataToAccount(db, user, features, funnel.apply);
       }
       await engine.refreshStatus();
       void syncInBackground();

@@ -1,11 +1,10 @@
 import type { Item } from '../../../shared/item';
 import { COMMENT_KINDS, createPayload } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
-import { applyLocalChange } from '../changes/applyLocalChange';
 import { conflictedCollection, nextCounter, type OutpostDb } from '../store/db';
 import { fromServer } from '../store/localItems';
 import type { ConflictType, LocalItem, QueueEntry } from '../store/types';
-import { TABLES } from './context';
+import { type SyncFunnel, TABLES } from './context';
 import { discardFor, lastSeq, rebase } from './queue';
 import { rebaseLocal } from './rebase';
 import { removeLocally, restoreDescendants } from './syncQueue';
@@ -86,6 +85,7 @@ function patchPayload(item: LocalItem, fields: readonly PatchableField[]): Recor
 export async function applyResolutions(
   db: OutpostDb,
   choices: ReadonlyMap<number, Resolution> | Record<number, Resolution>,
+  applyLocalChange: SyncFunnel['apply'],
 ): Promise<void> {
   const map =
     choices instanceof Map ? choices : new Map(Object.entries(choices).map(([k, v]) => [Number(k), v]));

@@ -1,6 +1,7 @@
 import type { UserSummary } from '../../../shared/item';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import type { ToastInput } from '../../stores/toastStore';
+import type { applyLocalChange } from '../changes/applyLocalChange';
 import type { ApiClient } from '../net/apiClient';
 import { conflictedCollection, getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import type { Viewer } from '../store/types';
@@ -10,6 +11,17 @@ import type { SyncLock } from './locks';
 
 /** The tables a sync step writes in one transaction (an item's comments go with it: K14). */
 export const TABLES = ['items', 'syncQueue', 'meta', 'users', 'comments'] as const;
+
+/**
+ * The local-write funnel and the writes under way (changes/), handed in by the composition: sync/
+ * imports only their types (ARCHITECTURE §6 'Layers inside data/').
+ */
+export interface SyncFunnel {
+  /** changes/applyLocalChange.ts: a resolution or a guest's upload is stored and queued as any write. */
+  apply: typeof applyLocalChange;
+  /** changes/writesInFlight.ts: resolves once the local writes under way have committed (L8). */
+  writesSettled(db: OutpostDb): Promise<void>;
+}
 
 export interface SyncEngineDeps {
   db: OutpostDb;
@@ -22,6 +34,7 @@ export interface SyncEngineDeps {
   onIdSwap?: (oldId: number, newId: number) => void;
   /** What the features' queue kinds and pulled rows mean on the device (./kinds.ts). */
   features: SyncRegistry;
+  funnel: SyncFunnel;
   /** Saves a file the device made (the kept changes' export, Q12): a browser's download. */
   download: (file: { name: string; mime: string; text: string }) => void;
 }

@@ -100,7 +100,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function ensureUpgrade(): Promise<void> {
     const viewer = deps.viewer();
     if (viewer.isGuest) return;
-    if ((await moveGuestDataToAccount(db, viewer.user, deps.features)) > 0) await refreshStatus();
+    if ((await moveGuestDataToAccount(db, viewer.user, deps.features, deps.funnel.apply)) > 0)
+      await refreshStatus();
   }
 
   async function runOnce(result: SyncResult): Promise<void> {
@@ -247,7 +248,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   /** Resolves every open conflict ('local' re-queues the local change, 'remote' keeps the server's), then syncs. */
   async function resolveConflicts(choices: ReadonlyMap<number, Resolution> | Record<number, Resolution>) {
-    await applyResolutions(db, choices);
+    await applyResolutions(db, choices, deps.funnel.apply);
     await refreshStatus();
     return sync();
   }

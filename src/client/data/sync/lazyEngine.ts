@@ -5,21 +5,23 @@
 import { lazily } from '../lazy';
 import { conflictedCollection } from '../store/db';
 import type { SyncEngine, SyncEngineDeps } from '.';
-import type { SyncRegistry } from './kinds';
 
 type SyncTriggers = Parameters<SyncEngine['start']>[0];
 
 export type LazyEngine = ReturnType<typeof lazySyncEngine>;
 
-/** The engine's dependencies, its features' hooks loaded with it (the composition names them). */
-export type LazyEngineDeps = Omit<SyncEngineDeps, 'features'> & { features: () => Promise<SyncRegistry> };
+/**
+ * The engine's dependencies; the features' hooks and the funnel load with it (the composition names
+ * them, sync/ does not).
+ */
+export type LazyEngineDeps = Omit<SyncEngineDeps, 'features' | 'funnel'> & {
+  parts: () => Promise<Pick<SyncEngineDeps, 'features' | 'funnel'>>;
+};
 
 export function lazySyncEngine(deps: LazyEngineDeps) {
   const { db } = deps;
   const load = lazily(() =>
-    Promise.all([import('.'), deps.features()]).then(([m, features]) =>
-      m.createSyncEngine({ ...deps, features }),
-    ),
+    Promise.all([import('.'), deps.parts()]).then(([m, parts]) => m.createSyncEngine({ ...deps, ...parts })),
   );
   let loaded = false;
   // Calls made before the engine has loaded, so `settled` waits for them too.

@@ -1,6 +1,5 @@
 import type { SyncCommentChange, SyncPageComments } from '../../../shared/comments';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
-import { localWritesSettled } from '../changes/writesInFlight';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
@@ -430,9 +429,9 @@ const FOLD_ROWS = 5_000;
  * the server to count what remains, each stored page moves it, the end clears it.
  */
 export async function pull(
-  ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status' | 'features'>>,
+  ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status' | 'features' | 'funnel'>>,
 ): Promise<{ pulled: number; conflicts: number }> {
-  const { db, api, status, features } = ctx;
+  const { db, api, status, features, funnel } = ctx;
   let after = (await getMeta<string>(db, META_KEYS.cursor)) ?? '';
   const reader = pageReader(api, after, status !== undefined);
   let pulled = 0;
@@ -482,7 +481,7 @@ export async function pull(
       if (!more) {
         // A local edit made while the pull streamed may wait behind its last transaction: it is
         // stored before the pull ends (L8).
-        if (total !== null) await localWritesSettled(db);
+        if (total !== null) await funnel?.writesSettled(db);
         break;
       }
       // Each transaction is its own; between two, the screens update and a local edit goes in.
