@@ -8,8 +8,8 @@
  * as their side effects must each see what the one before wrote.
  */
 import Dexie, { type ObservabilitySet } from 'dexie';
-import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../history/deviceHistory';
 import type { OutpostDb } from '../store/db';
+import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../store/deviceHistory';
 import { IN_PLACE_STORES, inPlacePutOf, issueInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite } from '../store/rawWrites';
 import { putInPlace } from '../store/sideEffects';

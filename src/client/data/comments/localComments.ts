@@ -8,9 +8,9 @@
 import type { Comment, CommentTombstone, SyncCommentChange } from '../../../shared/comments';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
 import type { CommentRefusal, LocalComment, LocalItem, QueueEntry, Viewer } from '../store/types';
 import { amendCreate, commentIdOf, discard, lastSeq, type NewEntry, rebase } from '../sync/queue';
-import { resolveId } from '../sync/tempIds';
 
 /** The tables a comment write touches in one transaction. */
 export const COMMENT_TABLES = ['items', 'comments', 'syncQueue', 'meta'] as const;

@@ -4,7 +4,7 @@ import type { PatchableField } from '../../../shared/schemas';
 import { conflictedCollection, nextCounter, type OutpostDb } from '../store/db';
 import { fromServer } from '../store/localItems';
 import type { ConflictType, LocalItem, QueueEntry } from '../store/types';
-import { type SyncFunnel, TABLES } from './context';
+import { type Funnel, TABLES } from './context';
 import { discardFor, lastSeq, rebase } from './queue';
 import { rebaseLocal } from './rebase';
 import { removeLocally, restoreDescendants } from './syncQueue';
@@ -85,7 +85,7 @@ function patchPayload(item: LocalItem, fields: readonly PatchableField[]): Recor
 export async function applyResolutions(
   db: OutpostDb,
   choices: ReadonlyMap<number, Resolution> | Record<number, Resolution>,
-  applyLocalChange: SyncFunnel['apply'],
+  applyLocalChange: Funnel,
 ): Promise<void> {
   const map =
     choices instanceof Map ? choices : new Map(Object.entries(choices).map(([k, v]) => [Number(k), v]));

@@ -13,17 +13,14 @@ import type { SyncLock } from './locks';
 export const TABLES = ['items', 'syncQueue', 'meta', 'users', 'comments'] as const;
 
 /**
- * The local-write funnel and the writes under way (changes/), handed in by the composition: sync/
- * imports only their types (ARCHITECTURE §6 'Layers inside data/').
+ * The funnel every local change goes through (changes/applyLocalChange.ts): the composition hands it
+ * to the engine, so sync, which the funnel's queue writes sit under, names no layer above it.
  */
-export interface SyncFunnel {
-  /** changes/applyLocalChange.ts: a resolution or a guest's upload is stored and queued as any write. */
-  apply: typeof applyLocalChange;
-  /** changes/writesInFlight.ts: resolves once the local writes under way have committed (L8). */
-  writesSettled(db: OutpostDb): Promise<void>;
-}
+export type Funnel = typeof applyLocalChange;
 
 export interface SyncEngineDeps {
+  /** The funnel a resolution or the guest upgrade writes its local change through. */
+  funnel: Funnel;
   db: OutpostDb;
   api: ApiClient;
   viewer: () => Viewer & { user: UserSummary };
@@ -34,7 +31,6 @@ export interface SyncEngineDeps {
   onIdSwap?: (oldId: number, newId: number) => void;
   /** What the features' queue kinds and pulled rows mean on the device (./kinds.ts). */
   features: SyncRegistry;
-  funnel: SyncFunnel;
   /** Saves a file the device made (the kept changes' export, Q12): a browser's download. */
   download: (file: { name: string; mime: string; text: string }) => void;
 }
@@ -46,7 +42,7 @@ export interface SyncContext extends SyncEngineDeps {
 
 /**
  * What a write changes in the sync status besides the counts: the last sync time and the guest
- * upgrade's progress. Pending and conflict counts are kept live by tabs.ts watchQueueCounts (O(1) per
+ * upgrade's progress. Pending and conflict counts are kept live by store/queueCounts.ts watchQueueCounts (O(1) per
  * write), so the write path never counts the whole queue.
  */
 export async function refreshProgress(db: OutpostDb, status: SyncStatusStore): Promise<void> {

@@ -6,7 +6,7 @@ import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
-import type { SyncFunnel } from './context';
+import type { Funnel } from './context';
 import type { SyncRegistry } from './kinds';
 import { confirm, lastSeq, type NewEntry, rebase, retarget } from './queue';
 import { applyConfirmed } from './syncQueue';
@@ -35,7 +35,7 @@ export async function moveGuestDataToAccount(
   db: OutpostDb,
   user: UserSummary,
   features: SyncRegistry,
-  applyLocalChange: SyncFunnel['apply'],
+  applyLocalChange: Funnel,
 ): Promise<number> {
   return db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments], async () => {
     const guest = await db.items.where('_syncStatus').equals('local').toArray();

@@ -5,23 +5,28 @@
 import { lazily } from '../lazy';
 import { conflictedCollection } from '../store/db';
 import type { SyncEngine, SyncEngineDeps } from '.';
+import type { Funnel } from './context';
+import type { SyncRegistry } from './kinds';
 
 type SyncTriggers = Parameters<SyncEngine['start']>[0];
 
 export type LazyEngine = ReturnType<typeof lazySyncEngine>;
 
 /**
- * The engine's dependencies; the features' hooks and the funnel load with it (the composition names
- * them, sync/ does not).
+ * The engine's dependencies; the funnel (changes/applyLocalChange.ts) and the features' hooks
+ * (./kinds.ts) load with it: the composition names them, sync/ does not.
  */
-export type LazyEngineDeps = Omit<SyncEngineDeps, 'features' | 'funnel'> & {
-  parts: () => Promise<Pick<SyncEngineDeps, 'features' | 'funnel'>>;
+export type LazyEngineDeps = Omit<SyncEngineDeps, 'funnel' | 'features'> & {
+  funnel: () => Promise<Funnel>;
+  features: () => Promise<SyncRegistry>;
 };
 
 export function lazySyncEngine(deps: LazyEngineDeps) {
   const { db } = deps;
   const load = lazily(() =>
-    Promise.all([import('.'), deps.parts()]).then(([m, parts]) => m.createSyncEngine({ ...deps, ...parts })),
+    Promise.all([import('.'), deps.funnel(), deps.features()]).then(([m, funnel, features]) =>
+      m.createSyncEngine({ ...deps, funnel, features }),
+    ),
   );
   let loaded = false;
   // Calls made before the engine has loaded, so `settled` waits for them too.

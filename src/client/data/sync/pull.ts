@@ -4,8 +4,10 @@ import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, usersOf } from '../store/localItems';
+import { SEARCH_LOG_STORE } from '../store/searchLog';
 import type { LocalItem } from '../store/types';
 import { deferCounts, expectChanges, knowRows, replacing } from '../store/writeFacts';
+import { localWritesSettled } from '../store/writesInFlight';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
 import { NO_FEATURES, type SyncRegistry } from './kinds';
@@ -110,7 +112,7 @@ export async function applyPulled(
     kept: null,
     logSeq: null,
   };
-  await db.transaction('rw', [...TABLES, db.searchLog.name], async () => {
+  await db.transaction('rw', [...TABLES, SEARCH_LOG_STORE], async () => {
     // The page's chunks are counted together at the end, not one by one (store/writeFacts.ts
     // deferCounts), or by the pull's last transaction (store/counterUpkeep.ts).
     deferCounts(countLater);
@@ -429,9 +431,9 @@ const FOLD_ROWS = 5_000;
  * the server to count what remains, each stored page moves it, the end clears it.
  */
 export async function pull(
-  ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status' | 'features' | 'funnel'>>,
+  ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status' | 'features'>>,
 ): Promise<{ pulled: number; conflicts: number }> {
-  const { db, api, status, features, funnel } = ctx;
+  const { db, api, status, features } = ctx;
   let after = (await getMeta<string>(db, META_KEYS.cursor)) ?? '';
   const reader = pageReader(api, after, status !== undefined);
   let pulled = 0;
@@ -481,7 +483,7 @@ export async function pull(
       if (!more) {
         // A local edit made while the pull streamed may wait behind its last transaction: it is
         // stored before the pull ends (L8).
-        if (total !== null) await funnel?.writesSettled(db);
+        if (total !== null) await localWritesSettled(db);
         break;
       }
       // Each transaction is its own; between two, the screens update and a local edit goes in.
