@@ -117,15 +117,6 @@ const DATA_TYPES_ALLOWED: readonly (readonly [string, string])[] = [
  * that removes it. Nothing else may join this list; delete each block when its part lands.
  */
 const DATA_TEMPORARY: readonly (readonly [string, string])[] = [
-  // sync/ still names two features: removed by the queue registry (issue 49 part 3), which dispatches
-  // by queue kind.
-  ['src/client/data/sync/guestUpgrade', 'src/client/data/comments/localComments'],
-  ['src/client/data/sync/pull', 'src/client/data/comments/localComments'],
-  ['src/client/data/sync/push', 'src/client/data/comments/localComments'],
-  ['src/client/data/sync/lostAccess', 'src/client/data/transfer/downloadFile'],
-  // The funnel names the type of a request to queue where it is today; it moves to sync/queue.ts,
-  // which the funnel may import (removed by the queue's owner, issue 49 part 3).
-  ['src/client/data/changes/applyLocalChange', 'src/client/data/sync/syncQueue'],
   // The command map's context is the whole client (a type): removed by narrow contexts (issue 49
   // part 5), where each namespace declares what it needs.
   ['src/client/data/commands/map', 'src/client/data/client'],

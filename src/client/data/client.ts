@@ -137,7 +137,17 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
   };
 
+  // The features' parts in sync (sync/kinds.ts), loaded with the engine: the comments' queue kinds,
+  // pulled comments and a guest's comments going up.
+  const syncFeatures = lazily(() =>
+    Promise.all([import('./sync/kinds'), import('./comments/commentSync')]).then(([kinds, comments]) =>
+      kinds.syncRegistry([comments.commentSync]),
+    ),
+  );
   const engine = lazySyncEngine({
+    features: syncFeatures,
+    // The kept changes' export (Q12) downloads as the transfer's files do.
+    download: (file) => void import('./transfer/downloadFile').then((m) => m.downloadFile(file)),
     db,
     api,
     viewer,
@@ -169,8 +179,12 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         await setMeta(db, META_KEYS.dataOwner, user.id);
       });
       if (wasGuest) {
-        const [upgrade, funnel] = await Promise.all([import('./sync/guestUpgrade'), loadFunnel()]);
-        await upgrade.moveGuestDataToAccount(db, user, funnel);
+        const [upgrade, funnel, features] = await Promise.all([
+          import('./sync/guestUpgrade'),
+          loadFunnel(),
+          syncFeatures(),
+        ]);
+        await upgrade.moveGuestDataToAccount(db, user, features, funnel);
       }
       await engine.refreshStatus();
       void syncInBackground();

@@ -8,14 +8,13 @@
  * as their side effects must each see what the one before wrote.
  */
 import Dexie, { type ObservabilitySet } from 'dexie';
-import { queueRequest } from '../../../shared/protocol';
 import type { OutpostDb } from '../store/db';
 import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../store/deviceHistory';
 import { IN_PLACE_STORES, inPlacePutOf, issueInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite } from '../store/rawWrites';
 import { putInPlace } from '../store/sideEffects';
 import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
-import type { NewEntry } from '../sync/syncQueue';
+import { enqueue, enqueueRaw, lastSeqRequest, type NewEntry, queueRows } from '../sync/queue';
 import { StaleGuess, writeGuessesOf } from './writeGuess';
 
 /** Undo records kept per owner; older ones fall off the bottom of the stack. */
@@ -40,23 +39,6 @@ export interface LocalChange {
   removedComments?: readonly number[];
 }
 
-/** The queue row for a request after seq `last`: a fresh id and Idempotency-Key (SYNC.md). */
-function queueRow(entry: NewEntry, last: number): QueueEntry {
-  return {
-    id: crypto.randomUUID(),
-    seq: last + 1,
-    kind: entry.kind,
-    ...queueRequest(entry.kind, entry.itemId, entry.commentId),
-    data: entry.data,
-    timestamp: Date.now(),
-    retries: 0,
-    idempotencyKey: crypto.randomUUID(),
-    baseVersion: entry.baseVersion,
-    itemId: entry.itemId,
-    tag: entry.tag ?? null,
-  };
-}
-
 /** Trims the owner's stack to UNDO_KEEP when the record just stored under `seq` is a trim's turn. */
 async function trimUndo(db: OutpostDb, owner: UndoRecord['owner'], seq: number): Promise<void> {
   if (seq % UNDO_TRIM_EVERY !== 0) return;
@@ -78,8 +60,7 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   if (Dexie.currentTransaction?.mode !== 'readwrite')
     throw new Error('applyLocalChange runs inside a read-write transaction');
   const { rows = [], removed = [], queue, undo } = change;
-  let seq = queue?.after ?? 0;
-  const queued = (queue?.entries ?? []).map((entry) => queueRow(entry, seq++));
+  const queued = queueRows(queue?.entries ?? [], queue?.after ?? 0);
   // The item writes go one after the other: the side effects of each read the counters and flags the
   // one before wrote (two at once would both count from the same stored counter).
   // One row edited in place goes raw (SYNC.md I10), its side effects with it; any other through the store.
@@ -97,16 +78,15 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   if (touchesGuestRows(rows, removed, queued.length > 0))
     work.push(recordDeviceHistory(db, rows, removed, Promise.resolve(written)));
   else if (removed.length > 0 && queued.some((q) => q.tag === 'upgrade')) work.push(clearDeviceHistory(db));
-  if (queued.length === 1)
-    work.push(rawWrite('syncQueue', queued[0]!, null, true) ?? db.syncQueue.add(queued[0]!));
-  else if (queued.length > 1) work.push(db.syncQueue.bulkAdd(queued));
+  // The queue's owner adds the rows (sync/queue.ts); the funnel alone asks it to.
+  work.push(enqueue(db, queued));
   if (undo) work.push(addUndo(db, undo));
   if (change.removedComments?.length) work.push(db.comments.bulkDelete([...change.removedComments]));
   if (change.comments?.length) work.push(db.comments.bulkPut([...change.comments]));
   // What this tab wrote is what its next edit of these rows may guess (writeGuess.ts); a guess from a
   // transaction that then fails is caught by the next write's check, and a seq guessed too high is harmless.
   const guesses = writeGuessesOf(db);
-  if (queued.length > 0) guesses.sawSeq(seq);
+  if (queued.length > 0) guesses.sawSeq(queued.at(-1)!.seq);
   for (const id of removed) guesses.forget(id);
   await Promise.all(work);
   guesses.sawRows(rows);
@@ -140,7 +120,7 @@ export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<Queu
   if (Dexie.currentTransaction || !db.isOpen() || touchesGuestRows([row], [], queue !== null)) return null;
   const put = inPlacePutOf(row);
   if (!put) return null;
-  const queued = queue ? [queueRow(queue.entry, queue.after)] : [];
+  const queued = queue ? queueRows([queue.entry], queue.after) : [];
   // Through Dexie's own middleware stack: the store's side effects name their stores, and Dexie's
   // query cache drops what the commit changed (it does for an explicit transaction).
   let idb: IDBTransaction & { _explicit?: boolean };
@@ -154,7 +134,7 @@ export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<Queu
   let stale = false;
   // Made before the writes, so they read what was there before them; answered in the order made.
   const stored = idb.objectStore('items').get(row.id);
-  const last = queue ? idb.objectStore('syncQueue').index('seq').openKeyCursor(null, 'prev') : null;
+  const last = queue ? lastSeqRequest(idb) : null;
   (last ?? stored).onsuccess = () => {
     const lastSeq = (last?.result?.key as number | undefined) ?? 0;
     if (edit.unchanged(stored.result as LocalItem | undefined, lastSeq)) return;
@@ -162,7 +142,7 @@ export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<Queu
     idb.abort();
   };
   issueInPlace(idb, put);
-  for (const entry of queued) issueWrite(idb, 'syncQueue', entry, null, true);
+  enqueueRaw(idb, queued);
   const undoAdded = undo ? issueWrite(idb, 'undo', undo, null, true) : null;
   return new Promise<QueueEntry[]>((resolve, reject) => {
     idb.addEventListener('complete', () => {

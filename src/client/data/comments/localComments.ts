@@ -6,12 +6,11 @@
  * Pulled pages store the comments they carry in the same transaction as their items and cursor.
  */
 import type { Comment, CommentTombstone, SyncCommentChange } from '../../../shared/comments';
-import { commentIdOfUrl } from '../../../shared/protocol';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb } from '../store/db';
 import { resolveId } from '../store/idAliases';
 import type { CommentRefusal, LocalComment, LocalItem, QueueEntry, Viewer } from '../store/types';
-import { lastSeq, type NewEntry, rebaseEntries } from '../sync/syncQueue';
+import { amendCreate, commentIdOf, discard, lastSeq, type NewEntry, rebase } from '../sync/queue';
 
 /** The tables a comment write touches in one transaction. */
 export const COMMENT_TABLES = ['items', 'comments', 'syncQueue', 'meta'] as const;
@@ -86,6 +85,7 @@ export async function createComment(
           {
             kind: 'comment_create',
             itemId: item.id,
+            commentId: comment.id,
             data: { body: input.body, uuid, mentions: mentions.map((m) => m.id) },
             baseVersion: null,
           },
@@ -95,10 +95,13 @@ export async function createComment(
   });
 }
 
-/** The queued create of a comment the server does not have yet (its uuid names it). */
+/** The queued create of a comment the server does not have yet (the row names it, Q14). */
 async function queuedCreate(db: OutpostDb, comment: LocalComment): Promise<QueueEntry | undefined> {
   const entries = await db.syncQueue.where('itemId').equals(comment.item_id).toArray();
-  return entries.find((e) => e.kind === 'comment_create' && e.data?.uuid === comment.uuid);
+  // A row queued before rows named their comment is found by the uuid its payload carries.
+  const names = (e: QueueEntry) =>
+    e.commentId !== undefined ? e.commentId === comment.id : e.data?.uuid === comment.uuid;
+  return entries.find((e) => e.kind === 'comment_create' && names(e));
 }
 
 /**
@@ -122,11 +125,8 @@ export async function editComment(
     if (current.id < 0 || current._syncStatus === 'local') {
       const create = current._syncStatus === 'local' ? undefined : await queuedCreate(db, current);
       // Not yet sent: the create carries the new text (an edit of what nobody has seen is no edit).
-      if (create) {
-        await db.syncQueue.update(create.id, {
-          data: { ...create.data, body, mentions: mentions.map((m) => m.id) },
-        });
-      }
+      if (create)
+        await amendCreate(db, create.id, { ...create.data, body, mentions: mentions.map((m) => m.id) });
       await applyLocalChange(db, { comments: [{ ...next, edited: false }] });
       return null;
     }
@@ -180,6 +180,7 @@ async function resendRefused(
         {
           kind: 'comment_create',
           itemId: item.id,
+          commentId: comment.id,
           data: { body, uuid, mentions: mentions.map((m) => m.id) },
           baseVersion: null,
         },
@@ -232,7 +233,7 @@ export async function deleteComment(db: OutpostDb, id: number): Promise<QueueEnt
     if (!current || current._deleted === 1) return null;
     if (current.id < 0 || current._syncStatus === 'local') {
       const create = current._syncStatus === 'local' ? undefined : await queuedCreate(db, current);
-      if (create) await db.syncQueue.delete(create.id);
+      if (create) await discard(db, create.id);
       await applyLocalChange(db, { removedComments: [id] });
       return null;
     }
@@ -258,13 +259,13 @@ async function commentOfEntry(db: OutpostDb, entry: QueueEntry): Promise<LocalCo
     const rows = await db.comments.where('uuid').equals(uuid).toArray();
     return rows.find((r) => r.id < 0) ?? rows[0];
   }
-  return db.comments.get(commentIdOfUrl(entry.url));
+  return db.comments.get(commentIdOf(entry));
 }
 
 /** Whether other queued entries still name this comment (an edit after an edit). */
 async function stillQueued(db: OutpostDb, entry: QueueEntry, commentId: number): Promise<boolean> {
   const others = await db.syncQueue.where('itemId').equals(entry.itemId).toArray();
-  return others.some((e) => e.id !== entry.id && commentIdOfUrl(e.url) === commentId);
+  return others.some((e) => e.id !== entry.id && commentIdOf(e) === commentId);
 }
 
 /**
@@ -343,7 +344,7 @@ async function countOnItem(db: OutpostDb, itemId: number, delta: 1 | -1 = 1): Pr
     comments_count,
     ...(item._base ? { _base: { ...item._base, version, comments_count } } : {}),
   });
-  await rebaseEntries(db, itemId, version);
+  await rebase(db, itemId, version);
 }
 
 /**
@@ -466,6 +467,7 @@ export function guestCommentEntries(
     entries.push({
       kind: 'comment_create',
       itemId,
+      commentId: comment.id,
       data: { body: comment.body, uuid: comment.uuid, mentions: [] },
       baseVersion: null,
     });

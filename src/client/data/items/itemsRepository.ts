@@ -23,7 +23,7 @@ import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import { replacing } from '../store/writeFacts';
 import { trackedWrites } from '../store/writesInFlight';
 import type { PushOutcome } from '../sync';
-import { lastSeq } from '../sync/syncQueue';
+import { lastSeq } from '../sync/queue';
 import { keyAfterLastSibling, storeNewItem } from './newItems';
 import { NotFoundError, ValidationError } from './repositoryErrors';
 

@@ -10,7 +10,8 @@ import { resolveId } from '../store/idAliases';
 import { applyLocalRollUp, descendantIds, rootIdOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import type { PushOutcome } from '../sync';
-import { entriesFor, lastSeq, type NewEntry, refreshPendingState } from '../sync/syncQueue';
+import { discard, entriesFor, lastSeq, type NewEntry } from '../sync/queue';
+import { refreshPendingState } from '../sync/syncQueue';
 import type { ItemsRepository } from './itemsRepository';
 import { NotFoundError, ValidationError } from './repositoryErrors';
 
@@ -133,7 +134,7 @@ export function createUndoStack(deps: UndoDeps) {
       if (existing && existing._deleted === 1) {
         const queued = (await entriesFor(db, existing.id)).find((e) => e.kind === 'delete');
         if (queued) {
-          await db.syncQueue.delete(queued.id);
+          await discard(db, queued.id);
           const below = await descendantIds(db, existing.id);
           const hidden = (await db.items.bulkGet(below)).filter(
             (i): i is LocalItem => !!i && i._deleted === 1,

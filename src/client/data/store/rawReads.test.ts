@@ -5,7 +5,7 @@ import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { childrenOf, childrenOldestFirst } from '../reads/itemQueries';
-import { lastSeq } from '../sync/syncQueue';
+import { lastSeq } from '../sync/queue';
 import { LIST_INDEX, type OutpostDb } from './db';
 import { rawGet, rawIndexRange, rawLastKey } from './rawReads';
 import type { LocalItem, QueueEntry } from './types';

@@ -64,6 +64,11 @@ export interface QueueEntry {
   /** The local id of the item the request is about (follows temporary-id swaps). */
   itemId: number;
   /**
+   * The comment a `comment_` entry is about: the server id an edit or delete names, a create's local
+   * id. Absent on item entries and on rows queued before it was recorded (sync/queue.ts commentIdOf).
+   */
+  commentId?: number;
+  /**
    * 'upgrade' marks the guest's items moving to a new account, for the Upgrade dialog's progress;
    * 'batch' an import's creates. Both go up in `POST /api/items/batch` requests (U1).
    */

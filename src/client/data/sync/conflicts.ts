@@ -1,12 +1,13 @@
 import type { Item } from '../../../shared/item';
-import { createPayload } from '../../../shared/protocol';
+import { COMMENT_KINDS, createPayload } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import { conflictedCollection, nextCounter, type OutpostDb } from '../store/db';
 import { fromServer } from '../store/localItems';
 import type { ConflictType, LocalItem, QueueEntry } from '../store/types';
 import { type Funnel, TABLES } from './context';
+import { discardFor, lastSeq, rebase } from './queue';
 import { rebaseLocal } from './rebase';
-import { entriesFor, lastSeq, rebaseEntries, removeLocally, restoreDescendants } from './syncQueue';
+import { removeLocally, restoreDescendants } from './syncQueue';
 
 export interface Conflict {
   itemId: number;
@@ -57,7 +58,7 @@ export async function handleStale(
     const next: LocalItem =
       rebased.kind === 'merged' ? { ...rebased.next, _deleted: local._deleted } : { ...local, _base: remote };
     await db.items.put(next);
-    await rebaseEntries(db, local.id, remote.version);
+    await rebase(db, local.id, remote.version);
     outcome = 'merged';
   });
   return outcome;
@@ -97,8 +98,8 @@ export async function applyResolutions(
       const local = await db.items.get(conflict.itemId);
       if (!local) continue;
       const remote = local._remote;
-      const entries = await entriesFor(db, local.id);
-      await db.syncQueue.bulkDelete(entries.map((e) => e.id));
+      // The choice replaces what was queued for the item; its comments' entries go on their own (K8).
+      await discardFor(db, [local.id], COMMENT_KINDS);
       if (choice === 'remote') {
         if (remote === null) await removeLocally(db, local.id);
         else {

@@ -6,6 +6,7 @@ import type { ApiClient } from '../net/apiClient';
 import { conflictedCollection, getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import type { Viewer } from '../store/types';
 import { upgradeProgress } from './guestUpgrade';
+import type { SyncRegistry } from './kinds';
 import type { SyncLock } from './locks';
 
 /** The tables a sync step writes in one transaction (an item's comments go with it: K14). */
@@ -28,6 +29,10 @@ export interface SyncEngineDeps {
   toast: (t: ToastInput) => void;
   lock?: SyncLock;
   onIdSwap?: (oldId: number, newId: number) => void;
+  /** What the features' queue kinds and pulled rows mean on the device (./kinds.ts). */
+  features: SyncRegistry;
+  /** Saves a file the device made (the kept changes' export, Q12): a browser's download. */
+  download: (file: { name: string; mime: string; text: string }) => void;
 }
 
 /** What every sync module gets: the engine's dependencies and the status refresh. */

@@ -2,13 +2,14 @@ import type { Item, UserSummary } from '../../../shared/item';
 import { ITEM_BATCH_MAX } from '../../../shared/item';
 import { createPayload } from '../../../shared/protocol';
 import type { UpgradeProgress } from '../../stores/syncStatusStore';
-import { guestCommentEntries } from '../comments/localComments';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
 import type { Funnel } from './context';
-import { applyConfirmed, lastSeq, type NewEntry, rebaseEntries } from './syncQueue';
+import type { SyncRegistry } from './kinds';
+import { confirm, lastSeq, type NewEntry, rebase, retarget } from './queue';
+import { applyConfirmed } from './syncQueue';
 
 interface UpgradeMeta {
   total: number;
@@ -33,6 +34,7 @@ function depthOf(item: LocalItem, byId: ReadonlyMap<number, LocalItem>): number 
 export async function moveGuestDataToAccount(
   db: OutpostDb,
   user: UserSummary,
+  features: SyncRegistry,
   applyLocalChange: Funnel,
 ): Promise<number> {
   return db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments], async () => {
@@ -75,17 +77,14 @@ export async function moveGuestDataToAccount(
         tag: 'upgrade',
       });
     }
-    // K16: the guest's comments go up after every item, each a create on its item's new id.
-    const comments = guestCommentEntries(
-      await db.comments.filter((c) => c._syncStatus === 'local').toArray(),
-      ids,
-      owner,
-    );
+    // The features' rows go up after every item (K16: the guest's comments, each a create on its
+    // item's new id).
+    const more = await features.onGuestUpgrade(db, ids, owner);
     await applyLocalChange(db, {
       removed: guest.map((i) => i.id),
       rows: movedItems,
-      comments: comments.rows,
-      queue: { entries: [...entries, ...comments.entries], after: await lastSeq(db) },
+      comments: more.flatMap((m) => m.comments),
+      queue: { entries: [...entries, ...more.flatMap((m) => m.entries)], after: await lastSeq(db) },
     });
     const previous = await getMeta<UpgradeMeta>(db, META_KEYS.upgrade);
     const stillQueued = previous ? await db.syncQueue.where('tag').equals('upgrade').count() : 0;
@@ -201,14 +200,16 @@ async function confirmBatch(
   const byUuid = new Map(answered.map((i) => [i.uuid, i]));
   const swaps: [number, number][] = [];
   await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.users, db.comments], async () => {
-    const still = (await db.syncQueue.bulkGet(entries.map((e) => e.id))).filter(
-      (e): e is QueueEntry => e !== undefined,
-    );
-    const pairs = still.flatMap((entry) => {
-      const server = byUuid.get(String(entry.data?.uuid));
-      return server ? [{ entry, server }] : [];
-    });
-    await db.syncQueue.bulkDelete(pairs.map((p) => p.entry.id));
+    const answered = entries.filter((entry) => byUuid.has(String(entry.data?.uuid)));
+    const pairs = (
+      await confirm(
+        db,
+        answered.map((e) => e.id),
+      )
+    ).map((entry) => ({
+      entry,
+      server: byUuid.get(String(entry.data?.uuid))!,
+    }));
     const locals = await db.items.bulkGet(pairs.map((p) => p.entry.itemId));
     const map = new Map<number, number>();
     for (const { entry, server } of pairs) if (entry.itemId !== server.id) map.set(entry.itemId, server.id);
@@ -227,21 +228,7 @@ async function confirmBatch(
         .modify((comment) => {
           comment.item_id = map.get(comment.item_id) ?? comment.item_id;
         });
-      const touches = (entry: QueueEntry) =>
-        map.has(entry.itemId) ||
-        (typeof entry.data?.parent_id === 'number' && map.has(entry.data.parent_id)) ||
-        /\/items\/-\d/.test(entry.url);
-      await db.syncQueue.filter(touches).modify((entry) => {
-        const itemId = map.get(entry.itemId);
-        if (itemId !== undefined) entry.itemId = itemId;
-        entry.url = entry.url.replace(/\/items\/(-\d+)(?=\/|$|\?)/, (whole, id: string) => {
-          const next = map.get(Number(id));
-          return next === undefined ? whole : `/items/${next}`;
-        });
-        const parent = entry.data?.parent_id;
-        if (typeof parent === 'number' && map.has(parent))
-          entry.data = { ...entry.data, parent_id: map.get(parent) };
-      });
+      await retarget(db, map);
       const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];
       aliases.push(...map);
       await setMeta(db, META_KEYS.idAliases, aliases.slice(-MAX_ALIASES));
@@ -256,7 +243,7 @@ async function confirmBatch(
         plain.push(fromServer(server, local?._localVersion ?? 0));
         continue;
       }
-      await rebaseEntries(db, server.id, server.version);
+      await rebase(db, server.id, server.version);
       await applyConfirmed(db, server, local ? { ...local, id: server.id } : undefined);
     }
     await db.items.bulkPut(plain);

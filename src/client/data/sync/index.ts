@@ -100,7 +100,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function ensureUpgrade(): Promise<void> {
     const viewer = deps.viewer();
     if (viewer.isGuest) return;
-    if ((await moveGuestDataToAccount(db, viewer.user, deps.funnel)) > 0) await refreshStatus();
+    if ((await moveGuestDataToAccount(db, viewer.user, deps.features, deps.funnel)) > 0)
+      await refreshStatus();
   }
 
   async function runOnce(result: SyncResult): Promise<void> {
@@ -175,7 +176,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     } finally {
       status.getState().set({ syncing: false });
       await refreshStatus();
-      await announceRejected(db, deps.toast).catch(() => undefined);
+      await announceRejected(db, deps.toast, deps.download).catch(() => undefined);
       followUp();
     }
     result.outcome = decideOutcome(result, deps.isOnline());
@@ -214,7 +215,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       // the app has started); a send that failed or left the entry queued recounts everything.
       if (outcome.kind === 'done') await refreshProgress(db, status);
       else await refreshStatus();
-      if (outcome.kind === 'dropped') await announceRejected(db, deps.toast).catch(() => undefined);
+      if (outcome.kind === 'dropped')
+        await announceRejected(db, deps.toast, deps.download).catch(() => undefined);
     }
     followUp();
     return outcome;

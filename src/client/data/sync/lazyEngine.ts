@@ -6,18 +6,27 @@ import { lazily } from '../lazy';
 import { conflictedCollection } from '../store/db';
 import type { SyncEngine, SyncEngineDeps } from '.';
 import type { Funnel } from './context';
+import type { SyncRegistry } from './kinds';
 
 type SyncTriggers = Parameters<SyncEngine['start']>[0];
 
 export type LazyEngine = ReturnType<typeof lazySyncEngine>;
 
-/** The engine's dependencies, the funnel loaded with it (changes/applyLocalChange.ts: the composition names it). */
-export type LazyEngineDeps = Omit<SyncEngineDeps, 'funnel'> & { funnel: () => Promise<Funnel> };
+/**
+ * The engine's dependencies; the funnel (changes/applyLocalChange.ts) and the features' hooks
+ * (./kinds.ts) load with it: the composition names them, sync/ does not.
+ */
+export type LazyEngineDeps = Omit<SyncEngineDeps, 'funnel' | 'features'> & {
+  funnel: () => Promise<Funnel>;
+  features: () => Promise<SyncRegistry>;
+};
 
 export function lazySyncEngine(deps: LazyEngineDeps) {
   const { db } = deps;
   const load = lazily(() =>
-    Promise.all([import('.'), deps.funnel()]).then(([m, funnel]) => m.createSyncEngine({ ...deps, funnel })),
+    Promise.all([import('.'), deps.funnel(), deps.features()]).then(([m, funnel, features]) =>
+      m.createSyncEngine({ ...deps, funnel, features }),
+    ),
   );
   let loaded = false;
   // Calls made before the engine has loaded, so `settled` waits for them too.

@@ -86,10 +86,11 @@ describe('Q12: changes refused because the campaign was lost', () => {
     expect(await d.client.db.syncQueue.count()).toBe(0);
     expect((await rejectedChanges(d.client.db)).map((c) => c.item?.title)).toEqual(['Order more paint']);
     const shown: string[] = [];
-    expect(await announceRejected(d.client.db, (t) => shown.push(t.title))).toBe(1);
+    const download = () => undefined;
+    expect(await announceRejected(d.client.db, (t) => shown.push(t.title), download)).toBe(1);
     expect(shown).toEqual([NOT_APPLIED]);
     // Told once: a second run has nothing new to say.
-    expect(await announceRejected(d.client.db, (t) => shown.push(t.title))).toBe(0);
+    expect(await announceRejected(d.client.db, (t) => shown.push(t.title), download)).toBe(0);
   });
 
   it('Q12: a 403 for a viewer’s queued edit keeps it and puts the server’s copy back', async () => {

@@ -11,7 +11,7 @@ import type { ToastInput } from '../../stores/toastStore';
 import type { OutpostDb } from '../store/db';
 import { descendantIds } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
-import { downloadFile } from '../transfer/downloadFile';
+import { drop } from './queue';
 
 /** The meta row that keeps the refused changes (never sent again; exported on request). */
 export const REJECTED_KEY = 'rejectedChanges';
@@ -116,7 +116,10 @@ export async function keepRejected(
     .filter((e) => !known.has(e.id))
     .map((e) => recordOf(e, byId.get(e.itemId), now));
   await db.meta.put({ key: REJECTED_KEY, value: [...kept, ...fresh].slice(-REJECTED_MAX) });
-  await db.syncQueue.bulkDelete(entries.map((e) => e.id));
+  await drop(
+    db,
+    entries.map((e) => e.id),
+  );
   return fresh.length;
 }
 
@@ -160,11 +163,6 @@ export function rejectedFile(list: readonly RejectedChange[], now = new Date()) 
   };
 }
 
-/** Downloads the kept changes (a browser only). */
-export function downloadRejected(list: readonly RejectedChange[]): void {
-  downloadFile(rejectedFile(list));
-}
-
 /**
  * Tells the user of changes kept since the last toast (after a run or an immediate push): one toast
  * for all of them, whose 'Export them' downloads every kept change. Marks them told.
@@ -172,7 +170,8 @@ export function downloadRejected(list: readonly RejectedChange[]): void {
 export async function announceRejected(
   db: OutpostDb,
   toast: (t: ToastInput) => void,
-  download: (list: readonly RejectedChange[]) => void = downloadRejected,
+  /** Saves the file of kept changes (the composition's download: a browser's). */
+  download: (file: ReturnType<typeof rejectedFile>) => void,
 ): Promise<number> {
   const fresh = await db.transaction('rw', ['meta'], async () => {
     const list = await rejectedChanges(db);
@@ -181,6 +180,9 @@ export async function announceRejected(
       await db.meta.put({ key: REJECTED_KEY, value: list.map((c) => ({ ...c, announced: true })) });
     return unannounced;
   });
-  if (fresh > 0) toast(lostAccessToast(fresh, () => void rejectedChanges(db).then(download)));
+  if (fresh > 0)
+    toast(
+      lostAccessToast(fresh, () => void rejectedChanges(db).then((list) => download(rejectedFile(list)))),
+    );
   return fresh;
 }

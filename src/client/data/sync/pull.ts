@@ -1,6 +1,5 @@
 import type { SyncCommentChange, SyncPageComments } from '../../../shared/comments';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
-import { applyPulledComments, removeCommentsOf } from '../comments/localComments';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
@@ -11,9 +10,10 @@ import { deferCounts, expectChanges, knowRows, replacing } from '../store/writeF
 import { localWritesSettled } from '../store/writesInFlight';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
+import { NO_FEATURES, type SyncRegistry } from './kinds';
 import { heldAsMember, keepRejected } from './lostAccess';
+import { discardFor, rebase } from './queue';
 import { rebaseLocal } from './rebase';
-import { rebaseEntries } from './syncQueue';
 import { swapTempId } from './tempIds';
 
 /**
@@ -103,6 +103,8 @@ export async function applyPulled(
   after?: string,
   /** The parents this pull's earlier transactions stored or read (L11): updated once this one commits. */
   pulled?: PulledParents,
+  /** What the features keep of the page (its comments, K13): none without them. */
+  features: SyncRegistry = NO_FEATURES,
 ): Promise<number> {
   let conflicts = 0;
   // What this transaction leaves for the pull's next ones, kept only once it commits.
@@ -155,7 +157,7 @@ export async function applyPulled(
         if (local._syncStatus === 'synced' && local._conflict === null) deletes.add(local.id);
         else if (local._deleted === 1) {
           deletes.add(local.id);
-          await db.syncQueue.where('itemId').equals(local.id).delete();
+          await discardFor(db, [local.id]);
         } else if (heldAsMember(local)) {
           // Q12: a member lost the campaign: its unsent changes are kept for export, not a conflict.
           deletes.add(local.id);
@@ -188,7 +190,7 @@ export async function applyPulled(
       if (rebased.kind === 'current') continue;
       puts.set(local.id, rebased.next);
       if (rebased.kind === 'conflict') conflicts++;
-      else await rebaseEntries(db, local.id, remote.version);
+      else await rebase(db, local.id, remote.version);
     }
     if (!swapped) {
       // What every row of the page holds once this transaction commits, and its parents outside it.
@@ -213,10 +215,9 @@ export async function applyPulled(
       expectChanges(changes.values());
     }
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
-    // The page's comments, after its items: an item gone in it takes its comments, even one the page
-    // itself carried before the item's tombstone (K14).
-    await applyPulledComments(db, comments);
-    await removeCommentsOf(db, [...deletes]);
+    // What the features keep of the page (its comments), after its items: an item gone in it takes
+    // its comments, even one the page itself carried before the item's tombstone (K14).
+    await features.onPulled(db, { comments }, [...deletes]);
     // After a swap no hint is trusted: copies carry none, and the side effects read what they need.
     const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
     // The browser serialises every put on the main thread when it is issued: a whole page at once
@@ -430,9 +431,9 @@ const FOLD_ROWS = 5_000;
  * the server to count what remains, each stored page moves it, the end clears it.
  */
 export async function pull(
-  ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status'>>,
+  ctx: Pick<SyncContext, 'db' | 'api'> & Partial<Pick<SyncContext, 'status' | 'features'>>,
 ): Promise<{ pulled: number; conflicts: number }> {
-  const { db, api, status } = ctx;
+  const { db, api, status, features } = ctx;
   let after = (await getMeta<string>(db, META_KEYS.cursor)) ?? '';
   const reader = pageReader(api, after, status !== undefined);
   let pulled = 0;
@@ -464,7 +465,7 @@ export async function pull(
       // Every transaction but the last leaves its counting to the last one: the counters the pull's
       // transactions touch overlap, and each is then written once (I3).
       try {
-        conflicts += await applyPulled(db, items, cursor, comments, more, after, parents);
+        conflicts += await applyPulled(db, items, cursor, comments, more, after, parents, features);
       } catch (error) {
         // The device's cursor was reset under this pull (Clear Local Data): it stops, storing nothing
         // more, and the next pull starts from what is stored (L10).

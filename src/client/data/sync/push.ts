@@ -2,22 +2,21 @@ import type { Item } from '../../../shared/item';
 import {
   DEFAULT_RETRY_AFTER_S,
   decidePush,
-  isCommentKind,
   isStaleWriteBody,
   type PushOutcome as ProtocolPushOutcome,
   QUEUE_KIND_LABELS,
   sendsIfMatch,
 } from '../../../shared/protocol';
-import { confirmComment, dropComment, refusalReason } from '../comments/localComments';
 import { ApiError, isNetworkError } from '../net/apiClient';
 import type { QueueEntry } from '../store/types';
 import { handleStale, hasConflicts, remoteGone } from './conflicts';
 import { type SyncContext, TABLES } from './context';
 import { sendUpgradeBatch } from './guestUpgrade';
+import type { DropNotice } from './kinds';
 import { isLostAccess, rejectLost } from './lostAccess';
+import { confirm as confirmEntries, drop as dropEntries, rebase, retry } from './queue';
 import {
   applyConfirmed,
-  rebaseEntries,
   refusedOnlyForAssignee,
   removeLocally,
   settleAfterDrop,
@@ -62,30 +61,19 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
   /** Q3, Q7: an entry dropped is undone locally and never silently. */
   async function drop(entry: QueueEntry, error: ApiError): Promise<void> {
     const item = await db.items.get(entry.itemId);
-    if (isCommentKind(entry.kind)) {
-      // K20: a refused comment or edit keeps its text on the device, marked with the reason.
-      const reason = refusalReason(entry, error.status, error.message);
-      await db.transaction('rw', [...TABLES], async () => {
-        await db.syncQueue.delete(entry.id);
-        await dropComment(db, entry, reason);
-      });
-      const kept = entry.kind === 'comment_delete' ? '' : ' Your text is kept on the item.';
-      ctx.toast({
-        title: entry.kind === 'comment_create' ? 'Comment not sent' : 'Change not synced',
-        description: `The ${QUEUE_KIND_LABELS[entry.kind]}${item ? ` for "${item.title}"` : ''} was rejected by the server: ${reason}${kept}`,
-        variant: 'destructive',
-      });
-      return;
-    }
-    await db.transaction('rw', [...TABLES], async () => {
-      await db.syncQueue.delete(entry.id);
+    const hooks = ctx.features.hooksOf(entry.kind);
+    const notice = await db.transaction('rw', [...TABLES], async (): Promise<DropNotice> => {
+      await dropEntries(db, [entry.id]);
+      // A feature's kind: the feature says what the device keeps (a comment keeps its text, K20).
+      if (hooks) return hooks.onDropped(db, entry, { status: error.status, message: error.message });
       // A refused restore leaves the item deleted on the server: the copy put back here goes again.
       if (entry.kind === 'restore') await removeLocally(db, entry.itemId);
       else await settleAfterDrop(db, entry.itemId);
+      return { title: 'Change not synced', reason: error.message, note: '' };
     });
     ctx.toast({
-      title: 'Change not synced',
-      description: `The ${QUEUE_KIND_LABELS[entry.kind]}${item ? ` for "${item.title}"` : ''} was rejected by the server: ${error.message}`,
+      title: notice.title,
+      description: `The ${QUEUE_KIND_LABELS[entry.kind]}${item ? ` for "${item.title}"` : ''} was rejected by the server: ${notice.reason}${notice.note}`,
       variant: 'destructive',
     });
   }
@@ -95,12 +83,12 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
     let finalId = entry.itemId;
     const swaps: [number, number][] = [];
     await db.transaction('rw', [...TABLES], async () => {
-      const current = await db.syncQueue.get(entry.id);
+      const [current] = await confirmEntries(db, [entry.id]);
       if (!current) return;
-      await db.syncQueue.delete(entry.id);
-      if (isCommentKind(current.kind)) {
-        // A comment's answer: the server's copy (and id) replaces the device's (K8).
-        await confirmComment(db, current, body);
+      const hooks = ctx.features.hooksOf(current.kind);
+      if (hooks) {
+        // A feature's kind: the feature stores the answer (a comment's copy and id replace the device's, K8).
+        await hooks.onPushed(db, current, body);
         return;
       }
       if (current.kind === 'delete') {
@@ -121,7 +109,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
         await removeLocally(db, server.id);
         return;
       }
-      await rebaseEntries(db, server.id, server.version);
+      await rebase(db, server.id, server.version);
       await applyConfirmed(db, server, local);
     });
     for (const [from, to] of swaps) ctx.onIdSwap?.(from, to);
@@ -144,7 +132,8 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
       } catch (caught) {
         if (!(caught instanceof ApiError)) throw caught;
         const error = caught;
-        if (!isCommentKind(entry.kind) && error.status === 422 && refusedOnlyForAssignee(error.data)) {
+        const ownKind = ctx.features.hooksOf(entry.kind) === null;
+        if (ownKind && error.status === 422 && refusedOnlyForAssignee(error.data)) {
           // P22: refused for its assignee alone: it goes again without one, never dropped.
           const item = await db.items.get(entry.itemId);
           const salvaged = await withoutAssignee(db, entry);
@@ -157,7 +146,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
             continue;
           }
         }
-        if (!isCommentKind(entry.kind) && (await isLostAccess(db, entry, error.status, error.data))) {
+        if (ownKind && (await isLostAccess(db, entry, error.status, error.data))) {
           // Q12: refused because the caller lost the campaign: kept for export, told once after the run.
           await db.transaction('rw', [...TABLES], async () => {
             await rejectLost(db, entry, error.status);
@@ -204,7 +193,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
             await drop(entry, error);
             return { kind: 'dropped', error };
           case 'retry':
-            await db.syncQueue.update(entry.id, { retries: entry.retries + 1 });
+            await retry(db, entry);
             return { kind: 'retry', error };
         }
       }

@@ -11,7 +11,7 @@ export type LocalRebase =
 
 /**
  * The local item's side of the one rebase, for a pulled page and a 412 alike. A `merged` result must
- * be stored with its queued entries pointed at the new base (`rebaseEntries`).
+ * be stored with its queued entries pointed at the new base (sync/queue.ts `rebase`).
  */
 export function rebaseLocal(local: LocalItem, remote: Item): LocalRebase {
   const result = rebase(

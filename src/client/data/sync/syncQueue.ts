@@ -1,57 +1,9 @@
 import type { Item } from '../../../shared/item';
-import { isCommentKind, type QueueKind, sendsIfMatch } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import type { OutpostDb } from '../store/db';
 import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../store/localItems';
-import { rawLastKey } from '../store/rawReads';
 import type { LocalItem, QueueEntry } from '../store/types';
-
-export interface NewEntry {
-  kind: QueueKind;
-  data: Record<string, unknown> | null;
-  itemId: number;
-  baseVersion: number | null;
-  tag?: QueueEntry['tag'];
-  /** The server id of the comment a `comment_edit` or `comment_delete` names. */
-  commentId?: number;
-}
-
-/** The last queued seq (0 when the queue is empty); read it alongside a write's own reads. */
-export function lastSeq(db: OutpostDb): Promise<number> {
-  // Inside a transaction that holds the queue, one raw request (store/rawReads.ts).
-  const raw = rawLastKey('syncQueue', 'seq');
-  if (raw) return raw.then((key) => (key as number | undefined) ?? 0);
-  // Dexie's own promise (no async wrapper), so a transaction awaiting it alongside others stays open.
-  return db.syncQueue
-    .orderBy('seq')
-    .reverse()
-    .limit(1)
-    .keys()
-    .then((keys) => (keys[0] as number | undefined) ?? 0);
-}
-
-/** The queue in replay order. */
-export function queuedInOrder(db: OutpostDb): Promise<QueueEntry[]> {
-  return db.syncQueue.orderBy('seq').toArray();
-}
-
-/** Entries still queued for one item, in order; its comments' entries are not the item's own (K8). */
-export async function entriesFor(db: OutpostDb, itemId: number): Promise<QueueEntry[]> {
-  const list = (await db.syncQueue.where('itemId').equals(itemId).toArray()).filter(
-    (e) => !isCommentKind(e.kind),
-  );
-  return list.sort((a, b) => a.seq - b.seq);
-}
-
-/** Points every queued edit of an item at a new server version (after a confirm or a silent merge). */
-export async function rebaseEntries(db: OutpostDb, itemId: number, version: number): Promise<void> {
-  await db.syncQueue
-    .where('itemId')
-    .equals(itemId)
-    .modify((e) => {
-      if (sendsIfMatch(e.kind)) e.baseVersion = version;
-    });
-}
+import { discardFor, entriesFor, reissue } from './queue';
 
 function pick(item: LocalItem, fields: readonly PatchableField[]): Partial<LocalItem> {
   const out: Record<string, unknown> = {};
@@ -113,11 +65,7 @@ export async function removeLocally(db: OutpostDb, id: number): Promise<void> {
   await db.items.bulkDelete(ids);
   await db.comments.where('item_id').anyOf(ids).delete();
   // A restore queued after this delete (an undo) still goes: it brings the item back.
-  await db.syncQueue
-    .where('itemId')
-    .anyOf(ids)
-    .filter((e) => e.kind !== 'restore')
-    .delete();
+  await discardFor(db, ids, ['restore']);
 }
 
 /**
@@ -191,17 +139,16 @@ export async function withoutAssignee(db: OutpostDb, entry: QueueEntry): Promise
   if (entry.kind !== 'create' && entry.kind !== 'update') return null;
   if (!entry.data || !('assigned_to' in entry.data)) return null;
   const { assigned_to: _refused, ...data } = entry.data;
-  const next: QueueEntry = { ...entry, data, idempotencyKey: crypto.randomUUID() };
-  await db.transaction('rw', [db.items, db.syncQueue], async () => {
-    await db.syncQueue.update(entry.id, { data, idempotencyKey: next.idempotencyKey });
+  return db.transaction('rw', [db.items, db.syncQueue], async () => {
+    const next = await reissue(db, entry, data);
     const item = await db.items.get(entry.itemId);
-    if (!item) return;
-    await db.items.put({
-      ...item,
-      assigned_to: item._base?.assigned_to ?? null,
-      assignedUser: item._base?.assignedUser ?? null,
-      _dirty: item._dirty.filter((f) => f !== 'assigned_to'),
-    });
+    if (item)
+      await db.items.put({
+        ...item,
+        assigned_to: item._base?.assigned_to ?? null,
+        assignedUser: item._base?.assignedUser ?? null,
+        _dirty: item._dirty.filter((f) => f !== 'assigned_to'),
+      });
+    return next;
   });
-  return next;
 }

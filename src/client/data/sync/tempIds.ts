@@ -1,10 +1,7 @@
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
+import { retarget } from './queue';
 
 const MAX_ALIASES = 200;
-
-function swapUrl(url: string, oldId: number, newId: number): string {
-  return url.replace(new RegExp(`/items/${oldId}(?=/|$|\\?)`), `/items/${newId}`);
-}
 
 /**
  * Replaces a temporary id with the server's everywhere: the item, its children's parent_id, queued
@@ -31,11 +28,7 @@ export async function swapTempId(db: OutpostDb, oldId: number, newId: number): P
     .modify((comment) => {
       comment.item_id = newId;
     });
-  await db.syncQueue.toCollection().modify((entry) => {
-    if (entry.itemId === oldId) entry.itemId = newId;
-    entry.url = swapUrl(entry.url, oldId, newId);
-    if (entry.data && entry.data.parent_id === oldId) entry.data = { ...entry.data, parent_id: newId };
-  });
+  await retarget(db, new Map([[oldId, newId]]));
   const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];
   aliases.push([oldId, newId]);
   await setMeta(db, META_KEYS.idAliases, aliases.slice(-MAX_ALIASES));
