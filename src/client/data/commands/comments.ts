@@ -6,12 +6,7 @@
  * signed-in user online, read through TanStack Query and refreshed by the door's change signal.
  * Bodies are checked by the shared schemas before they are stored.
  */
-import {
-  type Comment,
-  type CommentCreateInput,
-  commentCreateSchema,
-  commentPatchSchema,
-} from '../../../shared/comments';
+import { commentCreateSchema, commentPatchSchema } from '../../../shared/comments';
 import type { HistoryEntry } from '../../../shared/history';
 import type { Item, Paginated } from '../../../shared/item';
 import { createComment, deleteComment, discardRefused, editComment } from '../comments/localComments';
@@ -62,24 +57,6 @@ export const commands = defineCommands({
    * edit gives way to the server's text. Nothing is sent.
    */
   'comments.discardRefused': async (c, id: number) => discardRefused(c.db, id),
-  /** One page of an item's comments, oldest first. */
-  'comments.list': async (c, a: { itemId: number; page: number } & Signal) =>
-    (
-      await c.api.get<Paginated<Comment>>(
-        `${itemPath(a.itemId)}/comments?page=${a.page}`,
-        withSignal(a.signal),
-      )
-    ).data,
-  /** Posts a comment; its uuid makes a retry store it once. */
-  'comments.create': async (c, a: { itemId: number } & CommentCreateInput) => {
-    const { itemId, ...body } = a;
-    return (await c.api.post<Comment>(`${itemPath(itemId)}/comments`, commentCreateSchema.parse(body))).data;
-  },
-  'comments.edit': async (c, a: { id: number; body: string }) =>
-    (await c.api.patch<Comment>(`/comments/${a.id}`, commentPatchSchema.parse({ body: a.body }))).data,
-  'comments.delete': async (c, id: number) => {
-    await c.api.delete(`/comments/${id}`);
-  },
   /** Who sees the item: the people a comment may mention. */
   'comments.people': async (c, a: { itemId: number } & Signal) =>
     (
