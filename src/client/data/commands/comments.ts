@@ -10,28 +10,45 @@ import { commentCreateSchema, commentPatchSchema } from '../../../shared/comment
 import type { HistoryEntry } from '../../../shared/history';
 import type { Item, Paginated } from '../../../shared/item';
 import { createComment, deleteComment, discardRefused, editComment } from '../comments/localComments';
-import type { CommandContext } from './map';
+import type { ApiClient } from '../net/apiClient';
+import type { OutpostDb } from '../store/db';
+import type { Viewer } from '../store/types';
+import type { LazyEngine } from '../sync/lazyEngine';
 import { defineCommands } from './map';
+
+/** Comments are written on the device and pushed; history, people and mutes are the server's. */
+export interface CommentsContext {
+  api: ApiClient;
+  db: OutpostDb;
+  /** The viewer of now, with the name a comment shows before the server answers. */
+  viewer: () => Viewer & { user: { id: number; name: string } };
+  /** Resolves once the remembered account is restored, so an early comment is never the guest's. */
+  restored: () => Promise<void>;
+  /** Starts the push of one queue row. */
+  pushNow: LazyEngine['pushNow'];
+  /** Asks the browser to keep the device's data (there is something to keep now). */
+  keepStorage: () => void;
+}
 
 type Person = { id: number; name: string };
 
 /** Starts the push of a write's queue row; a refusal is toasted by the push itself (Q3). */
-function pushSoon(c: CommandContext, entry: { id: string } | null): void {
-  if (entry) void c.engine.pushNow(entry.id).catch(() => undefined);
+function pushSoon(c: CommentsContext, entry: { id: string } | null): void {
+  if (entry) void c.pushNow(entry.id).catch(() => undefined);
 }
 
 type Signal = { signal?: AbortSignal };
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 const itemPath = (itemId: number) => `/items/${encodeURIComponent(String(itemId))}`;
 
-export const commands = defineCommands({
+export const commands = defineCommands<CommentsContext>()({
   /**
    * Writes a comment on the device (shown at once, 'Pending sync' until pushed) and queues it with
    * its uuid, so the server stores it once however often it goes (K4, K8). A guest's stays on the
    * device until they sign in (K16). Resolves once stored on the device, not on the server.
    */
   'comments.add': async (c, a: { itemId: number; body: string; mentions: Person[]; uuid?: string }) => {
-    await c.auth.getState().restore();
+    await c.restored();
     const checked = commentCreateSchema.parse({ body: a.body, mentions: a.mentions.map((m) => m.id) });
     const { comment, entry } = await createComment(c.db, c.viewer(), {
       itemId: a.itemId,
@@ -39,7 +56,7 @@ export const commands = defineCommands({
       mentions: a.mentions,
       ...(a.uuid ? { uuid: a.uuid } : {}),
     });
-    c.storage.keep();
+    c.keepStorage();
     pushSoon(c, entry);
     return comment;
   },

@@ -19,8 +19,11 @@ import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
 import { type DeviceHistoryEntry, itemHistory } from '../history/historyStore';
 import { pageClient } from '../page';
 import { type ConflictView, toConflictView } from '../sync/conflictView';
-import { getMeta, META_KEYS } from './db';
-import type { LocalComment, LocalItem } from './types';
+import * as agenda from './agendaQueries';
+import { getMeta, META_KEYS, type OutpostDb } from './db';
+import * as queries from './itemQueries';
+import { labelItems } from './labelQueries';
+import type { LocalComment, LocalItem, Viewer } from './types';
 
 /** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
 export { shownInManualOrder } from '../changes/localEcho';
@@ -82,8 +85,54 @@ export function useConflicts(): ConflictView[] {
   );
 }
 
+/** A read of the viewer's items: the database and the viewer come first, then its own arguments. */
+type ViewerRead = (db: OutpostDb, viewer: Viewer, ...args: never[]) => unknown;
+
+/** Reads with the database and the viewer of the moment they run bound. */
+type ForViewer<T> = {
+  [K in keyof T]: T[K] extends (db: OutpostDb, viewer: Viewer, ...args: infer A) => infer R
+    ? (...args: A) => R
+    : never;
+};
+
+/** The list reads a live query calls by name (store/itemQueries.ts, agendaQueries.ts, labelQueries.ts). */
+const LIST_READS = {
+  homeItems: queries.homeItems,
+  homeCount: queries.homeCount,
+  screenItems: queries.screenItems,
+  screenCount: queries.screenCount,
+  myListItems: queries.myListItems,
+  myListCounts: queries.myListCounts,
+  subtreeProgress: queries.subtreeProgressOf,
+  todayPage: agenda.todayPage,
+  todayCounts: agenda.todayCounts,
+  upcomingPage: agenda.upcomingPage,
+  labelItems,
+} satisfies Record<string, ViewerRead>;
+
+/** The item reads below observe their temporary-id resolution first (see `observe`). */
+const ITEM_READS = {
+  itemById: queries.itemById,
+  childrenOf: queries.childrenOf,
+  childrenOldestFirst: queries.childrenOldestFirst,
+  progressFor: queries.progressFor,
+  insideOf: queries.insideOf,
+} satisfies Record<string, ViewerRead>;
+
+/** Binds reads to a database and to the viewer of the moment each runs (a sign-in changes it). */
+function forViewer<T extends Record<string, ViewerRead>>(
+  reads: T,
+  db: OutpostDb,
+  viewer: () => Viewer,
+): ForViewer<T> {
+  const bound: Record<string, unknown> = {};
+  for (const [name, read] of Object.entries(reads))
+    bound[name] = (...args: never[]) => read(db, viewer(), ...args);
+  return bound as ForViewer<T>;
+}
+
 /** The device's reads a live query may make (bound to the viewer). */
-export type LocalReads = OutpostClient['queries'] & {
+export type LocalReads = ForViewer<typeof LIST_READS> & {
   /** One item (temporary ids resolved); null when it does not exist locally or is deleted. */
   item: (id: number) => Promise<LocalItem | null>;
   /** The children of an item, newest first. */
@@ -91,7 +140,9 @@ export type LocalReads = OutpostClient['queries'] & {
   /** A page of the children of an item, oldest first, read by index from `after`. */
   childrenPage: (parentId: number, opts: { limit?: number; after?: LocalItem }) => Promise<LocalItem[]>;
   /** Progress of a campaign or task from its children (its maintained counters, one key read). */
-  progress: (parentId: number) => Promise<{ total: number; completed: number }>;
+  progress: (parentId: number) => Promise<queries.Progress>;
+  /** What a campaign holds: tasks and todos, open and done (its maintained counters). */
+  inside: (parentId: number) => Promise<queries.Inside>;
   /** Titles of the given parents that are on the device, for 'in {parent}' on the rows on screen. */
   parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
   /** Of the given parents on the device, those in a campaign shared with others (it, or a task in it). */
@@ -103,7 +154,7 @@ export type LocalReads = OutpostClient['queries'] & {
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
-function countersOf(db: OutpostClient['db'], parentId: number) {
+function countersOf(db: OutpostDb, parentId: number) {
   return db.counts
     .where('[parent+scope]')
     .between([parentId, Dexie.minKey], [parentId, Dexie.maxKey])
@@ -120,41 +171,43 @@ function observe(reads: Promise<unknown>[]): Promise<unknown> {
   return Promise.all(reads);
 }
 
-function readsOf(c: OutpostClient): LocalReads {
-  const { db, queries } = c;
+/**
+ * The device's reads for a client's viewer: what `useLive` hands a query (tests read through it too).
+ * Each runs for the viewer of the moment it runs.
+ */
+export function deviceReads(c: { db: OutpostDb; viewer: () => Viewer }): LocalReads {
+  const { db } = c;
+  const items = forViewer(ITEM_READS, db, c.viewer);
   return {
-    ...queries,
-    item: (id) =>
-      observe([db.items.get(id), db.meta.get('idAliases')]).then(() =>
-        queries.itemById(id),
-      ) as Promise<LocalItem | null>,
+    ...forViewer(LIST_READS, db, c.viewer),
+    item: (id) => observe([db.items.get(id), db.meta.get('idAliases')]).then(() => items.itemById(id)),
     // A server or guest id needs no resolving: the query's own read starts at once and is observed
     // (SYNC.md I11), where reading the children a second time to observe them cost a board's drop
     // half its longest task (a 500-card column cloned by Dexie's cache: npm run bench -- board-drag).
     children: (parentId) =>
       parentId >= 0
-        ? queries.childrenOf(parentId)
+        ? items.childrenOf(parentId)
         : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
-            () => queries.childrenOf(parentId),
+            () => items.childrenOf(parentId),
           ),
     // As `children`: a page of a task's 2,000 todos, not all of them, for a server or guest id.
     childrenPage: (parentId, opts) =>
       parentId >= 0
-        ? queries.childrenOldestFirst(parentId, opts)
+        ? items.childrenOldestFirst(parentId, opts)
         : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
-            () => queries.childrenOldestFirst(parentId, opts),
+            () => items.childrenOldestFirst(parentId, opts),
           ),
     // A temporary id: its counters (whatever the scope) and the aliases are observed before resolving.
     progress: (parentId) =>
       parentId >= 0
-        ? queries.progressFor(parentId)
+        ? items.progressFor(parentId)
         : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() =>
-            queries.progressFor(parentId),
+            items.progressFor(parentId),
           ),
     inside: (parentId) =>
       parentId >= 0
-        ? queries.inside(parentId)
-        : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() => queries.inside(parentId)),
+        ? items.insideOf(parentId)
+        : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() => items.insideOf(parentId)),
     parentTitles: async (ids) => {
       const map = new Map<number, string>();
       if (ids.length === 0) return map;
@@ -198,7 +251,7 @@ export type LiveQuery<A, T> = (reads: LocalReads, args: A) => Promise<T> | T;
 export function useLive<A, T>(query: LiveQuery<A, T>, args: A): T | undefined {
   const c = useClient();
   const key = useViewerKey(c);
-  const reads = useMemo(() => readsOf(c), [c]);
+  const reads = useMemo(() => deviceReads(c), [c]);
   const argsKey = JSON.stringify(args) ?? '';
   return useObservable(
     () =>
