@@ -16,6 +16,7 @@ import { browserConnectivity, type Connectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
 import { authAcrossTabsService, queueCountsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
+import { viewerReads } from './reads/viewerReads';
 import { createSearchPart } from './search/searchService';
 import { createServiceRunner, type Service, type ServiceContext } from './service';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
@@ -277,6 +278,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     engine,
     /** The repository's writes, loaded on the first, once the remembered account is restored. */
     items,
+    /** The device's reads for the viewer of now (reads/viewerReads.ts); useLive wraps them. */
+    reads: viewerReads(db, viewer),
     /** Runs a command by name with its namespace's context (the door's `send`). */
     send: sendFor(contexts),
     /** Edits in place shown on the lists before they commit (localEcho.ts); live lists listen. */

@@ -18,12 +18,11 @@ import { itemComments } from '../comments/timelineRead';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
 import { type DeviceHistoryEntry, itemHistory } from '../history/historyStore';
 import { pageClient } from '../page';
+import type { ListReads, ViewerReads } from '../reads/viewerReads';
 import { type ConflictView, toConflictView } from '../sync/conflictView';
-import * as agenda from './agendaQueries';
 import { getMeta, META_KEYS, type OutpostDb } from './db';
-import * as queries from './itemQueries';
-import { labelItems } from './labelQueries';
-import type { LocalComment, LocalItem, Viewer } from './types';
+import type { Inside, Progress } from './itemQueries';
+import type { LocalComment, LocalItem } from './types';
 
 /** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
 export { shownInManualOrder } from '../changes/localEcho';
@@ -85,54 +84,8 @@ export function useConflicts(): ConflictView[] {
   );
 }
 
-/** A read of the viewer's items: the database and the viewer come first, then its own arguments. */
-type ViewerRead = (db: OutpostDb, viewer: Viewer, ...args: never[]) => unknown;
-
-/** Reads with the database and the viewer of the moment they run bound. */
-type ForViewer<T> = {
-  [K in keyof T]: T[K] extends (db: OutpostDb, viewer: Viewer, ...args: infer A) => infer R
-    ? (...args: A) => R
-    : never;
-};
-
-/** The list reads a live query calls by name (store/itemQueries.ts, agendaQueries.ts, labelQueries.ts). */
-const LIST_READS = {
-  homeItems: queries.homeItems,
-  homeCount: queries.homeCount,
-  screenItems: queries.screenItems,
-  screenCount: queries.screenCount,
-  myListItems: queries.myListItems,
-  myListCounts: queries.myListCounts,
-  subtreeProgress: queries.subtreeProgressOf,
-  todayPage: agenda.todayPage,
-  todayCounts: agenda.todayCounts,
-  upcomingPage: agenda.upcomingPage,
-  labelItems,
-} satisfies Record<string, ViewerRead>;
-
-/** The item reads below observe their temporary-id resolution first (see `observe`). */
-const ITEM_READS = {
-  itemById: queries.itemById,
-  childrenOf: queries.childrenOf,
-  childrenOldestFirst: queries.childrenOldestFirst,
-  progressFor: queries.progressFor,
-  insideOf: queries.insideOf,
-} satisfies Record<string, ViewerRead>;
-
-/** Binds reads to a database and to the viewer of the moment each runs (a sign-in changes it). */
-function forViewer<T extends Record<string, ViewerRead>>(
-  reads: T,
-  db: OutpostDb,
-  viewer: () => Viewer,
-): ForViewer<T> {
-  const bound: Record<string, unknown> = {};
-  for (const [name, read] of Object.entries(reads))
-    bound[name] = (...args: never[]) => read(db, viewer(), ...args);
-  return bound as ForViewer<T>;
-}
-
 /** The device's reads a live query may make (bound to the viewer). */
-export type LocalReads = ForViewer<typeof LIST_READS> & {
+export type LocalReads = ListReads & {
   /** One item (temporary ids resolved); null when it does not exist locally or is deleted. */
   item: (id: number) => Promise<LocalItem | null>;
   /** The children of an item, newest first. */
@@ -140,9 +93,9 @@ export type LocalReads = ForViewer<typeof LIST_READS> & {
   /** A page of the children of an item, oldest first, read by index from `after`. */
   childrenPage: (parentId: number, opts: { limit?: number; after?: LocalItem }) => Promise<LocalItem[]>;
   /** Progress of a campaign or task from its children (its maintained counters, one key read). */
-  progress: (parentId: number) => Promise<queries.Progress>;
+  progress: (parentId: number) => Promise<Progress>;
   /** What a campaign holds: tasks and todos, open and done (its maintained counters). */
-  inside: (parentId: number) => Promise<queries.Inside>;
+  inside: (parentId: number) => Promise<Inside>;
   /** Titles of the given parents that are on the device, for 'in {parent}' on the rows on screen. */
   parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
   /** Of the given parents on the device, those in a campaign shared with others (it, or a task in it). */
@@ -175,11 +128,12 @@ function observe(reads: Promise<unknown>[]): Promise<unknown> {
  * The device's reads for a client's viewer: what `useLive` hands a query (tests read through it too).
  * Each runs for the viewer of the moment it runs.
  */
-export function deviceReads(c: { db: OutpostDb; viewer: () => Viewer }): LocalReads {
-  const { db } = c;
-  const items = forViewer(ITEM_READS, db, c.viewer);
+export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalReads {
+  const { db, reads } = c;
+  const { itemById, childrenOf, childrenOldestFirst, progressFor, insideOf, ...lists } = reads;
+  const items = { itemById, childrenOf, childrenOldestFirst, progressFor, insideOf };
   return {
-    ...forViewer(LIST_READS, db, c.viewer),
+    ...lists,
     item: (id) => observe([db.items.get(id), db.meta.get('idAliases')]).then(() => items.itemById(id)),
     // A server or guest id needs no resolving: the query's own read starts at once and is observed
     // (SYNC.md I11), where reading the children a second time to observe them cost a board's drop
