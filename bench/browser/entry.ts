@@ -18,7 +18,7 @@ import type { Item, SyncPage } from '../../src/shared/item';
 import './comments';
 import './localWrites';
 import './reorder';
-import { deviceReads } from '../../src/client/data/store/live';
+import { deviceReads } from '../../src/client/data/reads/live';
 import { done, req } from './idb';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */
@@ -85,7 +85,7 @@ function whenLive<T>(
     markReady = r;
   });
   let first = true;
-  // As a screen's list listens (app/data/store/live.ts useLive): the live query with the local echo.
+  // As a screen's list listens (app/data/reads/live.ts useLive): the live query with the local echo.
   const sub = withLocalEcho(liveQuery(query), echo).subscribe({
     next: (value) => {
       const at = performance.now();

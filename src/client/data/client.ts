@@ -14,13 +14,14 @@ import { lazily, lazyMethods } from './lazy';
 import { type ApiClient, browserXsrfToken, createApiClient, type FetchLike } from './net/apiClient';
 import { browserConnectivity, type Connectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
-import { authAcrossTabsService, queueCountsService } from './net/tabsService';
+import { authAcrossTabsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
 import { viewerReads } from './reads/viewerReads';
 import { createSearchPart } from './search/searchService';
 import { createServiceRunner, type Service, type ServiceContext } from './service';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
 import { wipeOtherAccount } from './store/deviceWipe';
+import { queueCountsService } from './store/queueCounts';
 import { createStorageKeeper } from './store/storage';
 import type { Viewer } from './store/types';
 import type { SyncResult } from './sync';
@@ -69,7 +70,7 @@ function afterPaint(): Promise<void> {
   });
 }
 
-/** The repository's writes; undo puts fields back through the raw `write` (./changes/undoStack.ts). */
+/** The repository's writes; undo puts fields back through the raw `write` (./items/undoStack.ts). */
 const WRITES = [
   'create',
   'update',
@@ -83,6 +84,9 @@ const WRITES = [
   'reopen',
   'write',
 ] as const;
+
+/** The funnel (./changes/applyLocalChange.ts), loaded with the first write or the sync engine. */
+const loadFunnel = () => import('./changes/applyLocalChange').then((m) => m.applyLocalChange);
 
 /** Started at once: they need nothing from the server. */
 const AT_START: readonly Service[] = [authAcrossTabsService, queueCountsService, mutualsService];
@@ -145,6 +149,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     onIdSwap: (oldId, newId) => {
       for (const listener of swapListeners) listener(oldId, newId);
     },
+    funnel: loadFunnel,
   });
 
   const syncInBackground = () => {
@@ -164,7 +169,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         if (owner !== undefined && owner !== user.id) await wipeOtherAccount(db, user.id);
         await setMeta(db, META_KEYS.dataOwner, user.id);
       });
-      if (wasGuest) await (await import('./sync/guestUpgrade')).moveGuestDataToAccount(db, user);
+      if (wasGuest) {
+        const [upgrade, funnel] = await Promise.all([import('./sync/guestUpgrade'), loadFunnel()]);
+        await upgrade.moveGuestDataToAccount(db, user, funnel);
+      }
       await engine.refreshStatus();
       void syncInBackground();
     },
@@ -194,7 +202,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   const items = lazyMethods(repository, WRITES, () => auth.getState().restore());
   // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
   const undo = lazily(() =>
-    import('./changes/undoStack').then((m) =>
+    import('./items/undoStack').then((m) =>
       m.createUndoStack({ db, api, viewer, items, pushNow: engine.pushNow, isOnline }),
     ),
   );
@@ -288,7 +296,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     viewer,
     /** The screen has drawn its first list from the device; start() asks the server after that paint. */
     screenShown: () => markScreenShown(),
-    /** Undo and the trash (./changes/undoStack.ts), loaded on first use. */
+    /** Undo and the trash (./items/undoStack.ts), loaded on first use. */
     undo,
     /** Export, import and what the device stores (./transfer/dataTransfer.ts), loaded on first use. */
     transfer,

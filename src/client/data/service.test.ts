@@ -6,9 +6,10 @@ import { mutualsService } from './contacts/mutualsService';
 import { remindersService } from './items/remindersService';
 import { manualConnectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
-import { authAcrossTabsService, queueCountsService } from './net/tabsService';
+import { authAcrossTabsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
 import { createServiceRunner, type Service, type ServiceContext, startAll } from './service';
+import { queueCountsService } from './store/queueCounts';
 import { syncService } from './sync/syncService';
 
 const named = (name: string, log: string[]): Service => ({

@@ -9,8 +9,8 @@
  */
 import Dexie, { type ObservabilitySet } from 'dexie';
 import { queueRequest } from '../../../shared/protocol';
-import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../history/deviceHistory';
 import type { OutpostDb } from '../store/db';
+import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../store/deviceHistory';
 import { IN_PLACE_STORES, inPlacePutOf, issueInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite } from '../store/rawWrites';
 import { putInPlace } from '../store/sideEffects';

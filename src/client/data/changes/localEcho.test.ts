@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { localItem } from '../../../../testkit/client/items';
 import { inManualOrder, moveTo } from '../../../shared/order';
-import { deviceReads } from '../store/live';
+import { deviceReads } from '../reads/live';
 import type { LocalItem } from '../store/types';
 import {
   createLocalEcho,

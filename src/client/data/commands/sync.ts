@@ -1,7 +1,7 @@
 /** Sync runs, conflicts and the device's own state (ARCHITECTURE §6). */
+import type { ConflictChoice } from '../reads/conflictView';
 import type { OutpostDb } from '../store/db';
 import { clearDeviceStores } from '../store/deviceWipe';
-import type { ConflictChoice } from '../sync/conflictView';
 import type { LazyEngine } from '../sync/lazyEngine';
 import { defineCommands } from './map';
 

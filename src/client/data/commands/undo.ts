@@ -1,5 +1,5 @@
-/** Undo and the trash (ARCHITECTURE §5): the handlers over ../changes/undoStack. */
-import type { TrashView, UndoStack } from '../changes/undoStack';
+/** Undo and the trash (ARCHITECTURE §5): the handlers over ../items/undoStack. */
+import type { TrashView, UndoStack } from '../items/undoStack';
 import type { Lazy } from '../lazy';
 import { defineCommands } from './map';
 

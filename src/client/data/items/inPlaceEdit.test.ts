@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import { writeGuessesOf } from '../changes/writeGuess';
-import { deviceReads } from '../store/live';
+import { deviceReads } from '../reads/live';
 import type { LocalItem } from '../store/types';
 
 // Edits in place, one after another and from two tabs of one browser (itemsRepository `write`): each

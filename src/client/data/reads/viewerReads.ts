@@ -1,13 +1,13 @@
 /**
  * The device's item reads bound to a viewer (ARCHITECTURE §6 'Layers inside data/': the reads). The
- * composition binds them once per client; `useLive` (store/live.ts) hands them to the live queries.
+ * composition binds them once per client; `useLive` (reads/live.ts) hands them to the live queries.
  * A declared table, not a forwarder per read: a new read is one line here.
  */
-import * as agenda from '../store/agendaQueries';
 import type { OutpostDb } from '../store/db';
-import * as queries from '../store/itemQueries';
-import { labelItems } from '../store/labelQueries';
 import type { Viewer } from '../store/types';
+import * as agenda from './agendaQueries';
+import * as queries from './itemQueries';
+import { labelItems } from './labelQueries';
 
 /** A read of the viewer's items: the database and the viewer come first, then its own arguments. */
 type ViewerRead = (db: OutpostDb, viewer: Viewer, ...args: never[]) => unknown;

@@ -3,8 +3,9 @@
  * of the caller's own. Kept out of sideEffects.ts, which the first screen loads: only the funnel's
  * edit in place, loaded on first write, uses them.
  */
-import { SEARCH_LOG_STORE, searchLogRow } from '../search/searchLog';
+
 import { issueWrite } from './rawWrites';
+import { SEARCH_LOG_STORE, searchLogRow } from './searchLog';
 import { type InPlacePut, inPlacePut } from './sideEffects';
 import type { LocalItem } from './types';
 

@@ -3,8 +3,8 @@ import { closeFakeDbs, freshFakeDb, stopLater } from '../../../../testkit/client
 import { localItem } from '../../../../testkit/client/items';
 import { createSyncStatusStore } from '../../stores/syncStatusStore';
 import { applyLocalChange } from '../changes/applyLocalChange';
-import { watchQueueCounts } from '../net/tabs';
 import type { OutpostDb } from './db';
+import { watchQueueCounts } from './queueCounts';
 import type { LocalItem } from './types';
 import { replacing } from './writeFacts';
 

@@ -1,7 +1,7 @@
 import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
-import { deviceReads } from '../store/live';
+import { deviceReads } from '../reads/live';
 
 // No server at all: guest mode must never need one. Any request fails loudly in the assertions.
 let device: Device;

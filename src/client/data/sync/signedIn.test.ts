@@ -10,8 +10,8 @@ import {
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import type { Item } from '../../../shared/item';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from '../contacts/mutuals';
+import { deviceReads } from '../reads/live';
 import { clearDeviceStores } from '../store/deviceWipe';
-import { deviceReads } from '../store/live';
 
 let server: ClientTestServer;
 const devices: Device[] = [];
