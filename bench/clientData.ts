@@ -7,6 +7,7 @@ import { liveQuery } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutpostClient } from '../src/client/data/client';
 import { manualConnectivity } from '../src/client/data/net/connectivity';
+import { deviceReads } from '../src/client/data/reads/live';
 import { applyPulled } from '../src/client/data/sync';
 import type { Item, ItemStatus, ItemType } from '../src/shared/item';
 import { check, fmt, heading, info } from './lib/report';
@@ -218,16 +219,16 @@ export async function run(_args: string[]): Promise<void> {
   const taskId = 777;
   await writeToLive(
     'task todos list',
-    () => client.queries.childrenOf(taskId),
-    async () => (await client.queries.childrenOf(taskId))[0]!.id,
+    () => deviceReads(client).children(taskId),
+    async () => (await deviceReads(client).children(taskId))[0]!.id,
     true,
   );
   // Informational: a 3,333-item list re-read in full on every write; liveQuery's per-key bookkeeping
   // dominates on fake-indexeddb (a screen renders it windowed, 20 rows at a time).
   await writeToLive(
     'Queue All list',
-    () => client.queries.screenItems('queue', 'all'),
-    async () => (await client.queries.screenItems('queue', 'all'))[0]!.id,
+    () => deviceReads(client).screenItems('queue', 'all'),
+    async () => (await deviceReads(client).screenItems('queue', 'all'))[0]!.id,
     false,
   );
   // Everything here is single-threaded CPU work: other load on the machine shows up in every figure.

@@ -14,7 +14,6 @@
  */
 import { liveQuery } from 'dexie';
 import type { OutpostClient } from '../../src/client/data/client';
-import { sendFor } from '../../src/client/data/commands/map';
 import { itemComments } from '../../src/client/data/reads/timelineRead';
 import { COMMENTS_TIMELINE_INDEX } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
@@ -98,7 +97,7 @@ const commentsBench = {
     const body = `bench ${++e.n}`;
     await sleep(30);
     return e.watchA!.time(
-      () => sendFor(e.a.client)('comments.add', { itemId: e.itemId, body, mentions: [], uuid }),
+      () => e.a.client.send('comments.add', { itemId: e.itemId, body, mentions: [], uuid }),
       (rows) => rows.some((r) => r.uuid === uuid),
     );
   },
@@ -153,7 +152,7 @@ const commentsBench = {
   async send(uuid: string): Promise<number> {
     const e = state!;
     const t0 = performance.timeOrigin + performance.now();
-    await sendFor(e.a.client)('comments.add', {
+    await e.a.client.send('comments.add', {
       itemId: e.itemId,
       body: `delivered ${++e.n}`,
       mentions: [],

@@ -19,6 +19,7 @@ import './comments';
 import './indexCost';
 import './localWrites';
 import './reorder';
+import { deviceReads } from '../../src/client/data/reads/live';
 import { done, req } from './idb';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */
@@ -218,7 +219,7 @@ const bench = {
     device = d;
     const db = d.client.db;
     const all = await db.items.toArray();
-    const viewerAll = await d.client.queries.homeItems('all');
+    const viewerAll = await deviceReads(d.client).homeItems('all');
     const task = all.find((i) => i.type === 'task' && all.some((c) => c.parent_id === i.id))!;
     const child = all.find((i) => i.parent_id === task.id)!;
     targets = { orphan: viewerAll[Math.floor(viewerAll.length / 2)]!.id, task: task.id, child: child.id };
@@ -238,7 +239,8 @@ const bench = {
     const t = targets!;
     const watch = whenLive(
       d.client.echo,
-      () => (which === 'all' ? d.client.queries.homeItems('all') : d.client.queries.childrenOf(t.task)),
+      () =>
+        which === 'all' ? deviceReads(d.client).homeItems('all') : deviceReads(d.client).children(t.task),
       (v) => v.length > 0,
     );
     live = { which, watch };
@@ -429,9 +431,10 @@ const bench = {
     const all = whenLive(
       client.echo,
       () =>
-        Promise.all([client.queries.homeItems('all', { limit: 20 }), client.queries.homeCount('all')]).then(
-          ([rows]) => rows,
-        ),
+        Promise.all([
+          deviceReads(client).homeItems('all', { limit: 20 }),
+          deviceReads(client).homeCount('all'),
+        ]).then(([rows]) => rows),
       (v) => v.length > 0,
     );
     let bootError: string | null = null;
@@ -461,7 +464,7 @@ const bench = {
     const stored: number[] = [];
     const searchAfterEdit: number[] = [];
     // Rows on screen: an edit of one of them until the screen's query shows it.
-    const list = await client.queries.homeItems('all', { limit: 20 });
+    const list = await deviceReads(client).homeItems('all', { limit: 20 });
     for (let i = 0; i < edits; i++) {
       const id = list[(i * 7) % list.length]!.id;
       const title = `Big edit ${i}`;

@@ -22,6 +22,7 @@ import Dexie, { liveQuery } from 'dexie';
 import { withLocalEcho } from '../../src/client/data/changes/localEcho';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
+import { deviceReads } from '../../src/client/data/reads/live';
 import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
 import { LIST_INDEX, OutpostDb } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
@@ -549,7 +550,7 @@ const localWrites = {
     localWrites.edit = state;
     await client.db.syncQueue.clear();
     await sleep(300);
-    const children = (await client.queries.childrenOf(task.id)).length;
+    const children = (await deviceReads(client).children(task.id)).length;
     const rawItems = await req(raw.transaction('items').objectStore('items').count());
     return { items: all.length, rawItems, children };
   },
@@ -562,7 +563,7 @@ const localWrites = {
   async listen(mode: 'live' | 'echo'): Promise<void> {
     const e = localWrites.edit!;
     e.watch?.stop();
-    const query = liveQuery(() => e.client.queries.childrenOf(e.task));
+    const query = liveQuery(() => deviceReads(e.client).children(e.task));
     e.watch = await watchLive(mode === 'echo' ? withLocalEcho(query, e.client.echo) : query);
   },
 

@@ -15,7 +15,7 @@
 import Dexie, { liveQuery } from 'dexie';
 import { shownInManualOrder, withLocalEcho } from '../../src/client/data/changes/localEcho';
 import type { OutpostClient } from '../../src/client/data/client';
-import { LIST_PAGE } from '../../src/client/data/reads/live';
+import { deviceReads, LIST_PAGE } from '../../src/client/data/reads/live';
 import { LIST_INDEX } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
 import type { LocalItem } from '../../src/client/data/store/types';
@@ -29,7 +29,7 @@ async function contents(client: OutpostClient, campaign: number): Promise<LocalI
   // items/queries.ts childrenPageQuery, with usePagedLive's one row beyond the page, marked as a list in
   // manual order as it is (the local echo sorts a move into place).
   return shownInManualOrder(
-    inManualOrder(await client.queries.childrenOldestFirst(campaign, {})).slice(0, LIST_PAGE + 1),
+    inManualOrder(await deviceReads(client).childrenPage(campaign, {})).slice(0, LIST_PAGE + 1),
   );
 }
 

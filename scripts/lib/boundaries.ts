@@ -202,7 +202,6 @@ const SHARED_PACKAGES = [
   'date-fns',
   'libphonenumber-js',
   'papaparse',
-  'rrule',
   'uuid',
   'chrono-node',
   'fractional-indexing',

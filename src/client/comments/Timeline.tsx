@@ -10,7 +10,6 @@ import type { ItemType } from '../../shared/item';
 import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Button } from '../components/ui/Button';
-import { cn } from '../components/ui/cn';
 import { commentCountLabel } from '../items/CommentCount';
 import { useViewer } from '../items/queries';
 import { CommentBody } from './CommentBody';
@@ -218,7 +217,7 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
   const viewer = useViewer();
   const signedIn = !viewer.isGuest;
   const live = signedIn && viewer.online;
-  const { query: commentsQuery, comments, total } = useComments(item.id, live);
+  const { loaded, comments, total } = useComments(item.id);
   const { query: historyQuery, entries: serverEntries } = useHistory(item.id, live);
   // A guest's history is the device's (SYNC.md K19), shown and restored as the server's is.
   const deviceEntries = useDeviceHistory(item.id, viewer.isGuest);
@@ -234,32 +233,12 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
     tokenize('');
   }, []);
 
-  // Comments written while the connection was away go out again, with their uuids, when it returns.
-  // Also every few seconds while one waits: the browser may not notice the connection came back.
-  const waiting = pending.some((p) => p.state === 'pending');
-  useEffect(() => {
-    if (viewer.online) actions.retryPending();
-    if (!waiting) return;
-    const timer = setInterval(() => actions.retryPending(), 5_000);
-    return () => clearInterval(timer);
-  }, [viewer.online, waiting, actions.retryPending]);
-
   const rows: Row[] = [
     ...entries.map((entry): Row => ({ kind: 'history', at: entry.at, key: `h${entry.id}`, entry })),
     ...comments.map(
       (comment): Row => ({ kind: 'comment', at: comment.created_at, key: `c${comment.id}`, comment }),
     ),
-  ]
-    // Comments come oldest first a page at a time, history newest first: while later comments are
-    // still to load, a change after the last loaded comment waits for them, so the order read is true.
-    .filter(
-      (row) =>
-        row.kind !== 'history' ||
-        !commentsQuery.hasNextPage ||
-        comments.length === 0 ||
-        row.at <= comments[comments.length - 1]!.created_at,
-    )
-    .sort((a, b) => (a.at === b.at ? a.key.localeCompare(b.key) : a.at < b.at ? -1 : 1));
+  ].sort((a, b) => (a.at === b.at ? a.key.localeCompare(b.key) : a.at < b.at ? -1 : 1));
   const stored = new Set(comments.map((c) => c.uuid));
   for (const p of pending) {
     if (stored.has(p.uuid)) continue;
@@ -283,7 +262,7 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
   }
 
   // A long timeline renders only the rows near the viewport (500 comments and 500 changes open as
-  // fast as none, issue 31), and asks for the next page of comments as its end comes into reach.
+  // fast as none, issue 31).
   const keys = rows.map((r) => r.key);
   const keyList = keys.join(' ');
   // biome-ignore lint/correctness/useExhaustiveDependencies: the keys' identity is their joined text.
@@ -294,14 +273,8 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
     [kinds],
   );
   const timeline = useTimelineWindow(stableKeys, estimate, rows.length > TIMELINE_WINDOW_FROM);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = commentsQuery;
-  useEffect(() => {
-    if (timeline.nearEnd && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [timeline.nearEnd, hasNextPage, isFetchingNextPage, fetchNextPage]);
-
   // A notification opens the item at its comment (#comment-{id}), the row's comment count at the
   // timeline (#timeline). A comment outside the rendered window is scrolled to first, then focused.
-  const loaded = commentsQuery.isSuccess;
   const { scrollToIndex } = timeline;
   useEffect(() => {
     if (location.hash === '#timeline') {
@@ -342,7 +315,7 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
       <div className="flex items-center justify-between gap-2">
         <p className="text-xs text-zinc-500 dark:text-zinc-400">
           {/* The server's count as the device last pulled it, until a page of comments says (offline too). */}
-          {commentCountLabel(commentsQuery.isSuccess ? total : (item.comments_count ?? 0))}
+          {commentCountLabel(loaded ? total : (item.comments_count ?? 0))}
         </p>
         {muted !== undefined ? (
           <Button
@@ -374,7 +347,7 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
           then.
         </p>
       ) : null}
-      {rows.length === 0 && live && commentsQuery.isSuccess ? (
+      {rows.length === 0 && live && loaded ? (
         <p data-timeline-empty className="flex items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
           <MessageSquare className="size-4" aria-hidden /> No comments yet.
         </p>
@@ -421,17 +394,6 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
             )}
         </ol>
       </div>
-      {commentsQuery.hasNextPage ? (
-        <Button
-          variant="link"
-          size="sm"
-          className={cn('self-start')}
-          onClick={() => void commentsQuery.fetchNextPage()}
-          disabled={commentsQuery.isFetchingNextPage}
-        >
-          Show newer comments
-        </Button>
-      ) : null}
       <Composer
         people={people.filter((p) => p.id !== viewer.user.id)}
         onSend={(body, mentions) => actions.create(body, mentions)}

@@ -90,8 +90,6 @@ export function useCommentActions(itemId: number) {
           toast({ title: 'Comment not saved', description: messageOf(error), variant: 'destructive' }),
         );
       },
-      /** Kept for the timeline: the device's queue sends waiting comments on its own. */
-      retryPending() {},
       /**
        * Saves an edit on the device. A person picked in the edit box is named from the picker's list
        * (or `picked`), so the device shows their name at once, not '@unknown' until the server answers.

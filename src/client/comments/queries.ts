@@ -10,7 +10,6 @@ import type { DeviceHistoryEntry } from '../data/store/historyStore';
 import type { LocalComment } from '../data/store/types';
 
 /** Query keys of an item's timeline: server lists, so the door's change signal refetches them. */
-export const commentsKey = (itemId: number) => [SERVER_LIST_KEY, 'comments', itemId] as const;
 export const historyKey = (itemId: number) => [SERVER_LIST_KEY, 'history', itemId] as const;
 export const peopleKey = (itemId: number) => [SERVER_LIST_KEY, 'people', itemId] as const;
 
@@ -21,7 +20,6 @@ const nextPage = (last: Paginated<unknown>) =>
 const deviceComments: LiveQuery<number, LocalComment[]> = (reads, itemId) => reads.comments(itemId);
 
 const NONE: LocalComment[] = [];
-const noMore = () => Promise.resolve();
 
 /** Whether a stored comment is a create the server has not answered yet ('Pending sync'). */
 export const isUnsent = (c: LocalComment) => c.id < 0 && c._syncStatus === 'pending' && !c._refused;
@@ -36,23 +34,17 @@ export function useDeviceComments(itemId: number): LocalComment[] | undefined {
 
 /**
  * An item's comments, oldest first, read live from the device (K8): the ones the server has or that
- * stay on the device (a guest's); a create still on its way is `usePendingComments`'s. The shape
- * keeps the timeline's paging fields: the device holds every comment, so there is no next page.
+ * stay on the device (a guest's); a create still on its way is `usePendingComments`'s. `loaded` once
+ * the device has answered; the device holds every comment, so there are no pages.
  */
-export function useComments(itemId: number, _enabled?: boolean) {
+export function useComments(itemId: number): { loaded: boolean; comments: Comment[]; total: number } {
   const stored = useDeviceComments(itemId);
   return useMemo(() => {
     const rows = stored ?? NONE;
     // Refused comments stay in place in the timeline (K20), but only stored ones are counted.
     const comments: Comment[] = rows.filter((c) => !isUnsent(c));
     const total = rows.filter((c) => !isUnsent(c) && !isRefusedCreate(c)).length;
-    const query = {
-      isSuccess: stored !== undefined,
-      hasNextPage: false,
-      isFetchingNextPage: false,
-      fetchNextPage: noMore,
-    };
-    return { query, comments, total };
+    return { loaded: stored !== undefined, comments, total };
   }, [stored]);
 }
 

@@ -5,6 +5,7 @@ import { createNotificationStore, type NotificationStore } from '../stores/notif
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
 import { createLocalEcho } from './changes/localEcho';
+import { type CommandContexts, sendFor } from './commands/map';
 import type { CampaignMember } from './commands/sharing';
 import { refreshMutuals } from './contacts/mutuals';
 import { mutualsService } from './contacts/mutualsService';
@@ -15,11 +16,11 @@ import { browserConnectivity, type Connectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
 import { authAcrossTabsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
-import { bindQueries } from './reads/boundQueries';
+import { viewerReads } from './reads/viewerReads';
 import { createSearchPart } from './search/searchService';
-import { type Service, type ServiceContext, startAll } from './service';
+import { createServiceRunner, type Service, type ServiceContext } from './service';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
-import { clearDeviceStores, wipeOtherAccount } from './store/deviceWipe';
+import { wipeOtherAccount } from './store/deviceWipe';
 import { queueCountsService } from './store/queueCounts';
 import { createStorageKeeper } from './store/storage';
 import type { Viewer } from './store/types';
@@ -210,12 +211,8 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       m.createItemsRepository({ db, viewer, pushNow: engine.pushNow, echo }),
     ),
   );
-  /** The repository once the remembered account is restored, so an early change is never the guest's. */
-  const writer = async () => {
-    await auth.getState().restore();
-    return repository();
-  };
-  // The same writes as methods (undo, the transfer and tests call them), each loading `writer`.
+  // The repository's writes as methods (the items commands, undo, the transfer and tests call them):
+  // the first loads it, once the remembered account is restored, so an early change is never the guest's.
   const items = lazyMethods(repository, WRITES, () => auth.getState().restore());
   // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
   const undo = lazily(() =>
@@ -270,12 +267,30 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     options: { baseUrl: options.baseUrl ?? '', openPath: options.openPath ?? openInPage },
   };
 
+  const restored = () => auth.getState().restore();
+  const keepStorage = storage.keep;
+  /** Each command namespace's context: the services it declared, and nothing else (commands/map.ts). */
+  const contexts: CommandContexts = {
+    items: { repository: items, db, keepStorage },
+    undo: { undo },
+    trash: { undo },
+    transfer: { transfer },
+    sync: { engine, db },
+    device: { db },
+    notifications: { notifications },
+    contacts: { api, db, viewer, refreshMutuals: () => updateMutuals(true) },
+    search: { search: search.search, db },
+    server: { api },
+    sharing: { api, engine },
+    comments: { api, db, viewer, restored, pushNow: engine.pushNow, keepStorage },
+  };
+
+  const running = createServiceRunner(services);
+
   let markScreenShown = () => {};
   const screenShown = new Promise<void>((resolve) => {
     markScreenShown = resolve;
   });
-  const bound = { ...bindQueries(db, viewer), conflicts: () => engine.listConflicts() };
-
   return {
     db,
     api,
@@ -283,10 +298,12 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     status,
     toasts,
     engine,
+    /** The repository's writes, loaded on the first, once the remembered account is restored. */
     items,
-    /** The item repository, loaded on the first write, once the remembered account is restored. */
-    writer,
-    queries: bound,
+    /** The device's reads for the viewer of now (reads/viewerReads.ts); useLive wraps them. */
+    reads: viewerReads(db, viewer),
+    /** Runs a command by name with its namespace's context (the door's `send`). */
+    send: sendFor(contexts),
     /** Edits in place shown on the lists before they commit (localEcho.ts); live lists listen. */
     echo,
     search: search.search,
@@ -300,10 +317,6 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     /** The signed-in user's notifications and Web Push (./notifications/notifications.ts), loaded on first use. */
     notifications,
     notificationState,
-    /** The signed-in user's mutual contacts, kept locally for the assignee pickers (./contacts/mutuals.ts). */
-    mutuals: { refresh: () => updateMutuals(true) },
-    /** Asks the browser to keep the device's data (once there is something to keep). */
-    storage: { keep: storage.keep },
     /** Tells an open /tasks/{id} route that its temporary id became the server's. */
     onIdSwap(listener: (oldId: number, newId: number) => void): () => void {
       swapListeners.add(listener);
@@ -311,38 +324,33 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     },
     /** The last background sync started by login, for tests and the Upgrade dialog. */
     lastSync: () => lastSync,
-    clearFinishedUpgrade: async () => (await import('./sync/guestUpgrade')).clearFinishedUpgrade(db),
     /**
      * Guest init, then the services in three waves: at once; after the first screen has drawn what the
-     * device holds; after the session check. Returns a stop function.
+     * device holds; after the session check. Answers the stop of every service it started (close()
+     * stops them too, W11); after a close, no further wave starts.
      */
     async start(): Promise<() => void> {
+      const stop = running.stopAll;
+      if (running.stopped()) return stop;
       auth.getState().initGuest();
-      const stops = [startAll([...AT_START, storage.service], services)];
+      running.start([...AT_START, storage.service]);
       await auth.getState().restore();
       // The server is asked once the first screen has drawn what the device holds: its answer only
       // confirms the remembered account or turns the device back to guest, and its request (and the
       // sync after it) no longer competes with that first screen.
       await Promise.race([screenShown, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]);
       await afterPaint();
-      stops.push(startAll([...AFTER_FIRST_SCREEN, search.service], services));
+      if (!running.start([...AFTER_FIRST_SCREEN, search.service])) return stop;
       // A device that remembers no account and holds no session cookie is a guest's: asking the
       // server would only earn a 401 on every page load, and a guest's app calls no server.
       if (auth.getState().isAuthenticated || mayHaveSession()) await auth.getState().checkSession();
       else auth.getState().toGuest();
-      stops.push(startAll(AFTER_SESSION_CHECK, services));
-      return () => {
-        for (const stop of stops.reverse()) stop();
-      };
+      running.start(AFTER_SESSION_CHECK);
+      return stop;
     },
-    /** Changes not on the server yet (the queue): what Clear Local Data and Log out would lose. */
-    pendingChanges: () => db.syncQueue.count(),
-    /**
-     * Clear Local Data: wipes every store of IndexedDB but a named keep-list (deviceWipe.ts); a
-     * signed-in user's data comes back with the next sync.
-     */
-    clearLocalData: (): Promise<void> => clearDeviceStores(db),
+    /** Stops every service start() started (each once, the last first, W11), then closes the database. */
     close(): void {
+      running.stopAll();
       search.dispose();
       db.close();
     },
@@ -350,11 +358,3 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
 }
 
 export type OutpostClient = ReturnType<typeof createOutpostClient>;
-
-let singleton: OutpostClient | null = null;
-
-/** The app's client (same origin, the browser's IndexedDB, fetch and connectivity). */
-export function getOutpostClient(): OutpostClient {
-  singleton ??= createOutpostClient();
-  return singleton;
-}

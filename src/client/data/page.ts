@@ -7,7 +7,6 @@ import type { Door } from '../app/door';
 import { notificationStore } from '../stores/notificationStore';
 import { toastStore } from '../stores/toastStore';
 import { createOutpostClient, type OutpostClient } from './client';
-import { sendFor } from './commands/map';
 
 /**
  * The door over a data layer's client (app/door.tsx). Tests make one over their own client and hand it
@@ -16,7 +15,7 @@ import { sendFor } from './commands/map';
 export function createDoor(client: OutpostClient): Door {
   return {
     client,
-    send: sendFor(client),
+    send: client.send,
     auth: client.auth,
     syncStatus: client.status,
     toasts: client.toasts,

@@ -46,6 +46,30 @@ export interface Service {
   start(ctx: ServiceContext): () => void;
 }
 
+/**
+ * The services a client runs, started in waves: it keeps every started service's stop, and `stopAll`
+ * stops each once, the last started first; a wave asked for after that starts nothing (W11).
+ */
+export function createServiceRunner(ctx: ServiceContext) {
+  const stops: (() => void)[] = [];
+  let stopped = false;
+  return {
+    /** Starts the services in order, unless stopped already; answers whether they started. */
+    start(services: readonly Service[]): boolean {
+      if (stopped) return false;
+      for (const service of services) stops.push(service.start(ctx));
+      return true;
+    },
+    /** Whether `stopAll` has run (a start under way gives up at its next wave). */
+    stopped: () => stopped,
+    /** Stops every started service once, in reverse order of start; any later wave starts nothing. */
+    stopAll(): void {
+      stopped = true;
+      for (let stop = stops.pop(); stop; stop = stops.pop()) stop();
+    },
+  };
+}
+
 /** Starts services in order; the answer stops them in reverse. */
 export function startAll(services: readonly Service[], ctx: ServiceContext): () => void {
   const stops = services.map((service) => service.start(ctx));

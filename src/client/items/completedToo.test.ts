@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../testkit/client/harness';
-import { sendFor } from '../data/commands/map';
 import { completedTooText } from './mutations';
 
 describe('a completion that completes its parent says so (P13)', () => {
@@ -11,7 +10,7 @@ describe('a completion that completes its parent says so (P13)', () => {
     device = createDevice('http://127.0.0.1:9');
     const client = device.client;
     client.auth.getState().initGuest();
-    const send = sendFor(client);
+    const send = client.send;
     const campaign = await client.items.create({ title: 'Launch', type: 'campaign' });
     const only = await client.items.create({ title: 'Plan', type: 'task', parent_id: campaign.id });
     expect(await send('items.setStatus', { id: only.id, status: 'completed' })).toEqual({

@@ -139,7 +139,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       setImmediate(async () => {
         // Changes that arrive during the check are covered by the event that follows it.
         await deliver(
-          `event: changed\ndata: ${Date.now()}\n\n${await notificationLine()}${await mutualsLine()}`,
+          `event: ${SERVER_EVENTS.changed}\ndata: ${Date.now()}\n\n${await notificationLine()}${await mutualsLine()}`,
         );
         scheduled = false;
       });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { localItem } from '../../../../testkit/client/items';
 import { inManualOrder, moveTo } from '../../../shared/order';
+import { deviceReads } from '../reads/live';
 import type { LocalItem } from '../store/types';
 import {
   createLocalEcho,
@@ -203,7 +204,7 @@ describe('the local echo on a device', () => {
     const seen: { title: string; stored: boolean }[] = [];
     let stored = false;
     const sub = withLocalEcho(
-      liveQuery(() => client.queries.childrenOf(task.id)),
+      liveQuery(() => deviceReads(client).children(task.id)),
       client.echo,
     ).subscribe((rows) => {
       const row = rows.find((r) => r.id === todo.id);
@@ -233,7 +234,7 @@ describe('the local echo on a device', () => {
     await client.items.create({ title: 'First', type: 'task', parent_id: campaign.id });
     const last = await client.items.create({ title: 'Last', type: 'task', parent_id: campaign.id });
     const contents = async () =>
-      shownInManualOrder(inManualOrder(await client.queries.childrenOldestFirst(campaign.id, {})));
+      shownInManualOrder(inManualOrder(await deviceReads(client).childrenPage(campaign.id, {})));
     const seen: { order: string[]; stored: boolean }[] = [];
     let stored = false;
     const sub = withLocalEcho(liveQuery(contents), client.echo).subscribe((rows) =>

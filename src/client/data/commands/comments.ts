@@ -6,37 +6,49 @@
  * signed-in user online, read through TanStack Query and refreshed by the door's change signal.
  * Bodies are checked by the shared schemas before they are stored.
  */
-import {
-  type Comment,
-  type CommentCreateInput,
-  commentCreateSchema,
-  commentPatchSchema,
-} from '../../../shared/comments';
+import { commentCreateSchema, commentPatchSchema } from '../../../shared/comments';
 import type { HistoryEntry } from '../../../shared/history';
 import type { Item, Paginated } from '../../../shared/item';
 import { createComment, deleteComment, discardRefused, editComment } from '../comments/localComments';
-import type { CommandContext } from './map';
+import type { ApiClient } from '../net/apiClient';
+import type { OutpostDb } from '../store/db';
+import type { Viewer } from '../store/types';
+import type { LazyEngine } from '../sync/lazyEngine';
 import { defineCommands } from './map';
+
+/** Comments are written on the device and pushed; history, people and mutes are the server's. */
+export interface CommentsContext {
+  api: ApiClient;
+  db: OutpostDb;
+  /** The viewer of now, with the name a comment shows before the server answers. */
+  viewer: () => Viewer & { user: { id: number; name: string } };
+  /** Resolves once the remembered account is restored, so an early comment is never the guest's. */
+  restored: () => Promise<void>;
+  /** Starts the push of one queue row. */
+  pushNow: LazyEngine['pushNow'];
+  /** Asks the browser to keep the device's data (there is something to keep now). */
+  keepStorage: () => void;
+}
 
 type Person = { id: number; name: string };
 
 /** Starts the push of a write's queue row; a refusal is toasted by the push itself (Q3). */
-function pushSoon(c: CommandContext, entry: { id: string } | null): void {
-  if (entry) void c.engine.pushNow(entry.id).catch(() => undefined);
+function pushSoon(c: CommentsContext, entry: { id: string } | null): void {
+  if (entry) void c.pushNow(entry.id).catch(() => undefined);
 }
 
 type Signal = { signal?: AbortSignal };
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 const itemPath = (itemId: number) => `/items/${encodeURIComponent(String(itemId))}`;
 
-export const commands = defineCommands({
+export const commands = defineCommands<CommentsContext>()({
   /**
    * Writes a comment on the device (shown at once, 'Pending sync' until pushed) and queues it with
    * its uuid, so the server stores it once however often it goes (K4, K8). A guest's stays on the
    * device until they sign in (K16). Resolves once stored on the device, not on the server.
    */
   'comments.add': async (c, a: { itemId: number; body: string; mentions: Person[]; uuid?: string }) => {
-    await c.auth.getState().restore();
+    await c.restored();
     const checked = commentCreateSchema.parse({ body: a.body, mentions: a.mentions.map((m) => m.id) });
     const { comment, entry } = await createComment(c.db, c.viewer(), {
       itemId: a.itemId,
@@ -44,7 +56,7 @@ export const commands = defineCommands({
       mentions: a.mentions,
       ...(a.uuid ? { uuid: a.uuid } : {}),
     });
-    c.storage.keep();
+    c.keepStorage();
     pushSoon(c, entry);
     return comment;
   },
@@ -62,24 +74,6 @@ export const commands = defineCommands({
    * edit gives way to the server's text. Nothing is sent.
    */
   'comments.discardRefused': async (c, id: number) => discardRefused(c.db, id),
-  /** One page of an item's comments, oldest first. */
-  'comments.list': async (c, a: { itemId: number; page: number } & Signal) =>
-    (
-      await c.api.get<Paginated<Comment>>(
-        `${itemPath(a.itemId)}/comments?page=${a.page}`,
-        withSignal(a.signal),
-      )
-    ).data,
-  /** Posts a comment; its uuid makes a retry store it once. */
-  'comments.create': async (c, a: { itemId: number } & CommentCreateInput) => {
-    const { itemId, ...body } = a;
-    return (await c.api.post<Comment>(`${itemPath(itemId)}/comments`, commentCreateSchema.parse(body))).data;
-  },
-  'comments.edit': async (c, a: { id: number; body: string }) =>
-    (await c.api.patch<Comment>(`/comments/${a.id}`, commentPatchSchema.parse({ body: a.body }))).data,
-  'comments.delete': async (c, id: number) => {
-    await c.api.delete(`/comments/${id}`);
-  },
   /** Who sees the item: the people a comment may mention. */
   'comments.people': async (c, a: { itemId: number } & Signal) =>
     (

@@ -4,19 +4,21 @@
  * first command, so the first screen downloads none of them. Adding a command is one entry in its
  * namespace's `commands`; adding a namespace is one line below. Types come from the handlers
  * themselves, so a caller's arguments and result are checked without a hand-written interface.
+ *
+ * Narrow contexts (ARCHITECTURE §6): each namespace declares the services its handlers use, and the
+ * composition (client.ts) hands it those and nothing else; no handler receives the whole client.
  */
-import type { OutpostClient } from '../client';
 
-/** What a handler works on: the data layer's client (one per page, or per simulated device in tests). */
-export type CommandContext = OutpostClient;
-
-/** A command's handler: the context, then its one argument (`void` when it takes none). */
+/** A command's handler: its namespace's context, then its one argument (`void` when it takes none). */
 // biome-ignore lint/suspicious/noExplicitAny: the map's handlers each narrow their own argument.
-export type Handler = (ctx: CommandContext, args: any) => unknown;
+export type Handler<Ctx = any> = (ctx: Ctx, args: any) => unknown;
 
-/** Declares a namespace's handlers, keeping their exact types (a command is one entry here). */
-export function defineCommands<const T extends Record<string, Handler>>(handlers: T): T {
-  return handlers;
+/**
+ * Declares a namespace's handlers over the context it needs, keeping their exact types (a command is
+ * one entry here): `defineCommands<{ api: ApiClient }>()({ 'ns.cmd': (c, args) => … })`.
+ */
+export function defineCommands<Ctx>() {
+  return <const T extends Record<string, Handler<Ctx>>>(handlers: T): T => handlers;
 }
 
 /** Every namespace and how it loads: its module's `commands`. */
@@ -37,14 +39,25 @@ export const NAMESPACES = {
 
 export type Namespace = keyof typeof NAMESPACES;
 
+type HandlersOf<N extends Namespace> = Awaited<ReturnType<(typeof NAMESPACES)[N]>>;
+
+/** The services namespace `N` declared (its handlers' first parameter). */
+export type ContextOf<N extends Namespace> = HandlersOf<N>[keyof HandlersOf<N>] extends (
+  ctx: infer C,
+  ...rest: never[]
+) => unknown
+  ? C
+  : never;
+
+/** What the composition hands the door: one context per namespace, each only what it declared. */
+export type CommandContexts = { [N in Namespace]: ContextOf<N> };
+
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
   ? I
   : never;
 
 /** Every command of every namespace, joined: `Commands['items.update']` is its handler. */
-export type Commands = UnionToIntersection<
-  { [N in Namespace]: Awaited<ReturnType<(typeof NAMESPACES)[N]>> }[Namespace]
->;
+export type Commands = UnionToIntersection<{ [N in Namespace]: HandlersOf<N> }[Namespace]>;
 export type CommandName = keyof Commands & string;
 /** The one argument a command takes (`void` for none). */
 export type ArgsOf<N extends CommandName> = Parameters<Commands[N]>[1];
@@ -72,16 +85,19 @@ function handlersOf(namespace: Namespace): Promise<Record<string, Handler>> {
   return handlers;
 }
 
-/** Runs one command on a context; an unknown name is a programming error and says so. */
-export async function runCommand(ctx: CommandContext, name: string, args: unknown): Promise<unknown> {
+/**
+ * Runs one command with its namespace's context (only that one); an unknown name is a programming
+ * error and says so.
+ */
+export async function runCommand(contexts: CommandContexts, name: string, args: unknown): Promise<unknown> {
   const namespace = name.slice(0, name.indexOf('.')) as Namespace;
   if (!(namespace in NAMESPACES)) throw new Error(`Unknown command namespace: ${name}`);
   const handler = (await handlersOf(namespace))[name];
   if (!handler) throw new Error(`Unknown command: ${name}`);
-  return handler(ctx, args);
+  return handler(contexts[namespace], args);
 }
 
-/** The `send` of one context (a page's client, a test's device). */
-export function sendFor(ctx: CommandContext): Send {
-  return ((name: string, args?: unknown) => runCommand(ctx, name, args)) as Send;
+/** The `send` over one set of contexts (a page's client, a test's device). */
+export function sendFor(contexts: CommandContexts): Send {
+  return ((name: string, args?: unknown) => runCommand(contexts, name, args)) as Send;
 }

@@ -1,8 +1,15 @@
 /** Search (Ctrl/Cmd+K): the server's when signed in and online, the device's otherwise or when it fails. */
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
 import type { SearchRow } from '../search/search';
+import type { Searcher } from '../search/searchService';
 import type { OutpostDb } from '../store/db';
 import { defineCommands } from './map';
+
+/** Search uses the searcher (loaded on first use) and the stored parents of its hits. */
+export interface SearchContext {
+  search: Searcher;
+  db: OutpostDb;
+}
 
 export interface SearchHit {
   id: number;
@@ -39,7 +46,7 @@ function hitsOf(db: OutpostDb, found: readonly (Item | SearchRow)[]): SearchHit[
   });
 }
 
-export const commands = defineCommands({
+export const commands = defineCommands<SearchContext>()({
   /**
    * Searches; `onFirstHits` gets the device's hits while the server's answer is on the way, in the same
    * task when it can, before the request to the server is started.

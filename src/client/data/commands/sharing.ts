@@ -14,7 +14,15 @@ import {
   memberPatchSchema,
   type Role,
 } from '../../../shared/membership';
+import type { ApiClient } from '../net/apiClient';
+import type { LazyEngine } from '../sync/lazyEngine';
 import { defineCommands } from './map';
+
+/** Members and invites are server data: the API, and a sync after joining. */
+export interface SharingContext {
+  api: ApiClient;
+  engine: Pick<LazyEngine, 'sync'>;
+}
 
 export interface MemberUser {
   id: number;
@@ -58,7 +66,7 @@ type Signal = { signal?: AbortSignal };
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 const members = (campaignId: number) => `/campaigns/${encodeURIComponent(String(campaignId))}/members`;
 
-export const commands = defineCommands({
+export const commands = defineCommands<SharingContext>()({
   /** The campaign's members, the owner first. */
   'sharing.members': async (c, a: { campaignId: number } & Signal) =>
     (await c.api.get<{ members: CampaignMember[] }>(members(a.campaignId), withSignal(a.signal))).data

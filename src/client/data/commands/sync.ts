@@ -1,6 +1,20 @@
 /** Sync runs, conflicts and the device's own state (ARCHITECTURE §6). */
 import type { ConflictChoice } from '../reads/conflictView';
+import type { OutpostDb } from '../store/db';
+import { clearDeviceStores } from '../store/deviceWipe';
+import type { LazyEngine } from '../sync/lazyEngine';
 import { defineCommands } from './map';
+
+/** Sync runs and conflicts go through the engine; a finished upgrade's flag is on the device. */
+export interface SyncContext {
+  engine: Pick<LazyEngine, 'sync' | 'resolveConflicts'>;
+  db: OutpostDb;
+}
+
+/** The device's own state: its queue and its stores. */
+export interface DeviceContext {
+  db: OutpostDb;
+}
 
 /** What 'Sync Now' came to (SYNC.md): `ok` only when the run reached the server and sent what it could. */
 export interface SyncNowResult {
@@ -10,7 +24,7 @@ export interface SyncNowResult {
   pending: number;
 }
 
-export const commands = defineCommands({
+export const commands = defineCommands<SyncContext>()({
   /**
    * A manual sync run ('Sync Now'); its outcome is answered (never 'complete' when it was not) and
    * toasted by the engine, unless `quiet` (a dialog that reports it in place).
@@ -23,15 +37,18 @@ export const commands = defineCommands({
     await c.engine.resolveConflicts(choices);
   },
   /** Forgets a finished guest upgrade so its dialog does not come back. */
-  'sync.clearFinishedUpgrade': (c) => c.clearFinishedUpgrade(),
+  'sync.clearFinishedUpgrade': async (c) => (await import('../sync/guestUpgrade')).clearFinishedUpgrade(c.db),
 });
 
-export const deviceCommands = defineCommands({
+export const deviceCommands = defineCommands<DeviceContext>()({
   /** How many changes are not on the server yet (Clear Local Data and Log out ask before losing them). */
-  'device.pendingChanges': (c) => c.pendingChanges(),
-  /** Deletes IndexedDB and local storage (the caller reloads). */
+  'device.pendingChanges': (c) => c.db.syncQueue.count(),
+  /**
+   * Clear Local Data: wipes every store of IndexedDB but a named keep-list (W10, deviceWipe.ts) and
+   * local storage (the caller reloads); a signed-in user's data comes back with the next sync.
+   */
   'device.clear': async (c) => {
-    await c.clearLocalData();
+    await clearDeviceStores(c.db);
     // The spec clears all local storage too (onboarding, theme, persisted stores).
     localStorage.clear();
     sessionStorage.clear();

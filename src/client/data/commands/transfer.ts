@@ -1,8 +1,14 @@
 /** Export, import and what the device stores (ARCHITECTURE §5, §6), offline and as a guest. */
-import type { ImportPreview } from '../transfer/dataTransfer';
+import type { Lazy } from '../lazy';
+import type { DataTransfer, ImportPreview } from '../transfer/dataTransfer';
 import { defineCommands } from './map';
 
-export const commands = defineCommands({
+/** Export and import use the data transfer alone (loaded on first use, papaparse with it). */
+export interface TransferContext {
+  transfer: Lazy<DataTransfer>;
+}
+
+export const commands = defineCommands<TransferContext>()({
   /** Outpost JSON or CSV of the device's items. */
   'transfer.export': async (c, format: 'json' | 'csv') => (await c.transfer()).exportFile(format),
   /** Reads a picked file into what an import would create (nothing is written). */

@@ -4,7 +4,6 @@ import { createDevice, createSynced, type Device, settled, signIn } from '../../
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import { type Comment, MENTION_NOT_ALLOWED, mentionToken } from '../../../shared/comments';
 import type { Paginated } from '../../../shared/item';
-import { sendFor } from '../commands/map';
 import type { LocalComment } from '../store/types';
 
 let server: ClientTestServer;
@@ -36,7 +35,7 @@ async function sameAccount(phone: string): Promise<Device> {
   return signedInDevice(phone);
 }
 
-const send = (d: Device) => sendFor(d.client);
+const send = (d: Device) => d.client.send;
 
 /** The item's comments on the device, oldest first, as the timeline reads them. */
 async function onDevice(d: Device, itemUuid: string): Promise<LocalComment[]> {

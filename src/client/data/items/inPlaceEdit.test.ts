@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import { writeGuessesOf } from '../changes/writeGuess';
+import { deviceReads } from '../reads/live';
 import type { LocalItem } from '../store/types';
 
 // Edits in place, one after another and from two tabs of one browser (itemsRepository `write`): each
@@ -234,7 +235,7 @@ describe('W9: an edit in place from what the tab already knows', () => {
     const task = await d.client.items.create({ title: 'Parent', type: 'task' });
     const todo = await d.client.items.create({ title: 'Child', type: 'todo', parent_id: task.id });
     writeGuessesOf(d.client.db).forget(todo.id);
-    const [shown] = await d.client.queries.childrenOf(task.id);
+    const [shown] = await deviceReads(d.client).children(task.id);
     expect(shown?.id).toBe(todo.id);
     expect(writeGuessesOf(d.client.db).row(todo.id)).toEqual(await d.client.db.items.get(todo.id));
     await d.client.items.update(todo.id, { title: 'Child, renamed' });

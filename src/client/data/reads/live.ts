@@ -17,9 +17,10 @@ import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import { type DeviceHistoryEntry, itemHistory } from '../store/historyStore';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
 import type { LocalComment, LocalItem } from '../store/types';
-import type { BoundQueries } from './boundQueries';
 import { type ConflictView, toConflictView } from './conflictView';
+import type { Inside, Progress } from './itemQueries';
 import { itemComments } from './timelineRead';
+import type { ListReads, ViewerReads } from './viewerReads';
 
 /** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
 export { shownInManualOrder } from '../changes/localEcho';
@@ -30,7 +31,8 @@ export interface LiveClient {
   db: OutpostDb;
   auth: AuthStore;
   status: SyncStatusStore;
-  queries: BoundQueries;
+  /** The device's reads for the viewer of now (viewerReads.ts). */
+  reads: ViewerReads;
   /** Edits in place shown before they commit (changes/localEcho.ts). */
   echo: LocalEcho;
   /** The screen has drawn its first list from the device. */
@@ -110,7 +112,7 @@ export function useConflicts(): ConflictView[] {
 }
 
 /** The device's reads a live query may make (bound to the viewer). */
-export type LocalReads = BoundQueries & {
+export type LocalReads = ListReads & {
   /** One item (temporary ids resolved); null when it does not exist locally or is deleted. */
   item: (id: number) => Promise<LocalItem | null>;
   /** The children of an item, newest first. */
@@ -118,7 +120,9 @@ export type LocalReads = BoundQueries & {
   /** A page of the children of an item, oldest first, read by index from `after`. */
   childrenPage: (parentId: number, opts: { limit?: number; after?: LocalItem }) => Promise<LocalItem[]>;
   /** Progress of a campaign or task from its children (its maintained counters, one key read). */
-  progress: (parentId: number) => Promise<{ total: number; completed: number }>;
+  progress: (parentId: number) => Promise<Progress>;
+  /** What a campaign holds: tasks and todos, open and done (its maintained counters). */
+  inside: (parentId: number) => Promise<Inside>;
   /** Titles of the given parents that are on the device, for 'in {parent}' on the rows on screen. */
   parentTitles: (ids: readonly number[]) => Promise<Map<number, string>>;
   /** Of the given parents on the device, those in a campaign shared with others (it, or a task in it). */
@@ -147,41 +151,44 @@ function observe(reads: Promise<unknown>[]): Promise<unknown> {
   return Promise.all(reads);
 }
 
-function readsOf(c: LiveClient): LocalReads {
-  const { db, queries } = c;
+/**
+ * The device's reads for a client's viewer: what `useLive` hands a query (tests read through it too).
+ * Each runs for the viewer of the moment it runs.
+ */
+export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalReads {
+  const { db, reads } = c;
+  const { itemById, childrenOf, childrenOldestFirst, progressFor, insideOf, ...lists } = reads;
+  const items = { itemById, childrenOf, childrenOldestFirst, progressFor, insideOf };
   return {
-    ...queries,
-    item: (id) =>
-      observe([db.items.get(id), db.meta.get('idAliases')]).then(() =>
-        queries.itemById(id),
-      ) as Promise<LocalItem | null>,
+    ...lists,
+    item: (id) => observe([db.items.get(id), db.meta.get('idAliases')]).then(() => items.itemById(id)),
     // A server or guest id needs no resolving: the query's own read starts at once and is observed
     // (SYNC.md I11), where reading the children a second time to observe them cost a board's drop
     // half its longest task (a 500-card column cloned by Dexie's cache: npm run bench -- board-drag).
     children: (parentId) =>
       parentId >= 0
-        ? queries.childrenOf(parentId)
+        ? items.childrenOf(parentId)
         : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
-            () => queries.childrenOf(parentId),
+            () => items.childrenOf(parentId),
           ),
     // As `children`: a page of a task's 2,000 todos, not all of them, for a server or guest id.
     childrenPage: (parentId, opts) =>
       parentId >= 0
-        ? queries.childrenOldestFirst(parentId, opts)
+        ? items.childrenOldestFirst(parentId, opts)
         : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
-            () => queries.childrenOldestFirst(parentId, opts),
+            () => items.childrenOldestFirst(parentId, opts),
           ),
     // A temporary id: its counters (whatever the scope) and the aliases are observed before resolving.
     progress: (parentId) =>
       parentId >= 0
-        ? queries.progressFor(parentId)
+        ? items.progressFor(parentId)
         : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() =>
-            queries.progressFor(parentId),
+            items.progressFor(parentId),
           ),
     inside: (parentId) =>
       parentId >= 0
-        ? queries.inside(parentId)
-        : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() => queries.inside(parentId)),
+        ? items.insideOf(parentId)
+        : observe([countersOf(db, parentId), db.meta.get('idAliases')]).then(() => items.insideOf(parentId)),
     parentTitles: async (ids) => {
       const map = new Map<number, string>();
       if (ids.length === 0) return map;
@@ -225,7 +232,7 @@ export type LiveQuery<A, T> = (reads: LocalReads, args: A) => Promise<T> | T;
 export function useLive<A, T>(query: LiveQuery<A, T>, args: A): T | undefined {
   const c = useClient();
   const key = useViewerKey(c);
-  const reads = useMemo(() => readsOf(c), [c]);
+  const reads = useMemo(() => deviceReads(c), [c]);
   const argsKey = JSON.stringify(args) ?? '';
   return useObservable(
     () =>

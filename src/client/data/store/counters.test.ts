@@ -5,6 +5,7 @@ import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { serverItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
+import { deviceReads } from '../reads/live';
 import { applyPulled } from '../sync';
 import { type CountsRow, countRowsFromScratch } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
@@ -48,11 +49,11 @@ describe('progress counters (counters.ts)', () => {
     const subs = [
       liveQuery(() => {
         runs.rows += 1;
-        return client.queries.subtreeProgress([campaign.id, task.id]);
+        return deviceReads(client).subtreeProgress([campaign.id, task.id]);
       }).subscribe({ next: (v) => (last.rows = v.get(campaign.id)?.completed) }),
       liveQuery(() => {
         runs.task += 1;
-        return client.queries.progressFor(task.id);
+        return deviceReads(client).progress(task.id);
       }).subscribe({ next: (v) => (last.task = v.completed) }),
     ];
     await until(() => last.rows !== undefined && last.task !== undefined);
@@ -77,13 +78,13 @@ describe('progress counters (counters.ts)', () => {
       todos.push(await client.items.create({ title, type: 'todo', parent_id: task.id }));
     await client.items.create({ title: 'Loose', type: 'todo', parent_id: campaign.id });
     await client.items.toggle(todos[0]!.id);
-    expect(await client.queries.inside(campaign.id)).toEqual({
+    expect(await deviceReads(client).inside(campaign.id)).toEqual({
       progress: { total: 4, completed: 1, percent: 25, remaining: 3 },
       inside: 5,
       open: 4,
     });
     await client.items.remove(todos[1]!.id);
-    expect(await client.queries.inside(campaign.id)).toMatchObject({ inside: 4, open: 3 });
+    expect(await deviceReads(client).inside(campaign.id)).toMatchObject({ inside: 4, open: 3 });
     const rows = await client.db.items.toArray();
     expect((await client.db.counts.toArray()).length).toBe(countRowsFromScratch(rows).length);
   });

@@ -5,6 +5,7 @@ import { freshPhone } from '../../../../testkit/client/server';
 import { type HistoryEntry, planRevert } from '../../../shared/history';
 import type { ItemPatchInput } from '../../../shared/schemas';
 import { applyLocalChange } from '../changes/applyLocalChange';
+import { clearDeviceStores } from '../store/deviceWipe';
 import { type DeviceHistoryRow, HISTORY_STORE, itemHistory } from './historyStore';
 
 const { device, guest, signedIn } = testDevices();
@@ -129,7 +130,7 @@ describe('the guest’s log when the guest signs in, and Clear Local Data (SYNC.
     const d = guest();
     const todo = await d.client.items.create({ title: 'Draft', type: 'todo' });
     await d.client.items.update(todo.id, { title: 'Final' });
-    await d.client.clearLocalData();
+    await clearDeviceStores(d.client.db);
     expect(await rows(d)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../../../testkit/client/devices';
 import { type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { freshPhone } from '../../../../testkit/client/server';
-import { KEPT_WHEN_CLEARED } from './deviceWipe';
+import { clearDeviceStores, KEPT_WHEN_CLEARED } from './deviceWipe';
 
 // ARCHITECTURE §6 'Narrow contexts': clearing local data clears every store of the schema but a named
 // keep-list, and a sign-in as another account leaves nothing of the first (SYNC.md W10). Each store is
@@ -54,7 +54,7 @@ describe('wiping the device covers every store of the schema', () => {
     const { db } = d.client;
     for (const table of db.tables) await table.add(rowFor(table, 'secret comment body', 1, 'synced'));
     for (const table of db.tables) expect(await table.count(), table.name).toBeGreaterThan(0);
-    await d.client.clearLocalData();
+    await clearDeviceStores(d.client.db);
     for (const table of db.tables) {
       if (KEPT_WHEN_CLEARED.includes(table.name)) continue;
       expect(await table.count(), table.name).toBe(0);

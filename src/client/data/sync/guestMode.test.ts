@@ -1,6 +1,7 @@
 import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
+import { deviceReads } from '../reads/live';
 
 // No server at all: guest mode must never need one. Any request fails loudly in the assertions.
 let device: Device;
@@ -53,7 +54,7 @@ describe('guest mode', () => {
     await client.items.remove(todo.id);
     await client.engine.sync({ manual: true });
     await client.search('todo');
-    await client.queries.homeItems('all');
+    await deviceReads(client).homeItems('all');
     expect(device.control.requests).toEqual([]);
     expect(await client.db.syncQueue.count()).toBe(0);
   });
@@ -68,9 +69,9 @@ describe('guest mode', () => {
     const task = await client.items.create({ title: 'Task', type: 'task' });
     const todo = await client.items.create({ title: 'Todo', type: 'todo', parent_id: task.id });
     await client.items.toggle(todo.id);
-    expect((await client.queries.itemById(task.id))?.status).toBe('completed');
+    expect((await deviceReads(client).item(task.id))?.status).toBe('completed');
     await client.items.toggle(todo.id);
-    expect((await client.queries.itemById(task.id))?.status).toBe('in_progress');
+    expect((await deviceReads(client).item(task.id))?.status).toBe('in_progress');
   });
 
   it('completes every descendant when a campaign is completed, and reopens none when reopened', async () => {
@@ -79,11 +80,11 @@ describe('guest mode', () => {
     const t = await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
     const d = await client.items.create({ title: 'D', type: 'todo', parent_id: t.id });
     await client.items.complete(c.id);
-    expect((await client.queries.itemById(d.id))?.status).toBe('completed');
-    expect((await client.queries.itemById(d.id))?.completed_at).not.toBeNull();
+    expect((await deviceReads(client).item(d.id))?.status).toBe('completed');
+    expect((await deviceReads(client).item(d.id))?.completed_at).not.toBeNull();
     await client.items.reopen(c.id);
-    expect((await client.queries.itemById(c.id))?.status).toBe('pending');
-    expect((await client.queries.itemById(t.id))?.status).toBe('completed');
+    expect((await deviceReads(client).item(c.id))?.status).toBe('pending');
+    expect((await deviceReads(client).item(t.id))?.status).toBe('completed');
   });
 
   it('reopens from a screen so status, counts and progress agree: what was completed last reopens', async () => {
@@ -93,11 +94,11 @@ describe('guest mode', () => {
     const d = await client.items.create({ title: 'D', type: 'todo', parent_id: t.id });
     await client.items.complete(c.id);
     await client.items.changeStatus(c.id, 'pending');
-    const status = async (id: number) => (await client.queries.itemById(id))?.status;
+    const status = async (id: number) => (await deviceReads(client).item(id))?.status;
     expect(await status(d.id)).toBe('pending');
     expect(await status(t.id)).toBe('in_progress');
     expect(await status(c.id)).toBe('in_progress');
-    expect(await client.queries.progressFor(c.id)).toMatchObject({ completed: 0 });
+    expect(await deviceReads(client).progress(c.id)).toMatchObject({ completed: 0 });
     // A plain reopen of an item without children is just that.
     await client.items.complete(d.id);
     await client.items.changeStatus(d.id, 'pending');
@@ -113,7 +114,7 @@ describe('guest mode', () => {
     await client.items.create({ title: 'D2', type: 'todo', parent_id: t.id });
     await client.items.create({ title: 'D3', type: 'todo', parent_id: t.id });
     await client.items.complete(d1.id);
-    const progress = await client.queries.subtreeProgress([c.id, t.id, bare.id]);
+    const progress = await deviceReads(client).subtreeProgress([c.id, t.id, bare.id]);
     // The campaign's only task is 1 of 3 done: the campaign says so too, not '0 of 1'.
     expect(progress.get(c.id)).toMatchObject({ total: 3, completed: 1 });
     expect(progress.get(t.id)).toMatchObject({ total: 3, completed: 1 });
@@ -150,8 +151,8 @@ describe('derived lists', () => {
     const c = await client.items.create({ title: 'C', type: 'campaign' });
     await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
     const lone = await client.items.create({ title: 'Lone todo', type: 'todo' });
-    expect((await client.queries.homeItems('all')).map((i) => i.title)).toEqual(['Lone todo', 'C']);
-    expect((await client.queries.homeItems('task')).map((i) => i.title)).toEqual(['T']);
+    expect((await deviceReads(client).homeItems('all')).map((i) => i.title)).toEqual(['Lone todo', 'C']);
+    expect((await deviceReads(client).homeItems('task')).map((i) => i.title)).toEqual(['T']);
     expect(lone.parent_id).toBeNull();
   });
 
@@ -160,12 +161,12 @@ describe('derived lists', () => {
     const c = await client.items.create({ title: 'C', type: 'campaign' });
     const t = await client.items.create({ title: 'T', type: 'task', parent_id: c.id });
     await client.items.start(t.id);
-    expect((await client.queries.screenItems('queue', 'all')).map((i) => i.title)).toEqual([]);
-    expect((await client.queries.screenItems('active', 'all')).map((i) => i.title)).toEqual(['C']);
-    expect((await client.queries.screenItems('active', 'task')).map((i) => i.title)).toEqual(['T']);
+    expect((await deviceReads(client).screenItems('queue', 'all')).map((i) => i.title)).toEqual([]);
+    expect((await deviceReads(client).screenItems('active', 'all')).map((i) => i.title)).toEqual(['C']);
+    expect((await deviceReads(client).screenItems('active', 'task')).map((i) => i.title)).toEqual(['T']);
     await client.items.complete(t.id);
-    expect((await client.queries.screenItems('completed', 'all')).map((i) => i.title)).toEqual(['C']);
-    expect((await client.queries.screenItems('completed', 'all', { search: 'zzz' })).length).toBe(0);
+    expect((await deviceReads(client).screenItems('completed', 'all')).map((i) => i.title)).toEqual(['C']);
+    expect((await deviceReads(client).screenItems('completed', 'all', { search: 'zzz' })).length).toBe(0);
   });
 
   it('counts My List tabs and shows progress of a parent', async () => {
@@ -175,14 +176,14 @@ describe('derived lists', () => {
     await client.items.create({ title: 'B', type: 'todo', parent_id: t.id });
     await client.items.create({ title: 'C', type: 'todo', parent_id: t.id });
     await client.items.toggle(a.id);
-    expect(await client.queries.progressFor(t.id)).toEqual({
+    expect(await deviceReads(client).progress(t.id)).toEqual({
       total: 3,
       completed: 1,
       percent: 33,
       remaining: 2,
     });
-    expect(await client.queries.myListCounts()).toEqual({ pending: 2, in_progress: 1, completed: 1 });
-    expect((await client.queries.childrenOf(t.id)).map((i) => i.title)).toEqual(['C', 'B', 'A']);
+    expect(await deviceReads(client).myListCounts()).toEqual({ pending: 2, in_progress: 1, completed: 1 });
+    expect((await deviceReads(client).children(t.id)).map((i) => i.title)).toEqual(['C', 'B', 'A']);
   });
 
   it('searches locally: at least 2 characters, most relevant title matches first, then most recently updated', async () => {
@@ -210,7 +211,7 @@ describe('live queries', () => {
   it('re-runs a list when a repository write changes it', async () => {
     const client = guest();
     const seen: string[][] = [];
-    const sub = liveQuery(() => client.queries.screenItems('queue', 'all')).subscribe({
+    const sub = liveQuery(() => deviceReads(client).screenItems('queue', 'all')).subscribe({
       next: (rows) => seen.push(rows.map((r) => r.title)),
     });
     await until(() => seen.length > 0);
@@ -231,14 +232,16 @@ describe('live queries', () => {
     const todo = await client.items.create({ title: 'Todo', type: 'todo', parent_id: task.id });
     const last: Record<string, unknown> = {};
     const subs = [
-      liveQuery(() => client.queries.childrenOf(task.id)).subscribe({
+      liveQuery(() => deviceReads(client).children(task.id)).subscribe({
         next: (v) => (last.children = v.map((i) => i.title)),
       }),
-      liveQuery(() => client.queries.progressFor(task.id)).subscribe({
+      liveQuery(() => deviceReads(client).progress(task.id)).subscribe({
         next: (v) => (last.progress = v.percent),
       }),
-      liveQuery(() => client.queries.itemById(todo.id)).subscribe({ next: (v) => (last.item = v?.status) }),
-      liveQuery(() => client.queries.myListCounts()).subscribe({ next: (v) => (last.counts = v.completed) }),
+      liveQuery(() => deviceReads(client).item(todo.id)).subscribe({ next: (v) => (last.item = v?.status) }),
+      liveQuery(() => deviceReads(client).myListCounts()).subscribe({
+        next: (v) => (last.counts = v.completed),
+      }),
     ];
     await until(() => last.counts !== undefined);
     await client.items.update(todo.id, { title: 'Todo renamed' });

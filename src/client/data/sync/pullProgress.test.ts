@@ -4,7 +4,6 @@ import { type ClientTestServer, freshPhone, startClientTestServer } from '../../
 import { seedAccount } from '../../../../testkit/seedAccount';
 import type { PullProgress } from '../../stores/syncStatusStore';
 import { pullProgressLabel } from '../../stores/syncStatusStore';
-import { sendFor } from '../commands/map';
 
 let server: ClientTestServer;
 const devices: Device[] = [];
@@ -67,7 +66,7 @@ describe('pull progress (L8)', () => {
     await seedAccount(server.database.db, phone, 'Sender', 2000);
     const d = createDevice(server.url);
     devices.push(d);
-    const send = sendFor(d.client);
+    const send = d.client.send;
     let edited: Promise<unknown> | null = null;
     let editedDuringPull = false;
     let stored: string | undefined;

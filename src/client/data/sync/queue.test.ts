@@ -4,7 +4,6 @@ import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { createDevice, type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import { QUEUE_KINDS, type QueueKind, queueRequest } from '../../../shared/protocol';
-import { sendFor } from '../commands/map';
 import type { OutpostDb } from '../store/db';
 import type { QueueEntry } from '../store/types';
 import {
@@ -232,7 +231,7 @@ describe('a queue replayed (SYNC.md Q15)', () => {
     const campaign = await d.client.items.create({ title: 'Trip', type: 'campaign' });
     const task = await d.client.items.create({ title: 'Pack', type: 'task', parent_id: campaign.id });
     await d.client.items.update(task.id, { title: 'Pack the bags' });
-    await sendFor(d.client)('comments.add', { itemId: task.id, body: 'Do not forget the map', mentions: [] });
+    await d.client.send('comments.add', { itemId: task.id, body: 'Do not forget the map', mentions: [] });
     const sent = (await all(d.client.db)).length;
     d.goOnline();
     // Each write's first answer is lost after the server stored it; the push stops (Q2) and the next

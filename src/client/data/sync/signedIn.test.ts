@@ -9,8 +9,9 @@ import {
 } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import type { Item } from '../../../shared/item';
-import { sendFor } from '../commands/map';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from '../contacts/mutuals';
+import { deviceReads } from '../reads/live';
+import { clearDeviceStores } from '../store/deviceWipe';
 
 let server: ClientTestServer;
 const devices: Device[] = [];
@@ -86,7 +87,7 @@ describe('auth', () => {
       user: { id: d.client.auth.getState().user.id },
     });
     expect(again.control.requests.length).toBe(before);
-    expect((await again.client.queries.homeItems('all')).map((i) => i.id)).toEqual([mine.id]);
+    expect((await deviceReads(again.client).homeItems('all')).map((i) => i.id)).toEqual([mine.id]);
   });
 
   it('turns a remembered account back to guest when the session check answers 401, and a late restore cannot undo it', async () => {
@@ -136,7 +137,7 @@ describe('writes when signed in', () => {
     expect((await serverItem(d, synced!.id)).title).toBe('Online');
     expect(await d.client.db.syncQueue.count()).toBe(0);
     // The temporary id the write answered keeps working: it resolves to the server's.
-    expect(await d.client.queries.itemById(created.id)).toMatchObject({ id: synced!.id });
+    expect(await deviceReads(d.client).item(created.id)).toMatchObject({ id: synced!.id });
   });
 
   it('W1, W2: a write resolves while the server has not answered, stored and queued, and its push completes in the background', async () => {
@@ -221,7 +222,7 @@ describe('writes when signed in', () => {
     d.goOffline();
     await d.client.items.remove(item.id);
     expect(await d.client.db.items.get(item.id)).toMatchObject({ _deleted: 1, _syncStatus: 'pending' });
-    expect(await d.client.queries.homeItems('all')).toEqual([]);
+    expect(await deviceReads(d.client).homeItems('all')).toEqual([]);
     d.goOnline();
     await d.client.engine.sync();
     expect(await d.client.db.items.get(item.id)).toBeUndefined();
@@ -401,7 +402,7 @@ describe('temporary ids', () => {
     expect(after[0]!.data?.parent_id).toBe(real!.id);
     expect(after[1]!.url).toBe(`/api/items/${real!.id}`);
     expect((await d.client.db.items.get(task.id))?.parent_id).toBe(real!.id);
-    expect(await d.client.queries.itemById(campaign.id)).toMatchObject({ id: real!.id });
+    expect(await deviceReads(d.client).item(campaign.id)).toMatchObject({ id: real!.id });
     expect(swaps).toEqual([[campaign.id, real!.id]]);
 
     await d.client.engine.sync();
@@ -432,11 +433,11 @@ describe('temporary ids', () => {
       description: 'Edited late',
       status: 'in_progress',
     });
-    expect(await d.client.queries.childrenOf(real!.id)).toEqual([
+    expect(await deviceReads(d.client).children(real!.id)).toEqual([
       expect.objectContaining({ title: 'Added late' }),
     ]);
     await d.client.items.remove(campaign.id);
-    expect(await d.client.queries.itemById(real!.id)).toBeNull();
+    expect(await deviceReads(d.client).item(real!.id)).toBeNull();
   });
 });
 
@@ -806,15 +807,15 @@ describe('search and contacts', () => {
 
   it('imports CSV contacts: only valid phones are sent, and the server counts them', async () => {
     const d = await signedInDevice();
-    const candidates = await sendFor(d.client)(
+    const candidates = await d.client.send(
       'contacts.fromCsv',
       'name,phone\nAda,555-201-0001\nBob;5552010002\nshort,123\n',
     );
     expect(candidates.map((c) => c.phone)).toEqual(['5552010001', '5552010002']);
-    const result = await sendFor(d.client)('contacts.import', candidates);
+    const result = await d.client.send('contacts.import', candidates);
     expect(result).toMatchObject({ count: 2, toast: { title: 'Contacts imported' } });
     expect(await d.client.db.contacts.count()).toBe(2);
-    await expect(sendFor(d.client)('contacts.fromCsv', 'nothing here')).rejects.toThrow(
+    await expect(d.client.send('contacts.fromCsv', 'nothing here')).rejects.toThrow(
       'Please ensure your CSV contains phone numbers',
     );
   });
@@ -825,7 +826,7 @@ describe('search and contacts', () => {
       phone: `555${String(3_000_000 + n).padStart(7, '0')}`,
       isValid: true,
     }));
-    const result = await sendFor(d.client)('contacts.import', candidates);
+    const result = await d.client.send('contacts.import', candidates);
     expect(result.count).toBe(2500);
     expect(d.control.requests.filter((r) => r.url.endsWith('/api/contacts/sync'))).toHaveLength(2);
     expect(await d.client.db.contacts.count()).toBe(2500);
@@ -840,7 +841,7 @@ describe('search and contacts', () => {
       body: { message },
     };
     await expect(
-      sendFor(d.client)('contacts.import', await sendFor(d.client)('contacts.fromCsv', 'Ada,5552010003\n')),
+      d.client.send('contacts.import', await d.client.send('contacts.fromCsv', 'Ada,5552010003\n')),
     ).rejects.toMatchObject({
       toast: { title: 'Slow down', description: message },
     });
@@ -851,12 +852,12 @@ describe('search and contacts', () => {
     const bob = freshPhone();
     const a = await signedInDevice(ada);
     const b = await signedInDevice(bob);
-    await sendFor(b.client)('contacts.import', [{ name: 'Ada', phone: ada, isValid: true }]);
-    await sendFor(a.client)('contacts.import', [{ name: 'Bob', phone: bob, isValid: true }]);
+    await b.client.send('contacts.import', [{ name: 'Ada', phone: ada, isValid: true }]);
+    await a.client.send('contacts.import', [{ name: 'Bob', phone: bob, isValid: true }]);
     const stored = () =>
       a.client.db.meta.get('mutuals').then((row) => row?.value as StoredMutuals | undefined);
 
-    await a.client.mutuals.refresh();
+    await a.client.send('contacts.refreshMutuals');
     const userId = a.client.auth.getState().user.id;
     expect(mutualsOf(await stored(), userId).map((m) => m.name)).toEqual(['Tester']);
     // Another account on this device does not see them.
@@ -872,17 +873,17 @@ describe('search and contacts', () => {
 
     // Offline, the list stays and nothing throws.
     a.goOffline();
-    await a.client.mutuals.refresh();
+    await a.client.send('contacts.refreshMutuals');
     expect(mutualsOf(await stored(), userId)).toHaveLength(1);
   });
 
   it('answers Not supported without the Contact Picker API', async () => {
     const d = device();
-    await expect(sendFor(d.client)('contacts.pickFromPhone', {})).rejects.toMatchObject({
+    await expect(d.client.send('contacts.pickFromPhone', {})).rejects.toMatchObject({
       toast: { title: 'Not supported' },
     });
     const picker = { contacts: { select: async () => [{ name: ['Ada'], tel: ['+1 555 201 0003'] }] } };
-    expect(await sendFor(d.client)('contacts.pickFromPhone', picker)).toEqual([
+    expect(await d.client.send('contacts.pickFromPhone', picker)).toEqual([
       { name: 'Ada', phone: '15552010003', isValid: true },
     ]);
   });
@@ -1018,7 +1019,7 @@ describe('sync runs', () => {
     b.control.holdNext = (_m, url) => url.includes('/api/sync?');
     const syncing = b.client.engine.sync();
     await vi.waitFor(() => expect(b.control.held).toBe(1));
-    await b.client.clearLocalData();
+    await clearDeviceStores(b.client.db);
     b.control.release();
     await syncing;
     expect(await b.client.db.meta.get('cursor')).toBeUndefined();
@@ -1036,8 +1037,8 @@ describe('sync runs', () => {
     const bob = freshPhone();
     const a = await signedInDevice(ada);
     const b = await signedInDevice(bob);
-    await sendFor(b.client)('contacts.import', [{ name: 'Ada', phone: ada, isValid: true }]);
-    await sendFor(a.client)('contacts.import', [{ name: 'Bob', phone: bob, isValid: true }]);
+    await b.client.send('contacts.import', [{ name: 'Ada', phone: ada, isValid: true }]);
+    await a.client.send('contacts.import', [{ name: 'Bob', phone: bob, isValid: true }]);
     const bobId = b.client.auth.getState().user.id;
     const shared = await createSynced(a, { title: 'Shared', type: 'todo', assigned_to: bobId });
     await b.client.engine.sync();

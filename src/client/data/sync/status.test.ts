@@ -50,7 +50,7 @@ describe('sync status: offline, server unreachable, online (R1, R2)', () => {
     expect(state).toMatchObject({ online: true, serverReachable: false, pendingCount: 2 });
     expect(badgeLabel(state)).toBe('Server unreachable (2 pending)');
     expect(badgeVisible(state)).toBe(true);
-    expect(await d.client.pendingChanges()).toBe(2);
+    expect(await d.client.send('device.pendingChanges')).toBe(2);
   });
 
   it("R1, R2: back to 'Online' and 'Sync complete' once a request reaches the server", async () => {

@@ -5,6 +5,7 @@ import { freshPhone } from '../../../../testkit/client/server';
 import type { Comment } from '../../../shared/comments';
 import type { ExportDocument } from '../../../shared/importExport';
 import type { Item, Paginated } from '../../../shared/item';
+import { clearDeviceStores } from '../store/deviceWipe';
 
 const { device, guest } = testDevices();
 
@@ -36,7 +37,7 @@ describe('export and import on the device', () => {
     const file = await transfer.exportFile('json');
     expect(file.name).toMatch(/^outpost-\d{4}-\d{2}-\d{2}\.json$/);
 
-    await d.client.clearLocalData();
+    await clearDeviceStores(d.client.db);
     d.client.auth.getState().initGuest();
     expect(await tree(d)).toEqual([]);
     const preview = await transfer.planImport(fileOf(file.name, file.text));
@@ -71,7 +72,7 @@ describe('export and import on the device', () => {
     expect(await transfer.runImport(again)).toMatchObject({ created: 0, skipped: 4 });
     expect(await tree(d)).toEqual(before);
 
-    await d.client.clearLocalData();
+    await clearDeviceStores(d.client.db);
     d.client.auth.getState().initGuest();
     await transfer.runImport(await transfer.planImport(fileOf(file.name, file.text)));
     expect(await tree(d)).toEqual(before);
@@ -120,7 +121,7 @@ describe('export and import on the device', () => {
     const transfer = await d.client.transfer();
     for (const format of ['json', 'csv'] as const) {
       const file = await transfer.exportFile(format);
-      await d.client.clearLocalData();
+      await clearDeviceStores(d.client.db);
       d.client.auth.getState().initGuest();
       const preview = await transfer.planImport(fileOf(file.name, file.text));
       expect(preview.warnings, format).toEqual([]);
