@@ -1,3 +1,5 @@
+import { type FlaggedField, fieldsWith, ITEM_FIELDS } from './itemFields';
+
 /**
  * An item's history (ARCHITECTURE §4 'History'): its feed entries read as changes `{field: {from, to}}`
  * with people by name and parents by title, and the restore rule that reverts one entry. Pure, so the
@@ -38,21 +40,11 @@ export function historyChanges(metadata: Record<string, unknown>): HistoryEntry[
   return out;
 }
 
-/** Fields a restore sets back, with the name the reader knows them by (`changes` and `skipped`). */
-const REVERTIBLE = {
-  title: 'title',
-  description: 'description',
-  status: 'status',
-  due_date: 'due_date',
-  end_date: 'end_date',
-  remind_at: 'remind_at',
-  recurrence: 'recurrence',
-  priority: 'priority',
-  labels: 'labels',
-  assigned_to: 'assignee',
-  parent_id: 'parent',
-} as const;
-export type RevertibleField = keyof typeof REVERTIBLE;
+/** Fields a restore sets back, with the name the reader knows them by (`changes` and `skipped`), from ./itemFields. */
+const REVERTIBLE = Object.fromEntries(
+  fieldsWith('history').map((f) => [f, ITEM_FIELDS[f].history]),
+) as Record<RevertibleField, string>;
+export type RevertibleField = FlaggedField<'history'>;
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 

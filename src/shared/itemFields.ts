@@ -272,7 +272,7 @@ export const ITEM_FIELDS = {
 
 export type ItemFieldName = keyof typeof ITEM_FIELDS;
 type Fields = typeof ITEM_FIELDS;
-type FlaggedBy<Flag extends keyof FieldDescriptor> = {
+export type FlaggedField<Flag extends keyof FieldDescriptor> = {
   [F in ItemFieldName]: Fields[F][Flag] extends false | null ? never : F;
 }[ItemFieldName];
 
@@ -280,11 +280,11 @@ type FlaggedBy<Flag extends keyof FieldDescriptor> = {
 export const ITEM_FIELD_NAMES = Object.keys(ITEM_FIELDS) as ItemFieldName[];
 
 /** The names of the fields whose `flag` is set (not false or null), in declaration order. */
-export function fieldsWith<Flag extends keyof FieldDescriptor>(flag: Flag): FlaggedBy<Flag>[] {
+export function fieldsWith<Flag extends keyof FieldDescriptor>(flag: Flag): FlaggedField<Flag>[] {
   return ITEM_FIELD_NAMES.filter((f) => {
     const value: unknown = ITEM_FIELDS[f][flag];
     return value !== false && value !== null;
-  }) as FlaggedBy<Flag>[];
+  }) as FlaggedField<Flag>[];
 }
 
 /** The TypeScript type of a value each schema key's zod schema gives. */
@@ -304,12 +304,15 @@ interface FieldValues {
   shortText: string | null;
 }
 type ValueOf<F extends ItemFieldName> = FieldValues[Fields[F]['schema']];
-type OptionalName = { [F in ItemFieldName]: Fields[F]['optional'] extends true ? F : never }[ItemFieldName];
+/** The fields absent on rows stored before them. */
+export type OptionalField = {
+  [F in ItemFieldName]: Fields[F]['optional'] extends true ? F : never;
+}[ItemFieldName];
 
 /** The declared fields as the API's item carries them (item.ts `Item` extends it). */
-export type DeclaredItemFields = { [F in Exclude<ItemFieldName, OptionalName>]: ValueOf<F> } & {
-  [F in OptionalName]?: ValueOf<F>;
+export type DeclaredItemFields = { [F in Exclude<ItemFieldName, OptionalField>]: ValueOf<F> } & {
+  [F in OptionalField]?: ValueOf<F>;
 };
 
 /** The patchable fields' names (their type; the list is item.ts `PATCHABLE_FIELDS`). */
-export type PatchFieldName = FlaggedBy<'patch'>;
+export type PatchFieldName = FlaggedField<'patch'>;
