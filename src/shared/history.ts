@@ -42,7 +42,19 @@ export function historyChanges(metadata: Record<string, unknown>): HistoryEntry[
 
 /** Fields a restore sets back, with the name the reader knows them by (`changes` and `skipped`), from ./itemFields. */
 const REVERTIBLE = Object.fromEntries(
-  fieldsWith('history').map((f) => [f, ITEM_FIELDS[f].history]),
+  fieldsWith('history')
+    // Named after the plain fields: the assignee (a person by name), then the parent (a move), the
+    // order `skipped` has always listed them in.
+    .map(
+      (f) =>
+        [
+          f,
+          ITEM_FIELDS[f].history,
+          ITEM_FIELDS[f].history === f ? 0 : ITEM_FIELDS[f].merge === 'later wins' ? 2 : 1,
+        ] as const,
+    )
+    .sort((a, b) => a[2] - b[2])
+    .map(([f, name]) => [f, name]),
 ) as Record<RevertibleField, string>;
 export type RevertibleField = FlaggedField<'history'>;
 

@@ -41,6 +41,8 @@ export interface FieldDescriptor {
   readonly optional: boolean;
   /** What a new item holds when the create gives none, and what a row stored before the field reads as. */
   readonly default: string | number | readonly string[] | null;
+  /** A create must give it, may give it, or may give it or null (the server picks then). */
+  readonly create: 'required' | 'optional' | 'nullable';
   /** A PATCH may change it (and so a local edit, and the sync merge compares it). */
   readonly patch: boolean;
   /** A change to it is a conflict when both sides made one (SYNC.md C1); a move's fields are laid over instead. */
@@ -62,6 +64,7 @@ export interface FieldDescriptor {
 export const ITEM_FIELDS = {
   title: {
     schema: 'title',
+    create: 'required',
     optional: false,
     column: 'plain',
     default: '',
@@ -76,6 +79,7 @@ export const ITEM_FIELDS = {
   },
   description: {
     schema: 'description',
+    create: 'optional',
     optional: false,
     column: 'plain',
     default: null,
@@ -90,6 +94,7 @@ export const ITEM_FIELDS = {
   },
   status: {
     schema: 'status',
+    create: 'optional',
     optional: false,
     column: 'plain',
     default: 'pending',
@@ -105,6 +110,7 @@ export const ITEM_FIELDS = {
   },
   parent_id: {
     schema: 'ref',
+    create: 'optional',
     optional: false,
     column: 'plain',
     default: null,
@@ -121,6 +127,7 @@ export const ITEM_FIELDS = {
   },
   assigned_to: {
     schema: 'ref',
+    create: 'optional',
     optional: false,
     column: 'plain',
     default: null,
@@ -135,6 +142,7 @@ export const ITEM_FIELDS = {
   },
   due_date: {
     schema: 'date',
+    create: 'optional',
     optional: false,
     column: 'date',
     default: null,
@@ -150,6 +158,7 @@ export const ITEM_FIELDS = {
   },
   end_date: {
     schema: 'date',
+    create: 'optional',
     optional: false,
     column: 'date',
     default: null,
@@ -165,6 +174,7 @@ export const ITEM_FIELDS = {
   },
   remind_at: {
     schema: 'instant',
+    create: 'optional',
     optional: false,
     column: 'instant',
     default: null,
@@ -180,6 +190,7 @@ export const ITEM_FIELDS = {
   },
   recurrence: {
     schema: 'recurrence',
+    create: 'optional',
     optional: true,
     column: 'plain',
     default: null,
@@ -195,6 +206,7 @@ export const ITEM_FIELDS = {
   },
   series_uuid: {
     schema: 'seriesUuid',
+    create: 'optional',
     optional: true,
     column: 'plain',
     default: null,
@@ -210,6 +222,7 @@ export const ITEM_FIELDS = {
   },
   time_zone: {
     schema: 'timeZone',
+    create: 'optional',
     optional: true,
     column: 'plain',
     default: 'UTC',
@@ -224,6 +237,7 @@ export const ITEM_FIELDS = {
   },
   priority: {
     schema: 'priority',
+    create: 'optional',
     optional: true,
     column: 'plain',
     default: 4,
@@ -239,6 +253,7 @@ export const ITEM_FIELDS = {
   },
   labels: {
     schema: 'labels',
+    create: 'optional',
     optional: true,
     column: 'textArray',
     default: [],
@@ -253,6 +268,7 @@ export const ITEM_FIELDS = {
   },
   sort_key: {
     schema: 'sortKey',
+    create: 'nullable',
     optional: true,
     column: 'plain',
     // A row stored before the field reads as '', which sorts first; the server gives every new item a
