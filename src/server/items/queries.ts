@@ -25,12 +25,15 @@ const tailColumns = (alias: string) =>
 const tailJsonSql = (): string =>
   TAIL.map((f) => `'${f}', ${ITEM_FIELDS[f].column === 'instant' ? isoOf(f) : `r.${f}`}`).join(', ');
 
-/** The tail of the API's item from a row. */
-function tailJson(r: ItemRow): Pick<Item, TailField> {
+/** These declared fields of the API's item from a row (an instant as its ISO text). */
+export function fieldsJson<F extends ItemFieldName>(
+  r: Pick<ItemRow, F>,
+  fields: readonly F[],
+): Pick<Item, F> {
   const out: Record<string, unknown> = {};
-  for (const f of TAIL)
+  for (const f of fields)
     out[f] = ITEM_FIELDS[f].column === 'instant' ? isoOrNull(r[f] as Date | string | null) : r[f];
-  return out as Pick<Item, TailField>;
+  return out as Pick<Item, F>;
 }
 
 const SAMPLE_PHONES = sql.join(
@@ -256,7 +259,7 @@ export function itemJson(r: ItemRow): Item {
     user_id: r.user_id,
     assigned_to: r.assigned_to,
     parent_id: r.parent_id,
-    ...tailJson(r),
+    ...fieldsJson(r, TAIL),
     comments_count: r.comments_count ?? 0,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
