@@ -1,4 +1,5 @@
 import type { ActivityAction, ActivityEntry, ItemStatus, ItemType } from './item';
+import { fieldsWith, ITEM_FIELDS } from './itemFields';
 import { recurrenceSummary } from './recurrenceText';
 import { STATUS_LABELS } from './statusLabel';
 
@@ -32,18 +33,10 @@ export function describeActivity(
 
 const STATUS_WORDS: Record<ItemStatus, string> = STATUS_LABELS;
 
+/** Each field's name on a line (./itemFields `label`), and a move's, which names the parents by title. */
 const FIELD_LABELS: Record<string, string> = {
-  title: 'Title',
-  description: 'Description',
-  status: 'Status',
-  due_date: 'Due date',
-  end_date: 'End date',
-  remind_at: 'Reminder',
-  recurrence: 'Repeats',
-  priority: 'Priority',
-  labels: 'Labels',
+  ...Object.fromEntries(fieldsWith('label').map((f) => [f, ITEM_FIELDS[f].label])),
   parent: 'Moved',
-  assigned_to: 'Assignee',
 };
 
 /** Fields an entry keeps for the machine only: ids beside the names the reader gets instead. */

@@ -1,3 +1,5 @@
+import { type FlaggedField, fieldsWith, ITEM_FIELDS } from './itemFields';
+
 /**
  * An item's history (ARCHITECTURE §4 'History'): its feed entries read as changes `{field: {from, to}}`
  * with people by name and parents by title, and the restore rule that reverts one entry. Pure, so the
@@ -38,21 +40,23 @@ export function historyChanges(metadata: Record<string, unknown>): HistoryEntry[
   return out;
 }
 
-/** Fields a restore sets back, with the name the reader knows them by (`changes` and `skipped`). */
-const REVERTIBLE = {
-  title: 'title',
-  description: 'description',
-  status: 'status',
-  due_date: 'due_date',
-  end_date: 'end_date',
-  remind_at: 'remind_at',
-  recurrence: 'recurrence',
-  priority: 'priority',
-  labels: 'labels',
-  assigned_to: 'assignee',
-  parent_id: 'parent',
-} as const;
-export type RevertibleField = keyof typeof REVERTIBLE;
+/** Fields a restore sets back, with the name the reader knows them by (`changes` and `skipped`), from ./itemFields. */
+const REVERTIBLE = Object.fromEntries(
+  fieldsWith('history')
+    // Named after the plain fields: the assignee (a person by name), then the parent (a move), the
+    // order `skipped` has always listed them in.
+    .map(
+      (f) =>
+        [
+          f,
+          ITEM_FIELDS[f].history,
+          ITEM_FIELDS[f].history === f ? 0 : ITEM_FIELDS[f].merge === 'later wins' ? 2 : 1,
+        ] as const,
+    )
+    .sort((a, b) => a[2] - b[2])
+    .map(([f, name]) => [f, name]),
+) as Record<RevertibleField, string>;
+export type RevertibleField = FlaggedField<'history'>;
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 

@@ -1,3 +1,4 @@
+import { type DeclaredItemFields, fieldsWith, type PatchFieldName } from './itemFields';
 import type { Role } from './membership';
 
 /** The three kinds of item, from the biggest goal to the smallest action. */
@@ -47,35 +48,15 @@ export interface ParentSummary {
   parent_id: number | null;
 }
 
-/** An item as the API sends it. */
-export interface Item {
+/**
+ * An item as the API sends it: the fields a person sets (declared once, ./itemFields.ts) and the
+ * structure no one sets.
+ */
+export interface Item extends DeclaredItemFields {
   id: number;
   uuid: string | null;
-  title: string;
-  description: string | null;
   type: ItemType;
-  status: ItemStatus;
   user_id: number;
-  assigned_to: number | null;
-  parent_id: number | null;
-  due_date: string | null;
-  end_date: string | null;
-  /** When to remind (an ISO 8601 instant), any type; null when none. */
-  remind_at: string | null;
-  /** The RRULE a task or todo with a due date repeats by (recurrenceRule.ts); null or absent when none. */
-  recurrence?: string | null;
-  /** The uuid of the series' first occurrence, on every later one; null on the first (its own uuid). */
-  series_uuid?: string | null;
-  /** The IANA zone whose wall clock a repeating reminder keeps (SYNC.md N5); absent reads as UTC. */
-  time_zone?: string;
-  /**
-   * Planning fields (ARCHITECTURE §4, ./planning.ts): 1–4, 1 the most urgent (4 when absent); the
-   * labels as first written (none when absent); the place among its siblings (./sortKey.ts; a row
-   * stored before the field reads as '', which sorts first).
-   */
-  priority?: number;
-  labels?: string[];
-  sort_key?: string;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
@@ -191,21 +172,7 @@ export interface Mutual {
   phone: string;
 }
 
-/** The fields a PATCH may change (and the sync merge compares). Here, not in ./schemas, so the client's
- * first screen can use it without loading zod. */
-export const PATCHABLE_FIELDS = [
-  'title',
-  'description',
-  'status',
-  'parent_id',
-  'assigned_to',
-  'due_date',
-  'end_date',
-  'remind_at',
-  'recurrence',
-  'time_zone',
-  'priority',
-  'labels',
-  'sort_key',
-] as const;
-export type PatchableField = (typeof PATCHABLE_FIELDS)[number];
+/** The fields a PATCH may change (and the sync merge compares), from ./itemFields. Zod-free, so the
+ * client's first screen can use it. */
+export const PATCHABLE_FIELDS: readonly PatchableField[] = fieldsWith('patch');
+export type PatchableField = PatchFieldName;

@@ -1,8 +1,9 @@
-import { PATCHABLE_FIELDS, type PatchableField } from './item';
+import type { PatchableField } from './item';
+import { fieldsWith, ITEM_FIELDS } from './itemFields';
 import { PLANNING_DEFAULTS, sameFieldValue } from './planning';
 
 /** The fields a local edit and a server change can disagree on. */
-export const MERGE_FIELDS = PATCHABLE_FIELDS;
+export const MERGE_FIELDS: readonly MergeField[] = fieldsWith('merge');
 export type MergeField = PatchableField;
 
 /**
@@ -10,7 +11,9 @@ export type MergeField = PatchableField;
  * write wins. The local move reaches the server after the copy it is rebased onto, so it is laid over
  * it, and every device ends with the server's order (SYNC.md O3).
  */
-export const MOVE_FIELDS: readonly MergeField[] = ['sort_key', 'parent_id'];
+export const MOVE_FIELDS: readonly MergeField[] = MERGE_FIELDS.filter(
+  (f) => ITEM_FIELDS[f].merge === 'later wins',
+);
 
 export type MergeRecord = { [K in MergeField]?: unknown } & { version: number };
 

@@ -9,6 +9,14 @@ import {
   MAX_PER_PAGE,
   TITLE_MAX_LENGTH,
 } from './item';
+import {
+  type FieldSchemaKey,
+  fieldsWith,
+  ITEM_FIELD_NAMES,
+  ITEM_FIELDS,
+  type ItemFieldName,
+  type PatchFieldName,
+} from './itemFields';
 import { LABELS_MAX, labelProblem, PRIORITIES, repeatedLabel } from './planning';
 import { formatRecurrence, parseRecurrence } from './recurrenceRule';
 import { isFractionalKey, SORT_KEY_MAX_LENGTH, SORT_KEY_PATTERN } from './sortKey';
@@ -199,31 +207,73 @@ const descriptionSchema = text('The description')
   .nullable()
   .transform((v) => (v === null || v.trim() === '' ? null : v));
 
+/** A short free text of a field a person sets (ITEM_FIELDS' `shortText`): one line, at most 255 characters; empty is none. */
+const shortTextField = text('The text')
+  .overwrite(stripControlsLine)
+  .trim()
+  .max(255, 'Must be 255 characters or less.')
+  .nullable()
+  .transform((v) => (v === null || v === '' ? null : v));
+
 export const itemTypeSchema = z.enum(ITEM_TYPES, { error: 'Must be campaign, task or todo.' });
 export const itemStatusSchema = z.enum(ITEM_STATUSES, {
   error: 'Must be pending, in_progress or completed.',
 });
 
+/** Each declared field's schema, by the key its descriptor names (./itemFields.ts). */
+const FIELD_SCHEMAS = {
+  title: titleSchema,
+  description: descriptionSchema,
+  status: itemStatusSchema,
+  ref: optionalRef,
+  date: dateField,
+  instant: instantField,
+  recurrence: recurrenceField,
+  // Set on a next occurrence only (its series' first uuid); see shared/recurrence.ts.
+  seriesUuid: z.union([z.uuid('Must be a UUID.'), z.null()]),
+  timeZone: timeZoneField,
+  priority: priorityField,
+  labels: labelsField,
+  sortKey: sortKeyField,
+  shortText: shortTextField,
+} as const satisfies Record<FieldSchemaKey, z.ZodType>;
+
+type Descriptors = typeof ITEM_FIELDS;
+type SchemaOf<F extends ItemFieldName> = (typeof FIELD_SCHEMAS)[Descriptors[F]['schema']];
+type CreateSchemaOf<F extends ItemFieldName> = Descriptors[F]['create'] extends 'required'
+  ? SchemaOf<F>
+  : Descriptors[F]['create'] extends 'nullable'
+    ? z.ZodOptional<z.ZodUnion<[SchemaOf<F>, z.ZodNull]>>
+    : z.ZodOptional<SchemaOf<F>>;
+
+/** A create's declared fields: required, optional, or optional or null (sort_key: null is after the last sibling's). */
+function createShape(): { [F in ItemFieldName]: CreateSchemaOf<F> } {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of ITEM_FIELD_NAMES) {
+    const { schema, create } = ITEM_FIELDS[field];
+    const base: z.ZodType = FIELD_SCHEMAS[schema];
+    shape[field] =
+      create === 'required'
+        ? base
+        : create === 'nullable'
+          ? z.union([base, z.null()]).optional()
+          : base.optional();
+  }
+  return shape as { [F in ItemFieldName]: CreateSchemaOf<F> };
+}
+
+/** A PATCH's fields: the patchable ones, each optional (with parent_id, sort_key moves and places at once). */
+function patchShape(): { [F in PatchFieldName]: z.ZodOptional<SchemaOf<F>> } {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of fieldsWith('patch')) shape[field] = FIELD_SCHEMAS[ITEM_FIELDS[field].schema].optional();
+  return shape as { [F in PatchFieldName]: z.ZodOptional<SchemaOf<F>> };
+}
+
 /** POST /api/items, and the payload of a queued create. */
 export const itemCreateSchema = z.strictObject({
-  title: titleSchema,
+  ...createShape(),
   type: itemTypeSchema,
-  parent_id: optionalRef.optional(),
   user_id: z.union([z.number(), z.null()]).optional(),
-  status: itemStatusSchema.optional(),
-  description: descriptionSchema.optional(),
-  assigned_to: optionalRef.optional(),
-  due_date: dateField.optional(),
-  end_date: dateField.optional(),
-  remind_at: instantField.optional(),
-  recurrence: recurrenceField.optional(),
-  time_zone: timeZoneField.optional(),
-  priority: priorityField.optional(),
-  labels: labelsField.optional(),
-  // Null or absent: after the last sibling's (the server picks it under the family's lock).
-  sort_key: z.union([sortKeyField, z.null()]).optional(),
-  // Set on a next occurrence only (its series' first uuid); see shared/recurrence.ts.
-  series_uuid: z.union([z.uuid('Must be a UUID.'), z.null()]).optional(),
   uuid: z.uuid('Must be a UUID.').optional(),
 });
 export type ItemCreateInput = z.input<typeof itemCreateSchema>;
@@ -256,22 +306,7 @@ export type ItemBatchInput = z.input<typeof itemBatchSchema>;
 
 /** PATCH /api/items/{id}: the changed fields only. */
 export const itemPatchSchema = z
-  .strictObject({
-    title: titleSchema.optional(),
-    description: descriptionSchema.optional(),
-    status: itemStatusSchema.optional(),
-    parent_id: optionalRef.optional(),
-    assigned_to: optionalRef.optional(),
-    due_date: dateField.optional(),
-    end_date: dateField.optional(),
-    remind_at: instantField.optional(),
-    recurrence: recurrenceField.optional(),
-    time_zone: timeZoneField.optional(),
-    priority: priorityField.optional(),
-    labels: labelsField.optional(),
-    // With parent_id: moved and placed at once. A move without one goes last in its new list.
-    sort_key: sortKeyField.optional(),
-  })
+  .strictObject(patchShape())
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change.' });
 export type ItemPatchInput = z.input<typeof itemPatchSchema>;
 export type ItemPatch = z.output<typeof itemPatchSchema>;

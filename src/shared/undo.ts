@@ -1,4 +1,10 @@
-import type { ItemStatus } from './item';
+import {
+  type DeclaredItemFields,
+  type FlaggedField,
+  fieldsWith,
+  ITEM_FIELDS,
+  type OptionalField,
+} from './itemFields';
 import type { Priority } from './planning';
 
 /**
@@ -8,37 +14,43 @@ import type { Priority } from './planning';
  * other: the device applies the steps through its normal writes, so they sync through the queue.
  */
 
-/** The fields of an item a change can move and an undo puts back; the parent by uuid. */
-export interface UndoFields {
-  title: string;
-  description: string | null;
-  status: ItemStatus;
-  parent_uuid: string | null;
-  assigned_to: number | null;
-  due_date: string | null;
-  end_date: string | null;
-  remind_at: string | null;
-  /** With due_date: a repeat is put back (or taken away) in the same write as its date (P1). */
-  recurrence: string | null;
-  /** The place among its siblings (§5 'Order'): undoing a drop puts the old key back. */
-  sort_key?: string;
-  /** A drop on Today can change it with the key (SYNC.md O6): undoing the drop puts it back too. */
-  priority?: Priority;
-}
+/** The fields an undo puts back (./itemFields.ts `undo`), the parent by uuid instead of by id. */
+export type UndoFieldName = Exclude<FlaggedField<'undo'>, 'parent_id'> | 'parent_uuid';
 
-export const UNDO_FIELDS = [
-  'title',
-  'description',
-  'status',
-  'parent_uuid',
-  'assigned_to',
-  'due_date',
-  'end_date',
-  'remind_at',
-  'recurrence',
-  'sort_key',
-  'priority',
-] as const satisfies readonly (keyof UndoFields)[];
+/**
+ * The fields of an item a change can move and an undo puts back; the parent by uuid. A field absent
+ * on rows stored before it is optional; the priority is one of the four.
+ */
+export type UndoFields = Omit<
+  Pick<Required<DeclaredItemFields>, Exclude<UndoFieldName, 'parent_uuid'>>,
+  OptionalField | 'priority'
+> &
+  Partial<Pick<DeclaredItemFields, Exclude<UndoFieldName, 'parent_uuid'> & OptionalField>> & {
+    parent_uuid: string | null;
+    priority?: Priority;
+  };
+
+export const UNDO_FIELDS: readonly UndoFieldName[] = fieldsWith('undo').map((f) =>
+  f === 'parent_id' ? 'parent_uuid' : f,
+);
+
+/**
+ * A row's undo fields (its parent's uuid given): a value absent on a row stored before its field
+ * reads as the field's default, and a blank place ('') is left out, as no write takes it back.
+ */
+export function undoFieldsOf(row: Partial<DeclaredItemFields>, parentUuid: string | null): UndoFields {
+  const out: Record<string, unknown> = {};
+  for (const field of UNDO_FIELDS) {
+    if (field === 'parent_uuid') {
+      out.parent_uuid = parentUuid;
+      continue;
+    }
+    const value = row[field] ?? ITEM_FIELDS[field].default;
+    if (value === '' && ITEM_FIELDS[field].optional) continue;
+    out[field] = value;
+  }
+  return out as UndoFields;
+}
 
 /** The items a change touched, by uuid; null for one that did not exist (or was deleted). */
 export type UndoSnapshot = ReadonlyMap<string, UndoFields | null>;

@@ -1,9 +1,40 @@
 import type { SQL } from 'drizzle-orm';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
+import { ITEM_FIELD_NAMES, ITEM_FIELDS, type ItemFieldName } from '../../shared/itemFields';
 import type { Role } from '../../shared/membership';
 import { SAMPLE_USERS } from '../auth/users';
 import { type Executor, prepared, rows, sql } from '../db/client';
 import { iso, isoOrNull } from '../http/serialize';
+
+/**
+ * The declared fields (shared/itemFields.ts) after the row's head (id, uuid, title, description, type,
+ * status, user_id, assigned_to, parent_id), which the lists below write out: their place in the API's
+ * item is after the head, in declaration order.
+ */
+const HEAD: readonly ItemFieldName[] = ['title', 'description', 'status', 'assigned_to', 'parent_id'];
+type TailField = Exclude<ItemFieldName, 'title' | 'description' | 'status' | 'assigned_to' | 'parent_id'>;
+const TAIL = ITEM_FIELD_NAMES.filter((f): f is TailField => !HEAD.includes(f));
+
+/** The tail's columns of the row `alias` (`i.`, or '' for the table itself), as itemJson reads them. */
+const tailColumns = (alias: string) =>
+  TAIL.map((f) => (ITEM_FIELDS[f].column === 'date' ? `${alias}${f}::text AS ${f}` : `${alias}${f}`)).join(
+    ', ',
+  );
+
+/** The tail's keys and values of the row r in SQL, as itemJsonSql builds them. */
+const tailJsonSql = (): string =>
+  TAIL.map((f) => `'${f}', ${ITEM_FIELDS[f].column === 'instant' ? isoOf(f) : `r.${f}`}`).join(', ');
+
+/** These declared fields of the API's item from a row (an instant as its ISO text). */
+export function fieldsJson<F extends ItemFieldName>(
+  r: Pick<ItemRow, F>,
+  fields: readonly F[],
+): Pick<Item, F> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields)
+    out[f] = ITEM_FIELDS[f].column === 'instant' ? isoOrNull(r[f] as Date | string | null) : r[f];
+  return out as Pick<Item, F>;
+}
 
 const SAMPLE_PHONES = sql.join(
   SAMPLE_USERS.map((s) => sql`${s.phone}`),
@@ -33,8 +64,8 @@ function itemSelect(viewerId: number): SQL {
     OR EXISTS (SELECT 1 FROM campaign_members pm WHERE pm.user_id = ${viewerId} AND pm.campaign_id = COALESCE(g.id, p.id)))`;
   return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
-  i.due_date::text AS due_date, i.end_date::text AS end_date, i.remind_at, i.created_at, i.updated_at,
-  i.recurrence, i.series_uuid, i.time_zone, i.priority, i.labels, i.sort_key, i.comments_count, i.completed_at, i.deleted_at, i.version,
+  ${sql.raw(tailColumns('i.'))}, i.created_at, i.updated_at,
+  i.comments_count, i.completed_at, i.deleted_at, i.version,
   u.name AS u_name, ${phoneFor('u', viewerId)} AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
   a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
   CASE WHEN ${parentVisible} THEN p.title END AS p_title, p.type AS p_type, p.status AS p_status,
@@ -162,12 +193,19 @@ export async function seersAmong(
 }
 
 /** An item row's own columns as itemJson reads them, for `RETURNING` after a write. */
-export const ITEM_COLUMNS = sql`id, uuid, title, description, type, status, user_id, assigned_to, parent_id,
-  due_date::text AS due_date, end_date::text AS end_date, remind_at, recurrence, series_uuid, time_zone,
-  priority, labels, sort_key, comments_count, created_at, updated_at, completed_at, deleted_at, version`;
+export const ITEM_COLUMNS =
+  sql.raw(`id, uuid, title, description, type, status, user_id, assigned_to, parent_id,
+  ${tailColumns('')}, comments_count, created_at, updated_at, completed_at, deleted_at, version`);
 
 /** An item row with its creator, assignee, parent summary and child counts, as itemSelect reads it. */
-export interface ItemRow {
+/** The tail's columns as the driver gives them: an instant as a Date (or its text), every other as the API has it. */
+type TailRow = {
+  [F in TailField]-?: (typeof ITEM_FIELDS)[F]['column'] extends 'instant'
+    ? Date | string | null
+    : Exclude<Item[F], undefined>;
+};
+
+export interface ItemRow extends TailRow {
   id: number;
   uuid: string | null;
   title: string;
@@ -177,15 +215,6 @@ export interface ItemRow {
   user_id: number;
   assigned_to: number | null;
   parent_id: number | null;
-  due_date: string | null;
-  end_date: string | null;
-  remind_at: Date | string | null;
-  recurrence: string | null;
-  series_uuid: string | null;
-  time_zone: string;
-  priority: number;
-  labels: string[];
-  sort_key: string;
   /** Absent where a write's answer is built without reading it (a new item has none). */
   comments_count?: number;
   created_at: Date | string;
@@ -230,15 +259,7 @@ export function itemJson(r: ItemRow): Item {
     user_id: r.user_id,
     assigned_to: r.assigned_to,
     parent_id: r.parent_id,
-    due_date: r.due_date,
-    end_date: r.end_date,
-    remind_at: isoOrNull(r.remind_at),
-    recurrence: r.recurrence,
-    series_uuid: r.series_uuid,
-    time_zone: r.time_zone,
-    priority: r.priority,
-    labels: r.labels,
-    sort_key: r.sort_key,
+    ...fieldsJson(r, TAIL),
     comments_count: r.comments_count ?? 0,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
@@ -302,11 +323,9 @@ const personOf = (alias: 'u' | 'a', idColumn: string) =>
  * embedded engine's protocol reader decoded one field at a time (40% of a first sync's server time).
  * selectItems and this must agree on every item: items/itemJsonSql.test.ts compares them.
  */
-const ITEM_FIELDS = `'id', r.id, 'uuid', r.uuid, 'title', r.title, 'description', r.description, 'type', r.type,
+const ITEM_JSON_FIELDS = `'id', r.id, 'uuid', r.uuid, 'title', r.title, 'description', r.description, 'type', r.type,
   'status', r.status, 'user_id', r.user_id, 'assigned_to', r.assigned_to, 'parent_id', r.parent_id,
-  'due_date', r.due_date, 'end_date', r.end_date, 'remind_at', ${isoOf('remind_at')},
-  'recurrence', r.recurrence, 'series_uuid', r.series_uuid, 'time_zone', r.time_zone,
-  'priority', r.priority, 'labels', r.labels, 'sort_key', r.sort_key,
+  ${tailJsonSql()},
   'comments_count', COALESCE(r.comments_count, 0),
   'created_at', ${isoOf('created_at')}, 'updated_at', ${isoOf('updated_at')},
   'completed_at', ${isoOf('completed_at')}, 'deleted_at', ${isoOf('deleted_at')}, 'version', r.version,
@@ -318,12 +337,12 @@ const ITEM_FIELDS = `'id', r.id, 'uuid', r.uuid, 'title', r.title, 'description'
   'children_count', COALESCE(r.children_count, 0), 'completed_count', COALESCE(r.completed_count, 0), 'my_role', r.my_role`;
 // Only a campaign has members_count, as in itemJson (same keys in the same order).
 const ITEM_JSON = sql.raw(`CASE WHEN r.type = 'campaign'
-  THEN json_build_object(${ITEM_FIELDS}, 'members_count', COALESCE(r.members_count, 1))
-  ELSE json_build_object(${ITEM_FIELDS}) END`);
+  THEN json_build_object(${ITEM_JSON_FIELDS}, 'members_count', COALESCE(r.members_count, 1))
+  ELSE json_build_object(${ITEM_JSON_FIELDS}) END`);
 
 /**
  * DETAIL_JOINS for a known list of items: their children counted in one grouped pass over the list,
- * not one look-up per item (null where none: ITEM_FIELDS reads it as 0).
+ * not one look-up per item (null where none: ITEM_JSON_FIELDS reads it as 0).
  */
 const BATCH_JOINS = (list: SQL) => sql`
   JOIN users u ON u.id = i.user_id

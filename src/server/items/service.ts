@@ -11,12 +11,12 @@ import {
   PATCHABLE_FIELDS,
   type PatchableField,
 } from '../../shared/item';
+import { ITEM_FIELD_NAMES, ITEM_FIELDS, type ItemFieldName } from '../../shared/itemFields';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/itemUpdate';
 import type { Role } from '../../shared/membership';
-import { DEFAULT_PRIORITY, textArrayLiteral } from '../../shared/planning';
+import { textArrayLiteral } from '../../shared/planning';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
 import { parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
-import { DEFAULT_TIME_ZONE } from '../../shared/timeZone';
 import {
   type ActivityInput,
   recordActivities as appendActivities,
@@ -32,7 +32,15 @@ import type { WriteResult } from '../http/idempotency';
 import { iso, isoOrNull } from '../http/serialize';
 import { notifyFromActivity, notifyFromRollUp } from '../notifications/record';
 import { keyAfterLastSibling } from './order';
-import { findItem, findVisibleItem, ITEM_COLUMNS, type ItemRow, itemJson, visibleTo } from './queries';
+import {
+  fieldsJson,
+  findItem,
+  findVisibleItem,
+  ITEM_COLUMNS,
+  type ItemRow,
+  itemJson,
+  visibleTo,
+} from './queries';
 import {
   assertRecurrence,
   createCascadedOccurrences,
@@ -522,39 +530,38 @@ async function userById(tx: Executor, id: number): Promise<UserRow | null> {
   return row ?? null;
 }
 
-// Built once (db/client.ts `prepared`): a completed create's completed_at is now(), chosen by a parameter.
+/** The declared fields' columns (shared/itemFields.ts) an insert writes, in declaration order. */
+const INSERTED = sql.raw(ITEM_FIELD_NAMES.join(', '));
+
+// Built once (db/client.ts `prepared`): a completed create's completed_at is now(), chosen by a
+// parameter. `fields` are the declared fields' values in declaration order (a label list as a
+// PostgreSQL array literal, textArrayLiteral).
 const insertItem = prepared(
-  (
-    uuid: string,
-    title: string,
-    description: string | null,
-    type: ItemType,
-    status: ItemStatus,
-    owner: number,
-    assignedTo: number | null,
-    parentId: number | null,
-    dueDate: string | null,
-    endDate: string | null,
-    remindAt: string | null,
-    recurrence: string | null,
-    seriesUuid: string | null,
-    timeZone: string,
-    priority: number,
-    /** A PostgreSQL array literal (textArrayLiteral). */
-    labels: string,
-    sortKey: string,
-    completedNow: boolean,
-  ) =>
-    sql`INSERT INTO items (uuid, title, description, type, status, user_id, assigned_to, parent_id,
-          due_date, end_date, remind_at, recurrence, series_uuid, time_zone, priority, labels, sort_key,
-          completed_at)
-        VALUES (${uuid}, ${title}, ${description}, ${type}, ${status},
-          ${owner}, ${assignedTo}, ${parentId}, ${dueDate}, ${endDate},
-          ${remindAt}, ${recurrence}, ${seriesUuid}, ${timeZone}, ${priority}, ${labels}::text[], ${sortKey},
+  (uuid: string, type: ItemType, owner: number, completedNow: boolean, ...fields: unknown[]) =>
+    sql`INSERT INTO items (uuid, type, user_id, ${INSERTED}, completed_at)
+        VALUES (${uuid}, ${type}, ${owner}, ${sql.join(
+          fields.map((value, i) =>
+            ITEM_FIELDS[ITEM_FIELD_NAMES[i] as ItemFieldName].column === 'textArray'
+              ? sql`${value}::text[]`
+              : sql`${value}`,
+          ),
+          sql`, `,
+        )},
           CASE WHEN ${completedNow}::boolean THEN now() END)
         ON CONFLICT (user_id, uuid) DO NOTHING
         RETURNING ${ITEM_COLUMNS}`,
 );
+
+/**
+ * The declared fields' values a create inserts, in declaration order: what the service decided
+ * (`decided`), else what the create gives, else the field's default.
+ */
+function insertedValues(input: ItemCreate, decided: Partial<Record<ItemFieldName, unknown>>): unknown[] {
+  return ITEM_FIELD_NAMES.map((field) => {
+    const value = field in decided ? decided[field] : (input[field] ?? ITEM_FIELDS[field].default);
+    return ITEM_FIELDS[field].column === 'textArray' ? textArrayLiteral(value as readonly string[]) : value;
+  });
+}
 
 /**
  * Creates an item owned by the actor; a repeat of a known uuid answers with the existing item.
@@ -646,23 +653,10 @@ export async function createItem(
     tx,
     insertItem(
       uuid,
-      input.title,
-      input.description ?? null,
       input.type,
-      status,
       owner,
-      assignedTo,
-      parentId,
-      input.due_date ?? null,
-      input.end_date ?? null,
-      input.remind_at ?? null,
-      input.recurrence ?? null,
-      input.series_uuid ?? null,
-      input.time_zone ?? DEFAULT_TIME_ZONE,
-      input.priority ?? DEFAULT_PRIORITY,
-      textArrayLiteral(input.labels ?? []),
-      sortKey,
       status === 'completed',
+      ...insertedValues(input, { status, assigned_to: assignedTo, parent_id: parentId, sort_key: sortKey }),
     ),
   );
   if (!created) {
@@ -946,17 +940,8 @@ export async function updateItem(
   const children = family.filter((n) => n.parent_id === id);
   const body: Item = {
     ...current,
-    title: written.title,
-    description: written.description,
-    status: written.status,
-    due_date: written.due_date,
-    end_date: written.end_date,
-    remind_at: isoOrNull(written.remind_at),
-    recurrence: written.recurrence,
-    time_zone: written.time_zone,
-    priority: written.priority,
-    labels: written.labels,
-    sort_key: written.sort_key,
+    // What the UPDATE wrote (a move or a new assignee took the path above).
+    ...fieldsJson(written, PATCHABLE_FIELDS),
     updated_at: iso(written.updated_at),
     completed_at: isoOrNull(written.completed_at),
     version: written.version,

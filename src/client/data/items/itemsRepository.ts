@@ -6,11 +6,10 @@ import {
   type UserSummary,
 } from '../../../shared/item';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../../shared/itemUpdate';
-import { asPriority } from '../../../shared/planning';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../../shared/status';
 import { deviceTimeZone } from '../../../shared/timeZone';
-import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
+import { inverseSteps, type UndoFields, undoFieldsOf, undoLabel } from '../../../shared/undo';
 import { applyInPlaceEdit, applyLocalChange } from '../changes/applyLocalChange';
 import { echoable, type LocalEcho } from '../changes/localEcho';
 import { isStaleGuess, StaleGuess, sameStoredRow, writeGuessesOf } from '../changes/writeGuess';
@@ -145,20 +144,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
         i.uuid,
         i._deleted === 1
           ? null
-          : {
-              title: i.title,
-              description: i.description,
-              status: i.status,
-              parent_uuid: i.parent_id === null ? null : (parents.get(i.parent_id) ?? null),
-              assigned_to: i.assigned_to,
-              due_date: i.due_date,
-              end_date: i.end_date,
-              remind_at: i.remind_at,
-              recurrence: i.recurrence ?? null,
-              ...(i.sort_key ? { sort_key: i.sort_key } : {}),
-              // A row from before the field reads as the default, so an undo has a value to put back.
-              priority: asPriority(i.priority),
-            },
+          : undoFieldsOf(i, i.parent_id === null ? null : (parents.get(i.parent_id) ?? null)),
       );
     }
     return out;
