@@ -200,7 +200,10 @@ export async function run(args: string[] = []): Promise<void> {
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
     const plain = args.includes('--plain-dexie');
-    const modes = [plain ? 'plainDexie' : '', args.includes('--no-own-transaction') ? 'noOwnTransaction' : ''];
+    const modes = [
+      plain ? 'plainDexie' : '',
+      args.includes('--no-own-transaction') ? 'noOwnTransaction' : '',
+    ];
     const query = modes.filter(Boolean).join('&');
     await page.goto(`${server.url}/${query ? `?${query}` : ''}`);
     await page.waitForFunction(() => 'localWrites' in window);

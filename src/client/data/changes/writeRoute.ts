@@ -65,6 +65,7 @@ export function chooseWriteRoute(facts: WriteFacts): WriteRoute {
   const oneEditInPlace = facts.rows === 1 && facts.removed === 0 && facts.inPlace;
   if (!oneEditInPlace) return 'dexie';
   if (facts.transaction === 'holdsStores') return 'rawInTransaction';
-  if (ownRoute && facts.transaction === 'none' && facts.fromGuess && !facts.guestHistory) return 'ownRawTransaction';
+  if (ownRoute && facts.transaction === 'none' && facts.fromGuess && !facts.guestHistory)
+    return 'ownRawTransaction';
   return 'dexie';
 }
