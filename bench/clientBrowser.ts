@@ -16,7 +16,7 @@
  *     (childrenOf; reference: put plus the parent_id index read). Budget ≤ 2×. And the Home edit with
  *     1,000 changes queued against none: budget no slower (ratio ≤ 1.1, the noise allowance; each
  *     side of a pair is the median of 5 edits, and the commit's ratio is reported beside it).
- *     The lists listen as the app's screens do (data/store/live.ts useLive: the live query with the local
+ *     The lists listen as the app's screens do (data/reads/live.ts useLive: the live query with the local
  *     echo, src/client/data/changes/localEcho.ts), so a title edit shows before it commits; the breakdown rows report,
  *     for the record, the write's commit ('app write stored') and a bare Dexie update, each against
  *     the same raw reference.

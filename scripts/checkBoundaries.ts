@@ -39,7 +39,7 @@ function fileOf(resolved: string): string {
  */
 function zodProblem(file: string, target: string, eager: boolean): string | null {
   const layer = layerOf(file);
-  if (!eager || !(layer === 'data' || layer === 'app' || layer === 'stores')) return null;
+  if (!eager || !(layer.startsWith('data:') || layer === 'app' || layer === 'stores')) return null;
   return target === 'src/shared/schemas.ts' || target === 'zod'
     ? 'the data layer, the shell and the stores load zod on demand (import() or import type)'
     : null;

@@ -3,7 +3,7 @@
  * `window.commentsBench`. Loaded by entry.ts into the client-browser bench page.
  *
  *  shown: a comment sent (the `comments.add` command, as the composer sends it) with the seeded 10,000
- *       items stored, until its own timeline's live read (data/comments/timelineRead.ts, what
+ *       items stored, until its own timeline's live read (data/reads/timelineRead.ts, what
  *       useLive runs for the timeline) under a Dexie liveQuery holds it. The device is offline, so
  *       only the local write is timed. Reference: one raw IndexedDB put of a comment row plus one read
  *       of the timeline index's range, in a database with the same comments store and index.
@@ -15,7 +15,7 @@
 import { liveQuery } from 'dexie';
 import type { OutpostClient } from '../../src/client/data/client';
 import { sendFor } from '../../src/client/data/commands/map';
-import { itemComments } from '../../src/client/data/comments/timelineRead';
+import { itemComments } from '../../src/client/data/reads/timelineRead';
 import { COMMENTS_TIMELINE_INDEX } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
 import { fromServer } from '../../src/client/data/store/localItems';

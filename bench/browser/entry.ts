@@ -84,7 +84,7 @@ function whenLive<T>(
     markReady = r;
   });
   let first = true;
-  // As a screen's list listens (app/data/store/live.ts useLive): the live query with the local echo.
+  // As a screen's list listens (app/data/reads/live.ts useLive): the live query with the local echo.
   const sub = withLocalEcho(liveQuery(query), echo).subscribe({
     next: (value) => {
       const at = performance.now();

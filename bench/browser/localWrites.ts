@@ -16,19 +16,19 @@
  *     index range the task page reads (itemQueries childrenOf: LIST_INDEX.children, [task, 'a']);
  *     app = items.update(child, { title }) until the children list's live query (Dexie liveQuery over
  *     queries.childrenOf, the task page's read) shows the new title; as a breakdown, the same with the
- *     local echo the task page wraps it in (data/store/live.ts), which shows the edit before it commits.
+ *     local echo the task page wraps it in (data/reads/live.ts), which shows the edit before it commits.
  */
 import Dexie, { liveQuery } from 'dexie';
 import { withLocalEcho } from '../../src/client/data/changes/localEcho';
 import { setOwnRawTransaction } from '../../src/client/data/changes/writeRoute';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
-import { SEARCH_LOG_STORE } from '../../src/client/data/search/searchLog';
 import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
 import { LIST_INDEX, OutpostDb } from '../../src/client/data/store/db';
 import { setPlainDexie } from '../../src/client/data/store/dexieInternals';
 import { withKeys } from '../../src/client/data/store/listKeys';
 import { fromServer, usersOf } from '../../src/client/data/store/localItems';
+import { SEARCH_LOG_STORE } from '../../src/client/data/store/searchLog';
 import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
 import type { LocalItem, LocalUser } from '../../src/client/data/store/types';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
@@ -564,7 +564,7 @@ const localWrites = {
   /**
    * B: subscribes the children list's live query, one at a time: `live` is the Dexie liveQuery over
    * the task page's children read (queries.childrenOf), `echo` the same wrapped as the task page
-   * listens (data/store/live.ts useLive, changes/localEcho.ts), which shows an edit before it commits.
+   * listens (data/reads/live.ts useLive, changes/localEcho.ts), which shows an edit before it commits.
    */
   async listen(mode: 'live' | 'echo'): Promise<void> {
     const e = localWrites.edit!;

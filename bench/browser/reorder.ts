@@ -8,16 +8,16 @@
  *       shared/order.ts moveTo's key, one items.update of sort_key through the repository), until the
  *       campaign page's contents query (items/queries.ts childrenPageQuery: the children read by the
  *       children index, in manual order, the first page) shows it first: wrapped in the local echo as
- *       the page listens (data/store/live.ts useLive), or as a bare Dexie liveQuery (a breakdown).
+ *       the page listens (data/reads/live.ts useLive), or as a bare Dexie liveQuery (a breakdown).
  *  reference: one put of the moved row with its new key, then one read of the children index range
  *       the app's query reads (LIST_INDEX.children, [campaign, 'a']), sorted by key as the app sorts.
  */
 import Dexie, { liveQuery } from 'dexie';
 import { shownInManualOrder, withLocalEcho } from '../../src/client/data/changes/localEcho';
 import type { OutpostClient } from '../../src/client/data/client';
+import { LIST_PAGE } from '../../src/client/data/reads/live';
 import { LIST_INDEX } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
-import { LIST_PAGE } from '../../src/client/data/store/live';
 import type { LocalItem } from '../../src/client/data/store/types';
 import { inManualOrder, moveTo } from '../../src/shared/order';
 import { done, req } from './idb';

@@ -8,12 +8,17 @@ describe('the module boundaries (an allow-list)', () => {
     expect(layerOf('src/shared/item.ts')).toBe('shared');
     expect(layerOf('src/client/components/ui/Button.tsx')).toBe('ui');
     expect(layerOf('src/client/items/ItemRow.tsx')).toBe('feature:items');
-    expect(layerOf('src/client/data/store/db.ts')).toBe('data');
+    expect(layerOf('src/client/data/store/db.ts')).toBe('data:store');
+    expect(layerOf('src/client/data/reads/live.ts')).toBe('data:reads');
+    expect(layerOf('src/client/data/items/itemsRepository.ts')).toBe('data:items');
+    expect(layerOf('src/client/data/client.ts')).toBe('data:composition');
+    expect(layerOf('src/client/data/live.ts')).toBe('data:composition');
+    expect(layerOf('src/client/data/lazy.ts')).toBe('data:lazy');
     expect(layerOf('src/client/items/ItemRow.test.tsx')).toBe('test');
   });
 
   it('passes what the list names: a feature through the door, a list onto the item rows, anyone onto shared', () => {
-    expect(importProblem('src/client/lists/queries.ts', eager('src/client/data/store/live.ts'))).toBeNull();
+    expect(importProblem('src/client/lists/queries.ts', eager('src/client/data/live.ts'))).toBeNull();
     expect(importProblem('src/client/items/mutations.ts', eager('src/client/app/door.tsx'))).toBeNull();
     expect(
       importProblem('src/client/lists/LifecyclePage.tsx', eager('src/client/items/ItemList.tsx')),
@@ -21,7 +26,7 @@ describe('the module boundaries (an allow-list)', () => {
     expect(importProblem('src/client/data/store/db.ts', eager('src/shared/item.ts'))).toBeNull();
     expect(
       importProblem('src/client/preferences/queries.ts', {
-        target: 'src/client/data/changes/undoStack.ts',
+        target: 'src/client/data/items/undoStack.ts',
         typeOnly: true,
       }),
     ).toBeNull();
@@ -44,6 +49,94 @@ describe('the module boundaries (an allow-list)', () => {
     expect(importProblem('src/shared/item.ts', eager('react'))).not.toBeNull();
     expect(importProblem('src/server/app.ts', eager('src/client/data/store/db.ts'))).not.toBeNull();
     expect(importProblem('src/client/items/ItemRow.tsx', eager('testkit/client/items.ts'))).not.toBeNull();
+  });
+
+  it('holds the layers inside data/: each imports only the layers under it', () => {
+    const data = (file: string) => `src/client/data/${file}`;
+    const allowed: [string, string, boolean][] = [
+      // [from, to, type-only]
+      ['store/sideEffects.ts', 'store/searchLog.ts', false],
+      ['store/db.ts', '../shared/item.ts', false],
+      ['net/tabs.ts', 'net/apiClient.ts', false],
+      ['changes/applyLocalChange.ts', 'store/rawWrites.ts', false],
+      ['changes/applyLocalChange.ts', 'sync/queue.ts', false],
+      ['sync/pull.ts', 'store/db.ts', false],
+      ['sync/push.ts', 'net/apiClient.ts', false],
+      ['sync/context.ts', 'changes/applyLocalChange.ts', true],
+      ['sync/lazyEngine.ts', 'lazy.ts', false],
+      ['reads/live.ts', 'store/db.ts', false],
+      ['reads/live.ts', 'changes/localEcho.ts', false],
+      ['items/itemsRepository.ts', 'changes/applyLocalChange.ts', false],
+      ['items/itemsRepository.ts', 'reads/itemQueries.ts', false],
+      ['items/itemsRepository.ts', 'sync/syncQueue.ts', false],
+      ['transfer/dataTransfer.ts', 'items/itemsRepository.ts', true],
+      ['commands/items.ts', 'items/itemsRepository.ts', false],
+      ['client.ts', 'sync/syncService.ts', false],
+      ['live.ts', 'page.ts', false],
+    ];
+    for (const [from, to, typeOnly] of allowed) {
+      const target = to.startsWith('../') ? `src/${to.slice(3)}` : data(to);
+      expect(importProblem(data(from), { target, typeOnly }), `${from} -> ${to}`).toBeNull();
+    }
+    const upward: [string, string, boolean][] = [
+      // The schema names a feature's store; the store reaches for the funnel or the reads.
+      ['store/db.ts', 'history/deviceHistory.ts', false],
+      ['store/sideEffects.ts', 'changes/applyLocalChange.ts', false],
+      ['store/storage.ts', 'service.ts', true],
+      // net/ and store/ stand side by side: neither names the other.
+      ['net/tabs.ts', 'store/db.ts', false],
+      ['store/queueCounts.ts', 'net/tabs.ts', true],
+      // The funnel calls no feature and no sync module but the queue's enqueue.
+      ['changes/applyLocalChange.ts', 'history/deviceHistory.ts', false],
+      ['changes/localEcho.ts', 'sync/syncQueue.ts', true],
+      ['changes/undoStack.ts', 'items/itemsRepository.ts', true],
+      // sync/ loads no funnel (it is handed it) and names no feature.
+      ['sync/conflicts.ts', 'changes/applyLocalChange.ts', false],
+      ['sync/push.ts', 'items/itemsRepository.ts', false],
+      ['sync/pull.ts', 'search/search.ts', false],
+      // The reads know no feature, no sync module and no composition.
+      ['reads/live.ts', 'page.ts', false],
+      ['reads/live.ts', 'client.ts', true],
+      ['reads/live.ts', 'contacts/mutuals.ts', false],
+      ['reads/itemQueries.ts', 'sync/tempIds.ts', false],
+      ['reads/live.ts', 'changes/applyLocalChange.ts', false],
+      // A feature loads no command, no composition, and another feature only where the list says.
+      ['items/itemsRepository.ts', 'commands/items.ts', false],
+      ['search/searchService.ts', 'service.ts', true],
+      ['items/itemsRepository.ts', 'comments/localComments.ts', false],
+      // The commands go through features, never the composition.
+      ['commands/items.ts', 'client.ts', false],
+    ];
+    for (const [from, to, typeOnly] of upward) {
+      expect(importProblem(data(from), { target: data(to), typeOnly }), `${from} -> ${to}`).toMatch(
+        /may not import/,
+      );
+    }
+  });
+
+  it('keeps the temporary upward imports inside data/ to the ones named, until their parts land', () => {
+    expect(
+      importProblem('src/client/data/sync/push.ts', eager('src/client/data/comments/localComments.ts')),
+    ).toBeNull();
+    expect(
+      importProblem('src/client/data/sync/push.ts', eager('src/client/data/comments/timelineRead.ts')),
+    ).toMatch(/may not import/);
+    expect(
+      importProblem('src/client/data/sync/conflicts.ts', eager('src/client/data/comments/localComments.ts')),
+    ).toMatch(/may not import/);
+  });
+
+  it('lets a screen load the live reads only through their door, data/live', () => {
+    expect(importProblem('src/client/items/queries.ts', eager('src/client/data/live.ts'))).toBeNull();
+    expect(importProblem('src/client/items/queries.ts', eager('src/client/data/reads/live.ts'))).toMatch(
+      /may not import/,
+    );
+    expect(
+      importProblem('src/client/items/queries.ts', {
+        target: 'src/client/data/reads/live.ts',
+        typeOnly: true,
+      }),
+    ).toBeNull();
   });
 
   it('lets tests and tooling reach anything', () => {

@@ -28,19 +28,125 @@ export const FEATURES = [
 
 /**
  * The door (ARCHITECTURE §6 'One door'): the only data-layer modules a feature or the shell may load.
- * Commands go through app/door (send, useCommand), live reads through data/store/live (useLive). Any
- * data module may be named by `import type`.
+ * Commands go through app/door (send, useCommand), live reads through data/live (useLive: the live
+ * reads of data/reads/live.ts bound to the door's client). Any data module may be named by `import type`.
  */
 export const DOOR_MODULES = [
   'src/client/app/door',
-  'src/client/data/store/live',
+  'src/client/data/live',
   // The errors a screen tells apart before the repository has loaded (the 'Invalid input' toast).
-  'src/client/data/changes/repositoryErrors',
+  'src/client/data/items/repositoryErrors',
   // Whether this browser can pick phone contacts: asked before anything is imported.
   'src/client/data/contacts/contactPicker',
   // Saves a file the device made (an export, changes kept for a lost campaign): no data, only the DOM.
   'src/client/data/transfer/downloadFile',
 ];
+
+/**
+ * The data layer's folders with one data feature each (ARCHITECTURE §6 'Layers inside data/'): they
+ * import changes/, store/, reads/, net/ and sync/, and one another only where DATA_ALLOWED says.
+ */
+export const DATA_FEATURES = [
+  'items',
+  'comments',
+  'contacts',
+  'history',
+  'notifications',
+  'search',
+  'transfer',
+] as const;
+
+/**
+ * The sub-layers of src/client/data: one per folder, `data:composition` for the files at its root that
+ * wire it together (client.ts, page.ts, service.ts, live.ts), and `data:lazy` for lazy.ts, the one way
+ * to load a part on first use, which imports nothing and so may be used by any of them.
+ */
+export const DATA_LAYERS = [
+  'data:lazy',
+  'data:net',
+  'data:store',
+  'data:changes',
+  'data:sync',
+  'data:reads',
+  ...DATA_FEATURES.map((f) => `data:${f}` as const),
+  'data:commands',
+  'data:composition',
+] as const;
+
+const FEATURE_LAYERS = DATA_FEATURES.map((f) => `data:${f}` as const);
+/** What a data feature stands on. */
+const UNDER_FEATURES = ['data:changes', 'data:store', 'data:reads', 'data:net', 'data:sync', 'data:lazy'];
+
+/**
+ * ARCHITECTURE §6 'Layers inside data/' as an allow-list: what each sub-layer may import (sub-layers or
+ * module paths) besides itself and src/shared. Nothing imports upward: an import the list does not
+ * name fails, `import type` included, save the few type-only pairs of DATA_TYPES_ALLOWED.
+ */
+const DATA_ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  'data:lazy': [],
+  // The API client, events, connectivity, the auth channel between tabs.
+  'data:net': [],
+  // The schema (it owns every store), list keys, counters, side effects and maintainers, raw writes.
+  'data:store': [],
+  // The funnel, the local echo; it queues a change's requests through sync/queue.ts's enqueue, the one
+  // named exception (ARCHITECTURE §6 'The queue has one owner').
+  'data:changes': ['data:store', 'src/client/data/sync/queue'],
+  // Push, pull, conflicts: it writes a local change through the funnel the composition hands it.
+  'data:sync': ['data:store', 'data:net', 'data:lazy'],
+  // The live reads, over the store and the local echo (an edit in place shows before it commits).
+  'data:reads': ['data:store', 'src/client/data/changes/localEcho', 'src/client/data/changes/writeGuess'],
+  ...Object.fromEntries(FEATURE_LAYERS.map((f) => [f, UNDER_FEATURES])),
+  // A due reminder is shown as a system notification where the browser allows it.
+  'data:items': [...UNDER_FEATURES, 'src/client/data/notifications/systemNotification'],
+  // The export and import carry an item's comments.
+  'data:transfer': [...UNDER_FEATURES, 'data:comments'],
+  'data:commands': [...FEATURE_LAYERS, ...UNDER_FEATURES],
+  'data:composition': DATA_LAYERS,
+};
+
+/** Type-only imports a sub-layer may make beyond what it may load: one line a decision. */
+const DATA_TYPES_ALLOWED: readonly (readonly [string, string])[] = [
+  // The sync engine names the funnel's types (it is handed the funnel itself).
+  ['data:sync', 'data:changes'],
+  // Features name each other's types (an export's rows are the repository's and the mutuals').
+  ...FEATURE_LAYERS.flatMap((f) => FEATURE_LAYERS.map((g) => [f, g] as const)),
+];
+
+/**
+ * TEMPORARY: the upward imports inside data/ that other parts of issue 49 remove, each under the part
+ * that removes it. Nothing else may join this list; delete each block when its part lands.
+ */
+const DATA_TEMPORARY: readonly (readonly [string, string])[] = [
+  // sync/ still names two features: removed by the queue registry (issue 49 part 3), which dispatches
+  // by queue kind.
+  ['src/client/data/sync/guestUpgrade', 'src/client/data/comments/localComments'],
+  ['src/client/data/sync/pull', 'src/client/data/comments/localComments'],
+  ['src/client/data/sync/push', 'src/client/data/comments/localComments'],
+  ['src/client/data/sync/lostAccess', 'src/client/data/transfer/downloadFile'],
+  // The funnel names the type of a request to queue where it is today; it moves to sync/queue.ts,
+  // which the funnel may import (removed by the queue's owner, issue 49 part 3).
+  ['src/client/data/changes/applyLocalChange', 'src/client/data/sync/syncQueue'],
+  // The command map's context is the whole client (a type): removed by narrow contexts (issue 49
+  // part 5), where each namespace declares what it needs.
+  ['src/client/data/commands/map', 'src/client/data/client'],
+];
+
+/** Why a data module may not import another data module, or null when the lists allow it. */
+function dataProblem(
+  from: string,
+  to: string,
+  source: string,
+  module: string,
+  typeOnly: boolean,
+): string | null {
+  const allowed = DATA_ALLOWED[from] ?? [];
+  const named = (pairs: readonly (readonly [string, string])[]) =>
+    pairs.some(([x, y]) => (x === from || x === source) && (y === to || y === module));
+  if (allowed.includes(to) || allowed.includes(module)) return null;
+  if (typeOnly && named(DATA_TYPES_ALLOWED)) return null;
+  if (named(DATA_TEMPORARY)) return null;
+  return `${from} may not import ${module}${typeOnly ? ' (not even its types)' : ''}: an import inside data/ goes down its layers (scripts/lib/boundaries.ts DATA_ALLOWED)`;
+}
 
 /** Who may load whom beyond the door: [from, to] pairs of layers or module paths (one line a decision). */
 const ALLOWED: readonly (readonly [string, string])[] = [
@@ -60,8 +166,8 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   // The stores hold what the data layer reports; the auth store calls the API client.
   ['src/client/stores/authStore', 'src/client/data/net/apiClient'],
   // The data layer fills the stores, and its live reads follow the door on screen.
-  ['data', 'stores'],
-  ['src/client/data/store/live', 'src/client/app/door'],
+  ...DATA_LAYERS.map((l) => [l, 'stores'] as const),
+  ['src/client/data/live', 'src/client/app/door'],
   // Cross-feature uses: the item rows, editors and reads serve every list and page.
   ...(
     [
@@ -135,13 +241,24 @@ export type Layer =
   | 'server'
   | 'ui'
   | 'stores'
-  | 'data'
+  | (typeof DATA_LAYERS)[number]
   | 'app'
   | 'client-root'
   | `feature:${string}`
   | 'test'
   | 'testkit'
   | 'tooling';
+
+const isData = (layer: Layer) => layer.startsWith('data:');
+
+/** The sub-layer of a file under src/client/data (ARCHITECTURE §6 'Layers inside data/'). */
+function dataLayerOf(file: string): Layer {
+  const rest = file.slice('src/client/data/'.length);
+  const folder = rest.includes('/') ? rest.split('/')[0] : null;
+  if (folder === null) return /^lazy\.tsx?$/.test(rest) ? 'data:lazy' : 'data:composition';
+  const layer = `data:${folder}`;
+  return (DATA_LAYERS as readonly string[]).includes(layer) ? (layer as Layer) : 'data:composition';
+}
 
 /** The layer of a source file (a path from the repository root, with its extension). */
 export function layerOf(file: string): Layer {
@@ -151,7 +268,7 @@ export function layerOf(file: string): Layer {
   if (file.startsWith('src/client/components/ui/') || file.startsWith('src/client/components/ui.'))
     return 'ui';
   if (file.startsWith('src/client/stores/')) return 'stores';
-  if (file.startsWith('src/client/data/')) return 'data';
+  if (file.startsWith('src/client/data/')) return dataLayerOf(file);
   if (file.startsWith('src/client/app/')) return 'app';
   if (file.startsWith('src/client/')) {
     const folder = file.split('/')[2] ?? '';
@@ -175,7 +292,7 @@ function packageAllowed(layer: Layer, specifier: string): boolean {
   if (layer === 'shared') return among(SHARED_PACKAGES);
   if (layer === 'server') return !among(CLIENT_ONLY);
   if (layer === 'ui') return among(UI_PACKAGES);
-  if (layer === 'data' || layer === 'stores') return among(DATA_PACKAGES);
+  if (isData(layer) || layer === 'stores') return among(DATA_PACKAGES);
   return among(CLIENT_PACKAGES);
 }
 
@@ -210,16 +327,18 @@ export function importProblem(file: string, imported: Import): string | null {
   if (to === 'shared') return null;
   if (from === 'shared') return 'src/shared is framework-free: it imports only itself';
   if (from === 'server' || to === 'server') return 'the client and the server share only src/shared';
-  // A type names nothing that loads: any client module may name a data type.
-  if (imported.typeOnly && to === 'data') return null;
   const module = withoutExtension(target);
   const source = withoutExtension(file);
-  if (to === 'data' && DOOR_MODULES.includes(module) && (from.startsWith('feature:') || from === 'app'))
+  // Inside the data layer, its own layers (DATA_ALLOWED).
+  if (isData(from) && isData(to)) return dataProblem(from, to, source, module, imported.typeOnly);
+  // A type names nothing that loads: any other client module may name a data type.
+  if (imported.typeOnly && isData(to)) return null;
+  if (isData(to) && DOOR_MODULES.includes(module) && (from.startsWith('feature:') || from === 'app'))
     return null;
   const named = ALLOWED.some(([x, y]) => (x === from || x === source) && (y === to || y === module));
   return named
     ? null
-    : `${from} may not import ${to === 'data' ? module : to} (not in scripts/lib/boundaries.ts)`;
+    : `${from} may not import ${isData(to) ? module : to} (not in scripts/lib/boundaries.ts)`;
 }
 
 /** The imports of a file's text: relative ones resolved to paths from the root (without extension). */

@@ -8,7 +8,8 @@ export const DEXIE_ADAPTER = 'src/client/data/store/dexieInternals.ts';
 /** The private fields of Dexie 4 the adapter reads or sets. */
 export const DEXIE_PRIVATES = ['mutatedParts', 'PSD', 'subscr', '_cache', '_deps', '_explicit'] as const;
 
-const NAMED = new RegExp(`(?<![A-Za-z0-9_$])(${DEXIE_PRIVATES.join('|')})(?![A-Za-z0-9_$])`, 'g');
+// Preceded by '/', a name is a module path's (store/mutatedParts.ts reads the public storagemutated event).
+const NAMED = new RegExp(`(?<![A-Za-z0-9_$/])(${DEXIE_PRIVATES.join('|')})(?![A-Za-z0-9_$])`, 'g');
 
 /** The lines of `text` (a file at `file`) that name one of Dexie's private fields outside the adapter. */
 export function dexiePrivateProblems(file: string, text: string): string[] {

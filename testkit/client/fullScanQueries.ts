@@ -1,6 +1,6 @@
 /**
  * The list queries as they were before issue 19 gave them indexes: every row of the table filtered
- * and sorted in JS. Kept only as the reference the index-based queries (src/client/src/client/data/store/itemQueries.ts)
+ * and sorted in JS. Kept only as the reference the index-based queries (src/client/data/reads/itemQueries.ts)
  * must agree with, row for row, in order, and in every count.
  */
 import type { LocalItem, Viewer } from '../../src/client/data/store/types';

@@ -1,7 +1,7 @@
 /**
  * The one door to the data for every screen (ARCHITECTURE §6): `send(name, args)` over the data
  * layer's command map (data/commands/map.ts), `useLive` for the device's live reads
- * (data/store/live.ts), and the stores the shell shows at once (auth, sync status, toasts, the bell).
+ * (data/live.ts), and the stores the shell shows at once (auth, sync status, toasts, the bell).
  * This module is in the first screen's chunk; the data layer (Dexie, the repository, the sync engine)
  * loads after the first paint, and each command namespace on its first command.
  */

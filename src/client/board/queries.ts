@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import type { ItemStatus } from '../../shared/item';
 import { inManualOrder } from '../../shared/order';
-import { type LiveQuery, type LocalItem, useLive } from '../data/store/live';
+import { type LiveQuery, type LocalItem, useLive } from '../data/live';
 
 export type { LocalItem };
 
@@ -15,7 +15,7 @@ export const BOARD_COLUMNS = [
 
 export type BoardColumns = Record<ItemStatus, LocalItem[]>;
 
-// Each query starts its reads at once, so the live query observes every one (store/live.ts): a
+// Each query starts its reads at once, so the live query observes every one (data/reads/live.ts): a
 // change to any card re-reads the board.
 const childrenQuery: LiveQuery<number, LocalItem[] | undefined> = (reads, parentId) =>
   parentId === 0 ? undefined : reads.children(parentId);

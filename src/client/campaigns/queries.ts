@@ -5,7 +5,7 @@ import { type Item, type Paginated, paginated } from '../../shared/item';
 import type { SubtreeProgress } from '../../shared/progress';
 import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import { type LiveQuery, useLive } from '../data/store/live';
+import { type LiveQuery, useLive } from '../data/live';
 import { type LocalItem, useHomeItems, useViewer } from '../items/queries';
 
 /** The spec's local page size for guests and offline use. */

@@ -5,7 +5,7 @@ import { type HistoryEntry, planRevert, type RevertibleField } from '../../share
 import type { ItemPatchInput } from '../../shared/schemas';
 import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import type { DeviceHistoryEntry } from '../data/history/historyStore';
+import type { DeviceHistoryEntry } from '../data/store/historyStore';
 import { isUnsent, peopleKey, useDeviceComments } from './queries';
 
 type Person = { id: number; name: string };

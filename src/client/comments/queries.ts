@@ -5,8 +5,8 @@ import type { HistoryEntry } from '../../shared/history';
 import type { Paginated } from '../../shared/item';
 import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import type { DeviceHistoryEntry } from '../data/history/historyStore';
-import { type LiveQuery, useLive } from '../data/store/live';
+import { type LiveQuery, useLive } from '../data/live';
+import type { DeviceHistoryEntry } from '../data/store/historyStore';
 import type { LocalComment } from '../data/store/types';
 
 /** Query keys of an item's timeline: server lists, so the door's change signal refetches them. */

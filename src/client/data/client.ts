@@ -13,17 +13,16 @@ import { lazily, lazyMethods } from './lazy';
 import { type ApiClient, browserXsrfToken, createApiClient, type FetchLike } from './net/apiClient';
 import { browserConnectivity, type Connectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
-import { authAcrossTabsService, queueCountsService } from './net/tabsService';
+import { authAcrossTabsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
+import { bindQueries } from './reads/boundQueries';
 import { createSearchPart } from './search/searchService';
 import { type Service, type ServiceContext, startAll } from './service';
-import * as agenda from './store/agendaQueries';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
 import { clearDeviceStores, wipeOtherAccount } from './store/deviceWipe';
-import * as queries from './store/itemQueries';
-import * as labelQueries from './store/labelQueries';
+import { queueCountsService } from './store/queueCounts';
 import { createStorageKeeper } from './store/storage';
-import type { LocalItem, Viewer } from './store/types';
+import type { Viewer } from './store/types';
 import type { SyncResult } from './sync';
 import { lazySyncEngine } from './sync/lazyEngine';
 import { createSyncLock } from './sync/locks';
@@ -70,7 +69,7 @@ function afterPaint(): Promise<void> {
   });
 }
 
-/** The repository's writes; undo puts fields back through the raw `write` (./changes/undoStack.ts). */
+/** The repository's writes; undo puts fields back through the raw `write` (./items/undoStack.ts). */
 const WRITES = [
   'create',
   'update',
@@ -84,6 +83,9 @@ const WRITES = [
   'reopen',
   'write',
 ] as const;
+
+/** The funnel (./changes/applyLocalChange.ts), loaded with the first write or the sync engine. */
+const loadFunnel = () => import('./changes/applyLocalChange').then((m) => m.applyLocalChange);
 
 /** Started at once: they need nothing from the server. */
 const AT_START: readonly Service[] = [authAcrossTabsService, queueCountsService, mutualsService];
@@ -146,6 +148,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     onIdSwap: (oldId, newId) => {
       for (const listener of swapListeners) listener(oldId, newId);
     },
+    funnel: loadFunnel,
   });
 
   const syncInBackground = () => {
@@ -165,7 +168,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
         if (owner !== undefined && owner !== user.id) await wipeOtherAccount(db, user.id);
         await setMeta(db, META_KEYS.dataOwner, user.id);
       });
-      if (wasGuest) await (await import('./sync/guestUpgrade')).moveGuestDataToAccount(db, user);
+      if (wasGuest) {
+        const [upgrade, funnel] = await Promise.all([import('./sync/guestUpgrade'), loadFunnel()]);
+        await upgrade.moveGuestDataToAccount(db, user, funnel);
+      }
       await engine.refreshStatus();
       void syncInBackground();
     },
@@ -199,7 +205,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   const items = lazyMethods(repository, WRITES, () => auth.getState().restore());
   // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
   const undo = lazily(() =>
-    import('./changes/undoStack').then((m) =>
+    import('./items/undoStack').then((m) =>
       m.createUndoStack({ db, api, viewer, items, pushNow: engine.pushNow, isOnline }),
     ),
   );
@@ -254,39 +260,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   const screenShown = new Promise<void>((resolve) => {
     markScreenShown = resolve;
   });
-  const bound = {
-    homeItems: (tab: queries.Tab, o?: queries.ListOptions) => queries.homeItems(db, viewer(), tab, o),
-    homeCount: (tab: queries.Tab) => queries.homeCount(db, viewer(), tab),
-    screenItems: (
-      screen: Parameters<typeof queries.screenItems>[2],
-      tab: queries.Tab,
-      o?: queries.ListOptions,
-    ) => queries.screenItems(db, viewer(), screen, tab, o),
-    screenCount: (screen: Parameters<typeof queries.screenCount>[2], tab: queries.Tab) =>
-      queries.screenCount(db, viewer(), screen, tab),
-    myListItems: (s: Parameters<typeof queries.myListItems>[2], o?: queries.ListOptions) =>
-      queries.myListItems(db, viewer(), s, o),
-    myListCounts: (search?: string) => queries.myListCounts(db, viewer(), search),
-    assignedToMe: (o?: queries.ListOptions) => queries.assignedToMe(db, viewer(), o),
-    itemsByStatus: (s: Parameters<typeof queries.itemsByStatus>[2], o?: queries.ListOptions) =>
-      queries.itemsByStatus(db, viewer(), s, o),
-    childrenOf: (id: number, type?: Parameters<typeof queries.childrenOf>[3]) =>
-      queries.childrenOf(db, viewer(), id, type),
-    childrenOldestFirst: (id: number, o?: { limit?: number; after?: LocalItem }) =>
-      queries.childrenOldestFirst(db, viewer(), id, o),
-    progressFor: (id: number) => queries.progressFor(db, viewer(), id),
-    subtreeProgress: (ids: readonly number[]) => queries.subtreeProgressOf(db, viewer(), ids),
-    inside: (id: number) => queries.insideOf(db, viewer(), id),
-    itemById: (id: number) => queries.itemById(db, viewer(), id),
-    pendingCount: () => queries.pendingCount(db),
-    todayPage: (today: string, limits: { overdue: number; today: number }) =>
-      agenda.todayPage(db, viewer(), today, limits),
-    todayCounts: (today: string) => agenda.todayCounts(db, viewer(), today),
-    upcomingPage: (today: string, days: number, limit: number, limits?: Readonly<Record<string, number>>) =>
-      agenda.upcomingPage(db, viewer(), today, days, limit, limits),
-    labelItems: (label: string) => labelQueries.labelItems(db, viewer(), label),
-    conflicts: () => engine.listConflicts(),
-  };
+  const bound = { ...bindQueries(db, viewer), conflicts: () => engine.listConflicts() };
 
   return {
     db,
@@ -305,7 +279,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     viewer,
     /** The screen has drawn its first list from the device; start() asks the server after that paint. */
     screenShown: () => markScreenShown(),
-    /** Undo and the trash (./changes/undoStack.ts), loaded on first use. */
+    /** Undo and the trash (./items/undoStack.ts), loaded on first use. */
     undo,
     /** Export, import and what the device stores (./transfer/dataTransfer.ts), loaded on first use. */
     transfer,

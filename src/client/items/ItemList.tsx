@@ -9,7 +9,7 @@ import {
 } from 'react';
 import { cn } from '../components/ui/cn';
 import { useWindowedList } from '../components/ui/useWindowedList';
-import { useParentTitles, useRowProgress, useSharedParents } from '../data/store/live';
+import { useParentTitles, useRowProgress, useSharedParents } from '../data/live';
 import { ITEM_ROW_HEIGHT, ItemRow, type RowItem } from './ItemRow';
 import { rowKeyOf } from './rowKey';
 import { useSortableModule } from './sortableModule';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import { resetPointerGuard } from '../components/ui/pointerGuard';
 import type { OutpostClient } from '../data/client';
-import { type LiveQuery, type LocalItem, useLive } from '../data/store/live';
+import { type LiveQuery, type LocalItem, useLive } from '../data/live';
 import { toastStore } from '../stores/toastStore';
 import { LabelsFact, PriorityFact } from './DetailEditors';
 import { ItemRow } from './ItemRow';

@@ -10,7 +10,7 @@ import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef, useState }
 import type { ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { cn, focusRing } from '../components/ui/cn';
-import { type LiveQuery, useLive } from '../data/store/live';
+import { type LiveQuery, useLive } from '../data/live';
 import { canSubmitTitle } from './itemPayload';
 import { TYPE_DOT } from './itemStyle';
 import { useAssigneeOptions } from './mutations';

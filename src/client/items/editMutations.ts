@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
 import type { ItemPatchInput } from '../../shared/schemas';
 import { useDoor, useToast } from '../app/door';
-import { isInvalidInput } from '../data/changes/repositoryErrors';
+import { isInvalidInput } from '../data/items/repositoryErrors';
 import { TYPE_LABEL } from './itemStyle';
 import { undoAction } from './mutations';
 

@@ -1,5 +1,5 @@
-/** Reads for editing and moving items, through the one door (data/store/live.ts). */
-import { type LiveQuery, useLive } from '../data/store/live';
+/** Reads for editing and moving items, through the one door (data/live.ts). */
+import { type LiveQuery, useLive } from '../data/live';
 import type { MoveCandidate } from './editing';
 
 const NONE: MoveCandidate[] = [];

@@ -1,4 +1,4 @@
-/** The device's items, live, through the one door (data/store/live.ts). */
+/** The device's items, live, through the one door (data/live.ts). */
 import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
 import { inManualOrder } from '../../shared/order';
@@ -15,7 +15,7 @@ import {
   useShown,
   useViewer,
   type ViewerState,
-} from '../data/store/live';
+} from '../data/live';
 
 export type { LocalItem, Paged, ViewerState };
 export { useMutuals, useViewer };

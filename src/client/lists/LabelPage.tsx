@@ -1,7 +1,7 @@
 import { Tag } from 'lucide-react';
 import { useParams } from 'react-router';
 import { ListEmpty, ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
-import { type LiveQuery, type LocalItem, useLive, useShown } from '../data/store/live';
+import { type LiveQuery, type LocalItem, useLive, useShown } from '../data/live';
 import { ItemList } from '../items/ItemList';
 
 const labelQuery: LiveQuery<string, LocalItem[]> = (reads, label) => reads.labelItems(label);

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
-import { LIST_PAGE } from '../data/store/live';
+import { LIST_PAGE } from '../data/live';
 import MyListPage from './MyListPage';
 import QueuePage from './QueuePage';
 

@@ -1,14 +1,7 @@
 /** Queue, Active, Completed and My List, live from the device through the one door. */
 
 import { SCREEN_STATUS } from '../../shared/visibility';
-import {
-  type LiveQuery,
-  type Paged,
-  type PagedQuery,
-  useLive,
-  usePagedLive,
-  useShown,
-} from '../data/store/live';
+import { type LiveQuery, type Paged, type PagedQuery, useLive, usePagedLive, useShown } from '../data/live';
 import type { LifecycleScreen, ListTab, LocalItem } from '../items/queries';
 
 export type { LifecycleScreen, ListTab, Paged };

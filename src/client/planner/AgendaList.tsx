@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ReactNode, useCallback, useLayoutEffect, useRe
 import { daysOverdue, dueDay, overdueText } from '../../shared/agenda';
 import { planDayMove } from '../../shared/dayOrder';
 import { ShowMore } from '../components/ui/PageParts';
-import { useParentTitles, useRowProgress, useSharedParents } from '../data/store/live';
+import { useParentTitles, useRowProgress, useSharedParents } from '../data/live';
 import { ItemRow } from '../items/ItemRow';
 import { useOrderMutations } from '../items/orderMutations';
 import { rowKeyOf } from '../items/rowKey';
@@ -30,7 +30,7 @@ export function AgendaList({
   reorder = false,
   drawn = Infinity,
 }: {
-  /** The rows read so far (the screen reads a page at a time, data/store/agendaQueries.ts). */
+  /** The rows read so far (the screen reads a page at a time, data/reads/agendaQueries.ts). */
   items: readonly LocalItem[];
   /** How many the group holds: 'Show more' shows while fewer are read. */
   total: number;

@@ -1,8 +1,8 @@
-/** Today and Upcoming, live from the device through the one door (data/store/agendaQueries.ts). */
+/** Today and Upcoming, live from the device through the one door (data/reads/agendaQueries.ts). */
 import { useEffect, useState } from 'react';
 import { dayKey, UPCOMING_DAYS } from '../../shared/agenda';
-import type { TodayPage, UpcomingGroup } from '../data/store/agendaQueries';
-import { type LiveQuery, type LocalItem, useLive, useShown } from '../data/store/live';
+import { type LiveQuery, type LocalItem, useLive, useShown } from '../data/live';
+import type { TodayPage, UpcomingGroup } from '../data/reads/agendaQueries';
 
 export type { LocalItem, TodayPage, UpcomingGroup };
 

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useDoor, useToast } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { holdDataChanges } from '../app/queryProvider';
-import type { TrashView } from '../data/changes/undoStack';
+import type { TrashView } from '../data/items/undoStack';
 import type { ImportPreview } from '../data/transfer/dataTransfer';
 import { downloadFile } from '../data/transfer/downloadFile';
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useAuthState, useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
-import type { TrashView } from '../data/changes/undoStack';
+import type { TrashView } from '../data/items/undoStack';
 import type { StorageInfo } from '../data/transfer/dataTransfer';
 
 /**

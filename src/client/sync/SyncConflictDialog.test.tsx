@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConflictView } from '../data/sync/conflictView';
+import type { ConflictView } from '../data/reads/conflictView';
 import { allChosen, SyncConflictDialog } from './SyncConflictDialog';
 
 afterEach(cleanup);

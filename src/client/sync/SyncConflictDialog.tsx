@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { statusLabel } from '../../shared/statusLabel';
 import { Badge, Button, Dialog, DialogContent, DialogFooter } from '../components/ui';
 import { cn } from '../components/ui/cn';
-import type { ConflictChoice, ConflictVersion, ConflictView } from '../data/sync/conflictView';
+import type { ConflictChoice, ConflictVersion, ConflictView } from '../data/reads/conflictView';
 
 export interface SyncConflictDialogProps {
   open: boolean;

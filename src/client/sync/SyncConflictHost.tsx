@@ -1,8 +1,8 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { toast, useDoor } from '../app/door';
 import { useMountedOnce } from '../app/useMountedOnce';
-import { useConflicts } from '../data/store/live';
-import type { ConflictChoice } from '../data/sync/conflictView';
+import { useConflicts } from '../data/live';
+import type { ConflictChoice } from '../data/reads/conflictView';
 
 // Loaded the first time a conflict shows (it brings date-fns): not part of the first screen.
 const SyncConflictDialog = lazy(() =>

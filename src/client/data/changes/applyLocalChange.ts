@@ -9,8 +9,8 @@
  */
 import Dexie from 'dexie';
 import { queueRequest } from '../../../shared/protocol';
-import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../history/deviceHistory';
 import type { OutpostDb } from '../store/db';
+import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../store/deviceHistory';
 import { type DexieInternals, dexieInternals } from '../store/dexieInternals';
 import { IN_PLACE_STORES, issueInPlace, putInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite, rawWriteTransaction } from '../store/rawWrites';

@@ -1,5 +1,5 @@
 /** Sync runs, conflicts and the device's own state (ARCHITECTURE §6). */
-import type { ConflictChoice } from '../sync/conflictView';
+import type { ConflictChoice } from '../reads/conflictView';
 import { defineCommands } from './map';
 
 /** What 'Sync Now' came to (SYNC.md): `ok` only when the run reached the server and sent what it could. */

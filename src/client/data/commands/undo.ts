@@ -1,5 +1,5 @@
-/** Undo and the trash (ARCHITECTURE §5): the handlers over ../changes/undoStack. */
-import type { TrashView } from '../changes/undoStack';
+/** Undo and the trash (ARCHITECTURE §5): the handlers over ../items/undoStack. */
+import type { TrashView } from '../items/undoStack';
 import { defineCommands } from './map';
 
 export const commands = defineCommands({

@@ -9,9 +9,9 @@ import type { Comment, CommentTombstone, SyncCommentChange } from '../../../shar
 import { commentIdOfUrl } from '../../../shared/protocol';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
 import type { CommentRefusal, LocalComment, LocalItem, QueueEntry, Viewer } from '../store/types';
 import { lastSeq, type NewEntry, rebaseEntries } from '../sync/syncQueue';
-import { resolveId } from '../sync/tempIds';
 
 /** The tables a comment write touches in one transaction. */
 export const COMMENT_TABLES = ['items', 'comments', 'syncQueue', 'meta'] as const;

@@ -6,30 +6,12 @@
 import type { Mutual } from '../../../shared/item';
 import type { ApiClient } from '../net/apiClient';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
+import type { StoredMutuals } from '../store/mutuals';
 
 /** How long a fetched list counts as fresh (the pickers' former cache time). */
 export const MUTUALS_FRESH_MS = 60_000;
 
-export interface StoredMutuals {
-  /** Whose list this is: after an account change it is not shown. */
-  userId: number;
-  fetchedAt: number;
-  list: Mutual[];
-  /** The sample users the server seeded (none where it seeds none): the pickers offer only those. */
-  samples?: Mutual[];
-  /** The server's fingerprint of the list when it was fetched after a `mutuals` event (E3). */
-  version?: string;
-}
-
-/** The stored list when it belongs to `userId`, else none. */
-export function mutualsOf(stored: StoredMutuals | undefined, userId: number): Mutual[] {
-  return stored && stored.userId === userId ? stored.list : [];
-}
-
-/** The stored sample users when the list belongs to `userId`, else none. */
-export function samplesOf(stored: StoredMutuals | undefined, userId: number): Mutual[] {
-  return stored && stored.userId === userId ? (stored.samples ?? []) : [];
-}
+export { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
 
 /**
  * Whether the stored list must be fetched again: another user's, older than a minute, asked for

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { localItem } from '../../../../testkit/client/items';
 import { FAMILY_FULL_MESSAGE, FAMILY_MAX_ITEMS } from '../../../shared/item';
-import { ValidationError } from '../changes/repositoryErrors';
+import { ValidationError } from './repositoryErrors';
 
 describe("the family cap on a guest's device", () => {
   let device: Device;

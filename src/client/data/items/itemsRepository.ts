@@ -13,21 +13,21 @@ import { deviceTimeZone } from '../../../shared/timeZone';
 import { inverseSteps, type UndoFields, undoLabel } from '../../../shared/undo';
 import { applyInPlaceEdit, applyLocalChange } from '../changes/applyLocalChange';
 import { echoable, type LocalEcho } from '../changes/localEcho';
-import { NotFoundError, ValidationError } from '../changes/repositoryErrors';
 import { isStaleGuess, StaleGuess, sameStoredRow, writeGuessesOf } from '../changes/writeGuess';
-import { trackedWrites } from '../changes/writesInFlight';
 import { ApiError } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
 import { applyLocalRollUp, baseOf, descendantIds, rootIdOf, summaryOf } from '../store/localItems';
 import { rawGet } from '../store/rawReads';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import { replacing } from '../store/writeFacts';
+import { trackedWrites } from '../store/writesInFlight';
 import type { PushOutcome } from '../sync';
 import { lastSeq } from '../sync/syncQueue';
-import { resolveId } from '../sync/tempIds';
 import { keyAfterLastSibling, storeNewItem } from './newItems';
+import { NotFoundError, ValidationError } from './repositoryErrors';
 
-export { NotFoundError, ValidationError } from '../changes/repositoryErrors';
+export { NotFoundError, ValidationError } from './repositoryErrors';
 
 export interface RepositoryDeps {
   db: OutpostDb;

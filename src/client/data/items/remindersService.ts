@@ -1,4 +1,5 @@
-import type { Service } from '../service';
+import type { ToastStore } from '../../stores/toastStore';
+import type { OutpostDb } from '../store/db';
 
 /** How long after the first screen the reminder watch starts. */
 const REMINDERS_DELAY_MS = 2000;
@@ -8,9 +9,17 @@ const REMINDERS_DELAY_MS = 2000;
  * a moment after the first screen has settled: one already due shows then (it catches up), and its
  * code is not part of the first screen's download.
  */
-export const remindersService: Service = {
+export const remindersService = {
   name: 'reminders',
-  start({ db, toasts, options }) {
+  start({
+    db,
+    toasts,
+    options,
+  }: {
+    db: OutpostDb;
+    toasts: ToastStore;
+    options: { openPath: (path: string) => void };
+  }): () => void {
     let stopped = false;
     let stop = () => {};
     const later = setTimeout(() => {

@@ -1,10 +1,19 @@
-import type { Service } from '../service';
-import { shareAuthAcrossTabs, watchQueueCounts } from './tabs';
+import type { AuthStore } from '../../stores/authStore';
+import { shareAuthAcrossTabs } from './tabs';
 
 /** A sign-in or sign-out in one tab reaches the others; a sign-in there syncs here too. */
-export const authAcrossTabsService: Service = {
+export const authAcrossTabsService = {
   name: 'auth across tabs',
-  start({ auth, db, syncInBackground }) {
+  start({
+    auth,
+    db,
+    syncInBackground,
+  }: {
+    auth: AuthStore;
+    /** Names the channel: one per database, so tests' devices in one process stay apart. */
+    db: { name: string };
+    syncInBackground: () => Promise<unknown>;
+  }): () => void {
     return shareAuthAcrossTabs(auth, `outpost-auth:${db.name}`, () => {
       void auth
         .getState()
@@ -12,10 +21,4 @@ export const authAcrossTabsService: Service = {
         .then(() => syncInBackground());
     });
   },
-};
-
-/** The badge's pending and conflict counts follow the queue, whichever tab wrote it. */
-export const queueCountsService: Service = {
-  name: 'queue counts',
-  start: ({ db, status }) => watchQueueCounts(db, status),
 };

@@ -1,9 +1,20 @@
-import type { Service } from '../service';
+import type { AuthStore } from '../../stores/authStore';
+import type { NotificationStore } from '../../stores/notificationStore';
+import type { Lazy } from '../lazy';
+import type { NotificationsClient } from './notifications';
 
 /** The notifications follow the signed-in user; a guest has none, and their code is not even loaded. */
-export const notificationsService: Service = {
+export const notificationsService = {
   name: 'notifications',
-  start({ auth, notifications, notificationState }) {
+  start({
+    auth,
+    notifications,
+    notificationState,
+  }: {
+    auth: AuthStore;
+    notifications: Lazy<NotificationsClient>;
+    notificationState: NotificationStore;
+  }): () => void {
     const userChanged = async () => {
       if (!auth.getState().isAuthenticated && !notifications.started()) {
         notificationState.setState({ userId: 0, unread: 0, entries: null });

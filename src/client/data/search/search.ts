@@ -3,8 +3,8 @@ import type { Item } from '../../../shared/item';
 import { normalizeQuery, type SearchKey, searchKeyOf, sortByRelevance } from '../../../shared/search';
 import { createSearchIndex, type SearchIndex } from '../../../shared/searchIndex';
 import type { ApiClient } from '../net/apiClient';
-import { keysOfPart } from '../net/tabs';
 import { type OutpostDb, SEARCH_COPY_HEAD, type SearchCopyHead, type SearchCopyPart } from '../store/db';
+import { keysOfPart } from '../store/mutatedParts';
 import type { LocalItem, Viewer } from '../store/types';
 import { whenIdle as runWhenIdle } from './idle';
 

@@ -1,7 +1,7 @@
 import type { Item } from '../../../shared/item';
+import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { lazily } from '../lazy';
 import type { ApiClient } from '../net/apiClient';
-import type { Service } from '../service';
 import { type OutpostDb, SEARCH_COPY_HEAD } from '../store/db';
 import type { Viewer } from '../store/types';
 import { whenIdle } from './idle';
@@ -46,9 +46,9 @@ export function createSearchPart(deps: {
     await load();
     await local?.warm();
   };
-  const service: Service = {
+  const service = {
     name: 'search index',
-    start({ db, status }) {
+    start({ db, status }: { db: OutpostDb; status: SyncStatusStore }): () => void {
       let stopped = false;
       // Not while a first sync streams in: its pages would make the copy stale as it is read.
       let warming = false;

@@ -1,10 +1,10 @@
 import Dexie, { type Table } from 'dexie';
 import { kindOfRequest } from '../../../shared/protocol';
-import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from '../history/historyStore';
-import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from '../search/searchLog';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
+import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from './historyStore';
 import { recomputeListKeys } from './listKeys';
+import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from './searchLog';
 import { storeSideEffects } from './sideEffects';
 import { recomputeTopFlags } from './topFlags';
 import type {
@@ -72,7 +72,7 @@ const STORES_V7 = { ...STORES_V6, [COUNTS_STORE]: COUNTS_SCHEMA };
 
 /**
  * Version 8: the search copy saved for the next page (search.ts), and the log of the items each write
- * touched (../search/searchLog.ts), so a page reads only what changed since the copy was saved.
+ * touched (searchLog.ts), so a page reads only what changed since the copy was saved.
  */
 const STORES_V8 = { ...STORES_V7, [SEARCH_LOG_STORE]: SEARCH_LOG_SCHEMA, searchCopy: 'key' };
 
@@ -136,7 +136,7 @@ export const COMMENTS_TIMELINE_INDEX = '[item_uuid+created_at]';
 
 const STORES_V13 = { ...STORES_V12, comments: `id, uuid, item_id, ${COMMENTS_TIMELINE_INDEX}` };
 
-/** Version 14 (issue 31): a guest's history on the device (history/deviceHistory.ts, SYNC.md K19). */
+/** Version 14 (issue 31): a guest's history on the device (deviceHistory.ts, SYNC.md K19). */
 const STORES = { ...STORES_V13, [HISTORY_STORE]: HISTORY_SCHEMA };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */

@@ -5,10 +5,10 @@
  * over to the new account (SYNC.md W10).
  */
 import type { Table } from 'dexie';
-import { HISTORY_STORE } from '../history/historyStore';
-import { SEARCH_LOG_STORE } from '../search/searchLog';
 import { recomputeCounts } from './counters';
 import { META_KEYS, type OutpostDb } from './db';
+import { HISTORY_STORE } from './historyStore';
+import { SEARCH_LOG_STORE } from './searchLog';
 
 /**
  * The stores Clear Local Data keeps: the search log holds ids and times only, and the items' clear

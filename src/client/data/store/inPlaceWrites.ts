@@ -5,17 +5,21 @@
  * which the first screen loads: only the funnel, loaded on first write, uses them.
  */
 import Dexie from 'dexie';
-import { SEARCH_LOG_STORE, searchLogRow } from '../search/searchLog';
 import { COUNTS_STORE } from './counters';
 import type { DexieInternals } from './dexieInternals';
 import { issueWrite, rawWrite } from './rawWrites';
+import { SEARCH_LOG_STORE, searchLogRow } from './searchLog';
 import type { InPlacePut } from './sideEffects';
 
 /** The stores an edit in place writes, besides the queue and undo rows beside it. */
 export const IN_PLACE_STORES = ['items', COUNTS_STORE, SEARCH_LOG_STORE] as const;
 
 /** Writes `put` raw in `idb`, the current Dexie read-write transaction holding IN_PLACE_STORES. */
-export function putInPlace(internals: DexieInternals, idb: IDBTransaction, put: InPlacePut): Promise<unknown> {
+export function putInPlace(
+  internals: DexieInternals,
+  idb: IDBTransaction,
+  put: InPlacePut,
+): Promise<unknown> {
   return Dexie.Promise.all([
     rawWrite(internals, idb, 'items', put.now, put.old),
     rawWrite(internals, idb, SEARCH_LOG_STORE, searchLogRow([put.now.id]), null, true),

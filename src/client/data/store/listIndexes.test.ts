@@ -17,10 +17,6 @@ import {
 import { localItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
 import type { LifecycleScreen } from '../../../shared/visibility';
-import { applyPulled } from '../sync';
-import { resolveId, swapTempId } from '../sync/tempIds';
-import { countRowsFromScratch } from './counters';
-import { OutpostDb } from './db';
 import {
   assignedToMe,
   childrenOf,
@@ -36,7 +32,11 @@ import {
   screenCount,
   screenItems,
   subtreeProgressOf,
-} from './itemQueries';
+} from '../reads/itemQueries';
+import { applyPulled } from '../sync';
+import { resolveId, swapTempId } from '../sync/tempIds';
+import { countRowsFromScratch } from './counters';
+import { OutpostDb } from './db';
 import { listKeysOf } from './listKeys';
 import type { LocalItem, SyncStatus, Viewer } from './types';
 import { replacing } from './writeFacts';

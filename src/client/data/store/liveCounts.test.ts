@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeDbs, freshFakeDb, stopLater } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
 import { createSyncStatusStore } from '../../stores/syncStatusStore';
-import { watchQueueCounts } from '../net/tabs';
 import { createLocalSearch } from '../search/search';
+import { watchQueueCounts } from './queueCounts';
 import type { QueueEntry } from './types';
 
 afterEach(closeFakeDbs);

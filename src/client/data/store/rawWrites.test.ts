@@ -4,8 +4,8 @@ import { localItem } from '../../../../testkit/client/items';
 import { plainDexie } from '../../../../testkit/plainDexie';
 import { createSyncStatusStore } from '../../stores/syncStatusStore';
 import { applyLocalChange } from '../changes/applyLocalChange';
-import { watchQueueCounts } from '../net/tabs';
 import type { OutpostDb } from './db';
+import { watchQueueCounts } from './queueCounts';
 import type { LocalItem } from './types';
 import { replacing } from './writeFacts';
 

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
 import { applyLocalChange } from '../changes/applyLocalChange';
-import { SEARCH_LOG_STORE, type SearchLogRow } from '../search/searchLog';
 import { type CountsRow, countRowsFromScratch } from './counters';
 import type { OutpostDb } from './db';
 import { listKeysOf } from './listKeys';
+import { SEARCH_LOG_STORE, type SearchLogRow } from './searchLog';
 import { ITEM_SIDE_EFFECTS } from './sideEffects';
 import { topFlagsFromScratch } from './topFlags';
 

@@ -8,22 +8,16 @@
  * - `topFlags` (topFlags.ts): Home's top-level flag of the row and of the children it moves;
  * - `counters` (counterUpkeep.ts): the progress counters of the parents the write moves, read beside
  *   the flags' own reads (the stored rows and their parents are read once for both);
- * - `searchLog` (../search/searchLog.ts): one log row naming the ids the write touched.
+ * - `searchLog` (searchLog.ts): one log row naming the ids the write touched.
  *
  * What a writer already knows (the row it replaces, a pulled page's rows) it tells them through
  * writeFacts.ts, so they read nothing again.
  */
-import Dexie, {
-  type DBCore,
-  type DBCoreMutateRequest,
-  type DBCoreMutateResponse,
-  type DBCoreTable,
-  type Middleware,
-} from 'dexie';
-import { SEARCH_LOG_STORE, searchLogRow, withSearchLog } from '../search/searchLog';
+import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, Middleware } from 'dexie';
 import { COUNTS_STORE } from './counters';
 import { deleteCounted, inPlace, putCounted } from './counterUpkeep';
 import { withKeys, withListKeys } from './listKeys';
+import { SEARCH_LOG_STORE, withSearchLog } from './searchLog';
 import { deleteWithFlags, putWithFlags } from './topFlags';
 import type { LocalItem } from './types';
 import { storedRowOf } from './writeFacts';

@@ -1,4 +1,4 @@
-import type { Service } from '../service';
+import type { OutpostDb } from './db';
 
 /**
  * ARCHITECTURE §6 'Storage the browser keeps': the app asks for persistent storage once there is
@@ -18,9 +18,9 @@ export function createStorageKeeper() {
     })();
   };
   /** Something to keep already (a returning visitor): ask at start. */
-  const service: Service = {
+  const service = {
     name: 'storage',
-    start({ db }) {
+    start({ db }: { db: OutpostDb }): () => void {
       void db.items
         .limit(1)
         .count()

@@ -1,11 +1,10 @@
 import type { Item } from '../../../shared/item';
 import { createPayload } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
-import { applyLocalChange } from '../changes/applyLocalChange';
 import { conflictedCollection, nextCounter, type OutpostDb } from '../store/db';
 import { fromServer } from '../store/localItems';
 import type { ConflictType, LocalItem, QueueEntry } from '../store/types';
-import { TABLES } from './context';
+import { type Funnel, TABLES } from './context';
 import { rebaseLocal } from './rebase';
 import { entriesFor, lastSeq, rebaseEntries, removeLocally, restoreDescendants } from './syncQueue';
 
@@ -85,6 +84,7 @@ function patchPayload(item: LocalItem, fields: readonly PatchableField[]): Recor
 export async function applyResolutions(
   db: OutpostDb,
   choices: ReadonlyMap<number, Resolution> | Record<number, Resolution>,
+  applyLocalChange: Funnel,
 ): Promise<void> {
   const map =
     choices instanceof Map ? choices : new Map(Object.entries(choices).map(([k, v]) => [Number(k), v]));

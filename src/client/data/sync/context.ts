@@ -1,6 +1,7 @@
 import type { UserSummary } from '../../../shared/item';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import type { ToastInput } from '../../stores/toastStore';
+import type { applyLocalChange } from '../changes/applyLocalChange';
 import type { ApiClient } from '../net/apiClient';
 import { conflictedCollection, getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import type { Viewer } from '../store/types';
@@ -10,7 +11,15 @@ import type { SyncLock } from './locks';
 /** The tables a sync step writes in one transaction (an item's comments go with it: K14). */
 export const TABLES = ['items', 'syncQueue', 'meta', 'users', 'comments'] as const;
 
+/**
+ * The funnel every local change goes through (changes/applyLocalChange.ts): the composition hands it
+ * to the engine, so sync, which the funnel's queue writes sit under, names no layer above it.
+ */
+export type Funnel = typeof applyLocalChange;
+
 export interface SyncEngineDeps {
+  /** The funnel a resolution or the guest upgrade writes its local change through. */
+  funnel: Funnel;
   db: OutpostDb;
   api: ApiClient;
   viewer: () => Viewer & { user: UserSummary };
@@ -28,7 +37,7 @@ export interface SyncContext extends SyncEngineDeps {
 
 /**
  * What a write changes in the sync status besides the counts: the last sync time and the guest
- * upgrade's progress. Pending and conflict counts are kept live by tabs.ts watchQueueCounts (O(1) per
+ * upgrade's progress. Pending and conflict counts are kept live by store/queueCounts.ts watchQueueCounts (O(1) per
  * write), so the write path never counts the whole queue.
  */
 export async function refreshProgress(db: OutpostDb, status: SyncStatusStore): Promise<void> {

@@ -2,12 +2,12 @@ import type { Item, UserSummary } from '../../../shared/item';
 import { ITEM_BATCH_MAX } from '../../../shared/item';
 import { createPayload } from '../../../shared/protocol';
 import type { UpgradeProgress } from '../../stores/syncStatusStore';
-import { applyLocalChange } from '../changes/applyLocalChange';
 import { guestCommentEntries } from '../comments/localComments';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
+import type { Funnel } from './context';
 import { applyConfirmed, lastSeq, type NewEntry, rebaseEntries } from './syncQueue';
 
 interface UpgradeMeta {
@@ -30,7 +30,11 @@ function depthOf(item: LocalItem, byId: ReadonlyMap<number, LocalItem>): number 
  * parents first, in one transaction; the uuid kept from guest days makes a resumed upload never double.
  * Answers how many items were queued (0 when there was no guest data).
  */
-export async function moveGuestDataToAccount(db: OutpostDb, user: UserSummary): Promise<number> {
+export async function moveGuestDataToAccount(
+  db: OutpostDb,
+  user: UserSummary,
+  applyLocalChange: Funnel,
+): Promise<number> {
   return db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments], async () => {
     const guest = await db.items.where('_syncStatus').equals('local').toArray();
     if (guest.length === 0) return 0;

@@ -100,7 +100,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function ensureUpgrade(): Promise<void> {
     const viewer = deps.viewer();
     if (viewer.isGuest) return;
-    if ((await moveGuestDataToAccount(db, viewer.user)) > 0) await refreshStatus();
+    if ((await moveGuestDataToAccount(db, viewer.user, deps.funnel)) > 0) await refreshStatus();
   }
 
   async function runOnce(result: SyncResult): Promise<void> {
@@ -195,7 +195,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   async function sendNow(entryId: string): Promise<PushOutcome> {
-    // The counts follow the queue live (tabs.ts watchQueueCounts); a queued write changes nothing else.
+    // The counts follow the queue live (store/queueCounts.ts watchQueueCounts); a queued write changes nothing else.
     if (deps.viewer().isGuest || !deps.isOnline()) return { kind: 'queued' };
     if (lock.held) {
       pushAgain = entryId;
@@ -246,7 +246,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   /** Resolves every open conflict ('local' re-queues the local change, 'remote' keeps the server's), then syncs. */
   async function resolveConflicts(choices: ReadonlyMap<number, Resolution> | Record<number, Resolution>) {
-    await applyResolutions(db, choices);
+    await applyResolutions(db, choices, deps.funnel);
     await refreshStatus();
     return sync();
   }

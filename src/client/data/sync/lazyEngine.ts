@@ -5,14 +5,20 @@
 import { lazily } from '../lazy';
 import { conflictedCollection } from '../store/db';
 import type { SyncEngine, SyncEngineDeps } from '.';
+import type { Funnel } from './context';
 
 type SyncTriggers = Parameters<SyncEngine['start']>[0];
 
 export type LazyEngine = ReturnType<typeof lazySyncEngine>;
 
-export function lazySyncEngine(deps: SyncEngineDeps) {
+/** The engine's dependencies, the funnel loaded with it (changes/applyLocalChange.ts: the composition names it). */
+export type LazyEngineDeps = Omit<SyncEngineDeps, 'funnel'> & { funnel: () => Promise<Funnel> };
+
+export function lazySyncEngine(deps: LazyEngineDeps) {
   const { db } = deps;
-  const load = lazily(() => import('.').then((m) => m.createSyncEngine(deps)));
+  const load = lazily(() =>
+    Promise.all([import('.'), deps.funnel()]).then(([m, funnel]) => m.createSyncEngine({ ...deps, funnel })),
+  );
   let loaded = false;
   // Calls made before the engine has loaded, so `settled` waits for them too.
   const starting = new Set<Promise<unknown>>();

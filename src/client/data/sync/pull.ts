@@ -1,14 +1,14 @@
 import type { SyncCommentChange, SyncPageComments } from '../../../shared/comments';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
-import { localWritesSettled } from '../changes/writesInFlight';
 import { applyPulledComments, removeCommentsOf } from '../comments/localComments';
-import { SEARCH_LOG_STORE } from '../search/searchLog';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
 import { fromServer, usersOf } from '../store/localItems';
+import { SEARCH_LOG_STORE } from '../store/searchLog';
 import type { LocalItem } from '../store/types';
 import { deferCounts, expectChanges, knowRows, replacing } from '../store/writeFacts';
+import { localWritesSettled } from '../store/writesInFlight';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
 import { heldAsMember, keepRejected } from './lostAccess';

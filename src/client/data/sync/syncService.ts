@@ -1,13 +1,29 @@
-import { onTabVisible, serverChanges } from '../net/connectivity';
-import type { Service } from '../service';
+import type { AuthStore } from '../../stores/authStore';
+import { type Connectivity, onTabVisible, serverChanges } from '../net/connectivity';
+import type { LazyEngine } from './lazyEngine';
 
 /**
  * The sync engine's triggers (and its chunk) only for an account: started at sign-in, with the event
  * stream only for a signed-in user who is online, following sign-in, sign-out and the network.
  */
-export const syncService: Service = {
+export const syncService = {
   name: 'sync',
-  start({ auth, connectivity, engine, notifications, options, updateMutuals }) {
+  start({
+    auth,
+    connectivity,
+    engine,
+    notifications,
+    options,
+    updateMutuals,
+  }: {
+    auth: AuthStore;
+    connectivity: Connectivity;
+    engine: LazyEngine;
+    /** The notifications part (loaded on first use): the event stream tells it the unread count. */
+    notifications: () => Promise<{ onUnread: (unread: number) => unknown }>;
+    options: { baseUrl: string };
+    updateMutuals: (force?: boolean, version?: string) => Promise<void>;
+  }): () => void {
     let stopEngine: (() => void) | null = null;
     const startEngine = () => {
       stopEngine ??= engine.start({

@@ -1,8 +1,8 @@
 import Dexie, { type ObservabilitySet } from 'dexie';
 import { byCreatedDesc } from '../../../shared/sort';
-import { keysOfPart } from '../net/tabs';
-import { HOME_INDEX, type OutpostDb } from './db';
-import type { LocalItem, Viewer } from './types';
+import { HOME_INDEX, type OutpostDb } from '../store/db';
+import { keysOfPart } from '../store/mutatedParts';
+import type { LocalItem, Viewer } from '../store/types';
 
 /**
  * Home's All list kept in memory per database and scope, patched with the rows each committed change
@@ -11,7 +11,7 @@ import type { LocalItem, Viewer } from './types';
  *
  * A live query calls homeAll: it reads one row of the table with values over the whole primary key
  * range, so Dexie re-runs it after any write to items (this tab's or another's); the run then reads
- * the rows named since the last run (Dexie's 'storagemutated', the same signal tabs.ts follows) and
+ * the rows named since the last run (Dexie's 'storagemutated', the same signal store/queueCounts.ts follows) and
  * answers the same array when none of them is on the list. A change that names a range (clear, a
  * range delete) reads the list again.
  */

@@ -3,15 +3,15 @@ import { createPayload } from '../../../shared/protocol';
 import type { ItemPatch } from '../../../shared/schemas';
 import { inTrash, TRASH_KEEP_MS, type TrashEntry } from '../../../shared/trash';
 import type { UndoFields, UndoStep } from '../../../shared/undo';
-import type { ItemsRepository } from '../items/itemsRepository';
+import { applyLocalChange } from '../changes/applyLocalChange';
 import type { ApiClient } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
 import { applyLocalRollUp, descendantIds, rootIdOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import type { PushOutcome } from '../sync';
 import { entriesFor, lastSeq, type NewEntry, refreshPendingState } from '../sync/syncQueue';
-import { resolveId } from '../sync/tempIds';
-import { applyLocalChange } from './applyLocalChange';
+import type { ItemsRepository } from './itemsRepository';
 import { NotFoundError, ValidationError } from './repositoryErrors';
 
 const TABLES = ['items', 'syncQueue', 'meta', 'users', 'trash', 'undo'] as const;

@@ -5,7 +5,7 @@
  */
 import Dexie, { type DBCore, type DBCoreKeyRange, type DBCoreTransaction, type Middleware } from 'dexie';
 import { type HistoryEntry, historyChanges } from '../../../shared/history';
-import type { OutpostDb } from '../store/db';
+import type { OutpostDb } from './db';
 
 export const HISTORY_STORE = 'history';
 /** The timeline's read: an item's entries by time (ids break ties, oldest first). */

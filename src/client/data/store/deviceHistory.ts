@@ -9,10 +9,10 @@
 import { updateFeedEntries } from '../../../shared/history';
 import { PATCHABLE_FIELDS } from '../../../shared/item';
 import { planUpdate } from '../../../shared/itemUpdate';
-import type { OutpostDb } from '../store/db';
-import type { LocalItem } from '../store/types';
-import { storedRowOf } from '../store/writeFacts';
+import type { OutpostDb } from './db';
 import { currentTrans, type DeviceHistoryRow, GUEST_ACTOR, HISTORY_STORE } from './historyStore';
+import type { LocalItem } from './types';
+import { storedRowOf } from './writeFacts';
 
 export { clearDeviceHistory } from './historyStore';
 

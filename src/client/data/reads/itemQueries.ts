@@ -10,12 +10,12 @@ import {
 } from '../../../shared/subtreeCounts';
 import { type LifecycleScreen, matchesFilterText, SCREEN_STATUS } from '../../../shared/visibility';
 import { writeGuessesOf } from '../changes/writeGuess';
-import { resolveId } from '../sync/tempIds';
-import { conflictedCollection, LIST_INDEX, type OutpostDb } from './db';
+import { conflictedCollection, LIST_INDEX, type OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
+import { STATUS_ORDER } from '../store/listKeys';
+import { rawIndexRange } from '../store/rawReads';
+import type { LocalItem, Viewer } from '../store/types';
 import { homeAll, mergeNewestFirst, topRange } from './homeList';
-import { STATUS_ORDER } from './listKeys';
-import { rawIndexRange } from './rawReads';
-import type { LocalItem, Viewer } from './types';
 
 /**
  * Live-query functions: each returns a Promise from IndexedDB reads only, so a screen can wrap it in
@@ -341,7 +341,7 @@ export async function childrenOldestFirst(
   parentId: number,
   opts: { limit?: number; after?: LocalItem } = {},
 ): Promise<LocalItem[]> {
-  // No await before the reads for a server or guest id: a live query observes them (see store/live.ts).
+  // No await before the reads for a server or guest id: a live query observes them (see live.ts).
   const id = parentId >= 0 ? parentId : await resolveId(db, parentId);
   const s = childStream(viewer, id);
   const after = opts.after;

@@ -1,8 +1,8 @@
 /**
  * The device's live reads for the feature folders' queries.ts (never for screens directly): `useLive`
  * runs a read over IndexedDB and re-runs it whenever the rows it read change (in any tab) or the viewer
- * changes. The client is the door's on screen (the page's, or a test's); before the data layer has
- * started, the page's own (made, not started), so a screen with items reads the device at once.
+ * changes. Which client they read is the composition's to say (../live.ts binds the door's on screen,
+ * or the page's own before the data layer has started): this module names no layer above it.
  */
 import Dexie, { liveQuery } from 'dexie';
 import { useLiveQuery, useObservable } from 'dexie-react-hooks';
@@ -10,25 +10,56 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { Mutual, UserSummary } from '../../../shared/item';
 import type { SubtreeProgress } from '../../../shared/progress';
-import { useDoor } from '../../app/door';
-import { withLocalEcho } from '../changes/localEcho';
-
-import type { OutpostClient } from '../client';
-import { itemComments } from '../comments/timelineRead';
-import { mutualsOf, type StoredMutuals, samplesOf } from '../contacts/mutuals';
-import { type DeviceHistoryEntry, itemHistory } from '../history/historyStore';
-import { pageClient } from '../page';
-import { type ConflictView, toConflictView } from '../sync/conflictView';
-import { getMeta, META_KEYS } from './db';
-import type { LocalComment, LocalItem } from './types';
+import type { AuthStore } from '../../stores/authStore';
+import type { SyncStatusStore } from '../../stores/syncStatusStore';
+import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
+import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
+import { type DeviceHistoryEntry, itemHistory } from '../store/historyStore';
+import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
+import type { LocalComment, LocalItem } from '../store/types';
+import type { BoundQueries } from './boundQueries';
+import { type ConflictView, toConflictView } from './conflictView';
+import { itemComments } from './timelineRead';
 
 /** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
 export { shownInManualOrder } from '../changes/localEcho';
 export type { LocalItem };
 
+/** What the live reads use of a client (the composition's client has all of it). */
+export interface LiveClient {
+  db: OutpostDb;
+  auth: AuthStore;
+  status: SyncStatusStore;
+  queries: BoundQueries;
+  /** Edits in place shown before they commit (changes/localEcho.ts). */
+  echo: LocalEcho;
+  /** The screen has drawn its first list from the device. */
+  screenShown(): void;
+}
+
+/** The hooks the composition gives the live reads (../live.ts): which client a screen reads. */
+export interface LiveClientHooks {
+  /** The client of the door on screen; before the data layer has started, the page's own. */
+  useClient(): LiveClient;
+  /** Where the open conflicts come from once the data layer has started (the door's client), else null. */
+  useConflictSource(): { listConflicts(): Promise<{ local: LocalItem }[]> } | null;
+}
+
+let hooks: LiveClientHooks | null = null;
+
+/** Called once by the composition (../live.ts), before any screen reads. */
+export function provideLiveClient(given: LiveClientHooks): void {
+  hooks = given;
+}
+
+function boundHooks(): LiveClientHooks {
+  if (!hooks) throw new Error('The live reads have no client: screens read through data/live.ts.');
+  return hooks;
+}
+
 /** The client of the door on screen; before the data layer has started, the page's own. */
-function useClient(): OutpostClient {
-  return useDoor().client ?? pageClient();
+function useClient(): LiveClient {
+  return boundHooks().useClient();
 }
 
 export interface ViewerState {
@@ -49,7 +80,7 @@ export function useViewer(): ViewerState {
  * Re-run live queries when the viewer changes (sign-in, sign-out), not only on writes; null until the
  * remembered account is restored, and the lists wait for it (a signed-in user never sees the guest's).
  */
-function useViewerKey(c: OutpostClient): string | null {
+function useViewerKey(c: LiveClient): string | null {
   return useStore(c.auth, (s) => (s.restored ? `${s.isAuthenticated ? 'u' : 'g'}${s.user.id}` : null));
 }
 
@@ -74,16 +105,16 @@ export function useMutuals(): { mutuals: Mutual[]; samples: Mutual[] } {
 
 /** The open conflicts, live; none before the data layer has started (the dialog remounts then). */
 export function useConflicts(): ConflictView[] {
-  const { client } = useDoor();
+  const source = boundHooks().useConflictSource();
   return useLiveQuery(
-    async () => (client ? (await client.engine.listConflicts()).map((c) => toConflictView(c.local)) : []),
-    [client],
+    async () => (source ? (await source.listConflicts()).map((c) => toConflictView(c.local)) : []),
+    [source],
     [],
   );
 }
 
 /** The device's reads a live query may make (bound to the viewer). */
-export type LocalReads = OutpostClient['queries'] & {
+export type LocalReads = BoundQueries & {
   /** One item (temporary ids resolved); null when it does not exist locally or is deleted. */
   item: (id: number) => Promise<LocalItem | null>;
   /** The children of an item, newest first. */
@@ -103,7 +134,7 @@ export type LocalReads = OutpostClient['queries'] & {
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
-function countersOf(db: OutpostClient['db'], parentId: number) {
+function countersOf(db: OutpostDb, parentId: number) {
   return db.counts
     .where('[parent+scope]')
     .between([parentId, Dexie.minKey], [parentId, Dexie.maxKey])
@@ -120,7 +151,7 @@ function observe(reads: Promise<unknown>[]): Promise<unknown> {
   return Promise.all(reads);
 }
 
-function readsOf(c: OutpostClient): LocalReads {
+function readsOf(c: LiveClient): LocalReads {
   const { db, queries } = c;
   return {
     ...queries,
@@ -238,7 +269,7 @@ const pagedQueries = new WeakMap<
 >();
 
 /**
- * A live list read a page at a time (by index, with a limit, see store/itemQueries.ts): the first
+ * A live list read a page at a time (by index, with a limit, see itemQueries.ts): the first
  * LIST_PAGE rows, a page more on each showMore. One row beyond the limit is asked for, so the screen
  * knows whether there is more without counting. Back to the first page whenever `args` change.
  */

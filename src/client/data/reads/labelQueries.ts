@@ -1,8 +1,8 @@
 import Dexie from 'dexie';
 import type { ItemStatus } from '../../../shared/item';
 import { hasLabel } from '../../../shared/labels';
-import { LIST_INDEX, type OutpostDb } from './db';
-import type { LocalItem, Viewer } from './types';
+import { LIST_INDEX, type OutpostDb } from '../store/db';
+import type { LocalItem, Viewer } from '../store/types';
 
 /**
  * /labels/{name} from the device (ARCHITECTURE §4 'Planning fields'): every item of the viewer's

@@ -1,8 +1,8 @@
 import Dexie from 'dexie';
 import { addDays, compareToday, compareUpcomingOverdue, compareWithinDay } from '../../../shared/agenda';
 import { PRIORITIES } from '../../../shared/planning';
-import { AGENDA_INDEX, type OutpostDb } from './db';
-import type { LocalItem, Viewer } from './types';
+import { AGENDA_INDEX, type OutpostDb } from '../store/db';
+import type { LocalItem, Viewer } from '../store/types';
 
 /**
  * Today and Upcoming from the device (ARCHITECTURE §5), read by the agenda indexes (db.ts

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { eachTestClient, renderWithApp } from '../../../../testkit/client/renderWithApp';
 import { plainDexie } from '../../../../testkit/plainDexie';
 import type { OutpostClient } from '../client';
-import { type LiveQuery, type LocalItem, useLive } from './live';
+import { type LiveQuery, type LocalItem, useLive } from '../live';
 
 // Each write goes through IndexedDB and a live re-read: on a loaded machine that takes over a second.
 configure({ asyncUtilTimeout: 5_000 });
@@ -25,7 +25,7 @@ function Children({ parentId }: { parentId: number }) {
 
 const shown = () => screen.getByTestId('children').textContent;
 
-describe('a live read of children (store/live.ts)', () => {
+describe('a live read of children (reads/live.ts)', () => {
   it('I11: of a server or guest id, reads them once, raw, and still shows a child that joins, changes or leaves', async () => {
     const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
     const dig = await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });

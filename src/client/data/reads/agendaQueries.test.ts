@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
 import { addDays, todayList, UPCOMING_DAYS, upcomingBuckets } from '../../../shared/agenda';
+import { AGENDA_INDEX, OutpostDb } from '../store/db';
+import type { LocalItem, Viewer } from '../store/types';
 import { todayCounts, todayItems, todayPage, upcomingItems, upcomingPage } from './agendaQueries';
-import { AGENDA_INDEX, OutpostDb } from './db';
-import type { LocalItem, Viewer } from './types';
 
 let dbs = 0;
 const freshDb = (indexedDB = new IDBFactory(), name = `agenda-${++dbs}`) =>

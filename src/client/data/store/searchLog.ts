@@ -1,6 +1,6 @@
 import type { DBCoreMutateRequest, DBCoreTable } from 'dexie';
 import Dexie from 'dexie';
-import { deferredOf } from '../store/writeFacts';
+import { deferredOf } from './writeFacts';
 
 /**
  * The search log (search.ts): one row per write to `items`, naming the ids it put or deleted, so a
