@@ -53,8 +53,11 @@ export interface WriteFacts {
   fromGuess: boolean;
 }
 
-// TEMPORARY (bench of I12): off, the own-transaction route is never chosen.
 let ownRoute = true;
+/**
+ * Off, 'ownRawTransaction' is never chosen and such an edit goes 'rawInTransaction': what the bench's
+ * `local-writes --no-own-transaction` measures that route against.
+ */
 export function setOwnRawTransaction(on: boolean): void {
   ownRoute = on;
 }
