@@ -1,7 +1,8 @@
 /**
- * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases] [--probe] [--plain-dexie]` (`--pull-pairs 0`: B alone;
+ * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases] [--probe] [--plain-dexie] [--no-own-transaction]` (`--pull-pairs 0`: B alone;
  * `--plain-dexie`: the app with every faster route off, plain Dexie's transactions and table calls only
- * (src/client/data/store/dexieInternals.ts), to see what a raw route earns;
+ * (src/client/data/store/dexieInternals.ts), to see what the raw routes earn; `--no-own-transaction`:
+ * without the edit in place's own raw transaction (changes/writeRoute.ts), to see what it earns;
  * `--phases`: when each side's write transaction opens, issues its last request, is answered and commits;
  * `--probe`: what the app's write requests cost in raw IndexedDB, shape by shape, without Dexie or the app): issue 28's two references
  * beside the app, in headless Chromium against the real server (PGlite, seeded with bench/lib/seed.ts's
