@@ -114,6 +114,18 @@ describe('the module boundaries (an allow-list)', () => {
     }
   });
 
+  it('gives a data folder or root file the lists do not know no imports until they say what', () => {
+    expect(importProblem('src/client/data/drafts/x.ts', eager('src/client/data/store/db.ts'))).toMatch(
+      /may not import/,
+    );
+    expect(importProblem('src/client/data/wiring.ts', eager('src/client/data/store/db.ts'))).toMatch(
+      /may not import/,
+    );
+    expect(importProblem('src/client/data/store/db.ts', eager('src/client/data/drafts/x.ts'))).toMatch(
+      /may not import/,
+    );
+  });
+
   it('keeps the temporary upward imports inside data/ to the ones named, until their parts land', () => {
     expect(
       importProblem('src/client/data/sync/push.ts', eager('src/client/data/comments/localComments.ts')),

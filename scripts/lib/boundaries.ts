@@ -241,7 +241,7 @@ export type Layer =
   | 'server'
   | 'ui'
   | 'stores'
-  | (typeof DATA_LAYERS)[number]
+  | `data:${string}`
   | 'app'
   | 'client-root'
   | `feature:${string}`
@@ -251,13 +251,19 @@ export type Layer =
 
 const isData = (layer: Layer) => layer.startsWith('data:');
 
-/** The sub-layer of a file under src/client/data (ARCHITECTURE §6 'Layers inside data/'). */
+/** The composition: the files at data/'s root that wire it together and may import all of it. */
+const COMPOSITION = ['client', 'page', 'service', 'live'];
+
+/**
+ * The sub-layer of a file under src/client/data (ARCHITECTURE §6 'Layers inside data/'). A folder or
+ * root file the lists do not know is a layer of its own that may import nothing until DATA_ALLOWED
+ * says what.
+ */
 function dataLayerOf(file: string): Layer {
-  const rest = file.slice('src/client/data/'.length);
-  const folder = rest.includes('/') ? rest.split('/')[0] : null;
-  if (folder === null) return /^lazy\.tsx?$/.test(rest) ? 'data:lazy' : 'data:composition';
-  const layer = `data:${folder}`;
-  return (DATA_LAYERS as readonly string[]).includes(layer) ? (layer as Layer) : 'data:composition';
+  const [head = '', ...rest] = file.slice('src/client/data/'.length).split('/');
+  const name = rest.length > 0 ? head : head.replace(/\.tsx?$/, '');
+  if (rest.length === 0 && COMPOSITION.includes(name)) return 'data:composition';
+  return `data:${name}` as Layer;
 }
 
 /** The layer of a source file (a path from the repository root, with its extension). */

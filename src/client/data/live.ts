@@ -8,9 +8,6 @@ import { useDoor } from '../app/door';
 import { pageClient } from './page';
 import { provideLiveClient } from './reads/live';
 
-provideLiveClient({
-  useClient: () => useDoor().client ?? pageClient(),
-  useConflictSource: () => useDoor().client?.engine ?? null,
-});
+provideLiveClient({ useDoorClient: () => useDoor().client, pageClient });
 
 export * from './reads/live';

@@ -37,29 +37,25 @@ export interface LiveClient {
   screenShown(): void;
 }
 
-/** The hooks the composition gives the live reads (../live.ts): which client a screen reads. */
+/** What the composition gives the live reads (../live.ts): which client a screen reads. */
 export interface LiveClientHooks {
-  /** The client of the door on screen; before the data layer has started, the page's own. */
-  useClient(): LiveClient;
-  /** Where the open conflicts come from once the data layer has started (the door's client), else null. */
-  useConflictSource(): { listConflicts(): Promise<{ local: LocalItem }[]> } | null;
+  /** The client of the door on screen (a hook); null until the data layer has started. */
+  useDoorClient(): (LiveClient & { engine: { listConflicts(): Promise<{ local: LocalItem }[]> } }) | null;
+  /** The page's own client (made, not started), read before the data layer has started. */
+  pageClient(): LiveClient;
 }
 
-let hooks: LiveClientHooks | null = null;
+/** Given once by the composition (../live.ts, which screens import), before any screen reads. */
+let hooks!: LiveClientHooks;
 
 /** Called once by the composition (../live.ts), before any screen reads. */
 export function provideLiveClient(given: LiveClientHooks): void {
   hooks = given;
 }
 
-function boundHooks(): LiveClientHooks {
-  if (!hooks) throw new Error('The live reads have no client: screens read through data/live.ts.');
-  return hooks;
-}
-
 /** The client of the door on screen; before the data layer has started, the page's own. */
 function useClient(): LiveClient {
-  return boundHooks().useClient();
+  return hooks.useDoorClient() ?? hooks.pageClient();
 }
 
 export interface ViewerState {
@@ -105,10 +101,10 @@ export function useMutuals(): { mutuals: Mutual[]; samples: Mutual[] } {
 
 /** The open conflicts, live; none before the data layer has started (the dialog remounts then). */
 export function useConflicts(): ConflictView[] {
-  const source = boundHooks().useConflictSource();
+  const client = hooks.useDoorClient();
   return useLiveQuery(
-    async () => (source ? (await source.listConflicts()).map((c) => toConflictView(c.local)) : []),
-    [source],
+    async () => (client ? (await client.engine.listConflicts()).map((c) => toConflictView(c.local)) : []),
+    [client],
     [],
   );
 }
