@@ -16,6 +16,8 @@ export default defineConfig({
     passWithNoTests: true,
     // One migrated PGlite for the run, copied by every test that opens one (testkit/globalSetup.ts).
     globalSetup: ['testkit/globalSetup.ts'],
+    // OUTPOST_PLAIN_DEXIE=1: the data layer's faster routes off, plain Dexie only (testkit/plainDexie.ts).
+    setupFiles: ['testkit/plainDexie.ts'],
     // Most suites wait on a database, not the CPU: two files at a time finish sooner even on 2 cores.
     maxWorkers: 2,
   },

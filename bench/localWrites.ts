@@ -1,5 +1,8 @@
 /**
- * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases] [--probe]` (`--pull-pairs 0`: B alone;
+ * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases] [--probe] [--plain-dexie] [--no-own-transaction]` (`--pull-pairs 0`: B alone;
+ * `--plain-dexie`: the app with every faster route off, plain Dexie's transactions and table calls only
+ * (src/client/data/store/dexieInternals.ts), to see what the raw routes earn; `--no-own-transaction`:
+ * without the edit in place's own raw transaction (changes/writeRoute.ts), to see what it earns;
  * `--phases`: when each side's write transaction opens, issues its last request, is answered and commits;
  * `--probe`: what the app's write requests cost in raw IndexedDB, shape by shape, without Dexie or the app): issue 28's two references
  * beside the app, in headless Chromium against the real server (PGlite, seeded with bench/lib/seed.ts's
@@ -197,9 +200,17 @@ export async function run(args: string[] = []): Promise<void> {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${server.url}/`);
+    const plain = args.includes('--plain-dexie');
+    const modes = [
+      plain ? 'plainDexie' : '',
+      args.includes('--no-own-transaction') ? 'noOwnTransaction' : '',
+    ];
+    const query = modes.filter(Boolean).join('&');
+    await page.goto(`${server.url}/${query ? `?${query}` : ''}`);
     await page.waitForFunction(() => 'localWrites' in window);
-    heading(`local-writes: the app vs issue 28's raw IndexedDB references in Chromium (${server.url})`);
+    heading(
+      `local-writes: the app${query ? ` (${query})` : ''} vs issue 28's raw IndexedDB references in Chromium (${server.url})`,
+    );
     info('schema', 'stores (indexes)', await call(page, 'schema'));
     // The reference's one GET serves the sync pages concatenated from the app's folder (the real server).
     const pages = await call(page, 'setup');

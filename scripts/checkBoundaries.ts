@@ -1,12 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { importProblem, importsOf, layerOf } from './lib/boundaries';
+import { dexiePrivateProblems } from './lib/dexiePrivates';
 import { funnelProblems } from './lib/funnel';
 import { repoRoot } from './lib/paths';
 
 // The module boundaries of ARCHITECTURE.md §1 and §6, checked on every `npm test`: the allow-list of
 // who may import whom (scripts/lib/boundaries.ts), the first screen's bundle rule below, and the
-// local-write funnel (scripts/lib/funnel.ts, SYNC.md W8).
+// local-write funnel (scripts/lib/funnel.ts, SYNC.md W8), and Dexie's private internals named only in
+// their one adapter (scripts/lib/dexiePrivates.ts).
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -48,6 +50,7 @@ const files = ['src', 'testkit', 'bench', 'e2e', 'scripts'].flatMap(sourceFiles)
 for (const file of files) {
   const text = readFileSync(path.join(repoRoot, file), 'utf8');
   problems.push(...funnelProblems(file, text));
+  problems.push(...dexiePrivateProblems(file, text));
   for (const { specifier, resolved, typeOnly, eager } of importsOf(file, text)) {
     const target = specifier.startsWith('.') ? fileOf(resolved) : resolved;
     const problem = importProblem(file, { target, typeOnly }) ?? zodProblem(file, target, eager);
@@ -57,7 +60,7 @@ for (const file of files) {
 
 if (problems.length > 0) {
   console.error(problems.join('\n'));
-  console.error(`\n${problems.length} import${problems.length === 1 ? '' : 's'} cross a boundary.`);
+  console.error(`\n${problems.length} problem${problems.length === 1 ? '' : 's'} at a boundary.`);
   process.exit(1);
 }
 console.log(`Module boundaries hold (${files.length} files against the allow-list).`);

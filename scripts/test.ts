@@ -5,13 +5,14 @@ import { z } from 'zod';
 import { chromiumAvailable, chromiumPath } from './lib/chromium';
 import { bin, repoRoot } from './lib/paths';
 
-// npm test: typecheck, lint, boundaries, SYNC.md's rule ids, unit and integration tests, then the
-// browser suite, stopping at the first failure. The last line is always "N passed, N failed" over the
-// test counts; a step that fails without reporting tests (tsc, biome, a crashed runner) counts as one
-// failure.
+// npm test: typecheck, lint, boundaries, SYNC.md's rule ids, unit and integration tests, the client
+// data tests again on plain Dexie, then the browser suite, stopping at the first failure. The last line
+// is always "N passed, N failed" over the test counts; a step that fails without reporting tests (tsc,
+// biome, a crashed runner) counts as one failure.
 
 const reportDir = path.join(repoRoot, '.tmp', 'test-reports');
 const vitestReport = path.join(reportDir, 'vitest.json');
+const plainDexieReport = path.join(reportDir, 'vitest-plain-dexie.json');
 const playwrightReport = path.join(reportDir, 'playwright.json');
 
 type Counts = { passed: number; failed: number };
@@ -41,8 +42,8 @@ const playwrightJson = z.object({
   stats: z.object({ expected: z.number(), unexpected: z.number(), flaky: z.number() }),
 });
 
-function vitestCounts(): Counts | undefined {
-  const report = vitestJson.safeParse(readJson(vitestReport));
+function vitestCounts(file = vitestReport): Counts | undefined {
+  const report = vitestJson.safeParse(readJson(file));
   if (!report.success) return undefined;
   return { passed: report.data.numPassedTests, failed: report.data.numFailedTests };
 }
@@ -87,7 +88,21 @@ await step(
   'unit and integration: vitest run',
   bin('vitest'),
   ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
-  { counts: vitestCounts },
+  { counts: () => vitestCounts() },
+);
+// The client data tests once more with every faster write and read route off (SYNC.md I13): what
+// they prove must hold on plain Dexie too, as it does on a Dexie whose internals moved.
+await step(
+  'client data on plain Dexie: OUTPOST_PLAIN_DEXIE=1 vitest run src/client/data',
+  bin('vitest'),
+  [
+    'run',
+    'src/client/data',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${plainDexieReport}`,
+  ],
+  { env: { OUTPOST_PLAIN_DEXIE: '1' }, counts: () => vitestCounts(plainDexieReport) },
 );
 
 if (chromiumAvailable()) {

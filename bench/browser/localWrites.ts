@@ -20,11 +20,13 @@
  */
 import Dexie, { liveQuery } from 'dexie';
 import { withLocalEcho } from '../../src/client/data/changes/localEcho';
+import { setOwnRawTransaction } from '../../src/client/data/changes/writeRoute';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
 import { deviceReads } from '../../src/client/data/reads/live';
 import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
 import { LIST_INDEX, OutpostDb } from '../../src/client/data/store/db';
+import { setPlainDexie } from '../../src/client/data/store/dexieInternals';
 import { withKeys } from '../../src/client/data/store/listKeys';
 import { fromServer, usersOf } from '../../src/client/data/store/localItems';
 import { SEARCH_LOG_STORE } from '../../src/client/data/store/searchLog';
@@ -34,6 +36,11 @@ import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../sr
 import { median } from '../lib/stats';
 import { done, req } from './idb';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';
+
+// --plain-dexie (bench/localWrites.ts): every write and read goes by plain Dexie, no faster route.
+const params = new URLSearchParams(location.search);
+if (params.has('plainDexie')) setPlainDexie(true);
+if (params.has('noOwnTransaction')) setOwnRawTransaction(false);
 
 const PHONE = '+15555550199';
 const NAME = 'Bench User';

@@ -126,8 +126,11 @@ describe('the module boundaries (an allow-list)', () => {
     );
   });
 
-  it('keeps the temporary upward imports inside data/ to the ones named, until their parts land', () => {
-    expect(importProblem('src/client/data/commands/map.ts', eager('src/client/data/client.ts'))).toBeNull();
+  it('refuses the upward imports inside data/ that issue 49 removed', () => {
+    // Each command namespace declares its own context: the map names no client.
+    expect(importProblem('src/client/data/commands/map.ts', eager('src/client/data/client.ts'))).toMatch(
+      /may not import/,
+    );
     // sync/ names no feature: it dispatches by queue kind through the registry the features fill.
     expect(
       importProblem('src/client/data/sync/push.ts', eager('src/client/data/comments/localComments.ts')),

@@ -112,16 +112,6 @@ const DATA_TYPES_ALLOWED: readonly (readonly [string, string])[] = [
   ...FEATURE_LAYERS.flatMap((f) => FEATURE_LAYERS.map((g) => [f, g] as const)),
 ];
 
-/**
- * TEMPORARY: the upward imports inside data/ that other parts of issue 49 remove, each under the part
- * that removes it. Nothing else may join this list; delete each block when its part lands.
- */
-const DATA_TEMPORARY: readonly (readonly [string, string])[] = [
-  // The command map's context is the whole client (a type): removed by narrow contexts (issue 49
-  // part 5), where each namespace declares what it needs.
-  ['src/client/data/commands/map', 'src/client/data/client'],
-];
-
 /** Why a data module may not import another data module, or null when the lists allow it. */
 function dataProblem(
   from: string,
@@ -135,7 +125,6 @@ function dataProblem(
     pairs.some(([x, y]) => (x === from || x === source) && (y === to || y === module));
   if (allowed.includes(to) || allowed.includes(module)) return null;
   if (typeOnly && named(DATA_TYPES_ALLOWED)) return null;
-  if (named(DATA_TEMPORARY)) return null;
   return `${from} may not import ${module}${typeOnly ? ' (not even its types)' : ''}: an import inside data/ goes down its layers (scripts/lib/boundaries.ts DATA_ALLOWED)`;
 }
 

@@ -2,6 +2,7 @@ import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
+import { plainDexie } from '../../../../testkit/plainDexie';
 import type { OutpostDb } from '../store/db';
 import type { LocalItem, UndoRecord } from '../store/types';
 import { replacing } from '../store/writeFacts';
@@ -75,7 +76,8 @@ function nextValue<T>(query: () => Promise<T>, done: (value: T) => boolean): Pro
   });
 }
 
-describe('an edit in place in a transaction of its own (applyInPlaceEdit)', () => {
+// The route itself: never taken in plain-Dexie mode (testkit/plainDexie.ts).
+describe.skipIf(plainDexie)('an edit in place in a transaction of its own (applyInPlaceEdit)', () => {
   it('I12: stores exactly what the same edit stores through the funnel in a Dexie transaction, touching no Dexie table call', async () => {
     const raw = await seeded();
     const long = await seeded();

@@ -7,15 +7,17 @@
  * no round trip between them; the item writes themselves go one after the other (removals, then puts),
  * as their side effects must each see what the one before wrote.
  */
-import Dexie, { type ObservabilitySet } from 'dexie';
+import Dexie from 'dexie';
 import type { OutpostDb } from '../store/db';
 import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../store/deviceHistory';
-import { IN_PLACE_STORES, inPlacePutOf, issueInPlace } from '../store/inPlaceWrites';
-import { issueWrite, rawWrite } from '../store/rawWrites';
-import { putInPlace } from '../store/sideEffects';
+import { type DexieInternals, dexieInternals } from '../store/dexieInternals';
+import { IN_PLACE_STORES, issueInPlace, putInPlace } from '../store/inPlaceWrites';
+import { issueWrite, rawWrite, rawWriteTransaction } from '../store/rawWrites';
+import { type InPlacePut, inPlacePut } from '../store/sideEffects';
 import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
 import { enqueue, enqueueRaw, lastSeqRequest, type NewEntry, queueRows } from '../sync/queue';
 import { StaleGuess, writeGuessesOf } from './writeGuess';
+import { chooseWriteRoute } from './writeRoute';
 
 /** Undo records kept per owner; older ones fall off the bottom of the stack. */
 export const UNDO_KEEP = 100;
@@ -47,9 +49,40 @@ async function trimUndo(db: OutpostDb, owner: UndoRecord['owner'], seq: number):
     await db.undo.bulkDelete(keys.sort((a, b) => a - b).slice(0, keys.length - UNDO_KEEP));
 }
 
-async function addUndo(db: OutpostDb, record: UndoRecord): Promise<void> {
-  const seq = (await (rawWrite('undo', record, null, true) ?? db.undo.add(record))) as number;
+/** The raw route's means (writeRoute.ts 'rawInTransaction'): Dexie's internals, the transaction, the row's put. */
+interface RawRoute {
+  internals: DexieInternals;
+  idb: IDBTransaction;
+  put: InPlacePut;
+}
+
+async function addUndo(db: OutpostDb, record: UndoRecord, raw: RawRoute | null): Promise<void> {
+  const seq = (await (raw
+    ? rawWrite(raw.internals, raw.idb, 'undo', record, null, true)
+    : db.undo.add(record))) as number;
   await trimUndo(db, record.owner, seq);
+}
+
+/** The raw route of `change`'s writes when writeRoute.ts chooses it; null: Dexie's. */
+function rawRouteOf(change: LocalChange, guestHistory: boolean): RawRoute | null {
+  const { rows = [], removed = [] } = change;
+  const internals = dexieInternals();
+  const idb = rawWriteTransaction([
+    ...IN_PLACE_STORES,
+    ...(change.queue?.entries.length ? ['syncQueue'] : []),
+    ...(change.undo ? ['undo'] : []),
+  ]);
+  const put = internals && idb && rows.length === 1 ? inPlacePut(idb, rows[0]!) : null;
+  const route = chooseWriteRoute({
+    internals: !!internals,
+    transaction: idb ? 'holdsStores' : 'other',
+    rows: rows.length,
+    removed: removed.length,
+    inPlace: !!put,
+    guestHistory,
+    fromGuess: false,
+  });
+  return route === 'rawInTransaction' && internals && idb && put ? { internals, idb, put } : null;
 }
 
 /**
@@ -61,26 +94,28 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
     throw new Error('applyLocalChange runs inside a read-write transaction');
   const { rows = [], removed = [], queue, undo } = change;
   const queued = queueRows(queue?.entries ?? [], queue?.after ?? 0);
+  const guestHistory = touchesGuestRows(rows, removed, queued.length > 0);
+  const raw = rawRouteOf(change, guestHistory);
   // The item writes go one after the other: the side effects of each read the counters and flags the
   // one before wrote (two at once would both count from the same stored counter).
-  // One row edited in place goes raw (SYNC.md I10), its side effects with it; any other through the store.
   const put = () =>
-    rows.length === 1
-      ? (putInPlace(rows[0]!) ?? db.items.put(rows[0]!))
-      : rows.length > 1
-        ? db.items.bulkPut([...rows])
-        : undefined;
+    raw
+      ? putInPlace(raw.internals, raw.idb, raw.put)
+      : rows.length === 1
+        ? db.items.put(rows[0]!)
+        : rows.length > 1
+          ? db.items.bulkPut([...rows])
+          : undefined;
   const written = removed.length > 0 ? db.items.bulkDelete([...removed]).then(put) : put();
   const work: unknown[] = [written];
   // A guest's change is recorded on the device beside it (SYNC.md K19): one more put in this
   // transaction, none for a signed-in user's (the server records theirs). The guest upgrade, which
   // hands the guest's items to the account, clears the guest's log with them.
-  if (touchesGuestRows(rows, removed, queued.length > 0))
-    work.push(recordDeviceHistory(db, rows, removed, Promise.resolve(written)));
+  if (guestHistory) work.push(recordDeviceHistory(db, rows, removed, Promise.resolve(written)));
   else if (removed.length > 0 && queued.some((q) => q.tag === 'upgrade')) work.push(clearDeviceHistory(db));
-  // The queue's owner adds the rows (sync/queue.ts); the funnel alone asks it to.
-  work.push(enqueue(db, queued));
-  if (undo) work.push(addUndo(db, undo));
+  // The queue's owner adds the rows (sync/queue.ts), raw when the item write goes raw; the funnel alone asks it to.
+  work.push(enqueue(db, queued, raw));
+  if (undo) work.push(addUndo(db, undo, raw));
   if (change.removedComments?.length) work.push(db.comments.bulkDelete([...change.removedComments]));
   if (change.comments?.length) work.push(db.comments.bulkPut([...change.comments]));
   // What this tab wrote is what its next edit of these rows may guess (writeGuess.ts); a guess from a
@@ -117,20 +152,29 @@ const IN_PLACE_TRANSACTION = [...IN_PLACE_STORES, 'syncQueue', 'undo'];
  */
 export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<QueueEntry[]> | null {
   const { row, queue, undo } = edit;
-  if (Dexie.currentTransaction || !db.isOpen() || touchesGuestRows([row], [], queue !== null)) return null;
-  const put = inPlacePutOf(row);
-  if (!put) return null;
+  const internals = dexieInternals();
+  const put = inPlacePut(null, row);
+  const route = chooseWriteRoute({
+    internals: !!internals,
+    transaction: Dexie.currentTransaction ? 'other' : 'none',
+    rows: 1,
+    removed: 0,
+    inPlace: !!put,
+    guestHistory: touchesGuestRows([row], [], queue !== null),
+    fromGuess: true,
+  });
+  if (route !== 'ownRawTransaction' || !internals || !put || !db.isOpen()) return null;
   const queued = queue ? queueRows([queue.entry], queue.after) : [];
   // Through Dexie's own middleware stack: the store's side effects name their stores, and Dexie's
   // query cache drops what the commit changed (it does for an explicit transaction).
-  let idb: IDBTransaction & { _explicit?: boolean };
+  let idb: IDBTransaction;
   try {
     idb = db.core.transaction(IN_PLACE_TRANSACTION, 'readwrite') as IDBTransaction;
   } catch {
     // A connection closing under it (a version change, another tab's upgrade): Dexie's way reopens it.
     return null;
   }
-  idb._explicit = true;
+  internals.markExplicit(idb);
   let stale = false;
   // Made before the writes, so they read what was there before them; answered in the order made.
   const stored = idb.objectStore('items').get(row.id);
@@ -141,13 +185,13 @@ export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<Queu
     stale = true;
     idb.abort();
   };
-  issueInPlace(idb, put);
-  enqueueRaw(idb, queued);
-  const undoAdded = undo ? issueWrite(idb, 'undo', undo, null, true) : null;
+  issueInPlace(internals, idb, put);
+  enqueueRaw(internals, idb, queued);
+  const undoAdded = undo ? issueWrite(internals, idb, 'undo', undo, null, true) : null;
   return new Promise<QueueEntry[]>((resolve, reject) => {
     idb.addEventListener('complete', () => {
       // Dexie's own commit does this: its live queries (in this tab, and in others by its broadcast) learn what changed.
-      const parts = (idb as { mutatedParts?: ObservabilitySet }).mutatedParts;
+      const parts = internals.changedBy(idb);
       if (parts) Dexie.on.storagemutated.fire(parts);
       const guesses = writeGuessesOf(db);
       if (queued.length > 0) guesses.sawSeq(queued.at(-1)!.seq);

@@ -1,7 +1,7 @@
 import { liveQuery } from 'dexie';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
+import { anotherConnection, closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { serverItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
@@ -9,7 +9,7 @@ import { deviceReads } from '../reads/live';
 import { applyPulled } from '../sync';
 import { type CountsRow, countRowsFromScratch } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
-import { OutpostDb } from './db';
+import type { OutpostDb } from './db';
 import { listKeysOf } from './listKeys';
 import { fromServer } from './localItems';
 import { topFlagsFromScratch } from './topFlags';
@@ -191,8 +191,7 @@ describe('progress counters (counters.ts)', () => {
     expect(await pendingRows(db)).toBeGreaterThan(0);
     // Another tab (its own connection) completes a pulled todo and adds a child to the childless task:
     // its write counts the pending rows with its own.
-    const deps = (db as unknown as { _deps: ConstructorParameters<typeof OutpostDb>[1] })._deps;
-    const other = new OutpostDb(db.name, deps);
+    const other = anotherConnection(db);
     const todo = (await other.items.get(10_003))!;
     await other.items.put({ ...todo, status: 'completed' });
     await other.items.put(fromServer(item(30_000, 'todo', 2_000)));
@@ -225,7 +224,7 @@ describe('progress counters (counters.ts)', () => {
     expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
     await applyPulled(db, more.slice(1), 'c5', [], true);
     db.close();
-    const reopened = new OutpostDb(db.name, deps);
+    const reopened = anotherConnection(db);
     await reopened.open();
     expect(await pendingRows(reopened)).toBe(0);
     expect(byKey(await reopened.counts.toArray())).toEqual(await fromScratch(reopened));

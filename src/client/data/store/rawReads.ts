@@ -5,9 +5,12 @@
  * middleware (no side effect and no live query watches a read-write transaction's reads). Outside a
  * transaction holding the store they answer null, and the caller reads through Dexie.
  */
-import Dexie, { type IndexableType, mergeRanges, RangeSet } from 'dexie';
+import Dexie, { type IndexableType, RangeSet } from 'dexie';
+import { dexieInternals } from './dexieInternals';
 
 function inTransaction<T>(store: string, request: (s: IDBObjectStore) => IDBRequest): Promise<T> | null {
+  // Plain-Dexie mode reads through Dexie too (store/dexieInternals.ts).
+  if (!dexieInternals()) return null;
   const idb = Dexie.currentTransaction?.idbtrans;
   if (!idb?.objectStoreNames.contains(store)) return null;
   // Dexie's promise, so a transaction awaiting it alongside Dexie's own reads stays open.
@@ -32,27 +35,12 @@ export function rawLastKey(store: string, index: string): Promise<IDBValidKey | 
   );
 }
 
-/** Dexie's zone, where a live query keeps what its reads observed (its `subscr`). */
-interface LiveZone {
-  subscr?: Record<string, RangeSet>;
-}
-
-/**
- * Adds `ranges` to a record of ranges by `idb://db/store/index` (what a live query observed, what a
- * transaction changed), as Dexie merges: a record's ranges may be plain trees, so never added to in place.
- */
-export function addRanges(parts: Record<string, RangeSet>, part: string, ranges: RangeSet): void {
-  const known = parts[part];
-  if (known) mergeRanges(known, ranges);
-  else parts[part] = ranges;
-}
-
 /**
  * The rows of one inclusive range of an index of `store`, in index order, read with one raw getAll
  * (SYNC.md I11): in the current transaction when it holds the store, else in a read-only one of its
  * own. A live query running it observes what Dexie's own read would: the range, and the primary keys
  * of the rows found. Null when it cannot (the database not open, no such index, another transaction
- * current): the caller reads through Dexie.
+ * current, plain-Dexie mode): the caller reads through Dexie.
  */
 export function rawIndexRange<T extends { id: number }>(
   db: Dexie,
@@ -61,6 +49,9 @@ export function rawIndexRange<T extends { id: number }>(
   lower: IndexableType,
   upper: IndexableType,
 ): Promise<T[]> | null {
+  const internals = dexieInternals();
+  const KeyRange = internals?.keyRangeOf(db);
+  if (!internals || !KeyRange) return null;
   const current = Dexie.currentTransaction?.idbtrans;
   let idb: IDBTransaction;
   if (current?.objectStoreNames.contains(store)) idb = current;
@@ -75,17 +66,15 @@ export function rawIndexRange<T extends { id: number }>(
   const source = idb.objectStore(store);
   if (!source.indexNames.contains(index)) return null;
   // The database's own (an in-memory one in tests brings its own), as Dexie reads it.
-  const KeyRange = (db as unknown as { _deps: { IDBKeyRange: typeof IDBKeyRange } })._deps.IDBKeyRange;
   const range = KeyRange.bound(lower, upper);
-  const subscr = (Dexie.Promise as unknown as { PSD: LiveZone }).PSD.subscr;
-  if (subscr) addRanges(subscr, `idb://${db.name}/${store}/${index}`, new RangeSet(lower, upper));
+  const observe = internals.liveObserver();
+  observe?.(`idb://${db.name}/${store}/${index}`, new RangeSet(lower, upper));
   // Dexie's promise, so a live query or transaction awaiting it keeps its zone.
   return new Dexie.Promise<T[]>((resolve, reject) => {
     const req = source.index(index).getAll(range);
     req.onsuccess = () => {
       const rows = req.result as T[];
-      if (subscr)
-        addRanges(subscr, `idb://${db.name}/${store}/`, new RangeSet().addKeys(rows.map((r) => r.id)));
+      observe?.(`idb://${db.name}/${store}/`, new RangeSet().addKeys(rows.map((r) => r.id)));
       resolve(rows);
     };
     req.onerror = () => reject(req.error);

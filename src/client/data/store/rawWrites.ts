@@ -5,17 +5,10 @@
  * learn what a transaction changed from the ranges its observability layer sets on it, read when it
  * commits; these writes set the same ranges themselves: the primary key, and every index key the
  * write moved (both the old and the new one), so the lists that show the row re-run and no other.
- * Outside a read-write transaction holding the store they answer null, and the caller writes through
- * Dexie.
+ * Only a write whose route is raw (changes/writeRoute.ts chooses it) makes them.
  */
 import Dexie, { cmp, type IndexableType, RangeSet } from 'dexie';
-import { addRanges } from './rawReads';
-
-/** What Dexie's observability layer keeps on a transaction: ranges by `idb://db/store/index`. */
-type MutatedParts = Record<string, RangeSet>;
-interface ObservedTransaction {
-  mutatedParts?: MutatedParts;
-}
+import type { DexieInternals } from './dexieInternals';
 
 interface IndexShape {
   name: string;
@@ -67,11 +60,16 @@ function indexKeyOf(row: object | null, keyPath: string | string[]): IDBValidKey
   return isValidKey(key) ? key : null;
 }
 
-function markKeys(parts: MutatedParts, part: string, keys: readonly IDBValidKey[]): void {
+function markKeys(
+  internals: DexieInternals,
+  idb: IDBTransaction,
+  part: string,
+  keys: readonly IDBValidKey[],
+): void {
   if (keys.length === 0) return;
   const set = new RangeSet();
   for (const key of keys) set.addKey(key as IndexableType);
-  addRanges(parts, part, set);
+  internals.markChanged(idb, part, set);
 }
 
 /**
@@ -79,32 +77,27 @@ function markKeys(parts: MutatedParts, part: string, keys: readonly IDBValidKey[
  * observability layer would.
  */
 function markWrite(
+  internals: DexieInternals,
   idb: IDBTransaction,
   store: IDBObjectStore,
   key: IDBValidKey,
   old: object | null,
   now: object,
 ): void {
-  const observed = idb as unknown as ObservedTransaction;
-  const parts = observed.mutatedParts ?? {};
-  observed.mutatedParts = parts;
   const prefix = `idb://${idb.db.name}/${store.name}/`;
-  markKeys(parts, prefix, [key]);
+  markKeys(internals, idb, prefix, [key]);
   for (const index of indexesOf(store)) {
     const was = indexKeyOf(old, index.keyPath);
     const is = indexKeyOf(now, index.keyPath);
     if (was !== null && is !== null && cmp(was as IndexableType, is as IndexableType) === 0) continue;
     const moved = [was, is].filter((k): k is IDBValidKey => k !== null);
     markKeys(
-      parts,
+      internals,
+      idb,
       prefix + index.name,
       index.multiEntry ? moved.flatMap((k) => (Array.isArray(k) ? k : [k])) : moved,
     );
   }
-}
-
-function writeTransaction(storeName: string): IDBTransaction | null {
-  return canWriteRaw([storeName]) ? Dexie.currentTransaction!.idbtrans : null;
 }
 
 /**
@@ -113,6 +106,7 @@ function writeTransaction(storeName: string): IDBTransaction | null {
  * handle: unhandled, it aborts `idb`.
  */
 export function issueWrite(
+  internals: DexieInternals,
   idb: IDBTransaction,
   storeName: string,
   value: object,
@@ -122,24 +116,24 @@ export function issueWrite(
   const store = idb.objectStore(storeName);
   const req = add ? store.add(value) : store.put(value);
   // Marked once the key is known (an auto-incremented one is known only now); before the commit all the same.
-  req.onsuccess = () => markWrite(idb, store, req.result, old, value);
+  req.onsuccess = () => markWrite(internals, idb, store, req.result, old, value);
   return req;
 }
 
 /**
- * Puts (or, with `add`, adds) `value` to `store` raw in the current read-write transaction, marking
- * what it changed for live queries; `old` is the row it replaces (null: none).
- * Answers the key stored under; null outside a transaction that may write the store.
+ * Puts (or, with `add`, adds) `value` to `store` raw in `idb`, the current Dexie read-write
+ * transaction, marking what it changed for live queries; `old` is the row it replaces (null: none).
+ * Answers the key stored under. Only for a write whose route is raw (changes/writeRoute.ts).
  */
 export function rawWrite(
+  internals: DexieInternals,
+  idb: IDBTransaction,
   storeName: string,
   value: object,
   old: object | null,
   add = false,
-): Promise<IDBValidKey> | null {
-  const idb = writeTransaction(storeName);
-  if (!idb) return null;
-  const req = issueWrite(idb, storeName, value, old, add);
+): Promise<IDBValidKey> {
+  const req = issueWrite(internals, idb, storeName, value, old, add);
   // Dexie's promise, so the transaction awaiting it alongside Dexie's own requests stays open.
   return new Dexie.Promise<IDBValidKey>((resolve, reject) => {
     req.addEventListener('success', () => resolve(req.result));
@@ -152,8 +146,10 @@ export function rawWrite(
   });
 }
 
-/** Whether the current transaction may write every one of `stores` raw. */
-export function canWriteRaw(stores: readonly string[]): boolean {
+/** The current Dexie transaction's IndexedDB one when it may write every one of `stores`; else null. */
+export function rawWriteTransaction(stores: readonly string[]): IDBTransaction | null {
   const idb = Dexie.currentTransaction?.idbtrans;
-  return !!idb && idb.mode === 'readwrite' && stores.every((s) => idb.objectStoreNames.contains(s));
+  return idb && idb.mode === 'readwrite' && stores.every((s) => idb.objectStoreNames.contains(s))
+    ? idb
+    : null;
 }

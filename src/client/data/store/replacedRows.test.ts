@@ -2,6 +2,7 @@ import Dexie, { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
+import { plainDexie } from '../../../../testkit/plainDexie';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { AGENDA_INDEX, LIST_INDEX, type OutpostDb } from './db';
 import { LIST_KEY_FIELDS } from './listKeys';
@@ -39,19 +40,23 @@ async function seeded() {
 }
 
 describe('the rows a put replaces, told to live queries (replacedRows.ts)', () => {
-  it('I9: a title edit that names the row it replaces re-runs the list showing it and no count', async () => {
-    const { db, stored } = await seeded();
-    const count = watch(childCount(db));
-    const titles = watch(childTitles(db));
-    await settle();
-    expect(count.runs).toEqual([1]);
-    await write(db, [replacing({ ...stored, title: 'Renamed' }, stored)]);
-    await settle();
-    expect(titles.runs.at(-1)).toEqual(['Renamed']);
-    expect(count.runs).toEqual([1]);
-    count.stop();
-    titles.stop();
-  });
+  // What naming the replaced rows saves needs Dexie's internals: plain Dexie wakes the count too.
+  it.skipIf(plainDexie)(
+    'I9: a title edit that names the row it replaces re-runs the list showing it and no count',
+    async () => {
+      const { db, stored } = await seeded();
+      const count = watch(childCount(db));
+      const titles = watch(childTitles(db));
+      await settle();
+      expect(count.runs).toEqual([1]);
+      await write(db, [replacing({ ...stored, title: 'Renamed' }, stored)]);
+      await settle();
+      expect(titles.runs.at(-1)).toEqual(['Renamed']);
+      expect(count.runs).toEqual([1]);
+      count.stop();
+      titles.stop();
+    },
+  );
 
   it('I9: the same edit without the replaced row wakes the count too (what naming it saves)', async () => {
     const { db, stored } = await seeded();

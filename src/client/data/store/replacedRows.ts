@@ -10,22 +10,19 @@
  * store's side effects, so this is set just before it runs.
  */
 import type { DBCoreTransaction } from 'dexie';
+import { dexieInternals } from './dexieInternals';
 import { withKeys } from './listKeys';
 import type { LocalItem } from './types';
 
-/** Dexie's per-transaction cache of the values a write replaces (its cache-existing-values layer). */
-interface ReplacedValues {
-  _cache?: { keys: readonly number[]; values: readonly LocalItem[] } | null;
-}
-
 /**
  * Names `replaced` (as stored, in the order of `ids`) as the rows the next put of `ids` replaces.
- * Their list keys are derived again: a row remembered from a list read may hold none of its own.
+ * Their list keys are derived again: a row remembered from a list read may hold none of its own. In
+ * plain-Dexie mode nothing is named, and Dexie wakes what it wakes for any put.
  */
 export function tellReplacedRows(
   trans: DBCoreTransaction,
   ids: readonly number[],
   replaced: readonly LocalItem[],
 ): void {
-  (trans as ReplacedValues)._cache = { keys: ids, values: replaced.map(withKeys) };
+  dexieInternals()?.nameReplaced(trans, ids, replaced.map(withKeys));
 }

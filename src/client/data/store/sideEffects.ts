@@ -13,18 +13,11 @@
  * What a writer already knows (the row it replaces, a pulled page's rows) it tells them through
  * writeFacts.ts, so they read nothing again.
  */
-import Dexie, {
-  type DBCore,
-  type DBCoreMutateRequest,
-  type DBCoreMutateResponse,
-  type DBCoreTable,
-  type Middleware,
-} from 'dexie';
+import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, Middleware } from 'dexie';
 import { COUNTS_STORE } from './counters';
 import { deleteCounted, inPlace, putCounted } from './counterUpkeep';
 import { withKeys, withListKeys } from './listKeys';
-import { canWriteRaw, rawWrite } from './rawWrites';
-import { SEARCH_LOG_STORE, searchLogRow, withSearchLog } from './searchLog';
+import { SEARCH_LOG_STORE, withSearchLog } from './searchLog';
 import { deleteWithFlags, putWithFlags } from './topFlags';
 import type { LocalItem } from './types';
 import { storedRowOf } from './writeFacts';
@@ -94,25 +87,13 @@ export interface InPlacePut {
   old: LocalItem;
 }
 
-/** The put an edit in place of `row` makes in `trans` (null: one not yet made); null when it is none. */
+/**
+ * The put an edit in place of `row` makes in `trans` (null: one not yet made); null when it is none.
+ * The write's route (changes/writeRoute.ts) may then store it raw (store/inPlaceWrites.ts).
+ */
 export function inPlacePut(trans: IDBTransaction | null, row: LocalItem): InPlacePut | null {
   const old = storedRowOf(row);
   const flagged = old ? inPlace(trans, [row]) : null;
   if (!old || !flagged?.[0]) return null;
   return { now: withKeys(flagged[0] as LocalItem), old: withKeys(old) };
-}
-
-/**
- * SYNC.md I10: an edit in place of one row (its writer named the row it replaces; no flag and no
- * counter moves) written raw in the current read-write transaction, with what the side effects above
- * would add: its list keys, its flag carried over, and its search log row. Null when the put must go
- * through the store (any other put, or no transaction holding every store it needs).
- */
-export function putInPlace(row: LocalItem): Promise<unknown> | null {
-  if (!canWriteRaw(['items', COUNTS_STORE, SEARCH_LOG_STORE])) return null;
-  const put = inPlacePut(Dexie.currentTransaction!.idbtrans, row);
-  if (!put) return null;
-  const written = rawWrite('items', put.now, put.old);
-  const logged = rawWrite(SEARCH_LOG_STORE, searchLogRow([row.id]), null, true);
-  return written && logged ? Dexie.Promise.all([written, logged]) : null;
 }

@@ -1,10 +1,10 @@
 import type { DBCoreGetManyRequest, DBCoreQueryRequest } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
+import { anotherConnection, closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { serverItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
 import { type CountsRow, countRowsFromScratch } from '../store/counters';
-import { OutpostDb } from '../store/db';
+import type { OutpostDb } from '../store/db';
 import { topFlagsFromScratch } from '../store/topFlags';
 import { applyPulled, pulledParents } from './pull';
 
@@ -101,8 +101,7 @@ describe('a pull keeps the parents it stored (L11)', () => {
     const pulled = pulledParents();
     await applyPulled(db, first!, 'c1', [], true, undefined, pulled);
     // Another tab (its own connection) deletes a task and moves another under a different campaign.
-    const deps = (db as unknown as { _deps: ConstructorParameters<typeof OutpostDb>[1] })._deps;
-    const other = new OutpostDb(db.name, deps);
+    const other = anotherConnection(db);
     const deleted = (await other.items.get(1_001))!;
     await other.items.put({ ...deleted, _deleted: 1, _syncStatus: 'pending' });
     const moved = (await other.items.get(1_002))!;

@@ -19,6 +19,7 @@ import {
   sendsIfMatch,
 } from '../../../shared/protocol';
 import type { OutpostDb } from '../store/db';
+import type { DexieInternals } from '../store/dexieInternals';
 import { rawLastKey } from '../store/rawReads';
 import { issueWrite, rawWrite } from '../store/rawWrites';
 import type { QueueEntry } from '../store/types';
@@ -103,18 +104,27 @@ export function queueRows(entries: readonly NewEntry[], last: number): QueueEntr
 }
 
 /**
- * Adds `rows` (from `queueRows`) in the caller's read-write transaction: one row raw (store/rawWrites.ts),
- * several in one bulk add. Only the funnel calls it (SYNC.md W8).
+ * Adds `rows` (from `queueRows`) in the caller's read-write transaction: one row raw when the funnel's
+ * item write goes raw (changes/writeRoute.ts), else through Dexie; several in one bulk add. Only the funnel calls it (SYNC.md W8).
  */
-export function enqueue(db: OutpostDb, rows: readonly QueueEntry[]): Promise<unknown> | undefined {
-  if (rows.length === 1) return rawWrite(QUEUE, rows[0]!, null, true) ?? db.syncQueue.add(rows[0]!);
+export function enqueue(
+  db: OutpostDb,
+  rows: readonly QueueEntry[],
+  raw: { internals: DexieInternals; idb: IDBTransaction } | null = null,
+): Promise<unknown> | undefined {
+  if (rows.length === 1)
+    return raw ? rawWrite(raw.internals, raw.idb, QUEUE, rows[0]!, null, true) : db.syncQueue.add(rows[0]!);
   if (rows.length > 1) return db.syncQueue.bulkAdd([...rows]);
   return undefined;
 }
 
 /** Issues the adds of `rows` in a raw transaction of the funnel's own (an edit in place, SYNC.md I12). */
-export function enqueueRaw(idb: IDBTransaction, rows: readonly QueueEntry[]): void {
-  for (const row of rows) issueWrite(idb, QUEUE, row, null, true);
+export function enqueueRaw(
+  internals: DexieInternals,
+  idb: IDBTransaction,
+  rows: readonly QueueEntry[],
+): void {
+  for (const row of rows) issueWrite(internals, idb, QUEUE, row, null, true);
 }
 
 // ---------------------------------------------------------------------------------------------
