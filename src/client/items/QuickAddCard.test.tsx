@@ -128,6 +128,8 @@ describe('QuickAddCard', () => {
       fireEvent.keyDown(titleInput(), { key: 'Enter', ctrlKey: true });
     });
     await waitFor(async () => expect(await client.db.items.count()).toBe(1));
+    // The card takes the next item once the first's save has settled and emptied it, as a person sees.
+    await waitFor(() => expect((titleInput() as HTMLInputElement).value).toBe(''));
     fireEvent.click(screen.getByRole('radio', { name: 'Task' }));
     fireEvent.change(titleInput(), { target: { value: 'Book venue' } });
     await act(async () => {
