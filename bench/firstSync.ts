@@ -15,6 +15,7 @@ import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/ch
 import { openDatabase } from '../src/server/db/client';
 import { seedAccount } from '../testkit/seedAccount';
 import { startAppServer } from './lib/appServer';
+import { storedItemCount } from './lib/pageApi';
 import { check, heading, info, skip } from './lib/report';
 
 const PHONE = '+15555550177';
@@ -113,27 +114,7 @@ export async function run(args: string[] = []): Promise<void> {
     }
     const startedAt = await page.evaluate(() => performance.now());
     await page.locator('main').getByRole('button', { name: 'Sign In', exact: true }).click();
-    const stored = () =>
-      page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            const open = indexedDB.open('Outpost');
-            open.onsuccess = () => {
-              const db = open.result;
-              if (!db.objectStoreNames.contains('items')) {
-                db.close();
-                resolve(0);
-                return;
-              }
-              const request = db.transaction('items').objectStore('items').count();
-              request.onsuccess = () => {
-                db.close();
-                resolve(request.result);
-              };
-            };
-            open.onerror = () => resolve(0);
-          }),
-      );
+    const stored = () => storedItemCount(page);
     const deadline = Date.now() + 15 * 60_000;
     for (let have = await stored(); have < seeded.items; have = await stored()) {
       if (Date.now() > deadline) throw new Error(`only ${have} of ${seeded.items} items after 15 minutes`);

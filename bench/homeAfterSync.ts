@@ -24,7 +24,7 @@ import { seedAccount } from '../testkit/seedAccount';
 import { type CpuProfile, printProfile } from './firstSync';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
 import { watchFirstRow } from './lib/firstRow';
-import { numberArg } from './lib/pageApi';
+import { numberArg, storedItemCount } from './lib/pageApi';
 import { ms, type Pairs, ratioText, times as x } from './lib/pairs';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
@@ -104,31 +104,7 @@ async function oneRun(browser: Browser, url: string, account: Account, profile: 
     await page.locator('main').getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 60_000 });
     await page.evaluate(navigateInPage(IDLE_PATH, 'main'));
-    const stored = () =>
-      page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            const open = indexedDB.open('Outpost');
-            open.onsuccess = () => {
-              const db = open.result;
-              if (!db.objectStoreNames.contains('items')) {
-                db.close();
-                resolve(0);
-                return;
-              }
-              const request = db.transaction('items').objectStore('items').count();
-              request.onsuccess = () => {
-                db.close();
-                resolve(request.result);
-              };
-              request.onerror = () => {
-                db.close();
-                resolve(0);
-              };
-            };
-            open.onerror = () => resolve(0);
-          }),
-      );
+    const stored = () => storedItemCount(page);
     const syncing = () =>
       page.evaluate(() =>
         [...document.querySelectorAll('[role="status"]')].some((n) => n.textContent?.startsWith('Syncing ')),

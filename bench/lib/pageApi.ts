@@ -23,3 +23,31 @@ export function numberArg(args: readonly string[], name: string, fallback: numbe
   const at = args.indexOf(name);
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
+
+/** How many items the page's IndexedDB database 'Outpost' holds (0 before the store exists). */
+export function storedItemCount(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open('Outpost');
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('items')) {
+            db.close();
+            resolve(0);
+            return;
+          }
+          const request = db.transaction('items').objectStore('items').count();
+          request.onsuccess = () => {
+            db.close();
+            resolve(request.result);
+          };
+          request.onerror = () => {
+            db.close();
+            resolve(0);
+          };
+        };
+        open.onerror = () => resolve(0);
+      }),
+  );
+}
