@@ -5,6 +5,9 @@
  * the network is idle. Bodies are gzipped here at level 9, so the figure does not depend on whether
  * the server compresses. Budget: at most 170 KB gzip per screen (stretch 130 KB).
  *
+ * `--client-dir D` serves a client built elsewhere (a before/after comparison: build the other commit
+ * with `npx vite build --outDir D`); `--verbose` lists every script with its size.
+ *
  * Service workers are blocked: Workbox precaches every chunk in the background after the first
  * screen is up, which is not what the first screen waits for.
  */
@@ -74,7 +77,9 @@ export async function run(args: string[]): Promise<void> {
     return;
   }
   const verbose = args.includes('--verbose');
-  const server = await startAppServer();
+  const dirAt = args.indexOf('--client-dir');
+  const clientDir = dirAt >= 0 ? args[dirAt + 1] : undefined;
+  const server = await startAppServer(120_000, clientDir ? { clientDir } : {});
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     for (const screen of SCREENS) {

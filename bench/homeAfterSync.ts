@@ -138,8 +138,13 @@ async function oneRun(browser: Browser, url: string, account: Account, profile: 
     )
       .filter((t) => t.start >= longFrom)
       .map((t) => ({ start: t.start - longFrom, duration: t.duration }));
+    if (cdp) await cdp.send('Profiler.start');
     await page.goto(`${url}/`);
     await page.waitForSelector(ROW, { timeout: 60_000 });
+    if (cdp) {
+      heading(`profile: Home reloaded, ${account.items.toLocaleString('en-US')} items, until the first row`);
+      printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
+    }
     const reload = await page.evaluate(
       () => (window as unknown as { __firstRowAt?: number }).__firstRowAt ?? Number.NaN,
     );
