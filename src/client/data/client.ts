@@ -20,7 +20,6 @@ import { viewerReads } from './reads/viewerReads';
 import { createSearchPart } from './search/searchService';
 import { createServiceRunner, type Service, type ServiceContext } from './service';
 import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
-import { wipeOtherAccount } from './store/deviceWipe';
 import { queueCountsService } from './store/queueCounts';
 import { createStorageKeeper } from './store/storage';
 import type { Viewer } from './store/types';
@@ -172,6 +171,9 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     remember: async (user) => setMeta(db, META_KEYS.account, user),
     recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
     onLogin: async (user, wasGuest) => {
+      // Loaded at sign-in, not with the first screen; before the transaction, which an await of
+      // anything but IndexedDB would end.
+      const { wipeOtherAccount } = await import('./store/deviceWipe');
       await db.transaction('rw', db.tables, async () => {
         const owner = await getMeta<number>(db, META_KEYS.dataOwner);
         // Another account's data must not leak into this one: every store goes (SYNC.md W10), but

@@ -1,7 +1,6 @@
 /** Sync runs, conflicts and the device's own state (ARCHITECTURE §6). */
 import type { ConflictChoice } from '../reads/conflictView';
 import type { OutpostDb } from '../store/db';
-import { clearDeviceStores } from '../store/deviceWipe';
 import type { LazyEngine } from '../sync/lazyEngine';
 import { defineCommands } from './map';
 
@@ -48,6 +47,8 @@ export const deviceCommands = defineCommands<DeviceContext>()({
    * local storage (the caller reloads); a signed-in user's data comes back with the next sync.
    */
   'device.clear': async (c) => {
+    // Loaded when asked: the first screen never needs it.
+    const { clearDeviceStores } = await import('../store/deviceWipe');
     await clearDeviceStores(c.db);
     // The spec clears all local storage too (onboarding, theme, persisted stores).
     localStorage.clear();
