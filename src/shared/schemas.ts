@@ -222,7 +222,7 @@ export const itemStatusSchema = z.enum(ITEM_STATUSES, {
 });
 
 /** Each declared field's schema, by the key its descriptor names (./itemFields.ts). */
-const FIELD_SCHEMAS = {
+export const FIELD_SCHEMAS = {
   title: titleSchema,
   description: descriptionSchema,
   status: itemStatusSchema,
