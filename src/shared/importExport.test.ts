@@ -15,6 +15,7 @@ import {
   readDate,
 } from './importExport';
 import { ITEM_STATUSES, type ItemType } from './item';
+import { fieldsWith, storedValueOf } from './itemFields';
 
 const at = '2030-01-01T00:00:00.000Z';
 const source = (over: Partial<ExportSource> & Pick<ExportSource, 'id' | 'type' | 'title'>): ExportSource => ({
@@ -331,19 +332,13 @@ function expectedPlan(items: readonly ExportSource[]) {
     uuid: i.uuid,
     parent_uuid: i.parent_id === null ? null : (byId.get(i.parent_id)?.uuid ?? null),
     type: i.type,
-    title: i.title,
-    description: i.description,
-    status: i.status,
-    due_date: i.due_date,
-    end_date: i.end_date,
-    remind_at: i.remind_at ?? null,
-    recurrence: i.recurrence ?? null,
-    assigned_to: i.assigned_to,
-    series_uuid: i.series_uuid ?? null,
-    time_zone: i.time_zone ?? 'UTC',
-    priority: i.priority ?? 4,
-    labels: i.labels ?? [],
-    sort_key: i.sort_key || null,
+    // Every declared field as stored (a row's missing one as its default, a blank place as none); the
+    // assignee is the person the name found.
+    ...Object.fromEntries(
+      fieldsWith('export')
+        .filter((f) => f !== 'parent_id')
+        .map((f) => [f, f === 'assigned_to' ? i.assigned_to : storedValueOf(i, f)]),
+    ),
   }));
 }
 

@@ -3,12 +3,22 @@ import { v5 as uuidV5 } from 'uuid';
 import { COMMENT_BODY_MAX, escapeTypedTokens } from './comments';
 import { ALLOWED_PARENT_TYPES } from './hierarchy';
 import { DESCRIPTION_MAX_LENGTH, ITEM_TYPES, type ItemStatus, type ItemType, TITLE_MAX_LENGTH } from './item';
+import {
+  type DeclaredItemFields,
+  type FieldSchemaKey,
+  type FlaggedField,
+  fieldsWith,
+  ITEM_FIELDS,
+  type ItemFieldName,
+  SHORT_TEXT_MAX,
+  storedValueOf,
+} from './itemFields';
 import type { Role } from './membership';
 import { DEFAULT_PRIORITY, LABELS_MAX, labelKey, labelProblem, PRIORITIES, type Priority } from './planning';
 import { readQuickAdd } from './quickAdd';
 import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
 import { isFractionalKey, SORT_KEY_PATTERN } from './sortKey';
-import { DEFAULT_TIME_ZONE, normalizeTimeZone } from './timeZone';
+import { normalizeTimeZone } from './timeZone';
 
 /**
  * Outpost's export and import (ARCHITECTURE §5): the Outpost JSON document (as GET /api/export), the
@@ -22,12 +32,19 @@ export const EXPORT_VERSION = 1;
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 /** The namespace of every uuid an import derives (a random v4, fixed forever). */
 export const IMPORT_NAMESPACE = '3f1c2b9e-7a55-4d0e-9a3c-5b8e2f6d1a47';
+/** The declared fields an export writes (shared/itemFields.ts `export`), in declaration order. */
+type ExportField = FlaggedField<'export'>;
 /**
- * Outpost CSV's columns: the spec's six first (what a person reads), then the uuids that make a
- * second import of the same file double nothing and name a parent exactly, titles alike or not, then
- * the rest of what a person sets on an item, so a CSV round trip loses nothing either.
+ * The declared fields an import reads beyond an item's head (title, description, status and its
+ * parent, which every format reads its own way), each by its schema key's reader (FIELD_READERS).
  */
-export const CSV_COLUMNS = [
+type MoreField = Exclude<ExportField, 'title' | 'description' | 'status' | 'parent_id'>;
+const MORE_FIELDS = fieldsWith('export').filter(
+  (f): f is MoreField => f !== 'title' && f !== 'description' && f !== 'status' && f !== 'parent_id',
+);
+
+/** The spec's six columns and the uuids, ahead of the other declared fields in CSV_COLUMNS. */
+const CSV_HEAD = [
   'type',
   'title',
   'description',
@@ -36,16 +53,17 @@ export const CSV_COLUMNS = [
   'parent_title',
   'uuid',
   'parent_uuid',
-  'end_date',
-  'remind_at',
-  'recurrence',
-  'assigned_to',
-  'series_uuid',
-  'time_zone',
-  'priority',
-  'labels',
-  'sort_key',
 ] as const;
+/**
+ * Outpost CSV's columns: the spec's six first (what a person reads), then the uuids that make a
+ * second import of the same file double nothing and name a parent exactly, titles alike or not, then
+ * every other declared field with a CSV column (`csv`), in declaration order, so a CSV round trip
+ * loses nothing either.
+ */
+export const CSV_COLUMNS: readonly string[] = [
+  ...CSV_HEAD,
+  ...fieldsWith('csv').filter((f) => !(CSV_HEAD as readonly string[]).includes(f)),
+];
 
 /** How a CSV cell holds an item's labels: labels hold no comma, so the list splits back exactly. */
 const LABEL_SEPARATOR = ', ';
@@ -65,27 +83,19 @@ export interface ExportMember {
   role: Role;
 }
 
-/** The fields of an item an export carries. */
-export interface ExportSource {
+/** The declared fields every item row has had from the start (the rest may be absent on older rows). */
+type FirstFields = 'title' | 'description' | 'status' | 'parent_id' | 'assigned_to' | 'due_date' | 'end_date';
+
+/**
+ * The fields of an item an export carries: the declared ones (shared/itemFields.ts), one absent or
+ * null on a row from before it reading as its default (a device's row without a place as none).
+ */
+export type ExportSource = Pick<DeclaredItemFields, FirstFields> & {
+  [F in Exclude<ItemFieldName, FirstFields>]?: DeclaredItemFields[F] | null;
+} & {
   id: number;
   uuid: string | null;
-  parent_id: number | null;
-  title: string;
-  description: string | null;
   type: ItemType;
-  status: ItemStatus;
-  assigned_to: number | null;
-  due_date: string | null;
-  end_date: string | null;
-  remind_at?: string | null;
-  recurrence?: string | null;
-  series_uuid?: string | null;
-  /** Absent on items from before the field: they read as UTC. */
-  time_zone?: string | null;
-  /** Planning fields; absent (or '' for the key) on a device's rows from before them. */
-  priority?: number;
-  labels?: readonly string[];
-  sort_key?: string;
   /** The assignee's name (the export names people, never by id); absent: the exporter could not name them. */
   assignee_name?: string | null;
   /** The item's live comments. */
@@ -95,39 +105,32 @@ export interface ExportSource {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
-}
+};
 
-export interface ExportItem
-  extends Omit<
-    ExportSource,
-    | 'remind_at'
-    | 'recurrence'
-    | 'series_uuid'
-    | 'time_zone'
-    | 'priority'
-    | 'labels'
-    | 'sort_key'
-    | 'assigned_to'
-    | 'assignee_name'
-    | 'comments'
-    | 'members'
-  > {
+type Fields = typeof ITEM_FIELDS;
+/** A declared field's value in an export: its default for a row without it; a blank of a field older rows lack (a place) as none. */
+type ExportValue<F extends ItemFieldName> = Fields[F]['optional'] extends true
+  ? Fields[F]['default'] extends ''
+    ? Exclude<DeclaredItemFields[F], undefined> | null
+    : Exclude<DeclaredItemFields[F], undefined>
+  : DeclaredItemFields[F];
+
+export type ExportItem = { [F in Exclude<ExportField, 'assigned_to'>]: ExportValue<F> } & {
+  id: number;
+  /** Always written (uuidOf); typed as the source's. */
+  uuid: string | null;
+  type: ItemType;
   /** The assignee by name (ARCHITECTURE §5 'Import and export'); an import finds the person by it. */
   assigned_to: string | null;
-  remind_at: string | null;
-  recurrence: string | null;
-  series_uuid: string | null;
-  time_zone: string;
-  priority: number;
-  labels: string[];
-  /** Null for an item that has no place yet (a device's row from before the field). */
-  sort_key: string | null;
   parent_uuid: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
   /** Oldest first. */
   comments: ExportComment[];
   /** A campaign's members (the owner first), when the exporter could read them. */
   members?: ExportMember[];
-}
+};
 
 export interface ExportDocument {
   format: typeof EXPORT_FORMAT;
@@ -143,6 +146,26 @@ const assigneeOf = (item: ExportSource): string | null =>
   item.assigned_to === null || item.assigned_to === 0
     ? null
     : (item.assignee_name ?? `User ${item.assigned_to}`);
+
+/** A declared field as an export writes it (ExportValue): a person by name, every other by storedValueOf. */
+function exportValueOf(item: ExportSource, field: ExportField): unknown {
+  return field === 'assigned_to' ? assigneeOf(item) : storedValueOf(item, field);
+}
+
+/** The declared fields of an export's item, in declaration order. */
+const exportedFields = (item: ExportSource) =>
+  Object.fromEntries(fieldsWith('export').map((f) => [f, exportValueOf(item, f)])) as Omit<
+    ExportItem,
+    | 'id'
+    | 'uuid'
+    | 'type'
+    | 'parent_uuid'
+    | 'created_at'
+    | 'updated_at'
+    | 'completed_at'
+    | 'comments'
+    | 'members'
+  >;
 
 /** Comments oldest first (then by uuid), so a device's export and the server's list them alike. */
 const commentsOf = (item: ExportSource): ExportComment[] =>
@@ -246,22 +269,9 @@ export function exportDocument(
       return {
         id: i.id,
         uuid: uuidOf(i),
-        parent_id: i.parent_id,
         parent_uuid: parent ? uuidOf(parent) : null,
-        title: i.title,
-        description: i.description,
         type: i.type,
-        status: i.status,
-        assigned_to: assigneeOf(i),
-        due_date: i.due_date,
-        end_date: i.end_date,
-        remind_at: i.remind_at ?? null,
-        recurrence: i.recurrence ?? null,
-        series_uuid: i.series_uuid ?? null,
-        time_zone: i.time_zone ?? DEFAULT_TIME_ZONE,
-        priority: i.priority ?? DEFAULT_PRIORITY,
-        labels: [...(i.labels ?? [])],
-        sort_key: i.sort_key || null,
+        ...exportedFields(i),
         created_at: i.created_at,
         updated_at: i.updated_at,
         completed_at: i.completed_at,
@@ -298,31 +308,26 @@ export function readCsvCell(cell: string): string {
   return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
 }
 
+/** A declared field's value as a CSV cell's text: none as empty, a list (labels) joined by LABEL_SEPARATOR. */
+function cellOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.join(LABEL_SEPARATOR);
+  return String(value);
+}
+
 /** Outpost CSV (CSV_COLUMNS), parents before children, in the order the items were made. */
 export function exportCsv(items: readonly ExportSource[]): string {
   const byId = new Map(items.map((i) => [i.id, i]));
   const rows = exportOrder(items).map((i) => {
     const parent = i.parent_id === null ? undefined : byId.get(i.parent_id);
-    const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
+    const cells: Record<string, string> = {
       type: i.type,
-      title: i.title,
-      description: i.description ?? '',
-      status: i.status,
-      due_date: i.due_date ?? '',
       parent_title: parent?.title ?? '',
       uuid: uuidOf(i),
       parent_uuid: parent ? uuidOf(parent) : '',
-      end_date: i.end_date ?? '',
-      remind_at: i.remind_at ?? '',
-      recurrence: i.recurrence ?? '',
-      assigned_to: assigneeOf(i) ?? '',
-      series_uuid: i.series_uuid ?? '',
-      time_zone: i.time_zone ?? DEFAULT_TIME_ZONE,
-      priority: String(i.priority ?? DEFAULT_PRIORITY),
-      labels: (i.labels ?? []).join(LABEL_SEPARATOR),
-      sort_key: i.sort_key ?? '',
     };
-    return CSV_COLUMNS.map((c) => cells[c]);
+    for (const f of fieldsWith('csv')) cells[f] = cellOf(exportValueOf(i, f));
+    return CSV_COLUMNS.map((c) => cells[c] ?? '');
   });
   return Papa.unparse(
     { fields: [...CSV_COLUMNS], data: rows.map((row) => row.map(csvCell)) },
@@ -339,35 +344,41 @@ export function exportFileName(now: Date, extension: 'json' | 'csv'): string {
 // Import
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * What each schema key's reader (FIELD_READERS) makes of a file's value: none is null where the
+ * device picks then (its own zone; a place after the last sibling's), the default where there is one.
+ */
+interface ReadValues {
+  /** The person the file's assignee names (see readAssignee). */
+  ref: number | null;
+  date: string | null;
+  /** An ISO 8601 instant in UTC, as the API stores it. */
+  instant: string | null;
+  /** The rule in its stored spelling (formatRecurrence). */
+  recurrence: string | null;
+  seriesUuid: string | null;
+  /** The IANA zone the file gives; null when it gives none (Todoist, older files): the device's own then. */
+  timeZone: string | null;
+  /** 1–4; p4 (none) when the file gives none. */
+  priority: Priority;
+  /** As the file writes them, those that may be labels, the first of any two alike ignoring case. */
+  labels: string[];
+  /** The place the file gives; null when none (or not a key): after its last sibling's then. */
+  sortKey: string | null;
+  shortText: string | null;
+}
+type ReaderKey = Exclude<FieldSchemaKey, 'title' | 'description' | 'status'>;
+type ReadValue<F extends MoreField> = ReadValues[Fields[F]['schema'] & ReaderKey];
+
 /** One item an import will create, parents first; `parent_uuid` names an item of the plan or one already stored. */
-export interface ImportItem {
+export type ImportItem = { [F in MoreField]: ReadValue<F> } & {
   uuid: string;
   parent_uuid: string | null;
   type: ItemType;
   title: string;
   description: string | null;
   status: ItemStatus;
-  due_date: string | null;
-  end_date: string | null;
-  /** An ISO 8601 instant in UTC, as the API stores it. */
-  remind_at: string | null;
-  /** The rule in its stored spelling (formatRecurrence). */
-  recurrence: string | null;
-  /**
-   * The person the file's assignee name names among ImportOptions.people (one id from an older file
-   * that wrote ids, checked by the device, dataTransfer); null when none, and the preview says why.
-   */
-  assigned_to: number | null;
-  series_uuid: string | null;
-  /** The IANA zone the file gives; null when it gives none (Todoist, older files): the device's own then. */
-  time_zone: string | null;
-  /** 1–4; p4 (none) when the file gives none. */
-  priority: Priority;
-  /** As the file writes them, those that may be labels, the first of any two alike ignoring case. */
-  labels: string[];
-  /** The place the file gives; null when none (or not a key): after its last sibling's then. */
-  sort_key: string | null;
-}
+};
 
 export interface ImportProblem {
   /** 1-based line (CSV) or item number (JSON). */
@@ -561,80 +572,147 @@ export function readInstant(text: string): string | null {
   return Number.isNaN(at) ? null : new Date(at).toISOString();
 }
 
+/** What a reader knows besides the value: the item read so far, how to say a problem, whom it may name. */
+interface ReadContext {
+  /** The field as a warning names it ('due date', 'reminder', 'time zone'). */
+  noun: string;
+  /** The item's type and the fields read before this one (in declaration order). */
+  item: { type: ItemType } & Partial<Record<MoreField, unknown>>;
+  people: readonly { id: number; name: string }[];
+  warn: (reason: string) => void;
+}
+
+/** A file's text for a field; none for anything else or only white space. */
+const givenText = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;
+
 /**
- * The fields beyond title, type, status and parent, read from their texts (null or '' for none).
- * Something that is there but cannot be used (a reminder that is no instant, a rule the item could
- * not keep) is left out and said in `warn`: the rest of the item still comes in.
+ * How an import reads each schema key's value from a file (an Outpost JSON value or a CSV cell's
+ * text). Something there that cannot be used is left out (or read as the default) and said in `warn`.
  */
-function readMore(
-  raw: {
-    type: ItemType;
-    due_date: string | null;
-    end_date: string | null;
-    remind_at: string | null;
-    recurrence: string | null;
-    assigned_to: string | number | null;
-    series_uuid: string | null;
-    time_zone: string | null;
-    priority: string | number | null;
-    /** A list (JSON) or the CSV cell's text (LABEL_SEPARATOR between them). */
-    labels: readonly unknown[] | string | null;
-    sort_key: string | null;
+const FIELD_READERS: { [K in ReaderKey]: (value: unknown, ctx: ReadContext) => ReadValues[K] } = {
+  ref: (value, { people, warn }) =>
+    readAssignee(typeof value === 'number' ? value : typeof value === 'string' ? value : null, people, warn),
+  date: (value, { noun, warn }) => {
+    const text = givenText(value);
+    const date = text === null ? null : readDate(text);
+    if (text !== null && date === null) warn(`Its ${noun} “${shorten(text)}” is not a date: left out`);
+    return date;
   },
-  warn: (reason: string) => void,
-  people: readonly { id: number; name: string }[] = [],
-): Pick<
-  ImportItem,
-  | 'due_date'
-  | 'end_date'
-  | 'remind_at'
-  | 'recurrence'
-  | 'assigned_to'
-  | 'series_uuid'
-  | 'time_zone'
-  | 'priority'
-  | 'labels'
-  | 'sort_key'
-> {
-  const given = (v: string | null) => (v === null || v.trim() === '' ? null : v);
-  const due = given(raw.due_date);
-  const due_date = due === null ? null : readDate(due);
-  if (due !== null && due_date === null) warn(`Its due date “${shorten(due)}” is not a date: left out`);
-  const end = given(raw.end_date);
-  const end_date = end === null ? null : readDate(end);
-  if (end !== null && end_date === null) warn(`Its end date “${shorten(end)}” is not a date: left out`);
-  const remind = given(raw.remind_at);
-  const remind_at = remind === null ? null : readInstant(remind);
-  if (remind !== null && remind_at === null)
-    warn(`Its reminder “${shorten(remind)}” is not a date and time: left out`);
-  let recurrence: string | null = null;
-  const rule = given(raw.recurrence);
-  if (rule !== null) {
+  instant: (value, { noun, warn }) => {
+    const text = givenText(value);
+    const instant = text === null ? null : readInstant(text);
+    if (text !== null && instant === null)
+      warn(`Its ${noun} “${shorten(text)}” is not a date and time: left out`);
+    return instant;
+  },
+  recurrence: (value, { item, warn }) => {
+    const rule = givenText(value);
+    if (rule === null) return null;
     const parsed = parseRecurrence(rule);
+    const due_date = typeof item.due_date === 'string' ? item.due_date : null;
     // An end already past is no reason to refuse a rule an exported item had: judged as stored.
     const problem = parsed.ok
-      ? recurrenceProblem({ type: raw.type, due_date, recurrence: rule }, '0000-00-00')
+      ? recurrenceProblem({ type: item.type, due_date, recurrence: rule }, '0000-00-00')
       : parsed.message;
-    if (problem === null && parsed.ok) recurrence = formatRecurrence(parsed.rule);
-    else warn(`Its repeat rule cannot be used (${problem}): left out`);
+    if (problem === null && parsed.ok) return formatRecurrence(parsed.rule);
+    warn(`Its repeat rule cannot be used (${problem}): left out`);
+    return null;
+  },
+  seriesUuid: (value) => {
+    const series = givenText(value);
+    return series !== null && UUID.test(series.trim()) ? series.trim().toLowerCase() : null;
+  },
+  timeZone: (value, { noun, warn }) => {
+    const zone = givenText(value);
+    const time_zone = zone === null ? null : normalizeTimeZone(zone);
+    if (zone !== null && time_zone === null)
+      warn(`Its ${noun} “${shorten(zone)}” is not an IANA time zone: left out`);
+    return time_zone;
+  },
+  priority: (value, { warn }) => {
+    const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+    if (text === '') return DEFAULT_PRIORITY;
+    const n = Number(text);
+    if ((PRIORITIES as readonly number[]).includes(n)) return n as Priority;
+    warn(`Its priority “${shorten(text)}” is not 1, 2, 3 or 4: imported as 4`);
+    return DEFAULT_PRIORITY;
+  },
+  labels: (value, { warn }) => {
+    // A list (JSON) or the CSV cell's text (LABEL_SEPARATOR between them).
+    const given =
+      typeof value === 'string'
+        ? value.split(',')
+        : Array.isArray(value)
+          ? value.map((l) => (typeof l === 'string' ? l : String(l)))
+          : [];
+    const labels: string[] = [];
+    for (const text of given) {
+      const label = text.trim();
+      if (label === '' && typeof value === 'string') continue;
+      const problem = labelProblem(label);
+      if (problem) warn(`Its label “${shorten(label)}” cannot be used (${problem}): left out`);
+      else if (labels.some((l) => labelKey(l) === labelKey(label))) continue;
+      else if (labels.length >= LABELS_MAX)
+        warn(`Its label “${shorten(label)}” is past the ${LABELS_MAX}th: left out`);
+      else labels.push(label);
+    }
+    return labels;
+  },
+  sortKey: (value, { warn }) => {
+    const key = typeof value === 'string' ? value.trim() : '';
+    const sort_key = key !== '' && SORT_KEY_PATTERN.test(key) && isFractionalKey(key) ? key : null;
+    if (key !== '' && sort_key === null) warn(`Its place “${shorten(key)}” is not a sort key: placed last`);
+    return sort_key;
+  },
+  shortText: (value, { noun, warn }) => {
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (text === '') return null;
+    if (text.length <= SHORT_TEXT_MAX) return text;
+    warn(`Its ${noun} “${shorten(text)}” is longer than ${SHORT_TEXT_MAX} characters: cut`);
+    return text.slice(0, SHORT_TEXT_MAX);
+  },
+};
+
+/**
+ * The declared fields beyond title, type, status and parent (MORE_FIELDS), each read from the
+ * file's value by its schema key's reader, in declaration order: what cannot be used is left out
+ * and said in `warn`, and the rest of the item still comes in.
+ */
+function readMore(
+  raw: Partial<Record<MoreField, unknown>>,
+  type: ItemType,
+  warn: (reason: string) => void,
+  people: readonly { id: number; name: string }[] = [],
+): { [F in MoreField]: ReadValue<F> } {
+  const item: ReadContext['item'] = { type };
+  for (const field of MORE_FIELDS) {
+    const { schema, label } = ITEM_FIELDS[field];
+    const noun = (label ?? field.replaceAll('_', ' ')).toLowerCase();
+    const read = FIELD_READERS[schema as ReaderKey] as (value: unknown, ctx: ReadContext) => unknown;
+    item[field] = read(raw[field] ?? null, { noun, item, people, warn });
   }
-  const assigned_to = readAssignee(raw.assigned_to, people, warn);
-  const series = given(raw.series_uuid);
-  const series_uuid = series !== null && UUID.test(series.trim()) ? series.trim().toLowerCase() : null;
-  const zone = given(raw.time_zone);
-  const time_zone = zone === null ? null : normalizeTimeZone(zone);
-  if (zone !== null && time_zone === null)
-    warn(`Its time zone “${shorten(zone)}” is not an IANA time zone: left out`);
-  return {
-    due_date,
-    end_date,
-    remind_at,
-    recurrence,
-    assigned_to,
-    series_uuid,
-    time_zone,
-    ...readPlanning(raw, warn),
+  const { type: _type, ...more } = item;
+  return more as { [F in MoreField]: ReadValue<F> };
+}
+
+/**
+ * What the device's create gets for an item of the plan: every declared field it read, less a none
+ * (null) of a field whose default is not none, which the device picks then (its own zone, a place
+ * after the last sibling's). Its parent is the caller's to name.
+ */
+export function importCreateFields(item: ImportItem): Omit<ImportItem, 'uuid' | 'parent_uuid' | 'type'> {
+  const out: Record<string, unknown> = {
+    title: item.title,
+    description: item.description,
+    status: item.status,
   };
+  for (const field of MORE_FIELDS) {
+    const value = item[field];
+    if (value === null && ITEM_FIELDS[field].default !== null) continue;
+    out[field] = value;
+  }
+  return out as Omit<ImportItem, 'uuid' | 'parent_uuid' | 'type'>;
 }
 
 /**
@@ -664,45 +742,6 @@ function readAssignee(
       : `Its assignee “${shorten(text)}” is not someone you can assign here: imported unassigned`,
   );
   return null;
-}
-
-/** Priority, labels and place from a file; what cannot be used is left out and said in `warn`. */
-function readPlanning(
-  raw: {
-    priority: string | number | null;
-    labels: readonly unknown[] | string | null;
-    sort_key: string | null;
-  },
-  warn: (reason: string) => void,
-): Pick<ImportItem, 'priority' | 'labels' | 'sort_key'> {
-  const priorityText = raw.priority === null ? '' : String(raw.priority).trim();
-  let priority: Priority = DEFAULT_PRIORITY;
-  if (priorityText !== '') {
-    const n = Number(priorityText);
-    if ((PRIORITIES as readonly number[]).includes(n)) priority = n as Priority;
-    else warn(`Its priority “${shorten(priorityText)}” is not 1, 2, 3 or 4: imported as 4`);
-  }
-  const given =
-    typeof raw.labels === 'string'
-      ? raw.labels.split(',')
-      : Array.isArray(raw.labels)
-        ? raw.labels.map((l) => (typeof l === 'string' ? l : String(l)))
-        : [];
-  const labels: string[] = [];
-  for (const text of given) {
-    const label = text.trim();
-    if (label === '' && typeof raw.labels === 'string') continue;
-    const problem = labelProblem(label);
-    if (problem) warn(`Its label “${shorten(label)}” cannot be used (${problem}): left out`);
-    else if (labels.some((l) => labelKey(l) === labelKey(label))) continue;
-    else if (labels.length >= LABELS_MAX)
-      warn(`Its label “${shorten(label)}” is past the ${LABELS_MAX}th: left out`);
-    else labels.push(label);
-  }
-  const key = raw.sort_key === null ? '' : raw.sort_key.trim();
-  const sort_key = key !== '' && SORT_KEY_PATTERN.test(key) && isFractionalKey(key) ? key : null;
-  if (key !== '' && sort_key === null) warn(`Its place “${shorten(key)}” is not a sort key: placed last`);
-  return { priority, labels, sort_key };
 }
 
 /** A line of a file read into an item, before its place among the others is checked. */
@@ -843,21 +882,9 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
     const parent =
       typeof item.parent_uuid === 'string' && UUID.test(item.parent_uuid) ? item.parent_uuid : null;
     const description = typeof item.description === 'string' ? item.description : null;
-    const textOf = (v: unknown) => (typeof v === 'string' ? v : null);
     const more = readMore(
-      {
-        type: item.type as ItemType,
-        due_date: textOf(item.due_date),
-        end_date: textOf(item.end_date),
-        remind_at: textOf(item.remind_at),
-        recurrence: textOf(item.recurrence),
-        assigned_to: typeof item.assigned_to === 'number' ? item.assigned_to : textOf(item.assigned_to),
-        series_uuid: textOf(item.series_uuid),
-        time_zone: textOf(item.time_zone),
-        priority: typeof item.priority === 'number' ? item.priority : textOf(item.priority),
-        labels: Array.isArray(item.labels) ? item.labels : textOf(item.labels),
-        sort_key: textOf(item.sort_key),
-      },
+      item as Partial<Record<MoreField, unknown>>,
+      item.type as ItemType,
       (reason) => warnings.push({ line, text: label, reason }),
       options.people,
     );
@@ -1061,19 +1088,8 @@ function parseOutpostCsv(rows: string[][], header: string[], options: ImportOpti
       ...fitText(title, description.trim() === '' ? null : description),
       status,
       ...readMore(
-        {
-          type: type as ItemType,
-          due_date: get('due_date'),
-          end_date: get('end_date'),
-          remind_at: get('remind_at'),
-          recurrence: get('recurrence'),
-          assigned_to: get('assigned_to'),
-          series_uuid: get('series_uuid'),
-          time_zone: get('time_zone'),
-          priority: get('priority'),
-          labels: get('labels'),
-          sort_key: get('sort_key'),
-        },
+        Object.fromEntries(MORE_FIELDS.map((f) => [f, get(f)])),
+        type as ItemType,
         (reason) => warnings.push({ line, text, reason }),
         options.people,
       ),
@@ -1085,18 +1101,8 @@ function parseOutpostCsv(rows: string[][], header: string[], options: ImportOpti
   return finish('outpost-csv', placeEntries(entries, problems), problems, warnings);
 }
 
-const NOTHING_MORE = {
-  due_date: null,
-  end_date: null,
-  remind_at: null,
-  recurrence: null,
-  assigned_to: null,
-  series_uuid: null,
-  time_zone: null,
-  priority: DEFAULT_PRIORITY,
-  labels: [] as string[],
-  sort_key: null,
-} as const;
+/** An item's declared fields beyond its head when a file gives none of them (a Todoist line's, before its own). */
+const nothingMore = () => readMore({}, 'task', () => {});
 
 const NO_DATE = { due_date: null, remind_at: null, recurrence: null } as const;
 
@@ -1247,7 +1253,7 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
     type: 'campaign',
     ...fitText(name, null),
     status: 'pending',
-    ...NOTHING_MORE,
+    ...nothingMore(),
   };
   const items: ImportItem[] = [campaign];
   // The campaign stands for the file itself: its header line.
@@ -1340,7 +1346,7 @@ function parseTodoist(rows: string[][], header: string[], options: ImportOptions
       type,
       ...fitText(named.title, get(cDesc) || null),
       status: 'pending',
-      ...NOTHING_MORE,
+      ...nothingMore(),
       labels: named.labels,
       priority,
       // The device's own zone is the item's (time_zone null): the words were read in it.

@@ -2,7 +2,8 @@
  * Every field a person sets on an item, declared once (ARCHITECTURE §5 'Declared once', SYNC.md D):
  * the server's columns and JSON, the zod shapes (by the key `schema`, resolved in ./schemas.ts so
  * this file loads no zod), the patchable, merge, undo, history and activity lists, the export and
- * import keys, a new item's defaults and what a next occurrence carries are all derived from here.
+ * import keys, a new item's defaults, what a next occurrence carries and what the local echo shows in
+ * place are all derived from here.
  * A new plain field is a migration, one entry below and its UI.
  *
  * The item's structure (id, uuid, type, owner, timestamps, version, counts) is not declared here:
@@ -59,7 +60,15 @@ export interface FieldDescriptor {
   readonly csv: boolean;
   /** A repeating item's next occurrence carries it as it is (SYNC.md N). */
   readonly carry: boolean;
+  /**
+   * A change to it moves no row into or out of any list and changes no count, so the local echo
+   * shows it in place before the write commits (client data/changes/localEcho.ts).
+   */
+  readonly echo: boolean;
 }
+
+/** The longest `shortText` value (./schemas.ts). */
+export const SHORT_TEXT_MAX = 255;
 
 export const ITEM_FIELDS = {
   title: {
@@ -76,6 +85,7 @@ export const ITEM_FIELDS = {
     export: true,
     csv: true,
     carry: true,
+    echo: true,
   },
   description: {
     schema: 'description',
@@ -91,6 +101,7 @@ export const ITEM_FIELDS = {
     export: true,
     csv: true,
     carry: true,
+    echo: true,
   },
   status: {
     schema: 'status',
@@ -107,6 +118,7 @@ export const ITEM_FIELDS = {
     csv: true,
     // A next occurrence starts pending.
     carry: false,
+    echo: false,
   },
   parent_id: {
     schema: 'ref',
@@ -124,6 +136,7 @@ export const ITEM_FIELDS = {
     export: true,
     csv: false,
     carry: true,
+    echo: false,
   },
   assigned_to: {
     schema: 'ref',
@@ -139,6 +152,7 @@ export const ITEM_FIELDS = {
     export: true,
     csv: true,
     carry: true,
+    echo: false,
   },
   due_date: {
     schema: 'date',
@@ -155,6 +169,7 @@ export const ITEM_FIELDS = {
     csv: true,
     // The rule moves it on.
     carry: false,
+    echo: false,
   },
   end_date: {
     schema: 'date',
@@ -171,6 +186,7 @@ export const ITEM_FIELDS = {
     csv: true,
     // A repeating item has none.
     carry: false,
+    echo: false,
   },
   remind_at: {
     schema: 'instant',
@@ -187,6 +203,7 @@ export const ITEM_FIELDS = {
     csv: true,
     // Moved on with the due date, at the same wall-clock time (N5).
     carry: false,
+    echo: false,
   },
   recurrence: {
     schema: 'recurrence',
@@ -203,6 +220,7 @@ export const ITEM_FIELDS = {
     csv: true,
     // One count fewer, and the time it keeps (N11).
     carry: false,
+    echo: false,
   },
   series_uuid: {
     schema: 'seriesUuid',
@@ -219,6 +237,7 @@ export const ITEM_FIELDS = {
     csv: true,
     // The series' first uuid, which the first occurrence holds as its own uuid.
     carry: false,
+    echo: false,
   },
   time_zone: {
     schema: 'timeZone',
@@ -234,6 +253,7 @@ export const ITEM_FIELDS = {
     export: true,
     csv: true,
     carry: true,
+    echo: false,
   },
   priority: {
     schema: 'priority',
@@ -250,6 +270,7 @@ export const ITEM_FIELDS = {
     export: true,
     csv: true,
     carry: true,
+    echo: false,
   },
   labels: {
     schema: 'labels',
@@ -265,6 +286,7 @@ export const ITEM_FIELDS = {
     export: true,
     csv: true,
     carry: true,
+    echo: false,
   },
   sort_key: {
     schema: 'sortKey',
@@ -283,6 +305,9 @@ export const ITEM_FIELDS = {
     csv: true,
     // It goes last among its siblings instead.
     carry: false,
+    // A move within its list (W5): no row enters or leaves a list; a list in manual order sorts the
+    // echo (localEcho.ts shownInManualOrder), one read by an order index moves it at its re-read.
+    echo: true,
   },
 } as const satisfies Record<string, FieldDescriptor>;
 
@@ -332,3 +357,56 @@ export type DeclaredItemFields = { [F in Exclude<ItemFieldName, OptionalField>]:
 
 /** The patchable fields' names (their type; the list is item.ts `PATCHABLE_FIELDS`). */
 export type PatchFieldName = FlaggedField<'patch'>;
+
+/**
+ * Whether each schema key takes null, meaning none (a create sends a field a row lacks as null only
+ * then; otherwise it leaves it out for the server's default). Checked against ./schemas.ts in a test.
+ */
+export const NULL_IS_NONE = {
+  title: false,
+  description: true,
+  status: false,
+  ref: true,
+  date: true,
+  instant: true,
+  recurrence: true,
+  seriesUuid: true,
+  timeZone: true,
+  priority: false,
+  labels: false,
+  sortKey: false,
+  shortText: true,
+} as const satisfies Record<FieldSchemaKey, boolean>;
+
+/** A fresh copy of the field's default (a list is never shared between items). */
+export function defaultOf<F extends ItemFieldName>(field: F): Fields[F]['default'] {
+  const value = ITEM_FIELDS[field].default;
+  return (Array.isArray(value) ? [...value] : value) as Fields[F]['default'];
+}
+
+/**
+ * The field's value on `row`, a row stored before it (absent) reading as its default, and a blank
+ * ('') of a field absent on older rows reading as none (null): such a row has no value there yet.
+ */
+export function storedValueOf(row: Partial<Record<ItemFieldName, unknown>>, field: ItemFieldName): unknown {
+  const value = row[field] ?? defaultOf(field);
+  if (value === '' && ITEM_FIELDS[field].optional) return null;
+  return Array.isArray(value) ? [...value] : value;
+}
+
+/** The fields a next occurrence copies as they are (the `carry` flag), a field the row lacks as its default. */
+export type CarryField = FlaggedField<'carry'>;
+/** The names of the carried fields, in declaration order. */
+export const CARRY_FIELDS: readonly CarryField[] = fieldsWith('carry');
+/** The fields whose change the local echo shows in place (the `echo` flag). */
+export const ECHO_FIELDS: readonly FlaggedField<'echo'>[] = fieldsWith('echo');
+
+/** Every declared field of a new item: the value given, else the field's default (a null given reads as none too). */
+export function declaredValues(given: Partial<Record<ItemFieldName, unknown>>): Required<DeclaredItemFields> {
+  const out: Record<string, unknown> = {};
+  for (const field of ITEM_FIELD_NAMES) {
+    const value = given[field];
+    out[field] = value === undefined || value === null ? defaultOf(field) : value;
+  }
+  return out as Required<DeclaredItemFields>;
+}

@@ -1,4 +1,11 @@
 import type { Item } from './item';
+import {
+  type DeclaredItemFields,
+  ITEM_FIELD_NAMES,
+  ITEM_FIELDS,
+  type ItemFieldName,
+  NULL_IS_NONE,
+} from './itemFields';
 
 /**
  * The sync protocol as data: what a queued request is, what pushing it can come to, what a 412
@@ -105,44 +112,26 @@ export function sendsIfMatch(kind: QueueKind): boolean {
   return kind !== 'create' && kind !== 'restore' && !isCommentKind(kind);
 }
 
-/** The fields POST /api/items accepts, from an item (a new one, a guest's moving up, a re-created one). */
-export function createPayload(item: {
-  title: string;
-  type: Item['type'];
-  parent_id: number | null;
-  status: Item['status'];
-  description: string | null;
-  assigned_to: number | null;
-  due_date: string | null;
-  end_date: string | null;
-  remind_at?: string | null;
-  recurrence?: string | null;
-  series_uuid?: string | null;
-  time_zone?: string | null;
-  priority?: number;
-  labels?: readonly string[];
-  sort_key?: string;
-  uuid: string | null;
-}): Record<string, unknown> {
-  return {
-    title: item.title,
-    type: item.type,
-    parent_id: item.parent_id,
-    status: item.status,
-    description: item.description,
-    assigned_to: item.assigned_to,
-    due_date: item.due_date,
-    end_date: item.end_date,
-    remind_at: item.remind_at ?? null,
-    recurrence: item.recurrence ?? null,
-    series_uuid: item.series_uuid ?? null,
-    time_zone: item.time_zone ?? null,
-    // A row stored before the planning fields has none: the server's defaults (p4, no labels, last).
-    ...(item.priority === undefined ? {} : { priority: item.priority }),
-    ...(item.labels === undefined ? {} : { labels: [...item.labels] }),
-    ...(item.sort_key ? { sort_key: item.sort_key } : {}),
-    uuid: item.uuid,
-  };
+/**
+ * The fields POST /api/items accepts, from an item (a new one, a guest's moving up, a re-created one):
+ * every declared field (shared/itemFields.ts). One the row lacks (stored before the field) goes as
+ * null when its schema takes null as none, else it is left out for the server's default; a blank of
+ * a field older rows lack (a place not given yet: '') is left out too, so the server puts it last.
+ */
+export function createPayload(
+  item: { title: string; type: Item['type']; uuid: string | null } & Partial<DeclaredItemFields> &
+    Partial<Record<ItemFieldName, unknown>>,
+): Record<string, unknown> {
+  const payload: Record<string, unknown> = { type: item.type };
+  for (const field of ITEM_FIELD_NAMES) {
+    const { schema, optional } = ITEM_FIELDS[field];
+    const value = item[field];
+    if (value === undefined) {
+      if (NULL_IS_NONE[schema]) payload[field] = null;
+    } else if (!(value === '' && optional)) payload[field] = Array.isArray(value) ? [...value] : value;
+  }
+  payload.uuid = item.uuid;
+  return payload;
 }
 
 // ---------------------------------------------------------------------------------------------

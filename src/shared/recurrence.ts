@@ -1,6 +1,6 @@
 import { v5 as uuidV5 } from 'uuid';
 import type { ItemType } from './item';
-import { DEFAULT_PRIORITY } from './planning';
+import { CARRY_FIELDS, type CarryField, type DeclaredItemFields, defaultOf } from './itemFields';
 import { formatRecurrence, parseRecurrence, type RecurrenceRule, ruleDateAfter } from './recurrenceRule';
 import { DEFAULT_TIME_ZONE, instantAt, shiftWallClock, wallClockOf } from './timeZone';
 
@@ -10,43 +10,36 @@ import { DEFAULT_TIME_ZONE, instantAt, shiftWallClock, wallClockOf } from './tim
  * same input gives the same item, uuid included, so both sides and every device meet on one row.
  */
 
-/** What an occurrence carries into the next one. */
-export interface OccurrenceSource {
-  uuid: string | null;
-  series_uuid: string | null;
-  title: string;
-  description: string | null;
-  type: ItemType;
-  parent_id: number | null;
-  assigned_to: number | null;
-  due_date: string | null;
-  remind_at: string | null;
-  recurrence: string | null;
-  /** The IANA zone whose wall clock the reminder keeps (N5); absent or null reads as UTC. */
-  time_zone?: string | null;
-  /** Planning fields (./planning.ts); absent on a row stored before them: p4, no labels. */
-  priority?: number;
-  labels?: readonly string[];
-}
+/**
+ * What an occurrence carries into the next one: the fields declared `carry` (./itemFields.ts), each
+ * absent one read as its default, and what the rule moves on.
+ */
+export type OccurrenceSource = Partial<Pick<DeclaredItemFields, CarryField>> &
+  Pick<DeclaredItemFields, 'title'> & {
+    uuid: string | null;
+    series_uuid: string | null;
+    type: ItemType;
+    due_date: string | null;
+    remind_at: string | null;
+    recurrence: string | null;
+    /** The IANA zone whose wall clock the reminder keeps (N5); absent or null reads as UTC. */
+    time_zone?: string | null;
+  };
 
-/** The create of the next occurrence: a pending item with its derived uuid. */
-export interface NextOccurrence {
+/**
+ * The create of the next occurrence: a pending item with its derived uuid, carrying every field
+ * declared `carry` (a p1 chore stays p1, with its labels); the rest (its place, its end) are a new
+ * item's own.
+ */
+export type NextOccurrence = Required<Pick<DeclaredItemFields, CarryField>> & {
   uuid: string;
   series_uuid: string;
-  title: string;
-  description: string | null;
   type: ItemType;
   status: 'pending';
-  parent_id: number | null;
-  assigned_to: number | null;
   due_date: string;
   remind_at: string | null;
   recurrence: string;
-  time_zone: string;
-  /** A p1 chore stays p1, with its labels. Its place is not carried: it goes last among its siblings. */
-  priority: number;
-  labels: string[];
-}
+};
 
 const utcDay = (date: string) => new Date(`${date}T00:00:00Z`);
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -101,15 +94,17 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
   const zone = item.time_zone ?? DEFAULT_TIME_ZONE;
   const { count } = parsed.rule;
   const reminder = item.remind_at === null ? null : nextReminder(item.remind_at, days, zone, parsed.rule.at);
+  const carried: Record<string, unknown> = {};
+  for (const field of CARRY_FIELDS) {
+    const value = item[field] ?? defaultOf(field);
+    carried[field] = Array.isArray(value) ? [...value] : value;
+  }
   return {
+    ...(carried as Required<Pick<DeclaredItemFields, CarryField>>),
     uuid: occurrenceUuid(series, due),
     series_uuid: series,
-    title: item.title,
-    description: item.description,
     type: item.type,
     status: 'pending',
-    parent_id: item.parent_id,
-    assigned_to: item.assigned_to,
     due_date: due,
     remind_at: reminder?.remind_at ?? null,
     recurrence: formatRecurrence({
@@ -117,8 +112,5 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
       count: count === null ? null : count - 1,
       at: reminder?.at ?? null,
     }),
-    time_zone: zone,
-    priority: item.priority ?? DEFAULT_PRIORITY,
-    labels: [...(item.labels ?? [])],
   };
 }

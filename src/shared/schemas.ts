@@ -16,6 +16,7 @@ import {
   ITEM_FIELDS,
   type ItemFieldName,
   type PatchFieldName,
+  SHORT_TEXT_MAX,
 } from './itemFields';
 import { LABELS_MAX, labelProblem, PRIORITIES, repeatedLabel } from './planning';
 import { formatRecurrence, parseRecurrence } from './recurrenceRule';
@@ -211,7 +212,7 @@ const descriptionSchema = text('The description')
 const shortTextField = text('The text')
   .overwrite(stripControlsLine)
   .trim()
-  .max(255, 'Must be 255 characters or less.')
+  .max(SHORT_TEXT_MAX, `Must be ${SHORT_TEXT_MAX} characters or less.`)
   .nullable()
   .transform((v) => (v === null || v === '' ? null : v));
 
@@ -221,7 +222,7 @@ export const itemStatusSchema = z.enum(ITEM_STATUSES, {
 });
 
 /** Each declared field's schema, by the key its descriptor names (./itemFields.ts). */
-const FIELD_SCHEMAS = {
+export const FIELD_SCHEMAS = {
   title: titleSchema,
   description: descriptionSchema,
   status: itemStatusSchema,

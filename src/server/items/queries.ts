@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Item, ItemStatus, ItemType } from '../../shared/item';
 import { ITEM_FIELD_NAMES, ITEM_FIELDS, type ItemFieldName } from '../../shared/itemFields';
 import type { Role } from '../../shared/membership';
+import { textArrayLiteral } from '../../shared/planning';
 import { SAMPLE_USERS } from '../auth/users';
 import { type Executor, prepared, rows, sql } from '../db/client';
 import { iso, isoOrNull } from '../http/serialize';
@@ -35,6 +36,43 @@ export function fieldsJson<F extends ItemFieldName>(
     out[f] = ITEM_FIELDS[f].column === 'instant' ? isoOrNull(r[f] as Date | string | null) : r[f];
   return out as Pick<Item, F>;
 }
+
+/** Every declared field's column of the row `alias` (`i.`, or ''), as fieldsJson reads them. */
+export const declaredColumns = (alias: string): SQL =>
+  sql.raw(
+    ITEM_FIELD_NAMES.map((f) =>
+      ITEM_FIELDS[f].column === 'date' ? `${alias}${f}::text AS ${f}` : `${alias}${f}`,
+    ).join(', '),
+  );
+
+/** The declared fields' columns an insert writes, in declaration order (with insertedValues). */
+export const DECLARED_COLUMNS = sql.raw(ITEM_FIELD_NAMES.join(', '));
+
+/**
+ * The declared fields' values an insert writes, in declaration order: what the writer decided
+ * (`decided`), else what the create gives, else the field's default; a label list as a PostgreSQL
+ * array literal (textArrayLiteral: the builder would spread a JS array).
+ */
+export function insertedValues(
+  input: Partial<Record<ItemFieldName, unknown>>,
+  decided: Partial<Record<ItemFieldName, unknown>>,
+): unknown[] {
+  return ITEM_FIELD_NAMES.map((field) => {
+    const value = field in decided ? decided[field] : (input[field] ?? ITEM_FIELDS[field].default);
+    return ITEM_FIELDS[field].column === 'textArray' ? textArrayLiteral(value as readonly string[]) : value;
+  });
+}
+
+/** insertedValues as the VALUES of DECLARED_COLUMNS (a label list cast to text[]). */
+export const declaredValuesSql = (values: readonly unknown[]): SQL =>
+  sql.join(
+    values.map((value, i) =>
+      ITEM_FIELDS[ITEM_FIELD_NAMES[i] as ItemFieldName].column === 'textArray'
+        ? sql`${value}::text[]`
+        : sql`${value}`,
+    ),
+    sql`, `,
+  );
 
 const SAMPLE_PHONES = sql.join(
   SAMPLE_USERS.map((s) => sql`${s.phone}`),

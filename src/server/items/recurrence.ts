@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Item } from '../../shared/item';
-import { asPriority, textArrayLiteral } from '../../shared/planning';
+import { ITEM_FIELD_NAMES, type ItemFieldName } from '../../shared/itemFields';
+import { asPriority } from '../../shared/planning';
 import { nextOccurrence } from '../../shared/recurrence';
 import { recurrenceProblem } from '../../shared/recurrenceRule';
 import type { ItemCreate } from '../../shared/schemas';
@@ -9,9 +10,17 @@ import type { UserRow } from '../auth/users';
 import { assertRoleAllows } from '../campaigns/access';
 import { type Executor, rows, sql } from '../db/client';
 import { unprocessable } from '../http/errors';
-import { isoOrNull } from '../http/serialize';
 import { keyAfterLastSibling } from './order';
-import { findItem, visibleTo } from './queries';
+import {
+  DECLARED_COLUMNS,
+  declaredColumns,
+  declaredValuesSql,
+  fieldsJson,
+  findItem,
+  type ItemRow,
+  insertedValues,
+  visibleTo,
+} from './queries';
 
 /**
  * Recurrence on the server (ARCHITECTURE §5, SYNC.md N1–N3): the checks on a rule, the owner of an
@@ -46,24 +55,14 @@ export interface SeriesCreate {
   input: ItemCreate;
 }
 
-interface SeriesRow {
+/** A series' occurrence as seriesCreate reads it: every declared field (what nextOccurrence carries). */
+type SeriesRow = Pick<ItemRow, ItemFieldName> & {
   id: number;
   uuid: string | null;
-  series_uuid: string | null;
   user_id: number;
   type: Item['type'];
-  title: string;
-  description: string | null;
-  parent_id: number | null;
-  assigned_to: number | null;
-  due_date: string | null;
-  remind_at: Date | string | null;
-  recurrence: string | null;
-  time_zone: string;
-  priority: number;
-  labels: string[];
   root: number;
-}
+};
 
 /** The live items of series `series` that `userId` sees (the series' first item and its occurrences). */
 const inSeries = (series: string, userId: number) =>
@@ -97,16 +96,19 @@ export async function seriesCreate(tx: Executor, actor: UserRow, input: ItemCrea
     // The occurrence it follows is due before it: the latest few are enough to find it.
     const before = await rows<SeriesRow>(
       tx,
-      sql`SELECT i.id, i.uuid, i.series_uuid, i.user_id, i.type, i.title, i.description, i.parent_id,
-            i.assigned_to, i.due_date::text AS due_date, i.remind_at, i.recurrence, i.time_zone,
-            i.priority, i.labels, COALESCE(g.id, p.id, i.id) AS root
+      sql`SELECT i.id, i.uuid, i.user_id, i.type, ${declaredColumns('i.')}, COALESCE(g.id, p.id, i.id) AS root
           FROM items i LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id
           WHERE ${inSeries(series, actor.id)} AND i.recurrence IS NOT NULL AND i.due_date < ${input.due_date}
           ORDER BY (i.user_id = ${actor.id}) DESC, i.due_date DESC, i.id LIMIT 10`,
     );
     for (const previous of before) {
       if ((previous.series_uuid ?? previous.uuid) !== series) continue;
-      const next = nextOccurrence({ ...previous, remind_at: isoOrNull(previous.remind_at) });
+      const next = nextOccurrence({
+        ...previous,
+        ...fieldsJson(previous, ITEM_FIELD_NAMES),
+        recurrence: previous.recurrence ?? null,
+        series_uuid: previous.series_uuid ?? null,
+      });
       if (next?.uuid !== input.uuid) continue;
       if (previous.user_id === actor.id) return { owner: actor.id, input };
       // Only whoever may complete the occurrence brings its next one (a viewer may not: 403, M5).
@@ -150,14 +152,12 @@ export async function createNextOccurrence(
   if (next === null) return null;
   // A new item goes last among its siblings (§5 'Order'), as every create does.
   const sortKey = await keyAfterLastSibling(tx, next.parent_id, completed.user_id);
+  // Every declared field as the occurrence carries it, else its default (an end date: none).
   const [created] = await rows<{ id: number }>(
     tx,
-    sql`INSERT INTO items (uuid, series_uuid, recurrence, title, description, type, status, user_id,
-          assigned_to, parent_id, due_date, remind_at, time_zone, priority, labels, sort_key)
-        VALUES (${next.uuid}, ${next.series_uuid}, ${next.recurrence}, ${next.title}, ${next.description},
-          ${next.type}, ${next.status}, ${completed.user_id}, ${next.assigned_to}, ${next.parent_id},
-          ${next.due_date}, ${next.remind_at}, ${next.time_zone}, ${next.priority},
-          ${textArrayLiteral(next.labels)}::text[], ${sortKey})
+    sql`INSERT INTO items (uuid, type, user_id, ${DECLARED_COLUMNS})
+        VALUES (${next.uuid}, ${next.type}, ${completed.user_id},
+          ${declaredValuesSql(insertedValues(next, { sort_key: sortKey }))})
         ON CONFLICT (user_id, uuid) DO NOTHING
         RETURNING id`,
   );

@@ -11,7 +11,7 @@ import {
   PATCHABLE_FIELDS,
   type PatchableField,
 } from '../../shared/item';
-import { ITEM_FIELD_NAMES, ITEM_FIELDS, type ItemFieldName } from '../../shared/itemFields';
+import { ITEM_FIELDS, type ItemFieldName } from '../../shared/itemFields';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/itemUpdate';
 import type { Role } from '../../shared/membership';
 import { textArrayLiteral } from '../../shared/planning';
@@ -33,11 +33,14 @@ import { iso, isoOrNull } from '../http/serialize';
 import { notifyFromActivity, notifyFromRollUp } from '../notifications/record';
 import { keyAfterLastSibling } from './order';
 import {
+  DECLARED_COLUMNS,
+  declaredValuesSql,
   fieldsJson,
   findItem,
   findVisibleItem,
   ITEM_COLUMNS,
   type ItemRow,
+  insertedValues,
   itemJson,
   visibleTo,
 } from './queries';
@@ -530,38 +533,16 @@ async function userById(tx: Executor, id: number): Promise<UserRow | null> {
   return row ?? null;
 }
 
-/** The declared fields' columns (shared/itemFields.ts) an insert writes, in declaration order. */
-const INSERTED = sql.raw(ITEM_FIELD_NAMES.join(', '));
-
 // Built once (db/client.ts `prepared`): a completed create's completed_at is now(), chosen by a
-// parameter. `fields` are the declared fields' values in declaration order (a label list as a
-// PostgreSQL array literal, textArrayLiteral).
+// parameter. `fields` are the declared fields' values in declaration order (queries.ts insertedValues).
 const insertItem = prepared(
   (uuid: string, type: ItemType, owner: number, completedNow: boolean, ...fields: unknown[]) =>
-    sql`INSERT INTO items (uuid, type, user_id, ${INSERTED}, completed_at)
-        VALUES (${uuid}, ${type}, ${owner}, ${sql.join(
-          fields.map((value, i) =>
-            ITEM_FIELDS[ITEM_FIELD_NAMES[i] as ItemFieldName].column === 'textArray'
-              ? sql`${value}::text[]`
-              : sql`${value}`,
-          ),
-          sql`, `,
-        )},
+    sql`INSERT INTO items (uuid, type, user_id, ${DECLARED_COLUMNS}, completed_at)
+        VALUES (${uuid}, ${type}, ${owner}, ${declaredValuesSql(fields)},
           CASE WHEN ${completedNow}::boolean THEN now() END)
         ON CONFLICT (user_id, uuid) DO NOTHING
         RETURNING ${ITEM_COLUMNS}`,
 );
-
-/**
- * The declared fields' values a create inserts, in declaration order: what the service decided
- * (`decided`), else what the create gives, else the field's default.
- */
-function insertedValues(input: ItemCreate, decided: Partial<Record<ItemFieldName, unknown>>): unknown[] {
-  return ITEM_FIELD_NAMES.map((field) => {
-    const value = field in decided ? decided[field] : (input[field] ?? ITEM_FIELDS[field].default);
-    return ITEM_FIELDS[field].column === 'textArray' ? textArrayLiteral(value as readonly string[]) : value;
-  });
-}
 
 /**
  * Creates an item owned by the actor; a repeat of a known uuid answers with the existing item.
@@ -746,6 +727,8 @@ async function rollUpNewChild(
 const PATCHED_COLUMNS = PATCHABLE_FIELDS.filter(
   (field): field is Exclude<PatchableField, 'status'> => field !== 'status',
 );
+const isTextArray = (column: string) =>
+  column in ITEM_FIELDS && ITEM_FIELDS[column as ItemFieldName].column === 'textArray';
 const ownUpdates = new Map<string, (...values: unknown[]) => BoundStatement>();
 
 /** The UPDATE of an item's own row that sets these columns (and the bookkeeping), built once per set. */
@@ -755,11 +738,11 @@ function ownUpdate(columns: readonly string[]): (...values: unknown[]) => BoundS
   if (!statement) {
     statement = prepared((...values: unknown[]) => {
       const sets = [sql`version = version + 1`, sql`updated_at = now()`, CHANGE];
-      // Labels travel as an array literal (textArrayLiteral): the builder would spread a JS array.
+      // A list (labels) travels as an array literal (textArrayLiteral): the builder would spread a JS array.
       for (const [i, column] of columns.entries())
         sets.push(
-          column === 'labels'
-            ? sql`labels = ${values[i]}::text[]`
+          isTextArray(column)
+            ? sql`${sql.identifier(column)} = ${values[i]}::text[]`
             : sql`${sql.identifier(column)} = ${values[i]}`,
         );
       return sql`UPDATE items SET ${sql.join(sets, sql`, `)} WHERE id = ${values[columns.length]} RETURNING ${ITEM_COLUMNS}`;
@@ -854,7 +837,11 @@ export async function updateItem(
   for (const column of PATCHED_COLUMNS) {
     if (!changed[column]) continue;
     columns.push(column);
-    values.push(column === 'labels' ? textArrayLiteral(placed.labels ?? []) : (placed[column] ?? null));
+    values.push(
+      isTextArray(column)
+        ? textArrayLiteral((placed[column] as readonly string[] | undefined) ?? [])
+        : (placed[column] ?? null),
+    );
   }
   if (own) {
     columns.push('status', 'completed_at');

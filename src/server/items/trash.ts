@@ -8,14 +8,23 @@ import {
   type ExportSource,
   exportDocument,
 } from '../../shared/importExport';
-import { type Item, type ItemType, paginated } from '../../shared/item';
+import { type ItemType, paginated } from '../../shared/item';
+import { ITEM_FIELD_NAMES, type ItemFieldName } from '../../shared/itemFields';
 import { TRASH_KEEP_DAYS, type TrashEntry } from '../../shared/trash';
 import type { UserRow } from '../auth/users';
 import { COMMENT_SELECT, type CommentRow, commentJson } from '../comments/service';
 import { type Executor, rows, sql } from '../db/client';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import { iso, isoOrNull } from '../http/serialize';
-import { ITEM_COLUMNS, ITEM_FROM, phoneFor, selectItems, visibleTo } from './queries';
+import {
+  fieldsJson,
+  ITEM_COLUMNS,
+  ITEM_FROM,
+  type ItemRow,
+  phoneFor,
+  selectItems,
+  visibleTo,
+} from './queries';
 
 const KEPT = sql`now() - make_interval(days => ${TRASH_KEEP_DAYS})`;
 
@@ -150,31 +159,18 @@ export async function listTrash(db: Executor, userId: number, page: number, perP
 /** Rows an export reads per query: between two, the embedded database serves other requests (F0). */
 export const EXPORT_CHUNK_ROWS = 1_000;
 
-interface ExportRow {
+/** An item row as the export reads it: every declared field (shared/itemFields.ts) as ITEM_COLUMNS has it. */
+type ExportRow = Pick<ItemRow, ItemFieldName> & {
   id: number;
   uuid: string | null;
-  title: string;
-  description: string | null;
   type: ItemType;
-  status: Item['status'];
-  assigned_to: number | null;
-  parent_id: number | null;
-  due_date: string | null;
-  end_date: string | null;
-  remind_at: unknown;
-  recurrence: string | null;
-  series_uuid: string | null;
-  time_zone: string;
-  priority: number;
-  labels: string[];
-  sort_key: string;
   created_at: unknown;
   updated_at: unknown;
   completed_at: unknown;
   assignee_name: string | null;
   /** created_at at full precision, for the next chunk's start (ISO strings keep milliseconds only). */
   created_key: string;
-}
+};
 
 /** The live comments of the items `ids` (a Postgres array literal), by item: author and mentions by name. */
 async function exportComments(db: Executor, ids: string): Promise<Map<number, ExportComment[]>> {
@@ -257,7 +253,8 @@ export async function exportFor(db: Executor, user: UserRow, now: Date): Promise
     for (const { created_key: _key, ...r } of page)
       items.push({
         ...r,
-        remind_at: isoOrNull(r.remind_at),
+        // Every declared field as the API's item has it (an instant as its ISO text).
+        ...fieldsJson(r, ITEM_FIELD_NAMES),
         created_at: iso(r.created_at),
         updated_at: iso(r.updated_at),
         completed_at: isoOrNull(r.completed_at),

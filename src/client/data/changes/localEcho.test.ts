@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { localItem } from '../../../../testkit/client/items';
+import { ITEM_FIELD_NAMES, ITEM_FIELDS } from '../../../shared/itemFields';
 import { inManualOrder, moveTo } from '../../../shared/order';
 import { deviceReads } from '../reads/live';
 import type { LocalItem } from '../store/types';
@@ -35,6 +36,19 @@ function manualSource<T>() {
 }
 
 describe('echoable', () => {
+  it('D8: shows in place a change of exactly the declared fields flagged echo', () => {
+    const before = item(1, 'Rent');
+    for (const field of ITEM_FIELD_NAMES) {
+      const was = (before as unknown as Record<string, unknown>)[field];
+      const now = Array.isArray(was)
+        ? [...was, 'other']
+        : typeof was === 'number'
+          ? was + 1
+          : `${String(was)}-changed`;
+      expect(echoable(before, { ...before, [field]: now }), field).toBe(ITEM_FIELDS[field].echo);
+    }
+  });
+
   const before = item(1, 'Old');
   it('allows a new title or description with the bookkeeping every write changes', () => {
     const after = {

@@ -1,3 +1,4 @@
+import { ECHO_FIELDS } from '../../../shared/itemFields';
 import { inManualOrder } from '../../../shared/order';
 import type { LocalItem } from '../store/types';
 
@@ -15,11 +16,8 @@ import type { LocalItem } from '../store/types';
 
 /** Fields whose change moves no row on any list or count: a list may show their new value in place. */
 const IN_PLACE_FIELDS: ReadonlySet<string> = new Set([
-  'title',
-  'description',
-  // A move within its list (W5): no row enters or leaves a list; a list in manual order sorts the echo
-  // (shownInManualOrder), one read by an order index (Today, top level) moves it at its re-read.
-  'sort_key',
+  // The declared fields flagged so (shared/itemFields.ts `echo`): the title, the description, the place.
+  ...ECHO_FIELDS,
   // What every local write changes along with them (the sort keys of the updated-first lists follow
   // updated_at; such a list re-reads after the commit and moves the row then).
   'updated_at',

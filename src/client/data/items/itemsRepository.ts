@@ -5,6 +5,7 @@ import {
   type ItemStatus,
   type UserSummary,
 } from '../../../shared/item';
+import { declaredValues } from '../../../shared/itemFields';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../../shared/itemUpdate';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
 import { completedAtFor, reopenDirect } from '../../../shared/status';
@@ -317,24 +318,16 @@ export function createItemsRepository(deps: RepositoryDeps) {
         viewer,
         {
           uuid: data.uuid ?? crypto.randomUUID(),
-          title: data.title,
-          description: data.description ?? null,
+          // Every declared field as given, else its default (shared/itemFields.ts); storeNewItem gives
+          // a blank place ('') one after the last sibling's.
+          ...declaredValues(data),
           type: data.type,
           status,
           user_id: viewer.userId,
           assigned_to: assignedTo,
           parent_id: parentId,
-          due_date: data.due_date ?? null,
-          end_date: data.end_date ?? null,
-          remind_at: data.remind_at ?? null,
-          recurrence: data.recurrence ?? null,
-          series_uuid: data.series_uuid ?? null,
           // The zone a repeating reminder keeps its wall-clock time in (N5): where it was made.
           time_zone: data.time_zone ?? deviceTimeZone(),
-          // Given (quick add's p1 and +label, an import) or storeNewItem's defaults: p4, none, last.
-          ...(data.priority === undefined ? {} : { priority: data.priority }),
-          ...(data.labels === undefined ? {} : { labels: data.labels }),
-          ...(data.sort_key ? { sort_key: data.sort_key } : {}),
           created_at: at,
           updated_at: at,
           completed_at: completedAtFor(status, null, at),

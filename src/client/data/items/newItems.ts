@@ -1,5 +1,5 @@
+import { declaredValues } from '../../../shared/itemFields';
 import { keyForLast, lastKeyOf } from '../../../shared/order';
-import { DEFAULT_PRIORITY } from '../../../shared/planning';
 import { createPayload } from '../../../shared/protocol';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb, TOP_ORDER_INDEX } from '../store/db';
@@ -47,9 +47,9 @@ export async function storeNewItem(
   const id = viewer.isGuest ? await nextCounter(db, 'guestCounter') : -(await nextCounter(db, 'tempCounter'));
   const item: LocalItem = {
     ...fields,
-    // Planning fields (ARCHITECTURE §4): p4 and no labels unless given; without a place, last.
-    priority: fields.priority ?? DEFAULT_PRIORITY,
-    labels: [...(fields.labels ?? [])],
+    // Every declared field a caller left out holds its default (shared/itemFields.ts): p4, no labels…;
+    // without a place, last.
+    ...declaredValues(fields),
     sort_key: fields.sort_key || (await keyAfterLastSibling(db, fields.parent_id, fields.user_id)),
     id,
     version: 1,

@@ -13,6 +13,7 @@ import {
   exportFileName,
   type ImportItem,
   type ImportPlan,
+  importCreateFields,
   importFileProblem,
   parseImport,
 } from '../../../shared/importExport';
@@ -312,22 +313,10 @@ export function createDataTransfer(deps: DataTransferDeps) {
       try {
         const created = await deps.items.create(
           {
-            title: item.title,
+            // Every declared field the file gave; one it left as none the device picks (its own zone,
+            // a place after the last sibling's, in file order).
+            ...importCreateFields(item),
             type: item.type,
-            status: item.status,
-            description: item.description,
-            due_date: item.due_date,
-            end_date: item.end_date,
-            remind_at: item.remind_at,
-            recurrence: item.recurrence,
-            series_uuid: item.series_uuid,
-            // A file that names no zone (Todoist, older exports) takes the device's, as a new item does.
-            ...(item.time_zone ? { time_zone: item.time_zone } : {}),
-            priority: item.priority,
-            labels: item.labels,
-            // A file that gives no place puts the item after its last sibling's, in file order.
-            ...(item.sort_key ? { sort_key: item.sort_key } : {}),
-            assigned_to: item.assigned_to,
             parent_id: parentId,
             uuid: item.uuid,
           },
