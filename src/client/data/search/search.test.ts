@@ -591,3 +591,40 @@ describe('I5, I6, I7: the saved search copy', () => {
     }
   });
 });
+
+describe('the warm after the first screen', () => {
+  it('reads the items in pages of at most 1,000 rows (each read is cloned in one main-thread task), a search in full pages', async () => {
+    const db = freshDb();
+    const limits: number[] = [];
+    db.use({
+      stack: 'dbcore',
+      name: 'readLimits',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          if (name !== 'items') return table;
+          return {
+            ...table,
+            query: (req) => {
+              if (req.values && req.limit !== undefined) limits.push(req.limit);
+              return table.query(req);
+            },
+          };
+        },
+      }),
+    });
+    await db.items.bulkPut(Array.from({ length: 2_500 }, (_, i) => item(i + 1, `Item ${i + 1}`)));
+    const warmed = createLocalSearch(db);
+    stopLater(warmed.dispose);
+    await warmed.warm();
+    expect(limits).toEqual([1_000, 1_000, 1_000]);
+    expect(await warmed.search(account, 'item 2500', 1)).toHaveLength(1);
+    warmed.dispose();
+    limits.length = 0;
+    const asked = createLocalSearch(db);
+    stopLater(asked.dispose);
+    expect(await asked.search(account, 'item 2500', 1)).toHaveLength(1);
+    expect(limits).toEqual([5_000]);
+  });
+});

@@ -21,10 +21,12 @@ export function createStorageKeeper() {
   const service = {
     name: 'storage',
     start({ db }: { db: OutpostDb }): () => void {
+      // One key, not a count: Dexie counts a limited collection by counting the whole store (and
+      // IndexedDB counts by walking), 100,000 rows on the way to the first screen.
       void db.items
         .limit(1)
-        .count()
-        .then((n) => (n > 0 ? keep() : undefined))
+        .primaryKeys()
+        .then((keys) => (keys.length > 0 ? keep() : undefined))
         .catch(() => undefined);
       return () => {};
     },

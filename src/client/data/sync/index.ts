@@ -50,6 +50,16 @@ function decideOutcome(result: SyncResult, online: boolean): SyncOutcome {
   return 'synced';
 }
 
+/**
+ * How a run is asked for: 'Sync Now' (manual) waits for a run under way and tells its outcome unless
+ * quiet; the periodic timer's run (periodic) is dropped when one is under way.
+ */
+export interface SyncOptions {
+  manual?: boolean;
+  quiet?: boolean;
+  periodic?: boolean;
+}
+
 /** How long 'Sync Now' waits for a run already under way in this tab. */
 const MANUAL_WAIT_MS = 30_000;
 
@@ -64,6 +74,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   const lock = deps.lock ?? createSyncLock(`outpost-sync:${db.name}`);
   // A sync asked for while the lock was held: one more run (push and pull) once it is free.
   let again = false;
+  // A run (push and pull) under way in this tab, not a push alone: its pull reads to the server's end.
+  let running = false;
   // A write queued while the lock was held: its push (only a push: no pull of its own echo, E1)
   // once the lock is free, up to the newest such entry.
   let pushAgain: string | null = null;
@@ -129,16 +141,16 @@ export function createSyncEngine(deps: SyncEngineDeps) {
    * for a run under way and then runs, and its toast says what the run came to (R1); `quiet` leaves
    * the telling to the caller (a dialog that reports it in place).
    */
-  function sync(opts: { manual?: boolean; quiet?: boolean } = {}): Promise<SyncResult> {
+  function sync(opts: SyncOptions = {}): Promise<SyncResult> {
     return track(runSync(opts));
   }
 
-  async function runSync(opts: { manual?: boolean; quiet?: boolean }): Promise<SyncResult> {
+  async function runSync(opts: SyncOptions): Promise<SyncResult> {
     // A run (or an immediate push) under way in this tab: wait for it, so the answer is this run's.
     for (let waited = 0; opts.manual && lock.held && waited < MANUAL_WAIT_MS; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const result = await syncOnce();
+    const result = await syncOnce(opts.periodic === true);
     if (!result.skipped || result.skipped === 'offline') result.pending = await db.syncQueue.count();
     if (opts.manual && !opts.quiet) {
       const toast = syncToast(result.outcome, result.pending);
@@ -147,7 +159,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     return result;
   }
 
-  async function syncOnce(): Promise<SyncResult> {
+  async function syncOnce(periodic: boolean): Promise<SyncResult> {
     const result: SyncResult = {
       pushed: 0,
       dropped: 0,
@@ -163,12 +175,22 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       return { ...result, skipped: 'offline', outcome: 'offline' };
     }
     if (lock.held) {
-      again = true;
+      // The periodic tick asks for nothing a run under way does not do: its pull reads to the end.
+      // One more run after it would compete with the first screen a user opens once a long first
+      // sync (longer than the interval) has ended.
+      if (!(periodic && running)) again = true;
       return { ...result, skipped: 'syncing', outcome: 'busy' };
     }
     status.getState().set({ syncing: true });
     try {
-      const ran = await lock.tryRun(() => runOnce(result));
+      const ran = await lock.tryRun(async () => {
+        running = true;
+        try {
+          await runOnce(result);
+        } finally {
+          running = false;
+        }
+      });
       if (ran === BUSY) return { ...result, skipped: 'syncing', outcome: 'busy' };
       result.conflicts = (await listConflicts(db)).length;
     } catch (error) {
@@ -285,7 +307,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       timer = setTimeout(
         () => {
           timer = null;
-          void sync().finally(schedule);
+          void sync({ periodic: true }).finally(schedule);
         },
         nextSyncDelay(interval, random, failures),
       );

@@ -6,7 +6,7 @@ import type { Item, ItemStatus, ItemType } from '../../../shared/item';
 import { type CountsRow, countRowsFromScratch } from '../store/counters';
 import type { OutpostDb } from '../store/db';
 import { topFlagsFromScratch } from '../store/topFlags';
-import { applyPulled, pulledParents } from './pull';
+import { applyPulled, pull, pulledParents } from './pull';
 
 afterEach(() => closeFakeDbs());
 
@@ -119,5 +119,55 @@ describe('a pull keeps the parents it stored (L11)', () => {
     const orphans = await db.items.where('parent_id').equals(1_001).toArray();
     expect(orphans.length).toBeGreaterThan(0);
     expect(orphans.every((o) => o._top === 1)).toBe(true);
+  });
+});
+
+describe('a pull that finds nothing new', () => {
+  /** The stores of every write transaction `db` opens while `on` (registered before it opens). */
+  function watchWrites(db: OutpostDb): { on: boolean; writes: string[][] } {
+    const watch = { on: false, writes: [] as string[][] };
+    db.use({
+      stack: 'dbcore',
+      name: 'watchWrites',
+      create: (down) => ({
+        ...down,
+        transaction: (stores, mode, options) => {
+          if (watch.on && mode === 'readwrite') watch.writes.push([...stores].sort());
+          return down.transaction(stores, mode, options);
+        },
+      }),
+    });
+    return watch;
+  }
+  const emptyPage = (cursor: string) => ({
+    get: async () => ({ data: { items: [], comments: [], cursor, has_more: false } }),
+  });
+
+  it('L9: opens no write transaction over the items: only meta, the cursor (when it moved) and the time of the sync', async () => {
+    const db = freshFakeDb('pull-empty');
+    const watch = watchWrites(db);
+    await applyPulled(db, [item(1, 'todo', null)], 'c1', [], false, '');
+    watch.on = true;
+    await pull({ db, api: emptyPage('c1') as never });
+    // A run right after a long first sync: its transactions would hold up the first screen's reads.
+    expect(watch.writes).toEqual([['meta']]);
+    watch.writes.length = 0;
+    await pull({ db, api: emptyPage('c2') as never });
+    expect(watch.writes).toEqual([['meta'], ['meta']]);
+    expect((await db.meta.get('cursor'))?.value).toBe('c2');
+    expect(await db.items.count()).toBe(1);
+  });
+
+  it('L10: stores no cursor when the device cursor was reset while the page was on its way', async () => {
+    const db = freshFakeDb('pull-empty');
+    await applyPulled(db, [item(1, 'todo', null)], 'c1', [], false, '');
+    const api = {
+      get: async () => {
+        await db.meta.delete('cursor');
+        return { data: { items: [], comments: [], cursor: 'c2', has_more: false } };
+      },
+    };
+    await pull({ db, api: api as never });
+    expect(await db.meta.get('cursor')).toBeUndefined();
   });
 });

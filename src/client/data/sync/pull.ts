@@ -334,6 +334,9 @@ async function parentsOutside(
  * (say the write behind it was refused) would stay forever: put the server's copy back.
  */
 export async function dropStalePredictions(db: OutpostDb): Promise<void> {
+  // Almost always none: no write transaction over every store (it would hold up every read, the
+  // screen's first ones too) just to find that out.
+  if (((await getMeta<number[]>(db, META_KEYS.predicted)) ?? []).length === 0) return;
   await db.transaction('rw', [...TABLES], async () => {
     if ((await db.syncQueue.count()) > 0) return;
     const ids = (await getMeta<number[]>(db, META_KEYS.predicted)) ?? [];
@@ -345,6 +348,15 @@ export async function dropStalePredictions(db: OutpostDb): Promise<void> {
     );
     const kept = items.filter((i) => !stale.includes(i)).map((i) => i.id);
     await setMeta(db, META_KEYS.predicted, kept);
+  });
+}
+
+/** Stores `cursor` if the device's cursor is still `after` (L10); answers whether it did. */
+function moveCursor(db: OutpostDb, after: string, cursor: string): Promise<boolean> {
+  return db.transaction('rw', db.meta, async () => {
+    if (((await getMeta<string>(db, META_KEYS.cursor)) ?? '') !== after) return false;
+    await setMeta(db, META_KEYS.cursor, cursor);
+    return true;
   });
 }
 
@@ -461,6 +473,13 @@ export async function pull(
         if (following.comments?.length) comments = comments.concat(following.comments);
         cursor = following.cursor;
         more = following.has_more;
+      }
+      // Nothing new since the device's cursor (a run right after another): only the cursor may move,
+      // in a transaction over meta alone, so none over the items holds up the reads of the screen the
+      // user opens. Stored only while the device's cursor is still the one asked after (L10).
+      if (page === 0 && !more && items.length === 0 && comments.length === 0) {
+        if (cursor !== after && !(await moveCursor(db, after, cursor))) return { pulled, conflicts };
+        break;
       }
       // Every transaction but the last leaves its counting to the last one: the counters the pull's
       // transactions touch overlap, and each is then written once (I3).

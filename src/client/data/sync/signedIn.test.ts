@@ -974,6 +974,27 @@ describe('sync runs', () => {
     expect((await d.client.engine.sync()).skipped).toBe('guest');
   });
 
+  it('a periodic tick during a run asks for no run after it (its pull reads to the end); another trigger does', async () => {
+    const d = await signedInDevice();
+    await d.client.engine.sync();
+    const runWith = async (trigger: () => Promise<unknown>) => {
+      const before = syncCalls(d);
+      d.control.holdNext = (_m, url) => url.includes('/api/sync?');
+      const run = d.client.engine.sync();
+      await vi.waitFor(() => expect(d.control.held).toBe(1));
+      expect(await trigger()).toMatchObject({ skipped: 'syncing' });
+      d.control.release();
+      await run;
+      await d.client.engine.settled();
+      return syncCalls(d) - before;
+    };
+    // A first sync at 100,000 items outlasts the 30 s interval: a second run would then compete with
+    // the first screen the user opens (issue 49).
+    expect(await runWith(() => d.client.engine.sync({ periodic: true }))).toBe(1);
+    // The tab shown (or the server's event) meanwhile: one more run once this one ends.
+    expect(await runWith(() => d.client.engine.sync())).toBe(2);
+  });
+
   it("toasts the result of 'Sync Now'", async () => {
     const d = await signedInDevice();
     await d.client.engine.sync({ manual: true });
