@@ -614,17 +614,17 @@ describe('the warm after the first screen', () => {
         },
       }),
     });
-    await db.items.bulkPut(Array.from({ length: 2_500 }, (_, i) => item(i + 1, `Item ${i + 1}`)));
+    await db.items.bulkPut(Array.from({ length: 2_001 }, (_, i) => item(i + 1, `Item ${i + 1}`)));
     const warmed = createLocalSearch(db);
     stopLater(warmed.dispose);
     await warmed.warm();
     expect(limits).toEqual([1_000, 1_000, 1_000]);
-    expect(await warmed.search(account, 'item 2500', 1)).toHaveLength(1);
+    expect(await warmed.search(account, 'item 2001', 1)).toHaveLength(1);
     warmed.dispose();
     limits.length = 0;
     const asked = createLocalSearch(db);
     stopLater(asked.dispose);
-    expect(await asked.search(account, 'item 2500', 1)).toHaveLength(1);
+    expect(await asked.search(account, 'item 2001', 1)).toHaveLength(1);
     expect(limits).toEqual([5_000]);
   });
 });
