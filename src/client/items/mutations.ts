@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { type Send, useCommand, useDoor, useToast } from '../app/door';
+import { SERVER_LIST_KEY } from '../app/queryKeys';
 import type { CompletedWith } from '../data/commands/items';
 import { isInvalidInput } from '../data/items/repositoryErrors';
 import type { LocalItem } from '../data/store/types';
@@ -9,7 +11,7 @@ import { announceCreated } from '../stores/quickAddToast';
 import type { ToastInput, ToastStore } from '../stores/toastStore';
 import { type AssigneeOption, assigneeOptions } from './assignees';
 import { TYPE_LABEL } from './itemStyle';
-import { useMutuals, useViewer } from './queries';
+import { useItem, useMutuals, useViewer } from './queries';
 
 interface Target {
   id: number;
@@ -266,17 +268,63 @@ async function createWithToasts(
   }
 }
 
-/** Unassigned is added by the pickers; this is yourself (signed in), mutual contacts, then samples. */
-export function useAssigneeOptions(): AssigneeOption[] {
+/** An item, or where a new one goes, as far as finding its campaign needs. */
+export interface AssigneeContext {
+  id: number;
+  type: ItemType;
+  parent_id: number | null;
+}
+
+/**
+ * A campaign's members and who left it (M15), for the assignee pickers; asked for only inside a
+ * campaign the server has, signed in and online, under the server-list key (refetched on change).
+ */
+function useCampaignRoster(campaignId: number) {
+  const viewer = useViewer();
+  const { send } = useDoor();
+  return useQuery({
+    queryKey: [SERVER_LIST_KEY, 'roster', campaignId],
+    queryFn: ({ signal }) => send('sharing.roster', { campaignId, signal }),
+    enabled: !viewer.isGuest && viewer.online && campaignId > 0,
+    gcTime: Number.POSITIVE_INFINITY,
+    staleTime: 10_000,
+  });
+}
+
+/** The campaign `item` lies in (itself, its parent or grandparent), read from the device. */
+function useCampaignOf(item: AssigneeContext | null | undefined): number {
+  const parent = useItem(item?.type === 'campaign' ? 0 : (item?.parent_id ?? 0));
+  const grand = useItem(parent && parent.type !== 'campaign' ? (parent.parent_id ?? 0) : 0);
+  if (!item) return 0;
+  if (item.type === 'campaign') return item.id;
+  if (parent?.type === 'campaign') return parent.id;
+  if (grand?.type === 'campaign') return grand.id;
+  return 0;
+}
+
+/**
+ * Unassigned is added by the pickers; this is yourself (signed in), the campaign's members, mutual
+ * contacts, then samples. Inside a campaign (`within` the item or the new item's parent) nobody who
+ * left it or was removed is offered (M15): they could never open the item.
+ */
+export function useAssigneeOptions(within?: AssigneeContext | null): AssigneeOption[] {
   const viewer = useViewer();
   const { mutuals, samples } = useMutuals();
+  const campaignId = useCampaignOf(within);
+  const { data: roster } = useCampaignRoster(campaignId);
   return useMemo(
     () =>
       assigneeOptions(
         viewer.isGuest ? null : { id: viewer.user.id, name: viewer.user.name },
         mutuals,
         samples,
+        roster
+          ? {
+              members: roster.members.map((m) => ({ id: m.user.id, name: m.user.name })),
+              departed: roster.departed ?? [],
+            }
+          : null,
       ),
-    [viewer.isGuest, viewer.user.id, viewer.user.name, mutuals, samples],
+    [viewer.isGuest, viewer.user.id, viewer.user.name, mutuals, samples, roster],
   );
 }
