@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { type Send, useCommand, useDoor, useToast } from '../app/door';
-import { SERVER_LIST_KEY } from '../app/queryKeys';
 import type { CompletedWith } from '../data/commands/items';
+import type { CampaignMember } from '../data/commands/sharing';
 import { isInvalidInput } from '../data/items/repositoryErrors';
 import type { LocalItem } from '../data/store/types';
 import { announceCreated } from '../stores/quickAddToast';
@@ -275,20 +274,45 @@ export interface AssigneeContext {
   parent_id: number | null;
 }
 
+type Roster = { members: CampaignMember[]; departed?: number[] };
+
+/** Rosters read this page life, by campaign: rows of one campaign ask once, not once a row. */
+const rosters = new Map<number, { at: number; value: Roster | null; pending: Promise<Roster> | null }>();
+const ROSTER_FRESH_MS = 10_000;
+
 /**
  * A campaign's members and who left it (M15), for the assignee pickers; asked for only inside a
- * campaign the server has, signed in and online, under the server-list key (refetched on change).
+ * campaign the server has, signed in and online. Not TanStack Query: item rows are on the first
+ * screen, which has no QueryClient (its bundle budget).
  */
-function useCampaignRoster(campaignId: number) {
+function useCampaignRoster(campaignId: number): Roster | null {
   const viewer = useViewer();
   const { send } = useDoor();
-  return useQuery({
-    queryKey: [SERVER_LIST_KEY, 'roster', campaignId],
-    queryFn: ({ signal }) => send('sharing.roster', { campaignId, signal }),
-    enabled: !viewer.isGuest && viewer.online && campaignId > 0,
-    gcTime: Number.POSITIVE_INFINITY,
-    staleTime: 10_000,
-  });
+  const enabled = !viewer.isGuest && viewer.online && campaignId > 0;
+  const [roster, setRoster] = useState<{ id: number; value: Roster } | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    const entry = rosters.get(campaignId) ?? { at: 0, value: null, pending: null };
+    rosters.set(campaignId, entry);
+    if (entry.value) setRoster({ id: campaignId, value: entry.value });
+    if (Date.now() - entry.at > ROSTER_FRESH_MS) {
+      entry.pending ??= send('sharing.roster', { campaignId }).finally(() => {
+        entry.pending = null;
+      });
+      entry.pending
+        .then((value) => {
+          entry.value = value;
+          entry.at = Date.now();
+          if (live) setRoster({ id: campaignId, value });
+        })
+        .catch(() => undefined);
+    }
+    return () => {
+      live = false;
+    };
+  }, [campaignId, enabled, send]);
+  return enabled && roster?.id === campaignId ? roster.value : null;
 }
 
 /** The campaign `item` lies in (itself, its parent or grandparent), read from the device. */
@@ -311,7 +335,7 @@ export function useAssigneeOptions(within?: AssigneeContext | null): AssigneeOpt
   const viewer = useViewer();
   const { mutuals, samples } = useMutuals();
   const campaignId = useCampaignOf(within);
-  const { data: roster } = useCampaignRoster(campaignId);
+  const roster = useCampaignRoster(campaignId);
   return useMemo(
     () =>
       assigneeOptions(

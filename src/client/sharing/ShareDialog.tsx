@@ -171,7 +171,7 @@ function MembersSection({
         <ul aria-label="Members" className="flex flex-col divide-y divide-zinc-200 dark:divide-zinc-800">
           {members.data.map((m) => (
             <li key={m.user.id} className="flex min-w-0 items-center gap-3 py-2">
-              <Avatar name={m.user.name} size="sm" />
+              <Avatar name={m.user.name} userId={m.user.id} size="sm" />
               <div className="min-w-0 flex-1">
                 <p className="truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
                   {m.user.name}
