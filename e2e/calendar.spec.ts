@@ -46,7 +46,8 @@ test('Preferences › Calendar makes a feed URL that answers text/calendar with 
   await page.setViewportSize({ width: 1280, height: 800 });
   expect(await app.seriousA11yViolations()).toEqual([]);
 
-  await section.getByRole('button', { name: /Make a new link/ }).click();
+  await section.getByRole('button', { name: 'New link…' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Make a new link' }).click();
   await expect(field).not.toHaveValue(url);
   expect((await page.request.get(url)).status()).toBe(404);
   expect((await page.request.get(await field.inputValue())).status()).toBe(200);

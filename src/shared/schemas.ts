@@ -19,6 +19,7 @@ import {
   SHORT_TEXT_MAX,
 } from './itemFields';
 import { LABELS_MAX, labelProblem, PRIORITIES, repeatedLabel } from './planning';
+import { NAME_MAX } from './profile';
 import { formatRecurrence, parseRecurrence } from './recurrenceRule';
 import { isFractionalKey, SORT_KEY_MAX_LENGTH, SORT_KEY_PATTERN } from './sortKey';
 import {
@@ -327,8 +328,27 @@ export const phoneSchema = text('The phone', 'The phone field is required.')
 
 export const loginSchema = z.strictObject({
   phone: phoneSchema,
-  name: text('The name', 'The name field is required.').trim().min(1, 'The name field is required.').max(100),
+  name: text('The name', 'The name field is required.')
+    .trim()
+    .min(1, 'The name field is required.')
+    .max(NAME_MAX),
   code: text('The code').max(12).optional(),
+});
+
+/** PATCH /api/me (N13): the person's display name, trimmed, 1 to NAME_MAX characters. */
+export const profilePatchSchema = z.strictObject({
+  name: text('The name', 'The name field is required.')
+    .transform((value) => value.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, 'The name field is required.')
+        .max(NAME_MAX, `The name may be at most ${NAME_MAX} characters.`)
+        .refine(
+          (value) => !/[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u.test(value),
+          'The name may hold no control characters.',
+        ),
+    ),
 });
 
 export const contactsSyncSchema = z.strictObject({

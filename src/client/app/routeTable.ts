@@ -27,7 +27,7 @@ export const ROUTE_TABLE = [
   { path: '/todos/:id', page: 'todo', module: 'tasks/TodoDetailPage' },
   { path: '/contacts', page: 'contacts', module: 'contacts/ContactsPage', serverData: true },
   { path: '/notifications', page: 'notifications', module: 'notifications/NotificationsPage' },
-  { path: '/preferences', page: 'preferences', module: 'preferences/PreferencesPage' },
+  { path: '/preferences', page: 'preferences', module: 'preferences/PreferencesPage', serverData: true },
   { path: '/onboarding', page: 'onboarding', module: 'onboarding/OnboardingPage', serverData: true },
   { path: '/login', page: 'login', module: 'login/LoginPage', serverData: true },
   { path: '/invite/:token', page: 'invite', module: 'sharing/InvitePage', serverData: true },

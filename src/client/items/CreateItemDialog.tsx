@@ -64,7 +64,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const titleRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
-  const options = useAssigneeOptions();
+  const options = useAssigneeOptions({ id: 0, type, parent_id: parentId });
   const parent = useItem(parentId ?? 0);
   // The phone's add button on a viewer's campaign (§5 'Roles'): nothing may be added there.
   const readOnly = parent?.my_role === 'viewer';
@@ -190,6 +190,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                     assignee
                     onReading={reader.onReading}
                     inputRef={titleRef}
+                    parentId={parentId}
                     // Over the field (its height, border and padding), so the tint lies on the typed words.
                     tintClassName={cn(
                       'top-0 h-10 border border-transparent px-3 text-base md:text-sm',

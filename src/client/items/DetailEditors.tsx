@@ -150,7 +150,7 @@ export function useOptionalFacts(item: Pick<Item, OptionalFact>, facts: readonly
 
 /** 'Assigned to': a select of Unassigned, yourself, mutual contacts and the sample users. */
 export function AssigneeFact({ item }: { item: Item }) {
-  const options = useAssigneeOptions();
+  const options = useAssigneeOptions(item);
   const { assign } = useItemMutations();
   return (
     <EditableFact label="Assigned to">

@@ -98,7 +98,7 @@ function EditForm({ item, onDone }: { item: LocalItem; onDone: () => void }) {
   const { values } = form;
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
-  const options = useAssigneeOptions();
+  const options = useAssigneeOptions(item);
   const edits = useItemEdits();
   const { reopen } = useItemMutations();
   const inside = useInside(item.type === 'todo' ? 0 : item.id);

@@ -190,7 +190,7 @@ export const ItemRow = memo(function ItemRow({
   const due = formatDay(item.type === 'campaign' ? (item.due_date ?? item.end_date) : item.due_date);
   const overdue = isOverdue(item.due_date ?? item.end_date, item.status);
   const pending = item._syncStatus === 'pending';
-  const options = useAssigneeOptions();
+  const options = useAssigneeOptions(item);
   const assignee = assigneeName(item.assigned_to, options, item.assignedUser);
   const done = item.status === 'completed';
   const flag = item.priority ? PRIORITY_TEXT[item.priority] : undefined;

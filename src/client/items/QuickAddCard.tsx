@@ -132,7 +132,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const titleRef = useRef<HTMLInputElement>(null);
   /** True while collapse() moves focus to the title: that focus must not expand the card again. */
   const collapsing = useRef(false);
-  const options = useAssigneeOptions();
+  const options = useAssigneeOptions({ id: 0, type, parent_id: parentId });
   const createWithToasts = useCreateWithToasts();
 
   const fields = quickAddFields(type);
@@ -300,6 +300,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
               assignee={fields.assignee}
               onReading={reader.onReading}
               inputRef={titleRef}
+              parentId={parentId}
             />
           ) : null}
         </div>

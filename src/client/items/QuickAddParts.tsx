@@ -71,6 +71,8 @@ export interface TitleReadingProps {
    */
   tintClassName?: string;
   className?: string;
+  /** Where the new item goes: inside a campaign, @ reads only people who may be assigned there (M15). */
+  parentId?: number | null;
 }
 
 /**
@@ -87,13 +89,14 @@ export function TitleReading({
   inputRef,
   tintClassName = 'top-0 h-12 text-base md:text-[15px]',
   className = 'pb-3',
+  parentId = null,
 }: TitleReadingProps) {
   const [dismissed, setDismissed] = useState(NOTHING_DISMISSED);
   const [accepted, setAccepted] = useState(NOTHING_DISMISSED);
   const blank = text.trim() === '';
   if (blank && dismissed !== NOTHING_DISMISSED) setDismissed(NOTHING_DISMISSED);
   if (blank && accepted !== NOTHING_DISMISSED) setAccepted(NOTHING_DISMISSED);
-  const people = useAssigneeOptions();
+  const people = useAssigneeOptions({ id: 0, type, parent_id: parentId });
   const namesParent = /(?:^|\s)#\S/.test(text);
   const parentsRead = useLive(parentCandidatesQuery, namesParent);
   const parents = parentsRead ?? NO_PARENTS;

@@ -30,3 +30,24 @@ describe('who the assignee pickers offer', () => {
     expect(assigneeName(77, [])).toBe('User 77');
   });
 });
+
+describe('assignee options inside a campaign', () => {
+  it('M15: offers the members and leaves out whoever left or was removed, even a mutual contact', () => {
+    const options = assigneeOptions(
+      { id: 10, name: 'Olga' },
+      [
+        { id: 11, name: 'Bob' },
+        { id: 12, name: 'Cy' },
+      ],
+      [],
+      {
+        members: [
+          { id: 10, name: 'Olga' },
+          { id: 13, name: 'Dee' },
+        ],
+        departed: [11],
+      },
+    );
+    expect(options.map((o) => o.name)).toEqual(['Olga (you)', 'Dee', 'Cy']);
+  });
+});

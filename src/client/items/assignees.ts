@@ -14,24 +14,34 @@ export interface AssigneeOption {
   name: string;
 }
 
+/** Who a shared campaign holds and who left it (M15), as an assignee picker reads them. */
+export interface CampaignRoster {
+  members: readonly AssigneeOption[];
+  departed: readonly number[];
+}
+
 /**
- * Picker options: yourself first (when signed in), then mutual contacts, then the sample users the
- * server seeded, without duplicates; a guest gets none, so nobody is offered whom a sign-in would
- * find missing (P22). 'Unassigned' (0) is added by the pickers themselves.
+ * Picker options: yourself first (when signed in), then the campaign's members (inside one), mutual
+ * contacts, then the sample users the server seeded, without duplicates; a guest gets none, so nobody
+ * is offered whom a sign-in would find missing (P22). Inside a campaign nobody who left it or was
+ * removed is offered: they could never open the item (M14, M15). 'Unassigned' (0) is added by the
+ * pickers themselves.
  */
 export function assigneeOptions(
   me: AssigneeOption | null,
   mutuals: readonly AssigneeOption[] = [],
   samples: readonly AssigneeOption[] = [],
+  roster: CampaignRoster | null = null,
 ): AssigneeOption[] {
   const out: AssigneeOption[] = [];
-  const seen = new Set<number>();
+  const seen = new Set<number>(roster?.departed ?? []);
   const add = (o: AssigneeOption) => {
     if (o.id <= 0 || seen.has(o.id)) return;
     seen.add(o.id);
     out.push(o);
   };
   if (me) add({ id: me.id, name: `${me.name} (you)` });
+  for (const m of roster?.members ?? []) add(m);
   for (const m of mutuals) add(m);
   for (const s of samples) add(s);
   return out;

@@ -1,15 +1,16 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import type { ItemCreateInput } from '../../shared/schemas';
 import { type Send, useCommand, useDoor, useToast } from '../app/door';
 import type { CompletedWith } from '../data/commands/items';
+import type { CampaignMember } from '../data/commands/sharing';
 import { isInvalidInput } from '../data/items/repositoryErrors';
 import type { LocalItem } from '../data/store/types';
 import { announceCreated } from '../stores/quickAddToast';
 import type { ToastInput, ToastStore } from '../stores/toastStore';
 import { type AssigneeOption, assigneeOptions } from './assignees';
 import { TYPE_LABEL } from './itemStyle';
-import { useMutuals, useViewer } from './queries';
+import { useItem, useMutuals, useViewer } from './queries';
 
 interface Target {
   id: number;
@@ -266,17 +267,88 @@ async function createWithToasts(
   }
 }
 
-/** Unassigned is added by the pickers; this is yourself (signed in), mutual contacts, then samples. */
-export function useAssigneeOptions(): AssigneeOption[] {
+/** An item, or where a new one goes, as far as finding its campaign needs. */
+export interface AssigneeContext {
+  id: number;
+  type: ItemType;
+  parent_id: number | null;
+}
+
+type Roster = { members: CampaignMember[]; departed?: number[] };
+
+/** Rosters read this page life, by campaign: rows of one campaign ask once, not once a row. */
+const rosters = new Map<number, { at: number; value: Roster | null; pending: Promise<Roster> | null }>();
+const ROSTER_FRESH_MS = 10_000;
+
+/**
+ * A campaign's members and who left it (M15), for the assignee pickers; asked for only inside a
+ * campaign the server has, signed in and online. Not TanStack Query: item rows are on the first
+ * screen, which has no QueryClient (its bundle budget).
+ */
+function useCampaignRoster(campaignId: number): Roster | null {
+  const viewer = useViewer();
+  const { send } = useDoor();
+  const enabled = !viewer.isGuest && viewer.online && campaignId > 0;
+  const [roster, setRoster] = useState<{ id: number; value: Roster } | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    const entry = rosters.get(campaignId) ?? { at: 0, value: null, pending: null };
+    rosters.set(campaignId, entry);
+    if (entry.value) setRoster({ id: campaignId, value: entry.value });
+    if (Date.now() - entry.at > ROSTER_FRESH_MS) {
+      entry.pending ??= send('sharing.roster', { campaignId }).finally(() => {
+        entry.pending = null;
+      });
+      entry.pending
+        .then((value) => {
+          entry.value = value;
+          entry.at = Date.now();
+          if (live) setRoster({ id: campaignId, value });
+        })
+        .catch(() => undefined);
+    }
+    return () => {
+      live = false;
+    };
+  }, [campaignId, enabled, send]);
+  return enabled && roster?.id === campaignId ? roster.value : null;
+}
+
+/** The campaign `item` lies in (itself, its parent or grandparent), read from the device. */
+function useCampaignOf(item: AssigneeContext | null | undefined): number {
+  const parent = useItem(item?.type === 'campaign' ? 0 : (item?.parent_id ?? 0));
+  const grand = useItem(parent && parent.type !== 'campaign' ? (parent.parent_id ?? 0) : 0);
+  if (!item) return 0;
+  if (item.type === 'campaign') return item.id;
+  if (parent?.type === 'campaign') return parent.id;
+  if (grand?.type === 'campaign') return grand.id;
+  return 0;
+}
+
+/**
+ * Unassigned is added by the pickers; this is yourself (signed in), the campaign's members, mutual
+ * contacts, then samples. Inside a campaign (`within` the item or the new item's parent) nobody who
+ * left it or was removed is offered (M15): they could never open the item.
+ */
+export function useAssigneeOptions(within?: AssigneeContext | null): AssigneeOption[] {
   const viewer = useViewer();
   const { mutuals, samples } = useMutuals();
+  const campaignId = useCampaignOf(within);
+  const roster = useCampaignRoster(campaignId);
   return useMemo(
     () =>
       assigneeOptions(
         viewer.isGuest ? null : { id: viewer.user.id, name: viewer.user.name },
         mutuals,
         samples,
+        roster
+          ? {
+              members: roster.members.map((m) => ({ id: m.user.id, name: m.user.name })),
+              departed: roster.departed ?? [],
+            }
+          : null,
       ),
-    [viewer.isGuest, viewer.user.id, viewer.user.name, mutuals, samples],
+    [viewer.isGuest, viewer.user.id, viewer.user.name, mutuals, samples, roster],
   );
 }

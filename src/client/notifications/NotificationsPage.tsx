@@ -67,7 +67,7 @@ function EntryRow({ entry, onOpen }: { entry: NotificationEntry; onOpen: () => v
           <BellRing className="size-4" aria-hidden />
         </span>
       ) : (
-        <Avatar name={entry.actor?.name ?? '?'} size="sm" />
+        <Avatar name={entry.actor?.name ?? '?'} userId={entry.actor?.id} size="sm" />
       )}
       <span className="flex min-w-0 flex-1 flex-col gap-0.5">
         <span
@@ -78,7 +78,11 @@ function EntryRow({ entry, onOpen }: { entry: NotificationEntry; onOpen: () => v
         >
           {entry.text}
         </span>
-        <span className="flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
+        {/* zinc-500 on an unread row's indigo tint was 4.46:1; zinc-600 / zinc-300 pass AA on both. */}
+        <span
+          className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-300"
+          data-testid="notification-meta"
+        >
           <span aria-hidden className={cn('size-1.5 rounded-full', KIND_DOT[entry.kind])} />
           <time dateTime={entry.created_at} title={new Date(entry.created_at).toLocaleString()}>
             {ago(entry.created_at)}

@@ -110,6 +110,18 @@ describe('OnboardingFlow', () => {
     expect(props.notify).toHaveBeenCalledWith(NOTICES.welcome);
   });
 
+  it('N12: signs in with the name given on the phone step, trimmed', async () => {
+    const props = setup();
+    await toPhoneStep();
+    fireEvent.change(screen.getByLabelText('Phone number'), { target: { value: '+15551234567' } });
+    fireEvent.change(screen.getByLabelText('Your name (optional)'), { target: { value: '  Ada Lovelace ' } });
+    fireEvent.click(next());
+    fireEvent.change(await screen.findByLabelText('Verification code'), { target: { value: '123456' } });
+    fireEvent.click(next());
+    await screen.findByText('Import from CSV');
+    expect(props.signIn).toHaveBeenCalledWith('+15551234567', 'Ada Lovelace', '123456');
+  });
+
   it('stays on the code step when the login fails', async () => {
     const props = setup({ signIn: vi.fn(async () => Promise.reject(new Error('down'))) });
     await toPhoneStep();

@@ -1,6 +1,7 @@
 import { FileText, KeyRound, LogIn, Phone, Smartphone, X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { NAME_MAX } from '../../shared/profile';
 import { Button, Field, Input, Progress } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
 import { phoneContactsSupported } from '../data/contacts/contactPicker';
@@ -61,6 +62,7 @@ export function OnboardingFlow({
   const steps = stepsFor(choice, signedIn);
   const [index, setIndex] = useState(() => clampStep(initialStep, steps));
   const [phone, setPhone] = useState('');
+  const [name, setName] = useState('');
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [sentMode, setSentMode] = useState<'demo' | 'otp' | null>(null);
@@ -154,7 +156,7 @@ export function OnboardingFlow({
     setCodeError(null);
     setBusy(true);
     try {
-      await signIn(phone.trim(), PLACEHOLDER_NAME, code);
+      await signIn(phone.trim(), name.trim() || PLACEHOLDER_NAME, code);
       notify(NOTICES.welcome);
       goTo(current + 1);
     } catch (caught) {
@@ -237,6 +239,8 @@ export function OnboardingFlow({
                   setPhoneError(null);
                 }}
                 phoneError={phoneError}
+                name={name}
+                onName={setName}
                 code={code}
                 onCode={(v) => {
                   setCode(sanitizeCode(v));
@@ -274,6 +278,8 @@ interface StepBodyProps {
   phone: string;
   onPhone: (value: string) => void;
   phoneError: string | null;
+  name: string;
+  onName: (value: string) => void;
   code: string;
   onCode: (value: string) => void;
   codeError: string | null;
@@ -333,6 +339,23 @@ function StepBody(props: StepBodyProps) {
                 value={props.phone}
                 onChange={(e) => props.onPhone(e.target.value)}
                 autoFocus
+              />
+            )}
+          </Field>
+        )}
+        {props.signedIn ? null : (
+          <Field
+            label="Your name (optional)"
+            hint="How colleagues see you. You can change it in Preferences."
+          >
+            {(field) => (
+              <Input
+                {...field}
+                autoComplete="name"
+                maxLength={NAME_MAX}
+                placeholder={PLACEHOLDER_NAME}
+                value={props.name}
+                onChange={(e) => props.onName(e.target.value)}
               />
             )}
           </Field>

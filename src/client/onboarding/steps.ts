@@ -36,8 +36,11 @@ export const PHONE_MIN_LENGTH = 10;
 export const CODE_LENGTH = 6;
 /** The placeholder login of the demo auth mode accepts this code (ARCHITECTURE §5). */
 export const TEST_CODE = '123456';
-/** The onboarding path signs in with a placeholder name; the server keeps a stored name. */
-export const PLACEHOLDER_NAME = 'Outpost User';
+/**
+ * The onboarding sign-in sends the name given on the phone step, else the spec's placeholder; the
+ * server replaces a stored placeholder with a real name and keeps a chosen one (N12).
+ */
+export { PLACEHOLDER_NAME } from '../../shared/profile';
 export const EXIT_DELAY_MS = 300;
 
 export interface Notice {

@@ -1,25 +1,43 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CalendarDays, Copy, RefreshCw } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast, useDoor } from '../app/door';
+import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { Button } from '../components/ui';
+import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Input } from '../components/ui/Input';
 import { Section } from '../components/ui/Section';
+import type { CalendarLink } from '../data/commands/server';
+import { useViewer } from '../data/live';
+
+const calendarLinkKey = [SERVER_LIST_KEY, 'calendarLink'] as const;
 
 /**
  * Preferences › Calendar (ARCHITECTURE §4 'Calendar feed'): a secret .ics URL that Google, Apple
- * and Outlook calendars subscribe to. The server keeps only a hash of it, so it is shown once, when
- * made; making a new one stops the old.
+ * and Outlook calendars subscribe to. The link in use is shown again on every visit (F9); a new one
+ * is a separate action behind a warning, as it stops the old one for every calendar using it (F10).
  */
 export function CalendarSection() {
   const { send } = useDoor();
+  const viewer = useViewer();
+  const queryClient = useQueryClient();
   const fieldId = useId();
-  const [url, setUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const current = useQuery({
+    queryKey: calendarLinkKey,
+    queryFn: () => send('server.currentCalendarUrl'),
+    enabled: !viewer.isGuest && viewer.online,
+    staleTime: 60_000,
+  });
+  const link: CalendarLink | undefined = current.data;
+  const url = link?.url ?? null;
 
   const make = async () => {
     setBusy(true);
     try {
-      setUrl(await send('server.calendarUrl'));
+      const made = await send('server.calendarUrl');
+      queryClient.setQueryData<CalendarLink>(calendarLinkKey, { url: made, exists: true });
     } catch {
       toast({
         title: 'Could not make the link',
@@ -42,51 +60,89 @@ export function CalendarSection() {
     }
   };
 
+  const warned = (
+    <ConfirmDialog
+      open={confirming}
+      onOpenChange={setConfirming}
+      title="Make a new calendar link?"
+      description="The link you use now stops working at once: every calendar subscribed to it stops updating until you subscribe again with the new link."
+      confirmLabel="Make a new link"
+      tone="danger"
+      onConfirm={() => void make()}
+    />
+  );
+
+  let body: React.ReactNode;
+  if (current.isPending && current.fetchStatus !== 'idle') {
+    body = <p className="text-sm text-zinc-600 dark:text-zinc-400">Looking for your link…</p>;
+  } else if (url === null && link?.exists) {
+    // A link made before links were kept: it works, but only a new one can be shown.
+    body = (
+      <div className="flex flex-col gap-3">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          You subscribed with a link made earlier. It keeps working, but Outpost cannot show it again. Make a
+          new link to see and copy it (the old one then stops working).
+        </p>
+        <Button variant="outline" onClick={() => setConfirming(true)} disabled={busy} className="self-start">
+          <RefreshCw aria-hidden />
+          New link…
+        </Button>
+      </div>
+    );
+  } else if (url === null) {
+    body = (
+      <div className="flex flex-col gap-3">
+        <Button variant="outline" onClick={() => void make()} disabled={busy} className="self-start">
+          <CalendarDays aria-hidden />
+          {busy ? 'Making the link…' : 'Subscribe in your calendar'}
+        </Button>
+        {current.isError ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            Could not check for a link you made before. Reopen Preferences when online before making one.
+          </p>
+        ) : null}
+      </div>
+    );
+  } else {
+    body = (
+      <div className="flex flex-col gap-3">
+        <label htmlFor={fieldId} className="text-sm font-medium text-zinc-900 dark:text-zinc-100">
+          Your calendar link
+        </label>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Input
+            id={fieldId}
+            readOnly
+            value={url}
+            onFocus={(event) => event.currentTarget.select()}
+            className="font-mono text-xs md:text-xs"
+          />
+          <Button onClick={() => void copy()} className="shrink-0">
+            <Copy aria-hidden />
+            Copy link
+          </Button>
+        </div>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Add it as a subscription: ‘From URL’ in Google Calendar, ‘New Calendar Subscription’ in Apple
+          Calendar, ‘Subscribe from web’ in Outlook. Anyone with the link sees your dated items, so keep it to
+          yourself.
+        </p>
+        <Button variant="ghost" onClick={() => setConfirming(true)} disabled={busy} className="self-start">
+          <RefreshCw aria-hidden />
+          New link…
+        </Button>
+      </div>
+    );
+  }
+
   return (
     <Section
       id="pref-calendar"
       title="Calendar"
       description="See every item with a due date in Google, Apple or Outlook Calendar, updated as you work."
     >
-      {url === null ? (
-        <div className="flex flex-col gap-3">
-          <Button variant="outline" onClick={() => void make()} disabled={busy} className="self-start">
-            <CalendarDays aria-hidden />
-            {busy ? 'Making the link…' : 'Subscribe in your calendar'}
-          </Button>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            A link you made before keeps working until you make a new one.
-          </p>
-        </div>
-      ) : (
-        <div className="flex flex-col gap-3">
-          <label htmlFor={fieldId} className="text-sm font-medium text-zinc-900 dark:text-zinc-100">
-            Your calendar link
-          </label>
-          <div className="flex flex-col gap-2 sm:flex-row">
-            <Input
-              id={fieldId}
-              readOnly
-              value={url}
-              onFocus={(event) => event.currentTarget.select()}
-              className="font-mono text-xs md:text-xs"
-            />
-            <Button onClick={() => void copy()} className="shrink-0">
-              <Copy aria-hidden />
-              Copy link
-            </Button>
-          </div>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            Add it as a subscription: ‘From URL’ in Google Calendar, ‘New Calendar Subscription’ in Apple
-            Calendar, ‘Subscribe from web’ in Outlook. Anyone with the link sees your dated items, so keep it
-            to yourself.
-          </p>
-          <Button variant="ghost" onClick={() => void make()} disabled={busy} className="self-start">
-            <RefreshCw aria-hidden />
-            Make a new link (the old one stops working)
-          </Button>
-        </div>
-      )}
+      {body}
+      {warned}
     </Section>
   );
 }

@@ -10,6 +10,7 @@ import { onboardingStore } from '../stores/onboardingStore';
 import { connectionOf } from '../stores/syncStatusStore';
 import { THEMES, type Theme, useTheme } from '../stores/themeStore';
 import { CalendarSection } from './CalendarSection';
+import { NameSection } from './NameSection';
 
 const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
   light: { label: 'Light', icon: <Sun /> },
@@ -98,6 +99,8 @@ export default function PreferencesPage() {
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold tracking-tight">Preferences</h1>
+
+      {user ? <NameSection /> : null}
 
       <Section id="pref-appearance" title="Appearance" description="Choose how Outpost looks on this device.">
         <RadioGroup

@@ -36,14 +36,17 @@ export function AvatarStack({
         <Avatar
           key={m.user.id}
           name={m.user.name}
-          size="xs"
-          className={cn('size-6 text-[10px] ring-2 ring-white dark:ring-zinc-900', index > 0 && '-ml-1.5')}
+          userId={m.user.id}
+          size="stack"
+          // 24 px, overlapping by 4 px with 9 px initials: the next avatar and its ring no longer
+          // cover the right-hand initial (they did at 6 px and 10 px).
+          className={cn('ring-2 ring-white dark:ring-zinc-900', index > 0 && '-ml-1')}
         />
       ))}
       {more > 0 ? (
         <span
           aria-hidden
-          className="-ml-1.5 inline-flex size-6 items-center justify-center rounded-full bg-zinc-200 text-[10px] font-semibold text-zinc-700 ring-2 ring-white dark:bg-zinc-700 dark:text-zinc-100 dark:ring-zinc-900"
+          className="-ml-1 inline-flex size-6 items-center justify-center rounded-full bg-zinc-200 text-[10px] font-semibold text-zinc-700 ring-2 ring-white dark:bg-zinc-700 dark:text-zinc-100 dark:ring-zinc-900"
         >
           +{more}
         </span>

@@ -16,7 +16,7 @@ import { META_KEYS, setMeta } from '../data/store/db';
 import CreateItemDialog from '../items/CreateItemDialog';
 import { toastStore } from '../stores/toastStore';
 import TaskDetailPage from '../tasks/TaskDetailPage';
-import { ShareButton } from './ShareDialog';
+import { PICKER_WHY, ShareButton } from './ShareDialog';
 
 let client: OutpostClient;
 let calls: { name: string; args: unknown }[];
@@ -153,6 +153,22 @@ describe('ShareButton', () => {
     expect(toastStore.getState().queue.at(-1)).toMatchObject({ title: 'Member added' });
   });
 
+  it('leads the owner’s dialog with Invite by link and says plainly why someone is not in the picker', async () => {
+    signedIn();
+    answers['sharing.members'] = () => [OWNER];
+    answers['sharing.invites'] = () => [];
+    show(<ShareButton campaign={campaign} />);
+    const dialog = await openDialog();
+    await within(dialog).findByRole('list', { name: 'Members' });
+    const headings = within(dialog)
+      .getAllByRole('heading', { level: 3 })
+      .map((h) => h.textContent);
+    expect(headings[0]).toBe('Invite by link');
+    expect(headings).toContain('Add a contact');
+    expect(within(dialog).getByTestId('picker-why').textContent).toContain(PICKER_WHY);
+    expect(within(dialog).getByRole('button', { name: 'Create link' })).toBeTruthy();
+  });
+
   it('changes a role by its select and removes a member only after the confirm', async () => {
     signedIn();
     answers['sharing.members'] = () => [OWNER, EDDIE];
@@ -217,7 +233,7 @@ describe('ShareButton', () => {
     const dialog = await openDialog();
     await within(dialog).findByRole('list', { name: 'Members' });
     expect(within(dialog).queryByRole('combobox')).toBeNull();
-    expect(within(dialog).queryByText('Invite links')).toBeNull();
+    expect(within(dialog).queryByText('Invite by link')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Leave campaign' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Leave “Garden”?' });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Leave' }));

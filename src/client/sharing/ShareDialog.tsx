@@ -26,6 +26,10 @@ import {
   useMembers,
 } from './queries';
 
+/** Why a person is not in the contact picker, said plainly (issue 50), with the way that works. */
+export const PICKER_WHY =
+  'People appear here when you both have each other’s number in your contacts and both use Outpost. Someone missing? Send them an invite link instead.';
+
 export const OFFLINE_TEXT = "You're offline — this needs a connection";
 
 export const ROLE_NAME: Record<Role, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
@@ -117,9 +121,10 @@ export function ShareDialogBody({ campaign, onLeft }: { campaign: ShareCampaign;
           {OFFLINE_TEXT}
         </p>
       ) : null}
+      {/* The link is the way that always works (issue 50): it leads for the owner. */}
+      {owner ? <InvitesSection campaignId={campaign.id} /> : null}
       <MembersSection campaignId={campaign.id} members={members} owner={owner} meId={viewer.user.id} />
       {owner ? <AddPerson campaignId={campaign.id} members={members.data} /> : null}
-      {owner ? <InvitesSection campaignId={campaign.id} /> : null}
       {me && myRole && mayDo(myRole, 'leave') ? (
         <LeaveCampaign campaignId={campaign.id} me={me} title={campaign.title} onLeft={onLeft} />
       ) : null}
@@ -166,7 +171,7 @@ function MembersSection({
         <ul aria-label="Members" className="flex flex-col divide-y divide-zinc-200 dark:divide-zinc-800">
           {members.data.map((m) => (
             <li key={m.user.id} className="flex min-w-0 items-center gap-3 py-2">
-              <Avatar name={m.user.name} size="sm" />
+              <Avatar name={m.user.name} userId={m.user.id} size="sm" />
               <div className="min-w-0 flex-1">
                 <p className="truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
                   {m.user.name}
@@ -251,19 +256,9 @@ function AddPerson({ campaignId, members }: { campaignId: number; members: Campa
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-2">
       <h3 id={headingId} className={sectionTitle}>
-        Add people
+        Add a contact
       </h3>
-      {mutuals.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          You can add your mutual contacts: people whose number you have and who have yours.{' '}
-          <Link
-            to="/contacts"
-            className={cn('font-medium text-indigo-700 underline dark:text-indigo-300', focusRing)}
-          >
-            Import contacts
-          </Link>
-        </p>
-      ) : candidates.length === 0 ? (
+      {mutuals.length === 0 ? null : candidates.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">All your mutual contacts are members.</p>
       ) : (
         <form onSubmit={onSubmit} className="flex flex-col gap-2 sm:flex-row sm:items-end">
@@ -292,6 +287,15 @@ function AddPerson({ campaignId, members }: { campaignId: number; members: Campa
           </Button>
         </form>
       )}
+      <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="picker-why">
+        {PICKER_WHY}{' '}
+        <Link
+          to="/contacts"
+          className={cn('font-medium text-indigo-700 underline dark:text-indigo-300', focusRing)}
+        >
+          Import contacts
+        </Link>
+      </p>
     </section>
   );
 }
@@ -333,8 +337,12 @@ function InvitesSection({ campaignId }: { campaignId: number }) {
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h3 id={headingId} className={sectionTitle}>
-        Invite links
+        Invite by link
       </h3>
+      <p className="-mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        The quickest way to add anyone: make a link, copy it and send it. Whoever opens it joins with the role
+        you pick, until it expires or is used up.
+      </p>
       <form
         onSubmit={onSubmit}
         noValidate

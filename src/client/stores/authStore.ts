@@ -27,6 +27,8 @@ export interface AuthState {
   checkSession: () => Promise<void>;
   login: (phone: string, name: string, code?: string) => Promise<UserSummary>;
   logout: () => Promise<void>;
+  /** Changes the signed-in user's display name on the server (PATCH /api/me, N13), then here. */
+  rename: (name: string) => Promise<UserSummary>;
   /** Back to guest without calling the server (after logout, or a 401 that still speaks for the session). */
   toGuest: () => void;
   /** Counts sign-ins and logouts begun and ended: a request's answer speaks for the epoch it left in. */
@@ -139,6 +141,15 @@ export function createAuthStore(deps: AuthDeps) {
         await deps.onLogin?.(data.user, wasGuest);
         return data.user;
       }),
+    rename: async (name) => {
+      const api = deps.api();
+      const { data } = await api.patch<{ user: UserSummary }>('/me', { name });
+      if (get().isAuthenticated && get().user.id === data.user.id) {
+        set({ user: data.user });
+        await deps.remember?.(data.user);
+      }
+      return data.user;
+    },
     logout: () =>
       moving(async () => {
         if (get().isAuthenticated) {

@@ -1,13 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { normalizePhone } from '../../shared/phone';
-import { loginSchema, phoneSchema } from '../../shared/schemas';
+import { nameAfterSignIn } from '../../shared/profile';
+import { loginSchema, phoneSchema, profilePatchSchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
+import { runWrite } from '../http/idempotency';
 import { enforce } from '../http/rateLimits';
 import { anonymousSessionRetired, endSession, sendXsrfCookie, startSession } from '../http/session';
 import { consumeCode, issueCode } from './loginCodes';
-import { findOrCreateUser, userJson } from './users';
+import { findOrCreateUser, renameUser, type UserRow, userJson } from './users';
 
 const codeRequestSchema = z.strictObject({ phone: phoneSchema });
 
@@ -60,7 +62,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       }
       await consumeCode(db, phone, input.code, clock());
     }
-    const user = await findOrCreateUser(db, phone, input.name);
+    let user = await findOrCreateUser(db, phone, input.name);
+    // N12: a real name given at a later sign-in replaces the tutorial's placeholder, as a rename.
+    const kept = nameAfterSignIn(user.name, input.name);
+    if (kept !== user.name) user = await rename(request, user.id, kept);
     // A fresh session id at sign-in: a session fixed before login dies with it.
     if (request.session) {
       await endSession(db, request, reply, request.session.id, app.sessionCache, { retire: true });
@@ -70,6 +75,27 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/api/me', async (request) => ({ user: userJson(currentUser(request)) }));
+
+  /** Renames the user in one write whose viewers are told (N13), and updates this session's copy. */
+  async function rename(request: FastifyRequest, userId: number, name: string): Promise<UserRow> {
+    let renamed: UserRow | null = null;
+    await runWrite(app, request, userId, async (tx) => {
+      renamed = await renameUser(tx, userId, name);
+      return { status: 200, body: { user: userJson(renamed) } };
+    });
+    // Other instances' session caches keep the old name for at most SESSION_CACHE_MS.
+    const cachedUser = request.session?.user;
+    if (cachedUser && cachedUser.id === userId) cachedUser.name = name;
+    return renamed!;
+  }
+
+  // N13: anyone signed in changes their own name; bad input is a 422 naming the field.
+  app.patch('/api/me', async (request) => {
+    const user = currentUser(request);
+    const { name } = parseOrThrow(profilePatchSchema, request.body);
+    if (name === user.name) return { user: userJson(user) };
+    return { user: userJson(await rename(request, user.id, name)) };
+  });
 
   app.post('/api/logout', async (request, reply) => {
     if (request.session) await endSession(db, request, reply, request.session.id, app.sessionCache);

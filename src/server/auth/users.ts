@@ -20,7 +20,10 @@ export function userJson(user: UserRow): UserSummary {
   };
 }
 
-/** The user with this E.164 phone, created with `name` on first sign-in; later sign-ins keep the name. */
+/**
+ * The user with this E.164 phone, created with `name` on first sign-in; a later sign-in keeps the
+ * stored name here (the route renames a placeholder through renameUser, N12).
+ */
 export async function findOrCreateUser(db: Executor, phone: string, name: string): Promise<UserRow> {
   const [created] = await rows<UserRow>(
     db,
@@ -33,6 +36,28 @@ export async function findOrCreateUser(db: Executor, phone: string, name: string
     sql`SELECT id, name, phone, created_at, updated_at FROM users WHERE phone = ${phone}`,
   );
   return existing!;
+}
+
+/**
+ * Renames the user and touches what carries their name to other people (N13): the items they created
+ * or are assigned and their comments get a new change_xid (not a new updated_at: nothing was edited),
+ * so every device that sees them pulls them with the new name, and the write's viewers are told.
+ */
+export async function renameUser(tx: Executor, userId: number, name: string): Promise<UserRow> {
+  const [user] = await rows<UserRow>(
+    tx,
+    sql`UPDATE users SET name = ${name}, updated_at = now() WHERE id = ${userId}
+        RETURNING id, name, phone, created_at, updated_at`,
+  );
+  await tx.execute(
+    sql`UPDATE items SET change_xid = pg_current_xact_id()::text::bigint
+        WHERE (user_id = ${userId} OR assigned_to = ${userId}) AND deleted_at IS NULL`,
+  );
+  await tx.execute(
+    sql`UPDATE comments SET change_xid = pg_current_xact_id()::text::bigint
+        WHERE user_id = ${userId} AND deleted_at IS NULL`,
+  );
+  return user!;
 }
 
 export async function userExists(db: Executor, id: number): Promise<boolean> {

@@ -130,6 +130,36 @@ describe.each(testEngines())('calendar feed (%s)', (engine) => {
     }
   });
 
+  it('F9: shows the link in use again, to its owner only, and none before one is made', async () => {
+    const owner = await signedIn(harness.app, 'Cal Shown');
+    const other = await signedIn(harness.app, 'Cal Stranger');
+    expect((await owner.get('/api/calendar/token')).body).toEqual({ url: null, exists: false });
+    const made = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
+    expect((await owner.get('/api/calendar/token')).body).toEqual({ url: made, exists: true });
+    expect((await other.get('/api/calendar/token')).body).toEqual({ url: null, exists: false });
+    expect((await new TestClient(harness.app).get(feedPath(made))).status).toBe(200);
+  });
+
+  it('F10: a new link is shown from then on and the old one answers 404', async () => {
+    const owner = await signedIn(harness.app, 'Cal Renewed');
+    const first = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
+    const second = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
+    expect((await owner.get<{ url: string }>('/api/calendar/token')).body.url).toBe(second);
+    const anyone = new TestClient(harness.app);
+    expect((await anyone.get(feedPath(first))).status).toBe(404);
+    expect((await anyone.get(feedPath(second))).status).toBe(200);
+  });
+
+  it('F9: a link made before tokens were kept still works and is reported as existing but not shown', async () => {
+    const owner = await signedIn(harness.app, 'Cal Legacy');
+    const made = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
+    await harness.app.database.db.execute(
+      sql`UPDATE calendar_tokens SET token = NULL WHERE user_id = ${owner.user!.id}`,
+    );
+    expect((await owner.get('/api/calendar/token')).body).toEqual({ url: null, exists: true });
+    expect((await new TestClient(harness.app).get(feedPath(made))).status).toBe(200);
+  });
+
   it('makes a feed URL only for a signed-in person', async () => {
     const anyone = new TestClient(harness.app);
     expect((await anyone.post('/api/calendar/token')).status).toBeGreaterThanOrEqual(400);

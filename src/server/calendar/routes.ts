@@ -124,9 +124,9 @@ function acceptsGzip(request: FastifyRequest): boolean {
 }
 
 /**
- * The calendar feed (ARCHITECTURE §4, SYNC.md F1–F8): POST /api/calendar/token makes a person's
- * secret feed URL, replacing the one before (which then answers 404); GET /cal/{token}.ics needs no
- * session and lists the items with a due date that the person created or is assigned and sees, as
+ * The calendar feed (ARCHITECTURE §4, SYNC.md F1–F10): GET /api/calendar/token shows the person's
+ * current secret feed URL, POST makes a new one, replacing the one before (which then answers 404);
+ * GET /cal/{token}.ics needs no session and lists the items with a due date that the person created or is assigned and sees, as
  * text/calendar, built at most once per max-age (or change) and answered 304 when unchanged.
  */
 export async function calendarRoutes(app: FastifyInstance): Promise<void> {
@@ -202,14 +202,29 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     return pending;
   }
 
+  const feedUrl = (request: FastifyRequest, token: string) =>
+    `${request.protocol}://${request.host}/cal/${token}.ics`;
+
+  // F9: the link in use, to show again; `exists` without a url is a link made before tokens were kept.
+  app.get('/api/calendar/token', async (request) => {
+    const user = currentUser(request);
+    const [row] = await rows<{ token: string | null }>(
+      db,
+      sql`SELECT token FROM calendar_tokens WHERE user_id = ${user.id}`,
+    );
+    return { url: row?.token ? feedUrl(request, row.token) : null, exists: !!row };
+  });
+
+  // F10: a new link replaces the one before, which answers 404 from then on.
   app.post('/api/calendar/token', async (request) => {
     const user = currentUser(request);
     const token = randomBytes(16).toString('base64url');
     await db.execute(
-      sql`INSERT INTO calendar_tokens (user_id, token_hash) VALUES (${user.id}, ${hashToken(token)})
-          ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()`,
+      sql`INSERT INTO calendar_tokens (user_id, token_hash, token) VALUES (${user.id}, ${hashToken(token)}, ${token})
+          ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, token = EXCLUDED.token,
+            created_at = now()`,
     );
-    return { url: `${request.protocol}://${request.host}/cal/${token}.ics` };
+    return { url: feedUrl(request, token), exists: true };
   });
 
   app.get<{ Params: { file: string } }>('/cal/:file', async (request, reply) => {

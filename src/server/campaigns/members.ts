@@ -80,6 +80,17 @@ export async function listMembers(db: Executor, viewerId: number, campaignId: nu
   }));
 }
 
+/** The ids of people who left or were removed from the campaign and are not members again (M15). */
+export async function departedIds(db: Executor, campaignId: number): Promise<number[]> {
+  const found = await rows<{ user_id: number }>(
+    db,
+    sql`SELECT d.user_id FROM campaign_departures d WHERE d.campaign_id = ${campaignId}
+          AND NOT EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = ${campaignId} AND m.user_id = d.user_id)
+        ORDER BY d.user_id`,
+  );
+  return found.map((r) => r.user_id);
+}
+
 async function memberJson(tx: Executor, viewerId: number, campaignId: number, userId: number) {
   return (await listMembers(tx, viewerId, campaignId)).find((m) => m.user.id === userId) ?? null;
 }

@@ -14,7 +14,7 @@ import {
   readInvite,
   revokeInvite,
 } from './invites';
-import { addMember, changeRole, listMembers, removeMember, visibleCampaign } from './members';
+import { addMember, changeRole, departedIds, listMembers, removeMember, visibleCampaign } from './members';
 
 function send(reply: FastifyReply, result: WriteResult) {
   if (result.status === 204) return reply.status(204).send();
@@ -47,7 +47,8 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId(request, 'Campaign');
     const campaign = await visibleCampaign(db, user.id, id);
     if (!campaign) throw notFound('Campaign');
-    return { members: await listMembers(db, user.id, id) };
+    // M15: who was removed or left (and is not back), so assignee pickers leave them out.
+    return { members: await listMembers(db, user.id, id), departed: await departedIds(db, id) };
   });
 
   app.post('/campaigns/:id/members', async (request, reply) => {

@@ -287,6 +287,8 @@ export const calendarTokens = pgTable(
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
     token_hash: text('token_hash').notNull(),
+    /** The secret itself, to show the link again (migration 0025, F9); null for a link made before. */
+    token: text('token'),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('calendar_tokens_hash_key').on(t.token_hash)],

@@ -348,7 +348,23 @@ async function assigneeUser(
             AND EXISTS (SELECT 1 FROM items ar WHERE ar.id = ${family} AND ar.user_id = u.id)))`,
   );
   if (!row) throw unprocessable({ assigned_to: [ASSIGNEE_NOT_ALLOWED] });
+  // M14: a person removed from (or who left) the campaign would be handed work they can never open
+  // (a departure hides the tree from its assignees too, M4), and told of it: refused, said plainly.
+  // The actor sees the campaign, whose activity already names who left.
+  if (root !== null && row.id !== actor.id) {
+    const [gone] = await rows<{ n: number }>(
+      tx,
+      sql`SELECT 1 AS n FROM campaign_departures d WHERE d.user_id = ${row.id} AND d.campaign_id = ${root}
+          AND NOT EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = ${root} AND m.user_id = ${row.id})`,
+    );
+    if (gone) throw unprocessable({ assigned_to: [assigneeCannotSee(row.name)] });
+  }
   return row;
+}
+
+/** M14: why a person who no longer sees the campaign cannot be given work in it. */
+export function assigneeCannotSee(name: string): string {
+  return `${name} is no longer a member of this campaign and cannot open it, so it cannot be assigned to them. Add them back in Share first.`;
 }
 
 export const ASSIGNEE_NOT_ALLOWED =

@@ -1,4 +1,5 @@
 import { Avatar as AvatarPrimitive } from 'radix-ui';
+import { avatarColour } from '../../../shared/avatarColour';
 import { cn } from './cn';
 
 /** Up to two initials from a name; '?' when there is none. */
@@ -27,27 +28,34 @@ function colourFor(name: string): string {
 
 export interface AvatarProps {
   name: string | null | undefined;
+  /** The person's user id: their colour then comes from it (distinct people, distinct hues). */
+  userId?: number | null | undefined;
   src?: string;
-  size?: 'xs' | 'sm' | 'md' | 'lg';
+  size?: 'xs' | 'stack' | 'sm' | 'md' | 'lg';
   className?: string;
 }
 
 const sizes = {
   xs: 'size-5 text-[10px]',
+  // A campaign's member stack (MemberAvatars): 24 px with initials that clear the overlap.
+  stack: 'size-6 text-[9px] tracking-tight',
   sm: 'size-7 text-xs',
   md: 'size-9 text-sm',
   lg: 'size-12 text-base',
 };
 
-export function Avatar({ name, src, size = 'md', className }: AvatarProps) {
+export function Avatar({ name, userId, src, size = 'md', className }: AvatarProps) {
+  const byId = typeof userId === 'number' && userId > 0;
   return (
     <AvatarPrimitive.Root
       className={cn(
         'inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-white select-none',
-        colourFor(name ?? ''),
+        !byId && colourFor(name ?? ''),
         sizes[size],
         className,
       )}
+      style={byId ? { backgroundColor: avatarColour(userId) } : undefined}
+      data-user-id={byId ? userId : undefined}
     >
       {src ? <AvatarPrimitive.Image src={src} alt="" className="size-full object-cover" /> : null}
       <AvatarPrimitive.Fallback aria-hidden>{initials(name)}</AvatarPrimitive.Fallback>

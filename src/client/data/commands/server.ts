@@ -5,6 +5,12 @@ import type { Handler } from './map';
 
 export type AuthMode = 'demo' | 'otp';
 
+/** The feed link in use: `exists` with no url is a link made before links were kept (F9). */
+export interface CalendarLink {
+  url: string | null;
+  exists: boolean;
+}
+
 /**
  * The server reads need only an API client: the shell runs them before the data layer has loaded, so
  * this namespace is in the first screen's chunk (a plain object: no import of the map's code).
@@ -28,9 +34,12 @@ export const commands = {
   /** The signed-in user's mutual contacts. */
   'server.mutuals': async (c: ServerContext) =>
     (await c.api.get<{ mutuals: Mutual[] }>('/contacts/mutuals')).data.mutuals,
-  /** Makes the signed-in user's secret calendar feed URL; the one made before stops working. */
+  /** Makes the signed-in user's secret calendar feed URL; the one made before stops working (F10). */
   'server.calendarUrl': async (c: ServerContext): Promise<string> =>
     (await c.api.post<{ url: string }>('/calendar/token', {})).data.url,
+  /** The calendar feed URL in use (F9): null when none was made, or made before links were kept. */
+  'server.currentCalendarUrl': async (c: ServerContext): Promise<CalendarLink> =>
+    (await c.api.get<CalendarLink>('/calendar/token')).data,
   /** Which sign-in flow the server wants. */
   'server.authMode': async (c: ServerContext): Promise<AuthMode> => {
     const { data } = await c.api.get<{ mode?: unknown }>('/auth/mode');

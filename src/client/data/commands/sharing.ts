@@ -71,6 +71,14 @@ export const commands = defineCommands<SharingContext>()({
   'sharing.members': async (c, a: { campaignId: number } & Signal) =>
     (await c.api.get<{ members: CampaignMember[] }>(members(a.campaignId), withSignal(a.signal))).data
       .members,
+  /** A campaign's members and the ids of people who left or were removed (M15), for assignee pickers. */
+  'sharing.roster': async (c, a: { campaignId: number } & Signal) =>
+    (
+      await c.api.get<{ members: CampaignMember[]; departed?: number[] }>(
+        members(a.campaignId),
+        withSignal(a.signal),
+      )
+    ).data,
   /** Adds a mutual contact (or sets the role of someone already in). */
   'sharing.addMember': async (c, a: { campaignId: number; userId: number; role: MemberRole }) =>
     (

@@ -1,0 +1,105 @@
+import { expect, type TestInfo, test } from '@playwright/test';
+import { freshPhone, uniqueTitle } from './pages/Outpost';
+import { PolishPage } from './pages/Polish';
+import { Sharing } from './pages/Sharing';
+
+/**
+ * The edges of team life (issue 50): a name asked in the tutorial and changed in Preferences, the
+ * Share dialog leading with its invite link, and the calendar link shown again with a warned
+ * 'New link'. Desktop project only: the pictures take the phone's size inside the tests.
+ */
+
+test.beforeEach(() => {
+  test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
+  test.setTimeout(240_000);
+});
+
+async function pictures(app: Sharing, testInfo: TestInfo, name: string) {
+  await app.shots(testInfo, `team-${name}`, { fullPage: false });
+  await app.page.setViewportSize({ width: 1280, height: 800 });
+  await app.setTheme('light');
+}
+
+test('N12, N13: the tutorial asks a name, and Preferences changes it for everyone', async ({
+  page,
+}, testInfo) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const tour = new PolishPage(page);
+  await tour.openTutorial();
+  await tour.chooseAccount('Sign In');
+  await tour.tutorial.getByLabel('Phone number').fill(freshPhone());
+  await tour.tutorial.getByLabel('Your name (optional)').fill('Ada Tutorial');
+  await tour.tutorial.getByRole('button', { name: 'Next' }).click();
+  await tour.tutorial.getByLabel('Verification code').fill('123456');
+  await tour.tutorial.getByRole('button', { name: 'Next' }).click();
+  await expect(tour.tutorial.getByRole('button', { name: 'Skip for Now' })).toBeVisible();
+  const me = await page.request.get('/api/me');
+  expect(((await me.json()) as { user: { name: string } }).user.name).toBe('Ada Tutorial');
+  await tour.tutorial.getByRole('button', { name: 'Skip for Now' }).click();
+  for (let step = 6; step <= 9; step++) {
+    await expect(tour.tutorial.getByText(`Step ${step} of 9`)).toBeVisible();
+    await tour.tutorial.getByRole('button', { name: step === 9 ? 'Get Started' : 'Next' }).click();
+  }
+  await expect(tour.tutorial).toHaveCount(0);
+
+  const app = new Sharing(page);
+  await app.goto('/preferences');
+  const section = page.getByRole('region', { name: 'Your name' });
+  const field = section.getByLabel('Name', { exact: true });
+  await expect(field).toHaveValue('Ada Tutorial');
+  await field.fill('   ');
+  await section.getByRole('button', { name: 'Save name' }).isDisabled();
+  await field.fill('Ada Lovelace');
+  await section.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByText('Name saved').first()).toBeVisible();
+  const after = await page.request.get('/api/me');
+  expect(((await after.json()) as { user: { name: string } }).user.name).toBe('Ada Lovelace');
+  await section.scrollIntoViewIfNeeded();
+  await pictures(app, testInfo, 'preferences-name');
+});
+
+test('the Share dialog leads with Invite by link and says why someone is not in the picker', async ({
+  page,
+}, testInfo) => {
+  const owner = await Sharing.signedIn(page, freshPhone(), 'Olive Owner');
+  const title = uniqueTitle('Team picnic');
+  const campaign = await owner.post<{ id: number }>('/api/items', { title, type: 'campaign' });
+  await owner.openCampaign(campaign.id, title);
+  await owner.openShare();
+  const headings = await owner.shareDialog.getByRole('heading', { level: 3 }).allTextContents();
+  expect(headings[0]).toBe('Invite by link');
+  await expect(owner.shareDialog.getByText(/both have each other’s number in your contacts/)).toBeVisible();
+  await expect(owner.shareDialog.getByRole('button', { name: 'Create link' })).toBeVisible();
+  await pictures(owner, testInfo, 'share-dialog');
+});
+
+test('F9, F10: Preferences shows the calendar link in use again; a new link asks first and stops the old', async ({
+  page,
+}, testInfo) => {
+  const app = await Sharing.signedIn(page, freshPhone(), 'Cal Keeper');
+  await app.goto('/preferences');
+  const section = page.getByRole('region', { name: 'Calendar' });
+  await section.getByRole('button', { name: 'Subscribe in your calendar' }).click();
+  const field = section.getByLabel('Your calendar link');
+  await expect(field).toHaveValue(/\/cal\/[A-Za-z0-9_-]{22}\.ics$/);
+  const url = await field.inputValue();
+
+  await page.reload();
+  await expect(section.getByLabel('Your calendar link')).toHaveValue(url, { timeout: 15_000 });
+  await expect(section.getByRole('button', { name: 'Subscribe in your calendar' })).toHaveCount(0);
+  await section.scrollIntoViewIfNeeded();
+  await pictures(app, testInfo, 'preferences-calendar');
+
+  await section.getByRole('button', { name: 'New link…' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Make a new calendar link?' });
+  await expect(ask).toContainText('stops working');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(field).toHaveValue(url);
+  expect((await page.request.get(url)).status()).toBe(200);
+
+  await section.getByRole('button', { name: 'New link…' }).click();
+  await ask.getByRole('button', { name: 'Make a new link' }).click();
+  await expect(field).not.toHaveValue(url);
+  expect((await page.request.get(url)).status()).toBe(404);
+  expect((await page.request.get(await field.inputValue())).status()).toBe(200);
+});
