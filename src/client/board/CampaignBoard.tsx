@@ -15,11 +15,12 @@ import {
   useDroppable,
 } from '@dnd-kit/core';
 import { LayoutGrid } from 'lucide-react';
-import { memo, useCallback, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ItemStatus } from '../../shared/item';
+import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { cn, focusRing } from '../components/ui/cn';
 import { ListEmpty, ListLoading } from '../components/ui/PageParts';
 import { useWindowedList } from '../components/ui/useWindowedList';
@@ -258,12 +259,46 @@ export default function CampaignBoard({
   const sensors = useOrderSensors(coordinateGetter);
   const cards = useMemo(() => indexCards(columns), [columns]);
   const announcements = useMemo(() => boardAnnouncements(cards, store), [cards, store]);
+  const board = useRef<HTMLElement>(null);
+  /**
+   * The card whose handle had focus at its drop: a card dropped in another column is drawn anew there,
+   * and focus would fall to the page's body (issue 50); it goes to the card's handle once it is drawn,
+   * as a list keeps it on the moved row. Not when focus went elsewhere in the meantime.
+   */
+  const refocus = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: looks after each read of the board, where the moved card may be drawn
+  useEffect(() => {
+    const key = refocus.current;
+    if (key === null) return;
+    const card = [...(board.current?.querySelectorAll<HTMLElement>('[data-card-key]') ?? [])].find(
+      (node) => node.dataset.cardKey === key,
+    );
+    const handle = card?.querySelector<HTMLElement>('[data-drag-handle]');
+    if (!handle) return;
+    refocus.current = null;
+    const active = document.activeElement;
+    if (!active || active === document.body || active === handle) handle.focus();
+  }, [columns]);
+  /** A task dropped on Done with open todos: asked first, as its page's Complete asks (issue 50). */
+  const [asking, setAsking] = useState<{ item: LocalItem; target: BoardPlace; open: number } | null>(null);
+  const moveToColumn = (item: LocalItem, target: BoardPlace, open = 0) =>
+    void order.moveToStatus(
+      columns[target.status],
+      item,
+      target.index,
+      target.status,
+      TITLE_OF[target.status],
+      open,
+    );
 
   if (items === undefined) return <ListLoading label="Loading board..." rows={3} />;
   if (items.length === 0)
     return <ListEmpty icon={<LayoutGrid aria-hidden />} title="No tasks or todos to put on the board yet." />;
 
-  const onDragStart = () => movePlace(store, null);
+  const onDragStart = () => {
+    refocus.current = null;
+    movePlace(store, null);
+  };
   const onDragMove = ({ active: a, collisions }: DragMoveEvent) => {
     const over = collisions?.[0]?.id;
     const rect = a.rect.current.translated;
@@ -276,9 +311,20 @@ export default function CampaignBoard({
     const target = store.getState().place;
     movePlace(store, null);
     if (!item || !over || !target) return;
-    const column = columns[target.status];
-    if (target.status === item.status) void order.move(column, item, target.index);
-    else void order.moveToStatus(column, item, target.index, target.status, TITLE_OF[target.status]);
+    const key = String(a.id);
+    const focused = document.activeElement?.closest<HTMLElement>('[data-card-key]');
+    if (focused?.dataset.cardKey === key) refocus.current = key;
+    if (target.status === item.status) {
+      void order.move(columns[target.status], item, target.index);
+      return;
+    }
+    // Completing a task completes its open todos: say so first (they are on this board, so counted here).
+    const open =
+      target.status === 'completed' && item.type === 'task'
+        ? (items ?? []).filter((i) => i.parent_id === item.id && i.status !== 'completed').length
+        : 0;
+    if (open > 0) setAsking({ item, target, open });
+    else moveToColumn(item, target);
   };
   const onDragCancel = () => movePlace(store, null);
 
@@ -295,6 +341,7 @@ export default function CampaignBoard({
       autoScroll
     >
       <section
+        ref={board}
         aria-label="Board"
         className="-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:snap-none sm:grid-cols-3 sm:overflow-visible sm:px-0"
       >
@@ -316,6 +363,22 @@ export default function CampaignBoard({
       <DragOverlay dropAnimation={null} style={LIFTED_LAYER}>
         <LiftedCard cards={cards} />
       </DragOverlay>
+      <ConfirmDialog
+        open={asking !== null}
+        onOpenChange={(open) => {
+          if (!open) setAsking(null);
+        }}
+        title={asking ? `Complete ${asking.open} open ${asking.open === 1 ? 'item' : 'items'} too?` : ''}
+        description={
+          asking
+            ? `Completing “${asking.item.title}” completes everything inside it. You can reopen it later.`
+            : undefined
+        }
+        confirmLabel="Complete"
+        onConfirm={() => {
+          if (asking) moveToColumn(asking.item, asking.target, asking.open);
+        }}
+      />
     </DndContext>
   );
 }
@@ -464,6 +527,7 @@ const BoardCard = memo(
       <li
         ref={setNodeRef}
         data-card-id={item.id}
+        data-card-key={rowKeyOf(item)}
         className={cn('h-16 list-none pb-2', isDragging && 'opacity-40')}
       >
         <CardFace
