@@ -65,6 +65,55 @@ describe('single-key shortcuts', () => {
     expect(document.activeElement).toBe(getByText('First'));
   });
 
+  it("J and K walk a sortable list's rows and Today's rows, whose rows are no tab stops (issue 50)", () => {
+    function Deep() {
+      useGlobalShortcuts();
+      return (
+        <main>
+          <ul>
+            <li data-index="0">
+              <button type="button" data-drag-handle>
+                Grip
+              </button>
+              <div>
+                <div data-item-id="1" tabIndex={0}>
+                  Sortable
+                </div>
+              </div>
+            </li>
+          </ul>
+          <ul>
+            {['Today one', 'Today two'].map((title, i) => (
+              <li key={title}>
+                <div data-item-id={10 + i}>
+                  <button type="button">Complete {title}</button>
+                  <div data-row-title>
+                    <a href={`/tasks/${10 + i}`}>{title}</a>
+                  </div>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </main>
+      );
+    }
+    const { getByText } = render(<Deep />);
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Sortable'));
+    // From a control in no row, as from the grip: the first row.
+    getByText('Grip').focus();
+    fireEvent.keyDown(getByText('Grip'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Sortable'));
+    fireEvent.keyDown(getByText('Sortable'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Today one'));
+    fireEvent.keyDown(getByText('Today one'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Today two'));
+    fireEvent.keyDown(getByText('Today two'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Today two'));
+    fireEvent.keyDown(getByText('Today two'), { key: 'k' });
+    expect(document.activeElement).toBe(getByText('Today one'));
+  });
+
   it('leaves the keys to an open dialog', () => {
     const { getByText } = render(<Page dialog />);
     getByText('Elsewhere').focus();

@@ -228,6 +228,31 @@ describe('CampaignBoard', () => {
     );
   });
 
+  it("shows a card's priority flag, labels and assignee, strikes a done task through, and opens a todo's page (issue 50)", async () => {
+    const campaign = await client.items.create({ title: 'Fair', type: 'campaign' });
+    const todo = await client.items.create({
+      title: 'Tables',
+      type: 'todo',
+      parent_id: campaign.id,
+      priority: 1,
+      labels: ['urgent', 'errand'],
+      assigned_to: 2,
+    });
+    const task = await client.items.create({ title: 'Stalls', type: 'task', parent_id: campaign.id });
+    await client.items.setStatus(task.id, 'completed');
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const tables = await screen.findByRole('link', { name: 'Tables' });
+    expect(tables.getAttribute('href')).toBe(`/todos/${todo.id}`);
+    const card = tables.closest('[data-card-id]') as HTMLElement;
+    expect(card.textContent).toContain('Priority p1');
+    expect(card.textContent).toContain('Labels:urgenterrand');
+    expect(card.textContent).toMatch(/Assigned to \S/);
+    const stalls = await screen.findByRole('link', { name: 'Stalls' });
+    expect(stalls.getAttribute('href')).toBe(`/tasks/${task.id}`);
+    expect(stalls.className).toContain('line-through');
+    expect(tables.className).not.toContain('line-through');
+  });
+
   it('puts a card back where it was on Escape, and says so', async () => {
     const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
     const dig = await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });

@@ -267,6 +267,7 @@ export const ItemRow = memo(function ItemRow({
       />
       <div className="flex min-w-0 flex-1 flex-col justify-center gap-0.5">
         <div
+          data-row-title
           className={cn(
             'min-w-0 text-[15px] leading-5 font-medium',
             done
