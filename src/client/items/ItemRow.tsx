@@ -1,5 +1,6 @@
 import {
   ArrowUpRight,
+  Bell,
   CalendarDays,
   CloudOff,
   Flag,
@@ -42,6 +43,7 @@ import {
   itemHref,
   itemPageHref,
   PRIORITY_TEXT,
+  reminderText,
   TYPE_DOT,
   TYPE_LABEL,
 } from './itemStyle';
@@ -64,6 +66,8 @@ export interface RowItem {
   due_date: string | null;
   end_date?: string | null;
   recurrence?: string | null;
+  /** The reminder's moment (ISO), shown as a bell and its time while the item is open. */
+  remind_at?: string | null;
   /** 1–4, 1 the most urgent; absent reads as 4 (no flag). */
   priority?: number;
   labels?: readonly string[];
@@ -194,6 +198,8 @@ export const ItemRow = memo(function ItemRow({
   const assignee = assigneeName(item.assigned_to, options, item.assignedUser);
   const done = item.status === 'completed';
   const flag = item.priority ? PRIORITY_TEXT[item.priority] : undefined;
+  // Issue 50: a reminder set by quick add showed only on the item's page.
+  const reminder = reminderText(item.remind_at);
 
   // Every render (the menus swap placeholders for Radix triggers): inner controls stay out of Tab.
   useLayoutEffect(() => {
@@ -342,6 +348,13 @@ export const ItemRow = memo(function ItemRow({
               <CalendarDays className="size-3" aria-hidden />
               <span className="sr-only">Due</span>
               {due}
+            </span>
+          ) : null}
+          {reminder && !done ? (
+            <span className="inline-flex shrink-0 items-center gap-1" data-row-reminder>
+              <Bell className="size-3" aria-hidden />
+              <span className="sr-only">Reminder</span>
+              {reminder}
             </span>
           ) : null}
           <CommentCount count={item.comments_count} to={`${pageHref}#timeline`} />
