@@ -472,12 +472,20 @@ export const ItemRow = memo(function ItemRow({
   );
 });
 
-/** Small muted chips, each a link to its label's page (/labels/{name}); they give way to the rest. */
+/** A row shows this many label chips whole, then '+N' for the rest (all are on the item's page). */
+const ROW_LABELS = 2;
+
+/**
+ * Small muted chips, each a link to its label's page (/labels/{name}), whole: a chip cut to 'urg' on a
+ * phone read as another label (issue 50), so the row shows two and counts the rest.
+ */
 function RowLabels({ labels }: { labels: readonly string[] }) {
+  const shown = labels.slice(0, ROW_LABELS);
+  const rest = labels.length - shown.length;
   return (
-    <span className="inline-flex min-w-0 shrink items-center gap-1 overflow-hidden">
+    <span className="inline-flex shrink-0 items-center gap-1">
       <span className="sr-only">Labels:</span>
-      {labels.map((label) => (
+      {shown.map((label) => (
         <Link
           key={label}
           to={labelHref(label)}
@@ -489,6 +497,12 @@ function RowLabels({ labels }: { labels: readonly string[] }) {
           {label}
         </Link>
       ))}
+      {rest > 0 ? (
+        <span>
+          +{rest}
+          <span className="sr-only"> more</span>
+        </span>
+      ) : null}
     </span>
   );
 }
