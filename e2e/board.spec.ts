@@ -80,3 +80,48 @@ test('issue 50: J goes to the rows of Today', async ({ page }) => {
   await app.pressJFromPage();
   await expect.poll(() => app.focusedRowText()).toContain(call);
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('issue 50: label and repeat pills read whole, a reminder shows in the row, one back control, no Ctrl+Enter hint, Today said once', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const app = await BoardPage.start(page);
+    const water = uniqueTitle('Water');
+    await app.quickAdd('todo', `${water} every day +urgent +garden p2 tomorrow 9am`);
+    const row = app.row(water);
+    await expect(row.locator('[data-row-reminder]')).toBeVisible();
+    await expect(row.locator('[data-repeat]')).toHaveText(/Every day/);
+    for (const pill of [row.getByRole('link', { name: 'urgent' }), row.locator('[data-repeat]')]) {
+      // Whole on the row's line, or wrapped off it (not shown): never cut.
+      const whole = await pill.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const line = (el.parentElement as HTMLElement).closest('.flex-wrap')!.getBoundingClientRect();
+        const shown = box.top < line.bottom;
+        return el.scrollWidth <= el.clientWidth + 1 && (!shown || box.right <= line.right);
+      });
+      expect(whole).toBe(true);
+    }
+    await takePictures(page, app, 'rows', 'reminder', { focus: row });
+    await page.setViewportSize({ width: 390, height: 844 });
+
+    const campaign = uniqueTitle('Fair');
+    const task = uniqueTitle('Stalls');
+    await app.quickAdd('campaign', campaign);
+    await app.open(campaign);
+    await app.quickAdd('task', task);
+    await app.open(task);
+    // The header's Back alone: the heading's link to the campaign shows from the desktop's width.
+    await expect(page.getByRole('button', { name: 'Back' })).toBeVisible();
+    await expect(app.main.getByRole('link', { name: campaign })).toBeHidden();
+    await expect(app.main.getByText(/Enter to send/)).toHaveCount(0);
+
+    await app.goto('/');
+    await app.quickAdd('todo', `${uniqueTitle('Call')} today`);
+    await app.goto('/today');
+    await expect(app.heading('Today')).toBeVisible();
+    await expect(app.main.getByRole('heading', { level: 2 })).toHaveText(['Due today']);
+  });
+});

@@ -301,7 +301,9 @@ export const ItemRow = memo(function ItemRow({
             />
           )}
         </div>
-        <div className="flex min-w-0 items-center gap-x-2.5 overflow-hidden text-xs leading-4 whitespace-nowrap text-zinc-500 dark:text-zinc-400">
+        {/* One line: what does not fit wraps onto a second line that is never shown, so a pill is read
+            whole or not at all (issue 50: 'urg' and 'Ev…' on a phone). */}
+        <div className="flex h-4 min-w-0 flex-wrap items-center gap-x-2.5 overflow-hidden text-xs leading-4 whitespace-nowrap text-zinc-500 dark:text-zinc-400">
           <span className="inline-flex shrink-0 items-center gap-1.5">
             <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[item.type])} />
             {TYPE_LABEL[item.type]}
