@@ -94,6 +94,23 @@ describe('activity descriptions', () => {
     expect(rollUpReason({ metadata: { status: { old: 'pending', new: 'completed' } } })).toBeNull();
   });
 
+  it("says a todo completed with its task was completed because its task was (issue 50), not 'all its items are done'", () => {
+    const completed = { status: { old: 'pending', new: 'completed' }, rolled_up: true };
+    expect(rollUpReason({ item: { type: 'todo' }, metadata: { ...completed, with_parent: 'task' } })).toBe(
+      'because its task was completed',
+    );
+    expect(
+      rollUpReason({ item: { type: 'task' }, metadata: { ...completed, with_parent: 'campaign' } }),
+    ).toBe('because its campaign was completed');
+    // Entries written before with_parent: a todo has no items, so its parent did it.
+    expect(rollUpReason({ item: { type: 'todo' }, metadata: completed })).toBe(
+      'because the item it is in was completed',
+    );
+    expect(activityDetails({ action: 'completed', metadata: { ...completed, with_parent: 'task' } })).toEqual(
+      [],
+    );
+  });
+
   it('finds the assignee by name: recorded names first, old entries from their description', () => {
     expect(
       assigneeOf({

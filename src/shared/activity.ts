@@ -40,7 +40,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** Fields an entry keeps for the machine only: ids beside the names the reader gets instead. */
-const HIDDEN_FIELDS = new Set(['rolled_up', 'assignee', 'parent_id', 'assigned_to']);
+const HIDDEN_FIELDS = new Set(['rolled_up', 'with_parent', 'assignee', 'parent_id', 'assigned_to']);
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -107,11 +107,25 @@ export function activityDetails(entry: Pick<ActivityEntry, 'action' | 'metadata'
   return lines;
 }
 
-/** For a roll-up (a parent's status changed by its children): 'because …', else null. */
-export function rollUpReason(entry: Pick<ActivityEntry, 'metadata'>): string | null {
+/**
+ * For a roll-up (a parent's status changed by its children, or a child's by its parent: `with_parent`
+ * names the parent's type): 'because …', else null. A todo holds no items, so an older entry of one
+ * completed is its parent's doing too.
+ */
+export function rollUpReason(
+  entry: Pick<ActivityEntry, 'metadata'> & { item?: Pick<ActivityEntry['item'], 'type'> },
+): string | null {
   const metadata = entry.metadata ?? {};
   if (metadata.rolled_up !== true) return null;
   const status = isChange(metadata.status) ? metadata.status : {};
+  const parent = metadata.with_parent;
+  if (parent === 'task' || parent === 'campaign') {
+    return status.new === 'completed'
+      ? `because its ${parent} was completed`
+      : `because its ${parent} changed`;
+  }
+  if (status.new === 'completed' && entry.item?.type === 'todo')
+    return 'because the item it is in was completed';
   if (status.new === 'completed') return 'because all its items are done';
   if (status.old === 'completed') return 'because an item inside was added or reopened';
   if (status.new === 'in_progress') return 'because work started on an item inside';

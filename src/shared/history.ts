@@ -25,7 +25,7 @@ const isRecorded = (value: unknown): value is Recorded =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && ('old' in value || 'new' in value);
 
 /** Machine-only keys of an entry's metadata: ids have names beside them, a place in a list is no news. */
-const NOT_SHOWN = new Set(['rolled_up', 'assigned_to', 'parent_id', 'sort_key']);
+const NOT_SHOWN = new Set(['rolled_up', 'with_parent', 'assigned_to', 'parent_id', 'sort_key']);
 
 /**
  * An entry's metadata as the changes a reader sees: the assignee by name (`assignee`), the parent by

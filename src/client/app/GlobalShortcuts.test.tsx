@@ -30,6 +30,39 @@ function Page({ rows = true, dialog = false }: { rows?: boolean; dialog?: boolea
   );
 }
 
+/** A campaign page's sortable list (the row under its grip) and Today's rows (no tab stops). */
+function Deep() {
+  useGlobalShortcuts();
+  return (
+    <main>
+      <ul>
+        <li data-index="0">
+          <button type="button" data-drag-handle>
+            Grip
+          </button>
+          <div>
+            <button type="button" data-item-id="1" tabIndex={0}>
+              Sortable
+            </button>
+          </div>
+        </li>
+      </ul>
+      <ul>
+        {['Today one', 'Today two'].map((title, i) => (
+          <li key={title}>
+            <div data-item-id={10 + i}>
+              <button type="button">Complete {title}</button>
+              <div data-row-title>
+                <a href={`/tasks/${10 + i}`}>{title}</a>
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}
+
 const original = HTMLElement.prototype.getClientRects;
 beforeEach(() => {
   // jsdom lays nothing out: every element counts as shown here.
@@ -63,6 +96,24 @@ describe('single-key shortcuts', () => {
     getByText('Elsewhere').focus();
     fireEvent.keyDown(getByText('Elsewhere'), { key: 'k' });
     expect(document.activeElement).toBe(getByText('First'));
+  });
+
+  it("J and K walk a sortable list's rows and Today's rows, whose rows are no tab stops (issue 50)", () => {
+    const { getByText } = render(<Deep />);
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Sortable'));
+    // From a control in no row, as from the grip: the first row.
+    getByText('Grip').focus();
+    fireEvent.keyDown(getByText('Grip'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Sortable'));
+    fireEvent.keyDown(getByText('Sortable'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Today one'));
+    fireEvent.keyDown(getByText('Today one'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Today two'));
+    fireEvent.keyDown(getByText('Today two'), { key: 'j' });
+    expect(document.activeElement).toBe(getByText('Today two'));
+    fireEvent.keyDown(getByText('Today two'), { key: 'k' });
+    expect(document.activeElement).toBe(getByText('Today one'));
   });
 
   it('leaves the keys to an open dialog', () => {

@@ -24,6 +24,26 @@ function firstShown(selector: string): HTMLElement | null {
   return [...found].find((el) => el.getClientRects().length > 0) ?? null;
 }
 
+/**
+ * The row `step` rows from the one holding `from` among the page's shown rows; the first row when
+ * `from` is in none; null when there is none to go to.
+ */
+function rowAfter(from: EventTarget | null, step: 1 | -1): HTMLElement | null {
+  const rows = [...document.querySelectorAll<HTMLElement>('main [data-item-id]')].filter(
+    (el) => el.getClientRects().length > 0,
+  );
+  const current = (from as HTMLElement | null)?.closest?.<HTMLElement>('[data-item-id]') ?? null;
+  const at = current ? rows.indexOf(current) : -1;
+  if (at < 0) return rows[0] ?? null;
+  return rows[at + step] ?? null;
+}
+
+/** Focus to a row: itself when it is a roving tab stop, else its title (a link or the rename button). */
+function focusRow(row: HTMLElement): void {
+  if (row.hasAttribute('tabindex')) row.focus();
+  else (row.querySelector<HTMLElement>('[data-row-title] a[href], [data-row-title] button') ?? row).focus();
+}
+
 /** Whether a dialog, menu or sheet is open: single-key shortcuts then belong to it. */
 function overlayOpen(): boolean {
   return document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]') !== null;
@@ -79,13 +99,15 @@ export function useGlobalShortcuts(): void {
         }
         return;
       }
-      // A focused row handles J and K itself (ItemList); with none, they start at the first row.
-      const inRow = (event.target as HTMLElement | null)?.closest?.('[data-item-id]');
-      if (plainKey && (event.key === 'j' || event.key === 'k') && !inRow) {
-        const row = firstShown('li[data-index] > [data-item-id]');
-        if (row) {
+      // A list with a roving tab stop handles J and K in its rows itself (ItemList, which takes the
+      // key); anywhere else on the page (Today's lists, a sortable list's grip, no row focused) they
+      // go to the next or previous row, the first with none (issue 50: they did nothing on a campaign's,
+      // a task's and Today's page, whose rows sit deeper than Home's).
+      if (plainKey && (event.key === 'j' || event.key === 'k')) {
+        const next = rowAfter(event.target, event.key === 'j' ? 1 : -1);
+        if (next) {
           event.preventDefault();
-          row.focus();
+          focusRow(next);
         }
         return;
       }

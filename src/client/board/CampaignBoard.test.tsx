@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pressKey } from '../../../testkit/client/keyboardDrag';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { TABLES } from '../data/sync/context';
 import { swapTempId } from '../data/sync/tempIds';
+import { toastStore } from '../stores/toastStore';
 import CampaignBoard from './CampaignBoard';
 
 let client: OutpostClient;
@@ -174,6 +175,82 @@ describe('CampaignBoard', () => {
 
     await waitFor(() => expect(titlesIn('in_progress')).toEqual(['Fence', 'Dig', 'Shed']));
     expect((await client.db.items.get(dig.id))?.status).toBe('in_progress');
+  });
+
+  it('keeps focus on the moved card after a keyboard drop in another column (issue 50)', async () => {
+    const campaign = await client.items.create({ title: 'Garden', type: 'campaign' });
+    await client.items.create({ title: 'Dig', type: 'todo', parent_id: campaign.id });
+    await client.items.create({ title: 'Sow', type: 'todo', parent_id: campaign.id });
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const handleOf = () => screen.getByRole('button', { name: 'Move “Dig”' });
+    (await waitFor(handleOf)).focus();
+    await pressKey('Space', ' ');
+    await pressKey('ArrowRight', 'ArrowRight');
+    await pressKey('Space', ' ');
+    await waitFor(() => expect(titlesIn('in_progress')).toEqual(['Dig']));
+    await waitFor(() => expect(document.activeElement).toBe(handleOf()));
+  });
+
+  it('asks before a task dropped on Done completes its open todos, and the toast counts them (issue 50)', async () => {
+    const campaign = await client.items.create({ title: 'Fair', type: 'campaign' });
+    const stalls = await client.items.create({ title: 'Stalls', type: 'task', parent_id: campaign.id });
+    const tables = await client.items.create({ title: 'Tables', type: 'todo', parent_id: stalls.id });
+    const chairs = await client.items.create({ title: 'Chairs', type: 'todo', parent_id: stalls.id });
+    await client.items.create({ title: 'Posters', type: 'todo', parent_id: campaign.id });
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const handleOf = () => screen.getByRole('button', { name: 'Move “Stalls”' });
+    await waitFor(handleOf);
+    const drop = async () => {
+      handleOf().focus();
+      await pressKey('Space', ' ');
+      await pressKey('ArrowRight', 'ArrowRight');
+      await pressKey('ArrowRight', 'ArrowRight');
+      await pressKey('Space', ' ');
+    };
+    await drop();
+    const dialog = await screen.findByRole('alertdialog', { name: 'Complete 2 open items too?' });
+    // Cancel leaves the task and its todos as they were.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect((await client.db.items.get(stalls.id))?.status).toBe('pending');
+    expect((await client.db.items.get(tables.id))?.status).toBe('pending');
+
+    await drop();
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Complete' }));
+    await waitFor(async () => expect((await client.db.items.get(stalls.id))?.status).toBe('completed'));
+    expect((await client.db.items.get(tables.id))?.status).toBe('completed');
+    expect((await client.db.items.get(chairs.id))?.status).toBe('completed');
+    await waitFor(() =>
+      expect(toastStore.getState().queue.at(-1)).toMatchObject({
+        title: 'Task moved to Done',
+        description: '2 open items inside were completed too.',
+      }),
+    );
+  });
+
+  it("shows a card's priority flag, labels and assignee, strikes a done task through, and opens a todo's page (issue 50)", async () => {
+    const campaign = await client.items.create({ title: 'Fair', type: 'campaign' });
+    const todo = await client.items.create({
+      title: 'Tables',
+      type: 'todo',
+      parent_id: campaign.id,
+      priority: 1,
+      labels: ['urgent', 'errand'],
+      assigned_to: 2,
+    });
+    const task = await client.items.create({ title: 'Stalls', type: 'task', parent_id: campaign.id });
+    await client.items.setStatus(task.id, 'completed');
+    renderWithApp(<CampaignBoard campaignId={campaign.id} />);
+    const tables = await screen.findByRole('link', { name: 'Tables' });
+    expect(tables.getAttribute('href')).toBe(`/todos/${todo.id}`);
+    const card = tables.closest('[data-card-id]') as HTMLElement;
+    expect(card.textContent).toContain('Priority p1');
+    expect(card.textContent).toContain('Labels:urgenterrand');
+    expect(card.textContent).toMatch(/Assigned to \S/);
+    const stalls = await screen.findByRole('link', { name: 'Stalls' });
+    expect(stalls.getAttribute('href')).toBe(`/tasks/${task.id}`);
+    expect(stalls.className).toContain('line-through');
+    expect(tables.className).not.toContain('line-through');
   });
 
   it('puts a card back where it was on Escape, and says so', async () => {

@@ -14,16 +14,19 @@ import {
   useDraggable,
   useDroppable,
 } from '@dnd-kit/core';
-import { LayoutGrid } from 'lucide-react';
-import { memo, useCallback, useMemo, useRef } from 'react';
+import { Flag, LayoutGrid, UserRound } from 'lucide-react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ItemStatus } from '../../shared/item';
+import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { cn, focusRing } from '../components/ui/cn';
 import { ListEmpty, ListLoading } from '../components/ui/PageParts';
 import { useWindowedList } from '../components/ui/useWindowedList';
-import { formatDay, itemHref, TYPE_DOT, TYPE_LABEL } from '../items/itemStyle';
+import { assigneeName } from '../items/assignees';
+import { formatDay, itemPageHref, PRIORITY_TEXT, TYPE_DOT, TYPE_LABEL } from '../items/itemStyle';
+import { useAssigneeOptions } from '../items/mutations';
 import { useOrderMutations } from '../items/orderMutations';
 import { rowKeyOf } from '../items/rowKey';
 import { DragHandle, useOrderSensors } from '../items/SortableItems';
@@ -258,12 +261,46 @@ export default function CampaignBoard({
   const sensors = useOrderSensors(coordinateGetter);
   const cards = useMemo(() => indexCards(columns), [columns]);
   const announcements = useMemo(() => boardAnnouncements(cards, store), [cards, store]);
+  const board = useRef<HTMLElement>(null);
+  /**
+   * The card whose handle had focus at its drop: a card dropped in another column is drawn anew there,
+   * and focus would fall to the page's body (issue 50); it goes to the card's handle once it is drawn,
+   * as a list keeps it on the moved row. Not when focus went elsewhere in the meantime.
+   */
+  const refocus = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: looks after each read of the board, where the moved card may be drawn
+  useEffect(() => {
+    const key = refocus.current;
+    if (key === null) return;
+    const card = [...(board.current?.querySelectorAll<HTMLElement>('[data-card-key]') ?? [])].find(
+      (node) => node.dataset.cardKey === key,
+    );
+    const handle = card?.querySelector<HTMLElement>('[data-drag-handle]');
+    if (!handle) return;
+    refocus.current = null;
+    const active = document.activeElement;
+    if (!active || active === document.body || active === handle) handle.focus();
+  }, [columns]);
+  /** A task dropped on Done with open todos: asked first, as its page's Complete asks (issue 50). */
+  const [asking, setAsking] = useState<{ item: LocalItem; target: BoardPlace; open: number } | null>(null);
+  const moveToColumn = (item: LocalItem, target: BoardPlace, open = 0) =>
+    void order.moveToStatus(
+      columns[target.status],
+      item,
+      target.index,
+      target.status,
+      TITLE_OF[target.status],
+      open,
+    );
 
   if (items === undefined) return <ListLoading label="Loading board..." rows={3} />;
   if (items.length === 0)
     return <ListEmpty icon={<LayoutGrid aria-hidden />} title="No tasks or todos to put on the board yet." />;
 
-  const onDragStart = () => movePlace(store, null);
+  const onDragStart = () => {
+    refocus.current = null;
+    movePlace(store, null);
+  };
   const onDragMove = ({ active: a, collisions }: DragMoveEvent) => {
     const over = collisions?.[0]?.id;
     const rect = a.rect.current.translated;
@@ -276,9 +313,20 @@ export default function CampaignBoard({
     const target = store.getState().place;
     movePlace(store, null);
     if (!item || !over || !target) return;
-    const column = columns[target.status];
-    if (target.status === item.status) void order.move(column, item, target.index);
-    else void order.moveToStatus(column, item, target.index, target.status, TITLE_OF[target.status]);
+    const key = String(a.id);
+    const focused = document.activeElement?.closest<HTMLElement>('[data-card-key]');
+    if (focused?.dataset.cardKey === key) refocus.current = key;
+    if (target.status === item.status) {
+      void order.move(columns[target.status], item, target.index);
+      return;
+    }
+    // Completing a task completes its open todos: say so first (they are on this board, so counted here).
+    const open =
+      target.status === 'completed' && item.type === 'task'
+        ? (items ?? []).filter((i) => i.parent_id === item.id && i.status !== 'completed').length
+        : 0;
+    if (open > 0) setAsking({ item, target, open });
+    else moveToColumn(item, target);
   };
   const onDragCancel = () => movePlace(store, null);
 
@@ -295,6 +343,7 @@ export default function CampaignBoard({
       autoScroll
     >
       <section
+        ref={board}
         aria-label="Board"
         className="-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:snap-none sm:grid-cols-3 sm:overflow-visible sm:px-0"
       >
@@ -316,6 +365,22 @@ export default function CampaignBoard({
       <DragOverlay dropAnimation={null} style={LIFTED_LAYER}>
         <LiftedCard cards={cards} />
       </DragOverlay>
+      <ConfirmDialog
+        open={asking !== null}
+        onOpenChange={(open) => {
+          if (!open) setAsking(null);
+        }}
+        title={asking ? `Complete ${asking.open} open ${asking.open === 1 ? 'item' : 'items'} too?` : ''}
+        description={
+          asking
+            ? `Completing “${asking.item.title}” completes everything inside it. You can reopen it later.`
+            : undefined
+        }
+        confirmLabel="Complete"
+        onConfirm={() => {
+          if (asking) moveToColumn(asking.item, asking.target, asking.open);
+        }}
+      />
     </DndContext>
   );
 }
@@ -355,6 +420,7 @@ const BoardColumn = memo(function BoardColumn({
   const from = windowed ? Math.floor(start / RUN) * RUN : 0;
   const to = windowed ? Math.min(cards.length, Math.ceil(end / RUN) * RUN) : cards.length;
   const headingId = `board-${status}`;
+  const options = useAssigneeOptions();
   return (
     <ColumnDrop status={status} readOnly={readOnly}>
       <h3
@@ -385,7 +451,12 @@ const BoardColumn = memo(function BoardColumn({
             style={from > 0 ? { transform: `translateY(${from * CARD_PITCH}px)` } : undefined}
           >
             {cards.slice(from, to).map((card) => (
-              <BoardCard key={rowKeyOf(card)} item={card} readOnly={readOnly} />
+              <BoardCard
+                key={rowKeyOf(card)}
+                item={card}
+                assignee={assigneeName(card.assigned_to, options, card.assignedUser)}
+                readOnly={readOnly}
+              />
             ))}
           </ul>
           {gap === null ? null : (
@@ -407,7 +478,10 @@ const BoardColumn = memo(function BoardColumn({
 function LiftedCard({ cards }: { cards: CardIndex }) {
   const { active } = useDndContext();
   const card = cardOf(cards, active?.id ?? null);
-  return card ? <CardBody item={card} lifted /> : null;
+  const options = useAssigneeOptions();
+  return card ? (
+    <CardBody item={card} assignee={assigneeName(card.assigned_to, options, card.assignedUser)} lifted />
+  ) : null;
 }
 
 /** The column as the drop target, outlined while a card is over it. */
@@ -442,10 +516,12 @@ const sameFace = (a: LocalItem, b: LocalItem) =>
     a.type === b.type &&
     a.status === b.status &&
     a.due_date === b.due_date &&
+    a.priority === b.priority &&
+    (a.labels ?? []).join('\n') === (b.labels ?? []).join('\n') &&
     a.parent?.type === b.parent?.type &&
     a.parent?.title === b.parent?.title);
 
-type CardProps = { item: LocalItem; readOnly: boolean };
+type CardProps = { item: LocalItem; assignee: string | null; readOnly: boolean };
 
 /**
  * One card in its place, exactly CARD_PITCH tall with its gap. Every card renders again when a drag
@@ -455,7 +531,7 @@ type CardProps = { item: LocalItem; readOnly: boolean };
  * moved card, not the column's.
  */
 const BoardCard = memo(
-  function BoardCard({ item, readOnly }: CardProps) {
+  function BoardCard({ item, assignee, readOnly }: CardProps) {
     const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({
       id: rowKeyOf(item),
       disabled: readOnly,
@@ -464,10 +540,12 @@ const BoardCard = memo(
       <li
         ref={setNodeRef}
         data-card-id={item.id}
+        data-card-key={rowKeyOf(item)}
         className={cn('h-16 list-none pb-2', isDragging && 'opacity-40')}
       >
         <CardFace
           item={item}
+          assignee={assignee}
           readOnly={readOnly}
           attributes={attributes}
           listeners={listeners}
@@ -476,19 +554,22 @@ const BoardCard = memo(
       </li>
     );
   },
-  (a: CardProps, b: CardProps) => a.readOnly === b.readOnly && sameFace(a.item, b.item),
+  (a: CardProps, b: CardProps) =>
+    a.readOnly === b.readOnly && a.assignee === b.assignee && sameFace(a.item, b.item),
 );
 
 type Draggable = ReturnType<typeof useDraggable>;
 
 const CardFace = memo(function CardFace({
   item,
+  assignee,
   readOnly,
   attributes,
   listeners,
   activatorRef,
 }: {
   item: LocalItem;
+  assignee: string | null;
   readOnly: boolean;
   attributes: Draggable['attributes'];
   listeners: Draggable['listeners'];
@@ -497,6 +578,7 @@ const CardFace = memo(function CardFace({
   return (
     <CardBody
       item={item}
+      assignee={assignee}
       className="h-full"
       handle={
         readOnly ? null : (
@@ -513,19 +595,28 @@ const CardFace = memo(function CardFace({
   );
 });
 
+/**
+ * A card's face: its title (a link to its page, a todo's too, struck through when done), then its type,
+ * priority flag, assignee, due day and labels, as a list row shows them (issue 50), on one line that
+ * gives way from the end.
+ */
 function CardBody({
   item,
+  assignee,
   handle,
   lifted = false,
   className,
 }: {
   item: LocalItem;
+  assignee: string | null;
   handle?: React.ReactNode;
   lifted?: boolean;
   className?: string;
 }) {
-  const href = itemHref(item);
   const due = formatDay(item.due_date);
+  const done = item.status === 'completed';
+  const flag = item.priority ? PRIORITY_TEXT[item.priority] : undefined;
+  const labels = item.labels ?? [];
   return (
     <div
       className={cn(
@@ -538,31 +629,51 @@ function CardBody({
       <div className="flex min-w-0 flex-1 flex-col justify-center gap-0.5 py-2 pr-3 pl-1">
         <span className="flex min-w-0 items-center gap-2">
           <span className={cn('size-2 shrink-0 rounded-full', TYPE_DOT[item.type])} aria-hidden />
-          {href ? (
-            <Link
-              to={href}
-              className={cn(
-                'truncate font-medium text-zinc-900 hover:underline dark:text-zinc-100',
-                focusRing,
-              )}
-            >
-              {item.title}
-            </Link>
-          ) : (
-            <span
-              className={cn(
-                'truncate font-medium text-zinc-900 dark:text-zinc-100',
-                item.status === 'completed' && 'text-zinc-500 line-through dark:text-zinc-400',
-              )}
-            >
-              {item.title}
-            </span>
-          )}
+          <Link
+            to={itemPageHref(item)}
+            className={cn(
+              'truncate rounded-sm font-medium hover:underline',
+              done
+                ? 'text-zinc-500 line-through decoration-zinc-400 dark:text-zinc-400'
+                : 'text-zinc-900 dark:text-zinc-100',
+              focusRing,
+            )}
+          >
+            {item.title}
+          </Link>
         </span>
-        <span className="flex gap-2 pl-4 text-xs text-zinc-600 dark:text-zinc-400">
-          <span>{TYPE_LABEL[item.type]}</span>
-          {item.parent?.type === 'task' ? <span className="truncate">in {item.parent.title}</span> : null}
-          {due ? <span>Due {due}</span> : null}
+        <span className="flex min-w-0 items-center gap-2 overflow-hidden pl-4 text-xs whitespace-nowrap text-zinc-600 dark:text-zinc-400">
+          <span className="shrink-0">{TYPE_LABEL[item.type]}</span>
+          {flag ? (
+            <span className={cn('inline-flex shrink-0 items-center gap-0.5 font-medium', flag)}>
+              <Flag className="size-3" aria-hidden />
+              <span className="sr-only">Priority </span>p{item.priority}
+            </span>
+          ) : null}
+          {assignee ? (
+            <span className="inline-flex min-w-0 shrink items-center gap-1">
+              <UserRound className="size-3 shrink-0" aria-hidden />
+              <span className="sr-only">Assigned to </span>
+              <span className="truncate">{assignee}</span>
+            </span>
+          ) : null}
+          {item.parent?.type === 'task' ? (
+            <span className="min-w-0 shrink truncate">in {item.parent.title}</span>
+          ) : null}
+          {due ? <span className="shrink-0">Due {due}</span> : null}
+          {labels.length > 0 ? (
+            <span className="inline-flex min-w-0 shrink items-center gap-1 overflow-hidden">
+              <span className="sr-only">Labels:</span>
+              {labels.map((label) => (
+                <span
+                  key={label}
+                  className="shrink-0 rounded bg-zinc-100 px-1.5 leading-4 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"
+                >
+                  {label}
+                </span>
+              ))}
+            </span>
+          ) : null}
         </span>
       </div>
     </div>

@@ -103,6 +103,18 @@ describe('TaskDetailPage', () => {
     expect(screen.getByText(/Step 1:/).className).not.toContain('line-clamp-4');
   });
 
+  it('shows the http(s) URLs of a description as links that open in a new tab, and no javascript: link (issue 50)', async () => {
+    const description = 'Plan at https://example.com/plan. Not javascript:alert(1)';
+    const task = await client.items.create({ title: 'Raised beds', type: 'task', description });
+    renderWithApp(<TaskDetailPage />, { route: `/tasks/${task.id}`, path: '/tasks/:id' });
+    const link = await screen.findByRole('link', { name: 'https://example.com/plan' });
+    expect(link.getAttribute('href')).toBe('https://example.com/plan');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(link.parentElement?.textContent).toBe(description);
+    expect(screen.queryByRole('link', { name: /javascript/ })).toBeNull();
+  });
+
   it('shows a date that has a value without asking', async () => {
     const task = await client.items.create({ title: 'Raised beds', type: 'task', due_date: '2030-05-01' });
     renderWithApp(<TaskDetailPage />, { route: `/tasks/${task.id}`, path: '/tasks/:id' });

@@ -2,6 +2,7 @@ import { Popover } from 'radix-ui';
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
 import { COMMENT_BODY_MAX } from '../../shared/comments';
 import { isBlankText } from '../../shared/text';
+import { type KeyboardKind, keyboardKind } from '../app/keyboardKind';
 import { Avatar } from '../components/ui/Avatar';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
@@ -20,7 +21,13 @@ function mentionQuery(text: string, caret: number): { start: number; query: stri
   return { start: caret - match[2]!.length - 1, query: match[2]!.toLowerCase() };
 }
 
-const isMac = () => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+/** The send shortcut as this keyboard names it; none on a touch screen, which has no Ctrl (issue 50). */
+const SEND_HINT: Record<KeyboardKind, string> = {
+  touch: '',
+  apple: '⌘+Enter to send',
+  other: 'Ctrl+Enter to send',
+};
+const sendHint = () => SEND_HINT[keyboardKind()];
 
 /**
  * A comment field: grows with its text, Ctrl/Cmd+Enter sends, and `@` opens a list of the people who
@@ -221,9 +228,7 @@ export function Composer({
       </span>
       <div className="flex items-center justify-between gap-2">
         <span id={hintId} className="text-xs text-zinc-500 dark:text-zinc-400">
-          {tooLong
-            ? `At most ${COMMENT_BODY_MAX.toLocaleString('en-US')} characters.`
-            : `${isMac() ? '⌘' : 'Ctrl'}+Enter to send`}
+          {tooLong ? `At most ${COMMENT_BODY_MAX.toLocaleString('en-US')} characters.` : sendHint()}
         </span>
         <div className="flex gap-2">
           {onCancel ? (

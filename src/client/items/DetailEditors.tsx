@@ -10,6 +10,7 @@ import type { ItemPatchInput } from '../../shared/schemas';
 import { Button } from '../components/ui/Button';
 import { cn, focusRing } from '../components/ui/cn';
 import { Textarea } from '../components/ui/Input';
+import { LinkedText } from '../components/ui/LinkedText';
 import { AssigneeOptions } from './AssigneeOptions';
 import { fromLocalDateTime, isCommittableDateTime, isCommittableDay, toLocalDateTime } from './editing';
 import { useItemEdits } from './editMutations';
@@ -512,7 +513,7 @@ export function DetailDescription({
               long && !expanded && 'line-clamp-4',
             )}
           >
-            {item.description}
+            <LinkedText text={item.description} />
           </p>
           {long ? (
             <Button

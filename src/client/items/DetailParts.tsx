@@ -157,10 +157,11 @@ export function DetailHeading({
   return (
     <header className="mb-5 flex min-w-0 flex-col gap-3">
       {back ? (
+        // On a phone the header's Back is the page's one back control (issue 50: two were one too many).
         <Link
           to={back.to}
           className={cn(
-            'inline-flex w-fit max-w-full items-center gap-1 truncate rounded-sm text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100',
+            'hidden w-fit max-w-full items-center gap-1 truncate rounded-sm text-sm text-zinc-600 hover:text-zinc-900 md:inline-flex dark:text-zinc-400 dark:hover:text-zinc-100',
             focusRing,
           )}
         >

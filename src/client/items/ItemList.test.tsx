@@ -120,3 +120,27 @@ describe('ItemList shared marker', () => {
     expect(marker('Task: Dig the beds')).toBeNull();
   });
 });
+
+describe('ItemList rows', () => {
+  it('shows a reminder as a bell and its time on the row of an open item, none on a done one (issue 50)', () => {
+    const at = new Date();
+    at.setHours(9, 30, 0, 0);
+    const later = new Date(at.getFullYear() + 1, 2, 4, 18, 5);
+    renderWithApp(
+      <ItemList
+        items={[
+          { ...row(1, 'Call'), remind_at: at.toISOString() },
+          { ...row(2, 'Book'), remind_at: later.toISOString() },
+          { ...row(3, 'Done'), status: 'completed', remind_at: at.toISOString() },
+        ]}
+        label="Todos"
+      />,
+    );
+    const time = at.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+    expect(within(group('Call')).getByText('Reminder').parentElement?.textContent).toBe(`Reminder${time}`);
+    const book = within(group('Book')).getByText('Reminder').parentElement?.textContent ?? '';
+    expect(book).toContain(String(later.getFullYear()));
+    expect(book).toContain(later.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' }));
+    expect(within(group('Done')).queryByText('Reminder')).toBeNull();
+  });
+});

@@ -1,5 +1,6 @@
 import {
   ArrowUpRight,
+  Bell,
   CalendarDays,
   CloudOff,
   Flag,
@@ -42,6 +43,7 @@ import {
   itemHref,
   itemPageHref,
   PRIORITY_TEXT,
+  reminderText,
   TYPE_DOT,
   TYPE_LABEL,
 } from './itemStyle';
@@ -64,6 +66,8 @@ export interface RowItem {
   due_date: string | null;
   end_date?: string | null;
   recurrence?: string | null;
+  /** The reminder's moment (ISO), shown as a bell and its time while the item is open. */
+  remind_at?: string | null;
   /** 1–4, 1 the most urgent; absent reads as 4 (no flag). */
   priority?: number;
   labels?: readonly string[];
@@ -194,6 +198,8 @@ export const ItemRow = memo(function ItemRow({
   const assignee = assigneeName(item.assigned_to, options, item.assignedUser);
   const done = item.status === 'completed';
   const flag = item.priority ? PRIORITY_TEXT[item.priority] : undefined;
+  // Issue 50: a reminder set by quick add showed only on the item's page.
+  const reminder = reminderText(item.remind_at);
 
   // Every render (the menus swap placeholders for Radix triggers): inner controls stay out of Tab.
   useLayoutEffect(() => {
@@ -267,6 +273,7 @@ export const ItemRow = memo(function ItemRow({
       />
       <div className="flex min-w-0 flex-1 flex-col justify-center gap-0.5">
         <div
+          data-row-title
           className={cn(
             'min-w-0 text-[15px] leading-5 font-medium',
             done
@@ -294,7 +301,9 @@ export const ItemRow = memo(function ItemRow({
             />
           )}
         </div>
-        <div className="flex min-w-0 items-center gap-x-2.5 overflow-hidden text-xs leading-4 whitespace-nowrap text-zinc-500 dark:text-zinc-400">
+        {/* One line: what does not fit wraps onto a second line that is never shown, so a pill is read
+            whole or not at all (issue 50: 'urg' and 'Ev…' on a phone). */}
+        <div className="flex h-4 min-w-0 flex-wrap items-center gap-x-2.5 overflow-hidden text-xs leading-4 whitespace-nowrap text-zinc-500 dark:text-zinc-400">
           <span className="inline-flex shrink-0 items-center gap-1.5">
             <span aria-hidden className={cn('size-2 rounded-full', TYPE_DOT[item.type])} />
             {TYPE_LABEL[item.type]}
@@ -341,6 +350,13 @@ export const ItemRow = memo(function ItemRow({
               <CalendarDays className="size-3" aria-hidden />
               <span className="sr-only">Due</span>
               {due}
+            </span>
+          ) : null}
+          {reminder && !done ? (
+            <span className="inline-flex shrink-0 items-center gap-1" data-row-reminder>
+              <Bell className="size-3" aria-hidden />
+              <span className="sr-only">Reminder</span>
+              {reminder}
             </span>
           ) : null}
           <CommentCount count={item.comments_count} to={`${pageHref}#timeline`} />
@@ -458,12 +474,20 @@ export const ItemRow = memo(function ItemRow({
   );
 });
 
-/** Small muted chips, each a link to its label's page (/labels/{name}); they give way to the rest. */
+/** A row shows this many label chips whole, then '+N' for the rest (all are on the item's page). */
+const ROW_LABELS = 2;
+
+/**
+ * Small muted chips, each a link to its label's page (/labels/{name}), whole: a chip cut to 'urg' on a
+ * phone read as another label (issue 50), so the row shows two and counts the rest.
+ */
 function RowLabels({ labels }: { labels: readonly string[] }) {
+  const shown = labels.slice(0, ROW_LABELS);
+  const rest = labels.length - shown.length;
   return (
-    <span className="inline-flex min-w-0 shrink items-center gap-1 overflow-hidden">
+    <span className="inline-flex shrink-0 items-center gap-1">
       <span className="sr-only">Labels:</span>
-      {labels.map((label) => (
+      {shown.map((label) => (
         <Link
           key={label}
           to={labelHref(label)}
@@ -475,6 +499,12 @@ function RowLabels({ labels }: { labels: readonly string[] }) {
           {label}
         </Link>
       ))}
+      {rest > 0 ? (
+        <span>
+          +{rest}
+          <span className="sr-only"> more</span>
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -97,26 +97,23 @@ describe('QuickAddCard', () => {
     });
   });
 
-  it('does not submit a task title on Enter, but does from the description field', async () => {
-    renderWithApp(<QuickAddCard types={['todo', 'task', 'campaign']} />);
+  it('adds a task on Enter in its title, as a todo, and keeps Shift+Enter for a new line in the description (issue 50)', async () => {
+    renderWithApp(<QuickAddCard types={['task', 'todo']} parentId={null} />);
     fireEvent.focus(titleInput());
-    fireEvent.click(screen.getByRole('radio', { name: 'Task' }));
     fireEvent.change(titleInput(), { target: { value: 'Plan launch' } });
+    const description = screen.getByRole('textbox', { name: 'Description' });
+    fireEvent.change(description, { target: { value: 'Dates' } });
+    await act(async () => {
+      fireEvent.keyDown(description, { key: 'Enter', shiftKey: true });
+    });
+    expect(await client.db.items.count()).toBe(0);
     await act(async () => {
       fireEvent.keyDown(titleInput(), { key: 'Enter' });
     });
-    expect(await client.db.items.count()).toBe(0);
-    // Not silently (P5): the card says how to add.
-    expect(screen.getByText('Press Ctrl+Enter to add the task, or Enter in its description.')).toBeTruthy();
-
-    const description = screen.getByRole('textbox', { name: 'Description' });
-    fireEvent.change(description, { target: { value: 'Dates and owners' } });
-    await act(async () => {
-      fireEvent.keyDown(description, { key: 'Enter' });
-    });
     await waitFor(async () => expect(await client.db.items.count()).toBe(1));
     const [item] = await client.db.items.toArray();
-    expect(item).toMatchObject({ title: 'Plan launch', type: 'task', description: 'Dates and owners' });
+    expect(item).toMatchObject({ title: 'Plan launch', type: 'task', description: 'Dates' });
+    expect(screen.queryByText(/Ctrl\+Enter/)).toBeNull();
   });
 
   it('submits a campaign or task title with Ctrl+Enter or Cmd+Enter, once', async () => {

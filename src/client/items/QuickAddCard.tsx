@@ -15,7 +15,7 @@ import { cn } from '../components/ui/cn';
 import { inputClasses } from '../components/ui/Input';
 import { isSubmitShortcut } from '../components/ui/keys';
 import { lazyModule } from '../components/ui/lazyMenu';
-import { enterSubmits, localToday, quickAddFields, quickAddPayload } from './itemPayload';
+import { localToday, quickAddFields, quickAddPayload } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateWithToasts } from './mutations';
 import { isEmptyForm, NEW_ITEM_FORM, type NewItemFormValues, useItemForm } from './useItemForm';
@@ -94,9 +94,6 @@ function placeholderFor(types: readonly ItemType[], expanded: boolean, type: Ite
  * The inline creator at the top of lists. Focus expands it; Escape or focus leaving collapses it only
  * while it is empty, so nothing typed is ever thrown away; a successful create empties it again.
  */
-/** The add shortcut as this device's keyboard names it. */
-const SUBMIT_KEYS =
-  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘+Enter' : 'Ctrl+Enter';
 
 export function QuickAddCard({ types, parentId = null, className }: QuickAddCardProps) {
   const id = useId();
@@ -127,8 +124,6 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const [repeatPressed, setRepeatPressed] = useState(false);
   const [repeatOpenOnLoad, setRepeatOpenOnLoad] = useState(false);
   const [busy, setBusy] = useState(false);
-  /** Plain Enter in a campaign's or task's title adds nothing (they usually get a description): say how to add (P5). */
-  const [enterHint, setEnterHint] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
   /** True while collapse() moves focus to the title: that focus must not expand the card again. */
   const collapsing = useRef(false);
@@ -163,7 +158,6 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
     setBusy(false);
     if (ok) {
       reset();
-      setEnterHint(false);
       titleRef.current?.focus();
     }
   };
@@ -204,12 +198,13 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
     else collapse();
   };
 
-  const onFieldEnter = (field: 'title' | 'description') => (event: KeyboardEvent<HTMLElement>) => {
+  // Enter adds from the title and the description, whatever the type, as Home's todo always did
+  // (issue 50: a campaign page's task once took Enter as nothing); Shift+Enter is a new line.
+  const onFieldEnter = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     if (event.ctrlKey || event.metaKey) return; // the form's Ctrl/Cmd+Enter
     event.preventDefault();
-    if (enterSubmits(type, field)) void submit();
-    else setEnterHint(true);
+    void submit();
   };
 
   return (
@@ -285,7 +280,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
             // The reader (and chrono-node) loads on first use, not with the page; a submit before then
             // waits for it.
             onFocus={loadParts}
-            onKeyDown={onFieldEnter('title')}
+            onKeyDown={onFieldEnter}
             placeholder={placeholderFor(types, expanded, type)}
             autoComplete="off"
             aria-invalid={state.tooLong || undefined}
@@ -308,11 +303,6 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
 
       {expanded ? (
         <div className="flex flex-col gap-3 px-3 pb-3">
-          {enterHint && type !== 'todo' ? (
-            <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
-              {`Press ${SUBMIT_KEYS} to add the ${TYPE_LABEL[type].toLowerCase()}${fields.description ? ', or Enter in its description' : ''}.`}
-            </p>
-          ) : null}
           {state.showCounter ? (
             <div
               id={`${id}-count`}
@@ -338,7 +328,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
                 id={`${id}-description`}
                 value={description}
                 onChange={(e) => setDescription(e.target.value)}
-                onKeyDown={onFieldEnter('description')}
+                onKeyDown={onFieldEnter}
                 placeholder="Description (optional)"
                 rows={2}
                 className={cn(inputClasses(), 'h-auto min-h-16 resize-y py-2')}

@@ -9,7 +9,9 @@ export default function RepeatSummary({ rule }: { rule: string }) {
   const text = recurrenceSummary(rule);
   if (!text) return null;
   return (
-    <span className="inline-flex min-w-0 shrink items-center gap-1 truncate" data-repeat="">
+    // Its words are read whole ('Every day', not 'Ev…', issue 50): the parent's name and the assignee
+    // give way first; only a long rule is cut, at the width of a short one.
+    <span className="inline-flex max-w-44 shrink-0 items-center gap-1" data-repeat="">
       <Repeat className="size-3 shrink-0" aria-hidden />
       <span className="sr-only">Repeats:</span>
       <span className="truncate">{text}</span>

@@ -3,7 +3,6 @@ import {
   canSubmitTitle,
   dialogPayload,
   dialogTypeEnabled,
-  enterSubmits,
   quickAddFields,
   quickAddPayload,
   titleState,
@@ -60,14 +59,6 @@ describe('quick-add payload', () => {
     expect(quickAddFields('campaign')).toEqual({ description: true, dueDate: true, assignee: false });
     expect(quickAddFields('task')).toEqual({ description: true, dueDate: true, assignee: true });
     expect(quickAddFields('todo')).toEqual({ description: false, dueDate: false, assignee: true });
-  });
-
-  it('submits on Enter for a todo title and any description, not for a campaign or task title', () => {
-    expect(enterSubmits('todo', 'title')).toBe(true);
-    expect(enterSubmits('task', 'title')).toBe(false);
-    expect(enterSubmits('campaign', 'title')).toBe(false);
-    expect(enterSubmits('task', 'description')).toBe(true);
-    expect(enterSubmits('campaign', 'description')).toBe(true);
   });
 });
 

@@ -49,15 +49,6 @@ export function quickAddFields(type: ItemType): {
   };
 }
 
-/**
- * Enter submits a todo's title and the description field; a campaign's or task's title does not submit
- * on Enter, because those usually get a description and a date first.
- */
-export function enterSubmits(type: ItemType, field: 'title' | 'description'): boolean {
-  if (field === 'description') return true;
-  return type === 'todo';
-}
-
 export interface QuickAddValues {
   type: ItemType;
   title: string;

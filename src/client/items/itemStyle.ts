@@ -81,3 +81,21 @@ export function isOverdue(day: string | null | undefined, status: ItemStatus): b
   const key = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
   return day.slice(0, 10) < key;
 }
+
+/**
+ * A reminder's moment (ISO) as a row shows it, short: its time alone on its day, else its day and
+ * time ('Dec 3, 9:00 AM'), in this device's time zone and words. Null for no or a broken reminder.
+ */
+export function reminderText(at: string | null | undefined, now: Date = new Date()): string | null {
+  if (!at) return null;
+  const when = new Date(at);
+  if (Number.isNaN(when.getTime())) return null;
+  const time = when.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  if (when.toDateString() === now.toDateString()) return time;
+  const day = when.toLocaleDateString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    ...(when.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+  });
+  return `${day}, ${time}`;
+}

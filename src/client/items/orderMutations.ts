@@ -98,7 +98,8 @@ function orderMutations(send: Send, toast: Toast) {
     },
     /**
      * A card dropped into another board column (`list`, that column in manual order) at `toIndex`: its
-     * status changes (with the roll-up, named in the toast), then its place.
+     * status changes (with the roll-up, named in the toast), then its place. `openInside`: the open
+     * items a completion takes with it, which the toast counts.
      */
     moveToStatus: (
       list: readonly OrderRow[],
@@ -106,6 +107,7 @@ function orderMutations(send: Send, toast: Toast) {
       toIndex: number,
       status: ItemStatus,
       column: string,
+      openInside = 0,
     ) => {
       const writes = placeAt(ordered(list), item.id, toIndex);
       return storeMove(
@@ -115,10 +117,15 @@ function orderMutations(send: Send, toast: Toast) {
         writes,
         (completedWith) => {
           const rolled = completedTooText(completedWith);
+          const inside =
+            openInside > 0
+              ? `${openInside} open ${openInside === 1 ? 'item' : 'items'} inside ${openInside === 1 ? 'was' : 'were'} completed too.`
+              : null;
+          const said = [inside, rolled].filter((line) => line !== null).join(' ');
           return {
             title: `${TYPE_LABEL[item.type]} moved to ${column}`,
             description:
-              rolled ?? `“${item.title}” is now ${status === 'completed' ? 'done' : column.toLowerCase()}.`,
+              said || `“${item.title}” is now ${status === 'completed' ? 'done' : column.toLowerCase()}.`,
           };
         },
         status,

@@ -75,7 +75,9 @@ export default function TodayPage() {
             </AgendaSection>
           ) : null}
           {todayRows === null || todayRows === undefined ? null : (
-            <AgendaSection id="today" heading="Today" sub={dayLabel(today)} count={page.today.count}>
+            // 'Due today': the page is 'Today' and its subtitle the date (issue 50: 'Today' three times on
+            // a phone, with the header's).
+            <AgendaSection id="today" heading="Due today" count={page.today.count}>
               {page.today.count > 0 ? (
                 <AgendaList
                   items={page.today.items}

@@ -107,6 +107,21 @@ describe.each(testEngines())('campaign activity (%s)', (engine) => {
     });
   });
 
+  it('marks the todos a task took with it to Done as its doing, and the campaign it completed as the roll-up (issue 50)', async () => {
+    const fair = await alex.create({ title: 'Fair', type: 'campaign' });
+    const stalls = await alex.create({ title: 'Stalls', type: 'task', parent_id: fair.id });
+    const tables = await alex.create({ title: 'Tables', type: 'todo', parent_id: stalls.id });
+    await alex.update(stalls.id, { status: 'completed' });
+    const fed = (await alex.get<Feed>(`/api/campaigns/${fair.id}/activity`)).body.data;
+    const of = (id: number) => fed.find((e) => e.action === 'completed' && e.item.id === id)?.metadata;
+    expect(of(tables.id)).toEqual({
+      status: { old: 'pending', new: 'completed' },
+      rolled_up: true,
+      with_parent: 'task',
+    });
+    expect(of(fair.id)).toEqual({ status: { old: 'pending', new: 'completed' }, rolled_up: true });
+  });
+
   it('records deleting, and the feed is newest first: the delete comes before the create', () => {
     const deleted = entry('deleted', 'Old boxes');
     expect(deleted?.description).toBe('Alex deleted task "Old boxes"');

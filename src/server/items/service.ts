@@ -190,6 +190,16 @@ async function applyStatusPlan(
   skipId: number | null,
 ): Promise<void> {
   const byId = new Map(family.map((n) => [n.id, n]));
+  // The changed item's type, for the items under it that its change carried with it (issue 50: a todo
+  // completed with its task read 'because all its items are done').
+  const changed = skipId === null ? undefined : byId.get(skipId);
+  const under = (node: NodeRow) => {
+    for (let p = node.parent_id, depth = 0; p !== null && depth < 8; depth++) {
+      if (p === skipId) return true;
+      p = byId.get(p)?.parent_id ?? null;
+    }
+    return false;
+  };
   const groups = new Map<string, { status: ItemStatus; completed_at: string | null; ids: number[] }>();
   const entries: ActivityInput[] = [];
   const completed: number[] = [];
@@ -211,7 +221,11 @@ async function applyStatusPlan(
       action,
       item: { id, type: node.type, title: node.title },
       rootId: topOf(byId, node) ?? (await rootOf(tx, id)),
-      metadata: { status: { old: node.status, new: change.status }, rolled_up: true },
+      metadata: {
+        status: { old: node.status, new: change.status },
+        rolled_up: true,
+        ...(changed && under(node) ? { with_parent: changed.type } : {}),
+      },
     });
   }
   for (const group of groups.values()) {

@@ -134,6 +134,32 @@ export function upgradeBatchSize(total: number): number {
   return Math.min(ITEM_BATCH_MAX, Math.max(1, Math.ceil(total / UPGRADE_STEPS)));
 }
 
+/** Imports still writing their items on each device's store (a count: two may overlap). */
+const importsWriting = new WeakMap<OutpostDb, number>();
+
+/**
+ * P9: holds an import's batch upload back while the import is still writing its items, so a sync that
+ * starts meanwhile (the timer, coming online, another write) does not chase it a few items a request
+ * (712 requests of ~3 for 2,020 items); the import's own sync at the end sends them ITEM_BATCH_MAX at a
+ * time. Answers the release, which the import calls once, however it ends.
+ */
+export function holdImportUpload(db: OutpostDb): () => void {
+  importsWriting.set(db, (importsWriting.get(db) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (importsWriting.get(db) ?? 1) - 1;
+    if (left > 0) importsWriting.set(db, left);
+    else importsWriting.delete(db);
+  };
+}
+
+/** Whether an import is still writing on this store (its upload waits, holdImportUpload). */
+export function importUploadHeld(db: OutpostDb): boolean {
+  return (importsWriting.get(db) ?? 0) > 0;
+}
+
 /** Servers without the batch route (404/405): each item goes on its own, as before. */
 const noBatchRoute = new WeakSet<OutpostDb>();
 

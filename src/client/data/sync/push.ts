@@ -11,7 +11,7 @@ import { ApiError, isNetworkError } from '../net/apiClient';
 import type { QueueEntry } from '../store/types';
 import { handleStale, hasConflicts, remoteGone } from './conflicts';
 import { type SyncContext, TABLES } from './context';
-import { sendUpgradeBatch } from './guestUpgrade';
+import { importUploadHeld, sendUpgradeBatch } from './guestUpgrade';
 import type { DropNotice } from './kinds';
 import { isLostAccess, rejectLost } from './lostAccess';
 import { confirm as confirmEntries, drop as dropEntries, rebase, retry } from './queue';
@@ -219,6 +219,8 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
     for (let i = 0; i < budget; i++) {
       const entry = await db.syncQueue.orderBy('seq').first();
       if (!entry) break;
+      // An import still writing: its upload goes whole when it is done (P9), and the queue keeps order.
+      if (entry.tag === 'batch' && importUploadHeld(db)) break;
       // The guest's upload and an import's creates go in batches (U1); what a batch cannot carry
       // goes on its own below.
       const batch = entry.tag !== null ? await sendUpgradeBatch(ctx, run) : null;

@@ -4,7 +4,7 @@ import { type Device, settled, signIn } from '../../../../testkit/client/harness
 import { freshPhone } from '../../../../testkit/client/server';
 import type { Comment } from '../../../shared/comments';
 import type { ExportDocument } from '../../../shared/importExport';
-import type { Item, Paginated } from '../../../shared/item';
+import { ITEM_BATCH_MAX, type Item, type Paginated } from '../../../shared/item';
 import { clearDeviceStores } from '../store/deviceWipe';
 
 const { device, guest } = testDevices();
@@ -387,6 +387,38 @@ describe('export and import on the device', () => {
     const onServer = (await a.client.api.get<Paginated<Item>>('/items?per_page=100')).data;
     expect(onServer.total).toBe(333);
   });
+
+  it('P9: signed in, an import goes up whole, ITEM_BATCH_MAX (500) a request, even when a sync starts while it is still writing', async () => {
+    expect(ITEM_BATCH_MAX).toBe(500);
+    const a = device();
+    await signIn(a, freshPhone(), 'Ivy');
+    const rows = ['title,type,status,parent_title', 'Fair,campaign,pending,'];
+    for (let t = 0; t < 2; t++) {
+      rows.push(`Stall ${t},task,pending,Fair`);
+      for (let d = 0; d < 59; d++) rows.push(`Item ${t}.${d},todo,pending,Stall ${t}`);
+    }
+    const transfer = await a.client.transfer();
+    const plan = await transfer.planImport(fileOf('Fair.csv', rows.join('\n')));
+    expect(plan.items).toHaveLength(121);
+    await settled(a);
+    a.control.requests.length = 0;
+    // A sync that starts mid-import (the 30-second timer, coming back online) once sent what was
+    // queued so far and chased the rest a few items a request: 712 requests for 2,020 items.
+    const kicked: Promise<unknown>[] = [];
+    const result = await transfer.runImport(plan, (done) => {
+      if (done === 20 || done === 80) kicked.push(a.client.engine.sync());
+    });
+    expect(result.created).toBe(121);
+    await Promise.all(kicked);
+    await settled(a);
+    await a.client.engine.sync();
+    const batches = a.control.requests.filter(
+      (r) => r.method === 'POST' && r.url.endsWith('/api/items/batch'),
+    );
+    expect(batches).toHaveLength(1);
+    expect(await a.client.db.syncQueue.count()).toBe(0);
+    expect((await a.client.api.get<Paginated<Item>>('/items?per_page=1')).data.total).toBe(121);
+  }, 240_000);
 
   it("an import is one undo step, 'Import': undoing it takes back exactly the imported items", async () => {
     const d = guest();

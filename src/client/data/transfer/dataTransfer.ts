@@ -25,6 +25,7 @@ import type { StoredMutuals } from '../contacts/mutuals';
 import type { ItemsRepository } from '../items/itemsRepository';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import type { LocalItem, Viewer } from '../store/types';
+import { holdImportUpload } from '../sync/guestUpgrade';
 
 export interface DataTransferDeps {
   db: OutpostDb;
@@ -293,49 +294,58 @@ export function createDataTransfer(deps: DataTransferDeps) {
     const total = plan.items.length;
     const gesture = { group: `import-${crypto.randomUUID()}`, label: IMPORT_UNDO_LABEL, batch: true };
     let done = 0;
-    for (const item of plan.items) {
-      done += 1;
-      if (known.has(item.uuid)) {
-        result.skipped += 1;
-        const here = await db.items.where('uuid').equals(item.uuid).first();
-        if (here) ids.set(item.uuid, here.id);
-        onProgress(done, total);
-        continue;
-      }
-      let parentId: number | null = null;
-      if (item.parent_uuid) {
-        parentId = ids.get(item.parent_uuid) ?? null;
-        if (parentId === null) {
-          const stored = await db.items.where('uuid').equals(item.parent_uuid).first();
-          if (stored && stored._deleted === 0) parentId = stored.id;
-        }
-      }
-      try {
-        const created = await deps.items.create(
-          {
-            // Every declared field the file gave; one it left as none the device picks (its own zone,
-            // a place after the last sibling's, in file order).
-            ...importCreateFields(item),
-            type: item.type,
-            parent_id: parentId,
-            uuid: item.uuid,
-          },
-          gesture,
-        );
-        // Children name the parent's local id; the batch upload gives each the server's in turn.
-        ids.set(item.uuid, created.id);
-        result.created += 1;
-      } catch (error) {
-        result.failed.push({
-          title: item.title,
-          reason: error instanceof Error ? error.message : String(error),
-        });
-      }
-      onProgress(done, total);
+    const release = holdImportUpload(db);
+    try {
+      await writeItems();
+    } finally {
+      release();
     }
     await restoreComments(plan.comments ?? [], ids, result);
     if ((result.created > 0 || result.comments > 0) && !deps.viewer().isGuest) deps.syncSoon?.();
     return result;
+
+    async function writeItems() {
+      for (const item of plan.items) {
+        done += 1;
+        if (known.has(item.uuid)) {
+          result.skipped += 1;
+          const here = await db.items.where('uuid').equals(item.uuid).first();
+          if (here) ids.set(item.uuid, here.id);
+          onProgress(done, total);
+          continue;
+        }
+        let parentId: number | null = null;
+        if (item.parent_uuid) {
+          parentId = ids.get(item.parent_uuid) ?? null;
+          if (parentId === null) {
+            const stored = await db.items.where('uuid').equals(item.parent_uuid).first();
+            if (stored && stored._deleted === 0) parentId = stored.id;
+          }
+        }
+        try {
+          const created = await deps.items.create(
+            {
+              // Every declared field the file gave; one it left as none the device picks (its own zone,
+              // a place after the last sibling's, in file order).
+              ...importCreateFields(item),
+              type: item.type,
+              parent_id: parentId,
+              uuid: item.uuid,
+            },
+            gesture,
+          );
+          // Children name the parent's local id; the batch upload gives each the server's in turn.
+          ids.set(item.uuid, created.id);
+          result.created += 1;
+        } catch (error) {
+          result.failed.push({
+            title: item.title,
+            reason: error instanceof Error ? error.message : String(error),
+          });
+        }
+        onProgress(done, total);
+      }
+    }
   }
 
   /**
