@@ -115,7 +115,10 @@ test.describe('on a phone', () => {
     await app.open(task);
     // The header's Back alone: the heading's link to the campaign shows from the desktop's width.
     await expect(page.getByRole('button', { name: 'Back' })).toBeVisible();
-    await expect(app.main.getByRole('link', { name: campaign })).toBeHidden();
+    await expect(app.main.locator('[data-detail-back]')).toBeHidden();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(app.main.locator('[data-detail-back]')).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 844 });
     await expect(app.main.getByText(/Enter to send/)).toHaveCount(0);
 
     await app.goto('/');

@@ -160,6 +160,7 @@ export function DetailHeading({
         // On a phone the header's Back is the page's one back control (issue 50: two were one too many).
         <Link
           to={back.to}
+          data-detail-back
           className={cn(
             'hidden w-fit max-w-full items-center gap-1 truncate rounded-sm text-sm text-zinc-600 hover:text-zinc-900 md:inline-flex dark:text-zinc-400 dark:hover:text-zinc-100',
             focusRing,

@@ -287,7 +287,7 @@ export const calendarTokens = pgTable(
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
     token_hash: text('token_hash').notNull(),
-    /** The secret itself, to show the link again (migration 0025, F9); null for a link made before. */
+    /** The secret itself, to show the link again (migration 0024, F9); null for a link made before. */
     token: text('token'),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
