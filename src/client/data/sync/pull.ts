@@ -139,6 +139,15 @@ export async function applyPulled(
     let swapped = false;
     const from = (next: LocalItem, stored: LocalItem | undefined) =>
       swapped ? next : replacing(next, stored ?? null);
+    // Q21: a member's item goes with its campaign (a removal revokes the whole tree at once) when the
+    // page takes the campaign too, or the device no longer holds it.
+    const gonePage = new Set(items.filter(isTombstone).map((i) => i.id));
+    const lostWithTop = async (local: LocalItem): Promise<boolean> => {
+      let top: LocalItem | undefined = local;
+      for (let depth = 0; top && top.parent_id !== null && top.parent_id > 0 && depth < 4; depth++)
+        top = await db.items.get(top.parent_id);
+      return !top || top.id === local.id || gonePage.has(top.id);
+    };
     for (let index = 0; index < items.length; index++) {
       const remote = items[index]!;
       let local = existing[index];
@@ -154,12 +163,17 @@ export async function applyPulled(
       if (isTombstone(remote)) {
         puts.delete(remote.id);
         if (!local || local._syncStatus === 'local') continue;
-        if (local._syncStatus === 'synced' && local._conflict === null) deletes.add(local.id);
-        else if (local._deleted === 1) {
+        if (local._syncStatus === 'synced' && local._conflict === null) {
+          deletes.add(local.id);
+          // Q20: a member's comments still queued for it are kept, never lost with the item.
+          if (heldAsMember(local))
+            await keepRejected(db, await db.syncQueue.where('itemId').equals(local.id).toArray());
+        } else if (local._deleted === 1) {
           deletes.add(local.id);
           await discardFor(db, [local.id]);
-        } else if (heldAsMember(local)) {
+        } else if (heldAsMember(local) && local._conflict === null && (await lostWithTop(local))) {
           // Q12: a member lost the campaign: its unsent changes are kept for export, not a conflict.
+          // Q21: an item deleted inside a campaign still held is the delete conflict it always was.
           deletes.add(local.id);
           await keepRejected(db, await db.syncQueue.where('itemId').equals(local.id).toArray());
         } else {

@@ -1,0 +1,92 @@
+/**
+ * The changes the server refused for good and the device keeps for the user (SYNC.md Q12, Q20–Q23):
+ * one meta row, written by sync/lostAccess.ts, read by Preferences › Data ('Changes that could not
+ * be applied') until the user exports or dismisses them. Clear Local Data and a sign-in as another
+ * account empty it with the rest of meta.
+ */
+import type { OutpostDb } from './db';
+import type { QueueEntry } from './types';
+
+/** The meta row that keeps the refused changes (never sent again; exported on request). */
+export const REJECTED_KEY = 'rejectedChanges';
+/** The most kept: older ones go first (a burst of edits to a lost campaign cannot fill the disk). */
+export const REJECTED_MAX = 2_000;
+
+/**
+ * Why the server refused a kept change (Q21): the caller was removed from (or left) the campaign, the
+ * item was deleted by someone who may, or the caller's role does not allow the change.
+ */
+export const REFUSAL_CAUSES = ['removed', 'deleted', 'role'] as const;
+export type RefusalCause = (typeof REFUSAL_CAUSES)[number];
+
+/** The campaign a change was lost with, as the device saw it, and who removed the caller (Q22). */
+export interface LostCampaign {
+  id: number;
+  title: string;
+  /** The owner removed them (false: they left, or it is not known). */
+  removed: boolean;
+  /** The owner's name when they removed the caller. */
+  by: string | null;
+}
+
+export interface RejectedChange {
+  /** The queue entry's id. */
+  id: string;
+  kind: QueueEntry['kind'];
+  method: QueueEntry['method'];
+  url: string;
+  data: Record<string, unknown> | null;
+  queued_at: string;
+  rejected_at: string;
+  item: { id: number; uuid: string | null; type: string; title: string; parent_id: number | null } | null;
+  /** Whether the user has been told of it (the toast after the run that kept it). */
+  announced: boolean;
+  /** Why it was refused (kept before causes were recorded: 'removed'). */
+  cause?: RefusalCause;
+  /** The campaign it was lost with, when the device knows it. */
+  campaign?: LostCampaign | null;
+}
+
+/** Why one kept change was refused, as the user reads it (Q21). */
+export function refusalText(change: Pick<RejectedChange, 'cause' | 'campaign'>): string {
+  const c = change.campaign;
+  switch (change.cause ?? 'removed') {
+    case 'deleted':
+      return 'The item was deleted';
+    case 'role':
+      return c ? `Your role in “${c.title}” does not allow it` : 'Your role does not allow it';
+    default:
+      if (c?.removed && c.by) return `You were removed from “${c.title}” by ${c.by}`;
+      if (c?.removed) return `You were removed from “${c.title}”`;
+      return c ? `You no longer have access to “${c.title}”` : 'You no longer have access to its campaign';
+  }
+}
+
+/** The kept changes as a JSON file (the same shape whatever their kind). */
+export function rejectedFile(list: readonly RejectedChange[], now = new Date()) {
+  const day = now.toISOString().slice(0, 10);
+  const changes = list.map(({ announced: _announced, ...rest }) => rest);
+  return {
+    name: `outpost-not-applied-${day}.json`,
+    mime: 'application/json',
+    text: `${JSON.stringify({ format: 'outpost-not-applied', version: 1, exported_at: now.toISOString(), changes }, null, 2)}\n`,
+  };
+}
+
+/** The changes kept so far, oldest first. */
+export async function rejectedChanges(db: OutpostDb): Promise<RejectedChange[]> {
+  const row = await db.meta.get(REJECTED_KEY);
+  return Array.isArray(row?.value) ? (row.value as RejectedChange[]) : [];
+}
+
+/** Forgets the kept changes named by `ids` (all of them without), once the user has dealt with them (Q23). */
+export async function dismissKept(db: OutpostDb, ids?: readonly string[]): Promise<number> {
+  return db.transaction('rw', ['meta'], async () => {
+    const list = await rejectedChanges(db);
+    const gone = ids ? new Set(ids) : null;
+    const left = gone ? list.filter((c) => !gone.has(c.id)) : [];
+    if (left.length === 0) await db.meta.delete(REJECTED_KEY);
+    else await db.meta.put({ key: REJECTED_KEY, value: left });
+    return list.length - left.length;
+  });
+}
