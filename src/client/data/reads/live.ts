@@ -15,6 +15,7 @@ import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import { type DeviceHistoryEntry, itemHistory } from '../store/historyStore';
+import { type KeptView, keptViews } from '../store/keptChanges';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
 import type { LocalComment, LocalItem } from '../store/types';
 import { type ConflictView, toConflictView } from './conflictView';
@@ -131,6 +132,8 @@ export type LocalReads = ListReads & {
   comments: (itemId: number) => Promise<LocalComment[]>;
   /** A guest item's history on the device, oldest first (SYNC.md K19). */
   history: (itemId: number) => Promise<DeviceHistoryEntry[]>;
+  /** The changes the server refused and the device keeps until the user deals with them (Q23). */
+  keptChanges: () => Promise<KeptView[]>;
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
@@ -199,6 +202,7 @@ export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalRead
     },
     comments: (itemId) => itemComments(db, itemId),
     history: (itemId) => itemHistory(db, itemId),
+    keptChanges: () => keptViews(db),
     sharedParents: async (ids) => {
       const shared = new Set<number>();
       if (ids.length === 0) return shared;

@@ -4,6 +4,7 @@
  * be applied') until the user exports or dismisses them. Clear Local Data and a sign-in as another
  * account empty it with the rest of meta.
  */
+import { QUEUE_KIND_LABELS } from '../../../shared/protocol';
 import type { OutpostDb } from './db';
 import type { QueueEntry } from './types';
 
@@ -89,4 +90,40 @@ export async function dismissKept(db: OutpostDb, ids?: readonly string[]): Promi
     else await db.meta.put({ key: REJECTED_KEY, value: left });
     return list.length - left.length;
   });
+}
+
+/** One kept change as Preferences › Data lists it (Q23). */
+export interface KeptView {
+  id: string;
+  /** What the change was, as the user reads it: 'Comment on “Book the hall”: “Free on Friday”'. */
+  what: string;
+  /** Why it could not be applied (refusalText). */
+  why: string;
+  rejectedAt: string;
+}
+
+/** What a kept change was, in a line (its item's title and, for a comment, the start of its text). */
+export function keptWhat(change: Pick<RejectedChange, 'kind' | 'item' | 'data'>): string {
+  const title = change.item?.title ? `“${change.item.title}”` : 'an item';
+  const body = typeof change.data?.body === 'string' ? change.data.body.trim() : '';
+  const quoted = body ? `: “${body.length > 80 ? `${body.slice(0, 79)}…` : body}”` : '';
+  switch (change.kind) {
+    case 'comment_create':
+      return `Comment on ${title}${quoted}`;
+    case 'comment_edit':
+      return `Comment edit on ${title}${quoted}`;
+    case 'create':
+      return `New ${change.item?.type ?? 'item'} ${title}`;
+    default: {
+      const label = QUEUE_KIND_LABELS[change.kind] ?? 'change';
+      return `${label.charAt(0).toUpperCase()}${label.slice(1)} of ${title}`;
+    }
+  }
+}
+
+/** The kept changes as Preferences › Data lists them, newest first. */
+export async function keptViews(db: OutpostDb): Promise<KeptView[]> {
+  return (await rejectedChanges(db))
+    .map((c) => ({ id: c.id, what: keptWhat(c), why: refusalText(c), rejectedAt: c.rejected_at }))
+    .reverse();
 }

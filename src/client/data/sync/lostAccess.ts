@@ -252,7 +252,7 @@ export function lostAccessToast(
   return {
     title: lost ? `${noun}: you no longer have access` : noun,
     description: generic
-      ? 'You were removed from a shared campaign, or can only view it now. Export them to keep them.'
+      ? 'You were removed from a shared campaign, or can only view it now. Export them to keep them, or find them in Preferences › Data.'
       : `${reasons.join('. ')}. Export them to keep them, or find them in Preferences › Data.`,
     variant: 'destructive',
     duration: LOST_ACCESS_TOAST_MS,
