@@ -127,3 +127,39 @@ export async function keptViews(db: OutpostDb): Promise<KeptView[]> {
     .map((c) => ({ id: c.id, what: keptWhat(c), why: refusalText(c), rejectedAt: c.rejected_at }))
     .reverse();
 }
+
+/** The meta row naming the items that left with a lost campaign, for their pages to say so (Q24). */
+export const LOST_ITEMS_KEY = 'lostItems';
+/** The most remembered: the oldest go first. */
+export const LOST_ITEMS_MAX = 5_000;
+
+/** The campaign an item left the device with (its title as the device saw it). */
+export interface LostItem {
+  campaignId: number;
+  title: string;
+}
+
+type LostMap = Record<string, LostItem>;
+
+/** Remembers that `items` left with their campaign (inside the caller's transaction over meta). */
+export async function noteLost(
+  db: OutpostDb,
+  items: readonly { id: number; lost: LostItem }[],
+): Promise<void> {
+  if (items.length === 0) return;
+  const row = await db.meta.get(LOST_ITEMS_KEY);
+  const map: LostMap = { ...((row?.value as LostMap | undefined) ?? {}) };
+  for (const { id, lost } of items) {
+    delete map[id];
+    map[id] = lost;
+  }
+  const keys = Object.keys(map);
+  for (const key of keys.slice(0, Math.max(0, keys.length - LOST_ITEMS_MAX))) delete map[key];
+  await db.meta.put({ key: LOST_ITEMS_KEY, value: map });
+}
+
+/** The campaign item `id` left the device with, or null (it never did, or is forgotten). */
+export async function lostItemOf(db: OutpostDb, id: number): Promise<LostItem | null> {
+  const row = await db.meta.get(LOST_ITEMS_KEY);
+  return (row?.value as LostMap | undefined)?.[id] ?? null;
+}

@@ -14,6 +14,7 @@ import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
 import {
   type LostCampaign,
+  noteLost,
   REJECTED_KEY,
   REJECTED_MAX,
   type RefusalCause,
@@ -235,6 +236,12 @@ export async function rejectLost(
   const ids = [entry.itemId, ...(await descendantIds(db, entry.itemId))];
   const entries = await db.syncQueue.where('itemId').anyOf(ids).toArray();
   await keepRejected(db, entries, new Date(), why);
+  const campaign = why.campaign;
+  if (campaign)
+    await noteLost(
+      db,
+      ids.map((id) => ({ id, lost: { campaignId: campaign.id, title: campaign.title } })),
+    );
   await db.items.bulkDelete(ids);
   return ids;
 }

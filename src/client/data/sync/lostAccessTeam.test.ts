@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../../../testkit/client/devices';
 import { type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { freshPhone } from '../../../../testkit/client/server';
+import { lostItemOf } from '../store/keptChanges';
 import { rejectedChanges } from './lostAccess';
 
 /**
@@ -117,5 +118,22 @@ describe('Q21: each refusal names its cause', () => {
       .getState()
       .queue.find((t) => t.title === '1 change could not be applied: you no longer have access');
     expect(toast?.description).toContain('You were removed from “Spring fair” by Alice');
+  });
+});
+
+describe('Q24: what left with a lost campaign is remembered for its page', () => {
+  it('Q24: a removal pulled with nothing queued remembers the campaign each item left with, and the server says who removed them', async () => {
+    const { member, taskId, campaignId, remove } = await team('viewer');
+    await remove();
+    await member.client.engine.sync();
+
+    expect(await member.client.db.items.get(taskId)).toBeUndefined();
+    expect(await lostItemOf(member.client.db, taskId)).toEqual({ campaignId, title: 'Spring fair' });
+    expect(await lostItemOf(member.client.db, campaignId)).toEqual({ campaignId, title: 'Spring fair' });
+    expect(await member.client.send('sharing.departure', campaignId)).toMatchObject({
+      campaign_id: campaignId,
+      removed: true,
+      by: 'Alice',
+    });
   });
 });
