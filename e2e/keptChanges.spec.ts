@@ -19,7 +19,7 @@ test.beforeEach(() => {
   test.setTimeout(300_000);
 });
 
-test('Q20, Q22, Q23, Q24: a removed editor’s offline comment and edit are kept, named with who removed them, and listed in Preferences › Data until dismissed', async ({
+test('Q20, Q22, Q23, Q24: a removed editor’s offline comment is kept, named with who removed them, the task’s page says so,, and listed in Preferences › Data until dismissed', async ({
   page,
   browser,
 }, testInfo) => {
