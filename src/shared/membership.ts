@@ -133,3 +133,16 @@ export function inviteOpen(invite: InviteState | null, now: Date): boolean {
 
 /** The one text for every invite that no longer opens ('This invite is no longer valid'). */
 export const INVITE_INVALID_MESSAGE = 'This invite is no longer valid.';
+
+/**
+ * What a person who left or was removed from a campaign is told of it (SYNC.md Q22): whether the
+ * owner removed them (and the owner's name) or they left. Nothing else: not even the title, which
+ * may have changed since (the device keeps the one it saw).
+ */
+export const departureSchema = z.object({
+  campaign_id: z.number().int(),
+  removed: z.boolean(),
+  by: z.string().nullable(),
+  departed_at: z.string(),
+});
+export type Departure = z.infer<typeof departureSchema>;

@@ -60,7 +60,11 @@ export default function CampaignDetailPage() {
   if (campaign === undefined) return <DetailLoading label="Loading campaign..." />;
   if (campaign === null || campaign.type !== 'campaign') {
     return (
-      <DetailNotFound title="Campaign not found" back={{ to: '/campaigns', label: 'Back to Campaigns' }} />
+      <DetailNotFound
+        title="Campaign not found"
+        back={{ to: '/campaigns', label: 'Back to Campaigns' }}
+        itemId={id}
+      />
     );
   }
   // Through the whole subtree (shared subtreeProgress's rule), from the campaign's counters.

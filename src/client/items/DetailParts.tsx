@@ -1,15 +1,18 @@
 import { ArrowLeft, Eye, SearchX } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../shared/item';
-import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
+import { type Departure, VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { progressOf } from '../../shared/progress';
+import { useCommand } from '../app/door';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Button } from '../components/ui/Button';
 import { cn, focusRing } from '../components/ui/cn';
 import { EmptyState } from '../components/ui/EmptyState';
 import { Progress } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
+import { type LiveQuery, useLive } from '../data/live';
+import type { LostItem } from '../data/store/keptChanges';
 import { DetailDescription } from './DetailEditors';
 import { InlineTitle, useSavingTitle } from './InlineTitle';
 import { formatDay, priorityName, STATUS_PILL, statusText, TYPE_DOT, TYPE_LABEL } from './itemStyle';
@@ -222,12 +225,30 @@ export function DetailLoading({ label }: { label: string }) {
   );
 }
 
-export function DetailNotFound({ title, back }: { title: string; back: { to: string; label: string } }) {
+export function DetailNotFound({
+  title,
+  back,
+  itemId,
+}: {
+  title: string;
+  back: { to: string; label: string };
+  /** The id the page was opened for: an item that left with a lost campaign says so (Q24). */
+  itemId?: number;
+}) {
+  const lost = useLive(lostQuery, itemId ?? 0);
+  const departure = useDeparture(lost?.campaignId ?? null);
+  const description = lost
+    ? departure?.removed
+      ? `You were removed from “${lost.title}”${departure.by ? ` by ${departure.by}` : ''}.`
+      : departure && !departure.removed
+        ? `You left “${lost.title}”.`
+        : `You no longer have access to “${lost.title}”.`
+    : 'It may have been deleted, or it has not synced to this device yet.';
   return (
     <EmptyState
       icon={<SearchX aria-hidden />}
       title={title}
-      description="It may have been deleted, or it has not synced to this device yet."
+      description={description}
       action={
         <Button asChild variant="outline" size="sm">
           <Link to={back.to}>{back.label}</Link>
@@ -235,4 +256,25 @@ export function DetailNotFound({ title, back }: { title: string; back: { to: str
       }
     />
   );
+}
+
+const lostQuery: LiveQuery<number, LostItem | null> = (reads, id) => (id ? reads.lostItem(id) : null);
+
+/** Who removed the user from campaign `id` (asked once the page knows the campaign). */
+function useDeparture(id: number | null): Departure | null {
+  const departure = useCommand('sharing.departure');
+  const [answer, setAnswer] = useState<Departure | null>(null);
+  useEffect(() => {
+    if (id === null) return;
+    let live = true;
+    void departure(id)
+      .then((d) => {
+        if (live) setAnswer(d);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [id, departure]);
+  return answer;
 }

@@ -9,6 +9,7 @@ import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
 import { Button, Progress } from '../components/ui';
 import { Section } from '../components/ui/Section';
 import type { ImportPreview, ImportResult, StorageInfo } from '../data/transfer/dataTransfer';
+import { KeptChangesSection } from './KeptChangesSection';
 import { useDataSafety } from './mutations';
 import { useStorageInfo, useTrash } from './queries';
 
@@ -41,6 +42,7 @@ export default function DataSafetySections({
         <>
           <TrashSection />
           <DataSection />
+          <KeptChangesSection />
         </>
       )}
     </QueryClientProvider>

@@ -51,7 +51,7 @@ export default function TaskDetailPage() {
 
   if (task === undefined) return <DetailLoading label="Loading task..." />;
   if (task === null || task.type !== 'task') {
-    return <DetailNotFound title="Task not found" back={{ to: '/', label: 'Back to Home' }} />;
+    return <DetailNotFound title="Task not found" back={{ to: '/', label: 'Back to Home' }} itemId={id} />;
   }
   const { total, completed } = progress ?? { total: 0, completed: 0 };
   const parentTitle = parent?.title ?? task.parent?.title ?? null;

@@ -42,7 +42,7 @@ export default function TodoDetailPage() {
 
   if (todo === undefined) return <DetailLoading label="Loading todo..." />;
   if (todo === null || todo.type !== 'todo') {
-    return <DetailNotFound title="Todo not found" back={{ to: '/', label: 'Back to Home' }} />;
+    return <DetailNotFound title="Todo not found" back={{ to: '/', label: 'Back to Home' }} itemId={id} />;
   }
   // The parent as the device has it, else the server's summary (a parent the viewer does not see is neither).
   const parentSummary = parent

@@ -11,6 +11,7 @@ import {
   searchQuerySchema,
 } from '../../shared/schemas';
 import { normalizeQuery } from '../../shared/search';
+import { departureOf } from '../campaigns/departures';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
@@ -119,8 +120,14 @@ export async function itemRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/items/:id', async (request, reply) => {
     const user = currentUser(request);
-    const item = await findVisibleItem(db, user.id, pathId(request));
-    if (!item) throw notFound();
+    const id = pathId(request);
+    const item = await findVisibleItem(db, user.id, id);
+    if (!item) {
+      // Q22: a campaign the caller left or was removed from says so (and by whom), nothing more.
+      const departure = await departureOf(db, user.id, id);
+      if (departure) throw new HttpError(404, notFound().message, { departure });
+      throw notFound();
+    }
     return send(reply, { status: 200, body: item });
   });
 

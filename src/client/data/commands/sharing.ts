@@ -6,6 +6,8 @@
 
 import { DEFAULT_PER_PAGE, type Paginated } from '../../../shared/item';
 import {
+  type Departure,
+  departureSchema,
   type InviteCreate,
   inviteCreateSchema,
   MAX_OPEN_INVITES,
@@ -67,6 +69,19 @@ const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 const members = (campaignId: number) => `/campaigns/${encodeURIComponent(String(campaignId))}/members`;
 
 export const commands = defineCommands<SharingContext>()({
+  /**
+   * Whether the user left or was removed from campaign `id`, and by whom (Q22, Q24): the server's 404
+   * for it says so; null when it says nothing (never shared with them, or they see it).
+   */
+  'sharing.departure': async (c, id: number): Promise<Departure | null> => {
+    try {
+      await c.api.get(`/items/${id}`);
+      return null;
+    } catch (error) {
+      const parsed = departureSchema.safeParse((error as { data?: { departure?: unknown } }).data?.departure);
+      return parsed.success ? parsed.data : null;
+    }
+  },
   /** The campaign's members, the owner first. */
   'sharing.members': async (c, a: { campaignId: number } & Signal) =>
     (await c.api.get<{ members: CampaignMember[] }>(members(a.campaignId), withSignal(a.signal))).data

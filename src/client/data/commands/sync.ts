@@ -1,6 +1,7 @@
 /** Sync runs, conflicts and the device's own state (ARCHITECTURE §6). */
 import type { ConflictChoice } from '../reads/conflictView';
 import type { OutpostDb } from '../store/db';
+import { dismissKept, rejectedChanges, rejectedFile } from '../store/keptChanges';
 import type { LazyEngine } from '../sync/lazyEngine';
 import { defineCommands } from './map';
 
@@ -42,6 +43,10 @@ export const commands = defineCommands<SyncContext>()({
 export const deviceCommands = defineCommands<DeviceContext>()({
   /** How many changes are not on the server yet (Clear Local Data and Log out ask before losing them). */
   'device.pendingChanges': (c) => c.db.syncQueue.count(),
+  /** The file of every change the server refused and the device keeps (Q23): the toast's and Preferences' export. */
+  'device.keptFile': async (c) => rejectedFile(await rejectedChanges(c.db)),
+  /** Forgets kept changes the user has dealt with (`ids`; all of them without), Q23. */
+  'device.dismissKept': (c, ids?: string[]) => dismissKept(c.db, ids),
   /**
    * Clear Local Data: wipes every store of IndexedDB but a named keep-list (W10, deviceWipe.ts) and
    * local storage (the caller reloads); a signed-in user's data comes back with the next sync.

@@ -479,3 +479,26 @@ describe('undoing a completion that made the next occurrence (issue 16, N4)', ()
     ]);
   });
 });
+
+describe('undo of items no longer on the device (issue 50)', () => {
+  it('skips changes about items that left the device (a campaign lost), and says nothing to undo when none is left', async () => {
+    const d = guest();
+    const { items } = d.client;
+    const undo = await d.client.undo();
+    const mine = await items.create({ title: 'Mine', type: 'todo' });
+    await items.update(mine.id, { title: 'Mine, renamed' });
+    const { campaign, task, a, b } = await family(d);
+    await items.update(a.id, { title: 'Novels' });
+    // The campaign leaves the device as a lost one does (the pull purges its rows).
+    await d.client.db.items.bulkDelete([campaign.id, task.id, a.id, b.id]);
+
+    const before = await d.client.db.undo.count();
+    // Every change left is about 'Mine': the first press takes one of them back, not a lost one.
+    const first = await undo.undo();
+    expect(first?.steps.every((s) => s.uuid === mine.uuid)).toBe(true);
+    expect(await d.client.db.undo.count()).toBeLessThan(before - 1);
+    while (await undo.undo()) {}
+    expect(await d.client.db.items.get(mine.id)).toBeUndefined();
+    expect(await undo.undo()).toBeNull();
+  });
+});

@@ -96,12 +96,32 @@ export function createUndoStack(deps: UndoDeps) {
     }
   }
 
+  /** Whether any step of `record` finds its item (or, for a restore, its trash row) on the device. */
+  async function applicable(record: UndoRecord): Promise<boolean> {
+    for (const step of record.steps) {
+      if (step.kind === 'restore') {
+        if ((await db.trash.get(step.uuid)) || (await byUuid(step.uuid))) return true;
+        continue;
+      }
+      const item = await byUuid(step.uuid);
+      if (item && item._deleted === 0) return true;
+    }
+    return false;
+  }
+
   /**
    * Undoes one change (the newest when `seq` is absent; with a group, the whole gesture) and answers
    * what it undid, or null when there was nothing to undo.
    */
   async function undo(seq?: number): Promise<UndoRecord | null> {
-    const target = seq === undefined ? await latest() : await db.undo.get(seq);
+    let target = seq === undefined ? await latest() : await db.undo.get(seq);
+    // A change about items no longer on the device (a campaign lost, an item purged) has nothing to
+    // take back: it leaves the stack, and Ctrl/Cmd+Z goes on to the one before it (never 'Undone'
+    // for nothing).
+    while (target?.seq && target.owner === owner() && !(await applicable(target))) {
+      await db.undo.delete(target.seq);
+      target = seq === undefined ? await latest() : undefined;
+    }
     if (!target?.seq || target.owner !== owner()) return null;
     const records =
       target.group === null

@@ -15,6 +15,7 @@ import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import { type DeviceHistoryEntry, itemHistory } from '../store/historyStore';
+import { type KeptView, keptViews, type LostItem, lostItemOf } from '../store/keptChanges';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
 import type { LocalComment, LocalItem } from '../store/types';
 import { type ConflictView, toConflictView } from './conflictView';
@@ -131,6 +132,10 @@ export type LocalReads = ListReads & {
   comments: (itemId: number) => Promise<LocalComment[]>;
   /** A guest item's history on the device, oldest first (SYNC.md K19). */
   history: (itemId: number) => Promise<DeviceHistoryEntry[]>;
+  /** The changes the server refused and the device keeps until the user deals with them (Q23). */
+  keptChanges: () => Promise<KeptView[]>;
+  /** The campaign an item left the device with when the user lost it (Q24), or null. */
+  lostItem: (id: number) => Promise<LostItem | null>;
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
@@ -199,6 +204,8 @@ export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalRead
     },
     comments: (itemId) => itemComments(db, itemId),
     history: (itemId) => itemHistory(db, itemId),
+    keptChanges: () => keptViews(db),
+    lostItem: (id) => lostItemOf(db, id),
     sharedParents: async (ids) => {
       const shared = new Set<number>();
       if (ids.length === 0) return shared;

@@ -48,7 +48,8 @@ describe('Q12: changes refused because the campaign was lost', () => {
     d.goOffline();
     await d.client.items.update(item.id, { title: 'Paint the fence blue' });
     d.goOnline();
-    d.control.failNext = { match: (m) => m === 'PATCH', status: 404, body: { message: 'Not found.' } };
+    // Gone from the server's view (as a removal would make it): the PATCH and the campaign's probe 404.
+    await d.client.api.delete(`/items/${item.id}`);
     const result = await d.client.engine.sync();
 
     expect(result.outcome).toBe('synced');
@@ -140,7 +141,7 @@ describe('Q12: changes refused because the campaign was lost', () => {
     const parsed = JSON.parse(file.text) as { format: string; changes: Record<string, unknown>[] };
     expect(parsed.format).toBe('outpost-not-applied');
     expect(parsed.changes).toEqual([{ ...change, announced: undefined }].map(({ announced: _a, ...c }) => c));
-    expect(lostAccessToast(3, () => {}).title).toBe(
+    expect(lostAccessToast([{}, {}, {}], () => {}).title).toBe(
       '3 changes could not be applied: you no longer have access',
     );
   });

@@ -3,6 +3,7 @@ import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../..
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
+import { type LostItem, noteLost } from '../store/keptChanges';
 import { fromServer, usersOf } from '../store/localItems';
 import { SEARCH_LOG_STORE } from '../store/searchLog';
 import type { LocalItem } from '../store/types';
@@ -139,6 +140,31 @@ export async function applyPulled(
     let swapped = false;
     const from = (next: LocalItem, stored: LocalItem | undefined) =>
       swapped ? next : replacing(next, stored ?? null);
+    // Q21: a member's item goes with its campaign (a removal revokes the whole tree at once) when the
+    // page takes the campaign too, or the device no longer holds it.
+    const gonePage = new Set(items.filter(isTombstone).map((i) => i.id));
+    const lostWithTop = async (local: LocalItem): Promise<boolean> => {
+      let top: LocalItem | undefined = local;
+      for (let depth = 0; top && top.parent_id !== null && top.parent_id > 0 && depth < 4; depth++)
+        top = await db.items.get(top.parent_id);
+      return !top || top.id === local.id || gonePage.has(top.id);
+    };
+    // Q24: what left with a lost campaign is remembered, so its page can say what happened.
+    const lostHere: { id: number; lost: LostItem }[] = [];
+    const topOf = async (local: LocalItem): Promise<LocalItem> => {
+      let top: LocalItem = local;
+      for (let depth = 0; top.parent_id !== null && top.parent_id > 0 && depth < 4; depth++) {
+        const parent = await db.items.get(top.parent_id);
+        if (!parent) break;
+        top = parent;
+      }
+      return top;
+    };
+    const noteLostItem = async (local: LocalItem) => {
+      const top = await topOf(local);
+      if (top.type === 'campaign')
+        lostHere.push({ id: local.id, lost: { campaignId: top.id, title: top.title } });
+    };
     for (let index = 0; index < items.length; index++) {
       const remote = items[index]!;
       let local = existing[index];
@@ -154,13 +180,21 @@ export async function applyPulled(
       if (isTombstone(remote)) {
         puts.delete(remote.id);
         if (!local || local._syncStatus === 'local') continue;
-        if (local._syncStatus === 'synced' && local._conflict === null) deletes.add(local.id);
-        else if (local._deleted === 1) {
+        if (local._syncStatus === 'synced' && local._conflict === null) {
+          deletes.add(local.id);
+          // Q20: a member's comments still queued for it are kept, never lost with the item.
+          if (heldAsMember(local)) {
+            await noteLostItem(local);
+            await keepRejected(db, await db.syncQueue.where('itemId').equals(local.id).toArray());
+          }
+        } else if (local._deleted === 1) {
           deletes.add(local.id);
           await discardFor(db, [local.id]);
-        } else if (heldAsMember(local)) {
+        } else if (heldAsMember(local) && local._conflict === null && (await lostWithTop(local))) {
           // Q12: a member lost the campaign: its unsent changes are kept for export, not a conflict.
+          // Q21: an item deleted inside a campaign still held is the delete conflict it always was.
           deletes.add(local.id);
+          await noteLostItem(local);
           await keepRejected(db, await db.syncQueue.where('itemId').equals(local.id).toArray());
         } else {
           puts.set(local.id, { ...local, _conflict: 'delete', _remote: null });
@@ -214,6 +248,7 @@ export async function applyPulled(
       // Their counters are read while the rows are written (flushCounts counts them at the end).
       expectChanges(changes.values());
     }
+    await noteLost(db, lostHere);
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
     // What the features keep of the page (its comments), after its items: an item gone in it takes
     // its comments, even one the page itself carried before the item's tombstone (K14).

@@ -13,7 +13,7 @@ import { handleStale, hasConflicts, remoteGone } from './conflicts';
 import { type SyncContext, TABLES } from './context';
 import { importUploadHeld, sendUpgradeBatch } from './guestUpgrade';
 import type { DropNotice } from './kinds';
-import { isLostAccess, rejectLost } from './lostAccess';
+import { lostAccessVerdict, rejectLost } from './lostAccess';
 import { confirm as confirmEntries, drop as dropEntries, rebase, retry } from './queue';
 import {
   applyConfirmed,
@@ -146,11 +146,20 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
             continue;
           }
         }
-        if (ownKind && (await isLostAccess(db, entry, error.status, error.data))) {
-          // Q12: refused because the caller lost the campaign: kept for export, told once after the run.
+        // Q12, Q20, Q21: refused because the caller lost the campaign (or the item went, or the role
+        // forbids it), comments included: kept for export with its cause, told once after the run.
+        const verdict = await lostAccessVerdict(db, api, entry, error.status, error.data);
+        if (verdict === 'unknown') return { kind: 'network', error };
+        if (verdict) {
           await db.transaction('rw', [...TABLES], async () => {
-            await rejectLost(db, entry, error.status);
-            if (error.status === 403) await settleAfterDrop(db, entry.itemId);
+            const gone = await rejectLost(db, entry, error.status, verdict);
+            // The items that left take their comments with them (K14).
+            if (gone.length > 0) await ctx.features.onPulled(db, { comments: [] }, gone);
+            if (ownKind && error.status === 403) await settleAfterDrop(db, entry.itemId);
+            else if (!ownKind && gone.length === 0) {
+              const hooks = ctx.features.hooksOf(entry.kind);
+              await hooks?.onDropped(db, entry, { status: error.status, message: error.message });
+            }
           });
           return { kind: 'dropped', error };
         }
