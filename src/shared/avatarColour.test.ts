@@ -24,10 +24,12 @@ describe('avatar colours from user ids', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2_147_483_647 }), (id) => {
         const hue = avatarHue(id);
-        return hue >= 0 && hue < 360 && avatarColour(id) === avatarColour(id);
+        return hue >= 0 && hue < 360 && avatarColour(id) === `oklch(0.48 0.13 ${hue})`;
       }),
     );
     expect(avatarColour(7)).not.toBe(avatarColour(13));
+    // An id whose hue rounds up to a full turn (6244: 359.96…) reads 0, not 360.
+    expect(avatarHue(6244)).toBe(0);
     expect(avatarColour(1)).toMatch(/^oklch\(0\.48 0\.13 [\d.]+\)$/);
   });
 });

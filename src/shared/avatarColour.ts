@@ -11,7 +11,8 @@ const GOLDEN_ANGLE = 137.508;
 /** The hue (0–360) of a person's avatar: a pure function of their user id. */
 export function avatarHue(userId: number): number {
   const hue = (Math.abs(Math.trunc(userId)) * GOLDEN_ANGLE) % 360;
-  return Math.round(hue * 10) / 10;
+  // Rounded to a tenth, 359.96 would read 360: wrap it back to 0.
+  return (Math.round(hue * 10) / 10) % 360;
 }
 
 /** The CSS colour of a person's avatar (white text on it passes AA). */
