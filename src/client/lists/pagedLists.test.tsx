@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
 import { LIST_PAGE } from '../data/live';
-import CompletedPage from './CompletedPage';
 import MyListPage from './MyListPage';
 import QueuePage from './QueuePage';
 
@@ -52,22 +51,5 @@ describe('long lists, a page at a time', () => {
     });
     await waitFor(() => expect(badge()).toContain(`${LIST_PAGE + 2}`));
     expect(screen.getByText('One more')).toBeTruthy();
-  });
-});
-
-describe('Completed', () => {
-  it('All lists the completed items inside campaigns and tasks, not a line saying they are there (issue 50)', async () => {
-    const campaign = await client.items.create({ title: 'Fair', type: 'campaign' });
-    const task = await client.items.create({ title: 'Stalls', type: 'task', parent_id: campaign.id });
-    const todo = await client.items.create({ title: 'Tables', type: 'todo', parent_id: task.id });
-    await client.items.create({ title: 'Chairs', type: 'todo', parent_id: task.id });
-    await client.items.setStatus(todo.id, 'completed');
-    const open = await client.items.create({ title: 'Posters', type: 'todo', parent_id: campaign.id });
-    await client.items.update(open.id, { status: 'in_progress' });
-    renderWithApp(<CompletedPage />, { route: '/completed', path: '/completed' });
-    await waitFor(() => expect(screen.getByText('Tables')).toBeTruthy());
-    expect(screen.queryByText(/inside campaigns or tasks/)).toBeNull();
-    expect(screen.queryByText('Chairs')).toBeNull();
-    expect(screen.queryByText('Posters')).toBeNull();
   });
 });

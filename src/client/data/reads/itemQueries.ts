@@ -218,16 +218,8 @@ function screenStreams(viewer: Viewer, status: ItemStatus, tab: Tab): Stream[] {
 }
 
 /**
- * Completed's All: every completed item of the viewer's, inside a campaign or task or not (issue 50:
- * the orphans alone left it saying 'N completed items are inside campaigns' over a person's wins),
- * most recently completed first.
- */
-const completedAll = (viewer: Viewer): Stream[] =>
-  TYPES.flatMap((type) => screenStreams(viewer, SCREEN_STATUS.completed, type));
-
-/**
  * Queue, Active, Completed: items of the screen's status created by or assigned to the viewer;
- * the All tab shows orphans only (Completed's, every completed item: completedAll). Queue newest created first, Active most recently updated,
+ * the All tab shows orphans only. Queue newest created first, Active most recently updated,
  * Completed most recently completed.
  */
 export async function screenItems(
@@ -238,7 +230,6 @@ export async function screenItems(
   opts: ListOptions = {},
 ): Promise<LocalItem[]> {
   const status = SCREEN_STATUS[screen];
-  if (tab === 'all' && screen === 'completed') return readStreams(db, completedAll(viewer), screen, opts);
   const streams = screenStreams(viewer, status, tab);
   if (tab !== 'all') return readStreams(db, streams, screen, opts);
   // The flagged rows are the candidates; the few whose parent is on the device but not live in
@@ -253,7 +244,6 @@ export async function screenCount(
   screen: LifecycleScreen,
   tab: Tab,
 ): Promise<number> {
-  if (tab === 'all' && screen === 'completed') return countStreams(db, completedAll(viewer));
   if (tab === 'all') return (await screenItems(db, viewer, screen, tab)).length;
   return countStreams(db, screenStreams(viewer, SCREEN_STATUS[screen], tab));
 }
