@@ -105,7 +105,7 @@ test('Today lists overdue then due today, completes and reschedules; Upcoming sh
 
   // Overdue first, with how late; then today's, in the order they were made.
   const overdue = section(page, /^Overdue/);
-  const dueToday = section(page, /^Today/);
+  const dueToday = section(page, /^Due today/);
   await expect(titlesIn(overdue)).resolves.toEqual([late]);
   await expect(app.row(late)).toContainText('3 days overdue');
   await expect(titlesIn(dueToday)).resolves.toEqual([call, water]);
