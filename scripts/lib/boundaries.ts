@@ -139,6 +139,8 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['src/client/app/door', 'src/client/data/commands/server'],
   // It loads the data layer after the first paint (import()), which builds the door over its client.
   ['src/client/app/door', 'src/client/data/page'],
+  // And loads a command namespace's code ahead of an offline write (preloadCommands).
+  ['src/client/app/door', 'src/client/data/commands/map'],
   ['src/client/data/page', 'src/client/app/door'],
   ['src/client/app/queryClient', 'src/client/data/net/apiClient'],
   ['client-root', 'app'],

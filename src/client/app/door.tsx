@@ -10,7 +10,7 @@ import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { UserSummary } from '../../shared/item';
 import type { OutpostClient } from '../data/client';
-import type { ArgsOf, CommandName, ResultOf, Send } from '../data/commands/map';
+import type { ArgsOf, CommandName, Namespace, ResultOf, Send } from '../data/commands/map';
 import { commands as serverCommands } from '../data/commands/server';
 import { createApiClient } from '../data/net/apiClient';
 import { type AuthState, type AuthStore, guestUser, unauthorizedHooks } from '../stores/authStore';
@@ -19,6 +19,14 @@ import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatu
 import { type ToastInput, type ToastStore, toastStore } from '../stores/toastStore';
 
 export type { Send };
+
+/**
+ * Loads a command namespace's code now, so its first command works offline even before a service
+ * worker holds the chunk.
+ */
+export function preloadCommands(namespace: Namespace): void {
+  void import('../data/commands/map').then((m) => m.preloadCommands(namespace));
+}
 
 export interface Door {
   /** The data layer's client (the page's or a test's); null until the data layer has loaded. */

@@ -2,7 +2,8 @@
  * Every screen: its path (react-router syntax), most specific first as <Routes> ranks these, and its
  * module under src/client. `serverData`: the screen reads server-only data through TanStack Query, so
  * its chunk loads with the QueryClient's (router.tsx). `also`: modules the screen loads by itself as it
- * opens (drag and drop on the screens that reorder, items/sortableModule.ts), preloaded with its chunk.
+ * opens (drag and drop on the screens that reorder, items/sortableModule.ts; the comment commands where a
+ * timeline takes comments, so one written offline soon after needs no download), preloaded with its chunk.
  * Plain data, so the build (vite.config.ts) can read it to write each screen's preloads into
  * theme-init.js.
  */
@@ -21,10 +22,15 @@ export const ROUTE_TABLE = [
     page: 'campaign',
     module: 'campaigns/CampaignDetailPage',
     serverData: true,
-    also: ['items/SortableItems'],
+    also: ['items/SortableItems', 'data/commands/comments'],
   },
-  { path: '/tasks/:id', page: 'task', module: 'tasks/TaskDetailPage', also: ['items/SortableItems'] },
-  { path: '/todos/:id', page: 'todo', module: 'tasks/TodoDetailPage' },
+  {
+    path: '/tasks/:id',
+    page: 'task',
+    module: 'tasks/TaskDetailPage',
+    also: ['items/SortableItems', 'data/commands/comments'],
+  },
+  { path: '/todos/:id', page: 'todo', module: 'tasks/TodoDetailPage', also: ['data/commands/comments'] },
   { path: '/contacts', page: 'contacts', module: 'contacts/ContactsPage', serverData: true },
   { path: '/notifications', page: 'notifications', module: 'notifications/NotificationsPage' },
   { path: '/preferences', page: 'preferences', module: 'preferences/PreferencesPage', serverData: true },

@@ -106,9 +106,16 @@ export function Composer({
     const { body, mentions } = encodeMentions(trimmed, picked);
     const result = onSend(body, mentions);
     if (onCancel === undefined) {
+      const kept = { text, picked };
       setText('');
       setPicked([]);
       setQuery(null);
+      // A write that failed gives the text back (unless something new was typed meanwhile).
+      if ((await result) === false) {
+        setText((now) => (now === '' ? kept.text : now));
+        setPicked((now) => (now.length === 0 ? kept.picked : now));
+      }
+      return;
     }
     await result;
   };

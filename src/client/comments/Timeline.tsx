@@ -7,6 +7,7 @@ import { activityDetails } from '../../shared/activity';
 import { bodyText, type Comment } from '../../shared/comments';
 import type { HistoryEntry } from '../../shared/history';
 import type { ItemType } from '../../shared/item';
+import { preloadCommands } from '../app/door';
 import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Button } from '../components/ui/Button';
@@ -231,6 +232,8 @@ function TimelineBody({ item, ownerId }: { item: TimelineItem; ownerId: number |
   // not when the first comment is drawn (the timeline's first row waited for it).
   useEffect(() => {
     tokenize('');
+    // The comment commands' code comes now, while online: a comment written offline later needs it.
+    preloadCommands('comments');
   }, []);
 
   const rows: Row[] = [

@@ -84,10 +84,17 @@ export function useCommentActions(itemId: number) {
 
   return useMemo(
     () => ({
-      /** Stores the comment on the device, where the timeline shows it at once; the queue sends it. */
-      create(body: string, mentions: { id: number; name: string }[]) {
-        void send('comments.add', { itemId, body, mentions }).catch((error: unknown) =>
-          toast({ title: 'Comment not saved', description: messageOf(error), variant: 'destructive' }),
+      /**
+       * Stores the comment on the device, where the timeline shows it at once; the queue sends it.
+       * Resolves false when it could not be stored, so the composer gives the text back.
+       */
+      create(body: string, mentions: { id: number; name: string }[]): Promise<boolean> {
+        return send('comments.add', { itemId, body, mentions }).then(
+          () => true,
+          (error: unknown) => {
+            toast({ title: 'Comment not saved', description: messageOf(error), variant: 'destructive' });
+            return false;
+          },
         );
       },
       /**

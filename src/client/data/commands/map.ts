@@ -86,6 +86,17 @@ function handlersOf(namespace: Namespace): Promise<Record<string, Handler>> {
 }
 
 /**
+ * Loads a namespace ahead of its first command, while the network is still there: a screen that
+ * writes offline later (a comment typed in a tunnel) must not need a download then.
+ */
+export function preloadCommands(namespace: Namespace): Promise<void> {
+  return handlersOf(namespace).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/**
  * Runs one command with its namespace's context (only that one); an unknown name is a programming
  * error and says so.
  */
