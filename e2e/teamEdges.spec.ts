@@ -2,6 +2,7 @@ import { expect, type TestInfo, test } from '@playwright/test';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 import { PolishPage } from './pages/Polish';
 import { Sharing } from './pages/Sharing';
+import { TrustPage } from './pages/Trust';
 
 /**
  * The edges of team life (issue 50): a name asked in the tutorial and changed in Preferences, the
@@ -73,26 +74,52 @@ test('the Share dialog leads with Invite by link and says why someone is not in 
   await pictures(owner, testInfo, 'share-dialog');
 });
 
-test('F9, F10: Preferences shows the calendar link in use again; a new link asks first and stops the old', async ({
+test('F9, F10: the device that made the calendar link shows it with Copy, another says since when; a new link asks first and stops the old', async ({
   page,
+  browser,
 }, testInfo) => {
-  const app = await Sharing.signedIn(page, freshPhone(), 'Cal Keeper');
+  const phone = freshPhone();
+  const app = await Sharing.signedIn(page, phone, 'Cal Keeper');
   await app.goto('/preferences');
   const section = page.getByRole('region', { name: 'Calendar' });
   await section.getByRole('button', { name: 'Subscribe in your calendar' }).click();
   const field = section.getByLabel('Your calendar link');
   await expect(field).toHaveValue(/\/cal\/[A-Za-z0-9_-]{22}\.ics$/);
   const url = await field.inputValue();
+  // The server answers whether a link is active and since when, never the secret (F9).
+  const state = (await (await page.request.get('/api/calendar/token')).json()) as Record<string, unknown>;
+  expect(Object.keys(state).sort()).toEqual(['active', 'created_at']);
+  expect(JSON.stringify(state)).not.toContain(new URL(url).pathname);
 
+  // This device made it: it shows the link again after a reload.
   await page.reload();
   await expect(section.getByLabel('Your calendar link')).toHaveValue(url, { timeout: 15_000 });
+  await expect(section.getByRole('button', { name: 'Copy link' })).toBeVisible();
   await expect(section.getByRole('button', { name: 'Subscribe in your calendar' })).toHaveCount(0);
   await section.scrollIntoViewIfNeeded();
   await pictures(app, testInfo, 'preferences-calendar');
 
+  // Another device of the same person: a link is active since today, its URL is not there.
+  const elsewhere = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const other = await elsewhere.newPage();
+  const second = await Sharing.signedIn(other, phone, 'Cal Keeper');
+  await second.goto('/preferences');
+  const otherSection = other.getByRole('region', { name: 'Calendar' });
+  await expect(otherSection.getByText(/^A calendar link is active since /)).toBeVisible({ timeout: 15_000 });
+  await expect(otherSection.getByLabel('Your calendar link')).toHaveCount(0);
+  await expect(otherSection.getByRole('button', { name: 'Subscribe in your calendar' })).toHaveCount(0);
+  await otherSection.scrollIntoViewIfNeeded();
+  await pictures(second, testInfo, 'preferences-calendar-elsewhere');
+  await otherSection.getByRole('button', { name: 'New link…' }).click();
+  await expect(other.getByRole('alertdialog', { name: 'Make a new calendar link?' })).toContainText(
+    'The link in use stops working',
+  );
+  await other.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+  await elsewhere.close();
+
   await section.getByRole('button', { name: 'New link…' }).click();
   const ask = page.getByRole('alertdialog', { name: 'Make a new calendar link?' });
-  await expect(ask).toContainText('stops working');
+  await expect(ask).toContainText('The link in use stops working');
   await ask.getByRole('button', { name: 'Cancel' }).click();
   await expect(field).toHaveValue(url);
   expect((await page.request.get(url)).status()).toBe(200);
@@ -100,6 +127,16 @@ test('F9, F10: Preferences shows the calendar link in use again; a new link asks
   await section.getByRole('button', { name: 'New link…' }).click();
   await ask.getByRole('button', { name: 'Make a new link' }).click();
   await expect(field).not.toHaveValue(url);
+  const renewed = await field.inputValue();
   expect((await page.request.get(url)).status()).toBe(404);
-  expect((await page.request.get(await field.inputValue())).status()).toBe(200);
+  expect((await page.request.get(renewed)).status()).toBe(200);
+
+  // A logout takes the kept URL with it: signed in again, the device no longer shows it.
+  const trust = new TrustPage(page);
+  await trust.pressLogOut();
+  await expect(trust.guestMarker()).toBeVisible({ timeout: 15_000 });
+  await app.signIn(phone, 'Cal Keeper');
+  await app.goto('/preferences');
+  await expect(section.getByText(/^A calendar link is active since /)).toBeVisible({ timeout: 15_000 });
+  await expect(section.getByLabel('Your calendar link')).toHaveCount(0);
 });
