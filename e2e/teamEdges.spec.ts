@@ -1,4 +1,5 @@
 import { expect, type TestInfo, test } from '@playwright/test';
+import { ApiUser } from './pages/Collab';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 import { PolishPage } from './pages/Polish';
 import { Sharing } from './pages/Sharing';
@@ -139,4 +140,67 @@ test('F9, F10: the device that made the calendar link shows it with Copy, anothe
   await app.goto('/preferences');
   await expect(section.getByText(/^A calendar link is active since /)).toBeVisible({ timeout: 15_000 });
   await expect(section.getByLabel('Your calendar link')).toHaveCount(0);
+});
+
+test('an editor is offered Delete only on what they created, the owner on everything; the refusal names its cause', async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  const editorPhone = freshPhone();
+  const editor = await Sharing.signedIn(page, editorPhone, 'Eddie Editor');
+  const owner = await ApiUser.signIn(baseURL!, freshPhone(), 'Olive Owner');
+  await owner.post('/api/contacts/sync', { contacts: [editorPhone] });
+  await editor.post('/api/contacts/sync', { contacts: [owner.phone] });
+  const me = (await (await page.request.get('/api/me')).json()) as { user: { id: number } };
+  const title = uniqueTitle('Spring fair');
+  const campaign = await owner.post<{ id: number }>('/api/items', { title, type: 'campaign' });
+  await owner.post(`/api/campaigns/${campaign.id}/members`, { user_id: me.user.id, role: 'editor' });
+  const theirs = uniqueTitle('Book the hall');
+  const ownerTask = await owner.post<{ id: number }>('/api/items', {
+    title: theirs,
+    type: 'task',
+    parent_id: campaign.id,
+  });
+  const mine = uniqueTitle('Print posters');
+  await editor.post('/api/items', { title: mine, type: 'task', parent_id: campaign.id });
+
+  await editor.openCampaign(campaign.id, title);
+  const theirRow = editor.row(theirs);
+  const myRow = editor.row(mine);
+  await expect(theirRow).toBeVisible({ timeout: 20_000 });
+  await expect(myRow).toBeVisible({ timeout: 20_000 });
+  await theirRow.hover();
+  await expect(theirRow.getByRole('button', { name: `Delete ${theirs}` })).toHaveCount(0);
+  await myRow.hover();
+  await expect(myRow.getByRole('button', { name: `Delete ${mine}` })).toBeVisible();
+
+  // The menu: everything else an editor may do, no Delete on the owner's task.
+  await theirRow.getByRole('button', { name: `More actions for ${theirs}` }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem', { name: 'Rename' })).toBeVisible();
+  await expect(menu.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await myRow.getByRole('button', { name: `More actions for ${mine}` }).click();
+  await expect(page.getByRole('menu').getByRole('menuitem', { name: 'Delete' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await pictures(editor, testInfo, 'editor-row-actions');
+
+  // The server's refusal, if asked anyway, says why.
+  const { cookies } = await page.context().storageState();
+  const xsrf = decodeURIComponent(cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '');
+  const refused = await page.request.delete(`/api/items/${ownerTask.id}`, {
+    headers: { 'X-XSRF-TOKEN': xsrf },
+  });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { message: string }).message).toMatch(/only items you created/i);
+
+  // The owner deletes anything in their campaign: the editor's task shows Delete for them.
+  const ownerPage = await page.context().browser()!.newPage({ baseURL: baseURL! });
+  const ownerApp = await Sharing.signedIn(ownerPage, owner.phone, 'Olive Owner');
+  await ownerApp.openCampaign(campaign.id, title);
+  const editorsRow = ownerApp.row(mine);
+  await expect(editorsRow).toBeVisible({ timeout: 20_000 });
+  await editorsRow.hover();
+  await expect(editorsRow.getByRole('button', { name: `Delete ${mine}` })).toBeVisible();
+  await ownerPage.close();
 });
