@@ -204,3 +204,53 @@ test('an editor is offered Delete only on what they created, the owner on everyt
   await expect(editorsRow.getByRole('button', { name: `Delete ${mine}` })).toBeVisible();
   await ownerPage.close();
 });
+
+test('Ctrl+Z takes back a new todo under a finished campaign: the campaign is completed again, no conflict, not in Trash', async ({
+  page,
+}) => {
+  const app = await Sharing.signedIn(page, freshPhone(), 'Una Undo');
+  const title = uniqueTitle('Finished fair');
+  const campaign = await app.post<{ id: number }>('/api/items', { title, type: 'campaign' });
+  const task = await app.post<{ id: number }>('/api/items', {
+    title: uniqueTitle('Hall'),
+    type: 'task',
+    parent_id: campaign.id,
+  });
+  await app.patch(`/api/items/${task.id}`, { status: 'completed' });
+  await app.openCampaign(campaign.id, title);
+  const heading = app.main.locator('header').filter({ has: app.heading(title) });
+  await expect(heading.getByText('Completed', { exact: true })).toBeVisible({ timeout: 20_000 });
+
+  const todo = uniqueTitle('Posters');
+  await app.quickAdd('todo', todo);
+  await expect(app.row(todo)).toBeVisible();
+  await expect(heading.getByText('In progress', { exact: true })).toBeVisible();
+  // Let the create reach the server first: the undo is then a delete there too.
+  await expect(async () => {
+    const found = (await (
+      await page.request.get(`/api/items?parent_id=${campaign.id}&type=todo`)
+    ).json()) as {
+      data: { title: string }[];
+    };
+    expect(found.data.map((i) => i.title)).toContain(todo);
+  }).toPass({ timeout: 20_000 });
+
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('Control+z');
+  await expect(app.row(todo)).toHaveCount(0);
+  await expect(heading.getByText('Completed', { exact: true })).toBeVisible();
+  await expect(async () => {
+    const server = (await (await page.request.get(`/api/items/${campaign.id}`)).json()) as { status: string };
+    expect(server.status).toBe('completed');
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+  }).toPass({ timeout: 20_000 });
+  await page.waitForTimeout(1_500);
+  await expect(page.getByRole('dialog', { name: /conflict/i })).toHaveCount(0);
+  await expect(heading.getByText('Completed', { exact: true })).toBeVisible();
+
+  await app.goto('/preferences');
+  const trash = app.main.getByRole('region', { name: 'Trash', exact: true });
+  // Nothing was deleted: the undone creation is not listed as a deletion, here or from the server.
+  await expect(trash.getByTestId('trash-empty')).toBeVisible({ timeout: 15_000 });
+  await expect(trash.getByText(todo, { exact: true })).toHaveCount(0);
+});
