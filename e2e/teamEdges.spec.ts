@@ -254,3 +254,26 @@ test('Ctrl+Z takes back a new todo under a finished campaign: the campaign is co
   await expect(trash.getByTestId('trash-empty')).toBeVisible({ timeout: 15_000 });
   await expect(trash.getByText(todo, { exact: true })).toHaveCount(0);
 });
+
+test('Activity tells membership changes in words: whom, and the role', async ({ page, baseURL }) => {
+  const ownerPhone = freshPhone();
+  const owner = await Sharing.signedIn(page, ownerPhone, 'Olive Owner');
+  const member = await ApiUser.signIn(baseURL!, freshPhone(), 'Mia Member');
+  await member.post('/api/contacts/sync', { contacts: [ownerPhone] });
+  await owner.post('/api/contacts/sync', { contacts: [member.phone] });
+  const title = uniqueTitle('Shared trip');
+  const campaign = await owner.post<{ id: number }>('/api/items', { title, type: 'campaign' });
+  await owner.post(`/api/campaigns/${campaign.id}/members`, { user_id: member.id, role: 'viewer' });
+  await owner.patch(`/api/campaigns/${campaign.id}/members/${member.id}`, { role: 'editor' });
+
+  await owner.openActivity(campaign.id);
+  await expect(owner.activity.getByText(/Olive Owner made Mia Member an editor of campaign/)).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(
+    owner.activity.getByText(/Olive Owner added Mia Member as a viewer of campaign/),
+  ).toBeVisible();
+  await expect(owner.activity.getByText(/role_changed|member_added|\{"id"/)).toHaveCount(0);
+  const inbox = (await (await member.api.get('/api/notifications')).json()) as { data: { text: string }[] };
+  expect(inbox.data[0]?.text).toBe(`Olive Owner made you an editor of campaign “${title}”`);
+});
