@@ -1,5 +1,8 @@
--- Calendar feed (SYNC.md F9): the current secret is kept so Preferences can show the link in use
--- again (revisiting showed only 'Subscribe', and pressing it killed the working link). The hash stays
--- the look-up key. Whoever reads this column already reads every item the feed would show. A row
--- made before this migration has no token: its link keeps working but cannot be shown.
-ALTER TABLE "calendar_tokens" ADD COLUMN "token" text;
+-- Calendar feed (SYNC.md F9): the server keeps only the SHA-256 of a feed's secret (migration 0010),
+-- never the secret itself: a leaked database names no working URL. Preferences shows the link in use
+-- on the device that made it (the URL is kept there) and, elsewhere, that a link is active and since
+-- when, from `created_at`. This migration only records that contract on the table; a column holding
+-- the secret, which an unreleased draft of it added, is dropped wherever it exists.
+ALTER TABLE "calendar_tokens" DROP COLUMN IF EXISTS "token";
+--> statement-breakpoint
+COMMENT ON TABLE "calendar_tokens" IS 'One calendar feed per person: only the SHA-256 of its secret token (never the token), and when it was made (SYNC.md F9).';

@@ -4,6 +4,7 @@ import {
   assigneeOf,
   describeActivity,
   localHistory,
+  membershipPhrase,
   readableDay,
   rollUpReason,
 } from './activity';
@@ -161,5 +162,29 @@ describe('activity descriptions', () => {
     ]);
     expect(new Set(history.map((e) => e.id)).size).toBe(3);
     expect(localHistory([], { id: 0, name: 'You' })).toEqual([]);
+  });
+});
+
+describe('membership entries in words (issue 50)', () => {
+  it('names whom and the role, never the key or the metadata', () => {
+    const member = { id: 7, name: 'Bob' };
+    expect(membershipPhrase('role_changed', { member, role: { old: 'viewer', new: 'editor' } })).toBe(
+      'made Bob an editor',
+    );
+    expect(membershipPhrase('member_added', { member, role: 'viewer', via: 'added' })).toBe(
+      'added Bob as a viewer',
+    );
+    expect(membershipPhrase('member_added', { member, role: 'editor', via: 'invite' })).toBe(
+      'joined as an editor',
+    );
+    expect(membershipPhrase('member_removed', { member, role: 'editor', left: false })).toBe('removed Bob');
+    expect(membershipPhrase('member_removed', { member, role: 'editor', left: true })).toBe('left');
+    expect(membershipPhrase('updated', { title: { old: 'a', new: 'b' } })).toBeNull();
+    expect(
+      activityDetails({
+        action: 'role_changed',
+        metadata: { member, role: { old: 'viewer', new: 'editor' } },
+      }),
+    ).toEqual([]);
   });
 });

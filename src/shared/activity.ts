@@ -1,5 +1,6 @@
 import type { ActivityAction, ActivityEntry, ItemStatus, ItemType } from './item';
 import { fieldsWith, ITEM_FIELDS } from './itemFields';
+import { withArticle } from './notifications';
 import { recurrenceSummary } from './recurrenceText';
 import { STATUS_LABELS } from './statusLabel';
 
@@ -32,6 +33,34 @@ export function describeActivity(
 }
 
 const STATUS_WORDS: Record<ItemStatus, string> = STATUS_LABELS;
+
+const MEMBERSHIP_ACTIONS = new Set(['member_added', 'member_removed', 'role_changed']);
+const ROLE_NAMES = new Set(['owner', 'editor', 'viewer']);
+const roleName = (value: unknown): 'owner' | 'editor' | 'viewer' | null =>
+  typeof value === 'string' && ROLE_NAMES.has(value) ? (value as 'owner' | 'editor' | 'viewer') : null;
+
+/**
+ * A membership entry's words after its actor's name, naming whom (issue 50: 'role_changed' and
+ * `{"id":7,…}` were shown): 'made Bob an editor', 'added Bob as a viewer', 'joined as an editor',
+ * 'removed Bob', 'left'; null for any other action. Only the member's name is read, which anyone
+ * who sees the campaign reads in its members list too.
+ */
+export function membershipPhrase(
+  action: string,
+  metadata: Record<string, unknown> | null | undefined,
+): string | null {
+  if (!MEMBERSHIP_ACTIONS.has(action)) return null;
+  const data = metadata ?? {};
+  const member = data.member as { name?: unknown } | undefined;
+  const whom = typeof member?.name === 'string' && member.name ? member.name : 'someone';
+  const raw = data.role;
+  const role = roleName(isChange(raw) ? raw.new : raw);
+  if (action === 'role_changed')
+    return role ? `made ${whom} ${withArticle(role)}` : `changed the role of ${whom}`;
+  if (action === 'member_removed') return data.left === true ? 'left' : `removed ${whom}`;
+  if (data.via === 'invite') return role ? `joined as ${withArticle(role)}` : 'joined';
+  return role ? `added ${whom} as ${withArticle(role)}` : `added ${whom}`;
+}
 
 /** Each field's name on a line (./itemFields `label`), and a move's, which names the parents by title. */
 const FIELD_LABELS: Record<string, string> = {
@@ -83,6 +112,8 @@ function humanField(key: string): string {
  * headline); entries written before names were recorded just leave those out.
  */
 export function activityDetails(entry: Pick<ActivityEntry, 'action' | 'metadata'>): string[] {
+  // A membership entry's sentence says it all (membershipPhrase); its metadata is for the machine.
+  if (MEMBERSHIP_ACTIONS.has(entry.action)) return [];
   const metadata = entry.metadata ?? {};
   const lines: string[] = [];
   for (const [key, value] of Object.entries(metadata)) {

@@ -13,6 +13,8 @@ export interface HistoryEntry {
   at: string;
   action: string;
   changes: Record<string, { from: unknown; to: unknown }>;
+  /** A membership entry's words after the actor's name ('made Bob an editor', activity membershipPhrase). */
+  summary?: string;
 }
 
 /** A recorded change: the feed's metadata keeps `{old, new}` per field. */

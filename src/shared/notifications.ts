@@ -1,7 +1,7 @@
 import type { ItemType } from './item';
 
-/** Sharing's kinds: added to or removed from a campaign. */
-export const MEMBERSHIP_NOTIFICATION_KINDS = ['added', 'removed'] as const;
+/** Sharing's kinds: added to or removed from a campaign, or given another role in it. */
+export const MEMBERSHIP_NOTIFICATION_KINDS = ['added', 'removed', 'role_changed'] as const;
 export type MembershipNotificationKind = (typeof MEMBERSHIP_NOTIFICATION_KINDS)[number];
 
 /** What a notification is about (ARCHITECTURE §4). */
@@ -159,6 +159,7 @@ const PHRASES: Record<NotificationKind, string> = {
   // Sharing's entries carry the role and are written by membershipText; these are the fallbacks.
   added: 'added you to',
   removed: 'removed you from',
+  role_changed: 'changed your role in',
 };
 
 /** The line a person reads, e.g. 'Alex assigned you task “Pack tents”'; a reminder has no actor. */
@@ -194,9 +195,15 @@ export function membershipText(
   title: string,
   role: 'editor' | 'viewer',
 ): string {
+  if (kind === 'role_changed') return `${actorName} made you ${withArticle(role)} of campaign “${title}”`;
   return kind === 'added'
     ? `${actorName} added you to campaign “${title}” as ${role}`
-    : `${actorName} removed you from campaign “${title}” (you were ${role === 'editor' ? 'an editor' : 'a viewer'})`;
+    : `${actorName} removed you from campaign “${title}” (you were ${withArticle(role)})`;
+}
+
+/** 'an editor', 'a viewer'. */
+export function withArticle(role: 'editor' | 'viewer' | 'owner'): string {
+  return role === 'viewer' ? 'a viewer' : `an ${role}`;
 }
 
 /** How late a device still shows a reminder it missed (the app was closed at the time). */

@@ -82,9 +82,9 @@ function depthIn(snapshot: UndoSnapshot, uuid: string): number {
 
 /**
  * The steps that take a change back, from the touched items before and after it. Restores come
- * first (parents first; an item whose parent came back with it needs no step of its own), then
- * field patches, children before parents so the last word on a parent's status is its own old
- * status, not a roll-up from a child; then deletes of what the change created.
+ * first (parents first; an item whose parent came back with it needs no step of its own), then moves
+ * back, then deletes of what the change created, then the other field patches, children before
+ * parents so the last word on a parent's status is its own old status, not a roll-up from a child.
  */
 export function inverseSteps(before: UndoSnapshot, after: UndoSnapshot): UndoStep[] {
   const restores: string[] = [];
@@ -112,10 +112,18 @@ export function inverseSteps(before: UndoSnapshot, after: UndoSnapshot): UndoSte
     const parent = after.get(uuid)?.parent_uuid;
     return !(parent && deletes.includes(parent));
   });
+  // What the change created goes before the fields come back: a parent's status put back first
+  // ('completed' again after a new todo under a finished campaign) would complete the new todo with
+  // it, on the device and on the server, whose version bump made the todo's delete a conflict with
+  // oneself (issue 50). A move back out of a created item still goes first, so its delete takes
+  // nothing that was there before.
+  const moves = patches.filter((p) => p.fields.parent_uuid !== undefined);
+  const rest = patches.filter((p) => p.fields.parent_uuid === undefined);
   return [
     ...restores.map((uuid) => ({ kind: 'restore' as const, uuid })),
-    ...patches.map((p) => ({ kind: 'patch' as const, ...p })),
+    ...moves.map((p) => ({ kind: 'patch' as const, ...p })),
     ...topDeletes.map((uuid) => ({ kind: 'delete' as const, uuid })),
+    ...rest.map((p) => ({ kind: 'patch' as const, ...p })),
   ];
 }
 

@@ -1,7 +1,7 @@
 import { formatDistanceToNow } from 'date-fns';
 import { AlertCircle, History, WifiOff } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { activityDetails, assigneeOf, rollUpReason } from '../../shared/activity';
+import { activityDetails, assigneeOf, membershipPhrase, rollUpReason } from '../../shared/activity';
 import type { ActivityEntry } from '../../shared/item';
 import type { BadgeTone } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
@@ -68,6 +68,17 @@ export function EntryLine({ entry }: { entry: ActivityEntry }) {
       <>
         {type} <span className="font-medium text-zinc-900 dark:text-zinc-100">“{entry.item.title}”</span>{' '}
         {verb} automatically, {reason}
+      </>
+    );
+  }
+  const membership = membershipPhrase(entry.action, entry.metadata);
+  if (membership !== null) {
+    // 'Alice made Bob an editor of campaign “Fair”', never the action's key or its metadata.
+    return (
+      <>
+        {actor} {membership}
+        {membership === 'left' ? ' ' : membership.startsWith('removed') ? ' from ' : ' of '}
+        <ItemName entry={entry} />
       </>
     );
   }

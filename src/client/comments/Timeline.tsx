@@ -95,7 +95,7 @@ function HistoryRow({
       <div className="min-w-0 flex-1">
         <p>
           <span className="font-medium text-zinc-700 dark:text-zinc-300">{entry.user.name}</span>{' '}
-          {HEADLINES[entry.action] ?? entry.action.replaceAll('_', ' ')}
+          {entry.summary ?? HEADLINES[entry.action] ?? entry.action.replaceAll('_', ' ')}
           {lines.length === 1 ? <> · {lines[0]}</> : null} · <TimelineTime at={entry.at} />
           {restorable ? (
             <>

@@ -192,6 +192,11 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       await engine.refreshStatus();
       void syncInBackground();
     },
+    // The calendar feed URL kept on this device is a secret of the account that leaves (F9).
+    onLogout: async () => {
+      const { forgetCalendarLink } = await import('./store/calendarLink');
+      await forgetCalendarLink(db);
+    },
   });
 
   /** Refreshes the signed-in user's stored mutuals (see ServiceContext.updateMutuals); never throws. */

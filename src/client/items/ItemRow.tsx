@@ -24,7 +24,7 @@ import {
 import { Link, useNavigate } from 'react-router';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { labelHref } from '../../shared/labels';
-import type { Role } from '../../shared/membership';
+import { mayDo, type Role } from '../../shared/membership';
 import { cn, focusRing } from '../components/ui/cn';
 import {
   closedTriggerAria,
@@ -48,6 +48,7 @@ import {
   TYPE_LABEL,
 } from './itemStyle';
 import { useAssigneeOptions, useItemMutations } from './mutations';
+import { useViewer } from './queries';
 import { nextStatus, StatusControl } from './StatusControl';
 
 const RepeatSummary = lazy(() => import('./RepeatSummary'));
@@ -76,6 +77,8 @@ export interface RowItem {
   _syncStatus?: string;
   /** The caller's role in the shared campaign the item lies in (null or absent: not shared). */
   my_role?: Role | null;
+  /** Who created it: an editor deletes only what they created (§5 'Roles'). */
+  user_id?: number;
   /** A campaign's members, its owner included (more than one: shared). */
   members_count?: number | null;
   /** Live comments on the item, kept by the server (absent reads as 0: no bubble). */
@@ -181,6 +184,16 @@ export const ItemRow = memo(function ItemRow({
   const pageHref = itemPageHref(item);
   // A viewer's row is read-only (§5 'Roles'): no status, title, assign, delete or menu.
   const readOnly = item.my_role === 'viewer';
+  // Delete is offered only where the server allows it (§5): an owner anything in their campaign, an
+  // editor (or someone outside a shared campaign) what they created; a guest owns every item.
+  const viewer = useViewer();
+  const deletable =
+    !readOnly &&
+    mayDo(
+      item.my_role ?? null,
+      'delete',
+      viewer.isGuest || item.user_id === undefined || item.user_id === viewer.user.id,
+    );
   const shared = readOnly || item.my_role === 'editor' || (item.members_count ?? 0) > 1 || inShared;
   const editable = !readOnly && !(item.type === 'todo' && item.status === 'completed');
   const parentName = parentTitle ?? item.parent?.title ?? null;
@@ -422,15 +435,17 @@ export const ItemRow = memo(function ItemRow({
               <UserRoundPlus aria-hidden />
             </button>
           )}
-          <button
-            type="button"
-            className={cn(actionButton, 'hover:text-red-600 dark:hover:text-red-400')}
-            aria-label={`Delete ${item.title}`}
-            title="Delete"
-            onClick={requestDelete}
-          >
-            <Trash2 aria-hidden />
-          </button>
+          {deletable ? (
+            <button
+              type="button"
+              className={cn(actionButton, 'hover:text-red-600 dark:hover:text-red-400')}
+              aria-label={`Delete ${item.title}`}
+              title="Delete"
+              onClick={requestDelete}
+            >
+              <Trash2 aria-hidden />
+            </button>
+          ) : null}
         </div>
       )}
 
@@ -449,7 +464,7 @@ export const ItemRow = memo(function ItemRow({
           onOpen={href ? undefined : () => navigate(pageHref)}
           onAssign={onAssign}
           onPriority={(p) => void setPriority(item, p)}
-          onDelete={requestDelete}
+          onDelete={deletable ? requestDelete : undefined}
         />
       ) : (
         <button

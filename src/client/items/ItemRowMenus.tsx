@@ -85,7 +85,8 @@ export interface RowActionsMenuProps {
   onOpen?: (() => void) | undefined;
   onAssign: (userId: number) => void;
   onPriority: (priority: PriorityValue) => void;
-  onDelete: () => void;
+  /** Absent where the person may not delete the item (an editor's view of another's item, §5). */
+  onDelete?: (() => void) | undefined;
 }
 
 /** The row's 'More actions' menu: status, rename, priority and assign (sub-menus), labels and delete. */
@@ -219,16 +220,20 @@ export function RowActionsMenu({
               </Menu.Portal>
             </Menu.Sub>
           )}
-          <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
-          <Menu.Item
-            className={cn(
-              menuItemClasses,
-              'text-red-600 data-[highlighted]:bg-red-50 dark:text-red-400 dark:data-[highlighted]:bg-red-950/50 [&_svg]:text-current dark:[&_svg]:text-current',
-            )}
-            onSelect={onDelete}
-          >
-            <Trash2 aria-hidden /> Delete
-          </Menu.Item>
+          {onDelete ? (
+            <>
+              <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+              <Menu.Item
+                className={cn(
+                  menuItemClasses,
+                  'text-red-600 data-[highlighted]:bg-red-50 dark:text-red-400 dark:data-[highlighted]:bg-red-950/50 [&_svg]:text-current dark:[&_svg]:text-current',
+                )}
+                onSelect={onDelete}
+              >
+                <Trash2 aria-hidden /> Delete
+              </Menu.Item>
+            </>
+          ) : null}
         </Menu.Content>
       </Menu.Portal>
       {/* Edit details… and Move to… (Root renders no element: the dialogs sit beside the menu). */}

@@ -26,6 +26,7 @@ const KIND_DOT: Record<NotificationKind, string> = {
   commented: 'bg-teal-400',
   added: 'bg-emerald-500',
   removed: 'bg-zinc-400 dark:bg-zinc-500',
+  role_changed: 'bg-emerald-400',
 };
 
 function ago(iso: string): string {

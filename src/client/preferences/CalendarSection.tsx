@@ -7,37 +7,59 @@ import { Button } from '../components/ui';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Input } from '../components/ui/Input';
 import { Section } from '../components/ui/Section';
-import type { CalendarLink } from '../data/commands/server';
+import type { CalendarLinkState } from '../data/commands/server';
 import { useViewer } from '../data/live';
 
 const calendarLinkKey = [SERVER_LIST_KEY, 'calendarLink'] as const;
 
+/** What Preferences knows of the link: the server's state, and the URL when this device made it. */
+interface ShownLink extends CalendarLinkState {
+  url: string | null;
+}
+
+/** 'Nov 27, 2026' in the reader's language: the day a link was made. */
+function madeOn(iso: string): string {
+  return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
 /**
  * Preferences › Calendar (ARCHITECTURE §4 'Calendar feed'): a secret .ics URL that Google, Apple
- * and Outlook calendars subscribe to. The link in use is shown again on every visit (F9); a new one
- * is a separate action behind a warning, as it stops the old one for every calendar using it (F10).
+ * and Outlook calendars subscribe to. The server keeps only its hash (F9): the device that made the
+ * link shows it again with Copy; another device says a link is active and since when. A new one is a
+ * separate action behind a warning, as it stops the old one for every calendar using it (F10).
  */
 export function CalendarSection() {
   const { send } = useDoor();
   const viewer = useViewer();
+  const userId = viewer.user.id;
   const queryClient = useQueryClient();
   const fieldId = useId();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const current = useQuery({
-    queryKey: calendarLinkKey,
-    queryFn: () => send('server.currentCalendarUrl'),
+    queryKey: [...calendarLinkKey, userId],
+    queryFn: async (): Promise<ShownLink> => {
+      const state = await send('server.calendarLinkState');
+      const url = state.active
+        ? await send('device.calendarLink', { userId, createdAt: state.created_at })
+        : null;
+      return { ...state, url };
+    },
     enabled: !viewer.isGuest && viewer.online,
     staleTime: 60_000,
   });
-  const link: CalendarLink | undefined = current.data;
+  const link: ShownLink | undefined = current.data;
   const url = link?.url ?? null;
 
   const make = async () => {
     setBusy(true);
     try {
       const made = await send('server.calendarUrl');
-      queryClient.setQueryData<CalendarLink>(calendarLinkKey, { url: made, exists: true });
+      // The URL is answered this once: this device keeps it to show again (the server cannot).
+      await send('device.keepCalendarLink', { userId, url: made.url, createdAt: made.created_at }).catch(
+        () => undefined,
+      );
+      queryClient.setQueryData<ShownLink>([...calendarLinkKey, userId], made);
     } catch {
       toast({
         title: 'Could not make the link',
@@ -65,7 +87,7 @@ export function CalendarSection() {
       open={confirming}
       onOpenChange={setConfirming}
       title="Make a new calendar link?"
-      description="The link you use now stops working at once: every calendar subscribed to it stops updating until you subscribe again with the new link."
+      description="The link in use stops working at once: every calendar subscribed to it stops updating until you subscribe again with the new link."
       confirmLabel="Make a new link"
       tone="danger"
       onConfirm={() => void make()}
@@ -75,13 +97,16 @@ export function CalendarSection() {
   let body: React.ReactNode;
   if (current.isPending && current.fetchStatus !== 'idle') {
     body = <p className="text-sm text-zinc-600 dark:text-zinc-400">Looking for your link…</p>;
-  } else if (url === null && link?.exists) {
-    // A link made before links were kept: it works, but only a new one can be shown.
+  } else if (url === null && link?.active && link.created_at) {
+    // Made on another device (or before this device's data was cleared): only that one has the URL.
     body = (
       <div className="flex flex-col gap-3">
+        <p className="text-sm text-zinc-900 dark:text-zinc-100">
+          A calendar link is active since {madeOn(link.created_at)}.
+        </p>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          You subscribed with a link made earlier. It keeps working, but Outpost cannot show it again. Make a
-          new link to see and copy it (the old one then stops working).
+          Outpost keeps the link only on the device that made it. To use it here, make a new link: the link in
+          use stops working.
         </p>
         <Button variant="outline" onClick={() => setConfirming(true)} disabled={busy} className="self-start">
           <RefreshCw aria-hidden />

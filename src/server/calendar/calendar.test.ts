@@ -130,34 +130,43 @@ describe.each(testEngines())('calendar feed (%s)', (engine) => {
     }
   });
 
-  it('F9: shows the link in use again, to its owner only, and none before one is made', async () => {
+  it('F9: says whether a link is active and since when, to its owner only, and never answers the secret again', async () => {
     const owner = await signedIn(harness.app, 'Cal Shown');
     const other = await signedIn(harness.app, 'Cal Stranger');
-    expect((await owner.get('/api/calendar/token')).body).toEqual({ url: null, exists: false });
-    const made = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
-    expect((await owner.get('/api/calendar/token')).body).toEqual({ url: made, exists: true });
-    expect((await other.get('/api/calendar/token')).body).toEqual({ url: null, exists: false });
-    expect((await new TestClient(harness.app).get(feedPath(made))).status).toBe(200);
+    expect((await owner.get('/api/calendar/token')).body).toEqual({ active: false, created_at: null });
+    const made = (await owner.post<{ url: string; created_at: string }>('/api/calendar/token')).body;
+    expect(made.url).toMatch(/\/cal\/[A-Za-z0-9_-]{22}\.ics$/);
+    const shown = await owner.get('/api/calendar/token');
+    expect(shown.body).toEqual({ active: true, created_at: made.created_at });
+    expect(JSON.stringify(shown.body)).not.toContain(new URL(made.url).pathname.slice(5, -4));
+    expect((await other.get('/api/calendar/token')).body).toEqual({ active: false, created_at: null });
+    expect((await new TestClient(harness.app).get(feedPath(made.url))).status).toBe(200);
   });
 
-  it('F10: a new link is shown from then on and the old one answers 404', async () => {
+  it('F9: the server keeps only the hash of a feed secret, no column holds the secret', async () => {
+    const owner = await signedIn(harness.app, 'Cal Hashed');
+    const made = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
+    const secret = new URL(made).pathname.slice('/cal/'.length, -'.ics'.length);
+    const stored = await rows<Record<string, unknown>>(
+      harness.app.database.db,
+      sql`SELECT * FROM calendar_tokens WHERE user_id = ${owner.user!.id}`,
+    );
+    expect(stored).toHaveLength(1);
+    expect(Object.keys(stored[0]!).sort()).toEqual(['created_at', 'token_hash', 'user_id']);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+  });
+
+  it('F10: a new link is active from its own time and the old one answers 404', async () => {
     const owner = await signedIn(harness.app, 'Cal Renewed');
     const first = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
-    const second = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
-    expect((await owner.get<{ url: string }>('/api/calendar/token')).body.url).toBe(second);
+    const second = (await owner.post<{ url: string; created_at: string }>('/api/calendar/token')).body;
+    expect(second.url).not.toBe(first);
+    expect((await owner.get<{ created_at: string }>('/api/calendar/token')).body.created_at).toBe(
+      second.created_at,
+    );
     const anyone = new TestClient(harness.app);
     expect((await anyone.get(feedPath(first))).status).toBe(404);
-    expect((await anyone.get(feedPath(second))).status).toBe(200);
-  });
-
-  it('F9: a link made before tokens were kept still works and is reported as existing but not shown', async () => {
-    const owner = await signedIn(harness.app, 'Cal Legacy');
-    const made = (await owner.post<{ url: string }>('/api/calendar/token')).body.url;
-    await harness.app.database.db.execute(
-      sql`UPDATE calendar_tokens SET token = NULL WHERE user_id = ${owner.user!.id}`,
-    );
-    expect((await owner.get('/api/calendar/token')).body).toEqual({ url: null, exists: true });
-    expect((await new TestClient(harness.app).get(feedPath(made))).status).toBe(200);
+    expect((await anyone.get(feedPath(second.url))).status).toBe(200);
   });
 
   it('makes a feed URL only for a signed-in person', async () => {

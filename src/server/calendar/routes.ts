@@ -124,8 +124,9 @@ function acceptsGzip(request: FastifyRequest): boolean {
 }
 
 /**
- * The calendar feed (ARCHITECTURE §4, SYNC.md F1–F10): GET /api/calendar/token shows the person's
- * current secret feed URL, POST makes a new one, replacing the one before (which then answers 404);
+ * The calendar feed (ARCHITECTURE §4, SYNC.md F1–F10): GET /api/calendar/token says whether the
+ * person has a link and since when (the secret is kept hashed only), POST makes a new one and answers
+ * its URL once, replacing the one before (which then answers 404);
  * GET /cal/{token}.ics needs no session and lists the items with a due date that the person created or is assigned and sees, as
  * text/calendar, built at most once per max-age (or change) and answered 304 when unchanged.
  */
@@ -205,26 +206,29 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
   const feedUrl = (request: FastifyRequest, token: string) =>
     `${request.protocol}://${request.host}/cal/${token}.ics`;
 
-  // F9: the link in use, to show again; `exists` without a url is a link made before tokens were kept.
+  // F9: whether a link is active and since when. The secret itself is never kept (only its hash):
+  // the device that made the link keeps the URL and shows it; others say a link is active.
   app.get('/api/calendar/token', async (request) => {
     const user = currentUser(request);
-    const [row] = await rows<{ token: string | null }>(
+    const [row] = await rows<{ created_at: Date | string }>(
       db,
-      sql`SELECT token FROM calendar_tokens WHERE user_id = ${user.id}`,
+      sql`SELECT created_at FROM calendar_tokens WHERE user_id = ${user.id}`,
     );
-    return { url: row?.token ? feedUrl(request, row.token) : null, exists: !!row };
+    return { active: !!row, created_at: row ? iso(row.created_at) : null };
   });
 
-  // F10: a new link replaces the one before, which answers 404 from then on.
+  // F10: a new link replaces the one before, which answers 404 from then on. Its URL is in this
+  // answer only: the server keeps its hash.
   app.post('/api/calendar/token', async (request) => {
     const user = currentUser(request);
     const token = randomBytes(16).toString('base64url');
-    await db.execute(
-      sql`INSERT INTO calendar_tokens (user_id, token_hash, token) VALUES (${user.id}, ${hashToken(token)}, ${token})
-          ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, token = EXCLUDED.token,
-            created_at = now()`,
+    const [row] = await rows<{ created_at: Date | string }>(
+      db,
+      sql`INSERT INTO calendar_tokens (user_id, token_hash) VALUES (${user.id}, ${hashToken(token)})
+          ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()
+          RETURNING created_at`,
     );
-    return { url: feedUrl(request, token), exists: true };
+    return { url: feedUrl(request, token), active: true, created_at: iso(row!.created_at) };
   });
 
   app.get<{ Params: { file: string } }>('/cal/:file', async (request, reply) => {

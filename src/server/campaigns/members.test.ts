@@ -216,7 +216,22 @@ describe.each(testEngines())('campaign members on %s', (engine) => {
     const inbox = await member.get<NotificationPage>('/api/notifications');
     expect(inbox.body.data.map((n) => [n.kind, n.text])).toEqual([
       ['removed', 'Olive removed you from campaign “Shared trip” (you were a viewer)'],
+      // Issue 50: a new role is news to the member too.
+      ['role_changed', 'Olive made you a viewer of campaign “Shared trip”'],
       ['added', 'Olive added you to campaign “Shared trip” as editor'],
+    ]);
+    // The campaign's timeline says whom, in words, never the metadata.
+    const history = await owner.get<{ data: { action: string; summary?: string; changes: object }[] }>(
+      `/api/items/${campaign.id}/history`,
+    );
+    expect(
+      history.body.data
+        .filter((e) => e.action.startsWith('member') || e.action === 'role_changed')
+        .map((e) => [e.action, e.summary, e.changes]),
+    ).toEqual([
+      ['member_removed', 'removed Mia', {}],
+      ['role_changed', 'made Mia a viewer', {}],
+      ['member_added', 'added Mia as an editor', {}],
     ]);
   });
 });

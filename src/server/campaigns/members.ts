@@ -171,6 +171,8 @@ export async function grantMembership(
       metadata: { member: { id: user.id, name: user.name }, role: { old: existing.role, new: role } },
       description: `${actor.name} made ${user.name} ${role === 'editor' ? 'an editor' : 'a viewer'} of campaign "${campaign.title}"`,
     });
+    // The member is told, as when added or removed (issue 50: a new role arrived without a word).
+    await notifyMembership(tx, 'role_changed', actor, user.id, item, role);
   } else {
     await tx.execute(
       sql`INSERT INTO campaign_members (campaign_id, user_id, role, added_by)

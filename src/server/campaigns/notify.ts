@@ -1,14 +1,14 @@
-import { membershipText } from '../../shared/notifications';
+import { type MembershipNotificationKind, membershipText } from '../../shared/notifications';
 import type { Executor } from '../db/client';
 import { addNotification } from '../notifications/record';
 
 /**
- * The `added` / `removed` notification to the person a membership change concerns (§5
- * 'Notifications', with the role), never to the one who made it: leaving tells nobody.
+ * The `added` / `removed` / `role_changed` notification to the person a membership change concerns
+ * (§5 'Notifications', with the role), never to the one who made it: leaving tells nobody.
  */
 export async function notifyMembership(
   tx: Executor,
-  kind: 'added' | 'removed',
+  kind: MembershipNotificationKind,
   actor: { id: number; name: string },
   userId: number,
   campaign: { id: number; type: 'campaign'; title: string },

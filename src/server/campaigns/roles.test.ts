@@ -5,6 +5,7 @@ import { signedIn, type TestClient } from '../../../testkit/testClient';
 import type { Item } from '../../shared/item';
 import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import { sql } from '../db/client';
+import { DELETE_FORBIDDEN } from '../items/service';
 
 const message = (r: { body: unknown }) => (r.body as { message?: string }).message;
 
@@ -93,7 +94,10 @@ describe.each(testEngines())('roles on every write path on %s', (engine) => {
 
     const theirs = await editor.create({ title: 'Pack the stove', type: 'task', parent_id: campaign.id });
     expect(theirs.my_role).toBe('editor');
-    expect((await editor.delete(`/api/items/${task.id}`)).status).toBe(403);
+    const refused = await editor.delete<{ message: string }>(`/api/items/${task.id}`);
+    expect(refused.status).toBe(403);
+    // The refusal names its cause (issue 50): not an access problem, a delete of another's item.
+    expect(refused.body.message).toBe(DELETE_FORBIDDEN);
     expect((await editor.delete(`/api/items/${theirs.id}`)).status).toBe(204);
     expect((await editor.post(`/api/items/${theirs.id}/restore`)).status).toBe(200);
     // The owner deletes anything in the campaign.

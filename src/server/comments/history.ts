@@ -1,3 +1,4 @@
+import { membershipPhrase } from '../../shared/activity';
 import {
   type HistoryEntry,
   type HistoryRedaction,
@@ -115,13 +116,18 @@ export async function listHistory(
     itemId,
     found.map((r) => r.metadata),
   );
-  const data = found.map((r) => ({
-    id: r.id,
-    user: { id: r.user_id, name: r.user_name },
-    at: iso(r.created_at),
-    action: r.action,
-    changes: redactedChanges(r.id, r.metadata ?? {}, redaction),
-  }));
+  const data = found.map((r): HistoryEntry => {
+    const entry = {
+      id: r.id,
+      user: { id: r.user_id, name: r.user_name },
+      at: iso(r.created_at),
+      action: r.action,
+    };
+    // A membership line says whom in words (issue 50); its role change is in the sentence.
+    const summary = membershipPhrase(r.action, r.metadata);
+    if (summary !== null) return { ...entry, changes: {}, summary };
+    return { ...entry, changes: redactedChanges(r.id, r.metadata ?? {}, redaction) };
+  });
   return { data, total: counted[0]?.total ?? 0 };
 }
 

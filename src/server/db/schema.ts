@@ -287,8 +287,7 @@ export const calendarTokens = pgTable(
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
     token_hash: text('token_hash').notNull(),
-    /** The secret itself, to show the link again (migration 0024, F9); null for a link made before. */
-    token: text('token'),
+    /** When the link in use was made: Preferences says 'active since' (F9); the secret is never kept. */
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('calendar_tokens_hash_key').on(t.token_hash)],

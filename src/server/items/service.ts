@@ -384,7 +384,9 @@ export function assigneeCannotSee(name: string): string {
 export const ASSIGNEE_NOT_ALLOWED =
   'You can assign an item only to yourself, one of your mutual contacts or a sample user.';
 
-const DELETE_FORBIDDEN = 'Only the creator of this item or of its campaign can delete it.';
+/** An editor's (or assignee's) delete of another person's item: the cause, and who may (§5). */
+export const DELETE_FORBIDDEN =
+  'You can delete only items you created. Its creator or the owner of its campaign can delete this one.';
 const MOVE_FORBIDDEN =
   'Only the creator of this item or of its campaign can move it out of its campaign. You can still move it within the campaign.';
 

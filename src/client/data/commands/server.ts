@@ -5,10 +5,16 @@ import type { Handler } from './map';
 
 export type AuthMode = 'demo' | 'otp';
 
-/** The feed link in use: `exists` with no url is a link made before links were kept (F9). */
-export interface CalendarLink {
-  url: string | null;
-  exists: boolean;
+/** Whether a calendar feed link is active and since when (F9); the server never answers its URL again. */
+export interface CalendarLinkState {
+  active: boolean;
+  created_at: string | null;
+}
+
+/** A link just made: its URL, answered this once (F10). */
+export interface MadeCalendarLink extends CalendarLinkState {
+  url: string;
+  created_at: string;
 }
 
 /**
@@ -35,11 +41,11 @@ export const commands = {
   'server.mutuals': async (c: ServerContext) =>
     (await c.api.get<{ mutuals: Mutual[] }>('/contacts/mutuals')).data.mutuals,
   /** Makes the signed-in user's secret calendar feed URL; the one made before stops working (F10). */
-  'server.calendarUrl': async (c: ServerContext): Promise<string> =>
-    (await c.api.post<{ url: string }>('/calendar/token', {})).data.url,
-  /** The calendar feed URL in use (F9): null when none was made, or made before links were kept. */
-  'server.currentCalendarUrl': async (c: ServerContext): Promise<CalendarLink> =>
-    (await c.api.get<CalendarLink>('/calendar/token')).data,
+  'server.calendarUrl': async (c: ServerContext): Promise<MadeCalendarLink> =>
+    (await c.api.post<MadeCalendarLink>('/calendar/token', {})).data,
+  /** Whether a calendar feed link is active and since when (F9). */
+  'server.calendarLinkState': async (c: ServerContext): Promise<CalendarLinkState> =>
+    (await c.api.get<CalendarLinkState>('/calendar/token')).data,
   /** Which sign-in flow the server wants. */
   'server.authMode': async (c: ServerContext): Promise<AuthMode> => {
     const { data } = await c.api.get<{ mode?: unknown }>('/auth/mode');

@@ -1,5 +1,6 @@
 /** Sync runs, conflicts and the device's own state (ARCHITECTURE §6). */
 import type { ConflictChoice } from '../reads/conflictView';
+import { type KeptCalendarLink, keepCalendarLink, keptCalendarLink } from '../store/calendarLink';
 import type { OutpostDb } from '../store/db';
 import { dismissKept, rejectedChanges, rejectedFile } from '../store/keptChanges';
 import type { LazyEngine } from '../sync/lazyEngine';
@@ -47,6 +48,11 @@ export const deviceCommands = defineCommands<DeviceContext>()({
   'device.keptFile': async (c) => rejectedFile(await rejectedChanges(c.db)),
   /** Forgets kept changes the user has dealt with (`ids`; all of them without), Q23. */
   'device.dismissKept': (c, ids?: string[]) => dismissKept(c.db, ids),
+  /** The calendar feed URL this device made, while it is the link active since `createdAt` (F9). */
+  'device.calendarLink': (c, a: { userId: number; createdAt: string | null }) =>
+    keptCalendarLink(c.db, a.userId, a.createdAt),
+  /** Keeps the calendar feed URL just made here: only this device can show it again (F9). */
+  'device.keepCalendarLink': (c, link: KeptCalendarLink) => keepCalendarLink(c.db, link),
   /**
    * Clear Local Data: wipes every store of IndexedDB but a named keep-list (W10, deviceWipe.ts) and
    * local storage (the caller reloads); a signed-in user's data comes back with the next sync.

@@ -63,6 +63,11 @@ function schemas(): Schemas | Promise<Schemas> {
 /** How a write is recorded for undo: `record: false` for undo's own writes and for imports. */
 export interface WriteOptions {
   record?: boolean;
+  /**
+   * A delete that takes back a creation (undo): not a deletion the person made, so Trash does not
+   * list it, nor the server's entry for it (issue 50).
+   */
+  undoneCreation?: boolean;
   /** Writes of one gesture share a group and are undone together. */
   group?: string | null;
   /** The undo step's words instead of the write's own ('Import': the toast offers 'Undo import'). */
@@ -733,6 +738,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
           seq: (newest?.seq ?? 0) + 1,
           deletedBy: { id: viewer.user.id, name: viewer.user.name },
           rows: [current, ...taken],
+          ...(options?.undoneCreation ? { undoneCreation: true } : {}),
         });
       }
       if (viewer.isGuest) {

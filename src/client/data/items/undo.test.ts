@@ -502,3 +502,85 @@ describe('undo of items no longer on the device (issue 50)', () => {
     expect(await undo.undo()).toBeNull();
   });
 });
+
+describe('undoing a creation (issue 50)', () => {
+  const finished = async (d: Device) => {
+    const { items } = d.client;
+    const campaign = await items.create({ title: 'Fair', type: 'campaign' });
+    const task = await items.create({ title: 'Hall', type: 'task', parent_id: campaign.id });
+    await items.update(task.id, { status: 'completed' });
+    return { campaign, task };
+  };
+
+  it('as a guest: an undone new todo leaves its finished campaign completed, and is not in the trash', async () => {
+    const d = guest();
+    const { items } = d.client;
+    const undo = await d.client.undo();
+    const { campaign } = await finished(d);
+    expect((await d.client.db.items.get(campaign.id))?.status).toBe('completed');
+    const todo = await items.create({ title: 'Posters', type: 'todo', parent_id: campaign.id });
+    expect((await d.client.db.items.get(campaign.id))?.status).toBe('in_progress');
+    expect(await undo.undo()).not.toBeNull();
+    const gone = await d.client.db.items.get(todo.id);
+    expect(gone === undefined || gone._deleted === 1).toBe(true);
+    expect((await d.client.db.items.get(campaign.id))?.status).toBe('completed');
+    expect((await undo.list()).map((e) => e.title)).not.toContain('Posters');
+  });
+
+  it('signed in: the undo of a new todo under a finished campaign syncs without a conflict, the server as before', async () => {
+    const d = await signedIn('Undoer');
+    const { campaign } = await finished(d);
+    await settled(d);
+    await d.client.engine.sync();
+    const stored = (await d.client.db.items
+      .where('uuid')
+      .equals(campaign.uuid ?? '')
+      .first())!;
+    expect(stored.status).toBe('completed');
+    const todo = await d.client.items.create({ title: 'Posters', type: 'todo', parent_id: stored.id });
+    await settled(d);
+    await d.client.engine.sync();
+    await (await d.client.undo()).undo();
+    // The create's own delete goes first: the campaign's status comes back after it, never completing it.
+    expect((await d.client.db.syncQueue.toArray()).map((e) => e.kind)).toEqual(['delete']);
+    expect((await d.client.db.items.get(stored.id))?.status).toBe('completed');
+    await settled(d);
+    await d.client.engine.sync();
+    await d.client.engine.sync();
+    const conflicted = await d.client.db.items.where('_conflict').anyOf('update', 'delete').toArray();
+    expect(
+      conflicted.map((i) => [i.title, i._conflict, (i as { _serverCopy?: unknown })._serverCopy]),
+    ).toEqual([]);
+    expect(await d.client.db.syncQueue.count()).toBe(0);
+    const server = (await d.client.api.get<Item>(`/items/${stored.id}`)).data;
+    expect(server.status).toBe('completed');
+    expect((await d.client.db.items.get(stored.id))?.status).toBe('completed');
+    const gone = await d.client.db.items
+      .where('uuid')
+      .equals(todo.uuid ?? '')
+      .first();
+    expect(gone === undefined || gone._deleted === 1).toBe(true);
+    expect((await (await d.client.undo()).list()).map((e) => e.title)).not.toContain('Posters');
+  });
+
+  it('signed in, offline: the undo of a new todo still queued takes the create back, nothing reaches the server', async () => {
+    const d = await signedIn('Undoer');
+    const { campaign } = await finished(d);
+    await settled(d);
+    await d.client.engine.sync();
+    const stored = (await d.client.db.items
+      .where('uuid')
+      .equals(campaign.uuid ?? '')
+      .first())!;
+    d.goOffline();
+    await d.client.items.create({ title: 'Posters', type: 'todo', parent_id: stored.id });
+    await (await d.client.undo()).undo();
+    expect((await d.client.db.items.get(stored.id))?.status).toBe('completed');
+    d.goOnline();
+    await settled(d);
+    await d.client.engine.sync();
+    expect(await d.client.db.items.where('_conflict').anyOf('update', 'delete').count()).toBe(0);
+    expect((await d.client.api.get<Item>(`/items/${stored.id}`)).data.status).toBe('completed');
+    expect((await (await d.client.undo()).list()).map((e) => e.title)).not.toContain('Posters');
+  });
+});

@@ -92,7 +92,7 @@ export function createUndoStack(deps: UndoDeps) {
       // Signed in, a create still queued stays queued and the delete goes after it: the server makes
       // the same occurrence (same uuid) when the queued completion reaches it, so only a delete after
       // both leaves it with none (N4).
-      await items.remove(item.id, { record: false });
+      await items.remove(item.id, { record: false, undoneCreation: true });
     }
   }
 
@@ -267,9 +267,11 @@ export function createUndoStack(deps: UndoDeps) {
       (await db.syncQueue.toArray()).filter((e) => e.kind === 'restore').map((e) => e.itemId),
     );
     const out: TrashView[] = [];
+    // An undone creation is no deletion the person made: neither its row nor the server's is listed.
+    const undone = new Set(rows.filter((r) => r.undoneCreation).map((r) => r.uuid));
     for (const r of rows) {
       const top = r.rows[0];
-      if (!top) continue;
+      if (!top || r.undoneCreation) continue;
       out.push({
         key: `device:${r.uuid}`,
         uuid: r.uuid,
@@ -288,7 +290,7 @@ export function createUndoStack(deps: UndoDeps) {
         const { data } = await deps.api.get<Paginated<TrashEntry>>('/trash');
         const known = new Set(out.map((e) => e.uuid));
         for (const e of data.data) {
-          if ((e.uuid && known.has(e.uuid)) || restoring.has(e.id)) continue;
+          if ((e.uuid && (known.has(e.uuid) || undone.has(e.uuid))) || restoring.has(e.id)) continue;
           out.push({
             key: `server:${e.id}`,
             uuid: e.uuid,

@@ -337,6 +337,8 @@ export const META_KEYS = {
   notifications: 'notifications',
   /** Reminders this device has shown, so a reload does not show them again (src/client/data/items/reminders.ts). */
   remindersShown: 'remindersShown',
+  /** The calendar feed URL this device made (F9): the server keeps only its hash. */
+  calendarLink: 'calendarLink',
 } as const;
 export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
 

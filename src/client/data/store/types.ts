@@ -91,6 +91,8 @@ export interface TrashRow {
   deletedBy: { id: number; name: string } | null;
   /** The top of the deleted subtree, then the descendants that went with it. */
   rows: LocalItem[];
+  /** An undo took back the creation of these rows: kept, not listed in Trash (issue 50). */
+  undoneCreation?: boolean;
 }
 
 /** One change the person made, with the steps that undo it (src/shared/undo.ts); newest has the highest seq. */
