@@ -337,6 +337,10 @@ export const META_KEYS = {
   notifications: 'notifications',
   /** Reminders this device has shown, so a reload does not show them again (src/client/data/items/reminders.ts). */
   remindersShown: 'remindersShown',
+  /** The changes the server refused for good, kept for the user (store/keptChanges.ts). */
+  rejectedChanges: 'rejectedChanges',
+  /** The items that left the device with a lost campaign (store/keptChanges.ts). */
+  lostItems: 'lostItems',
 } as const;
 export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
 
