@@ -70,246 +70,101 @@ export interface FieldDescriptor {
 /** The longest `shortText` value (./schemas.ts). */
 export const SHORT_TEXT_MAX = 255;
 
-export const ITEM_FIELDS = {
-  title: {
-    schema: 'title',
-    create: 'required',
-    optional: false,
-    column: 'plain',
-    default: '',
-    patch: true,
-    merge: 'conflict',
-    undo: true,
-    history: 'title',
-    label: 'Title',
-    export: true,
-    csv: true,
-    carry: true,
-    echo: true,
-  },
-  description: {
-    schema: 'description',
-    create: 'optional',
-    optional: false,
-    column: 'plain',
-    default: null,
-    patch: true,
-    merge: 'conflict',
-    undo: true,
-    history: 'description',
-    label: 'Description',
-    export: true,
-    csv: true,
-    carry: true,
-    echo: true,
-  },
-  status: {
-    schema: 'status',
-    create: 'optional',
-    optional: false,
-    column: 'plain',
-    default: 'pending',
-    patch: true,
-    merge: 'conflict',
-    undo: true,
-    history: 'status',
-    label: 'Status',
-    export: true,
-    csv: true,
-    // A next occurrence starts pending.
-    carry: false,
-    echo: false,
-  },
+/**
+ * What a field declares unless its entry says otherwise: a plain column, none by default, present on
+ * every row, optional in a create, patchable and a conflict when both sides change it, undone,
+ * exported (JSON and CSV) and carried, but neither restored by history, labelled nor echoed in place.
+ * The entries below name only what differs, so the client's first chunk carries no repeated flags.
+ */
+const FIELD_DEFAULTS = {
+  create: 'optional',
+  optional: false,
+  column: 'plain',
+  default: null,
+  patch: true,
+  merge: 'conflict',
+  undo: true,
+  history: false,
+  label: null,
+  export: true,
+  csv: true,
+  carry: true,
+  echo: false,
+} as const satisfies Omit<FieldDescriptor, 'schema'>;
+
+const DECLARED = {
+  title: { schema: 'title', create: 'required', default: '', history: 'title', label: 'Title', echo: true },
+  description: { schema: 'description', history: 'description', label: 'Description', echo: true },
+  // A next occurrence starts pending.
+  status: { schema: 'status', default: 'pending', history: 'status', label: 'Status', carry: false },
   parent_id: {
     schema: 'ref',
-    create: 'optional',
-    optional: false,
-    column: 'plain',
-    default: null,
-    patch: true,
     merge: 'later wins',
     // Undo names the parent by uuid (parent_uuid), so a temporary id swapped since changes nothing.
-    undo: true,
+    // The activity line names the parent by title ('Moved'), never by id: no label.
     history: 'parent',
-    // The activity line names the parent by title ('Moved'), never by id.
-    label: null,
-    export: true,
     csv: false,
-    carry: true,
-    echo: false,
   },
-  assigned_to: {
-    schema: 'ref',
-    create: 'optional',
-    optional: false,
-    column: 'plain',
-    default: null,
-    patch: true,
-    merge: 'conflict',
-    undo: true,
-    history: 'assignee',
-    label: 'Assignee',
-    export: true,
-    csv: true,
-    carry: true,
-    echo: false,
-  },
-  due_date: {
-    schema: 'date',
-    create: 'optional',
-    optional: false,
-    column: 'date',
-    default: null,
-    patch: true,
-    merge: 'conflict',
-    undo: true,
-    history: 'due_date',
-    label: 'Due date',
-    export: true,
-    csv: true,
-    // The rule moves it on.
-    carry: false,
-    echo: false,
-  },
-  end_date: {
-    schema: 'date',
-    create: 'optional',
-    optional: false,
-    column: 'date',
-    default: null,
-    patch: true,
-    merge: 'conflict',
-    undo: true,
-    history: 'end_date',
-    label: 'End date',
-    export: true,
-    csv: true,
-    // A repeating item has none.
-    carry: false,
-    echo: false,
-  },
-  remind_at: {
-    schema: 'instant',
-    create: 'optional',
-    optional: false,
-    column: 'instant',
-    default: null,
-    patch: true,
-    merge: 'conflict',
-    undo: true,
-    history: 'remind_at',
-    label: 'Reminder',
-    export: true,
-    csv: true,
-    // Moved on with the due date, at the same wall-clock time (N5).
-    carry: false,
-    echo: false,
-  },
-  recurrence: {
-    schema: 'recurrence',
-    create: 'optional',
-    optional: true,
-    column: 'plain',
-    default: null,
-    patch: true,
-    merge: 'conflict',
-    undo: true,
-    history: 'recurrence',
-    label: 'Repeats',
-    export: true,
-    csv: true,
-    // One count fewer, and the time it keeps (N11).
-    carry: false,
-    echo: false,
-  },
+  assigned_to: { schema: 'ref', history: 'assignee', label: 'Assignee' },
+  // The rule moves it on.
+  due_date: { schema: 'date', column: 'date', history: 'due_date', label: 'Due date', carry: false },
+  // A repeating item has none.
+  end_date: { schema: 'date', column: 'date', history: 'end_date', label: 'End date', carry: false },
+  // Moved on with the due date, at the same wall-clock time (N5).
+  remind_at: { schema: 'instant', column: 'instant', history: 'remind_at', label: 'Reminder', carry: false },
+  // One count fewer, and the time it keeps (N11).
+  recurrence: { schema: 'recurrence', optional: true, history: 'recurrence', label: 'Repeats', carry: false },
+  // The series' first uuid, which the first occurrence holds as its own uuid.
   series_uuid: {
     schema: 'seriesUuid',
-    create: 'optional',
     optional: true,
-    column: 'plain',
-    default: null,
     patch: false,
     merge: false,
     undo: false,
-    history: false,
-    label: null,
-    export: true,
-    csv: true,
-    // The series' first uuid, which the first occurrence holds as its own uuid.
     carry: false,
-    echo: false,
   },
-  time_zone: {
-    schema: 'timeZone',
-    create: 'optional',
-    optional: true,
-    column: 'plain',
-    default: 'UTC',
-    patch: true,
-    merge: 'conflict',
-    undo: false,
-    history: false,
-    label: null,
-    export: true,
-    csv: true,
-    carry: true,
-    echo: false,
-  },
-  priority: {
-    schema: 'priority',
-    create: 'optional',
-    optional: true,
-    column: 'plain',
-    default: 4,
-    patch: true,
-    merge: 'conflict',
-    // A drop on Today can change it with the key (SYNC.md O6): undoing the drop puts it back too.
-    undo: true,
-    history: 'priority',
-    label: 'Priority',
-    export: true,
-    csv: true,
-    carry: true,
-    echo: false,
-  },
+  time_zone: { schema: 'timeZone', optional: true, default: 'UTC', undo: false },
+  // A drop on Today can change it with the key (SYNC.md O6): undoing the drop puts it back too.
+  priority: { schema: 'priority', optional: true, default: 4, history: 'priority', label: 'Priority' },
   labels: {
     schema: 'labels',
-    create: 'optional',
     optional: true,
     column: 'textArray',
     default: [],
-    patch: true,
-    merge: 'conflict',
     undo: false,
     history: 'labels',
     label: 'Labels',
-    export: true,
-    csv: true,
-    carry: true,
-    echo: false,
   },
   sort_key: {
     schema: 'sortKey',
     create: 'nullable',
     optional: true,
-    column: 'plain',
     // A row stored before the field reads as '', which sorts first; the server gives every new item a
     // key after its last sibling's.
     default: '',
-    patch: true,
     merge: 'later wins',
-    undo: true,
-    history: false,
-    label: null,
-    export: true,
-    csv: true,
     // It goes last among its siblings instead.
     carry: false,
     // A move within its list (W5): no row enters or leaves a list; a list in manual order sorts the
     // echo (localEcho.ts shownInManualOrder), one read by an order index moves it at its re-read.
     echo: true,
   },
-} as const satisfies Record<string, FieldDescriptor>;
+} as const satisfies Record<string, Pick<FieldDescriptor, 'schema'> & Partial<FieldDescriptor>>;
+
+/** An entry with every flag it leaves out read from FIELD_DEFAULTS (its literal types kept). */
+type Resolved<D> = {
+  readonly [K in keyof FieldDescriptor]: K extends keyof D
+    ? D[K]
+    : (typeof FIELD_DEFAULTS)[K & keyof typeof FIELD_DEFAULTS];
+};
+
+/** Every declared field's whole descriptor, in declaration order. */
+export const ITEM_FIELDS = Object.fromEntries(
+  Object.entries(DECLARED).map(([field, declared]) => [field, { ...FIELD_DEFAULTS, ...declared }]),
+) as unknown as { readonly [F in keyof typeof DECLARED]: Resolved<(typeof DECLARED)[F]> } satisfies Record<
+  string,
+  FieldDescriptor
+>;
 
 export type ItemFieldName = keyof typeof ITEM_FIELDS;
 type Fields = typeof ITEM_FIELDS;

@@ -14,7 +14,7 @@ import {
   useDraggable,
   useDroppable,
 } from '@dnd-kit/core';
-import { Flag, LayoutGrid, UserRound } from 'lucide-react';
+import { Flag, LayoutGrid } from 'lucide-react';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
@@ -24,6 +24,7 @@ import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { cn, focusRing } from '../components/ui/cn';
 import { ListEmpty, ListLoading } from '../components/ui/PageParts';
 import { useWindowedList } from '../components/ui/useWindowedList';
+import { AssigneeTag } from '../items/AssigneeTag';
 import { assigneeName } from '../items/assignees';
 import { formatDay, itemPageHref, PRIORITY_TEXT, TYPE_DOT, TYPE_LABEL } from '../items/itemStyle';
 import { useAssigneeOptions } from '../items/mutations';
@@ -650,13 +651,7 @@ function CardBody({
               <span className="sr-only">Priority </span>p{item.priority}
             </span>
           ) : null}
-          {assignee ? (
-            <span className="inline-flex min-w-0 shrink items-center gap-1">
-              <UserRound className="size-3 shrink-0" aria-hidden />
-              <span className="sr-only">Assigned to </span>
-              <span className="truncate">{assignee}</span>
-            </span>
-          ) : null}
+          {assignee ? <AssigneeTag name={assignee} /> : null}
           {item.parent?.type === 'task' ? (
             <span className="min-w-0 shrink truncate">in {item.parent.title}</span>
           ) : null}

@@ -6,7 +6,6 @@ import {
   Flag,
   MoreHorizontal,
   Trash2,
-  UserRound,
   UserRoundPlus,
   Users,
 } from 'lucide-react';
@@ -34,6 +33,7 @@ import {
 } from '../components/ui/lazyMenu';
 import { ProgressLine } from '../components/ui/Progress';
 import { guardPointer, pointerGuarded } from '../components/ui/pointerGuard';
+import { AssigneeTag } from './AssigneeTag';
 import { assigneeName } from './assignees';
 import { CommentCount } from './CommentCount';
 import { InlineTitle, useSavingTitle } from './InlineTitle';
@@ -346,13 +346,7 @@ export const ItemRow = memo(function ItemRow({
               )}
             </span>
           ) : null}
-          {assignee ? (
-            <span className="inline-flex min-w-0 shrink items-center gap-1 truncate">
-              <UserRound className="size-3 shrink-0" aria-hidden />
-              <span className="sr-only">Assigned to</span>
-              <span className="truncate">{assignee}</span>
-            </span>
-          ) : null}
+          {assignee ? <AssigneeTag name={assignee} className="truncate" /> : null}
           {due ? (
             <span
               className={cn(

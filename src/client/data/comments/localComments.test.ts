@@ -1,25 +1,17 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { freshPhone } from '../../../../testkit/client/server';
+import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import { type Comment, MENTION_NOT_ALLOWED, mentionToken } from '../../../shared/comments';
 import type { Paginated } from '../../../shared/item';
 import type { LocalComment } from '../store/types';
 
-let server: ClientTestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(async () => {
-  await settled(...devices);
-  for (const d of devices) d.client.close();
-  await server.close();
-});
+const files = serverPerFile();
+const devices = files.devices;
 
 function device(): Device {
-  const d = createDevice(server.url);
+  const d = createDevice(files.server.url);
   devices.push(d);
   return d;
 }

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { freshPhone } from '../../../../testkit/client/server';
+import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import type { Item } from '../../../shared/item';
 
 // Issue 13, item 4: what is edited after creation (a due date, a reminder, the parent) reaches the
 // server and every other device; a move the server refuses is undone with the server's words.
 
-let server: ClientTestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(async () => {
-  await settled(...devices);
-  for (const d of devices) d.client.close();
-  await server.close();
-});
+const files = serverPerFile();
+const devices = files.devices;
 
 async function signedInDevice(phone = freshPhone(), name = 'Tester'): Promise<Device> {
-  const d = createDevice(server.url);
+  const d = createDevice(files.server.url);
   devices.push(d);
   await signIn(d, phone, name);
   return d;

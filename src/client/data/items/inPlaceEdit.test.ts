@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { describe, expect, it, vi } from 'vitest';
+import { createDevice, createSynced, type Device, signIn } from '../../../../testkit/client/harness';
+import { freshPhone } from '../../../../testkit/client/server';
+import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import { plainDexie } from '../../../../testkit/plainDexie';
 import { writeGuessesOf } from '../changes/writeGuess';
 import { deviceReads } from '../reads/live';
@@ -11,20 +12,11 @@ import type { LocalItem } from '../store/types';
 // starts from the row as stored, so whatever another tab changed since is kept, and the queue keeps
 // every request in the order it was made.
 
-let server: ClientTestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(async () => {
-  await settled(...devices);
-  for (const d of devices) d.client.close();
-  await server.close();
-});
+const files = serverPerFile();
+const devices = files.devices;
 
 async function signedIn(): Promise<Device> {
-  const d = createDevice(server.url);
+  const d = createDevice(files.server.url);
   devices.push(d);
   await signIn(d, freshPhone());
   return d;
@@ -32,7 +24,7 @@ async function signedIn(): Promise<Device> {
 
 /** A second tab of the same browser: same IndexedDB, its own client (and repository). */
 function secondTab(d: Device): Device {
-  const tab = createDevice(server.url, d.name, { idb: d.idb, jar: d.jar });
+  const tab = createDevice(files.server.url, d.name, { idb: d.idb, jar: d.jar });
   devices.push(tab);
   tab.goOffline();
   return tab;
@@ -112,7 +104,7 @@ describe('edits in place, one after another', () => {
   });
 
   it("a guest's edits of the same row, one after another, are all stored", async () => {
-    const d = createDevice(server.url);
+    const d = createDevice(files.server.url);
     devices.push(d);
     const item = await d.client.items.create({ title: 'Guest row', type: 'todo' });
     for (const title of ['One', 'Two', 'Three']) await d.client.items.update(item.id, { title });

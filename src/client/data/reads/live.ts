@@ -15,7 +15,7 @@ import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import { type DeviceHistoryEntry, itemHistory } from '../store/historyStore';
-import { type KeptView, keptViews, type LostItem, lostItemOf } from '../store/keptChanges';
+import type { KeptView, LostItem } from '../store/keptChanges';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
 import type { LocalComment, LocalItem } from '../store/types';
 import { type ConflictView, toConflictView } from './conflictView';
@@ -156,6 +156,8 @@ function observe(reads: Promise<unknown>[]): Promise<unknown> {
   return Promise.all(reads);
 }
 
+const keptModule = () => import('../store/keptChanges');
+
 /**
  * The device's reads for a client's viewer: what `useLive` hands a query (tests read through it too).
  * Each runs for the viewer of the moment it runs.
@@ -204,8 +206,12 @@ export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalRead
     },
     comments: (itemId) => itemComments(db, itemId),
     history: (itemId) => itemHistory(db, itemId),
-    keptChanges: () => keptViews(db),
-    lostItem: (id) => lostItemOf(db, id),
+    // The kept changes' module loads when a screen asks (Preferences, a lost item's page), not with
+    // the first screen; the meta row read first is the one observed.
+    keptChanges: () =>
+      observe([db.meta.get(META_KEYS.rejectedChanges)]).then(async () => (await keptModule()).keptViews(db)),
+    lostItem: (id) =>
+      observe([db.meta.get(META_KEYS.lostItems)]).then(async () => (await keptModule()).lostItemOf(db, id)),
     sharedParents: async (ids) => {
       const shared = new Set<number>();
       if (ids.length === 0) return shared;

@@ -339,6 +339,10 @@ export const META_KEYS = {
   remindersShown: 'remindersShown',
   /** The calendar feed URL this device made (F9): the server keeps only its hash. */
   calendarLink: 'calendarLink',
+  /** The changes the server refused for good, kept for the user (store/keptChanges.ts). */
+  rejectedChanges: 'rejectedChanges',
+  /** The items that left the device with a lost campaign (store/keptChanges.ts). */
+  lostItems: 'lostItems',
 } as const;
 export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
 

@@ -59,6 +59,8 @@ describe('wiping the device covers every store of the schema', () => {
       if (KEPT_WHEN_CLEARED.includes(table.name)) continue;
       expect(await table.count(), table.name).toBe(0);
     }
+    // Every store of the schema was filled and checked, the comments' bodies among them (issue 49).
+    expect(db.tables.map((t) => t.name)).toContain('comments');
   });
 
   it("W10: a sign-in as another account leaves nothing of the first in any store, and keeps the guest's rows", async () => {

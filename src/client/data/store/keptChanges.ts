@@ -5,11 +5,11 @@
  * account empty it with the rest of meta.
  */
 import { QUEUE_KIND_LABELS } from '../../../shared/protocol';
-import type { OutpostDb } from './db';
+import { META_KEYS, type OutpostDb } from './db';
 import type { QueueEntry } from './types';
 
 /** The meta row that keeps the refused changes (never sent again; exported on request). */
-export const REJECTED_KEY = 'rejectedChanges';
+export const REJECTED_KEY = META_KEYS.rejectedChanges;
 /** The most kept: older ones go first (a burst of edits to a lost campaign cannot fill the disk). */
 export const REJECTED_MAX = 2_000;
 
@@ -129,7 +129,7 @@ export async function keptViews(db: OutpostDb): Promise<KeptView[]> {
 }
 
 /** The meta row naming the items that left with a lost campaign, for their pages to say so (Q24). */
-export const LOST_ITEMS_KEY = 'lostItems';
+export const LOST_ITEMS_KEY = META_KEYS.lostItems;
 /** The most remembered: the oldest go first. */
 export const LOST_ITEMS_MAX = 5_000;
 

@@ -1,30 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevice, createSynced, type Device, settled, signIn } from '../../../../testkit/client/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { describe, expect, it } from 'vitest';
+import { createDevice, createSynced, type Device, signIn } from '../../../../testkit/client/harness';
+import { freshPhone } from '../../../../testkit/client/server';
+import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import { getMeta, META_KEYS } from '../store/db';
-import {
-  announceRejected,
-  lostAccessToast,
-  type RejectedChange,
-  rejectedChanges,
-  rejectedFile,
-} from './lostAccess';
+import { type RejectedChange, rejectedChanges, rejectedFile } from '../store/keptChanges';
+import { announceRejected, lostAccessToast } from './lostAccess';
 import { applyPulled } from './pull';
 
-let server: ClientTestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(async () => {
-  await settled(...devices);
-  for (const d of devices) d.client.close();
-  await server.close();
-});
+const files = serverPerFile();
+const devices = files.devices;
 
 async function member(): Promise<Device> {
-  const d = createDevice(server.url);
+  const d = createDevice(files.server.url);
   devices.push(d);
   await signIn(d, freshPhone(), 'Member');
   return d;

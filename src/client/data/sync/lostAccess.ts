@@ -25,19 +25,6 @@ import {
 } from '../store/keptChanges';
 import { descendantIds } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
-
-export {
-  type LostCampaign,
-  REFUSAL_CAUSES,
-  REJECTED_KEY,
-  REJECTED_MAX,
-  type RefusalCause,
-  type RejectedChange,
-  refusalText,
-  rejectedChanges,
-  rejectedFile,
-} from '../store/keptChanges';
-
 import { drop } from './queue';
 
 export const LOST_ACCESS_TOAST_MS = 30_000;

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../../../testkit/client/devices';
 import { type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { freshPhone } from '../../../../testkit/client/server';
-import { lostItemOf } from '../store/keptChanges';
-import { rejectedChanges } from './lostAccess';
+import { lostItemOf, rejectedChanges } from '../store/keptChanges';
 
 /**
  * Losing a shared campaign with changes still queued, between real people on a real server (SYNC.md

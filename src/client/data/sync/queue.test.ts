@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
-import { createDevice, type Device, settled, signIn } from '../../../../testkit/client/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { createDevice, signIn } from '../../../../testkit/client/harness';
+import { freshPhone } from '../../../../testkit/client/server';
+import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import { QUEUE_KINDS, type QueueKind, queueRequest } from '../../../shared/protocol';
 import type { OutpostDb } from '../store/db';
 import type { QueueEntry } from '../store/types';
@@ -211,19 +212,11 @@ describe('the queue’s operations (sync/queue.ts)', () => {
 });
 
 describe('a queue replayed (SYNC.md Q15)', () => {
-  let server: ClientTestServer;
-  const devices: Device[] = [];
-  beforeAll(async () => {
-    server = await startClientTestServer();
-  });
-  afterAll(async () => {
-    await settled(...devices);
-    for (const d of devices) d.client.close();
-    await server.close();
-  });
+  const files = serverPerFile();
+  const devices = files.devices;
 
   it('Q15: a queue pushed twice, every answer lost the first time, stores each change once', async () => {
-    const d = createDevice(server.url);
+    const d = createDevice(files.server.url);
     devices.push(d);
     const phone = freshPhone();
     await signIn(d, phone, 'Replayer');
@@ -253,7 +246,7 @@ describe('a queue replayed (SYNC.md Q15)', () => {
     expect([...sends.values()].every((n) => n % 2 === 0)).toBe(true);
 
     expect(await d.client.db.syncQueue.count()).toBe(0);
-    const other = createDevice(server.url);
+    const other = createDevice(files.server.url);
     devices.push(other);
     await signIn(other, phone, 'Replayer');
     const items = await other.client.db.items.toArray();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createDevice,
   createSynced,
@@ -7,26 +7,18 @@ import {
   signIn,
   stored,
 } from '../../../../testkit/client/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { freshPhone } from '../../../../testkit/client/server';
+import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import type { Item } from '../../../shared/item';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from '../contacts/mutuals';
 import { deviceReads } from '../reads/live';
 import { clearDeviceStores } from '../store/deviceWipe';
 
-let server: ClientTestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(async () => {
-  await settled(...devices);
-  for (const d of devices) d.client.close();
-  await server.close();
-});
+const files = serverPerFile();
+const devices = files.devices;
 
 function device(): Device {
-  const d = createDevice(server.url);
+  const d = createDevice(files.server.url);
   devices.push(d);
   return d;
 }

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDevice, type Device, settled, signIn } from '../../../../testkit/client/harness';
-import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
+import { freshPhone } from '../../../../testkit/client/server';
+import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import { badgeLabel, badgeVisible, createSyncStatusStore } from '../../stores/syncStatusStore';
 import { trackReachability } from './reachability';
 
-let server: ClientTestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(async () => {
-  await settled(...devices);
-  for (const d of devices) d.client.close();
-  await server.close();
-});
+const files = serverPerFile();
+const devices = files.devices;
 
 async function signedInDevice(): Promise<Device> {
-  const d = createDevice(server.url);
+  const d = createDevice(files.server.url);
   devices.push(d);
   await signIn(d, freshPhone(), 'Trust Tester');
   return d;
