@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { bearerToken } from '../shared/tokens';
 import { activityRoutes } from './activity/routes';
 import { authRoutes } from './auth/routes';
 import { type SmsProvider, smsProviderFor } from './auth/sms';
@@ -18,7 +19,6 @@ import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './event
 import { eventRoutes } from './events/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
-import { bearerToken } from '../shared/tokens';
 import { HttpError } from './http/errors';
 import { registerJsonParser } from './http/jsonBody';
 import { redactedRequest } from './http/logRedaction';
