@@ -3,7 +3,8 @@
  * fuzz` (at least 1,000 cases per route): random ids, query strings, headers and bodies, including
  * huge, deeply nested, malformed and wrong-typed ones, against every route of `app.routeTable`, as a
  * signed-in caller with a valid anti-forgery token (so requests reach the handlers), as the same
- * caller without a valid token, and as a caller with no session. Every answer must be below 500,
+ * caller without a valid token, as a caller with no session, and as a script holding a personal
+ * access token with every scope (`Authorization: Bearer`, no cookie), now and then a forged one. Every answer must be below 500,
  * and every 4xx must carry a human `message`.
  *
  * Besides the random cases, a fixed sweep sends text PostgreSQL cannot store (a NUL, a lone high and a
@@ -18,7 +19,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 
-export type Caller = 'signed-in' | 'bad-xsrf' | 'anonymous';
+export type Caller = 'signed-in' | 'bad-xsrf' | 'anonymous' | 'bearer';
 
 export interface FuzzRoute {
   method: string;
@@ -112,6 +113,11 @@ const BODY_FIELDS = [
   'q',
 ];
 
+/** Fields only some routes read, swept on those routes alone (the sweep stays short). */
+const ROUTE_BODY_FIELDS: Record<string, string[]> = {
+  'POST /api/tokens': ['scopes', 'expires_in_days'],
+};
+
 /** Every query parameter the API reads. */
 const QUERY_KEYS = ['type', 'status', 'parent_id', 'page', 'per_page', 'q', 'cursor', 'user_id'];
 
@@ -121,6 +127,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/login': { phone: '+12025550142', name: 'Fuzzer' },
   'POST /api/login/code': { phone: '+12025550142' },
   'POST /api/contacts/sync': { contacts: [] },
+  'POST /api/tokens': { name: 'Fuzz sweep', scopes: ['read'] },
 };
 
 /**
@@ -149,6 +156,8 @@ const MAX_FAILURES_KEPT = 20;
 /** A minimal browser-like caller over `app.inject`: a cookie jar, XSRF echoed on writes. */
 class InjectCaller {
   readonly jar = new Map<string, string>();
+  /** Sent as the Authorization header when set: a script's caller, which keeps no cookies. */
+  authorization: string | null = null;
   constructor(private readonly app: FastifyInstance) {}
 
   async send(options: {
@@ -160,6 +169,7 @@ class InjectCaller {
   }) {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.jar.size > 0) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.authorization !== null) headers.authorization = this.authorization;
     const token = this.jar.get('XSRF-TOKEN');
     if (STATE_CHANGING.has(options.method)) {
       if (options.xsrf === undefined && token) headers['x-xsrf-token'] = decodeURIComponent(token);
@@ -211,6 +221,8 @@ export interface FuzzCase {
     | { kind: 'json'; value: unknown }
     | { kind: 'raw'; payload: string; contentType: string };
   badXsrf: string | null;
+  /** For the bearer caller: an Authorization header to send instead of its real token, or null. */
+  forgedAuthorization: string | null;
 }
 
 function arbitraries(knownIds: string[]) {
@@ -290,6 +302,12 @@ function arbitraries(knownIds: string[]) {
       phone: fc.oneof(text, fc.constantFrom('+12025550143', '5551234567'), loose),
       name: fc.oneof(text, loose),
       code: fc.oneof(text, loose),
+      scopes: fc.oneof(
+        fc.subarray(['read', 'write', 'webhooks', 'admin']),
+        fc.array(fc.oneof(text, loose), { maxLength: 4 }),
+        loose,
+      ),
+      expires_in_days: fc.oneof(fc.integer({ min: -5, max: 400 }), fc.double(), loose),
       version: loose,
       id: loose,
     },
@@ -354,7 +372,28 @@ function arbitraries(knownIds: string[]) {
     },
     { requiredKeys: [] },
   );
-  const caller = fc.constantFrom<Caller>('signed-in', 'signed-in', 'signed-in', 'bad-xsrf', 'anonymous');
+  const caller = fc.constantFrom<Caller>(
+    'signed-in',
+    'signed-in',
+    'signed-in',
+    'bad-xsrf',
+    'anonymous',
+    'bearer',
+  );
+  const forgedAuthorization = fc.oneof(
+    printable.map((t) => `Bearer ${t}`),
+    fc
+      .string({ unit: fc.constantFrom(...'abcXYZ019-_'), minLength: 43, maxLength: 43 })
+      .map((t) => `Bearer opk_${t}`),
+    fc.constantFrom(
+      'Bearer',
+      'Bearer ',
+      'Bearer opk_',
+      'bearer\topk_x',
+      'Basic Zm9vOmJhcg==',
+      'Bearer a b c',
+    ),
+  );
   return fc.record({
     caller,
     ids: fc.array(id, { minLength: 2, maxLength: 2 }),
@@ -362,6 +401,7 @@ function arbitraries(knownIds: string[]) {
     headers,
     body,
     badXsrf: fc.option(printable, { nil: null }),
+    forgedAuthorization: fc.option(forgedAuthorization, { nil: null, freq: 4 }),
   });
 }
 
@@ -384,7 +424,13 @@ const shorten = (text: string, max = 300) =>
  */
 export async function fuzzRoutes(
   app: FastifyInstance,
-  options: { runsPerRoute: number; seed?: number; log?: (line: string) => void },
+  options: {
+    runsPerRoute: number;
+    seed?: number;
+    log?: (line: string) => void;
+    /** Only the routes it accepts (a resource's own fuzz test); every route by default. */
+    only?: (route: FuzzRoute) => boolean;
+  },
 ): Promise<FuzzResult> {
   const seed = options.seed ?? Date.now() % 2_147_483_647;
   const signedIn = new InjectCaller(app);
@@ -407,7 +453,18 @@ export async function fuzzRoutes(
     const created = JSON.parse(response.body) as { id?: number };
     if (response.statusCode === 201 && created.id) knownIds.push(String(created.id));
   }
-  const routes: FuzzRoute[] = app.routeTable.map(({ method, url }) => ({ method, url }));
+  // A script's caller: a token with every scope, made by the signed-in caller, and no cookie at all.
+  const bearer = new InjectCaller(app);
+  const minted = await signedIn.send({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'Fuzz script', scopes: ['read', 'write', 'webhooks'] }),
+  });
+  const bearerToken = minted.statusCode === 201 ? (JSON.parse(minted.body) as { token: string }).token : null;
+  const routes: FuzzRoute[] = app.routeTable
+    .map(({ method, url }) => ({ method, url }))
+    .filter((route) => options.only?.(route) ?? true);
   const caseArb = arbitraries(knownIds);
   const result: FuzzResult = {
     cases: 0,
@@ -427,8 +484,10 @@ export async function fuzzRoutes(
     headers: Record<string, string>,
     payload: string | undefined,
     badXsrf: string | null,
+    forgedAuthorization: string | null = null,
   ) => {
-    const who = caller === 'anonymous' ? anonymous : signedIn;
+    const who = caller === 'anonymous' ? anonymous : caller === 'bearer' ? bearer : signedIn;
+    if (caller === 'bearer') bearer.authorization = forgedAuthorization ?? `Bearer ${bearerToken ?? ''}`;
     const sent = `${caller} ${route.method} ${url} ${JSON.stringify(headers)} ${payload === undefined ? '' : shorten(payload)}`;
     const fail = (problem: FuzzFailure['problem'], status: number, answer: string) => {
       if (result.failures.length < MAX_FAILURES_KEPT) {
@@ -508,7 +567,7 @@ export async function fuzzRoutes(
         `${route.method} ${route.url}`,
         (result.perRoute.get(`${route.method} ${route.url}`) ?? 0) + 1,
       );
-      await send(route, caller, url, headers, payload, c.badXsrf);
+      await send(route, caller, url, headers, payload, c.badXsrf, c.forgedAuthorization);
     }
     options.log?.(`  ${route.method} ${route.url}: ${options.runsPerRoute} cases`);
   }
@@ -525,7 +584,7 @@ export async function fuzzRoutes(
     const caller: Caller = route.url === '/api/events' ? 'anonymous' : 'signed-in';
     if (route.url === '/api/logout') continue;
     if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
-      for (const field of BODY_FIELDS) {
+      for (const field of [...BODY_FIELDS, ...(ROUTE_BODY_FIELDS[key] ?? [])]) {
         for (const bad of SWEEP_UNSTORABLE) {
           const body = {
             ...(VALID_BODIES[key] ?? {}),

@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { bearerToken } from '../shared/tokens';
 import { activityRoutes } from './activity/routes';
 import { authRoutes } from './auth/routes';
 import { type SmsProvider, smsProviderFor } from './auth/sms';
@@ -31,6 +32,9 @@ import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
 import { registerNotifications } from './notifications/routes';
 import { syncRoutes } from './sync/routes';
+import { authenticateBearer } from './tokens/auth';
+import { declaredTokenAccess } from './tokens/policy';
+import { tokenRoutes } from './tokens/routes';
 
 /** Seconds a 503 asks clients to wait: about as long as a database restart or failover takes. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -93,7 +97,12 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      app.routeTable.push({ method, url: route.url, public: route.config?.public === true });
+      app.routeTable.push({
+        method,
+        url: route.url,
+        public: route.config?.public === true,
+        tokenAccess: declaredTokenAccess(method, route.url, route.config) ?? null,
+      });
     }
   });
   if (!options.database) app.addHook('onClose', () => database.close());
@@ -138,9 +147,13 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }
     const api = isApiPath(route);
     if (!api && !isSanctumPath(route)) return;
+    const writes = STATE_CHANGING.has(request.method);
+    // A personal access token answers for the whole request: cookies are not read at all, so a
+    // bearer request carries no cookie authority and needs no anti-forgery token (tokens/auth.ts).
+    const bearer = api ? bearerToken(request.headers.authorization) : null;
+    if (bearer !== null) return authenticateBearer(app, request, bearer, route, writes);
     request.session = await loadSession(database.db, request, config.sessionIdleMinutes, app.sessionCache);
     if (!api) return;
-    const writes = STATE_CHANGING.has(request.method);
     if (writes && !request.session?.user && anonymousWrites) {
       anonymousWriteRequests.add(request);
       anonymousWrites.check(request.ip);
@@ -205,6 +218,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
+  await app.register(tokenRoutes, { prefix: '/api' });
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());

@@ -68,6 +68,12 @@ const envSchema = z.object({
   SMS_WEBHOOK_TOKEN: z.string().optional(),
   SESSION_CACHE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).default(5000),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(1200),
+  /** Writes per minute per personal access token (each token its own budget). */
+  RATE_LIMIT_TOKEN_WRITES_PER_MINUTE: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(0)
+    .default(600),
   RATE_LIMIT_LOGINS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60),
   /** Most live items one account may own (F0); batches past it are refused. */
   USER_MAX_ITEMS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(250_000),
@@ -116,6 +122,8 @@ export interface AppConfig {
   sms: { provider: 'console' | 'webhook'; webhookUrl: string | undefined; webhookToken: string | undefined };
   /** Per session; 0 turns the limit off (benchmarks). */
   writesPerMinute: number;
+  /** Per personal access token, apart from the session's; 0 turns the limit off. */
+  tokenWritesPerMinute: number;
   /** Per address; 0 turns the limit off. */
   loginsPerMinute: number;
   /**
@@ -190,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionCacheMs: e.SESSION_CACHE_MS,
     sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL, webhookToken: e.SMS_WEBHOOK_TOKEN },
     writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE,
+    tokenWritesPerMinute: e.RATE_LIMIT_TOKEN_WRITES_PER_MINUTE,
     loginsPerMinute: e.RATE_LIMIT_LOGINS_PER_MINUTE,
     anonymousWritesPerMinute: e.RATE_LIMIT_ANONYMOUS_WRITES_PER_MINUTE,
     userMaxItems: e.USER_MAX_ITEMS,

@@ -9,6 +9,7 @@ import { PushPreferences } from '../notifications/PushPreferences';
 import { onboardingStore } from '../stores/onboardingStore';
 import { connectionOf } from '../stores/syncStatusStore';
 import { THEMES, type Theme, useTheme } from '../stores/themeStore';
+import { ApiTokensSection } from './ApiTokensSection';
 import { CalendarSection } from './CalendarSection';
 import { NameSection } from './NameSection';
 
@@ -204,6 +205,8 @@ export default function PreferencesPage() {
           Clear Local Data
         </Button>
       </Section>
+
+      <ApiTokensSection />
 
       {clearPending === null ? null : (
         <Suspense fallback={null}>

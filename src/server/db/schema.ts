@@ -397,3 +397,28 @@ export const itemMutes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.user_id, t.item_id] }), index('item_mutes_item_idx').on(t.item_id)],
 );
+
+/**
+ * Personal access tokens (ARCHITECTURE §4, migration 0025): a token's SHA-256, its scopes and expiry.
+ * `revoked_at` set is a revoked token; the row stays until the sweeper purges it.
+ */
+export const personalAccessTokens = pgTable(
+  'personal_access_tokens',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    scopes: text('scopes').array().notNull(),
+    token_hash: text('token_hash').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    revoked_at: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('personal_access_tokens_hash_key').on(t.token_hash),
+    index('personal_access_tokens_user_idx').on(t.user_id, t.created_at),
+  ],
+);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { TokenAccess } from '../../shared/tokens';
 import type { SmsProvider } from '../auth/sms';
 import type { UserRow } from '../auth/users';
 import type { Database } from '../db/client';
@@ -21,7 +22,7 @@ declare module 'fastify' {
     clock: () => Date;
     config: AppConfig;
     /** Every route as registered, so tests can enumerate the state-changing ones. */
-    routeTable: { method: string; url: string; public: boolean }[];
+    routeTable: { method: string; url: string; public: boolean; tokenAccess: TokenAccess | null }[];
   }
   interface FastifyRequest {
     session: Session | null;
@@ -29,6 +30,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes open without a signed-in session. */
     public?: boolean;
+    /**
+     * What a personal access token may do here (ARCHITECTURE §4); routes that leave it out take
+     * tokens/policy.ts's table, and a route in neither admits no token.
+     */
+    tokenAccess?: TokenAccess;
   }
 }
 

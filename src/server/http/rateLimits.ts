@@ -13,13 +13,15 @@ export interface RateLimits {
   codePerAddress: Limiter;
   /** Writes per session. */
   writes: Limiter | null;
+  /** Writes per personal access token: each token has its own budget, apart from the sessions'. */
+  tokenWrites: Limiter | null;
 }
 
 const MINUTE = 60_000;
 
 /** The limits of ARCHITECTURE §4: never in the way of normal use, in the way of guessing and floods. */
 export function createRateLimits(app: FastifyInstance): RateLimits {
-  const { loginsPerMinute, writesPerMinute } = app.config;
+  const { loginsPerMinute, writesPerMinute, tokenWritesPerMinute } = app.config;
   return {
     login:
       loginsPerMinute > 0
@@ -51,6 +53,14 @@ export function createRateLimits(app: FastifyInstance): RateLimits {
             max: writesPerMinute,
             timeWindow: MINUTE,
             keyGenerator: (r) => `writes:${r.session?.id ?? r.ip}`,
+          })
+        : null,
+    tokenWrites:
+      tokenWritesPerMinute > 0
+        ? app.createRateLimit({
+            max: tokenWritesPerMinute,
+            timeWindow: MINUTE,
+            keyGenerator: (r) => `token-writes:${r.session?.token?.id ?? r.ip}`,
           })
         : null,
   };

@@ -16,6 +16,11 @@ export interface Session {
   user: UserRow | null;
   /** Set for a visitor who has not signed in: such a session has no row (see `anonymousSession`). */
   anonymous?: { expiresAt: Date };
+  /**
+   * Set when a personal access token authenticated the request (tokens/auth.ts): no cookie, no
+   * anti-forgery token, and only what the token's scopes and the route's policy allow.
+   */
+  token?: { id: number; scopes: readonly string[]; expiresAt: number };
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -1,5 +1,6 @@
 /** The server-only reads (and the sign-in code request): typed, over the same origin and session. */
 import type { ActivityEntry, Item, Mutual, Paginated } from '../../../shared/item';
+import type { ApiToken, ApiTokenCreated, ApiTokenList, TokenCreateInput } from '../../../shared/tokens';
 import type { ApiClient } from '../net/apiClient';
 import type { Handler } from './map';
 
@@ -46,6 +47,16 @@ export const commands = {
   /** Whether a calendar feed link is active and since when (F9). */
   'server.calendarLinkState': async (c: ServerContext): Promise<CalendarLinkState> =>
     (await c.api.get<CalendarLinkState>('/calendar/token')).data,
+  /** The signed-in user's personal access tokens (never their secrets). */
+  'server.tokens': async (c: ServerContext): Promise<ApiToken[]> =>
+    (await c.api.get<ApiTokenList>('/tokens')).data.tokens,
+  /** Makes a personal access token; its secret is in this answer only. */
+  'server.createToken': async (c: ServerContext, input: TokenCreateInput): Promise<ApiTokenCreated> =>
+    (await c.api.post<ApiTokenCreated>('/tokens', input)).data,
+  /** Revokes a personal access token: scripts using it get 401 from then on. */
+  'server.revokeToken': async (c: ServerContext, id: number): Promise<void> => {
+    await c.api.delete(`/tokens/${id}`);
+  },
   /** Which sign-in flow the server wants. */
   'server.authMode': async (c: ServerContext): Promise<AuthMode> => {
     const { data } = await c.api.get<{ mode?: unknown }>('/auth/mode');

@@ -1,0 +1,92 @@
+import type { TokenAccess } from '../../shared/tokens';
+
+/**
+ * What a personal access token may do on each /api route (ARCHITECTURE §4), in one table so the whole
+ * surface a leaked token exposes reads at a glance. A route may instead declare `config.tokenAccess`
+ * itself (new resources do); a route found in neither is `never` (default deny), and a test walks
+ * every registered route and fails on an /api route that declares nothing (policy.test.ts).
+ *
+ * `read` on reads of items, comments, activity and history; `write` on item, comment and label writes
+ * (labels are item fields); `never` on anything about the account or other people: tokens, members,
+ * invites, sessions, sign-in and out, the profile, contacts, push subscriptions, the calendar link,
+ * notification state, mutes, and the event stream (it lives as long as a session; scripts poll
+ * /api/sync instead). HEAD follows GET.
+ */
+export const TOKEN_ROUTE_POLICY: Readonly<Record<string, TokenAccess>> = {
+  'GET /api/health': 'read',
+  'GET /api/auth/mode': 'read',
+  'POST /api/login/code': 'never',
+  'POST /api/login': 'never',
+  'GET /api/me': 'read',
+  'PATCH /api/me': 'never',
+  'POST /api/logout': 'never',
+
+  'GET /api/items': 'read',
+  'GET /api/labels': 'read',
+  'GET /api/items/search': 'read',
+  'GET /api/items/:id': 'read',
+  'POST /api/items': 'write',
+  'POST /api/items/batch': 'write',
+  'PATCH /api/items/:id': 'write',
+  'DELETE /api/items/:id': 'write',
+  'POST /api/items/:id/assign': 'write',
+  'POST /api/items/:id/restore': 'write',
+  'GET /api/trash': 'read',
+  'GET /api/export': 'read',
+  'GET /api/campaigns/:id/activity': 'read',
+  'GET /api/items/:id/history': 'read',
+  'POST /api/items/:id/history/:entry/revert': 'write',
+
+  'GET /api/items/:id/comments': 'read',
+  'POST /api/items/:id/comments': 'write',
+  'PATCH /api/comments/:id': 'write',
+  'DELETE /api/comments/:id': 'write',
+  // Who may be mentioned on or assigned an item: what an item's page shows, needed to assign by id.
+  'GET /api/items/:id/people': 'read',
+  'GET /api/items/:id/mute': 'never',
+  'POST /api/items/:id/mute': 'never',
+  'DELETE /api/items/:id/mute': 'never',
+
+  'GET /api/campaigns/:id/members': 'never',
+  'POST /api/campaigns/:id/members': 'never',
+  'PATCH /api/campaigns/:id/members/:user_id': 'never',
+  'DELETE /api/campaigns/:id/members/:user_id': 'never',
+  'POST /api/campaigns/:id/invites': 'never',
+  'GET /api/campaigns/:id/invites': 'never',
+  'DELETE /api/invites/:token': 'never',
+  'GET /api/invites/:token': 'never',
+  'POST /api/invites/:token/accept': 'never',
+
+  'POST /api/contacts/sync': 'never',
+  'GET /api/contacts/mutuals': 'never',
+
+  'GET /api/sync': 'read',
+  'GET /api/events': 'never',
+
+  'GET /api/calendar/token': 'never',
+  'POST /api/calendar/token': 'never',
+
+  'GET /api/notifications': 'read',
+  'POST /api/notifications/read': 'never',
+  'GET /api/push/key': 'never',
+  'POST /api/push/subscriptions': 'never',
+  'DELETE /api/push/subscriptions': 'never',
+
+  'GET /api/tokens': 'never',
+  'POST /api/tokens': 'never',
+  'DELETE /api/tokens/:id': 'never',
+};
+
+/**
+ * The access a route declares: its own `config.tokenAccess`, else the table's entry, else undefined
+ * (which the request hook treats as `never`).
+ */
+export function declaredTokenAccess(
+  method: string,
+  url: string,
+  config: { tokenAccess?: TokenAccess } | undefined,
+): TokenAccess | undefined {
+  if (config?.tokenAccess) return config.tokenAccess;
+  const key = `${method === 'HEAD' ? 'GET' : method} ${url}`;
+  return Object.hasOwn(TOKEN_ROUTE_POLICY, key) ? TOKEN_ROUTE_POLICY[key] : undefined;
+}
