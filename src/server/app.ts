@@ -18,6 +18,7 @@ import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './event
 import { eventRoutes } from './events/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
+import { healthSchema } from '../shared/apiSchemas';
 import { HttpError } from './http/errors';
 import { registerJsonParser } from './http/jsonBody';
 import { redactedRequest } from './http/logRedaction';
@@ -30,6 +31,8 @@ import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
 import { registerNotifications } from './notifications/routes';
+import { registerOpenApi } from './openapi/plugin';
+import { errorAnswer, routeDoc } from './openapi/routeDoc';
 import { syncRoutes } from './sync/routes';
 
 /** Seconds a 503 asks clients to wait: about as long as a database restart or failover takes. */
@@ -128,6 +131,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // has happened, so the questions are asked of the route the router decoded and matched, never of
   // the raw URL ('/%61pi/login' is /api/login; '/API/me' and '//api/me' are unknown /api routes).
   app.addHook('onRequest', async (request) => {
+    // The API's reference page and its files (openapi/plugin.ts): public, static, no session.
+    if (request.routeOptions.config?.referencePage === true) return;
     const route = matchedRoute(request);
     if (route === null) {
       // An unknown route is a 404 for everyone, signed in or not, and its body is never read. A path
@@ -191,10 +196,27 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       .send({ message: 'The server could not complete the request. Please try again.' });
   });
 
-  app.get('/api/health', { config: { public: true } }, async () => {
-    await database.db.execute(sql`SELECT 1`);
-    return { ok: true };
-  });
+  // Every route registered from here on is in the OpenAPI document (GET /api/openapi.json, /api/docs).
+  await registerOpenApi(app);
+  app.get(
+    '/api/health',
+    {
+      config: { public: true },
+      schema: routeDoc({
+        summary: 'Liveness',
+        description: 'Answers while the process lives and its database answers.',
+        tags: ['Running it'],
+        answers: {
+          200: { description: 'Alive.', schema: healthSchema },
+          503: errorAnswer('The database does not answer.'),
+        },
+      }),
+    },
+    async () => {
+      await database.db.execute(sql`SELECT 1`);
+      return { ok: true };
+    },
+  );
   await app.register(authRoutes);
   await app.register(itemRoutes, { prefix: '/api' });
   await app.register(trashRoutes, { prefix: '/api' });

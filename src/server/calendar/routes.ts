@@ -3,6 +3,8 @@ import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { calendarTokenSchema } from '../../shared/apiSchemas';
 import {
   FEED_DESCRIPTION_MAX,
   FEED_FOOTER,
@@ -19,6 +21,7 @@ import { enforce } from '../http/rateLimits';
 import { iso } from '../http/serialize';
 import { hashToken } from '../http/session';
 import { visibleTo } from '../items/queries';
+import { errorAnswer, noContent, routeDoc } from '../openapi/routeDoc';
 
 /** Most events one feed lists: the newest due dates first, far more than any calendar shows. */
 export const FEED_MAX_EVENTS = 5_000;
@@ -206,7 +209,15 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     `${request.protocol}://${request.host}/cal/${token}.ics`;
 
   // F9: the link in use, to show again; `exists` without a url is a link made before tokens were kept.
-  app.get('/api/calendar/token', async (request) => {
+  const TAGS = ['Calendar'];
+  const tokenDoc = routeDoc({
+    summary: 'The calendar feed link',
+    description:
+      'The secret feed URL in use, to show again; `exists` without a `url` is a link made before links were kept.',
+    tags: TAGS,
+    answers: { 200: { description: 'The link, if any.', schema: calendarTokenSchema } },
+  });
+  app.get('/api/calendar/token', { schema: tokenDoc }, async (request) => {
     const user = currentUser(request);
     const [row] = await rows<{ token: string | null }>(
       db,
@@ -216,7 +227,14 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // F10: a new link replaces the one before, which answers 404 from then on.
-  app.post('/api/calendar/token', async (request) => {
+  const newTokenDoc = routeDoc({
+    summary: 'Make a new calendar feed link',
+    description:
+      'A new secret URL (`/cal/{token}.ics`, 128 random bits); the old one answers 404 from then on.',
+    tags: TAGS,
+    answers: { 200: { description: 'The new link.', schema: calendarTokenSchema } },
+  });
+  app.post('/api/calendar/token', { schema: newTokenDoc }, async (request) => {
     const user = currentUser(request);
     const token = randomBytes(16).toString('base64url');
     await db.execute(
@@ -227,7 +245,20 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     return { url: feedUrl(request, token), exists: true };
   });
 
-  app.get<{ Params: { file: string } }>('/cal/:file', async (request, reply) => {
+  const feedDoc = routeDoc({
+    summary: 'The calendar feed',
+    description:
+      'RFC 5545 iCalendar, no session needed (the URL is the secret): one all-day event per item with a due date that the link’s owner created or is assigned. Honours `If-None-Match` and `If-Modified-Since`; gzip when accepted.',
+    tags: TAGS,
+    params: z.object({ file: z.string().describe('`{token}.ics`') }),
+    answers: {
+      200: { description: 'The feed.', media: 'text/calendar' },
+      304: noContent('Not modified since the copy the caller has.'),
+      404: errorAnswer('Not a live feed (one answer whatever was wrong).'),
+      429: errorAnswer('Too many requests for this feed.'),
+    },
+  });
+  app.get<{ Params: { file: string } }>('/cal/:file', { schema: feedDoc }, async (request, reply) => {
     await enforce(perToken, request, 'requests for this calendar');
     const match = /^(.+)\.ics$/.exec(request.params.file);
     const token = match?.[1] ?? '';

@@ -29,6 +29,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes open without a signed-in session. */
     public?: boolean;
+    /** The API reference page and its files (openapi/plugin.ts): public, and no session is looked up. */
+    referencePage?: boolean;
   }
 }
 
