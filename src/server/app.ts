@@ -31,7 +31,7 @@ import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
 import { registerNotifications } from './notifications/routes';
-import { registerOpenApi } from './openapi/plugin';
+import { isDocsPath, registerOpenApi } from './openapi/plugin';
 import { errorAnswer, routeDoc } from './openapi/routeDoc';
 import { syncRoutes } from './sync/routes';
 
@@ -94,6 +94,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('routeTable', []);
   app.decorateRequest('session', null);
   app.addHook('onRoute', (route) => {
+    // The API reference page's own files (swagger-ui, openapi/plugin.ts) are static, outside the
+    // API's hooks: not routes of the API, nor worth the route fuzzer's time.
+    if (isDocsPath(route.url)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       app.routeTable.push({ method, url: route.url, public: route.config?.public === true });

@@ -8,6 +8,9 @@ import { routeDoc, serializerCompiler, validatorCompiler } from './routeDoc';
 
 /** The readable reference (swagger-ui, served from this server's own files). */
 export const DOCS_PREFIX = '/api/docs';
+/** Whether a route pattern is the reference page or one of its files. */
+export const isDocsPath = (url: string): boolean => url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
+
 /** The document itself. */
 export const OPENAPI_URL = '/api/openapi.json';
 
@@ -123,7 +126,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // The reference page and its files are public and hold no session: marked before the request
   // hooks read the config (app.ts lets them through without a session lookup).
   app.addHook('onRoute', (route) => {
-    if (route.url === DOCS_PREFIX || route.url.startsWith(`${DOCS_PREFIX}/`)) {
+    if (isDocsPath(route.url)) {
       route.config = { ...route.config, public: true, referencePage: true };
     }
   });
