@@ -17,7 +17,8 @@ export default defineConfig({
     // One migrated PGlite for the run, copied by every test that opens one (testkit/globalSetup.ts).
     globalSetup: ['testkit/globalSetup.ts'],
     // OUTPOST_PLAIN_DEXIE=1: the data layer's faster routes off, plain Dexie only (testkit/plainDexie.ts).
-    setupFiles: ['testkit/plainDexie.ts'],
+    // Every app a test builds holds its answers to the documented schemas (testkit/responseCheck.ts).
+    setupFiles: ['testkit/plainDexie.ts', 'testkit/responseCheck.ts'],
     // Most suites wait on a database, not the CPU: two files at a time finish sooner even on 2 cores.
     maxWorkers: 2,
   },

@@ -19,6 +19,7 @@ import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './event
 import { eventRoutes } from './events/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
+import { healthSchema } from '../shared/apiSchemas';
 import { HttpError } from './http/errors';
 import { registerJsonParser } from './http/jsonBody';
 import { redactedRequest } from './http/logRedaction';
@@ -31,6 +32,8 @@ import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
 import { registerNotifications } from './notifications/routes';
+import { isDocsPath, registerOpenApi } from './openapi/plugin';
+import { errorAnswer, routeDoc } from './openapi/routeDoc';
 import { syncRoutes } from './sync/routes';
 import { authenticateBearer } from './tokens/auth';
 import { declaredTokenAccess } from './tokens/policy';
@@ -95,6 +98,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('routeTable', []);
   app.decorateRequest('session', null);
   app.addHook('onRoute', (route) => {
+    // The API reference page's own files (swagger-ui, openapi/plugin.ts) are static, outside the
+    // API's hooks: not routes of the API, nor worth the route fuzzer's time.
+    if (isDocsPath(route.url)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       app.routeTable.push({
@@ -137,6 +143,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // has happened, so the questions are asked of the route the router decoded and matched, never of
   // the raw URL ('/%61pi/login' is /api/login; '/API/me' and '//api/me' are unknown /api routes).
   app.addHook('onRequest', async (request) => {
+    // The API's reference page and its files (openapi/plugin.ts): public, static, no session.
+    if (request.routeOptions.config?.referencePage === true) return;
     const route = matchedRoute(request);
     if (route === null) {
       // An unknown route is a 404 for everyone, signed in or not, and its body is never read. A path
@@ -204,10 +212,27 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       .send({ message: 'The server could not complete the request. Please try again.' });
   });
 
-  app.get('/api/health', { config: { public: true } }, async () => {
-    await database.db.execute(sql`SELECT 1`);
-    return { ok: true };
-  });
+  // Every route registered from here on is in the OpenAPI document (GET /api/openapi.json, /api/docs).
+  await registerOpenApi(app);
+  app.get(
+    '/api/health',
+    {
+      config: { public: true },
+      schema: routeDoc({
+        summary: 'Liveness',
+        description: 'Answers while the process lives and its database answers.',
+        tags: ['Running it'],
+        answers: {
+          200: { description: 'Alive.', schema: healthSchema },
+          503: errorAnswer('The database does not answer.'),
+        },
+      }),
+    },
+    async () => {
+      await database.db.execute(sql`SELECT 1`);
+      return { ok: true };
+    },
+  );
   await app.register(authRoutes);
   await app.register(itemRoutes, { prefix: '/api' });
   await app.register(trashRoutes, { prefix: '/api' });

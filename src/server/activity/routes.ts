@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { activityPageSchema } from '../../shared/apiSchemas';
 import { redactedMetadata } from '../../shared/history';
 import { type ActivityEntry, DEFAULT_PER_PAGE, paginated } from '../../shared/item';
 import { pageQuerySchema } from '../../shared/schemas';
@@ -9,6 +10,7 @@ import { notFound, parseOrThrow } from '../http/errors';
 import { iso } from '../http/serialize';
 import { findVisibleItem } from '../items/queries';
 import { pathId } from '../items/routes';
+import { checkedInHandler, errorAnswer, idParams, invalidAnswer, routeDoc } from '../openapi/routeDoc';
 
 interface ActivityRow {
   id: number;
@@ -26,7 +28,20 @@ interface ActivityRow {
 /** The activity feed of a campaign and everything under it, newest first. */
 export async function activityRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
-  app.get('/campaigns/:id/activity', async (request) => {
+  const activityDoc = routeDoc({
+    summary: 'A campaign’s activity',
+    description: 'Entries for the campaign and everything under it, newest first, 20 a page.',
+    tags: ['Campaigns'],
+    params: idParams('The campaign’s id.'),
+    // Read after the path's id: an id that is not one is a 404 first.
+    querystring: checkedInHandler(pageQuerySchema),
+    answers: {
+      200: { description: 'One page of entries.', schema: activityPageSchema },
+      404: errorAnswer('No such campaign, or not one the caller may see.'),
+      422: invalidAnswer(),
+    },
+  });
+  app.get('/campaigns/:id/activity', { schema: activityDoc }, async (request) => {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const { page = 1 } = parseOrThrow(pageQuerySchema, request.query);

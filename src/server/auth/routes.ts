@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { authModeSchema, codeAnswerSchema, userAnswerSchema } from '../../shared/apiSchemas';
 import { normalizePhone } from '../../shared/phone';
 import { nameAfterSignIn } from '../../shared/profile';
 import { loginSchema, phoneSchema, profilePatchSchema } from '../../shared/schemas';
@@ -8,18 +10,29 @@ import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
 import { runWrite } from '../http/idempotency';
 import { enforce } from '../http/rateLimits';
 import { anonymousSessionRetired, endSession, sendXsrfCookie, startSession } from '../http/session';
+import { checkedInHandler, errorAnswer, invalidAnswer, noContent, routeDoc } from '../openapi/routeDoc';
 import { consumeCode, issueCode } from './loginCodes';
 import { findOrCreateUser, renameUser, type UserRow, userJson } from './users';
 
 const codeRequestSchema = z.strictObject({ phone: phoneSchema });
 
 /** Anti-forgery cookie, sign-in (demo or one-time code), the session check and sign-out. */
-export async function authRoutes(app: FastifyInstance): Promise<void> {
+export async function authRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
   const { limits, sms, clock } = app;
+  const TAGS = ['Auth'];
+  const tooMany = errorAnswer('Too many attempts; `Retry-After` says when to try again.');
 
   // The token is bound to the session: a signed token for a visitor (no row), or the signed-in row.
-  app.get('/sanctum/csrf-cookie', async (request, reply) => {
+  const csrfDoc = routeDoc({
+    summary: 'Get the anti-forgery cookie',
+    description:
+      'Sets the `XSRF-TOKEN` cookie (readable by scripts, SameSite=Lax, bound to the session). Cookie-session writes send its value in `X-XSRF-TOKEN`.',
+    tags: TAGS,
+    answers: { 204: noContent('The cookie is set.') },
+  });
+  app.get('/sanctum/csrf-cookie', { schema: csrfDoc }, async (request, reply) => {
     const session = request.session;
     if (!session || (await anonymousSessionRetired(db, session))) {
       await startSession(db, request, reply, null);
@@ -30,10 +43,31 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Public, so both sign-in screens can ask which flow to show before anyone is signed in.
-  app.get('/api/auth/mode', { config: { public: true } }, async () => ({ mode: app.config.authMode }));
+  const modeDoc = routeDoc({
+    summary: 'Sign-in mode',
+    description: '`demo` signs in with phone and name; `otp` needs a code sent by SMS first.',
+    tags: TAGS,
+    answers: { 200: { description: 'The mode.', schema: authModeSchema } },
+  });
+  app.get('/api/auth/mode', { config: { public: true }, schema: modeDoc }, async () => ({
+    mode: app.config.authMode,
+  }));
 
-  app.post('/api/login/code', { config: { public: true } }, async (request) => {
-    const input = parseOrThrow(codeRequestSchema, request.body);
+  const codeDoc = routeDoc({
+    summary: 'Send a sign-in code',
+    description:
+      'In `otp` mode, texts a 6-digit code (single use, 10 minutes). In `demo` mode the code is 123456.',
+    tags: TAGS,
+    body: codeRequestSchema,
+    answers: {
+      200: { description: 'Sent, or the demo mode’s hint.', schema: codeAnswerSchema },
+      422: invalidAnswer('Not a phone number.'),
+      429: tooMany,
+      503: errorAnswer('The SMS provider failed.'),
+    },
+  });
+  app.post('/api/login/code', { config: { public: true }, schema: codeDoc }, async (request) => {
+    const input = request.body;
     const phone = normalizePhone(input.phone, app.config.defaultCountry);
     if (!phone) throw unprocessable({ phone: ['The phone must be a valid phone number.'] });
     await enforce(limits.codePerAddress, request, 'code requests from this address');
@@ -51,7 +85,20 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return { sent: true, mode: 'otp', expires_in: 600 };
   });
 
-  app.post('/api/login', { config: { public: true } }, async (request, reply) => {
+  const loginDoc = routeDoc({
+    summary: 'Sign in',
+    description:
+      'Starts a session (a new session id and a new anti-forgery token). The first sign-in with a phone creates the user with `name`. In `otp` mode `code` is required.',
+    tags: TAGS,
+    // Read after the sign-in rate limit, which counts every attempt, the invalid ones too.
+    body: checkedInHandler(loginSchema),
+    answers: {
+      200: { description: 'Signed in.', schema: userAnswerSchema },
+      422: invalidAnswer('Phone or name missing, not a phone number, or a wrong or expired code.'),
+      429: tooMany,
+    },
+  });
+  app.post('/api/login', { config: { public: true }, schema: loginDoc }, async (request, reply) => {
     await enforce(limits.login, request, 'sign-in attempts');
     const input = parseOrThrow(loginSchema, request.body);
     const phone = normalizePhone(input.phone, app.config.defaultCountry);
@@ -74,7 +121,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return { user: userJson(user) };
   });
 
-  app.get('/api/me', async (request) => ({ user: userJson(currentUser(request)) }));
+  const meDoc = routeDoc({
+    summary: 'The signed-in user',
+    tags: TAGS,
+    answers: { 200: { description: 'The user.', schema: userAnswerSchema } },
+  });
+  app.get('/api/me', { schema: meDoc }, async (request) => ({ user: userJson(currentUser(request)) }));
 
   /** Renames the user in one write whose viewers are told (N13), and updates this session's copy. */
   async function rename(request: FastifyRequest, userId: number, name: string): Promise<UserRow> {
@@ -90,14 +142,26 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   }
 
   // N13: anyone signed in changes their own name; bad input is a 422 naming the field.
-  app.patch('/api/me', async (request) => {
+  const renameDoc = routeDoc({
+    summary: 'Rename yourself',
+    tags: TAGS,
+    body: profilePatchSchema,
+    answers: { 200: { description: 'The user, renamed.', schema: userAnswerSchema }, 422: invalidAnswer() },
+  });
+  app.patch('/api/me', { schema: renameDoc }, async (request) => {
     const user = currentUser(request);
-    const { name } = parseOrThrow(profilePatchSchema, request.body);
+    const { name } = request.body;
     if (name === user.name) return { user: userJson(user) };
     return { user: userJson(await rename(request, user.id, name)) };
   });
 
-  app.post('/api/logout', async (request, reply) => {
+  const logoutDoc = routeDoc({
+    summary: 'Sign out',
+    description: 'Deletes the session on the server: the old cookie gets 401 from then on.',
+    tags: TAGS,
+    answers: { 204: noContent('Signed out.') },
+  });
+  app.post('/api/logout', { schema: logoutDoc }, async (request, reply) => {
     if (request.session) await endSession(db, request, reply, request.session.id, app.sessionCache);
     return reply.status(204).send();
   });

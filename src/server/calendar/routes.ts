@@ -3,6 +3,8 @@ import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { calendarLinkStateSchema, calendarTokenSchema } from '../../shared/apiSchemas';
 import {
   FEED_DESCRIPTION_MAX,
   FEED_FOOTER,
@@ -19,6 +21,7 @@ import { enforce } from '../http/rateLimits';
 import { iso } from '../http/serialize';
 import { hashToken } from '../http/session';
 import { visibleTo } from '../items/queries';
+import { errorAnswer, noContent, routeDoc } from '../openapi/routeDoc';
 
 /** Most events one feed lists: the newest due dates first, far more than any calendar shows. */
 export const FEED_MAX_EVENTS = 5_000;
@@ -208,7 +211,15 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
 
   // F9: whether a link is active and since when. The secret itself is never kept (only its hash):
   // the device that made the link keeps the URL and shows it; others say a link is active.
-  app.get('/api/calendar/token', async (request) => {
+  const TAGS = ['Calendar'];
+  const tokenDoc = routeDoc({
+    summary: 'Whether a calendar feed link is active',
+    description:
+      'Whether a secret feed link is in use and since when. The URL itself is never kept on the server (only its hash), so it is not in this answer.',
+    tags: TAGS,
+    answers: { 200: { description: 'The link’s state.', schema: calendarLinkStateSchema } },
+  });
+  app.get('/api/calendar/token', { schema: tokenDoc }, async (request) => {
     const user = currentUser(request);
     const [row] = await rows<{ created_at: Date | string }>(
       db,
@@ -219,7 +230,14 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
 
   // F10: a new link replaces the one before, which answers 404 from then on. Its URL is in this
   // answer only: the server keeps its hash.
-  app.post('/api/calendar/token', async (request) => {
+  const newTokenDoc = routeDoc({
+    summary: 'Make a new calendar feed link',
+    description:
+      'A new secret URL (`/cal/{token}.ics`, 128 random bits), in this answer only; the old one answers 404 from then on.',
+    tags: TAGS,
+    answers: { 200: { description: 'The new link.', schema: calendarTokenSchema } },
+  });
+  app.post('/api/calendar/token', { schema: newTokenDoc }, async (request) => {
     const user = currentUser(request);
     const token = randomBytes(16).toString('base64url');
     const [row] = await rows<{ created_at: Date | string }>(
@@ -231,7 +249,20 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     return { url: feedUrl(request, token), active: true, created_at: iso(row!.created_at) };
   });
 
-  app.get<{ Params: { file: string } }>('/cal/:file', async (request, reply) => {
+  const feedDoc = routeDoc({
+    summary: 'The calendar feed',
+    description:
+      'RFC 5545 iCalendar, no session needed (the URL is the secret): one all-day event per item with a due date that the link’s owner created or is assigned. Honours `If-None-Match` and `If-Modified-Since`; gzip when accepted.',
+    tags: TAGS,
+    params: z.object({ file: z.string().describe('`{token}.ics`') }),
+    answers: {
+      200: { description: 'The feed.', media: 'text/calendar' },
+      304: noContent('Not modified since the copy the caller has.'),
+      404: errorAnswer('Not a live feed (one answer whatever was wrong).'),
+      429: errorAnswer('Too many requests for this feed.'),
+    },
+  });
+  app.get<{ Params: { file: string } }>('/cal/:file', { schema: feedDoc }, async (request, reply) => {
     await enforce(perToken, request, 'requests for this calendar');
     const match = /^(.+)\.ics$/.exec(request.params.file);
     const token = match?.[1] ?? '';

@@ -1,10 +1,27 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  inviteAcceptedSchema,
+  inviteCreatedSchema,
+  invitePageSchema,
+  invitePreviewSchema,
+  memberAnswerSchema,
+  membersAnswerSchema,
+} from '../../shared/apiSchemas';
 import { inviteCreateSchema, memberAddSchema, memberPatchSchema } from '../../shared/membership';
 import { idSchema, pageQuerySchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
 import { pathId } from '../items/routes';
+import {
+  checkedInHandler,
+  errorAnswer,
+  idParams,
+  invalidAnswer,
+  noContent,
+  routeDoc,
+} from '../openapi/routeDoc';
 import {
   acceptInvite,
   createInvite,
@@ -41,8 +58,28 @@ const tokenOf = (request: FastifyRequest) => String((request.params as { token?:
 export async function campaignRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   const limits: InviteLimits = inviteLimits(app);
+  const TAGS = ['Campaigns'];
+  const campaignParams = idParams('The campaign’s id.');
+  const memberParams = z.object({
+    id: z.number().int().min(1).describe('The campaign’s id.'),
+    user_id: z.number().int().min(1).describe('The member’s user id.'),
+  });
+  const tokenParams = z.object({ token: z.string().describe('The invite’s token, from its link.') });
+  const notSeen = errorAnswer('No such campaign, or not one the caller may see.');
+  const ownerOnly = errorAnswer('Only the campaign’s owner can do this.');
+  const invalidInvite = errorAnswer(
+    'The invite is unknown, expired, revoked or used up (one answer for all four).',
+  );
+  const tooManyTries = errorAnswer('Too many invite lookups; `Retry-After` says when to try again.');
 
-  app.get('/campaigns/:id/members', async (request) => {
+  const membersDoc = routeDoc({
+    summary: 'List a campaign’s members',
+    description: 'The owner first; for anyone who sees the campaign. Phones follow the phone rule.',
+    tags: TAGS,
+    params: campaignParams,
+    answers: { 200: { description: 'The members.', schema: membersAnswerSchema }, 404: notSeen },
+  });
+  app.get('/campaigns/:id/members', { schema: membersDoc }, async (request) => {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const campaign = await visibleCampaign(db, user.id, id);
@@ -51,7 +88,22 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     return { members: await listMembers(db, user.id, id), departed: await departedIds(db, id) };
   });
 
-  app.post('/campaigns/:id/members', async (request, reply) => {
+  const addDoc = routeDoc({
+    summary: 'Add a member',
+    description:
+      'Owner only. The person must be one of the owner’s mutual contacts (else the same 422 as an unknown id). An existing member gets the role.',
+    tags: TAGS,
+    params: campaignParams,
+    body: checkedInHandler(memberAddSchema),
+    answers: {
+      200: { description: 'Already a member: the role is set.', schema: memberAnswerSchema },
+      201: { description: 'Added.', schema: memberAnswerSchema },
+      403: ownerOnly,
+      404: notSeen,
+      422: invalidAnswer('Not a person the owner may add, or the campaign is full.'),
+    },
+  });
+  app.post('/campaigns/:id/members', { schema: addDoc }, async (request, reply) => {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const input = parseOrThrow(memberAddSchema, request.body);
@@ -59,7 +111,20 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     return send(reply, await runWrite(app, request, user.id, (tx) => addMember(tx, user, id, input, max)));
   });
 
-  app.patch('/campaigns/:id/members/:user_id', async (request, reply) => {
+  const roleDoc = routeDoc({
+    summary: 'Change a member’s role',
+    description: 'Owner only.',
+    tags: TAGS,
+    params: memberParams,
+    body: checkedInHandler(memberPatchSchema),
+    answers: {
+      200: { description: 'The member.', schema: memberAnswerSchema },
+      403: ownerOnly,
+      404: errorAnswer('No such campaign or member.'),
+      422: invalidAnswer(),
+    },
+  });
+  app.patch('/campaigns/:id/members/:user_id', { schema: roleDoc }, async (request, reply) => {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const target = memberId(request);
@@ -67,14 +132,39 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     return send(reply, await runWrite(app, request, user.id, (tx) => changeRole(tx, user, id, target, role)));
   });
 
-  app.delete('/campaigns/:id/members/:user_id', async (request, reply) => {
+  const removeDoc = routeDoc({
+    summary: 'Remove a member, or leave',
+    description: 'Owner only, except that any member may remove themself. The owner cannot be removed.',
+    tags: TAGS,
+    params: memberParams,
+    answers: {
+      204: noContent('Removed.'),
+      403: ownerOnly,
+      404: errorAnswer('No such campaign or member.'),
+      422: errorAnswer('The owner cannot be removed.'),
+    },
+  });
+  app.delete('/campaigns/:id/members/:user_id', { schema: removeDoc }, async (request, reply) => {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const target = memberId(request);
     return send(reply, await runWrite(app, request, user.id, (tx) => removeMember(tx, user, id, target)));
   });
 
-  app.post('/campaigns/:id/invites', async (request, reply) => {
+  const inviteDoc = routeDoc({
+    summary: 'Make an invite link',
+    description: 'Owner only. The token is shown in this answer only (it is stored hashed).',
+    tags: TAGS,
+    params: campaignParams,
+    body: checkedInHandler(inviteCreateSchema),
+    answers: {
+      201: { description: 'The invite, with its token and link.', schema: inviteCreatedSchema },
+      403: ownerOnly,
+      404: notSeen,
+      422: invalidAnswer('Bad input, or too many open invites.'),
+    },
+  });
+  app.post('/campaigns/:id/invites', { schema: inviteDoc }, async (request, reply) => {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const input = parseOrThrow(inviteCreateSchema, request.body);
@@ -85,26 +175,69 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     return send(reply, result);
   });
 
-  app.get('/campaigns/:id/invites', async (request) => {
+  const invitesDoc = routeDoc({
+    summary: 'List open invites',
+    description: 'Owner only; tokens are not shown again.',
+    tags: TAGS,
+    params: campaignParams,
+    querystring: checkedInHandler(pageQuerySchema),
+    answers: {
+      200: { description: 'The open invites.', schema: invitePageSchema },
+      403: ownerOnly,
+      404: notSeen,
+      422: invalidAnswer(),
+    },
+  });
+  app.get('/campaigns/:id/invites', { schema: invitesDoc }, async (request) => {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const { page = 1 } = parseOrThrow(pageQuerySchema, request.query);
     return listInvites(db, user, id, app.clock(), page);
   });
 
-  app.delete('/invites/:token', async (request, reply) => {
+  const revokeDoc = routeDoc({
+    summary: 'Revoke an invite',
+    description: 'Owner only.',
+    tags: TAGS,
+    params: tokenParams,
+    answers: { 204: noContent('Revoked.'), 403: ownerOnly, 404: invalidInvite },
+  });
+  app.delete('/invites/:token', { schema: revokeDoc }, async (request, reply) => {
     const user = currentUser(request);
     const token = tokenOf(request);
     return send(reply, await runWrite(app, request, user.id, (tx) => revokeInvite(tx, user, token)));
   });
 
-  app.get('/invites/:token', async (request) => {
+  const previewDoc = routeDoc({
+    summary: 'Read an invite',
+    description: 'What an invite link offers, for any signed-in user while it is valid.',
+    tags: TAGS,
+    params: tokenParams,
+    answers: {
+      200: { description: 'The campaign, the role and who invited.', schema: invitePreviewSchema },
+      404: invalidInvite,
+      429: tooManyTries,
+    },
+  });
+  app.get('/invites/:token', { schema: previewDoc }, async (request) => {
     const user = currentUser(request);
     await limits.check(request, user.id);
     return readInvite(db, user.id, tokenOf(request), app.clock());
   });
 
-  app.post('/invites/:token/accept', async (request, reply) => {
+  const acceptDoc = routeDoc({
+    summary: 'Accept an invite',
+    description: 'Joins the campaign with the invite’s role; repeating it as a member changes nothing.',
+    tags: TAGS,
+    params: tokenParams,
+    answers: {
+      200: { description: 'Joined.', schema: inviteAcceptedSchema },
+      404: invalidInvite,
+      422: errorAnswer('The campaign is full.'),
+      429: tooManyTries,
+    },
+  });
+  app.post('/invites/:token/accept', { schema: acceptDoc }, async (request, reply) => {
     const user = currentUser(request);
     await limits.check(request, user.id);
     const token = tokenOf(request);

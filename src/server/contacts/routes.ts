@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contactsSyncAnswerSchema, mutualsAnswerSchema } from '../../shared/apiSchemas';
 import { normalizePhone } from '../../shared/phone';
 import { contactsSyncSchema } from '../../shared/schemas';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
-import { parseOrThrow } from '../http/errors';
 import { runWrite } from '../http/idempotency';
+import { invalidAnswer, routeDoc } from '../openapi/routeDoc';
 import { listMutuals, listSampleUsers } from './mutuals';
 
 /** Phones normalised between two yields to the event loop (each takes up to ~0.2 ms to parse). */
@@ -33,12 +35,28 @@ export async function normalizeContacts(
 }
 
 /** The caller's address book (phones only) and the mutual contacts who use Outpost. */
-export async function contactsRoutes(app: FastifyInstance): Promise<void> {
+export async function contactsRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const database = app.database;
+  const TAGS = ['Contacts'];
 
-  app.post('/contacts/sync', async (request, reply) => {
+  const syncDoc = routeDoc({
+    summary: 'Send phone contacts',
+    description:
+      'Stores the caller’s contacts’ phones (normalised; duplicates and non-phones ignored), at most 2,000 a request.',
+    tags: TAGS,
+    body: contactsSyncSchema,
+    answers: {
+      200: {
+        description: 'How many distinct phones of this request are stored.',
+        schema: contactsSyncAnswerSchema,
+      },
+      422: invalidAnswer(),
+    },
+  });
+  app.post('/contacts/sync', { schema: syncDoc }, async (request, reply) => {
     const user = currentUser(request);
-    const { contacts } = parseOrThrow(contactsSyncSchema, request.body);
+    const { contacts } = request.body;
     const phones = await normalizeContacts(contacts, app.config.defaultCountry, user.phone);
     const result = await runWrite(app, request, user.id, async (tx) => {
       if (phones.size > 0) {
@@ -73,7 +91,13 @@ export async function contactsRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(result.status).send(result.body);
   });
 
-  app.get('/contacts/mutuals', async (request) => {
+  const mutualsDoc = routeDoc({
+    summary: 'Mutual contacts',
+    description: 'Users whose phone the caller has and who have the caller’s phone.',
+    tags: TAGS,
+    answers: { 200: { description: 'The mutual contacts.', schema: mutualsAnswerSchema } },
+  });
+  app.get('/contacts/mutuals', { schema: mutualsDoc }, async (request) => {
     const user = currentUser(request);
     const [mutuals, samples] = await Promise.all([
       listMutuals(database.db, user.id, user.phone),

@@ -5,6 +5,7 @@ import { currentUser } from '../http/context';
 import { HttpError } from '../http/errors';
 import { sessionAlive } from '../http/session';
 import { unreadCount } from '../notifications/store';
+import { errorAnswer, routeDoc } from '../openapi/routeDoc';
 
 /** How often an idle stream gets a comment line, so proxies and browsers keep it open. */
 export const HEARTBEAT_MS = 25_000;
@@ -45,7 +46,17 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     else counts.delete(key);
   };
 
-  app.get('/events', async (request, reply) => {
+  const eventsDoc = routeDoc({
+    summary: 'Live events',
+    description:
+      'A `text/event-stream`: an event `changed` whenever something the caller sees changes (then pull `GET /api/sync`), `notification` with `{unread}` when the count changes, and a heartbeat comment every 25 s. The headers go out as soon as the stream opens.',
+    tags: ['Sync'],
+    answers: {
+      200: { description: 'The stream, open until the client closes it.', media: 'text/event-stream' },
+      429: errorAnswer('Too many open streams for this sign-in or account.'),
+    },
+  });
+  app.get('/events', { schema: eventsDoc }, async (request, reply) => {
     const user = currentUser(request);
     const sessionId = request.session!.id;
     if (

@@ -35,6 +35,8 @@ declare module 'fastify' {
      * tokens/policy.ts's table, and a route in neither admits no token.
      */
     tokenAccess?: TokenAccess;
+    /** The API reference page and its files (openapi/plugin.ts): public, and no session is looked up. */
+    referencePage?: boolean;
   }
 }
 

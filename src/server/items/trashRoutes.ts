@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { exportDocumentSchema, itemSchema, trashPageSchema } from '../../shared/apiSchemas';
 import { exportFileName } from '../../shared/importExport';
 import { DEFAULT_PER_PAGE, type Item } from '../../shared/item';
 import { pageQuerySchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
-import { parseOrThrow } from '../http/errors';
 import { runWrite } from '../http/idempotency';
+import { errorAnswer, idParams, invalidAnswer, routeDoc } from '../openapi/routeDoc';
 import { restoreDescendantsInSteps, restoreInSteps } from './cascadeSteps';
 import { findItem } from './queries';
 import { pathId } from './routes';
@@ -12,10 +14,24 @@ import { restoreItem } from './service';
 import { exportFor, listTrash } from './trash';
 
 /** Restore, the trash and the Outpost JSON export (issue 14). */
-export async function trashRoutes(app: FastifyInstance): Promise<void> {
+export async function trashRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
+  const TAGS = ['Trash and export'];
 
-  app.post('/items/:id/restore', async (request, reply) => {
+  const restoreDoc = routeDoc({
+    summary: 'Restore an item',
+    description:
+      'Brings a deleted item back with the descendants its delete took along. Restoring a live item changes nothing.',
+    tags: TAGS,
+    params: idParams('The item’s id.'),
+    answers: {
+      200: { description: 'The item, live again.', schema: itemSchema },
+      404: errorAnswer('No such item, or the caller may not delete (and so restore) it.'),
+      422: errorAnswer('It can no longer be restored (purged, or its family is full).'),
+    },
+  });
+  app.post('/items/:id/restore', { schema: restoreDoc }, async (request, reply) => {
     const user = currentUser(request);
     const id = pathId(request);
     // P7: on the embedded database a large family comes back as its item, then in short steps.
@@ -32,13 +48,31 @@ export async function trashRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(result.status).send(result.body);
   });
 
-  app.get('/trash', async (request) => {
+  const trashDoc = routeDoc({
+    summary: 'List the trash',
+    description:
+      'The caller’s deleted items of the last 30 days (the top of each deleted subtree), newest deletion first.',
+    tags: TAGS,
+    querystring: pageQuerySchema,
+    answers: {
+      200: { description: 'One page of deleted items.', schema: trashPageSchema },
+      422: invalidAnswer(),
+    },
+  });
+  app.get('/trash', { schema: trashDoc }, async (request) => {
     const user = currentUser(request);
-    const { page = 1 } = parseOrThrow(pageQuerySchema, request.query);
+    const { page = 1 } = request.query;
     return listTrash(db, user.id, page, DEFAULT_PER_PAGE);
   });
 
-  app.get('/export', async (request, reply) => {
+  const exportDoc = routeDoc({
+    summary: 'Export',
+    description:
+      'Outpost JSON: every live item the caller sees, each with its `uuid` and its parent’s `parent_uuid`, as an attachment (`outpost-YYYY-MM-DD.json`).',
+    tags: TAGS,
+    answers: { 200: { description: 'The export.', schema: exportDocumentSchema } },
+  });
+  app.get('/export', { schema: exportDoc }, async (request, reply) => {
     const user = currentUser(request);
     const now = app.clock();
     const doc = await exportFor(db, user, now);

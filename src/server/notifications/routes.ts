@@ -1,4 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  notificationPageSchema,
+  pushKeyAnswerSchema,
+  pushSubscribedSchema,
+  unreadAnswerSchema,
+} from '../../shared/apiSchemas';
 import {
   markReadSchema,
   notificationListSchema,
@@ -7,7 +14,8 @@ import {
 } from '../../shared/notificationSchemas';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
-import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
+import { HttpError, unprocessable } from '../http/errors';
+import { errorAnswer, invalidAnswer, noContent, routeDoc } from '../openapi/routeDoc';
 import { endpointProblem, loadVapidKeys, type PushOptions, PushOutbox, type VapidKeys } from './push';
 import { startReminders } from './reminders';
 import { listNotifications, markRead, saveSubscription } from './store';
@@ -55,28 +63,68 @@ export async function registerNotifications(app: FastifyInstance): Promise<{ sto
     },
   });
 
+  const TAGS = ['Notifications'];
   await app.register(
-    async (api) => {
-      api.get('/notifications', async (request) => {
+    async (plain) => {
+      const api = plain.withTypeProvider<ZodTypeProvider>();
+      const listDoc = routeDoc({
+        summary: 'List notifications',
+        description: 'Newest first, with the unread count.',
+        tags: TAGS,
+        querystring: notificationListSchema,
+        answers: {
+          200: { description: 'One page of notifications.', schema: notificationPageSchema },
+          422: invalidAnswer(),
+        },
+      });
+      api.get('/notifications', { schema: listDoc }, async (request) => {
         const user = currentUser(request);
-        const query = parseOrThrow(notificationListSchema, request.query);
+        const query = request.query;
         return listNotifications(db, user.id, query.page ?? 1, query.per_page);
       });
 
-      api.post('/notifications/read', async (request) => {
+      const readDoc = routeDoc({
+        summary: 'Mark notifications read',
+        description: 'The given `ids`, or every entry without `ids`.',
+        tags: TAGS,
+        body: markReadSchema,
+        answers: {
+          200: { description: 'The unread count now.', schema: unreadAnswerSchema },
+          422: invalidAnswer(),
+        },
+      });
+      api.post('/notifications/read', { schema: readDoc }, async (request) => {
         const user = currentUser(request);
-        const { ids } = parseOrThrow(markReadSchema, request.body);
+        const { ids } = request.body;
         const unread = await markRead(db, user.id, ids);
         // The user's other tabs and devices learn the new count through their event streams.
         app.changes.committed([user.id]);
         return { unread };
       });
 
-      api.get('/push/key', async () => ({ publicKey: (await vapid()).publicKey }));
+      const keyDoc = routeDoc({
+        summary: 'Web Push key',
+        description: 'The VAPID public key to subscribe with (`applicationServerKey`).',
+        tags: TAGS,
+        answers: { 200: { description: 'The key.', schema: pushKeyAnswerSchema } },
+      });
+      api.get('/push/key', { schema: keyDoc }, async () => ({ publicKey: (await vapid()).publicKey }));
 
-      api.post('/push/subscriptions', async (request, reply) => {
+      const subscribeDoc = routeDoc({
+        summary: 'Subscribe to Web Push',
+        description:
+          'The body is what `PushSubscription.toJSON()` gives. Every notification also goes there.',
+        tags: TAGS,
+        body: pushSubscriptionSchema,
+        answers: {
+          201: { description: 'Subscribed.', schema: pushSubscribedSchema },
+          409: errorAnswer('This browser’s subscription belongs to another account.'),
+          422: invalidAnswer('Bad input, or an endpoint that is not a public https push service.'),
+        },
+      });
+      api.post('/push/subscriptions', { schema: subscribeDoc }, async (request, reply) => {
         const user = currentUser(request);
-        const input = parseOrThrow(pushSubscriptionSchema, request.body);
+        const input = request.body;
         const problem = endpointProblem(input.endpoint, config.allowLoopback);
         if (problem) throw unprocessable({ endpoint: [problem] });
         if (Buffer.from(input.keys.p256dh, 'base64url').length !== 65)
@@ -93,9 +141,15 @@ export async function registerNotifications(app: FastifyInstance): Promise<{ sto
         return reply.status(201).send({ endpoint: input.endpoint });
       });
 
-      api.delete('/push/subscriptions', async (request, reply) => {
+      const unsubscribeDoc = routeDoc({
+        summary: 'Unsubscribe from Web Push',
+        tags: TAGS,
+        body: pushEndpointSchema,
+        answers: { 204: noContent('Unsubscribed (also when it was not subscribed).'), 422: invalidAnswer() },
+      });
+      api.delete('/push/subscriptions', { schema: unsubscribeDoc }, async (request, reply) => {
         const user = currentUser(request);
-        const { endpoint } = parseOrThrow(pushEndpointSchema, request.body);
+        const { endpoint } = request.body;
         await rows(
           db,
           sql`DELETE FROM push_subscriptions WHERE user_id = ${user.id} AND endpoint = ${endpoint} RETURNING id`,

@@ -1,24 +1,39 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { syncPageSchema } from '../../shared/apiSchemas';
 import type { SyncCommentChange, SyncPageComments } from '../../shared/comments';
 import { SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
 import { syncQuerySchema } from '../../shared/schemas';
 import { COMMENT_SELECT, commentJson } from '../comments/service';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
-import { parseOrThrow, unprocessable } from '../http/errors';
+import { unprocessable } from '../http/errors';
 import { iso } from '../http/serialize';
 import { syncItemsJson, visibleTo } from '../items/queries';
+import { invalidAnswer, routeDoc } from '../openapi/routeDoc';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 
 /**
  * Changes since a cursor: every visible item changed after it, tombstones included, and the comments
  * on visible items changed after it (K13; see cursor.ts).
  */
-export async function syncRoutes(app: FastifyInstance): Promise<void> {
+export async function syncRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
-  app.get('/sync', async (request, reply) => {
+  const syncDoc = routeDoc({
+    summary: 'Changes since a cursor',
+    description:
+      'Every item the caller sees that changed after the cursor (deleted or no longer visible ones as tombstones), with the comments and other rows that changed with them, at most 500 a page. No cursor is a full bootstrap. The cursor is opaque.',
+    tags: ['Sync'],
+    querystring: syncQuerySchema,
+    answers: {
+      200: { description: 'One page of changes.', schema: syncPageSchema },
+      422: invalidAnswer('Bad input, or a cursor this server did not give out.'),
+    },
+  });
+  app.get('/sync', { schema: syncDoc }, async (request, reply) => {
     const user = currentUser(request);
-    const { cursor, count } = parseOrThrow(syncQuerySchema, request.query);
+    const { cursor, count } = request.query;
     const from = decodeCursor(cursor);
     if (!from) throw unprocessable({ cursor: ['The cursor is not one this server gave out.'] });
 

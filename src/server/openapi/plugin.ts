@@ -1,0 +1,208 @@
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SESSION_COOKIE } from '../http/session';
+import { registerResponseCheck, responseCheckOn } from './responseCheck';
+import { routeDoc, serializerCompiler, validatorCompiler } from './routeDoc';
+
+/** The readable reference (swagger-ui, served from this server's own files). */
+export const DOCS_PREFIX = '/api/docs';
+/** Whether a route pattern is the reference page or one of its files. */
+export const isDocsPath = (url: string): boolean => url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
+
+/** The document itself. */
+export const OPENAPI_URL = '/api/openapi.json';
+
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+const DESCRIPTION = `The HTTP API of Outpost, the offline-first tracker: the same API the app uses.
+
+JSON in and out. Every error answer has a human \`message\`:
+401 unauthenticated, 403 an action the caller sees but may not do, 404 anything the caller may not see
+(never 403 there) and unknown routes, 412 a stale \`If-Match\` version (the server's copy attached),
+419 a missing or wrong anti-forgery token, 422 invalid input (\`{message, errors: {field: [text]}}\`),
+429 rate limited (with \`Retry-After\`). No input produces a 5xx; 503 means the database is away for a
+moment (with \`Retry-After\`).
+
+**Signing in with a cookie** (the app's way): \`GET /sanctum/csrf-cookie\` sets the \`XSRF-TOKEN\`
+cookie; \`POST /api/login\` starts a session; every POST, PATCH, PUT and DELETE sends the cookie's
+value in \`X-XSRF-TOKEN\`.
+
+**With a personal access token** (scripts, integrations): \`Authorization: Bearer opk_…\`, no
+anti-forgery token. A token's scopes limit what it reaches.
+
+Every POST, PATCH and DELETE may carry \`Idempotency-Key\`: a repeat answers with the recorded answer.`;
+
+const TAGS = [
+  { name: 'Auth', description: 'Anti-forgery cookie, sign-in, the session and the profile.' },
+  { name: 'Items', description: 'Campaigns, tasks and todos.' },
+  { name: 'Trash and export', description: 'Deleted items, restore, and the Outpost JSON export.' },
+  { name: 'Comments and history', description: 'An item’s timeline: comments, mutes and its history.' },
+  { name: 'Campaigns', description: 'Members, invites and a campaign’s activity.' },
+  { name: 'Contacts', description: 'The address book (phones only) and mutual contacts.' },
+  { name: 'Sync', description: 'Changes since a cursor, and the live event stream.' },
+  { name: 'Notifications', description: 'Notifications and Web Push subscriptions.' },
+  { name: 'Calendar', description: 'The secret calendar feed (iCalendar).' },
+  { name: 'Running it', description: 'Health and this document.' },
+];
+
+/**
+ * Declares what every route shares, from its method and config, so no route repeats it: who may
+ * call it (security), the answers of the request hooks in app.ts (401 without a session, 419 without
+ * the anti-forgery token, 429 for too many writes) and the `Idempotency-Key` header of writes.
+ * Personal access tokens (ARCHITECTURE §4) reach a route unless its `config.tokenAccess` is false
+ * or 'none'; the tokens work sets that policy and this reads it.
+ */
+function crossCutting(route: RouteOptions, schema: Record<string, unknown>): Record<string, unknown> {
+  const method = String(route.method);
+  const config = (route.config ?? {}) as { public?: boolean; tokenAccess?: unknown };
+  const api = route.url.startsWith('/api/');
+  const write = WRITES.has(method);
+  const responses = { ...(schema.response as Record<string, unknown> | undefined) };
+  const add = (status: number, description: string) => {
+    responses[status] ??= { description, content: { 'application/json': { schema: ERROR_REF } } };
+  };
+  const out: Record<string, unknown> = { ...schema };
+  if (config.public === true || !api) {
+    out.security = [];
+  } else {
+    const tokens = config.tokenAccess !== false && config.tokenAccess !== 'none';
+    out.security = [write ? { session: [], xsrf: [] } : { session: [] }, ...(tokens ? [{ bearer: [] }] : [])];
+    add(401, 'No session or token, or one that has ended: `Unauthenticated.`');
+  }
+  if (api && write) {
+    add(419, 'A cookie-session write without the matching `X-XSRF-TOKEN`: `CSRF token mismatch.`');
+    if (config.public !== true)
+      add(429, 'Too many changes in a short time; `Retry-After` says when to try again.');
+    const headers = (out.headers ?? { type: 'object', properties: {} }) as {
+      properties?: Record<string, unknown>;
+    };
+    out.headers = {
+      ...headers,
+      properties: {
+        ...headers.properties,
+        'Idempotency-Key': {
+          type: 'string',
+          maxLength: 255,
+          description: 'A repeat with the same key answers with the recorded answer (kept 7 days).',
+        },
+      },
+    };
+  }
+  out.response = responses;
+  return out;
+}
+
+interface OpenApiDocument {
+  components?: { schemas?: Record<string, unknown> };
+  [key: string]: unknown;
+}
+
+/**
+ * The document without the request-side copies (`ItemInput`…) of named schemas that no request
+ * uses: the zod transform emits an input and an output component for every named schema.
+ */
+function withoutUnusedInputs(document: OpenApiDocument): OpenApiDocument {
+  const schemas = document.components?.schemas;
+  if (!schemas) return document;
+  const text = JSON.stringify({ ...document, components: { ...document.components, schemas: {} } });
+  const kept = Object.entries(schemas).filter(
+    ([name]) => !name.endsWith('Input') || text.includes(`"#/components/schemas/${name}"`),
+  );
+  return { ...document, components: { ...document.components, schemas: Object.fromEntries(kept) } };
+}
+
+/**
+ * The documented API (ARCHITECTURE §4): zod validation and serialisation for every route, the
+ * OpenAPI 3.1 document built from the routes' zod schemas at `GET /api/openapi.json`, and the
+ * reference page at `/api/docs`. Registered before any route, so every route is collected. The
+ * page's code (swagger-ui, a few MB) is read from disk only when someone opens it.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // The reference page and its files are public and hold no session: marked before the request
+  // hooks read the config (app.ts lets them through without a session lookup).
+  app.addHook('onRoute', (route) => {
+    if (isDocsPath(route.url)) {
+      route.config = { ...route.config, public: true, referencePage: true };
+    }
+  });
+  if (responseCheckOn()) registerResponseCheck(app);
+
+  const zodTransform = createJsonSchemaTransform({ skipList: [] });
+  const zodTransformObject = createJsonSchemaTransformObject({});
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Outpost API', version: '1', description: DESCRIPTION },
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description:
+              'The session cookie `POST /api/login` sets (`__Host-outpost_session` over HTTPS). Writes also need `xsrf`.',
+          },
+          xsrf: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-XSRF-TOKEN',
+            description:
+              'The value of the `XSRF-TOKEN` cookie (`GET /sanctum/csrf-cookie`), on every cookie-session write.',
+          },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'opk_…',
+            description: 'A personal access token: `Authorization: Bearer opk_…`. No anti-forgery token.',
+          },
+        },
+      },
+    },
+    transform: (input) => {
+      const result = zodTransform(input);
+      const schema = result.schema as Record<string, unknown> | undefined;
+      if (!schema || schema.hide) return result;
+      return { ...result, schema: crossCutting(input.route, schema) };
+    },
+    transformObject: (input) => {
+      const document = zodTransformObject(input);
+      return withoutUnusedInputs(document as OpenApiDocument) as typeof document;
+    },
+  });
+
+  app.get(
+    OPENAPI_URL,
+    {
+      config: { public: true },
+      schema: routeDoc({
+        summary: 'This document',
+        description:
+          'The OpenAPI 3.1 document of this API, generated from the schemas the routes validate with.',
+        tags: ['Running it'],
+        answers: {
+          200: { description: 'The OpenAPI document.', schema: z.looseObject({ openapi: z.string() }) },
+        },
+      }),
+    },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return app.swagger();
+    },
+  );
+
+  // Only the reference page loads swagger-ui's files, and only when it is opened.
+  await app.register(async (docs) => {
+    const { default: fastifySwaggerUi } = await import('@fastify/swagger-ui');
+    await docs.register(fastifySwaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0 },
+      theme: { title: 'Outpost API' },
+    });
+  });
+}
