@@ -12,10 +12,11 @@ import { calendarRoutes } from './calendar/routes';
 import { campaignRoutes } from './campaigns/routes';
 import { commentRoutes } from './comments/routes';
 import { contactsRoutes } from './contacts/routes';
-import { type Database, openDatabase, sql } from './db/client';
+import { type Database, openDatabase } from './db/client';
 import { type AppConfig, loadConfig, type TrustProxy } from './env';
 import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './events/changeBus';
 import { eventRoutes } from './events/routes';
+import { healthRoutes } from './health/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
 import { HttpError } from './http/errors';
@@ -88,6 +89,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   changes.onChange((userIds) => (userIds === null ? readCache.reset() : readCache.changed(userIds)));
   if (!options.changes) app.addHook('onClose', () => changes.close());
   app.decorate('config', config);
+  app.decorate('draining', false);
   app.decorate('routeTable', []);
   app.decorateRequest('session', null);
   app.addHook('onRoute', (route) => {
@@ -191,10 +193,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       .send({ message: 'The server could not complete the request. Please try again.' });
   });
 
-  app.get('/api/health', { config: { public: true } }, async () => {
-    await database.db.execute(sql`SELECT 1`);
-    return { ok: true };
-  });
+  await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(itemRoutes, { prefix: '/api' });
   await app.register(trashRoutes, { prefix: '/api' });

@@ -22,6 +22,8 @@ declare module 'fastify' {
     config: AppConfig;
     /** Every route as registered, so tests can enumerate the state-changing ones. */
     routeTable: { method: string; url: string; public: boolean }[];
+    /** True once a shutdown began: readiness answers 503 (health/shutdown.ts). */
+    draining: boolean;
   }
   interface FastifyRequest {
     session: Session | null;
