@@ -30,6 +30,8 @@ import { loadSession, SessionCache, sessionSecret, xsrfMatches } from './http/se
 import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
+import { createMetrics } from './metrics/registry';
+import { metricsRoutes } from './metrics/routes';
 import { registerNotifications } from './notifications/routes';
 import { syncRoutes } from './sync/routes';
 
@@ -90,6 +92,18 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   if (!options.changes) app.addHook('onClose', () => changes.close());
   app.decorate('config', config);
   app.decorate('draining', false);
+  const metrics = createMetrics(
+    database,
+    (error) => app.log.warn({ err: error }, 'a metric could not be read'),
+    Boolean(config.metricsToken),
+  );
+  app.decorate('metrics', metrics);
+  if (config.metricsToken) {
+    // By the matched route's pattern, never the raw path: ids and junk paths would each be a series.
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.observe(request.routeOptions.url, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   app.decorate('routeTable', []);
   app.decorateRequest('session', null);
   app.addHook('onRoute', (route) => {
@@ -204,6 +218,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
+  await app.register(metricsRoutes);
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());

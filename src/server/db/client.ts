@@ -27,6 +27,11 @@ export interface Database {
   pglite: PGlite | null;
   /** The PostgreSQL connection string, for the LISTEN connection; absent on PGlite. */
   url?: string;
+  /**
+   * Queries waiting for a connection now: the pg pool's waitingCount on PostgreSQL; on the embedded
+   * engine, transactions queued for its one session plus statements queued in front of it.
+   */
+  waiting(): number;
   close(): Promise<void>;
 }
 
@@ -295,7 +300,15 @@ export async function openDatabase(options: {
       await client.query('SELECT pg_advisory_unlock(724001)').catch(() => {});
       client.release();
     }
-    return { kind: 'pg', db, pool, pglite: null, url: options.url, close: () => pool.end() };
+    return {
+      kind: 'pg',
+      db,
+      pool,
+      pglite: null,
+      url: options.url,
+      waiting: () => pool.waitingCount,
+      close: () => pool.end(),
+    };
   }
   const dataDir = options.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');
@@ -310,14 +323,21 @@ export async function openDatabase(options: {
   const pool = pgliteQueue(client);
   const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
   executeDirectly(db);
-  takeTurns(db);
+  const turns = takeTurns(db);
   const stopAutovacuum = options.autovacuum === false ? async () => {} : startAutovacuum(db);
   const close = async () => {
     await stopAutovacuum();
     await pool.end();
     await client.close();
   };
-  return { kind: 'pglite', db, pool: null, pglite: client, close };
+  return {
+    kind: 'pglite',
+    db,
+    pool: null,
+    pglite: client,
+    waiting: () => turns.waiting + pool.waitingCount,
+    close,
+  };
 }
 
 /**
@@ -348,16 +368,22 @@ function pgliteQueue(engine: PGlite): pg.Pool {
  * requests waited unread (up to 30 s under 50 writers) while the server's own timings looked fine.
  * Transactions here take turns in arrival order, and each turn first lets pending I/O run.
  */
-function takeTurns(db: Db): void {
+function takeTurns(db: Db): { waiting: number } {
   const begin = db.transaction.bind(db);
   let last: Promise<unknown> = Promise.resolve();
+  const queue = { waiting: 0 };
   db.transaction = ((...args: Parameters<Db['transaction']>) => {
+    queue.waiting += 1;
     const turn = last
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => begin(...args));
+      .then(() => {
+        queue.waiting -= 1;
+        return begin(...args);
+      });
     last = turn.catch(() => {});
     return turn;
   }) as Db['transaction'];
+  return queue;
 }
 
 /** Whether statements run on this executor go out without waiting for the one before (PostgreSQL). */

@@ -80,10 +80,12 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     // Taken before any await, so concurrent opens cannot all pass the check.
     bump(perSession, sessionId, 1);
     bump(perUser, user.id, 1);
+    app.metrics.eventStreams.inc();
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
+      app.metrics.eventStreams.dec();
       bump(perSession, sessionId, -1);
       bump(perUser, user.id, -1);
     };

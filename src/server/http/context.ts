@@ -4,6 +4,7 @@ import type { UserRow } from '../auth/users';
 import type { Database } from '../db/client';
 import type { AppConfig } from '../env';
 import type { ChangeBus } from '../events/changeBus';
+import type { Metrics } from '../metrics/registry';
 import { HttpError } from './errors';
 import type { RateLimits } from './rateLimits';
 import type { ReadCache } from './readCache';
@@ -24,6 +25,7 @@ declare module 'fastify' {
     routeTable: { method: string; url: string; public: boolean }[];
     /** True once a shutdown began: readiness answers 503 (health/shutdown.ts). */
     draining: boolean;
+    metrics: Metrics;
   }
   interface FastifyRequest {
     session: Session | null;

@@ -152,6 +152,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     );
     const hasMore = changed.length > SYNC_PAGE_SIZE;
     const page = changed.slice(0, SYNC_PAGE_SIZE);
+    app.metrics.syncPullRows.inc(page.length);
     const last = page.at(-1);
     let next: CursorPosition = { xid: from.xid, id: from.id };
     if (hasMore && last)
