@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -313,6 +313,7 @@ export async function openDatabase(options: {
   const dataDir = options.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const release = inMemory ? () => {} : claimDataDir(dataDir);
   const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), {
     extensions: { pg_trgm },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
@@ -329,6 +330,7 @@ export async function openDatabase(options: {
     await stopAutovacuum();
     await pool.end();
     await client.close();
+    release();
   };
   return {
     kind: 'pglite',
@@ -337,6 +339,47 @@ export async function openDatabase(options: {
     pglite: client,
     waiting: () => turns.waiting + pool.waitingCount,
     close,
+  };
+}
+
+/** The file in an embedded data folder naming the process that has it open. */
+export const DATA_DIR_OWNER_FILE = 'outpost.pid';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Claims an embedded data folder for this process, or refuses when another live process holds it:
+ * the embedded engine serves one process, and two on one folder would corrupt it (a backup or
+ * restore while the server runs, a second server). A folder left claimed by a crash is taken over.
+ * Returns the release, run when the engine closes.
+ */
+function claimDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, DATA_DIR_OWNER_FILE);
+  let owner = 0;
+  try {
+    owner = Number.parseInt(readFileSync(file, 'utf8'), 10);
+  } catch {
+    // Nobody has it.
+  }
+  if (owner > 0 && owner !== process.pid && processAlive(owner)) {
+    throw new Error(
+      `The embedded database in ${dataDir} is open in another process (pid ${owner}); the embedded engine serves one process at a time. Stop that process (the Outpost server) first.`,
+    );
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
   };
 }
 
