@@ -176,6 +176,11 @@ const BENCHMARKS: Benchmark[] = [
       "issue 48: a comment on a task with 300 earlier commenters vs one nobody hears of (PGlite): the write, another user's slowest request",
   },
   {
+    name: 'backup',
+    file: './backup.ts',
+    about: 'issue 54: npm run backup of 100,000 items (< 30 s) and npm run restore into each engine (< 60 s)',
+  },
+  {
     name: 'list-screens',
     file: './listScreens.ts',
     about: 'every list screen, first row at 10,000 and 100,000 local items (alternating): ≤ 1.3×, < 400 ms',

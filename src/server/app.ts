@@ -13,13 +13,13 @@ import { calendarRoutes } from './calendar/routes';
 import { campaignRoutes } from './campaigns/routes';
 import { commentRoutes } from './comments/routes';
 import { contactsRoutes } from './contacts/routes';
-import { type Database, openDatabase, sql } from './db/client';
+import { type Database, openDatabase } from './db/client';
 import { type AppConfig, loadConfig, type TrustProxy } from './env';
 import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './events/changeBus';
 import { eventRoutes } from './events/routes';
+import { healthRoutes } from './health/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
-import { healthSchema } from '../shared/apiSchemas';
 import { HttpError } from './http/errors';
 import { registerJsonParser } from './http/jsonBody';
 import { redactedRequest } from './http/logRedaction';
@@ -31,6 +31,8 @@ import { loadSession, SessionCache, sessionSecret, xsrfMatches } from './http/se
 import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
+import { createMetrics } from './metrics/registry';
+import { metricsRoutes } from './metrics/routes';
 import { registerNotifications } from './notifications/routes';
 import { isDocsPath, registerOpenApi } from './openapi/plugin';
 import { errorAnswer, routeDoc } from './openapi/routeDoc';
@@ -95,6 +97,19 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   changes.onChange((userIds) => (userIds === null ? readCache.reset() : readCache.changed(userIds)));
   if (!options.changes) app.addHook('onClose', () => changes.close());
   app.decorate('config', config);
+  app.decorate('draining', false);
+  const metrics = createMetrics(
+    database,
+    (error) => app.log.warn({ err: error }, 'a metric could not be read'),
+    Boolean(config.metricsToken),
+  );
+  app.decorate('metrics', metrics);
+  if (config.metricsToken) {
+    // By the matched route's pattern, never the raw path: ids and junk paths would each be a series.
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.observe(request.routeOptions.url, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   app.decorate('routeTable', []);
   app.decorateRequest('session', null);
   app.addHook('onRoute', (route) => {
@@ -214,25 +229,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   // Every route registered from here on is in the OpenAPI document (GET /api/openapi.json, /api/docs).
   await registerOpenApi(app);
-  app.get(
-    '/api/health',
-    {
-      config: { public: true },
-      schema: routeDoc({
-        summary: 'Liveness',
-        description: 'Answers while the process lives and its database answers.',
-        tags: ['Running it'],
-        answers: {
-          200: { description: 'Alive.', schema: healthSchema },
-          503: errorAnswer('The database does not answer.'),
-        },
-      }),
-    },
-    async () => {
-      await database.db.execute(sql`SELECT 1`);
-      return { ok: true };
-    },
-  );
+  await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(itemRoutes, { prefix: '/api' });
   await app.register(trashRoutes, { prefix: '/api' });
@@ -244,6 +241,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
   await app.register(tokenRoutes, { prefix: '/api' });
+  await app.register(metricsRoutes);
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());

@@ -112,6 +112,12 @@ const envSchema = z.object({
     .int()
     .min(50)
     .default(1000),
+  /** The bearer token GET /metrics asks for; without it there are no metrics (a 404). */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -151,6 +157,8 @@ export interface AppConfig {
    */
   trustProxy: TrustProxy;
   logLevel: string;
+  /** The bearer token of GET /metrics; undefined answers it 404. */
+  metricsToken: string | undefined;
   push: {
     vapidPublicKey: string | undefined;
     vapidPrivateKey: string | undefined;
@@ -213,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedSampleUsers: e.SEED_SAMPLE_USERS ?? !e.DATABASE_URL,
     trustProxy: e.TRUST_PROXY.value,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     push: {
       vapidPublicKey: e.VAPID_PUBLIC_KEY,
       vapidPrivateKey: e.VAPID_PRIVATE_KEY,

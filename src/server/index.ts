@@ -1,5 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { loadConfig } from './env';
+import { gracefulShutdown } from './health/shutdown';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -12,13 +14,16 @@ try {
 for (const warning of config.warnings) console.warn(warning);
 
 const app = await buildApp({ config, logger: true });
-const close = async () => {
-  await app.close();
-  process.exit(0);
+// Readiness goes 503, streams end with a reconnect hint, requests in flight finish (health/shutdown.ts).
+const stop = (signal: string) => {
+  app.log.info(`${signal}: shutting down`);
+  void gracefulShutdown(app, { exit: (code) => process.exit(code), log: (line) => app.log.info(line) });
 };
-process.once('SIGINT', close);
-process.once('SIGTERM', close);
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
 await app.listen({ port: config.port, host: config.host });
+// The port actually bound: PORT=0 (tests, several instances on one machine) takes any free one.
+const { port } = app.server.address() as AddressInfo;
 console.log(
-  `Outpost is running on http://localhost:${config.port} (${app.database.kind === 'pg' ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
+  `Outpost is running on http://localhost:${port} (${app.database.kind === 'pg' ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
 );

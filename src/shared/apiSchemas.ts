@@ -295,3 +295,5 @@ export const calendarTokenSchema = object({
   created_at: z.string(),
 });
 export const healthSchema = object({ ok: z.literal(true) });
+export const readySchema = object({ ready: z.literal(true) });
+export const notReadySchema = object({ ready: z.literal(false), message: z.string() });

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -27,6 +27,11 @@ export interface Database {
   pglite: PGlite | null;
   /** The PostgreSQL connection string, for the LISTEN connection; absent on PGlite. */
   url?: string;
+  /**
+   * Queries waiting for a connection now: the pg pool's waitingCount on PostgreSQL; on the embedded
+   * engine, transactions queued for its one session plus statements queued in front of it.
+   */
+  waiting(): number;
   close(): Promise<void>;
 }
 
@@ -295,11 +300,20 @@ export async function openDatabase(options: {
       await client.query('SELECT pg_advisory_unlock(724001)').catch(() => {});
       client.release();
     }
-    return { kind: 'pg', db, pool, pglite: null, url: options.url, close: () => pool.end() };
+    return {
+      kind: 'pg',
+      db,
+      pool,
+      pglite: null,
+      url: options.url,
+      waiting: () => pool.waitingCount,
+      close: () => pool.end(),
+    };
   }
   const dataDir = options.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const release = inMemory ? () => {} : claimDataDir(dataDir);
   const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), {
     extensions: { pg_trgm },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
@@ -310,14 +324,63 @@ export async function openDatabase(options: {
   const pool = pgliteQueue(client);
   const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
   executeDirectly(db);
-  takeTurns(db);
+  const turns = takeTurns(db);
   const stopAutovacuum = options.autovacuum === false ? async () => {} : startAutovacuum(db);
   const close = async () => {
     await stopAutovacuum();
     await pool.end();
     await client.close();
+    release();
   };
-  return { kind: 'pglite', db, pool: null, pglite: client, close };
+  return {
+    kind: 'pglite',
+    db,
+    pool: null,
+    pglite: client,
+    waiting: () => turns.waiting + pool.waitingCount,
+    close,
+  };
+}
+
+/** The file in an embedded data folder naming the process that has it open. */
+export const DATA_DIR_OWNER_FILE = 'outpost.pid';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Claims an embedded data folder for this process, or refuses when another live process holds it:
+ * the embedded engine serves one process, and two on one folder would corrupt it (a backup or
+ * restore while the server runs, a second server). A folder left claimed by a crash is taken over.
+ * Returns the release, run when the engine closes.
+ */
+function claimDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, DATA_DIR_OWNER_FILE);
+  let owner = 0;
+  try {
+    owner = Number.parseInt(readFileSync(file, 'utf8'), 10);
+  } catch {
+    // Nobody has it.
+  }
+  if (owner > 0 && owner !== process.pid && processAlive(owner)) {
+    throw new Error(
+      `The embedded database in ${dataDir} is open in another process (pid ${owner}); the embedded engine serves one process at a time. Stop that process (the Outpost server) first.`,
+    );
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
 }
 
 /**
@@ -348,16 +411,22 @@ function pgliteQueue(engine: PGlite): pg.Pool {
  * requests waited unread (up to 30 s under 50 writers) while the server's own timings looked fine.
  * Transactions here take turns in arrival order, and each turn first lets pending I/O run.
  */
-function takeTurns(db: Db): void {
+function takeTurns(db: Db): { waiting: number } {
   const begin = db.transaction.bind(db);
   let last: Promise<unknown> = Promise.resolve();
+  const queue = { waiting: 0 };
   db.transaction = ((...args: Parameters<Db['transaction']>) => {
+    queue.waiting += 1;
     const turn = last
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => begin(...args));
+      .then(() => {
+        queue.waiting -= 1;
+        return begin(...args);
+      });
     last = turn.catch(() => {});
     return turn;
   }) as Db['transaction'];
+  return queue;
 }
 
 /** Whether statements run on this executor go out without waiting for the one before (PostgreSQL). */

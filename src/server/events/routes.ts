@@ -14,6 +14,22 @@ export const HEARTBEAT_MS = 25_000;
 export const STREAMS_PER_SESSION = 5;
 /** Open streams one user may hold on an instance, over all their sessions (devices, browsers). */
 export const STREAMS_PER_USER = 20;
+/** The reconnect wait a stream ended by a shutdown asks for, in ms: spread over this range. */
+export const RESTART_RETRY_MS = { min: 1_000, max: 5_000 } as const;
+
+/**
+ * The last words of a stream the server ends because it is stopping: a `retry:` field (the wait a
+ * plain EventSource reconnects after, spread so a restarted instance's clients do not all come back
+ * in the same instant) and a comment saying why. Our client reconnects with its own backoff when a
+ * stream ends and pulls from its cursor once the new stream opens (data/net/connectivity.ts), so no
+ * change made meanwhile is missed; a final `changed` would only send it a pull at the stopping
+ * instance.
+ */
+export function restartHint(random: () => number = Math.random): string {
+  const wait = Math.round(RESTART_RETRY_MS.min + (RESTART_RETRY_MS.max - RESTART_RETRY_MS.min) * random());
+  return `retry: ${wait}\n: server restarting, reconnect\n\n`;
+}
+
 /** Seconds a refused stream is told to wait: time for a tab to close; the 30 s poll syncs meanwhile. */
 const STREAM_RETRY_AFTER_SECONDS = 30;
 
@@ -28,10 +44,12 @@ const STREAM_RETRY_AFTER_SECONDS = 30;
  * cache's few seconds).
  */
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
-  const open = new Set<() => void>();
+  const open = new Set<(hint?: string) => void>();
   // Streams never end by themselves; closing the server must end them or it would wait forever.
+  // Each ends with a reconnect hint (see restartHint): the client reconnects, to another instance
+  // behind a balancer or to this one restarted, and pulls from its cursor when the new stream opens.
   app.addHook('preClose', async () => {
-    for (const end of open) end();
+    for (const end of open) end(restartHint());
   });
 
   // Open streams per session and per user on this instance. Each holds a socket, a change listener
@@ -73,10 +91,12 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     // Taken before any await, so concurrent opens cannot all pass the check.
     bump(perSession, sessionId, 1);
     bump(perUser, user.id, 1);
+    app.metrics.eventStreams.inc();
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
+      app.metrics.eventStreams.dec();
       bump(perSession, sessionId, -1);
       bump(perUser, user.id, -1);
     };
@@ -165,12 +185,13 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       unwatch();
       open.delete(end);
     };
-    const end = () => {
+    const end = (hint?: string) => {
       if (closed) return;
       stop();
+      if (hint) res.write(hint);
       res.end();
     };
-    const unwatch = app.sessionCache.onEnd(sessionId, end);
+    const unwatch = app.sessionCache.onEnd(sessionId, () => end());
     open.add(end);
     request.raw.on('close', stop);
     // The response's close is the socket's too: the slot must come back however the stream ends.

@@ -5,6 +5,7 @@ import type { UserRow } from '../auth/users';
 import type { Database } from '../db/client';
 import type { AppConfig } from '../env';
 import type { ChangeBus } from '../events/changeBus';
+import type { Metrics } from '../metrics/registry';
 import { HttpError } from './errors';
 import type { RateLimits } from './rateLimits';
 import type { ReadCache } from './readCache';
@@ -23,6 +24,9 @@ declare module 'fastify' {
     config: AppConfig;
     /** Every route as registered, so tests can enumerate the state-changing ones. */
     routeTable: { method: string; url: string; public: boolean; tokenAccess: TokenAccess | null }[];
+    /** True once a shutdown began: readiness answers 503 (health/shutdown.ts). */
+    draining: boolean;
+    metrics: Metrics;
   }
   interface FastifyRequest {
     session: Session | null;

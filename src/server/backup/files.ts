@@ -1,0 +1,67 @@
+import { createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import { type Database, openDatabase } from '../db/client';
+import type { AppConfig } from '../env';
+import { type Progress, writeBackup } from './backup';
+import { restoreBackup } from './restore';
+
+/** The database a config names, for messages: the PostgreSQL URL without its password, or the folder. */
+export function describeDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return config.dataDir;
+  const url = new URL(config.databaseUrl);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+/** One line of progress, e.g. "items: 45,000 of 100,000 rows (61% of all)". */
+export function progressLine(p: Progress): string {
+  const all = p.allTotal === 0 ? 100 : Math.floor((p.allDone / p.allTotal) * 100);
+  return `${p.table}: ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} rows (${all}% of all)`;
+}
+
+/** Opens the database a config names, migrated, without the server's background upkeep. */
+export function openConfigured(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+  return openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, autovacuum: false });
+}
+
+/**
+ * `npm run backup -- FILE`: the whole database the config names, gzipped JSON lines (backup.ts),
+ * written beside FILE and renamed into place once complete, so a failed backup leaves no half file.
+ */
+export async function backupToFile(
+  database: Database,
+  file: string,
+  onProgress?: (progress: Progress) => void,
+): Promise<{ tables: number; rows: number }> {
+  const partial = `${file}.partial`;
+  const gzip = createGzip({ level: 6 });
+  const written = pipeline(gzip, createWriteStream(partial));
+  try {
+    const result = await writeBackup(database, gzip, onProgress);
+    gzip.end();
+    await written;
+    renameSync(partial, file);
+    return result;
+  } catch (error) {
+    gzip.destroy();
+    await written.catch(() => {});
+    rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+/** `npm run restore -- FILE`: loads a backup into the (empty) database `where` names. */
+export async function restoreFromFile(
+  database: Database,
+  file: string,
+  where: string,
+  onProgress?: (progress: Progress) => void,
+): Promise<{ tables: number; rows: number }> {
+  const input = createReadStream(file).pipe(createGunzip());
+  try {
+    return await restoreBackup(database, input, where, onProgress);
+  } finally {
+    input.destroy();
+  }
+}

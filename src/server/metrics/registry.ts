@@ -1,0 +1,88 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type Database, rows, sql } from '../db/client';
+
+/** Seconds: from a cached read (~1 ms) to a slow import; Prometheus's default buckets stop at 10 s. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+
+/** The route label of a request no route matched: one value, so a scan of random paths adds no series. */
+export const UNMATCHED_ROUTE = 'unmatched';
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** One app's metrics, in a registry of its own (tests build many apps in one process). */
+export interface Metrics {
+  registry: Registry;
+  httpDuration: Histogram<'route' | 'method' | 'status'>;
+  eventStreams: Gauge;
+  syncPullRows: Counter;
+  /** Records one answered request; `route` is the matched pattern (never the raw path), or undefined. */
+  observe(route: string | undefined, method: string, status: number, seconds: number): void;
+}
+
+/**
+ * The metrics of ARCHITECTURE §4 'Running it', named and labelled by Prometheus's conventions.
+ * Webhook metrics (`outpost_webhook_*`) come with the webhooks. `defaults` adds prom-client's process
+ * metrics (CPU, memory, event-loop lag, handles), which start an event-loop monitor: only for an app
+ * that serves /metrics.
+ */
+export function createMetrics(database: Database, log: (error: unknown) => void, defaults: boolean): Metrics {
+  const registry = new Registry();
+  if (defaults) collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [...DURATION_BUCKETS],
+    registers: [registry],
+  });
+  const eventStreams = new Gauge({
+    name: 'outpost_event_streams',
+    help: 'Event streams (GET /api/events) open on this instance.',
+    registers: [registry],
+  });
+  const syncPullRows = new Counter({
+    name: 'outpost_sync_pull_rows_total',
+    help: 'Rows (items, tombstones, comments) sent in /api/sync pages by this instance.',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'outpost_push_outbox_depth',
+    help: 'Notifications waiting to be sent as Web Push (pushed_at null), over every instance.',
+    registers: [registry],
+    async collect() {
+      try {
+        const [found] = await rows<{ n: number | string }>(
+          database.db,
+          sql`SELECT count(*) AS n FROM notifications WHERE pushed_at IS NULL`,
+        );
+        this.set(Number(found?.n ?? 0));
+      } catch (error) {
+        // A scrape while the database is away still answers, with the process metrics.
+        log(error);
+      }
+    },
+  });
+  new Gauge({
+    name: 'outpost_db_pool_waiting',
+    help: 'Queries waiting for a database connection on this instance (PostgreSQL: the pool; embedded: the one session).',
+    registers: [registry],
+    collect() {
+      this.set(database.waiting());
+    },
+  });
+  return {
+    registry,
+    httpDuration,
+    eventStreams,
+    syncPullRows,
+    observe(route, method, status, seconds) {
+      httpDuration.observe(
+        {
+          route: route ?? UNMATCHED_ROUTE,
+          method: METHODS.has(method) ? method : 'OTHER',
+          status: String(status),
+        },
+        seconds,
+      );
+    },
+  };
+}
