@@ -31,6 +31,7 @@ import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
 import { registerNotifications } from './notifications/routes';
 import { syncRoutes } from './sync/routes';
+import { registerWebhooks } from './webhooks/routes';
 
 /** Seconds a 503 asks clients to wait: about as long as a database restart or failover takes. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -208,6 +209,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());
+  // Webhook routes and the sender of their outbox (stopped like the push outbox).
+  const webhooks = await registerWebhooks(app);
+  app.addHook('preClose', () => webhooks.stop());
 
   const clientDir = config.clientDir ? path.resolve(config.clientDir) : null;
   const hasClient = clientDir !== null && existsSync(path.join(clientDir, 'index.html'));
