@@ -75,7 +75,14 @@ export default defineConfig({
     command: `"${bin('tsx')}" src/server/index.ts`,
     cwd: repoRoot,
     url: `${baseURL}/api/health`,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // The webhooks spec's receiver listens on 127.0.0.1 over http.
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    },
     // A fresh database runs every migration before the health check answers.
     timeout: 120_000,
     // SIGTERM lets the server close the embedded database cleanly before its folder is removed.

@@ -40,6 +40,7 @@ import { syncRoutes } from './sync/routes';
 import { authenticateBearer } from './tokens/auth';
 import { declaredTokenAccess } from './tokens/policy';
 import { tokenRoutes } from './tokens/routes';
+import { registerWebhooks } from './webhooks/routes';
 
 /** Seconds a 503 asks clients to wait: about as long as a database restart or failover takes. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -245,6 +246,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());
+  // Webhook routes and the sender of their outbox (stopped like the push outbox).
+  const webhooks = await registerWebhooks(app);
+  app.addHook('preClose', () => webhooks.stop());
 
   const clientDir = config.clientDir ? path.resolve(config.clientDir) : null;
   const hasClient = clientDir !== null && existsSync(path.join(clientDir, 'index.html'));

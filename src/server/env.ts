@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { RETRY_SCHEDULE_MS } from '../shared/webhooks';
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
@@ -102,6 +103,8 @@ const envSchema = z.object({
     .default('mailto:outpost@example.com'),
   /** Lets push endpoints on loopback (and plain http) through: for tests' local receivers only. */
   PUSH_ALLOW_LOOPBACK: flag.default(false),
+  /** Lets webhook URLs on loopback (and plain http) through: for tests' local receivers only. */
+  WEBHOOK_ALLOW_LOOPBACK: flag.default(false),
   PUSH_TIMEOUT_MS: z.coerce
     .number({ error: 'must be a number of milliseconds' })
     .int()
@@ -173,6 +176,18 @@ export interface AppConfig {
     /** The first retry's wait after a 429 or 5xx without Retry-After; each next one waits 4× longer. */
     retryBaseMs: number;
   };
+  webhooks: {
+    /** Accept webhook URLs on loopback and over plain http (tests' local receivers). */
+    allowLoopback: boolean;
+    /** How long one delivery may take before it counts as failed (10 s). */
+    timeoutMs: number;
+    /** How long a sender's claim on a delivery lasts; past it another sender may send it again. */
+    leaseMs: number;
+    /** Deliveries under way at once to one webhook. */
+    maxPerEndpoint: number;
+    /** The waits before each retry (ARCHITECTURE §4); tests shorten them. */
+    retryScheduleMs: readonly number[];
+  };
   /** How often due reminders are looked for; 0 turns the loop off (tests that drive it by hand). */
   reminderTickMs: number;
   /** Where the built client lives; null serves no pages (tests). */
@@ -231,6 +246,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxConcurrent: 32,
       maxPerEndpoint: 2,
       retryBaseMs: 1_000,
+    },
+    webhooks: {
+      allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK,
+      timeoutMs: 10_000,
+      leaseMs: 60_000,
+      maxPerEndpoint: 5,
+      retryScheduleMs: RETRY_SCHEDULE_MS,
     },
     reminderTickMs: e.REMINDER_TICK_MS,
     clientDir: e.CLIENT_DIR,

@@ -290,6 +290,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     server: { api },
     sharing: { api, engine },
     comments: { api, db, viewer, restored, pushNow: engine.pushNow, keepStorage },
+    webhooks: { api },
   };
 
   const running = createServiceRunner(services);

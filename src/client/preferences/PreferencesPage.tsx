@@ -23,6 +23,8 @@ const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
 const DataLossConfirm = lazy(() => import('../app/DataLossConfirm'));
 // Trash, export and import, and the storage line (issue 14).
 const DataSafetySections = lazy(() => import('./DataSafetySections'));
+// Webhooks (issue 51): its own chunk, with the shared contract's zod.
+const WebhooksSection = lazy(() => import('./WebhooksSection').then((m) => ({ default: m.WebhooksSection })));
 
 function changesText(n: number): string {
   return n === 1 ? '1 change' : `${n} changes`;
@@ -176,6 +178,11 @@ export default function PreferencesPage() {
       ) : null}
 
       {user ? <CalendarSection /> : null}
+      {user ? (
+        <Suspense fallback={null}>
+          <WebhooksSection />
+        </Suspense>
+      ) : null}
 
       <Section id="pref-contacts" title="Contacts" description="Find the people you know who use Outpost.">
         <Button variant="outline" onClick={() => navigate('/contacts')}>

@@ -6,6 +6,7 @@ import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { iso } from '../http/serialize';
 import { phoneFor, visibleTo } from '../items/queries';
+import { noteWebhookEvent } from '../webhooks/events';
 import { notifyMembership } from './notify';
 
 /** One member as the API answers it (ARCHITECTURE §4). */
@@ -193,6 +194,13 @@ export async function grantMembership(
           : `${actor.name} added ${user.name} to campaign "${campaign.title}" as ${role}`,
     });
     if (how.kind === 'added') await notifyMembership(tx, 'added', actor, user.id, item, role);
+    noteWebhookEvent(tx, {
+      kind: 'member',
+      type: 'member.added',
+      actor,
+      campaign: { id: campaign.id, title: campaign.title },
+      member: { id: user.id, name: user.name, role },
+    });
   }
   await touchCampaign(tx, campaign.id);
   return { added: !existing, before: existing?.role ?? null };
@@ -296,6 +304,13 @@ export async function removeMember(
       : `${actor.name} removed ${target.name} from campaign "${campaign.title}"`,
   });
   if (!left) await notifyMembership(tx, 'removed', actor, target.id, item, target.role);
+  noteWebhookEvent(tx, {
+    kind: 'member',
+    type: 'member.removed',
+    actor,
+    campaign: { id: campaign.id, title: campaign.title },
+    member: { id: target.id, name: target.name, role: target.role },
+  });
   await touchCampaign(tx, campaign.id);
   return { status: 204, body: null, formerViewers: [target.id] };
 }

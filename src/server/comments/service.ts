@@ -18,6 +18,7 @@ import type { WriteResult } from '../http/idempotency';
 import { iso } from '../http/serialize';
 import { findVisibleItem, visibleTo } from '../items/queries';
 import { addCommentNotifications } from '../notifications/record';
+import { noteWebhookEvent } from '../webhooks/events';
 import { mentionablePeople } from './people';
 
 /** A comment row with its author's name and its mentions' names, as COMMENT_SELECT reads it. */
@@ -285,6 +286,7 @@ export async function createComment(
           ${JSON.stringify({ comment_id: inserted.id })}::jsonb)`,
   );
   await notifyOfComment(tx, actor, item, inserted.id, mentions, true);
+  noteWebhookEvent(tx, { kind: 'comment', type: 'comment.created', actor, itemId, commentId: inserted.id });
   const created = await commentById(tx, inserted.id);
   return { status: 201, body: commentJson(created!), formerViewers: await timelineViewers(tx, itemId) };
 }
@@ -310,6 +312,7 @@ export async function editComment(
         WHERE id = ${id}`,
   );
   await notifyOfComment(tx, actor, item, id, added, false);
+  noteWebhookEvent(tx, { kind: 'comment', type: 'comment.updated', actor, itemId: item.id, commentId: id });
   const edited = await commentById(tx, id);
   return { status: 200, body: commentJson(edited!), formerViewers: await timelineViewers(tx, item.id) };
 }
@@ -329,7 +332,10 @@ export async function deleteComment(tx: Executor, actor: UserRow, id: number): P
           change_xid = pg_current_xact_id()::text::bigint
         WHERE id = ${id} AND deleted_at IS NULL RETURNING id`,
   );
-  if (deleted.length > 0) await countComment(tx, item.id, -1);
+  if (deleted.length > 0) {
+    await countComment(tx, item.id, -1);
+    noteWebhookEvent(tx, { kind: 'comment', type: 'comment.deleted', actor, itemId: item.id, commentId: id });
+  }
   return { status: 204, body: null, formerViewers: await timelineViewers(tx, item.id) };
 }
 

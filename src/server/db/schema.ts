@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   date,
   index,
@@ -421,4 +422,56 @@ export const personalAccessTokens = pgTable(
     uniqueIndex('personal_access_tokens_hash_key').on(t.token_hash),
     index('personal_access_tokens_user_idx').on(t.user_id, t.created_at),
   ],
+);
+
+/**
+ * Webhooks (drizzle/0027_webhooks.sql). The secret is kept readable because deliveries are signed
+ * with it; it never appears in an answer but the create and rotate ones, nor in a log.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    campaign_id: integer('campaign_id').references(() => items.id, { onDelete: 'cascade' }),
+    enabled: boolean('enabled').notNull().default(true),
+    secret: text('secret').notNull(),
+    previous_secret: text('previous_secret'),
+    rotated_at: timestamp('rotated_at', { withTimezone: true, mode: 'date' }),
+    disabled_reason: text('disabled_reason'),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('webhooks_user_idx').on(t.user_id)],
+);
+
+/** The webhook outbox: one row per event and webhook, written in the change's transaction. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    webhook_id: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event_type: text('event_type').notNull(),
+    webhook_message_id: text('webhook_message_id').notNull(),
+    payload: text('payload').notNull(),
+    item_id: integer('item_id'),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    last_status_code: integer('last_status_code'),
+    last_error: text('last_error'),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow(),
+    claimed_until: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    duration_ms: integer('duration_ms'),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_deliveries_webhook_idx').on(t.webhook_id, t.id)],
 );

@@ -5,6 +5,8 @@ import type { Database, Executor } from '../db/client';
 import { pipelined, prepared, rows, sql } from '../db/client';
 import { type ChangeBus, viewersOfChanges } from '../events/changeBus';
 import { outboxSignal } from '../notifications/outboxSignal';
+import { writeWebhookEvents } from '../webhooks/events';
+import { webhookSignal } from '../webhooks/signal';
 import { HttpError, unprocessable } from './errors';
 
 /**
@@ -84,6 +86,8 @@ export async function runWrite(
   const announced = async (tx: Executor) => {
     used = tx;
     const result = await write(tx);
+    // The webhooks' outbox rows of the events the write noted, in its transaction (webhooks/events.ts).
+    if (await writeWebhookEvents(tx)) webhookSignal.mark(tx);
     formerViewers = result.formerViewers ?? [];
     if (pipelined(tx)) {
       // Not waited for: it reads what this transaction wrote, whatever follows it. A failure aborts
@@ -101,6 +105,7 @@ export async function runWrite(
   if (found) viewers = [...new Set([...(await found), ...formerViewers])];
   // Committed: entries it wrote for push count now, before the commit's listeners poke the outbox.
   outboxSignal.committed(used);
+  webhookSignal.committed(used);
   changes.committed(viewers);
   return outcome;
 }

@@ -31,6 +31,7 @@ import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
 import { iso, isoOrNull } from '../http/serialize';
 import { notifyFromActivity, notifyFromRollUp } from '../notifications/record';
+import { itemEventOf, noteWebhookEvent } from '../webhooks/events';
 import { keyAfterLastSibling } from './order';
 import {
   DECLARED_COLUMNS,
@@ -60,6 +61,16 @@ const CHANGE = sql`change_xid = pg_current_xact_id()::text::bigint`;
  * the writing transaction: the one place the write path tells the notifications module anything.
  */
 async function recordActivity(tx: Executor, entry: ActivityInput): Promise<void> {
+  // The webhooks hear of it too, written to their outbox at the end of this transaction.
+  const event = itemEventOf(entry.action);
+  if (event)
+    noteWebhookEvent(tx, {
+      kind: 'item',
+      type: event,
+      actor: { id: entry.actor.id, name: entry.actor.name },
+      itemId: entry.item.id,
+      rootId: entry.rootId,
+    });
   // Neither waits on the other's answer: sent together where the connection allows (inOrder).
   await inOrder(
     tx,

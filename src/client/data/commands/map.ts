@@ -35,6 +35,7 @@ export const NAMESPACES = {
   server: () => import('./server').then((m) => m.commands),
   sharing: () => import('./sharing').then((m) => m.commands),
   comments: () => import('./comments').then((m) => m.commands),
+  webhooks: () => import('./webhooks').then((m) => m.commands),
 } as const;
 
 export type Namespace = keyof typeof NAMESPACES;

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { ActivityAction } from '../../shared/item';
+import { payloadBody, subscribes, type WebhookEvent, type WebhookEventType } from '../../shared/webhooks';
+import { COMMENT_SELECT, type CommentRow, commentJson } from '../comments/service';
+import { type Executor, rows, sql } from '../db/client';
+import { findItem, seersAmong } from '../items/queries';
+
+/**
+ * The webhook events of one write, noted as the write goes (beside its activity entries) and turned
+ * into outbox rows once, at its end, still inside its transaction (`writeWebhookEvents`): so an
+ * event's data is the item as the write left it, and a delivery exists exactly when its change
+ * committed.
+ */
+export type NotedEvent =
+  | { kind: 'item'; type: WebhookEvent; actor: Actor; itemId: number; rootId: number; at: Date }
+  | { kind: 'comment'; type: WebhookEvent; actor: Actor; itemId: number; commentId: number; at: Date }
+  | {
+      kind: 'member';
+      type: WebhookEvent;
+      actor: Actor;
+      campaign: { id: number; title: string };
+      member: { id: number; name: string; role: string };
+      at: Date;
+    };
+
+interface Actor {
+  id: number;
+  name: string;
+}
+
+type Noted = NotedEvent extends infer E ? (E extends NotedEvent ? Omit<E, 'at'> : never) : never;
+
+const noted = new WeakMap<object, NotedEvent[]>();
+
+/** Inside a write's transaction: remembers an event for the webhooks (written by writeWebhookEvents). */
+export function noteWebhookEvent(tx: object, event: Noted): void {
+  const list = noted.get(tx) ?? [];
+  // One write's several entries for the same change (an edit that also assigns) are one event.
+  const key = eventKey(event);
+  if (list.some((e) => eventKey(e) === key)) return;
+  list.push({ ...event, at: new Date() } as NotedEvent);
+  noted.set(tx, list);
+}
+
+const eventKey = (e: Noted | NotedEvent) =>
+  `${e.type} ${e.kind === 'member' ? `${e.campaign.id}/${e.member.id}` : e.kind === 'comment' ? e.commentId : e.itemId}`;
+
+/** The webhook event an item's activity entry is, if any (assignments and reopenings are updates). */
+export function itemEventOf(action: ActivityAction): WebhookEvent | null {
+  switch (action) {
+    case 'created':
+      return 'item.created';
+    case 'updated':
+    case 'assigned':
+    case 'reopened':
+      return 'item.updated';
+    case 'completed':
+      return 'item.completed';
+    case 'deleted':
+      return 'item.deleted';
+    case 'restored':
+      return 'item.restored';
+    default:
+      return null;
+  }
+}
+
+interface HookRow {
+  id: number;
+  user_id: number;
+  events: string[] | string;
+  campaign_id: number | null;
+}
+
+/** Postgres arrays come back as arrays from both drivers, or as `{a,b}` text from a raw execute. */
+function eventsOf(value: string[] | string): string[] {
+  if (Array.isArray(value)) return value;
+  return value
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .filter(Boolean);
+}
+
+/** A message id per event and endpoint (Standard Webhooks' `webhook-id`), the same on every retry. */
+export const messageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
+
+/**
+ * Writes the outbox rows for the events this transaction noted: one per event and enabled webhook
+ * that subscribes to it, whose owner sees what it is about (and, with a campaign, only inside it).
+ * Answers whether it wrote any (the caller then wakes the sender after the commit).
+ */
+export async function writeWebhookEvents(tx: Executor): Promise<boolean> {
+  const events = noted.get(tx);
+  if (!events || events.length === 0) return false;
+  noted.delete(tx);
+  const hooks = await rows<HookRow>(
+    tx,
+    sql`SELECT id, user_id, events, campaign_id FROM webhooks WHERE enabled`,
+  );
+  if (hooks.length === 0) return false;
+  let wrote = false;
+  for (const event of events) {
+    const listening = hooks.filter((h) => subscribes(eventsOf(h.events), event.type));
+    if (listening.length === 0) continue;
+    const itemId = event.kind === 'member' ? event.campaign.id : event.itemId;
+    const root = await rootOf(tx, itemId);
+    const inScope = listening.filter((h) => h.campaign_id === null || h.campaign_id === root);
+    if (inScope.length === 0) continue;
+    const owners = [...new Set(inScope.map((h) => h.user_id))];
+    const seeing = new Set(await seersAmong(tx, itemId, owners));
+    // Whoever was just removed saw the campaign until this change: they hear of their removal.
+    if (event.kind === 'member' && event.type === 'member.removed') seeing.add(event.member.id);
+    const data = new Map<number, Record<string, unknown> | null>();
+    for (const hook of inScope) {
+      if (!seeing.has(hook.user_id)) continue;
+      if (!data.has(hook.user_id)) data.set(hook.user_id, await dataOf(tx, event, hook.user_id));
+      const body = data.get(hook.user_id);
+      if (!body) continue;
+      await enqueue(
+        tx,
+        hook.id,
+        event.type,
+        event.actor,
+        event.at,
+        body,
+        event.kind === 'member' ? null : itemId,
+      );
+      wrote = true;
+    }
+  }
+  return wrote;
+}
+
+/** Writes one outbox row; answers its id. */
+export async function enqueue(
+  tx: Executor,
+  webhookId: number,
+  type: WebhookEventType,
+  actor: Actor | null,
+  at: Date,
+  data: Record<string, unknown>,
+  itemId: number | null,
+  /** Already claimed by the caller until then (the test event, sent at once). */
+  claimedUntil: Date | null = null,
+): Promise<number> {
+  const payload = payloadBody({
+    type,
+    timestamp: at.toISOString(),
+    actor: actor ? { id: actor.id, name: actor.name } : null,
+    data,
+  });
+  const [row] = await rows<{ id: number | string }>(
+    tx,
+    sql`INSERT INTO webhook_deliveries (webhook_id, event_type, webhook_message_id, payload, item_id, claimed_until)
+        VALUES (${webhookId}, ${type}, ${messageId()}, ${payload}, ${itemId},
+          ${claimedUntil ? claimedUntil.toISOString() : null}::timestamptz)
+        RETURNING id`,
+  );
+  return Number(row!.id);
+}
+
+async function rootOf(tx: Executor, id: number): Promise<number> {
+  const [row] = await rows<{ root: number }>(
+    tx,
+    sql`SELECT COALESCE(g.id, p.id, i.id) AS root FROM items i
+        LEFT JOIN items p ON p.id = i.parent_id LEFT JOIN items g ON g.id = p.parent_id WHERE i.id = ${id}`,
+  );
+  return row?.root ?? id;
+}
+
+/** The event's data in the API's own shapes, as the webhook's owner would read it. */
+async function dataOf(
+  tx: Executor,
+  event: NotedEvent,
+  ownerId: number,
+): Promise<Record<string, unknown> | null> {
+  if (event.kind === 'item') {
+    const item = await findItem(tx, ownerId, event.itemId);
+    return item ? { item } : null;
+  }
+  if (event.kind === 'comment') {
+    const [row] = await rows<CommentRow>(tx, sql`SELECT ${COMMENT_SELECT} WHERE c.id = ${event.commentId}`);
+    return row ? { comment: commentJson(row) } : null;
+  }
+  return { member: { ...event.member, campaign_id: event.campaign.id }, campaign: event.campaign };
+}
