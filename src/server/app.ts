@@ -30,6 +30,7 @@ import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
 import { registerNotifications } from './notifications/routes';
+import { sessionRoutes } from './sessions/routes';
 import { syncRoutes } from './sync/routes';
 
 /** Seconds a 503 asks clients to wait: about as long as a database restart or failover takes. */
@@ -205,6 +206,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
+  await app.register(sessionRoutes, { prefix: '/api' });
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { logoutSchema } from '../../shared/devices';
 import { normalizePhone } from '../../shared/phone';
 import { nameAfterSignIn } from '../../shared/profile';
 import { loginSchema, phoneSchema, profilePatchSchema } from '../../shared/schemas';
@@ -8,6 +9,7 @@ import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
 import { runWrite } from '../http/idempotency';
 import { enforce } from '../http/rateLimits';
 import { anonymousSessionRetired, endSession, sendXsrfCookie, startSession } from '../http/session';
+import { endAllSessions, sessionsEnded } from '../sessions/routes';
 import { consumeCode, issueCode } from './loginCodes';
 import { findOrCreateUser, renameUser, type UserRow, userJson } from './users';
 
@@ -97,8 +99,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return { user: userJson(await rename(request, user.id, name)) };
   });
 
+  // `{everywhere: true}` ends every device's session (Preferences › Devices), this one's included.
   app.post('/api/logout', async (request, reply) => {
+    const body = parseOrThrow(logoutSchema, request.body ?? undefined);
+    const userId = request.session?.user?.id;
     if (request.session) await endSession(db, request, reply, request.session.id, app.sessionCache);
+    if (body?.everywhere && userId !== undefined) {
+      sessionsEnded(app.sessionCache, await endAllSessions(db, userId));
+    }
     return reply.status(204).send();
   });
 }

@@ -16,6 +16,7 @@ import {
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
+import type { SignInMethod } from '../../shared/devices';
 
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -43,8 +44,16 @@ export const sessions = pgTable(
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     last_seen_at: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // The id a device is named by in Preferences (its key, the token's hash, never leaves the server).
+    public_id: uuid('public_id').notNull().defaultRandom(),
+    user_agent: text('user_agent'),
+    via: text('via').$type<SignInMethod>().notNull().default('phone'),
   },
-  (t) => [index('sessions_user_idx').on(t.user_id), index('sessions_expires_idx').on(t.expires_at)],
+  (t) => [
+    index('sessions_user_idx').on(t.user_id),
+    index('sessions_expires_idx').on(t.expires_at),
+    uniqueIndex('sessions_public_id_idx').on(t.public_id),
+  ],
 );
 
 export const items = pgTable(
