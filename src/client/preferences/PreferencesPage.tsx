@@ -10,6 +10,7 @@ import { onboardingStore } from '../stores/onboardingStore';
 import { connectionOf } from '../stores/syncStatusStore';
 import { THEMES, type Theme, useTheme } from '../stores/themeStore';
 import { CalendarSection } from './CalendarSection';
+import { DevicesSection } from './DevicesSection';
 import { NameSection } from './NameSection';
 
 const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
@@ -175,6 +176,8 @@ export default function PreferencesPage() {
       ) : null}
 
       {user ? <CalendarSection /> : null}
+
+      {user ? <DevicesSection /> : null}
 
       <Section id="pref-contacts" title="Contacts" description="Find the people you know who use Outpost.">
         <Button variant="outline" onClick={() => navigate('/contacts')}>
