@@ -30,6 +30,7 @@ import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
 import { registerNotifications } from './notifications/routes';
+import { passkeyRoutes } from './passkeys/routes';
 import { sessionRoutes } from './sessions/routes';
 import { syncRoutes } from './sync/routes';
 
@@ -207,6 +208,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
   await app.register(sessionRoutes, { prefix: '/api' });
+  await app.register(passkeyRoutes, { prefix: '/api' });
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());

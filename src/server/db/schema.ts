@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -17,6 +18,9 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import type { SignInMethod } from '../../shared/devices';
+
+/** PostgreSQL's bytea as a Buffer (drizzle has no built-in column for it). */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -406,4 +410,38 @@ export const itemMutes = pgTable(
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.user_id, t.item_id] }), index('item_mutes_item_idx').on(t.item_id)],
+);
+
+/** A person's passkeys (WebAuthn credentials): found by credential id at sign-in. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credential_id: text('credential_id').notNull(),
+    public_key: bytea('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'`),
+    name: text('name').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('passkeys_credential_idx').on(t.credential_id),
+    index('passkeys_user_idx').on(t.user_id),
+  ],
+);
+
+/** Challenges handed out for passkey registration and sign-in: single use, 5 minutes. */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'register' | 'login'>().notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expires_at)],
 );
