@@ -36,6 +36,8 @@ import { metricsRoutes } from './metrics/routes';
 import { registerNotifications } from './notifications/routes';
 import { isDocsPath, registerOpenApi } from './openapi/plugin';
 import { errorAnswer, routeDoc } from './openapi/routeDoc';
+import { passkeyRoutes } from './passkeys/routes';
+import { sessionRoutes } from './sessions/routes';
 import { syncRoutes } from './sync/routes';
 import { authenticateBearer } from './tokens/auth';
 import { declaredTokenAccess } from './tokens/policy';
@@ -243,6 +245,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(calendarRoutes);
   await app.register(tokenRoutes, { prefix: '/api' });
   await app.register(metricsRoutes);
+  await app.register(sessionRoutes, { prefix: '/api' });
+  await app.register(passkeyRoutes, { prefix: '/api' });
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());

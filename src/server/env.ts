@@ -68,6 +68,9 @@ const envSchema = z.object({
   SMS_WEBHOOK_URL: z.url({ error: 'must be an http(s) URL' }).optional(),
   SMS_WEBHOOK_TOKEN: z.string().optional(),
   SESSION_CACHE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).default(5000),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be the http(s) address people open Outpost at' })
+    .default('http://localhost:3000'),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(1200),
   /** Writes per minute per personal access token (each token its own budget). */
   RATE_LIMIT_TOKEN_WRITES_PER_MINUTE: z.coerce
@@ -147,6 +150,11 @@ export interface AppConfig {
   userMaxItems: number;
   /** Most people one campaign may hold, its owner included; a member past it is a 422 (M13). */
   campaignMaxMembers: number;
+  /**
+   * The address people open Outpost at (no path): passkeys belong to its host (the relying party)
+   * and are only accepted from its origin.
+   */
+  publicUrl: { origin: string; host: string };
   port: number;
   host: string;
   dataDir: string;
@@ -219,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionCacheMs: e.SESSION_CACHE_MS,
+    publicUrl: { origin: new URL(e.PUBLIC_URL).origin, host: new URL(e.PUBLIC_URL).hostname },
     sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL, webhookToken: e.SMS_WEBHOOK_TOKEN },
     writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE,
     tokenWritesPerMinute: e.RATE_LIMIT_TOKEN_WRITES_PER_MINUTE,

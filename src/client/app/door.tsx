@@ -124,7 +124,7 @@ function shellDoor(): Door {
     unauthorized: (sentAt) => void later().then((d) => d.auth.getState().unauthorized(sentAt)),
     checkSession: async () => (await later()).auth.getState().checkSession(),
     login: async (phone, name, code) => (await later()).auth.getState().login(phone, name, code),
-    logout: async () => (await later()).auth.getState().logout(),
+    logout: async (options) => (await later()).auth.getState().logout(options),
     rename: async (name) => (await later()).auth.getState().rename(name),
   }));
   // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.

@@ -8,14 +8,17 @@ const DataLossConfirm = lazy(() => import('./DataLossConfirm'));
  * at once; with changes not on the server yet it asks first (DataLossConfirm: how many, 'Sync now',
  * 'Export first', 'Log out and lose N changes'). Render `dialog` outside any menu or sheet that closes on select.
  */
-export function useGuardedLogout(): { logout: () => Promise<void>; dialog: ReactNode } {
+export function useGuardedLogout(options?: { everywhere?: boolean }): {
+  logout: () => Promise<void>;
+  dialog: ReactNode;
+} {
   const services = useDoor();
   const [pending, setPending] = useState<number | null>(null);
 
   const logout = async () => {
     // Unreadable storage has nothing that could be sent first: the spec's logout goes on.
     const count = await services.send('device.pendingChanges').catch(() => 0);
-    if (count === 0) return services.auth.getState().logout();
+    if (count === 0) return services.auth.getState().logout(options);
     setPending(count);
   };
 
@@ -42,7 +45,7 @@ export function useGuardedLogout(): { logout: () => Promise<void>; dialog: React
             if (!open) setPending(null);
           }}
           onConfirm={async () => {
-            await services.auth.getState().logout();
+            await services.auth.getState().logout(options);
             setPending(null);
           }}
           onExport={() => void exportFirst()}

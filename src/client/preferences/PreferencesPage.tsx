@@ -11,6 +11,7 @@ import { connectionOf } from '../stores/syncStatusStore';
 import { THEMES, type Theme, useTheme } from '../stores/themeStore';
 import { ApiTokensSection } from './ApiTokensSection';
 import { CalendarSection } from './CalendarSection';
+import { DevicesSection } from './DevicesSection';
 import { NameSection } from './NameSection';
 
 const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
@@ -183,6 +184,8 @@ export default function PreferencesPage() {
           <WebhooksSection />
         </Suspense>
       ) : null}
+
+      {user ? <DevicesSection /> : null}
 
       <Section id="pref-contacts" title="Contacts" description="Find the people you know who use Outpost.">
         <Button variant="outline" onClick={() => navigate('/contacts')}>

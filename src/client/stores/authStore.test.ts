@@ -117,3 +117,35 @@ describe('a 401 beside a sign-in, through the API client', () => {
     expect(remembered.at(-1)).toBeNull();
   });
 });
+
+describe('logout', () => {
+  async function signedInStore() {
+    const posts: [string, unknown][] = [];
+    const api = {
+      csrfCookie: async () => undefined,
+      get: async () => ({ data: { user: sam } }),
+      post: async (path: string, body?: unknown) => {
+        posts.push([path, body]);
+        return { data: { user: sam } };
+      },
+    } as unknown as ApiClient;
+    const auth = createAuthStore({ api: () => api });
+    await auth.getState().login(sam.phone, sam.name, '123456');
+    posts.length = 0;
+    return { auth, posts };
+  }
+
+  it('ends only this device by default', async () => {
+    const { auth, posts } = await signedInStore();
+    await auth.getState().logout();
+    expect(posts).toEqual([['/logout', undefined]]);
+    expect(auth.getState().isAuthenticated).toBe(false);
+  });
+
+  it('asks the server to end every device with {everywhere: true}', async () => {
+    const { auth, posts } = await signedInStore();
+    await auth.getState().logout({ everywhere: true });
+    expect(posts).toEqual([['/logout', { everywhere: true }]]);
+    expect(auth.getState().isAuthenticated).toBe(false);
+  });
+});

@@ -26,7 +26,8 @@ export interface AuthState {
   restore: () => Promise<void>;
   checkSession: () => Promise<void>;
   login: (phone: string, name: string, code?: string) => Promise<UserSummary>;
-  logout: () => Promise<void>;
+  /** Signs out; `everywhere` ends the person's sessions on every device too. */
+  logout: (options?: { everywhere?: boolean }) => Promise<void>;
   /** Changes the signed-in user's display name on the server (PATCH /api/me, N13), then here. */
   rename: (name: string) => Promise<UserSummary>;
   /** Back to guest without calling the server (after logout, or a 401 that still speaks for the session). */
@@ -150,13 +151,13 @@ export function createAuthStore(deps: AuthDeps) {
       }
       return data.user;
     },
-    logout: () =>
+    logout: (options) =>
       moving(async () => {
         if (get().isAuthenticated) {
           try {
             const api = deps.api();
             await api.csrfCookie();
-            await api.post('/logout');
+            await api.post('/logout', options?.everywhere ? { everywhere: true } : undefined);
           } catch {
             // The spec: a failed logout call is ignored; the device returns to guest regardless.
           }

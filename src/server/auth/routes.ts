@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authModeSchema, codeAnswerSchema, userAnswerSchema } from '../../shared/apiSchemas';
+import { logoutSchema } from '../../shared/devices';
 import { normalizePhone } from '../../shared/phone';
 import { nameAfterSignIn } from '../../shared/profile';
 import { loginSchema, phoneSchema, profilePatchSchema } from '../../shared/schemas';
@@ -11,6 +12,7 @@ import { runWrite } from '../http/idempotency';
 import { enforce } from '../http/rateLimits';
 import { anonymousSessionRetired, endSession, sendXsrfCookie, startSession } from '../http/session';
 import { checkedInHandler, errorAnswer, invalidAnswer, noContent, routeDoc } from '../openapi/routeDoc';
+import { endAllSessions, sessionsEnded } from '../sessions/routes';
 import { consumeCode, issueCode } from './loginCodes';
 import { findOrCreateUser, renameUser, type UserRow, userJson } from './users';
 
@@ -157,12 +159,23 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
 
   const logoutDoc = routeDoc({
     summary: 'Sign out',
-    description: 'Deletes the session on the server: the old cookie gets 401 from then on.',
+    description:
+      'Deletes the session on the server: the old cookie gets 401 from then on. `{everywhere: true}` ends every device’s session, this one’s included.',
     tags: TAGS,
-    answers: { 204: noContent('Signed out.') },
+    body: logoutSchema,
+    answers: {
+      204: noContent('Signed out.'),
+      422: invalidAnswer('A body other than `{everywhere: boolean}`.'),
+    },
   });
+  // `{everywhere: true}` ends every device's session (Preferences › Devices), this one's included.
   app.post('/api/logout', { schema: logoutDoc }, async (request, reply) => {
+    const body = parseOrThrow(logoutSchema, request.body ?? undefined);
+    const userId = request.session?.user?.id;
     if (request.session) await endSession(db, request, reply, request.session.id, app.sessionCache);
+    if (body?.everywhere && userId !== undefined) {
+      sessionsEnded(app.sessionCache, await endAllSessions(db, userId));
+    }
     return reply.status(204).send();
   });
 }

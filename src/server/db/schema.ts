@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -17,6 +18,10 @@ import {
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
+import type { SignInMethod } from '../../shared/devices';
+
+/** PostgreSQL's bytea as a Buffer (drizzle has no built-in column for it). */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -44,8 +49,16 @@ export const sessions = pgTable(
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     last_seen_at: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // The id a device is named by in Preferences (its key, the token's hash, never leaves the server).
+    public_id: uuid('public_id').notNull().defaultRandom(),
+    user_agent: text('user_agent'),
+    via: text('via').$type<SignInMethod>().notNull().default('phone'),
   },
-  (t) => [index('sessions_user_idx').on(t.user_id), index('sessions_expires_idx').on(t.expires_at)],
+  (t) => [
+    index('sessions_user_idx').on(t.user_id),
+    index('sessions_expires_idx').on(t.expires_at),
+    uniqueIndex('sessions_public_id_idx').on(t.public_id),
+  ],
 );
 
 export const items = pgTable(
@@ -425,7 +438,7 @@ export const personalAccessTokens = pgTable(
 );
 
 /**
- * Webhooks (drizzle/0027_webhooks.sql). The secret is kept readable because deliveries are signed
+ * Webhooks (drizzle/0026_webhooks.sql). The secret is kept readable because deliveries are signed
  * with it; it never appears in an answer but the create and rotate ones, nor in a log.
  */
 export const webhooks = pgTable(
@@ -474,4 +487,38 @@ export const webhookDeliveries = pgTable(
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('webhook_deliveries_webhook_idx').on(t.webhook_id, t.id)],
+);
+
+/** A person's passkeys (WebAuthn credentials): found by credential id at sign-in. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credential_id: text('credential_id').notNull(),
+    public_key: bytea('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'`),
+    name: text('name').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('passkeys_credential_idx').on(t.credential_id),
+    index('passkeys_user_idx').on(t.user_id),
+  ],
+);
+
+/** Challenges handed out for passkey registration and sign-in: single use, 5 minutes. */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'register' | 'login'>().notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expires_at)],
 );

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type SignInMethod, USER_AGENT_MAX } from '../../shared/devices';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 
@@ -253,6 +254,7 @@ export async function startSession(
   request: FastifyRequest,
   reply: FastifyReply,
   userId: number | null,
+  via: SignInMethod = 'phone',
 ): Promise<Session> {
   let session: Session;
   let token: string;
@@ -272,8 +274,12 @@ export async function startSession(
     token = newToken();
     const xsrfToken = newToken();
     expires = new Date(Date.now() + USER_TTL_MS);
+    // Kept only to name the device in Preferences; a header longer than any browser's is cut.
+    const agent = request.headers['user-agent'];
+    const userAgent = typeof agent === 'string' && agent !== '' ? agent.slice(0, USER_AGENT_MAX) : null;
     await db.execute(
-      sql`INSERT INTO sessions (id, user_id, xsrf_token, expires_at) VALUES (${hashToken(token)}, ${userId}, ${xsrfToken}, ${expires})`,
+      sql`INSERT INTO sessions (id, user_id, xsrf_token, expires_at, user_agent, via)
+          VALUES (${hashToken(token)}, ${userId}, ${xsrfToken}, ${expires}, ${userAgent}, ${via})`,
     );
     session = { id: hashToken(token), xsrfToken, user: null };
   }

@@ -117,6 +117,13 @@ export async function sweepExpired(
         RETURNING 1 AS n`,
     );
 
+    // Passkey challenges nobody answered within their 5 minutes.
+    await drain(
+      () => sql`DELETE FROM webauthn_challenges WHERE expires_at <= ${now}
+        AND challenge IN (SELECT challenge FROM webauthn_challenges WHERE expires_at <= ${now} LIMIT ${batch})
+        RETURNING 1 AS n`,
+    );
+
     const rateBuckets = await drain(
       () => sql`DELETE FROM rate_buckets WHERE window_started_at <= ${bucketsBefore}
         AND key IN (SELECT key FROM rate_buckets WHERE window_started_at <= ${bucketsBefore} LIMIT ${batch})

@@ -1,4 +1,5 @@
 /** The server-only reads (and the sign-in code request): typed, over the same origin and session. */
+import type { DeviceSession } from '../../../shared/devices';
 import type { ActivityEntry, Item, Mutual, Paginated } from '../../../shared/item';
 import type { ApiToken, ApiTokenCreated, ApiTokenList, TokenCreateInput } from '../../../shared/tokens';
 import type { ApiClient } from '../net/apiClient';
@@ -41,6 +42,13 @@ export const commands = {
   /** The signed-in user's mutual contacts. */
   'server.mutuals': async (c: ServerContext) =>
     (await c.api.get<{ mutuals: Mutual[] }>('/contacts/mutuals')).data.mutuals,
+  /** The devices the signed-in user is signed in on, this one first. */
+  'server.devices': async (c: ServerContext) =>
+    (await c.api.get<{ sessions: DeviceSession[] }>('/sessions')).data.sessions,
+  /** Signs one device out (its session ends; it notices on its next request). */
+  'server.signOutDevice': async (c: ServerContext, id: string) => {
+    await c.api.delete(`/sessions/${encodeURIComponent(id)}`);
+  },
   /** Makes the signed-in user's secret calendar feed URL; the one made before stops working (F10). */
   'server.calendarUrl': async (c: ServerContext): Promise<MadeCalendarLink> =>
     (await c.api.post<MadeCalendarLink>('/calendar/token', {})).data,

@@ -1,0 +1,67 @@
+import { type Browser, expect, type TestInfo, test } from '@playwright/test';
+import { freshPhone } from './pages/Outpost';
+import { Sharing } from './pages/Sharing';
+
+/**
+ * Preferences › Devices (issue 52, part 3): the devices a person is signed in on, this one marked,
+ * 'Sign out' for another device and 'Sign out everywhere'. Desktop only: the pictures take the phone's
+ * size inside the test.
+ */
+
+async function secondBrowser(browser: Browser, testInfo: TestInfo) {
+  const { viewport, baseURL } = testInfo.project.use;
+  return browser.newContext({ viewport, baseURL, serviceWorkers: 'block' });
+}
+
+test.beforeEach(() => {
+  test.skip(test.info().project.name !== 'desktop', 'runs in the desktop project only');
+  test.setTimeout(180_000);
+});
+
+test('a person sees both devices, signs the other one out, then signs out everywhere', async ({
+  page,
+  browser,
+}, testInfo) => {
+  const phone = freshPhone();
+  const laptop = await Sharing.signedIn(page, phone, 'Dana Devices');
+  const context = await secondBrowser(browser, testInfo);
+  try {
+    const other = await Sharing.signedIn(await context.newPage(), phone, 'Dana Devices');
+
+    await laptop.goto('/preferences');
+    const list = laptop.main.getByRole('list', { name: 'Signed-in devices' });
+    await expect(list.getByRole('listitem')).toHaveCount(2, { timeout: 15_000 });
+    await expect(list.getByRole('listitem').first()).toContainText('This device');
+    await expect(list.getByRole('listitem').first()).toContainText('Signed in with a phone number');
+    await laptop.main.locator('#pref-devices').scrollIntoViewIfNeeded();
+    await laptop.shots(testInfo, 'devices', { fullPage: false });
+
+    await test.step('Sign out the other device: it is a guest on its next request', async () => {
+      await list.getByRole('button', { name: /^Sign out Chrome/ }).click();
+      const confirm = laptop.page.getByRole('alertdialog', { name: /^Sign out Chrome/ });
+      await confirm.getByRole('button', { name: 'Sign out' }).click();
+      await expect(laptop.page.getByText('Signed out', { exact: true })).toBeVisible();
+      await expect(list.getByRole('listitem')).toHaveCount(1);
+      expect((await other.page.request.get('/api/me')).status()).toBe(401);
+      await other.goto('/preferences');
+      await expect(other.main.locator('#pref-devices')).toHaveCount(0);
+    });
+
+    await test.step('Sign out everywhere ends this device too', async () => {
+      // A second sign-in on the other browser, to be ended from here.
+      const again = await Sharing.signedIn(await context.newPage(), phone, 'Dana Devices');
+      await laptop.page.reload();
+      await expect(list.getByRole('listitem')).toHaveCount(2, { timeout: 15_000 });
+      await laptop.main.getByRole('button', { name: 'Sign out everywhere…' }).click();
+      const confirm = laptop.page.getByRole('alertdialog', { name: 'Sign out everywhere?' });
+      await expect(confirm).toBeVisible();
+      await laptop.shots(testInfo, 'devices-everywhere', { fullPage: false });
+      await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await expect(laptop.main.locator('#pref-devices')).toHaveCount(0, { timeout: 15_000 });
+      expect((await laptop.page.request.get('/api/me')).status()).toBe(401);
+      expect((await again.page.request.get('/api/me')).status()).toBe(401);
+    });
+  } finally {
+    await context.close();
+  }
+});
