@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors';
+import { errorAnswer, routeDoc } from '../openapi/routeDoc';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -20,7 +21,17 @@ function bearerMatches(request: FastifyRequest, token: string): boolean {
  * may not see.
  */
 export async function metricsRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/metrics', async (request, reply) => {
+  const metricsDoc = routeDoc({
+    summary: 'Prometheus metrics',
+    description:
+      'The Prometheus text format, only when METRICS_TOKEN is set and sent as `Authorization: Bearer`; otherwise the 404 of a route that does not exist.',
+    tags: ['Running it'],
+    answers: {
+      200: { description: 'The metrics.', media: 'text/plain' },
+      404: errorAnswer('Metrics are off, or the token is missing or wrong.'),
+    },
+  });
+  app.get('/metrics', { config: { public: true }, schema: metricsDoc }, async (request, reply) => {
     const token = app.config.metricsToken;
     if (!token || !bearerMatches(request, token)) throw new HttpError(404, 'No route GET /metrics.');
     reply.header('Cache-Control', 'no-store');

@@ -45,7 +45,11 @@ const TAGS = [
   { name: 'Sync', description: 'Changes since a cursor, and the live event stream.' },
   { name: 'Notifications', description: 'Notifications and Web Push subscriptions.' },
   { name: 'Calendar', description: 'The secret calendar feed (iCalendar).' },
-  { name: 'Running it', description: 'Health and this document.' },
+  { name: 'Running it', description: 'Health, readiness and this document.' },
+  { name: 'Tokens', description: 'Personal access tokens for scripts, integrations and agents.' },
+  { name: 'Webhooks', description: 'Signed deliveries of changes (Standard Webhooks v1) and their log.' },
+  { name: 'Devices', description: 'Where the person is signed in, and signing a device out.' },
+  { name: 'Passkeys', description: 'Adding passkeys, and signing in with one alone.' },
 ];
 
 /**

@@ -7,6 +7,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   challengeOf,
   PASSKEY_CHALLENGE_MS,
@@ -15,6 +16,7 @@ import {
   type Passkey,
   passkeyLoginSchema,
   passkeyRegisterSchema,
+  passkeySchema,
 } from '../../shared/passkeys';
 import type { UserRow } from '../auth/users';
 import { userJson } from '../auth/users';
@@ -24,6 +26,14 @@ import { HttpError, notFound, parseOrThrow, unprocessable } from '../http/errors
 import { enforce } from '../http/rateLimits';
 import { iso, isoOrNull } from '../http/serialize';
 import { endSession, startSession } from '../http/session';
+import {
+  checkedInHandler,
+  errorAnswer,
+  idParams,
+  invalidAnswer,
+  noContent,
+  routeDoc,
+} from '../openapi/routeDoc';
 
 type Purpose = 'register' | 'login';
 
@@ -81,149 +91,249 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   const { origin, host: rpID } = app.config.publicUrl;
 
-  app.post('/passkeys/register/options', async (request) => {
-    const user = currentUser(request);
-    const existing = await rows<{ credential_id: string; transports: string[] }>(
-      db,
-      sql`SELECT credential_id, transports FROM passkeys WHERE user_id = ${user.id}`,
-    );
-    if (existing.length >= PASSKEYS_PER_USER) {
-      throw new HttpError(422, `You can keep at most ${PASSKEYS_PER_USER} passkeys. Remove one first.`);
-    }
-    const options = await generateRegistrationOptions({
-      rpName: 'Outpost',
-      rpID,
-      userName: user.phone || user.name,
-      userDisplayName: user.name,
-      userID: new TextEncoder().encode(`outpost-user-${user.id}`),
-      attestationType: 'none',
-      excludeCredentials: existing.map((c) => ({ id: c.credential_id, transports: c.transports })),
-      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-    });
-    await rememberChallenge(db, options.challenge, 'register', user.id);
-    return options;
-  });
-
-  app.post('/passkeys/register', async (request, reply) => {
-    const user = currentUser(request);
-    const input = parseOrThrow(passkeyRegisterSchema, request.body);
-    const challenge = challengeOf(input.response.response.clientDataJSON);
-    const refused = () =>
-      unprocessable({ response: ['The passkey could not be added. Start again from Preferences.'] });
-    if (!(await takeChallenge(db, challenge, 'register', user.id))) throw refused();
-    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-    try {
-      verified = await verifyRegistrationResponse({
-        response: input.response as RegistrationResponseJSON,
-        expectedChallenge: challenge!,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: true,
+  app.post(
+    '/passkeys/register/options',
+    {
+      schema: routeDoc({
+        summary: 'Options to add a passkey',
+        description:
+          'Creation options for navigator.credentials.create (discoverable, user verification required); the challenge may be answered once within 5 minutes.',
+        tags: ['Passkeys'],
+        answers: {
+          200: {
+            description: 'Creation options.',
+            schema: z
+              .record(z.string(), z.unknown())
+              .describe('WebAuthn options for the browser (PublicKeyCredential…OptionsJSON).'),
+          },
+          422: errorAnswer('Too many passkeys.'),
+        },
+      }),
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const existing = await rows<{ credential_id: string; transports: string[] }>(
+        db,
+        sql`SELECT credential_id, transports FROM passkeys WHERE user_id = ${user.id}`,
+      );
+      if (existing.length >= PASSKEYS_PER_USER) {
+        throw new HttpError(422, `You can keep at most ${PASSKEYS_PER_USER} passkeys. Remove one first.`);
+      }
+      const options = await generateRegistrationOptions({
+        rpName: 'Outpost',
+        rpID,
+        userName: user.phone || user.name,
+        userDisplayName: user.name,
+        userID: new TextEncoder().encode(`outpost-user-${user.id}`),
+        attestationType: 'none',
+        excludeCredentials: existing.map((c) => ({ id: c.credential_id, transports: c.transports })),
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       });
-    } catch (error) {
-      request.log.info({ err: error }, 'passkey registration refused');
-      throw refused();
-    }
-    if (!verified.verified) throw refused();
-    const { credential } = verified.registrationInfo;
-    const name = input.name ?? `Passkey added ${new Date().toISOString().slice(0, 10)}`;
-    // Hints for later sign-ins ('internal', 'usb', 'hybrid', …): only plain words are kept.
-    const transports = (credential.transports ?? []).filter((t) => /^[a-z-]{1,32}$/.test(t));
-    const added = await rows<PasskeyRow>(
-      db,
-      sql`INSERT INTO passkeys (user_id, credential_id, public_key, counter, transports, name)
+      await rememberChallenge(db, options.challenge, 'register', user.id);
+      return options;
+    },
+  );
+
+  app.post(
+    '/passkeys/register',
+    {
+      schema: routeDoc({
+        summary: 'Add a passkey',
+        description: 'The browser’s registration response to the options above, and an optional name.',
+        tags: ['Passkeys'],
+        body: checkedInHandler(passkeyRegisterSchema),
+        answers: { 201: { description: 'The passkey.', schema: passkeySchema }, 422: invalidAnswer() },
+      }),
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const input = parseOrThrow(passkeyRegisterSchema, request.body);
+      const challenge = challengeOf(input.response.response.clientDataJSON);
+      const refused = () =>
+        unprocessable({ response: ['The passkey could not be added. Start again from Preferences.'] });
+      if (!(await takeChallenge(db, challenge, 'register', user.id))) throw refused();
+      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      try {
+        verified = await verifyRegistrationResponse({
+          response: input.response as RegistrationResponseJSON,
+          expectedChallenge: challenge!,
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          requireUserVerification: true,
+        });
+      } catch (error) {
+        request.log.info({ err: error }, 'passkey registration refused');
+        throw refused();
+      }
+      if (!verified.verified) throw refused();
+      const { credential } = verified.registrationInfo;
+      const name = input.name ?? `Passkey added ${new Date().toISOString().slice(0, 10)}`;
+      // Hints for later sign-ins ('internal', 'usb', 'hybrid', …): only plain words are kept.
+      const transports = (credential.transports ?? []).filter((t) => /^[a-z-]{1,32}$/.test(t));
+      const added = await rows<PasskeyRow>(
+        db,
+        sql`INSERT INTO passkeys (user_id, credential_id, public_key, counter, transports, name)
           SELECT ${user.id}, ${credential.id}, ${Buffer.from(credential.publicKey)}, ${credential.counter},
                  string_to_array(${transports.join(',')}, ','), ${name}
           WHERE (SELECT count(*) FROM passkeys WHERE user_id = ${user.id}) < ${PASSKEYS_PER_USER}
           ON CONFLICT (credential_id) DO NOTHING
           RETURNING id, name, created_at, last_used_at`,
-    );
-    const row = added[0];
-    if (!row) throw unprocessable({ response: ['This passkey is already added, or you have too many.'] });
-    return reply.status(201).send(passkeyJson(row));
-  });
+      );
+      const row = added[0];
+      if (!row) throw unprocessable({ response: ['This passkey is already added, or you have too many.'] });
+      return reply.status(201).send(passkeyJson(row));
+    },
+  );
 
-  app.get('/passkeys', async (request) => {
-    const user = currentUser(request);
-    const found = await rows<PasskeyRow>(
-      db,
-      sql`SELECT id, name, created_at, last_used_at FROM passkeys WHERE user_id = ${user.id} ORDER BY created_at, id`,
-    );
-    return { passkeys: found.map(passkeyJson) };
-  });
-
-  app.delete<{ Params: { id: string } }>('/passkeys/:id', async (request, reply) => {
-    const user = currentUser(request);
-    const id = Number(request.params.id);
-    if (!Number.isSafeInteger(id) || id <= 0) throw notFound('Passkey');
-    const gone = await rows<{ id: number }>(
-      db,
-      sql`DELETE FROM passkeys WHERE id = ${id} AND user_id = ${user.id} RETURNING id`,
-    );
-    if (gone.length === 0) throw notFound('Passkey');
-    return reply.status(204).send();
-  });
-
-  app.post('/passkeys/login/options', { config: { public: true } }, async (request) => {
-    await enforce(app.limits.login, request, 'sign-in attempts');
-    const options = await generateAuthenticationOptions({
-      rpID,
-      userVerification: 'required',
-      allowCredentials: [],
-    });
-    await rememberChallenge(db, options.challenge, 'login', null);
-    return options;
-  });
-
-  app.post('/passkeys/login', { config: { public: true } }, async (request, reply) => {
-    await enforce(app.limits.login, request, 'sign-in attempts');
-    const input = parseOrThrow(passkeyLoginSchema, request.body);
-    const failed = () => new HttpError(401, PASSKEY_SIGN_IN_FAILED);
-    const challenge = challengeOf(input.response.response.clientDataJSON);
-    // The challenge goes first, whatever follows: a response can be tried once.
-    if (!(await takeChallenge(db, challenge, 'login', null))) throw failed();
-    const [passkey] = await rows<PasskeyRow>(
-      db,
-      sql`SELECT * FROM passkeys WHERE credential_id = ${input.response.id}`,
-    );
-    if (!passkey) throw failed();
-    let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-    try {
-      result = await verifyAuthenticationResponse({
-        response: input.response as AuthenticationResponseJSON,
-        expectedChallenge: challenge!,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: true,
-        credential: {
-          id: passkey.credential_id,
-          publicKey: new Uint8Array(passkey.public_key),
-          counter: Number(passkey.counter),
-          transports: passkey.transports as AuthenticatorTransportFuture[],
+  app.get(
+    '/passkeys',
+    {
+      schema: routeDoc({
+        summary: 'List passkeys',
+        description: 'The person’s passkeys.',
+        tags: ['Passkeys'],
+        answers: {
+          200: { description: 'The passkeys.', schema: z.object({ passkeys: z.array(passkeySchema) }) },
         },
+      }),
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const found = await rows<PasskeyRow>(
+        db,
+        sql`SELECT id, name, created_at, last_used_at FROM passkeys WHERE user_id = ${user.id} ORDER BY created_at, id`,
+      );
+      return { passkeys: found.map(passkeyJson) };
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/passkeys/:id',
+    {
+      schema: routeDoc({
+        summary: 'Remove a passkey',
+        description: 'It can no longer sign in.',
+        tags: ['Passkeys'],
+        params: idParams('The passkey’s id.'),
+        answers: { 204: noContent('Removed.'), 404: errorAnswer('No such passkey of yours.') },
+      }),
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const id = Number(request.params.id);
+      if (!Number.isSafeInteger(id) || id <= 0) throw notFound('Passkey');
+      const gone = await rows<{ id: number }>(
+        db,
+        sql`DELETE FROM passkeys WHERE id = ${id} AND user_id = ${user.id} RETURNING id`,
+      );
+      if (gone.length === 0) throw notFound('Passkey');
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/passkeys/login/options',
+    {
+      config: { public: true },
+      ...{
+        schema: routeDoc({
+          summary: 'Options to sign in with a passkey',
+          description: 'Request options naming no user (discoverable credentials); single use, 5 minutes.',
+          tags: ['Passkeys'],
+          answers: {
+            200: {
+              description: 'Request options.',
+              schema: z
+                .record(z.string(), z.unknown())
+                .describe('WebAuthn options for the browser (PublicKeyCredential…OptionsJSON).'),
+            },
+          },
+        }),
+      },
+    },
+    async (request) => {
+      await enforce(app.limits.login, request, 'sign-in attempts');
+      const options = await generateAuthenticationOptions({
+        rpID,
+        userVerification: 'required',
+        allowCredentials: [],
       });
-    } catch (error) {
-      request.log.info({ err: error }, 'passkey sign-in refused');
-      throw failed();
-    }
-    if (!result.verified) throw failed();
-    const { newCounter } = result.authenticationInfo;
-    // The counter moves forward or both stay 0 (authenticators that keep none); a step back is a clone.
-    const moved = await rows<{ user_id: number }>(
-      db,
-      sql`UPDATE passkeys SET counter = ${newCounter}, last_used_at = now()
+      await rememberChallenge(db, options.challenge, 'login', null);
+      return options;
+    },
+  );
+
+  app.post(
+    '/passkeys/login',
+    {
+      config: { public: true },
+      ...{
+        schema: routeDoc({
+          summary: 'Sign in with a passkey',
+          description: 'Starts a session as /api/login does. Every failure is the same 401.',
+          tags: ['Passkeys'],
+          body: checkedInHandler(passkeyLoginSchema),
+          answers: {
+            200: {
+              description: 'Signed in.',
+              schema: z.object({ user: z.object({ id: z.number(), name: z.string() }).loose() }),
+            },
+            401: errorAnswer('The passkey did not sign in.'),
+            422: invalidAnswer(),
+          },
+        }),
+      },
+    },
+    async (request, reply) => {
+      await enforce(app.limits.login, request, 'sign-in attempts');
+      const input = parseOrThrow(passkeyLoginSchema, request.body);
+      const failed = () => new HttpError(401, PASSKEY_SIGN_IN_FAILED);
+      const challenge = challengeOf(input.response.response.clientDataJSON);
+      // The challenge goes first, whatever follows: a response can be tried once.
+      if (!(await takeChallenge(db, challenge, 'login', null))) throw failed();
+      const [passkey] = await rows<PasskeyRow>(
+        db,
+        sql`SELECT * FROM passkeys WHERE credential_id = ${input.response.id}`,
+      );
+      if (!passkey) throw failed();
+      let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+      try {
+        result = await verifyAuthenticationResponse({
+          response: input.response as AuthenticationResponseJSON,
+          expectedChallenge: challenge!,
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          requireUserVerification: true,
+          credential: {
+            id: passkey.credential_id,
+            publicKey: new Uint8Array(passkey.public_key),
+            counter: Number(passkey.counter),
+            transports: passkey.transports as AuthenticatorTransportFuture[],
+          },
+        });
+      } catch (error) {
+        request.log.info({ err: error }, 'passkey sign-in refused');
+        throw failed();
+      }
+      if (!result.verified) throw failed();
+      const { newCounter } = result.authenticationInfo;
+      // The counter moves forward or both stay 0 (authenticators that keep none); a step back is a clone.
+      const moved = await rows<{ user_id: number }>(
+        db,
+        sql`UPDATE passkeys SET counter = ${newCounter}, last_used_at = now()
           WHERE id = ${passkey.id} AND (counter < ${newCounter} OR (counter = 0 AND ${newCounter} = 0))
           RETURNING user_id`,
-    );
-    if (moved.length === 0) throw failed();
-    const [user] = await rows<UserRow>(db, sql`SELECT * FROM users WHERE id = ${passkey.user_id}`);
-    if (!user) throw failed();
-    if (request.session) {
-      await endSession(db, request, reply, request.session.id, app.sessionCache, { retire: true });
-    }
-    await startSession(db, request, reply, user.id, 'passkey');
-    return { user: userJson(user) };
-  });
+      );
+      if (moved.length === 0) throw failed();
+      const [user] = await rows<UserRow>(db, sql`SELECT * FROM users WHERE id = ${passkey.user_id}`);
+      if (!user) throw failed();
+      if (request.session) {
+        await endSession(db, request, reply, request.session.id, app.sessionCache, { retire: true });
+      }
+      await startSession(db, request, reply, user.id, 'passkey');
+      return { user: userJson(user) };
+    },
+  );
 }
 
 type AuthenticatorTransportFuture = NonNullable<

@@ -75,6 +75,29 @@ export const TOKEN_ROUTE_POLICY: Readonly<Record<string, TokenAccess>> = {
   'GET /api/tokens': 'never',
   'POST /api/tokens': 'never',
   'DELETE /api/tokens/:id': 'never',
+
+  'GET /api/health/ready': 'read',
+  // The API's own description: what a script needs to know how to call it.
+  'GET /api/openapi.json': 'read',
+
+  'GET /api/webhooks': 'webhooks',
+  'POST /api/webhooks': 'webhooks',
+  'PATCH /api/webhooks/:id': 'webhooks',
+  'DELETE /api/webhooks/:id': 'webhooks',
+  'POST /api/webhooks/:id/rotate': 'webhooks',
+  'POST /api/webhooks/:id/test': 'webhooks',
+  'GET /api/webhooks/:id/deliveries': 'webhooks',
+  'POST /api/webhooks/:id/deliveries/:delivery_id/retry': 'webhooks',
+
+  // Devices and passkeys are the account's keys: never within a token's reach.
+  'GET /api/sessions': 'never',
+  'DELETE /api/sessions/:id': 'never',
+  'GET /api/passkeys': 'never',
+  'DELETE /api/passkeys/:id': 'never',
+  'POST /api/passkeys/register/options': 'never',
+  'POST /api/passkeys/register': 'never',
+  'POST /api/passkeys/login/options': 'never',
+  'POST /api/passkeys/login': 'never',
 };
 
 /**

@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { tokenCreateSchema } from '../../shared/tokens';
+import { apiTokenCreatedSchema, apiTokenListSchema, tokenCreateSchema } from '../../shared/tokens';
 import { currentUser } from '../http/context';
 import { parseOrThrow } from '../http/errors';
 import { pathId } from '../items/routes';
+import {
+  checkedInHandler,
+  errorAnswer,
+  idParams,
+  invalidAnswer,
+  noContent,
+  routeDoc,
+} from '../openapi/routeDoc';
 import { tokenSessionId } from './auth';
 import { createToken, listTokens, revokeToken } from './store';
 
@@ -14,21 +22,60 @@ import { createToken, listTokens, revokeToken } from './store';
 export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
 
-  app.post('/tokens', async (request, reply) => {
-    const user = currentUser(request);
-    const input = parseOrThrow(tokenCreateSchema, request.body);
-    const created = await createToken(app.database, user.id, input);
-    // The secret is in this answer only: no cache of any kind may keep it.
-    return reply.status(201).header('Cache-Control', 'no-store').send(created);
-  });
+  app.post(
+    '/tokens',
+    {
+      schema: routeDoc({
+        summary: 'Make a personal access token',
+        description:
+          'Only from a signed-in session in the app. The secret (`opk_…`) is in this answer only; at most 50 live tokens.',
+        tags: ['Tokens'],
+        body: checkedInHandler(tokenCreateSchema),
+        answers: {
+          201: { description: 'The token, with its secret this once.', schema: apiTokenCreatedSchema },
+          422: invalidAnswer(),
+        },
+      }),
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const input = parseOrThrow(tokenCreateSchema, request.body);
+      const created = await createToken(app.database, user.id, input);
+      // The secret is in this answer only: no cache of any kind may keep it.
+      return reply.status(201).header('Cache-Control', 'no-store').send(created);
+    },
+  );
 
-  app.get('/tokens', async (request) => ({ tokens: await listTokens(db, currentUser(request).id) }));
+  app.get(
+    '/tokens',
+    {
+      schema: routeDoc({
+        summary: 'List personal access tokens',
+        description: 'Without their secrets.',
+        tags: ['Tokens'],
+        answers: { 200: { description: 'The tokens.', schema: apiTokenListSchema } },
+      }),
+    },
+    async (request) => ({ tokens: await listTokens(db, currentUser(request).id) }),
+  );
 
-  app.delete('/tokens/:id', async (request, reply) => {
-    const user = currentUser(request);
-    const hash = await revokeToken(db, user.id, pathId(request, 'Token'));
-    // Refused at once on this instance; other instances trust their cache for SESSION_CACHE_MS.
-    app.sessionCache.delete(tokenSessionId(hash));
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/tokens/:id',
+    {
+      schema: routeDoc({
+        summary: 'Revoke a personal access token',
+        description: 'Requests made with it get 401 from then on.',
+        tags: ['Tokens'],
+        params: idParams('The token’s id.'),
+        answers: { 204: noContent('Revoked.'), 404: errorAnswer('No such token of yours.') },
+      }),
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const hash = await revokeToken(db, user.id, pathId(request, 'Token'));
+      // Refused at once on this instance; other instances trust their cache for SESSION_CACHE_MS.
+      app.sessionCache.delete(tokenSessionId(hash));
+      return reply.status(204).send();
+    },
+  );
 }

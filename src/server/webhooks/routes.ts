@@ -4,17 +4,24 @@ import {
   WEBHOOKS_PER_USER,
   type Webhook,
   type WebhookDelivery,
+  webhookCreatedSchema,
   webhookCreateSchema,
+  webhookDeliveryPageSchema,
   webhookDeliveryParamsSchema,
   webhookDeliveryQuerySchema,
+  webhookDeliverySchema,
   webhookIdParamsSchema,
+  webhookListSchema,
   webhookPatchSchema,
+  webhookRotatedSchema,
+  webhookSchema,
 } from '../../shared/webhooks';
 import { type Executor, rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow, unprocessable } from '../http/errors';
 import { iso, isoOrNull } from '../http/serialize';
 import { endpointProblem } from '../notifications/push';
+import { checkedInHandler, errorAnswer, invalidAnswer, noContent, routeDoc } from '../openapi/routeDoc';
 import { enqueue } from './events';
 import { WebhookOutbox } from './outbox';
 import { newSecret } from './send';
@@ -122,150 +129,264 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
 
   await app.register(
     async (api) => {
-      api.post('/webhooks', async (request, reply) => {
-        const user = currentUser(request);
-        const input = parseOrThrow(webhookCreateSchema, request.body);
-        const problem = urlProblem(input.url);
-        if (problem) throw problem;
-        const secret = newSecret();
-        const created = await db.transaction(async (tx) => {
-          // The user's row is the lock two parallel creates queue on, so the cap holds on PostgreSQL.
-          await tx.execute(sql`SELECT id FROM users WHERE id = ${user.id} FOR UPDATE`);
-          const [count] = await rows<{ n: number }>(
-            tx,
-            sql`SELECT count(*)::int AS n FROM webhooks WHERE user_id = ${user.id}`,
-          );
-          if ((count?.n ?? 0) >= WEBHOOKS_PER_USER)
-            throw new HttpError(422, `You can have at most ${WEBHOOKS_PER_USER} webhooks.`, {
-              errors: { url: [`You can have at most ${WEBHOOKS_PER_USER} webhooks.`] },
-            });
-          const campaignId = input.campaign_id ?? null;
-          if (campaignId !== null) {
-            const [campaign] = await rows<{ id: number }>(
+      api.post(
+        '/webhooks',
+        {
+          schema: routeDoc({
+            summary: 'Add a webhook',
+            description:
+              'Standard Webhooks v1 deliveries to an https URL for the events named (or `*`), optionally inside one campaign. The secret (`whsec_…`) is in this answer only; at most 20 per person.',
+            tags: ['Webhooks'],
+            body: checkedInHandler(webhookCreateSchema),
+            answers: {
+              201: { description: 'The webhook, with its secret this once.', schema: webhookCreatedSchema },
+              422: invalidAnswer(),
+            },
+          }),
+        },
+        async (request, reply) => {
+          const user = currentUser(request);
+          const input = parseOrThrow(webhookCreateSchema, request.body);
+          const problem = urlProblem(input.url);
+          if (problem) throw problem;
+          const secret = newSecret();
+          const created = await db.transaction(async (tx) => {
+            // The user's row is the lock two parallel creates queue on, so the cap holds on PostgreSQL.
+            await tx.execute(sql`SELECT id FROM users WHERE id = ${user.id} FOR UPDATE`);
+            const [count] = await rows<{ n: number }>(
               tx,
-              sql`SELECT i.id FROM items i WHERE i.id = ${campaignId} AND i.type = 'campaign'
+              sql`SELECT count(*)::int AS n FROM webhooks WHERE user_id = ${user.id}`,
+            );
+            if ((count?.n ?? 0) >= WEBHOOKS_PER_USER)
+              throw new HttpError(422, `You can have at most ${WEBHOOKS_PER_USER} webhooks.`, {
+                errors: { url: [`You can have at most ${WEBHOOKS_PER_USER} webhooks.`] },
+              });
+            const campaignId = input.campaign_id ?? null;
+            if (campaignId !== null) {
+              const [campaign] = await rows<{ id: number }>(
+                tx,
+                sql`SELECT i.id FROM items i WHERE i.id = ${campaignId} AND i.type = 'campaign'
                     AND i.deleted_at IS NULL AND (i.user_id = ${user.id}
                       OR EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = i.id AND m.user_id = ${user.id}))`,
-            );
-            if (!campaign)
-              throw unprocessable({ campaign_id: ['campaign_id must name a campaign you are in.'] });
-          }
-          const [row] = await rows<WebhookRow>(
-            tx,
-            sql`INSERT INTO webhooks (user_id, url, events, campaign_id, secret)
+              );
+              if (!campaign)
+                throw unprocessable({ campaign_id: ['campaign_id must name a campaign you are in.'] });
+            }
+            const [row] = await rows<WebhookRow>(
+              tx,
+              sql`INSERT INTO webhooks (user_id, url, events, campaign_id, secret)
                 VALUES (${user.id}, ${input.url}, ${eventList(input.events)}::text[], ${campaignId}, ${secret})
                 RETURNING ${WEBHOOK_COLUMNS}`,
+            );
+            return row!;
+          });
+          return reply.status(201).send({ ...webhookJson(created), secret });
+        },
+      );
+
+      api.get(
+        '/webhooks',
+        {
+          schema: routeDoc({
+            summary: 'List webhooks',
+            description: 'Without their secrets.',
+            tags: ['Webhooks'],
+            answers: { 200: { description: 'The webhooks.', schema: webhookListSchema } },
+          }),
+        },
+        async (request) => {
+          const user = currentUser(request);
+          const found = await rows<WebhookRow>(
+            db,
+            sql`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE user_id = ${user.id} ORDER BY id`,
           );
-          return row!;
-        });
-        return reply.status(201).send({ ...webhookJson(created), secret });
-      });
+          return { webhooks: found.map(webhookJson) };
+        },
+      );
 
-      api.get('/webhooks', async (request) => {
-        const user = currentUser(request);
-        const found = await rows<WebhookRow>(
-          db,
-          sql`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE user_id = ${user.id} ORDER BY id`,
-        );
-        return { webhooks: found.map(webhookJson) };
-      });
-
-      api.patch('/webhooks/:id', async (request) => {
-        const patch = parseOrThrow(webhookPatchSchema, request.body);
-        if (patch.url !== undefined) {
-          const problem = urlProblem(patch.url);
-          if (problem) throw problem;
-        }
-        return db.transaction(async (tx) => {
-          const current = await ownWebhook(tx, request, true);
-          const [row] = await rows<WebhookRow>(
-            tx,
-            sql`UPDATE webhooks SET
+      api.patch(
+        '/webhooks/:id',
+        {
+          schema: routeDoc({
+            summary: 'Change a webhook',
+            description: 'Its URL, events or whether it is enabled.',
+            tags: ['Webhooks'],
+            params: checkedInHandler(webhookIdParamsSchema),
+            body: checkedInHandler(webhookPatchSchema),
+            answers: {
+              200: { description: 'The webhook.', schema: webhookSchema },
+              404: errorAnswer('No such webhook of yours.'),
+              422: invalidAnswer(),
+            },
+          }),
+        },
+        async (request) => {
+          const patch = parseOrThrow(webhookPatchSchema, request.body);
+          if (patch.url !== undefined) {
+            const problem = urlProblem(patch.url);
+            if (problem) throw problem;
+          }
+          return db.transaction(async (tx) => {
+            const current = await ownWebhook(tx, request, true);
+            const [row] = await rows<WebhookRow>(
+              tx,
+              sql`UPDATE webhooks SET
                   url = ${patch.url ?? current.url},
                   events = ${patch.events ? eventList(patch.events) : eventList(eventsOf(current.events))}::text[],
                   enabled = ${patch.enabled ?? current.enabled},
                   disabled_reason = CASE WHEN ${patch.enabled === true}::boolean THEN NULL ELSE disabled_reason END
                 WHERE id = ${current.id} RETURNING ${WEBHOOK_COLUMNS}`,
-          );
-          if (patch.enabled === true) outbox.poke(true);
-          return webhookJson(row!);
-        });
-      });
+            );
+            if (patch.enabled === true) outbox.poke(true);
+            return webhookJson(row!);
+          });
+        },
+      );
 
-      api.delete('/webhooks/:id', async (request, reply) => {
-        await db.transaction(async (tx) => {
-          const current = await ownWebhook(tx, request, true);
-          await tx.execute(sql`DELETE FROM webhooks WHERE id = ${current.id}`);
-        });
-        return reply.status(204).send();
-      });
+      api.delete(
+        '/webhooks/:id',
+        {
+          schema: routeDoc({
+            summary: 'Delete a webhook',
+            description: 'Its pending deliveries go with it.',
+            tags: ['Webhooks'],
+            params: checkedInHandler(webhookIdParamsSchema),
+            answers: { 204: noContent('Deleted.'), 404: errorAnswer('No such webhook of yours.') },
+          }),
+        },
+        async (request, reply) => {
+          await db.transaction(async (tx) => {
+            const current = await ownWebhook(tx, request, true);
+            await tx.execute(sql`DELETE FROM webhooks WHERE id = ${current.id}`);
+          });
+          return reply.status(204).send();
+        },
+      );
 
-      api.post('/webhooks/:id/rotate', async (request) => {
-        const secret = newSecret();
-        await db.transaction(async (tx) => {
-          const current = await ownWebhook(tx, request, true);
-          // The old secret keeps signing beside the new one for a day (ROTATION_OVERLAP_MS).
-          await tx.execute(
-            sql`UPDATE webhooks SET previous_secret = secret, secret = ${secret}, rotated_at = now()
+      api.post(
+        '/webhooks/:id/rotate',
+        {
+          schema: routeDoc({
+            summary: 'Rotate a webhook’s secret',
+            description: 'A new secret, in this answer only; for 24 hours deliveries carry both signatures.',
+            tags: ['Webhooks'],
+            params: checkedInHandler(webhookIdParamsSchema),
+            answers: {
+              200: { description: 'The new secret.', schema: webhookRotatedSchema },
+              404: errorAnswer('No such webhook of yours.'),
+            },
+          }),
+        },
+        async (request) => {
+          const secret = newSecret();
+          await db.transaction(async (tx) => {
+            const current = await ownWebhook(tx, request, true);
+            // The old secret keeps signing beside the new one for a day (ROTATION_OVERLAP_MS).
+            await tx.execute(
+              sql`UPDATE webhooks SET previous_secret = secret, secret = ${secret}, rotated_at = now()
                 WHERE id = ${current.id}`,
+            );
+          });
+          return { secret };
+        },
+      );
+
+      api.get(
+        '/webhooks/:id/deliveries',
+        {
+          schema: routeDoc({
+            summary: 'A webhook’s delivery log',
+            description: 'Newest first, paginated.',
+            tags: ['Webhooks'],
+            params: checkedInHandler(webhookIdParamsSchema),
+            querystring: checkedInHandler(webhookDeliveryQuerySchema),
+            answers: {
+              200: { description: 'One page of deliveries.', schema: webhookDeliveryPageSchema },
+              404: errorAnswer('No such webhook of yours.'),
+            },
+          }),
+        },
+        async (request) => {
+          const hook = await ownWebhook(db, request);
+          const { page = 1 } = parseOrThrow(webhookDeliveryQuerySchema, request.query);
+          const [count] = await rows<{ n: number }>(
+            db,
+            sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ${hook.id}`,
           );
-        });
-        return { secret };
-      });
-
-      api.get('/webhooks/:id/deliveries', async (request) => {
-        const hook = await ownWebhook(db, request);
-        const { page = 1 } = parseOrThrow(webhookDeliveryQuerySchema, request.query);
-        const [count] = await rows<{ n: number }>(
-          db,
-          sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ${hook.id}`,
-        );
-        const found = await rows<DeliveryRow>(
-          db,
-          sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ${hook.id}
+          const found = await rows<DeliveryRow>(
+            db,
+            sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ${hook.id}
               ORDER BY id DESC LIMIT ${DELIVERIES_PER_PAGE} OFFSET ${(page - 1) * DELIVERIES_PER_PAGE}`,
-        );
-        return paginated(found.map(deliveryJson), page, DELIVERIES_PER_PAGE, count?.n ?? 0);
-      });
+          );
+          return paginated(found.map(deliveryJson), page, DELIVERIES_PER_PAGE, count?.n ?? 0);
+        },
+      );
 
-      api.post('/webhooks/:id/deliveries/:delivery_id/retry', async (request, reply) => {
-        const hook = await ownWebhook(db, request);
-        const parsed = webhookDeliveryParamsSchema.safeParse(request.params);
-        if (!parsed.success) throw notFound('Delivery');
-        // A delivery being sent right now keeps its claim; the retry follows once it is done.
-        const [row] = await rows<DeliveryRow>(
-          db,
-          sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now()
+      api.post(
+        '/webhooks/:id/deliveries/:delivery_id/retry',
+        {
+          schema: routeDoc({
+            summary: 'Send a delivery again',
+            description: 'Queued at once.',
+            tags: ['Webhooks'],
+            params: checkedInHandler(webhookDeliveryParamsSchema),
+            answers: { 202: noContent('Queued.'), 404: errorAnswer('No such delivery of yours.') },
+          }),
+        },
+        async (request, reply) => {
+          const hook = await ownWebhook(db, request);
+          const parsed = webhookDeliveryParamsSchema.safeParse(request.params);
+          if (!parsed.success) throw notFound('Delivery');
+          // A delivery being sent right now keeps its claim; the retry follows once it is done.
+          const [row] = await rows<DeliveryRow>(
+            db,
+            sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now()
               WHERE id = ${parsed.data.delivery_id} AND webhook_id = ${hook.id}
               RETURNING ${DELIVERY_COLUMNS}`,
-        );
-        if (!row) throw notFound('Delivery');
-        outbox.poke(true);
-        return reply.status(202).send(deliveryJson(row));
-      });
+          );
+          if (!row) throw notFound('Delivery');
+          outbox.poke(true);
+          return reply.status(202).send(deliveryJson(row));
+        },
+      );
 
-      api.post('/webhooks/:id/test', async (request) => {
-        const user = currentUser(request);
-        const hook = await ownWebhook(db, request);
-        const at = new Date();
-        // Written already claimed by this request, so no drain sends it beside us.
-        const id = await enqueue(
-          db,
-          hook.id,
-          'webhook.test',
-          { id: user.id, name: user.name },
-          at,
-          { webhook: { id: hook.id, url: hook.url } },
-          null,
-          new Date(at.getTime() + options.leaseMs),
-        );
-        await outbox.sendNow(id);
-        const [row] = await rows<DeliveryRow>(
-          db,
-          sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ${id}`,
-        );
-        return deliveryJson(row!);
-      });
+      api.post(
+        '/webhooks/:id/test',
+        {
+          schema: routeDoc({
+            summary: 'Send a test event',
+            description: 'Sends a `webhook.test` event at once and answers with its delivery.',
+            tags: ['Webhooks'],
+            params: checkedInHandler(webhookIdParamsSchema),
+            answers: {
+              200: { description: 'The delivery.', schema: webhookDeliverySchema },
+              404: errorAnswer('No such webhook of yours.'),
+            },
+          }),
+        },
+        async (request) => {
+          const user = currentUser(request);
+          const hook = await ownWebhook(db, request);
+          const at = new Date();
+          // Written already claimed by this request, so no drain sends it beside us.
+          const id = await enqueue(
+            db,
+            hook.id,
+            'webhook.test',
+            { id: user.id, name: user.name },
+            at,
+            { webhook: { id: hook.id, url: hook.url } },
+            null,
+            new Date(at.getTime() + options.leaseMs),
+          );
+          await outbox.sendNow(id);
+          const [row] = await rows<DeliveryRow>(
+            db,
+            sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ${id}`,
+          );
+          return deliveryJson(row!);
+        },
+      );
     },
     { prefix: '/api' },
   );
