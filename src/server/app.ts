@@ -35,7 +35,6 @@ import { createMetrics } from './metrics/registry';
 import { metricsRoutes } from './metrics/routes';
 import { registerNotifications } from './notifications/routes';
 import { isDocsPath, registerOpenApi } from './openapi/plugin';
-import { errorAnswer, routeDoc } from './openapi/routeDoc';
 import { passkeyRoutes } from './passkeys/routes';
 import { sessionRoutes } from './sessions/routes';
 import { syncRoutes } from './sync/routes';

@@ -144,6 +144,31 @@ function isLoopbackName(host: string): boolean {
 }
 
 /**
+ * A DNS lookup for outbound requests (Web Push, webhooks) that connects only to the addresses it
+ * checked: every address the name resolves to must be public (addressAllowed), else the request
+ * fails with `refusal`. Checked at connect time, so a name that re-resolves to a private address
+ * after the endpoint was accepted (DNS rebinding) is refused.
+ */
+export function publicOnlyLookup(allowLoopback: boolean, refusal: string) {
+  return (
+    hostname: string,
+    lookupOptions: { all?: boolean },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    dnsLookup(hostname, { all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const allowed = addresses.filter((a) => addressAllowed(a.address, allowLoopback));
+      if (allowed.length === 0 || allowed.length !== addresses.length) {
+        return callback(new Error(refusal), []);
+      }
+      if (lookupOptions.all) return callback(null, allowed);
+      const first = allowed[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+/**
  * Why a push endpoint is refused, or null when it is acceptable: an https URL whose host is not a
  * private, loopback or link-local address (also inside an IPv6 transition form) or a local name
  * (names are checked again when sending, against the addresses they resolve to). `allowLoopback`
@@ -239,22 +264,10 @@ export async function sendPush(
   );
   const url = new URL(details.endpoint);
   const transport = url.protocol === 'http:' ? http : https;
-  const guardedLookup = (
-    hostname: string,
-    lookupOptions: { all?: boolean },
-    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    dnsLookup(hostname, { all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const allowed = addresses.filter((a) => addressAllowed(a.address, options.allowLoopback));
-      if (allowed.length === 0 || allowed.length !== addresses.length) {
-        return callback(new Error('push endpoint resolves to a private address'), []);
-      }
-      if (lookupOptions.all) return callback(null, allowed);
-      const first = allowed[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
+  const guardedLookup = publicOnlyLookup(
+    options.allowLoopback,
+    'push endpoint resolves to a private address',
+  );
   return new Promise<PushAnswer>((resolve) => {
     const request = transport.request(
       url,

@@ -1,8 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { addressAllowed, endpointProblem } from '../notifications/push';
+import { endpointProblem, publicOnlyLookup } from '../notifications/push';
 
 /** A fresh secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
 export function newSecret(): string {
@@ -42,22 +42,7 @@ export async function postDelivery(
   if (problem) return { status: 0, error: problem.replace('endpoint', 'URL'), durationMs: 0 };
   const target = new URL(url);
   const transport = target.protocol === 'http:' ? http : https;
-  const guardedLookup = (
-    hostname: string,
-    lookupOptions: { all?: boolean },
-    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    dnsLookup(hostname, { all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const allowed = addresses.filter((a) => addressAllowed(a.address, options.allowLoopback));
-      if (allowed.length === 0 || allowed.length !== addresses.length) {
-        return callback(new Error('The URL resolves to a private address.'), []);
-      }
-      if (lookupOptions.all) return callback(null, allowed);
-      const first = allowed[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
+  const guardedLookup = publicOnlyLookup(options.allowLoopback, 'The URL resolves to a private address.');
   return new Promise<SendAnswer>((resolve) => {
     let settled = false;
     const settle = (answer: Omit<SendAnswer, 'durationMs'>) => {
