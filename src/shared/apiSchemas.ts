@@ -214,6 +214,10 @@ export const historyEntrySchema = object({
   at: instant,
   action: z.string(),
   changes: z.record(z.string(), object({ from: z.unknown(), to: z.unknown() })),
+  summary: z
+    .string()
+    .optional()
+    .describe('A membership entry’s words after the actor’s name (‘made Bob an editor’).'),
 });
 export const historyPageSchema = paginatedSchema(historyEntrySchema);
 
