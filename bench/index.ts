@@ -185,6 +185,22 @@ const BENCHMARKS: Benchmark[] = [
     file: './listScreens.ts',
     about: 'every list screen, first row at 10,000 and 100,000 local items (alternating): ≤ 1.3×, < 400 ms',
   },
+  {
+    name: 'webhook-write',
+    file: './webhookWrite.ts',
+    about: 'issue 51: a title edit with three webhooks subscribed vs the same edit without (≤ 1.1×)',
+  },
+  {
+    name: 'webhook-delivery',
+    file: './webhookDelivery.ts',
+    about:
+      'issue 51: change → delivery at a local receiver, 100 webhooks on a campaign, 10 writes a second: p95 < 500 ms (PostgreSQL, 2 instances)',
+  },
+  {
+    name: 'bearer-read',
+    file: './bearerRead.ts',
+    about: 'issue 51: GET /api/items with a bearer token vs a cookie session (alternating): ≤ 1.05×',
+  },
 ];
 
 type Outcome = 'PASS' | 'FAIL' | 'ERROR' | 'not available yet' | 'ran';

@@ -4,6 +4,8 @@ import { Webhook } from 'standardwebhooks';
 
 /** One request a test receiver got. */
 export interface ReceivedWebhook {
+  /** The request's path, e.g. `/hook/3`: which webhook it was sent for when each has its own. */
+  path: string;
   id: string;
   timestamp: string;
   signature: string;
@@ -42,6 +44,7 @@ export async function startWebhookReceiver() {
         json = { type: '', timestamp: '', actor: null, data: {} };
       }
       const entry: ReceivedWebhook = {
+        path: req.url ?? '',
         id: String(req.headers['webhook-id'] ?? ''),
         timestamp: String(req.headers['webhook-timestamp'] ?? ''),
         signature: String(req.headers['webhook-signature'] ?? ''),

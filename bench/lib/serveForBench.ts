@@ -3,7 +3,7 @@
  * parent) does not share its event loop. Usage:
  *
  *   node --import tsx bench/lib/serveForBench.ts hello
- *   node --import tsx bench/lib/serveForBench.ts outpost [postgres://… | pglite] [bare]
+ *   node --import tsx bench/lib/serveForBench.ts outpost [postgres://… | pglite] [bare] [webhooks]
  *
  * `outpost` opens the database (PGlite in memory, or an already created PostgreSQL database),
  * seeds the benchmark data (not with `bare`: the caller seeded its own) and serves the real app. Either mode listens on a random loopback port
@@ -26,7 +26,7 @@ export interface ReadyMessage {
 }
 
 async function main(): Promise<void> {
-  const [mode, target, seeding] = process.argv.slice(2);
+  const [mode, target, seeding, hooks] = process.argv.slice(2);
   let app: FastifyInstance;
   let database: Database | null = null;
   let ready: Omit<ReadyMessage, 'url'> = {};
@@ -50,6 +50,8 @@ async function main(): Promise<void> {
       SEED_SAMPLE_USERS: 'false',
       RATE_LIMIT_WRITES_PER_MINUTE: '0',
       RATE_LIMIT_LOGINS_PER_MINUTE: '0',
+      // `webhooks`: webhook URLs on loopback allowed, for a bench's local receiver (webhook-delivery).
+      WEBHOOK_ALLOW_LOOPBACK: hooks === 'webhooks' ? 'true' : 'false',
     });
     app = await buildApp({ database, config: { ...config, clientDir: null }, logger });
     ready = {
