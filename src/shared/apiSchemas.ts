@@ -255,7 +255,7 @@ export const inviteCreatedSchema = inviteSchema.extend({
   token: z.string().describe('Shown in this answer only.'),
   url: z.string(),
 });
-export const invitePageSchema = z.looseObject({ invites: z.array(inviteSchema) });
+export const invitePageSchema = paginatedSchema(inviteSchema);
 export const invitePreviewSchema = object({
   campaign: object({ id, title: z.string() }),
   role: z.enum(MEMBER_ROLES),
