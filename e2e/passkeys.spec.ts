@@ -29,6 +29,16 @@ test('a passkey added in Preferences signs in alone; removed, it is refused with
   await test.step('Preferences › Passkeys: none yet, then one added with a name', async () => {
     await app.openPreferences();
     await expect(app.section).toContainText('No passkeys yet', { timeout: 15_000 });
+    // A prompt the person does not complete: nothing is added, and the dialog says so.
+    await app.setUserVerified(authenticator, false);
+    await app.section.getByRole('button', { name: 'Add a passkey' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a passkey' });
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('No passkey was added.', { timeout: 15_000 });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(app.section).toContainText('No passkeys yet');
+    await app.setUserVerified(authenticator, true);
     await app.addPasskey('Work laptop');
     await expect(app.list.getByRole('listitem')).toHaveCount(1);
     await expect(app.list).toContainText('Never used');

@@ -32,6 +32,12 @@ export class PasskeysPage extends TrustPage {
     return authenticatorId;
   }
 
+  /** Whether the authenticator's user check passes: false stands in for a cancelled prompt. */
+  async setUserVerified(authenticatorId: string, isUserVerified: boolean) {
+    if (!this.cdp) throw new Error('No authenticator');
+    await this.cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified });
+  }
+
   /** The credentials the virtual authenticator holds. */
   async credentials(authenticatorId: string) {
     if (!this.cdp) throw new Error('No authenticator');
