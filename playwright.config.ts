@@ -82,6 +82,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The webhooks spec's receiver listens on 127.0.0.1 over http.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
+      // Passkeys belong to a domain, never an IP: the passkeys spec opens the app at localhost, the
+      // relying party; no other spec depends on PUBLIC_URL.
+      PUBLIC_URL: `http://localhost:${port}`,
     },
     // A fresh database runs every migration before the health check answers.
     timeout: 120_000,

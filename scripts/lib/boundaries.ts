@@ -213,7 +213,15 @@ const CLIENT_PACKAGES = [
   // Links in a comment's plain text (issue 31).
   'linkifyjs',
 ];
-const DATA_PACKAGES = [...SHARED_PACKAGES, 'dexie', 'dexie-react-hooks', 'react', 'zustand'];
+const DATA_PACKAGES = [
+  ...SHARED_PACKAGES,
+  'dexie',
+  'dexie-react-hooks',
+  'react',
+  'zustand',
+  // The browser half of passkeys (issue 52), loaded by the server commands with import() only.
+  '@simplewebauthn/browser',
+];
 /** What never runs in a browser: the server's own packages. */
 const CLIENT_ONLY = ['react', 'react-dom', 'radix-ui', 'lucide-react', 'react-router', 'dexie', 'zustand'];
 

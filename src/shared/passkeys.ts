@@ -8,11 +8,10 @@ import { z } from 'zod';
 /** How long a challenge may be answered, and the most passkeys one person keeps. */
 export const PASSKEY_CHALLENGE_MS = 5 * 60_000;
 export const PASSKEYS_PER_USER = 20;
-export const PASSKEY_NAME_MAX = 60;
 
-/** The one answer for every failed passkey sign-in: it never says whether the passkey exists. */
-export const PASSKEY_SIGN_IN_FAILED =
-  'Sign-in with this passkey did not work. Try again or sign in another way.';
+import { PASSKEY_NAME_MAX } from './passkeyFailure';
+
+export { PASSKEY_NAME_MAX, PASSKEY_SIGN_IN_FAILED } from './passkeyFailure';
 
 const b64url = z
   .string()

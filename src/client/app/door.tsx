@@ -124,6 +124,7 @@ function shellDoor(): Door {
     unauthorized: (sentAt) => void later().then((d) => d.auth.getState().unauthorized(sentAt)),
     checkSession: async () => (await later()).auth.getState().checkSession(),
     login: async (phone, name, code) => (await later()).auth.getState().login(phone, name, code),
+    loginWithPasskey: async () => (await later()).auth.getState().loginWithPasskey(),
     logout: async (options) => (await later()).auth.getState().logout(options),
     rename: async (name) => (await later()).auth.getState().rename(name),
   }));

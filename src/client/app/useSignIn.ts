@@ -22,6 +22,20 @@ export function useSignIn(): (phone: string, name: string, code?: string) => Pro
   );
 }
 
+/**
+ * Signs in with a passkey alone, through the same auth store path as the phone (a guest's items move
+ * up in onLogin), with the same welcome for a guest.
+ */
+export function usePasskeySignIn(): () => Promise<UserSummary> {
+  const { auth } = useDoor();
+  return useCallback(async () => {
+    const wasGuest = !auth.getState().isAuthenticated;
+    const user = await auth.getState().loginWithPasskey();
+    if (wasGuest) uiStore.getState().celebrate(user.name);
+    return user;
+  }, [auth]);
+}
+
 export type { AuthMode };
 
 /** Asks the server to send a sign-in code; in demo mode it sends nothing and the test code works. */

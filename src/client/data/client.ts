@@ -192,6 +192,10 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       await engine.refreshStatus();
       void syncInBackground();
     },
+    passkeySignIn: async () => {
+      const { commands } = await import('./commands/server');
+      return commands['server.passkeySignIn']({ api });
+    },
     // The calendar feed URL kept on this device is a secret of the account that leaves (F9).
     onLogout: async () => {
       const { forgetCalendarLink } = await import('./store/calendarLink');

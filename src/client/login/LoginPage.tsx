@@ -1,10 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Bell, RefreshCw, Users } from 'lucide-react';
+import { Bell, KeyRound, RefreshCw, Users } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { describePasskeyFailure } from '../../shared/passkeyFailure';
 import { BrandMark } from '../app/Brand';
 import { useDoor, useSignedInUser } from '../app/door';
-import { AUTH_MODE_QUERY_KEY, useAuthMode, useRequestCode, useSignIn } from '../app/useSignIn';
+import {
+  AUTH_MODE_QUERY_KEY,
+  useAuthMode,
+  usePasskeySignIn,
+  useRequestCode,
+  useSignIn,
+} from '../app/useSignIn';
 import { Button, Card, Field, Input } from '../components/ui';
 import { NOTICES } from '../onboarding/steps';
 import { onboardingStore } from '../stores/onboardingStore';
@@ -25,6 +32,7 @@ export default function LoginPage() {
   const signedInUser = useSignedInUser();
   const signIn = useSignIn();
   const requestCode = useRequestCode();
+  const passkeySignIn = usePasskeySignIn();
   const mode = useAuthMode();
   const [phone, setPhone] = useState('');
   const [name, setName] = useState('');
@@ -35,6 +43,7 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
 
   const phoneMissing = phone.trim() === '';
   const nameMissing = name.trim() === '';
@@ -79,6 +88,23 @@ export default function LoginPage() {
       toasts.getState().push(NOTICES.codeSent);
     } catch (caught) {
       showFailure(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Signs in the way the phone does once the server has said yes; nothing to type first. */
+  const signInWithPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    setPasskeyError(null);
+    try {
+      await passkeySignIn();
+      const onboarding = onboardingStore.getState();
+      if (!onboarding.hasCompletedOnboarding) onboarding.complete();
+      navigate('/', { replace: true });
+    } catch (caught) {
+      setPasskeyError(describePasskeyFailure(caught, 'sign-in'));
     } finally {
       setBusy(false);
     }
@@ -130,6 +156,31 @@ export default function LoginPage() {
       </div>
 
       <Card className="p-5">
+        <div className="flex flex-col gap-3">
+          <Button
+            variant="outline"
+            size="lg"
+            className="w-full"
+            disabled={busy}
+            onClick={() => void signInWithPasskey()}
+          >
+            <KeyRound aria-hidden />
+            Sign in with a passkey
+          </Button>
+          {passkeyError ? (
+            <p
+              role="alert"
+              className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/60 dark:text-red-300"
+            >
+              {passkeyError}
+            </p>
+          ) : null}
+        </div>
+        <div className="my-4 flex items-center gap-3 text-xs text-zinc-500 uppercase dark:text-zinc-400">
+          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+          or with your phone number
+          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+        </div>
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
           <Field
             label="Phone number"

@@ -13,6 +13,7 @@ import { ApiTokensSection } from './ApiTokensSection';
 import { CalendarSection } from './CalendarSection';
 import { DevicesSection } from './DevicesSection';
 import { NameSection } from './NameSection';
+import { PasskeysSection } from './PasskeysSection';
 
 const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
   light: { label: 'Light', icon: <Sun /> },
@@ -186,6 +187,7 @@ export default function PreferencesPage() {
       ) : null}
 
       {user ? <DevicesSection /> : null}
+      {user ? <PasskeysSection /> : null}
 
       <Section id="pref-contacts" title="Contacts" description="Find the people you know who use Outpost.">
         <Button variant="outline" onClick={() => navigate('/contacts')}>

@@ -149,3 +149,57 @@ describe('logout', () => {
     expect(auth.getState().isAuthenticated).toBe(false);
   });
 });
+
+describe('signing in with a passkey', () => {
+  const noServer = { get: () => Promise.reject(new Error('unused')) } as unknown as ApiClient;
+
+  it('runs the same steps as the phone: signed in, remembered, and a guest’s items moved up', async () => {
+    const remembered: (UserSummary | null)[] = [];
+    const logins: [UserSummary, boolean][] = [];
+    const auth = createAuthStore({
+      api: () => noServer,
+      passkeySignIn: async () => sam,
+      remember: async (user) => {
+        remembered.push(user);
+      },
+      onLogin: async (user, wasGuest) => {
+        logins.push([user, wasGuest]);
+      },
+    });
+    expect(await auth.getState().loginWithPasskey()).toEqual(sam);
+    expect(auth.getState()).toMatchObject({ user: sam, isAuthenticated: true, isAnonymous: false });
+    expect(remembered).toEqual([sam]);
+    expect(logins).toEqual([[sam, true]]);
+  });
+
+  it('a refused passkey leaves the guest a guest, with the server’s error for the screen', async () => {
+    const refused = new ApiError('Sign-in with this passkey did not work.', 401);
+    let logins = 0;
+    const auth = createAuthStore({
+      api: () => noServer,
+      passkeySignIn: () => Promise.reject(refused),
+      onLogin: async () => {
+        logins++;
+      },
+    });
+    await expect(auth.getState().loginWithPasskey()).rejects.toBe(refused);
+    expect(auth.getState().isAuthenticated).toBe(false);
+    expect(logins).toBe(0);
+  });
+
+  it('a 401 that answers the passkey sign-in itself does not act as a session ending', async () => {
+    let unauthorizedSeen = 0;
+    const auth = createAuthStore({
+      api: () => noServer,
+      passkeySignIn: async () => {
+        // The API client tells the store about a 401 while the sign-in is under way.
+        auth.getState().unauthorized(auth.getState().epoch() - 1);
+        unauthorizedSeen++;
+        throw new ApiError('refused', 401);
+      },
+    });
+    await expect(auth.getState().loginWithPasskey()).rejects.toThrow('refused');
+    expect(unauthorizedSeen).toBe(1);
+    expect(auth.getState().restored).toBe(false);
+  });
+});

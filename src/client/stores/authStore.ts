@@ -26,6 +26,11 @@ export interface AuthState {
   restore: () => Promise<void>;
   checkSession: () => Promise<void>;
   login: (phone: string, name: string, code?: string) => Promise<UserSummary>;
+  /**
+   * Signs in with a passkey alone (no phone typed), then runs exactly the steps a phone sign-in runs:
+   * remembered, and a guest's items moved up (onLogin).
+   */
+  loginWithPasskey: () => Promise<UserSummary>;
   /** Signs out; `everywhere` ends the person's sessions on every device too. */
   logout: (options?: { everywhere?: boolean }) => Promise<void>;
   /** Changes the signed-in user's display name on the server (PATCH /api/me, N13), then here. */
@@ -49,6 +54,8 @@ export interface AuthDeps {
   /** After a login: `wasGuest` says whether guest data should move into the account. */
   onLogin?: (user: UserSummary, wasGuest: boolean) => Promise<void>;
   onLogout?: () => Promise<void>;
+  /** The passkey ceremony (server options, the browser's prompt, the server's session): its user. */
+  passkeySignIn?: () => Promise<UserSummary>;
 }
 
 export type AuthStore = ReturnType<typeof createAuthStore>;
@@ -76,96 +83,108 @@ export function createAuthStore(deps: AuthDeps) {
       authMoves++;
     }
   };
-  const store = createStore<AuthState>()((set, get) => ({
-    user: guestUser(),
-    isAuthenticated: false,
-    isAnonymous: true,
-    checking: false,
-    restored: false,
-    initGuest: () => {
-      if (!get().isAuthenticated) set({ user: guestUser(), isAnonymous: true });
-    },
-    restore: () => {
-      restoring ??= (async () => {
-        let known: UserSummary | null = null;
-        try {
-          known = (await deps.recall?.()) ?? null;
-        } catch {
-          // Unreadable storage: the session check decides.
-        }
-        // The server has answered or the user has acted meanwhile: a late read must never undo that.
-        if (get().restored) return;
-        if (known) set({ user: known, isAuthenticated: true, isAnonymous: false });
-        set({ restored: true });
-      })();
-      return restoring;
-    },
-    toGuest: () => {
-      set({ user: guestUser(), isAuthenticated: false, isAnonymous: true, restored: true });
-      void deps.remember?.(null);
-    },
-    epoch: () => authMoves,
-    unauthorized: (sentAt) => {
-      if (sentAt !== undefined && movedSince(sentAt)) return;
-      get().toGuest();
-    },
-    checkSession: async () => {
-      set({ checking: true });
-      const seen = authMoves;
-      const stale = () => movedSince(seen);
-      try {
-        const { data } = await deps.api().get<{ user: UserSummary }>('/me');
-        if (stale()) return;
-        set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
-        await deps.remember?.(data.user);
-      } catch (error) {
-        if (stale()) return;
-        // Offline is not signed out: keep the last known user so queued changes still go up later.
-        const known = isNetworkError(error) ? await deps.recall?.() : null;
-        if (known) {
-          set({ user: known, isAuthenticated: true, isAnonymous: false, restored: true });
-        } else get().toGuest();
-      } finally {
-        set({ checking: false });
-      }
-    },
-    login: (phone, name, code) =>
-      moving(async () => {
-        const wasGuest = !get().isAuthenticated;
-        const api = deps.api();
-        await api.csrfCookie();
-        const body: Record<string, string> = { phone, name };
-        if (code !== undefined) body.code = code;
-        const { data } = await api.post<{ user: UserSummary }>('/login', body);
-        set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
-        await deps.remember?.(data.user);
-        await deps.onLogin?.(data.user, wasGuest);
-        return data.user;
-      }),
-    rename: async (name) => {
-      const api = deps.api();
-      const { data } = await api.patch<{ user: UserSummary }>('/me', { name });
-      if (get().isAuthenticated && get().user.id === data.user.id) {
-        set({ user: data.user });
-        await deps.remember?.(data.user);
-      }
-      return data.user;
-    },
-    logout: (options) =>
-      moving(async () => {
-        if (get().isAuthenticated) {
+  const store = createStore<AuthState>()((set, get) => {
+    /** What every way of signing in does once the server has started the session. */
+    const signedIn = async (user: UserSummary, wasGuest: boolean) => {
+      set({ user, isAuthenticated: true, isAnonymous: false, restored: true });
+      await deps.remember?.(user);
+      await deps.onLogin?.(user, wasGuest);
+      return user;
+    };
+    return {
+      user: guestUser(),
+      isAuthenticated: false,
+      isAnonymous: true,
+      checking: false,
+      restored: false,
+      initGuest: () => {
+        if (!get().isAuthenticated) set({ user: guestUser(), isAnonymous: true });
+      },
+      restore: () => {
+        restoring ??= (async () => {
+          let known: UserSummary | null = null;
           try {
-            const api = deps.api();
-            await api.csrfCookie();
-            await api.post('/logout', options?.everywhere ? { everywhere: true } : undefined);
+            known = (await deps.recall?.()) ?? null;
           } catch {
-            // The spec: a failed logout call is ignored; the device returns to guest regardless.
+            // Unreadable storage: the session check decides.
           }
-        }
+          // The server has answered or the user has acted meanwhile: a late read must never undo that.
+          if (get().restored) return;
+          if (known) set({ user: known, isAuthenticated: true, isAnonymous: false });
+          set({ restored: true });
+        })();
+        return restoring;
+      },
+      toGuest: () => {
+        set({ user: guestUser(), isAuthenticated: false, isAnonymous: true, restored: true });
+        void deps.remember?.(null);
+      },
+      epoch: () => authMoves,
+      unauthorized: (sentAt) => {
+        if (sentAt !== undefined && movedSince(sentAt)) return;
         get().toGuest();
-        await deps.onLogout?.();
-      }),
-  }));
+      },
+      checkSession: async () => {
+        set({ checking: true });
+        const seen = authMoves;
+        const stale = () => movedSince(seen);
+        try {
+          const { data } = await deps.api().get<{ user: UserSummary }>('/me');
+          if (stale()) return;
+          set({ user: data.user, isAuthenticated: true, isAnonymous: false, restored: true });
+          await deps.remember?.(data.user);
+        } catch (error) {
+          if (stale()) return;
+          // Offline is not signed out: keep the last known user so queued changes still go up later.
+          const known = isNetworkError(error) ? await deps.recall?.() : null;
+          if (known) {
+            set({ user: known, isAuthenticated: true, isAnonymous: false, restored: true });
+          } else get().toGuest();
+        } finally {
+          set({ checking: false });
+        }
+      },
+      login: (phone, name, code) =>
+        moving(async () => {
+          const wasGuest = !get().isAuthenticated;
+          const api = deps.api();
+          await api.csrfCookie();
+          const body: Record<string, string> = { phone, name };
+          if (code !== undefined) body.code = code;
+          const { data } = await api.post<{ user: UserSummary }>('/login', body);
+          return signedIn(data.user, wasGuest);
+        }),
+      loginWithPasskey: () =>
+        moving(async () => {
+          const wasGuest = !get().isAuthenticated;
+          if (!deps.passkeySignIn) throw new Error('Passkeys are not available here.');
+          return signedIn(await deps.passkeySignIn(), wasGuest);
+        }),
+      rename: async (name) => {
+        const api = deps.api();
+        const { data } = await api.patch<{ user: UserSummary }>('/me', { name });
+        if (get().isAuthenticated && get().user.id === data.user.id) {
+          set({ user: data.user });
+          await deps.remember?.(data.user);
+        }
+        return data.user;
+      },
+      logout: (options) =>
+        moving(async () => {
+          if (get().isAuthenticated) {
+            try {
+              const api = deps.api();
+              await api.csrfCookie();
+              await api.post('/logout', options?.everywhere ? { everywhere: true } : undefined);
+            } catch {
+              // The spec: a failed logout call is ignored; the device returns to guest regardless.
+            }
+          }
+          get().toGuest();
+          await deps.onLogout?.();
+        }),
+    };
+  });
   return store;
 }
 

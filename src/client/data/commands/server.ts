@@ -1,6 +1,8 @@
 /** The server-only reads (and the sign-in code request): typed, over the same origin and session. */
 import type { DeviceSession } from '../../../shared/devices';
-import type { ActivityEntry, Item, Mutual, Paginated } from '../../../shared/item';
+import type { ActivityEntry, Item, Mutual, Paginated, UserSummary } from '../../../shared/item';
+import { PASSKEYS_UNSUPPORTED } from '../../../shared/passkeyFailure';
+import type { Passkey } from '../../../shared/passkeys';
 import type { ApiToken, ApiTokenCreated, ApiTokenList, TokenCreateInput } from '../../../shared/tokens';
 import type { ApiClient } from '../net/apiClient';
 import type { Handler } from './map';
@@ -26,6 +28,24 @@ export interface MadeCalendarLink extends CalendarLinkState {
 type ServerContext = { api: ApiClient };
 type Page = { page: number; signal?: AbortSignal };
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
+
+type WebAuthn = typeof import('@simplewebauthn/browser');
+type CreationOptions = Parameters<WebAuthn['startRegistration']>[0]['optionsJSON'];
+type RequestOptions = Parameters<WebAuthn['startAuthentication']>[0]['optionsJSON'];
+
+/**
+ * The browser half of WebAuthn, loaded when a passkey is used (never with the first screen); a
+ * browser without it fails here, before any request, with an error describePasskeyFailure words.
+ */
+async function loadWebAuthn(): Promise<WebAuthn> {
+  const webauthn = await import('@simplewebauthn/browser');
+  if (!webauthn.browserSupportsWebAuthn()) {
+    const unsupported = new Error('This browser cannot use passkeys.');
+    unsupported.name = PASSKEYS_UNSUPPORTED;
+    throw unsupported;
+  }
+  return webauthn;
+}
 
 export const commands = {
   /** One page of the signed-in user's campaigns. */
@@ -64,6 +84,32 @@ export const commands = {
   /** Revokes a personal access token: scripts using it get 401 from then on. */
   'server.revokeToken': async (c: ServerContext, id: number): Promise<void> => {
     await c.api.delete(`/tokens/${id}`);
+  },
+  /** The signed-in user's passkeys (name, added, last used). */
+  'server.passkeys': async (c: ServerContext): Promise<Passkey[]> =>
+    (await c.api.get<{ passkeys: Passkey[] }>('/passkeys')).data.passkeys,
+  /** Adds a passkey: the server's creation options, the browser's prompt, then the server keeps it. */
+  'server.addPasskey': async (c: ServerContext, name: string): Promise<Passkey> => {
+    const webauthn = await loadWebAuthn();
+    await c.api.csrfCookie();
+    const { data: optionsJSON } = await c.api.post<CreationOptions>('/passkeys/register/options', {});
+    const response = await webauthn.startRegistration({ optionsJSON });
+    return (await c.api.post<Passkey>('/passkeys/register', { response, name })).data;
+  },
+  /** Removes a passkey: it no longer signs anyone in. */
+  'server.removePasskey': async (c: ServerContext, id: number): Promise<void> => {
+    await c.api.delete(`/passkeys/${id}`);
+  },
+  /**
+   * Signs in with a passkey alone (discoverable credentials, no phone): the request options, the
+   * browser's prompt, then the server's session. Only the auth store calls it (loginWithPasskey).
+   */
+  'server.passkeySignIn': async (c: ServerContext): Promise<UserSummary> => {
+    const webauthn = await loadWebAuthn();
+    await c.api.csrfCookie();
+    const { data: optionsJSON } = await c.api.post<RequestOptions>('/passkeys/login/options', {});
+    const response = await webauthn.startAuthentication({ optionsJSON });
+    return (await c.api.post<{ user: UserSummary }>('/passkeys/login', { response })).data.user;
   },
   /** Which sign-in flow the server wants. */
   'server.authMode': async (c: ServerContext): Promise<AuthMode> => {

@@ -1,0 +1,105 @@
+import { type CDPSession, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { TrustPage } from './Trust';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+/**
+ * Passkeys in the browser (issue 52): Chromium's virtual authenticator over CDP stands in for the
+ * device's screen lock, Preferences › Passkeys adds and removes them, the sign-in page uses them.
+ */
+export class PasskeysPage extends TrustPage {
+  private cdp: CDPSession | null = null;
+
+  constructor(page: Page) {
+    super(page);
+  }
+
+  /** A platform authenticator that keeps discoverable credentials and always verifies the user. */
+  async addAuthenticator(): Promise<string> {
+    this.cdp = await this.page.context().newCDPSession(this.page);
+    await this.cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await this.cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    return authenticatorId;
+  }
+
+  /** Whether the authenticator's user check passes: false stands in for a cancelled prompt. */
+  async setUserVerified(authenticatorId: string, isUserVerified: boolean) {
+    if (!this.cdp) throw new Error('No authenticator');
+    await this.cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified });
+  }
+
+  /** The credentials the virtual authenticator holds. */
+  async credentials(authenticatorId: string) {
+    if (!this.cdp) throw new Error('No authenticator');
+    return (await this.cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+  }
+
+  get section(): Locator {
+    return this.main.locator('[role="region"][aria-labelledby="pref-passkeys"]');
+  }
+
+  get list(): Locator {
+    return this.main.getByRole('list', { name: 'Your passkeys' });
+  }
+
+  /** Preferences › Passkeys › Add a passkey, named `name`, then the (virtual) browser prompt. */
+  async addPasskey(name: string) {
+    await this.section.getByRole('button', { name: 'Add a passkey' }).click();
+    const dialog = this.page.getByRole('dialog', { name: 'Add a passkey' });
+    await expect(dialog.getByLabel('Passkey name')).toHaveValue(/^Passkey on /);
+    await dialog.getByLabel('Passkey name').fill(name);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog).toBeHidden({ timeout: 15_000 });
+    await expect(this.list.getByRole('listitem').filter({ hasText: name })).toBeVisible();
+  }
+
+  /** The sign-in page's passkey button: no phone typed. */
+  async signInWithPasskey() {
+    await this.goto('/login');
+    await expect(this.heading('Sign In to Outpost')).toBeVisible();
+    await this.main.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  }
+
+  /** Log out from the account menu (or sheet), answering the unsynced-changes question if asked. */
+  async logOut() {
+    await this.pressLogOut();
+    await expect(this.guestMarker()).toBeVisible({ timeout: 15_000 });
+  }
+
+  /**
+   * The screen at the phone's and the desktop's size, light and dark, into test-results/ and
+   * /tmp/outpost-shots/passkeys/; axe checks each theme once at the desktop's size.
+   */
+  async shots(testInfo: TestInfo, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
+    for (const [size, viewport] of [
+      ['phone', PHONE],
+      ['desktop', DESKTOP],
+    ] as const) {
+      await this.page.setViewportSize(viewport);
+      for (const theme of ['light', 'dark'] as const) {
+        await this.setTheme(theme);
+        await this.page.waitForTimeout(150);
+        const file = `test-results/screenshots/passkeys/${name}-${size}-${theme}.png`;
+        const body = await this.page.screenshot({ path: file, fullPage });
+        await testInfo.attach(`${name}-${size}-${theme}`, { body, contentType: 'image/png' });
+        await this.page.screenshot({
+          path: `/tmp/outpost-shots/passkeys/${name}-${size}-${theme}.png`,
+          fullPage,
+        });
+        if (size === 'desktop') expect(await this.seriousA11yViolations(), `${name} ${theme}`).toEqual([]);
+      }
+    }
+    await this.setTheme('light');
+    await this.page.setViewportSize(DESKTOP);
+  }
+}
