@@ -152,6 +152,9 @@ describe.each(testEngines())('passkeys (%s)', (engine) => {
     const other = await signedIn(harness.app, 'Oth Er');
     expect((await other.delete(`/api/passkeys/${passkey.id}`)).status).toBe(404);
     expect((await other.delete('/api/passkeys/not-a-number')).status).toBe(404);
+    // Past PostgreSQL's integer range: a 404 like any id nobody has, never the database's error.
+    expect((await other.delete('/api/passkeys/2147483648')).status).toBe(404);
+    expect((await other.delete('/api/passkeys/1e3')).status).toBe(404);
     expect((await other.get<{ passkeys: unknown[] }>('/api/passkeys')).body.passkeys).toEqual([]);
     // A challenge handed to Owner cannot register a passkey on Other's account.
     const { person: owner } = await withPasskey('Own Er Two');

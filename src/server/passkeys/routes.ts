@@ -220,8 +220,9 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const user = currentUser(request);
+      // An id past PostgreSQL's integer range is an id nobody has (no query: the database would refuse it).
       const id = Number(request.params.id);
-      if (!Number.isSafeInteger(id) || id <= 0) throw notFound('Passkey');
+      if (!/^\d{1,10}$/.test(request.params.id) || id <= 0 || id > 2_147_483_647) throw notFound('Passkey');
       const gone = await rows<{ id: number }>(
         db,
         sql`DELETE FROM passkeys WHERE id = ${id} AND user_id = ${user.id} RETURNING id`,
