@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 export type Theme = 'light' | 'dark';
 
@@ -80,5 +80,34 @@ export class AppPage {
     const file = `test-results/screenshots/${testInfo.project.name}/${name}.png`;
     const body = await this.page.screenshot({ path: file, fullPage: true });
     await testInfo.attach(name, { body, contentType: 'image/png' });
+  }
+
+  /**
+   * Pictures of the screen at the phone's (390×844) and the desktop's (1280×800) size, light and
+   * dark, under test-results/screenshots/{folder}/ and a copy in /tmp/outpost-shots/{folder}/ (every
+   * run empties test-results); axe checks each theme once, at the desktop's size.
+   */
+  async shotsInto(testInfo: TestInfo, folder: string, name: string, fullPage: boolean) {
+    for (const [size, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      await this.page.setViewportSize(viewport);
+      for (const theme of ['light', 'dark'] as const) {
+        await this.setTheme(theme);
+        // A frame for the theme's colours and the new width to settle.
+        await this.page.waitForTimeout(150);
+        const file = `test-results/screenshots/${folder}/${name}-${size}-${theme}.png`;
+        const body = await this.page.screenshot({ path: file, fullPage });
+        await testInfo.attach(`${name}-${size}-${theme}`, { body, contentType: 'image/png' });
+        await this.page.screenshot({
+          path: `/tmp/outpost-shots/${folder}/${name}-${size}-${theme}.png`,
+          fullPage,
+        });
+        if (size === 'desktop') expect(await this.seriousA11yViolations(), `${name} ${theme}`).toEqual([]);
+      }
+    }
+    await this.setTheme('light');
+    await this.page.setViewportSize({ width: 1280, height: 800 });
   }
 }

@@ -1,9 +1,6 @@
 import { type CDPSession, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { TrustPage } from './Trust';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
-
 /**
  * Passkeys in the browser (issue 52): Chromium's virtual authenticator over CDP stands in for the
  * device's screen lock, Preferences › Passkeys adds and removes them, the sign-in page uses them.
@@ -81,25 +78,6 @@ export class PasskeysPage extends TrustPage {
    * /tmp/outpost-shots/passkeys/; axe checks each theme once at the desktop's size.
    */
   async shots(testInfo: TestInfo, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
-    for (const [size, viewport] of [
-      ['phone', PHONE],
-      ['desktop', DESKTOP],
-    ] as const) {
-      await this.page.setViewportSize(viewport);
-      for (const theme of ['light', 'dark'] as const) {
-        await this.setTheme(theme);
-        await this.page.waitForTimeout(150);
-        const file = `test-results/screenshots/passkeys/${name}-${size}-${theme}.png`;
-        const body = await this.page.screenshot({ path: file, fullPage });
-        await testInfo.attach(`${name}-${size}-${theme}`, { body, contentType: 'image/png' });
-        await this.page.screenshot({
-          path: `/tmp/outpost-shots/passkeys/${name}-${size}-${theme}.png`,
-          fullPage,
-        });
-        if (size === 'desktop') expect(await this.seriousA11yViolations(), `${name} ${theme}`).toEqual([]);
-      }
-    }
-    await this.setTheme('light');
-    await this.page.setViewportSize(DESKTOP);
+    await this.shotsInto(testInfo, 'passkeys', name, fullPage);
   }
 }

@@ -3,9 +3,6 @@ import { Collab } from './Collab';
 
 export type MemberRoleName = 'Editor' | 'Viewer';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
-
 /** A campaign's Share dialog, the invite page and a viewer's read-only campaign (issue 30). */
 export class Sharing extends Collab {
   constructor(page: Page) {
@@ -119,27 +116,6 @@ export class Sharing extends Collab {
    * dialog open the picture is the viewport (a full page would show the page below the overlay).
    */
   async shots(testInfo: TestInfo, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
-    for (const [size, viewport] of [
-      ['phone', PHONE],
-      ['desktop', DESKTOP],
-    ] as const) {
-      await this.page.setViewportSize(viewport);
-      for (const theme of ['light', 'dark'] as const) {
-        await this.setTheme(theme);
-        // A frame for the theme's colours and the new width to settle.
-        await this.page.waitForTimeout(150);
-        const file = `test-results/screenshots/sharing/${name}-${size}-${theme}.png`;
-        const body = await this.page.screenshot({ path: file, fullPage });
-        await testInfo.attach(`${name}-${size}-${theme}`, { body, contentType: 'image/png' });
-        // A copy outside test-results, which every run of the suite empties, for review.
-        await this.page.screenshot({
-          path: `/tmp/outpost-shots/sharing/${name}-${size}-${theme}.png`,
-          fullPage,
-        });
-        if (size === 'desktop') expect(await this.seriousA11yViolations(), `${name} ${theme}`).toEqual([]);
-      }
-    }
-    await this.setTheme('light');
-    await this.page.setViewportSize(DESKTOP);
+    await this.shotsInto(testInfo, 'sharing', name, fullPage);
   }
 }
