@@ -268,13 +268,18 @@ export default function CampaignBoard({
    * and focus would fall to the page's body (issue 50); it goes to the card's handle once it is drawn,
    * as a list keeps it on the moved row. Not when focus went elsewhere in the meantime.
    */
-  const refocus = useRef<string | null>(null);
+  const refocus = useRef<{ key: string; status: ItemStatus } | null>(null);
+  /** A task dropped on Done with open todos: asked first, as its page's Complete asks (issue 50). */
+  const [asking, setAsking] = useState<{ item: LocalItem; target: BoardPlace; open: number } | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: looks after each read of the board, where the moved card may be drawn
   useEffect(() => {
-    const key = refocus.current;
-    if (key === null) return;
-    const card = [...(board.current?.querySelectorAll<HTMLElement>('[data-card-key]') ?? [])].find(
-      (node) => node.dataset.cardKey === key,
+    const wanted = refocus.current;
+    // While Done asks first the card has not moved yet; and a move that completes a task's todos first
+    // redraws the board before the task arrives: only the card drawn in its new column takes focus.
+    if (wanted === null || asking !== null) return;
+    const column = board.current?.querySelector<HTMLElement>(`[data-column="${wanted.status}"]`);
+    const card = [...(column?.querySelectorAll<HTMLElement>('[data-card-key]') ?? [])].find(
+      (node) => node.dataset.cardKey === wanted.key,
     );
     const handle = card?.querySelector<HTMLElement>('[data-drag-handle]');
     if (!handle) return;
@@ -282,8 +287,6 @@ export default function CampaignBoard({
     const active = document.activeElement;
     if (!active || active === document.body || active === handle) handle.focus();
   }, [columns]);
-  /** A task dropped on Done with open todos: asked first, as its page's Complete asks (issue 50). */
-  const [asking, setAsking] = useState<{ item: LocalItem; target: BoardPlace; open: number } | null>(null);
   const moveToColumn = (item: LocalItem, target: BoardPlace, open = 0) =>
     void order.moveToStatus(
       columns[target.status],
@@ -316,7 +319,7 @@ export default function CampaignBoard({
     if (!item || !over || !target) return;
     const key = String(a.id);
     const focused = document.activeElement?.closest<HTMLElement>('[data-card-key]');
-    if (focused?.dataset.cardKey === key) refocus.current = key;
+    if (focused?.dataset.cardKey === key) refocus.current = { key, status: target.status };
     if (target.status === item.status) {
       void order.move(columns[target.status], item, target.index);
       return;
