@@ -14,13 +14,15 @@ export interface Metrics {
   httpDuration: Histogram<'route' | 'method' | 'status'>;
   eventStreams: Gauge;
   syncPullRows: Counter;
+  /** Webhook sends by what came of them: delivered, retrying (a retry is scheduled), failed, gone (410). */
+  webhookDeliveries: Counter<'result'>;
   /** Records one answered request; `route` is the matched pattern (never the raw path), or undefined. */
   observe(route: string | undefined, method: string, status: number, seconds: number): void;
 }
 
 /**
  * The metrics of ARCHITECTURE §4 'Running it', named and labelled by Prometheus's conventions.
- * Webhook metrics (`outpost_webhook_*`) come with the webhooks. `defaults` adds prom-client's process
+ * `defaults` adds prom-client's process
  * metrics (CPU, memory, event-loop lag, handles), which start an event-loop monitor: only for an app
  * that serves /metrics.
  */
@@ -61,6 +63,29 @@ export function createMetrics(database: Database, log: (error: unknown) => void,
       }
     },
   });
+  const webhookDeliveries = new Counter({
+    name: 'outpost_webhook_deliveries_total',
+    help: 'Webhook deliveries sent by this instance, by result: delivered, retrying, failed, gone.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'outpost_webhook_outbox_depth',
+    help: 'Webhook deliveries waiting to be sent (pending, of enabled webhooks), over every instance.',
+    registers: [registry],
+    async collect() {
+      try {
+        const [found] = await rows<{ n: number | string }>(
+          database.db,
+          sql`SELECT count(*) AS n FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+              WHERE d.status = 'pending' AND w.enabled`,
+        );
+        this.set(Number(found?.n ?? 0));
+      } catch (error) {
+        log(error);
+      }
+    },
+  });
   new Gauge({
     name: 'outpost_db_pool_waiting',
     help: 'Queries waiting for a database connection on this instance (PostgreSQL: the pool; embedded: the one session).',
@@ -74,6 +99,7 @@ export function createMetrics(database: Database, log: (error: unknown) => void,
     httpDuration,
     eventStreams,
     syncPullRows,
+    webhookDeliveries,
     observe(route, method, status, seconds) {
       httpDuration.observe(
         {

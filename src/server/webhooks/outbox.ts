@@ -32,6 +32,9 @@ const MAX_SLEEP_MS = 30_000;
 const CLAIMED_COLUMNS = sql`d.id, d.webhook_id, d.webhook_message_id, d.payload, d.attempts,
   d.claimed_until::text AS lease, w.url, w.secret, w.previous_secret, w.rotated_at`;
 
+/** What one send came to: delivered, tried again later, given up, or disabled by a 410. */
+export type DeliveryResult = 'delivered' | 'retrying' | 'failed' | 'gone';
+
 /**
  * Sends the webhook outbox (ARCHITECTURE §4 'Webhooks'), on every instance at once. A delivery is
  * claimed with `FOR UPDATE SKIP LOCKED` and a lease (`claimed_until`), so two senders never send it
@@ -53,6 +56,8 @@ export class WebhookOutbox {
     private readonly db: Transactional,
     private readonly options: WebhookOptions,
     private readonly log: FastifyBaseLogger,
+    /** Told what came of each send (the metrics' outpost_webhook_deliveries_total). */
+    private readonly onResult: (result: DeliveryResult) => void = () => {},
   ) {}
 
   /** Asks for a drain soon when this process wrote deliveries (or always with `force`). */
@@ -201,6 +206,7 @@ export class WebhookOutbox {
       );
       return;
     }
+    this.onResult(outcome === 'gone' ? 'gone' : status === 'pending' ? 'retrying' : status);
     if (outcome === 'gone') {
       await this.db.execute(
         sql`UPDATE webhooks SET enabled = false,

@@ -103,7 +103,9 @@ const eventList = (events: readonly string[]) => `{${events.join(',')}}`;
 export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): Promise<void> }> {
   const db = app.database.db;
   const options = app.config.webhooks;
-  const outbox = new WebhookOutbox(db, options, app.log);
+  const outbox = new WebhookOutbox(db, options, app.log, (result) =>
+    app.metrics.webhookDeliveries.inc({ result }),
+  );
   app.changes.onChange(() => outbox.poke());
   // Whatever an instance stopped or killed earlier left pending goes out now.
   app.addHook('onReady', async () => outbox.poke(true));

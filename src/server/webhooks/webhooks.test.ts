@@ -83,6 +83,12 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     await receiver.close();
   });
 
+  /** outpost_webhook_deliveries_total{result} as the metrics registry holds it now. */
+  const deliveryCount = async (result: string) =>
+    (await app.metrics.webhookDeliveries.get()).values.find((v) => v.labels.result === result)?.value ?? 0;
+  const outboxDepth = async () =>
+    (await app.metrics.registry.getSingleMetric('outpost_webhook_outbox_depth')?.get())?.values[0]?.value;
+
   it('creates a webhook with its secret shown once, lists it without, and answers 404 for someone else’s', async () => {
     const owner = await signedIn(app, 'Owner');
     const stranger = await signedIn(app, 'Stranger');
@@ -269,6 +275,8 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
   it('a receiver answering 500 then 204 gets the same webhook-id twice, and the delivery is delivered', async () => {
     const owner = await signedIn(app, 'Retry');
     receiver.answer((_r, index) => ({ status: index === 0 ? 500 : 204 }));
+    const retryingBefore = await deliveryCount('retrying');
+    const deliveredBefore = await deliveryCount('delivered');
     const hook = await addHook(owner, `${receiver.url}/flaky`, ['item.created']);
     await owner.create({ title: 'Twice', type: 'todo' });
     await eventually(async () => (await deliveries(owner, hook.id))[0]?.status === 'delivered');
@@ -277,6 +285,10 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     expect(receiver.received[0]!.body).toBe(receiver.received[1]!.body);
     const [delivery] = await deliveries(owner, hook.id);
     expect(delivery).toMatchObject({ attempts: 2, last_status_code: 204 });
+    // The metrics count both sends by what came of them, and nothing waits in the outbox after.
+    expect(await deliveryCount('retrying')).toBe(retryingBefore + 1);
+    expect(await deliveryCount('delivered')).toBe(deliveredBefore + 1);
+    expect(await outboxDepth()).toBe(0);
   });
 
   it('gives up after the schedule and marks the delivery failed; Retry sends it again (202)', async () => {
