@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { importSummary, mutualsAmong } from './importSummary';
 
 describe('contacts import summary', () => {
-  it('says how many were sent and how many are on Outpost, with correct plurals', () => {
+  it('says how many were sent and how many are mutual, with correct plurals, never that someone is not on Outpost', () => {
     expect(importSummary(3, 1)).toBe('Sent 3 contacts — 1 is on Outpost');
     expect(importSummary(1, 1)).toBe('Sent 1 contact — 1 is on Outpost');
     expect(importSummary(4, 2)).toBe('Sent 4 contacts — 2 are on Outpost');
     expect(importSummary(1, 0)).toBe(
-      'Sent 1 contact — none on Outpost yet. People show up here once they have your number too.',
+      'Sent 1 contact — no mutual contacts yet. People who use Outpost show up here once they add your number too.',
     );
     expect(importSummary(2, null)).toBe('Sent 2 contacts');
   });

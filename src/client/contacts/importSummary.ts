@@ -8,13 +8,15 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /**
  * The 'Contacts imported' toast's text: how many were sent and how many of them are on Outpost as
  * mutual contacts, e.g. 'Sent 3 contacts — 1 is on Outpost'. `onOutpost` null: not known (the
- * mutuals could not be read after the import).
+ * mutuals could not be read after the import). None mutual never says 'none on Outpost': a person who
+ * uses Outpost but has not added your number is not shown, and whether a number has an account is
+ * theirs to tell (issue 50).
  */
 export function importSummary(sent: number, onOutpost: number | null): string {
   const head = `Sent ${plural(sent, 'contact', 'contacts')}`;
   if (onOutpost === null) return head;
   if (onOutpost === 0)
-    return `${head} — none on Outpost yet. People show up here once they have your number too.`;
+    return `${head} — no mutual contacts yet. People who use Outpost show up here once they add your number too.`;
   return `${head} — ${onOutpost} ${onOutpost === 1 ? 'is' : 'are'} on Outpost`;
 }
 
