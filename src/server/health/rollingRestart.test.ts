@@ -204,8 +204,9 @@ describe.skipIf(!testEngines().includes('pg'))('rolling restart of 3 instances o
     for (let slot = 0; slot < INSTANCES; slot++) {
       const old = running[slot]!;
       old.kill('SIGTERM');
-      const exit = await old.exited;
-      expect(exit.code, old.output().slice(-1500)).toBe(0);
+      // How it exits (0, or 1 past its 10 s deadline) is shutdown.test.ts's subject; here only what
+      // clients lose counts.
+      await old.exited;
       const next = await startChildServer(env);
       running[slot] = next;
       balancer.urls[slot] = next.url;
