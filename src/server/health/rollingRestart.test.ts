@@ -231,5 +231,5 @@ describe.skipIf(!testEngines().includes('pg'))('rolling restart of 3 instances o
     // Each listener's stream was ended at least once by a restart and opened again.
     expect(listeners.every((l) => l.reconnects() >= 1)).toBe(true);
     for (const listener of listeners) listener.stop();
-  }, 120_000);
+  }, 300_000);
 });
