@@ -15,7 +15,7 @@ import { commentRoutes } from './comments/routes';
 import { contactsRoutes } from './contacts/routes';
 import { type Database, openDatabase } from './db/client';
 import { type AppConfig, loadConfig, type TrustProxy } from './env';
-import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from './events/changeBus';
+import { type ChangeBus, campaignMembers, createLocalChangeBus, createPgChangeBus } from './events/changeBus';
 import { eventRoutes } from './events/routes';
 import { healthRoutes } from './health/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
@@ -90,7 +90,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       ? createPgChangeBus(database.url, (error) =>
           app.log.warn({ err: error }, 'change listener lost its connection'),
         )
-      : createLocalChangeBus());
+      : createLocalChangeBus((error) => app.log.error({ err: error }, 'change fan-out failed')));
+  changes.resolveMembersWith((campaignIds) => campaignMembers(database.db, campaignIds));
   app.decorate('database', database);
   app.decorate('changes', changes);
   app.decorate('sessionCache', new SessionCache(config.sessionCacheMs));

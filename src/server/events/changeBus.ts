@@ -1,20 +1,35 @@
-import { EventEmitter } from 'node:events';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
+import { type Announcement, notifyPayloads, parseNotifyPayload, TopicIndex } from '../../shared/fanout';
 import { type Executor, prepared, rows, sql } from '../db/client';
 import { departedFrom } from '../items/queries';
 
 const CHANNEL = 'outpost_changes';
 
+/**
+ * A stream's listener: `direct` is true when its user was named in the announcement (a creator, an
+ * assignee, a notification's recipient, a contacts import) rather than reached as a member of a shared
+ * campaign (SYNC.md E4).
+ */
+export type ChangeListener = (direct: boolean) => void;
+
+/** The members of shared campaigns, read once per announcement on each instance (E4). */
+export type MembersOf = (campaignIds: readonly number[]) => Promise<number[]>;
+
 /** Tells every connected session of a user that something they can see changed. */
 export interface ChangeBus {
   /** Inside the writing transaction: announce the users who see what it changed. */
   announce(tx: Executor, userIds: readonly number[]): Promise<void>;
-  /** After the commit (in-process buses deliver here; PostgreSQL delivers NOTIFY on commit). */
-  committed(userIds: readonly number[]): void;
-  subscribe(userId: number, listener: () => void): () => void;
+  /**
+   * After the commit (in-process buses deliver here; PostgreSQL delivers NOTIFY on commit): the users
+   * told by id and the shared campaigns whose every member is told.
+   */
+  committed(userIds: readonly number[], campaignIds?: readonly number[]): void;
+  subscribe(userId: number, listener: ChangeListener): () => void;
   /** Every delivered change, for caches; `null` means "anything may have changed" (a lost feed). */
   onChange(listener: (userIds: readonly number[] | null) => void): void;
+  /** How campaign announcements become members (app.ts sets it; without it they reach nobody). */
+  resolveMembersWith(membersOf: MembersOf): void;
   /** False while changes from other instances may go unseen. */
   isLive(): boolean;
   /** Connections listening on this instance, for tests and benchmarks. */
@@ -22,40 +37,80 @@ export interface ChangeBus {
   close(): Promise<void>;
 }
 
+/**
+ * In-memory fan-out of one instance (E4): listeners by user in a topic index, so an announcement
+ * costs one lookup per user it names and one membership read per announcement that names campaigns,
+ * never a pass over the open streams. Announcements are delivered in the order they arrive; caches
+ * hear of a change before any stream does, so the pull a stream's event starts never meets a cached
+ * answer from before the change.
+ */
 class LocalFanOut {
-  private readonly emitter = new EventEmitter();
+  private readonly index = new TopicIndex<number, ChangeListener>();
   readonly watchers: ((userIds: readonly number[] | null) => void)[] = [];
-  constructor() {
-    // Thousands of open streams are normal; each is one listener on its user's key.
-    this.emitter.setMaxListeners(0);
+  membersOf: MembersOf | null = null;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly onError: (error: unknown) => void) {}
+
+  /** Caches of this instance learn of `userIds` now, before the announcement's turn comes. */
+  tellCaches(userIds: readonly number[]) {
+    if (userIds.length > 0) for (const watch of this.watchers) watch(userIds);
   }
-  emit(userIds: readonly number[]) {
-    for (const watch of this.watchers) watch(userIds);
-    for (const id of new Set(userIds)) this.emitter.emit(String(id));
+
+  deliver(announcement: Announcement) {
+    this.queue = this.queue.then(() => this.deliverNow(announcement)).catch(this.onError);
   }
+
+  private async deliverNow({ users, campaigns }: Announcement) {
+    let members: number[] = [];
+    if (campaigns.length > 0 && this.membersOf) {
+      try {
+        members = await this.membersOf(campaigns);
+      } catch (error) {
+        // The members are unknown: every stream reads again rather than one missing the change.
+        this.onError(error);
+        this.emitToAll();
+        return;
+      }
+    }
+    const direct = new Set(users);
+    const everyone = members.length > 0 ? [...new Set([...users, ...members])] : [...direct];
+    this.tellCaches(everyone);
+    for (const id of everyone) {
+      const isDirect = direct.has(id);
+      for (const listener of this.index.readersOf([id])) listener(isDirect);
+    }
+  }
+
   /** Every open stream hears `changed`: what it may have missed is unknown, so it reads again. */
   emitToAll() {
-    for (const name of this.emitter.eventNames()) this.emitter.emit(name);
+    for (const listener of this.index.readersOf([...this.index.topics()])) listener(true);
   }
-  subscribe(userId: number, listener: () => void) {
-    this.emitter.on(String(userId), listener);
-    return () => {
-      this.emitter.off(String(userId), listener);
-    };
+  subscribe(userId: number, listener: ChangeListener) {
+    return this.index.add(userId, listener);
   }
   count() {
-    return this.emitter.eventNames().reduce((n, name) => n + this.emitter.listenerCount(name), 0);
+    return this.index.size();
   }
 }
 
+const logError = (error: unknown) => console.error('change fan-out failed', error);
+
 /** The embedded database serves one process, so fan-out stays in memory. */
-export function createLocalChangeBus(): ChangeBus {
-  const fanOut = new LocalFanOut();
+export function createLocalChangeBus(onError: (error: unknown) => void = logError): ChangeBus {
+  const fanOut = new LocalFanOut(onError);
   return {
     announce: async () => {},
-    committed: (userIds) => fanOut.emit(userIds),
+    committed: (userIds, campaignIds = []) => {
+      // Caches first and at once, so the writer reads its own write (as before campaigns were told apart).
+      fanOut.tellCaches(userIds);
+      fanOut.deliver({ users: userIds, campaigns: campaignIds });
+    },
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
     onChange: (listener) => void fanOut.watchers.push(listener),
+    resolveMembersWith: (membersOf) => {
+      fanOut.membersOf = membersOf;
+    },
     isLive: () => true,
     listenerCount: () => fanOut.count(),
     close: async () => {},
@@ -66,11 +121,12 @@ export function createLocalChangeBus(): ChangeBus {
  * PostgreSQL fan-out between instances: every instance LISTENs on a dedicated connection,
  * reconnecting with backoff, and NOTIFYs after its writes commit. Not inside the write: NOTIFY in a
  * transaction takes a cluster-wide lock at commit, which would serialise every write behind the next
- * one's disk flush. Notifications of one moment are batched into one NOTIFY; one lost in a crash
- * between commit and send costs latency only (clients still poll, caches age out).
+ * one's disk flush. Announcements of one moment are batched, split into payloads under PostgreSQL's
+ * 8,000-byte limit (E5); one lost in a crash between commit and send costs latency only (clients
+ * still poll, caches age out).
  */
 export function createPgChangeBus(connectionString: string, onError: (error: unknown) => void): ChangeBus {
-  const fanOut = new LocalFanOut();
+  const fanOut = new LocalFanOut(onError);
   let client: pg.Client | null = null;
   let closed = false;
   let delay = 250;
@@ -83,18 +139,22 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
   const notifier = new pg.Pool({ connectionString, max: 1, options: '-c synchronous_commit=off' });
   notifier.on('error', onError);
   notifier.on('connect', (c) => c.on('error', () => {}));
-  const pending = new Set<number>();
+  const pendingUsers = new Set<number>();
+  const pendingCampaigns = new Set<number>();
   let flushing: Promise<void> | null = null;
   const flush = async () => {
     // Let the other writes of this moment join the batch.
     await new Promise((resolve) => setImmediate(resolve));
-    while (pending.size > 0) {
-      const ids = [...pending].slice(0, 1000);
-      for (const id of ids) pending.delete(id);
-      try {
-        await notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(ids)]);
-      } catch (error) {
-        onError(error);
+    while (pendingUsers.size > 0 || pendingCampaigns.size > 0) {
+      const payloads = notifyPayloads({ users: [...pendingUsers], campaigns: [...pendingCampaigns] });
+      pendingUsers.clear();
+      pendingCampaigns.clear();
+      for (const payload of payloads) {
+        try {
+          await notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+        } catch (error) {
+          onError(error);
+        }
       }
     }
     flushing = null;
@@ -105,12 +165,9 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
     const next = new pg.Client({ connectionString });
     next.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
-      try {
-        const ids = JSON.parse(message.payload) as unknown;
-        if (Array.isArray(ids)) fanOut.emit(ids.filter((id): id is number => Number.isInteger(id)));
-      } catch {
-        // A payload we did not write: ignore it.
-      }
+      // A payload we did not write is ignored.
+      const announcement = parseNotifyPayload(message.payload);
+      if (announcement) fanOut.deliver(announcement);
     });
     next.on('error', (error) => {
       onError(error);
@@ -150,14 +207,18 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
     announce: async () => {},
     // Local caches learn of this instance's own writes at once, not when the NOTIFY echoes back,
     // so a client reads its own write; streams still get it through LISTEN like everyone else.
-    committed: (userIds) => {
-      if (userIds.length === 0) return;
-      for (const watch of fanOut.watchers) watch(userIds);
-      for (const id of userIds) pending.add(id);
+    committed: (userIds, campaignIds = []) => {
+      if (userIds.length === 0 && campaignIds.length === 0) return;
+      fanOut.tellCaches(userIds);
+      for (const id of userIds) pendingUsers.add(id);
+      for (const id of campaignIds) pendingCampaigns.add(id);
       flushing ??= flush();
     },
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
     onChange: (listener) => void fanOut.watchers.push(listener),
+    resolveMembersWith: (membersOf) => {
+      fanOut.membersOf = membersOf;
+    },
     isLive: () => client !== null,
     listenerCount: () => fanOut.count(),
     async close() {
@@ -168,6 +229,17 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
       await client?.end().catch(() => {});
     },
   };
+}
+
+/** The members of `campaignIds`, each once: what a campaign announcement reaches (E4). */
+export async function campaignMembers(db: Executor, campaignIds: readonly number[]): Promise<number[]> {
+  if (campaignIds.length === 0) return [];
+  const found = await rows<{ user_id: number }>(
+    db,
+    sql`SELECT DISTINCT user_id FROM campaign_members
+        WHERE campaign_id = ANY(string_to_array(${campaignIds.join(',')}, ',')::int[])`,
+  );
+  return found.map((r) => r.user_id);
 }
 
 /**
@@ -203,12 +275,34 @@ export function viewersOfItem(tx: Executor, id: number): Promise<number[]> {
   return viewersWhere(tx, sql`i.id = ${id}`);
 }
 
-/** Everyone who sees an item this transaction wrote: creators and assignees of it and its ancestors. */
-export async function viewersOfChanges(tx: Executor): Promise<number[]> {
-  const found = await rows<{ viewer: number }>(tx, viewersOfChangesQuery());
-  return found.map((r) => r.viewer);
+/**
+ * Who must hear of what this transaction wrote (E4): by id, the creators and assignees of it and its
+ * ancestors (those who did not depart from its campaign); by campaign, the shared campaigns it lies
+ * in, whose members each instance reads once when the announcement arrives, rather than the writer
+ * listing every member in its transaction and its NOTIFY.
+ */
+export async function viewersOfChanges(tx: Executor): Promise<Announcement> {
+  const found = await rows<{ kind: 'u' | 'c'; id: number }>(tx, viewersOfChangesQuery());
+  return {
+    users: found.filter((r) => r.kind === 'u').map((r) => r.id),
+    campaigns: found.filter((r) => r.kind === 'c').map((r) => r.id),
+  };
 }
 // Every write runs it: built once (db/client.ts `prepared`).
-const viewersOfChangesQuery = prepared(() =>
-  viewersQuery(sql`i.change_xid = pg_current_xact_id()::text::bigint`),
+const viewersOfChangesQuery = prepared(
+  () =>
+    sql`SELECT 'u' AS kind, x.viewer AS id FROM (
+          SELECT DISTINCT v.viewer, COALESCE(g.id, p.id, i.id) AS top FROM items i
+            LEFT JOIN items p ON p.id = i.parent_id
+            LEFT JOIN items g ON g.id = p.parent_id
+            CROSS JOIN LATERAL (VALUES (i.user_id), (i.assigned_to), (p.user_id), (p.assigned_to), (g.user_id), (g.assigned_to)) v(viewer)
+            WHERE i.change_xid = pg_current_xact_id()::text::bigint AND v.viewer IS NOT NULL) x
+          WHERE NOT ${departedFrom(sql`x.viewer`, sql`x.top`)}
+        UNION
+        SELECT 'c', t.top FROM (
+          SELECT DISTINCT COALESCE(g.id, p.id, i.id) AS top FROM items i
+            LEFT JOIN items p ON p.id = i.parent_id
+            LEFT JOIN items g ON g.id = p.parent_id
+            WHERE i.change_xid = pg_current_xact_id()::text::bigint) t
+          WHERE EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = t.top)`,
 );

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { Announcement } from '../../shared/fanout';
 import { idempotencyKeySchema } from '../../shared/schemas';
 import type { Database, Executor } from '../db/client';
 import { pipelined, prepared, rows, sql } from '../db/client';
@@ -78,9 +79,10 @@ export async function runWrite(
 ): Promise<WriteResult & { replayed: boolean }> {
   const { database, changes } = context;
   let viewers: number[] = [];
+  let campaigns: readonly number[] = [];
   let formerViewers: number[] = [];
   /** On a pipelined connection: the viewers' read, sent with the record and the COMMIT behind it. */
-  let found: Promise<number[]> | null = null;
+  let found: Promise<Announcement> | null = null;
   // Every write tells the users who see what it changed; the bus delivers only what commits.
   let used: Executor | null = null;
   const announced = async (tx: Executor) => {
@@ -96,17 +98,27 @@ export async function runWrite(
       found.catch(() => undefined);
       return result;
     }
-    viewers = [...new Set([...(await viewersOfChanges(tx)), ...formerViewers])];
+    const audience = await viewersOfChanges(tx);
+    // The writer too: its own reads must not meet a cached answer while its campaign's members are
+    // still being looked up (E4).
+    viewers = [...new Set([...audience.users, ...formerViewers, userId])];
+    campaigns = audience.campaigns;
     await changes.announce(tx, viewers);
     return result;
   };
   const outcome = await runRecorded(database, request, userId, announced);
   if (outcome.replayed) return outcome;
-  if (found) viewers = [...new Set([...(await found), ...formerViewers])];
+  // Set inside the callback, which TypeScript cannot follow.
+  const pipelinedAudience = found as Promise<Announcement> | null;
+  if (pipelinedAudience) {
+    const audience = await pipelinedAudience;
+    viewers = [...new Set([...audience.users, ...formerViewers, userId])];
+    campaigns = audience.campaigns;
+  }
   // Committed: entries it wrote for push count now, before the commit's listeners poke the outbox.
   outboxSignal.committed(used);
   webhookSignal.committed(used);
-  changes.committed(viewers);
+  changes.committed(viewers, campaigns);
   return outcome;
 }
 

@@ -14,6 +14,20 @@ export async function unreadCount(db: Executor, userId: number): Promise<number>
   return row?.n ?? 0;
 }
 
+/** Unread counts of several users in one query (E4: one read per delivery, not per stream); 0 for none. */
+export async function unreadCounts(db: Executor, userIds: readonly number[]): Promise<Map<number, number>> {
+  const counts = new Map<number, number>(userIds.map((id) => [id, 0]));
+  if (userIds.length === 0) return counts;
+  const found = await rows<{ user_id: number; n: number }>(
+    db,
+    sql`SELECT user_id, count(*)::int AS n FROM notifications
+        WHERE user_id = ANY(string_to_array(${userIds.join(',')}, ',')::int[]) AND read_at IS NULL
+        GROUP BY user_id`,
+  );
+  for (const row of found) counts.set(row.user_id, row.n);
+  return counts;
+}
+
 interface Row {
   id: number;
   kind: NotificationKind;
