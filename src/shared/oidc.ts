@@ -2,7 +2,6 @@
  * Single sign-on with OpenID Connect (ARCHITECTURE §4 'Other ways to sign in'): the rules the server
  * applies to a sign-in and the sentences the sign-in page shows for each way it can fail.
  */
-import { z } from 'zod';
 import { NAME_MAX } from './profile';
 
 /** Where the callback sends the browser when a sign-in fails: `/login?error=<code>`. */
@@ -32,6 +31,9 @@ export const OIDC_LOGIN_TTL_MS = 10 * 60 * 1000;
 /** The longest `return_to` kept; a longer one is not a path the app makes. */
 const RETURN_TO_MAX = 2048;
 
+const hasControl = (text: string) =>
+  [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 /**
  * The path to land on after signing in: `raw` when it is a path on `origin` (our own), else `/`. An
  * absolute URL of another origin, a protocol-relative `//host`, backslash tricks and control
@@ -40,7 +42,7 @@ const RETURN_TO_MAX = 2048;
 export function safeReturnTo(raw: unknown, origin: string): string {
   if (typeof raw !== 'string' || raw === '' || raw.length > RETURN_TO_MAX) return '/';
   // Browsers read `\` as `/` and drop tabs and newlines: `/\evil.example` would leave the origin.
-  if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(raw)) return '/';
+  if (!raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || hasControl(raw)) return '/';
   let resolved: URL;
   try {
     resolved = new URL(raw, origin);
@@ -88,9 +90,3 @@ export function nameFromClaims(claims: {
   }
   return null;
 }
-
-/** GET /api/auth/methods: the ways this server signs people in besides the phone. */
-export const authMethodsSchema = z.object({
-  oidc: z.object({ name: z.string() }).nullable(),
-});
-export type AuthMethods = z.infer<typeof authMethodsSchema>;
