@@ -127,6 +127,15 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
+    // Short lives, said outright (the provider otherwise prints a notice for each default).
+    ttl: {
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 600,
+      Grant: 600,
+      AccessToken: 600,
+      IdToken: 600,
+    },
     findAccount: (_ctx: unknown, id: string) => {
       const account = accounts.get(id);
       if (!account) return undefined;

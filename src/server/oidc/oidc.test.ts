@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer } from '../../../testkit/childServer';
 import { RedirectWalker, startOidcProvider, type TestOidcProvider } from '../../../testkit/oidcProvider';
-import { type Engine, openTestDatabase, testEngines } from '../../../testkit/server';
-import type { Database } from '../db/client';
-import { rows, sql } from '../db/client';
+import { type Engine, openTestDatabase, PGLITE_TEMPLATE_ENV, testEngines } from '../../../testkit/server';
+import { type Database, openDatabase, rows, sql } from '../db/client';
 
 /*
  * Single sign-on against a real OpenID provider (oidc-provider) over https on a certificate made for
@@ -50,7 +50,15 @@ describe.each(engines)('OpenID Connect sign-in against a real provider (%s)', (e
     const port = ports.get(engine)!;
     url = `http://127.0.0.1:${port}`;
     if (engine === 'pg') database = await openTestDatabase('pg');
-    else dataDir = mkdtempSync(path.join(tmpdir(), 'outpost-oidc-server-'));
+    else {
+      dataDir = mkdtempSync(path.join(tmpdir(), 'outpost-oidc-server-'));
+      // The run's migrated copy, so the server process starts without running every migration.
+      const template = process.env[PGLITE_TEMPLATE_ENV];
+      if (template) {
+        const seeded = await openDatabase({ dataDir, loadDataDir: new Blob([await readFile(template)]) });
+        await seeded.close();
+      }
+    }
     server = await startChildServer({
       ...(database ? { DATABASE_URL: database.url! } : { DATA_DIR: dataDir! }),
       PORT: String(port),
@@ -62,7 +70,7 @@ describe.each(engines)('OpenID Connect sign-in against a real provider (%s)', (e
       OIDC_ALLOWED_EMAIL_DOMAINS: 'example.com',
       NODE_EXTRA_CA_CERTS: provider.caFile,
     });
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     server?.kill();
     await server?.exited;
