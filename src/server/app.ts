@@ -34,6 +34,7 @@ import { startSweeper } from './maintenance/sweep';
 import { createMetrics } from './metrics/registry';
 import { metricsRoutes } from './metrics/routes';
 import { registerNotifications } from './notifications/routes';
+import { oidcRoutes } from './oidc/routes';
 import { isDocsPath, registerOpenApi } from './openapi/plugin';
 import { passkeyRoutes } from './passkeys/routes';
 import { sessionRoutes } from './sessions/routes';
@@ -247,6 +248,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(metricsRoutes);
   await app.register(sessionRoutes, { prefix: '/api' });
   await app.register(passkeyRoutes, { prefix: '/api' });
+  await app.register(oidcRoutes, { prefix: '/api' });
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());

@@ -112,3 +112,43 @@ describe('METRICS_TOKEN', () => {
     );
   });
 });
+
+describe('OIDC_*', () => {
+  it('is off unless issuer and client id are both set, and each mistake names its variable', () => {
+    expect(loadConfig({}).oidc).toBeNull();
+    const on = loadConfig({
+      OIDC_ISSUER: 'https://id.example.com/',
+      OIDC_CLIENT_ID: 'outpost',
+      OIDC_ALLOWED_EMAIL_DOMAINS: 'Example.com, @team.org',
+      PUBLIC_URL: 'https://outpost.example.com/app',
+    }).oidc;
+    expect(on).toMatchObject({
+      issuer: 'https://id.example.com/',
+      clientId: 'outpost',
+      clientSecret: undefined,
+      name: 'single sign-on',
+      scopes: 'openid profile email',
+      allowedEmailDomains: ['example.com', 'team.org'],
+      redirectUri: 'https://outpost.example.com/api/auth/oidc/callback',
+    });
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com' })).toThrow(/OIDC_CLIENT_ID: /);
+    expect(() => loadConfig({ OIDC_CLIENT_ID: 'outpost' })).toThrow(/OIDC_ISSUER: /);
+    expect(() => loadConfig({ OIDC_ISSUER: 'http://id.example.com', OIDC_CLIENT_ID: 'x' })).toThrow(
+      /OIDC_ISSUER: must be the https/,
+    );
+    expect(() =>
+      loadConfig({
+        OIDC_ISSUER: 'https://id.example.com',
+        OIDC_CLIENT_ID: 'x',
+        OIDC_SCOPES: 'profile email',
+      }),
+    ).toThrow(/OIDC_SCOPES: must include openid/);
+    expect(() =>
+      loadConfig({
+        OIDC_ISSUER: 'https://id.example.com',
+        OIDC_CLIENT_ID: 'x',
+        OIDC_ALLOWED_EMAIL_DOMAINS: 'a;b',
+      }),
+    ).toThrow(/OIDC_ALLOWED_EMAIL_DOMAINS: /);
+  });
+});

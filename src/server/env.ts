@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseEmailDomains } from '../shared/oidc';
 import { RETRY_SCHEDULE_MS } from '../shared/webhooks';
 
 const flag = z
@@ -124,6 +125,30 @@ const envSchema = z.object({
     .min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** Single sign-on (ARCHITECTURE §4): on when OIDC_ISSUER and OIDC_CLIENT_ID are both set. */
+  OIDC_ISSUER: z
+    .url({ protocol: /^https$/, error: 'must be the https:// address of your OpenID provider (its issuer)' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OIDC_CLIENT_ID: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+  OIDC_CLIENT_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  OIDC_NAME: z.string().trim().max(40, 'must be at most 40 characters (it is the button’s label)').optional(),
+  OIDC_SCOPES: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be scopes separated by spaces')
+    .refine((v) => v.split(' ').includes('openid'), 'must include openid')
+    .optional(),
+  OIDC_ALLOWED_EMAIL_DOMAINS: z
+    .string()
+    .regex(/^[\s,@a-zA-Z0-9.-]*$/, 'must be a comma list of domains such as example.com')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -200,8 +225,25 @@ export interface AppConfig {
   reminderTickMs: number;
   /** Where the built client lives; null serves no pages (tests). */
   clientDir: string | null;
+  /** Single sign-on with OpenID Connect; null when OIDC_ISSUER and OIDC_CLIENT_ID are not set. */
+  oidc: OidcConfig | null;
   /** Things an operator must hear about at start-up (printed by index.ts). */
   warnings: string[];
+}
+
+/** The OpenID provider Outpost signs people in with (ARCHITECTURE §4 'Other ways to sign in'). */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Undefined for a public client (PKCE alone). */
+  clientSecret: string | undefined;
+  /** The button's 'Sign in with {name}'. */
+  name: string;
+  scopes: string;
+  /** Lower-case domains an email must end in; empty allows anyone the provider signs in. */
+  allowedEmailDomains: string[];
+  /** `{PUBLIC_URL}/api/auth/oidc/callback`, registered at the provider. */
+  redirectUri: string;
 }
 
 /** Printed when a shared database runs with demo sign-in only because AUTH_MODE was left out. */
@@ -219,6 +261,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!e.VAPID_PUBLIC_KEY !== !e.VAPID_PRIVATE_KEY) {
     throw new Error(
       'Invalid environment:\n  VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together',
+    );
+  }
+  if (!e.OIDC_ISSUER !== !e.OIDC_CLIENT_ID) {
+    const missing = e.OIDC_ISSUER ? 'OIDC_CLIENT_ID' : 'OIDC_ISSUER';
+    throw new Error(
+      `Invalid environment:\n  ${missing}: OIDC_ISSUER and OIDC_CLIENT_ID go together (single sign-on needs both)`,
     );
   }
   if (e.SMS_PROVIDER === 'webhook' && !e.SMS_WEBHOOK_URL) {
@@ -265,6 +313,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     reminderTickMs: e.REMINDER_TICK_MS,
     clientDir: e.CLIENT_DIR,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            name: e.OIDC_NAME || 'single sign-on',
+            scopes: e.OIDC_SCOPES ?? 'openid profile email',
+            allowedEmailDomains: parseEmailDomains(e.OIDC_ALLOWED_EMAIL_DOMAINS),
+            redirectUri: `${new URL(e.PUBLIC_URL).origin}/api/auth/oidc/callback`,
+          }
+        : null,
     warnings: [
       ...(e.DATABASE_URL && !env.AUTH_MODE ? [DEMO_AUTH_WARNING] : []),
       ...(e.TRUST_PROXY.trueGiven ? [TRUST_PROXY_TRUE_WARNING] : []),

@@ -283,6 +283,11 @@ export const pushSubscribedSchema = object({ endpoint: z.string() });
 
 export const userAnswerSchema = object({ user: userSummarySchema });
 export const authModeSchema = object({ mode: z.enum(['demo', 'otp']) });
+/** GET /api/auth/methods: the ways this server signs people in besides the phone (null: not configured). */
+export const authMethodsSchema = object({
+  oidc: object({ name: z.string().describe('The button says Sign in with {name}.') }).nullable(),
+});
+export type AuthMethods = z.infer<typeof authMethodsSchema>;
 export const codeAnswerSchema = object({
   sent: z.boolean(),
   mode: z.enum(['demo', 'otp']),

@@ -64,6 +64,6 @@ export function describeUserAgent(userAgent: string | null | undefined): string 
 /** How a device signed in, in words. */
 export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
   phone: 'Signed in with a phone number',
-  oidc: 'Signed in with single sign-on',
+  oidc: 'Signed in via OpenID Connect',
   passkey: 'Signed in with a passkey',
 };

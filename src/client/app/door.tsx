@@ -125,6 +125,7 @@ function shellDoor(): Door {
     checkSession: async () => (await later()).auth.getState().checkSession(),
     login: async (phone, name, code) => (await later()).auth.getState().login(phone, name, code),
     loginWithPasskey: async () => (await later()).auth.getState().loginWithPasskey(),
+    finishOidcSignIn: async (wasGuest) => (await later()).auth.getState().finishOidcSignIn(wasGuest),
     logout: async (options) => (await later()).auth.getState().logout(options),
     rename: async (name) => (await later()).auth.getState().rename(name),
   }));

@@ -62,3 +62,60 @@ export function useAuthMode(): AuthMode {
   });
   return data ?? 'demo';
 }
+
+export const AUTH_METHODS_QUERY_KEY = ['auth-methods'] as const;
+
+/**
+ * The single sign-on button's provider name, or null when the server has none: asked only by the
+ * sign-in page (GET /api/auth/methods, public) and kept for the page's life, so a guest's other pages
+ * ask the server nothing. Offline or failing, there is no button.
+ */
+export function useOidcProvider(): { name: string } | null {
+  const { send } = useDoor();
+  const { data } = useQuery({
+    queryKey: AUTH_METHODS_QUERY_KEY,
+    queryFn: () => send('server.authMethods'),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  return data?.oidc ?? null;
+}
+
+/** Where the browser comes back to after single sign-on: the sign-in page, which finishes it. */
+export const OIDC_RETURN_PATH = '/login?signed_in=oidc';
+const OIDC_WAS_GUEST_KEY = 'outpost-oidc-was-guest';
+
+/** Leaves for the provider, remembering whether this device was a guest (its items move up on return). */
+export function useStartOidcSignIn(): () => void {
+  const { auth } = useDoor();
+  return useCallback(() => {
+    try {
+      sessionStorage.setItem(OIDC_WAS_GUEST_KEY, auth.getState().isAuthenticated ? '0' : '1');
+    } catch {
+      // No session storage (private modes): the return reads the device as it finds it.
+    }
+    window.location.assign(`/api/auth/oidc/start?return_to=${encodeURIComponent(OIDC_RETURN_PATH)}`);
+  }, [auth]);
+}
+
+/**
+ * Back from single sign-on with a session: the same auth store path as the phone (a guest's items
+ * move up in onLogin), with the same welcome for a guest.
+ */
+export function useFinishOidcSignIn(): () => Promise<UserSummary> {
+  const { auth } = useDoor();
+  return useCallback(async () => {
+    let stored: string | null = null;
+    try {
+      stored = sessionStorage.getItem(OIDC_WAS_GUEST_KEY);
+      sessionStorage.removeItem(OIDC_WAS_GUEST_KEY);
+    } catch {
+      // As above.
+    }
+    const wasGuest = stored === null ? !auth.getState().isAuthenticated : stored === '1';
+    const user = await auth.getState().finishOidcSignIn(wasGuest);
+    if (wasGuest) uiStore.getState().celebrate(user.name);
+    return user;
+  }, [auth]);
+}

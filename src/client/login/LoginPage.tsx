@@ -1,16 +1,20 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Bell, KeyRound, RefreshCw, Users } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Bell, Building2, KeyRound, RefreshCw, Users } from 'lucide-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { OIDC_ERROR_PARAM, oidcFailureSentence } from '../../shared/oidc';
 import { describePasskeyFailure } from '../../shared/passkeyFailure';
 import { BrandMark } from '../app/Brand';
 import { useDoor, useSignedInUser } from '../app/door';
 import {
   AUTH_MODE_QUERY_KEY,
   useAuthMode,
+  useFinishOidcSignIn,
+  useOidcProvider,
   usePasskeySignIn,
   useRequestCode,
   useSignIn,
+  useStartOidcSignIn,
 } from '../app/useSignIn';
 import { Button, Card, Field, Input } from '../components/ui';
 import { NOTICES } from '../onboarding/steps';
@@ -44,6 +48,29 @@ export default function LoginPage() {
   const [codeError, setCodeError] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const oidcProvider = useOidcProvider();
+  const startOidc = useStartOidcSignIn();
+  const finishOidc = useFinishOidcSignIn();
+  const [searchParams] = useSearchParams();
+  // A failed single sign-on comes back as ?error=<code>: its one sentence, above everything.
+  const oidcError = oidcFailureSentence(searchParams.get(OIDC_ERROR_PARAM));
+  const oidcReturned = searchParams.get('signed_in') === 'oidc';
+  const finishing = useRef(false);
+
+  useEffect(() => {
+    if (!oidcReturned || finishing.current) return;
+    finishing.current = true;
+    void (async () => {
+      try {
+        await finishOidc();
+        const onboarding = onboardingStore.getState();
+        if (!onboarding.hasCompletedOnboarding) onboarding.complete();
+        navigate('/', { replace: true });
+      } catch {
+        navigate('/login?error=oidc_failed', { replace: true });
+      }
+    })();
+  }, [oidcReturned, finishOidc, navigate]);
 
   const phoneMissing = phone.trim() === '';
   const nameMissing = name.trim() === '';
@@ -156,7 +183,21 @@ export default function LoginPage() {
       </div>
 
       <Card className="p-5">
+        {oidcError ? (
+          <p
+            role="alert"
+            className="mb-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/60 dark:text-red-300"
+          >
+            {oidcError}
+          </p>
+        ) : null}
         <div className="flex flex-col gap-3">
+          {oidcProvider ? (
+            <Button size="lg" className="w-full" disabled={busy || oidcReturned} onClick={startOidc}>
+              <Building2 aria-hidden />
+              Sign in with {oidcProvider.name}
+            </Button>
+          ) : null}
           <Button
             variant="outline"
             size="lg"

@@ -203,3 +203,20 @@ describe('signing in with a passkey', () => {
     expect(auth.getState().restored).toBe(false);
   });
 });
+
+describe('coming back from single sign-on', () => {
+  it('moves a guest’s items up even when the page load already found the session', async () => {
+    const logins: [UserSummary, boolean][] = [];
+    const server = { get: async () => ({ data: { user: sam } }) } as unknown as ApiClient;
+    const auth = createAuthStore({
+      api: () => server,
+      onLogin: async (user, wasGuest) => {
+        logins.push([user, wasGuest]);
+      },
+    });
+    await auth.getState().checkSession();
+    expect(auth.getState().isAuthenticated).toBe(true);
+    expect(await auth.getState().finishOidcSignIn(true)).toEqual(sam);
+    expect(logins).toEqual([[sam, true]]);
+  });
+});

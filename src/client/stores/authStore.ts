@@ -31,6 +31,12 @@ export interface AuthState {
    * remembered, and a guest's items moved up (onLogin).
    */
   loginWithPasskey: () => Promise<UserSummary>;
+  /**
+   * After single sign-on brought the browser back with a session: asks the server who it is, then
+   * runs the steps a phone sign-in runs. `wasGuest` is what the device was when it left for the
+   * provider (the page load in between may have checked the session already).
+   */
+  finishOidcSignIn: (wasGuest: boolean) => Promise<UserSummary>;
   /** Signs out; `everywhere` ends the person's sessions on every device too. */
   logout: (options?: { everywhere?: boolean }) => Promise<void>;
   /** Changes the signed-in user's display name on the server (PATCH /api/me, N13), then here. */
@@ -159,6 +165,11 @@ export function createAuthStore(deps: AuthDeps) {
           const wasGuest = !get().isAuthenticated;
           if (!deps.passkeySignIn) throw new Error('Passkeys are not available here.');
           return signedIn(await deps.passkeySignIn(), wasGuest);
+        }),
+      finishOidcSignIn: (wasGuest) =>
+        moving(async () => {
+          const { data } = await deps.api().get<{ user: UserSummary }>('/me');
+          return signedIn(data.user, wasGuest);
         }),
       rename: async (name) => {
         const api = deps.api();

@@ -5,7 +5,8 @@ import { iso } from '../http/serialize';
 export interface UserRow {
   id: number;
   name: string;
-  phone: string;
+  /** Null for a person who came by single sign-on and has added no phone. */
+  phone: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -14,7 +15,8 @@ export function userJson(user: UserRow): UserSummary {
   return {
     id: user.id,
     name: user.name,
-    phone: user.phone,
+    // The API's user always has a phone string (the spec's shape): '' when they have none, as a guest.
+    phone: user.phone ?? '',
     created_at: iso(user.created_at),
     updated_at: iso(user.updated_at),
   };

@@ -19,7 +19,7 @@ const SAMPLE_PHONES = sql.join(
 export async function mentionablePeople(
   db: Executor,
   readerId: number,
-  readerPhone: string,
+  readerPhone: string | null,
   itemId: number,
 ): Promise<{ id: number; name: string }[]> {
   const seers = await viewersOfItem(db, itemId);

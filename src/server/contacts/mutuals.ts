@@ -4,7 +4,7 @@ import { SAMPLE_USERS } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 
 /** Users who have `phone` in their contacts and whose phone `userId` has in theirs. */
-function mutualsFrom(userId: number, phone: string): SQL {
+function mutualsFrom(userId: number, phone: string | null): SQL {
   return sql`FROM contacts mine
     JOIN users u ON u.phone = mine.contact_phone
     JOIN contacts theirs ON theirs.user_id = u.id AND theirs.contact_phone = ${phone}
@@ -12,7 +12,7 @@ function mutualsFrom(userId: number, phone: string): SQL {
 }
 
 /** The user's mutual contacts, by name. */
-export function listMutuals(db: Executor, userId: number, phone: string): Promise<Mutual[]> {
+export function listMutuals(db: Executor, userId: number, phone: string | null): Promise<Mutual[]> {
   return rows<Mutual>(
     db,
     sql`SELECT u.id, u.name, u.phone ${mutualsFrom(userId, phone)} ORDER BY u.name, u.id`,
@@ -20,7 +20,7 @@ export function listMutuals(db: Executor, userId: number, phone: string): Promis
 }
 
 /** E3: a fingerprint of the user's mutual contacts (who, and their names); '' for none. */
-export async function mutualsVersion(db: Executor, userId: number, phone: string): Promise<string> {
+export async function mutualsVersion(db: Executor, userId: number, phone: string | null): Promise<string> {
   const [row] = await rows<{ version: string | null }>(
     db,
     sql`SELECT md5(string_agg(u.id::text || ':' || u.name, ',' ORDER BY u.id)) AS version ${mutualsFrom(userId, phone)}`,

@@ -21,7 +21,7 @@ export const NORMALIZE_CHUNK = 100;
 export async function normalizeContacts(
   contacts: readonly string[],
   defaultCountry: string,
-  ownPhone: string,
+  ownPhone: string | null,
 ): Promise<Set<string>> {
   const phones = new Set<string>();
   for (let start = 0; start < contacts.length; start += NORMALIZE_CHUNK) {

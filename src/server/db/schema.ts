@@ -33,7 +33,8 @@ export const users = pgTable(
   {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
-    phone: text('phone').notNull(),
+    /** E.164; null for a person who came by single sign-on and has added no phone. */
+    phone: text('phone'),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_phone_key').on(t.phone)],
@@ -521,4 +522,38 @@ export const webauthnChallenges = pgTable(
     expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('webauthn_challenges_expires_idx').on(t.expires_at)],
+);
+
+/** A person's single sign-on identity: found by the provider's (issuer, sub) at sign-in. */
+export const oidcIdentities = pgTable(
+  'oidc_identities',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email'),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('oidc_identities_subject_idx').on(t.issuer, t.subject),
+    index('oidc_identities_user_idx').on(t.user_id),
+  ],
+);
+
+/** Single sign-ons under way: the state's PKCE verifier, nonce and return_to; single use, 10 minutes. */
+export const oidcLogins = pgTable(
+  'oidc_logins',
+  {
+    state: text('state').primaryKey(),
+    browser_hash: text('browser_hash').notNull(),
+    code_verifier: text('code_verifier').notNull(),
+    nonce: text('nonce').notNull(),
+    return_to: text('return_to').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('oidc_logins_expires_idx').on(t.expires_at)],
 );

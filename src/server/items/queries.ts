@@ -88,7 +88,7 @@ export function phoneFor(alias: 'u' | 'a', viewerId: number): SQL {
   return sql`CASE WHEN ${user}.id = ${viewerId}
       OR (${user}.id <= ${SAMPLE_USERS.length} AND ${user}.phone IN (${SAMPLE_PHONES}))
       OR EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = ${viewerId} AND k.contact_phone = ${user}.phone)
-    THEN ${user}.phone ELSE '' END`;
+    THEN COALESCE(${user}.phone, '') ELSE '' END`;
 }
 
 /**

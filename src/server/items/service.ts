@@ -732,7 +732,7 @@ export async function createItem(
     itemJson({
       ...created,
       u_name: actor.name,
-      u_phone: actor.phone,
+      u_phone: actor.phone ?? '',
       u_created_at: actor.created_at,
       u_updated_at: actor.updated_at,
       a_name: assignee?.name ?? null,

@@ -124,6 +124,13 @@ export async function sweepExpired(
         RETURNING 1 AS n`,
     );
 
+    // Single sign-ons started and never finished within their 10 minutes.
+    await drain(
+      () => sql`DELETE FROM oidc_logins WHERE expires_at <= ${now}
+        AND state IN (SELECT state FROM oidc_logins WHERE expires_at <= ${now} LIMIT ${batch})
+        RETURNING 1 AS n`,
+    );
+
     const rateBuckets = await drain(
       () => sql`DELETE FROM rate_buckets WHERE window_started_at <= ${bucketsBefore}
         AND key IN (SELECT key FROM rate_buckets WHERE window_started_at <= ${bucketsBefore} LIMIT ${batch})

@@ -47,7 +47,7 @@ export async function tokenSession(
     last_used_at: Date | string | null;
     user_id: number;
     name: string;
-    phone: string;
+    phone: string | null;
     created_at: Date;
     updated_at: Date;
   }>(
@@ -72,7 +72,7 @@ export async function tokenSession(
     user: {
       id: row.user_id,
       name: row.name,
-      phone: row.phone,
+      phone: row.phone ?? '',
       created_at: row.created_at,
       updated_at: row.updated_at,
     },

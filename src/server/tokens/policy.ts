@@ -15,6 +15,10 @@ import type { TokenAccess } from '../../shared/tokens';
 export const TOKEN_ROUTE_POLICY: Readonly<Record<string, TokenAccess>> = {
   'GET /api/health': 'read',
   'GET /api/auth/mode': 'read',
+  'GET /api/auth/methods': 'read',
+  // Single sign-on is the browser's: a token never starts or finishes one.
+  'GET /api/auth/oidc/start': 'never',
+  'GET /api/auth/oidc/callback': 'never',
   'POST /api/login/code': 'never',
   'POST /api/login': 'never',
   'GET /api/me': 'read',

@@ -1,4 +1,5 @@
 /** The server-only reads (and the sign-in code request): typed, over the same origin and session. */
+import type { AuthMethods } from '../../../shared/apiSchemas';
 import type { DeviceSession } from '../../../shared/devices';
 import type { ActivityEntry, Item, Mutual, Paginated, UserSummary } from '../../../shared/item';
 import { PASSKEYS_UNSUPPORTED } from '../../../shared/passkeyFailure';
@@ -110,6 +111,11 @@ export const commands = {
     const { data: optionsJSON } = await c.api.post<RequestOptions>('/passkeys/login/options', {});
     const response = await webauthn.startAuthentication({ optionsJSON });
     return (await c.api.post<{ user: UserSummary }>('/passkeys/login', { response })).data.user;
+  },
+  /** The ways to sign in besides the phone (GET /api/auth/methods): the single sign-on button's name. */
+  'server.authMethods': async (c: ServerContext): Promise<AuthMethods> => {
+    const { data } = await c.api.get<AuthMethods>('/auth/methods');
+    return { oidc: data.oidc && typeof data.oidc.name === 'string' ? { name: data.oidc.name } : null };
   },
   /** Which sign-in flow the server wants. */
   'server.authMode': async (c: ServerContext): Promise<AuthMode> => {

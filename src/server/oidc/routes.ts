@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  authorizationCodeGrant,
+  buildAuthorizationUrl,
+  type Configuration,
+  calculatePKCECodeChallenge,
+  discovery,
+  enableNonRepudiationChecks,
+  fetchUserInfo,
+  None,
+  randomNonce,
+  randomPKCECodeVerifier,
+  randomState,
+} from 'openid-client';
+import { z } from 'zod';
+import { authMethodsSchema } from '../../shared/apiSchemas';
+import {
+  emailDomainAllowed,
+  nameFromClaims,
+  OIDC_ERROR_PARAM,
+  OIDC_LOGIN_TTL_MS,
+  type OidcFailure,
+  safeReturnTo,
+} from '../../shared/oidc';
+import { PLACEHOLDER_NAME } from '../../shared/profile';
+import type { UserRow } from '../auth/users';
+import { type Executor, rows, sql } from '../db/client';
+import type { OidcConfig } from '../env';
+import { notFound } from '../http/errors';
+import { enforce } from '../http/rateLimits';
+import { endSession, hashToken, startSession } from '../http/session';
+import { checkedInHandler, routeDoc } from '../openapi/routeDoc';
+
+/** The cookie that binds a sign-in under way to the browser that started it (no login CSRF). */
+const BROWSER_COOKIE = 'outpost_oidc';
+const COOKIE_PATH = '/api/auth/oidc';
+
+const startQuerySchema = z.object({
+  return_to: z
+    .string()
+    .optional()
+    .describe('A path on this server to land on afterwards; anything else is /.'),
+});
+const callbackQuerySchema = z.object({
+  code: z.string().optional(),
+  state: z.string().optional(),
+  error: z.string().optional(),
+});
+
+const redirectAnswer = (description: string) => ({ description });
+
+interface LoginRow {
+  state: string;
+  code_verifier: string;
+  nonce: string;
+  return_to: string;
+}
+
+/** The profile claims Outpost reads, from the ID token or else the userinfo endpoint. */
+interface ProfileClaims {
+  sub: string;
+  name?: unknown;
+  preferred_username?: unknown;
+  email?: unknown;
+  email_verified?: unknown;
+}
+
+/**
+ * The provider's configuration, discovered once and kept; a failed discovery is forgotten, so the
+ * next sign-in asks again (a provider that was down comes back without a restart).
+ */
+function discoveredConfiguration(oidc: OidcConfig): () => Promise<Configuration> {
+  let found: Promise<Configuration> | null = null;
+  return () => {
+    found ??= discovery(
+      new URL(oidc.issuer),
+      oidc.clientId,
+      oidc.clientSecret,
+      oidc.clientSecret ? undefined : None(),
+      // The ID token's signature is checked against the provider's keys, not trusted on TLS alone.
+      { execute: [enableNonRepudiationChecks], timeout: 10 },
+    ).catch((error: unknown) => {
+      found = null;
+      throw error;
+    });
+    return found;
+  };
+}
+
+/** The user of (issuer, sub), created with `name` in one transaction with the identity: never half made. */
+async function findOrCreateOidcUser(
+  db: Executor & { transaction: <T>(work: (tx: Executor) => Promise<T>) => Promise<T> },
+  issuer: string,
+  subject: string,
+  name: string,
+  email: string | null,
+): Promise<UserRow> {
+  const existing = async () => {
+    const [user] = await rows<UserRow>(
+      db,
+      sql`UPDATE oidc_identities i SET last_used_at = now(), email = ${email}
+          FROM users u WHERE i.issuer = ${issuer} AND i.subject = ${subject} AND u.id = i.user_id
+          RETURNING u.id, u.name, u.phone, u.created_at, u.updated_at`,
+    );
+    return user;
+  };
+  const known = await existing();
+  if (known) return known;
+  try {
+    return await db.transaction(async (tx) => {
+      const [user] = await rows<UserRow>(
+        tx,
+        sql`INSERT INTO users (name, phone) VALUES (${name}, NULL)
+            RETURNING id, name, phone, created_at, updated_at`,
+      );
+      await tx.execute(
+        sql`INSERT INTO oidc_identities (user_id, issuer, subject, email)
+            VALUES (${user!.id}, ${issuer}, ${subject}, ${email})`,
+      );
+      return user!;
+    });
+  } catch (error) {
+    // The same person finishing two sign-ins at once: the other one created them.
+    const raced = await existing();
+    if (raced) return raced;
+    throw error;
+  }
+}
+
+/**
+ * Single sign-on with OpenID Connect (ARCHITECTURE §4 'Other ways to sign in'): the authorization
+ * code flow with PKCE (S256), state and nonce, the ID token checked (signature, issuer, audience,
+ * expiry, nonce), people found by (issuer, sub). Every failure lands on the sign-in page with a code
+ * for its sentence; nothing is created before every check has passed.
+ */
+export async function oidcRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+  const oidc = app.config.oidc;
+  const { origin } = app.config.publicUrl;
+  const configuration = oidc ? discoveredConfiguration(oidc) : null;
+  const TAGS = ['Auth'];
+
+  app.get(
+    '/auth/methods',
+    {
+      config: { public: true },
+      schema: routeDoc({
+        summary: 'Ways to sign in',
+        description:
+          'Besides the phone: `oidc` names the single sign-on button (`Sign in with {name}`), or is null when it is not configured.',
+        tags: TAGS,
+        answers: { 200: { description: 'The ways.', schema: authMethodsSchema } },
+      }),
+    },
+    async (_request, reply) => {
+      // Changes only with the server's settings: browsers may keep it a while.
+      reply.header('Cache-Control', 'public, max-age=300');
+      return { oidc: oidc ? { name: oidc.name } : null };
+    },
+  );
+
+  const secure = (request: FastifyRequest) => request.protocol === 'https';
+  const failed = (request: FastifyRequest, reply: FastifyReply, code: OidcFailure) => {
+    reply.clearCookie(BROWSER_COOKIE, { path: COOKIE_PATH, secure: secure(request) });
+    return reply.redirect(`/login?${OIDC_ERROR_PARAM}=${code}`, 302);
+  };
+
+  app.get(
+    '/auth/oidc/start',
+    {
+      config: { public: true },
+      schema: routeDoc({
+        summary: 'Start single sign-on',
+        description:
+          'Redirects to the OpenID provider (authorization code with PKCE S256, `state`, `nonce`); when the provider cannot be reached, to `/login?error=oidc_unavailable`. 404 when single sign-on is not configured.',
+        tags: TAGS,
+        querystring: checkedInHandler(startQuerySchema),
+        answers: {
+          302: redirectAnswer('To the provider, or to the sign-in page with an error code.'),
+          404: { description: 'Single sign-on is not configured.' },
+        },
+      }),
+    },
+    async (request, reply) => {
+      if (!oidc || !configuration) throw notFound('Route');
+      await enforce(app.limits.login, request, 'sign-in attempts');
+      const returnTo = safeReturnTo(
+        (request.query as Record<string, unknown> | undefined)?.return_to,
+        origin,
+      );
+      let config: Configuration;
+      try {
+        config = await configuration();
+      } catch (error) {
+        request.log.warn({ err: error }, 'the OpenID provider could not be discovered');
+        return failed(request, reply, 'oidc_unavailable');
+      }
+      const verifier = randomPKCECodeVerifier();
+      const state = randomState();
+      const nonce = randomNonce();
+      const browser = randomBytes(32).toString('base64url');
+      await db.execute(
+        sql`INSERT INTO oidc_logins (state, browser_hash, code_verifier, nonce, return_to, expires_at)
+            VALUES (${state}, ${hashToken(browser)}, ${verifier}, ${nonce}, ${returnTo},
+                    ${new Date(Date.now() + OIDC_LOGIN_TTL_MS)})`,
+      );
+      reply.setCookie(BROWSER_COOKIE, browser, {
+        path: COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secure(request),
+        maxAge: OIDC_LOGIN_TTL_MS / 1000,
+      });
+      const target = buildAuthorizationUrl(config, {
+        redirect_uri: oidc.redirectUri,
+        scope: oidc.scopes,
+        code_challenge: await calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+      });
+      return reply.redirect(target.href, 302);
+    },
+  );
+
+  app.get(
+    '/auth/oidc/callback',
+    {
+      config: { public: true },
+      schema: routeDoc({
+        summary: 'Finish single sign-on',
+        description:
+          'Where the provider sends the browser back. Checks state (single use, 10 minutes, this browser’s), exchanges the code with its PKCE verifier, checks the ID token (signature, issuer, audience, expiry, nonce) and the allowed email domains, finds or creates the person by (issuer, sub), starts a session and redirects to `return_to`. Every failure redirects to `/login?error=<code>` and creates nothing.',
+        tags: TAGS,
+        querystring: checkedInHandler(callbackQuerySchema),
+        answers: {
+          302: redirectAnswer('Signed in, to `return_to`; or to the sign-in page with an error code.'),
+          404: { description: 'Single sign-on is not configured.' },
+        },
+      }),
+    },
+    async (request, reply) => {
+      if (!oidc || !configuration) throw notFound('Route');
+      await enforce(app.limits.login, request, 'sign-in attempts');
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const state = typeof query.state === 'string' ? query.state : null;
+      const browser = request.cookies[BROWSER_COOKIE];
+      // The state goes first, whatever follows: an answer from the provider is taken once.
+      const [login] =
+        state && browser
+          ? await rows<LoginRow>(
+              db,
+              sql`DELETE FROM oidc_logins
+                  WHERE state = ${state} AND browser_hash = ${hashToken(browser)} AND expires_at > now()
+                  RETURNING state, code_verifier, nonce, return_to`,
+            )
+          : [];
+      if (!login) return failed(request, reply, 'oidc_expired');
+      if (query.error !== undefined) return failed(request, reply, 'oidc_denied');
+
+      let config: Configuration;
+      try {
+        config = await configuration();
+      } catch (error) {
+        request.log.warn({ err: error }, 'the OpenID provider could not be discovered');
+        return failed(request, reply, 'oidc_unavailable');
+      }
+      let profile: ProfileClaims;
+      let issuer: string;
+      try {
+        const tokens = await authorizationCodeGrant(config, new URL(request.url, origin), {
+          pkceCodeVerifier: login.code_verifier,
+          expectedState: login.state,
+          expectedNonce: login.nonce,
+          idTokenExpected: true,
+        });
+        const claims = tokens.claims();
+        if (!claims) return failed(request, reply, 'oidc_rejected');
+        issuer = claims.iss;
+        profile = { ...claims };
+        // Providers that keep the profile out of the ID token give it at the userinfo endpoint.
+        const wanted =
+          nameFromClaims(profile) === null || (oidc.allowedEmailDomains.length > 0 && !profile.email);
+        if (wanted && config.serverMetadata().userinfo_endpoint) {
+          const info = await fetchUserInfo(config, tokens.access_token, claims.sub);
+          profile = { ...info, ...stripUndefined(profile), sub: claims.sub };
+        }
+      } catch (error) {
+        request.log.info({ err: error }, 'single sign-on refused');
+        return failed(request, reply, 'oidc_rejected');
+      }
+      if (!emailDomainAllowed(profile, oidc.allowedEmailDomains))
+        return failed(request, reply, 'oidc_domain');
+
+      const email = typeof profile.email === 'string' ? profile.email.slice(0, 320) : null;
+      const user = await findOrCreateOidcUser(
+        db,
+        issuer,
+        profile.sub,
+        nameFromClaims(profile) ?? PLACEHOLDER_NAME,
+        email,
+      );
+      if (request.session) {
+        await endSession(db, request, reply, request.session.id, app.sessionCache, { retire: true });
+      }
+      await startSession(db, request, reply, user.id, 'oidc');
+      reply.clearCookie(BROWSER_COOKIE, { path: COOKIE_PATH, secure: secure(request) });
+      return reply.redirect(safeReturnTo(login.return_to, origin), 302);
+    },
+  );
+}
+
+const stripUndefined = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
