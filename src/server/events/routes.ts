@@ -33,7 +33,7 @@ export function restartHint(random: () => number = Math.random): string {
 /** One open stream, as the delivery batches see it. */
 interface OpenStream {
   userId: number;
-  phone: string;
+  phone: string | null;
   sessionId: string;
   lastUnread: number;
   lastMutuals: string | null;
