@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { timeEntryPageSchema, timeEntrySchema } from '../../shared/apiSchemas';
 import { paginated } from '../../shared/item';
 import { pageQuerySchema } from '../../shared/schemas';
@@ -28,12 +29,15 @@ import {
 import {
   createTimeEntry,
   deleteTimeEntry,
+  type EntryRef,
   editTimeEntry,
   listItemTimeEntries,
   reportRows,
   stopTimeEntry,
   timeEntryJson,
 } from './service';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function send(reply: FastifyReply, result: WriteResult) {
   if (result.status === 204) return reply.status(204).send();
@@ -48,7 +52,14 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   const TAGS = ['Time'];
   const itemParams = idParams('The item’s id.');
-  const entryParams = idParams('The time entry’s id.');
+  const entryParams = z.object({
+    id: z.string().describe('The time entry’s id, or the uuid of one of the caller’s own entries.'),
+  });
+  /** The entry in the path: an id, or a uuid of the caller's (a device's queued stop names it so). */
+  const entryRef = (request: FastifyRequest): EntryRef => {
+    const raw = String((request.params as { id?: string }).id ?? '');
+    return UUID.test(raw) ? { uuid: raw.toLowerCase() } : pathId(request, 'Time entry');
+  };
   const notSeen = errorAnswer('No such item, or not one the caller may see.');
   const noEntry = errorAnswer('No such time entry, or not one the caller may see.');
 
@@ -125,7 +136,7 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
   });
   app.post('/time_entries/:id/stop', { schema: stopDoc }, async (request, reply) => {
     const user = currentUser(request);
-    const id = pathId(request, 'Time entry');
+    const id = entryRef(request);
     const { ended_at } = parseOrThrow(timeEntryStopSchema, request.body ?? {});
     return send(reply, await runWrite(app, request, user.id, (tx) => stopTimeEntry(tx, user, id, ended_at)));
   });
@@ -145,7 +156,7 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
   });
   app.patch('/time_entries/:id', { schema: editDoc }, async (request, reply) => {
     const user = currentUser(request);
-    const id = pathId(request, 'Time entry');
+    const id = entryRef(request);
     const patch = parseOrThrow(timeEntryPatchSchema, request.body);
     return send(
       reply,
@@ -172,7 +183,7 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
   });
   app.delete('/time_entries/:id', { schema: deleteDoc }, async (request, reply) => {
     const user = currentUser(request);
-    const id = pathId(request, 'Time entry');
+    const id = entryRef(request);
     return send(reply, await runWrite(app, request, user.id, (tx) => deleteTimeEntry(tx, user, id)));
   });
 

@@ -149,13 +149,24 @@ async function trackableItem(tx: Executor, actor: UserRow, itemId: number): Prom
   return item;
 }
 
-/** The live entry `id` when the actor sees its item, else the 404 of an unknown entry. */
+/** An entry named by its id, or by the uuid of one of the caller's own (what a device's queue knows). */
+export type EntryRef = number | { uuid: string };
+
+/** The live entry `ref` names when the actor sees its item, else the 404 of an unknown entry. */
 async function visibleEntry(
   tx: Executor,
   actor: UserRow,
-  id: number,
+  ref: EntryRef,
 ): Promise<{ entry: TimeEntryRow; item: Item }> {
-  const entry = await entryById(tx, id);
+  const entry =
+    typeof ref === 'number'
+      ? await entryById(tx, ref)
+      : (
+          await rows<TimeEntryRow>(
+            tx,
+            sql`SELECT ${TIME_ENTRY_SELECT} WHERE t.user_id = ${actor.id} AND t.uuid = ${ref.uuid}`,
+          )
+        )[0];
   if (!entry || entry.deleted_at !== null) throw notFound('Time entry');
   const item = await findVisibleItem(tx, actor.id, entry.item_id);
   if (!item) throw notFound('Time entry');
@@ -231,11 +242,12 @@ export async function createTimeEntry(
 export async function stopTimeEntry(
   tx: Executor,
   actor: UserRow,
-  id: number,
+  ref: EntryRef,
   at: string | null | undefined,
 ): Promise<WriteResult> {
   await lockPerson(tx, actor.id);
-  const { entry, item } = await visibleEntry(tx, actor, id);
+  const { entry, item } = await visibleEntry(tx, actor, ref);
+  const id = entry.id;
   if (entry.user_id !== actor.id) throw new HttpError(403, 'Only its author can stop a timer.');
   if (item.my_role === 'viewer') throw new HttpError(403, VIEWER_READ_ONLY_MESSAGE);
   const span = spanOf(entry);
@@ -254,11 +266,12 @@ export async function stopTimeEntry(
 export async function editTimeEntry(
   tx: Executor,
   actor: UserRow,
-  id: number,
+  ref: EntryRef,
   patch: TimeEntryPatch,
 ): Promise<WriteResult> {
   await lockPerson(tx, actor.id);
-  const { entry, item } = await visibleEntry(tx, actor, id);
+  const { entry, item } = await visibleEntry(tx, actor, ref);
+  const id = entry.id;
   if (entry.user_id !== actor.id) throw new HttpError(403, 'Only its author can edit a time entry.');
   if (item.my_role === 'viewer') throw new HttpError(403, VIEWER_READ_ONLY_MESSAGE);
   const before = { started_at: iso(entry.started_at), ended_at: isoOrNull(entry.ended_at) };
@@ -294,8 +307,9 @@ export async function editTimeEntry(
 }
 
 /** Deletes an entry (its author, or the campaign's owner); a tombstone stays for sync (X5). */
-export async function deleteTimeEntry(tx: Executor, actor: UserRow, id: number): Promise<WriteResult> {
-  const { entry, item } = await visibleEntry(tx, actor, id);
+export async function deleteTimeEntry(tx: Executor, actor: UserRow, ref: EntryRef): Promise<WriteResult> {
+  const { entry, item } = await visibleEntry(tx, actor, ref);
+  const id = entry.id;
   if (entry.user_id !== actor.id && item.my_role !== 'owner')
     throw new HttpError(403, 'Only its author or the campaign’s owner can delete a time entry.');
   const deleted = await rows<{ id: number }>(
