@@ -39,6 +39,7 @@ import { isDocsPath, registerOpenApi } from './openapi/plugin';
 import { passkeyRoutes } from './passkeys/routes';
 import { sessionRoutes } from './sessions/routes';
 import { syncRoutes } from './sync/routes';
+import { timeEntryRoutes } from './timeEntries/routes';
 import { authenticateBearer } from './tokens/auth';
 import { declaredTokenAccess } from './tokens/policy';
 import { tokenRoutes } from './tokens/routes';
@@ -240,6 +241,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(activityRoutes, { prefix: '/api' });
   await app.register(campaignRoutes, { prefix: '/api' });
   await app.register(commentRoutes, { prefix: '/api' });
+  await app.register(timeEntryRoutes, { prefix: '/api' });
   await app.register(contactsRoutes, { prefix: '/api' });
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });

@@ -103,6 +103,11 @@ const itemShape = {
   my_role: z.enum(ROLES).nullable().optional(),
   members_count: z.number().int().optional(),
   comments_count: z.number().int().optional(),
+  spent_minutes: z
+    .number()
+    .int()
+    .optional()
+    .describe('Finished time-entry minutes on the item and its descendants.'),
 };
 
 /** An item as every item answer carries it (ARCHITECTURE §4 'Items'), with `ETag: "<version>"`. */
@@ -190,6 +195,23 @@ export const commentSchema = z
   .meta({ id: 'Comment' });
 export const commentPageSchema = paginatedSchema(commentSchema);
 
+export const timeEntrySchema = z
+  .object({
+    id,
+    uuid: z.string(),
+    item_id: id,
+    user: personSchema,
+    started_at: instant,
+    ended_at: instant.nullable().describe('Null while the timer runs.'),
+    minutes: z.number().int().describe('Whole minutes, up to now while it runs.'),
+    note: z.string(),
+    created_at: instant,
+    updated_at: instant,
+  })
+  .meta({ id: 'TimeEntry' });
+export const timeEntryPageSchema = paginatedSchema(timeEntrySchema);
+const timeEntryTombstoneSchema = object({ id, uuid: z.string(), item_id: id, deleted_at: instant });
+
 const tombstoneSchema = object({ id, uuid: z.string().nullable(), deleted_at: instant });
 const commentTombstoneSchema = object({ id, uuid: z.string(), item_id: id, deleted_at: instant });
 
@@ -198,6 +220,9 @@ export const syncPageSchema = object({
   items: z.array(z.union([itemSchema, tombstoneSchema])).describe('Items, and tombstones for what is gone.'),
   comments: z
     .array(z.union([commentSchema.extend({ item_uuid: z.string().nullable() }), commentTombstoneSchema]))
+    .optional(),
+  time_entries: z
+    .array(z.union([timeEntrySchema.extend({ item_uuid: z.string().nullable() }), timeEntryTombstoneSchema]))
     .optional(),
   cursor: z.string().describe('Opaque: send it back as `cursor` for the next page.'),
   has_more: z.boolean(),

@@ -89,6 +89,8 @@ export interface Item extends DeclaredItemFields {
    * Absent on rows stored before it: read it as 0.
    */
   comments_count?: number;
+  /** Finished time-entry minutes on the item and its descendants (§4), kept by the server. */
+  spent_minutes?: number;
 }
 
 export interface Paginated<T> {

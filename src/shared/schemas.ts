@@ -100,7 +100,7 @@ const INSTANT_MAX = Date.UTC(2200, 0, 1) - 1;
  * `Z` or an offset; a local time without one is refused). Stored and sent back as UTC
  * (`2026-05-01T07:30:00.000Z`); empty means none.
  */
-const instantField = z.union([z.string(), z.null()]).transform((v, ctx) => {
+export const instantField = z.union([z.string(), z.null()]).transform((v, ctx) => {
   if (v === null || v.trim() === '') return null;
   const trimmed = v.trim();
   const match =

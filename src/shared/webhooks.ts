@@ -3,10 +3,7 @@ import { z } from 'zod';
 // Webhooks (ARCHITECTURE §4 'Webhooks', Standard Webhooks v1): the events, the retry schedule, the
 // payload's size rule and the routes' request and answer shapes, the one contract of server and client.
 
-/**
- * Every event a webhook may subscribe to. `time_entry.created` is listed for the time-tracking work
- * that adds time entries; until then nothing sends it.
- */
+/** Every event a webhook may subscribe to (`time_entry.created`: a timer started or an entry added). */
 export const WEBHOOK_EVENTS = [
   'item.created',
   'item.updated',

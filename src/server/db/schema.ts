@@ -96,6 +96,8 @@ export const items = pgTable(
     sort_key: text('sort_key').notNull().default('a0'),
     // Live comments on the item (migration 0015): kept by the comment's create and delete, never a client.
     comments_count: integer('comments_count').notNull().default(0),
+    // Finished minutes on the item and its descendants (migration 0030): kept by time-entry writes.
+    spent_minutes: integer('spent_minutes').notNull().default(0),
     ...timestamps,
     completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
@@ -395,6 +397,35 @@ export const comments = pgTable(
     uniqueIndex('comments_uuid_key').on(t.user_id, t.uuid),
     index('comments_item_idx').on(t.item_id, t.id),
     index('comments_change_idx').on(t.change_xid, t.id),
+  ],
+);
+
+/** A time entry on an item (ARCHITECTURE §4): running while `ended_at` is null, one per person. */
+export const time_entries = pgTable(
+  'time_entries',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull(),
+    item_id: integer('item_id')
+      .notNull()
+      .references(() => items.id),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    started_at: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
+    ended_at: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+    note: text('note').notNull().default(''),
+    ...timestamps,
+    deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    change_xid: bigint('change_xid', { mode: 'bigint' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
+  },
+  (t) => [
+    uniqueIndex('time_entries_uuid_key').on(t.user_id, t.uuid),
+    index('time_entries_item_idx').on(t.item_id, t.started_at),
+    index('time_entries_user_idx').on(t.user_id, t.started_at),
+    index('time_entries_change_idx').on(t.change_xid, t.id),
   ],
 );
 

@@ -103,7 +103,7 @@ function itemSelect(viewerId: number): SQL {
   return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
   ${sql.raw(tailColumns('i.'))}, i.created_at, i.updated_at,
-  i.comments_count, i.completed_at, i.deleted_at, i.version,
+  i.comments_count, i.spent_minutes, i.completed_at, i.deleted_at, i.version,
   u.name AS u_name, ${phoneFor('u', viewerId)} AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
   a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
   CASE WHEN ${parentVisible} THEN p.title END AS p_title, p.type AS p_type, p.status AS p_status,
@@ -233,7 +233,7 @@ export async function seersAmong(
 /** An item row's own columns as itemJson reads them, for `RETURNING` after a write. */
 export const ITEM_COLUMNS =
   sql.raw(`id, uuid, title, description, type, status, user_id, assigned_to, parent_id,
-  ${tailColumns('')}, comments_count, created_at, updated_at, completed_at, deleted_at, version`);
+  ${tailColumns('')}, comments_count, spent_minutes, created_at, updated_at, completed_at, deleted_at, version`);
 
 /** An item row with its creator, assignee, parent summary and child counts, as itemSelect reads it. */
 /** The tail's columns as the driver gives them: an instant as a Date (or its text), every other as the API has it. */
@@ -255,6 +255,8 @@ export interface ItemRow extends TailRow {
   parent_id: number | null;
   /** Absent where a write's answer is built without reading it (a new item has none). */
   comments_count?: number;
+  /** Absent where a write's answer is built without reading it (a new item has none). */
+  spent_minutes?: number;
   created_at: Date | string;
   updated_at: Date | string;
   completed_at: Date | string | null;
@@ -299,6 +301,7 @@ export function itemJson(r: ItemRow): Item {
     parent_id: r.parent_id,
     ...fieldsJson(r, TAIL),
     comments_count: r.comments_count ?? 0,
+    spent_minutes: r.spent_minutes ?? 0,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
     completed_at: isoOrNull(r.completed_at),
@@ -364,7 +367,7 @@ const personOf = (alias: 'u' | 'a', idColumn: string) =>
 const ITEM_JSON_FIELDS = `'id', r.id, 'uuid', r.uuid, 'title', r.title, 'description', r.description, 'type', r.type,
   'status', r.status, 'user_id', r.user_id, 'assigned_to', r.assigned_to, 'parent_id', r.parent_id,
   ${tailJsonSql()},
-  'comments_count', COALESCE(r.comments_count, 0),
+  'comments_count', COALESCE(r.comments_count, 0), 'spent_minutes', COALESCE(r.spent_minutes, 0),
   'created_at', ${isoOf('created_at')}, 'updated_at', ${isoOf('updated_at')},
   'completed_at', ${isoOf('completed_at')}, 'deleted_at', ${isoOf('deleted_at')}, 'version', r.version,
   'created_by', ${personOf('u', 'user_id')}, 'user', ${personOf('u', 'user_id')},

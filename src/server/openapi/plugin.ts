@@ -40,6 +40,7 @@ const TAGS = [
   { name: 'Items', description: 'Campaigns, tasks and todos.' },
   { name: 'Trash and export', description: 'Deleted items, restore, and the Outpost JSON export.' },
   { name: 'Comments and history', description: 'An item’s timeline: comments, mutes and its history.' },
+  { name: 'Time', description: 'Time entries, the running timer and the time report.' },
   { name: 'Campaigns', description: 'Members, invites and a campaign’s activity.' },
   { name: 'Contacts', description: 'The address book (phones only) and mutual contacts.' },
   { name: 'Sync', description: 'Changes since a cursor, and the live event stream.' },

@@ -19,6 +19,7 @@
  * Comments ride the same cursor (K13): within one transaction id every item row comes before every
  * comment row, so a position is (xid, kind, id), and `comment` marks one among the comments (written
  * `_id`). Items and comments number their ids apart, and one order over both never skips either.
+ * Time entries follow the comments of each transaction id the same way (X5), marked `~id`.
  */
 export interface CursorPosition {
   xid: bigint;
@@ -26,6 +27,8 @@ export interface CursorPosition {
   since?: bigint;
   /** The position is a comment's: every item row of `xid` has been sent. */
   comment?: true;
+  /** The position is a time entry's: every item and comment row of `xid` has been sent (X5). */
+  timeEntry?: true;
 }
 
 const PREFIX = 'c1';
@@ -34,19 +37,20 @@ const MAX_INTEGER = 2_147_483_647;
 
 export function encodeCursor(position: CursorPosition): string {
   const since = position.since === undefined ? '' : `.${position.since.toString(36)}`;
-  const kind = position.comment ? '_' : '';
+  const kind = position.timeEntry ? '~' : position.comment ? '_' : '';
   return `${PREFIX}.${position.xid.toString(36)}.${kind}${position.id.toString(36)}${since}`;
 }
 
 /** The position a cursor names; the empty cursor is the very beginning (a full bootstrap). */
 export function decodeCursor(cursor: string | undefined): CursorPosition | null {
   if (cursor === undefined || cursor === '') return { xid: 0n, id: 0 };
-  const match = /^c1\.([0-9a-z]{1,14})\.(_?)([0-9a-z]{1,7})(?:\.([0-9a-z]{1,14}))?$/.exec(cursor);
+  const match = /^c1\.([0-9a-z]{1,14})\.([_~]?)([0-9a-z]{1,7})(?:\.([0-9a-z]{1,14}))?$/.exec(cursor);
   if (!match) return null;
   const big = (text: string) =>
     [...text].reduce((acc, ch) => acc * 36n + BigInt(Number.parseInt(ch, 36)), 0n);
   const xid = big(match[1]!);
   const comment = match[2] === '_';
+  const timeEntry = match[2] === '~';
   const id = Number.parseInt(match[3]!, 36);
   const since = match[4] === undefined ? undefined : big(match[4]);
   // Beyond PostgreSQL's bigint and integer the query would fail: such a cursor was never ours.
@@ -56,5 +60,6 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | null 
     id,
     ...(since === undefined ? {} : { since }),
     ...(comment ? { comment: true as const } : {}),
+    ...(timeEntry ? { timeEntry: true as const } : {}),
   };
 }

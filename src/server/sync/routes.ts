@@ -4,6 +4,7 @@ import { syncPageSchema } from '../../shared/apiSchemas';
 import type { SyncCommentChange, SyncPageComments } from '../../shared/comments';
 import { SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
 import { syncQuerySchema } from '../../shared/schemas';
+import type { SyncPageTimeEntries, SyncTimeEntryChange } from '../../shared/timeEntries';
 import { COMMENT_SELECT, commentJson } from '../comments/service';
 import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
@@ -11,6 +12,7 @@ import { unprocessable } from '../http/errors';
 import { iso } from '../http/serialize';
 import { syncItemsJson, visibleTo } from '../items/queries';
 import { invalidAnswer, routeDoc } from '../openapi/routeDoc';
+import { TIME_ENTRY_SELECT, type TimeEntryRow, timeEntryJson } from '../timeEntries/service';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 
 /**
@@ -70,7 +72,9 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
     const xid = from.xid.toString();
     // K13: within one transaction id the item rows come first, then the comments. From a comment's
     // position every item row of its xid has been sent; from an item's, every comment of it is to come.
-    const atComment = from.comment === true;
+    // X5: time entries come last within a transaction id, after its comments.
+    const atTime = from.timeEntry === true;
+    const atComment = from.comment === true || atTime;
     // A row comparison, not the equivalent OR: it is one range of items_change_idx (change_xid, id)
     // that starts at the cursor, where the OR scanned from the cursor's xid and filtered out every row
     // of it already sent (a bootstrap inside one large transaction read 500 more rows each page).
@@ -86,12 +90,23 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
       ? sql`m.change_xid > ${xid}::bigint`
       : sql`(m.change_xid > ${xid}::bigint
       OR (m.change_xid = ${xid}::bigint AND t.id > ${from.id}))`;
-    const commentedAfter = atComment
-      ? sql`(c.change_xid > ${xid}::bigint OR (c.change_xid = ${xid}::bigint AND c.id > ${from.id}))`
-      : sql`c.change_xid >= ${xid}::bigint`;
+    const commentedAfter = atTime
+      ? sql`c.change_xid > ${xid}::bigint`
+      : atComment
+        ? sql`(c.change_xid > ${xid}::bigint OR (c.change_xid = ${xid}::bigint AND c.id > ${from.id}))`
+        : sql`c.change_xid >= ${xid}::bigint`;
+    const timedAfter = atTime
+      ? sql`(e.change_xid > ${xid}::bigint OR (e.change_xid = ${xid}::bigint AND e.id > ${from.id}))`
+      : sql`e.change_xid >= ${xid}::bigint`;
     // K14: the grant sends the tree's live comments too, at the grant's position, after its items.
-    const commentGrantedAfter = atComment
-      ? sql`(m.change_xid > ${xid}::bigint OR (m.change_xid = ${xid}::bigint AND c.id > ${from.id}))`
+    const commentGrantedAfter = atTime
+      ? sql`m.change_xid > ${xid}::bigint`
+      : atComment
+        ? sql`(m.change_xid > ${xid}::bigint OR (m.change_xid = ${xid}::bigint AND c.id > ${from.id}))`
+        : sql`m.change_xid >= ${xid}::bigint`;
+    // X5: and its live time entries, after its comments.
+    const timeGrantedAfter = atTime
+      ? sql`(m.change_xid > ${xid}::bigint OR (m.change_xid = ${xid}::bigint AND e.id > ${from.id}))`
       : sql`m.change_xid >= ${xid}::bigint`;
     // A pull from the very beginning meets every tree granted before its first page among the item
     // changes: no grant rows below that page's xmin, there and on the pages that follow (cursor.ts).
@@ -110,10 +125,16 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
     const grants = sql`FROM ${tree} WHERE ${granted} AND ${grantedAfter}`;
     const commentGrants = sql`FROM ${tree} JOIN comments c ON c.item_id = t.id AND c.deleted_at IS NULL
       WHERE ${granted} AND ${commentGrantedAfter}`;
+    const timeGrants = sql`FROM ${tree} JOIN time_entries e ON e.item_id = t.id AND e.deleted_at IS NULL
+      WHERE ${granted} AND ${timeGrantedAfter}`;
     // K13: a comment goes to whoever sees its live item, exactly as the item does; nobody else learns
     // of it, not even as a tombstone. The plain `>=` bound lets the planner range-scan the index.
     const commented = sql`FROM comments c JOIN items i ON i.id = c.item_id
       WHERE c.change_xid >= ${xid}::bigint AND c.change_xid < horizon.xmin AND ${commentedAfter}
+        AND i.deleted_at IS NULL AND ${visibleTo(user.id)}`;
+    // X5: a time entry likewise, to whoever sees its live item.
+    const timed = sql`FROM time_entries e JOIN items i ON i.id = e.item_id
+      WHERE e.change_xid >= ${xid}::bigint AND e.change_xid < horizon.xmin AND ${timedAfter}
         AND i.deleted_at IS NULL AND ${visibleTo(user.id)}`;
     // L7: asked for, the same statement counts every change after the cursor below the same horizon,
     // by the page's own filters (items_change_idx and item_revocations_change_idx ranges), once.
@@ -126,8 +147,8 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
           + (SELECT count(*) FROM item_revocations v
               WHERE v.user_id = ${user.id} AND v.change_xid >= ${xid}::bigint
                 AND v.change_xid < horizon.xmin AND ${revokedAfter})
-          + (SELECT count(*) ${commented})
-          ${fresh ? sql`` : sql`+ (SELECT count(*) ${grants}) + (SELECT count(*) ${commentGrants})`}`
+          + (SELECT count(*) ${commented}) + (SELECT count(*) ${timed})
+          ${fresh ? sql`` : sql`+ (SELECT count(*) ${grants}) + (SELECT count(*) ${commentGrants}) + (SELECT count(*) ${timeGrants})`}`
       : sql`NULL::bigint`;
     const found = await rows<{
       id: number | null;
@@ -164,6 +185,10 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
               (SELECT c.id, c.change_xid, NULL::timestamptz AS revoked_at, 1 AS k ${commented}
                ORDER BY c.change_xid, c.id
                LIMIT ${SYNC_PAGE_SIZE + 1})
+              UNION ALL
+              (SELECT e.id, e.change_xid, NULL::timestamptz AS revoked_at, 2 AS k ${timed}
+               ORDER BY e.change_xid, e.id
+               LIMIT ${SYNC_PAGE_SIZE + 1})
               ${
                 fresh
                   ? sql``
@@ -174,6 +199,10 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
               UNION ALL
               (SELECT c.id, m.change_xid, NULL::timestamptz AS revoked_at, 1 AS k ${commentGrants}
                ORDER BY m.change_xid, c.id
+               LIMIT ${SYNC_PAGE_SIZE + 1})
+              UNION ALL
+              (SELECT e.id, m.change_xid, NULL::timestamptz AS revoked_at, 2 AS k ${timeGrants}
+               ORDER BY m.change_xid, e.id
                LIMIT ${SYNC_PAGE_SIZE + 1})`
               }
             ) u
@@ -194,9 +223,11 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
     let next: CursorPosition = { xid: from.xid, id: from.id };
     if (hasMore && last)
       next =
-        Number(last.k) === 1
-          ? { xid: BigInt(last.change_xid), id: last.id, comment: true }
-          : { xid: BigInt(last.change_xid), id: last.id };
+        Number(last.k) === 2
+          ? { xid: BigInt(last.change_xid), id: last.id, timeEntry: true }
+          : Number(last.k) === 1
+            ? { xid: BigInt(last.change_xid), id: last.id, comment: true }
+            : { xid: BigInt(last.change_xid), id: last.id };
     else if (horizon > from.xid) next = { xid: horizon, id: 0 };
     // Carried until the pull passes it; past it, `>= xid` already leaves out every grant below it.
     const since = fresh ? horizon : from.since;
@@ -204,7 +235,12 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
     // One entry per item, the latest: a revocation and a later re-grant (or the reverse) in one page.
     const latest = new Map<number, (typeof page)[number]>();
     const commentIds = new Set<number>();
+    const timeEntryIds = new Set<number>();
     for (const row of page) {
+      if (Number(row.k) === 2) {
+        timeEntryIds.add(row.id);
+        continue;
+      }
       if (Number(row.k) === 1) {
         commentIds.add(row.id);
         continue;
@@ -223,6 +259,7 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
       rowsOfPage.map((row) => (row.revoked_at === null ? null : iso(row.revoked_at))),
     );
     const comments = await pageComments(db, [...commentIds]);
+    const timeEntries = await pageTimeEntries(db, [...timeEntryIds]);
     const nextCursor = encodeCursor(next);
     // The count took in this page's rows (before one entry per item was kept): what is left after them.
     const after = found[0]?.after;
@@ -233,14 +270,15 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
           : 0
         : undefined;
     // The SyncPage shape, written out around the items' text: {items, comments, cursor, has_more, remaining?}.
-    const body = `{"items":${items},"comments":${JSON.stringify(comments)},"cursor":${JSON.stringify(nextCursor)},"has_more":${hasMore}${remaining === undefined ? '' : `,"remaining":${remaining}`}}`;
+    const body = `{"items":${items},"comments":${JSON.stringify(comments)},"time_entries":${JSON.stringify(timeEntries)},"cursor":${JSON.stringify(nextCursor)},"has_more":${hasMore}${remaining === undefined ? '' : `,"remaining":${remaining}`}}`;
     // With no transaction in flight at the snapshot (xmin = xmax), every row below the new cursor
     // has been sent: until a change event for this user arrives, a pull from it finds nothing.
     const quiescent = String(found[0]?.xmax ?? '') === String(found[0]?.horizon ?? '');
     if (live && !hasMore && quiescent) {
-      const empty: SyncPage & SyncPageComments = {
+      const empty: SyncPage & SyncPageComments & SyncPageTimeEntries = {
         items: [],
         comments: [],
+        time_entries: [],
         cursor: nextCursor,
         has_more: false,
       };
@@ -285,6 +323,25 @@ async function pageComments(
     (r): SyncCommentChange =>
       r.deleted_at === null
         ? { ...commentJson(r), item_uuid: uuids.get(r.item_id) ?? null }
+        : { id: r.id, uuid: r.uuid, item_id: r.item_id, deleted_at: iso(r.deleted_at) },
+  );
+}
+
+/** The page's time entries (X5): a live one as the API shows it with its item's uuid, a deleted one as a tombstone. */
+async function pageTimeEntries(
+  db: FastifyInstance['database']['db'],
+  ids: readonly number[],
+): Promise<SyncTimeEntryChange[]> {
+  if (ids.length === 0) return [];
+  const found = await rows<TimeEntryRow & { item_uuid: string | null }>(
+    db,
+    sql`SELECT ${TIME_ENTRY_SELECT}
+        WHERE t.id = ANY(${sql.param([...ids])}::int[]) ORDER BY t.id`,
+  );
+  return found.map(
+    (r): SyncTimeEntryChange =>
+      r.deleted_at === null
+        ? { ...timeEntryJson(r), item_uuid: r.item_uuid }
         : { id: r.id, uuid: r.uuid, item_id: r.item_id, deleted_at: iso(r.deleted_at) },
   );
 }

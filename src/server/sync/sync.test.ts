@@ -36,6 +36,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     expect(first.body).toEqual({
       items: expect.any(Array),
       comments: [],
+      time_entries: [],
       cursor: expect.any(String),
       has_more: false,
     });

@@ -6,7 +6,7 @@ import type { TokenAccess } from '../../shared/tokens';
  * itself (new resources do); a route found in neither is `never` (default deny), and a test walks
  * every registered route and fails on an /api route that declares nothing (policy.test.ts).
  *
- * `read` on reads of items, comments, activity and history; `write` on item, comment and label writes
+ * `read` on reads of items, comments, activity and history; `write` on item, comment, label and time-entry writes
  * (labels are item fields); `never` on anything about the account or other people: tokens, members,
  * invites, sessions, sign-in and out, the profile, contacts, push subscriptions, the calendar link,
  * notification state, mutes, and the event stream (it lives as long as a session; scripts poll
@@ -45,6 +45,14 @@ export const TOKEN_ROUTE_POLICY: Readonly<Record<string, TokenAccess>> = {
   'POST /api/items/:id/comments': 'write',
   'PATCH /api/comments/:id': 'write',
   'DELETE /api/comments/:id': 'write',
+
+  'GET /api/items/:id/time_entries': 'read',
+  'POST /api/items/:id/time_entries': 'write',
+  'PATCH /api/time_entries/:id': 'write',
+  'DELETE /api/time_entries/:id': 'write',
+  'POST /api/time_entries/:id/stop': 'write',
+  'GET /api/time_entries': 'read',
+  'GET /api/time_entries.csv': 'read',
   // Who may be mentioned on or assigned an item: what an item's page shows, needed to assign by id.
   'GET /api/items/:id/people': 'read',
   'GET /api/items/:id/mute': 'never',

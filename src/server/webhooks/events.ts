@@ -4,6 +4,7 @@ import { payloadBody, subscribes, type WebhookEvent, type WebhookEventType } fro
 import { COMMENT_SELECT, type CommentRow, commentJson } from '../comments/service';
 import { type Executor, rows, sql } from '../db/client';
 import { findItem, seersAmong } from '../items/queries';
+import { TIME_ENTRY_SELECT, type TimeEntryRow, timeEntryJson } from '../timeEntries/service';
 
 /**
  * The webhook events of one write, noted as the write goes (beside its activity entries) and turned
@@ -14,6 +15,7 @@ import { findItem, seersAmong } from '../items/queries';
 export type NotedEvent =
   | { kind: 'item'; type: WebhookEvent; actor: Actor; itemId: number; rootId: number; at: Date }
   | { kind: 'comment'; type: WebhookEvent; actor: Actor; itemId: number; commentId: number; at: Date }
+  | { kind: 'timeEntry'; type: WebhookEvent; actor: Actor; itemId: number; timeEntryId: number; at: Date }
   | {
       kind: 'member';
       type: WebhookEvent;
@@ -43,7 +45,7 @@ export function noteWebhookEvent(tx: object, event: Noted): void {
 }
 
 const eventKey = (e: Noted | NotedEvent) =>
-  `${e.type} ${e.kind === 'member' ? `${e.campaign.id}/${e.member.id}` : e.kind === 'comment' ? e.commentId : e.itemId}`;
+  `${e.type} ${e.kind === 'member' ? `${e.campaign.id}/${e.member.id}` : e.kind === 'comment' ? e.commentId : e.kind === 'timeEntry' ? e.timeEntryId : e.itemId}`;
 
 /** The webhook event an item's activity entry is, if any (assignments and reopenings are updates). */
 export function itemEventOf(action: ActivityAction): WebhookEvent | null {
@@ -181,6 +183,13 @@ async function dataOf(
   if (event.kind === 'comment') {
     const [row] = await rows<CommentRow>(tx, sql`SELECT ${COMMENT_SELECT} WHERE c.id = ${event.commentId}`);
     return row ? { comment: commentJson(row) } : null;
+  }
+  if (event.kind === 'timeEntry') {
+    const [row] = await rows<TimeEntryRow>(
+      tx,
+      sql`SELECT ${TIME_ENTRY_SELECT} WHERE t.id = ${event.timeEntryId}`,
+    );
+    return row ? { time_entry: timeEntryJson(row) } : null;
   }
   return { member: { ...event.member, campaign_id: event.campaign.id }, campaign: event.campaign };
 }
