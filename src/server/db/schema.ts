@@ -95,6 +95,10 @@ export const items = pgTable(
     sort_key: text('sort_key').notNull().default('a0'),
     // Live comments on the item (migration 0015): kept by the comment's create and delete, never a client.
     comments_count: integer('comments_count').notNull().default(0),
+    // When the work starts (never after due_date, SYNC.md D10) and how long it should take in minutes
+    // (0–100,000): migration 0029, §4 'Start dates, estimates and time'.
+    start_date: date('start_date', { mode: 'string' }),
+    estimate_minutes: integer('estimate_minutes'),
     ...timestamps,
     completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),

@@ -37,6 +37,7 @@ const VALUES: { [K in FieldSchemaKey]: readonly unknown[] } = {
   // Made unique per round (`placeOf`): a key a sibling already holds is not kept on a move.
   sortKey: ['a0V', 'a5', 'aV'],
   shortText: [null, 'teal', 'forest green'],
+  minutes: [null, 0, 90, 100_000],
 };
 
 /** A picked file as the browser hands it over. */
