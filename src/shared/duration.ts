@@ -4,6 +4,9 @@
  * dialog and quick add, so '~2h' and '2h' in a field mean the same.
  */
 
+/** Told when an estimate field's text is not a duration. */
+export const ESTIMATE_HELP = 'Write a duration such as 45m, 2h or 1h 30m (at most 100,000 minutes).';
+
 /** The largest estimate an item holds, in minutes (about 69 days of work). */
 export const ESTIMATE_MAX_MINUTES = 100_000;
 
