@@ -1,3 +1,4 @@
+import { formatDuration } from './duration';
 import type { ActivityAction, ActivityEntry, ItemStatus, ItemType } from './item';
 import { fieldsWith, ITEM_FIELDS } from './itemFields';
 import { withArticle } from './notifications';
@@ -85,11 +86,15 @@ function readableValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return 'none';
   if (field === 'status' && typeof value === 'string' && value in STATUS_WORDS)
     return STATUS_WORDS[value as ItemStatus];
-  if ((field === 'due_date' || field === 'end_date' || field === 'remind_at') && typeof value === 'string')
+  if (
+    (field === 'due_date' || field === 'end_date' || field === 'start_date' || field === 'remind_at') &&
+    typeof value === 'string'
+  )
     return readableDay(value);
   if (field === 'recurrence' && typeof value === 'string') return recurrenceSummary(value) ?? value;
   // 'Priority: p4 → p1', 'Labels: none → Errand, Home', as quick add writes them.
   if (field === 'priority' && typeof value === 'number') return `p${value}`;
+  if (field === 'estimate_minutes' && typeof value === 'number') return formatDuration(value);
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string') return value;

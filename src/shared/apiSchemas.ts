@@ -71,6 +71,7 @@ const FIELD_JSON = {
   labels: z.array(z.string()),
   sortKey: z.string().nullable(),
   shortText: z.string().nullable(),
+  minutes: z.number().int().min(0).nullable(),
 } as const satisfies Record<FieldSchemaKey, z.ZodType>;
 
 /** The declared fields as the API sends them: one entry per field of ITEM_FIELDS, optional where rows from before it lack it. */

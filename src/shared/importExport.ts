@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
 import { COMMENT_BODY_MAX, escapeTypedTokens } from './comments';
+import { parseDuration } from './duration';
 import { ALLOWED_PARENT_TYPES } from './hierarchy';
 import { DESCRIPTION_MAX_LENGTH, ITEM_TYPES, type ItemStatus, type ItemType, TITLE_MAX_LENGTH } from './item';
 import {
@@ -18,6 +19,7 @@ import { DEFAULT_PRIORITY, LABELS_MAX, labelKey, labelProblem, PRIORITIES, type 
 import { readQuickAdd } from './quickAdd';
 import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
 import { isFractionalKey, SORT_KEY_PATTERN } from './sortKey';
+import { spanProblem } from './span';
 import { normalizeTimeZone } from './timeZone';
 
 /**
@@ -366,6 +368,7 @@ interface ReadValues {
   /** The place the file gives; null when none (or not a key): after its last sibling's then. */
   sortKey: string | null;
   shortText: string | null;
+  minutes: number | null;
 }
 type ReaderKey = Exclude<FieldSchemaKey, 'title' | 'description' | 'status'>;
 type ReadValue<F extends MoreField> = ReadValues[Fields[F]['schema'] & ReaderKey];
@@ -665,6 +668,14 @@ const FIELD_READERS: { [K in ReaderKey]: (value: unknown, ctx: ReadContext) => R
     if (key !== '' && sort_key === null) warn(`Its place “${shorten(key)}” is not a sort key: placed last`);
     return sort_key;
   },
+  minutes: (value, { noun, warn }) => {
+    const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+    if (text === '') return null;
+    // A file's number of minutes, or a duration as a person writes it ('1h 30m').
+    const minutes = parseDuration(text);
+    if (minutes === null) warn(`Its ${noun} “${shorten(text)}” is not a number of minutes: left out`);
+    return minutes;
+  },
   shortText: (value, { noun, warn }) => {
     const text = typeof value === 'string' ? value.trim() : '';
     if (text === '') return null;
@@ -691,6 +702,12 @@ function readMore(
     const noun = (label ?? field.replaceAll('_', ' ')).toLowerCase();
     const read = FIELD_READERS[schema as ReaderKey] as (value: unknown, ctx: ReadContext) => unknown;
     item[field] = read(raw[field] ?? null, { noun, item, people, warn });
+  }
+  // D10: a start after the due date is the file's slip; the due date is the one kept.
+  const problem = spanProblem(item.start_date as string | null, item.due_date as string | null);
+  if (problem) {
+    warn(`Its start date ${String(item.start_date)} is after its due date: left out`);
+    item.start_date = null;
   }
   const { type: _type, ...more } = item;
   return more as { [F in MoreField]: ReadValue<F> };

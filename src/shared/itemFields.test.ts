@@ -36,6 +36,7 @@ const SAMPLES = {
   labels: [['Errand'], []],
   sortKey: ['a0', 'a1'],
   shortText: ['teal', null],
+  minutes: [90, null],
 } as const;
 
 describe('item fields, declared once', () => {

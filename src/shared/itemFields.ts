@@ -26,7 +26,8 @@ export type FieldSchemaKey =
   | 'priority'
   | 'labels'
   | 'sortKey'
-  | 'shortText';
+  | 'shortText'
+  | 'minutes';
 
 /**
  * How the server's column holds the value, which says how it is read back: `date` as its text
@@ -149,6 +150,24 @@ const DECLARED = {
     // echo (localEcho.ts shownInManualOrder), one read by an order index moves it at its re-read.
     echo: true,
   },
+  // When the work starts (§4, migration 0029): never after the due date (D10). A next occurrence moves it with the
+  // due date, keeping the span (recurrence.ts), so it is not carried as it is.
+  start_date: {
+    schema: 'date',
+    column: 'date',
+    optional: true,
+    history: 'start_date',
+    label: 'Start date',
+    carry: false,
+  },
+  // How long the work should take (§4), 0–100,000 minutes; a next occurrence takes as long.
+  estimate_minutes: {
+    schema: 'minutes',
+    optional: true,
+    history: 'estimate_minutes',
+    label: 'Estimate',
+    echo: true,
+  },
 } as const satisfies Record<string, Pick<FieldDescriptor, 'schema'> & Partial<FieldDescriptor>>;
 
 /** An entry with every flag it leaves out read from FIELD_DEFAULTS (its literal types kept). */
@@ -198,6 +217,7 @@ interface FieldValues {
   labels: string[];
   sortKey: string;
   shortText: string | null;
+  minutes: number | null;
 }
 type ValueOf<F extends ItemFieldName> = FieldValues[Fields[F]['schema']];
 /** The fields absent on rows stored before them. */
@@ -231,6 +251,7 @@ export const NULL_IS_NONE = {
   labels: false,
   sortKey: false,
   shortText: true,
+  minutes: true,
 } as const satisfies Record<FieldSchemaKey, boolean>;
 
 /** A fresh copy of the field's default (a list is never shared between items). */

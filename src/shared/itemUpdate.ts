@@ -7,12 +7,14 @@
  */
 import { type ItemStatus, type ItemType, PATCHABLE_FIELDS, type PatchableField } from './item';
 import { sameFieldValue } from './planning';
+import { spanProblem as spanProblemOf } from './span';
 import { completedAtFor, type StatusChange } from './status';
 
 /** The fields an update may read of the item as stored. */
 export type UpdatableItem = { id: number; type: ItemType; parent_id: number | null; status: ItemStatus } & {
   completed_at: string | null;
   due_date: string | null;
+  start_date?: string | null;
   recurrence?: string | null;
 } & Partial<Record<PatchableField, unknown>>;
 
@@ -36,6 +38,8 @@ export interface UpdatePlan {
     item: { type: ItemType; due_date: string | null; recurrence: string | null };
     ruleChanged: boolean;
   } | null;
+  /** Why the item's dates after the change break its span (D10: start after due), or null. */
+  spanProblem: string | null;
   /** The status the patch sets on the item itself, for the roll-up (empty when it sets none). */
   direct: Map<number, ItemStatus>;
   /** The parents whose children change: the old and the new one of a move (empty otherwise). */
@@ -70,10 +74,18 @@ export function planUpdate(
           ruleChanged: !!changed.recurrence,
         }
       : null;
+  const spanProblem =
+    changed.start_date || changed.due_date
+      ? spanProblemOf(
+          after('start_date', current.start_date ?? null),
+          after('due_date', current.due_date ?? null),
+        )
+      : null;
   return {
     changed,
     fields,
     recurrenceCheck,
+    spanProblem,
     direct: new Map(changed.status ? [[current.id, changed.status.new as ItemStatus]] : []),
     touched: changed.parent_id ? [current.parent_id, (changed.parent_id.new as number | null) ?? null] : [],
   };

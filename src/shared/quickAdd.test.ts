@@ -103,6 +103,8 @@ const PHRASES: [string, Expected][] = [
 
 const EMPTY: Omit<QuickAddReading, 'parts' | 'title'> = {
   due_date: null,
+  start_date: null,
+  estimate_minutes: null,
   remind_at: null,
   recurrence: null,
   priority: null,

@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node/en';
+import { formatDuration, parseDuration } from './duration';
 import {
   formatRecurrence,
   parseRecurrence,
@@ -17,7 +18,15 @@ import { instantAt, offsetMinutesAt, wallClockOf } from './timeZone';
  * ours. Pure and synchronous, so it runs on every keystroke, offline and for guests.
  */
 
-export const QUICK_ADD_KINDS = ['date', 'repeat', 'priority', 'parent', 'assignee', 'label'] as const;
+export const QUICK_ADD_KINDS = [
+  'date',
+  'repeat',
+  'priority',
+  'parent',
+  'assignee',
+  'label',
+  'estimate',
+] as const;
 export type QuickAddKind = (typeof QUICK_ADD_KINDS)[number];
 
 /** One part read from the text: where it stands, and what its chip says. */
@@ -45,6 +54,10 @@ export interface QuickAddReading {
   title: string;
   parts: QuickAddPart[];
   due_date: string | null;
+  /** The first day of a span ('from mon to fri'); null unless one was read (then before due_date). */
+  start_date: string | null;
+  /** 'est 2h', '~30m': the estimate in minutes. */
+  estimate_minutes: number | null;
   remind_at: string | null;
   recurrence: string | null;
   priority: Priority | null;
@@ -375,6 +388,17 @@ function isSure(words: string, month: number, atEnd: boolean, connector: string 
 /** A #name, @name or +label of digits alone ('+1 555…', '#42') is a number, not a name. */
 const DIGITS_ALONE = /^\d+$/;
 
+/** 'est 2h', 'est. 45m', '~30m', '~1h 30m', '~1:30': an estimate (its words after the mark). */
+const ESTIMATE =
+  /(?<=^|\s)(?:est\.?\s+|~\s?)(\d+(?:\.\d+)?\s?(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)(?:\s?\d+\s?(?:m|mins?|minutes?))?|\d{1,2}:\d{2})(?=$|\s|[,.;!?](?:$|\s))/gi;
+
+/** The last day of a range chrono read, when it names one (YYYY-MM-DD). */
+function spanLast(result: chrono.ParsedResult): string | null {
+  const e = result.end;
+  if (!e || !(e.isCertain('day') || e.isCertain('weekday') || e.isCertain('month'))) return null;
+  return `${e.get('year')}-${pad(e.get('month') ?? 1)}-${pad(e.get('day') ?? 1)}`;
+}
+
 /** Reads a quick-add title: the title that is left and every part it names (see the module's note). */
 export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddReading {
   const { now, timeZone } = options;
@@ -400,6 +424,8 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     title: '',
     parts: [],
     due_date: null,
+    start_date: null,
+    estimate_minutes: null,
     remind_at: null,
     recurrence: null,
     priority: null,
@@ -447,6 +473,15 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     }
   }
 
+  // 'est 2h', '~1h 30m': an estimate, read before the dates so '2h' is no length of time for chrono.
+  for (const m of text.matchAll(ESTIMATE)) {
+    const minutes = parseDuration(m[1]!);
+    const found = { kind: 'estimate' as const, start: m.index, end: m.index + m[0].length, text: m[0] };
+    if (minutes === null || reading.estimate_minutes !== null || !keep(found)) continue;
+    reading.estimate_minutes = minutes;
+    labels[found.start] = `Estimate ${formatDuration(minutes)}`;
+  }
+
   // Dates and times: chrono reads the text with what is taken blanked out (positions stay put).
   const nowIso = now.toISOString();
   const today = wallClockOf(nowIso, timeZone).slice(0, 10);
@@ -491,7 +526,10 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     if (start > 0 && /^(?:[A-Z][a-z]*\s+){2,}[A-Z][a-z]*$/.test(words)) continue;
     const isUntil = connector === 'until' || connector === 'till' || connector === 'through';
     const isFrom = connector !== null && /^(?:starting|beginning|from|ending)/.test(connector);
-    if ((isUntil || isFrom) && !repeat) continue;
+    // 'from mon to fri', 'dec 3 to dec 9': a span of days sets the start too (D10: never after the due).
+    const spanEnd =
+      result.end && !repeat && (connector === null || connector === 'from') ? spanLast(result) : null;
+    if ((isUntil || (isFrom && spanEnd === null)) && !repeat) continue;
     if (isUntil && (until !== null || connector === null)) continue;
     if (!isUntil && reading.due_date !== null) continue;
     const month = MONTH_ALONE.test(words);
@@ -504,7 +542,9 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     const at = timed ? { hour: s.get('hour') ?? 0, minute: s.get('minute') ?? 0 } : null;
     const label = isUntil
       ? `Until ${dayLabel(date)}`
-      : `${dayLabel(date)}${at ? `, ${pad(at.hour)}:${pad(at.minute)}` : ''}`;
+      : spanEnd !== null && spanEnd > date
+        ? `${dayLabel(date)} → ${dayLabel(spanEnd)}`
+        : `${dayLabel(date)}${at ? `, ${pad(at.hour)}:${pad(at.minute)}` : ''}`;
     // A time alone beside a repeat ('every day 7:30') has the repeat's words for its date.
     const sure =
       isSure(words, s.get('month') ?? 0, text.slice(end).trim() === '', connector) ||
@@ -516,6 +556,11 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
       continue;
     }
     dayGiven = s.isCertain('day') || s.isCertain('weekday') || s.isCertain('month');
+    if (spanEnd !== null && spanEnd > date) {
+      reading.start_date = date;
+      reading.due_date = spanEnd;
+      continue;
+    }
     reading.due_date = date;
     if (at) time = at;
   }

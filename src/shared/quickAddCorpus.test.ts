@@ -15,6 +15,8 @@ type Row = [phrase: string, expected: Expected, offered?: string[]];
 
 const EMPTY: Omit<QuickAddReading, 'parts' | 'title'> = {
   due_date: null,
+  start_date: null,
+  estimate_minutes: null,
   remind_at: null,
   recurrence: null,
   priority: null,

@@ -22,6 +22,8 @@ interface Moment {
 
 const EMPTY: Omit<QuickAddReading, 'parts' | 'title'> = {
   due_date: null,
+  start_date: null,
+  estimate_minutes: null,
   remind_at: null,
   recurrence: null,
   priority: null,

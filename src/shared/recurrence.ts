@@ -2,6 +2,7 @@ import { v5 as uuidV5 } from 'uuid';
 import type { ItemType } from './item';
 import { CARRY_FIELDS, type CarryField, type DeclaredItemFields, defaultOf } from './itemFields';
 import { formatRecurrence, parseRecurrence, type RecurrenceRule, ruleDateAfter } from './recurrenceRule';
+import { shiftDay } from './span';
 import { DEFAULT_TIME_ZONE, instantAt, shiftWallClock, wallClockOf } from './timeZone';
 
 /**
@@ -20,6 +21,8 @@ export type OccurrenceSource = Partial<Pick<DeclaredItemFields, CarryField>> &
     series_uuid: string | null;
     type: ItemType;
     due_date: string | null;
+    /** Moved on with the due date, keeping the span (D10); absent reads as none. */
+    start_date?: string | null;
     remind_at: string | null;
     recurrence: string | null;
     /** The IANA zone whose wall clock the reminder keeps (N5); absent or null reads as UTC. */
@@ -37,6 +40,7 @@ export type NextOccurrence = Required<Pick<DeclaredItemFields, CarryField>> & {
   type: ItemType;
   status: 'pending';
   due_date: string;
+  start_date: string | null;
   remind_at: string | null;
   recurrence: string;
 };
@@ -106,6 +110,7 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
     type: item.type,
     status: 'pending',
     due_date: due,
+    start_date: item.start_date ? shiftDay(item.start_date, days) : null,
     remind_at: reminder?.remind_at ?? null,
     recurrence: formatRecurrence({
       ...parsed.rule,

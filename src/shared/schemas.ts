@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ESTIMATE_MAX_MINUTES } from './duration';
 import {
   CONTACTS_PER_REQUEST,
   DESCRIPTION_MAX_LENGTH,
@@ -217,6 +218,22 @@ const shortTextField = text('The text')
   .nullable()
   .transform((v) => (v === null || v === '' ? null : v));
 
+/** An estimate in whole minutes, 0 to ESTIMATE_MAX_MINUTES (§4); null is none. */
+const minutesField = z.union(
+  [
+    z
+      .number({ error: 'The estimate must be a number of minutes.' })
+      .int('The estimate must be a whole number of minutes.')
+      .min(0, 'The estimate cannot be negative.')
+      .max(
+        ESTIMATE_MAX_MINUTES,
+        `The estimate must be at most ${ESTIMATE_MAX_MINUTES.toLocaleString('en-US')} minutes.`,
+      ),
+    z.null(),
+  ],
+  { error: 'The estimate must be a number of minutes.' },
+);
+
 export const itemTypeSchema = z.enum(ITEM_TYPES, { error: 'Must be campaign, task or todo.' });
 export const itemStatusSchema = z.enum(ITEM_STATUSES, {
   error: 'Must be pending, in_progress or completed.',
@@ -238,6 +255,7 @@ export const FIELD_SCHEMAS = {
   labels: labelsField,
   sortKey: sortKeyField,
   shortText: shortTextField,
+  minutes: minutesField,
 } as const satisfies Record<FieldSchemaKey, z.ZodType>;
 
 type Descriptors = typeof ITEM_FIELDS;

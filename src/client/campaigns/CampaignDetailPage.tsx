@@ -6,6 +6,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs'
 import {
   AssigneeFact,
   DateFact,
+  EstimateFact,
   LabelsFact,
   NO_OPTIONAL_FACTS,
   PriorityFact,
@@ -43,7 +44,7 @@ const CampaignBoard = lazy(() => import('../board/CampaignBoard'));
 const TABS = ['contents', 'board', 'activity'] as const;
 const BACK = { to: '/campaigns', label: 'Campaigns' };
 
-const CAMPAIGN_FACTS = ['due_date', 'end_date', 'remind_at'] as const;
+const CAMPAIGN_FACTS = ['start_date', 'due_date', 'end_date', 'remind_at', 'estimate_minutes'] as const;
 
 export default function CampaignDetailPage() {
   const id = Number(useParams().id);
@@ -98,9 +99,13 @@ export default function CampaignDetailPage() {
           <AssigneeFact item={campaign} />
           <Fact label="Status">{statusText(campaign.status)}</Fact>
           <PriorityFact item={campaign} />
+          {optional.shown('start_date') ? (
+            <DateFact item={campaign} field="start_date" label="Start" />
+          ) : null}
           {optional.shown('due_date') ? <DateFact item={campaign} field="due_date" label="Due" /> : null}
           {optional.shown('end_date') ? <DateFact item={campaign} field="end_date" label="End date" /> : null}
           {optional.shown('remind_at') ? <ReminderFact item={campaign} /> : null}
+          {optional.shown('estimate_minutes') ? <EstimateFact item={campaign} /> : null}
           <LabelsFact item={campaign} />
         </dl>
       )}

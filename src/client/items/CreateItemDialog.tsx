@@ -1,6 +1,8 @@
 import { type FormEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { ESTIMATE_HELP, formatDuration, parseDuration } from '../../shared/duration';
 import type { ItemType } from '../../shared/item';
 import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
+import { spanProblem } from '../../shared/span';
 import { useDoor, useToast } from '../app/door';
 import { Button } from '../components/ui/Button';
 import { cn } from '../components/ui/cn';
@@ -64,6 +66,13 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
   const titleRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
+  // Start date and estimate (§4): the words' chips ('from mon to fri', '~2h') win over these at save.
+  const [startDate, setStartDate] = useState('');
+  const [estimate, setEstimate] = useState('');
+  const estimateMinutes = estimate.trim() === '' ? null : parseDuration(estimate);
+  const estimateError = estimateMinutes === null && estimate.trim() !== '' ? ESTIMATE_HELP : undefined;
+  const startError =
+    spanProblem(startDate || null, (type === 'campaign' ? null : dueDate) || null) ?? undefined;
   const options = useAssigneeOptions({ id: 0, type, parent_id: parentId });
   const parent = useItem(parentId ?? 0);
   // The phone's add button on a viewer's campaign (§5 'Roles'): nothing may be added there.
@@ -77,6 +86,8 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
       setType(firstType);
       reset();
       setTouched(false);
+      setStartDate('');
+      setEstimate('');
     }
   }, [open, firstType, reset]);
 
@@ -89,6 +100,7 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
     event?.preventDefault();
     setTouched(true);
     if (!form.canSubmit || titleLeftBlank || busy || readOnly || reader.mustWait()) return;
+    if (estimateError || startError) return;
     setBusy(true);
     try {
       const payload = dialogPayload({
@@ -103,6 +115,8 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
         recurrence: repeat,
         today: localToday(),
       });
+      if (startDate !== '') payload.start_date = startDate;
+      if (estimateMinutes !== null) payload.estimate_minutes = estimateMinutes;
       await createItem(reading ? reading.apply(payload) : payload);
       const action = await undoAction(send, toast);
       toast({
@@ -274,6 +288,34 @@ export default function CreateItemDialog({ open, onOpenChange, parentId = null }
                 )}
               </Field>
             ) : null}
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Start date" hint="Optional" error={startError}>
+              {(control) => (
+                <Input
+                  {...control}
+                  type="date"
+                  value={startDate}
+                  onChange={(e) => setStartDate(e.target.value)}
+                />
+              )}
+            </Field>
+            <Field
+              label="Estimate"
+              hint={estimateMinutes !== null ? formatDuration(estimateMinutes) : 'Optional, such as 1h 30m'}
+              error={estimateError}
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  type="text"
+                  autoComplete="off"
+                  placeholder="e.g. 1h 30m"
+                  value={estimate}
+                  onChange={(e) => setEstimate(e.target.value)}
+                />
+              )}
+            </Field>
           </div>
           <Field
             label="Reminder"

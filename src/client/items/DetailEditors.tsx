@@ -5,6 +5,7 @@
 import { FolderInput, Pencil } from 'lucide-react';
 import { lazy, type ReactNode, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { durationInput, ESTIMATE_HELP, parseDuration } from '../../shared/duration';
 import type { ItemType } from '../../shared/item';
 import type { ItemPatchInput } from '../../shared/schemas';
 import { Button } from '../components/ui/Button';
@@ -46,6 +47,8 @@ type Item = Pick<
   | 'assignedUser'
   | 'due_date'
   | 'end_date'
+  | 'start_date'
+  | 'estimate_minutes'
   | 'remind_at'
   | 'recurrence'
   | 'status'
@@ -83,10 +86,18 @@ function EditableFact({
 }
 
 /** The facts a detail page keeps behind an 'Add …' button while they are empty. */
-export type OptionalFact = 'due_date' | 'end_date' | 'remind_at' | 'recurrence';
+export type OptionalFact =
+  | 'start_date'
+  | 'due_date'
+  | 'end_date'
+  | 'remind_at'
+  | 'recurrence'
+  | 'estimate_minutes';
 
 /** An item with none of the optional facts: for the hook's call before the item has loaded. */
 export const NO_OPTIONAL_FACTS: Pick<Item, OptionalFact> = {
+  start_date: null,
+  estimate_minutes: null,
   due_date: null,
   end_date: null,
   remind_at: null,
@@ -94,6 +105,8 @@ export const NO_OPTIONAL_FACTS: Pick<Item, OptionalFact> = {
 };
 
 const ADD_FACT: Record<OptionalFact, string> = {
+  start_date: 'Add start date…',
+  estimate_minutes: 'Add estimate…',
   due_date: 'Add due date…',
   end_date: 'Add end date…',
   remind_at: 'Add reminder…',
@@ -249,26 +262,37 @@ function useDraft(saved: string, commit: (value: string) => void, committable: (
   };
 }
 
+/** Saves, reporting a refusal's message through `report` (and clearing it on success). */
+function useSaveReporting(item: Item, report: (message: string | null) => void) {
+  const edits = useItemEdits();
+  return (patch: ItemPatchInput) =>
+    void edits.save(item, patch).then(
+      () => report(null),
+      (error: unknown) => report(error instanceof Error ? error.message : String(error)),
+    );
+}
+
 function useSave(item: Item) {
   const edits = useItemEdits();
   return (patch: ItemPatchInput) =>
     void edits.save(item, patch).catch((error: unknown) => console.error('Failed to save', error));
 }
 
-/** 'Due' (or 'End date'): a date input; empty clears it. */
+/** 'Start', 'Due' (or 'End date'): a date input; empty clears it. A refusal (D10) shows under it. */
 export function DateFact({
   item,
   field,
   label,
 }: {
   item: Item;
-  field: 'due_date' | 'end_date';
+  field: 'due_date' | 'end_date' | 'start_date';
   label: string;
 }) {
-  const save = useSave(item);
+  const [error, setError] = useState<string | null>(null);
+  const save = useSaveReporting(item, setError);
   const draft = useDraft(item[field] ?? '', (value) => save({ [field]: value || null }), isCommittableDay);
   return (
-    <EditableFact label={label} fact={field}>
+    <EditableFact label={label} fact={field} hint={error ? <span role="alert">{error}</span> : undefined}>
       {(id) => (
         <input
           id={id}
@@ -277,8 +301,49 @@ export function DateFact({
           max="9999-12-31"
           className={cn(bare, draft.value === '' ? quiet : strong)}
           value={draft.value}
+          aria-invalid={error ? true : undefined}
           onChange={(e) => draft.onChange(e.target.value)}
           onBlur={draft.onBlur}
+        />
+      )}
+    </EditableFact>
+  );
+}
+
+/** 'Estimate': a duration as people write it ('1h 30m', '90m', '1.5h'); empty clears it. */
+export function EstimateFact({ item }: { item: Item }) {
+  const [error, setError] = useState<string | null>(null);
+  const save = useSaveReporting(item, setError);
+  const draft = useDraft(
+    durationInput(item.estimate_minutes),
+    (value) => save({ estimate_minutes: value.trim() === '' ? null : parseDuration(value) }),
+    (value) => {
+      const ok = value.trim() === '' || parseDuration(value) !== null;
+      setError(ok ? null : ESTIMATE_HELP);
+      return ok;
+    },
+  );
+  return (
+    <EditableFact
+      label="Estimate"
+      fact="estimate_minutes"
+      hint={error ? <span role="alert">{error}</span> : undefined}
+    >
+      {(id) => (
+        <input
+          id={id}
+          type="text"
+          inputMode="text"
+          autoComplete="off"
+          placeholder="e.g. 1h 30m"
+          className={cn(bare, draft.value === '' ? quiet : strong, 'cursor-text')}
+          value={draft.value}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => draft.onChange(e.target.value)}
+          onBlur={draft.onBlur}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') draft.onBlur();
+          }}
         />
       )}
     </EditableFact>

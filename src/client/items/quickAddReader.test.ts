@@ -153,4 +153,18 @@ describe('readTitle', () => {
       labels: ['l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l7', 'l8', 'l9', 'l10'],
     });
   });
+
+  it('D10: a span and an estimate in the words become the start, the due date and the estimate, each a chip', () => {
+    const read = readTitle('Paint the fence from mon to fri ~2h', new Set(), ctx);
+    expect(read.chips.map((c) => [c.kind, c.label, c.noun])).toEqual([
+      ['date', 'Mon 30 Nov → Fri 4 Dec', 'start and due date'],
+      ['estimate', 'Estimate 2 h', 'estimate'],
+    ]);
+    expect(withReading({ title: 'x', type: 'task' }, read)).toMatchObject({
+      title: 'Paint the fence',
+      start_date: '2026-11-30',
+      due_date: '2026-12-04',
+      estimate_minutes: 120,
+    });
+  });
 });

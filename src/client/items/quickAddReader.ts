@@ -64,6 +64,9 @@ export interface ReadTitle {
   title: string;
   chips: QuickAddChip[];
   date: string | null;
+  /** The first day of a span the words named ('from mon to fri'), before `date`. */
+  start_date: string | null;
+  estimate_minutes: number | null;
   remind_at: string | null;
   recurrence: string | null;
   parent_id: number | null;
@@ -206,6 +209,7 @@ export function readTitle(
     switch (part.kind) {
       case 'date': {
         const dateNoun = ctx.dateField === 'end_date' ? 'end date' : 'due date';
+        if (reading.start_date !== null) return { ...base, label: part.label, noun: `start and ${dateNoun}` };
         // A time alone ('at 9am') with a repeat names no day of its own: the chip says the time.
         const named = reading.due_date !== null;
         return {
@@ -218,6 +222,8 @@ export function readTitle(
       }
       case 'repeat':
         return { ...base, label: part.label, noun: 'repeat' };
+      case 'estimate':
+        return { ...base, label: part.label, noun: 'estimate' };
       case 'priority':
         return { ...base, label: part.label, noun: 'priority', priority: reading.priority ?? 4 };
       case 'parent':
@@ -238,6 +244,8 @@ export function readTitle(
     title: reading.title,
     chips,
     date: reading.due_date,
+    start_date: reading.start_date,
+    estimate_minutes: reading.estimate_minutes,
     remind_at: reading.remind_at,
     recurrence: ctx.type === 'campaign' ? null : reading.recurrence,
     parent_id: parent?.id ?? null,
@@ -263,6 +271,8 @@ export function withReading(
   if (reading === null) return payload;
   const out: ItemCreateInput = { ...payload, title: reading.title.trim() };
   if (reading.date !== null) out[dateField] = reading.date;
+  if (reading.start_date !== null) out.start_date = reading.start_date;
+  if (reading.estimate_minutes !== null) out.estimate_minutes = reading.estimate_minutes;
   if (reading.remind_at !== null) out.remind_at = reading.remind_at;
   if (reading.recurrence !== null && payload.type !== 'campaign') {
     out.recurrence = reading.recurrence;

@@ -5,6 +5,7 @@ import { ListEmpty, ListLoading, PageColumn, ShowMore } from '../components/ui/P
 import {
   AssigneeFact,
   DateFact,
+  EstimateFact,
   LabelsFact,
   NO_OPTIONAL_FACTS,
   ParentFact,
@@ -32,7 +33,7 @@ import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } 
 // This page's lists can be reordered: drag and drop loads beside its rows, not after them.
 void preloadSortable();
 
-const TASK_FACTS = ['due_date', 'remind_at', 'recurrence'] as const;
+const TASK_FACTS = ['start_date', 'due_date', 'remind_at', 'recurrence', 'estimate_minutes'] as const;
 
 // The timeline (comments, history) loads after the page: TanStack Query, linkify and the picker with it.
 const Timeline = lazy(() => import('../comments/Timeline'));
@@ -79,11 +80,13 @@ export default function TaskDetailPage() {
           <AssigneeFact item={task} />
           <Fact label="Status">{statusText(task.status)}</Fact>
           <PriorityFact item={task} />
+          {optional.shown('start_date') ? <DateFact item={task} field="start_date" label="Start" /> : null}
           {optional.shown('due_date') ? <DateFact item={task} field="due_date" label="Due" /> : null}
           {/* A task's end date comes only from an import (a Todoist DEADLINE): shown and editable while
               set, never offered, since the spec gives end dates to campaigns. */}
           {task.end_date ? <DateFact item={task} field="end_date" label="End date" /> : null}
           {optional.shown('remind_at') ? <ReminderFact item={task} /> : null}
+          {optional.shown('estimate_minutes') ? <EstimateFact item={task} /> : null}
           {optional.shown('recurrence') ? <RepeatFact item={task} /> : null}
           <ParentFact
             item={task}

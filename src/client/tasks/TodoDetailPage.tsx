@@ -4,6 +4,7 @@ import { PageColumn } from '../components/ui/PageParts';
 import {
   AssigneeFact,
   DateFact,
+  EstimateFact,
   LabelsFact,
   NO_OPTIONAL_FACTS,
   ParentFact,
@@ -23,7 +24,7 @@ import {
 import { itemHref, statusText } from '../items/itemStyle';
 import { useItem } from '../items/queries';
 
-const TODO_FACTS = ['due_date', 'remind_at', 'recurrence'] as const;
+const TODO_FACTS = ['start_date', 'due_date', 'remind_at', 'recurrence', 'estimate_minutes'] as const;
 
 // The timeline (comments, history) loads after the page, as on a task's: TanStack Query, linkify and the picker with it.
 const Timeline = lazy(() => import('../comments/Timeline'));
@@ -75,8 +76,10 @@ export default function TodoDetailPage() {
           <AssigneeFact item={todo} />
           <Fact label="Status">{statusText(todo.status)}</Fact>
           <PriorityFact item={todo} />
+          {optional.shown('start_date') ? <DateFact item={todo} field="start_date" label="Start" /> : null}
           {optional.shown('due_date') ? <DateFact item={todo} field="due_date" label="Due" /> : null}
           {optional.shown('remind_at') ? <ReminderFact item={todo} /> : null}
+          {optional.shown('estimate_minutes') ? <EstimateFact item={todo} /> : null}
           {optional.shown('recurrence') ? <RepeatFact item={todo} /> : null}
           <ParentFact item={todo} parent={parentSummary} />
           <LabelsFact item={todo} />

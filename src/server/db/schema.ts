@@ -98,6 +98,10 @@ export const items = pgTable(
     comments_count: integer('comments_count').notNull().default(0),
     // Finished minutes on the item and its descendants (migration 0030): kept by time-entry writes.
     spent_minutes: integer('spent_minutes').notNull().default(0),
+    // When the work starts (never after due_date, SYNC.md D10) and how long it should take in minutes
+    // (0–100,000): migration 0029, §4 'Start dates, estimates and time'.
+    start_date: date('start_date', { mode: 'string' }),
+    estimate_minutes: integer('estimate_minutes'),
     ...timestamps,
     completed_at: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),

@@ -16,6 +16,7 @@ import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/i
 import type { Role } from '../../shared/membership';
 import { textArrayLiteral } from '../../shared/planning';
 import type { ItemCreate, ItemPatch } from '../../shared/schemas';
+import { spanProblem } from '../../shared/span';
 import { parentKeepsStatus, planStatusChanges, type StatusNode } from '../../shared/status';
 import {
   type ActivityInput,
@@ -614,6 +615,9 @@ export async function createItem(
     { type: input.type, due_date: input.due_date ?? null, recurrence: input.recurrence ?? null },
     input.series_uuid != null || run !== undefined,
   );
+  // D10: never a start after the due date, a guest's upload included (its device checked the same).
+  const span = spanProblem(input.start_date, input.due_date);
+  if (span) throw unprocessable({ start_date: [span] });
   if (input.uuid) {
     const knownId = run ? run.known.get(input.uuid) : undefined;
     if (knownId !== undefined) return answerKnown(knownId);
@@ -829,6 +833,7 @@ export async function updateItem(
   if (update.fields.length === 0) return ok(200, current);
   if (update.recurrenceCheck)
     assertRecurrence(update.recurrenceCheck.item, !update.recurrenceCheck.ruleChanged);
+  if (update.spanProblem) throw unprocessable({ start_date: [update.spanProblem] });
 
   // Who saw it before a move or a reassignment must hear about it too, or their caches keep it.
   const formerViewers = changed.parent_id || changed.assigned_to ? await viewersOfItem(tx, id) : [];

@@ -37,7 +37,11 @@ const VALUES: { [K in FieldSchemaKey]: readonly unknown[] } = {
   // Made unique per round (`placeOf`): a key a sibling already holds is not kept on a move.
   sortKey: ['a0V', 'a5', 'aV'],
   shortText: [null, 'teal', 'forest green'],
+  minutes: [null, 0, 90, 100_000],
 };
+
+/** Starts on or before every due date above (D10: a start after the due date is refused). */
+const START_DATES = [null, '2030-01-01', '2030-05-05'];
 
 /** A picked file as the browser hands it over. */
 const fileOf = (name: string, text: string) => {
@@ -67,7 +71,11 @@ const valuesOf = (fields: readonly ItemFieldName[], refs: Record<'parent_id' | '
       fields.map((f) => [
         f,
         fc.constantFrom(
-          ...(f === 'parent_id' || f === 'assigned_to' ? refs[f] : VALUES[ITEM_FIELDS[f].schema]),
+          ...(f === 'parent_id' || f === 'assigned_to'
+            ? refs[f]
+            : f === 'start_date'
+              ? START_DATES
+              : VALUES[ITEM_FIELDS[f].schema]),
         ),
       ]),
     ) as Record<string, fc.Arbitrary<unknown>>,

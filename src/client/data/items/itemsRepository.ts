@@ -8,6 +8,7 @@ import {
 import { declaredValues } from '../../../shared/itemFields';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../../shared/itemUpdate';
 import type { ItemCreateInput, ItemPatch, ItemPatchInput } from '../../../shared/schemas';
+import { spanProblem } from '../../../shared/span';
 import { completedAtFor, reopenDirect } from '../../../shared/status';
 import { deviceTimeZone } from '../../../shared/timeZone';
 import { inverseSteps, type UndoFields, undoFieldsOf, undoLabel } from '../../../shared/undo';
@@ -298,6 +299,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
     const parsed = itemCreateSchema.safeParse(rest);
     if (!parsed.success) throw new ValidationError(zodErrors(parsed.error.issues));
     const data = parsed.data;
+    const span = spanProblem(data.start_date, data.due_date);
+    if (span) throw new ValidationError({ start_date: [span] });
     if (data.recurrence)
       checkRecurrence(
         await import('../../../shared/recurrenceRule'),
@@ -431,6 +434,7 @@ export function createItemsRepository(deps: RepositoryDeps) {
         changed.includes('assigned_to') ||
         update.changed.parent_id ||
         update.recurrenceCheck ||
+        update.spanProblem ||
         update.direct.size > 0 ||
         update.touched.length > 0
       )
@@ -533,6 +537,8 @@ export function createItemsRepository(deps: RepositoryDeps) {
       if (update.changed.parent_id) await checkParent({ id, type: current.type }, patch.parent_id ?? null);
       if (rules && update.recurrenceCheck)
         checkRecurrence(rules, update.recurrenceCheck.item, update.recurrenceCheck.ruleChanged);
+      // D10: the server refuses the same with a 422 naming start_date.
+      if (update.spanProblem) throw new ValidationError({ start_date: [update.spanProblem] });
       const at = now();
       let next = edited(current, changed, patch, at);
       if (changed.includes('assigned_to'))
