@@ -313,6 +313,8 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
       priority: 2,
       labels: ['Garden', 'weekly "quoted" {x}'],
       sort_key: 'a5V',
+      start_date: '2031-05-01',
+      estimate_minutes: 90,
     });
     const res = await owner.get<ExportDocument>('/api/export');
     expect(res.body.items.find((i) => i.uuid === todo.uuid)).toMatchObject({
@@ -347,6 +349,8 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
         priority: 4,
         labels: [],
         sort_key: task.sort_key,
+        start_date: null,
+        estimate_minutes: null,
       },
       {
         uuid: todo.uuid,
@@ -365,6 +369,8 @@ describe.each(testEngines())('trash, restore and export (%s)', (engine) => {
         priority: 2,
         labels: ['Garden', 'weekly "quoted" {x}'],
         sort_key: 'a5V',
+        start_date: '2031-05-01',
+        estimate_minutes: 90,
       },
     ]);
   });
