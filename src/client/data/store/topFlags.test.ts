@@ -195,7 +195,8 @@ describe("Home's top-level flag (topFlags.ts)", () => {
       }),
       { numRuns: 150 },
     );
-  });
+    // 150 databases written and scanned: ~11 s alone, past the default 30 s beside a browser suite.
+  }, 90_000);
 
   it('a pulled parent arriving after its child clears the child; its tombstone sets it again', async () => {
     const db = freshDb();
