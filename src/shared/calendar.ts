@@ -9,6 +9,7 @@
 import { addDays, daysBetween } from './agenda';
 import { nextDueDate } from './recurrence';
 import { parseRecurrence } from './recurrenceRule';
+import { spanProblem } from './span';
 
 /** ISO weekday a week starts on: 1 Monday … 7 Sunday. */
 export type WeekStart = 1 | 2 | 3 | 4 | 5 | 6 | 7;
@@ -69,7 +70,7 @@ export function spanOf(item: Dated): { start: string; end: string } | null {
   const end = item.due_date.slice(0, 10);
   const start = item.start_date ? item.start_date.slice(0, 10) : end;
   // A pair that breaks D10 (an older row) still shows, on its due day.
-  return { start: start > end ? end : start, end };
+  return { start: spanProblem(start, end) === null ? start : end, end };
 }
 
 /** What the calendar places: the dates, and the rule of a repeating item. */
