@@ -19,6 +19,7 @@ export const FEATURES = [
   'notifications',
   'onboarding',
   'planner',
+  'plans',
   'preferences',
   'search',
   'sharing',
@@ -159,6 +160,7 @@ const ALLOWED: readonly (readonly [string, string])[] = [
       'lists',
       'notifications',
       'planner',
+      'plans',
       'search',
       'sharing',
       'tasks',
@@ -175,6 +177,9 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['feature:campaigns', 'feature:comments'],
   // Home's Today card (the phone's way to Today and Upcoming, ARCHITECTURE §5).
   ['feature:home', 'feature:planner'],
+  // Calendar and Timeline (issue 53): the agenda's moving 'today', and a viewer's read-only role.
+  ['feature:plans', 'feature:planner'],
+  ['feature:plans', 'feature:sharing'],
   ['feature:login', 'feature:onboarding'],
   ['feature:onboarding', 'feature:login'],
   ['feature:preferences', 'feature:notifications'],

@@ -46,7 +46,7 @@ describe('route metadata', () => {
     expect(parentIdFromPath('/queue')).toBeNull();
   });
 
-  it("lists the spec's nav links, Today, Upcoming, then Campaigns on the desktop, and keeps the phone bar's five", () => {
+  it("lists the spec's nav links, Today, Upcoming, Calendar, then Campaigns on the desktop, and keeps the phone bar's five", () => {
     expect(DESKTOP_NAV_LINKS.map((l) => [l.to, l.label])).toEqual([
       ['/', 'Home'],
       ['/my-list', 'My List'],
@@ -55,6 +55,7 @@ describe('route metadata', () => {
       ['/completed', 'Completed'],
       ['/today', 'Today'],
       ['/upcoming', 'Upcoming'],
+      ['/calendar', 'Calendar'],
       ['/campaigns', 'Campaigns'],
     ]);
     expect(NAV_LINKS.map((l) => l.short)).toEqual(['Home', 'My List', 'Queue', 'Active', 'Done']);

@@ -20,6 +20,9 @@ const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/completed', 'Completed'],
   ['/today', 'Today'],
   ['/upcoming', 'Upcoming'],
+  ['/calendar', 'Calendar'],
+  ['/timeline', 'Timeline'],
+  ['/campaigns/:id/timeline', 'Timeline'],
   ['/labels/:name', 'Label'],
   ['/campaigns', 'Campaigns'],
   ['/campaigns/:id', 'Campaign'],
@@ -69,13 +72,14 @@ export const NAV_LINKS = [
 
 /**
  * The header's links on tablets and desktops: the spec's five, then Today and Upcoming (ARCHITECTURE
- * §5), then Campaigns (otherwise the campaign list is reached only from a campaign's Back link). The
+ * §5), Calendar after them (issue 53), then Campaigns (otherwise the campaign list is reached only from a campaign's Back link). The
  * phone's bar keeps the spec's five; Home's Today card leads there on a phone.
  */
 export const DESKTOP_NAV_LINKS = [
   ...NAV_LINKS,
   { to: '/today', label: 'Today', short: 'Today' },
   { to: '/upcoming', label: 'Upcoming', short: 'Upcoming' },
+  { to: '/calendar', label: 'Calendar', short: 'Calendar' },
   { to: '/campaigns', label: 'Campaigns', short: 'Campaigns' },
 ] as const;
 

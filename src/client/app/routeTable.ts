@@ -15,7 +15,10 @@ export const ROUTE_TABLE = [
   { path: '/completed', page: 'completed', module: 'lists/CompletedPage' },
   { path: '/today', page: 'today', module: 'planner/TodayPage', also: ['items/SortableItems'] },
   { path: '/upcoming', page: 'upcoming', module: 'planner/UpcomingPage' },
+  { path: '/calendar', page: 'calendar', module: 'plans/CalendarPage' },
+  { path: '/timeline', page: 'timeline', module: 'plans/TimelinePage' },
   { path: '/labels/:name', page: 'label', module: 'lists/LabelPage' },
+  { path: '/campaigns/:id/timeline', page: 'campaignTimeline', module: 'plans/TimelinePage' },
   { path: '/campaigns', page: 'campaigns', module: 'campaigns/CampaignListPage', serverData: true },
   {
     path: '/campaigns/:id',

@@ -1,6 +1,7 @@
-import { ListPlus } from 'lucide-react';
+import { GanttChart, ListPlus } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { buttonClasses } from '../components/ui/Button';
 import { ListEmpty, ListLoading, PageColumn, ShowMore, useTabParam } from '../components/ui/PageParts';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import {
@@ -79,6 +80,10 @@ export default function CampaignDetailPage() {
       <div className="-mt-2 mb-4 flex flex-wrap items-center gap-3">
         <MemberAvatars campaignId={campaign.id} />
         <ShareButton campaign={campaign} />
+        <Link to={`/campaigns/${campaign.id}/timeline`} className={buttonClasses('outline', 'sm')}>
+          <GanttChart aria-hidden />
+          Timeline
+        </Link>
       </div>
       {readOnly ? <ViewerNote /> : null}
       {readOnly ? (

@@ -6,6 +6,7 @@
 import type { OutpostDb } from '../store/db';
 import type { Viewer } from '../store/types';
 import * as agenda from './agendaQueries';
+import { calendarItems, timelineGroups } from './calendarQueries';
 import * as queries from './itemQueries';
 import { labelItems } from './labelQueries';
 
@@ -32,6 +33,8 @@ const LIST_READS = {
   todayCounts: agenda.todayCounts,
   upcomingPage: agenda.upcomingPage,
   labelItems,
+  calendarItems,
+  timelineGroups,
 } satisfies Record<string, ViewerRead>;
 
 /** The item reads below observe their temporary-id resolution first (see `observe`). */

@@ -19,7 +19,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 15;
+export const DB_VERSION = 17;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -160,12 +160,28 @@ export const STORES_V14 = { ...STORES_V13, [HISTORY_STORE]: HISTORY_SCHEMA };
  */
 export const UNREAD_INDEXES_V15 = ['type', 'user_id', 'assigned_to', 'status', 'updated_at', CHILD_STATUS_V6];
 
-const STORES = {
+const STORES_V15 = {
   ...STORES_V14,
   items: STORES_V14.items
     .split(', ')
     .filter((index) => !UNREAD_INDEXES_V15.includes(index))
     .join(', '),
+};
+
+/**
+ * Version 17 (issue 53, Calendar and Timeline): the calendar indexes over listKeys.ts `_sd`, an open
+ * dated row's first day when it spans days or repeats, by owner as the agenda indexes are. A range of
+ * days reads its single-day rows by due day (AGENDA_INDEX) and these rows up to its last day
+ * (reads/calendarQueries.ts), not every dated item. (Version 16 is the time entries' store.)
+ */
+export const CALENDAR_INDEX = {
+  mine: '[_scope+user_id+_sd]',
+  assigned: '[_scope+_asg+_sd]',
+} as const;
+
+const STORES = {
+  ...STORES_V15,
+  items: `${STORES_V15.items}, ${Object.values(CALENDAR_INDEX).join(', ')}`,
 };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
@@ -315,7 +331,11 @@ export class OutpostDb extends Dexie {
     // Version 14 only adds the guest's history log; it starts empty (nothing before it was recorded).
     this.version(14).stores(STORES_V14);
     // Version 15 only deletes unread items indexes: every row, queued change and cursor stays.
-    this.version(DB_VERSION).stores(STORES);
+    this.version(15).stores(STORES_V15);
+    // Version 17 adds the calendar indexes and gives open spanning or repeating items `_sd`.
+    this.version(DB_VERSION)
+      .stores(STORES)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

@@ -27,6 +27,10 @@ import type { LocalItem } from './types';
  *   of a row that has `_due`, absent otherwise: the agenda indexes end in it, so a day's rows of one
  *   priority come in manual order. A row without a sort_key or uuid still has one (it reads as ''),
  *   so it is indexed and, with the id IndexedDB appends, ordered as the shared rule orders it.
+ * - `_sd`: the start day (start_date, else the due day) of an open dated row that spans days or
+ *   repeats, absent otherwise: the calendar indexes (db.ts CALENDAR_INDEX) read such rows up to a
+ *   range's last day, since one due after the range can still start in it or repeat into it; rows
+ *   on one day are read by the agenda indexes' due day.
  *
  * They depend on the row alone (and `_top`), so they are computed on the final value of every put to
  * `items` (the store's side effects, sideEffects.ts, call withListKeys): no write path has to remember them.
@@ -34,7 +38,7 @@ import type { LocalItem } from './types';
 export type ListScope = 'g' | 'a' | 'x';
 
 /** The fields withKeys derives from the others at every put. */
-export const LIST_KEY_FIELDS = ['_scope', '_sk', '_uk', '_asg', '_due', '_pri', '_ord'] as const;
+export const LIST_KEY_FIELDS = ['_scope', '_sk', '_uk', '_asg', '_due', '_pri', '_ord', '_sd'] as const;
 
 export interface ListKeys {
   _scope: ListScope;
@@ -44,6 +48,7 @@ export interface ListKeys {
   _due?: string;
   _pri?: number;
   _ord?: string;
+  _sd?: string;
 }
 
 type KeyedRow = Pick<
@@ -60,6 +65,8 @@ type KeyedRow = Pick<
   | 'priority'
   | 'sort_key'
   | 'uuid'
+  | 'start_date'
+  | 'recurrence'
 > &
   Partial<ListKeys>;
 
@@ -87,6 +94,8 @@ export function listKeysOf(row: KeyedRow): ListKeys {
     keys._due = row.due_date.slice(0, 10);
     keys._pri = row.priority ?? DEFAULT_PRIORITY;
     keys._ord = dayOrderKey(row);
+    const start = row.start_date ? row.start_date.slice(0, 10) : null;
+    if ((start !== null && start < keys._due) || row.recurrence) keys._sd = start ?? keys._due;
   }
   return keys;
 }
@@ -99,7 +108,8 @@ function hasKeys(row: KeyedRow, keys: ListKeys): boolean {
     row._asg === keys._asg &&
     row._due === keys._due &&
     row._pri === keys._pri &&
-    row._ord === keys._ord
+    row._ord === keys._ord &&
+    row._sd === keys._sd
   );
 }
 
@@ -112,6 +122,7 @@ export function withKeys<T extends KeyedRow>(row: T): T {
   if (keys._due === undefined) delete out._due;
   if (keys._pri === undefined) delete out._pri;
   if (keys._ord === undefined) delete out._ord;
+  if (keys._sd === undefined) delete out._sd;
   return out;
 }
 

@@ -41,6 +41,8 @@ export interface LocalItem extends Item {
   _pri?: number;
   /** The open dated row's manual order within its day (listKeys.ts `_ord`). */
   _ord?: string;
+  /** The first calendar day of an open dated row that spans days or repeats (listKeys.ts `_sd`). */
+  _sd?: string;
 }
 
 export { QUEUE_METHODS } from '../../../shared/protocol';

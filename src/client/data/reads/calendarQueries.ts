@@ -1,0 +1,96 @@
+import Dexie from 'dexie';
+import { PRIORITIES } from '../../../shared/planning';
+import { AGENDA_INDEX, CALENDAR_INDEX, LIST_INDEX, type OutpostDb } from '../store/db';
+import { resolveId } from '../store/idAliases';
+import type { LocalItem, Viewer } from '../store/types';
+
+/**
+ * Calendar and Timeline from the device (ARCHITECTURE §5 'Calendar and Timeline'), offline and for
+ * guests. The calendar reads a range of days by index, never every dated item: the rows due in it
+ * (the agenda indexes, by due day) and the rows that span days or repeat and start on or before its
+ * last day (the calendar indexes over `_sd`, listKeys.ts), since those can reach into it from later.
+ */
+
+const scopeOf = (viewer: Viewer) => (viewer.isGuest ? 'g' : 'a');
+
+/** Open and live (the keys are kept only on such rows; the check stays for a row an older tab wrote). */
+const open = (i: LocalItem) => i._deleted !== 1 && i.status !== 'completed';
+
+/**
+ * The viewer's open items (created by them, or assigned to them by someone else, as Today and Upcoming
+ * read) that can show on a day of [from, through]: due in it, or spanning or repeating from before
+ * its end. The caller places them (shared/calendar.ts occurrencesIn), which drops what ends before.
+ */
+export function calendarItems(
+  db: OutpostDb,
+  viewer: Viewer,
+  from: string,
+  through: string,
+): Promise<LocalItem[]> {
+  const scope = scopeOf(viewer);
+  // A guest's items are all the guest's own: nobody assigns them.
+  const owners = viewer.isGuest ? (['mine'] as const) : (['mine', 'assigned'] as const);
+  const reads = owners.flatMap((owner) => [
+    ...PRIORITIES.map((p) =>
+      db.items
+        .where(AGENDA_INDEX[owner])
+        .between(
+          [scope, viewer.userId, p, from, Dexie.minKey],
+          [scope, viewer.userId, p, through, Dexie.maxKey],
+        )
+        .toArray(),
+    ),
+    db.items
+      .where(CALENDAR_INDEX[owner])
+      .between([scope, viewer.userId, Dexie.minKey], [scope, viewer.userId, through], true, true)
+      .toArray(),
+  ]);
+  return Promise.all(reads).then((lists) => {
+    const byId = new Map<number, LocalItem>();
+    for (const list of lists) for (const item of list) if (open(item)) byId.set(item.id, item);
+    return [...byId.values()];
+  });
+}
+
+/** One campaign's row group on a timeline: the campaign and its live tasks. */
+export interface TimelineGroup {
+  campaign: LocalItem;
+  tasks: LocalItem[];
+}
+
+const live = (i: LocalItem) => i._deleted !== 1;
+
+/** A campaign's live tasks on the device, oldest first (the children index, one range). */
+function tasksOf(db: OutpostDb, scope: string, campaignId: number): Promise<LocalItem[]> {
+  return db.items
+    .where(LIST_INDEX.children)
+    .between([campaignId, scope, Dexie.minKey], [campaignId, scope, Dexie.maxKey], true, true)
+    .toArray()
+    .then((rows) => rows.filter((r) => r.type === 'task' && live(r)));
+}
+
+/**
+ * The timeline's groups: the campaign `campaignId` (when given) or every campaign the viewer has on
+ * the device, oldest first, each with its live tasks. The page draws the dated ones as bars.
+ */
+export async function timelineGroups(
+  db: OutpostDb,
+  viewer: Viewer,
+  campaignId: number | null,
+): Promise<TimelineGroup[]> {
+  const scope = scopeOf(viewer);
+  if (campaignId !== null) {
+    const id = campaignId >= 0 ? campaignId : await resolveId(db, campaignId);
+    const campaign = await db.items.get(id);
+    if (!campaign || !live(campaign) || campaign.type !== 'campaign' || campaign._scope !== scope) return [];
+    return [{ campaign, tasks: await tasksOf(db, scope, id) }];
+  }
+  const campaigns = (
+    await db.items
+      .where(LIST_INDEX.typeTab)
+      .between([scope, 'campaign', Dexie.minKey], [scope, 'campaign', Dexie.maxKey], true, true)
+      .toArray()
+  ).filter(live);
+  const tasks = await Promise.all(campaigns.map((c) => tasksOf(db, scope, c.id)));
+  return campaigns.map((campaign, i) => ({ campaign, tasks: tasks[i]! }));
+}
