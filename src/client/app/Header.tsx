@@ -102,10 +102,10 @@ export function Header() {
           )}
         >
           <BrandMark />
-          {/* Below 1280 px the mark alone, so the eight nav links and the account fit on one line. */}
-          <span className="sr-only xl:not-sr-only">{PRODUCT_NAME}</span>
+          {/* Below 1536 px the mark alone, so the nine nav links and the account fit on one line. */}
+          <span className="sr-only 2xl:not-sr-only">{PRODUCT_NAME}</span>
         </Link>
-        {/* Eight links: on a narrow tablet the nav scrolls sideways (Tab brings a link into view), never the page. */}
+        {/* Nine links: on a narrow tablet the nav scrolls sideways (Tab brings a link into view), never the page. */}
         <nav
           aria-label="Main"
           className="-my-1 flex min-w-0 items-center gap-0.5 overflow-x-auto px-1 py-1 [scrollbar-width:none] xl:gap-1"

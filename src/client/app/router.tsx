@@ -14,6 +14,9 @@ function withQueries(page: Promise<PageModule>): Promise<PageModule> {
   }));
 }
 
+/** Both timelines (all campaigns, one campaign) are one screen: one import, one preload list. */
+const timelinePage = () => import('../plans/TimelinePage');
+
 // Each screen is its own chunk: the first paint only pays for the shell and the screen it shows.
 const importers = {
   home: () => import('../home/HomePage'),
@@ -24,8 +27,8 @@ const importers = {
   today: () => import('../planner/TodayPage'),
   upcoming: () => import('../planner/UpcomingPage'),
   calendar: () => import('../plans/CalendarPage'),
-  timeline: () => import('../plans/TimelinePage'),
-  campaignTimeline: () => import('../plans/TimelinePage'),
+  timeline: timelinePage,
+  campaignTimeline: timelinePage,
   label: () => import('../lists/LabelPage'),
   campaigns: () => import('../campaigns/CampaignListPage'),
   campaign: () => import('../campaigns/CampaignDetailPage'),
