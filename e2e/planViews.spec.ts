@@ -108,7 +108,15 @@ test('Calendar: an item moves a day by keyboard and by pointer, undoably; Timeli
   await page.reload();
   await expect(chip).toHaveAttribute('aria-label', `${todo}, todo, ${label(dayFromToday(target))}`);
   expect(await app.seriousA11yViolations()).toEqual([]);
-  await takePictures(page, app, 'planViews', 'calendar');
+  await takePictures(page, app, 'planViews', 'calendar', { focus: chip });
+  // The list view (a phone's first view when it opens the calendar).
+  await app.goto(`/calendar?view=list&date=${dayFromToday(target)}`);
+  await expect(page.getByRole('button', { name: 'List', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(chip).toBeVisible();
+  await takePictures(page, app, 'planViews', 'calendar-list');
 
   // Timeline: a campaign's task from today to in 3 days.
   await app.goto('/');
@@ -138,7 +146,7 @@ test('Calendar: an item moves a day by keyboard and by pointer, undoably; Timeli
     `${task}, ${label(dayFromToday(-1))} to ${label(dayFromToday(4))}`,
   );
   expect(await app.seriousA11yViolations()).toEqual([]);
-  await takePictures(page, app, 'planViews', 'timeline');
+  await takePictures(page, app, 'planViews', 'timeline', { focus: bar });
 
   // All campaigns: the same task under its campaign's group.
   await app.goto('/timeline');

@@ -208,7 +208,7 @@ export default function CalendarPage() {
           </Button>
         </div>
         <h2
-          className="min-w-0 flex-1 truncate text-lg font-semibold text-zinc-900 dark:text-zinc-50"
+          className="order-first w-full min-w-0 truncate text-lg font-semibold text-zinc-900 sm:order-none sm:w-auto sm:flex-1 dark:text-zinc-50"
           aria-live="polite"
         >
           {title}

@@ -51,8 +51,9 @@ export function TimelineBar({
   const resetPreview = () => {
     const el = box.current;
     if (!el) return;
+    // Back to what this render drew (the style prop's width: React sets it again only when it changes).
     el.style.transform = '';
-    el.style.width = '';
+    el.style.width = `${milestone ? BAR : width}px`;
     if (tip.current) tip.current.hidden = true;
   };
   // The new dates arrive through the live read: the preview stays until they do, so nothing jumps back.

@@ -52,7 +52,6 @@ export default function TimelinePage() {
   const todayX = xOfDay(axis, today) + axis.dayWidth / 2;
 
   const scroller = useRef<HTMLDivElement>(null);
-  const labelWidth = useLabelWidth();
   // Today in view when the page opens or the scale changes, a little in from the left.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only on a new scale or the first rows
   useLayoutEffect(() => {
@@ -134,7 +133,11 @@ export default function TimelinePage() {
             focusRing,
           )}
         >
-          <div className="grid" style={{ gridTemplateColumns: `${labelWidth}px ${width}px` }}>
+          {/* Task names take 240 px on a wider screen (DESIGN), 128 on a phone. */}
+          <div
+            className="grid [--tl-label:128px] md:[--tl-label:240px]"
+            style={{ gridTemplateColumns: `var(--tl-label) ${width}px` }}
+          >
             <div className="sticky top-0 left-0 z-30 flex h-9 items-center border-b border-r border-zinc-200 bg-zinc-50 px-3 text-xs font-medium text-zinc-600 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-400">
               Task
             </div>
@@ -183,14 +186,6 @@ export default function TimelinePage() {
       )}
     </PageColumn>
   );
-}
-
-/** 240 px of task names on a wider screen (DESIGN), 128 on a phone. */
-function useLabelWidth(): number {
-  const [wide] = useState(
-    () => typeof window === 'undefined' || !window.matchMedia?.('(max-width: 767px)').matches,
-  );
-  return wide ? 240 : 128;
 }
 
 function Group({
