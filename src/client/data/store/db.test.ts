@@ -2,7 +2,7 @@ import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
-import { DB_VERSION, OutpostDb, STORES_V14, UNREAD_INDEXES_V15 } from './db';
+import { CALENDAR_INDEX, DB_VERSION, OutpostDb, STORES_V14, STORES_V15, UNREAD_INDEXES_V15 } from './db';
 import { withKeys } from './listKeys';
 
 describe('the database upgrade', () => {
@@ -91,6 +91,39 @@ describe('the database upgrade', () => {
     for (const gone of UNREAD_INDEXES_V15) expect(stored).not.toContain(gone);
     expect(stored).toContain('parent_id');
     expect(stored.length).toBe(db.items.schema.indexes.length);
+    db.close();
+  });
+
+  it('version 17 adds the calendar indexes and keys every open spanning or repeating row stored before it', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('Outpost-v15', { indexedDB, IDBKeyRange });
+    old.version(15).stores(STORES_V15);
+    const rows = [
+      localItem(1, 'Spans', { due_date: '2026-12-05', start_date: '2026-11-20' }),
+      localItem(2, 'Repeats', { due_date: '2026-10-01', recurrence: 'FREQ=WEEKLY' }),
+      localItem(3, 'One day', { due_date: '2026-11-10' }),
+    ].map((row) => {
+      const keyed: Record<string, unknown> = withKeys({ ...row, _top: 1 as const });
+      delete keyed._sd;
+      return keyed;
+    });
+    await old.table('items').bulkPut(rows);
+    old.close();
+
+    const db = new OutpostDb('Outpost-v15', { indexedDB, IDBKeyRange });
+    await db.open();
+    expect(db.verno).toBe(DB_VERSION);
+    expect((await db.items.toArray()).map((r) => [r.id, r._sd])).toEqual([
+      [1, '2026-11-20'],
+      [2, '2026-10-01'],
+      [3, undefined],
+    ]);
+    expect(
+      await db.items
+        .where(CALENDAR_INDEX.mine)
+        .between(['a', 1, Dexie.minKey], ['a', 1, '2026-11-30'])
+        .primaryKeys(),
+    ).toEqual([2, 1]);
     db.close();
   });
 });

@@ -160,7 +160,7 @@ export const STORES_V14 = { ...STORES_V13, [HISTORY_STORE]: HISTORY_SCHEMA };
  */
 export const UNREAD_INDEXES_V15 = ['type', 'user_id', 'assigned_to', 'status', 'updated_at', CHILD_STATUS_V6];
 
-const STORES_V15 = {
+export const STORES_V15 = {
   ...STORES_V14,
   items: STORES_V14.items
     .split(', ')
