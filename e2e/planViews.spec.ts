@@ -117,6 +117,9 @@ test('Calendar: an item moves a day by keyboard and by pointer, undoably; Timeli
   );
   await expect(chip).toBeVisible();
   await takePictures(page, app, 'planViews', 'calendar-list');
+  await app.goto(`/calendar?view=week&date=${dayFromToday(target)}`);
+  await expect(chip).toBeVisible();
+  await takePictures(page, app, 'planViews', 'calendar-week');
 
   // Timeline: a campaign's task from today to in 3 days.
   await app.goto('/');

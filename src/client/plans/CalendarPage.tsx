@@ -267,9 +267,9 @@ export default function CalendarPage() {
               className="grid grid-cols-7 border-b border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/40"
               aria-hidden
             >
-              {(view === 'week' ? weeks[0]! : WEEKDAYS).map((d, i) => (
+              {WEEKDAYS.map((d) => (
                 <div key={d} className="px-2 py-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">
-                  {view === 'week' ? `${WEEKDAYS[i]} ${Number(d.slice(8, 10))}` : d}
+                  {d}
                 </div>
               ))}
             </div>
