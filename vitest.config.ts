@@ -7,7 +7,6 @@ export default defineConfig({
     // Server and domain tests are the majority; component tests opt in with `// @vitest-environment jsdom`.
     environment: 'node',
     // The pure parts of scripts/ (e.g. the SYNC.md id check) are unit-tested beside them.
-    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'bench/**', 'e2e/**', 'dist/**'],
     // Integration tests start real databases (PGlite, PostgreSQL); their set-up is slow on a cold machine.
     testTimeout: 30_000,
@@ -21,5 +20,30 @@ export default defineConfig({
     setupFiles: ['testkit/plainDexie.ts', 'testkit/responseCheck.ts'],
     // Most suites wait on a database, not the CPU: two files at a time finish sooner even on 2 cores.
     maxWorkers: 2,
+    projects: [
+      {
+        // Server, domain and script tests share one module graph per worker: each file imported the
+        // whole server again (a third of their run). They keep no state between files: every test
+        // builds its own app on its own database, and nothing they import holds module-level state
+        // a test changes.
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // vi.mock replaces a module for its own file only, which needs the file's own module graph.
+          exclude: ['src/server/contacts/contacts.test.ts'],
+          isolate: false,
+        },
+      },
+      {
+        // Client tests stay isolated, and so does a server test that mocks a module: the data layer
+        // keeps one device database and its services per module, as the app does per tab.
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ['src/client/**/*.test.{ts,tsx}', 'src/server/contacts/contacts.test.ts'],
+        },
+      },
+    ],
   },
 });
