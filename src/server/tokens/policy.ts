@@ -23,6 +23,8 @@ export const TOKEN_ROUTE_POLICY: Readonly<Record<string, TokenAccess>> = {
   'POST /api/login': 'never',
   'GET /api/me': 'read',
   'PATCH /api/me': 'never',
+  'POST /api/me/phone/code': 'never',
+  'POST /api/me/phone': 'never',
   'POST /api/logout': 'never',
 
   'GET /api/items': 'read',
