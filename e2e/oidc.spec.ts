@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { OIDC_FAILURES } from '../src/shared/oidc';
 import { E2E_OIDC_ACCOUNTS } from '../testkit/e2eOidc';
 import { OidcPage } from './pages/Oidc';
-import { serverItems, uniqueTitle } from './pages/Outpost';
+import { freshPhone, serverItems, uniqueTitle } from './pages/Outpost';
 
 /**
  * Single sign-on end to end (issue 52, part 1): the sign-in page's button, a real OpenID provider
@@ -54,6 +54,19 @@ test('a guest signs in with the provider: back signed in under the claims’ nam
       .toContain(title);
     const me = await (await page.request.get('/api/me')).json();
     expect(me.user).toMatchObject({ name: E2E_OIDC_ACCOUNTS.olga.name, phone: '' });
+  });
+
+  await test.step('Preferences › Phone: no phone yet; one added with the keyboard', async () => {
+    await app.openPreferences();
+    await expect(app.phoneSection).toContainText('You signed in without a phone');
+    await app.phoneSection.scrollIntoViewIfNeeded();
+    await app.shots(testInfo, 'preferences-phone', { fullPage: false });
+    const phone = freshPhone();
+    await app.phoneSection.getByLabel('Phone number').fill(phone);
+    await app.phoneSection.getByLabel('Phone number').press('Enter');
+    await expect(app.phoneSection).toContainText(/Your phone number is \+\d+/, { timeout: 15_000 });
+    const me = await (await page.request.get('/api/me')).json();
+    expect(me.user.phone).toMatch(/^\+\d{10,15}$/);
   });
 });
 

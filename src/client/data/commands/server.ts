@@ -128,4 +128,9 @@ export const commands = {
     const { data } = await c.api.post<{ mode?: AuthMode }>('/login/code', { phone });
     return data.mode === 'otp' ? 'otp' : 'demo';
   },
+  /** Texts a code to a phone the signed-in person adds (N15); answers the mode the server runs in. */
+  'server.requestPhoneCode': async (c: ServerContext, phone: string): Promise<AuthMode> => {
+    const { data } = await c.api.post<{ mode?: AuthMode }>('/me/phone/code', { phone });
+    return data.mode === 'otp' ? 'otp' : 'demo';
+  },
 } satisfies Record<string, Handler>;
