@@ -97,6 +97,9 @@ export const commands = {
     const response = await webauthn.startRegistration({ optionsJSON });
     return (await c.api.post<Passkey>('/passkeys/register', { response, name })).data;
   },
+  /** Renames a passkey (the name the person knows it by). */
+  'server.renamePasskey': async (c: ServerContext, a: { id: number; name: string }): Promise<Passkey> =>
+    (await c.api.patch<Passkey>(`/passkeys/${a.id}`, { name: a.name })).data,
   /** Removes a passkey: it no longer signs anyone in. */
   'server.removePasskey': async (c: ServerContext, id: number): Promise<void> => {
     await c.api.delete(`/passkeys/${id}`);
