@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,8 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/lib/chromium';
 import { freePort } from './scripts/lib/freePort';
 import { bin, repoRoot } from './scripts/lib/paths';
+import { E2E_OIDC_CLIENT_ID, E2E_OIDC_NAME } from './testkit/e2eOidc';
+import { selfSignedCertificate } from './testkit/selfSignedCertificate';
 
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
@@ -17,6 +20,18 @@ if (!process.env.E2E_DATA_DIR) {
   process.on('exit', () => rmSync(created, { recursive: true, force: true }));
 }
 const dataDir = process.env.E2E_DATA_DIR;
+// The test OpenID provider (e2e/oidc.spec.ts): its port, certificate and client secret are chosen
+// here, before any server starts, because the app server reads NODE_EXTRA_CA_CERTS once at its start.
+if (!process.env.E2E_OIDC_PORT) process.env.E2E_OIDC_PORT = String(await freePort());
+if (!process.env.E2E_OIDC_DIR) {
+  const created = mkdtempSync(path.join(tmpdir(), 'outpost-e2e-oidc-'));
+  selfSignedCertificate(created);
+  process.env.E2E_OIDC_DIR = created;
+  process.env.E2E_OIDC_SECRET = randomBytes(24).toString('base64url');
+  process.on('exit', () => rmSync(created, { recursive: true, force: true }));
+}
+const oidcDir = process.env.E2E_OIDC_DIR;
+const oidcIssuer = `https://localhost:${process.env.E2E_OIDC_PORT}`;
 // The browser suite always runs against a fresh embedded database, never a configured PostgreSQL.
 delete process.env.DATABASE_URL;
 
@@ -73,28 +88,57 @@ export default defineConfig({
     },
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
   ],
-  webServer: {
-    command: `"${bin('tsx')}" src/server/index.ts`,
-    cwd: repoRoot,
-    url: `${baseURL}/api/health`,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // The webhooks spec's receiver listens on 127.0.0.1 over http.
-      WEBHOOK_ALLOW_LOOPBACK: 'true',
-      // Passkeys belong to a domain, never an IP: the passkeys spec opens the app at localhost, the
-      // relying party; no other spec depends on PUBLIC_URL.
-      PUBLIC_URL: `http://localhost:${port}`,
+  // In order: the provider first (the app finds it only at the first sign-in, but a spec may start
+  // one as soon as the app answers).
+  webServer: [
+    {
+      command: `"${bin('tsx')}" testkit/oidcProviderServer.ts`,
+      cwd: repoRoot,
+      url: `${oidcIssuer}/.well-known/openid-configuration`,
+      // The runner's health check does not know the run's certificate; the app server does.
+      ignoreHTTPSErrors: true,
+      env: {
+        E2E_OIDC_PORT: String(process.env.E2E_OIDC_PORT),
+        E2E_OIDC_DIR: oidcDir,
+        E2E_OIDC_SECRET: String(process.env.E2E_OIDC_SECRET),
+        E2E_OIDC_REDIRECT_URI: `http://localhost:${port}/api/auth/oidc/callback`,
+      },
+      timeout: 60_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      stdout: 'pipe',
+      stderr: 'pipe',
+      reuseExistingServer: false,
     },
-    // A fresh database runs every migration before the health check answers.
-    timeout: 120_000,
-    // SIGTERM lets the server close the embedded database cleanly before its folder is removed.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    // LOG_LEVEL=warn keeps request logs out of the test list while server errors still show.
-    stdout: 'pipe',
-    stderr: 'pipe',
-    reuseExistingServer: false,
-  },
+    {
+      command: `"${bin('tsx')}" src/server/index.ts`,
+      cwd: repoRoot,
+      url: `${baseURL}/api/health`,
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        // The webhooks spec's receiver listens on 127.0.0.1 over http.
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+        // Passkeys belong to a domain, never an IP: the passkeys spec opens the app at localhost, the
+        // relying party; no other spec depends on PUBLIC_URL.
+        PUBLIC_URL: `http://localhost:${port}`,
+        // Single sign-on against the test provider above (e2e/oidc.spec.ts); the sign-in page shows
+        // its button in every spec, as on a deployment that has it configured.
+        OIDC_ISSUER: oidcIssuer,
+        OIDC_CLIENT_ID: E2E_OIDC_CLIENT_ID,
+        OIDC_CLIENT_SECRET: String(process.env.E2E_OIDC_SECRET),
+        OIDC_NAME: E2E_OIDC_NAME,
+        NODE_EXTRA_CA_CERTS: `${oidcDir}/cert.pem`,
+      },
+      // A fresh database runs every migration before the health check answers.
+      timeout: 120_000,
+      // SIGTERM lets the server close the embedded database cleanly before its folder is removed.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      // LOG_LEVEL=warn keeps request logs out of the test list while server errors still show.
+      stdout: 'pipe',
+      stderr: 'pipe',
+      reuseExistingServer: false,
+    },
+  ],
 });

@@ -47,6 +47,25 @@ test('a passkey added in Preferences signs in alone; removed, it is refused with
     await app.shots(testInfo, 'preferences-passkeys', { fullPage: false });
   });
 
+  await test.step('rename it with the keyboard alone: Rename, the new name, Enter', async () => {
+    const rename = app.list.getByRole('button', { name: 'Rename Work laptop' });
+    await rename.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Rename passkey' });
+    await expect(dialog.getByLabel('Passkey name')).toBeFocused();
+    await expect(dialog.getByLabel('Passkey name')).toHaveValue('Work laptop');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Desk laptop');
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden({ timeout: 15_000 });
+    await expect(app.list.getByRole('listitem')).toHaveCount(1);
+    await expect(app.list).toContainText('Desk laptop');
+    // Focus comes back to the row's Rename, now named after the new name.
+    await expect(app.list.getByRole('button', { name: 'Rename Desk laptop' })).toBeFocused();
+    const listed = await (await page.request.get('/api/passkeys')).json();
+    expect(listed.passkeys.map((p: { name: string }) => p.name)).toEqual(['Desk laptop']);
+  });
+
   await test.step('log out, then sign in with the passkey alone', async () => {
     await app.logOut();
     await app.signInWithPasskey();
@@ -62,8 +81,8 @@ test('a passkey added in Preferences signs in alone; removed, it is refused with
   });
 
   await test.step('remove it (asked first): the passkey sign-in is refused with the sentence', async () => {
-    await app.list.getByRole('button', { name: 'Remove Work laptop' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Remove Work laptop?' });
+    await app.list.getByRole('button', { name: 'Remove Desk laptop' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Remove Desk laptop?' });
     await expect(confirm).toBeVisible();
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await expect(app.section).toContainText('No passkeys yet');

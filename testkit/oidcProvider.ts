@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Provider from 'oidc-provider';
+import { type Certificate, selfSignedCertificate } from './selfSignedCertificate';
 
 /** What the test provider says about a person it signs in. */
 export interface TestAccount {
@@ -35,36 +35,6 @@ export interface TestOidcProvider {
   close(): Promise<void>;
 }
 
-/** A self-signed certificate for localhost and 127.0.0.1, made with the openssl CLI. */
-function selfSignedCertificate(dir: string): { key: string; cert: string; certFile: string } {
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
-}
-
 const base64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');
 
 /** Signs `payload` as an RS256 JWT with `key` under `kid`. */
@@ -73,10 +43,27 @@ function signJwt(payload: Record<string, unknown>, key: KeyObject, kid: string):
   return `${head}.${base64url(sign('sha256', Buffer.from(head), key))}`;
 }
 
+/** How the browser suite runs the provider (testkit/oidcProviderServer.ts); tests leave them out. */
+export interface ProviderOptions {
+  /** A fixed port (the app server is told the issuer before the provider starts); else any free one. */
+  port?: number;
+  /** A certificate made beforehand (the app server trusts its file from its start); else a new one. */
+  certificate?: Certificate;
+  clientSecret?: string;
+  /**
+   * A sign-in page at the provider (a username, 'Sign in' and 'Cancel') instead of `signInAs`, for a
+   * browser in another process than the test; consent is then given at once, as for a first-party app.
+   */
+  loginPage?: boolean;
+}
+
 /** Starts the provider; `redirectUris` are the relying party's callbacks, registered for its client. */
-export async function startOidcProvider(redirectUris: string[]): Promise<TestOidcProvider> {
+export async function startOidcProvider(
+  redirectUris: string[],
+  options: ProviderOptions = {},
+): Promise<TestOidcProvider> {
   const dir = mkdtempSync(path.join(tmpdir(), 'outpost-oidc-'));
-  const { key, cert, certFile } = selfSignedCertificate(dir);
+  const { key, cert, certFile } = options.certificate ?? selfSignedCertificate(dir);
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = 'test-key';
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
@@ -85,7 +72,7 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
   let nextAccount = 'nobody';
   const tamper: { audience: string | null } = { audience: null };
   const clientId = 'outpost';
-  const clientSecret = randomBytes(24).toString('base64url');
+  const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
 
   let provider: InstanceType<typeof Provider> | null = null;
   const server = https.createServer({ key, cert }, (req, res) => {
@@ -95,7 +82,10 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
       return;
     }
     if (req.url?.startsWith('/interaction/')) {
-      void finishInteraction(provider, req, res, nextAccount).catch((error: unknown) => {
+      const answer = options.loginPage
+        ? loginPageInteraction(provider, req, res, accounts)
+        : finishInteraction(provider, req, res, nextAccount);
+      void answer.catch((error: unknown) => {
         res.statusCode = 500;
         res.end(String(error));
       });
@@ -103,7 +93,7 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
     }
     provider.callback()(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const issuer = `https://localhost:${port}`;
 
@@ -196,6 +186,74 @@ async function finishInteraction(
     );
     return;
   }
+  await grantConsent(provider, req, res, details);
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The provider's own sign-in page: a labelled username field, 'Sign in' and 'Cancel'. */
+function loginPageHtml(action: string, problem: string | null): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Test ID: sign in</title></head>
+<body style="font-family: sans-serif; max-width: 24rem; margin: 4rem auto">
+<main><h1>Test ID</h1>
+<form method="post" action="${escapeHtml(action)}">
+${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : ''}
+<label for="login">Username</label>
+<input id="login" name="login" autocomplete="username" autofocus>
+<button type="submit" name="action" value="login">Sign in</button>
+<button type="submit" name="action" value="cancel">Cancel</button>
+</form></main></body></html>`;
+}
+
+async function formBody(req: http.IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of req) body += String(chunk);
+  return new URLSearchParams(body);
+}
+
+/**
+ * The interaction as a person in a browser meets it: GET shows the sign-in page, its POST signs in a
+ * known account (an unknown one sees the page again with a sentence) or cancels, which the provider
+ * answers with `access_denied` at the relying party's callback.
+ */
+async function loginPageInteraction(
+  provider: InstanceType<typeof Provider>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  accounts: Map<string, TestAccount>,
+): Promise<void> {
+  const details = await provider.interactionDetails(req, res);
+  if (details.prompt.name !== 'login') return grantConsent(provider, req, res, details);
+  const page = (problem: string | null) => {
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(loginPageHtml(`/interaction/${details.uid}`, problem));
+  };
+  if (req.method !== 'POST') return page(null);
+  const form = await formBody(req);
+  if (form.get('action') === 'cancel') {
+    await provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'The person cancelled the sign-in.' },
+      { mergeWithLastSubmission: false },
+    );
+    return;
+  }
+  const accountId = form.get('login')?.trim() ?? '';
+  if (!accounts.has(accountId)) return page('No such account.');
+  await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+}
+
+/** Grants what the client asked for (the consent prompt), as for a first-party app. */
+async function grantConsent(
+  provider: InstanceType<typeof Provider>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  details: Awaited<ReturnType<InstanceType<typeof Provider>['interactionDetails']>>,
+): Promise<void> {
   const grant = details.grantId
     ? await provider.Grant.find(details.grantId)
     : new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });

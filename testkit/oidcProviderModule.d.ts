@@ -6,6 +6,7 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
   interface InteractionDetails {
+    uid: string;
     prompt: { name: string; details: Record<string, unknown> };
     grantId?: string;
     session: { accountId: string };

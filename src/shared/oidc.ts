@@ -16,6 +16,7 @@ export const OIDC_FAILURES = {
   oidc_domain:
     'Your email address is not one this Outpost accepts. Sign in with an address of your organisation.',
   oidc_failed: 'The sign-in did not complete. Please try again.',
+  oidc_rate_limited: 'Too many sign-in attempts from this network. Please wait a minute and try again.',
 } as const;
 export type OidcFailure = keyof typeof OIDC_FAILURES;
 

@@ -55,6 +55,15 @@ export const passkeyRegisterSchema = z.strictObject({
     .optional(),
 });
 
+/** PATCH /api/passkeys/{id}: a new name, trimmed, 1 to PASSKEY_NAME_MAX characters. */
+export const passkeyRenameSchema = z.strictObject({
+  name: z
+    .string({ error: 'The name must be text.' })
+    .trim()
+    .min(1, 'The name is required.')
+    .max(PASSKEY_NAME_MAX, `The name may be at most ${PASSKEY_NAME_MAX} characters.`),
+});
+
 export const passkeyLoginSchema = z.strictObject({ response: authenticationResponseSchema });
 
 export const passkeySchema = z.object({

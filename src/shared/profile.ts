@@ -18,3 +18,13 @@ export function nameAfterSignIn(stored: string, given: string): string {
   if (stored !== PLACEHOLDER_NAME) return stored;
   return wanted === '' ? stored : wanted;
 }
+
+/** Adding a phone (Preferences › Phone) to an account that has one: it stays as it is. */
+export const PHONE_ALREADY_SET = 'Your account already has a phone number.';
+
+/**
+ * Adding a phone another account signs in with. Said only after the code texted to that phone was
+ * right (in `otp` mode), so only whoever holds the phone learns the number has an account.
+ */
+export const PHONE_TAKEN =
+  'This phone number belongs to another Outpost account. Sign in with it there, or add another number.';

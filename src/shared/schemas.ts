@@ -369,6 +369,15 @@ export const profilePatchSchema = z.strictObject({
     ),
 });
 
+/** POST /api/me/phone: a phone to add (for contacts) and, when the server texts codes, its code. */
+export const phoneAddSchema = z.strictObject({
+  phone: phoneSchema,
+  code: text('The code').max(12).optional(),
+});
+
+/** POST /api/me/phone/code: the phone to text a code to before adding it. */
+export const phoneCodeSchema = z.strictObject({ phone: phoneSchema });
+
 export const contactsSyncSchema = z.strictObject({
   contacts: z
     .array(text('A contact').max(64), { error: 'Must be a list of phone numbers.' })

@@ -128,6 +128,7 @@ function shellDoor(): Door {
     finishOidcSignIn: async (wasGuest) => (await later()).auth.getState().finishOidcSignIn(wasGuest),
     logout: async (options) => (await later()).auth.getState().logout(options),
     rename: async (name) => (await later()).auth.getState().rename(name),
+    addPhone: async (phone, code) => (await later()).auth.getState().addPhone(phone, code),
   }));
   // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.
   const api = createApiClient(unauthorizedHooks(() => auth));

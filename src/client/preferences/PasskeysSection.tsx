@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { KeyRound, Plus } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { describeUserAgent } from '../../shared/devices';
 import { describePasskeyFailure, PASSKEY_NAME_MAX } from '../../shared/passkeyFailure';
 import type { Passkey } from '../../shared/passkeys';
@@ -39,6 +39,11 @@ export function PasskeysSection() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
+  const [renaming, setRenaming] = useState<Passkey | null>(null);
+  const [newName, setNewName] = useState('');
+  const [renameProblem, setRenameProblem] = useState<string | null>(null);
+  // The row's Rename button: the dialog has no Radix trigger, so focus is handed back to it by hand.
+  const renameOpener = useRef<HTMLElement | null>(null);
   const passkeys = useQuery({
     queryKey: passkeysKey,
     queryFn: () => send('server.passkeys'),
@@ -65,6 +70,42 @@ export function PasskeysSection() {
       toast({ title: 'Passkey added', description: `${made.name} signs you in from now on.` });
     } catch (caught) {
       setProblem(describePasskeyFailure(caught, 'add'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const openRename = (passkey: Passkey, opener: HTMLElement) => {
+    renameOpener.current = opener;
+    setNewName(passkey.name);
+    setRenameProblem(null);
+    setRenaming(passkey);
+  };
+
+  const rename = async (event: FormEvent) => {
+    event.preventDefault();
+    const chosen = newName.trim();
+    if (!renaming || chosen === '') return;
+    if (chosen === renaming.name) return setRenaming(null);
+    setBusy(true);
+    setRenameProblem(null);
+    try {
+      const renamed = await send('server.renamePasskey', { id: renaming.id, name: chosen });
+      queryClient.setQueryData<Passkey[]>(passkeysKey, (all) =>
+        all?.map((p) => (p.id === renamed.id ? renamed : p)),
+      );
+      setRenaming(null);
+      toast({ title: 'Passkey renamed', description: `It is called ${renamed.name} now.` });
+    } catch (caught) {
+      const { status } = (caught ?? {}) as { status?: number };
+      setRenameProblem(
+        status === 404
+          ? 'This passkey is gone. It may have been removed on another device.'
+          : status === 0
+            ? 'You are offline. Rename it when you are back online.'
+            : 'Could not rename the passkey. Please try again.',
+      );
+      if (status === 404) void passkeys.refetch();
     } finally {
       setBusy(false);
     }
@@ -131,6 +172,14 @@ export function PasskeysSection() {
                 <Button
                   variant="outline"
                   size="sm"
+                  onClick={(event) => openRename(passkey, event.currentTarget)}
+                  aria-label={`Rename ${passkey.name}`}
+                >
+                  Rename
+                </Button>
+                <Button
+                  variant="outline"
+                  size="sm"
                   onClick={() => setRemoving(passkey)}
                   aria-label={`Remove ${passkey.name}`}
                 >
@@ -155,6 +204,54 @@ export function PasskeysSection() {
       description="Sign in with your fingerprint, face or screen lock, without a phone number or code."
     >
       {body}
+      <Dialog open={renaming !== null} onOpenChange={(open) => !busy && !open && setRenaming(null)}>
+        <DialogContent
+          title="Rename passkey"
+          description="The name you know it by here; signing in with it stays the same."
+          size="sm"
+          onCloseAutoFocus={(event) => {
+            if (!renameOpener.current?.isConnected) return;
+            event.preventDefault();
+            renameOpener.current.focus();
+          }}
+        >
+          <form
+            onSubmit={(event) => void rename(event)}
+            aria-label="Rename passkey"
+            className="flex flex-col gap-3"
+          >
+            <Field label="Passkey name" error={newName.trim() === '' ? 'A name is required' : undefined}>
+              {(field) => (
+                <Input
+                  {...field}
+                  value={newName}
+                  maxLength={PASSKEY_NAME_MAX}
+                  onChange={(e) => setNewName(e.target.value)}
+                  autoFocus
+                />
+              )}
+            </Field>
+            {renameProblem ? (
+              <p
+                role="alert"
+                className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/60 dark:text-red-300"
+              >
+                {renameProblem}
+              </p>
+            ) : null}
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button variant="outline" disabled={busy}>
+                  Cancel
+                </Button>
+              </DialogClose>
+              <Button type="submit" disabled={busy || newName.trim() === ''}>
+                {busy ? 'Saving…' : 'Save'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
       <Dialog open={adding} onOpenChange={(open) => !busy && setAdding(open)}>
         <DialogContent
           title="Add a passkey"

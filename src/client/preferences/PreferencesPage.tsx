@@ -14,6 +14,7 @@ import { CalendarSection } from './CalendarSection';
 import { DevicesSection } from './DevicesSection';
 import { NameSection } from './NameSection';
 import { PasskeysSection } from './PasskeysSection';
+import { PhoneSection } from './PhoneSection';
 
 const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
   light: { label: 'Light', icon: <Sun /> },
@@ -106,6 +107,7 @@ export default function PreferencesPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Preferences</h1>
 
       {user ? <NameSection /> : null}
+      {user ? <PhoneSection /> : null}
 
       <Section id="pref-appearance" title="Appearance" description="Choose how Outpost looks on this device.">
         <RadioGroup

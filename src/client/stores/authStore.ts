@@ -41,6 +41,8 @@ export interface AuthState {
   logout: (options?: { everywhere?: boolean }) => Promise<void>;
   /** Changes the signed-in user's display name on the server (PATCH /api/me, N13), then here. */
   rename: (name: string) => Promise<UserSummary>;
+  /** N15: adds a phone (with its texted code in `otp` mode) to a person who has none. */
+  addPhone: (phone: string, code?: string) => Promise<UserSummary>;
   /** Back to guest without calling the server (after logout, or a 401 that still speaks for the session). */
   toGuest: () => void;
   /** Counts sign-ins and logouts begun and ended: a request's answer speaks for the epoch it left in. */
@@ -174,6 +176,18 @@ export function createAuthStore(deps: AuthDeps) {
       rename: async (name) => {
         const api = deps.api();
         const { data } = await api.patch<{ user: UserSummary }>('/me', { name });
+        if (get().isAuthenticated && get().user.id === data.user.id) {
+          set({ user: data.user });
+          await deps.remember?.(data.user);
+        }
+        return data.user;
+      },
+      addPhone: async (phone, code) => {
+        const api = deps.api();
+        const { data } = await api.post<{ user: UserSummary }>(
+          '/me/phone',
+          code ? { phone, code } : { phone },
+        );
         if (get().isAuthenticated && get().user.id === data.user.id) {
           set({ user: data.user });
           await deps.remember?.(data.user);

@@ -4,8 +4,14 @@ import { z } from 'zod';
 import { authModeSchema, codeAnswerSchema, userAnswerSchema } from '../../shared/apiSchemas';
 import { logoutSchema } from '../../shared/devices';
 import { normalizePhone } from '../../shared/phone';
-import { nameAfterSignIn } from '../../shared/profile';
-import { loginSchema, phoneSchema, profilePatchSchema } from '../../shared/schemas';
+import { nameAfterSignIn, PHONE_ALREADY_SET, PHONE_TAKEN } from '../../shared/profile';
+import {
+  loginSchema,
+  phoneAddSchema,
+  phoneCodeSchema,
+  phoneSchema,
+  profilePatchSchema,
+} from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
 import { runWrite } from '../http/idempotency';
@@ -14,7 +20,7 @@ import { anonymousSessionRetired, endSession, sendXsrfCookie, startSession } fro
 import { checkedInHandler, errorAnswer, invalidAnswer, noContent, routeDoc } from '../openapi/routeDoc';
 import { endAllSessions, sessionsEnded } from '../sessions/routes';
 import { consumeCode, issueCode } from './loginCodes';
-import { findOrCreateUser, renameUser, type UserRow, userJson } from './users';
+import { addPhone, findOrCreateUser, renameUser, type UserRow, userJson } from './users';
 
 const codeRequestSchema = z.strictObject({ phone: phoneSchema });
 
@@ -68,24 +74,32 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
       503: errorAnswer('The SMS provider failed.'),
     },
   });
-  app.post('/api/login/code', { config: { public: true }, schema: codeDoc }, async (request) => {
-    const input = request.body;
-    const phone = normalizePhone(input.phone, app.config.defaultCountry);
+  /** Texts a code to the phone in the body (the same budgets for signing in and for adding a phone). */
+  async function textCode(request: FastifyRequest, raw: string, message: (code: string) => string) {
+    const phone = normalizePhone(raw, app.config.defaultCountry);
     if (!phone) throw unprocessable({ phone: ['The phone must be a valid phone number.'] });
     await enforce(limits.codePerAddress, request, 'code requests from this address');
     await enforce(limits.codePerPhone, request, 'code requests for this phone');
     if (app.config.authMode === 'demo') {
-      return { sent: false, mode: 'demo', message: 'Demo mode: enter the test code 123456.' };
+      return { sent: false, mode: 'demo' as const, message: 'Demo mode: enter the test code 123456.' };
     }
     const code = await issueCode(db, phone, clock());
     try {
-      await sms.send(phone, `Your Outpost sign-in code is ${code}. It expires in 10 minutes.`);
+      await sms.send(phone, message(code));
     } catch (error) {
-      request.log.error({ err: error }, 'sending a sign-in code failed');
+      request.log.error({ err: error }, 'sending a code failed');
       throw new HttpError(503, 'The code could not be sent. Please try again.');
     }
-    return { sent: true, mode: 'otp', expires_in: 600 };
-  });
+    return { sent: true, mode: 'otp' as const, expires_in: 600 };
+  }
+
+  app.post('/api/login/code', { config: { public: true }, schema: codeDoc }, async (request) =>
+    textCode(
+      request,
+      request.body.phone,
+      (code) => `Your Outpost sign-in code is ${code}. It expires in 10 minutes.`,
+    ),
+  );
 
   const loginDoc = routeDoc({
     summary: 'Sign in',
@@ -155,6 +169,68 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
     const { name } = request.body;
     if (name === user.name) return { user: userJson(user) };
     return { user: userJson(await rename(request, user.id, name)) };
+  });
+
+  // N15: a person who came by single sign-on adds a phone (to be found by contacts), proven by a code
+  // texted to it as a sign-in is; the phone of another account is refused only after that proof.
+  const phoneCodeDoc = routeDoc({
+    summary: 'Send a code to a phone to add',
+    description:
+      'Texts a 6-digit code (single use, 10 minutes) to the phone the signed-in person wants to add; the sign-in codes’ limits apply. In `demo` mode nothing is sent.',
+    tags: TAGS,
+    body: phoneCodeSchema,
+    answers: {
+      200: { description: 'Sent, or the demo mode’s hint.', schema: codeAnswerSchema },
+      422: invalidAnswer('Not a phone number.'),
+      429: tooMany,
+      503: errorAnswer('The SMS provider failed.'),
+    },
+  });
+  app.post('/api/me/phone/code', { schema: phoneCodeDoc }, async (request) => {
+    currentUser(request);
+    return textCode(
+      request,
+      request.body.phone,
+      (code) => `Your Outpost code to add this phone is ${code}. It expires in 10 minutes.`,
+    );
+  });
+
+  const phoneDoc = routeDoc({
+    summary: 'Add a phone',
+    description:
+      'For a person with no phone (who came by single sign-on): adds it, so contacts find them. In `otp` mode `code` is the one texted by `POST /api/me/phone/code`. 409 when the account has another phone, or when the phone is another account’s (said only after the right code).',
+    tags: TAGS,
+    body: checkedInHandler(phoneAddSchema),
+    answers: {
+      200: { description: 'The user, with the phone.', schema: userAnswerSchema },
+      409: errorAnswer('The account has a phone already, or the phone is another account’s.'),
+      422: invalidAnswer('Not a phone number, or a wrong or expired code.'),
+      429: tooMany,
+    },
+  });
+  app.post('/api/me/phone', { schema: phoneDoc }, async (request, reply) => {
+    const user = currentUser(request);
+    await enforce(limits.login, request, 'attempts');
+    const input = parseOrThrow(phoneAddSchema, request.body);
+    const phone = normalizePhone(input.phone, app.config.defaultCountry);
+    if (!phone) throw unprocessable({ phone: ['The phone must be a valid phone number.'] });
+    if (user.phone && user.phone !== phone) throw new HttpError(409, PHONE_ALREADY_SET);
+    if (app.config.authMode === 'otp') {
+      if (!input.code || !/^\d{6}$/.test(input.code.trim())) {
+        throw unprocessable({ code: ['Enter the 6-digit code we sent to your phone.'] });
+      }
+      await consumeCode(db, phone, input.code, clock());
+    }
+    const written = await runWrite(app, request, user.id, async (tx) => {
+      const outcome = await addPhone(tx, user.id, phone);
+      if (outcome === 'taken') return { status: 409, body: { message: PHONE_TAKEN } };
+      if (outcome === 'has-phone') return { status: 409, body: { message: PHONE_ALREADY_SET } };
+      return { status: 200, body: { user: userJson(outcome) } };
+    });
+    // Other instances' session caches keep no phone for at most SESSION_CACHE_MS.
+    const cachedUser = request.session?.user;
+    if (written.status === 200 && cachedUser && cachedUser.id === user.id) cachedUser.phone = phone;
+    return reply.status(written.status).send(written.body);
   });
 
   const logoutDoc = routeDoc({

@@ -51,6 +51,15 @@ export async function renameUser(tx: Executor, userId: number, name: string): Pr
     sql`UPDATE users SET name = ${name}, updated_at = now() WHERE id = ${userId}
         RETURNING id, name, phone, created_at, updated_at`,
   );
+  await touchWhatCarriesUser(tx, userId);
+  return user!;
+}
+
+/**
+ * Gives the items the user created or is assigned, and their comments, a new change_xid, so every
+ * device that sees them pulls them again with the user's new name or phone (N14, N15).
+ */
+async function touchWhatCarriesUser(tx: Executor, userId: number): Promise<void> {
   await tx.execute(
     sql`UPDATE items SET change_xid = pg_current_xact_id()::text::bigint
         WHERE (user_id = ${userId} OR assigned_to = ${userId}) AND deleted_at IS NULL`,
@@ -59,7 +68,35 @@ export async function renameUser(tx: Executor, userId: number, name: string): Pr
     sql`UPDATE comments SET change_xid = pg_current_xact_id()::text::bigint
         WHERE user_id = ${userId} AND deleted_at IS NULL`,
   );
-  return user!;
+}
+
+/**
+ * Gives a user with no phone (who came by single sign-on) the E.164 `phone` (N15): the user, or
+ * 'has-phone' when they have another already, or 'taken' when another account has it. The items
+ * that carry the user are pulled again, as after a rename.
+ */
+export async function addPhone(
+  tx: Executor,
+  userId: number,
+  phone: string,
+): Promise<UserRow | 'has-phone' | 'taken'> {
+  const [added] = await rows<UserRow>(
+    tx,
+    sql`UPDATE users SET phone = ${phone}, updated_at = now()
+        WHERE id = ${userId} AND phone IS NULL
+          AND NOT EXISTS (SELECT 1 FROM users other WHERE other.phone = ${phone})
+        RETURNING id, name, phone, created_at, updated_at`,
+  );
+  if (added) {
+    await touchWhatCarriesUser(tx, userId);
+    return added;
+  }
+  const [me] = await rows<UserRow>(
+    tx,
+    sql`SELECT id, name, phone, created_at, updated_at FROM users WHERE id = ${userId}`,
+  );
+  if (me?.phone === phone) return me;
+  return me?.phone ? 'has-phone' : 'taken';
 }
 
 export async function userExists(db: Executor, id: number): Promise<boolean> {

@@ -27,7 +27,7 @@ import { PLACEHOLDER_NAME } from '../../shared/profile';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 import type { OidcConfig } from '../env';
-import { notFound } from '../http/errors';
+import { HttpError, notFound } from '../http/errors';
 import { enforce } from '../http/rateLimits';
 import { endSession, hashToken, startSession } from '../http/session';
 import { checkedInHandler, routeDoc } from '../openapi/routeDoc';
@@ -166,6 +166,23 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(`/login?${OIDC_ERROR_PARAM}=${code}`, 302);
   };
 
+  /**
+   * The sign-in attempts' limit on a route a browser is sent to: over it, the sign-in page with its
+   * sentence (and Retry-After) rather than a JSON 429 the person would see as raw text. True when
+   * the answer is sent.
+   */
+  const overLimit = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    try {
+      await enforce(app.limits.login, request, 'sign-in attempts');
+      return false;
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.statusCode !== 429) throw error;
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      await failed(request, reply, 'oidc_rate_limited');
+      return true;
+    }
+  };
+
   app.get(
     '/auth/oidc/start',
     {
@@ -173,7 +190,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
       schema: routeDoc({
         summary: 'Start single sign-on',
         description:
-          'Redirects to the OpenID provider (authorization code with PKCE S256, `state`, `nonce`); when the provider cannot be reached, to `/login?error=oidc_unavailable`. 404 when single sign-on is not configured.',
+          'Redirects to the OpenID provider (authorization code with PKCE S256, `state`, `nonce`); when the provider cannot be reached, to `/login?error=oidc_unavailable`; over the sign-in attempts’ limit, to `/login?error=oidc_rate_limited` with `Retry-After`. 404 when single sign-on is not configured.',
         tags: TAGS,
         querystring: checkedInHandler(startQuerySchema),
         answers: {
@@ -184,7 +201,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       if (!oidc || !configuration) throw notFound('Route');
-      await enforce(app.limits.login, request, 'sign-in attempts');
+      if (await overLimit(request, reply)) return reply;
       const returnTo = safeReturnTo(
         (request.query as Record<string, unknown> | undefined)?.return_to,
         origin,
@@ -231,7 +248,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
       schema: routeDoc({
         summary: 'Finish single sign-on',
         description:
-          'Where the provider sends the browser back. Checks state (single use, 10 minutes, this browser’s), exchanges the code with its PKCE verifier, checks the ID token (signature, issuer, audience, expiry, nonce) and the allowed email domains, finds or creates the person by (issuer, sub), starts a session and redirects to `return_to`. Every failure redirects to `/login?error=<code>` and creates nothing.',
+          'Where the provider sends the browser back. Checks state (single use, 10 minutes, this browser’s), exchanges the code with its PKCE verifier, checks the ID token (signature, issuer, audience, expiry, nonce) and the allowed email domains, finds or creates the person by (issuer, sub), starts a session and redirects to `return_to`. Every failure redirects to `/login?error=<code>` and creates nothing (over the sign-in attempts’ limit: `oidc_rate_limited`, with `Retry-After`).',
         tags: TAGS,
         querystring: checkedInHandler(callbackQuerySchema),
         answers: {
@@ -242,7 +259,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       if (!oidc || !configuration) throw notFound('Route');
-      await enforce(app.limits.login, request, 'sign-in attempts');
+      if (await overLimit(request, reply)) return reply;
       const query = (request.query ?? {}) as Record<string, unknown>;
       const state = typeof query.state === 'string' ? query.state : null;
       const browser = request.cookies[BROWSER_COOKIE];

@@ -169,6 +169,32 @@ describe.each(testEngines())('passkeys (%s)', (engine) => {
     expect(stolen.status).toBe(422);
   });
 
+  it('renames a passkey of one’s own; someone else’s is 404 and unchanged; bad names are 422', async () => {
+    const { person, passkey } = await withPasskey('Re Namer');
+    const renamed = await person.patch<{ name: string; id: number }>(`/api/passkeys/${passkey.id}`, {
+      name: '  Desk key  ',
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body).toMatchObject({ id: passkey.id, name: 'Desk key' });
+    const other = await signedIn(harness.app, 'Not Owner');
+    const foreign = await other.patch(`/api/passkeys/${passkey.id}`, { name: 'Mine now' });
+    expect(foreign.status).toBe(404);
+    expect((await other.patch('/api/passkeys/2147483648', { name: 'x' })).status).toBe(404);
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 'x'.repeat(200) },
+      { name: 'ok', extra: 1 },
+    ]) {
+      expect((await person.patch(`/api/passkeys/${passkey.id}`, body)).status, JSON.stringify(body)).toBe(
+        422,
+      );
+    }
+    const listed = await person.get<{ passkeys: { name: string }[] }>('/api/passkeys');
+    expect(listed.body.passkeys.map((p) => p.name)).toEqual(['Desk key']);
+  });
+
   it('refuses malformed bodies with 422, and anonymous registration with 401', async () => {
     const person = await signedIn(harness.app, 'Bad Input');
     for (const body of [

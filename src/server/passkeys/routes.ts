@@ -16,6 +16,7 @@ import {
   type Passkey,
   passkeyLoginSchema,
   passkeyRegisterSchema,
+  passkeyRenameSchema,
   passkeySchema,
 } from '../../shared/passkeys';
 import type { UserRow } from '../auth/users';
@@ -207,6 +208,43 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  /** The passkey id in the path, or a 404 for one nobody has (an id past PostgreSQL's integer range too). */
+  const passkeyId = (raw: string): number => {
+    const id = Number(raw);
+    if (!/^\d{1,10}$/.test(raw) || id <= 0 || id > 2_147_483_647) throw notFound('Passkey');
+    return id;
+  };
+
+  app.patch<{ Params: { id: string } }>(
+    '/passkeys/:id',
+    {
+      schema: routeDoc({
+        summary: 'Rename a passkey',
+        description: 'The name the person knows it by in Preferences; it changes nothing about signing in.',
+        tags: ['Passkeys'],
+        params: idParams('The passkey’s id.'),
+        body: checkedInHandler(passkeyRenameSchema),
+        answers: {
+          200: { description: 'The passkey, renamed.', schema: passkeySchema },
+          404: errorAnswer('No such passkey of yours.'),
+          422: invalidAnswer('A missing, empty or too long name, or another key.'),
+        },
+      }),
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const id = passkeyId(request.params.id);
+      const { name } = parseOrThrow(passkeyRenameSchema, request.body);
+      const [renamed] = await rows<PasskeyRow>(
+        db,
+        sql`UPDATE passkeys SET name = ${name} WHERE id = ${id} AND user_id = ${user.id}
+            RETURNING id, name, created_at, last_used_at`,
+      );
+      if (!renamed) throw notFound('Passkey');
+      return passkeyJson(renamed);
+    },
+  );
+
   app.delete<{ Params: { id: string } }>(
     '/passkeys/:id',
     {
@@ -220,9 +258,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      // An id past PostgreSQL's integer range is an id nobody has (no query: the database would refuse it).
-      const id = Number(request.params.id);
-      if (!/^\d{1,10}$/.test(request.params.id) || id <= 0 || id > 2_147_483_647) throw notFound('Passkey');
+      const id = passkeyId(request.params.id);
       const gone = await rows<{ id: number }>(
         db,
         sql`DELETE FROM passkeys WHERE id = ${id} AND user_id = ${user.id} RETURNING id`,

@@ -23,6 +23,8 @@ export const TOKEN_ROUTE_POLICY: Readonly<Record<string, TokenAccess>> = {
   'POST /api/login': 'never',
   'GET /api/me': 'read',
   'PATCH /api/me': 'never',
+  'POST /api/me/phone/code': 'never',
+  'POST /api/me/phone': 'never',
   'POST /api/logout': 'never',
 
   'GET /api/items': 'read',
@@ -106,6 +108,7 @@ export const TOKEN_ROUTE_POLICY: Readonly<Record<string, TokenAccess>> = {
   'DELETE /api/sessions/:id': 'never',
   'GET /api/passkeys': 'never',
   'DELETE /api/passkeys/:id': 'never',
+  'PATCH /api/passkeys/:id': 'never',
   'POST /api/passkeys/register/options': 'never',
   'POST /api/passkeys/register': 'never',
   'POST /api/passkeys/login/options': 'never',

@@ -97,6 +97,9 @@ export const commands = {
     const response = await webauthn.startRegistration({ optionsJSON });
     return (await c.api.post<Passkey>('/passkeys/register', { response, name })).data;
   },
+  /** Renames a passkey (the name the person knows it by). */
+  'server.renamePasskey': async (c: ServerContext, a: { id: number; name: string }): Promise<Passkey> =>
+    (await c.api.patch<Passkey>(`/passkeys/${a.id}`, { name: a.name })).data,
   /** Removes a passkey: it no longer signs anyone in. */
   'server.removePasskey': async (c: ServerContext, id: number): Promise<void> => {
     await c.api.delete(`/passkeys/${id}`);
@@ -126,6 +129,11 @@ export const commands = {
   'server.requestCode': async (c: ServerContext, phone: string): Promise<AuthMode> => {
     await c.api.csrfCookie();
     const { data } = await c.api.post<{ mode?: AuthMode }>('/login/code', { phone });
+    return data.mode === 'otp' ? 'otp' : 'demo';
+  },
+  /** Texts a code to a phone the signed-in person adds (N15); answers the mode the server runs in. */
+  'server.requestPhoneCode': async (c: ServerContext, phone: string): Promise<AuthMode> => {
+    const { data } = await c.api.post<{ mode?: AuthMode }>('/me/phone/code', { phone });
     return data.mode === 'otp' ? 'otp' : 'demo';
   },
 } satisfies Record<string, Handler>;
