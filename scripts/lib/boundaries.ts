@@ -54,6 +54,7 @@ export const DATA_FEATURES = [
   'notifications',
   'search',
   'transfer',
+  'timeEntries',
 ] as const;
 
 /**

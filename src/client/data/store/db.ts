@@ -11,6 +11,7 @@ import type {
   LocalComment,
   LocalContact,
   LocalItem,
+  LocalTimeEntry,
   LocalUser,
   MetaRow,
   QueueEntry,
@@ -19,7 +20,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 15;
+export const DB_VERSION = 16;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -160,12 +161,22 @@ export const STORES_V14 = { ...STORES_V13, [HISTORY_STORE]: HISTORY_SCHEMA };
  */
 export const UNREAD_INDEXES_V15 = ['type', 'user_id', 'assigned_to', 'status', 'updated_at', CHILD_STATUS_V6];
 
-const STORES = {
+const STORES_V15 = {
   ...STORES_V14,
   items: STORES_V14.items
     .split(', ')
     .filter((index) => !UNREAD_INDEXES_V15.includes(index))
     .join(', '),
+};
+
+/**
+ * Version 16 (issue 53): time entries as device data (SYNC.md X10), keyed by uuid (the device names
+ * an entry so before the server answers): by item (a page's entries, the roll-up), by person and start
+ * (the timer rule), and the person's running timer (the header).
+ */
+const STORES = {
+  ...STORES_V15,
+  timeEntries: 'uuid, id, item_id, [user_id+started_at], [user_id+running]',
 };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
@@ -254,6 +265,7 @@ export class OutpostDb extends Dexie {
   searchLog!: Table<SearchLogRow, number>;
   searchCopy!: Table<SearchCopyRow, string>;
   comments!: Table<LocalComment, number>;
+  timeEntries!: Table<LocalTimeEntry, string>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -315,7 +327,12 @@ export class OutpostDb extends Dexie {
     // Version 14 only adds the guest's history log; it starts empty (nothing before it was recorded).
     this.version(14).stores(STORES_V14);
     // Version 15 only deletes unread items indexes: every row, queued change and cursor stays.
-    this.version(DB_VERSION).stores(STORES);
+    this.version(15).stores(STORES_V15);
+    // Version 16 adds the time entries store. A cursor from before it has passed entries the device
+    // never stored: the next pull starts from the beginning (as version 13 did for comments).
+    this.version(DB_VERSION)
+      .stores(STORES)
+      .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));
