@@ -11,6 +11,7 @@ import {
 } from '../components/ui/lazyMenu';
 import { useUnreadCount } from '../notifications/unreadCount';
 import { uiStore } from '../stores/uiStore';
+import { TimerFeed, TimeWatch } from '../time/TimeWatch';
 import { BrandMark } from './Brand';
 import { useAuthState, useSignedInUser } from './door';
 import { DESKTOP_NAV_LINKS, isTopLevel, PRODUCT_NAME, titleFor } from './routeMeta';
@@ -54,6 +55,7 @@ export function Header() {
         scrolled ? 'border-zinc-200 dark:border-zinc-800' : 'border-transparent',
       )}
     >
+      <TimerFeed />
       {/* Phone */}
       <div className="grid h-14 grid-cols-[3rem_1fr_auto] items-center gap-1 px-2 md:hidden">
         <div className="flex justify-start">
@@ -83,6 +85,7 @@ export function Header() {
           )}
         </div>
         <div className="flex items-center justify-end">
+          <TimeWatch compact />
           <IconButton
             label="Search"
             onClick={() => uiStore.getState().setSearchOpen(true)}
@@ -130,6 +133,7 @@ export function Header() {
           ))}
         </nav>
         <div className="ml-auto flex shrink-0 items-center gap-1 lg:gap-2">
+          <TimeWatch />
           <button
             type="button"
             onClick={() => uiStore.getState().setSearchOpen(true)}

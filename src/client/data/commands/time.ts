@@ -90,6 +90,11 @@ export const commands = defineCommands<TimeContext>()({
     const entry = await removeEntry(c.db, c.viewer(), uuid);
     pushSoon(c, entry ? [entry] : []);
   },
+  /** X11's companion: a timer has run 8 hours; a system notification says so where allowed. */
+  'time.alertLong': async (_c, a: { uuid: string; title: string; url: string }) => {
+    const { showSystemNotification } = await import('../notifications/systemNotification');
+    await showSystemNotification('Timer running for 8 hours', a.title, a.url, `timer-${a.uuid}`);
+  },
   /** The server's report CSV of every entry the signed-in viewer sees, by the filters. */
   'time.serverCsv': async (c, filters: TimeReportFilters) => {
     const query = new URLSearchParams();
