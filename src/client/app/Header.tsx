@@ -12,6 +12,7 @@ import {
 import { useUnreadCount } from '../notifications/unreadCount';
 import { uiStore } from '../stores/uiStore';
 import { TimerFeed, TimeWatch } from '../time/TimeWatch';
+import { useRunningTimer } from '../time/timerStore';
 import { BrandMark } from './Brand';
 import { useAuthState, useSignedInUser } from './door';
 import { DESKTOP_NAV_LINKS, isTopLevel, PRODUCT_NAME, titleFor } from './routeMeta';
@@ -40,6 +41,7 @@ export function Header() {
   const user = useSignedInUser();
   const title = titleFor(pathname);
   const onHome = pathname === '/';
+  const timing = useRunningTimer() !== null;
 
   const goBack = () => {
     // A deep link has no history inside the app; Back then goes Home rather than off-site.
@@ -76,7 +78,8 @@ export function Header() {
               className={cn('flex items-center gap-2 rounded-md px-1 text-base font-semibold', focusRing)}
             >
               <BrandMark className="size-6" />
-              <span>{PRODUCT_NAME}</span>
+              {/* A running timer takes the room of the name on a phone (the mark and Home stay). */}
+              <span className={timing ? 'sr-only' : undefined}>{PRODUCT_NAME}</span>
               <House aria-label="Home" className="size-4 text-zinc-500 dark:text-zinc-400" />
             </Link>
           ) : (

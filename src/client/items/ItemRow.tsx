@@ -423,11 +423,9 @@ export const ItemRow = memo(function ItemRow({
       {timeable ? (
         <TimerButton
           item={item}
-          className={cn(
-            actionButton,
-            'hidden md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity',
-          )}
-          runningClassName="flex md:opacity-100"
+          className={actionButton}
+          idleClassName="hidden md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity"
+          runningClassName="flex bg-emerald-50 text-emerald-700! hover:bg-emerald-100 dark:bg-emerald-950/60 dark:text-emerald-300! dark:hover:bg-emerald-900/60"
         />
       ) : null}
       {readOnly ? null : (

@@ -10,11 +10,14 @@ import { useRunningOn } from './timerStore';
 export function TimerButton({
   item,
   className,
+  idleClassName,
   runningClassName,
   showLabel = false,
 }: {
   item: { id: number; title: string };
   className?: string;
+  /** Classes while no timer runs here (a row shows the button on hover or focus only). */
+  idleClassName?: string;
   /** Classes while this item's timer runs (a row keeps the button shown then). */
   runningClassName?: string;
   showLabel?: boolean;
@@ -28,7 +31,7 @@ export function TimerButton({
       className={cn(
         className,
         running && 'text-emerald-700 dark:text-emerald-300',
-        running && runningClassName,
+        running ? runningClassName : idleClassName,
       )}
       aria-label={showLabel ? undefined : label}
       title={running ? 'Stop timer' : 'Start timer'}
