@@ -55,6 +55,15 @@ function SumTable({
   );
 }
 
+/** A week's Monday (YYYY-MM-DD, UTC) as people read it: 'Nov 23' (with the year when not this one's). */
+const weekLabel = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString([], {
+    month: 'short',
+    day: 'numeric',
+    ...(day.slice(0, 4) === String(new Date().getUTCFullYear()) ? {} : { year: 'numeric' }),
+    timeZone: 'UTC',
+  });
+
 const selectClasses = inputClasses('w-full bg-white dark:bg-zinc-950');
 
 /**
@@ -195,7 +204,12 @@ export default function TimeReportPage() {
           <div className="grid gap-4 md:grid-cols-3">
             <SumTable id="by-campaign" title="By campaign" rows={report.byCampaign} total={report.total} />
             <SumTable id="by-person" title="By person" rows={report.byPerson} total={report.total} />
-            <SumTable id="by-week" title="By week" rows={report.byWeek} total={report.total} />
+            <SumTable
+              id="by-week"
+              title="By week"
+              rows={report.byWeek.map((w) => ({ ...w, label: `Week of ${weekLabel(w.key)}` }))}
+              total={report.total}
+            />
           </div>
         </>
       )}
