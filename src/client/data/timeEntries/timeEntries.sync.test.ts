@@ -123,7 +123,7 @@ describe('time entries on devices (SYNC.md X)', () => {
     expect(await a.client.db.timeEntries.count()).toBe(0);
   });
 
-  it('X10: a guest times offline with no server call', async () => {
+  it('X10: a guest times offline with no server call, and the entries go up at sign-in', async () => {
     const g = device();
     await g.client.auth.getState().restore();
     const item = await g.client.items.create({ title: 'Guest', type: 'todo' });
@@ -133,6 +133,19 @@ describe('time entries on devices (SYNC.md X)', () => {
     expect(await g.client.db.timeEntries.get(entry.uuid)).toMatchObject({ _syncStatus: 'local', running: 0 });
     expect(await g.client.db.syncQueue.count()).toBe(0);
     expect(g.control.requests.length).toBe(before);
+    // Signing in takes the guest's entries up after their items, as the account's.
+    await signIn(g, freshPhone(), 'Was Guest');
+    await settled(g);
+    const moved = await g.client.db.items.where('uuid').equals(item.uuid!).first();
+    expect(moved!.id).toBeGreaterThan(0);
+    expect(await serverEntries(g, moved!.id)).toMatchObject([
+      { uuid: entry.uuid, user: { name: 'Was Guest' } },
+    ]);
+    expect(await g.client.db.timeEntries.get(entry.uuid)).toMatchObject({
+      item_id: moved!.id,
+      user_id: userOf(g),
+      _syncStatus: 'synced',
+    });
   });
 
   it('X3, X10: two devices starting and stopping timers offline in any interleaving end with at most one running entry and none overlapping', async () => {
