@@ -25,6 +25,7 @@ export const FEATURES = [
   'sharing',
   'sync',
   'tasks',
+  'time',
 ] as const;
 
 /**
@@ -55,6 +56,7 @@ export const DATA_FEATURES = [
   'notifications',
   'search',
   'transfer',
+  'timeEntries',
 ] as const;
 
 /**
@@ -183,6 +185,11 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['feature:login', 'feature:onboarding'],
   ['feature:onboarding', 'feature:login'],
   ['feature:preferences', 'feature:notifications'],
+  // The timer and spent time on rows and pages, the time report from Preferences (issue 53).
+  ['feature:items', 'feature:time'],
+  ['feature:tasks', 'feature:time'],
+  ['feature:campaigns', 'feature:time'],
+  ['feature:preferences', 'feature:time'],
   // The contacts import's texts and error class, shown by the page that runs it.
   ['feature:contacts', 'src/client/data/contacts/contactsImport'],
   ...FEATURES.flatMap((f) => [

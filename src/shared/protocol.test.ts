@@ -6,6 +6,7 @@ import {
   decidePush,
   isCommentKind,
   isStaleWriteBody,
+  isTimeKind,
   kindOfRequest,
   MAX_RETRIES,
   type PushContext,
@@ -13,6 +14,7 @@ import {
   queueRequest,
   SERVER_EVENTS,
   sendsIfMatch,
+  TIME_KINDS,
 } from './protocol';
 
 const ctx = (over: Partial<PushContext> = {}): PushContext => ({
@@ -27,7 +29,7 @@ const ctx = (over: Partial<PushContext> = {}): PushContext => ({
 describe('queue entry kinds', () => {
   it('builds each kind’s request, and reads the same kind back from it (the version 2 upgrade)', () => {
     // Entries stored before version 2 were all items' (comments came in version 13).
-    for (const kind of QUEUE_KINDS.filter((k) => !isCommentKind(k))) {
+    for (const kind of QUEUE_KINDS.filter((k) => !isCommentKind(k) && !isTimeKind(k))) {
       const { method, url } = queueRequest(kind, 7);
       expect(kindOfRequest(method, url)).toBe(kind);
     }
@@ -48,6 +50,27 @@ describe('queue entry kinds', () => {
     expect(decidePush(404, false, ctx({ kind: 'comment_edit' }))).toBe('drop');
     expect(decidePush(422, false, ctx({ kind: 'comment_create', immediate: true }))).toBe('drop');
     expect(decidePush(503, false, ctx({ kind: 'comment_create' }))).toBe('retry');
+  });
+
+  it('X10: builds a time entry’s requests by its uuid, none with If-Match; a refusal drops it', () => {
+    const uuid = '6f1c1f4e-3d7e-4c6b-9a51-0c5a1f0f2b11';
+    expect(queueRequest('time_create', 7)).toEqual({ method: 'POST', url: '/api/items/7/time_entries' });
+    expect(queueRequest('time_stop', 7, 0, uuid)).toEqual({
+      method: 'POST',
+      url: `/api/time_entries/${uuid}/stop`,
+    });
+    expect(queueRequest('time_edit', 7, 0, uuid)).toEqual({
+      method: 'PATCH',
+      url: `/api/time_entries/${uuid}`,
+    });
+    expect(queueRequest('time_delete', 7, 0, '42')).toEqual({
+      method: 'DELETE',
+      url: '/api/time_entries/42',
+    });
+    for (const kind of TIME_KINDS) expect(sendsIfMatch(kind)).toBe(false);
+    expect(decidePush(404, false, ctx({ kind: 'time_delete' }))).toBe('already-deleted');
+    expect(decidePush(422, false, ctx({ kind: 'time_create', immediate: true }))).toBe('drop');
+    expect(decidePush(503, false, ctx({ kind: 'time_stop' }))).toBe('retry');
   });
 
   it('builds one create payload from an item', () => {

@@ -31,6 +31,10 @@ export const QUEUE_KINDS = [
   'comment_create',
   'comment_edit',
   'comment_delete',
+  'time_create',
+  'time_stop',
+  'time_edit',
+  'time_delete',
 ] as const;
 export type QueueKind = (typeof QUEUE_KINDS)[number];
 
@@ -42,17 +46,30 @@ export function isCommentKind(kind: QueueKind): kind is CommentKind {
   return kind === 'comment_create' || kind === 'comment_edit' || kind === 'comment_delete';
 }
 
+/** The kinds that write one of an item's time entries (SYNC.md X10), not the item. */
+export const TIME_KINDS = ['time_create', 'time_stop', 'time_edit', 'time_delete'] as const;
+export type TimeKind = (typeof TIME_KINDS)[number];
+
+export function isTimeKind(kind: QueueKind): kind is TimeKind {
+  return (TIME_KINDS as readonly QueueKind[]).includes(kind);
+}
+
+/** The kinds that are an item's side data (comments, time entries): never the item's own write. */
+export const SIDE_KINDS = [...COMMENT_KINDS, ...TIME_KINDS] as const;
+
 export const QUEUE_METHODS = ['POST', 'PATCH', 'DELETE'] as const;
 export type QueueMethod = (typeof QUEUE_METHODS)[number];
 
 /**
  * The request each kind sends for item `id` (a temporary id is swapped in queued URLs later); a
- * comment's edit and delete name the comment's server id, `commentId`.
+ * comment's edit and delete name the comment's server id, `commentId`; a time entry's stop, edit and
+ * delete name the entry by `timeRef` (its server id, or the uuid of one of the caller's own).
  */
 export function queueRequest(
   kind: QueueKind,
   id: number,
   commentId = 0,
+  timeRef = '',
 ): { method: QueueMethod; url: string } {
   switch (kind) {
     case 'create':
@@ -71,6 +88,14 @@ export function queueRequest(
       return { method: 'PATCH', url: `/api/comments/${commentId}` };
     case 'comment_delete':
       return { method: 'DELETE', url: `/api/comments/${commentId}` };
+    case 'time_create':
+      return { method: 'POST', url: `/api/items/${id}/time_entries` };
+    case 'time_stop':
+      return { method: 'POST', url: `/api/time_entries/${encodeURIComponent(timeRef)}/stop` };
+    case 'time_edit':
+      return { method: 'PATCH', url: `/api/time_entries/${encodeURIComponent(timeRef)}` };
+    case 'time_delete':
+      return { method: 'DELETE', url: `/api/time_entries/${encodeURIComponent(timeRef)}` };
   }
 }
 
@@ -101,6 +126,10 @@ export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
   comment_create: 'comment',
   comment_edit: 'comment edit',
   comment_delete: 'comment delete',
+  time_create: 'time entry',
+  time_stop: 'timer stop',
+  time_edit: 'time entry edit',
+  time_delete: 'time entry delete',
 };
 
 /**
@@ -109,7 +138,7 @@ export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
  * nothing to merge.
  */
 export function sendsIfMatch(kind: QueueKind): boolean {
-  return kind !== 'create' && kind !== 'restore' && !isCommentKind(kind);
+  return kind !== 'create' && kind !== 'restore' && !isCommentKind(kind) && !isTimeKind(kind);
 }
 
 /**
@@ -216,10 +245,16 @@ export function decidePush(status: number, network: boolean, ctx: PushContext): 
   if (status === 419) return ctx.attempt === 0 ? 'renew-token' : 'hold';
   if (status === 429) return 'rate-limited';
   if (status === 412) return 'stale';
-  if (status === 404 && (ctx.kind === 'delete' || ctx.kind === 'comment_delete')) return 'already-deleted';
+  if (
+    status === 404 &&
+    (ctx.kind === 'delete' || ctx.kind === 'comment_delete' || ctx.kind === 'time_delete')
+  )
+    return 'already-deleted';
   // A comment's item (or the comment) gone or out of sight, or its text refused: nothing to merge.
   // The entry goes; the comment's text stays on the device with the server's reason (K20).
   if (isCommentKind(ctx.kind) && status >= 400 && status < 500) return 'drop';
+  // A time entry refused (its item gone, a viewer's role, an overlap): the device gives way (X10).
+  if (isTimeKind(ctx.kind) && status >= 400 && status < 500) return 'drop';
   // A restore of an item purged or no longer shared: nothing to bring back; the toast says so (Q5).
   if (status === 404 && ctx.kind === 'restore') return 'drop';
   if (status === 404 && ctx.kind !== 'create' && ctx.onServer) return 'gone';

@@ -1,4 +1,4 @@
-import { LogOut, Settings } from 'lucide-react';
+import { LogOut, Settings, Timer } from 'lucide-react';
 import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import {
@@ -48,6 +48,10 @@ export default function AccountMenu({ intent }: { intent: MenuIntent | null }) {
           <DropdownMenuItem onSelect={() => navigate('/preferences')}>
             <Settings aria-hidden />
             Preferences
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => navigate('/reports/time')}>
+            <Timer aria-hidden />
+            Time report
           </DropdownMenuItem>
           <DropdownMenuItem destructive onSelect={() => void guarded.logout()}>
             <LogOut aria-hidden />

@@ -11,6 +11,8 @@ import {
 } from '../components/ui/lazyMenu';
 import { useUnreadCount } from '../notifications/unreadCount';
 import { uiStore } from '../stores/uiStore';
+import { TimerFeed, TimeWatch } from '../time/TimeWatch';
+import { useRunningTimer } from '../time/timerStore';
 import { BrandMark } from './Brand';
 import { useAuthState, useSignedInUser } from './door';
 import { DESKTOP_NAV_LINKS, isTopLevel, PRODUCT_NAME, titleFor } from './routeMeta';
@@ -39,6 +41,7 @@ export function Header() {
   const user = useSignedInUser();
   const title = titleFor(pathname);
   const onHome = pathname === '/';
+  const timing = useRunningTimer() !== null;
 
   const goBack = () => {
     // A deep link has no history inside the app; Back then goes Home rather than off-site.
@@ -54,6 +57,7 @@ export function Header() {
         scrolled ? 'border-zinc-200 dark:border-zinc-800' : 'border-transparent',
       )}
     >
+      <TimerFeed />
       {/* Phone */}
       <div className="grid h-14 grid-cols-[3rem_1fr_auto] items-center gap-1 px-2 md:hidden">
         <div className="flex justify-start">
@@ -74,7 +78,8 @@ export function Header() {
               className={cn('flex items-center gap-2 rounded-md px-1 text-base font-semibold', focusRing)}
             >
               <BrandMark className="size-6" />
-              <span>{PRODUCT_NAME}</span>
+              {/* A running timer takes the room of the name on a phone (the mark and Home stay). */}
+              <span className={timing ? 'sr-only' : undefined}>{PRODUCT_NAME}</span>
               <House aria-label="Home" className="size-4 text-zinc-500 dark:text-zinc-400" />
             </Link>
           ) : (
@@ -83,6 +88,7 @@ export function Header() {
           )}
         </div>
         <div className="flex items-center justify-end">
+          <TimeWatch compact />
           <IconButton
             label="Search"
             onClick={() => uiStore.getState().setSearchOpen(true)}
@@ -130,6 +136,7 @@ export function Header() {
           ))}
         </nav>
         <div className="ml-auto flex shrink-0 items-center gap-1 lg:gap-2">
+          <TimeWatch />
           <button
             type="button"
             onClick={() => uiStore.getState().setSearchOpen(true)}

@@ -31,6 +31,7 @@ const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/contacts', 'Contacts'],
   ['/notifications', 'Notifications'],
   ['/preferences', 'Preferences'],
+  ['/reports/time', 'Time report'],
   ['/onboarding', 'Welcome'],
   ['/login', 'Sign In'],
   ['/invite/:token', 'Invite'],

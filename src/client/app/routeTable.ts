@@ -36,6 +36,7 @@ export const ROUTE_TABLE = [
   { path: '/todos/:id', page: 'todo', module: 'tasks/TodoDetailPage', also: ['data/commands/comments'] },
   { path: '/contacts', page: 'contacts', module: 'contacts/ContactsPage', serverData: true },
   { path: '/notifications', page: 'notifications', module: 'notifications/NotificationsPage' },
+  { path: '/reports/time', page: 'timeReport', module: 'time/TimeReportPage' },
   { path: '/preferences', page: 'preferences', module: 'preferences/PreferencesPage', serverData: true },
   { path: '/onboarding', page: 'onboarding', module: 'onboarding/OnboardingPage', serverData: true },
   { path: '/login', page: 'login', module: 'login/LoginPage', serverData: true },

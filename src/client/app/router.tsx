@@ -37,6 +37,7 @@ const importers = {
   contacts: () => import('../contacts/ContactsPage'),
   notifications: () => import('../notifications/NotificationsPage'),
   preferences: () => import('../preferences/PreferencesPage'),
+  timeReport: () => import('../time/TimeReportPage'),
   onboarding: () => import('../onboarding/OnboardingPage'),
   login: () => import('../login/LoginPage'),
   invite: () => import('../sharing/InvitePage'),

@@ -31,6 +31,7 @@ import { preloadSortable } from '../items/sortableModule';
 import { MemberAvatars } from '../sharing/MemberAvatars';
 import { roleOf } from '../sharing/queries';
 import { ShareButton } from '../sharing/ShareDialog';
+import { TimePanel } from '../time/TimePanel';
 import { ActivityFeed } from './ActivityFeed';
 
 // This page's lists can be reordered: drag and drop loads beside its rows, not after them.
@@ -115,6 +116,7 @@ export default function CampaignDetailPage() {
         </dl>
       )}
       {readOnly ? null : optional.addButtons}
+      <TimePanel item={campaign} readOnly={readOnly} />
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <Tabs value={tab} onValueChange={setTab} className="mt-5">
         <TabsList aria-label="Campaign sections" className="sm:w-fit">

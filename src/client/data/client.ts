@@ -137,12 +137,14 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
   };
 
-  // The features' parts in sync (sync/kinds.ts), loaded with the engine: the comments' queue kinds,
-  // pulled comments and a guest's comments going up.
+  // The features' parts in sync (sync/kinds.ts), loaded with the engine: the comments' and time
+  // entries' queue kinds, what pulled pages carry of them, and a guest's going up.
   const syncFeatures = lazily(() =>
-    Promise.all([import('./sync/kinds'), import('./comments/commentSync')]).then(([kinds, comments]) =>
-      kinds.syncRegistry([comments.commentSync]),
-    ),
+    Promise.all([
+      import('./sync/kinds'),
+      import('./comments/commentSync'),
+      import('./timeEntries/timeSync'),
+    ]).then(([kinds, comments, time]) => kinds.syncRegistry([comments.commentSync, time.timeSync])),
   );
   const engine = lazySyncEngine({
     features: syncFeatures,
@@ -295,6 +297,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     sharing: { api, engine },
     comments: { api, db, viewer, restored, pushNow: engine.pushNow, keepStorage },
     webhooks: { api },
+    time: { api, db, viewer, restored, pushNow: engine.pushNow, keepStorage },
   };
 
   const running = createServiceRunner(services);

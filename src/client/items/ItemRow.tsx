@@ -33,6 +33,10 @@ import {
 } from '../components/ui/lazyMenu';
 import { ProgressLine } from '../components/ui/Progress';
 import { guardPointer, pointerGuarded } from '../components/ui/pointerGuard';
+import { useTimer } from '../time/mutations';
+import { SpentMeta } from '../time/SpentMeta';
+import { TimerButton } from '../time/TimerButton';
+import { useRunningOn } from '../time/timerStore';
 import { AssigneeTag } from './AssigneeTag';
 import { assigneeName } from './assignees';
 import { CommentCount } from './CommentCount';
@@ -83,6 +87,8 @@ export interface RowItem {
   members_count?: number | null;
   /** Live comments on the item, kept by the server (absent reads as 0: no bubble). */
   comments_count?: number;
+  /** The estimate, in minutes: 'spent / estimate' on the meta line (issue 53). */
+  estimate_minutes?: number | null;
 }
 
 export interface ItemRowProps {
@@ -213,6 +219,10 @@ export const ItemRow = memo(function ItemRow({
   const flag = item.priority ? PRIORITY_TEXT[item.priority] : undefined;
   // Issue 50: a reminder set by quick add showed only on the item's page.
   const reminder = reminderText(item.remind_at);
+  // Issue 53: tasks and todos take a timer (a viewer's do not: they read time only).
+  const timeable = !readOnly && item.type !== 'campaign';
+  const runningHere = useRunningOn(item.id);
+  const timer = useTimer();
 
   // Every render (the menus swap placeholders for Radix triggers): inner controls stay out of Tab.
   useLayoutEffect(() => {
@@ -254,6 +264,9 @@ export const ItemRow = memo(function ItemRow({
     } else if (event.key === 'F2' && editable) {
       event.preventDefault();
       setEditing(true);
+    } else if (event.key === 't' && timeable) {
+      event.preventDefault();
+      void (runningHere ? timer.stop(runningHere.uuid) : timer.start(item.id));
     }
   };
   return (
@@ -374,6 +387,7 @@ export const ItemRow = memo(function ItemRow({
               <RepeatSummary rule={item.recurrence} />
             </Suspense>
           ) : null}
+          <SpentMeta itemId={item.id} estimate={item.estimate_minutes} />
           {progress && progress.total > 0 ? (
             <ProgressLine total={progress.total} completed={progress.completed} className="w-40 shrink-0" />
           ) : null}
@@ -405,6 +419,15 @@ export const ItemRow = memo(function ItemRow({
           <ArrowUpRight aria-hidden />
         </Link>
       )}
+      {/* The timer: on hover or focus like the quick actions, and shown always while it runs here. */}
+      {timeable ? (
+        <TimerButton
+          item={item}
+          className={actionButton}
+          idleClassName="hidden md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity"
+          runningClassName="flex bg-emerald-50 text-emerald-700! hover:bg-emerald-100 dark:bg-emerald-950/60 dark:text-emerald-300! dark:hover:bg-emerald-900/60"
+        />
+      ) : null}
       {readOnly ? null : (
         <div className="hidden items-center gap-0.5 md:flex md:opacity-0 md:group-hover:opacity-100 md:group-focus-within:opacity-100 md:transition-opacity">
           {menus ? (
@@ -459,6 +482,12 @@ export const ItemRow = memo(function ItemRow({
           onAssign={onAssign}
           onPriority={(p) => void setPriority(item, p)}
           onDelete={deletable ? requestDelete : undefined}
+          {...(timeable
+            ? {
+                timerRunning: !!runningHere,
+                onTimer: () => void (runningHere ? timer.stop(runningHere.uuid) : timer.start(item.id)),
+              }
+            : {})}
         />
       ) : (
         <button

@@ -3,7 +3,16 @@
  * delete confirmation. Their Radix menus and dialog (with positioning and focus libraries) are their
  * own chunk, loaded on the first press (ItemRow), so a list's first paint does not pay for them.
  */
-import { ArrowUpRight, Flag, MoreHorizontal, Pencil, Trash2, UserRoundPlus } from 'lucide-react';
+import {
+  ArrowUpRight,
+  Flag,
+  MoreHorizontal,
+  Pencil,
+  Play,
+  Square,
+  Trash2,
+  UserRoundPlus,
+} from 'lucide-react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import { type ReactNode, useRef, useSyncExternalStore } from 'react';
 import type { ItemStatus, ItemType } from '../../shared/item';
@@ -87,6 +96,9 @@ export interface RowActionsMenuProps {
   onPriority: (priority: PriorityValue) => void;
   /** Absent where the person may not delete the item (an editor's view of another's item, §5). */
   onDelete?: (() => void) | undefined;
+  /** Starts or stops the timer on the item (issue 53); absent where it takes none. */
+  onTimer?: (() => void) | undefined;
+  timerRunning?: boolean;
 }
 
 /** The row's 'More actions' menu: status, rename, priority and assign (sub-menus), labels and delete. */
@@ -102,6 +114,8 @@ export function RowActionsMenu({
   onAssign,
   onPriority,
   onDelete,
+  onTimer,
+  timerRunning = false,
 }: RowActionsMenuProps) {
   const priority = item.priority ?? 4;
   const trigger = useRef<HTMLButtonElement>(null);
@@ -155,6 +169,12 @@ export function RowActionsMenu({
             </Menu.Item>
           ) : null}
           {edit.menuItems}
+          {onTimer ? (
+            <Menu.Item className={menuItemClasses} onSelect={onTimer}>
+              {timerRunning ? <Square aria-hidden /> : <Play aria-hidden />}
+              {timerRunning ? 'Stop timer' : 'Start timer'}
+            </Menu.Item>
+          ) : null}
           {phone ? (
             <>
               <Menu.Separator className="-mx-1 my-1 h-px bg-zinc-200 dark:bg-zinc-800" />

@@ -1,4 +1,4 @@
-import { BookOpen, Monitor, Moon, RefreshCw, RotateCcw, Sun, Trash2, Users } from 'lucide-react';
+import { BookOpen, Monitor, Moon, RefreshCw, RotateCcw, Sun, Timer, Trash2, Users } from 'lucide-react';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
@@ -195,6 +195,17 @@ export default function PreferencesPage() {
         <Button variant="outline" onClick={() => navigate('/contacts')}>
           <Users aria-hidden />
           View Contacts
+        </Button>
+      </Section>
+
+      <Section
+        id="pref-time"
+        title="Time"
+        description="Time tracked on your items, by campaign, person and week."
+      >
+        <Button variant="outline" onClick={() => navigate('/reports/time')}>
+          <Timer aria-hidden />
+          Time report
         </Button>
       </Section>
 

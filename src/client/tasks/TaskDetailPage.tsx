@@ -28,6 +28,7 @@ import { statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { preloadSortable } from '../items/sortableModule';
+import { TimePanel } from '../time/TimePanel';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
 
 // This page's lists can be reordered: drag and drop loads beside its rows, not after them.
@@ -100,6 +101,7 @@ export default function TaskDetailPage() {
         </dl>
       )}
       {readOnly ? null : optional.addButtons}
+      <TimePanel item={task} readOnly={readOnly} />
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <section aria-labelledby="todos-heading" className="mt-6 flex flex-col gap-3">
         <h2 id="todos-heading" className="text-base font-semibold text-zinc-900 dark:text-zinc-100">

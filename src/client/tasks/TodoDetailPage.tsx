@@ -23,6 +23,7 @@ import {
 } from '../items/DetailParts';
 import { itemHref, statusText } from '../items/itemStyle';
 import { useItem } from '../items/queries';
+import { TimePanel } from '../time/TimePanel';
 
 const TODO_FACTS = ['start_date', 'due_date', 'remind_at', 'recurrence', 'estimate_minutes'] as const;
 
@@ -86,6 +87,7 @@ export default function TodoDetailPage() {
         </dl>
       )}
       {readOnly ? null : optional.addButtons}
+      <TimePanel item={todo} readOnly={readOnly} />
       <Suspense fallback={null}>
         <Timeline item={todo} ownerId={campaign ? campaign.user_id : null} />
       </Suspense>

@@ -144,7 +144,7 @@ describe.each(pairs)('backup on %s, restore on %s', (from, to) => {
     let targetApp: FastifyInstance | null = null;
     try {
       const people = await seed(sourceApp);
-      const before = [];
+      const before: Awaited<ReturnType<typeof answers>>[] = [];
       for (const person of people) before.push(await answers(person));
       const oldCursor = (await get<{ cursor: string }>(people[0]!, '/api/sync?cursor=')).cursor;
 

@@ -14,7 +14,7 @@ import { type DexieInternals, dexieInternals } from '../store/dexieInternals';
 import { IN_PLACE_STORES, issueInPlace, putInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite, rawWriteTransaction } from '../store/rawWrites';
 import { type InPlacePut, inPlacePut } from '../store/sideEffects';
-import type { LocalComment, LocalItem, QueueEntry, UndoRecord } from '../store/types';
+import type { LocalComment, LocalItem, LocalTimeEntry, QueueEntry, UndoRecord } from '../store/types';
 import { enqueue, enqueueRaw, lastSeqRequest, type NewEntry, queueRows } from '../sync/queue';
 import { StaleGuess, writeGuessesOf } from './writeGuess';
 import { chooseWriteRoute } from './writeRoute';
@@ -39,6 +39,9 @@ export interface LocalChange {
   /** Comment rows to store, and comment ids removed (SYNC.md K8); no side effects read them. */
   comments?: readonly LocalComment[];
   removedComments?: readonly number[];
+  /** Time entry rows to store, and uuids removed (SYNC.md X10); no side effects read them. */
+  timeEntries?: readonly LocalTimeEntry[];
+  removedTimeEntries?: readonly string[];
 }
 
 /** Trims the owner's stack to UNDO_KEEP when the record just stored under `seq` is a trim's turn. */
@@ -118,6 +121,8 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   if (undo) work.push(addUndo(db, undo, raw));
   if (change.removedComments?.length) work.push(db.comments.bulkDelete([...change.removedComments]));
   if (change.comments?.length) work.push(db.comments.bulkPut([...change.comments]));
+  if (change.removedTimeEntries?.length) work.push(db.timeEntries.bulkDelete([...change.removedTimeEntries]));
+  if (change.timeEntries?.length) work.push(db.timeEntries.bulkPut([...change.timeEntries]));
   // What this tab wrote is what its next edit of these rows may guess (writeGuess.ts); a guess from a
   // transaction that then fails is caught by the next write's check, and a seq guessed too high is harmless.
   const guesses = writeGuessesOf(db);

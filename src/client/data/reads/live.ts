@@ -10,6 +10,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { Mutual, UserSummary } from '../../../shared/item';
 import type { SubtreeProgress } from '../../../shared/progress';
+import type { ReportEntry } from '../../../shared/timeRollup';
 import type { AuthStore } from '../../stores/authStore';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
@@ -17,10 +18,11 @@ import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import { type DeviceHistoryEntry, itemHistory } from '../store/historyStore';
 import type { KeptView, LostItem } from '../store/keptChanges';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
-import type { LocalComment, LocalItem } from '../store/types';
+import type { LocalComment, LocalItem, LocalTimeEntry } from '../store/types';
 import { type ConflictView, toConflictView } from './conflictView';
 import type { Inside, Progress } from './itemQueries';
 import { itemComments } from './timelineRead';
+import { itemTimeEntries, reportEntries, runningTimer, spentByItem } from './timeRead';
 import type { ListReads, ViewerReads } from './viewerReads';
 
 /** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
@@ -136,6 +138,14 @@ export type LocalReads = ListReads & {
   keptChanges: () => Promise<KeptView[]>;
   /** The campaign an item left the device with when the user lost it (Q24), or null. */
   lostItem: (id: number) => Promise<LostItem | null>;
+  /** An item's live time entries, newest first (SYNC.md X10). */
+  timeEntries: (itemId: number) => Promise<LocalTimeEntry[]>;
+  /** The person's running timer with its item's title, or null. */
+  runningTimer: (userId: number) => ReturnType<typeof runningTimer>;
+  /** Minutes spent per item, rolled up to tasks and campaigns (X11). */
+  spent: () => Promise<Map<number, number>>;
+  /** Every live entry with its item's title and campaign, for the time report. */
+  reportEntries: () => Promise<ReportEntry[]>;
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
@@ -210,6 +220,10 @@ export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalRead
     // the first screen; the meta row read first is the one observed.
     keptChanges: () =>
       observe([db.meta.get(META_KEYS.rejectedChanges)]).then(async () => (await keptModule()).keptViews(db)),
+    timeEntries: (itemId) => itemTimeEntries(db, itemId),
+    runningTimer: (userId) => runningTimer(db, userId),
+    spent: () => spentByItem(db),
+    reportEntries: () => reportEntries(db),
     lostItem: (id) =>
       observe([db.meta.get(META_KEYS.lostItems)]).then(async () => (await keptModule()).lostItemOf(db, id)),
     sharedParents: async (ids) => {

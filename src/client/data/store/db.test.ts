@@ -51,7 +51,7 @@ describe('the database upgrade', () => {
     db.close();
   });
 
-  it('version 15 deletes the items indexes no query reads and keeps every item, unsynced change and the cursor', async () => {
+  it('versions 15 and 16 delete the items indexes no query reads, add the time entries and keep every item and unsynced change', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie('Outpost-v14', { indexedDB, IDBKeyRange });
     old.version(14).stores(STORES_V14);
@@ -86,7 +86,9 @@ describe('the database upgrade', () => {
       [2, 'Edited offline', 'pending'],
     ]);
     expect(await db.syncQueue.toArray()).toEqual([entry]);
-    expect(await db.meta.get('cursor')).toEqual({ key: 'cursor', value: 'c42' });
+    // Version 16 (time entries) restarts the pull: the old cursor passed entries never stored.
+    expect(await db.meta.get('cursor')).toBeUndefined();
+    expect(await db.timeEntries.count()).toBe(0);
     const stored = [...db.backendDB().transaction('items').objectStore('items').indexNames];
     for (const gone of UNREAD_INDEXES_V15) expect(stored).not.toContain(gone);
     expect(stored).toContain('parent_id');

@@ -11,6 +11,7 @@ import type {
   LocalComment,
   LocalContact,
   LocalItem,
+  LocalTimeEntry,
   LocalUser,
   MetaRow,
   QueueEntry,
@@ -169,10 +170,21 @@ export const STORES_V15 = {
 };
 
 /**
+/**
+ * Version 16 (issue 53): time entries as device data (SYNC.md X10), keyed by uuid (the device names
+ * an entry so before the server answers): by item (a page's entries, the roll-up), by person and start
+ * (the timer rule), and the person's running timer (the header).
+ */
+const STORES_V16 = {
+  ...STORES_V15,
+  timeEntries: 'uuid, id, item_id, [user_id+started_at], [user_id+running]',
+};
+
+/**
  * Version 17 (issue 53, Calendar and Timeline): the calendar indexes over listKeys.ts `_sd`, an open
  * dated row's first day when it spans days or repeats, by owner as the agenda indexes are. A range of
  * days reads its single-day rows by due day (AGENDA_INDEX) and these rows up to its last day
- * (reads/calendarQueries.ts), not every dated item. (Version 16 is the time entries' store.)
+ * (reads/calendarQueries.ts), not every dated item.
  */
 export const CALENDAR_INDEX = {
   mine: '[_scope+user_id+_sd]',
@@ -180,8 +192,8 @@ export const CALENDAR_INDEX = {
 } as const;
 
 const STORES = {
-  ...STORES_V15,
-  items: `${STORES_V15.items}, ${Object.values(CALENDAR_INDEX).join(', ')}`,
+  ...STORES_V16,
+  items: `${STORES_V16.items}, ${Object.values(CALENDAR_INDEX).join(', ')}`,
 };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
@@ -270,6 +282,7 @@ export class OutpostDb extends Dexie {
   searchLog!: Table<SearchLogRow, number>;
   searchCopy!: Table<SearchCopyRow, string>;
   comments!: Table<LocalComment, number>;
+  timeEntries!: Table<LocalTimeEntry, string>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -332,6 +345,11 @@ export class OutpostDb extends Dexie {
     this.version(14).stores(STORES_V14);
     // Version 15 only deletes unread items indexes: every row, queued change and cursor stays.
     this.version(15).stores(STORES_V15);
+    // Version 16 adds the time entries store. A cursor from before it has passed entries the device
+    // never stored: the next pull starts from the beginning (as version 13 did for comments).
+    this.version(16)
+      .stores(STORES_V16)
+      .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
     // Version 17 adds the calendar indexes and gives open spanning or repeating items `_sd`.
     this.version(DB_VERSION)
       .stores(STORES)

@@ -41,6 +41,7 @@ type Prune = (table: Table, userId: number) => Promise<unknown>;
 const GUEST_ROWS: Record<string, Prune> = {
   items: (t) => t.where('_syncStatus').notEqual('local').delete(),
   comments: (t) => t.filter((c: { _syncStatus: string }) => c._syncStatus !== 'local').delete(),
+  timeEntries: (t) => t.filter((e: { _syncStatus: string }) => e._syncStatus !== 'local').delete(),
   trash: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
   undo: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
   contacts: (t, userId) => t.where('user_id').noneOf([0, userId]).delete(),

@@ -2,6 +2,7 @@ import type { Comment } from '../../../shared/comments';
 import type { Item, UserSummary } from '../../../shared/item';
 import type { QueueKind, QueueMethod } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
+import type { TimeEntryFields } from '../../../shared/timeEntries';
 import type { UndoStep } from '../../../shared/undo';
 
 /** pending: changes await the server; synced: matches the server; local: guest data, never sent. */
@@ -70,6 +71,8 @@ export interface QueueEntry {
    * id. Absent on item entries and on rows queued before it was recorded (sync/queue.ts commentIdOf).
    */
   commentId?: number;
+  /** The uuid of the time entry a `time_` entry is about (SYNC.md X10); absent on other entries. */
+  timeEntry?: string;
   /**
    * 'upgrade' marks the guest's items moving to a new account, for the Upgrade dialog's progress;
    * 'batch' an import's creates. Both go up in `POST /api/items/batch` requests (U1).
@@ -154,4 +157,33 @@ export interface CommentRefusal {
   what: 'create' | 'edit';
   message: string;
   at: string;
+}
+
+/**
+ * A time entry on the device (SYNC.md X10), keyed by its uuid: the server's copy (its `id` once the
+ * create is answered, null before) with the fields the device changed and has not sent yet.
+ */
+export interface LocalTimeEntry {
+  uuid: string;
+  /** The server's id; null until the create is answered (or for a guest's). */
+  id: number | null;
+  item_id: number;
+  /** The item's uuid, which survives a temporary id's swap. */
+  item_uuid: string | null;
+  user_id: number;
+  user_name: string;
+  started_at: string;
+  ended_at: string | null;
+  note: string;
+  created_at: string;
+  updated_at: string;
+  /** 1 while `ended_at` is null: the person's running timer, by index. */
+  running: 0 | 1;
+  _syncStatus: SyncStatus;
+  /** 1 while a local delete awaits the server: nothing shows it. */
+  _deleted: 0 | 1;
+  /** The fields changed on the device and not yet confirmed (merged over pulled copies, X6). */
+  _pending: Partial<TimeEntryFields>;
+  /** The server's copy under unconfirmed changes: what a refused change gives way to (null: none). */
+  _base: TimeEntryFields | null;
 }

@@ -1,5 +1,5 @@
 import type { Item } from '../../../shared/item';
-import { COMMENT_KINDS, createPayload } from '../../../shared/protocol';
+import { createPayload, SIDE_KINDS } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import { conflictedCollection, nextCounter, type OutpostDb } from '../store/db';
 import { fromServer } from '../store/localItems';
@@ -99,7 +99,7 @@ export async function applyResolutions(
       if (!local) continue;
       const remote = local._remote;
       // The choice replaces what was queued for the item; its comments' entries go on their own (K8).
-      await discardFor(db, [local.id], COMMENT_KINDS);
+      await discardFor(db, [local.id], SIDE_KINDS);
       if (choice === 'remote') {
         if (remote === null) await removeLocally(db, local.id);
         else {

@@ -9,8 +9,8 @@ import { upgradeProgress } from './guestUpgrade';
 import type { SyncRegistry } from './kinds';
 import type { SyncLock } from './locks';
 
-/** The tables a sync step writes in one transaction (an item's comments go with it: K14). */
-export const TABLES = ['items', 'syncQueue', 'meta', 'users', 'comments'] as const;
+/** The tables a sync step writes in one transaction (an item's comments and time entries go with it: K14, X10). */
+export const TABLES = ['items', 'syncQueue', 'meta', 'users', 'comments', 'timeEntries'] as const;
 
 /**
  * The funnel every local change goes through (changes/applyLocalChange.ts): the composition hands it

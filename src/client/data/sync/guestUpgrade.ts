@@ -37,7 +37,7 @@ export async function moveGuestDataToAccount(
   features: SyncRegistry,
   applyLocalChange: Funnel,
 ): Promise<number> {
-  return db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments], async () => {
+  return db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments, db.timeEntries], async () => {
     const guest = await db.items.where('_syncStatus').equals('local').toArray();
     if (guest.length === 0) return 0;
     const byId = new Map(guest.map((i) => [i.id, i]));
@@ -225,61 +225,71 @@ async function confirmBatch(
 ): Promise<void> {
   const byUuid = new Map(answered.map((i) => [i.uuid, i]));
   const swaps: [number, number][] = [];
-  await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.users, db.comments], async () => {
-    const answered = entries.filter((entry) => byUuid.has(String(entry.data?.uuid)));
-    const pairs = (
-      await confirm(
-        db,
-        answered.map((e) => e.id),
-      )
-    ).map((entry) => ({
-      entry,
-      server: byUuid.get(String(entry.data?.uuid))!,
-    }));
-    const locals = await db.items.bulkGet(pairs.map((p) => p.entry.itemId));
-    const map = new Map<number, number>();
-    for (const { entry, server } of pairs) if (entry.itemId !== server.id) map.set(entry.itemId, server.id);
-    if (map.size > 0) {
-      const oldIds = [...map.keys()];
-      await db.items.bulkDelete(oldIds);
-      await db.items
-        .where('parent_id')
-        .anyOf(oldIds)
-        .modify((child) => {
-          child.parent_id = map.get(child.parent_id!) ?? child.parent_id;
-        });
-      await db.comments
-        .where('item_id')
-        .anyOf(oldIds)
-        .modify((comment) => {
-          comment.item_id = map.get(comment.item_id) ?? comment.item_id;
-        });
-      await retarget(db, map);
-      const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];
-      aliases.push(...map);
-      await setMeta(db, META_KEYS.idAliases, aliases.slice(-MAX_ALIASES));
-      swaps.push(...map);
-    }
-    // Most moved items have nothing else queued: stored at once; the others as push.ts confirms one.
-    const queued = new Set(await db.syncQueue.orderBy('itemId').uniqueKeys());
-    const plain: LocalItem[] = [];
-    for (const [n, { server }] of pairs.entries()) {
-      const local = locals[n];
-      if (!queued.has(server.id)) {
-        plain.push(fromServer(server, local?._localVersion ?? 0));
-        continue;
+  await db.transaction(
+    'rw',
+    [db.items, db.syncQueue, db.meta, db.users, db.comments, db.timeEntries],
+    async () => {
+      const answered = entries.filter((entry) => byUuid.has(String(entry.data?.uuid)));
+      const pairs = (
+        await confirm(
+          db,
+          answered.map((e) => e.id),
+        )
+      ).map((entry) => ({
+        entry,
+        server: byUuid.get(String(entry.data?.uuid))!,
+      }));
+      const locals = await db.items.bulkGet(pairs.map((p) => p.entry.itemId));
+      const map = new Map<number, number>();
+      for (const { entry, server } of pairs) if (entry.itemId !== server.id) map.set(entry.itemId, server.id);
+      if (map.size > 0) {
+        const oldIds = [...map.keys()];
+        await db.items.bulkDelete(oldIds);
+        await db.items
+          .where('parent_id')
+          .anyOf(oldIds)
+          .modify((child) => {
+            child.parent_id = map.get(child.parent_id!) ?? child.parent_id;
+          });
+        await db.comments
+          .where('item_id')
+          .anyOf(oldIds)
+          .modify((comment) => {
+            comment.item_id = map.get(comment.item_id) ?? comment.item_id;
+          });
+        await db.timeEntries
+          .where('item_id')
+          .anyOf(oldIds)
+          .modify((entry) => {
+            entry.item_id = map.get(entry.item_id) ?? entry.item_id;
+          });
+        await retarget(db, map);
+        const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];
+        aliases.push(...map);
+        await setMeta(db, META_KEYS.idAliases, aliases.slice(-MAX_ALIASES));
+        swaps.push(...map);
       }
-      await rebase(db, server.id, server.version);
-      await applyConfirmed(db, server, local ? { ...local, id: server.id } : undefined);
-    }
-    await db.items.bulkPut(plain);
-    const users = new Map(
-      pairs
-        .flatMap(({ server }) => [server.created_by, ...(server.assignedUser ? [server.assignedUser] : [])])
-        .map((u) => [u.id, u]),
-    );
-    await db.users.bulkPut([...users.values()]);
-  });
+      // Most moved items have nothing else queued: stored at once; the others as push.ts confirms one.
+      const queued = new Set(await db.syncQueue.orderBy('itemId').uniqueKeys());
+      const plain: LocalItem[] = [];
+      for (const [n, { server }] of pairs.entries()) {
+        const local = locals[n];
+        if (!queued.has(server.id)) {
+          plain.push(fromServer(server, local?._localVersion ?? 0));
+          continue;
+        }
+        await rebase(db, server.id, server.version);
+        await applyConfirmed(db, server, local ? { ...local, id: server.id } : undefined);
+      }
+      await db.items.bulkPut(plain);
+      const users = new Map(
+        pairs
+          .flatMap(({ server }) => [server.created_by, ...(server.assignedUser ? [server.assignedUser] : [])])
+          .map((u) => [u.id, u]),
+      );
+      await db.users.bulkPut([...users.values()]);
+    },
+  );
   for (const [from, to] of swaps) onIdSwap?.(from, to);
 }
 

@@ -13,6 +13,7 @@ describe('dispatch by queue kind (sync/kinds.ts)', () => {
   it('Q17: an item’s own kinds are sync’s; a feature’s kind goes to the feature that registered it', () => {
     const registry = syncRegistry([
       { kinds: { comment_create: hooks, comment_edit: hooks, comment_delete: hooks } },
+      { kinds: { time_create: hooks, time_stop: hooks, time_edit: hooks, time_delete: hooks } },
     ]);
     for (const kind of ITEM_KINDS) expect(registry.hooksOf(kind)).toBeNull();
     expect(registry.hooksOf('comment_edit')).toBe(hooks);

@@ -6,10 +6,17 @@
  */
 import type { SyncCommentChange } from '../../../shared/comments';
 import type { QueueKind } from '../../../shared/protocol';
+import type { SyncTimeEntryChange } from '../../../shared/timeEntries';
 import type { LocalChange } from '../changes/applyLocalChange';
 import type { OutpostDb } from '../store/db';
 import type { QueueEntry } from '../store/types';
 import type { NewEntry } from './queue';
+
+/** What a pulled page carries beside its items for the features (comments, K13; time entries, X5). */
+export interface PulledExtras {
+  comments: readonly SyncCommentChange[];
+  time_entries?: readonly SyncTimeEntryChange[];
+}
 
 /** The kinds sync/ itself sends and settles: an item's own requests. */
 export const ITEM_KINDS = [
@@ -60,11 +67,7 @@ export interface SyncFeature {
    * Stores what a pulled page carries for the feature, inside the page's transaction, after its items;
    * `gone` are the items that left the device with it.
    */
-  onPulled?(
-    db: OutpostDb,
-    page: { comments: readonly SyncCommentChange[] },
-    gone: readonly number[],
-  ): Promise<void>;
+  onPulled?(db: OutpostDb, page: PulledExtras, gone: readonly number[]): Promise<void>;
   /**
    * A guest signs in: the feature's rows of the guest's items (`ids`: guest id → temporary id, now
    * `owner`'s), inside the upgrade's transaction.
@@ -80,11 +83,7 @@ export interface SyncFeature {
 export interface SyncRegistry {
   /** The hooks of a feature's kind; null for an item's own kind (sync/ settles those itself). */
   hooksOf(kind: QueueKind): QueueKindHooks | null;
-  onPulled(
-    db: OutpostDb,
-    page: { comments: readonly SyncCommentChange[] },
-    gone: readonly number[],
-  ): Promise<void>;
+  onPulled(db: OutpostDb, page: PulledExtras, gone: readonly number[]): Promise<void>;
   onGuestUpgrade(
     db: OutpostDb,
     ids: ReadonlyMap<number, number>,

@@ -8,7 +8,7 @@
  * 'Export them', which downloads them as JSON. Nothing is lost silently.
  */
 import { departureSchema } from '../../../shared/membership';
-import { isCommentKind } from '../../../shared/protocol';
+import { isCommentKind, isTimeKind } from '../../../shared/protocol';
 import type { ToastInput } from '../../stores/toastStore';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
@@ -95,6 +95,8 @@ export async function lostAccessVerdict(
   body: unknown,
 ): Promise<LostVerdict> {
   if ((entry.kind === 'delete' || entry.kind === 'comment_delete') && status === 404) return null;
+  // A refused time entry is the feature's to settle (X10): the device gives way, nothing is kept.
+  if (isTimeKind(entry.kind)) return null;
   const comment = isCommentKind(entry.kind);
   if (comment && status !== 404) return null;
   if (!heldRefusal(status, body)) return null;

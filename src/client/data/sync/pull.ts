@@ -1,5 +1,6 @@
 import type { SyncCommentChange, SyncPageComments } from '../../../shared/comments';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
+import type { SyncPageTimeEntries, SyncTimeEntryChange } from '../../../shared/timeEntries';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
@@ -106,6 +107,8 @@ export async function applyPulled(
   pulled?: PulledParents,
   /** What the features keep of the page (its comments, K13): none without them. */
   features: SyncRegistry = NO_FEATURES,
+  /** The page's time entries (X5), kept by their feature. */
+  timeEntries: readonly SyncTimeEntryChange[] = [],
 ): Promise<number> {
   let conflicts = 0;
   // What this transaction leaves for the pull's next ones, kept only once it commits.
@@ -252,7 +255,7 @@ export async function applyPulled(
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
     // What the features keep of the page (its comments), after its items: an item gone in it takes
     // its comments, even one the page itself carried before the item's tombstone (K14).
-    await features.onPulled(db, { comments }, [...deletes]);
+    await features.onPulled(db, { comments, time_entries: timeEntries }, [...deletes]);
     // After a swap no hint is trusted: copies carry none, and the side effects read what they need.
     const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
     // The browser serialises every put on the main thread when it is issued: a whole page at once
@@ -414,7 +417,7 @@ const PAGES_AHEAD = 8;
  * `ready` says whether it has already arrived. A page that fails stops the reading: the ones after
  * it are never asked for, and one asked for ahead is dropped unread when applying fails.
  */
-type Page = SyncPage & SyncPageComments;
+type Page = SyncPage & SyncPageComments & SyncPageTimeEntries;
 
 function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   const waiting: { page: Promise<Page>; arrived: boolean }[] = [];
@@ -494,32 +497,48 @@ export async function pull(
     for (let page = 0; page < MAX_PAGES; page++) {
       const data = await reader.take();
       if (page === 0 && data.has_more && data.remaining !== undefined && status) {
-        total = data.items.length + (data.comments?.length ?? 0) + data.remaining;
+        total =
+          data.items.length +
+          (data.comments?.length ?? 0) +
+          (data.time_entries?.length ?? 0) +
+          data.remaining;
         status.getState().set({ pullProgress: { received: 0, total } });
       }
       // Pages that arrived while the one before was stored go into the same transaction with the
       // last one's cursor (L9: still applied in order, the cursor never ahead of the rows).
       let items = data.items;
       let comments = data.comments ?? [];
+      let timeEntries = data.time_entries ?? [];
       let { cursor, has_more: more } = data;
-      while (more && reader.ready() && items.length + comments.length < FOLD_ROWS) {
+      while (more && reader.ready() && items.length + comments.length + timeEntries.length < FOLD_ROWS) {
         const following = await reader.take();
         items = items.concat(following.items);
         if (following.comments?.length) comments = comments.concat(following.comments);
+        if (following.time_entries?.length) timeEntries = timeEntries.concat(following.time_entries);
         cursor = following.cursor;
         more = following.has_more;
       }
       // Nothing new since the device's cursor (a run right after another): only the cursor may move,
       // in a transaction over meta alone, so none over the items holds up the reads of the screen the
       // user opens. Stored only while the device's cursor is still the one asked after (L10).
-      if (page === 0 && !more && items.length === 0 && comments.length === 0) {
+      if (page === 0 && !more && items.length === 0 && comments.length === 0 && timeEntries.length === 0) {
         if (cursor !== after && !(await moveCursor(db, after, cursor))) return { pulled, conflicts };
         break;
       }
       // Every transaction but the last leaves its counting to the last one: the counters the pull's
       // transactions touch overlap, and each is then written once (I3).
       try {
-        conflicts += await applyPulled(db, items, cursor, comments, more, after, parents, features);
+        conflicts += await applyPulled(
+          db,
+          items,
+          cursor,
+          comments,
+          more,
+          after,
+          parents,
+          features,
+          timeEntries,
+        );
       } catch (error) {
         // The device's cursor was reset under this pull (Clear Local Data): it stops, storing nothing
         // more, and the next pull starts from what is stored (L10).
@@ -528,7 +547,7 @@ export async function pull(
       }
       after = cursor;
       uncounted = more;
-      pulled += items.length + comments.length;
+      pulled += items.length + comments.length + timeEntries.length;
       if (total !== null && status) {
         // Changes committed after the count arrive too: the total never reads less than what came.
         total = Math.max(total, pulled);

@@ -14,6 +14,7 @@
 import {
   commentIdOfUrl,
   isCommentKind,
+  isTimeKind,
   type QueueKind,
   queueRequest,
   sendsIfMatch,
@@ -36,6 +37,8 @@ export interface NewEntry {
    * (temporary) id.
    */
   commentId?: number;
+  /** The time entry a `time_` entry is about: its uuid, and how its URL names it (server id or uuid). */
+  timeEntry?: { uuid: string; ref: string };
 }
 
 const QUEUE = 'syncQueue';
@@ -66,7 +69,7 @@ export function lastSeqRequest(idb: IDBTransaction): IDBRequest<IDBCursor | null
 /** Entries still queued for one item, in order; its comments' entries are not the item's own (K8). */
 export async function entriesFor(db: OutpostDb, itemId: number): Promise<QueueEntry[]> {
   const list = (await db.syncQueue.where('itemId').equals(itemId).toArray()).filter(
-    (e) => !isCommentKind(e.kind),
+    (e) => !isCommentKind(e.kind) && !isTimeKind(e.kind),
   );
   return list.sort((a, b) => a.seq - b.seq);
 }
@@ -91,7 +94,7 @@ export function queueRows(entries: readonly NewEntry[], last: number): QueueEntr
     id: crypto.randomUUID(),
     seq: ++seq,
     kind: entry.kind,
-    ...queueRequest(entry.kind, entry.itemId, entry.commentId),
+    ...queueRequest(entry.kind, entry.itemId, entry.commentId, entry.timeEntry?.ref),
     data: entry.data,
     timestamp: Date.now(),
     retries: 0,
@@ -99,6 +102,7 @@ export function queueRows(entries: readonly NewEntry[], last: number): QueueEntr
     baseVersion: entry.baseVersion,
     itemId: entry.itemId,
     ...(entry.commentId !== undefined ? { commentId: entry.commentId } : {}),
+    ...(entry.timeEntry ? { timeEntry: entry.timeEntry.uuid } : {}),
     tag: entry.tag ?? null,
   }));
 }

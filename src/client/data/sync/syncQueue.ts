@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import type { Item } from '../../../shared/item';
 import type { PatchableField } from '../../../shared/schemas';
 import type { OutpostDb } from '../store/db';
@@ -64,6 +65,8 @@ export async function removeLocally(db: OutpostDb, id: number): Promise<void> {
   }
   await db.items.bulkDelete(ids);
   await db.comments.where('item_id').anyOf(ids).delete();
+  if (Dexie.currentTransaction?.storeNames.includes('timeEntries') ?? true)
+    await db.timeEntries.where('item_id').anyOf(ids).delete();
   // A restore queued after this delete (an undo) still goes: it brings the item back.
   await discardFor(db, ids, ['restore']);
 }

@@ -1,7 +1,14 @@
+import Dexie from 'dexie';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
 import { retarget } from './queue';
 
 const MAX_ALIASES = 200;
+
+/** Whether the transaction of now (if any) may touch `table`. */
+function holds(table: string): boolean {
+  const tx = Dexie.currentTransaction;
+  return !tx || tx.storeNames.includes(table);
+}
 
 /**
  * Replaces a temporary id with the server's everywhere: the item, its children's parent_id, queued
@@ -28,6 +35,14 @@ export async function swapTempId(db: OutpostDb, oldId: number, newId: number): P
     .modify((comment) => {
       comment.item_id = newId;
     });
+  // And its time entries (X10), when the transaction holds them (a sync step's always does).
+  if (holds('timeEntries'))
+    await db.timeEntries
+      .where('item_id')
+      .equals(oldId)
+      .modify((entry) => {
+        entry.item_id = newId;
+      });
   await retarget(db, new Map([[oldId, newId]]));
   const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];
   aliases.push([oldId, newId]);

@@ -1,0 +1,34 @@
+import type { ReportEntry } from '../../shared/timeRollup';
+import { type LiveQuery, useLive, useViewer } from '../data/live';
+import type { LocalTimeEntry } from '../data/store/types';
+
+/** The viewer's running timer with its item's title, as the device holds it. */
+export type RunningRead = { entry: LocalTimeEntry; title: string; type: 'campaign' | 'task' | 'todo' } | null;
+
+const running: LiveQuery<number, RunningRead> = (reads, userId) => reads.runningTimer(userId);
+const spent: LiveQuery<null, Map<number, number>> = (reads) => reads.spent();
+const itemEntries: LiveQuery<number, LocalTimeEntry[]> = (reads, itemId) => reads.timeEntries(itemId);
+const report: LiveQuery<null, ReportEntry[]> = (reads) => reads.reportEntries();
+
+/** The viewer's running timer, live (SYNC.md X10). */
+export function useRunningRead(): RunningRead | undefined {
+  const viewer = useViewer();
+  return useLive(running, viewer.user.id);
+}
+
+/** Minutes spent per item, rolled up (X11), live. */
+export function useSpentRead(): Map<number, number> | undefined {
+  return useLive(spent, null);
+}
+
+/** An item's live entries on the device, newest first. */
+export function useItemTimeEntries(itemId: number): LocalTimeEntry[] | undefined {
+  return useLive(itemEntries, itemId);
+}
+
+/** Every live entry on the device, for the report. */
+export function useReportEntries(): ReportEntry[] | undefined {
+  return useLive(report, null);
+}
+
+export { useViewer };
