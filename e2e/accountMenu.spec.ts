@@ -31,6 +31,8 @@ test('account menu: the first Enter opens it with the first item focused; Escape
   await expect(page.getByRole('menuitem', { name: 'Preferences' })).toBeFocused();
   await expect(button).toHaveAttribute('aria-expanded', 'true');
   await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Time report' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('menuitem', { name: 'Log out' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toHaveCount(0);
