@@ -97,6 +97,7 @@ test('Today lists overdue then due today, completes and reschedules; Upcoming sh
       'Completed',
       'Today',
       'Upcoming',
+      'Calendar',
       'Campaigns',
     ]);
   }
