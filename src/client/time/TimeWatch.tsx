@@ -112,7 +112,7 @@ export function TimeWatch({ compact = false }: { compact?: boolean }) {
           {clock}
         </span>
         {compact ? null : (
-          <span className="hidden max-w-40 truncate lg:inline" aria-hidden>
+          <span className="hidden max-w-40 truncate 2xl:inline" aria-hidden>
             {running.title}
           </span>
         )}
