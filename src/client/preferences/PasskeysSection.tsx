@@ -215,41 +215,15 @@ export function PasskeysSection() {
             renameOpener.current.focus();
           }}
         >
-          <form
-            onSubmit={(event) => void rename(event)}
-            aria-label="Rename passkey"
-            className="flex flex-col gap-3"
-          >
-            <Field label="Passkey name" error={newName.trim() === '' ? 'A name is required' : undefined}>
-              {(field) => (
-                <Input
-                  {...field}
-                  value={newName}
-                  maxLength={PASSKEY_NAME_MAX}
-                  onChange={(e) => setNewName(e.target.value)}
-                  autoFocus
-                />
-              )}
-            </Field>
-            {renameProblem ? (
-              <p
-                role="alert"
-                className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/60 dark:text-red-300"
-              >
-                {renameProblem}
-              </p>
-            ) : null}
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button variant="outline" disabled={busy}>
-                  Cancel
-                </Button>
-              </DialogClose>
-              <Button type="submit" disabled={busy || newName.trim() === ''}>
-                {busy ? 'Saving…' : 'Save'}
-              </Button>
-            </DialogFooter>
-          </form>
+          <PasskeyNameForm
+            label="Rename passkey"
+            value={newName}
+            onChange={setNewName}
+            onSubmit={rename}
+            problem={renameProblem}
+            busy={busy}
+            submitText={busy ? 'Saving…' : 'Save'}
+          />
         </DialogContent>
       </Dialog>
       <Dialog open={adding} onOpenChange={(open) => !busy && setAdding(open)}>
@@ -258,41 +232,15 @@ export function PasskeysSection() {
           description="Name it after the device or password manager that keeps it. Your browser asks next."
           size="sm"
         >
-          <form
-            onSubmit={(event) => void add(event)}
-            aria-label="Add a passkey"
-            className="flex flex-col gap-3"
-          >
-            <Field label="Passkey name" error={name.trim() === '' ? 'A name is required' : undefined}>
-              {(field) => (
-                <Input
-                  {...field}
-                  value={name}
-                  maxLength={PASSKEY_NAME_MAX}
-                  onChange={(e) => setName(e.target.value)}
-                  autoFocus
-                />
-              )}
-            </Field>
-            {problem ? (
-              <p
-                role="alert"
-                className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/60 dark:text-red-300"
-              >
-                {problem}
-              </p>
-            ) : null}
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button variant="outline" disabled={busy}>
-                  Cancel
-                </Button>
-              </DialogClose>
-              <Button type="submit" disabled={busy || name.trim() === ''}>
-                {busy ? 'Waiting for your browser…' : 'Continue'}
-              </Button>
-            </DialogFooter>
-          </form>
+          <PasskeyNameForm
+            label="Add a passkey"
+            value={name}
+            onChange={setName}
+            onSubmit={add}
+            problem={problem}
+            busy={busy}
+            submitText={busy ? 'Waiting for your browser…' : 'Continue'}
+          />
         </DialogContent>
       </Dialog>
       <ConfirmDialog
@@ -309,5 +257,55 @@ export function PasskeysSection() {
         }}
       />
     </Section>
+  );
+}
+
+/** A passkey's name in a dialog: adding one and renaming one ask it the same way. */
+function PasskeyNameForm(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  onSubmit: (event: FormEvent) => Promise<void> | void;
+  problem: string | null | undefined;
+  busy: boolean;
+  submitText: string;
+}) {
+  const empty = props.value.trim() === '';
+  return (
+    <form
+      onSubmit={(event) => void props.onSubmit(event)}
+      aria-label={props.label}
+      className="flex flex-col gap-3"
+    >
+      <Field label="Passkey name" error={empty ? 'A name is required' : undefined}>
+        {(field) => (
+          <Input
+            {...field}
+            value={props.value}
+            maxLength={PASSKEY_NAME_MAX}
+            onChange={(e) => props.onChange(e.target.value)}
+            autoFocus
+          />
+        )}
+      </Field>
+      {props.problem ? (
+        <p
+          role="alert"
+          className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/60 dark:text-red-300"
+        >
+          {props.problem}
+        </p>
+      ) : null}
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline" disabled={props.busy}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button type="submit" disabled={props.busy || empty}>
+          {props.submitText}
+        </Button>
+      </DialogFooter>
+    </form>
   );
 }
