@@ -76,7 +76,7 @@ export default defineConfig({
     // A failed test keeps its trace: every action with the page's DOM before and after, which shows
     // what was on screen. The screencast beside it cost a fifth of the suite's CPU on two cores
     // (two specs, two workers: 2.1 min with it, 1.7 without, 1.6 with no trace at all).
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    trace: process.env.E2E_TRACE === 'off' ? 'off' : { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
   },
   projects: [
     {

@@ -34,7 +34,7 @@ test('U1, U3: a guest with 60 items signs in: batches with progress, a dismissib
     if (request.method() === 'POST' && request.url().endsWith('/api/items')) singles.push(request.url());
   });
   // Each batch takes a moment, as on a real network, so the progress can be seen and dismissed.
-  await app.slowBatches(2_500);
+  const network = await app.slowBatches(2_500);
 
   await test.step('sign in: the dialog counts items sent of items to send, a batch at a time', async () => {
     await app.signIn(freshPhone(), 'Batch Mover');
@@ -46,6 +46,8 @@ test('U1, U3: a guest with 60 items signs in: batches with progress, a dismissib
     expect(sent).toBeLessThan(COUNT);
     // A batch is about a fifth of the upload: 12 items at a time, never one by one.
     expect(sent % 12).toBe(0);
+    // Later batches wait until the badge has been seen and clicked: screenshots are slow on a loaded machine.
+    network.hold();
     await app.screenshot(testInfo, 'upgrade-dialog-light');
     await app.setTheme('dark');
     await app.screenshot(testInfo, 'upgrade-dialog-dark');
@@ -65,6 +67,7 @@ test('U1, U3: a guest with 60 items signs in: batches with progress, a dismissib
     await expect(app.dialog).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(app.dialog).toBeHidden();
+    network.release();
     // The badge leaves when the last batch is stored.
     await expect(app.badge).toBeHidden({ timeout: 30_000 });
     await expect(page.getByRole('dialog')).toHaveCount(0);

@@ -16,6 +16,9 @@ export function testEngines(): Engine[] {
 /** Where testkit/globalSetup.ts left a migrated PGlite data folder for this run (unset outside vitest). */
 export const PGLITE_TEMPLATE_ENV = 'OUTPOST_PGLITE_TEMPLATE';
 
+/** The migrated PostgreSQL database testkit/globalSetup.ts left for this run to copy (unset outside vitest). */
+export const PG_TEMPLATE_ENV = 'OUTPOST_PG_TEMPLATE';
+
 let template: Promise<Blob | undefined> | undefined;
 
 /** This run's migrated PGlite data folder, read once per test process; undefined when there is none. */
@@ -34,7 +37,9 @@ export async function openTestDatabase(engine: Engine = 'pglite'): Promise<Datab
   const name = `outpost_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const pgTemplate = process.env[PG_TEMPLATE_ENV];
+  // The template's name is this run's own (globalSetup), never input.
+  await admin.query(`CREATE DATABASE ${name}${pgTemplate ? ` TEMPLATE ${pgTemplate}` : ''}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;

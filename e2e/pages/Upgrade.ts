@@ -24,11 +24,27 @@ export class UpgradePage extends Outpost {
     return { sent: sent ?? Number.NaN, total: total ?? Number.NaN };
   }
 
-  /** Slows each batch request down, as a real network does, so the progress can be seen and dismissed. */
-  async slowBatches(ms: number) {
+  /**
+   * Slows each batch request down, as a real network does, so the progress can be seen and dismissed.
+   * `hold()` keeps later batches back until `release()`, so a step can't race the upload's end on a loaded machine.
+   */
+  async slowBatches(ms: number): Promise<{ hold(): void; release(): void }> {
+    let gate: Promise<void> = Promise.resolve();
+    let open = () => {};
     await this.page.route('**/api/items/batch', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
+      await gate;
       await route.continue();
     });
+    return {
+      hold() {
+        gate = new Promise<void>((resolve) => {
+          open = resolve;
+        });
+      },
+      release() {
+        open();
+      },
+    };
   }
 }
