@@ -117,6 +117,10 @@ export function createLocalChangeBus(onError: (error: unknown) => void = logErro
   };
 }
 
+/** How long an announcement waits for the pull horizon to pass its writes (E6). */
+export const HORIZON_WAIT_MS = 5_000;
+const HORIZON_POLL_MS = 20;
+
 /**
  * PostgreSQL fan-out between instances: every instance LISTENs on a dedicated connection,
  * reconnecting with backoff, and NOTIFYs after its writes commit. Not inside the write: NOTIFY in a
@@ -142,6 +146,28 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
   const pendingUsers = new Set<number>();
   const pendingCampaigns = new Set<number>();
   let flushing: Promise<void> | null = null;
+  /**
+   * E6: waits until a pull can see what the batch announces. A pull returns rows below the oldest open
+   * transaction of the whole cluster (L1); announced while an older transaction is still open, the
+   * change was invisible to the pull it caused, and nothing pulled again until the 30 s poll. Every
+   * write of the batch committed before this moment, so its id is below this snapshot's xmax: once
+   * the horizon reaches that, every one of them is visible. The wait ends at close, and after
+   * HORIZON_WAIT_MS the batch goes anyway (a transaction held open for minutes must not mute events).
+   */
+  const awaitHorizon = async () => {
+    const deadline = Date.now() + HORIZON_WAIT_MS;
+    let target: string | null = null;
+    while (!closed) {
+      const result = await notifier.query<{ xmin: string; xmax: string }>(
+        'SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() s',
+      );
+      const row = result.rows[0];
+      if (!row) return;
+      target ??= row.xmax;
+      if (BigInt(row.xmin) >= BigInt(target) || Date.now() >= deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, HORIZON_POLL_MS));
+    }
+  };
   const flush = async () => {
     // Let the other writes of this moment join the batch.
     await new Promise((resolve) => setImmediate(resolve));
@@ -149,6 +175,11 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
       const payloads = notifyPayloads({ users: [...pendingUsers], campaigns: [...pendingCampaigns] });
       pendingUsers.clear();
       pendingCampaigns.clear();
+      try {
+        await awaitHorizon();
+      } catch (error) {
+        onError(error);
+      }
       for (const payload of payloads) {
         try {
           await notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);

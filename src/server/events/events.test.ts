@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { makeMutual, signedIn, TestClient, uniquePhone } from '../../../testkit/testClient';
@@ -326,6 +327,39 @@ describe.runIf(process.env.TEST_DATABASE_URL)('change events across instances sh
     const waited = await stream.waitFor(1);
     expect(waited).toBeLessThan(3000);
     stream.close();
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('change events and the pull horizon on PostgreSQL', () => {
+  it('E6: a change made while an older transaction is open is announced only once a pull can see it', async () => {
+    const database = await openTestDatabase('pg');
+    const app = await buildApp({ database, config: { seedSampleUsers: false } });
+    // Any open transaction of the cluster holds the pull horizon back (L1), here one on the same database.
+    const holder = new pg.Client({ connectionString: database.url! });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const client = await signedIn(app, 'Horizon');
+      const stream = await openStream(url, client);
+      await settle();
+      const before = stream.changed();
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_current_xact_id()');
+      const item = await client.create({ title: 'Behind the horizon', type: 'todo' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(stream.changed()).toBe(before);
+      const hidden = await client.get<{ items: { uuid: string }[] }>('/api/sync?cursor=');
+      expect(hidden.body.items.map((i) => i.uuid)).not.toContain(item.uuid);
+      await holder.query('COMMIT');
+      await stream.waitFor(before + 1, 3000);
+      const seen = await client.get<{ items: { uuid: string }[] }>('/api/sync?cursor=');
+      expect(seen.body.items.map((i) => i.uuid)).toContain(item.uuid);
+      stream.close();
+    } finally {
+      await holder.end().catch(() => {});
+      await app.close();
+      await database.close();
+    }
   });
 });
 
