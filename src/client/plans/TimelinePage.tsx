@@ -84,7 +84,7 @@ export default function TimelinePage() {
               Back to the campaign
             </Link>
           ) : (
-            'Every campaign’s tasks from start to due date'
+            'Every task from start to due date, by campaign'
           )
         }
       />
@@ -119,8 +119,8 @@ export default function TimelinePage() {
       ) : groups.length === 0 || groups.every((g) => g.tasks.length === 0) ? (
         <ListEmpty
           icon={<GanttChart className="size-6" aria-hidden />}
-          title={single ? 'No tasks in this campaign yet' : 'No campaign tasks yet'}
-          hint="Tasks of a campaign show here as bars from their start to their due date."
+          title={single ? 'No tasks in this campaign yet' : 'No tasks yet'}
+          hint="Tasks show here as bars from their start to their due date."
         />
       ) : (
         <section
@@ -163,7 +163,7 @@ export default function TimelinePage() {
             </div>
             {groups.map((g) => (
               <Group
-                key={g.campaign.id}
+                key={g.campaign?.id ?? 'none'}
                 campaign={g.campaign}
                 tasks={g.tasks}
                 linkCampaign={!single}
@@ -175,7 +175,7 @@ export default function TimelinePage() {
                   <TimelineBar
                     task={task}
                     axis={axis}
-                    readOnly={roleOf(g.campaign) === 'viewer'}
+                    readOnly={g.campaign !== null && roleOf(g.campaign) === 'viewer'}
                     onChange={(planned) => change({ id: task.id, title: task.title, ...planned })}
                   />
                 )}
@@ -197,7 +197,8 @@ function Group({
   weekend,
   children,
 }: {
-  campaign: LocalItem;
+  /** Null: the tasks in no campaign. */
+  campaign: LocalItem | null;
   tasks: LocalItem[];
   linkCampaign: boolean;
   width: number;
@@ -214,8 +215,13 @@ function Group({
   return (
     <>
       <div className="sticky left-0 z-20 flex h-8 items-center gap-2 border-b border-r border-zinc-200 bg-zinc-100 px-3 dark:border-zinc-800 dark:bg-zinc-950">
-        <span className={cn('size-2 shrink-0 rounded-full', TYPE_DOT.campaign)} aria-hidden />
-        {linkCampaign ? (
+        <span
+          className={cn('size-2 shrink-0 rounded-full', TYPE_DOT[campaign ? 'campaign' : 'task'])}
+          aria-hidden
+        />
+        {campaign === null ? (
+          <span className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-50">No campaign</span>
+        ) : linkCampaign ? (
           <Link
             to={`/campaigns/${campaign.id}/timeline`}
             className={cn(

@@ -77,7 +77,7 @@ describe('calendar reads by range', () => {
     );
   });
 
-  it('timeline: a campaign and its live tasks, or every campaign', async () => {
+  it('timeline: a campaign and its live tasks, or every campaign and then the tasks in none', async () => {
     const db = freshDb();
     await db.items.bulkPut([
       localItem(1, 'Launch', { type: 'campaign' }),
@@ -86,15 +86,21 @@ describe('calendar reads by range', () => {
       localItem(4, 'A todo', { type: 'todo', parent_id: 1 }),
       localItem(5, 'Other', { type: 'campaign' }),
       localItem(6, 'Build', { type: 'task', parent_id: 5 }),
+      localItem(7, 'Standalone', { type: 'task', parent_id: null, due_date: '2026-11-12' }),
+      localItem(8, 'Standalone gone', { type: 'task', parent_id: null, _deleted: 1 }),
+      localItem(9, 'A guest’s', { type: 'task', parent_id: null, user_id: 0, _syncStatus: 'local' }),
     ]);
     const one = await timelineGroups(db, ME, 1);
-    expect(one.map((g) => [g.campaign.id, ids(g.tasks)])).toEqual([[1, [2]]]);
+    expect(one.map((g) => [g.campaign?.id, ids(g.tasks)])).toEqual([[1, [2]]]);
     const all = await timelineGroups(db, ME, null);
-    expect(all.map((g) => [g.campaign.id, ids(g.tasks)])).toEqual([
+    expect(all.map((g) => [g.campaign?.id ?? null, ids(g.tasks)])).toEqual([
       [1, [2]],
       [5, [6]],
+      [null, [7]],
     ]);
     expect(await timelineGroups(db, ME, 2)).toEqual([]);
     expect(await timelineGroups(db, GUEST, 1)).toEqual([]);
+    const guests = await timelineGroups(db, GUEST, null);
+    expect(guests.map((g) => [g.campaign?.id ?? null, ids(g.tasks)])).toEqual([[null, [9]]]);
   });
 });

@@ -52,9 +52,9 @@ export function calendarItems(
   });
 }
 
-/** One campaign's row group on a timeline: the campaign and its live tasks. */
+/** One row group on a timeline: a campaign and its live tasks, or (campaign null) the tasks in none. */
 export interface TimelineGroup {
-  campaign: LocalItem;
+  campaign: LocalItem | null;
   tasks: LocalItem[];
 }
 
@@ -71,7 +71,8 @@ function tasksOf(db: OutpostDb, scope: string, campaignId: number): Promise<Loca
 
 /**
  * The timeline's groups: the campaign `campaignId` (when given) or every campaign the viewer has on
- * the device, oldest first, each with its live tasks. The page draws the dated ones as bars.
+ * the device, oldest first, each with its live tasks, then the tasks in no campaign as a last group.
+ * The page draws the dated ones as bars.
  */
 export async function timelineGroups(
   db: OutpostDb,
@@ -85,12 +86,17 @@ export async function timelineGroups(
     if (!campaign || !live(campaign) || campaign.type !== 'campaign' || campaign._scope !== scope) return [];
     return [{ campaign, tasks: await tasksOf(db, scope, id) }];
   }
-  const campaigns = (
-    await db.items
+  const ofType = (type: 'campaign' | 'task') =>
+    db.items
       .where(LIST_INDEX.typeTab)
-      .between([scope, 'campaign', Dexie.minKey], [scope, 'campaign', Dexie.maxKey], true, true)
-      .toArray()
-  ).filter(live);
+      .between([scope, type, Dexie.minKey], [scope, type, Dexie.maxKey], true, true)
+      .toArray();
+  const [campaignRows, allTasks] = await Promise.all([ofType('campaign'), ofType('task')]);
+  const campaigns = campaignRows.filter(live);
   const tasks = await Promise.all(campaigns.map((c) => tasksOf(db, scope, c.id)));
-  return campaigns.map((campaign, i) => ({ campaign, tasks: tasks[i]! }));
+  const groups: TimelineGroup[] = campaigns.map((campaign, i) => ({ campaign, tasks: tasks[i]! }));
+  // A task may stand alone (the spec lets it): its dates belong on the plan as much as a campaign's.
+  const loose = allTasks.filter((t) => live(t) && t.parent_id == null);
+  if (loose.length > 0) groups.push({ campaign: null, tasks: loose });
+  return groups;
 }
