@@ -51,8 +51,14 @@ export class PasskeysPage extends TrustPage {
 
   /** Preferences › Passkeys › Add a passkey, named `name`, then the (virtual) browser prompt. */
   async addPasskey(name: string) {
-    await this.section.getByRole('button', { name: 'Add a passkey' }).click();
     const dialog = this.page.getByRole('dialog', { name: 'Add a passkey' });
+    // Sections above this one finish loading and move it down: a click aimed just before that lands
+    // beside the button (a CI run saw the dialog never open), so it is pressed again until it opens.
+    await expect(async () => {
+      if (!(await dialog.isVisible()))
+        await this.section.getByRole('button', { name: 'Add a passkey' }).click();
+      await expect(dialog).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(dialog.getByLabel('Passkey name')).toHaveValue(/^Passkey on /);
     await dialog.getByLabel('Passkey name').fill(name);
     await dialog.getByRole('button', { name: 'Continue' }).click();
