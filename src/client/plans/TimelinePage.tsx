@@ -215,10 +215,10 @@ function Group({
   return (
     <>
       <div className="sticky left-0 z-20 flex h-8 items-center gap-2 border-b border-r border-zinc-200 bg-zinc-100 px-3 dark:border-zinc-800 dark:bg-zinc-950">
-        <span
-          className={cn('size-2 shrink-0 rounded-full', TYPE_DOT[campaign ? 'campaign' : 'task'])}
-          aria-hidden
-        />
+        {/* No dot where there is no campaign: 'No campaign' then fits a phone's 128 px column. */}
+        {campaign ? (
+          <span className={cn('size-2 shrink-0 rounded-full', TYPE_DOT.campaign)} aria-hidden />
+        ) : null}
         {campaign === null ? (
           <span className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-50">No campaign</span>
         ) : linkCampaign ? (
