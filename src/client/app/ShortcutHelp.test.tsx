@@ -15,11 +15,10 @@ function keysFor(what: string): string[] {
 }
 
 describe('the shortcut help', () => {
-  it('lists every key a row answers to, the timer and rename included', () => {
+  it('lists every key a row answers to, the timer included', () => {
     render(<ShortcutHelp open onOpenChange={() => {}} />);
     expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
     expect(keysFor('Start or stop its timer (a task or todo)')).toEqual(['T']);
-    expect(keysFor('Rename a todo')).toEqual(['F2']);
     expect(keysFor('Change its status')).toEqual(['Space']);
     expect(keysFor('Show these shortcuts')).toEqual(['?']);
   });

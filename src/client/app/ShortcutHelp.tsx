@@ -30,7 +30,6 @@ function shortcuts(mod: string): { title: string; items: Shortcut[] }[] {
         { keys: [['Home'], ['End']], what: 'First or last item' },
         { keys: [['Enter']], what: 'Open the item (a todo: rename it)' },
         { keys: [['Space']], what: 'Change its status' },
-        { keys: [['F2']], what: 'Rename a todo' },
         { keys: [['T']], what: 'Start or stop its timer (a task or todo)' },
         { keys: [['Shift', 'F10'], ['Menu']], what: 'Its actions: status, rename, assign, delete' },
       ],
