@@ -84,3 +84,29 @@ test('a timer started on a row runs in the header and tab title everywhere, stop
     await a.shotsInto(testInfo, 'time', 'report', true);
   });
 });
+
+test('a guest’s timer that has run 8 hours says so once, from the device alone', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'runs in the desktop project only');
+  // The page's clock, not the machine's: eight hours pass in one call.
+  await page.clock.install();
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const app = new Outpost(page);
+  await app.skipOnboarding();
+  await app.goto('/');
+  const title = uniqueTitle('Long timer');
+  await app.quickAdd('todo', title);
+  const time = new Time(app);
+  await time.startOnRow(title);
+  await time.expectRunning(title);
+  const alert = page.getByText('Timer running for 8 hours');
+  await page.clock.fastForward('07:59:00');
+  await expect(page).toHaveTitle(new RegExp(`^▶ 7:59:\\d\\d · ${title}$`));
+  await expect(alert).toHaveCount(0);
+  await page.clock.fastForward('01:05');
+  await expect(alert.first()).toBeVisible();
+  await expect(page.getByText(`“${title}” is still being timed.`).first()).toBeVisible();
+  // Half an hour on, the toast has timed out and nothing raised it again: told once.
+  await page.clock.fastForward('30:00');
+  await expect(page).toHaveTitle(new RegExp(`^▶ 8:3\\d:\\d\\d · ${title}$`));
+  await expect(alert).toHaveCount(0);
+});
