@@ -85,7 +85,9 @@ test('a timer started on a row runs in the header and tab title everywhere, stop
   });
 });
 
-test('a guest’s timer that has run 8 hours says so once, from the device alone', async ({ page }, testInfo) => {
+test('a guest’s timer that has run 8 hours says so once, from the device alone', async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'runs in the desktop project only');
   // The page's clock, not the machine's: eight hours pass in one call.
   await page.clock.install();
