@@ -118,7 +118,7 @@ export function createLocalChangeBus(onError: (error: unknown) => void = logErro
 }
 
 /** How long an announcement waits for the pull horizon to pass its writes (E6). */
-export const HORIZON_WAIT_MS = 5_000;
+const HORIZON_WAIT_MS = 5_000;
 const HORIZON_POLL_MS = 20;
 
 /**
