@@ -3,7 +3,10 @@ import { z } from 'zod';
 // Webhooks (ARCHITECTURE §4 'Webhooks', Standard Webhooks v1): the events, the retry schedule, the
 // payload's size rule and the routes' request and answer shapes, the one contract of server and client.
 
-/** Every event a webhook may subscribe to (`time_entry.created`: a timer started or an entry added). */
+/**
+ * Every event a webhook may subscribe to (`time_entry.created`: a timer started or an entry added;
+ * `member.updated`: a member's role changed, with `previous_role` beside the new one).
+ */
 export const WEBHOOK_EVENTS = [
   'item.created',
   'item.updated',
@@ -14,6 +17,7 @@ export const WEBHOOK_EVENTS = [
   'comment.updated',
   'comment.deleted',
   'member.added',
+  'member.updated',
   'member.removed',
   'time_entry.created',
 ] as const;

@@ -174,6 +174,13 @@ export async function grantMembership(
     });
     // The member is told, as when added or removed (issue 50: a new role arrived without a word).
     await notifyMembership(tx, 'role_changed', actor, user.id, item, role);
+    noteWebhookEvent(tx, {
+      kind: 'member',
+      type: 'member.updated',
+      actor,
+      campaign: { id: campaign.id, title: campaign.title },
+      member: { id: user.id, name: user.name, role, previous_role: existing.role },
+    });
   } else {
     await tx.execute(
       sql`INSERT INTO campaign_members (campaign_id, user_id, role, added_by)

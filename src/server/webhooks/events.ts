@@ -21,7 +21,7 @@ export type NotedEvent =
       type: WebhookEvent;
       actor: Actor;
       campaign: { id: number; title: string };
-      member: { id: number; name: string; role: string };
+      member: { id: number; name: string; role: string; previous_role?: string };
       at: Date;
     };
 

@@ -272,6 +272,40 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     expect(created.data.comment).toMatchObject({ id: comment.body.id, item_id: todo.id, body: 'First!' });
   });
 
+  it('tells a role change as member.updated with the new and the previous role, to the owner and the member', async () => {
+    const owner = await signedIn(app, 'Roles');
+    const member = await signedIn(app, 'Rolled');
+    const campaign = await owner.create({ title: 'Who does what', type: 'campaign' });
+    const ownerHook = await addHook(owner, `${receiver.url}/owner`, ['member.updated']);
+    const memberHook = await addHook(member, `${receiver.url}/member`, ['member.updated']);
+    await share(owner, campaign, 'editor', member);
+    const url = `/api/campaigns/${campaign.id}/members/${member.user!.id}`;
+    expect((await owner.patch(url, { role: 'viewer' })).status).toBe(200);
+    // The same role again changes nothing, so it tells nothing.
+    expect((await owner.patch(url, { role: 'viewer' })).status).toBe(200);
+    await eventually(() => receiver.received.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(receiver.received).toHaveLength(2);
+    for (const hook of [ownerHook, memberHook]) {
+      const [delivery] = await deliveries(hook === ownerHook ? owner : member, hook.id);
+      expect(delivery?.event_type).toBe('member.updated');
+      const request = receiver.received.find((r) => isSignedBy(r, hook.secret));
+      const body = receiver.verify(request!, hook.secret) as {
+        actor: { name: string };
+        data: { member: Record<string, unknown>; campaign: { id: number } };
+      };
+      expect(body.actor.name).toBe('Roles');
+      expect(body.data.campaign.id).toBe(campaign.id);
+      expect(body.data.member).toEqual({
+        id: member.user!.id,
+        name: 'Rolled',
+        role: 'viewer',
+        previous_role: 'editor',
+        campaign_id: campaign.id,
+      });
+    }
+  });
+
   it('a receiver answering 500 then 204 gets the same webhook-id twice, and the delivery is delivered', async () => {
     const owner = await signedIn(app, 'Retry');
     receiver.answer((_r, index) => ({ status: index === 0 ? 500 : 204 }));
