@@ -73,7 +73,7 @@ function guestBoards(): LocalItem[] {
     });
   }
   const flags = topFlagsFromScratch(rows);
-  return rows.map((r) => ({ ...r, _top: flags.get(r.id), ...listKeysOf(r) }));
+  return rows.map((r) => ({ ...r, ...flags.get(r.id), ...listKeysOf(r) }));
 }
 
 export async function run(args: string[] = []): Promise<void> {

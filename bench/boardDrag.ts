@@ -50,7 +50,7 @@ function queueOf500(): LocalItem[] {
   const keys = keysAfter(null, CARDS);
   for (let i = 0; i < CARDS; i++) rows.push(guestRow(i + 2, 'todo', 1, { sort_key: keys[i]! }));
   const flags = topFlagsFromScratch(rows);
-  return rows.map((r) => ({ ...r, _top: flags.get(r.id), ...listKeysOf(r) }));
+  return rows.map((r) => ({ ...r, ...flags.get(r.id), ...listKeysOf(r) }));
 }
 
 interface TraceEvent {

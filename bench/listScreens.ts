@@ -75,7 +75,7 @@ function guestTree(count: number): LocalItem[] {
   for (let i = 0; rows.length < count; i++) add('todo', tasks[i % tasks.length]!);
   // As the app stores them: the top-level flag and the list keys (topFlags.ts, listKeys.ts).
   const flags = topFlagsFromScratch(rows);
-  return rows.map((r) => ({ ...r, _top: flags.get(r.id), ...listKeysOf(r) }));
+  return rows.map((r) => ({ ...r, ...flags.get(r.id), ...listKeysOf(r) }));
 }
 
 /** Writes `items` with the browser's own IndexedDB into the database the app has created; answers how many are stored. */

@@ -129,7 +129,7 @@ test('deleting a task by double click deletes one item and asks first', async ({
 });
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`Done › All says where completed items are, with a way to the tab (${theme})`, async ({
+  test(`Completed › All lists a finished task of a running campaign, and Queue › All its open sibling (${theme})`, async ({
     page,
   }, testInfo) => {
     // Dozens of steps, each a real write and re-render of a campaign page that now also holds its
@@ -150,15 +150,15 @@ for (const theme of ['light', 'dark'] as const) {
     await app.statusButton('Complete').click();
     await expect(app.statusFact()).toContainText(/completed/i);
 
+    // SYNC.md I14: the top of each branch of the list's status, so the win is where a person looks.
     await app.navigate('Completed');
-    // What is hidden and why, never the spec's 'No completed items yet!' over a completed item.
-    await expect(
-      page.getByText('1 completed task is inside campaigns or tasks; All lists top-level items only.'),
-    ).toBeVisible();
-    await expect(page.getByText('No completed items yet!')).toHaveCount(0);
-    await app.shotAndAxe(testInfo, `done-hint-${theme}`);
-    await app.main.getByRole('button', { name: 'Show tasks (1)' }).click();
-    await expect(page.getByRole('tab', { name: 'Tasks' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: 'All' })).toHaveAttribute('aria-selected', 'true');
     await expect(app.row(doneTask)).toBeVisible();
+    await expect(app.row(campaign)).toHaveCount(0);
+    await expect(page.getByText('No completed items yet!')).toHaveCount(0);
+    await app.shotAndAxe(testInfo, `done-all-${theme}`);
+    await app.navigate('Queue');
+    await expect(app.row(openTask)).toBeVisible();
+    await expect(app.row(doneTask)).toHaveCount(0);
   });
 }

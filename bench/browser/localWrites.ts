@@ -215,7 +215,7 @@ export async function refWrite(db: IDBDatabase, all: Item[], cursor: string): Pr
   const tx = db.transaction(['items', 'users', 'meta', COUNTS_STORE, SEARCH_LOG_STORE], 'readwrite');
   const local = all.map((item) => fromServer(item));
   const flags = topFlagsFromScratch(local);
-  const rows = local.map((row) => withKeys({ ...row, _top: flags.get(row.id)! }) as LocalItem);
+  const rows = local.map((row) => withKeys({ ...row, ...flags.get(row.id)! }) as LocalItem);
   const items = tx.objectStore('items');
   for (const row of rows) items.put(row);
   const users = new Map<number, LocalUser>();

@@ -43,7 +43,7 @@ export function homeTypeByScan(rows: LocalItem[], viewer: Viewer, type: ItemType
   );
 }
 
-/** Queue/Active/Completed: created by or assigned to the viewer; All keeps the orphans (no stored parent). */
+/** Queue/Active/Completed: created by or assigned to the viewer; All keeps the top of each branch of the status (I14). */
 export function screenByScan(
   rows: LocalItem[],
   viewer: Viewer,
@@ -51,7 +51,7 @@ export function screenByScan(
   tab: Tab,
   search?: string,
 ): LocalItem[] {
-  const stored = new Set(rows.map((r) => r.id));
+  const byId = new Map(rows.map((r) => [r.id, r]));
   const items = rows.filter(
     (i) =>
       i.status === SCREEN_STATUS[screen] &&
@@ -59,10 +59,19 @@ export function screenByScan(
       isMineOrAssigned(i, viewer.userId) &&
       (tab === 'all' || i.type === tab),
   );
-  const listed =
-    tab === 'all'
-      ? items.filter((i) => i.parent_id === null || i.parent_id === 0 || !stored.has(i.parent_id))
-      : items;
+  // All (SYNC.md I14): each item whose parent is not on this list; a parent stored but deleted or
+  // in the other scope hides it, as on Home.
+  const branchTop = (i: LocalItem) => {
+    if (i.parent_id === null || i.parent_id === 0) return true;
+    const parent = byId.get(i.parent_id);
+    return (
+      !parent ||
+      (parent._deleted !== 1 &&
+        (parent._syncStatus === 'local') === (i._syncStatus === 'local') &&
+        parent.status !== i.status)
+    );
+  };
+  const listed = tab === 'all' ? items.filter(branchTop) : items;
   return finish(listed, screen, search);
 }
 

@@ -15,9 +15,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs'
 import { useDebouncedValue } from '../components/ui/useDebouncedValue';
 import { ItemList } from '../items/ItemList';
 import { QuickAddCard } from '../items/QuickAddCard';
-import { HiddenItemsEmpty } from './HiddenHint';
 import { LabelFilter } from './LabelFilter';
-import { type LifecycleScreen, type ListTab, useHiddenCounts, useScreenList } from './queries';
+import { type LifecycleScreen, type ListTab, useScreenList } from './queries';
 
 const TABS = ['all', 'campaign', 'task', 'todo'] as const satisfies readonly ListTab[];
 const TAB_LABEL: Record<ListTab, string> = {
@@ -113,14 +112,7 @@ export function LifecyclePage({ screen }: { screen: LifecycleScreen }) {
           <TabsContent key={t} value={t} className="flex flex-col gap-4">
             {screen === 'queue' && t === 'all' ? <QuickAddCard types={['todo', 'task', 'campaign']} /> : null}
             {tab === t ? (
-              <ScreenList
-                screen={screen}
-                tab={t}
-                query={query}
-                onTab={setTab}
-                label={label}
-                onLabel={setLabel}
-              />
+              <ScreenList screen={screen} tab={t} query={query} label={label} onLabel={setLabel} />
             ) : null}
           </TabsContent>
         ))}
@@ -129,26 +121,21 @@ export function LifecyclePage({ screen }: { screen: LifecycleScreen }) {
   );
 }
 
-const KIND: Record<LifecycleScreen, string> = { queue: 'queued', active: 'active', completed: 'completed' };
-
 function ScreenList({
   screen,
   tab,
   query,
-  onTab,
   label,
   onLabel,
 }: {
   screen: LifecycleScreen;
   tab: ListTab;
   query: string;
-  onTab: (tab: ListTab) => void;
   label: string | null;
   onLabel: (label: string | null) => void;
 }) {
   const { items, more, showMore } = useScreenList(screen, tab, query);
   const shown = items && filterByLabel(items, label);
-  const hidden = useHiddenCounts(screen, tab === 'all' && items?.length === 0 && query.trim() === '');
   const config = SCREENS[screen];
   if (items === undefined) return <ListLoading label="Loading items..." />;
   if (items.length === 0) {
@@ -156,19 +143,10 @@ function ScreenList({
       return <ListEmpty icon={<SearchX aria-hidden />} title={`No items match "${query.trim()}"`} />;
     }
     const empty = config.empty[tab];
-    if (tab === 'all') {
-      return (
-        <HiddenItemsEmpty
-          icon={config.icon}
-          title={empty.title}
-          hint={empty.hint}
-          kind={KIND[screen]}
-          counts={hidden}
-          onShow={onTab}
-        />
-      );
-    }
-    return <ListEmpty icon={TYPE_ICON[tab]} title={empty.title} hint={empty.hint} />;
+    // All lists the top of every branch of this status (SYNC.md I14): empty only when the tabs are.
+    return (
+      <ListEmpty icon={tab === 'all' ? config.icon : TYPE_ICON[tab]} title={empty.title} hint={empty.hint} />
+    );
   }
   return (
     <>

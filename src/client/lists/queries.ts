@@ -19,18 +19,6 @@ const myListCountsQuery: LiveQuery<string, Record<LifecycleScreen, number>> = as
   const counts = await reads.myListCounts(text);
   return { queue: counts.pending, active: counts.in_progress, completed: counts.completed };
 };
-const hiddenCountsQuery: LiveQuery<
-  { screen: LifecycleScreen; enabled: boolean },
-  { task: number; todo: number } | undefined
-> = async (reads, { screen, enabled }) => {
-  if (!enabled) return undefined;
-  const [task, todo] = await Promise.all([
-    reads.screenCount(screen, 'task'),
-    reads.screenCount(screen, 'todo'),
-  ]);
-  return { task, todo };
-};
-
 /**
  * Queue/Active/Completed: the spec's visibility (created by or assigned to me) and sort orders, read
  * by index a page at a time.
@@ -51,15 +39,4 @@ export function useMyList(screen: LifecycleScreen, text: string, enabled = true)
 /** My List's tab badges: from the indexes, or the matching items' count while searching. */
 export function useMyListCounts(text: string): Record<LifecycleScreen, number> | undefined {
   return useLive(myListCountsQuery, text);
-}
-
-/**
- * How many items the Tasks and Todos tabs hold, asked only when All is empty (then none of them is
- * top-level, so every one is inside a campaign or task); undefined while loading or not asked.
- */
-export function useHiddenCounts(
-  screen: LifecycleScreen,
-  enabled: boolean,
-): { task: number; todo: number } | undefined {
-  return useLive(hiddenCountsQuery, { screen, enabled });
 }

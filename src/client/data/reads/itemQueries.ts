@@ -31,20 +31,30 @@ function inScope(item: LocalItem, viewer: Viewer): boolean {
 }
 
 /**
- * Orphans: top level, or the parent is not an item on the device (a parent deleted here hides its
- * children with it, so it never counts). The maintained flag (topFlags.ts) answers for almost every
- * row: 0 means the parent is here, live and in scope. Only a row flagged 1 that still names a parent
- * needs a look, and only that parent is read, not every key of the table.
+ * Tops of their branch on a status's list (SYNC.md I14): the maintained `_stop` answers for almost
+ * every row. A row flagged 1 that names a parent on the device is kept only when that parent is live,
+ * in the same scope and of another status: a parent deleted here hides its children with it, as on
+ * Home. Only those parents are read.
  */
-async function withoutKnownParent(db: OutpostDb, items: LocalItem[]): Promise<LocalItem[]> {
+async function branchTops(db: OutpostDb, items: LocalItem[]): Promise<LocalItem[]> {
   const hasRef = (i: LocalItem) => i.parent_id !== null && i.parent_id !== 0;
-  const named = [...new Set(items.filter((i) => hasRef(i) && i._top !== 0).map((i) => i.parent_id!))];
-  const known = new Set(
+  const named = [...new Set(items.filter((i) => hasRef(i) && i._stop !== 0).map((i) => i.parent_id!))];
+  const parents = new Map(
     named.length === 0
       ? []
-      : (await db.items.bulkGet(named)).filter((p): p is LocalItem => !!p).map((p) => p.id),
+      : (await db.items.bulkGet(named)).filter((p): p is LocalItem => !!p).map((p) => [p.id, p]),
   );
-  return items.filter((i) => !hasRef(i) || (i._top !== 0 && !known.has(i.parent_id!)));
+  return items.filter((i) => {
+    if (!hasRef(i)) return true;
+    if (i._stop === 0) return false;
+    const parent = parents.get(i.parent_id!);
+    return (
+      !parent ||
+      (parent._deleted !== 1 &&
+        (parent._syncStatus === 'local') === (i._syncStatus === 'local') &&
+        parent.status !== i.status)
+    );
+  });
 }
 
 export interface ListOptions {
@@ -201,7 +211,7 @@ export async function homeCount(db: OutpostDb, viewer: Viewer, tab: Tab): Promis
 
 /**
  * The ranges of a status created by the viewer or assigned to them by someone else (disjoint, see
- * listKeys.ts `_asg`): per type, or top-level only for an All tab.
+ * listKeys.ts `_asg`): per type, or the tops of the status's branches for an All tab.
  */
 function screenStreams(viewer: Viewer, status: ItemStatus, tab: Tab): Stream[] {
   const scope = scopeKey(viewer);
@@ -219,8 +229,8 @@ function screenStreams(viewer: Viewer, status: ItemStatus, tab: Tab): Stream[] {
 
 /**
  * Queue, Active, Completed: items of the screen's status created by or assigned to the viewer;
- * the All tab shows orphans only. Queue newest created first, Active most recently updated,
- * Completed most recently completed.
+ * the All tab shows each item whose parent is not on that list (SYNC.md I14). Queue newest created
+ * first, Active most recently updated, Completed most recently completed.
  */
 export async function screenItems(
   db: OutpostDb,
@@ -233,8 +243,8 @@ export async function screenItems(
   const streams = screenStreams(viewer, status, tab);
   if (tab !== 'all') return readStreams(db, streams, screen, opts);
   // The flagged rows are the candidates; the few whose parent is on the device but not live in
-  // scope are dropped by withoutKnownParent, and the read goes on until the page is full.
-  return readStreamsWithout(db, streams, screen, opts, (rows) => withoutKnownParent(db, rows));
+  // scope are dropped by branchTops, and the read goes on until the page is full.
+  return readStreamsWithout(db, streams, screen, opts, (rows) => branchTops(db, rows));
 }
 
 /** How many items a Queue/Active/Completed tab lists (type tabs from the indexes alone). */

@@ -20,7 +20,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 17;
+export const DB_VERSION = 18;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -54,11 +54,11 @@ export const LIST_INDEX = {
   children: '[parent_id+_scope+created_at]',
   /** Created by a user, per status and type (Queue/Active/Completed type tabs, My List). */
   mine: '[_scope+user_id+status+type+_sk]',
-  /** Created by a user, per status, top-level only (the All tabs). */
-  mineTop: '[_scope+user_id+status+_top+_sk]',
-  /** Assigned to a user other than the creator, per status and type / top-level only. */
+  /** Created by a user, per status, the top of each branch on that status's list (the All tabs, version 18). */
+  mineTop: '[_scope+user_id+status+_stop+_sk]',
+  /** Assigned to a user other than the creator, per status and type / top of a branch only. */
   assigned: '[_scope+_asg+status+type+_sk]',
-  assignedTop: '[_scope+_asg+status+_top+_sk]',
+  assignedTop: '[_scope+_asg+status+_stop+_sk]',
   /** Every item of a status (itemsByStatus); every row is in it, so the repair at open counts it. */
   status: '[_scope+status+_sk]',
   /** Assigned to a user, by updated_at || created_at (assignedToMe). */
@@ -68,14 +68,17 @@ export const LIST_INDEX = {
 /** Version 6's children counts by status (progress), read by no one since the counters (version 7). */
 const CHILD_STATUS_V6 = '[parent_id+_scope+status]';
 
+/** Version 6's All tabs, over Home's orphan flag (version 18 reads `_stop` instead). */
+const ALL_TABS_V6 = ['[_scope+user_id+status+_top+_sk]', '[_scope+_asg+status+_top+_sk]'];
+
 const LIST_INDEX_V6 = [
   LIST_INDEX.typeTab,
   LIST_INDEX.children,
   CHILD_STATUS_V6,
   LIST_INDEX.mine,
-  LIST_INDEX.mineTop,
+  ALL_TABS_V6[0],
   LIST_INDEX.assigned,
-  LIST_INDEX.assignedTop,
+  ALL_TABS_V6[1],
   LIST_INDEX.status,
   LIST_INDEX.assignedTo,
 ];
@@ -191,9 +194,23 @@ export const CALENDAR_INDEX = {
   assigned: '[_scope+_asg+_sd]',
 } as const;
 
-const STORES = {
+const STORES_V17 = {
   ...STORES_V16,
   items: `${STORES_V16.items}, ${Object.values(CALENDAR_INDEX).join(', ')}`,
+};
+
+/**
+ * Version 18 (issue 50): Queue, Active and Completed › All list the top of each branch on their
+ * status (topFlags.ts `_stop`, SYNC.md I14), so a finished task in a running campaign is on
+ * Completed › All; their two indexes read `_stop` where Home's orphan flag was.
+ */
+const STORES = {
+  ...STORES_V17,
+  items: STORES_V17.items
+    .split(', ')
+    .filter((index) => !ALL_TABS_V6.includes(index))
+    .concat([LIST_INDEX.mineTop, LIST_INDEX.assignedTop])
+    .join(', '),
 };
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
@@ -351,9 +368,13 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V16)
       .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
     // Version 17 adds the calendar indexes and gives open spanning or repeating items `_sd`.
+    this.version(17)
+      .stores(STORES_V17)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 18 moves the All tabs' indexes to `_stop` and computes it for every item.
     this.version(DB_VERSION)
       .stores(STORES)
-      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+      .upgrade((tx) => recomputeTopFlags(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

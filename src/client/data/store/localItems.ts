@@ -36,6 +36,7 @@ export function toServerShape(item: LocalItem): Item {
     _remote,
     _predicted,
     _top,
+    _stop,
     _scope,
     _sk,
     _uk,

@@ -31,7 +31,9 @@ describe("the items store's side effects (sideEffects.ts)", () => {
     // listKeys
     for (const row of rows) expect(row).toMatchObject(listKeysOf(row));
     // topFlags
-    expect(new Map(rows.map((r) => [r.id, r._top]))).toEqual(topFlagsFromScratch(rows));
+    expect(new Map(rows.map((r) => [r.id, { _top: r._top, _stop: r._stop }]))).toEqual(
+      topFlagsFromScratch(rows),
+    );
     expect(rows.find((r) => r.id === 1)?._top).toBe(1);
     expect(rows.find((r) => r.id === 2)?._top).toBe(0);
     // counters
@@ -56,7 +58,9 @@ describe("the items store's side effects (sideEffects.ts)", () => {
     const stored = await db.items.get(4);
     await write(db, { rows: [{ ...stored!, parent_id: 2 }], removed: [3] });
     const rows = await db.items.toArray();
-    expect(new Map(rows.map((r) => [r.id, r._top]))).toEqual(topFlagsFromScratch(rows));
+    expect(new Map(rows.map((r) => [r.id, { _top: r._top, _stop: r._stop }]))).toEqual(
+      topFlagsFromScratch(rows),
+    );
     expect(await counters(db)).toEqual(
       new Map(countRowsFromScratch(rows).map((r) => [`${r.parent}|${r.scope}`, r])),
     );

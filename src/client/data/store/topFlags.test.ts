@@ -3,7 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
-import type { Item } from '../../../shared/item';
+import type { Item, ItemStatus } from '../../../shared/item';
 import { sortForList } from '../../../shared/sort';
 import { homeCount, homeItems, screenItems } from '../reads/itemQueries';
 import { OutpostDb } from '../store/db';
@@ -20,8 +20,16 @@ function freshDb(): OutpostDb {
 
 const user = { id: 1, name: 'U', phone: '', created_at: '2026-01-01T00:00:00.000Z', updated_at: '' };
 
-function row(id: number, parent: number | null, status: SyncStatus, created: number, deleted = 0): LocalItem {
+function row(
+  id: number,
+  parent: number | null,
+  status: SyncStatus,
+  created: number,
+  deleted = 0,
+  itemStatus: ItemStatus = 'pending',
+): LocalItem {
   return localItem(id, `Item ${id}`, {
+    status: itemStatus,
     uuid: `u-${id}`,
     parent_id: parent,
     remind_at: null,
@@ -63,7 +71,10 @@ async function expectFlagsExact(db: OutpostDb): Promise<void> {
   const items = await db.items.toArray();
   const expected = topFlagsFromScratch(items);
   for (const item of items)
-    expect({ id: item.id, _top: item._top }).toEqual({ id: item.id, _top: expected.get(item.id) });
+    expect({ id: item.id, _top: item._top, _stop: item._stop }).toEqual({
+      id: item.id,
+      ...expected.get(item.id),
+    });
   for (const viewer of [
     { userId: 1, isGuest: false },
     { userId: 0, isGuest: true },
@@ -73,24 +84,33 @@ async function expectFlagsExact(db: OutpostDb): Promise<void> {
     expect((await homeItems(db, viewer, 'all', { limit: 3 })).map((i) => i.id)).toEqual(want.slice(0, 3));
     expect(await homeCount(db, viewer, 'all')).toBe(want.length);
   }
-  // Queue's All tab (the orphan rule of screenItems): what it listed when it read every key.
+  // Queue, Active and Completed › All (I14): each item of the status whose parent is not on that
+  // list, by a full scan. A parent on the device but deleted or in the other scope hides it, as on Home.
   const account = { userId: 1, isGuest: false };
-  const keys = new Set(items.map((i) => i.id));
-  const queue = sortForList(
-    items.filter(
-      (i) =>
-        i.status === 'pending' &&
-        i._deleted !== 1 &&
-        i._syncStatus !== 'local' &&
-        (i.parent_id === null || i.parent_id === 0 || !keys.has(i.parent_id)),
-    ),
-    'queue',
-  );
-  expect((await screenItems(db, account, 'queue', 'all')).map((i) => i.id)).toEqual(queue.map((i) => i.id));
+  const byId = new Map(items.map((i) => [i.id, i]));
+  for (const [screen, status] of [
+    ['queue', 'pending'],
+    ['active', 'in_progress'],
+    ['completed', 'completed'],
+  ] as const) {
+    const want = sortForList(
+      items.filter((i) => {
+        if (i.status !== status || i._deleted === 1 || i._syncStatus === 'local') return false;
+        if (i.parent_id === null || i.parent_id === 0) return true;
+        const parent = byId.get(i.parent_id);
+        return (
+          !parent || (parent._deleted !== 1 && parent._syncStatus !== 'local' && parent.status !== status)
+        );
+      }),
+      screen,
+    );
+    expect((await screenItems(db, account, screen, 'all')).map((i) => i.id)).toEqual(want.map((i) => i.id));
+  }
 }
 
 const ID = fc.integer({ min: -4, max: 12 }).filter((n) => n !== 0);
 const STATUS = fc.constantFrom<SyncStatus>('local', 'pending', 'synced');
+const ITEM_STATUS = fc.constantFrom<ItemStatus>('pending', 'in_progress', 'completed');
 const OP = fc.oneof(
   fc.record({
     op: fc.constant('put' as const),
@@ -99,7 +119,9 @@ const OP = fc.oneof(
     status: STATUS,
     created: fc.nat(9),
     deleted: fc.constantFrom(0, 0, 1),
+    itemStatus: ITEM_STATUS,
   }),
+  fc.record({ op: fc.constant('status' as const), id: ID, itemStatus: ITEM_STATUS, raw: fc.boolean() }),
   fc.record({ op: fc.constant('move' as const), id: ID, parent: fc.option(ID, { nil: null }) }),
   fc.record({
     op: fc.constant('edit' as const),
@@ -123,8 +145,8 @@ const OP = fc.oneof(
   }),
 );
 
-describe("Home's top-level flag (topFlags.ts)", () => {
-  it('I1: equals its definition from scratch after any writes, and Home All reads exactly what the full scan kept', async () => {
+describe("Home's top-level flag and the status lists' (topFlags.ts)", () => {
+  it('I1, I14: both flags equal their definitions from scratch after any writes, and Home All and the status lists’ All read exactly what a full scan keeps', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(OP, { maxLength: 25 }), async (ops) => {
         const db = freshDb();
@@ -141,8 +163,21 @@ describe("Home's top-level flag (topFlags.ts)", () => {
             await db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments], async () => {
               switch (step.op) {
                 case 'put':
-                  await db.items.put(row(step.id, step.parent, step.status, step.created, step.deleted));
+                  await db.items.put(
+                    row(step.id, step.parent, step.status, step.created, step.deleted, step.itemStatus),
+                  );
                   break;
+                case 'status': {
+                  // A new status as the repository writes it (replacing), or as a raw modify.
+                  if (step.raw) {
+                    await db.items.update(step.id, { status: step.itemStatus });
+                    break;
+                  }
+                  const stored = await db.items.get(step.id);
+                  if (stored)
+                    await db.items.bulkPut([replacing({ ...stored, status: step.itemStatus }, stored)]);
+                  break;
+                }
                 case 'move':
                   await db.items.update(step.id, { parent_id: step.parent });
                   break;
@@ -208,6 +243,31 @@ describe("Home's top-level flag (topFlags.ts)", () => {
     await applyPulled(db, [{ id: 1, uuid: 'u-1', deleted_at: '2026-02-01T00:00:00.000Z' } as never], 'c3');
     expect(await db.items.get(1)).toBeUndefined();
     expect((await db.items.get(2))?._top).toBe(1);
+    await expectFlagsExact(db);
+    db.close();
+  });
+
+  it('I14: a finished task in a running campaign is on Completed › All, and leaves it when the campaign finishes too', async () => {
+    const db = freshDb();
+    const account = { userId: 1, isGuest: false };
+    const put = (id: number, parent: number | null, status: ItemStatus) =>
+      db.items.put(row(id, parent, 'synced', id, 0, status));
+    await put(1, null, 'in_progress');
+    await put(2, 1, 'in_progress');
+    await put(3, 2, 'in_progress');
+    const all = async (screen: 'active' | 'completed') =>
+      (await screenItems(db, account, screen, 'all')).map((i) => i.id);
+    expect(await all('active')).toEqual([1]);
+    // The task finishes as the repository writes it: its todo's branch is its own now.
+    const task = (await db.items.get(2))!;
+    await db.items.bulkPut([replacing({ ...task, status: 'completed' }, task)]);
+    expect(await all('completed')).toEqual([2]);
+    expect(await all('active')).toEqual([3, 1]);
+    // The campaign finishes too (a raw modify): the task is inside a finished branch again.
+    await db.items.update(1, { status: 'completed' });
+    expect(await all('completed')).toEqual([1]);
+    expect((await db.items.get(2))?._stop).toBe(0);
+    expect((await db.items.get(3))?._stop).toBe(1);
     await expectFlagsExact(db);
     db.close();
   });

@@ -10,20 +10,32 @@ import type { LocalItem } from './types';
 import { deferredOf, storedRowKnown, storedRowOf } from './writeFacts';
 
 /**
- * The maintained 'top-level' flag (`_top`) behind Home's All list, read by the index
- * `[_syncStatus+_top+created_at]` instead of loading every item.
+ * The maintained 'top-level' flags: `_top` behind Home's All list, read by the index
+ * `[_syncStatus+_top+created_at]` instead of loading every item, and `_stop` behind the All tabs of
+ * Queue, Active and Completed (db.ts LIST_INDEX mineTop/assignedTop).
  *
  * `_top` is 1 when the item is live (not marked deleted) and has no parent in its own scope: no
  * parent_id (null or 0), or the parent is not on the device, is marked deleted, or belongs to the other
  * scope (guest data vs account data, see itemQueries inScope). That is exactly the set the old full scan
- * kept as orphans. A the store's side effects (store/sideEffects.ts) keep it true on every write to `items`, whoever makes it
- * (repository, pull, confirmations, temp-id swaps, guest upgrade, conflicts, clear), so no write path
- * has to remember it (SYNC.md I1, I4). The list itself is kept in memory and patched with the rows each
- * committed change names (homeList.ts).
+ * kept as orphans. `_stop` is 1 when `_top` is, and also when the parent is live in scope with another
+ * status: the item is at the top of its branch on its status's list (a finished task in a campaign
+ * still running is listed on Completed › All, SYNC.md I14). The store's side effects (store/sideEffects.ts) keep both
+ * true on every write to `items`, whoever makes it (repository, pull, confirmations, temp-id swaps,
+ * guest upgrade, conflicts, clear), so no write path has to remember them (SYNC.md I1, I4, I14). The
+ * Home list itself is kept in memory and patched with the rows each committed change names (homeList.ts).
  */
 export type TopFlag = 0 | 1;
 
-export type Row = Pick<LocalItem, 'id' | 'parent_id' | '_deleted' | '_syncStatus'> & { _top?: TopFlag };
+export type Row = Pick<LocalItem, 'id' | 'parent_id' | '_deleted' | '_syncStatus' | 'status'> & {
+  _top?: TopFlag;
+  _stop?: TopFlag;
+};
+
+/** Both flags of a row. */
+export interface TopFlags {
+  _top: TopFlag;
+  _stop: TopFlag;
+}
 
 const isGuestData = (item: Pick<LocalItem, '_syncStatus'>) => item._syncStatus === 'local';
 
@@ -35,25 +47,37 @@ export function topOf(item: Row, parent: Row | undefined): TopFlag {
   return 0;
 }
 
-/** What a row's children's flags depend on: it exists, is live, and its scope. */
+/** Both flags from their definitions, given the row at the item's parent_id (undefined when absent). */
+export function flagsOf(item: Row, parent: Row | undefined): TopFlags {
+  const _top = topOf(item, parent);
+  if (_top === 1 || item._deleted === 1) return { _top, _stop: _top };
+  return { _top, _stop: parent && parent.status !== item.status ? 1 : 0 };
+}
+
+/** The row with `flags`, itself when it already has them. */
+function withFlags<R extends Row>(row: R, flags: TopFlags): R {
+  return row._top === flags._top && row._stop === flags._stop ? row : { ...row, ...flags };
+}
+
+/** What a row's children's flags depend on: it exists, is live, its scope and its status. */
 function parentSignature(row: Row | undefined): string {
   if (!row) return 'absent';
-  return `${row._deleted === 1 ? 'deleted' : 'live'}:${isGuestData(row) ? 'guest' : 'account'}`;
+  return `${row._deleted === 1 ? 'deleted' : 'live'}:${isGuestData(row) ? 'guest' : 'account'}:${row.status}`;
 }
 
-/** The flag of every row computed from scratch (tests, the upgrade and the repair use it). */
-export function topFlagsFromScratch(rows: readonly Row[]): Map<number, TopFlag> {
+/** The flags of every row computed from scratch (tests, the upgrade and the repair use it). */
+export function topFlagsFromScratch(rows: readonly Row[]): Map<number, TopFlags> {
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return new Map(rows.map((r) => [r.id, topOf(r, r.parent_id == null ? undefined : byId.get(r.parent_id))]));
+  return new Map(
+    rows.map((r) => [r.id, flagsOf(r, r.parent_id == null ? undefined : byId.get(r.parent_id))]),
+  );
 }
 
-/** Rewrites the flag of every item whose stored flag is wrong or missing (upgrade, repair). */
+/** Rewrites the flags of every item whose stored flags are wrong or missing (upgrade, repair). */
 export async function recomputeTopFlags(items: Table<LocalItem, number>): Promise<number> {
   const rows = await items.toArray();
   const flags = topFlagsFromScratch(rows);
-  const changed = rows
-    .filter((r) => r._top !== flags.get(r.id))
-    .map((r) => ({ ...r, _top: flags.get(r.id)! }));
+  const changed = rows.map((r) => withFlags(r, flags.get(r.id)!)).filter((r, i) => r !== rows[i]);
   // Chunks keep one request from holding a copy of the whole table twice.
   for (let i = 0; i < changed.length; i += 5_000) await items.bulkPut(changed.slice(i, i + 5_000));
   return changed.length;
@@ -117,22 +141,27 @@ function putFixes(table: DBCoreTable, trans: DBCoreTransaction, fixes: Row[], re
 export function withCarriedFlags(values: readonly Row[]): Row[] | null {
   const out: Row[] = [];
   for (const v of values) {
-    const top = carriedOver(v);
-    if (top === undefined) return null;
-    out.push(v._top === top ? v : { ...v, _top: top });
+    const flags = carriedOver(v);
+    if (flags === undefined) return null;
+    out.push(withFlags(v, flags));
   }
   return out;
 }
 
-function carriedOver(value: Row): TopFlag | undefined {
+/**
+ * The stored flags when nothing they depend on changed. A new status needs a look at the parent
+ * (`_stop`), and moves the children's `_stop`, so it is worked out.
+ */
+function carriedOver(value: Row): TopFlags | undefined {
   const stored = storedRowOf(value);
-  if (!stored || stored._top === undefined) return undefined;
+  if (!stored || stored._top === undefined || stored._stop === undefined) return undefined;
   const same =
     stored.id === value.id &&
     (stored.parent_id ?? 0) === (value.parent_id ?? 0) &&
     stored._deleted === value._deleted &&
+    stored.status === value.status &&
     isGuestData(stored) === isGuestData(value);
-  return same ? stored._top : undefined;
+  return same ? { _top: stored._top, _stop: stored._stop } : undefined;
 }
 
 export function putWithFlags(
@@ -183,11 +212,8 @@ export function putWithFlags(
       row.parent_id == null
         ? undefined
         : (batch.get(row.parent_id) ?? parents.get(row.parent_id) ?? known?.get(row.parent_id));
-    const flagged = values.map((v) => {
-      const _top = topOf(v, parentOf(v));
-      return v._top === _top ? v : { ...v, _top };
-    });
-    // Rows whose own presence, liveness or scope changed move their children's flags.
+    const flagged = values.map((v) => withFlags(v, flagsOf(v, parentOf(v))));
+    // Rows whose own presence, liveness, scope or status changed move their children's flags.
     const moved = keys.filter((id) => parentSignature(old.get(id)) !== parentSignature(batch.get(id)));
     // The children are read beside the put, not before it: the put writes only the batch's rows,
     // which are left out of the fixes, so what is read of the others is the same either way, and a
@@ -201,9 +227,9 @@ export function putWithFlags(
       const written = deferredOf(trans)?.written;
       const fixes = found
         .filter((c) => !batch.has(c.id) && !written?.has(c.id))
-        .map((c) => ({ c, top: topOf(c, batch.get(c.parent_id!)) }))
-        .filter(({ c, top }) => c._top !== top)
-        .map(({ c, top }) => ({ ...c, _top: top }));
+        .map((c) => ({ c, fixed: withFlags(c, flagsOf(c, batch.get(c.parent_id!))) }))
+        .filter(({ c, fixed }) => fixed !== c)
+        .map(({ fixed }) => fixed);
       return putFixes(table, trans, fixes, res);
     });
   });
@@ -227,8 +253,10 @@ export function deleteWithFlags(
     return childrenOf(table, trans, keys).then((found) =>
       table.mutate(req).then((res) => {
         const fixes = found
-          .filter((c) => !gone.has(c.id) && c._top !== topOf(c, undefined))
-          .map((c) => ({ ...c, _top: topOf(c, undefined) }));
+          .filter((c) => !gone.has(c.id))
+          .map((c) => ({ c, fixed: withFlags(c, flagsOf(c, undefined)) }))
+          .filter(({ c, fixed }) => fixed !== c)
+          .map(({ fixed }) => fixed);
         return putFixes(table, trans, fixes, res);
       }),
     );

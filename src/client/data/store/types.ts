@@ -33,6 +33,8 @@ export interface LocalItem extends Item {
   _remote: Item | null;
   /** 1 for a row on Home's All list (live, no parent in its scope); kept by topFlags.ts on every write. */
   _top?: 0 | 1;
+  /** Top of its branch on its status's list (store/topFlags.ts). */
+  _stop?: 0 | 1;
   /** List keys kept by listKeys.ts on every write: scope, status sort key, updated key, other assignee, open due day. */
   _scope?: 'g' | 'a' | 'x';
   _sk?: string;
