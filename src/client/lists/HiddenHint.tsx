@@ -8,8 +8,8 @@ export interface HiddenCounts {
 }
 
 /**
- * An All tab that is empty although the Tasks or Todos tab holds items (All lists top-level items
- * only, as the spec says). The spec's empty text would then be false ('No completed items yet!' over
+ * Home's All tab when it is empty although the Tasks or Todos tab holds items (it lists top-level
+ * items only, as the spec says; the status lists' All tabs list the top of each branch, SYNC.md I14). The spec's empty text would then be false ('No completed items yet!' over
  * 401 completed todos), so it is kept only when the other tabs are empty too; otherwise one line says
  * what is hidden and why, with a way there. `kind` words the items ('completed', 'active', 'queued';
  * empty for Home).
