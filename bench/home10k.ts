@@ -66,6 +66,7 @@ function guestItems(count: number, first = 0): LocalItem[] {
       _remote: null,
       // As the app stores them (store/topFlags.ts): with the flag, the first open does not repair 100,000 rows.
       _top: 1,
+      _stop: 1,
     } satisfies LocalItem;
     // And the list keys (listKeys.ts), or the first open would compute them for every row.
     return { ...row, ...listKeysOf(row) };

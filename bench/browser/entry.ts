@@ -13,6 +13,7 @@ import { searchIndexed } from '../../src/client/data/search/search';
 import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
 import { OutpostDb } from '../../src/client/data/store/db';
 import { withKeys } from '../../src/client/data/store/listKeys';
+import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
 import type { LocalItem, QueueEntry } from '../../src/client/data/store/types';
 import type { Item, SyncPage } from '../../src/shared/item';
 import './comments';
@@ -177,12 +178,15 @@ const bench = {
     const users = tx.objectStore('users');
     const seen = new Set<number>();
     const rows: LocalItem[] = [];
+    const flags = topFlagsFromScratch(
+      all.map((item) => ({ ...item, ...localFields })) as unknown as LocalItem[],
+    );
     for (const item of all) {
-      // The fields the app's middleware keeps (Home's flag and the list keys), so every index gets its entries.
+      // The fields the app's middleware keeps (the top flags and the list keys), so every index gets its entries.
       const row = withKeys({
         ...item,
         ...localFields,
-        _top: item.parent_id === null ? 1 : 0,
+        ...flags.get(item.id),
       } as unknown as LocalItem);
       rows.push(row);
       items.put(row);
@@ -405,8 +409,10 @@ const bench = {
             ...localFields,
             _syncStatus: 'local',
             _localVersion: 1,
-            // Home's top-level flag and the list keys (topFlags.ts, listKeys.ts): rows in the app's current shape.
+            // The top flags and the list keys (topFlags.ts, listKeys.ts): rows in the app's current shape.
+            // A parent is the row before, completed when its id is a multiple of 4.
             _top: parent === null ? 1 : 0,
+            _stop: parent === null || ((id - 1) % 4 === 0) !== completed ? 1 : 0,
           } as unknown as LocalItem),
         );
       }

@@ -28,6 +28,7 @@ interface RawKeys {
   COUNTS_STORE: string;
   withKeys<T extends object>(row: T): T;
   countRowsFromScratch(rows: readonly object[]): object[];
+  topFlagsFromScratch(rows: readonly object[]): Map<number, { _top: 0 | 1; _stop: 0 | 1 }>;
 }
 
 interface ScaleWindow {
@@ -164,7 +165,7 @@ const scale = {
     };
     const db = await req(open);
     const t0 = performance.now();
-    const all: Array<{ parent_id: number | null; created_by: { id: number } }> = [];
+    const all: Array<{ id: number; parent_id: number | null; created_by: { id: number } }> = [];
     let cursor = '';
     let pages = 0;
     for (;;) {
@@ -183,10 +184,11 @@ const scale = {
     const users = tx.objectStore('users');
     const seen = new Set<number>();
     const rows: object[] = [];
+    const flags = keys.topFlagsFromScratch(all.map((item) => ({ ...item, ...localFields })));
     for (const item of all) {
       // The fields the app's middleware keeps (Home's flag and the list keys): without them the
       // reference's rows had no entry in the list indexes, work the app's rows cannot skip.
-      const row = keys.withKeys({ ...item, ...localFields, _top: item.parent_id === null ? 1 : 0 });
+      const row = keys.withKeys({ ...item, ...localFields, ...flags.get(item.id) });
       rows.push(row);
       items.put(row);
       if (!seen.has(item.created_by.id)) {
