@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
 import { COMMENT_BODY_MAX, escapeTypedTokens } from './comments';
+import { csvCell, readCsvCell } from './csvCell';
 import { parseDuration } from './duration';
 import { ALLOWED_PARENT_TYPES } from './hierarchy';
 import { DESCRIPTION_MAX_LENGTH, ITEM_TYPES, type ItemStatus, type ItemType, TITLE_MAX_LENGTH } from './item';
@@ -16,6 +17,9 @@ import {
 } from './itemFields';
 import type { Role } from './membership';
 import { DEFAULT_PRIORITY, LABELS_MAX, labelKey, labelProblem, PRIORITIES, type Priority } from './planning';
+
+export { csvCell, readCsvCell };
+
 import { readQuickAdd } from './quickAdd';
 import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
 import { isFractionalKey, SORT_KEY_PATTERN } from './sortKey';
@@ -290,24 +294,6 @@ export function exportDocument(
       };
     }),
   };
-}
-
-/**
- * A cell that a spreadsheet would run as a formula (OWASP CSV injection: it starts with =, +, -, @,
- * a tab or a carriage return) goes out with a leading `'`, which spreadsheets show as text. A cell
- * that already starts with quotes before such a character gets one more, so reading strips exactly
- * one and every text comes back as it was.
- */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
-
-/** The text as an export writes it into a CSV cell (see FORMULA_START). */
-export function csvCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
-
-/** A CSV cell's text as it was before csvCell. */
-export function readCsvCell(cell: string): string {
-  return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
 }
 
 /** A declared field's value as a CSV cell's text: none as empty, a list (labels) joined by LABEL_SEPARATOR. */

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CAMPAIGN_ACTIONS,
-  type CampaignAction,
-  inviteCreateSchema,
-  inviteOpen,
-  mayDo,
-  memberAddSchema,
-  memberPatchSchema,
-  type ROLES,
-} from './membership';
+import { CAMPAIGN_ACTIONS, type CampaignAction, inviteOpen, mayDo, type ROLES } from './membership';
+import { inviteCreateSchema, memberAddSchema, memberPatchSchema } from './membershipSchemas';
 
 const allowed = (role: (typeof ROLES)[number] | null, createdIt = false) =>
   CAMPAIGN_ACTIONS.filter((a) => mayDo(role, a, createdIt));

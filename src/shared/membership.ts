@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Campaign members and roles (ARCHITECTURE §4 'Campaign members and invites', §5 'Roles'): who may do
  * what inside a shared campaign, the shapes of the members and invites requests, and when an invite
@@ -61,23 +59,6 @@ export function mayDo(role: Role | null, action: CampaignAction, createdIt = fal
   }
 }
 
-const roleField = (error: string) => z.enum(MEMBER_ROLES, { error });
-const ROLE_ERROR = 'The role must be editor or viewer.';
-
-/** POST /api/campaigns/{id}/members. */
-export const memberAddSchema = z.strictObject({
-  user_id: z
-    .number({ error: 'Choose a person.' })
-    .int('Choose a person.')
-    .min(1, 'Choose a person.')
-    .max(2_147_483_647, 'Choose a person.'),
-  role: roleField(ROLE_ERROR),
-});
-export type MemberAdd = z.infer<typeof memberAddSchema>;
-
-/** PATCH /api/campaigns/{id}/members/{user_id}. */
-export const memberPatchSchema = z.strictObject({ role: roleField(ROLE_ERROR) });
-
 export const INVITE_DAYS = { min: 1, max: 30, default: 7 } as const;
 export const INVITE_USES = { min: 1, max: 100, default: 1 } as const;
 
@@ -91,24 +72,6 @@ export const TOO_MANY_INVITES_MESSAGE = `A campaign can have at most ${MAX_OPEN_
 export function campaignFullMessage(maxMembers: number): string {
   return `This campaign is full: it can have at most ${maxMembers} people, its owner included. Remove someone to make room.`;
 }
-
-/** POST /api/campaigns/{id}/invites. */
-export const inviteCreateSchema = z.strictObject({
-  role: roleField(ROLE_ERROR),
-  expires_in_days: z
-    .number({ error: 'The expiry must be a number of days.' })
-    .int('The expiry must be a whole number of days.')
-    .min(INVITE_DAYS.min, `An invite lasts ${INVITE_DAYS.min} to ${INVITE_DAYS.max} days.`)
-    .max(INVITE_DAYS.max, `An invite lasts ${INVITE_DAYS.min} to ${INVITE_DAYS.max} days.`)
-    .default(INVITE_DAYS.default),
-  max_uses: z
-    .number({ error: 'The uses must be a number.' })
-    .int('The uses must be a whole number.')
-    .min(INVITE_USES.min, `An invite may be used ${INVITE_USES.min} to ${INVITE_USES.max} times.`)
-    .max(INVITE_USES.max, `An invite may be used ${INVITE_USES.min} to ${INVITE_USES.max} times.`)
-    .default(INVITE_USES.default),
-});
-export type InviteCreate = z.infer<typeof inviteCreateSchema>;
 
 /** 128 random bits, base64url: what an invite link carries (the server stores only its hash). */
 export const INVITE_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
@@ -137,12 +100,24 @@ export const INVITE_INVALID_MESSAGE = 'This invite is no longer valid.';
 /**
  * What a person who left or was removed from a campaign is told of it (SYNC.md Q22): whether the
  * owner removed them (and the owner's name) or they left. Nothing else: not even the title, which
- * may have changed since (the device keeps the one it saw).
+ * may have changed since (the device keeps the one it saw). Checked by membershipSchemas.ts.
  */
-export const departureSchema = z.object({
-  campaign_id: z.number().int(),
-  removed: z.boolean(),
-  by: z.string().nullable(),
-  departed_at: z.string(),
-});
-export type Departure = z.infer<typeof departureSchema>;
+export interface Departure {
+  campaign_id: number;
+  removed: boolean;
+  by: string | null;
+  departed_at: string;
+}
+
+/** A member to add (POST /api/campaigns/{id}/members). */
+export interface MemberAdd {
+  user_id: number;
+  role: MemberRole;
+}
+
+/** An invite link to make (POST /api/campaigns/{id}/invites), its defaults filled. */
+export interface InviteCreate {
+  role: MemberRole;
+  expires_in_days: number;
+  max_uses: number;
+}

@@ -13,10 +13,10 @@ import {
   TIME_ENTRY_LENGTH_MESSAGE,
   TIME_ENTRY_MAX_MS,
   TIME_ENTRY_ORDER_MESSAGE,
-  timeEntryCreateSchema,
-  timeReportCsv,
   weekOf,
 } from './timeEntries';
+import { timeEntryCreateSchema } from './timeEntrySchemas';
+import { timeReportCsv } from './timeReportCsv';
 
 const span = (uuid: string, start: number, end: number | null = null): Span => ({ uuid, start, end });
 

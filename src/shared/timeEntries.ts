@@ -1,12 +1,6 @@
-import Papa from 'papaparse';
-import { z } from 'zod';
-import { csvCell } from './importExport';
-import { idSchema, instantField, text } from './schemas';
-import { stripControlsMultiline } from './text';
-
 /**
- * Time entries (ARCHITECTURE §4 'Start dates, estimates and time', §5 'Time tracking'): the request
- * shapes, the timer rule and the per-field merge, one table for the server's writing transaction,
+ * Time entries (ARCHITECTURE §4 'Start dates, estimates and time', §5 'Time tracking'): the types
+ * (their zod shapes are in timeEntrySchemas.ts), the timer rule and the per-field merge, one table for the server's writing transaction,
  * the device's local write and the tests (SYNC.md X).
  *
  * The timer rule, in one sentence: one person's entries, ordered by start (then uuid), never overlap,
@@ -19,8 +13,7 @@ import { stripControlsMultiline } from './text';
 export const TIME_NOTE_MAX = 500;
 /** Longest entry: anything longer is a forgotten timer or a typo (§4: over 24 h → 422). */
 export const TIME_ENTRY_MAX_MS = 24 * 60 * 60 * 1000;
-/** After this long a running timer notifies its person once (§5 'Time tracking'). */
-export const TIMER_ALERT_MS = 8 * 60 * 60 * 1000;
+export { formatElapsed, TIMER_ALERT_MS } from './timerClock';
 /** Entries a page of `GET /api/items/{id}/time_entries` and `GET /api/time_entries` holds. */
 export const TIME_ENTRIES_PER_PAGE = 50;
 
@@ -68,13 +61,6 @@ export interface SyncPageTimeEntries {
   time_entries?: SyncTimeEntryChange[];
 }
 
-const requiredInstant = instantField.refine((v): v is string => v !== null, 'The start is required.');
-
-export const timeNoteSchema = text('The note')
-  .overwrite(stripControlsMultiline)
-  .trim()
-  .max(TIME_NOTE_MAX, `A note must be ${TIME_NOTE_MAX} characters or less.`);
-
 /** Why a span is not an entry (X1), by field, or null when it is one. */
 export function spanProblem(startedAt: string, endedAt: string | null): Record<string, string[]> | null {
   if (endedAt === null) return null;
@@ -84,49 +70,8 @@ export function spanProblem(startedAt: string, endedAt: string | null): Record<s
   return null;
 }
 
-/**
- * POST /api/items/{id}/time_entries, and the payload of a queued start or manual entry: without
- * `ended_at` it starts the timer (X2).
- */
-export const timeEntryCreateSchema = z
-  .strictObject({
-    uuid: z.uuid('Must be a UUID.').optional(),
-    started_at: z.union([z.string(), z.null()], { error: 'The start is required.' }).pipe(requiredInstant),
-    ended_at: instantField.optional(),
-    note: timeNoteSchema.optional(),
-  })
-  .superRefine((entry, ctx) => {
-    const problem = spanProblem(entry.started_at as string, entry.ended_at ?? null);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['ended_at'], message: problem.ended_at![0]! });
-  });
 export type TimeEntryCreate = { uuid?: string; started_at: string; ended_at?: string | null; note?: string };
-
-/** PATCH /api/time_entries/{id}: the span is checked whole, against the stored entry, by the writer. */
-export const timeEntryPatchSchema = z
-  .strictObject({
-    started_at: z.union([z.string(), z.null()]).pipe(requiredInstant).optional(),
-    ended_at: instantField.optional(),
-    note: timeNoteSchema.optional(),
-  })
-  .refine((p) => Object.keys(p).length > 0, 'Nothing to change.');
 export type TimeEntryPatch = { started_at?: string; ended_at?: string | null; note?: string };
-
-/** POST /api/time_entries/{id}/stop: when the timer stopped (X3); the server's clock when absent. */
-export const timeEntryStopSchema = z.strictObject({ ended_at: instantField.optional() });
-
-const dayField = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date (YYYY-MM-DD).')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Must be a date (YYYY-MM-DD).');
-
-/** GET /api/time_entries(.csv): entries started on or after `from` and before the day after `to`. */
-export const timeEntryReportQuerySchema = z.strictObject({
-  from: dayField.optional(),
-  to: dayField.optional(),
-  campaign_id: idSchema.optional(),
-  user_id: idSchema.optional(),
-  page: z.coerce.number({ error: 'Must be a number.' }).int().min(1).max(1_000_000).optional(),
-});
 
 /** Whole minutes of a span, rounded; a running entry counts up to `now`. */
 export function minutesOf(startedAt: string, endedAt: string | null, now = Date.now()): number {
@@ -240,15 +185,6 @@ export function formatMinutes(minutes: number): string {
   return m === 0 ? `${h} h` : `${h} h ${m} m`;
 }
 
-/** The running timer's elapsed time as a clock: `0:04:09`, `12:00:00`. */
-export function formatElapsed(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
-}
-
 /** One line of the time report and its CSV. */
 export interface TimeReportRow {
   date: string;
@@ -257,19 +193,6 @@ export interface TimeReportRow {
   item: string;
   minutes: number;
   note: string;
-}
-
-export const TIME_CSV_COLUMNS = ['date', 'person', 'campaign', 'item', 'minutes', 'note'] as const;
-
-/** The report as RFC 4180 CSV, every text cell under the CSV injection rule (§5 'Import and export'). */
-export function timeReportCsv(rows: readonly TimeReportRow[]): string {
-  return Papa.unparse(
-    {
-      fields: [...TIME_CSV_COLUMNS],
-      data: rows.map((r) => [r.date, r.person, r.campaign, r.item, String(r.minutes), r.note].map(csvCell)),
-    },
-    { newline: '\r\n' },
-  );
 }
 
 /** The Monday (UTC) that starts the week of an instant, as YYYY-MM-DD: the report's week key. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { timeReportCsv } from './timeEntries';
+import { timeReportCsv } from './timeReportCsv';
 import { type ReportEntry, reportRowsOf, rollupSpent, spentProgress, timeReport } from './timeRollup';
 
 const at = (m: number) => new Date(Date.UTC(2026, 10, 2, 9) + m * 60_000).toISOString();

@@ -1,5 +1,5 @@
 import { ArrowLeft, Bell, House, LogIn, Search, Settings } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar, Button, IconButton } from '../components/ui';
 import { cn, focusRing } from '../components/ui/cn';
@@ -11,13 +11,16 @@ import {
 } from '../components/ui/lazyMenu';
 import { useUnreadCount } from '../notifications/unreadCount';
 import { uiStore } from '../stores/uiStore';
-import { TimerFeed, TimeWatch } from '../time/TimeWatch';
+import { TimeWatch } from '../time/TimeWatch';
 import { useRunningTimer } from '../time/timerStore';
 import { BrandMark } from './Brand';
-import { useAuthState, useSignedInUser } from './door';
+import { useAuthState, useDoor, useSignedInUser } from './door';
 import { DESKTOP_NAV_LINKS, isTopLevel, PRODUCT_NAME, titleFor } from './routeMeta';
 
 const SCROLL_BORDER_PX = 10;
+
+// With the data layer, not before it: its live reads are the data layer (see TimerFeed.tsx).
+const TimerFeed = lazy(() => import('../time/TimerFeed').then((m) => ({ default: m.TimerFeed })));
 
 /** True once the page has scrolled past the spec's 10 px, for the header's border. */
 function useScrolledPast(threshold: number): boolean {
@@ -42,6 +45,7 @@ export function Header() {
   const title = titleFor(pathname);
   const onHome = pathname === '/';
   const timing = useRunningTimer() !== null;
+  const dataLoaded = useDoor().client !== null;
 
   const goBack = () => {
     // A deep link has no history inside the app; Back then goes Home rather than off-site.
@@ -57,7 +61,11 @@ export function Header() {
         scrolled ? 'border-zinc-200 dark:border-zinc-800' : 'border-transparent',
       )}
     >
-      <TimerFeed />
+      {dataLoaded ? (
+        <Suspense fallback={null}>
+          <TimerFeed />
+        </Suspense>
+      ) : null}
       {/* Phone */}
       <div className="grid h-14 grid-cols-[3rem_1fr_auto] items-center gap-1 px-2 md:hidden">
         <div className="flex justify-start">

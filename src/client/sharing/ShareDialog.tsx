@@ -4,12 +4,12 @@ import { Link, useNavigate } from 'react-router';
 import {
   INVITE_DAYS,
   INVITE_USES,
-  inviteCreateSchema,
   MEMBER_ROLES,
   type MemberRole,
   mayDo,
   type Role,
 } from '../../shared/membership';
+import { inviteCreateSchema } from '../../shared/membershipSchemas';
 import { useSignedInUser } from '../app/door';
 import { Avatar, Button, Dialog, DialogContent, DialogTrigger, Input } from '../components/ui';
 import ConfirmDialog from '../components/ui/AlertDialog';

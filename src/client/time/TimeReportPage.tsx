@@ -1,6 +1,7 @@
 import { Download, Timer } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { formatMinutes, timeReportCsv } from '../../shared/timeEntries';
+import { formatMinutes } from '../../shared/timeEntries';
+import { timeReportCsv } from '../../shared/timeReportCsv';
 import { type ReportFilters, type ReportSum, reportRowsOf, timeReport } from '../../shared/timeRollup';
 import { useSend, useSignedInUser, useToast } from '../app/door';
 import { Button, Field, Input, inputClasses } from '../components/ui';

@@ -1,14 +1,17 @@
+/**
+ * The running timer in the header: drawn from the timer store alone, so the first screen's chunk holds
+ * no live read of the device (the data layer loads after it; TimerFeed.tsx feeds the store then).
+ */
 import { Square, Timer } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { formatElapsed, TIMER_ALERT_MS } from '../../shared/timeEntries';
-import { useSend, useToast } from '../app/door';
+import { formatElapsed } from '../../shared/timerClock';
 import { cn, focusRing } from '../components/ui/cn';
 import { useTimer } from './mutations';
-import { useRunningRead, useSpentRead } from './queries';
-import { type RunningTimer, timerStore, useRunningTimer } from './timerStore';
+import { type RunningTimer, useRunningTimer } from './timerStore';
 
-const pageOf = (r: Pick<RunningTimer, 'itemId' | 'type'>) =>
+/** The page of the item a timer runs on. */
+export const pageOf = (r: Pick<RunningTimer, 'itemId' | 'type'>) =>
   r.type === 'campaign'
     ? `/campaigns/${r.itemId}`
     : r.type === 'task'
@@ -16,7 +19,7 @@ const pageOf = (r: Pick<RunningTimer, 'itemId' | 'type'>) =>
       : `/todos/${r.itemId}`;
 
 /** Milliseconds since `startedAt`, moving once a second while `on`. */
-function useElapsed(startedAt: string | null): number {
+export function useElapsed(startedAt: string | null): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!startedAt) return;
@@ -25,70 +28,6 @@ function useElapsed(startedAt: string | null): number {
     return () => clearInterval(timer);
   }, [startedAt]);
   return startedAt ? now - Date.parse(startedAt) : 0;
-}
-
-/** Keeps the timer store in step with the device: one live read for every row and page. */
-function useFeedTimerStore(): void {
-  const running = useRunningRead();
-  const spent = useSpentRead();
-  useEffect(() => {
-    if (running === undefined) return;
-    timerStore.setState({
-      running: running
-        ? {
-            uuid: running.entry.uuid,
-            itemId: running.entry.item_id,
-            title: running.title,
-            type: running.type,
-            startedAt: running.entry.started_at,
-          }
-        : null,
-    });
-  }, [running]);
-  useEffect(() => {
-    if (spent) timerStore.setState({ spent });
-  }, [spent]);
-}
-
-/** The tab's title while a timer runs: '▶ 0:12:05 · Title'; the page's own title back after. */
-function useTabTitle(text: string | null): void {
-  const original = useRef<string | null>(null);
-  useEffect(() => {
-    if (text === null) return;
-    original.current ??= document.title;
-    document.title = text;
-  }, [text]);
-  useEffect(() => {
-    if (text !== null || original.current === null) return;
-    document.title = original.current;
-    original.current = null;
-  }, [text]);
-}
-
-/** Timers already told about running 8 hours (this page's life; the notification's tag dedupes across). */
-const alerted = new Set<string>();
-
-/**
- * Feeds the timer store from the device (one live read for every row and page) and, while a timer
- * runs, keeps the tab title on it ('▶ 0:12:05 · Title') and after 8 hours tells the person once, by a
- * toast and a system notification where allowed. Mounted once, in the header.
- */
-export function TimerFeed() {
-  useFeedTimerStore();
-  const running = useRunningTimer();
-  const elapsed = useElapsed(running?.startedAt ?? null);
-  const toast = useToast();
-  const send = useSend();
-  useTabTitle(running ? `▶ ${formatElapsed(elapsed)} · ${running.title}` : null);
-  useEffect(() => {
-    if (!running || elapsed < TIMER_ALERT_MS || alerted.has(running.uuid)) return;
-    alerted.add(running.uuid);
-    toast({ title: 'Timer running for 8 hours', description: `“${running.title}” is still being timed.` });
-    void send('time.alertLong', { uuid: running.uuid, title: running.title, url: pageOf(running) }).catch(
-      () => undefined,
-    );
-  }, [running, elapsed, toast, send]);
-  return null;
 }
 
 /** The running timer in the header on every screen (§5 'Time tracking'): its item, elapsed time and Stop. */

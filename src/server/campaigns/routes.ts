@@ -8,7 +8,7 @@ import {
   memberAnswerSchema,
   membersAnswerSchema,
 } from '../../shared/apiSchemas';
-import { inviteCreateSchema, memberAddSchema, memberPatchSchema } from '../../shared/membership';
+import { inviteCreateSchema, memberAddSchema, memberPatchSchema } from '../../shared/membershipSchemas';
 import { idSchema, pageQuerySchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';

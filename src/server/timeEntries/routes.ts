@@ -3,15 +3,14 @@ import { z } from 'zod';
 import { timeEntryPageSchema, timeEntrySchema } from '../../shared/apiSchemas';
 import { paginated } from '../../shared/item';
 import { pageQuerySchema } from '../../shared/schemas';
+import { minutesOf, TIME_ENTRIES_PER_PAGE } from '../../shared/timeEntries';
 import {
-  minutesOf,
-  TIME_ENTRIES_PER_PAGE,
   timeEntryCreateSchema,
   timeEntryPatchSchema,
   timeEntryReportQuerySchema,
   timeEntryStopSchema,
-  timeReportCsv,
-} from '../../shared/timeEntries';
+} from '../../shared/timeEntrySchemas';
+import { timeReportCsv } from '../../shared/timeReportCsv';
 import { currentUser } from '../http/context';
 import { notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';

@@ -7,15 +7,17 @@
 import { DEFAULT_PER_PAGE, type Paginated } from '../../../shared/item';
 import {
   type Departure,
-  departureSchema,
   type InviteCreate,
-  inviteCreateSchema,
   MAX_OPEN_INVITES,
   type MemberRole,
-  memberAddSchema,
-  memberPatchSchema,
   type Role,
 } from '../../../shared/membership';
+import {
+  departureSchema,
+  inviteCreateSchema,
+  memberAddSchema,
+  memberPatchSchema,
+} from '../../../shared/membershipSchemas';
 import type { ApiClient } from '../net/apiClient';
 import type { LazyEngine } from '../sync/lazyEngine';
 import { defineCommands } from './map';

@@ -5,7 +5,8 @@
  * a guest's stay on the device. The report's CSV comes from the server for a signed-in user (every
  * entry they see) and is built on the device for a guest, under the same injection rule.
  */
-import { type TimeEntryPatch, timeEntryPatchSchema, timeNoteSchema } from '../../../shared/timeEntries';
+import type { TimeEntryPatch } from '../../../shared/timeEntries';
+import { timeEntryPatchSchema, timeNoteSchema } from '../../../shared/timeEntrySchemas';
 import type { ApiClient } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
 import type { QueueEntry, Viewer } from '../store/types';

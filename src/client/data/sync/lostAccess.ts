@@ -7,7 +7,7 @@
  * one toast after the run says 'N changes could not be applied: you no longer have access' with
  * 'Export them', which downloads them as JSON. Nothing is lost silently.
  */
-import { departureSchema } from '../../../shared/membership';
+import { departureSchema } from '../../../shared/membershipSchemas';
 import { isCommentKind, isTimeKind } from '../../../shared/protocol';
 import type { ToastInput } from '../../stores/toastStore';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';

@@ -1,0 +1,55 @@
+// The time entries' zod shapes (the server's validation and the queued writes' payloads), apart from
+// the timer rules in timeEntries.ts: the data layer loads those with Home, and zod only with a command.
+import { z } from 'zod';
+import { idSchema, instantField, text } from './schemas';
+import { stripControlsMultiline } from './text';
+import { spanProblem, TIME_NOTE_MAX } from './timeEntries';
+
+const requiredInstant = instantField.refine((v): v is string => v !== null, 'The start is required.');
+
+export const timeNoteSchema = text('The note')
+  .overwrite(stripControlsMultiline)
+  .trim()
+  .max(TIME_NOTE_MAX, `A note must be ${TIME_NOTE_MAX} characters or less.`);
+
+/**
+ * POST /api/items/{id}/time_entries, and the payload of a queued start or manual entry: without
+ * `ended_at` it starts the timer (X2).
+ */
+export const timeEntryCreateSchema = z
+  .strictObject({
+    uuid: z.uuid('Must be a UUID.').optional(),
+    started_at: z.union([z.string(), z.null()], { error: 'The start is required.' }).pipe(requiredInstant),
+    ended_at: instantField.optional(),
+    note: timeNoteSchema.optional(),
+  })
+  .superRefine((entry, ctx) => {
+    const problem = spanProblem(entry.started_at as string, entry.ended_at ?? null);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['ended_at'], message: problem.ended_at![0]! });
+  });
+
+/** PATCH /api/time_entries/{id}: the span is checked whole, against the stored entry, by the writer. */
+export const timeEntryPatchSchema = z
+  .strictObject({
+    started_at: z.union([z.string(), z.null()]).pipe(requiredInstant).optional(),
+    ended_at: instantField.optional(),
+    note: timeNoteSchema.optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, 'Nothing to change.');
+
+/** POST /api/time_entries/{id}/stop: when the timer stopped (X3); the server's clock when absent. */
+export const timeEntryStopSchema = z.strictObject({ ended_at: instantField.optional() });
+
+const dayField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date (YYYY-MM-DD).')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Must be a date (YYYY-MM-DD).');
+
+/** GET /api/time_entries(.csv): entries started on or after `from` and before the day after `to`. */
+export const timeEntryReportQuerySchema = z.strictObject({
+  from: dayField.optional(),
+  to: dayField.optional(),
+  campaign_id: idSchema.optional(),
+  user_id: idSchema.optional(),
+  page: z.coerce.number({ error: 'Must be a number.' }).int().min(1).max(1_000_000).optional(),
+});

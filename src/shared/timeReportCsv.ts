@@ -1,0 +1,18 @@
+// The time report's CSV, apart from the time entries' rules (timeEntries.ts), which the data layer
+// loads with Home: papaparse is only for the report's download and the server's answer.
+import Papa from 'papaparse';
+import { csvCell } from './csvCell';
+import type { TimeReportRow } from './timeEntries';
+
+export const TIME_CSV_COLUMNS = ['date', 'person', 'campaign', 'item', 'minutes', 'note'] as const;
+
+/** The report as RFC 4180 CSV, every text cell under the CSV injection rule (§5 'Import and export'). */
+export function timeReportCsv(rows: readonly TimeReportRow[]): string {
+  return Papa.unparse(
+    {
+      fields: [...TIME_CSV_COLUMNS],
+      data: rows.map((r) => [r.date, r.person, r.campaign, r.item, String(r.minutes), r.note].map(csvCell)),
+    },
+    { newline: '\r\n' },
+  );
+}
