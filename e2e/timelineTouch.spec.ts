@@ -62,3 +62,30 @@ test('Timeline: a whole bar dragged by finger (phone) or mouse (desktop) moves b
     await expect(bar).toHaveAttribute('aria-label', span(2, 4));
   }
 });
+
+test('Timeline: an arrow pressed five times quickly moves the bar five days, each key counted', async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.use.hasTouch === true, 'a keyboard test: the desktop runs it');
+  const app = new Outpost(page);
+  const timeline = new Timeline(app);
+  await app.skipOnboarding();
+  const task = uniqueTitle('Pour the slab');
+  await timeline.importCampaign(uniqueTitle('Harbour works'), [
+    { title: task, start_date: dayFromToday(1), due_date: dayFromToday(3) },
+  ]);
+  await app.goto('/timeline');
+  const bar = timeline.bar(task);
+  const span = (from: number, to: number) =>
+    `${task}, ${dayWords(dayFromToday(from))} to ${dayWords(dayFromToday(to))}`;
+  await expect(bar).toHaveAttribute('aria-label', span(1, 3));
+  await bar.focus();
+  // Faster than each write comes back through the device's live read, as a held key repeats.
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await expect(bar).toHaveAttribute('aria-label', span(6, 8));
+  await expect(timeline.announcement).toHaveText(
+    `${task}: Moved to ${dayWords(dayFromToday(6))} to ${dayWords(dayFromToday(8))}.`,
+  );
+  await page.reload();
+  await expect(bar).toHaveAttribute('aria-label', span(6, 8));
+});

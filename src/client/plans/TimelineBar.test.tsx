@@ -75,6 +75,25 @@ describe('a timeline bar', () => {
     await waitFor(() => expect(announced()).toBe('Pour the slab: Moved to Mon 30 Nov to Wed 2 Dec.'));
   });
 
+  it('moves a day for every key of a held arrow, though the keys come faster than the writes', async () => {
+    const task = await seed();
+    renderWithApp(<TimelinePage />);
+    await waitFor(() => bar());
+    for (let i = 0; i < 4; i++) fireEvent.keyDown(bar(), { key: 'ArrowRight', repeat: i > 0 });
+    await waitFor(async () =>
+      expect(await stored(task.id)).toEqual({ start: '2026-12-05', due: '2026-12-07' }),
+    );
+    await waitFor(() =>
+      expect(bar().getAttribute('aria-label')).toBe('Pour the slab, Sat 5 Dec to Mon 7 Dec'),
+    );
+    expect(announced()).toBe('Pour the slab: Moved to Sat 5 Dec to Mon 7 Dec.');
+    // Then Shift+← three times at once: the end comes back three days from there, not from the stored one.
+    for (let i = 0; i < 3; i++) fireEvent.keyDown(bar(), { key: 'ArrowLeft', shiftKey: true });
+    await waitFor(async () =>
+      expect(await stored(task.id)).toEqual({ start: '2026-12-05', due: '2026-12-05' }),
+    );
+  });
+
   it('moves only its end on Shift+arrow and only its start on Alt+Shift+arrow', async () => {
     const task = await seed();
     renderWithApp(<TimelinePage />);

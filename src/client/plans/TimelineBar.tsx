@@ -1,13 +1,21 @@
 import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { addDays, daysBetween } from '../../shared/agenda';
-import { daysForDx, spanOf, type TimelineAxis, xOfDay } from '../../shared/calendar';
+import { type Dated, daysForDx, spanOf, type TimelineAxis, xOfDay } from '../../shared/calendar';
 import { cn, focusRing } from '../components/ui/cn';
 import { changeForKey, type PlannedChange, planEnd, planMove, planStart, spanWords } from './dateKeys';
 import { BAR_TONE } from './planStyle';
 import type { LocalItem } from './queries';
 
 type Mode = 'move' | 'start' | 'end';
+
+/** The dates keys asked for whose writes have not all come back yet. */
+interface Asked {
+  dates: Dated;
+  inFlight: number;
+}
+
+const datesKey = (d: Dated) => `${d.start_date?.slice(0, 10) ?? ''}/${d.due_date?.slice(0, 10) ?? ''}`;
 
 interface Drag {
   mode: Mode;
@@ -117,16 +125,45 @@ export function TimelineBar({
     resetPreview();
   };
 
+  // A held arrow repeats faster than a write comes back through the live read: each key builds on the
+  // dates the last one asked for, or every repeat would ask for the same day and the bar move once.
+  const asked = useRef<Asked | null>(null);
+  const stored = useRef(task);
+  stored.current = task;
+  const settle = () => {
+    const a = asked.current;
+    if (a && a.inFlight === 0 && datesKey(a.dates) === datesKey(stored.current)) asked.current = null;
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked when the stored dates change
+  useLayoutEffect(settle, [task.start_date, task.due_date]);
+
   const onKeyDown = (event: KeyboardEvent) => {
     if (readOnly) return;
+    const from: Dated = asked.current?.dates ?? task;
+    const now = spanOf(from) ?? span;
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     const planned =
       event.altKey && event.shiftKey && step !== 0
-        ? (planStart(task, addDays(span.start, step)) ?? 'ignore')
-        : changeForKey(task, event.key, event.shiftKey, false);
+        ? (planStart(from, addDays(now.start, step)) ?? 'ignore')
+        : changeForKey(from, event.key, event.shiftKey, false);
     if (planned === null) return;
     event.preventDefault();
-    if (planned !== 'ignore') void onChange(planned);
+    if (planned === 'ignore') return;
+    asked.current = {
+      dates: { start_date: from.start_date ?? null, due_date: from.due_date, ...planned.patch },
+      inFlight: (asked.current?.inFlight ?? 0) + 1,
+    };
+    void onChange(planned).then((ok) => {
+      const current = asked.current;
+      if (!current) return;
+      // A refused write: the next key starts from what is stored again.
+      if (!ok) {
+        asked.current = null;
+        return;
+      }
+      current.inFlight = Math.max(0, current.inFlight - 1);
+      settle();
+    });
   };
 
   const label = `${task.title}, ${milestone ? 'due' : ''} ${spanWords(task)}`.replace(',  ', ', ');
