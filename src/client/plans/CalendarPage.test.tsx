@@ -47,6 +47,26 @@ describe('the calendar by keyboard', () => {
     await waitFor(() => expect(announced()).toBe('Call the plumber: Moved to Fri 11 Dec.'));
   });
 
+  it('counts every key of a held arrow, though the keys come faster than the writes', async () => {
+    const item = await client.items.create({
+      title: 'Call the plumber',
+      type: 'todo',
+      due_date: '2026-12-01',
+    });
+    renderWithApp(<CalendarPage />, { route: '/calendar?view=month&date=2026-12-01' });
+    await waitFor(() => expect(chip(item.id)).not.toBeNull());
+    act(() => chip(item.id)?.focus());
+    for (let i = 0; i < 4; i++)
+      fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowRight', repeat: i > 0 });
+    await waitFor(async () => expect(await due(item.id)).toBe('2026-12-05'));
+    await waitFor(() => expect(announced()).toBe('Call the plumber: Moved to Sat 5 Dec.'));
+    await waitFor(() => expect(document.activeElement).toBe(chip(item.id)));
+    // Settled, the next key builds on the stored day again.
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowLeft' });
+    await waitFor(async () => expect(await due(item.id)).toBe('2026-12-04'));
+  });
+
   it('a move past the month’s end takes the view to the next month, and the focus with it', async () => {
     const item = await client.items.create({ title: 'Pay rent', type: 'todo', due_date: '2026-11-30' });
     renderWithApp(<CalendarPage />, { route: '/calendar?view=month&date=2026-11-10' });

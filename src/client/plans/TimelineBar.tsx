@@ -1,21 +1,21 @@
-import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useRef } from 'react';
+import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { addDays, daysBetween } from '../../shared/agenda';
-import { type Dated, daysForDx, spanOf, type TimelineAxis, xOfDay } from '../../shared/calendar';
+import { daysForDx, spanOf, type TimelineAxis, xOfDay } from '../../shared/calendar';
 import { cn, focusRing } from '../components/ui/cn';
-import { changeForKey, type PlannedChange, planEnd, planMove, planStart, spanWords } from './dateKeys';
+import {
+  askedDates,
+  changeForKey,
+  type PlannedChange,
+  planEnd,
+  planMove,
+  planStart,
+  spanWords,
+} from './dateKeys';
 import { BAR_TONE } from './planStyle';
 import type { LocalItem } from './queries';
 
 type Mode = 'move' | 'start' | 'end';
-
-/** The dates keys asked for whose writes have not all come back yet. */
-interface Asked {
-  dates: Dated;
-  inFlight: number;
-}
-
-const datesKey = (d: Dated) => `${d.start_date?.slice(0, 10) ?? ''}/${d.due_date?.slice(0, 10) ?? ''}`;
 
 interface Drag {
   mode: Mode;
@@ -125,21 +125,16 @@ export function TimelineBar({
     resetPreview();
   };
 
-  // A held arrow repeats faster than a write comes back through the live read: each key builds on the
-  // dates the last one asked for, or every repeat would ask for the same day and the bar move once.
-  const asked = useRef<Asked | null>(null);
+  // Keys build on the dates the last key asked for while its write is out (a held arrow, askedDates).
+  const [asked] = useState(askedDates);
   const stored = useRef(task);
   stored.current = task;
-  const settle = () => {
-    const a = asked.current;
-    if (a && a.inFlight === 0 && datesKey(a.dates) === datesKey(stored.current)) asked.current = null;
-  };
   // biome-ignore lint/correctness/useExhaustiveDependencies: checked when the stored dates change
-  useLayoutEffect(settle, [task.start_date, task.due_date]);
+  useLayoutEffect(() => asked.settle(task.id, stored.current), [task.start_date, task.due_date]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (readOnly) return;
-    const from: Dated = asked.current?.dates ?? task;
+    const from = asked.from(task);
     const now = spanOf(from) ?? span;
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     const planned =
@@ -149,20 +144,10 @@ export function TimelineBar({
     if (planned === null) return;
     event.preventDefault();
     if (planned === 'ignore') return;
-    asked.current = {
-      dates: { start_date: from.start_date ?? null, due_date: from.due_date, ...planned.patch },
-      inFlight: (asked.current?.inFlight ?? 0) + 1,
-    };
+    asked.ask(from, planned.patch);
     void onChange(planned).then((ok) => {
-      const current = asked.current;
-      if (!current) return;
-      // A refused write: the next key starts from what is stored again.
-      if (!ok) {
-        asked.current = null;
-        return;
-      }
-      current.inFlight = Math.max(0, current.inFlight - 1);
-      settle();
+      asked.done(task.id, ok);
+      asked.settle(task.id, stored.current);
     });
   };
 
