@@ -127,29 +127,33 @@ export class Outpost extends AppPage {
    * local write, where typing each into the quick add takes a second apiece. Ends on /preferences.
    */
   async importTodos(titles: readonly string[]) {
-    const doc = {
-      format: 'outpost',
-      version: 1,
-      exported_at: new Date().toISOString(),
-      user: null,
-      items: titles.map((title) => ({
+    await this.importItems(
+      titles.map((title) => ({
         uuid: randomUUID(),
         parent_uuid: null,
         type: 'todo',
         title,
         status: 'pending',
       })),
-    };
+    );
+  }
+
+  /**
+   * Gives the device `items` (lines of an Outpost JSON export, parents first) with one import in
+   * Preferences › Data. Ends on /preferences.
+   */
+  async importItems(items: readonly Record<string, unknown>[]) {
+    const doc = { format: 'outpost', version: 1, exported_at: new Date().toISOString(), user: null, items };
     await this.goto('/preferences');
     await expect(this.heading('Preferences')).toBeVisible();
     const data = this.main.getByRole('region', { name: 'Data', exact: true });
     await data.getByTestId('import-file').setInputFiles({
-      name: 'todos.json',
+      name: 'items.json',
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(doc)),
     });
-    await data.getByRole('button', { name: `Import ${titles.length} items` }).click();
-    await expect(data.getByTestId('import-result')).toHaveText(`Imported: ${titles.length} new items.`);
+    await data.getByRole('button', { name: `Import ${items.length} items` }).click();
+    await expect(data.getByTestId('import-result')).toHaveText(`Imported: ${items.length} new items.`);
   }
 
   /** Adds an item with the quick-add card; the item's row appears in the page's list. */

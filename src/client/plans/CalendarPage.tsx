@@ -10,7 +10,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import { CalendarDays, ChevronLeft, ChevronRight } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { addDays, dayHeading, daysBetween } from '../../shared/agenda';
 import {
@@ -29,7 +29,7 @@ import { itemPageHref } from '../items/itemStyle';
 import { useToday } from '../planner/queries';
 import { CalendarChip, type ChipItem } from './CalendarChip';
 import { WeekRow } from './CalendarWeekRow';
-import { changeForKey, planMove, spanWords } from './dateKeys';
+import { askedDates, changeForKey, planMove, spanWords } from './dateKeys';
 import { useDateChange } from './mutations';
 import { MOVE_HINT } from './planStyle';
 import { type LocalItem, useCalendarItems } from './queries';
@@ -116,23 +116,39 @@ export default function CalendarPage() {
   const apply = useCallback(
     async (item: LocalItem, planned: { patch: { due_date?: string }; words: string }, keepFocus: boolean) => {
       const ok = await change({ id: item.id, title: item.title, ...planned });
-      if (!ok) return;
+      if (!ok) return false;
       const due = planned.patch.due_date;
       // A key that moves the item out of the shown days takes the view along, so the focus can follow.
       if (keepFocus && due && (due < from || due > through)) go({ date: due });
       if (keepFocus) setFocusId(item.id);
+      return true;
     },
     [change, from, through, go],
   );
 
+  // Keys build on the dates the last key asked for while its write is out (a held arrow, askedDates).
+  const [asked] = useState(askedDates);
+  const shown = useRef(items);
+  shown.current = items;
+  const storedOf = useCallback((id: number) => shown.current?.find((i) => i.id === id), []);
+  useLayoutEffect(() => {
+    if (items) for (const id of asked.ids()) asked.settle(id, storedOf(id));
+  }, [items, asked, storedOf]);
+
   const onKey = useCallback(
     (item: LocalItem, event: React.KeyboardEvent) => {
-      const planned = changeForKey(item, event.key, event.shiftKey, view !== 'list');
+      const at = asked.from(item);
+      const planned = changeForKey(at, event.key, event.shiftKey, view !== 'list');
       if (planned === null) return;
       event.preventDefault();
-      if (planned !== 'ignore') void apply(item, planned, true);
+      if (planned === 'ignore') return;
+      asked.ask(at, planned.patch);
+      void apply(at, planned, true).then((ok) => {
+        asked.done(item.id, ok);
+        asked.settle(item.id, storedOf(item.id));
+      });
     },
-    [apply, view],
+    [apply, view, asked, storedOf],
   );
 
   const dragged = useRef(false);

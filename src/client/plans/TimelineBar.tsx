@@ -1,9 +1,17 @@
-import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useRef } from 'react';
+import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { addDays, daysBetween } from '../../shared/agenda';
 import { daysForDx, spanOf, type TimelineAxis, xOfDay } from '../../shared/calendar';
 import { cn, focusRing } from '../components/ui/cn';
-import { changeForKey, type PlannedChange, planEnd, planMove, planStart, spanWords } from './dateKeys';
+import {
+  askedDates,
+  changeForKey,
+  type PlannedChange,
+  planEnd,
+  planMove,
+  planStart,
+  spanWords,
+} from './dateKeys';
 import { BAR_TONE } from './planStyle';
 import type { LocalItem } from './queries';
 
@@ -117,16 +125,30 @@ export function TimelineBar({
     resetPreview();
   };
 
+  // Keys build on the dates the last key asked for while its write is out (a held arrow, askedDates).
+  const [asked] = useState(askedDates);
+  const stored = useRef(task);
+  stored.current = task;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked when the stored dates change
+  useLayoutEffect(() => asked.settle(task.id, stored.current), [task.start_date, task.due_date]);
+
   const onKeyDown = (event: KeyboardEvent) => {
     if (readOnly) return;
+    const from = asked.from(task);
+    const now = spanOf(from) ?? span;
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     const planned =
       event.altKey && event.shiftKey && step !== 0
-        ? (planStart(task, addDays(span.start, step)) ?? 'ignore')
-        : changeForKey(task, event.key, event.shiftKey, false);
+        ? (planStart(from, addDays(now.start, step)) ?? 'ignore')
+        : changeForKey(from, event.key, event.shiftKey, false);
     if (planned === null) return;
     event.preventDefault();
-    if (planned !== 'ignore') void onChange(planned);
+    if (planned === 'ignore') return;
+    asked.ask(from, planned.patch);
+    void onChange(planned).then((ok) => {
+      asked.done(task.id, ok);
+      asked.settle(task.id, stored.current);
+    });
   };
 
   const label = `${task.title}, ${milestone ? 'due' : ''} ${spanWords(task)}`.replace(',  ', ', ');

@@ -52,3 +52,53 @@ export function changeForKey(
     return planMove(item, key === 'ArrowDown' ? 7 : -7);
   return null;
 }
+
+const sameDays = (a: Dated, b: Dated) =>
+  (a.start_date?.slice(0, 10) ?? null) === (b.start_date?.slice(0, 10) ?? null) &&
+  (a.due_date?.slice(0, 10) ?? null) === (b.due_date?.slice(0, 10) ?? null);
+
+/** What keys asked for an item while their writes are out. */
+export interface AskedDates {
+  /** The item with the dates a key builds on: those last asked for, else its stored ones. */
+  from<T extends Dated & { id: number }>(item: T): T;
+  /** A key asked for `patch` on `item` (as `from` gave it). */
+  ask(item: Dated & { id: number }, patch: DatePatch): void;
+  /** A write came back: refused (what was asked is forgotten) or stored. */
+  done(id: number, ok: boolean): void;
+  /** Forgets what was asked once no write is out and the stored row shows it (or is gone). */
+  settle(id: number, stored: Dated | undefined): void;
+  /** The items something is asked for. */
+  ids(): number[];
+}
+
+/**
+ * A held arrow repeats faster than a write comes back through the live read: each key builds on the
+ * dates the last one asked for, or every repeat would ask for the same day and the item move once.
+ */
+export function askedDates(): AskedDates {
+  const byId = new Map<number, { dates: Dated; inFlight: number }>();
+  return {
+    from: (item) => {
+      const asked = byId.get(item.id);
+      return asked ? { ...item, ...asked.dates } : item;
+    },
+    ask: (item, patch) => {
+      const inFlight = (byId.get(item.id)?.inFlight ?? 0) + 1;
+      byId.set(item.id, {
+        dates: { start_date: item.start_date ?? null, due_date: item.due_date, ...patch },
+        inFlight,
+      });
+    },
+    done: (id, ok) => {
+      const asked = byId.get(id);
+      if (!asked) return;
+      if (!ok) byId.delete(id);
+      else asked.inFlight = Math.max(0, asked.inFlight - 1);
+    },
+    settle: (id, stored) => {
+      const asked = byId.get(id);
+      if (asked && asked.inFlight === 0 && (!stored || sameDays(stored, asked.dates))) byId.delete(id);
+    },
+    ids: () => [...byId.keys()],
+  };
+}
