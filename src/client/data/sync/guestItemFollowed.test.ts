@@ -5,6 +5,7 @@ import { freshPhone } from '../../../../testkit/client/server';
 import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import { deviceReads } from '../reads/live';
 import type { LocalItem } from '../store/types';
+import { clearFinishedUpgrade } from './guestUpgrade';
 
 const files = serverPerFile();
 const devices = files.devices;
@@ -42,6 +43,10 @@ describe('a page open at a guest id across the sign-in that moves its item', () 
       await until(() => shown?._syncStatus === 'synced');
       expect(shown?.title).toBe('Water the plants');
       expect(shown?.id).toBeGreaterThan(4);
+
+      // Once the finished upload is forgotten, the guest's number names nothing again.
+      await clearFinishedUpgrade(d.client.db);
+      await until(() => shown === null);
     } finally {
       watching.unsubscribe();
     }

@@ -108,10 +108,14 @@ export async function upgradeProgress(db: OutpostDb): Promise<UpgradeProgress | 
   return { sent: total - remaining, total, done: remaining === 0 };
 }
 
-/** Forgets a finished upgrade, so the dialog does not show it again. */
+/**
+ * Forgets a finished upgrade, so the dialog does not show it again, and where its guest ids went: a page
+ * open at one has followed its item's address by now, and a later 'not found' at that number must not
+ * turn into the moved item.
+ */
 export async function clearFinishedUpgrade(db: OutpostDb): Promise<void> {
   const progress = await upgradeProgress(db);
-  if (progress?.done) await db.meta.delete(META_KEYS.upgrade);
+  if (progress?.done) await db.meta.bulkDelete([META_KEYS.upgrade, META_KEYS.guestMoves]);
 }
 
 // ---------------------------------------------------------------------------------------------
