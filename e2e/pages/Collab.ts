@@ -33,6 +33,10 @@ export class ApiUser {
     return apiWrite<T>(this.api, 'PATCH', url, data);
   }
 
+  async delete(url: string): Promise<void> {
+    await apiWrite(this.api, 'DELETE', url, undefined);
+  }
+
   async dispose() {
     await this.api.dispose();
   }
@@ -60,7 +64,7 @@ export async function login(
 /** A write with the X-XSRF-TOKEN header from the context's own cookie. */
 export async function apiWrite<T>(
   api: APIRequestContext,
-  method: 'POST' | 'PATCH',
+  method: 'POST' | 'PATCH' | 'DELETE',
   url: string,
   data: unknown,
 ): Promise<T> {
@@ -69,10 +73,15 @@ export async function apiWrite<T>(
   const response = await api.fetch(url, {
     method,
     data,
-    headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'Content-Type': 'application/json' },
+    // A body-less write (a DELETE) sends no content type: the server refuses an empty JSON body.
+    headers: {
+      'X-XSRF-TOKEN': decodeURIComponent(xsrf),
+      ...(data === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
   });
   expect(response.ok(), `${method} ${url}: ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
+  // A 204 (a DELETE's answer) has no body.
+  return (response.status() === 204 ? undefined : await response.json()) as T;
 }
 
 /** The app with the campaign feed, contacts and assign menus (issue 13, items 10 to 13). */

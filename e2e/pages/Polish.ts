@@ -29,6 +29,31 @@ export class PolishPage extends Trees {
     await expect(this.tutorial.getByText('Step 1 of 6')).toBeVisible();
   }
 
+  /**
+   * From now on, every answer of 400 or more and every console error of the page, as lines: a clean
+   * flow leaves it empty (the browser logs each failed request as a console error too).
+   */
+  recordFailures(): string[] {
+    const failures: string[] = [];
+    this.page.on('response', (r) => {
+      if (r.status() >= 400) failures.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    this.page.on('console', (m) => {
+      if (m.type() === 'error') failures.push(`console: ${m.text()} (${m.location().url})`);
+    });
+    return failures;
+  }
+
+  /** The tutorial's sign-in: phone and name, then the demo code (the tutorial open on its account step). */
+  async signInInTutorial(phone: string, name: string) {
+    await this.tutorial.getByLabel('Phone number').fill(phone);
+    await this.tutorial.getByLabel('Your name (optional)').fill(name);
+    await this.tutorial.getByRole('button', { name: 'Next' }).click();
+    await this.tutorial.getByLabel('Verification code').fill('123456');
+    await this.tutorial.getByRole('button', { name: 'Next' }).click();
+    await expect(this.tutorial.getByRole('button', { name: 'Skip for Now' })).toBeVisible();
+  }
+
   /** Welcome → account prompt → picks a path → Next. */
   async chooseAccount(label: 'Sign In' | 'Continue Without Account') {
     await this.tutorial.getByRole('button', { name: 'Next' }).click();

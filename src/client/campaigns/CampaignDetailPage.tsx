@@ -28,6 +28,7 @@ import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { useChildrenPage, useInside, useItem } from '../items/queries';
 import { preloadSortable } from '../items/sortableModule';
+import { useItemAddress } from '../items/useItemAddress';
 import { MemberAvatars } from '../sharing/MemberAvatars';
 import { roleOf } from '../sharing/queries';
 import { ShareButton } from '../sharing/ShareDialog';
@@ -51,6 +52,7 @@ const CAMPAIGN_FACTS = ['start_date', 'due_date', 'end_date', 'remind_at', 'esti
 export default function CampaignDetailPage() {
   const id = Number(useParams().id);
   const campaign = useItem(Number.isFinite(id) ? id : 0);
+  useItemAddress(campaign, id);
   const [tab, setTab] = useTabParam(TABS, 'contents');
   // Contents' rows are read only while Contents shows: the Board reads the same children itself, and
   // every change under the campaign read all of them twice (npm run bench -- board-drag, the drop).

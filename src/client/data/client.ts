@@ -1,5 +1,6 @@
 import Dexie from 'dexie';
 import type { UserSummary } from '../../shared/item';
+import { isVisitorXsrf } from '../../shared/visitorXsrf';
 import { type AuthStore, createAuthStore, unauthorizedHooks } from '../stores/authStore';
 import { createNotificationStore, type NotificationStore } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
@@ -106,10 +107,15 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     Dexie.dependencies.IDBKeyRange = dbOptions.IDBKeyRange;
   }
   const db = new OutpostDb(options.dbName ?? DB_NAME, dbOptions);
-  // Any session, signed in or not, sets the readable anti-forgery cookie beside its own. Outside a
-  // browser (tests with their own cookie jar) there is no such hint, so the server is asked.
+  // Any session, signed in or not, sets the readable anti-forgery cookie beside its own; a visitor's
+  // is marked (the tutorial's code request fetches one before the sign-in), and no account stands
+  // behind it. Outside a browser without that cookie (tests with their own jar), the server is asked.
   const readXsrf = options.xsrfToken ?? browserXsrfToken;
-  const mayHaveSession = () => typeof document === 'undefined' || readXsrf() !== null;
+  const mayHaveSession = () => {
+    const xsrf = readXsrf();
+    if (xsrf !== null && isVisitorXsrf(xsrf)) return false;
+    return typeof document === 'undefined' || xsrf !== null;
+  };
   const connectivity = options.connectivity ?? browserConnectivity();
   const isOnline = () => connectivity.isOnline();
   const toasts = options.toastStore ?? createToastStore();

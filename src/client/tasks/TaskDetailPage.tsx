@@ -28,6 +28,7 @@ import { statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { preloadSortable } from '../items/sortableModule';
+import { useItemAddress } from '../items/useItemAddress';
 import { TimePanel } from '../time/TimePanel';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
 
@@ -42,6 +43,7 @@ const Timeline = lazy(() => import('../comments/Timeline'));
 export default function TaskDetailPage() {
   const id = Number(useParams().id);
   const task = useItem(Number.isFinite(id) ? id : 0);
+  useItemAddress(task, id);
   const parent = useItem(task?.parent_id ?? 0);
   // The section shows a page; progress and the Complete/Reopen button's open todos come from the
   // task's counters (one key read each), never from loading every todo.

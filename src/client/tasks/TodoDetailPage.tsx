@@ -23,6 +23,7 @@ import {
 } from '../items/DetailParts';
 import { itemHref, statusText } from '../items/itemStyle';
 import { useItem } from '../items/queries';
+import { useItemAddress } from '../items/useItemAddress';
 import { TimePanel } from '../time/TimePanel';
 
 const TODO_FACTS = ['start_date', 'due_date', 'remind_at', 'recurrence', 'estimate_minutes'] as const;
@@ -38,6 +39,7 @@ const Timeline = lazy(() => import('../comments/Timeline'));
 export default function TodoDetailPage() {
   const id = Number(useParams().id);
   const todo = useItem(Number.isFinite(id) ? id : 0);
+  useItemAddress(todo, id);
   const parent = useItem(todo?.parent_id ?? 0);
   const grandparent = useItem(parent?.parent_id ?? 0);
   const optional = useOptionalFacts(todo ?? NO_OPTIONAL_FACTS, TODO_FACTS);

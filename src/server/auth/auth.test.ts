@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { TestClient, uniquePhone } from '../../../testkit/testClient';
 import type { UserSummary } from '../../shared/item';
+import { isVisitorXsrf } from '../../shared/visitorXsrf';
 
 describe.each(testEngines())('sign-in and sessions (%s)', (engine) => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;
@@ -21,6 +22,16 @@ describe.each(testEngines())('sign-in and sessions (%s)', (engine) => {
     expect(String(xsrf?.sameSite).toLowerCase()).toBe('lax');
     const session = response.cookies.find((c) => c.name === 'outpost_session');
     expect(session?.httpOnly).toBe(true);
+  });
+
+  it("marks a visitor's anti-forgery token as a visitor's, and a signed-in one not, so the client asks no GET /api/me for a visitor", async () => {
+    const c = client();
+    await c.csrf();
+    expect(isVisitorXsrf(c.jar.get('XSRF-TOKEN') ?? '')).toBe(true);
+    await c.post('/api/login', { phone: uniquePhone(), name: 'Marked' });
+    const signedIn = c.jar.get('XSRF-TOKEN') ?? '';
+    expect(signedIn).not.toBe('');
+    expect(isVisitorXsrf(signedIn)).toBe(false);
   });
 
   it('keeps the same anti-forgery token when the csrf-cookie call is repeated in one session', async () => {

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type SignInMethod, USER_AGENT_MAX } from '../../shared/devices';
+import { VISITOR_XSRF_PREFIX } from '../../shared/visitorXsrf';
 import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
 
@@ -131,12 +132,15 @@ export function sessionSecret(db: Executor): Promise<Buffer> {
 
 const mac = (key: Buffer, purpose: string, value: string) =>
   createHmac('sha256', key).update(`${purpose}\0${value}`).digest('base64url');
+/** An anonymous session's anti-forgery token, marked as a visitor's for the client (shared/visitorXsrf.ts). */
+const visitorXsrf = (key: Buffer, token: string) =>
+  `${VISITOR_XSRF_PREFIX}${mac(key, 'anonymous-xsrf', token)}`;
 
 /** A token for an anonymous session issued at `issuedAt` (ms), with its anti-forgery token. */
 export function anonymousToken(key: Buffer, issuedAt: number): { token: string; xsrfToken: string } {
   const body = `${ANONYMOUS_PREFIX}${issuedAt.toString(36)}.${randomBytes(16).toString('base64url')}`;
   const token = `${body}.${mac(key, 'anonymous-session', body)}`;
-  return { token, xsrfToken: mac(key, 'anonymous-xsrf', token) };
+  return { token, xsrfToken: visitorXsrf(key, token) };
 }
 
 /** The anonymous session a token stands for, or null when the server did not mint it or it expired. */
@@ -153,7 +157,7 @@ function anonymousSession(key: Buffer, token: string, now: number): Session | nu
   if (issuedAt > now + ANONYMOUS_CLOCK_SKEW_MS || issuedAt + ANONYMOUS_TTL_MS <= now) return null;
   return {
     id: hashToken(token),
-    xsrfToken: mac(key, 'anonymous-xsrf', token),
+    xsrfToken: visitorXsrf(key, token),
     user: null,
     anonymous: { expiresAt: new Date(issuedAt + ANONYMOUS_TTL_MS) },
   };

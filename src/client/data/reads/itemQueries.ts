@@ -11,7 +11,7 @@ import {
 import { type LifecycleScreen, matchesFilterText, SCREEN_STATUS } from '../../../shared/visibility';
 import { writeGuessesOf } from '../changes/writeGuess';
 import { conflictedCollection, LIST_INDEX, type OutpostDb } from '../store/db';
-import { resolveId } from '../store/idAliases';
+import { movedGuestId, resolveId } from '../store/idAliases';
 import { STATUS_ORDER } from '../store/listKeys';
 import { rawIndexRange } from '../store/rawReads';
 import type { LocalItem, Viewer } from '../store/types';
@@ -423,9 +423,20 @@ export async function insideOf(db: OutpostDb, viewer: Viewer, parentId: number):
 }
 
 /** One item with its parent resolved from local data; follows a swapped temporary id. */
-export async function itemById(db: OutpostDb, viewer: Viewer, id: number): Promise<LocalItem | null> {
+export async function itemById(
+  db: OutpostDb,
+  viewer: Viewer,
+  id: number,
+  followGuestMove = true,
+): Promise<LocalItem | null> {
   const item = await db.items.get(id >= 0 ? id : await resolveId(db, id));
-  if (!item || !inScope(item, viewer)) return null;
+  if (!item || !inScope(item, viewer)) {
+    // A page opened at a guest id before the sign-in moved that item (in this tab or another): it
+    // shows the item where it went, never 'not found' while it uploads.
+    if (!followGuestMove || viewer.isGuest || id < 0) return null;
+    const moved = await movedGuestId(db, id);
+    return moved === null || moved === id ? null : itemById(db, viewer, moved, false);
+  }
   if (item.parent_id === null) return { ...item, parent: null };
   const parent = await db.items.get(item.parent_id);
   if (!parent || !inScope(parent, viewer)) return { ...item, parent: item.parent };

@@ -178,7 +178,10 @@ export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalRead
   const items = { itemById, childrenOf, childrenOldestFirst, progressFor, insideOf };
   return {
     ...lists,
-    item: (id) => observe([db.items.get(id), db.meta.get('idAliases')]).then(() => items.itemById(id)),
+    item: (id) =>
+      observe([db.items.get(id), db.meta.get(META_KEYS.idAliases), db.meta.get(META_KEYS.guestMoves)]).then(
+        () => items.itemById(id),
+      ),
     // A server or guest id needs no resolving: the query's own read starts at once and is observed
     // (SYNC.md I11), where reading the children a second time to observe them cost a board's drop
     // half its longest task (a 500-card column cloned by Dexie's cache: npm run bench -- board-drag).

@@ -390,6 +390,8 @@ export const META_KEYS = {
   dataOwner: 'dataOwner',
   upgrade: 'upgrade',
   idAliases: 'idAliases',
+  /** Where the guest's items went when they moved into an account (guest id → temporary id, idAliases.ts). */
+  guestMoves: 'guestMoves',
   predicted: 'predicted',
   mutuals: 'mutuals',
   /** The notifications page as last fetched, for offline use (src/client/data/notifications/notifications.ts). */

@@ -4,6 +4,7 @@ import { createPayload } from '../../../shared/protocol';
 import type { UpgradeProgress } from '../../stores/syncStatusStore';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../store/db';
+import { noteGuestMoves } from '../store/idAliases';
 import { fromServer, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
 import type { Funnel } from './context';
@@ -49,6 +50,7 @@ export async function moveGuestDataToAccount(
     const first = (await nextCounter(db, 'tempCounter')) - 1;
     for (const [n, item] of ordered.entries()) ids.set(item.id, -(first + n + 1));
     if (ordered.length > 1) await setMeta(db, META_KEYS.tempCounter, first + ordered.length);
+    await noteGuestMoves(db, ids);
     const owner = summaryOf(user);
     const movedItems: LocalItem[] = [];
     const entries: NewEntry[] = [];
@@ -106,10 +108,14 @@ export async function upgradeProgress(db: OutpostDb): Promise<UpgradeProgress | 
   return { sent: total - remaining, total, done: remaining === 0 };
 }
 
-/** Forgets a finished upgrade, so the dialog does not show it again. */
+/**
+ * Forgets a finished upgrade, so the dialog does not show it again, and where its guest ids went: a page
+ * open at one has followed its item's address by now, and a later 'not found' at that number must not
+ * turn into the moved item.
+ */
 export async function clearFinishedUpgrade(db: OutpostDb): Promise<void> {
   const progress = await upgradeProgress(db);
-  if (progress?.done) await db.meta.delete(META_KEYS.upgrade);
+  if (progress?.done) await db.meta.bulkDelete([META_KEYS.upgrade, META_KEYS.guestMoves]);
 }
 
 // ---------------------------------------------------------------------------------------------
