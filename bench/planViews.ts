@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- plan-views [--items N] [--rounds N] [--timer-runs N] [--drag-runs N] [--only paint,timer,drag]`:
+ * `npm run bench -- plan-views [--items N] [--rounds N] [--timer-runs N] [--drag-runs N] [--only paint,timer,drag]
+ *   [--profile] [--client-dir DIR]`:
  * issue 53's three budgets, in headless Chromium on the real server with the built app.
  *
  * Two guest devices are seeded straight into the app's IndexedDB (as list-screens seeds: rows in the
@@ -27,6 +28,11 @@
  *    frame callbacks, microtasks; thread time) grouped by the trace's animation frames, from the first
  *    move to the release; max and p95 over the frames of every run, budget max < 16 ms. The drop (the
  *    date write) is given beside it, not in the budget: it is not the moving.
+ *
+ * `--items N` sets the large device (the small one holds N/10), `--rounds`, `--timer-runs` and
+ * `--drag-runs` the repeats, `--only` the parts to run (a quicker run). `--profile` adds three timer
+ * runs under V8's sampling profiler and prints where their script went; `--client-dir DIR` serves a
+ * client built elsewhere (`vite build --minify false --outDir DIR`, for readable names).
  */
 import { loadavg } from 'node:os';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -38,6 +44,7 @@ import { addDays, dayKey } from '../src/shared/agenda';
 import { monthGrid } from '../src/shared/calendar';
 import type { ItemType } from '../src/shared/item';
 import { mainTasks, type TraceEvent } from './boardDrag';
+import { type CpuProfile, printProfile } from './firstSync';
 import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
 import { watchFirstRow } from './lib/firstRow';
 import { guestRow, SEED_START } from './lib/guestSeed';
@@ -183,7 +190,7 @@ const ARM_SHOWN = `(() => {
 })()`;
 
 /** Start → header over `runs` runs on the campaign's page: script ms and wall ms of each. */
-async function timerRuns(context: BrowserContext, url: string, runs: number) {
+async function timerRuns(context: BrowserContext, url: string, runs: number, profiles = 0) {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.goto(`${url}/campaigns/${PLAN_CAMPAIGN}`);
@@ -195,17 +202,27 @@ async function timerRuns(context: BrowserContext, url: string, runs: number) {
   const script: number[] = [];
   const wall: number[] = [];
   // Two unrecorded runs: the first start compiles the paths it takes.
-  for (let r = -2; r < runs; r++) {
+  // --profile: a few more runs after, each with V8's sampling profiler from the click to the header.
+  for (let r = -2; r < runs + profiles; r++) {
+    const profiling = r >= runs;
     await row.hover();
     const button = row.locator('[data-timer-button="idle"]');
     await button.waitFor({ state: 'visible' });
     const box = (await button.boundingBox())!;
     await page.evaluate(ARM_SHOWN);
+    if (profiling) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+      await cdp.send('Profiler.start');
+    }
     const before = await scriptSeconds(cdp);
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     const shownMs = (await page.evaluate('window.__shown')) as number;
     const after = await scriptSeconds(cdp);
-    if (r >= 0) {
+    if (profiling) {
+      heading(`profile: start timer → header, ${((after - before) * 1000).toFixed(1)} ms of script`);
+      printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
+    } else if (r >= 0) {
       script.push((after - before) * 1000);
       wall.push(shownMs);
     }
@@ -371,7 +388,9 @@ export async function run(args: string[] = []): Promise<void> {
   const started = Date.now();
   const load0 = loadavg();
   const today = dayKey(new Date());
-  const server = await startAppServer();
+  // --client-dir: a client built elsewhere (unminified, for --profile's names; or a before figure).
+  const dirAt = args.indexOf('--client-dir');
+  const server = await startAppServer(120_000, dirAt >= 0 ? { clientDir: args[dirAt + 1]! } : {});
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const rows: string[][] = [];
   try {
@@ -449,7 +468,7 @@ export async function run(args: string[] = []): Promise<void> {
     const big = devices.get(large)!.context;
     if (only.includes('timer')) {
       heading(`Start timer → header, ${timerN} runs at ${large} items`);
-      const t = await timerRuns(big, server.url, timerN);
+      const t = await timerRuns(big, server.url, timerN, args.includes('--profile') ? 3 : 0);
       console.log(`  script ms: ${t.script.map((v) => v.toFixed(1)).join(', ')}`);
       console.log(`  click → header shown, wall ms: ${t.wall.map((v) => v.toFixed(1)).join(', ')}`);
       info(

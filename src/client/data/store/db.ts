@@ -20,7 +20,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 17;
+export const DB_VERSION = 18;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -184,17 +184,21 @@ const STORES_V16 = {
  * Version 17 (issue 53, Calendar and Timeline): the calendar indexes over listKeys.ts `_sd`, an open
  * dated row's first day when it spans days or repeats, by owner as the agenda indexes are. A range of
  * days reads its single-day rows by due day (AGENDA_INDEX) and these rows up to its last day
- * (reads/calendarQueries.ts), not every dated item.
+ * (reads/calendarQueries.ts), not every dated item. Version 18 leads `_sd` with the span's reach, so
+ * a range reads the spans that can end in it, not every one that started before it.
  */
 export const CALENDAR_INDEX = {
   mine: '[_scope+user_id+_sd]',
   assigned: '[_scope+_asg+_sd]',
 } as const;
 
-const STORES = {
+export const STORES_V17 = {
   ...STORES_V16,
   items: `${STORES_V16.items}, ${Object.values(CALENDAR_INDEX).join(', ')}`,
 };
+
+/** Version 18 keeps version 17's stores: only the values of `_sd` change. */
+const STORES = STORES_V17;
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -351,6 +355,10 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V16)
       .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
     // Version 17 adds the calendar indexes and gives open spanning or repeating items `_sd`.
+    this.version(17)
+      .stores(STORES)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 18 leads `_sd` with the span's reach (listKeys.ts calendarKey): the same indexes, rekeyed.
     this.version(DB_VERSION)
       .stores(STORES)
       .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
