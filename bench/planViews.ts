@@ -18,10 +18,12 @@
  *    their spread, budget ≤ 1.3×.
  * 2. Start timer (`timer`), on the large device: a task row's Start button clicked with the mouse on
  *    the campaign's page until the header's running timer (`header [data-running-timer]`) is in the
- *    DOM; the figure is the page's script time in between (CDP Performance.getMetrics ScriptDuration,
- *    read before the click and once the page has seen the timer: the local write, its echo and the
- *    renders it causes), median and max over the runs, budget median < 16 ms. Each run stops the timer
- *    from the header after.
+ *    DOM; the figure is the page's script in between (the local write, its echo and the renders it
+ *    causes): the outermost script slices of the renderer main thread under a Chromium trace, from a
+ *    mark before the click to the mark the page makes on seeing the timer, in thread time; median and
+ *    max over the runs, budget median < 16 ms. Beside it, CDP Performance.getMetrics' ScriptDuration
+ *    over the same runs, which is wall time: on a machine whose two cores run other work it also counts
+ *    the waits to be scheduled. Each run stops the timer from the header after.
  * 3. Drag a bar (`drag`), on the large device: a whole bar of the campaign's timeline pressed and moved
  *    240 px to the right in 60 mouse moves, one a frame, under a Chromium trace. Script per frame is the
  *    renderer main thread's outermost script slices (event dispatch, function calls, timers, animation
@@ -183,6 +185,7 @@ const ARM_SHOWN = `(() => {
     const observer = new MutationObserver(() => {
       if (!present()) return;
       observer.disconnect();
+      performance.mark('plan-views:shown');
       resolve(performance.now() - window.__clickAt);
     });
     observer.observe(document, { childList: true, subtree: true });
@@ -199,7 +202,9 @@ async function timerRuns(context: BrowserContext, url: string, runs: number, pro
   await page.waitForTimeout(1000);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
+  const browser = context.browser()!;
   const script: number[] = [];
+  const thread: number[] = [];
   const wall: number[] = [];
   // Two unrecorded runs: the first start compiles the paths it takes.
   // --profile: a few more runs after, each with V8's sampling profiler from the click to the header.
@@ -215,10 +220,18 @@ async function timerRuns(context: BrowserContext, url: string, runs: number, pro
       await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
       await cdp.send('Profiler.start');
     }
+    const tracing = !profiling && r >= 0;
+    if (tracing) await browser.startTracing(page, { categories: SCRIPT_CATEGORIES });
+    await page.evaluate(`performance.mark('${CLICK}')`);
     const before = await scriptSeconds(cdp);
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     const shownMs = (await page.evaluate('window.__shown')) as number;
     const after = await scriptSeconds(cdp);
+    if (tracing) {
+      const { markAt, slices } = scriptSlices(await browser.stopTracing(), CLICK);
+      const shownAt = markAt(SHOWN);
+      thread.push(slices.filter((x) => x.ts <= shownAt).reduce((sum, x) => sum + x.spent, 0));
+    }
     if (profiling) {
       heading(`profile: start timer → header, ${((after - before) * 1000).toFixed(1)} ms of script`);
       printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
@@ -235,7 +248,7 @@ async function timerRuns(context: BrowserContext, url: string, runs: number, pro
     await page.waitForTimeout(300);
   }
   await page.close();
-  return { script, wall };
+  return { script, thread, wall };
 }
 
 const SCRIPT_EVENTS = new Set([
@@ -251,7 +264,40 @@ const SCRIPT_EVENTS = new Set([
   'v8.callFunction',
 ]);
 
+/**
+ * The renderer main thread's outermost script slices from `from` (a mark's name) on, in a trace, and
+ * the trace's marks: a nested slice is inside its parent's time. `spent` is thread time, ms: on two
+ * cores shared with other work the thread also waits to be scheduled, and that wait is the machine's.
+ */
+function scriptSlices(trace: Buffer, from: string) {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const { pid, tid } = mainTasks(events);
+  const markAt = (name: string) => events.find((e) => e.name === name && e.pid === pid)?.ts ?? Number.NaN;
+  const start = markAt(from);
+  const slices: { ts: number; spent: number }[] = [];
+  let end = 0;
+  for (const e of events
+    .filter(
+      (e) => e.ph === 'X' && e.pid === pid && e.tid === tid && SCRIPT_EVENTS.has(e.name) && e.ts >= start,
+    )
+    .sort((a, b) => a.ts - b.ts)) {
+    if (e.ts < end) continue;
+    end = e.ts + (e.dur ?? 0);
+    slices.push({ ts: e.ts, spent: (e.tdur ?? e.dur ?? 0) / 1000 });
+  }
+  return { events, pid, markAt, slices };
+}
+
+const CLICK = 'plan-views:click';
+const SHOWN = 'plan-views:shown';
 const MOVING = 'plan-views:moving';
+const SCRIPT_CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'blink.user_timing',
+  'v8.execute',
+];
 const DROPPING = 'plan-views:dropping';
 
 /**
@@ -260,9 +306,7 @@ const DROPPING = 'plan-views:dropping';
  * inside its parent's time.
  */
 function scriptPerFrame(trace: Buffer): { moves: number[]; drop: number[] } {
-  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const { pid, tid } = mainTasks(events);
-  const markAt = (name: string) => events.find((e) => e.name === name && e.pid === pid)?.ts ?? Number.NaN;
+  const { events, pid, markAt, slices } = scriptSlices(trace, MOVING);
   const moving = markAt(MOVING);
   const dropping = markAt(DROPPING);
   const begun = new Map<string, number>();
@@ -278,25 +322,16 @@ function scriptPerFrame(trace: Buffer): { moves: number[]; drop: number[] } {
     }
   }
   frames.sort((a, b) => a.from - b.from);
-  const script = events
-    .filter(
-      (e) => e.ph === 'X' && e.pid === pid && e.tid === tid && SCRIPT_EVENTS.has(e.name) && e.ts >= moving,
-    )
-    .sort((a, b) => a.ts - b.ts);
-  let end = 0;
   let outside = 0;
-  for (const e of script) {
-    if (e.ts < end) continue;
-    end = e.ts + (e.dur ?? 0);
-    const spent = (e.tdur ?? e.dur ?? 0) / 1000;
+  for (const { ts, spent } of slices) {
     // The frame it ran in: the last one begun at or before it (a frame ends at the next vsync's render).
     let frame: (typeof frames)[number] | undefined;
     for (const f of frames) {
-      if (f.from > e.ts) break;
-      if (e.ts < f.to) frame = f;
+      if (f.from > ts) break;
+      if (ts < f.to) frame = f;
     }
     if (frame) frame.script += spent;
-    else outside = Math.max(outside, spent);
+    else if (ts < dropping) outside = Math.max(outside, spent);
   }
   const inRange = (from: number, to: number) =>
     frames.filter((f) => f.from >= from && f.from < to).map((f) => f.script);
@@ -337,13 +372,7 @@ async function dragOnce(context: BrowserContext, url: string) {
   await page.mouse.move(x0, y);
   const browser = page.context().browser()!;
   await browser.startTracing(page, {
-    categories: [
-      'toplevel',
-      'devtools.timeline',
-      'disabled-by-default-devtools.timeline.frame',
-      'blink.user_timing',
-      'v8.execute',
-    ],
+    categories: SCRIPT_CATEGORIES,
   });
   await page.mouse.down();
   await page.evaluate(`performance.mark('${MOVING}')`);
@@ -469,23 +498,22 @@ export async function run(args: string[] = []): Promise<void> {
     if (only.includes('timer')) {
       heading(`Start timer → header, ${timerN} runs at ${large} items`);
       const t = await timerRuns(big, server.url, timerN, args.includes('--profile') ? 3 : 0);
-      console.log(`  script ms: ${t.script.map((v) => v.toFixed(1)).join(', ')}`);
+      console.log(`  script, thread time (trace) ms: ${t.thread.map((v) => v.toFixed(1)).join(', ')}`);
+      console.log(`  script, wall (ScriptDuration) ms: ${t.script.map((v) => v.toFixed(1)).join(', ')}`);
       console.log(`  click → header shown, wall ms: ${t.wall.map((v) => v.toFixed(1)).join(', ')}`);
-      info(
-        'start timer → header',
-        `wall, median (max)`,
-        `${ms(median(t.wall))} (${ms(Math.max(...t.wall))})`,
-      );
+      const spread = (v: number[]) => `${ms(median(v))} (max ${ms(Math.max(...v))})`;
+      info('start timer → header', 'click → shown, wall', spread(t.wall));
+      info('start timer → header', 'script, ScriptDuration (wall)', spread(t.script));
       const ok = check({
         subject: 'start timer → header',
-        metric: `script, median (max), ${timerN} runs`,
-        value: `${ms(median(t.script))} (${ms(Math.max(...t.script))})`,
+        metric: `script, thread time, ${timerN} runs`,
+        value: spread(t.thread),
         budget: `median < ${SCRIPT_BUDGET_MS} ms`,
-        ok: median(t.script) < SCRIPT_BUDGET_MS,
+        ok: median(t.thread) < SCRIPT_BUDGET_MS,
       });
       rows.push([
-        `Start timer → header, script (${large} items)`,
-        `${ms(median(t.script))} (max ${ms(Math.max(...t.script))})`,
+        `Start timer → header, script thread time (${large} items)`,
+        spread(t.thread),
         '-',
         '-',
         `median < ${SCRIPT_BUDGET_MS} ms`,
