@@ -53,7 +53,7 @@ function queueOf500(): LocalItem[] {
   return rows.map((r) => ({ ...r, ...flags.get(r.id), ...listKeysOf(r) }));
 }
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   pid: number;
@@ -190,7 +190,7 @@ function workIn(tasks: readonly TraceEvent[], from: number, to: number): number 
 }
 
 /** The renderer main thread's tasks (the busiest one's) in a parsed trace, and its process. */
-function mainTasks(events: TraceEvent[]): { tasks: TraceEvent[]; pid: number; tid: number } {
+export function mainTasks(events: TraceEvent[]): { tasks: TraceEvent[]; pid: number; tid: number } {
   const mains = new Set(
     events
       .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')

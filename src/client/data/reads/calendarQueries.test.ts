@@ -5,6 +5,7 @@ import { localItem } from '../../../../testkit/client/items';
 import { addDays } from '../../../shared/agenda';
 import { occurrencesIn } from '../../../shared/calendar';
 import { OutpostDb } from '../store/db';
+import { SPAN_REACH } from '../store/listKeys';
 import type { LocalItem, Viewer } from '../store/types';
 import { calendarItems, timelineGroups } from './calendarQueries';
 
@@ -37,10 +38,35 @@ describe('calendar reads by range', () => {
     expect(ids(await calendarItems(db, GUEST, '2026-11-01', '2026-11-30'))).toEqual([8]);
   });
 
+  it('reads a span by how far it reaches: one ending on the first day is in, one ending the day before is out', async () => {
+    const db = freshDb();
+    const from = '2026-11-01';
+    const rows = SPAN_REACH.flatMap((reach, i) => [
+      localItem(10 * i + 1, `reaches in, ${reach}`, {
+        start_date: addDays(from, -reach),
+        due_date: from,
+      }),
+      localItem(10 * i + 2, `ends before, ${reach}`, {
+        start_date: addDays(from, -reach - 1),
+        due_date: addDays(from, -1),
+      }),
+    ]);
+    rows.push(
+      localItem(100, 'twenty years', { start_date: '2006-11-01', due_date: '2026-11-30' }),
+      localItem(101, 'twenty years, over', { start_date: '2006-10-01', due_date: '2026-10-30' }),
+    );
+    await db.items.bulkPut(rows);
+    const shown = occurrencesIn(await calendarItems(db, ME, from, '2026-11-30'), from, '2026-11-30');
+    expect(shown.map((o) => o.item.id).sort((a, b) => a - b)).toEqual([1, 11, 21, 31, 41, 51, 100]);
+  });
+
   it('property: places exactly what a full scan places', async () => {
     const row = fc.record({
       due: fc.option(fc.integer({ min: -60, max: 90 }), { nil: null }),
-      len: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
+      // Short spans, and long ones of every reach (listKeys.ts SPAN_REACH) and past the last.
+      len: fc.option(fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 5_000 })), {
+        nil: null,
+      }),
       repeat: fc.constantFrom(null, 'FREQ=WEEKLY', 'FREQ=DAILY;COUNT=4'),
       done: fc.boolean(),
     });

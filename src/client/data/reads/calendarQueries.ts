@@ -1,14 +1,17 @@
 import Dexie from 'dexie';
+import { addDays } from '../../../shared/agenda';
 import { PRIORITIES } from '../../../shared/planning';
 import { AGENDA_INDEX, CALENDAR_INDEX, LIST_INDEX, type OutpostDb } from '../store/db';
 import { resolveId } from '../store/idAliases';
+import { SPAN_REACH, SPAN_UNBOUNDED } from '../store/listKeys';
 import type { LocalItem, Viewer } from '../store/types';
 
 /**
  * Calendar and Timeline from the device (ARCHITECTURE §5 'Calendar and Timeline'), offline and for
  * guests. The calendar reads a range of days by index, never every dated item: the rows due in it
  * (the agenda indexes, by due day) and the rows that span days or repeat and start on or before its
- * last day (the calendar indexes over `_sd`, listKeys.ts), since those can reach into it from later.
+ * last day (the calendar indexes over `_sd`, listKeys.ts), since those can reach into it from later;
+ * of the spans, per reach, only those that start late enough to end in it.
  */
 
 const scopeOf = (viewer: Viewer) => (viewer.isGuest ? 'g' : 'a');
@@ -40,9 +43,25 @@ export function calendarItems(
         )
         .toArray(),
     ),
+    ...SPAN_REACH.map((reach, i) =>
+      db.items
+        .where(CALENDAR_INDEX[owner])
+        .between(
+          [scope, viewer.userId, `${i} ${addDays(from, -reach)}`],
+          [scope, viewer.userId, `${i} ${through}`],
+          true,
+          true,
+        )
+        .toArray(),
+    ),
     db.items
       .where(CALENDAR_INDEX[owner])
-      .between([scope, viewer.userId, Dexie.minKey], [scope, viewer.userId, through], true, true)
+      .between(
+        [scope, viewer.userId, `${SPAN_UNBOUNDED} `],
+        [scope, viewer.userId, `${SPAN_UNBOUNDED} ${through}`],
+        true,
+        true,
+      )
       .toArray(),
   ]);
   return Promise.all(reads).then((lists) => {

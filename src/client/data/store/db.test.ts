@@ -2,7 +2,15 @@ import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
-import { CALENDAR_INDEX, DB_VERSION, OutpostDb, STORES_V14, STORES_V15, UNREAD_INDEXES_V15 } from './db';
+import {
+  CALENDAR_INDEX,
+  DB_VERSION,
+  OutpostDb,
+  STORES_V14,
+  STORES_V15,
+  STORES_V17,
+  UNREAD_INDEXES_V15,
+} from './db';
 import { withKeys } from './listKeys';
 
 describe('the database upgrade', () => {
@@ -116,16 +124,37 @@ describe('the database upgrade', () => {
     await db.open();
     expect(db.verno).toBe(DB_VERSION);
     expect((await db.items.toArray()).map((r) => [r.id, r._sd])).toEqual([
-      [1, '2026-11-20'],
-      [2, '2026-10-01'],
+      [1, '1 2026-11-20'],
+      [2, 'z 2026-10-01'],
       [3, undefined],
     ]);
     expect(
       await db.items
         .where(CALENDAR_INDEX.mine)
-        .between(['a', 1, Dexie.minKey], ['a', 1, '2026-11-30'])
+        .between(['a', 1, Dexie.minKey], ['a', 1, Dexie.maxKey])
         .primaryKeys(),
-    ).toEqual([2, 1]);
+    ).toEqual([1, 2]);
+    db.close();
+  });
+
+  it('versions 18 and 19 give version 17’s rows the status lists’ flag and rekey their spans reach first', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('Outpost-v17', { indexedDB, IDBKeyRange });
+    old.version(17).stores(STORES_V17);
+    const rows = [
+      localItem(1, 'Two weeks', { due_date: '2026-12-05', start_date: '2026-11-20' }),
+      localItem(2, 'Two years', { due_date: '2028-11-20', start_date: '2026-11-20' }),
+    ].map((row) => ({ ...withKeys({ ...row, _top: 1 as const }), _sd: '2026-11-20' }));
+    await old.table('items').bulkPut(rows);
+    old.close();
+
+    const db = new OutpostDb('Outpost-v17', { indexedDB, IDBKeyRange });
+    await db.open();
+    expect(db.verno).toBe(DB_VERSION);
+    expect((await db.items.toArray()).map((r) => [r.id, r._sd, r._stop])).toEqual([
+      [1, '1 2026-11-20', 1],
+      [2, '4 2026-11-20', 1],
+    ]);
     db.close();
   });
 });

@@ -20,7 +20,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 18;
+export const DB_VERSION = 19;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -187,14 +187,15 @@ const STORES_V16 = {
  * Version 17 (issue 53, Calendar and Timeline): the calendar indexes over listKeys.ts `_sd`, an open
  * dated row's first day when it spans days or repeats, by owner as the agenda indexes are. A range of
  * days reads its single-day rows by due day (AGENDA_INDEX) and these rows up to its last day
- * (reads/calendarQueries.ts), not every dated item.
+ * (reads/calendarQueries.ts), not every dated item. Version 18 leads `_sd` with the span's reach, so
+ * a range reads the spans that can end in it, not every one that started before it.
  */
 export const CALENDAR_INDEX = {
   mine: '[_scope+user_id+_sd]',
   assigned: '[_scope+_asg+_sd]',
 } as const;
 
-const STORES_V17 = {
+export const STORES_V17 = {
   ...STORES_V16,
   items: `${STORES_V16.items}, ${Object.values(CALENDAR_INDEX).join(', ')}`,
 };
@@ -204,7 +205,7 @@ const STORES_V17 = {
  * status (topFlags.ts `_stop`, SYNC.md I14), so a finished task in a running campaign is on
  * Completed › All; their two indexes read `_stop` where Home's orphan flag was.
  */
-const STORES = {
+export const STORES_V18 = {
   ...STORES_V17,
   items: STORES_V17.items
     .split(', ')
@@ -212,6 +213,9 @@ const STORES = {
     .concat([LIST_INDEX.mineTop, LIST_INDEX.assignedTop])
     .join(', '),
 };
+
+/** Version 19 keeps version 18's stores: only the values of `_sd` change. */
+const STORES = STORES_V18;
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -372,9 +376,13 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V17)
       .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Version 18 moves the All tabs' indexes to `_stop` and computes it for every item.
+    this.version(18)
+      .stores(STORES_V18)
+      .upgrade((tx) => recomputeTopFlags(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 19 leads `_sd` with the span's reach (listKeys.ts calendarKey): the same indexes, rekeyed.
     this.version(DB_VERSION)
       .stores(STORES)
-      .upgrade((tx) => recomputeTopFlags(tx.table<LocalItem, number>('items')).then(() => undefined));
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

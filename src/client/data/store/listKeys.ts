@@ -1,5 +1,5 @@
 import type { DBCoreMutateRequest, DBCoreTable, Table } from 'dexie';
-import { dayOrderKey } from '../../../shared/agenda';
+import { dayOrderKey, daysBetween } from '../../../shared/agenda';
 import type { ItemStatus } from '../../../shared/item';
 import { DEFAULT_PRIORITY } from '../../../shared/planning';
 import { LIST_KEYS, type ListOrder, updatedKey } from '../../../shared/sort';
@@ -27,10 +27,12 @@ import type { LocalItem } from './types';
  *   of a row that has `_due`, absent otherwise: the agenda indexes end in it, so a day's rows of one
  *   priority come in manual order. A row without a sort_key or uuid still has one (it reads as ''),
  *   so it is indexed and, with the id IndexedDB appends, ordered as the shared rule orders it.
- * - `_sd`: the start day (start_date, else the due day) of an open dated row that spans days or
- *   repeats, absent otherwise: the calendar indexes (db.ts CALENDAR_INDEX) read such rows up to a
+ * - `_sd`: the reach and start day of an open dated row that spans days or repeats, absent
+ *   otherwise (calendarKey): the calendar indexes (db.ts CALENDAR_INDEX) read such rows up to a
  *   range's last day, since one due after the range can still start in it or repeat into it; rows
- *   on one day are read by the agenda indexes' due day.
+ *   on one day are read by the agenda indexes' due day. The reach leads so that a range reads, per
+ *   reach, only the spans that start close enough before it to end in it: without it every span that
+ *   ever started before the range's end was read, thousands on a device of 100,000 items.
  *
  * They depend on the row alone (and `_top`), so they are computed on the final value of every put to
  * `items` (the store's side effects, sideEffects.ts, call withListKeys): no write path has to remember them.
@@ -82,6 +84,21 @@ export function scopeOf(row: Pick<LocalItem, '_deleted' | '_syncStatus'>): ListS
   return row._deleted === 1 ? 'x' : row._syncStatus === 'local' ? 'g' : 'a';
 }
 
+/**
+ * How far a span may reach, in days from its start, by calendarKey's reach digit: a span of n days
+ * (start to due) has the first whose reach is at least n. A longer span or a repeating row has the
+ * unbounded reach `SPAN_UNBOUNDED`: a range reads all of those that start before its end.
+ */
+export const SPAN_REACH = [4, 16, 64, 256, 1024, 4096] as const;
+export const SPAN_UNBOUNDED = 'z';
+
+/** The calendar key `_sd` of a span from `start` to `due` (or a repeating row): its reach, a space, its start day. */
+export function calendarKey(start: string, due: string, repeats: boolean): string {
+  const days = daysBetween(start, due);
+  const reach = repeats ? -1 : SPAN_REACH.findIndex((r) => days <= r);
+  return `${reach < 0 ? SPAN_UNBOUNDED : reach} ${start}`;
+}
+
 /** A row's list keys from its own fields. */
 export function listKeysOf(row: KeyedRow): ListKeys {
   const keys: ListKeys = {
@@ -95,7 +112,8 @@ export function listKeysOf(row: KeyedRow): ListKeys {
     keys._pri = row.priority ?? DEFAULT_PRIORITY;
     keys._ord = dayOrderKey(row);
     const start = row.start_date ? row.start_date.slice(0, 10) : null;
-    if ((start !== null && start < keys._due) || row.recurrence) keys._sd = start ?? keys._due;
+    if ((start !== null && start < keys._due) || row.recurrence)
+      keys._sd = calendarKey(start ?? keys._due, keys._due, !!row.recurrence);
   }
   return keys;
 }

@@ -44,7 +44,7 @@ export interface LocalItem extends Item {
   _pri?: number;
   /** The open dated row's manual order within its day (listKeys.ts `_ord`). */
   _ord?: string;
-  /** The first calendar day of an open dated row that spans days or repeats (listKeys.ts `_sd`). */
+  /** The reach and first calendar day of an open dated row that spans days or repeats (listKeys.ts `_sd`). */
   _sd?: string;
 }
 
