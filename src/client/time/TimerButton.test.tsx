@@ -6,7 +6,8 @@ import type { OutpostClient } from '../data/client';
 import type { LocalItem } from '../data/store/types';
 import { ItemRow } from '../items/ItemRow';
 import { TimerButton } from './TimerButton';
-import { TimerFeed, TimeWatch } from './TimeWatch';
+import { TimerFeed } from './TimerFeed';
+import { TimeWatch } from './TimeWatch';
 import { timerStore } from './timerStore';
 
 let client: OutpostClient;
