@@ -100,7 +100,14 @@ export async function writeWebhookEvents(tx: Executor): Promise<boolean> {
     sql`SELECT id, user_id, events, campaign_id FROM webhooks WHERE enabled`,
   );
   if (hooks.length === 0) return false;
-  let wrote = false;
+  const outbox: {
+    n: number;
+    webhook_id: number;
+    event_type: WebhookEventType;
+    webhook_message_id: string;
+    payload: string;
+    item_id: number | null;
+  }[] = [];
   for (const event of events) {
     const listening = hooks.filter((h) => subscribes(eventsOf(h.events), event.type));
     if (listening.length === 0) continue;
@@ -112,25 +119,52 @@ export async function writeWebhookEvents(tx: Executor): Promise<boolean> {
     const seeing = new Set(await seersAmong(tx, itemId, owners));
     // Whoever was just removed saw the campaign until this change: they hear of their removal.
     if (event.kind === 'member' && event.type === 'member.removed') seeing.add(event.member.id);
-    const data = new Map<number, Record<string, unknown> | null>();
+    // One body per owner: every webhook of one person hears the same thing of the same change.
+    const bodies = new Map<number, string | null>();
     for (const hook of inScope) {
       if (!seeing.has(hook.user_id)) continue;
-      if (!data.has(hook.user_id)) data.set(hook.user_id, await dataOf(tx, event, hook.user_id));
-      const body = data.get(hook.user_id);
-      if (!body) continue;
-      await enqueue(
-        tx,
-        hook.id,
-        event.type,
-        event.actor,
-        event.at,
-        body,
-        event.kind === 'member' ? null : itemId,
-      );
-      wrote = true;
+      if (!bodies.has(hook.user_id)) {
+        const data = await dataOf(tx, event, hook.user_id);
+        bodies.set(hook.user_id, data ? bodyOf(event.type, event.actor, event.at, data) : null);
+      }
+      const payload = bodies.get(hook.user_id);
+      if (!payload) continue;
+      outbox.push({
+        n: outbox.length,
+        webhook_id: hook.id,
+        event_type: event.type,
+        webhook_message_id: messageId(),
+        payload,
+        item_id: event.kind === 'member' ? null : itemId,
+      });
     }
   }
-  return wrote;
+  if (outbox.length === 0) return false;
+  // One statement for every row, in the events' order (ids keep each item's events in order): the
+  // write holds its family's lock meanwhile, and a row a round trip made writes queue behind it.
+  await tx.execute(
+    sql`INSERT INTO webhook_deliveries (webhook_id, event_type, webhook_message_id, payload, item_id)
+        SELECT r.webhook_id, r.event_type, r.webhook_message_id, r.payload, r.item_id
+        FROM jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb)
+          AS r(n int, webhook_id int, event_type text, webhook_message_id text, payload text, item_id int)
+        ORDER BY r.n`,
+  );
+  return true;
+}
+
+/** A delivery's body: the event, when, who did it and what it is about, in the API's shapes. */
+function bodyOf(
+  type: WebhookEventType,
+  actor: Actor | null,
+  at: Date,
+  data: Record<string, unknown>,
+): string {
+  return payloadBody({
+    type,
+    timestamp: at.toISOString(),
+    actor: actor ? { id: actor.id, name: actor.name } : null,
+    data,
+  });
 }
 
 /** Writes one outbox row; answers its id. */
@@ -145,12 +179,7 @@ export async function enqueue(
   /** Already claimed by the caller until then (the test event, sent at once). */
   claimedUntil: Date | null = null,
 ): Promise<number> {
-  const payload = payloadBody({
-    type,
-    timestamp: at.toISOString(),
-    actor: actor ? { id: actor.id, name: actor.name } : null,
-    data,
-  });
+  const payload = bodyOf(type, actor, at, data);
   const [row] = await rows<{ id: number | string }>(
     tx,
     sql`INSERT INTO webhook_deliveries (webhook_id, event_type, webhook_message_id, payload, item_id, claimed_until)
