@@ -134,9 +134,10 @@ export class WebhookOutbox {
       const hookIds = [...new Set(candidates.map((c) => c.webhook_id))].sort((a, b) => a - b);
       const hookList = `{${hookIds.join(',')}}`;
       // Counting the deliveries in flight under the webhooks' locks: two senders claiming for one
-      // endpoint at once count one after the other, never both below the cap.
+      // endpoint at once count one after the other, never both below the cap. NO KEY UPDATE, which
+      // a write's outbox rows do not wait on: their foreign key takes KEY SHARE on the same rows.
       await tx.execute(
-        sql`SELECT id FROM webhooks WHERE id = ANY(${hookList}::int[]) ORDER BY id FOR UPDATE`,
+        sql`SELECT id FROM webhooks WHERE id = ANY(${hookList}::int[]) ORDER BY id FOR NO KEY UPDATE`,
       );
       const busy = await rows<{ webhook_id: number; n: number }>(
         tx,
