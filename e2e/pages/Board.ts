@@ -35,9 +35,21 @@ export class BoardPage extends Trees {
 
   /** Lifts a card with Space, moves it `right` columns with →, and drops it with Space. */
   async keyboardDrop(title: string, right: number) {
+    // dnd-kit listens for the moving keys a moment after the lift (its keyboard sensor attaches them
+    // after activation): a → pressed in that moment is lost, so each → is pressed again until the
+    // board's live region says the card moved.
+    const said = this.page.locator('[id^="DndLiveRegion"]');
     await this.handle(title).focus();
     await this.page.keyboard.press('Space');
-    for (let i = 0; i < right; i++) await this.page.keyboard.press('ArrowRight');
+    await expect(said).toContainText(`Picked up “${title}”`);
+    for (let i = 0; i < right; i++) {
+      const before = (await said.textContent()) ?? '';
+      await expect(async () => {
+        if (((await said.textContent()) ?? '') === before) await this.page.keyboard.press('ArrowRight');
+        await expect(said).not.toHaveText(before, { timeout: 1_000 });
+      }).toPass({ timeout: 10_000 });
+      await expect(said).toContainText(`“${title}” is over`);
+    }
     await this.page.keyboard.press('Space');
   }
 

@@ -283,9 +283,21 @@ export default function CampaignBoard({
     );
     const handle = card?.querySelector<HTMLElement>('[data-drag-handle]');
     if (!handle) return;
-    refocus.current = null;
-    const active = document.activeElement;
-    if (!active || active === document.body || active === handle) handle.focus();
+    // The card may land while the 'Complete N open items too?' dialog still holds focus on its way
+    // out: wait for it to let go (a few frames), or the focus it hands back lands on the page's body.
+    let frame = 0;
+    let frames = 0;
+    const place = () => {
+      const active = document.activeElement;
+      if (active?.closest('[role="alertdialog"]') && frames++ < 60) {
+        frame = requestAnimationFrame(place);
+        return;
+      }
+      refocus.current = null;
+      if (!active || active === document.body || active === handle || !active.isConnected) handle.focus();
+    };
+    place();
+    return () => cancelAnimationFrame(frame);
   }, [columns]);
   const moveToColumn = (item: LocalItem, target: BoardPlace, open = 0) =>
     void order.moveToStatus(
