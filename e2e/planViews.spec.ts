@@ -1,24 +1,11 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { dayFromToday, dayWords } from './lib/days';
 import { takePictures } from './lib/pictures';
 import { Outpost, uniqueTitle } from './pages/Outpost';
 
 // Issue 53 parts 4 and 5: Calendar and Timeline (ARCHITECTURE §5), as a guest, from the device.
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** The device's day `offset` days from today, as the app keys it (YYYY-MM-DD). */
-function dayFromToday(offset: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + offset);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-const words = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
-/** 'Sat 28 Nov': a day as the views say it. */
-const label = (day: string) => words.format(new Date(`${day}T00:00:00Z`));
+const label = dayWords;
 
 /** Adds an item with the page's quick-add card, its dates said in the title and read into chips first. */
 async function addWithDates(app: Outpost, type: 'todo' | 'task', text: string) {
