@@ -57,3 +57,27 @@ test("quick-adds in a row share one toast with the spec's 'Item created', clear 
     await expectCardClear(polish.quickAddForm('Add todo'));
   });
 });
+
+test('a toast whose module cannot be fetched shows plainly with its words, the screen stays, and the real one returns online', async ({
+  page,
+  context,
+}) => {
+  // As offline on a first visit before a service worker holds the chunk: its fetch fails.
+  const toastModule = '**/assets/ToastRegion-*.js';
+  await page.route(toastModule, (route) => route.abort('internetdisconnected'));
+  const polish = await guest(page);
+  await polish.quickAdd('todo', uniqueTitle('Plain first'));
+  await expect(page.locator('[data-plain-toast]')).toBeVisible();
+  await expect(polish.toasts.first()).toContainText('Your todo has been created successfully.');
+  await expect(polish.heading('Home')).toBeVisible();
+  await polish.toasts.first().getByRole('button', { name: 'Dismiss' }).click();
+  await expect(polish.toasts).toHaveCount(0);
+
+  // Back online, the region's module is fetched again and the next toast is the real one.
+  await page.unroute(toastModule);
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await polish.quickAdd('todo', uniqueTitle('Back online'));
+  await expect(polish.toasts.first()).toContainText('Item created');
+  await expect(page.locator('[data-plain-toast]')).toHaveCount(0);
+});
