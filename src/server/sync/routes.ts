@@ -6,7 +6,7 @@ import { SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
 import { syncQuerySchema } from '../../shared/schemas';
 import type { SyncPageTimeEntries, SyncTimeEntryChange } from '../../shared/timeEntries';
 import { COMMENT_SELECT, commentJson } from '../comments/service';
-import { rows, sql } from '../db/client';
+import { hotStatement, rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { unprocessable } from '../http/errors';
 import { iso } from '../http/serialize';
@@ -160,7 +160,7 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
       after: string | number | null;
     }>(
       db,
-      sql`WITH horizon AS (
+      hotStatement(sql`WITH horizon AS (
             SELECT pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax
             FROM pg_current_snapshot() s
           ), counted AS MATERIALIZED (
@@ -209,7 +209,7 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
             ORDER BY u.change_xid, u.k, u.id
             LIMIT ${SYNC_PAGE_SIZE + 1}
           ) r ON true
-          ORDER BY r.change_xid, r.k, r.id`,
+          ORDER BY r.change_xid, r.k, r.id`),
     );
     const horizon = BigInt(found[0]?.horizon ?? 0);
     const changed = found.filter(
