@@ -10,7 +10,7 @@ import { share } from '../../../testkit/sharing';
 import { makeMutual, signedIn, TestClient } from '../../../testkit/testClient';
 import type { Item } from '../../shared/item';
 import { buildApp } from '../app';
-import { type Database, openDatabase } from '../db/client';
+import { type Database, openDatabase, rows, sql } from '../db/client';
 import { backupToFile, progressLine, restoreFromFile } from './files';
 import { RestoreRefused } from './restore';
 
@@ -116,6 +116,25 @@ async function answers(client: TestClient) {
   };
 }
 
+/**
+ * Waits until a pull sees every write committed so far: pulls show rows below the cluster's oldest
+ * open transaction (cursor.ts, SYNC.md L1), and on a PostgreSQL shared with other test files another
+ * database's open transaction may hold that back for a moment.
+ */
+async function pullsCaughtUp(database: Database) {
+  const [mark] = await rows<{ xid: string }>(database.db, sql`SELECT pg_current_xact_id()::text AS xid`);
+  await vi.waitFor(
+    async () => {
+      const [now] = await rows<{ xmin: string }>(
+        database.db,
+        sql`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`,
+      );
+      expect(BigInt(now?.xmin ?? 0)).toBeGreaterThan(BigInt(mark?.xid ?? 0));
+    },
+    { timeout: 30_000, interval: 100 },
+  );
+}
+
 /** The same signed-in people on another app: their sessions came across with the rows. */
 function sameSessions(clients: TestClient[], app: FastifyInstance): TestClient[] {
   return clients.map((c) => {
@@ -144,6 +163,8 @@ describe.each(pairs)('backup on %s, restore on %s', (from, to) => {
     let targetApp: FastifyInstance | null = null;
     try {
       const people = await seed(sourceApp);
+      // The answers to compare with are the whole of what was written, not what a pull saw of it.
+      await pullsCaughtUp(source);
       const before: Awaited<ReturnType<typeof answers>>[] = [];
       for (const person of people) before.push(await answers(person));
       const oldCursor = (await get<{ cursor: string }>(people[0]!, '/api/sync?cursor=')).cursor;
