@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
-import { type Database, openDatabase } from '../src/server/db/client';
+import { type Database, openDatabase, rows, sql } from '../src/server/db/client';
 import type { AppConfig } from '../src/server/env';
 
 export type Engine = 'pglite' | 'pg';
@@ -105,4 +105,24 @@ export async function startTestServer(
       await database.close();
     },
   };
+}
+
+/**
+ * Waits until a pull sees every write committed so far. Pulls show rows below the cluster's oldest
+ * open transaction (cursor.ts, SYNC.md L1); on a PostgreSQL shared with other test files, another
+ * database's open transaction may hold that back for a moment. Embedded, it returns at once.
+ */
+export async function pullsCaughtUp(database: Database, timeoutMs = 30_000): Promise<void> {
+  const [mark] = await rows<{ xid: string }>(database.db, sql`SELECT pg_current_xact_id()::text AS xid`);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [now] = await rows<{ xmin: string }>(
+      database.db,
+      sql`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`,
+    );
+    if (BigInt(now?.xmin ?? 0) > BigInt(mark?.xid ?? 0)) return;
+    if (Date.now() > deadline)
+      throw new Error(`the pull horizon stayed below ${mark?.xid} for ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type Engine, openTestDatabase, PGLITE_TEMPLATE_ENV } from '../../../testkit/server';
+import { type Engine, openTestDatabase, PGLITE_TEMPLATE_ENV, pullsCaughtUp } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
 import { makeMutual, signedIn, TestClient } from '../../../testkit/testClient';
 import type { Item } from '../../shared/item';
 import { buildApp } from '../app';
-import { type Database, openDatabase, rows, sql } from '../db/client';
+import { type Database, openDatabase } from '../db/client';
 import { backupToFile, progressLine, restoreFromFile } from './files';
 import { RestoreRefused } from './restore';
 
@@ -114,25 +114,6 @@ async function answers(client: TestClient) {
     notifications: await get(client, '/api/notifications'),
     trash: await get(client, '/api/trash'),
   };
-}
-
-/**
- * Waits until a pull sees every write committed so far: pulls show rows below the cluster's oldest
- * open transaction (cursor.ts, SYNC.md L1), and on a PostgreSQL shared with other test files another
- * database's open transaction may hold that back for a moment.
- */
-async function pullsCaughtUp(database: Database) {
-  const [mark] = await rows<{ xid: string }>(database.db, sql`SELECT pg_current_xact_id()::text AS xid`);
-  await vi.waitFor(
-    async () => {
-      const [now] = await rows<{ xmin: string }>(
-        database.db,
-        sql`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`,
-      );
-      expect(BigInt(now?.xmin ?? 0)).toBeGreaterThan(BigInt(mark?.xid ?? 0));
-    },
-    { timeout: 30_000, interval: 100 },
-  );
 }
 
 /** The same signed-in people on another app: their sessions came across with the rows. */

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PromFamily, parsePrometheusText, sampleValue } from '../../../testkit/promText';
-import { openTestDatabase, testEngines } from '../../../testkit/server';
+import { openTestDatabase, pullsCaughtUp, testEngines } from '../../../testkit/server';
 import { signedIn } from '../../../testkit/testClient';
 import { buildApp } from '../app';
 import { type Database, sql } from '../db/client';
@@ -89,6 +89,8 @@ describe.each(testEngines())('GET /metrics on %s', (engine) => {
     const b = await alice.create({ title: 'Second', type: 'task' });
     await alice.item(a.id);
     await alice.item(b.id);
+    // On a shared PostgreSQL another test's open transaction may hold the pull's horizon back.
+    await pullsCaughtUp(database);
     const pulled = await alice.get<{ items: unknown[]; comments: unknown[] }>('/api/sync?cursor=');
     expect(pulled.status).toBe(200);
     const rowsSent = pulled.body.items.length + pulled.body.comments.length;
