@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changesDelivered } from '../../../testkit/changes';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
 import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
@@ -38,23 +39,6 @@ describe.each(testEngines())('a removed member hears nothing more of the campaig
     await app.close();
     await database.close();
   });
-
-  /**
-   * Waits until every announcement made so far has been delivered. Deliveries keep their order on
-   * both buses, and PostgreSQL's arrive after the response (through NOTIFY): a bystander's own write
-   * is heard twice (at commit and on delivery), so once its second hearing is in, so is all before it.
-   */
-  async function busSettled() {
-    const bystander = await signedIn(app, 'Bea');
-    await bystander.create({ title: 'Marker', type: 'campaign' });
-    const id = bystander.user!.id;
-    await vi.waitFor(
-      () => expect(announced.flat().filter((heard) => heard === id).length).toBeGreaterThanOrEqual(2),
-      {
-        timeout: 10_000,
-      },
-    );
-  }
 
   /** The owner's campaign, with a task and a todo the member made or was given, then the member removed. */
   async function removedFrom(owner: TestClient, member: TestClient) {
@@ -111,7 +95,7 @@ describe.each(testEngines())('a removed member hears nothing more of the campaig
     const { campaign, hers } = await removedFrom(owner, member);
     await share(owner, campaign, 'viewer', stays);
     // The removal tells her (she must drop the campaign); on PostgreSQL that can land after this line.
-    await busSettled();
+    await changesDelivered(app);
     announced.length = 0;
     await owner.update(hers.id, { title: 'Edited again' });
     const said = await owner.post(`/api/items/${hers.id}/comments`, { body: 'Hello' });
