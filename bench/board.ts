@@ -18,8 +18,8 @@ import { topFlagsFromScratch } from '../src/client/data/store/topFlags';
 import type { LocalItem } from '../src/client/data/store/types';
 import type { ItemStatus, ItemType } from '../src/shared/item';
 import { keysAfter } from '../src/shared/sortKey';
-import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
-import { watchFirstRow } from './lib/firstRow';
+import { startAppServer } from './lib/appServer';
+import { firstRowContext } from './lib/firstRow';
 import { guestRow } from './lib/guestSeed';
 import { check, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
@@ -94,15 +94,7 @@ export async function run(args: string[] = []): Promise<void> {
   const big: number[] = [];
   try {
     // Service workers blocked: the figure is the app's own render. A desktop viewport: three columns.
-    const context = await browser.newContext({
-      serviceWorkers: 'block',
-      viewport: { width: 1280, height: 900 },
-    });
-    await context.addInitScript(
-      ([key, value]) => localStorage.setItem(key as string, value as string),
-      [ONBOARDED_STORAGE.key, ONBOARDED_STORAGE.value],
-    );
-    await context.addInitScript(watchFirstRow, CARD);
+    const context = await firstRowContext(browser, { width: 1280, height: 900 }, CARD);
     const rows = guestBoards();
     const stored = await seed(context, server.url, rows);
     info(subject, 'seeded', `${stored.toLocaleString('en-US')} items`);

@@ -118,20 +118,11 @@ const DROPPING = 'board-drag:dropping';
 function framesOf(trace: Buffer): Frames {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const { tasks, pid } = mainTasks(events);
-  // AnimationFrame is an async slice: a begin and an end with the same id.
-  const begun = new Map<string, number>();
-  const frames: { at: number; ms: number; work: number }[] = [];
-  for (const e of events
-    .filter((x) => x.name === 'AnimationFrame' && x.pid === pid)
-    .sort((a, b) => a.ts - b.ts)) {
-    const id = JSON.stringify(e.id2 ?? e.id);
-    if (e.ph === 'b') begun.set(id, e.ts);
-    else if (e.ph === 'e' && begun.has(id)) {
-      const at = begun.get(id)!;
-      frames.push({ at, ms: (e.ts - at) / 1000, work: workIn(tasks, at, e.ts) });
-      begun.delete(id);
-    }
-  }
+  const frames = animationFrames(events, pid).map(({ from, to }) => ({
+    at: from,
+    ms: (to - from) / 1000,
+    work: workIn(tasks, from, to),
+  }));
   const markAt = (name: string) => events.find((e) => e.name === name && e.pid === pid)?.ts ?? Number.NaN;
   const down = markAt(DOWN);
   const lifted = markAt(LIFTED);
@@ -187,6 +178,24 @@ function workIn(tasks: readonly TraceEvent[], from: number, to: number): number 
     sum += ((t.tdur ?? 0) * (Math.min(end, to) - Math.max(t.ts, from))) / dur;
   }
   return sum / 1000;
+}
+
+/** The AnimationFrame slices of process `pid` in a parsed trace, in order, as begin and end timestamps (µs). */
+export function animationFrames(events: TraceEvent[], pid: number): { from: number; to: number }[] {
+  // An async slice: a begin and an end with the same id.
+  const begun = new Map<string, number>();
+  const frames: { from: number; to: number }[] = [];
+  for (const e of events
+    .filter((x) => x.name === 'AnimationFrame' && x.pid === pid)
+    .sort((a, b) => a.ts - b.ts)) {
+    const id = JSON.stringify(e.id2 ?? e.id);
+    if (e.ph === 'b') begun.set(id, e.ts);
+    else if (e.ph === 'e' && begun.has(id)) {
+      frames.push({ from: begun.get(id)!, to: e.ts });
+      begun.delete(id);
+    }
+  }
+  return frames;
 }
 
 /** The renderer main thread's tasks (the busiest one's) in a parsed trace, and its process. */

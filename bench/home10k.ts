@@ -11,8 +11,8 @@ import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/ch
 import { listKeysOf } from '../src/client/data/store/listKeys';
 import type { LocalItem } from '../src/client/data/store/types';
 import type { ItemType } from '../src/shared/item';
-import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
-import { watchFirstRow } from './lib/firstRow';
+import { startAppServer } from './lib/appServer';
+import { firstRowContext } from './lib/firstRow';
 import { seedGuestCounts, seedGuestItems } from './lib/guestSeed';
 import { check, heading, info, skip } from './lib/report';
 import { median } from './lib/stats';
@@ -86,15 +86,7 @@ export async function run(args: string[] = []): Promise<void> {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     // Service workers blocked: the figure is the app's own render, not a cache warming in between.
-    const context = await browser.newContext({
-      serviceWorkers: 'block',
-      viewport: { width: 412, height: 915 },
-    });
-    await context.addInitScript(
-      ([key, value]) => localStorage.setItem(key as string, value as string),
-      [ONBOARDED_STORAGE.key, ONBOARDED_STORAGE.value],
-    );
-    await context.addInitScript(watchFirstRow, ROW);
+    const context = await firstRowContext(browser, { width: 412, height: 915 }, ROW);
     const page = await context.newPage();
     // The first visit lets the app create its database (Dexie, version 1) before the rows go in.
     await page.goto(server.url, { waitUntil: 'networkidle' });

@@ -17,8 +17,8 @@ import { topFlagsFromScratch } from '../src/client/data/store/topFlags';
 import type { LocalItem } from '../src/client/data/store/types';
 import { addDays, dayKey } from '../src/shared/agenda';
 import type { ItemStatus, ItemType } from '../src/shared/item';
-import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
-import { watchFirstRow } from './lib/firstRow';
+import { startAppServer } from './lib/appServer';
+import { firstRowContext } from './lib/firstRow';
 import { guestRow, SEED_START, seedGuestCounts, seedGuestItems } from './lib/guestSeed';
 import { check, heading, info, skip } from './lib/report';
 import { median } from './lib/stats';
@@ -140,15 +140,7 @@ export async function run(args: string[] = []): Promise<void> {
     const profiles = new Map<number, BrowserContext>();
     for (const size of SIZES) {
       // A fresh profile per size; service workers blocked: the figure is the app's own render.
-      const context = await browser.newContext({
-        serviceWorkers: 'block',
-        viewport: { width: 412, height: 915 },
-      });
-      await context.addInitScript(
-        ([key, value]) => localStorage.setItem(key as string, value as string),
-        [ONBOARDED_STORAGE.key, ONBOARDED_STORAGE.value],
-      );
-      await context.addInitScript(watchFirstRow, ROW);
+      const context = await firstRowContext(browser, { width: 412, height: 915 }, ROW);
       const stored = await seed(context, server.url, guestTree(size));
       info(subject, `seeded (${size})`, `${stored.toLocaleString('en-US')} items`);
       if (!clientDir) {

@@ -45,10 +45,10 @@ import type { LocalItem } from '../src/client/data/store/types';
 import { addDays, dayKey } from '../src/shared/agenda';
 import { monthGrid } from '../src/shared/calendar';
 import type { ItemType } from '../src/shared/item';
-import { mainTasks, type TraceEvent } from './boardDrag';
+import { animationFrames, mainTasks, type TraceEvent } from './boardDrag';
 import { type CpuProfile, printProfile } from './firstSync';
-import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
-import { watchFirstRow } from './lib/firstRow';
+import { startAppServer } from './lib/appServer';
+import { firstRowContext } from './lib/firstRow';
 import { guestRow, SEED_START } from './lib/guestSeed';
 import { numberArg } from './lib/pageApi';
 import { ms, type Pairs, ratioText, times as x } from './lib/pairs';
@@ -138,15 +138,7 @@ function planTree(count: number, today: string): Plan {
 
 /** A fresh guest device (browser context) holding `count` items of the plan. */
 async function device(browser: Browser, url: string, count: number, today: string) {
-  const context = await browser.newContext({
-    serviceWorkers: 'block',
-    viewport: { width: 1280, height: 900 },
-  });
-  await context.addInitScript(
-    ([key, value]) => localStorage.setItem(key as string, value as string),
-    [ONBOARDED_STORAGE.key, ONBOARDED_STORAGE.value],
-  );
-  await context.addInitScript(watchFirstRow, `${CHIP}, ${BAR}`);
+  const context = await firstRowContext(browser, { width: 1280, height: 900 }, `${CHIP}, ${BAR}`);
   const plan = planTree(count, today);
   const stored = await seed(context, url, plan.rows);
   return { context, stored, plan };
@@ -309,18 +301,7 @@ function scriptPerFrame(trace: Buffer): { moves: number[]; drop: number[] } {
   const { events, pid, markAt, slices } = scriptSlices(trace, MOVING);
   const moving = markAt(MOVING);
   const dropping = markAt(DROPPING);
-  const begun = new Map<string, number>();
-  const frames: { from: number; to: number; script: number }[] = [];
-  for (const e of events
-    .filter((f) => f.name === 'AnimationFrame' && f.pid === pid)
-    .sort((a, b) => a.ts - b.ts)) {
-    const id = JSON.stringify(e.id2 ?? e.id);
-    if (e.ph === 'b') begun.set(id, e.ts);
-    else if (e.ph === 'e' && begun.has(id)) {
-      frames.push({ from: begun.get(id)!, to: e.ts, script: 0 });
-      begun.delete(id);
-    }
-  }
+  const frames = animationFrames(events, pid).map((f) => ({ ...f, script: 0 }));
   frames.sort((a, b) => a.from - b.from);
   let outside = 0;
   for (const { ts, spent } of slices) {

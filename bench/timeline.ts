@@ -19,8 +19,8 @@ import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { openDatabase, rows, sql } from '../src/server/db/client';
 import { seedAccount } from '../testkit/seedAccount';
-import { ONBOARDED_STORAGE, startAppServer } from './lib/appServer';
-import { watchFirstRow } from './lib/firstRow';
+import { startAppServer } from './lib/appServer';
+import { firstRowContext } from './lib/firstRow';
 import { check, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
 
@@ -86,15 +86,7 @@ export async function run(args: string[] = []): Promise<void> {
   const windowRows: number[] = [];
   try {
     // Service workers blocked: the figure is the app's own render. A phone's viewport, as the budget's.
-    const context = await browser.newContext({
-      serviceWorkers: 'block',
-      viewport: { width: 412, height: 915 },
-    });
-    await context.addInitScript(
-      ([key, value]) => localStorage.setItem(key as string, value as string),
-      [ONBOARDED_STORAGE.key, ONBOARDED_STORAGE.value],
-    );
-    await context.addInitScript(watchFirstRow, READY);
+    const context = await firstRowContext(browser, { width: 412, height: 915 }, READY);
     const login = await context.newPage();
     await login.goto(`${server.url}/login`);
     await login.locator('main').getByLabel('Phone number').fill(PHONE);
