@@ -11,7 +11,6 @@ import {
 } from '../components/ui/lazyMenu';
 import { useUnreadCount } from '../notifications/unreadCount';
 import { uiStore } from '../stores/uiStore';
-import { TimeWatch } from '../time/TimeWatch';
 import { useRunningTimer } from '../time/timerStore';
 import { BrandMark } from './Brand';
 import { useAuthState, useDoor, useSignedInUser } from './door';
@@ -21,6 +20,8 @@ const SCROLL_BORDER_PX = 10;
 
 // With the data layer, not before it: its live reads are the data layer (see TimerFeed.tsx).
 const TimerFeed = lazy(() => import('../time/TimerFeed').then((m) => ({ default: m.TimerFeed })));
+// Only while a timer runs, which only the feed above can report: most screens never load it.
+const TimeWatch = lazy(() => import('../time/TimeWatch').then((m) => ({ default: m.TimeWatch })));
 
 /** True once the page has scrolled past the spec's 10 px, for the header's border. */
 function useScrolledPast(threshold: number): boolean {
@@ -96,7 +97,11 @@ export function Header() {
           )}
         </div>
         <div className="flex items-center justify-end">
-          <TimeWatch compact />
+          {timing ? (
+            <Suspense fallback={null}>
+              <TimeWatch compact />
+            </Suspense>
+          ) : null}
           <IconButton
             label="Search"
             onClick={() => uiStore.getState().setSearchOpen(true)}
@@ -144,7 +149,11 @@ export function Header() {
           ))}
         </nav>
         <div className="ml-auto flex shrink-0 items-center gap-1 lg:gap-2">
-          <TimeWatch />
+          {timing ? (
+            <Suspense fallback={null}>
+              <TimeWatch />
+            </Suspense>
+          ) : null}
           <button
             type="button"
             onClick={() => uiStore.getState().setSearchOpen(true)}

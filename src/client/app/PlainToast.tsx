@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { cn, focusRing } from '../components/ui/cn';
 import type { ToastStore } from '../stores/toastStore';
-import { placeToast, TOAST_PLACE_CLASS } from './toastPlacement';
+import { TOAST_PLACE_CLASS, usualPlace } from './toastPlacement';
 
 /**
  * The toasts without their module: what shows when ToastRegion's chunk cannot be fetched (offline on
@@ -28,10 +28,7 @@ export function PlainToast({ store }: { store: ToastStore }) {
       aria-live="polite"
       data-toast-viewport
       // Where the real region puts a toast with nothing focused: clear of the phone's add button.
-      className={cn(
-        'fixed z-[60]',
-        TOAST_PLACE_CLASS[placeToast({ width: window.innerWidth, height: window.innerHeight }, [])],
-      )}
+      className={cn('fixed z-[60]', TOAST_PLACE_CLASS[usualPlace(window.innerWidth)])}
     >
       <ol>
         {current ? (

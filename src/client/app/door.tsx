@@ -11,7 +11,6 @@ import { createStore } from 'zustand/vanilla';
 import type { UserSummary } from '../../shared/item';
 import type { OutpostClient } from '../data/client';
 import type { ArgsOf, CommandName, Namespace, ResultOf, Send } from '../data/commands/map';
-import { commands as serverCommands } from '../data/commands/server';
 import { createApiClient } from '../data/net/apiClient';
 import { type AuthState, type AuthStore, guestUser, unauthorizedHooks } from '../stores/authStore';
 import { type NotificationStore, notificationStore } from '../stores/notificationStore';
@@ -133,12 +132,17 @@ function shellDoor(): Door {
   // Same origin, same cookies and XSRF header as the client's; a 401 sends the client's auth to guest.
   const api = createApiClient(unauthorizedHooks(() => auth));
   const send = (async (name: string, args?: unknown) => {
-    if (name in serverCommands) {
-      const handler = serverCommands[name as keyof typeof serverCommands] as (
-        c: { api: typeof api },
-        a: unknown,
-      ) => unknown;
-      return handler({ api }, args);
+    // Loaded on the first server read, not with the first screen: the screens that read server data
+    // preload it with their chunk (vite.config.ts, firstScreenPreloads).
+    if (name.startsWith('server.')) {
+      const { commands } = await import('../data/commands/server');
+      if (name in commands) {
+        const handler = commands[name as keyof typeof commands] as (
+          c: { api: typeof api },
+          a: unknown,
+        ) => unknown;
+        return handler({ api }, args);
+      }
     }
     return ((await later()).send as (n: string, a?: unknown) => Promise<unknown>)(name, args);
   }) as Send;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Box, placeToast } from './toastPlacement';
+import { type Box, placeToast, usualPlace } from './toastPlacement';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
@@ -9,6 +9,11 @@ describe('where a toast goes', () => {
   it('keeps the usual corner when nothing is in the way', () => {
     expect(placeToast(desktop, [])).toBe('bottom-right');
     expect(placeToast(phone, [])).toBe('top');
+  });
+
+  it('puts the plain toast where the region puts one with nothing in the way', () => {
+    for (const width of [320, 390, 767, 768, 1024, 1280, 1920])
+      expect(usualPlace(width)).toBe(placeToast({ width, height: 800 }, []));
   });
 
   it("moves off a quick-add card whose 'Add todo' sits at the bottom right of a desktop screen", () => {

@@ -63,6 +63,16 @@ function boxOf(place: ToastPlace, width: number, height: number): Box {
   }
 }
 
+/** The places a toast may take at this width, the usual one first. */
+function placesAt(width: number): readonly [ToastPlace, ...ToastPlace[]] {
+  return width >= WIDE_PX ? ['bottom-right', 'top-right', 'bottom-left'] : ['top', 'bottom'];
+}
+
+/** Where a toast goes when nothing is in its way. */
+export function usualPlace(width: number): ToastPlace {
+  return placesAt(width)[0];
+}
+
 function overlaps(a: Box, b: Box): boolean {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
@@ -73,11 +83,10 @@ function overlaps(a: Box, b: Box): boolean {
  * the first clear one; when none is clear, the usual one.
  */
 export function placeToast(viewport: { width: number; height: number }, avoid: readonly Box[]): ToastPlace {
-  const places: ToastPlace[] =
-    viewport.width >= WIDE_PX ? ['bottom-right', 'top-right', 'bottom-left'] : ['top', 'bottom'];
+  const places = placesAt(viewport.width);
   const clear = places.find((place) => {
     const box = boxOf(place, viewport.width, viewport.height);
     return avoid.every((a) => !overlaps(box, a));
   });
-  return clear ?? (places[0] as ToastPlace);
+  return clear ?? places[0];
 }

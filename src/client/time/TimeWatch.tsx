@@ -1,34 +1,14 @@
 /**
- * The running timer in the header: drawn from the timer store alone, so the first screen's chunk holds
- * no live read of the device (the data layer loads after it; TimerFeed.tsx feeds the store then).
+ * The running timer in the header: drawn from the timer store alone, which TimerFeed.tsx feeds once the
+ * data layer has loaded. The header loads this module only while a timer runs.
  */
 import { Square, Timer } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { formatElapsed } from '../../shared/timerClock';
 import { cn, focusRing } from '../components/ui/cn';
+import { pageOf, useElapsed } from './elapsed';
 import { useTimer } from './mutations';
-import { type RunningTimer, useRunningTimer } from './timerStore';
-
-/** The page of the item a timer runs on. */
-export const pageOf = (r: Pick<RunningTimer, 'itemId' | 'type'>) =>
-  r.type === 'campaign'
-    ? `/campaigns/${r.itemId}`
-    : r.type === 'task'
-      ? `/tasks/${r.itemId}`
-      : `/todos/${r.itemId}`;
-
-/** Milliseconds since `startedAt`, moving once a second while `on`. */
-export function useElapsed(startedAt: string | null): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!startedAt) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [startedAt]);
-  return startedAt ? now - Date.parse(startedAt) : 0;
-}
+import { useRunningTimer } from './timerStore';
 
 /** The running timer in the header on every screen (§5 'Time tracking'): its item, elapsed time and Stop. */
 export function TimeWatch({ compact = false }: { compact?: boolean }) {

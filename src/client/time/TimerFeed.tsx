@@ -6,8 +6,8 @@
 import { useEffect, useRef } from 'react';
 import { formatElapsed, TIMER_ALERT_MS } from '../../shared/timerClock';
 import { useSend, useToast } from '../app/door';
+import { pageOf, useElapsed } from './elapsed';
 import { useRunningRead, useSpentRead } from './queries';
-import { pageOf, useElapsed } from './TimeWatch';
 import { timerStore, useRunningTimer } from './timerStore';
 
 /** Keeps the timer store in step with the device: one live read for every row and page. */

@@ -1,4 +1,3 @@
-import { Avatar as AvatarPrimitive } from 'radix-ui';
 import { avatarColour } from '../../../shared/avatarColour';
 import { cn } from './cn';
 
@@ -30,7 +29,6 @@ export interface AvatarProps {
   name: string | null | undefined;
   /** The person's user id: their colour then comes from it (distinct people, distinct hues). */
   userId?: number | null | undefined;
-  src?: string;
   size?: 'xs' | 'stack' | 'sm' | 'md' | 'lg';
   className?: string;
 }
@@ -44,10 +42,11 @@ const sizes = {
   lg: 'size-12 text-base',
 };
 
-export function Avatar({ name, userId, src, size = 'md', className }: AvatarProps) {
+/** A person's initials on their colour: only initials, so a span (no image to load, nothing to focus). */
+export function Avatar({ name, userId, size = 'md', className }: AvatarProps) {
   const byId = typeof userId === 'number' && userId > 0;
   return (
-    <AvatarPrimitive.Root
+    <span
       className={cn(
         'inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-white select-none',
         !byId && colourFor(name ?? ''),
@@ -57,8 +56,7 @@ export function Avatar({ name, userId, src, size = 'md', className }: AvatarProp
       style={byId ? { backgroundColor: avatarColour(userId) } : undefined}
       data-user-id={byId ? userId : undefined}
     >
-      {src ? <AvatarPrimitive.Image src={src} alt="" className="size-full object-cover" /> : null}
-      <AvatarPrimitive.Fallback aria-hidden>{initials(name)}</AvatarPrimitive.Fallback>
-    </AvatarPrimitive.Root>
+      <span aria-hidden>{initials(name)}</span>
+    </span>
   );
 }
