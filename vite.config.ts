@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlibConstants } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, minify, type Plugin } from 'vite';
+import { defineConfig, minify, type Plugin, type Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { patternSource, ROUTE_TABLE, readsServerData, routeAlso } from './src/client/app/routeTable';
 
@@ -139,6 +139,77 @@ function firstScreenPreloads(): Plugin {
     },
   };
 }
+
+/**
+ * The data layer as one chunk: what src/client/data/client.ts and data/page.ts import statically, which
+ * every screen but sign-in and onboarding starts after its first paint (those two never load it). Left
+ * to itself the bundler cut it into a chunk per set of screens sharing a module, a dozen files on Home,
+ * each paying its own compression and imports: ~3 KB gzip more on every screen with items (npm run
+ * bench -- bundle --more). The group does not pull its modules' other imports in
+ * (`includeDependenciesRecursively: false`: a module the sign-in screens share stays out), and the
+ * build fails if two chunks come to import each other.
+ */
+function dataLayerChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup } {
+  const imports = new Map<string, readonly string[]>();
+  let members = new Set<string>();
+  const reach = (roots: Iterable<string>) => {
+    const seen = new Set<string>();
+    const stack = [...roots];
+    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...(imports.get(id) ?? []));
+    }
+    return seen;
+  };
+  const modulesOf = (...files: string[]) =>
+    [...imports.keys()].filter((id) =>
+      files.some((file) => id.replace(/\\/g, '/').endsWith(`/src/client/${file}`)),
+    );
+  const plugin: Plugin = {
+    name: 'outpost-data-layer-chunk',
+    apply: 'build',
+    moduleParsed(info) {
+      imports.set(info.id, info.importedIds);
+    },
+    buildEnd() {
+      const shell = reach(modulesOf('main.tsx'));
+      const signIn = reach(modulesOf('login/LoginPage.tsx', 'onboarding/OnboardingPage.tsx'));
+      members = new Set(
+        [...reach(modulesOf('data/client.ts', 'data/page.ts'))].filter(
+          (id) => !shell.has(id) && !signIn.has(id),
+        ),
+      );
+      if (members.size === 0) throw new Error('dataLayerChunk: no data layer (did data/client.ts move?)');
+    },
+    generateBundle(_, bundle) {
+      const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
+      const byName = new Map(chunks.map((c) => [c.fileName, c.imports]));
+      const state = new Map<string, 'open' | 'done'>();
+      const visit = (file: string, path: string[]) => {
+        state.set(file, 'open');
+        for (const dep of byName.get(file) ?? []) {
+          if (state.get(dep) === 'open')
+            throw new Error(`dataLayerChunk: chunks import each other: ${[...path, dep].join(' -> ')}`);
+          if (!state.has(dep)) visit(dep, [...path, dep]);
+        }
+        state.set(file, 'done');
+      };
+      for (const c of chunks) if (!state.has(c.fileName)) visit(c.fileName, [c.fileName]);
+    },
+  };
+  return {
+    plugin,
+    group: {
+      name: 'data',
+      test: (id) => members.has(id),
+      priority: 1,
+      includeDependenciesRecursively: false,
+    },
+  };
+}
+
+const dataLayer = dataLayerChunk();
 
 /**
  * Dexie's own ES module build in the bundle instead of its UMD file behind a wrapper (the wrapper
@@ -321,6 +392,7 @@ export default defineConfig({
     reactAsModule(),
     librariesShakeable(),
     compileDragAhead(),
+    dataLayer.plugin,
     firstScreenPreloads(),
     lowPriorityScripts(),
     precompress(),
@@ -332,7 +404,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'shell', tags: ['$initial'], priority: 2 }],
+          groups: [{ name: 'shell', tags: ['$initial'], priority: 2 }, dataLayer.group],
         },
       },
       treeshake: {
