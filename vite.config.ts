@@ -142,7 +142,8 @@ function firstScreenPreloads(): Plugin {
 
 /**
  * The data layer as one chunk: what src/client/data/client.ts and data/page.ts import statically, which
- * every screen but sign-in and onboarding starts after its first paint (those two never load it). Left
+ * every screen but sign-in and onboarding starts after its first paint (those two never load it), and
+ * the live reads the screens' queries import (data/live.ts), which need it anyway. Left
  * to itself the bundler cut it into a chunk per set of screens sharing a module, a dozen files on Home,
  * each paying its own compression and imports: ~3 KB gzip more on every screen with items (npm run
  * bench -- bundle --more). The group does not pull its modules' other imports in
@@ -176,7 +177,7 @@ function dataLayerChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup 
       const shell = reach(modulesOf('main.tsx'));
       const signIn = reach(modulesOf('login/LoginPage.tsx', 'onboarding/OnboardingPage.tsx'));
       members = new Set(
-        [...reach(modulesOf('data/client.ts', 'data/page.ts'))].filter(
+        [...reach(modulesOf('data/client.ts', 'data/page.ts', 'data/live.ts'))].filter(
           (id) => !shell.has(id) && !signIn.has(id),
         ),
       );
