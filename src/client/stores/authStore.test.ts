@@ -142,6 +142,38 @@ describe('logout', () => {
     expect(auth.getState().isAuthenticated).toBe(false);
   });
 
+  it('forgets the account on the device before the screen says guest', async () => {
+    const remembered: (UserSummary | null)[] = [];
+    const rememberedWhenGuest: (UserSummary | null)[][] = [];
+    let forgotten = false;
+    const forgottenWhenGuest: boolean[] = [];
+    const api = {
+      csrfCookie: async () => undefined,
+      post: async () => ({ data: { user: sam } }),
+    } as unknown as ApiClient;
+    const auth = createAuthStore({
+      api: () => api,
+      remember: async (user) => {
+        await new Promise((done) => setTimeout(done, 5));
+        remembered.push(user);
+      },
+      onLogout: async () => {
+        await new Promise((done) => setTimeout(done, 5));
+        forgotten = true;
+      },
+    });
+    await auth.getState().login(sam.phone, sam.name, '123456');
+    auth.subscribe((state, prev) => {
+      if (prev.isAuthenticated && !state.isAuthenticated) {
+        forgottenWhenGuest.push(forgotten);
+        rememberedWhenGuest.push([...remembered]);
+      }
+    });
+    await auth.getState().logout();
+    expect(forgottenWhenGuest).toEqual([true]);
+    expect(rememberedWhenGuest).toEqual([[sam, null]]);
+  });
+
   it('asks the server to end every device with {everywhere: true}', async () => {
     const { auth, posts } = await signedInStore();
     await auth.getState().logout({ everywhere: true });

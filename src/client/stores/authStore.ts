@@ -205,8 +205,10 @@ export function createAuthStore(deps: AuthDeps) {
               // The spec: a failed logout call is ignored; the device returns to guest regardless.
             }
           }
+          // The account's secrets and its memory go before the screen says guest: a page closed or
+          // reloaded the moment it does must not start again as the account or keep its calendar link.
+          await Promise.all([deps.onLogout?.(), deps.remember?.(null)]);
           get().toGuest();
-          await deps.onLogout?.();
         }),
     };
   });
