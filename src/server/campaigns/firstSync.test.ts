@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testEngines } from '../../../testkit/server';
+import { createTestApp, pullsCaughtUp, testEngines } from '../../../testkit/server';
 import { share, sharedCampaign } from '../../../testkit/sharing';
 import { pullAll, signedIn, type TestClient } from '../../../testkit/testClient';
 import { SYNC_PAGE_SIZE, type SyncPage } from '../../shared/item';
@@ -40,6 +40,8 @@ describe.each(testEngines())('a member’s first sync on %s', (engine) => {
     const { campaign, task } = await sharedCampaign(owner, 'editor');
     await addTodos(owner.user!.id, task.id, SYNC_PAGE_SIZE + 200);
     await share(owner, campaign, 'editor', member);
+    // A transaction open in another test's database holds the pull's horizon back (SYNC.md L1).
+    await pullsCaughtUp(harness.database);
 
     const read = await pages(member);
     const ids = read.flatMap((p) => p.items.map((i) => i.id));

@@ -45,15 +45,20 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
   let heldUntil = 0;
   let holdTimer: ReturnType<typeof setTimeout> | null = null;
 
-  function holdFor(error: ApiError): void {
-    const wasHeld = Date.now() < heldUntil;
-    const ms = Math.max(1, error.retryAfter ?? DEFAULT_RETRY_AFTER_S) * 1000;
-    heldUntil = Date.now() + ms;
+  /** One run when the pause ends (a timer may fire a little before the clock has passed it). */
+  function runAfterHold(ms: number): void {
     if (holdTimer) clearTimeout(holdTimer);
     holdTimer = setTimeout(() => {
       holdTimer = null;
       onHoldEnd();
     }, ms);
+  }
+
+  function holdFor(error: ApiError): void {
+    const wasHeld = Date.now() < heldUntil;
+    const ms = Math.max(1, error.retryAfter ?? DEFAULT_RETRY_AFTER_S) * 1000;
+    heldUntil = Date.now() + ms;
+    runAfterHold(ms);
     // Once per pause, so a burst of writes does not stack up toasts; the server's text names the wait.
     if (!wasHeld) ctx.toast({ title: 'Slow down', description: error.message, variant: 'destructive' });
   }
@@ -217,6 +222,8 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
   async function pushQueue(opts: { until?: string } = {}): Promise<PushRun> {
     const run: PushRun = { pushed: 0, dropped: 0, stopped: null, target: null, sent: 0 };
     if (Date.now() < heldUntil) {
+      // The run the pause's end was to start came a moment early: it comes again when the pause ends.
+      if (!holdTimer) runAfterHold(heldUntil - Date.now());
       run.stopped = 'held';
       return run;
     }

@@ -300,6 +300,33 @@ describe('queue replay errors', () => {
     expect((await serverItem(d, item.id)).title).toBe('Busy later');
   });
 
+  it('Q6: a replay whose timer fires before the clock has passed Retry-After still goes when it has', async () => {
+    const d = await signedInDevice();
+    const item = await createSynced(d, { title: 'Early', type: 'todo' });
+    d.goOffline();
+    await d.client.items.update(item.id, { title: 'Early but sent' });
+    d.goOnline();
+    d.control.failNext = {
+      match: (m) => m === 'PATCH',
+      status: 429,
+      body: { message: 'Too many writes.' },
+      headers: { 'Retry-After': '1' },
+    };
+    await d.client.engine.sync();
+    expect(await d.client.db.syncQueue.count()).toBe(1);
+    // The device's clock runs 400 ms behind the timers: the run at the pause's end finds it held.
+    const realNow = Date.now.bind(Date);
+    const behind = vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 400);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(await d.client.db.syncQueue.count()).toBe(1);
+      await vi.waitFor(async () => expect(await d.client.db.syncQueue.count()).toBe(0), { timeout: 5000 });
+    } finally {
+      behind.mockRestore();
+    }
+    expect((await serverItem(d, item.id)).title).toBe('Early but sent');
+  });
+
   it('P2: never applies a create twice when its answer is lost or it is delivered twice', async () => {
     const d = await signedInDevice();
     d.control.dropNextResponse = (m) => m === 'POST';
