@@ -1,13 +1,6 @@
+import { inManualOrder } from '../src/shared/manualOrder';
 import { changedFields, type MergeField, rebase } from '../src/shared/merge';
-import {
-  inManualOrder,
-  type KeyWrite,
-  keyForLast,
-  lastKeyOf,
-  moveByStep,
-  moveTo,
-  placeAt,
-} from '../src/shared/order';
+import { type KeyWrite, keyForLast, lastKeyOf, moveByStep, moveTo, placeAt } from '../src/shared/order';
 import type { RandomBit } from '../src/shared/sortKey';
 
 /**

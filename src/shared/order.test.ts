@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { OrderDevice, OrderServer, type Rec } from '../../testkit/orderSim';
 import type { HierarchyNode } from './hierarchy';
 import type { ItemType } from './item';
+import { inManualOrder } from './manualOrder';
 import { MOVE_FIELDS, mergeEdits } from './merge';
 import {
   canDropInto,
   type DropRow,
-  inManualOrder,
   keyForLast,
   lastKeyOf,
   moveByStep,

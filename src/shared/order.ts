@@ -1,6 +1,7 @@
 import { type HierarchyNode, hierarchyError } from './hierarchy';
 import type { ItemType } from './item';
-import { compareBySortKey, keyBetween, keysAfter, placeInList, type RandomBit } from './sortKey';
+import { inManualOrder } from './manualOrder';
+import { keyBetween, keysAfter, placeInList, type RandomBit } from './sortKey';
 
 /**
  * Manual order as the screens use it (ARCHITECTURE §5 'Order', SYNC.md O1–O5): a list is its items
@@ -21,21 +22,6 @@ export interface Ordered {
 export interface KeyWrite {
   id: number;
   sort_key: string;
-}
-
-/**
- * A copy of `items` in manual order: by sort key (code units), ties by uuid, as every device sorts; a
- * row stored before the field (no key) reads as '' and comes first.
- */
-export function inManualOrder<T extends { sort_key?: string | null; uuid?: string | null }>(
-  items: readonly T[],
-): T[] {
-  return [...items].sort((a, b) =>
-    compareBySortKey(
-      { sort_key: a.sort_key ?? '', uuid: a.uuid ?? null },
-      { sort_key: b.sort_key ?? '', uuid: b.uuid ?? null },
-    ),
-  );
 }
 
 /** A seeded random bit for the keys' jitter: the same seed draws the same keys (tests, the proof). */

@@ -4,15 +4,10 @@ import {
   commentIdOfUrl,
   createPayload,
   decidePush,
-  isCommentKind,
   isStaleWriteBody,
-  isTimeKind,
-  kindOfRequest,
   MAX_RETRIES,
   type PushContext,
-  QUEUE_KINDS,
   queueRequest,
-  SERVER_EVENTS,
   sendsIfMatch,
   TIME_KINDS,
 } from './protocol';
@@ -27,12 +22,7 @@ const ctx = (over: Partial<PushContext> = {}): PushContext => ({
 });
 
 describe('queue entry kinds', () => {
-  it('builds each kind’s request, and reads the same kind back from it (the version 2 upgrade)', () => {
-    // Entries stored before version 2 were all items' (comments came in version 13).
-    for (const kind of QUEUE_KINDS.filter((k) => !isCommentKind(k) && !isTimeKind(k))) {
-      const { method, url } = queueRequest(kind, 7);
-      expect(kindOfRequest(method, url)).toBe(kind);
-    }
+  it('builds an item’s requests; an assignment sends If-Match, a create and a restore do not', () => {
     expect(queueRequest('assign', 7)).toEqual({ method: 'POST', url: '/api/items/7/assign' });
     expect(sendsIfMatch('create')).toBe(false);
     expect(sendsIfMatch('assign')).toBe(true);
@@ -169,10 +159,5 @@ describe('the push status policy', () => {
     expect(isStaleWriteBody({ message: 'Stale.' })).toBe(false);
     expect(isStaleWriteBody({ message: 'Stale.', item: { id: '1', version: 4 } })).toBe(false);
     expect(isStaleWriteBody(null)).toBe(false);
-  });
-
-  it('names the server events', () => {
-    expect(SERVER_EVENTS.changed).toBe('changed');
-    expect(SERVER_EVENTS.notification).toBe('notification');
   });
 });

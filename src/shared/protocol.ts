@@ -105,17 +105,6 @@ export function commentIdOfUrl(url: string): number {
   return match ? Number(match[1]) : 0;
 }
 
-/**
- * The kind of a request stored before entries carried one: only the database upgrade (version 2)
- * reads a kind from method and URL.
- */
-export function kindOfRequest(method: string, url: string): QueueKind {
-  if (method === 'DELETE') return 'delete';
-  if (method === 'PATCH') return 'update';
-  if (/\/restore(?:\?|$)/.test(url)) return 'restore';
-  return /\/assign(?:\?|$)/.test(url) ? 'assign' : 'create';
-}
-
 /** How a toast names a queued change of each kind. */
 export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
   create: 'new item',
@@ -280,23 +269,3 @@ export function isStaleWriteBody(body: unknown): body is StaleWriteBody {
   const { id, version } = item as { id?: unknown; version?: unknown };
   return typeof id === 'number' && typeof version === 'number';
 }
-
-// ---------------------------------------------------------------------------------------------
-// Server events
-// ---------------------------------------------------------------------------------------------
-
-/** The events GET /api/events sends; `changed` carries no data: the client pulls. */
-export const SERVER_EVENTS = {
-  changed: 'changed',
-  /** `{unread}`: the user's unread notification count changed (or the stream just opened). */
-  notification: 'notification',
-  /** `{version}`: a fingerprint of the user's mutual contacts (when the stream opens, then on change). */
-  mutuals: 'mutuals',
-} as const;
-export type ServerEvent = (typeof SERVER_EVENTS)[keyof typeof SERVER_EVENTS];
-
-/**
- * E1: how long after this device's own push run a `changed` event is taken for its echo and folded
- * into one pull at the end of the window (never skipped).
- */
-export const ECHO_WINDOW_MS = 400;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compareBySortKey } from './manualOrder';
 import {
-  compareBySortKey,
   keyBetween,
   keyForPlace,
   keysAfter,

@@ -51,17 +51,6 @@ export function isFractionalKey(key: string): boolean {
   }
 }
 
-/** Orders two items by sort key (code units, not locale), then by uuid: every device agrees. */
-export function compareBySortKey(
-  a: { sort_key: string; uuid: string | null },
-  b: { sort_key: string; uuid: string | null },
-): number {
-  if (a.sort_key !== b.sort_key) return a.sort_key < b.sort_key ? -1 : 1;
-  const ua = a.uuid ?? '';
-  const ub = b.uuid ?? '';
-  return ua < ub ? -1 : ua > ub ? 1 : 0;
-}
-
 /**
  * The key that puts an item at `index` of `keys` (the list's keys in order, without the item itself):
  * between the key before that place and the next key after it that is greater (equal keys, a rare

@@ -13,7 +13,7 @@
 export const TIME_NOTE_MAX = 500;
 /** Longest entry: anything longer is a forgotten timer or a typo (§4: over 24 h → 422). */
 export const TIME_ENTRY_MAX_MS = 24 * 60 * 60 * 1000;
-export { formatElapsed, TIMER_ALERT_MS } from './timerClock';
+export { formatElapsed, formatMinutes, minutesOf, TIMER_ALERT_MS } from './timerClock';
 /** Entries a page of `GET /api/items/{id}/time_entries` and `GET /api/time_entries` holds. */
 export const TIME_ENTRIES_PER_PAGE = 50;
 
@@ -72,12 +72,6 @@ export function spanProblem(startedAt: string, endedAt: string | null): Record<s
 
 export type TimeEntryCreate = { uuid?: string; started_at: string; ended_at?: string | null; note?: string };
 export type TimeEntryPatch = { started_at?: string; ended_at?: string | null; note?: string };
-
-/** Whole minutes of a span, rounded; a running entry counts up to `now`. */
-export function minutesOf(startedAt: string, endedAt: string | null, now = Date.now()): number {
-  const end = endedAt === null ? now : Date.parse(endedAt);
-  return Math.max(0, Math.round((end - Date.parse(startedAt)) / 60_000));
-}
 
 /** One person's entry as the timer rule sees it: times in epoch ms, `end` null while running. */
 export interface Span {
@@ -175,14 +169,6 @@ export function mergeTimeEntry<T extends TimeEntryFields>(server: T, pending: Pa
           : server.ended_at;
   }
   return merged;
-}
-
-/** 'spent' or 'spent / estimate' as the rows and pages show it: `1 h 20 m / 3 h`. */
-export function formatMinutes(minutes: number): string {
-  const h = Math.floor(minutes / 60);
-  const m = Math.round(minutes % 60);
-  if (h === 0) return `${m} m`;
-  return m === 0 ? `${h} h` : `${h} h ${m} m`;
 }
 
 /** One line of the time report and its CSV. */

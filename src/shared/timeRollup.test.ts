@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type ReportEntry, reportRowsOf, timeReport } from './timeReport';
 import { timeReportCsv } from './timeReportCsv';
-import { type ReportEntry, reportRowsOf, rollupSpent, spentProgress, timeReport } from './timeRollup';
+import { rollupSpent, spentProgress } from './timeRollup';
 
 const at = (m: number) => new Date(Date.UTC(2026, 10, 2, 9) + m * 60_000).toISOString();
 const entry = (

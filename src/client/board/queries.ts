@@ -1,7 +1,7 @@
 /** The board's reads (ARCHITECTURE §5 'Board'): a campaign's tasks and todos, live, through the door. */
 import { useMemo } from 'react';
 import type { ItemStatus } from '../../shared/item';
-import { inManualOrder } from '../../shared/order';
+import { inManualOrder } from '../../shared/manualOrder';
 import { type LiveQuery, type LocalItem, useLive } from '../data/live';
 
 export type { LocalItem };

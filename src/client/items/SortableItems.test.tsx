@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pressKey } from '../../../testkit/client/keyboardDrag';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
-import { inManualOrder } from '../../shared/order';
+import { inManualOrder } from '../../shared/manualOrder';
 import type { OutpostClient } from '../data/client';
 import type { LocalItem } from '../data/store/types';
 import { TABLES } from '../data/sync/context';

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { type DayRow, planDayMove } from '../../shared/dayOrder';
 import type { ItemStatus, ItemType } from '../../shared/item';
-import { inManualOrder, type KeyWrite, moveTo, placeAt } from '../../shared/order';
+import { inManualOrder } from '../../shared/manualOrder';
+import { type KeyWrite, moveTo, placeAt } from '../../shared/order';
 import type { Priority } from '../../shared/planning';
 import { type Send, useDoor, useToast } from '../app/door';
 import type { CompletedWith } from '../data/commands/items';

@@ -1,7 +1,7 @@
 /** The device's items, live, through the one door (data/live.ts). */
 import { useMemo } from 'react';
 import type { ItemType } from '../../shared/item';
-import { inManualOrder } from '../../shared/order';
+import { inManualOrder } from '../../shared/manualOrder';
 import {
   type LiveQuery,
   type LocalItem,

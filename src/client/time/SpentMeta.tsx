@@ -1,6 +1,6 @@
 import { Clock } from 'lucide-react';
-import { formatMinutes } from '../../shared/timeEntries';
 import { spentProgress } from '../../shared/timeRollup';
+import { formatMinutes } from '../../shared/timerClock';
 import { cn } from '../components/ui/cn';
 import { useSpentOn } from './timerStore';
 

@@ -1,8 +1,8 @@
 import { Download, Timer } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { formatMinutes } from '../../shared/timeEntries';
+import { type ReportFilters, type ReportSum, reportRowsOf, timeReport } from '../../shared/timeReport';
 import { timeReportCsv } from '../../shared/timeReportCsv';
-import { type ReportFilters, type ReportSum, reportRowsOf, timeReport } from '../../shared/timeRollup';
 import { useSend, useSignedInUser, useToast } from '../app/door';
 import { Button, Field, Input, inputClasses } from '../components/ui';
 import { ListEmpty, ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';

@@ -1,4 +1,4 @@
-import type { ReportEntry } from '../../shared/timeRollup';
+import type { ReportEntry } from '../../shared/timeReport';
 import { type LiveQuery, useLive, useViewer } from '../data/live';
 import type { LocalTimeEntry } from '../data/store/types';
 

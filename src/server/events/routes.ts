@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SERVER_EVENTS } from '../../shared/protocol';
+import { SERVER_EVENTS } from '../../shared/serverEvents';
 import { mutualsVersion } from '../contacts/mutuals';
 import { currentUser } from '../http/context';
 import { HttpError } from '../http/errors';

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDevice, type Device } from '../../../../testkit/client/harness';
 import { localItem } from '../../../../testkit/client/items';
 import { ITEM_FIELD_NAMES, ITEM_FIELDS } from '../../../shared/itemFields';
-import { inManualOrder, moveTo } from '../../../shared/order';
+import { inManualOrder } from '../../../shared/manualOrder';
+import { moveTo } from '../../../shared/order';
 import { deviceReads } from '../reads/live';
 import type { LocalItem } from '../store/types';
 import {

@@ -1,5 +1,5 @@
 import { ECHO_FIELDS } from '../../../shared/itemFields';
-import { inManualOrder } from '../../../shared/order';
+import { inManualOrder } from '../../../shared/manualOrder';
 import type { LocalItem } from '../store/types';
 
 /**

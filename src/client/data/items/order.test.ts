@@ -3,7 +3,8 @@ import { testDevices } from '../../../../testkit/client/devices';
 import { createSynced, type Device, settled, signIn, stored } from '../../../../testkit/client/harness';
 import { freshPhone } from '../../../../testkit/client/server';
 import type { Item } from '../../../shared/item';
-import { inManualOrder, keyForLast, moveTo } from '../../../shared/order';
+import { inManualOrder } from '../../../shared/manualOrder';
+import { keyForLast, moveTo } from '../../../shared/order';
 
 const { device } = testDevices();
 

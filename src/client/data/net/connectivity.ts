@@ -1,4 +1,4 @@
-import { SERVER_EVENTS } from '../../../shared/protocol';
+import { SERVER_EVENTS } from '../../../shared/serverEvents';
 
 /** Where online/offline comes from: the browser, or a switch in tests. */
 export interface Connectivity {

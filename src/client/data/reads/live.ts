@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { Mutual, UserSummary } from '../../../shared/item';
 import type { SubtreeProgress } from '../../../shared/progress';
-import type { ReportEntry } from '../../../shared/timeRollup';
+import type { ReportEntry } from '../../../shared/timeReport';
 import type { AuthStore } from '../../stores/authStore';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';

@@ -1,4 +1,5 @@
-import { type ReportEntry, rollupSpent } from '../../../shared/timeRollup';
+import type { ReportEntry } from '../../../shared/timeReport';
+import { rollupSpent } from '../../../shared/timeRollup';
 import type { OutpostDb } from '../store/db';
 import type { LocalItem, LocalTimeEntry } from '../store/types';
 

@@ -2,9 +2,11 @@ import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
+import { isCommentKind, isTimeKind, QUEUE_KINDS, queueRequest } from '../../../shared/protocol';
 import {
   CALENDAR_INDEX,
   DB_VERSION,
+  kindOfRequest,
   OutpostDb,
   STORES_V14,
   STORES_V15,
@@ -14,6 +16,14 @@ import {
 import { withKeys } from './listKeys';
 
 describe('the database upgrade', () => {
+  it('reads each item request’s kind back from its method and URL, as version 2 does', () => {
+    // Entries stored before version 2 were all items' (comments came in version 13).
+    for (const kind of QUEUE_KINDS.filter((k) => !isCommentKind(k) && !isTimeKind(k))) {
+      const { method, url } = queueRequest(kind, 7);
+      expect(kindOfRequest(method, url)).toBe(kind);
+    }
+  });
+
   it('Q10: version 2 gives every queued entry its kind and keeps every unsynced change, in order', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie('Outpost-upgrade', { indexedDB, IDBKeyRange });

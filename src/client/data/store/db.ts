@@ -1,5 +1,5 @@
 import Dexie, { type Table } from 'dexie';
-import { kindOfRequest } from '../../../shared/protocol';
+import type { QueueKind } from '../../../shared/protocol';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
 import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from './historyStore';
@@ -284,6 +284,17 @@ async function repairTopFlags(db: OutpostDb): Promise<void> {
     // Counted from scratch: nothing is left pending.
     await db.meta.where(':id').startsWith(PENDING_COUNTS).delete();
   });
+}
+
+/**
+ * The kind of a request stored before entries carried one: only the upgrade to version 2 below
+ * reads a kind from method and URL.
+ */
+export function kindOfRequest(method: string, url: string): QueueKind {
+  if (method === 'DELETE') return 'delete';
+  if (method === 'PATCH') return 'update';
+  if (/\/restore(?:\?|$)/.test(url)) return 'restore';
+  return /\/assign(?:\?|$)/.test(url) ? 'assign' : 'create';
 }
 
 /**

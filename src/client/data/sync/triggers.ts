@@ -1,4 +1,4 @@
-import { ECHO_WINDOW_MS } from '../../../shared/protocol';
+import { ECHO_WINDOW_MS } from '../../../shared/serverEvents';
 
 export const SYNC_INTERVAL_MS = 30_000;
 
