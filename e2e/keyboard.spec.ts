@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { chunkUrl } from './pages/chunks';
 import { KeyboardPage } from './pages/KeyboardPage';
 import { uniqueTitle } from './pages/Outpost';
 
@@ -31,7 +32,7 @@ test('Ctrl+K keeps what is typed while the dialog loads, ranks by relevance and 
 
   await test.step('keys typed while the chunk loads land in the input', async () => {
     // A slow network for the dialog's chunk: it arrives well after the keys below.
-    await page.route(/SearchDialog-[^/]*\.js$/, async (route) => {
+    await page.route(chunkUrl('src/client/search/SearchDialog.tsx'), async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1200));
       await route.continue();
     });
@@ -85,15 +86,15 @@ test.describe('Ctrl+K while a page is still loading', () => {
   test.use({ serviceWorkers: 'block' });
 
   for (const [path, chunk, heading] of [
-    ['/queue', 'QueuePage', 'Queue'],
-    ['/my-list', 'MyListPage', 'My List'],
-    ['/preferences', 'PreferencesPage', 'Preferences'],
+    ['/queue', 'src/client/lists/QueuePage.tsx', 'Queue'],
+    ['/my-list', 'src/client/lists/MyListPage.tsx', 'My List'],
+    ['/preferences', 'src/client/preferences/PreferencesPage.tsx', 'Preferences'],
   ] as const) {
     test(`opens search and keeps every key typed right after loading ${path}`, async ({ page }) => {
       const app = await guestHome(page);
       const word = tag();
       // The screen's chunk arrives well after the keys below, as on a slow phone network.
-      await page.route(new RegExp(`/${chunk}-[^/]*\\.js$`), async (route) => {
+      await page.route(chunkUrl(chunk), async (route) => {
         await new Promise((resolve) => setTimeout(resolve, 2500));
         await route.continue();
       });
@@ -116,7 +117,7 @@ test.describe('Ctrl+K while a page is still loading', () => {
   test('opens search and keeps every key typed right after a click on a nav link', async ({ page }) => {
     const app = await guestHome(page);
     const word = tag();
-    await page.route(/\/ActivePage-[^/]*\.js$/, async (route) => {
+    await page.route(chunkUrl('src/client/lists/ActivePage.tsx'), async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 2500));
       await route.continue();
     });

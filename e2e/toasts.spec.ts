@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { chunkUrl } from './pages/chunks';
 import { uniqueTitle } from './pages/Outpost';
 import { PolishPage } from './pages/Polish';
 
@@ -63,7 +64,7 @@ test('a toast whose module cannot be fetched shows plainly with its words, the s
   context,
 }) => {
   // As offline on a first visit before a service worker holds the chunk: its fetch fails.
-  const toastModule = '**/assets/ToastRegion-*.js';
+  const toastModule = chunkUrl('src/client/app/ToastRegion.tsx');
   await page.route(toastModule, (route) => route.abort('internetdisconnected'));
   const polish = await guest(page);
   await polish.quickAdd('todo', uniqueTitle('Plain first'));
