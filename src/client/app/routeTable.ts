@@ -38,8 +38,15 @@ export const ROUTE_TABLE = [
   { path: '/notifications', page: 'notifications', module: 'notifications/NotificationsPage' },
   { path: '/reports/time', page: 'timeReport', module: 'time/TimeReportPage' },
   { path: '/preferences', page: 'preferences', module: 'preferences/PreferencesPage', serverData: true },
-  { path: '/onboarding', page: 'onboarding', module: 'onboarding/OnboardingPage', serverData: true },
-  { path: '/login', page: 'login', module: 'login/LoginPage', serverData: true },
+  // The sign-in screens read two public facts through the server reads, without the QueryClient
+  // (app/pageLifeRead.ts): a new visitor's first screen does without the query library.
+  {
+    path: '/onboarding',
+    page: 'onboarding',
+    module: 'onboarding/OnboardingPage',
+    also: ['data/commands/server'],
+  },
+  { path: '/login', page: 'login', module: 'login/LoginPage', also: ['data/commands/server'] },
   { path: '/invite/:token', page: 'invite', module: 'sharing/InvitePage', serverData: true },
   { path: '*', page: 'notFound', module: 'app/NotFoundPage' },
 ] as const;

@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { UserSummary } from '../../shared/item';
 import type { AuthMode } from '../data/commands/server';
 import { uiStore } from '../stores/uiStore';
 import { useDoor } from './door';
+import { pageLifeRead, usePageLifeRead, useSetPageLifeRead } from './pageLifeRead';
 
 /**
  * Signs in through the data layer's auth store; when the device was a guest, starts the celebratory
@@ -44,26 +44,23 @@ export function useRequestCode(): (phone: string) => Promise<AuthMode> {
   return useCallback((phone) => send('server.requestCode', phone), [send]);
 }
 
-export const AUTH_MODE_QUERY_KEY = ['auth-mode'] as const;
+const authMode = pageLifeRead((send) => send('server.authMode'));
 
 /**
  * Which sign-in flow the server wants: asked once per page life (GET /api/auth/mode, public) and kept.
- * React Query holds the request while the browser is offline, and a failed request is not cached, so
- * both sign-in screens behave as in demo mode until the server has actually answered 'otp'.
+ * The ask waits while the browser is offline, and a failed one is not kept, so both sign-in screens
+ * behave as in demo mode until the server has actually answered 'otp'.
  */
 export function useAuthMode(): AuthMode {
-  const { send } = useDoor();
-  const { data } = useQuery({
-    queryKey: AUTH_MODE_QUERY_KEY,
-    queryFn: () => send('server.authMode'),
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
-  return data ?? 'demo';
+  return usePageLifeRead(authMode) ?? 'demo';
 }
 
-export const AUTH_METHODS_QUERY_KEY = ['auth-methods'] as const;
+/** Keeps the mode a later answer showed (a code asked for after all, or a demo answer to a code request). */
+export function useSetAuthMode(): (mode: AuthMode) => void {
+  return useSetPageLifeRead(authMode);
+}
+
+const authMethods = pageLifeRead((send) => send('server.authMethods'));
 
 /**
  * The single sign-on button's provider name, or null when the server has none: asked only by the
@@ -71,15 +68,7 @@ export const AUTH_METHODS_QUERY_KEY = ['auth-methods'] as const;
  * ask the server nothing. Offline or failing, there is no button.
  */
 export function useOidcProvider(): { name: string } | null {
-  const { send } = useDoor();
-  const { data } = useQuery({
-    queryKey: AUTH_METHODS_QUERY_KEY,
-    queryFn: () => send('server.authMethods'),
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
-  return data?.oidc ?? null;
+  return usePageLifeRead(authMethods)?.oidc ?? null;
 }
 
 /** Where the browser comes back to after single sign-on: the sign-in page, which finishes it. */

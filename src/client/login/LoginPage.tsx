@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Bell, Building2, KeyRound, RefreshCw, Users } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -7,12 +6,12 @@ import { describePasskeyFailure } from '../../shared/passkeyFailure';
 import { BrandMark } from '../app/Brand';
 import { useDoor, useSignedInUser } from '../app/door';
 import {
-  AUTH_MODE_QUERY_KEY,
   useAuthMode,
   useFinishOidcSignIn,
   useOidcProvider,
   usePasskeySignIn,
   useRequestCode,
+  useSetAuthMode,
   useSignIn,
   useStartOidcSignIn,
 } from '../app/useSignIn';
@@ -32,7 +31,7 @@ const LOGIN_FAILED = 'Failed to login. Please try again.';
 export default function LoginPage() {
   const navigate = useNavigate();
   const { toasts } = useDoor();
-  const queryClient = useQueryClient();
+  const setAuthMode = useSetAuthMode();
   const signedInUser = useSignedInUser();
   const signIn = useSignIn();
   const requestCode = useRequestCode();
@@ -82,7 +81,7 @@ export default function LoginPage() {
     const failure = describeAuthFailure(caught);
     if (failure.kind === 'bad-code' && mode !== 'otp') {
       // The server wants a code although it did not say so before (its mode changed): switch flows.
-      queryClient.setQueryData(AUTH_MODE_QUERY_KEY, 'otp');
+      setAuthMode('otp');
       setError('This server signs in with a code. Send one to your phone.');
       return;
     }
@@ -107,7 +106,7 @@ export default function LoginPage() {
       const sentMode = await requestCode(phone.trim());
       if (sentMode !== 'otp') {
         // The server answered in demo mode after all: sign in the demo way.
-        queryClient.setQueryData(AUTH_MODE_QUERY_KEY, 'demo');
+        setAuthMode('demo');
         return;
       }
       setCode('');

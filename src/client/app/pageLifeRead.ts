@@ -1,0 +1,87 @@
+import { useCallback, useEffect } from 'react';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { type Send, useDoor } from './door';
+
+/**
+ * A public server fact the sign-in screens read (which sign-in flow, which providers): asked once per
+ * door (the page's) and kept for its life, without the query library, which only the screens with
+ * server lists load. As a query would: the ask waits while the browser is offline and goes when it is
+ * back, one ask serves every screen at once, and a failed one is not kept (the next screen that reads
+ * it asks again).
+ */
+export interface PageLifeRead<T> {
+  /** Asks through `send` unless answered, asking or waiting for the network; settles with the ask. */
+  ensure(send: Send): Promise<void>;
+  /** What is kept for `send`'s door: the value once the server has answered (or `set`), else undefined. */
+  storeOf(send: Send): StoreApi<{ value: T | undefined }>;
+}
+
+interface Kept<T> {
+  store: StoreApi<{ value: T | undefined }>;
+  asking: Promise<void> | null;
+  waitingForNetwork: boolean;
+}
+
+/** A fact `ask` answers, kept per door for the page's life (see PageLifeRead). */
+export function pageLifeRead<T>(ask: (send: Send) => Promise<T>): PageLifeRead<T> {
+  const byDoor = new WeakMap<Send, Kept<T>>();
+  const keptFor = (send: Send): Kept<T> => {
+    let kept = byDoor.get(send);
+    if (!kept) {
+      kept = {
+        store: createStore<{ value: T | undefined }>(() => ({ value: undefined })),
+        asking: null,
+        waitingForNetwork: false,
+      };
+      byDoor.set(send, kept);
+    }
+    return kept;
+  };
+
+  const ensure = (send: Send): Promise<void> => {
+    const kept = keptFor(send);
+    if (kept.store.getState().value !== undefined) return Promise.resolve();
+    if (kept.asking) return kept.asking;
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      if (!kept.waitingForNetwork) {
+        kept.waitingForNetwork = true;
+        window.addEventListener(
+          'online',
+          () => {
+            kept.waitingForNetwork = false;
+            void ensure(send);
+          },
+          { once: true },
+        );
+      }
+      return Promise.resolve();
+    }
+    const asking = ask(send).then(
+      (value) => {
+        // A value set meanwhile (a later call said the mode changed) is newer than this answer.
+        if (kept.store.getState().value === undefined) kept.store.setState({ value });
+      },
+      () => undefined,
+    );
+    kept.asking = asking.finally(() => {
+      kept.asking = null;
+    });
+    return kept.asking;
+  };
+
+  return { ensure, storeOf: (send) => keptFor(send).store };
+}
+
+/** The fact for the door on screen, asked on first use: undefined until the server has answered. */
+export function usePageLifeRead<T>(read: PageLifeRead<T>): T | undefined {
+  const { send } = useDoor();
+  useEffect(() => void read.ensure(send), [read, send]);
+  return useStore(read.storeOf(send), (s) => s.value);
+}
+
+/** Sets the fact for the door on screen: what the server answered after all (the mode changed). */
+export function useSetPageLifeRead<T>(read: PageLifeRead<T>): (value: T) => void {
+  const { send } = useDoor();
+  return useCallback((value: T) => read.storeOf(send).setState({ value }), [read, send]);
+}
