@@ -81,10 +81,7 @@ test('a passkey added in Preferences signs in alone; removed, it is refused with
   });
 
   await test.step('remove it (asked first): the passkey sign-in is refused with the sentence', async () => {
-    await app.list.getByRole('button', { name: 'Remove Desk laptop' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Remove Desk laptop?' });
-    await expect(confirm).toBeVisible();
-    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await app.removePasskey('Desk laptop');
     await expect(app.section).toContainText('No passkeys yet');
     await app.logOut();
     await app.signInWithPasskey();

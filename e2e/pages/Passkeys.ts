@@ -52,18 +52,31 @@ export class PasskeysPage extends TrustPage {
   /** Preferences › Passkeys › Add a passkey, named `name`, then the (virtual) browser prompt. */
   async addPasskey(name: string) {
     const dialog = this.page.getByRole('dialog', { name: 'Add a passkey' });
-    // Sections above this one finish loading and move it down: a click aimed just before that lands
-    // beside the button (a CI run saw the dialog never open), so it is pressed again until it opens.
-    await expect(async () => {
-      if (!(await dialog.isVisible()))
-        await this.section.getByRole('button', { name: 'Add a passkey' }).click();
-      await expect(dialog).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 20_000 });
+    await this.pressUntilOpen(this.section.getByRole('button', { name: 'Add a passkey' }), dialog);
     await expect(dialog.getByLabel('Passkey name')).toHaveValue(/^Passkey on /);
     await dialog.getByLabel('Passkey name').fill(name);
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(dialog).toBeHidden({ timeout: 15_000 });
     await expect(this.list.getByRole('listitem').filter({ hasText: name })).toBeVisible();
+  }
+
+  /** Preferences › Passkeys › Remove on the passkey named `name`: its question, answered Remove. */
+  async removePasskey(name: string) {
+    const confirm = this.page.getByRole('alertdialog', { name: `Remove ${name}?` });
+    await this.pressUntilOpen(this.list.getByRole('button', { name: `Remove ${name}` }), confirm);
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+  }
+
+  /**
+   * Presses `button` until `dialog` opens. Sections above Passkeys finish loading and move it down: a
+   * click aimed just before that lands beside the button (CI runs saw Add's dialog and Remove's
+   * question never open), so it is pressed again.
+   */
+  private async pressUntilOpen(button: Locator, dialog: Locator) {
+    await expect(async () => {
+      if (!(await dialog.isVisible())) await button.click();
+      await expect(dialog).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
   }
 
   /** The sign-in page's passkey button: no phone typed. */
