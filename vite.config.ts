@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -33,9 +33,8 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
-      // Not the build's manifest (.vite/): the server never sends it.
-      const files = (await readdir(outDir, { recursive: true })).filter(
-        (f) => /\.(js|css|html|svg|webmanifest|json)$/.test(f) && !f.startsWith('.vite'),
+      const files = (await readdir(outDir, { recursive: true })).filter((f) =>
+        /\.(js|css|html|svg|webmanifest|json)$/.test(f),
       );
       await Promise.all(
         files.map(async (file) => {
@@ -49,6 +48,30 @@ function precompress(): Plugin {
           );
         }),
       );
+    },
+  };
+}
+
+/**
+ * Moves the build's manifest (.vite/manifest.json) out of the served folder before the files are
+ * precompressed: which chunk holds which module is for the browser specs, not for visitors.
+ */
+function manifestOutside(): Plugin {
+  let outDir = '';
+  let root = '';
+  // scripts/lib/clientBuild.ts clientManifest names the same file for the specs.
+  return {
+    name: 'outpost-manifest-outside',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const written = path.join(outDir, '.vite', 'manifest.json');
+      await rename(written, path.resolve(root, 'dist/client-manifest.json'));
+      await rm(path.join(outDir, '.vite'), { recursive: true, force: true });
     },
   };
 }
@@ -397,14 +420,15 @@ export default defineConfig({
     dataLayer.plugin,
     firstScreenPreloads(),
     lowPriorityScripts(),
+    manifestOutside(),
     precompress(),
   ],
   build: {
     // The server serves this folder and scripts/start.ts checks its index.html for staleness.
     outDir: 'dist/client',
     emptyOutDir: true,
-    // Which file holds which module (.vite/manifest.json, never served: dotfiles are not), for the
-    // browser specs that slow or cut one chunk's download (e2e/pages/chunks.ts).
+    // Which file holds which module, for the browser specs that slow or cut one chunk's download
+    // (e2e/pages/chunks.ts); moved out of the served folder once written (manifestOutside).
     manifest: true,
     rolldownOptions: {
       output: {

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { repoRoot } from '../../scripts/lib/paths';
+import { clientManifest } from '../../scripts/lib/clientBuild';
 
 /**
  * The built client's chunks are named by hash alone (vite.config.ts): a spec that slows or cuts one
@@ -10,10 +9,8 @@ let manifest: Record<string, { file: string }> | null = null;
 
 /** A pattern for the URL of the chunk that `source` (e.g. 'src/client/app/ToastRegion.tsx') starts. */
 export function chunkUrl(source: string): RegExp {
-  manifest ??= JSON.parse(
-    readFileSync(path.join(repoRoot, 'dist/client/.vite/manifest.json'), 'utf8'),
-  ) as Record<string, { file: string }>;
+  manifest ??= JSON.parse(readFileSync(clientManifest, 'utf8')) as Record<string, { file: string }>;
   const entry = manifest[source];
-  if (!entry) throw new Error(`No chunk starts at ${source} in dist/client/.vite/manifest.json`);
+  if (!entry) throw new Error(`No chunk starts at ${source} in ${clientManifest}`);
   return new RegExp(`/${entry.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { repoRoot } from './paths';
 
 export const clientDist = path.join(repoRoot, 'dist', 'client');
+/** The build's manifest (which chunk holds which module), written beside the served folder (vite.config.ts). */
+export const clientManifest = path.join(repoRoot, 'dist', 'client-manifest.json');
 const builtIndex = path.join(clientDist, 'index.html');
 
 /** Everything the client bundle is made from; public/ holds files Vite copies as they are. */
