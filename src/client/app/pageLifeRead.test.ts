@@ -32,8 +32,9 @@ describe('a fact the sign-in screens read once per page life', () => {
     });
     const read = pageLifeRead(ask);
     const send = door();
+    expect(read.storeOf(send).getState().settled).toBe(false);
     await read.ensure(send);
-    expect(read.storeOf(send).getState().value).toBeUndefined();
+    expect(read.storeOf(send).getState()).toEqual({ value: undefined, settled: true });
     fail = false;
     await read.ensure(send);
     expect(ask).toHaveBeenCalledTimes(2);

@@ -13,12 +13,16 @@ import { type Send, useDoor } from './door';
 export interface PageLifeRead<T> {
   /** Asks through `send` unless answered, asking or waiting for the network; settles with the ask. */
   ensure(send: Send): Promise<void>;
-  /** What is kept for `send`'s door: the value once the server has answered (or `set`), else undefined. */
-  storeOf(send: Send): StoreApi<{ value: T | undefined }>;
+  /**
+   * What is kept for `send`'s door: the value once the server has answered (or `set`), else
+   * undefined; `settled` once an ask has ended either way, or waits for the network.
+   */
+  storeOf(send: Send): StoreApi<Kept<T>['state']>;
 }
 
 interface Kept<T> {
-  store: StoreApi<{ value: T | undefined }>;
+  state: { value: T | undefined; settled: boolean };
+  store: StoreApi<Kept<T>['state']>;
   asking: Promise<void> | null;
   waitingForNetwork: boolean;
 }
@@ -30,7 +34,8 @@ export function pageLifeRead<T>(ask: (send: Send) => Promise<T>): PageLifeRead<T
     let kept = byDoor.get(send);
     if (!kept) {
       kept = {
-        store: createStore<{ value: T | undefined }>(() => ({ value: undefined })),
+        state: { value: undefined, settled: false },
+        store: createStore<Kept<T>['state']>(() => ({ value: undefined, settled: false })),
         asking: null,
         waitingForNetwork: false,
       };
@@ -44,6 +49,7 @@ export function pageLifeRead<T>(ask: (send: Send) => Promise<T>): PageLifeRead<T
     if (kept.store.getState().value !== undefined) return Promise.resolve();
     if (kept.asking) return kept.asking;
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      kept.store.setState({ settled: true });
       if (!kept.waitingForNetwork) {
         kept.waitingForNetwork = true;
         window.addEventListener(
@@ -60,9 +66,9 @@ export function pageLifeRead<T>(ask: (send: Send) => Promise<T>): PageLifeRead<T
     const asking = ask(send).then(
       (value) => {
         // A value set meanwhile (a later call said the mode changed) is newer than this answer.
-        if (kept.store.getState().value === undefined) kept.store.setState({ value });
+        if (kept.store.getState().value === undefined) kept.store.setState({ value, settled: true });
       },
-      () => undefined,
+      () => kept.store.setState({ settled: true }),
     );
     kept.asking = asking.finally(() => {
       kept.asking = null;
@@ -83,5 +89,11 @@ export function usePageLifeRead<T>(read: PageLifeRead<T>): T | undefined {
 /** Sets the fact for the door on screen: what the server answered after all (the mode changed). */
 export function useSetPageLifeRead<T>(read: PageLifeRead<T>): (value: T) => void {
   const { send } = useDoor();
-  return useCallback((value: T) => read.storeOf(send).setState({ value }), [read, send]);
+  return useCallback((value: T) => read.storeOf(send).setState({ value, settled: true }), [read, send]);
+}
+
+/** Whether the fact's first ask for the door on screen has ended (answered, failed, or offline). */
+export function usePageLifeSettled<T>(read: PageLifeRead<T>): boolean {
+  const { send } = useDoor();
+  return useStore(read.storeOf(send), (s) => s.settled);
 }

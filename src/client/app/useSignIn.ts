@@ -3,7 +3,7 @@ import type { UserSummary } from '../../shared/item';
 import type { AuthMode } from '../data/commands/server';
 import { uiStore } from '../stores/uiStore';
 import { useDoor } from './door';
-import { pageLifeRead, usePageLifeRead, useSetPageLifeRead } from './pageLifeRead';
+import { pageLifeRead, usePageLifeRead, usePageLifeSettled, useSetPageLifeRead } from './pageLifeRead';
 
 /**
  * Signs in through the data layer's auth store; when the device was a guest, starts the celebratory
@@ -65,10 +65,13 @@ const authMethods = pageLifeRead((send) => send('server.authMethods'));
 /**
  * The single sign-on button's provider name, or null when the server has none: asked only by the
  * sign-in page (GET /api/auth/methods, public) and kept for the page's life, so a guest's other pages
- * ask the server nothing. Offline or failing, there is no button.
+ * ask the server nothing. Offline or failing, there is no button. Undefined while the first ask is
+ * out, so the page can hold the button's place (nothing moves under a press).
  */
-export function useOidcProvider(): { name: string } | null {
-  return usePageLifeRead(authMethods)?.oidc ?? null;
+export function useOidcProvider(): { name: string } | null | undefined {
+  const methods = usePageLifeRead(authMethods);
+  const settled = usePageLifeSettled(authMethods);
+  return methods?.oidc ?? (settled ? null : undefined);
 }
 
 /** Where the browser comes back to after single sign-on: the sign-in page, which finishes it. */

@@ -15,7 +15,7 @@ import {
   useSignIn,
   useStartOidcSignIn,
 } from '../app/useSignIn';
-import { Button, Card, Field, Input } from '../components/ui';
+import { Button, Card, Field, Input, Skeleton } from '../components/ui';
 import { NOTICES } from '../onboarding/steps';
 import { onboardingStore } from '../stores/onboardingStore';
 import { authFailureToast, describeAuthFailure } from './authErrors';
@@ -196,6 +196,10 @@ export default function LoginPage() {
               <Building2 aria-hidden />
               Sign in with {oidcProvider.name}
             </Button>
+          ) : oidcProvider === undefined ? (
+            // The server has not said yet whether it has a provider: its button's place is kept, so
+            // the buttons and fields below do not move under a press when it arrives.
+            <Skeleton className="h-12 w-full rounded-lg" />
           ) : null}
           <Button
             variant="outline"
