@@ -58,19 +58,18 @@ function precompress(): Plugin {
  */
 function manifestOutside(): Plugin {
   let outDir = '';
-  let root = '';
-  // scripts/lib/clientBuild.ts clientManifest names the same file for the specs.
   return {
     name: 'outpost-manifest-outside',
     apply: 'build',
     enforce: 'post',
     configResolved(config) {
-      root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       const written = path.join(outDir, '.vite', 'manifest.json');
-      await rename(written, path.resolve(root, 'dist/client-manifest.json'));
+      // Beside the folder it describes (dist/client-manifest.json, scripts/lib/clientBuild.ts
+      // clientManifest), so a build into another folder (a bench's --outDir) keeps its own.
+      await rename(written, `${outDir}-manifest.json`);
       await rm(path.join(outDir, '.vite'), { recursive: true, force: true });
     },
   };

@@ -17,12 +17,17 @@ export interface PageLifeRead<T> {
    * What is kept for `send`'s door: the value once the server has answered (or `set`), else
    * undefined; `settled` once an ask has ended either way, or waits for the network.
    */
-  storeOf(send: Send): StoreApi<Kept<T>['state']>;
+  storeOf(send: Send): StoreApi<Fact<T>>;
+}
+
+/** The fact as a screen reads it. */
+interface Fact<T> {
+  value: T | undefined;
+  settled: boolean;
 }
 
 interface Kept<T> {
-  state: { value: T | undefined; settled: boolean };
-  store: StoreApi<Kept<T>['state']>;
+  store: StoreApi<Fact<T>>;
   asking: Promise<void> | null;
   waitingForNetwork: boolean;
 }
@@ -34,8 +39,7 @@ export function pageLifeRead<T>(ask: (send: Send) => Promise<T>): PageLifeRead<T
     let kept = byDoor.get(send);
     if (!kept) {
       kept = {
-        state: { value: undefined, settled: false },
-        store: createStore<Kept<T>['state']>(() => ({ value: undefined, settled: false })),
+        store: createStore<Fact<T>>(() => ({ value: undefined, settled: false })),
         asking: null,
         waitingForNetwork: false,
       };
