@@ -44,9 +44,16 @@ const ci = process.env.CI === 'true' || process.env.E2E === '1';
 // behaviour that no viewport changes (sign-in with a code, import and export, polish, the smoke
 // checks, the campaign list's live updates), so they run on the desktop only: the whole CI run then
 // fits its 30 minutes.
-const PHONE_SPECS = ['journey', 'layout', 'screens', 'timelineTouch', 'toasts', 'today'].map(
-  (name) => `${name}.spec.ts`,
-);
+const PHONE_SPECS = [
+  'attachments',
+  'calendarAgenda',
+  'journey',
+  'layout',
+  'screens',
+  'timelineTouch',
+  'toasts',
+  'today',
+].map((name) => `${name}.spec.ts`);
 
 const reporter: ReporterDescription[] = [['list'], ['html', { open: 'never' }]];
 // scripts/test.ts reads the counts for its summary line from this file.

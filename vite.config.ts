@@ -199,8 +199,13 @@ function dataLayerChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup 
     buildEnd() {
       const shell = reach(modulesOf('main.tsx'));
       const signIn = reach(modulesOf('login/LoginPage.tsx', 'onboarding/OnboardingPage.tsx'));
+      // The label rules ride along: every list's rows read them (items/ItemRow.tsx), and their reads
+      // moved to a later chunk (data/reads/laterReads.ts); alone they would be one more file on Home.
+      const alongside = [...imports.keys()].filter((id) =>
+        id.replace(/\\/g, '/').endsWith('/src/shared/labels.ts'),
+      );
       members = new Set(
-        [...reach(modulesOf('data/client.ts', 'data/page.ts', 'data/live.ts'))].filter(
+        [...reach(modulesOf('data/client.ts', 'data/page.ts', 'data/live.ts')), ...alongside].filter(
           (id) => !shell.has(id) && !signIn.has(id),
         ),
       );
@@ -395,6 +400,19 @@ export default defineConfig({
           { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
           { src: '/pwa-maskable-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
+        // A phone's share sheet lists Outpost: what is shared opens in quick add (public/share-sw.js
+        // takes the POST; before any worker runs, src/server/share/routes.ts answers it).
+        share_target: {
+          action: '/share',
+          method: 'POST',
+          enctype: 'multipart/form-data',
+          params: {
+            title: 'title',
+            text: 'text',
+            url: 'url',
+            files: [{ name: 'files', accept: ['image/*', 'application/pdf', 'text/*', '*/*'] }],
+          },
+        },
       },
       workbox: {
         // Every route chunk (React.lazy) is precached, so any screen opens offline, not only the one
@@ -405,8 +423,10 @@ export default defineConfig({
         navigateFallbackDenylist: [/^\/api/, /^\/sanctum/],
         // No runtimeCaching: API responses live in IndexedDB, never in a Cache Storage copy.
         cleanupOutdatedCaches: true,
-        // Web Push (show a push, open its item on click): a plain script in public/, kept out of the bundle.
-        importScripts: ['push-sw.js'],
+        // Web Push (show a push, open its item on click) and the share target (keep what a phone shares,
+        // open quick add with it): plain scripts in public/, kept out of the bundle. The share script's
+        // fetch listener comes before workbox's, which never answers a POST anyway.
+        importScripts: ['push-sw.js', 'share-sw.js'],
         // A new worker waits for the user's Reload ('prompt'); it then claims every open tab.
         clientsClaim: true,
         skipWaiting: false,
@@ -436,7 +456,20 @@ export default defineConfig({
         // name in each cost Home 2.8 KB gzip and sign-in 1.9 KB (npm run bench -- bundle).
         chunkFileNames: 'assets/[hash].js',
         codeSplitting: {
-          groups: [{ name: 'shell', tags: ['$initial'], priority: 2 }, dataLayer.group],
+          groups: [
+            { name: 'shell', tags: ['$initial'], priority: 2 },
+            dataLayer.group,
+            // The small modules the data layer loads after the first screen are one chunk: the reads
+            // Home does not make (data/reads/laterReads.ts), the sign-in's steps, the write path's
+            // stale-guess check and the shared modules only they and later screens use. Each chunk's name is in every screen's preload map, so five small
+            // chunks cost every screen more than they hold (npm run bench -- bundle).
+            {
+              name: 'data-later',
+              test: /[\\/]src[\\/](client[\\/]data[\\/](reads[\\/](calendarQueries|labelQueries|itemPageReads)|signInSteps|changes[\\/]staleGuess)|shared[\\/](sameRecord|history))\.ts$/,
+              priority: 1,
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
       treeshake: {

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/server/app';
+import { createDiskStore } from '../src/server/attachments/diskStore';
 import { backupToFile, restoreFromFile } from '../src/server/backup/files';
 import { type Database, openDatabase, rows, sql } from '../src/server/db/client';
 import { openTestDatabase } from '../testkit/server';
@@ -62,7 +63,9 @@ export async function run(args: string[]): Promise<void> {
   const source = await openDatabase({ dataDir: path.join(dir, 'source'), autovacuum: false });
   try {
     await seed(source, count);
-    const backup = await timed(() => backupToFile(source, file));
+    const backup = await timed(() =>
+      backupToFile(source, file, { files: createDiskStore(path.join(dir, 'files')) }),
+    );
     const size = statSync(file).size;
     check({
       subject: `npm run backup, ${count} items (embedded)`,
@@ -84,7 +87,11 @@ export async function run(args: string[]): Promise<void> {
           ? await openDatabase({ dataDir: path.join(dir, 'target'), autovacuum: false })
           : await openTestDatabase('pg');
       try {
-        const restore = await timed(() => restoreFromFile(target, file, engine));
+        const restore = await timed(() =>
+          restoreFromFile(target, file, engine, {
+            files: createDiskStore(path.join(dir, `files-${engine}`)),
+          }),
+        );
         check({
           subject: `npm run restore, ${count} items (into ${engine === 'pg' ? 'PostgreSQL' : 'embedded'})`,
           metric: 'time',

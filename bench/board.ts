@@ -13,11 +13,9 @@
 import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { listKeysOf } from '../src/client/data/store/listKeys';
-import { topFlagsFromScratch } from '../src/client/data/store/topFlags';
-import type { LocalItem } from '../src/client/data/store/types';
 import type { ItemStatus, ItemType } from '../src/shared/item';
 import { keysAfter } from '../src/shared/sortKey';
+import { type LocalItem, listKeysOf, topFlagsFromScratch } from './lib/appData';
 import { startAppServer } from './lib/appServer';
 import { firstRowContext } from './lib/firstRow';
 import { guestRow } from './lib/guestSeed';

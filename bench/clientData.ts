@@ -5,11 +5,8 @@
 import { loadavg } from 'node:os';
 import { liveQuery } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { createOutpostClient } from '../src/client/data/client';
-import { manualConnectivity } from '../src/client/data/net/connectivity';
-import { deviceReads } from '../src/client/data/reads/live';
-import { applyPulled } from '../src/client/data/sync';
 import type { Item, ItemStatus, ItemType } from '../src/shared/item';
+import { applyPulled, createOutpostClient, deviceReads, manualConnectivity } from './lib/appData';
 import { check, fmt, heading, info } from './lib/report';
 
 const USER = {

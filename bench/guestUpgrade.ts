@@ -9,10 +9,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { upgradeBatchSize } from '../src/client/data/sync/guestUpgrade';
 import { ITEM_BATCH_MAX } from '../src/shared/schemas';
 import { createCookieFetch } from '../testkit/client/cookieFetch';
 import { createDevice, type Device, signIn } from '../testkit/client/harness';
+import { upgradeBatchSize } from './lib/appData';
 import { startAppServer } from './lib/appServer';
 import { check, heading, info } from './lib/report';
 import { median } from './lib/stats';

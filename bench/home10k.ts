@@ -8,9 +8,8 @@
  */
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { listKeysOf } from '../src/client/data/store/listKeys';
-import type { LocalItem } from '../src/client/data/store/types';
 import type { ItemType } from '../src/shared/item';
+import { type LocalItem, listKeysOf } from './lib/appData';
 import { startAppServer } from './lib/appServer';
 import { firstRowContext } from './lib/firstRow';
 import { seedGuestCounts, seedGuestItems } from './lib/guestSeed';

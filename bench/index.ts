@@ -203,10 +203,21 @@ const BENCHMARKS: Benchmark[] = [
     about: 'issue 51: a title edit with three webhooks subscribed vs the same edit without (≤ 1.1×)',
   },
   {
+    name: 'webhook-others',
+    file: './webhookOthers.ts',
+    about: "issue 62: a write with 100,000 other people's webhooks in the database vs none (≤ 1.1×; --pg)",
+  },
+  {
     name: 'webhook-delivery',
     file: './webhookDelivery.ts',
     about:
       'issue 51: change → delivery at a local receiver, 100 webhooks on a campaign, 10 writes a second: p95 < 500 ms (PostgreSQL, 2 instances)',
+  },
+  {
+    name: 'attachments',
+    file: './attachments.ts',
+    about:
+      "issue 64: a 10 MB upload vs a raw PUT (≤ 1.2×); ten parallel 25 MB uploads: memory growth (< 60 MB), another user's p99 (< 100 ms); a title edit during a 25 MB upload reaches the server (≤ 1 s)",
   },
   {
     name: 'bearer-read',

@@ -12,11 +12,9 @@
  */
 import { type BrowserContext, chromium } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { listKeysOf } from '../src/client/data/store/listKeys';
-import { topFlagsFromScratch } from '../src/client/data/store/topFlags';
-import type { LocalItem } from '../src/client/data/store/types';
 import { addDays, dayKey } from '../src/shared/agenda';
 import type { ItemStatus, ItemType } from '../src/shared/item';
+import { type LocalItem, listKeysOf, topFlagsFromScratch } from './lib/appData';
 import { startAppServer } from './lib/appServer';
 import { firstRowContext } from './lib/firstRow';
 import { guestRow, SEED_START, seedGuestCounts, seedGuestItems } from './lib/guestSeed';

@@ -39,14 +39,12 @@
 import { loadavg } from 'node:os';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { listKeysOf } from '../src/client/data/store/listKeys';
-import { topFlagsFromScratch } from '../src/client/data/store/topFlags';
-import type { LocalItem } from '../src/client/data/store/types';
 import { addDays, dayKey } from '../src/shared/agenda';
 import { monthGrid } from '../src/shared/calendar';
 import type { ItemType } from '../src/shared/item';
 import { animationFrames, mainTasks, type TraceEvent } from './boardDrag';
 import { type CpuProfile, printProfile } from './firstSync';
+import { type LocalItem, listKeysOf, topFlagsFromScratch } from './lib/appData';
 import { startAppServer } from './lib/appServer';
 import { firstRowContext } from './lib/firstRow';
 import { guestRow, SEED_START } from './lib/guestSeed';

@@ -26,13 +26,24 @@ test('a person sees both devices, signs the other one out, then signs out everyw
   const laptop = await Sharing.signedIn(page, phone, 'Dana Devices');
   const context = await secondBrowser(browser, testInfo);
   try {
-    const other = await Sharing.signedIn(await context.newPage(), phone, 'Dana Devices');
+    const otherPage = await context.newPage();
+    const otherStream = otherPage.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/events' && r.ok(),
+    );
+    const other = await Sharing.signedIn(otherPage, phone, 'Dana Devices');
+    await otherStream;
 
     await laptop.goto('/preferences');
     const list = laptop.main.getByRole('list', { name: 'Signed-in devices' });
     await expect(list.getByRole('listitem')).toHaveCount(2, { timeout: 15_000 });
     await expect(list.getByRole('listitem').first()).toContainText('This device');
     await expect(list.getByRole('listitem').first()).toContainText('Signed in with a phone number');
+    // Both are Chrome on Linux here: a short tag of each one's public id tells them apart.
+    const names = await list
+      .getByRole('listitem')
+      .evaluateAll((rows) => rows.map((row) => row.querySelector('p')?.firstChild?.textContent ?? ''));
+    expect(names[0]).toMatch(/^Chrome on Linux · [0-9a-f]{4,}$/);
+    expect(new Set(names).size).toBe(2);
     await laptop.main.locator('#pref-devices').scrollIntoViewIfNeeded();
     await laptop.shots(testInfo, 'devices', { fullPage: false });
 
@@ -41,6 +52,11 @@ test('a person sees both devices, signs the other one out, then signs out everyw
       const confirm = laptop.page.getByRole('alertdialog', { name: /^Sign out Chrome/ });
       await confirm.getByRole('button', { name: 'Sign out' }).click();
       await expect(laptop.page.getByText('Signed out', { exact: true })).toBeVisible();
+      // E7: the other device learns it at once from its event stream, and says so.
+      await expect(other.page.getByText('You were signed out on this device', { exact: true })).toBeVisible({
+        timeout: 3_000,
+      });
+      await expect(other.page.getByText('Local only')).toBeVisible();
       await expect(list.getByRole('listitem')).toHaveCount(1);
       expect((await other.page.request.get('/api/me')).status()).toBe(401);
       await other.goto('/preferences');
@@ -49,7 +65,12 @@ test('a person sees both devices, signs the other one out, then signs out everyw
 
     await test.step('Sign out everywhere ends this device too', async () => {
       // A second sign-in on the other browser, to be ended from here.
-      const again = await Sharing.signedIn(await context.newPage(), phone, 'Dana Devices');
+      const againPage = await context.newPage();
+      const againStream = againPage.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/api/events' && r.ok(),
+      );
+      const again = await Sharing.signedIn(againPage, phone, 'Dana Devices');
+      await againStream;
       await laptop.page.reload();
       await expect(list.getByRole('listitem')).toHaveCount(2, { timeout: 15_000 });
       await laptop.main.getByRole('button', { name: 'Sign out everywhere…' }).click();
@@ -60,6 +81,11 @@ test('a person sees both devices, signs the other one out, then signs out everyw
       await expect(laptop.main.locator('#pref-devices')).toHaveCount(0, { timeout: 15_000 });
       expect((await laptop.page.request.get('/api/me')).status()).toBe(401);
       expect((await again.page.request.get('/api/me')).status()).toBe(401);
+      await expect(again.page.getByText('You were signed out', { exact: true })).toBeVisible({
+        timeout: 3_000,
+      });
+      // The device that chose it is signing out itself: no toast of it.
+      await expect(laptop.page.getByText('You were signed out', { exact: true })).toHaveCount(0);
     });
   } finally {
     await context.close();

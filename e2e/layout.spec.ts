@@ -1,4 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { Collab } from './pages/Collab';
+import { FabLayout } from './pages/FabLayout';
+import { freshPhone } from './pages/Outpost';
 import { Trees } from './pages/Trees';
 
 // Issue 13, item 7: a 255-character title without spaces must never widen a screen, and menus open
@@ -102,3 +105,27 @@ for (const theme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test('on a phone the floating add button covers neither the Activity tab nor a comment’s Edit and Delete', async ({
+  page,
+}) => {
+  test.skip((page.viewportSize()?.width ?? 1280) >= 768, 'the floating add button is the phone’s');
+  const app = await Collab.signedIn(page, freshPhone(), 'Fab Checker');
+  const campaign = await app.post<{ id: number }>('/api/items', { title: 'Spring fair', type: 'campaign' });
+  // A task shows the progress block, which brings the tabs down to the button's height at rest.
+  await app.post('/api/items', { title: 'Book the hall', type: 'task', parent_id: campaign.id });
+  for (const body of ['First', 'A second comment, long enough to wrap onto two lines on a phone', 'Third'])
+    await app.post(`/api/items/${campaign.id}/comments`, { body });
+  await app.goto(`/campaigns/${campaign.id}`);
+  const layout = new FabLayout(page);
+  await layout.expectClearOfFab(page.getByRole('tab', { name: 'Activity' }), 'the Activity tab');
+  const deletes = app.main.getByRole('button', { name: 'Delete comment' });
+  await expect(deletes).toHaveCount(3);
+  for (let i = 0; i < 3; i++) {
+    await layout.expectClearOfFab(deletes.nth(i), `comment ${i + 1}’s Delete`);
+    await layout.expectClearOfFab(
+      app.main.getByRole('button', { name: 'Edit comment' }).nth(i),
+      `comment ${i + 1}’s Edit`,
+    );
+  }
+});

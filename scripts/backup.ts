@@ -1,10 +1,19 @@
 /**
  * `npm run backup -- FILE`: one portable, consistent file of the whole database the environment
- * names (DATABASE_URL, else the embedded database in DATA_DIR), while the server runs on PostgreSQL;
- * the embedded database is backed up with the server stopped (README 'Backup and restore').
+ * names (DATABASE_URL, else the embedded database in DATA_DIR) with the bytes of every file on items
+ * from its file store (S3_BUCKET, else DATA_DIR/files), while the server runs on PostgreSQL; the
+ * embedded database is backed up with the server stopped (README 'Backup and restore').
  */
-import { backupToFile, describeDatabase, openConfigured, progressLine } from '../src/server/backup/files';
+import { createFileStore } from '../src/server/attachments/createFileStore';
+import {
+  backupToFile,
+  describeDatabase,
+  describeFileStore,
+  openConfigured,
+  progressLine,
+} from '../src/server/backup/files';
 import { loadConfig } from '../src/server/env';
+import { formatBytes } from '../src/shared/attachments';
 import { progressPrinter } from './lib/progressPrinter';
 
 const file = process.argv[2];
@@ -15,15 +24,18 @@ if (!file || process.argv.length > 3) {
 try {
   const config = loadConfig();
   const started = Date.now();
+  const files = createFileStore(config);
+  await files.check();
   const database = await openConfigured(config);
   const printer = progressPrinter();
   try {
-    const { tables, rows } = await backupToFile(database, file, (p) =>
-      printer.show(progressLine(p), p.done === p.total),
-    );
+    const result = await backupToFile(database, file, {
+      files,
+      onProgress: (p) => printer.show(progressLine(p), p.done === p.total),
+    });
     printer.done();
     console.log(
-      `Backed up ${rows.toLocaleString('en-US')} rows of ${tables} tables from ${describeDatabase(config)} to ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      `Backed up ${result.rows.toLocaleString('en-US')} rows of ${result.tables} tables from ${describeDatabase(config)} and ${result.files.toLocaleString('en-US')} file${result.files === 1 ? '' : 's'} (${formatBytes(result.bytes)}) from ${describeFileStore(config)} to ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
     );
   } finally {
     await database.close();

@@ -4,11 +4,17 @@ import { importProblem, importsOf, layerOf } from './lib/boundaries';
 import { dexiePrivateProblems } from './lib/dexiePrivates';
 import { funnelProblems } from './lib/funnel';
 import { repoRoot } from './lib/paths';
+import { routesSqlProblems } from './lib/routesSql';
+import { serverBoundaryProblems } from './lib/serverBoundaries';
+import { syncChildrenProblems } from './lib/syncChildren';
 
 // The module boundaries of ARCHITECTURE.md §1 and §6, checked on every `npm test`: the allow-list of
 // who may import whom (scripts/lib/boundaries.ts), the first screen's bundle rule below, and the
 // local-write funnel (scripts/lib/funnel.ts, SYNC.md W8), and Dexie's private internals named only in
-// their one adapter (scripts/lib/dexiePrivates.ts).
+// their one adapter (scripts/lib/dexiePrivates.ts), and no SQL in a server routes.ts (scripts/lib/routesSql.ts),
+// and no child kind's store named in the client's sync/ (scripts/lib/syncChildren.ts).
+// The server's layers (db < http < resources < app) and its want of import circles are
+// scripts/lib/serverBoundaries.ts.
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -51,12 +57,18 @@ for (const file of files) {
   const text = readFileSync(path.join(repoRoot, file), 'utf8');
   problems.push(...funnelProblems(file, text));
   problems.push(...dexiePrivateProblems(file, text));
+  problems.push(...routesSqlProblems(file, text));
+  problems.push(...syncChildrenProblems(file, text));
   for (const { specifier, resolved, typeOnly, eager } of importsOf(file, text)) {
     const target = specifier.startsWith('.') ? fileOf(resolved) : resolved;
     const problem = importProblem(file, { target, typeOnly }) ?? zodProblem(file, target, eager);
     if (problem) problems.push(`${file} imports ${specifier}: ${problem}`);
   }
 }
+
+problems.push(
+  ...serverBoundaryProblems(files, (file) => readFileSync(path.join(repoRoot, file), 'utf8'), fileOf),
+);
 
 if (problems.length > 0) {
   console.error(problems.join('\n'));

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type { Logger } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
+import type { FileStore } from '../src/server/attachments/fileStore';
 import { type Database, openDatabase, rows, sql } from '../src/server/db/client';
 import type { AppConfig } from '../src/server/env';
+import { tempDiskStore } from './files';
 
 export type Engine = 'pglite' | 'pg';
 
@@ -28,10 +31,17 @@ function pgliteTemplate(): Promise<Blob | undefined> {
   return template;
 }
 
-/** A fresh, migrated database: in-memory PGlite, or a new throwaway database on PostgreSQL. */
-export async function openTestDatabase(engine: Engine = 'pglite'): Promise<Database> {
+/**
+ * A fresh, migrated database: in-memory PGlite, or a new throwaway database on PostgreSQL. `logger`
+ * sees every statement the app sends on it (a test that checks what a write reads).
+ */
+export async function openTestDatabase(
+  engine: Engine = 'pglite',
+  options: { logger?: Logger } = {},
+): Promise<Database> {
   // From the run's migrated copy when there is one: its migrations then find nothing left to do.
-  if (engine === 'pglite') return openDatabase({ dataDir: 'memory://', loadDataDir: await pgliteTemplate() });
+  if (engine === 'pglite')
+    return openDatabase({ dataDir: 'memory://', loadDataDir: await pgliteTemplate(), ...options });
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `outpost_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -43,7 +53,7 @@ export async function openTestDatabase(engine: Engine = 'pglite'): Promise<Datab
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const database = await openDatabase({ url: url.toString(), ...options });
   return {
     ...database,
     async close() {
@@ -56,14 +66,26 @@ export async function openTestDatabase(engine: Engine = 'pglite'): Promise<Datab
   };
 }
 
-/** A real app on a fresh database, for `app.inject` tests. Close it with `close()`. */
-export async function createTestApp(engine: Engine = 'pglite'): Promise<{
+/**
+ * A real app on a fresh database, for `app.inject` tests. Close it with `close()`. `files` is where
+ * uploads go (by default a disk store in a temporary folder, removed on close; or an S3 one);
+ * `config` adds to the defaults.
+ */
+export async function createTestApp(
+  engine: Engine = 'pglite',
+  options: { files?: FileStore; config?: Partial<AppConfig> } = {},
+): Promise<{
   app: FastifyInstance;
   database: Database;
   close(): Promise<void>;
 }> {
   const database = await openTestDatabase(engine);
-  const app = await buildApp({ database, config: { seedSampleUsers: true } });
+  const temporary = options.files ? null : await tempDiskStore();
+  const app = await buildApp({
+    database,
+    config: { seedSampleUsers: true, ...options.config },
+    files: options.files ?? temporary!.store,
+  });
   await app.ready();
   return {
     app,
@@ -71,6 +93,7 @@ export async function createTestApp(engine: Engine = 'pglite'): Promise<{
     async close() {
       await app.close();
       await database.close();
+      await temporary?.close();
     },
   };
 }
@@ -87,9 +110,13 @@ export interface TestServer {
 export async function startTestServer(
   engine: Engine = 'pglite',
   config: Partial<AppConfig> = {},
+  options: { files?: FileStore } = {},
 ): Promise<TestServer> {
   const database = await openTestDatabase(engine);
-  let app = await buildApp({ database, config: { seedSampleUsers: true, ...config } });
+  // Uploads go to a temporary folder unless the test names a store: never into ./data.
+  const temporary = options.files ? null : await tempDiskStore();
+  const files = { files: options.files ?? temporary!.store };
+  let app = await buildApp({ database, config: { seedSampleUsers: true, ...config }, ...files });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const port = new URL(address).port;
   return {
@@ -97,12 +124,13 @@ export async function startTestServer(
     database,
     async restart() {
       await app.close();
-      app = await buildApp({ database, config: { seedSampleUsers: true, ...config } });
+      app = await buildApp({ database, config: { seedSampleUsers: true, ...config }, ...files });
       await app.listen({ port: Number(port), host: '127.0.0.1' });
     },
     async close() {
       await app.close();
       await database.close();
+      await temporary?.close();
     },
   };
 }

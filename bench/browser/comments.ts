@@ -13,13 +13,15 @@
  *       times on the same clock (performance.timeOrigin + now).
  */
 import { liveQuery } from 'dexie';
-import type { OutpostClient } from '../../src/client/data/client';
-import { itemComments } from '../../src/client/data/reads/timelineRead';
-import { COMMENTS_TIMELINE_INDEX } from '../../src/client/data/store/db';
-import { withKeys } from '../../src/client/data/store/listKeys';
-import { fromServer } from '../../src/client/data/store/localItems';
-import type { LocalComment } from '../../src/client/data/store/types';
 import type { Item } from '../../src/shared/item';
+import {
+  COMMENTS_TIMELINE_INDEX,
+  fromServer,
+  itemComments,
+  type LocalComment,
+  type OutpostClient,
+  withKeys,
+} from '../lib/appData';
 import { done, req } from './idb';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';
 import { deleteDb, openRaw, signedIn } from './localWrites';

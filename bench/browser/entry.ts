@@ -6,21 +6,28 @@
  * Node side calls them alternately (app, raw, app, raw …) so both see the same machine and moment.
  */
 import { liveQuery } from 'dexie';
-import { type LocalEcho, withLocalEcho } from '../../src/client/data/changes/localEcho';
-import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
-import { manualConnectivity } from '../../src/client/data/net/connectivity';
-import { searchIndexed } from '../../src/client/data/search/search';
-import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
-import { OutpostDb } from '../../src/client/data/store/db';
-import { withKeys } from '../../src/client/data/store/listKeys';
-import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
-import type { LocalItem, QueueEntry } from '../../src/client/data/store/types';
 import type { Item, SyncPage } from '../../src/shared/item';
+import {
+  COUNTS_STORE,
+  countRowsFromScratch,
+  createOutpostClient,
+  deviceReads,
+  type LocalEcho,
+  type LocalItem,
+  manualConnectivity,
+  type OutpostClient,
+  OutpostDb,
+  type QueueEntry,
+  searchIndexed,
+  topFlagsFromScratch,
+  withKeys,
+  withLocalEcho,
+} from '../lib/appData';
+import './attachments';
 import './comments';
 import './indexCost';
 import './localWrites';
 import './reorder';
-import { deviceReads } from '../../src/client/data/reads/live';
 import { done, req } from './idb';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */

@@ -7,8 +7,8 @@
  * pull and the reference with the app's indexes are local-writes' own (window.localWrites).
  */
 
-import { OutpostDb, UNREAD_INDEXES_V15 } from '../../src/client/data/store/db';
 import type { Item } from '../../src/shared/item';
+import { OutpostDb, UNREAD_INDEXES_V15 } from '../lib/appData';
 import { req } from './idb';
 import { deleteDb, refGet, refWrite } from './localWrites';
 

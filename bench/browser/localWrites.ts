@@ -19,20 +19,27 @@
  *     local echo the task page wraps it in (data/reads/live.ts), which shows the edit before it commits.
  */
 import Dexie, { liveQuery } from 'dexie';
-import { withLocalEcho } from '../../src/client/data/changes/localEcho';
-import { setOwnRawTransaction } from '../../src/client/data/changes/writeRoute';
-import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
-import { manualConnectivity } from '../../src/client/data/net/connectivity';
-import { deviceReads } from '../../src/client/data/reads/live';
-import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
-import { LIST_INDEX, OutpostDb } from '../../src/client/data/store/db';
-import { setPlainDexie } from '../../src/client/data/store/dexieInternals';
-import { withKeys } from '../../src/client/data/store/listKeys';
-import { fromServer, usersOf } from '../../src/client/data/store/localItems';
-import { SEARCH_LOG_STORE } from '../../src/client/data/store/searchLog';
-import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
-import type { LocalItem, LocalUser } from '../../src/client/data/store/types';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../src/shared/item';
+import {
+  COUNTS_STORE,
+  countRowsFromScratch,
+  createOutpostClient,
+  deviceReads,
+  fromServer,
+  LIST_INDEX,
+  type LocalItem,
+  type LocalUser,
+  manualConnectivity,
+  type OutpostClient,
+  OutpostDb,
+  SEARCH_LOG_STORE,
+  setOwnRawTransaction,
+  setPlainDexie,
+  topFlagsFromScratch,
+  usersOf,
+  withKeys,
+  withLocalEcho,
+} from '../lib/appData';
 import { median } from '../lib/stats';
 import { done, req } from './idb';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';

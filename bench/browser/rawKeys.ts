@@ -4,9 +4,7 @@
  * gives every row and its two top flags, so each of the app's indexes gets its entries, and the progress counters computed
  * once from every row. The same reference as `client-browser`'s (bench/browser/entry.ts rawPull).
  */
-import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
-import { withKeys } from '../../src/client/data/store/listKeys';
-import { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
+import { COUNTS_STORE, countRowsFromScratch, topFlagsFromScratch, withKeys } from '../lib/appData';
 
 (window as unknown as { scaleRawKeys: unknown }).scaleRawKeys = {
   COUNTS_STORE,

@@ -13,14 +13,18 @@
  *       the app's query reads (LIST_INDEX.children, [campaign, 'a']), sorted by key as the app sorts.
  */
 import Dexie, { liveQuery } from 'dexie';
-import { shownInManualOrder, withLocalEcho } from '../../src/client/data/changes/localEcho';
-import type { OutpostClient } from '../../src/client/data/client';
-import { deviceReads, LIST_PAGE } from '../../src/client/data/reads/live';
-import { LIST_INDEX } from '../../src/client/data/store/db';
-import { withKeys } from '../../src/client/data/store/listKeys';
-import type { LocalItem } from '../../src/client/data/store/types';
 import { inManualOrder } from '../../src/shared/manualOrder';
 import { moveTo } from '../../src/shared/order';
+import {
+  deviceReads,
+  LIST_INDEX,
+  LIST_PAGE,
+  type LocalItem,
+  type OutpostClient,
+  shownInManualOrder,
+  withKeys,
+  withLocalEcho,
+} from '../lib/appData';
 import { done, req } from './idb';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';
 import { deleteDb, openRaw, refGet, refWrite, signedIn } from './localWrites';

@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
-import { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
-import type { LocalItem } from '../../src/client/data/store/types';
 import type { ItemType } from '../../src/shared/item';
+import { COUNTS_STORE, countRowsFromScratch, type LocalItem } from './appData';
 
 /** When the seeded guest rows start: row `id` is made `id` minutes later. */
 export const SEED_START = Date.parse('2026-01-01T00:00:00.000Z');

@@ -26,7 +26,7 @@ export class PolishPage extends Trees {
   async openTutorial() {
     await this.goto('/');
     await expect(this.page).toHaveURL(/\/onboarding$/);
-    await expect(this.tutorial.getByText('Step 1 of 6')).toBeVisible();
+    await expect(this.tutorial.getByText('Step 1 of 9')).toBeVisible();
   }
 
   /**

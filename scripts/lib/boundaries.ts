@@ -8,6 +8,7 @@ import path from 'node:path';
 
 /** The client's feature folders (one folder per feature, ARCHITECTURE §1). */
 export const FEATURES = [
+  'attachments',
   'board',
   'campaigns',
   'comments',
@@ -52,11 +53,11 @@ export const DATA_FEATURES = [
   'items',
   'comments',
   'contacts',
-  'history',
   'notifications',
   'search',
   'transfer',
   'timeEntries',
+  'attachments',
 ] as const;
 
 /**
@@ -101,8 +102,8 @@ const DATA_ALLOWED: Readonly<Record<string, readonly string[]>> = {
   ...Object.fromEntries(FEATURE_LAYERS.map((f) => [f, UNDER_FEATURES])),
   // A due reminder is shown as a system notification where the browser allows it.
   'data:items': [...UNDER_FEATURES, 'src/client/data/notifications/systemNotification'],
-  // The export and import carry an item's comments.
-  'data:transfer': [...UNDER_FEATURES, 'data:comments'],
+  // The export and import carry an item's comments, time entries (SYNC.md T3) and files.
+  'data:transfer': [...UNDER_FEATURES, 'data:comments', 'data:timeEntries', 'data:attachments'],
   'data:commands': [...FEATURE_LAYERS, ...UNDER_FEATURES],
   'data:composition': DATA_LAYERS,
 };
@@ -185,6 +186,8 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['feature:login', 'feature:onboarding'],
   ['feature:onboarding', 'feature:login'],
   ['feature:preferences', 'feature:notifications'],
+  // An item's files under its description on every item page (issue 64).
+  ['feature:items', 'feature:attachments'],
   // The timer and spent time on rows and pages, the time report from Preferences (issue 53).
   ['feature:items', 'feature:time'],
   ['feature:tasks', 'feature:time'],
@@ -209,6 +212,8 @@ const SHARED_PACKAGES = [
   'chrono-node',
   'fractional-indexing',
   'jittered-fractional-indexing',
+  // The export zip's layout, written and read as pure bytes (shared/exportZip.ts, issue 64).
+  'fflate',
 ];
 const UI_PACKAGES = ['react', 'react-dom', 'radix-ui', 'lucide-react', 'react-router'];
 const CLIENT_PACKAGES = [
@@ -253,7 +258,7 @@ export type Layer =
 const isData = (layer: Layer) => layer.startsWith('data:');
 
 /** The composition: the files at data/'s root that wire it together and may import all of it. */
-const COMPOSITION = ['client', 'page', 'service', 'live'];
+const COMPOSITION = ['client', 'page', 'service', 'live', 'signInSteps'];
 
 /**
  * The sub-layer of a file under src/client/data (ARCHITECTURE §6 'Layers inside data/'). A folder or
@@ -314,6 +319,14 @@ export interface Import {
   typeOnly: boolean;
 }
 
+/** The one module under bench/ that imports the client's data layer (issue 63): the benches' surface. */
+export const BENCH_DATA_SURFACE = 'bench/lib/appData.ts';
+
+/** A benchmark importing src/client/data anywhere but through BENCH_DATA_SURFACE. */
+function benchReachesDataAside(file: string, target: string): boolean {
+  return file.startsWith('bench/') && file !== BENCH_DATA_SURFACE && target.startsWith('src/client/data/');
+}
+
 /** Why `file` may not import `imported`, or null when the allow-list names it. */
 export function importProblem(file: string, imported: Import): string | null {
   const from = layerOf(file);
@@ -327,6 +340,8 @@ export function importProblem(file: string, imported: Import): string | null {
   const to = layerOf(target);
   if (to === 'testkit')
     return anything ? null : 'test tooling (testkit/) is for tests, benchmarks and scripts only';
+  if (benchReachesDataAside(file, target))
+    return `benchmarks reach the client's data layer through ${BENCH_DATA_SURFACE} only`;
   if (anything) return null;
   if (to === 'test') return 'only tests import tests';
   if (from === to) return null;

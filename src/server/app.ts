@@ -6,44 +6,72 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { bearerToken } from '../shared/tokens';
 import { activityRoutes } from './activity/routes';
+import { createFileStore } from './attachments/createFileStore';
+import type { FileStore } from './attachments/fileStore';
+import { attachmentRoutes } from './attachments/routes';
+import { attachmentChild } from './attachments/service';
 import { authRoutes } from './auth/routes';
 import { type SmsProvider, smsProviderFor } from './auth/sms';
 import { seedSampleUsers } from './auth/users';
 import { calendarRoutes } from './calendar/routes';
 import { campaignRoutes } from './campaigns/routes';
 import { commentRoutes } from './comments/routes';
+import { commentChild } from './comments/service';
 import { contactsRoutes } from './contacts/routes';
 import { type Database, openDatabase } from './db/client';
 import { type AppConfig, loadConfig, type TrustProxy } from './env';
-import { type ChangeBus, campaignMembers, createLocalChangeBus, createPgChangeBus } from './events/changeBus';
+import {
+  type ChangeBus,
+  campaignMembers,
+  changeBusEffect,
+  createLocalChangeBus,
+  createPgChangeBus,
+} from './events/changeBus';
 import { eventRoutes } from './events/routes';
 import { healthRoutes } from './health/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
 import { HttpError } from './http/errors';
+import type { ItemChildServers } from './http/itemChildren';
 import { registerJsonParser } from './http/jsonBody';
-import { redactedRequest } from './http/logRedaction';
+import { logErrorsRedacted, redactedError, redactedRequest } from './http/logRedaction';
 import { isApiPath, isSanctumPath, matchedRoute, normalizedPath } from './http/paths';
 import { createRateLimits, enforce } from './http/rateLimits';
 import { ReadCache } from './http/readCache';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { loadSession, SessionCache, sessionSecret, xsrfMatches } from './http/session';
+import { registerStorableText } from './http/storableText';
 import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
-import { createMetrics } from './metrics/registry';
+import { createMetrics, type Metrics } from './metrics/registry';
 import { metricsRoutes } from './metrics/routes';
+import { pushOutboxEffect } from './notifications/outboxSignal';
 import { registerNotifications } from './notifications/routes';
 import { oidcRoutes } from './oidc/routes';
 import { isDocsPath, registerOpenApi } from './openapi/plugin';
 import { passkeyRoutes } from './passkeys/routes';
 import { sessionRoutes } from './sessions/routes';
+import { shareRoutes } from './share/routes';
 import { syncRoutes } from './sync/routes';
 import { timeEntryRoutes } from './timeEntries/routes';
+import { timeEntryChild } from './timeEntries/service';
 import { authenticateBearer } from './tokens/auth';
 import { declaredTokenAccess } from './tokens/policy';
 import { tokenRoutes } from './tokens/routes';
+import { webhookEffect } from './webhooks/events';
 import { registerWebhooks } from './webhooks/routes';
+
+// What the resources add to the app (http/context.ts declares what http/ itself knows of it).
+declare module 'fastify' {
+  interface FastifyInstance {
+    changes: ChangeBus;
+    sms: SmsProvider;
+    metrics: Metrics;
+    /** Where the bytes of files on items live (attachments/fileStore.ts). */
+    files: FileStore;
+  }
+}
 
 /** Seconds a 503 asks clients to wait: about as long as a database restart or failover takes. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -64,6 +92,8 @@ export interface BuildOptions {
   /** Where one-time codes go; by default the provider the config names. */
   sms?: SmsProvider;
   clock?: () => Date;
+  /** Where files' bytes go; by default the store the config names (DATA_DIR/files). */
+  files?: FileStore;
 }
 
 /** Builds the Outpost server: API, anti-forgery, sessions and the client's pages. */
@@ -77,8 +107,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     logger: options.logger
       ? {
           level: config.logLevel,
-          // Invite and calendar-feed tokens are secrets: the log has them redacted (SYNC.md F8).
-          serializers: { req: redactedRequest },
+          // Invite and calendar-feed tokens are secrets, query strings may hold one: the log has
+          // the path alone, those tokens redacted (SYNC.md F8). A failed query's bound values
+          // (a webhook's whsec_ secret, anyone's text) never reach it (logRedaction.ts redactedError).
+          serializers: { req: redactedRequest, err: redactedError },
+          hooks: { logMethod: logErrorsRedacted },
           ...(options.logStream ? { stream: options.logStream } : {}),
         }
       : false,
@@ -96,7 +129,25 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   changes.resolveMembersWith((campaignIds) => campaignMembers(database.db, campaignIds));
   app.decorate('database', database);
   app.decorate('changes', changes);
-  app.decorate('sessionCache', new SessionCache(config.sessionCacheMs));
+  app.decorate('files', options.files ?? createFileStore(config));
+  // Every write's side effects (ARCHITECTURE §6), in this order: a committed write's entries to push
+  // and webhook deliveries count before the change bus tells its listeners (who poke those outboxes);
+  // inside the transaction the webhooks' rows are written before the change bus reads who sees it.
+  // Each declared child kind of an item (src/shared/itemChildren.ts) by its resource's part: the
+  // sync page and the webhooks read every kind through it.
+  const itemChildren: ItemChildServers = {
+    comments: commentChild,
+    time_entries: timeEntryChild,
+    attachments: attachmentChild,
+  };
+  app.decorate('itemChildren', itemChildren);
+  app.decorate('writeEffects', [pushOutboxEffect, webhookEffect(itemChildren), changeBusEffect(changes)]);
+  const sessionCache = new SessionCache(config.sessionCacheMs);
+  app.decorate('sessionCache', sessionCache);
+  // E7: a session ended on any instance closes its streams here at once, with the reason.
+  changes.onSessionsEnded((ids, reason) => {
+    for (const id of ids) sessionCache.ended(id, reason);
+  });
   const readCache = new ReadCache();
   app.decorate('readCache', readCache);
   changes.onChange((userIds) => (userIds === null ? readCache.reset() : readCache.changed(userIds)));
@@ -143,6 +194,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     log: app.log,
     clock: app.clock,
     sessionIdleMinutes: config.sessionIdleMinutes,
+    files: app.files,
   });
   app.addHook('preClose', () => sweeper.stop());
   await app.register(fastifyCookie);
@@ -153,6 +205,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   // JSON nested deeper than a real body ever is gets a 400 before it is parsed.
   registerJsonParser(app);
+  // Text the database cannot store (a NUL, a lone surrogate) is a 422 before any SQL, in any field.
+  registerStorableText(app);
   const anonymousWrites =
     config.anonymousWritesPerMinute > 0 ? new AnonymousWriteLimit(config.anonymousWritesPerMinute) : null;
   // Writes without a signed-in session; a refused one counts against its address (onResponse).
@@ -242,10 +296,13 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(campaignRoutes, { prefix: '/api' });
   await app.register(commentRoutes, { prefix: '/api' });
   await app.register(timeEntryRoutes, { prefix: '/api' });
+  await app.register(attachmentRoutes, { prefix: '/api' });
   await app.register(contactsRoutes, { prefix: '/api' });
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
+  // The share target's POST before a service worker takes it (share/routes.ts).
+  await app.register(shareRoutes);
   await app.register(tokenRoutes, { prefix: '/api' });
   await app.register(metricsRoutes);
   await app.register(sessionRoutes, { prefix: '/api' });

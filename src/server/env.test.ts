@@ -152,3 +152,42 @@ describe('OIDC_*', () => {
     ).toThrow(/OIDC_ALLOWED_EMAIL_DOMAINS: /);
   });
 });
+
+describe('S3_*', () => {
+  const keys = { S3_ACCESS_KEY_ID: 'AKIA1', S3_SECRET_ACCESS_KEY: 'secret' };
+  it('keeps files on disk unless S3_BUCKET is set, and reads the bucket with its keys', () => {
+    expect(loadConfig({}).s3).toBeNull();
+    expect(loadConfig({ S3_BUCKET: 'outpost-files', ...keys }).s3).toEqual({
+      bucket: 'outpost-files',
+      endpoint: undefined,
+      region: 'us-east-1',
+      accessKeyId: 'AKIA1',
+      secretAccessKey: 'secret',
+      forcePathStyle: false,
+    });
+    // A service of one's own answers by path unless told otherwise.
+    const own = { S3_BUCKET: 'files', S3_ENDPOINT: 'http://127.0.0.1:9000', ...keys };
+    expect(loadConfig(own).s3).toMatchObject({ endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
+    expect(loadConfig({ ...own, S3_FORCE_PATH_STYLE: 'false', S3_REGION: 'eu-west-3' }).s3).toMatchObject({
+      forcePathStyle: false,
+      region: 'eu-west-3',
+    });
+  });
+
+  it('stops start-up naming the variable: a bucket without keys, keys without a bucket, a bad endpoint', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'files' })).toThrow(/S3_ACCESS_KEY_ID: is required when S3_BUCKET/);
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'a' })).toThrow(
+      /S3_SECRET_ACCESS_KEY: is required when S3_BUCKET/,
+    );
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000', ...keys })).toThrow(
+      /S3_BUCKET: is required when S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY are set/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000', ...keys })).toThrow(
+      /S3_ENDPOINT: must be the http\(s\) address/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'Files_2', ...keys })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'maybe', ...keys })).toThrow(
+      /S3_FORCE_PATH_STYLE: must be true or false/,
+    );
+  });
+});

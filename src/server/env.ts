@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { ATTACHMENT_DEFAULT_MAX_BYTES } from '../shared/attachments';
 import { parseEmailDomains } from '../shared/oidc';
 import { RETRY_SCHEDULE_MS } from '../shared/webhooks';
 
@@ -149,7 +150,43 @@ const envSchema = z.object({
     .string()
     .regex(/^[\s,@a-zA-Z0-9.-]*$/, 'must be a comma list of domains such as example.com')
     .optional(),
+  /** The largest file one upload may carry, in bytes (ARCHITECTURE §4 'Files on items'). */
+  ATTACHMENT_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int('must be a whole number of bytes')
+    .min(1, 'must be at least 1 byte')
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(ATTACHMENT_DEFAULT_MAX_BYTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Files on items go to this S3-compatible bucket instead of DATA_DIR/files (ARCHITECTURE §4). */
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name (3-63 lower-case letters, digits, dots and dashes)',
+    )
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be the http(s) address of the S3-compatible service' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  S3_REGION: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  S3_ACCESS_KEY_ID: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+  S3_SECRET_ACCESS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  S3_FORCE_PATH_STYLE: flag.optional(),
 });
 
 export interface AppConfig {
@@ -227,8 +264,50 @@ export interface AppConfig {
   clientDir: string | null;
   /** Single sign-on with OpenID Connect; null when OIDC_ISSUER and OIDC_CLIENT_ID are not set. */
   oidc: OidcConfig | null;
+  /** Where files on items live: an S3-compatible bucket, or null for DATA_DIR/files. */
+  s3: S3Config | null;
+  /** The largest file one upload may carry; past it the upload is a 413 naming the limit. */
+  attachmentMaxBytes: number;
   /** Things an operator must hear about at start-up (printed by index.ts). */
   warnings: string[];
+}
+
+/** An S3-compatible bucket for files on items (`S3_*`). */
+export interface S3Config {
+  bucket: string;
+  /** The service's address; undefined is Amazon S3 itself. */
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key`. */
+  forcePathStyle: boolean;
+}
+
+/** The `S3_*` settings read together: a bucket needs its keys, and keys without a bucket are a mistake. */
+function s3Config(e: z.infer<typeof envSchema>): S3Config | null {
+  const named = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => e[k]);
+  if (!e.S3_BUCKET) {
+    // Files would quietly go to DATA_DIR/files while the operator believes they go to S3.
+    if (named.length > 0) {
+      throw new Error(
+        `Invalid environment:\n  S3_BUCKET: is required when ${named.join(', ')} ${named.length > 1 ? 'are' : 'is'} set`,
+      );
+    }
+    return null;
+  }
+  for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+    if (!e[key]) throw new Error(`Invalid environment:\n  ${key}: is required when S3_BUCKET is set`);
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION ?? 'us-east-1',
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    // Services other than Amazon's (MinIO, Garage, s3rver) mostly answer only by path.
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+  };
 }
 
 /** The OpenID provider Outpost signs people in with (ARCHITECTURE §4 'Other ways to sign in'). */
@@ -272,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.SMS_PROVIDER === 'webhook' && !e.SMS_WEBHOOK_URL) {
     throw new Error('Invalid environment:\n  SMS_WEBHOOK_URL: is required when SMS_PROVIDER is webhook');
   }
+  const s3 = s3Config(e);
   return {
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionCacheMs: e.SESSION_CACHE_MS,
@@ -325,6 +405,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
             redirectUri: `${new URL(e.PUBLIC_URL).origin}/api/auth/oidc/callback`,
           }
         : null,
+    s3,
+    attachmentMaxBytes: e.ATTACHMENT_MAX_BYTES,
     warnings: [
       ...(e.DATABASE_URL && !env.AUTH_MODE ? [DEMO_AUTH_WARNING] : []),
       ...(e.TRUST_PROXY.trueGiven ? [TRUST_PROXY_TRUE_WARNING] : []),

@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   activityDetails,
   assigneeOf,
+  COMMENT_NOT_SHOWN,
   describeActivity,
   localHistory,
   membershipPhrase,
   readableDay,
   rollUpReason,
 } from './activity';
+import { updateFeedEntries } from './history';
+import { type FieldSchemaKey, fieldsWith, ITEM_FIELDS } from './itemFields';
 
 describe('activity descriptions', () => {
   it('describes an assignment by name, and an unassignment', () => {
@@ -186,5 +189,66 @@ describe('membership entries in words (issue 50)', () => {
         metadata: { member, role: { old: 'viewer', new: 'editor' } },
       }),
     ).toEqual([]);
+  });
+});
+
+describe('a comment in the feed', () => {
+  const commented = { action: 'commented' as const, metadata: { comment_id: 3 } };
+
+  it('reads as its first words in quotes, never its id', () => {
+    expect(activityDetails({ ...commented, comment: 'Bring the ladder' })).toEqual(['“Bring the ladder”']);
+    expect(activityDetails({ ...commented, comment: 'Bring the ladder' }).join()).not.toMatch(/id|3/i);
+  });
+
+  it('says one neutral thing when the comment is gone or out of sight, and nothing for an older server', () => {
+    expect(activityDetails({ ...commented, comment: null })).toEqual([COMMENT_NOT_SHOWN]);
+    expect(activityDetails(commented)).toEqual([]);
+  });
+});
+
+describe('a history entry read by each field’s kind', () => {
+  /**
+   * Two values of each kind and how a change between them reads, or 'id' for a kind never shown.
+   * Typed by every kind, so a new kind has to say here how it reads.
+   */
+  const READS: Record<FieldSchemaKey, readonly [unknown, unknown, string] | 'id'> = {
+    title: ['Tape', 'Buy tape', 'Tape → Buy tape'],
+    description: [null, 'Some notes', 'none → Some notes'],
+    shortText: ['teal', null, 'teal → none'],
+    timeZone: ['UTC', 'Europe/Berlin', 'UTC → Europe/Berlin'],
+    status: ['pending', 'in_progress', 'Pending → In progress'],
+    date: ['2030-05-05', null, '5 May 2030 → none'],
+    instant: [null, '2030-05-05T07:30:00.000Z', 'none → 5 May 2030'],
+    recurrence: ['FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=MO', 'Every day → Every week on Mon'],
+    priority: [4, 1, 'p4 → p1'],
+    minutes: [null, 90, 'none → 1 h 30 m'],
+    labels: [[], ['Errand', 'home'], 'none → Errand, home'],
+    ref: 'id',
+    seriesUuid: 'id',
+    sortKey: 'id',
+  };
+
+  it('reads every field a change records by its label and its kind, none as its raw value', () => {
+    // The fields a change records: what a PATCH may change, as the shared rule writes its entries.
+    for (const field of fieldsWith('patch')) {
+      const { schema, label } = ITEM_FIELDS[field];
+      const reads = READS[schema];
+      const [old, next] = reads === 'id' ? [3, 9] : reads;
+      const entries = updateFeedEntries({ [field]: { old, new: next } });
+      const lines = entries.flatMap((e) => activityDetails({ action: 'updated', metadata: e.metadata }));
+      if (reads === 'id') {
+        expect(lines.join(' '), field).not.toMatch(/\d/);
+        continue;
+      }
+      expect(entries, field).not.toEqual([]);
+      expect(label, `${field} has a label`).not.toBeNull();
+      expect(lines, field).toEqual([`${label}: ${reads[2]}`]);
+    }
+  });
+
+  it('reads a value recorded alone (a next occurrence’s) by its kind too', () => {
+    expect(
+      activityDetails({ action: 'created', metadata: { recurrence: 'FREQ=DAILY', due_date: '2030-05-06' } }),
+    ).toEqual(['Repeats: Every day', 'Due date: 6 May 2030']);
   });
 });

@@ -1,6 +1,12 @@
 import { formatDuration } from './duration';
 import type { ActivityAction, ActivityEntry, ItemStatus, ItemType } from './item';
-import { fieldsWith, ITEM_FIELDS } from './itemFields';
+import {
+  type FieldDescriptor,
+  type FieldSchemaKey,
+  fieldsWith,
+  ITEM_FIELDS,
+  type ItemFieldName,
+} from './itemFields';
 import { withArticle } from './notifications';
 import { recurrenceSummary } from './recurrenceText';
 import { STATUS_LABELS } from './statusLabel';
@@ -69,8 +75,8 @@ const FIELD_LABELS: Record<string, string> = {
   parent: 'Moved',
 };
 
-/** Fields an entry keeps for the machine only: ids beside the names the reader gets instead. */
-const HIDDEN_FIELDS = new Set(['rolled_up', 'with_parent', 'assignee', 'parent_id', 'assigned_to']);
+/** Keys an entry keeps for the machine only: a roll-up's flags, and the names the headline already says. */
+const HIDDEN_KEYS = new Set(['rolled_up', 'with_parent', 'assignee']);
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -82,24 +88,49 @@ export function readableDay(value: string): string {
   return month ? `${Number(match[3])} ${month} ${match[1]}` : value;
 }
 
-function readableValue(field: string, value: unknown): string {
-  if (value === null || value === undefined || value === '') return 'none';
-  if (field === 'status' && typeof value === 'string' && value in STATUS_WORDS)
-    return STATUS_WORDS[value as ItemStatus];
-  if (
-    (field === 'due_date' || field === 'end_date' || field === 'start_date' || field === 'remind_at') &&
-    typeof value === 'string'
-  )
-    return readableDay(value);
-  if (field === 'recurrence' && typeof value === 'string') return recurrenceSummary(value) ?? value;
-  // 'Priority: p4 → p1', 'Labels: none → Errand, Home', as quick add writes them.
-  if (field === 'priority' && typeof value === 'number') return `p${value}`;
-  if (field === 'estimate_minutes' && typeof value === 'number') return formatDuration(value);
+/** A value of no declared kind (a move's parent titles, an older entry's key) as it is. */
+function plainValue(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
   return JSON.stringify(value);
+}
+
+const day = (value: unknown) => (typeof value === 'string' ? readableDay(value) : plainValue(value));
+/** Values for the machine (an id, a series' uuid, a place in a list): never shown. */
+const notShown = () => null;
+
+/**
+ * How a value of each kind reads on a line, the kind being the field's `schema` (./itemFields), so a
+ * new field of a kind already here needs nothing in this file. Null: the line is not shown. 'Priority:
+ * p4 → p1', 'Labels: none → Errand, Home', as quick add writes them.
+ */
+const READ_AS: Record<FieldSchemaKey, (value: unknown) => string | null> = {
+  title: plainValue,
+  description: plainValue,
+  shortText: plainValue,
+  timeZone: plainValue,
+  status: (v) => (typeof v === 'string' && v in STATUS_WORDS ? STATUS_WORDS[v as ItemStatus] : plainValue(v)),
+  date: day,
+  // A reminder reads by its day, as the lists show it.
+  instant: day,
+  recurrence: (v) => (typeof v === 'string' ? (recurrenceSummary(v) ?? v) : plainValue(v)),
+  priority: (v) => (typeof v === 'number' ? `p${v}` : plainValue(v)),
+  minutes: (v) => (typeof v === 'number' ? formatDuration(v) : plainValue(v)),
+  labels: plainValue,
+  // Ids are never shown: a move reads by the parents' titles (`parent`), an assignment by names in
+  // the headline; a create records the assignee's name in the id's place, and that is shown.
+  ref: (v) => (typeof v === 'string' ? v : null),
+  seriesUuid: notShown,
+  sortKey: notShown,
+};
+
+/** `key`'s value in words by its field's kind ('none' for none), or null when the line is not shown. */
+function readableValue(key: string, value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return 'none';
+  const field = ITEM_FIELDS[key as ItemFieldName] as FieldDescriptor | undefined;
+  return field ? READ_AS[field.schema](value) : plainValue(value);
 }
 
 function isChange(value: unknown): value is { old?: unknown; new?: unknown } {
@@ -111,18 +142,28 @@ function humanField(key: string): string {
   return FIELD_LABELS[key] ?? words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A `commented` entry whose comment is deleted, erased, or on an item the reader no longer sees. */
+export const COMMENT_NOT_SHOWN = 'The comment is no longer shown here.';
+
 /**
  * The entry's details as readable lines: 'Due date: none → 5 May 2030', 'Status: Pending → In
  * progress'. Ids are never shown: a move reads by the parents' titles, an assignment by names (in the
- * headline); entries written before names were recorded just leave those out.
+ * headline); entries written before names were recorded just leave those out. A comment reads as its
+ * first words in quotes, or COMMENT_NOT_SHOWN.
  */
-export function activityDetails(entry: Pick<ActivityEntry, 'action' | 'metadata'>): string[] {
+export function activityDetails(entry: Pick<ActivityEntry, 'action' | 'metadata' | 'comment'>): string[] {
   // A membership entry's sentence says it all (membershipPhrase); its metadata is for the machine.
   if (MEMBERSHIP_ACTIONS.has(entry.action)) return [];
+  // Its metadata is the comment's id, never shown ('Comment id: 3', issue 62); a server from before
+  // excerpts sends none, and the headline alone is shown.
+  if (entry.action === 'commented') {
+    if (entry.comment === undefined) return [];
+    return [entry.comment === null || entry.comment === '' ? COMMENT_NOT_SHOWN : `“${entry.comment}”`];
+  }
   const metadata = entry.metadata ?? {};
   const lines: string[] = [];
   for (const [key, value] of Object.entries(metadata)) {
-    if (HIDDEN_FIELDS.has(key) && !(key === 'assigned_to' && typeof value === 'string')) continue;
+    if (HIDDEN_KEYS.has(key)) continue;
     // A completed/reopened entry's verb already says what the status did.
     // So does a roll-up's sentence ('was started automatically, because …').
     if (
@@ -134,9 +175,11 @@ export function activityDetails(entry: Pick<ActivityEntry, 'action' | 'metadata'
     const label = humanField(key);
     if (isChange(value)) {
       if (key === 'parent' && value.old == null && value.new == null) continue;
-      lines.push(`${label}: ${readableValue(key, value.old)} → ${readableValue(key, value.new)}`);
+      const [from, to] = [readableValue(key, value.old), readableValue(key, value.new)];
+      if (from !== null && to !== null) lines.push(`${label}: ${from} → ${to}`);
     } else {
-      lines.push(`${label}: ${readableValue(key, value)}`);
+      const shown = readableValue(key, value);
+      if (shown !== null) lines.push(`${label}: ${shown}`);
     }
   }
   if (metadata.parent_id !== undefined && metadata.parent === undefined) lines.push('Moved to another place');

@@ -109,6 +109,14 @@ const itemShape = {
     .int()
     .optional()
     .describe('Finished time-entry minutes on the item and its descendants.'),
+  estimate_total_minutes: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe(
+      'On a task or a campaign: its own estimate, else the sum of its children’s (a task’s the same way); null when none has one.',
+    ),
 };
 
 /** An item as every item answer carries it (ARCHITECTURE §4 'Items'), with `ETag: "<version>"`. */
@@ -163,12 +171,47 @@ export const exportDocumentSchema = object({
       comments: z.array(
         object({ uuid: z.string(), author: z.string(), body: z.string(), created_at: instant }),
       ),
+      time_entries: z
+        .array(
+          object({
+            uuid: z.string(),
+            author: z.string(),
+            started_at: instant,
+            ended_at: instant.nullable(),
+            note: z.string(),
+          }),
+        )
+        .describe('The item’s live time entries, oldest first; an import restores its person’s.'),
+      attachments: z
+        .array(
+          object({
+            uuid: z.string(),
+            name: z.string(),
+            type: z.string(),
+            size: z.number().int().nonnegative(),
+            sha256: z.string().nullable(),
+            path: z
+              .string()
+              .nullable()
+              .describe(
+                'Where the bytes are inside a zip export (`files/<uuid>-<name>`); null in this JSON, which carries no bytes.',
+              ),
+          }),
+        )
+        .describe('The item’s live files (metadata, never bytes), oldest first.'),
       members: z
         .array(object({ name: z.string(), phone: z.string().nullable(), role: z.enum(ROLES) }))
         .optional(),
     }),
   ),
 });
+
+/** The personal access token an entry's change was made through (activity and history alike). */
+const viaToken = z
+  .string()
+  .nullable()
+  .optional()
+  .describe('The name of the personal access token the change was made through; null when made in the app.');
 
 export const activityEntrySchema = object({
   id,
@@ -178,6 +221,14 @@ export const activityEntrySchema = object({
   description: z.string(),
   metadata: z.record(z.string(), z.unknown()),
   created_at: instant,
+  comment: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'A `commented` entry’s comment, its first words; null once the comment is deleted or erased, or its item is out of the reader’s sight.',
+    ),
+  via: viaToken,
 });
 export const activityPageSchema = paginatedSchema(activityEntrySchema);
 
@@ -213,6 +264,27 @@ export const timeEntrySchema = z
 export const timeEntryPageSchema = paginatedSchema(timeEntrySchema);
 const timeEntryTombstoneSchema = object({ id, uuid: z.string(), item_id: id, deleted_at: instant });
 
+/** A file on an item (ARCHITECTURE §4 'Files on items'). */
+export const attachmentSchema = z
+  .object({
+    id,
+    uuid: z.string(),
+    item_id: id,
+    name: z.string(),
+    type: z.string().describe('The type sniffed from the bytes, never the uploader’s word.'),
+    size: z.number().int().describe('Bytes.'),
+    sha256: z.string().describe('Hex SHA-256 of the bytes; the content’s ETag.'),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    user: personSchema,
+    created_at: instant,
+    url: z.string().describe('Where the bytes are read.'),
+    thumbnail_url: z.string().optional().describe('A thumbnail of at most 400 px, for images.'),
+  })
+  .meta({ id: 'Attachment' });
+export const attachmentPageSchema = paginatedSchema(attachmentSchema);
+const attachmentTombstoneSchema = object({ id, uuid: z.string(), item_id: id, deleted_at: instant });
+
 const tombstoneSchema = object({ id, uuid: z.string().nullable(), deleted_at: instant });
 const commentTombstoneSchema = object({ id, uuid: z.string(), item_id: id, deleted_at: instant });
 
@@ -224,6 +296,11 @@ export const syncPageSchema = object({
     .optional(),
   time_entries: z
     .array(z.union([timeEntrySchema.extend({ item_uuid: z.string().nullable() }), timeEntryTombstoneSchema]))
+    .optional(),
+  attachments: z
+    .array(
+      z.union([attachmentSchema.extend({ item_uuid: z.string().nullable() }), attachmentTombstoneSchema]),
+    )
     .optional(),
   cursor: z.string().describe('Opaque: send it back as `cursor` for the next page.'),
   has_more: z.boolean(),
@@ -244,6 +321,7 @@ export const historyEntrySchema = object({
     .string()
     .optional()
     .describe('A membership entry’s words after the actor’s name (‘made Bob an editor’).'),
+  via: viaToken,
 });
 export const historyPageSchema = paginatedSchema(historyEntrySchema);
 
@@ -257,11 +335,12 @@ export const mutualsAnswerSchema = object({
 });
 export const contactsSyncAnswerSchema = object({ count: z.number().int() });
 
-const memberSchema = object({
+/** A campaign's member, as the members routes answer it and member webhook events carry it. */
+export const memberSchema = object({
   user: object({ id, name: z.string(), phone: z.string() }),
   role: z.enum(ROLES),
   added_at: instant,
-});
+}).meta({ id: 'Member' });
 export const membersAnswerSchema = object({
   members: z.array(memberSchema),
   departed: z.array(id).optional().describe('People removed from the campaign or who left it.'),

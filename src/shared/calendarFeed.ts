@@ -1,12 +1,14 @@
 /**
- * The calendar feed (ARCHITECTURE §4 'Calendar feed', SYNC.md F1–F8): a person's items with a due
- * date as an RFC 5545 calendar that Google, Apple and Outlook subscribe to. One all-day VEVENT per
- * item (UID the item's uuid, SUMMARY its title, DESCRIPTION, RRULE when it is a series' open
- * occurrence, STATUS), text escaped and stripped of control characters, lines folded at 75 octets as
- * the RFC says. Pure: the server builds its cached feed from these pieces, a slice at a time.
+ * The calendar feed (ARCHITECTURE §4 'Calendar feed', SYNC.md F1–F13): a person's dated items as an
+ * RFC 5545 calendar that Google, Apple and Outlook subscribe to. One all-day VEVENT per item, on the
+ * days the app's Calendar draws it (UID the item's uuid, SUMMARY its title, DESCRIPTION, RRULE when
+ * it is a series' open occurrence, STATUS), text escaped and stripped of control characters, lines
+ * folded at 75 octets as the RFC says. Pure: the server builds its cached feed from these pieces, a
+ * slice at a time.
  */
 
-import { formatRecurrence, parseRecurrence } from './recurrenceRule';
+import { spanOf } from './calendar';
+import { formatRecurrence, parseRecurrence, type RecurrenceRule, WEEKDAY_CODES } from './recurrenceRule';
 
 export interface FeedItem {
   id: number;
@@ -14,7 +16,9 @@ export interface FeedItem {
   title: string;
   description: string | null;
   status: 'pending' | 'in_progress' | 'completed';
-  due_date: string;
+  /** Null for an item with only a start date (F11: an event on that day). */
+  due_date: string | null;
+  start_date?: string | null;
   end_date?: string | null;
   recurrence: string | null;
   series_uuid?: string | null;
@@ -119,12 +123,72 @@ function writableDate(date: string | null | undefined): date is string {
   );
 }
 
-/** The day after `date` (YYYY-MM-DD, years 1–9999), without Date's six-digit years. */
-function nextDay(date: string): string {
+/** `date` (YYYY-MM-DD, years 1–9999) moved `days` days on, without Date's six-digit years. */
+function shiftDate(date: string, days: number): string {
   const day = new Date(0);
-  day.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + 1);
+  day.setUTCFullYear(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)) + days,
+  );
   const pad = (n: number, width: number) => String(n).padStart(width, '0');
   return `${pad(day.getUTCFullYear(), 4)}-${pad(day.getUTCMonth() + 1, 2)}-${pad(day.getUTCDate(), 2)}`;
+}
+
+const nextDay = (date: string) => shiftDate(date, 1);
+const dayCount = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/**
+ * The days an item's event covers (F11), as the app's Calendar draws it (calendar.ts spanOf): from
+ * its start date to its due date (a start after the due date, against D10, is not drawn), on its due
+ * date alone, or on its start date alone when it has no due date; an `end_date` after the due date
+ * carries the end further (F7). Null when the item has no day a DATE can carry (F6).
+ */
+export function eventDays(item: FeedItem): { first: string; last: string } | null {
+  const start = writableDate(item.start_date) ? item.start_date : null;
+  if (item.due_date === null) return start ? { first: start, last: start } : null;
+  if (!writableDate(item.due_date)) return null;
+  const span = spanOf({ start_date: start, due_date: item.due_date })!;
+  let last = span.end;
+  if (typeof item.end_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(item.end_date) && item.end_date > last)
+    last = item.end_date > FEED_LAST_DATE ? FEED_LAST_DATE : item.end_date;
+  return { first: span.start, last };
+}
+
+/**
+ * A series' rule for an event that starts `days` days before its due date (F12). RFC 5545 repeats
+ * DTSTART while Outpost's rule steps the due date (the app's Calendar draws each next span ending on
+ * it), so the rule moves back with the start: UNTIL, and the weekdays and week start of a daily or
+ * weekly rule (or a monthly one on every such weekday). A monthly or yearly rule on the due date's
+ * day of the month moves when the span stays within a month on a day every month has. A rule whose
+ * days cannot move (a day of the month, an nth weekday) gives null: the event is then one day, on
+ * the due date, carrying the rule as it is.
+ */
+export function ruleFromStart(
+  rule: RecurrenceRule,
+  days: number,
+  start: string,
+  due: string,
+): RecurrenceRule | null {
+  if (days === 0) return rule;
+  const until = rule.until === null ? null : shiftDate(rule.until, -days);
+  if (rule.byMonthDay.length > 0) return null;
+  if (rule.byDay.length === 0) {
+    if (rule.freq === 'DAILY' || rule.freq === 'WEEKLY') return { ...rule, until };
+    const sameMonth = start.slice(0, 7) === due.slice(0, 7) && Number(due.slice(8, 10)) <= 28;
+    return sameMonth ? { ...rule, until } : null;
+  }
+  if (rule.byDay.some((d) => d.n !== null)) return null;
+  if (rule.freq !== 'DAILY' && rule.freq !== 'WEEKLY' && rule.interval !== 1) return null;
+  const back = (code: (typeof WEEKDAY_CODES)[number]) =>
+    WEEKDAY_CODES[(((WEEKDAY_CODES.indexOf(code) - days) % 7) + 7) % 7]!;
+  return {
+    ...rule,
+    until,
+    byDay: rule.byDay.map((d) => ({ ...d, day: back(d.day) })),
+    wkst: rule.wkst === null && rule.interval === 1 ? null : back(rule.wkst ?? 'MO'),
+  };
 }
 
 /** VEVENT's STATUS: an open item is CONFIRMED; a completed one too, its summary marked done. */
@@ -145,10 +209,10 @@ function descriptionOf(description: string): string {
 export function ruleCarriers(items: readonly FeedItem[]): Set<number> {
   const latest = new Map<string, FeedItem>();
   for (const item of items) {
-    if (!item.recurrence || item.status === 'completed') continue;
+    if (!item.recurrence || item.status === 'completed' || item.due_date === null) continue;
     const series = item.series_uuid ?? item.uuid ?? `id:${item.id}`;
     const held = latest.get(series);
-    if (!held || item.due_date > held.due_date || (item.due_date === held.due_date && item.id > held.id))
+    if (!held || item.due_date > held.due_date! || (item.due_date === held.due_date && item.id > held.id))
       latest.set(series, item);
   }
   return new Set([...latest.values()].map((item) => item.id));
@@ -173,27 +237,34 @@ export const FEED_FOOTER = 'END:VCALENDAR\r\n';
 export const stampLine = (now: Date) => `DTSTAMP:${compactInstant(now.toISOString())}`;
 
 /**
- * One item's VEVENT, unfolded (foldedBytes folds it), each line ending in CRLF; empty when its due date cannot be written as
- * a DATE (F6: such an item is left out). An `end_date` after the due date makes the event a span
- * ending that day (clamped to the last writable day); an earlier one is ignored.
+ * One item's VEVENT, unfolded (foldedBytes folds it), each line ending in CRLF; empty when it has no
+ * day a DATE can carry (F6: such an item is left out). It covers the days of eventDays (F7, F11):
+ * DTSTART its first, DTEND the day after its last.
  */
 export function feedEvent(item: FeedItem, stamp: string, carriesRule: boolean): string {
-  if (!writableDate(item.due_date)) return '';
-  let last = item.due_date;
-  if (typeof item.end_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(item.end_date) && item.end_date > last)
-    last = item.end_date > FEED_LAST_DATE ? FEED_LAST_DATE : item.end_date;
+  const days = eventDays(item);
+  if (days === null) return '';
+  let { first, last } = days;
+  let rule = carriesRule && item.recurrence && item.due_date ? feedRule(item.recurrence) : null;
+  if (rule && typeof rule !== 'string' && item.due_date) {
+    const moved = ruleFromStart(rule, dayCount(first, item.due_date), first, item.due_date);
+    if (moved === null) {
+      first = item.due_date;
+      last = item.due_date;
+    } else rule = moved;
+  }
   const lines = [
     'BEGIN:VEVENT',
     `UID:${stripControls(item.uuid ?? `outpost-item-${item.id}`)}`,
     stamp,
     `LAST-MODIFIED:${compactInstant(item.updated_at)}`,
-    `DTSTART;VALUE=DATE:${compactDate(item.due_date)}`,
+    `DTSTART;VALUE=DATE:${compactDate(first)}`,
     `DTEND;VALUE=DATE:${compactDate(nextDay(last))}`,
     `SUMMARY:${escapeText(summaryOf(item))}`,
   ];
   if (item.description) lines.push(`DESCRIPTION:${escapeText(descriptionOf(item.description))}`);
-  const rule = carriesRule && item.recurrence ? feedRule(item.recurrence) : '';
-  if (rule) lines.push(`RRULE:${rule}`);
+  const written = rule === null ? '' : typeof rule === 'string' ? rule : formatRecurrence(rule);
+  if (written) lines.push(`RRULE:${written}`);
   lines.push('STATUS:CONFIRMED', 'TRANSP:TRANSPARENT', 'END:VEVENT');
   return `${lines.join('\r\n')}\r\n`;
 }
@@ -201,11 +272,12 @@ export function feedEvent(item: FeedItem, stamp: string, carriesRule: boolean): 
 /**
  * The RRULE an all-day event may carry: without the series' reminder time (BYHOUR, BYMINUTE, kept
  * by an occurrence whose reminder fell in a skipped hour, N11), which RFC 5545 forbids beside a DATE
- * start. A rule has no spaces; anything that is not printable ASCII would break the line.
+ * start. A rule has no spaces; one Outpost cannot read is written as text of printable ASCII only,
+ * which would otherwise break the line.
  */
-function feedRule(stored: string): string {
+function feedRule(stored: string): RecurrenceRule | string {
   const parsed = parseRecurrence(stored);
-  if (parsed.ok) return formatRecurrence({ ...parsed.rule, at: null });
+  if (parsed.ok) return { ...parsed.rule, at: null };
   return stored.replace(/[^\x21-\x7E]/g, '');
 }
 

@@ -5,6 +5,7 @@ import {
   bodyText,
   COMMENT_BODY_MAX,
   commentCreateSchema,
+  commentExcerpt,
   commentMentions,
   commentPatchSchema,
   commentRecipients,
@@ -193,6 +194,31 @@ describe('K1: who hears of a new comment', () => {
           }
         },
       ),
+    );
+  });
+});
+
+describe('a comment’s first words', () => {
+  const mentions = [{ id: 2, name: 'Sam' }];
+
+  it('is the whole text on one line when short, mentions by name', () => {
+    expect(commentExcerpt(`Ask ${mentionToken(2)}\n\nabout   the van`, mentions)).toBe(
+      'Ask @Sam about the van',
+    );
+  });
+
+  it('is cut at a word with an ellipsis when long, without a trailing comma', () => {
+    const body = 'One two three, four five six seven eight nine ten';
+    expect(commentExcerpt(body, [], 16)).toBe('One two three…');
+    expect(commentExcerpt(body, [], 20)).toBe('One two three, four…');
+    expect(commentExcerpt('Supercalifragilistic expialidocious', [], 10)).toBe('Supercalif…');
+  });
+
+  it('never runs past its limit, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (body) => {
+        expect([...commentExcerpt(body, [], 40)].length).toBeLessThanOrEqual(41);
+      }),
     );
   });
 });

@@ -187,6 +187,28 @@ export function bodyText(body: string, mentions: readonly { id: number; name: st
     .join('');
 }
 
+/** Longest excerpt of a comment a feed line shows, in characters before the ellipsis. */
+export const COMMENT_EXCERPT_MAX = 80;
+
+/**
+ * A comment's first words for a feed line (the campaign's activity): its text as a reader sees it
+ * (bodyText: mentions by name), on one line, cut at a word boundary with an ellipsis when longer than
+ * `max` characters.
+ */
+export function commentExcerpt(
+  body: string,
+  mentions: readonly { id: number; name: string }[],
+  max = COMMENT_EXCERPT_MAX,
+): string {
+  const line = bodyText(body, mentions).replace(/\s+/g, ' ').trim();
+  const chars = [...line];
+  if (chars.length <= max) return line;
+  const cut = chars.slice(0, max).join('');
+  const space = cut.lastIndexOf(' ');
+  // A first word longer than the whole excerpt is cut inside it rather than showing nothing.
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:!?-]+$/, '')}…`;
+}
+
 /**
  * Text typed by hand that looks like a mention token (`@[12]`) kept as the characters typed: a word
  * joiner after the `@` (invisible) so it is no token, neither mentioning user 12 on the server nor

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeUserAgent, logoutSchema } from './devices';
+import { describeUserAgent, deviceNames, logoutSchema, signInMethodLabel } from './devices';
 
 const UAS: [string, string][] = [
   [
@@ -67,5 +67,48 @@ describe('logoutSchema', () => {
   it('refuses anything else', () => {
     expect(logoutSchema.safeParse({ everywhere: 'yes' }).success).toBe(false);
     expect(logoutSchema.safeParse({ all: true }).success).toBe(false);
+  });
+});
+
+describe('deviceNames', () => {
+  const CHROME_LINUX =
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+
+  it('tells two devices with the same browser apart by a short tag of their public ids, and leaves a lone one plain', () => {
+    const names = deviceNames([
+      { id: '3f9a0c2e-1111-4111-8111-111111111111', user_agent: CHROME_LINUX },
+      { id: '7b21d4e0-2222-4222-8222-222222222222', user_agent: CHROME_LINUX },
+      { id: '9c00aaaa-3333-4333-8333-333333333333', user_agent: FIREFOX },
+    ]);
+    expect([...names.values()]).toEqual([
+      'Chrome on Linux · 3f9a',
+      'Chrome on Linux · 7b21',
+      'Firefox on Linux',
+    ]);
+  });
+
+  it('lengthens the tag until every name in the list differs', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.uuid(), { minLength: 2, maxLength: 30 }), (ids) => {
+        const names = deviceNames(ids.map((id) => ({ id, user_agent: CHROME_LINUX })));
+        expect(new Set(names.values()).size).toBe(ids.length);
+      }),
+    );
+    const names = deviceNames([
+      { id: 'abcd1234-0000-4000-8000-000000000000', user_agent: null },
+      { id: 'abcd5678-0000-4000-8000-000000000000', user_agent: null },
+    ]);
+    expect([...names.values()]).toEqual(['Unknown browser · abcd1', 'Unknown browser · abcd5']);
+  });
+});
+
+describe('signInMethodLabel', () => {
+  it('names single sign-on by its provider, as the sign-in button did', () => {
+    expect(signInMethodLabel('oidc', 'Acme ID')).toBe('Signed in with Acme ID');
+    expect(signInMethodLabel('oidc', null)).toBe('Signed in with single sign-on');
+    expect(signInMethodLabel('oidc', '  ')).toBe('Signed in with single sign-on');
+    expect(signInMethodLabel('phone', 'Acme ID')).toBe('Signed in with a phone number');
+    expect(signInMethodLabel('passkey')).toBe('Signed in with a passkey');
   });
 });

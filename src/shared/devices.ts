@@ -61,9 +61,47 @@ export function describeUserAgent(userAgent: string | null | undefined): string 
   return 'Unknown browser';
 }
 
-/** How a device signed in, in words. */
-export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
-  phone: 'Signed in with a phone number',
-  oidc: 'Signed in via OpenID Connect',
-  passkey: 'Signed in with a passkey',
-};
+/**
+ * How a device signed in, in words: single sign-on by the provider's name, as its button said
+ * ('Sign in with {name}'), or 'single sign-on' while that name is not known.
+ */
+export function signInMethodLabel(via: SignInMethod, providerName?: string | null): string {
+  switch (via) {
+    case 'phone':
+      return 'Signed in with a phone number';
+    case 'passkey':
+      return 'Signed in with a passkey';
+    default:
+      return `Signed in with ${providerName?.trim() || 'single sign-on'}`;
+  }
+}
+
+/** The shortest a device's tag is: 4 hex digits of its public id. */
+const TAG_MIN = 4;
+
+/**
+ * Each device's name in a list, by id: its browser and system ('Chrome on Linux'), and where two or
+ * more share that, a short tag from its public id after it ('Chrome on Linux · 3f9a'), as long as it
+ * takes to tell them apart. The public id is random and names no session key, place or address.
+ */
+export function deviceNames(
+  devices: readonly Pick<DeviceSession, 'id' | 'user_agent'>[],
+): Map<string, string> {
+  const byName = new Map<string, string[]>();
+  for (const device of devices) {
+    const name = describeUserAgent(device.user_agent);
+    byName.set(name, [...(byName.get(name) ?? []), device.id]);
+  }
+  const names = new Map<string, string>();
+  for (const [name, ids] of byName) {
+    if (ids.length === 1) {
+      names.set(ids[0]!, name);
+      continue;
+    }
+    const hex = ids.map((id) => id.replaceAll('-', '').toLowerCase());
+    let length = TAG_MIN;
+    while (length < 32 && new Set(hex.map((h) => h.slice(0, length))).size < hex.length) length++;
+    for (const [i, id] of ids.entries()) names.set(id, `${name} · ${hex[i]!.slice(0, length)}`);
+  }
+  return names;
+}

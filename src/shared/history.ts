@@ -15,6 +15,8 @@ export interface HistoryEntry {
   changes: Record<string, { from: unknown; to: unknown }>;
   /** A membership entry's words after the actor's name ('made Bob an editor', activity membershipPhrase). */
   summary?: string;
+  /** The name of the personal access token the change was made through; null when made in the app. */
+  via?: string | null;
 }
 
 /** A recorded change: the feed's metadata keeps `{old, new}` per field. */
@@ -59,6 +61,9 @@ const REVERTIBLE = Object.fromEntries(
     .map(([f, name]) => [f, name]),
 ) as Record<RevertibleField, string>;
 export type RevertibleField = FlaggedField<'history'>;
+
+/** The names a history entry gives the fields a restore sets back (the timeline offers Restore for these). */
+export const RESTORABLE_NAMES: ReadonlySet<string> = new Set(Object.values(REVERTIBLE));
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 

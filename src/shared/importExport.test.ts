@@ -10,6 +10,7 @@ import {
   exportDocument,
   IMPORT_NAMESPACE,
   importFileProblem,
+  importTimeSummary,
   parseImport,
   readCsvCell,
   readDate,
@@ -140,6 +141,55 @@ describe('Outpost JSON', () => {
       userId: 5,
     });
     expect(plan.items[0]?.uuid).toBe(items[0]?.uuid);
+  });
+
+  it('T3: the owner’s finished time entries come back, others’ and running timers are left out and said', () => {
+    const entry = (n: number, author: string, from: string, to: string | null, note = '') => ({
+      uuid: uuidV5(`entry:${n}`, IMPORT_NAMESPACE),
+      author,
+      started_at: from,
+      ended_at: to,
+      note,
+    });
+    const items = [
+      source({
+        id: 1,
+        type: 'task',
+        title: 'Budget',
+        time_entries: [
+          entry(2, 'Sam', '2026-11-02T11:00:00.000Z', '2026-11-02T11:45:00.000Z'),
+          entry(1, 'Sam', '2026-11-02T09:00:00.000Z', '2026-11-02T10:30:00.000Z', 'Sums'),
+          entry(3, 'Kit', '2026-11-02T09:00:00.000Z', '2026-11-02T10:00:00.000Z'),
+          entry(4, 'Sam', '2026-11-02T12:00:00.000Z', null),
+        ],
+      }),
+    ];
+    const doc = exportDocument(items, { id: 7, name: 'Sam' }, new Date(at));
+    // Oldest first, as the server lists them.
+    expect(doc.items[0]?.time_entries.map((e) => e.note)).toEqual(['Sums', '', '', '']);
+    const text = JSON.stringify(doc);
+    const own = parseImport(text, { fileName: 'x.json', userId: 7 });
+    expect(own.time_entries).toEqual([
+      {
+        uuid: uuidV5('entry:1', IMPORT_NAMESPACE),
+        item_uuid: items[0]!.uuid,
+        started_at: '2026-11-02T09:00:00.000Z',
+        ended_at: '2026-11-02T10:30:00.000Z',
+        note: 'Sums',
+      },
+      expect.objectContaining({ uuid: uuidV5('entry:2', IMPORT_NAMESPACE), note: '' }),
+    ]);
+    expect(importTimeSummary(own.time_entries)).toEqual({ count: 2, minutes: 135 });
+    expect(own.warnings.map((w) => w.reason)).toEqual([
+      '1 time entry by others left out (time is only ever its person’s)',
+      '1 running timer left out: stop it and export again',
+    ]);
+    // Another account of Sam's: the same entries under derived uuids, the same each time, and said.
+    const moved = parseImport(text, { fileName: 'x.json', userId: 8 });
+    expect(moved.time_entries.map((e) => e.started_at)).toEqual(own.time_entries.map((e) => e.started_at));
+    expect(moved.time_entries.map((e) => e.uuid)).not.toContain(own.time_entries[0]!.uuid);
+    expect(parseImport(text, { fileName: 'y.json', userId: 8 }).time_entries).toEqual(moved.time_entries);
+    expect(moved.warnings.map((w) => w.reason)).toContain('2 time entries by Sam restored as yours');
   });
 
   it('refuses JSON of the wrong shape or damaged JSON with a clear message', () => {

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { v5 as uuidV5 } from 'uuid';
+import { cleanFileName } from './attachments';
 import { COMMENT_BODY_MAX, escapeTypedTokens } from './comments';
 import { csvCell, readCsvCell } from './csvCell';
 import { parseDuration } from './duration';
@@ -24,6 +25,7 @@ import { readQuickAdd } from './quickAdd';
 import { formatRecurrence, parseRecurrence, recurrenceProblem } from './recurrenceRule';
 import { isFractionalKey, SORT_KEY_PATTERN } from './sortKey';
 import { spanProblem } from './span';
+import { entryProblem, minutesOf, TIME_NOTE_MAX } from './timeEntries';
 import { normalizeTimeZone } from './timeZone';
 
 /**
@@ -82,6 +84,35 @@ export interface ExportComment {
   created_at: string;
 }
 
+/**
+ * A time entry as an export carries it (SYNC.md T3): its author by name, its span as UTC instants
+ * (`ended_at` null while it runs), its note; the item is the one it sits on.
+ */
+export interface ExportTimeEntry {
+  uuid: string;
+  author: string;
+  started_at: string;
+  ended_at: string | null;
+  note: string;
+}
+
+/**
+ * A file on an item as an export lists it (ARCHITECTURE §4 'Files on items'): its metadata, never
+ * its bytes in the JSON. `path` is where its bytes are inside the export's zip (`files/<uuid>-<name>`,
+ * shared/exportZip.ts), null where this export does not carry them: the server's JSON export, or a
+ * file the device could not read when it exported (offline, not on the device).
+ */
+export interface ExportAttachment {
+  uuid: string;
+  name: string;
+  /** The type the server read from the bytes; the browser's guess for a file not uploaded yet. */
+  type: string;
+  size: number;
+  /** Hex sha256 of the bytes; null for a file not uploaded whose bytes the export did not read. */
+  sha256: string | null;
+  path: string | null;
+}
+
 /** A campaign's member as an export carries it, the owner first; the phone as §5's phone rule shows it (null when hidden). */
 export interface ExportMember {
   name: string;
@@ -106,6 +137,10 @@ export type ExportSource = Pick<DeclaredItemFields, FirstFields> & {
   assignee_name?: string | null;
   /** The item's live comments. */
   comments?: readonly ExportComment[];
+  /** The item's live time entries (not its descendants'). */
+  time_entries?: readonly ExportTimeEntry[];
+  /** The item's live files (not its descendants'), with when each was attached (their order). */
+  attachments?: readonly (ExportAttachment & { created_at?: string })[];
   /** A campaign's people as its members list shows them; absent where the exporter could not read them. */
   members?: readonly ExportMember[];
   created_at: string;
@@ -134,6 +169,10 @@ export type ExportItem = { [F in Exclude<ExportField, 'assigned_to'>]: ExportVal
   completed_at: string | null;
   /** Oldest first. */
   comments: ExportComment[];
+  /** Oldest first (then by uuid). */
+  time_entries: ExportTimeEntry[];
+  /** The item's files, oldest first (then by uuid). */
+  attachments: ExportAttachment[];
   /** A campaign's members (the owner first), when the exporter could read them. */
   members?: ExportMember[];
 };
@@ -170,6 +209,8 @@ const exportedFields = (item: ExportSource) =>
     | 'updated_at'
     | 'completed_at'
     | 'comments'
+    | 'time_entries'
+    | 'attachments'
     | 'members'
   >;
 
@@ -178,6 +219,24 @@ const commentsOf = (item: ExportSource): ExportComment[] =>
   [...(item.comments ?? [])]
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.uuid.localeCompare(b.uuid))
     .map((c) => ({ uuid: c.uuid, author: c.author, body: c.body, created_at: c.created_at }));
+
+/** Time entries oldest first (then by uuid), so a device's export and the server's list them alike. */
+const timeEntriesOf = (item: ExportSource): ExportTimeEntry[] =>
+  [...(item.time_entries ?? [])]
+    .sort((a, b) => a.started_at.localeCompare(b.started_at) || a.uuid.localeCompare(b.uuid))
+    .map((e) => ({
+      uuid: e.uuid,
+      author: e.author,
+      started_at: e.started_at,
+      ended_at: e.ended_at,
+      note: e.note,
+    }));
+
+/** Files oldest first (then by uuid), so a device's export and the server's list them alike. */
+const attachmentsOf = (item: ExportSource): ExportAttachment[] =>
+  [...(item.attachments ?? [])]
+    .sort((a, b) => (a.created_at ?? '').localeCompare(b.created_at ?? '') || a.uuid.localeCompare(b.uuid))
+    .map((f) => ({ uuid: f.uuid, name: f.name, type: f.type, size: f.size, sha256: f.sha256, path: f.path }));
 
 /** An item's uuid, or one derived from its id for rows from before every item had one. */
 const uuidOf = (item: ExportSource) => item.uuid ?? uuidV5(`item:${item.id}`, IMPORT_NAMESPACE);
@@ -282,6 +341,8 @@ export function exportDocument(
         updated_at: i.updated_at,
         completed_at: i.completed_at,
         comments: commentsOf(i),
+        time_entries: timeEntriesOf(i),
+        attachments: attachmentsOf(i),
         ...(i.type === 'campaign' && i.members
           ? {
               members: i.members.map((m) => ({
@@ -323,8 +384,8 @@ export function exportCsv(items: readonly ExportSource[]): string {
   );
 }
 
-/** The download name for an export made at `now`: outpost-YYYY-MM-DD.json (or .csv). */
-export function exportFileName(now: Date, extension: 'json' | 'csv'): string {
+/** The download name for an export made at `now`: outpost-YYYY-MM-DD.json (or .csv, or .zip with files). */
+export function exportFileName(now: Date, extension: 'json' | 'csv' | 'zip'): string {
   return `outpost-${now.toISOString().slice(0, 10)}.${extension}`;
 }
 
@@ -391,12 +452,43 @@ export interface ImportComment {
   created_at: string;
 }
 
+/**
+ * A time entry an import restores on an item of the plan (SYNC.md T3): only the importer's own, by
+ * its uuid, through the normal write path (time is only ever tracked by its person).
+ */
+export interface ImportTimeEntry {
+  uuid: string;
+  item_uuid: string;
+  started_at: string;
+  ended_at: string;
+  note: string;
+}
+
+/**
+ * A file an import attaches again to an item of the plan (an Outpost zip export's `files/`), as a new
+ * upload by the importer: `path` names its bytes in the zip; without them (a bare JSON export) it is
+ * listed and left out.
+ */
+export interface ImportAttachment {
+  uuid: string;
+  item_uuid: string;
+  name: string;
+  type: string;
+  size: number;
+  sha256: string | null;
+  path: string | null;
+}
+
 export interface ImportPlan {
   source: ImportSource | null;
   items: ImportItem[];
   counts: Record<ItemType, number>;
   /** Comments to restore on the plan's items (Outpost JSON only), in the file's order. */
   comments: ImportComment[];
+  /** The importer's finished time entries to restore on the plan's items (Outpost JSON only). */
+  time_entries: ImportTimeEntry[];
+  /** Files the file lists on the plan's items (Outpost JSON only; their bytes come with a zip). */
+  attachments: ImportAttachment[];
   /** Lines (or items) left out, with why. */
   problems: ImportProblem[];
   /** Lines imported with something changed (an unknown status read as pending…), with what. */
@@ -486,6 +578,8 @@ function emptyPlan(
     items: [],
     counts: { campaign: 0, task: 0, todo: 0 },
     comments: [],
+    time_entries: [],
+    attachments: [],
     problems,
     warnings: [],
     lines: [],
@@ -499,6 +593,8 @@ function finish(
   problems: ImportProblem[],
   warnings: ImportProblem[] = [],
   comments: ImportComment[] = [],
+  timeEntries: ImportTimeEntry[] = [],
+  attachments: ImportAttachment[] = [],
 ): ImportPlan {
   const { items, lines } = placed;
   const counts: Record<ItemType, number> = { campaign: 0, task: 0, todo: 0 };
@@ -515,6 +611,8 @@ function finish(
     items,
     counts,
     comments: comments.filter((c) => placedUuids.has(c.item_uuid)),
+    time_entries: timeEntries.filter((e) => placedUuids.has(e.item_uuid)),
+    attachments: attachments.filter((f) => placedUuids.has(f.item_uuid)),
     problems,
     warnings,
     lines,
@@ -836,6 +934,8 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
   // Whose comments are the importer's own: the exporter's, in their own file (a guest's are all theirs).
   const ownerName = ownerId === 0 ? null : typeof owner?.name === 'string' ? owner.name : '';
   const comments: ImportComment[] = [];
+  const timeEntries: ImportTimeEntry[] = [];
+  const attachments: ImportAttachment[] = [];
   // Another account's items become new items: their uuids are derived, so a second import of the same
   // file derives the same ones and doubles nothing. A guest's export (id 0) is anyone's own.
   const foreign = ownerId !== 0 && ownerId !== options.userId;
@@ -893,6 +993,10 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
     );
     const warn = (reason: string) => warnings.push({ line, text: label, reason });
     comments.push(...readComments(item.comments, uuid, { own: !foreign, ownerName, mapUuid }, warn));
+    timeEntries.push(
+      ...readTimeEntries(item.time_entries, uuid, { own: !foreign, ownerName, mapUuid }, warn),
+    );
+    attachments.push(...readAttachments(item.attachments, uuid, mapUuid, warn));
     if (item.type === 'campaign') membersLeftOut(item.members, !foreign, warn);
     read.push({
       line,
@@ -906,10 +1010,18 @@ function parseOutpostJson(body: string, options: ImportOptions): ImportPlan {
       series_uuid: more.series_uuid === null ? null : mapUuid(more.series_uuid),
     });
   });
-  return finish('outpost-json', placeEntries(read, problems), problems, warnings, comments);
+  return finish(
+    'outpost-json',
+    placeEntries(read, problems),
+    problems,
+    warnings,
+    comments,
+    timeEntries,
+    attachments,
+  );
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /**
  * An item's comments from an Outpost JSON file, to be written by the importer. The importer's own
@@ -975,6 +1087,126 @@ function readComments(
     warn(`${plural(cut, 'comment')} cut to ${COMMENT_BODY_MAX.toLocaleString('en-US')} characters`);
   if (unreadable > 0) warn(`${plural(unreadable, 'comment')} could not be read: left out`);
   return out;
+}
+
+/**
+ * T3: an item's time entries from an Outpost JSON file. The file's owner's come back as the
+ * importer's, finished: in their own file (or a guest's) under their uuid, from another account's
+ * file (the same person moving, most often) under a uuid derived from it, which the preview says;
+ * either way a second import doubles nothing. An entry is only ever its person's time, so one by
+ * somebody else is left out and the preview says so, as is a timer that was still running.
+ */
+function readTimeEntries(
+  given: unknown,
+  itemUuid: string,
+  file: { own: boolean; ownerName: string | null; mapUuid: (uuid: string) => string },
+  warn: (reason: string) => void,
+): ImportTimeEntry[] {
+  if (given === undefined || given === null) return [];
+  if (!Array.isArray(given)) {
+    warn('Its time entries are not a list: left out');
+    return [];
+  }
+  const out: ImportTimeEntry[] = [];
+  let unreadable = 0;
+  let others = 0;
+  let running = 0;
+  let moved = 0;
+  for (const raw of given) {
+    const e = raw as Partial<Record<keyof ExportTimeEntry, unknown>> | null;
+    const started = typeof e?.started_at === 'string' ? readInstant(e.started_at) : null;
+    const ended = typeof e?.ended_at === 'string' ? readInstant(e.ended_at) : null;
+    if (
+      typeof e !== 'object' ||
+      e === null ||
+      typeof e.uuid !== 'string' ||
+      !UUID.test(e.uuid) ||
+      typeof e.author !== 'string' ||
+      started === null ||
+      (e.ended_at !== null && ended === null) ||
+      (ended !== null && entryProblem(started, ended) !== null)
+    ) {
+      unreadable += 1;
+      continue;
+    }
+    if (file.ownerName !== null && e.author !== file.ownerName) {
+      others += 1;
+      continue;
+    }
+    if (ended === null) {
+      running += 1;
+      continue;
+    }
+    if (!file.own) moved += 1;
+    const note = typeof e.note === 'string' ? e.note.slice(0, TIME_NOTE_MAX) : '';
+    out.push({ uuid: file.mapUuid(e.uuid), item_uuid: itemUuid, started_at: started, ended_at: ended, note });
+  }
+  if (moved > 0)
+    warn(`${plural(moved, 'time entry', 'time entries')} by ${file.ownerName} restored as yours`);
+  if (others > 0)
+    warn(
+      `${plural(others, 'time entry', 'time entries')} by others left out (time is only ever its person’s)`,
+    );
+  if (running > 0) warn(`${plural(running, 'running timer')} left out: stop it and export again`);
+  if (unreadable > 0) warn(`${plural(unreadable, 'time entry', 'time entries')} could not be read: left out`);
+  return out;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * An item's files from an Outpost JSON file: each as the file lists it, its name cleaned as an upload's
+ * is; one that cannot be read is counted and left out. Whether its bytes came along is the device's
+ * question (a zip's `files/`), not the JSON's.
+ */
+function readAttachments(
+  given: unknown,
+  itemUuid: string,
+  mapUuid: (uuid: string) => string,
+  warn: (reason: string) => void,
+): ImportAttachment[] {
+  if (given === undefined || given === null) return [];
+  if (!Array.isArray(given)) {
+    warn('Its files are not a list: left out');
+    return [];
+  }
+  const out: ImportAttachment[] = [];
+  let unreadable = 0;
+  for (const raw of given) {
+    const f = raw as Partial<Record<keyof ExportAttachment, unknown>> | null;
+    if (
+      typeof f !== 'object' ||
+      f === null ||
+      typeof f.uuid !== 'string' ||
+      !UUID.test(f.uuid) ||
+      typeof f.name !== 'string' ||
+      typeof f.size !== 'number' ||
+      !Number.isSafeInteger(f.size) ||
+      f.size < 0
+    ) {
+      unreadable += 1;
+      continue;
+    }
+    const sha = typeof f.sha256 === 'string' ? f.sha256.toLowerCase() : '';
+    out.push({
+      uuid: mapUuid(f.uuid),
+      item_uuid: itemUuid,
+      name: cleanFileName(f.name),
+      type: typeof f.type === 'string' ? f.type : '',
+      size: f.size,
+      sha256: SHA256.test(sha) ? sha : null,
+      path: typeof f.path === 'string' && f.path !== '' ? f.path : null,
+    });
+  }
+  if (unreadable > 0) warn(`${plural(unreadable, 'file')} could not be read: left out`);
+  return out;
+}
+
+/** T3: how many time entries an import restores and their minutes (the preview's line). */
+export function importTimeSummary(entries: readonly ImportTimeEntry[]): { count: number; minutes: number } {
+  let minutes = 0;
+  for (const e of entries) minutes += minutesOf(e.started_at, e.ended_at);
+  return { count: entries.length, minutes };
 }
 
 /**

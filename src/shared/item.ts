@@ -91,6 +91,11 @@ export interface Item extends DeclaredItemFields {
   comments_count?: number;
   /** Finished time-entry minutes on the item and its descendants (§4), kept by the server. */
   spent_minutes?: number;
+  /**
+   * On a task or a campaign (§4, SYNC.md X14): its own estimate, else the sum of its children's; null
+   * when none has one. Computed when read (shared/timeRollup.ts rollupEstimates).
+   */
+  estimate_total_minutes?: number | null;
 }
 
 export interface Paginated<T> {
@@ -169,6 +174,13 @@ export interface ActivityEntry {
   description: string;
   metadata: Record<string, unknown>;
   created_at: string;
+  /**
+   * A `commented` entry's comment, its first words (commentExcerpt) while it is live and the reader
+   * sees its item; null once it is deleted, erased or out of the reader's sight (one answer for all).
+   */
+  comment?: string | null;
+  /** The name of the personal access token the change was made through; null when made in the app. */
+  via?: string | null;
 }
 
 export interface Mutual {

@@ -12,7 +12,7 @@
 
 import type { ItemStatus } from './item';
 
-/** The zod schema a field's value passes (./schemas.ts `FIELD_SCHEMAS`). */
+/** A field's value kind: the zod schema its value passes (./schemas.ts `FIELD_SCHEMAS`), which ./activity.ts shows it by. */
 export type FieldSchemaKey =
   | 'title'
   | 'description'
@@ -37,6 +37,10 @@ export type FieldSchemaKey =
 export type FieldColumn = 'plain' | 'date' | 'instant' | 'textArray';
 
 export interface FieldDescriptor {
+  /**
+   * Its value's kind: the zod schema the value passes, and how an activity or history line shows it
+   * (./activity.ts reads each kind one way, so a new field of a known kind needs nothing there).
+   */
   readonly schema: FieldSchemaKey;
   readonly column: FieldColumn;
   /** Absent on rows stored before the field (the `Item` type has it optional; read it as `default`). */
@@ -124,7 +128,7 @@ const DECLARED = {
     undo: false,
     carry: false,
   },
-  time_zone: { schema: 'timeZone', optional: true, default: 'UTC', undo: false },
+  time_zone: { schema: 'timeZone', optional: true, default: 'UTC', undo: false, label: 'Time zone' },
   // A drop on Today can change it with the key (SYNC.md O6): undoing the drop puts it back too.
   priority: { schema: 'priority', optional: true, default: 4, history: 'priority', label: 'Priority' },
   labels: {

@@ -42,6 +42,42 @@ describe('linkify: web addresses in a description become links (issue 50)', () =
     }
   });
 
+  it('K28: ends a link where a bidi or zero-width character stands, in a description as in a comment', () => {
+    expect(linkify('Pay at https://bank.example/pay\u202Egpj.exe today')).toEqual([
+      { kind: 'text', text: 'Pay at ' },
+      { kind: 'link', text: 'https://bank.example/pay', href: 'https://bank.example/pay' },
+      { kind: 'text', text: '\u202Egpj.exe today' },
+    ]);
+    expect(linkify('https://a.example/x\u200Bhttps://b.example/y')).toEqual([
+      { kind: 'link', text: 'https://a.example/x', href: 'https://a.example/x' },
+      { kind: 'text', text: '\u200B' },
+      { kind: 'link', text: 'https://b.example/y', href: 'https://b.example/y' },
+    ]);
+    // An invisible character inside the host leaves no link there at all, never one that hides it.
+    expect(linkify('https://\u2066evil.example\u2069.good.example').filter((r) => r.kind === 'link')).toEqual(
+      [],
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.webUrl(),
+            fc.constantFrom('\u200B', '\u200E', '\u202A', '\u202E', '\u2066', '\uFEFF', ' '),
+          ),
+        ),
+        (parts) => {
+          const text = parts.join('');
+          const runs = linkify(text);
+          expect(runs.map((r) => r.text).join('')).toBe(text);
+          for (const run of runs)
+            if (run.kind === 'link')
+              expect(run.text).not.toMatch(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
   it('keeps every character: the runs joined are the text, and every link opens http(s)', () => {
     fc.assert(
       fc.property(

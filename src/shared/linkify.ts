@@ -5,6 +5,8 @@
  * open.
  */
 
+import { linkableRuns } from './text';
+
 /** A run of the text: words as they are, or a link with the address it opens. */
 export type TextRun = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
 
@@ -39,24 +41,35 @@ function hrefOf(text: string): string | null {
   }
 }
 
-/** `text` as runs: every http(s) URL a link, the rest text; joined, the runs' texts are `text`. */
+/**
+ * `text` as runs: every http(s) URL a link, the rest text; joined, the runs' texts are `text`. Links
+ * are found between invisible format characters (K28, as in comments: `linkableRuns`), so a link
+ * ends before a bidi override or a zero-width character and its address never carries one.
+ */
 export function linkify(text: string): TextRun[] {
   const runs: TextRun[] = [];
-  let from = 0;
   const push = (words: string) => {
     if (words === '') return;
     const last = runs.at(-1);
     if (last?.kind === 'text') last.text += words;
     else runs.push({ kind: 'text', text: words });
   };
-  for (const match of text.matchAll(URL_START)) {
-    const url = trimEnd(match[0]);
-    const href = hrefOf(url);
-    if (href === null) continue;
-    push(text.slice(from, match.index));
-    runs.push({ kind: 'link', text: url, href });
-    from = match.index + url.length;
-  }
-  push(text.slice(from));
+  linkableRuns(text).forEach((part, i) => {
+    // Odd places hold the invisible characters themselves: text, never part of a link.
+    if (i % 2 === 1) {
+      push(part);
+      return;
+    }
+    let from = 0;
+    for (const match of part.matchAll(URL_START)) {
+      const url = trimEnd(match[0]);
+      const href = hrefOf(url);
+      if (href === null) continue;
+      push(part.slice(from, match.index));
+      runs.push({ kind: 'link', text: url, href });
+      from = match.index + url.length;
+    }
+    push(part.slice(from));
+  });
   return runs;
 }

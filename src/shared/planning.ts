@@ -3,12 +3,13 @@
  * and `sort_key` (§5 'Order', see ./sortKey.ts). Zod-free, so the client's first screen and the
  * server's SQL helpers can use the rules without loading the schemas.
  */
+import { ITEM_FIELDS } from './itemFields';
 import { isBlankText } from './text';
 
 /** p1 is the most urgent, p4 (the default) is no priority at all, as in Todoist. */
 export const PRIORITIES = [1, 2, 3, 4] as const;
 export type Priority = (typeof PRIORITIES)[number];
-export const DEFAULT_PRIORITY: Priority = 4;
+export const DEFAULT_PRIORITY = ITEM_FIELDS.priority.default as Priority;
 
 /** A stored priority as a Priority: a row from before the field (or out of range) reads as p4. */
 export function asPriority(n: number | null | undefined): Priority {
@@ -20,11 +21,14 @@ export const LABEL_MAX_LENGTH = 40;
 /** Characters a label may not hold: quick add reads `#parent` and `@person`, and CSV and filters split on commas. */
 export const LABEL_FORBIDDEN = /[#@,]/;
 
-/** What a row stored before the fields existed reads as on the device (the server backfills its own). */
+/**
+ * What a row stored before the fields existed reads as on the device (the server backfills its own):
+ * the field registry's defaults (./itemFields).
+ */
 export const PLANNING_DEFAULTS = {
   priority: DEFAULT_PRIORITY,
-  labels: [] as string[],
-  sort_key: '',
+  labels: ITEM_FIELDS.labels.default as readonly string[],
+  sort_key: ITEM_FIELDS.sort_key.default,
 } as const;
 
 /** Why a label (already trimmed) may not be stored, or null when it may. */

@@ -1,4 +1,5 @@
 import type { Item } from './item';
+import { CHILD_QUEUE_KINDS, type ChildQueueKind, type ChildRequest, childOfKind } from './itemChildren';
 import {
   type DeclaredItemFields,
   ITEM_FIELD_NAMES,
@@ -17,53 +18,31 @@ import {
 // Queue entries
 // ---------------------------------------------------------------------------------------------
 
+/** An item's own queue kinds: what sync/ itself sends and settles. */
+export const ITEM_QUEUE_KINDS = ['create', 'update', 'assign', 'delete', 'restore'] as const;
+export type ItemQueueKind = (typeof ITEM_QUEUE_KINDS)[number];
+
 /**
- * What a queued request does; stored with the entry (never parsed from its URL). The `comment_` kinds
- * are an item's comments (SYNC.md K8): `itemId` is still the item's, so they follow its id swaps and
- * go with it when it goes.
+ * What a queued request does; stored with the entry (never parsed from its URL). An item's own kinds,
+ * then its children's (./itemChildren.ts): a child's entry keeps the item's `itemId`, so it follows
+ * the item's id swaps and goes with it when it goes (SYNC.md K8).
  */
-export const QUEUE_KINDS = [
-  'create',
-  'update',
-  'assign',
-  'delete',
-  'restore',
-  'comment_create',
-  'comment_edit',
-  'comment_delete',
-  'time_create',
-  'time_stop',
-  'time_edit',
-  'time_delete',
-] as const;
-export type QueueKind = (typeof QUEUE_KINDS)[number];
+export type QueueKind = ItemQueueKind | ChildQueueKind;
+export const QUEUE_KINDS: readonly QueueKind[] = [...ITEM_QUEUE_KINDS, ...CHILD_QUEUE_KINDS];
 
-/** The kinds that write one of an item's comments, not the item. */
-export const COMMENT_KINDS = ['comment_create', 'comment_edit', 'comment_delete'] as const;
-export type CommentKind = (typeof COMMENT_KINDS)[number];
-
-export function isCommentKind(kind: QueueKind): kind is CommentKind {
-  return kind === 'comment_create' || kind === 'comment_edit' || kind === 'comment_delete';
+/** Whether a kind writes one of an item's children (a comment, a time entry), not the item. */
+export function isChildKind(kind: QueueKind): kind is ChildQueueKind {
+  return childOfKind(kind) !== null;
 }
-
-/** The kinds that write one of an item's time entries (SYNC.md X10), not the item. */
-export const TIME_KINDS = ['time_create', 'time_stop', 'time_edit', 'time_delete'] as const;
-export type TimeKind = (typeof TIME_KINDS)[number];
-
-export function isTimeKind(kind: QueueKind): kind is TimeKind {
-  return (TIME_KINDS as readonly QueueKind[]).includes(kind);
-}
-
-/** The kinds that are an item's side data (comments, time entries): never the item's own write. */
-export const SIDE_KINDS = [...COMMENT_KINDS, ...TIME_KINDS] as const;
 
 export const QUEUE_METHODS = ['POST', 'PATCH', 'DELETE'] as const;
 export type QueueMethod = (typeof QUEUE_METHODS)[number];
 
 /**
  * The request each kind sends for item `id` (a temporary id is swapped in queued URLs later); a
- * comment's edit and delete name the comment's server id, `commentId`; a time entry's stop, edit and
- * delete name the entry by `timeRef` (its server id, or the uuid of one of the caller's own).
+ * child's kinds name the child as its declaration says: a comment's edit and delete by the comment's
+ * server id, `commentId`; a time entry's stop, edit and delete by `timeRef` (its server id, or the
+ * uuid of one of the caller's own).
  */
 export function queueRequest(
   kind: QueueKind,
@@ -82,21 +61,17 @@ export function queueRequest(
       return { method: 'DELETE', url: `/api/items/${id}` };
     case 'restore':
       return { method: 'POST', url: `/api/items/${id}/restore` };
-    case 'comment_create':
-      return { method: 'POST', url: `/api/items/${id}/comments` };
-    case 'comment_edit':
-      return { method: 'PATCH', url: `/api/comments/${commentId}` };
-    case 'comment_delete':
-      return { method: 'DELETE', url: `/api/comments/${commentId}` };
-    case 'time_create':
-      return { method: 'POST', url: `/api/items/${id}/time_entries` };
-    case 'time_stop':
-      return { method: 'POST', url: `/api/time_entries/${encodeURIComponent(timeRef)}/stop` };
-    case 'time_edit':
-      return { method: 'PATCH', url: `/api/time_entries/${encodeURIComponent(timeRef)}` };
-    case 'time_delete':
-      return { method: 'DELETE', url: `/api/time_entries/${encodeURIComponent(timeRef)}` };
   }
+  const request = childRequest(kind);
+  return { method: request.method, url: request.path(id, timeRef || String(commentId)) };
+}
+
+/** A child kind's request, from its declaration. */
+function childRequest(kind: ChildQueueKind): ChildRequest {
+  const requests: Readonly<Record<string, ChildRequest>> | undefined = childOfKind(kind)?.requests;
+  const request = requests?.[kind];
+  if (!request) throw new Error(`No child kind declares queue kind ${kind}`);
+  return request;
 }
 
 /** The server id of the comment a queued edit or delete names (0 for any other entry). */
@@ -105,21 +80,21 @@ export function commentIdOfUrl(url: string): number {
   return match ? Number(match[1]) : 0;
 }
 
-/** How a toast names a queued change of each kind. */
-export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
+const ITEM_KIND_LABELS: Record<ItemQueueKind, string> = {
   create: 'new item',
   update: 'change',
   assign: 'assignment',
   delete: 'delete',
   restore: 'restore',
-  comment_create: 'comment',
-  comment_edit: 'comment edit',
-  comment_delete: 'comment delete',
-  time_create: 'time entry',
-  time_stop: 'timer stop',
-  time_edit: 'time entry edit',
-  time_delete: 'time entry delete',
 };
+
+/** How a toast names a queued change of each kind. */
+export const QUEUE_KIND_LABELS = Object.fromEntries(
+  QUEUE_KINDS.map((kind) => [
+    kind,
+    isChildKind(kind) ? childRequest(kind).label : ITEM_KIND_LABELS[kind as ItemQueueKind],
+  ]),
+) as Record<QueueKind, string>;
 
 /**
  * Every kind but a create edits a version the server has, so it says which one (If-Match, P3). A
@@ -127,7 +102,7 @@ export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
  * nothing to merge.
  */
 export function sendsIfMatch(kind: QueueKind): boolean {
-  return kind !== 'create' && kind !== 'restore' && !isCommentKind(kind) && !isTimeKind(kind);
+  return kind !== 'create' && kind !== 'restore' && !isChildKind(kind);
 }
 
 /**
@@ -170,7 +145,8 @@ export const DEFAULT_RETRY_AFTER_S = 30;
  * - `retry`: a server failure (5xx or similar); the entry stays with one more retry counted (Q7).
  * - `network`: no answer at all; the entry stays untouched and the run stops (Q2).
  * - `conflict`: a 412 the edits could not merge, or the server no longer has the item; a conflict
- *   is open and the queue holds until the user resolves it (Q9, C4).
+ *   is open and that item's changes (and those of what lies under it) wait until the user resolves
+ *   it; the rest of the queue goes on (Q9, C4).
  * - `held`: the server asked for a pause (429, Q6) or the anti-forgery token could not be renewed
  *   (419 twice, Q4); the entry stays and the run stops.
  * - `unauthorized`: the session is gone (401); the device turns guest, the entry stays.
@@ -234,16 +210,12 @@ export function decidePush(status: number, network: boolean, ctx: PushContext): 
   if (status === 419) return ctx.attempt === 0 ? 'renew-token' : 'hold';
   if (status === 429) return 'rate-limited';
   if (status === 412) return 'stale';
-  if (
-    status === 404 &&
-    (ctx.kind === 'delete' || ctx.kind === 'comment_delete' || ctx.kind === 'time_delete')
-  )
-    return 'already-deleted';
-  // A comment's item (or the comment) gone or out of sight, or its text refused: nothing to merge.
-  // The entry goes; the comment's text stays on the device with the server's reason (K20).
-  if (isCommentKind(ctx.kind) && status >= 400 && status < 500) return 'drop';
-  // A time entry refused (its item gone, a viewer's role, an overlap): the device gives way (X10).
-  if (isTimeKind(ctx.kind) && status >= 400 && status < 500) return 'drop';
+  const child = childOfKind(ctx.kind);
+  if (status === 404 && (ctx.kind === 'delete' || child?.deleteKind === ctx.kind)) return 'already-deleted';
+  // A child's item (or the child) gone or out of sight, or its content refused: nothing to merge. The
+  // entry goes; a comment's text stays on the device with the server's reason (K20), a time entry
+  // gives way (X10): the child kind's hooks settle it.
+  if (child && status >= 400 && status < 500) return 'drop';
   // A restore of an item purged or no longer shared: nothing to bring back; the toast says so (Q5).
   if (status === 404 && ctx.kind === 'restore') return 'drop';
   if (status === 404 && ctx.kind !== 'create' && ctx.onServer) return 'gone';

@@ -152,8 +152,12 @@ interface RepeatRead {
   time?: { hour: number; minute: number };
 }
 
-/** The week start a rule may name after its days ('…, week starts sunday'): WKST. */
-const WKST_TAIL = `(?:\\s*,?\\s*(?:the\\s+)?weeks?\\s+starts?\\s+(?:on\\s+)?(${WEEKDAY}))?`;
+/**
+ * The week start a rule may name after its days ('…, week starts sunday', '… (week starts sunday)'):
+ * WKST, in the first group, or the second when in parentheses (both of which are then taken).
+ */
+const WEEK_STARTS = `(?:the\\s+)?weeks?\\s+starts?\\s+(?:on\\s+)?(${WEEKDAY})`;
+const WKST_TAIL = `(?:\\s*,?\\s*${WEEK_STARTS}|\\s*\\(\\s*${WEEK_STARTS}\\s*\\))?`;
 const INTERVAL = '(other|\\d{1,3})';
 const intervalOf = (word: string) => (word.toLowerCase() === 'other' ? 2 : Number(word));
 const MONTH_DAY = '(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)|(?:the\\s+)?last\\s+day(?:\\s+of\\s+the\\s+month)?';
@@ -225,7 +229,7 @@ const REPEATS: { pattern: RegExp; read: (m: RegExpExecArray) => RepeatRead | nul
   {
     // every other week, every 2 weeks on mon and thu (week starts sunday), every 3 days
     pattern: new RegExp(
-      `^every\\s+${INTERVAL}\\s+(days?|weeks?|months?|years?)(?:\\s+on\\s+(${DAY_LIST})${WKST_TAIL})?\\b`,
+      `^every\\s+${INTERVAL}\\s+(days?|weeks?|months?|years?)(?:\\s+on\\s+(${DAY_LIST})${WKST_TAIL})?(?:\\b|(?<=\\)))`,
       'i',
     ),
     read: (m) => {
@@ -234,7 +238,8 @@ const REPEATS: { pattern: RegExp; read: (m: RegExpExecArray) => RepeatRead | nul
       if (interval < 1 || interval > 999) return null;
       const days = m[3] ? weekdaysIn(m[3]) : [];
       if (days.length > 0 && freq !== 'WEEKLY') return null;
-      const wkst = m[4] ? WEEKDAY_WORDS[m[4].toLowerCase()]! : null;
+      const named = m[4] ?? m[5];
+      const wkst = named ? WEEKDAY_WORDS[named.toLowerCase()]! : null;
       return {
         rule: rule(freq, {
           interval,
@@ -343,16 +348,32 @@ dates.parsers.push(
     },
   },
 );
+// 'from 3 dec to 9 dec': a bare number before a month name is its day, not an hour ('from 3' took
+// the place of '3 dec' and the range was lost). Dropped before chrono keeps the longer of two overlaps.
+const HOUR_BEFORE_MONTH = new RegExp(`^\\s*(?:of\\s+)?${MONTH_NAME}\\b`, 'i');
+dates.refiners.unshift({
+  refine: (context, results) =>
+    results.filter(
+      (r) =>
+        !(
+          r.start.isCertain('hour') &&
+          !r.start.isCertain('day') &&
+          !/[:.]|[ap]\.?m\b|o'?\s*clock/i.test(r.text) &&
+          HOUR_BEFORE_MONTH.test(context.text.slice(r.index + r.text.length))
+        ),
+    ),
+});
 
 // Words before a date that belong to it: taken with it, so the title keeps none of them. 'next' and
 // 'in' only before a month alone ('next march', 'in april': 'Check in tomorrow' keeps its 'in');
 // 'starting', 'from' (a repeat's first date) and 'until' (its last) only after a repeat.
 const BEFORE_DATE =
-  /(?:^|\s)(at|on|in|next|starting(?:\s+on|\s+from)?|beginning(?:\s+on)?|from|until|till|through|ending(?:\s+on)?)\s+$/i;
+  /(?:^|\s|\()(at|on|in|next|starting(?:\s+on|\s+from)?|beginning(?:\s+on)?|from|until|till|through|ending(?:\s+on)?)\s+$/i;
 const MONTH_ALONE = new RegExp(`^${MONTH_NAME}(?:\\s+of)?$`, 'i');
 const CAPITALISED = /^[A-Z][a-z]*(?:\s+[A-Z][a-z]*)*$/;
-// A date's words that are only part of a name or a phrase: 'a second opinion', 'Noon prayer'.
-const NOT_ALONE = /^(?:a\s+second|a\s+sec|second|noon|midnight|now)$/i;
+// A date's words that are only part of a name or a phrase: 'a second opinion', 'Noon prayer',
+// 'Employee of the month', 'Plan the week' (chrono reads 'the week' as a week from today).
+const NOT_ALONE = /^(?:a\s+second|a\s+sec|second|noon|midnight|now|the\s+(?:day|week|month|year))$/i;
 
 // A number is a date or time only with a date word or a clear form (ARCHITECTURE §5): otherwise its
 // chip is offered off ('Workshop 2h', 'Pay 1/2 the bill', 'Dinner at 7').
@@ -391,6 +412,13 @@ const DIGITS_ALONE = /^\d+$/;
 /** 'est 2h', 'est. 45m', '~30m', '~1h 30m', '~1:30': an estimate (its words after the mark). */
 const ESTIMATE =
   /(?<=^|\s)(?:est\.?\s+|~\s?)(\d+(?:\.\d+)?\s?(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)(?:\s?\d+\s?(?:m|mins?|minutes?))?|\d{1,2}:\d{2})(?=$|\s|[,.;!?](?:$|\s))/gi;
+
+// What a taken part becomes for chrono (a private-use character): no letter, digit or space, so no
+// date reads across or into it.
+const BLANK = '\uE000';
+const BLANKS_ONLY = /^[\s\uE000]*$/;
+/** 'week starts', 'the week starts on': the day after them is the week's first, not a due date. */
+const WEEK_STARTS_BEFORE = /\bweeks?\s+starts?\s+(?:on\s+)?$/i;
 
 /** The last day of a range chrono read, when it names one (YYYY-MM-DD). */
 function spanLast(result: chrono.ParsedResult): string | null {
@@ -482,18 +510,25 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     labels[found.start] = `Estimate ${formatDuration(minutes)}`;
   }
 
-  // Dates and times: chrono reads the text with what is taken blanked out (positions stay put).
+  // Dates and times: chrono reads the text with what is taken blanked out (positions stay put). A
+  // taken part becomes a mark chrono does not read as a space: 'dec 2 p2' must not read as 'dec 2'
+  // and the blanks after it ('3 dec p1' lost its day to a longer 'dec   '), and 'dec 2 p1 at 5pm'
+  // reads as a day and a time beside it rather than one date across the priority.
   const nowIso = now.toISOString();
   const today = wallClockOf(nowIso, timeZone).slice(0, 10);
   let blanked = text;
   const blank = (start: number, end: number) => {
-    blanked = blanked.slice(0, start) + ' '.repeat(end - start) + blanked.slice(end);
+    blanked = blanked.slice(0, start) + BLANK.repeat(end - start) + blanked.slice(end);
   };
   for (const t of taken) blank(t.start, t.end);
   for (const m of text.matchAll(NOT_A_REPEAT)) blank(m.index, m.index + m[0].length);
   // Whether the words name a day ('tomorrow', 'next fri', 'dec 24'), not a time alone ('at 9am').
   let dayGiven = false;
   let until: string | null = null;
+  // Where the last date part ended: a day and a time read apart only because a part stood between
+  // them ('dec 2 p1 at 5pm') are one date.
+  let dateStart = -1;
+  let dateEnd = -1;
   parsingToday = today;
   const results = dates.parse(
     blanked,
@@ -501,9 +536,12 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     { forwardDate: true },
   );
   for (const result of results) {
-    let start = result.index;
-    const end = result.index + result.text.length;
-    const words = result.text.trim();
+    // chrono's words may carry the blanks after them and a weekday's comma or bracket ('sunday)').
+    const inner = result.text.replace(/^[\s,(（]+/, '');
+    let start = result.index + result.text.length - inner.length;
+    const end = start + inner.replace(/[\s,)）]+$/, '').length;
+    if (end <= start) continue;
+    const words = text.slice(start, end);
     const before = BEFORE_DATE.exec(blanked.slice(Math.max(0, start - 24), start));
     const connector = before?.[1]?.toLowerCase().replace(/\s+/g, ' ') ?? null;
     const after = text.slice(end, end + 2);
@@ -511,9 +549,11 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     if (/^['’]s/i.test(after)) continue;
     // 'Coffee at 7-Eleven', 'Q3 report': a number joined to a word is part of it.
     if (/\d/.test(words)) {
-      const first = start + result.text.search(/\d/);
+      const first = start + words.search(/\d/);
       if (JOINED_BEFORE.test(text.slice(0, first)) || JOINED_AFTER.test(text.slice(end))) continue;
     }
+    // 'Rota (week starts sunday)': the day a week starts on is no date.
+    if (WEEK_STARTS_BEFORE.test(text.slice(0, start))) continue;
     if (AMBIGUOUS_ALONE.has(words.toLowerCase()) && connector !== 'on' && connector !== 'next') continue;
     // 'Call April', 'March of the penguins': a month alone is a date only after 'in' or 'next'.
     const linked = connector !== null && connector !== 'at' && connector !== 'on';
@@ -531,31 +571,72 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
       result.end && !repeat && (connector === null || connector === 'from') ? spanLast(result) : null;
     if ((isUntil || (isFrom && spanEnd === null)) && !repeat) continue;
     if (isUntil && (until !== null || connector === null)) continue;
-    if (!isUntil && reading.due_date !== null) continue;
-    const month = MONTH_ALONE.test(words);
-    if (before && (month || (connector !== 'in' && connector !== 'next')))
-      start -= before[0].trimStart().length;
-    const found: Found = { kind: isUntil ? 'repeat' : 'date', start, end, text: text.slice(start, end) };
     const s = result.start;
-    const date = `${s.get('year')}-${pad(s.get('month') ?? 1)}-${pad(s.get('day') ?? 1)}`;
     const timed = s.isCertain('hour');
+    const named = s.isCertain('day') || s.isCertain('weekday') || s.isCertain('month');
+    // A time beside a day read just before it ('dec 2 p1 at 5pm'), or a day beside a time ('at 5pm
+    // +work dec 2'), completes that date; any other second date is left in the title.
+    const lead = before ? before[0].replace(/^[\s(]+/, '').length : 0;
+    const beside = dateEnd >= 0 && BLANKS_ONLY.test(blanked.slice(dateEnd, start - lead));
+    let completes: 'time' | 'day' | null = null;
+    if (!isUntil && reading.due_date !== null) {
+      if (beside && timed && !named && dayGiven && time === null && reading.start_date === null)
+        completes = 'time';
+      else if (beside && named && !timed && !dayGiven && time !== null && spanEnd === null) completes = 'day';
+      else continue;
+    }
+    const month = MONTH_ALONE.test(words);
+    if (before && (month || (connector !== 'in' && connector !== 'next'))) start -= lead;
+    // 'Dentist (friday)', 'Dentist (on dec 2)': the brackets around a date go with it.
+    let last = end;
+    const open = /\(\s*$/.exec(text.slice(0, start));
+    const close = /^\s*\)/.exec(text.slice(end));
+    if (open && close) {
+      start = open.index;
+      last = end + close[0].length;
+    }
+    const found: Found = {
+      kind: isUntil ? 'repeat' : 'date',
+      start,
+      end: last,
+      text: text.slice(start, last),
+    };
+    const date = `${s.get('year')}-${pad(s.get('month') ?? 1)}-${pad(s.get('day') ?? 1)}`;
     const at = timed ? { hour: s.get('hour') ?? 0, minute: s.get('minute') ?? 0 } : null;
     const label = isUntil
       ? `Until ${dayLabel(date)}`
-      : spanEnd !== null && spanEnd > date
-        ? `${dayLabel(date)} → ${dayLabel(spanEnd)}`
-        : `${dayLabel(date)}${at ? `, ${pad(at.hour)}:${pad(at.minute)}` : ''}`;
+      : completes === 'time' && at
+        ? `${pad(at.hour)}:${pad(at.minute)}`
+        : spanEnd !== null && spanEnd > date
+          ? `${dayLabel(date)} → ${dayLabel(spanEnd)}`
+          : `${dayLabel(date)}${at ? `, ${pad(at.hour)}:${pad(at.minute)}` : ''}`;
+    // 'Mon-Fri stretch', 'Dec 3-9 trip': a span joined by a dash that opens a longer title names the
+    // thing, as an adverb there does ('Weekly review'); it is offered, not taken.
+    const opensTitle =
+      spanEnd !== null &&
+      /[-–]/.test(words) &&
+      text.slice(0, start).trim() === '' &&
+      /\S/.test(text.slice(last).replace(/[#@+]\S*/g, ''));
     // A time alone beside a repeat ('every day 7:30') has the repeat's words for its date.
     const sure =
-      isSure(words, s.get('month') ?? 0, text.slice(end).trim() === '', connector) ||
-      (repeat !== null && !LENGTH_ALONE.test(words) && !SLASH_DATE.test(words));
+      !opensTitle &&
+      (isSure(words, s.get('month') ?? 0, BLANKS_ONLY.test(blanked.slice(last)), connector) ||
+        (repeat !== null && !LENGTH_ALONE.test(words) && !SLASH_DATE.test(words)));
     if (!keep(found, sure ? undefined : { label })) continue;
     labels[found.start] = label;
+    // The time read first now has this day: its chip says the time alone.
+    if (completes === 'day' && time) labels[dateStart] = `${pad(time.hour)}:${pad(time.minute)}`;
+    dateStart = found.start;
+    dateEnd = found.end;
     if (isUntil) {
       until = date;
       continue;
     }
-    dayGiven = s.isCertain('day') || s.isCertain('weekday') || s.isCertain('month');
+    if (completes === 'time') {
+      time = at;
+      continue;
+    }
+    dayGiven = named;
     if (spanEnd !== null && spanEnd > date) {
       reading.start_date = date;
       reading.due_date = spanEnd;
@@ -601,13 +682,24 @@ export function readQuickAdd(text: string, options: QuickAddOptions): QuickAddRe
     reading.parts.push({ ...o, key: keyOf(o.kind, o.text), off: true });
   }
   reading.parts.sort((a, b) => a.start - b.start);
+  // The commas that stood after taken words go with them ('Gift dec 24, p1' is 'Gift'), and one
+  // before the title's next words joins the word before ('Call mom tomorrow, then dad').
   let title = '';
   let at = 0;
-  for (const t of taken) {
-    title += text.slice(at, t.start);
-    at = t.end;
+  for (const [i, t] of [...taken, null].entries()) {
+    let piece = text.slice(at, t ? t.start : text.length);
+    if (i > 0) {
+      if (/^[\s,;]*$/.test(piece)) piece = ' ';
+      else if (/^\s*,/.test(piece)) {
+        title = title.trimEnd();
+        piece = title === '' ? piece.replace(/^\s*,\s*/, '') : piece.trimStart();
+      }
+    }
+    title += piece;
+    if (t) at = t.end;
   }
-  title += text.slice(at);
-  reading.title = title.replace(/\s+/g, ' ').trim();
+  title = title.replace(/\s+/g, ' ').trim();
+  if (!/[,;]\s*$/.test(text)) title = title.replace(/\s*[,;]$/, '');
+  reading.title = title;
   return reading;
 }

@@ -185,6 +185,174 @@ const CORPUS: Row[] = [
   ],
 ];
 
+/**
+ * Issue 62: a month-name date followed by a priority, #campaign, @person, +label or estimate was
+ * saved with no date and its words left in the title; a span ('dec 3 to dec 9') the same; a day the
+ * week starts on, and a dashed span that opens a title ('Mon-Fri stretch'), took the title's words.
+ */
+const FOLLOWED: Row[] = [
+  ['Order chairs dec 2 p2', { title: 'Order chairs', due_date: '2026-12-02', priority: 2 }],
+  [
+    'Fair dec 3 to dec 9 +events',
+    { title: 'Fair', start_date: '2026-12-03', due_date: '2026-12-09', labels: ['events'] },
+  ],
+  ['Order chairs dec 2 #Home', { title: 'Order chairs', due_date: '2026-12-02', parent: 'Home' }],
+  ['Order chairs dec 2 @sam', { title: 'Order chairs', due_date: '2026-12-02', assignee: 'sam' }],
+  ['Gift dec 24 +family', { title: 'Gift', due_date: '2026-12-24', labels: ['family'] }],
+  ['Trip 3 dec p1', { title: 'Trip', due_date: '2026-12-03', priority: 1 }],
+  ['Order chairs Dec 2nd p2', { title: 'Order chairs', due_date: '2026-12-02', priority: 2 }],
+  ['Order chairs 2 December p4', { title: 'Order chairs', due_date: '2026-12-02', priority: 4 }],
+  ['Order 2 chairs dec 2 p2', { title: 'Order 2 chairs', due_date: '2026-12-02', priority: 2 }],
+  ['Chapter 11 review dec 2 p1', { title: 'Chapter 11 review', due_date: '2026-12-02', priority: 1 }],
+  ['Order chairs p2 dec 2', { title: 'Order chairs', due_date: '2026-12-02', priority: 2 }],
+  ['Order chairs dec 2 2027 p3', { title: 'Order chairs', due_date: '2027-12-02', priority: 3 }],
+  [
+    'Pay rent december 1st p1 +bills',
+    { title: 'Pay rent', due_date: '2026-12-01', priority: 1, labels: ['bills'] },
+  ],
+  [
+    'Bake sale nov 30 @ana p3 +school',
+    { title: 'Bake sale', due_date: '2026-11-30', assignee: 'ana', priority: 3, labels: ['school'] },
+  ],
+  [
+    'Order chairs dec 2 p2 +office @sam #Home',
+    {
+      title: 'Order chairs',
+      due_date: '2026-12-02',
+      priority: 2,
+      labels: ['office'],
+      assignee: 'sam',
+      parent: 'Home',
+    },
+  ],
+  ['Call dec 2 ~30m p1', { title: 'Call', due_date: '2026-12-02', estimate_minutes: 30, priority: 1 }],
+  [
+    'Call dec 2 est 1h @sam',
+    { title: 'Call', due_date: '2026-12-02', estimate_minutes: 60, assignee: 'sam' },
+  ],
+  ['Gift dec 24, p1', { title: 'Gift', due_date: '2026-12-24', priority: 1 }],
+  ['Party 12/31 p1', { title: 'Party', due_date: '2026-12-31', priority: 1 }],
+  // A day and a time with a part between them are one date.
+  [
+    'Call dec 2 p1 at 5pm',
+    { title: 'Call', due_date: '2026-12-02', remind_at: '2026-12-02T22:00:00.000Z', priority: 1 },
+  ],
+  [
+    'Call at 5pm +work dec 2',
+    { title: 'Call', due_date: '2026-12-02', remind_at: '2026-12-02T22:00:00.000Z', labels: ['work'] },
+  ],
+  [
+    'Party dec 31 at 8pm p1 +fun',
+    {
+      title: 'Party',
+      due_date: '2026-12-31',
+      remind_at: '2027-01-01T01:00:00.000Z',
+      priority: 1,
+      labels: ['fun'],
+    },
+  ],
+  // Spans: start and due (D10).
+  [
+    'Conference dec 3 to dec 5 #Work @sam',
+    {
+      title: 'Conference',
+      start_date: '2026-12-03',
+      due_date: '2026-12-05',
+      parent: 'Work',
+      assignee: 'sam',
+    },
+  ],
+  ['Fair dec 3 - dec 9 p3', { title: 'Fair', start_date: '2026-12-03', due_date: '2026-12-09', priority: 3 }],
+  [
+    'Fair dec 3-9 +events',
+    { title: 'Fair', start_date: '2026-12-03', due_date: '2026-12-09', labels: ['events'] },
+  ],
+  [
+    'Fair dec 3 to 9 +events',
+    { title: 'Fair', start_date: '2026-12-03', due_date: '2026-12-09', labels: ['events'] },
+  ],
+  [
+    'Fair from dec 3 to dec 9 +events',
+    { title: 'Fair', start_date: '2026-12-03', due_date: '2026-12-09', labels: ['events'] },
+  ],
+  [
+    'Fair december 3 until december 9 +events',
+    { title: 'Fair', start_date: '2026-12-03', due_date: '2026-12-09', labels: ['events'] },
+  ],
+  [
+    'Move dec 3 through dec 9 +home',
+    { title: 'Move', start_date: '2026-12-03', due_date: '2026-12-09', labels: ['home'] },
+  ],
+  [
+    'Holiday dec 24 to jan 2 +family',
+    { title: 'Holiday', start_date: '2026-12-24', due_date: '2027-01-02', labels: ['family'] },
+  ],
+  [
+    'Visit jan 5 to jan 8 @ana',
+    { title: 'Visit', start_date: '2027-01-05', due_date: '2027-01-08', assignee: 'ana' },
+  ],
+  [
+    'Trip 3 dec to 9 dec p2',
+    { title: 'Trip', start_date: '2026-12-03', due_date: '2026-12-09', priority: 2 },
+  ],
+  ['Trip from 3 dec to 9 dec', { title: 'Trip', start_date: '2026-12-03', due_date: '2026-12-09' }],
+  [
+    'Trip from 3 dec to 9 dec +travel',
+    { title: 'Trip', start_date: '2026-12-03', due_date: '2026-12-09', labels: ['travel'] },
+  ],
+  ['Trip from 3 to 9 dec', { title: 'Trip', start_date: '2026-12-03', due_date: '2026-12-09' }],
+  [
+    'Sale (dec 2 to dec 5) +shop',
+    { title: 'Sale', start_date: '2026-12-02', due_date: '2026-12-05', labels: ['shop'] },
+  ],
+  ['Stretch mon-fri', { title: 'Stretch', start_date: '2026-11-30', due_date: '2026-12-04' }],
+  // A dashed span that opens a longer title names the thing: offered, not taken.
+  ['Mon-Fri stretch', { title: 'Mon-Fri stretch' }, ['Mon-Fri']],
+  ['Mon-Fri stretch p2', { title: 'Mon-Fri stretch', priority: 2 }, ['Mon-Fri']],
+  ['mon-wed sprint +work', { title: 'mon-wed sprint', labels: ['work'] }, ['mon-wed']],
+  ['Dec 3-9 trip', { title: 'Dec 3-9 trip' }, ['Dec 3-9']],
+  // The day a week starts on is the rule's (WKST) or the title's, never a due date.
+  [
+    'Swim every 2 weeks on tue and sun (week starts sunday)',
+    { title: 'Swim', due_date: '2026-11-29', recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU' },
+  ],
+  [
+    'Swim every 2 weeks on tue and sun (week starts sunday) p1',
+    {
+      title: 'Swim',
+      due_date: '2026-11-29',
+      recurrence: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU',
+      priority: 1,
+    },
+  ],
+  ['Plan the rota (week starts sunday)', { title: 'Plan the rota (week starts sunday)' }],
+  ['Rota for the week starting monday', { title: 'Rota for the week starting monday' }],
+  // Brackets around a date go with it; a name in brackets stays whole.
+  ['Dentist (friday)', { title: 'Dentist', due_date: '2026-11-27' }],
+  ['Dentist (on dec 2)', { title: 'Dentist', due_date: '2026-12-02' }],
+  [
+    'Dentist (fri at 3pm)',
+    { title: 'Dentist', due_date: '2026-11-27', remind_at: '2026-11-27T20:00:00.000Z' },
+  ],
+  ['Read (Friday Night Lights)', { title: 'Read (Friday Night Lights)' }],
+  // 'the week', 'the month' are words of the title.
+  ['Plan the week', { title: 'Plan the week' }],
+  ['Employee of the month', { title: 'Employee of the month' }],
+  ['Plan the week p1 dec 2', { title: 'Plan the week', due_date: '2026-12-02', priority: 1 }],
+  // A repeat's first day after its time, with a part between.
+  [
+    'Gym every day at 7pm p1 starting dec 2',
+    {
+      title: 'Gym',
+      due_date: '2026-12-02',
+      remind_at: '2026-12-03T00:00:00.000Z',
+      recurrence: 'FREQ=DAILY',
+      priority: 1,
+    },
+  ],
+  ['Call mom tomorrow, then dad', { title: 'Call mom, then dad', due_date: '2026-11-26' }],
+];
+
 describe('quick add leaves the numbers of a title alone (issue 48 corpus)', () => {
   it('holds at least 95 phrases', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(95);
@@ -195,6 +363,41 @@ describe('quick add leaves the numbers of a title alone (issue 48 corpus)', () =
     expect(reading).toEqual({ ...EMPTY, ...expected });
     expect(parts.filter((p) => p.off).map((p) => p.text)).toEqual(offered);
     for (const p of parts) expect(phrase.slice(p.start, p.end)).toBe(p.text);
+  });
+});
+
+describe('quick add reads a month-name date and a span with parts after them (issue 62)', () => {
+  it('holds at least 50 phrases', () => {
+    expect(FOLLOWED.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it.each(FOLLOWED)('reads %j', (phrase, expected, offered = []) => {
+    const { parts, ...reading } = read(phrase);
+    expect(reading).toEqual({ ...EMPTY, ...expected });
+    expect(parts.filter((p) => p.off).map((p) => p.text)).toEqual(offered);
+    for (const p of parts) expect(phrase.slice(p.start, p.end)).toBe(p.text);
+  });
+
+  it('a day and a time apart: each its own chip, the time saying only its hour', () => {
+    expect(read('Call dec 2 p1 at 5pm').parts.map((p) => [p.kind, p.text, p.label])).toEqual([
+      ['date', 'dec 2', 'Wed 2 Dec'],
+      ['priority', 'p1', 'Priority 1'],
+      ['date', 'at 5pm', '17:00'],
+    ]);
+    expect(read('Call at 5pm +work dec 2').parts.map((p) => [p.text, p.label])).toEqual([
+      ['at 5pm', '17:00'],
+      ['+work', '+work'],
+      ['dec 2', 'Wed 2 Dec'],
+    ]);
+  });
+
+  it('Mon-Fri stretch: the span turned on is taken, start and due', () => {
+    const off = read('Mon-Fri stretch');
+    expect(read('Mon-Fri stretch', [off.parts[0]!.key])).toMatchObject({
+      title: 'stretch',
+      start_date: '2026-11-30',
+      due_date: '2026-12-04',
+    });
   });
 });
 

@@ -222,6 +222,10 @@ const WEDNESDAY: Moment = {
       every('Swim', 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU', '2026-11-29'),
     ],
     [
+      'Swim every 2 weeks on tue and sun (week starts sunday)',
+      every('Swim', 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU', '2026-11-29'),
+    ],
+    [
       'Swim every 2 weeks on tue and sun week starts monday',
       every('Swim', 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU', '2026-11-29'),
     ],

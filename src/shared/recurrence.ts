@@ -1,8 +1,8 @@
 import { v5 as uuidV5 } from 'uuid';
+import { addDays } from './agenda';
 import type { ItemType } from './item';
 import { CARRY_FIELDS, type CarryField, type DeclaredItemFields, defaultOf } from './itemFields';
 import { formatRecurrence, parseRecurrence, type RecurrenceRule, ruleDateAfter } from './recurrenceRule';
-import { shiftDay } from './span';
 import { DEFAULT_TIME_ZONE, instantAt, shiftWallClock, wallClockOf } from './timeZone';
 
 /**
@@ -110,7 +110,7 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
     type: item.type,
     status: 'pending',
     due_date: due,
-    start_date: item.start_date ? shiftDay(item.start_date, days) : null,
+    start_date: item.start_date ? addDays(item.start_date, days) : null,
     remind_at: reminder?.remind_at ?? null,
     recurrence: formatRecurrence({
       ...parsed.rule,

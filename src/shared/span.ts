@@ -9,15 +9,3 @@ export function spanProblem(start: string | null | undefined, due: string | null
   if (!start || !due || start <= due) return null;
   return 'The start date must be on or before the due date.';
 }
-
-/** `date` (YYYY-MM-DD) moved `days` days on (back when negative). */
-export function shiftDay(date: string, days: number): string {
-  const at = new Date(`${date}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + days);
-  return at.toISOString().slice(0, 10);
-}
-
-/** Whole days from `from` to `to` (both YYYY-MM-DD); negative when `to` is earlier. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}

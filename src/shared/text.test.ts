@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  findUnstorableText,
   isBlankText,
   isBlankTitle,
   isStorableText,
@@ -213,6 +214,41 @@ describe('K28: where links may run', () => {
         });
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('findUnstorableText: the one rule every request part meets before SQL', () => {
+  it('finds a NUL or a lone surrogate at any depth, by its path, and a bad key by its object', () => {
+    expect(findUnstorableText({ name: 'ok', tags: ['a', 'b\u0000'] })).toEqual({
+      path: 'tags.1',
+      problem: 'nul',
+      key: false,
+    });
+    expect(findUnstorableText({ response: { response: { transports: ['usb', '\ud800'] } } })).toEqual({
+      path: 'response.response.transports.1',
+      problem: 'surrogate',
+      key: false,
+    });
+    expect(findUnstorableText({ outer: { 'a\u0000': 1 } })).toEqual({
+      path: 'outer',
+      problem: 'nul',
+      key: true,
+    });
+    expect(findUnstorableText('\u0000')).toEqual({ path: '', problem: 'nul', key: false });
+  });
+
+  it('passes text that can be stored, real pairs and other controls included, and non-text values', () => {
+    expect(findUnstorableText({ a: 'Whole 🙂\u0001\t', b: [1, true, null, { c: 'x' }] })).toBeNull();
+    expect(findUnstorableText(undefined)).toBeNull();
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const found = findUnstorableText(value);
+        const text = JSON.stringify(value) ?? '';
+        // JSON writes a NUL as \u0000 and a lone surrogate escaped: found exactly when one is in there.
+        expect(found !== null).toBe(/\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(text));
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -34,8 +34,56 @@ export const isStorableText = (text: string): boolean => unstorableTextProblem(t
  */
 export function unstorableTextMessage(text: string, label: string): string | null {
   const problem = unstorableTextProblem(text);
-  if (problem === 'nul') return `${label} must not contain a NUL character.`;
-  if (problem === 'surrogate') return `${label} contains an invalid character (an unpaired surrogate).`;
+  return problem === null ? null : unstorableProblemMessage(problem, label);
+}
+
+/** The message for text with `problem` (unstorableTextProblem) in the field `label` names. */
+export function unstorableProblemMessage(problem: 'nul' | 'surrogate', label: string): string {
+  return problem === 'nul'
+    ? `${label} must not contain a NUL character.`
+    : `${label} contains an invalid character (an unpaired surrogate).`;
+}
+
+// A NUL or any surrogate: only text holding one needs the exact check (most text holds neither).
+const MAYBE_UNSTORABLE = /[\0\ud800-\udfff]/;
+
+/** Where a request's text cannot be stored: the path of the field (or key) and what is wrong with it. */
+export interface UnstorableAt {
+  /**
+   * Dotted path of the field ('response.transports.0'), '' for a value that is text itself; for a
+   * bad key, the path of the object holding it (the key itself is never repeated back).
+   */
+  path: string;
+  problem: 'nul' | 'surrogate';
+  /** Whether a key of the object at `path` is the bad text, not a value. */
+  key: boolean;
+}
+
+/**
+ * The first text inside a parsed request part (a JSON body, a query string, path parameters) that
+ * cannot be stored (unstorableTextProblem), keys included, or null when all of it can. The one rule
+ * every text input meets before any SQL sees it (the server's door, http/storableText.ts): a field
+ * nobody thought to check cannot carry a NUL into a query, whatever its schema says.
+ */
+export function findUnstorableText(value: unknown, path = ''): UnstorableAt | null {
+  if (typeof value === 'string') {
+    if (!MAYBE_UNSTORABLE.test(value)) return null;
+    const problem = unstorableTextProblem(value);
+    return problem === null ? null : { path, problem, key: false };
+  }
+  if (value === null || typeof value !== 'object') return null;
+  const entries: Iterable<[string, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v] as [string, unknown])
+    : Object.entries(value);
+  for (const [key, inner] of entries) {
+    const at = path === '' ? key : `${path}.${key}`;
+    if (!Array.isArray(value) && MAYBE_UNSTORABLE.test(key)) {
+      const problem = unstorableTextProblem(key);
+      if (problem !== null) return { path, problem, key: true };
+    }
+    const found = findUnstorableText(inner, at);
+    if (found !== null) return found;
+  }
   return null;
 }
 

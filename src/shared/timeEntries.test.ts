@@ -1,21 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  entryProblem,
   formatElapsed,
   formatMinutes,
   mergeTimeEntry,
+  minutesOf,
   normalizeSpans,
   overlapsAny,
   type Span,
-  spanProblem,
   startEffects,
   stopEnd,
   TIME_ENTRY_LENGTH_MESSAGE,
   TIME_ENTRY_MAX_MS,
   TIME_ENTRY_ORDER_MESSAGE,
+  TIME_ENTRY_WHEN_MESSAGE,
   weekOf,
 } from './timeEntries';
-import { timeEntryCreateSchema } from './timeEntrySchemas';
+import { timeEntryCreateSchema, timeEntryPatchSchema } from './timeEntrySchemas';
 import { timeReportCsv } from './timeReportCsv';
 
 const span = (uuid: string, start: number, end: number | null = null): Span => ({ uuid, start, end });
@@ -32,19 +34,57 @@ function holdsTheRule(spans: readonly Span[]): boolean {
 
 describe('time entry shapes', () => {
   it('X1: an end before the start or over 24 hours is refused, naming ended_at', () => {
-    expect(spanProblem('2026-01-01T10:00:00Z', '2026-01-01T09:00:00Z')).toEqual({
+    expect(entryProblem('2026-01-01T10:00:00Z', '2026-01-01T09:00:00Z')).toEqual({
       ended_at: [TIME_ENTRY_ORDER_MESSAGE],
     });
-    expect(spanProblem('2026-01-01T10:00:00Z', '2026-01-02T10:00:01Z')).toEqual({
+    expect(entryProblem('2026-01-01T10:00:00Z', '2026-01-02T10:00:01Z')).toEqual({
       ended_at: [TIME_ENTRY_LENGTH_MESSAGE],
     });
-    expect(spanProblem('2026-01-01T10:00:00Z', '2026-01-02T10:00:00Z')).toBeNull();
-    expect(spanProblem('2026-01-01T10:00:00Z', null)).toBeNull();
+    expect(entryProblem('2026-01-01T10:00:00Z', '2026-01-02T10:00:00Z')).toBeNull();
+    expect(entryProblem('2026-01-01T10:00:00Z', null)).toBeNull();
     const parsed = timeEntryCreateSchema.safeParse({ started_at: '2026-01-01T10:00:00Z', note: ' hi ' });
     expect(parsed.success && parsed.data).toEqual({ started_at: '2026-01-01T10:00:00.000Z', note: 'hi' });
     expect(
       timeEntryCreateSchema.safeParse({ started_at: '2026-01-01T10:00:00Z', note: 'x'.repeat(501) }).success,
     ).toBe(false);
+  });
+
+  it('X12: an entry may not start before 2000 or more than a day from now, on create and edit alike', () => {
+    const now = Date.parse('2026-11-29T12:00:00Z');
+    expect(entryProblem('2100-01-01T10:00:00Z', '2100-01-01T11:00:00Z', now)).toEqual({
+      started_at: [TIME_ENTRY_WHEN_MESSAGE],
+    });
+    expect(entryProblem('1999-12-31T23:59:59Z', null, now)).toEqual({
+      started_at: [TIME_ENTRY_WHEN_MESSAGE],
+    });
+    expect(entryProblem('2026-11-30T11:59:00Z', null, now)).toBeNull();
+    expect(entryProblem('2026-11-30T12:01:00Z', null, now)).toEqual({
+      started_at: [TIME_ENTRY_WHEN_MESSAGE],
+    });
+    expect(entryProblem('2000-01-01T00:00:00Z', '2000-01-01T01:00:00Z', now)).toBeNull();
+    const far = timeEntryCreateSchema.safeParse({ started_at: '2100-03-01T10:00:00Z' });
+    expect(far.success).toBe(false);
+    expect(far.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['started_at', TIME_ENTRY_WHEN_MESSAGE],
+    ]);
+    const edit = timeEntryPatchSchema.safeParse({ started_at: '2150-01-01T00:00:00Z' });
+    expect(edit.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['started_at', TIME_ENTRY_WHEN_MESSAGE],
+    ]);
+    expect(timeEntryPatchSchema.safeParse({ started_at: new Date().toISOString() }).success).toBe(true);
+  });
+
+  it('X13: a span under a minute counts as 1 minute, an empty one as 0, longer ones to the nearest minute', () => {
+    const start = '2026-01-01T10:00:00.000Z';
+    const plus = (ms: number) => new Date(Date.parse(start) + ms).toISOString();
+    expect(minutesOf(start, plus(22_000))).toBe(1);
+    expect(minutesOf(start, plus(1))).toBe(1);
+    expect(minutesOf(start, start)).toBe(0);
+    expect(minutesOf(start, plus(89_000))).toBe(1);
+    expect(minutesOf(start, plus(90_000))).toBe(2);
+    expect(minutesOf(start, plus(76 * 60_000))).toBe(76);
+    // A running timer of 22 seconds counts too.
+    expect(minutesOf(start, null, Date.parse(start) + 22_000)).toBe(1);
   });
 
   it('shows minutes as `1 h 20 m` and a running clock as h:mm:ss', () => {
@@ -61,9 +101,21 @@ describe('time entry shapes', () => {
   it('writes the report CSV with formula-looking cells quoted', () => {
     expect(
       timeReportCsv([
-        { date: '2026-01-05', person: '@eve', campaign: 'A, B', item: 'x', minutes: 5, note: '=1+1' },
+        {
+          date: '2026-01-05',
+          start: '2026-01-05T09:00:00.000Z',
+          end: '',
+          person: '@eve',
+          campaign: 'A, B',
+          task: '-Plan',
+          item: 'x',
+          minutes: 5,
+          note: '=1+1',
+        },
       ]),
-    ).toBe('date,person,campaign,item,minutes,note\r\n2026-01-05,\'@eve,"A, B",x,5,\'=1+1');
+    ).toBe(
+      "date,start,end,person,campaign,task,item,minutes,note\r\n2026-01-05,2026-01-05T09:00:00.000Z,,'@eve,\"A, B\",'-Plan,x,5,'=1+1",
+    );
   });
 });
 

@@ -20,6 +20,21 @@ export const TIME_ENTRIES_PER_PAGE = 50;
 export const TIME_ENTRY_ORDER_MESSAGE = 'The end must not be before the start.';
 export const TIME_ENTRY_LENGTH_MESSAGE = 'An entry can be at most 24 hours long.';
 export const TIME_ENTRY_OVERLAP_MESSAGE = 'This overlaps another of your time entries.';
+/** The earliest start an entry may have: anything before is a typo (a year of 0026, 1970 from a zero). */
+export const TIME_ENTRY_EARLIEST = '2000-01-01T00:00:00.000Z';
+/** How far ahead of now an entry may start: a day covers every time zone and a clock a little fast. */
+export const TIME_ENTRY_AHEAD_MS = 24 * 60 * 60 * 1000;
+export const TIME_ENTRY_WHEN_MESSAGE =
+  'A time entry must start after 1 January 2000 and no more than a day from now.';
+
+/** X12: why an entry may not start at `startedAt` (before 2000, or over a day after `now`), or null. */
+export function startProblem(startedAt: string, now: number = Date.now()): string | null {
+  const start = Date.parse(startedAt);
+  if (Number.isNaN(start)) return null;
+  return start < Date.parse(TIME_ENTRY_EARLIEST) || start > now + TIME_ENTRY_AHEAD_MS
+    ? TIME_ENTRY_WHEN_MESSAGE
+    : null;
+}
 
 /** A time entry as the API answers it (§4). */
 export interface TimeEntry {
@@ -61,8 +76,14 @@ export interface SyncPageTimeEntries {
   time_entries?: SyncTimeEntryChange[];
 }
 
-/** Why a span is not an entry (X1), by field, or null when it is one. */
-export function spanProblem(startedAt: string, endedAt: string | null): Record<string, string[]> | null {
+/** Why a start and end are not a time entry (X1, X12), by field, or null when they are one (an item's dates: ./span.ts spanProblem). */
+export function entryProblem(
+  startedAt: string,
+  endedAt: string | null,
+  now: number = Date.now(),
+): Record<string, string[]> | null {
+  const when = startProblem(startedAt, now);
+  if (when) return { started_at: [when] };
   if (endedAt === null) return null;
   const length = Date.parse(endedAt) - Date.parse(startedAt);
   if (length < 0) return { ended_at: [TIME_ENTRY_ORDER_MESSAGE] };
@@ -174,8 +195,13 @@ export function mergeTimeEntry<T extends TimeEntryFields>(server: T, pending: Pa
 /** One line of the time report and its CSV. */
 export interface TimeReportRow {
   date: string;
+  /** The entry's start and end as UTC instants (ISO 8601); the end is '' while it runs. */
+  start: string;
+  end: string;
   person: string;
   campaign: string;
+  /** The task the entry's item is or belongs to ('' for a campaign or a todo outside any task). */
+  task: string;
   item: string;
   minutes: number;
   note: string;

@@ -3,9 +3,21 @@
 import { z } from 'zod';
 import { idSchema, instantField, text } from './schemas';
 import { stripControlsMultiline } from './text';
-import { spanProblem, TIME_NOTE_MAX } from './timeEntries';
+import { entryProblem, startProblem, TIME_NOTE_MAX } from './timeEntries';
 
 const requiredInstant = instantField.refine((v): v is string => v !== null, 'The start is required.');
+
+/**
+ * X12: an entry's start, required and plausible (from 2000 to a day from now): one rule for a create,
+ * an edit and the device's form (startProblem), so a start in 2100 is a 422 naming `started_at`.
+ */
+const startField = z
+  .union([z.string(), z.null()], { error: 'The start is required.' })
+  .pipe(requiredInstant)
+  .superRefine((v, ctx) => {
+    const problem = startProblem(v as string);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export const timeNoteSchema = text('The note')
   .overwrite(stripControlsMultiline)
@@ -19,19 +31,21 @@ export const timeNoteSchema = text('The note')
 export const timeEntryCreateSchema = z
   .strictObject({
     uuid: z.uuid('Must be a UUID.').optional(),
-    started_at: z.union([z.string(), z.null()], { error: 'The start is required.' }).pipe(requiredInstant),
+    started_at: startField,
     ended_at: instantField.optional(),
     note: timeNoteSchema.optional(),
   })
   .superRefine((entry, ctx) => {
-    const problem = spanProblem(entry.started_at as string, entry.ended_at ?? null);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['ended_at'], message: problem.ended_at![0]! });
+    const problem = entryProblem(entry.started_at as string, entry.ended_at ?? null);
+    // The start's own rule has spoken on started_at already.
+    if (problem?.ended_at)
+      ctx.addIssue({ code: 'custom', path: ['ended_at'], message: problem.ended_at[0]! });
   });
 
 /** PATCH /api/time_entries/{id}: the span is checked whole, against the stored entry, by the writer. */
 export const timeEntryPatchSchema = z
   .strictObject({
-    started_at: z.union([z.string(), z.null()]).pipe(requiredInstant).optional(),
+    started_at: startField.optional(),
     ended_at: instantField.optional(),
     note: timeNoteSchema.optional(),
   })

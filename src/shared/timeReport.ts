@@ -7,10 +7,14 @@ import { entryMinutes, type SpentEntry } from './timeRollup';
  * row with spent time needs; only the report's screen loads this. Framework-free.
  */
 
-/** An entry as the report reads it: with its item's title and its campaign (null when none). */
+/**
+ * An entry as the report reads it: with its item's title, its campaign (null when none) and the
+ * task its item is or lies under (absent or null when none).
+ */
 export interface ReportEntry extends SpentEntry {
   item_title: string;
   campaign: { id: number; title: string } | null;
+  task_title?: string | null;
 }
 
 /** The report's filters (§4 GET /api/time_entries): UTC days, both included. */
@@ -107,8 +111,11 @@ export function reportRowsOf(
     .sort((a, b) => (a.started_at < b.started_at ? 1 : a.started_at > b.started_at ? -1 : 0))
     .map((e) => ({
       date: e.started_at.slice(0, 10),
+      start: new Date(e.started_at).toISOString(),
+      end: e.ended_at === null ? '' : new Date(e.ended_at).toISOString(),
       person: e.user_name,
       campaign: e.campaign?.title ?? '',
+      task: e.task_title ?? '',
       item: e.item_title,
       minutes: entryMinutes(e, now),
       note: e.note,

@@ -4,14 +4,28 @@ import Papa from 'papaparse';
 import { csvCell } from './csvCell';
 import type { TimeReportRow } from './timeEntries';
 
-export const TIME_CSV_COLUMNS = ['date', 'person', 'campaign', 'item', 'minutes', 'note'] as const;
+export const TIME_CSV_COLUMNS = [
+  'date',
+  'start',
+  'end',
+  'person',
+  'campaign',
+  'task',
+  'item',
+  'minutes',
+  'note',
+] as const;
 
 /** The report as RFC 4180 CSV, every text cell under the CSV injection rule (§5 'Import and export'). */
 export function timeReportCsv(rows: readonly TimeReportRow[]): string {
   return Papa.unparse(
     {
       fields: [...TIME_CSV_COLUMNS],
-      data: rows.map((r) => [r.date, r.person, r.campaign, r.item, String(r.minutes), r.note].map(csvCell)),
+      data: rows.map((r) =>
+        [r.date, r.start, r.end, r.person, r.campaign, r.task, r.item, String(r.minutes), r.note].map(
+          csvCell,
+        ),
+      ),
     },
     { newline: '\r\n' },
   );

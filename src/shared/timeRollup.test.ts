@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ReportEntry, reportRowsOf, timeReport } from './timeReport';
 import { timeReportCsv } from './timeReportCsv';
-import { rollupSpent, spentProgress } from './timeRollup';
+import { rollupEstimates, rollupSpent, spentProgress } from './timeRollup';
 
 const at = (m: number) => new Date(Date.UTC(2026, 10, 2, 9) + m * 60_000).toISOString();
 const entry = (
@@ -74,6 +74,34 @@ describe('time roll-up and report', () => {
     );
   });
 
+  it('X14: a task or campaign totals its own estimate, else its children’s totals, null when none has one', () => {
+    const node = (
+      id: number,
+      type: 'campaign' | 'task' | 'todo',
+      parent_id: number | null,
+      est?: number | null,
+    ) => ({
+      id,
+      type,
+      parent_id,
+      estimate_minutes: est ?? null,
+    });
+    const totals = rollupEstimates([
+      node(1, 'campaign', null),
+      node(2, 'task', 1),
+      node(3, 'todo', 2, 30),
+      node(4, 'todo', 2, 45),
+      node(5, 'todo', 2),
+      node(6, 'task', 1, 120),
+      node(7, 'todo', 6, 999),
+      node(8, 'todo', 1, 15),
+      node(9, 'task', 1),
+      node(10, 'campaign', null, 0),
+      node(11, 'todo', 10, 50),
+    ]);
+    expect(Object.fromEntries(totals)).toEqual({ 1: 210, 2: 75, 6: 120, 9: null, 10: 0 });
+  });
+
   it('the bar turns amber past the estimate and has none without one', () => {
     expect(spentProgress(80, 180)).toEqual({ share: 80 / 180, over: false });
     expect(spentProgress(200, 180)).toEqual({ share: 1, over: true });
@@ -103,8 +131,18 @@ describe('time roll-up and report', () => {
   });
 
   it('the device-built CSV keeps the injection rule of the server’s', () => {
-    const rows = reportRowsOf([entry(1, 0, 60, { item_title: '=SUM(A1)', note: '+1' })], {}, 0);
-    const csv = timeReportCsv(rows);
-    expect(csv.split('\r\n')[1]).toBe("2026-11-02,Ada,,'=SUM(A1),60,'+1");
+    const rows = reportRowsOf(
+      [
+        entry(1, 0, 60, { item_title: '=SUM(A1)', note: '+1', task_title: '@Plan' }),
+        entry(2, 70, null, { item_title: 'Loose' }),
+      ],
+      {},
+      Date.parse(at(100)),
+    );
+    const csv = timeReportCsv(rows).split('\r\n');
+    expect(csv[0]).toBe('date,start,end,person,campaign,task,item,minutes,note');
+    // Newest first; a running entry has no end yet.
+    expect(csv[1]).toBe(`2026-11-02,${at(70)},,Ada,,,Loose,30,`);
+    expect(csv[2]).toBe(`2026-11-02,${at(0)},${at(60)},Ada,,'@Plan,'=SUM(A1),60,'+1`);
   });
 });

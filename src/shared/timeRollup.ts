@@ -49,3 +49,37 @@ export function spentProgress(
   if (estimate == null || estimate <= 0) return null;
   return { share: Math.min(1, spent / estimate), over: spent > estimate };
 }
+
+/** What the estimate roll-up reads of an item. */
+export interface EstimateNode {
+  id: number;
+  type: 'campaign' | 'task' | 'todo';
+  parent_id: number | null;
+  estimate_minutes?: number | null | undefined;
+}
+
+/**
+ * X14: `estimate_total_minutes` of each task and campaign among `items` (§4): its own estimate, else
+ * the sum of its children's totals (a todo's total is its own estimate), null when neither it nor
+ * anything under it has one. `items` are the live items of the families asked about.
+ */
+export function rollupEstimates(items: readonly EstimateNode[]): Map<number, number | null> {
+  const children = new Map<number, EstimateNode[]>();
+  for (const item of items)
+    if (item.parent_id !== null)
+      children.set(item.parent_id, [...(children.get(item.parent_id) ?? []), item]);
+  const totals = new Map<number, number | null>();
+  const totalOf = (item: EstimateNode, seen: Set<number>): number | null => {
+    if (item.estimate_minutes != null) return item.estimate_minutes;
+    if (item.type === 'todo' || seen.has(item.id)) return null;
+    seen.add(item.id);
+    let sum: number | null = null;
+    for (const child of children.get(item.id) ?? []) {
+      const part = totalOf(child, seen);
+      if (part !== null) sum = (sum ?? 0) + part;
+    }
+    return sum;
+  };
+  for (const item of items) if (item.type !== 'todo') totals.set(item.id, totalOf(item, new Set()));
+  return totals;
+}

@@ -13,10 +13,17 @@ export function formatElapsed(ms: number): string {
   return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
 }
 
-/** Whole minutes of a span, rounded; a running entry counts up to `now`. */
+/**
+ * X13: whole minutes of a span, rounded to the nearest, except that a span of any length under a
+ * minute counts as 1 (a 22-second timer was work, not nothing); an empty span is 0. A running entry
+ * counts up to `now`. The one rounding of the entry's `minutes`, the server's `spent_minutes`, the
+ * device's roll-up, the report and its CSV.
+ */
 export function minutesOf(startedAt: string, endedAt: string | null, now = Date.now()): number {
   const end = endedAt === null ? now : Date.parse(endedAt);
-  return Math.max(0, Math.round((end - Date.parse(startedAt)) / 60_000));
+  const ms = end - Date.parse(startedAt);
+  if (!(ms > 0)) return 0;
+  return Math.max(1, Math.round(ms / 60_000));
 }
 
 /** 'spent' or 'spent / estimate' as the rows and pages show it: `1 h 20 m / 3 h`. */

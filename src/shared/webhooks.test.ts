@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  nextLogCheck,
   nextRetryDelay,
   outcomeOf,
   payloadBody,
@@ -139,5 +140,36 @@ describe('the request bodies', () => {
         webhookPatchSchema.safeParse(input);
       }),
     );
+  });
+});
+
+describe('when an open delivery log looks again', () => {
+  const now = Date.parse('2026-11-29T10:00:00Z');
+  const at = (ms: number) => new Date(now + ms).toISOString();
+  it('never while nothing is pending: a change or the tab showing refreshes it, no timer', () => {
+    expect(nextLogCheck([], now)).toBe(false);
+    expect(
+      nextLogCheck(
+        [
+          { status: 'delivered', next_attempt_at: null },
+          { status: 'failed', next_attempt_at: null },
+        ],
+        now,
+      ),
+    ).toBe(false);
+  });
+  it('a second after the soonest pending try, at least 2 s and at most 5 min away', () => {
+    expect(nextLogCheck([{ status: 'pending', next_attempt_at: at(0) }], now)).toBe(2_000);
+    expect(nextLogCheck([{ status: 'pending', next_attempt_at: at(-60_000) }], now)).toBe(2_000);
+    expect(
+      nextLogCheck(
+        [
+          { status: 'pending', next_attempt_at: at(30_000) },
+          { status: 'pending', next_attempt_at: at(10_000) },
+        ],
+        now,
+      ),
+    ).toBe(11_000);
+    expect(nextLogCheck([{ status: 'pending', next_attempt_at: at(3_600_000) }], now)).toBe(300_000);
   });
 });

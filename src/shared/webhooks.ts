@@ -5,7 +5,8 @@ import { z } from 'zod';
 
 /**
  * Every event a webhook may subscribe to (`time_entry.created`: a timer started or an entry added;
- * `member.updated`: a member's role changed, with `previous_role` beside the new one).
+ * `member.updated`: a member's role changed, with `previous_role` beside the new one; `attachment.*`: a
+ * file added to an item or deleted, its metadata, never its bytes).
  */
 export const WEBHOOK_EVENTS = [
   'item.created',
@@ -20,6 +21,8 @@ export const WEBHOOK_EVENTS = [
   'member.updated',
   'member.removed',
   'time_entry.created',
+  'attachment.created',
+  'attachment.deleted',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** What a delivery may carry: a subscribed event, or the test a person sends by hand. */
@@ -61,6 +64,28 @@ export function nextRetryDelay(
 ): number | null {
   if (!Number.isInteger(attempts) || attempts < 1) return schedule[0] ?? null;
   return schedule[attempts - 1] ?? null;
+}
+
+/** The soonest an open delivery log looks again, and the latest it waits while a delivery is pending. */
+export const LOG_CHECK_MS = { soonest: 2_000, latest: 5 * 60_000 } as const;
+
+/**
+ * When an open delivery log asks the server again: a second after the soonest next try of a pending
+ * delivery (2 s for one due now, 5 min at most), or never when nothing is pending: then only a change
+ * or the tab showing again refreshes it, never a timer (issue 62).
+ */
+export function nextLogCheck(
+  deliveries: readonly { status: string; next_attempt_at: string | null }[],
+  now: number = Date.now(),
+): number | false {
+  let soonest = Number.POSITIVE_INFINITY;
+  for (const d of deliveries) {
+    if (d.status !== 'pending') continue;
+    const at = d.next_attempt_at === null ? now : Date.parse(d.next_attempt_at);
+    soonest = Math.min(soonest, Number.isNaN(at) ? now : at);
+  }
+  if (soonest === Number.POSITIVE_INFINITY) return false;
+  return Math.min(LOG_CHECK_MS.latest, Math.max(LOG_CHECK_MS.soonest, soonest - now + 1_000));
 }
 
 /** Whether a webhook subscribed to `events` hears of `type` (`*` is every event). */
@@ -170,6 +195,8 @@ export const webhookSchema = z.object({
   url: z.string(),
   events: z.array(z.string()),
   campaign_id: z.number().int().nullable(),
+  /** The campaign it listens inside, named while its owner sees it; null for every campaign (or one gone from view). */
+  campaign: z.object({ id: z.number().int(), title: z.string() }).nullable(),
   enabled: z.boolean(),
   disabled_reason: z.string().nullable(),
   created_at: z.string(),
@@ -201,6 +228,11 @@ export const webhookDeliverySchema = z.object({
   next_attempt_at: z.string().nullable(),
   created_at: z.string(),
   duration_ms: z.number().int().nullable(),
+  /**
+   * The item the event is about, while the webhook's owner can still see it (a purged one has no
+   * title left, so none); null for member and test events.
+   */
+  item: z.object({ id: z.number().int(), title: z.string() }).nullable(),
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 

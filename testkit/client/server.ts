@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { buildApp } from '../../src/server/app';
 import type { Database } from '../../src/server/db/client';
 import { openTestDatabase } from '../server';
@@ -16,7 +19,9 @@ export interface ClientTestServer {
  */
 export async function startClientTestServer(): Promise<ClientTestServer> {
   const database = await openTestDatabase('pglite');
-  const config = { seedSampleUsers: true, loginsPerMinute: 0, writesPerMinute: 0 };
+  // Files on items go to a folder of this server's own (DATA_DIR/files), gone when it closes.
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'outpost-client-test-'));
+  const config = { seedSampleUsers: true, loginsPerMinute: 0, writesPerMinute: 0, dataDir };
   let app = await buildApp({ database, config });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const port = Number(new URL(address).port);
@@ -31,6 +36,7 @@ export async function startClientTestServer(): Promise<ClientTestServer> {
     async close() {
       await app.close();
       await database.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

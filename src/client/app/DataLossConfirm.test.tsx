@@ -39,3 +39,23 @@ describe('DataLossConfirm for Clear Local Data', () => {
     expect(screen.getByRole('button', { name: 'Clear Local Data' })).toBeTruthy();
   });
 });
+
+describe('DataLossConfirm names the files not uploaded yet', () => {
+  it('A14: Clear Local Data names the files waiting to upload and their size before they go', () => {
+    renderWithApp(
+      <DataLossConfirm
+        open
+        onOpenChange={() => {}}
+        action="clear"
+        pending={0}
+        onConfirm={() => {}}
+        onExport={() => {}}
+        waitingFiles={{ count: 2, bytes: 8.4 * 1024 * 1024 }}
+      />,
+    );
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog.textContent).toContain(CLEAR_CONFIRM_TEXT);
+    expect(dialog.textContent).toContain('2 files waiting to upload (8.4 MB) would be lost.');
+    expect(screen.getByRole('button', { name: 'Clear and lose 2 files' })).toBeTruthy();
+  });
+});

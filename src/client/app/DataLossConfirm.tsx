@@ -7,6 +7,7 @@ import { Download } from 'lucide-react';
 import { AlertDialog as AlertPrimitive } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
+import { formatBytes } from '../../shared/attachments';
 import { Button } from '../components/ui/Button';
 import { overlayClasses } from '../components/ui/Dialog';
 import type { SyncNowResult } from '../data/commands/sync';
@@ -21,6 +22,12 @@ export type DataLossAction = 'logout' | 'clear';
 /** '1 change' / '3 changes'. */
 export function changesText(n: number): string {
   return n === 1 ? '1 change' : `${n} changes`;
+}
+
+/** '2 files waiting to upload (8.4 MB)': files whose bytes are only on this device (SYNC.md A14). */
+export function filesText(files: { count: number; bytes: number }): string {
+  const noun = files.count === 1 ? '1 file' : `${files.count} files`;
+  return `${noun} waiting to upload (${formatBytes(files.bytes)})`;
 }
 
 /** '3 changes are not on the server yet and would be lost.' */
@@ -63,6 +70,8 @@ export interface DataLossConfirmProps {
    * queued. With some, the question says so and offers the export.
    */
   localOnly?: number;
+  /** Files whose bytes are only on this device (SYNC.md A14): the question names them and their size. */
+  waitingFiles?: { count: number; bytes: number };
 }
 
 const TITLES: Record<DataLossAction, { risky: string; safe: string }> = {
@@ -78,6 +87,7 @@ export default function DataLossConfirm({
   onConfirm,
   onExport,
   localOnly = 0,
+  waitingFiles,
 }: DataLossConfirmProps) {
   const door = useDoor();
   const livePending = useStore(door.syncStatus, (s) => s.pendingCount);
@@ -120,21 +130,25 @@ export default function DataLossConfirm({
   };
 
   const localRisk = pending === 0 && localOnly > 0;
-  const risky = pending > 0 || localRisk;
+  const files = waitingFiles && waitingFiles.count > 0 ? waitingFiles : null;
+  const risky = pending > 0 || localRisk || files !== null;
   const itemsText = localOnly === 1 ? '1 item' : `${localOnly} items`;
   const title = risky ? TITLES[action].risky : TITLES[action].safe;
-  const warning = localRisk
+  const changesWarning = localRisk
     ? `${itemsText} ${localOnly === 1 ? 'exists' : 'exist'} only on this device and would be lost.`
-    : risky
+    : pending > 0
       ? lossText(pending)
       : null;
+  // A14: files not uploaded yet are named, with their size, beside the changes.
+  const filesWarning = files ? `${filesText(files)} would be lost.` : null;
+  const warning = [changesWarning, filesWarning].filter(Boolean).join(' ') || null;
   // Clearing always asks the spec's question; what it would cost is said beside it.
   const description =
     action === 'clear'
       ? CLEAR_CONFIRM_TEXT
       : (warning ?? 'Every change is on the server. You can sign in again on this device at any time.');
   const besideQuestion = action === 'clear' ? warning : null;
-  const them = (localRisk ? localOnly : pending) === 1 ? 'it' : 'them';
+  const them = (localRisk ? localOnly : pending > 0 ? pending : (files?.count ?? 0)) === 1 ? 'it' : 'them';
   const hint = localRisk
     ? `Export ${them} first to keep a copy, or sign in to keep ${them} on the server.`
     : connection === 'offline'
@@ -142,7 +156,13 @@ export default function DataLossConfirm({
       : connection === 'unreachable'
         ? `The server can't be reached right now. Try syncing ${them} first.`
         : `Sync ${them} first to keep ${them}.`;
-  const lost = localRisk ? itemsText : changesText(pending);
+  const lost = localRisk
+    ? itemsText
+    : pending > 0 || !files
+      ? changesText(pending)
+      : files.count === 1
+        ? '1 file'
+        : `${files.count} files`;
   const confirmLabel =
     action === 'logout'
       ? risky

@@ -119,6 +119,7 @@ function shellDoor(): Door {
     initGuest: () => {},
     restore: async () => (await later()).auth.getState().restore(),
     toGuest: () => void later().then((d) => d.auth.getState().toGuest()),
+    sessionEnded: async () => (await later()).auth.getState().sessionEnded(),
     epoch: () => loaded?.auth.getState().epoch() ?? 0,
     unauthorized: (sentAt) => void later().then((d) => d.auth.getState().unauthorized(sentAt)),
     checkSession: async () => (await later()).auth.getState().checkSession(),
@@ -155,6 +156,17 @@ function shellDoor(): Door {
     notifications: notificationStore,
   };
   return shell;
+}
+
+const PAGE_FACTS = {};
+
+/**
+ * What a fact kept for a door's life is kept under: one key for the page's two doors (the shell's and
+ * the data layer's, which takes over on the first press and asks the same server), so a fact the
+ * shell read is not asked again; a test's own door is its own.
+ */
+export function factScope(send: Send): object {
+  return send === shell?.send || send === loaded?.send ? PAGE_FACTS : send;
 }
 
 /** The page's door: the data layer's once loaded, the shell's (see shellDoor) before. */

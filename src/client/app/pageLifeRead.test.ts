@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Send } from './door';
+import { pageDoor, type Send } from './door';
 import { pageLifeRead } from './pageLifeRead';
 
 /** A door's `send` (only its identity matters here: the fact is kept per door). */
@@ -63,6 +63,18 @@ describe('a fact the sign-in screens read once per page life', () => {
     answer('otp');
     await asking;
     expect(read.storeOf(send).getState().value).toBe('demo');
+  });
+
+  it('asks once per page: the data layer’s door, taking over from the shell’s, finds the answer kept', async () => {
+    const ask = vi.fn(async () => ({ oidc: null }));
+    const shell = pageDoor().send;
+    const dataLayer = door();
+    // The two doors of one page share a scope; the default (door.ts factScope) gives the shell's.
+    const read = pageLifeRead(ask, (send) => (send === dataLayer ? shell : send));
+    await read.ensure(shell);
+    await read.ensure(dataLayer);
+    expect(ask).toHaveBeenCalledTimes(1);
+    expect(read.storeOf(dataLayer).getState().value).toEqual({ oidc: null });
   });
 
   it('keeps each door’s answer apart (a test server per door)', async () => {

@@ -1,11 +1,12 @@
 import { useCallback, useEffect } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { type Send, useDoor } from './door';
+import { factScope, type Send, useDoor } from './door';
 
 /**
  * A public server fact the sign-in screens read (which sign-in flow, which providers): asked once per
- * door (the page's) and kept for its life, without the query library, which only the screens with
+ * page (its shell's door and the data layer's that takes over share it, door.ts factScope; a test's
+ * door has its own) and kept for its life, without the query library, which only the screens with
  * server lists load. As a query would: the ask waits while the browser is offline and goes when it is
  * back, one ask serves every screen at once, and a failed one is not kept (the next screen that reads
  * it asks again).
@@ -33,17 +34,21 @@ interface Kept<T> {
 }
 
 /** A fact `ask` answers, kept per door for the page's life (see PageLifeRead). */
-export function pageLifeRead<T>(ask: (send: Send) => Promise<T>): PageLifeRead<T> {
-  const byDoor = new WeakMap<Send, Kept<T>>();
+export function pageLifeRead<T>(
+  ask: (send: Send) => Promise<T>,
+  scopeOf: (send: Send) => object = factScope,
+): PageLifeRead<T> {
+  const byDoor = new WeakMap<object, Kept<T>>();
   const keptFor = (send: Send): Kept<T> => {
-    let kept = byDoor.get(send);
+    const scope = scopeOf(send);
+    let kept = byDoor.get(scope);
     if (!kept) {
       kept = {
         store: createStore<Fact<T>>(() => ({ value: undefined, settled: false })),
         asking: null,
         waitingForNetwork: false,
       };
-      byDoor.set(send, kept);
+      byDoor.set(scope, kept);
     }
     return kept;
   };

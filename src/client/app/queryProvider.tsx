@@ -21,8 +21,9 @@ export function holdDataChanges(): () => void {
 }
 
 /**
- * The data changed: something local was written (the queue's count moved) or a sync run finished (a
- * server `changed` event pulls, a push lands). Coalesced, so a burst of writes is one call; the
+ * The data changed: something local was written (the queue's count moved) or a sync run finished that
+ * may have changed the server's side (a server `changed` event pulls, a push lands, the tab shows;
+ * never a periodic run that found nothing, E8). Coalesced, so a burst of writes is one call; the
  * server-only lists refetch on it (below), like the live queries re-run on IndexedDB's changes.
  */
 export function onDataChange(
@@ -32,7 +33,7 @@ export function onDataChange(
 ): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const off = services.syncStatus.subscribe((state, prev) => {
-    if (state.pendingCount === prev.pendingCount && state.lastSyncAt === prev.lastSyncAt) return;
+    if (state.pendingCount === prev.pendingCount && state.dataVersion === prev.dataVersion) return;
     if (held > 0) return;
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -62,11 +63,37 @@ export function appQueryClient(): QueryClient {
 export function FollowDataChanges() {
   const services = useDoor();
   const queryClient = useQueryClient();
-  useEffect(
-    () => onDataChange(services, () => void queryClient.invalidateQueries({ queryKey: [SERVER_LIST_KEY] })),
-    [services, queryClient],
-  );
+  useEffect(() => followOnce(services, queryClient), [services, queryClient]);
   return null;
+}
+
+/** Who follows the change signal for a QueryClient, and how many mounted parts asked for it. */
+const followers = new Map<QueryClient, { count: number; stop: () => void }>();
+
+/**
+ * One subscription per QueryClient however many parts of a page mount FollowDataChanges (Preferences
+ * has three): each invalidation refetches every server list on screen, so three of them asked the
+ * server three times per change (E8). Answers the release.
+ */
+export function followOnce(services: Pick<Door, 'syncStatus'>, queryClient: QueryClient): () => void {
+  let follower = followers.get(queryClient);
+  if (!follower) {
+    follower = {
+      count: 0,
+      stop: onDataChange(services, () => void queryClient.invalidateQueries({ queryKey: [SERVER_LIST_KEY] })),
+    };
+    followers.set(queryClient, follower);
+  }
+  follower.count++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const current = followers.get(queryClient);
+    if (!current || --current.count > 0) return;
+    current.stop();
+    followers.delete(queryClient);
+  };
 }
 
 /**

@@ -1,9 +1,17 @@
+/** What every item's page loads as it opens: the comment and file commands, and the strip of files. */
+const ITEM_PAGE_ALSO = [
+  'data/commands/comments',
+  'attachments/AttachmentStrip',
+  'data/commands/attachments',
+] as const;
+
 /**
  * Every screen: its path (react-router syntax), most specific first as <Routes> ranks these, and its
  * module under src/client. `serverData`: the screen reads server-only data through TanStack Query, so
  * its chunk loads with the QueryClient's (router.tsx). `also`: modules the screen loads by itself as it
- * opens (drag and drop on the screens that reorder, items/sortableModule.ts; the comment commands where a
- * timeline takes comments, so one written offline soon after needs no download), preloaded with its chunk.
+ * opens (drag and drop on the screens that reorder, items/sortableModule.ts; the comment and file commands
+ * where a timeline takes comments and a strip files, so one written or picked offline soon after needs no
+ * download; the strip of files itself), preloaded with its chunk.
  * Plain data, so the build (vite.config.ts) can read it to write each screen's preloads into
  * theme-init.js.
  */
@@ -25,15 +33,15 @@ export const ROUTE_TABLE = [
     page: 'campaign',
     module: 'campaigns/CampaignDetailPage',
     serverData: true,
-    also: ['items/SortableItems', 'data/commands/comments'],
+    also: ['items/SortableItems', ...ITEM_PAGE_ALSO],
   },
   {
     path: '/tasks/:id',
     page: 'task',
     module: 'tasks/TaskDetailPage',
-    also: ['items/SortableItems', 'data/commands/comments'],
+    also: ['items/SortableItems', ...ITEM_PAGE_ALSO],
   },
-  { path: '/todos/:id', page: 'todo', module: 'tasks/TodoDetailPage', also: ['data/commands/comments'] },
+  { path: '/todos/:id', page: 'todo', module: 'tasks/TodoDetailPage', also: ITEM_PAGE_ALSO },
   { path: '/contacts', page: 'contacts', module: 'contacts/ContactsPage', serverData: true },
   { path: '/notifications', page: 'notifications', module: 'notifications/NotificationsPage' },
   { path: '/reports/time', page: 'timeReport', module: 'time/TimeReportPage' },

@@ -14,11 +14,17 @@ export function useGuardedLogout(options?: { everywhere?: boolean }): {
 } {
   const services = useDoor();
   const [pending, setPending] = useState<number | null>(null);
+  // Files not uploaded yet (SYNC.md A14): a guest cannot send them, so they count as changes do.
+  const [files, setFiles] = useState<{ count: number; bytes: number } | undefined>();
 
   const logout = async () => {
     // Unreadable storage has nothing that could be sent first: the spec's logout goes on.
-    const count = await services.send('device.pendingChanges').catch(() => 0);
-    if (count === 0) return services.auth.getState().logout(options);
+    const [count, waiting] = await Promise.all([
+      services.send('device.pendingChanges').catch(() => 0),
+      services.send('attachments.waiting').catch(() => undefined),
+    ]);
+    if (count === 0 && !waiting?.count) return services.auth.getState().logout(options);
+    setFiles(waiting);
     setPending(count);
   };
 
@@ -41,6 +47,7 @@ export function useGuardedLogout(options?: { everywhere?: boolean }): {
           open
           action="logout"
           pending={pending}
+          waitingFiles={files}
           onOpenChange={(open) => {
             if (!open) setPending(null);
           }}

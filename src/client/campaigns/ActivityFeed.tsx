@@ -3,6 +3,7 @@ import { AlertCircle, History, WifiOff } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { activityDetails, assigneeOf, membershipPhrase, rollUpReason } from '../../shared/activity';
 import type { ActivityEntry } from '../../shared/item';
+import { ViaToken } from '../comments/ViaToken';
 import type { BadgeTone } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
 import { EmptyState } from '../components/ui/EmptyState';
@@ -109,7 +110,8 @@ export function EntryLine({ entry }: { entry: ActivityEntry }) {
   );
 }
 
-function Entry({ entry }: { entry: ActivityEntry }) {
+/** One entry of the feed: its sentence, who it came through (a token), when, and its details. */
+export function Entry({ entry }: { entry: ActivityEntry }) {
   const details = activityDetails(entry);
   return (
     <li className="flex gap-3 rounded-xl border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900">
@@ -122,6 +124,7 @@ function Entry({ entry }: { entry: ActivityEntry }) {
         <div className="flex flex-col gap-x-3 gap-y-0.5 sm:flex-row sm:items-baseline sm:justify-between">
           <p className="min-w-0 text-sm break-words text-zinc-700 dark:text-zinc-300">
             <EntryLine entry={entry} />
+            {entry.via ? <ViaToken name={entry.via} /> : null}
           </p>
           <time
             dateTime={entry.created_at}

@@ -121,7 +121,9 @@ export default function CampaignDetailPage() {
       <TimePanel item={campaign} readOnly={readOnly} />
       {total > 0 ? <ProgressBlock total={total} completed={completed} /> : null}
       <Tabs value={tab} onValueChange={setTab} className="mt-5">
-        <TabsList aria-label="Campaign sections" className="sm:w-fit">
+        {/* As wide as its tabs on a phone too (the list's own class is w-full, hence the !): stretched,
+            its last tab lay where the floating add button floats. */}
+        <TabsList aria-label="Campaign sections" className="w-fit!">
           <TabsTrigger value="contents">Contents</TabsTrigger>
           <TabsTrigger value="board">Board</TabsTrigger>
           <TabsTrigger value="activity">Activity</TabsTrigger>

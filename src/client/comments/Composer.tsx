@@ -56,6 +56,8 @@ export function Composer({
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
   const field = useRef<HTMLTextAreaElement>(null);
+  // Where the caret stood right after a pick put its space: a space typed there next is that space.
+  const pickedAt = useRef<number | null>(null);
   const listId = useId();
   const fieldId = useId();
   const hintId = useId();
@@ -89,12 +91,15 @@ export function Composer({
     const el = field.current;
     if (!el || query === null) return;
     const caret = el.selectionStart ?? text.length;
-    const insert = `@${person.name} `;
-    const value = text.slice(0, query.start) + insert + text.slice(caret);
+    const rest = text.slice(caret);
+    // One space after the name: none added when the text after the caret starts with one already.
+    const insert = /^\s/.test(rest) ? `@${person.name}` : `@${person.name} `;
+    const value = text.slice(0, query.start) + insert + rest;
     setText(value);
     setPicked((all) => (all.some((p) => p.id === person.id) ? all : [...all, person]));
     setQuery(null);
-    const at = query.start + insert.length;
+    const at = query.start + insert.length + (/^\s/.test(rest) ? 1 : 0);
+    pickedAt.current = at;
     requestAnimationFrame(() => {
       el.focus();
       el.setSelectionRange(at, at);
@@ -121,6 +126,19 @@ export function Composer({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const afterPick = pickedAt.current;
+    pickedAt.current = null;
+    if (
+      event.key === ' ' &&
+      afterPick !== null &&
+      event.currentTarget.selectionStart === afterPick &&
+      event.currentTarget.selectionEnd === afterPick &&
+      /\s/.test(event.currentTarget.value[afterPick - 1] ?? '')
+    ) {
+      // The space one types after a name out of habit: the pick has put it there already.
+      event.preventDefault();
+      return;
+    }
     if (open) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();

@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
+import type { HistoryEntry } from '../../shared/history';
+import { fieldsWith, ITEM_FIELDS } from '../../shared/itemFields';
 import type { OutpostClient } from '../data/client';
-import { Timeline } from './Timeline';
+import { HistoryRow, Timeline } from './Timeline';
 
 let client: OutpostClient;
 
@@ -33,5 +35,28 @@ describe('a guest’s timeline (SYNC.md K19)', () => {
     // The restore is a change of its own: a third row, Final → Draft.
     await waitFor(() => expect(within(timeline).getAllByRole('listitem')).toHaveLength(3));
     expect(within(timeline).getAllByRole('listitem')[2]!.textContent).toMatch(/Final.*Draft/);
+  });
+});
+
+describe('a history entry’s Restore', () => {
+  it('is offered for every field a restore sets back, as the field registry declares them', () => {
+    const names = fieldsWith('history').map((field) => ITEM_FIELDS[field].history as string);
+    expect(names).toEqual(expect.arrayContaining(['start_date', 'estimate_minutes', 'title', 'assignee']));
+    for (const name of names) {
+      const entry: HistoryEntry = {
+        id: 1,
+        user: { id: 1, name: 'Ana' },
+        at: '2026-11-20T10:00:00.000Z',
+        action: 'updated',
+        changes: { [name]: { from: null, to: null } },
+      };
+      const view = render(
+        <ul>
+          <HistoryRow entry={entry} canRestore onRestore={() => undefined} />
+        </ul>,
+      );
+      expect(view.queryByRole('button', { name: /^Restore/ }), name).not.toBeNull();
+      view.unmount();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { activityDetails } from '../../shared/activity';
 import { bodyText, type Comment } from '../../shared/comments';
-import type { HistoryEntry } from '../../shared/history';
+import { type HistoryEntry, RESTORABLE_NAMES } from '../../shared/history';
 import type { ItemType } from '../../shared/item';
 import { preloadCommands } from '../app/door';
 import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
@@ -20,6 +20,7 @@ import { type PendingComment, type RevertTarget, useCommentActions, usePendingCo
 import { useComments, useDeviceHistory, useHistory, useMuted, usePeople } from './queries';
 import { RefusedComment, refusalOf } from './RefusedComment';
 import { TIMELINE_WINDOW_FROM, useTimelineWindow } from './useTimelineWindow';
+import { ViaToken } from './ViaToken';
 
 export interface TimelineItem extends RevertTarget {
   id: number;
@@ -43,21 +44,6 @@ const HEADLINES: Record<string, string> = {
   restored: 'restored this',
 };
 
-/** Fields a restore can set back, by the names history uses. */
-const RESTORABLE = new Set([
-  'title',
-  'description',
-  'status',
-  'due_date',
-  'end_date',
-  'remind_at',
-  'recurrence',
-  'priority',
-  'labels',
-  'assignee',
-  'parent',
-]);
-
 /** The entry's changes in words: 'Title: Draft → Final', 'Assignee: none → Sam'. */
 function changeLines(entry: HistoryEntry): string[] {
   const lines: string[] = [];
@@ -72,7 +58,8 @@ function changeLines(entry: HistoryEntry): string[] {
   return lines;
 }
 
-function HistoryRow({
+/** One history entry in words, with its Restore where the entry set back a field a restore can. */
+export function HistoryRow({
   entry,
   canRestore,
   onRestore,
@@ -84,7 +71,7 @@ function HistoryRow({
   measureRef?: (el: HTMLLIElement | null) => void;
 }) {
   const lines = changeLines(entry);
-  const restorable = canRestore && Object.keys(entry.changes).some((f) => RESTORABLE.has(f));
+  const restorable = canRestore && Object.keys(entry.changes).some((f) => RESTORABLE_NAMES.has(f));
   return (
     <li
       ref={measureRef}
@@ -96,6 +83,7 @@ function HistoryRow({
         <p>
           <span className="font-medium text-zinc-700 dark:text-zinc-300">{entry.user.name}</span>{' '}
           {entry.summary ?? HEADLINES[entry.action] ?? entry.action.replaceAll('_', ' ')}
+          {entry.via ? <ViaToken name={entry.via} /> : null}
           {lines.length === 1 ? <> · {lines[0]}</> : null} · <TimelineTime at={entry.at} />
           {restorable ? (
             <>
@@ -151,10 +139,10 @@ function CommentCard({
       ref={measureRef}
       id={comment.id > 0 ? `comment-${comment.id}` : undefined}
       tabIndex={-1}
-      className="scroll-mt-24 rounded-xl border border-zinc-200 bg-white p-3 outline-none target:ring-2 target:ring-indigo-500/60 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900"
+      className="grid scroll-mt-24 grid-cols-[minmax(0,1fr)_auto] rounded-xl border border-zinc-200 bg-white p-3 outline-none target:ring-2 target:ring-indigo-500/60 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900"
       data-comment={comment.uuid}
     >
-      <div className="mb-1 flex items-center gap-2">
+      <div className="col-start-1 row-start-1 mb-1 flex min-w-0 items-center gap-2">
         <CommentByline name={comment.user.name}>
           {pending ? (
             <span className="font-medium text-amber-700 dark:text-amber-300">
@@ -165,34 +153,38 @@ function CommentCard({
           )}
           {comment.edited ? ' · edited' : null}
         </CommentByline>
-        {!pending && (mine || mayDelete) && !editing ? (
-          <span className="flex shrink-0 gap-1">
-            {mine ? (
-              <Button variant="ghost" size="sm" onClick={() => setEditing(true)} aria-label="Edit comment">
-                Edit
-              </Button>
-            ) : null}
-            <Button variant="ghost" size="sm" onClick={() => setConfirming(true)} aria-label="Delete comment">
-              Delete
-            </Button>
-          </span>
-        ) : null}
       </div>
-      {editing ? (
-        <Composer
-          people={people}
-          label="Edit comment"
-          submitLabel="Save"
-          initial={bodyText(comment.body, comment.mentions)}
-          initialPicked={comment.mentions}
-          onCancel={() => setEditing(false)}
-          onSend={async (body) => {
-            if (await onEdit(body)) setEditing(false);
-          }}
-        />
-      ) : (
-        <CommentBody comment={comment} />
-      )}
+      {!pending && (mine || mayDelete) && !editing ? (
+        // Under the text at the left on a phone: at the right they lay where the floating add button
+        // floats, which covered them as the page scrolled; beside the byline from sm up.
+        <span className="col-start-1 row-start-3 -ml-2 mt-1 flex shrink-0 gap-1 justify-self-start sm:col-start-2 sm:row-start-1 sm:mt-0 sm:ml-0 sm:self-start">
+          {mine ? (
+            <Button variant="ghost" size="sm" onClick={() => setEditing(true)} aria-label="Edit comment">
+              Edit
+            </Button>
+          ) : null}
+          <Button variant="ghost" size="sm" onClick={() => setConfirming(true)} aria-label="Delete comment">
+            Delete
+          </Button>
+        </span>
+      ) : null}
+      <div className="col-span-2 row-start-2">
+        {editing ? (
+          <Composer
+            people={people}
+            label="Edit comment"
+            submitLabel="Save"
+            initial={bodyText(comment.body, comment.mentions)}
+            initialPicked={comment.mentions}
+            onCancel={() => setEditing(false)}
+            onSend={async (body) => {
+              if (await onEdit(body)) setEditing(false);
+            }}
+          />
+        ) : (
+          <CommentBody comment={comment} />
+        )}
+      </div>
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

@@ -1,12 +1,12 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Comment } from '../../shared/comments';
-import type { HistoryEntry } from '../../shared/history';
+import { type HistoryEntry, historyChanges } from '../../shared/history';
 import type { Paginated } from '../../shared/item';
 import { useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { type LiveQuery, useLive } from '../data/live';
-import type { DeviceHistoryEntry } from '../data/store/historyStore';
+import type { DeviceHistoryEntry, DeviceHistoryRow } from '../data/store/historyStore';
 import type { LocalComment } from '../data/store/types';
 
 /** Query keys of an item's timeline: server lists, so the door's change signal refetches them. */
@@ -51,15 +51,30 @@ export function useComments(itemId: number): { loaded: boolean; comments: Commen
 /** A guest item's history on the device, oldest first (SYNC.md K19). */
 const NO_HISTORY: DeviceHistoryEntry[] = [];
 
-const deviceHistory: LiveQuery<number | null, DeviceHistoryEntry[]> = (reads, itemId) =>
-  itemId === null ? NO_HISTORY : reads.history(itemId);
+const NO_ROWS: DeviceHistoryRow[] = [];
+
+const deviceHistory: LiveQuery<number | null, DeviceHistoryRow[]> = (reads, itemId) =>
+  itemId === null ? NO_ROWS : reads.history(itemId);
+
+/** A stored entry as the timeline reads it: changes by name (never ids), with what a restore plans from. */
+export function toTimelineEntry(row: DeviceHistoryRow): DeviceHistoryEntry {
+  return {
+    id: row.id ?? 0,
+    user: row.user,
+    at: row.at,
+    action: row.action,
+    changes: historyChanges(row.metadata),
+    metadata: row.metadata,
+  };
+}
 
 /**
  * A guest's history of an item, read live from the device (K19): every change shows at once. Empty
  * for a signed-in reader, whose history is the server's (`useHistory`).
  */
 export function useDeviceHistory(itemId: number, guest: boolean): DeviceHistoryEntry[] {
-  return useLive(deviceHistory, guest ? itemId : null) ?? NO_HISTORY;
+  const rows = useLive(deviceHistory, guest ? itemId : null);
+  return useMemo(() => (rows ? rows.map(toTimelineEntry) : NO_HISTORY), [rows]);
 }
 
 /** An item's history, newest first, 20 entries a page. */

@@ -1,34 +1,37 @@
-import Dexie from 'dexie';
 import type { UserSummary } from '../../shared/item';
 import { isVisitorXsrf } from '../../shared/visitorXsrf';
-import { type AuthStore, createAuthStore, unauthorizedHooks } from '../stores/authStore';
+import { type AuthStore, createAuthStore } from '../stores/authStore';
 import { createNotificationStore, type NotificationStore } from '../stores/notificationStore';
 import { createSyncStatusStore, type SyncStatusStore } from '../stores/syncStatusStore';
 import { createToastStore, type ToastStore } from '../stores/toastStore';
-import { createLocalEcho } from './changes/localEcho';
-import { type CommandContexts, sendFor } from './commands/map';
-import type { CampaignMember } from './commands/sharing';
-import { refreshMutuals } from './contacts/mutuals';
+import { uploadsPart } from './attachments/part';
+import { echoPart, funnelPart } from './changes/part';
+import { sendFor } from './commands/map';
+import { contextsPart } from './commands/part';
 import { mutualsService } from './contacts/mutualsService';
+import { updateMutualsPart } from './contacts/part';
+import { itemsPart, undoPart } from './items/part';
 import { remindersService } from './items/remindersService';
-import { lazily, lazyMethods } from './lazy';
-import { type ApiClient, browserXsrfToken, createApiClient, type FetchLike } from './net/apiClient';
+import { lazily } from './lazy';
+import { type ApiClient, browserXsrfToken, type FetchLike } from './net/apiClient';
 import { browserConnectivity, type Connectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
+import { apiPart } from './net/part';
 import { authAcrossTabsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
-import { viewerReads } from './reads/viewerReads';
-import { createSearchPart } from './search/searchService';
-import { createServiceRunner, type Service, type ServiceContext } from './service';
-import { DB_NAME, getMeta, META_KEYS, OutpostDb, setMeta } from './store/db';
+import { notificationsPart } from './notifications/part';
+import { readsPart, viewerPart } from './reads/part';
+import { searchPart } from './search/part';
+import { composeParts, createServiceRunner, type Service } from './service';
+import { DB_NAME, getMeta, META_KEYS, type OutpostDb, setMeta } from './store/db';
+import { dbPart, storagePart } from './store/part';
 import { queueCountsService } from './store/queueCounts';
-import { createStorageKeeper } from './store/storage';
-import type { Viewer } from './store/types';
-import type { SyncResult } from './sync';
-import { lazySyncEngine } from './sync/lazyEngine';
-import { createSyncLock } from './sync/locks';
-import { trackReachability } from './sync/reachability';
+import type { LazyEngine, LazyEngineDeps } from './sync/lazyEngine';
+import type { createSyncLock } from './sync/locks';
+import { backgroundSyncPart, enginePart, idSwapsPart, trackedFetchPart } from './sync/part';
 import { syncService } from './sync/syncService';
+import { downloadPart, transferPart } from './transfer/part';
+
 export interface OutpostClientOptions {
   /** Origin of the server ('' = same origin, the browser default). */
   baseUrl?: string;
@@ -70,23 +73,95 @@ function afterPaint(): Promise<void> {
   });
 }
 
-/** The repository's writes; undo puts fields back through the raw `write` (./items/undoStack.ts). */
-const WRITES = [
-  'create',
-  'update',
-  'remove',
-  'toggle',
-  'assign',
-  'setStatus',
-  'changeStatus',
-  'start',
-  'complete',
-  'reopen',
-  'write',
-] as const;
+/** The features' queue kinds for the sync engine: the composition names them, sync/ does not. */
+const syncFeaturesPart = {
+  name: 'syncFeatures',
+  needs: [],
+  create() {
+    // The features' parts in sync (sync/kinds.ts), loaded with the engine: the comments', time
+    // entries' and files' queue kinds, what pulled pages carry of them, and a guest's going up.
+    const syncFeatures = lazily(() =>
+      Promise.all([
+        import('./sync/kinds'),
+        import('./comments/commentSync'),
+        import('./timeEntries/timeSync'),
+        import('./attachments/attachmentSync'),
+      ]).then(([kinds, comments, time, files]) =>
+        kinds.syncRegistry([comments.commentSync, time.timeSync, files.attachmentSync]),
+      ),
+    );
+    return syncFeatures;
+  },
+} as const;
 
-/** The funnel (./changes/applyLocalChange.ts), loaded with the first write or the sync engine. */
-const loadFunnel = () => import('./changes/applyLocalChange').then((m) => m.applyLocalChange);
+/**
+ * The auth store, and what a sign-in does on the device: another account's data goes, a guest's goes
+ * up, then a sync. The engine is made after it (it reads the viewer), so it is called later.
+ */
+const authPart = {
+  name: 'auth',
+  needs: ['api', 'db', 'funnel', 'syncFeatures'],
+  later: ['engine', 'backgroundSync'],
+  create({
+    api,
+    db,
+    funnel,
+    syncFeatures,
+    engine,
+    backgroundSync,
+  }: {
+    api: ApiClient;
+    db: OutpostDb;
+    funnel: LazyEngineDeps['funnel'];
+    syncFeatures: LazyEngineDeps['features'];
+    engine: () => LazyEngine;
+    backgroundSync: () => { run: () => unknown };
+  }): AuthStore {
+    const auth = createAuthStore({
+      api: () => api,
+      remember: async (user) => setMeta(db, META_KEYS.account, user),
+      recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
+      // The sign-in's and sign-out's steps load when they run (./signInSteps.ts), not with Home.
+      onLogin: async (user, wasGuest) =>
+        (await import('./signInSteps')).afterSignIn(
+          { db, funnel, syncFeatures, engine: engine(), backgroundSync: backgroundSync() },
+          user,
+          wasGuest,
+        ),
+      passkeySignIn: async () => (await import('./signInSteps')).passkeySignIn(api),
+      onLogout: async () => (await import('./signInSteps')).afterSignOut(db),
+    });
+    // The device starts as the account it remembers; the session check confirms it later (start()).
+    void auth.getState().restore();
+    return auth;
+  },
+} as const;
+
+/** Every part of the client (each folder's part.ts), made in need order by composeParts. */
+const PARTS = [
+  dbPart,
+  trackedFetchPart,
+  apiPart,
+  viewerPart,
+  syncFeaturesPart,
+  downloadPart,
+  idSwapsPart,
+  funnelPart,
+  enginePart,
+  backgroundSyncPart,
+  authPart,
+  updateMutualsPart,
+  echoPart,
+  itemsPart,
+  undoPart,
+  transferPart,
+  notificationsPart,
+  storagePart,
+  searchPart,
+  readsPart,
+  uploadsPart,
+  contextsPart,
+] as const;
 
 /** Started at once: they need nothing from the server. */
 const AT_START: readonly Service[] = [authAcrossTabsService, queueCountsService, mutualsService];
@@ -95,18 +170,31 @@ const AFTER_FIRST_SCREEN: readonly Service[] = [remindersService];
 /** Started once the server has confirmed (or refused) the remembered account. */
 const AFTER_SESSION_CHECK: readonly Service[] = [notificationsService, connectivityService, syncService];
 
-/** Everything the screens need, wired together; tests make one per simulated device. */
+/** Everything the screens need, made from the parts; tests make one per simulated device. */
 export function createOutpostClient(options: OutpostClientOptions = {}) {
-  const dbOptions =
-    options.indexedDB && options.IDBKeyRange
-      ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
-      : undefined;
-  if (dbOptions && !Dexie.dependencies.indexedDB) {
-    // liveQuery checks the global dependency before every run; without it (Node) it never fires.
-    Dexie.dependencies.indexedDB = dbOptions.indexedDB;
-    Dexie.dependencies.IDBKeyRange = dbOptions.IDBKeyRange;
-  }
-  const db = new OutpostDb(options.dbName ?? DB_NAME, dbOptions);
+  const connectivity = options.connectivity ?? browserConnectivity();
+  // What the page (or a test) gives: the stores it shares, and how to reach IndexedDB and the server.
+  const parts = composeParts(
+    {
+      dbName: options.dbName ?? DB_NAME,
+      idb:
+        options.indexedDB && options.IDBKeyRange
+          ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
+          : undefined,
+      baseUrl: options.baseUrl ?? '',
+      fetch: options.fetch ?? (((input, init) => globalThis.fetch(input, init)) as FetchLike),
+      xsrfToken: options.xsrfToken,
+      locks: options.locks,
+      openPath: options.openPath ?? openInPage,
+      connectivity,
+      isOnline: () => connectivity.isOnline(),
+      toasts: options.toastStore ?? createToastStore(),
+      status: options.statusStore ?? createSyncStatusStore(connectivity.isOnline()),
+      notificationState: options.notificationStore ?? createNotificationStore(),
+    },
+    PARTS,
+  );
+  const { db, auth, search } = parts;
   // Any session, signed in or not, sets the readable anti-forgery cookie beside its own; a visitor's
   // is marked (the tutorial's code request fetches one before the sign-in), and no account stands
   // behind it. Outside a browser without that cookie (tests with their own jar), the server is asked.
@@ -116,197 +204,13 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
     if (xsrf !== null && isVisitorXsrf(xsrf)) return false;
     return typeof document === 'undefined' || xsrf !== null;
   };
-  const connectivity = options.connectivity ?? browserConnectivity();
-  const isOnline = () => connectivity.isOnline();
-  const toasts = options.toastStore ?? createToastStore();
-  const status = options.statusStore ?? createSyncStatusStore(connectivity.isOnline());
-  const notificationState = options.notificationStore ?? createNotificationStore();
-  let auth: AuthStore;
-  let lastSync: Promise<SyncResult> | null = null;
-  const swapListeners = new Set<(oldId: number, newId: number) => void>();
 
-  const api: ApiClient = createApiClient({
-    baseUrl: options.baseUrl ?? '',
-    // R2: every answer, or its absence while online, tells the badge whether the server is reachable.
-    fetch: trackReachability(
-      options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      status,
-      isOnline,
-    ),
-    ...(options.xsrfToken ? { xsrfToken: options.xsrfToken } : {}),
-    // A 401 signs the device out only if it answers the session of now, not one a sign-in replaced.
-    ...unauthorizedHooks(() => auth),
+  // Every service may use the client's parts (ServiceContext names them), never another service.
+  const running = createServiceRunner({
+    ...parts,
+    syncInBackground: parts.backgroundSync.run,
+    options: { baseUrl: parts.baseUrl, openPath: parts.openPath },
   });
-
-  const viewer = (): Viewer & { user: UserSummary } => {
-    const s = auth.getState();
-    return { userId: s.isAuthenticated ? s.user.id : 0, isGuest: !s.isAuthenticated, user: s.user };
-  };
-
-  // The features' parts in sync (sync/kinds.ts), loaded with the engine: the comments' and time
-  // entries' queue kinds, what pulled pages carry of them, and a guest's going up.
-  const syncFeatures = lazily(() =>
-    Promise.all([
-      import('./sync/kinds'),
-      import('./comments/commentSync'),
-      import('./timeEntries/timeSync'),
-    ]).then(([kinds, comments, time]) => kinds.syncRegistry([comments.commentSync, time.timeSync])),
-  );
-  const engine = lazySyncEngine({
-    features: syncFeatures,
-    // The kept changes' export (Q12) downloads as the transfer's files do.
-    download: (file) => void import('./transfer/downloadFile').then((m) => m.downloadFile(file)),
-    db,
-    api,
-    viewer,
-    isOnline,
-    status,
-    toast: toasts.getState().push,
-    lock: createSyncLock(`outpost-sync:${db.name}`, options.locks === undefined ? undefined : options.locks),
-    onIdSwap: (oldId, newId) => {
-      for (const listener of swapListeners) listener(oldId, newId);
-    },
-    funnel: loadFunnel,
-  });
-
-  const syncInBackground = () => {
-    lastSync = engine.sync();
-    return lastSync;
-  };
-
-  auth = createAuthStore({
-    api: () => api,
-    remember: async (user) => setMeta(db, META_KEYS.account, user),
-    recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
-    onLogin: async (user, wasGuest) => {
-      // Loaded at sign-in, not with the first screen; before the transaction, which an await of
-      // anything but IndexedDB would end.
-      const { wipeOtherAccount } = await import('./store/deviceWipe');
-      await db.transaction('rw', db.tables, async () => {
-        const owner = await getMeta<number>(db, META_KEYS.dataOwner);
-        // Another account's data must not leak into this one: every store goes (SYNC.md W10), but
-        // the guest's rows, which stay and move over.
-        if (owner !== undefined && owner !== user.id) await wipeOtherAccount(db, user.id);
-        await setMeta(db, META_KEYS.dataOwner, user.id);
-      });
-      if (wasGuest) {
-        const [upgrade, funnel, features] = await Promise.all([
-          import('./sync/guestUpgrade'),
-          loadFunnel(),
-          syncFeatures(),
-        ]);
-        await upgrade.moveGuestDataToAccount(db, user, features, funnel);
-      }
-      await engine.refreshStatus();
-      void syncInBackground();
-    },
-    passkeySignIn: async () => {
-      const { commands } = await import('./commands/server');
-      return commands['server.passkeySignIn']({ api });
-    },
-    // The calendar feed URL kept on this device is a secret of the account that leaves (F9).
-    onLogout: async () => {
-      const { forgetCalendarLink } = await import('./store/calendarLink');
-      await forgetCalendarLink(db);
-    },
-  });
-
-  /** Refreshes the signed-in user's stored mutuals (see ServiceContext.updateMutuals); never throws. */
-  const updateMutuals = async (force = false, version?: string): Promise<void> => {
-    const state = auth.getState();
-    if (!state.isAuthenticated || !connectivity.isOnline()) return;
-    try {
-      await refreshMutuals(db, api, state.user.id, { force, ...(version !== undefined ? { version } : {}) });
-    } catch {
-      // The stored list stays; the next sync run tries again.
-    }
-  };
-
-  // The device starts as the account it remembers; the session check confirms it later (start()).
-  void auth.getState().restore();
-  const echo = createLocalEcho();
-  const repository = lazily(() =>
-    import('./items/itemsRepository').then((m) =>
-      m.createItemsRepository({ db, viewer, pushNow: engine.pushNow, echo }),
-    ),
-  );
-  // The repository's writes as methods (the items commands, undo, the transfer and tests call them):
-  // the first loads it, once the remembered account is restored, so an early change is never the guest's.
-  const items = lazyMethods(repository, WRITES, () => auth.getState().restore());
-  // Undo and the trash load on first use (a toast's Undo, Ctrl/Cmd+Z, Preferences): not with Home.
-  const undo = lazily(() =>
-    import('./items/undoStack').then((m) =>
-      m.createUndoStack({ db, api, viewer, items, pushNow: engine.pushNow, isOnline }),
-    ),
-  );
-  // Export, import and what the device stores (papaparse stays out of Home).
-  const transfer = lazily(() =>
-    import('./transfer/dataTransfer').then((m) =>
-      m.createDataTransfer({
-        db,
-        viewer,
-        items,
-        syncSoon: syncInBackground,
-        // An export names each campaign's people as the server lists them, when it can ask now.
-        members: async (campaignId) => {
-          if (!isOnline() || viewer().isGuest) return null;
-          const { data } = await api.get<{ members: CampaignMember[] }>(`/campaigns/${campaignId}/members`);
-          return data.members.map((m) => ({ name: m.user.name, phone: m.user.phone || null, role: m.role }));
-        },
-      }),
-    ),
-  );
-  const notifications = lazily(() =>
-    import('./notifications/notifications').then((m) =>
-      m.createNotifications({
-        db,
-        api,
-        store: notificationState,
-        isOnline,
-        userId: () => (auth.getState().isAuthenticated ? auth.getState().user.id : 0),
-      }),
-    ),
-  );
-  const storage = createStorageKeeper();
-  const search = createSearchPart({ db, api, viewer, isOnline });
-
-  const services: ServiceContext = {
-    db,
-    api,
-    auth,
-    status,
-    toasts,
-    notificationState,
-    connectivity,
-    engine,
-    viewer,
-    notifications,
-    syncInBackground,
-    updateMutuals,
-    options: { baseUrl: options.baseUrl ?? '', openPath: options.openPath ?? openInPage },
-  };
-
-  const restored = () => auth.getState().restore();
-  const keepStorage = storage.keep;
-  /** Each command namespace's context: the services it declared, and nothing else (commands/map.ts). */
-  const contexts: CommandContexts = {
-    items: { repository: items, db, keepStorage },
-    undo: { undo },
-    trash: { undo },
-    transfer: { transfer },
-    sync: { engine, db },
-    device: { db },
-    notifications: { notifications },
-    contacts: { api, db, viewer, refreshMutuals: () => updateMutuals(true) },
-    search: { search: search.search, db },
-    server: { api },
-    sharing: { api, engine },
-    comments: { api, db, viewer, restored, pushNow: engine.pushNow, keepStorage },
-    webhooks: { api },
-    time: { api, db, viewer, restored, pushNow: engine.pushNow, keepStorage },
-  };
-
-  const running = createServiceRunner(services);
 
   let markScreenShown = () => {};
   const screenShown = new Promise<void>((resolve) => {
@@ -314,37 +218,36 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
   });
   return {
     db,
-    api,
+    api: parts.api,
     auth,
-    status,
-    toasts,
-    engine,
+    status: parts.status,
+    toasts: parts.toasts,
+    engine: parts.engine,
     /** The repository's writes, loaded on the first, once the remembered account is restored. */
-    items,
+    items: parts.items,
     /** The device's reads for the viewer of now (reads/viewerReads.ts); useLive wraps them. */
-    reads: viewerReads(db, viewer),
+    reads: parts.reads,
     /** Runs a command by name with its namespace's context (the door's `send`). */
-    send: sendFor(contexts),
+    send: sendFor(parts.contexts),
     /** Edits in place shown on the lists before they commit (localEcho.ts); live lists listen. */
-    echo,
+    echo: parts.echo,
     search: search.search,
-    viewer,
+    viewer: parts.viewer,
     /** The screen has drawn its first list from the device; start() asks the server after that paint. */
     screenShown: () => markScreenShown(),
     /** Undo and the trash (./items/undoStack.ts), loaded on first use. */
-    undo,
+    undo: parts.undo,
     /** Export, import and what the device stores (./transfer/dataTransfer.ts), loaded on first use. */
-    transfer,
+    transfer: parts.transfer,
     /** The signed-in user's notifications and Web Push (./notifications/notifications.ts), loaded on first use. */
-    notifications,
-    notificationState,
+    notifications: parts.notifications,
+    notificationState: parts.notificationState,
     /** Tells an open /tasks/{id} route that its temporary id became the server's. */
-    onIdSwap(listener: (oldId: number, newId: number) => void): () => void {
-      swapListeners.add(listener);
-      return () => swapListeners.delete(listener);
-    },
+    onIdSwap: parts.idSwaps.listen,
     /** The last background sync started by login, for tests and the Upgrade dialog. */
-    lastSync: () => lastSync,
+    lastSync: parts.backgroundSync.last,
+    /** The files' uploader beside the queue (./attachments/part.ts): `settled` for tests. */
+    uploads: parts.uploads,
     /**
      * Guest init, then the services in three waves: at once; after the first screen has drawn what the
      * device holds; after the session check. Answers the stop of every service it started (close()
@@ -354,7 +257,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       const stop = running.stopAll;
       if (running.stopped()) return stop;
       auth.getState().initGuest();
-      running.start([...AT_START, storage.service]);
+      running.start([...AT_START, parts.storage.service]);
       await auth.getState().restore();
       // The server is asked once the first screen has drawn what the device holds: its answer only
       // confirms the remembered account or turns the device back to guest, and its request (and the
@@ -366,7 +269,7 @@ export function createOutpostClient(options: OutpostClientOptions = {}) {
       // server would only earn a 401 on every page load, and a guest's app calls no server.
       if (auth.getState().isAuthenticated || mayHaveSession()) await auth.getState().checkSession();
       else auth.getState().toGuest();
-      running.start(AFTER_SESSION_CHECK);
+      running.start([...AFTER_SESSION_CHECK, parts.uploads.service]);
       return stop;
     },
     /** Stops every service start() started (each once, the last first, W11), then closes the database. */

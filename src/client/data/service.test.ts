@@ -8,7 +8,15 @@ import { manualConnectivity } from './net/connectivity';
 import { connectivityService } from './net/connectivityService';
 import { authAcrossTabsService } from './net/tabsService';
 import { notificationsService } from './notifications/notificationsService';
-import { createServiceRunner, type Service, type ServiceContext, startAll } from './service';
+import {
+  composeParts,
+  createServiceRunner,
+  type Part,
+  partOrder,
+  type Service,
+  type ServiceContext,
+  startAll,
+} from './service';
 import { queueCountsService } from './store/queueCounts';
 import { syncService } from './sync/syncService';
 
@@ -123,5 +131,71 @@ describe('the client owns its services’ stop (W11)', () => {
       [authAcrossTabsService, queueCountsService, mutualsService].map((s) => s.name),
     );
     expect(stopped(log)).toEqual([...started(log)].reverse());
+  });
+});
+
+describe('the client’s parts (name, needs, create)', () => {
+  /** A part that logs its making and answers what it was handed. */
+  const part = (name: string, needs: string[], log: string[], later: string[] = []): Part => ({
+    name,
+    needs,
+    later,
+    create(deps: Record<string, unknown>) {
+      log.push(name);
+      return { name, deps };
+    },
+  });
+
+  it('makes each part after its needs, in list order where they leave a choice, each handed only what it named', () => {
+    const log: string[] = [];
+    const made = composeParts({ base: 1, unused: 2 }, [
+      part('c', ['b', 'base'], log),
+      part('a', [], log),
+      part('b', ['a'], log),
+      part('d', [], log),
+    ] as const) as unknown as Record<string, { deps: Record<string, unknown> }>;
+    expect(log).toEqual(['a', 'b', 'c', 'd']);
+    expect(Object.keys(made.c?.deps ?? {})).toEqual(['b', 'base']);
+    expect(made.c?.deps.b).toBe(made.b);
+  });
+
+  it('hands a later part as a getter, so two parts may call each other', () => {
+    const log: string[] = [];
+    const made = composeParts({}, [
+      part('api', [], log, ['auth']),
+      part('auth', ['api'], log),
+    ] as const) as unknown as Record<string, { deps: Record<string, () => unknown> }>;
+    expect(made.api?.deps.auth?.()).toBe(made.auth);
+  });
+
+  it('refuses a need no part makes, before making anything', () => {
+    const log: string[] = [];
+    expect(() => composeParts({}, [part('a', [], log), part('b', ['missing'], log)] as const)).toThrow(
+      "Part 'b' needs 'missing', which no part makes",
+    );
+    expect(() => partOrder([], [part('a', [], log, ['gone'])])).toThrow("Part 'a' needs 'gone'");
+    expect(log).toEqual([]);
+  });
+
+  it('refuses a circle of needs, naming it, before making anything', () => {
+    const log: string[] = [];
+    expect(() =>
+      composeParts({}, [part('a', ['c'], log), part('b', ['a'], log), part('c', ['b'], log)] as const),
+    ).toThrow('Parts need each other in a circle: a → c → b → a');
+    expect(() => partOrder([], [part('self', ['self'], log)])).toThrow('circle: self → self');
+    expect(log).toEqual([]);
+  });
+
+  it('refuses two parts of one name', () => {
+    expect(() => partOrder(['db'], [part('db', [], [])])).toThrow("Two parts are named 'db'");
+    expect(() => partOrder([], [part('a', [], []), part('a', [], [])])).toThrow("Two parts are named 'a'");
+  });
+
+  it('the client’s own parts compose: none is missing and none needs another in a circle', () => {
+    const client = guestClient();
+    expect(typeof client.send).toBe('function');
+    expect(client.items.create).toBeTypeOf('function');
+    expect(client.viewer()).toMatchObject({ userId: 0, isGuest: true });
+    client.close();
   });
 });

@@ -65,7 +65,8 @@ export default function HomePage() {
         </TabsList>
         {TABS.map((t) => (
           <TabsContent key={t} value={t} className="flex flex-col gap-4">
-            <QuickAddCard types={QUICK_TYPES[t]} />
+            {/* What a phone shares into Outpost opens here (/?share=…, the manifest's share_target). */}
+            <QuickAddCard types={QUICK_TYPES[t]} takesShare />
             {/* Only the open tab queries: four live lists of 10,000 items would be wasted work. */}
             {tab === t ? <HomeList tab={t} onTab={setTab} /> : null}
           </TabsContent>

@@ -1,5 +1,5 @@
 import { ArrowLeft, Eye, SearchX } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { type Departure, VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
@@ -105,6 +105,9 @@ export function ProgressBlock({ total, completed }: { total: number; completed: 
   );
 }
 
+// An item's files load with its page, after it: never with Home (DESIGN.md release 5, the strip).
+const AttachmentStrip = lazy(() => import('../attachments/AttachmentStrip'));
+
 /** Titles longer than this are set smaller on the detail pages. */
 const LONG_TITLE = 60;
 
@@ -196,6 +199,10 @@ export function DetailHeading({
       </div>
       {/* Shown, and editable in place (DetailEditors). */}
       <DetailDescription item={item} readOnly={readOnly} />
+      {/* Its files under the description; an editor's page takes a drop or a pasted image anywhere. */}
+      <Suspense fallback={null}>
+        <AttachmentStrip itemId={item.id} itemTitle={item.title} readOnly={readOnly} />
+      </Suspense>
       <ConfirmDialog
         open={asking}
         onOpenChange={setAsking}

@@ -19,6 +19,7 @@ import { localToday, quickAddFields, quickAddPayload } from './itemPayload';
 import { TYPE_DOT, TYPE_LABEL } from './itemStyle';
 import { useAssigneeOptions, useCreateWithToasts } from './mutations';
 import { isEmptyForm, NEW_ITEM_FORM, type NewItemFormValues, useItemForm } from './useItemForm';
+import { useSharedInto } from './useSharedInto';
 import { useTitleReader } from './useTitleReader';
 
 export interface QuickAddCardProps {
@@ -26,6 +27,11 @@ export interface QuickAddCardProps {
   types: readonly ItemType[];
   parentId?: number | null;
   className?: string;
+  /**
+   * What a phone shares into Outpost opens in this card (the app is sent to `/?share=<id>`): its words
+   * fill the card and its files wait as chips until the item is created. Home's card only.
+   */
+  takesShare?: boolean;
 }
 
 let pointerIsDown = false;
@@ -49,6 +55,8 @@ function afterPointerUp(run: () => void) {
 
 // Loaded when the card first opens on a task or todo, not with the first screen.
 const RepeatControl = lazy(() => import('./RepeatControl'));
+// Only when a phone shared files into the card.
+const SharedFileChips = lazy(() => import('./SharedFileChips'));
 // The title's reader and chips, with chrono-node: loaded on the title's first focus or keystroke,
 // through quickAddLoader.ts so that their preload list is not part of the first screen either.
 const quickAddParts = lazyModule(() => import('./quickAddLoader').then((m) => m.loadQuickAddParts()));
@@ -95,7 +103,7 @@ function placeholderFor(types: readonly ItemType[], expanded: boolean, type: Ite
  * while it is empty, so nothing typed is ever thrown away; a successful create empties it again.
  */
 
-export function QuickAddCard({ types, parentId = null, className }: QuickAddCardProps) {
+export function QuickAddCard({ types, parentId = null, className, takesShare = false }: QuickAddCardProps) {
   const id = useId();
   const [type, setType] = useState<ItemType>(types[0] ?? 'todo');
   const [expanded, setExpanded] = useState(false);
@@ -129,10 +137,21 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
   const collapsing = useRef(false);
   const options = useAssigneeOptions({ id: 0, type, parent_id: parentId });
   const createWithToasts = useCreateWithToasts();
+  const shared = useSharedInto(takesShare, ({ title, description }) => {
+    form.update((values) => ({ ...values, title, description }));
+    // Words beyond the title need a type whose card has a description (a task on Home's All tab).
+    if (description !== '' && !quickAddFields(type).description) {
+      const withDescription = types.find((t) => quickAddFields(t).description);
+      if (withDescription) setType(withDescription);
+    }
+    setExpanded(true);
+    titleRef.current?.focus();
+  });
 
   const fields = quickAddFields(type);
   const state = form.title;
-  const empty = isEmptyForm(form.values);
+  // Shared files wait on the card: it is not empty while they do.
+  const empty = isEmptyForm(form.values) && !shared.active;
   const repeats = type === 'task' || type === 'todo';
   // The title that is saved is what the chips leave: 'tomorrow' alone is no title.
   const submittable = form.canSubmit && (reading?.savable ?? true);
@@ -154,9 +173,11 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
       recurrence: repeats ? repeat : null,
       today: localToday(),
     });
-    const ok = await createWithToasts(reading ? reading.apply(payload) : payload);
+    const created = await createWithToasts(reading ? reading.apply(payload) : payload);
+    // A share's files go on the new item (stored on the device at once, uploaded beside the queue).
+    if (created && shared.active) await shared.attachTo(created.id);
     setBusy(false);
-    if (ok) {
+    if (created) {
       reset();
       titleRef.current?.focus();
     }
@@ -301,6 +322,12 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
         </div>
       </div>
 
+      {shared.files.length > 0 ? (
+        <Suspense fallback={null}>
+          <SharedFileChips files={shared.files} onRemove={shared.remove} />
+        </Suspense>
+      ) : null}
+
       {expanded ? (
         <div className="flex flex-col gap-3 px-3 pb-3">
           {state.showCounter ? (
@@ -421,6 +448,7 @@ export function QuickAddCard({ types, parentId = null, className }: QuickAddCard
                 size="sm"
                 onClick={() => {
                   reset();
+                  shared.discard();
                   collapse();
                 }}
               >

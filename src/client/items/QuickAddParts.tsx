@@ -96,7 +96,10 @@ export function TitleReading({
   const blank = text.trim() === '';
   if (blank && dismissed !== NOTHING_DISMISSED) setDismissed(NOTHING_DISMISSED);
   if (blank && accepted !== NOTHING_DISMISSED) setAccepted(NOTHING_DISMISSED);
-  const people = useAssigneeOptions({ id: 0, type, parent_id: parentId });
+  // The people @ may name are those of where the item goes: a '#Name' read in the title moves it, so
+  // the next render reads @ against that campaign's people (M16), not the form's place.
+  const [readParent, setReadParent] = useState<number | null>(null);
+  const people = useAssigneeOptions({ id: 0, type, parent_id: readParent ?? parentId });
   const namesParent = /(?:^|\s)#\S/.test(text);
   const parentsRead = useLive(parentCandidatesQuery, namesParent);
   const parents = parentsRead ?? NO_PARENTS;
@@ -119,6 +122,8 @@ export function TitleReading({
       settled,
     };
   }, [blank, text, dismissed, accepted, type, dateField, assignee, parents, people, settled]);
+  const nextParent = reading?.parent_id ?? null;
+  if (nextParent !== readParent) setReadParent(nextParent);
   // Before paint: the chips show with the keystroke that made them.
   useLayoutEffect(() => onReading(reading), [reading, onReading]);
   useLayoutEffect(() => () => onReading(null), [onReading]);

@@ -24,14 +24,17 @@ export interface CampaignRoster {
  * Picker options: yourself first (when signed in), then the campaign's members (inside one), mutual
  * contacts, then the sample users the server seeded, without duplicates; a guest gets none, so nobody
  * is offered whom a sign-in would find missing (P22). Inside a campaign nobody who left it or was
- * removed is offered: they could never open the item (M14, M15). 'Unassigned' (0) is added by the
- * pickers themselves.
+ * removed is offered: they could never open the item (M14, M15). Inside a shared campaign (`shared`,
+ * or a roster of more than its owner) only its people are: no mutual contact who is not a member and
+ * no sample user, whom the server refuses there (M16). 'Unassigned' (0) is added by the pickers
+ * themselves.
  */
 export function assigneeOptions(
   me: AssigneeOption | null,
   mutuals: readonly AssigneeOption[] = [],
   samples: readonly AssigneeOption[] = [],
   roster: CampaignRoster | null = null,
+  shared = false,
 ): AssigneeOption[] {
   const out: AssigneeOption[] = [];
   const seen = new Set<number>(roster?.departed ?? []);
@@ -42,9 +45,20 @@ export function assigneeOptions(
   };
   if (me) add({ id: me.id, name: `${me.name} (you)` });
   for (const m of roster?.members ?? []) add(m);
+  // Offline before the roster was read, a shared campaign offers yourself alone: better one name
+  // fewer than a name the server would refuse when the change goes up.
+  if (shared || (roster?.members.length ?? 0) > 1) return out;
   for (const m of mutuals) add(m);
   for (const s of samples) add(s);
   return out;
+}
+
+/** Whether a campaign as the device has it is shared (M16): members besides its owner, or the caller is one. */
+export function isShared(
+  campaign: { my_role?: string | null; members_count?: number | null } | null,
+): boolean {
+  if (!campaign) return false;
+  return campaign.my_role === 'editor' || campaign.my_role === 'viewer' || (campaign.members_count ?? 0) > 1;
 }
 
 /** A display name for an assignee id, from the item's own relation or the known options. */

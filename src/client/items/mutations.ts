@@ -8,7 +8,7 @@ import { isInvalidInput } from '../data/items/repositoryErrors';
 import type { LocalItem } from '../data/store/types';
 import { announceCreated } from '../stores/quickAddToast';
 import type { ToastInput, ToastStore } from '../stores/toastStore';
-import { type AssigneeOption, assigneeOptions } from './assignees';
+import { type AssigneeOption, assigneeOptions, isShared } from './assignees';
 import { TYPE_LABEL } from './itemStyle';
 import { useItem, useMutuals, useViewer } from './queries';
 
@@ -235,8 +235,8 @@ export function useCreateItem(): (payload: ItemCreateInput) => Promise<LocalItem
   return useCommand('items.create');
 }
 
-/** The quick-add card's create, with its toasts; resolves true when the item was created. */
-export function useCreateWithToasts(): (payload: ItemCreateInput) => Promise<boolean> {
+/** The quick-add card's create, with its toasts; resolves with the item when it was created, else null. */
+export function useCreateWithToasts(): (payload: ItemCreateInput) => Promise<LocalItem | null> {
   const toast = useToast();
   const { toasts, send } = useDoor();
   return useMemo(() => (payload) => createWithToasts(send, toast, toasts, payload), [send, toast, toasts]);
@@ -247,12 +247,12 @@ async function createWithToasts(
   toast: Toast,
   toasts: ToastStore,
   payload: ItemCreateInput,
-): Promise<boolean> {
+): Promise<LocalItem | null> {
   try {
-    await send('items.create', payload);
+    const created = await send('items.create', payload);
     // Quick-adds in a row share one toast with the spec's 'Item created'.
     announceCreated(toasts, payload.type, await undoAction(send, toast));
-    return true;
+    return created;
   } catch (error) {
     console.error(error);
     const invalid = isInvalidInput(error);
@@ -263,7 +263,7 @@ async function createWithToasts(
         : 'Failed to create item. Please try again.',
       variant: 'destructive',
     });
-    return false;
+    return null;
   }
 }
 
@@ -272,7 +272,12 @@ export interface AssigneeContext {
   id: number;
   type: ItemType;
   parent_id: number | null;
+  /** A campaign's own sharing fields, when the context is one (M16). */
+  my_role?: LocalItem['my_role'];
+  members_count?: number | null;
 }
+
+type SharingContext = Pick<AssigneeContext, 'id' | 'my_role' | 'members_count'>;
 
 type Roster = { members: CampaignMember[]; departed?: number[] };
 
@@ -316,26 +321,29 @@ function useCampaignRoster(campaignId: number): Roster | null {
 }
 
 /** The campaign `item` lies in (itself, its parent or grandparent), read from the device. */
-function useCampaignOf(item: AssigneeContext | null | undefined): number {
+function useCampaignOf(item: AssigneeContext | null | undefined): SharingContext | null {
   const parent = useItem(item?.type === 'campaign' ? 0 : (item?.parent_id ?? 0));
   const grand = useItem(parent && parent.type !== 'campaign' ? (parent.parent_id ?? 0) : 0);
-  if (!item) return 0;
-  if (item.type === 'campaign') return item.id;
-  if (parent?.type === 'campaign') return parent.id;
-  if (grand?.type === 'campaign') return grand.id;
-  return 0;
+  if (!item) return null;
+  if (item.type === 'campaign') return item;
+  if (parent?.type === 'campaign') return parent;
+  if (grand?.type === 'campaign') return grand;
+  return null;
 }
 
 /**
  * Unassigned is added by the pickers; this is yourself (signed in), the campaign's members, mutual
  * contacts, then samples. Inside a campaign (`within` the item or the new item's parent) nobody who
- * left it or was removed is offered (M15): they could never open the item.
+ * left it or was removed is offered (M15): they could never open the item; inside a shared one only
+ * its members are (M16).
  */
 export function useAssigneeOptions(within?: AssigneeContext | null): AssigneeOption[] {
   const viewer = useViewer();
   const { mutuals, samples } = useMutuals();
-  const campaignId = useCampaignOf(within);
+  const campaign = useCampaignOf(within);
+  const campaignId = campaign?.id ?? 0;
   const roster = useCampaignRoster(campaignId);
+  const shared = isShared(campaign);
   return useMemo(
     () =>
       assigneeOptions(
@@ -348,7 +356,8 @@ export function useAssigneeOptions(within?: AssigneeContext | null): AssigneeOpt
               departed: roster.departed ?? [],
             }
           : null,
+        shared,
       ),
-    [viewer.isGuest, viewer.user.id, viewer.user.name, mutuals, samples, roster],
+    [viewer.isGuest, viewer.user.id, viewer.user.name, mutuals, samples, roster, shared],
   );
 }

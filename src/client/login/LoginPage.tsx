@@ -190,41 +190,6 @@ export default function LoginPage() {
             {oidcError}
           </p>
         ) : null}
-        <div className="flex flex-col gap-3">
-          {oidcProvider ? (
-            <Button size="lg" className="w-full" disabled={busy || oidcReturned} onClick={startOidc}>
-              <Building2 aria-hidden />
-              Sign in with {oidcProvider.name}
-            </Button>
-          ) : oidcProvider === undefined ? (
-            // The server has not said yet whether it has a provider: its button's place is kept, so
-            // the buttons and fields below do not move under a press when it arrives.
-            <Skeleton className="h-12 w-full rounded-lg" />
-          ) : null}
-          <Button
-            variant="outline"
-            size="lg"
-            className="w-full"
-            disabled={busy}
-            onClick={() => void signInWithPasskey()}
-          >
-            <KeyRound aria-hidden />
-            Sign in with a passkey
-          </Button>
-          {passkeyError ? (
-            <p
-              role="alert"
-              className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/60 dark:text-red-300"
-            >
-              {passkeyError}
-            </p>
-          ) : null}
-        </div>
-        <div className="my-4 flex items-center gap-3 text-xs text-zinc-500 uppercase dark:text-zinc-400">
-          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
-          or with your phone number
-          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
-        </div>
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
           <Field
             label="Phone number"
@@ -303,15 +268,51 @@ export default function LoginPage() {
           </Button>
         </form>
 
-        {signedInUser ? null : (
-          <>
-            <div className="my-4 flex items-center gap-3 text-xs text-zinc-500 uppercase dark:text-zinc-400">
-              <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
-              or
-              <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
-            </div>
+        {/* DESIGN: the phone form first and the one primary button; the other ways are secondary
+            full-width buttons under an 'or' divider, and going on without an account is the quietest. */}
+        <div className="my-4 flex items-center gap-3 text-xs text-zinc-500 uppercase dark:text-zinc-400">
+          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+          or
+          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+        </div>
+        <div className="flex flex-col gap-3">
+          {oidcProvider ? (
             <Button
               variant="outline"
+              size="lg"
+              className="w-full"
+              disabled={busy || oidcReturned}
+              onClick={startOidc}
+            >
+              <Building2 aria-hidden />
+              Sign in with {oidcProvider.name}
+            </Button>
+          ) : oidcProvider === undefined ? (
+            // The server has not said yet whether it has a provider: its button's place is kept, so
+            // what is below does not move under a press when it arrives.
+            <Skeleton className="h-12 w-full rounded-lg" />
+          ) : null}
+          <Button
+            variant="outline"
+            size="lg"
+            className="w-full"
+            disabled={busy}
+            onClick={() => void signInWithPasskey()}
+          >
+            <KeyRound aria-hidden />
+            Sign in with a passkey
+          </Button>
+          {passkeyError ? (
+            <p
+              role="alert"
+              className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/60 dark:text-red-300"
+            >
+              {passkeyError}
+            </p>
+          ) : null}
+          {signedInUser ? null : (
+            <Button
+              variant="ghost"
               size="lg"
               className="w-full"
               onClick={() => {
@@ -323,8 +324,8 @@ export default function LoginPage() {
             >
               Continue without signing in
             </Button>
-          </>
-        )}
+          )}
+        </div>
       </Card>
 
       <ul className="grid gap-3 sm:grid-cols-3">

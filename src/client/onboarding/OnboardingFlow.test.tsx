@@ -29,19 +29,28 @@ async function toPhoneStep() {
 }
 
 describe('OnboardingFlow', () => {
-  it('starts at Step 1 of 6 with Previous disabled', () => {
+  it('starts at Step 1 of 9 (the longest path, until the guest chooses) with Previous disabled', () => {
     setup();
-    expect(screen.getByText('Step 1 of 6')).toBeTruthy();
+    expect(screen.getByText('Step 1 of 9')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('keeps Next disabled on the account prompt until a choice is picked', () => {
     setup();
     fireEvent.click(next());
-    expect(screen.getByText('Step 2 of 6')).toBeTruthy();
+    expect(screen.getByText('Step 2 of 9')).toBeTruthy();
     expect((next() as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('radio', { name: /Continue Without Account/ }));
     expect((next() as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('never makes the total bigger at the choice: Sign In keeps "of 9", Continue Without Account shortens it to 6', () => {
+    setup();
+    fireEvent.click(next());
+    fireEvent.click(screen.getByRole('radio', { name: /Sign In/ }));
+    expect(screen.getByText('Step 2 of 9')).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: /Continue Without Account/ }));
+    expect(screen.getByText('Step 2 of 6')).toBeTruthy();
   });
 
   it('resumes the chosen path: a saved Sign In choice and step reopen on the same step list', () => {

@@ -12,6 +12,7 @@ import {
   CODE_LENGTH,
   canGoNext,
   clampStep,
+  countedSteps,
   isLastStep,
   NOTICES,
   type Notice,
@@ -75,7 +76,7 @@ export function OnboardingFlow({
   const current = index < steps.length ? index : steps.length - 1;
   const step: StepId = steps[current] ?? 'welcome';
   const last = isLastStep(current, steps);
-  const { label: stepLabel, percent } = progressOf(current, steps);
+  const { label: stepLabel, percent } = progressOf(current, countedSteps(choice, signedIn));
 
   useEffect(() => {
     onStepChange?.(current);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { canGoNext, NOTICES, progressOf, sanitizeCode, stepsFor, validateCode, validatePhone } from './steps';
+import {
+  canGoNext,
+  countedSteps,
+  NOTICES,
+  progressOf,
+  sanitizeCode,
+  stepsFor,
+  validateCode,
+  validatePhone,
+} from './steps';
 
 const inputs = { choice: null, phone: '', code: '', busy: false } as const;
 
@@ -68,6 +77,22 @@ describe('onboarding validation', () => {
 
   it('keeps only digits in the code field', () => {
     expect(sanitizeCode('12a3-45 67')).toBe('123456');
+  });
+
+  it('counts a total that a guest’s choice never makes bigger: the longest path until the choice, then the chosen one', () => {
+    const before = countedSteps(null);
+    const label = (choice: 'sign-in' | 'local' | null, index: number) =>
+      progressOf(index, countedSteps(choice)).label;
+    // Each step the guest passes before and at the account prompt, then each choice made there.
+    expect([label(null, 0), label(null, 1)]).toEqual(['Step 1 of 9', 'Step 2 of 9']);
+    expect(label('sign-in', 1)).toBe('Step 2 of 9');
+    expect(label('local', 1)).toBe('Step 2 of 6');
+    for (const choice of ['sign-in', 'local'] as const) {
+      expect(countedSteps(choice).length).toBeLessThanOrEqual(before.length);
+      expect(countedSteps(choice)).toEqual(stepsFor(choice));
+    }
+    // Signed in already: the tour it shows, nothing to choose.
+    expect(countedSteps(null, true)).toEqual(stepsFor(null, true));
   });
 
   it('reports Step X of N and a percentage', () => {

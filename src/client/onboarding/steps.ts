@@ -2,9 +2,9 @@
  * Onboarding step logic, free of React so it can be tested on its own.
  *
  * The spec's step sets. Decision: the account prompt stays in every set for a guest, so the choice
- * stays visible (and changeable with Previous) and 'Step X of N' does not jump under the user's finger
- * when they pick. A user who is already signed in (for example 'View Tutorial' from Preferences) is not
- * asked to sign in again and sees the signed-in tour.
+ * stays visible (and changeable with Previous). A user who is already signed in (for example 'View
+ * Tutorial' from Preferences) is not asked to sign in again and sees the signed-in tour. 'Step X of N'
+ * counts the chosen path; before the guest's choice it counts the longest one (see countedSteps).
  */
 export const STEP_IDS = [
   'welcome',
@@ -30,6 +30,15 @@ export function stepsFor(choice: AccountChoice, signedIn = false): StepId[] {
   if (signedIn && choice !== 'sign-in') return ['welcome', ...SIGNED_IN_TOUR];
   if (choice === 'sign-in') return ['welcome', 'account', 'phone', 'code', 'contacts', ...SIGNED_IN_TOUR];
   return ['welcome', 'account', ...OFFLINE_STEPS];
+}
+
+/**
+ * The steps 'Step X of N' counts: the chosen path's. Before a guest's choice the path is unknown, and
+ * counting the shorter one made the total jump from 6 to 9 on picking Sign In; the longest is counted
+ * instead, so a pick can only shorten what is left ('Continue Without Account'), never lengthen it.
+ */
+export function countedSteps(choice: AccountChoice, signedIn = false): StepId[] {
+  return choice === null && !signedIn ? stepsFor('sign-in') : stepsFor(choice, signedIn);
 }
 
 export const PHONE_MIN_LENGTH = 10;

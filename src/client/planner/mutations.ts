@@ -51,7 +51,9 @@ export function useAddOnDay(): (
   return useMemo(
     () =>
       (title, day, read = (payload) => payload) =>
-        create(read({ type: 'todo', title: title.trim(), status: 'pending', due_date: day })),
+        create(read({ type: 'todo', title: title.trim(), status: 'pending', due_date: day })).then(
+          (created) => created !== null,
+        ),
     [create],
   );
 }

@@ -1,4 +1,5 @@
 import {
+  type Announcements,
   DndContext,
   type DragEndEvent,
   DragOverlay,
@@ -47,22 +48,40 @@ const isDay = (v: string | null): v is string => v !== null && /^\d{4}-\d{2}-\d{
 const defaultView = (): View =>
   typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px)').matches ? 'list' : 'month';
 
-/** The days a view of `anchor` shows: the month's whole weeks, the week, or the month's own days. */
+/**
+ * The drag library says nothing (its default reads 'Draggable item cal-12 was dropped over droppable
+ * area 2026-12-03' into its live region): the page's own region says what a move did, in words.
+ */
+const SILENT_DRAG: Announcements = {
+  onDragStart: () => undefined,
+  onDragOver: () => undefined,
+  onDragEnd: () => undefined,
+  onDragCancel: () => undefined,
+};
+
+/** The days the list (the phone's agenda) shows at once, from its first day on: four weeks. */
+const AGENDA_DAYS = 28;
+
+/**
+ * The days a view of `anchor` shows: the month's whole weeks, the week, or the agenda's four weeks
+ * from `anchor` on (today, unless the person stepped on): an agenda that began on the 1st said
+ * 'Nothing due this month' on 29 November with three items due the next week.
+ */
 function rangeOf(view: View, anchor: string): { from: string; through: string; weeks: string[][] } {
   if (view === 'week') {
     const days = weekDays(anchor);
     return { from: days[0]!, through: days[6]!, weeks: [days] };
   }
+  if (view === 'list') return { from: anchor, through: addDays(anchor, AGENDA_DAYS - 1), weeks: [] };
   const weeks = monthGrid(anchor);
-  if (view === 'list')
-    return { from: monthStartOf(anchor), through: addDays(addMonths(anchor, 1), -1), weeks };
   return { from: weeks[0]![0]!, through: weeks.at(-1)![6]!, weeks };
 }
 
+const shortDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
 function rangeTitle(view: View, from: string, through: string, anchor: string): string {
-  if (view !== 'week') return monthTitle.format(utc(monthStartOf(anchor)));
-  const a = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-  return `${a.format(utc(from))} – ${a.format(utc(through))} ${through.slice(0, 4)}`;
+  if (view === 'month') return monthTitle.format(utc(monthStartOf(anchor)));
+  return `${shortDay.format(utc(from))} – ${shortDay.format(utc(through))} ${through.slice(0, 4)}`;
 }
 
 /**
@@ -118,12 +137,14 @@ export default function CalendarPage() {
       const ok = await change({ id: item.id, title: item.title, ...planned });
       if (!ok) return false;
       const due = planned.patch.due_date;
-      // A key that moves the item out of the shown days takes the view along, so the focus can follow.
-      if (keepFocus && due && (due < from || due > through)) go({ date: due });
+      // A key that moves the item out of the shown days takes the view along, so the focus can follow
+      // (the agenda just far enough that the day is its first or last).
+      if (keepFocus && due && (due < from || due > through))
+        go({ date: view === 'list' && due > through ? addDays(due, -(AGENDA_DAYS - 1)) : due });
       if (keepFocus) setFocusId(item.id);
       return true;
     },
-    [change, from, through, go],
+    [change, from, through, go, view],
   );
 
   // Keys build on the dates the last key asked for while its write is out (a held arrow, askedDates).
@@ -193,9 +214,23 @@ export default function CalendarPage() {
     [lifted, apply],
   );
 
-  const step = (n: number) => go({ date: view === 'week' ? addDays(anchor, 7 * n) : addMonths(anchor, n) });
+  const step = (n: number) =>
+    go({
+      date:
+        view === 'week'
+          ? addDays(anchor, 7 * n)
+          : view === 'list'
+            ? addDays(anchor, AGENDA_DAYS * n)
+            : addMonths(anchor, n),
+    });
   const title = rangeTitle(view, from, through, anchor);
-  const unit = view === 'week' ? 'week' : 'month';
+  const unit = view === 'week' ? 'week' : view === 'list' ? '4 weeks' : 'month';
+  const nothing =
+    view !== 'list'
+      ? `Nothing due this ${unit}`
+      : from === today
+        ? 'Nothing due in the next 4 weeks'
+        : `Nothing due from ${shortDay.format(utc(from))} to ${shortDay.format(utc(through))}`;
 
   return (
     <PageColumn>
@@ -273,7 +308,7 @@ export default function CalendarPage() {
             dragged.current = false;
             setLifted(null);
           }}
-          accessibility={{ screenReaderInstructions: { draggable: MOVE_HINT } }}
+          accessibility={{ announcements: SILENT_DRAG, screenReaderInstructions: { draggable: MOVE_HINT } }}
         >
           <div
             ref={gridRef}
@@ -312,7 +347,7 @@ export default function CalendarPage() {
         <div className="mt-6">
           <ListEmpty
             icon={<CalendarDays className="size-6" aria-hidden />}
-            title={`Nothing due this ${unit}`}
+            title={nothing}
             hint="Items with a due date show here; give one a start date to see it across its days."
           />
         </div>
@@ -321,7 +356,10 @@ export default function CalendarPage() {
   );
 }
 
-/** The list view (phones' default): each day of the month that has items, each item once, on its first day shown. */
+/**
+ * The list view (phones' default, the agenda): each day of its four weeks that has items, each item
+ * once, on its first day shown (a span begun before them on their first day).
+ */
 function AgendaDays({
   occurrences,
   from,

@@ -5,6 +5,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Download, FileUp, RotateCcw } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
+import { formatMinutes } from '../../shared/timerClock';
 import { appQueryClient, FollowDataChanges } from '../app/queryProvider';
 import { Button, Progress } from '../components/ui';
 import { Section } from '../components/ui/Section';
@@ -122,6 +123,24 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * T3: what an import adds besides items: '3 comments, 4 time entries (2 h 15 m) and 2 files', '' for
+ * nothing.
+ */
+function extrasText(preview: ImportPreview): string {
+  const parts = [
+    ...(preview.newComments > 0 ? [plural(preview.newComments, 'comment')] : []),
+    ...(preview.newTimeEntries > 0
+      ? [
+          `${preview.newTimeEntries} time ${preview.newTimeEntries === 1 ? 'entry' : 'entries'} (${formatMinutes(preview.newTimeMinutes)})`,
+        ]
+      : []),
+    ...(preview.newFiles > 0 ? [plural(preview.newFiles, 'file')] : []),
+  ];
+  if (parts.length <= 1) return parts[0] ?? '';
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
 /** '1 campaign, 4 tasks and 2 todos'. */
 function countsText(counts: ImportPreview['counts']): string {
   const parts = (['campaign', 'task', 'todo'] as const)
@@ -165,11 +184,12 @@ export function DataSection() {
   };
 
   const fresh = preview ? preview.counts.campaign + preview.counts.task + preview.counts.todo : 0;
+  const extras = preview ? extrasText(preview) : '';
   return (
     <Section
       id="pref-transfer"
       title="Data"
-      description="Export what this device holds, or import an Outpost export or a Todoist CSV."
+      description="Export what this device holds (a .zip when items have files), or import an Outpost export or a Todoist CSV."
     >
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" onClick={() => void exportAs('json')}>
@@ -192,7 +212,7 @@ export function DataSection() {
           id={inputId}
           ref={input}
           type="file"
-          accept=".json,.csv,.txt,application/json,text/csv"
+          accept=".json,.csv,.txt,.zip,application/json,text/csv,application/zip"
           aria-label="Import file"
           className="sr-only"
           tabIndex={-1}
@@ -210,9 +230,11 @@ export function DataSection() {
             <p className="text-sm" data-testid="import-summary">
               {fresh > 0
                 ? `“${preview.fileName}” will create ${countsText(preview.counts)}${
-                    preview.newComments > 0 ? `, with ${plural(preview.newComments, 'comment')}` : ''
+                    extras ? `, with ${extras}` : ''
                   }.`
-                : `Everything in “${preview.fileName}” is already here: nothing new to create.`}
+                : extras
+                  ? `“${preview.fileName}” will add ${extras} to items already here.`
+                  : `Everything in “${preview.fileName}” is already here: nothing new to create.`}
               {preview.existing > 0
                 ? ` ${plural(preview.existing, 'item')} already here will be skipped.`
                 : ''}
@@ -249,13 +271,13 @@ export function DataSection() {
             </details>
           ) : null}
           <div className="flex flex-wrap gap-2">
-            {!preview.error && fresh > 0 ? (
+            {!preview.error && (fresh > 0 || extras) ? (
               <Button variant="primary" onClick={() => void start()} disabled={progress !== null}>
-                Import {plural(fresh, 'item')}
+                {fresh > 0 ? `Import ${plural(fresh, 'item')}` : 'Import'}
               </Button>
             ) : null}
             <Button variant="outline" onClick={() => setPreview(null)} disabled={progress !== null}>
-              {preview.error || fresh === 0 ? 'Close' : 'Cancel'}
+              {preview.error || (fresh === 0 && !extras) ? 'Close' : 'Cancel'}
             </Button>
           </div>
         </div>
@@ -276,6 +298,10 @@ export function DataSection() {
           <p className="text-sm" role="status" data-testid="import-result">
             Imported: {plural(result.created, 'new item')}
             {result.comments > 0 ? `, ${plural(result.comments, 'comment')}` : ''}
+            {result.timeEntries > 0
+              ? `, ${result.timeEntries} time ${result.timeEntries === 1 ? 'entry' : 'entries'}`
+              : ''}
+            {result.files > 0 ? `, ${plural(result.files, 'file')}` : ''}
             {result.skipped > 0 ? `, ${result.skipped} already here` : ''}.
             {result.failed.length > 0
               ? ` ${plural(result.failed.length, 'item')} could not be created: ${result.failed

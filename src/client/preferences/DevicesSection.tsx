@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatDistanceToNow } from 'date-fns';
+import { format, formatDistanceToNow } from 'date-fns';
 import { LogOut, Monitor, Smartphone } from 'lucide-react';
 import { useState } from 'react';
-import { type DeviceSession, describeUserAgent, SIGN_IN_METHOD_LABELS } from '../../shared/devices';
+import { type DeviceSession, describeUserAgent, deviceNames, signInMethodLabel } from '../../shared/devices';
 import { toast, useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { useGuardedLogout } from '../app/useGuardedLogout';
+import { useOidcProvider } from '../app/useSignIn';
 import { Button } from '../components/ui';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Section } from '../components/ui/Section';
@@ -20,6 +21,42 @@ function ago(at: string): string {
   return Number.isNaN(date.getTime()) ? '' : formatDistanceToNow(date, { addSuffix: true });
 }
 
+function day(at: string): string {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? '' : format(date, 'd MMM yyyy');
+}
+
+/**
+ * How a device signed in, and when. Single sign-on is named as its button was ('Sign in with
+ * {name}'): the provider's name is asked only for a row that needs it, once a page.
+ */
+function SignedInWith({ device }: { device: DeviceSession }) {
+  const when = day(device.created_at);
+  return (
+    <>
+      {device.via === 'oidc' ? <OidcMethod /> : signInMethodLabel(device.via)}
+      {when ? ` on ${when}` : null}
+    </>
+  );
+}
+
+/** A device's name, its tag (when it has one) quieter than the browser it tells apart. */
+function NameWithTag({ name }: { name: string }) {
+  const at = name.lastIndexOf(' · ');
+  if (at < 0) return <span>{name}</span>;
+  return (
+    <span>
+      {name.slice(0, at)}
+      <span className="font-normal text-zinc-500 dark:text-zinc-400">{name.slice(at)}</span>
+    </span>
+  );
+}
+
+function OidcMethod() {
+  const provider = useOidcProvider();
+  return <>{signInMethodLabel('oidc', provider?.name)}</>;
+}
+
 /**
  * Preferences › Devices (ARCHITECTURE §4): where the person is signed in, how, and when each device was
  * last used, this one marked; 'Sign out' ends another device's session, 'Sign out everywhere' ends all
@@ -29,7 +66,7 @@ export function DevicesSection() {
   const { send } = useDoor();
   const viewer = useViewer();
   const queryClient = useQueryClient();
-  const [ending, setEnding] = useState<DeviceSession | null>(null);
+  const [ending, setEnding] = useState<{ device: DeviceSession; name: string } | null>(null);
   const [everywhere, setEverywhere] = useState(false);
   const guarded = useGuardedLogout({ everywhere: true });
   const devices = useQuery({
@@ -39,11 +76,11 @@ export function DevicesSection() {
     staleTime: 30_000,
   });
 
-  const signOut = async (device: DeviceSession) => {
+  const signOut = async (device: DeviceSession, name: string) => {
     try {
       await send('server.signOutDevice', device.id);
       queryClient.setQueryData<DeviceSession[]>(devicesKey, (all) => all?.filter((d) => d.id !== device.id));
-      toast({ title: 'Signed out', description: `${describeUserAgent(device.user_agent)} is signed out.` });
+      toast({ title: 'Signed out', description: `${name} is signed out.` });
     } catch {
       toast({
         title: 'Could not sign that device out',
@@ -74,6 +111,8 @@ export function DevicesSection() {
     );
   } else {
     const list = devices.data;
+    // Two devices with the same browser are told apart by a short tag (shared/devices.ts deviceNames).
+    const names = deviceNames(list);
     body = (
       <div className="flex flex-col gap-3">
         <ul
@@ -81,14 +120,14 @@ export function DevicesSection() {
           className="divide-y divide-zinc-200 rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
         >
           {list.map((device) => {
-            const name = describeUserAgent(device.user_agent);
-            const Icon = PHONE_LIKE.test(name) ? Smartphone : Monitor;
+            const name = names.get(device.id) ?? describeUserAgent(device.user_agent);
+            const Icon = PHONE_LIKE.test(describeUserAgent(device.user_agent)) ? Smartphone : Monitor;
             return (
               <li key={device.id} className="flex flex-wrap items-center gap-3 p-3">
                 <Icon aria-hidden className="size-5 shrink-0 text-zinc-500 dark:text-zinc-400" />
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-zinc-900 dark:text-zinc-100">
-                    {name}
+                    <NameWithTag name={name} />
                     {device.current ? (
                       <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
                         This device
@@ -96,7 +135,7 @@ export function DevicesSection() {
                     ) : null}
                   </p>
                   <p className="text-xs text-zinc-600 dark:text-zinc-400">
-                    {SIGN_IN_METHOD_LABELS[device.via]} ·{' '}
+                    <SignedInWith device={device} /> ·{' '}
                     {device.current ? 'Active now' : `Last used ${ago(device.last_seen_at)}`}
                   </p>
                 </div>
@@ -104,7 +143,7 @@ export function DevicesSection() {
                   <Button
                     variant="outline"
                     size="sm"
-                    onClick={() => setEnding(device)}
+                    onClick={() => setEnding({ device, name })}
                     aria-label={`Sign out ${name}, last used ${ago(device.last_seen_at)}`}
                   >
                     Sign out
@@ -134,12 +173,12 @@ export function DevicesSection() {
         onOpenChange={(open) => {
           if (!open) setEnding(null);
         }}
-        title={`Sign out ${describeUserAgent(ending?.user_agent)}?`}
-        description="That device goes back to guest the next time it connects. Changes it has not synced yet stay on it."
+        title={`Sign out ${ending?.name ?? ''}?`}
+        description="That device is signed out now: open, it says so at once, else when it next connects. Changes it has not synced yet stay on it."
         confirmLabel="Sign out"
         tone="danger"
         onConfirm={() => {
-          if (ending) void signOut(ending);
+          if (ending) void signOut(ending.device, ending.name);
         }}
       />
       <ConfirmDialog

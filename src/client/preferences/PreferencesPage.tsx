@@ -15,6 +15,7 @@ import { DevicesSection } from './DevicesSection';
 import { NameSection } from './NameSection';
 import { PasskeysSection } from './PasskeysSection';
 import { PhoneSection } from './PhoneSection';
+import { SectionIndex, sectionIndex } from './SectionIndex';
 
 const THEME_OPTIONS: Record<Theme, { label: string; icon: ReactNode }> = {
   light: { label: 'Light', icon: <Sun /> },
@@ -55,6 +56,8 @@ export default function PreferencesPage() {
   const [clearPending, setClearPending] = useState<number | null>(null);
   // A guest's items exist only here: clearing loses them all, which the question says.
   const [guestItems, setGuestItems] = useState(0);
+  // Files whose bytes are only here (SYNC.md A14): the question names them and their size.
+  const [waitingFiles, setWaitingFiles] = useState<{ count: number; bytes: number } | undefined>();
 
   const syncNow = async () => {
     setManualSync(true);
@@ -73,11 +76,13 @@ export default function PreferencesPage() {
   };
 
   const askClear = async () => {
-    const [pending, stored] = await Promise.all([
+    const [pending, stored, files] = await Promise.all([
       services.send('device.pendingChanges').catch(() => pendingCount),
       user ? null : services.send('transfer.storage').catch(() => null),
+      services.send('attachments.waiting').catch(() => undefined),
     ]);
     setGuestItems(stored?.items ?? 0);
+    setWaitingFiles(files);
     setClearPending(pending);
   };
 
@@ -102,136 +107,150 @@ export default function PreferencesPage() {
 
   const busySyncing = manualSync || syncing;
 
+  const index = sectionIndex(user !== null);
+
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold tracking-tight">Preferences</h1>
+      <div className="flex flex-col gap-4 lg:grid lg:grid-cols-[10.5rem_minmax(0,1fr)] lg:items-start lg:gap-8">
+        <SectionIndex entries={index} />
+        <div className="flex min-w-0 flex-col gap-4">
+          {user ? <NameSection /> : null}
+          {user ? <PhoneSection /> : null}
 
-      {user ? <NameSection /> : null}
-      {user ? <PhoneSection /> : null}
-
-      <Section id="pref-appearance" title="Appearance" description="Choose how Outpost looks on this device.">
-        <RadioGroup
-          aria-labelledby="pref-appearance"
-          value={theme}
-          onValueChange={(v) => setTheme(v as Theme)}
-          className="grid grid-cols-1 gap-2 sm:grid-cols-3"
-        >
-          {THEMES.map((t) => (
-            <RadioOption key={t} value={t} label={THEME_OPTIONS[t].label} icon={THEME_OPTIONS[t].icon} />
-          ))}
-        </RadioGroup>
-      </Section>
-
-      <Section
-        id="pref-notifications"
-        title="Notifications"
-        description="Hear about changes others make to your items, and your reminders."
-      >
-        <PushPreferences />
-      </Section>
-
-      <Section
-        id="pref-tutorial"
-        title="Tutorial"
-        description="Take the tour again, or start it over from the beginning."
-      >
-        <div className="flex flex-wrap gap-2">
-          <Button
-            variant="outline"
-            onClick={() => {
-              // A tour closed midway resumes where it was (the saved choice keeps its step list).
-              const onboarding = onboardingStore.getState();
-              if (onboarding.completedAt !== null || onboarding.skippedAt === null)
-                onboarding.setCurrentStep(0);
-              navigate('/onboarding');
-            }}
+          <Section
+            id="pref-appearance"
+            title="Appearance"
+            description="Choose how Outpost looks on this device."
           >
-            <BookOpen aria-hidden />
-            View Tutorial
-          </Button>
-          <Button
-            variant="outline"
-            onClick={() => {
-              onboardingStore.getState().reset();
-              navigate('/onboarding');
-            }}
+            <RadioGroup
+              aria-labelledby="pref-appearance"
+              value={theme}
+              onValueChange={(v) => setTheme(v as Theme)}
+              className="grid grid-cols-1 gap-2 sm:grid-cols-3"
+            >
+              {THEMES.map((t) => (
+                <RadioOption key={t} value={t} label={THEME_OPTIONS[t].label} icon={THEME_OPTIONS[t].icon} />
+              ))}
+            </RadioGroup>
+          </Section>
+
+          <Section
+            id="pref-notifications"
+            title="Notifications"
+            description="Hear about changes others make to your items, and your reminders."
           >
-            <RotateCcw aria-hidden />
-            Reset Tutorial
-          </Button>
+            <PushPreferences />
+          </Section>
+
+          <Section
+            id="pref-tutorial"
+            title="Tutorial"
+            description="Take the tour again, or start it over from the beginning."
+          >
+            <div className="flex flex-wrap gap-2">
+              <Button
+                variant="outline"
+                onClick={() => {
+                  // A tour closed midway resumes where it was (the saved choice keeps its step list).
+                  const onboarding = onboardingStore.getState();
+                  if (onboarding.completedAt !== null || onboarding.skippedAt === null)
+                    onboarding.setCurrentStep(0);
+                  navigate('/onboarding');
+                }}
+              >
+                <BookOpen aria-hidden />
+                View Tutorial
+              </Button>
+              <Button
+                variant="outline"
+                onClick={() => {
+                  onboardingStore.getState().reset();
+                  navigate('/onboarding');
+                }}
+              >
+                <RotateCcw aria-hidden />
+                Reset Tutorial
+              </Button>
+            </div>
+          </Section>
+
+          {user ? (
+            <Section
+              id="pref-sync"
+              title="Sync Settings"
+              description="Your items sync automatically every 30 seconds while online."
+            >
+              <Button variant="outline" onClick={() => void syncNow()} disabled={busySyncing}>
+                <RefreshCw
+                  aria-hidden
+                  className={busySyncing ? 'animate-spin motion-reduce:animate-none' : undefined}
+                />
+                {busySyncing ? 'Syncing...' : 'Sync Now'}
+              </Button>
+              <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400" data-testid="sync-state">
+                {syncStateText(connection, pendingCount)}
+              </p>
+            </Section>
+          ) : null}
+
+          <Section
+            id="pref-contacts"
+            title="Contacts"
+            description="Find the people you know who use Outpost."
+          >
+            <Button variant="outline" onClick={() => navigate('/contacts')}>
+              <Users aria-hidden />
+              View Contacts
+            </Button>
+          </Section>
+
+          <Section
+            id="pref-time"
+            title="Time"
+            description="Time tracked on your items, by campaign, person and week."
+          >
+            <Button variant="outline" onClick={() => navigate('/reports/time')}>
+              <Timer aria-hidden />
+              Time report
+            </Button>
+          </Section>
+
+          {user ? <CalendarSection /> : null}
+          {user ? <DevicesSection /> : null}
+          {user ? <PasskeysSection /> : null}
+          {/* Tokens and webhooks side by side: both let other software act on or hear of your work. */}
+          <ApiTokensSection />
+          {user ? (
+            <Suspense fallback={null}>
+              <WebhooksSection />
+            </Suspense>
+          ) : null}
+
+          <Suspense fallback={null}>
+            <DataSafetySections part="trash-data" />
+          </Suspense>
+
+          {/* The danger zone comes last, where nobody reaches it on the way to something else. */}
+          <Section
+            id="pref-data"
+            title="Data Management"
+            description={
+              user
+                ? 'Remove everything stored on this device. Items already on the server come back; changes not yet synced are lost.'
+                : 'Remove everything stored on this device. Your items exist only here and are lost.'
+            }
+          >
+            <Suspense fallback={null}>
+              <DataSafetySections part="storage" guest={!user} />
+            </Suspense>
+            <Button variant="danger" onClick={() => void askClear()}>
+              <Trash2 aria-hidden />
+              Clear Local Data
+            </Button>
+          </Section>
         </div>
-      </Section>
-
-      {user ? (
-        <Section
-          id="pref-sync"
-          title="Sync Settings"
-          description="Your items sync automatically every 30 seconds while online."
-        >
-          <Button variant="outline" onClick={() => void syncNow()} disabled={busySyncing}>
-            <RefreshCw
-              aria-hidden
-              className={busySyncing ? 'animate-spin motion-reduce:animate-none' : undefined}
-            />
-            {busySyncing ? 'Syncing...' : 'Sync Now'}
-          </Button>
-          <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400" data-testid="sync-state">
-            {syncStateText(connection, pendingCount)}
-          </p>
-        </Section>
-      ) : null}
-
-      {user ? <CalendarSection /> : null}
-      {user ? (
-        <Suspense fallback={null}>
-          <WebhooksSection />
-        </Suspense>
-      ) : null}
-
-      {user ? <DevicesSection /> : null}
-      {user ? <PasskeysSection /> : null}
-
-      <Section id="pref-contacts" title="Contacts" description="Find the people you know who use Outpost.">
-        <Button variant="outline" onClick={() => navigate('/contacts')}>
-          <Users aria-hidden />
-          View Contacts
-        </Button>
-      </Section>
-
-      <Section
-        id="pref-time"
-        title="Time"
-        description="Time tracked on your items, by campaign, person and week."
-      >
-        <Button variant="outline" onClick={() => navigate('/reports/time')}>
-          <Timer aria-hidden />
-          Time report
-        </Button>
-      </Section>
-
-      <Suspense fallback={null}>
-        <DataSafetySections part="trash-data" />
-      </Suspense>
-
-      <Section
-        id="pref-data"
-        title="Data Management"
-        description={
-          user
-            ? 'Remove everything stored on this device. Items already on the server come back; changes not yet synced are lost.'
-            : 'Remove everything stored on this device. Your items exist only here and are lost.'
-        }
-      >
-        <Suspense fallback={null}>
-          <DataSafetySections part="storage" guest={!user} />
-        </Suspense>
-        <Button variant="danger" onClick={() => void askClear()}>
-          <Trash2 aria-hidden />
-          Clear Local Data
-        </Button>
-      </Section>
-
-      <ApiTokensSection />
+      </div>
 
       {clearPending === null ? null : (
         <Suspense fallback={null}>
@@ -245,6 +264,7 @@ export default function PreferencesPage() {
             onConfirm={clearData}
             onExport={() => void exportFirst()}
             localOnly={guestItems}
+            waitingFiles={waitingFiles}
           />
         </Suspense>
       )}

@@ -2,7 +2,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Plus, RotateCw, Send, Trash2 } from 'lucide-react';
 import { Checkbox, Switch } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
-import { WEBHOOK_EVENTS, type Webhook, type WebhookDelivery, type WebhookEvent } from '../../shared/webhooks';
+import {
+  nextLogCheck,
+  WEBHOOK_EVENTS,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEvent,
+} from '../../shared/webhooks';
 import { toast, useDoor } from '../app/door';
 import { SERVER_LIST_KEY } from '../app/queryKeys';
 import { Badge, Button, Field, Input } from '../components/ui';
@@ -10,8 +16,6 @@ import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { Section } from '../components/ui/Section';
 
 const webhooksKey = [SERVER_LIST_KEY, 'webhooks'] as const;
-/** How often an open delivery log asks for news. */
-const LOG_POLL_MS = 2000;
 
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof Error && error.message ? error.message : fallback;
@@ -198,13 +202,16 @@ const STATUS_TONE = { pending: 'amber', delivered: 'green', failed: 'red' } as c
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
-/** A webhook's delivery log, newest first, refreshed while open. */
+/**
+ * A webhook's delivery log, newest first. It follows the change signal like every server list, and
+ * looks again on its own only while a delivery is pending, around its next try (nextLogCheck).
+ */
 function DeliveryLog({ hook }: { hook: Webhook }) {
   const { send } = useDoor();
   const log = useQuery({
     queryKey: [SERVER_LIST_KEY, 'webhookDeliveries', hook.id],
     queryFn: () => send('webhooks.deliveries', { id: hook.id, page: 1 }),
-    refetchInterval: LOG_POLL_MS,
+    refetchInterval: (query) => nextLogCheck(query.state.data?.data ?? []),
     staleTime: 0,
   });
   const retry = async (delivery: WebhookDelivery) => {
@@ -229,6 +236,11 @@ function DeliveryLog({ hook }: { hook: Webhook }) {
               <span className="font-mono text-xs text-zinc-800 dark:text-zinc-200">{d.event_type}</span>
               <span className="text-xs text-zinc-600 dark:text-zinc-400">{when(d.created_at)}</span>
             </div>
+            {d.item ? (
+              <p className="truncate text-sm text-zinc-900 dark:text-zinc-100" title={d.item.title}>
+                {d.item.title}
+              </p>
+            ) : null}
             <p className="text-xs text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">
               {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
               {d.last_status_code !== null ? ` · last answer ${d.last_status_code}` : ''}
@@ -247,6 +259,12 @@ function DeliveryLog({ hook }: { hook: Webhook }) {
       ))}
     </ul>
   );
+}
+
+/** Which campaign a webhook listens inside, in words. */
+export function campaignText(hook: Pick<Webhook, 'campaign_id' | 'campaign'>): string {
+  if (hook.campaign_id === null) return 'All campaigns';
+  return hook.campaign ? `Campaign: ${hook.campaign.title}` : 'A campaign you no longer see';
 }
 
 /** One webhook: its switch, its actions and its log. */
@@ -291,7 +309,8 @@ function WebhookRow({ hook, onSecret }: { hook: Webhook; onSecret: (secret: stri
           <p className="font-mono text-sm break-all text-zinc-900 dark:text-zinc-100">{hook.url}</p>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {hook.events.includes('*') ? 'All events' : hook.events.join(', ')}
-            {hook.campaign_id !== null ? ' · one campaign' : ''}
+            {' · '}
+            {campaignText(hook)}
           </p>
           {hook.disabled_reason ? (
             <p className="text-xs text-red-700 dark:text-red-300">{hook.disabled_reason}</p>

@@ -35,7 +35,21 @@ export function useDataSafety() {
       },
       exportAs: async (format: 'json' | 'csv'): Promise<void> => {
         try {
-          downloadFile(await send('transfer.export', format));
+          const file = await send('transfer.export', format);
+          downloadFile(file);
+          const missing = file.missing ?? [];
+          // The export went without them: say which, and how to get them in.
+          if (missing.length > 0)
+            toast({
+              title: `Exported without ${missing.length === 1 ? '1 file' : `${missing.length} files`}`,
+              description: `${missing
+                .slice(0, 3)
+                .map((f) => `“${f.name}”`)
+                .join(
+                  ', ',
+                )}${missing.length > 3 ? ' and more' : ''}: ${missing[0]?.reason ?? ''} Export again online to include ${missing.length === 1 ? 'it' : 'them'}.`,
+              variant: 'destructive',
+            });
         } catch (error) {
           console.error(error);
           toast({ title: 'Export failed', description: 'Please try again.', variant: 'destructive' });

@@ -43,6 +43,12 @@ export interface AuthState {
   rename: (name: string) => Promise<UserSummary>;
   /** N15: adds a phone (with its texted code in `otp` mode) to a person who has none. */
   addPhone: (phone: string, code?: string) => Promise<UserSummary>;
+  /**
+   * E7: the server said this device's session has ended (its event stream's last event): what a
+   * logout does on the device, without calling the server. False when it did nothing: already a
+   * guest, or a sign-in or logout of this tab is under way (its own outcome decides).
+   */
+  sessionEnded: () => Promise<boolean>;
   /** Back to guest without calling the server (after logout, or a 401 that still speaks for the session). */
   toGuest: () => void;
   /** Counts sign-ins and logouts begun and ended: a request's answer speaks for the epoch it left in. */
@@ -193,6 +199,16 @@ export function createAuthStore(deps: AuthDeps) {
           await deps.remember?.(data.user);
         }
         return data.user;
+      },
+      sessionEnded: async () => {
+        if (authInFlight > 0 || !get().isAuthenticated) return false;
+        await moving(async () => {
+          // As a logout: the account's secrets and memory go before the screen says guest. Queued
+          // changes stay (Q4), to go up when the account signs in here again.
+          await Promise.all([deps.onLogout?.(), deps.remember?.(null)]);
+          get().toGuest();
+        });
+        return true;
       },
       logout: (options) =>
         moving(async () => {

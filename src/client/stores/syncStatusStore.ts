@@ -26,6 +26,11 @@ export interface SyncStatusState {
   syncing: boolean;
   conflictCount: number;
   lastSyncAt: string | null;
+  /**
+   * Moves after each sync run that may have changed what the server holds for this user: every run
+   * but a periodic one that pushed and pulled nothing (E8). The server-only lists refetch on it.
+   */
+  dataVersion: number;
   /** When connectivity last changed (ms), for the badge's 3-second showing. */
   changedAt: number | null;
   upgrade: UpgradeProgress | null;
@@ -48,6 +53,7 @@ export function createSyncStatusStore(initialOnline = true) {
     syncing: false,
     conflictCount: 0,
     lastSyncAt: null,
+    dataVersion: 0,
     changedAt: null,
     upgrade: null,
     pullProgress: null,

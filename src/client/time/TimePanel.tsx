@@ -1,11 +1,11 @@
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { formatMinutes, minutesOf } from '../../shared/timeEntries';
+import { formatMinutes, minutesOf, startProblem } from '../../shared/timeEntries';
 import { useSend } from '../app/door';
 import { Button, Field, IconButton, Input } from '../components/ui';
 import type { LocalTimeEntry } from '../data/store/types';
 import { timeErrorText } from './mutations';
-import { useItemTimeEntries, useViewer } from './queries';
+import { useItemTime, useViewer } from './queries';
 import { SpentBar, spentText } from './SpentMeta';
 import { TimerButton } from './TimerButton';
 import { useSpentOn } from './timerStore';
@@ -66,6 +66,12 @@ function EntryForm({
       setError('Give a day, a start and an end.');
       return;
     }
+    // X12: the server's rule, said here before anything is written or queued.
+    const when = startProblem(span.startedAt);
+    if (when) {
+      setError(when);
+      return;
+    }
     setBusy(true);
     try {
       await onSave(span, draft.note.trim());
@@ -114,8 +120,10 @@ function EntryForm({
 }
 
 /**
- * An item's time (§5 'Time tracking'): Start/Stop, 'spent / estimate' with its bar (rolled up, X11),
- * and the item's entries, which their author adds by hand, edits and deletes.
+ * An item's time (§5 'Time tracking'): Start/Stop, 'spent / estimate' with its bar (rolled up, X11;
+ * a task's or campaign's estimate from its children when it has none, X14), and the entries that
+ * spent time sums: the item's own and, on a task or campaign, those of what lies under it, each
+ * naming its item. Their author adds them by hand, edits and deletes them.
  */
 export function TimePanel({
   item,
@@ -124,12 +132,13 @@ export function TimePanel({
   item: { id: number; title: string; type: 'campaign' | 'task' | 'todo'; estimate_minutes?: number | null };
   readOnly: boolean;
 }) {
-  const entries = useItemTimeEntries(item.id);
+  const time = useItemTime(item.id);
+  const entries = time?.entries;
   const spent = useSpentOn(item.id);
   const viewer = useViewer();
   const send = useSend();
   const [editing, setEditing] = useState<string | 'new' | null>(null);
-  const estimate = item.estimate_minutes ?? null;
+  const estimate = time ? time.estimate : (item.estimate_minutes ?? null);
   const over = !!estimate && spent > estimate;
   const own = (e: LocalTimeEntry) => e.user_id === viewer.user.id;
   return (
@@ -217,6 +226,12 @@ export function TimePanel({
                     ) : null}
                   </div>
                   <div className="truncate text-xs text-zinc-500 dark:text-zinc-400">
+                    {entry.on ? (
+                      <span data-time-entry-on>
+                        <span className="sr-only">On </span>
+                        {entry.on.title} ·{' '}
+                      </span>
+                    ) : null}
                     {entry.user_name}
                     {entry.note ? ` · ${entry.note}` : ''}
                   </div>
@@ -240,7 +255,11 @@ export function TimePanel({
           )}
         </ul>
       ) : entries ? (
-        <p className="text-sm text-zinc-500 dark:text-zinc-400">No time tracked yet.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">
+          {item.type === 'todo'
+            ? 'No time tracked yet.'
+            : `No time tracked on this ${item.type} or anything in it yet.`}
+        </p>
       ) : null}
     </section>
   );

@@ -35,8 +35,10 @@ describe.each(testEngines())('campaign activity (%s)', (engine) => {
   it('answers entries in the contract shape, newest first', () => {
     for (const e of feed) {
       expect(Object.keys(e).sort()).toEqual(
-        ['action', 'created_at', 'description', 'id', 'item', 'metadata', 'user'].sort(),
+        ['action', 'created_at', 'description', 'id', 'item', 'metadata', 'user', 'via'].sort(),
       );
+      // Made in the app: no token named.
+      expect(e.via).toBeNull();
       expect(e.user).toEqual({ id: alex.user?.id, name: 'Alex' });
       expect(Object.keys(e.item).sort()).toEqual(['id', 'title', 'type']);
     }

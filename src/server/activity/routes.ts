@@ -4,26 +4,13 @@ import { redactedMetadata } from '../../shared/history';
 import { type ActivityEntry, DEFAULT_PER_PAGE, paginated } from '../../shared/item';
 import { pageQuerySchema } from '../../shared/schemas';
 import { hiddenParentsOf } from '../comments/history';
-import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { notFound, parseOrThrow } from '../http/errors';
+import { pathId } from '../http/paths';
 import { iso } from '../http/serialize';
 import { findVisibleItem } from '../items/queries';
-import { pathId } from '../items/routes';
 import { checkedInHandler, errorAnswer, idParams, invalidAnswer, routeDoc } from '../openapi/routeDoc';
-
-interface ActivityRow {
-  id: number;
-  user_id: number;
-  user_name: string;
-  action: ActivityEntry['action'];
-  item_id: number;
-  item_type: ActivityEntry['item']['type'] | null;
-  item_title: string | null;
-  description: string;
-  metadata: Record<string, unknown>;
-  created_at: Date;
-}
+import { activityPage, commentExcerpts, commentIdOf } from './store';
 
 /** The activity feed of a campaign and everything under it, newest first. */
 export async function activityRoutes(app: FastifyInstance): Promise<void> {
@@ -48,26 +35,14 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
     const campaign = await findVisibleItem(db, user.id, id);
     if (campaign?.type !== 'campaign') throw notFound('Campaign');
     const perPage = DEFAULT_PER_PAGE;
-    const [counted, found] = await Promise.all([
-      rows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM activities WHERE root_id = ${id}`),
-      rows<ActivityRow>(
-        db,
-        // The item as the entry recorded it, never as it is now: it may have moved somewhere the
-        // reader cannot see, and its title with it.
-        sql`SELECT a.id, a.user_id, u.name AS user_name, a.action, a.item_id, a.item_type, a.item_title,
-              a.description, a.metadata, a.created_at
-            FROM activities a JOIN users u ON u.id = a.user_id
-            WHERE a.root_id = ${id}
-            ORDER BY a.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
-      ),
-    ]);
-    const total = counted[0]?.total ?? 0;
+    const { found, total } = await activityPage(db, id, page, perPage);
     // K22: a move names by title only the places the reader sees (a move in from a private one, not).
     const hidden = await hiddenParentsOf(
       db,
       user.id,
       found.map((r) => r.metadata),
     );
+    const excerpts = await commentExcerpts(db, user.id, found);
     const data: ActivityEntry[] = found.map((r) => ({
       id: r.id,
       user: { id: r.user_id, name: r.user_name },
@@ -76,6 +51,8 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       description: r.description,
       metadata: redactedMetadata(r.metadata ?? {}, hidden),
       created_at: iso(r.created_at),
+      via: r.via_token,
+      ...(r.action === 'commented' ? { comment: excerpts.get(commentIdOf(r)) ?? null } : {}),
     }));
     return paginated(data, page, perPage, total);
   });

@@ -12,6 +12,7 @@ import {
   phoneSchema,
   profilePatchSchema,
 } from '../../shared/schemas';
+import { SIGN_OUT_REASONS } from '../../shared/serverEvents';
 import { currentUser } from '../http/context';
 import { HttpError, parseOrThrow, unprocessable } from '../http/errors';
 import { runWrite } from '../http/idempotency';
@@ -236,7 +237,7 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   const logoutDoc = routeDoc({
     summary: 'Sign out',
     description:
-      'Deletes the session on the server: the old cookie gets 401 from then on. `{everywhere: true}` ends every device’s session, this one’s included.',
+      'Deletes the session on the server: the old cookie gets 401 from then on, and its event streams, on every instance, get `signed_out` with `{reason}` and close. `{everywhere: true}` ends every device’s session, this one’s included.',
     tags: TAGS,
     body: logoutSchema,
     answers: {
@@ -248,10 +249,16 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   app.post('/api/logout', { schema: logoutDoc }, async (request, reply) => {
     const body = parseOrThrow(logoutSchema, request.body ?? undefined);
     const userId = request.session?.user?.id;
-    if (request.session) await endSession(db, request, reply, request.session.id, app.sessionCache);
-    if (body?.everywhere && userId !== undefined) {
-      sessionsEnded(app.sessionCache, await endAllSessions(db, userId));
+    const reason = body?.everywhere ? SIGN_OUT_REASONS.everywhere : SIGN_OUT_REASONS.logout;
+    const ended: string[] = [];
+    if (request.session) {
+      // Only a signed-in session has streams to tell; a visitor's has none.
+      if (request.session.user) ended.push(request.session.id);
+      await endSession(db, request, reply, request.session.id, app.sessionCache, { reason });
     }
+    if (body?.everywhere && userId !== undefined) ended.push(...(await endAllSessions(db, userId)));
+    // E7: before the answer, so every stream of these sessions, on any instance, hears it first.
+    await sessionsEnded(app, ended, reason);
     return reply.status(204).send();
   });
 }

@@ -1,15 +1,10 @@
 import type { UserSummary } from '../../shared/item';
 import { type Executor, rows, sql } from '../db/client';
 import { iso } from '../http/serialize';
+import type { UserRow } from '../http/session';
 
-export interface UserRow {
-  id: number;
-  name: string;
-  /** Null for a person who came by single sign-on and has added no phone. */
-  phone: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+// The users row is the session's (http/session.ts): http/ imports no resource.
+export type { UserRow };
 
 export function userJson(user: UserRow): UserSummary {
   return {

@@ -1,9 +1,11 @@
 import { createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import { formatBytes } from '../../shared/attachments';
 import { type Database, openDatabase } from '../db/client';
 import type { AppConfig } from '../env';
-import { type Progress, writeBackup } from './backup';
+import { type BackupOptions, type BackupResult, type Progress, writeBackup } from './backup';
 import { restoreBackup } from './restore';
 
 /** The database a config names, for messages: the PostgreSQL URL without its password, or the folder. */
@@ -14,8 +16,20 @@ export function describeDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDi
   return url.toString();
 }
 
-/** One line of progress, e.g. "items: 45,000 of 100,000 rows (61% of all)". */
+/** Where a config keeps files on items, for messages: the bucket and its service, or the folder. */
+export function describeFileStore(config: Pick<AppConfig, 'dataDir' | 's3'>): string {
+  if (!config.s3) return path.join(config.dataDir, 'files');
+  return `bucket ${config.s3.bucket} at ${config.s3.endpoint ?? 'Amazon S3'}`;
+}
+
+/**
+ * One line of progress, e.g. "items: 45,000 of 100,000 rows (61% of all)", or while files are
+ * copied "files: 12 of 40 (3.2 MB)".
+ */
 export function progressLine(p: Progress): string {
+  if (p.table === 'files' && p.bytes !== undefined) {
+    return `files: ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} (${formatBytes(p.bytes)})`;
+  }
   const all = p.allTotal === 0 ? 100 : Math.floor((p.allDone / p.allTotal) * 100);
   return `${p.table}: ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} rows (${all}% of all)`;
 }
@@ -26,19 +40,20 @@ export function openConfigured(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'
 }
 
 /**
- * `npm run backup -- FILE`: the whole database the config names, gzipped JSON lines (backup.ts),
- * written beside FILE and renamed into place once complete, so a failed backup leaves no half file.
+ * `npm run backup -- FILE`: the whole database the config names and the files on items in its file
+ * store, gzipped JSON lines (backup.ts), written beside FILE and renamed into place once complete,
+ * so a failed backup leaves no half file.
  */
 export async function backupToFile(
   database: Database,
   file: string,
-  onProgress?: (progress: Progress) => void,
-): Promise<{ tables: number; rows: number }> {
+  options: BackupOptions,
+): Promise<BackupResult> {
   const partial = `${file}.partial`;
   const gzip = createGzip({ level: 6 });
   const written = pipeline(gzip, createWriteStream(partial));
   try {
-    const result = await writeBackup(database, gzip, onProgress);
+    const result = await writeBackup(database, gzip, options);
     gzip.end();
     await written;
     renameSync(partial, file);
@@ -51,16 +66,16 @@ export async function backupToFile(
   }
 }
 
-/** `npm run restore -- FILE`: loads a backup into the (empty) database `where` names. */
+/** `npm run restore -- FILE`: loads a backup into the (empty) database `where` names, its files into the store. */
 export async function restoreFromFile(
   database: Database,
   file: string,
   where: string,
-  onProgress?: (progress: Progress) => void,
-): Promise<{ tables: number; rows: number }> {
+  options: BackupOptions,
+): Promise<BackupResult> {
   const input = createReadStream(file).pipe(createGunzip());
   try {
-    return await restoreBackup(database, input, where, onProgress);
+    return await restoreBackup(database, input, where, options);
   } finally {
     input.destroy();
   }

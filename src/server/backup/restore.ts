@@ -2,7 +2,17 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { type Database, type Executor, rows, sql } from '../db/client';
 import { committedMigrations } from '../db/migrations';
-import { BACKUP_FORMAT, BACKUP_VERSION, type BackupHeader, type Progress, type TableLine } from './backup';
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  type BackupHeader,
+  type BackupOptions,
+  type BackupResult,
+  type EndLine,
+  READABLE_VERSIONS,
+  type TableLine,
+} from './backup';
+import { type FileEndLine, type FileLine, FileReceiver } from './fileLines';
 import { ident, type TableShape, TRANSACTION_STAMPS, tableShapes } from './tables';
 
 /** Rows inserted by one statement (one JSON array parameter), bounded by bytes too. */
@@ -35,9 +45,9 @@ function parseHeader(line: string | undefined): BackupHeader {
     throw new RestoreRefused('This is not an Outpost backup (its first line is not JSON).');
   }
   if (header.format !== BACKUP_FORMAT) throw new RestoreRefused('This is not an Outpost backup.');
-  if (header.version !== BACKUP_VERSION) {
+  if (typeof header.version !== 'number' || !READABLE_VERSIONS.includes(header.version)) {
     throw new RestoreRefused(
-      `This backup's format version is ${header.version}; this Outpost reads version ${BACKUP_VERSION}.`,
+      `This backup's format version is ${header.version}; this Outpost reads versions up to ${BACKUP_VERSION}.`,
     );
   }
   return header as BackupHeader;
@@ -48,15 +58,18 @@ function parseHeader(line: string | undefined): BackupHeader {
  * migrated and empty: every table's rows in the file's order, in one transaction (all or nothing),
  * then each sequence set past the highest id restored so new rows never collide. Rows keep their
  * ids; their transaction stamps (`change_xid`) are the restore's own (tables.ts TRANSACTION_STAMPS).
- * Refused, with a message, when the file is not ours, comes from a newer schema, or the target
- * holds data (`where` names it). A file cut short rolls everything back.
+ * The files' bytes go into `options.files`, each checked against its sha256, before the rows
+ * commit (SYNC.md A13). Refused, with a message, when the file is not ours, comes from a newer
+ * schema, or the target holds data (`where` names it). A file cut short rolls everything back and
+ * takes away the files it had stored.
  */
 export async function restoreBackup(
   database: Database,
   input: Readable,
   where: string,
-  onProgress?: (progress: Progress) => void,
-): Promise<{ tables: number; rows: number }> {
+  options: BackupOptions,
+): Promise<BackupResult> {
+  const { onProgress } = options;
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
   const first = await lines.next();
   const header = parseHeader(first.done ? undefined : first.value);
@@ -87,76 +100,119 @@ export async function restoreBackup(
   if (problem) throw new RestoreRefused(problem);
 
   const allTotal = header.tables.reduce((n, t) => n + t.rows, 0);
-  return database.db.transaction(async (tx) => {
-    let allDone = 0;
-    let current: { line: TableLine; insert: string; done: number } | null = null;
-    let batch: string[] = [];
-    let bytes = 0;
-    let ended = false;
-    const flush = async () => {
-      if (!current || batch.length === 0) return;
-      await tx.execute(sql`${sql.raw(current.insert)}${`[${batch.join(',')}]`}::json)`);
-      current.done += batch.length;
-      allDone += batch.length;
-      batch = [];
-      bytes = 0;
-      onProgress?.({
-        table: current.line.table,
-        done: current.done,
-        total: current.line.rows,
-        allDone,
-        allTotal,
-      });
-    };
-    const finishTable = async () => {
-      await flush();
-      if (current && current.done !== current.line.rows) {
+  const filesTotal = header.files ?? 0;
+  const received = new FileReceiver(options.files);
+  try {
+    return await restoreRows();
+  } catch (error) {
+    await received.discard();
+    throw error;
+  }
+
+  function restoreRows(): Promise<BackupResult> {
+    return database.db.transaction(async (tx) => {
+      let allDone = 0;
+      let current: { line: TableLine; insert: string; done: number } | null = null;
+      let batch: string[] = [];
+      let bytes = 0;
+      let ended = false;
+      const flush = async () => {
+        if (!current || batch.length === 0) return;
+        await tx.execute(sql`${sql.raw(current.insert)}${`[${batch.join(',')}]`}::json)`);
+        current.done += batch.length;
+        allDone += batch.length;
+        batch = [];
+        bytes = 0;
+        onProgress?.({
+          table: current.line.table,
+          done: current.done,
+          total: current.line.rows,
+          allDone,
+          allTotal,
+        });
+      };
+      const finishTable = async () => {
+        await flush();
+        if (current && current.done !== current.line.rows) {
+          throw new Error(
+            `Table ${current.line.table}: the backup holds ${current.done} rows of ${current.line.rows}.`,
+          );
+        }
+      };
+      for (;;) {
+        const next = await lines.next();
+        if (next.done) break;
+        const text = next.value;
+        if (received.receiving) {
+          // Base64 never starts with '{': only the file's end line does.
+          if (text.startsWith('{')) {
+            await received.close(JSON.parse(text) as FileEndLine);
+            onProgress?.({
+              table: 'files',
+              done: received.count,
+              total: filesTotal,
+              allDone: received.count,
+              allTotal: filesTotal,
+              bytes: received.bytes,
+            });
+          } else await received.line(text);
+          continue;
+        }
+        if (text.startsWith('{"file":')) {
+          // The files follow every table: a row after them is a damaged file.
+          await finishTable();
+          current = null;
+          await received.open(JSON.parse(text) as FileLine);
+          continue;
+        }
+        if (text.startsWith('{"table":') || text.startsWith('{"end":')) {
+          const marker = JSON.parse(text) as TableLine | EndLine;
+          await finishTable();
+          if ('end' in marker) {
+            if (marker.rows !== allDone)
+              throw new Error(`The backup ends after ${allDone} rows of ${marker.rows}.`);
+            if ((marker.files ?? 0) !== received.count)
+              throw new Error(`The backup ends after ${received.count} files of ${marker.files}.`);
+            ended = true;
+            break;
+          }
+          if (received.count > 0) throw new Error('The backup has a table after its files.');
+          const shape = shapes.get(marker.table)!;
+          const columns = marker.columns.filter(
+            (c) => !TRANSACTION_STAMPS.has(c) && shape.columns.includes(c),
+          );
+          const list = columns.map(ident).join(', ');
+          // json_populate_recordset reads each value as the column's own type from PostgreSQL's JSON.
+          const insert = `INSERT INTO ${ident(shape.name)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${ident(shape.name)}, `;
+          current = { line: marker, insert, done: 0 };
+          if (marker.rows === 0) {
+            onProgress?.({ table: marker.table, done: 0, total: 0, allDone, allTotal });
+          }
+          continue;
+        }
+        if (!current) throw new Error('The backup has rows before any table.');
+        batch.push(text);
+        bytes += text.length;
+        if (batch.length >= INSERT_ROWS || bytes >= INSERT_BYTES) await flush();
+      }
+      if (!ended) {
         throw new Error(
-          `Table ${current.line.table}: the backup holds ${current.done} rows of ${current.line.rows}.`,
+          received.count > 0 || received.receiving
+            ? `The backup is cut short after ${received.count} of ${filesTotal} files; nothing was restored.`
+            : `The backup is cut short after ${allDone} of ${allTotal} rows; nothing was restored.`,
         );
       }
-    };
-    for (;;) {
-      const next = await lines.next();
-      if (next.done) break;
-      const text = next.value;
-      if (text.startsWith('{"table":') || text.startsWith('{"end":')) {
-        const marker = JSON.parse(text) as TableLine | { end: true; rows: number };
-        await finishTable();
-        if ('end' in marker) {
-          if (marker.rows !== allDone)
-            throw new Error(`The backup ends after ${allDone} rows of ${marker.rows}.`);
-          ended = true;
-          break;
+      // New rows take ids past every restored one.
+      for (const shape of shapes.values()) {
+        for (const { column, sequence } of shape.sequences) {
+          await tx.execute(
+            sql.raw(
+              `SELECT setval('${sequence.replaceAll("'", "''")}', COALESCE((SELECT max(${ident(column)}) FROM ${ident(shape.name)}), 0) + 1, false)`,
+            ),
+          );
         }
-        const shape = shapes.get(marker.table)!;
-        const columns = marker.columns.filter((c) => !TRANSACTION_STAMPS.has(c) && shape.columns.includes(c));
-        const list = columns.map(ident).join(', ');
-        // json_populate_recordset reads each value as the column's own type from PostgreSQL's JSON.
-        const insert = `INSERT INTO ${ident(shape.name)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${ident(shape.name)}, `;
-        current = { line: marker, insert, done: 0 };
-        if (marker.rows === 0) {
-          onProgress?.({ table: marker.table, done: 0, total: 0, allDone, allTotal });
-        }
-        continue;
       }
-      if (!current) throw new Error('The backup has rows before any table.');
-      batch.push(text);
-      bytes += text.length;
-      if (batch.length >= INSERT_ROWS || bytes >= INSERT_BYTES) await flush();
-    }
-    if (!ended)
-      throw new Error(`The backup is cut short after ${allDone} of ${allTotal} rows; nothing was restored.`);
-    // New rows take ids past every restored one.
-    for (const shape of shapes.values()) {
-      for (const { column, sequence } of shape.sequences) {
-        await tx.execute(
-          sql.raw(
-            `SELECT setval('${sequence.replaceAll("'", "''")}', COALESCE((SELECT max(${ident(column)}) FROM ${ident(shape.name)}), 0) + 1, false)`,
-          ),
-        );
-      }
-    }
-    return { tables: header.tables.length, rows: allDone };
-  });
+      return { tables: header.tables.length, rows: allDone, files: received.count, bytes: received.bytes };
+    });
+  }
 }

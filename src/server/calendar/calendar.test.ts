@@ -1,9 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testEngines } from '../../../testkit/server';
+import { createTestApp, openTestDatabase, testEngines } from '../../../testkit/server';
 import { sharedCampaign } from '../../../testkit/sharing';
 import { makeMutual, signedIn, TestClient, writeDirectly } from '../../../testkit/testClient';
+import { buildApp } from '../app';
 import { rows, sql } from '../db/client';
 import { FEED_NOT_FOUND, FEED_REQUESTS_PER_MINUTE } from './routes';
 
@@ -286,6 +287,22 @@ describe.each(testEngines())('calendar feed: what it lists (%s)', (engine) => {
     const events = parsedEvents(await feedOf(owner));
     expect(events.get(span.uuid!)).toMatchObject({ start: '2031-07-06', end: '2031-07-09', allDay: true });
   });
+
+  it('F11: an item from 2 to 7 December is one event over those days, and one with only a start date is an event on it', async () => {
+    const owner = await signedIn(harness.app, 'Cal Starts');
+    const fair = await owner.create({
+      title: 'Fair',
+      type: 'task',
+      start_date: '2031-12-02',
+      due_date: '2031-12-07',
+    });
+    const started = await owner.create({ title: 'Started only', type: 'todo', start_date: '2031-12-03' });
+    const undated = await owner.create({ title: 'No dates', type: 'todo' });
+    const events = parsedEvents(await feedOf(owner));
+    expect(events.get(fair.uuid!)).toMatchObject({ start: '2031-12-02', end: '2031-12-08', allDay: true });
+    expect(events.get(started.uuid!)).toMatchObject({ start: '2031-12-03', end: '2031-12-04', allDay: true });
+    expect(events.has(undated.uuid!)).toBe(false);
+  });
 });
 
 describe.each(testEngines())('calendar feed: caching, validators and limits (%s)', (engine) => {
@@ -343,5 +360,78 @@ describe.each(testEngines())('calendar feed: caching, validators and limits (%s)
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.body.message).toMatch(/wait/);
     expect((await anyone.get(calm)).status).toBe(200);
+  });
+});
+
+describe.each(testEngines())('calendar feed: validators within one second (%s)', (engine) => {
+  // A clock the test moves: the feed's dates are whole seconds, and these cases live inside one.
+  let now = Math.floor(Date.now() / 1000) * 1000 + 100;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const database = await openTestDatabase(engine);
+    app = await buildApp({ database, config: { seedSampleUsers: true }, clock: () => new Date(now) });
+    await app.ready();
+    close = async () => {
+      await app.close();
+      await database.close();
+    };
+  });
+  afterAll(() => close?.());
+
+  it('F13: after an edit in the same second, If-Modified-Since alone gets the new feed, and Last-Modified moves once that second is over', async () => {
+    const owner = await signedIn(app, 'Cal Same Second');
+    const todo = await owner.create({ title: 'Before', type: 'todo', due_date: '2031-09-01' });
+    const path = new URL((await owner.post<{ url: string }>('/api/calendar/token')).body.url).pathname;
+    const anyone = new TestClient(app);
+    const first = await anyone.get<string>(path);
+    const lastModified = String(first.headers['last-modified']);
+    expect(Date.parse(lastModified)).toBe(Math.floor(now / 1000) * 1000);
+    expect((await anyone.get(path, { 'if-modified-since': lastModified })).status).toBe(304);
+
+    now += 500;
+    await owner.update(todo.id, { title: 'After' });
+    const again = await anyone.get<string>(path, { 'if-modified-since': lastModified });
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('SUMMARY:After');
+    // Never later than the answer itself: still the same second, until it is over.
+    expect(Date.parse(String(again.headers['last-modified']))).toBeLessThanOrEqual(now);
+
+    now += 1000;
+    const later = await anyone.get<string>(path, { 'if-modified-since': lastModified });
+    expect(later.status).toBe(200);
+    const moved = String(later.headers['last-modified']);
+    expect(Date.parse(moved)).toBe(Date.parse(lastModified) + 1000);
+    expect((await anyone.get(path, { 'if-modified-since': moved })).status).toBe(304);
+  });
+
+  it('F13: the gzipped and plain feeds carry different strong ETags, Vary: Accept-Encoding, and If-None-Match works for each', async () => {
+    const owner = await signedIn(app, 'Cal Codings');
+    await owner.create({ title: 'Zipped', type: 'todo', due_date: '2031-09-02' });
+    const path = new URL((await owner.post<{ url: string }>('/api/calendar/token')).body.url).pathname;
+    const get = (headers: Record<string, string>) => app.inject({ method: 'GET', url: path, headers });
+    const plain = await get({});
+    const zipped = await get({ 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const plainTag = String(plain.headers.etag);
+    const zippedTag = String(zipped.headers.etag);
+    expect(plainTag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(zippedTag).toMatch(/^"[A-Za-z0-9_-]+-gzip"$/);
+    expect(zippedTag).not.toBe(plainTag);
+    for (const answer of [plain, zipped]) expect(answer.headers.vary).toMatch(/Accept-Encoding/);
+
+    const plainAgain = await get({ 'if-none-match': plainTag });
+    expect(plainAgain.statusCode).toBe(304);
+    expect(plainAgain.headers.etag).toBe(plainTag);
+    const zippedAgain = await get({ 'accept-encoding': 'gzip', 'if-none-match': zippedTag });
+    expect(zippedAgain.statusCode).toBe(304);
+    expect(zippedAgain.headers.etag).toBe(zippedTag);
+    expect(zippedAgain.headers.vary).toMatch(/Accept-Encoding/);
+    // A cache holding the other coding of the same content is told it is current, under this coding's tag.
+    const crossed = await get({ 'accept-encoding': 'gzip', 'if-none-match': plainTag });
+    expect(crossed.statusCode).toBe(304);
+    expect(crossed.headers.etag).toBe(zippedTag);
+    expect((await get({ 'accept-encoding': 'gzip', 'if-none-match': '"other-gzip"' })).statusCode).toBe(200);
   });
 });

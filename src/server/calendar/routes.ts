@@ -6,25 +6,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { calendarLinkStateSchema, calendarTokenSchema } from '../../shared/apiSchemas';
 import {
-  FEED_DESCRIPTION_MAX,
   FEED_FOOTER,
-  type FeedItem,
   feedEvent,
   feedHeader,
   foldedBytes,
   ruleCarriers,
   stampLine,
 } from '../../shared/calendarFeed';
-import { type Executor, rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { enforce } from '../http/rateLimits';
 import { iso } from '../http/serialize';
 import { hashToken } from '../http/session';
-import { visibleTo } from '../items/queries';
 import { errorAnswer, noContent, routeDoc } from '../openapi/routeDoc';
-
-/** Most events one feed lists: the newest due dates first, far more than any calendar shows. */
-export const FEED_MAX_EVENTS = 5_000;
+import { calendarTokenOf, calendarTokenOwner, FEED_PAGE, feedItems, replaceCalendarToken } from './store';
 
 /** What every URL that is not a live feed answers (404), whatever was wrong with it. */
 export const FEED_NOT_FOUND =
@@ -39,9 +33,6 @@ export const FEED_REQUESTS_PER_MINUTE = 20;
 /** Octets of built feeds (plain and gzipped) kept in memory, one per person; the oldest goes first. */
 const FEED_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** Rows read per query and events written per slice: each is a few milliseconds, then others run. */
-const FEED_PAGE = 100;
-
 /** 128 random bits as base64url (22 characters): nobody guesses a feed URL. */
 const FEED_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 
@@ -53,66 +44,31 @@ interface BuiltFeed {
   tokenKey: string;
   body: Buffer;
   gzipped: Promise<Buffer> | null;
+  /** The plain body's ETag; the gzipped body's is the same with '-gzip' (F13). */
   etag: string;
-  /** Whole seconds (HTTP dates have no more): when this content first appeared. */
+  /**
+   * When this content first appeared, in whole seconds (HTTP dates have no more), moved past the
+   * second of the content before it (F13): the header never says a time later than the answer's, so
+   * until that second has come it says the one before, and If-Modified-Since is compared with this.
+   */
   lastModified: number;
   expiresAt: number;
   /** A change the owner sees was announced since the build: rebuild on the next request. */
   stale: boolean;
 }
 
-type FeedRow = FeedItem & { updated_at: Date | string };
-
 /**
- * The items of `userId`'s feed (F5): those with a due date they created or are assigned that they
- * still see (the reads' own rule, `visibleTo`, so a departure from a campaign takes its items out),
- * newest due date first. The ids come first (no text, so the sort never reads a description), then
- * the rows a page at a time, each description cut in SQL to what one event carries: a 5,000-event
- * feed never holds the database (on PGlite, the server's own thread) for long at once.
+ * Whether the request lists one of `etags` in If-None-Match (weak comparison, RFC 9110 §13.1.2).
+ * Either coding's tag says the caller holds this content (F13).
  */
-async function feedItems(db: Executor, userId: number): Promise<FeedItem[]> {
-  // visibleTo is true of every row the person created or is assigned unless a departure hides it
-  // (M4): without a departure the rule needs no per-row check, the common case by far.
-  const [departed] = await rows<{ n: number }>(
-    db,
-    sql`SELECT 1 AS n FROM campaign_departures WHERE user_id = ${userId} LIMIT 1`,
-  );
-  const ids = await rows<{ id: number }>(
-    db,
-    sql`SELECT i.id FROM items i
-        WHERE i.deleted_at IS NULL AND i.due_date IS NOT NULL
-          AND (i.user_id = ${userId} OR i.assigned_to = ${userId})
-          ${departed ? sql`AND ${visibleTo(userId)}` : sql``}
-        ORDER BY i.due_date DESC, i.id DESC
-        LIMIT ${FEED_MAX_EVENTS}`,
-  );
-  const out: FeedItem[] = [];
-  for (let start = 0; start < ids.length; start += FEED_PAGE) {
-    // A query on the embedded engine answers in the same task (no I/O to wait on): without a
-    // yield, reading 50 pages was one ~0.5 s task that no other request could interrupt.
-    if (start > 0) await yieldToOthers();
-    const page = ids.slice(start, start + FEED_PAGE).map((row) => row.id);
-    const found = await rows<FeedRow>(
-      db,
-      sql`SELECT i.id, i.uuid, i.title, left(i.description, ${FEED_DESCRIPTION_MAX + 1}) AS description,
-            i.status, i.due_date::text AS due_date, i.end_date::text AS end_date, i.recurrence,
-            i.series_uuid, i.updated_at
-          FROM items i
-          WHERE i.id = ANY(${`{${page.join(',')}}`}::int[]) AND i.deleted_at IS NULL
-            AND i.due_date IS NOT NULL AND (i.user_id = ${userId} OR i.assigned_to = ${userId})
-          ORDER BY i.due_date DESC, i.id DESC`,
-    );
-    for (const row of found) out.push({ ...row, updated_at: iso(row.updated_at) });
-  }
-  return out;
-}
-
-/** Whether the request lists `etag` in If-None-Match (weak comparison, RFC 9110 §13.1.2). */
-function etagMatches(header: string | undefined, etag: string): boolean {
+function etagMatches(header: string | undefined, etags: readonly string[]): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  return header.split(',').some((tag) => etags.includes(tag.trim().replace(/^W\//, '')));
 }
+
+/** The gzipped body's ETag: a strong tag names one set of octets, and the codings differ (F13). */
+const gzipTag = (etag: string) => `${etag.slice(0, -1)}-gzip"`;
 
 /** Whether the client takes gzip (a q of 0 refuses it). */
 function acceptsGzip(request: FastifyRequest): boolean {
@@ -127,10 +83,10 @@ function acceptsGzip(request: FastifyRequest): boolean {
 }
 
 /**
- * The calendar feed (ARCHITECTURE §4, SYNC.md F1–F10): GET /api/calendar/token says whether the
+ * The calendar feed (ARCHITECTURE §4, SYNC.md F1–F13): GET /api/calendar/token says whether the
  * person has a link and since when (the secret is kept hashed only), POST makes a new one and answers
  * its URL once, replacing the one before (which then answers 404);
- * GET /cal/{token}.ics needs no session and lists the items with a due date that the person created or is assigned and sees, as
+ * GET /cal/{token}.ics needs no session and lists the items with a due or start date that the person created or is assigned and sees, as
  * text/calendar, built at most once per max-age (or change) and answered 304 when unchanged.
  */
 export async function calendarRoutes(app: FastifyInstance): Promise<void> {
@@ -176,13 +132,20 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     const etag = `"${hash.digest('base64url').slice(0, 27)}"`;
     const before = built.get(userId);
     const seconds = Math.floor(now.getTime() / 1000) * 1000;
+    // F13: new content in the second of the content before it gets the next second, so a caller
+    // holding the earlier one (If-Modified-Since that second) is not told it is current.
+    const lastModified = !before
+      ? seconds
+      : before.etag === etag
+        ? before.lastModified
+        : Math.max(seconds, before.lastModified + 1000);
     const feed: BuiltFeed = {
       userId,
       tokenKey,
       body: Buffer.concat(parts),
       gzipped: null,
       etag,
-      lastModified: before && before.etag === etag ? before.lastModified : seconds,
+      lastModified,
       expiresAt: now.getTime() + FEED_MAX_AGE_SECONDS * 1000,
       stale: false,
     };
@@ -221,10 +184,7 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
   });
   app.get('/api/calendar/token', { schema: tokenDoc }, async (request) => {
     const user = currentUser(request);
-    const [row] = await rows<{ created_at: Date | string }>(
-      db,
-      sql`SELECT created_at FROM calendar_tokens WHERE user_id = ${user.id}`,
-    );
+    const row = await calendarTokenOf(db, user);
     return { active: !!row, created_at: row ? iso(row.created_at) : null };
   });
 
@@ -240,19 +200,14 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/calendar/token', { schema: newTokenDoc }, async (request) => {
     const user = currentUser(request);
     const token = randomBytes(16).toString('base64url');
-    const [row] = await rows<{ created_at: Date | string }>(
-      db,
-      sql`INSERT INTO calendar_tokens (user_id, token_hash) VALUES (${user.id}, ${hashToken(token)})
-          ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()
-          RETURNING created_at`,
-    );
-    return { url: feedUrl(request, token), active: true, created_at: iso(row!.created_at) };
+    const row = await replaceCalendarToken(db, user, token);
+    return { url: feedUrl(request, token), active: true, created_at: iso(row.created_at) };
   });
 
   const feedDoc = routeDoc({
     summary: 'The calendar feed',
     description:
-      'RFC 5545 iCalendar, no session needed (the URL is the secret): one all-day event per item with a due date that the link’s owner created or is assigned. Honours `If-None-Match` and `If-Modified-Since`; gzip when accepted.',
+      'RFC 5545 iCalendar, no session needed (the URL is the secret): one all-day event per item with a due or start date that the link’s owner created or is assigned, from its start to its due date. Honours `If-None-Match` and `If-Modified-Since`; gzip when accepted (its ETag ends in `-gzip`).',
     tags: TAGS,
     params: z.object({ file: z.string().describe('`{token}.ics`') }),
     answers: {
@@ -270,26 +225,28 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
     const notFound = () => reply.status(404).send({ message: FEED_NOT_FOUND });
     if (!FEED_TOKEN.test(token)) return notFound();
     const key = hashToken(token);
-    const [owner] = await rows<{ user_id: number }>(
-      db,
-      sql`SELECT user_id FROM calendar_tokens WHERE token_hash = ${key}`,
-    );
+    const owner = await calendarTokenOwner(db, key);
     if (!owner) return notFound();
     const feed = await feedFor(key, owner.user_id);
+    const gzipped = acceptsGzip(request);
+    const etag = gzipped ? gzipTag(feed.etag) : feed.etag;
+    // Never a time later than the answer's own (RFC 9110 §8.8.2.1): until its second has come, the
+    // one before (F13).
+    const shownModified = Math.min(feed.lastModified, Math.floor(app.clock().getTime() / 1000) * 1000);
     reply
       .header('Cache-Control', `private, max-age=${FEED_MAX_AGE_SECONDS}`)
-      .header('ETag', feed.etag)
-      .header('Last-Modified', new Date(feed.lastModified).toUTCString())
+      .header('ETag', etag)
+      .header('Last-Modified', new Date(shownModified).toUTCString())
       .header('Vary', 'Accept-Encoding');
     const ifNoneMatch = request.headers['if-none-match'];
     const since = Date.parse(String(request.headers['if-modified-since'] ?? ''));
     // If-Modified-Since counts only without If-None-Match (RFC 9110 §13.1.3).
-    if (ifNoneMatch ? etagMatches(ifNoneMatch, feed.etag) : since >= feed.lastModified)
+    if (ifNoneMatch ? etagMatches(ifNoneMatch, [feed.etag, gzipTag(feed.etag)]) : since >= feed.lastModified)
       return reply.status(304).send();
     reply
       .type('text/calendar; charset=utf-8')
       .header('Content-Disposition', 'inline; filename="outpost.ics"');
-    if (!acceptsGzip(request)) return reply.send(feed.body);
+    if (!gzipped) return reply.send(feed.body);
     feed.gzipped ??= gzipAsync(feed.body);
     return reply.header('Content-Encoding', 'gzip').send(await feed.gzipped);
   });

@@ -128,14 +128,15 @@ describe.each(testEngines())('a removed member hears nothing more of the campaig
     const outside = await signedIn(app, 'Otto');
     const stranger = await signedIn(app, 'Sam');
     const { campaign, hers, given } = await removedFrom(owner, member);
-    await share(owner, campaign, 'viewer', stays);
     await makeMutual(owner, outside);
+    // Given to Otto while nobody else was in the campaign: once it is shared, only members may be (M16).
     const theirs = await owner.create({
       title: 'Outside help',
       type: 'todo',
       parent_id: hers.id,
       assigned_to: outside.user!.id,
     });
+    await share(owner, campaign, 'viewer', stays);
     const leaver = await signedIn(app, 'Lee');
     await share(owner, campaign, 'editor', leaver);
     const own = await leaver.create({ title: 'Lee’s', type: 'task', parent_id: campaign.id });

@@ -112,8 +112,11 @@ export async function createInvite(
   const expires = new Date(now.getTime() + input.expires_in_days * DAY_MS);
   const [row] = await rows<InviteRow>(
     tx,
-    sql`INSERT INTO campaign_invites (token_hash, campaign_id, role, inviter_id, expires_at, max_uses)
-        VALUES (${hashToken(token)}, ${campaign.id}, ${input.role}, ${actor.id}, ${expires}, ${input.max_uses})
+    // clock_timestamp(), not now(): read under the campaign's lock, as a removal stamps its departure,
+    // so a link and a removal are ordered as they took the lock, whichever transaction began first (M11).
+    sql`INSERT INTO campaign_invites (token_hash, campaign_id, role, inviter_id, expires_at, max_uses, created_at)
+        VALUES (${hashToken(token)}, ${campaign.id}, ${input.role}, ${actor.id}, ${expires}, ${input.max_uses},
+          clock_timestamp())
         RETURNING id, token_hash, campaign_id, role, inviter_id, expires_at, max_uses, uses, revoked_at, created_at`,
   );
   return {
@@ -170,15 +173,18 @@ export async function revokeInvite(tx: Executor, actor: UserRow, tokenOrId: stri
 }
 
 /**
- * Whether the owner removed `userId` from the campaign and has not added them back (M11): its links
- * then answer them as a link that no longer opens, so a removed member learns nothing of a link that
- * still works for others, and cannot pass it on as "still good".
+ * Whether the owner removed `userId` from the campaign, has not added them back, and `invite` already
+ * existed at that removal (M11): such a link answers them as one that no longer opens, so a removed
+ * member learns nothing of a link that still works for others. A link the owner makes after the
+ * removal is a new choice and admits them.
  */
-async function barredFrom(tx: Executor, userId: number, campaignId: number): Promise<boolean> {
+async function barredFrom(tx: Executor, userId: number, invite: InviteRow): Promise<boolean> {
+  // Compared in SQL: a JS Date drops the microseconds that order two writes in one millisecond.
   const [row] = await rows<{ one: number }>(
     tx,
     sql`SELECT 1 AS one FROM campaign_departures
-        WHERE user_id = ${userId} AND campaign_id = ${campaignId} AND barred`,
+        WHERE user_id = ${userId} AND campaign_id = ${invite.campaign_id} AND barred
+          AND departed_at >= (SELECT created_at FROM campaign_invites WHERE id = ${invite.id})`,
   );
   return row !== undefined;
 }
@@ -194,7 +200,7 @@ export async function revokeInvitesOf(tx: Executor, campaignId: number): Promise
 export async function readInvite(db: Executor, userId: number, token: string, now: Date) {
   const invite = await inviteByToken(db, token);
   if (!invite || !isOpen(invite, now)) throw invalid();
-  if (await barredFrom(db, userId, invite.campaign_id)) throw invalid();
+  if (await barredFrom(db, userId, invite)) throw invalid();
   const [found] = await rows<{ title: string; inviter_name: string }>(
     db,
     sql`SELECT c.title, u.name AS inviter_name FROM items c JOIN users u ON u.id = ${invite.inviter_id}
@@ -237,7 +243,7 @@ export async function acceptInvite(
     sql`SELECT role FROM campaign_members WHERE campaign_id = ${campaign.id} AND user_id = ${user.id}`,
   );
   if (existing) return answer(existing.role);
-  if (await barredFrom(tx, user.id, campaign.id)) throw invalid();
+  if (await barredFrom(tx, user.id, invite)) throw invalid();
   // Full: refused before the use is taken, so the link stays good for when there is room (M13).
   await assertRoomFor(tx, campaign.id, maxMembers);
   const [used] = await rows<{ uses: number }>(

@@ -273,9 +273,9 @@ export async function removeMember(
   if (!campaign) throw notFound('Campaign');
   if (userId === campaign.user_id) throw new HttpError(403, OWNER_STAYS_MESSAGE);
   if (userId !== actor.id && campaign.user_id !== actor.id) throw new HttpError(403, OWNER_ONLY_MESSAGE);
-  const [target] = await rows<{ id: number; name: string; role: MemberRole }>(
+  const [target] = await rows<{ id: number; name: string; role: MemberRole; added_at: Date | string }>(
     tx,
-    sql`SELECT u.id, u.name, m.role FROM campaign_members m JOIN users u ON u.id = m.user_id
+    sql`SELECT u.id, u.name, m.role, m.added_at FROM campaign_members m JOIN users u ON u.id = m.user_id
         WHERE m.campaign_id = ${campaign.id} AND m.user_id = ${userId}`,
   );
   if (!target) throw new HttpError(404, MEMBER_NOT_FOUND);
@@ -283,10 +283,14 @@ export async function removeMember(
     sql`DELETE FROM campaign_members WHERE campaign_id = ${campaign.id} AND user_id = ${target.id}`,
   );
   const left = target.id === actor.id;
-  // M11: a removal bars them from the campaign's open links until the owner adds them again; a leave does not.
+  // M11: a removal bars them from the links the campaign has now until the owner adds them again; a
+  // leave does not. clock_timestamp() under the campaign's lock, as a new link stamps itself, orders
+  // the two as they took the lock.
   await tx.execute(
-    sql`INSERT INTO campaign_departures (user_id, campaign_id, barred) VALUES (${target.id}, ${campaign.id}, ${!left})
-        ON CONFLICT (user_id, campaign_id) DO UPDATE SET departed_at = now(), barred = EXCLUDED.barred`,
+    sql`INSERT INTO campaign_departures (user_id, campaign_id, barred, departed_at)
+        VALUES (${target.id}, ${campaign.id}, ${!left}, clock_timestamp())
+        ON CONFLICT (user_id, campaign_id) DO UPDATE
+          SET departed_at = EXCLUDED.departed_at, barred = EXCLUDED.barred`,
   );
   // Deleted rows too: a tombstone the device already has costs nothing, and one it lacks purges it.
   await tx.execute(
@@ -316,7 +320,8 @@ export async function removeMember(
     type: 'member.removed',
     actor,
     campaign: { id: campaign.id, title: campaign.title },
-    member: { id: target.id, name: target.name, role: target.role },
+    // The payload's member shape holds when they joined; the row is gone by the time it is written.
+    member: { id: target.id, name: target.name, role: target.role, added_at: target.added_at },
   });
   await touchCampaign(tx, campaign.id);
   return { status: 204, body: null, formerViewers: [target.id] };

@@ -60,6 +60,45 @@ describe.each(testEngines())('who may come back through a link on %s', (engine) 
     expect(back.body).toEqual({ campaign_id: campaign.id, role: 'editor' });
   });
 
+  it('M11: a link the owner makes after the removal admits her; the links that existed at it stay closed', async () => {
+    const owner = await signedIn(harness.app, 'Olive');
+    const mia = await signedIn(harness.app, 'Mia');
+    const { campaign, task } = await sharedCampaign(owner, 'editor', mia);
+    // A link she never opened, made before the removal: it existed at the removal, so it stays closed.
+    const before = await owner.post<Created>(`/api/campaigns/${campaign.id}/invites`, { role: 'viewer' });
+    expect(before.status, before.text).toBe(201);
+    expect((await owner.delete(`/api/campaigns/${campaign.id}/members/${mia.user!.id}`)).status).toBe(204);
+    const inboxBefore = await owner.get<{ total: number }>('/api/notifications');
+
+    const after = await owner.post<Created>(`/api/campaigns/${campaign.id}/invites`, { role: 'viewer' });
+    expect(after.status, after.text).toBe(201);
+    const unknown = await mia.get(`/api/invites/${'A'.repeat(22)}`);
+    for (const answer of [
+      await mia.get(`/api/invites/${before.body.token}`),
+      await mia.post(`/api/invites/${before.body.token}/accept`),
+    ]) {
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual(unknown.body);
+    }
+    // The barred try tells the owner nothing either: the one 404 is the whole answer (no new notification).
+    expect((await owner.get<{ total: number }>('/api/notifications')).body.total).toBe(
+      inboxBefore.body.total,
+    );
+
+    const shown = await mia.get(`/api/invites/${after.body.token}`);
+    expect(shown.status, shown.text).toBe(200);
+    const joined = await mia.post(`/api/invites/${after.body.token}/accept`);
+    expect(joined.status, joined.text).toBe(200);
+    expect(joined.body).toEqual({ campaign_id: campaign.id, role: 'viewer' });
+    expect((await mia.get(`/api/items/${task.id}`)).status).toBe(200);
+
+    // Removed again: the link that admitted her existed at this removal, so it is closed to her now.
+    expect((await owner.delete(`/api/campaigns/${campaign.id}/members/${mia.user!.id}`)).status).toBe(204);
+    const again = await mia.post(`/api/invites/${after.body.token}/accept`);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ message: INVITE_INVALID_MESSAGE });
+  });
+
   it('M11: restoring a deleted campaign does not revive its links', async () => {
     const owner = await signedIn(harness.app, 'Olive');
     const { campaign, task } = await sharedCampaign(owner, 'editor');

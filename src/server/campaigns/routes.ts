@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   inviteAcceptedSchema,
@@ -12,8 +12,8 @@ import { inviteCreateSchema, memberAddSchema, memberPatchSchema } from '../../sh
 import { idSchema, pageQuerySchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
-import { runWrite, type WriteResult } from '../http/idempotency';
-import { pathId } from '../items/routes';
+import { runWrite, sendWrite } from '../http/idempotency';
+import { pathId } from '../http/paths';
 import {
   checkedInHandler,
   errorAnswer,
@@ -32,14 +32,6 @@ import {
   revokeInvite,
 } from './invites';
 import { addMember, changeRole, departedIds, listMembers, removeMember, visibleCampaign } from './members';
-
-function send(reply: FastifyReply, result: WriteResult) {
-  if (result.status === 204) return reply.status(204).send();
-  if (result.json !== undefined) {
-    return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
-  }
-  return reply.status(result.status).send(result.body);
-}
 
 /** The member's user id in the path, or the 404 of an unknown member. */
 function memberId(request: FastifyRequest): number {
@@ -108,7 +100,10 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId(request, 'Campaign');
     const input = parseOrThrow(memberAddSchema, request.body);
     const max = app.config.campaignMaxMembers;
-    return send(reply, await runWrite(app, request, user.id, (tx) => addMember(tx, user, id, input, max)));
+    return sendWrite(
+      reply,
+      await runWrite(app, request, user.id, (tx) => addMember(tx, user, id, input, max)),
+    );
   });
 
   const roleDoc = routeDoc({
@@ -129,7 +124,10 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId(request, 'Campaign');
     const target = memberId(request);
     const { role } = parseOrThrow(memberPatchSchema, request.body);
-    return send(reply, await runWrite(app, request, user.id, (tx) => changeRole(tx, user, id, target, role)));
+    return sendWrite(
+      reply,
+      await runWrite(app, request, user.id, (tx) => changeRole(tx, user, id, target, role)),
+    );
   });
 
   const removeDoc = routeDoc({
@@ -148,7 +146,10 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const id = pathId(request, 'Campaign');
     const target = memberId(request);
-    return send(reply, await runWrite(app, request, user.id, (tx) => removeMember(tx, user, id, target)));
+    return sendWrite(
+      reply,
+      await runWrite(app, request, user.id, (tx) => removeMember(tx, user, id, target)),
+    );
   });
 
   const inviteDoc = routeDoc({
@@ -172,7 +173,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     // Not through runWrite: its Idempotency-Key record would keep the answer, and with it the token
     // in clear (only its hash may be stored). A repeated create makes a second link, which is harmless.
     const result = await db.transaction((tx) => createInvite(tx, user, id, input, origin, app.clock()));
-    return send(reply, result);
+    return sendWrite(reply, result);
   });
 
   const invitesDoc = routeDoc({
@@ -205,7 +206,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
   app.delete('/invites/:token', { schema: revokeDoc }, async (request, reply) => {
     const user = currentUser(request);
     const token = tokenOf(request);
-    return send(reply, await runWrite(app, request, user.id, (tx) => revokeInvite(tx, user, token)));
+    return sendWrite(reply, await runWrite(app, request, user.id, (tx) => revokeInvite(tx, user, token)));
   });
 
   const previewDoc = routeDoc({
@@ -241,7 +242,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     await limits.check(request, user.id);
     const token = tokenOf(request);
-    return send(
+    return sendWrite(
       reply,
       await runWrite(app, request, user.id, (tx) =>
         acceptInvite(tx, user, token, app.clock(), app.config.campaignMaxMembers),

@@ -23,6 +23,7 @@ interface EntryRow {
   action: string;
   metadata: Record<string, unknown>;
   created_at: Date | string;
+  via_token: string | null;
 }
 
 /** Feed entries that are not changes to the item itself: a comment has its own place in the timeline. */
@@ -104,7 +105,7 @@ export async function listHistory(
     ),
     rows<EntryRow>(
       db,
-      sql`SELECT a.id, a.user_id, u.name AS user_name, a.action, a.metadata, a.created_at
+      sql`SELECT a.id, a.user_id, u.name AS user_name, a.action, a.metadata, a.created_at, a.via_token
           FROM activities a JOIN users u ON u.id = a.user_id
           WHERE a.item_id = ${itemId} AND ${NOT_HISTORY}
           ORDER BY a.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
@@ -122,6 +123,7 @@ export async function listHistory(
       user: { id: r.user_id, name: r.user_name },
       at: iso(r.created_at),
       action: r.action,
+      via: r.via_token,
     };
     // A membership line says whom in words (issue 50); its role change is in the sentence.
     const summary = membershipPhrase(r.action, r.metadata);

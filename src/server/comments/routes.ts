@@ -14,8 +14,8 @@ import { idSchema, pageQuerySchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
+import { pathId } from '../http/paths';
 import { findVisibleItem } from '../items/queries';
-import { pathId } from '../items/routes';
 import {
   checkedInHandler,
   errorAnswer,

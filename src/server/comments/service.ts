@@ -15,6 +15,7 @@ import { type Executor, prepared, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
+import { childServer } from '../http/itemChildren';
 import { iso } from '../http/serialize';
 import { findVisibleItem, visibleTo } from '../items/queries';
 import { addCommentNotifications } from '../notifications/record';
@@ -66,6 +67,46 @@ async function commentById(tx: Executor, id: number): Promise<CommentRow | undef
   const [found] = await rows<CommentRow>(tx, sql`SELECT ${COMMENT_SELECT} WHERE c.id = ${id}`);
   return found;
 }
+
+/** A comment's data in a webhook event (`{ comment }`), or null when it is gone; app.ts registers it. */
+export async function commentWebhookData(tx: Executor, id: number): Promise<{ comment: Comment } | null> {
+  const row = await commentById(tx, id);
+  return row ? { comment: commentJson(row) } : null;
+}
+
+/**
+ * The rows of a sync page's comments (K13), live and deleted: the page's statement chose them by the
+ * reader's sight of their items. Each carries its item's uuid, so a device files it under the item's
+ * timeline even before the item's own row has arrived.
+ */
+async function commentSyncRows(
+  db: Executor,
+  ids: readonly number[],
+): Promise<(CommentRow & { item_uuid: string | null })[]> {
+  const found = await rows<CommentRow>(
+    db,
+    sql`SELECT ${COMMENT_SELECT} WHERE c.id = ANY(${sql.param([...ids])}::int[])`,
+  );
+  const itemIds = [...new Set(found.map((r) => r.item_id))];
+  const uuids = new Map(
+    itemIds.length === 0
+      ? []
+      : (
+          await rows<{ id: number; uuid: string | null }>(
+            db,
+            sql`SELECT id, uuid FROM items WHERE id = ANY(${sql.param(itemIds)}::int[])`,
+          )
+        ).map((r) => [r.id, r.uuid]),
+  );
+  return found.map((r) => ({ ...r, item_uuid: uuids.get(r.item_id) ?? null }));
+}
+
+/** Comments as a child of an item (src/shared/itemChildren.ts): their sync rows and webhook data; app.ts registers it. */
+export const commentChild = childServer<'comments', CommentRow & { item_uuid: string | null }>({
+  syncRows: commentSyncRows,
+  syncJson: (r) => ({ ...commentJson(r), item_uuid: r.item_uuid }),
+  webhookData: commentWebhookData,
+});
 
 /** An item's comments, oldest first, one page; the caller has checked that the reader sees the item. */
 export async function listComments(
@@ -286,7 +327,14 @@ export async function createComment(
           ${JSON.stringify({ comment_id: inserted.id })}::jsonb)`,
   );
   await notifyOfComment(tx, actor, item, inserted.id, mentions, true);
-  noteWebhookEvent(tx, { kind: 'comment', type: 'comment.created', actor, itemId, commentId: inserted.id });
+  noteWebhookEvent(tx, {
+    kind: 'child',
+    child: 'comments',
+    type: 'comment.created',
+    actor,
+    itemId,
+    childId: inserted.id,
+  });
   const created = await commentById(tx, inserted.id);
   return { status: 201, body: commentJson(created!), formerViewers: await timelineViewers(tx, itemId) };
 }
@@ -312,7 +360,14 @@ export async function editComment(
         WHERE id = ${id}`,
   );
   await notifyOfComment(tx, actor, item, id, added, false);
-  noteWebhookEvent(tx, { kind: 'comment', type: 'comment.updated', actor, itemId: item.id, commentId: id });
+  noteWebhookEvent(tx, {
+    kind: 'child',
+    child: 'comments',
+    type: 'comment.updated',
+    actor,
+    itemId: item.id,
+    childId: id,
+  });
   const edited = await commentById(tx, id);
   return { status: 200, body: commentJson(edited!), formerViewers: await timelineViewers(tx, item.id) };
 }
@@ -334,7 +389,14 @@ export async function deleteComment(tx: Executor, actor: UserRow, id: number): P
   );
   if (deleted.length > 0) {
     await countComment(tx, item.id, -1);
-    noteWebhookEvent(tx, { kind: 'comment', type: 'comment.deleted', actor, itemId: item.id, commentId: id });
+    noteWebhookEvent(tx, {
+      kind: 'child',
+      child: 'comments',
+      type: 'comment.deleted',
+      actor,
+      itemId: item.id,
+      childId: id,
+    });
   }
   return { status: 204, body: null, formerViewers: await timelineViewers(tx, item.id) };
 }

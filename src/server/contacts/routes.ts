@@ -3,11 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contactsSyncAnswerSchema, mutualsAnswerSchema } from '../../shared/apiSchemas';
 import { normalizePhone } from '../../shared/phone';
 import { contactsSyncSchema } from '../../shared/schemas';
-import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { runWrite } from '../http/idempotency';
 import { invalidAnswer, routeDoc } from '../openapi/routeDoc';
 import { listMutuals, listSampleUsers } from './mutuals';
+import { saveContacts } from './store';
 
 /** Phones normalised between two yields to the event loop (each takes up to ~0.2 ms to parse). */
 export const NORMALIZE_CHUNK = 100;
@@ -59,33 +59,7 @@ export async function contactsRoutes(plain: FastifyInstance): Promise<void> {
     const { contacts } = request.body;
     const phones = await normalizeContacts(contacts, app.config.defaultCountry, user.phone);
     const result = await runWrite(app, request, user.id, async (tx) => {
-      if (phones.size > 0) {
-        const values = sql.join(
-          [...phones].map((phone) => sql`(${user.id}, ${phone})`),
-          sql`, `,
-        );
-        await tx.execute(
-          sql`INSERT INTO contacts (user_id, contact_phone) VALUES ${values} ON CONFLICT DO NOTHING`,
-        );
-      }
-      // E3: the people this import made (or keeps) mutual hear of it on their event streams, and so
-      // does the caller's other devices: their pickers and Contacts page would otherwise wait for
-      // a visit to Contacts.
-      const phoneList = [...phones];
-      const mutualIds =
-        phoneList.length === 0
-          ? []
-          : (
-              await rows<{ id: number }>(
-                tx,
-                sql`SELECT u.id FROM users u
-                    JOIN contacts theirs ON theirs.user_id = u.id AND theirs.contact_phone = ${user.phone}
-                    WHERE u.phone IN (${sql.join(
-                      phoneList.map((phone) => sql`${phone}`),
-                      sql`, `,
-                    )})`,
-              )
-            ).map((row) => row.id);
+      const mutualIds = await saveContacts(tx, user, phones);
       return { status: 200, body: { count: phones.size }, formerViewers: [user.id, ...mutualIds] };
     });
     return reply.status(result.status).send(result.body);

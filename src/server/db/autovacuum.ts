@@ -1,5 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from './client';
+
+/** What a pass runs statements on: client.ts's database (it starts this, so this file names none of it). */
+interface Executor {
+  execute(query: SQL): Promise<unknown>;
+}
 
 /**
  * The embedded engine has no autovacuum, so nothing ever analyzed or vacuumed its tables, and with

@@ -149,6 +149,9 @@ export const activities = pgTable(
     description: text('description').notNull(),
     metadata: jsonb('metadata').notNull().default({}),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // The personal access token's name when a token made the change (0034): filled by its default
+    // from the write's transaction-local setting (http/idempotency.ts runWrite), null otherwise.
+    via_token: text('via_token').default(sql`NULLIF(current_setting('outpost.via_token', true), '')`),
   },
   (t) => [index('activities_root_idx').on(t.root_id, t.id), index('activities_item_idx').on(t.item_id, t.id)],
 );
@@ -433,6 +436,39 @@ export const time_entries = pgTable(
   ],
 );
 
+/** A file on an item (ARCHITECTURE §4 'Files on items', migration 0035): the bytes live in the file store by sha256. */
+export const attachments = pgTable(
+  'attachments',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull(),
+    item_id: integer('item_id')
+      .notNull()
+      .references(() => items.id),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    has_thumbnail: boolean('has_thumbnail').notNull().default(false),
+    ...timestamps,
+    deleted_at: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    change_xid: bigint('change_xid', { mode: 'bigint' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
+  },
+  (t) => [
+    uniqueIndex('attachments_uuid_key').on(t.user_id, t.uuid),
+    index('attachments_item_idx').on(t.item_id, t.id),
+    index('attachments_sha256_idx').on(t.sha256),
+    index('attachments_change_idx').on(t.change_xid, t.id),
+  ],
+);
+
 /** Who muted which item: no `commented` or `updated` notifications for it (§5). */
 export const itemMutes = pgTable(
   'item_mutes',
@@ -494,7 +530,8 @@ export const webhooks = pgTable(
     disabled_reason: text('disabled_reason'),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('webhooks_user_idx').on(t.user_id)],
+  // drizzle/0032: by owner and campaign, for a write's look-up of who hears it (webhooks/hearing.ts).
+  (t) => [index('webhooks_owner_campaign_idx').on(t.user_id, t.campaign_id)],
 );
 
 /** The webhook outbox: one row per event and webhook, written in the change's transaction. */

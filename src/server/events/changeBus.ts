@@ -1,10 +1,55 @@
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { type Announcement, notifyPayloads, parseNotifyPayload, TopicIndex } from '../../shared/fanout';
-import { type Executor, prepared, rows, sql } from '../db/client';
+import {
+  type Announcement,
+  NOTIFY_PAYLOAD_MAX_BYTES,
+  notifyPayloads,
+  parseNotifyPayload,
+  TopicIndex,
+} from '../../shared/fanout';
+import { SIGN_OUT_REASONS, type SignOutReason } from '../../shared/serverEvents';
+import { type Executor, pipelined, prepared, rows, sql } from '../db/client';
+import type { WriteEffect } from '../http/idempotency';
 import { departedFrom } from '../items/queries';
 
 const CHANNEL = 'outpost_changes';
+/** Where instances tell each other of ended sessions (E7). */
+const SESSIONS_CHANNEL = 'outpost_sessions';
+
+/** Sessions that ended, and why: what every instance hears so their streams close at once (E7). */
+export type SessionsEndedListener = (sessionIds: readonly string[], reason: SignOutReason) => void;
+
+/** A session's key as the sessions table holds it: a token's SHA-256 in hex. */
+const SESSION_ID = /^[0-9a-f]{64}$/;
+const REASONS = new Set<string>(Object.values(SIGN_OUT_REASONS));
+
+/** E7: ended sessions as NOTIFY payloads under PostgreSQL's limit, `{"r":reason,"s":[ids]}`, each id once. */
+export function sessionEndPayloads(sessionIds: readonly string[], reason: SignOutReason): string[] {
+  const payloads: string[] = [];
+  let batch: string[] = [];
+  const text = (ids: string[]) => JSON.stringify({ r: reason, s: ids });
+  for (const id of new Set(sessionIds)) {
+    if (batch.length > 0 && Buffer.byteLength(text([...batch, id])) > NOTIFY_PAYLOAD_MAX_BYTES) {
+      payloads.push(text(batch));
+      batch = [];
+    }
+    batch.push(id);
+  }
+  if (batch.length > 0) payloads.push(text(batch));
+  return payloads;
+}
+
+/** The sessions and reason of a payload another instance sent, or null for one we did not write. */
+export function parseSessionEndPayload(payload: string): { ids: string[]; reason: SignOutReason } | null {
+  try {
+    const { r, s } = JSON.parse(payload) as { r?: unknown; s?: unknown };
+    if (typeof r !== 'string' || !REASONS.has(r) || !Array.isArray(s)) return null;
+    const ids = s.filter((id): id is string => typeof id === 'string' && SESSION_ID.test(id));
+    return ids.length === s.length ? { ids, reason: r as SignOutReason } : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * A stream's listener: `direct` is true when its user was named in the announcement (a creator, an
@@ -28,6 +73,13 @@ export interface ChangeBus {
   subscribe(userId: number, listener: ChangeListener): () => void;
   /** Every delivered change, for caches; `null` means "anything may have changed" (a lost feed). */
   onChange(listener: (userIds: readonly number[] | null) => void): void;
+  /**
+   * E7: sessions ended on this instance; every instance's listeners hear it (this one's at once), so
+   * their streams close with the reason. Resolves once the others have been told.
+   */
+  sessionsEnded(sessionIds: readonly string[], reason: SignOutReason): Promise<void>;
+  /** Ended sessions, wherever they ended (app.ts tells the session cache). */
+  onSessionsEnded(listener: SessionsEndedListener): void;
   /** How campaign announcements become members (app.ts sets it; without it they reach nobody). */
   resolveMembersWith(membersOf: MembersOf): void;
   /** False while changes from other instances may go unseen. */
@@ -47,6 +99,7 @@ export interface ChangeBus {
 class LocalFanOut {
   private readonly index = new TopicIndex<number, ChangeListener>();
   readonly watchers: ((userIds: readonly number[] | null) => void)[] = [];
+  readonly sessionWatchers: SessionsEndedListener[] = [];
   membersOf: MembersOf | null = null;
   private queue: Promise<void> = Promise.resolve();
 
@@ -82,6 +135,18 @@ class LocalFanOut {
     }
   }
 
+  /** Ended sessions: told at once, ahead of any announcement still queued, so no stream hears one more. */
+  sessionsEnded(sessionIds: readonly string[], reason: SignOutReason) {
+    if (sessionIds.length === 0) return;
+    for (const watch of this.sessionWatchers) {
+      try {
+        watch(sessionIds, reason);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+  }
+
   /** Every open stream hears `changed`: what it may have missed is unknown, so it reads again. */
   emitToAll() {
     for (const listener of this.index.readersOf([...this.index.topics()])) listener(true);
@@ -108,6 +173,8 @@ export function createLocalChangeBus(onError: (error: unknown) => void = logErro
     },
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
     onChange: (listener) => void fanOut.watchers.push(listener),
+    sessionsEnded: async (sessionIds, reason) => fanOut.sessionsEnded(sessionIds, reason),
+    onSessionsEnded: (listener) => void fanOut.sessionWatchers.push(listener),
     resolveMembersWith: (membersOf) => {
       fanOut.membersOf = membersOf;
     },
@@ -195,6 +262,11 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
     if (closed) return;
     const next = new pg.Client({ connectionString });
     next.on('notification', (message) => {
+      if (message.channel === SESSIONS_CHANNEL && message.payload) {
+        const ended = parseSessionEndPayload(message.payload);
+        if (ended) fanOut.sessionsEnded(ended.ids, ended.reason);
+        return;
+      }
       if (message.channel !== CHANNEL || !message.payload) return;
       // A payload we did not write is ignored.
       const announcement = parseNotifyPayload(message.payload);
@@ -207,6 +279,7 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
     try {
       await next.connect();
       await next.query(`LISTEN ${CHANNEL}`);
+      await next.query(`LISTEN ${SESSIONS_CHANNEL}`);
       client = next;
       delay = 250;
       // Whatever happened while we were not listening is unknown: caches start over, and after a
@@ -247,6 +320,21 @@ export function createPgChangeBus(connectionString: string, onError: (error: unk
     },
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
     onChange: (listener) => void fanOut.watchers.push(listener),
+    // This instance's streams close at once; the others hear it through NOTIFY (its own echo finds
+    // nothing left to close). Not behind the horizon wait: an ended session has nothing to pull, and
+    // the announcements queued behind it must reach no stream of it. A failed send costs the others
+    // only time: their streams still find the session gone when they next look it up.
+    sessionsEnded: async (sessionIds, reason) => {
+      fanOut.sessionsEnded(sessionIds, reason);
+      for (const payload of sessionEndPayloads(sessionIds, reason)) {
+        try {
+          await notifier.query('SELECT pg_notify($1, $2)', [SESSIONS_CHANNEL, payload]);
+        } catch (error) {
+          onError(error);
+        }
+      }
+    },
+    onSessionsEnded: (listener) => void fanOut.sessionWatchers.push(listener),
     resolveMembersWith: (membersOf) => {
       fanOut.membersOf = membersOf;
     },
@@ -337,3 +425,41 @@ const viewersOfChangesQuery = prepared(
             WHERE i.change_xid = pg_current_xact_id()::text::bigint) t
           WHERE EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = t.top)`,
 );
+
+/**
+ * The change bus as a write effect (registered by app.ts): every write tells the users who see what it
+ * changed, the writer and `formerViewers` included; the bus delivers only what commits.
+ */
+export function changeBusEffect(changes: ChangeBus): WriteEffect {
+  return ({ userId }) => {
+    let viewers: number[] = [];
+    let campaigns: readonly number[] = [];
+    let formerViewers: number[] = [];
+    /** On a pipelined connection: the viewers' read, sent with the record and the COMMIT behind it. */
+    let found: Promise<Announcement> | null = null;
+    // The writer too: its own reads must not meet a cached answer while its campaign's members are
+    // still being looked up (E4).
+    const told = (audience: Announcement) => {
+      viewers = [...new Set([...audience.users, ...formerViewers, userId])];
+      campaigns = audience.campaigns;
+    };
+    return {
+      afterWrite: async (tx, result) => {
+        formerViewers = result.formerViewers ?? [];
+        if (pipelined(tx)) {
+          // Not waited for: it reads what this transaction wrote, whatever follows it. A failure aborts
+          // the transaction, so its COMMIT rolls back and the record's failure is thrown (runRecorded).
+          found = viewersOfChanges(tx);
+          found.catch(() => undefined);
+          return;
+        }
+        told(await viewersOfChanges(tx));
+        await changes.announce(tx, viewers);
+      },
+      settled: async () => {
+        if (found) told(await found);
+      },
+      committed: () => changes.committed(viewers, campaigns),
+    };
+  };
+}

@@ -4,9 +4,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { changesDelivered } from '../../../testkit/changes';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { makeMutual, signedIn, TestClient, uniquePhone } from '../../../testkit/testClient';
+import { deviceSessionsSchema } from '../../shared/devices';
 import { buildApp } from '../app';
 import { type Database, openDatabase, sql } from '../db/client';
+import { hashToken } from '../http/session';
 import { STREAMS_PER_SESSION, STREAMS_PER_USER } from './routes';
+
+/** The `signed_out` events in a stream's text, as their data (E7). */
+const signedOutEvents = (text: string): unknown[] =>
+  [...text.matchAll(/event: signed_out\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!));
 
 /** A moment for streams across instances to hear what was written. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -243,6 +249,63 @@ describe.each(testEngines())('GET /api/events on %s', (engine) => {
     expect(stream.changed()).toBe(0);
   });
 
+  it('E7: a sign-out, a device signed out from another and sign out everywhere end every stream of the session with signed_out and the reason, and nothing follows', async () => {
+    const phone = uniquePhone();
+    const device = async () => {
+      const client = new TestClient(app);
+      await client.login(phone, 'Ending');
+      return client;
+    };
+    const leaving = await device();
+    const removed = await device();
+    const remover = await device();
+    const tabs = [await openStream(url, leaving), await openStream(url, leaving)];
+    const removedStream = await openStream(url, removed);
+    const removerStream = await openStream(url, remover);
+    await settle();
+
+    expect((await leaving.post('/api/logout')).status).toBe(204);
+    for (const tab of tabs) {
+      await tab.waitForEnd(1000);
+      expect(signedOutEvents(tab.text())).toEqual([{ reason: 'logout' }]);
+      expect(tab.text().endsWith('event: signed_out\ndata: {"reason":"logout"}\n\n')).toBe(true);
+    }
+
+    const listed = deviceSessionsSchema.parse((await removed.get('/api/sessions')).body);
+    const removedId = listed.sessions.find((s) => s.current)!.id;
+    expect((await remover.delete(`/api/sessions/${removedId}`)).status).toBe(204);
+    await removedStream.waitForEnd(1000);
+    expect(signedOutEvents(removedStream.text())).toEqual([{ reason: 'device' }]);
+
+    // The remover's own write reaches none of the ended streams.
+    await remover.create({ title: 'After the sign-outs', type: 'todo' });
+    await settle();
+    for (const ended of [...tabs, removedStream]) expect(ended.changed()).toBe(0);
+    expect(removerStream.changed()).toBe(1);
+
+    expect((await remover.post('/api/logout', { everywhere: true })).status).toBe(204);
+    await removerStream.waitForEnd(1000);
+    expect(signedOutEvents(removerStream.text())).toEqual([{ reason: 'everywhere' }]);
+  });
+
+  it('E7: a stream that finds its session gone without word of it ends with signed_out expired', async () => {
+    const phone = uniquePhone();
+    const gone = new TestClient(app);
+    await gone.login(phone, 'Gone');
+    const other = new TestClient(app);
+    await other.login(phone, 'Gone');
+    const stream = await openStream(url, gone);
+    await settle();
+    // What the sweeper or a lost word between instances leaves: the row is gone, nobody said so.
+    const id = hashToken(gone.jar.get('outpost_session')!);
+    await app.database.db.execute(sql`DELETE FROM sessions WHERE id = ${id}`);
+    app.sessionCache.delete(id);
+    await other.create({ title: 'Seen by nobody there', type: 'todo' });
+    await stream.waitForEnd(5000);
+    expect(stream.changed()).toBe(0);
+    expect(signedOutEvents(stream.text())).toEqual([{ reason: 'expired' }]);
+  });
+
   /** Opens streams until one is answered 200, or fails after `ms` (a closed stream is released on its close event). */
   const openOnceFree = async (client: TestClient, ms = 3000) => {
     const started = Date.now();
@@ -439,3 +502,73 @@ describe.runIf(process.env.TEST_DATABASE_URL)('event streams end at sign-out on 
     expect(stream.changed()).toBe(0);
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'E7: sign-outs reach the streams of every instance at once',
+  () => {
+    let database: Database;
+    let second: Database;
+    let appA: FastifyInstance;
+    let appB: FastifyInstance;
+    let urlB: string;
+
+    beforeAll(async () => {
+      database = await openTestDatabase('pg');
+      second = await openDatabase({ url: database.url! });
+      appA = await buildApp({ database, config: { seedSampleUsers: false } });
+      // B trusts a session it looked up for the usual 5 s: only the word from A can end it sooner.
+      appB = await buildApp({ database: second, config: { seedSampleUsers: false, sessionCacheMs: 5000 } });
+      await appA.ready();
+      urlB = await appB.listen({ port: 0, host: '127.0.0.1' });
+    });
+    afterAll(async () => {
+      await appB.close();
+      await appA.close();
+      await second.close();
+      await database.close();
+    });
+
+    /** A device signed in on A whose twin on B (the same cookies) has an open stream there. */
+    async function deviceStreamingOnB(phone: string) {
+      const onA = new TestClient(appA);
+      await onA.login(phone, 'Two instances');
+      const onB = new TestClient(appB);
+      for (const [name, value] of onA.jar) onB.jar.set(name, value);
+      // B has looked the session up, so its cache vouches for it for the next 5 s.
+      expect((await onB.get('/api/me')).status).toBe(200);
+      return { onA, onB, stream: await openStream(urlB, onB) };
+    }
+
+    it('E7: signing a device out on A ends its stream on B within a second with signed_out device, before any later change', async () => {
+      const phone = uniquePhone();
+      const removed = await deviceStreamingOnB(phone);
+      const remover = new TestClient(appA);
+      await remover.login(phone, 'Two instances');
+      await pause();
+      const { sessions } = deviceSessionsSchema.parse((await removed.onA.get('/api/sessions')).body);
+      const id = sessions.find((s) => s.current)!.id;
+
+      expect((await remover.delete(`/api/sessions/${id}`)).status).toBe(204);
+      await remover.create({ title: 'Right after', type: 'todo' });
+      await removed.stream.waitForEnd(1500);
+      expect(removed.stream.changed()).toBe(0);
+      expect(signedOutEvents(removed.stream.text())).toEqual([{ reason: 'device' }]);
+      // B's cache forgot the session too: the device is a guest there at once.
+      expect((await removed.onB.get('/api/me')).status).toBe(401);
+    });
+
+    it('E7: sign out everywhere on A ends every stream of the person on B within a second with signed_out everywhere', async () => {
+      const phone = uniquePhone();
+      const first = await deviceStreamingOnB(phone);
+      const second = await deviceStreamingOnB(phone);
+      await pause();
+      expect((await first.onA.post('/api/logout', { everywhere: true })).status).toBe(204);
+      for (const device of [first, second]) {
+        await device.stream.waitForEnd(1500);
+        expect(device.stream.changed()).toBe(0);
+        expect(signedOutEvents(device.stream.text())).toEqual([{ reason: 'everywhere' }]);
+        expect((await device.onB.get('/api/me')).status).toBe(401);
+      }
+    });
+  },
+);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SERVER_EVENTS } from '../../shared/serverEvents';
+import { SERVER_EVENTS, SIGN_OUT_REASONS, type SignOutReason } from '../../shared/serverEvents';
 import { mutualsVersion } from '../contacts/mutuals';
 import { currentUser } from '../http/context';
 import { HttpError } from '../http/errors';
@@ -40,7 +40,13 @@ interface OpenStream {
   closed: boolean;
   signedIn(): Promise<boolean>;
   write(text: string): void;
-  end(): void;
+  /** Ends the stream; with a reason, its last event is `signed_out` saying it (E7). */
+  end(reason?: SignOutReason): void;
+}
+
+/** E7: a stream's last event when its session has ended, so the device signs out at once and says why. */
+export function signedOutEvent(reason: SignOutReason): string {
+  return `event: ${SERVER_EVENTS.signedOut}\ndata: ${JSON.stringify({ reason })}\n\n`;
 }
 
 /** Seconds a refused stream is told to wait: time for a tab to close; the 30 s poll syncs meanwhile. */
@@ -51,10 +57,11 @@ const STREAM_RETRY_AFTER_SECONDS = 30;
  * `notification {unread}` (SYNC.md E1, E2). Every notification's recipient also gets a `changed`, on
  * whichever instance it was written, so the unread count crosses instances the way changes do.
  *
- * A stream lives no longer than its session: sign-out (or a sign-in that replaces the session) on
- * this instance closes it at once; after a sign-out on another instance, the stream looks the session
- * up again before each delivery and at each heartbeat, and ends when it is gone (within the session
- * cache's few seconds).
+ * A stream lives no longer than its session (E7): a sign-out on any instance closes it at once with
+ * `signed_out {reason}` as its last event (the change bus carries the word between instances), and a
+ * sign-in that replaces the session closes it without one (the browser has a new session to reconnect
+ * with). Should the word be lost, the stream still looks the session up before each delivery and at
+ * each heartbeat, and ends with `signed_out {reason: 'expired'}` once it is gone.
  */
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const open = new Set<(hint?: string) => void>();
@@ -117,7 +124,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     const now = Date.now();
     await Promise.all(
       streams.map(async ([stream, direct]) => {
-        if (!(await signedIn(stream))) return stream.end();
+        if (!(await signedIn(stream))) return stream.end(SIGN_OUT_REASONS.expired);
         // Mutual contacts move only through announcements that name their user (E3, E4).
         const version = direct ? await mutualsOf(stream) : null;
         if (stream.closed) return;
@@ -157,7 +164,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const eventsDoc = routeDoc({
     summary: 'Live events',
     description:
-      'A `text/event-stream`: an event `changed` whenever something the caller sees changes (then pull `GET /api/sync`), `notification` with `{unread}` when the count changes, and a heartbeat comment every 25 s. The headers go out as soon as the stream opens.',
+      'A `text/event-stream`: an event `changed` whenever something the caller sees changes (then pull `GET /api/sync`), `notification` with `{unread}` when the count changes, and a heartbeat comment every 25 s. The headers go out as soon as the stream opens. When the session ends (a sign-out here or on another device, or `Sign out everywhere`) the last event is `signed_out` with `{reason}` (`logout`, `everywhere`, `device` or `expired`) and the stream closes.',
     tags: ['Sync'],
     answers: {
       200: { description: 'The stream, open until the client closes it.', media: 'text/event-stream' },
@@ -225,7 +232,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       write: (text) => {
         if (!stream.closed) res.write(text);
       },
-      end: () => end(),
+      end: (reason) => end(reason === undefined ? undefined : signedOutEvent(reason)),
     };
 
     // `notification {unread}` and (E3) `mutuals {version}` when the stream opens; after that the
@@ -255,7 +262,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
 
     /** Writes `text` if the session still exists, else ends the stream. */
     const deliver = async (text: string) => {
-      if (!(await stream.signedIn())) return end();
+      if (!(await stream.signedIn())) return stream.end(SIGN_OUT_REASONS.expired);
       stream.write(text);
     };
     const unsubscribe = app.changes.subscribe(user.id, (direct) => enqueue(stream, direct));
@@ -275,7 +282,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       if (hint) res.write(hint);
       res.end();
     };
-    const unwatch = app.sessionCache.onEnd(sessionId, () => end());
+    const unwatch = app.sessionCache.onEnd(sessionId, (reason) => stream.end(reason));
     open.add(end);
     request.raw.on('close', stop);
     // The response's close is the socket's too: the slot must come back however the stream ends.

@@ -1,24 +1,41 @@
 import type { FastifyInstance } from 'fastify';
 import { healthSchema, notReadySchema, readySchema } from '../../shared/apiSchemas';
-import { sql } from '../db/client';
 import { pendingMigrations } from '../db/migrations';
 import { errorAnswer, routeDoc } from '../openapi/routeDoc';
+import { pingDatabase } from './store';
 
 const TAGS = ['Running it'];
 
 /** A readiness check slower than this counts as a database that does not answer. */
 export const READY_TIMEOUT_MS = 2_000;
 
+/** How long a file store's answer to its check stands: a balancer's probes do not each ask S3. */
+export const FILES_CHECK_CACHE_MS = 5_000;
+const fileChecks = new WeakMap<FastifyInstance, { at: number; problem: Promise<string | null> }>();
+
+/** Why the file store cannot be used (its message names the setting), or null; asked once per window. */
+function fileStoreProblem(app: FastifyInstance): Promise<string | null> {
+  const cached = fileChecks.get(app);
+  if (cached && Date.now() - cached.at < FILES_CHECK_CACHE_MS) return cached.problem;
+  const problem = app.files.check().then(
+    () => null,
+    (error: unknown) => (error as Error).message,
+  );
+  fileChecks.set(app, { at: Date.now(), problem });
+  return problem;
+}
+
 /** Why an instance is not ready, or null when it is. */
 async function notReadyBecause(app: FastifyInstance): Promise<string | null> {
   if (app.draining) return 'The server is shutting down.';
+  const files = fileStoreProblem(app);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), READY_TIMEOUT_MS);
   });
   try {
     const check = (async () => {
-      await app.database.db.execute(sql`SELECT 1`);
+      await pingDatabase(app.database.db);
       return pendingMigrations(app.database.db);
     })();
     // The check may still fail after the timeout won: nobody waits for it then.
@@ -28,7 +45,12 @@ async function notReadyBecause(app: FastifyInstance): Promise<string | null> {
     if (pending.length > 0) {
       return `The database lacks ${pending.length} migration${pending.length > 1 ? 's' : ''} (${pending.map((m) => m.tag).join(', ')}).`;
     }
-    return null;
+    const problem = await Promise.race([files, timeout]);
+    if (problem === 'timeout') {
+      const setting = app.files.kind === 's3' ? 'S3_ENDPOINT' : 'DATA_DIR';
+      return `${setting}: the file store did not answer within ${READY_TIMEOUT_MS / 1000} s.`;
+    }
+    return problem;
   } catch {
     return 'The database does not answer.';
   } finally {
@@ -39,8 +61,8 @@ async function notReadyBecause(app: FastifyInstance): Promise<string | null> {
 /**
  * `GET /api/health`: the process lives (and its database answers); `GET /api/health/ready`: this
  * instance should get traffic, for load balancers and rolling restarts: 200 only while the database
- * answers with every committed migration applied and the server is not shutting down, else 503
- * with the reason.
+ * answers with every committed migration applied, the file store answers its check (cached
+ * briefly) and the server is not shutting down, else 503 with the reason.
  */
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get(
@@ -58,7 +80,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       }),
     },
     async () => {
-      await app.database.db.execute(sql`SELECT 1`);
+      await pingDatabase(app.database.db);
       return { ok: true };
     },
   );
@@ -69,7 +91,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       schema: routeDoc({
         summary: 'Readiness',
         description:
-          'For load balancers and rolling restarts: 200 only while the database answers with every migration applied and the server is not shutting down, else 503 with the reason. Never cached.',
+          'For load balancers and rolling restarts: 200 only while the database answers with every migration applied, the file store answers and the server is not shutting down, else 503 with the reason (a file store problem names its setting, such as S3_BUCKET). Never cached.',
         tags: TAGS,
         answers: {
           200: { description: 'Ready for traffic.', schema: readySchema },

@@ -1,24 +1,25 @@
 import type { FastifyRequest } from 'fastify';
 import type { TokenAccess } from '../../shared/tokens';
-import type { SmsProvider } from '../auth/sms';
-import type { UserRow } from '../auth/users';
 import type { Database } from '../db/client';
 import type { AppConfig } from '../env';
-import type { ChangeBus } from '../events/changeBus';
-import type { Metrics } from '../metrics/registry';
 import { HttpError } from './errors';
+import type { WriteEffect } from './idempotency';
+import type { ItemChildServers } from './itemChildren';
 import type { RateLimits } from './rateLimits';
 import type { ReadCache } from './readCache';
-import type { Session, SessionCache } from './session';
+import type { Session, SessionCache, UserRow } from './session';
 
+// What http/ knows of the app; what the resources add to it (the change bus, SMS, metrics) app.ts declares.
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
-    changes: ChangeBus;
+    /** The side effects every write runs (runWrite), registered by app.ts. */
+    writeEffects: readonly WriteEffect[];
+    /** Each child kind's rows for the sync page and the webhooks, registered by app.ts. */
+    itemChildren: ItemChildServers;
     limits: RateLimits;
     sessionCache: SessionCache;
     readCache: ReadCache;
-    sms: SmsProvider;
     /** The time for sign-in codes; tests move it forward. */
     clock: () => Date;
     config: AppConfig;
@@ -26,7 +27,6 @@ declare module 'fastify' {
     routeTable: { method: string; url: string; public: boolean; tokenAccess: TokenAccess | null }[];
     /** True once a shutdown began: readiness answers 503 (health/shutdown.ts). */
     draining: boolean;
-    metrics: Metrics;
   }
   interface FastifyRequest {
     session: Session | null;

@@ -57,7 +57,7 @@ describe('security headers and session cookies', () => {
     expect(response.headers['strict-transport-security']).toContain('max-age=');
   });
 
-  it('limits writes per session with 429 and Retry-After, and leaves reads alone', async () => {
+  it('limits writes per person with 429 and Retry-After, and leaves reads alone', async () => {
     const client = await signedIn(app, 'Busy');
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)

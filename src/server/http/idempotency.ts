@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import type { Announcement } from '../../shared/fanout';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { idempotencyKeySchema } from '../../shared/schemas';
 import type { Database, Executor } from '../db/client';
 import { pipelined, prepared, rows, sql } from '../db/client';
-import { type ChangeBus, viewersOfChanges } from '../events/changeBus';
-import { outboxSignal } from '../notifications/outboxSignal';
-import { writeWebhookEvents } from '../webhooks/events';
-import { webhookSignal } from '../webhooks/signal';
 import { HttpError, unprocessable } from './errors';
 
 /**
@@ -67,58 +62,59 @@ function canonical(root: unknown): string {
 }
 
 /**
+ * A side effect of every write (ARCHITECTURE §6 'Side effects of a server write are registered, not
+ * imported'): app.ts registers the list (the change bus, the push outbox, webhooks), so this funnel
+ * names none of them. Called once per write for that write's hooks, which may keep its state.
+ */
+export type WriteEffect = (write: { userId: number }) => WriteEffectHooks;
+
+/** One write's side effects; each list of hooks runs in the order the effects were registered. */
+export interface WriteEffectHooks {
+  /** Inside the write's transaction, after the write: what it does commits or rolls back with it. */
+  afterWrite?: (tx: Executor, result: WriteResult) => Promise<void>;
+  /**
+   * Once the transaction ended, before any effect's `committed`: awaits what `afterWrite` sent
+   * without waiting (on a pipelined connection, a read that went out with the COMMIT).
+   */
+  settled?: () => Promise<void>;
+  /** After the commit; never for a replay, whose write rolled back or never ran. */
+  committed?: (tx: Executor) => void;
+}
+
+/**
  * Runs a write in one transaction. With an `Idempotency-Key`, the (user, key) record is written in
  * that same transaction, so a repeat gets the recorded answer and never a second effect; the same key
- * with a different request is refused with 422. Concurrent repeats wait on the key's row lock.
+ * with a different request is refused with 422. Concurrent repeats wait on the key's row lock. The
+ * registered write effects run inside the transaction after the write, and after its commit.
  */
 export async function runWrite(
-  context: { database: Database; changes: ChangeBus },
+  context: { database: Database; writeEffects: readonly WriteEffect[] },
   request: FastifyRequest,
   userId: number,
   write: (tx: Executor) => Promise<WriteResult>,
 ): Promise<WriteResult & { replayed: boolean }> {
-  const { database, changes } = context;
-  let viewers: number[] = [];
-  let campaigns: readonly number[] = [];
-  let formerViewers: number[] = [];
-  /** On a pipelined connection: the viewers' read, sent with the record and the COMMIT behind it. */
-  let found: Promise<Announcement> | null = null;
-  // Every write tells the users who see what it changed; the bus delivers only what commits.
+  const { database } = context;
+  const effects = context.writeEffects.map((effect) => effect({ userId }));
   let used: Executor | null = null;
-  const announced = async (tx: Executor) => {
+  const token = request.session?.token?.id;
+  const withEffects = async (tx: Executor) => {
     used = tx;
+    // A token's write says so in every feed entry it makes (activities.via_token's default reads this
+    // setting): the token's name as it is now, for this transaction only.
+    if (token !== undefined)
+      await tx.execute(
+        sql`SELECT set_config('outpost.via_token', name, true) FROM personal_access_tokens WHERE id = ${token}`,
+      );
     const result = await write(tx);
-    // The webhooks' outbox rows of the events the write noted, in its transaction (webhooks/events.ts).
-    if (await writeWebhookEvents(tx)) webhookSignal.mark(tx);
-    formerViewers = result.formerViewers ?? [];
-    if (pipelined(tx)) {
-      // Not waited for: it reads what this transaction wrote, whatever follows it. A failure aborts
-      // the transaction, so its COMMIT rolls back and the record's failure is thrown (runRecorded).
-      found = viewersOfChanges(tx);
-      found.catch(() => undefined);
-      return result;
-    }
-    const audience = await viewersOfChanges(tx);
-    // The writer too: its own reads must not meet a cached answer while its campaign's members are
-    // still being looked up (E4).
-    viewers = [...new Set([...audience.users, ...formerViewers, userId])];
-    campaigns = audience.campaigns;
-    await changes.announce(tx, viewers);
+    for (const effect of effects) if (effect.afterWrite) await effect.afterWrite(tx, result);
     return result;
   };
-  const outcome = await runRecorded(database, request, userId, announced);
+  const outcome = await runRecorded(database, request, userId, withEffects);
   if (outcome.replayed) return outcome;
+  for (const effect of effects) if (effect.settled) await effect.settled();
   // Set inside the callback, which TypeScript cannot follow.
-  const pipelinedAudience = found as Promise<Announcement> | null;
-  if (pipelinedAudience) {
-    const audience = await pipelinedAudience;
-    viewers = [...new Set([...audience.users, ...formerViewers, userId])];
-    campaigns = audience.campaigns;
-  }
-  // Committed: entries it wrote for push count now, before the commit's listeners poke the outbox.
-  outboxSignal.committed(used);
-  webhookSignal.committed(used);
-  changes.committed(viewers, campaigns);
+  const committed = used as unknown as Executor;
+  for (const effect of effects) effect.committed?.(committed);
   return outcome;
 }
 
@@ -214,3 +210,12 @@ async function runRecorded(
 
 /** Thrown to roll back a write whose key turned out to be a repeat's (see runRecorded). */
 const REPEAT = new Error('Idempotency-Key repeat');
+
+/** Sends a write's answer as runWrite gave it: 204 bare, stored JSON as it was, else the body. */
+export function sendWrite(reply: FastifyReply, result: WriteResult) {
+  if (result.status === 204) return reply.status(204).send();
+  if (result.json !== undefined) {
+    return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
+  }
+  return reply.status(result.status).send(result.body);
+}

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
+import { idSchema } from '../../shared/schemas';
+import { HttpError } from './errors';
 
 /**
  * A URL's path as a lenient server could read it: percent-decoding undone (repeatedly, so '%2561'
@@ -34,3 +36,12 @@ export function matchedRoute(request: FastifyRequest): string | null {
 
 export const isApiPath = (p: string): boolean => p === '/api' || p.startsWith('/api/');
 export const isSanctumPath = (p: string): boolean => p === '/sanctum' || p.startsWith('/sanctum/');
+
+/** The numeric id in the path, or a 404 that says why (ids like `abc` name nothing). */
+export function pathId(request: FastifyRequest, what = 'Item'): number {
+  const raw = (request.params as { id?: string }).id;
+  const parsed = idSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new HttpError(404, `${what} not found: '${String(raw).slice(0, 40)}' is not an id.`);
+  return parsed.data;
+}

@@ -11,7 +11,7 @@ export interface RateLimits {
   /** Code requests per phone and per address. */
   codePerPhone: Limiter;
   codePerAddress: Limiter;
-  /** Writes per session. */
+  /** Writes per person over all their sessions, on every instance. */
   writes: Limiter | null;
   /** Writes per personal access token: each token has its own budget, apart from the sessions'. */
   tokenWrites: Limiter | null;
@@ -47,20 +47,24 @@ export function createRateLimits(app: FastifyInstance): RateLimits {
       timeWindow: 15 * MINUTE,
       keyGenerator: (r) => `code-ip:${r.ip}`,
     }),
+    // Per person, not per session (issue 62: nine sign-ins made nine budgets, 10,000 comments in
+    // 133 s), and in the database, so neither another session nor another instance is a new budget.
+    // Enforced only on signed-in cookie writes (app.ts), so a session always has its user.
     writes:
       writesPerMinute > 0
-        ? app.createRateLimit({
+        ? sharedRateLimit(app, {
             max: writesPerMinute,
             timeWindow: MINUTE,
-            keyGenerator: (r) => `writes:${r.session?.id ?? r.ip}`,
+            keyGenerator: (r) => `writes:user:${r.session?.user?.id ?? r.ip}`,
           })
         : null,
+    // Per token (its own budget, apart from its person's sessions), likewise shared by the instances.
     tokenWrites:
       tokenWritesPerMinute > 0
-        ? app.createRateLimit({
+        ? sharedRateLimit(app, {
             max: tokenWritesPerMinute,
             timeWindow: MINUTE,
-            keyGenerator: (r) => `token-writes:${r.session?.token?.id ?? r.ip}`,
+            keyGenerator: (r) => `writes:token:${r.session?.token?.id ?? r.ip}`,
           })
         : null,
   };

@@ -1,9 +1,19 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type SignInMethod, USER_AGENT_MAX } from '../../shared/devices';
+import type { SignOutReason } from '../../shared/serverEvents';
 import { VISITOR_XSRF_PREFIX } from '../../shared/visitorXsrf';
-import type { UserRow } from '../auth/users';
 import { type Executor, rows, sql } from '../db/client';
+
+/** A users row: the signed-in person of a session. */
+export interface UserRow {
+  id: number;
+  name: string;
+  /** Null for a person who came by single sign-on and has added no phone. */
+  phone: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
 
 export const SESSION_COOKIE = 'outpost_session';
 /** Over HTTPS the cookie takes the __Host- prefix: Secure, path /, no Domain, so no subdomain can plant it. */
@@ -43,7 +53,7 @@ const TOUCH_AFTER_MS = 60_000;
  */
 export class SessionCache {
   private readonly entries = new Map<string, { session: Session; at: number }>();
-  private readonly endWatchers = new Map<string, Set<() => void>>();
+  private readonly endWatchers = new Map<string, Set<(reason?: SignOutReason) => void>>();
   constructor(private readonly ttlMs: number) {}
   get(id: string): Session | undefined {
     const entry = this.entries.get(id);
@@ -62,8 +72,11 @@ export class SessionCache {
   delete(id: string): void {
     this.entries.delete(id);
   }
-  /** Calls `listener` once when session `id` ends on this instance; the returned function unsubscribes. */
-  onEnd(id: string, listener: () => void): () => void {
+  /**
+   * Calls `listener` once when session `id` ends on this instance, or on another one that said so
+   * (E7), with the reason when it was a sign-out; the returned function unsubscribes.
+   */
+  onEnd(id: string, listener: (reason?: SignOutReason) => void): () => void {
     let set = this.endWatchers.get(id);
     if (!set) {
       set = new Set();
@@ -76,12 +89,15 @@ export class SessionCache {
       if (current?.size === 0) this.endWatchers.delete(id);
     };
   }
-  /** The session ended (sign-out, or a sign-in that replaced it): forget it and tell its watchers. */
-  ended(id: string): void {
+  /**
+   * The session ended (a sign-out, with its `reason`, or a sign-in that replaced it, without one):
+   * forget it and tell its watchers.
+   */
+  ended(id: string, reason?: SignOutReason): void {
     this.entries.delete(id);
     const listeners = this.endWatchers.get(id);
     this.endWatchers.delete(id);
-    for (const listener of listeners ?? []) listener();
+    for (const listener of listeners ?? []) listener(reason);
   }
   /** Sessions with a watcher, for tests. */
   watchedCount(): number {
@@ -294,10 +310,10 @@ export async function startSession(
 }
 
 /**
- * Ends the request's session: its row goes, streams open on it on this instance close, and both
- * cookies are cleared. An anonymous session has no row to delete; when it ends because its visitor
- * signs in (`retire`), its token is recorded as retired until it would have expired, so it can never
- * pass a write again.
+ * Ends the request's session: its row goes, streams open on it on this instance close (told the
+ * `reason` of a sign-out, E7), and both cookies are cleared. An anonymous session has no row to
+ * delete; when it ends because its visitor signs in (`retire`), its token is recorded as retired
+ * until it would have expired, so it can never pass a write again.
  */
 export async function endSession(
   db: Executor,
@@ -305,7 +321,7 @@ export async function endSession(
   reply: FastifyReply,
   sessionId: string,
   cache: SessionCache,
-  options: { retire?: boolean } = {},
+  options: { retire?: boolean; reason?: SignOutReason } = {},
 ): Promise<void> {
   const anonymous = request.session?.id === sessionId ? request.session.anonymous : undefined;
   cache.delete(sessionId);
@@ -320,7 +336,7 @@ export async function endSession(
     await db.execute(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
   }
   // After the row is gone, so a stream told to close finds nothing if it looks again.
-  cache.ended(sessionId);
+  cache.ended(sessionId, options.reason);
   const secure = isSecure(request);
   reply.clearCookie(sessionCookieName(request), { path: '/', secure });
   reply.clearCookie(XSRF_COOKIE, { path: '/', secure });

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { SQL } from 'drizzle-orm';
+import { ITEM_CHILDREN } from '../../shared/itemChildren';
 import type { UserRow } from '../auth/users';
 import { type Database, type Executor, rows, sql } from '../db/client';
 import { type ChangeBus, viewersOfItem } from '../events/changeBus';
@@ -192,7 +193,7 @@ export async function restoreInSteps(context: Context, id: number): Promise<stri
 
 /**
  * After the restore of `id` alone: its descendants deleted with it (`stamp`) come back in steps,
- * children first, with their comments sent again (K14), while `id` is live and seen by the caller.
+ * children first, with their children (comments, time entries…) sent again (K14), while `id` is live and seen by the caller.
  */
 export async function restoreDescendantsInSteps(
   context: Context,
@@ -213,8 +214,13 @@ export async function restoreDescendantsInSteps(
               WHERE id IN (SELECT id FROM items WHERE deleted_at = ${stamp}::timestamptz
                 AND ${atDepth(id, depth)} LIMIT ${left})
               RETURNING id),
-            sent AS (UPDATE comments SET ${CHANGE}
-              WHERE deleted_at IS NULL AND item_id IN (SELECT id FROM back) RETURNING 1)
+            ${sql.join(
+              ITEM_CHILDREN.map(
+                (child, n) => sql`${sql.raw(`sent_${n}`)} AS (UPDATE ${sql.raw(child.name)} SET ${CHANGE}
+              WHERE deleted_at IS NULL AND ${sql.raw(child.itemColumn)} IN (SELECT id FROM back) RETURNING 1)`,
+              ),
+              sql`, `,
+            )}
             SELECT id FROM back`,
       );
       left -= done.length;

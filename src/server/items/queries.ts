@@ -92,6 +92,17 @@ export function phoneFor(alias: 'u' | 'a', viewerId: number): SQL {
 }
 
 /**
+ * X14: `estimate_total_minutes` of item i (a task or a campaign; null for a todo): its own estimate,
+ * else the sum of its live children's, each its own else the sum of its live children's (the
+ * hierarchy is at most three deep); null when none has one. SUM skips nulls and is null over none,
+ * as rollupEstimates (shared/timeRollup.ts) counts, which the tests hold it to.
+ */
+const ESTIMATE_TOTAL = sql.raw(`CASE WHEN i.type <> 'todo' THEN COALESCE(i.estimate_minutes,
+    (SELECT sum(COALESCE(ec.estimate_minutes,
+        (SELECT sum(ed.estimate_minutes) FROM items ed WHERE ed.parent_id = ec.id AND ed.deleted_at IS NULL)))::int
+      FROM items ec WHERE ec.parent_id = i.id AND ec.deleted_at IS NULL)) END`);
+
+/**
  * The columns of an item row as `viewerId` may see it, with creator, assignee, parent and child
  * counts. The parent summary is there only when the viewer sees the parent: the creator or assignee
  * of the parent or of its parent (the hierarchy is at most three deep).
@@ -103,7 +114,8 @@ function itemSelect(viewerId: number): SQL {
   return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
   ${sql.raw(tailColumns('i.'))}, i.created_at, i.updated_at,
-  i.comments_count, i.spent_minutes, i.completed_at, i.deleted_at, i.version,
+  i.comments_count, i.spent_minutes, ${ESTIMATE_TOTAL} AS estimate_total_minutes,
+  i.completed_at, i.deleted_at, i.version,
   u.name AS u_name, ${phoneFor('u', viewerId)} AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
   a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
   CASE WHEN ${parentVisible} THEN p.title END AS p_title, p.type AS p_type, p.status AS p_status,
@@ -257,6 +269,8 @@ export interface ItemRow extends TailRow {
   comments_count?: number;
   /** Absent where a write's answer is built without reading it (a new item has none). */
   spent_minutes?: number;
+  /** X14, read by itemSelect; absent where a write's answer is built without reading it (a new item's is its own estimate). */
+  estimate_total_minutes?: number | null;
   created_at: Date | string;
   updated_at: Date | string;
   completed_at: Date | string | null;
@@ -332,6 +346,9 @@ export function itemJson(r: ItemRow): Item {
     children_count: r.children_count,
     completed_count: r.completed_count,
     my_role: r.my_role ?? null,
+    ...(r.type === 'todo'
+      ? {}
+      : { estimate_total_minutes: r.estimate_total_minutes ?? r.estimate_minutes ?? null }),
     ...(r.type === 'campaign' ? { members_count: r.members_count ?? 1 } : {}),
   };
 }
@@ -376,9 +393,13 @@ const ITEM_JSON_FIELDS = `'id', r.id, 'uuid', r.uuid, 'title', r.title, 'descrip
     THEN json_build_object('id', r.parent_id, 'title', r.p_title, 'type', r.p_type, 'status', r.p_status,
       'parent_id', r.p_parent_id) END,
   'children_count', COALESCE(r.children_count, 0), 'completed_count', COALESCE(r.completed_count, 0), 'my_role', r.my_role`;
-// Only a campaign has members_count, as in itemJson (same keys in the same order).
+// Only a task or a campaign has estimate_total_minutes and only a campaign members_count, as in
+// itemJson (same keys in the same order).
 const ITEM_JSON = sql.raw(`CASE WHEN r.type = 'campaign'
-  THEN json_build_object(${ITEM_JSON_FIELDS}, 'members_count', COALESCE(r.members_count, 1))
+  THEN json_build_object(${ITEM_JSON_FIELDS}, 'estimate_total_minutes', r.estimate_total_minutes,
+    'members_count', COALESCE(r.members_count, 1))
+  WHEN r.type = 'task'
+  THEN json_build_object(${ITEM_JSON_FIELDS}, 'estimate_total_minutes', r.estimate_total_minutes)
   ELSE json_build_object(${ITEM_JSON_FIELDS}) END`);
 
 /**

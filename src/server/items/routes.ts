@@ -8,10 +8,9 @@ import {
   labelsAnswerSchema,
   staleSchema,
 } from '../../shared/apiSchemas';
-import { DEFAULT_PER_PAGE, type Item, paginated, SERVER_SEARCH_LIMIT } from '../../shared/item';
+import type { Item } from '../../shared/item';
 import {
   assignSchema,
-  idSchema,
   itemBatchSchema,
   itemCreateSchema,
   itemListQuerySchema,
@@ -20,10 +19,10 @@ import {
 } from '../../shared/schemas';
 import { normalizeQuery } from '../../shared/search';
 import { departureOf } from '../campaigns/departures';
-import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
+import { pathId } from '../http/paths';
 import { sendCached } from '../http/readCache';
 import {
   checkedInHandler,
@@ -35,17 +34,9 @@ import {
 } from '../openapi/routeDoc';
 import { createItemsBatch } from './batch';
 import { deleteDescendantsInSteps, undoDeleteSteps } from './cascadeSteps';
-import { findVisibleItem, selectItems, visibleTo } from './queries';
+import { findVisibleItem } from './queries';
 import { createItem, deleteItem, parseIfMatch, updateItem } from './service';
-
-/** The numeric id in the path, or a 404 that says why (ids like `abc` name nothing). */
-export function pathId(request: FastifyRequest, what = 'Item'): number {
-  const raw = (request.params as { id?: string }).id;
-  const parsed = idSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new HttpError(404, `${what} not found: '${String(raw).slice(0, 40)}' is not an id.`);
-  return parsed.data;
-}
+import { labelCounts, listItems, searchItems } from './store';
 
 function send(reply: FastifyReply, result: WriteResult) {
   const item = result.body as Partial<Item> | null;
@@ -97,36 +88,8 @@ export async function itemRoutes(plain: FastifyInstance): Promise<void> {
     const query = request.query;
     // Pages are read far more often than written: serve repeats from memory until a change event.
     const key = `items?${[query.type, query.status, query.parent_id, query.priority, query.page, query.per_page, query.label === undefined ? '' : JSON.stringify(query.label)].join('|')}`;
-    return sendCached(app, reply, user.id, key, () => listItems(user.id, query));
+    return sendCached(app, reply, user.id, key, () => listItems(db, user.id, query));
   });
-
-  async function listItems(userId: number, query: z.output<typeof itemListQuerySchema>) {
-    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
-    const page = query.page ?? 1;
-    const filters = [sql`i.deleted_at IS NULL`, visibleTo(userId)];
-    if (query.type) filters.push(sql`i.type = ${query.type}`);
-    if (query.status) filters.push(sql`i.status = ${query.status}`);
-    if (query.parent_id !== undefined) {
-      filters.push(query.parent_id === 0 ? sql`i.parent_id IS NULL` : sql`i.parent_id = ${query.parent_id}`);
-    }
-    if (query.priority !== undefined) filters.push(sql`i.priority = ${query.priority}`);
-    // Labels compare without case (ARCHITECTURE §4): 'Errand' finds items labelled 'errand'.
-    if (query.label !== undefined)
-      filters.push(sql`EXISTS (SELECT 1 FROM unnest(i.labels) l WHERE lower(l) = lower(${query.label}))`);
-    const where = sql.join(filters, sql` AND `);
-    const [counted, data] = await Promise.all([
-      // Every filter here names only i (visibleTo included), so the count needs no joins.
-      rows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM items i WHERE ${where}`),
-      selectItems(
-        db,
-        userId,
-        where,
-        sql`ORDER BY i.created_at DESC, i.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
-      ),
-    ]);
-    const total = counted[0]?.total ?? 0;
-    return paginated(data, page, perPage, total);
-  }
 
   // Every label on the items the caller sees (the list's own visibility rule, so nobody else's labels
   // show), with how many of those items carry it. Labels that differ only in case are one, named as
@@ -139,14 +102,7 @@ export async function itemRoutes(plain: FastifyInstance): Promise<void> {
   });
   app.get('/labels', { schema: labelsDoc }, async (request) => {
     const user = currentUser(request);
-    const found = await rows<{ name: string; count: number }>(
-      db,
-      sql`SELECT (array_agg(l.name ORDER BY i.id, l.at))[1] AS name, count(DISTINCT i.id)::int AS count
-          FROM items i CROSS JOIN LATERAL unnest(i.labels) WITH ORDINALITY AS l(name, at)
-          WHERE i.deleted_at IS NULL AND ${visibleTo(user.id)}
-          GROUP BY lower(l.name)
-          ORDER BY lower(l.name)`,
-    );
+    const found = await labelCounts(db, user);
     return { labels: found.map((r) => ({ name: r.name, count: r.count })) };
   });
 
@@ -167,12 +123,7 @@ export async function itemRoutes(plain: FastifyInstance): Promise<void> {
     const query = normalizeQuery(q ?? '');
     if (query === null) return [];
     const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return selectItems(
-      db,
-      user.id,
-      sql`i.deleted_at IS NULL AND ${visibleTo(user.id)} AND (i.title ILIKE ${pattern} OR i.description ILIKE ${pattern})`,
-      sql`ORDER BY (i.title ILIKE ${pattern}) DESC, i.updated_at DESC, i.id DESC LIMIT ${SERVER_SEARCH_LIMIT}`,
-    );
+    return searchItems(db, user, pattern);
   });
 
   const getDoc = routeDoc({

@@ -11,6 +11,7 @@ import {
   PATCHABLE_FIELDS,
   type PatchableField,
 } from '../../shared/item';
+import { ITEM_CHILDREN } from '../../shared/itemChildren';
 import { ITEM_FIELDS, type ItemFieldName } from '../../shared/itemFields';
 import { bringsNextOccurrence, ownStatusAfter, planUpdate } from '../../shared/itemUpdate';
 import type { Role } from '../../shared/membership';
@@ -261,15 +262,25 @@ async function touchDescendants(tx: Executor, id: number): Promise<void> {
 }
 
 /**
- * Marks the live comments on `id` and everything under it as changed, so users who now see them
- * through `id` pull them (SYNC.md K18); a deleted one stays as it was (they never had it).
+ * Marks the live children (every declared kind: comments, time entries…) of the items `ids` (a
+ * subquery) as changed, so whoever now sees them pulls them (SYNC.md K14, K18); a deleted one stays
+ * as it was (they never had it).
  */
-async function touchComments(tx: Executor, id: number): Promise<void> {
-  await tx.execute(
-    sql`UPDATE comments SET ${CHANGE} WHERE deleted_at IS NULL AND item_id IN (
-          SELECT ${id}::int
+export async function resendChildren(tx: Executor, ids: SQL): Promise<void> {
+  for (const child of ITEM_CHILDREN)
+    await tx.execute(
+      sql`UPDATE ${sql.raw(child.name)} SET ${CHANGE}
+          WHERE deleted_at IS NULL AND ${sql.raw(child.itemColumn)} IN (${ids})`,
+    );
+}
+
+/** The children of `id` and everything under it, sent again to whoever now sees them (K18). */
+async function touchChildren(tx: Executor, id: number): Promise<void> {
+  await resendChildren(
+    tx,
+    sql`SELECT ${id}::int
           UNION ALL SELECT c.id FROM items c WHERE c.parent_id = ${id}
-          UNION ALL SELECT g.id FROM items g JOIN items c ON g.parent_id = c.id WHERE c.parent_id = ${id})`,
+          UNION ALL SELECT g.id FROM items g JOIN items c ON g.parent_id = c.id WHERE c.parent_id = ${id}`,
   );
 }
 
@@ -349,7 +360,7 @@ async function assigneeName(
 /**
  * The assignee as assigneeName allows them, with what an item shows of them (their phone too: see
  * itemSelect). Inside a shared campaign (`root`) its members and owner may be given work by any of
- * its members too (§5 'Roles', M6), mutual contacts or not.
+ * its members too (§5 'Roles', M6), mutual contacts or not, and nobody else (M16).
  */
 async function assigneeUser(
   tx: Executor,
@@ -378,14 +389,26 @@ async function assigneeUser(
   // (a departure hides the tree from its assignees too, M4), and told of it: refused, said plainly.
   // The actor sees the campaign, whose activity already names who left.
   if (root !== null && row.id !== actor.id) {
-    const [gone] = await rows<{ n: number }>(
+    const [place] = await rows<{ gone: boolean; shared: boolean; inside: boolean }>(
       tx,
-      sql`SELECT 1 AS n FROM campaign_departures d WHERE d.user_id = ${row.id} AND d.campaign_id = ${root}
-          AND NOT EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = ${root} AND m.user_id = ${row.id})`,
+      sql`SELECT
+            EXISTS (SELECT 1 FROM campaign_departures d WHERE d.user_id = ${row.id} AND d.campaign_id = ${root}) AS gone,
+            EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = ${root}) AS shared,
+            (EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = ${root} AND m.user_id = ${row.id})
+              OR EXISTS (SELECT 1 FROM items c WHERE c.id = ${root} AND c.type = 'campaign' AND c.user_id = ${row.id})) AS inside`,
     );
-    if (gone) throw unprocessable({ assigned_to: [assigneeCannotSee(row.name)] });
+    if (place?.gone && !place.inside) throw unprocessable({ assigned_to: [assigneeCannotSee(row.name)] });
+    // M16: a shared campaign's work goes to its people only. A sample user or a mutual contact who is not
+    // a member would be handed an item of a campaign they were never let into. The actor knows them
+    // (the check above), so naming them tells nothing new.
+    if (place?.shared && !place.inside) throw unprocessable({ assigned_to: [assigneeNotMember(row.name)] });
   }
   return row;
+}
+
+/** M16: why someone who is not a member of a shared campaign cannot be given work in it. */
+export function assigneeNotMember(name: string): string {
+  return `${name} is not a member of this shared campaign, so it cannot be assigned to them. Only its members can be given its items; add them in Share first.`;
 }
 
 /** M14: why a person who no longer sees the campaign cannot be given work in it. */
@@ -903,7 +926,7 @@ export async function updateItem(
   const entries = (async () => {
     if (moved) {
       await touchDescendants(tx, id);
-      await touchComments(tx, id);
+      await touchChildren(tx, id);
       await revokeLostAccess(tx, id, formerViewers);
     }
 
@@ -967,9 +990,11 @@ export async function updateItem(
 
   // Hooks that act on the changed item (inside this transaction) go here.
 
-  // A move or a new assignee changes the people and parent shown: read those back. Otherwise the
+  // A move or a new assignee changes the people and parent shown, and a task's or campaign's new
+  // estimate its total (X14, which may fall back to its children's): read those back. Otherwise the
   // answer is the item read under the lock with what the UPDATE returned and the roll-up decided.
-  if (changed.parent_id || changed.assigned_to || !written || newParents.length > 0) {
+  const totalMoves = !!changed.estimate_minutes && current.type !== 'todo';
+  if (changed.parent_id || changed.assigned_to || !written || newParents.length > 0 || totalMoves) {
     return { status: 200, body: await findItem(tx, actor.id, id), formerViewers };
   }
   const children = family.filter((n) => n.parent_id === id);
@@ -1076,11 +1101,8 @@ export async function restoreItem(
   if (relocated) await tx.execute(sql`UPDATE items SET parent_id = ${parentId} WHERE id = ${id}`);
   const newRoot = parentId === null ? id : relocated ? parentId : root;
   const together = itemOnly ? sql`id = ${id} AND ${deletedTogether(id)}` : deletedTogether(id);
-  // K14: the comments of what comes back are sent again too (a device drops them with a tombstone).
-  await tx.execute(
-    sql`UPDATE comments SET change_xid = pg_current_xact_id()::text::bigint
-        WHERE deleted_at IS NULL AND item_id IN (SELECT id FROM items WHERE ${together})`,
-  );
+  // K14: the children of what comes back are sent again too (a device drops them with a tombstone).
+  await resendChildren(tx, sql`SELECT id FROM items WHERE ${together}`);
   await tx.execute(
     sql`UPDATE items SET deleted_at = NULL, deleted_by = NULL, updated_at = now(), version = version + 1, ${CHANGE}
         WHERE ${together}`,

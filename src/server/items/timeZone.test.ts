@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, testEngines } from '../../../testkit/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, pullsCaughtUp, testEngines } from '../../../testkit/server';
 import { signedIn } from '../../../testkit/testClient';
 import type { ExportDocument } from '../../shared/importExport';
 import type { Item, Paginated, SyncPage } from '../../shared/item';
@@ -85,11 +85,10 @@ describe.each(testEngines())('items: time_zone (%s)', (engine) => {
     expect(patched.time_zone).toBe('Europe/Berlin');
     expect((await c.item(plain.id)).time_zone).toBe('Europe/Berlin');
     // A pull withholds changes newer than the oldest transaction still open on the PostgreSQL server,
-    // any database's (sync/cursor.ts): beside other test files, the edit may come a pull later.
-    await vi.waitFor(async () => {
-      const synced = await c.get<SyncPage>('/api/sync');
-      expect(synced.body.items.find((i) => i.id === plain.id)).toMatchObject({ time_zone: 'Europe/Berlin' });
-    });
+    // any database's (sync/cursor.ts): beside other test files, it waits until the horizon passes the edit.
+    await pullsCaughtUp(harness.database);
+    const synced = await c.get<SyncPage>('/api/sync');
+    expect(synced.body.items.find((i) => i.id === plain.id)).toMatchObject({ time_zone: 'Europe/Berlin' });
     const exported = await c.get<ExportDocument>('/api/export');
     expect(exported.body.items.find((i) => i.title === 'No zone')).toMatchObject({
       time_zone: 'Europe/Berlin',

@@ -2,10 +2,12 @@ import type { SQL } from 'drizzle-orm';
 import { bodyText } from '../../shared/comments';
 import { hierarchyError } from '../../shared/hierarchy';
 import {
+  type ExportAttachment,
   type ExportComment,
   type ExportDocument,
   type ExportMember,
   type ExportSource,
+  type ExportTimeEntry,
   exportDocument,
 } from '../../shared/importExport';
 import { type ItemType, paginated } from '../../shared/item';
@@ -193,6 +195,76 @@ async function exportComments(db: Executor, ids: string): Promise<Map<number, Ex
   return byItem;
 }
 
+/** T3: the live time entries of the items `ids` (a Postgres array literal), by item, authors by name. */
+async function exportTimeEntries(db: Executor, ids: string): Promise<Map<number, ExportTimeEntry[]>> {
+  const found = await rows<{
+    item_id: number;
+    uuid: string;
+    author: string;
+    started_at: Date | string;
+    ended_at: Date | string | null;
+    note: string;
+  }>(
+    db,
+    sql`SELECT t.item_id, t.uuid, u.name AS author, t.started_at, t.ended_at, t.note
+        FROM time_entries t JOIN users u ON u.id = t.user_id
+        WHERE t.item_id = ANY(${ids}::int[]) AND t.deleted_at IS NULL ORDER BY t.id`,
+  );
+  const byItem = new Map<number, ExportTimeEntry[]>();
+  for (const r of found) {
+    const list = byItem.get(r.item_id) ?? [];
+    list.push({
+      uuid: r.uuid,
+      author: r.author,
+      started_at: iso(r.started_at),
+      ended_at: isoOrNull(r.ended_at),
+      note: r.note,
+    });
+    byItem.set(r.item_id, list);
+  }
+  return byItem;
+}
+
+/**
+ * The live files of the items `ids` (a Postgres array literal), by item: their metadata, never bytes;
+ * `path` null, for a JSON export carries no bytes (the device's zip export does).
+ */
+async function exportAttachments(
+  db: Executor,
+  ids: string,
+): Promise<Map<number, (ExportAttachment & { created_at: string })[]>> {
+  const found = await rows<{
+    item_id: number;
+    uuid: string;
+    name: string;
+    type: string;
+    size: number | string;
+    sha256: string;
+    created_at: Date | string;
+  }>(
+    db,
+    sql`SELECT a.item_id, a.uuid, a.name, a.type, a.size, a.sha256, a.created_at
+        FROM attachments a
+        WHERE a.item_id = ANY(${ids}::int[]) AND a.deleted_at IS NULL ORDER BY a.id`,
+  );
+  const byItem = new Map<number, (ExportAttachment & { created_at: string })[]>();
+  for (const r of found) {
+    const list = byItem.get(r.item_id) ?? [];
+    list.push({
+      uuid: r.uuid,
+      name: r.name,
+      type: r.type,
+      // bigint: the driver may answer it as text.
+      size: Number(r.size),
+      sha256: r.sha256,
+      path: null,
+      created_at: iso(r.created_at),
+    });
+    byItem.set(r.item_id, list);
+  }
+  return byItem;
+}
+
 /**
  * The people of the campaigns `ids` (a Postgres array literal) as their members list shows them
  * (listMembers): the owner first, then by when they joined, phones as §5's phone rule lets `viewerId` see.
@@ -227,7 +299,7 @@ async function exportMembers(
  * Every live item `user` sees, as Outpost JSON (the same document a device exports offline). Read in
  * chunks of EXPORT_CHUNK_ROWS in (created_at, id) order, each its own short query over the item's
  * own columns (no counts, no joins), so a large export never holds the embedded database (F0); each
- * chunk's comments and campaigns' members are two more short queries.
+ * chunk's comments, time entries, files and campaigns' members are four more short queries.
  */
 export async function exportFor(db: Executor, user: UserRow, now: Date): Promise<ExportDocument> {
   const items: ExportSource[] = [];
@@ -246,9 +318,11 @@ export async function exportFor(db: Executor, user: UserRow, now: Date): Promise
     );
     const ids = `{${page.map((r) => r.id).join(',')}}`;
     const campaigns = `{${page.flatMap((r) => (r.type === 'campaign' ? [r.id] : [])).join(',')}}`;
-    const [comments, members] = await Promise.all([
+    const [comments, members, timeEntries, attachments] = await Promise.all([
       exportComments(db, ids),
       exportMembers(db, user.id, campaigns),
+      exportTimeEntries(db, ids),
+      exportAttachments(db, ids),
     ]);
     for (const { created_key: _key, ...r } of page)
       items.push({
@@ -259,6 +333,8 @@ export async function exportFor(db: Executor, user: UserRow, now: Date): Promise
         updated_at: iso(r.updated_at),
         completed_at: isoOrNull(r.completed_at),
         comments: comments.get(r.id) ?? [],
+        time_entries: timeEntries.get(r.id) ?? [],
+        attachments: attachments.get(r.id) ?? [],
         ...(r.type === 'campaign' ? { members: members.get(r.id) ?? [] } : {}),
       });
     const last = page.at(-1);

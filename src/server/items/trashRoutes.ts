@@ -6,10 +6,10 @@ import { DEFAULT_PER_PAGE, type Item } from '../../shared/item';
 import { pageQuerySchema } from '../../shared/schemas';
 import { currentUser } from '../http/context';
 import { runWrite } from '../http/idempotency';
+import { pathId } from '../http/paths';
 import { errorAnswer, idParams, invalidAnswer, routeDoc } from '../openapi/routeDoc';
 import { restoreDescendantsInSteps, restoreInSteps } from './cascadeSteps';
 import { findItem } from './queries';
-import { pathId } from './routes';
 import { restoreItem } from './service';
 import { exportFor, listTrash } from './trash';
 
@@ -68,7 +68,7 @@ export async function trashRoutes(plain: FastifyInstance): Promise<void> {
   const exportDoc = routeDoc({
     summary: 'Export',
     description:
-      'Outpost JSON: every live item the caller sees, each with its `uuid` and its parent’s `parent_uuid`, as an attachment (`outpost-YYYY-MM-DD.json`).',
+      'Outpost JSON: every live item the caller sees, each with its `uuid` and its parent’s `parent_uuid`, its comments, time entries and files (`attachments`: metadata, never bytes; the app’s own export is a zip that carries them), as an attachment (`outpost-YYYY-MM-DD.json`).',
     tags: TAGS,
     answers: { 200: { description: 'The export.', schema: exportDocumentSchema } },
   });

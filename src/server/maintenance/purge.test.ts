@@ -22,12 +22,13 @@ async function tracesOf(database: Database, word: string): Promise<Record<string
           (SELECT count(*)::int FROM activities WHERE item_title LIKE ${like} OR description LIKE ${like}
              OR metadata::text LIKE ${like}) AS activities,
           (SELECT count(*)::int FROM notifications WHERE text LIKE ${like} OR item_title LIKE ${like}) AS notifications,
-          (SELECT count(*)::int FROM comments WHERE body LIKE ${like}) AS comments`,
+          (SELECT count(*)::int FROM comments WHERE body LIKE ${like}) AS comments,
+          (SELECT count(*)::int FROM time_entries WHERE note LIKE ${like}) AS time_entries`,
   );
   return found ?? {};
 }
 
-const NOTHING = { items: 0, activities: 0, notifications: 0, comments: 0 };
+const NOTHING = { items: 0, activities: 0, notifications: 0, comments: 0, time_entries: 0 };
 
 describe.each(testEngines())('the 30-day purge on %s', (engine) => {
   let database: Database;
@@ -50,7 +51,7 @@ describe.each(testEngines())('the 30-day purge on %s', (engine) => {
     await database.close();
   });
 
-  it('K26: erases a purged item’s feed entries, notifications, comments and labels, and nothing else', async () => {
+  it('K26: erases a purged item’s feed entries, notifications, comments, time entries’ notes and labels, and nothing else', async () => {
     const task = await blair.create({
       title: 'Surprise Zanzibar',
       type: 'task',
@@ -62,6 +63,14 @@ describe.each(testEngines())('the 30-day purge on %s', (engine) => {
     await blair.update(task.id, { title: 'Surprise Zanzibar trip' });
     await alex.post(`/api/items/${todo.id}/comments`, { body: `Zanzibar! ${mentionToken(blair.user!.id)}` });
     await alex.post(`/api/items/${task.id}/comments`, { body: 'Zanzibar again' });
+    const hour = 3600_000;
+    const spent = {
+      started_at: new Date(Date.now() - 3 * hour).toISOString(),
+      ended_at: new Date(Date.now() - 2 * hour).toISOString(),
+    };
+    expect(
+      (await blair.post(`/api/items/${todo.id}/time_entries`, { ...spent, note: 'Zanzibar fares' })).status,
+    ).toBe(201);
     await alex.update(task.id, { status: 'completed' });
     const kept = await blair.create({
       title: 'Keep Lisbon',
@@ -75,6 +84,7 @@ describe.each(testEngines())('the 30-day purge on %s', (engine) => {
     expect(before.activities).toBeGreaterThan(0);
     expect(before.notifications).toBeGreaterThan(0);
     expect(before.comments).toBe(2);
+    expect(before.time_entries).toBe(1);
 
     // Within the trash's 30 days nothing is erased: the item may still be restored.
     expect((await sweepExpired(database.db, new Date()))?.purgedItems).toBe(0);
@@ -83,6 +93,12 @@ describe.each(testEngines())('the 30-day purge on %s', (engine) => {
     const later = new Date(Date.now() + TRASH_KEEP_MS + 60_000);
     expect((await sweepExpired(database.db, later))?.purgedItems).toBe(2);
     expect(await tracesOf(database, 'Zanzibar')).toEqual(NOTHING);
+    // The entry's span stays: its owner's later entries still may not overlap it (X2).
+    const [entry] = await rows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM time_entries WHERE item_id = ${todo.id} AND note = ''`,
+    );
+    expect(entry?.n).toBe(1);
     // The sweep 30 days ahead ended the sessions too.
     for (const client of [alex, blair]) await client.login(client.user!.phone, client.user!.name);
     // Through the API too: the campaign's activity and the notifications say only that it was erased.

@@ -86,6 +86,7 @@ describe.each(testEngines())('sweeping expired rows on %s', (engine) => {
       loginCodes: 2,
       rateBuckets: 1,
       purgedItems: 0,
+      webhookDeliveries: 0,
     });
 
     expect(await ids(sql`SELECT id FROM sessions`)).toEqual(['live', 'retired-live']);
@@ -104,6 +105,7 @@ describe.each(testEngines())('sweeping expired rows on %s', (engine) => {
       loginCodes: 0,
       rateBuckets: 0,
       purgedItems: 0,
+      webhookDeliveries: 0,
     });
   });
 

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { ITEM_CHILDREN } from '../../shared/itemChildren';
 import { TRASH_KEEP_MS } from '../../shared/trash';
+import type { FileStore } from '../attachments/fileStore';
+import { purgeUnnamedFiles } from '../attachments/purge';
 import { LOCKOUT_MS, WRONG_TRIES_FORGOTTEN_AFTER_MS } from '../auth/loginCodes';
 import { type Executor, rows, sql } from '../db/client';
 
@@ -28,7 +31,16 @@ export interface SweepResult {
   rateBuckets: number;
   /** Deleted items past the trash's 30 days whose content was erased (their tombstones stay for sync). */
   purgedItems: number;
+  /** Webhook deliveries older than WEBHOOK_DELIVERY_KEEP_MS, deleted with their payloads. */
+  webhookDeliveries: number;
 }
+
+/**
+ * How long the webhook delivery log keeps a delivery, whatever its status: the trash's 30 days. A
+ * delivery's payload repeats what items and comments said, so it must not outlive the purge that
+ * erases them (K26); and a delivery not sent within 30 days (its webhook was off) is not sent at all.
+ */
+export const WEBHOOK_DELIVERY_KEEP_MS = TRASH_KEEP_MS;
 
 /** What a purged item's feed entries and notifications say instead of what they said (K26). */
 export const PURGED_LINE = 'An item erased 30 days after it was deleted';
@@ -36,7 +48,8 @@ export const PURGED_LINE = 'An item erased 30 days after it was deleted';
 /**
  * The traces of the items in a CTE `purged` (their ids), erased in the same statement (K26): feed
  * entries keep who and when but lose the title and details, notifications their line and title, and
- * comments go. Also migration 0022's, for items purged before it.
+ * each child kind's rows go or lose their text, as the kind declares (src/shared/itemChildren.ts
+ * `purge`: comments go, time entries lose their notes). Also migration 0022's, for items purged before it.
  */
 const ERASE_TRACES = sql`erased_entries AS (
     UPDATE activities a SET item_title = NULL, description = ${PURGED_LINE}, metadata = '{}'::jsonb
@@ -44,8 +57,21 @@ const ERASE_TRACES = sql`erased_entries AS (
   erased_notifications AS (
     UPDATE notifications n SET text = ${PURGED_LINE}, item_title = NULL
     FROM purged WHERE n.item_id = purged.id RETURNING 1),
-  erased_comments AS (
-    DELETE FROM comments c USING purged WHERE c.item_id = purged.id RETURNING 1)`;
+  ${sql.join(
+    ITEM_CHILDREN.map((child) => {
+      const erased = sql.raw(`erased_${child.name}`);
+      const table = sql.raw(child.name);
+      const itemColumn = sql.raw(child.itemColumn);
+      return child.purge.kind === 'delete'
+        ? sql`${erased} AS (DELETE FROM ${table} c USING purged WHERE c.${itemColumn} = purged.id RETURNING 1)`
+        : sql`${erased} AS (UPDATE ${table} c SET ${sql.raw(child.purge.columns.map((column) => `${column} = ''`).join(', '))}
+            FROM purged WHERE c.${itemColumn} = purged.id RETURNING 1)`;
+    }),
+    sql`,
+  `,
+  )},
+  erased_deliveries AS (
+    DELETE FROM webhook_deliveries d USING purged WHERE d.item_id = purged.id RETURNING 1)`;
 
 type Transactional = Executor & { transaction<T>(run: (tx: Executor) => Promise<T>): Promise<T> };
 
@@ -138,7 +164,8 @@ export async function sweepExpired(
     );
 
     // The trash keeps 30 days; after that what the item said is erased, and everything that repeats
-    // it: its labels, its feed entries' titles and details, its notifications' lines, its comments.
+    // it: its labels, its feed entries' titles and details, its notifications' lines, its comments,
+    // its webhook deliveries' payloads (the deliveries themselves).
     // The row stays as the sync tombstone (id, uuid, deleted_at), untouched in change_xid: devices
     // have already been told, and took its comments away with it (K14).
     const purgeBefore = new Date(now.getTime() - TRASH_KEEP_MS);
@@ -152,9 +179,27 @@ export async function sweepExpired(
         ${ERASE_TRACES}
         SELECT 1 AS n FROM purged`,
     );
-    return { sessions, idempotencyKeys, loginCodes, rateBuckets, purgedItems };
+
+    // The delivery log keeps 30 days: older deliveries go, payloads and all, finished or not. Taken
+    // from the head of the table (ids grow with time), so a sweep reads at most a batch to learn
+    // there is nothing to do, instead of every delivery of the last 30 days. A delivery about a
+    // purged item went with it above (erased_deliveries), however young.
+    const deliveriesBefore = new Date(now.getTime() - WEBHOOK_DELIVERY_KEEP_MS);
+    const webhookDeliveries = await drain(
+      () => sql`DELETE FROM webhook_deliveries WHERE id IN (
+          SELECT id FROM (SELECT id, created_at FROM webhook_deliveries ORDER BY id LIMIT ${batch}) head
+          WHERE created_at <= ${deliveriesBefore})
+        RETURNING 1 AS n`,
+    );
+    return { sessions, idempotencyKeys, loginCodes, rateBuckets, purgedItems, webhookDeliveries };
   });
 }
+
+/**
+ * How often the file store's keys are walked for bytes no row names (attachments/purge.ts): a walk
+ * lists every key (an S3 listing is a request per thousand), and bytes wait 30 days for it anyway.
+ */
+export const FILE_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** A delay around `ms`, give or take a quarter, so instances started together do not sweep together. */
 const jittered = (ms: number) => Math.round(ms * (0.75 + Math.random() * 0.5));
@@ -169,9 +214,12 @@ export function startSweeper(options: {
   clock: () => Date;
   sessionIdleMinutes: number;
   intervalMs?: number;
+  /** The store whose unnamed bytes go, once an hour (none: files are not swept). */
+  files?: FileStore;
 }): { stop(): Promise<void> } {
   const interval = options.intervalMs ?? SWEEP_INTERVAL_MS;
   let stopped = false;
+  let filesPurgedAt = Number.NEGATIVE_INFINITY;
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
   const schedule = (ms: number) => {
@@ -180,8 +228,14 @@ export function startSweeper(options: {
   };
   const run = () => {
     running = sweepExpired(options.db, options.clock(), { sessionIdleMinutes: options.sessionIdleMinutes })
-      .then((result) => {
+      .then(async (result) => {
         if (result && Object.values(result).some((n) => n > 0)) options.log.info({ swept: result }, 'swept');
+        const now = options.clock();
+        if (!result || !options.files || stopped || now.getTime() - filesPurgedAt < FILE_PURGE_INTERVAL_MS)
+          return;
+        filesPurgedAt = now.getTime();
+        const files = await purgeUnnamedFiles(options.db, options.files, now);
+        if (files.removed > 0 || files.spool > 0) options.log.info({ files }, 'unnamed files removed');
       })
       .catch((error) => {
         if (!stopped) options.log.warn({ err: error }, 'sweeping expired rows failed');

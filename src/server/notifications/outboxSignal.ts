@@ -1,3 +1,5 @@
+import type { WriteEffect } from '../http/idempotency';
+
 /**
  * How many committed transactions of this process wrote entries that wait for a push. A writer marks
  * its transaction (`mark`, inside it) and counts it once it has committed (`committed`); each outbox
@@ -18,3 +20,11 @@ export const outboxSignal = {
     if (tx && marked.delete(tx)) outboxSignal.writes += 1;
   },
 };
+
+const pushHooks = { committed: (tx: object) => outboxSignal.committed(tx) };
+
+/**
+ * Web Push as a write effect (registered by app.ts): a committed write's entries to push count before
+ * the commit's listeners poke the outbox (the change bus is registered after it).
+ */
+export const pushOutboxEffect: WriteEffect = () => pushHooks;

@@ -8,38 +8,14 @@ import { PUSHES_PER_MINUTE } from '../../shared/notifications';
 import { buildApp } from '../app';
 import { type Database, rows, sql } from '../db/client';
 import { loadConfig } from '../env';
-import { addressAllowed, endpointProblem, retryAfterMs } from './push';
+import { retryAfterMs } from './push';
 
 const push = (overrides: Partial<ReturnType<typeof loadConfig>['push']>) => ({
   ...loadConfig({}).push,
   ...overrides,
 });
 
-describe('push endpoints the server accepts', () => {
-  it('refuses anything but https, and private, loopback and link-local hosts', () => {
-    for (const endpoint of [
-      'http://push.example.com/x',
-      'ftp://push.example.com/x',
-      'not a url',
-      'https://127.0.0.1/x',
-      'https://10.1.2.3/x',
-      'https://192.168.0.1/x',
-      'https://172.20.0.1/x',
-      'https://169.254.169.254/latest',
-      'https://[::1]/x',
-      'https://[fe80::1]/x',
-      'https://[fd00::1]/x',
-      'https://[::ffff:10.0.0.1]/x',
-      'https://localhost/x',
-      'https://api.localhost/x',
-      'https://0.0.0.0/x',
-      'https://user:pw@push.example.com/x',
-    ])
-      expect(endpointProblem(endpoint, false), endpoint).not.toBeNull();
-    expect(endpointProblem('https://fcm.googleapis.com/fcm/send/abc', false)).toBeNull();
-    expect(endpointProblem('https://8.8.8.8/x', false)).toBeNull();
-  });
-
+describe('push answers', () => {
   it('reads Retry-After as seconds or as an HTTP date, and nothing else (F4)', () => {
     const now = Date.parse('2026-11-24T10:00:00Z');
     expect(retryAfterMs('120', now)).toBe(120_000);
@@ -47,97 +23,6 @@ describe('push endpoints the server accepts', () => {
     expect(retryAfterMs('Tue, 24 Nov 2026 09:00:00 GMT', now)).toBe(0);
     expect(retryAfterMs(undefined, now)).toBeNull();
     expect(retryAfterMs('soon', now)).toBeNull();
-  });
-
-  it('lets loopback over http through only when the tests ask for it', () => {
-    expect(endpointProblem('http://127.0.0.1:9/x', true)).toBeNull();
-    expect(endpointProblem('http://10.0.0.1/x', true)).not.toBeNull();
-    expect(addressAllowed('127.0.0.1', true)).toBe(true);
-    expect(addressAllowed('127.0.0.1', false)).toBe(false);
-    expect(addressAllowed('93.184.216.34', false)).toBe(true);
-  });
-});
-
-/** Endpoints that reach this machine or its network through an IPv6 transition form or a local name. */
-const DISGUISED_ENDPOINTS = [
-  'https://[::127.0.0.1]/x',
-  'https://[::7f00:1]/x',
-  'https://[::10.0.0.1]/x',
-  'https://[::8.8.8.8]/x',
-  'https://[::ffff:127.0.0.1]/x',
-  'https://[::ffff:169.254.169.254]/x',
-  'https://[::ffff:0:127.0.0.1]/x',
-  'https://[64:ff9b::7f00:1]/x',
-  'https://[64:ff9b::127.0.0.1]/x',
-  'https://[64:ff9b::a9fe:a9fe]/x',
-  'https://[64:ff9b:1::8.8.8.8]/x',
-  'https://[2002:7f00:1::]/x',
-  'https://[2002:a00:1::1]/x',
-  'https://[2002:a9fe:a9fe::]/x',
-  'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x',
-  'https://[2001:db8::1]/x',
-  'https://[100::1]/x',
-  'https://[fec0::1]/x',
-  'https://localhost./x',
-  'https://LOCALHOST./x',
-  'https://localhost../x',
-  'https://api.localhost./x',
-  'https://localhost.localdomain/x',
-  'https://LocalHost.LocalDomain./x',
-  'https://ip6-localhost/x',
-  'https://ip6-loopback/x',
-  'https://localhost6/x',
-  'https://localhost6.localdomain6/x',
-  'https://metadata/x',
-  'https://printer.local/x',
-  'https://metadata.google.internal/x',
-  'https://router.home.arpa/x',
-  'https://0x7f.1/x',
-  'https://2130706433/x',
-  'https://127.1/x',
-];
-
-describe('push endpoints disguised as public ones', () => {
-  it.each(DISGUISED_ENDPOINTS)('refuses %s (F8)', (endpoint) => {
-    expect(endpointProblem(endpoint, false)).not.toBeNull();
-  });
-
-  it('still accepts public addresses written in IPv6 transition forms and public names (F8)', () => {
-    for (const endpoint of [
-      'https://[64:ff9b::808:808]/x',
-      'https://[2002:808:808::1]/x',
-      'https://[2a00:1450:4001:80b::200a]/x',
-      'https://updates.push.services.mozilla.com/wpush/v2/abc',
-      'https://web.push.apple.com/abc',
-      'https://fcm.googleapis.com./fcm/send/abc',
-    ])
-      expect(endpointProblem(endpoint, false), endpoint).toBeNull();
-  });
-
-  it('refuses the same addresses when a push service name resolves to them (F8)', () => {
-    for (const address of [
-      '::7f00:1',
-      '::ffff:7f00:1',
-      '64:ff9b::7f00:1',
-      '64:ff9b::a00:1',
-      '2002:7f00:1::',
-      '2002:c0a8:101::1',
-      '2001:0:4136:e378:8000:63bf:80ff:fffe',
-      '2001:db8::1',
-      'fe80::1%eth0',
-    ])
-      expect(addressAllowed(address, false), address).toBe(false);
-    expect(addressAllowed('64:ff9b::808:808', false)).toBe(true);
-    expect(addressAllowed('2a00:1450:4001:80b::200a', false)).toBe(true);
-  });
-
-  it('lets the tests reach loopback by its plain names only, not through a transition form (F8)', () => {
-    expect(endpointProblem('http://localhost:9/x', true)).toBeNull();
-    expect(endpointProblem('http://[::1]:9/x', true)).toBeNull();
-    expect(addressAllowed('::ffff:127.0.0.1', true)).toBe(true);
-    expect(addressAllowed('64:ff9b::7f00:1', true)).toBe(false);
-    expect(addressAllowed('2002:7f00:1::', true)).toBe(false);
-    expect(endpointProblem('https://[64:ff9b::7f00:1]/x', true)).not.toBeNull();
   });
 });
 

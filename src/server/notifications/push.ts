@@ -1,12 +1,12 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import type { ItemType } from '../../shared/item';
 import { itemRoute } from '../../shared/notifications';
 import { type Executor, rows, sql } from '../db/client';
+import { endpointProblem, publicOnlyLookup } from '../http/outboundUrl';
 import { outboxSignal } from './outboxSignal';
 
 export interface VapidKeys {
@@ -35,176 +35,6 @@ export async function loadVapidKeys(
     sql`SELECT value FROM server_secrets WHERE name = ${SECRET_NAME}`,
   );
   return row ? (JSON.parse(row.value) as VapidKeys) : fresh;
-}
-
-// Addresses a push must never reach: the server must not become a way into internal hosts.
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 3],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  // IPv4-compatible (deprecated, never routed), with :: and ::1 in it.
-  ['::', 96],
-  // NAT64 for local use (RFC 8215): it translates to whatever the local network chooses.
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail and a zone allowed), or null. */
-export function ipv6Groups(address: string): number[] | null {
-  let text = address.split('%')[0] ?? '';
-  if (isIP(text) !== 6) return null;
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const groups = (part: string) => (part === '' ? [] : part.split(':').map((h) => Number.parseInt(h, 16)));
-  const gap = text.indexOf('::');
-  if (gap < 0) return groups(text);
-  const head = groups(text.slice(0, gap));
-  const tail = groups(text.slice(gap + 2));
-  return [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
-}
-
-/**
- * The IPv4 addresses an IPv6 address carries and is delivered to: IPv4-mapped and -translated
- * (`::ffff:a.b.c.d`, `::ffff:0:a.b.c.d`), NAT64's well-known prefix (`64:ff9b::a.b.c.d`), 6to4
- * (`2002:AABB:CCDD::`) and Teredo (`2001:0:server:…:~client`). `[64:ff9b::7f00:1]` is 127.0.0.1 to
- * a host behind NAT64, and `[2002:7f00:1::]` to one with a 6to4 relay, whatever the IPv6 rules say.
- */
-export function embeddedIpv4(groups: readonly number[]): string[] {
-  const g = (i: number) => groups[i] ?? 0;
-  const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  const zeros = (from: number, to: number) => groups.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 5) && g(5) === 0xffff) return [v4(g(6), g(7))];
-  if (zeros(0, 4) && g(4) === 0xffff && g(5) === 0) return [v4(g(6), g(7))];
-  if (g(0) === 0x64 && g(1) === 0xff9b && zeros(2, 6)) return [v4(g(6), g(7))];
-  if (g(0) === 0x2002) return [v4(g(1), g(2))];
-  if (g(0) === 0x2001 && g(1) === 0) return [v4(g(2), g(3)), v4(g(6) ^ 0xffff, g(7) ^ 0xffff)];
-  return [];
-}
-
-/**
- * Whether a push may go to this address: public ones, and loopback when the tests allow it. Loopback
- * is let through only as itself (127.x, ::1, or ::ffff:127.x as a dual-stack socket shows IPv4),
- * never by way of a transition form.
- */
-export function addressAllowed(raw: string, allowLoopback: boolean): boolean {
-  const address = raw.replace(/^\[|\]$/g, '');
-  const family = isIP(address);
-  if (family === 4)
-    return (allowLoopback && LOOPBACK.check(address, 'ipv4')) || !PRIVATE.check(address, 'ipv4');
-  const groups = ipv6Groups(address);
-  if (groups === null || groups.length !== 8) return false;
-  const plain = address.split('%')[0] as string;
-  // BlockList checks ::ffff:a.b.c.d against the IPv4 rules, loopback included.
-  if (allowLoopback && LOOPBACK.check(plain, 'ipv6')) return true;
-  if (PRIVATE.check(plain, 'ipv6')) return false;
-  return embeddedIpv4(groups).every((v4) => !PRIVATE.check(v4, 'ipv4'));
-}
-
-/** Names every resolver answers with this machine's own address (RFC 6761, /etc/hosts of Linux). */
-const LOOPBACK_NAMES = new Set([
-  'localhost',
-  'localhost.localdomain',
-  'localhost6',
-  'localhost6.localdomain6',
-  'ip6-localhost',
-  'ip6-loopback',
-]);
-/** Suffixes only a local network resolves (mDNS, cloud metadata, home routers). */
-const LOCAL_SUFFIXES = ['.localhost', '.localdomain', '.local', '.internal', '.home.arpa'];
-
-/** Whether a host name (lower case, no trailing dot) names this machine. */
-function isLoopbackName(host: string): boolean {
-  return LOOPBACK_NAMES.has(host) || host.endsWith('.localhost');
-}
-
-/**
- * A DNS lookup for outbound requests (Web Push, webhooks) that connects only to the addresses it
- * checked: every address the name resolves to must be public (addressAllowed), else the request
- * fails with `refusal`. Checked at connect time, so a name that re-resolves to a private address
- * after the endpoint was accepted (DNS rebinding) is refused.
- */
-export function publicOnlyLookup(allowLoopback: boolean, refusal: string) {
-  return (
-    hostname: string,
-    lookupOptions: { all?: boolean },
-    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    dnsLookup(hostname, { all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const allowed = addresses.filter((a) => addressAllowed(a.address, allowLoopback));
-      if (allowed.length === 0 || allowed.length !== addresses.length) {
-        return callback(new Error(refusal), []);
-      }
-      if (lookupOptions.all) return callback(null, allowed);
-      const first = allowed[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
-}
-
-/**
- * Why a push endpoint is refused, or null when it is acceptable: an https URL whose host is not a
- * private, loopback or link-local address (also inside an IPv6 transition form) or a local name
- * (names are checked again when sending, against the addresses they resolve to). `allowLoopback`
- * lets http and loopback through for tests.
- */
-export function endpointProblem(endpoint: string, allowLoopback: boolean): string | null {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    return 'The endpoint must be an https URL.';
-  }
-  // 'LOCALHOST.' is localhost: a trailing dot only says the name is already fully qualified.
-  const host = url.hostname
-    .replace(/^\[|\]$/g, '')
-    .toLowerCase()
-    .replace(/\.+$/, '');
-  const ip = isIP(host) !== 0;
-  const loopbackHost = ip ? LOOPBACK.check(host, isIP(host) === 6 ? 'ipv6' : 'ipv4') : isLoopbackName(host);
-  if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:' && loopbackHost)) {
-    return 'The endpoint must be an https URL.';
-  }
-  if (url.username || url.password) return 'The endpoint must not carry a user name or password.';
-  if (ip) {
-    return addressAllowed(host, allowLoopback)
-      ? null
-      : 'The endpoint must not point at a private, loopback or link-local address.';
-  }
-  if (isLoopbackName(host)) {
-    return allowLoopback ? null : 'The endpoint must not point at this server or its network.';
-  }
-  // A name without a dot is completed by the server's resolver search list: an internal host.
-  if (!host.includes('.') || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) {
-    return 'The endpoint must not point at this server or its network.';
-  }
-  return null;
 }
 
 export interface PushTarget {

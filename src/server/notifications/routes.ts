@@ -12,13 +12,13 @@ import {
   pushEndpointSchema,
   pushSubscriptionSchema,
 } from '../../shared/notificationSchemas';
-import { rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, unprocessable } from '../http/errors';
+import { endpointProblem } from '../http/outboundUrl';
 import { errorAnswer, invalidAnswer, noContent, routeDoc } from '../openapi/routeDoc';
-import { endpointProblem, loadVapidKeys, type PushOptions, PushOutbox, type VapidKeys } from './push';
+import { loadVapidKeys, type PushOptions, PushOutbox, type VapidKeys } from './push';
 import { startReminders } from './reminders';
-import { listNotifications, markRead, saveSubscription } from './store';
+import { deleteSubscription, listNotifications, markRead, saveSubscription } from './store';
 
 /**
  * Notifications, Web Push and reminders: the routes, the push outbox drained after every commit
@@ -150,10 +150,7 @@ export async function registerNotifications(app: FastifyInstance): Promise<{ sto
       api.delete('/push/subscriptions', { schema: unsubscribeDoc }, async (request, reply) => {
         const user = currentUser(request);
         const { endpoint } = request.body;
-        await rows(
-          db,
-          sql`DELETE FROM push_subscriptions WHERE user_id = ${user.id} AND endpoint = ${endpoint} RETURNING id`,
-        );
+        await deleteSubscription(db, user, endpoint);
         return reply.status(204).send();
       });
     },

@@ -153,3 +153,15 @@ export async function saveSubscription(
   );
   return 'saved';
 }
+
+/** Forgets `user`'s push subscription at `endpoint` (nothing when they have none there). */
+export async function deleteSubscription(
+  db: Executor,
+  user: { id: number },
+  endpoint: string,
+): Promise<void> {
+  await rows(
+    db,
+    sql`DELETE FROM push_subscriptions WHERE user_id = ${user.id} AND endpoint = ${endpoint} RETURNING id`,
+  );
+}

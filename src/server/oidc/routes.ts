@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   authorizationCodeGrant,
@@ -24,13 +24,12 @@ import {
   safeReturnTo,
 } from '../../shared/oidc';
 import { PLACEHOLDER_NAME } from '../../shared/profile';
-import type { UserRow } from '../auth/users';
-import { type Executor, rows, sql } from '../db/client';
 import type { OidcConfig } from '../env';
 import { HttpError, notFound } from '../http/errors';
 import { enforce } from '../http/rateLimits';
-import { endSession, hashToken, startSession } from '../http/session';
-import { checkedInHandler, routeDoc } from '../openapi/routeDoc';
+import { endSession, startSession } from '../http/session';
+import { checkedInHandler, noContent, routeDoc } from '../openapi/routeDoc';
+import { findOrCreateOidcUser, rememberLogin, takeLogin } from './store';
 
 /** The cookie that binds a sign-in under way to the browser that started it (no login CSRF). */
 const BROWSER_COOKIE = 'outpost_oidc';
@@ -49,13 +48,6 @@ const callbackQuerySchema = z.object({
 });
 
 const redirectAnswer = (description: string) => ({ description });
-
-interface LoginRow {
-  state: string;
-  code_verifier: string;
-  nonce: string;
-  return_to: string;
-}
 
 /** The profile claims Outpost reads, from the ID token or else the userinfo endpoint. */
 interface ProfileClaims {
@@ -88,44 +80,11 @@ function discoveredConfiguration(oidc: OidcConfig): () => Promise<Configuration>
   };
 }
 
-/** The user of (issuer, sub), created with `name` in one transaction with the identity: never half made. */
-async function findOrCreateOidcUser(
-  db: Executor & { transaction: <T>(work: (tx: Executor) => Promise<T>) => Promise<T> },
-  issuer: string,
-  subject: string,
-  name: string,
-  email: string | null,
-): Promise<UserRow> {
-  const existing = async () => {
-    const [user] = await rows<UserRow>(
-      db,
-      sql`UPDATE oidc_identities i SET last_used_at = now(), email = ${email}
-          FROM users u WHERE i.issuer = ${issuer} AND i.subject = ${subject} AND u.id = i.user_id
-          RETURNING u.id, u.name, u.phone, u.created_at, u.updated_at`,
-    );
-    return user;
-  };
-  const known = await existing();
-  if (known) return known;
-  try {
-    return await db.transaction(async (tx) => {
-      const [user] = await rows<UserRow>(
-        tx,
-        sql`INSERT INTO users (name, phone) VALUES (${name}, NULL)
-            RETURNING id, name, phone, created_at, updated_at`,
-      );
-      await tx.execute(
-        sql`INSERT INTO oidc_identities (user_id, issuer, subject, email)
-            VALUES (${user!.id}, ${issuer}, ${subject}, ${email})`,
-      );
-      return user!;
-    });
-  } catch (error) {
-    // The same person finishing two sign-ins at once: the other one created them.
-    const raced = await existing();
-    if (raced) return raced;
-    throw error;
-  }
+/** Whether an If-None-Match header lists `tag` (weak comparison, RFC 9110 §13.1.2; `*` matches). */
+function tagListed(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  const bare = tag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === bare);
 }
 
 /**
@@ -141,6 +100,9 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
   const configuration = oidc ? discoveredConfiguration(oidc) : null;
   const TAGS = ['Auth'];
 
+  const methods = { oidc: oidc ? { name: oidc.name } : null };
+  // Weak: the same answer compressed or not is the same to the page.
+  const methodsTag = `W/"${createHash('sha256').update(JSON.stringify(methods)).digest('base64url').slice(0, 22)}"`;
   app.get(
     '/auth/methods',
     {
@@ -150,13 +112,19 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Besides the phone: `oidc` names the single sign-on button (`Sign in with {name}`), or is null when it is not configured.',
         tags: TAGS,
-        answers: { 200: { description: 'The ways.', schema: authMethodsSchema } },
+        answers: {
+          200: { description: 'The ways, with an `ETag`.', schema: authMethodsSchema },
+          304: noContent('Unchanged since the copy whose `ETag` came in `If-None-Match`.'),
+        },
       }),
     },
-    async (_request, reply) => {
-      // Changes only with the server's settings: browsers may keep it a while.
-      reply.header('Cache-Control', 'public, max-age=300');
-      return { oidc: oidc ? { name: oidc.name } : null };
+    async (request, reply) => {
+      // Asked again on every sign-in page (no-cache), answered 304 while unchanged: a browser that
+      // kept it for minutes showed no single sign-on button after the server had turned it on.
+      reply.header('Cache-Control', 'no-cache');
+      reply.header('ETag', methodsTag);
+      if (tagListed(request.headers['if-none-match'], methodsTag)) return reply.status(304).send();
+      return methods;
     },
   );
 
@@ -217,11 +185,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
       const state = randomState();
       const nonce = randomNonce();
       const browser = randomBytes(32).toString('base64url');
-      await db.execute(
-        sql`INSERT INTO oidc_logins (state, browser_hash, code_verifier, nonce, return_to, expires_at)
-            VALUES (${state}, ${hashToken(browser)}, ${verifier}, ${nonce}, ${returnTo},
-                    ${new Date(Date.now() + OIDC_LOGIN_TTL_MS)})`,
-      );
+      await rememberLogin(db, { state, browser, verifier, nonce, returnTo });
       reply.setCookie(BROWSER_COOKIE, browser, {
         path: COOKIE_PATH,
         httpOnly: true,
@@ -264,15 +228,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
       const state = typeof query.state === 'string' ? query.state : null;
       const browser = request.cookies[BROWSER_COOKIE];
       // The state goes first, whatever follows: an answer from the provider is taken once.
-      const [login] =
-        state && browser
-          ? await rows<LoginRow>(
-              db,
-              sql`DELETE FROM oidc_logins
-                  WHERE state = ${state} AND browser_hash = ${hashToken(browser)} AND expires_at > now()
-                  RETURNING state, code_verifier, nonce, return_to`,
-            )
-          : [];
+      const login = state && browser ? await takeLogin(db, state, browser) : undefined;
       if (!login) return failed(request, reply, 'oidc_expired');
       if (query.error !== undefined) return failed(request, reply, 'oidc_denied');
 

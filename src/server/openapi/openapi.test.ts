@@ -3,22 +3,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp } from '../../../testkit/server';
 import { signedIn } from '../../../testkit/testClient';
+import { WEBHOOK_EVENTS } from '../../shared/webhooks';
 import { CONTENT_SECURITY_POLICY } from '../http/securityHeaders';
+import { operationIdOf } from './operationId';
 import { DOCS_PREFIX, OPENAPI_URL } from './plugin';
 import { registerResponseCheck, responseMismatches } from './responseCheck';
 import { routeDoc, serializerCompiler, validatorCompiler } from './routeDoc';
 
 interface Operation {
+  operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
+  'x-required-scope'?: string;
   parameters?: { in: string; name: string }[];
+  requestBody?: { content: { 'application/json': { schema: { $ref: string } } } };
   responses: Record<string, { description?: string }>;
 }
 interface Document {
   openapi: string;
   info: { title: string; version: string };
+  servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post?: Operation }>;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { type: string }> };
 }
 
@@ -28,6 +36,7 @@ interface Document {
  * /api, /sanctum or /cal must be documented; there is no other exclusion.
  */
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** A fastify route pattern as an OpenAPI path: `/items/:id` → `/items/{id}`. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -100,7 +109,7 @@ describe('the documented API', () => {
 
   it('documents the cookie session (with the anti-forgery header on writes) and bearer tokens, and the errors of each', () => {
     const create = document.paths['/api/items']!.post!;
-    expect(create.security).toEqual([{ session: [], xsrf: [] }, { bearer: [] }]);
+    expect(create.security).toEqual([{ session: [], xsrf: [] }, { bearer: ['write'] }]);
     expect(Object.keys(create.responses)).toEqual(
       expect.arrayContaining(['200', '201', '401', '403', '419', '422', '429', 'default']),
     );
@@ -108,7 +117,7 @@ describe('the documented API', () => {
       expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'Idempotency-Key' })]),
     );
     const list = document.paths['/api/items']!.get!;
-    expect(list.security).toEqual([{ session: [] }, { bearer: [] }]);
+    expect(list.security).toEqual([{ session: [] }, { bearer: ['read'] }]);
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '401', '422']));
     expect(list.responses['419']).toBeUndefined();
     const patch = document.paths['/api/items/{id}']!.patch!;
@@ -117,6 +126,112 @@ describe('the documented API', () => {
     expect(document.paths['/api/login']!.post!.security).toEqual([]);
     expect(document.paths['/sanctum/csrf-cookie']!.get!.security).toEqual([]);
     expect(document.paths['/cal/{file}']!.get!.security).toEqual([]);
+  });
+
+  it('offers bearer exactly where the token policy lets a token in, naming the scope it needs', () => {
+    const routes = harness.app.routeTable.filter(
+      (r) => r.method !== 'HEAD' && r.url.startsWith('/api/') && !r.public,
+    );
+    expect(routes.length).toBeGreaterThan(60);
+    let cookieOnly = 0;
+    for (const route of routes) {
+      const where = `${route.method} ${route.url}`;
+      const operation = document.paths[openApiPath(route.url)]![route.method.toLowerCase()]!;
+      const cookie = WRITE_METHODS.has(route.method) ? { session: [], xsrf: [] } : { session: [] };
+      const access = route.tokenAccess ?? 'never';
+      if (access === 'never') {
+        cookieOnly++;
+        expect(operation.security, where).toEqual([cookie]);
+        expect(operation['x-required-scope'], where).toBeUndefined();
+        expect(operation.description, where).toContain('Access token: none reaches this');
+      } else {
+        expect(operation.security, where).toEqual([cookie, { bearer: [access] }]);
+        expect(operation['x-required-scope'], where).toBe(access);
+        expect(operation.description, where).toContain(`needs the \`${access}\` scope`);
+      }
+      expect(operation.responses['403'], where).toBeDefined();
+    }
+    // The tokens, members, invites, devices, passkeys and account routes, at the time of writing.
+    expect(cookieOnly).toBeGreaterThan(30);
+    expect(document.paths['/api/tokens']!.get!.security).toEqual([{ session: [] }]);
+    expect(document.paths['/api/campaigns/{id}/members']!.post!.security).toEqual([
+      { session: [], xsrf: [] },
+    ]);
+    expect(document.paths['/api/webhooks']!.post!.security).toEqual([
+      { session: [], xsrf: [] },
+      { bearer: ['webhooks'] },
+    ]);
+  });
+
+  it('gives every operation an operationId from its method and route, unique across the document', () => {
+    const ids: string[] = [];
+    for (const route of harness.app.routeTable.filter(
+      (r) => r.method !== 'HEAD' && /^\/(api|sanctum|cal)(\/|$)/.test(r.url),
+    )) {
+      const operation = document.paths[openApiPath(route.url)]![route.method.toLowerCase()]!;
+      expect(operation.operationId, `${route.method} ${route.url}`).toBe(
+        operationIdOf(route.method, route.url),
+      );
+    }
+    for (const operations of Object.values(document.paths))
+      for (const operation of Object.values(operations)) ids.push(operation.operationId!);
+    for (const hook of Object.values(document.webhooks)) ids.push(hook.post!.operationId!);
+    expect(ids.every((id) => /^[A-Za-z][A-Za-z0-9]*$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Stable: the same route keeps the same id.
+    expect(document.paths['/api/items/{id}/comments']!.post!.operationId).toBe('postItemsByIdComments');
+    expect(document.paths['/api/time_entries.csv']!.get!.operationId).toBe('getTimeEntriesCsv');
+    expect(document.paths['/api/webhooks/{id}/deliveries/{delivery_id}/retry']!.post!.operationId).toBe(
+      'postWebhooksByIdDeliveriesByDeliveryIdRetry',
+    );
+    expect(document.paths['/sanctum/csrf-cookie']!.get!.operationId).toBe('getSanctumCsrfCookie');
+    expect(document.webhooks['member.updated']!.post!.operationId).toBe('onMemberUpdated');
+  });
+
+  it('names the server by PUBLIC_URL and gives every operation a 4XX answer of the Error shape', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: harness.app.config.publicUrl.origin })]);
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const fours = Object.entries(operation.responses).filter(([status]) => status.startsWith('4'));
+        expect(fours.length, `${method} ${path}`).toBeGreaterThan(0);
+        expect(operation.responses['4XX'], `${method} ${path}`).toMatchObject({
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        });
+      }
+    }
+  });
+
+  it('describes every webhook event’s delivery, member events with the members routes’ Member shape', () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENTS, 'webhook.test'].sort());
+    expect(Object.keys(document.webhooks)).toContain('member.updated');
+    for (const [event, hook] of Object.entries(document.webhooks)) {
+      const post = hook.post!;
+      expect(post.summary, event).toBeTruthy();
+      expect(post.tags, event).toEqual(['Webhooks']);
+      const ref = post.requestBody!.content['application/json'].schema.$ref;
+      const name = ref.replace('#/components/schemas/', '');
+      expect(document.components.schemas, event).toHaveProperty(name);
+      const type = (
+        document.components.schemas[name] as { properties: { type: { enum?: string[]; const?: string } } }
+      ).properties.type;
+      expect([...(type.enum ?? []), type.const], event).toContain(event);
+      expect(Object.keys(post.responses), event).toEqual(expect.arrayContaining(['2XX', '410']));
+      expect(
+        post.parameters?.map((p) => p.name),
+        event,
+      ).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    }
+    const memberEvent = document.components.schemas.MemberEvent as {
+      properties: { data: { properties: { member: { $ref: string }; previous_role: unknown } } };
+    };
+    expect(memberEvent.properties.data.properties.member.$ref).toBe('#/components/schemas/Member');
+    expect(memberEvent.properties.data.properties.previous_role).toBeDefined();
+    const members = document.paths['/api/campaigns/{id}/members']!.get!.responses['200'] as unknown as {
+      content: { 'application/json': { schema: unknown } };
+    };
+    expect(JSON.stringify(members.content['application/json'].schema)).toContain(
+      '#/components/schemas/Member"',
+    );
   });
 
   it('documents request bodies and queries from the very schemas the routes validate with', () => {

@@ -2,7 +2,12 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { TokenAccess } from '../../shared/tokens';
+import { WEBHOOK_EVENT_SUMMARIES, webhookPayloadSchemaOf } from '../../shared/webhookPayloads';
+import { WEBHOOK_EVENTS, WEBHOOK_PAYLOAD_MAX_BYTES, type WebhookEventType } from '../../shared/webhooks';
 import { SESSION_COOKIE } from '../http/session';
+import { declaredTokenAccess } from '../tokens/policy';
+import { operationIdOf, webhookOperationIdOf } from './operationId';
 import { registerResponseCheck, responseCheckOn } from './responseCheck';
 import { routeDoc, serializerCompiler, validatorCompiler } from './routeDoc';
 
@@ -31,7 +36,12 @@ cookie; \`POST /api/login\` starts a session; every POST, PATCH, PUT and DELETE 
 value in \`X-XSRF-TOKEN\`.
 
 **With a personal access token** (scripts, integrations): \`Authorization: Bearer opk_…\`, no
-anti-forgery token. A token's scopes limit what it reaches.
+anti-forgery token. A token's scopes limit what it reaches: each operation names the scope it needs
+(\`read\`, \`write\` or \`webhooks\`, in its bearer requirement and in \`x-required-scope\`), and one
+reachable only from a signed-in session offers no bearer at all (a token there is answered 403).
+
+**Webhooks** (the \`webhooks\` section): the signed deliveries Outpost sends to a webhook's URL, one
+per event, with the body each carries.
 
 Every POST, PATCH and DELETE may carry \`Idempotency-Key\`: a repeat answers with the recorded answer.`;
 
@@ -41,6 +51,7 @@ const TAGS = [
   { name: 'Trash and export', description: 'Deleted items, restore, and the Outpost JSON export.' },
   { name: 'Comments and history', description: 'An item’s timeline: comments, mutes and its history.' },
   { name: 'Time', description: 'Time entries, the running timer and the time report.' },
+  { name: 'Files', description: 'Files on items: uploads, their bytes and thumbnails, deletes.' },
   { name: 'Campaigns', description: 'Members, invites and a campaign’s activity.' },
   { name: 'Contacts', description: 'The address book (phones only) and mutual contacts.' },
   { name: 'Sync', description: 'Changes since a cursor, and the live event stream.' },
@@ -53,29 +64,50 @@ const TAGS = [
   { name: 'Passkeys', description: 'Adding passkeys, and signing in with one alone.' },
 ];
 
+/** How a token's scope is said in an operation's description. */
+const SCOPE_LINE: Record<TokenAccess, string> = {
+  read: 'Access token: needs the `read` scope.',
+  write: 'Access token: needs the `write` scope.',
+  webhooks: 'Access token: needs the `webhooks` scope.',
+  never: 'Access token: none reaches this; only a signed-in session (a token is answered 403).',
+};
+
 /**
  * Declares what every route shares, from its method and config, so no route repeats it: who may
- * call it (security), the answers of the request hooks in app.ts (401 without a session, 419 without
- * the anti-forgery token, 429 for too many writes) and the `Idempotency-Key` header of writes.
- * Personal access tokens (ARCHITECTURE §4) reach a route unless its `config.tokenAccess` is false
- * or 'none'; the tokens work sets that policy and this reads it.
+ * call it (security: the cookie session, with the anti-forgery header on writes, and a bearer token
+ * with the scope its token policy names, tokens/policy.ts; none where the policy is `never`), its
+ * `operationId`, the answers of the request hooks in app.ts (401 without a session, 403 for a token
+ * without the scope, 419 without the anti-forgery token, 429 for too many writes), the 4XX any
+ * request may get before it reaches a route, and the `Idempotency-Key` header of writes.
  */
 function crossCutting(route: RouteOptions, schema: Record<string, unknown>): Record<string, unknown> {
   const method = String(route.method);
-  const config = (route.config ?? {}) as { public?: boolean; tokenAccess?: unknown };
+  const config = (route.config ?? {}) as { public?: boolean; tokenAccess?: TokenAccess };
   const api = route.url.startsWith('/api/');
   const write = WRITES.has(method);
   const responses = { ...(schema.response as Record<string, unknown> | undefined) };
-  const add = (status: number, description: string) => {
+  const add = (status: number | string, description: string) => {
     responses[status] ??= { description, content: { 'application/json': { schema: ERROR_REF } } };
   };
-  const out: Record<string, unknown> = { ...schema };
+  const out: Record<string, unknown> = { ...schema, operationId: operationIdOf(method, route.url) };
   if (config.public === true || !api) {
     out.security = [];
   } else {
-    const tokens = config.tokenAccess !== false && config.tokenAccess !== 'none';
-    out.security = [write ? { session: [], xsrf: [] } : { session: [] }, ...(tokens ? [{ bearer: [] }] : [])];
+    const access = declaredTokenAccess(method, route.url, config) ?? 'never';
+    const cookie = write ? { session: [], xsrf: [] } : { session: [] };
+    // OpenAPI 3.1 lets a non-OAuth requirement list role names: here, the token scope it needs.
+    out.security = access === 'never' ? [cookie] : [cookie, { bearer: [access] }];
+    if (access !== 'never') out['x-required-scope'] = access;
+    out.description = [schema.description, SCOPE_LINE[access]].filter(Boolean).join('\n\n');
     add(401, 'No session or token, or one that has ended: `Unauthenticated.`');
+    const token =
+      access === 'never'
+        ? 'an access token: none may do this'
+        : `an access token without the \`${access}\` scope`;
+    const forbidden = responses[403] as { description?: string } | undefined;
+    if (forbidden?.description)
+      responses[403] = { ...forbidden, description: `${forbidden.description} Or ${token}.` };
+    else add(403, `${token.charAt(0).toUpperCase()}${token.slice(1)}.`);
   }
   if (api && write) {
     add(419, 'A cookie-session write without the matching `X-XSRF-TOKEN`: `CSRF token mismatch.`');
@@ -96,8 +128,75 @@ function crossCutting(route: RouteOptions, schema: Record<string, unknown>): Rec
       },
     };
   }
+  // Any request may be refused before it reaches its route (the HTTP layer's own answers).
+  add(
+    '4XX',
+    'A request that could not be read: malformed (400), too slow to arrive (408), headers too large (431).',
+  );
   out.response = responses;
   return out;
+}
+
+/** The headers every delivery carries (Standard Webhooks v1): verify them before trusting the body. */
+const SIGNATURE_HEADERS = [
+  {
+    in: 'header',
+    name: 'webhook-id',
+    required: true,
+    description: 'One per event and endpoint, the same on every retry: drop repeats by it.',
+    schema: { type: 'string' },
+  },
+  {
+    in: 'header',
+    name: 'webhook-timestamp',
+    required: true,
+    description: 'When this attempt was signed, in unix seconds.',
+    schema: { type: 'string' },
+  },
+  {
+    in: 'header',
+    name: 'webhook-signature',
+    required: true,
+    description:
+      '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret (`whsec_…`) decoded; two, space-separated, for 24 h after a rotation.',
+    schema: { type: 'string' },
+  },
+];
+
+/**
+ * The document's `webhooks` (OpenAPI 3.1): what Outpost sends to a webhook's URL, one entry per
+ * event, each body the named schema of shared/webhookPayloads.ts (a component beside the API's).
+ */
+function webhooksSection(): Record<string, unknown> {
+  const events: WebhookEventType[] = [...WEBHOOK_EVENTS, 'webhook.test'];
+  return Object.fromEntries(
+    events.map((event) => {
+      const component = (webhookPayloadSchemaOf(event).meta() as { id?: string } | undefined)?.id;
+      if (!component) throw new Error(`The ${event} payload schema has no component name`);
+      const post = {
+        operationId: webhookOperationIdOf(event),
+        summary: WEBHOOK_EVENT_SUMMARIES[event],
+        description: `\`POST\` to the webhook's URL with \`type: ${event}\`, signed (Standard Webhooks v1): verify \`webhook-signature\` with the secret before trusting the body. Only about what the webhook's owner can see; the body stays under ${WEBHOOK_PAYLOAD_MAX_BYTES / 1024} KB.${event === 'webhook.test' ? ' Sent by hand, at once, whatever events the webhook hears.' : ''}`,
+        tags: ['Webhooks'],
+        // The receiver checks the signature headers above; no scheme of this API applies.
+        security: [],
+        parameters: SIGNATURE_HEADERS,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${component}` } } },
+        },
+        responses: {
+          '2XX': { description: 'Received: the delivery is done. Answer quickly.' },
+          '410': { description: 'Gone: the webhook is turned off, and nothing more is sent to it.' },
+          default: {
+            description:
+              'Anything else (a redirect too, or no answer within 10 s): tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h with the same `webhook-id`, then marked failed.',
+          },
+        },
+      };
+      return [event, { post }];
+    }),
+  );
 }
 
 interface OpenApiDocument {
@@ -126,6 +225,8 @@ function withoutUnusedInputs(document: OpenApiDocument): OpenApiDocument {
  * page's code (swagger-ui, a few MB) is read from disk only when someone opens it.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  // Every path is under the server's origin (PUBLIC_URL): /api, /sanctum, /cal.
+  const servers = [{ url: app.config.publicUrl.origin, description: 'This Outpost server (PUBLIC_URL).' }];
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The reference page and its files are public and hold no session: marked before the request
@@ -176,8 +277,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       return { ...result, schema: crossCutting(input.route, schema) };
     },
     transformObject: (input) => {
-      const document = zodTransformObject(input);
-      return withoutUnusedInputs(document as OpenApiDocument) as typeof document;
+      const { openapi, info, tags, ...rest } = zodTransformObject(input) as OpenApiDocument;
+      const document = { openapi, info, servers, tags, ...rest, webhooks: webhooksSection() };
+      return withoutUnusedInputs(document) as ReturnType<typeof zodTransformObject>;
     },
   });
 

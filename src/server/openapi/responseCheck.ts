@@ -41,13 +41,14 @@ function documented(
   if (entry === undefined) return { problem: `status ${status} is not documented` };
   if (entry instanceof z.ZodType) return { schema: entry._zod.def.type === 'undefined' ? null : entry };
   if (!isContentEntry(entry)) return { problem: `status ${status} has a schema this check cannot read` };
-  const found = entry.content[media];
+  // `*/*`: bytes of whatever type they are (a file's content), never checked as JSON.
+  const found = entry.content[media] ?? entry.content['*/*'];
   if (!found) {
     return {
       problem: `status ${status} is documented as ${Object.keys(entry.content).join(', ')}, not ${media}`,
     };
   }
-  return { schema: media === 'application/json' ? found.schema : null };
+  return { schema: media === 'application/json' && entry.content[media] ? found.schema : null };
 }
 
 /**

@@ -29,7 +29,10 @@ import { parseOrThrow } from '../http/errors';
 export interface Answer {
   description: string;
   schema?: z.ZodType;
-  /** The content type when it is not JSON (`text/calendar`, `text/event-stream`). */
+  /**
+   * The content type when it is not JSON (`text/calendar`, `text/event-stream`); `*\/*` for bytes of
+   * whatever type they are (a file's content).
+   */
   media?: string;
 }
 
@@ -40,6 +43,8 @@ export interface RouteDoc {
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;
+  /** The body's media types when it is not JSON (an upload's `multipart/form-data`). */
+  consumes?: readonly string[];
   headers?: z.ZodType;
   /** The route's own answers, success and errors; any other error answer has the `Error` shape. */
   answers: Record<number, Answer>;
@@ -68,6 +73,7 @@ export function routeDoc<const D extends RouteDoc>(
     ...(doc.params ? { params: checkedInHandler(doc.params) } : {}),
     ...(doc.querystring ? { querystring: doc.querystring } : {}),
     ...(doc.body ? { body: doc.body } : {}),
+    ...(doc.consumes ? { consumes: [...doc.consumes] } : {}),
     ...(doc.headers ? { headers: checkedInHandler(doc.headers) } : {}),
     response,
   };

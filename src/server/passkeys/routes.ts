@@ -10,22 +10,17 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   challengeOf,
-  PASSKEY_CHALLENGE_MS,
   PASSKEY_SIGN_IN_FAILED,
   PASSKEYS_PER_USER,
-  type Passkey,
   passkeyLoginSchema,
   passkeyRegisterSchema,
   passkeyRenameSchema,
   passkeySchema,
 } from '../../shared/passkeys';
-import type { UserRow } from '../auth/users';
 import { userJson } from '../auth/users';
-import { type Executor, rows, sql } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow, unprocessable } from '../http/errors';
 import { enforce } from '../http/rateLimits';
-import { iso, isoOrNull } from '../http/serialize';
 import { endSession, startSession } from '../http/session';
 import {
   checkedInHandler,
@@ -35,53 +30,19 @@ import {
   noContent,
   routeDoc,
 } from '../openapi/routeDoc';
-
-type Purpose = 'register' | 'login';
-
-interface PasskeyRow {
-  id: number;
-  user_id: number;
-  credential_id: string;
-  public_key: Buffer | Uint8Array;
-  counter: number | string;
-  transports: string[];
-  name: string;
-  created_at: Date;
-  last_used_at: Date | null;
-}
-
-const passkeyJson = (row: Pick<PasskeyRow, 'id' | 'name' | 'created_at' | 'last_used_at'>): Passkey => ({
-  id: row.id,
-  name: row.name,
-  created_at: iso(row.created_at),
-  last_used_at: isoOrNull(row.last_used_at),
-});
-
-/** Stores a challenge handed out for `purpose`; it may be answered once within 5 minutes. */
-async function rememberChallenge(db: Executor, challenge: string, purpose: Purpose, userId: number | null) {
-  await db.execute(
-    sql`INSERT INTO webauthn_challenges (challenge, user_id, purpose, expires_at)
-        VALUES (${challenge}, ${userId}, ${purpose}, ${new Date(Date.now() + PASSKEY_CHALLENGE_MS)})`,
-  );
-}
-
-/** Takes a live challenge (it is gone after this, answered or not); false when there is none. */
-async function takeChallenge(
-  db: Executor,
-  challenge: string | null,
-  purpose: Purpose,
-  userId: number | null,
-): Promise<boolean> {
-  if (challenge === null) return false;
-  const taken = await rows<{ challenge: string }>(
-    db,
-    sql`DELETE FROM webauthn_challenges
-        WHERE challenge = ${challenge} AND purpose = ${purpose}
-          AND user_id IS NOT DISTINCT FROM ${userId} AND expires_at > now()
-        RETURNING challenge`,
-  );
-  return taken.length === 1;
-}
+import {
+  advanceCounter,
+  deletePasskey,
+  insertPasskey,
+  listPasskeys,
+  passkeyByCredential,
+  passkeyCredentials,
+  passkeyJson,
+  passkeyUser,
+  rememberChallenge,
+  renamePasskey,
+  takeChallenge,
+} from './store';
 
 /**
  * Passkeys: adding, naming, listing and removing them signed in, and signing in with one alone
@@ -113,10 +74,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const user = currentUser(request);
-      const existing = await rows<{ credential_id: string; transports: string[] }>(
-        db,
-        sql`SELECT credential_id, transports FROM passkeys WHERE user_id = ${user.id}`,
-      );
+      const existing = await passkeyCredentials(db, user);
       if (existing.length >= PASSKEYS_PER_USER) {
         throw new HttpError(422, `You can keep at most ${PASSKEYS_PER_USER} passkeys. Remove one first.`);
       }
@@ -171,16 +129,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       const name = input.name ?? `Passkey added ${new Date().toISOString().slice(0, 10)}`;
       // Hints for later sign-ins ('internal', 'usb', 'hybrid', …): only plain words are kept.
       const transports = (credential.transports ?? []).filter((t) => /^[a-z-]{1,32}$/.test(t));
-      const added = await rows<PasskeyRow>(
-        db,
-        sql`INSERT INTO passkeys (user_id, credential_id, public_key, counter, transports, name)
-          SELECT ${user.id}, ${credential.id}, ${Buffer.from(credential.publicKey)}, ${credential.counter},
-                 string_to_array(${transports.join(',')}, ','), ${name}
-          WHERE (SELECT count(*) FROM passkeys WHERE user_id = ${user.id}) < ${PASSKEYS_PER_USER}
-          ON CONFLICT (credential_id) DO NOTHING
-          RETURNING id, name, created_at, last_used_at`,
-      );
-      const row = added[0];
+      const row = await insertPasskey(db, user, credential, transports, name);
       if (!row) throw unprocessable({ response: ['This passkey is already added, or you have too many.'] });
       return reply.status(201).send(passkeyJson(row));
     },
@@ -200,10 +149,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const user = currentUser(request);
-      const found = await rows<PasskeyRow>(
-        db,
-        sql`SELECT id, name, created_at, last_used_at FROM passkeys WHERE user_id = ${user.id} ORDER BY created_at, id`,
-      );
+      const found = await listPasskeys(db, user);
       return { passkeys: found.map(passkeyJson) };
     },
   );
@@ -235,11 +181,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       const user = currentUser(request);
       const id = passkeyId(request.params.id);
       const { name } = parseOrThrow(passkeyRenameSchema, request.body);
-      const [renamed] = await rows<PasskeyRow>(
-        db,
-        sql`UPDATE passkeys SET name = ${name} WHERE id = ${id} AND user_id = ${user.id}
-            RETURNING id, name, created_at, last_used_at`,
-      );
+      const renamed = await renamePasskey(db, user, id, name);
       if (!renamed) throw notFound('Passkey');
       return passkeyJson(renamed);
     },
@@ -259,11 +201,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const user = currentUser(request);
       const id = passkeyId(request.params.id);
-      const gone = await rows<{ id: number }>(
-        db,
-        sql`DELETE FROM passkeys WHERE id = ${id} AND user_id = ${user.id} RETURNING id`,
-      );
-      if (gone.length === 0) throw notFound('Passkey');
+      if (!(await deletePasskey(db, user, id))) throw notFound('Passkey');
       return reply.status(204).send();
     },
   );
@@ -328,10 +266,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       const challenge = challengeOf(input.response.response.clientDataJSON);
       // The challenge goes first, whatever follows: a response can be tried once.
       if (!(await takeChallenge(db, challenge, 'login', null))) throw failed();
-      const [passkey] = await rows<PasskeyRow>(
-        db,
-        sql`SELECT * FROM passkeys WHERE credential_id = ${input.response.id}`,
-      );
+      const passkey = await passkeyByCredential(db, input);
       if (!passkey) throw failed();
       let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
       try {
@@ -355,14 +290,8 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       if (!result.verified) throw failed();
       const { newCounter } = result.authenticationInfo;
       // The counter moves forward or both stay 0 (authenticators that keep none); a step back is a clone.
-      const moved = await rows<{ user_id: number }>(
-        db,
-        sql`UPDATE passkeys SET counter = ${newCounter}, last_used_at = now()
-          WHERE id = ${passkey.id} AND (counter < ${newCounter} OR (counter = 0 AND ${newCounter} = 0))
-          RETURNING user_id`,
-      );
-      if (moved.length === 0) throw failed();
-      const [user] = await rows<UserRow>(db, sql`SELECT * FROM users WHERE id = ${passkey.user_id}`);
+      if (!(await advanceCounter(db, passkey, newCounter))) throw failed();
+      const user = await passkeyUser(db, passkey);
       if (!user) throw failed();
       if (request.session) {
         await endSession(db, request, reply, request.session.id, app.sessionCache, { retire: true });

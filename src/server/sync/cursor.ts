@@ -1,3 +1,5 @@
+import { ITEM_CHILDREN } from '../../shared/itemChildren';
+
 /**
  * The sync cursor, and why no change is ever skipped.
  *
@@ -16,19 +18,21 @@
  * pull meets the granted trees' rows among the item changes and needs no grant rows for them (M2).
  * Without it a member's first sync of a shared campaign sent every item of it twice.
  *
- * Comments ride the same cursor (K13): within one transaction id every item row comes before every
- * comment row, so a position is (xid, kind, id), and `comment` marks one among the comments (written
- * `_id`). Items and comments number their ids apart, and one order over both never skips either.
- * Time entries follow the comments of each transaction id the same way (X5), marked `~id`.
+ * An item's children ride the same cursor (K13, X5): within one transaction id every item row comes
+ * before every child row, and the child kinds follow one another in declaration order
+ * (src/shared/itemChildren.ts), so a position is (xid, kind, id), and `child` is the rank of the kind
+ * it is among (written with the kind's mark: `_id` a comment's, `~id` a time entry's). Items and each
+ * kind number their ids apart, and one order over them all never skips any.
  */
 export interface CursorPosition {
   xid: bigint;
   id: number;
   since?: bigint;
-  /** The position is a comment's: every item row of `xid` has been sent. */
-  comment?: true;
-  /** The position is a time entry's: every item and comment row of `xid` has been sent (X5). */
-  timeEntry?: true;
+  /**
+   * The position is a child's, of the kind of this rank (1 for the first declared): every item row of
+   * `xid` has been sent, and every row of the kinds before it.
+   */
+  child?: number;
 }
 
 const PREFIX = 'c1';
@@ -37,20 +41,21 @@ const MAX_INTEGER = 2_147_483_647;
 
 export function encodeCursor(position: CursorPosition): string {
   const since = position.since === undefined ? '' : `.${position.since.toString(36)}`;
-  const kind = position.timeEntry ? '~' : position.comment ? '_' : '';
+  const kind = position.child === undefined ? '' : (ITEM_CHILDREN[position.child - 1]?.cursorMark ?? '');
   return `${PREFIX}.${position.xid.toString(36)}.${kind}${position.id.toString(36)}${since}`;
 }
 
 /** The position a cursor names; the empty cursor is the very beginning (a full bootstrap). */
 export function decodeCursor(cursor: string | undefined): CursorPosition | null {
   if (cursor === undefined || cursor === '') return { xid: 0n, id: 0 };
-  const match = /^c1\.([0-9a-z]{1,14})\.([_~]?)([0-9a-z]{1,7})(?:\.([0-9a-z]{1,14}))?$/.exec(cursor);
+  const match = /^c1\.([0-9a-z]{1,14})\.([^0-9a-z.]?)([0-9a-z]{1,7})(?:\.([0-9a-z]{1,14}))?$/.exec(cursor);
   if (!match) return null;
+  // A kind's mark (none: an item's position); a mark no kind declares was never ours.
+  const child = match[2] ? ITEM_CHILDREN.findIndex((c) => c.cursorMark === match[2]) + 1 : 0;
+  if (match[2] && child === 0) return null;
   const big = (text: string) =>
     [...text].reduce((acc, ch) => acc * 36n + BigInt(Number.parseInt(ch, 36)), 0n);
   const xid = big(match[1]!);
-  const comment = match[2] === '_';
-  const timeEntry = match[2] === '~';
   const id = Number.parseInt(match[3]!, 36);
   const since = match[4] === undefined ? undefined : big(match[4]);
   // Beyond PostgreSQL's bigint and integer the query would fail: such a cursor was never ours.
@@ -59,7 +64,6 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | null 
     xid,
     id,
     ...(since === undefined ? {} : { since }),
-    ...(comment ? { comment: true as const } : {}),
-    ...(timeEntry ? { timeEntry: true as const } : {}),
+    ...(child > 0 ? { child } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { makeMutual, pullAll, signedIn, writeDirectly } from '../../../testkit/testClient';
 import { isTombstone, SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
+import { ITEM_CHILDREN } from '../../shared/itemChildren';
 import { rows, sql } from '../db/client';
 import { ITEM_FROM, visibleTo } from '../items/queries';
 
@@ -35,8 +36,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       items: expect.any(Array),
-      comments: [],
-      time_entries: [],
+      ...Object.fromEntries(ITEM_CHILDREN.map((child) => [child.name, []])),
       cursor: expect.any(String),
       has_more: false,
     });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { timeEntryPageSchema, timeEntrySchema } from '../../shared/apiSchemas';
 import { paginated } from '../../shared/item';
@@ -13,10 +13,10 @@ import {
 import { timeReportCsv } from '../../shared/timeReportCsv';
 import { currentUser } from '../http/context';
 import { notFound, parseOrThrow } from '../http/errors';
-import { runWrite, type WriteResult } from '../http/idempotency';
+import { runWrite, sendWrite } from '../http/idempotency';
+import { pathId } from '../http/paths';
 import { iso, isoOrNull } from '../http/serialize';
 import { findVisibleItem } from '../items/queries';
-import { pathId } from '../items/routes';
 import {
   checkedInHandler,
   errorAnswer,
@@ -37,14 +37,6 @@ import {
 } from './service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function send(reply: FastifyReply, result: WriteResult) {
-  if (result.status === 204) return reply.status(204).send();
-  if (result.json !== undefined) {
-    return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
-  }
-  return reply.status(result.status).send(result.body);
-}
 
 /** Time entries, the timer and the report (ARCHITECTURE §4 'Start dates, estimates and time'). */
 export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
@@ -106,7 +98,7 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const id = pathId(request);
     const input = parseOrThrow(timeEntryCreateSchema, request.body);
-    return send(
+    return sendWrite(
       reply,
       await runWrite(app, request, user.id, (tx) =>
         createTimeEntry(tx, user, id, {
@@ -137,7 +129,10 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const id = entryRef(request);
     const { ended_at } = parseOrThrow(timeEntryStopSchema, request.body ?? {});
-    return send(reply, await runWrite(app, request, user.id, (tx) => stopTimeEntry(tx, user, id, ended_at)));
+    return sendWrite(
+      reply,
+      await runWrite(app, request, user.id, (tx) => stopTimeEntry(tx, user, id, ended_at)),
+    );
   });
 
   const editDoc = routeDoc({
@@ -157,7 +152,7 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const id = entryRef(request);
     const patch = parseOrThrow(timeEntryPatchSchema, request.body);
-    return send(
+    return sendWrite(
       reply,
       await runWrite(app, request, user.id, (tx) =>
         editTimeEntry(tx, user, id, {
@@ -183,7 +178,7 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
   app.delete('/time_entries/:id', { schema: deleteDoc }, async (request, reply) => {
     const user = currentUser(request);
     const id = entryRef(request);
-    return send(reply, await runWrite(app, request, user.id, (tx) => deleteTimeEntry(tx, user, id)));
+    return sendWrite(reply, await runWrite(app, request, user.id, (tx) => deleteTimeEntry(tx, user, id)));
   });
 
   const reportDoc = routeDoc({
@@ -210,7 +205,7 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
   const csvDoc = routeDoc({
     summary: 'Time entries as CSV',
     description:
-      "The same entries as `GET /api/time_entries`, all of them, as RFC 4180 CSV (`date,person,campaign,item,minutes,note`); a cell a spreadsheet would run as a formula starts with `'`.",
+      "The same entries as `GET /api/time_entries`, all of them, as RFC 4180 CSV (`date,start,end,person,campaign,task,item,minutes,note`: start and end in UTC, the end empty while running; `task` is the task the item is or lies under); a cell a spreadsheet would run as a formula starts with `'`.",
     tags: TAGS,
     querystring: timeEntryReportQuerySchema,
     answers: { 200: { description: 'The CSV.', media: 'text/csv' }, 422: invalidAnswer() },
@@ -222,8 +217,11 @@ export async function timeEntryRoutes(app: FastifyInstance): Promise<void> {
     const csv = timeReportCsv(
       found.rows.map((r) => ({
         date: iso(r.started_at).slice(0, 10),
+        start: iso(r.started_at),
+        end: isoOrNull(r.ended_at) ?? '',
         person: r.user_name,
         campaign: r.campaign_title ?? '',
+        task: r.task_title ?? '',
         item: r.item_title,
         minutes: minutesOf(iso(r.started_at), isoOrNull(r.ended_at)),
         note: r.note,

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { Item } from '../../shared/item';
 import { VIEWER_READ_ONLY_MESSAGE } from '../../shared/membership';
 import {
+  entryProblem,
   minutesOf,
   overlapsAny,
   type Span,
-  spanProblem,
   startEffects,
   stopEnd,
   TIME_ENTRY_MAX_MS,
@@ -19,6 +20,7 @@ import { type Executor, rows, sql } from '../db/client';
 import { viewersOfItem } from '../events/changeBus';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
+import { childServer } from '../http/itemChildren';
 import { iso, isoOrNull } from '../http/serialize';
 import { findVisibleItem, visibleTo } from '../items/queries';
 import { noteWebhookEvent } from '../webhooks/events';
@@ -65,6 +67,26 @@ async function entryById(tx: Executor, id: number): Promise<TimeEntryRow | undef
   const [found] = await rows<TimeEntryRow>(tx, sql`SELECT ${TIME_ENTRY_SELECT} WHERE t.id = ${id}`);
   return found;
 }
+
+/** A time entry's data in a webhook event (`{ time_entry }`), or null when it is gone; app.ts registers it. */
+export async function timeEntryWebhookData(
+  tx: Executor,
+  id: number,
+): Promise<{ time_entry: TimeEntry } | null> {
+  const row = await entryById(tx, id);
+  return row ? { time_entry: timeEntryJson(row) } : null;
+}
+
+/** Time entries as a child of an item (src/shared/itemChildren.ts): their sync rows (X5) and webhook data; app.ts registers it. */
+export const timeEntryChild = childServer<'time_entries', TimeEntryRow & { item_uuid: string | null }>({
+  syncRows: (db, ids) =>
+    rows<TimeEntryRow & { item_uuid: string | null }>(
+      db,
+      sql`SELECT ${TIME_ENTRY_SELECT} WHERE t.id = ANY(${sql.param([...ids])}::int[])`,
+    ),
+  syncJson: (r) => ({ ...timeEntryJson(r), item_uuid: r.item_uuid }),
+  webhookData: timeEntryWebhookData,
+});
 
 const spanOf = (r: { uuid: string; started_at: Date | string; ended_at: Date | string | null }): Span => ({
   uuid: r.uuid,
@@ -225,11 +247,12 @@ export async function createTimeEntry(
   );
   await addSpent(tx, itemId, finishedMinutes(startedAt, endedAt));
   noteWebhookEvent(tx, {
-    kind: 'timeEntry',
+    kind: 'child',
+    child: 'time_entries',
     type: 'time_entry.created',
     actor,
     itemId,
-    timeEntryId: inserted!.id,
+    childId: inserted!.id,
   });
   const created = await entryById(tx, inserted!.id);
   return { status: 201, body: timeEntryJson(created!), formerViewers: await changed(tx, itemId) };
@@ -277,7 +300,7 @@ export async function editTimeEntry(
   const before = { started_at: iso(entry.started_at), ended_at: isoOrNull(entry.ended_at) };
   const startedAt = patch.started_at ?? before.started_at;
   const endedAt = patch.ended_at === undefined ? before.ended_at : patch.ended_at;
-  const problem = spanProblem(startedAt, endedAt);
+  const problem = entryProblem(startedAt, endedAt);
   if (problem) throw unprocessable(problem);
   const span: Span = {
     uuid: entry.uuid,
@@ -345,10 +368,11 @@ export async function listItemTimeEntries(
   return { data: found.map(timeEntryJson), total: counted[0]?.total ?? 0 };
 }
 
-/** A report line: the entry with its item's and campaign's titles. */
+/** A report line: the entry with its item's title, and its campaign's and task's where the reader sees them. */
 export interface ReportRow extends TimeEntryRow {
   item_title: string;
   campaign_title: string | null;
+  task_title: string | null;
 }
 
 /**
@@ -377,8 +401,10 @@ export async function reportRows(
       db,
       sql`SELECT t.id, t.uuid, t.item_id, t.user_id, u.name AS user_name, t.started_at, t.ended_at, t.note,
             t.created_at, t.updated_at, t.deleted_at, i.title AS item_title,
-            CASE WHEN COALESCE(g.type, p.type, i.type) = 'campaign' THEN COALESCE(g.title, p.title, i.title) END
-              AS campaign_title
+            CASE WHEN COALESCE(g.type, p.type, i.type) = 'campaign' AND ${seesAncestor(readerId, sql`COALESCE(g.id, p.id, i.id)`)}
+              THEN COALESCE(g.title, p.title, i.title) END AS campaign_title,
+            CASE WHEN i.type = 'task' THEN i.title
+              WHEN p.type = 'task' AND ${seesAncestor(readerId, sql`p.id`)} THEN p.title END AS task_title
           ${from} WHERE ${where} ORDER BY t.started_at DESC, t.id DESC
           ${page ? sql`LIMIT ${page.limit} OFFSET ${page.offset}` : sql``}`,
     ),
@@ -387,3 +413,17 @@ export async function reportRows(
 }
 
 const visibleToReader = (readerId: number) => visibleTo(readerId);
+
+/**
+ * Whether the reader sees `ancestor`, the entry's item i itself or its task or campaign (aliases p,
+ * g of reportRows): its creator or assignee, or theirs of the campaign above it, or a member of that
+ * campaign. Someone assigned one todo sees it, not the task and campaign it lies in, whose titles
+ * the report then leaves out, as an item's parent summary does.
+ */
+function seesAncestor(readerId: number, ancestor: SQL): SQL {
+  return sql`(${ancestor} = i.id OR EXISTS (SELECT 1 FROM items sa LEFT JOIN items sg ON sg.id = sa.parent_id
+    WHERE sa.id = ${ancestor} AND (sa.user_id = ${readerId} OR sa.assigned_to = ${readerId}
+      OR sg.user_id = ${readerId} OR sg.assigned_to = ${readerId}
+      OR EXISTS (SELECT 1 FROM campaign_members sm WHERE sm.user_id = ${readerId}
+        AND sm.campaign_id = COALESCE(sg.id, sa.id)))))`;
+}

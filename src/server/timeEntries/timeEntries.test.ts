@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
+import type { ExportDocument } from '../../shared/importExport';
 import type { Item, Paginated, SyncPage } from '../../shared/item';
 import {
   isTimeEntryTombstone,
@@ -10,6 +11,7 @@ import {
   TIME_ENTRY_LENGTH_MESSAGE,
   TIME_ENTRY_ORDER_MESSAGE,
   TIME_ENTRY_OVERLAP_MESSAGE,
+  TIME_ENTRY_WHEN_MESSAGE,
   type TimeEntry,
 } from '../../shared/timeEntries';
 import { buildApp } from '../app';
@@ -270,10 +272,87 @@ describe.each(testEngines())('time entries on %s', (engine) => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.text.split('\r\n')).toEqual([
-      'date,person,campaign,item,minutes,note',
-      "2026-01-10,Alex,Launch,Draft,60,'=SUM(A1)",
+      'date,start,end,person,campaign,task,item,minutes,note',
+      `2026-01-10,${at(10, 0)},${at(10, 1)},Alex,Launch,Write copy,Draft,60,'=SUM(A1)`,
     ]);
     expect((await alex.get('/api/time_entries?from=tomorrow')).status).toBe(422);
+  });
+
+  it('the CSV names the task of a todo and of a task, an end only once it ended, and no title the reader does not see', async () => {
+    await start(alex, task.id, { started_at: at(12, 0), ended_at: at(12, 1) });
+    const running = await start(alex, todo.id, { started_at: at(12, 2) });
+    const csv = await alex.get(`/api/time_entries.csv?from=2026-01-12&to=2026-01-12`);
+    expect(csv.text.split('\r\n')).toEqual([
+      'date,start,end,person,campaign,task,item,minutes,note',
+      expect.stringMatching(new RegExp(`^2026-01-12,${at(12, 2)},,Alex,Launch,Write copy,Draft,\\d+,$`)),
+      `2026-01-12,${at(12, 0)},${at(12, 1)},Alex,Launch,Write copy,Write copy,60,`,
+    ]);
+    await alex.post(`/api/time_entries/${running.body.id}/stop`, { ended_at: at(12, 3) });
+    // Someone assigned one todo of a campaign not shared with them sees its entries, not its task's
+    // or campaign's titles.
+    const outsider = await signedIn(app, 'Outsider');
+    await makeMutual(alex, outsider);
+    const secret = await alex.create({ title: 'Secret plan', type: 'campaign' });
+    const hidden = await alex.create({ title: 'Hidden task', type: 'task', parent_id: secret.id });
+    const given = await alex.create({ title: 'Given todo', type: 'todo', parent_id: hidden.id });
+    await alex.update(given.id, { assigned_to: outsider.user!.id });
+    await start(alex, given.id, { started_at: at(13, 0), ended_at: at(13, 1) });
+    const theirs = await outsider.get('/api/time_entries.csv?from=2026-01-13&to=2026-01-13');
+    expect(theirs.text.split('\r\n')).toEqual([
+      'date,start,end,person,campaign,task,item,minutes,note',
+      `2026-01-13,${at(13, 0)},${at(13, 1)},Alex,,,Given todo,60,`,
+    ]);
+  });
+
+  it('X12: an entry that starts before 2000 or more than a day ahead is a 422 naming started_at, on create and edit', async () => {
+    const far = await start(alex, todo.id, {
+      started_at: '2100-01-01T10:00:00Z',
+      ended_at: '2100-01-01T11:00:00Z',
+    });
+    expect(far.status).toBe(422);
+    expect((far.body as unknown as Errors).errors.started_at).toEqual([TIME_ENTRY_WHEN_MESSAGE]);
+    const ahead = new Date(Date.now() + 26 * HOUR).toISOString();
+    expect((await start(alex, todo.id, { started_at: ahead })).status).toBe(422);
+    expect((await start(alex, todo.id, { started_at: '1999-12-31T23:00:00Z' })).status).toBe(422);
+    const kept = await start(alex, todo.id, { started_at: at(14, 0), ended_at: at(14, 1) });
+    expect(kept.status).toBe(201);
+    const moved = await alex.patch(`/api/time_entries/${kept.body.id}`, {
+      started_at: '2100-01-01T10:00:00Z',
+    });
+    expect(moved.status).toBe(422);
+    expect((moved.body as unknown as Errors).errors.started_at).toEqual([TIME_ENTRY_WHEN_MESSAGE]);
+  });
+
+  it('X13: a 22-second entry counts as 1 minute on the entry and in spent_minutes up the tree', async () => {
+    const before = (await alex.item(campaign.id)).spent_minutes!;
+    const short = await start(alex, todo.id, {
+      started_at: at(15, 0),
+      ended_at: new Date(Date.parse(at(15, 0)) + 22_000).toISOString(),
+    });
+    expect(short.body.minutes).toBe(1);
+    expect((await alex.item(campaign.id)).spent_minutes).toBe(before + 1);
+    expect((await alex.delete(`/api/time_entries/${short.body.id}`)).status).toBe(204);
+    expect((await alex.item(campaign.id)).spent_minutes).toBe(before);
+  });
+
+  it('T3: GET /api/export carries each item’s live time entries, authors by name, oldest first', async () => {
+    const exported = await alex.create({ title: 'Exported', type: 'task' });
+    const later = await start(alex, exported.id, { started_at: at(16, 2), ended_at: at(16, 3) });
+    await start(alex, exported.id, { started_at: at(16, 0), ended_at: at(16, 1.5), note: 'First' });
+    const gone = await start(alex, exported.id, { started_at: at(16, 4), ended_at: at(16, 5) });
+    expect((await alex.delete(`/api/time_entries/${gone.body.id}`)).status).toBe(204);
+    const doc = await alex.get<ExportDocument>('/api/export');
+    expect(doc.status).toBe(200);
+    expect(doc.body.items.find((i) => i.uuid === exported.uuid)?.time_entries).toEqual([
+      {
+        uuid: expect.any(String),
+        author: 'Alex',
+        started_at: at(16, 0),
+        ended_at: at(16, 1.5),
+        note: 'First',
+      },
+      { uuid: later.body.uuid, author: 'Alex', started_at: at(16, 2), ended_at: at(16, 3), note: '' },
+    ]);
   });
 
   it('announces a new entry to webhooks as time_entry.created with the entry', async () => {

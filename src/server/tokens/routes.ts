@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { apiTokenCreatedSchema, apiTokenListSchema, tokenCreateSchema } from '../../shared/tokens';
 import { currentUser } from '../http/context';
 import { parseOrThrow } from '../http/errors';
-import { pathId } from '../items/routes';
+import { pathId } from '../http/paths';
 import {
   checkedInHandler,
   errorAnswer,

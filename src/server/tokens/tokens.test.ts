@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
+import { sharedCampaign } from '../../../testkit/sharing';
 import { pullAll, signedIn, type TestClient } from '../../../testkit/testClient';
+import type { HistoryEntry } from '../../shared/history';
 import type { ActivityEntry, Item, Paginated } from '../../shared/item';
 import {
   type ApiToken,
@@ -320,6 +322,47 @@ describe.each(testEngines())('personal access tokens (%s)', (engine) => {
     const first = await bearer(harness, token, 'POST', '/api/items', { title: 'Once', type: 'todo' }, key);
     const again = await bearer(harness, token, 'POST', '/api/items', { title: 'Once', type: 'todo' }, key);
     expect(again.body.id).toBe(first.body.id);
+  });
+
+  it('says which token made a change: the feed, the item history and a comment entry name it; app writes none', async () => {
+    const owner = await signedIn(harness.app, 'Via Owner');
+    const mia = await signedIn(harness.app, 'Via Member');
+    const { campaign, task } = await sharedCampaign(owner, 'editor', mia);
+    const { token, id } = await mint(owner, { name: 'Nightly build' });
+    const made = await bearer(harness, token, 'POST', '/api/items', {
+      title: 'Build 813 broke',
+      type: 'todo',
+      parent_id: task.id,
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(
+      (await bearer(harness, token, 'PATCH', `/api/items/${made.body.id}`, { priority: 1 })).status,
+    ).toBe(200);
+    expect(
+      (await bearer(harness, token, 'POST', `/api/items/${made.body.id}/comments`, { body: 'Log attached' }))
+        .status,
+    ).toBe(201);
+    await owner.update(made.body.id, { title: 'Build 813 fixed' });
+
+    // A member reads the token's name, as the issue asks: it names the script, not a secret.
+    const feed = await mia.get<Paginated<ActivityEntry>>(`/api/campaigns/${campaign.id}/activity`);
+    const mine = feed.body.data.filter((e) => e.item.id === made.body.id);
+    expect(mine.map((e) => [e.action, e.via])).toEqual([
+      ['updated', null],
+      ['commented', 'Nightly build'],
+      ['updated', 'Nightly build'],
+      ['created', 'Nightly build'],
+    ]);
+    expect(mine.every((e) => e.user.id === owner.user!.id)).toBe(true);
+    const history = await mia.get<Paginated<HistoryEntry>>(`/api/items/${made.body.id}/history`);
+    expect(history.body.data.map((e) => e.via)).toEqual([null, 'Nightly build', 'Nightly build']);
+    // Revoked (and its row purged later), the token still names what it wrote.
+    expect((await owner.delete(`/api/tokens/${id}`)).status).toBe(204);
+    await rows(harness.database.db, sql`DELETE FROM personal_access_tokens WHERE id = ${id}`);
+    const after = await mia.get<Paginated<ActivityEntry>>(`/api/campaigns/${campaign.id}/activity`);
+    expect(after.body.data.find((e) => e.item.id === made.body.id && e.action === 'created')?.via).toBe(
+      'Nightly build',
+    );
   });
 
   it("answers 404 for another person's token and for ids that are not ids", async () => {

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ActivityAction } from '../../shared/item';
+import type { ItemChildName } from '../../shared/itemChildren';
 import { payloadBody, subscribes, type WebhookEvent, type WebhookEventType } from '../../shared/webhooks';
-import { COMMENT_SELECT, type CommentRow, commentJson } from '../comments/service';
 import { type Executor, rows, sql } from '../db/client';
-import { findItem, seersAmong } from '../items/queries';
-import { TIME_ENTRY_SELECT, type TimeEntryRow, timeEntryJson } from '../timeEntries/service';
+import type { WriteEffect } from '../http/idempotency';
+import type { ItemChildServers } from '../http/itemChildren';
+import { iso } from '../http/serialize';
+import { findItem, phoneFor, seersAmong } from '../items/queries';
+import { hooksHearing } from './hearing';
+import { webhookSignal } from './signal';
 
 /**
  * The webhook events of one write, noted as the write goes (beside its activity entries) and turned
@@ -14,14 +18,26 @@ import { TIME_ENTRY_SELECT, type TimeEntryRow, timeEntryJson } from '../timeEntr
  */
 export type NotedEvent =
   | { kind: 'item'; type: WebhookEvent; actor: Actor; itemId: number; rootId: number; at: Date }
-  | { kind: 'comment'; type: WebhookEvent; actor: Actor; itemId: number; commentId: number; at: Date }
-  | { kind: 'timeEntry'; type: WebhookEvent; actor: Actor; itemId: number; timeEntryId: number; at: Date }
+  | {
+      kind: 'child';
+      /** Which child kind (src/shared/itemChildren.ts); its registered part gives the event's data. */
+      child: ItemChildName;
+      type: WebhookEvent;
+      actor: Actor;
+      itemId: number;
+      childId: number;
+      at: Date;
+    }
   | {
       kind: 'member';
       type: WebhookEvent;
       actor: Actor;
       campaign: { id: number; title: string };
-      member: { id: number; name: string; role: string; previous_role?: string };
+      /**
+       * Who, and their role after the change (for a removal, the role they had). `added_at` is
+       * needed for a removal only: their membership row is gone when the payload is written.
+       */
+      member: { id: number; name: string; role: string; previous_role?: string; added_at?: Date | string };
       at: Date;
     };
 
@@ -45,7 +61,7 @@ export function noteWebhookEvent(tx: object, event: Noted): void {
 }
 
 const eventKey = (e: Noted | NotedEvent) =>
-  `${e.type} ${e.kind === 'member' ? `${e.campaign.id}/${e.member.id}` : e.kind === 'comment' ? e.commentId : e.kind === 'timeEntry' ? e.timeEntryId : e.itemId}`;
+  `${e.type} ${e.kind === 'member' ? `${e.campaign.id}/${e.member.id}` : e.kind === 'child' ? `${e.child}/${e.childId}` : e.itemId}`;
 
 /** The webhook event an item's activity entry is, if any (assignments and reopenings are updates). */
 export function itemEventOf(action: ActivityAction): WebhookEvent | null {
@@ -87,17 +103,42 @@ function eventsOf(value: string[] | string): string[] {
 export const messageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 
 /**
+ * A child's data in a webhook event comes from its kind's registered part (`webhookData`: `{ comment }`,
+ * `{ time_entry }`, or null when it is gone): each resource registers its own (app.ts), so this module
+ * imports none of them.
+ */
+type WebhookPayloads = { [N in ItemChildName]: Pick<ItemChildServers[N], 'webhookData'> };
+
+/**
+ * Webhooks as a write effect (registered by app.ts): the outbox rows of the events the write noted,
+ * in its transaction, and the sender's signal once it committed.
+ */
+export function webhookEffect(payloads: WebhookPayloads): WriteEffect {
+  const hooks = {
+    afterWrite: async (tx: Executor) => {
+      if (await writeWebhookEvents(tx, payloads)) webhookSignal.mark(tx);
+    },
+    committed: (tx: Executor) => webhookSignal.committed(tx),
+  };
+  return () => hooks;
+}
+
+/**
  * Writes the outbox rows for the events this transaction noted: one per event and enabled webhook
  * that subscribes to it, whose owner sees what it is about (and, with a campaign, only inside it).
  * Answers whether it wrote any (the caller then wakes the sender after the commit).
  */
-export async function writeWebhookEvents(tx: Executor): Promise<boolean> {
+export async function writeWebhookEvents(tx: Executor, payloads: WebhookPayloads): Promise<boolean> {
   const events = noted.get(tx);
   if (!events || events.length === 0) return false;
   noted.delete(tx);
+  // Only the hooks of people near the changed items (hearing.ts), never every enabled hook.
   const hooks = await rows<HookRow>(
     tx,
-    sql`SELECT id, user_id, events, campaign_id FROM webhooks WHERE enabled`,
+    hooksHearing(
+      events.map((e) => (e.kind === 'member' ? e.campaign.id : e.itemId)),
+      events.flatMap((e) => (e.kind === 'member' && e.type === 'member.removed' ? [e.member.id] : [])),
+    ),
   );
   if (hooks.length === 0) return false;
   const outbox: {
@@ -124,7 +165,7 @@ export async function writeWebhookEvents(tx: Executor): Promise<boolean> {
     for (const hook of inScope) {
       if (!seeing.has(hook.user_id)) continue;
       if (!bodies.has(hook.user_id)) {
-        const data = await dataOf(tx, event, hook.user_id);
+        const data = await dataOf(tx, event, hook.user_id, payloads);
         bodies.set(hook.user_id, data ? bodyOf(event.type, event.actor, event.at, data) : null);
       }
       const payload = bodies.get(hook.user_id);
@@ -204,21 +245,41 @@ async function dataOf(
   tx: Executor,
   event: NotedEvent,
   ownerId: number,
+  payloads: WebhookPayloads,
 ): Promise<Record<string, unknown> | null> {
   if (event.kind === 'item') {
     const item = await findItem(tx, ownerId, event.itemId);
     return item ? { item } : null;
   }
-  if (event.kind === 'comment') {
-    const [row] = await rows<CommentRow>(tx, sql`SELECT ${COMMENT_SELECT} WHERE c.id = ${event.commentId}`);
-    return row ? { comment: commentJson(row) } : null;
-  }
-  if (event.kind === 'timeEntry') {
-    const [row] = await rows<TimeEntryRow>(
-      tx,
-      sql`SELECT ${TIME_ENTRY_SELECT} WHERE t.id = ${event.timeEntryId}`,
-    );
-    return row ? { time_entry: timeEntryJson(row) } : null;
-  }
-  return { member: { ...event.member, campaign_id: event.campaign.id }, campaign: event.campaign };
+  if (event.kind === 'child') return payloads[event.child].webhookData(tx, event.childId);
+  return memberData(tx, event, ownerId);
+}
+
+/**
+ * A member event's data: the member in the API's member shape (`GET …/members`: the user with the
+ * phone as the owner may see it, the role, when they joined), the campaign, and on a role change the
+ * role before it.
+ */
+async function memberData(
+  tx: Executor,
+  event: Extract<NotedEvent, { kind: 'member' }>,
+  ownerId: number,
+): Promise<Record<string, unknown> | null> {
+  const [user] = await rows<{ id: number; name: string; phone: string; added_at: Date | string | null }>(
+    tx,
+    sql`SELECT u.id, u.name, ${phoneFor('u', ownerId)} AS phone, m.added_at FROM users u
+        LEFT JOIN campaign_members m ON m.campaign_id = ${event.campaign.id} AND m.user_id = u.id
+        WHERE u.id = ${event.member.id}`,
+  );
+  if (!user) return null;
+  const member = {
+    user: { id: user.id, name: user.name, phone: user.phone },
+    role: event.member.role,
+    added_at: iso(user.added_at ?? event.member.added_at ?? event.at),
+  };
+  return {
+    member,
+    campaign: event.campaign,
+    ...(event.member.previous_role ? { previous_role: event.member.previous_role } : {}),
+  };
 }

@@ -299,6 +299,56 @@ export class WebhookOutbox {
     await sending;
   }
 
+  /**
+   * A manual Retry: sends delivery `deliveryId` now, whatever its status, and records only what the
+   * receiver answered. Delivered is delivered; any other answer leaves the status, the attempt count
+   * and the next automatic try as they were (the schedule is the automatic retries', and a person
+   * pressing Retry must not spend or move it); a 410 disables the webhook as ever. A delivery a
+   * sender holds right now is not sent twice: that send is the retry.
+   */
+  async sendManually(deliveryId: number): Promise<void> {
+    const [delivery] = await rows<Claimed>(
+      this.db,
+      sql`WITH c AS (
+            UPDATE webhook_deliveries SET claimed_until = now() + make_interval(secs => ${this.options.leaseMs / 1000})
+            WHERE id = ${deliveryId} AND (claimed_until IS NULL OR claimed_until < now()) RETURNING *)
+          SELECT ${CLAIMED_COLUMNS} FROM c d JOIN webhooks w ON w.id = d.webhook_id`,
+    );
+    if (!delivery) return;
+    const sending = this.send(delivery).then((answer) => this.recordManual(delivery, answer));
+    this.track(sending);
+    await sending;
+  }
+
+  private async recordManual(delivery: Claimed, answer: SendAnswer): Promise<void> {
+    const outcome = outcomeOf(answer.status);
+    const [row] = await rows<{ status: string }>(
+      this.db,
+      sql`UPDATE webhook_deliveries SET
+            status = CASE ${outcome}::text WHEN 'delivered' THEN 'delivered' WHEN 'gone' THEN 'failed' ELSE status END,
+            last_status_code = ${answer.status === 0 ? null : answer.status},
+            last_error = ${outcome === 'gone' ? 'The receiver answered 410 Gone: the webhook was disabled.' : answer.error},
+            duration_ms = ${Math.round(answer.durationMs)}, claimed_until = NULL
+          WHERE id = ${delivery.id} AND claimed_until::text = ${delivery.lease}
+          RETURNING status`,
+    );
+    if (!row) {
+      this.log.info(
+        { delivery: delivery.id },
+        'a webhook delivery outlived its claim; its result is dropped',
+      );
+      return;
+    }
+    this.onResult(
+      outcome === 'gone' ? 'gone' : row.status === 'pending' ? 'retrying' : (row.status as DeliveryResult),
+    );
+    if (outcome === 'gone')
+      await this.db.execute(
+        sql`UPDATE webhooks SET enabled = false, disabled_reason = 'The receiver answered 410 Gone.'
+            WHERE id = ${delivery.webhook_id}`,
+      );
+  }
+
   /** Sleeps until the next delivery is due (a retry, or a lease that runs out), at most MAX_SLEEP_MS. */
   private async sleep(): Promise<void> {
     if (this.stopped) return;

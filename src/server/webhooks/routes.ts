@@ -1,9 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { paginated } from '../../shared/item';
 import {
-  WEBHOOKS_PER_USER,
-  type Webhook,
-  type WebhookDelivery,
   webhookCreatedSchema,
   webhookCreateSchema,
   webhookDeliveryPageSchema,
@@ -16,85 +13,29 @@ import {
   webhookRotatedSchema,
   webhookSchema,
 } from '../../shared/webhooks';
-import { type Executor, rows, sql } from '../db/client';
+import type { Executor } from '../db/client';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow, unprocessable } from '../http/errors';
-import { iso, isoOrNull } from '../http/serialize';
-import { endpointProblem } from '../notifications/push';
+import { endpointProblem } from '../http/outboundUrl';
 import { checkedInHandler, errorAnswer, invalidAnswer, noContent, routeDoc } from '../openapi/routeDoc';
 import { enqueue } from './events';
 import { WebhookOutbox } from './outbox';
 import { newSecret } from './send';
-
-/** Deliveries one page of the log lists. */
-export const DELIVERIES_PER_PAGE = 20;
-
-interface WebhookRow {
-  id: number;
-  url: string;
-  events: string[] | string;
-  campaign_id: number | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: Date | string;
-}
-
-interface DeliveryRow {
-  id: number | string;
-  event_type: string;
-  webhook_message_id: string;
-  status: WebhookDelivery['status'];
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: Date | string | null;
-  created_at: Date | string;
-  duration_ms: number | null;
-}
-
-// Never the secrets: they leave the server only in the create and rotate answers.
-const WEBHOOK_COLUMNS = sql`id, url, events, campaign_id, enabled, disabled_reason, created_at`;
-const DELIVERY_COLUMNS = sql`id, event_type, webhook_message_id, status, attempts, last_status_code, last_error,
-  next_attempt_at, created_at, duration_ms`;
-
-const eventsOf = (value: string[] | string) =>
-  Array.isArray(value)
-    ? value
-    : value
-        .replace(/^\{|\}$/g, '')
-        .split(',')
-        .filter(Boolean);
-
-/** The API's webhook (no secret). */
-export function webhookJson(r: WebhookRow): Webhook {
-  return {
-    id: r.id,
-    url: r.url,
-    events: eventsOf(r.events),
-    campaign_id: r.campaign_id,
-    enabled: r.enabled,
-    disabled_reason: r.disabled_reason,
-    created_at: iso(r.created_at),
-  };
-}
-
-/** The API's delivery; the next try only while one is coming. */
-export function deliveryJson(r: DeliveryRow): WebhookDelivery {
-  return {
-    id: Number(r.id),
-    event_type: r.event_type,
-    webhook_message_id: r.webhook_message_id,
-    status: r.status,
-    attempts: r.attempts,
-    last_status_code: r.last_status_code,
-    last_error: r.last_error,
-    next_attempt_at: r.status === 'pending' ? isoOrNull(r.next_attempt_at) : null,
-    created_at: iso(r.created_at),
-    duration_ms: r.duration_ms,
-  };
-}
-
-const eventList = (events: readonly string[]) => `{${events.join(',')}}`;
+import {
+  DELIVERIES_PER_PAGE,
+  deleteWebhook,
+  deliveryById,
+  deliveryJson,
+  deliveryPage,
+  insertWebhook,
+  listWebhooks,
+  lockWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+  type WebhookRow,
+  webhookById,
+  webhookJson,
+} from './store';
 
 /**
  * Webhooks (ARCHITECTURE §4 'Webhooks'): the routes and the sender, which drains the outbox after
@@ -115,11 +56,8 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
     const user = currentUser(request);
     const parsed = webhookIdParamsSchema.safeParse(request.params);
     if (!parsed.success) throw notFound('Webhook');
-    const [row] = await rows<WebhookRow>(
-      tx,
-      sql`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ${parsed.data.id} AND user_id = ${user.id}
-          ${lock ? sql`FOR UPDATE` : sql``}`,
-    );
+    if (lock && !(await lockWebhook(tx, user.id, parsed.data.id))) throw notFound('Webhook');
+    const row = await webhookById(tx, user.id, parsed.data.id);
     if (!row) throw notFound('Webhook');
     return row;
   };
@@ -152,36 +90,7 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
           const problem = urlProblem(input.url);
           if (problem) throw problem;
           const secret = newSecret();
-          const created = await db.transaction(async (tx) => {
-            // The user's row is the lock two parallel creates queue on, so the cap holds on PostgreSQL.
-            await tx.execute(sql`SELECT id FROM users WHERE id = ${user.id} FOR UPDATE`);
-            const [count] = await rows<{ n: number }>(
-              tx,
-              sql`SELECT count(*)::int AS n FROM webhooks WHERE user_id = ${user.id}`,
-            );
-            if ((count?.n ?? 0) >= WEBHOOKS_PER_USER)
-              throw new HttpError(422, `You can have at most ${WEBHOOKS_PER_USER} webhooks.`, {
-                errors: { url: [`You can have at most ${WEBHOOKS_PER_USER} webhooks.`] },
-              });
-            const campaignId = input.campaign_id ?? null;
-            if (campaignId !== null) {
-              const [campaign] = await rows<{ id: number }>(
-                tx,
-                sql`SELECT i.id FROM items i WHERE i.id = ${campaignId} AND i.type = 'campaign'
-                    AND i.deleted_at IS NULL AND (i.user_id = ${user.id}
-                      OR EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = i.id AND m.user_id = ${user.id}))`,
-              );
-              if (!campaign)
-                throw unprocessable({ campaign_id: ['campaign_id must name a campaign you are in.'] });
-            }
-            const [row] = await rows<WebhookRow>(
-              tx,
-              sql`INSERT INTO webhooks (user_id, url, events, campaign_id, secret)
-                VALUES (${user.id}, ${input.url}, ${eventList(input.events)}::text[], ${campaignId}, ${secret})
-                RETURNING ${WEBHOOK_COLUMNS}`,
-            );
-            return row!;
-          });
+          const created = await db.transaction((tx) => insertWebhook(tx, user.id, input, secret));
           return reply.status(201).send({ ...webhookJson(created), secret });
         },
       );
@@ -198,10 +107,7 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
         },
         async (request) => {
           const user = currentUser(request);
-          const found = await rows<WebhookRow>(
-            db,
-            sql`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE user_id = ${user.id} ORDER BY id`,
-          );
+          const found = await listWebhooks(db, user.id);
           return { webhooks: found.map(webhookJson) };
         },
       );
@@ -230,16 +136,9 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
           }
           return db.transaction(async (tx) => {
             const current = await ownWebhook(tx, request, true);
-            const [row] = await rows<WebhookRow>(
-              tx,
-              sql`UPDATE webhooks SET
-                  url = ${patch.url ?? current.url},
-                  events = ${patch.events ? eventList(patch.events) : eventList(eventsOf(current.events))}::text[],
-                  enabled = ${patch.enabled ?? current.enabled},
-                  disabled_reason = CASE WHEN ${patch.enabled === true}::boolean THEN NULL ELSE disabled_reason END
-                WHERE id = ${current.id} RETURNING ${WEBHOOK_COLUMNS}`,
-            );
+            await updateWebhook(tx, current, patch);
             if (patch.enabled === true) outbox.poke(true);
+            const row = await webhookById(tx, currentUser(request).id, current.id);
             return webhookJson(row!);
           });
         },
@@ -259,7 +158,7 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
         async (request, reply) => {
           await db.transaction(async (tx) => {
             const current = await ownWebhook(tx, request, true);
-            await tx.execute(sql`DELETE FROM webhooks WHERE id = ${current.id}`);
+            await deleteWebhook(tx, current.id);
           });
           return reply.status(204).send();
         },
@@ -284,10 +183,7 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
           await db.transaction(async (tx) => {
             const current = await ownWebhook(tx, request, true);
             // The old secret keeps signing beside the new one for a day (ROTATION_OVERLAP_MS).
-            await tx.execute(
-              sql`UPDATE webhooks SET previous_secret = secret, secret = ${secret}, rotated_at = now()
-                WHERE id = ${current.id}`,
-            );
+            await rotateWebhookSecret(tx, current.id, secret);
           });
           return { secret };
         },
@@ -311,16 +207,8 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
         async (request) => {
           const hook = await ownWebhook(db, request);
           const { page = 1 } = parseOrThrow(webhookDeliveryQuerySchema, request.query);
-          const [count] = await rows<{ n: number }>(
-            db,
-            sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ${hook.id}`,
-          );
-          const found = await rows<DeliveryRow>(
-            db,
-            sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ${hook.id}
-              ORDER BY id DESC LIMIT ${DELIVERIES_PER_PAGE} OFFSET ${(page - 1) * DELIVERIES_PER_PAGE}`,
-          );
-          return paginated(found.map(deliveryJson), page, DELIVERIES_PER_PAGE, count?.n ?? 0);
+          const { found, total } = await deliveryPage(db, currentUser(request).id, hook.id, page);
+          return paginated(found.map(deliveryJson), page, DELIVERIES_PER_PAGE, total);
         },
       );
 
@@ -329,26 +217,31 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
         {
           schema: routeDoc({
             summary: 'Send a delivery again',
-            description: 'Queued at once.',
+            description:
+              'Sends it at once, outside the automatic schedule, and answers with the delivery: if the receiver fails again, the delivery keeps its status, attempt count and next automatic try.',
             tags: ['Webhooks'],
             params: checkedInHandler(webhookDeliveryParamsSchema),
-            answers: { 202: noContent('Queued.'), 404: errorAnswer('No such delivery of yours.') },
+            answers: {
+              202: { description: 'The delivery after the send.', schema: webhookDeliverySchema },
+              404: errorAnswer('No such delivery of yours.'),
+              409: errorAnswer('The webhook is off.'),
+            },
           }),
         },
         async (request, reply) => {
           const hook = await ownWebhook(db, request);
           const parsed = webhookDeliveryParamsSchema.safeParse(request.params);
           if (!parsed.success) throw notFound('Delivery');
-          // A delivery being sent right now keeps its claim; the retry follows once it is done.
-          const [row] = await rows<DeliveryRow>(
-            db,
-            sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now()
-              WHERE id = ${parsed.data.delivery_id} AND webhook_id = ${hook.id}
-              RETURNING ${DELIVERY_COLUMNS}`,
-          );
-          if (!row) throw notFound('Delivery');
-          outbox.poke(true);
-          return reply.status(202).send(deliveryJson(row));
+          const id = parsed.data.delivery_id;
+          const known = await deliveryById(db, currentUser(request).id, hook.id, id);
+          if (!known) throw notFound('Delivery');
+          if (!hook.enabled)
+            throw new HttpError(409, 'This webhook is off. Turn it on to send its deliveries again.');
+          // Sent now, outside the schedule: whatever it answers, the automatic retries keep their
+          // times and count (a delivery being sent right now is that send).
+          await outbox.sendManually(id);
+          const row = await deliveryById(db, currentUser(request).id, hook.id, id);
+          return reply.status(202).send(deliveryJson(row ?? known));
         },
       );
 
@@ -382,10 +275,7 @@ export async function registerWebhooks(app: FastifyInstance): Promise<{ stop(): 
             new Date(at.getTime() + options.leaseMs),
           );
           await outbox.sendNow(id);
-          const [row] = await rows<DeliveryRow>(
-            db,
-            sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ${id}`,
-          );
+          const row = await deliveryById(db, user.id, hook.id, id);
           return deliveryJson(row!);
         },
       );

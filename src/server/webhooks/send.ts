@@ -2,7 +2,7 @@ import type { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { endpointProblem, publicOnlyLookup } from '../notifications/push';
+import { endpointProblem, publicOnlyLookup } from '../http/outboundUrl';
 
 /** A fresh secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
 export function newSecret(): string {

@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { postMultipart } from '../../../testkit/multipart';
 import { eventually } from '../../../testkit/pushReceiver';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
@@ -11,8 +15,15 @@ import {
   type WebhookReceiver,
 } from '../../../testkit/webhookReceiver';
 import type { Item } from '../../shared/item';
-import type { WebhookCreated, WebhookDelivery } from '../../shared/webhooks';
+import { memberEventSchema, webhookPayloadSchemaOf } from '../../shared/webhookPayloads';
+import {
+  WEBHOOK_EVENTS,
+  type WebhookCreated,
+  type WebhookDelivery,
+  type WebhookEventType,
+} from '../../shared/webhooks';
 import { buildApp } from '../app';
+import { createDiskStore } from '../attachments/diskStore';
 import { type Database, rows, sql } from '../db/client';
 import { type AppConfig, loadConfig } from '../env';
 
@@ -24,8 +35,14 @@ const hooksConfig = (overrides: Partial<AppConfig['webhooks']> = {}): AppConfig[
   ...overrides,
 });
 
+// Files on items (attachment.* events) go to a folder of the test's own, never ./data.
+const filesRoot = mkdtempSync(path.join(tmpdir(), 'outpost-webhook-files-'));
 const build = (database: Database, overrides: Partial<AppConfig['webhooks']> = {}) =>
-  buildApp({ database, config: { seedSampleUsers: true, webhooks: hooksConfig(overrides) } });
+  buildApp({
+    database,
+    files: createDiskStore(filesRoot),
+    config: { seedSampleUsers: true, webhooks: hooksConfig(overrides) },
+  });
 
 async function addHook(
   client: TestClient,
@@ -296,13 +313,91 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
       };
       expect(body.actor.name).toBe('Roles');
       expect(body.data.campaign.id).toBe(campaign.id);
-      expect(body.data.member).toEqual({
-        id: member.user!.id,
-        name: 'Rolled',
+      expect(body.data.member).toMatchObject({
+        user: { id: member.user!.id, name: 'Rolled' },
         role: 'viewer',
-        previous_role: 'editor',
-        campaign_id: campaign.id,
       });
+      expect(body.data).toMatchObject({ previous_role: 'editor' });
+      expect(memberEventSchema.safeParse(body).error).toBeUndefined();
+    }
+  });
+
+  it('tells member events with the member exactly as the members list shows it to the webhook’s owner', async () => {
+    const owner = await signedIn(app, 'Host');
+    const member = await signedIn(app, 'Guest');
+    const campaign = await owner.create({ title: 'Guest list', type: 'campaign' });
+    const hook = await addHook(owner, `${receiver.url}/members`, [
+      'member.added',
+      'member.updated',
+      'member.removed',
+    ]);
+    await share(owner, campaign, 'editor', member);
+    const membersUrl = `/api/campaigns/${campaign.id}/members`;
+    const listed = await owner.get<{ members: { user: { id: number } }[] }>(membersUrl);
+    const asListed = listed.body.members.find((m) => m.user.id === member.user!.id);
+    expect(asListed).toMatchObject({ user: { name: 'Guest' }, role: 'editor' });
+    expect((await owner.patch(`${membersUrl}/${member.user!.id}`, { role: 'viewer' })).status).toBe(200);
+    expect((await owner.delete(`${membersUrl}/${member.user!.id}`)).status).toBe(204);
+    await eventually(() => receiver.received.length >= 3);
+    const bodies = receiver.received.map(
+      (r) =>
+        receiver.verify(r, hook.secret) as {
+          type: string;
+          data: { member: unknown; campaign: unknown; previous_role?: string };
+        },
+    );
+    expect(bodies.map((b) => b.type)).toEqual(['member.added', 'member.updated', 'member.removed']);
+    for (const body of bodies) expect(memberEventSchema.safeParse(body).error, body.type).toBeUndefined();
+    const [added, updated, removed] = bodies;
+    expect(added!.data).toEqual({ member: asListed, campaign: { id: campaign.id, title: 'Guest list' } });
+    expect(updated!.data).toEqual({
+      member: { ...asListed, role: 'viewer' },
+      campaign: { id: campaign.id, title: 'Guest list' },
+      previous_role: 'editor',
+    });
+    // Removed: as they were, with the role they had and when they joined.
+    expect(removed!.data).toEqual({
+      member: { ...asListed, role: 'viewer' },
+      campaign: { id: campaign.id, title: 'Guest list' },
+    });
+  });
+
+  it('sends every event with the body the OpenAPI document’s webhooks section describes', async () => {
+    const owner = await signedIn(app, 'Everything');
+    const member = await signedIn(app, 'Everyone');
+    const hook = await addHook(owner, `${receiver.url}/all`, ['*']);
+    const campaign = await owner.create({ title: 'All of it', type: 'campaign' });
+    const todo = await owner.create({ title: 'Each event', type: 'todo', parent_id: campaign.id });
+    expect((await owner.patch(`/api/items/${todo.id}`, { title: 'Each event, once' })).status).toBe(200);
+    expect((await owner.patch(`/api/items/${todo.id}`, { status: 'completed' })).status).toBe(200);
+    expect((await owner.delete(`/api/items/${todo.id}`)).status).toBe(204);
+    expect((await owner.post(`/api/items/${todo.id}/restore`)).status).toBe(200);
+    const comment = await owner.post<{ id: number }>(`/api/items/${todo.id}/comments`, { body: 'Said' });
+    expect(comment.status, comment.text).toBe(201);
+    expect((await owner.patch(`/api/comments/${comment.body.id}`, { body: 'Said again' })).status).toBe(200);
+    expect((await owner.delete(`/api/comments/${comment.body.id}`)).status).toBe(204);
+    const entry = await owner.post(`/api/items/${todo.id}/time_entries`, {
+      started_at: new Date(Date.now() - 60 * 60_000).toISOString(),
+      ended_at: new Date(Date.now() - 30 * 60_000).toISOString(),
+    });
+    expect(entry.status, entry.text).toBe(201);
+    const file = await postMultipart<{ id: number }>(app, owner, `/api/items/${todo.id}/attachments`, [
+      { file: 'file', bytes: Buffer.from('a note'), name: 'note.txt', type: 'text/plain' },
+    ]);
+    expect(file.status, file.text).toBe(201);
+    expect((await owner.delete(`/api/attachments/${file.body.id}`)).status).toBe(204);
+    await share(owner, campaign, 'editor', member);
+    const membersUrl = `/api/campaigns/${campaign.id}/members/${member.user!.id}`;
+    expect((await owner.patch(membersUrl, { role: 'viewer' })).status).toBe(200);
+    expect((await owner.delete(membersUrl)).status).toBe(204);
+    expect((await owner.post(`/api/webhooks/${hook.id}/test`)).status).toBe(200);
+    const every = [...WEBHOOK_EVENTS, 'webhook.test'] as const;
+    await eventually(() => new Set(receiver.received.map((r) => r.json.type)).size >= every.length);
+    expect(new Set(receiver.received.map((r) => r.json.type))).toEqual(new Set(every));
+    for (const request of receiver.received) {
+      const body = receiver.verify(request, hook.secret) as { type: WebhookEventType };
+      const problem = webhookPayloadSchemaOf(body.type).safeParse(body).error;
+      expect(problem?.issues, body.type).toBeUndefined();
     }
   });
 

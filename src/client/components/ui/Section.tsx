@@ -16,7 +16,10 @@ export function Section({
   return (
     <Card aria-labelledby={id} role="region">
       <CardHeader>
-        <CardTitle id={id}>{title}</CardTitle>
+        {/* Scrolled to by Preferences' index: clear of the sticky header, with the card's top in view. */}
+        <CardTitle id={id} className="scroll-mt-24">
+          {title}
+        </CardTitle>
         {description ? <CardDescription>{description}</CardDescription> : null}
       </CardHeader>
       <CardContent>{children}</CardContent>

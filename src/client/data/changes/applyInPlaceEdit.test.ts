@@ -7,7 +7,7 @@ import type { OutpostDb } from '../store/db';
 import type { LocalItem, UndoRecord } from '../store/types';
 import { replacing } from '../store/writeFacts';
 import { applyInPlaceEdit, applyLocalChange, type InPlaceEdit } from './applyLocalChange';
-import { isStaleGuess } from './writeGuess';
+import { isStaleGuess } from './staleGuess';
 
 afterEach(() => closeFakeDbs());
 

@@ -9,15 +9,16 @@
  */
 import Dexie from 'dexie';
 import type { OutpostDb } from '../store/db';
-import { clearDeviceHistory, recordDeviceHistory, touchesGuestRows } from '../store/deviceHistory';
+import { clearDeviceHistory, recordDeviceHistory } from '../store/deviceHistory';
 import { type DexieInternals, dexieInternals } from '../store/dexieInternals';
 import { IN_PLACE_STORES, issueInPlace, putInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite, rawWriteTransaction } from '../store/rawWrites';
 import { type InPlacePut, inPlacePut } from '../store/sideEffects';
-import type { LocalComment, LocalItem, LocalTimeEntry, QueueEntry, UndoRecord } from '../store/types';
+import type { ChildWrites, LocalItem, QueueEntry, UndoRecord } from '../store/types';
 import { enqueue, enqueueRaw, lastSeqRequest, type NewEntry, queueRows } from '../sync/queue';
-import { StaleGuess, writeGuessesOf } from './writeGuess';
-import { chooseWriteRoute } from './writeRoute';
+import { StaleGuess } from './staleGuess';
+import { writeGuessesOf } from './writeGuess';
+import { type ChangeFacts, changeFactsOf, chooseWriteRoute } from './writeRoute';
 
 /** Undo records kept per owner; older ones fall off the bottom of the stack. */
 export const UNDO_KEEP = 100;
@@ -36,12 +37,10 @@ export interface LocalChange {
   queue?: { entries: readonly NewEntry[]; after: number };
   /** What undoes the change; absent or null when it is not recorded (undo's own writes, imports). */
   undo?: UndoRecord | null;
-  /** Comment rows to store, and comment ids removed (SYNC.md K8); no side effects read them. */
-  comments?: readonly LocalComment[];
-  removedComments?: readonly number[];
-  /** Time entry rows to store, and uuids removed (SYNC.md X10); no side effects read them. */
-  timeEntries?: readonly LocalTimeEntry[];
-  removedTimeEntries?: readonly string[];
+  /** What its plan says of the change for its route (an item edit's, items/itemPlan.ts); absent: read off its rows. */
+  facts?: ChangeFacts;
+  /** The item's children written beside it, by store (SYNC.md K8, X10); no side effects read them. */
+  children?: ChildWrites;
 }
 
 /** Trims the owner's stack to UNDO_KEEP when the record just stored under `seq` is a trim's turn. */
@@ -66,9 +65,9 @@ async function addUndo(db: OutpostDb, record: UndoRecord, raw: RawRoute | null):
   await trimUndo(db, record.owner, seq);
 }
 
-/** The raw route of `change`'s writes when writeRoute.ts chooses it; null: Dexie's. */
-function rawRouteOf(change: LocalChange, guestHistory: boolean): RawRoute | null {
-  const { rows = [], removed = [] } = change;
+/** The raw route of `change`'s writes when writeRoute.ts chooses it by the change's facts; null: Dexie's. */
+function rawRouteOf(change: LocalChange, facts: ChangeFacts): RawRoute | null {
+  const { rows = [] } = change;
   const internals = dexieInternals();
   const idb = rawWriteTransaction([
     ...IN_PLACE_STORES,
@@ -77,13 +76,10 @@ function rawRouteOf(change: LocalChange, guestHistory: boolean): RawRoute | null
   ]);
   const put = internals && idb && rows.length === 1 ? inPlacePut(idb, rows[0]!) : null;
   const route = chooseWriteRoute({
+    ...facts,
     internals: !!internals,
     transaction: idb ? 'holdsStores' : 'other',
-    rows: rows.length,
-    removed: removed.length,
     inPlace: !!put,
-    guestHistory,
-    fromGuess: false,
   });
   return route === 'rawInTransaction' && internals && idb && put ? { internals, idb, put } : null;
 }
@@ -97,8 +93,9 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
     throw new Error('applyLocalChange runs inside a read-write transaction');
   const { rows = [], removed = [], queue, undo } = change;
   const queued = queueRows(queue?.entries ?? [], queue?.after ?? 0);
-  const guestHistory = touchesGuestRows(rows, removed, queued.length > 0);
-  const raw = rawRouteOf(change, guestHistory);
+  const facts = change.facts ?? changeFactsOf(rows, removed, queued.length > 0);
+  const guestHistory = facts.guestHistory;
+  const raw = rawRouteOf(change, facts);
   // The item writes go one after the other: the side effects of each read the counters and flags the
   // one before wrote (two at once would both count from the same stored counter).
   const put = () =>
@@ -119,10 +116,11 @@ export async function applyLocalChange(db: OutpostDb, change: LocalChange): Prom
   // The queue's owner adds the rows (sync/queue.ts), raw when the item write goes raw; the funnel alone asks it to.
   work.push(enqueue(db, queued, raw));
   if (undo) work.push(addUndo(db, undo, raw));
-  if (change.removedComments?.length) work.push(db.comments.bulkDelete([...change.removedComments]));
-  if (change.comments?.length) work.push(db.comments.bulkPut([...change.comments]));
-  if (change.removedTimeEntries?.length) work.push(db.timeEntries.bulkDelete([...change.removedTimeEntries]));
-  if (change.timeEntries?.length) work.push(db.timeEntries.bulkPut([...change.timeEntries]));
+  for (const [store, writes] of Object.entries(change.children ?? {})) {
+    const table = db.table(store);
+    if (writes.removed?.length) work.push(table.bulkDelete([...writes.removed]));
+    if (writes.put?.length) work.push(table.bulkPut([...writes.put]));
+  }
   // What this tab wrote is what its next edit of these rows may guess (writeGuess.ts); a guess from a
   // transaction that then fails is caught by the next write's check, and a seq guessed too high is harmless.
   const guesses = writeGuessesOf(db);
@@ -142,6 +140,8 @@ export interface InPlaceEdit {
   undo: UndoRecord | null;
   /** Whether the row as stored and the queue's last seq, read before the edit's writes, are what it was made from. */
   unchanged(stored: LocalItem | undefined, last: number): boolean;
+  /** What its plan says of the edit for its route (items/itemPlan.ts); absent: an edit of this one row from the guess. */
+  facts?: ChangeFacts;
 }
 
 /** The stores an edit in place's own transaction names (the store's middleware adds its side effects' own). */
@@ -160,13 +160,10 @@ export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<Queu
   const internals = dexieInternals();
   const put = inPlacePut(null, row);
   const route = chooseWriteRoute({
+    ...(edit.facts ?? changeFactsOf([row], [], queue !== null, true)),
     internals: !!internals,
     transaction: Dexie.currentTransaction ? 'other' : 'none',
-    rows: 1,
-    removed: 0,
     inPlace: !!put,
-    guestHistory: touchesGuestRows([row], [], queue !== null),
-    fromGuess: true,
   });
   if (route !== 'ownRawTransaction' || !internals || !put || !db.isOpen()) return null;
   const queued = queue ? queueRows([queue.entry], queue.after) : [];

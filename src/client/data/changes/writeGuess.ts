@@ -5,50 +5,12 @@
  * it. The write then puts at once from that guess and, in the same transaction, reads the stored row
  * and the last seq as they were before its put (requests run in the order they were made); when they
  * differ from the guess it aborts, so nothing of it is stored, and is made again from a fresh read.
+ * The check and its abort are ./staleGuess.ts (the write path's alone, so the reads load none of it).
  */
-import { LIST_KEY_FIELDS } from '../store/listKeys';
 import type { LocalItem } from '../store/types';
 
 /** The rows a tab remembers; the oldest fall out first. */
 const KEEP = 500;
-
-/** Thrown inside a write's transaction when the stored row or the queue is not what it guessed. */
-export class StaleGuess extends Error {
-  constructor() {
-    super('the stored row changed since this tab last saw it');
-  }
-}
-
-/** Whether an error is (or wraps, as Dexie may) the stale-guess abort. */
-export function isStaleGuess(error: unknown): boolean {
-  return (
-    error instanceof StaleGuess ||
-    (typeof error === 'object' &&
-      error !== null &&
-      (error as { inner?: unknown }).inner instanceof StaleGuess)
-  );
-}
-
-const derived: ReadonlySet<string> = new Set(LIST_KEY_FIELDS);
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/**
- * Whether the stored row is the guessed one: every field alike but the list keys, which the store
- * derives from the others at each put (store/listKeys.ts).
- */
-export function sameStoredRow(stored: LocalItem, guess: LocalItem): boolean {
-  const a = stored as unknown as Record<string, unknown>;
-  const b = guess as unknown as Record<string, unknown>;
-  for (const key of Object.keys(a)) if (!derived.has(key) && !sameValue(a[key], b[key])) return false;
-  for (const key of Object.keys(b))
-    if (!derived.has(key) && !(key in a) && b[key] !== undefined) return false;
-  return true;
-}
 
 /** What one tab's writes have last seen: rows by id, and the highest queue seq. */
 export interface WriteGuesses {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chooseWriteRoute, type WriteFacts, type WriteRoute } from './writeRoute';
+import { localItem } from '../../../../testkit/client/items';
+import { changeFactsOf, chooseWriteRoute, type WriteFacts, type WriteRoute } from './writeRoute';
 
 /** An edit in place of one row inside the write's Dexie transaction, with Dexie's internals usable. */
 const inTransaction: WriteFacts = {
@@ -51,5 +52,20 @@ describe('the route of a local write (chooseWriteRoute)', () => {
 
   it('I13: takes no faster route without Dexie internals, whatever the change', () => {
     for (const [, facts] of table) expect(chooseWriteRoute({ ...facts, internals: false })).toBe('dexie');
+  });
+
+  it("reads a change given as rows alone: what it puts and removes, and a guest's history beside it", () => {
+    const synced = localItem(1, 'Synced');
+    const guest = localItem(2, 'Guest', { _syncStatus: 'local' });
+    expect(changeFactsOf([synced], [], true)).toEqual({
+      rows: 1,
+      removed: 0,
+      guestHistory: false,
+      fromGuess: false,
+    });
+    expect(changeFactsOf([guest], [], false, true)).toMatchObject({ guestHistory: true, fromGuess: true });
+    // A guest's delete removes rows and queues nothing; a temporary id's swap removes and queues.
+    expect(changeFactsOf([], [3], false)).toMatchObject({ removed: 1, guestHistory: true });
+    expect(changeFactsOf([synced], [3], true)).toMatchObject({ rows: 1, removed: 1, guestHistory: false });
   });
 });

@@ -13,6 +13,8 @@
  * 'ownRawTransaction' 2.27×, 2.35×, 2.32×; plain Dexie 2.47×, 3.14×, 2.56×. Each route wins every
  * round against the next; the budget is 2×.
  */
+import { touchesGuestRows } from '../store/deviceHistory';
+import type { LocalItem } from '../store/types';
 
 /** How a local write goes to IndexedDB. */
 export type WriteRoute =
@@ -31,24 +33,15 @@ export type WriteRoute =
    */
   | 'ownRawTransaction';
 
-/** What the route of one local write depends on. */
-export interface WriteFacts {
-  /** Whether Dexie's internals are usable (dexieInternals() answers them). */
-  internals: boolean;
-  /**
-   * Where the write is made: in a Dexie read-write transaction holding the stores an edit in place
-   * writes (items, counts, search log, queue, undo), in another transaction, or in none yet.
-   */
-  transaction: 'holdsStores' | 'other' | 'none';
+/**
+ * What the route of a change depends on that the change itself says: its plan's facts (an item edit's
+ * come from items/itemPlan.ts `planEdit`), or for a change given as rows alone, `changeFactsOf` them.
+ */
+export interface ChangeFacts {
   /** Item rows put. */
   rows: number;
   /** Item ids removed. */
   removed: number;
-  /**
-   * Whether the one row put is an edit in place: its writer named the stored row it replaces, and no
-   * top-level flag or counter moves (a title, a date, an order among the same siblings).
-   */
-  inPlace: boolean;
   /** Whether the write records a guest's history beside it (SYNC.md K19). */
   guestHistory: boolean;
   /**
@@ -57,6 +50,38 @@ export interface WriteFacts {
    * checked. False for a write made inside its transaction from what it read there.
    */
   fromGuess: boolean;
+}
+
+/** What the route of one local write depends on: the change's facts, and where and how it is stored. */
+export interface WriteFacts extends ChangeFacts {
+  /** Whether Dexie's internals are usable (dexieInternals() answers them). */
+  internals: boolean;
+  /**
+   * Where the write is made: in a Dexie read-write transaction holding the stores an edit in place
+   * writes (items, counts, search log, queue, undo), in another transaction, or in none yet.
+   */
+  transaction: 'holdsStores' | 'other' | 'none';
+  /**
+   * Whether the one row put is an edit in place: its writer named the stored row it replaces, and no
+   * top-level flag or counter moves (a title, a date, an order among the same siblings). The store
+   * says so (store/sideEffects.ts inPlacePut), as it is the store's flags and counters that must not move.
+   */
+  inPlace: boolean;
+}
+
+/** The facts of a change given as rows: what it puts and removes, and whether it queues a request. */
+export function changeFactsOf(
+  rows: readonly LocalItem[],
+  removed: readonly number[],
+  queues: boolean,
+  fromGuess = false,
+): ChangeFacts {
+  return {
+    rows: rows.length,
+    removed: removed.length,
+    guestHistory: touchesGuestRows(rows, removed, queues),
+    fromGuess,
+  };
 }
 
 let ownRoute = true;

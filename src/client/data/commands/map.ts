@@ -37,6 +37,7 @@ export const NAMESPACES = {
   comments: () => import('./comments').then((m) => m.commands),
   webhooks: () => import('./webhooks').then((m) => m.commands),
   time: () => import('./time').then((m) => m.commands),
+  attachments: () => import('./attachments').then((m) => m.commands),
 } as const;
 
 export type Namespace = keyof typeof NAMESPACES;

@@ -59,7 +59,7 @@ export const deviceCommands = defineCommands<DeviceContext>()({
    */
   'device.clear': async (c) => {
     // Loaded when asked: the first screen never needs it.
-    const { clearDeviceStores } = await import('../store/deviceWipe');
+    const { clearDeviceStores } = await import('../sync/deviceWipe');
     await clearDeviceStores(c.db);
     // The spec clears all local storage too (onboarding, theme, persisted stores).
     localStorage.clear();

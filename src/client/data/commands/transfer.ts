@@ -1,6 +1,7 @@
 /** Export, import and what the device stores (ARCHITECTURE §5, §6), offline and as a guest. */
 import type { Lazy } from '../lazy';
 import type { DataTransfer, ImportPreview } from '../transfer/dataTransfer';
+import { dropShared, readShared, sharedFileOf } from '../transfer/sharedInbox';
 import { defineCommands } from './map';
 
 /** Export and import use the data transfer alone (loaded on first use, papaparse with it). */
@@ -19,4 +20,16 @@ export const commands = defineCommands<TransferContext>()({
   ) => (await c.transfer()).runImport(a.preview, a.onProgress),
   /** What the device stores for the viewer, and whether the browser promised to keep it. */
   'transfer.storage': async (c) => (await c.transfer()).storageInfo(),
+  /**
+   * What a phone shared into Outpost (the service worker kept it, public/share-sw.js): its words and
+   * its files as Files; null when the share is gone (used, dropped after a day, another browser).
+   */
+  'transfer.shared': async (_c, a: { id: string }) => {
+    const shared = await readShared(a.id);
+    return shared
+      ? { title: shared.title, text: shared.text, url: shared.url, files: shared.files.map(sharedFileOf) }
+      : null;
+  },
+  /** Drops a share once its item holds it, or once it was put aside. */
+  'transfer.dropShared': (_c, a: { id: string }) => dropShared(a.id),
 });

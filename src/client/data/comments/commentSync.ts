@@ -10,7 +10,6 @@ import {
   dropComment,
   guestCommentEntries,
   refusalReason,
-  removeCommentsOf,
 } from './localComments';
 
 const commentKind: QueueKindHooks = {
@@ -30,14 +29,13 @@ const commentKind: QueueKindHooks = {
 /** Comments in sync: their three queue kinds, the pulled page's comments, the guest's upload. */
 export const commentSync: SyncFeature = {
   kinds: { comment_create: commentKind, comment_edit: commentKind, comment_delete: commentKind },
-  async onPulled(db, page, gone) {
-    // After the page's items: an item gone in it takes its comments, even one the page carried (K14).
-    await applyPulledComments(db, page.comments);
-    await removeCommentsOf(db, gone);
+  async onPulled(db, page) {
+    // After the page's items; sync then removes the comments of an item gone in it (K14).
+    await applyPulledComments(db, page.comments ?? []);
   },
   async onGuestUpgrade(db, ids, owner) {
     const guest = await db.comments.filter((c) => c._syncStatus === 'local').toArray();
     const { rows, entries } = guestCommentEntries(guest, ids, owner);
-    return { comments: rows, entries };
+    return { children: { comments: { put: rows } }, entries };
   },
 };

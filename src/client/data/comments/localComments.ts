@@ -90,7 +90,10 @@ export async function createComment(
             baseVersion: null,
           },
         ];
-    const [entry] = await applyLocalChange(db, { comments: [comment], queue: { entries, after: last } });
+    const [entry] = await applyLocalChange(db, {
+      children: { comments: { put: [comment] } },
+      queue: { entries, after: last },
+    });
     return { comment, entry: entry ?? null };
   });
 }
@@ -127,11 +130,15 @@ export async function editComment(
       // Not yet sent: the create carries the new text (an edit of what nobody has seen is no edit).
       if (create)
         await amendCreate(db, create.id, { ...create.data, body, mentions: mentions.map((m) => m.id) });
-      await applyLocalChange(db, { comments: [{ ...next, edited: false }] });
+      await applyLocalChange(db, { children: { comments: { put: [{ ...next, edited: false }] } } });
       return null;
     }
     const [entry] = await applyLocalChange(db, {
-      comments: [{ ...next, _syncStatus: 'pending', _base: current._base ?? serverShape(current) }],
+      children: {
+        comments: {
+          put: [{ ...next, _syncStatus: 'pending', _base: current._base ?? serverShape(current) }],
+        },
+      },
       queue: {
         entries: [
           { kind: 'comment_edit', itemId: current.item_id, data: { body }, baseVersion: null, commentId: id },
@@ -173,8 +180,7 @@ async function resendRefused(
     _base: null,
   };
   const [entry] = await applyLocalChange(db, {
-    removedComments: [refused.id],
-    comments: [comment],
+    children: { comments: { removed: [refused.id], put: [comment] } },
     queue: {
       entries: [
         {
@@ -201,7 +207,7 @@ export async function discardRefused(db: OutpostDb, id: number): Promise<boolean
     const current = await db.comments.get(id);
     if (!current?._refused) return false;
     if (current.id < 0) {
-      await applyLocalChange(db, { removedComments: [id] });
+      await applyLocalChange(db, { children: { comments: { removed: [id] } } });
       return true;
     }
     // A stored comment stays on the device as the server's copy under the edit (every queued edit
@@ -209,7 +215,7 @@ export async function discardRefused(db: OutpostDb, id: number): Promise<boolean
     const { _refused: _r, ...kept } = current;
     const server = current._base ? { ...current._base, item_uuid: current.item_uuid } : kept;
     await applyLocalChange(db, {
-      comments: [{ ...server, _syncStatus: 'synced', _deleted: 0, _base: null }],
+      children: { comments: { put: [{ ...server, _syncStatus: 'synced', _deleted: 0, _base: null }] } },
     });
     return true;
   });
@@ -234,13 +240,17 @@ export async function deleteComment(db: OutpostDb, id: number): Promise<QueueEnt
     if (current.id < 0 || current._syncStatus === 'local') {
       const create = current._syncStatus === 'local' ? undefined : await queuedCreate(db, current);
       if (create) await discard(db, create.id);
-      await applyLocalChange(db, { removedComments: [id] });
+      await applyLocalChange(db, { children: { comments: { removed: [id] } } });
       return null;
     }
     const [entry] = await applyLocalChange(db, {
-      comments: [
-        { ...current, _deleted: 1, _syncStatus: 'pending', _base: current._base ?? serverShape(current) },
-      ],
+      children: {
+        comments: {
+          put: [
+            { ...current, _deleted: 1, _syncStatus: 'pending', _base: current._base ?? serverShape(current) },
+          ],
+        },
+      },
       queue: {
         entries: [
           { kind: 'comment_delete', itemId: current.item_id, data: null, baseVersion: null, commentId: id },
@@ -304,18 +314,22 @@ export async function confirmComment(db: OutpostDb, entry: QueueEntry, body: unk
   // was sent, so the device's text goes up as an edit of its own, never lost.
   if (entry.kind === 'comment_create' && local && !pending && local.body !== server.body) {
     await applyLocalChange(db, {
-      comments: [
-        {
-          ...server,
-          item_uuid: local.item_uuid,
-          body: local.body,
-          mentions: local.mentions,
-          edited: true,
-          _deleted: 0,
-          _syncStatus: 'pending',
-          _base: server,
+      children: {
+        comments: {
+          put: [
+            {
+              ...server,
+              item_uuid: local.item_uuid,
+              body: local.body,
+              mentions: local.mentions,
+              edited: true,
+              _deleted: 0,
+              _syncStatus: 'pending',
+              _base: server,
+            },
+          ],
         },
-      ],
+      },
       queue: {
         entries: [
           {
@@ -431,15 +445,6 @@ export async function applyPulledComments(
 function stripSync(change: Comment & { item_uuid?: string | null }): Comment {
   const { item_uuid: _u, ...comment } = change;
   return comment;
-}
-
-/** Removes the comments of items gone from the device (deleted, or out of sight: K14). */
-export async function removeCommentsOf(db: OutpostDb, itemIds: readonly number[]): Promise<void> {
-  if (itemIds.length === 0) return;
-  await db.comments
-    .where('item_id')
-    .anyOf([...itemIds])
-    .delete();
 }
 
 /**

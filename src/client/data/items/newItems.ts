@@ -4,7 +4,7 @@ import { createPayload } from '../../../shared/protocol';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb, TOP_ORDER_INDEX } from '../store/db';
 import { applyLocalRollUp, rootIdOf } from '../store/localItems';
-import type { LocalItem, QueueEntry, Viewer } from '../store/types';
+import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 
 /** What a new item's server-side fields are before the device gives it an id (the rest is local state). */
 export type NewItemFields = Omit<
@@ -31,9 +31,10 @@ export interface StoredNewItem {
 
 /**
  * Stores a new item on the device (a guest id, or a temporary negative one until the server answers),
- * rolls its parent's status up, and when signed in queues its create after the entry `last`. Both
- * the repository's create and a repeating item's next occurrence store items this way. Call inside a
- * transaction over items, meta and syncQueue.
+ * rolls its parent's status up, and when signed in queues its create after the entry `last`: the item,
+ * the roll-up, the queued create and what undoes them (`undoOf`) are one write through the funnel.
+ * Both the repository's create and a repeating item's next occurrence store items this way. Call
+ * inside a transaction over items, meta and syncQueue.
  */
 export async function storeNewItem(
   db: OutpostDb,
@@ -43,6 +44,8 @@ export async function storeNewItem(
   last: number,
   /** The queue entry's tag: 'batch' sends it with its neighbours in one request (an import). */
   tag: QueueEntry['tag'] = null,
+  /** What undoes the creation, from what it stores (none: not recorded, a next occurrence's). */
+  undoOf?: (stored: Omit<StoredNewItem, 'entry'>) => Promise<UndoRecord | null>,
 ): Promise<StoredNewItem> {
   const id = viewer.isGuest ? await nextCounter(db, 'guestCounter') : -(await nextCounter(db, 'tempCounter'));
   const item: LocalItem = {
@@ -61,16 +64,25 @@ export async function storeNewItem(
     _base: null,
     _remote: null,
   };
-  await applyLocalChange(db, { rows: [item] });
   let rolled: LocalItem[] = [];
   let rolledBefore: LocalItem[] = [];
   if (item.parent_id !== null) {
-    const moved = await applyLocalRollUp(db, [await rootIdOf(db, item)], new Map(), [item.parent_id], at);
+    // The family as the new item joins it (the item is not stored yet: it goes in the same write).
+    const moved = await applyLocalRollUp(
+      db,
+      [await rootIdOf(db, item)],
+      new Map(),
+      [item.parent_id],
+      at,
+      new Map([[id, item]]),
+    );
     rolled = [...moved.values()].filter((i) => i.id !== id);
     rolledBefore = (await db.items.bulkGet(rolled.map((i) => i.id))).filter((i): i is LocalItem => !!i);
   }
+  const undo = undoOf ? await undoOf({ item, rolledBefore, rolled }) : null;
   const [entry] = await applyLocalChange(db, {
-    rows: rolled,
+    rows: [item, ...rolled],
+    undo,
     ...(viewer.isGuest
       ? {}
       : {

@@ -11,7 +11,7 @@ import { applyLocalRollUp, descendantIds, rootIdOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
 import type { PushOutcome } from '../sync';
 import { discard, entriesFor, lastSeq, type NewEntry } from '../sync/queue';
-import { refreshPendingState } from '../sync/syncQueue';
+import { refreshPendingState } from '../sync/settle';
 import type { ItemsRepository } from './itemsRepository';
 import { NotFoundError, ValidationError } from './repositoryErrors';
 

@@ -1,4 +1,9 @@
-import { SERVER_EVENTS } from '../../../shared/serverEvents';
+import {
+  parseSignOutReason,
+  SERVER_EVENTS,
+  SIGN_OUT_REASONS,
+  type SignOutReason,
+} from '../../../shared/serverEvents';
 
 /** Where online/offline comes from: the browser, or a switch in tests. */
 export interface Connectivity {
@@ -67,6 +72,11 @@ export interface ServerChangesOptions {
   onNotification?: (unread: number) => void;
   /** The stream's `mutuals {version}` events: the user's mutual contacts as they are now (E3). */
   onMutuals?: (version: string) => void;
+  /**
+   * E7: the stream's last event, its session ended on the server (a sign-out here or elsewhere, 'Sign
+   * out everywhere'): the stream is not reopened.
+   */
+  onSignedOut?: (reason: SignOutReason) => void;
 }
 
 /** The wait before reconnect attempt `attempt` (0-based): half to all of the doubled delay. */
@@ -139,6 +149,16 @@ export function serverChanges(options: ServerChangesOptions): (cb: () => void) =
         } catch {
           // Not ours: ignore it.
         }
+      });
+      current.addEventListener(SERVER_EVENTS.signedOut, (event) => {
+        if (source !== current) return;
+        // Not at once: reopened, it would only meet a 401 (which an EventSource cannot tell from a
+        // lost network). The device goes guest now (wanted() turns false and the backoff's timer
+        // goes); should it stay signed in (a sign-in of this tab replaced the session), the stream
+        // comes back after the backoff.
+        close();
+        options.onSignedOut?.(parseSignOutReason((event as MessageEvent).data) ?? SIGN_OUT_REASONS.expired);
+        schedule();
       });
       current.addEventListener('error', () => {
         if (source !== current) return;

@@ -6,7 +6,7 @@
  */
 import Dexie, { liveQuery } from 'dexie';
 import { useLiveQuery, useObservable } from 'dexie-react-hooks';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useStore } from 'zustand';
 import type { Mutual, UserSummary } from '../../../shared/item';
 import type { SubtreeProgress } from '../../../shared/progress';
@@ -15,14 +15,15 @@ import type { AuthStore } from '../../stores/authStore';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
-import { type DeviceHistoryEntry, itemHistory } from '../store/historyStore';
+import type { DeviceHistoryRow } from '../store/historyStore';
 import type { KeptView, LostItem } from '../store/keptChanges';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
-import type { LocalComment, LocalItem, LocalTimeEntry } from '../store/types';
+import type { LocalAttachment, LocalComment, LocalItem, LocalTimeEntry } from '../store/types';
 import { type ConflictView, toConflictView } from './conflictView';
+import type { ItemTime } from './itemPageReads';
 import type { Inside, Progress } from './itemQueries';
-import { itemComments } from './timelineRead';
-import { itemTimeEntries, reportEntries, runningTimer, spentByItem } from './timeRead';
+import { later, laterReads } from './laterReads';
+import { runningTimer, spentByItem } from './timeRead';
 import type { ListReads, ViewerReads } from './viewerReads';
 
 /** A feature's list in manual order marks itself so (localEcho.ts): an echoed move shows at its new place. */
@@ -131,21 +132,25 @@ export type LocalReads = ListReads & {
   /** Of the given parents on the device, those in a campaign shared with others (it, or a task in it). */
   sharedParents: (ids: readonly number[]) => Promise<Set<number>>;
   /** An item's comments on the device, oldest first, deleted ones left out (SYNC.md K8). */
-  comments: (itemId: number) => Promise<LocalComment[]>;
+  comments: (itemId: number) => Promise<LocalComment[]> | undefined;
+  /** An item's files on the device, newest first, deleted ones left out (SYNC.md A1). */
+  attachments: (itemId: number) => Promise<LocalAttachment[]> | undefined;
   /** A guest item's history on the device, oldest first (SYNC.md K19). */
-  history: (itemId: number) => Promise<DeviceHistoryEntry[]>;
+  history: (itemId: number) => Promise<DeviceHistoryRow[]> | undefined;
   /** The changes the server refused and the device keeps until the user deals with them (Q23). */
   keptChanges: () => Promise<KeptView[]>;
   /** The campaign an item left the device with when the user lost it (Q24), or null. */
   lostItem: (id: number) => Promise<LostItem | null>;
   /** An item's live time entries, newest first (SYNC.md X10). */
-  timeEntries: (itemId: number) => Promise<LocalTimeEntry[]>;
+  timeEntries: (itemId: number) => Promise<LocalTimeEntry[]> | undefined;
+  /** An item's page's time: the entries on it and its descendants, and its estimate (X11, X14); undefined while its module loads. */
+  itemTime: (itemId: number) => Promise<ItemTime> | undefined;
   /** The person's running timer with its item's title, or null. */
   runningTimer: (userId: number) => ReturnType<typeof runningTimer>;
   /** Minutes spent per item, rolled up to tasks and campaigns (X11). */
   spent: () => Promise<Map<number, number>>;
-  /** Every live entry with its item's title and campaign, for the time report. */
-  reportEntries: () => Promise<ReportEntry[]>;
+  /** Every live entry with its item's title and campaign, for the time report; undefined while its module loads. */
+  reportEntries: () => Promise<ReportEntry[]> | undefined;
 };
 
 /** Every counter row of one parent (counters.ts, keyed [parent, scope]), for a live query to observe. */
@@ -167,6 +172,13 @@ function observe(reads: Promise<unknown>[]): Promise<unknown> {
 }
 
 const keptModule = () => import('../store/keptChanges');
+const itemPage = () => import('./itemPageReads');
+const itemCommentsLater = later(async () => (await itemPage()).itemComments);
+const itemAttachmentsLater = later(async () => (await itemPage()).itemAttachments);
+const itemHistoryLater = later(async () => (await itemPage()).itemHistory);
+const itemTimeEntriesLater = later(async () => (await itemPage()).itemTimeEntries);
+const itemTimeLater = later(async () => (await itemPage()).itemTime);
+const reportEntriesLater = later(async () => (await itemPage()).reportEntries);
 
 /**
  * The device's reads for a client's viewer: what `useLive` hands a query (tests read through it too).
@@ -217,16 +229,18 @@ export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalRead
       }
       return map;
     },
-    comments: (itemId) => itemComments(db, itemId),
-    history: (itemId) => itemHistory(db, itemId),
+    comments: (itemId) => itemCommentsLater(db, itemId),
+    attachments: (itemId) => itemAttachmentsLater(db, itemId),
+    history: (itemId) => itemHistoryLater(db, itemId),
     // The kept changes' module loads when a screen asks (Preferences, a lost item's page), not with
     // the first screen; the meta row read first is the one observed.
     keptChanges: () =>
       observe([db.meta.get(META_KEYS.rejectedChanges)]).then(async () => (await keptModule()).keptViews(db)),
-    timeEntries: (itemId) => itemTimeEntries(db, itemId),
+    timeEntries: (itemId) => itemTimeEntriesLater(db, itemId),
+    itemTime: (itemId) => itemTimeLater(db, itemId),
     runningTimer: (userId) => runningTimer(db, userId),
     spent: () => spentByItem(db),
-    reportEntries: () => reportEntries(db),
+    reportEntries: () => reportEntriesLater(db),
     lostItem: (id) =>
       observe([db.meta.get(META_KEYS.lostItems)]).then(async () => (await keptModule()).lostItemOf(db, id)),
     sharedParents: async (ids) => {
@@ -251,8 +265,11 @@ export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalRead
   };
 }
 
-/** A read of the device: a module-level function of the reads and its arguments (never a closure). */
-export type LiveQuery<A, T> = (reads: LocalReads, args: A) => Promise<T> | T;
+/**
+ * A read of the device: a module-level function of the reads and its arguments (never a closure);
+ * undefined while a later screen's read module loads (./laterReads.ts).
+ */
+export type LiveQuery<A, T> = (reads: LocalReads, args: A) => Promise<T> | T | undefined;
 
 /**
  * A live read for the viewer: undefined until the remembered account is restored, re-run when its
@@ -264,6 +281,8 @@ export function useLive<A, T>(query: LiveQuery<A, T>, args: A): T | undefined {
   const key = useViewerKey(c);
   const reads = useMemo(() => deviceReads(c), [c]);
   const argsKey = JSON.stringify(args) ?? '';
+  // A read of a later screen answers undefined until its module arrives; then the query runs again.
+  const later = useSyncExternalStore(laterReads.subscribe, laterReads.version);
   return useObservable(
     () =>
       withLocalEcho(
@@ -271,7 +290,7 @@ export function useLive<A, T>(query: LiveQuery<A, T>, args: A): T | undefined {
         c.echo,
       ),
     // The arguments' text is the dependency: the same arguments give the same key on every render.
-    [query, argsKey, key, reads],
+    [query, argsKey, key, reads, later],
   );
 }
 

@@ -1,4 +1,3 @@
-import type { ReportEntry } from '../../../shared/timeReport';
 import { rollupSpent } from '../../../shared/timeRollup';
 import type { OutpostDb } from '../store/db';
 import type { LocalItem, LocalTimeEntry } from '../store/types';
@@ -8,18 +7,9 @@ import type { LocalItem, LocalTimeEntry } from '../store/types';
  * own promises, so the live query observes every read.
  */
 
-const live = (rows: LocalTimeEntry[]) => rows.filter((e) => e._deleted === 0);
-const newestFirst = (a: LocalTimeEntry, b: LocalTimeEntry) =>
+export const live = (rows: LocalTimeEntry[]) => rows.filter((e) => e._deleted === 0);
+export const newestFirst = (a: LocalTimeEntry, b: LocalTimeEntry) =>
   a.started_at < b.started_at ? 1 : a.started_at > b.started_at ? -1 : 0;
-
-/** An item's live entries, newest first. */
-export function itemTimeEntries(db: OutpostDb, itemId: number): Promise<LocalTimeEntry[]> {
-  return db.timeEntries
-    .where('item_id')
-    .equals(itemId)
-    .toArray()
-    .then((rows) => live(rows).sort(newestFirst));
-}
 
 /** The person's running timer with its item's title; null when none runs. */
 export function runningTimer(
@@ -42,7 +32,7 @@ export function runningTimer(
 }
 
 /** Items by id for the entries' items and their ancestors (two levels up: task, campaign). */
-function withAncestors(db: OutpostDb, ids: number[]): Promise<Map<number, LocalItem>> {
+export function withAncestors(db: OutpostDb, ids: number[]): Promise<Map<number, LocalItem>> {
   const found = new Map<number, LocalItem>();
   const keep = (rows: (LocalItem | undefined)[]) => {
     for (const row of rows) if (row && row._deleted === 0) found.set(row.id, row);
@@ -83,34 +73,5 @@ export function spentByItem(db: OutpostDb): Promise<Map<number, number>> {
         Date.now(),
       ),
     );
-  });
-}
-
-/** Every live entry on the device with its item's title and campaign, for the time report. */
-export function reportEntries(db: OutpostDb): Promise<ReportEntry[]> {
-  return db.timeEntries.toArray().then((all) => {
-    const rows = live(all);
-    return withAncestors(db, [...new Set(rows.map((r) => r.item_id))]).then((items) => {
-      const campaignOf = (id: number): { id: number; title: string } | null => {
-        let item = items.get(id);
-        for (let depth = 0; item && depth < 3; depth++) {
-          if (item.type === 'campaign') return { id: item.id, title: item.title };
-          item = item.parent_id == null ? undefined : items.get(item.parent_id);
-        }
-        return null;
-      };
-      return rows
-        .filter((r) => items.has(r.item_id))
-        .map((r) => ({
-          item_id: r.item_id,
-          user_id: r.user_id,
-          user_name: r.user_name,
-          started_at: r.started_at,
-          ended_at: r.ended_at,
-          note: r.note,
-          item_title: items.get(r.item_id)?.title ?? '',
-          campaign: campaignOf(r.item_id),
-        }));
-    });
   });
 }

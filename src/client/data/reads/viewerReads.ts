@@ -6,9 +6,8 @@
 import type { OutpostDb } from '../store/db';
 import type { Viewer } from '../store/types';
 import * as agenda from './agendaQueries';
-import { calendarItems, timelineGroups } from './calendarQueries';
 import * as queries from './itemQueries';
-import { labelItems } from './labelQueries';
+import { later } from './laterReads';
 
 /** A read of the viewer's items: the database and the viewer come first, then its own arguments. */
 type ViewerRead = (db: OutpostDb, viewer: Viewer, ...args: never[]) => unknown;
@@ -20,7 +19,25 @@ type ForViewer<T> = {
     : never;
 };
 
-/** The list reads a live query calls by name (store/itemQueries.ts, agendaQueries.ts, labelQueries.ts). */
+type Reads<F> = F extends (db: OutpostDb, viewer: Viewer, ...args: infer A) => infer R ? [A, R] : never;
+type LaterRead<F> = (db: OutpostDb, viewer: Viewer, ...args: Reads<F>[0]) => Reads<F>[1] | undefined;
+
+const calendar = () => import('./calendarQueries');
+type Calendar = Awaited<ReturnType<typeof calendar>>;
+type Labels = typeof import('./labelQueries');
+
+/** The reads of screens Home does not show load with the first that asks (./laterReads.ts). */
+const LATER_READS = {
+  calendarItems: later(async () => (await calendar()).calendarItems) as LaterRead<Calendar['calendarItems']>,
+  timelineGroups: later(async () => (await calendar()).timelineGroups) as LaterRead<
+    Calendar['timelineGroups']
+  >,
+  labelItems: later(async () => (await import('./labelQueries')).labelItems) as LaterRead<
+    Labels['labelItems']
+  >,
+};
+
+/** The list reads a live query calls by name (itemQueries.ts, agendaQueries.ts; later ones above). */
 const LIST_READS = {
   homeItems: queries.homeItems,
   homeCount: queries.homeCount,
@@ -32,9 +49,7 @@ const LIST_READS = {
   todayPage: agenda.todayPage,
   todayCounts: agenda.todayCounts,
   upcomingPage: agenda.upcomingPage,
-  labelItems,
-  calendarItems,
-  timelineGroups,
+  ...LATER_READS,
 } satisfies Record<string, ViewerRead>;
 
 /** The item reads below observe their temporary-id resolution first (see `observe`). */

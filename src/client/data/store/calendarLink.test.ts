@@ -1,8 +1,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { clearDeviceStores } from '../sync/deviceWipe';
 import { forgetCalendarLink, keepCalendarLink, keptCalendarLink } from './calendarLink';
 import { OutpostDb } from './db';
-import { clearDeviceStores } from './deviceWipe';
 
 let dbs = 0;
 const freshDb = () => new OutpostDb(`calendar-link-${++dbs}`, { indexedDB: new IDBFactory(), IDBKeyRange });

@@ -159,8 +159,8 @@ describe('progress counters (counters.ts)', () => {
     const byKey = (rows: CountsRow[]) =>
       [...rows].sort((a, b) => `${a.parent}|${a.scope}`.localeCompare(`${b.parent}|${b.scope}`));
     // Two transactions of one pull: the last counts every change of both (2,211 of them).
-    await applyPulled(db, [...todos.slice(0, 600), ...campaigns], 'c1', [], true);
-    await applyPulled(db, [...tasks, ...todos.slice(600)], 'c2', [], false);
+    await applyPulled(db, [...todos.slice(0, 600), ...campaigns], 'c1', {}, true);
+    await applyPulled(db, [...tasks, ...todos.slice(600)], 'c2', {}, false);
     const counted = byKey(await db.counts.toArray());
     expect(counted.length).toBeGreaterThan(1_000);
     expect(counted).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
@@ -185,7 +185,7 @@ describe('progress counters (counters.ts)', () => {
     const fromScratch = async (on: OutpostDb) => byKey(countRowsFromScratch(await on.items.toArray()));
     const pendingRows = (on: OutpostDb) => on.meta.where(':id').startsWith(PENDING_COUNTS).count();
 
-    await applyPulled(db, pages[0]!, 'c1', [], true);
+    await applyPulled(db, pages[0]!, 'c1', {}, true);
     // No counter is written; the rows wait in the meta store.
     expect(await db.counts.count()).toBe(0);
     expect(await pendingRows(db)).toBeGreaterThan(0);
@@ -199,10 +199,10 @@ describe('progress counters (counters.ts)', () => {
     expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
     other.close();
 
-    await applyPulled(db, pages[1]!, 'c2', [], true);
+    await applyPulled(db, pages[1]!, 'c2', {}, true);
     // A later transaction of the pull changes a row an earlier one left pending: counted as one change.
     const again = { ...item(10_001, 'todo', 1_004, 'completed'), version: 5 };
-    await applyPulled(db, [...pages[2]!.slice(0, 20), again], 'c2b', [], true);
+    await applyPulled(db, [...pages[2]!.slice(0, 20), again], 'c2b', {}, true);
     expect(await pendingRows(db)).toBe(2);
     // A title edit moves no counter: it leaves the pending rows to the pull.
     await db.items.update(10_001, { title: 'Renamed' });
@@ -212,17 +212,17 @@ describe('progress counters (counters.ts)', () => {
     await db.items.update(1_001, { parent_id: 102 });
     expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
 
-    await applyPulled(db, pages[2]!.slice(20), 'c3', [], false);
+    await applyPulled(db, pages[2]!.slice(20), 'c3', {}, false);
     expect(await pendingRows(db)).toBe(0);
     expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
 
     // A pull that stops before its last transaction: counted by flushPendingCounts (the pull's end)
     // or, if the app closed first, at the next open.
     const more: Item[] = [item(3_000, 'task', 100), item(30_001, 'todo', 3_000, 'completed')];
-    await applyPulled(db, more.slice(0, 1), 'c4', [], true);
+    await applyPulled(db, more.slice(0, 1), 'c4', {}, true);
     await flushPendingCounts(db);
     expect(byKey(await db.counts.toArray())).toEqual(await fromScratch(db));
-    await applyPulled(db, more.slice(1), 'c5', [], true);
+    await applyPulled(db, more.slice(1), 'c5', {}, true);
     db.close();
     const reopened = anotherConnection(db);
     await reopened.open();

@@ -2,7 +2,7 @@ import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
-import { isCommentKind, isTimeKind, QUEUE_KINDS, queueRequest } from '../../../shared/protocol';
+import { ITEM_QUEUE_KINDS, queueRequest } from '../../../shared/protocol';
 import {
   CALENDAR_INDEX,
   DB_VERSION,
@@ -11,6 +11,7 @@ import {
   STORES_V14,
   STORES_V15,
   STORES_V17,
+  STORES_V18,
   UNREAD_INDEXES_V15,
 } from './db';
 import { withKeys } from './listKeys';
@@ -18,7 +19,7 @@ import { withKeys } from './listKeys';
 describe('the database upgrade', () => {
   it('reads each item request’s kind back from its method and URL, as version 2 does', () => {
     // Entries stored before version 2 were all items' (comments came in version 13).
-    for (const kind of QUEUE_KINDS.filter((k) => !isCommentKind(k) && !isTimeKind(k))) {
+    for (const kind of ITEM_QUEUE_KINDS) {
       const { method, url } = queueRequest(kind, 7);
       expect(kindOfRequest(method, url)).toBe(kind);
     }
@@ -165,6 +166,45 @@ describe('the database upgrade', () => {
       [1, '1 2026-11-20', 1],
       [2, '4 2026-11-20', 1],
     ]);
+    db.close();
+  });
+
+  it('version 20 adds the files’ rows and the file store, keeps every item and queued change, and pulls from the start', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('Outpost-v19', { indexedDB, IDBKeyRange });
+    old.version(19).stores(STORES_V18);
+    await old.table('items').bulkPut([withKeys({ ...localItem(1, 'Kept'), _top: 1 as const })]);
+    await old.table('syncQueue').add({
+      id: 'e1',
+      seq: 1,
+      kind: 'update',
+      method: 'PATCH',
+      url: '/api/items/1',
+      data: { title: 'Kept' },
+      timestamp: 1,
+      retries: 0,
+      idempotencyKey: 'k1',
+      baseVersion: 1,
+      itemId: 1,
+      tag: null,
+    });
+    await old.table('meta').put({ key: 'cursor', value: '42' });
+    old.close();
+
+    const db = new OutpostDb('Outpost-v19', { indexedDB, IDBKeyRange });
+    await db.open();
+    expect(db.verno).toBe(DB_VERSION);
+    expect((await db.items.toArray()).map((r) => r.title)).toEqual(['Kept']);
+    expect((await db.syncQueue.toArray()).map((e) => e.id)).toEqual(['e1']);
+    // A cursor from before it passed files the device never stored.
+    expect(await db.meta.get('cursor')).toBeUndefined();
+    expect(await db.attachments.count()).toBe(0);
+    expect(db.attachments.schema.indexes.map((i) => i.name).sort()).toEqual([
+      '_syncStatus',
+      'item_id',
+      'uuid',
+    ]);
+    expect(db.fileBlobs.schema.primKey.name).toBe('uuid');
     db.close();
   });
 });

@@ -2,12 +2,14 @@ import Dexie, { type Table } from 'dexie';
 import type { QueueKind } from '../../../shared/protocol';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
+import { FILE_BLOBS_SCHEMA, FILE_BLOBS_STORE, type FileBlob } from './fileBlobs';
 import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from './historyStore';
 import { recomputeListKeys } from './listKeys';
 import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from './searchLog';
 import { storeSideEffects } from './sideEffects';
 import { recomputeTopFlags } from './topFlags';
 import type {
+  LocalAttachment,
   LocalComment,
   LocalContact,
   LocalItem,
@@ -20,7 +22,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 19;
+export const DB_VERSION = 20;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -214,8 +216,18 @@ export const STORES_V18 = {
     .join(', '),
 };
 
-/** Version 19 keeps version 18's stores: only the values of `_sd` change. */
-const STORES = STORES_V18;
+/**
+ * Version 20 (issue 64): files on items (SYNC.md A1). Their rows, keyed by id (the server's, or a
+ * temporary negative one until the upload is answered), by item and uuid as comments are; and the
+ * device's own file store, the bytes of files not yet on the server (store/fileBlobs.ts).
+ */
+export const STORES_V20 = {
+  ...STORES_V18,
+  attachments: 'id, uuid, item_id, _syncStatus',
+  [FILE_BLOBS_STORE]: FILE_BLOBS_SCHEMA,
+};
+
+const STORES = STORES_V20;
 
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
@@ -315,6 +327,8 @@ export class OutpostDb extends Dexie {
   searchCopy!: Table<SearchCopyRow, string>;
   comments!: Table<LocalComment, number>;
   timeEntries!: Table<LocalTimeEntry, string>;
+  attachments!: Table<LocalAttachment, number>;
+  fileBlobs!: Table<FileBlob, string>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -391,9 +405,14 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V18)
       .upgrade((tx) => recomputeTopFlags(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Version 19 leads `_sd` with the span's reach (listKeys.ts calendarKey): the same indexes, rekeyed.
+    this.version(19)
+      .stores(STORES_V18)
+      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+    // Version 20 adds the files' rows and the file store. A cursor from before it has passed files the
+    // device never stored: the next pull starts from the beginning (as version 13 did for comments).
     this.version(DB_VERSION)
       .stores(STORES)
-      .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
+      .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../../../testkit/client/devices';
 import { type Device, settled, signIn } from '../../../../testkit/client/harness';
 import { freshPhone } from '../../../../testkit/client/server';
-import { type HistoryEntry, planRevert } from '../../../shared/history';
+import { type HistoryEntry, historyChanges, planRevert } from '../../../shared/history';
 import type { ItemPatchInput } from '../../../shared/schemas';
 import { applyLocalChange } from '../changes/applyLocalChange';
-import { clearDeviceStores } from '../store/deviceWipe';
-import { type DeviceHistoryRow, HISTORY_STORE, itemHistory } from './historyStore';
+import { itemHistory } from '../reads/itemPageReads';
+import { clearDeviceStores } from '../sync/deviceWipe';
+import { type DeviceHistoryRow, HISTORY_STORE } from './historyStore';
 
 const { device, guest, signedIn } = testDevices();
 
@@ -17,7 +18,7 @@ const said = async (d: Device, itemId: number) =>
   (await itemHistory(d.client.db, itemId)).map((e) => ({
     who: e.user.name,
     action: e.action,
-    changes: e.changes,
+    changes: historyChanges(e.metadata),
   }));
 
 describe('a guest’s history on the device (SYNC.md K19)', () => {

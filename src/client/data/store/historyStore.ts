@@ -4,7 +4,7 @@
  * the first screen; what records entries (deviceHistory.ts, with the update rule) loads with the writes.
  */
 import Dexie, { type DBCore, type DBCoreKeyRange, type DBCoreTransaction, type Middleware } from 'dexie';
-import { type HistoryEntry, historyChanges } from '../../../shared/history';
+import type { HistoryEntry } from '../../../shared/history';
 import type { OutpostDb } from './db';
 
 export const HISTORY_STORE = 'history';
@@ -73,29 +73,3 @@ export const historyScope: Middleware<DBCore> = {
     };
   },
 };
-
-/** The entry as the timeline reads it: changes by name (never ids), with what a restore plans from. */
-export function toTimelineEntry(row: DeviceHistoryRow): DeviceHistoryEntry {
-  return {
-    id: row.id ?? 0,
-    user: row.user,
-    at: row.at,
-    action: row.action,
-    changes: historyChanges(row.metadata),
-    metadata: row.metadata,
-  };
-}
-
-/** An item's device history, oldest first: one range of the timeline index (a live query observes it). */
-export function itemHistory(db: OutpostDb, itemId: number): Promise<DeviceHistoryEntry[]> {
-  return db
-    .table<DeviceHistoryRow, number>(HISTORY_STORE)
-    .where(HISTORY_INDEX)
-    .between([itemId, ''], [itemId, '\uffff'])
-    .toArray()
-    .then((rows) =>
-      rows
-        .sort((a, b) => (a.at === b.at ? (a.id ?? 0) - (b.id ?? 0) : a.at < b.at ? -1 : 1))
-        .map(toTimelineEntry),
-    );
-}

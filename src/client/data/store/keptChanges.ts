@@ -114,6 +114,9 @@ export function keptWhat(change: Pick<RejectedChange, 'kind' | 'item' | 'data'>)
       return `Comment edit on ${title}${quoted}`;
     case 'create':
       return `New ${change.item?.type ?? 'item'} ${title}`;
+    case 'attachment_upload':
+      // A file that never reached the server (SYNC.md A6): its bytes stay on the device with it.
+      return `File “${typeof change.data?.name === 'string' ? change.data.name : 'file'}” on ${title}`;
     default: {
       const label = QUEUE_KIND_LABELS[change.kind] ?? 'change';
       return `${label.charAt(0).toUpperCase()}${label.slice(1)} of ${title}`;

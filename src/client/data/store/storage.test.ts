@@ -2,7 +2,7 @@ import { IDBIndex, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
-import { createStorageKeeper } from './storage';
+import { createStorageKeeper, waitingFiles } from './storage';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -37,5 +37,28 @@ describe('the storage keeper', () => {
     createStorageKeeper().service.start({ db });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(persist).not.toHaveBeenCalled();
+  });
+
+  it('A14: counts the files whose bytes wait on the device, and asks to keep storage for them at start', async () => {
+    const db = freshFakeDb('storage');
+    await db.open();
+    expect(await waitingFiles(db)).toEqual({ count: 0, bytes: 0 });
+    const file = (uuid: string, size: number) => ({
+      uuid,
+      item_id: 1,
+      item_uuid: null,
+      owner: 0,
+      blob: new Blob([new Uint8Array(size)]),
+      name: `${uuid}.bin`,
+      type: 'application/octet-stream',
+      size,
+      createdAt: '2026-11-25T10:00:00.000Z',
+    });
+    await db.fileBlobs.bulkPut([file('a', 1500), file('b', 2500)]);
+    expect(await waitingFiles(db)).toEqual({ count: 2, bytes: 4000 });
+    const persist = stubStorage();
+    const stop = createStorageKeeper().service.start({ db });
+    await vi.waitFor(() => expect(persist).toHaveBeenCalledTimes(1));
+    stop();
   });
 });

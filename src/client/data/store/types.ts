@@ -1,3 +1,4 @@
+import type { Attachment } from '../../../shared/attachments';
 import type { Comment } from '../../../shared/comments';
 import type { Item, UserSummary } from '../../../shared/item';
 import type { QueueKind, QueueMethod } from '../../../shared/protocol';
@@ -75,6 +76,8 @@ export interface QueueEntry {
   commentId?: number;
   /** The uuid of the time entry a `time_` entry is about (SYNC.md X10); absent on other entries. */
   timeEntry?: string;
+  /** The uuid of the file an `attachment_` entry is about (SYNC.md A); absent on other entries. */
+  attachment?: string;
   /**
    * 'upgrade' marks the guest's items moving to a new account, for the Upgrade dialog's progress;
    * 'batch' an import's creates. Both go up in `POST /api/items/batch` requests (U1).
@@ -189,3 +192,43 @@ export interface LocalTimeEntry {
   /** The server's copy under unconfirmed changes: what a refused change gives way to (null: none). */
   _base: TimeEntryFields | null;
 }
+
+/** Where a file not yet on the server stands (SYNC.md A1, A5, A6). */
+export interface AttachmentUpload {
+  /** waiting: for its turn, its item or the network; uploading: on its way; failed: refused, with Retry. */
+  state: 'waiting' | 'uploading' | 'failed';
+  /** Bytes sent so far while uploading. */
+  loaded?: number;
+  /** The server's words for a refusal (413, 422, a server failing again and again). */
+  error?: string;
+  /** Server failures counted so far (A5: the queue's rule, MAX_RETRIES). */
+  retries?: number;
+}
+
+/**
+ * A file on an item as IndexedDB holds it (SYNC.md A1): the API's row, or until its upload is
+ * answered a temporary one (a negative id, `url` '', `sha256` '') whose bytes are in the file store
+ * (store/fileBlobs.ts). `local` rows are a guest's, never uploaded until they sign in (A12).
+ */
+export interface LocalAttachment extends Attachment {
+  _syncStatus: SyncStatus;
+  /** 1 while a local delete awaits the server: nothing shows it (absent: 0). */
+  _deleted?: 0 | 1;
+  /** A file not on the server yet (absent for one the server has, and for a guest's). */
+  _upload?: AttachmentUpload;
+}
+
+/** Each child kind's device row, by its store (src/shared/itemChildren.ts names the stores). */
+export interface LocalChildRows {
+  comments: LocalComment;
+  timeEntries: LocalTimeEntry;
+  attachments: LocalAttachment;
+}
+
+/** A local change's writes of an item's children, by store: rows to store and keys removed (K8, X10). */
+export type ChildWrites = {
+  [S in keyof LocalChildRows]?: {
+    put?: readonly LocalChildRows[S][];
+    removed?: readonly (number | string)[];
+  };
+};

@@ -1,13 +1,14 @@
 import type { Item } from '../../../shared/item';
-import { createPayload, SIDE_KINDS } from '../../../shared/protocol';
+import { CHILD_QUEUE_KINDS } from '../../../shared/itemChildren';
+import { createPayload } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import { conflictedCollection, nextCounter, type OutpostDb } from '../store/db';
-import { fromServer } from '../store/localItems';
+import { descendantIds, fromServer } from '../store/localItems';
 import type { ConflictType, LocalItem, QueueEntry } from '../store/types';
 import { type Funnel, TABLES } from './context';
 import { discardFor, lastSeq, rebase } from './queue';
 import { rebaseLocal } from './rebase';
-import { removeLocally, restoreDescendants } from './syncQueue';
+import { removeLocally, restoreDescendants } from './settle';
 
 export interface Conflict {
   itemId: number;
@@ -26,8 +27,15 @@ export async function listConflicts(db: OutpostDb): Promise<Conflict[]> {
   return items.map((i) => ({ itemId: i.id, type: i._conflict!, local: i, remote: i._remote }));
 }
 
-export async function hasConflicts(db: OutpostDb): Promise<boolean> {
-  return (await conflictedCollection(db).count()) > 0;
+/**
+ * C4: the items whose queued changes wait for the user's answer: every item in an open conflict and
+ * everything under it here (a child created or moved under it goes with it, never ahead of it).
+ */
+export async function heldByConflicts(db: OutpostDb): Promise<Set<number>> {
+  const roots = await conflictedCollection(db).primaryKeys();
+  const held = new Set<number>(roots);
+  for (const root of roots) for (const id of await descendantIds(db, root)) held.add(id);
+  return held;
 }
 
 /**
@@ -99,7 +107,7 @@ export async function applyResolutions(
       if (!local) continue;
       const remote = local._remote;
       // The choice replaces what was queued for the item; its comments' entries go on their own (K8).
-      await discardFor(db, [local.id], SIDE_KINDS);
+      await discardFor(db, [local.id], CHILD_QUEUE_KINDS);
       if (choice === 'remote') {
         if (remote === null) await removeLocally(db, local.id);
         else {

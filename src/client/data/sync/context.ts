@@ -1,4 +1,5 @@
 import type { UserSummary } from '../../../shared/item';
+import { ITEM_CHILD_STORES } from '../../../shared/itemChildren';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import type { ToastInput } from '../../stores/toastStore';
 import type { applyLocalChange } from '../changes/applyLocalChange';
@@ -9,8 +10,8 @@ import { upgradeProgress } from './guestUpgrade';
 import type { SyncRegistry } from './kinds';
 import type { SyncLock } from './locks';
 
-/** The tables a sync step writes in one transaction (an item's comments and time entries go with it: K14, X10). */
-export const TABLES = ['items', 'syncQueue', 'meta', 'users', 'comments', 'timeEntries'] as const;
+/** The tables a sync step writes in one transaction (an item's children go with it: K14, X10). */
+export const TABLES: readonly string[] = ['items', 'syncQueue', 'meta', 'users', ...ITEM_CHILD_STORES];
 
 /**
  * The funnel every local change goes through (changes/applyLocalChange.ts): the composition hands it

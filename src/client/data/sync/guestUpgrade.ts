@@ -1,5 +1,6 @@
 import type { Item, UserSummary } from '../../../shared/item';
 import { ITEM_BATCH_MAX } from '../../../shared/item';
+import { ITEM_CHILD_STORES } from '../../../shared/itemChildren';
 import { createPayload } from '../../../shared/protocol';
 import type { UpgradeProgress } from '../../stores/syncStatusStore';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
@@ -7,10 +8,11 @@ import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../sto
 import { noteGuestMoves } from '../store/idAliases';
 import { fromServer, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
+import { mergeChildWrites, retargetChildren } from './children';
 import type { Funnel } from './context';
 import type { SyncRegistry } from './kinds';
 import { confirm, lastSeq, type NewEntry, rebase, retarget } from './queue';
-import { applyConfirmed } from './syncQueue';
+import { applyConfirmed } from './settle';
 
 interface UpgradeMeta {
   total: number;
@@ -38,7 +40,7 @@ export async function moveGuestDataToAccount(
   features: SyncRegistry,
   applyLocalChange: Funnel,
 ): Promise<number> {
-  return db.transaction('rw', [db.items, db.syncQueue, db.meta, db.comments, db.timeEntries], async () => {
+  return db.transaction('rw', ['items', 'syncQueue', 'meta', ...ITEM_CHILD_STORES], async () => {
     const guest = await db.items.where('_syncStatus').equals('local').toArray();
     if (guest.length === 0) return 0;
     const byId = new Map(guest.map((i) => [i.id, i]));
@@ -79,13 +81,13 @@ export async function moveGuestDataToAccount(
         tag: 'upgrade',
       });
     }
-    // The features' rows go up after every item (K16: the guest's comments, each a create on its
-    // item's new id).
+    // The children go up after every item (K16: the guest's comments, each a create on its item's
+    // new id), as each child kind's feature queues them.
     const more = await features.onGuestUpgrade(db, ids, owner);
     await applyLocalChange(db, {
       removed: guest.map((i) => i.id),
       rows: movedItems,
-      comments: more.flatMap((m) => m.comments),
+      children: mergeChildWrites(more.map((m) => m.children)),
       queue: { entries: [...entries, ...more.flatMap((m) => m.entries)], after: await lastSeq(db) },
     });
     const previous = await getMeta<UpgradeMeta>(db, META_KEYS.upgrade);
@@ -231,71 +233,56 @@ async function confirmBatch(
 ): Promise<void> {
   const byUuid = new Map(answered.map((i) => [i.uuid, i]));
   const swaps: [number, number][] = [];
-  await db.transaction(
-    'rw',
-    [db.items, db.syncQueue, db.meta, db.users, db.comments, db.timeEntries],
-    async () => {
-      const answered = entries.filter((entry) => byUuid.has(String(entry.data?.uuid)));
-      const pairs = (
-        await confirm(
-          db,
-          answered.map((e) => e.id),
-        )
-      ).map((entry) => ({
-        entry,
-        server: byUuid.get(String(entry.data?.uuid))!,
-      }));
-      const locals = await db.items.bulkGet(pairs.map((p) => p.entry.itemId));
-      const map = new Map<number, number>();
-      for (const { entry, server } of pairs) if (entry.itemId !== server.id) map.set(entry.itemId, server.id);
-      if (map.size > 0) {
-        const oldIds = [...map.keys()];
-        await db.items.bulkDelete(oldIds);
-        await db.items
-          .where('parent_id')
-          .anyOf(oldIds)
-          .modify((child) => {
-            child.parent_id = map.get(child.parent_id!) ?? child.parent_id;
-          });
-        await db.comments
-          .where('item_id')
-          .anyOf(oldIds)
-          .modify((comment) => {
-            comment.item_id = map.get(comment.item_id) ?? comment.item_id;
-          });
-        await db.timeEntries
-          .where('item_id')
-          .anyOf(oldIds)
-          .modify((entry) => {
-            entry.item_id = map.get(entry.item_id) ?? entry.item_id;
-          });
-        await retarget(db, map);
-        const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];
-        aliases.push(...map);
-        await setMeta(db, META_KEYS.idAliases, aliases.slice(-MAX_ALIASES));
-        swaps.push(...map);
+  await db.transaction('rw', ['items', 'syncQueue', 'meta', 'users', ...ITEM_CHILD_STORES], async () => {
+    const answered = entries.filter((entry) => byUuid.has(String(entry.data?.uuid)));
+    const pairs = (
+      await confirm(
+        db,
+        answered.map((e) => e.id),
+      )
+    ).map((entry) => ({
+      entry,
+      server: byUuid.get(String(entry.data?.uuid))!,
+    }));
+    const locals = await db.items.bulkGet(pairs.map((p) => p.entry.itemId));
+    const map = new Map<number, number>();
+    for (const { entry, server } of pairs) if (entry.itemId !== server.id) map.set(entry.itemId, server.id);
+    if (map.size > 0) {
+      const oldIds = [...map.keys()];
+      await db.items.bulkDelete(oldIds);
+      await db.items
+        .where('parent_id')
+        .anyOf(oldIds)
+        .modify((child) => {
+          child.parent_id = map.get(child.parent_id!) ?? child.parent_id;
+        });
+      await retargetChildren(db, map);
+      await retarget(db, map);
+      const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];
+      aliases.push(...map);
+      await setMeta(db, META_KEYS.idAliases, aliases.slice(-MAX_ALIASES));
+      swaps.push(...map);
+    }
+    // Most moved items have nothing else queued: stored at once; the others as push.ts confirms one.
+    const queued = new Set(await db.syncQueue.orderBy('itemId').uniqueKeys());
+    const plain: LocalItem[] = [];
+    for (const [n, { server }] of pairs.entries()) {
+      const local = locals[n];
+      if (!queued.has(server.id)) {
+        plain.push(fromServer(server, local?._localVersion ?? 0));
+        continue;
       }
-      // Most moved items have nothing else queued: stored at once; the others as push.ts confirms one.
-      const queued = new Set(await db.syncQueue.orderBy('itemId').uniqueKeys());
-      const plain: LocalItem[] = [];
-      for (const [n, { server }] of pairs.entries()) {
-        const local = locals[n];
-        if (!queued.has(server.id)) {
-          plain.push(fromServer(server, local?._localVersion ?? 0));
-          continue;
-        }
-        await rebase(db, server.id, server.version);
-        await applyConfirmed(db, server, local ? { ...local, id: server.id } : undefined);
-      }
-      await db.items.bulkPut(plain);
-      const users = new Map(
-        pairs
-          .flatMap(({ server }) => [server.created_by, ...(server.assignedUser ? [server.assignedUser] : [])])
-          .map((u) => [u.id, u]),
-      );
-      await db.users.bulkPut([...users.values()]);
-    },
-  );
+      await rebase(db, server.id, server.version);
+      await applyConfirmed(db, server, local ? { ...local, id: server.id } : undefined);
+    }
+    await db.items.bulkPut(plain);
+    const users = new Map(
+      pairs
+        .flatMap(({ server }) => [server.created_by, ...(server.assignedUser ? [server.assignedUser] : [])])
+        .map((u) => [u.id, u]),
+    );
+    await db.users.bulkPut([...users.values()]);
+  });
   for (const [from, to] of swaps) onIdSwap?.(from, to);
 }
 

@@ -182,8 +182,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       return { ...result, skipped: 'syncing', outcome: 'busy' };
     }
     status.getState().set({ syncing: true });
+    let ran: unknown = BUSY;
     try {
-      const ran = await lock.tryRun(async () => {
+      ran = await lock.tryRun(async () => {
         running = true;
         try {
           await runOnce(result);
@@ -198,6 +199,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     } finally {
       status.getState().set({ syncing: false });
       await refreshStatus();
+      // E8: the server lists follow this; a timer's run that moved nothing is no change to them.
+      if (ran !== BUSY && (!periodic || result.pushed + result.dropped + result.pulled > 0))
+        status.getState().set({ dataVersion: status.getState().dataVersion + 1 });
       await announceRejected(db, deps.toast, deps.download).catch(() => undefined);
       followUp();
     }

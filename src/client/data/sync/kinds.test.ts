@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ITEM_CHILDREN } from '../../../shared/itemChildren';
 import { QUEUE_KINDS } from '../../../shared/protocol';
 import type { OutpostDb } from '../store/db';
 import { ITEM_KINDS, type QueueKindHooks, syncRegistry } from './kinds';
@@ -11,10 +12,12 @@ const db = {} as OutpostDb;
 
 describe('dispatch by queue kind (sync/kinds.ts)', () => {
   it('Q17: an item’s own kinds are sync’s; a feature’s kind goes to the feature that registered it', () => {
-    const registry = syncRegistry([
-      { kinds: { comment_create: hooks, comment_edit: hooks, comment_delete: hooks } },
-      { kinds: { time_create: hooks, time_stop: hooks, time_edit: hooks, time_delete: hooks } },
-    ]);
+    // One feature per declared child kind, holding its kinds.
+    const registry = syncRegistry(
+      ITEM_CHILDREN.map((child) => ({
+        kinds: Object.fromEntries(Object.keys(child.requests).map((kind) => [kind, hooks])),
+      })),
+    );
     for (const kind of ITEM_KINDS) expect(registry.hooksOf(kind)).toBeNull();
     expect(registry.hooksOf('comment_edit')).toBe(hooks);
     // Every kind the protocol names is someone's.
@@ -35,13 +38,12 @@ describe('dispatch by queue kind (sync/kinds.ts)', () => {
     const seen: string[] = [];
     const registry = syncRegistry([
       {
-        onPulled: async (_db, page, gone) => {
-          seen.push(`pulled ${page.comments.length} gone ${gone.join(',')}`);
+        onPulled: async (_db, page) => {
+          seen.push(`pulled ${page.comments?.length}`);
         },
       },
       {
         onGuestUpgrade: async (_db, ids) => ({
-          comments: [],
           entries: [...ids.values()].map((itemId) => ({
             kind: 'comment_create',
             itemId,
@@ -51,11 +53,11 @@ describe('dispatch by queue kind (sync/kinds.ts)', () => {
         }),
       },
     ]);
-    await registry.onPulled(db, { comments: [] }, [4, 5]);
-    expect(seen).toEqual(['pulled 0 gone 4,5']);
+    await registry.onPulled(db, { comments: [] });
+    expect(seen).toEqual(['pulled 0']);
     const rows = await registry.onGuestUpgrade(db, new Map([[1, -7]]), { id: 2, name: 'Ann' });
     expect(rows).toEqual([
-      { comments: [], entries: [{ kind: 'comment_create', itemId: -7, data: null, baseVersion: null }] },
+      { entries: [{ kind: 'comment_create', itemId: -7, data: null, baseVersion: null }] },
     ]);
   });
 });

@@ -4,28 +4,17 @@
  * device is the feature's that owns it, through the hooks it registers here. So sync/ names no
  * feature: the composition (client.ts) builds the registry from the features' hooks and hands it in.
  */
-import type { SyncCommentChange } from '../../../shared/comments';
-import type { QueueKind } from '../../../shared/protocol';
-import type { SyncTimeEntryChange } from '../../../shared/timeEntries';
-import type { LocalChange } from '../changes/applyLocalChange';
+import type { ItemChildChanges, ItemChildName } from '../../../shared/itemChildren';
+import { ITEM_QUEUE_KINDS, type QueueKind } from '../../../shared/protocol';
 import type { OutpostDb } from '../store/db';
-import type { QueueEntry } from '../store/types';
+import type { ChildWrites, QueueEntry } from '../store/types';
 import type { NewEntry } from './queue';
 
-/** What a pulled page carries beside its items for the features (comments, K13; time entries, X5). */
-export interface PulledExtras {
-  comments: readonly SyncCommentChange[];
-  time_entries?: readonly SyncTimeEntryChange[];
-}
+/** What a pulled page carries beside its items: each child kind's rows (comments, K13; time entries, X5). */
+export type PulledChildren = { readonly [N in ItemChildName]?: readonly ItemChildChanges[N][] };
 
 /** The kinds sync/ itself sends and settles: an item's own requests. */
-export const ITEM_KINDS = [
-  'create',
-  'update',
-  'assign',
-  'delete',
-  'restore',
-] as const satisfies readonly QueueKind[];
+export const ITEM_KINDS = ITEM_QUEUE_KINDS;
 
 /** What the 'not synced' toast says of an entry the server refused for good (Q3). */
 export interface DropNotice {
@@ -56,7 +45,7 @@ export interface QueueKindHooks {
 
 /** The rows a feature adds to a guest's upload: stored and queued after the guest's items (U1). */
 export interface UpgradeRows {
-  comments: NonNullable<LocalChange['comments']>;
+  children?: ChildWrites;
   entries: NewEntry[];
 }
 
@@ -64,10 +53,10 @@ export interface UpgradeRows {
 export interface SyncFeature {
   kinds?: Partial<Record<QueueKind, QueueKindHooks>>;
   /**
-   * Stores what a pulled page carries for the feature, inside the page's transaction, after its items;
-   * `gone` are the items that left the device with it.
+   * Stores what a pulled page carries for the feature, inside the page's transaction, after its items
+   * (the children of the items that left with it are removed after this, by sync: K14).
    */
-  onPulled?(db: OutpostDb, page: PulledExtras, gone: readonly number[]): Promise<void>;
+  onPulled?(db: OutpostDb, page: PulledChildren): Promise<void>;
   /**
    * A guest signs in: the feature's rows of the guest's items (`ids`: guest id → temporary id, now
    * `owner`'s), inside the upgrade's transaction.
@@ -83,7 +72,7 @@ export interface SyncFeature {
 export interface SyncRegistry {
   /** The hooks of a feature's kind; null for an item's own kind (sync/ settles those itself). */
   hooksOf(kind: QueueKind): QueueKindHooks | null;
-  onPulled(db: OutpostDb, page: PulledExtras, gone: readonly number[]): Promise<void>;
+  onPulled(db: OutpostDb, page: PulledChildren): Promise<void>;
   onGuestUpgrade(
     db: OutpostDb,
     ids: ReadonlyMap<number, number>,
@@ -113,8 +102,8 @@ export function syncRegistry(features: readonly SyncFeature[]): SyncRegistry {
       if (!own) throw new Error(`No feature handles queue kind ${kind}`);
       return own;
     },
-    async onPulled(db, page, gone) {
-      for (const feature of features) await feature.onPulled?.(db, page, gone);
+    async onPulled(db, page) {
+      for (const feature of features) await feature.onPulled?.(db, page);
     },
     async onGuestUpgrade(db, ids, owner) {
       const rows: UpgradeRows[] = [];

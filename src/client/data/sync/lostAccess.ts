@@ -7,8 +7,9 @@
  * one toast after the run says 'N changes could not be applied: you no longer have access' with
  * 'Export them', which downloads them as JSON. Nothing is lost silently.
  */
+
+import { childOfKind } from '../../../shared/itemChildren';
 import { departureSchema } from '../../../shared/membershipSchemas';
-import { isCommentKind, isTimeKind } from '../../../shared/protocol';
 import type { ToastInput } from '../../stores/toastStore';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import type { OutpostDb } from '../store/db';
@@ -94,11 +95,11 @@ export async function lostAccessVerdict(
   status: number,
   body: unknown,
 ): Promise<LostVerdict> {
-  if ((entry.kind === 'delete' || entry.kind === 'comment_delete') && status === 404) return null;
-  // A refused time entry is the feature's to settle (X10): the device gives way, nothing is kept.
-  if (isTimeKind(entry.kind)) return null;
-  const comment = isCommentKind(entry.kind);
-  if (comment && status !== 404) return null;
+  const child = childOfKind(entry.kind);
+  if ((entry.kind === 'delete' || child?.deleteKind === entry.kind) && status === 404) return null;
+  // A child kind not kept when lost is the feature's to settle (X10): the device gives way.
+  if (child && !child.keptWhenLost) return null;
+  if (child && status !== 404) return null;
   if (!heldRefusal(status, body)) return null;
   const item = await db.items.get(entry.itemId);
   let held = heldAsMember(item);
@@ -138,8 +139,9 @@ export async function lostAccessVerdict(
     };
   }
   // The campaign is still seen: the item (or a comment) was deleted by someone who may.
-  if (!comment) return null;
-  if (entry.kind === 'comment_edit' && item && item.id > 0) {
+  if (!child) return null;
+  // A 404 for a write that names the child may be the child's own deletion: the item still seen, it is.
+  if (entry.kind !== child.createKind && item && item.id > 0) {
     const own = await probe(api, item.id);
     if (own === null) return 'unknown';
     if (own.seen) return null;

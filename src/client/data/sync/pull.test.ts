@@ -83,19 +83,19 @@ describe('a pull keeps the parents it stored (L11)', () => {
     const db = freshFakeDb('pulled');
     const reads = countRowReads(db);
     const pulled = pulledParents();
-    await applyPulled(db, first!, 'c1', [], true, undefined, pulled);
+    await applyPulled(db, first!, 'c1', {}, true, undefined, pulled);
     reads.on = true;
-    await applyPulled(db, todoPages[0]!, 'c2', [], true, undefined, pulled);
-    await applyPulled(db, todoPages[1]!, 'c3', [], false, undefined, pulled);
+    await applyPulled(db, todoPages[0]!, 'c2', {}, true, undefined, pulled);
+    await applyPulled(db, todoPages[1]!, 'c3', {}, false, undefined, pulled);
     expect(reads.rows).toBe(0);
     await expectIndexesFromScratch(db);
 
     // The same pages, each pulled on its own (nothing kept), read them.
     const alone = freshFakeDb('unkept');
     const aloneReads = countRowReads(alone);
-    await applyPulled(alone, first!, 'c1', [], true);
+    await applyPulled(alone, first!, 'c1', {}, true);
     aloneReads.on = true;
-    await applyPulled(alone, todoPages[0]!, 'c2', [], false);
+    await applyPulled(alone, todoPages[0]!, 'c2', {}, false);
     expect(aloneReads.rows).toBeGreaterThan(0);
   });
 
@@ -103,7 +103,7 @@ describe('a pull keeps the parents it stored (L11)', () => {
     const db = freshFakeDb('pulled-written');
     const [first, ...todoPages] = pages(3, 48);
     const pulled = pulledParents();
-    await applyPulled(db, first!, 'c1', [], true, undefined, pulled);
+    await applyPulled(db, first!, 'c1', {}, true, undefined, pulled);
     // Another tab (its own connection) deletes a task and moves another under a different campaign.
     const other = anotherConnection(db);
     const deleted = (await other.items.get(1_001))!;
@@ -111,14 +111,14 @@ describe('a pull keeps the parents it stored (L11)', () => {
     const moved = (await other.items.get(1_002))!;
     await other.items.put({ ...moved, parent_id: 100, _syncStatus: 'pending' });
     other.close();
-    await applyPulled(db, todoPages[0]!, 'c2', [], true, undefined, pulled);
+    await applyPulled(db, todoPages[0]!, 'c2', {}, true, undefined, pulled);
     // This tab marks a campaign deleted and completes a task.
     await db.items.update(101, { _deleted: 1, _syncStatus: 'pending' });
     await db.items.update(1_003, { status: 'completed', _syncStatus: 'pending' });
-    await applyPulled(db, todoPages[1]!, 'c3', [], true, undefined, pulled);
+    await applyPulled(db, todoPages[1]!, 'c3', {}, true, undefined, pulled);
     // A task kept from the first page goes: its todos in the last page find no parent.
     await db.items.where('id').equals(1_004).delete();
-    await applyPulled(db, todoPages[2]!, 'c4', [], false, undefined, pulled);
+    await applyPulled(db, todoPages[2]!, 'c4', {}, false, undefined, pulled);
     await expectIndexesFromScratch(db);
     const orphans = await db.items.where('parent_id').equals(1_001).toArray();
     expect(orphans.length).toBeGreaterThan(0);
@@ -150,7 +150,7 @@ describe('a pull that finds nothing new', () => {
   it('L9: opens no write transaction over the items: only meta, the cursor (when it moved) and the time of the sync', async () => {
     const db = freshFakeDb('pull-empty');
     const watch = watchWrites(db);
-    await applyPulled(db, [item(1, 'todo', null)], 'c1', [], false, '');
+    await applyPulled(db, [item(1, 'todo', null)], 'c1', {}, false, '');
     watch.on = true;
     await pull({ db, api: emptyPage('c1') as never });
     // A run right after a long first sync: its transactions would hold up the first screen's reads.
@@ -164,7 +164,7 @@ describe('a pull that finds nothing new', () => {
 
   it('L10: stores no cursor when the device cursor was reset while the page was on its way', async () => {
     const db = freshFakeDb('pull-empty');
-    await applyPulled(db, [item(1, 'todo', null)], 'c1', [], false, '');
+    await applyPulled(db, [item(1, 'todo', null)], 'c1', {}, false, '');
     const api = {
       get: async () => {
         await db.meta.delete('cursor');

@@ -1,18 +1,20 @@
-import type { SyncCommentChange, SyncPageComments } from '../../../shared/comments';
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
-import type { SyncPageTimeEntries, SyncTimeEntryChange } from '../../../shared/timeEntries';
+import { ITEM_CHILDREN, type SyncPageChildren } from '../../../shared/itemChildren';
+import { sameRecord } from '../../../shared/sameRecord';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
 import { type LostItem, noteLost } from '../store/keptChanges';
+import { LIST_KEY_FIELDS } from '../store/listKeys';
 import { fromServer, usersOf } from '../store/localItems';
 import { SEARCH_LOG_STORE } from '../store/searchLog';
 import type { LocalItem } from '../store/types';
 import { deferCounts, expectChanges, knowRows, replacing } from '../store/writeFacts';
 import { localWritesSettled } from '../store/writesInFlight';
+import { removeChildrenOf } from './children';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
-import { NO_FEATURES, type SyncRegistry } from './kinds';
+import { NO_FEATURES, type PulledChildren, type SyncRegistry } from './kinds';
 import { heldAsMember, keepRejected } from './lostAccess';
 import { discardFor, rebase } from './queue';
 import { rebaseLocal } from './rebase';
@@ -37,6 +39,9 @@ export class StalePage extends Error {
     this.name = 'StalePage';
   }
 }
+
+/** The fields of a stored row the store derives at every put (list keys, top-level flags): not the server's. */
+const STORE_DERIVED: ReadonlySet<string> = new Set([...LIST_KEY_FIELDS, '_top', '_stop']);
 
 /** Below this many parents, one read each costs less than a range read. */
 const SPAN_MIN = 8;
@@ -92,23 +97,22 @@ async function forgetChangedParents(db: OutpostDb, pulled: PulledParents): Promi
 /**
  * Applies one pulled page and its cursor in one transaction (L9): new items are added, synced ones
  * replaced, pending ones rebased (a conflict only when the same field changed on both sides, C1);
- * the page's comments are stored with them, and an item that goes takes its comments (K13, K14).
+ * the page's children (comments…) are stored with them, and an item that goes takes its children (K13, K14).
  * `countLater`: a later transaction of the same pull counts these rows (I3), none is counted here.
  */
 export async function applyPulled(
   db: OutpostDb,
   items: readonly SyncChange[],
   cursor: string,
-  comments: readonly SyncCommentChange[] = [],
+  /** The page's children, by kind (K13, X5), kept by their features. */
+  children: PulledChildren = {},
   countLater = false,
   /** The cursor the page was asked after ('' for a bootstrap): stored only while it is still the device's (L10). */
   after?: string,
   /** The parents this pull's earlier transactions stored or read (L11): updated once this one commits. */
   pulled?: PulledParents,
-  /** What the features keep of the page (its comments, K13): none without them. */
+  /** What the features keep of the page's children: none without them. */
   features: SyncRegistry = NO_FEATURES,
-  /** The page's time entries (X5), kept by their feature. */
-  timeEntries: readonly SyncTimeEntryChange[] = [],
 ): Promise<number> {
   let conflicts = 0;
   // What this transaction leaves for the pull's next ones, kept only once it commits.
@@ -214,8 +218,13 @@ export async function applyPulled(
       }
       if (local._syncStatus === 'local') continue;
       if (local._syncStatus === 'synced' && local._conflict === null) {
-        if (remote.version >= local.version)
-          puts.set(remote.id, from(fromServer(remote, local._localVersion), local));
+        if (remote.version < local.version) continue;
+        const next = fromServer(remote, local._localVersion);
+        // L12: the version the device holds, field for field as stored (its own edit coming back, the
+        // push's answer already stored), is not written again; the same version may still bring new
+        // content (a renamed person, N14; a prediction to drop), which is.
+        if (remote.version > local.version || !sameRecord(local, next, STORE_DERIVED))
+          puts.set(remote.id, from(next, local));
         continue;
       }
       if (local._conflict !== null) {
@@ -253,9 +262,10 @@ export async function applyPulled(
     }
     await noteLost(db, lostHere);
     if (deletes.size > 0) await db.items.bulkDelete([...deletes]);
-    // What the features keep of the page (its comments), after its items: an item gone in it takes
-    // its comments, even one the page itself carried before the item's tombstone (K14).
-    await features.onPulled(db, { comments, time_entries: timeEntries }, [...deletes]);
+    // What the features keep of the page's children, after its items: an item gone in it takes its
+    // children, even one the page itself carried before the item's tombstone (K14).
+    await features.onPulled(db, children);
+    await removeChildrenOf(db, [...deletes]);
     // After a swap no hint is trusted: copies carry none, and the side effects read what they need.
     const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
     // The browser serialises every put on the main thread when it is issued: a whole page at once
@@ -417,7 +427,31 @@ const PAGES_AHEAD = 8;
  * `ready` says whether it has already arrived. A page that fails stops the reading: the ones after
  * it are never asked for, and one asked for ahead is dropped unread when applying fails.
  */
-type Page = SyncPage & SyncPageComments & SyncPageTimeEntries;
+type Page = SyncPage & SyncPageChildren;
+
+/** The rows of every child kind a page (or a fold of pages) carries. */
+function childCount(page: PulledChildren): number {
+  let count = 0;
+  for (const { name } of ITEM_CHILDREN) count += page[name]?.length ?? 0;
+  return count;
+}
+
+/** A page's children, each kind's rows as they came (none for a kind the page lacks). */
+function pageChildren(page: PulledChildren): PulledChildren {
+  const children: Record<string, readonly unknown[]> = {};
+  for (const { name } of ITEM_CHILDREN) children[name] = page[name] ?? [];
+  return children as PulledChildren;
+}
+
+/** The children of two pages in order, kind by kind. */
+function joinChildren(before: PulledChildren, page: PulledChildren): PulledChildren {
+  const children: Record<string, readonly unknown[]> = {};
+  for (const { name } of ITEM_CHILDREN) {
+    const more = page[name] ?? [];
+    children[name] = more.length === 0 ? (before[name] ?? []) : [...(before[name] ?? []), ...more];
+  }
+  return children as PulledChildren;
+}
 
 function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   const waiting: { page: Promise<Page>; arrived: boolean }[] = [];
@@ -497,48 +531,32 @@ export async function pull(
     for (let page = 0; page < MAX_PAGES; page++) {
       const data = await reader.take();
       if (page === 0 && data.has_more && data.remaining !== undefined && status) {
-        total =
-          data.items.length +
-          (data.comments?.length ?? 0) +
-          (data.time_entries?.length ?? 0) +
-          data.remaining;
+        total = data.items.length + childCount(data) + data.remaining;
         status.getState().set({ pullProgress: { received: 0, total } });
       }
       // Pages that arrived while the one before was stored go into the same transaction with the
       // last one's cursor (L9: still applied in order, the cursor never ahead of the rows).
       let items = data.items;
-      let comments = data.comments ?? [];
-      let timeEntries = data.time_entries ?? [];
+      let children = pageChildren(data);
       let { cursor, has_more: more } = data;
-      while (more && reader.ready() && items.length + comments.length + timeEntries.length < FOLD_ROWS) {
+      while (more && reader.ready() && items.length + childCount(children) < FOLD_ROWS) {
         const following = await reader.take();
         items = items.concat(following.items);
-        if (following.comments?.length) comments = comments.concat(following.comments);
-        if (following.time_entries?.length) timeEntries = timeEntries.concat(following.time_entries);
+        children = joinChildren(children, following);
         cursor = following.cursor;
         more = following.has_more;
       }
       // Nothing new since the device's cursor (a run right after another): only the cursor may move,
       // in a transaction over meta alone, so none over the items holds up the reads of the screen the
       // user opens. Stored only while the device's cursor is still the one asked after (L10).
-      if (page === 0 && !more && items.length === 0 && comments.length === 0 && timeEntries.length === 0) {
+      if (page === 0 && !more && items.length === 0 && childCount(children) === 0) {
         if (cursor !== after && !(await moveCursor(db, after, cursor))) return { pulled, conflicts };
         break;
       }
       // Every transaction but the last leaves its counting to the last one: the counters the pull's
       // transactions touch overlap, and each is then written once (I3).
       try {
-        conflicts += await applyPulled(
-          db,
-          items,
-          cursor,
-          comments,
-          more,
-          after,
-          parents,
-          features,
-          timeEntries,
-        );
+        conflicts += await applyPulled(db, items, cursor, children, more, after, parents, features);
       } catch (error) {
         // The device's cursor was reset under this pull (Clear Local Data): it stops, storing nothing
         // more, and the next pull starts from what is stored (L10).
@@ -547,7 +565,7 @@ export async function pull(
       }
       after = cursor;
       uncounted = more;
-      pulled += items.length + comments.length + timeEntries.length;
+      pulled += items.length + childCount(children);
       if (total !== null && status) {
         // Changes committed after the count arrive too: the total never reads less than what came.
         total = Math.max(total, pulled);

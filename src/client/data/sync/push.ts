@@ -9,7 +9,8 @@ import {
 } from '../../../shared/protocol';
 import { ApiError, isNetworkError } from '../net/apiClient';
 import type { QueueEntry } from '../store/types';
-import { handleStale, hasConflicts, remoteGone } from './conflicts';
+import { removeChildrenOf } from './children';
+import { handleStale, heldByConflicts, remoteGone } from './conflicts';
 import { type SyncContext, TABLES } from './context';
 import { importUploadHeld, sendUpgradeBatch } from './guestUpgrade';
 import type { DropNotice } from './kinds';
@@ -21,7 +22,7 @@ import {
   removeLocally,
   settleAfterDrop,
   withoutAssignee,
-} from './syncQueue';
+} from './settle';
 import { swapTempId } from './tempIds';
 
 /** What sending one queued entry came to (documented in src/shared/protocol.ts). */
@@ -159,7 +160,7 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
           await db.transaction('rw', [...TABLES], async () => {
             const gone = await rejectLost(db, entry, error.status, verdict);
             // The items that left take their comments with them (K14).
-            if (gone.length > 0) await ctx.features.onPulled(db, { comments: [] }, gone);
+            await removeChildrenOf(db, gone);
             if (ownKind && error.status === 403) await settleAfterDrop(db, entry.itemId);
             else if (!ownKind && gone.length === 0) {
               const hooks = ctx.features.hooksOf(entry.kind);
@@ -227,13 +228,18 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
       run.stopped = 'held';
       return run;
     }
-    if (await hasConflicts(db)) {
-      run.stopped = 'conflict';
-      return run;
-    }
+    // C4: an open conflict holds its own item's changes (and those of what lies under it) until the
+    // user answers; every other queued change goes on in order.
+    let held = await heldByConflicts(db);
     const budget = (await db.syncQueue.count()) * 3 + 10;
     for (let i = 0; i < budget; i++) {
-      const entry = await db.syncQueue.orderBy('seq').first();
+      const entry =
+        held.size === 0
+          ? await db.syncQueue.orderBy('seq').first()
+          : await db.syncQueue
+              .orderBy('seq')
+              .filter((e) => !held.has(e.itemId))
+              .first();
       if (!entry) break;
       // An import still writing: its upload goes whole when it is done (P9), and the queue keeps order.
       if (entry.tag === 'batch' && importUploadHeld(db)) break;
@@ -245,12 +251,17 @@ export function createPusher(ctx: SyncContext, onHoldEnd: () => void) {
       if (entry.tag === 'upgrade') await ctx.refreshStatus();
       if (outcome.kind === 'done') run.pushed += batch?.kind === 'done' ? batch.count : 1;
       else if (outcome.kind === 'dropped') run.dropped++;
-      else {
+      else if (outcome.kind === 'conflict') {
+        held = await heldByConflicts(db);
+        // A refusal that found nothing here to hold still waits for the next run, not this one.
+        held.add(entry.itemId);
+      } else {
         run.stopped = outcome.kind;
         break;
       }
       if (entry.id === opts.until) break;
     }
+    if (run.stopped === null && held.size > 0) run.stopped = 'conflict';
     return run;
   }
 

@@ -2,7 +2,7 @@
  * The queue's one owner (ARCHITECTURE §6 'The queue has one owner', SYNC.md Q13–Q20). Every change to
  * a `syncQueue` row is one of the named operations below: `enqueue` (called by the funnel alone,
  * changes/applyLocalChange.ts), `confirm`, `drop`, `discard`, `discardFor`, `retry`, `reissue`,
- * `amendCreate`, `rebase` and `retarget`. The boundary check (scripts/lib/funnel.ts) refuses a write
+ * `amendCreate`, `rebase`, `retarget` and `clear` (the device wipe). The boundary check (scripts/lib/funnel.ts) refuses a write
  * to the queue anywhere else, by Dexie or raw IndexedDB. Reads of the queue stay where they are; the
  * ones several modules share live here too.
  *
@@ -13,8 +13,7 @@
  */
 import {
   commentIdOfUrl,
-  isCommentKind,
-  isTimeKind,
+  isChildKind,
   type QueueKind,
   queueRequest,
   sendsIfMatch,
@@ -39,6 +38,8 @@ export interface NewEntry {
   commentId?: number;
   /** The time entry a `time_` entry is about: its uuid, and how its URL names it (server id or uuid). */
   timeEntry?: { uuid: string; ref: string };
+  /** The file an `attachment_` entry is about: its uuid, and how its URL names it (its server id). */
+  attachment?: { uuid: string; ref: string };
 }
 
 const QUEUE = 'syncQueue';
@@ -69,7 +70,7 @@ export function lastSeqRequest(idb: IDBTransaction): IDBRequest<IDBCursor | null
 /** Entries still queued for one item, in order; its comments' entries are not the item's own (K8). */
 export async function entriesFor(db: OutpostDb, itemId: number): Promise<QueueEntry[]> {
   const list = (await db.syncQueue.where('itemId').equals(itemId).toArray()).filter(
-    (e) => !isCommentKind(e.kind) && !isTimeKind(e.kind),
+    (e) => !isChildKind(e.kind),
   );
   return list.sort((a, b) => a.seq - b.seq);
 }
@@ -94,7 +95,7 @@ export function queueRows(entries: readonly NewEntry[], last: number): QueueEntr
     id: crypto.randomUUID(),
     seq: ++seq,
     kind: entry.kind,
-    ...queueRequest(entry.kind, entry.itemId, entry.commentId, entry.timeEntry?.ref),
+    ...queueRequest(entry.kind, entry.itemId, entry.commentId, entry.timeEntry?.ref ?? entry.attachment?.ref),
     data: entry.data,
     timestamp: Date.now(),
     retries: 0,
@@ -103,6 +104,7 @@ export function queueRows(entries: readonly NewEntry[], last: number): QueueEntr
     itemId: entry.itemId,
     ...(entry.commentId !== undefined ? { commentId: entry.commentId } : {}),
     ...(entry.timeEntry ? { timeEntry: entry.timeEntry.uuid } : {}),
+    ...(entry.attachment ? { attachment: entry.attachment.uuid } : {}),
     tag: entry.tag ?? null,
   }));
 }
@@ -174,6 +176,11 @@ export function discardFor(
 }
 
 /** A server failure counts one retry on the entry (Q7). */
+/** Empties the queue (the device wipe, sync/deviceWipe.ts), in the caller's transaction when there is one. */
+export function clear(db: OutpostDb): Promise<void> {
+  return db.syncQueue.clear();
+}
+
 export async function retry(db: OutpostDb, entry: Pick<QueueEntry, 'id' | 'retries'>): Promise<void> {
   await db.syncQueue.update(entry.id, { retries: entry.retries + 1 });
 }

@@ -12,7 +12,7 @@ import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import type { Item } from '../../../shared/item';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from '../contacts/mutuals';
 import { deviceReads } from '../reads/live';
-import { clearDeviceStores } from '../store/deviceWipe';
+import { clearDeviceStores } from './deviceWipe';
 
 const files = serverPerFile();
 const devices = files.devices;
@@ -519,7 +519,7 @@ describe('two devices of one user', () => {
     expect((await a.client.db.items.get(item.id))?.title).toBe('Plan B');
   });
 
-  it('C4: keeps the server version on request and holds the queue until the conflict is resolved', async () => {
+  it('C4: keeps the server version on request, and an unanswered conflict holds only its own item', async () => {
     const { a, b } = await pair();
     const item = await createSynced(a, { title: 'Plan', type: 'task' });
     const other = await createSynced(a, { title: 'Other', type: 'task' });
@@ -528,16 +528,32 @@ describe('two devices of one user', () => {
     b.goOffline();
     await a.client.items.update(item.id, { title: 'Plan A' });
     await b.client.items.update(item.id, { title: 'Plan B' });
+    // Queued after the conflicting edit: it must not wait for the user's answer about another item.
     await b.client.items.update(other.id, { title: 'Other B' });
+    // Created under the conflicted item here: it waits with it, never ahead of it.
+    const child = await b.client.items.create({ title: 'Step', type: 'todo', parent_id: item.id });
     a.goOnline();
     b.goOnline();
     await a.client.engine.sync();
-    await b.client.engine.sync();
-    expect(await b.client.db.syncQueue.count()).toBe(2);
-    expect((await serverItem(b, other.id)).title).toBe('Other');
-    await b.client.engine.resolveConflicts({ [item.id]: 'remote' });
-    expect(await b.client.db.items.get(item.id)).toMatchObject({ title: 'Plan A', _syncStatus: 'synced' });
+    const result = await b.client.engine.sync();
+    expect(result.outcome).toBe('conflicts');
     expect((await serverItem(b, other.id)).title).toBe('Other B');
+    expect(await b.client.db.syncQueue.count()).toBe(2);
+    expect((await b.client.db.items.get(child.id))?._syncStatus).toBe('pending');
+    // Another run while the dialog is still open sends nothing of the held item, and nothing twice.
+    await b.client.items.update(other.id, { description: 'later' });
+    await b.client.engine.sync();
+    await settled(b);
+    expect(await serverItem(b, other.id)).toMatchObject({ title: 'Other B', description: 'later' });
+    expect(await b.client.db.syncQueue.count()).toBe(2);
+    expect((await serverItem(b, item.id)).title).toBe('Plan A');
+    await b.client.engine.resolveConflicts({ [item.id]: 'remote' });
+    await settled(b);
+    expect(await b.client.db.items.get(item.id)).toMatchObject({ title: 'Plan A', _syncStatus: 'synced' });
+    expect(await b.client.db.syncQueue.count()).toBe(0);
+    await a.client.engine.sync();
+    const children = await a.client.db.items.where('parent_id').equals(item.id).toArray();
+    expect(children.map((c) => c.title)).toEqual(['Step']);
   });
 
   it('syncs a local delete of an item nobody else touched without a dialog', async () => {

@@ -1,4 +1,6 @@
+import { signedOutNotice } from '../../../shared/serverEvents';
 import type { AuthStore } from '../../stores/authStore';
+import type { ToastStore } from '../../stores/toastStore';
 import { type Connectivity, onTabVisible, serverChanges } from '../net/connectivity';
 import type { LazyEngine } from './lazyEngine';
 
@@ -14,6 +16,7 @@ export const syncService = {
     engine,
     notifications,
     options,
+    toasts,
     updateMutuals,
   }: {
     auth: AuthStore;
@@ -21,7 +24,8 @@ export const syncService = {
     engine: LazyEngine;
     /** The notifications part (loaded on first use): the event stream tells it the unread count. */
     notifications: () => Promise<{ onUnread: (unread: number) => unknown }>;
-    options: { baseUrl: string };
+    options: { baseUrl: string; openPath: (path: string) => void };
+    toasts: ToastStore;
     updateMutuals: (force?: boolean, version?: string) => Promise<void>;
   }): () => void {
     let stopEngine: (() => void) | null = null;
@@ -33,6 +37,20 @@ export const syncService = {
           baseUrl: options.baseUrl,
           onNotification: (unread) => void notifications().then((n) => n.onUnread(unread)),
           onMutuals: (version) => void updateMutuals(false, version),
+          // E7: signed out at once, and told why, rather than a guest found out by the next sync.
+          onSignedOut: (reason) =>
+            void auth
+              .getState()
+              .sessionEnded()
+              .then((acted) => {
+                if (!acted) return;
+                toasts.getState().push({
+                  ...signedOutNotice(reason),
+                  key: 'signed-out',
+                  duration: 15_000,
+                  action: { label: 'Sign in', onClick: () => options.openPath('/login') },
+                });
+              }),
           wanted: () => connectivity.isOnline() && !auth.getState().isAnonymous,
           onWantedChange: (cb) => {
             const offAuth = auth.subscribe((state, prev) => {

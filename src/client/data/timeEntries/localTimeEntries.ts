@@ -9,13 +9,13 @@
  */
 import Dexie from 'dexie';
 import {
+  entryProblem,
   isTimeEntryTombstone,
   mergeTimeEntry,
   normalizeSpans,
   overlapsAny,
   type Span,
   type SyncTimeEntryChange,
-  spanProblem,
   startEffects,
   stopEnd,
   TIME_ENTRY_OVERLAP_MESSAGE,
@@ -168,7 +168,7 @@ export async function startTimer(
           },
         ];
     const queued = await applyLocalChange(db, {
-      timeEntries: [...ended, entry],
+      children: { timeEntries: { put: [...ended, entry] } },
       queue: { entries, after: last },
     });
     return { entry, queued };
@@ -212,7 +212,10 @@ export async function stopTimer(db: OutpostDb, who: Who, uuid: string, at?: numb
             timeEntry: { uuid, ref: uuid },
           },
         ];
-    const queued = await applyLocalChange(db, { timeEntries: [entry], queue: { entries, after: last } });
+    const queued = await applyLocalChange(db, {
+      children: { timeEntries: { put: [entry] } },
+      queue: { entries, after: last },
+    });
     return { entry, queued };
   });
 }
@@ -223,7 +226,7 @@ export async function addManualEntry(
   who: Who,
   input: { itemId: number; startedAt: string; endedAt: string; note?: string; uuid?: string },
 ): Promise<TimeWrite> {
-  const problem = spanProblem(input.startedAt, input.endedAt);
+  const problem = entryProblem(input.startedAt, input.endedAt);
   if (problem) throw new TimeEntryProblem(problem);
   return db.transaction('rw', [...TIME_TABLES], async () => {
     const [item, others, last] = await Promise.all([
@@ -252,7 +255,10 @@ export async function addManualEntry(
             timeEntry: { uuid, ref: uuid },
           },
         ];
-    const queued = await applyLocalChange(db, { timeEntries: [entry], queue: { entries, after: last } });
+    const queued = await applyLocalChange(db, {
+      children: { timeEntries: { put: [entry] } },
+      queue: { entries, after: last },
+    });
     return { entry, queued };
   });
 }
@@ -275,7 +281,7 @@ export async function updateEntry(
       ended_at: patch.ended_at === undefined ? row.ended_at : patch.ended_at,
       note: patch.note ?? row.note,
     };
-    const problem = spanProblem(next.started_at, next.ended_at);
+    const problem = entryProblem(next.started_at, next.ended_at);
     if (problem) throw new TimeEntryProblem(problem);
     const span = spanOfEntry({ uuid, ...next });
     const rest = others.map(spanOfEntry).filter((o) => o.uuid !== uuid);
@@ -305,7 +311,10 @@ export async function updateEntry(
             timeEntry: { uuid, ref: uuid },
           },
         ];
-    const queued = await applyLocalChange(db, { timeEntries: [entry], queue: { entries, after: last } });
+    const queued = await applyLocalChange(db, {
+      children: { timeEntries: { put: [entry] } },
+      queue: { entries, after: last },
+    });
     return { entry, queued };
   });
 }
@@ -326,12 +335,16 @@ export async function removeEntry(db: OutpostDb, who: Who, uuid: string): Promis
     if (!row || row._deleted === 1) return null;
     if (row._syncStatus === 'local' || row.id === null) {
       for (const queued of await queuedFor(db, uuid)) await discard(db, queued.id);
-      await applyLocalChange(db, { removedTimeEntries: [uuid] });
+      await applyLocalChange(db, { children: { timeEntries: { removed: [uuid] } } });
       return null;
     }
     const ref = row.user_id === who.user.id ? uuid : String(row.id);
     const [entry] = await applyLocalChange(db, {
-      timeEntries: [{ ...row, _deleted: 1, _syncStatus: 'pending', _base: row._base ?? fieldsOf(row) }],
+      children: {
+        timeEntries: {
+          put: [{ ...row, _deleted: 1, _syncStatus: 'pending', _base: row._base ?? fieldsOf(row) }],
+        },
+      },
       queue: {
         entries: [
           {
@@ -485,15 +498,6 @@ export async function applyPulledTimeEntries(
   if (deletes.size > 0) await db.timeEntries.bulkDelete([...deletes]);
   if (puts.size > 0) await db.timeEntries.bulkPut([...puts.values()]);
   for (const person of people) await settlePerson(db, person);
-}
-
-/** Removes the time entries of items gone from the device (deleted, or out of sight). */
-export async function removeTimeEntriesOf(db: OutpostDb, itemIds: readonly number[]): Promise<void> {
-  if (itemIds.length === 0) return;
-  await db.timeEntries
-    .where('item_id')
-    .anyOf([...itemIds])
-    .delete();
 }
 
 /**

@@ -9,7 +9,6 @@ import {
   confirmTimeEntry,
   dropTimeEntry,
   moveGuestTimeEntries,
-  removeTimeEntriesOf,
 } from './localTimeEntries';
 
 const timeKind: QueueKindHooks = {
@@ -27,12 +26,11 @@ const timeKind: QueueKindHooks = {
 /** Time entries in sync: their four queue kinds, the pulled page's entries, the guest's upload. */
 export const timeSync: SyncFeature = {
   kinds: { time_create: timeKind, time_stop: timeKind, time_edit: timeKind, time_delete: timeKind },
-  async onPulled(db, page, gone) {
-    // After the page's items: an item gone in it takes its entries, even one the page carried.
+  async onPulled(db, page) {
+    // After the page's items; sync then removes the entries of an item gone in it (X6).
     await applyPulledTimeEntries(db, page.time_entries ?? []);
-    await removeTimeEntriesOf(db, gone);
   },
   async onGuestUpgrade(db, ids, owner) {
-    return { comments: [], entries: await moveGuestTimeEntries(db, ids, owner) };
+    return { entries: await moveGuestTimeEntries(db, ids, owner) };
   },
 };

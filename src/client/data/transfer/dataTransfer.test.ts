@@ -5,7 +5,8 @@ import { freshPhone } from '../../../../testkit/client/server';
 import type { Comment } from '../../../shared/comments';
 import type { ExportDocument } from '../../../shared/importExport';
 import { ITEM_BATCH_MAX, type Item, type Paginated } from '../../../shared/item';
-import { clearDeviceStores } from '../store/deviceWipe';
+import type { TimeEntry } from '../../../shared/timeEntries';
+import { clearDeviceStores } from '../sync/deviceWipe';
 
 const { device, guest } = testDevices();
 
@@ -44,7 +45,7 @@ describe('export and import on the device', () => {
     expect(preview).toMatchObject({ error: null, counts: { campaign: 1, task: 1, todo: 2 }, existing: 0 });
     const seen: number[] = [];
     const result = await transfer.runImport(preview, (done) => seen.push(done));
-    expect(result).toEqual({ created: 4, skipped: 0, comments: 0, failed: [] });
+    expect(result).toEqual({ created: 4, skipped: 0, comments: 0, timeEntries: 0, files: 0, failed: [] });
     expect(seen).toEqual([1, 2, 3, 4]);
     expect(await tree(d)).toEqual(before);
     const books = await byTitle(d, 'Books');
@@ -55,6 +56,58 @@ describe('export and import on the device', () => {
     expect(again).toMatchObject({ counts: { campaign: 0, task: 0, todo: 0 }, existing: 4 });
     expect(await transfer.runImport(again)).toMatchObject({ created: 0, skipped: 4 });
     expect(await tree(d)).toEqual(before);
+  });
+
+  it('T3: a guest’s time entries go out with the export and come back with the import, once, the preview counting them', async () => {
+    const d = guest();
+    const { items } = d.client;
+    const campaign = await items.create({ title: 'Fair', type: 'campaign' });
+    const task = await items.create({ title: 'Stalls', type: 'task', parent_id: campaign.id });
+    const todo = await items.create({ title: 'Tables', type: 'todo', parent_id: task.id });
+    const at = (h: number) => new Date(Date.UTC(2026, 10, 2, 9) + h * 3_600_000).toISOString();
+    await d.client.send('time.addManual', {
+      itemId: task.id,
+      startedAt: at(0),
+      endedAt: at(1.5),
+      note: 'Plan',
+    });
+    await d.client.send('time.addManual', { itemId: todo.id, startedAt: at(2), endedAt: at(2.75) });
+    const entries = async () =>
+      (await d.client.db.timeEntries.toArray())
+        .filter((e) => e._deleted === 0)
+        .map((e) => ({
+          uuid: e.uuid,
+          item_uuid: e.item_uuid,
+          started_at: e.started_at,
+          ended_at: e.ended_at,
+          note: e.note,
+        }))
+        .sort((a, b) => a.started_at.localeCompare(b.started_at));
+    const before = await entries();
+    expect(before).toHaveLength(2);
+    const transfer = await d.client.transfer();
+    const file = await transfer.exportFile('json');
+    const doc = JSON.parse(file.text) as ExportDocument;
+    expect(doc.items.find((i) => i.title === 'Stalls')?.time_entries).toEqual([
+      {
+        uuid: before[0]!.uuid,
+        author: expect.any(String),
+        started_at: at(0),
+        ended_at: at(1.5),
+        note: 'Plan',
+      },
+    ]);
+
+    await clearDeviceStores(d.client.db);
+    d.client.auth.getState().initGuest();
+    const preview = await transfer.planImport(fileOf(file.name, file.text));
+    expect(preview).toMatchObject({ newTimeEntries: 2, newTimeMinutes: 135, warnings: [] });
+    expect(await transfer.runImport(preview)).toMatchObject({ created: 3, timeEntries: 2, failed: [] });
+    expect(await entries()).toEqual(before);
+    const again = await transfer.planImport(fileOf(file.name, file.text));
+    expect(again.newTimeEntries).toBe(0);
+    expect(await transfer.runImport(again)).toMatchObject({ created: 0, timeEntries: 0 });
+    expect(await entries()).toEqual(before);
   });
 
   it('a CSV export imported again on the same device creates nothing: its rows carry their uuids (CSV round trip)', async () => {
@@ -354,6 +407,61 @@ describe('export and import on the device', () => {
       ['Cy', expect.stringMatching(/^Ann wrote on .* UTC:\nBoxes first$/)],
       ['Cy', expect.stringMatching(/^Bob wrote on .* UTC:\nIn the shed$/)],
     ]);
+  });
+
+  it('T3: signed in, the device’s export carries the time entries GET /api/export carries; another account of the same person imports the 135 minutes once, on the server', async () => {
+    const a = device();
+    const c = device();
+    await signIn(a, freshPhone(), 'Tia');
+    await signIn(c, freshPhone(), 'Tia Two');
+    const task = await a.client.items.create({ title: 'Budget', type: 'task' });
+    await settled(a);
+    const taskId = (await a.client.db.items.where('uuid').equals(task.uuid!).first())!.id;
+    const at = (h: number) => new Date(Date.UTC(2026, 10, 3, 9) + h * 3_600_000).toISOString();
+    await a.client.send('time.addManual', {
+      itemId: taskId,
+      startedAt: at(0),
+      endedAt: at(1.5),
+      note: 'Sums',
+    });
+    await a.client.send('time.addManual', { itemId: taskId, startedAt: at(2), endedAt: at(2.75) });
+    await settled(a);
+    await a.client.engine.sync();
+
+    const transfer = await a.client.transfer();
+    const file = await transfer.exportFile('json');
+    const fromDevice = (JSON.parse(file.text) as ExportDocument).items.map((i) => i.time_entries);
+    const fromServer = (await a.client.api.get<ExportDocument>('/export')).data.items.map(
+      (i) => i.time_entries,
+    );
+    expect(fromDevice).toEqual(fromServer);
+    expect(fromDevice[0]?.map((e) => [e.author, e.started_at, e.ended_at, e.note])).toEqual([
+      ['Tia', at(0), at(1.5), 'Sums'],
+      ['Tia', at(2), at(2.75), ''],
+    ]);
+
+    const theirs = await c.client.transfer();
+    const preview = await theirs.planImport(fileOf(file.name, file.text));
+    expect(preview).toMatchObject({ newTimeEntries: 2, newTimeMinutes: 135 });
+    expect(preview.warnings.map((w) => w.reason)).toEqual(['2 time entries by Tia restored as yours']);
+    expect(await theirs.runImport(preview)).toMatchObject({ created: 1, timeEntries: 2, failed: [] });
+    await settled(c);
+    await c.client.engine.sync();
+    const mine = (await c.client.api.get<Paginated<Item>>('/items')).data.data.find(
+      (i) => i.title === 'Budget',
+    );
+    const restored = async () =>
+      (await c.client.api.get<Paginated<TimeEntry>>(`/items/${mine?.id}/time_entries`)).data.data;
+    expect((await restored()).map((e) => [e.user.name, e.minutes, e.note])).toEqual([
+      ['Tia Two', 45, ''],
+      ['Tia Two', 90, 'Sums'],
+    ]);
+    expect(mine?.spent_minutes).toBe(135);
+    const again = await theirs.planImport(fileOf(file.name, file.text));
+    expect(again.newTimeEntries).toBe(0);
+    await theirs.runImport(again);
+    await settled(c);
+    expect(await restored()).toHaveLength(2);
   });
 
   it('signed in: an import goes up in a few batch requests, not one per item, each item once on the server', async () => {

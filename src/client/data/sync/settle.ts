@@ -1,9 +1,9 @@
-import Dexie from 'dexie';
 import type { Item } from '../../../shared/item';
 import type { PatchableField } from '../../../shared/schemas';
 import type { OutpostDb } from '../store/db';
 import { descendantIds, fieldsOfEntry, fromServer, toServerShape } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
+import { removeChildrenOf } from './children';
 import { discardFor, entriesFor, reissue } from './queue';
 
 function pick(item: LocalItem, fields: readonly PatchableField[]): Partial<LocalItem> {
@@ -42,7 +42,7 @@ export async function applyConfirmed(
 }
 
 /**
- * Removes an item the server deleted, its descendants, their comments and anything queued for them,
+ * Removes an item the server deleted, its descendants, their children (comments…) and anything queued for them,
  * but not a row the server holds elsewhere (SYNC.md C5): one moved in here by a change the server
  * has not taken stays, with what is under it and what is queued for it (that move is refused, and its
  * server copy comes back, settleAfterDrop).
@@ -64,9 +64,7 @@ export async function removeLocally(db: OutpostDb, id: number): Promise<void> {
     }
   }
   await db.items.bulkDelete(ids);
-  await db.comments.where('item_id').anyOf(ids).delete();
-  if (Dexie.currentTransaction?.storeNames.includes('timeEntries') ?? true)
-    await db.timeEntries.where('item_id').anyOf(ids).delete();
+  await removeChildrenOf(db, ids);
   // A restore queued after this delete (an undo) still goes: it brings the item back.
   await discardFor(db, ids, ['restore']);
 }

@@ -5,10 +5,14 @@
  * over to the new account (SYNC.md W10).
  */
 import type { Table } from 'dexie';
-import { recomputeCounts } from './counters';
-import { META_KEYS, type OutpostDb } from './db';
-import { HISTORY_STORE } from './historyStore';
-import { SEARCH_LOG_STORE } from './searchLog';
+import { ITEM_CHILD_STORES } from '../../../shared/itemChildren';
+import { recomputeCounts } from '../store/counters';
+import { META_KEYS, type OutpostDb } from '../store/db';
+import { FILE_BLOBS_STORE } from '../store/fileBlobs';
+import { HISTORY_STORE } from '../store/historyStore';
+import { SEARCH_LOG_STORE } from '../store/searchLog';
+import { pruneToGuestRows } from './children';
+import { clear as clearQueue } from './queue';
 
 /**
  * The stores Clear Local Data keeps: the search log holds ids and times only, and the items' clear
@@ -20,7 +24,7 @@ export const KEPT_WHEN_CLEARED: readonly string[] = [SEARCH_LOG_STORE];
 export async function clearDeviceStores(db: OutpostDb): Promise<void> {
   const cleared = db.tables.filter((t) => !KEPT_WHEN_CLEARED.includes(t.name));
   await db.transaction('rw', db.tables, async () => {
-    await Promise.all(cleared.map((t) => t.clear()));
+    await Promise.all(cleared.map((t) => wipe(db, t)));
   });
 }
 
@@ -33,6 +37,11 @@ const DEVICE_META: readonly string[] = [
   META_KEYS.dataOwner,
 ];
 
+/** Empties one store; the queue through its owner (SYNC.md Q13), every other store directly. */
+function wipe(db: OutpostDb, table: Table): Promise<void> {
+  return table.name === db.syncQueue.name ? clearQueue(db) : table.clear();
+}
+
 type Prune = (table: Table, userId: number) => Promise<unknown>;
 /**
  * What a sign-in as another account keeps of a store: the guest's rows (they move over). A store not
@@ -40,11 +49,13 @@ type Prune = (table: Table, userId: number) => Promise<unknown>;
  */
 const GUEST_ROWS: Record<string, Prune> = {
   items: (t) => t.where('_syncStatus').notEqual('local').delete(),
-  comments: (t) => t.filter((c: { _syncStatus: string }) => c._syncStatus !== 'local').delete(),
-  timeEntries: (t) => t.filter((e: { _syncStatus: string }) => e._syncStatus !== 'local').delete(),
+  // Every child kind's guest rows move over with their items.
+  ...Object.fromEntries(ITEM_CHILD_STORES.map((store) => [store, pruneToGuestRows])),
   trash: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
   undo: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
   contacts: (t, userId) => t.where('user_id').noneOf([0, userId]).delete(),
+  // The bytes of files not yet on the server: the guest's move over with their rows (A12).
+  [FILE_BLOBS_STORE]: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
   // The guest's history log (K19): only a guest writes it, and its upgrade clears it.
   [HISTORY_STORE]: async () => undefined,
   meta: (t) => t.filter((row: { key: string }) => !DEVICE_META.includes(row.key)).delete(),
@@ -58,7 +69,7 @@ export async function wipeOtherAccount(db: OutpostDb, userId: number): Promise<v
   for (const table of db.tables) {
     if (KEPT_WHEN_CLEARED.includes(table.name)) continue;
     const prune = GUEST_ROWS[table.name];
-    await (prune ? prune(table, userId) : table.clear());
+    await (prune ? prune(table, userId) : wipe(db, table));
   }
   // The counters went with the stores not named (their pending changes with meta): they are the
   // guest's rows' again, counted from scratch.

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import { DEFAULT_PER_PAGE, paginated, SERVER_SEARCH_LIMIT } from '../../shared/item';
+import type { itemListQuerySchema } from '../../shared/schemas';
+import { type Executor, rows, sql } from '../db/client';
+import { selectItems, visibleTo } from './queries';
+
+/** GET /api/items: one page of the items `userId` sees, by the list's filters, newest first. */
+export async function listItems(db: Executor, userId: number, query: z.output<typeof itemListQuerySchema>) {
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+  const page = query.page ?? 1;
+  const filters = [sql`i.deleted_at IS NULL`, visibleTo(userId)];
+  if (query.type) filters.push(sql`i.type = ${query.type}`);
+  if (query.status) filters.push(sql`i.status = ${query.status}`);
+  if (query.parent_id !== undefined) {
+    filters.push(query.parent_id === 0 ? sql`i.parent_id IS NULL` : sql`i.parent_id = ${query.parent_id}`);
+  }
+  if (query.priority !== undefined) filters.push(sql`i.priority = ${query.priority}`);
+  // Labels compare without case (ARCHITECTURE §4): 'Errand' finds items labelled 'errand'.
+  if (query.label !== undefined)
+    filters.push(sql`EXISTS (SELECT 1 FROM unnest(i.labels) l WHERE lower(l) = lower(${query.label}))`);
+  const where = sql.join(filters, sql` AND `);
+  const [counted, data] = await Promise.all([
+    // Every filter here names only i (visibleTo included), so the count needs no joins.
+    rows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM items i WHERE ${where}`),
+    selectItems(
+      db,
+      userId,
+      where,
+      sql`ORDER BY i.created_at DESC, i.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+    ),
+  ]);
+  const total = counted[0]?.total ?? 0;
+  return paginated(data, page, perPage, total);
+}
+
+/**
+ * GET /api/labels: every label on the items `user` sees, with how many of them carry it; labels that
+ * differ only in case are one, named as the oldest such item spells it.
+ */
+export function labelCounts(db: Executor, user: { id: number }) {
+  return rows<{ name: string; count: number }>(
+    db,
+    sql`SELECT (array_agg(l.name ORDER BY i.id, l.at))[1] AS name, count(DISTINCT i.id)::int AS count
+          FROM items i CROSS JOIN LATERAL unnest(i.labels) WITH ORDINALITY AS l(name, at)
+          WHERE i.deleted_at IS NULL AND ${visibleTo(user.id)}
+          GROUP BY lower(l.name)
+          ORDER BY lower(l.name)`,
+  );
+}
+
+/** GET /api/items/search: the items `user` sees whose title or description matches the ILIKE `pattern`. */
+export function searchItems(db: Executor, user: { id: number }, pattern: string) {
+  return selectItems(
+    db,
+    user.id,
+    sql`i.deleted_at IS NULL AND ${visibleTo(user.id)} AND (i.title ILIKE ${pattern} OR i.description ILIKE ${pattern})`,
+    sql`ORDER BY (i.title ILIKE ${pattern}) DESC, i.updated_at DESC, i.id DESC LIMIT ${SERVER_SEARCH_LIMIT}`,
+  );
+}
