@@ -5,8 +5,8 @@
  * beside a reference measured in the same run, alternating (A B A B …), as the median of the
  * per-pair ratios with their spread (min–max).
  *
- *  1. upload: a 10 MB file attached (POST /api/items/{id}/attachments, multipart built by undici's
- *     FormData, a signed-in owner) against a raw PUT of the same bytes to a bare Fastify 5 route in
+ *  1. upload: a 10 MB file attached (POST /api/items/{id}/attachments, the multipart form as one
+ *     Blob, sent as undici sends the reference's Blob; a signed-in owner) against a raw PUT of the same bytes to a bare Fastify 5 route in
  *     another process that streams the body to a file (bench/lib/rawPutServer.ts); --pairs (default
  *     9) after two unrecorded pairs. Budget ≤ 1.2×. Beside it, each server's own CPU time per request
  *     (/proc), steadier than the wall clock on a busy machine, and the same two requests with a 1 KB
@@ -205,14 +205,24 @@ async function api<T>(
 const createTodo = (base: string, who: HttpSession, title: string) =>
   api<{ id: number }>(base, who, 'POST', '/api/items', { title, type: 'todo' });
 
-/** One attachment sent as the app's devices send it: multipart, part `file`, the device's uuid. */
+/**
+ * One attachment sent as the app's devices send it: multipart, part `file`, the device's uuid. The
+ * form is one Blob (its boundary and part header around the file's bytes), so undici sends it as it
+ * sends the raw PUT's Blob, in one write: its FormData body goes through a web stream chunk by chunk,
+ * a cost of the sending side (a browser's XHR has no such cost) that is not the server's.
+ */
 async function uploadOnce(base: string, who: HttpSession, itemId: number, file: Blob): Promise<number> {
-  const form = new FormData();
-  form.append('file', file, 'bench-upload.bin');
+  const boundary = `----outpost-bench-${randomUUID()}`;
+  const form = new Blob([
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench-upload.bin"\r\n`,
+    'Content-Type: application/octet-stream\r\n\r\n',
+    file,
+    `\r\n--${boundary}--\r\n`,
+  ]);
   const started = now();
   const response = await fetch(`${base}/api/items/${itemId}/attachments?uuid=${randomUUID()}`, {
     method: 'POST',
-    headers: who.headers,
+    headers: { ...who.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
     body: form,
   });
   const text = await response.text();

@@ -150,7 +150,9 @@ export async function attachmentRoutes(app: FastifyInstance): Promise<void> {
       let result: WriteResult;
       const keep = `${file.path}.keep`;
       try {
-        result = await storeUpload(request, user, itemId, file, chosenUuid(query.uuid, uuidField), keep);
+        const uuid = chosenUuid(query.uuid, uuidField);
+        const firstSeen = query.uuid === undefined && uuidField !== undefined;
+        result = await storeUpload(request, user, itemId, file, uuid, keep, firstSeen);
       } finally {
         // Gone before the answer leaves: a client that reads it finds no spool file of its upload.
         await Promise.all(
@@ -172,9 +174,15 @@ export async function attachmentRoutes(app: FastifyInstance): Promise<void> {
     file: SpooledFile,
     uuid: string,
     keep: string,
+    firstSeen: boolean,
   ): Promise<WriteResult> => {
-    const known = await knownUpload(db, user, itemId, uuid);
-    if (known) return known;
+    // A uuid only in the form is first seen now: a retry's bytes are then neither stored nor
+    // thumbnailed. One in the query was asked before the body (a retry racing since is answered in
+    // the transaction), and one the server made up is new.
+    if (firstSeen) {
+      const known = await knownUpload(db, user, itemId, uuid);
+      if (known) return known;
+    }
     const image = await imageFacts(file.path, file.type);
     const key = contentKey(file.sha256);
     const thumbKey = thumbnailKey(file.sha256);

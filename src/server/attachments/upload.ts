@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, fdatasync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -32,6 +32,9 @@ export interface ReceivedUpload {
 /** The multipart field that carries the file, and the one that may carry its uuid. */
 export const FILE_FIELD = 'file';
 export const UUID_FIELD = 'uuid';
+
+/** How many bytes of an upload are written between two flushes of its spool file to the disk. */
+const FLUSH_EVERY_BYTES = 2 * 1024 * 1024;
 
 const NO_FILE = `Send the file as multipart/form-data, in a part named “${FILE_FIELD}”.`;
 const ONE_FILE = 'Send one file an upload.';
@@ -96,8 +99,23 @@ async function spool(part: MultipartFile, spoolDir: string, maxBytes: number): P
   const head: Buffer[] = [];
   let headLength = 0;
   let size = 0;
+  // Flushed before it is stored (`flush`): the key it becomes must never name bytes a crash lost.
+  const out = createWriteStream(target, { flags: 'wx', flush: true });
+  // The bytes also reach the disk while they arrive, a slice at a time (one flush in flight), so the
+  // flush at the end finds little left to write.
+  let flushedAt = 0;
+  let flushing: Promise<void> | null = null;
+  const flushSoFar = () => {
+    const fd = out.fd;
+    if (flushing || typeof fd !== 'number' || size - flushedAt < FLUSH_EVERY_BYTES) return;
+    flushedAt = size;
+    flushing = new Promise<void>((resolve) => fdatasync(fd, () => resolve())).finally(() => {
+      flushing = null;
+    });
+  };
   const meter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      flushSoFar();
       size += chunk.length;
       // Busboy stops the part at the limit; this guards the limit whatever the parser does.
       if (size > maxBytes) {
@@ -112,11 +130,15 @@ async function spool(part: MultipartFile, spoolDir: string, maxBytes: number): P
       }
       done(null, chunk);
     },
+    // No flush of the file is in flight when the stream closes it.
+    flush(done) {
+      void (flushing ?? Promise.resolve()).then(() => done());
+    },
   });
   try {
-    // Flushed before it is stored: the key it becomes must never name bytes a crash lost.
-    await pipeline(part.file, meter, createWriteStream(target, { flags: 'wx', flush: true }));
+    await pipeline(part.file, meter, out);
   } catch (error) {
+    await flushing;
     await rm(target, { force: true });
     if (error instanceof HttpError && error.statusCode === 413) {
       part.file.resume();
