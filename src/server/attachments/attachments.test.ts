@@ -7,6 +7,7 @@ import { type Attachment, tooLargeMessage } from '../../../src/shared/attachment
 import { keysOf } from '../../../testkit/fileStoreContract';
 import { tempDiskStore } from '../../../testkit/files';
 import { type FormPart, postMultipart } from '../../../testkit/multipart';
+import { parsePrometheusText, sampleValue } from '../../../testkit/promText';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
 import type { Item, Paginated } from '../../shared/item';
@@ -19,6 +20,7 @@ import { FILE_CONTENT_SECURITY_POLICY } from './routes';
 
 /** The limit these tests run under: small, so a file over it is quick to send. */
 const LIMIT = 256 * 1024;
+const METRICS_TOKEN = 'metrics-token-for-attachment-tests-0123';
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe.each(testEngines())('files on items on %s', (engine) => {
@@ -45,6 +47,7 @@ describe.each(testEngines())('files on items on %s', (engine) => {
         seedSampleUsers: true,
         reminderTickMs: 0,
         attachmentMaxBytes: LIMIT,
+        metricsToken: METRICS_TOKEN,
         webhooks: { ...loadConfig({}).webhooks, allowLoopback: true },
       },
     });
@@ -540,5 +543,53 @@ describe.each(testEngines())('files on items on %s', (engine) => {
         },
       });
     }
+  });
+  it('counts every upload in /metrics by what came of it: stored, repeated, too large, refused, failed', async () => {
+    const counts = async () => {
+      const scraped = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      expect(scraped.statusCode).toBe(200);
+      const families = parsePrometheusText(scraped.body);
+      const of = (result: string) => sampleValue(families, 'outpost_attachment_uploads_total', { result });
+      return {
+        stored: of('stored'),
+        repeated: of('repeated'),
+        too_large: of('too_large'),
+        refused: of('refused'),
+        failed: of('failed'),
+      };
+    };
+    const before = await counts();
+    const uuid = randomUUID();
+    expect((await upload(alex, todo.id, { bytes: randomBytes(100) }, { uuid })).status).toBe(201);
+    expect((await upload(alex, todo.id, { bytes: randomBytes(100) }, { uuid })).status).toBe(200);
+    expect((await upload(alex, todo.id, { bytes: randomBytes(LIMIT + 1) })).status).toBe(413);
+    expect((await upload(casey, todo.id, { bytes: randomBytes(100) })).status).toBe(403);
+    expect((await upload(stranger, todo.id, { bytes: randomBytes(100) })).status).toBe(404);
+    // Not signed in: refused before the handler, and counted all the same.
+    const anonymous = (await upload(null, todo.id, { bytes: randomBytes(100) })).status;
+    expect(anonymous >= 400 && anonymous < 500, String(anonymous)).toBe(true);
+    // The store fails: the bytes cannot be put, and the upload is a 5xx that says so.
+    const putFile = store.putFile;
+    store.putFile = async () => {
+      throw new Error('the disk is full');
+    };
+    try {
+      const failed = await upload(alex, todo.id, { bytes: randomBytes(100) });
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      store.putFile = putFile;
+    }
+    const after = await counts();
+    expect({
+      stored: after.stored - before.stored,
+      repeated: after.repeated - before.repeated,
+      too_large: after.too_large - before.too_large,
+      refused: after.refused - before.refused,
+      failed: after.failed - before.failed,
+    }).toEqual({ stored: 1, repeated: 1, too_large: 1, refused: 3, failed: 1 });
   });
 });

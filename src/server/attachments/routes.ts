@@ -19,6 +19,7 @@ import { HttpError, notFound, parseOrThrow, unprocessable } from '../http/errors
 import { runWrite, sendWrite, type WriteResult } from '../http/idempotency';
 import { pathId } from '../http/paths';
 import { findVisibleItem } from '../items/queries';
+import type { UploadResult } from '../metrics/registry';
 import {
   checkedInHandler,
   errorAnswer,
@@ -129,7 +130,14 @@ export async function attachmentRoutes(app: FastifyInstance): Promise<void> {
   });
   app.post(
     '/items/:id/attachments',
-    { schema: uploadDoc, config: { tokenAccess: 'write' } },
+    {
+      schema: uploadDoc,
+      config: { tokenAccess: 'write' },
+      // Every answer counts, also a refusal before the handler (sign-in, forgery, the rate limit).
+      onResponse: async (_request, reply) => {
+        app.metrics.attachmentUploads.inc({ result: uploadResult(reply.statusCode) });
+      },
+    },
     async (request, reply) => {
       const user = currentUser(request);
       const itemId = pathId(request);
@@ -368,6 +376,14 @@ export async function attachmentRoutes(app: FastifyInstance): Promise<void> {
 }
 
 /** The upload's uuid: the query's or the form's (the same when both are given), else a new one. */
+/** What an upload's answer says came of it, for /metrics. */
+function uploadResult(status: number): UploadResult {
+  if (status === 201) return 'stored';
+  if (status < 300) return 'repeated';
+  if (status === 413) return 'too_large';
+  return status < 500 ? 'refused' : 'failed';
+}
+
 function chosenUuid(fromQuery: string | undefined, fromForm: string | undefined): string {
   let form: string | undefined;
   if (fromForm !== undefined) {

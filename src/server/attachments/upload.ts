@@ -105,11 +105,18 @@ async function spool(part: MultipartFile, spoolDir: string, maxBytes: number): P
   // flush at the end finds little left to write.
   let flushedAt = 0;
   let flushing: Promise<void> | null = null;
+  let fd: number | null = null;
+  out.once('open', (opened: number) => {
+    fd = opened;
+  });
+  out.once('close', () => {
+    fd = null;
+  });
   const flushSoFar = () => {
-    const fd = out.fd;
-    if (flushing || typeof fd !== 'number' || size - flushedAt < FLUSH_EVERY_BYTES) return;
+    const opened = fd;
+    if (flushing || opened === null || size - flushedAt < FLUSH_EVERY_BYTES) return;
     flushedAt = size;
-    flushing = new Promise<void>((resolve) => fdatasync(fd, () => resolve())).finally(() => {
+    flushing = new Promise<void>((resolve) => fdatasync(opened, () => resolve())).finally(() => {
       flushing = null;
     });
   };

@@ -6,6 +6,14 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 
 /** The route label of a request no route matched: one value, so a scan of random paths adds no series. */
 export const UNMATCHED_ROUTE = 'unmatched';
+/**
+ * What came of an upload: stored (a new file), repeated (its uuid's file was there: nothing stored),
+ * too_large (413), refused (any other 4xx: not allowed, not a form, no item), failed (the server or
+ * its file store failed: a 5xx). A fixed set, so the label adds five series at most.
+ */
+export const UPLOAD_RESULTS = ['stored', 'repeated', 'too_large', 'refused', 'failed'] as const;
+export type UploadResult = (typeof UPLOAD_RESULTS)[number];
+
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** One app's metrics, in a registry of its own (tests build many apps in one process). */
@@ -16,6 +24,8 @@ export interface Metrics {
   syncPullRows: Counter;
   /** Webhook sends by what came of them: delivered, retrying (a retry is scheduled), failed, gone (410). */
   webhookDeliveries: Counter<'result'>;
+  /** Uploads of files to items by what came of them (UPLOAD_RESULTS). */
+  attachmentUploads: Counter<'result'>;
   /** Records one answered request; `route` is the matched pattern (never the raw path), or undefined. */
   observe(route: string | undefined, method: string, status: number, seconds: number): void;
 }
@@ -69,6 +79,12 @@ export function createMetrics(database: Database, log: (error: unknown) => void,
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const attachmentUploads = new Counter({
+    name: 'outpost_attachment_uploads_total',
+    help: 'File uploads to items on this instance, by result: stored, repeated, too_large, refused, failed.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'outpost_webhook_outbox_depth',
     help: 'Webhook deliveries waiting to be sent (pending, of enabled webhooks), over every instance.',
@@ -100,6 +116,7 @@ export function createMetrics(database: Database, log: (error: unknown) => void,
     eventStreams,
     syncPullRows,
     webhookDeliveries,
+    attachmentUploads,
     observe(route, method, status, seconds) {
       httpDuration.observe(
         {
