@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- home-10k`: Home with 10,000 local guest items, in headless Chromium on the real
  * server. The rows are written straight into the app's IndexedDB (`Outpost`, store `items`) in the
- * shape of src/client/src/client/data/store/types.ts LocalItem, as a guest's own items (user 0, `_syncStatus: 'local'`);
+ * shape of src/client/data/store/types.ts LocalItem, as a guest's own items (user 0, `_syncStatus: 'local'`);
  * then Home is opened again and timed from navigation start to the first item row on screen, and
  * the item rows in the DOM are counted once the screen has settled.
  * Budgets: first row under 1 s, fewer than 100 rows in the DOM.

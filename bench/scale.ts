@@ -347,7 +347,7 @@ interface Search {
   seen: number;
   own: number;
   /**
-   * The device's part, from the app's user-timing measure (src/client/src/client/data/search/search.ts SEARCH_MEASURE):
+   * The device's part, from the app's user-timing measure (src/client/data/search/search.ts SEARCH_MEASURE):
    * its whole answer, whether it scanned (index not ready), and the wait for its copy (read or patched).
    */
   device?: { ms: number; scanned: boolean; readMs: number; rankMs: number } | null;

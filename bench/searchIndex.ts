@@ -228,7 +228,7 @@ export async function run(args: string[]): Promise<void> {
   }
   console.log(table(['query', 'hits (≤50)', 'index', 'scan', 'ratio (spread)'], rows));
 
-  // As the app fills it (src/client/src/client/data/search/search.ts): keys held without grams (defer), queries answered
+  // As the app fills it (src/client/data/search/search.ts): keys held without grams (defer), queries answered
   // from the joined texts until the catch-up, in steps of 100 keys as the app's idle slices take them,
   // has posted every gram and built the orders. Each query checked against the scan.
   const held = createSearchIndex();

@@ -41,7 +41,7 @@ const errors: string[] = [];
 window.addEventListener('error', (e) => errors.push(String(e.message)));
 window.addEventListener('unhandledrejection', (e) => errors.push(String(e.reason)));
 
-/** A raw database with the app's stores and item indexes (src/client/src/client/data/store/db.ts). */
+/** A raw database with the app's stores and item indexes (src/client/data/store/db.ts). */
 function openRaw(name: string): Promise<IDBDatabase> {
   const open = indexedDB.open(name, 1);
   open.onupgradeneeded = () => {
@@ -465,7 +465,7 @@ const bench = {
     await client.search(words[0]!);
     const firstSearch = performance.now() - t1;
     // The first search answers from the copy it reads; the copy's grams are then posted in the
-    // background (src/client/src/client/data/search/search.ts). The medians below are the indexed searches after that.
+    // background (src/client/data/search/search.ts). The medians below are the indexed searches after that.
     await searchIndexed(client.db);
     const search: number[] = [];
     for (let i = 0; i < searches; i++) {

@@ -72,7 +72,7 @@ export async function seedGuestItems(page: Page, items: LocalItem[], total: numb
         const tx = db.transaction(['items', 'meta'], 'readwrite');
         const store = tx.objectStore('items');
         for (const row of rows) store.put(row);
-        // The next guest item must not reuse an id (src/client/src/client/data/store/db.ts nextCounter).
+        // The next guest item must not reuse an id (src/client/data/store/db.ts nextCounter).
         tx.objectStore('meta').put({ key: 'guestCounter', value: counter });
         tx.oncomplete = () => resolve();
         tx.onerror = () => reject(tx.error);
@@ -91,7 +91,7 @@ export async function seedGuestItems(page: Page, items: LocalItem[], total: numb
 
 /**
  * Writes the progress counters of `items` (every seeded row), as the app's middleware keeps them
- * (src/client/src/client/data/store/counters.ts), so the app's first open finds them true and rebuilds nothing.
+ * (src/client/data/store/counters.ts), so the app's first open finds them true and rebuilds nothing.
  */
 export async function seedGuestCounts(page: Page, items: readonly LocalItem[]): Promise<number> {
   const rows = countRowsFromScratch(items);

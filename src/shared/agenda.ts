@@ -5,6 +5,11 @@
  * never skips or repeats a day. Framework-free: the client's pages and the tests share it.
  */
 
+import { addDays, dayStart, daysBetween } from './dateOnly';
+
+// The day steps live in ./dateOnly.ts; re-exported here, where the pages and tests have always found them.
+export { addDays, daysBetween };
+
 /** How many days Upcoming shows, today included. */
 export const UPCOMING_DAYS = 14;
 
@@ -20,7 +25,6 @@ export interface AgendaItem {
   uuid?: string | null;
 }
 
-const DAY_MS = 86_400_000;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The calendar day of `at` on this device (or in `timeZone`), as YYYY-MM-DD. */
@@ -34,22 +38,6 @@ export function dayKey(at: Date, timeZone?: string): string {
   }).formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
-}
-
-/** Midnight UTC of a day key: the one instant the key arithmetic and the labels work on. */
-function utcOf(day: string): number {
-  return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
-}
-
-/** The day `n` days after `day` (before, for a negative `n`). */
-export function addDays(day: string, n: number): string {
-  const at = new Date(utcOf(day) + n * DAY_MS);
-  return `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())}`;
-}
-
-/** Whole days from `from` to `to` (positive when `to` is later). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((utcOf(to) - utcOf(from)) / DAY_MS);
 }
 
 /** The due day of an item (a stored due date may carry a time part), or null. */
@@ -70,7 +58,7 @@ export function overdueText(days: number): string {
 
 /** The next Monday after `today` (a week from today when today is a Monday): 'Next week'. */
 export function nextWeek(today: string): string {
-  const weekday = new Date(utcOf(today)).getUTCDay();
+  const weekday = new Date(dayStart(today)).getUTCDay();
   return addDays(today, ((8 - weekday) % 7) + (weekday === 1 ? 7 : 0));
 }
 
@@ -198,7 +186,7 @@ const weekdayDayMonth = new Intl.DateTimeFormat('en-GB', {
 
 /** 'Wed 2 Dec': a day key in words (the key's own calendar day, whatever the device's zone). */
 export function dayLabel(day: string): string {
-  return weekdayDayMonth.format(new Date(utcOf(day)));
+  return weekdayDayMonth.format(new Date(dayStart(day)));
 }
 
 /** A day's heading: 'Today', 'Tomorrow', then 'Wed 2 Dec'. */

@@ -8,6 +8,7 @@
  */
 
 import { spanOf } from './calendar';
+import { addDays, daysBetween } from './dateOnly';
 import { formatRecurrence, parseRecurrence, type RecurrenceRule, WEEKDAY_CODES } from './recurrenceRule';
 
 export interface FeedItem {
@@ -123,21 +124,8 @@ function writableDate(date: string | null | undefined): date is string {
   );
 }
 
-/** `date` (YYYY-MM-DD, years 1–9999) moved `days` days on, without Date's six-digit years. */
-function shiftDate(date: string, days: number): string {
-  const day = new Date(0);
-  day.setUTCFullYear(
-    Number(date.slice(0, 4)),
-    Number(date.slice(5, 7)) - 1,
-    Number(date.slice(8, 10)) + days,
-  );
-  const pad = (n: number, width: number) => String(n).padStart(width, '0');
-  return `${pad(day.getUTCFullYear(), 4)}-${pad(day.getUTCMonth() + 1, 2)}-${pad(day.getUTCDate(), 2)}`;
-}
-
-const nextDay = (date: string) => shiftDate(date, 1);
-const dayCount = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+// addDays (./dateOnly.ts) writes years 1–9999 as four digits, as a DATE value needs.
+const nextDay = (date: string) => addDays(date, 1);
 
 /**
  * The days an item's event covers (F11), as the app's Calendar draws it (calendar.ts spanOf): from
@@ -172,7 +160,7 @@ export function ruleFromStart(
   due: string,
 ): RecurrenceRule | null {
   if (days === 0) return rule;
-  const until = rule.until === null ? null : shiftDate(rule.until, -days);
+  const until = rule.until === null ? null : addDays(rule.until, -days);
   if (rule.byMonthDay.length > 0) return null;
   if (rule.byDay.length === 0) {
     if (rule.freq === 'DAILY' || rule.freq === 'WEEKLY') return { ...rule, until };
@@ -247,7 +235,7 @@ export function feedEvent(item: FeedItem, stamp: string, carriesRule: boolean): 
   let { first, last } = days;
   let rule = carriesRule && item.recurrence && item.due_date ? feedRule(item.recurrence) : null;
   if (rule && typeof rule !== 'string' && item.due_date) {
-    const moved = ruleFromStart(rule, dayCount(first, item.due_date), first, item.due_date);
+    const moved = ruleFromStart(rule, daysBetween(first, item.due_date), first, item.due_date);
     if (moved === null) {
       first = item.due_date;
       last = item.due_date;

@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node/en';
+import { addDays } from './dateOnly';
 import { formatDuration, parseDuration } from './duration';
 import {
   formatRecurrence,
@@ -309,8 +310,6 @@ const SHORT_DATE = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 const dayLabel = (date: string) => SHORT_DATE.format(new Date(`${date}T00:00:00Z`));
-const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 // The calendar day chrono's own parsers below count from: set by readQuickAdd before each parse
 // (synchronous, so no other reading sees it), in the person's zone rather than the machine's.

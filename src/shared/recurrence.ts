@@ -1,5 +1,5 @@
 import { v5 as uuidV5 } from 'uuid';
-import { addDays } from './agenda';
+import { addDays, daysBetween } from './dateOnly';
 import type { ItemType } from './item';
 import { CARRY_FIELDS, type CarryField, type DeclaredItemFields, defaultOf } from './itemFields';
 import { formatRecurrence, parseRecurrence, type RecurrenceRule, ruleDateAfter } from './recurrenceRule';
@@ -45,7 +45,6 @@ export type NextOccurrence = Required<Pick<DeclaredItemFields, CarryField>> & {
   recurrence: string;
 };
 
-const utcDay = (date: string) => new Date(`${date}T00:00:00Z`);
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
@@ -67,7 +66,7 @@ function nextReminder(
     at && instantAt(day, at.hour, at.minute, zone) === new Date(remindAt).toISOString() ? at : null;
   const hour = kept?.hour ?? Number(wall.slice(11, 13));
   const minute = kept?.minute ?? Number(wall.slice(14, 16));
-  const next = new Date(utcDay(day).getTime() + days * 86_400_000).toISOString().slice(0, 10);
+  const next = addDays(day, days);
   // Same local time the same number of days on: a fixed shift in ms would move it an hour whenever
   // a daylight-saving change lies between the two dates.
   const remind = kept ? instantAt(next, hour, minute, zone) : shiftWallClock(remindAt, days, zone);
@@ -94,7 +93,7 @@ export function nextOccurrence(item: OccurrenceSource): NextOccurrence | null {
   const due = nextDueDate(parsed.rule, item.due_date);
   if (due === null) return null;
   const series = item.series_uuid ?? item.uuid;
-  const days = Math.round((utcDay(due).getTime() - utcDay(item.due_date).getTime()) / 86_400_000);
+  const days = daysBetween(item.due_date, due);
   const zone = item.time_zone ?? DEFAULT_TIME_ZONE;
   const { count } = parsed.rule;
   const reminder = item.remind_at === null ? null : nextReminder(item.remind_at, days, zone, parsed.rule.at);

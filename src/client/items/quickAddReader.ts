@@ -4,6 +4,8 @@
  * this form cannot save for this type left in the title. Loaded with import() on the field's first
  * focus or keystroke (useTitleReader.ts): chrono-node is not part of the first screen.
  */
+
+import { daysBetween } from '../../shared/dateOnly';
 import { ALLOWED_PARENT_TYPES } from '../../shared/hierarchy';
 import type { ItemStatus, ItemType } from '../../shared/item';
 import { LABELS_MAX, type Priority } from '../../shared/planning';
@@ -138,7 +140,7 @@ const DAY_WORDS = new Intl.DateTimeFormat('en-GB', {
 
 /** 'Today', 'Tomorrow', else 'Thu 26 Nov' (with the year when it is not this year's). */
 function dayWords(date: string, today: string): string {
-  const days = Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  const days = daysBetween(today, date);
   if (days === 0) return 'Today';
   if (days === 1) return 'Tomorrow';
   const words = DAY_WORDS.format(new Date(`${date}T00:00:00Z`));
