@@ -105,17 +105,17 @@ export async function createAttachment(
   ensureStored: () => Promise<void>,
 ): Promise<WriteResult> {
   await attachableItem(tx, actor, file.itemId);
-  const known = await knownUpload(tx, actor, file.itemId, file.uuid);
-  if (known) return known;
   await holdFilesShared(tx);
   await ensureStored();
-  const id = await insertAttachment(tx, { ...file, userId: actor.id });
-  if (id === null) {
-    // A retry racing this one committed first: answer with what it stored.
-    const raced = await knownUpload(tx, actor, file.itemId, file.uuid);
-    if (raced) return raced;
+  // A uuid known already is answered by the insert's conflict, not by a read before it: the bytes
+  // of a retry are stored (once, by their key) only in the rare race the route's early check missed.
+  const created = await insertAttachment(tx, { ...file, userId: actor.id });
+  if (!created) {
+    const known = await knownUpload(tx, actor, file.itemId, file.uuid);
+    if (known) return known;
     throw unprocessable({ uuid: [UUID_TAKEN] });
   }
+  const id = created.id;
   noteWebhookEvent(tx, {
     kind: 'child',
     child: 'attachments',
@@ -124,10 +124,9 @@ export async function createAttachment(
     itemId: file.itemId,
     childId: id,
   });
-  const created = await attachmentById(tx, id);
   return {
     status: 201,
-    body: attachmentJson(created!),
+    body: attachmentJson(created),
     formerViewers: await itemViewers(tx, file.itemId),
   };
 }

@@ -64,16 +64,23 @@ export interface NewAttachment {
   hasThumbnail: boolean;
 }
 
-/** Inserts a row; null when the uploader's uuid names one already (a racing retry stored it first). */
-export async function insertAttachment(tx: Executor, a: NewAttachment): Promise<number | null> {
-  const [inserted] = await rows<{ id: number }>(
+/**
+ * Inserts a row and reads it back as ATTACHMENT_SELECT does, in one statement; undefined when the
+ * uploader's uuid names one already (a retry stored it first).
+ */
+export async function insertAttachment(tx: Executor, a: NewAttachment): Promise<AttachmentRow | undefined> {
+  const [inserted] = await rows<AttachmentRow>(
     tx,
-    sql`INSERT INTO attachments (uuid, item_id, user_id, name, type, size, sha256, width, height, has_thumbnail)
-        VALUES (${a.uuid}, ${a.itemId}, ${a.userId}, ${a.name}, ${a.type}, ${a.size}, ${a.sha256},
-          ${a.width}, ${a.height}, ${a.hasThumbnail})
-        ON CONFLICT (user_id, uuid) DO NOTHING RETURNING id`,
+    sql`WITH a AS (
+          INSERT INTO attachments (uuid, item_id, user_id, name, type, size, sha256, width, height, has_thumbnail)
+          VALUES (${a.uuid}, ${a.itemId}, ${a.userId}, ${a.name}, ${a.type}, ${a.size}, ${a.sha256},
+            ${a.width}, ${a.height}, ${a.hasThumbnail})
+          ON CONFLICT (user_id, uuid) DO NOTHING RETURNING *)
+        SELECT a.id, a.uuid, a.item_id, a.user_id, u.name AS user_name, a.name, a.type, a.size, a.sha256,
+          a.width, a.height, a.has_thumbnail, a.created_at, a.deleted_at, ai.uuid AS item_uuid
+        FROM a JOIN users u ON u.id = a.user_id JOIN items ai ON ai.id = a.item_id`,
   );
-  return inserted?.id ?? null;
+  return inserted;
 }
 
 /** Marks a live row deleted (a tombstone for sync); false when it was deleted already. */
