@@ -1,6 +1,6 @@
 /**
  * Issue 64 'Budgets': `npm run bench -- attachments [--pairs N] [--rounds N] [--edits N]
- * [--only upload,parallel,edit] [--profile DIR]`. The real server (`src/server/index.ts`, PGlite in a temporary
+ * [--only upload,parallel,edit] [--profile DIR] [--pg]`. The real server (`src/server/index.ts`, PGlite in a temporary
  * DATA_DIR, files under DATA_DIR/files) runs in its own process on a port; every figure is set
  * beside a reference measured in the same run, alternating (A B A B …), as the median of the
  * per-pair ratios with their spread (min–max).
@@ -28,7 +28,9 @@
  *     no upload running, alternating, --edits (default 7) after one unrecorded pair. Budget: every
  *     edit with an upload running on the server within 1,000 ms; the ratio is reported.
  *
- * --profile DIR applies to the server of figures 1 and 2 (one profile file each).
+ * --profile DIR applies to the server of figures 1 and 2 (one profile file each). --pg runs every
+ * app server on a new database of the PostgreSQL cluster (TEST_DATABASE_URL, default the local one),
+ * dropped after; PGlite in DATA_DIR otherwise.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -44,6 +46,7 @@ import { type HttpSession, signInOverHttp } from '../testkit/childServer';
 import { buildPage } from './clientBrowser';
 import { numberArg, pageApi } from './lib/pageApi';
 import { ms, type Pairs, ratioText, times } from './lib/pairs';
+import { freshPgDatabase, pgReachable } from './lib/pg';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
 
@@ -87,6 +90,8 @@ async function startServer(
 ): Promise<AppProcess> {
   const dataDir = path.join(work, 'data');
   await mkdir(dataDir, { recursive: true });
+  // --pg: the server's database is a new one on the PostgreSQL cluster, dropped when it stops.
+  const database = onPostgres ? await freshPgDatabase() : null;
   // BENCH_NODE_ARGS passes flags to the server's Node (as bench/lib/child.ts does), e.g. "--trace-gc";
   // what the server prints after it is ready is then shown.
   const extraArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -102,7 +107,7 @@ async function startServer(
         PORT: '0',
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
-        DATABASE_URL: '',
+        DATABASE_URL: database?.url ?? '',
         CLIENT_DIR: path.join(work, 'no-client'),
         LOG_LEVEL: 'error',
         SEED_SAMPLE_USERS: 'false',
@@ -116,12 +121,13 @@ async function startServer(
     },
   );
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-    });
+    if (child.exitCode === null && child.signalCode === null)
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      });
+    await database?.drop();
   };
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -804,8 +810,16 @@ async function editFigure(edits: number, rows: Row[]): Promise<void> {
   }
 }
 
+/** --pg: the app servers run on PostgreSQL (TEST_DATABASE_URL's cluster) instead of PGlite. */
+let onPostgres = false;
+
 export async function run(args: string[] = []): Promise<void> {
   const started = Date.now();
+  onPostgres = args.includes('--pg');
+  if (onPostgres) {
+    const unreachable = await pgReachable();
+    if (unreachable) throw new Error(unreachable);
+  }
   const load0 = loadavg();
   const onlyAt = args.indexOf('--only');
   const only = new Set(onlyAt >= 0 ? (args[onlyAt + 1] ?? '').split(',') : ['upload', 'parallel', 'edit']);

@@ -12,9 +12,7 @@
  * process, and the figure is informational. The webhooks are written straight into the table: the
  * API allows 20 a person, and the budget is about delivery, not creation.
  */
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { type Database, openDatabase, rows, sql } from '../src/server/db/client';
 import { newSecret } from '../src/server/webhooks/send';
 import { openTestDatabase } from '../testkit/server';
@@ -24,6 +22,7 @@ import { type BenchServer, startBenchServer } from './lib/child';
 import { hookApp } from './lib/hookApp';
 import { numberArg } from './lib/pageApi';
 import { ms } from './lib/pairs';
+import { freshPgDatabase } from './lib/pg';
 import { check, heading, info } from './lib/report';
 
 const WRITES_PER_SECOND = 10;
@@ -60,18 +59,12 @@ interface Setup {
 }
 
 async function startPg(base: string): Promise<Setup> {
-  const name = `outpost_bench_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+  const fresh = await freshPgDatabase(base);
   // Migrated here once, before the instances start on it.
-  const database = await openDatabase({ url: url.toString() });
+  const database = await openDatabase({ url: fresh.url });
   const servers: BenchServer[] = [];
   for (let n = 0; n < 2; n++)
-    servers.push(await startBenchServer(['outpost', url.toString(), 'bare', 'webhooks']));
+    servers.push(await startBenchServer(['outpost', fresh.url, 'bare', 'webhooks']));
   return {
     engine: 'pg',
     urls: servers.map((s) => s.ready.url),
@@ -79,10 +72,7 @@ async function startPg(base: string): Promise<Setup> {
     async close() {
       for (const s of servers) await s.stop();
       await database.close();
-      const dropper = new pg.Client({ connectionString: base });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await fresh.drop();
     },
   };
 }
