@@ -37,6 +37,13 @@ describe('the children of an item, declared once', () => {
     }
   });
 
+  it('K30: a kind whose queue rows name it by the device’s id never sends a temporary one: its create names only its item', () => {
+    const byId = ITEM_CHILDREN.filter((c) => c.queueKey === 'id');
+    expect(byId.map((c) => c.name)).toEqual(['comments']);
+    for (const child of byId)
+      expect(queueRequest(child.createKind, 7, -3).url).toBe(`/api/items/7/${child.name}`);
+  });
+
   it('K30: a kind’s webhook events are events a webhook may subscribe to, each of one kind', () => {
     const events = ITEM_CHILDREN.flatMap((c) => c.webhookEvents);
     expect(new Set(events).size).toBe(events.length);

@@ -8,8 +8,8 @@ import type { WebhookEvent } from './webhooks';
  * Comments and time entries are one kind of thing: rows that belong to an item, sync with it, go with
  * it and follow its visibility. The server's sync page and webhook payloads, and the device's
  * temporary-id retargeting, local delete cascade, guest upgrade, device wipe and sync tables iterate
- * ITEM_CHILDREN, so a new child kind is a migration, one declaration here, its routes' rules and its
- * UI (SYNC.md K30).
+ * ITEM_CHILDREN, and a queue row names its child the one way (`child`, keyed by `queueKey`), so a new
+ * child kind is a migration, one declaration here, its routes' rules and its UI (SYNC.md K30).
  */
 
 /** The request a child's queue kind sends for item `itemId`; `ref` names the child (an id or a uuid). */
@@ -28,6 +28,11 @@ export interface ItemChildKind<Name extends string = string, Store extends strin
   store: Store;
   /** The column (server) and field (device) that names the row's item. */
   itemColumn: 'item_id';
+  /**
+   * What a queue row about one of these rows names it by (its `child`, SYNC.md Q14): the device's
+   * `id` (a create's temporary one until the server answers it) or its `uuid`, which nothing changes.
+   */
+  queueKey: 'id' | 'uuid';
   /** The queue kinds that write one of these rows, never the item itself (SYNC.md K8, X10). */
   requests: Readonly<Record<string, ChildRequest>>;
   /** The kind that creates one (its request names the item, not the child). */
@@ -72,6 +77,7 @@ export const ITEM_CHILDREN = [
     name: 'comments',
     store: 'comments',
     itemColumn: 'item_id',
+    queueKey: 'id',
     requests: {
       comment_create: {
         method: 'POST',
@@ -97,6 +103,7 @@ export const ITEM_CHILDREN = [
     name: 'time_entries',
     store: 'timeEntries',
     itemColumn: 'item_id',
+    queueKey: 'uuid',
     requests: {
       time_create: {
         method: 'POST',
@@ -134,6 +141,7 @@ export const ITEM_CHILDREN = [
     name: 'attachments',
     store: 'attachments',
     itemColumn: 'item_id',
+    queueKey: 'uuid',
     requests: {
       attachment_upload: {
         method: 'POST',

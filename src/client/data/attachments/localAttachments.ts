@@ -113,7 +113,7 @@ async function queueDelete(db: OutpostDb, row: LocalAttachment): Promise<QueueEn
           itemId: row.item_id,
           data: null,
           baseVersion: null,
-          attachment: { uuid: row.uuid, ref: String(row.id) },
+          child: { uuid: row.uuid, ref: String(row.id) },
         },
       ],
       after: await lastSeq(db),
@@ -202,7 +202,7 @@ export function uploadRecord(row: LocalAttachment): QueueEntry {
     idempotencyKey: row.uuid,
     baseVersion: null,
     itemId: row.item_id,
-    attachment: row.uuid,
+    child: { kind: 'attachments', uuid: row.uuid },
     tag: null,
   };
 }
@@ -309,19 +309,21 @@ async function orphanCause(db: OutpostDb, blob: FileBlob): Promise<Parameters<ty
   };
 }
 
+/** The file a queued entry is about, by the uuid its row names. */
+function attachmentOf(db: OutpostDb, entry: QueueEntry): Promise<LocalAttachment | undefined> {
+  const uuid = entry.child?.kind === 'attachments' ? entry.child.uuid : undefined;
+  return uuid === undefined ? Promise.resolve(undefined) : db.attachments.where('uuid').equals(uuid).first();
+}
+
 /** The queued delete's answer (the entry has left the queue): the row goes, inside the push's transaction. */
 export async function confirmAttachmentDelete(db: OutpostDb, entry: QueueEntry): Promise<void> {
-  const row = entry.attachment
-    ? await db.attachments.where('uuid').equals(entry.attachment).first()
-    : undefined;
+  const row = await attachmentOf(db, entry);
   if (row && row.id > 0) await db.attachments.delete(row.id);
 }
 
 /** A delete the server refused for good: the file comes back as the server has it. */
 export async function dropAttachmentDelete(db: OutpostDb, entry: QueueEntry): Promise<void> {
-  const row = entry.attachment
-    ? await db.attachments.where('uuid').equals(entry.attachment).first()
-    : undefined;
+  const row = await attachmentOf(db, entry);
   if (row && row.id > 0) await db.attachments.put({ ...row, _deleted: 0, _syncStatus: 'synced' });
 }
 

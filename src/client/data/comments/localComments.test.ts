@@ -5,7 +5,9 @@ import { freshPhone } from '../../../../testkit/client/server';
 import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import { type Comment, MENTION_NOT_ALLOWED, mentionToken } from '../../../shared/comments';
 import type { Paginated } from '../../../shared/item';
-import type { LocalComment } from '../store/types';
+import { type QueueKind, queueRequest } from '../../../shared/protocol';
+import type { LocalComment, QueueEntry } from '../store/types';
+import { commentIdOf } from './localComments';
 
 const files = serverPerFile();
 const devices = files.devices;
@@ -47,6 +49,22 @@ async function onServer(d: Device, itemId: number): Promise<Comment[]> {
     if (data.current_page >= data.last_page) return out;
   }
 }
+
+describe('the comment a queue row is about', () => {
+  it('Q14: a row names its comment; one queued before rows did is read by the id its URL names', () => {
+    const row = (kind: QueueKind, id?: number) =>
+      ({
+        kind,
+        ...queueRequest(kind, 7, 40),
+        ...(id === undefined ? {} : { child: { kind: 'comments', id } }),
+      }) as QueueEntry;
+    expect(commentIdOf(row('comment_edit', 40))).toBe(40);
+    expect(commentIdOf(row('comment_create', -3))).toBe(-3);
+    expect(commentIdOf(row('comment_delete'))).toBe(40);
+    expect(commentIdOf(row('comment_create'))).toBe(0);
+    expect(commentIdOf(row('update'))).toBe(0);
+  });
+});
 
 describe('comments as device data', () => {
   it('K8: a comment written offline shows at once as pending, survives a reload, and once online is stored once with the server’s id', async () => {

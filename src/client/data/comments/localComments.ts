@@ -6,11 +6,12 @@
  * Pulled pages store the comments they carry in the same transaction as their items and cursor.
  */
 import type { Comment, CommentTombstone, SyncCommentChange } from '../../../shared/comments';
+import { commentIdOfUrl } from '../../../shared/protocol';
 import { applyLocalChange } from '../changes/applyLocalChange';
 import { nextCounter, type OutpostDb } from '../store/db';
 import { resolveId } from '../store/idAliases';
 import type { CommentRefusal, LocalComment, LocalItem, QueueEntry, Viewer } from '../store/types';
-import { amendCreate, commentIdOf, discard, lastSeq, type NewEntry, rebase } from '../sync/queue';
+import { amendCreate, discard, lastSeq, type NewEntry, rebase } from '../sync/queue';
 
 /** The tables a comment write touches in one transaction. */
 export const COMMENT_TABLES = ['items', 'comments', 'syncQueue', 'meta'] as const;
@@ -33,6 +34,15 @@ export function commentsOfItem(db: OutpostDb, itemUuid: string): Promise<LocalCo
 export function serverShape(row: LocalComment): Comment {
   const { item_uuid: _u, _syncStatus: _s, _deleted: _d, _base: _b, _refused: _r, ...comment } = row;
   return comment;
+}
+
+/**
+ * The comment a queued entry is about (0 for an item's own): the id its row names (`child`), or for an
+ * edit or delete queued before rows named their child, the id its URL names (SYNC.md Q14).
+ */
+export function commentIdOf(entry: Pick<QueueEntry, 'kind' | 'url' | 'child'>): number {
+  if (entry.child?.kind === 'comments' && entry.child.id !== undefined) return entry.child.id;
+  return entry.kind === 'comment_edit' || entry.kind === 'comment_delete' ? commentIdOfUrl(entry.url) : 0;
 }
 
 export interface NewComment {
@@ -85,7 +95,7 @@ export async function createComment(
           {
             kind: 'comment_create',
             itemId: item.id,
-            commentId: comment.id,
+            child: { id: comment.id },
             data: { body: input.body, uuid, mentions: mentions.map((m) => m.id) },
             baseVersion: null,
           },
@@ -102,8 +112,7 @@ export async function createComment(
 async function queuedCreate(db: OutpostDb, comment: LocalComment): Promise<QueueEntry | undefined> {
   const entries = await db.syncQueue.where('itemId').equals(comment.item_id).toArray();
   // A row queued before rows named their comment is found by the uuid its payload carries.
-  const names = (e: QueueEntry) =>
-    e.commentId !== undefined ? e.commentId === comment.id : e.data?.uuid === comment.uuid;
+  const names = (e: QueueEntry) => (e.child ? e.child.id === comment.id : e.data?.uuid === comment.uuid);
   return entries.find((e) => e.kind === 'comment_create' && names(e));
 }
 
@@ -141,7 +150,7 @@ export async function editComment(
       },
       queue: {
         entries: [
-          { kind: 'comment_edit', itemId: current.item_id, data: { body }, baseVersion: null, commentId: id },
+          { kind: 'comment_edit', itemId: current.item_id, data: { body }, baseVersion: null, child: { id } },
         ],
         after: await lastSeq(db),
       },
@@ -186,7 +195,7 @@ async function resendRefused(
         {
           kind: 'comment_create',
           itemId: item.id,
-          commentId: comment.id,
+          child: { id: comment.id },
           data: { body, uuid, mentions: mentions.map((m) => m.id) },
           baseVersion: null,
         },
@@ -253,7 +262,7 @@ export async function deleteComment(db: OutpostDb, id: number): Promise<QueueEnt
       },
       queue: {
         entries: [
-          { kind: 'comment_delete', itemId: current.item_id, data: null, baseVersion: null, commentId: id },
+          { kind: 'comment_delete', itemId: current.item_id, data: null, baseVersion: null, child: { id } },
         ],
         after: await lastSeq(db),
       },
@@ -337,7 +346,7 @@ export async function confirmComment(db: OutpostDb, entry: QueueEntry, body: unk
             itemId: server.item_id,
             data: { body: local.body },
             baseVersion: null,
-            commentId: server.id,
+            child: { id: server.id },
           },
         ],
         after: await lastSeq(db),
@@ -472,7 +481,7 @@ export function guestCommentEntries(
     entries.push({
       kind: 'comment_create',
       itemId,
-      commentId: comment.id,
+      child: { id: comment.id },
       data: { body: comment.body, uuid: comment.uuid, mentions: [] },
       baseVersion: null,
     });

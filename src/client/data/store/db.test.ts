@@ -1,20 +1,28 @@
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { createDevice, settled, signIn } from '../../../../testkit/client/harness';
 import { localItem } from '../../../../testkit/client/items';
-import { ITEM_QUEUE_KINDS, queueRequest } from '../../../shared/protocol';
+import { freshPhone } from '../../../../testkit/client/server';
+import { serverPerFile } from '../../../../testkit/client/serverPerFile';
+import { ITEM_QUEUE_KINDS, type QueueKind, queueRequest } from '../../../shared/protocol';
+import { commentIdOf } from '../comments/localComments';
+import { type NewEntry, queueRows } from '../sync/queue';
 import {
   CALENDAR_INDEX,
   DB_VERSION,
   kindOfRequest,
   OutpostDb,
+  OWNED_STORES,
   STORES_V14,
   STORES_V15,
   STORES_V17,
   STORES_V18,
+  STORES_V20,
   UNREAD_INDEXES_V15,
 } from './db';
 import { withKeys } from './listKeys';
+import { QUEUE_CHILD_FIELDS_V20, type QueueEntry } from './types';
 
 describe('the database upgrade', () => {
   it('reads each item request’s kind back from its method and URL, as version 2 does', () => {
@@ -169,6 +177,15 @@ describe('the database upgrade', () => {
     db.close();
   });
 
+  it('W10: every store of one person’s rows is by owner, as a sign-in as another account prunes it', () => {
+    const db = new OutpostDb('Outpost-owned', { indexedDB: new IDBFactory(), IDBKeyRange });
+    for (const store of OWNED_STORES)
+      expect(
+        db.table(store).schema.indexes.map((i) => i.name),
+        store,
+      ).toContain('owner');
+  });
+
   it('version 20 adds the files’ rows and the file store, keeps every item and queued change, and pulls from the start', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie('Outpost-v19', { indexedDB, IDBKeyRange });
@@ -206,5 +223,160 @@ describe('the database upgrade', () => {
     ]);
     expect(db.fileBlobs.schema.primKey.name).toBe('uuid');
     db.close();
+  });
+});
+
+/** A queue row as version 20 stored it: its child (if any) named by its kind's own field. */
+function v20Row(row: QueueEntry): Record<string, unknown> {
+  const { child, ...rest } = row;
+  const entry = Object.entries(QUEUE_CHILD_FIELDS_V20).find(([, c]) => c.kind === child?.kind);
+  return child && entry ? { ...rest, [entry[0]]: child[entry[1].key] } : rest;
+}
+
+describe('queue rows stored before version 21', () => {
+  const files = serverPerFile();
+
+  it('Q14: version 21 names every kind’s child by one field, and each row sends the request it sent before', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('Outpost-v20', { indexedDB, IDBKeyRange });
+    old.version(20).stores(STORES_V20);
+    const row = (seq: number, kind: QueueKind, url: string, named: Record<string, unknown>) => ({
+      id: `e${seq}`,
+      seq,
+      kind,
+      method: queueRequest(kind, 5).method,
+      url,
+      data: kind === 'update' || kind === 'comment_edit' ? { body: 'b' } : null,
+      timestamp: seq,
+      retries: 0,
+      idempotencyKey: `k${seq}`,
+      baseVersion: kind === 'update' ? 3 : null,
+      itemId: 5,
+      tag: null,
+      ...named,
+    });
+    const before = [
+      row(1, 'update', '/api/items/5', {}),
+      row(2, 'comment_create', '/api/items/5/comments', { commentId: -3 }),
+      row(3, 'comment_edit', '/api/comments/40', { commentId: 40 }),
+      // Queued before rows named their comment: its URL names it.
+      row(4, 'comment_delete', '/api/comments/41', {}),
+      row(5, 'time_edit', '/api/time_entries/te-1', { timeEntry: 'te-1' }),
+      row(6, 'time_delete', '/api/time_entries/77', { timeEntry: 'te-2' }),
+      row(7, 'attachment_delete', '/api/attachments/12', { attachment: 'f-1' }),
+    ];
+    await old.table('syncQueue').bulkAdd(before);
+    old.close();
+
+    const db = new OutpostDb('Outpost-v20', { indexedDB, IDBKeyRange });
+    const after = await db.syncQueue.orderBy('seq').toArray();
+    expect(db.verno).toBe(DB_VERSION);
+    const without = ({ commentId: _c, timeEntry: _t, attachment: _a, ...rest }: Record<string, unknown>) =>
+      rest;
+    expect(after).toEqual([
+      without(before[0]!),
+      { ...without(before[1]!), child: { kind: 'comments', id: -3 } },
+      { ...without(before[2]!), child: { kind: 'comments', id: 40 } },
+      without(before[3]!),
+      { ...without(before[4]!), child: { kind: 'time_entries', uuid: 'te-1' } },
+      { ...without(before[5]!), child: { kind: 'time_entries', uuid: 'te-2' } },
+      { ...without(before[6]!), child: { kind: 'attachments', uuid: 'f-1' } },
+    ]);
+    // Each row is what the same change queued now makes: the same request, its child named the same
+    // (but the comment's row from before rows named their comment, read by the id its URL names).
+    const children: NewEntry['child'][] = [
+      undefined,
+      { id: -3 },
+      { id: 40 },
+      { id: 41 },
+      { uuid: 'te-1' },
+      { uuid: 'te-2', ref: '77' },
+      { uuid: 'f-1', ref: '12' },
+    ];
+    for (const [i, upgraded] of after.entries()) {
+      const child = children[i];
+      const { kind, data, baseVersion } = upgraded;
+      const [fresh] = queueRows([{ kind, itemId: 5, data, baseVersion, ...(child ? { child } : {}) }], 0);
+      expect([fresh!.method, fresh!.url], kind).toEqual([upgraded.method, upgraded.url]);
+      if (i !== 3) expect(fresh!.child, kind).toEqual(upgraded.child);
+    }
+    expect(after.map(commentIdOf)).toEqual([0, -3, 40, 41, 0, 0, 0]);
+    db.close();
+  });
+
+  it('Q14: a device upgraded with a comment’s edit and a time entry’s edit and delete queued sends them as it would have before', async () => {
+    const d = createDevice(files.server.url);
+    files.devices.push(d);
+    const phone = freshPhone();
+    await signIn(d, phone, 'Upgrader');
+    const item = await d.client.items.create({ title: 'Trip', type: 'task' });
+    const comment = await d.client.send('comments.add', {
+      itemId: item.id,
+      body: 'Pack the map',
+      mentions: [],
+    });
+    const hour = (h: number) => `2026-11-20T${String(h).padStart(2, '0')}:00:00.000Z`;
+    const kept = await d.client.send('time.addManual', {
+      itemId: item.id,
+      startedAt: hour(9),
+      endedAt: hour(10),
+    });
+    const gone = await d.client.send('time.addManual', {
+      itemId: item.id,
+      startedAt: hour(11),
+      endedAt: hour(12),
+    });
+    await d.client.engine.sync({ manual: true });
+    await settled(d);
+    const serverComment = await d.client.db.comments.where('uuid').equals(comment.uuid).first();
+    expect(serverComment?.id).toBeGreaterThan(0);
+
+    d.goOffline();
+    await d.client.send('comments.update', { id: serverComment!.id, body: 'Pack the big map', mentions: [] });
+    await d.client.send('time.update', { uuid: kept.uuid, patch: { note: 'Packed' } });
+    await d.client.send('time.remove', gone.uuid);
+    await d.client.engine.settled();
+    const queued = await d.client.db.syncQueue.orderBy('seq').toArray();
+    expect(queued.map((e) => [e.kind, e.child])).toEqual([
+      ['comment_edit', { kind: 'comments', id: serverComment!.id }],
+      ['time_edit', { kind: 'time_entries', uuid: kept.uuid }],
+      ['time_delete', { kind: 'time_entries', uuid: gone.uuid }],
+    ]);
+
+    // The same rows as version 20 stored them, every other store as it was.
+    const tables = Object.fromEntries(
+      await Promise.all(d.client.db.tables.map(async (t) => [t.name, await t.toArray()] as const)),
+    );
+    d.client.close();
+    const name = `Outpost-${d.name}`;
+    await new Dexie(name, { indexedDB: d.idb, IDBKeyRange }).delete();
+    const old = new Dexie(name, { indexedDB: d.idb, IDBKeyRange });
+    old.version(20).stores(STORES_V20);
+    await old.transaction('rw', old.tables, async () => {
+      for (const t of old.tables)
+        await t.bulkAdd(t.name === 'syncQueue' ? queued.map(v20Row) : (tables[t.name] ?? []));
+    });
+    expect(await old.table('syncQueue').orderBy('seq').toArray()).toEqual(queued.map(v20Row));
+    old.close();
+
+    const again = createDevice(files.server.url, d.name, { idb: d.idb, jar: d.jar });
+    files.devices.push(again);
+    expect(await again.client.db.syncQueue.orderBy('seq').toArray()).toEqual(queued);
+    await again.client.engine.sync({ manual: true });
+    await settled(again);
+    const sent = again.control.requests
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    expect(sent).toEqual(queued.map((e) => `${e.method} ${e.url}`));
+    expect(await again.client.db.syncQueue.count()).toBe(0);
+
+    // The server holds the changes: another device of the account reads them.
+    const other = createDevice(files.server.url);
+    files.devices.push(other);
+    await signIn(other, phone, 'Upgrader');
+    expect((await other.client.db.comments.get(serverComment!.id))?.body).toBe('Pack the big map');
+    expect((await other.client.db.timeEntries.toArray()).map((e) => [e.uuid, e.note])).toEqual([
+      [kept.uuid, 'Packed'],
+    ]);
   });
 });

@@ -8,21 +8,22 @@ import { recomputeListKeys } from './listKeys';
 import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from './searchLog';
 import { storeSideEffects } from './sideEffects';
 import { recomputeTopFlags } from './topFlags';
-import type {
-  LocalAttachment,
-  LocalComment,
-  LocalContact,
-  LocalItem,
-  LocalTimeEntry,
-  LocalUser,
-  MetaRow,
-  QueueEntry,
-  TrashRow,
-  UndoRecord,
+import {
+  type LocalAttachment,
+  type LocalComment,
+  type LocalContact,
+  type LocalItem,
+  type LocalTimeEntry,
+  type LocalUser,
+  type MetaRow,
+  QUEUE_CHILD_FIELDS_V20,
+  type QueueEntry,
+  type TrashRow,
+  type UndoRecord,
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 20;
+export const DB_VERSION = 21;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -229,6 +230,31 @@ export const STORES_V20 = {
 
 const STORES = STORES_V20;
 
+/**
+ * The stores whose rows are one person's, by an `owner` index (0: the guest's): a sign-in as another
+ * account keeps the guest's rows (they move over) and its own, and clears the rest (SYNC.md W10,
+ * sync/deviceWipe.ts). A store added later with per-person rows is named here, not in sync/.
+ */
+export const OWNED_STORES: readonly string[] = ['trash', 'undo', FILE_BLOBS_STORE];
+
+/**
+ * Version 21 (issue 63): a queue row stored before it named its child by a field of the child's kind
+ * (QUEUE_CHILD_FIELDS_V20); it names it by `child` now, whatever the kind. Nothing else changes: the
+ * row sends the same request. A row that names none (an item's own) is left as it is.
+ */
+function queueChildV21(row: Record<string, unknown>): void {
+  for (const [field, { kind, key }] of Object.entries(QUEUE_CHILD_FIELDS_V20)) {
+    if (!(field in row)) continue;
+    const value = row[field];
+    delete row[field];
+    if (value !== undefined && value !== null) row.child = { kind, [key]: value };
+  }
+}
+
+/** Whether a queue row stored before version 21 names its child by a field of its kind's. */
+const namesChildV20 = (row: Record<string, unknown>): boolean =>
+  Object.keys(QUEUE_CHILD_FIELDS_V20).some((field) => field in row);
+
 /** The key of the saved search copy's head row: which generation of parts is whole, and when. */
 export const SEARCH_COPY_HEAD = 'head';
 
@@ -410,9 +436,18 @@ export class OutpostDb extends Dexie {
       .upgrade((tx) => recomputeListKeys(tx.table<LocalItem, number>('items')).then(() => undefined));
     // Version 20 adds the files' rows and the file store. A cursor from before it has passed files the
     // device never stored: the next pull starts from the beginning (as version 13 did for comments).
+    this.version(20)
+      .stores(STORES_V20)
+      .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
+    // Version 21 names every queue row's child the one way (`child`): the stores stay as they are.
     this.version(DB_VERSION)
       .stores(STORES)
-      .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
+      .upgrade((tx) =>
+        tx
+          .table<Record<string, unknown>, string>('syncQueue')
+          .filter(namesChildV20)
+          .modify((row) => queueChildV21(row)),
+      );
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

@@ -1,6 +1,7 @@
 import type { Attachment } from '../../../shared/attachments';
 import type { Comment } from '../../../shared/comments';
 import type { Item, UserSummary } from '../../../shared/item';
+import type { ItemChildName } from '../../../shared/itemChildren';
 import type { QueueKind, QueueMethod } from '../../../shared/protocol';
 import type { PatchableField } from '../../../shared/schemas';
 import type { TimeEntryFields } from '../../../shared/timeEntries';
@@ -70,20 +71,38 @@ export interface QueueEntry {
   /** The local id of the item the request is about (follows temporary-id swaps). */
   itemId: number;
   /**
-   * The comment a `comment_` entry is about: the server id an edit or delete names, a create's local
-   * id. Absent on item entries and on rows queued before it was recorded (sync/queue.ts commentIdOf).
+   * The child of the item a child kind's entry is about (SYNC.md Q14). Absent on an item's own entries,
+   * and on a comment's queued before rows named it (comments/localComments.ts commentIdOf).
    */
-  commentId?: number;
-  /** The uuid of the time entry a `time_` entry is about (SYNC.md X10); absent on other entries. */
-  timeEntry?: string;
-  /** The uuid of the file an `attachment_` entry is about (SYNC.md A); absent on other entries. */
-  attachment?: string;
+  child?: QueueChild;
   /**
    * 'upgrade' marks the guest's items moving to a new account, for the Upgrade dialog's progress;
    * 'batch' an import's creates. Both go up in `POST /api/items/batch` requests (U1).
    */
   tag: 'upgrade' | 'batch' | null;
 }
+
+/**
+ * How a queue entry names the child it is about: its kind, and the key the kind's declaration names
+ * queue rows by (src/shared/itemChildren.ts `queueKey`): a comment's `id` (the server's, or a create's
+ * temporary one), a time entry's or a file's `uuid`.
+ */
+export interface QueueChild {
+  kind: ItemChildName;
+  id?: number;
+  uuid?: string;
+}
+
+/**
+ * The fields a queue row named its child by before version 21, each with its kind and the key it held:
+ * version 21's upgrade moves them into `child` (store/db.ts), and sync/ names none of them
+ * (scripts/lib/syncChildren.ts). Frozen: a kind declared since never had one.
+ */
+export const QUEUE_CHILD_FIELDS_V20 = {
+  commentId: { kind: 'comments', key: 'id' },
+  timeEntry: { kind: 'time_entries', key: 'uuid' },
+  attachment: { kind: 'attachments', key: 'uuid' },
+} as const satisfies Record<string, { kind: ItemChildName; key: 'id' | 'uuid' }>;
 
 export interface LocalUser extends UserSummary {}
 

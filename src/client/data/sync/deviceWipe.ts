@@ -7,8 +7,7 @@
 import type { Table } from 'dexie';
 import { ITEM_CHILD_STORES } from '../../../shared/itemChildren';
 import { recomputeCounts } from '../store/counters';
-import { META_KEYS, type OutpostDb } from '../store/db';
-import { FILE_BLOBS_STORE } from '../store/fileBlobs';
+import { META_KEYS, type OutpostDb, OWNED_STORES } from '../store/db';
 import { HISTORY_STORE } from '../store/historyStore';
 import { SEARCH_LOG_STORE } from '../store/searchLog';
 import { pruneToGuestRows } from './children';
@@ -43,6 +42,10 @@ function wipe(db: OutpostDb, table: Table): Promise<void> {
 }
 
 type Prune = (table: Table, userId: number) => Promise<unknown>;
+
+/** Keeps the rows of a store by `owner` that are the guest's or `userId`'s. */
+const keepOwners: Prune = (t, userId) => t.where('owner').noneOf([0, userId]).delete();
+
 /**
  * What a sign-in as another account keeps of a store: the guest's rows (they move over). A store not
  * named here is cleared whole.
@@ -51,11 +54,10 @@ const GUEST_ROWS: Record<string, Prune> = {
   items: (t) => t.where('_syncStatus').notEqual('local').delete(),
   // Every child kind's guest rows move over with their items.
   ...Object.fromEntries(ITEM_CHILD_STORES.map((store) => [store, pruneToGuestRows])),
-  trash: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
-  undo: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
+  // The stores of one person's rows (store/db.ts OWNED_STORES): the guest's move over, the account's
+  // own stay.
+  ...Object.fromEntries(OWNED_STORES.map((store) => [store, keepOwners])),
   contacts: (t, userId) => t.where('user_id').noneOf([0, userId]).delete(),
-  // The bytes of files not yet on the server: the guest's move over with their rows (A12).
-  [FILE_BLOBS_STORE]: (t, userId) => t.where('owner').noneOf([0, userId]).delete(),
   // The guest's history log (K19): only a guest writes it, and its upgrade clears it.
   [HISTORY_STORE]: async () => undefined,
   meta: (t) => t.filter((row: { key: string }) => !DEVICE_META.includes(row.key)).delete(),

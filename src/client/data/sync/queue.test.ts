@@ -4,12 +4,12 @@ import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { createDevice, signIn } from '../../../../testkit/client/harness';
 import { freshPhone } from '../../../../testkit/client/server';
 import { serverPerFile } from '../../../../testkit/client/serverPerFile';
+import { childOfKind, ITEM_CHILDREN } from '../../../shared/itemChildren';
 import { QUEUE_KINDS, type QueueKind, queueRequest } from '../../../shared/protocol';
 import type { OutpostDb } from '../store/db';
-import type { QueueEntry } from '../store/types';
+import type { QueueChild, QueueEntry } from '../store/types';
 import {
   amendCreate,
-  commentIdOf,
   confirm,
   discard,
   discardFor,
@@ -50,29 +50,55 @@ describe('the queue’s operations (sync/queue.ts)', () => {
     const [first] = await queued(db, [update(5)]);
     const more = await queued(db, [
       { kind: 'create', itemId: -1, data: { title: 'New' }, baseVersion: null },
-      { kind: 'comment_edit', itemId: 5, commentId: 40, data: { body: 'hi' }, baseVersion: null },
+      { kind: 'comment_edit', itemId: 5, child: { id: 40 }, data: { body: 'hi' }, baseVersion: null },
     ]);
     const rows = await all(db);
     expect(rows.map((r) => r.seq)).toEqual([first!.seq, first!.seq + 1, first!.seq + 2]);
     expect(rows).toEqual([first, ...more]);
     expect(new Set(rows.map((r) => r.idempotencyKey)).size).toBe(3);
-    expect(rows[2]).toMatchObject({ url: '/api/comments/40', commentId: 40, itemId: 5 });
-    // An item's own entry names no comment.
-    expect('commentId' in rows[0]!).toBe(false);
+    expect(rows[2]).toMatchObject({
+      url: '/api/comments/40',
+      child: { kind: 'comments', id: 40 },
+      itemId: 5,
+    });
+    // An item's own entry names no child.
+    expect('child' in rows[0]!).toBe(false);
   });
 
-  it('Q14: a row names its comment; one queued before rows did is read by the id its URL names', () => {
-    const row = (kind: QueueKind, commentId?: number) =>
-      ({
-        kind,
-        ...queueRequest(kind, 7, 40),
-        ...(commentId === undefined ? {} : { commentId }),
-      }) as QueueEntry;
-    expect(commentIdOf(row('comment_edit', 40))).toBe(40);
-    expect(commentIdOf(row('comment_create', -3))).toBe(-3);
-    expect(commentIdOf(row('comment_delete'))).toBe(40);
-    expect(commentIdOf(row('comment_create'))).toBe(0);
-    expect(commentIdOf(row('update'))).toBe(0);
+  it('Q14: a row names its child by the key its kind declares, and its URL names it by its ref, whatever the kind', () => {
+    for (const kind of ITEM_CHILDREN) {
+      const [create, remove] = queueRows(
+        [kind.createKind, kind.deleteKind].map((k) => ({
+          kind: k,
+          itemId: 7,
+          data: null,
+          baseVersion: null,
+          child: { id: 40, uuid: 'u-40' },
+        })),
+        0,
+      );
+      const child: QueueChild =
+        kind.queueKey === 'id' ? { kind: kind.name, id: 40 } : { kind: kind.name, uuid: 'u-40' };
+      expect(create).toMatchObject({ child, ...queueRequest(kind.createKind, 7) });
+      // Without a ref, the URL names the child by its key; with one, by the ref (a server id, say).
+      expect(remove).toMatchObject({
+        child,
+        url: queueRequest(kind.deleteKind, 7, 0, String(child.id ?? child.uuid)).url,
+      });
+      const [named] = queueRows(
+        [
+          {
+            kind: kind.deleteKind,
+            itemId: 7,
+            data: null,
+            baseVersion: null,
+            child: { id: 40, uuid: 'u-40', ref: '9' },
+          },
+        ],
+        0,
+      );
+      expect(named).toMatchObject({ child, url: queueRequest(kind.deleteKind, 7, 9).url });
+    }
   });
 
   it('Q15: confirm takes answered entries off the queue once; a second answer finds nothing', async () => {
@@ -97,7 +123,13 @@ describe('the queue’s operations (sync/queue.ts)', () => {
       update(1),
       { kind: 'delete', itemId: 1, data: null, baseVersion: 2 },
       { kind: 'restore', itemId: 1, data: null, baseVersion: null },
-      { kind: 'comment_create', itemId: 1, commentId: -9, data: { body: 'b', uuid: 'u' }, baseVersion: null },
+      {
+        kind: 'comment_create',
+        itemId: 1,
+        child: { id: -9 },
+        data: { body: 'b', uuid: 'u' },
+        baseVersion: null,
+      },
       update(2),
     ]);
     await discard(db, b!.id);
@@ -111,7 +143,13 @@ describe('the queue’s operations (sync/queue.ts)', () => {
   it('Q18: amendCreate keeps the create’s Idempotency-Key; reissue sends other data under a fresh one', async () => {
     const db = freshFakeDb('queue');
     const [create, edit] = await queued(db, [
-      { kind: 'comment_create', itemId: 1, commentId: -4, data: { body: 'a', uuid: 'u' }, baseVersion: null },
+      {
+        kind: 'comment_create',
+        itemId: 1,
+        child: { id: -4 },
+        data: { body: 'a', uuid: 'u' },
+        baseVersion: null,
+      },
       update(1, { title: 't', assigned_to: 9 }),
     ]);
     await amendCreate(db, create!.id, { body: 'b', uuid: 'u' });
@@ -158,7 +196,7 @@ describe('the queue’s operations (sync/queue.ts)', () => {
     const id = fc.integer({ min: -4, max: 4 }).filter((n) => n !== 0);
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ kind, itemId: id, parent: fc.option(id), commentId: fc.nat(50) }), {
+        fc.array(fc.record({ kind, itemId: id, parent: fc.option(id), childId: fc.nat(50) }), {
           maxLength: 12,
         }),
         fc.subarray([-1, -2, -3, -4]),
@@ -171,7 +209,7 @@ describe('the queue’s operations (sync/queue.ts)', () => {
               itemId: s.itemId,
               data: s.kind === 'create' && s.parent !== null ? { title: 't', parent_id: s.parent } : null,
               baseVersion: null,
-              ...(s.kind.startsWith('comment_') ? { commentId: s.commentId } : {}),
+              ...(childOfKind(s.kind) ? { child: { id: s.childId, uuid: `u-${s.childId}` } } : {}),
             })),
           );
           const swaps = new Map(temporary.map((t) => [t, 100 - t]));
@@ -185,7 +223,7 @@ describe('the queue’s operations (sync/queue.ts)', () => {
               ...r,
               itemId: moved(r.itemId),
               // The URL the row would have been queued with had the server's id been known.
-              url: queueRequest(r.kind, moved(r.itemId), r.commentId).url,
+              url: queueRequest(r.kind, moved(r.itemId), r.child?.id, r.child?.uuid).url,
               data:
                 typeof r.data?.parent_id === 'number'
                   ? { ...r.data, parent_id: moved(r.data.parent_id) }
@@ -203,7 +241,13 @@ describe('the queue’s operations (sync/queue.ts)', () => {
     const db = freshFakeDb('queue');
     const [a, , b] = await queued(db, [
       update(1),
-      { kind: 'comment_create', itemId: 1, commentId: -1, data: { body: 'x', uuid: 'u' }, baseVersion: null },
+      {
+        kind: 'comment_create',
+        itemId: 1,
+        child: { id: -1 },
+        data: { body: 'x', uuid: 'u' },
+        baseVersion: null,
+      },
       { kind: 'delete', itemId: 1, data: null, baseVersion: 1 },
       update(2),
     ]);

@@ -7,22 +7,18 @@
  * ones several modules share live here too.
  *
  * Each operation runs in the caller's transaction when there is one (the write it belongs to commits
- * with it or not at all), else in its own. A row names what it is about (`itemId`, `commentId`), set
- * when it is queued and moved with a temporary id's swap, so nothing reads an id back out of its URL
- * (but a row queued before `commentId` was recorded, which `commentIdOf` reads as it always was).
+ * with it or not at all), else in its own. A row names what it is about (`itemId`, and a child kind's
+ * `child`, keyed as the kind's declaration says: src/shared/itemChildren.ts `queueKey`), set when it
+ * is queued and moved with a temporary id's swap, so nothing reads an id back out of its URL (but a
+ * comment's row queued before rows named their child, which the comments read as they always did).
  */
-import {
-  commentIdOfUrl,
-  isChildKind,
-  type QueueKind,
-  queueRequest,
-  sendsIfMatch,
-} from '../../../shared/protocol';
+import { childOfKind } from '../../../shared/itemChildren';
+import { isChildKind, type QueueKind, queueRequest, sendsIfMatch } from '../../../shared/protocol';
 import type { OutpostDb } from '../store/db';
 import type { DexieInternals } from '../store/dexieInternals';
 import { rawLastKey } from '../store/rawReads';
 import { issueWrite, rawWrite } from '../store/rawWrites';
-import type { QueueEntry } from '../store/types';
+import type { QueueChild, QueueEntry } from '../store/types';
 
 /** A request a local change queues (the funnel gives it its id, seq, URL and keys). */
 export interface NewEntry {
@@ -32,14 +28,11 @@ export interface NewEntry {
   baseVersion: number | null;
   tag?: QueueEntry['tag'];
   /**
-   * The comment a `comment_` entry is about: the server id an edit or delete names, a create's local
-   * (temporary) id.
+   * The child a child kind's entry is about, by the key its kind names queue rows by (`queueKey`: a
+   * comment's id, a create's temporary one; a time entry's or a file's uuid), and `ref`, how its URL
+   * names it when that is not the key (a server id, say).
    */
-  commentId?: number;
-  /** The time entry a `time_` entry is about: its uuid, and how its URL names it (server id or uuid). */
-  timeEntry?: { uuid: string; ref: string };
-  /** The file an `attachment_` entry is about: its uuid, and how its URL names it (its server id). */
-  attachment?: { uuid: string; ref: string };
+  child?: { id?: number; uuid?: string; ref?: string };
 }
 
 const QUEUE = 'syncQueue';
@@ -75,15 +68,6 @@ export async function entriesFor(db: OutpostDb, itemId: number): Promise<QueueEn
   return list.sort((a, b) => a.seq - b.seq);
 }
 
-/**
- * The comment an entry is about (0 for an item's own): its `commentId`, or for an edit or delete
- * queued before rows recorded one, the id its URL names (SYNC.md Q14).
- */
-export function commentIdOf(entry: Pick<QueueEntry, 'kind' | 'url' | 'commentId'>): number {
-  if (entry.commentId !== undefined) return entry.commentId;
-  return entry.kind === 'comment_edit' || entry.kind === 'comment_delete' ? commentIdOfUrl(entry.url) : 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Creating rows: the funnel's alone
 // ---------------------------------------------------------------------------------------------
@@ -91,22 +75,34 @@ export function commentIdOf(entry: Pick<QueueEntry, 'kind' | 'url' | 'commentId'
 /** The rows for `entries` queued after seq `last`, in order: fresh ids and Idempotency-Keys (Q10, Q13). */
 export function queueRows(entries: readonly NewEntry[], last: number): QueueEntry[] {
   let seq = last;
-  return entries.map((entry) => ({
-    id: crypto.randomUUID(),
-    seq: ++seq,
-    kind: entry.kind,
-    ...queueRequest(entry.kind, entry.itemId, entry.commentId, entry.timeEntry?.ref ?? entry.attachment?.ref),
-    data: entry.data,
-    timestamp: Date.now(),
-    retries: 0,
-    idempotencyKey: crypto.randomUUID(),
-    baseVersion: entry.baseVersion,
-    itemId: entry.itemId,
-    ...(entry.commentId !== undefined ? { commentId: entry.commentId } : {}),
-    ...(entry.timeEntry ? { timeEntry: entry.timeEntry.uuid } : {}),
-    ...(entry.attachment ? { attachment: entry.attachment.uuid } : {}),
-    tag: entry.tag ?? null,
-  }));
+  return entries.map((entry) => {
+    const child = childOf(entry);
+    // A child's URL names it by `ref`, else by its key (a create's names only its item).
+    const ref = entry.child?.ref ?? String(child?.id ?? child?.uuid ?? '');
+    return {
+      id: crypto.randomUUID(),
+      seq: ++seq,
+      kind: entry.kind,
+      ...queueRequest(entry.kind, entry.itemId, 0, ref),
+      data: entry.data,
+      timestamp: Date.now(),
+      retries: 0,
+      idempotencyKey: crypto.randomUUID(),
+      baseVersion: entry.baseVersion,
+      itemId: entry.itemId,
+      ...(child ? { child } : {}),
+      tag: entry.tag ?? null,
+    };
+  });
+}
+
+/** The child a new entry's row names: its kind, and the key the kind's declaration names (null: none). */
+function childOf(entry: NewEntry): QueueChild | null {
+  const kind = childOfKind(entry.kind);
+  if (!kind || !entry.child) return null;
+  const { id, uuid } = entry.child;
+  if (kind.queueKey === 'id') return id === undefined ? null : { kind: kind.name, id };
+  return uuid === undefined ? null : { kind: kind.name, uuid };
 }
 
 /**

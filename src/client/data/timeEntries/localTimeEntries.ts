@@ -164,7 +164,7 @@ export async function startTimer(
             itemId: item.id,
             data: { uuid, started_at: entry.started_at, ...(input.note ? { note: input.note } : {}) },
             baseVersion: null,
-            timeEntry: { uuid, ref: uuid },
+            child: { uuid },
           },
         ];
     const queued = await applyLocalChange(db, {
@@ -209,7 +209,7 @@ export async function stopTimer(db: OutpostDb, who: Who, uuid: string, at?: numb
             itemId: row.item_id,
             data: { ended_at: endedAt },
             baseVersion: null,
-            timeEntry: { uuid, ref: uuid },
+            child: { uuid },
           },
         ];
     const queued = await applyLocalChange(db, {
@@ -252,7 +252,7 @@ export async function addManualEntry(
               ...(entry.note ? { note: entry.note } : {}),
             },
             baseVersion: null,
-            timeEntry: { uuid, ref: uuid },
+            child: { uuid },
           },
         ];
     const queued = await applyLocalChange(db, {
@@ -308,7 +308,7 @@ export async function updateEntry(
             itemId: row.item_id,
             data: { ...patch },
             baseVersion: null,
-            timeEntry: { uuid, ref: uuid },
+            child: { uuid },
           },
         ];
     const queued = await applyLocalChange(db, {
@@ -321,7 +321,9 @@ export async function updateEntry(
 
 /** The queue rows still naming a time entry, in order. */
 async function queuedFor(db: OutpostDb, uuid: string): Promise<QueueEntry[]> {
-  const rows = await db.syncQueue.filter((e) => e.timeEntry === uuid).toArray();
+  const rows = await db.syncQueue
+    .filter((e) => e.child?.kind === 'time_entries' && e.child.uuid === uuid)
+    .toArray();
   return rows.sort((a, b) => a.seq - b.seq);
 }
 
@@ -352,7 +354,7 @@ export async function removeEntry(db: OutpostDb, who: Who, uuid: string): Promis
             itemId: row.item_id,
             data: null,
             baseVersion: null,
-            timeEntry: { uuid, ref },
+            child: { uuid, ref },
           },
         ],
         after: await lastSeq(db),
@@ -423,7 +425,7 @@ export async function settlePerson(db: OutpostDb, userId: number): Promise<void>
  * left the queue): the server's copy, under the device's changes still queued (X6).
  */
 export async function confirmTimeEntry(db: OutpostDb, entry: QueueEntry, body: unknown): Promise<void> {
-  const uuid = entry.timeEntry ?? String(entry.data?.uuid ?? '');
+  const uuid = entry.child?.uuid ?? String(entry.data?.uuid ?? '');
   const local = await db.timeEntries.get(uuid);
   const pending = await queuedFor(db, uuid);
   if (entry.kind === 'time_delete') {
@@ -443,7 +445,7 @@ export async function confirmTimeEntry(db: OutpostDb, entry: QueueEntry, body: u
  * delete puts the server's copy back. Inside the push's transaction.
  */
 export async function dropTimeEntry(db: OutpostDb, entry: QueueEntry): Promise<void> {
-  const uuid = entry.timeEntry ?? String(entry.data?.uuid ?? '');
+  const uuid = entry.child?.uuid ?? String(entry.data?.uuid ?? '');
   const local = await db.timeEntries.get(uuid);
   if (!local) return;
   if (entry.kind === 'time_create') {
@@ -526,7 +528,7 @@ export async function moveGuestTimeEntries(
         ...(row.note ? { note: row.note } : {}),
       },
       baseVersion: null,
-      timeEntry: { uuid: row.uuid, ref: row.uuid },
+      child: { uuid: row.uuid },
     });
   }
   if (rows.length > 0) await db.timeEntries.bulkPut(rows);
