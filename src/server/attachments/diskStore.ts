@@ -30,13 +30,13 @@ export function createDiskStore(root: string): FileStore {
   /** Moves a finished file in under `key`, keeping the key's bytes when it is there already. */
   const place = async (key: string, finished: string) => {
     const target = pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
     try {
-      await link(finished, target);
+      // The fan-out folder is made when a link first finds it missing, not asked for every time.
+      await linkMaking(finished, target);
     } catch (error) {
       if (!isTaken(error)) throw error;
     } finally {
-      await rm(finished, { force: true });
+      await unlinkIfThere(finished);
     }
   };
 
@@ -109,6 +109,26 @@ export function createDiskStore(root: string): FileStore {
       }
     },
   };
+}
+
+/** Links `from` as `to`, making `to`'s folder when the first try finds it missing. */
+async function linkMaking(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    await mkdir(path.dirname(to), { recursive: true });
+    await link(from, to);
+  }
+}
+
+/** Removes a file that may already be gone (one call: no stat before it, as `rm` makes). */
+export async function unlinkIfThere(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
 }
 
 /** A folder's entry names, sorted; none when the folder is not there (nothing stored yet). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, rm } from 'node:fs/promises';
+import { link } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +29,7 @@ import {
   routeDoc,
 } from '../openapi/routeDoc';
 import { contentDisposition, etagListMatches, etagOf, parseRange } from './contentHeaders';
+import { unlinkIfThere } from './diskStore';
 import { contentKey, thumbnailKey } from './fileStore';
 import {
   type AttachmentRef,
@@ -163,9 +164,7 @@ export async function attachmentRoutes(app: FastifyInstance): Promise<void> {
         result = await storeUpload(request, user, itemId, file, uuid, keep, firstSeen);
       } finally {
         // Gone before the answer leaves: a client that reads it finds no spool file of its upload.
-        await Promise.all(
-          [file.path, keep, `${file.path}.again`].map((spoolFile) => rm(spoolFile, { force: true })),
-        );
+        await Promise.all([file.path, keep, `${file.path}.again`].map(unlinkIfThere));
       }
       return sendWrite(reply, result);
     },
