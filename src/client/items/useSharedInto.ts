@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useDoor, useToast } from '../app/door';
 
@@ -22,16 +22,21 @@ export interface SharedInto {
   discard(): void;
 }
 
-const QUERY = 'share';
-
-/** The share's steps and texts, loaded with the first share, not with Home. */
-const steps = () => import('./sharedShare');
+/** No share on the card: what every card but one opened by a share holds. */
+const NO_SHARE: SharedInto = {
+  files: [],
+  active: false,
+  remove: () => {},
+  attachTo: async () => {},
+  discard: () => {},
+};
 
 /**
  * Opens what a phone shared in the card: the worker (or the server, before any worker ran) sends the
  * app to `/?share=<id>`; the share's words fill the card (`prefill`, shared/share.ts) and its files
  * wait as chips until the item is created. The `share` query stays until then, so a reload opens it
- * again. `enabled` false: the card ignores shares (only Home's takes them).
+ * again. `enabled` false: the card ignores shares (only Home's takes them). Only the query's read is
+ * here: the share's steps (./sharedShare.ts) load with the first share, not with Home.
  */
 export function useSharedInto(
   enabled: boolean,
@@ -40,59 +45,23 @@ export function useSharedInto(
   const [params, setParams] = useSearchParams();
   const { send } = useDoor();
   const toast = useToast();
-  const raw = enabled ? params.get(QUERY) : null;
-  const [share, setShare] = useState<{ id: string; files: SharedFileChip[] } | null>(null);
+  const raw = enabled ? params.get('share') : null;
+  const [share, setShare] = useState<SharedInto | null>(null);
   const prefillRef = useRef(prefill);
   prefillRef.current = prefill;
   /** The query read last: a re-render, or React's second effect run in development, reads it once. */
   const handled = useRef<string | null>(null);
 
-  const forget = useCallback(
-    () =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          next.delete(QUERY);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
-
   useEffect(() => {
     if (raw === null || raw === '' || handled.current === raw) return;
     handled.current = raw;
-    steps()
-      .then(({ openShare }) => openShare(raw, { send, toast, forget }))
-      .then((opened) => {
-        if (!opened) return;
-        setShare(opened);
-        prefillRef.current(opened.words);
-      })
-      .catch((error: unknown) => {
-        console.error(error);
-        forget();
-      });
-  }, [raw, send, toast, forget]);
+    // A module that did not arrive leaves the query: a reload opens the share again.
+    import('./sharedShare').then(
+      ({ openShare }) =>
+        openShare(raw, { send, toast, setParams, show: setShare, prefill: (w) => prefillRef.current(w) }),
+      console.error,
+    );
+  }, [raw, send, toast, setParams]);
 
-  return {
-    files: share?.files ?? [],
-    active: share !== null,
-    remove: (key) =>
-      setShare((current) =>
-        current ? { ...current, files: current.files.filter((f) => f.key !== key) } : current,
-      ),
-    attachTo: async (itemId) => {
-      if (!share) return;
-      setShare(null);
-      await (await steps()).attachShare(share, itemId, { send, toast, forget });
-    },
-    discard: () => {
-      if (!share) return;
-      setShare(null);
-      forget();
-      void send('transfer.dropShared', { id: share.id }).catch(() => undefined);
-    },
-  };
+  return share ?? NO_SHARE;
 }

@@ -1,19 +1,11 @@
 /**
- * The uploader's part of the client (composed by client.ts, ARCHITECTURE §6) and what starts it: the
- * sync engine's triggers (the app's start after a reload, coming online, a sign-in, each sync run's
- * end, a temporary item id becoming the server's) and the commands that add or retry a file. Its code
- * loads with the first file there is to send (./uploader.ts), never with the first screen.
+ * The uploader's part of the client (composed by client.ts, ARCHITECTURE §6) and what starts it. Only
+ * this much comes with the first screen: the triggers and the uploader's making (./uploadTriggers.ts)
+ * load once there is an account, or when a command asks for a run (a file added, a retry); the
+ * uploader's code (./uploader.ts) with the first file there is to send.
  */
-import { type AuthStore, unauthorizedHooks } from '../../stores/authStore';
-import type { SyncStatusStore } from '../../stores/syncStatusStore';
-import type { ToastStore } from '../../stores/toastStore';
 import { lazily } from '../lazy';
-import { type ApiClient, browserXsrfToken, type FetchLike } from '../net/apiClient';
-import type { Connectivity } from '../net/connectivity';
-import type { OutpostDb } from '../store/db';
-import type { Viewer } from '../store/types';
-import type { LazyEngine } from '../sync/lazyEngine';
-import type { createSyncLock } from '../sync/locks';
+import type { TriggerContext, UploadsDeps } from './uploadTriggers';
 
 export interface Uploads {
   /** A run of the uploader: now, or once the one under way ends. */
@@ -21,10 +13,7 @@ export interface Uploads {
   /** Resolves once no upload run is under way or asked for (tests wait on it). */
   settled(): Promise<void>;
   /** Starts the triggers (AFTER_SESSION_CHECK in client.ts). */
-  service: {
-    name: string;
-    start(ctx: { auth: AuthStore; connectivity: Connectivity; status: SyncStatusStore }): () => void;
-  };
+  service: { name: string; start(ctx: TriggerContext): () => void };
 }
 
 export const uploadsPart = {
@@ -45,99 +34,36 @@ export const uploadsPart = {
   ],
   // A 401 to an upload goes to the auth store as the API client's does.
   later: ['auth'],
-  create(deps: {
-    db: OutpostDb;
-    api: ApiClient;
-    viewer: () => Viewer;
-    isOnline: () => boolean;
-    trackedFetch: FetchLike;
-    baseUrl: string;
-    xsrfToken: (() => string | null) | undefined;
-    toasts: ToastStore;
-    download: (file: { name: string; mime: string; text: string }) => void;
-    idSwaps: { listen: (listener: () => void) => () => void };
-    /** Web Locks; null disables them (tests run several "devices" in one process). */
-    locks: Parameters<typeof createSyncLock>[1] | undefined;
-    engine: LazyEngine;
-    auth: () => AuthStore;
-  }): Uploads {
-    const { db } = deps;
-    let stopped = false;
-    const load = lazily(async () => {
-      const [{ createUploader }, { transportFor }, { createSyncLock }] = await Promise.all([
-        import('./uploader'),
-        import('./transport'),
-        import('../sync/locks'),
-      ]);
-      return createUploader({
-        db,
-        api: deps.api,
-        send: transportFor(deps.trackedFetch, {
-          baseUrl: deps.baseUrl,
-          xsrfToken: deps.xsrfToken ?? browserXsrfToken,
-          ...unauthorizedHooks(deps.auth),
-        }),
-        viewer: deps.viewer,
-        isOnline: deps.isOnline,
-        // Its own lock, not the sync run's: the queue never waits for a file (A2).
-        lock: createSyncLock(`outpost-upload:${db.name}`, deps.locks),
-        toast: deps.toasts.getState().push,
-        download: deps.download,
-        pushNow: deps.engine.pushNow,
-      });
-    });
-    const starting = new Set<Promise<unknown>>();
-    const kick = () => {
-      if (stopped) return;
-      const work = load().then((uploader) => (stopped ? undefined : uploader.kick()));
-      starting.add(work);
-      const done = () => starting.delete(work);
-      work.then(done, done);
-    };
-    /** A trigger: the uploader's code loads only when a file's bytes wait on the device. */
-    const kickIfAny = () => {
-      if (stopped || deps.viewer().isGuest || !deps.isOnline()) return;
-      if (load.started()) return kick();
-      void db.fileBlobs
-        .limit(1)
-        .primaryKeys()
-        .then((keys) => (keys.length > 0 ? kick() : undefined))
-        .catch(() => undefined);
-    };
+  create(deps: UploadsDeps): Uploads {
+    const load = lazily(() => import('./uploadTriggers').then((m) => m.createUploads(deps)));
+    /** The service has stopped (the client closed): no run starts after it. */
+    let ended = false;
     return {
-      kick,
-      async settled() {
-        for (;;) {
-          if (starting.size > 0) await Promise.allSettled([...starting]);
-          if (!load.started()) return;
-          await (await load()).settled();
-          if (starting.size === 0) return;
-        }
+      kick: () => {
+        if (!ended) load().then((uploads) => uploads.kick(), console.error);
       },
+      // Nothing was asked of an uploader whose module has not been asked for.
+      settled: async () => (load.started() ? (await load()).settled() : undefined),
       service: {
         name: 'uploads',
-        start({ auth, connectivity, status }) {
-          // A5: after a reload, a waiting file starts again from its Blob.
-          kickIfAny();
-          const offs = [
-            connectivity.subscribe((online) => (online ? kickIfAny() : undefined)),
-            auth.subscribe((state, prev) => {
-              if (state.isAuthenticated && !prev.isAuthenticated) kickIfAny();
-            }),
-            // Each sync run's end: its pushes may have put items on the server (A3), its pull may
-            // have brought a file's twin; the queue's cadence is the uploader's too (A5).
-            status.subscribe((state, prev) => {
-              if (prev.syncing && !state.syncing) kickIfAny();
-            }),
-            // A3: an item's create answered by a write's own push.
-            deps.idSwaps.listen(() => kickIfAny()),
-          ];
+        start(ctx) {
+          let stopTriggers: (() => void) | null = null;
+          // A guest's files wait on the device until a sign-in: the triggers load with the account.
+          const begin = () => {
+            off();
+            load().then((uploads) => {
+              if (!ended) stopTriggers = uploads.start(ctx);
+            }, console.error);
+          };
+          const off = ctx.auth.subscribe((state) => (state.isAuthenticated ? begin() : undefined));
+          if (ctx.auth.getState().isAuthenticated) begin();
           return () => {
-            stopped = true;
-            for (const off of offs) off();
+            ended = true;
+            off();
+            stopTriggers?.();
             if (load.started())
-              void load().then(
-                (uploader) => uploader.stop(),
+              load().then(
+                (uploads) => uploads.stop(),
                 () => undefined,
               );
           };
