@@ -12,7 +12,7 @@
  *   property or string of that one name (a word in a message is not code naming it).
  */
 import { FILE_BLOBS_STORE } from '../../src/client/data/store/fileBlobs';
-import { QUEUE_CHILD_FIELDS_V20 } from '../../src/client/data/store/types';
+import { QUEUE_CHILD_FIELDS_V20 } from '../../src/client/data/store/queueChildFieldsV20';
 import { ITEM_CHILD_STORES } from '../../src/shared/itemChildren';
 
 /** What sync/ never names: stores (by name) and identifiers. */

@@ -22,7 +22,8 @@ import {
   UNREAD_INDEXES_V15,
 } from './db';
 import { withKeys } from './listKeys';
-import { QUEUE_CHILD_FIELDS_V20, type QueueEntry } from './types';
+import { QUEUE_CHILD_FIELDS_V20 } from './queueChildFieldsV20';
+import type { QueueEntry } from './types';
 
 describe('the database upgrade', () => {
   it('reads each item request’s kind back from its method and URL, as version 2 does', () => {

@@ -5,21 +5,21 @@ import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
 import { FILE_BLOBS_SCHEMA, FILE_BLOBS_STORE, type FileBlob } from './fileBlobs';
 import { HISTORY_SCHEMA, HISTORY_STORE, historyScope } from './historyStore';
 import { recomputeListKeys } from './listKeys';
+import { QUEUE_CHILD_FIELDS_V20 } from './queueChildFieldsV20';
 import { SEARCH_LOG_SCHEMA, SEARCH_LOG_STORE, type SearchLogRow } from './searchLog';
 import { storeSideEffects } from './sideEffects';
 import { recomputeTopFlags } from './topFlags';
-import {
-  type LocalAttachment,
-  type LocalComment,
-  type LocalContact,
-  type LocalItem,
-  type LocalTimeEntry,
-  type LocalUser,
-  type MetaRow,
-  QUEUE_CHILD_FIELDS_V20,
-  type QueueEntry,
-  type TrashRow,
-  type UndoRecord,
+import type {
+  LocalAttachment,
+  LocalComment,
+  LocalContact,
+  LocalItem,
+  LocalTimeEntry,
+  LocalUser,
+  MetaRow,
+  QueueEntry,
+  TrashRow,
+  UndoRecord,
 } from './types';
 
 export const DB_NAME = 'Outpost';
