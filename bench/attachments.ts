@@ -40,13 +40,14 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { chromium, type Page, type Request } from 'playwright-core';
+import { throwawayPostgres } from '../e2e/lib/servers';
 import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
 import { repoRoot } from '../scripts/lib/paths';
 import { type HttpSession, signInOverHttp } from '../testkit/childServer';
 import { buildPage } from './clientBrowser';
 import { numberArg, pageApi } from './lib/pageApi';
 import { ms, type Pairs, ratioText, times } from './lib/pairs';
-import { freshPgDatabase, pgReachable } from './lib/pg';
+import { pgReachable, pgUrl } from './lib/pg';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { median } from './lib/stats';
 
@@ -91,7 +92,7 @@ async function startServer(
   const dataDir = path.join(work, 'data');
   await mkdir(dataDir, { recursive: true });
   // --pg: the server's database is a new one on the PostgreSQL cluster, dropped when it stops.
-  const database = onPostgres ? await freshPgDatabase() : null;
+  const database = onPostgres ? await throwawayPostgres(pgUrl()) : null;
   // BENCH_NODE_ARGS passes flags to the server's Node (as bench/lib/child.ts does), e.g. "--trace-gc";
   // what the server prints after it is ready is then shown.
   const extraArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -13,6 +13,7 @@
  * API allows 20 a person, and the budget is about delivery, not creation.
  */
 import type { AddressInfo } from 'node:net';
+import { throwawayPostgres } from '../e2e/lib/servers';
 import { type Database, openDatabase, rows, sql } from '../src/server/db/client';
 import { newSecret } from '../src/server/webhooks/send';
 import { openTestDatabase } from '../testkit/server';
@@ -22,7 +23,6 @@ import { type BenchServer, startBenchServer } from './lib/child';
 import { hookApp } from './lib/hookApp';
 import { numberArg } from './lib/pageApi';
 import { ms } from './lib/pairs';
-import { freshPgDatabase } from './lib/pg';
 import { check, heading, info } from './lib/report';
 
 const WRITES_PER_SECOND = 10;
@@ -59,7 +59,7 @@ interface Setup {
 }
 
 async function startPg(base: string): Promise<Setup> {
-  const fresh = await freshPgDatabase(base);
+  const fresh = await throwawayPostgres(base);
   // Migrated here once, before the instances start on it.
   const database = await openDatabase({ url: fresh.url });
   const servers: BenchServer[] = [];
