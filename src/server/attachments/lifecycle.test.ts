@@ -5,10 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keysOf, spoolFile } from '../../../testkit/fileStoreContract';
-import { tempDiskStore } from '../../../testkit/files';
-import { postMultipart } from '../../../testkit/multipart';
+import { gardenTeam, tempDiskStore, uploadFile } from '../../../testkit/files';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
-import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
+import { signedIn, type TestClient } from '../../../testkit/testClient';
 import type { Attachment, SyncAttachmentChange } from '../../shared/attachments';
 import { THUMBNAIL_MAX_PX } from '../../shared/attachments';
 import type { Item, SyncPage } from '../../shared/item';
@@ -59,17 +58,8 @@ describe.each(testEngines())('files through their life on %s', (engine) => {
     };
     app = await buildApp({ database, files: store, config: { seedSampleUsers: true, reminderTickMs: 0 } });
     await app.ready();
-    alex = await signedIn(app, 'Alex');
-    blair = await signedIn(app, 'Blair');
+    ({ alex, blair, campaign, todo } = await gardenTeam(app));
     stranger = await signedIn(app, 'Stranger');
-    await makeMutual(alex, blair);
-    campaign = await alex.create({ title: 'Garden', type: 'campaign' });
-    todo = await alex.create({ title: 'Fix the gate', type: 'todo', parent_id: campaign.id });
-    const added = await alex.post(`/api/campaigns/${campaign.id}/members`, {
-      user_id: blair.user!.id,
-      role: 'editor',
-    });
-    expect(added.status, added.text).toBe(201);
   });
   afterAll(async () => {
     await app?.close();
@@ -78,9 +68,7 @@ describe.each(testEngines())('files through their life on %s', (engine) => {
   });
 
   const upload = (client: TestClient, itemId: number, bytes: Uint8Array, name: string, uuid?: string) =>
-    postMultipart<Attachment>(app, client, `/api/items/${itemId}/attachments${uuid ? `?uuid=${uuid}` : ''}`, [
-      { file: 'file', bytes, name },
-    ]);
+    uploadFile(app, client, itemId, bytes, name, uuid);
   const content = (client: TestClient, id: number) => client.get(`/api/attachments/${id}/content`);
 
   it('images get their shown size and a WebP thumbnail of at most 400 px; a broken one is still stored', async () => {

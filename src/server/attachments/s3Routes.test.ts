@@ -7,11 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysOf } from '../../../testkit/fileStoreContract';
-import { postMultipart } from '../../../testkit/multipart';
+import { gardenTeam, uploadFile } from '../../../testkit/files';
 import { startS3, type TestS3 } from '../../../testkit/s3';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
-import { makeMutual, signedIn, type TestClient } from '../../../testkit/testClient';
-import type { Attachment } from '../../shared/attachments';
+import { signedIn, type TestClient } from '../../../testkit/testClient';
 import type { Item } from '../../shared/item';
 import { buildApp } from '../app';
 import { type Database, rows, sql } from '../db/client';
@@ -46,16 +45,7 @@ describe.each(testEngines())('files on items in an S3 bucket on %s', (engine) =>
     database = await openTestDatabase(engine);
     app = await buildApp({ database, files: store, config: { seedSampleUsers: true, reminderTickMs: 0 } });
     await app.ready();
-    alex = await signedIn(app, 'Alex');
-    blair = await signedIn(app, 'Blair');
-    await makeMutual(alex, blair);
-    campaign = await alex.create({ title: 'Garden', type: 'campaign' });
-    todo = await alex.create({ title: 'Fix the gate', type: 'todo', parent_id: campaign.id });
-    const added = await alex.post(`/api/campaigns/${campaign.id}/members`, {
-      user_id: blair.user!.id,
-      role: 'editor',
-    });
-    expect(added.status, added.text).toBe(201);
+    ({ alex, blair, campaign, todo } = await gardenTeam(app));
   }, 120_000);
   afterAll(async () => {
     await app?.close();
@@ -65,9 +55,7 @@ describe.each(testEngines())('files on items in an S3 bucket on %s', (engine) =>
   });
 
   const upload = (client: TestClient, itemId: number, bytes: Uint8Array, name: string, uuid?: string) =>
-    postMultipart<Attachment>(app, client, `/api/items/${itemId}/attachments${uuid ? `?uuid=${uuid}` : ''}`, [
-      { file: 'file', bytes, name },
-    ]);
+    uploadFile(app, client, itemId, bytes, name, uuid);
   const content = (client: TestClient, id: number, headers?: Record<string, string>) =>
     client.request({ url: `/api/attachments/${id}/content`, ...(headers ? { headers } : {}) });
   const putsOf = (key: string) =>
