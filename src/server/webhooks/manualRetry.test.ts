@@ -3,9 +3,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { eventually } from '../../../testkit/pushReceiver';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { sharedCampaign } from '../../../testkit/sharing';
-import { signedIn, type TestClient } from '../../../testkit/testClient';
+import { signedIn } from '../../../testkit/testClient';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../testkit/webhookReceiver';
-import type { Webhook, WebhookCreated, WebhookDelivery } from '../../shared/webhooks';
+import { addHook, hookDeliveries } from '../../../testkit/webhooks';
+import type { Webhook, WebhookDelivery } from '../../shared/webhooks';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
 import { type AppConfig, loadConfig } from '../env';
@@ -26,22 +27,6 @@ const build = (database: Database, overrides: Partial<AppConfig['webhooks']> = {
       },
     },
   });
-
-async function addHook(client: TestClient, url: string, campaignId?: number): Promise<WebhookCreated> {
-  const response = await client.post<WebhookCreated>('/api/webhooks', {
-    url,
-    events: ['*'],
-    ...(campaignId ? { campaign_id: campaignId } : {}),
-  });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
-}
-
-async function deliveries(client: TestClient, hookId: number): Promise<WebhookDelivery[]> {
-  const response = await client.get<{ data: WebhookDelivery[] }>(`/api/webhooks/${hookId}/deliveries`);
-  expect(response.status, response.text).toBe(200);
-  return response.body.data;
-}
 
 describe.each(testEngines())('webhook log and manual retry (%s)', (engine) => {
   let database: Database;
@@ -69,8 +54,8 @@ describe.each(testEngines())('webhook log and manual retry (%s)', (engine) => {
     receiver.answer(() => ({ status: 503 }));
     const hook = await addHook(owner, `${receiver.url}/down`);
     await owner.create({ title: 'Waits for its retry', type: 'todo' });
-    await eventually(async () => (await deliveries(owner, hook.id))[0]?.attempts === 1);
-    const [before] = await deliveries(owner, hook.id);
+    await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.attempts === 1);
+    const [before] = await hookDeliveries(owner, hook.id);
     expect(before).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
     expect(before!.next_attempt_at).not.toBeNull();
 
@@ -88,7 +73,7 @@ describe.each(testEngines())('webhook log and manual retry (%s)', (engine) => {
       next_attempt_at: before!.next_attempt_at,
     });
     await new Promise((resolve) => setTimeout(resolve, 150));
-    const [after] = await deliveries(owner, hook.id);
+    const [after] = await hookDeliveries(owner, hook.id);
     expect(after).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: before!.next_attempt_at });
     expect(receiver.received).toHaveLength(2);
   });
@@ -103,8 +88,8 @@ describe.each(testEngines())('webhook log and manual retry (%s)', (engine) => {
       receiver.answer(() => ({ status: 503 }));
       const hook = await addHook(owner, `${receiver.url}/gone-quiet`);
       await owner.create({ title: 'Never lands', type: 'todo' });
-      await eventually(async () => (await deliveries(owner, hook.id))[0]?.status === 'failed');
-      const [failed] = await deliveries(owner, hook.id);
+      await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.status === 'failed');
+      const [failed] = await hookDeliveries(owner, hook.id);
       expect(failed).toMatchObject({ attempts: 2, next_attempt_at: null });
 
       const again = await owner.post<WebhookDelivery>(
@@ -131,9 +116,9 @@ describe.each(testEngines())('webhook log and manual retry (%s)', (engine) => {
     receiver.answer(() => ({ status: 503 }));
     const hook = await addHook(owner, `${receiver.url}/off`);
     await owner.create({ title: 'Held', type: 'todo' });
-    await eventually(async () => (await deliveries(owner, hook.id))[0]?.attempts === 1);
+    await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.attempts === 1);
     expect((await owner.patch(`/api/webhooks/${hook.id}`, { enabled: false })).status).toBe(200);
-    const [held] = await deliveries(owner, hook.id);
+    const [held] = await hookDeliveries(owner, hook.id);
     const refused = await owner.post(`/api/webhooks/${hook.id}/deliveries/${held!.id}/retry`);
     expect(refused.status, refused.text).toBe(409);
     expect(receiver.received).toHaveLength(1);
@@ -143,16 +128,16 @@ describe.each(testEngines())('webhook log and manual retry (%s)', (engine) => {
     const owner = await signedIn(app, 'Campaign Owner');
     const member = await signedIn(app, 'Hook Member');
     const { campaign, task } = await sharedCampaign(owner, 'editor', member);
-    const hook = await addHook(member, `${receiver.url}/member`, campaign.id);
+    const hook = await addHook(member, `${receiver.url}/member`, ['*'], campaign.id);
     expect(hook.campaign).toEqual({ id: campaign.id, title: 'Shared trip' });
     const everywhere = await addHook(member, `${receiver.url}/everything`);
     expect(everywhere.campaign).toBeNull();
 
     await owner.update(task.id, { title: 'Book the big hut' });
     await eventually(async () =>
-      (await deliveries(member, hook.id)).some((d) => d.event_type === 'item.updated'),
+      (await hookDeliveries(member, hook.id)).some((d) => d.event_type === 'item.updated'),
     );
-    const updated = (await deliveries(member, hook.id)).find((d) => d.event_type === 'item.updated');
+    const updated = (await hookDeliveries(member, hook.id)).find((d) => d.event_type === 'item.updated');
     expect(updated!.item).toEqual({ id: task.id, title: 'Book the big hut' });
     const tested = await member.post<WebhookDelivery>(`/api/webhooks/${hook.id}/test`);
     expect(tested.body.item).toBeNull();
@@ -160,7 +145,7 @@ describe.each(testEngines())('webhook log and manual retry (%s)', (engine) => {
     // Removed from the campaign, the member learns nothing more of its items or of its name.
     const removed = await owner.delete(`/api/campaigns/${campaign.id}/members/${member.user!.id}`);
     expect(removed.status, removed.text).toBe(204);
-    const log = await deliveries(member, hook.id);
+    const log = await hookDeliveries(member, hook.id);
     expect(log.find((d) => d.id === updated!.id)!.item).toBeNull();
     expect(JSON.stringify(log)).not.toContain('Book the big hut');
     const listed = await member.get<{ webhooks: Webhook[] }>('/api/webhooks');

@@ -8,20 +8,16 @@ import { postMultipart } from '../../../testkit/multipart';
 import { eventually } from '../../../testkit/pushReceiver';
 import { openTestDatabase, testEngines } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
-import { signedIn, type TestClient } from '../../../testkit/testClient';
+import { signedIn } from '../../../testkit/testClient';
 import {
   type ReceivedWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../../testkit/webhookReceiver';
+import { addHook, hookDeliveries } from '../../../testkit/webhooks';
 import type { Item } from '../../shared/item';
 import { memberEventSchema, webhookPayloadSchemaOf } from '../../shared/webhookPayloads';
-import {
-  WEBHOOK_EVENTS,
-  type WebhookCreated,
-  type WebhookDelivery,
-  type WebhookEventType,
-} from '../../shared/webhooks';
+import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEventType } from '../../shared/webhooks';
 import { buildApp } from '../app';
 import { createDiskStore } from '../attachments/diskStore';
 import { type Database, rows, sql } from '../db/client';
@@ -44,21 +40,6 @@ const build = (database: Database, overrides: Partial<AppConfig['webhooks']> = {
     config: { seedSampleUsers: true, webhooks: hooksConfig(overrides) },
   });
 
-async function addHook(
-  client: TestClient,
-  url: string,
-  events: string[] = ['*'],
-  campaignId?: number,
-): Promise<WebhookCreated> {
-  const response = await client.post<WebhookCreated>('/api/webhooks', {
-    url,
-    events,
-    ...(campaignId ? { campaign_id: campaignId } : {}),
-  });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
-}
-
 /** Whether a received request verifies with `secret`. */
 function isSignedBy(request: ReceivedWebhook, secret: string): boolean {
   try {
@@ -71,12 +52,6 @@ function isSignedBy(request: ReceivedWebhook, secret: string): boolean {
   } catch {
     return false;
   }
-}
-
-async function deliveries(client: TestClient, hookId: number): Promise<WebhookDelivery[]> {
-  const response = await client.get<{ data: WebhookDelivery[] }>(`/api/webhooks/${hookId}/deliveries`);
-  expect(response.status, response.text).toBe(200);
-  return response.body.data;
 }
 
 describe.each(testEngines())('webhooks (%s)', (engine) => {
@@ -218,8 +193,10 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     expect(items[2]!.status).toBe('completed');
     expect(items[3]!.deleted_at).not.toBeNull();
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(4);
-    await eventually(async () => (await deliveries(owner, hook.id)).every((d) => d.status === 'delivered'));
-    const log = await deliveries(owner, hook.id);
+    await eventually(async () =>
+      (await hookDeliveries(owner, hook.id)).every((d) => d.status === 'delivered'),
+    );
+    const log = await hookDeliveries(owner, hook.id);
     expect(log.map((d) => d.event_type)).toEqual([
       'item.deleted',
       'item.completed',
@@ -244,13 +221,15 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     // Alice's own webhook proves the events go out; Bob's hears none of them.
     const probe = await addHook(alice, `${receiver.url}/alice`, ['item.updated']);
     await alice.update(task.id, { title: 'Now for Alice' });
-    await eventually(async () => (await deliveries(alice, probe.id)).some((d) => d.status === 'delivered'));
-    expect(await deliveries(bob, hook.id)).toEqual([]);
+    await eventually(async () =>
+      (await hookDeliveries(alice, probe.id)).some((d) => d.status === 'delivered'),
+    );
+    expect(await hookDeliveries(bob, hook.id)).toEqual([]);
     await share(alice, campaign, 'editor', bob);
     await alice.update(task.id, { title: 'Shared now' });
-    await eventually(async () => (await deliveries(bob, hook.id)).length >= 2);
-    await eventually(async () => (await deliveries(bob, hook.id)).every((d) => d.status === 'delivered'));
-    const heard = (await deliveries(bob, hook.id)).map((d) => d.event_type).sort();
+    await eventually(async () => (await hookDeliveries(bob, hook.id)).length >= 2);
+    await eventually(async () => (await hookDeliveries(bob, hook.id)).every((d) => d.status === 'delivered'));
+    const heard = (await hookDeliveries(bob, hook.id)).map((d) => d.event_type).sort();
     expect(heard).toEqual(['item.updated', 'member.added']);
     const bobs = receiver.received.filter(
       (r) => r.headers['webhook-signature'] && isSignedBy(r, hook.secret),
@@ -267,9 +246,9 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     const hook = await addHook(owner, `${receiver.url}/scoped`, ['item.created'], inside.id);
     await owner.create({ title: 'Out here', type: 'task', parent_id: outside.id });
     const task = await owner.create({ title: 'In here', type: 'task', parent_id: inside.id });
-    await eventually(async () => (await deliveries(owner, hook.id)).length >= 1);
+    await eventually(async () => (await hookDeliveries(owner, hook.id)).length >= 1);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await deliveries(owner, hook.id)).toHaveLength(1);
+    expect(await hookDeliveries(owner, hook.id)).toHaveLength(1);
     await eventually(() => receiver.received.length >= 1);
     expect((receiver.received[0]!.json.data as { item: Item }).item.id).toBe(task.id);
   });
@@ -304,7 +283,7 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(receiver.received).toHaveLength(2);
     for (const hook of [ownerHook, memberHook]) {
-      const [delivery] = await deliveries(hook === ownerHook ? owner : member, hook.id);
+      const [delivery] = await hookDeliveries(hook === ownerHook ? owner : member, hook.id);
       expect(delivery?.event_type).toBe('member.updated');
       const request = receiver.received.find((r) => isSignedBy(r, hook.secret));
       const body = receiver.verify(request!, hook.secret) as {
@@ -408,11 +387,11 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     const deliveredBefore = await deliveryCount('delivered');
     const hook = await addHook(owner, `${receiver.url}/flaky`, ['item.created']);
     await owner.create({ title: 'Twice', type: 'todo' });
-    await eventually(async () => (await deliveries(owner, hook.id))[0]?.status === 'delivered');
+    await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.status === 'delivered');
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[0]!.id).toBe(receiver.received[1]!.id);
     expect(receiver.received[0]!.body).toBe(receiver.received[1]!.body);
-    const [delivery] = await deliveries(owner, hook.id);
+    const [delivery] = await hookDeliveries(owner, hook.id);
     expect(delivery).toMatchObject({ attempts: 2, last_status_code: 204 });
     // The metrics count both sends by what came of them, and nothing waits in the outbox after.
     expect(await deliveryCount('retrying')).toBe(retryingBefore + 1);
@@ -425,14 +404,14 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     receiver.answer(() => ({ status: 503 }));
     const hook = await addHook(owner, `${receiver.url}/down`, ['item.created']);
     await owner.create({ title: 'Never lands', type: 'todo' });
-    await eventually(async () => (await deliveries(owner, hook.id))[0]?.status === 'failed');
-    const [failed] = await deliveries(owner, hook.id);
+    await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.status === 'failed');
+    const [failed] = await hookDeliveries(owner, hook.id);
     expect(failed).toMatchObject({ attempts: 4, last_status_code: 503, next_attempt_at: null });
     expect(failed!.last_error).toContain('503');
     receiver.answer(() => ({ status: 200 }));
     const retried = await owner.post(`/api/webhooks/${hook.id}/deliveries/${failed!.id}/retry`);
     expect(retried.status, retried.text).toBe(202);
-    await eventually(async () => (await deliveries(owner, hook.id))[0]?.status === 'delivered');
+    await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.status === 'delivered');
     expect(receiver.received).toHaveLength(5);
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
   });
@@ -442,7 +421,7 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     receiver.answer(() => ({ status: 410 }));
     const hook = await addHook(owner, `${receiver.url}/gone`, ['item.created']);
     await owner.create({ title: 'Unwanted', type: 'todo' });
-    await eventually(async () => (await deliveries(owner, hook.id))[0]?.status === 'failed');
+    await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.status === 'failed');
     const listed = await owner.get<{ webhooks: { enabled: boolean; disabled_reason: string | null }[] }>(
       '/api/webhooks',
     );
@@ -453,7 +432,7 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     await owner.create({ title: 'Not sent', type: 'todo' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(receiver.received).toHaveLength(1);
-    expect(await deliveries(owner, hook.id)).toHaveLength(1);
+    expect(await hookDeliveries(owner, hook.id)).toHaveLength(1);
   });
 
   it('does not follow a redirect: a 302 is a failure', async () => {
@@ -465,12 +444,12 @@ describe.each(testEngines())('webhooks (%s)', (engine) => {
     );
     const hook = await addHook(owner, `${receiver.url}/first`, ['item.created']);
     await owner.create({ title: 'Moved', type: 'todo' });
-    await eventually(async () => (await deliveries(owner, hook.id))[0]?.attempts === 1);
-    const [delivery] = await deliveries(owner, hook.id);
+    await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.attempts === 1);
+    const [delivery] = await hookDeliveries(owner, hook.id);
     expect(delivery).toMatchObject({ last_status_code: 302, status: 'pending' });
     expect(delivery!.last_error).toContain('not followed');
     expect(receiver.received.filter((r) => r.headers.host && r.body === '')).toHaveLength(0);
-    await eventually(async () => (await deliveries(owner, hook.id))[0]?.status === 'delivered');
+    await eventually(async () => (await hookDeliveries(owner, hook.id))[0]?.status === 'delivered');
   });
 
   it('after a rotation, deliveries carry two signatures, one for each secret', async () => {
