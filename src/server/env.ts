@@ -4,6 +4,9 @@ import { ATTACHMENT_DEFAULT_MAX_BYTES } from '../shared/attachments';
 import { parseEmailDomains } from '../shared/oidc';
 import { RETRY_SCHEDULE_MS } from '../shared/webhooks';
 
+/** Waits before each retry of a mail the SMTP server did not take: 1 min, 5 min, 30 min, 2 h, 6 h. */
+export const EMAIL_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000] as const;
+
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
@@ -187,6 +190,49 @@ const envSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   S3_FORCE_PATH_STYLE: flag.optional(),
+  /** Mail out (ARCHITECTURE §4 'Email'): on when set. */
+  SMTP_URL: z
+    .url({
+      protocol: /^smtps?$/,
+      error: 'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587',
+    })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(/^[^\r\n]*<?[^\s@<>]+@[^\s@<>]+>?$/, 'must be an address such as Outpost <outpost@example.com>')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Lets the mailer reach an SMTP server on loopback without TLS checks: for tests' local servers only. */
+  SMTP_ALLOW_INSECURE: flag.default(false),
+  /** Mail in over SMTP on this port (ARCHITECTURE §4 'Email'); unset listens for none. */
+  INBOUND_SMTP_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
+  /** The domain of the campaigns' secret addresses and of the reply addresses. */
+  INBOUND_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+      'must be a domain such as in.example.com',
+    )
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** The bearer token of POST /api/inbound/email; without it that route answers 404. */
+  INBOUND_EMAIL_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Accepts mail without DMARC alignment: for tests only. */
+  INBOUND_TRUST_UNAUTHENTICATED: flag.default(false),
+  /** The largest inbound message, in bytes (attachments included). */
+  INBOUND_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(1024)
+    .default(25 * 1024 * 1024),
 });
 
 export interface AppConfig {
@@ -268,8 +314,35 @@ export interface AppConfig {
   s3: S3Config | null;
   /** The largest file one upload may carry; past it the upload is a 413 naming the limit. */
   attachmentMaxBytes: number;
+  /** Mail out and in (ARCHITECTURE §4 'Email'). */
+  email: EmailConfig;
   /** Things an operator must hear about at start-up (printed by index.ts). */
   warnings: string[];
+}
+
+/** Mail out (`SMTP_URL`, null when unset) and in (`INBOUND_*`). */
+export interface EmailConfig {
+  smtpUrl: string | null;
+  /** The From of every mail Outpost sends. */
+  from: string;
+  /** Loopback SMTP servers without TLS checks (tests). */
+  allowInsecure: boolean;
+  /** How often the mailer looks for due digests and work left by other instances; 0 turns it off. */
+  tickMs: number;
+  /** The waits before each retry of a failed send; after the last, the mail is given up. */
+  retryScheduleMs: readonly number[];
+  /** How long a sender's claim on a mail lasts; past it another instance may send it again. */
+  leaseMs: number;
+  inbound: {
+    /** The SMTP listener's port; null listens for none. */
+    smtpPort: number | null;
+    /** The domain of the secret and reply addresses; null when mail in is off. */
+    domain: string | null;
+    /** The bearer token of POST /api/inbound/email; null answers that route 404. */
+    httpToken: string | null;
+    trustUnauthenticated: boolean;
+    maxBytes: number;
+  };
 }
 
 /** An S3-compatible bucket for files on items (`S3_*`). */
@@ -407,6 +480,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         : null,
     s3,
     attachmentMaxBytes: e.ATTACHMENT_MAX_BYTES,
+    email: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.MAIL_FROM ?? `Outpost <outpost@${new URL(e.PUBLIC_URL).hostname}>`,
+      allowInsecure: e.SMTP_ALLOW_INSECURE,
+      tickMs: 60_000,
+      retryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
+      leaseMs: 60_000,
+      inbound: {
+        smtpPort: e.INBOUND_SMTP_PORT ?? null,
+        domain:
+          e.INBOUND_DOMAIN ??
+          (e.INBOUND_SMTP_PORT !== undefined || e.INBOUND_EMAIL_TOKEN
+            ? new URL(e.PUBLIC_URL).hostname
+            : null),
+        httpToken: e.INBOUND_EMAIL_TOKEN ?? null,
+        trustUnauthenticated: e.INBOUND_TRUST_UNAUTHENTICATED,
+        maxBytes: e.INBOUND_MAX_BYTES,
+      },
+    },
     warnings: [
       ...(e.DATABASE_URL && !env.AUTH_MODE ? [DEMO_AUTH_WARNING] : []),
       ...(e.TRUST_PROXY.trueGiven ? [TRUST_PROXY_TRUE_WARNING] : []),
