@@ -13,6 +13,7 @@ export const FEATURES = [
   'campaigns',
   'comments',
   'contacts',
+  'email',
   'home',
   'items',
   'lists',

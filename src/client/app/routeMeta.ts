@@ -35,6 +35,8 @@ const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/onboarding', 'Welcome'],
   ['/login', 'Sign In'],
   ['/invite/:token', 'Invite'],
+  ['/verify-email', 'Verify email'],
+  ['/unsubscribe', 'Unsubscribe'],
 ];
 
 /** The header title of a path; any other path gets the product name. */
@@ -47,12 +49,15 @@ export function isTopLevel(pathname: string): boolean {
   return (TOP_LEVEL_PATHS as readonly string[]).includes(pathname.replace(/\/+$/, '') || '/');
 }
 
-/** Paths reachable before onboarding is completed or skipped (an invite link opens for a newcomer too). */
+/** Paths reachable before onboarding is completed or skipped (an invite or a mail's link opens for a newcomer too). */
 export function isOnboardingExempt(pathname: string): boolean {
   return (
     matchPath('/login', pathname) !== null ||
     matchPath('/onboarding', pathname) !== null ||
-    matchPath('/invite/:token', pathname) !== null
+    matchPath('/invite/:token', pathname) !== null ||
+    // A mail's link works for a browser that never finished (or started) onboarding too.
+    matchPath('/verify-email', pathname) !== null ||
+    matchPath('/unsubscribe', pathname) !== null
   );
 }
 

@@ -56,6 +56,9 @@ export const ROUTE_TABLE = [
   },
   { path: '/login', page: 'login', module: 'login/LoginPage', also: ['data/commands/server'] },
   { path: '/invite/:token', page: 'invite', module: 'sharing/InvitePage', serverData: true },
+  // The links in Outpost's mails (issue 65).
+  { path: '/verify-email', page: 'verifyEmail', module: 'email/VerifyEmailPage', serverData: true },
+  { path: '/unsubscribe', page: 'unsubscribe', module: 'email/UnsubscribePage' },
   { path: '*', page: 'notFound', module: 'app/NotFoundPage' },
 ] as const;
 

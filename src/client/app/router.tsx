@@ -41,6 +41,8 @@ const importers = {
   onboarding: () => import('../onboarding/OnboardingPage'),
   login: () => import('../login/LoginPage'),
   invite: () => import('../sharing/InvitePage'),
+  verifyEmail: () => import('../email/VerifyEmailPage'),
+  unsubscribe: () => import('../email/UnsubscribePage'),
   notFound: () => import('./NotFoundPage'),
 } satisfies Record<PageKey, () => Promise<PageModule>>;
 

@@ -34,6 +34,7 @@ import { roleOf } from '../sharing/queries';
 import { ShareButton } from '../sharing/ShareDialog';
 import { TimePanel } from '../time/TimePanel';
 import { ActivityFeed } from './ActivityFeed';
+import { CampaignMenu } from './CampaignMenu';
 
 // This page's lists can be reordered: drag and drop loads beside its rows, not after them.
 void preloadSortable();
@@ -87,6 +88,7 @@ export default function CampaignDetailPage() {
           <GanttChart aria-hidden />
           Timeline
         </Link>
+        <CampaignMenu campaign={campaign} />
       </div>
       {readOnly ? <ViewerNote /> : null}
       {readOnly ? (

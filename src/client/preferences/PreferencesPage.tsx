@@ -29,6 +29,8 @@ const DataLossConfirm = lazy(() => import('../app/DataLossConfirm'));
 const DataSafetySections = lazy(() => import('./DataSafetySections'));
 // Webhooks (issue 51): its own chunk, with the shared contract's zod.
 const WebhooksSection = lazy(() => import('./WebhooksSection').then((m) => ({ default: m.WebhooksSection })));
+// Email (issue 65): its own chunk, with the shared contract's zod.
+const EmailSection = lazy(() => import('./EmailSection').then((m) => ({ default: m.EmailSection })));
 
 function changesText(n: number): string {
   return n === 1 ? '1 change' : `${n} changes`;
@@ -142,6 +144,9 @@ export default function PreferencesPage() {
           >
             <PushPreferences />
           </Section>
+          <Suspense fallback={null}>
+            <EmailSection />
+          </Suspense>
 
           <Section
             id="pref-tutorial"

@@ -17,6 +17,7 @@ export function sectionIndex(signedIn: boolean): IndexEntry[] {
     { id: 'pref-phone', label: 'Phone', account: true },
     { id: 'pref-appearance', label: 'Appearance' },
     { id: 'pref-notifications', label: 'Notifications' },
+    { id: 'pref-email', label: 'Email' },
     { id: 'pref-tutorial', label: 'Tutorial' },
     { id: 'pref-sync', label: 'Sync Settings', account: true },
     { id: 'pref-contacts', label: 'Contacts' },

@@ -36,6 +36,7 @@ export const NAMESPACES = {
   sharing: () => import('./sharing').then((m) => m.commands),
   comments: () => import('./comments').then((m) => m.commands),
   webhooks: () => import('./webhooks').then((m) => m.commands),
+  email: () => import('./email').then((m) => m.commands),
   time: () => import('./time').then((m) => m.commands),
   attachments: () => import('./attachments').then((m) => m.commands),
 } as const;

@@ -69,6 +69,7 @@ export const contextsPart = {
       sharing: { api, engine },
       comments: { api, db, viewer, restored, pushNow, keepStorage },
       webhooks: { api },
+      email: { api },
       time: { api, db, viewer, restored, pushNow, keepStorage },
       attachments: { db, viewer, restored, pushNow, keepStorage, uploads },
     };

@@ -1,0 +1,45 @@
+import { Mail, MoreHorizontal } from 'lucide-react';
+import { useState } from 'react';
+import { useSignedInUser } from '../app/door';
+import {
+  Button,
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '../components/ui';
+import { useViewer } from '../data/live';
+import { roleOf } from '../sharing/queries';
+import { InboundAddressDialog } from './InboundAddressDialog';
+
+/**
+ * A campaign's menu in its page's header row: what acts on the campaign as a whole and needs the
+ * server. Today one entry, 'Add tasks by email…', for its owner and editors while online; with no
+ * entry to offer (a guest, a viewer, offline, a campaign not yet synced) the menu is not shown.
+ */
+export function CampaignMenu({ campaign }: { campaign: { id: number; title: string } }) {
+  const user = useSignedInUser();
+  const { online } = useViewer();
+  const [emailOpen, setEmailOpen] = useState(false);
+  const mayAddByEmail = user !== null && online && campaign.id > 0 && roleOf(campaign) !== 'viewer';
+  if (!mayAddByEmail && !emailOpen) return null;
+  return (
+    <>
+      {/* Not modal: a modal menu hides the page with aria-hidden while its links stay focusable (axe). */}
+      <DropdownMenu modal={false}>
+        <DropdownMenuTrigger asChild>
+          <Button variant="outline" size="sm" aria-label={`More actions for ${campaign.title}`}>
+            <MoreHorizontal aria-hidden />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent>
+          <DropdownMenuItem onSelect={() => setEmailOpen(true)}>
+            <Mail aria-hidden />
+            Add tasks by email…
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <InboundAddressDialog campaign={campaign} open={emailOpen} onOpenChange={setEmailOpen} />
+    </>
+  );
+}
