@@ -219,6 +219,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.addHook('onRequest', async (request) => {
     // The API's reference page and its files (openapi/plugin.ts): public, static, no session.
     if (request.routeOptions.config?.referencePage === true) return;
+    if (request.routeOptions.config?.selfAuthenticated === true) return;
     const route = matchedRoute(request);
     if (route === null) {
       // An unknown route is a 404 for everyone, signed in or not, and its body is never read. A path

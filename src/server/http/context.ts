@@ -41,6 +41,12 @@ declare module 'fastify' {
     tokenAccess?: TokenAccess;
     /** The API reference page and its files (openapi/plugin.ts): public, and no session is looked up. */
     referencePage?: boolean;
+    /**
+     * The route checks a credential of its own (a signed token in the URL, or a bearer secret that is
+     * not a personal access token): no session is looked up, no anti-forgery token or personal access
+     * token is asked for. Mail programs' one-click unsubscribe and providers' inbound mail use it.
+     */
+    selfAuthenticated?: boolean;
   }
 }
 
