@@ -31,6 +31,8 @@ import { eventRoutes } from './events/routes';
 import { healthRoutes } from './health/routes';
 import { AnonymousWriteLimit } from './http/anonymousWrites';
 import './http/context';
+import type { EmailOutbox } from './email/outbox';
+import { registerEmail } from './email/routes';
 import { HttpError } from './http/errors';
 import type { ItemChildServers } from './http/itemChildren';
 import { registerJsonParser } from './http/jsonBody';
@@ -41,6 +43,9 @@ import { ReadCache } from './http/readCache';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { loadSession, SessionCache, sessionSecret, xsrfMatches } from './http/session';
 import { registerStorableText } from './http/storableText';
+import { inboundRoutes } from './inbound/routes';
+import type { DnsResolver } from './inbound/service';
+import { startInboundSmtp } from './inbound/smtp';
 import { itemRoutes } from './items/routes';
 import { trashRoutes } from './items/trashRoutes';
 import { startSweeper } from './maintenance/sweep';
@@ -70,6 +75,8 @@ declare module 'fastify' {
     metrics: Metrics;
     /** Where the bytes of files on items live (attachments/fileStore.ts). */
     files: FileStore;
+    /** The mail sender (email/outbox.ts): tests drain it and run the digests at a chosen instant. */
+    emailOutbox: EmailOutbox;
   }
 }
 
@@ -94,6 +101,8 @@ export interface BuildOptions {
   clock?: () => Date;
   /** Where files' bytes go; by default the store the config names (DATA_DIR/files). */
   files?: FileStore;
+  /** The DNS lookups of mail in's DMARC check (inbound/); by default the system's. Tests publish records. */
+  dnsResolver?: DnsResolver;
 }
 
 /** Builds the Outpost server: API, anti-forgery, sessions and the client's pages. */
@@ -309,12 +318,20 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(sessionRoutes, { prefix: '/api' });
   await app.register(passkeyRoutes, { prefix: '/api' });
   await app.register(oidcRoutes, { prefix: '/api' });
+  // Mail in: campaigns' secret addresses, POST /api/inbound/email, and the SMTP listener (inbound/).
+  await app.register(inboundRoutes, { prefix: '/api', resolver: options.dnsResolver });
+  const inboundSmtp = await startInboundSmtp(app, options.dnsResolver);
+  app.addHook('preClose', () => inboundSmtp.close());
   // Notification and push routes, the push outbox and the reminder loop (stopped like the sweeper).
   const notifications = await registerNotifications(app);
   app.addHook('preClose', () => notifications.stop());
   // Webhook routes and the sender of their outbox (stopped like the push outbox).
   const webhooks = await registerWebhooks(app);
   app.addHook('preClose', () => webhooks.stop());
+  // Email routes and the sender of their outbox (stopped like the others).
+  const email = await registerEmail(app);
+  app.decorate('emailOutbox', email.outbox);
+  app.addHook('preClose', () => email.stop());
 
   const clientDir = config.clientDir ? path.resolve(config.clientDir) : null;
   const hasClient = clientDir !== null && existsSync(path.join(clientDir, 'index.html'));
