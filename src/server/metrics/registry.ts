@@ -26,6 +26,8 @@ export interface Metrics {
   webhookDeliveries: Counter<'result'>;
   /** Uploads of files to items by what came of them (UPLOAD_RESULTS). */
   attachmentUploads: Counter<'result'>;
+  /** Mails the SMTP server did not take, by what they were: notification, digest, verify, test. */
+  emailFailures: Counter<'kind'>;
   /** Records one answered request; `route` is the matched pattern (never the raw path), or undefined. */
   observe(route: string | undefined, method: string, status: number, seconds: number): void;
 }
@@ -85,6 +87,28 @@ export function createMetrics(database: Database, log: (error: unknown) => void,
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const emailFailures = new Counter({
+    name: 'outpost_email_failures_total',
+    help: 'Sends the SMTP server did not take on this instance (each try counts), by kind: notification, digest, verify, test. The log has the server’s answer.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'outpost_email_outbox_depth',
+    help: 'Mails waiting to be sent (pending, retries included), over every instance.',
+    registers: [registry],
+    async collect() {
+      try {
+        const [row] = await rows<{ n: number }>(
+          database.db,
+          sql`SELECT count(*)::int AS n FROM email_outbox WHERE status = 'pending'`,
+        );
+        this.set(row?.n ?? 0);
+      } catch (error) {
+        log(error);
+      }
+    },
+  });
   new Gauge({
     name: 'outpost_webhook_outbox_depth',
     help: 'Webhook deliveries waiting to be sent (pending, of enabled webhooks), over every instance.',
@@ -117,6 +141,7 @@ export function createMetrics(database: Database, log: (error: unknown) => void,
     syncPullRows,
     webhookDeliveries,
     attachmentUploads,
+    emailFailures,
     observe(route, method, status, seconds) {
       httpDuration.observe(
         {
