@@ -1,5 +1,5 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate } from 'mailauth';
@@ -206,6 +206,7 @@ export function inboundReceiver(app: FastifyInstance, resolver?: DnsResolver): I
   ): Promise<StoredFile[]> => {
     const candidates = parsed.attachments.filter((a) => !a.related && Buffer.isBuffer(a.content));
     const stored: StoredFile[] = [];
+    if (candidates.length > 0) await mkdir(app.files.spoolDir, { recursive: true });
     for (const attachment of candidates) {
       const bytes = attachment.content;
       if (
@@ -250,6 +251,7 @@ export function inboundReceiver(app: FastifyInstance, resolver?: DnsResolver): I
     if (await app.files.has(contentKey(file.sha256))) return;
     const again = path.join(app.files.spoolDir, `inbound-${randomUUID()}`);
     try {
+      await mkdir(app.files.spoolDir, { recursive: true });
       await writeFile(again, file.bytes, { flag: 'wx', flush: true });
       await app.files.putFile(contentKey(file.sha256), again);
     } finally {
