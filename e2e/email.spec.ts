@@ -1,0 +1,203 @@
+import { type BrowserContext, expect, test } from '@playwright/test';
+import { freePort } from '../scripts/lib/freePort';
+import { startMailServer, type TestMailServer } from '../testkit/mailServer';
+import { type OwnServer, startOwnServer, tempDataDir } from './lib/servers';
+import { EmailPages, linkIn } from './pages/Email';
+import { freshPhone, uniqueTitle } from './pages/Outpost';
+
+const INBOUND_DOMAIN = 'in.outpost.test';
+
+/**
+ * The harness's shared server sends no mail: this spec runs its own, with SMTP_URL at a test SMTP
+ * server the spec starts, and mail in on (INBOUND_SMTP_PORT) so campaigns have a secret address.
+ */
+async function serverWithMail(mail: TestMailServer, dataDir: string): Promise<OwnServer> {
+  const settings: Record<string, string> = {
+    SMTP_URL: mail.url(),
+    MAIL_FROM: 'Outpost <outpost@outpost.test>',
+    INBOUND_SMTP_PORT: String(await freePort()),
+    INBOUND_DOMAIN,
+  };
+  // startOwnServer passes this process's environment on: set for the start, then put back.
+  const before = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, settings);
+  try {
+    return await startOwnServer({ dataDir });
+  } finally {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
+
+test.describe.configure({ mode: 'serial' });
+
+let mail: TestMailServer;
+let server: OwnServer;
+let removeData: () => void;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  mail = await startMailServer();
+  const data = tempDataDir();
+  removeData = data.remove;
+  server = await serverWithMail(mail, data.dir);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await mail?.close();
+  removeData?.();
+});
+
+test.beforeEach(() => {
+  test.skip(
+    test.info().project.name !== 'desktop',
+    'runs in the desktop project only (it takes its own phone shots)',
+  );
+});
+
+async function contextOn(browser: import('@playwright/test').Browser): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+}
+
+test('Preferences › Email: an address verified from its mail, a switch and the digest hour kept over a reload, and a test email that arrives', async ({
+  browser,
+}) => {
+  const context = await contextOn(browser);
+  try {
+    const page = await context.newPage();
+    const app = await EmailPages.signedInAs(page, freshPhone(), 'Mail Reader');
+    const address = `reader-${Date.now().toString(36)}@example.test`;
+
+    await test.step('add an address: the section waits for its link, and the link comes by mail', async () => {
+      await app.openPreferences();
+      await expect(app.section.getByText('This server does not send email.')).toHaveCount(0);
+      await app.addAddress(address);
+    });
+
+    const verification = await test.step('the verification mail reaches the SMTP server', async () => {
+      await expect.poll(() => mail.received.some((m) => m.envelope.to.includes(address))).toBe(true);
+      return mail.received.find((m) => m.envelope.to.includes(address))!;
+    });
+
+    await test.step('its link verifies the address', async () => {
+      await app.goto(linkIn(verification, 'verify-email'));
+      await expect(page.getByText(`Your address ${address} is verified.`)).toBeVisible();
+      await app.shots('verify-email', null);
+      await page.getByRole('link', { name: 'Back to Preferences' }).click();
+      await expect(app.section.getByText('Verified', { exact: true })).toBeVisible();
+    });
+
+    await test.step('the same link a second time says it is used up', async () => {
+      await app.goto(linkIn(verification, 'verify-email'));
+      await expect(page.getByRole('heading', { name: 'Your address is not verified' })).toBeVisible();
+      await expect(page.getByRole('alert')).toContainText('That link has expired or was already used.');
+      await expect(page.getByRole('link', { name: 'Send a new link from Preferences' })).toBeVisible();
+    });
+
+    await test.step('a switch turned on from the keyboard is kept over a reload', async () => {
+      await app.openPreferences();
+      await expect(app.kindSwitch('Comments')).toHaveAttribute('aria-checked', 'false');
+      await app.toggleKind('Comments');
+      await expect(app.kindSwitch('Comments')).toHaveAttribute('aria-checked', 'true');
+      await page.reload();
+      await expect(app.kindSwitch('Comments')).toHaveAttribute('aria-checked', 'true');
+    });
+
+    await test.step('the digest hour goes with the browser’s time zone and is kept', async () => {
+      const sent = await app.chooseDigestHour(8);
+      expect(sent.digest_hour).toBe(8);
+      const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      expect(sent.time_zone).toBe(zone);
+      await page.reload();
+      await expect(app.digest).toHaveValue('8');
+      await expect(app.section.getByText(`in your time zone (${zone})`)).toBeVisible();
+    });
+
+    await test.step('Send a test email: it arrives', async () => {
+      const before = mail.received.length;
+      await app.section.getByRole('button', { name: 'Send a test email' }).click();
+      await expect(page.getByText('Test email sent')).toBeVisible();
+      const all = await mail.waitFor(before + 1);
+      expect(all.slice(before).some((m) => m.envelope.to.includes(address))).toBe(true);
+    });
+
+    await test.step('when the mail server refuses, its own words show', async () => {
+      mail.failNext(1, 'Mailbox full for today', 552);
+      await app.section.getByRole('button', { name: 'Send a test email' }).click();
+      await expect(app.section.getByRole('alert')).toContainText('Mailbox full for today');
+    });
+
+    await test.step('pictures and axe of Preferences › Email', async () => {
+      await page.reload();
+      await expect(app.section.getByText('Verified', { exact: true })).toBeVisible();
+      await app.shots('preferences-email', app.section);
+    });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a campaign’s ‘Add tasks by email…’ shows its secret address, and a new address replaces it', async ({
+  browser,
+}) => {
+  const context = await contextOn(browser);
+  try {
+    const page = await context.newPage();
+    const app = await EmailPages.signedInAs(page, freshPhone(), 'Campaign Owner');
+    const title = uniqueTitle('Inbox campaign');
+    const campaign = await app.post<{ id: number }>('/api/items', { title, type: 'campaign' });
+
+    const dialog = await app.openAddByEmail(campaign.id, title);
+    const field = dialog.getByTestId('inbound-address');
+    const pattern = new RegExp(`^c-[a-z0-9]{22}@${INBOUND_DOMAIN.replaceAll('.', '\\.')}$`);
+    await expect(field).toHaveValue(pattern);
+    const first = await field.inputValue();
+    await app.shots('campaign-email-dialog', null);
+
+    await dialog.getByRole('button', { name: 'New address…' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Make a new address?' });
+    await expect(question).toContainText('stops working');
+    await question.getByRole('button', { name: 'Make a new address' }).click();
+    await expect(field).not.toHaveValue(first);
+    await expect(field).toHaveValue(pattern);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the unsubscribe page asks before it stops the digest, and says so when the link is not good', async ({
+  browser,
+}) => {
+  const context = await contextOn(browser);
+  try {
+    const page = await context.newPage();
+    const app = new EmailPages(page);
+    // Signed out, and on a browser that never saw the tutorial: a mail's link opens all the same.
+    await app.goto('/unsubscribe?token=42.AAAAAAAAAAAAAAAAAAAAAA');
+    await expect(app.heading('Stop the daily digest?')).toBeVisible();
+    await app.shots('unsubscribe', null);
+    await page.getByRole('button', { name: 'Stop the daily digest' }).click();
+    await expect(page.getByRole('alert')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Open Preferences' })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+test('a guest’s Preferences says email needs an account, with a way to sign in', async ({ browser }) => {
+  const context = await contextOn(browser);
+  try {
+    const page = await context.newPage();
+    const app = new EmailPages(page);
+    await app.skipOnboarding();
+    await app.openPreferences();
+    await expect(app.section.getByText('Email needs an account')).toBeVisible();
+    await app.section.getByRole('link', { name: 'Sign in to get email' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  } finally {
+    await context.close();
+  }
+});
