@@ -422,6 +422,17 @@ describe.each(testEngines())('mail in (%s)', (engine) => {
       const named = await postRaw(m.app, bcc, { query: `?to=${encodeURIComponent(address)}` });
       expect(named.json().results[0]).toMatchObject({ outcome: 'task' });
       expect(await tasksIn(m.database, campaign.id)).toHaveLength(2);
+      // A forwarder's Delivered-To names it too.
+      const forwarded = await compose({
+        from: senderOf(campaign),
+        to: 'list@example.test',
+        subject: 'Forwarded',
+        text: 'z',
+        headers: { 'Delivered-To': address },
+      });
+      expect((await postRaw(m.app, forwarded)).json().results).toEqual([
+        { to: address, outcome: 'task', item_id: expect.any(Number) },
+      ]);
     });
 
     it('keeps a subject with CR, LF or NUL one clean title, and an empty one becomes "(no subject)"', async () => {

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate } from 'mailauth';
-import { type ParsedMail, simpleParser } from 'mailparser';
+import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser';
 import { cleanFileName } from '../../shared/attachments';
 import { COMMENT_BODY_MAX, commentCreateSchema } from '../../shared/comments';
 import { CAMPAIGN_ADDRESS_PATTERN, normalizeEmail } from '../../shared/email';
@@ -446,17 +446,14 @@ export function inboundReceiver(app: FastifyInstance, resolver?: DnsResolver): I
 
 /** The addresses a message's To, Cc and Delivered-To headers name. */
 function headerRecipients(parsed: ParsedMail): string[] {
-  const listed = [parsed.to, parsed.cc]
-    .flat()
-    .flatMap((field) => field?.value ?? [])
+  // mailparser reads Delivered-To as an address header too: one object, or one per header line.
+  const delivered = [parsed.headers.get('delivered-to') ?? []].flat() as unknown[];
+  const fields = [parsed.to, parsed.cc, ...delivered].flat() as unknown[];
+  const addresses = fields
+    .flatMap((field) => (field as Partial<AddressObject> | undefined)?.value ?? [])
     .flatMap((address) => [address, ...(address.group ?? [])])
     .map((address) => address.address ?? '');
-  const delivered = [parsed.headers.get('delivered-to') ?? []]
-    .flat()
-    .map((value) => (typeof value === 'string' ? value : ''));
-  return [...listed, ...delivered]
-    .map((address) => address.trim())
-    .filter((address) => address.includes('@'));
+  return addresses.map((address) => address.trim()).filter((address) => address.includes('@'));
 }
 
 /** Text cut to at most `max` characters, never between the halves of a surrogate pair. */

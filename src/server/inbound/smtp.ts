@@ -49,7 +49,8 @@ export async function startInboundSmtp(
     // A reverse lookup per connection costs DNS time and tells us nothing we act on.
     disableReverseLookup: true,
     logger: false,
-    maxClients: 100,
+    // Each connection may hold one message of up to INBOUND_MAX_BYTES in memory while it is read.
+    maxClients: 20,
     closeTimeout: 5_000,
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= MAIL_RECIPIENTS_MAX) {
