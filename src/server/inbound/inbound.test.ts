@@ -302,6 +302,9 @@ describe.each(testEngines())('mail in (%s)', (engine) => {
         to: [`${rotated.body.address.split('@')[0]}@elsewhere.test`],
       });
       expect(lookalike.code).toBe(550);
+      expect(m.log.filter((line) => line.includes('refused at RCPT') && line.includes(address))).toHaveLength(
+        1,
+      );
 
       // The old address by HTTP too: refused, and nothing made.
       const http = await postRaw(m.app, raw);

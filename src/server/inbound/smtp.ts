@@ -58,7 +58,14 @@ export async function startInboundSmtp(
         return;
       }
       receiver.acceptsRecipient(address.address).then(
-        (ours) => callback(ours ? null : smtpError(550, '5.1.1 No such mailbox here')),
+        (ours) => {
+          if (!ours)
+            app.log.info(
+              { inbound: { to: address.address, remote: session.remoteAddress } },
+              'inbound mail refused at RCPT: not an address of ours (unknown, replaced, or another domain)',
+            );
+          callback(ours ? null : smtpError(550, '5.1.1 No such mailbox here'));
+        },
         (error: unknown) => {
           app.log.warn({ err: error }, 'inbound mail: a recipient could not be checked');
           callback(smtpError(451, '4.3.0 Try again later'));
