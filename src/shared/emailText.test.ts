@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mailPlainText, titleFromSubject } from './emailText';
+import { MAIL_TEXT_READ_MAX, mailPlainText, titleFromSubject } from './emailText';
 import { TITLE_MAX_LENGTH } from './item';
 
 /** Lines a person writes: words, never a quote marker or a line any rule reads as history. */
@@ -49,6 +49,12 @@ describe('the plain text of a mail', () => {
     );
   });
 
+  it('reads only the start of a huge mail: what the person wrote comes first', () => {
+    const text = mailPlainText(`mine\n${'> quoted\n'.repeat(2_000_000)}`);
+    expect(text).toBe('mine');
+    expect(mailPlainText('a'.repeat(MAIL_TEXT_READ_MAX + 10))).toHaveLength(MAIL_TEXT_READ_MAX);
+  });
+
   it('collapses runs of blank lines to one and trims the ends', () => {
     expect(mailPlainText('\n\n  \nHello\n\n\n\nthere  \n\n')).toBe('Hello\n\nthere');
   });
@@ -87,6 +93,13 @@ describe('a title from a subject', () => {
         },
       ),
     );
+  });
+
+  it('reads only the start of a huge subject, in one pass over its prefixes', () => {
+    const started = performance.now();
+    expect(titleFromSubject('Re: '.repeat(1_000_000))).toBe('');
+    expect(titleFromSubject(`Fwd: ${'x'.repeat(5_000_000)}`)).toBe('x'.repeat(TITLE_MAX_LENGTH));
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('cuts a long subject at the limit without splitting an emoji', () => {

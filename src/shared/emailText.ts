@@ -1,6 +1,15 @@
 import { TITLE_MAX_LENGTH } from './item';
 import { stripControlsLine, stripControlsMultiline } from './text';
 
+/**
+ * How much of a mail's text is read: what a person writes above the history comes first, and a task's
+ * description or a comment keeps far less, so the rest of a long mail is never worked through.
+ */
+export const MAIL_TEXT_READ_MAX = 100_000;
+
+/** How much of a subject is read: a title keeps TITLE_MAX_LENGTH characters of it. */
+export const SUBJECT_READ_MAX = 2_000;
+
 // A lone surrogate cannot be stored (text.ts): mail decoded from a broken charset may hold one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -48,7 +57,7 @@ function historyStart(lines: readonly string[]): number {
  * trailing white space and blank lines at either end dropped, at most one blank line in a row.
  */
 export function mailPlainText(text: string): string {
-  const lines = stripControlsMultiline(storable(text)).split('\n');
+  const lines = stripControlsMultiline(storable(text.slice(0, MAIL_TEXT_READ_MAX))).split('\n');
   const kept = lines
     .slice(0, historyStart(lines))
     .filter((line) => !line.trimStart().startsWith('>'))
@@ -63,8 +72,8 @@ export function mailPlainText(text: string): string {
 }
 
 // Reply and forward markers as mail clients in several languages put them before a subject, with
-// an optional count ("Re[2]:", "RE (3):").
-const SUBJECT_PREFIX = /^(re|fwd?|fw|aw|wg|sv|vs|tr|antw)\s*(\[\d+\]|\(\d+\))?\s*:\s*/i;
+// an optional count ("Re[2]:", "RE (3):"): the whole run of them in one pass.
+const SUBJECT_PREFIXES = /^(?:(?:re|fwd?|fw|aw|wg|sv|vs|tr|antw)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*)+/i;
 
 /**
  * An item's title from a mail's subject: one line (line breaks, tabs and control characters become
@@ -73,11 +82,10 @@ const SUBJECT_PREFIX = /^(re|fwd?|fw|aw|wg|sv|vs|tr|antw)\s*(\[\d+\]|\(\d+\))?\s
  * nothing is left; the caller chooses the stand-in.
  */
 export function titleFromSubject(subject: string): string {
-  let title = stripControlsLine(storable(subject)).replace(/\s+/g, ' ').trim();
-  for (let stripped = title.replace(SUBJECT_PREFIX, ''); stripped !== title; ) {
-    title = stripped.trim();
-    stripped = title.replace(SUBJECT_PREFIX, '');
-  }
+  const title = stripControlsLine(storable(subject.slice(0, SUBJECT_READ_MAX)))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(SUBJECT_PREFIXES, '');
   if (title.length <= TITLE_MAX_LENGTH) return title;
   let cut = title.slice(0, TITLE_MAX_LENGTH);
   // A high surrogate at the end has lost its pair.
