@@ -1,5 +1,7 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { type EmailConfig, loadConfig } from '../src/server/env';
+import type { TestClient } from './testClient';
 
 /** A mail the test server took, parsed, with the raw bytes. */
 export interface ReceivedMail {
@@ -105,4 +107,45 @@ export async function startMailServer(
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Settings for a test app that mails through `server` (no tick: tests drive the outbox). */
+export function testEmailConfig(
+  server: TestMailServer | null,
+  overrides: Partial<EmailConfig> = {},
+): EmailConfig {
+  return {
+    ...loadConfig({}).email,
+    smtpUrl: server ? server.url() : null,
+    allowInsecure: true,
+    tickMs: 0,
+    batchMs: 0,
+    retryScheduleMs: [300, 300],
+    ...overrides,
+  };
+}
+
+/** The verification link's token in a mail, or throws. */
+export function verificationToken(mail: ReceivedMail): string {
+  const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
+  if (!token) throw new Error(`no verification link in: ${mail.parsed.text}`);
+  return token;
+}
+
+/** Gives the client's person `email`, verified through the mailed link, as a person would. */
+export async function verifyAddress(
+  client: TestClient,
+  email: string,
+  server: TestMailServer,
+): Promise<void> {
+  const before = server.received.length;
+  const put = await client.request({ method: 'PUT', url: '/api/me/email', body: { email } });
+  if (put.status !== 202) throw new Error(`PUT /api/me/email: ${put.status} ${put.text}`);
+  const mails = await server.waitFor(before + 1);
+  const mail = mails
+    .slice(before)
+    .find((m) => m.envelope.to.includes(email.toLowerCase()) || m.envelope.to.includes(email));
+  if (!mail) throw new Error(`no verification mail to ${email}`);
+  const verified = await client.post('/api/me/email/verify', { token: verificationToken(mail) });
+  if (verified.status !== 200) throw new Error(`verify: ${verified.status} ${verified.text}`);
 }

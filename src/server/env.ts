@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ATTACHMENT_DEFAULT_MAX_BYTES } from '../shared/attachments';
+import { BURST_MS } from '../shared/notifications';
 import { parseEmailDomains } from '../shared/oidc';
 import { RETRY_SCHEDULE_MS } from '../shared/webhooks';
 
@@ -329,6 +330,11 @@ export interface EmailConfig {
   allowInsecure: boolean;
   /** How often the mailer looks for due digests and work left by other instances; 0 turns it off. */
   tickMs: number;
+  /**
+   * How long a notification rests before it is mailed: a run of assignments folds into one entry
+   * within this time (SYNC.md P8), so it is one mail ('Alex assigned you 12 items'), not twelve.
+   */
+  batchMs: number;
   /** The waits before each retry of a failed send; after the last, the mail is given up. */
   retryScheduleMs: readonly number[];
   /** How long a sender's claim on a mail lasts; past it another instance may send it again. */
@@ -484,7 +490,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MAIL_FROM ?? `Outpost <outpost@${new URL(e.PUBLIC_URL).hostname}>`,
       allowInsecure: e.SMTP_ALLOW_INSECURE,
-      tickMs: 60_000,
+      tickMs: 15_000,
+      batchMs: BURST_MS,
       retryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
       leaseMs: 60_000,
       inbound: {

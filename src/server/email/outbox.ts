@@ -103,6 +103,7 @@ export class EmailOutbox {
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly inFlight = new Set<Promise<unknown>>();
   private seenWrites = outboxSignal.writes;
+  private readonly retryTimers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
     private readonly db: Transactional,
@@ -184,13 +185,19 @@ export class EmailOutbox {
    * Claims committed notifications not yet looked at and writes the mails they make, in one
    * transaction. Without a mailer they are only marked: nothing waits to be sent.
    */
-  private transfer(): Promise<number> {
+  private async transfer(): Promise<number> {
+    // Read before the transaction: the embedded database has one connection, which the transaction holds.
+    const key =
+      this.options.mailer && this.options.config.inbound.domain ? await this.options.replyKey() : null;
+    const mailing = this.options.mailer !== null;
+    const batch = this.options.config.batchMs / 1000;
     return this.db.transaction(async (tx) => {
       const claimed = await rows<Transferred>(
         tx,
         sql`WITH c AS (
               UPDATE notifications n SET emailed_at = now()
               WHERE n.id IN (SELECT id FROM notifications WHERE emailed_at IS NULL
+                AND (${mailing} = false OR updated_at <= now() - make_interval(secs => ${batch}))
                 ORDER BY created_at, id LIMIT ${TRANSFER_BATCH} FOR UPDATE SKIP LOCKED)
               RETURNING n.id, n.user_id, n.kind, n.text, n.item_id, n.item_type, n.item_title, n.created_at)
             SELECT c.id, c.user_id, c.kind, c.text, c.item_id, c.item_type, c.item_title,
@@ -203,14 +210,17 @@ export class EmailOutbox {
         const kind = emailKindOf(c.kind);
         return c.email !== null && c.fresh && kind !== null && emailKindsWith(c.kinds ?? {})[kind];
       });
-      if (wanted.length > 0) await enqueueMail(tx, await this.notificationMails(tx, wanted));
+      if (wanted.length > 0) await enqueueMail(tx, await this.notificationMails(tx, wanted, key));
       return claimed.length;
     });
   }
 
-  private async notificationMails(tx: Executor, entries: readonly Transferred[]): Promise<OutboxRow[]> {
+  private async notificationMails(
+    tx: Executor,
+    entries: readonly Transferred[],
+    key: Buffer | null,
+  ): Promise<OutboxRow[]> {
     const { origin, config } = this.options;
-    const key = config.inbound.domain ? await this.options.replyKey() : null;
     const out: OutboxRow[] = [];
     const byUser = new Map<number, Transferred[]>();
     for (const e of entries) byUser.set(e.user_id, [...(byUser.get(e.user_id) ?? []), e]);
@@ -403,6 +413,7 @@ export class EmailOutbox {
     );
     if (updated.length === 0)
       this.log.info({ mail: mail.id }, 'a mail outlived its claim; its result is dropped');
+    else if (status === 'pending' && retryIn !== undefined) this.wakeIn(retryIn);
     if (!outcome.ok) {
       this.options.onFailure(mail.kind);
       this.log.warn(
@@ -419,6 +430,16 @@ export class EmailOutbox {
     return outcome;
   }
 
+  /** Looks again when a retry is due (the tick would too, later; a crash leaves it to another instance's). */
+  private wakeIn(ms: number): void {
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      this.poke(true);
+    }, ms + 20);
+    timer.unref();
+    this.retryTimers.add(timer);
+  }
+
   /** Sends a mail the caller has just written now and answers what the SMTP server said (no retries). */
   async sendNow(id: number): Promise<SendOutcome> {
     const [mail] = await this.claim(1, id);
@@ -433,6 +454,8 @@ export class EmailOutbox {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
     await this.running;
     await Promise.allSettled([...this.inFlight]);
     this.options.mailer?.close();

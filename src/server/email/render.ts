@@ -24,14 +24,18 @@ const TYPE_COLOUR: Record<ItemType, string> = { campaign: '#0891b2', task: '#16a
 const PRIORITY_COLOUR: Record<number, string> = { 1: '#dc2626', 2: '#ea580c', 3: '#2563eb' };
 
 /** Controls, NUL and Unicode line separators: nothing that may stand in a header. */
-const CONTROLS = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
+function isControl(code: number): boolean {
+  return code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029;
+}
 
 /**
  * A header-safe line: line breaks, NUL and other controls (and Unicode line separators) become
  * spaces, so no title or name can start a header of its own; capped at `max` characters.
  */
 export function headerText(value: string, max = 200): string {
-  const flat = value.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+  let spaced = '';
+  for (const char of value) spaced += isControl(char.codePointAt(0) ?? 0) ? ' ' : char;
+  const flat = spaced.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

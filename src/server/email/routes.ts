@@ -199,7 +199,7 @@ export async function registerEmail(
               const found = await useVerification(tx, tokenHash);
               // Someone else's link opened in this session verifies nothing, and says no more than a bad one.
               if (found && found.userId !== user.id)
-                throw new HttpError(422, 'That link has expired or was already used.');
+                throw unprocessable({ token: ['That link has expired or was already used.'] });
               if (found && (await verifiedByOther(tx, user.id, found.email))) throw new HttpError(409, TAKEN);
               return found;
             });
@@ -264,7 +264,7 @@ export async function registerEmail(
             },
           }),
         },
-        async (request, reply) => {
+        async (request) => {
           const user = currentUser(request);
           if (!mailer) throw off();
           const address = await emailOf(db, user.id);
@@ -276,7 +276,7 @@ export async function registerEmail(
             { userId: user.id, kind: 'test', dedupeKey: null, to: address.email, ...rendered, headers: {} },
           ]);
           const outcome = await outbox.sendNow(id!);
-          if (!outcome.ok) return reply.status(502).send({ error: outcome.error });
+          if (!outcome.ok) throw new HttpError(502, outcome.error);
           return { sent: true as const };
         },
       );
