@@ -187,6 +187,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         method,
         url: route.url,
         public: route.config?.public === true,
+        selfAuthenticated: route.config?.selfAuthenticated === true,
         tokenAccess: declaredTokenAccess(method, route.url, route.config) ?? null,
       });
     }

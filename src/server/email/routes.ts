@@ -96,6 +96,7 @@ export async function registerEmail(
       api.get(
         '/me/email',
         {
+          config: { tokenAccess: 'never' },
           schema: routeDoc({
             summary: 'Your email address',
             description: 'The address, whether it is verified, and whether this server sends mail at all.',
@@ -113,6 +114,7 @@ export async function registerEmail(
       api.put(
         '/me/email',
         {
+          config: { tokenAccess: 'never' },
           schema: routeDoc({
             summary: 'Set your email address',
             description:
@@ -162,6 +164,7 @@ export async function registerEmail(
       api.delete(
         '/me/email',
         {
+          config: { tokenAccess: 'never' },
           schema: routeDoc({
             summary: 'Remove your email address',
             description: 'No more mail of any kind; pending verification links stop working.',
@@ -178,6 +181,7 @@ export async function registerEmail(
       api.post(
         '/me/email/verify',
         {
+          config: { tokenAccess: 'never' },
           schema: routeDoc({
             summary: 'Verify your email address',
             description: 'The token from the verification mail’s link. A link works once, for 24 hours.',
@@ -215,6 +219,7 @@ export async function registerEmail(
       api.get(
         '/me/email/preferences',
         {
+          config: { tokenAccess: 'never' },
           schema: routeDoc({
             summary: 'Your email switches',
             description:
@@ -229,6 +234,7 @@ export async function registerEmail(
       api.patch(
         '/me/email/preferences',
         {
+          config: { tokenAccess: 'never' },
           schema: routeDoc({
             summary: 'Change your email switches',
             description: 'Any of the switches, the digest hour (0–23, or null for none) and the IANA zone.',
@@ -250,6 +256,7 @@ export async function registerEmail(
       api.post(
         '/email/test',
         {
+          config: { tokenAccess: 'never' },
           schema: routeDoc({
             summary: 'Send yourself a test email',
             description:
@@ -294,7 +301,7 @@ export async function registerEmail(
         scoped.get(
           '/email/unsubscribe',
           {
-            config: { selfAuthenticated: true },
+            config: { selfAuthenticated: true, tokenAccess: 'never' },
             schema: routeDoc({
               summary: 'Open an unsubscribe link',
               description:
@@ -311,7 +318,7 @@ export async function registerEmail(
         scoped.post(
           '/email/unsubscribe',
           {
-            config: { selfAuthenticated: true },
+            config: { selfAuthenticated: true, tokenAccess: 'never' },
             schema: routeDoc({
               summary: 'Stop the daily digest',
               description:

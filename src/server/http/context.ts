@@ -24,7 +24,14 @@ declare module 'fastify' {
     clock: () => Date;
     config: AppConfig;
     /** Every route as registered, so tests can enumerate the state-changing ones. */
-    routeTable: { method: string; url: string; public: boolean; tokenAccess: TokenAccess | null }[];
+    routeTable: {
+      method: string;
+      url: string;
+      public: boolean;
+      /** The route checks a credential of its own (config.selfAuthenticated). */
+      selfAuthenticated: boolean;
+      tokenAccess: TokenAccess | null;
+    }[];
     /** True once a shutdown began: readiness answers 503 (health/shutdown.ts). */
     draining: boolean;
   }

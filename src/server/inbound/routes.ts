@@ -66,7 +66,7 @@ export async function inboundRoutes(
   const db = app.database.db;
   const settings = app.config.email.inbound;
   const receiver = inboundReceiver(app, options.resolver);
-  const TAGS = ['Email'];
+  const TAGS = ['Mail in'];
   const campaignParams = idParams('The campaign’s id.');
   const notSeen = errorAnswer('No such campaign or not one the caller may see, or mail in is off.');
   const viewerOnly = errorAnswer('The caller only views the campaign.');

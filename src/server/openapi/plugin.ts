@@ -62,6 +62,11 @@ const TAGS = [
   { name: 'Webhooks', description: 'Signed deliveries of changes (Standard Webhooks v1) and their log.' },
   { name: 'Devices', description: 'Where the person is signed in, and signing a device out.' },
   { name: 'Passkeys', description: 'Adding passkeys, and signing in with one alone.' },
+  {
+    name: 'Email',
+    description: 'Your address, which mails you get, the test mail and one-click unsubscribe.',
+  },
+  { name: 'Mail in', description: 'Campaigns’ secret addresses, and mail forwarded by HTTP.' },
 ];
 
 /** How a token's scope is said in an operation's description. */
@@ -82,7 +87,11 @@ const SCOPE_LINE: Record<TokenAccess, string> = {
  */
 function crossCutting(route: RouteOptions, schema: Record<string, unknown>): Record<string, unknown> {
   const method = String(route.method);
-  const config = (route.config ?? {}) as { public?: boolean; tokenAccess?: TokenAccess };
+  const config = (route.config ?? {}) as {
+    public?: boolean;
+    tokenAccess?: TokenAccess;
+    selfAuthenticated?: boolean;
+  };
   const api = route.url.startsWith('/api/');
   const write = WRITES.has(method);
   const responses = { ...(schema.response as Record<string, unknown> | undefined) };
@@ -90,7 +99,11 @@ function crossCutting(route: RouteOptions, schema: Record<string, unknown>): Rec
     responses[status] ??= { description, content: { 'application/json': { schema: ERROR_REF } } };
   };
   const out: Record<string, unknown> = { ...schema, operationId: operationIdOf(method, route.url) };
-  if (config.public === true || !api) {
+  if (config.selfAuthenticated === true) {
+    // Its credential is its own (a signed token in the URL, or a bearer secret it checks): none of
+    // the session's answers, anti-forgery's or idempotency's apply.
+    out.security = [];
+  } else if (config.public === true || !api) {
     out.security = [];
   } else {
     const access = declaredTokenAccess(method, route.url, config) ?? 'never';
@@ -109,7 +122,7 @@ function crossCutting(route: RouteOptions, schema: Record<string, unknown>): Rec
       responses[403] = { ...forbidden, description: `${forbidden.description} Or ${token}.` };
     else add(403, `${token.charAt(0).toUpperCase()}${token.slice(1)}.`);
   }
-  if (api && write) {
+  if (api && write && config.selfAuthenticated !== true) {
     add(419, 'A cookie-session write without the matching `X-XSRF-TOKEN`: `CSRF token mismatch.`');
     if (config.public !== true)
       add(429, 'Too many changes in a short time; `Retry-After` says when to try again.');
