@@ -31,7 +31,8 @@ async function serverWithMail(mail: TestMailServer, dataDir: string): Promise<Ow
   }
 }
 
-test.describe.configure({ mode: 'serial' });
+// One server for the file: its tests run in order in one worker (a failure does not skip the rest).
+test.describe.configure({ mode: 'default' });
 
 let mail: TestMailServer;
 let server: OwnServer;
@@ -57,6 +58,26 @@ test.beforeEach(() => {
     'runs in the desktop project only (it takes its own phone shots)',
   );
 });
+
+/** The first mail to `address` after the first `after` mails (of one X-Outpost-Kind), once it has come. */
+async function mailTo(address: string, after = 0, kind?: string) {
+  let found: (typeof mail.received)[number] | undefined;
+  await expect
+    .poll(
+      () => {
+        found = mail.received
+          .slice(after)
+          .find(
+            (m) =>
+              m.envelope.to.includes(address) && (!kind || m.parsed.headers.get('x-outpost-kind') === kind),
+          );
+        return found !== undefined;
+      },
+      { timeout: 75_000 },
+    )
+    .toBe(true);
+  return found!;
+}
 
 async function contextOn(browser: import('@playwright/test').Browser): Promise<BrowserContext> {
   return browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
@@ -119,7 +140,7 @@ test('Preferences › Email: an address verified from its mail, a switch and the
     await test.step('Send a test email: it arrives', async () => {
       const before = mail.received.length;
       await app.section.getByRole('button', { name: 'Send a test email' }).click();
-      await expect(page.getByText('Test email sent')).toBeVisible();
+      await expect(page.getByText('Test email sent', { exact: true })).toBeVisible();
       const all = await mail.waitFor(before + 1);
       expect(all.slice(before).some((m) => m.envelope.to.includes(address))).toBe(true);
     });
@@ -197,6 +218,93 @@ test('a guest’s Preferences says email needs an account, with a way to sign in
     await expect(app.section.getByText('Email needs an account')).toBeVisible();
     await app.section.getByRole('link', { name: 'Sign in to get email' }).click();
     await expect(page).toHaveURL(/\/login$/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('signed out, the verification link asks to sign in and comes back with its token to verify', async ({
+  browser,
+}) => {
+  const phone = freshPhone();
+  const address = `returner-${Date.now().toString(36)}@example.test`;
+  const first = await contextOn(browser);
+  const second = await contextOn(browser);
+  try {
+    const app = await EmailPages.signedInAs(await first.newPage(), phone, 'Link Opener');
+    await app.openPreferences();
+    const before = mail.received.length;
+    await app.addAddress(address);
+    const link = linkIn(await mailTo(address, before), 'verify-email');
+
+    // Another browser, signed out, where the mail was opened.
+    const page = await second.newPage();
+    const other = new EmailPages(page);
+    await other.skipOnboarding();
+    await other.goto(link);
+    await expect(other.heading('Sign in to verify your address')).toBeVisible();
+    expect(await other.seriousA11yViolations()).toEqual([]);
+    await other.main.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(other.heading('Sign In to Outpost')).toBeVisible();
+    await other.main.getByLabel('Phone number').fill(phone);
+    await other.main.getByLabel('Name').fill('Link Opener');
+    await other.main.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page.getByText(`Your address ${address} is verified.`)).toBeVisible({ timeout: 20_000 });
+    expect(new URL(page.url()).pathname).toBe('/verify-email');
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});
+
+test('the daily digest comes at the chosen hour, and its unsubscribe link stops it after one press', async ({
+  browser,
+}) => {
+  // The digest is written on the server's minute tick: up to a minute's wait.
+  test.setTimeout(180_000);
+  const context = await contextOn(browser);
+  try {
+    const page = await context.newPage();
+    const app = await EmailPages.signedInAs(page, freshPhone(), 'Digest Reader');
+    const address = `digest-${Date.now().toString(36)}@example.test`;
+    await app.openPreferences();
+    let before = mail.received.length;
+    await app.addAddress(address);
+    await app.openVerification(linkIn(await mailTo(address, before), 'verify-email'), address);
+    // Something overdue, so the digest has something to say.
+    await app.post('/api/items', {
+      title: uniqueTitle('Overdue for the digest'),
+      type: 'todo',
+      due_date: '2020-01-02',
+    });
+
+    await app.openPreferences();
+    // The hour now in the browser's zone; a minute before the hour turns, wait for the next one.
+    if ((await page.evaluate(() => new Date().getMinutes())) === 59) await page.waitForTimeout(61_000);
+    const hour = await page.evaluate(() => new Date().getHours());
+    before = mail.received.length;
+    await app.chooseDigestHour(hour);
+    const digest = await mailTo(address, before, 'digest');
+    // One-click unsubscribe for mail programs (mailparser folds List-* headers, so read the bytes).
+    expect(digest.raw.toString('latin1')).toMatch(
+      /^List-Unsubscribe:\s*<[^>]+\/api\/email\/unsubscribe\?token=/im,
+    );
+
+    // The mail's link is the API's, which sends the browser on to the app's page.
+    const url = new URL(
+      linkIn(digest, 'unsubscribe').replace('/unsubscribe', '/api/email/unsubscribe'),
+      server.url,
+    );
+    await page.goto(url.toString());
+    await expect(page).toHaveURL(/\/unsubscribe\?token=/);
+    await expect(app.heading('Stop the daily digest?')).toBeVisible();
+    await page.getByRole('button', { name: 'Stop the daily digest' }).click();
+    await expect(
+      page.getByText('You will not get the daily digest any more. You can turn it back on in Preferences.'),
+    ).toBeVisible();
+    await app.shots('unsubscribed', null);
+    await page.getByRole('link', { name: 'Open Preferences' }).click();
+    await expect(app.digest).toHaveValue('off');
   } finally {
     await context.close();
   }

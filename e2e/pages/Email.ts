@@ -60,6 +60,12 @@ export class EmailPages extends Collab {
     ).toBeVisible();
   }
 
+  /** Opens a verification link (a mail's path and query) and waits for 'verified'. */
+  async openVerification(link: string, email: string) {
+    await this.goto(link);
+    await expect(this.page.getByText(`Your address ${email} is verified.`)).toBeVisible();
+  }
+
   /** Flips a kind's switch from the keyboard and waits for the server to keep it. */
   async toggleKind(label: string) {
     const control = this.kindSwitch(label);

@@ -218,7 +218,7 @@ function AddressPart({ userId, state, readOnly }: { userId: number; state: Email
           size="sm"
           disabled={readOnly || busy}
           onClick={() => setRemoving(true)}
-          className="text-red-700 dark:text-red-400"
+          className="text-red-700! hover:text-red-800! dark:text-red-400! dark:hover:text-red-300!"
         >
           <Trash2 aria-hidden />
           Remove…
