@@ -139,6 +139,11 @@ describe.each(engines)('OpenID Connect sign-in against a real provider (%s)', (e
     });
     const { sessions: list } = (await sessions.json()) as { sessions: { via: string; current: boolean }[] };
     expect(list.find((s) => s.current)?.via).toBe('oidc');
+    // The provider vouched for Ann's email (email_verified), so it is her verified address for mail.
+    const email = await fetch(`${url}/api/me/email`, {
+      headers: { cookie: `outpost_session=${walker.cookie(url, 'outpost_session')}` },
+    });
+    expect(await email.json()).toMatchObject({ email: 'ann@example.com', verified: true });
 
     const again = new RedirectWalker(provider.ca);
     await again.walk(
@@ -177,6 +182,11 @@ describe.each(engines)('OpenID Connect sign-in against a real provider (%s)', (e
     const callback = await toCallback(walker, 'https://evil.example/steal');
     expect((await walker.get(callback)).location).toBe(`${url}/`);
     expect((await me(walker)).body.user?.name).toBe('bob');
+    // Bob's provider did not say his email is verified: it is not an address Outpost mails or trusts.
+    const email = await fetch(`${url}/api/me/email`, {
+      headers: { cookie: `outpost_session=${walker.cookie(url, 'outpost_session')}` },
+    });
+    expect(await email.json()).toMatchObject({ email: null, verified: false });
   });
 
   it('refuses an email outside OIDC_ALLOWED_EMAIL_DOMAINS and creates nothing', async () => {

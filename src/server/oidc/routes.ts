@@ -15,6 +15,7 @@ import {
 } from 'openid-client';
 import { z } from 'zod';
 import { authMethodsSchema } from '../../shared/apiSchemas';
+import { emailAddressSchema } from '../../shared/email';
 import {
   emailDomainAllowed,
   nameFromClaims,
@@ -24,6 +25,7 @@ import {
   safeReturnTo,
 } from '../../shared/oidc';
 import { PLACEHOLDER_NAME } from '../../shared/profile';
+import { emailOf, setVerifiedEmail } from '../email/store';
 import type { OidcConfig } from '../env';
 import { HttpError, notFound } from '../http/errors';
 import { enforce } from '../http/rateLimits';
@@ -274,6 +276,12 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
         nameFromClaims(profile) ?? PLACEHOLDER_NAME,
         email,
       );
+      // The provider's verified email counts as verified here (ARCHITECTURE §4 'Email'), unless the
+      // person already has a verified address of their own or another person has this one.
+      if (email && profile.email_verified === true && emailAddressSchema.safeParse(email).success) {
+        const current = await emailOf(db, user.id);
+        if (!current?.verified) await setVerifiedEmail(db, user.id, email);
+      }
       if (request.session) {
         await endSession(db, request, reply, request.session.id, app.sessionCache, { retire: true });
       }
