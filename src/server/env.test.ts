@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEMO_AUTH_WARNING, loadConfig, TRUST_PROXY_TRUE_WARNING } from './env';
+import { DEMO_AUTH_WARNING, INBOUND_TRUST_WARNING, loadConfig, TRUST_PROXY_TRUE_WARNING } from './env';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -189,5 +189,60 @@ describe('S3_*', () => {
     expect(() => loadConfig({ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'maybe', ...keys })).toThrow(
       /S3_FORCE_PATH_STYLE: must be true or false/,
     );
+  });
+});
+
+describe('SMTP_URL, MAIL_FROM and INBOUND_*', () => {
+  it('sends no mail and takes none unless told to, and reads the settings when given', () => {
+    const off = loadConfig({});
+    expect(off.email).toMatchObject({ smtpUrl: null, from: 'Outpost <outpost@localhost>' });
+    expect(off.email.inbound).toMatchObject({
+      smtpPort: null,
+      domain: null,
+      httpToken: null,
+      trustUnauthenticated: false,
+    });
+    const on = loadConfig({
+      SMTP_URL: 'smtps://outpost:pw@mail.example.com:465',
+      MAIL_FROM: 'Acme Tasks <tasks@example.com>',
+      PUBLIC_URL: 'https://tasks.example.com',
+      INBOUND_SMTP_PORT: '2525',
+      INBOUND_EMAIL_TOKEN: 'a-secret-of-sixteen-or-more',
+    });
+    expect(on.email).toMatchObject({
+      smtpUrl: 'smtps://outpost:pw@mail.example.com:465',
+      from: 'Acme Tasks <tasks@example.com>',
+    });
+    // The secret addresses are at PUBLIC_URL's host unless INBOUND_DOMAIN says otherwise.
+    expect(on.email.inbound).toMatchObject({
+      smtpPort: 2525,
+      domain: 'tasks.example.com',
+      httpToken: 'a-secret-of-sixteen-or-more',
+    });
+    expect(
+      loadConfig({ INBOUND_SMTP_PORT: '25', INBOUND_DOMAIN: 'In.Example.com' }).email.inbound.domain,
+    ).toBe('in.example.com');
+  });
+
+  it('stops start-up naming the variable for a malformed address, port, domain or token', () => {
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.com:587' })).toThrow(
+      /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+    );
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL: /);
+    expect(() => loadConfig({ MAIL_FROM: 'Outpost\r\nBcc: x@example.com <a@example.com>' })).toThrow(
+      /MAIL_FROM: /,
+    );
+    expect(() => loadConfig({ INBOUND_SMTP_PORT: 'twenty-five' })).toThrow(
+      /INBOUND_SMTP_PORT: must be a port number/,
+    );
+    expect(() => loadConfig({ INBOUND_DOMAIN: 'not a domain' })).toThrow(/INBOUND_DOMAIN: must be a domain/);
+    expect(() => loadConfig({ INBOUND_EMAIL_TOKEN: 'short' })).toThrow(
+      /INBOUND_EMAIL_TOKEN: must be at least 16/,
+    );
+  });
+
+  it('warns when mail in is told to believe unauthenticated senders', () => {
+    expect(loadConfig({ INBOUND_TRUST_UNAUTHENTICATED: 'true' }).warnings).toContain(INBOUND_TRUST_WARNING);
+    expect(loadConfig({}).warnings).not.toContain(INBOUND_TRUST_WARNING);
   });
 });

@@ -404,6 +404,10 @@ export interface OidcConfig {
   redirectUri: string;
 }
 
+/** Printed when mail in believes any sender (a test setting that must never reach a deployment). */
+export const INBOUND_TRUST_WARNING =
+  'WARNING: INBOUND_TRUST_UNAUTHENTICATED=true takes mail in without checking DMARC, so anyone can send as a member and create tasks in their campaigns. It is for tests only: unset it.';
+
 /** Printed when a shared database runs with demo sign-in only because AUTH_MODE was left out. */
 export const DEMO_AUTH_WARNING =
   'WARNING: DATABASE_URL is set but AUTH_MODE is not, so demo sign-in is on: anyone can sign in as any phone number without a code. Set AUTH_MODE=otp for a real deployment, or AUTH_MODE=demo to keep demo sign-in on purpose.';
@@ -509,6 +513,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     warnings: [
       ...(e.DATABASE_URL && !env.AUTH_MODE ? [DEMO_AUTH_WARNING] : []),
       ...(e.TRUST_PROXY.trueGiven ? [TRUST_PROXY_TRUE_WARNING] : []),
+      ...(e.INBOUND_TRUST_UNAUTHENTICATED ? [INBOUND_TRUST_WARNING] : []),
     ],
   };
 }
