@@ -96,6 +96,8 @@ test('Preferences › Email: an address verified from its mail, a switch and the
       await app.openPreferences();
       await expect(app.section.getByText('This server does not send email.')).toHaveCount(0);
       await app.addAddress(address);
+      await expect(app.section.getByRole('button', { name: 'Resend the link' })).toBeVisible();
+      await app.shots('preferences-email-waiting', app.section);
     });
 
     const verification = await test.step('the verification mail reaches the SMTP server', async () => {
@@ -109,6 +111,8 @@ test('Preferences › Email: an address verified from its mail, a switch and the
       await app.shots('verify-email', null);
       await page.getByRole('link', { name: 'Back to Preferences' }).click();
       await expect(app.section.getByText('Verified', { exact: true })).toBeVisible();
+      // The link leads to the section, not the top of a long page.
+      await expect(app.section.getByRole('heading', { name: 'Email', exact: true })).toBeInViewport();
     });
 
     await test.step('the same link a second time says it is used up', async () => {

@@ -1,7 +1,7 @@
 import { LogIn, Mail, MailCheck, Pencil, Send, Trash2 } from 'lucide-react';
 import { Switch } from 'radix-ui';
-import { type FormEvent, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import {
   EMAIL_KIND_LABELS,
   EMAIL_KINDS,
@@ -40,6 +40,13 @@ export function hourText(hour: number): string {
  */
 export function EmailSection() {
   const viewer = useViewer();
+  const { hash } = useLocation();
+  // The mails' 'Change the hour' and the verify page link here (#email, #pref-email): this section
+  // loads after the page, too late for the browser's own jump to the anchor, so it scrolls itself.
+  useEffect(() => {
+    if (hash === '#email' || hash === `#${SECTION.id}`)
+      document.getElementById(SECTION.id)?.scrollIntoView({ block: 'start' });
+  }, [hash]);
   return (
     <Section {...SECTION}>
       {viewer.isGuest ? (
