@@ -165,7 +165,7 @@ test('Preferences › Email: an address verified from its mail, a switch and the
   }
 });
 
-test('a campaign’s ‘Add tasks by email…’ shows its secret address, and a new address replaces it', async ({
+test('a campaign’s ‘Add tasks by email…’ shows its secret address, a new address replaces it, an editor has it too and a viewer has no menu', async ({
   browser,
 }) => {
   const context = await contextOn(browser);
@@ -188,6 +188,33 @@ test('a campaign’s ‘Add tasks by email…’ shows its secret address, and a
     await question.getByRole('button', { name: 'Make a new address' }).click();
     await expect(field).not.toHaveValue(first);
     await expect(field).toHaveValue(pattern);
+    const current = await field.inputValue();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+
+    await test.step('an editor has the menu item, a viewer has no menu', async () => {
+      for (const role of ['editor', 'viewer'] as const) {
+        const invite = await app.post<{ token: string }>(`/api/campaigns/${campaign.id}/invites`, { role });
+        const other = await contextOn(browser);
+        try {
+          const member = await EmailPages.signedInAs(await other.newPage(), freshPhone(), `Campaign ${role}`);
+          await member.post(`/api/invites/${invite.token}/accept`, {});
+          await member.goto(`/campaigns/${campaign.id}`);
+          await expect(member.heading(title)).toBeVisible({ timeout: 20_000 });
+          const menu = member.page.getByRole('button', { name: `More actions for ${title}` });
+          if (role === 'viewer') {
+            await expect(member.main.getByRole('note')).toBeVisible();
+            await expect(menu).toHaveCount(0);
+          } else {
+            const shown = await member.openAddByEmail(campaign.id, title);
+            // The campaign's one address: the editor sees the owner's new one.
+            await expect(shown.getByTestId('inbound-address')).toHaveValue(current);
+          }
+        } finally {
+          await other.close();
+        }
+      }
+    });
   } finally {
     await context.close();
   }
