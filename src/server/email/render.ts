@@ -73,13 +73,15 @@ function crumbs(breadcrumb: readonly string[]): string {
 }
 
 function itemLine(item: MailItem, lateText: string | null): string {
-  const flag = PRIORITY_COLOUR[item.priority]
-    ? `<span style="color:${PRIORITY_COLOUR[item.priority]};font-weight:600;">P${item.priority}</span> · `
-    : '';
-  const meta = [item.breadcrumb.join(' › '), lateText].filter((part): part is string => Boolean(part));
+  const colour = PRIORITY_COLOUR[item.priority];
+  const flag = colour ? `<span style="color:${colour};font-weight:600;">P${item.priority}</span>` : null;
+  const meta = [item.breadcrumb.join(' › '), lateText]
+    .filter((part): part is string => Boolean(part))
+    .map(escapeHtml);
+  const line = [flag, ...meta].filter((part): part is string => part !== null).join(' · ');
   return `<tr><td style="padding:10px 0;border-top:1px solid #f4f4f5;">
 <span style="display:inline-block;width:8px;height:8px;border-radius:4px;background:${TYPE_COLOUR[item.type]};margin-right:8px;"></span><a href="${escapeHtml(item.url)}" style="color:#18181b;text-decoration:none;font-size:15px;">${escapeHtml(item.title)}</a>
-<div style="font-size:12px;color:#71717a;margin:2px 0 0 16px;">${flag}${meta.map(escapeHtml).join(' · ')}</div></td></tr>`;
+${line ? `<div style="font-size:12px;color:#71717a;margin:2px 0 0 16px;">${line}</div>` : ''}</td></tr>`;
 }
 
 /** The footer line of a notification mail: why it came and how to stop it. */
