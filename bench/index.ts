@@ -208,6 +208,17 @@ const BENCHMARKS: Benchmark[] = [
     about: "issue 62: a write with 100,000 other people's webhooks in the database vs none (≤ 1.1×; --pg)",
   },
   {
+    name: 'email-notify',
+    file: './emailNotify.ts',
+    about: 'issue 65: a comment that notifies 50 people by mail vs the same with mail off (≤ 1.1×; --pg)',
+  },
+  {
+    name: 'inbound-load',
+    file: './inboundLoad.ts',
+    about:
+      "issue 65: 100 inbound mails a minute over SMTP (200 KB PDF each): another user's p99 (< 100 ms) vs no mail; --pg",
+  },
+  {
     name: 'webhook-delivery',
     file: './webhookDelivery.ts',
     about:
