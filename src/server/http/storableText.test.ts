@@ -141,10 +141,18 @@ describe.each(testEngines())('text the database cannot store (%s)', (engine) => 
       expect(fields).toContain(expected);
     expect(cases.length).toBeGreaterThan(150);
 
+    // A route with a credential of its own (mail in by HTTP) refuses a caller without it before it
+    // reads anything: a 401 or 404 there is the refusal, and tells nothing about the input.
+    const ownCredential = new Set(
+      person.app.routeTable.filter((r) => r.selfAuthenticated).map((r) => `${r.method} ${r.url}`),
+    );
     const wrong: string[] = [];
     for (const c of cases) {
       const response = await person.request({ method: c.method, url: c.url, body: c.body });
       const message = (response.body as { message?: unknown } | undefined)?.message;
+      const path = c.url.split('?')[0]!;
+      if (ownCredential.has(`${c.method} ${path}`) && (response.status === 401 || response.status === 404))
+        continue;
       if (response.status !== 422 || typeof message !== 'string' || !NUL_MESSAGE.test(message))
         wrong.push(`${c.method} ${c.url} ${c.field}: ${response.status} ${response.text.slice(0, 120)}`);
     }
