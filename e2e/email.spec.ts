@@ -254,7 +254,7 @@ test('a guest’s Preferences says email needs an account, with a way to sign in
   }
 });
 
-test('signed out, the verification link asks to sign in and comes back with its token to verify', async ({
+test('signed out, the verification link asks to sign in and comes back with its token to verify; another account cannot take the address', async ({
   browser,
 }) => {
   const phone = freshPhone();
@@ -282,6 +282,22 @@ test('signed out, the verification link asks to sign in and comes back with its 
     await other.main.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByText(`Your address ${address} is verified.`)).toBeVisible({ timeout: 20_000 });
     expect(new URL(page.url()).pathname).toBe('/verify-email');
+
+    await test.step('another account cannot take the verified address: the server’s words show', async () => {
+      const elsewhere = await contextOn(browser);
+      try {
+        const third = await EmailPages.signedInAs(await elsewhere.newPage(), freshPhone(), 'Address Taker');
+        await third.openPreferences();
+        await third.section.getByLabel('Email address').fill(address);
+        await third.section.getByRole('button', { name: /send the link/ }).click();
+        await expect(third.section.getByRole('alert')).toHaveText(
+          'Another account already uses this email address.',
+        );
+        await expect(third.section.getByLabel('Email address')).toHaveAttribute('aria-invalid', 'true');
+      } finally {
+        await elsewhere.close();
+      }
+    });
   } finally {
     await first.close();
     await second.close();
