@@ -331,8 +331,9 @@ export interface EmailConfig {
   /** How often the mailer looks for due digests and work left by other instances; 0 turns it off. */
   tickMs: number;
   /**
-   * How long a notification rests before it is mailed: a run of assignments folds into one entry
+   * How long an assignment rests before it is mailed: a run of assignments folds into one entry
    * within this time (SYNC.md P8), so it is one mail ('Alex assigned you 12 items'), not twelve.
+   * Other kinds never fold and go at once.
    */
   batchMs: number;
   /** The waits before each retry of a failed send; after the last, the mail is given up. */

@@ -320,6 +320,37 @@ describe.each(testEngines())('email out on %s', (engine) => {
     expect(forged.statusCode).toBe(422);
   });
 
+  it('mails a run of assignments once, with their count, after it rests (P8), and other kinds at once', async () => {
+    const resting = await buildApp({
+      database,
+      config: configWith(null, { email: testEmailConfig(mail, { batchMs: 1500 }) }),
+    });
+    await resting.ready();
+    try {
+      const giver = new TestClient(resting);
+      for (const [k, v] of alex.jar) giver.jar.set(k, v);
+      giver.user = alex.user;
+      const taker = new TestClient(resting);
+      for (const [k, v] of blair.jar) taker.jar.set(k, v);
+      await taker.post('/api/notifications/read');
+      const before = mail.received.length;
+      for (const title of ['Rake', 'Sow', 'Weed'])
+        await giver.create({ title, type: 'todo', assigned_to: blair.user!.id });
+      resting.emailOutbox.poke(true);
+      await resting.emailOutbox.settled();
+      expect(mail.received.length).toBe(before);
+      await new Promise((r) => setTimeout(r, 1700));
+      resting.emailOutbox.poke(true);
+      await resting.emailOutbox.settled();
+      const [run] = (await mail.waitFor(before + 1)).slice(before);
+      expect(run!.parsed.subject).toMatch(/assigned you 3 /);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(mail.received.length).toBe(before + 1);
+    } finally {
+      await resting.close();
+    }
+  });
+
   it('answers 404 on the sending routes and sends nothing when SMTP_URL is not set', async () => {
     const quiet = await buildApp({ database, config: configWith(null) });
     await quiet.ready();

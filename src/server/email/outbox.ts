@@ -197,7 +197,7 @@ export class EmailOutbox {
         sql`WITH c AS (
               UPDATE notifications n SET emailed_at = now()
               WHERE n.id IN (SELECT id FROM notifications WHERE emailed_at IS NULL
-                AND (${mailing} = false OR updated_at <= now() - make_interval(secs => ${batch}))
+                AND (${mailing} = false OR kind <> 'assigned' OR updated_at <= now() - make_interval(secs => ${batch}))
                 ORDER BY created_at, id LIMIT ${TRANSFER_BATCH} FOR UPDATE SKIP LOCKED)
               RETURNING n.id, n.user_id, n.kind, n.text, n.item_id, n.item_type, n.item_title, n.created_at)
             SELECT c.id, c.user_id, c.kind, c.text, c.item_id, c.item_type, c.item_title,
