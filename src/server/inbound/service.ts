@@ -16,6 +16,7 @@ import { unlinkIfThere } from '../attachments/diskStore';
 import { contentKey, thumbnailKey } from '../attachments/fileStore';
 import { createAttachment } from '../attachments/service';
 import { SNIFF_HEAD_BYTES, sniffType } from '../attachments/sniff';
+import type { NewAttachment } from '../attachments/store';
 import { imageFacts } from '../attachments/upload';
 import type { UserRow } from '../auth/users';
 import { roleInFamily } from '../campaigns/access';
@@ -113,16 +114,7 @@ interface ReadMessage {
 }
 
 /** A file of a mail whose bytes are stored already, ready to be recorded on the new task. */
-interface StoredFile {
-  name: string;
-  type: string;
-  size: number;
-  sha256: string;
-  width: number | null;
-  height: number | null;
-  hasThumbnail: boolean;
-  bytes: Buffer;
-}
+type StoredFile = Omit<NewAttachment, 'uuid' | 'itemId' | 'userId'> & { bytes: Buffer };
 
 /**
  * The receiver of mail in (ARCHITECTURE §4 'Email', 'In'): `resolver` answers mailauth's DNS
