@@ -13,6 +13,7 @@ import { buildApp } from '../app';
 import type { Database } from '../db/client';
 import { rows, sql } from '../db/client';
 import type { AppConfig } from '../env';
+import { sweepExpired } from '../maintenance/sweep';
 
 const ORIGIN = 'http://outpost.test:3000';
 const METRICS_TOKEN = 'metrics-token-for-email-tests';
@@ -349,6 +350,24 @@ describe.each(testEngines())('email out on %s', (engine) => {
     } finally {
       await resting.close();
     }
+  });
+
+  it('keeps finished mails 30 days and never takes one still waiting to go', async () => {
+    const old = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000).toISOString();
+    const made = await rows<{ id: string; status: string }>(
+      database.db,
+      sql`INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, status, created_at, next_attempt_at)
+          VALUES ('test', 'old@example.test', 'old sent', '', '', 'sent', ${old}, now() + interval '1 day'),
+                 ('test', 'old@example.test', 'old waiting', '', '', 'pending', ${old}, now() + interval '1 day')
+          RETURNING id::text, status`,
+    );
+    await sweepExpired(database.db, new Date());
+    const left = await rows<{ id: string }>(
+      database.db,
+      sql`SELECT id::text FROM email_outbox WHERE to_address = 'old@example.test'`,
+    );
+    expect(left.map((r) => r.id)).toEqual(made.filter((m) => m.status === 'pending').map((m) => m.id));
+    await database.db.execute(sql`DELETE FROM email_outbox WHERE to_address = 'old@example.test'`);
   });
 
   it('answers 404 on the sending routes and sends nothing when SMTP_URL is not set', async () => {

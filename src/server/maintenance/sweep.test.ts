@@ -87,6 +87,7 @@ describe.each(testEngines())('sweeping expired rows on %s', (engine) => {
       rateBuckets: 1,
       purgedItems: 0,
       webhookDeliveries: 0,
+      mails: 0,
     });
 
     expect(await ids(sql`SELECT id FROM sessions`)).toEqual(['live', 'retired-live']);
@@ -106,6 +107,7 @@ describe.each(testEngines())('sweeping expired rows on %s', (engine) => {
       rateBuckets: 0,
       purgedItems: 0,
       webhookDeliveries: 0,
+      mails: 0,
     });
   });
 

@@ -33,6 +33,8 @@ export interface SweepResult {
   purgedItems: number;
   /** Webhook deliveries older than WEBHOOK_DELIVERY_KEEP_MS, deleted with their payloads. */
   webhookDeliveries: number;
+  /** Finished mails older than MAIL_KEEP_MS, deleted with their words. */
+  mails: number;
 }
 
 /**
@@ -41,6 +43,12 @@ export interface SweepResult {
  * erases them (K26); and a delivery not sent within 30 days (its webhook was off) is not sent at all.
  */
 export const WEBHOOK_DELIVERY_KEEP_MS = TRASH_KEEP_MS;
+
+/**
+ * How long the mail log keeps a finished mail (sent, given up, or a digest with nothing to say) and a
+ * record of mail in: 30 days, like the webhook log. A mail still waiting is never taken.
+ */
+export const MAIL_KEEP_MS = TRASH_KEEP_MS;
 
 /** What a purged item's feed entries and notifications say instead of what they said (K26). */
 export const PURGED_LINE = 'An item erased 30 days after it was deleted';
@@ -191,7 +199,28 @@ export async function sweepExpired(
           WHERE created_at <= ${deliveriesBefore})
         RETURNING 1 AS n`,
     );
-    return { sessions, idempotencyKeys, loginCodes, rateBuckets, purgedItems, webhookDeliveries };
+
+    // Mails out and in keep 30 days, from the head of their tables as the delivery log above; a
+    // verification link that ran out goes at once.
+    const mailBefore = new Date(now.getTime() - MAIL_KEEP_MS);
+    const mails = await drain(
+      () => sql`DELETE FROM email_outbox WHERE id IN (
+          SELECT id FROM (SELECT id, created_at, status FROM email_outbox ORDER BY id LIMIT ${batch}) head
+          WHERE created_at <= ${mailBefore} AND status <> 'pending')
+        RETURNING 1 AS n`,
+    );
+    await drain(
+      () => sql`DELETE FROM inbound_emails WHERE id IN (
+          SELECT id FROM (SELECT id, received_at FROM inbound_emails ORDER BY id LIMIT ${batch}) head
+          WHERE received_at <= ${mailBefore})
+        RETURNING 1 AS n`,
+    );
+    await drain(
+      () => sql`DELETE FROM email_verifications WHERE expires_at <= ${now}
+        AND token_hash IN (SELECT token_hash FROM email_verifications WHERE expires_at <= ${now} LIMIT ${batch})
+        RETURNING 1 AS n`,
+    );
+    return { sessions, idempotencyKeys, loginCodes, rateBuckets, purgedItems, webhookDeliveries, mails };
   });
 }
 
