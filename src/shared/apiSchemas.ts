@@ -122,6 +122,15 @@ const itemShape = {
 /** An item as every item answer carries it (ARCHITECTURE §4 'Items'), with `ETag: "<version>"`. */
 export const itemSchema = object(itemShape).meta({ id: 'Item' });
 
+/** A search result: an item, and the comment that found it when only a comment did. */
+export const searchHitSchema = itemSchema
+  .extend({
+    matched_comment: object({ id, excerpt: z.string().describe('The words around the match, on one line.') })
+      .optional()
+      .describe('Set when the item was found by a comment only: the newest live comment holding the words.'),
+  })
+  .meta({ id: 'SearchHit' });
+
 /** One page of a list: the envelope every paginated answer carries. */
 export function paginatedSchema<T extends z.ZodType>(entry: T) {
   return object({

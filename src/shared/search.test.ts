@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   MATCH_RANK,
+  matchExcerpt,
   matchRank,
   normalizeQuery,
   rankKeys,
@@ -157,5 +158,34 @@ describe('ranking search keys', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('comment matches', () => {
+  it('puts a result found by a comment after the description matches', () => {
+    const t = '2026-01-01T00:00:00.000Z';
+    const newer = '2026-02-01T00:00:00.000Z';
+    const byComment = {
+      id: 1,
+      title: 'Boats',
+      updated_at: newer,
+      matched_comment: { id: 9, excerpt: 'quince' },
+    };
+    const byDescription = { id: 2, title: 'Jam', description: 'quince jam', updated_at: t };
+    const byTitle = { id: 3, title: 'Quince', updated_at: t };
+    expect(sortByRelevance([byComment, byDescription, byTitle], 'quince').map((i) => i.id)).toEqual([
+      3, 2, 1,
+    ]);
+  });
+
+  it('excerpts the words around the match, cut at words, with an ellipsis where text was left out', () => {
+    expect(matchExcerpt('  short\n text  ', 'text')).toBe('short text');
+    const long = `${'alpha '.repeat(20)}the needle sits here ${'omega '.repeat(20)}`;
+    const excerpt = matchExcerpt(long, 'needle', 40);
+    expect(excerpt).toMatch(/^….*needle.*…$/);
+    expect(excerpt.length).toBeLessThanOrEqual(42);
+    expect(excerpt).not.toMatch(/…lpha/);
+    // A text not holding the query (a mention token matched as stored) gives its start.
+    expect(matchExcerpt(long, 'zzz', 40).startsWith('alpha alpha')).toBe(true);
   });
 });

@@ -6,6 +6,14 @@ export interface Searchable {
   description?: string | null;
   updated_at: string;
   created_at?: string;
+  /** Set on a result found by one of its comments (the server's and the device's search). */
+  matched_comment?: CommentMatch;
+}
+
+/** The comment a result was found by: its id and the words around the match (matchExcerpt). */
+export interface CommentMatch {
+  id: number;
+  excerpt: string;
 }
 
 /** The query as matched: trimmed and lower-cased; null when it is too short to search. */
@@ -16,9 +24,12 @@ export function normalizeQuery(query: string): string | null {
 
 /**
  * How well an item matches, best first. Title: the whole title, its start, a whole word (or words)
- * in it, anywhere else in it; then the description.
+ * in it, anywhere else in it; then the description; then a comment only. A comment ranks last: the
+ * title and description say what the item is, a comment is talk about it that names many things in
+ * passing (a word there is weaker evidence that this is the item sought), and an item with many
+ * comments would otherwise crowd out the items whose own text holds the words.
  */
-export const MATCH_RANK = { exact: 0, prefix: 1, word: 2, title: 3, description: 4 } as const;
+export const MATCH_RANK = { exact: 0, prefix: 1, word: 2, title: 3, description: 4, comment: 5 } as const;
 export type MatchRank = (typeof MATCH_RANK)[keyof typeof MATCH_RANK];
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
@@ -152,13 +163,44 @@ export function rankSearch<T extends Searchable>(items: Iterable<T>, query: stri
 /**
  * The same order for results found elsewhere (the server's search): nothing is dropped; a result the
  * rules here do not see as a match (the server folds case its own way) sorts with the description
- * matches.
+ * matches, or with the comment matches when it came with one.
  */
 export function sortByRelevance<T extends Searchable>(items: readonly T[], query: string): T[] {
   const q = normalizeQuery(query);
   if (q === null) return [...items];
   return items
-    .map((item) => ({ item, rank: matchRank(item, q) ?? MATCH_RANK.description }))
+    .map((item) => ({
+      item,
+      rank: matchRank(item, q) ?? (item.matched_comment ? MATCH_RANK.comment : MATCH_RANK.description),
+    }))
     .sort((a, b) => a.rank - b.rank || byRecency(a.item, b.item))
     .map((r) => r.item);
+}
+
+/** Longest match excerpt, in characters, ellipses aside. */
+export const MATCH_EXCERPT_MAX = 80;
+
+/**
+ * The words around the first place `text` holds the normalized query `q` (see normalizeQuery), on
+ * one line: about a third of `max` before it, cut at word boundaries, with '…' where text was left
+ * out. A text not holding it (matched as stored, shown as read: a mention token) gives its start.
+ */
+export function matchExcerpt(text: string, q: string, max = MATCH_EXCERPT_MAX): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  const at = Math.max(0, line.toLowerCase().indexOf(q));
+  let start = Math.max(0, at - Math.floor(max / 3));
+  let end = Math.min(line.length, start + max);
+  start = Math.max(0, Math.min(start, end - max));
+  // Whole words: move the cut to the next space (start) or back to the last (end), unless that
+  // would drop the match or most of the window.
+  if (start > 0) {
+    const space = line.indexOf(' ', start);
+    if (space !== -1 && space < at && space - start < max / 4) start = space + 1;
+  }
+  if (end < line.length) {
+    const space = line.lastIndexOf(' ', end);
+    if (space > at + q.length && end - space < max / 4) end = space;
+  }
+  return `${start > 0 ? '…' : ''}${line.slice(start, end).trim()}${end < line.length ? '…' : ''}`;
 }

@@ -6,9 +6,11 @@ import {
   itemPageSchema,
   itemSchema,
   labelsAnswerSchema,
+  searchHitSchema,
   staleSchema,
 } from '../../shared/apiSchemas';
-import type { Item } from '../../shared/item';
+import { bodyText } from '../../shared/comments';
+import { type Item, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import {
   assignSchema,
   itemBatchSchema,
@@ -17,7 +19,7 @@ import {
   itemPatchSchema,
   searchQuerySchema,
 } from '../../shared/schemas';
-import { normalizeQuery } from '../../shared/search';
+import { matchExcerpt, normalizeQuery } from '../../shared/search';
 import { departureOf } from '../campaigns/departures';
 import { currentUser } from '../http/context';
 import { HttpError, notFound, parseOrThrow } from '../http/errors';
@@ -36,7 +38,7 @@ import { createItemsBatch } from './batch';
 import { deleteDescendantsInSteps, undoDeleteSteps } from './cascadeSteps';
 import { findVisibleItem } from './queries';
 import { createItem, deleteItem, parseIfMatch, updateItem } from './service';
-import { labelCounts, listItems, searchItems } from './store';
+import { labelCounts, listItems, searchCommentHits, searchItems } from './store';
 
 function send(reply: FastifyReply, result: WriteResult) {
   const item = result.body as Partial<Item> | null;
@@ -109,11 +111,11 @@ export async function itemRoutes(plain: FastifyInstance): Promise<void> {
   const searchDoc = routeDoc({
     summary: 'Search items',
     description:
-      'At most 20 items whose title or description holds `q`: title matches first, then description matches, each most recently updated first. Fewer than 2 characters (after trimming) finds nothing.',
+      'At most 20 items whose title, description or a live comment holds `q`: title matches first, then description matches, then comment matches (each with `matched_comment`, the newest such comment and the words around the match), each most recently updated first. Fewer than 2 characters (after trimming) finds nothing.',
     tags: TAGS,
     querystring: searchQuerySchema,
     answers: {
-      200: { description: 'The matching items.', schema: z.array(itemSchema) },
+      200: { description: 'The matching items.', schema: z.array(searchHitSchema) },
       422: invalidAnswer(),
     },
   });
@@ -123,7 +125,19 @@ export async function itemRoutes(plain: FastifyInstance): Promise<void> {
     const query = normalizeQuery(q ?? '');
     if (query === null) return [];
     const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return searchItems(db, user, pattern);
+    const found = await searchItems(db, user, pattern);
+    // Comment matches rank last (shared/search MATCH_RANK): they only fill what the item's own text left.
+    const byComment = await searchCommentHits(db, user, pattern, SERVER_SEARCH_LIMIT - found.length);
+    return [
+      ...found,
+      ...byComment.map(({ item, hit }) => ({
+        ...item,
+        matched_comment: {
+          id: hit.comment_id,
+          excerpt: matchExcerpt(bodyText(hit.body, hit.mentions), query),
+        },
+      })),
+    ];
   });
 
   const getDoc = routeDoc({

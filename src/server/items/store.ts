@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { DEFAULT_PER_PAGE, paginated, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import type { itemListQuerySchema } from '../../shared/schemas';
 import { type Executor, rows, sql } from '../db/client';
-import { selectItems, visibleTo } from './queries';
+import { selectItems, selectItemsByIds, visibleTo } from './queries';
 
 /** GET /api/items: one page of the items `userId` sees, by the list's filters, newest first. */
 export async function listItems(db: Executor, userId: number, query: z.output<typeof itemListQuerySchema>) {
@@ -56,4 +56,47 @@ export function searchItems(db: Executor, user: { id: number }, pattern: string)
     sql`i.deleted_at IS NULL AND ${visibleTo(user.id)} AND (i.title ILIKE ${pattern} OR i.description ILIKE ${pattern})`,
     sql`ORDER BY (i.title ILIKE ${pattern}) DESC, i.updated_at DESC, i.id DESC LIMIT ${SERVER_SEARCH_LIMIT}`,
   );
+}
+
+/** A comment that found its item in search: the newest live comment on it holding the words. */
+export interface CommentHitRow {
+  item_id: number;
+  comment_id: number;
+  body: string;
+  mentions: { id: number; name: string }[];
+}
+
+/**
+ * GET /api/items/search's comment half: up to `limit` items `user` sees (live, not in the trash)
+ * whose title and description miss the ILIKE `pattern` but a live comment holds it, most recently
+ * updated first, each with its newest such comment; and those items as selectItems gives them.
+ */
+export async function searchCommentHits(db: Executor, user: { id: number }, pattern: string, limit: number) {
+  if (limit <= 0) return [];
+  const hits = await rows<CommentHitRow>(
+    db,
+    sql`SELECT h.item_id, h.comment_id, h.body,
+          COALESCE((SELECT json_agg(json_build_object('id', mu.id, 'name', mu.name))
+            FROM users mu WHERE mu.id = ANY(h.mentions)), '[]'::json) AS mentions
+        FROM (SELECT DISTINCT ON (i.id) i.id AS item_id, i.updated_at, c.id AS comment_id, c.body, c.mentions
+              FROM comments c JOIN items i ON i.id = c.item_id
+              WHERE c.deleted_at IS NULL AND c.body ILIKE ${pattern} AND i.deleted_at IS NULL
+                AND NOT (i.title ILIKE ${pattern} OR COALESCE(i.description ILIKE ${pattern}, false))
+                AND ${visibleTo(user.id)}
+              ORDER BY i.id, c.id DESC) h
+        ORDER BY h.updated_at DESC, h.item_id DESC LIMIT ${limit}`,
+  );
+  const items = new Map(
+    (
+      await selectItemsByIds(
+        db,
+        user.id,
+        hits.map((h) => h.item_id),
+      )
+    ).map((i) => [i.id, i]),
+  );
+  return hits.flatMap((hit) => {
+    const item = items.get(hit.item_id);
+    return item ? [{ item, hit }] : [];
+  });
 }
