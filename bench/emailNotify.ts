@@ -1,22 +1,24 @@
 /**
  * Issue 65 'A write that notifies 50 people by mail': `npm run bench -- email-notify [--pairs N]
- * [--pg]` (default 20 pairs). Two apps on two fresh databases of one engine, alike but for mail: one
- * sends through SMTP_URL to a real smtp-server on loopback (testkit/mailServer.ts), the other has
- * no SMTP_URL. In each, the writer comments on a task of her own that 50 members of her campaign
- * commented on before, each with a verified address and the 'Comments' switch on, so the comment
- * is 50 'commented' notifications, and on the mail side 50 mails. Every measured comment is on a
- * task of its own with 50 people of its own: a person hears of at most COMMENT_NOTICES_PER_MINUTE
- * comments a minute (K24), which a run of pairs on one task would pass in seconds.
+ * [--drain commit|after] [--pg]` (default 20 pairs, drain at the commit). Two apps on two fresh
+ * databases of one engine, alike but for mail: one sends through SMTP_URL to a real smtp-server on
+ * loopback (testkit/mailServer.ts), the other has no SMTP_URL. In each, the writer comments on a
+ * task of her own that 50 members of her campaign commented on before, each with a verified
+ * address and the 'Comments' switch on, so the comment is 50 'commented' notifications, and on the
+ * mail side 50 mails. Every measured comment is on a task of its own with 50 people of its own: a
+ * person hears of at most COMMENT_NOTICES_PER_MINUTE comments a minute (K24), which a run of pairs
+ * on one task would pass in seconds.
  *
  * batchMs is 0 and each app's outbox is set off at the write's commit (as a write that marks a push
  * entry sets it off), so the mail side's drain (claim, render, the outbox rows, the SMTP sends)
- * runs beside the end of the very request it follows. After each side's write the bench waits for
- * its outbox to settle (and on the mail side for the 50 mails at the server), so one side's
- * background work never lands in the other's time. Alternating pairs (A B, then B A) after three
- * unrecorded ones, each side of a pair the total of three comments. Figure: the requests' time
- * (app.inject), median ratio mail on / mail off with the spread of the per-pair ratios; budget
- * ≤ 1.1×. PGlite by default, PostgreSQL with --pg (TEST_DATABASE_URL, default
- * postgres://postgres@127.0.0.1:5432/test).
+ * runs beside the end of the very request it follows; with `--drain after` it is set off once the
+ * answer is in, so only what the mail work leaves behind (garbage to collect, the database's
+ * cleanup) meets the writes after it. After each side's write the bench waits for its outbox to
+ * settle (and on the mail side for the 50 mails at the server), so one side's background work never
+ * runs in the other's time. Alternating pairs (A B, then B A) after three unrecorded ones, each
+ * side of a pair the total of three comments. Figure: the requests' time (app.inject), median
+ * ratio mail on / mail off with the spread of the per-pair ratios; budget ≤ 1.1×. PGlite by
+ * default, PostgreSQL with --pg (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app';
@@ -50,10 +52,14 @@ interface Side {
   taskIds: number[];
 }
 
-/** The app on `database`, mailing through `mail` (null: mail off), its outbox drained at each commit. */
+/** When the bench sets each app's outbox off: at the write's commit, or once its answer is in. */
+type DrainAt = 'commit' | 'after';
+
+/** The app on `database`, mailing through `mail` (null: mail off). */
 async function sideApp(
   database: Database,
   mail: TestMailServer | null,
+  drainAt: DrainAt,
 ): Promise<{ app: FastifyInstance; closeFiles: () => Promise<void> }> {
   const files = await tempDiskStore();
   const config = loadConfig({
@@ -70,15 +76,20 @@ async function sideApp(
   // The app drains on its tick, or at once after a commit that wrote an entry to push; nobody here
   // has a push subscription, so the bench sets the drain off at the commit, where the drain of a
   // pushed write starts (the tick is off in testEmailConfig).
-  app.changes.onChange(() => app.emailOutbox.poke(true));
+  if (drainAt === 'commit') app.changes.onChange(() => app.emailOutbox.poke(true));
   await app.ready();
   return { app, closeFiles: files.close };
 }
 
 /** A database and app with the writer's `groups` campaigns, each a task that 50 mailable people commented on. */
-async function side(engine: 'pglite' | 'pg', mail: TestMailServer | null, groups: number): Promise<Side> {
+async function side(
+  engine: 'pglite' | 'pg',
+  mail: TestMailServer | null,
+  groups: number,
+  drainAt: DrainAt,
+): Promise<Side> {
   const database = await openTestDatabase(engine);
-  const { app, closeFiles } = await sideApp(database, mail);
+  const { app, closeFiles } = await sideApp(database, mail, drainAt);
   const writer = await injectSignIn(app, '+15555550651', 'Writer');
   const taskIds: number[] = [];
   for (let g = 0; g < groups; g++) {
@@ -135,8 +146,9 @@ async function notified(s: Side, taskIds: readonly number[]): Promise<number> {
 export async function run(args: string[] = []): Promise<void> {
   const pairs = Math.max(2, numberArg(args, '--pairs', 20));
   const engine = args.includes('--pg') ? 'pg' : 'pglite';
+  const drainAt: DrainAt = args[args.indexOf('--drain') + 1] === 'after' ? 'after' : 'commit';
   heading(
-    `email-notify: a comment that notifies ${PEOPLE} people by mail vs the same with mail off (${engine}, ${pairs} pairs)`,
+    `email-notify: a comment that notifies ${PEOPLE} people by mail vs the same with mail off (${engine}, ${pairs} pairs, drain at ${drainAt === 'commit' ? 'the commit' : 'the answer'})`,
   );
   if (engine === 'pg') {
     const why = await pgReachable(pgUrl());
@@ -147,8 +159,8 @@ export async function run(args: string[] = []): Promise<void> {
   }
   const groups = (WARMUP + pairs) * WRITES;
   const mail = await startMailServer();
-  const on = await side(engine, mail, groups);
-  const off = await side(engine, null, groups);
+  const on = await side(engine, mail, groups, drainAt);
+  const off = await side(engine, null, groups, drainAt);
   try {
     const comment = async (s: Side, round: number) => {
       const started = performance.now();
@@ -166,6 +178,7 @@ export async function run(args: string[] = []): Promise<void> {
         const before = mail.received.length;
         const started = performance.now();
         took += await comment(on, round * WRITES + k);
+        if (drainAt === 'after') on.app.emailOutbox.poke(true);
         // The 50 mails reach the server (or the bench says so) before anything else is written.
         await mail.waitFor(before + PEOPLE, 30_000);
         inboxes.push(performance.now() - started);
@@ -177,6 +190,7 @@ export async function run(args: string[] = []): Promise<void> {
       let took = 0;
       for (let k = 0; k < WRITES; k++) {
         took += await comment(off, round * WRITES + k);
+        if (drainAt === 'after') off.app.emailOutbox.poke(true);
         await off.app.emailOutbox.settled();
       }
       return took;
@@ -225,7 +239,7 @@ export async function run(args: string[] = []): Promise<void> {
       `${ms(median(delivered))} (${ms(Math.max(...delivered))})`,
     );
     check({
-      subject: `a comment notifying ${PEOPLE} people by mail vs mail off (${engine})`,
+      subject: `a comment notifying ${PEOPLE} people by mail vs mail off (${engine}, drain at ${drainAt})`,
       metric: `ratio (spread), ${pairs} pairs`,
       value: ratioText(p),
       budget: '≤ 1.1×',
