@@ -204,3 +204,35 @@ export function matchExcerpt(text: string, q: string, max = MATCH_EXCERPT_MAX): 
   }
   return `${start > 0 ? '…' : ''}${line.slice(start, end).trim()}${end < line.length ? '…' : ''}`;
 }
+
+/**
+ * A comment as the device's search keeps it: its body folded once (as the server matches it, the
+ * stored body), so a query folds no case per comment, and its text as read for the excerpt.
+ */
+export interface CommentKey {
+  id: number;
+  item_id: number;
+  folded: string;
+  /** The body as a reader sees it (shared/comments bodyText), for matchExcerpt. */
+  text: string;
+  created_at: string;
+}
+
+/**
+ * For each item `admits` (the items the search may show, not already found by their own text), its
+ * newest comment holding the normalized query `q`: one includes() per comment, no copy of the list.
+ */
+export function commentMatches(
+  comments: Iterable<CommentKey>,
+  q: string,
+  admits: (itemId: number) => boolean,
+): Map<number, CommentKey> {
+  const found = new Map<number, CommentKey>();
+  for (const c of comments) {
+    if (!c.folded.includes(q) || !admits(c.item_id)) continue;
+    const seen = found.get(c.item_id);
+    if (!seen || seen.created_at < c.created_at || (seen.created_at === c.created_at && seen.id < c.id))
+      found.set(c.item_id, c);
+  }
+  return found;
+}

@@ -56,6 +56,16 @@ describe('SearchDialog', () => {
     expect(screen.getByText('Press Ctrl+K to open search anywhere')).toBeTruthy();
   });
 
+  it('finds an item by a word in its comment and shows the words under the title', async () => {
+    const hose = (await client.db.items.toArray()).find((i) => i.title === 'Garden hose')!;
+    await client.send('comments.add', { itemId: hose.id, body: 'Leaks near the tap again', mentions: [] });
+    renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
+    await typeQuery('leaks');
+    const option = screen.getByRole('option');
+    expect(option.textContent).toContain('Garden hose');
+    expect(option.textContent).toContain('Comment: Leaks near the tap again');
+  });
+
   it('says when nothing matches', async () => {
     renderWithApp(<SearchDialog open onOpenChange={() => {}} />);
     fireEvent.change(input(), { target: { value: 'zebra' } });
@@ -125,6 +135,7 @@ describe('SearchDialog', () => {
       parent_id: 3,
       parentTitle: 'C',
       parentType: 'campaign',
+      comment: null,
     } as const;
     expect(searchTarget(hit)).toBe('/campaigns/3');
     expect(searchTarget({ ...hit, parentType: 'task' })).toBe('/tasks/3');

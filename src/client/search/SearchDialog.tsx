@@ -266,6 +266,15 @@ function SearchPanel({
                   {hit.parentTitle ? (
                     <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">in {hit.parentTitle}</p>
                   ) : null}
+                  {hit.comment ? (
+                    // Found by a comment only: the words that matched, so the title alone is no puzzle.
+                    <p
+                      className="truncate text-xs text-zinc-600 italic dark:text-zinc-400"
+                      data-search-comment=""
+                    >
+                      Comment: {hit.comment}
+                    </p>
+                  ) : null}
                 </div>
                 <span className="shrink-0 text-xs text-zinc-600 dark:text-zinc-400">
                   {statusText(hit.status)}

@@ -1,6 +1,6 @@
 /** Search (Ctrl/Cmd+K): the server's when signed in and online, the device's otherwise or when it fails. */
-import type { Item, ItemStatus, ItemType } from '../../../shared/item';
-import type { SearchRow } from '../search/search';
+import type { ItemStatus, ItemType } from '../../../shared/item';
+import type { SearchItem, SearchRow } from '../search/search';
 import type { Searcher } from '../search/searchService';
 import type { OutpostDb } from '../store/db';
 import { defineCommands } from './map';
@@ -19,11 +19,13 @@ export interface SearchHit {
   parent_id: number | null;
   parentTitle: string | null;
   parentType: ItemType | null;
+  /** The words around the match when only a comment holds the query, else null. */
+  comment: string | null;
 }
 
 type Parent = { title: string; type: ItemType } | null;
 
-const hitOf = (i: Item | SearchRow, parent: Parent): SearchHit => ({
+const hitOf = (i: SearchItem | SearchRow, parent: Parent): SearchHit => ({
   id: i.id,
   type: i.type,
   title: i.title,
@@ -31,10 +33,14 @@ const hitOf = (i: Item | SearchRow, parent: Parent): SearchHit => ({
   parent_id: i.parent_id,
   parentTitle: parent?.title ?? null,
   parentType: parent?.type ?? null,
+  comment: i.matched_comment?.excerpt ?? null,
 });
 
 /** The hits at once when every parent came with its item (the device's answer), else after one read. */
-function hitsOf(db: OutpostDb, found: readonly (Item | SearchRow)[]): SearchHit[] | Promise<SearchHit[]> {
+function hitsOf(
+  db: OutpostDb,
+  found: readonly (SearchItem | SearchRow)[],
+): SearchHit[] | Promise<SearchHit[]> {
   const missing = found.filter((i) => i.parent_id !== null && !i.parent).map((i) => i.parent_id as number);
   if (missing.length === 0) return found.map((i) => hitOf(i, i.parent ?? null));
   return db.items.bulkGet(missing).then((rows) => {
@@ -54,7 +60,7 @@ export const commands = defineCommands<SearchContext>()({
   'search.run': async (c, a: { query: string; onFirstHits?: (hits: SearchHit[]) => void }) => {
     const { onFirstHits } = a;
     let first: Promise<void> = Promise.resolve();
-    let local: readonly (Item | SearchRow)[] | null = null;
+    let local: readonly (SearchItem | SearchRow)[] | null = null;
     let localHits: SearchHit[] | Promise<SearchHit[]> = [];
     const found = await c.search(
       a.query,

@@ -5,6 +5,7 @@ import { closeFakeDbs, freshFakeDb, stopLater } from '../../../../testkit/client
 import { localItem } from '../../../../testkit/client/items';
 import { fuzzyKeys } from '../../../shared/fuzzy';
 import { rankSearch, searchKeyOf } from '../../../shared/search';
+import { applyPulledComments, createComment, deleteComment, editComment } from '../comments/localComments';
 import type { ApiClient } from '../net/apiClient';
 import { OutpostDb, SEARCH_COPY_HEAD, type SearchCopyHead } from '../store/db';
 import type { Viewer } from '../store/types';
@@ -626,5 +627,91 @@ describe('the warm after the first screen', () => {
     stopLater(asked.dispose);
     expect(await asked.search(account, 'item 2001', 1)).toHaveLength(1);
     expect(limits).toEqual([5_000]);
+  });
+});
+
+describe('local search by comment', () => {
+  const who = { ...account, user: { id: 1, name: 'U' } };
+  const pulled = (id: number, itemId: number, body: string) => ({
+    id,
+    uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    item_id: itemId,
+    item_uuid: null,
+    user: { id: 2, name: 'Blair' },
+    body,
+    mentions: [],
+    created_at: '2026-01-02T00:00:00.000Z',
+    updated_at: '2026-01-02T00:00:00.000Z',
+    edited: false,
+  });
+
+  it('finds an item by a word in a comment added, edited, deleted or pulled, with the words around it', async () => {
+    const db = freshDb();
+    const search = createLocalSearch(db);
+    stopLater(search.dispose);
+    await db.items.bulkPut([item(1, 'Ferry plans'), item(2, 'Tents'), item(3, 'Kumquat jam')]);
+    expect(await search.search(account, 'kumquat')).toHaveLength(1);
+    // Added on the device: found, below the title match, with the comment named.
+    const { comment } = await createComment(db, who, {
+      itemId: 1,
+      body: 'bring a kumquat or two',
+      mentions: [],
+    });
+    const found = await search.search(account, 'kumquat');
+    expect(found.map((r) => r.id)).toEqual([3, 1]);
+    expect(found[0]!.matched_comment).toBeUndefined();
+    expect(found[1]!.matched_comment).toEqual({ id: comment.id, excerpt: 'bring a kumquat or two' });
+    // Edited: the old word no longer finds it, the new one does.
+    await editComment(db, comment.id, 'bring a lychee or two', []);
+    expect((await search.search(account, 'kumquat')).map((r) => r.id)).toEqual([3]);
+    expect((await search.search(account, 'lychee')).map((r) => r.id)).toEqual([1]);
+    // Deleted: nothing.
+    await deleteComment(db, comment.id);
+    expect(await search.search(account, 'lychee')).toEqual([]);
+    // Pulled from the server, and its tombstone.
+    await db.transaction('rw', db.comments, () =>
+      applyPulledComments(db, [pulled(70, 2, 'pegs for the tents')]),
+    );
+    expect((await search.search(account, 'pegs')).map((r) => [r.id, r.matched_comment?.id])).toEqual([
+      [2, 70],
+    ]);
+    await db.transaction('rw', db.comments, () =>
+      applyPulledComments(db, [
+        { id: 70, uuid: pulled(70, 2, '').uuid, item_id: 2, deleted_at: '2026-01-03' },
+      ]),
+    );
+    expect(await search.search(account, 'pegs')).toEqual([]);
+  });
+
+  it('finds nothing by a comment whose item is gone from the device or deleted there', async () => {
+    const db = freshDb();
+    const search = createLocalSearch(db);
+    stopLater(search.dispose);
+    await db.items.bulkPut([item(1, 'One'), item(2, 'Two')]);
+    await db.transaction('rw', db.comments, () =>
+      applyPulledComments(db, [pulled(71, 1, 'the word quince'), pulled(72, 2, 'quince again')]),
+    );
+    expect((await search.search(account, 'quince')).map((r) => r.id).sort()).toEqual([1, 2]);
+    await db.items.update(1, { _deleted: 1 });
+    await db.items.delete(2);
+    expect(await search.search(account, 'quince')).toEqual([]);
+  });
+
+  it('reads the comments again in full after a change to a range of them', async () => {
+    const db = freshDb();
+    const search = createLocalSearch(db);
+    stopLater(search.dispose);
+    await db.items.bulkPut([item(1, 'One')]);
+    expect(await search.search(account, 'medlar')).toEqual([]);
+    await db.comments.bulkPut(
+      Array.from({ length: 60 }, (_, n) => ({
+        ...pulled(100 + n, 1, n === 59 ? 'a medlar' : `other ${n}`),
+        _syncStatus: 'synced' as const,
+        _deleted: 0 as const,
+        _base: null,
+        item_uuid: '',
+      })),
+    );
+    expect((await search.search(account, 'medlar')).map((r) => r.matched_comment?.id)).toEqual([159]);
   });
 });

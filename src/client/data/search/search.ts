@@ -1,11 +1,22 @@
 import Dexie, { type ObservabilitySet } from 'dexie';
+import { bodyText } from '../../../shared/comments';
 import type { Item } from '../../../shared/item';
-import { normalizeQuery, type SearchKey, searchKeyOf, sortByRelevance } from '../../../shared/search';
+import {
+  byRecency,
+  type CommentKey,
+  type CommentMatch,
+  commentMatches,
+  matchExcerpt,
+  normalizeQuery,
+  type SearchKey,
+  searchKeyOf,
+  sortByRelevance,
+} from '../../../shared/search';
 import { createSearchIndex, type SearchIndex } from '../../../shared/searchIndex';
 import type { ApiClient } from '../net/apiClient';
 import { type OutpostDb, SEARCH_COPY_HEAD, type SearchCopyHead, type SearchCopyPart } from '../store/db';
 import { keysOfPart } from '../store/mutatedParts';
-import type { LocalItem, Viewer } from '../store/types';
+import type { LocalComment, LocalItem, Viewer } from '../store/types';
 import { whenIdle as runWhenIdle } from './idle';
 
 /**
@@ -118,6 +129,28 @@ export interface SearchRow {
   parent_id: number | null;
   /** The parent's title and type when it is on the device in the same scope, else null. */
   parent: { title: string; type: LocalItem['type'] } | null;
+  /** Set when only a comment holds the query: that comment and the words around the match. */
+  matched_comment?: CommentMatch;
+}
+
+/** A server result: the item, and the comment that found it when only a comment did. */
+export type SearchItem = Item & { matched_comment?: CommentMatch };
+
+/** Comment rows read per page while the comment copy is read in full. */
+const COMMENT_READ_PAGE = 5_000;
+/** More comments changed at once than this (an import, a first sync): the copy is read again in full. */
+const COMMENT_REREAD_MAX = 2_000;
+
+/** The comment key of a live comment, or null for one deleted on the device (see CommentKey). */
+function commentKeyOf(c: LocalComment): CommentKey | null {
+  if (c._deleted === 1) return null;
+  return {
+    id: c.id,
+    item_id: c.item_id,
+    folded: c.body.toLowerCase(),
+    text: bodyText(c.body, c.mentions),
+    created_at: c.created_at,
+  };
 }
 
 type ShownFields = Pick<LocalItem, 'type' | 'title' | 'status' | 'parent_id' | '_syncStatus'>;
@@ -162,6 +195,98 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
   let saving: Promise<boolean> = Promise.resolve(false);
   const prefix = `idb://${db.name}/items/`;
   const primary = `${prefix}`;
+  /**
+   * The comment copy (issue 66): every live comment's key by id, beside the item index, not in it: a
+   * comment match only fills the places title and description matches leave (MATCH_RANK.comment), so
+   * the item index, its grams and its saved copy stay as they were, and a query scans the comments
+   * only when it found fewer items than asked. Null until first read; patched like the items.
+   */
+  let comments: Map<number, CommentKey> | null = null;
+  /** Comments changed since the comment copy was read; null when it must be read again in full. */
+  let commentsStale: Set<number> | null = null;
+  let commentsReading: Promise<Map<number, CommentKey>> | null = null;
+  const commentsPrimary = `idb://${db.name}/comments/`;
+  const onCommentsMutated = (parts: ObservabilitySet) => {
+    const part = parts[commentsPrimary];
+    if (!part || part.d === 0 || (!comments && !commentsReading)) return;
+    const keys = keysOfPart(part);
+    if (commentsStale === null) return;
+    if (keys === null || commentsStale.size + keys.length > COMMENT_REREAD_MAX) {
+      commentsStale = null;
+      return;
+    }
+    for (const key of keys) commentsStale.add(key as number);
+  };
+  Dexie.on('storagemutated', onCommentsMutated);
+
+  /** The comment copy brought up to date: read in full the first time (in pages), then only what changed. */
+  async function commentCopy(): Promise<Map<number, CommentKey>> {
+    if (commentsReading) return commentsReading;
+    const run = (async () => {
+      for (;;) {
+        if (!comments || commentsStale === null) {
+          // Changes from now on are noted, and read again after this read (the same rows at worst).
+          commentsStale = new Set();
+          const next = new Map<number, CommentKey>();
+          let after = Number.NEGATIVE_INFINITY;
+          for (;;) {
+            const page = await db.comments.where(':id').above(after).limit(COMMENT_READ_PAGE).toArray();
+            for (const c of page) {
+              const k = commentKeyOf(c);
+              if (k) next.set(k.id, k);
+            }
+            const last = page.at(-1);
+            if (!last || page.length < COMMENT_READ_PAGE) break;
+            after = last.id;
+          }
+          comments = next;
+          continue;
+        }
+        if (commentsStale.size === 0) return comments;
+        const ids = [...commentsStale];
+        commentsStale.clear();
+        const rows = await db.comments.bulkGet(ids);
+        for (const [at, id] of ids.entries()) {
+          const row = rows[at];
+          const k = row ? commentKeyOf(row) : null;
+          if (k) comments.set(id, k);
+          else comments.delete(id);
+        }
+      }
+    })();
+    commentsReading = run;
+    try {
+      return await run;
+    } catch (error) {
+      comments = null;
+      throw error;
+    } finally {
+      commentsReading = null;
+    }
+  }
+
+  /**
+   * Up to `limit` items of `index` not in `found` whose comments hold the query, most recently updated
+   * first (the order within a rank), each with its newest such comment.
+   */
+  async function byComment(index: SearchIndex, q: string, found: readonly SearchKey[], limit: number) {
+    if (limit <= 0) return [];
+    const all = await commentCopy();
+    if (all.size === 0) return [];
+    const taken = new Set(found.map((k) => k.id));
+    const hits = commentMatches(all.values(), q, (id) => !taken.has(id) && index.get(id) !== undefined);
+    const ranked: { key: SearchKey; comment: CommentKey }[] = [];
+    for (const [id, comment] of hits) {
+      const key = index.get(id);
+      if (key) ranked.push({ key, comment });
+    }
+    ranked.sort((a, b) => byRecency(a.key, b.key));
+    return ranked.slice(0, limit).map(({ key, comment }) => ({
+      key,
+      matched: { id: comment.id, excerpt: matchExcerpt(comment.text, q) },
+    }));
+  }
+
   const onMutated = (parts: ObservabilitySet) => {
     let touched = false;
     for (const key of Object.keys(parts)) {
@@ -611,14 +736,22 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
   }
 
   return {
-    /** Title or description contains the query (≥ 2 characters), most relevant first (shared/search), then newest. */
+    /** Title, description or a comment contains the query (≥ 2 characters), most relevant first (shared/search), then newest. */
     async search(viewer: Viewer, query: string, limit = SEARCH_COUNT_LIMIT): Promise<SearchRow[]> {
       if (normalizeQuery(query) === null) return [];
       const t0 = performance.now();
       const index = await indexOf(viewer);
       const t1 = performance.now();
-      // Nothing holds the query as typed: the titles a typo or two away ('lauch' → 'Launch').
       let ranked = index.search(query, limit);
+      // Fewer than asked: the items whose comments hold the query fill the rest (MATCH_RANK.comment).
+      const matched = new Map<number, CommentMatch>();
+      if (ranked.length < limit) {
+        const q = normalizeQuery(query) ?? '';
+        const extra = await byComment(index, q, ranked, limit - ranked.length);
+        for (const { key, matched: m } of extra) matched.set(key.id, m);
+        ranked = [...ranked, ...extra.map((e) => e.key)];
+      }
+      // Nothing holds the query as typed: the titles a typo or two away ('lauch' → 'Launch').
       if (ranked.length === 0) ranked = index.fuzzy(query, limit);
       // For a profile or a bench: the whole answer, and how it was found (index or scan, the copy's read).
       // Only the last is kept.
@@ -643,6 +776,7 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
           status: row.status,
           parent_id: row.parent_id,
           parent: sameScope ? { title: parent.title, type: parent.type } : null,
+          ...(matched.has(id) ? { matched_comment: matched.get(id) } : {}),
         });
       }
       return rows;
@@ -658,6 +792,8 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
       const start = startCatchUp;
       startCatchUp = null;
       start?.();
+      // The comments too, so the first search that needs them waits for no read.
+      await commentCopy().catch(() => undefined);
     },
     /** Settles once the copy read so far has all its grams posted: from then on no search scans it all. */
     indexed: () => indexing,
@@ -672,6 +808,7 @@ function createLocalSearchOf(db: OutpostDb, tuning: SearchTuning = {}) {
       disposed = true;
       clearTimeout(saveTimer);
       Dexie.on('storagemutated').unsubscribe(onMutated);
+      Dexie.on('storagemutated').unsubscribe(onCommentsMutated);
     },
   };
 }
@@ -695,7 +832,7 @@ export function createSearch(deps: SearchDeps) {
     query: string,
     limit = SEARCH_COUNT_LIMIT,
     onLocal?: (found: SearchRow[]) => void,
-  ): Promise<(Item | SearchRow)[]> {
+  ): Promise<(SearchItem | SearchRow)[]> {
     if (normalizeQuery(query) === null) return [];
     const viewer = deps.viewer();
     if (viewer.isGuest || !deps.isOnline()) return deps.local.search(viewer, query, limit);
@@ -705,7 +842,9 @@ export function createSearch(deps: SearchDeps) {
     const local = onLocal ? await deps.local.search(viewer, query, limit).catch(() => null) : null;
     if (local) onLocal?.(local);
     try {
-      const { data } = await deps.api.get<Item[]>(`/items/search?q=${encodeURIComponent(query.trim())}`);
+      const { data } = await deps.api.get<SearchItem[]>(
+        `/items/search?q=${encodeURIComponent(query.trim())}`,
+      );
       // The server orders by title match and recency only: the shared relevance order applies here too.
       if (data.length > 0) return sortByRelevance(data, query).slice(0, limit);
       // The server matches as typed; the device also knows the titles a typo away.

@@ -1,11 +1,10 @@
-import type { Item } from '../../../shared/item';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { lazily } from '../lazy';
 import type { ApiClient } from '../net/apiClient';
 import { type OutpostDb, SEARCH_COPY_HEAD } from '../store/db';
 import type { Viewer } from '../store/types';
 import { whenIdle } from './idle';
-import type { LocalSearch, SearchRow } from './search';
+import type { LocalSearch, SearchItem, SearchRow } from './search';
 
 /**
  * After the first screen, the device's search copy is read and indexed in the background (in slices,
@@ -23,7 +22,7 @@ export type Searcher = (
   query: string,
   limit?: number,
   onLocal?: (found: SearchRow[]) => void,
-) => Promise<(Item | SearchRow)[]>;
+) => Promise<(SearchItem | SearchRow)[]>;
 
 /** Search and its index: the code (and its cache of every title) loads when the dialog first asks. */
 export function createSearchPart(deps: {
