@@ -408,6 +408,20 @@ export const itemListQuerySchema = z.strictObject({
     .min(1)
     .transform((v) => Math.min(v, MAX_PER_PAGE))
     .optional(),
+  // A query in the filter language (shared/filter); its grammar and length are checked where it is
+  // parsed, so a malformed one is told with its column.
+  filter: text('The filter')
+    .optional()
+    .describe(
+      'A query in the filter language, e.g. `p1 & (today | overdue) & !+waiting` (README.md#filter-language).',
+    ),
+  // The caller's calendar day, which 'today', 'overdue' and dates in words count from (default: UTC's).
+  today: dateField
+    .refine((v) => v !== null, 'Must be a date (YYYY-MM-DD).')
+    .optional()
+    .describe(
+      'The caller’s calendar day (YYYY-MM-DD) the filter’s dates count from; default the server’s UTC day.',
+    ),
 });
 
 export const pageQuerySchema = z.strictObject({ page: pageSchema.optional() });

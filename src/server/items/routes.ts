@@ -10,6 +10,7 @@ import {
   staleSchema,
 } from '../../shared/apiSchemas';
 import { bodyText } from '../../shared/comments';
+import { parse as parseFilter } from '../../shared/filter';
 import { type Item, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import {
   assignSchema,
@@ -22,7 +23,7 @@ import {
 import { matchExcerpt, normalizeQuery } from '../../shared/search';
 import { departureOf } from '../campaigns/departures';
 import { currentUser } from '../http/context';
-import { HttpError, notFound, parseOrThrow } from '../http/errors';
+import { HttpError, notFound, parseOrThrow, unprocessable } from '../http/errors';
 import { runWrite, type WriteResult } from '../http/idempotency';
 import { pathId } from '../http/paths';
 import { sendCached } from '../http/readCache';
@@ -80,7 +81,7 @@ export async function itemRoutes(plain: FastifyInstance): Promise<void> {
   const listDoc = routeDoc({
     summary: 'List items',
     description:
-      'The items the caller may see, newest first (`created_at`, then `id`), 20 a page by default and at most 100. `parent_id=0` lists the top level.',
+      'The items the caller may see, newest first (`created_at`, then `id`), 20 a page by default and at most 100. `parent_id=0` lists the top level. `filter` takes a query in the filter language (the README’s [Filter language](README.md#filter-language) section): terms such as `today`, `overdue`, `p1`, `+label`, `#Campaign`, `@person`, `status: in progress`, `due before: next friday`, `tracked > 2h`, `search: words`, joined with `&`, `|`, `!` and parentheses; at most 500 characters and 20 levels deep. A malformed query answers 422 naming its column. `today` (YYYY-MM-DD, default the server’s UTC day) is the day its dates count from.',
     tags: TAGS,
     querystring: itemListQuerySchema,
     answers: { 200: { description: 'One page of items.', schema: itemPageSchema }, 422: invalidAnswer() },
@@ -89,8 +90,15 @@ export async function itemRoutes(plain: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const query = request.query;
     // Pages are read far more often than written: serve repeats from memory until a change event.
-    const key = `items?${[query.type, query.status, query.parent_id, query.priority, query.page, query.per_page, query.label === undefined ? '' : JSON.stringify(query.label)].join('|')}`;
-    return sendCached(app, reply, user.id, key, () => listItems(db, user.id, query));
+    // A blank filter is no filter; a malformed one is told with its column, as the device tells it.
+    let filter = null;
+    if (query.filter !== undefined && query.filter.trim() !== '') {
+      const parsed = parseFilter(query.filter);
+      if (!parsed.ok) throw unprocessable({ filter: [parsed.error.message] });
+      filter = parsed.ast;
+    }
+    const key = `items?${[query.type, query.status, query.parent_id, query.priority, query.page, query.per_page, query.label === undefined ? '' : JSON.stringify(query.label), filter === null ? '' : JSON.stringify([query.filter, query.today ?? new Date().toISOString().slice(0, 10)])].join('|')}`;
+    return sendCached(app, reply, user.id, key, () => listItems(db, user.id, query, filter));
   });
 
   // Every label on the items the caller sees (the list's own visibility rule, so nobody else's labels

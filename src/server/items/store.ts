@@ -1,11 +1,38 @@
 import type { z } from 'zod';
+import { type FilterAst, type FilterPerson, folded } from '../../shared/filter';
 import { DEFAULT_PER_PAGE, paginated, SERVER_SEARCH_LIMIT } from '../../shared/item';
 import type { itemListQuerySchema } from '../../shared/schemas';
 import { type Executor, rows, sql } from '../db/client';
+import { filterToSql, namesIn } from './filterSql';
 import { selectItems, selectItemsByIds, visibleTo } from './queries';
 
-/** GET /api/items: one page of the items `userId` sees, by the list's filters, newest first. */
-export async function listItems(db: Executor, userId: number, query: z.output<typeof itemListQuerySchema>) {
+/**
+ * The people a filter's names may mean: those whose whole name or first word is one of `names`
+ * (without case); the filter's own rule (shared/filter personMatches) then picks among them.
+ */
+export function peopleNamed(db: Executor, names: readonly string[]): Promise<FilterPerson[]> {
+  const wanted = [...new Set(names.map(folded))].filter((n) => n !== '');
+  if (wanted.length === 0) return Promise.resolve([]);
+  const list = sql.join(
+    wanted.map((n) => sql`${n}`),
+    sql`, `,
+  );
+  return rows<FilterPerson>(
+    db,
+    sql`SELECT id, name FROM users WHERE lower(name) IN (${list}) OR lower(split_part(name, ' ', 1)) IN (${list})`,
+  );
+}
+
+/**
+ * GET /api/items: one page of the items `userId` sees, by the list's filters (and the parsed
+ * `filter` query, counted from `today`), newest first.
+ */
+export async function listItems(
+  db: Executor,
+  userId: number,
+  query: z.output<typeof itemListQuerySchema>,
+  filter: FilterAst | null = null,
+) {
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
   const page = query.page ?? 1;
   const filters = [sql`i.deleted_at IS NULL`, visibleTo(userId)];
@@ -18,6 +45,11 @@ export async function listItems(db: Executor, userId: number, query: z.output<ty
   // Labels compare without case (ARCHITECTURE §4): 'Errand' finds items labelled 'errand'.
   if (query.label !== undefined)
     filters.push(sql`EXISTS (SELECT 1 FROM unnest(i.labels) l WHERE lower(l) = lower(${query.label}))`);
+  if (filter) {
+    const today = query.today ?? new Date().toISOString().slice(0, 10);
+    const people = await peopleNamed(db, namesIn(filter));
+    filters.push(filterToSql(filter, { today, viewerId: userId, people }));
+  }
   const where = sql.join(filters, sql` AND `);
   const [counted, data] = await Promise.all([
     // Every filter here names only i (visibleTo included), so the count needs no joins.
