@@ -67,6 +67,7 @@ const TAGS = [
     description: 'Your address, which mails you get, the test mail and one-click unsubscribe.',
   },
   { name: 'Mail in', description: 'Campaigns’ secret addresses, and mail forwarded by HTTP.' },
+  { name: 'Templates', description: 'Saved campaigns, tasks and checklists, and creating from them.' },
 ];
 
 /** How a token's scope is said in an operation's description. */
