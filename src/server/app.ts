@@ -59,6 +59,7 @@ import { passkeyRoutes } from './passkeys/routes';
 import { sessionRoutes } from './sessions/routes';
 import { shareRoutes } from './share/routes';
 import { syncRoutes } from './sync/routes';
+import { templateRoutes } from './templates/routes';
 import { timeEntryRoutes } from './timeEntries/routes';
 import { timeEntryChild } from './timeEntries/service';
 import { authenticateBearer } from './tokens/auth';
@@ -309,6 +310,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(timeEntryRoutes, { prefix: '/api' });
   await app.register(attachmentRoutes, { prefix: '/api' });
   await app.register(contactsRoutes, { prefix: '/api' });
+  await app.register(templateRoutes, { prefix: '/api' });
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
