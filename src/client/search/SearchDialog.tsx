@@ -268,8 +268,9 @@ function SearchPanel({
                   ) : null}
                   {hit.comment ? (
                     // Found by a comment only: the words that matched, so the title alone is no puzzle.
+                    // Two lines, not one: on a phone one line cut off the very words searched for.
                     <p
-                      className="truncate text-xs text-zinc-600 italic dark:text-zinc-400"
+                      className="line-clamp-2 break-words text-xs text-zinc-600 italic dark:text-zinc-400"
                       data-search-comment=""
                     >
                       Comment: {hit.comment}
