@@ -180,11 +180,10 @@ class Parser {
   }
 
   private date(after: string): string {
-    const start = this.pos;
     const v = this.value();
     const words = v ? folded(v.text) : '';
     if (!v || readFilterDate(words, REFERENCE_DAY) === null)
-      fail(v?.column ?? this.col(start), `a date after "${after}"`);
+      fail(v?.column ?? this.col(), `a date after "${after}"`);
     return words;
   }
 
@@ -199,10 +198,9 @@ class Parser {
   }
 
   private who(after: string, none: boolean): Who {
-    const start = this.pos;
     const v = this.value();
     if (!v || v.text.trim() === '')
-      return fail(v?.column ?? this.col(start), `${none ? 'me, none' : 'me'} or a name after "${after}"`);
+      return fail(v?.column ?? this.col(), `${none ? 'me, none' : 'me'} or a name after "${after}"`);
     if (!v.quoted && folded(v.text) === 'me') return { kind: 'me' };
     if (!v.quoted && none && folded(v.text) === 'none') return { kind: 'none' };
     return { kind: 'name', name: v.text };
@@ -241,11 +239,10 @@ class Parser {
     }
     if (this.keyword('tracked')) {
       const op: TrackedOp = this.op(TRACKED_OPS, 'tracked');
-      const at = this.pos;
       const v = this.value();
       const minutes = v ? parseDuration(v.text) : null;
       if (!v || minutes === null)
-        return fail(v?.column ?? this.col(at), `a duration such as 2h after "tracked ${op}"`);
+        return fail(v?.column ?? this.col(), `a duration such as 2h after "tracked ${op}"`);
       return { kind: 'tracked', op, minutes };
     }
     if (this.keyword('assigned')) {
@@ -259,33 +256,29 @@ class Parser {
     }
     if (this.keyword('status')) {
       this.colon('status');
-      const at = this.pos;
       const v = this.value();
       const found = v ? STATUS_WORDS[folded(v.text)] : undefined;
-      if (!found) return fail(v?.column ?? this.col(at), 'pending, in progress or completed after "status:"');
+      if (!found) return fail(v?.column ?? this.col(), 'pending, in progress or completed after "status:"');
       return found;
     }
     if (this.keyword('type')) {
       this.colon('type');
-      const at = this.pos;
       const v = this.value();
       const found = TYPE_WORDS.find((t) => v && folded(v.text) === t);
-      if (!found) return fail(v?.column ?? this.col(at), 'campaign, task or todo after "type:"');
+      if (!found) return fail(v?.column ?? this.col(), 'campaign, task or todo after "type:"');
       return { kind: 'type', value: found };
     }
     if (this.keyword('has')) {
       this.colon('has');
-      const at = this.pos;
       const v = this.value();
       const found = v ? HAS_WORDS[folded(v.text)] : undefined;
-      if (!found) return fail(v?.column ?? this.col(at), 'files, comments, estimate or time after "has:"');
+      if (!found) return fail(v?.column ?? this.col(), 'files, comments, estimate or time after "has:"');
       return { kind: 'has', what: found };
     }
     if (this.keyword('search')) {
       this.colon('search');
-      const at = this.pos;
       const v = this.value();
-      if (!v || v.text.trim() === '') return fail(v?.column ?? this.col(at), 'words after "search:"');
+      if (!v || v.text.trim() === '') return fail(v?.column ?? this.col(), 'words after "search:"');
       return { kind: 'search', words: v.text };
     }
     return fail(this.col(start), 'a term such as today, p1, +label or status:');
