@@ -404,6 +404,10 @@ export const comments = pgTable(
     uniqueIndex('comments_uuid_key').on(t.user_id, t.uuid),
     index('comments_item_idx').on(t.item_id, t.id),
     index('comments_change_idx').on(t.change_xid, t.id),
+    // Search by words in live comments (migration 0038).
+    index('comments_body_trgm_idx')
+      .using('gin', sql`${t.body} gin_trgm_ops`)
+      .where(sql`${t.deleted_at} IS NULL`),
   ],
 );
 
