@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
 import { signedIn, type TestClient, writeDirectly } from '../../../testkit/testClient';
-import type { Item } from '../../shared/item';
+import { FAMILY_FULL_MESSAGE, FAMILY_MAX_ITEMS, type Item } from '../../shared/item';
 import { keyBetween } from '../../shared/sortKey';
 import {
   deriveUuid,
@@ -168,6 +168,64 @@ describe.each(testEngines())('templates (%s)', (engine) => {
     expect(third.status, third.text).toBe(200);
     expect(third.body.items.map((i) => i.id)).toEqual(first.body.items.map((i) => i.id));
     expect(await countItems(alice)).toBe(before + 6);
+  });
+
+  it('one transaction: a tree that does not fit its family (the 5,000 cap) leaves nothing of it behind', async () => {
+    const alice = await signedIn(harness.app, 'Alice');
+    const { ship } = await launchCampaign(alice);
+    const checklist = (await save(alice, { name: 'Packing', from_item_id: ship.id, kind: 'checklist' })).body;
+    const full = await alice.create({ title: 'Nearly full', type: 'campaign' });
+    const task = await alice.create({ title: 'Last task', type: 'task', parent_id: full.id });
+    // One place left under the campaign: the checklist's first todo fits, its second does not.
+    await writeDirectly(harness.app, [alice.user!.id], (tx) =>
+      tx.execute(
+        sql`INSERT INTO items (uuid, title, type, status, user_id, parent_id)
+            SELECT gen_random_uuid(), 'Filler ' || n, 'task', 'pending', ${alice.user!.id}, ${full.id}
+            FROM generate_series(1, ${FAMILY_MAX_ITEMS - 2}) AS n`,
+      ),
+    );
+    const before = await countItems(alice);
+    const made = await instantiate(alice, checklist.id, {
+      parent_id: task.id,
+      anchor_date: '2031-01-01',
+      uuid: randomUUID(),
+    });
+    expect(made.status, made.text).toBe(422);
+    expect(made.body.message).toBe(FAMILY_FULL_MESSAGE);
+    expect(await countItems(alice)).toBe(before);
+    const todos = await alice.get<{ total: number }>(`/api/items?parent_id=${task.id}&per_page=1`);
+    expect(todos.body.total).toBe(0);
+  });
+
+  it('a token reads templates with `read` and creates from them only with `write`', async () => {
+    const alice = await signedIn(harness.app, 'Alice');
+    const { ship } = await launchCampaign(alice);
+    const t = (await save(alice, { name: 'Shipping', from_item_id: ship.id })).body;
+    const mint = async (scopes: string[]) => {
+      const made = await alice.post<{ token: string }>('/api/tokens', {
+        name: `Script ${scopes.join('+')}`,
+        scopes,
+      });
+      expect(made.status, made.text).toBe(201);
+      return made.body.token;
+    };
+    const call = (token: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
+      harness.app.inject({
+        method,
+        url,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+    const reader = await mint(['read']);
+    const writer = await mint(['write']);
+    expect((await call(reader, 'GET', '/api/templates')).statusCode).toBe(200);
+    const body = { anchor_date: '2031-01-01', uuid: randomUUID() };
+    expect((await call(reader, 'POST', `/api/templates/${t.id}/instantiate`, body)).statusCode).toBe(403);
+    const made = await call(writer, 'POST', `/api/templates/${t.id}/instantiate`, body);
+    expect(made.statusCode, made.body).toBe(201);
   });
 
   it('a checklist holds a task’s todos and is added to an existing task after its last todo; without a task it is refused', async () => {
