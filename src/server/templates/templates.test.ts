@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
-import { signedIn, type TestClient, writeDirectly } from '../../../testkit/testClient';
+import { pullAll, signedIn, type TestClient, writeDirectly } from '../../../testkit/testClient';
 import { FAMILY_FULL_MESSAGE, FAMILY_MAX_ITEMS, type Item } from '../../shared/item';
 import { keyBetween } from '../../shared/sortKey';
 import {
@@ -195,6 +195,29 @@ describe.each(testEngines())('templates (%s)', (engine) => {
     expect(await countItems(alice)).toBe(before);
     const todos = await alice.get<{ total: number }>(`/api/items?parent_id=${task.id}&per_page=1`);
     expect(todos.body.total).toBe(0);
+  });
+
+  it('what an instantiation makes is the items’ own creates: in the campaign’s activity and in its members’ next pull', async () => {
+    const alice = await signedIn(harness.app, 'Alice');
+    const bob = await signedIn(harness.app, 'Bob');
+    const { campaign, ship } = await launchCampaign(alice);
+    await share(alice, campaign, 'editor', bob);
+    const t = (await save(alice, { name: 'Shipping', from_item_id: ship.id })).body;
+    const { cursor } = await pullAll(bob, harness.database);
+    const made = await instantiate(alice, t.id, {
+      parent_id: campaign.id,
+      anchor_date: '2031-01-01',
+      uuid: randomUUID(),
+    });
+    expect(made.status, made.text).toBe(201);
+    const pulled = await pullAll(bob, harness.database, cursor);
+    const uuids = new Set(pulled.items.map((i) => i.uuid));
+    expect(made.body.items.every((i) => uuids.has(i.uuid))).toBe(true);
+    const activity = await alice.get<{ data: { action: string; item: { id: number } }[] }>(
+      `/api/campaigns/${campaign.id}/activity?page=1`,
+    );
+    const created = new Set(activity.body.data.filter((a) => a.action === 'created').map((a) => a.item.id));
+    expect(made.body.items.every((i) => created.has(i.id))).toBe(true);
   });
 
   it('a token reads templates with `read` and creates from them only with `write`', async () => {
