@@ -68,6 +68,7 @@ const TAGS = [
   },
   { name: 'Mail in', description: 'Campaigns’ secret addresses, and mail forwarded by HTTP.' },
   { name: 'Templates', description: 'Saved campaigns, tasks and checklists, and creating from them.' },
+  { name: 'Views', description: 'Saved filter-language queries, personal or shared with a campaign.' },
 ];
 
 /** How a token's scope is said in an operation's description. */
