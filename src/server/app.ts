@@ -65,6 +65,7 @@ import { timeEntryChild } from './timeEntries/service';
 import { authenticateBearer } from './tokens/auth';
 import { declaredTokenAccess } from './tokens/policy';
 import { tokenRoutes } from './tokens/routes';
+import { viewRoutes } from './views/routes';
 import { webhookEffect } from './webhooks/events';
 import { registerWebhooks } from './webhooks/routes';
 
@@ -311,6 +312,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(attachmentRoutes, { prefix: '/api' });
   await app.register(contactsRoutes, { prefix: '/api' });
   await app.register(templateRoutes, { prefix: '/api' });
+  await app.register(viewRoutes, { prefix: '/api' });
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
