@@ -156,6 +156,17 @@ describe.each(testEngines())('GET /api/items?filter= (%s)', (engine) => {
     expect(await titlesFor(ann, '  ')).toEqual(all);
   });
 
+  it('names only campaigns the caller sees: work assigned to them in another’s campaign is in none', async () => {
+    const ann = await signedIn(harness.app, 'Ann Archer');
+    const ben = await signedIn(harness.app, 'Ben Carter');
+    await makeMutual(ann, ben);
+    const fair = await ben.create({ title: 'Summer fair', type: 'campaign' });
+    await ben.create({ title: 'Stall', type: 'task', parent_id: fair.id, assigned_to: ann.user!.id });
+    expect(await titlesFor(ann, 'assigned: me')).toEqual(['Stall']);
+    expect(await titlesFor(ann, '#"Summer fair"')).toEqual([]);
+    expect(await titlesFor(ben, '#"Summer fair"')).toEqual(['Stall', 'Summer fair']);
+  });
+
   it('answers a malformed filter with 422 naming the column, as the parser does', async () => {
     const c = await signedIn(harness.app, 'Malformed');
     const cases: [string, string][] = [
@@ -207,10 +218,6 @@ describe.each(testEngines())('GET /api/items?filter= (%s)', (engine) => {
             (SELECT string_agg(c.body, E'\n') FROM comments c WHERE c.item_id = i.id AND c.deleted_at IS NULL) AS "commentText"
           FROM items i WHERE i.user_id = ANY(${`{${ids.join(',')}}`}::int[]) AND ${visibleTo(viewer.user!.id)}`,
     );
-    const allItems = await rows<FilterItem>(
-      harness.database.db,
-      sql`SELECT id, type, title, parent_id FROM items WHERE user_id = ANY(${`{${ids.join(',')}}`}::int[])`,
-    );
     const users = await rows<{ id: number; name: string }>(
       harness.database.db,
       sql`SELECT id, name FROM users`,
@@ -219,7 +226,8 @@ describe.each(testEngines())('GET /api/items?filter= (%s)', (engine) => {
       today: TODAY,
       viewerId: viewer.user!.id,
       people: users,
-      campaignOf: campaignLookup(allItems),
+      // The device knows the campaigns it holds: those the viewer sees.
+      campaignOf: campaignLookup(visible),
     };
     const items = visible.map((i) => ({ ...i, commentText: i.commentText ?? undefined }));
     // Deleted ones among them, which no query may match.

@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { FilterAst, FilterPerson, FilterTerm, Who } from '../../shared/filter';
 import { peopleNamed, readFilterDate, searchWords } from '../../shared/filter';
 import { sql } from '../db/client';
+import { visibleTo } from './queries';
 
 /**
  * The filter language (shared/filter) as a condition on the item row `i`, by the evaluator's rules
@@ -65,7 +66,11 @@ function term(t: FilterTerm, context: FilterSqlContext): SQL {
       return sql`EXISTS (SELECT 1 FROM unnest(i.labels) fl WHERE lower(fl) = lower(${t.name}))`;
     case 'campaign': {
       // The campaign itself and everything under it (at most two levels, §4): set look-ups, hashed once.
-      const campaigns = sql`SELECT fc.id FROM items fc WHERE fc.type = 'campaign' AND lower(fc.title) = lower(${t.name})`;
+      // Only campaigns the viewer sees, as on the device, which knows no other's title (an item assigned
+      // to them in a campaign they are no member of is in none they can name). The sub-query's own `i`
+      // is the campaign row, for visibleTo.
+      const campaigns = sql`SELECT i.id FROM items i WHERE i.type = 'campaign' AND lower(i.title) = lower(${t.name})
+        AND ${visibleTo(context.viewerId)}`;
       return sql`(i.id IN (${campaigns})
         OR (i.parent_id IS NOT NULL AND (i.parent_id IN (${campaigns})
           OR i.parent_id IN (SELECT ft.id FROM items ft WHERE ft.parent_id IN (${campaigns})))))`;
