@@ -20,6 +20,21 @@ const STALE_MS = 60 * 60 * 1000;
 const TRANSFER_BATCH = 200;
 /** Mails one instance has with the SMTP server at once (the pool holds 3 connections). */
 const MAX_IN_FLIGHT = 10;
+/** Most send results one statement records. */
+const RECORD_BATCH = 200;
+/** After a commit anywhere, the mailer looks at most this often (a claim query, not one per commit). */
+const SOON_MS = 1000;
+
+/** What came of one send, as the outbox row records it. */
+interface MailResult {
+  id: string;
+  status: 'sent' | 'pending' | 'failed';
+  attempts: number;
+  error: string | null;
+  retry_s: number;
+  lease: string;
+}
+
 /** Items a digest lists; past them it says how many more. */
 const DIGEST_ITEMS = 50;
 
@@ -104,6 +119,13 @@ export class EmailOutbox {
   private readonly inFlight = new Set<Promise<unknown>>();
   private seenWrites = outboxSignal.writes;
   private readonly retryTimers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly toRecord: {
+    result: MailResult;
+    resolve: (written: boolean) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  private recording: Promise<void> | null = null;
+  private soon: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly db: Transactional,
@@ -146,11 +168,26 @@ export class EmailOutbox {
       });
   }
 
+  /**
+   * After any commit (here or, through the change bus, on another instance): a look within a second,
+   * however many commits there were meanwhile. Notifications do not say whether their person has an
+   * address (that lookup would be write-path work), so the mailer asks, at most once a second.
+   */
+  pokeSoon(): void {
+    if (this.stopped || this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      this.poke(true);
+    }, SOON_MS);
+    this.soon.unref();
+  }
+
   /** Resolves once the outbox has nothing to do right now (tests). */
   async settled(): Promise<void> {
-    while (this.running || this.inFlight.size > 0) {
+    while (this.running || this.inFlight.size > 0 || this.recording) {
       await this.running;
       await Promise.allSettled([...this.inFlight]);
+      await this.recording;
     }
   }
 
@@ -402,17 +439,15 @@ export class EmailOutbox {
     const schedule = this.options.config.retryScheduleMs;
     const retryIn = !outcome.ok && retry && !outcome.permanent ? schedule[attempts - 1] : undefined;
     const status = outcome.ok ? 'sent' : retryIn !== undefined ? 'pending' : 'failed';
-    const updated = await rows(
-      this.db,
-      sql`UPDATE email_outbox SET status = ${status}, attempts = ${attempts}, claimed_until = NULL,
-            last_error = ${outcome.ok ? null : outcome.error},
-            sent_at = CASE WHEN ${outcome.ok} THEN now() ELSE sent_at END,
-            next_attempt_at = now() + make_interval(secs => ${(retryIn ?? 0) / 1000})
-          WHERE id = ${mail.id} AND status = 'pending' AND claimed_until::text = ${mail.lease}
-          RETURNING id`,
-    );
-    if (updated.length === 0)
-      this.log.info({ mail: mail.id }, 'a mail outlived its claim; its result is dropped');
+    const written = await this.record({
+      id: String(mail.id),
+      status,
+      attempts,
+      error: outcome.ok ? null : outcome.error,
+      retry_s: (retryIn ?? 0) / 1000,
+      lease: mail.lease,
+    });
+    if (!written) this.log.info({ mail: mail.id }, 'a mail outlived its claim; its result is dropped');
     else if (status === 'pending' && retryIn !== undefined) this.wakeIn(retryIn);
     if (!outcome.ok) {
       this.options.onFailure(mail.kind);
@@ -428,6 +463,47 @@ export class EmailOutbox {
       );
     }
     return outcome;
+  }
+
+  /**
+   * Records a send's answer; answers that arrive while a write of earlier ones is under way go in
+   * the next one, so 50 mails sent together are one statement and one commit, not fifty (each commit
+   * is a WAL flush the writes of everyone else wait behind). Resolves whether the claim was still ours.
+   */
+  private record(result: MailResult): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.toRecord.push({ result, resolve, reject });
+      if (!this.recording) this.startRecording();
+    });
+  }
+
+  private startRecording(): void {
+    this.recording = this.recordWaiting().finally(() => {
+      this.recording = null;
+      if (this.toRecord.length > 0) this.startRecording();
+    });
+  }
+
+  private async recordWaiting(): Promise<void> {
+    while (this.toRecord.length > 0) {
+      const batch = this.toRecord.splice(0, RECORD_BATCH);
+      try {
+        const updated = await rows<{ id: string }>(
+          this.db,
+          sql`UPDATE email_outbox o SET status = r.status, attempts = r.attempts, claimed_until = NULL,
+                last_error = r.error, sent_at = CASE WHEN r.status = 'sent' THEN now() ELSE o.sent_at END,
+                next_attempt_at = now() + make_interval(secs => r.retry_s)
+              FROM jsonb_to_recordset(${JSON.stringify(batch.map((b) => b.result))}::jsonb)
+                AS r(id bigint, status text, attempts int, error text, retry_s double precision, lease text)
+              WHERE o.id = r.id AND o.status = 'pending' AND o.claimed_until::text = r.lease
+              RETURNING o.id::text AS id`,
+        );
+        const written = new Set(updated.map((u) => u.id));
+        for (const waiting of batch) waiting.resolve(written.has(waiting.result.id));
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
   }
 
   /** Looks again when a retry is due (the tick would too, later; a crash leaves it to another instance's). */
@@ -456,8 +532,11 @@ export class EmailOutbox {
     this.timer = null;
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
+    if (this.soon) clearTimeout(this.soon);
+    this.soon = null;
     await this.running;
     await Promise.allSettled([...this.inFlight]);
+    await this.recording;
     this.options.mailer?.close();
   }
 }

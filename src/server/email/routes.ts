@@ -81,7 +81,7 @@ export async function registerEmail(
     },
     app.log,
   );
-  app.changes.onChange(() => outbox.poke());
+  app.changes.onChange(() => outbox.pokeSoon());
   app.addHook('onReady', async () => {
     outbox.start();
     outbox.poke(true);
