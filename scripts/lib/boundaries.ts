@@ -28,6 +28,7 @@ export const FEATURES = [
   'sync',
   'tasks',
   'time',
+  'views',
 ] as const;
 
 /**
@@ -168,6 +169,7 @@ const ALLOWED: readonly (readonly [string, string])[] = [
       'search',
       'sharing',
       'tasks',
+      'views',
     ] as const
   ).map((f) => [`feature:${f}`, 'feature:items'] as const),
   ['feature:home', 'feature:lists'],

@@ -22,6 +22,8 @@ const SCROLL_BORDER_PX = 10;
 const TimerFeed = lazy(() => import('../time/TimerFeed').then((m) => ({ default: m.TimerFeed })));
 // Only while a timer runs, which only the feed above can report: most screens never load it.
 const TimeWatch = lazy(() => import('../time/TimeWatch').then((m) => ({ default: m.TimeWatch })));
+// The saved views' menu reads the device's list, so it comes with the data layer, for a signed-in person.
+const ViewsNav = lazy(() => import('../views/ViewsNav'));
 
 /** True once the page has scrolled past the spec's 10 px, for the header's border. */
 function useScrolledPast(threshold: number): boolean {
@@ -102,6 +104,11 @@ export function Header() {
               <TimeWatch compact />
             </Suspense>
           ) : null}
+          {dataLoaded && user ? (
+            <Suspense fallback={null}>
+              <ViewsNav compact />
+            </Suspense>
+          ) : null}
           <IconButton
             label="Search"
             onClick={() => uiStore.getState().setSearchOpen(true)}
@@ -129,7 +136,7 @@ export function Header() {
           aria-label="Main"
           className="-my-1 flex min-w-0 items-center gap-0.5 overflow-x-auto px-1 py-1 [scrollbar-width:none] xl:gap-1"
         >
-          {DESKTOP_NAV_LINKS.map((link) => (
+          {DESKTOP_NAV_LINKS.map((link) => [
             <NavLink
               key={link.to}
               to={link.to}
@@ -145,8 +152,14 @@ export function Header() {
               }
             >
               {link.label}
-            </NavLink>
-          ))}
+            </NavLink>,
+            // The 'Views' group sits after Today and Upcoming (DESIGN 'Views').
+            link.to === '/upcoming' && dataLoaded && user ? (
+              <Suspense key="views" fallback={null}>
+                <ViewsNav />
+              </Suspense>
+            ) : null,
+          ])}
         </nav>
         <div className="ml-auto flex shrink-0 items-center gap-1 lg:gap-2">
           {timing ? (

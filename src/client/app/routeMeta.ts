@@ -24,6 +24,8 @@ const TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/timeline', 'Timeline'],
   ['/campaigns/:id/timeline', 'Timeline'],
   ['/labels/:name', 'Label'],
+  ['/views/new', 'New view'],
+  ['/views/:id', 'View'],
   ['/campaigns', 'Campaigns'],
   ['/campaigns/:id', 'Campaign'],
   ['/tasks/:id', 'Task'],

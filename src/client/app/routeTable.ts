@@ -26,6 +26,7 @@ export const ROUTE_TABLE = [
   { path: '/calendar', page: 'calendar', module: 'plans/CalendarPage' },
   { path: '/timeline', page: 'timeline', module: 'plans/TimelinePage' },
   { path: '/labels/:name', page: 'label', module: 'lists/LabelPage' },
+  { path: '/views/:id', page: 'view', module: 'views/ViewPage' },
   { path: '/campaigns/:id/timeline', page: 'campaignTimeline', module: 'plans/TimelinePage' },
   { path: '/campaigns', page: 'campaigns', module: 'campaigns/CampaignListPage', serverData: true },
   {

@@ -30,6 +30,7 @@ const importers = {
   timeline: timelinePage,
   campaignTimeline: timelinePage,
   label: () => import('../lists/LabelPage'),
+  view: () => import('../views/ViewPage'),
   campaigns: () => import('../campaigns/CampaignListPage'),
   campaign: () => import('../campaigns/CampaignDetailPage'),
   task: () => import('../tasks/TaskDetailPage'),

@@ -39,6 +39,7 @@ export const NAMESPACES = {
   email: () => import('./email').then((m) => m.commands),
   time: () => import('./time').then((m) => m.commands),
   attachments: () => import('./attachments').then((m) => m.commands),
+  views: () => import('./views').then((m) => m.commands),
 } as const;
 
 export type Namespace = keyof typeof NAMESPACES;

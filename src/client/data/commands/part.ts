@@ -72,6 +72,7 @@ export const contextsPart = {
       email: { api },
       time: { api, db, viewer, restored, pushNow, keepStorage },
       attachments: { db, viewer, restored, pushNow, keepStorage, uploads },
+      views: { api, db },
     };
   },
 } as const;

@@ -25,6 +25,8 @@ type LaterRead<F> = (db: OutpostDb, viewer: Viewer, ...args: Reads<F>[0]) => Rea
 const calendar = () => import('./calendarQueries');
 type Calendar = Awaited<ReturnType<typeof calendar>>;
 type Labels = typeof import('./labelQueries');
+const views = () => import('./viewQueries');
+type Views = Awaited<ReturnType<typeof views>>;
 
 /** The reads of screens Home does not show load with the first that asks (./laterReads.ts). */
 const LATER_READS = {
@@ -35,6 +37,8 @@ const LATER_READS = {
   labelItems: later(async () => (await import('./labelQueries')).labelItems) as LaterRead<
     Labels['labelItems']
   >,
+  viewItems: later(async () => (await views()).viewItems) as LaterRead<Views['viewItems']>,
+  savedViews: later(async () => (await views()).savedViews) as LaterRead<Views['savedViews']>,
 };
 
 /** The list reads a live query calls by name (itemQueries.ts, agendaQueries.ts; later ones above). */

@@ -1,4 +1,5 @@
 import Dexie, { type Table } from 'dexie';
+import type { View } from '../../../shared/filter/views';
 import type { QueueKind } from '../../../shared/protocol';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
@@ -23,7 +24,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 21;
+export const DB_VERSION = 22;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -228,7 +229,13 @@ export const STORES_V20 = {
   [FILE_BLOBS_STORE]: FILE_BLOBS_SCHEMA,
 };
 
-const STORES = STORES_V20;
+/**
+ * Version 22 (issue 66.3): the saved views the app last fetched (GET /api/views), keyed by id, so a
+ * saved view opens offline. A copy of the server's list, replaced whole at each fetch.
+ */
+export const STORES_V22 = { ...STORES_V20, views: 'id' };
+
+const STORES = STORES_V22;
 
 /**
  * The stores whose rows are one person's, by an `owner` index (0: the guest's): a sign-in as another
@@ -355,6 +362,7 @@ export class OutpostDb extends Dexie {
   timeEntries!: Table<LocalTimeEntry, string>;
   attachments!: Table<LocalAttachment, number>;
   fileBlobs!: Table<FileBlob, string>;
+  views!: Table<View, number>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -440,14 +448,16 @@ export class OutpostDb extends Dexie {
       .stores(STORES_V20)
       .upgrade((tx) => tx.table<MetaRow, string>('meta').delete('cursor'));
     // Version 21 names every queue row's child the one way (`child`): the stores stay as they are.
-    this.version(DB_VERSION)
-      .stores(STORES)
+    this.version(21)
+      .stores(STORES_V20)
       .upgrade((tx) =>
         tx
           .table<Record<string, unknown>, string>('syncQueue')
           .filter(namesChildV20)
           .modify((row) => queueChildV21(row)),
       );
+    // Version 22 only adds the saved views' store; it fills at the next fetch of the list.
+    this.version(DB_VERSION).stores(STORES);
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

@@ -1,0 +1,223 @@
+import { Bookmark, Filter } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { dayKey } from '../../shared/agenda';
+import type { ViewSort } from '../../shared/filter/views';
+import { useDoor } from '../app/door';
+import { Button, Field, Input } from '../components/ui';
+import { cn } from '../components/ui/cn';
+import { ListEmpty, ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
+import { useViewer } from '../data/live';
+import { ItemList } from '../items/ItemList';
+import { useSavedViews, useViewItems } from './queries';
+
+/** The device's day, read at each render: a page left open past midnight counts from the new day. */
+const useToday = () => dayKey(new Date());
+
+/** The query with the part from the error's column on underlined, so the eye finds it. */
+function Underlined({ query, column }: { query: string; column: number }) {
+  const at = Math.min(Math.max(column - 1, 0), query.length);
+  const rest = query.slice(at);
+  return (
+    <span className="font-mono text-xs text-zinc-600 dark:text-zinc-300" aria-hidden>
+      {query.slice(0, at)}
+      <span className="underline decoration-red-500 decoration-wavy underline-offset-2">
+        {rest === '' ? '\u00a0\u00a0' : rest}
+      </span>
+    </span>
+  );
+}
+
+/** 'Save view': a name, and whom it is for (the viewer alone, or a campaign's members). */
+function SaveViewForm({
+  query,
+  sort,
+  onSaved,
+}: {
+  query: string;
+  sort: ViewSort;
+  onSaved: (id: number) => void;
+}) {
+  const { send } = useDoor();
+  const { online } = useViewer();
+  const [name, setName] = useState('');
+  const [campaignId, setCampaignId] = useState<string>('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const today = useToday();
+  const campaigns = useViewItems('type: campaign & !status: completed', today, 'title');
+  const shareId = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!online) {
+      setError('Saving a view needs a connection: your query stays here until you are back online.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const view = await send('views.create', {
+        name: name.trim(),
+        query,
+        sort,
+        campaign_id: campaignId === '' ? null : Number(campaignId),
+        uuid: crypto.randomUUID(),
+      });
+      onSaved(view.id);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'The view could not be saved.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      onSubmit={submit}
+      className="flex flex-col gap-3 rounded-lg border border-zinc-200 p-3 sm:flex-row sm:items-end dark:border-zinc-800"
+    >
+      <Field label="View name" className="flex-1" error={error ?? undefined}>
+        {(control) => (
+          <Input
+            {...control}
+            value={name}
+            maxLength={100}
+            required
+            onChange={(e) => setName(e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={shareId} className="text-sm font-medium">
+          Who sees it
+        </label>
+        <select
+          id={shareId}
+          value={campaignId}
+          onChange={(e) => setCampaignId(e.target.value)}
+          className="h-10 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+        >
+          <option value="">Only me</option>
+          {campaigns?.ok
+            ? campaigns.items.map((c) => (
+                <option key={c.id} value={c.id}>
+                  Members of {c.title}
+                </option>
+              ))
+            : null}
+        </select>
+      </div>
+      <Button type="submit" disabled={busy || name.trim() === ''}>
+        <Bookmark className="size-4" aria-hidden />
+        Save view
+      </Button>
+    </form>
+  );
+}
+
+/**
+ * /views/new and /views/{id} (issue 66.3): a query in the filter language and, under it, the device's
+ * items that match, live (an item changed on another device appears as it syncs), offline too. A
+ * malformed query is underlined from its column with the parser's one-line message; 'Save view' keeps
+ * it on the server, for the viewer or a campaign's members.
+ */
+export default function ViewPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const isNew = id === 'new';
+  const views = useSavedViews();
+  const saved = isNew ? undefined : views?.find((v) => String(v.id) === id);
+  const [query, setQuery] = useState('');
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  const today = useToday();
+  const { isGuest } = useViewer();
+
+  // A saved view fills the field once, when it arrives; what the person types then is theirs.
+  useEffect(() => {
+    if (saved && loadedFor !== id) {
+      setQuery(saved.query);
+      setLoadedFor(id ?? null);
+    }
+    if (isNew && loadedFor !== 'new') {
+      setQuery('');
+      setLoadedFor('new');
+    }
+  }, [saved, id, isNew, loadedFor]);
+
+  const sort: ViewSort = saved?.sort ?? 'due';
+  const typed = query.trim();
+  const result = useViewItems(typed === '' ? 'today | overdue' : query, today, sort);
+  const error = typed !== '' && result && !result.ok ? result.error : null;
+  const changed = isNew || (saved !== undefined && saved.query !== query);
+
+  if (!isNew && views !== undefined && !saved) {
+    return (
+      <PageColumn>
+        <PageHeader title="View" />
+        <ListEmpty
+          icon={<Bookmark aria-hidden />}
+          title="This view is not on this device"
+          hint="It may have been deleted, or unshared. Open it again once you are online."
+        />
+      </PageColumn>
+    );
+  }
+
+  return (
+    <PageColumn>
+      <PageHeader
+        title={
+          <span className="inline-flex min-w-0 items-center gap-2">
+            {saved ? (
+              <Bookmark className="size-5 shrink-0 text-zinc-500 dark:text-zinc-400" aria-hidden />
+            ) : (
+              <Filter className="size-5 shrink-0 text-zinc-500 dark:text-zinc-400" aria-hidden />
+            )}
+            <span className="truncate">{saved ? saved.name : 'New view'}</span>
+          </span>
+        }
+        subtitle={
+          result?.ok
+            ? `${saved?.campaign_id != null ? 'Shared · ' : ''}${result.total} ${result.total === 1 ? 'item' : 'items'}`
+            : 'Filter'
+        }
+      />
+      <div className="mb-4 flex flex-col gap-3">
+        <Field
+          label="Filter"
+          hint={
+            error
+              ? undefined
+              : 'For example: p1 & due before: friday, +errands | #Launch, assigned: me & !status: completed'
+          }
+          error={error ? error.message : undefined}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              value={query}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="today | overdue"
+              maxLength={500}
+              className={cn('font-mono', error && 'border-red-500 dark:border-red-500')}
+              onChange={(e) => setQuery(e.target.value)}
+            />
+          )}
+        </Field>
+        {error ? <Underlined query={query} column={error.column} /> : null}
+        {changed && !isGuest && typed !== '' && !error ? (
+          <SaveViewForm query={query} sort={sort} onSaved={(newId) => navigate(`/views/${newId}`)} />
+        ) : null}
+      </div>
+      {result === undefined ? (
+        <ListLoading label="Finding items..." rows={4} />
+      ) : !result.ok ? null : result.items.length === 0 ? (
+        <ListEmpty icon={<Filter aria-hidden />} title="Nothing matches" hint="Change the filter above." />
+      ) : (
+        <ItemList items={result.items} label={saved ? `Items in ${saved.name}` : 'Matching items'} />
+      )}
+    </PageColumn>
+  );
+}
