@@ -26,10 +26,11 @@ import { type Database, rows, sql } from '../src/server/db/client';
 import { loadConfig } from '../src/server/env';
 import { COMMENT_NOTICES_PER_MINUTE } from '../src/shared/comments';
 import { tempDiskStore } from '../testkit/files';
-import { startMailServer, type TestMailServer, testEmailConfig } from '../testkit/mailServer';
+import { testEmailConfig } from '../testkit/mailServer';
 import { openTestDatabase } from '../testkit/server';
 import { injectJson } from './lib/hookApp';
 import { type InjectSession, injectSignIn } from './lib/injectSession';
+import { type MailSink, startMailSink } from './lib/mailSink';
 import { numberArg } from './lib/pageApi';
 import { ms, type Pairs, ratioText } from './lib/pairs';
 import { pgReachable, pgUrl } from './lib/pg';
@@ -58,7 +59,7 @@ type DrainAt = 'commit' | 'after';
 /** The app on `database`, mailing through `mail` (null: mail off). */
 async function sideApp(
   database: Database,
-  mail: TestMailServer | null,
+  mail: MailSink | null,
   drainAt: DrainAt,
 ): Promise<{ app: FastifyInstance; closeFiles: () => Promise<void> }> {
   const files = await tempDiskStore();
@@ -84,7 +85,7 @@ async function sideApp(
 /** A database and app with the writer's `groups` campaigns, each a task that 50 mailable people commented on. */
 async function side(
   engine: 'pglite' | 'pg',
-  mail: TestMailServer | null,
+  mail: MailSink | null,
   groups: number,
   drainAt: DrainAt,
 ): Promise<Side> {
@@ -158,7 +159,7 @@ export async function run(args: string[] = []): Promise<void> {
     }
   }
   const groups = (WARMUP + pairs) * WRITES;
-  const mail = await startMailServer();
+  const mail = await startMailSink();
   const on = await side(engine, mail, groups, drainAt);
   const off = await side(engine, null, groups, drainAt);
   try {

@@ -111,7 +111,7 @@ export async function startMailServer(
 
 /** Settings for a test app that mails through `server` (no tick: tests drive the outbox). */
 export function testEmailConfig(
-  server: TestMailServer | null,
+  server: Pick<TestMailServer, 'url'> | null,
   overrides: Partial<EmailConfig> = {},
 ): EmailConfig {
   return {
