@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { freshPhone, uniqueTitle } from './pages/Outpost';
+import { Views } from './pages/Views';
+
+test('saved views: a typed filter lists matching items, an error names its column, the saved view is in the navigation and shows a change from elsewhere live', async ({
+  page,
+}) => {
+  // Eight pictures with axe on a shared two-core machine.
+  test.setTimeout(180_000);
+  const app = await Views.open(page, freshPhone(), 'Vera Views');
+  const label = uniqueTitle('harbour').replace(' ', '').toLowerCase();
+  const permit = uniqueTitle('Harbour permit');
+  const timetable = uniqueTitle('Ferry timetable');
+  await app.post('/api/items', { title: permit, type: 'task', priority: 1, labels: [label] });
+  const other = await app.post<{ id: number }>('/api/items', { title: timetable, type: 'task', priority: 3 });
+
+  await test.step('typing a filter lists the matching items as it is typed', async () => {
+    await app.goto('/views/new');
+    await expect(app.heading('New view')).toBeVisible();
+    await app.typeFilter(`+${label}`);
+    await expect(app.matchRow(permit)).toBeVisible();
+    await expect(app.matchRow(timetable)).toHaveCount(0);
+  });
+
+  await test.step('a malformed query is told with its column under the field', async () => {
+    await app.typeFilter('p1 & due before:');
+    await expect(app.main.getByRole('alert')).toHaveText(/^Expected a date .* at 17$/);
+    await expect(app.filterField).toHaveAttribute('aria-invalid', 'true');
+    await app.pictures('views-error');
+    await app.typeFilter(`+${label}`);
+    await expect(app.matchRow(permit)).toBeVisible();
+  });
+
+  await test.step('saved, it is in the navigation and opens from there', async () => {
+    await app.saveView('Harbour work');
+    await app.goto('/today');
+    await app.openFromNav('Harbour work');
+    await expect(app.filterField).toHaveValue(`+${label}`);
+    await expect(app.matchRow(permit)).toBeVisible();
+  });
+
+  await test.step('an item changed elsewhere so it matches appears in the open view, live', async () => {
+    await expect(app.matchRow(timetable)).toHaveCount(0);
+    await app.patch(`/api/items/${other.id}`, { labels: [label] });
+    await expect(app.matchRow(timetable)).toBeVisible({ timeout: 15_000 });
+    await app.pictures('views-saved');
+  });
+});
