@@ -2,7 +2,10 @@ import { expect, test } from '@playwright/test';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 import { Views } from './pages/Views';
 
-test('saved views: a typed filter lists matching items, an error names its column, the saved view is in the navigation and shows a change from elsewhere live', async ({
+// Opened offline too: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
+test('saved views: a typed filter lists matching items, an error names its column, the saved view is in the navigation, shows a change from elsewhere live and opens offline', async ({
   page,
 }) => {
   // Eight pictures with axe on a shared two-core machine.
@@ -13,6 +16,9 @@ test('saved views: a typed filter lists matching items, an error names its colum
   const timetable = uniqueTitle('Ferry timetable');
   await app.post('/api/items', { title: permit, type: 'task', priority: 1, labels: [label] });
   const other = await app.post<{ id: number }>('/api/items', { title: timetable, type: 'task', priority: 3 });
+
+  await app.goto('/today');
+  await app.waitForOfflineReady();
 
   await test.step('typing a filter lists the matching items as it is typed', async () => {
     await app.goto('/views/new');
@@ -44,5 +50,18 @@ test('saved views: a typed filter lists matching items, an error names its colum
     await app.patch(`/api/items/${other.id}`, { labels: [label] });
     await expect(app.matchRow(timetable)).toBeVisible({ timeout: 15_000 });
     await app.pictures('views-saved');
+  });
+
+  await test.step('offline: the saved view opens from the navigation; saving another says it needs a connection', async () => {
+    await page.context().setOffline(true);
+    await app.goto('/today');
+    await app.openFromNav('Harbour work');
+    await expect(app.matchRow(permit)).toBeVisible();
+    await expect(app.matchRow(timetable)).toBeVisible();
+    await app.typeFilter('p1');
+    await app.main.getByRole('textbox', { name: 'View name' }).fill('Urgent');
+    await app.main.getByRole('button', { name: 'Save view' }).click();
+    await expect(app.main.getByRole('alert')).toHaveText(/needs a connection/);
+    await page.context().setOffline(false);
   });
 });
