@@ -28,6 +28,7 @@ import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { useChildrenPage, useInside, useItem } from '../items/queries';
 import { preloadSortable } from '../items/sortableModule';
+import { NewFromTemplateButton } from '../items/TemplateButton';
 import { useItemAddress } from '../items/useItemAddress';
 import { MemberAvatars } from '../sharing/MemberAvatars';
 import { roleOf } from '../sharing/queries';
@@ -132,6 +133,11 @@ export default function CampaignDetailPage() {
         </TabsList>
         <TabsContent value="contents" className="flex flex-col gap-4">
           {readOnly ? null : <QuickAddCard types={['task', 'todo']} parentId={campaign.id} />}
+          {readOnly ? null : (
+            <div className="-mt-2 flex justify-end">
+              <NewFromTemplateButton parent={{ id: campaign.id, type: 'campaign', title: campaign.title }} />
+            </div>
+          )}
           {children === undefined ? (
             <ListLoading label="Loading items..." rows={3} />
           ) : children.length === 0 ? (

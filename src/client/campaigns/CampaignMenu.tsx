@@ -1,5 +1,5 @@
-import { Mail, MoreHorizontal } from 'lucide-react';
-import { useState } from 'react';
+import { LayoutTemplate, Mail, MoreHorizontal } from 'lucide-react';
+import { Suspense, useState } from 'react';
 import { useSignedInUser } from '../app/door';
 import {
   Button,
@@ -9,20 +9,24 @@ import {
   DropdownMenuTrigger,
 } from '../components/ui';
 import { useViewer } from '../data/live';
+import { SaveTemplateDialog } from '../items/TemplateButton';
 import { roleOf } from '../sharing/queries';
 import { InboundAddressDialog } from './InboundAddressDialog';
 
 /**
  * A campaign's menu in its page's header row: what acts on the campaign as a whole and needs the
- * server. Today one entry, 'Add tasks by email…', for its owner and editors while online; with no
+ * server: 'Add tasks by email…' for its owner and editors, 'Save as template…' for anyone signed in, while online; with no
  * entry to offer (a guest, a viewer, offline, a campaign not yet synced) the menu is not shown.
  */
 export function CampaignMenu({ campaign }: { campaign: { id: number; title: string } }) {
   const user = useSignedInUser();
   const { online } = useViewer();
   const [emailOpen, setEmailOpen] = useState(false);
+  const [templateOpen, setTemplateOpen] = useState(false);
   const mayAddByEmail = user !== null && online && campaign.id > 0 && roleOf(campaign) !== 'viewer';
-  if (!mayAddByEmail && !emailOpen) return null;
+  // The server snapshots the campaign: signed in, online and synced.
+  const maySaveTemplate = user !== null && online && campaign.id > 0;
+  if (!mayAddByEmail && !maySaveTemplate && !emailOpen && !templateOpen) return null;
   return (
     <>
       {/* Not modal: a modal menu hides the page with aria-hidden while its links stay focusable (axe). */}
@@ -33,13 +37,28 @@ export function CampaignMenu({ campaign }: { campaign: { id: number; title: stri
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent>
-          <DropdownMenuItem onSelect={() => setEmailOpen(true)}>
-            <Mail aria-hidden />
-            Add tasks by email…
+          {mayAddByEmail ? (
+            <DropdownMenuItem onSelect={() => setEmailOpen(true)}>
+              <Mail aria-hidden />
+              Add tasks by email…
+            </DropdownMenuItem>
+          ) : null}
+          <DropdownMenuItem onSelect={() => setTemplateOpen(true)}>
+            <LayoutTemplate aria-hidden />
+            Save as template…
           </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
       <InboundAddressDialog campaign={campaign} open={emailOpen} onOpenChange={setEmailOpen} />
+      {templateOpen ? (
+        <Suspense fallback={null}>
+          <SaveTemplateDialog
+            item={{ id: campaign.id, type: 'campaign', title: campaign.title }}
+            open={templateOpen}
+            onOpenChange={setTemplateOpen}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

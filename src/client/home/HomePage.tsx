@@ -13,6 +13,7 @@ import {
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/Tabs';
 import { ItemList } from '../items/ItemList';
 import { QuickAddCard } from '../items/QuickAddCard';
+import { NewFromTemplateButton } from '../items/TemplateButton';
 import { HiddenItemsEmpty } from '../lists/HiddenHint';
 import { TodayCard } from '../planner/TodayCard';
 import { type ListTab, useHomeHiddenCounts, useHomeList, useHomePreview, useHomeTypePage } from './queries';
@@ -67,6 +68,9 @@ export default function HomePage() {
           <TabsContent key={t} value={t} className="flex flex-col gap-4">
             {/* What a phone shares into Outpost opens here (/?share=…, the manifest's share_target). */}
             <QuickAddCard types={QUICK_TYPES[t]} takesShare />
+            <div className="-mt-2 flex justify-end">
+              <NewFromTemplateButton />
+            </div>
             {/* Only the open tab queries: four live lists of 10,000 items would be wasted work. */}
             {tab === t ? <HomeList tab={t} onTab={setTab} /> : null}
           </TabsContent>

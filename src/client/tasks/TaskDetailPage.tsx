@@ -28,6 +28,7 @@ import { statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { preloadSortable } from '../items/sortableModule';
+import { TaskTemplateMenu } from '../items/TemplateButton';
 import { useItemAddress } from '../items/useItemAddress';
 import { TimePanel } from '../time/TimePanel';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
@@ -68,6 +69,11 @@ export default function TaskDetailPage() {
   return (
     <PageColumn>
       <DetailHeading item={task} back={back} inside={inside} readOnly={readOnly} />
+      {readOnly ? null : (
+        <div className="-mt-2 mb-4 flex flex-wrap items-center gap-3">
+          <TaskTemplateMenu task={task} />
+        </div>
+      )}
       {readOnly ? (
         <>
           <ViewerNote />

@@ -39,6 +39,7 @@ export const NAMESPACES = {
   email: () => import('./email').then((m) => m.commands),
   time: () => import('./time').then((m) => m.commands),
   attachments: () => import('./attachments').then((m) => m.commands),
+  templates: () => import('./templates').then((m) => m.commands),
   views: () => import('./views').then((m) => m.commands),
 } as const;
 

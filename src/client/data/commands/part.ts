@@ -46,7 +46,7 @@ export const contextsPart = {
     engine: LazyEngine;
     notifications: Contexts['notifications']['notifications'];
     api: Contexts['server']['api'];
-    viewer: Contexts['contacts']['viewer'] & Contexts['comments']['viewer'];
+    viewer: Contexts['contacts']['viewer'] & Contexts['comments']['viewer'] & Contexts['templates']['viewer'];
     updateMutuals: (force?: boolean) => Promise<void>;
     search: { search: Contexts['search']['search'] };
     auth: AuthStore;
@@ -72,6 +72,7 @@ export const contextsPart = {
       email: { api },
       time: { api, db, viewer, restored, pushNow, keepStorage },
       attachments: { db, viewer, restored, pushNow, keepStorage, uploads },
+      templates: { api, db, viewer, restored, pushNow, keepStorage },
       views: { api, db },
     };
   },

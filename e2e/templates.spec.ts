@@ -1,0 +1,108 @@
+import { expect, test } from '@playwright/test';
+import { freshPhone, uniqueTitle } from './pages/Outpost';
+import { type ServerItem, Templates } from './pages/Templates';
+
+// Created offline too: the service worker must serve the app and its chunks.
+test.use({ serviceWorkers: 'allow' });
+
+const byTitle = (items: ServerItem[], title: string) => items.filter((i) => i.title === title);
+
+test('templates: a campaign saved as a template is created again with shifted dates, offline too, and one undo takes the tree back', async ({
+  page,
+}) => {
+  // Pictures with axe at two sizes and two themes, and an offline round trip, on a shared machine.
+  test.setTimeout(240_000);
+  const app = await Templates.open(page, freshPhone(), 'Tess Templates');
+  const campaignTitle = uniqueTitle('Onboarding');
+  const taskA = uniqueTitle('Laptop');
+  const taskB = uniqueTitle('Accounts');
+  const campaign = await app.post<{ id: number }>('/api/items', {
+    title: campaignTitle,
+    type: 'campaign',
+    due_date: '2026-03-10',
+  });
+  const a = await app.post<{ id: number }>('/api/items', {
+    title: taskA,
+    type: 'task',
+    parent_id: campaign.id,
+    start_date: '2026-03-02',
+    due_date: '2026-03-05',
+  });
+  await app.post('/api/items', { title: 'Order it', type: 'todo', parent_id: a.id, due_date: '2026-03-04' });
+  await app.post('/api/items', { title: 'Set it up', type: 'todo', parent_id: a.id });
+  await app.post('/api/items', {
+    title: taskB,
+    type: 'task',
+    parent_id: campaign.id,
+    due_date: '2026-03-09',
+  });
+  const name = `Onboarding ${uniqueTitle('tpl')}`;
+
+  await test.step('save the campaign as a template from its menu', async () => {
+    await app.goto(`/campaigns/${campaign.id}`);
+    await expect(app.heading(campaignTitle)).toBeVisible();
+    await app.waitForOfflineReady();
+    const dialog = await app.openSaveFromCampaign(campaignTitle, name);
+    await app.pictures('templates-save');
+    await app.save(dialog);
+    await expect(app.page.getByText('Template saved').first()).toBeVisible();
+  });
+
+  await test.step('create from it on Home with another start date: the tree, dates moved by 35 days', async () => {
+    await app.goto('/');
+    const dialog = await app.openNewFromTemplate(name, '2026-04-06');
+    await expect(dialog.getByText('1 campaign, 2 tasks, 2 todos')).toBeVisible();
+    await app.pictures('templates-new');
+    await app.create(dialog, `Created 5 items from “${name}”`);
+    await expect
+      .poll(
+        async () =>
+          byTitle(await app.serverItems(), taskA)
+            .map((i) => i.due_date)
+            .sort(),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toEqual(['2026-03-05', '2026-04-09']);
+    const items = await app.serverItems();
+    expect(
+      byTitle(items, campaignTitle)
+        .map((i) => i.due_date)
+        .sort(),
+    ).toEqual(['2026-03-10', '2026-04-14']);
+    expect(
+      byTitle(items, taskA)
+        .map((i) => i.start_date)
+        .sort(),
+    ).toEqual(['2026-03-02', '2026-04-06']);
+    expect(items).toHaveLength(10);
+  });
+
+  await test.step('offline: create from it, reconnect: exactly five more items reach the server', async () => {
+    await page.context().setOffline(true);
+    await app.goto('/');
+    const dialog = await app.openNewFromTemplate(name, '2026-05-04');
+    await app.create(dialog, `Created 5 items from “${name}”`);
+    await expect(app.main.getByText(campaignTitle).first()).toBeVisible();
+    await page.context().setOffline(false);
+    await expect.poll(async () => (await app.serverItems()).length, { timeout: 60_000 }).toBe(15);
+    const items = await app.serverItems();
+    expect(
+      byTitle(items, taskB)
+        .map((i) => i.due_date)
+        .sort(),
+    ).toEqual(['2026-03-09', '2026-04-13', '2026-05-11']);
+    // Every uuid once: no item was made twice.
+    expect(new Set(items.map((i) => i.uuid)).size).toBe(15);
+  });
+
+  await test.step('one undo takes the whole created tree back', async () => {
+    await app.goto('/');
+    const dialog = await app.openNewFromTemplate(name, '2026-06-01');
+    const toast = await app.create(dialog, `Created 5 items from “${name}”`);
+    await expect.poll(async () => (await app.serverItems()).length, { timeout: 30_000 }).toBe(20);
+    await toast.locator('xpath=ancestor::li[1]').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(async () => (await app.serverItems()).length, { timeout: 30_000 }).toBe(15);
+  });
+});
