@@ -23,11 +23,11 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app';
 import { type Database, rows, sql } from '../src/server/db/client';
-import { loadConfig } from '../src/server/env';
 import { COMMENT_NOTICES_PER_MINUTE } from '../src/shared/comments';
 import { tempDiskStore } from '../testkit/files';
 import { testEmailConfig } from '../testkit/mailServer';
 import { openTestDatabase } from '../testkit/server';
+import { benchConfig } from './lib/benchConfig';
 import { injectJson } from './lib/hookApp';
 import { type InjectSession, injectSignIn } from './lib/injectSession';
 import { type MailSink, startMailSink } from './lib/mailSink';
@@ -63,12 +63,7 @@ async function sideApp(
   drainAt: DrainAt,
 ): Promise<{ app: FastifyInstance; closeFiles: () => Promise<void> }> {
   const files = await tempDiskStore();
-  const config = loadConfig({
-    LOG_LEVEL: 'error',
-    SEED_SAMPLE_USERS: 'false',
-    RATE_LIMIT_WRITES_PER_MINUTE: '0',
-    RATE_LIMIT_LOGINS_PER_MINUTE: '0',
-  });
+  const config = benchConfig();
   const app = await buildApp({
     database,
     files: files.store,

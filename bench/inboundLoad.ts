@@ -19,10 +19,10 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app';
 import { type Database, rows, sql } from '../src/server/db/client';
-import { loadConfig } from '../src/server/env';
 import type { DnsResolver } from '../src/server/inbound/service';
 import { tempDiskStore } from '../testkit/files';
 import { openTestDatabase } from '../testkit/server';
+import { benchConfig } from './lib/benchConfig';
 import { injectJson } from './lib/hookApp';
 import { type InjectSession, injectSignIn } from './lib/injectSession';
 import { numberArg } from './lib/pageApi';
@@ -207,12 +207,7 @@ export async function run(args: string[] = []): Promise<void> {
   }
   const database = await openTestDatabase(engine);
   const files = await tempDiskStore();
-  const config = loadConfig({
-    LOG_LEVEL: 'error',
-    SEED_SAMPLE_USERS: 'false',
-    RATE_LIMIT_WRITES_PER_MINUTE: '0',
-    RATE_LIMIT_LOGINS_PER_MINUTE: '0',
-  });
+  const config = benchConfig();
   const app = await buildApp({
     database,
     files: files.store,

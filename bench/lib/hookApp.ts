@@ -5,18 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import type { Database } from '../../src/server/db/client';
-import { loadConfig } from '../../src/server/env';
+import { benchConfig } from './benchConfig';
 import type { InjectSession } from './injectSession';
 
 /** The app on `database` with loopback webhooks and no rate limits; ready to inject or listen. */
 export async function hookApp(database: Database): Promise<FastifyInstance> {
-  const config = loadConfig({
-    LOG_LEVEL: 'error',
-    SEED_SAMPLE_USERS: 'false',
-    RATE_LIMIT_WRITES_PER_MINUTE: '0',
-    RATE_LIMIT_LOGINS_PER_MINUTE: '0',
-    WEBHOOK_ALLOW_LOOPBACK: 'true',
-  });
+  const config = benchConfig({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
   const app = await buildApp({ database, config: { ...config, clientDir: null } });
   await app.ready();
   return app;

@@ -9,7 +9,7 @@
  */
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
-import { loadConfig } from '../../src/server/env';
+import { benchConfig } from './benchConfig';
 
 function option(name: string): string | undefined {
   const args = process.argv.slice(2);
@@ -24,12 +24,7 @@ async function main(): Promise<void> {
   if (!url && !dataDir) throw new Error('pass --url postgres://… or --data-dir <dir>');
   const database = url ? await openDatabase({ url }) : await openDatabase({ dataDir: dataDir ?? '' });
   // Limits off: a benchmark session sends far more writes and sign-ins a minute than a person.
-  const config = loadConfig({
-    LOG_LEVEL: 'error',
-    SEED_SAMPLE_USERS: 'false',
-    RATE_LIMIT_WRITES_PER_MINUTE: '0',
-    RATE_LIMIT_LOGINS_PER_MINUTE: '0',
-  });
+  const config = benchConfig();
   const app = await buildApp({
     database,
     config: { ...config, clientDir: null },
