@@ -26,6 +26,13 @@ test('saved views: a typed filter lists matching items, an error names its colum
     await app.typeFilter(`+${label}`);
     await expect(app.matchRow(permit)).toBeVisible();
     await expect(app.matchRow(timetable)).toHaveCount(0);
+    await app.typeFilter(`+${label} & !due before: tomorrow`);
+    const understood = app.main.getByRole('list', { name: 'Understood from the filter' });
+    await expect(understood.getByRole('listitem')).toHaveText([
+      `+${label}`,
+      /^not due before: tomorrow \(\d{4}-\d{2}-\d{2}\)$/,
+    ]);
+    await expect(app.matchRow(permit)).toBeVisible();
   });
 
   await test.step('a malformed query is told with its column under the field', async () => {
@@ -63,5 +70,16 @@ test('saved views: a typed filter lists matching items, an error names its colum
     await app.main.getByRole('button', { name: 'Save view' }).click();
     await expect(app.main.getByRole('alert')).toHaveText(/needs a connection/);
     await page.context().setOffline(false);
+  });
+
+  await test.step('deleted by its creator, it leaves the navigation', async () => {
+    await app.goto('/today');
+    await app.openFromNav('Harbour work');
+    await app.main.getByRole('button', { name: 'Delete view' }).click();
+    await app.page.getByRole('alertdialog').getByRole('button', { name: 'Delete view' }).click();
+    await expect(app.heading('Today')).toBeVisible();
+    await app.page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Views' }).click();
+    await expect(app.page.getByRole('menuitem', { name: 'Harbour work' })).toHaveCount(0);
+    await app.page.keyboard.press('Escape');
   });
 });

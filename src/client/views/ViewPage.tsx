@@ -1,10 +1,12 @@
-import { Bookmark, Filter } from 'lucide-react';
+import { Bookmark, Filter, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { dayKey } from '../../shared/agenda';
+import { type FilterAst, parse, print, readFilterDate } from '../../shared/filter';
 import type { ViewSort } from '../../shared/filter/views';
 import { useDoor } from '../app/door';
 import { Button, Field, Input } from '../components/ui';
+import { ConfirmDialog } from '../components/ui/AlertDialog';
 import { cn } from '../components/ui/cn';
 import { ListEmpty, ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
 import { useViewer } from '../data/live';
@@ -25,6 +27,39 @@ function Underlined({ query, column }: { query: string; column: number }) {
         {rest === '' ? '\u00a0\u00a0' : rest}
       </span>
     </span>
+  );
+}
+
+/** The query's terms in their one spelling (a date in words with its day), `!` shown as 'not'. */
+function termsOf(ast: FilterAst, today: string, negated = false): string[] {
+  if (ast.kind === 'not') return termsOf(ast.term, today, !negated);
+  if (ast.kind === 'and' || ast.kind === 'or')
+    return [...termsOf(ast.left, today, negated), ...termsOf(ast.right, today, negated)];
+  let text = print(ast);
+  if (ast.kind === 'due' || ast.kind === 'start') {
+    const day = readFilterDate(ast.date, today);
+    if (day !== null && day !== ast.date) text += ` (${day})`;
+  }
+  return [negated ? `not ${text}` : text];
+}
+
+/** The terms the filter understood, in the quick add's chip style (read-only: the field is the source). */
+function TermChips({ query, today }: { query: string; today: string }) {
+  const parsed = parse(query);
+  if (!parsed.ok) return null;
+  const terms = termsOf(parsed.ast, today).slice(0, 20);
+  return (
+    <ul aria-label="Understood from the filter" className="flex flex-wrap gap-1.5">
+      {terms.map((term, index) => (
+        <li
+          // biome-ignore lint/suspicious/noArrayIndexKey: the same term may stand twice; the order is the query's
+          key={`${index}:${term}`}
+          className="inline-flex h-7 max-w-full min-w-0 items-center rounded-full border border-zinc-200 bg-zinc-50 px-2.5 text-xs font-medium text-zinc-700 dark:border-zinc-700 dark:bg-zinc-800/60 dark:text-zinc-200"
+        >
+          <span className="min-w-0 truncate">{term}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -131,7 +166,19 @@ export default function ViewPage() {
   const [query, setQuery] = useState('');
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const today = useToday();
-  const { isGuest } = useViewer();
+  const { isGuest, online, user } = useViewer();
+  const { send } = useDoor();
+  const [removeError, setRemoveError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const remove = async () => {
+    if (!saved) return;
+    try {
+      await send('views.remove', saved.id);
+      navigate('/today');
+    } catch (e) {
+      setRemoveError(e instanceof Error ? e.message : 'The view could not be deleted.');
+    }
+  };
 
   // A saved view fills the field once, when it arrives; what the person types then is theirs.
   useEffect(() => {
@@ -207,6 +254,36 @@ export default function ViewPage() {
           )}
         </Field>
         {error ? <Underlined query={query} column={error.column} /> : null}
+        {!error && typed !== '' ? <TermChips query={query} today={today} /> : null}
+        {saved && saved.created_by.id === user.id ? (
+          <div className="flex items-center gap-3">
+            <Button variant="outline" size="sm" disabled={!online} onClick={() => setConfirming(true)}>
+              <Trash2 aria-hidden />
+              Delete view
+            </Button>
+            <ConfirmDialog
+              open={confirming}
+              onOpenChange={setConfirming}
+              title={`Delete “${saved.name}”?`}
+              description={
+                saved.campaign_id !== null
+                  ? 'The campaign’s members lose it too. The items it shows stay.'
+                  : 'The items it shows stay.'
+              }
+              confirmLabel="Delete view"
+              tone="danger"
+              onConfirm={() => void remove()}
+            />
+            {removeError ? (
+              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                {removeError}
+              </p>
+            ) : null}
+            {!online ? (
+              <p className="text-sm text-zinc-500 dark:text-zinc-400">Deleting needs a connection.</p>
+            ) : null}
+          </div>
+        ) : null}
         {changed && !isGuest && typed !== '' && !error ? (
           <SaveViewForm query={query} sort={sort} onSaved={(newId) => navigate(`/views/${newId}`)} />
         ) : null}
