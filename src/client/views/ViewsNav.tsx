@@ -15,11 +15,25 @@ import {
 import { cn, focusRing } from '../components/ui/cn';
 import { useSavedViews } from './queries';
 
-/** Fetches the views list once the navigation shows (kept on the device for offline; a failure keeps the last). */
+/**
+ * Fetches the views list when the navigation shows, when the page comes back into view and when the
+ * connection returns, so a view saved or shared on another device arrives (kept on the device for
+ * offline; a failed fetch keeps the last list).
+ */
 function useRefreshViews(): void {
   const { send } = useDoor();
   useEffect(() => {
-    void send('views.refresh').catch(() => undefined);
+    const refresh = () => {
+      if (document.visibilityState === 'visible' && navigator.onLine)
+        void send('views.refresh').catch(() => undefined);
+    };
+    refresh();
+    document.addEventListener('visibilitychange', refresh);
+    window.addEventListener('online', refresh);
+    return () => {
+      document.removeEventListener('visibilitychange', refresh);
+      window.removeEventListener('online', refresh);
+    };
   }, [send]);
 }
 

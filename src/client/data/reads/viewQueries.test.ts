@@ -1,0 +1,83 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { localItem } from '../../../../testkit/client/items';
+import { OutpostDb } from '../store/db';
+import type { LocalComment, LocalItem, Viewer } from '../store/types';
+import { savedViews, viewItems } from './viewQueries';
+
+let dbs = 0;
+const freshDb = () => new OutpostDb(`views-${++dbs}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+
+const TODAY = '2026-11-25';
+const ME: Viewer = { userId: 1, isGuest: false };
+const ids = (rows: readonly { id: number }[]) => rows.map((r) => r.id);
+const item = (id: number, title: string, extra: Partial<LocalItem> = {}) => localItem(id, title, extra);
+
+describe('saved views on the device', () => {
+  it('lists the items of the viewer’s scope a query matches, in the view’s order, leaving out deleted ones', async () => {
+    const db = freshDb();
+    await db.items.bulkPut([
+      item(1, 'Launch', { type: 'campaign' }),
+      item(2, 'Book the hall', { type: 'task', parent_id: 1, priority: 1, due_date: '2026-11-30' }),
+      item(3, 'Print flyers', {
+        type: 'task',
+        parent_id: 1,
+        priority: 2,
+        due_date: '2026-11-26',
+        labels: ['print'],
+      }),
+      item(4, 'Water plants', { type: 'task', priority: 1, due_date: '2026-11-20' }),
+      item(5, 'Gone', { type: 'task', parent_id: 1, priority: 1, _deleted: 1 }),
+    ]);
+    const launch = await viewItems(db, ME, '#Launch & type: task', TODAY, 'due');
+    expect(launch.ok && ids(launch.items)).toEqual([3, 2]);
+    const urgent = await viewItems(db, ME, 'p1', TODAY, 'title');
+    expect(urgent.ok && ids(urgent.items)).toEqual([2, 4]);
+    const soon = await viewItems(db, ME, 'due before: in 3 days & !overdue', TODAY, 'priority');
+    expect(soon.ok && ids(soon.items)).toEqual([3]);
+    expect(await viewItems(db, ME, '+print', TODAY, 'due')).toMatchObject({ ok: true, total: 1 });
+  });
+
+  it('a malformed query answers its error with the column, as the server does', async () => {
+    const db = freshDb();
+    const result = await viewItems(db, ME, 'p1 & due before:', TODAY, 'due');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(/^Expected a date .* at 17$/);
+  });
+
+  it('search: and has: comments read the device’s comments', async () => {
+    const db = freshDb();
+    await db.items.bulkPut([item(1, 'Ferry'), item(2, 'Bus')]);
+    await db.comments.put({
+      id: 10,
+      uuid: 'c-10',
+      item_id: 1,
+      item_uuid: 'u-1',
+      body: 'Ask about the quince boat',
+      _syncStatus: 'synced',
+      _deleted: 0,
+      _base: null,
+    } as unknown as LocalComment);
+    const found = await viewItems(db, ME, 'search: quince', TODAY, 'due');
+    expect(found.ok && ids(found.items)).toEqual([1]);
+    const commented = await viewItems(db, ME, 'has: comments', TODAY, 'due');
+    expect(commented.ok && ids(commented.items)).toEqual([1]);
+  });
+
+  it('keeps the views list last fetched, by name', async () => {
+    const db = freshDb();
+    const view = (id: number, name: string) => ({
+      id,
+      uuid: `v-${id}`,
+      name,
+      query: 'p1',
+      grammar: 1,
+      sort: 'due' as const,
+      campaign_id: null,
+      created_by: { id: 1, name: 'Me' },
+      updated_at: '2026-11-25T00:00:00.000Z',
+    });
+    await db.views.bulkPut([view(1, 'Zebra'), view(2, 'alpha')]);
+    expect((await savedViews(db, ME)).map((v) => v.name)).toEqual(['alpha', 'Zebra']);
+  });
+});
