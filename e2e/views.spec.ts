@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { ApiUser } from './pages/Collab';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 import { Views } from './pages/Views';
 
@@ -82,4 +83,38 @@ test('saved views: a typed filter lists matching items, an error names its colum
     await expect(app.page.getByRole('menuitem', { name: 'Harbour work' })).toHaveCount(0);
     await app.page.keyboard.press('Escape');
   });
+});
+
+test('a view shared with a campaign: a member opens it from the navigation with the members’ avatars, uses it, cannot delete it, and sees new work live', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const phone = freshPhone();
+  const app = await Views.open(page, phone, 'Mira Member');
+  const owner = await ApiUser.signIn(baseURL!, freshPhone(), 'Otto Owner');
+  await owner.post('/api/contacts/sync', { contacts: [phone] });
+  await app.post('/api/contacts/sync', { contacts: [owner.phone] });
+  const me = (await (await page.request.get('/api/me')).json()) as { user: { id: number } };
+  const campaignTitle = uniqueTitle('Dock');
+  const campaign = await owner.post<{ id: number }>('/api/items', { title: campaignTitle, type: 'campaign' });
+  await owner.post(`/api/campaigns/${campaign.id}/members`, { user_id: me.user.id, role: 'viewer' });
+  const ropes = uniqueTitle('Coil ropes');
+  await owner.post('/api/items', { title: ropes, type: 'task', parent_id: campaign.id, priority: 1 });
+  await owner.post('/api/views', {
+    name: 'Dock urgent',
+    query: `#"${campaignTitle}" & p1`,
+    campaign_id: campaign.id,
+  });
+
+  await app.goto('/today');
+  await app.openFromNav('Dock urgent');
+  await expect(app.main.getByRole('img', { name: /^Shared with 2 people/ })).toBeVisible();
+  await expect(app.matchRow(ropes)).toBeVisible();
+  await expect(app.main.getByRole('button', { name: 'Delete view' })).toHaveCount(0);
+
+  const fenders = uniqueTitle('Hang fenders');
+  await owner.post('/api/items', { title: fenders, type: 'task', parent_id: campaign.id, priority: 1 });
+  await expect(app.matchRow(fenders)).toBeVisible({ timeout: 15_000 });
+  await owner.dispose();
 });

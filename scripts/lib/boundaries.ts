@@ -178,6 +178,8 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ['feature:board', 'feature:items'],
   // A campaign's Share control and member avatars (issue 30).
   ['feature:campaigns', 'feature:sharing'],
+  // A shared saved view's member avatars (issue 66.3).
+  ['feature:views', 'feature:sharing'],
   // An item's timeline (comments and history) on the task and campaign pages (issue 31).
   ['feature:tasks', 'feature:comments'],
   ['feature:campaigns', 'feature:comments'],

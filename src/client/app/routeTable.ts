@@ -26,7 +26,8 @@ export const ROUTE_TABLE = [
   { path: '/calendar', page: 'calendar', module: 'plans/CalendarPage' },
   { path: '/timeline', page: 'timeline', module: 'plans/TimelinePage' },
   { path: '/labels/:name', page: 'label', module: 'lists/LabelPage' },
-  { path: '/views/:id', page: 'view', module: 'views/ViewPage' },
+  // A shared view shows its campaign's members (their avatars, a server read).
+  { path: '/views/:id', page: 'view', module: 'views/ViewPage', serverData: true },
   { path: '/campaigns/:id/timeline', page: 'campaignTimeline', module: 'plans/TimelinePage' },
   { path: '/campaigns', page: 'campaigns', module: 'campaigns/CampaignListPage', serverData: true },
   {

@@ -11,6 +11,7 @@ import { cn } from '../components/ui/cn';
 import { ListEmpty, ListLoading, PageColumn, PageHeader } from '../components/ui/PageParts';
 import { useViewer } from '../data/live';
 import { ItemList } from '../items/ItemList';
+import { MemberAvatars } from '../sharing/MemberAvatars';
 import { useSavedViews, useViewItems } from './queries';
 
 /** The device's day, read at each render: a page left open past midnight counts from the new day. */
@@ -222,6 +223,7 @@ export default function ViewPage() {
               <Filter className="size-5 shrink-0 text-zinc-500 dark:text-zinc-400" aria-hidden />
             )}
             <span className="truncate">{saved ? saved.name : 'New view'}</span>
+            {saved?.campaign_id != null ? <MemberAvatars campaignId={saved.campaign_id} /> : null}
           </span>
         }
         subtitle={
