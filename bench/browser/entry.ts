@@ -28,6 +28,7 @@ import './comments';
 import './indexCost';
 import './localWrites';
 import './reorder';
+import './templateInstantiate';
 import { done, req } from './idb';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */

@@ -12,7 +12,7 @@ import { createPayload } from '../../../shared/protocol';
 import type { TemplateCreateEntry } from '../../../shared/templates';
 import { deviceTimeZone } from '../../../shared/timeZone';
 import { applyLocalChange } from '../changes/applyLocalChange';
-import { nextCounter, type OutpostDb } from '../store/db';
+import { getMeta, type OutpostDb, setMeta } from '../store/db';
 import { resolveId } from '../store/idAliases';
 import { applyLocalRollUp, rootIdOf, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, Viewer } from '../store/types';
@@ -57,6 +57,10 @@ export function createTree(
     const tops: number[] = [];
     const owner = summaryOf(viewer.user);
     let outerParent: number | null = null;
+    // The whole tree's ids reserved at once (one read and one write of the counter, not one per item).
+    const counter = viewer.isGuest ? 'guestCounter' : 'tempCounter';
+    let lastId = (await getMeta<number>(db, counter)) ?? 0;
+    await setMeta(db, counter, lastId + entries.length);
     for (const entry of entries) {
       const { parent_id: givenParent, parent_uuid: parentUuid, uuid, ...fields } = entry;
       let parentId: number | null;
@@ -74,9 +78,8 @@ export function createTree(
         outerParent = parentId;
       }
       const itemUuid = uuid ?? crypto.randomUUID();
-      const id = viewer.isGuest
-        ? await nextCounter(db, 'guestCounter')
-        : -(await nextCounter(db, 'tempCounter'));
+      lastId += 1;
+      const id = viewer.isGuest ? lastId : -lastId;
       // Siblings in the template's order: each after the one before (the first after what is there).
       const slot = parentId ?? 0;
       const previous = lastKey.get(slot);
