@@ -97,12 +97,40 @@ test('templates: a campaign saved as a template is created again with shifted da
     expect(new Set(items.map((i) => i.uuid)).size).toBe(15);
   });
 
+  await test.step('a task’s todos saved as a checklist are added to another task from its menu', async () => {
+    const other = await app.post<{ id: number }>('/api/items', { title: uniqueTitle('Desk'), type: 'task' });
+    await app.goto(`/tasks/${a.id}`);
+    await expect(app.heading(taskA)).toBeVisible();
+    await app.main.getByRole('button', { name: `More actions for ${taskA}` }).click();
+    await app.page.getByRole('menuitem', { name: 'Save as template…' }).click();
+    const save = app.dialog('Save as template');
+    await save.getByRole('textbox', { name: 'Template name' }).fill(`${name} steps`);
+    await save.getByRole('radio', { name: /Checklist/ }).click();
+    await app.save(save);
+    await app.goto(`/tasks/${other.id}`);
+    await app.main.getByRole('button', { name: /^More actions for Desk/ }).click();
+    await app.page.getByRole('menuitem', { name: 'Add checklist…' }).click();
+    const add = app.dialog('Add checklist');
+    await add.getByRole('radio', { name: new RegExp(`${name} steps`) }).click();
+    await expect(add.getByText('2 todos')).toBeVisible();
+    await app.pictures('templates-checklist');
+    await app.create(add, `Created 2 items from “${name} steps”`);
+    const todos = app.main.getByRole('list', { name: /^Todos of/ });
+    await expect(todos.getByText('Order it')).toBeVisible();
+    await expect(todos.getByText('Set it up')).toBeVisible();
+    await expect
+      .poll(async () => (await app.serverItems()).filter((i) => i.parent_id === other.id).length, {
+        timeout: 30_000,
+      })
+      .toBe(2);
+  });
+
   await test.step('one undo takes the whole created tree back', async () => {
     await app.goto('/');
     const dialog = await app.openNewFromTemplate(name, '2026-06-01');
     const toast = await app.create(dialog, `Created 5 items from “${name}”`);
-    await expect.poll(async () => (await app.serverItems()).length, { timeout: 30_000 }).toBe(20);
+    await expect.poll(async () => (await app.serverItems()).length, { timeout: 30_000 }).toBe(23);
     await toast.locator('xpath=ancestor::li[1]').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(async () => (await app.serverItems()).length, { timeout: 30_000 }).toBe(15);
+    await expect.poll(async () => (await app.serverItems()).length, { timeout: 30_000 }).toBe(18);
   });
 });
