@@ -23,9 +23,12 @@ export function CampaignMenu({ campaign }: { campaign: { id: number; title: stri
   const { online } = useViewer();
   const [emailOpen, setEmailOpen] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
-  const mayAddByEmail = user !== null && online && campaign.id > 0 && roleOf(campaign) !== 'viewer';
+  // A viewer's campaign page has no control that acts on the campaign, this menu included: its
+  // actions (an address that adds tasks, a template of its plan) are for the people who shape it.
+  const shapes = user !== null && online && campaign.id > 0 && roleOf(campaign) !== 'viewer';
+  const mayAddByEmail = shapes;
   // The server snapshots the campaign: signed in, online and synced.
-  const maySaveTemplate = user !== null && online && campaign.id > 0;
+  const maySaveTemplate = shapes;
   if (!mayAddByEmail && !maySaveTemplate && !emailOpen && !templateOpen) return null;
   return (
     <>
