@@ -1,21 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadFile } from '../../../testkit/files';
+import { filterAst } from '../../../testkit/filterQueries';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { makeMutual, signedIn, type TestClient, writeDirectly } from '../../../testkit/testClient';
-import {
-  campaignLookup,
-  evaluate,
-  type FilterAst,
-  type FilterItem,
-  type FilterTerm,
-  HAS_WHAT,
-  parse,
-  print,
-  START_OPS,
-  TRACKED_OPS,
-  type Who,
-} from '../../shared/filter';
+import { campaignLookup, evaluate, type FilterItem, parse, print } from '../../shared/filter';
 import type { Item, ItemStatus, ItemType, Paginated } from '../../shared/item';
 import { textArrayLiteral } from '../../shared/planning';
 import { rows, sql } from '../db/client';
@@ -235,7 +224,7 @@ describe.each(testEngines())('GET /api/items?filter= (%s)', (engine) => {
     expect(items.some((i) => i.deleted_at !== null)).toBe(true);
     let matchedSome = 0;
     await fc.assert(
-      fc.asyncProperty(filterAst(VOCABULARY), async (ast) => {
+      fc.asyncProperty(filterAst({ ...VOCABULARY, dates: DATE_WORDS }), async (ast) => {
         const query = print(ast);
         const expected = items
           .filter((i) => evaluate(ast, i, context))
@@ -366,63 +355,4 @@ async function insertItems(
     );
   });
   return out;
-}
-
-function filterTerm(v: typeof VOCABULARY): fc.Arbitrary<FilterTerm> {
-  const who: fc.Arbitrary<Who> = fc.oneof(
-    fc.constant({ kind: 'me' } as const),
-    fc.constant({ kind: 'none' } as const),
-    fc.constantFrom(...v.people).map((name) => ({ kind: 'name', name }) as const),
-  );
-  const date = fc.constantFrom(...DATE_WORDS);
-  return fc.oneof(
-    fc.constant({ kind: 'today' } as const),
-    fc.constant({ kind: 'overdue' } as const),
-    fc.constant({ kind: 'noDate' } as const),
-    fc.record({
-      kind: fc.constant('due' as const),
-      op: fc.constantFrom('before' as const, 'after' as const),
-      date,
-    }),
-    fc.record({ kind: fc.constant('start' as const), op: fc.constantFrom(...START_OPS), date }),
-    fc.record({
-      kind: fc.constant('priority' as const),
-      value: fc.constantFrom(1 as const, 2 as const, 3 as const, 4 as const),
-    }),
-    fc.record({ kind: fc.constant('label' as const), name: fc.constantFrom(...v.labels) }),
-    fc.record({ kind: fc.constant('campaign' as const), name: fc.constantFrom(...v.campaigns) }),
-    fc.record({ kind: fc.constant('assigned' as const), who }),
-    fc.record({
-      kind: fc.constant('status' as const),
-      value: fc.constantFrom<ItemStatus>('pending', 'in_progress', 'completed'),
-    }),
-    fc.record({
-      kind: fc.constant('type' as const),
-      value: fc.constantFrom<ItemType>('campaign', 'task', 'todo'),
-    }),
-    fc.record({
-      kind: fc.constant('createdBy' as const),
-      who: who.filter((w): w is Exclude<Who, { kind: 'none' }> => w.kind !== 'none'),
-    }),
-    fc.record({ kind: fc.constant('has' as const), what: fc.constantFrom(...HAS_WHAT) }),
-    fc.record({
-      kind: fc.constant('tracked' as const),
-      op: fc.constantFrom(...TRACKED_OPS),
-      minutes: fc.integer({ min: 0, max: 400 }),
-    }),
-    fc.record({ kind: fc.constant('search' as const), words: fc.constantFrom(...v.words) }),
-  );
-}
-
-function filterAst(v: typeof VOCABULARY): fc.Arbitrary<FilterAst> {
-  const { tree } = fc.letrec<{ tree: FilterAst }>((tie) => ({
-    tree: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      filterTerm(v),
-      fc.record({ kind: fc.constant('not' as const), term: tie('tree') }),
-      fc.record({ kind: fc.constant('and' as const), left: tie('tree'), right: tie('tree') }),
-      fc.record({ kind: fc.constant('or' as const), left: tie('tree'), right: tie('tree') }),
-    ),
-  }));
-  return tree.filter((ast) => print(ast).length <= 400);
 }
