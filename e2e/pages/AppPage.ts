@@ -57,9 +57,12 @@ export class AppPage {
     }, theme === 'dark');
   }
 
-  /** Serious and critical WCAG 2 A/AA violations on the current page. */
-  async seriousA11yViolations(): Promise<A11yViolation[]> {
-    const results = await new AxeBuilder({ page: this.page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  /** Serious and critical WCAG 2 A/AA violations on the current page, or inside `within` (a selector). */
+  async seriousA11yViolations(within?: string): Promise<A11yViolation[]> {
+    const builder = new AxeBuilder({ page: this.page });
+    const results = await (within ? builder.include(within) : builder)
+      .withTags(['wcag2a', 'wcag2aa'])
+      .analyze();
     return results.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map((violation) => ({
@@ -68,6 +71,31 @@ export class AppPage {
         help: violation.help,
         targets: violation.nodes.map((node) => node.target.join(' ')),
       }));
+  }
+
+  /**
+   * The screen as it is at the phone's (390×844) and the desktop's (1280×800) size, light and dark,
+   * into .tmp/shots/{name}-{size}-{theme}.png (test-results is emptied by every run), to be looked at
+   * after it; axe checks the page (or what `within` selects) in each.
+   */
+  async lookPictures(name: string, within?: string) {
+    const folder = '.tmp/shots';
+    await mkdir(folder, { recursive: true });
+    for (const [size, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      await this.page.setViewportSize(viewport);
+      for (const theme of ['light', 'dark'] as const) {
+        await this.setTheme(theme);
+        // A moment for the theme's colours and the new width to settle (as shotsInto).
+        await this.page.waitForTimeout(150);
+        await this.page.screenshot({ path: `${folder}/${name}-${size}-${theme}.png` });
+        expect(await this.seriousA11yViolations(within), `${name} ${size} ${theme}`).toEqual([]);
+      }
+    }
+    await this.setTheme('light');
+    await this.page.setViewportSize({ width: 1280, height: 800 });
   }
 
   /**

@@ -1,11 +1,5 @@
-import { mkdir } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { A11yViolation } from './AppPage';
 import { Collab } from './Collab';
-
-/** Where this spec's pictures go, to be looked at after a run (test-results is emptied by every run). */
-const SHOTS = '.tmp/shots';
 
 /** An item as GET /api/items lists it (the fields the spec reads). */
 export interface ServerItem {
@@ -76,41 +70,8 @@ export class Templates extends Collab {
     return body.data;
   }
 
-  /** Serious and critical WCAG 2 A/AA findings inside the open dialog. */
-  async dialogViolations(): Promise<A11yViolation[]> {
-    const results = await new AxeBuilder({ page: this.page })
-      .include('[role="dialog"]')
-      .withTags(['wcag2a', 'wcag2aa'])
-      .analyze();
-    return results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({
-        id: v.id,
-        impact: v.impact ?? 'unknown',
-        help: v.help,
-        targets: v.nodes.map((n) => n.target.join(' ')),
-      }));
-  }
-
-  /**
-   * The screen at the phone's (390×844) and the desktop's (1280×800) size, light and dark, into
-   * .tmp/shots/{name}-{size}-{theme}.png; axe checks the dialog in each.
-   */
-  async pictures(name: string) {
-    await mkdir(SHOTS, { recursive: true });
-    for (const [size, viewport] of [
-      ['phone', { width: 390, height: 844 }],
-      ['desktop', { width: 1280, height: 800 }],
-    ] as const) {
-      await this.page.setViewportSize(viewport);
-      for (const theme of ['light', 'dark'] as const) {
-        await this.setTheme(theme);
-        await this.page.waitForTimeout(150);
-        await this.page.screenshot({ path: `${SHOTS}/${name}-${size}-${theme}.png` });
-        expect(await this.dialogViolations(), `${name} ${size} ${theme}`).toEqual([]);
-      }
-    }
-    await this.setTheme('light');
-    await this.page.setViewportSize({ width: 1280, height: 800 });
+  /** Pictures at both sizes and themes into .tmp/shots, axe checking the dialog in each. */
+  pictures(name: string) {
+    return this.lookPictures(name, '[role="dialog"]');
   }
 }

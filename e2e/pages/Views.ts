@@ -1,9 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { Collab } from './Collab';
-
-/** Where this spec's pictures go, to be looked at after a run (test-results is emptied by every run). */
-const SHOTS = '.tmp/shots';
 
 /** The filter page and saved views (issue 66.3), for a signed-in user. */
 export class Views extends Collab {
@@ -49,25 +45,8 @@ export class Views extends Collab {
     await expect(this.heading(name)).toBeVisible();
   }
 
-  /**
-   * The screen at the phone's (390×844) and the desktop's (1280×800) size, light and dark, into
-   * .tmp/shots/{name}-{size}-{theme}.png; axe checks the page in each.
-   */
-  async pictures(name: string) {
-    await mkdir(SHOTS, { recursive: true });
-    for (const [size, viewport] of [
-      ['phone', { width: 390, height: 844 }],
-      ['desktop', { width: 1280, height: 800 }],
-    ] as const) {
-      await this.page.setViewportSize(viewport);
-      for (const theme of ['light', 'dark'] as const) {
-        await this.setTheme(theme);
-        await this.page.waitForTimeout(150);
-        await this.page.screenshot({ path: `${SHOTS}/${name}-${size}-${theme}.png` });
-        expect(await this.seriousA11yViolations(), `${name} ${size} ${theme}`).toEqual([]);
-      }
-    }
-    await this.setTheme('light');
-    await this.page.setViewportSize({ width: 1280, height: 800 });
+  /** Pictures at both sizes and themes into .tmp/shots, axe checking the page in each. */
+  pictures(name: string) {
+    return this.lookPictures(name);
   }
 }
