@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { viewAnswerSchema } from './filter/views';
 import { ACTIVITY_ACTIONS, ITEM_STATUSES, ITEM_TYPES } from './item';
 import { type FieldSchemaKey, ITEM_FIELD_NAMES, ITEM_FIELDS } from './itemFields';
 import { MEMBER_ROLES, ROLES } from './membership';
 import { NOTIFICATION_KINDS } from './notifications';
+import { templateAnswerSchema } from './templates';
 
 /**
  * What the API answers, as zod schemas: the response half of the contract whose request half is
@@ -298,6 +300,9 @@ const tombstoneSchema = object({ id, uuid: z.string().nullable(), deleted_at: in
 const commentTombstoneSchema = object({ id, uuid: z.string(), item_id: id, deleted_at: instant });
 
 /** GET /api/sync: the changes after a cursor (SYNC.md L). */
+/** A template or saved view the caller no longer has: deleted, or no longer shared with them. */
+const listTombstoneSchema = object({ id, uuid: z.string(), deleted_at: instant });
+
 export const syncPageSchema = object({
   items: z.array(z.union([itemSchema, tombstoneSchema])).describe('Items, and tombstones for what is gone.'),
   comments: z
@@ -311,6 +316,18 @@ export const syncPageSchema = object({
       z.union([attachmentSchema.extend({ item_uuid: z.string().nullable() }), attachmentTombstoneSchema]),
     )
     .optional(),
+  templates: z
+    .array(z.union([templateAnswerSchema, listTombstoneSchema]))
+    .optional()
+    .describe(
+      'The templates the caller sees that changed in the page’s range, and tombstones for those gone.',
+    ),
+  views: z
+    .array(z.union([viewAnswerSchema, listTombstoneSchema]))
+    .optional()
+    .describe(
+      'The saved views the caller sees that changed in the page’s range, and tombstones for those gone.',
+    ),
   cursor: z.string().describe('Opaque: send it back as `cursor` for the next page.'),
   has_more: z.boolean(),
   remaining: z

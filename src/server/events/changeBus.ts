@@ -435,17 +435,20 @@ export function changeBusEffect(changes: ChangeBus): WriteEffect {
     let viewers: number[] = [];
     let campaigns: readonly number[] = [];
     let formerViewers: number[] = [];
+    let sharedWith: readonly number[] = [];
     /** On a pipelined connection: the viewers' read, sent with the record and the COMMIT behind it. */
     let found: Promise<Announcement> | null = null;
     // The writer too: its own reads must not meet a cached answer while its campaign's members are
     // still being looked up (E4).
     const told = (audience: Announcement) => {
       viewers = [...new Set([...audience.users, ...formerViewers, userId])];
-      campaigns = audience.campaigns;
+      campaigns =
+        sharedWith.length > 0 ? [...new Set([...audience.campaigns, ...sharedWith])] : audience.campaigns;
     };
     return {
       afterWrite: async (tx, result) => {
         formerViewers = result.formerViewers ?? [];
+        sharedWith = result.campaigns ?? [];
         if (pipelined(tx)) {
           // Not waited for: it reads what this transaction wrote, whatever follows it. A failure aborts
           // the transaction, so its COMMIT rolls back and the record's failure is thrown (runRecorded).

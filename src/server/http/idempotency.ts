@@ -22,6 +22,11 @@ export interface WriteResult {
    * longer (an unassignment, a move), or whom the write concerns otherwise (new mutual contacts).
    */
   formerViewers?: number[];
+  /**
+   * Shared campaigns whose members must hear of the write beyond those who see the items it changed:
+   * a template or view shared with them, or unshared from them (SYNC.md L15).
+   */
+  campaigns?: number[];
   /** `body` as JSON, when it was already made for the record: the answer sends it as it is. */
   json?: string;
 }
@@ -165,7 +170,7 @@ async function runRecorded(
   const recordAndAnswer = async (tx: Executor, result: WriteResult) => {
     const json = JSON.stringify(result.body ?? null);
     await tx.execute(recordAnswer(result.status, json, userId, key));
-    const { formerViewers: _, ...recorded } = result;
+    const { formerViewers: _, campaigns: __, ...recorded } = result;
     return { ...recorded, json, replayed: false };
   };
 
@@ -197,7 +202,7 @@ async function runRecorded(
       const json = JSON.stringify(done.result.body ?? null);
       recording = tx.execute(recordAnswer(done.result.status, json, userId, key));
       recording.catch(() => undefined);
-      const { formerViewers: _, ...recorded } = done.result;
+      const { formerViewers: _, campaigns: __, ...recorded } = done.result;
       return { ...recorded, json, replayed: false };
     });
     if (recording) await recording;

@@ -1,10 +1,13 @@
 import type { SQL } from 'drizzle-orm';
 import { SYNC_PAGE_SIZE } from '../../shared/item';
 import { type ChildTombstone, ITEM_CHILDREN } from '../../shared/itemChildren';
+import { SYNC_LISTS, type SyncListName } from '../../shared/syncLists';
 import { type Executor, hotStatement, rows, sql } from '../db/client';
 import type { ItemChildServer, ItemChildServers } from '../http/itemChildren';
 import { iso } from '../http/serialize';
 import { syncItemsJson, visibleTo } from '../items/queries';
+import { templatesChangedBetween } from '../templates/store';
+import { viewsChangedBetween } from '../views/service';
 import { type CursorPosition, encodeCursor } from './cursor';
 
 /** What GET /api/sync asks: where to start (the decoded cursor) and whether to count what is left. */
@@ -243,6 +246,15 @@ export async function syncPage(
     const changes = await pageChildren(db, children[child.name], [...(childIds[n] ?? [])]);
     childJson.push(`"${child.name}":${JSON.stringify(changes)}`);
   }
+  // L13: the lists (templates, views) that changed between this page's cursor and the next one's, by
+  // transaction id alone: consecutive pages cover consecutive ranges, and a page inside one
+  // transaction's rows covers none.
+  const lists: Record<SyncListName, object[]> = { templates: [], views: [] };
+  if (next.xid > from.xid) {
+    lists.templates = await templatesChangedBetween(db, user.id, from.xid, next.xid);
+    lists.views = await viewsChangedBetween(db, user.id, from.xid, next.xid);
+  }
+  const listJson = SYNC_LISTS.map((name) => `"${name}":${JSON.stringify(lists[name])}`).join(',');
   const nextCursor = encodeCursor(next);
   // The count took in this page's rows (before one entry per item was kept): what is left after them.
   const after = found[0]?.after;
@@ -252,8 +264,8 @@ export async function syncPage(
         ? Math.max(0, Number(after) - page.length)
         : 0
       : undefined;
-  // The SyncPage shape, written out around the items' text: {items, <each child kind>, cursor, has_more, remaining?}.
-  const body = `{"items":${items},${childJson.join(',')},"cursor":${JSON.stringify(nextCursor)},"has_more":${hasMore}${remaining === undefined ? '' : `,"remaining":${remaining}`}}`;
+  // The SyncPage shape, written out around the items' text: {items, <each child kind>, <each list>, cursor, has_more, remaining?}.
+  const body = `{"items":${items},${childJson.join(',')},${listJson},"cursor":${JSON.stringify(nextCursor)},"has_more":${hasMore}${remaining === undefined ? '' : `,"remaining":${remaining}`}}`;
   // With no transaction in flight at the snapshot (xmin = xmax), every row below the new cursor
   // has been sent: until a change event for this user arrives, a pull from it finds nothing.
   const quiescent = String(found[0]?.xmax ?? '') === String(found[0]?.horizon ?? '');

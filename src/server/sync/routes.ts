@@ -4,6 +4,7 @@ import { syncPageSchema } from '../../shared/apiSchemas';
 import type { SyncPage } from '../../shared/item';
 import { ITEM_CHILDREN, type SyncPageChildren } from '../../shared/itemChildren';
 import { syncQuerySchema } from '../../shared/schemas';
+import { SYNC_LISTS, type SyncPageLists } from '../../shared/syncLists';
 import { currentUser } from '../http/context';
 import { unprocessable } from '../http/errors';
 import { invalidAnswer, routeDoc } from '../openapi/routeDoc';
@@ -66,9 +67,10 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
     );
     app.metrics.syncPullRows.inc(sent);
     if (live && !hasMore && quiescent) {
-      const empty: SyncPage & SyncPageChildren = {
+      const empty: SyncPage & SyncPageChildren & SyncPageLists = {
         items: [],
         ...Object.fromEntries(ITEM_CHILDREN.map((child) => [child.name, []])),
+        ...Object.fromEntries(SYNC_LISTS.map((name) => [name, []])),
         cursor: nextCursor,
         has_more: false,
       };

@@ -16,6 +16,7 @@ import {
 } from '../../shared/templates';
 import type { UserRow } from '../auth/users';
 import { roleInFamily } from '../campaigns/access';
+import { campaignsToTell as sharedWith } from '../campaigns/sharedLists';
 import type { Executor } from '../db/client';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
@@ -74,7 +75,7 @@ async function answerTemplate(
 ): Promise<WriteResult> {
   const row = await visibleTemplateById(tx, actor.id, id);
   if (!row) throw notSeen();
-  return { status, body: templateJson(row) };
+  return { status, body: templateJson(row), campaigns: sharedWith(row.campaign_id) };
 }
 
 /** The kind a template of `item` is, as asked (or read from the item), or the 422 of a mismatch. */
@@ -185,14 +186,18 @@ export async function patchTemplate(
   });
   // Unshared by someone other than its creator, it may be out of their sight now: answer as it is.
   const after = await visibleTemplateById(tx, actor.id, id);
-  return { status: 200, body: after ? templateJson(after) : templateJson({ ...row, campaign_id: null }) };
+  return {
+    status: 200,
+    body: after ? templateJson(after) : templateJson({ ...row, campaign_id: null }),
+    campaigns: sharedWith(row.campaign_id, campaignId),
+  };
 }
 
 /** Deletes a template (a tombstone stays for devices). */
 export async function deleteTemplate(tx: Executor, actor: UserRow, id: number): Promise<WriteResult> {
-  await editableTemplate(tx, actor, id);
+  const row = await editableTemplate(tx, actor, id);
   await softDeleteTemplate(tx, id);
-  return { status: 204, body: null };
+  return { status: 204, body: null, campaigns: sharedWith(row.campaign_id) };
 }
 
 /**

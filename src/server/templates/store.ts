@@ -1,11 +1,13 @@
 import type { SQL } from 'drizzle-orm';
 import type { Item } from '../../shared/item';
+import type { ListTombstone } from '../../shared/syncLists';
 import {
   type Template,
   type TemplateKind,
   type TemplateTree,
   templateTreeSchema,
 } from '../../shared/templates';
+import { seesSharedRow, sharedRowsChangedBetween } from '../campaigns/sharedLists';
 import { type Executor, rows, sql } from '../db/client';
 import { selectItems, visibleTo } from '../items/queries';
 
@@ -22,20 +24,10 @@ export interface TemplateRow {
   updated_at: string;
 }
 
-const COLUMNS = sql`t.id, t.uuid::text AS uuid, t.user_id, t.campaign_id, t.name, t.kind, t.tree,
+const COLUMNS = sql`x.id, x.uuid::text AS uuid, x.user_id, x.campaign_id, x.name, x.kind, x.tree,
   u.name AS creator_name,
-  to_char(t.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
-const FROM = sql`FROM templates t JOIN users u ON u.id = t.user_id`;
-
-/**
- * Whether `userId` sees template t: their own, or one shared with a live campaign they own or are a
- * member of.
- */
-function visibleTemplate(userId: number): SQL {
-  return sql`t.deleted_at IS NULL AND (t.user_id = ${userId} OR (t.campaign_id IS NOT NULL AND EXISTS (
-      SELECT 1 FROM items c WHERE c.id = t.campaign_id AND c.deleted_at IS NULL AND (c.user_id = ${userId}
-        OR EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = c.id AND m.user_id = ${userId})))))`;
-}
+  to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
+const FROM = sql`FROM templates x JOIN users u ON u.id = x.user_id`;
 
 /** The API's template from its row; the stored tree is held to the contract on the way out too. */
 export function templateJson(row: TemplateRow): Template {
@@ -60,7 +52,7 @@ export async function visibleTemplateById(
 ): Promise<TemplateRow | null> {
   const [row] = await rows<TemplateRow>(
     tx,
-    sql`SELECT ${COLUMNS} ${FROM} WHERE t.id = ${id} AND ${visibleTemplate(userId)}`,
+    sql`SELECT ${COLUMNS} ${FROM} WHERE x.id = ${id} AND ${seesSharedRow(userId)}`,
   );
   return row ?? null;
 }
@@ -74,7 +66,7 @@ export async function lockTemplate(tx: Executor, id: number): Promise<void> {
 export async function listVisibleTemplates(tx: Executor, userId: number): Promise<TemplateRow[]> {
   return rows<TemplateRow>(
     tx,
-    sql`SELECT ${COLUMNS} ${FROM} WHERE ${visibleTemplate(userId)} ORDER BY lower(t.name), t.id`,
+    sql`SELECT ${COLUMNS} ${FROM} WHERE ${seesSharedRow(userId)} ORDER BY lower(x.name), x.id`,
   );
 }
 
@@ -120,7 +112,14 @@ export async function updateTemplate(
 ): Promise<void> {
   const sets: SQL[] = [sql`updated_at = now()`, sql`change_xid = pg_current_xact_id()::text::bigint`];
   if (change.name !== undefined) sets.push(sql`name = ${change.name}`);
-  if (change.campaignId !== undefined) sets.push(sql`campaign_id = ${change.campaignId}`);
+  if (change.campaignId !== undefined)
+    sets.push(
+      sql`campaign_id = ${change.campaignId}`,
+      // L14: the campaign it leaves is remembered, so its members' devices learn it went.
+      sql`left_campaigns = CASE WHEN campaign_id IS NOT NULL AND campaign_id IS DISTINCT FROM ${change.campaignId}::int
+            AND NOT campaign_id = ANY(left_campaigns) THEN array_append(left_campaigns, campaign_id)
+            ELSE left_campaigns END`,
+    );
   if (change.tree !== undefined) {
     sets.push(sql`tree = ${JSON.stringify(change.tree)}::jsonb`);
     sets.push(sql`node_count = ${change.nodeCount ?? 1}`);
@@ -170,5 +169,26 @@ export async function visibleDescendants(tx: Executor, userId: number, rootId: n
     userId,
     sql`${descendantsOf(rootId)} AND ${visibleTo(userId)}`,
     sql`ORDER BY i.sort_key, i.id`,
+  );
+}
+
+/**
+ * L13: the templates a pull over the transaction ids [from, to) carries for `userId`: the live ones
+ * they see, and a tombstone for the rest (deleted, or shared with a campaign they no longer see).
+ */
+export async function templatesChangedBetween(
+  db: Executor,
+  userId: number,
+  from: bigint,
+  to: bigint,
+): Promise<(Template | ListTombstone)[]> {
+  const found = await rows<TemplateRow & { seen: boolean; gone_at: string }>(
+    db,
+    sql`SELECT ${COLUMNS}, ${seesSharedRow(userId)} AS seen,
+          to_char(COALESCE(x.deleted_at, x.updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS gone_at
+        ${FROM} WHERE ${sharedRowsChangedBetween(userId, from, to)} ORDER BY x.id`,
+  );
+  return found.map((row) =>
+    row.seen ? templateJson(row) : { id: row.id, uuid: row.uuid, deleted_at: row.gone_at },
   );
 }

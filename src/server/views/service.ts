@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { FILTER_GRAMMAR } from '../../shared/filter';
 import { migrateSavedQuery } from '../../shared/filter/migrations';
 import type { View, ViewCreate, ViewPatch } from '../../shared/filter/views';
+import type { ListTombstone } from '../../shared/syncLists';
 import type { UserRow } from '../auth/users';
 import { roleInFamily } from '../campaigns/access';
+import { campaignsToTell as sharedWith } from '../campaigns/sharedLists';
 import type { Executor } from '../db/client';
 import { HttpError, notFound, unprocessable } from '../http/errors';
 import type { WriteResult } from '../http/idempotency';
@@ -16,6 +18,7 @@ import {
   softDeleteView,
   updateView,
   type ViewRow,
+  viewRowsChangedBetween,
   visibleViewById,
 } from './store';
 
@@ -58,7 +61,7 @@ async function shareableCampaign(tx: Executor, actor: UserRow, campaignId: numbe
 async function answerView(tx: Executor, actor: UserRow, id: number, status: number): Promise<WriteResult> {
   const row = await visibleViewById(tx, actor.id, id);
   if (!row) throw notSeen();
-  return { status, body: viewJson(row) };
+  return { status, body: viewJson(row), campaigns: sharedWith(row.campaign_id) };
 }
 
 /** Saves a view (a repeat of the actor's own `uuid` answers the view made the first time). */
@@ -130,12 +133,29 @@ export async function patchView(
   });
   // Unshared by someone other than its creator, it may be out of their sight now: answer as it is.
   const after = await visibleViewById(tx, actor.id, id);
-  return { status: 200, body: after ? viewJson(after) : viewJson({ ...row, campaign_id: null }) };
+  return {
+    status: 200,
+    body: after ? viewJson(after) : viewJson({ ...row, campaign_id: null }),
+    campaigns: sharedWith(row.campaign_id, campaignId),
+  };
 }
 
 /** Deletes a view (its tombstone keeps the uuid). */
 export async function deleteView(tx: Executor, actor: UserRow, id: number): Promise<WriteResult> {
-  await editableView(tx, actor, id);
+  const row = await editableView(tx, actor, id);
   await softDeleteView(tx, id);
-  return { status: 204, body: null };
+  return { status: 204, body: null, campaigns: sharedWith(row.campaign_id) };
+}
+
+/** L13: the views a pull over the transaction ids [from, to) carries for `userId`: live ones, and tombstones. */
+export async function viewsChangedBetween(
+  db: Executor,
+  userId: number,
+  from: bigint,
+  to: bigint,
+): Promise<(View | ListTombstone)[]> {
+  const found = await viewRowsChangedBetween(db, userId, from, to);
+  return found.map((row) =>
+    row.seen ? viewJson(row) : { id: row.id, uuid: row.uuid, deleted_at: row.gone_at },
+  );
 }

@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { ViewSort } from '../../shared/filter/views';
+import { seesSharedRow, sharedRowsChangedBetween } from '../campaigns/sharedLists';
 import { type Executor, rows, sql } from '../db/client';
 
 /** A views row with its creator's name, as stored (its query in the grammar it was saved under). */
@@ -16,23 +17,16 @@ export interface ViewRow {
   updated_at: string;
 }
 
-const COLUMNS = sql`v.id, v.uuid::text AS uuid, v.user_id, v.campaign_id, v.name, v.query, v.grammar::int AS grammar,
-  v.sort, u.name AS creator_name,
-  to_char(v.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
-const FROM = sql`FROM views v JOIN users u ON u.id = v.user_id`;
-
-/** Whether `userId` sees view v: their own, or one shared with a live campaign they own or belong to. */
-function visibleView(userId: number): SQL {
-  return sql`v.deleted_at IS NULL AND (v.user_id = ${userId} OR (v.campaign_id IS NOT NULL AND EXISTS (
-      SELECT 1 FROM items c WHERE c.id = v.campaign_id AND c.deleted_at IS NULL AND (c.user_id = ${userId}
-        OR EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = c.id AND m.user_id = ${userId})))))`;
-}
+const COLUMNS = sql`x.id, x.uuid::text AS uuid, x.user_id, x.campaign_id, x.name, x.query, x.grammar::int AS grammar,
+  x.sort, u.name AS creator_name,
+  to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
+const FROM = sql`FROM views x JOIN users u ON u.id = x.user_id`;
 
 /** The live view `id` if `userId` sees it. */
 export async function visibleViewById(tx: Executor, userId: number, id: number): Promise<ViewRow | null> {
   const [row] = await rows<ViewRow>(
     tx,
-    sql`SELECT ${COLUMNS} ${FROM} WHERE v.id = ${id} AND ${visibleView(userId)}`,
+    sql`SELECT ${COLUMNS} ${FROM} WHERE x.id = ${id} AND ${seesSharedRow(userId)}`,
   );
   return row ?? null;
 }
@@ -41,7 +35,7 @@ export async function visibleViewById(tx: Executor, userId: number, id: number):
 export async function listVisibleViews(tx: Executor, userId: number): Promise<ViewRow[]> {
   return rows<ViewRow>(
     tx,
-    sql`SELECT ${COLUMNS} ${FROM} WHERE ${visibleView(userId)} ORDER BY lower(v.name), v.id`,
+    sql`SELECT ${COLUMNS} ${FROM} WHERE ${seesSharedRow(userId)} ORDER BY lower(x.name), x.id`,
   );
 }
 
@@ -90,16 +84,42 @@ export async function updateView(
   id: number,
   change: { name?: string; query?: string; grammar?: number; sort?: ViewSort; campaignId?: number | null },
 ): Promise<void> {
-  const sets: SQL[] = [sql`updated_at = now()`];
+  const sets: SQL[] = [sql`updated_at = now()`, sql`change_xid = pg_current_xact_id()::text::bigint`];
   if (change.name !== undefined) sets.push(sql`name = ${change.name}`);
   if (change.query !== undefined)
     sets.push(sql`query = ${change.query}`, sql`grammar = ${change.grammar ?? 1}`);
   if (change.sort !== undefined) sets.push(sql`sort = ${change.sort}`);
-  if (change.campaignId !== undefined) sets.push(sql`campaign_id = ${change.campaignId}`);
+  if (change.campaignId !== undefined)
+    sets.push(
+      sql`campaign_id = ${change.campaignId}`,
+      // L14: the campaign it leaves is remembered, so its members' devices learn it went.
+      sql`left_campaigns = CASE WHEN campaign_id IS NOT NULL AND campaign_id IS DISTINCT FROM ${change.campaignId}::int
+            AND NOT campaign_id = ANY(left_campaigns) THEN array_append(left_campaigns, campaign_id)
+            ELSE left_campaigns END`,
+    );
   await tx.execute(sql`UPDATE views SET ${sql.join(sets, sql`, `)} WHERE id = ${id}`);
 }
 
-/** Deletes softly: the tombstone keeps the uuid from being reused by a device's late repeat. */
+/** Deletes softly: the tombstone keeps the uuid from being reused by a device's late repeat, and goes to devices' pulls. */
 export async function softDeleteView(tx: Executor, id: number): Promise<void> {
-  await tx.execute(sql`UPDATE views SET deleted_at = now(), updated_at = now() WHERE id = ${id}`);
+  await tx.execute(sql`UPDATE views SET deleted_at = now(), updated_at = now(),
+          change_xid = pg_current_xact_id()::text::bigint WHERE id = ${id}`);
+}
+
+/**
+ * L13: the views rows a pull over the transaction ids [from, to) carries for `userId`, with whether
+ * they still see each (the rest go as tombstones) and when it went.
+ */
+export async function viewRowsChangedBetween(
+  db: Executor,
+  userId: number,
+  from: bigint,
+  to: bigint,
+): Promise<(ViewRow & { seen: boolean; gone_at: string })[]> {
+  return rows<ViewRow & { seen: boolean; gone_at: string }>(
+    db,
+    sql`SELECT ${COLUMNS}, ${seesSharedRow(userId)} AS seen,
+          to_char(COALESCE(x.deleted_at, x.updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS gone_at
+        ${FROM} WHERE ${sharedRowsChangedBetween(userId, from, to)} ORDER BY x.id`,
+  );
 }

@@ -4,3 +4,9 @@
 ALTER TABLE "views" ADD COLUMN "change_xid" bigint DEFAULT (pg_current_xact_id()::text::bigint) NOT NULL;
 --> statement-breakpoint
 CREATE INDEX "views_change_idx" ON "views" USING btree ("change_xid","id");
+--> statement-breakpoint
+-- The campaigns a template or view was shared with and no longer is (SYNC.md L14): their members'
+-- devices still hold it, and their next pull must carry its tombstone.
+ALTER TABLE "views" ADD COLUMN "left_campaigns" integer[] DEFAULT '{}' NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "templates" ADD COLUMN "left_campaigns" integer[] DEFAULT '{}' NOT NULL;
