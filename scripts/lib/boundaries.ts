@@ -219,6 +219,8 @@ const SHARED_PACKAGES = [
   'jittered-fractional-indexing',
   // The export zip's layout, written and read as pure bytes (shared/exportZip.ts, issue 64).
   'fflate',
+  // A CalDAV client's VTODO read as iCalendar (shared/vtodo.ts, issue 67): pure JavaScript, no I/O.
+  'ical.js',
 ];
 const UI_PACKAGES = ['react', 'react-dom', 'radix-ui', 'lucide-react', 'react-router'];
 const CLIENT_PACKAGES = [

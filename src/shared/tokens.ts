@@ -5,8 +5,11 @@
 import { z } from 'zod';
 import { text } from './schemas';
 
-/** What a token may be allowed to do. */
-export const TOKEN_SCOPES = ['read', 'write', 'webhooks'] as const;
+/**
+ * What a token may be allowed to do. `caldav` is the password a calendar app signs in to /dav/ with
+ * (ARCHITECTURE §4 'CalDAV'): it opens no /api route, and no other scope opens /dav/.
+ */
+export const TOKEN_SCOPES = ['read', 'write', 'webhooks', 'caldav'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /**

@@ -27,6 +27,10 @@ const SCOPE_TEXT: Record<TokenScope, { label: string; hint: string }> = {
   read: { label: 'Read', hint: 'See items, comments, labels and activity.' },
   write: { label: 'Write', hint: 'Create, change and delete items, comments and labels.' },
   webhooks: { label: 'Webhooks', hint: 'Manage webhooks.' },
+  caldav: {
+    label: 'CalDAV',
+    hint: 'Sign a calendar or task app in to your tasks and todos (and nothing else).',
+  },
 };
 
 const expiryText = (days: number) => (days === 365 ? '1 year' : `${days} days`);
@@ -328,11 +332,13 @@ function NewSecret({ token, onDone }: { token: ApiTokenCreated; onDone: () => vo
 const when = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
 const ago = (iso: string | null) => (iso ? formatDistanceToNow(new Date(iso), { addSuffix: true }) : 'Never');
 
+const SCOPE_TONE = { read: 'neutral', write: 'indigo', webhooks: 'purple', caldav: 'green' } as const;
+
 function ScopeBadges({ scopes }: { scopes: readonly TokenScope[] }) {
   return (
     <span className="flex flex-wrap gap-1">
       {scopes.map((scope) => (
-        <Badge key={scope} tone={scope === 'read' ? 'neutral' : scope === 'write' ? 'indigo' : 'purple'}>
+        <Badge key={scope} tone={SCOPE_TONE[scope]}>
           {scope}
         </Badge>
       ))}

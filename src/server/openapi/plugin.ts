@@ -76,6 +76,7 @@ const SCOPE_LINE: Record<TokenAccess, string> = {
   read: 'Access token: needs the `read` scope.',
   write: 'Access token: needs the `write` scope.',
   webhooks: 'Access token: needs the `webhooks` scope.',
+  caldav: 'Access token: needs the `caldav` scope (a calendar app, at /dav/).',
   never: 'Access token: none reaches this; only a signed-in session (a token is answered 403).',
 };
 
