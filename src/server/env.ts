@@ -228,6 +228,8 @@ const envSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** Accepts mail without DMARC alignment: for tests only. */
   INBOUND_TRUST_UNAUTHENTICATED: flag.default(false),
+  /** CalDAV at /dav/ (ARCHITECTURE §4 'CalDAV'): on unless `off`, which answers 404 on every DAV path. */
+  CALDAV: flag.default(true),
   /** The largest inbound message, in bytes (attachments included). */
   INBOUND_MAX_BYTES: z.coerce
     .number({ error: 'must be a number of bytes' })
@@ -279,6 +281,8 @@ export interface AppConfig {
   logLevel: string;
   /** The bearer token of GET /metrics; undefined answers it 404. */
   metricsToken: string | undefined;
+  /** CalDAV at /dav/ (caldav/routes.ts); false answers 404 on every DAV path. */
+  caldav: boolean;
   push: {
     vapidPublicKey: string | undefined;
     vapidPrivateKey: string | undefined;
@@ -458,6 +462,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: e.TRUST_PROXY.value,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
+    caldav: e.CALDAV,
     push: {
       vapidPublicKey: e.VAPID_PUBLIC_KEY,
       vapidPrivateKey: e.VAPID_PRIVATE_KEY,
