@@ -60,6 +60,51 @@ test('saved views: a typed filter lists matching items, an error names its colum
     await app.pictures('views-saved');
   });
 
+  await test.step('edited: a new query, name and order saved to the same view, which the navigation names anew', async () => {
+    await app.main.getByRole('button', { name: 'Edit view' }).click();
+    await app.typeFilter(`+${label} & p1`);
+    await expect(app.matchRow(timetable)).toHaveCount(0);
+    await app.main.getByRole('textbox', { name: 'View name' }).fill('Harbour urgent');
+    await app.main.getByRole('combobox', { name: 'Sort by' }).selectOption('priority');
+    const address = page.url();
+    await app.main.getByRole('button', { name: 'Save changes' }).click();
+    await expect(app.heading('Harbour urgent')).toBeVisible();
+    expect(page.url()).toBe(address);
+    await app.pictures('views-edited');
+    const views = (await (await page.request.get('/api/views')).json()) as {
+      views: { name: string; query: string; sort: string }[];
+    };
+    expect(views.views).toEqual([
+      expect.objectContaining({ name: 'Harbour urgent', query: `+${label} & p1`, sort: 'priority' }),
+    ]);
+    // Back as it was, for the steps after.
+    await app.main.getByRole('button', { name: 'Edit view' }).click();
+    await app.typeFilter(`+${label}`);
+    await app.main.getByRole('textbox', { name: 'View name' }).fill('Harbour work');
+    await app.main.getByRole('button', { name: 'Save changes' }).click();
+    await expect(app.heading('Harbour work')).toBeVisible();
+    await expect(app.matchRow(timetable)).toBeVisible();
+  });
+
+  await test.step('a view saved on another device arrives with the sync, no reload', async () => {
+    await app.post('/api/views', { name: 'Made elsewhere', query: 'p3', uuid: crypto.randomUUID() });
+    await app.goto('/today');
+    await expect
+      .poll(
+        async () => {
+          await app.page
+            .getByRole('navigation', { name: 'Main' })
+            .getByRole('button', { name: 'Views' })
+            .click();
+          const found = await app.page.getByRole('menuitem', { name: 'Made elsewhere' }).count();
+          await app.page.keyboard.press('Escape');
+          return found;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+  });
+
   await test.step('offline: the saved view opens from the navigation; saving another says it needs a connection', async () => {
     await page.context().setOffline(true);
     await app.goto('/today');
@@ -68,7 +113,7 @@ test('saved views: a typed filter lists matching items, an error names its colum
     await expect(app.matchRow(timetable)).toBeVisible();
     await app.typeFilter('p1');
     await app.main.getByRole('textbox', { name: 'View name' }).fill('Urgent');
-    await app.main.getByRole('button', { name: 'Save view' }).click();
+    await app.main.getByRole('button', { name: 'Save as new view' }).click();
     await expect(app.main.getByRole('alert')).toHaveText(/needs a connection/);
     await page.context().setOffline(false);
   });

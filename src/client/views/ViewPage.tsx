@@ -1,9 +1,9 @@
-import { Bookmark, Filter, Trash2 } from 'lucide-react';
+import { Bookmark, Filter, Pencil, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { dayKey } from '../../shared/agenda';
 import { type FilterAst, parse, print, readFilterDate } from '../../shared/filter';
-import type { ViewSort } from '../../shared/filter/views';
+import { VIEW_SORTS, type View, type ViewSort } from '../../shared/filter/views';
 import { useDoor } from '../app/door';
 import { Button, Field, Input } from '../components/ui';
 import { ConfirmDialog } from '../components/ui/AlertDialog';
@@ -64,42 +64,61 @@ function TermChips({ query, today }: { query: string; today: string }) {
   );
 }
 
-/** 'Save view': a name, and whom it is for (the viewer alone, or a campaign's members). */
-function SaveViewForm({
+const SORT_LABELS: Record<ViewSort, string> = {
+  due: 'Due date',
+  priority: 'Priority',
+  title: 'Title',
+  manual: 'Manual order',
+};
+
+const selectClass =
+  'h-10 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-950';
+
+/**
+ * 'Save view' (a new one), or, on a saved view its reader may change, 'Save changes' to it beside
+ * 'Save as new view': a name, the order, and whom it is for (the viewer alone, or a campaign's members).
+ */
+function ViewForm({
   query,
-  sort,
+  saved,
   onSaved,
 }: {
   query: string;
-  sort: ViewSort;
+  saved: View | undefined;
   onSaved: (id: number) => void;
 }) {
   const { send } = useDoor();
   const { online } = useViewer();
-  const [name, setName] = useState('');
-  const [campaignId, setCampaignId] = useState<string>('');
+  const [name, setName] = useState(saved?.name ?? '');
+  const [sort, setSort] = useState<ViewSort>(saved?.sort ?? 'due');
+  const [campaignId, setCampaignId] = useState<string>(
+    saved?.campaign_id != null ? String(saved.campaign_id) : '',
+  );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const today = useToday();
   const campaigns = useViewItems('type: campaign & !status: completed', today, 'title');
   const shareId = useId();
+  const sortId = useId();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = async (asNew: boolean) => {
     if (!online) {
       setError('Saving a view needs a connection: your query stays here until you are back online.');
       return;
     }
     setBusy(true);
     setError(null);
+    const fields = {
+      name: name.trim(),
+      query,
+      sort,
+      campaign_id: campaignId === '' ? null : Number(campaignId),
+    };
     try {
-      const view = await send('views.create', {
-        name: name.trim(),
-        query,
-        sort,
-        campaign_id: campaignId === '' ? null : Number(campaignId),
-        uuid: crypto.randomUUID(),
-      });
+      const view =
+        saved && !asNew
+          ? await send('views.update', { id: saved.id, ...fields })
+          : await send('views.create', { ...fields, uuid: crypto.randomUUID() });
       onSaved(view.id);
     } catch (e) {
       setError(e instanceof Error ? e.message : 'The view could not be saved.');
@@ -107,47 +126,83 @@ function SaveViewForm({
       setBusy(false);
     }
   };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void save(false);
+  };
 
   return (
     <form
       onSubmit={submit}
-      className="flex flex-col gap-3 rounded-lg border border-zinc-200 p-3 sm:flex-row sm:items-end dark:border-zinc-800"
+      aria-label={saved ? `Change ${saved.name}` : 'Save view'}
+      className="flex flex-col gap-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
     >
-      <Field label="View name" className="flex-1" error={error ?? undefined}>
-        {(control) => (
-          <Input
-            {...control}
-            value={name}
-            maxLength={100}
-            required
-            onChange={(e) => setName(e.target.value)}
-          />
-        )}
-      </Field>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={shareId} className="text-sm font-medium">
-          Who sees it
-        </label>
-        <select
-          id={shareId}
-          value={campaignId}
-          onChange={(e) => setCampaignId(e.target.value)}
-          className="h-10 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
-        >
-          <option value="">Only me</option>
-          {campaigns?.ok
-            ? campaigns.items.map((c) => (
-                <option key={c.id} value={c.id}>
-                  Members of {c.title}
-                </option>
-              ))
-            : null}
-        </select>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <Field label="View name" className="flex-1" error={error ?? undefined}>
+          {(control) => (
+            <Input
+              {...control}
+              value={name}
+              maxLength={100}
+              required
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
+        </Field>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={sortId} className="text-sm font-medium">
+            Sort by
+          </label>
+          <select
+            id={sortId}
+            value={sort}
+            onChange={(e) => setSort(e.target.value as ViewSort)}
+            className={selectClass}
+          >
+            {VIEW_SORTS.map((option) => (
+              <option key={option} value={option}>
+                {SORT_LABELS[option]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={shareId} className="text-sm font-medium">
+            Who sees it
+          </label>
+          <select
+            id={shareId}
+            value={campaignId}
+            onChange={(e) => setCampaignId(e.target.value)}
+            className={selectClass}
+          >
+            <option value="">Only me</option>
+            {campaigns?.ok
+              ? campaigns.items.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    Members of {c.title}
+                  </option>
+                ))
+              : null}
+          </select>
+        </div>
       </div>
-      <Button type="submit" disabled={busy || name.trim() === ''}>
-        <Bookmark className="size-4" aria-hidden />
-        Save view
-      </Button>
+      <div className="flex flex-wrap justify-end gap-2">
+        {saved ? (
+          <Button
+            type="button"
+            variant="outline"
+            disabled={busy || name.trim() === ''}
+            onClick={() => void save(true)}
+          >
+            Save as new view
+          </Button>
+        ) : null}
+        <Button type="submit" disabled={busy || name.trim() === ''}>
+          <Bookmark className="size-4" aria-hidden />
+          {saved ? 'Save changes' : 'Save view'}
+        </Button>
+      </div>
     </form>
   );
 }
@@ -171,6 +226,17 @@ export default function ViewPage() {
   const { send } = useDoor();
   const [removeError, setRemoveError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
+  // Its creator changes it, or an owner or editor of the campaign it is shared with (as the server
+  // rules); the campaign's row says the reader's role there.
+  const sharedCampaign = useViewItems('type: campaign', today, 'title');
+  const campaignRow =
+    saved?.campaign_id != null && sharedCampaign?.ok
+      ? sharedCampaign.items.find((c) => c.id === saved.campaign_id)
+      : undefined;
+  const mayChange =
+    saved !== undefined &&
+    (saved.created_by.id === user.id || (campaignRow !== undefined && campaignRow.my_role !== 'viewer'));
   const remove = async () => {
     if (!saved) return;
     try {
@@ -186,6 +252,7 @@ export default function ViewPage() {
     if (saved && loadedFor !== id) {
       setQuery(saved.query);
       setLoadedFor(id ?? null);
+      setEditing(false);
     }
     if (isNew && loadedFor !== 'new') {
       setQuery('');
@@ -257,8 +324,17 @@ export default function ViewPage() {
         </Field>
         {error ? <Underlined query={query} column={error.column} /> : null}
         {!error && typed !== '' ? <TermChips query={query} today={today} /> : null}
-        {saved && saved.created_by.id === user.id ? (
-          <div className="flex items-center gap-3">
+        {saved && mayChange ? (
+          <div className="flex flex-wrap items-center gap-3">
+            <Button
+              variant="outline"
+              size="sm"
+              aria-expanded={editing || changed}
+              onClick={() => setEditing((open) => !open)}
+            >
+              <Pencil aria-hidden />
+              Edit view
+            </Button>
             <Button variant="outline" size="sm" disabled={!online} onClick={() => setConfirming(true)}>
               <Trash2 aria-hidden />
               Delete view
@@ -286,8 +362,23 @@ export default function ViewPage() {
             ) : null}
           </div>
         ) : null}
-        {changed && !isGuest && typed !== '' && !error ? (
-          <SaveViewForm query={query} sort={sort} onSaved={(newId) => navigate(`/views/${newId}`)} />
+        {isNew && !isGuest && typed !== '' && !error ? (
+          <ViewForm query={query} saved={undefined} onSaved={(newId) => navigate(`/views/${newId}`)} />
+        ) : null}
+        {saved && (changed || editing) && !isGuest && typed !== '' && !error ? (
+          mayChange ? (
+            <ViewForm
+              key={`${saved.id}:${saved.updated_at}`}
+              query={query}
+              saved={saved}
+              onSaved={(savedId) => {
+                setEditing(false);
+                navigate(`/views/${savedId}`);
+              }}
+            />
+          ) : (
+            <ViewForm query={query} saved={undefined} onSaved={(newId) => navigate(`/views/${newId}`)} />
+          )
         ) : null}
       </div>
       {result === undefined ? (

@@ -1,9 +1,10 @@
 /**
- * Templates on the device (ARCHITECTURE §4 'Templates'). The list is the server's (GET /api/templates;
- * /api/sync does not carry it yet), kept in the meta store so 'New from template' works offline. Saving
- * asks the server (the snapshot is its). Creating from one is the device's: the shared
- * instantiateEntries with a fresh request uuid, stored as one write (../items/templateWrites.ts) whose
- * creates go up through the queue, so the server ends up with the same uuids.
+ * Templates on the device (ARCHITECTURE §4 'Templates'). The device keeps them in their store: the
+ * sync pull carries every change (SYNC.md L13, L14), and a fetch of the list (GET /api/templates)
+ * replaces it whole, so 'New from template' works offline. Saving asks the server (the snapshot is
+ * its). Creating from one is the device's: the shared instantiateEntries with a fresh request uuid,
+ * stored as one write (../items/templateWrites.ts) whose creates go up through the queue, so the
+ * server ends up with the same uuids.
  */
 import type { UserSummary } from '../../../shared/item';
 import {
@@ -30,22 +31,24 @@ export interface TemplatesContext {
   keepStorage: () => void;
 }
 
-/** The meta row the last list from the server is kept under (no store of its own: one small value). */
-const CACHE_KEY = 'templates';
+/** The templates the device holds, by name. */
+async function cached(db: OutpostDb): Promise<Template[]> {
+  const templates = await db.templates.toArray();
+  return templates.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+}
+
+/** Replaces the device's templates with the server's list (one deleted elsewhere goes). */
+async function keep(db: OutpostDb, templates: Template[]): Promise<void> {
+  await db.transaction('rw', db.templates, async () => {
+    await db.templates.clear();
+    await db.templates.bulkPut(templates);
+  });
+}
 
 /** The list as the device holds it, and whether it came from the server just now. */
 export interface TemplateList {
   templates: Template[];
   fresh: boolean;
-}
-
-async function cached(db: OutpostDb): Promise<Template[]> {
-  const row = await db.meta.get(CACHE_KEY);
-  return Array.isArray(row?.value) ? (row.value as Template[]) : [];
-}
-
-async function keep(db: OutpostDb, templates: Template[]): Promise<void> {
-  await db.meta.put({ key: CACHE_KEY, value: templates });
 }
 
 /** What a created tree's toast says: 'Created 12 items from “Onboarding”'. */
@@ -83,7 +86,7 @@ export const commands = defineCommands<TemplatesContext>()({
         ...(a.kind ? { kind: a.kind } : {}),
       })
     ).data;
-    await keep(c.db, [template, ...(await cached(c.db)).filter((t) => t.id !== template.id)]);
+    await c.db.templates.put(template);
     return template;
   },
   /**

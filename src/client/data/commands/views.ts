@@ -29,6 +29,13 @@ export const commands = defineCommands<{ api: ApiClient; db: OutpostDb }>()({
     await c.db.views.put(view);
     return view;
   },
+  /** Changes a saved view on the server (online only: its name, query, order, whom it is for) and keeps it. */
+  'views.update': async (c, change: { id: number } & Partial<Omit<ViewDraft, 'uuid'>>) => {
+    const { id, ...fields } = change;
+    const view = (await c.api.patch<View>(`/views/${id}`, fields)).data;
+    await c.db.views.put(view);
+    return view;
+  },
   'views.remove': async (c, id: number) => {
     await c.api.delete(`/views/${id}`);
     await c.db.views.delete(id);

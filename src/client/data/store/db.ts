@@ -1,6 +1,7 @@
 import Dexie, { type Table } from 'dexie';
 import type { View } from '../../../shared/filter/views';
 import type { QueueKind } from '../../../shared/protocol';
+import type { Template } from '../../../shared/templates';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
 import { FILE_BLOBS_SCHEMA, FILE_BLOBS_STORE, type FileBlob } from './fileBlobs';
@@ -24,7 +25,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 22;
+export const DB_VERSION = 23;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -235,7 +236,13 @@ export const STORES_V20 = {
  */
 export const STORES_V22 = { ...STORES_V20, views: 'id' };
 
-const STORES = STORES_V22;
+/**
+ * Version 23: the templates the device holds (they were one row of the meta store), keyed by id. The
+ * sync pull keeps both lists (SYNC.md L13, L14), and a fetch of either list replaces it whole.
+ */
+export const STORES_V23 = { ...STORES_V22, templates: 'id' };
+
+const STORES = STORES_V23;
 
 /**
  * The stores whose rows are one person's, by an `owner` index (0: the guest's): a sign-in as another
@@ -363,6 +370,7 @@ export class OutpostDb extends Dexie {
   attachments!: Table<LocalAttachment, number>;
   fileBlobs!: Table<FileBlob, string>;
   views!: Table<View, number>;
+  templates!: Table<Template, number>;
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -457,7 +465,16 @@ export class OutpostDb extends Dexie {
           .modify((row) => queueChildV21(row)),
       );
     // Version 22 only adds the saved views' store; it fills at the next fetch of the list.
-    this.version(DB_VERSION).stores(STORES);
+    this.version(22).stores(STORES_V22);
+    // Version 23 gives templates a store of their own, filled with the list the meta store kept.
+    this.version(DB_VERSION)
+      .stores(STORES)
+      .upgrade(async (tx) => {
+        const meta = tx.table<MetaRow, string>('meta');
+        const kept = (await meta.get('templates'))?.value;
+        if (Array.isArray(kept)) await tx.table<Template, number>('templates').bulkPut(kept as Template[]);
+        await meta.delete('templates');
+      });
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

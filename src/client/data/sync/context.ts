@@ -1,5 +1,6 @@
 import type { UserSummary } from '../../../shared/item';
 import { ITEM_CHILD_STORES } from '../../../shared/itemChildren';
+import { SYNC_LISTS } from '../../../shared/syncLists';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import type { ToastInput } from '../../stores/toastStore';
 import type { applyLocalChange } from '../changes/applyLocalChange';
@@ -10,8 +11,18 @@ import { upgradeProgress } from './guestUpgrade';
 import type { SyncRegistry } from './kinds';
 import type { SyncLock } from './locks';
 
-/** The tables a sync step writes in one transaction (an item's children go with it: K14, X10). */
-export const TABLES: readonly string[] = ['items', 'syncQueue', 'meta', 'users', ...ITEM_CHILD_STORES];
+/**
+ * The tables a sync step writes in one transaction (an item's children go with it: K14, X10; the
+ * lists shared with a campaign go with it too: L14).
+ */
+export const TABLES: readonly string[] = [
+  'items',
+  'syncQueue',
+  'meta',
+  'users',
+  ...ITEM_CHILD_STORES,
+  ...SYNC_LISTS,
+];
 
 /**
  * The funnel every local change goes through (changes/applyLocalChange.ts): the composition hands it

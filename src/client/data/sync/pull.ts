@@ -1,6 +1,7 @@
 import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
 import { ITEM_CHILDREN, type SyncPageChildren } from '../../../shared/itemChildren';
 import { sameRecord } from '../../../shared/sameRecord';
+import type { SyncPageLists } from '../../../shared/syncLists';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
@@ -15,6 +16,7 @@ import { removeChildrenOf } from './children';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
 import { NO_FEATURES, type PulledChildren, type SyncRegistry } from './kinds';
+import { applyPulledLists, joinLists, listCount } from './lists';
 import { heldAsMember, keepRejected } from './lostAccess';
 import { discardFor, rebase } from './queue';
 import { rebaseLocal } from './rebase';
@@ -113,6 +115,8 @@ export async function applyPulled(
   pulled?: PulledParents,
   /** What the features keep of the page's children: none without them. */
   features: SyncRegistry = NO_FEATURES,
+  /** The page's lists (templates, views: L13). */
+  lists: SyncPageLists = {},
 ): Promise<number> {
   let conflicts = 0;
   // What this transaction leaves for the pull's next ones, kept only once it commits.
@@ -266,6 +270,8 @@ export async function applyPulled(
     // children, even one the page itself carried before the item's tombstone (K14).
     await features.onPulled(db, children);
     await removeChildrenOf(db, [...deletes]);
+    // L14: a campaign gone in the page takes the rows shared with it, then the page's rows go in.
+    await applyPulledLists(db, lists, [...deletes]);
     // After a swap no hint is trusted: copies carry none, and the side effects read what they need.
     const rows = swapped ? [...puts.values()].map((i) => ({ ...i })) : [...puts.values()];
     // The browser serialises every put on the main thread when it is issued: a whole page at once
@@ -427,7 +433,7 @@ const PAGES_AHEAD = 8;
  * `ready` says whether it has already arrived. A page that fails stops the reading: the ones after
  * it are never asked for, and one asked for ahead is dropped unread when applying fails.
  */
-type Page = SyncPage & SyncPageChildren;
+type Page = SyncPage & SyncPageChildren & SyncPageLists;
 
 /** The rows of every child kind a page (or a fold of pages) carries. */
 function childCount(page: PulledChildren): number {
@@ -531,32 +537,34 @@ export async function pull(
     for (let page = 0; page < MAX_PAGES; page++) {
       const data = await reader.take();
       if (page === 0 && data.has_more && data.remaining !== undefined && status) {
-        total = data.items.length + childCount(data) + data.remaining;
+        total = data.items.length + childCount(data) + listCount(data) + data.remaining;
         status.getState().set({ pullProgress: { received: 0, total } });
       }
       // Pages that arrived while the one before was stored go into the same transaction with the
       // last one's cursor (L9: still applied in order, the cursor never ahead of the rows).
       let items = data.items;
       let children = pageChildren(data);
+      let lists: SyncPageLists = data;
       let { cursor, has_more: more } = data;
       while (more && reader.ready() && items.length + childCount(children) < FOLD_ROWS) {
         const following = await reader.take();
         items = items.concat(following.items);
         children = joinChildren(children, following);
+        lists = joinLists(lists, following);
         cursor = following.cursor;
         more = following.has_more;
       }
       // Nothing new since the device's cursor (a run right after another): only the cursor may move,
       // in a transaction over meta alone, so none over the items holds up the reads of the screen the
       // user opens. Stored only while the device's cursor is still the one asked after (L10).
-      if (page === 0 && !more && items.length === 0 && childCount(children) === 0) {
+      if (page === 0 && !more && items.length === 0 && childCount(children) + listCount(lists) === 0) {
         if (cursor !== after && !(await moveCursor(db, after, cursor))) return { pulled, conflicts };
         break;
       }
       // Every transaction but the last leaves its counting to the last one: the counters the pull's
       // transactions touch overlap, and each is then written once (I3).
       try {
-        conflicts += await applyPulled(db, items, cursor, children, more, after, parents, features);
+        conflicts += await applyPulled(db, items, cursor, children, more, after, parents, features, lists);
       } catch (error) {
         // The device's cursor was reset under this pull (Clear Local Data): it stops, storing nothing
         // more, and the next pull starts from what is stored (L10).
@@ -565,7 +573,7 @@ export async function pull(
       }
       after = cursor;
       uncounted = more;
-      pulled += items.length + childCount(children);
+      pulled += items.length + childCount(children) + listCount(lists);
       if (total !== null && status) {
         // Changes committed after the count arrive too: the total never reads less than what came.
         total = Math.max(total, pulled);
