@@ -13,6 +13,7 @@ import { attachmentChild } from './attachments/service';
 import { authRoutes } from './auth/routes';
 import { type SmsProvider, smsProviderFor } from './auth/sms';
 import { seedSampleUsers } from './auth/users';
+import { caldavRoutes } from './caldav/routes';
 import { calendarRoutes } from './calendar/routes';
 import { campaignRoutes } from './campaigns/routes';
 import { commentRoutes } from './comments/routes';
@@ -316,6 +317,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(syncRoutes, { prefix: '/api' });
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(calendarRoutes);
+  // CalDAV at /dav/ for the phone's and desktop's own task apps (caldav/routes.ts; CALDAV=off: 404s).
+  await app.register(caldavRoutes);
   // The share target's POST before a service worker takes it (share/routes.ts).
   await app.register(shareRoutes);
   await app.register(tokenRoutes, { prefix: '/api' });
