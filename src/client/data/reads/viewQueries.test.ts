@@ -1,4 +1,5 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
 import { OutpostDb } from '../store/db';
@@ -62,6 +63,61 @@ describe('saved views on the device', () => {
     expect(found.ok && ids(found.items)).toEqual([1]);
     const commented = await viewItems(db, ME, 'has: comments', TODAY, 'due');
     expect(commented.ok && ids(commented.items)).toEqual([1]);
+  });
+
+  it('an edit is read again from the search log alone, with the same answer as a whole read (generated writes)', async () => {
+    // The same query with a term that is always true and keeps it from being kept: a whole read each time.
+    const whole = (query: string) => `(${query}) & !tracked > 99999`;
+    const queries = [
+      'p1 & !status: completed',
+      '#Launch & type: todo',
+      '+print | overdue',
+      'status: completed',
+    ];
+    const write = fc.record({
+      id: fc.integer({ min: 1, max: 12 }),
+      op: fc.constantFrom('put', 'delete', 'deleteMark'),
+      type: fc.constantFrom('campaign' as const, 'task' as const, 'todo' as const),
+      title: fc.constantFrom('Launch', 'Other', 'Posters'),
+      priority: fc.integer({ min: 1, max: 4 }),
+      status: fc.constantFrom('pending' as const, 'in_progress' as const, 'completed' as const),
+      parent: fc.constantFrom(null, 1, 2, 3),
+      labels: fc.subarray(['print', 'errand']),
+      due: fc.constantFrom(null, '2026-11-20', TODAY, '2026-12-01'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 12 }), async (writes) => {
+        const db = freshDb();
+        await db.items.bulkPut([
+          item(1, 'Launch', { type: 'campaign' }),
+          item(2, 'Posters', { type: 'task', parent_id: 1 }),
+          item(3, 'Other', { type: 'task', priority: 1 }),
+        ]);
+        for (const q of queries) await viewItems(db, ME, q, TODAY, 'title');
+        for (const w of writes) {
+          if (w.op === 'delete') await db.items.delete(w.id);
+          else
+            await db.items.put(
+              item(w.id, w.title, {
+                type: w.type,
+                priority: w.priority,
+                status: w.status,
+                parent_id: w.parent === w.id ? null : w.parent,
+                labels: w.labels,
+                due_date: w.due,
+                _deleted: w.op === 'deleteMark' ? 1 : 0,
+              }),
+            );
+          for (const q of queries) {
+            const kept = await viewItems(db, ME, q, TODAY, 'title');
+            const fresh = await viewItems(db, ME, whole(q), TODAY, 'title');
+            expect(kept.ok && ids(kept.items).sort()).toEqual(fresh.ok && ids(fresh.items).sort());
+          }
+        }
+        db.close();
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('keeps the views list last fetched, by name', async () => {
