@@ -183,7 +183,11 @@ export async function viewItems(
       const parentsChanged =
         wantsCampaign &&
         (live.some((r) => r.type !== 'todo') ||
-          (await db.items.where('parent_id').anyOf([...ids]).limit(1).count()) > 0);
+          (await db.items
+            .where('parent_id')
+            .anyOf([...ids])
+            .limit(1)
+            .count()) > 0);
       if (!parentsChanged) {
         const lookup = wantsCampaign ? [...live, ...(await ancestorsOf(db, live))] : [];
         const ctx = context(lookup);
