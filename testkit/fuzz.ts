@@ -528,7 +528,8 @@ export async function fuzzRoutes(
       try {
         message = (JSON.parse(text) as { message?: unknown } | null)?.message;
       } catch {
-        message = undefined;
+        // CalDAV's answers are WebDAV's XML error bodies, their message in a responsedescription.
+        message = /<d:responsedescription>([^<]+)<\/d:responsedescription>/.exec(text)?.[1];
       }
       if (typeof message !== 'string') {
         result.missingMessage++;
