@@ -28,6 +28,7 @@ import './comments';
 import './indexCost';
 import './localWrites';
 import './reorder';
+import './savedView';
 import './templateInstantiate';
 import { done, req } from './idb';
 
