@@ -22,6 +22,7 @@ import { Field } from '../components/ui/Field';
 import { Input, inputClasses } from '../components/ui/Input';
 import { Section } from '../components/ui/Section';
 import { useViewer } from '../data/live';
+import { ConnectCalendarDialog } from './ConnectCalendarDialog';
 
 const SCOPE_TEXT: Record<TokenScope, { label: string; hint: string }> = {
   read: { label: 'Read', hint: 'See items, comments, labels and activity.' },
@@ -107,6 +108,13 @@ function SignedInTokens({ online }: { online: boolean }) {
     }
   };
 
+  /** A new token joins the list at once (its secret never does), then the list is read again. */
+  const listCreated = (token: ApiTokenCreated) => {
+    const { token: _secret, ...listed } = token;
+    queryClient.setQueryData<ApiToken[]>(key, (old) => [listed, ...(old ?? [])]);
+    void queryClient.invalidateQueries({ queryKey: key });
+  };
+
   const list = tokens.data ?? [];
   const live = list.filter((t) => !tokenExpired(t, new Date())).length;
 
@@ -118,11 +126,10 @@ function SignedInTokens({ online }: { online: boolean }) {
         atLimit={live >= MAX_LIVE_TOKENS}
         onCreated={(token) => {
           setCreated(token);
-          const { token: _secret, ...listed } = token;
-          queryClient.setQueryData<ApiToken[]>(key, (old) => [listed, ...(old ?? [])]);
-          void queryClient.invalidateQueries({ queryKey: key });
+          listCreated(token);
         }}
       />
+      <ConnectCalendarDialog disabled={!online || live >= MAX_LIVE_TOKENS} onCreated={listCreated} />
       <div className="flex flex-col gap-2">
         <h3 className="text-sm font-medium text-zinc-900 dark:text-zinc-100">Your tokens</h3>
         {!online && !tokens.data ? (
