@@ -1,8 +1,9 @@
 /**
  * `npm run backup -- FILE`: one portable, consistent file of the whole database the environment
  * names (DATABASE_URL, else the embedded database in DATA_DIR) with the bytes of every file on items
- * from its file store (S3_BUCKET, else DATA_DIR/files), while the server runs on PostgreSQL; the
- * embedded database is backed up with the server stopped (README 'Backup and restore').
+ * from its file store (S3_BUCKET, else DATA_DIR/files), written 0600, while the server runs. The
+ * embedded database serves one process: when a server holds DATA_DIR, it takes the backup and
+ * streams it here through DATA_DIR/outpost.sock (src/server/backup/live.ts); else this opens it.
  */
 import { createFileStore } from '../src/server/attachments/createFileStore';
 import {
@@ -12,6 +13,7 @@ import {
   openConfigured,
   progressLine,
 } from '../src/server/backup/files';
+import { liveBackup } from '../src/server/backup/live';
 import { loadConfig } from '../src/server/env';
 import { formatBytes } from '../src/shared/attachments';
 import { progressPrinter } from './lib/progressPrinter';
@@ -24,6 +26,15 @@ if (!file || process.argv.length > 3) {
 try {
   const config = loadConfig();
   const started = Date.now();
+  if (!config.databaseUrl) {
+    const live = await liveBackup(config.dataDir, file);
+    if (live) {
+      console.log(
+        `Backed up ${live.rows.toLocaleString('en-US')} rows of ${live.tables} tables and ${live.files.toLocaleString('en-US')} file${live.files === 1 ? '' : 's'} (${formatBytes(live.bytes)}) from the server running on ${describeDatabase(config)} to ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      );
+      process.exit(0);
+    }
+  }
   const files = createFileStore(config);
   await files.check();
   const database = await openConfigured(config);

@@ -13,6 +13,8 @@ import { attachmentChild } from './attachments/service';
 import { authRoutes } from './auth/routes';
 import { type SmsProvider, smsProviderFor } from './auth/sms';
 import { seedSampleUsers } from './auth/users';
+import { serveLiveBackups } from './backup/live';
+import { preUpgradeBackup } from './backup/upgrade';
 import { caldavRoutes } from './caldav/routes';
 import { calendarRoutes } from './calendar/routes';
 import { campaignRoutes } from './campaigns/routes';
@@ -112,7 +114,13 @@ export interface BuildOptions {
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: AppConfig = { ...loadConfig({}), clientDir: null, ...options.config };
   const database =
-    options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      // Before the first migration of a new version: a backup beside the data, or how to take one.
+      beforeUpgrade: preUpgradeBackup(config, (line) => console.log(line)),
+    }));
   if (config.seedSampleUsers) await seedSampleUsers(database.db);
 
   const app = Fastify({
@@ -196,6 +204,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     }
   });
   if (!options.database) app.addHook('onClose', () => database.close());
+  // `npm run backup` asks this process for the embedded database it holds (backup/live.ts).
+  if (!options.database && database.kind === 'pglite' && !config.dataDir.startsWith('memory://')) {
+    await serveLiveBackups(app, config.dataDir);
+  }
 
   app.decorate('sms', options.sms ?? smsProviderFor(config, (line) => app.log.info(line)));
   app.decorate('clock', options.clock ?? (() => new Date()));

@@ -13,7 +13,14 @@ try {
 
 for (const warning of config.warnings) console.warn(warning);
 
-const app = await buildApp({ config, logger: true });
+let app: Awaited<ReturnType<typeof buildApp>>;
+try {
+  app = await buildApp({ config, logger: true });
+} catch (error) {
+  // A database it must not start on (newer, unreachable, a failed pre-upgrade backup): the reason, not a stack.
+  console.error(`Outpost did not start: ${(error as Error).message}`);
+  process.exit(1);
+}
 // Readiness goes 503, streams end with a reconnect hint, requests in flight finish (health/shutdown.ts).
 const stop = (signal: string) => {
   app.log.info(`${signal}: shutting down`);

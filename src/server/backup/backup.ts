@@ -71,9 +71,12 @@ export interface BackupResult {
   bytes: number;
 }
 
-/** How a backup or restore is run: the file store whose files it carries, and who hears of progress. */
+/**
+ * How a backup or restore is run: the file store whose files it carries (null: the rows alone, as
+ * the pre-upgrade backup takes them; the files stay where they are), and who hears of progress.
+ */
 export interface BackupOptions {
-  files: FileStore;
+  files: FileStore | null;
   onProgress?: (progress: Progress) => void;
 }
 
@@ -121,7 +124,7 @@ export async function writeBackup(
   } = await database.db.transaction(
     async (tx) => {
       const shapes = await tableShapes(tx);
-      const keys = await namedKeys(tx, new Date());
+      const keys = options.files ? await namedKeys(tx, new Date()) : [];
       const counts = new Map<string, number>();
       for (const shape of shapes) {
         const [found] = await rows<{ n: number | string }>(
@@ -170,7 +173,8 @@ export async function writeBackup(
   let bytes = 0;
   let written = 0;
   for (const [i, named] of keys.entries()) {
-    const size = await writeFileLines(options.files, named, out);
+    // Keys are only named when there is a store (above).
+    const size = await writeFileLines(options.files!, named, out);
     if (size !== null) {
       bytes += size;
       written += 1;

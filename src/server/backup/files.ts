@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { formatBytes } from '../../shared/attachments';
+import type { FileStore } from '../attachments/fileStore';
 import { type Database, openDatabase } from '../db/client';
 import type { AppConfig } from '../env';
 import { type BackupOptions, type BackupResult, type Progress, writeBackup } from './backup';
@@ -51,7 +52,9 @@ export async function backupToFile(
 ): Promise<BackupResult> {
   const partial = `${file}.partial`;
   const gzip = createGzip({ level: 6 });
-  const written = pipeline(gzip, createWriteStream(partial));
+  // Readable by its owner alone: it holds every session, token hash and webhook secret (README).
+  rmSync(partial, { force: true });
+  const written = pipeline(gzip, createWriteStream(partial, { mode: 0o600, flags: 'wx' }));
   try {
     const result = await writeBackup(database, gzip, options);
     gzip.end();
@@ -71,7 +74,7 @@ export async function restoreFromFile(
   database: Database,
   file: string,
   where: string,
-  options: BackupOptions,
+  options: BackupOptions & { files: FileStore },
 ): Promise<BackupResult> {
   const input = createReadStream(file).pipe(createGunzip());
   try {

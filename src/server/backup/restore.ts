@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import type { FileStore } from '../attachments/fileStore';
 import { type Database, type Executor, rows, sql } from '../db/client';
 import { committedMigrations } from '../db/migrations';
 import {
@@ -67,7 +68,7 @@ export async function restoreBackup(
   database: Database,
   input: Readable,
   where: string,
-  options: BackupOptions,
+  options: BackupOptions & { files: FileStore },
 ): Promise<BackupResult> {
   const { onProgress } = options;
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
@@ -116,9 +117,32 @@ export async function restoreBackup(
       let batch: string[] = [];
       let bytes = 0;
       let ended = false;
+      // The file's line under way (the header was line 1), for messages that name where it is damaged.
+      let lineNo = 1;
+      let batchFrom = 0;
+      let batchTo = 0;
+      /** A marker line's JSON, or a refusal naming the line. */
+      const marker = <T>(text: string): T => {
+        try {
+          return JSON.parse(text) as T;
+        } catch {
+          throw new RestoreRefused(
+            `The backup is damaged at line ${lineNo}: it is not the JSON line expected there; nothing was restored.`,
+          );
+        }
+      };
       const flush = async () => {
         if (!current || batch.length === 0) return;
-        await tx.execute(sql`${sql.raw(current.insert)}${`[${batch.join(',')}]`}::json)`);
+        try {
+          await tx.execute(sql`${sql.raw(current.insert)}${`[${batch.join(',')}]`}::json)`);
+        } catch (error) {
+          // The database's reason alone: the failed statement's text would be every row of the batch.
+          const cause = ((error as { cause?: unknown }).cause ?? error) as Error;
+          const lines = batchFrom === batchTo ? `line ${batchFrom}` : `lines ${batchFrom}-${batchTo}`;
+          throw new RestoreRefused(
+            `The backup is damaged: a row of table ${current.line.table} on ${lines} cannot be restored (${cause.message}); nothing was restored.`,
+          );
+        }
         current.done += batch.length;
         allDone += batch.length;
         batch = [];
@@ -143,10 +167,11 @@ export async function restoreBackup(
         const next = await lines.next();
         if (next.done) break;
         const text = next.value;
+        lineNo += 1;
         if (received.receiving) {
           // Base64 never starts with '{': only the file's end line does.
           if (text.startsWith('{')) {
-            await received.close(JSON.parse(text) as FileEndLine);
+            await received.close(marker<FileEndLine>(text));
             onProgress?.({
               table: 'files',
               done: received.count,
@@ -162,35 +187,48 @@ export async function restoreBackup(
           // The files follow every table: a row after them is a damaged file.
           await finishTable();
           current = null;
-          await received.open(JSON.parse(text) as FileLine);
+          await received.open(marker<FileLine>(text));
           continue;
         }
         if (text.startsWith('{"table":') || text.startsWith('{"end":')) {
-          const marker = JSON.parse(text) as TableLine | EndLine;
+          const opened = marker<TableLine | EndLine>(text);
           await finishTable();
-          if ('end' in marker) {
-            if (marker.rows !== allDone)
-              throw new Error(`The backup ends after ${allDone} rows of ${marker.rows}.`);
-            if ((marker.files ?? 0) !== received.count)
-              throw new Error(`The backup ends after ${received.count} files of ${marker.files}.`);
+          if ('end' in opened) {
+            if (opened.rows !== allDone)
+              throw new Error(`The backup ends after ${allDone} rows of ${opened.rows}.`);
+            if ((opened.files ?? 0) !== received.count)
+              throw new Error(`The backup ends after ${received.count} files of ${opened.files}.`);
             ended = true;
             break;
           }
           if (received.count > 0) throw new Error('The backup has a table after its files.');
-          const shape = shapes.get(marker.table)!;
-          const columns = marker.columns.filter(
+          const shape = shapes.get(opened.table);
+          if (!shape || !Array.isArray(opened.columns)) {
+            throw new RestoreRefused(
+              `The backup is damaged at line ${lineNo}: it opens a table the header does not name; nothing was restored.`,
+            );
+          }
+          const columns = opened.columns.filter(
             (c) => !TRANSACTION_STAMPS.has(c) && shape.columns.includes(c),
           );
           const list = columns.map(ident).join(', ');
           // json_populate_recordset reads each value as the column's own type from PostgreSQL's JSON.
           const insert = `INSERT INTO ${ident(shape.name)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${ident(shape.name)}, `;
-          current = { line: marker, insert, done: 0 };
-          if (marker.rows === 0) {
-            onProgress?.({ table: marker.table, done: 0, total: 0, allDone, allTotal });
+          current = { line: opened, insert, done: 0 };
+          if (opened.rows === 0) {
+            onProgress?.({ table: opened.table, done: 0, total: 0, allDone, allTotal });
           }
           continue;
         }
         if (!current) throw new Error('The backup has rows before any table.');
+        // Each row must be one JSON object: a damaged line is named here, not found in a batch of 1,000.
+        if (!text.startsWith('{') || !isJsonObject(text)) {
+          throw new RestoreRefused(
+            `The backup is damaged at line ${lineNo}: a row of table ${current.line.table} that is not a JSON object; nothing was restored.`,
+          );
+        }
+        if (batch.length === 0) batchFrom = lineNo;
+        batchTo = lineNo;
         batch.push(text);
         bytes += text.length;
         if (batch.length >= INSERT_ROWS || bytes >= INSERT_BYTES) await flush();
@@ -214,5 +252,14 @@ export async function restoreBackup(
       }
       return { tables: header.tables.length, rows: allDone, files: received.count, bytes: received.bytes };
     });
+  }
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    return false;
   }
 }

@@ -12,6 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { startAutovacuum } from './autovacuum';
+import { type MigrationPlan, migrationPlan, refuseNewerDatabase } from './migrations';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -286,6 +287,12 @@ export async function openDatabase(options: {
    * a migrated copy skips its initdb, seconds of work (the test suite opens dozens).
    */
   loadDataDir?: Blob;
+  /**
+   * Runs before the first migration of a database that has some already (an upgrade), with the
+   * database open and what is about to be applied: the server writes its pre-upgrade backup here
+   * (backup/upgrade.ts). A new database, or one with nothing to apply, skips it.
+   */
+  beforeUpgrade?: (database: Database, plan: MigrationPlan) => Promise<void>;
 }): Promise<Database> {
   const logger = options.logger ?? false;
   if (options.url) {
@@ -309,16 +316,7 @@ export async function openDatabase(options: {
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
     executeDirectly(db);
-    const client = await pool.connect();
-    try {
-      // Several instances may start at once against one database: migrate one at a time.
-      await client.query('SELECT pg_advisory_lock(724001)');
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
-    } finally {
-      await client.query('SELECT pg_advisory_unlock(724001)').catch(() => {});
-      client.release();
-    }
-    return {
+    const database: Database = {
       kind: 'pg',
       db,
       pool,
@@ -327,6 +325,23 @@ export async function openDatabase(options: {
       waiting: () => pool.waitingCount,
       close: () => pool.end(),
     };
+    try {
+      const client = await firstConnection(pool, withoutPassword(options.url));
+      try {
+        // Several instances may start at once against one database: migrate one at a time.
+        await client.query('SELECT pg_advisory_lock(724001)');
+        const migrator = drizzlePg(client, { schema });
+        await beforeMigrating(database, migrator, withoutPassword(options.url), options.beforeUpgrade);
+        await migratePg(migrator, { migrationsFolder });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(724001)').catch(() => {});
+        client.release();
+      }
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
+    }
+    return database;
   }
   const dataDir = options.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');
@@ -336,21 +351,18 @@ export async function openDatabase(options: {
     extensions: { pg_trgm },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
-  // Migrations run on the engine itself (its own driver runs a file's statements as one script);
-  // the app's queries then go through the same node-postgres driver as on PostgreSQL.
-  await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
   const pool = pgliteQueue(client);
   const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
   executeDirectly(db);
   const turns = takeTurns(db);
-  const stopAutovacuum = options.autovacuum === false ? async () => {} : startAutovacuum(db);
+  let stopAutovacuum = async () => {};
   const close = async () => {
     await stopAutovacuum();
     await pool.end();
     await client.close();
     release();
   };
-  return {
+  const database: Database = {
     kind: 'pglite',
     db,
     pool: null,
@@ -358,6 +370,80 @@ export async function openDatabase(options: {
     waiting: () => turns.waiting + pool.waitingCount,
     close,
   };
+  try {
+    // Migrations run on the engine itself (its own driver runs a file's statements as one script);
+    // the app's queries then go through the same node-postgres driver as on PostgreSQL.
+    const migrator = drizzlePglite(client, { schema });
+    await beforeMigrating(database, db, dataDir, options.beforeUpgrade);
+    await migratePglite(migrator, { migrationsFolder });
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+  if (options.autovacuum !== false) stopAutovacuum = startAutovacuum(db);
+  return database;
+}
+
+/**
+ * Reads where the database stands before the migrator runs: one a newer Outpost migrated is refused
+ * (the migrator would skip every file and the code meet tables it does not know); an upgrade (some
+ * migrations applied, some pending) runs `beforeUpgrade` first.
+ */
+async function beforeMigrating(
+  database: Database,
+  runner: Executor,
+  where: string,
+  beforeUpgrade: ((database: Database, plan: MigrationPlan) => Promise<void>) | undefined,
+): Promise<void> {
+  const plan = await migrationPlan(runner);
+  refuseNewerDatabase(plan, where);
+  if (beforeUpgrade && plan.applied.length > 0 && plan.pending.length > 0)
+    await beforeUpgrade(database, plan);
+}
+
+/** How long start-up waits for PostgreSQL's first connection before it stops with the reason. */
+export const FIRST_CONNECTION_TIMEOUT_MS = 15_000;
+
+/**
+ * The pool's first connection, or an error naming DATABASE_URL and the reason (refused, timed out,
+ * a wrong password, no such database): a server that starts on a database it cannot reach would
+ * only say so in its first request's 503.
+ */
+async function firstConnection(pool: pg.Pool, where: string): Promise<pg.PoolClient> {
+  let timer: NodeJS.Timeout | undefined;
+  const connecting = pool.connect();
+  try {
+    return await Promise.race([
+      connecting,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${FIRST_CONNECTION_TIMEOUT_MS / 1000} s`)),
+          FIRST_CONNECTION_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } catch (error) {
+    // A connection that comes after all goes back to the pool, which is then ended.
+    connecting.then(
+      (late) => late.release(),
+      () => {},
+    );
+    const reason = (error as Error).message || (error as { code?: string }).code || String(error);
+    throw new Error(`DATABASE_URL: cannot connect to PostgreSQL at ${where}: ${reason}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A PostgreSQL URL for messages: its password replaced. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'DATABASE_URL';
+  }
 }
 
 /** The file in an embedded data folder naming the process that has it open. */

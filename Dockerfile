@@ -1,0 +1,58 @@
+# Outpost in one container (ARCHITECTURE.md §4 'Running it'; README 'Run it in a container').
+#   docker build -t outpost .            docker compose up
+# Behind a TLS-inspecting proxy, mount the proxy's CA bundle into the build and name it:
+#   docker build --build-arg NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
+#     -v /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro -t outpost .   (buildah/podman)
+# BASE is any Debian-based image with Node 20 and npm 10 and a user `node` (uid 1000), as
+# node:20-bookworm-slim has; `npm run test:container` builds with a local one (scripts/testContainer.ts).
+ARG BASE=node:20-bookworm-slim
+
+FROM ${BASE} AS build
+# Build args are in RUN's environment: npm (Node) reads this file of extra trusted CAs, if named.
+ARG NODE_EXTRA_CA_CERTS
+ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
+    npm_config_fund=false \
+    npm_config_audit=false \
+    npm_config_update_notifier=false
+WORKDIR /app
+# The lock alone first: the dependency layer is reused while package*.json stay the same.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+# The client is built here, once; then everything only the build needed leaves node_modules, with the
+# source maps and type declarations nothing reads at run time.
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -type f -delete \
+ && npm cache clean --force
+
+FROM ${BASE}
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/data \
+    CLIENT_DIR=/app/dist/client \
+    npm_config_update_notifier=false
+WORKDIR /app
+# What the server runs: its TypeScript through tsx (a production dependency; no compile step to
+# drift from the source), the migrations, the built client, and the backup/restore scripts.
+COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist/client ./dist/client
+COPY --from=build /app/drizzle ./drizzle
+COPY --from=build /app/src/server ./src/server
+COPY --from=build /app/src/shared ./src/shared
+COPY --from=build /app/scripts/backup.ts /app/scripts/restore.ts ./scripts/
+COPY --from=build /app/scripts/lib/progressPrinter.ts ./scripts/lib/
+# The data folder belongs to the unprivileged user the server runs as; a named volume mounted there
+# starts with this owner.
+RUN mkdir -p /data && chown node:node /data \
+ && find src scripts drizzle -name '*.test.ts' -type f -delete
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+# The base has no curl: Node's own fetch asks readiness (database answers, migrations applied).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Node is PID 1 and handles SIGTERM itself: a graceful stop within 10 s (src/server/health/shutdown.ts).
+CMD ["node", "--import", "tsx", "src/server/index.ts"]
