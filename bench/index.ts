@@ -62,6 +62,12 @@ const BENCHMARKS: Benchmark[] = [
       'issue 48 F1/F4: a 5,000-event feed with long descriptions built on PGlite (< 500 ms); another GET beside it (max < 100 ms)',
   },
   {
+    name: 'caldav-sync',
+    file: './caldavSync.ts',
+    about:
+      'issue 67: sync-collection on a 5,000-item campaign on PGlite: first listing < 1 s, one change < 50 ms (1 href), against the API',
+  },
+  {
     name: 'cascade',
     file: './cascade.ts',
     about:
