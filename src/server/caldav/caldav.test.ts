@@ -434,3 +434,31 @@ describe('CalDAV switched off', () => {
     }
   });
 });
+
+describe('CalDAV writes and the token budget', () => {
+  it('V7: a calendar app’s writes count against its token’s own write budget (429 with Retry-After)', async () => {
+    const harness = await createTestApp('pglite', { config: { tokenWritesPerMinute: 2 } });
+    try {
+      const owner = await signedIn(harness.app, 'Budget');
+      const token = await mint(owner);
+      const authorization = `Basic ${Buffer.from(`me:${token}`).toString('base64')}`;
+      const statuses: number[] = [];
+      const retry: (string | undefined)[] = [];
+      for (let n = 0; n < 3; n++) {
+        const uid = `f0b1c2d3-0000-4000-8000-00000000000${n}`;
+        const response = await harness.app.inject({
+          method: 'PUT',
+          url: `/dav/calendars/${owner.user!.id}/outpost/${uid}.ics`,
+          headers: { authorization, 'content-type': 'text/calendar' },
+          payload: vcalendar(uid, [`SUMMARY:Write ${n}`]),
+        });
+        statuses.push(response.statusCode);
+        retry.push(response.headers['retry-after'] as string | undefined);
+      }
+      expect(statuses).toEqual([201, 201, 429]);
+      expect(Number(retry[2])).toBeGreaterThan(0);
+    } finally {
+      await harness.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../auth/users';
 import { HttpError } from '../http/errors';
+import { enforce } from '../http/rateLimits';
 import { davUser } from './auth';
 import { type DavTarget, notFound, targetOf } from './paths';
 import { propfind } from './propfind';
@@ -100,6 +101,9 @@ export async function caldavRoutes(app: FastifyInstance): Promise<void> {
     // The credential first, for every path: an unsigned request learns nothing of what exists.
     const user = await davUser(app, request);
     if (target.kind === 'unknown' || !ownPath(target, user)) throw notFound();
+    // A calendar app's writes count against its token's own budget, as a script's do (tokens/auth.ts).
+    if (request.method === 'PUT' || request.method === 'DELETE')
+      await enforce(app.limits.tokenWrites, request, 'changes with this token in a short time');
     switch (request.method) {
       case 'PROPFIND':
         return propfind(app, request, reply, user, target);
