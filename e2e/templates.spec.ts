@@ -133,4 +133,21 @@ test('templates: a campaign saved as a template is created again with shifted da
     await toast.locator('xpath=ancestor::li[1]').getByRole('button', { name: 'Undo' }).click();
     await expect.poll(async () => (await app.serverItems()).length, { timeout: 30_000 }).toBe(18);
   });
+
+  await test.step('renamed, then deleted, from the dialog: gone from the list and the server', async () => {
+    await app.goto('/');
+    const dialog = await app.openNewFromTemplate(name, '2026-06-01');
+    await dialog.getByRole('button', { name: 'Rename…' }).click();
+    await dialog.getByRole('textbox', { name: 'New name' }).fill(`${name} v2`);
+    await dialog.getByRole('button', { name: 'Rename', exact: true }).click();
+    await expect(dialog.getByRole('radio', { name: new RegExp(`${name} v2`) })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Delete…' }).click();
+    await app.pictures('templates-delete');
+    await dialog.getByRole('button', { name: 'Delete template' }).click();
+    await expect(dialog.getByRole('radio', { name: new RegExp(`${name} v2`) })).toHaveCount(0);
+    const left = (await (await page.request.get('/api/templates')).json()) as {
+      templates: { name: string }[];
+    };
+    expect(left.templates.map((t) => t.name)).not.toContain(`${name} v2`);
+  });
 });

@@ -1,4 +1,4 @@
-import { LayoutTemplate } from 'lucide-react';
+import { LayoutTemplate, Pencil, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ItemType } from '../../shared/item';
 import { type Template, type TemplateKind, treeCounts } from '../../shared/templates';
@@ -21,6 +21,12 @@ import { useViewer } from './queries';
 function useTemplates(open: boolean) {
   const { send } = useDoor();
   const [list, setList] = useState<Template[] | undefined>(undefined);
+  const changed = (next: Template | { removed: number }) =>
+    setList((now) =>
+      'removed' in next
+        ? now?.filter((t) => t.id !== next.removed)
+        : now?.map((t) => (t.id === next.id ? next : t)),
+    );
   useEffect(() => {
     if (!open) return;
     let live = true;
@@ -36,7 +42,103 @@ function useTemplates(open: boolean) {
       live = false;
     };
   }, [open, send]);
-  return list;
+  return { list, changed };
+}
+
+/**
+ * The chosen template's own actions: rename it or delete it, for whoever may change it (its creator,
+ * or the owner and editors of its campaign: the server decides and says why not). Both need a connection.
+ */
+function TemplateActions({
+  template,
+  onChanged,
+}: {
+  template: Template;
+  onChanged: (next: Template | { removed: number }) => void;
+}) {
+  const { send } = useDoor();
+  const { online } = useViewer();
+  const [mode, setMode] = useState<'idle' | 'rename' | 'delete'>('idle');
+  const [name, setName] = useState(template.name);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      setMode('idle');
+    } catch (caught) {
+      setError(saveTrouble(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const rename = () =>
+    run(async () => onChanged(await send('templates.rename', { id: template.id, name: name.trim() })));
+  const remove = () =>
+    run(async () => {
+      await send('templates.remove', template.id);
+      onChanged({ removed: template.id });
+    });
+  return (
+    <div className="flex flex-col gap-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
+      {mode === 'rename' ? (
+        <div className="flex items-end gap-2">
+          <Field label="New name" className="flex-1">
+            {(control) => (
+              <Input {...control} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+            )}
+          </Field>
+          <Button type="button" variant="outline" onClick={() => setMode('idle')}>
+            Cancel
+          </Button>
+          <Button type="button" disabled={busy || !online || !name.trim()} onClick={() => void rename()}>
+            Rename
+          </Button>
+        </div>
+      ) : mode === 'delete' ? (
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="flex-1 text-sm text-zinc-700 dark:text-zinc-300">
+            {template.campaign_id !== null
+              ? `Delete “${template.name}” for everyone in its campaign? What was made from it stays.`
+              : `Delete “${template.name}”? What was made from it stays.`}
+          </p>
+          <Button type="button" variant="danger" disabled={busy || !online} onClick={() => void remove()}>
+            Delete template
+          </Button>
+          <Button type="button" variant="outline" onClick={() => setMode('idle')}>
+            Keep it
+          </Button>
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="min-w-0 flex-1 truncate text-sm text-zinc-600 dark:text-zinc-400">
+            {template.campaign_id !== null ? 'Shared with its campaign' : 'Only yours'} · by{' '}
+            {template.created_by.name}
+          </span>
+          <Button type="button" size="sm" variant="outline" onClick={() => setMode('rename')}>
+            <Pencil aria-hidden />
+            Rename…
+          </Button>
+          <Button type="button" size="sm" variant="outline" onClick={() => setMode('delete')}>
+            <Trash2 aria-hidden />
+            Delete…
+          </Button>
+        </div>
+      )}
+      {mode !== 'idle' && !online ? (
+        <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
+          Changing a template needs a connection: you are offline.
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 /** What a template holds, in words: '1 campaign, 3 tasks, 8 todos'. */
@@ -180,7 +282,7 @@ export function NewFromTemplateDialog({
   const { send } = useDoor();
   const toast = useToast();
   const kinds = kindsFor(parent);
-  const list = useTemplates(open);
+  const { list, changed } = useTemplates(open);
   const fitting = (list ?? []).filter((t) => kinds.includes(t.kind));
   const [chosen, setChosen] = useState<number | null>(null);
   const [anchor, setAnchor] = useState(localToday());
@@ -252,6 +354,7 @@ export function NewFromTemplateDialog({
                 ))}
               </RadioGroup>
             )}
+            {selected ? <TemplateActions key={selected.id} template={selected} onChanged={changed} /> : null}
             <Field label="Starts on" hint="Every date in the template moves with it.">
               {(control) => (
                 <Input

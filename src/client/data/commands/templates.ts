@@ -89,6 +89,17 @@ export const commands = defineCommands<TemplatesContext>()({
     await c.db.templates.put(template);
     return template;
   },
+  /** Renames a template on the server (online only) and keeps the answer. */
+  'templates.rename': async (c, a: { id: number; name: string }): Promise<Template> => {
+    const template = (await c.api.patch<Template>(`/templates/${a.id}`, { name: a.name })).data;
+    await c.db.templates.put(template);
+    return template;
+  },
+  /** Deletes a template on the server (online only; its members' devices drop it at their next pull). */
+  'templates.remove': async (c, id: number): Promise<void> => {
+    await c.api.delete(`/templates/${id}`);
+    await c.db.templates.delete(id);
+  },
   /**
    * Creates a template's items on the device in one write, dates from `anchorDate`, the top items
    * under `parentId` (a checklist's task) or at the top level. Answers what the toast says and the
