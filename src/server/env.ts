@@ -56,6 +56,10 @@ const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .refine(
+      (v) => URL.canParse(v),
+      'must be a postgres:// URL such as postgres://user:password@host:5432/outpost',
+    )
     .optional()
     .or(z.literal('').transform(() => undefined)),
   AUTH_MODE: z.enum(['demo', 'otp'], { error: 'must be demo or otp' }).default('demo'),

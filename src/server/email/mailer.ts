@@ -66,6 +66,23 @@ export class Mailer {
     }
   }
 
+  /**
+   * Connects and signs in to the SMTP server without sending (readiness, health/checks.ts); rejects
+   * with the host and the error's code, never the URL's password.
+   */
+  async verify(): Promise<void> {
+    try {
+      await this.transport.verify();
+    } catch (error) {
+      const url = new URL(this.config.smtpUrl);
+      const code = (error as { code?: unknown }).code;
+      const reason = typeof code === 'string' ? code : 'no answer';
+      throw new Error(
+        `the mail server at ${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)} does not take mail (${reason}${code === 'EAUTH' ? ': the user or password is wrong' : ''}).`,
+      );
+    }
+  }
+
   close(): void {
     this.transport.close();
   }

@@ -10,6 +10,7 @@ import {
   emailVerifySchema,
   normalizeEmail,
 } from '../../shared/email';
+import { addReadinessCheck } from '../health/checks';
 import { currentUser } from '../http/context';
 import { HttpError, unprocessable } from '../http/errors';
 import { errorAnswer, invalidAnswer, noContent, routeDoc } from '../openapi/routeDoc';
@@ -69,6 +70,8 @@ export async function registerEmail(
     return key;
   };
   const mailer = config.smtpUrl ? new Mailer({ ...config, smtpUrl: config.smtpUrl }) : null;
+  // Mail that cannot go out is a feature silently off: readiness names SMTP_URL (one connection a minute).
+  if (mailer) addReadinessCheck(app, { setting: 'SMTP_URL', cacheMs: 60_000, run: () => mailer.verify() });
   const outbox = new EmailOutbox(
     db,
     {

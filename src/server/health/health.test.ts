@@ -71,7 +71,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('readiness when PostgreSQL goes aw
       relay.down();
       const down = await ready(app);
       expect(down.status).toBe(503);
-      expect(down.body).toEqual({ ready: false, message: expect.stringMatching(/database/) });
+      expect(down.body).toEqual({
+        ready: false,
+        message: expect.stringMatching(/^DATABASE_URL: the database /),
+      });
+      // Liveness is the process's: an orchestrator restarting it would not bring the database back.
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
       relay.up();
       // A load balancer asks again: the pool may first hand out a connection the outage broke, which
       // it drops on that error; the next asks find the database back.
@@ -110,7 +115,8 @@ describe('readiness when the embedded database does not answer', () => {
       await holds;
       const stuck = await ready(app);
       expect(stuck.status).toBe(503);
-      expect(stuck.body.message).toMatch(/did not answer/);
+      expect(stuck.body.message).toMatch(/^DATA_DIR: the database did not answer/);
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
       await held;
       expect(await ready(app)).toEqual({ status: 200, body: { ready: true } });
     } finally {

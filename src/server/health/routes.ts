@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { healthSchema, notReadySchema, readySchema } from '../../shared/apiSchemas';
 import { pendingMigrations } from '../db/migrations';
 import { routeDoc } from '../openapi/routeDoc';
+import { readinessCheckProblem } from './checks';
 import { pingDatabase } from './store';
 
 const TAGS = ['Running it'];
@@ -53,7 +54,8 @@ async function notReadyBecause(app: FastifyInstance): Promise<string | null> {
       const setting = app.files.kind === 's3' ? 'S3_ENDPOINT' : 'DATA_DIR';
       return `${setting}: the file store did not answer within ${READY_TIMEOUT_MS / 1000} s.`;
     }
-    return problem;
+    // Then the services settings name (OIDC_ISSUER, SMTP_URL): checks.ts.
+    return problem ?? (await readinessCheckProblem(app, READY_TIMEOUT_MS));
   } catch (error) {
     // The setting to look at, and the driver's error code (ECONNREFUSED, 28P01 a password, 3D000 no
     // such database): this answer is public, so never the message, which may name hosts and users.
@@ -96,7 +98,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       schema: routeDoc({
         summary: 'Readiness',
         description:
-          'For load balancers and rolling restarts: 200 only while the database answers with every migration applied, the file store answers and the server is not shutting down, else 503 with the reason (a file store problem names its setting, such as S3_BUCKET). Never cached.',
+          'For load balancers and rolling restarts: 200 only while the database answers with every migration applied, the file store answers, the OpenID provider and the SMTP server (when set) answer, and the server is not shutting down, else 503 with the reason, naming the setting to look at (DATABASE_URL, S3_BUCKET, OIDC_ISSUER, SMTP_URL…). Never cached.',
         tags: TAGS,
         answers: {
           200: { description: 'Ready for traffic.', schema: readySchema },

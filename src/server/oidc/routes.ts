@@ -27,6 +27,7 @@ import {
 import { PLACEHOLDER_NAME } from '../../shared/profile';
 import { emailOf, setVerifiedEmail } from '../email/store';
 import type { OidcConfig } from '../env';
+import { addReadinessCheck } from '../health/checks';
 import { HttpError, notFound } from '../http/errors';
 import { enforce } from '../http/rateLimits';
 import { endSession, startSession } from '../http/session';
@@ -101,6 +102,22 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
   const { origin } = app.config.publicUrl;
   const configuration = oidc ? discoveredConfiguration(oidc) : null;
   const TAGS = ['Auth'];
+  if (oidc && configuration) {
+    // A provider that cannot be discovered means nobody signs in with it: readiness says so by name.
+    addReadinessCheck(app, {
+      setting: 'OIDC_ISSUER',
+      cacheMs: 30_000,
+      run: () =>
+        configuration().then(
+          () => {},
+          (error: unknown) => {
+            throw new Error(
+              `the OpenID provider at ${oidc.issuer} cannot be discovered (${(error as Error).message}).`,
+            );
+          },
+        ),
+    });
+  }
 
   const methods = { oidc: oidc ? { name: oidc.name } : null };
   // Weak: the same answer compressed or not is the same to the page.
