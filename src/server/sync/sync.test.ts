@@ -4,6 +4,7 @@ import { createTestApp, testEngines } from '../../../testkit/server';
 import { makeMutual, pullAll, signedIn, writeDirectly } from '../../../testkit/testClient';
 import { isTombstone, SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
 import { ITEM_CHILDREN } from '../../shared/itemChildren';
+import { SYNC_LISTS } from '../../shared/syncLists';
 import { rows, sql } from '../db/client';
 import { ITEM_FROM, visibleTo } from '../items/queries';
 
@@ -37,6 +38,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     expect(first.body).toEqual({
       items: expect.any(Array),
       ...Object.fromEntries(ITEM_CHILDREN.map((child) => [child.name, []])),
+      ...Object.fromEntries(SYNC_LISTS.map((name) => [name, []])),
       cursor: expect.any(String),
       has_more: false,
     });
