@@ -166,6 +166,11 @@ describe('VTODO mapping', () => {
     expect(status('X-NOTHING:1')).toBe('pending');
   });
 
+  it('V1: CATEGORIES that differ only in case are one label, as Outpost compares labels', () => {
+    const parsed = parseVtodo(clientBody(['CATEGORIES:Garden,GARDEN', 'CATEGORIES:garden,Tools']));
+    expect(parsed.ok && parsed.fields.labels).toEqual(['home', 'errands', 'Garden', 'Tools']);
+  });
+
   it('V1: RELATED-TO with RELTYPE=PARENT or none is the parent; a sibling relation is kept as it came', () => {
     const parent = parseVtodo(clientBody(['RELATED-TO;RELTYPE=PARENT:abc']));
     expect(parent.ok && parent.fields.parent).toBe('abc');
@@ -184,6 +189,7 @@ describe('VTODO mapping', () => {
     expect(message('hello')).toMatch(/VCALENDAR/);
     expect(message(clientBody().replace('SUMMARY:Buy milk\r\n', ''))).toMatch(/SUMMARY/);
     expect(message(clientBody(['RRULE:FREQ=HOURLY']))).toMatch(/FREQ/);
+    expect(message(clientBody(['RRULE:garbage;;=']))).not.toBe('ok');
     expect(message(clientBody(['RELATED-TO:a', 'RELATED-TO;RELTYPE=PARENT:b']))).toMatch(/one parent/);
     expect(message(clientBody().replace('DUE;TZID=Europe/Berlin:20261201T090000', 'DUE:20260230'))).toMatch(
       /DUE/,

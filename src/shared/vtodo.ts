@@ -13,6 +13,7 @@
 import ICAL from 'ical.js';
 import { escapeText, foldLine } from './calendarFeed';
 import type { ItemStatus } from './item';
+import { labelKey } from './planning';
 import { formatRecurrence, parseRecurrence } from './recurrenceRule';
 
 /** What a VTODO says that Outpost keeps as item fields, as the mapping reads and writes them. */
@@ -278,6 +279,15 @@ const firstText = (todo: ICAL.Component, name: string): string | null => {
  * rule Outpost cannot repeat by, two parents.
  */
 export function parseVtodo(text: string, timeZone = 'UTC'): ParsedVtodo {
+  try {
+    return readVtodo(text, timeZone);
+  } catch (error) {
+    // ical.js reads a property's value when asked for it: a malformed one (an RRULE, a DURATION) throws then.
+    return fail(`The VTODO is not valid iCalendar: ${(error as Error).message}`);
+  }
+}
+
+function readVtodo(text: string, timeZone: string): ParsedVtodo {
   const parts = splitCalendar(text);
   if (!parts.ok) return fail(parts.message);
   let calendar: ICAL.Component;
@@ -360,7 +370,17 @@ export function parseVtodo(text: string, timeZone = 'UTC'): ParsedVtodo {
     typeof percentValue === 'number' ? percentValue : null,
   );
   // Read from the lines themselves: ical.js takes the comma of `\\,` (a backslash, then a separator) as escaped.
-  const labels = categoryLines.flatMap(splitTextList).filter((value) => value !== '');
+  // Labels compare without case (shared/planning.ts): the first spelling of each is kept.
+  const seenLabels = new Set<string>();
+  const labels = categoryLines
+    .flatMap(splitTextList)
+    .filter((value) => value !== '')
+    .filter((value) => {
+      const key = labelKey(value);
+      if (seenLabels.has(key)) return false;
+      seenLabels.add(key);
+      return true;
+    });
   let rrule: string | null = null;
   const rules = todo.getAllProperties('rrule');
   if (rules.length > 1) return fail('A VTODO can repeat by one RRULE.');
