@@ -60,11 +60,21 @@ export async function serveLiveBackups(app: FastifyInstance, dataDir: string): P
 /** Reads the request line, then streams the gzipped backup; a failure ends the stream without its end line. */
 async function answer(app: FastifyInstance, socket: Socket): Promise<void> {
   socket.on('error', () => {});
-  let received = '';
-  for await (const chunk of socket) {
-    received += String(chunk);
-    if (received.includes('\n') || received.length > REQUEST.length) break;
-  }
+  // A client that connects and says nothing is let go.
+  socket.setTimeout(10_000, () => socket.destroy());
+  const received = await new Promise<string>((resolve) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\n') || text.length >= REQUEST.length) {
+        socket.off('data', onData);
+        resolve(text);
+      }
+    };
+    socket.on('data', onData);
+    socket.once('close', () => resolve(text));
+  });
+  socket.setTimeout(0);
   if (received !== REQUEST) {
     socket.destroy();
     return;
@@ -106,10 +116,16 @@ export async function liveBackup(dataDir: string, file: string): Promise<BackupR
     toFile.write(chunk);
     toCheck.write(chunk);
   });
-  socket.on('end', () => {
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
     toFile.end();
     toCheck.end();
-  });
+  };
+  // A socket the server destroyed may close without an end: what came is checked all the same.
+  socket.on('end', end);
+  socket.on('close', end);
   socket.on('error', (error) => {
     toFile.destroy(error);
     toCheck.destroy(error);
