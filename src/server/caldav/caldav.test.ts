@@ -325,6 +325,50 @@ describe.each(testEngines())('CalDAV with tsdav (%s)', (engine) => {
     expect((await itemsUnder(campaign.id)).filter((i) => i.title === 'Water the plants')).toHaveLength(2);
   });
 
+  it('V6: calendar-query filters (open tasks only, a time range) and calendar-multiget with an unknown href', async () => {
+    const open = await owner.create({
+      title: 'Open one',
+      type: 'task',
+      parent_id: campaign.id,
+      due_date: '2027-03-10',
+    });
+    const done = await owner.create({
+      title: 'Done one',
+      type: 'task',
+      parent_id: campaign.id,
+      due_date: '2027-03-11',
+    });
+    expect((await owner.patch(`/api/items/${done.id}`, { status: 'completed' })).status).toBe(200);
+    const path = `/dav/calendars/${owner.user!.id}/campaign-${campaign.id}/`;
+    const query = async (filter: string) => {
+      const response = await request('REPORT', path, {
+        headers: { depth: '1', 'content-type': 'application/xml' },
+        body: `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter><c:comp-filter name="VCALENDAR">${filter}</c:comp-filter></c:filter></c:calendar-query>`,
+      });
+      expect(response.status, response.text).toBe(207);
+      return response.text;
+    };
+    const openOnly = await query(
+      '<c:comp-filter name="VTODO"><c:prop-filter name="COMPLETED"><c:is-not-defined/></c:prop-filter></c:comp-filter>',
+    );
+    expect(openOnly).toContain(`${open.uuid}.ics`);
+    expect(openOnly).not.toContain(`${done.uuid}.ics`);
+    const inMarch = await query(
+      '<c:comp-filter name="VTODO"><c:time-range start="20270310T000000Z" end="20270311T000000Z"/></c:comp-filter>',
+    );
+    expect(inMarch).toContain(`${open.uuid}.ics`);
+    expect(inMarch).not.toContain(`${done.uuid}.ics`);
+    expect(await query('<c:comp-filter name="VEVENT"/>')).not.toContain('<d:response>');
+    const missing = `${path}00000000-0000-4000-8000-000000000000.ics`;
+    const multiget = await request('REPORT', path, {
+      headers: { depth: '1', 'content-type': 'application/xml' },
+      body: `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><d:href>${path}${open.uuid}.ics</d:href><d:href>${missing}</d:href></c:calendar-multiget>`,
+    });
+    expect(multiget.status).toBe(207);
+    expect(multiget.text).toContain('SUMMARY:Open one');
+    expect(multiget.text).toContain(`<d:href>${missing}</d:href><d:status>HTTP/1.1 404 Not Found</d:status>`);
+  });
+
   it('V7: a token without the caldav scope, an unknown one and none are 401 with a challenge, after the same delay', async () => {
     const apiToken = await mint(owner, ['read', 'write']);
     const timed = async (password: string | null) => {
