@@ -10,16 +10,11 @@
  *
  * The page is bench/browser/savedView.ts (loaded into the client-browser bench page).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { buildPage } from './clientBrowser';
-import { startSeededAppServer } from './lib/appServer';
+import { loadavg } from 'node:os';
 import { numberArg, pageApi } from './lib/pageApi';
 import { alternatePairs, ms, ratioText, times } from './lib/pairs';
-import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
+import { check, heading, info, printAlternatingSummary } from './lib/report';
+import { inSeededPage } from './lib/seededPage';
 import { median } from './lib/stats';
 
 type Api = {
@@ -35,29 +30,12 @@ const SHOWN_BUDGET_MS = 50;
 const RATIO_BUDGET = 2;
 
 export async function run(args: string[] = []): Promise<void> {
-  if (!chromiumAvailable()) {
-    skip('saved-view', `no Chromium at ${chromiumPath}`);
-    return;
-  }
   const pairs = Math.max(5, numberArg(args, '--pairs', 20));
   const started = Date.now();
   const load0 = loadavg();
-  const work = await mkdtemp(path.join(tmpdir(), 'outpost-saved-view-'));
-  const clientDir = path.join(work, 'client');
-  const dataDir = path.join(work, 'data');
-  await buildPage(clientDir);
-  const server = await startSeededAppServer(clientDir, dataDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const rows: string[][] = [];
-  try {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${server.url}/`);
-    await page.waitForFunction(() => 'savedView' in window);
-    heading(
-      `saved-view: an edit shown by a saved view's live list vs the same list unfiltered (${server.url})`,
-    );
+  const ran = await inSeededPage('saved-view', 'savedView', async (page, url) => {
+    heading(`saved-view: an edit shown by a saved view's live list vs the same list unfiltered (${url})`);
     const setup = await call(page, 'setup');
     info('setup', 'stored on the device', String(setup.items));
     info('setup', 'matching the view', String(setup.matching));
@@ -94,12 +72,8 @@ export async function run(args: string[] = []): Promise<void> {
       `< ${SHOWN_BUDGET_MS} ms, ≤ ${times(RATIO_BUDGET)}`,
       fast && near ? 'PASS' : 'FAIL',
     ]);
-    await context.close();
-  } finally {
-    await browser.close();
-    await server.stop();
-    await rm(work, { recursive: true, force: true });
-  }
+  });
+  if (!ran) return;
   printAlternatingSummary(
     'saved-view, medians (reference and app alternated in one page; ratio = median of per-pair app/reference, min–max)',
     rows,

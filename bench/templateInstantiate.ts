@@ -10,16 +10,11 @@
  *
  * The page is bench/browser/templateInstantiate.ts (loaded into the client-browser bench page).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumAvailable, chromiumPath } from '../scripts/lib/chromium';
-import { buildPage } from './clientBrowser';
-import { startSeededAppServer } from './lib/appServer';
+import { loadavg } from 'node:os';
 import { numberArg, pageApi } from './lib/pageApi';
 import { alternatePairs, ms, ratioText } from './lib/pairs';
-import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
+import { check, heading, info, printAlternatingSummary } from './lib/report';
+import { inSeededPage } from './lib/seededPage';
 import { median } from './lib/stats';
 
 type Api = {
@@ -34,27 +29,12 @@ const call = pageApi<Api>('templateInstantiate');
 const VISIBLE_BUDGET_MS = 300;
 
 export async function run(args: string[] = []): Promise<void> {
-  if (!chromiumAvailable()) {
-    skip('template-instantiate', `no Chromium at ${chromiumPath}`);
-    return;
-  }
   const pairs = Math.max(5, numberArg(args, '--pairs', 20));
   const started = Date.now();
   const load0 = loadavg();
-  const work = await mkdtemp(path.join(tmpdir(), 'outpost-template-'));
-  const clientDir = path.join(work, 'client');
-  const dataDir = path.join(work, 'data');
-  await buildPage(clientDir);
-  const server = await startSeededAppServer(clientDir, dataDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const rows: string[][] = [];
-  try {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${server.url}/`);
-    await page.waitForFunction(() => 'templateInstantiate' in window);
-    heading(`template-instantiate: 200 items from a template offline vs a raw 200-row put (${server.url})`);
+  const ran = await inSeededPage('template-instantiate', 'templateInstantiate', async (page, url) => {
+    heading(`template-instantiate: 200 items from a template offline vs a raw 200-row put (${url})`);
     const setup = await call(page, 'setup');
     info('setup', 'stored on the device', String(setup.items));
     const p = await alternatePairs(
@@ -83,12 +63,8 @@ export async function run(args: string[] = []): Promise<void> {
       `< ${VISIBLE_BUDGET_MS} ms`,
       ok ? 'PASS' : 'FAIL',
     ]);
-    await context.close();
-  } finally {
-    await browser.close();
-    await server.stop();
-    await rm(work, { recursive: true, force: true });
-  }
+  });
+  if (!ran) return;
   printAlternatingSummary(
     'template-instantiate, medians (reference and app alternated in one page; ratio = median of per-pair app/reference, min–max)',
     rows,

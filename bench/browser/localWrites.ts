@@ -217,6 +217,20 @@ export async function signedIn(
   return { client, online: (on) => connectivity.set(on) };
 }
 
+/**
+ * A device signed in as the bench account, its items pulled, then started offline as a screen starts
+ * it (edits stay queued: no push in a timed part). Answers the client and what stops it.
+ */
+export async function pulledOffline(dbName: string): Promise<{ client: OutpostClient; stop: () => void }> {
+  const d = await signedIn(dbName);
+  d.online(true);
+  await d.client.engine.sync();
+  d.online(false);
+  const starting = d.client.start();
+  d.client.screenShown();
+  return { client: d.client, stop: await starting };
+}
+
 /** Writes the rows the app stores for `all` in one readwrite transaction (the reference's write). */
 export async function refWrite(db: IDBDatabase, all: Item[], cursor: string): Promise<void> {
   const tx = db.transaction(['items', 'users', 'meta', COUNTS_STORE, SEARCH_LOG_STORE], 'readwrite');

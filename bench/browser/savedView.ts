@@ -13,7 +13,7 @@ import { liveQuery } from 'dexie';
 import { dayKey } from '../../src/shared/agenda';
 import { deviceReads, LIST_PAGE, type LocalItem, type OutpostClient } from '../lib/appData';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';
-import { deleteDb, signedIn } from './localWrites';
+import { deleteDb, pulledOffline } from './localWrites';
 
 export const VIEW_QUERY = '!status: completed & !p1';
 type ViewAnswer = { ok: true; items: LocalItem[]; total: number } | { ok: false } | undefined;
@@ -34,13 +34,8 @@ const savedView = {
   /** The app's device pulled and started offline; both live queries subscribed. */
   async setup(): Promise<{ items: number; matching: number; target: number }> {
     await deleteDb('sv-app');
-    const d = await signedIn('sv-app');
-    d.online(true);
-    await d.client.engine.sync();
-    d.online(false);
-    const starting = d.client.start();
-    d.client.screenShown();
-    const stop = await starting;
+    const d = await pulledOffline('sv-app');
+    const stop = d.stop;
     const reads = deviceReads(d.client);
     const today = dayKey(new Date());
     // The view's read loads with its screen (a later read): loaded before anything is timed.

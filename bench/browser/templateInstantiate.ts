@@ -13,7 +13,7 @@ import type { TemplateNode, TemplateTree } from '../../src/shared/templates';
 import { type LocalItem, type OutpostClient, withKeys } from '../lib/appData';
 import { done, req } from './idb';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';
-import { deleteDb, openRaw, signedIn } from './localWrites';
+import { deleteDb, openRaw, pulledOffline } from './localWrites';
 
 const node = (type: TemplateNode['type'], title: string, children: TemplateNode[] = []): TemplateNode => ({
   type,
@@ -58,13 +58,8 @@ const templateInstantiate = {
   async setup(): Promise<{ items: number }> {
     await deleteDb('ti-app');
     await deleteDb('ti-ref');
-    const d = await signedIn('ti-app');
-    d.online(true);
-    await d.client.engine.sync();
-    d.online(false);
-    const starting = d.client.start();
-    d.client.screenShown();
-    const stop = await starting;
+    const d = await pulledOffline('ti-app');
+    const stop = d.stop;
     // The templates' commands load before the first timed create (a page has them from its dialog).
     await d.client.send('templates.cached');
     const raw = await openRaw('ti-ref');
