@@ -434,12 +434,9 @@ async function main(): Promise<void> {
   run('podman', [
     'exec',
     first.name,
-    'npm',
-    'run',
-    '--silent',
-    'backup',
-    '--',
-    '/data/backups/manual.outpost',
+    'sh',
+    '-c',
+    'mkdir -p /data/backups && npm run --silent backup -- /data/backups/manual.outpost',
   ]);
   const mode = out('podman', ['exec', first.name, 'stat', '-c', '%a %U', '/data/backups/manual.outpost']);
   check(

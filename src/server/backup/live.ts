@@ -99,17 +99,23 @@ async function answer(app: FastifyInstance, socket: Socket): Promise<void> {
  * its end line (the server failed or stopped half way), leaving no file.
  */
 export async function liveBackup(dataDir: string, file: string): Promise<BackupResult | null> {
-  const socket = connect(backupSocketPath(dataDir));
+  const probe = connect(backupSocketPath(dataDir));
   try {
-    await once(socket, 'connect');
+    await once(probe, 'connect');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ECONNREFUSED') return null;
     throw error;
+  } finally {
+    probe.destroy();
   }
-  socket.write(REQUEST);
+  // A server answers: the file must be writable before it is asked for anything.
   const partial = `${file}.partial`;
   rmSync(partial, { force: true });
+  const out = createWriteStream(partial, { mode: 0o600, flags: 'wx' });
+  await once(out, 'open');
+  const socket = connect(backupSocketPath(dataDir));
+  socket.write(REQUEST);
   const toFile = new PassThrough();
   const toCheck = new PassThrough();
   socket.on('data', (chunk: Buffer) => {
@@ -130,7 +136,8 @@ export async function liveBackup(dataDir: string, file: string): Promise<BackupR
     toFile.destroy(error);
     toCheck.destroy(error);
   });
-  const written = pipeline(toFile, createWriteStream(partial, { mode: 0o600, flags: 'wx' }));
+  const written = pipeline(toFile, out);
+  written.catch(() => {});
   let header: BackupHeader | null = null;
   let last = '';
   let bytes = 0;

@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
@@ -12,7 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { startAutovacuum } from './autovacuum';
-import { type MigrationPlan, migrationPlan, refuseNewerDatabase } from './migrations';
+import { MIGRATIONS_FOLDER, type MigrationPlan, migrationPlan, refuseNewerDatabase } from './migrations';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -36,7 +35,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+const migrationsFolder = MIGRATIONS_FOLDER;
 
 // Counts and ids come back as int8 strings from pg; our ids and counts fit in a JS number.
 pg.types.setTypeParser(20, (v) => {

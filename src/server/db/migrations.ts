@@ -1,13 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type SQL, sql } from 'drizzle-orm';
 
-/** The committed migrations folder (drizzle-kit's output), beside src/. */
-export const MIGRATIONS_FOLDER = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../drizzle',
-);
+/**
+ * The committed migrations folder (drizzle-kit's output): the nearest `drizzle/` with a journal above
+ * this module, so the same code finds it from src/server/db and compiled into dist/server (the image).
+ */
+export const MIGRATIONS_FOLDER = findMigrations(path.dirname(fileURLToPath(import.meta.url)));
+
+function findMigrations(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'drizzle');
+    if (existsSync(path.join(candidate, 'meta/_journal.json'))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`No drizzle/meta/_journal.json above ${from}.`);
+  }
+}
 
 /** One committed migration: its file's tag and the time drizzle-kit stamped it with. */
 export interface MigrationEntry {
