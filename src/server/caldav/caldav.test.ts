@@ -124,6 +124,13 @@ describe.each(testEngines())('CalDAV with tsdav (%s)', (engine) => {
     expect(calendars.find((c) => c.displayName === 'House')!.reports).toEqual(
       expect.arrayContaining(['calendarQuery', 'calendarMultiget', 'syncCollection']),
     );
+    // Setting a colour is refused property by property (Outpost names and colours calendars itself).
+    const patch = await request('PROPPATCH', `/dav/calendars/${owner.user!.id}/outpost/`, {
+      body: '<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><x:calendar-color xmlns:x="http://apple.com/ns/ical/">#FF0000</x:calendar-color></d:prop></d:set></d:propertyupdate>',
+    });
+    expect(patch.status).toBe(207);
+    expect(patch.text).toContain('calendar-color xmlns:x="http://apple.com/ns/ical/"/>');
+    expect(patch.text).toContain('HTTP/1.1 403 Forbidden');
   });
 
   it('V5: a VTODO created by the client is a task in the app, listed back with its fields', async () => {

@@ -3,12 +3,12 @@ import type { UserRow } from '../auth/users';
 import { HttpError } from '../http/errors';
 import { enforce } from '../http/rateLimits';
 import { davUser } from './auth';
-import { type DavTarget, notFound, targetOf } from './paths';
+import { bodyText, type DavTarget, notFound, targetOf } from './paths';
 import { propfind } from './propfind';
 import { report } from './report';
 import { calendarDataOf, etagOf, findCalendar, findTodoByName } from './store';
 import { deleteTodo, putTodo } from './write';
-import { DAV, errorXml } from './xml';
+import { DAV, errorXml, escapeXml, multistatus, parseXml, tagOf } from './xml';
 
 /**
  * CalDAV at /dav/ (ARCHITECTURE §4 'CalDAV', RFC 4791 with VTODO, RFC 6578 sync; SYNC.md V): the
@@ -120,10 +120,7 @@ export async function caldavRoutes(app: FastifyInstance): Promise<void> {
           throw new HttpError(403, 'A calendar is an Outpost campaign: delete it in the app.');
         return deleteTodo(app, request, reply, user, target);
       case 'PROPPATCH':
-        throw new HttpError(
-          403,
-          'Outpost sets a calendar’s properties itself: rename a campaign in the app.',
-        );
+        return proppatch(request, reply);
       case 'MKCALENDAR':
       case 'MKCOL':
         throw new HttpError(403, 'Make a campaign in the app: each campaign is a calendar here.', {
@@ -135,6 +132,24 @@ export async function caldavRoutes(app: FastifyInstance): Promise<void> {
   };
   for (const url of ['/dav', '/dav/*'])
     app.route({ method: ALL_METHODS, url, schema: hidden, config, handler });
+}
+
+/**
+ * PROPPATCH (RFC 4918 §9.2): Outpost sets every property itself (a calendar's name is its campaign's
+ * title), so each one asked is refused with 403 inside a 207, as apps that set a colour expect.
+ */
+function proppatch(request: FastifyRequest, reply: FastifyReply) {
+  const root = parseXml(bodyText(request));
+  if (!root || root.ns !== DAV || root.name !== 'propertyupdate')
+    throw new HttpError(400, 'A PROPPATCH body is a DAV:propertyupdate element.');
+  const props = root.children
+    .filter((c) => c.ns === DAV && (c.name === 'set' || c.name === 'remove'))
+    .flatMap((c) => c.children.filter((p) => p.ns === DAV && p.name === 'prop'))
+    .flatMap((p) => p.children);
+  let inner = '';
+  for (const prop of props) inner += tagOf(prop.ns, prop.name).empty;
+  const response = `<d:response><d:href>${escapeXml(request.url.split('?')[0] ?? '')}</d:href><d:propstat><d:prop>${inner}</d:prop><d:status>HTTP/1.1 403 Forbidden</d:status></d:propstat><d:responsedescription>Outpost sets these itself: rename a campaign in the app.</d:responsedescription></d:response>`;
+  return reply.status(207).type('application/xml; charset=utf-8').send(multistatus(response));
 }
 
 const methodNotAllowed = () => new HttpError(405, 'Outpost does not do that here.', {}, { Allow: ALLOW });
