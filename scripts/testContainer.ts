@@ -222,8 +222,8 @@ function ensureBase(): void {
   console.log(`Base: ${version.replace('\n', ', npm ')}`);
 }
 
-/** Builds `context` (a folder with this Dockerfile) into `tag` against the local base. */
-function build(context: string, tag: string): void {
+/** Builds `context` with `dockerfile` (this checkout's by default) into `tag` against the local base. */
+function build(context: string, tag: string, dockerfile = path.join(repoRoot, 'Dockerfile')): void {
   const args = [
     'bud',
     '--isolation',
@@ -243,7 +243,7 @@ function build(context: string, tag: string): void {
     // npm inside the build reaches the registry only trusting what the host trusts (a TLS-inspecting proxy).
     args.push('-v', `${ca}:${ca}:ro`, '--build-arg', `NODE_EXTRA_CA_CERTS=${ca}`);
   }
-  run('buildah', [...args, '-f', path.join(repoRoot, 'Dockerfile'), context]);
+  run('buildah', [...args, '-f', dockerfile, context]);
 }
 
 /**
@@ -459,12 +459,21 @@ async function main(): Promise<void> {
     const worktree = mkdtempSync(path.join(tmpdir(), 'outpost-previous-'));
     try {
       run('sh', ['-c', `git -C "${repoRoot}" archive ${previous} | tar -x -C "${worktree}"`]);
-      // Older commits have no Dockerfile: theirs is this one, with this .dockerignore.
+      // Older commits have no Dockerfile: theirs is this one, with this .dockerignore, running the
+      // server through tsx as their npm start did (their code finds drizzle/ from src/server/db, not
+      // from a compiled dist/server).
       writeFileSync(path.join(worktree, '.dockerignore'), readFileSync(path.join(repoRoot, '.dockerignore')));
+      const dockerfile = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8');
+      const compiled = 'CMD ["node", "dist/server/index.mjs"]';
+      if (!dockerfile.includes(compiled)) throw new Error(`The Dockerfile no longer ends with ${compiled}.`);
+      writeFileSync(
+        path.join(worktree, 'Dockerfile.previous'),
+        dockerfile.replace(compiled, 'CMD ["node", "--import", "tsx", "src/server/index.ts"]'),
+      );
       console.log(
         `Building ${previousImage} (commit ${previous.slice(0, 12)}: ${out('git', ['log', '-1', '--format=%s', previous], repoRoot).slice(0, 80)})`,
       );
-      build(worktree, previousImage);
+      build(worktree, previousImage, path.join(worktree, 'Dockerfile.previous'));
     } finally {
       rmSync(worktree, { recursive: true, force: true });
     }
@@ -493,7 +502,11 @@ async function main(): Promise<void> {
     `the upgraded server wrote a backup before migrating: /data/backups/${preUpgrade}`,
   );
   const logs = spawnSync('podman', ['logs', upgraded.name], { encoding: 'utf8' });
-  check(/backup/i.test(`${logs.stdout}${logs.stderr}`), 'its log names the backup');
+  check(
+    `${logs.stdout}${logs.stderr}`.includes(`backed up`) &&
+      `${logs.stdout}${logs.stderr}`.includes(`${preUpgrade}`),
+    'its log names the backup',
+  );
   const newReads = await reads(await signIn('+15550100002'), oldItem.body.id);
   // Fields the new release adds to an item may appear; every field the old one answered answers the same.
   check(sameReads(oldReads, newReads), 'after the upgrade the same reads answer the same');
@@ -528,6 +541,8 @@ try {
   process.exitCode = 1;
 } finally {
   for (const cleanup of cleanups.reverse()) cleanup();
-  // Layers of earlier builds no tag names any more: vfs keeps each as a full copy.
+  // Working containers of a build that was stopped, and layers no tag names any more: vfs keeps
+  // each as a full copy.
+  spawnSync('buildah', ['rm', '--all'], { stdio: 'ignore' });
   spawnSync('podman', ['image', 'prune', '-f'], { stdio: 'ignore' });
 }
