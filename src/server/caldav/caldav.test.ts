@@ -3,10 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, pullsCaughtUp, testEngines } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
 import { signedIn, type TestClient } from '../../../testkit/testClient';
+import { startWebhookReceiver } from '../../../testkit/webhookReceiver';
+import { addHook } from '../../../testkit/webhooks';
 import type { HistoryEntry } from '../../shared/history';
 import type { Item, Paginated } from '../../shared/item';
 import type { ApiTokenCreated, TokenScope } from '../../shared/tokens';
 import { rows, sql } from '../db/client';
+import { loadConfig } from '../env';
 import { REFUSAL_DELAY_MS } from './auth';
 
 type Harness = Awaited<ReturnType<typeof createTestApp>>;
@@ -510,6 +513,40 @@ describe('CalDAV writes and the token budget', () => {
       expect(Number(retry[2])).toBeGreaterThan(0);
     } finally {
       await harness.close();
+    }
+  });
+});
+
+describe('CalDAV writes and webhooks', () => {
+  it('V4: a PUT is an ordinary write: the owner’s webhook hears item.created and item.updated from it', async () => {
+    const receiver = await startWebhookReceiver();
+    const harness = await createTestApp('pglite', {
+      config: { webhooks: { ...loadConfig({}).webhooks, allowLoopback: true } },
+    });
+    try {
+      const owner = await signedIn(harness.app, 'Hooked');
+      const hook = await addHook(owner, `${receiver.url}/hook`);
+      const token = await mint(owner);
+      const authorization = `Basic ${Buffer.from(`me:${token}`).toString('base64')}`;
+      const uid = 'a1b1c2d3-0000-4000-8000-000000000099';
+      const url = `/dav/calendars/${owner.user!.id}/outpost/${uid}.ics`;
+      const put = (lines: string[]) =>
+        harness.app.inject({
+          method: 'PUT',
+          url,
+          headers: { authorization, 'content-type': 'text/calendar' },
+          payload: vcalendar(uid, lines),
+        });
+      expect((await put(['SUMMARY:Heard'])).statusCode).toBe(201);
+      expect((await put(['SUMMARY:Heard again'])).statusCode).toBe(204);
+      const heard = await rows<{ event_type: string }>(
+        harness.database.db,
+        sql`SELECT event_type FROM webhook_deliveries WHERE webhook_id = ${hook.id} ORDER BY id`,
+      );
+      expect(heard.map((h) => h.event_type)).toEqual(['item.created', 'item.updated']);
+    } finally {
+      await harness.close();
+      await receiver.close();
     }
   });
 });
