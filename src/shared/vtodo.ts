@@ -52,6 +52,7 @@ export interface VtodoKept {
   start: KeptDate | null;
 }
 
+/** Nothing kept: an item no calendar app has written. */
 export const EMPTY_KEPT: VtodoKept = { lines: [], calendar: [], due: null, start: null };
 
 /** The most a VTODO's kept lines may weigh (UTF-16 units): a reminder or ten, never a file. */

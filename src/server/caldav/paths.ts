@@ -36,12 +36,17 @@ export function targetOf(url: string): DavTarget {
   return { kind: 'object', userId, calendar, name };
 }
 
+/** The person's principal. */
 export const principalHref = (user: { id: number }) => `/dav/principals/${user.id}/`;
+/** The person's calendar home, which holds their calendars. */
 export const homeHref = (user: { id: number }) => `/dav/calendars/${user.id}/`;
+/** One of the person's calendars (`outpost` or `campaign-{id}`). */
 export const calendarHref = (user: { id: number }, key: string) => `/dav/calendars/${user.id}/${key}/`;
+/** A VTODO's resource in a calendar, its name percent-encoded. */
 export const objectHref = (user: { id: number }, key: string, name: string) =>
   `${calendarHref(user, key)}${encodeURIComponent(name)}`;
 
+/** The 404 of a path that names nothing the person can see (the same for what does not exist). */
 export const notFound = () =>
   new HttpError(404, 'Nothing here: no such calendar or item, or not one you can see.');
 

@@ -43,6 +43,7 @@ export interface PropName {
 
 /** A sync token (V6): the database's horizon when the listing was read. */
 export const SYNC_TOKEN_PREFIX = 'urn:outpost:sync:';
+/** The sync token of a horizon. */
 export const syncTokenOf = (horizon: bigint) => `${SYNC_TOKEN_PREFIX}${horizon.toString()}`;
 
 /** The horizon a sync token names, or null when it is none of ours. */
