@@ -279,7 +279,10 @@ function previousRelease(): string {
 interface Running {
   name: string;
   pid: number;
+  /** From `podman run` (vfs copies the whole image for a new container: seconds of it). */
   readyMs: number;
+  /** From the container's process starting: the server's own start. */
+  serverReadyMs: number;
 }
 
 /** Starts `image` on `volume` at /data and waits for readiness; the time counts from `podman run`. */
@@ -322,9 +325,16 @@ async function startContainer(image: string, name: string, volume: string): Prom
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const readyMs = Date.now() - at;
-  const pid = Number(out('podman', ['inspect', '--format', '{{.State.Pid}}', name]));
-  return { name, pid, readyMs };
+  const readyAt = Date.now();
+  const [pid = 0, startedAt = at] = out('podman', [
+    'inspect',
+    '--format',
+    '{{.State.Pid}} {{.State.StartedAt.UnixMilli}}',
+    name,
+  ])
+    .split(' ')
+    .map(Number);
+  return { name, pid, readyMs: readyAt - at, serverReadyMs: readyAt - startedAt };
 }
 
 function stopContainer(name: string): void {
@@ -406,9 +416,14 @@ async function main(): Promise<void> {
   cleanups.push(() => spawnSync('podman', ['volume', 'rm', '-f', volume], { stdio: 'ignore' }));
   const first = await startContainer(IMAGE, `${RUN_ID}-a`, volume);
   cleanups.push(() => spawnSync('podman', ['rm', '-f', `${RUN_ID}-a`], { stdio: 'ignore' }));
-  check(first.readyMs < BUDGET.readyMs, `ready in ${seconds(first.readyMs)} (< ${seconds(BUDGET.readyMs)})`);
+  check(
+    first.readyMs < BUDGET.readyMs,
+    `ready in ${seconds(first.readyMs)} after podman run, ${seconds(first.serverReadyMs)} after its process started (< ${seconds(BUDGET.readyMs)})`,
+  );
   const uid = uidOf(first.pid);
   check(uid > 0, `the server runs as uid ${uid}, not root`);
+  // The image's HEALTHCHECK (node's fetch of /api/health/ready; the base has no curl), run by podman.
+  check(ok('podman', ['healthcheck', 'run', first.name]), "the image's HEALTHCHECK passes");
   const health = await fetch(`${base}/api/health`);
   check(health.status === 200, 'GET /api/health answers 200');
   const page = await fetch(`${base}/`);
@@ -450,6 +465,10 @@ async function main(): Promise<void> {
     (await reads(await signIn('+15550100001'), created.body.id)) === before,
     `after a restart (ready in ${seconds(again.readyMs)}) the same reads answer the same`,
   );
+  // Idle again after a restart: the steady state, without the first start's database creation.
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const idleAfterRestart = containerMemory(again.name);
+  console.log(`  idle memory after a restart: ${mb(idleAfterRestart)}`);
   stopContainer(again.name);
 
   step('An upgrade from the previous release');
@@ -514,8 +533,8 @@ async function main(): Promise<void> {
 
   figures.push(
     `image size ${mb(size)} (budget < ${mb(BUDGET.imageBytes)})`,
-    `ready ${seconds(first.readyMs)} after podman run (budget < ${seconds(BUDGET.readyMs)}); after a restart ${seconds(again.readyMs)}; after an upgrade ${seconds(upgraded.readyMs)}`,
-    `idle memory ${mb(idle)} (budget < ${mb(BUDGET.idleBytes)}${idle < BUDGET.idleBytes ? '' : ': OVER BUDGET'})`,
+    `ready ${seconds(first.readyMs)} after podman run, ${seconds(first.serverReadyMs)} after the process started (budget < ${seconds(BUDGET.readyMs)}); after a restart ${seconds(again.readyMs)} (${seconds(again.serverReadyMs)}); after an upgrade ${seconds(upgraded.readyMs)} (${seconds(upgraded.serverReadyMs)})`,
+    `idle memory ${mb(idle)} after the first start, ${mb(idleAfterRestart)} after a restart (budget < ${mb(BUDGET.idleBytes)}${Math.max(idle, idleAfterRestart) < BUDGET.idleBytes ? '' : ': OVER BUDGET'})`,
   );
   check(size < BUDGET.imageBytes, `image size ${mb(size)} (< ${mb(BUDGET.imageBytes)})`);
 }
