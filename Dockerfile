@@ -28,6 +28,16 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -type f -delete \
  && npm cache clean --force
+# What the server runs, gathered in /out for one COPY (each COPY is a layer): the compiled server, the
+# migrations (found above it) and the built client; and the backup/restore scripts with the sources
+# they import (run through tsx, a production dependency).
+RUN mkdir -p /out/app/dist /out/app/src /out/app/scripts/lib \
+ && cp -a package.json package-lock.json tsconfig.json node_modules drizzle /out/app/ \
+ && cp -a dist/client dist/server /out/app/dist/ \
+ && cp -a src/server src/shared /out/app/src/ \
+ && cp -a scripts/backup.ts scripts/restore.ts /out/app/scripts/ \
+ && cp -a scripts/lib/progressPrinter.ts /out/app/scripts/lib/ \
+ && find /out/app/src /out/app/scripts -name '*.test.ts' -type f -delete
 
 FROM ${BASE}
 ENV NODE_ENV=production \
@@ -36,22 +46,11 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     CLIENT_DIR=/app/dist/client \
     npm_config_update_notifier=false
+COPY --from=build /out/app /app
+# The data folder is the unprivileged user's the server runs as (node, uid 1000), and its alone; a
+# named volume mounted there starts so.
+RUN mkdir -p /data && chown node:node /data && chmod 0700 /data
 WORKDIR /app
-# What the server runs: the compiled server, the migrations (found above it) and the built client;
-# and the backup/restore scripts with the sources they import (run through tsx, a production dependency).
-COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist/client ./dist/client
-COPY --from=build /app/dist/server ./dist/server
-COPY --from=build /app/drizzle ./drizzle
-COPY --from=build /app/src/server ./src/server
-COPY --from=build /app/src/shared ./src/shared
-COPY --from=build /app/scripts/backup.ts /app/scripts/restore.ts ./scripts/
-COPY --from=build /app/scripts/lib/progressPrinter.ts ./scripts/lib/
-# The data folder belongs to the unprivileged user the server runs as; a named volume mounted there
-# starts with this owner.
-RUN mkdir -p /data && chown node:node /data \
- && find src scripts drizzle -name '*.test.ts' -type f -delete
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

@@ -228,9 +228,10 @@ function build(context: string, tag: string, dockerfile = path.join(repoRoot, 'D
     'bud',
     '--isolation',
     'chroot',
+    // docker: OCI images drop HEALTHCHECK. No --layers: on vfs each cached layer is a full copy of the
+    // tree and committing one cost more than the npm ci it would save.
     '--format',
     'docker',
-    '--layers',
     '--network',
     'host',
     '--build-arg',
