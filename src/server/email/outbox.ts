@@ -407,14 +407,13 @@ export class EmailOutbox {
     };
   }
 
-  private claim(limit: number, id?: number): Promise<Claimed[]> {
+  private claim(limit: number): Promise<Claimed[]> {
     const lease = this.options.config.leaseMs / 1000;
-    const which = id === undefined ? sql`` : sql`AND id = ${id}`;
     return rows<Claimed>(
       this.db,
       sql`UPDATE email_outbox o SET claimed_until = now() + make_interval(secs => ${lease})
           WHERE o.id IN (SELECT id FROM email_outbox WHERE status = 'pending' AND next_attempt_at <= now()
-            AND (claimed_until IS NULL OR claimed_until < now()) ${which}
+            AND (claimed_until IS NULL OR claimed_until < now())
             ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           RETURNING o.id, o.kind, o.to_address, o.subject, o.text_body, o.html_body, o.headers, o.attempts,
             o.claimed_until::text AS lease`,
@@ -516,10 +515,22 @@ export class EmailOutbox {
     this.retryTimers.add(timer);
   }
 
-  /** Sends a mail the caller has just written now and answers what the SMTP server said (no retries). */
-  async sendNow(id: number): Promise<SendOutcome> {
-    const [mail] = await this.claim(1, id);
-    if (!mail) return { ok: false, permanent: false, error: 'The mail was already sent.', code: null };
+  /**
+   * Writes a mail already claimed by this sender and sends it now, answering what the SMTP server
+   * said (no retries). Written unclaimed, another instance's look after the commit could take it
+   * first and this one would have nothing to send (a fresh-clone CI caught exactly that).
+   */
+  async sendNew(message: OutboxRow): Promise<SendOutcome> {
+    const lease = this.options.config.leaseMs / 1000;
+    const [mail] = await rows<Claimed>(
+      this.db,
+      sql`INSERT INTO email_outbox (user_id, kind, dedupe_key, to_address, subject, text_body, html_body, headers, claimed_until)
+          VALUES (${message.userId}, ${message.kind}, ${message.dedupeKey}, ${message.to}, ${message.subject},
+            ${message.text}, ${message.html}, ${JSON.stringify(message.headers)}::jsonb, now() + make_interval(secs => ${lease}))
+          RETURNING id, kind, to_address, subject, text_body, html_body, headers, attempts,
+            claimed_until::text AS lease`,
+    );
+    if (!mail) return { ok: false, permanent: false, error: 'The mail could not be written.', code: null };
     const sending = this.deliver(mail, false);
     this.track(sending.then(() => undefined));
     return sending;

@@ -282,10 +282,14 @@ export async function registerEmail(
           if ((await recentMails(db, user.id, 'test')) >= MAILS_PER_HOUR)
             throw new HttpError(429, 'Too many test mails in an hour. Try again later.');
           const rendered = renderTestMail({ preferencesUrl: `${origin}/preferences#email` });
-          const [id] = await enqueueMail(db, [
-            { userId: user.id, kind: 'test', dedupeKey: null, to: address.email, ...rendered, headers: {} },
-          ]);
-          const outcome = await outbox.sendNow(id!);
+          const outcome = await outbox.sendNew({
+            userId: user.id,
+            kind: 'test',
+            dedupeKey: null,
+            to: address.email,
+            ...rendered,
+            headers: {},
+          });
           if (!outcome.ok) throw new HttpError(502, outcome.error);
           return { sent: true as const };
         },
