@@ -1,5 +1,6 @@
 import { DAVClient } from 'tsdav';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken, vtodoCalendar } from '../../../testkit/caldav';
 import { createTestApp, pullsCaughtUp, testEngines } from '../../../testkit/server';
 import { share } from '../../../testkit/sharing';
 import { signedIn, type TestClient } from '../../../testkit/testClient';
@@ -7,18 +8,14 @@ import { startWebhookReceiver } from '../../../testkit/webhookReceiver';
 import { addHook } from '../../../testkit/webhooks';
 import type { HistoryEntry } from '../../shared/history';
 import type { Item, Paginated } from '../../shared/item';
-import type { ApiTokenCreated, TokenScope } from '../../shared/tokens';
+import type { TokenScope } from '../../shared/tokens';
 import { rows, sql } from '../db/client';
 import { loadConfig } from '../env';
 import { REFUSAL_DELAY_MS } from './auth';
 
 type Harness = Awaited<ReturnType<typeof createTestApp>>;
 
-async function mint(owner: TestClient, scopes: TokenScope[] = ['caldav']): Promise<string> {
-  const response = await owner.post<ApiTokenCreated>('/api/tokens', { name: 'Phone', scopes });
-  expect(response.status, response.text).toBe(201);
-  return response.body.token;
-}
+const mint = (owner: TestClient, scopes?: TokenScope[]) => mintToken(owner, scopes);
 
 const VTODO_FILTER = [
   {
@@ -29,20 +26,7 @@ const VTODO_FILTER = [
   },
 ];
 
-/** A VCALENDAR as a phone writes it (CRLF lines), with extra VTODO lines. */
-const vcalendar = (uid: string, lines: string[]) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Test Phone//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20261129T100000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+const vcalendar = (uid: string, lines: string[]) => vtodoCalendar(uid, lines);
 
 const ALARM = [
   'BEGIN:VALARM',

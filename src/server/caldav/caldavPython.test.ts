@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken, vtodoCalendar } from '../../../testkit/caldav';
 import { createTestApp, pullsCaughtUp, testEngines } from '../../../testkit/server';
 import { signedIn, type TestClient } from '../../../testkit/testClient';
 import type { Item, Paginated } from '../../shared/item';
-import type { ApiTokenCreated } from '../../shared/tokens';
 
 const run = promisify(execFile);
 const SCRIPT = path.resolve(import.meta.dirname, '../../../testkit/caldavClient.py');
@@ -25,19 +25,7 @@ interface PyTodo {
   data: string;
 }
 
-const ical = (uid: string, lines: string[]) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//python caldav test//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20261129T100000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+const ical = (uid: string, lines: string[]) => vtodoCalendar(uid, lines, '-//python caldav test//EN');
 
 describe.each(testEngines())('CalDAV with Debian’s python3-caldav (%s)', (engine) => {
   let harness: Harness;
@@ -67,9 +55,7 @@ describe.each(testEngines())('CalDAV with Debian’s python3-caldav (%s)', (engi
     harness = await createTestApp(engine);
     base = await harness.app.listen({ port: 0, host: '127.0.0.1' });
     owner = await signedIn(harness.app, 'Py Owner');
-    const minted = await owner.post<ApiTokenCreated>('/api/tokens', { name: 'Python', scopes: ['caldav'] });
-    expect(minted.status, minted.text).toBe(201);
-    token = minted.body.token;
+    token = await mintToken(owner, ['caldav'], 'Python');
     campaign = await owner.create({ title: 'Garden', type: 'campaign' });
   });
   afterAll(() => harness?.close());
@@ -175,9 +161,9 @@ describe.each(testEngines())('CalDAV with Debian’s python3-caldav (%s)', (engi
   });
 
   it('V7: a token without the caldav scope is refused', async () => {
-    const minted = await owner.post<ApiTokenCreated>('/api/tokens', { name: 'Script', scopes: ['read'] });
+    const readOnly = await mintToken(owner, ['read'], 'Script');
     const saved = token;
-    token = minted.body.token;
+    token = readOnly;
     try {
       const refused = await py<{ error?: string }>('discover');
       expect(refused.error).toBe('AuthorizationError');
