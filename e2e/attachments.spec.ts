@@ -12,7 +12,7 @@ import {
   sha256,
 } from './pages/AttachmentsPanel';
 import { ApiUser } from './pages/Collab';
-import { freshPhone, Outpost, uniqueTitle } from './pages/Outpost';
+import { escapeUntilGone, freshPhone, Outpost, uniqueTitle } from './pages/Outpost';
 import { Sharing } from './pages/Sharing';
 
 /**
@@ -253,12 +253,7 @@ test('the lightbox: an image opens, → shows the next, Esc closes; a PDF card i
     await expect(files.lightbox).toContainText('2 of 2');
     await page.keyboard.press('ArrowLeft');
     await files.expectLightboxShows(firstName);
-    // Escape closes it; on a loaded machine a key pressed while the image was still being swapped in
-    // was once lost (a fresh-clone CI), so it is pressed again if the lightbox is still there.
-    await expect(async () => {
-      if ((await files.lightbox.count()) > 0) await page.keyboard.press('Escape');
-      await expect(files.lightbox).toHaveCount(0, { timeout: 2_000 });
-    }).toPass({ timeout: 15_000 });
+    await escapeUntilGone(page, files.lightbox);
     await expect(files.opener(firstName)).toBeFocused();
   });
 

@@ -3,7 +3,7 @@ import { freePort } from '../scripts/lib/freePort';
 import { startMailServer, type TestMailServer } from '../testkit/mailServer';
 import { type OwnServer, startOwnServer, tempDataDir } from './lib/servers';
 import { EmailPages, linkIn } from './pages/Email';
-import { freshPhone, uniqueTitle } from './pages/Outpost';
+import { escapeUntilGone, freshPhone, uniqueTitle } from './pages/Outpost';
 
 const INBOUND_DOMAIN = 'in.outpost.test';
 
@@ -191,8 +191,7 @@ test('a campaign’s ‘Add tasks by email…’ shows its secret address, a new
     const current = await field.inputValue();
     // The question closes first: an Escape while it is still leaving is its own, not the dialog's.
     await expect(question).toBeHidden();
-    await page.keyboard.press('Escape');
-    await expect(dialog).toHaveCount(0);
+    await escapeUntilGone(page, dialog);
 
     await test.step('an editor has the menu item, a viewer has no menu', async () => {
       for (const role of ['editor', 'viewer'] as const) {

@@ -33,6 +33,18 @@ export function freshPhone(): string {
   return `+1555${String(seed).padStart(7, '0')}`;
 }
 
+/**
+ * Presses Escape until `layer` is gone. A toast is a dismissable layer too (Radix): one that appears on
+ * top of a dialog (say 'New address made') takes the first Escape, so a second closes the dialog; on a
+ * loaded machine a key pressed while a layer is being swapped in was also once lost (fresh-clone CIs).
+ */
+export async function escapeUntilGone(page: Page, layer: Locator): Promise<void> {
+  await expect(async () => {
+    if ((await layer.count()) > 0) await page.keyboard.press('Escape');
+    await expect(layer).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
+}
+
 /** A title no other spec uses, so lists and search never match another spec's items. */
 export function uniqueTitle(prefix: string): string {
   // No vowels, digits or p/m/h/d/s/w/y: the quick add must never read a suffix as a date ('feb4th'),
