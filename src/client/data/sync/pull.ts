@@ -26,10 +26,12 @@ import { swapTempId } from './tempIds';
  * The device's pull (SYNC.md L1–L3, L7–L11). Each page is asked for as soon as the one before it
  * arrives, at most PAGES_AHEAD waiting unread (pageReader), so the network and IndexedDB overlap;
  * one asked ahead is dropped unread if storing its predecessor fails, so the cursor never runs ahead
- * of the rows. Only the first page asks for `remaining`: counting on every page would read the rest of a
- * 100,000-item bootstrap 200 times. Rows go in chunks and the pull yields between transactions, so
- * no page is one long main-thread task and a local edit goes in between two of them (`npm run bench
- * -- first-sync` measures the long tasks and the heap).
+ * of the rows. Only the second page asks for `remaining` (L8): counting on every page would read the
+ * rest of a 100,000-item bootstrap 200 times, and counting on the first held up the first rows on
+ * screen while the device had nothing to write (a 100,000-item first page: 474 ms with the count,
+ * 78 ms without, in-process on PGlite). Rows go in chunks and the pull yields between transactions,
+ * so no page is one long main-thread task and a local edit goes in between two of them (`npm run
+ * bench -- first-sync` measures the long tasks and the heap).
  */
 const MAX_PAGES = 10_000;
 /** Rows a pulled page writes per IndexedDB request: small enough that one is never a long task. */
@@ -463,7 +465,12 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   const waiting: { page: Promise<Page>; arrived: boolean }[] = [];
   let nextCursor: string | null = null;
   let stopped = false;
+  // The rows of the pages that arrived, and the total once the counted page (the second) arrived.
+  let arrivedRows = 0;
+  let total: number | null = null;
+  let asked = 0;
   const ask = (from: string, withCount: boolean) => {
+    asked++;
     const entry = {
       page: api
         .get<Page>(`/sync?cursor=${encodeURIComponent(from)}${withCount ? '&count=1' : ''}`)
@@ -473,6 +480,8 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
     entry.page.then(
       (data) => {
         entry.arrived = true;
+        arrivedRows += data.items.length + childCount(data) + listCount(data);
+        if (withCount && data.remaining !== undefined) total = arrivedRows + data.remaining;
         nextCursor = data.has_more ? data.cursor : null;
         askMore();
       },
@@ -485,12 +494,14 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
     if (!stopped && nextCursor !== null && (!last || last.arrived) && waiting.length < PAGES_AHEAD) {
       const from = nextCursor;
       nextCursor = null;
-      ask(from, false);
+      ask(from, count && asked === 1);
     }
   };
-  ask(cursor, count);
+  ask(cursor, false);
   return {
     ready: () => waiting[0]?.arrived === true,
+    /** What the pull holds in all once the counted page arrived (L7, L8); null before, or with no count asked. */
+    total: () => total,
     take(): Promise<Page> {
       const entry = waiting.shift();
       if (!entry) throw new Error('no page was asked for');
@@ -536,10 +547,6 @@ export async function pull(
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const data = await reader.take();
-      if (page === 0 && data.has_more && data.remaining !== undefined && status) {
-        total = data.items.length + childCount(data) + listCount(data) + data.remaining;
-        status.getState().set({ pullProgress: { received: 0, total } });
-      }
       // Pages that arrived while the one before was stored go into the same transaction with the
       // last one's cursor (L9: still applied in order, the cursor never ahead of the rows).
       let items = data.items;
@@ -553,6 +560,11 @@ export async function pull(
         lists = joinLists(lists, following);
         cursor = following.cursor;
         more = following.has_more;
+      }
+      // The count comes with the second page (L8): progress shows from the first transaction after it.
+      if (total === null && status && reader.total() !== null) {
+        total = Math.max(reader.total()!, pulled);
+        status.getState().set({ pullProgress: { received: pulled, total } });
       }
       // Nothing new since the device's cursor (a run right after another): only the cursor may move,
       // in a transaction over meta alone, so none over the items holds up the reads of the screen the
