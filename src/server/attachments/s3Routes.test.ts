@@ -153,7 +153,7 @@ describe.each(testEngines())('files on items in an S3 bucket on %s', (engine) =>
     expect((await blair.delete(`/api/attachments/${sent.body.id}`)).status).toBe(204);
     expect((await content(blair, sent.body.id)).status).toBe(404);
     // Something else in a shared bucket.
-    await s3Client(s3.config).send(
+    await (await s3Client(s3.config)).send(
       new PutObjectCommand({ Bucket: s3.bucket, Key: 'backups/2026-11-01.tar', Body: 'not ours' }),
     );
     await purgeUnnamedFiles(database.db, store, new Date());
@@ -175,7 +175,7 @@ describe.each(testEngines())('files on items in an S3 bucket on %s', (engine) =>
     expect(await store.has(sha256(bytes))).toBe(false);
     expect(await store.has(sha256(only))).toBe(false);
     // The bucket's other object was never listed as ours, so it is still there.
-    const left = await s3Client(s3.config).send(
+    const left = await (await s3Client(s3.config)).send(
       new HeadObjectCommand({ Bucket: s3.bucket, Key: 'backups/2026-11-01.tar' }),
     );
     expect(left.$metadata.httpStatusCode).toBe(200);

@@ -69,7 +69,7 @@ describe('the S3 file store on an S3-protocol service (s3rver)', () => {
     await store.putBytes(thumb, new Uint8Array([1, 2, 3]), 'image/webp');
     expect([...((await text(await store.read(thumb))) ?? [])]).toEqual([1, 2, 3]);
     // Something else in a shared bucket is never listed, so the purge never removes it.
-    await s3Client(s3.config).send(
+    await (await s3Client(s3.config)).send(
       new PutObjectCommand({ Bucket: s3.bucket, Key: 'backups/readme.txt', Body: 'not ours' }),
     );
     const listed: string[] = [];
@@ -123,7 +123,7 @@ describe('the S3 file store on an S3-protocol service (s3rver)', () => {
 
   it('the gate in front of s3rver lets a public-read object through, so the refusal above means something', async () => {
     const key = 'e'.repeat(64);
-    await s3Client(s3.config).send(
+    await (await s3Client(s3.config)).send(
       new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: 'public', ACL: 'public-read' }),
     );
     const anonymous = await fetch(`${s3.endpoint}/${s3.bucket}/${key}`);

@@ -2,15 +2,7 @@ import { createReadStream, mkdirSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../env';
 import { type FileStore, isStoreKey } from './fileStore';
 
@@ -35,8 +27,21 @@ function assertKey(key: string): void {
   if (!isStoreKey(key)) throw new Error(`Not a file store key: ${JSON.stringify(key)}`);
 }
 
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+let sdk: Promise<S3Sdk> | undefined;
+
+/**
+ * The SDK, loaded when a bucket is first used: a server without S3 never pays for it (23 MB of an
+ * idle container's memory, issue 68).
+ */
+function loadSdk(): Promise<S3Sdk> {
+  sdk ??= import('@aws-sdk/client-s3');
+  return sdk;
+}
+
 /** The client for a config, in the shape any S3-compatible service accepts. */
-export function s3Client(config: S3Config): S3Client {
+export async function s3Client(config: S3Config): Promise<S3Client> {
+  const { S3Client } = await loadSdk();
   return new S3Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
@@ -127,15 +132,18 @@ export function createS3Store(
   dataDir: string,
   options: { client?: S3Client; listPageSize?: number } = {},
 ): FileStore {
-  const client = options.client ?? s3Client(config);
+  const ready = Promise.all([options.client ?? s3Client(config), loadSdk()]);
+  // A failure to load surfaces in the call that needed it, not as an unhandled rejection.
+  ready.catch(() => {});
   const spoolDir = path.join(dataDir, 'files', '.spool');
   mkdirSync(spoolDir, { recursive: true });
   const Bucket = config.bucket;
 
   const has = async (key: string): Promise<boolean> => {
     assertKey(key);
+    const [client, s3] = await ready;
     try {
-      await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+      await client.send(new s3.HeadObjectCommand({ Bucket, Key: key }));
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
@@ -153,8 +161,9 @@ export function createS3Store(
         // The same key holds the same bytes: a second upload of them sends nothing.
         if (await has(key)) return;
         const { size } = await stat(spoolPath);
+        const [client, s3] = await ready;
         await client.send(
-          new PutObjectCommand({
+          new s3.PutObjectCommand({
             Bucket,
             Key: key,
             Body: createReadStream(spoolPath),
@@ -168,8 +177,9 @@ export function createS3Store(
     },
     async putBytes(key, bytes, type) {
       assertKey(key);
+      const [client, s3] = await ready;
       await client.send(
-        new PutObjectCommand({
+        new s3.PutObjectCommand({
           Bucket,
           Key: key,
           Body: bytes,
@@ -180,9 +190,10 @@ export function createS3Store(
     },
     async read(key, range) {
       assertKey(key);
+      const [client, s3] = await ready;
       try {
         const answer = await client.send(
-          new GetObjectCommand({
+          new s3.GetObjectCommand({
             Bucket,
             Key: key,
             ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
@@ -199,13 +210,15 @@ export function createS3Store(
     },
     async remove(key) {
       assertKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      const [client, s3] = await ready;
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
     },
     async *keys() {
+      const [client, s3] = await ready;
       let ContinuationToken: string | undefined;
       do {
         const page = await client.send(
-          new ListObjectsV2Command({
+          new s3.ListObjectsV2Command({
             Bucket,
             ContinuationToken,
             ...(options.listPageSize ? { MaxKeys: options.listPageSize } : {}),
@@ -220,7 +233,8 @@ export function createS3Store(
     },
     async check() {
       try {
-        await client.send(new HeadBucketCommand({ Bucket }), {
+        const [client, s3] = await ready;
+        await client.send(new s3.HeadBucketCommand({ Bucket }), {
           abortSignal: AbortSignal.timeout(S3_CHECK_TIMEOUT_MS),
         });
       } catch (error) {

@@ -6,7 +6,6 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import sharp from 'sharp';
 import { cleanFileName, isImageType, THUMBNAIL_MAX_PX, tooLargeMessage } from '../../shared/attachments';
 import { HttpError, unprocessable } from '../http/errors';
 import { SNIFF_HEAD_BYTES, sniffType } from './sniff';
@@ -187,6 +186,8 @@ export interface ImageFacts {
 export async function imageFacts(filePath: string, type: string): Promise<ImageFacts> {
   const none: ImageFacts = { width: null, height: null, thumbnail: null };
   if (!isImageType(type)) return none;
+  // Loaded with the first image, outside the tries: a missing library is an error, not 'no size'.
+  const { default: sharp } = await import('sharp');
   let width: number | null = null;
   let height: number | null = null;
   try {

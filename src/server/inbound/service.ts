@@ -3,8 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate } from 'mailauth';
-import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import { cleanFileName } from '../../shared/attachments';
 import { COMMENT_BODY_MAX, commentCreateSchema } from '../../shared/comments';
 import { CAMPAIGN_ADDRESS_PATTERN, normalizeEmail } from '../../shared/email';
@@ -149,6 +148,9 @@ export function inboundReceiver(app: FastifyInstance, resolver?: DnsResolver): I
   };
 
   const readMessage = async (raw: Buffer): Promise<ReadMessage> => {
+    // The mail libraries load with the first message: a server that takes no mail never holds them
+    // (about 20 MB of an idle container, issue 68). Outside the try: a failed load is no bad message.
+    const { simpleParser } = await import('mailparser');
     let parsed: ParsedMail;
     try {
       parsed = await simpleParser(chunked(raw), { skipTextToHtml: true, skipImageLinks: true });
@@ -168,6 +170,7 @@ export function inboundReceiver(app: FastifyInstance, resolver?: DnsResolver): I
    */
   const authenticated = async (message: IncomingMessage, from: string): Promise<boolean> => {
     if (settings.trustUnauthenticated) return true;
+    const { authenticate } = await import('mailauth');
     try {
       const result = await authenticate(chunked(message.raw), {
         ...(message.remoteAddress ? { ip: message.remoteAddress } : {}),

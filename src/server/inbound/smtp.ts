@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { type DnsResolver, inboundReceiver } from './service';
 
 declare module 'fastify' {
@@ -39,6 +38,8 @@ export async function startInboundSmtp(
   if (settings.smtpPort === null || settings.domain === null) return { close: async () => {} };
   const maxBytes = settings.maxBytes;
   const receiver = inboundReceiver(app, resolver);
+  // Loaded only when the listener is configured: most servers take no mail by SMTP.
+  const { SMTPServer } = await import('smtp-server');
 
   const server = new SMTPServer({
     name: settings.domain,

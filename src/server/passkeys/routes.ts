@@ -1,8 +1,6 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
@@ -78,6 +76,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       if (existing.length >= PASSKEYS_PER_USER) {
         throw new HttpError(422, `You can keep at most ${PASSKEYS_PER_USER} passkeys. Remove one first.`);
       }
+      const { generateRegistrationOptions } = await webAuthn();
       const options = await generateRegistrationOptions({
         rpName: 'Outpost',
         rpID,
@@ -111,6 +110,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       const refused = () =>
         unprocessable({ response: ['The passkey could not be added. Start again from Preferences.'] });
       if (!(await takeChallenge(db, challenge, 'register', user.id))) throw refused();
+      const { verifyRegistrationResponse } = await webAuthn();
       let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {
         verified = await verifyRegistrationResponse({
@@ -228,6 +228,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       await enforce(app.limits.login, request, 'sign-in attempts');
+      const { generateAuthenticationOptions } = await webAuthn();
       const options = await generateAuthenticationOptions({
         rpID,
         userVerification: 'required',
@@ -268,6 +269,7 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       if (!(await takeChallenge(db, challenge, 'login', null))) throw failed();
       const passkey = await passkeyByCredential(db, input);
       if (!passkey) throw failed();
+      const { verifyAuthenticationResponse } = await webAuthn();
       let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
       try {
         result = await verifyAuthenticationResponse({
@@ -300,6 +302,14 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       return { user: userJson(user) };
     },
   );
+}
+
+/**
+ * The WebAuthn library, loaded with the first passkey ceremony: 11 MB an idle server (and every account
+ * that never uses a passkey) need not hold (issue 68).
+ */
+function webAuthn(): Promise<typeof import('@simplewebauthn/server')> {
+  return import('@simplewebauthn/server');
 }
 
 type AuthenticatorTransportFuture = NonNullable<
