@@ -59,10 +59,12 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node is PID 1 and handles SIGTERM itself: a graceful stop within 10 s (src/server/health/shutdown.ts).
 # An idle container in under 200 MB (issue 68; measured 430 MB without these, README 'Run it in a
-# container'): the embedded engine's WebAssembly kept by its baseline compiler alone (the optimising
+# container'): the embedded engine's shared buffers at 16 MB (raise EMBEDDED_SHARED_BUFFERS for a large
+# database), the embedded engine's WebAssembly kept by its baseline compiler alone (the optimising
 # tier's code and compiler memory were ~50 MB; a CPU-bound query mix ran 3% slower), a young generation
 # of 4 MB semi-spaces, --expose-gc so the first start's migrating engine is collected as soon as it
 # closes, and glibc handing large freed blocks back to the system instead of keeping them.
 ENV MALLOC_MMAP_THRESHOLD_=65536 \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=2 \
+    EMBEDDED_SHARED_BUFFERS=16MB
 CMD ["node", "--liftoff-only", "--max-semi-space-size=4", "--expose-gc", "dist/server/index.mjs"]

@@ -118,6 +118,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     (await openDatabase({
       url: config.databaseUrl,
       dataDir: config.dataDir,
+      sharedBuffers: config.embeddedSharedBuffers,
       // Before the first migration of a new version: a backup beside the data, or how to take one.
       beforeUpgrade: preUpgradeBackup(config, (line) => console.log(line)),
     }));

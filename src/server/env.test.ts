@@ -236,6 +236,11 @@ describe('SMTP_URL, MAIL_FROM and INBOUND_*', () => {
       /INBOUND_SMTP_PORT: must be a port number/,
     );
     expect(() => loadConfig({ INBOUND_DOMAIN: 'not a domain' })).toThrow(/INBOUND_DOMAIN: must be a domain/);
+    expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS: '16' })).toThrow(
+      /EMBEDDED_SHARED_BUFFERS: must be a size such as 16MB/,
+    );
+    expect(loadConfig({ EMBEDDED_SHARED_BUFFERS: '16MB' }).embeddedSharedBuffers).toBe('16MB');
+    expect(loadConfig({}).embeddedSharedBuffers).toBeNull();
     expect(() => loadConfig({ INBOUND_EMAIL_TOKEN: 'short' })).toThrow(
       /INBOUND_EMAIL_TOKEN: must be at least 16/,
     );

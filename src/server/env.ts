@@ -53,6 +53,15 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * The embedded engine's shared buffers (PostgreSQL's own default, 128MB, when unset): most of an
+   * idle embedded server's memory; the image sets 16MB (Dockerfile).
+   */
+  EMBEDDED_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9]\d*(MB|GB)$/, 'must be a size such as 16MB or 1GB')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
@@ -273,6 +282,8 @@ export interface AppConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** The embedded engine's shared_buffers, or null for PostgreSQL's default. */
+  embeddedSharedBuffers: string | null;
   databaseUrl: string | undefined;
   authMode: 'demo' | 'otp';
   defaultCountry: string;
@@ -458,6 +469,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    embeddedSharedBuffers: e.EMBEDDED_SHARED_BUFFERS ?? null,
     databaseUrl: e.DATABASE_URL,
     authMode: e.AUTH_MODE,
     defaultCountry: e.DEFAULT_COUNTRY,

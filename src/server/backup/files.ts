@@ -36,8 +36,15 @@ export function progressLine(p: Progress): string {
 }
 
 /** Opens the database a config names, migrated, without the server's background upkeep. */
-export function openConfigured(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): Promise<Database> {
-  return openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, autovacuum: false });
+export function openConfigured(
+  config: Pick<AppConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<AppConfig, 'embeddedSharedBuffers'>>,
+): Promise<Database> {
+  return openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    sharedBuffers: config.embeddedSharedBuffers,
+    autovacuum: false,
+  });
 }
 
 /**

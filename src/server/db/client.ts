@@ -289,6 +289,11 @@ export async function openDatabase(options: {
    */
   loadDataDir?: Blob;
   /**
+   * The embedded engine's shared_buffers (such as `16MB`; EMBEDDED_SHARED_BUFFERS), given on its
+   * command line at each start, so the data folder keeps no setting; null or absent, PostgreSQL's default.
+   */
+  sharedBuffers?: string | null;
+  /**
    * Runs before the first migration of a database that has some already (an upgrade), with the
    * database open and what is about to be applied: the server writes its pre-upgrade backup here
    * (backup/upgrade.ts). A new database, or one with nothing to apply, skips it.
@@ -374,14 +379,6 @@ export async function openDatabase(options: {
   };
 }
 
-/**
- * The embedded engine's share of the wasm memory: PostgreSQL's default 128 MB of shared buffers were
- * most of an idle server's memory (an idle container measured 430 MB, 260 MB with these 16 MB; issue
- * 68's budget is 200 MB). Its files are read through the operating system's cache, so a page that
- * leaves these buffers costs a copy, not a disk read.
- */
-const EMBEDDED_SETTINGS = ['shared_buffers = 16MB'];
-
 interface EmbeddedEngine {
   client: PGlite;
   pool: pg.Pool;
@@ -391,12 +388,17 @@ interface EmbeddedEngine {
 
 function embeddedEngine(
   location: string,
-  options: { loadDataDir?: Blob },
+  options: { loadDataDir?: Blob; sharedBuffers?: string | null },
   logger: Logger | boolean,
 ): EmbeddedEngine {
   const client = new PGlite(location, {
     extensions: { pg_trgm },
-    postgresqlconf: EMBEDDED_SETTINGS,
+    // PostgreSQL's 128 MB of shared buffers were most of an idle server's memory (issue 68: an idle
+    // container measured 430 MB, 260 MB with 16 MB). On the command line, not PGlite's
+    // `postgresqlconf`, which replaces the folder's postgresql.conf for good.
+    ...(options.sharedBuffers
+      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] }
+      : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   const pool = pgliteQueue(client);
@@ -439,7 +441,7 @@ async function migratedEngine(
   }
   if (inMemory || plan.pending.length === 0) return engine;
   await engine.close();
-  const fresh = embeddedEngine(location, {}, logger);
+  const fresh = embeddedEngine(location, { sharedBuffers: options.sharedBuffers ?? null }, logger);
   await fresh.client.waitReady;
   // The closed engine's memory returns when it is collected, which an idle server may not do for a
   // long while; the image runs node with --expose-gc so it is collected now (Dockerfile).

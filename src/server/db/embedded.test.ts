@@ -25,7 +25,7 @@ const journalEntries = () =>
 describe('the embedded database in a data folder', () => {
   it('is created in an empty folder (its initdb in a child process), migrated and reopened, and keeps what was written', async () => {
     const dataDir = tempDir();
-    const first = await openDatabase({ dataDir, autovacuum: false });
+    const first = await openDatabase({ dataDir, autovacuum: false, sharedBuffers: '16MB' });
     try {
       const applied = await rows<{ n: number }>(
         first.db,
@@ -33,7 +33,7 @@ describe('the embedded database in a data folder', () => {
       );
       expect(applied[0]?.n).toBe(journalEntries());
       await first.db.execute(sql`INSERT INTO users (phone, name) VALUES ('+15550109999', 'Kept')`);
-      // The serving engine is the reopened one: the shared buffers it was opened with are the small ones.
+      // The serving engine is the reopened one, with the shared buffers it was asked for.
       const buffers = await rows<{ shared_buffers: string }>(first.db, sql`SHOW shared_buffers`);
       expect(buffers[0]?.shared_buffers).toBe('16MB');
     } finally {
