@@ -166,6 +166,25 @@ describe('VTODO mapping', () => {
     expect(status('X-NOTHING:1')).toBe('pending');
   });
 
+  it('V1: a progress of 1-99 PERCENT-COMPLETE comes back as it came while the item is in progress; done writes 100, to do none', () => {
+    const parsed = parseVtodo(clientBody(['STATUS:IN-PROCESS', 'PERCENT-COMPLETE:40']));
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.fields.status).toBe('in_progress');
+    const written = writeVtodo(parsed.fields, parsed.kept, times);
+    expect(written.match(/PERCENT-COMPLETE:\d+/g)).toEqual(['PERCENT-COMPLETE:40']);
+    const done = writeVtodo({ ...parsed.fields, status: 'completed' }, parsed.kept, times);
+    expect(done.match(/PERCENT-COMPLETE:\d+/g)).toEqual(['PERCENT-COMPLETE:100']);
+    const reopened = writeVtodo({ ...parsed.fields, status: 'pending' }, parsed.kept, times);
+    expect(reopened).not.toContain('PERCENT-COMPLETE');
+    // Reading what was written gives the same fields and progress again.
+    const again = parseVtodo(written);
+    expect(again.ok && again.kept.percent).toBe('PERCENT-COMPLETE:40');
+    // An object without a progress keeps none (so its ETag's mark is what it was before progress was kept).
+    const plain = parseVtodo(clientBody());
+    if (!plain.ok) throw new Error(plain.message);
+    expect(plain.kept.percent).toBeUndefined();
+  });
+
   it('V1: CATEGORIES that differ only in case are one label, as Outpost compares labels', () => {
     const parsed = parseVtodo(clientBody(['CATEGORIES:Garden,GARDEN', 'CATEGORIES:garden,Tools']));
     expect(parsed.ok && parsed.fields.labels).toEqual(['home', 'errands', 'Garden', 'Tools']);

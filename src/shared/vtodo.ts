@@ -50,6 +50,11 @@ export interface VtodoKept {
   /** DUE and DTSTART as a DATE-TIME with its zone: written back while the item keeps that day. */
   due: KeptDate | null;
   start: KeptDate | null;
+  /**
+   * PERCENT-COMPLETE between 1 and 99 as it came (an app's progress bar): written back while the item
+   * stays in progress. Absent on everything else (0 and 100 are the status itself).
+   */
+  percent?: string;
 }
 
 /** Nothing kept: an item no calendar app has written. */
@@ -370,6 +375,15 @@ function readVtodo(text: string, timeZone: string): ParsedVtodo {
     todo.getFirstProperty('completed') !== null,
     typeof percentValue === 'number' ? percentValue : null,
   );
+  if (
+    status === 'in_progress' &&
+    typeof percentValue === 'number' &&
+    percentValue > 0 &&
+    percentValue < 100
+  ) {
+    const line = body.find((candidate) => nameOf(candidate) === 'PERCENT-COMPLETE');
+    if (line !== undefined) kept.percent = line;
+  }
   // Read from the lines themselves: ical.js takes the comma of `\\,` (a backslash, then a separator) as escaped.
   // Labels compare without case (shared/planning.ts): the first spelling of each is kept.
   const seenLabels = new Set<string>();
@@ -499,6 +513,8 @@ export function writeVtodo(fields: VtodoFields, kept: VtodoKept, times: VtodoTim
   lines.push(`STATUS:${STATUS_TEXT[fields.status]}`);
   if (fields.status === 'completed') {
     lines.push(`COMPLETED:${compactInstant(times.completed ?? times.updated)}`, 'PERCENT-COMPLETE:100');
+  } else if (fields.status === 'in_progress' && kept.percent !== undefined) {
+    lines.push(`\u0000${kept.percent}`);
   }
   if (fields.labels.length > 0) lines.push(`CATEGORIES:${fields.labels.map(escapeText).join(',')}`);
   if (fields.rrule !== null) lines.push(`RRULE:${fields.rrule.replace(/[^\x21-\x7E]/g, '')}`);
@@ -556,7 +572,14 @@ export function fieldMark(text: string): string {
 
 const valueText = (field: MergedField, state: MergeState): string =>
   field === 'kept'
-    ? JSON.stringify([state.kept.lines, state.kept.calendar, state.kept.due, state.kept.start])
+    ? // A kept progress joins the mark only when there is one: every other object keeps its ETag.
+      JSON.stringify([
+        state.kept.lines,
+        state.kept.calendar,
+        state.kept.due,
+        state.kept.start,
+        ...(state.kept.percent === undefined ? [] : [state.kept.percent]),
+      ])
     : JSON.stringify(state[field]);
 
 /**
