@@ -28,7 +28,7 @@ import { statusText } from '../items/itemStyle';
 import { useOrderMutations } from '../items/orderMutations';
 import { QuickAddCard } from '../items/QuickAddCard';
 import { preloadSortable } from '../items/sortableModule';
-import { TaskTemplateMenu } from '../items/TemplateButton';
+import { TaskTemplateMenu } from '../items/TaskTemplateMenu';
 import { useItemAddress } from '../items/useItemAddress';
 import { TimePanel } from '../time/TimePanel';
 import { useTask as useItem, useTaskInside, useTaskProgress, useTaskTodosPage } from './queries';
