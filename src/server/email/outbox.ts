@@ -4,6 +4,7 @@ import type { ItemType } from '../../shared/item';
 import { itemRoute } from '../../shared/notifications';
 import { type Executor, rows, sql } from '../db/client';
 import type { EmailConfig } from '../env';
+import { SingleDrain } from '../http/singleDrain';
 import { visibleTo } from '../items/queries';
 import { outboxSignal } from '../notifications/outboxSignal';
 import type { Mailer, SendOutcome } from './mailer';
@@ -112,8 +113,12 @@ async function visibleAncestors(
  * day, so exactly one goes out a day across instances and restarts.
  */
 export class EmailOutbox {
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly drains = new SingleDrain(() => this.drain(), {
+    failed: (error) => {
+      if (!this.stopped) this.log.warn({ err: error }, 'email outbox drain failed');
+    },
+    rerun: () => this.poke(true),
+  });
   private stopped = false;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -151,21 +156,7 @@ export class EmailOutbox {
     if (this.stopped) return;
     if (!force && outboxSignal.writes === this.seenWrites) return;
     this.seenWrites = outboxSignal.writes;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error) => {
-        if (!this.stopped) this.log.warn({ err: error }, 'email outbox drain failed');
-      })
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.poke(true);
-        }
-      });
+    this.drains.run();
   }
 
   /**
@@ -184,8 +175,8 @@ export class EmailOutbox {
 
   /** Resolves once the outbox has nothing to do right now (tests). */
   async settled(): Promise<void> {
-    while (this.running || this.inFlight.size > 0 || this.recording) {
-      await this.running;
+    while (this.drains.current || this.inFlight.size > 0 || this.recording) {
+      await this.drains.current;
       await Promise.allSettled([...this.inFlight]);
       await this.recording;
     }
@@ -545,7 +536,7 @@ export class EmailOutbox {
     this.retryTimers.clear();
     if (this.soon) clearTimeout(this.soon);
     this.soon = null;
-    await this.running;
+    await this.drains.current;
     await Promise.allSettled([...this.inFlight]);
     await this.recording;
     this.options.mailer?.close();

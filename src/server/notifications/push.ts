@@ -7,6 +7,7 @@ import type { ItemType } from '../../shared/item';
 import { itemRoute } from '../../shared/notifications';
 import { type Executor, rows, sql } from '../db/client';
 import { endpointProblem, publicOnlyLookup } from '../http/outboundUrl';
+import { SingleDrain } from '../http/singleDrain';
 import { outboxSignal } from './outboxSignal';
 
 export interface VapidKeys {
@@ -160,8 +161,12 @@ const MAX_WAITING = 10_000;
  * A 404 or 410 from a push service deletes that subscription.
  */
 export class PushOutbox {
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly drains = new SingleDrain(() => this.drain(), {
+    failed: (error) => {
+      if (!this.stopped) this.log.warn({ err: error }, 'push outbox drain failed');
+    },
+    rerun: () => this.poke(true),
+  });
   private sweepStale = false;
   private stopped = false;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -190,21 +195,7 @@ export class PushOutbox {
     if (!force && outboxSignal.writes === this.seenWrites) return;
     this.seenWrites = outboxSignal.writes;
     if (force) this.sweepStale = true;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error) => {
-        if (!this.stopped) this.log.warn({ err: error }, 'push outbox drain failed');
-      })
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.poke(true);
-        }
-      });
+    this.drains.run();
   }
 
   private async drain(): Promise<void> {
@@ -337,7 +328,7 @@ export class PushOutbox {
     for (const timer of this.retries) clearTimeout(timer);
     this.retries.clear();
     this.waiting.length = 0;
-    await this.running;
+    await this.drains.current;
     await Promise.allSettled([...this.inFlight]);
   }
 }

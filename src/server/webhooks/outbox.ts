@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { nextRetryDelay, outcomeOf, ROTATION_OVERLAP_MS } from '../../shared/webhooks';
 import { type Executor, rows, sql } from '../db/client';
 import type { AppConfig } from '../env';
+import { SingleDrain } from '../http/singleDrain';
 import { postDelivery, type SendAnswer, signatureHeader } from './send';
 import { webhookSignal } from './signal';
 
@@ -55,8 +56,13 @@ export type DeliveryResult = 'delivered' | 'retrying' | 'failed' | 'gone';
  * that wrote deliveries (webhookSignal), by a finished delivery, and by a timer for the next retry.
  */
 export class WebhookOutbox {
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly drains = new SingleDrain(() => this.drain(), {
+    failed: (error) => {
+      if (!this.stopped) this.log.warn({ err: error }, 'webhook outbox drain failed');
+    },
+    rerun: () => this.poke(true),
+    idle: () => void this.sleep(),
+  });
   private stopped = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -77,21 +83,7 @@ export class WebhookOutbox {
     if (this.stopped) return;
     if (!force && webhookSignal.writes === this.seenWrites) return;
     this.seenWrites = webhookSignal.writes;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error) => {
-        if (!this.stopped) this.log.warn({ err: error }, 'webhook outbox drain failed');
-      })
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.poke(true);
-        } else void this.sleep();
-      });
+    this.drains.run();
   }
 
   private async drain(): Promise<void> {
@@ -369,7 +361,7 @@ export class WebhookOutbox {
     } catch (error) {
       if (!this.stopped) this.log.warn({ err: error }, 'webhook outbox could not look for its next delivery');
     }
-    if (this.stopped || this.running) return;
+    if (this.stopped || this.drains.current) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -383,7 +375,7 @@ export class WebhookOutbox {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    await this.drains.current;
     await Promise.allSettled([...this.inFlight]);
     await this.recording;
   }
