@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- scale [--rounds N] [--sizes 10000,100000] [--loads N] [--quick] [--pg | --no-pg |
+ * `npm run bench -- scale [--rounds N] [--sizes 10000,100000] [--loads N] [--quick] [--sync-only] [--timeline] [--pg | --no-pg |
  * --pg-only]`: the app at
  * scale, measured in the running app with its screens mounted (issue 19). A report: it prints every
  * figure beside the issue's budget with ✓/✗ and never fails on a timing.
@@ -35,7 +35,8 @@
  *     fires) until results show: the first in the profile, the median of later ones, the first after
  *     each edit; and as typed, from the input event.
  *
- * `--quick`: one round of 10,000 and 30,000 items, for checking the bench itself. `--loads N`: page
+ * `--sync-only`: the figures a–c alone; `--timeline`: what the page asked for between the Sign In click
+ * and Home's first row. `--quick`: one round of 10,000 and 30,000 items, for checking the bench itself. `--loads N`: page
  * loads per screen and round (3).
  *
  * Read from outside, as the app has no hooks for a bench: the sync's end from the app's IndexedDB
@@ -65,6 +66,8 @@ type ScaleApi = {
   searchAfterDebounce(): number;
   rawPull(indexes: IndexSpec[]): Promise<{ ms: number; count: number; pages: number }>;
   firstRowAt(): number | null;
+  signInToFirstRow(): number | null;
+  signInTimeline(): string[];
   armEdit(container: string, title: string): void;
   armSearch(): void;
   result(): Promise<number>;
@@ -100,6 +103,10 @@ interface Options {
   loads: number;
   sizes: number[];
   engines: Array<'pglite' | 'pg'>;
+  /** --sync-only: the first sync's figures (a–c) alone, no screens, edits or searches. */
+  syncOnly: boolean;
+  /** --timeline: the page's requests from the Sign In click to Home's first row. */
+  timeline: boolean;
 }
 
 function parseOptions(args: string[]): Options {
@@ -125,7 +132,14 @@ function parseOptions(args: string[]): Options {
       : ['pglite'];
   const loads = Number(value('--loads') ?? 3);
   if (!Number.isInteger(loads) || loads < 1) throw new Error('--loads takes a whole number ≥ 1');
-  return { rounds, sizes, engines, loads };
+  return {
+    rounds,
+    sizes,
+    engines,
+    loads,
+    syncOnly: args.includes('--sync-only'),
+    timeline: args.includes('--timeline'),
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -478,11 +492,46 @@ async function measureRound(
     }
     // The larger of the CDP samples and the page's own (performance.memory, read by every probe).
     const peakHeapMiB = Math.max(await heap.stop(), probeHeap / 2 ** 20);
+    // The page's own stamps, when it has both: the poll above sees a row only after its store count,
+    // which waits behind the pull's write transaction.
+    const stamped = await call(page, 'signInToFirstRow').catch(() => null);
+    if (typeof stamped === 'number' && new URL(page.url()).pathname === '/') firstHomeRow = stamped;
+    if (options.timeline) {
+      const requests = await call(page, 'signInTimeline').catch(() => []);
+      console.log(`  from the Sign In click to Home's first row:\n    ${requests.join('\n    ')}`);
+    }
     const during = longTasks.filter((t) => t.at >= t0 && t.at <= t1);
     console.log(
       `  ${thousands(account.total)} items: reference pull ${(rawMs / 1000).toFixed(1)} s, app sync ` +
         `${((t1 - t0) / 1000).toFixed(1)} s; timing screens, edits and searches…`,
     );
+    const syncFigures = {
+      rawMs,
+      appMs: t1 - t0,
+      firstHomeRowMs: firstHomeRow,
+      progressSeen,
+      long50: during.length,
+      long100: during.filter((t) => t.duration > 100).length,
+      longest: Math.max(0, ...during.map((t) => t.duration)),
+      longTotal: during.reduce((sum, t) => sum + t.duration, 0),
+      peakHeapMiB,
+    };
+    if (options.syncOnly) {
+      return {
+        ...syncFigures,
+        screens: {},
+        settled: { ms: Number.NaN, quiet: false },
+        editHome: [],
+        editTask: [],
+        editCampaign: [],
+        editTwoTabs: [],
+        searchTwoTabs: [],
+        searchServer: [],
+        searchCold: NO_SEARCH,
+        search: [],
+        searchAfterWrite: [],
+      };
+    }
     // Let the app finish what it does after a sync before the screens are timed, and the machine
     // settle: after 100,000 rows written (twice: the reference's database too) the browser and the
     // server go on working for a while, and loads timed then measure that, not the screens.
@@ -618,15 +667,7 @@ async function measureRound(
     }
     if (errors.length > 0) console.log(`  page errors: ${errors.join(' | ')}`);
     return {
-      rawMs,
-      appMs: t1 - t0,
-      firstHomeRowMs: firstHomeRow,
-      progressSeen,
-      long50: during.length,
-      long100: during.filter((t) => t.duration > 100).length,
-      longest: Math.max(0, ...during.map((t) => t.duration)),
-      longTotal: during.reduce((sum, t) => sum + t.duration, 0),
-      peakHeapMiB,
+      ...syncFigures,
       screens,
       settled,
       editHome,
@@ -703,9 +744,10 @@ function lines(): Line[] {
       budget: { text: '≤ 1.3×', ok: (m) => last(m) <= 1.3 },
     },
     {
-      figure: 'a. Home first row during the sync',
+      figure: 'a. Home first row after the Sign In click',
       values: (f) => f.map((r) => r.firstHomeRowMs),
       unit: 's',
+      budget: { text: '< 1 s', ok: (m) => last(m) < 1000 },
     },
     {
       figure: "a. 'Syncing N of M' line seen (rounds)",

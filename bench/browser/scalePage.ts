@@ -41,9 +41,12 @@ const w = window as unknown as ScaleWindow;
 const ROW = 'main [data-item-id]';
 const PROGRESS = /Syncing\s+[\d,.]+\s+of\s+[\d,.]+/i;
 
+/** The page's long tasks, for the sign-in timeline. */
+const longTasks: PerformanceEntry[] = [];
 try {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
+      longTasks.push(entry);
       void w.scaleLongTask?.({ at: performance.timeOrigin + entry.startTime, duration: entry.duration });
     }
   }).observe({ type: 'longtask', buffered: true });
@@ -75,9 +78,24 @@ window.setTimeout = ((handler: TimerHandler, delay?: number, ...rest: unknown[])
 const firstRow = new MutationObserver(() => {
   if (document.querySelector(ROW)) {
     w.scaleFirstRowAt = performance.now();
+    sessionStorage.setItem(FIRST_ROW_EPOCH, String(performance.timeOrigin + w.scaleFirstRowAt));
     firstRow.disconnect();
   }
 });
+// The sign-in's click and the first row, as wall-clock times kept in the tab's session storage: a
+// navigation in between would reset performance.now(), and a poll from outside lands late (its
+// store count waits behind the pull's write transaction).
+const SIGN_IN_EPOCH = 'scale.signInClickAt';
+const FIRST_ROW_EPOCH = 'scale.firstRowAt';
+document.addEventListener(
+  'click',
+  (event) => {
+    const button = (event.target as HTMLElement | null)?.closest?.('button');
+    if (button && button.textContent?.trim() === 'Sign In')
+      sessionStorage.setItem(SIGN_IN_EPOCH, String(performance.timeOrigin + performance.now()));
+  },
+  { capture: true },
+);
 firstRow.observe(document, { childList: true, subtree: true });
 
 function req<T>(request: IDBRequest<T>): Promise<T> {
@@ -209,6 +227,37 @@ const scale = {
     db.close();
     indexedDB.deleteDatabase(name);
     return { ms, count, pages };
+  },
+
+  /** From the Sign In click to the first item row in `main`, across navigations; null before both. */
+  signInToFirstRow(): number | null {
+    const clicked = sessionStorage.getItem(SIGN_IN_EPOCH);
+    const row = sessionStorage.getItem(FIRST_ROW_EPOCH);
+    return clicked === null || row === null ? null : Number(row) - Number(clicked);
+  },
+
+  /**
+   * What this page did between the Sign In click and its first row (--timeline): its API requests,
+   * long tasks and script loads, in ms from the click; empty when the page navigated in between.
+   */
+  signInTimeline(): string[] {
+    const clicked = Number(sessionStorage.getItem(SIGN_IN_EPOCH));
+    const row = Number(sessionStorage.getItem(FIRST_ROW_EPOCH));
+    const at = (t: number) => Math.round(performance.timeOrigin + t - clicked);
+    const lines: string[] = [];
+    for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+      const start = at(entry.startTime);
+      if (start < 0 || performance.timeOrigin + entry.startTime > row) continue;
+      const url = new URL(entry.name);
+      lines.push(`${start} → ${at(entry.responseEnd)} ms ${url.pathname}${url.search}`);
+    }
+    for (const task of longTasks) {
+      const start = at(task.startTime);
+      if (start >= 0 && performance.timeOrigin + task.startTime <= row)
+        lines.push(`${start} → ${at(task.startTime + task.duration)} ms long task`);
+    }
+    lines.push(`${Math.round(row - clicked)} ms first row`);
+    return lines.sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
   },
 
   /** When the first item row entered `main`, in ms since this page's navigation started. */

@@ -17,6 +17,8 @@ export const SERVER_SEARCH_LIMIT = 20;
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 export const SYNC_PAGE_SIZE = 500;
+/** Rows on a bootstrap's first page (SYNC.md L16): fewer, so a fresh device's first rows show sooner. */
+export const SYNC_FIRST_PAGE_SIZE = 100;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Most phones one POST /api/contacts/sync may carry; a bigger address book goes in several. */
 export const CONTACTS_PER_REQUEST = 2000;

@@ -124,12 +124,16 @@ const authPart = {
       // The sign-in's and sign-out's steps load when they run (./signInSteps.ts), not with Home.
       onLogin: async (user, wasGuest) =>
         (await import('./signInSteps')).afterSignIn(
-          { db, funnel, syncFeatures, engine: engine(), backgroundSync: backgroundSync() },
+          { db, api, funnel, syncFeatures, engine: engine(), backgroundSync: backgroundSync() },
           user,
           wasGuest,
         ),
+      beforeLogin: () => {
+        engine().prepare();
+        void import('./signInSteps').then((steps) => steps.prepareSignIn());
+      },
       passkeySignIn: async () => (await import('./signInSteps')).passkeySignIn(api),
-      onLogout: async () => (await import('./signInSteps')).afterSignOut(db),
+      onLogout: async () => (await import('./signInSteps')).afterSignOut(db, api),
     });
     // The device starts as the account it remembers; the session check confirms it later (start()).
     void auth.getState().restore();

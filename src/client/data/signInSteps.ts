@@ -10,6 +10,7 @@ import type { LazyEngine, LazyEngineDeps } from './sync/lazyEngine';
 /** What the sign-in's steps use of the client. */
 export interface SignInDeps {
   db: OutpostDb;
+  api: ApiClient;
   funnel: LazyEngineDeps['funnel'];
   syncFeatures: LazyEngineDeps['features'];
   engine: LazyEngine;
@@ -22,6 +23,13 @@ export interface SignInDeps {
  */
 export async function afterSignIn(deps: SignInDeps, user: UserSummary, wasGuest: boolean): Promise<void> {
   const { db } = deps;
+  // A fresh device asks for its first page now, while the sync engine and Home's modules load (L16).
+  const [owner, cursor] = await Promise.all([
+    getMeta<number>(db, META_KEYS.dataOwner),
+    getMeta<string>(db, META_KEYS.cursor),
+  ]);
+  const fresh = (owner === undefined || owner === user.id) && !cursor;
+  if (fresh) (await import('./sync/firstPage')).askFirstPage(deps.api);
   // Loaded before the transaction, which an await of anything but IndexedDB would end.
   const { wipeOtherAccount } = await import('./sync/deviceWipe');
   await db.transaction('rw', db.tables, async () => {
@@ -31,7 +39,9 @@ export async function afterSignIn(deps: SignInDeps, user: UserSummary, wasGuest:
     if (owner !== undefined && owner !== user.id) await wipeOtherAccount(db, user.id);
     await setMeta(db, META_KEYS.dataOwner, user.id);
   });
-  if (wasGuest) {
+  // A guest with no items of their own has nothing to move up (their children are on their items):
+  // the upgrade's modules are not loaded for it.
+  if (wasGuest && (await db.items.where('_syncStatus').equals('local').count()) > 0) {
     const [upgrade, applyLocalChange, features] = await Promise.all([
       import('./sync/guestUpgrade'),
       deps.funnel(),
@@ -43,14 +53,21 @@ export async function afterSignIn(deps: SignInDeps, user: UserSummary, wasGuest:
   void deps.backgroundSync.run();
 }
 
+/** Loads what afterSignIn runs on a fresh device, while the sign-in's requests are out. */
+export function prepareSignIn(): void {
+  void import('./sync/firstPage').catch(() => undefined);
+  void import('./sync/deviceWipe').catch(() => undefined);
+}
+
 /** A passkey sign-in, through the server commands. */
 export async function passkeySignIn(api: ApiClient) {
   const { commands } = await import('./commands/server');
   return commands['server.passkeySignIn']({ api });
 }
 
-/** After a sign-out: the calendar feed URL kept on this device is a secret of the account that leaves (F9). */
-export async function afterSignOut(db: OutpostDb): Promise<void> {
+/** After a sign-out: the calendar feed URL kept on this device (F9) and a first page asked for ahead (L16) are the leaving account's. */
+export async function afterSignOut(db: OutpostDb, api: ApiClient): Promise<void> {
+  (await import('./sync/firstPage')).forgetFirstPage(api);
   const { forgetCalendarLink } = await import('./store/calendarLink');
   await forgetCalendarLink(db);
 }

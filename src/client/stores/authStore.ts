@@ -67,6 +67,8 @@ export interface AuthDeps {
   recall?: () => Promise<UserSummary | null>;
   /** After a login: `wasGuest` says whether guest data should move into the account. */
   onLogin?: (user: UserSummary, wasGuest: boolean) => Promise<void>;
+  /** As a sign-in starts: loads what onLogin runs while the sign-in's requests are out. */
+  beforeLogin?: () => void;
   onLogout?: () => Promise<void>;
   /** The passkey ceremony (server options, the browser's prompt, the server's session): its user. */
   passkeySignIn?: () => Promise<UserSummary>;
@@ -161,6 +163,7 @@ export function createAuthStore(deps: AuthDeps) {
       login: (phone, name, code) =>
         moving(async () => {
           const wasGuest = !get().isAuthenticated;
+          deps.beforeLogin?.();
           const api = deps.api();
           await api.csrfCookie();
           const body: Record<string, string> = { phone, name };
@@ -172,6 +175,7 @@ export function createAuthStore(deps: AuthDeps) {
         moving(async () => {
           const wasGuest = !get().isAuthenticated;
           if (!deps.passkeySignIn) throw new Error('Passkeys are not available here.');
+          deps.beforeLogin?.();
           return signedIn(await deps.passkeySignIn(), wasGuest);
         }),
       finishOidcSignIn: (wasGuest) =>

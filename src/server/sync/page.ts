@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import { SYNC_PAGE_SIZE } from '../../shared/item';
+import { SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE } from '../../shared/item';
 import { type ChildTombstone, ITEM_CHILDREN } from '../../shared/itemChildren';
 import { SYNC_LISTS, type SyncListName } from '../../shared/syncLists';
 import { type Executor, hotStatement, rows, sql } from '../db/client';
@@ -85,6 +85,8 @@ export async function syncPage(
   const fresh = from.xid === 0n && from.id === 0 && from.since === undefined;
   // Its grant rows would lie at or above the horizon and below it at once: none, so its statement
   // leaves the grant branches (and their counts) out, which halves what the first page plans.
+  // L16: a bootstrap's first page is small, so a fresh device stores it and shows its first rows sooner.
+  const size = fresh ? SYNC_FIRST_PAGE_SIZE : SYNC_PAGE_SIZE;
   const grantFloor =
     from.since === undefined ? sql`` : sql`AND m.change_xid >= ${from.since.toString()}::bigint`;
   const tree = sql`campaign_members m CROSS JOIN LATERAL (
@@ -161,19 +163,19 @@ export async function syncPage(
                FROM items i
                WHERE i.change_xid < horizon.xmin AND ${itemsAfter} AND ${visibleTo(user.id)}
                ORDER BY i.change_xid, i.id
-               LIMIT ${SYNC_PAGE_SIZE + 1})
+               LIMIT ${size + 1})
               UNION ALL
               (SELECT v.item_id AS id, v.change_xid, v.revoked_at, 0 AS k
                FROM item_revocations v
                WHERE v.user_id = ${user.id} AND v.change_xid < horizon.xmin AND ${revokedAfter}
                ORDER BY v.change_xid, v.item_id
-               LIMIT ${SYNC_PAGE_SIZE + 1})
+               LIMIT ${size + 1})
               ${sql.join(
                 kinds.map(
                   ({ rank, changed }) => sql`UNION ALL
               (SELECT c.id, c.change_xid, NULL::timestamptz AS revoked_at, ${sql.raw(String(rank))} AS k ${changed}
                ORDER BY c.change_xid, c.id
-               LIMIT ${SYNC_PAGE_SIZE + 1})`,
+               LIMIT ${size + 1})`,
                 ),
                 sql` `,
               )}
@@ -183,20 +185,20 @@ export async function syncPage(
                   : sql`UNION ALL
               (SELECT t.id, m.change_xid, NULL::timestamptz AS revoked_at, 0 AS k ${grants}
                ORDER BY m.change_xid, t.id
-               LIMIT ${SYNC_PAGE_SIZE + 1})
+               LIMIT ${size + 1})
               ${sql.join(
                 kinds.map(
                   ({ rank, granted: grantedRows }) => sql`UNION ALL
               (SELECT c.id, m.change_xid, NULL::timestamptz AS revoked_at, ${sql.raw(String(rank))} AS k ${grantedRows}
                ORDER BY m.change_xid, c.id
-               LIMIT ${SYNC_PAGE_SIZE + 1})`,
+               LIMIT ${size + 1})`,
                 ),
                 sql` `,
               )}`
               }
             ) u
             ORDER BY u.change_xid, u.k, u.id
-            LIMIT ${SYNC_PAGE_SIZE + 1}
+            LIMIT ${size + 1}
           ) r ON true
           ORDER BY r.change_xid, r.k, r.id`),
   );
@@ -205,8 +207,8 @@ export async function syncPage(
     (r): r is typeof r & { id: number; change_xid: string | number; k: number } =>
       r.id !== null && r.change_xid !== null && r.k !== null,
   );
-  const hasMore = changed.length > SYNC_PAGE_SIZE;
-  const page = changed.slice(0, SYNC_PAGE_SIZE);
+  const hasMore = changed.length > size;
+  const page = changed.slice(0, size);
   const last = page.at(-1);
   let next: CursorPosition = { xid: from.xid, id: from.id };
   if (hasMore && last)

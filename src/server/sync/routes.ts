@@ -38,7 +38,7 @@ export async function syncRoutes(plain: FastifyInstance): Promise<void> {
   const syncDoc = routeDoc({
     summary: 'Changes since a cursor',
     description:
-      'Every item the caller sees that changed after the cursor (deleted or no longer visible ones as tombstones), with the comments and other rows that changed with them, at most 500 a page. No cursor is a full bootstrap. The cursor is opaque.',
+      'Every item the caller sees that changed after the cursor (deleted or no longer visible ones as tombstones), with the comments and other rows that changed with them, at most 500 a page (100 on the first page of a bootstrap). No cursor is a full bootstrap. The cursor is opaque.',
     tags: ['Sync'],
     querystring: syncQuerySchema,
     answers: {

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEngines } from '../../../testkit/server';
 import { makeMutual, pullAll, signedIn, writeDirectly } from '../../../testkit/testClient';
-import { isTombstone, SYNC_PAGE_SIZE, type SyncChange, type SyncPage } from '../../shared/item';
+import {
+  isTombstone,
+  SYNC_FIRST_PAGE_SIZE,
+  SYNC_PAGE_SIZE,
+  type SyncChange,
+  type SyncPage,
+} from '../../shared/item';
 import { ITEM_CHILDREN } from '../../shared/itemChildren';
 import { SYNC_LISTS } from '../../shared/syncLists';
 import { rows, sql } from '../db/client';
@@ -66,7 +72,7 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     expect(after.items[0]).toEqual({ id: item.id, uuid: item.uuid, deleted_at: expect.any(String) });
   });
 
-  it('L3: pages more than 500 changes across has_more pages without losing or repeating one', async () => {
+  it('L3, L16: pages more than 500 changes across has_more pages, the first of 100, without losing or repeating one', async () => {
     const c = await signedIn(harness.app, 'Bulk');
     const userId = c.user?.id ?? 0;
     for (let n = 0; n < 80; n += 8) {
@@ -78,11 +84,11 @@ describe.each(testEngines())('sync (%s)', (engine) => {
     // them: the cursor must page within one transaction by id.
     await writeDirectly(harness.app, [userId], (tx) =>
       tx.execute(
-        sql`INSERT INTO items (title, type, user_id) SELECT 'bulk ' || n, 'todo', ${userId} FROM generate_series(1, 450) n`,
+        sql`INSERT INTO items (title, type, user_id) SELECT 'bulk ' || n, 'todo', ${userId} FROM generate_series(1, 950) n`,
       ),
     );
     const expected = await latestVersions(userId);
-    expect(expected.size).toBe(530);
+    expect(expected.size).toBe(1030);
 
     // Wait until the bootstrap can see every row, so page sizes do not depend on other databases'
     // transactions holding PostgreSQL's cluster-wide horizon back for a moment.
@@ -95,7 +101,8 @@ describe.each(testEngines())('sync (%s)', (engine) => {
       cursor = page.body.cursor;
       if (!page.body.has_more) break;
     }
-    expect(pages[0]?.items).toHaveLength(SYNC_PAGE_SIZE);
+    // L16: a bootstrap's first page is the small one, the next full.
+    expect(pages.map((p) => p.items.length)).toEqual([SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE, 430]);
     expect(pages[0]?.has_more).toBe(true);
     const rest = await pullAll(c, harness.database, cursor);
     const ids = [...pages.flatMap((p) => p.items.map((i) => i.id)), ...rest.items.map((i) => i.id)];
@@ -239,8 +246,8 @@ describe.each(testEngines())('sync (%s)', (engine) => {
       if (!page.body.has_more) break;
     }
     expect(pages.map((p) => [p.items.length, p.remaining])).toEqual([
-      [SYNC_PAGE_SIZE, entries - SYNC_PAGE_SIZE],
-      [entries - SYNC_PAGE_SIZE, 0],
+      [SYNC_FIRST_PAGE_SIZE, entries - SYNC_FIRST_PAGE_SIZE],
+      [entries - SYNC_FIRST_PAGE_SIZE, 0],
     ]);
     const tombstones = pages.flatMap((p) => p.items).filter(isTombstone);
     expect(tombstones.map((t) => t.id).sort((a, b) => a - b)).toEqual([doomed.id, lent.id]);

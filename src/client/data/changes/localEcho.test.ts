@@ -30,8 +30,8 @@ function manualSource<T>() {
       return { unsubscribe: () => observers.delete(observer) };
     },
   };
-  const answer = (v: T) => {
-    for (const o of observers) o.next?.(v);
+  const answer = (v: T, provisional?: boolean) => {
+    for (const o of observers) o.next?.(v, provisional);
   };
   return { source, answer };
 }
@@ -178,6 +178,20 @@ describe('withLocalEcho', () => {
     answer([item(1, 'A'), item(2, 'B3')]);
     expect(seen.at(-1)).toEqual(['A', 'B3']);
     sub.unsubscribe();
+  });
+
+  it('W6, W12: keeps a settled echo over a provisional answer, drops it at the next consistent one', () => {
+    const echo = createLocalEcho();
+    const { source, answer } = manualSource<LocalItem[]>();
+    const seen: string[][] = [];
+    withLocalEcho(source, echo).subscribe((v) => seen.push(v.map((i) => i.title)));
+    answer([item(1, 'A')]);
+    echo.announce([item(1, 'A2')])(true);
+    // Read while writes outran it: maybe before the edit's commit.
+    answer([item(1, 'A'), item(2, 'B')], true);
+    expect(seen.at(-1)).toEqual(['A2', 'B']);
+    answer([item(1, 'A3'), item(2, 'B')]);
+    expect(seen.at(-1)).toEqual(['A3', 'B']);
   });
 
   it('W6: goes back to what is stored at once when the write fails', () => {

@@ -142,7 +142,8 @@ export function createLocalEcho(): LocalEcho {
 }
 
 export interface LiveObserver<T> {
-  next?: (value: T) => void;
+  /** `provisional`: an answer a write outran (reads/liveRead.ts), shown until the next one. */
+  next?: (value: T, provisional?: boolean) => void;
   error?: (error: unknown) => void;
 }
 
@@ -193,9 +194,10 @@ export function withLocalEcho<T>(source: LiveSource<T>, echo: LocalEcho): LiveSo
         }
       });
       const sub = source.subscribe({
-        next: (value) => {
+        next: (value, provisional) => {
           base = { value };
-          for (const [write, echoed] of shown) if (echoed.settled) shown.delete(write);
+          // A provisional answer may have been read before a settled echo's write committed.
+          if (!provisional) for (const [write, echoed] of shown) if (echoed.settled) shown.delete(write);
           observer.next?.(shown.size === 0 ? value : view());
         },
         error: (error) => observer.error?.(error),

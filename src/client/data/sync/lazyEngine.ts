@@ -63,6 +63,8 @@ export function lazySyncEngine(deps: LazyEngineDeps) {
     listConflicts: async () =>
       loaded || (await conflictedCollection(db).count()) > 0 ? withEngine((e) => e.listConflicts()) : [],
     refreshStatus: () => withEngine((e) => e.refreshStatus()),
+    /** Loads the engine without using it (a sign-in under way will): a failure waits for the first use. */
+    prepare: () => void load().catch(() => undefined),
     pull: () => withEngine((e) => e.pull()),
     pushQueue: (...args: Parameters<SyncEngine['pushQueue']>) => withEngine((e) => e.pushQueue(...args)),
     /** Starts the triggers once the engine has loaded; the stop function works before that too. */

@@ -1,5 +1,5 @@
-import { type Item, isTombstone, type SyncChange, type SyncPage } from '../../../shared/item';
-import { ITEM_CHILDREN, type SyncPageChildren } from '../../../shared/itemChildren';
+import { type Item, isTombstone, type SyncChange } from '../../../shared/item';
+import { ITEM_CHILDREN } from '../../../shared/itemChildren';
 import { sameRecord } from '../../../shared/sameRecord';
 import type { SyncPageLists } from '../../../shared/syncLists';
 import type { RowChange } from '../store/counters';
@@ -15,6 +15,7 @@ import { localWritesSettled } from '../store/writesInFlight';
 import { removeChildrenOf } from './children';
 import type { SyncContext } from './context';
 import { TABLES } from './context';
+import { askPage, type PulledPage, takeFirstPage } from './firstPage';
 import { NO_FEATURES, type PulledChildren, type SyncRegistry } from './kinds';
 import { applyPulledLists, joinLists, listCount } from './lists';
 import { heldAsMember, keepRejected } from './lostAccess';
@@ -23,7 +24,7 @@ import { rebaseLocal } from './rebase';
 import { swapTempId } from './tempIds';
 
 /**
- * The device's pull (SYNC.md L1–L3, L7–L11). Each page is asked for as soon as the one before it
+ * The device's pull (SYNC.md L1–L3, L7–L11, L16). Each page is asked for as soon as the one before it
  * arrives, at most PAGES_AHEAD waiting unread (pageReader), so the network and IndexedDB overlap;
  * one asked ahead is dropped unread if storing its predecessor fails, so the cursor never runs ahead
  * of the rows. Only the second page asks for `remaining` (L8): counting on every page would read the
@@ -435,7 +436,7 @@ const PAGES_AHEAD = 8;
  * `ready` says whether it has already arrived. A page that fails stops the reading: the ones after
  * it are never asked for, and one asked for ahead is dropped unread when applying fails.
  */
-type Page = SyncPage & SyncPageChildren & SyncPageLists;
+type Page = PulledPage;
 
 /** The rows of every child kind a page (or a fold of pages) carries. */
 function childCount(page: PulledChildren): number {
@@ -472,9 +473,8 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   const ask = (from: string, withCount: boolean) => {
     asked++;
     const entry = {
-      page: api
-        .get<Page>(`/sync?cursor=${encodeURIComponent(from)}${withCount ? '&count=1' : ''}`)
-        .then(({ data }) => data),
+      // A bootstrap's first page may have been asked for as the sign-in answered (L16).
+      page: (from === '' && !withCount && takeFirstPage(api)) || askPage(api, from, withCount),
       arrived: false,
     };
     entry.page.then(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, type Device, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import { seedAccount } from '../../../../testkit/seedAccount';
+import { SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE } from '../../../shared/item';
 import type { PullProgress } from '../../stores/syncStatusStore';
 import { pullProgressLabel } from '../../stores/syncStatusStore';
 
@@ -26,7 +27,7 @@ function recordProgress(d: Device): (PullProgress | null)[] {
 }
 
 describe('pull progress (L8)', () => {
-  it('L8: a first sync of 1,200 items shows its total once the second page (the counted one) arrives, then goes up with each stored transaction to 1,200, then clears', async () => {
+  it('L8, L16: a first sync of 1,200 items shows its total once the second page (the counted one) arrives, then goes up with each stored transaction to 1,200, then clears', async () => {
     const phone = freshPhone();
     await seedAccount(server.database.db, phone, 'Progress', 1200);
     const d = createDevice(server.url);
@@ -38,14 +39,15 @@ describe('pull progress (L8)', () => {
     // A step per stored transaction: a page, or pages that arrived while the one before was stored (L9).
     // The count rides on the second page (L8): the first page, stored meanwhile, is counted in it.
     expect(seen[0]?.total).toBe(1200);
-    expect([0, 500]).toContain(seen[0]?.received);
+    expect([0, SYNC_FIRST_PAGE_SIZE]).toContain(seen[0]?.received);
     expect(seen.at(-2)).toEqual({ received: 1200, total: 1200 });
     expect(seen.at(-1)).toBeNull();
     const received = seen.slice(0, -1).map((p) => p?.received);
     expect(received.length).toBeGreaterThanOrEqual(2);
     for (let i = 1; i < received.length; i++) {
       expect(received[i]! > received[i - 1]!).toBe(true);
-      expect(received[i]! % 500 === 0 || received[i] === 1200).toBe(true);
+      // L16: the first page is the small one, the rest full.
+      expect((received[i]! - SYNC_FIRST_PAGE_SIZE) % SYNC_PAGE_SIZE === 0 || received[i] === 1200).toBe(true);
     }
     expect(await d.client.db.items.count()).toBe(1200);
     expect(pullProgressLabel({ received: 45_000, total: 100_000 })).toBe('Syncing 45,000 of 100,000');
@@ -53,14 +55,14 @@ describe('pull progress (L8)', () => {
 
   it('L8: a pull of one page shows no progress', async () => {
     const phone = freshPhone();
-    await seedAccount(server.database.db, phone, 'Small', 300);
+    await seedAccount(server.database.db, phone, 'Small', SYNC_FIRST_PAGE_SIZE - 20);
     const d = createDevice(server.url);
     devices.push(d);
     const seen = recordProgress(d);
     await signIn(d, phone, 'Small');
     await d.client.engine.sync();
     expect(seen).toEqual([]);
-    expect(await d.client.db.items.count()).toBe(300);
+    expect(await d.client.db.items.count()).toBe(SYNC_FIRST_PAGE_SIZE - 20);
   });
 
   it('L8: an edit sent through the command map while the pull streams is stored before the pull ends', async () => {

@@ -1126,3 +1126,21 @@ async function until(done: () => boolean, ms = 3000): Promise<void> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe('the first page of a fresh device', () => {
+  it('L16: is asked for as the sign-in answers, once, and the pull stores it', async () => {
+    const phone = freshPhone();
+    const first = await signedInDevice(phone);
+    await createSynced(first, { title: 'Made elsewhere', type: 'campaign' });
+    const fresh = device();
+    await signIn(fresh, phone);
+    const asked = fresh.control.requests.map((r) => {
+      const url = new URL(r.url);
+      return `${r.method} ${url.pathname}${url.search}`;
+    });
+    const login = asked.indexOf('POST /api/login');
+    expect(asked.filter((a) => a === 'GET /api/sync?cursor=')).toEqual(['GET /api/sync?cursor=']);
+    expect(asked[login + 1]).toBe('GET /api/sync?cursor=');
+    expect((await fresh.client.db.items.toArray()).map((i) => i.title)).toEqual(['Made elsewhere']);
+  });
+});
