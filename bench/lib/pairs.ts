@@ -3,7 +3,7 @@
  * pairs (the first writes after a subscription compile their paths), with the app's time until shown
  * and until stored each against the reference's.
  */
-import { median } from './stats';
+import { median, percentile } from './stats';
 
 export interface Pairs {
   ref: number[];
@@ -14,9 +14,10 @@ export interface Pairs {
 export const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
 export const times = (v: number) => `${v.toFixed(2)}×`;
 
-/** The median ratio with its spread, as the summaries print it. */
+/** The median ratio with its spread and its p90, as the summaries print it. */
 export function ratioText(p: Pairs): string {
-  return `${times(median(p.ratios))} (${times(Math.min(...p.ratios))}–${times(Math.max(...p.ratios))})`;
+  const spread = `${times(Math.min(...p.ratios))}–${times(Math.max(...p.ratios))}`;
+  return `${times(median(p.ratios))} (${spread}; p90 ${times(percentile(p.ratios, 0.9))})`;
 }
 
 /** Runs `n` alternating pairs; `shown` times the app until the list shows it, `stored` until it resolved. */
