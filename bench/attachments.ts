@@ -49,7 +49,7 @@ import { numberArg, pageApi } from './lib/pageApi';
 import { ms, type Pairs, ratioText, times } from './lib/pairs';
 import { pgReachable, pgUrl } from './lib/pg';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
-import { median } from './lib/stats';
+import { median, percentile as quantileOf } from './lib/stats';
 
 const MIB = 1024 * 1024;
 /** Figure 1's file. */
@@ -403,10 +403,7 @@ function sampleMemory(pid: number): { stop(): number } {
   };
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
+const percentile = (values: readonly number[], p: number) => quantileOf(values, p / 100);
 
 /**
  * The other person at work until `until` says stop: an edit of their own todo, then their list,

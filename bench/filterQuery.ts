@@ -21,7 +21,7 @@ import { ms, ratioText, times } from './lib/pairs';
 import { pgReachable, pgUrl } from './lib/pg';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
 import { seedScaleAccount } from './lib/seed';
-import { median } from './lib/stats';
+import { median, percentile as quantileOf } from './lib/stats';
 
 const P95_BUDGET_MS = 300;
 
@@ -51,10 +51,7 @@ const TERMS = [
   'type: todo & !overdue & search: budget',
 ] as const;
 
-function p95(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] ?? Number.NaN;
-}
+const p95 = (values: readonly number[]) => quantileOf(values, 0.95);
 
 export async function run(args: string[] = []): Promise<void> {
   const url = pgUrl();

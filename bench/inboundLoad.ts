@@ -29,7 +29,7 @@ import { numberArg } from './lib/pageApi';
 import { ms } from './lib/pairs';
 import { pgReachable, pgUrl } from './lib/pg';
 import { check, heading, info, skip } from './lib/report';
-import { median } from './lib/stats';
+import { median, percentile as quantileOf } from './lib/stats';
 
 const DOMAIN = 'in.outpost.test';
 const SENDER = 'editor@example.test';
@@ -116,11 +116,7 @@ function sendMails(port: number, to: string, count: number, intervalMs: number):
 }
 
 /** The nearest-rank percentile `p` (0–100) of `values`. */
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
+const percentile = (values: readonly number[], p: number) => quantileOf(values, p / 100);
 
 const spread = (v: readonly number[]) =>
   `${ms(percentile(v, 50))} / ${ms(percentile(v, 95))} / ${ms(percentile(v, 99))} / ${ms(Math.max(...v))}`;

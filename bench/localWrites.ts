@@ -35,7 +35,7 @@ import { startSeededAppServer } from './lib/appServer';
 import { numberArg, pageApi } from './lib/pageApi';
 import { alternatePairs, ms, type Pairs, ratioText, times as x } from './lib/pairs';
 import { check, heading, info, printAlternatingSummary, skip } from './lib/report';
-import { median } from './lib/stats';
+import { median, percentile } from './lib/stats';
 
 type Api = {
   schema(): string;
@@ -166,14 +166,19 @@ async function printPhases(page: Page, n: number): Promise<void> {
     runs.ref.push(await call(page, 'editPhases', 'ref'));
     runs.app.push(await call(page, 'editPhases', 'app'));
   }
-  heading(`phases of a B edit (medians of ${n} each, alternating; ms from the edit's start)`);
-  console.log(`  ${'phase'.padEnd(28)} ${'app'.padStart(8)} ${'reference'.padStart(10)}`);
+  heading(`phases of a B edit (medians and p90s of ${n} each, alternating; ms from the edit's start)`);
+  console.log(
+    `  ${'phase'.padEnd(28)} ${'app'.padStart(8)} ${'app p90'.padStart(8)} ${'reference'.padStart(10)} ${'ref p90'.padStart(8)}`,
+  );
   for (const [key, label] of PHASES) {
-    const at = (side: 'app' | 'ref') => {
+    const at = (side: 'app' | 'ref', of: (values: number[]) => number) => {
       const values = runs[side].map((r) => r[key]!).filter(Number.isFinite);
-      return values.length === 0 ? '-' : median(values).toFixed(2);
+      return values.length === 0 ? '-' : of(values).toFixed(2);
     };
-    console.log(`  ${label.padEnd(28)} ${at('app').padStart(8)} ${at('ref').padStart(10)}`);
+    const p90 = (values: number[]) => percentile(values, 0.9);
+    console.log(
+      `  ${label.padEnd(28)} ${at('app', median).padStart(8)} ${at('app', p90).padStart(8)} ${at('ref', median).padStart(10)} ${at('ref', p90).padStart(8)}`,
+    );
   }
 }
 
