@@ -430,14 +430,6 @@ function yieldToMain(): Promise<void> {
  */
 const PAGES_AHEAD = 8;
 
-/**
- * The pages after `cursor`, in order, each asked for as soon as the one before it arrives while at
- * most PAGES_AHEAD wait unread, so the network and IndexedDB overlap. `take` answers the next page;
- * `ready` says whether it has already arrived. A page that fails stops the reading: the ones after
- * it are never asked for, and one asked for ahead is dropped unread when applying fails.
- */
-type Page = PulledPage;
-
 /** The rows of every child kind a page (or a fold of pages) carries. */
 function childCount(page: PulledChildren): number {
   let count = 0;
@@ -462,8 +454,14 @@ function joinChildren(before: PulledChildren, page: PulledChildren): PulledChild
   return children as PulledChildren;
 }
 
+/**
+ * The pages after `cursor`, in order, each asked for as soon as the one before it arrives while at
+ * most PAGES_AHEAD wait unread, so the network and IndexedDB overlap. `take` answers the next page;
+ * `ready` says whether it has already arrived. A page that fails stops the reading: the ones after
+ * it are never asked for, and one asked for ahead is dropped unread when applying fails.
+ */
 function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
-  const waiting: { page: Promise<Page>; arrived: boolean }[] = [];
+  const waiting: { page: Promise<PulledPage>; arrived: boolean }[] = [];
   let nextCursor: string | null = null;
   let stopped = false;
   // The rows of the pages that arrived, and the total once the counted page (the second) arrived.
@@ -502,7 +500,7 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
     ready: () => waiting[0]?.arrived === true,
     /** What the pull holds in all once the counted page arrived (L7, L8); null before, or with no count asked. */
     total: () => total,
-    take(): Promise<Page> {
+    take(): Promise<PulledPage> {
       const entry = waiting.shift();
       if (!entry) throw new Error('no page was asked for');
       askMore();
