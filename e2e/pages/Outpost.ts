@@ -56,12 +56,45 @@ export function uniqueTitle(prefix: string): string {
 }
 
 /** The app with the flows the journeys share: onboarding, sign-in, adding items, search, theme. */
+/** Pages that note each time the sign-in celebration is on screen (see watchCelebration). */
+const watchedPages = new WeakSet<Page>();
+
+declare global {
+  interface Window {
+    /** Set by the spec's page script when the sign-in celebration has been on screen. */
+    __outpostCelebrated?: boolean;
+  }
+}
+
 export class Outpost extends AppPage {
   readonly main: Locator;
 
   constructor(page: Page) {
     super(page);
     this.main = page.locator('main');
+  }
+
+  override async skipOnboarding() {
+    await super.skipOnboarding();
+    await this.watchCelebration();
+  }
+
+  /**
+   * From the next page load on, the page notes when the sign-in celebration has been on screen, so
+   * expectHomeAfterSignIn can wait for it to come and go rather than guess whether it is still to come.
+   */
+  async watchCelebration() {
+    if (watchedPages.has(this.page)) return;
+    watchedPages.add(this.page);
+    await this.page.addInitScript(() => {
+      const shown = () =>
+        [...document.querySelectorAll('[role="dialog"]')].some((dialog) =>
+          /Upgrading Your Account|You're all set/.test(dialog.textContent ?? ''),
+        );
+      new MutationObserver(() => {
+        if (shown()) window.__outpostCelebrated = true;
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
   }
 
   get isPhone(): boolean {
@@ -102,6 +135,7 @@ export class Outpost extends AppPage {
 
   /** Signs in on /login with a phone and a name; the app goes Home afterwards. */
   async signIn(phone: string, name: string) {
+    await this.watchCelebration();
     await this.goto('/login');
     await expect(this.heading('Sign In to Outpost')).toBeVisible();
     await this.main.getByLabel('Phone number').fill(phone);
@@ -111,11 +145,22 @@ export class Outpost extends AppPage {
   }
 
   /**
-   * Home once a sign-in has settled: on a fresh account the celebration ('You're all set!') covers it
-   * until the first sync run ends and then closes by itself, which takes longer than a plain
-   * expectation waits when the machine is busy.
+   * Home once a guest's sign-in has settled: the celebration ('Upgrading Your Account', then 'You're
+   * all set!') opens over Home and closes by itself. It is modal and takes the focus, so a test that
+   * went on while it was still to come would lose what it had begun (a quick add collapses when its
+   * empty title loses focus): on a page that watches for it, this waits until it has been shown.
+   * The waits are long because a busy machine is slow to close it.
    */
   async expectHomeAfterSignIn() {
+    if (watchedPages.has(this.page)) {
+      await expect
+        .poll(() => this.page.evaluate(() => window.__outpostCelebrated === true), { timeout: 20_000 })
+        .toBe(true);
+      await this.page.evaluate(() => {
+        window.__outpostCelebrated = false;
+      });
+    }
+    // A role query skips what a modal hides from assistive technology: Home counts once it is uncovered.
     await expect(this.heading('Home')).toBeVisible({ timeout: 20_000 });
   }
 

@@ -12,9 +12,15 @@ const CreateItemDialog = lazy(() => import('../items/CreateItemDialog'));
 // The open conflicts are a live read of the device: loaded when the data layer counts one.
 const SyncConflictHost = lazy(() => import('../sync/SyncConflictHost'));
 // Only after a guest signs in (or an interrupted upload resumes): not part of the first screen.
-const UpgradeOverlay = lazy(() =>
-  import('../sync/UpgradeOverlay').then((m) => ({ default: m.UpgradeOverlay })),
-);
+const UpgradeOverlay = lazy(() => loadUpgradeOverlay().then((m) => ({ default: m.UpgradeOverlay })));
+
+/**
+ * The celebration's code, asked for as a sign-in starts and awaited before it shows (useSignIn): the
+ * overlay then opens with Home, never a moment later over a card the user has already begun to fill.
+ */
+export function loadUpgradeOverlay() {
+  return import('../sync/UpgradeOverlay');
+}
 
 /** The app-wide dialogs: search (Ctrl/Cmd+K), shortcut help ('?'), create (the add button), conflicts and the upgrade. */
 export function GlobalOverlays() {

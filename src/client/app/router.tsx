@@ -94,6 +94,15 @@ export function preloadRoute(pathname: string, onboarded: boolean): Promise<unkn
   return key ? loadPage(key).catch(() => {}) : null;
 }
 
+/**
+ * Downloads the chunk of the screen `pathname` shows without marking it loaded (React.lazy imports it
+ * again when the screen opens, and finds it here): for a screen a moment away, like Home after a sign-in.
+ */
+export function prefetchRoute(pathname: string): void {
+  const key = pageFor(pathname);
+  if (key) void importers[key]().catch(() => {});
+}
+
 /** Every screen inside the shell, each behind its own error boundary. */
 export function AppRoutes() {
   return (

@@ -3,7 +3,22 @@ import type { UserSummary } from '../../shared/item';
 import type { AuthMode } from '../data/commands/server';
 import { uiStore } from '../stores/uiStore';
 import { useDoor } from './door';
+import { loadUpgradeOverlay } from './GlobalOverlays';
 import { pageLifeRead, usePageLifeRead, usePageLifeSettled, useSetPageLifeRead } from './pageLifeRead';
+
+/**
+ * The celebration's chunk, asked for beside the sign-in's requests when the device is a guest. A failed
+ * load does not stop the sign-in: the overlay's own lazy import tries again.
+ */
+function overlayFor(wasGuest: boolean): Promise<unknown> | null {
+  return wasGuest ? loadUpgradeOverlay().catch(() => {}) : null;
+}
+
+/** Starts a guest's celebration once its code is here, so it opens together with the screen behind it. */
+async function celebrateWhenReady(overlay: Promise<unknown>, name: string): Promise<void> {
+  await overlay;
+  uiStore.getState().celebrate(name);
+}
 
 /**
  * Signs in through the data layer's auth store; when the device was a guest, starts the celebratory
@@ -13,9 +28,9 @@ export function useSignIn(): (phone: string, name: string, code?: string) => Pro
   const { auth } = useDoor();
   return useCallback(
     async (phone, name, code) => {
-      const wasGuest = !auth.getState().isAuthenticated;
+      const overlay = overlayFor(!auth.getState().isAuthenticated);
       const user = await auth.getState().login(phone, name, code);
-      if (wasGuest) uiStore.getState().celebrate(user.name);
+      if (overlay) await celebrateWhenReady(overlay, user.name);
       return user;
     },
     [auth],
@@ -29,9 +44,9 @@ export function useSignIn(): (phone: string, name: string, code?: string) => Pro
 export function usePasskeySignIn(): () => Promise<UserSummary> {
   const { auth } = useDoor();
   return useCallback(async () => {
-    const wasGuest = !auth.getState().isAuthenticated;
+    const overlay = overlayFor(!auth.getState().isAuthenticated);
     const user = await auth.getState().loginWithPasskey();
-    if (wasGuest) uiStore.getState().celebrate(user.name);
+    if (overlay) await celebrateWhenReady(overlay, user.name);
     return user;
   }, [auth]);
 }
@@ -106,8 +121,9 @@ export function useFinishOidcSignIn(): () => Promise<UserSummary> {
       // As above.
     }
     const wasGuest = stored === null ? !auth.getState().isAuthenticated : stored === '1';
+    const overlay = overlayFor(wasGuest);
     const user = await auth.getState().finishOidcSignIn(wasGuest);
-    if (wasGuest) uiStore.getState().celebrate(user.name);
+    if (overlay) await celebrateWhenReady(overlay, user.name);
     return user;
   }, [auth]);
 }

@@ -5,6 +5,7 @@ import { OIDC_ERROR_PARAM, oidcFailureSentence } from '../../shared/oidc';
 import { describePasskeyFailure } from '../../shared/passkeyFailure';
 import { BrandMark } from '../app/Brand';
 import { useDoor, useSignedInUser } from '../app/door';
+import { prefetchRoute } from '../app/router';
 import {
   useAuthMode,
   useFinishOidcSignIn,
@@ -55,6 +56,17 @@ export default function LoginPage() {
   const oidcError = oidcFailureSentence(searchParams.get(OIDC_ERROR_PARAM));
   const oidcReturned = searchParams.get('signed_in') === 'oidc';
   const finishing = useRef(false);
+
+  // Home is where a sign-in lands: its chunk downloads while the form is filled in, not after the answer.
+  useEffect(() => {
+    const prefetch = () => prefetchRoute('/');
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(prefetch, 200);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(prefetch, { timeout: 2000 });
+    return () => cancelIdleCallback(idle);
+  }, []);
 
   useEffect(() => {
     if (!oidcReturned || finishing.current) return;

@@ -4,7 +4,7 @@
  * changes. Which client they read is the composition's to say (../live.ts binds the door's on screen,
  * or the page's own before the data layer has started): this module names no layer above it.
  */
-import Dexie, { liveQuery } from 'dexie';
+import Dexie from 'dexie';
 import { useLiveQuery, useObservable } from 'dexie-react-hooks';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useStore } from 'zustand';
@@ -23,6 +23,7 @@ import { type ConflictView, toConflictView } from './conflictView';
 import type { ItemTime } from './itemPageReads';
 import type { Inside, Progress } from './itemQueries';
 import { later, laterReads } from './laterReads';
+import { liveRead } from './liveRead';
 import { runningTimer, spentByItem } from './timeRead';
 import type { ListReads, ViewerReads } from './viewerReads';
 
@@ -286,7 +287,7 @@ export function useLive<A, T>(query: LiveQuery<A, T>, args: A): T | undefined {
   return useObservable(
     () =>
       withLocalEcho(
-        liveQuery(() => (key === null ? undefined : query(reads, args))),
+        liveRead(() => (key === null ? undefined : query(reads, args))),
         c.echo,
       ),
     // The arguments' text is the dependency: the same arguments give the same key on every render.
