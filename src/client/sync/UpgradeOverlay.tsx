@@ -6,7 +6,7 @@ import { useDoor } from '../app/door';
 import { Button, Dialog, DialogContent, Progress } from '../components/ui';
 import { cn } from '../components/ui/cn';
 import { uiStore, useUi } from '../stores/uiStore';
-import { UPGRADE_CLOSE_DELAY_MS, UPGRADE_GRACE_MS, upgradeView } from './upgradeState';
+import { UPGRADE_CLOSE_DELAY_MS, upgradeView } from './upgradeState';
 
 /**
  * After a guest signs in: a celebratory card that carries the Upgrade dialog ('Upgrading Your
@@ -19,7 +19,6 @@ export function UpgradeOverlay() {
   const celebration = useUi((s) => s.celebration);
   const progress = useStore(syncStatus, (s) => s.upgrade);
   const online = useStore(syncStatus, (s) => s.online);
-  const [graceOver, setGraceOver] = useState(false);
   const [dismissed, setDismissed] = useState(false);
 
   // The tutorial is a modal of its own: signing in from it (a fresh device is a guest) must not stack
@@ -30,11 +29,7 @@ export function UpgradeOverlay() {
   const open = (celebration !== null || resuming) && !dismissed && !inTutorial;
 
   useEffect(() => {
-    if (!celebration) return;
-    setDismissed(false);
-    setGraceOver(false);
-    const timer = window.setTimeout(() => setGraceOver(true), UPGRADE_GRACE_MS);
-    return () => window.clearTimeout(timer);
+    if (celebration) setDismissed(false);
   }, [celebration]);
 
   const close = useCallback(() => {
@@ -43,7 +38,7 @@ export function UpgradeOverlay() {
     void send('sync.clearFinishedUpgrade');
   }, [send]);
 
-  const view = upgradeView(progress, online, graceOver || resuming);
+  const view = upgradeView(progress, online);
   const uploading = progress !== null && !progress.done && progress.total > 0;
 
   // Finished while dismissed: forget it, so a reload does not show it again.
@@ -99,9 +94,7 @@ export function UpgradeOverlay() {
           description={
             complete
               ? 'Your account is ready. Your items now sync across your devices.'
-              : view.phase === 'waiting'
-                ? 'Setting up your account.'
-                : 'Moving the items on this device into your new account.'
+              : 'Moving the items on this device into your new account.'
           }
         >
           <div className="flex flex-col items-center gap-4 text-center">

@@ -1,6 +1,6 @@
 import type { UpgradeProgress } from '../stores/syncStatusStore';
 
-export type UpgradePhase = 'waiting' | 'syncing' | 'complete' | 'offline';
+export type UpgradePhase = 'syncing' | 'complete' | 'offline';
 
 export interface UpgradeView {
   phase: UpgradePhase;
@@ -10,18 +10,12 @@ export interface UpgradeView {
 
 /**
  * What the Upgrade dialog shows, from the data layer's real progress (items sent of items to send),
- * not the spec's timer (ARCHITECTURE §6 wins).
+ * not the spec's timer (ARCHITECTURE §6 wins). The sign-in has recorded what it moves before the
+ * dialog opens (afterSignIn, then the status refresh), so no progress means nothing to move: done.
  */
-export function upgradeView(
-  progress: UpgradeProgress | null,
-  online: boolean,
-  graceOver: boolean,
-): UpgradeView {
+export function upgradeView(progress: UpgradeProgress | null, online: boolean): UpgradeView {
   if (progress === null || progress.total === 0) {
-    // Nothing to upload (or not started yet): a guest with no items is simply done.
-    return graceOver
-      ? { phase: 'complete', percent: 100, message: 'Upgrade complete!' }
-      : { phase: 'waiting', percent: 0, message: 'Getting things ready...' };
+    return { phase: 'complete', percent: 100, message: 'Upgrade complete!' };
   }
   const percent = Math.round((Math.min(progress.sent, progress.total) / progress.total) * 100);
   if (progress.done) return { phase: 'complete', percent: 100, message: 'Upgrade complete!' };
@@ -40,5 +34,3 @@ export function upgradeView(
 
 /** The spec's delay between 'Upgrade complete!' and closing. */
 export const UPGRADE_CLOSE_DELAY_MS = 1500;
-/** How long to wait for the data layer to report an upload before treating it as nothing to do. */
-export const UPGRADE_GRACE_MS = 1200;
