@@ -86,6 +86,9 @@ async function contextOn(browser: import('@playwright/test').Browser): Promise<B
 test('Preferences › Email: an address verified from its mail, a switch and the digest hour kept over a reload, and a test email that arrives', async ({
   browser,
 }) => {
+  // Twelve pictures, each with its axe check, and a sign-in that waits for the celebration: about
+  // 90 s on a loaded machine, the default's whole budget.
+  test.setTimeout(180_000);
   const context = await contextOn(browser);
   try {
     const page = await context.newPage();
@@ -168,6 +171,9 @@ test('Preferences › Email: an address verified from its mail, a switch and the
 test('a campaign’s ‘Add tasks by email…’ shows its secret address, a new address replaces it, an editor has it too and a viewer has no menu', async ({
   browser,
 }) => {
+  // Three sign-ins (the owner, an editor, a viewer), each waiting for its celebration, and eight
+  // pictures with their axe checks: near the default's 90 s on a loaded machine.
+  test.setTimeout(180_000);
   const context = await contextOn(browser);
   try {
     const page = await context.newPage();
