@@ -87,13 +87,17 @@ export class Outpost extends AppPage {
     if (watchedPages.has(this.page)) return;
     watchedPages.add(this.page);
     await this.page.addInitScript(() => {
-      const shown = () =>
-        [...document.querySelectorAll('[role="dialog"]')].some((dialog) =>
-          /Upgrading Your Account|You're all set/.test(dialog.textContent ?? ''),
+      // Only the nodes a commit adds are looked at: the dialog arrives whole (a portal's subtree), and a
+      // page with long lists must not pay a document-wide query for each of its mutations.
+      const celebration = (node: Node) =>
+        node instanceof Element &&
+        (node.matches('[role="dialog"]') ? [node] : [...node.querySelectorAll('[role="dialog"]')]).some(
+          (dialog) => /Upgrading Your Account|You're all set/.test(dialog.textContent ?? ''),
         );
-      new MutationObserver(() => {
-        if (shown()) window.__outpostCelebrated = true;
-      }).observe(document, { childList: true, subtree: true, characterData: true });
+      new MutationObserver((records) => {
+        if (records.some((record) => [...record.addedNodes].some(celebration)))
+          window.__outpostCelebrated = true;
+      }).observe(document, { childList: true, subtree: true });
     });
   }
 
