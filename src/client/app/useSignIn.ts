@@ -7,17 +7,18 @@ import { loadUpgradeOverlay } from './GlobalOverlays';
 import { pageLifeRead, usePageLifeRead, usePageLifeSettled, useSetPageLifeRead } from './pageLifeRead';
 
 /**
- * The celebration's chunk, asked for beside the sign-in's requests when the device is a guest. A failed
- * load does not stop the sign-in: the overlay's own lazy import tries again.
+ * Runs a sign-in; for a guest, asks for the celebration's chunk beside the sign-in's requests and
+ * starts the celebration once that chunk is here, so it opens together with the screen behind it. A
+ * failed load does not stop the sign-in: the overlay's own lazy import tries again.
  */
-function overlayFor(wasGuest: boolean): Promise<unknown> | null {
-  return wasGuest ? loadUpgradeOverlay().catch(() => {}) : null;
-}
-
-/** Starts a guest's celebration once its code is here, so it opens together with the screen behind it. */
-async function celebrateWhenReady(overlay: Promise<unknown>, name: string): Promise<void> {
-  await overlay;
-  uiStore.getState().celebrate(name);
+async function celebratingGuest(wasGuest: boolean, signIn: () => Promise<UserSummary>): Promise<UserSummary> {
+  const overlay = wasGuest ? loadUpgradeOverlay().catch(() => {}) : null;
+  const user = await signIn();
+  if (overlay) {
+    await overlay;
+    uiStore.getState().celebrate(user.name);
+  }
+  return user;
 }
 
 /**
@@ -28,10 +29,9 @@ export function useSignIn(): (phone: string, name: string, code?: string) => Pro
   const { auth } = useDoor();
   return useCallback(
     async (phone, name, code) => {
-      const overlay = overlayFor(!auth.getState().isAuthenticated);
-      const user = await auth.getState().login(phone, name, code);
-      if (overlay) await celebrateWhenReady(overlay, user.name);
-      return user;
+      return celebratingGuest(!auth.getState().isAuthenticated, () =>
+        auth.getState().login(phone, name, code),
+      );
     },
     [auth],
   );
@@ -44,10 +44,7 @@ export function useSignIn(): (phone: string, name: string, code?: string) => Pro
 export function usePasskeySignIn(): () => Promise<UserSummary> {
   const { auth } = useDoor();
   return useCallback(async () => {
-    const overlay = overlayFor(!auth.getState().isAuthenticated);
-    const user = await auth.getState().loginWithPasskey();
-    if (overlay) await celebrateWhenReady(overlay, user.name);
-    return user;
+    return celebratingGuest(!auth.getState().isAuthenticated, () => auth.getState().loginWithPasskey());
   }, [auth]);
 }
 
@@ -121,9 +118,6 @@ export function useFinishOidcSignIn(): () => Promise<UserSummary> {
       // As above.
     }
     const wasGuest = stored === null ? !auth.getState().isAuthenticated : stored === '1';
-    const overlay = overlayFor(wasGuest);
-    const user = await auth.getState().finishOidcSignIn(wasGuest);
-    if (overlay) await celebrateWhenReady(overlay, user.name);
-    return user;
+    return celebratingGuest(wasGuest, () => auth.getState().finishOidcSignIn(wasGuest));
   }, [auth]);
 }
