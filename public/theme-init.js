@@ -38,18 +38,28 @@
       : 'page';
   const plan = '__OUTPOST_PRELOADS__';
   if (typeof plan === 'string') return; // The dev server: no build, no plan.
-  const route = plan.routes.find(([pattern]) => new RegExp(pattern, 'i').test(target));
-  const wanted = new Set(route ? route[1] : []);
-  if (!exempt.test(target)) for (const i of plan.data) wanted.add(i);
-  for (const i of wanted) {
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.crossOrigin = '';
-    // Low, like the entry script (vite.config.ts): the stylesheet comes first, for the shell's paint.
-    link.fetchPriority = 'low';
-    link.href = plan.files[i];
-    document.head.append(link);
-  }
+  const asked = new Set();
+  const preload = (pathname) => {
+    const route = plan.routes.find(([pattern]) => new RegExp(pattern, 'i').test(pathname));
+    const wanted = new Set(route ? route[1] : []);
+    if (!exempt.test(pathname)) for (const i of plan.data) wanted.add(i);
+    for (const i of wanted) {
+      if (asked.has(i)) continue;
+      asked.add(i);
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      // Low, like the entry script (vite.config.ts): the stylesheet comes first, for the shell's paint.
+      link.fetchPriority = 'low';
+      link.href = plan.files[i];
+      document.head.append(link);
+    }
+  };
+  preload(target);
+  // For the screen a moment away (Home, from the sign-in form: src/client/app/router.tsx prefetchRoute).
+  // Low priority matters there: over HTTP/1.1's six connections, a screen's thirty chunks asked for at
+  // the usual priority would hold the sign-in's own requests back behind them.
+  window.__outpostPrefetch = preload;
 })();
 
 // Holds Ctrl/Cmd+K and the keys typed after it until the app's own shortcut handler listens

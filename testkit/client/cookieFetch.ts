@@ -32,6 +32,8 @@ export function createCookieFetch(base: FetchLike = (input, init) => globalThis.
       const v = jar.get(name);
       return v === undefined ? null : decodeURIComponent(v);
     },
+    /** Sets a cookie as a server would have (a token kept from a session since ended, say). */
+    set: (name: string, value: string) => void jar.set(name, encodeURIComponent(value)),
     clear: () => jar.clear(),
   };
 }

@@ -123,6 +123,8 @@ function shellDoor(): Door {
     epoch: () => loaded?.auth.getState().epoch() ?? 0,
     unauthorized: (sentAt) => void later().then((d) => d.auth.getState().unauthorized(sentAt)),
     checkSession: async () => (await later()).auth.getState().checkSession(),
+    // The shell's own API client: the sign-in form asks before the data layer is loaded, and must not load it.
+    prepareLogin: () => api.ensureCsrfCookie().catch(() => undefined),
     login: async (phone, name, code) => (await later()).auth.getState().login(phone, name, code),
     loginWithPasskey: async () => (await later()).auth.getState().loginWithPasskey(),
     finishOidcSignIn: async (wasGuest) => (await later()).auth.getState().finishOidcSignIn(wasGuest),

@@ -94,11 +94,24 @@ export function preloadRoute(pathname: string, onboarded: boolean): Promise<unkn
   return key ? loadPage(key).catch(() => {}) : null;
 }
 
+declare global {
+  interface Window {
+    /** public/theme-init.js: low-priority modulepreload links for a route's chunks and the data layer's (builds only). */
+    __outpostPrefetch?: (pathname: string) => void;
+  }
+}
+
 /**
- * Downloads the chunk of the screen `pathname` shows without marking it loaded (React.lazy imports it
- * again when the screen opens, and finds it here): for a screen a moment away, like Home after a sign-in.
+ * Downloads the chunks of the screen `pathname` shows without running them (React.lazy imports them
+ * when the screen opens, and finds them here): for a screen a moment away, like Home after a sign-in.
+ * A build asks at low priority, so a request the user is waiting for (the sign-in's) goes first; the
+ * dev server, with no chunk plan, imports the screen.
  */
 export function prefetchRoute(pathname: string): void {
+  if (typeof window !== 'undefined' && window.__outpostPrefetch) {
+    window.__outpostPrefetch(pathname);
+    return;
+  }
   const key = pageFor(pathname);
   if (key) void importers[key]().catch(() => {});
 }

@@ -48,6 +48,12 @@ export function usePasskeySignIn(): () => Promise<UserSummary> {
   }, [auth]);
 }
 
+/** For the sign-in form as it opens: the anti-forgery cookie fetched now, not after the click. */
+export function usePrepareSignIn(): () => void {
+  const { auth } = useDoor();
+  return useCallback(() => void auth.getState().prepareLogin(), [auth]);
+}
+
 export type { AuthMode };
 
 /** Asks the server to send a sign-in code; in demo mode it sends nothing and the test code works. */

@@ -11,6 +11,7 @@ import {
   useFinishOidcSignIn,
   useOidcProvider,
   usePasskeySignIn,
+  usePrepareSignIn,
   useRequestCode,
   useSetAuthMode,
   useSignIn,
@@ -57,8 +58,12 @@ export default function LoginPage() {
   const oidcReturned = searchParams.get('signed_in') === 'oidc';
   const finishing = useRef(false);
 
-  // Home is where a sign-in lands: its chunk downloads while the form is filled in, not after the answer.
+  const prepareSignIn = usePrepareSignIn();
+  // The anti-forgery cookie at once (one small request), so the Sign In click waits for the sign-in
+  // alone. Home is where a sign-in lands: its chunks download at idle, at low priority, while the form is
+  // filled in, not after the answer.
   useEffect(() => {
+    prepareSignIn();
     const prefetch = () => prefetchRoute('/');
     if (typeof requestIdleCallback !== 'function') {
       const timer = setTimeout(prefetch, 200);
@@ -66,7 +71,7 @@ export default function LoginPage() {
     }
     const idle = requestIdleCallback(prefetch, { timeout: 2000 });
     return () => cancelIdleCallback(idle);
-  }, []);
+  }, [prepareSignIn]);
 
   useEffect(() => {
     if (!oidcReturned || finishing.current) return;

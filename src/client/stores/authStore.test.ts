@@ -28,6 +28,7 @@ function fakeApi(
     csrfCookie: async () => undefined,
     get: () => me,
     post: () => login,
+    postWithCsrf: () => login,
   } as unknown as ApiClient;
 }
 
@@ -128,6 +129,7 @@ describe('logout', () => {
         posts.push([path, body]);
         return { data: { user: sam } };
       },
+      postWithCsrf: async () => ({ data: { user: sam } }),
     } as unknown as ApiClient;
     const auth = createAuthStore({ api: () => api });
     await auth.getState().login(sam.phone, sam.name, '123456');
@@ -150,6 +152,7 @@ describe('logout', () => {
     const api = {
       csrfCookie: async () => undefined,
       post: async () => ({ data: { user: sam } }),
+      postWithCsrf: async () => ({ data: { user: sam } }),
     } as unknown as ApiClient;
     const auth = createAuthStore({
       api: () => api,

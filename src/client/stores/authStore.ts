@@ -25,6 +25,11 @@ export interface AuthState {
   /** Signs the device back in as the account it remembers, before the server is asked (local-first start). */
   restore: () => Promise<void>;
   checkSession: () => Promise<void>;
+  /**
+   * As the sign-in form opens: fetches the anti-forgery cookie now (when the page has none), so the
+   * Sign In click sends the sign-in at once. Failing (offline) is not an error: the click fetches it.
+   */
+  prepareLogin: () => Promise<void>;
   login: (phone: string, name: string, code?: string) => Promise<UserSummary>;
   /**
    * Signs in with a passkey alone (no phone typed), then runs exactly the steps a phone sign-in runs:
@@ -160,15 +165,18 @@ export function createAuthStore(deps: AuthDeps) {
           set({ checking: false });
         }
       },
+      prepareLogin: () =>
+        deps
+          .api()
+          .ensureCsrfCookie()
+          .catch(() => undefined),
       login: (phone, name, code) =>
         moving(async () => {
           const wasGuest = !get().isAuthenticated;
           deps.beforeLogin?.();
-          const api = deps.api();
-          await api.csrfCookie();
           const body: Record<string, string> = { phone, name };
           if (code !== undefined) body.code = code;
-          const { data } = await api.post<{ user: UserSummary }>('/login', body);
+          const { data } = await deps.api().postWithCsrf<{ user: UserSummary }>('/login', body);
           return signedIn(data.user, wasGuest);
         }),
       loginWithPasskey: () =>

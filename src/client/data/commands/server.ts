@@ -127,8 +127,7 @@ export const commands = {
   },
   /** Asks the server to text a sign-in code; answers the mode it runs in. */
   'server.requestCode': async (c: ServerContext, phone: string): Promise<AuthMode> => {
-    await c.api.csrfCookie();
-    const { data } = await c.api.post<{ mode?: AuthMode }>('/login/code', { phone });
+    const { data } = await c.api.postWithCsrf<{ mode?: AuthMode }>('/login/code', { phone });
     return data.mode === 'otp' ? 'otp' : 'demo';
   },
   /** Texts a code to a phone the signed-in person adds (N15); answers the mode the server runs in. */

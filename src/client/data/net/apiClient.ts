@@ -135,6 +135,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return { status: response.status, data: data as T, headers: response.headers };
   }
 
+  const csrfCookie = () => request<null>('GET', '/sanctum/csrf-cookie');
+
   return {
     request,
     get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', `${API_BASE}${path}`, opts),
@@ -144,6 +146,25 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<T>('PATCH', `${API_BASE}${path}`, { ...opts, body }),
     delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', `${API_BASE}${path}`, opts),
     /** Fetches the anti-forgery cookie from the host root (before login and logout). */
-    csrfCookie: () => request<null>('GET', '/sanctum/csrf-cookie'),
+    csrfCookie,
+    /** Fetches the anti-forgery cookie only when the page has none (a sign-in form, as it opens). */
+    ensureCsrfCookie: async (): Promise<void> => {
+      if (!xsrf()) await csrfCookie();
+    },
+    /**
+     * A POST that starts a session (sign-in, a sign-in code): the anti-forgery cookie is fetched first
+     * only when the page has none, so the click waits for one request, not two. A kept token whose
+     * session has since ended gets 419: a fresh one is fetched and the POST sent once more.
+     */
+    postWithCsrf: async <T>(path: string, body?: unknown): Promise<ApiResponse<T>> => {
+      if (!xsrf()) await csrfCookie();
+      try {
+        return await request<T>('POST', `${API_BASE}${path}`, { body });
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 419)) throw error;
+        await csrfCookie();
+        return request<T>('POST', `${API_BASE}${path}`, { body });
+      }
+    },
   };
 }

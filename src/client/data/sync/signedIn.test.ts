@@ -42,6 +42,52 @@ describe('auth', () => {
     expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: true, isAnonymous: false });
   });
 
+  it('a sign-in form that fetched the anti-forgery cookie as it opened sends the sign-in alone on the click', async () => {
+    const d = device();
+    await d.client.auth.getState().prepareLogin();
+    const opened = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    expect(opened).toEqual(['GET /sanctum/csrf-cookie']);
+    // Opening the form again fetches nothing: the page has its token.
+    await d.client.auth.getState().prepareLogin();
+    d.control.requests.length = 0;
+    await d.client.auth.getState().login(freshPhone(), 'Ada');
+    const paths = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    expect(paths[0]).toBe('POST /api/login');
+    expect(paths).not.toContain('GET /sanctum/csrf-cookie');
+    expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: true, isAnonymous: false });
+  });
+
+  it('a kept anti-forgery token the server no longer knows gets 419 once, then a fresh one signs in', async () => {
+    const d = device();
+    await d.client.auth.getState().prepareLogin();
+    d.jar.set('XSRF-TOKEN', 'a-token-from-a-session-since-ended');
+    d.control.requests.length = 0;
+    await d.client.auth.getState().login(freshPhone(), 'Ada');
+    const paths = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    expect(paths.slice(0, 3)).toEqual(['POST /api/login', 'GET /sanctum/csrf-cookie', 'POST /api/login']);
+    expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: true, isAnonymous: false });
+  });
+
+  it('a sign-in refused for its anti-forgery token twice says so, and the device stays a guest', async () => {
+    const d = device();
+    await d.client.auth.getState().prepareLogin();
+    d.jar.set('XSRF-TOKEN', 'stale');
+    // The fresh token never arrives (an answer without its cookie), so the second try is refused too.
+    d.control.failNext = {
+      match: (method, url) => method === 'GET' && url.endsWith('/sanctum/csrf-cookie'),
+      status: 200,
+      body: {},
+    };
+    d.control.requests.length = 0;
+    await expect(d.client.auth.getState().login(freshPhone(), 'Ada')).rejects.toMatchObject({
+      status: 419,
+      message: 'CSRF token mismatch.',
+    });
+    const paths = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    expect(paths).toEqual(['POST /api/login', 'GET /sanctum/csrf-cookie', 'POST /api/login']);
+    expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: false });
+  });
+
   it('checks the session on start: a live session signs in, none falls back to guest silently', async () => {
     const d = await signedInDevice();
     await d.client.auth.getState().checkSession();
