@@ -68,8 +68,9 @@ export function loadDoor(): Promise<Door> {
 /**
  * Starts the data layer for the screen on show. A screen with items (`needsItems`) starts it right
  * after its first paint, so the first paint never waits for IndexedDB. The sign-in and onboarding
- * screens show no items: they start it on the visitor's first press or key, well before they can
- * finish, and otherwise leave it to the screen that follows.
+ * screens show no items: they start it on the visitor's first press, key or input (a password manager
+ * or the browser's autofill fills the form without a key), well before they can finish, and otherwise
+ * leave it to the screen that follows.
  */
 export function useDataLayer(needsItems: boolean): void {
   useEffect(() => {
@@ -78,7 +79,7 @@ export function useDataLayer(needsItems: boolean): void {
       loadDoor().catch((error: unknown) => console.error('Outpost: the data layer failed to load', error));
     };
     if (!needsItems) {
-      const events = ['pointerdown', 'keydown'] as const;
+      const events = ['pointerdown', 'keydown', 'input'] as const;
       const once = () => {
         for (const name of events) window.removeEventListener(name, once, true);
         start();
