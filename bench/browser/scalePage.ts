@@ -249,7 +249,13 @@ const scale = {
       const start = at(entry.startTime);
       if (start < 0 || performance.timeOrigin + entry.startTime > row) continue;
       const url = new URL(entry.name);
-      lines.push(`${start} → ${at(entry.responseEnd)} ms ${url.pathname}${url.search}`);
+      // Sent and first byte too: a wait for a connection shows as the gap before 'sent', the server's
+      // time as the gap from 'sent' to 'first byte'.
+      const sent = entry.requestStart > 0 ? at(entry.requestStart) : '?';
+      const firstByte = entry.responseStart > 0 ? at(entry.responseStart) : '?';
+      lines.push(
+        `${start} → ${at(entry.responseEnd)} ms ${url.pathname}${url.search} (${entry.initiatorType}, sent ${sent}, first byte ${firstByte})`,
+      );
     }
     for (const task of longTasks) {
       const start = at(task.startTime);
