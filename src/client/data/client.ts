@@ -26,6 +26,7 @@ import { composeParts, createServiceRunner, type Service } from './service';
 import { DB_NAME, getMeta, META_KEYS, type OutpostDb, setMeta } from './store/db';
 import { dbPart, storagePart } from './store/part';
 import { queueCountsService } from './store/queueCounts';
+import { askFirstPageIfFresh } from './sync/firstPage';
 import type { LazyEngine, LazyEngineDeps } from './sync/lazyEngine';
 import type { createSyncLock } from './sync/locks';
 import { backgroundSyncPart, enginePart, idSwapsPart, trackedFetchPart } from './sync/part';
@@ -122,12 +123,15 @@ const authPart = {
       remember: async (user) => setMeta(db, META_KEYS.account, user),
       recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
       // The sign-in's and sign-out's steps load when they run (./signInSteps.ts), not with Home.
-      onLogin: async (user, wasGuest) =>
-        (await import('./signInSteps')).afterSignIn(
+      onLogin: async (user, wasGuest) => {
+        // L16: the first page is asked for before the sign-in's steps have even loaded.
+        await askFirstPageIfFresh(db, api, user.id);
+        return (await import('./signInSteps')).afterSignIn(
           { db, api, funnel, syncFeatures, engine: engine(), backgroundSync: backgroundSync() },
           user,
           wasGuest,
-        ),
+        );
+      },
       beforeLogin: () => {
         engine().prepare();
         void import('./signInSteps').then((steps) => steps.prepareSignIn());

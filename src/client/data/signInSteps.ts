@@ -23,13 +23,7 @@ export interface SignInDeps {
  */
 export async function afterSignIn(deps: SignInDeps, user: UserSummary, wasGuest: boolean): Promise<void> {
   const { db } = deps;
-  // A fresh device asks for its first page now, while the sync engine and Home's modules load (L16).
-  const [owner, cursor] = await Promise.all([
-    getMeta<number>(db, META_KEYS.dataOwner),
-    getMeta<string>(db, META_KEYS.cursor),
-  ]);
-  const fresh = (owner === undefined || owner === user.id) && !cursor;
-  if (fresh) (await import('./sync/firstPage')).askFirstPage(deps.api);
+  // A fresh device's first page was asked for already (client.ts onLogin, L16).
   // Loaded before the transaction, which an await of anything but IndexedDB would end.
   const { wipeOtherAccount } = await import('./sync/deviceWipe');
   await db.transaction('rw', db.tables, async () => {
@@ -55,7 +49,6 @@ export async function afterSignIn(deps: SignInDeps, user: UserSummary, wasGuest:
 
 /** Loads what afterSignIn runs on a fresh device, while the sign-in's requests are out. */
 export function prepareSignIn(): void {
-  void import('./sync/firstPage').catch(() => undefined);
   void import('./sync/deviceWipe').catch(() => undefined);
 }
 

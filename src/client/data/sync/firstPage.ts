@@ -9,6 +9,7 @@ import type { SyncPage } from '../../../shared/item';
 import type { SyncPageChildren } from '../../../shared/itemChildren';
 import type { SyncPageLists } from '../../../shared/syncLists';
 import type { ApiClient } from '../net/apiClient';
+import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
 
 /** A page of GET /api/sync, as the pull reads it. */
 export type PulledPage = SyncPage & SyncPageChildren & SyncPageLists;
@@ -31,6 +32,23 @@ export function askFirstPage(api: Pick<ApiClient, 'get'>): void {
   // A failure is the pull's to meet: it asks again itself.
   page.catch(() => undefined);
   asked.set(api, { page, at: Date.now() });
+}
+
+/**
+ * As the sign-in answers: a device with no cursor, holding no other account's data, asks for its
+ * first page now (L16). Called from the data layer's own chunk, so the ask never waits for the
+ * sign-in's other modules, which load behind the sync engine's at that moment.
+ */
+export async function askFirstPageIfFresh(
+  db: OutpostDb,
+  api: Pick<ApiClient, 'get'>,
+  userId: number,
+): Promise<void> {
+  const [owner, cursor] = await Promise.all([
+    getMeta<number>(db, META_KEYS.dataOwner),
+    getMeta<string>(db, META_KEYS.cursor),
+  ]);
+  if ((owner === undefined || owner === userId) && !cursor) askFirstPage(api);
 }
 
 /** The first page asked for ahead (L16), once; null when none is waiting or it waited too long. */
