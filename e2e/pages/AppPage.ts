@@ -51,9 +51,14 @@ export class AppPage {
     // Colours change through a transition, cut to 0.01 ms under reduced motion, but a transition moves
     // only when a frame is produced: until the next frames, computed styles (what axe reads) are still
     // the old theme's, and axe found light text on the light theme's background.
+    // Without reduced motion, or on a loaded machine, a colour transition may still be running after
+    // those frames (axe once measured two <time>s mid-way): the running transitions are awaited too
+    // (transitions only: an endless animation, a skeleton's pulse, never finishes).
     await this.page.evaluate(async (dark) => {
       document.documentElement.classList.toggle('dark', dark);
       await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
+      await Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
     }, theme === 'dark');
   }
 
