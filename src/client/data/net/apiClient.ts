@@ -136,6 +136,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   const csrfCookie = () => request<null>('GET', '/sanctum/csrf-cookie');
+  const ensureCsrfCookie = async (): Promise<void> => {
+    if (!xsrf()) await csrfCookie();
+  };
 
   return {
     request,
@@ -148,22 +151,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** Fetches the anti-forgery cookie from the host root (before login and logout). */
     csrfCookie,
     /** Fetches the anti-forgery cookie only when the page has none (a sign-in form, as it opens). */
-    ensureCsrfCookie: async (): Promise<void> => {
-      if (!xsrf()) await csrfCookie();
-    },
+    ensureCsrfCookie,
     /**
      * A POST that starts a session (sign-in, a sign-in code): the anti-forgery cookie is fetched first
      * only when the page has none, so the click waits for one request, not two. A kept token whose
      * session has since ended gets 419: a fresh one is fetched and the POST sent once more.
      */
     postWithCsrf: async <T>(path: string, body?: unknown): Promise<ApiResponse<T>> => {
-      if (!xsrf()) await csrfCookie();
+      const post = () => request<T>('POST', `${API_BASE}${path}`, { body });
+      await ensureCsrfCookie();
       try {
-        return await request<T>('POST', `${API_BASE}${path}`, { body });
+        return await post();
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 419)) throw error;
         await csrfCookie();
-        return request<T>('POST', `${API_BASE}${path}`, { body });
+        return post();
       }
     },
   };

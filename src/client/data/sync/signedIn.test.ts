@@ -33,11 +33,16 @@ async function serverItem(d: Device, id: number): Promise<Item> {
   return (await d.client.api.get<Item>(`/items/${id}`)).data;
 }
 
+/** The device's requests so far, as 'METHOD /path'. */
+function sentPaths(d: Device): string[] {
+  return d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+}
+
 describe('auth', () => {
   it('fetches the anti-forgery cookie before login and sends it back as X-XSRF-TOKEN', async () => {
     const d = device();
     await d.client.auth.getState().login(freshPhone(), 'Ada');
-    const paths = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    const paths = sentPaths(d);
     expect(paths.slice(0, 2)).toEqual(['GET /sanctum/csrf-cookie', 'POST /api/login']);
     expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: true, isAnonymous: false });
   });
@@ -45,13 +50,13 @@ describe('auth', () => {
   it('a sign-in form that fetched the anti-forgery cookie as it opened sends the sign-in alone on the click', async () => {
     const d = device();
     await d.client.auth.getState().prepareLogin();
-    const opened = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    const opened = sentPaths(d);
     expect(opened).toEqual(['GET /sanctum/csrf-cookie']);
     // Opening the form again fetches nothing: the page has its token.
     await d.client.auth.getState().prepareLogin();
     d.control.requests.length = 0;
     await d.client.auth.getState().login(freshPhone(), 'Ada');
-    const paths = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    const paths = sentPaths(d);
     expect(paths[0]).toBe('POST /api/login');
     expect(paths).not.toContain('GET /sanctum/csrf-cookie');
     expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: true, isAnonymous: false });
@@ -63,7 +68,7 @@ describe('auth', () => {
     d.jar.set('XSRF-TOKEN', 'a-token-from-a-session-since-ended');
     d.control.requests.length = 0;
     await d.client.auth.getState().login(freshPhone(), 'Ada');
-    const paths = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    const paths = sentPaths(d);
     expect(paths.slice(0, 3)).toEqual(['POST /api/login', 'GET /sanctum/csrf-cookie', 'POST /api/login']);
     expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: true, isAnonymous: false });
   });
@@ -83,7 +88,7 @@ describe('auth', () => {
       status: 419,
       message: 'CSRF token mismatch.',
     });
-    const paths = d.control.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    const paths = sentPaths(d);
     expect(paths).toEqual(['POST /api/login', 'GET /sanctum/csrf-cookie', 'POST /api/login']);
     expect(d.client.auth.getState()).toMatchObject({ isAuthenticated: false });
   });
