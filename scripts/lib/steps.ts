@@ -7,8 +7,9 @@ import { bin, repoRoot } from './paths';
 // failure; the last line is always "N passed, N failed" over the test counts, and a step that fails
 // without reporting tests (tsc, biome, a crashed runner) counts as one failure.
 
-export type Counts = { passed: number; failed: number };
-const total: Counts = { passed: 0, failed: 0 };
+/** `flaky`: of the passed, how many passed only on a retry (the browser suite retries once on CI). */
+export type Counts = { passed: number; failed: number; flaky?: number };
+const total = { passed: 0, failed: 0, flaky: 0 };
 const startedAt = Date.now();
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
@@ -50,13 +51,16 @@ export function playwrightCounts(file: string): Counts | undefined {
   const report = playwrightJson.safeParse(readJson(file));
   if (!report.success) return undefined;
   const { expected, unexpected, flaky } = report.data.stats;
-  return { passed: expected + flaky, failed: unexpected };
+  return { passed: expected + flaky, failed: unexpected, flaky };
 }
 
 /** Prints the summary line and exits. */
 export function finish(code: number): never {
   const seconds = Math.round((Date.now() - startedAt) / 1000);
   console.log(`\nTook ${Math.floor(seconds / 60)} min ${seconds % 60} s.`);
+  // Said on its own line, so a test that needed its retry is seen, not only counted as passed.
+  if (total.flaky > 0)
+    console.log(`\n${total.flaky} browser test(s) passed only on a retry: listed as flaky above.`);
   console.log(`\n${total.passed} passed, ${total.failed} failed`);
   process.exit(code);
 }
@@ -71,6 +75,7 @@ export async function step(name: string, command: string, args: string[], option
   if (counts) {
     total.passed += counts.passed;
     total.failed += counts.failed;
+    total.flaky += counts.flaky ?? 0;
   }
   if (code === 0) return;
   if (!counts || counts.failed === 0) total.failed += 1;
