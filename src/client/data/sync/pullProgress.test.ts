@@ -1,3 +1,4 @@
+import Dexie, { type ObservabilitySet } from 'dexie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, type Device, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
@@ -51,6 +52,38 @@ describe('pull progress (L8)', () => {
     }
     expect(await d.client.db.items.count()).toBe(1200);
     expect(pullProgressLabel({ received: 45_000, total: 100_000 })).toBe('Syncing 45,000 of 100,000');
+  });
+
+  it('L8: the counted page is asked for only once the first page is stored', async () => {
+    const phone = freshPhone();
+    await seedAccount(server.database.db, phone, 'Held', SYNC_FIRST_PAGE_SIZE + 2 * SYNC_PAGE_SIZE);
+    const d = createDevice(server.url);
+    devices.push(d);
+    // This device's commits that wrote items, counted as they happen (the other tests' devices go on
+    // syncing beside it); read at the moment the counted page is asked for.
+    const itemsPart = `idb://${d.client.db.name}/items/`;
+    let itemCommits = 0;
+    const onMutated = (parts: ObservabilitySet) => {
+      if (Object.keys(parts).some((part) => part.startsWith(itemsPart))) itemCommits++;
+    };
+    Dexie.on('storagemutated', onMutated);
+    // The sign-in may store items of its own before the first page is asked for.
+    let commitsWhenFirstAsked: number | null = null;
+    let commitsWhenCounted: number | null = null;
+    d.control.holdNext = (_method, url) => {
+      if (url.includes('/api/sync?')) commitsWhenFirstAsked ??= itemCommits;
+      if (url.includes('count=1')) commitsWhenCounted ??= itemCommits;
+      return false;
+    };
+    try {
+      await signIn(d, phone, 'Held');
+      await d.client.engine.sync();
+    } finally {
+      Dexie.on('storagemutated').unsubscribe(onMutated);
+    }
+    expect(commitsWhenFirstAsked).not.toBeNull();
+    expect(commitsWhenCounted).toBe(commitsWhenFirstAsked! + 1);
+    expect(await d.client.db.items.count()).toBe(SYNC_FIRST_PAGE_SIZE + 2 * SYNC_PAGE_SIZE);
   });
 
   it('L8: a pull of one page shows no progress', async () => {
