@@ -495,10 +495,11 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   const askMore = () => {
     const last = waiting[waiting.length - 1];
     if (!stopped && nextCursor !== null && (!last || last.arrived) && waiting.length < PAGES_AHEAD) {
-      if (countHeld && asked === 1) return;
+      const counted = count && asked === 1;
+      if (counted && countHeld) return;
       const from = nextCursor;
       nextCursor = null;
-      ask(from, count && asked === 1);
+      ask(from, counted);
     }
   };
   ask(cursor, false);
