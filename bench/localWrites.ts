@@ -1,9 +1,9 @@
 /**
- * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases] [--probe] [--plain-dexie] [--no-own-transaction]` (`--pull-pairs 0`: B alone;
+ * `npm run bench -- local-writes [--pull-pairs N] [--edit-pairs N] [--profile] [--phases] [--series] [--probe] [--plain-dexie] [--no-own-transaction]` (`--pull-pairs 0`: B alone;
  * `--plain-dexie`: the app with every faster route off, plain Dexie's transactions and table calls only
  * (src/client/data/store/dexieInternals.ts), to see what the raw routes earn; `--no-own-transaction`:
  * without the edit in place's own raw transaction (changes/writeRoute.ts), to see what it earns;
- * `--phases`: when each side's write transaction opens, issues its last request, is answered and commits;
+ * `--series`: B's pairs in the order run; `--phases`: when each side's write transaction opens, issues its last request, is answered and commits;
  * `--probe`: what the app's write requests cost in raw IndexedDB, shape by shape, without Dexie or the app): issue 28's two references
  * beside the app, in headless Chromium against the real server (PGlite, seeded with bench/lib/seed.ts's
  * 10,000 items), alternating reference and app (A B A B …): each side's median, the median of the
@@ -290,6 +290,14 @@ export async function run(args: string[] = []): Promise<void> {
       );
     await call(page, 'listen', 'live');
     const live = await edits(editPairs);
+    if (args.includes('--series')) {
+      // The pairs in the order run: whether the slow rounds cluster (early, periodic) or scatter.
+      heading('B. the pairs in order (app ms / reference ms = ratio)');
+      for (let i = 0; i < live.shown.ratios.length; i++)
+        console.log(
+          `  ${String(i + 1).padStart(3)} ${ms(live.shown.app[i]!).padStart(8)} ${ms(live.shown.ref[i]!).padStart(8)} ${x(live.shown.ratios[i]!)}`,
+        );
+    }
     if (profile) {
       // B under the CPU profiler: 40 app edits, where a title edit's time goes on the main thread.
       const cdp = await context.newCDPSession(page);

@@ -26,5 +26,6 @@ export { fromServer, usersOf } from '../../src/client/data/store/localItems';
 export { SEARCH_LOG_STORE } from '../../src/client/data/store/searchLog';
 export { topFlagsFromScratch } from '../../src/client/data/store/topFlags';
 export type { LocalComment, LocalItem, LocalUser, QueueEntry } from '../../src/client/data/store/types';
+export { trackLocalWrite } from '../../src/client/data/store/writesInFlight';
 export { applyPulled } from '../../src/client/data/sync';
 export { upgradeBatchSize } from '../../src/client/data/sync/guestUpgrade';

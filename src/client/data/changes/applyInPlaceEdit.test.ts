@@ -151,6 +151,20 @@ describe.skipIf(plainDexie)('an edit in place in a transaction of its own (apply
     await expect(rowShows).resolves.toMatchObject({ title: 'Renamed' });
   });
 
+  it('I12: its transaction holds only the stores it writes, none the middleware adds for the long way', async () => {
+    const { db, stored } = await seeded();
+    const opened = vi.spyOn(db.core, 'transaction');
+    await applyInPlaceEdit(db, renaming(stored, 'Renamed'));
+    const idb = opened.mock.results[0]?.value as IDBTransaction;
+    expect([...idb.objectStoreNames].sort()).toEqual(['items', 'searchLog', 'syncQueue', 'undo']);
+    // The long way's transaction on items still gets the side effects' stores.
+    const long = db.core.transaction(['items'], 'readwrite') as IDBTransaction;
+    expect([...long.objectStoreNames]).toEqual(
+      expect.arrayContaining(['counts', 'history', 'items', 'meta']),
+    );
+    long.abort();
+  });
+
   it("I12: is not made so inside another transaction, for a guest's row, or for a row that moves a counter", async () => {
     const { db, stored } = await seeded();
     const inside = await db.transaction('rw', [db.items, db.syncQueue, db.undo], () =>

@@ -11,8 +11,10 @@ import Dexie from 'dexie';
 import type { OutpostDb } from '../store/db';
 import { clearDeviceHistory, recordDeviceHistory } from '../store/deviceHistory';
 import { type DexieInternals, dexieInternals } from '../store/dexieInternals';
+import { exactScope } from '../store/exactScope';
 import { IN_PLACE_STORES, issueInPlace, putInPlace } from '../store/inPlaceWrites';
 import { issueWrite, rawWrite, rawWriteTransaction } from '../store/rawWrites';
+import { SEARCH_LOG_STORE } from '../store/searchLog';
 import { type InPlacePut, inPlacePut } from '../store/sideEffects';
 import type { ChildWrites, LocalItem, QueueEntry, UndoRecord } from '../store/types';
 import { enqueue, enqueueRaw, lastSeqRequest, type NewEntry, queueRows } from '../sync/queue';
@@ -144,9 +146,6 @@ export interface InPlaceEdit {
   facts?: ChangeFacts;
 }
 
-/** The stores an edit in place's own transaction names (the store's middleware adds its side effects' own). */
-const IN_PLACE_TRANSACTION = [...IN_PLACE_STORES, 'syncQueue', 'undo'];
-
 /**
  * SYNC.md I12: stores an edit in place in a raw read-write transaction of its own, every request
  * issued at once: the checks of what it was made from first, then the row, its log row, the queue row
@@ -171,7 +170,9 @@ export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<Queu
   // query cache drops what the commit changed (it does for an explicit transaction).
   let idb: IDBTransaction;
   try {
-    idb = db.core.transaction(IN_PLACE_TRANSACTION, 'readwrite') as IDBTransaction;
+    // Only the stores it writes: the row and its log row, its queue row, its undo record.
+    const stores = ['items', SEARCH_LOG_STORE, ...(queue ? ['syncQueue'] : []), ...(undo ? ['undo'] : [])];
+    idb = exactScope(() => db.core.transaction(stores, 'readwrite') as IDBTransaction);
   } catch {
     // A connection closing under it (a version change, another tab's upgrade): Dexie's way reopens it.
     return null;

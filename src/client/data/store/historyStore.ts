@@ -6,6 +6,7 @@
 import Dexie, { type DBCore, type DBCoreKeyRange, type DBCoreTransaction, type Middleware } from 'dexie';
 import type { HistoryEntry } from '../../../shared/history';
 import type { OutpostDb } from './db';
+import { scopeIsExact } from './exactScope';
 
 export const HISTORY_STORE = 'history';
 /** The timeline's read: an item's entries by time (ids break ties, oldest first). */
@@ -65,7 +66,10 @@ export const historyScope: Middleware<DBCore> = {
       ...down,
       transaction(stores, mode, options) {
         const scoped =
-          mode === 'readwrite' && stores.includes('items') && !stores.includes(HISTORY_STORE)
+          mode === 'readwrite' &&
+          stores.includes('items') &&
+          !stores.includes(HISTORY_STORE) &&
+          !scopeIsExact()
             ? [...stores, HISTORY_STORE]
             : stores;
         return down.transaction(scoped, mode, options);

@@ -16,6 +16,7 @@
 import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, Middleware } from 'dexie';
 import { COUNTS_STORE } from './counters';
 import { deleteCounted, inPlace, putCounted } from './counterUpkeep';
+import { scopeIsExact } from './exactScope';
 import { withKeys, withListKeys } from './listKeys';
 import { SEARCH_LOG_STORE, withSearchLog } from './searchLog';
 import { deleteWithFlags, putWithFlags } from './topFlags';
@@ -71,7 +72,7 @@ export const storeSideEffects: Middleware<DBCore> = {
         // A write to items writes its counters (and reads the ones a pull left pending) and its log
         // row in the same transaction, whatever stores it named.
         const withAdded =
-          mode === 'readwrite' && stores.includes('items')
+          mode === 'readwrite' && stores.includes('items') && !scopeIsExact()
             ? [...stores, ...added.filter((s) => !stores.includes(s))]
             : stores;
         return down.transaction(withAdded, mode, options);

@@ -1,9 +1,24 @@
 /**
  * The local writes under way on a database, so a pull can wait for the ones made while it streamed
  * before it ends (SYNC.md L8): a pull stores several pages per transaction, and an edit made
- * meanwhile may have to wait for the last one.
+ * meanwhile may have to wait for the last one. And on any database, so background work waits for a
+ * quiet moment (localWritesQuietIn): an edit is never shown late for an idle task's slice.
  */
 const inFlight = new WeakMap<object, Set<Promise<unknown>>>();
+
+/**
+ * How long after a local write settles the page stays busy with it: its live queries read again and
+ * the screen renders the change (a few ms at 10,000 items), with room to spare.
+ */
+export const LOCAL_WRITE_QUIET_MS = 20;
+let underWay = 0;
+let lastSettledAt = Number.NEGATIVE_INFINITY;
+
+/** Milliseconds until no local write is under way or just settled (0: quiet now). */
+export function localWritesQuietIn(now = performance.now()): number {
+  if (underWay > 0) return LOCAL_WRITE_QUIET_MS;
+  return Math.max(0, lastSettledAt + LOCAL_WRITE_QUIET_MS - now);
+}
 
 /** Counts `written` as under way on `db` until it settles; answers it unchanged. */
 export function trackLocalWrite<T>(db: object, written: Promise<T>): Promise<T> {
@@ -17,7 +32,12 @@ export function trackLocalWrite<T>(db: object, written: Promise<T>): Promise<T> 
     () => undefined,
   );
   writes.add(settled);
-  void settled.then(() => writes.delete(settled));
+  underWay++;
+  void settled.then(() => {
+    writes.delete(settled);
+    underWay--;
+    lastSettledAt = performance.now();
+  });
   return written;
 }
 
