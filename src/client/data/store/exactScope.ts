@@ -1,8 +1,8 @@
 /**
  * A read-write transaction on items gets the stores its writes' side effects need added by the
- * store's middlewares (sideEffects.ts, historyStore.ts). A raw edit in place writes those itself and
- * needs none of them: opened through exactScope, it holds only the stores it names, and commits as a
- * narrower transaction (fewer stores for IndexedDB to lock, and none that others wait on).
+ * store's middlewares (sideEffects.ts, historyStore.ts: counters, meta, the guest's history). A raw
+ * edit in place writes none of them: opened through exactScope, it holds only the stores it names,
+ * and commits as a narrower transaction (fewer stores for IndexedDB to lock).
  */
 let exact = false;
 
