@@ -15,19 +15,16 @@ const QUIET_WAIT_MAX_MS = 2000;
  * IndexedDB, and a slice begun then (up to `maxMs`) would hold the edit's answer, and the list
  * showing it, until the slice ends.
  */
-export function whenIdle(run: (ms: number) => void, maxMs: number): void {
-  const asked = performance.now();
-  const ask = () => {
-    const whenQuiet = (ms: number) => {
-      const wait = localWritesQuietIn();
-      if (wait > 0 && performance.now() - asked < QUIET_WAIT_MAX_MS) setTimeout(ask, wait);
-      else run(ms);
-    };
-    if (typeof requestIdleCallback === 'function') {
-      requestIdleCallback((deadline) => whenQuiet(Math.min(maxMs, deadline.timeRemaining())), {
-        timeout: 1000,
-      });
-    } else setTimeout(() => whenQuiet(maxMs), 0);
+export function whenIdle(run: (ms: number) => void, maxMs: number, asked = performance.now()): void {
+  const whenQuiet = (ms: number) => {
+    const wait = localWritesQuietIn();
+    if (wait > 0 && performance.now() - asked < QUIET_WAIT_MAX_MS)
+      setTimeout(() => whenIdle(run, maxMs, asked), wait);
+    else run(ms);
   };
-  ask();
+  if (typeof requestIdleCallback === 'function') {
+    requestIdleCallback((deadline) => whenQuiet(Math.min(maxMs, deadline.timeRemaining())), {
+      timeout: 1000,
+    });
+  } else setTimeout(() => whenQuiet(maxMs), 0);
 }
