@@ -82,7 +82,12 @@ describe('liveRead', () => {
     for (let i = 0; i < 100 && heard.length < 2; i++) await sleep(10);
     await sleep(50);
     sub.unsubscribe();
-    expect(heard).toEqual([
+    // Dexie itself may answer the same count again (a busy machine lets the create's own item writes
+    // wake it apart): the same consistent answer twice in a row is one answer.
+    const answers = heard.filter(
+      (h, i) => i === 0 || h.count !== heard[i - 1]!.count || h.provisional !== heard[i - 1]!.provisional,
+    );
+    expect(answers).toEqual([
       { count: 0, provisional: false },
       { count: 1, provisional: false },
     ]);
