@@ -53,6 +53,8 @@ type Api = {
   refEdit(): Promise<{ ms: number; startedAt: number }>;
   editTeardown(): Promise<void>;
   probe(n: number): Promise<Record<string, number>>;
+  pullTimeline(run: number): Promise<string[]>;
+  recordPages(run: number): Promise<void>;
 };
 
 const call = pageApi<Api>('localWrites');
@@ -234,8 +236,11 @@ export async function run(args: string[] = []): Promise<void> {
 
     // A. Fresh device pulls 10,000 items; the first pair is kept and compared row by row.
     const pull: Pairs = { ref: [], app: [], ratios: [] };
+    const replayPages = args.includes('--replay-pages');
     for (let i = 0; i < pullPairs; i++) {
       const keep = i === 0;
+      // Its pages from memory, not the server (the app's pull without the server's work beside it).
+      if (replayPages) await call(page, 'recordPages', 1000 + i);
       const r = await call(page, 'refPull', i, keep);
       const a = await call(page, 'appPull', i, keep);
       if (r.count !== 10_000 || a.count !== 10_000)
@@ -254,6 +259,11 @@ export async function run(args: string[] = []): Promise<void> {
       pull.app.push(a.ms);
       pull.ratios.push(a.ms / r.ms);
       console.log(`  pull pair ${i + 1}: reference ${ms(r.ms)}, app ${ms(a.ms)}, ${x(a.ms / r.ms)}`);
+    }
+
+    if (args.includes('--timeline')) {
+      heading('timeline: one app pull (ms from the sync call)');
+      for (const line of await call(page, 'pullTimeline', 200)) console.log(`  ${line}`);
     }
 
     if (profile) {

@@ -379,6 +379,63 @@ countCalls(IDBIndex.prototype, 'index', [
 ]);
 countCalls(IDBCursor.prototype, 'cursor', ['continue']);
 
+/** --timeline: what one app pull did when, in ms from its start (GETs, transactions), while recording. */
+let timeline: string[] | null = null;
+let timelineStart = 0;
+const stamp = (line: string) =>
+  timeline?.push(`${(performance.now() - timelineStart).toFixed(1).padStart(7)} ${line}`);
+const originalFetch = window.fetch.bind(window);
+/**
+ * --replay-pages: the sync pages of one app pull, recorded, then answered from memory in the same
+ * order to the next pull, so that pull runs without the server working beside it.
+ */
+let recordedPages: string[] | null = null;
+let replayedPages: string[] | null = null;
+window.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const address = String(input instanceof Request ? input.url : input);
+  if (address.includes('/api/sync?')) {
+    const replayed = replayedPages?.shift();
+    if (replayed !== undefined)
+      return new Response(replayed, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    if (recordedPages) {
+      const response = await originalFetch(input, init);
+      recordedPages.push(await response.clone().text());
+      return response;
+    }
+  }
+  if (!timeline) return originalFetch(input, init);
+  const url = String(input instanceof Request ? input.url : input).replace(/^.*\/api/, '');
+  stamp(`GET asked ${url.slice(0, 60)}`);
+  const response = await originalFetch(input, init);
+  stamp(`GET headers ${url.slice(0, 60)}`);
+  return response;
+}) as typeof fetch;
+for (const name of ['json', 'text'] as const) {
+  const original = Response.prototype[name];
+  Response.prototype[name] = async function (this: Response) {
+    const body = await original.call(this);
+    stamp(`body ${name} ${this.url.replace(/^.*\/api/, '').slice(0, 60)}`);
+    return body;
+  } as never;
+}
+const originalTransaction = IDBDatabase.prototype.transaction;
+IDBDatabase.prototype.transaction = function (
+  this: IDBDatabase,
+  ...args: Parameters<IDBDatabase['transaction']>
+) {
+  const tx = originalTransaction.apply(this, args);
+  if (timeline) {
+    const stores = [...tx.objectStoreNames].join(',');
+    const at = performance.now();
+    const mode = tx.mode === 'readwrite' ? 'rw' : 'r ';
+    if (mode === 'rw') stamp(`tx ${mode} open ${stores}`);
+    tx.addEventListener('complete', () =>
+      stamp(`tx ${mode} done (${(performance.now() - at).toFixed(1)} ms) ${stores}`),
+    );
+  }
+  return tx;
+};
+
 const localWrites = {
   /** Profile aid: the GETs alone, the app's way (every sync page in turn, parsed) and the reference's one GET. */
   async timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }> {
@@ -512,6 +569,7 @@ const localWrites = {
     const d = await signedIn(name);
     d.online(true);
     const t0 = performance.now();
+    stamp('sync starts');
     await d.client.engine.sync();
     const count = await d.client.db.items.count();
     const ms = performance.now() - t0;
@@ -523,6 +581,30 @@ const localWrites = {
     }
     await deleteDb(name);
     return { ms, count };
+  },
+
+  /** --replay-pages: one app pull (not kept) with its sync pages recorded for the next pull to take from memory. */
+  async recordPages(run: number): Promise<void> {
+    recordedPages = [];
+    try {
+      await localWrites.appPull(run, false);
+      replayedPages = recordedPages;
+    } finally {
+      recordedPages = null;
+    }
+  },
+
+  /** --timeline: one app pull (not kept) with its GETs and transactions stamped. */
+  async pullTimeline(run: number): Promise<string[]> {
+    timeline = [];
+    timelineStart = performance.now();
+    try {
+      const r = await localWrites.appPull(run, false);
+      stamp(`pull done: ${r.count} items`);
+      return timeline;
+    } finally {
+      timeline = null;
+    }
   },
 
   /** Row by row: what the reference stored against what the app's pull stored (kept runs). */

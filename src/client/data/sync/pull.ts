@@ -27,10 +27,12 @@ import { swapTempId } from './tempIds';
  * The device's pull (SYNC.md L1–L3, L7–L11, L16). Each page is asked for as soon as the one before it
  * arrives, at most PAGES_AHEAD waiting unread (pageReader), so the network and IndexedDB overlap;
  * one asked ahead is dropped unread if storing its predecessor fails, so the cursor never runs ahead
- * of the rows. Only the second page asks for `remaining` (L8): counting on every page would read the
- * rest of a 100,000-item bootstrap 200 times, and counting on the first held up the first rows on
- * screen while the device had nothing to write (a 100,000-item first page: 474 ms with the count,
- * 78 ms without, in-process on PGlite). Rows go in chunks and the pull yields between transactions,
+ * of the rows. Only the third page asks for `remaining` (L8): counting on every page would read the
+ * rest of a 100,000-item bootstrap 200 times, counting on the first held up the first rows on screen
+ * while the device had nothing to write (a 100,000-item first page: 474 ms with the count, 78 ms
+ * without, in-process on PGlite), and counting on the second left the device idle while the server
+ * counted, since the pages after it wait for its cursor (10,000 items: 150 ms idle of a 3.5 s pull,
+ * `npm run bench -- local-writes --timeline`). Rows go in chunks and the pull yields between transactions,
  * so no page is one long main-thread task and a local edit goes in between two of them (`npm run
  * bench -- first-sync` measures the long tasks and the heap).
  */
@@ -454,6 +456,9 @@ function joinChildren(before: PulledChildren, page: PulledChildren): PulledChild
   return children as PulledChildren;
 }
 
+/** How many pages are asked for before the one that asks for the count (L8): the third is counted. */
+const COUNTED_PAGE = 2;
+
 /**
  * The pages after `cursor`, in order, each asked for as soon as the one before it arrives while at
  * most PAGES_AHEAD wait unread, so the network and IndexedDB overlap. `take` answers the next page;
@@ -464,7 +469,7 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   const waiting: { page: Promise<PulledPage>; arrived: boolean }[] = [];
   let nextCursor: string | null = null;
   let stopped = false;
-  // The rows of the pages that arrived, and the total once the counted page (the second) arrived.
+  // The rows of the pages that arrived, and the total once the counted page (the third) arrived.
   let arrivedRows = 0;
   let total: number | null = null;
   let asked = 0;
@@ -495,7 +500,8 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   const askMore = () => {
     const last = waiting[waiting.length - 1];
     if (!stopped && nextCursor !== null && (!last || last.arrived) && waiting.length < PAGES_AHEAD) {
-      const counted = count && asked === 1;
+      // The second page goes at once, uncounted: the device stores it while the third is counted.
+      const counted = count && asked === COUNTED_PAGE;
       if (counted && countHeld) return;
       const from = nextCursor;
       nextCursor = null;
@@ -571,7 +577,7 @@ export async function pull(
         cursor = following.cursor;
         more = following.has_more;
       }
-      // The count comes with the second page (L8): progress shows from the first transaction after it.
+      // The count comes with the third page (L8): progress shows from the first transaction after it.
       if (total === null && status && reader.total() !== null) {
         total = Math.max(reader.total()!, pulled);
         status.getState().set({ pullProgress: { received: pulled, total } });
