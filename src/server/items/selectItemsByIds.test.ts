@@ -33,10 +33,35 @@ describe.each(testEngines())('selectItemsByIds (%s)', (engine) => {
       priority: 1,
       due_date: '2026-03-01',
     });
-    const done = await owner.create({ title: 'Pack', type: 'todo', parent_id: task.id });
+    const done = await owner.create({
+      title: 'Pack',
+      type: 'todo',
+      parent_id: task.id,
+      estimate_minutes: 30,
+    });
     await owner.update(done.id, { status: 'completed' });
     // The helper sees this todo but not its task: no parent summary for them.
-    const assigned = await owner.create({ title: 'Call', type: 'todo', parent_id: task.id });
+    const assigned = await owner.create({
+      title: 'Call',
+      type: 'todo',
+      parent_id: task.id,
+      estimate_minutes: 15,
+    });
+    // X14: estimates roll up from live children only, and an own estimate wins over the children's.
+    const dropped = await owner.create({
+      title: 'Dropped',
+      type: 'todo',
+      parent_id: task.id,
+      estimate_minutes: 500,
+    });
+    expect((await owner.delete(`/api/items/${dropped.id}`)).status).toBe(204);
+    const planned = await owner.create({
+      title: 'Tickets',
+      type: 'task',
+      parent_id: campaign.id,
+      estimate_minutes: 60,
+    });
+    await owner.create({ title: 'Print', type: 'todo', parent_id: planned.id, estimate_minutes: 5 });
     await owner.update(assigned.id, { assigned_to: helper.user!.id });
     const gone = await owner.create({ title: 'Gone', type: 'todo' });
     expect((await owner.delete(`/api/items/${gone.id}`)).status).toBe(204);
@@ -48,7 +73,7 @@ describe.each(testEngines())('selectItemsByIds (%s)', (engine) => {
     );
     await share(owner, campaign, 'viewer', member);
 
-    const ids = [campaign.id, task.id, done.id, assigned.id, gone.id, loose.id];
+    const ids = [campaign.id, task.id, done.id, assigned.id, gone.id, loose.id, planned.id];
     for (const viewer of [owner, member, helper]) {
       const userId = viewer.user!.id;
       const expected = byId(
@@ -75,7 +100,13 @@ describe.each(testEngines())('selectItemsByIds (%s)', (engine) => {
       members_count: 2,
       my_role: 'owner',
     });
-    expect(ownerItems.find((i) => i.id === task.id)).toMatchObject({ children_count: 2, completed_count: 1 });
+    expect(ownerItems.find((i) => i.id === task.id)).toMatchObject({
+      children_count: 2,
+      completed_count: 1,
+      estimate_total_minutes: 45,
+    });
+    expect(ownerItems.find((i) => i.id === campaign.id)?.estimate_total_minutes).toBe(105);
+    expect(ownerItems.find((i) => i.id === planned.id)?.estimate_total_minutes).toBe(60);
     expect(ownerItems.find((i) => i.id === assigned.id)?.assignedUser?.phone).toBe(helper.user!.phone);
     expect(ownerItems.find((i) => i.id === gone.id)?.deleted_at).toEqual(expect.any(String));
     expect(ownerItems.find((i) => i.id === loose.id)?.remind_at).toBe('2026-03-01T10:00:00.123Z');
