@@ -66,6 +66,14 @@ function report(subject: string, p: Pairs, budget: number | null, labels = ['app
   const value = ratioText(p);
   info(subject, `${labels[0]} median`, ms(median(p.app)));
   info(subject, `${labels[1]} median`, ms(median(p.ref)));
+  // The tails side by side: the p90 of the per-pair ratios (in the verdict's line) mixes both sides'
+  // noise, a pair whose reference ran unusually fast reading as a slow app.
+  const tails = percentile(p.app, 0.9) / percentile(p.ref, 0.9);
+  info(
+    subject,
+    `p90 ${labels[0]} ÷ p90 ${labels[1]}`,
+    `${ms(percentile(p.app, 0.9))} ÷ ${ms(percentile(p.ref, 0.9))} = ${x(tails)}`,
+  );
   const metric = `ratio (${p.ratios.length} pairs)`;
   let verdict = 'info';
   if (budget === null) info(subject, metric, value);

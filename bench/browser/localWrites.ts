@@ -382,6 +382,10 @@ countCalls(IDBCursor.prototype, 'cursor', ['continue']);
 /** --timeline: what one app pull did when, in ms from its start (GETs, transactions), while recording. */
 let timeline: string[] | null = null;
 let timelineStart = 0;
+/** --timeline: when each read-write transaction over the items was open (performance.now()). */
+const itemWrites: [number, number][] = [];
+/** --timeline: when the app's last pull called sync (performance.now()). */
+let syncStartedAt = 0;
 const stamp = (line: string) =>
   timeline?.push(`${(performance.now() - timelineStart).toFixed(1).padStart(7)} ${line}`);
 const originalFetch = window.fetch.bind(window);
@@ -429,9 +433,11 @@ IDBDatabase.prototype.transaction = function (
     const at = performance.now();
     const mode = tx.mode === 'readwrite' ? 'rw' : 'r ';
     if (mode === 'rw') stamp(`tx ${mode} open ${stores}`);
-    tx.addEventListener('complete', () =>
-      stamp(`tx ${mode} done (${(performance.now() - at).toFixed(1)} ms) ${stores}`),
-    );
+    const writesItems = mode === 'rw' && tx.objectStoreNames.contains('items');
+    tx.addEventListener('complete', () => {
+      stamp(`tx ${mode} done (${(performance.now() - at).toFixed(1)} ms) ${stores}`);
+      if (writesItems) itemWrites.push([at, performance.now()]);
+    });
   }
   return tx;
 };
@@ -569,6 +575,7 @@ const localWrites = {
     const d = await signedIn(name);
     d.online(true);
     const t0 = performance.now();
+    syncStartedAt = t0;
     stamp('sync starts');
     await d.client.engine.sync();
     const count = await d.client.db.items.count();
@@ -598,9 +605,26 @@ const localWrites = {
   async pullTimeline(run: number): Promise<string[]> {
     timeline = [];
     timelineStart = performance.now();
+    itemWrites.length = 0;
     try {
       const r = await localWrites.appPull(run, false);
       stamp(`pull done: ${r.count} items`);
+      // The pull's time with no transaction over the items open: the device waiting for the network
+      // (or for itself between two transactions), from its first page's ask to its last commit.
+      const spans = itemWrites.slice().sort((a, b) => a[0] - b[0]);
+      const from = syncStartedAt;
+      const to = spans.at(-1)?.[1] ?? from;
+      let covered = 0;
+      let reach = from;
+      for (const [open, done] of spans) {
+        const start = Math.max(open, reach);
+        if (done > start) covered += done - start;
+        reach = Math.max(reach, done);
+      }
+      const waiting = to - from - covered;
+      timeline.push(
+        `waiting with no item transaction open: ${waiting.toFixed(0)} ms of ${(to - from).toFixed(0)} ms (${((100 * waiting) / (to - from)).toFixed(1)}%)`,
+      );
       return timeline;
     } finally {
       timeline = null;
