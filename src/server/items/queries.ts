@@ -107,14 +107,14 @@ const ESTIMATE_TOTAL = sql.raw(`CASE WHEN i.type <> 'todo' THEN COALESCE(i.estim
  * counts. The parent summary is there only when the viewer sees the parent: the creator or assignee
  * of the parent or of its parent (the hierarchy is at most three deep).
  */
-function itemSelect(viewerId: number, estimateTotal: SQL = ESTIMATE_TOTAL): SQL {
+function itemSelect(viewerId: number): SQL {
   const parentVisible = sql`(p.user_id = ${viewerId} OR p.assigned_to = ${viewerId}
     OR g.user_id = ${viewerId} OR g.assigned_to = ${viewerId}
     OR EXISTS (SELECT 1 FROM campaign_members pm WHERE pm.user_id = ${viewerId} AND pm.campaign_id = COALESCE(g.id, p.id)))`;
   return sql`
   i.id, i.uuid, i.title, i.description, i.type, i.status, i.user_id, i.assigned_to, i.parent_id,
   ${sql.raw(tailColumns('i.'))}, i.created_at, i.updated_at,
-  i.comments_count, i.spent_minutes, ${estimateTotal} AS estimate_total_minutes,
+  i.comments_count, i.spent_minutes, ${ESTIMATE_TOTAL} AS estimate_total_minutes,
   i.completed_at, i.deleted_at, i.version,
   u.name AS u_name, ${phoneFor('u', viewerId)} AS u_phone, u.created_at AS u_created_at, u.updated_at AS u_updated_at,
   a.name AS a_name, ${phoneFor('a', viewerId)} AS a_phone, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
@@ -403,36 +403,17 @@ const ITEM_JSON = sql.raw(`CASE WHEN r.type = 'campaign'
   ELSE json_build_object(${ITEM_JSON_FIELDS}) END`);
 
 /**
- * DETAIL_JOINS for a known list of items: their children counted, and their estimates summed, in one
- * grouped pass over the list, not one look-up per item (null where none: ITEM_JSON_FIELDS reads a
- * count as 0). A child without an estimate of its own counts its live children's (`gd`, grouped once
- * for all the list's children).
+ * DETAIL_JOINS for a known list of items: their children counted in one grouped pass over the list,
+ * not one look-up per item (null where none: ITEM_JSON_FIELDS reads it as 0).
  */
 const BATCH_JOINS = (list: SQL) => sql`
   JOIN users u ON u.id = i.user_id
   LEFT JOIN users a ON a.id = i.assigned_to
   LEFT JOIN (
     SELECT c.parent_id, count(*)::int AS children_count,
-           (count(*) FILTER (WHERE c.status = 'completed'))::int AS completed_count,
-           sum(COALESCE(c.estimate_minutes, gd.total))::int AS child_estimates
-    FROM items c
-    LEFT JOIN (
-      SELECT d.parent_id, sum(d.estimate_minutes) AS total
-      FROM items d JOIN items dp ON dp.id = d.parent_id
-      WHERE dp.parent_id = ANY(${list}::int[]) AND dp.deleted_at IS NULL AND d.deleted_at IS NULL
-      GROUP BY d.parent_id
-    ) gd ON gd.parent_id = c.id
-    WHERE c.parent_id = ANY(${list}::int[]) AND c.deleted_at IS NULL GROUP BY c.parent_id
+           (count(*) FILTER (WHERE c.status = 'completed'))::int AS completed_count
+    FROM items c WHERE c.parent_id = ANY(${list}::int[]) AND c.deleted_at IS NULL GROUP BY c.parent_id
   ) cc ON cc.parent_id = i.id`;
-
-/**
- * ESTIMATE_TOTAL over BATCH_JOINS: the children's sum comes from their grouped pass, where the
- * correlated form ran a subquery per task and campaign and another per child of each (11% of a sync
- * page's statement on PGlite, alternating).
- */
-const BATCH_ESTIMATE_TOTAL = sql.raw(
-  `CASE WHEN i.type <> 'todo' THEN COALESCE(i.estimate_minutes, cc.child_estimates) END`,
-);
 
 /**
  * The items of `ids` as `viewerId` sees them, exactly as selectItems gives them (any order): for a
@@ -448,7 +429,7 @@ export async function selectItemsByIds(
   const [found] = await rows<{ items: Item[] | null }>(
     db,
     sql`SELECT json_agg(${ITEM_JSON}) AS items FROM (
-          SELECT ${itemSelect(viewerId, BATCH_ESTIMATE_TOTAL)} ${ITEM_FROM} ${BATCH_JOINS(list)}
+          SELECT ${itemSelect(viewerId)} ${ITEM_FROM} ${BATCH_JOINS(list)}
           WHERE i.id = ANY(${list}::int[])) r`,
   );
   return found?.items ?? [];
@@ -461,10 +442,7 @@ export async function selectItemsByIds(
  * rows: the route sends it as it is, without parsing and serialising 500 items again. Each id's place
  * and revocation come from one pass over the lists (unnest WITH ORDINALITY, joined to the item),
  * where array_position per row searched the 500 ids twice for each of the 500 rows: ~14% of the
- * statement on PGlite (alternating, median of 5 runs of 10 pages). The rows are also found by id in
- * the same list (`= ANY`): joined to the unnest alone, the planner hashed every item of a 10,000-item
- * table for each page (a seq scan, 35 of a page's 63 ms); by the key, the statement takes 0.74-0.85x
- * the time (in-process on PGlite, the two statements alternating, 8 runs of 20 pages of 500).
+ * statement on PGlite (alternating, median of 5 runs of 10 pages).
  */
 export async function syncItemsJson(
   db: Executor,
@@ -480,12 +458,11 @@ export async function syncItemsJson(
               ELSE json_build_object('id', r.id, 'uuid', r.uuid,
                 'deleted_at', COALESCE(${sql.raw(isoOf('deleted_at'))}, r.revoked)) END
               ORDER BY r.position))::text AS items
-        FROM (SELECT ${itemSelect(viewerId, BATCH_ESTIMATE_TOTAL)}, l.position, l.revoked
+        FROM (SELECT ${itemSelect(viewerId)}, l.position, l.revoked
               ${ITEM_FROM}
               JOIN unnest(${list}::int[], ${sql.param([...revokedAt])}::text[])
                 WITH ORDINALITY AS l(id, revoked, position) ON l.id = i.id
-              ${BATCH_JOINS(list)}
-              WHERE i.id = ANY(${list}::int[])) r`,
+              ${BATCH_JOINS(list)}) r`,
   );
   return found?.items ?? '[]';
 }
