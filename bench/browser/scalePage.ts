@@ -163,7 +163,9 @@ const scale = {
    * raw IndexedDB transaction into a database with the app's item indexes (as bench/browser/entry.ts
    * rawPull does). Timed from the first request until the items are counted back.
    */
-  async rawPull(indexes: IndexSpec[]): Promise<{ ms: number; count: number; pages: number }> {
+  async rawPull(
+    indexes: IndexSpec[],
+  ): Promise<{ ms: number; count: number; pages: number; networkMs: number }> {
     const name = 'scale-raw-pull';
     // The app's list keys and counters (bench/browser/rawKeys.ts, added to this page by scale.ts).
     const keys = (window as unknown as { scaleRawKeys?: RawKeys }).scaleRawKeys;
@@ -197,6 +199,8 @@ const scale = {
       cursor = page.cursor;
       if (!page.has_more) break;
     }
+    // Every page on the wire and parsed, in turn, before anything is written: the network and JSON alone.
+    const networkMs = performance.now() - t0;
     const tx = db.transaction(['items', 'users', 'meta', keys.COUNTS_STORE], 'readwrite');
     const items = tx.objectStore('items');
     const users = tx.objectStore('users');
@@ -226,7 +230,7 @@ const scale = {
     const ms = performance.now() - t0;
     db.close();
     indexedDB.deleteDatabase(name);
-    return { ms, count, pages };
+    return { ms, count, pages, networkMs };
   },
 
   /** From the Sign In click to the first item row in `main`, across navigations; null before both. */
