@@ -302,7 +302,29 @@ interface WritePhases {
 let phasing: WritePhases[] | null = null;
 /** --phases: when each read-only transaction opened while recording (the list's re-reads among them). */
 let readsOpened: number[] = [];
+/** --timeline: what one app pull did when, in ms from its start (GETs, transactions), while recording. */
+let timeline: string[] | null = null;
+let timelineStart = 0;
+/** --timeline: when each read-write transaction over the items was open (performance.now()). */
+const itemWrites: [number, number][] = [];
+/** --timeline: when the app's last pull called sync (performance.now()). */
+let syncStartedAt = 0;
+const stamp = (line: string) =>
+  timeline?.push(`${(performance.now() - timelineStart).toFixed(1).padStart(7)} ${line}`);
+/** --timeline: stamps a transaction's opening (read-write ones) and its commit; notes item writes' spans. */
+function noteTransaction(tx: IDBTransaction): void {
+  const stores = [...tx.objectStoreNames].join(',');
+  const at = performance.now();
+  const mode = tx.mode === 'readwrite' ? 'rw' : 'r ';
+  if (mode === 'rw') stamp(`tx ${mode} open ${stores}`);
+  const writesItems = mode === 'rw' && tx.objectStoreNames.contains('items');
+  tx.addEventListener('complete', () => {
+    stamp(`tx ${mode} done (${(performance.now() - at).toFixed(1)} ms) ${stores}`);
+    if (writesItems) itemWrites.push([at, performance.now()]);
+  });
+}
 function notePhase(label: string, args: unknown[], result: unknown): void {
+  if (timeline && label === 'db') noteTransaction(result as IDBTransaction);
   if (!phasing) return;
   const at = performance.now();
   if (label === 'db') {
@@ -379,15 +401,6 @@ countCalls(IDBIndex.prototype, 'index', [
 ]);
 countCalls(IDBCursor.prototype, 'cursor', ['continue']);
 
-/** --timeline: what one app pull did when, in ms from its start (GETs, transactions), while recording. */
-let timeline: string[] | null = null;
-let timelineStart = 0;
-/** --timeline: when each read-write transaction over the items was open (performance.now()). */
-const itemWrites: [number, number][] = [];
-/** --timeline: when the app's last pull called sync (performance.now()). */
-let syncStartedAt = 0;
-const stamp = (line: string) =>
-  timeline?.push(`${(performance.now() - timelineStart).toFixed(1).padStart(7)} ${line}`);
 const originalFetch = window.fetch.bind(window);
 /**
  * --replay-pages: the sync pages of one app pull, recorded, then answered from memory in the same
@@ -408,7 +421,7 @@ window.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     }
   }
   if (!timeline) return originalFetch(input, init);
-  const url = String(input instanceof Request ? input.url : input).replace(/^.*\/api/, '');
+  const url = address.replace(/^.*\/api/, '');
   stamp(`GET asked ${url.slice(0, 60)}`);
   const response = await originalFetch(input, init);
   stamp(`GET headers ${url.slice(0, 60)}`);
@@ -422,26 +435,6 @@ for (const name of ['json', 'text'] as const) {
     return body;
   } as never;
 }
-const originalTransaction = IDBDatabase.prototype.transaction;
-IDBDatabase.prototype.transaction = function (
-  this: IDBDatabase,
-  ...args: Parameters<IDBDatabase['transaction']>
-) {
-  const tx = originalTransaction.apply(this, args);
-  if (timeline) {
-    const stores = [...tx.objectStoreNames].join(',');
-    const at = performance.now();
-    const mode = tx.mode === 'readwrite' ? 'rw' : 'r ';
-    if (mode === 'rw') stamp(`tx ${mode} open ${stores}`);
-    const writesItems = mode === 'rw' && tx.objectStoreNames.contains('items');
-    tx.addEventListener('complete', () => {
-      stamp(`tx ${mode} done (${(performance.now() - at).toFixed(1)} ms) ${stores}`);
-      if (writesItems) itemWrites.push([at, performance.now()]);
-    });
-  }
-  return tx;
-};
-
 const localWrites = {
   /** Profile aid: the GETs alone, the app's way (every sync page in turn, parsed) and the reference's one GET. */
   async timeGets(): Promise<{ pagesMs: number; pages: number; oneGetMs: number }> {
@@ -610,7 +603,7 @@ const localWrites = {
       const r = await localWrites.appPull(run, false);
       stamp(`pull done: ${r.count} items`);
       // The pull's time with no transaction over the items open: the device waiting for the network
-      // (or for itself between two transactions), from its first page's ask to its last commit.
+      // (or for itself between two transactions), from the sync call to its last commit.
       const spans = itemWrites.slice().sort((a, b) => a[0] - b[0]);
       const from = syncStartedAt;
       const to = spans.at(-1)?.[1] ?? from;
