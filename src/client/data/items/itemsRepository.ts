@@ -21,6 +21,7 @@ import { completedAtFor, reopenDirect } from '../../../shared/status';
 import { deviceTimeZone } from '../../../shared/timeZone';
 import type { UndoFields } from '../../../shared/undo';
 import { applyInPlaceEdit, applyLocalChange } from '../changes/applyLocalChange';
+import { inAskedOrder } from '../changes/askedOrder';
 import { echoable, type LocalEcho } from '../changes/localEcho';
 import { isStaleGuess, StaleGuess, sameStoredRow } from '../changes/staleGuess';
 import { writeGuessesOf } from '../changes/writeGuess';
@@ -596,15 +597,25 @@ async function storeOccurrences(
 }
 
 /**
- * Applies changed fields locally with the roll-up, and queues them. `request` overrides the queued
- * request (assign uses its own endpoint).
+ * Applies changed fields locally with the roll-up, and queues them, after any write of the same item
+ * this tab asked for before (W15). `request` overrides the queued request (assign uses its own endpoint).
  */
-export async function writeItem(
+export function writeItem(
   ctx: ItemsContext,
   givenId: number,
   givenPatch: ItemPatch,
   request?: { kind: 'assign'; data: Record<string, unknown> },
   options?: WriteOptions,
+): Promise<LocalItem> {
+  return inAskedOrder(ctx.db, givenId, () => writeItemNow(ctx, givenId, givenPatch, request, options));
+}
+
+async function writeItemNow(
+  ctx: ItemsContext,
+  givenId: number,
+  givenPatch: ItemPatch,
+  request: { kind: 'assign'; data: Record<string, unknown> } | undefined,
+  options: WriteOptions | undefined,
 ): Promise<LocalItem> {
   const { db } = ctx;
   const viewer = ctx.viewer();
