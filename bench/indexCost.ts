@@ -16,6 +16,10 @@
  * time), alternating no items index, the schema before version 15 (23 indexes) and today's
  * (`--write-pairs N`, 15): what the indexes cost every put, before and after. The page is the
  * client-browser bench page.
+ *
+ * `--without INDEX[,INDEX]`: instead, how many entries each items index holds for the 10,000 items, then
+ * the reference's transaction alone alternating the app's schema and the app's without those indexes
+ * (`--write-pairs N`): what they cost every put, before a version drops them.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -38,7 +42,8 @@ type LocalWritesApi = {
 type IndexCostApi = {
   itemIndexes(): string[];
   barePull(run: number): Promise<Pull>;
-  writeOnly(items: 'bare' | 'v14' | 'app', run: number): Promise<Pull>;
+  writeOnly(items: 'bare' | 'v14' | 'app' | 'without', run: number, without?: string[]): Promise<Pull>;
+  entries(): Promise<Record<string, number>>;
 };
 
 const lw = pageApi<LocalWritesApi>('localWrites');
@@ -75,6 +80,29 @@ export async function run(args: string[] = []): Promise<void> {
     info('schema', `items indexes (${indexes.length})`, indexes.join(' '));
     const pages = await lw(page, 'setup');
     await writeFile(path.join(clientDir, 'bench-sync-pages.json'), pages);
+    const without = args.includes('--without')
+      ? (args[args.indexOf('--without') + 1] ?? '').split(',')
+      : null;
+    if (without) {
+      const unknown = without.filter((i) => !indexes.includes(i));
+      if (unknown.length > 0) throw new Error(`no such items index: ${unknown.join(' ')}`);
+      for (const [index, n] of Object.entries(await ic(page, 'entries'))) info('entries', index, String(n));
+      const lean: Pairs = { ref: [], app: [], ratios: [] };
+      for (let i = -1; i < writes; i++) {
+        const all = await ic(page, 'writeOnly', 'app', i + 1);
+        const less = await ic(page, 'writeOnly', 'without', i + 1, without);
+        if (all.count !== ITEMS || less.count !== ITEMS) throw new Error('a write stored too few items');
+        if (i < 0) continue;
+        lean.ref.push(all.ms);
+        lean.app.push(less.ms);
+        lean.ratios.push(less.ms / all.ms);
+      }
+      info('raw tx alone', `without ${without.join(' ')} ÷ app schema median`, ratioText(lean));
+      info('raw tx alone', 'app schema median', ms(median(lean.ref)));
+      info('raw tx alone', 'without median', ms(median(lean.app)));
+      await context.close();
+      return;
+    }
 
     const bare: Pairs = { ref: [], app: [], ratios: [] };
     const full: Pairs = { ref: [], app: [], ratios: [] };

@@ -18,14 +18,16 @@ type Schema = ReturnType<typeof schemaOf>;
  * The app's object stores (db.ts) and indexes; `items` as told: 'bare' with no index, 'v14' with the
  * indexes version 15 deleted put back (the schema before issue 49), 'app' as declared now.
  */
-function schemaOf(items: 'bare' | 'v14' | 'app') {
+function schemaOf(items: 'bare' | 'v14' | 'app', without: readonly string[] = []) {
   const probe = new OutpostDb('index-cost-schema-probe');
   const out = probe.tables.map((t) => ({
     name: t.name,
     keyPath: (t.schema.primKey.keyPath ?? null) as string | string[] | null,
     autoIncrement: !!t.schema.primKey.auto,
     indexes: [
-      ...(t.name === 'items' && items === 'bare' ? [] : t.schema.indexes),
+      ...(t.name === 'items' && items === 'bare'
+        ? []
+        : t.schema.indexes.filter((i) => t.name !== 'items' || !without.includes(i.name))),
       ...(t.name === 'items' && items === 'v14' ? UNREAD_INDEXES_V15.map(unreadIndex) : []),
     ].map((i) => ({
       name: i.name,
@@ -91,11 +93,15 @@ const indexCost = {
    * The reference's transaction alone (its GET read once before, untimed), into the items store as
    * `items` says: what the indexes cost the puts, with nothing else in the time.
    */
-  async writeOnly(items: 'bare' | 'v14' | 'app', run: number): Promise<{ ms: number; count: number }> {
+  async writeOnly(
+    items: 'bare' | 'v14' | 'app' | 'without',
+    run: number,
+    without: string[] = [],
+  ): Promise<{ ms: number; count: number }> {
     pulled ??= await refGet();
     const name = `ic-write-${items}-${run}`;
     await deleteDb(name);
-    const db = await openWith(name, SCHEMAS[items]);
+    const db = await openWith(name, items === 'without' ? schemaOf('app', without) : SCHEMAS[items]);
     const t0 = performance.now();
     await refWrite(db, pulled.items, pulled.cursor);
     const ms = performance.now() - t0;
@@ -103,6 +109,20 @@ const indexCost = {
     db.close();
     await deleteDb(name);
     return { ms, count };
+  },
+  /** How many entries each items index holds once the reference has written the 10,000 items. */
+  async entries(): Promise<Record<string, number>> {
+    pulled ??= await refGet();
+    const name = 'ic-entries';
+    await deleteDb(name);
+    const db = await openWith(name, SCHEMAS.app);
+    await refWrite(db, pulled.items, pulled.cursor);
+    const store = db.transaction('items').objectStore('items');
+    const out: Record<string, number> = {};
+    for (const index of [...store.indexNames]) out[index] = await req(store.index(index).count());
+    db.close();
+    await deleteDb(name);
+    return out;
   },
 };
 

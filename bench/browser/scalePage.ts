@@ -28,7 +28,7 @@ interface RawKeys {
   COUNTS_STORE: string;
   withKeys<T extends object>(row: T): T;
   countRowsFromScratch(rows: readonly object[]): object[];
-  topFlagsFromScratch(rows: readonly object[]): Map<number, { _top: 0 | 1; _stop: 0 | 1 }>;
+  topFlagsFromScratch(rows: readonly object[]): Map<number, { _top: 1 | false; _stop: 1 | false }>;
 }
 
 interface ScaleWindow {

@@ -98,7 +98,7 @@ describe.skipIf(plainDexie)('an edit in place in a transaction of its own (apply
     expect(queued?.map((q) => [q.seq, q.data])).toEqual([[1, { title: 'Renamed' }]]);
     const [a, b] = [await contents(raw.db), await contents(long.db)];
     expect(a).toEqual(b);
-    expect(a.items.find((row) => row.id === 2)).toMatchObject({ title: 'Renamed', _top: 0 });
+    expect(a.items.find((row) => row.id === 2)).toMatchObject({ title: 'Renamed', _top: false });
     expect(a.logged.at(-1)).toEqual([2]);
   });
 

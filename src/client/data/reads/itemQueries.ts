@@ -36,9 +36,12 @@ function inScope(item: LocalItem, viewer: Viewer): boolean {
  * in the same scope and of another status: a parent deleted here hides its children with it, as on
  * Home. Only those parents are read.
  */
+/** A row whose stored `_stop` says it is not a top (false, or 0 as rows stored before say it). */
+const unflagged = (i: LocalItem) => i._stop === false || i._stop === 0;
+
 async function branchTops(db: OutpostDb, items: LocalItem[]): Promise<LocalItem[]> {
   const hasRef = (i: LocalItem) => i.parent_id !== null && i.parent_id !== 0;
-  const named = [...new Set(items.filter((i) => hasRef(i) && i._stop !== 0).map((i) => i.parent_id!))];
+  const named = [...new Set(items.filter((i) => hasRef(i) && !unflagged(i)).map((i) => i.parent_id!))];
   const parents = new Map(
     named.length === 0
       ? []
@@ -46,7 +49,7 @@ async function branchTops(db: OutpostDb, items: LocalItem[]): Promise<LocalItem[
   );
   return items.filter((i) => {
     if (!hasRef(i)) return true;
-    if (i._stop === 0) return false;
+    if (unflagged(i)) return false;
     const parent = parents.get(i.parent_id!);
     return (
       !parent ||

@@ -65,7 +65,7 @@ describe('raw writes of an edit in place (rawWrites.ts)', () => {
     expect(longMutate).toHaveBeenCalled();
     const [a, b] = [await contents(raw.db), await contents(long.db)];
     expect(a).toEqual(b);
-    expect(a.items.find((row) => row.id === 2)).toMatchObject({ title: 'Renamed', _top: 0 });
+    expect(a.items.find((row) => row.id === 2)).toMatchObject({ title: 'Renamed', _top: false });
     expect(a.logged.at(-1)).toEqual([2]);
   });
 

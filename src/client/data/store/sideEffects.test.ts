@@ -35,7 +35,7 @@ describe("the items store's side effects (sideEffects.ts)", () => {
       topFlagsFromScratch(rows),
     );
     expect(rows.find((r) => r.id === 1)?._top).toBe(1);
-    expect(rows.find((r) => r.id === 2)?._top).toBe(0);
+    expect(rows.find((r) => r.id === 2)?._top).toBe(false);
     // counters
     expect(await counters(db)).toEqual(
       new Map(countRowsFromScratch(rows).map((r) => [`${r.parent}|${r.scope}`, r])),

@@ -6,7 +6,7 @@ import { localItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus } from '../../../shared/item';
 import { sortForList } from '../../../shared/sort';
 import { homeCount, homeItems, screenItems } from '../reads/itemQueries';
-import { OutpostDb } from '../store/db';
+import { HOME_INDEX, LIST_INDEX, OutpostDb, TOP_ORDER_INDEX } from '../store/db';
 import type { LocalItem, SyncStatus, Viewer } from '../store/types';
 import { applyPulled } from '../sync';
 import { swapTempId } from '../sync/tempIds';
@@ -238,7 +238,7 @@ describe("Home's top-level flag and the status lists' (topFlags.ts)", () => {
     await applyPulled(db, [server(2, 1)], 'c1');
     expect((await db.items.get(2))?._top).toBe(1);
     await applyPulled(db, [server(1, null)], 'c2');
-    expect((await db.items.get(2))?._top).toBe(0);
+    expect((await db.items.get(2))?._top).toBe(false);
     expect((await db.items.get(1))?._top).toBe(1);
     await applyPulled(db, [{ id: 1, uuid: 'u-1', deleted_at: '2026-02-01T00:00:00.000Z' } as never], 'c3');
     expect(await db.items.get(1)).toBeUndefined();
@@ -266,9 +266,36 @@ describe("Home's top-level flag and the status lists' (topFlags.ts)", () => {
     // The campaign finishes too (a raw modify): the task is inside a finished branch again.
     await db.items.update(1, { status: 'completed' });
     expect(await all('completed')).toEqual([1]);
-    expect((await db.items.get(2))?._stop).toBe(0);
+    expect((await db.items.get(2))?._stop).toBe(false);
     expect((await db.items.get(3))?._stop).toBe(1);
     await expectFlagsExact(db);
+    db.close();
+  });
+
+  it('I1: a row not at the top is in none of the flag indexes, and one stored with 0 before reads as not flagged and stays as stored', async () => {
+    const db = freshDb();
+    const account = { userId: 1, isGuest: false };
+    await applyPulled(db, [server(1, null), server(2, 1), server(3, 2)], 'c1');
+    const entries = () =>
+      Promise.all([HOME_INDEX, TOP_ORDER_INDEX, LIST_INDEX.mineTop].map((i) => db.items.orderBy(i).count()));
+    expect(await entries()).toEqual([1, 1, 1]);
+    await expectFlagsExact(db);
+    // As a device stored it before flags were booleans.
+    const child = (await db.items.get(3))!;
+    await db.items.put({ ...child, _top: 0, _stop: 0 });
+    expect(await db.items.get(3)).toMatchObject({ _top: 0, _stop: 0 });
+    expect(await entries()).toEqual([2, 2, 2]);
+    expect((await homeItems(db, account, 'all')).map((i) => i.id)).toEqual([1]);
+    expect((await screenItems(db, account, 'queue', 'all')).map((i) => i.id)).toEqual([1]);
+    // Its parent's new status moves its `_stop` to 1, and back to false.
+    const parent = (await db.items.get(2))!;
+    await db.items.bulkPut([replacing({ ...parent, status: 'completed' }, parent)]);
+    expect((await db.items.get(3))?._stop).toBe(1);
+    expect((await screenItems(db, account, 'queue', 'all')).map((i) => i.id)).toEqual([3, 1]);
+    const done = (await db.items.get(2))!;
+    await db.items.bulkPut([replacing({ ...done, status: 'pending' }, done)]);
+    expect((await db.items.get(3))?._stop).toBe(false);
+    expect((await screenItems(db, account, 'queue', 'all')).map((i) => i.id)).toEqual([1]);
     db.close();
   });
 
@@ -283,7 +310,7 @@ describe("Home's top-level flag and the status lists' (topFlags.ts)", () => {
     await applyPulled(db, [server(6, null, 3)], 'c3');
     await applyPulled(db, [tombstone, server(6, null, 4)], 'c4');
     expect((await db.items.get(6))?.version).toBe(4);
-    expect((await db.items.get(1))?._top).toBe(0);
+    expect((await db.items.get(1))?._top).toBe(false);
     await expectFlagsExact(db);
     db.close();
   });
@@ -305,7 +332,7 @@ describe("Home's top-level flag and the status lists' (topFlags.ts)", () => {
     const db = new OutpostDb('top-upgrade', { indexedDB, IDBKeyRange });
     expect((await db.items.toArray()).map((i) => [i.id, i._top])).toEqual([
       [1, 1],
-      [2, 0],
+      [2, false],
       [3, 1],
     ]);
     db.close();

@@ -24,11 +24,20 @@ import { deferredOf, storedRowKnown, storedRowOf } from './writeFacts';
  * guest upgrade, conflicts, clear), so no write path has to remember them (SYNC.md I1, I4, I14). The
  * Home list itself is kept in memory and patched with the rows each committed change names (homeList.ts).
  */
-export type TopFlag = 0 | 1;
+/**
+ * A flag is 1 or false, not 0: a boolean is no IndexedDB key, so an index over a flag holds only the
+ * rows flagged 1, which is all its reads ask for (Home's All list, the All tabs, a new top-level
+ * item's place), and the put of an unflagged row (most of a pull's: children) writes no entry to
+ * those three indexes (issue 69 item 2).
+ */
+export type TopFlag = 1 | false;
+
+/** A flag as a row holds it: rows stored before flags were booleans say 0, which counts as false. */
+export type StoredTopFlag = TopFlag | 0;
 
 export type Row = Pick<LocalItem, 'id' | 'parent_id' | '_deleted' | '_syncStatus' | 'status'> & {
-  _top?: TopFlag;
-  _stop?: TopFlag;
+  _top?: StoredTopFlag;
+  _stop?: StoredTopFlag;
 };
 
 /** Both flags of a row. */
@@ -41,22 +50,26 @@ const isGuestData = (item: Pick<LocalItem, '_syncStatus'>) => item._syncStatus =
 
 /** The flag from its definition, given the row at the item's parent_id (undefined when absent). */
 export function topOf(item: Row, parent: Row | undefined): TopFlag {
-  if (item._deleted === 1) return 0;
+  if (item._deleted === 1) return false;
   if (item.parent_id === null || item.parent_id === undefined || item.parent_id === 0) return 1;
   if (!parent || parent._deleted === 1 || isGuestData(parent) !== isGuestData(item)) return 1;
-  return 0;
+  return false;
 }
 
 /** Both flags from their definitions, given the row at the item's parent_id (undefined when absent). */
 export function flagsOf(item: Row, parent: Row | undefined): TopFlags {
   const _top = topOf(item, parent);
   if (_top === 1 || item._deleted === 1) return { _top, _stop: _top };
-  return { _top, _stop: parent && parent.status !== item.status ? 1 : 0 };
+  return { _top, _stop: parent && parent.status !== item.status ? 1 : false };
 }
 
-/** The row with `flags`, itself when it already has them. */
-function withFlags<R extends Row>(row: R, flags: TopFlags): R {
-  return row._top === flags._top && row._stop === flags._stop ? row : { ...row, ...flags };
+/** Whether a stored flag says what `flag` does (a stored 0 says false; undefined says nothing). */
+const says = (stored: StoredTopFlag | undefined, flag: StoredTopFlag): boolean =>
+  stored === flag || (stored !== undefined && stored !== 1 && flag !== 1);
+
+/** The row with `flags`, itself when it already has them (a row stored with 0 is not written again for it). */
+function withFlags<R extends Row>(row: R, flags: Pick<Required<Row>, '_top' | '_stop'>): R {
+  return says(row._top, flags._top) && says(row._stop, flags._stop) ? row : { ...row, ...flags };
 }
 
 /** What a row's children's flags depend on: it exists, is live, its scope and its status. */
@@ -152,7 +165,7 @@ export function withCarriedFlags(values: readonly Row[]): Row[] | null {
  * The stored flags when nothing they depend on changed. A new status needs a look at the parent
  * (`_stop`), and moves the children's `_stop`, so it is worked out.
  */
-function carriedOver(value: Row): TopFlags | undefined {
+function carriedOver(value: Row): Pick<Required<Row>, '_top' | '_stop'> | undefined {
   const stored = storedRowOf(value);
   if (!stored || stored._top === undefined || stored._stop === undefined) return undefined;
   const same =

@@ -33,10 +33,10 @@ export interface LocalItem extends Item {
   _predicted?: { status: Item['status']; completed_at: string | null } | null;
   /** The server copy that disagrees with the local one while a conflict is open; null when deleted there. */
   _remote: Item | null;
-  /** 1 for a row on Home's All list (live, no parent in its scope); kept by topFlags.ts on every write. */
-  _top?: 0 | 1;
-  /** Top of its branch on its status's list (store/topFlags.ts). */
-  _stop?: 0 | 1;
+  /** 1 for a row on Home's All list (live, no parent in its scope), else false; kept by topFlags.ts on every write. */
+  _top?: 1 | false | 0;
+  /** Top of its branch on its status's list (store/topFlags.ts; false, or 0 in rows stored before, says not). */
+  _stop?: 1 | false | 0;
   /** List keys kept by listKeys.ts on every write: scope, status sort key, updated key, other assignee, open due day. */
   _scope?: 'g' | 'a' | 'x';
   _sk?: string;
