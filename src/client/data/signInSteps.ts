@@ -5,6 +5,7 @@
 import type { UserSummary } from '../../shared/item';
 import type { ApiClient } from './net/apiClient';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from './store/db';
+import { hasGuestItems } from './store/guestRows';
 import type { LazyEngine, LazyEngineDeps } from './sync/lazyEngine';
 
 /** What the sign-in's steps use of the client. */
@@ -35,7 +36,7 @@ export async function afterSignIn(deps: SignInDeps, user: UserSummary, wasGuest:
   });
   // A guest with no items of their own has nothing to move up (their children are on their items):
   // the upgrade's modules are not loaded for it.
-  if (wasGuest && (await db.items.where('_syncStatus').equals('local').count()) > 0) {
+  if (wasGuest && (await hasGuestItems(db))) {
     const [upgrade, applyLocalChange, features] = await Promise.all([
       import('./sync/guestUpgrade'),
       deps.funnel(),

@@ -19,8 +19,10 @@ import {
   STORES_V17,
   STORES_V18,
   STORES_V20,
+  STORES_V23,
   UNREAD_INDEXES_V15,
 } from './db';
+import { guestItems, hasGuestItems } from './guestRows';
 import { withKeys } from './listKeys';
 import { QUEUE_CHILD_FIELDS_V20 } from './queueChildFieldsV20';
 import type { QueueEntry } from './types';
@@ -223,6 +225,35 @@ describe('the database upgrade', () => {
       'uuid',
     ]);
     expect(db.fileBlobs.schema.primKey.name).toBe('uuid');
+    db.close();
+  });
+
+  it('version 24 drops the items index on the sync status, keeps every row, and still finds the guest’s rows', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('Outpost-v23', { indexedDB, IDBKeyRange });
+    old.version(23).stores(STORES_V23);
+    const keyed = (item: ReturnType<typeof localItem>) => withKeys({ ...item, _top: 1 as const });
+    await old
+      .table('items')
+      .bulkPut([
+        keyed(localItem(1, 'Guest, live', { _syncStatus: 'local' })),
+        keyed(localItem(2, 'Guest, deleted', { _syncStatus: 'local', _deleted: 1 })),
+        keyed(localItem(3, 'Account, synced')),
+        keyed(localItem(4, 'Account, deleted', { _syncStatus: 'pending', _deleted: 1 })),
+      ]);
+    old.close();
+
+    const db = new OutpostDb('Outpost-v23', { indexedDB, IDBKeyRange });
+    await db.open();
+    expect(db.verno).toBe(DB_VERSION);
+    expect(db.items.schema.indexes.map((i) => i.name)).not.toContain('_syncStatus');
+    expect(await db.items.count()).toBe(4);
+    expect((await guestItems(db)).map((i) => i.id).sort()).toEqual([1, 2]);
+    expect(await hasGuestItems(db)).toBe(true);
+    await db.items.delete(1);
+    expect(await hasGuestItems(db)).toBe(true);
+    await db.items.delete(2);
+    expect(await hasGuestItems(db)).toBe(false);
     db.close();
   });
 });

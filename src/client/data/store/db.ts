@@ -25,7 +25,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 23;
+export const DB_VERSION = 24;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -242,7 +242,20 @@ export const STORES_V22 = { ...STORES_V20, views: 'id' };
  */
 export const STORES_V23 = { ...STORES_V22, templates: 'id' };
 
-const STORES = STORES_V23;
+/**
+ * Version 24 (issue 69 item 2): the single-field `_syncStatus` index goes. Every row had an entry in
+ * it, and its three reads (whether a guest has rows at sign-in, their upgrade, the wipe that keeps
+ * them) read the guest's scope of LIST_INDEX.typeTab instead (localItems.ts guestItems) or scan.
+ */
+export const STORES_V24 = {
+  ...STORES_V23,
+  items: STORES_V23.items
+    .split(', ')
+    .filter((index) => index !== '_syncStatus')
+    .join(', '),
+};
+
+const STORES = STORES_V24;
 
 /**
  * The stores whose rows are one person's, by an `owner` index (0: the guest's): a sign-in as another
@@ -467,14 +480,16 @@ export class OutpostDb extends Dexie {
     // Version 22 only adds the saved views' store; it fills at the next fetch of the list.
     this.version(22).stores(STORES_V22);
     // Version 23 gives templates a store of their own, filled with the list the meta store kept.
-    this.version(DB_VERSION)
-      .stores(STORES)
+    this.version(23)
+      .stores(STORES_V23)
       .upgrade(async (tx) => {
         const meta = tx.table<MetaRow, string>('meta');
         const kept = (await meta.get('templates'))?.value;
         if (Array.isArray(kept)) await tx.table<Template, number>('templates').bulkPut(kept as Template[]);
         await meta.delete('templates');
       });
+    // Version 24 only drops an index: no row is read or written.
+    this.version(DB_VERSION).stores(STORES);
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.
     this.on('ready', (db) => repairTopFlags(db as OutpostDb));

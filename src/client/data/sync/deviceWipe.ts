@@ -10,6 +10,7 @@ import { recomputeCounts } from '../store/counters';
 import { META_KEYS, type OutpostDb, OWNED_STORES } from '../store/db';
 import { HISTORY_STORE } from '../store/historyStore';
 import { SEARCH_LOG_STORE } from '../store/searchLog';
+import type { LocalItem } from '../store/types';
 import { pruneToGuestRows } from './children';
 import { clear as clearQueue } from './queue';
 
@@ -51,7 +52,8 @@ const keepOwners: Prune = (t, userId) => t.where('owner').noneOf([0, userId]).de
  * named here is cleared whole.
  */
 const GUEST_ROWS: Record<string, Prune> = {
-  items: (t) => t.where('_syncStatus').notEqual('local').delete(),
+  // A scan: rare, and no index holds every row's sync status (db.ts version 24).
+  items: (t) => t.filter((i: LocalItem) => i._syncStatus !== 'local').delete(),
   // Every child kind's guest rows move over with their items.
   ...Object.fromEntries(ITEM_CHILD_STORES.map((store) => [store, pruneToGuestRows])),
   // The stores of one person's rows (store/db.ts OWNED_STORES): the guest's move over, the account's

@@ -5,6 +5,7 @@ import { createPayload } from '../../../shared/protocol';
 import type { UpgradeProgress } from '../../stores/syncStatusStore';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../store/db';
+import { guestItems } from '../store/guestRows';
 import { noteGuestMoves } from '../store/idAliases';
 import { fromServer, summaryOf } from '../store/localItems';
 import type { LocalItem, QueueEntry } from '../store/types';
@@ -41,7 +42,7 @@ export async function moveGuestDataToAccount(
   applyLocalChange: Funnel,
 ): Promise<number> {
   return db.transaction('rw', ['items', 'syncQueue', 'meta', ...ITEM_CHILD_STORES], async () => {
-    const guest = await db.items.where('_syncStatus').equals('local').toArray();
+    const guest = await guestItems(db);
     if (guest.length === 0) return 0;
     const byId = new Map(guest.map((i) => [i.id, i]));
     const ordered = guest
