@@ -127,6 +127,7 @@ export class Collab extends Outpost {
   /** Also keeps a copy outside test-results (which every run of the suite empties) for review. */
   override async screenshot(testInfo: TestInfo, name: string) {
     const body = await super.screenshot(testInfo, name);
+    if (!body) return body;
     // A copy that outlives test-results (every run empties it); the same bytes, not a second picture.
     const copy = `/tmp/outpost-shots/${testInfo.project.name}/${name}.png`;
     await mkdir(path.dirname(copy), { recursive: true });
