@@ -22,14 +22,10 @@ export function inAskedOrder<T>(db: object, id: number, write: () => Promise<T>)
   const known = writes;
   // Registered before the caller can await `run`, so the entry is gone when the caller goes on and
   // the next edit of a settled item starts at once, with no wait.
-  const settled: Promise<void> = run.then(
-    () => {
-      if (known.get(id) === settled) known.delete(id);
-    },
-    () => {
-      if (known.get(id) === settled) known.delete(id);
-    },
-  );
+  const forget = () => {
+    if (known.get(id) === settled) known.delete(id);
+  };
+  const settled: Promise<void> = run.then(forget, forget);
   writes.set(id, settled);
   return run;
 }

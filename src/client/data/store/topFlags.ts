@@ -23,12 +23,11 @@ import { deferredOf, storedRowKnown, storedRowOf } from './writeFacts';
  * true on every write to `items`, whoever makes it (repository, pull, confirmations, temp-id swaps,
  * guest upgrade, conflicts, clear), so no write path has to remember them (SYNC.md I1, I4, I14). The
  * Home list itself is kept in memory and patched with the rows each committed change names (homeList.ts).
- */
-/**
+ *
  * A flag is 1 or false, not 0: a boolean is no IndexedDB key, so an index over a flag holds only the
  * rows flagged 1, which is all its reads ask for (Home's All list, the All tabs, a new top-level
  * item's place), and the put of an unflagged row (most of a pull's: children) writes no entry to
- * those three indexes (issue 69 item 2).
+ * those indexes (issue 69 item 2).
  */
 export type TopFlag = 1 | false;
 
