@@ -561,6 +561,29 @@ const localWrites = {
     return { ms, count };
   },
 
+  /**
+   * A, the bare floor: the same one GET, then one raw transaction putting each item as the server sent
+   * it into a store keyed by id with no index, no derived keys and no counters (issue 69's "bare store").
+   */
+  async barePull(run: number): Promise<{ ms: number; count: number }> {
+    const name = `lw-bare-pull-${run}`;
+    await deleteDb(name);
+    const open = indexedDB.open(name, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('items', { keyPath: 'id' });
+    const db = await req(open);
+    const t0 = performance.now();
+    const { items } = await refGet();
+    const tx = db.transaction('items', 'readwrite');
+    const store = tx.objectStore('items');
+    for (const item of items) store.put(item);
+    await done(tx);
+    const count = await req(db.transaction('items').objectStore('items').count());
+    const ms = performance.now() - t0;
+    db.close();
+    await deleteDb(name);
+    return { ms, count };
+  },
+
   /** A, the app: a fresh device signed in (untimed), then the app's pull until every item is queryable. */
   async appPull(run: number, keep: boolean): Promise<{ ms: number; count: number }> {
     const name = `lw-app-pull-${run}`;
