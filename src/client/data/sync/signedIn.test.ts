@@ -907,11 +907,14 @@ describe('search and contacts', () => {
   });
 
   it('sends an address book bigger than one request allows in several, and counts them all', async () => {
-    const d = await signedInDevice();
-    const candidates = Array.from({ length: 2500 }, (_, n) => ({
-      phone: `555${String(3_000_000 + n).padStart(7, '0')}`,
-      isValid: true,
-    }));
+    const own = freshPhone();
+    const d = await signedInDevice(own);
+    // The server leaves out the caller's own phone: a fresh phone can fall in this range, so it is skipped.
+    const candidates: { phone: string; isValid: boolean }[] = [];
+    for (let n = 0; candidates.length < 2500; n++) {
+      const phone = `555${String(3_000_000 + n).padStart(7, '0')}`;
+      if (`+1${phone}` !== own) candidates.push({ phone, isValid: true });
+    }
     const result = await d.client.send('contacts.import', candidates);
     expect(result.count).toBe(2500);
     expect(d.control.requests.filter((r) => r.url.endsWith('/api/contacts/sync'))).toHaveLength(2);
