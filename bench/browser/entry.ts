@@ -30,7 +30,7 @@ import './localWrites';
 import './reorder';
 import './savedView';
 import './templateInstantiate';
-import { done, req } from './idb';
+import { countedAndDropped, deleteDb, done, req } from './idb';
 
 /** The app's own item indexes, as its Dexie schema declares them (compound ones included). */
 const ITEM_INDEXES = new OutpostDb('bench-schema-probe').items.schema.indexes.map((i) => ({
@@ -56,15 +56,6 @@ function openRaw(name: string): Promise<IDBDatabase> {
     db.createObjectStore(COUNTS_STORE, { keyPath: ['parent', 'scope'] });
   };
   return req(open);
-}
-
-async function deleteDb(name: string): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const r = indexedDB.deleteDatabase(name);
-    r.onsuccess = () => resolve();
-    r.onerror = () => resolve();
-    r.onblocked = () => resolve();
-  });
 }
 
 const localFields = {
@@ -209,11 +200,7 @@ const bench = {
     for (const counter of countRowsFromScratch(rows)) tx.objectStore(COUNTS_STORE).put(counter);
     tx.objectStore('meta').put({ key: 'cursor', value: cursor });
     await done(tx);
-    const count = await req(db.transaction('items').objectStore('items').count());
-    const ms = performance.now() - t0;
-    db.close();
-    await deleteDb(name);
-    return { ms, count };
+    return countedAndDropped(db, name, t0);
   },
 
   /** a, setup: a signed-in device holding the server's items, offline (edits stay queued), started like the app. */

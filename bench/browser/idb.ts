@@ -14,3 +14,29 @@ export function done(tx: IDBTransaction): Promise<void> {
     tx.onabort = () => reject(tx.error);
   });
 }
+
+/** Deletes database `name`, if it exists (a blocked delete is left to finish later). */
+export async function deleteDb(name: string): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const r = indexedDB.deleteDatabase(name);
+    r.onsuccess = () => resolve();
+    r.onerror = () => resolve();
+    r.onblocked = () => resolve();
+  });
+}
+
+/**
+ * The end of a timed reference pull begun at `t0`: its items counted (read back, so they are
+ * queryable), the time taken, then database `name` closed and deleted.
+ */
+export async function countedAndDropped(
+  db: IDBDatabase,
+  name: string,
+  t0: number,
+): Promise<{ ms: number; count: number }> {
+  const count = await req(db.transaction('items').objectStore('items').count());
+  const ms = performance.now() - t0;
+  db.close();
+  await deleteDb(name);
+  return { ms, count };
+}

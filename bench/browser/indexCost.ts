@@ -9,7 +9,7 @@
 
 import type { Item } from '../../src/shared/item';
 import { OutpostDb, UNREAD_INDEXES_V15 } from '../lib/appData';
-import { req } from './idb';
+import { countedAndDropped, req } from './idb';
 import { deleteDb, refGet, refWrite } from './localWrites';
 
 type Schema = ReturnType<typeof schemaOf>;
@@ -83,11 +83,7 @@ const indexCost = {
     const t0 = performance.now();
     const { items, cursor } = await refGet();
     await refWrite(db, items, cursor);
-    const count = await req(db.transaction('items').objectStore('items').count());
-    const ms = performance.now() - t0;
-    db.close();
-    await deleteDb(name);
-    return { ms, count };
+    return countedAndDropped(db, name, t0);
   },
   /**
    * The reference's transaction alone (its GET read once before, untimed), into the items store as

@@ -42,7 +42,7 @@ import {
   withLocalEcho,
 } from '../lib/appData';
 import { median } from '../lib/stats';
-import { done, req } from './idb';
+import { countedAndDropped, deleteDb, done, req } from './idb';
 import { type LiveWatch, sleep, watchLive } from './liveTiming';
 
 // --plain-dexie (bench/localWrites.ts): every write and read goes by plain Dexie, no faster route.
@@ -80,15 +80,7 @@ function appSchema(): StoreDef[] {
 
 const SCHEMA = appSchema();
 
-/** Deletes database `name`, if it exists (a blocked delete is left to finish later). */
-export async function deleteDb(name: string): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const r = indexedDB.deleteDatabase(name);
-    r.onsuccess = () => resolve();
-    r.onerror = () => resolve();
-    r.onblocked = () => resolve();
-  });
-}
+export { deleteDb };
 
 /** A raw database with every store and index of the app's schema. */
 export function openRaw(name: string): Promise<IDBDatabase> {
@@ -577,11 +569,7 @@ const localWrites = {
     const store = tx.objectStore('items');
     for (const item of items) store.put(item);
     await done(tx);
-    const count = await req(db.transaction('items').objectStore('items').count());
-    const ms = performance.now() - t0;
-    db.close();
-    await deleteDb(name);
-    return { ms, count };
+    return countedAndDropped(db, name, t0);
   },
 
   /** A, the app: a fresh device signed in (untimed), then the app's pull until every item is queryable. */
