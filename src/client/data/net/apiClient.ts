@@ -155,13 +155,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /**
      * A POST that starts a session (sign-in, a sign-in code): the anti-forgery cookie is fetched first
      * only when the page has none, so the click waits for one request, not two. A kept token whose
-     * session has since ended gets 419: a fresh one is fetched and the POST sent once more.
+     * session has since ended gets 419: a fresh one is fetched and the POST sent once more. With the
+     * cookie there the POST leaves in the caller's own task: the sign-in starts loading thirty modules
+     * right after it, which would otherwise take the browser's six connections ahead of it.
      */
     postWithCsrf: async <T>(path: string, body?: unknown): Promise<ApiResponse<T>> => {
       const post = () => request<T>('POST', `${API_BASE}${path}`, { body });
-      await ensureCsrfCookie();
+      let answer: Promise<ApiResponse<T>>;
+      if (xsrf()) answer = post();
+      else {
+        await csrfCookie();
+        answer = post();
+      }
       try {
-        return await post();
+        return await answer;
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 419)) throw error;
         await csrfCookie();
