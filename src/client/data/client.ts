@@ -133,6 +133,9 @@ const authPart = {
         );
       },
       beforeLogin: () => {
+        // A fresh device creates its database while the sign-in is out, not after: the first page is
+        // asked for (L16) only once the device's cursor has been read from it.
+        void db.open().catch(() => undefined);
         engine().prepare();
         void import('./signInSteps').then((steps) => steps.prepareSignIn());
       },
