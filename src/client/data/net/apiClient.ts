@@ -161,12 +161,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
      */
     postWithCsrf: async <T>(path: string, body?: unknown): Promise<ApiResponse<T>> => {
       const post = () => request<T>('POST', `${API_BASE}${path}`, { body });
-      let answer: Promise<ApiResponse<T>>;
-      if (xsrf()) answer = post();
-      else {
-        await csrfCookie();
-        answer = post();
-      }
+      const answer = xsrf() ? post() : csrfCookie().then(post);
       try {
         return await answer;
       } catch (error) {
