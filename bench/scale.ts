@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- scale [--rounds N] [--sizes 10000,100000] [--loads N] [--quick] [--sync-only] [--timeline] [--pg | --no-pg |
+ * `npm run bench -- scale [--rounds N] [--sizes 10000,100000] [--loads N] [--quick] [--sync-only] [--timeline] [--profile FILE] [--pg | --no-pg |
  * --pg-only]`: the app at
  * scale, measured in the running app with its screens mounted (issue 19). A report: it prints every
  * figure beside the issue's budget with ✓/✗ and never fails on a timing.
@@ -36,7 +36,8 @@
  *     each edit; and as typed, from the input event.
  *
  * `--sync-only`: the figures a–c alone; `--timeline`: what the page asked for between the Sign In click
- * and Home's first row. `--quick`: one round of 10,000 and 30,000 items, for checking the bench itself. `--loads N`: page
+ * and Home's first row, with the app's User Timing marks; `--profile FILE`: the page's V8 CPU profile from that
+ * click until the sync's end, written to FILE with the click's time (open it in DevTools). `--quick`: one round of 10,000 and 30,000 items, for checking the bench itself. `--loads N`: page
  * loads per screen and round (3).
  *
  * Read from outside, as the app has no hooks for a bench: the sync's end from the app's IndexedDB
@@ -44,6 +45,7 @@
  * an edit's end and search results by DOM mutations, and the search debounce by the firing of a
  * 300 ms timer. Timings never fail the run; a step that breaks is reported as n/a with a screenshot.
  */
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -107,6 +109,8 @@ interface Options {
   syncOnly: boolean;
   /** --timeline: the page's requests from the Sign In click to Home's first row. */
   timeline: boolean;
+  /** --profile FILE: where the page's CPU profile of its sign-in and first sync goes. */
+  profile: string | undefined;
 }
 
 function parseOptions(args: string[]): Options {
@@ -139,6 +143,7 @@ function parseOptions(args: string[]): Options {
     loads,
     syncOnly: args.includes('--sync-only'),
     timeline: args.includes('--timeline'),
+    profile: value('--profile'),
   };
 }
 
@@ -459,6 +464,12 @@ async function measureRound(
     const heap = await heapSampler(context, page);
 
     // a–c. Sign-in until every item is stored and Home shows a row.
+    const profiler = options.profile ? await context.newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.send('Profiler.start');
+    }
     const t0 = Date.now();
     await main.getByRole('button', { name: 'Sign In', exact: true }).click();
     const deadline = t0 + Math.max(180_000, account.total * 12);
@@ -497,6 +508,11 @@ async function measureRound(
     // The page's own stamps, when it has both: the poll above sees a row only after its store count,
     // which waits behind the pull's write transaction.
     const stamped = await call(page, 'signInToFirstRow').catch(() => null);
+    if (profiler && options.profile) {
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(options.profile, JSON.stringify(profile));
+      console.log(`  CPU profile from the Sign In click (${new Date(t0).toISOString()}): ${options.profile}`);
+    }
     if (typeof stamped === 'number' && new URL(page.url()).pathname === '/') firstHomeRow = stamped;
     if (options.timeline) {
       const requests = await call(page, 'signInTimeline').catch(() => []);

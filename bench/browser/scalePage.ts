@@ -266,6 +266,11 @@ const scale = {
       if (start >= 0 && performance.timeOrigin + task.startTime <= row)
         lines.push(`${start} → ${at(task.startTime + task.duration)} ms long task`);
     }
+    for (const mark of performance.getEntriesByType('mark')) {
+      const start = at(mark.startTime);
+      if (start >= 0 && performance.timeOrigin + mark.startTime <= row)
+        lines.push(`${start} ms mark ${mark.name}`);
+    }
     lines.push(`${Math.round(row - clicked)} ms first row`);
     return lines.sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
   },

@@ -26,7 +26,7 @@ import { composeParts, createServiceRunner, type Service } from './service';
 import { DB_NAME, getMeta, META_KEYS, type OutpostDb, setMeta } from './store/db';
 import { dbPart, storagePart } from './store/part';
 import { queueCountsService } from './store/queueCounts';
-import { askFirstPageIfFresh } from './sync/firstPage';
+import { askFirstPageAhead, checkFreshDevice } from './sync/firstPage';
 import type { LazyEngine, LazyEngineDeps } from './sync/lazyEngine';
 import type { createSyncLock } from './sync/locks';
 import { backgroundSyncPart, enginePart, idSwapsPart, trackedFetchPart } from './sync/part';
@@ -123,22 +123,23 @@ const authPart = {
       remember: async (user) => setMeta(db, META_KEYS.account, user),
       recall: async () => (await getMeta<UserSummary | null>(db, META_KEYS.account)) ?? null,
       // The sign-in's and sign-out's steps load when they run (./signInSteps.ts), not with Home.
-      onLogin: async (user, wasGuest) => {
-        // L16: the first page is asked for before the sign-in's steps have even loaded.
-        await askFirstPageIfFresh(db, api, user.id);
-        return (await import('./signInSteps')).afterSignIn(
+      onLogin: async (user, wasGuest) =>
+        (await import('./signInSteps')).afterSignIn(
           { db, api, funnel, syncFeatures, engine: engine(), backgroundSync: backgroundSync() },
           user,
           wasGuest,
-        );
-      },
+        ),
       beforeLogin: () => {
-        // A fresh device creates its database while the sign-in is out, not after: the first page is
-        // asked for (L16) only once the device's cursor has been read from it.
-        void db.open().catch(() => undefined);
+        // A fresh device creates its database and reads its cursor while the sign-in is out, not
+        // after: the answer then asks for the first page at once (L16).
+        checkFreshDevice(db, api);
         engine().prepare();
-        void import('./signInSteps').then((steps) => steps.prepareSignIn());
+        // What afterSignIn runs on a fresh device, both at once rather than one after the other.
+        void import('./signInSteps').catch(() => undefined);
+        void import('./sync/deviceWipe').catch(() => undefined);
       },
+      // L16: the first page is asked for as the answer arrives, before the screen moves to Home.
+      signInAnswered: () => askFirstPageAhead(db, api),
       passkeySignIn: async () => (await import('./signInSteps')).passkeySignIn(api),
       onLogout: async () => (await import('./signInSteps')).afterSignOut(db, api),
     });

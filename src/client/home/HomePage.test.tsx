@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localItem } from '../../../testkit/client/items';
+import { localItem, serverItem } from '../../../testkit/client/items';
 import { makeTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { ItemType } from '../../shared/item';
 import type { OutpostClient } from '../data/client';
+import { dropFirstRows, firstRowsStored, showFirstRows } from '../data/store/firstRows';
+import { fromServer } from '../data/store/localItems';
 import type { LocalItem } from '../data/store/types';
 import HomePage from './HomePage';
 
@@ -74,4 +76,43 @@ describe('HomePage', () => {
     expect(rows()).toBeLessThan(100);
     expect(screen.getByRole('button', { name: 'Show Less' })).toBeTruthy();
   }, 30_000);
+
+  describe("a fresh device's first page (SYNC.md L17)", () => {
+    const me = { ...guest, id: 1, name: 'Me', phone: '+15555550100' };
+    const page = [
+      serverItem(1, 'First campaign', { type: 'campaign' }, 1),
+      serverItem(2, 'Newest todo', {}, 2),
+    ];
+
+    it('L17: is on All from memory while nothing is stored, and stays once stored until the list reads it', async () => {
+      client.auth.setState({ user: me, isAuthenticated: true, isAnonymous: false, restored: true });
+      renderWithApp(<HomePage />);
+      await waitFor(() => expect(screen.getByText(/No items yet!/)).toBeTruthy());
+      act(() => showFirstRows(client.db, page));
+      await waitFor(() => expect(screen.getByText('Newest todo')).toBeTruthy());
+      expect(screen.getByText('First campaign')).toBeTruthy();
+      await client.db.items.bulkPut(page.map((i) => fromServer(i)));
+      act(() => {
+        firstRowsStored(client.db);
+        dropFirstRows(client.db);
+      });
+      expect(screen.queryByText(/No items yet!/)).toBeNull();
+      await waitFor(() => expect(screen.getByText('Newest todo')).toBeTruthy());
+      expect(screen.queryByText(/No items yet!/)).toBeNull();
+    });
+
+    it('L17: goes when its pull ends unstored, and a guest never sees it', async () => {
+      renderWithApp(<HomePage />);
+      act(() => showFirstRows(client.db, page));
+      await waitFor(() => expect(screen.getByText(/No items yet!/)).toBeTruthy());
+      expect(screen.queryByText('Newest todo')).toBeNull();
+      act(() =>
+        client.auth.setState({ user: me, isAuthenticated: true, isAnonymous: false, restored: true }),
+      );
+      await waitFor(() => expect(screen.getByText('Newest todo')).toBeTruthy());
+      act(() => dropFirstRows(client.db));
+      await waitFor(() => expect(screen.getByText(/No items yet!/)).toBeTruthy());
+      expect(screen.queryByText('Newest todo')).toBeNull();
+    });
+  });
 });

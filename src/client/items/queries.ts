@@ -14,6 +14,7 @@ import {
   usePagedLive,
   useShown,
   useViewer,
+  useWithFirstRows,
   type ViewerState,
 } from '../data/live';
 
@@ -111,8 +112,15 @@ export function useInside(rootId: number): Inside | undefined {
 
 /** Home's 'all' is orphans newest first; a type tab is every item of that type, newest first. */
 export function useHomeItems(tab: ListTab | null): LocalItem[] | undefined {
-  return useShown(useLive(homeItemsQuery, tab));
+  const stored = useLive(homeItemsQuery, tab);
+  // A fresh device's first page is on All from memory while it is stored (SYNC.md L17).
+  const all = useWithFirstRows(tab === 'all' ? stored : undefined, isEmptyList, (rows) => [...rows]);
+  return useShown(tab === 'all' ? all : stored);
 }
+
+const isEmptyList = (rows: readonly unknown[]) => rows.length === 0;
+const isEmptyPreview = (preview: { total: number } | undefined) =>
+  preview === undefined || preview.total === 0;
 
 /** Home's type tab (every item of the type, newest first), read by index a page at a time; null reads nothing. */
 export function useHomeTypePage(tab: ItemType | null): Paged<LocalItem> {
@@ -133,5 +141,11 @@ export function useTypeCounts(
  * loading the rest (100,000 items cost what 20 do). A limit of 0 asks for nothing.
  */
 export function useHomePreview(limit: number): { items: LocalItem[]; total: number } | undefined {
-  return useShown(useLive(homePreviewQuery, limit));
+  const stored = useLive(homePreviewQuery, limit);
+  // A fresh device's first page is on All from memory while it is stored (SYNC.md L17).
+  const shown = useWithFirstRows(limit === 0 ? undefined : stored, isEmptyPreview, (rows) => ({
+    items: rows.slice(0, limit),
+    total: rows.length,
+  }));
+  return useShown(limit === 0 ? stored : shown);
 }

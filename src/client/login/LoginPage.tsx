@@ -5,7 +5,7 @@ import { OIDC_ERROR_PARAM, oidcFailureSentence } from '../../shared/oidc';
 import { describePasskeyFailure } from '../../shared/passkeyFailure';
 import { BrandMark } from '../app/Brand';
 import { useDoor, useSignedInUser } from '../app/door';
-import { prefetchRoute } from '../app/router';
+import { prefetchRoute, preloadRoute } from '../app/router';
 import {
   useAuthMode,
   useFinishOidcSignIn,
@@ -144,9 +144,11 @@ export default function LoginPage() {
     setError(null);
     setPasskeyError(null);
     try {
+      const home = preloadRoute('/', true);
       await passkeySignIn();
       const onboarding = onboardingStore.getState();
       if (!onboarding.hasCompletedOnboarding) onboarding.complete();
+      await home;
       navigate('/', { replace: true });
     } catch (caught) {
       setPasskeyError(describePasskeyFailure(caught, 'sign-in'));
@@ -168,10 +170,14 @@ export default function LoginPage() {
     setError(null);
     setCodeError(null);
     try {
+      // Home's module runs while the sign-in is out: a screen whose module is still loading shows its
+      // fallback first, and React reveals the screen no sooner than 300 ms after that fallback.
+      const home = preloadRoute('/', true);
       await signIn(phone.trim(), name.trim(), mode === 'otp' ? code : undefined);
       // Signing in is the choice onboarding asks for, so it does not stand in the way afterwards.
       const onboarding = onboardingStore.getState();
       if (!onboarding.hasCompletedOnboarding) onboarding.complete();
+      await home;
       navigate('/', { replace: true });
     } catch (caught) {
       showFailure(caught);

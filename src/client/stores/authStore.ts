@@ -74,6 +74,8 @@ export interface AuthDeps {
   onLogin?: (user: UserSummary, wasGuest: boolean) => Promise<void>;
   /** As a sign-in's request leaves: loads what onLogin runs while it is out. */
   beforeLogin?: () => void;
+  /** As the server accepts a sign-in, before the screen updates or anything is stored (SYNC.md L16). */
+  signInAnswered?: (user: UserSummary) => void;
   onLogout?: () => Promise<void>;
   /** The passkey ceremony (server options, the browser's prompt, the server's session): its user. */
   passkeySignIn?: () => Promise<UserSummary>;
@@ -107,9 +109,15 @@ export function createAuthStore(deps: AuthDeps) {
   const store = createStore<AuthState>()((set, get) => {
     /** What every way of signing in does once the server has started the session. */
     const signedIn = async (user: UserSummary, wasGuest: boolean) => {
+      deps.signInAnswered?.(user);
       set({ user, isAuthenticated: true, isAnonymous: false, restored: true });
-      await deps.remember?.(user);
+      // Both at once: IndexedDB still stores the account first (its transaction is asked for first),
+      // while the sign-in's steps load beside it instead of after it.
+      const remembered = Promise.resolve(deps.remember?.(user));
+      // Awaited below; a failure meanwhile is not an unhandled one.
+      remembered.catch(() => undefined);
       await deps.onLogin?.(user, wasGuest);
+      await remembered;
       return user;
     };
     return {

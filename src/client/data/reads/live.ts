@@ -6,7 +6,7 @@
  */
 import Dexie from 'dexie';
 import { useLiveQuery, useObservable } from 'dexie-react-hooks';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useStore } from 'zustand';
 import type { Mutual, UserSummary } from '../../../shared/item';
 import type { SubtreeProgress } from '../../../shared/progress';
@@ -15,6 +15,7 @@ import type { AuthStore } from '../../stores/authStore';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
+import { firstRowsOf, firstRowsWentStored, subscribeFirstRows } from '../store/firstRows';
 import type { DeviceHistoryRow } from '../store/historyStore';
 import type { KeptView, LostItem } from '../store/keptChanges';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
@@ -63,6 +64,33 @@ export function provideLiveClient(given: LiveClientHooks): void {
 /** The client of the door on screen; before the data layer has started, the page's own. */
 function useClient(): LiveClient {
   return hooks.useDoorClient() ?? hooks.pageClient();
+}
+
+/**
+ * A list of Home's with a fresh device's first page shown from memory while its read from IndexedDB is
+ * empty (SYNC.md L17): `fromRows` makes the list's answer of the page's rows, newest first. Once
+ * stored, the rows stay until the list's next answer, which holds them: one read before the commit
+ * would otherwise show the list empty for a moment.
+ */
+export function useWithFirstRows<T>(
+  stored: T | undefined,
+  isEmpty: (answer: T) => boolean,
+  fromRows: (rows: readonly LocalItem[]) => T,
+): T | undefined {
+  const c = useClient();
+  const subscribe = useCallback((listener: () => void) => subscribeFirstRows(c.db, listener), [c]);
+  const shownFirst = useSyncExternalStore(subscribe, () => firstRowsOf(c.db));
+  // The rows are the signing-in account's: a guest (signed out meanwhile) never sees them.
+  const signedIn = useStore(c.auth, (s) => s.isAuthenticated);
+  const first = signedIn ? shownFirst : null;
+  // The rows of the last render that had them, and the list's answer then: once the rows went stored,
+  // they stand until that answer moves (the stored state and the drop may come in one render).
+  const held = useRef<{ rows: readonly LocalItem[]; answer: T | undefined } | null>(null);
+  if (first) held.current = { rows: first.rows, answer: stored };
+  else if (!signedIn || held.current?.answer !== stored || !firstRowsWentStored(c.db)) held.current = null;
+  if (stored !== undefined && !isEmpty(stored)) return stored;
+  const rows = first?.rows ?? held.current?.rows;
+  return rows ? fromRows(rows) : stored;
 }
 
 export interface ViewerState {

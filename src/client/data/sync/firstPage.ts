@@ -1,5 +1,5 @@
 /**
- * A fresh device's first sync page, asked for as soon as the sign-in answers (signInSteps.ts) instead
+ * A fresh device's first sync page, asked for as soon as the sign-in answers (client.ts) instead
  * of once the sync engine and Home's modules have loaded: measured from the Sign In click, the pull's
  * first request went out at 550–780 ms, and the page came back after the screen was ready for it. The
  * pull takes it as its first page (SYNC.md L16); one not taken within FIRST_PAGE_KEPT_MS, or asked for
@@ -10,6 +10,7 @@ import type { SyncPageChildren } from '../../../shared/itemChildren';
 import type { SyncPageLists } from '../../../shared/syncLists';
 import type { ApiClient } from '../net/apiClient';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
+import { dropFirstRows, showFirstRows } from '../store/firstRows';
 
 /** A page of GET /api/sync, as the pull reads it. */
 export type PulledPage = SyncPage & SyncPageChildren & SyncPageLists;
@@ -28,27 +29,68 @@ export function askPage(api: Pick<ApiClient, 'get'>, cursor: string, count = fal
 
 /** Asks for a bootstrap's first page now, for the pull to take (L16). */
 export function askFirstPage(api: Pick<ApiClient, 'get'>): void {
+  // For the sign-in's timeline (npm run bench -- scale --timeline) and DevTools' performance panel.
+  performance.mark('outpost: first page asked');
   const page = askPage(api, '');
   // A failure is the pull's to meet: it asks again itself.
   page.catch(() => undefined);
   asked.set(api, { page, at: Date.now() });
 }
 
+/** Whether the device holds no cursor, read once per sign-in; `known` is set once the read settles. */
+interface Freshness {
+  fresh: Promise<boolean>;
+  known?: boolean;
+}
+
+const checked = new WeakMap<Pick<ApiClient, 'get'>, Freshness>();
+
 /**
- * As the sign-in answers: a device with no cursor, holding no other account's data, asks for its
- * first page now (L16). Called from the data layer's own chunk, so the ask never waits for the
- * sign-in's other modules, which load behind the sync engine's at that moment.
+ * As a sign-in's request leaves: reads whether the device holds a cursor, so that its answer asks for
+ * the first page at once (L16) instead of after the database has opened and answered.
  */
-export async function askFirstPageIfFresh(
-  db: OutpostDb,
-  api: Pick<ApiClient, 'get'>,
-  userId: number,
-): Promise<void> {
-  const [owner, cursor] = await Promise.all([
-    getMeta<number>(db, META_KEYS.dataOwner),
-    getMeta<string>(db, META_KEYS.cursor),
-  ]);
-  if ((owner === undefined || owner === userId) && !cursor) askFirstPage(api);
+export function checkFreshDevice(db: OutpostDb, api: Pick<ApiClient, 'get'>): Freshness {
+  const check: Freshness = {
+    fresh: getMeta<string>(db, META_KEYS.cursor).then(
+      (cursor) => !cursor,
+      () => false,
+    ),
+  };
+  void check.fresh.then((fresh) => {
+    check.known = fresh;
+  });
+  checked.set(api, check);
+  return check;
+}
+
+/**
+ * As the sign-in answers (L16): a device known to hold a cursor asks for nothing; one with no cursor,
+ * or whose read has not settled yet, asks for its first page now, and a page asked for before the read
+ * said there is a cursor is dropped. The page is asked for with the session the answer just set: it
+ * is the signing-in account's own, whatever the device held before (afterSignIn wipes that).
+ */
+export function askFirstPageAhead(db: OutpostDb, api: Pick<ApiClient, 'get'>): void {
+  const check = checked.get(api) ?? checkFreshDevice(db, api);
+  checked.delete(api);
+  if (check.known === false) return;
+  askFirstPage(api);
+  const entry = asked.get(api);
+  const waiting = () => entry !== undefined && asked.get(api) === entry;
+  const drop = () => {
+    if (!waiting()) return;
+    asked.delete(api);
+    dropFirstRows(db);
+  };
+  // L17: on Home from memory as it arrives, not once the sync engine has loaded and taken it; the
+  // pull drops the rows when it ends, and a page it never takes drops them here.
+  entry?.page.then((data) => {
+    if (waiting()) showFirstRows(db, data.items);
+  }, drop);
+  setTimeout(drop, FIRST_PAGE_KEPT_MS);
+  if (check.known === true) return;
+  void check.fresh.then((fresh) => {
+    if (!fresh) drop();
+  });
 }
 
 /** The first page asked for ahead (L16), once; null when none is waiting or it waited too long. */
@@ -60,7 +102,9 @@ export function takeFirstPage(api: Pick<ApiClient, 'get'>): Promise<PulledPage> 
   return waiting.page.catch(() => askPage(api, ''));
 }
 
-/** Drops a first page asked for ahead (a sign-out: it is the leaving account's). */
-export function forgetFirstPage(api: Pick<ApiClient, 'get'>): void {
+/** Drops a first page asked for ahead, and its rows shown from memory (a sign-out: they are the leaving account's). */
+export function forgetFirstPage(db: OutpostDb, api: Pick<ApiClient, 'get'>): void {
   asked.delete(api);
+  checked.delete(api);
+  dropFirstRows(db);
 }

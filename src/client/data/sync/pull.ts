@@ -5,6 +5,7 @@ import type { SyncPageLists } from '../../../shared/syncLists';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
+import { dropFirstRows, firstRowsOf, firstRowsStored, showFirstRows } from '../store/firstRows';
 import { type LostItem, noteLost } from '../store/keptChanges';
 import { LIST_KEY_FIELDS } from '../store/listKeys';
 import { fromServer, usersOf } from '../store/localItems';
@@ -563,6 +564,8 @@ export async function pull(
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const data = await reader.take();
+      // L17: a bootstrap's first page is on Home from memory while it is stored.
+      if (page === 0 && after === '' && !firstRowsOf(db)) showFirstRows(db, data.items);
       // Pages that arrived while the one before was stored go into the same transaction with the
       // last one's cursor (L9: still applied in order, the cursor never ahead of the rows).
       let items = data.items;
@@ -599,7 +602,10 @@ export async function pull(
         if (error instanceof StalePage) return { pulled, conflicts };
         throw error;
       }
-      if (page === 0) reader.firstStored();
+      if (page === 0) {
+        reader.firstStored();
+        firstRowsStored(db);
+      }
       after = cursor;
       uncounted = more;
       pulled += items.length + childCount(children) + listCount(lists);
@@ -619,6 +625,7 @@ export async function pull(
     }
   } finally {
     reader.stop();
+    dropFirstRows(db);
     if (total !== null) status?.getState().set({ pullProgress: null });
     // A pull that stopped before its last transaction counts what it stored (else the next write that
     // moves a counter, or the next open, would).
