@@ -167,7 +167,7 @@ describe('a first page asked for ahead', () => {
       },
     };
     await pull({ db, api: api as never });
-    expect(seen.map((s) => s && s.stored)).toEqual([false, null]);
+    expect(seen.map((s) => (s ? s.stored : null))).toEqual([false, null]);
     expect(await db.items.count()).toBe(0);
   });
 });
