@@ -9,6 +9,7 @@ import {
   type Paged,
   type PagedQuery,
   shownInManualOrder,
+  useIsFirstRow,
   useLive,
   useMutuals,
   usePagedLive,
@@ -72,7 +73,10 @@ const homePreviewQuery: LiveQuery<number, { items: LocalItem[]; total: number } 
 
 /** One item, live; null when it does not exist locally (or is deleted), undefined while loading. */
 export function useItem(id: number): LocalItem | null | undefined {
-  return useShown(useLive(itemQuery, id));
+  const item = useLive(itemQuery, id);
+  // A row on Home from memory (SYNC.md L17) is still being stored: loading, not missing.
+  const storing = useIsFirstRow(id);
+  return useShown(item === null && storing ? undefined : item);
 }
 
 /** The children of an item, newest first, live; undefined (nothing read) until `enabled`. */

@@ -1,13 +1,24 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { localItem } from '../../../testkit/client/items';
+import { localItem, serverItem } from '../../../testkit/client/items';
 import { eachTestClient, renderWithApp } from '../../../testkit/client/renderWithApp';
 import type { OutpostClient } from '../data/client';
+import { dropFirstRows, firstRowsStored, showFirstRows } from '../data/store/firstRows';
+import { fromServer } from '../data/store/localItems';
 import { ItemList } from '../items/ItemList';
 import TodoDetailPage from './TodoDetailPage';
 
 let client: OutpostClient;
+
+/** The account whose device is pulling its first page. */
+const signedIn = {
+  id: 1,
+  name: 'Me',
+  phone: '+15555550100',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
 
 eachTestClient((made) => {
   client = made;
@@ -41,6 +52,31 @@ describe('TodoDetailPage', () => {
     await waitFor(() => expect(screen.getByText('Todo not found')).toBeTruthy());
     cleanup();
     renderWithApp(<TodoDetailPage />, { route: '/todos/999', path: '/todos/:id' });
+    await waitFor(() => expect(screen.getByText('Todo not found')).toBeTruthy());
+  });
+
+  it('L17: one opened from Home while its first page is shown from memory loads until stored, then shows', async () => {
+    const todo = serverItem(41, 'Pulled a moment ago');
+    client.auth.setState({ user: signedIn, isAuthenticated: true, isAnonymous: false, restored: true });
+    act(() => showFirstRows(client.db, [todo]));
+    renderWithApp(<TodoDetailPage />, { route: '/todos/41', path: '/todos/:id' });
+    await waitFor(() => expect(screen.getByText('Loading todo...')).toBeTruthy());
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText('Todo not found')).toBeNull();
+    await client.db.items.put(fromServer(todo));
+    act(() => {
+      firstRowsStored(client.db);
+      dropFirstRows(client.db);
+    });
+    await waitFor(() => expect(screen.getByRole('heading', { name: /Pulled a moment ago/ })).toBeTruthy());
+  });
+
+  it('L17: one whose first page was never stored is not found once the rows go', async () => {
+    client.auth.setState({ user: signedIn, isAuthenticated: true, isAnonymous: false, restored: true });
+    act(() => showFirstRows(client.db, [serverItem(42, 'Never stored')]));
+    renderWithApp(<TodoDetailPage />, { route: '/todos/42', path: '/todos/:id' });
+    await waitFor(() => expect(screen.getByText('Loading todo...')).toBeTruthy());
+    act(() => dropFirstRows(client.db));
     await waitFor(() => expect(screen.getByText('Todo not found')).toBeTruthy());
   });
 });

@@ -93,6 +93,21 @@ export function useWithFirstRows<T>(
   return rows ? fromRows(rows) : stored;
 }
 
+/**
+ * Whether `id` is a row of a fresh device's first page shown from memory (SYNC.md L17): a screen
+ * opened from it waits for the row to be stored rather than saying it does not exist.
+ */
+export function useIsFirstRow(id: number): boolean {
+  const c = useClient();
+  const subscribe = useCallback((listener: () => void) => subscribeFirstRows(c.db, listener), [c]);
+  const shown = useSyncExternalStore(
+    subscribe,
+    () => firstRowsOf(c.db)?.rows.some((r) => r.id === id) ?? false,
+  );
+  // The rows are the signing-in account's: never a guest's (see useWithFirstRows).
+  return useStore(c.auth, (s) => s.isAuthenticated) && shown;
+}
+
 export interface ViewerState {
   user: UserSummary;
   isGuest: boolean;
