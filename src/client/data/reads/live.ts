@@ -15,7 +15,7 @@ import type { AuthStore } from '../../stores/authStore';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
-import { firstRowsOf, firstRowsWentStored, subscribeFirstRows } from '../store/firstRows';
+import { type FirstRows, firstRowsOf, firstRowsWentStored, subscribeFirstRows } from '../store/firstRows';
 import type { DeviceHistoryRow } from '../store/historyStore';
 import type { KeptView, LostItem } from '../store/keptChanges';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
@@ -66,6 +66,14 @@ function useClient(): LiveClient {
   return hooks.useDoorClient() ?? hooks.pageClient();
 }
 
+/** The first page shown from memory (SYNC.md L17), for a signed-in viewer only: the rows are the signing-in account's. */
+function useFirstRows(c: LiveClient): { first: FirstRows | null; signedIn: boolean } {
+  const subscribe = useCallback((listener: () => void) => subscribeFirstRows(c.db, listener), [c]);
+  const shown = useSyncExternalStore(subscribe, () => firstRowsOf(c.db));
+  const signedIn = useStore(c.auth, (s) => s.isAuthenticated);
+  return { first: signedIn ? shown : null, signedIn };
+}
+
 /**
  * A list of Home's with a fresh device's first page shown from memory while its read from IndexedDB is
  * empty (SYNC.md L17): `fromRows` makes the list's answer of the page's rows, newest first. Once
@@ -78,11 +86,7 @@ export function useWithFirstRows<T>(
   fromRows: (rows: readonly LocalItem[]) => T,
 ): T | undefined {
   const c = useClient();
-  const subscribe = useCallback((listener: () => void) => subscribeFirstRows(c.db, listener), [c]);
-  const shownFirst = useSyncExternalStore(subscribe, () => firstRowsOf(c.db));
-  // The rows are the signing-in account's: a guest (signed out meanwhile) never sees them.
-  const signedIn = useStore(c.auth, (s) => s.isAuthenticated);
-  const first = signedIn ? shownFirst : null;
+  const { first, signedIn } = useFirstRows(c);
   // The rows of the last render that had them, and the list's answer then: once the rows went stored,
   // they stand until that answer moves (the stored state and the drop may come in one render).
   const held = useRef<{ rows: readonly LocalItem[]; answer: T | undefined } | null>(null);
@@ -98,14 +102,7 @@ export function useWithFirstRows<T>(
  * opened from it waits for the row to be stored rather than saying it does not exist.
  */
 export function useIsFirstRow(id: number): boolean {
-  const c = useClient();
-  const subscribe = useCallback((listener: () => void) => subscribeFirstRows(c.db, listener), [c]);
-  const shown = useSyncExternalStore(
-    subscribe,
-    () => firstRowsOf(c.db)?.rows.some((r) => r.id === id) ?? false,
-  );
-  // The rows are the signing-in account's: never a guest's (see useWithFirstRows).
-  return useStore(c.auth, (s) => s.isAuthenticated) && shown;
+  return useFirstRows(useClient()).first?.rows.some((r) => r.id === id) ?? false;
 }
 
 export interface ViewerState {
