@@ -76,6 +76,27 @@ function manifestOutside(): Plugin {
 }
 
 /**
+ * What a sign-in loads as it runs, downloaded from the sign-in form (router.tsx prefetchSignIn): asked
+ * for at the click instead, these thirty chunks took HTTP/1.1's six connections from the sign-in's
+ * own requests and its first page (scale --timeline). First what Home waits for: the sign-in's steps
+ * (data/client.ts onLogin) and a guest's celebration (app/GlobalOverlays.tsx); then, after Home's
+ * chunks, what comes after its first rows: the sync engine with the funnel and the features' sync
+ * parts (data/sync/lazyEngine.ts) and the signed-in header's saved views.
+ */
+const SIGN_IN_MODULES = {
+  beforeHome: ['data/signInSteps', 'data/sync/deviceWipe', 'sync/UpgradeOverlay'],
+  afterHome: [
+    'data/sync/index',
+    'data/changes/applyLocalChange',
+    'data/sync/kinds',
+    'data/comments/commentSync',
+    'data/timeEntries/timeSync',
+    'data/attachments/attachmentSync',
+    'views/ViewsNav',
+  ],
+} as const;
+
+/**
  * Writes each screen's chunks into the built public/theme-init.js, which runs in the document's head
  * and starts their download at once (modulepreload), beside the main chunk: otherwise a screen's chunk
  * is only asked for once the main chunk has arrived and run, and its imports one round trip later
@@ -83,13 +104,18 @@ function manifestOutside(): Plugin {
  * statically, plus the QueryClient's and the server reads' where the screen reads server data, and the
  * modules it loads as it opens (`also`: drag and drop on the screens that reorder); and the data layer's chunks
  * (src/client/data/client.ts, data/page.ts), which every screen with items starts right after
- * its first paint. Runs before vite-plugin-pwa's and precompress()'s closeBundle, so the service
+ * its first paint; and what a sign-in loads (SIGN_IN_MODULES). Runs before vite-plugin-pwa's and precompress()'s closeBundle, so the service
  * worker's revision and the .br/.gz copies are of the written file.
  */
 function firstScreenPreloads(): Plugin {
   let outDir = '';
   /** Each chunk once (files), then the routes and the data layer as indexes into it: a smaller head script. */
-  let plan: { files: string[]; routes: [string, number[]][]; data: number[] } | null = null;
+  let plan: {
+    files: string[];
+    routes: [string, number[]][];
+    data: number[];
+    signIn: [number[], number[]];
+  } | null = null;
   return {
     name: 'outpost-first-screen-preloads',
     apply: 'build',
@@ -142,6 +168,7 @@ function firstScreenPreloads(): Plugin {
           ),
         ]),
         data: indexes(files('data/client', 'data/page')),
+        signIn: [indexes(files(...SIGN_IN_MODULES.beforeHome)), indexes(files(...SIGN_IN_MODULES.afterHome))],
       };
     },
     async writeBundle() {
@@ -239,6 +266,67 @@ function dataLayerChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup 
 }
 
 const dataLayer = dataLayerChunk();
+
+/**
+ * The sync engine as one chunk: the modules only the engine and the features' sync parts reach
+ * (data/sync/lazyEngine.ts loads them together, as a sign-in starts). Left to itself the bundler cut
+ * them into a chunk per set of importers, twenty-odd files, and over HTTP/1.1's six connections those
+ * requests held back the sign-in's first page (scale --timeline). A module anything else reaches (a
+ * guest's write path, a screen, the shell) stays out, so a guest still never downloads the engine.
+ */
+function syncEngineChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup } {
+  const statics = new Map<string, readonly string[]>();
+  const lazies = new Set<string>();
+  let members = new Set<string>();
+  const reach = (roots: Iterable<string>) => {
+    const seen = new Set<string>();
+    const stack = [...roots];
+    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...(statics.get(id) ?? []));
+    }
+    return seen;
+  };
+  const isOneOf = (id: string, files: readonly string[]) =>
+    files.some((file) => id.replace(/\\/g, '/').endsWith(`/src/client/${file}`));
+  const ROOTS = [
+    'data/sync/index.ts',
+    'data/sync/kinds.ts',
+    'data/sync/guestUpgrade.ts',
+    'data/sync/deviceWipe.ts',
+    'data/comments/commentSync.ts',
+    'data/timeEntries/timeSync.ts',
+    'data/attachments/attachmentSync.ts',
+  ] as const;
+  const plugin: Plugin = {
+    name: 'outpost-sync-engine-chunk',
+    apply: 'build',
+    moduleParsed(info) {
+      statics.set(info.id, info.importedIds);
+      for (const id of info.dynamicallyImportedIds) lazies.add(id);
+      if (info.isEntry) lazies.add(info.id);
+    },
+    buildEnd() {
+      const roots = [...lazies].filter((id) => isOneOf(id, ROOTS));
+      if (roots.length !== ROOTS.length)
+        throw new Error(`syncEngineChunk: ${ROOTS.length - roots.length} of its roots are not loaded lazily`);
+      const elsewhere = reach([...lazies].filter((id) => !isOneOf(id, ROOTS)));
+      members = new Set([...reach(roots)].filter((id) => !elsewhere.has(id)));
+    },
+  };
+  return {
+    plugin,
+    group: {
+      name: 'sync',
+      test: (id) => members.has(id),
+      priority: 1,
+      includeDependenciesRecursively: false,
+    },
+  };
+}
+
+const syncEngine = syncEngineChunk();
 
 /**
  * Dexie's own ES module build in the bundle instead of its UMD file behind a wrapper (the wrapper
@@ -444,6 +532,7 @@ export default defineConfig({
     librariesShakeable(),
     compileDragAhead(),
     dataLayer.plugin,
+    syncEngine.plugin,
     firstScreenPreloads(),
     lowPriorityScripts(),
     manifestOutside(),
@@ -466,6 +555,7 @@ export default defineConfig({
           groups: [
             { name: 'shell', tags: ['$initial'], priority: 2 },
             dataLayer.group,
+            syncEngine.group,
             // The small modules the data layer loads after the first screen are one chunk: the reads
             // Home does not make (data/reads/laterReads.ts), the sign-in's steps, the write path's
             // stale-guess check and the shared modules only they and later screens use. Each chunk's name is in every screen's preload map, so five small

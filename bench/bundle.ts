@@ -70,24 +70,29 @@ async function measure(browser: Browser, base: string, screen: Screen): Promise<
     );
   }
   // What the screen prefetches for the next one (the sign-in form, Home: src/client/app/router.tsx
-  // prefetchRoute) is told apart: the links that call adds, and when it was made.
+  // prefetchRoute and prefetchSignIn) is told apart: the links that call adds, and when it was made.
   // A string, not a function: the bench's compiler names a function's inner arrows (__name), which the
   // page does not have.
   await context.addInitScript(`(() => {
-    let wrapped;
-    Object.defineProperty(window, '__outpostPrefetch', {
-      configurable: true,
-      get: () => wrapped,
-      set(preload) {
-        wrapped = (pathname) => {
-          const before = new Set([...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.href));
-          window.__benchPrefetch ??= { at: Date.now(), hrefs: [] };
-          preload(pathname);
-          for (const l of document.querySelectorAll('link[rel="modulepreload"]'))
-            if (!before.has(l.href)) window.__benchPrefetch.hrefs.push(l.href);
-        };
-      },
-    });
+    const told = (name) => {
+      let wrapped;
+      Object.defineProperty(window, name, {
+        configurable: true,
+        get: () => wrapped,
+        set(preload) {
+          wrapped = (...args) => {
+            const before = new Set([...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.href));
+            window.__benchPrefetch ??= { at: Date.now(), hrefs: [] };
+            preload(...args);
+            for (const l of document.querySelectorAll('link[rel="modulepreload"]'))
+              if (!before.has(l.href)) window.__benchPrefetch.hrefs.push(l.href);
+          };
+        },
+      });
+    };
+    told('__outpostPrefetch');
+    // The sign-in form's: Home's chunks and what a sign-in loads as it runs (prefetchSignIn).
+    told('__outpostPrefetchSignIn');
   })();`);
   const page = await context.newPage();
   const asked = new Map<string, number>();

@@ -39,10 +39,7 @@
   const plan = '__OUTPOST_PRELOADS__';
   if (typeof plan === 'string') return; // The dev server: no build, no plan.
   const asked = new Set();
-  const preload = (pathname) => {
-    const route = plan.routes.find(([pattern]) => new RegExp(pattern, 'i').test(pathname));
-    const wanted = new Set(route ? route[1] : []);
-    if (!exempt.test(pathname)) for (const i of plan.data) wanted.add(i);
+  const add = (wanted) => {
     for (const i of wanted) {
       if (asked.has(i)) continue;
       asked.add(i);
@@ -55,11 +52,24 @@
       document.head.append(link);
     }
   };
+  const preload = (pathname) => {
+    const route = plan.routes.find(([pattern]) => new RegExp(pattern, 'i').test(pathname));
+    const wanted = new Set(route ? route[1] : []);
+    if (!exempt.test(pathname)) for (const i of plan.data) wanted.add(i);
+    add(wanted);
+  };
   preload(target);
   // For the screen a moment away (Home, from the sign-in form: src/client/app/router.tsx prefetchRoute).
   // Low priority matters there: over HTTP/1.1's six connections, a screen's thirty chunks asked for at
   // the usual priority would hold the sign-in's own requests back behind them.
   window.__outpostPrefetch = preload;
+  // From the sign-in form, what a sign-in loads as it runs: first what Home waits for (its steps, the
+  // celebration), then Home's chunks, then the sync engine (vite.config.ts SIGN_IN_MODULES).
+  window.__outpostPrefetchSignIn = () => {
+    add(plan.signIn[0]);
+    preload('/');
+    add(plan.signIn[1]);
+  };
 })();
 
 // Holds Ctrl/Cmd+K and the keys typed after it until the app's own shortcut handler listens

@@ -98,6 +98,8 @@ declare global {
   interface Window {
     /** public/theme-init.js: low-priority modulepreload links for a route's chunks and the data layer's (builds only). */
     __outpostPrefetch?: (pathname: string) => void;
+    /** public/theme-init.js: Home's chunks and what a sign-in loads as it runs (vite.config.ts SIGN_IN_MODULES). */
+    __outpostPrefetchSignIn?: () => void;
   }
 }
 
@@ -114,6 +116,17 @@ export function prefetchRoute(pathname: string): void {
   }
   const key = pageFor(pathname);
   if (key) void importers[key]().catch(() => {});
+}
+
+/**
+ * From the sign-in form: downloads what a sign-in loads as it runs, at low priority like prefetchRoute,
+ * Home's chunks among them (the sign-in's steps and a guest's celebration first, the sync engine last):
+ * asked for at the click, they held the connections the sign-in's requests and first page needed. The
+ * dev server, with no chunk plan, prefetches Home alone.
+ */
+export function prefetchSignIn(): void {
+  if (typeof window !== 'undefined' && window.__outpostPrefetchSignIn) window.__outpostPrefetchSignIn();
+  else prefetchRoute('/');
 }
 
 /** Every screen inside the shell, each behind its own error boundary. */

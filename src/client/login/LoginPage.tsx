@@ -5,7 +5,7 @@ import { OIDC_ERROR_PARAM, oidcFailureSentence } from '../../shared/oidc';
 import { describePasskeyFailure } from '../../shared/passkeyFailure';
 import { BrandMark } from '../app/Brand';
 import { useDoor, useSignedInUser } from '../app/door';
-import { prefetchRoute, preloadRoute } from '../app/router';
+import { prefetchSignIn, preloadRoute } from '../app/router';
 import {
   useAuthMode,
   useFinishOidcSignIn,
@@ -60,14 +60,15 @@ export default function LoginPage() {
 
   const prepareSignIn = usePrepareSignIn();
   // The anti-forgery cookie at once (one small request), so the Sign In click waits for the sign-in
-  // alone. Home is where a sign-in lands: its chunks download at low priority right after this screen's
-  // first paint, while the form is filled in. Not at idle: a form filled at once (autofill) keeps the
-  // page busy until the click, and the thirty chunks then took the connections the sign-in needed.
+  // alone. Home is where a sign-in lands: its chunks, and the code the sign-in runs, download at low
+  // priority right after this screen's first paint, while the form is filled in. Not at idle: a form
+  // filled at once (autofill) keeps the page busy until the click, and the chunks then took the
+  // connections the sign-in needed.
   useEffect(() => {
     prepareSignIn();
     let timer = 0;
     const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => prefetchRoute('/'), 0);
+      timer = window.setTimeout(prefetchSignIn, 0);
     });
     return () => {
       cancelAnimationFrame(frame);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { localItem } from '../../../../testkit/client/items';
 import { OutpostDb } from '../store/db';
 import type { LocalComment, LocalItem, Viewer } from '../store/types';
-import { savedViews, viewItems } from './viewQueries';
+import { savedViews } from './savedViewList';
+import { viewItems } from './viewQueries';
 
 let dbs = 0;
 const freshDb = () => new OutpostDb(`views-${++dbs}`, { indexedDB: new IDBFactory(), IDBKeyRange });

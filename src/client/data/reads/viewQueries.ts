@@ -10,7 +10,7 @@ import {
   parse,
 } from '../../../shared/filter';
 import { type Narrowing, narrowing } from '../../../shared/filter/narrow';
-import type { View, ViewSort } from '../../../shared/filter/views';
+import type { ViewSort } from '../../../shared/filter/views';
 import { getMeta, LIST_INDEX, META_KEYS, type OutpostDb } from '../store/db';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
 import type { LocalItem, Viewer } from '../store/types';
@@ -253,10 +253,4 @@ async function readWhole(
     byQuery.set(key, { seq: lastSeq ?? 0, matched });
   }
   return done(matched.values());
-}
-
-/** The saved views the device keeps (the list last fetched), by name. */
-export async function savedViews(db: OutpostDb, _viewer: Viewer): Promise<View[]> {
-  const views = await db.views.toArray();
-  return views.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }

@@ -8,6 +8,7 @@ import type { Viewer } from '../store/types';
 import * as agenda from './agendaQueries';
 import * as queries from './itemQueries';
 import { later } from './laterReads';
+import { savedViews } from './savedViewList';
 
 /** A read of the viewer's items: the database and the viewer come first, then its own arguments. */
 type ViewerRead = (db: OutpostDb, viewer: Viewer, ...args: never[]) => unknown;
@@ -38,7 +39,6 @@ const LATER_READS = {
     Labels['labelItems']
   >,
   viewItems: later(async () => (await views()).viewItems) as LaterRead<Views['viewItems']>,
-  savedViews: later(async () => (await views()).savedViews) as LaterRead<Views['savedViews']>,
 };
 
 /** The list reads a live query calls by name (itemQueries.ts, agendaQueries.ts; later ones above). */
@@ -53,6 +53,7 @@ const LIST_READS = {
   todayPage: agenda.todayPage,
   todayCounts: agenda.todayCounts,
   upcomingPage: agenda.upcomingPage,
+  savedViews,
   ...LATER_READS,
 } satisfies Record<string, ViewerRead>;
 
