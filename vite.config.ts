@@ -81,7 +81,8 @@ function manifestOutside(): Plugin {
  * own requests and its first page (scale --timeline). First what Home waits for: the sign-in's steps
  * (data/client.ts onLogin) and a guest's celebration (app/GlobalOverlays.tsx); then, after Home's
  * chunks, what comes after its first rows: the sync engine with the funnel and the features' sync
- * parts (data/sync/lazyEngine.ts) and the signed-in header's saved views.
+ * parts (data/sync/lazyEngine.ts), the signed-in header's saved views and the server commands
+ * Home's first signed-in render sends (the views' refresh, a shared campaign's departure check).
  */
 const SIGN_IN_MODULES = {
   beforeHome: ['data/signInSteps', 'data/sync/deviceWipe', 'sync/UpgradeOverlay'],
@@ -93,6 +94,8 @@ const SIGN_IN_MODULES = {
     'data/timeEntries/timeSync',
     'data/attachments/attachmentSync',
     'views/ViewsNav',
+    'data/commands/views',
+    'data/commands/sharing',
   ],
 } as const;
 

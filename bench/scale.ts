@@ -17,7 +17,8 @@
  *     middleware gives them and the progress counters computed once, as client-browser's reference
  *     stores them; bench/browser/scalePage.ts rawPull with bench/browser/rawKeys.ts), then
  *     the app: sign-in through the real /login screen until every item is stored and Home shows a
- *     row. Also when Home showed its first row and whether a 'Syncing N of M' line was seen;
+ *     row. Also when Home's first row was on screen (the frame after it entered the DOM painted) and
+ *     whether a 'Syncing N of M' line was seen;
  *  b. main-thread tasks over 50 ms and over 100 ms during that sync, and the longest;
  *  c. peak JS heap during that sync (CDP Runtime.getHeapUsage, sampled every 200 ms);
  *  d. page load to the first item row for Home, Queue, Active, Done, My List, a campaign and the

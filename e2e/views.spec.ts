@@ -163,3 +163,24 @@ test('a view shared with a campaign: a member opens it from the navigation with 
   await expect(app.matchRow(fenders)).toBeVisible({ timeout: 15_000 });
   await owner.dispose();
 });
+
+test('a screen opened asks for the saved views once, though the header holds the phone’s navigation and the wide one', async ({
+  page,
+}) => {
+  const app = await Views.open(page, freshPhone(), 'Ona Once');
+  await app.goto('/today');
+  const asked: number[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/views')
+      asked.push(Date.now());
+  });
+  const opened = Date.now();
+  await app.goto('/upcoming');
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Views' }),
+  ).toBeVisible();
+  await expect.poll(() => asked.length).toBeGreaterThan(0);
+  // The two navigations mount together: a second request, if any, leaves within the same moment.
+  await page.waitForTimeout(1_500);
+  expect(asked.filter((at) => at - opened < 3_000)).toHaveLength(1);
+});

@@ -8,8 +8,9 @@ import { pageLifeRead, usePageLifeRead, usePageLifeSettled, useSetPageLifeRead }
 
 /**
  * Runs a sign-in; for a guest, asks for the celebration's chunk beside the sign-in's requests and
- * starts the celebration once that chunk is here, so it opens together with the screen behind it. A
- * failed load does not stop the sign-in: the overlay's own lazy import tries again.
+ * starts the celebration once that chunk is here, so it opens with the screen behind it (a frame after
+ * it: UpgradeOverlay's useAfterPaint). A failed load does not stop the sign-in: the overlay's own lazy
+ * import tries again.
  */
 async function celebratingGuest(wasGuest: boolean, signIn: () => Promise<UserSummary>): Promise<UserSummary> {
   const overlay = wasGuest ? loadUpgradeOverlay().catch(() => {}) : null;

@@ -9,6 +9,29 @@ import { uiStore, useUi } from '../stores/uiStore';
 import { UPGRADE_CLOSE_DELAY_MS, upgradeView } from './upgradeState';
 
 /**
+ * `wanted`, from the frame after it turned true: a dialog mounting forces the page's style and layout
+ * at once (its focus, its scroll lock, its enter animation), and mounted with the screen behind it
+ * held that screen's first paint (a sign-in's Home and its first rows, scale --timeline).
+ */
+function useAfterPaint(wanted: boolean): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!wanted) return setShown(false);
+    let after: MessageChannel | null = null;
+    const frame = requestAnimationFrame(() => {
+      after = new MessageChannel();
+      after.port1.onmessage = () => setShown(true);
+      after.port2.postMessage(null);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (after) after.port1.onmessage = null;
+    };
+  }, [wanted]);
+  return wanted && shown;
+}
+
+/**
  * After a guest signs in: a celebratory card that carries the Upgrade dialog ('Upgrading Your
  * Account') while the guest's items go up, with real progress (a batch at a time, U3). Also shown on
  * its own when an interrupted upload resumes after a reload. It can be dismissed at any time: the
@@ -26,7 +49,7 @@ export function UpgradeOverlay() {
   const inTutorial = useLocation().pathname === '/onboarding';
 
   const resuming = !celebration && progress !== null && !progress.done && progress.total > 0;
-  const open = (celebration !== null || resuming) && !dismissed && !inTutorial;
+  const open = useAfterPaint((celebration !== null || resuming) && !dismissed && !inTutorial);
 
   useEffect(() => {
     if (celebration) setDismissed(false);

@@ -16,6 +16,12 @@ import { cn, focusRing } from '../components/ui/cn';
 import { useSavedViews } from './queries';
 
 /**
+ * The refresh under way: the header mounts the phone's and the wide screen's navigation both (CSS
+ * shows one), and each asked for the list, two GET /api/views for every screen that opened.
+ */
+let refreshing: Promise<unknown> | null = null;
+
+/**
  * Fetches the views list when the navigation shows, when the page comes back into view and when the
  * connection returns, so a view saved or shared on another device arrives (kept on the device for
  * offline; a failed fetch keeps the last list).
@@ -24,8 +30,12 @@ function useRefreshViews(): void {
   const { send } = useDoor();
   useEffect(() => {
     const refresh = () => {
-      if (document.visibilityState === 'visible' && navigator.onLine)
-        void send('views.refresh').catch(() => undefined);
+      if (document.visibilityState !== 'visible' || !navigator.onLine || refreshing) return;
+      refreshing = send('views.refresh')
+        .catch(() => undefined)
+        .finally(() => {
+          refreshing = null;
+        });
     };
     refresh();
     document.addEventListener('visibilitychange', refresh);
