@@ -193,6 +193,23 @@ function firstScreenPreloads(): Plugin {
   };
 }
 
+/** Every module `roots` import statically, the roots included. */
+function reachFrom(imports: ReadonlyMap<string, readonly string[]>, roots: Iterable<string>): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(imports.get(id) ?? []));
+  }
+  return seen;
+}
+
+/** A chunk of exactly the modules `test` names (their other imports stay where the bundler puts them). */
+function groupOf(name: string, test: (id: string) => boolean): Rolldown.CodeSplittingGroup {
+  return { name, test, priority: 1, includeDependenciesRecursively: false };
+}
+
 /**
  * The data layer as one chunk: what src/client/data/client.ts and data/page.ts import statically, which
  * every screen but sign-in and onboarding starts after its first paint (those two never load it), and
@@ -206,16 +223,7 @@ function firstScreenPreloads(): Plugin {
 function dataLayerChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup } {
   const imports = new Map<string, readonly string[]>();
   let members = new Set<string>();
-  const reach = (roots: Iterable<string>) => {
-    const seen = new Set<string>();
-    const stack = [...roots];
-    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      stack.push(...(imports.get(id) ?? []));
-    }
-    return seen;
-  };
+  const reach = (roots: Iterable<string>) => reachFrom(imports, roots);
   const modulesOf = (...files: string[]) =>
     [...imports.keys()].filter((id) =>
       files.some((file) => id.replace(/\\/g, '/').endsWith(`/src/client/${file}`)),
@@ -257,15 +265,7 @@ function dataLayerChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup 
       for (const c of chunks) if (!state.has(c.fileName)) visit(c.fileName, [c.fileName]);
     },
   };
-  return {
-    plugin,
-    group: {
-      name: 'data',
-      test: (id) => members.has(id),
-      priority: 1,
-      includeDependenciesRecursively: false,
-    },
-  };
+  return { plugin, group: groupOf('data', (id) => members.has(id)) };
 }
 
 const dataLayer = dataLayerChunk();
@@ -281,16 +281,7 @@ function syncEngineChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup
   const statics = new Map<string, readonly string[]>();
   const lazies = new Set<string>();
   let members = new Set<string>();
-  const reach = (roots: Iterable<string>) => {
-    const seen = new Set<string>();
-    const stack = [...roots];
-    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      stack.push(...(statics.get(id) ?? []));
-    }
-    return seen;
-  };
+  const reach = (roots: Iterable<string>) => reachFrom(statics, roots);
   const isOneOf = (id: string, files: readonly string[]) =>
     files.some((file) => id.replace(/\\/g, '/').endsWith(`/src/client/${file}`));
   const ROOTS = [
@@ -318,15 +309,7 @@ function syncEngineChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup
       members = new Set([...reach(roots)].filter((id) => !elsewhere.has(id)));
     },
   };
-  return {
-    plugin,
-    group: {
-      name: 'sync',
-      test: (id) => members.has(id),
-      priority: 1,
-      includeDependenciesRecursively: false,
-    },
-  };
+  return { plugin, group: groupOf('sync', (id) => members.has(id)) };
 }
 
 const syncEngine = syncEngineChunk();
