@@ -16,26 +16,17 @@ import { cn, focusRing } from '../components/ui/cn';
 import { useSavedViews } from './queries';
 
 /**
- * The refresh under way: the header mounts the phone's and the wide screen's navigation both (CSS
- * shows one), and each asked for the list, two GET /api/views for every screen that opened.
- */
-let refreshing: Promise<unknown> | null = null;
-
-/**
  * Fetches the views list when the navigation shows, when the page comes back into view and when the
  * connection returns, so a view saved or shared on another device arrives (kept on the device for
  * offline; a failed fetch keeps the last list).
  */
-function useRefreshViews(): void {
+function useRefreshViews(owner: boolean): void {
   const { send } = useDoor();
   useEffect(() => {
+    if (!owner) return;
     const refresh = () => {
-      if (document.visibilityState !== 'visible' || !navigator.onLine || refreshing) return;
-      refreshing = send('views.refresh')
-        .catch(() => undefined)
-        .finally(() => {
-          refreshing = null;
-        });
+      if (document.visibilityState === 'visible' && navigator.onLine)
+        void send('views.refresh').catch(() => undefined);
     };
     refresh();
     document.addEventListener('visibilitychange', refresh);
@@ -44,7 +35,7 @@ function useRefreshViews(): void {
       document.removeEventListener('visibilitychange', refresh);
       window.removeEventListener('online', refresh);
     };
-  }, [send]);
+  }, [owner, send]);
 }
 
 /**
@@ -52,7 +43,9 @@ function useRefreshViews(): void {
  * bookmark icon, then 'New view'. On a phone a bookmark button opens the same menu.
  */
 export default function ViewsNav({ compact = false }: { compact?: boolean }) {
-  useRefreshViews();
+  // The header mounts the phone's navigation and the wide one together (CSS shows one): the wide one
+  // fetches for both, or every screen opened asked for the list twice.
+  useRefreshViews(!compact);
   const views = useSavedViews() ?? [];
   const navigate = useNavigate();
   const { pathname } = useLocation();
