@@ -76,6 +76,20 @@ function manifestOutside(): Plugin {
 }
 
 /**
+ * The sync engine and the features' sync parts, as data/sync/lazyEngine.ts and the sign-in's steps
+ * load them: one chunk (syncEngineChunk), and downloaded from the sign-in form (SIGN_IN_MODULES).
+ */
+const SYNC_ENGINE_MODULES = [
+  'data/sync/index',
+  'data/sync/kinds',
+  'data/sync/guestUpgrade',
+  'data/sync/deviceWipe',
+  'data/comments/commentSync',
+  'data/timeEntries/timeSync',
+  'data/attachments/attachmentSync',
+] as const;
+
+/**
  * What a sign-in loads as it runs, downloaded from the sign-in form (router.tsx prefetchSignIn): asked
  * for at the click instead, these thirty chunks took HTTP/1.1's six connections from the sign-in's
  * own requests and its first page (scale --timeline). First what Home waits for: the sign-in's steps
@@ -87,12 +101,8 @@ function manifestOutside(): Plugin {
 const SIGN_IN_MODULES = {
   beforeHome: ['data/signInSteps', 'data/sync/deviceWipe', 'sync/UpgradeOverlay'],
   afterHome: [
-    'data/sync/index',
+    ...SYNC_ENGINE_MODULES,
     'data/changes/applyLocalChange',
-    'data/sync/kinds',
-    'data/comments/commentSync',
-    'data/timeEntries/timeSync',
-    'data/attachments/attachmentSync',
     'views/ViewsNav',
     'data/commands/views',
     'data/commands/sharing',
@@ -284,15 +294,7 @@ function syncEngineChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup
   const reach = (roots: Iterable<string>) => reachFrom(statics, roots);
   const isOneOf = (id: string, files: readonly string[]) =>
     files.some((file) => id.replace(/\\/g, '/').endsWith(`/src/client/${file}`));
-  const ROOTS = [
-    'data/sync/index.ts',
-    'data/sync/kinds.ts',
-    'data/sync/guestUpgrade.ts',
-    'data/sync/deviceWipe.ts',
-    'data/comments/commentSync.ts',
-    'data/timeEntries/timeSync.ts',
-    'data/attachments/attachmentSync.ts',
-  ] as const;
+  const ROOTS = SYNC_ENGINE_MODULES.map((file) => `${file}.ts`);
   const plugin: Plugin = {
     name: 'outpost-sync-engine-chunk',
     apply: 'build',
