@@ -261,8 +261,10 @@ const scale = {
     const lines: string[] = [];
     for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
       const start = at(entry.startTime);
-      // Also those asked before the click and still loading at it: they hold connections it needs.
-      if (at(entry.responseEnd) < 0 || performance.timeOrigin + entry.startTime > row) continue;
+      // Also those asked before the click and still loading at it: they hold connections it needs;
+      // and the counted page (SYNC.md L8), whenever it went: it holds the server while it counts.
+      const after = performance.timeOrigin + entry.startTime > row && !entry.name.includes('count=1');
+      if (at(entry.responseEnd) < 0 || after) continue;
       const url = new URL(entry.name);
       // Sent and first byte too: a wait for a connection shows as the gap before 'sent', the server's
       // time as the gap from 'sent' to 'first byte'.

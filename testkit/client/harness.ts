@@ -2,6 +2,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import type { FetchLike } from '../../src/client/data/net/apiClient';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
+import { firstRowsOf, noteScreenDrawn, subscribeFirstRows } from '../../src/client/data/store/firstRows';
 import { createCookieFetch } from './cookieFetch';
 
 let deviceCounter = 0;
@@ -153,4 +154,17 @@ export async function createSynced(device: Device, input: CreateInput): Promise<
  */
 export async function settled(...devices: Device[]): Promise<void> {
   for (const d of devices) await d.client.engine.settled();
+}
+
+/**
+ * A screen on the device as Home is one: it draws a fresh device's first rows from memory as soon as
+ * they are shown (SYNC.md L8's count waits for that). Answers the stop.
+ */
+export function drawsFirstRows(device: Device): () => void {
+  const { db } = device.client;
+  const draw = () => {
+    if (firstRowsOf(db)) noteScreenDrawn(db);
+  };
+  draw();
+  return subscribeFirstRows(db, draw);
 }

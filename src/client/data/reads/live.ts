@@ -15,7 +15,13 @@ import type { AuthStore } from '../../stores/authStore';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
-import { type FirstRows, firstRowsOf, firstRowsWentStored, subscribeFirstRows } from '../store/firstRows';
+import {
+  type FirstRows,
+  firstRowsOf,
+  firstRowsWentStored,
+  noteScreenDrawn,
+  subscribeFirstRows,
+} from '../store/firstRows';
 import type { DeviceHistoryRow } from '../store/historyStore';
 import type { KeptView, LostItem } from '../store/keptChanges';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
@@ -433,11 +439,16 @@ export function useRowProgress(
   return useLive(subtreeProgressOf, ids) ?? NO_PROGRESS;
 }
 
-/** Tells the data layer once the screen shows what the device holds, so the server is asked after it. */
+/**
+ * Tells the data layer each time the screen shows what the device holds: the server is asked after
+ * the first, and a first sync's count after the one that drew its first rows (SYNC.md L8).
+ */
 export function useShown<T>(value: T): T {
   const c = useClient();
   useEffect(() => {
-    if (value !== undefined) c.screenShown();
+    if (value === undefined) return;
+    c.screenShown();
+    noteScreenDrawn(c.db);
   }, [value, c]);
   return value;
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { serverItem } from '../../../../testkit/client/items';
 import type { SyncChange } from '../../../shared/item';
@@ -7,8 +7,10 @@ import {
   type FirstRows,
   firstRowsOf,
   firstRowsStored,
+  firstRowsUndrawn,
   firstRowsWentStored,
   homeRowsOfPage,
+  noteScreenDrawn,
   showFirstRows,
   subscribeFirstRows,
 } from './firstRows';
@@ -69,5 +71,38 @@ describe("a fresh device's first page on Home from memory", () => {
     expect(firstRowsOf(other)).toBeNull();
     showFirstRows(db, [tombstone(3)]);
     expect(firstRowsOf(db)).toBeNull();
+  });
+
+  it('L8: the count waits for a screen to draw the rows: not when none are shown or they were drawn; a draw, a drop or the time ends the wait', async () => {
+    const db = freshFakeDb('first-rows');
+    expect(firstRowsUndrawn(db, 1000)).toBeNull();
+    // A screen drawing before any rows are shown draws none of them.
+    noteScreenDrawn(db);
+    showFirstRows(db, [serverItem(1, 'First')]);
+    const drawn = firstRowsUndrawn(db, 60_000);
+    expect(drawn).not.toBeNull();
+    noteScreenDrawn(db);
+    await drawn;
+    // Stored, the same rows stay drawn; the next page's rows are not on screen yet.
+    firstRowsStored(db);
+    expect(firstRowsUndrawn(db, 1000)).toBeNull();
+    showFirstRows(db, [serverItem(2, 'Second')]);
+    const dropped = firstRowsUndrawn(db, 60_000);
+    dropFirstRows(db);
+    await dropped;
+    showFirstRows(db, [serverItem(3, 'Third')]);
+    vi.useFakeTimers();
+    try {
+      let over = false;
+      void firstRowsUndrawn(db, 1500)!.then(() => {
+        over = true;
+      });
+      await vi.advanceTimersByTimeAsync(1499);
+      expect(over).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(over).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -25,6 +25,8 @@ interface Shown {
   first: FirstRows | null;
   /** Whether the rows shown last were stored before they went (a list then holds them at its next read). */
   wentStored: boolean;
+  /** Whether a screen has drawn since these rows were shown (L8: the count waits for it). */
+  drawn: boolean;
   listeners: Set<() => void>;
 }
 
@@ -33,7 +35,7 @@ const shown = new WeakMap<OutpostDb, Shown>();
 function shownOn(db: OutpostDb): Shown {
   let state = shown.get(db);
   if (!state) {
-    state = { first: null, wentStored: false, listeners: new Set() };
+    state = { first: null, wentStored: false, drawn: false, listeners: new Set() };
     shown.set(db, state);
   }
   return state;
@@ -43,6 +45,8 @@ function setFirst(db: OutpostDb, first: FirstRows | null): void {
   const state = shownOn(db);
   if (state.first === first) return;
   state.wentStored = first === null && state.first?.stored === true;
+  // The same rows going stored stay drawn; new rows are not on screen yet.
+  if (first?.rows !== state.first?.rows) state.drawn = false;
   state.first = first;
   for (const listener of state.listeners) listener();
 }
@@ -96,4 +100,35 @@ export function subscribeFirstRows(db: OutpostDb, listener: () => void): () => v
   const state = shownOn(db);
   state.listeners.add(listener);
   return () => state.listeners.delete(listener);
+}
+
+/** A screen drew what it reads (reads/live.ts useShown): the rows shown from memory, if any, are on it. */
+export function noteScreenDrawn(db: OutpostDb): void {
+  const state = shown.get(db);
+  if (!state?.first || state.drawn) return;
+  state.drawn = true;
+  for (const listener of state.listeners) listener();
+}
+
+/**
+ * Null when no rows are shown from memory or a screen has drawn since they were; else a promise of
+ * the first of those or `ms` passing: what the pull's count waits for (L8), so the server counting
+ * never holds up the screen's modules.
+ */
+export function firstRowsUndrawn(db: OutpostDb, ms: number): Promise<void> | null {
+  const state = shownOn(db);
+  const settled = () => state.first === null || state.drawn;
+  if (settled()) return null;
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      state.listeners.delete(check);
+      resolve();
+    };
+    const check = () => {
+      if (settled()) done();
+    };
+    const timer = setTimeout(done, ms);
+    state.listeners.add(check);
+  });
 }

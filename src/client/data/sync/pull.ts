@@ -5,7 +5,13 @@ import type { SyncPageLists } from '../../../shared/syncLists';
 import type { RowChange } from '../store/counters';
 import { flushCounts, flushPendingCounts } from '../store/counterUpkeep';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
-import { dropFirstRows, firstRowsOf, firstRowsStored, showFirstRows } from '../store/firstRows';
+import {
+  dropFirstRows,
+  firstRowsOf,
+  firstRowsStored,
+  firstRowsUndrawn,
+  showFirstRows,
+} from '../store/firstRows';
 import { type LostItem, noteLost } from '../store/keptChanges';
 import { LIST_KEY_FIELDS } from '../store/listKeys';
 import { fromServer, usersOf } from '../store/localItems';
@@ -457,8 +463,15 @@ function joinChildren(before: PulledChildren, page: PulledChildren): PulledChild
   return children as PulledChildren;
 }
 
-/** How many pages are asked for before the one that asks for the count (L8): the third is counted. */
+/** How many pages are asked for before the one that asks for the count (L8): the third at the soonest. */
 const COUNTED_PAGE = 2;
+
+/**
+ * How long the count waits for a screen to draw the first page's rows (L8) once they are stored: a
+ * screen whose modules still load (a click on Sign In before the form's prefetch is done) draws them
+ * 0.5 s after they arrived at 100,000 items; a screen that draws none (Settings) gets its badge this late.
+ */
+export const COUNT_WAITS_FOR_SCREEN_MS = 1500;
 
 /**
  * The pages after `cursor`, in order, each asked for as soon as the one before it arrives while at
@@ -474,11 +487,14 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   let arrivedRows = 0;
   let total: number | null = null;
   let asked = 0;
-  // L8: the counted page waits until the first page is stored. Its count holds the server for as
-  // long as it reads (0.55 s at 100,000 items on the embedded database, whose queries run on the
-  // server's one thread), and the screen's modules asked for as the first page arrives were served
-  // only after it: the first row came 0.6 s late.
+  // L8: the count waits until the first page is stored and a screen has drawn it. It holds the server
+  // for as long as it reads (0.35–0.55 s at 100,000 items on the embedded database, whose queries
+  // run on the server's one thread), and the screen's modules asked for meanwhile were served only
+  // after it: the first row came 0.6 s late. The third page waits for the first to be stored; past
+  // that, the pages go on uncounted while the count waits for the screen.
+  let firstStored = false;
   let countHeld = count;
+  let countAsked = false;
   const ask = (from: string, withCount: boolean) => {
     asked++;
     const entry = {
@@ -501,13 +517,19 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
   const askMore = () => {
     const last = waiting[waiting.length - 1];
     if (!stopped && nextCursor !== null && (!last || last.arrived) && waiting.length < PAGES_AHEAD) {
-      // The second page goes at once, uncounted: the device stores it while the third is counted.
-      const counted = count && asked === COUNTED_PAGE;
-      if (counted && countHeld) return;
+      // The second page goes at once, uncounted: the device stores it while the third is counted. A
+      // held count rides on the first page asked after it goes.
+      if (count && asked === COUNTED_PAGE && !firstStored) return;
+      const counted = count && !countHeld && !countAsked && asked >= COUNTED_PAGE;
+      if (counted) countAsked = true;
       const from = nextCursor;
       nextCursor = null;
       ask(from, counted);
     }
+  };
+  const countMayGo = () => {
+    countHeld = false;
+    askMore();
   };
   ask(cursor, false);
   return {
@@ -520,9 +542,11 @@ function pageReader(api: SyncContext['api'], cursor: string, count: boolean) {
       askMore();
       return entry.page;
     },
-    /** The first page is stored: the counted page (L8) may be asked for. */
-    firstStored() {
-      countHeld = false;
+    /** The first page is stored (L8): the third page may be asked for, counted when `drawn` says the screen drew it. */
+    firstStored(drawn: Promise<void> | null) {
+      firstStored = true;
+      if (drawn) void drawn.then(countMayGo);
+      else countHeld = false;
       askMore();
     },
     /** Asks for no more pages (the pull ended or failed). */
@@ -603,8 +627,8 @@ export async function pull(
         throw error;
       }
       if (page === 0) {
-        reader.firstStored();
         firstRowsStored(db);
+        reader.firstStored(firstRowsUndrawn(db, COUNT_WAITS_FOR_SCREEN_MS));
       }
       after = cursor;
       uncounted = more;

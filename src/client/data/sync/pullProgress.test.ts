@@ -1,11 +1,12 @@
 import Dexie, { type ObservabilitySet } from 'dexie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevice, type Device, signIn } from '../../../../testkit/client/harness';
+import { createDevice, type Device, drawsFirstRows, signIn } from '../../../../testkit/client/harness';
 import { type ClientTestServer, freshPhone, startClientTestServer } from '../../../../testkit/client/server';
 import { seedAccount } from '../../../../testkit/seedAccount';
 import { SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE } from '../../../shared/item';
 import type { PullProgress } from '../../stores/syncStatusStore';
 import { pullProgressLabel } from '../../stores/syncStatusStore';
+import { COUNT_WAITS_FOR_SCREEN_MS } from './pull';
 
 let server: ClientTestServer;
 const devices: Device[] = [];
@@ -33,6 +34,7 @@ describe('pull progress (L8)', () => {
     await seedAccount(server.database.db, phone, 'Progress', 1200);
     const d = createDevice(server.url);
     devices.push(d);
+    drawsFirstRows(d);
     const seen = recordProgress(d);
     await signIn(d, phone, 'Progress');
     await d.client.engine.sync();
@@ -54,11 +56,12 @@ describe('pull progress (L8)', () => {
     expect(pullProgressLabel({ received: 45_000, total: 100_000 })).toBe('Syncing 45,000 of 100,000');
   });
 
-  it('L8: the second page is asked for uncounted as the first arrives, the counted third only once the first is stored', async () => {
+  it('L8: the second page is asked for uncounted as the first arrives, the counted third only once the first is stored (and drawn)', async () => {
     const phone = freshPhone();
     await seedAccount(server.database.db, phone, 'Held', SYNC_FIRST_PAGE_SIZE + 2 * SYNC_PAGE_SIZE);
     const d = createDevice(server.url);
     devices.push(d);
+    drawsFirstRows(d);
     // This device's commits that wrote items, counted as they happen (the other tests' devices go on
     // syncing beside it); read at the moment the counted page is asked for.
     const itemsPart = `idb://${d.client.db.name}/items/`;
@@ -90,6 +93,47 @@ describe('pull progress (L8)', () => {
     // answers, L16, before the sign-in's own writes.)
     expect(commitsWhenAsked[2]).toBe(commitsWhenAsked[1]! + 1);
     expect(await d.client.db.items.count()).toBe(SYNC_FIRST_PAGE_SIZE + 2 * SYNC_PAGE_SIZE);
+  });
+
+  it('L8: while no screen draws the first rows, the pages go on uncounted; the count rides on the first page asked once the wait is over', async () => {
+    const phone = freshPhone();
+    await seedAccount(server.database.db, phone, 'Undrawn', SYNC_FIRST_PAGE_SIZE + 5 * SYNC_PAGE_SIZE);
+    const d = createDevice(server.url);
+    devices.push(d);
+    const seen = recordProgress(d);
+    const asked: { counted: boolean; at: number }[] = [];
+    let storedAt = 0;
+    const itemsPart = `idb://${d.client.db.name}/items/`;
+    const onMutated = (parts: ObservabilitySet) => {
+      if (storedAt === 0 && Object.keys(parts).some((part) => part.startsWith(itemsPart)))
+        storedAt = Date.now();
+    };
+    Dexie.on('storagemutated', onMutated);
+    // The fourth page is held past the wait, so the pull is still going when the count may go.
+    const hold = (_method: string, url: string) => {
+      if (!url.includes('/api/sync?')) return false;
+      asked.push({ counted: url.includes('count=1'), at: Date.now() });
+      if (asked.length !== 4) return false;
+      setTimeout(() => {
+        d.control.holdNext = hold;
+        d.control.release();
+      }, COUNT_WAITS_FOR_SCREEN_MS + 300);
+      return true;
+    };
+    d.control.holdNext = hold;
+    try {
+      await signIn(d, phone, 'Undrawn');
+      await d.client.engine.sync();
+    } finally {
+      Dexie.on('storagemutated').unsubscribe(onMutated);
+    }
+    const counted = asked.map((a) => a.counted);
+    // Pages two to four went uncounted while the wait ran; the fifth, asked after it, carries the count.
+    expect(counted.slice(0, 5)).toEqual([false, false, false, false, true]);
+    expect(asked[4]!.at - storedAt).toBeGreaterThanOrEqual(COUNT_WAITS_FOR_SCREEN_MS - 50);
+    expect(seen[0]?.total).toBe(SYNC_FIRST_PAGE_SIZE + 5 * SYNC_PAGE_SIZE);
+    expect(seen.at(-1)).toBeNull();
+    expect(await d.client.db.items.count()).toBe(SYNC_FIRST_PAGE_SIZE + 5 * SYNC_PAGE_SIZE);
   });
 
   it('L8: a pull of two pages shows no progress (only a third page asks for the count)', async () => {
@@ -127,6 +171,8 @@ describe('pull progress (L8)', () => {
     await seedAccount(server.database.db, phone, 'Sender', 2000);
     const d = createDevice(server.url);
     devices.push(d);
+    // On Home, which draws the first rows: the count goes with the third page (L8).
+    drawsFirstRows(d);
     const send = d.client.send;
     let edited: Promise<unknown> | null = null;
     let editedDuringPull = false;
@@ -161,6 +207,8 @@ describe('pull progress (L8)', () => {
     await seedAccount(server.database.db, phone, 'Editor', 2000);
     const d = createDevice(server.url);
     devices.push(d);
+    // On Home, which draws the first rows: the count goes with the third page (L8).
+    drawsFirstRows(d);
     let edited: Promise<unknown> | null = null;
     let editedDuringPull = false;
     d.client.status.subscribe((state) => {
