@@ -77,6 +77,10 @@ export class Trees extends Outpost {
 
   /** A locator's box lies inside the viewport. */
   async expectInViewport(locator: Locator, what: string) {
+    // Measured once its entrance has ended: a dialog zooming in measured x = -158 mid-animation.
+    await locator.evaluate((el) =>
+      Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
+    );
     const box = await locator.boundingBox();
     const size = this.page.viewportSize();
     expect(box, what).not.toBeNull();
