@@ -2,7 +2,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutpostClient, type OutpostClient } from '../../src/client/data/client';
 import type { FetchLike } from '../../src/client/data/net/apiClient';
 import { manualConnectivity } from '../../src/client/data/net/connectivity';
-import { firstRowsOf, noteScreenDrawn, subscribeFirstRows } from '../../src/client/data/store/firstRows';
+import { noteScreenDrawn, subscribeFirstRows } from '../../src/client/data/store/firstRows';
 import { createCookieFetch } from './cookieFetch';
 
 let deviceCounter = 0;
@@ -162,9 +162,7 @@ export async function settled(...devices: Device[]): Promise<void> {
  */
 export function drawsFirstRows(device: Device): () => void {
   const { db } = device.client;
-  const draw = () => {
-    if (firstRowsOf(db)) noteScreenDrawn(db);
-  };
-  draw();
+  // noteScreenDrawn itself does nothing while no rows are shown or once they are drawn.
+  const draw = () => noteScreenDrawn(db);
   return subscribeFirstRows(db, draw);
 }
