@@ -21,8 +21,10 @@ import Dexie, {
   type Transaction,
 } from 'dexie';
 import {
+  breathe,
   COUNTS_STORE,
   counterKeysOf,
+  inSlices,
   movesCounters,
   type PrefetchedCounts,
   type RowChange,
@@ -78,26 +80,33 @@ const rowOf = (id: number, text: string): RowChange['old'] => {
   };
 };
 
-/** The stored pending changes by id, folded in the order their transactions made them (empty: none). */
+/**
+ * The stored pending changes by id, folded in the order their transactions made them (empty: none).
+ * Each row (one of the pull's transactions, thousands of changes) is decoded in a task of its own: a
+ * 100,000-item pull's last transaction decoded them all in one of 100–275 ms.
+ */
 function readPending(meta: DBCoreTable, trans: DBCoreTransaction): Promise<Map<number, RowChange>> {
   return meta
     .query({ trans, values: true, query: { index: meta.schema.primaryKey, range: PENDING_RANGE } })
     .then(({ result }) => {
       const out = new Map<number, RowChange>();
-      for (const row of result as { value: (number | string)[] }[]) {
-        const changes: RowChange[] = [];
-        for (let i = 0; i < row.value.length; i += 3) {
-          const id = row.value[i] as number;
-          changes.push({
-            id,
-            old: rowOf(id, row.value[i + 1] as string),
-            now: rowOf(id, row.value[i + 2] as string),
-          });
-        }
-        fold(out, changes);
-      }
-      return out;
+      const decode = (rows: readonly { value: (number | string)[] }[]) => {
+        for (const row of rows) fold(out, decoded(row.value));
+      };
+      return inSlices(result as { value: (number | string)[] }[], decode, () => breathe(meta, trans), 1).then(
+        () => out,
+      );
     });
+}
+
+/** The changes of one pending row's flat value. */
+function decoded(value: readonly (number | string)[]): RowChange[] {
+  const changes: RowChange[] = [];
+  for (let i = 0; i < value.length; i += 3) {
+    const id = value[i] as number;
+    changes.push({ id, old: rowOf(id, value[i + 1] as string), now: rowOf(id, value[i + 2] as string) });
+  }
+  return changes;
 }
 
 /** Folds `changes` into `into`: per id the first stored row and the last written one. */

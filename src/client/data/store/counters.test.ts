@@ -7,7 +7,7 @@ import { serverItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
 import { deviceReads } from '../reads/live';
 import { applyPulled } from '../sync';
-import { type CountsRow, countRowsFromScratch } from './counters';
+import { COUNT_SLICE, type CountsRow, countRowsFromScratch, inSlices } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
 import type { OutpostDb } from './db';
 import { listKeysOf } from './listKeys';
@@ -148,21 +148,54 @@ describe('progress counters (counters.ts)', () => {
     expect(byKey(await db.counts.toArray())).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
   });
 
+  it('I3: a long list is gone through a slice at a time, each slice after a breath, the first at once', async () => {
+    const seen: string[] = [];
+    const list = Array.from({ length: 2 * COUNT_SLICE + 1 }, (_, i) => i);
+    const done = inSlices(
+      list,
+      (slice) => seen.push(`slice of ${slice.length} from ${slice[0]}`),
+      () => {
+        seen.push('breath');
+        return Promise.resolve();
+      },
+    );
+    // The first slice runs in the caller's task; the others wait for their breath.
+    expect(seen).toEqual([`slice of ${COUNT_SLICE} from 0`]);
+    await done;
+    expect(seen).toEqual([
+      `slice of ${COUNT_SLICE} from 0`,
+      'breath',
+      `slice of ${COUNT_SLICE} from ${COUNT_SLICE}`,
+      'breath',
+      `slice of 1 from ${2 * COUNT_SLICE}`,
+    ]);
+    // A short list: one slice, no breath.
+    const short: string[] = [];
+    await inSlices(
+      [1, 2],
+      (slice) => short.push(`${slice.length}`),
+      () => Promise.reject(new Error('no breath')),
+    );
+    expect(short).toEqual(['2']);
+  });
+
   it('I3: thousands of changes counted at once, in several tasks and turns of writes, give the counters from scratch', async () => {
     const db = freshFakeDb('large');
     const item = (id: number, type: ItemType, parent: number | null, status: ItemStatus = 'pending'): Item =>
       serverItem(id, `Item ${id}`, { uuid: `u-${id}`, type, status, parent_id: parent });
-    // 1,111 counters (eleven campaigns, 1,100 tasks with a todo each): more than one turn of writes.
+    // 2,811 counters (eleven campaigns, 2,800 tasks with a todo each): many turns of writes, and
+    // more changes than one task goes through (COUNT_SLICE).
     const campaigns = Array.from({ length: 11 }, (_, c) => item(100 + c, 'campaign', null, 'in_progress'));
-    const tasks = Array.from({ length: 1_100 }, (_, t) => item(1_000 + t, 'task', 100 + (t % 11)));
+    const tasks = Array.from({ length: 2_800 }, (_, t) => item(1_000 + t, 'task', 100 + (t % 11)));
     const todos = tasks.map((t, i) => item(10_000 + i, 'todo', t.id, i % 3 === 0 ? 'completed' : 'pending'));
     const byKey = (rows: CountsRow[]) =>
       [...rows].sort((a, b) => `${a.parent}|${a.scope}`.localeCompare(`${b.parent}|${b.scope}`));
-    // Two transactions of one pull: the last counts every change of both (2,211 of them).
+    // Two transactions of one pull: the last counts every change of both (5,611 of them).
+    expect(tasks.length + todos.length + campaigns.length).toBeGreaterThan(COUNT_SLICE);
     await applyPulled(db, [...todos.slice(0, 600), ...campaigns], 'c1', {}, true);
     await applyPulled(db, [...tasks, ...todos.slice(600)], 'c2', {}, false);
     const counted = byKey(await db.counts.toArray());
-    expect(counted.length).toBeGreaterThan(1_000);
+    expect(counted.length).toBeGreaterThan(2_800);
     expect(counted).toEqual(byKey(countRowsFromScratch(await db.items.toArray())));
   });
 

@@ -87,9 +87,24 @@ export function counterKeysOf(
   const rowsDelta = changes.reduce((sum, c) => sum + (c.now ? 1 : 0) - (c.old ? 1 : 0), 0);
   if (rowsDelta !== 0) want([...ROWS_KEY]);
   const batch = new Map(changes.map((c) => [c.id, c.now]));
-  const knownRow = (id: number) => (batch.has(id) ? batch.get(id) : known?.get(id));
-  for (const { old, now } of changes) {
+  wantKeys(changes, (id) => (batch.has(id) ? batch.get(id) : known?.get(id)), want);
+  return keys;
+}
+
+/**
+ * For each change that moves a counter (its signature changed): `changed(it)`, then `want` for the
+ * counters it reads (counterKeysOf), the row of an id found with `rowOf`.
+ */
+function wantKeys(
+  changes: readonly RowChange[],
+  rowOf: (id: number) => Row | undefined,
+  want: (key: CounterKey) => void,
+  changed?: (change: RowChange) => void,
+): void {
+  for (const change of changes) {
+    const { old, now } = change;
     if (signature(old) === signature(now)) continue;
+    changed?.(change);
     for (const row of [old, now]) {
       const target = targetOf(row);
       if (!row || !target) continue;
@@ -98,12 +113,11 @@ export function counterKeysOf(
       if (row.type === 'task') want([row.id, target[1]]);
       // The counter a task lifts into (see updateCounts) is read with the others when the task's row
       // is at hand: one read less when its children's counts move.
-      const parent = knownRow(target[0]);
+      const parent = rowOf(target[0]);
       const lift = parent?.type === 'task' ? targetOf(parent) : undefined;
       if (lift && lift[1] === target[1]) want(lift);
     }
   }
-  return keys;
 }
 
 /** Reads the counter rows of `keys` (by key text), in one range when they lie close together. */
@@ -134,22 +148,53 @@ export function movesCounters(changes: readonly RowChange[]): boolean {
 
 /** Changes from this many on are counted in several tasks (breathe), and their counters written in turns. */
 const LARGE_BATCH = 2_000;
-/** Counter rows one request writes when a batch writes many (PUT_TURN each, one after the other). */
-const PUT_TURN = 1_000;
+/**
+ * Changes one task goes through in a large batch: 100,000 pending changes took 0.45 s of one pull's
+ * last transaction on a slow machine, in tasks of 160–275 ms (issue 19: none over 100 ms).
+ */
+export const COUNT_SLICE = 5_000;
+/**
+ * Counter rows one request writes when a batch writes many: a counter put costs the main thread
+ * about 0.1 ms, as an item's does (Chromium issues each request on it), so 1,000 took 160 ms.
+ */
+const PUT_TURN = 200;
 
 /** One cheap read in `trans`: what follows its answer runs in a task of its own, the transaction open. */
-function breathe(counts: DBCoreTable, trans: DBCoreTransaction): Promise<unknown> {
-  return counts.get({ trans, key: [...ROWS_KEY] });
+export function breathe(table: DBCoreTable, trans: DBCoreTransaction): Promise<unknown> {
+  // No store here keys a row 0: the read finds nothing, at the cost of one round trip.
+  return table.get({ trans, key: 0 });
 }
 
-/** Writes `rows` PUT_TURN at a time, each after the one before is stored: each is its own task. */
+/**
+ * Runs `step` over `list` `size` (COUNT_SLICE) at a time, each slice after a breath (a task of its own), the
+ * first at once; the whole list in this task when it is short. Chains Dexie promises only.
+ */
+export function inSlices<T>(
+  list: readonly T[],
+  step: (slice: readonly T[]) => void,
+  breath: () => Promise<unknown>,
+  size = COUNT_SLICE,
+): Promise<void> {
+  let chain: Promise<unknown> = Dexie.Promise.resolve();
+  for (let start = 0; start < list.length; start += size) {
+    const slice = list.slice(start, start + size);
+    chain = start === 0 ? Dexie.Promise.resolve(step(slice)) : chain.then(breath).then(() => step(slice));
+  }
+  return chain.then(() => undefined);
+}
+
+/**
+ * Writes `rows` PUT_TURN at a time, each turn issued once the one two before it is stored (so one is
+ * always being stored meanwhile): every turn is a short task, and IndexedDB never waits for the next.
+ */
 function putInTurns(counts: DBCoreTable, trans: DBCoreTransaction, rows: CountsRow[]): Promise<unknown> {
-  let turn: Promise<unknown> = Dexie.Promise.resolve();
+  const turns: Promise<unknown>[] = [];
   for (let start = 0; start < rows.length; start += PUT_TURN) {
     const values = rows.slice(start, start + PUT_TURN);
-    turn = turn.then(() => counts.mutate({ type: 'put', trans, values }));
+    const after = turns[turns.length - 2] ?? Dexie.Promise.resolve();
+    turns.push(after.then(() => counts.mutate({ type: 'put', trans, values })));
   }
-  return turn;
+  return Dexie.Promise.all(turns);
 }
 
 /**
@@ -183,9 +228,6 @@ function countChanges(
   known: ReadonlyMap<number, Row | undefined> | undefined,
   prefetched: PrefetchedCounts | undefined,
 ): Promise<void> {
-  const rowsDelta = changes.reduce((sum, c) => sum + (c.now ? 1 : 0) - (c.old ? 1 : 0), 0);
-  const changed = changes.filter((c) => signature(c.old) !== signature(c.now));
-  if (changed.length === 0 && rowsDelta === 0) return Dexie.Promise.resolve();
   const before = new Map<string, ChildCounts>();
   const after = new Map<string, ChildCounts>();
   const keys = new Map<string, CounterKey>();
@@ -221,21 +263,52 @@ function countChanges(
 
   const large = changes.length >= LARGE_BATCH;
   const breath = () => (large ? breathe(counts, trans) : Dexie.Promise.resolve());
+  // Two passes over the changes, each COUNT_SLICE at a time: what each id holds after them all (a
+  // task's lift reads it), then which change moves a counter and which counters it reads.
+  let rowsDelta = 0;
+  const batch = new Map<number, Row | undefined>();
+  const changed: RowChange[] = [];
   const first = new Set<string>();
-  for (const key of counterKeysOf(changes, known).values()) want(key, first);
-  const batch = new Map(changes.map((c) => [c.id, c.now]));
-  return Dexie.Promise.all([read(first), breath()]).then(() => {
+  const rowNow = (id: number) => (batch.has(id) ? batch.get(id) : known?.get(id));
+  const wantFirst = (key: CounterKey) => want(key, first);
+  const wantChanged = (change: RowChange) => changed.push(change);
+  return inSlices(
+    changes,
+    (slice) => {
+      for (const c of slice) {
+        batch.set(c.id, c.now);
+        rowsDelta += (c.now ? 1 : 0) - (c.old ? 1 : 0);
+      }
+    },
+    breath,
+  )
+    .then(() => inSlices(changes, (slice) => wantKeys(slice, rowNow, wantFirst, wantChanged), breath))
+    .then(() => {
+      if (changed.length === 0 && rowsDelta === 0) return;
+      if (rowsDelta !== 0) wantFirst([...ROWS_KEY]);
+      return Dexie.Promise.all([read(first), breath()]).then(countRead);
+    });
+
+  /** Once the first counters are read: the changes' contributions, the lifts, then the writes. */
+  function countRead() {
     if (rowsDelta !== 0) {
       const text = keyText([...ROWS_KEY]);
       const c = after.get(text)!;
       after.set(text, { ...c, n: c.n + rowsDelta });
     }
-    for (const { old, now } of changed) {
-      const from = targetOf(old);
-      if (old && from) add(from, contributionOf(old, own(old)), -1);
-      const to = targetOf(now);
-      if (now && to) add(to, contributionOf(now, own(now)), 1);
-    }
+    const contribute = (slice: readonly RowChange[]) => {
+      for (const { old, now } of slice) {
+        const from = targetOf(old);
+        if (old && from) add(from, contributionOf(old, own(old)), -1);
+        const to = targetOf(now);
+        if (now && to) add(to, contributionOf(now, own(now)), 1);
+      }
+    };
+    return inSlices(changed, contribute, breath).then(countLifts);
+  }
+
+  /** A task whose children's counts moved lifts into its parent's counter; then the writes. */
+  function countLifts() {
     // A parent whose own children changed (n, done) changes what it adds to its parent, when it is a
     // task: one level up, and no further (what it adds there moves only gn/gdone/tk/tkdone, which no
     // contribution reads).
@@ -290,7 +363,7 @@ function countChanges(
         return Dexie.Promise.all(writes).then(() => undefined);
       });
     });
-  });
+  }
 }
 
 /** The counters' rows computed from scratch over every stored item (the upgrade, the repair at open). */
