@@ -193,6 +193,25 @@ async function printPhases(page: Page, n: number): Promise<void> {
       `  ${label.padEnd(28)} ${at('app', median).padStart(8)} ${at('app', p90).padStart(8)} ${at('ref', median).padStart(10)} ${at('ref', p90).padStart(8)}`,
     );
   }
+  // The tail: in the slowest tenth of each side's edits, which step took the time (each step's own ms).
+  const steps = ['opened', 'lastIssued', 'answered', 'committed', 'lastReread', 'shown'] as const;
+  for (const side of ['app', 'ref'] as const) {
+    const slow = runs[side]
+      .slice()
+      .sort((a, b) => b.shown! - a.shown!)
+      .slice(0, Math.max(3, Math.round(n / 10)));
+    heading(`the slowest tenth of the ${side}'s edits: each step's own ms (${steps.join(', ')})`);
+    for (const r of slow) {
+      let prev = 0;
+      const own = steps.map((k) => {
+        const v = r[k]!;
+        const d = Number.isFinite(v) ? v - prev : Number.NaN;
+        if (Number.isFinite(v)) prev = v;
+        return d.toFixed(2).padStart(6);
+      });
+      console.log(`  ${own.join(' ')}  = ${r.shown!.toFixed(2)}`);
+    }
+  }
 }
 
 export async function run(args: string[] = []): Promise<void> {

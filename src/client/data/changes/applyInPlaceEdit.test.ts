@@ -165,6 +165,26 @@ describe.skipIf(plainDexie)('an edit in place in a transaction of its own (apply
     long.abort();
   });
 
+  it('I12: once its check passes it asks to commit, not waiting for its answers to be handled; a failed check commits nothing', async () => {
+    const { db, stored } = await seeded();
+    const opened = vi.spyOn(db.core, 'transaction');
+    const proto = Object.getPrototypeOf(db.backendDB().transaction('items')) as IDBTransaction;
+    const commit = vi.spyOn(proto, 'commit');
+    const commitsOf = (idb: unknown) => commit.mock.contexts.filter((t) => t === idb).length;
+    await applyInPlaceEdit(db, renaming(stored, 'Renamed'));
+    const passed = opened.mock.results.at(-1)?.value as IDBTransaction;
+    expect(commitsOf(passed)).toBe(1);
+    expect((await db.items.get(2))?.title).toBe('Renamed');
+    // A stale guess: the check aborts it instead.
+    const failed = await applyInPlaceEdit(db, renaming(stored, 'Again'))!.catch((e: unknown) => e);
+    expect(isStaleGuess(failed)).toBe(true);
+    const stale = opened.mock.results.at(-1)?.value as IDBTransaction;
+    expect(stale).not.toBe(passed);
+    expect(commitsOf(stale)).toBe(0);
+    commit.mockRestore();
+    opened.mockRestore();
+  });
+
   it("I12: is not made so inside another transaction, for a guest's row, or for a row that moves a counter", async () => {
     const { db, stored } = await seeded();
     const inside = await db.transaction('rw', [db.items, db.syncQueue, db.undo], () =>

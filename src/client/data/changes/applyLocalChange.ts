@@ -184,7 +184,12 @@ export function applyInPlaceEdit(db: OutpostDb, edit: InPlaceEdit): Promise<Queu
   const last = queue ? lastSeqRequest(idb) : null;
   (last ?? stored).onsuccess = () => {
     const lastSeq = (last?.result?.key as number | undefined) ?? 0;
-    if (edit.unchanged(stored.result as LocalItem | undefined, lastSeq)) return;
+    if (edit.unchanged(stored.result as LocalItem | undefined, lastSeq)) {
+      // Nothing more is asked of it: it commits once its writes are stored, not after this tab has
+      // also handled their answers (the last of which would otherwise wait for the main thread).
+      idb.commit();
+      return;
+    }
     stale = true;
     idb.abort();
   };
