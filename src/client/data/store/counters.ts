@@ -263,8 +263,21 @@ function countChanges(
 
   const large = changes.length >= LARGE_BATCH;
   const breath = () => (large ? breathe(counts, trans) : Dexie.Promise.resolve());
-  // Two passes over the changes, each COUNT_SLICE at a time: what each id holds after them all (a
-  // task's lift reads it), then which change moves a counter and which counters it reads.
+  // A large batch goes through `list` a slice a task; any other in this task, with no promise hop
+  // (a single edit's counting stays as short as it was).
+  const each = <T>(
+    list: readonly T[],
+    step: (slice: readonly T[]) => void,
+    next: () => Promise<unknown>,
+  ): Promise<unknown> => {
+    if (!large) {
+      step(list);
+      return next();
+    }
+    return inSlices(list, step, breath).then(next);
+  };
+  // Two passes over the changes: what each id holds after them all (a task's lift reads it), then
+  // which change moves a counter and which counters it reads.
   let rowsDelta = 0;
   const batch = new Map<number, Row | undefined>();
   const changed: RowChange[] = [];
@@ -272,22 +285,19 @@ function countChanges(
   const rowNow = (id: number) => (batch.has(id) ? batch.get(id) : known?.get(id));
   const wantFirst = (key: CounterKey) => want(key, first);
   const wantChanged = (change: RowChange) => changed.push(change);
-  return inSlices(
-    changes,
-    (slice) => {
-      for (const c of slice) {
-        batch.set(c.id, c.now);
-        rowsDelta += (c.now ? 1 : 0) - (c.old ? 1 : 0);
-      }
-    },
-    breath,
-  )
-    .then(() => inSlices(changes, (slice) => wantKeys(slice, rowNow, wantFirst, wantChanged), breath))
-    .then(() => {
-      if (changed.length === 0 && rowsDelta === 0) return;
-      if (rowsDelta !== 0) wantFirst([...ROWS_KEY]);
-      return Dexie.Promise.all([read(first), breath()]).then(countRead);
-    });
+  const holds = (slice: readonly RowChange[]) => {
+    for (const c of slice) {
+      batch.set(c.id, c.now);
+      rowsDelta += (c.now ? 1 : 0) - (c.old ? 1 : 0);
+    }
+  };
+  const moves = (slice: readonly RowChange[]) => wantKeys(slice, rowNow, wantFirst, wantChanged);
+  const readFirst = (): Promise<unknown> => {
+    if (changed.length === 0 && rowsDelta === 0) return Dexie.Promise.resolve();
+    if (rowsDelta !== 0) wantFirst([...ROWS_KEY]);
+    return Dexie.Promise.all([read(first), breath()]).then(countRead);
+  };
+  return each(changes, holds, () => each(changes, moves, readFirst)).then(() => undefined);
 
   /** Once the first counters are read: the changes' contributions, the lifts, then the writes. */
   function countRead() {
@@ -304,7 +314,7 @@ function countChanges(
         if (now && to) add(to, contributionOf(now, own(now)), 1);
       }
     };
-    return inSlices(changed, contribute, breath).then(countLifts);
+    return each(changed, contribute, countLifts);
   }
 
   /** A task whose children's counts moved lifts into its parent's counter; then the writes. */
