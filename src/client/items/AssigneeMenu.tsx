@@ -3,6 +3,7 @@ import { DropdownMenu as Menu } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { cn } from '../components/ui/cn';
 import type { AssigneeOption } from './assignees';
+import { type AssigneeContext, useAssigneeOptions } from './mutations';
 
 export const menuContentClasses =
   'z-50 max-h-[min(24rem,var(--radix-dropdown-menu-content-available-height))] min-w-52 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-1 text-zinc-900 shadow-lg data-[state=open]:animate-[fade-in_120ms_ease-out] motion-reduce:animate-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100';
@@ -36,15 +37,32 @@ export function AssigneeRadioItems({
   );
 }
 
+/**
+ * The radio items of whom an item may be assigned to, read only while a menu shows them: a row's
+ * closed menus read nothing (its campaign, the contacts, the campaign's roster).
+ */
+export function WithinAssigneeItems({
+  within,
+  value,
+  onChange,
+}: {
+  within: AssigneeContext;
+  value: number | null;
+  onChange: (userId: number) => void;
+}) {
+  return <AssigneeRadioItems value={value} options={useAssigneeOptions(within)} onChange={onChange} />;
+}
+
 export interface AssigneeMenuProps {
   value: number | null;
-  options: readonly AssigneeOption[];
+  /** The item assigned: whom the menu offers is read once it opens. */
+  within: AssigneeContext;
   onChange: (userId: number) => void;
   trigger: ReactNode;
 }
 
 /** A dropdown picker of assignees around any trigger button. */
-export function AssigneeMenu({ value, options, onChange, trigger }: AssigneeMenuProps) {
+export function AssigneeMenu({ value, within, onChange, trigger }: AssigneeMenuProps) {
   return (
     <Menu.Root>
       <Menu.Trigger asChild>{trigger}</Menu.Trigger>
@@ -53,7 +71,7 @@ export function AssigneeMenu({ value, options, onChange, trigger }: AssigneeMenu
           <Menu.Label className="flex items-center gap-2 px-2 py-1.5 text-xs font-medium text-zinc-500 dark:text-zinc-400">
             <UserRound className="size-3.5" aria-hidden /> Assign to
           </Menu.Label>
-          <AssigneeRadioItems value={value} options={options} onChange={onChange} />
+          <WithinAssigneeItems within={within} value={value} onChange={onChange} />
         </Menu.Content>
       </Menu.Portal>
     </Menu.Root>

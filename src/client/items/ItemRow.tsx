@@ -213,8 +213,6 @@ export const ItemRow = memo(function ItemRow({
   const due = formatDay(item.type === 'campaign' ? (item.due_date ?? item.end_date) : item.due_date);
   const overdue = isOverdue(item.due_date ?? item.end_date, item.status);
   const pending = item._syncStatus === 'pending';
-  const options = useAssigneeOptions(item);
-  const assignee = assigneeName(item.assigned_to, options, item.assignedUser);
   const done = item.status === 'completed';
   const flag = item.priority ? PRIORITY_TEXT[item.priority] : undefined;
   // Issue 50: a reminder set by quick add showed only on the item's page.
@@ -359,7 +357,7 @@ export const ItemRow = memo(function ItemRow({
               )}
             </span>
           ) : null}
-          {assignee ? <AssigneeTag name={assignee} className="truncate" /> : null}
+          {item.assigned_to ? <RowAssignee item={item} id={item.assigned_to} /> : null}
           {due ? (
             <span
               className={cn(
@@ -436,7 +434,7 @@ export const ItemRow = memo(function ItemRow({
               value={item.assigned_to}
               intent={pressed?.menu === 'assign' ? pressed.intent : null}
               triggerClassName={actionButton}
-              options={options}
+              within={item}
               onAssign={onAssign}
               icon={<UserRoundPlus aria-hidden />}
             />
@@ -475,7 +473,6 @@ export const ItemRow = memo(function ItemRow({
           intent={pressed?.menu === 'more' ? pressed.intent : null}
           triggerClassName={moreButton}
           editable={editable}
-          options={options}
           onStatus={(next) => void setStatus(item, next)}
           onRename={() => setEditing(true)}
           onOpen={href ? undefined : () => navigate(pageHref)}
@@ -511,6 +508,25 @@ export const ItemRow = memo(function ItemRow({
     </div>
   );
 });
+
+/**
+ * The row's assignee. The item's own relation names them; only a row without it reads the people the
+ * pickers offer (live reads of the item's campaign and contacts, its roster asked for): a list's
+ * first paint of unassigned rows reads none of them.
+ */
+function RowAssignee({ item, id }: { item: RowItem; id: number }) {
+  const known = item.assignedUser?.name;
+  return known ? (
+    <AssigneeTag name={known} className="truncate" />
+  ) : (
+    <AssigneeFromOptions item={item} id={id} />
+  );
+}
+
+function AssigneeFromOptions({ item, id }: { item: RowItem; id: number }) {
+  const name = assigneeName(id, useAssigneeOptions(item));
+  return name ? <AssigneeTag name={name} className="truncate" /> : null;
+}
 
 /** A row shows this many label chips whole, then '+N' for the rest (all are on the item's page). */
 const ROW_LABELS = 2;

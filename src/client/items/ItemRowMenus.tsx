@@ -21,9 +21,9 @@ import { cn } from '../components/ui/cn';
 import { Dialog, DialogContent, DialogFooter } from '../components/ui/Dialog';
 import { type MenuIntent, useReplayMenuIntent } from '../components/ui/lazyMenu';
 import { guardPointer } from '../components/ui/pointerGuard';
-import { AssigneeMenu, AssigneeRadioItems, menuContentClasses, menuItemClasses } from './AssigneeMenu';
-import type { AssigneeOption } from './assignees';
+import { AssigneeMenu, menuContentClasses, menuItemClasses, WithinAssigneeItems } from './AssigneeMenu';
 import { PRIORITY_TEXT, priorityName, TYPE_LABEL } from './itemStyle';
+import type { AssigneeContext } from './mutations';
 import { useRowEditItems } from './RowEditItems';
 import { statusActionLabel } from './StatusControl';
 
@@ -56,6 +56,9 @@ interface RowMenuItem {
   assigned_to: number | null;
   priority?: number;
   labels?: readonly string[];
+  /** A campaign's sharing (M16): whom its assignee picker offers. */
+  my_role?: AssigneeContext['my_role'];
+  members_count?: number | null;
 }
 
 type PriorityValue = 1 | 2 | 3 | 4;
@@ -87,7 +90,6 @@ export interface RowActionsMenuProps {
   intent: MenuIntent | null;
   triggerClassName: string;
   editable: boolean;
-  options: readonly AssigneeOption[];
   onStatus: (next: ItemStatus) => void;
   onRename: () => void;
   /** A todo's row (its title renames in place): opens its page, with its facts and timeline. */
@@ -107,7 +109,6 @@ export function RowActionsMenu({
   intent,
   triggerClassName,
   editable,
-  options,
   onStatus,
   onRename,
   onOpen,
@@ -214,7 +215,7 @@ export function RowActionsMenu({
                 <Menu.Label className="flex items-center gap-2 px-2 pt-1 pb-0.5 text-xs font-medium text-zinc-500 dark:text-zinc-400">
                   <UserRoundPlus aria-hidden className="size-3.5" /> Assign
                 </Menu.Label>
-                <AssigneeRadioItems value={item.assigned_to} options={options} onChange={onAssign} />
+                <WithinAssigneeItems within={item} value={item.assigned_to} onChange={onAssign} />
               </Menu.Group>
             </>
           ) : (
@@ -235,7 +236,7 @@ export function RowActionsMenu({
                   avoidCollisions
                   className={cn(menuContentClasses, menuFit)}
                 >
-                  <AssigneeRadioItems value={item.assigned_to} options={options} onChange={onAssign} />
+                  <WithinAssigneeItems within={item} value={item.assigned_to} onChange={onAssign} />
                 </Menu.SubContent>
               </Menu.Portal>
             </Menu.Sub>
@@ -267,7 +268,8 @@ export interface RowAssignMenuProps {
   value: number | null;
   intent: MenuIntent | null;
   triggerClassName: string;
-  options: readonly AssigneeOption[];
+  /** The item assigned: whom the picker offers is read once it opens. */
+  within: AssigneeContext;
   onAssign: (userId: number) => void;
   icon: ReactNode;
 }
@@ -278,7 +280,7 @@ export function RowAssignMenu({
   value,
   intent,
   triggerClassName,
-  options,
+  within,
   onAssign,
   icon,
 }: RowAssignMenuProps) {
@@ -287,7 +289,7 @@ export function RowAssignMenu({
   return (
     <AssigneeMenu
       value={value}
-      options={options}
+      within={within}
       onChange={onAssign}
       trigger={
         <button

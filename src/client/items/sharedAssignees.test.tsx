@@ -4,12 +4,13 @@
  * the real data layer: a team of two, a mutual contact who is not a member, the server's sample users.
  */
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testDevices } from '../../../testkit/client/devices';
 import { type Device, settled, signIn } from '../../../testkit/client/harness';
 import { renderWithApp } from '../../../testkit/client/renderWithApp';
 import { freshPhone } from '../../../testkit/client/server';
 import EditItemDialog from './EditItemDialog';
+import { ItemRow } from './ItemRow';
 import { QuickAddCard } from './QuickAddCard';
 
 const { device } = testDevices();
@@ -93,6 +94,49 @@ describe('M16: who the assignee pickers offer in a shared campaign', () => {
         'Taylor Kim',
       ]),
     );
+  });
+
+  it('M16: a row asks whom its picker offers only once its menu opens, and then offers the members; an assignee the row does not name is named from them', async () => {
+    const { alice, ids } = await team();
+    const task = (await alice.client.db.items.get(ids.task))!;
+    const happened: string[] = [];
+    const send = alice.client.send;
+    vi.spyOn(alice.client, 'send').mockImplementation(((name: string, args?: unknown) => {
+      if (name === 'sharing.roster') happened.push('roster asked');
+      return (send as (n: string, a?: unknown) => Promise<unknown>)(name, args);
+    }) as typeof send);
+    renderWithApp(<ItemRow item={{ ...task, title: 'Book the hall', assigned_to: null }} />, {
+      client: alice.client,
+    });
+    const trigger = await screen.findByRole('button', { name: 'More actions for Book the hall' });
+    // Time for a row that read its campaign and roster on mount to have asked.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    happened.push('menu opened');
+    await act(async () => {
+      fireEvent.keyDown(trigger, { key: 'Enter' });
+    });
+    const menu = await screen.findByRole('menu');
+    await act(async () => {
+      fireEvent.keyDown(within(menu).getByRole('menuitem', { name: 'Assign' }), { key: 'ArrowRight' });
+    });
+    await waitFor(() =>
+      expect(screen.getAllByRole('menuitemradio').map((o) => o.textContent)).toEqual([
+        'Unassigned',
+        'Alice (you)',
+        'Bob',
+      ]),
+    );
+    expect(happened).toEqual(['menu opened', 'roster asked']);
+    cleanup();
+
+    // Assigned to Bob, without the server's name for him: the row names him from the members.
+    const bob = (await alice.client.send('sharing.roster', { campaignId: ids.campaign })).members.find(
+      (m) => m.user.name === 'Bob',
+    )!;
+    renderWithApp(<ItemRow item={{ ...task, assigned_to: bob.user.id, assignedUser: null }} />, {
+      client: alice.client,
+    });
+    expect(await screen.findByText('Bob')).toBeTruthy();
   });
 
   it('M16: quick add inside a shared campaign reads @ only for its members, in its picker and its title', async () => {
