@@ -47,7 +47,8 @@ function useIsPhone(): boolean {
 /** Keeps a menu 8 px inside the viewport and its width within a phone's. */
 const menuFit = 'max-w-[calc(100vw-16px)] [overflow-wrap:anywhere]';
 
-interface RowMenuItem {
+/** The item a row's menus act on; a campaign's sharing fields (M16) decide whom its picker offers. */
+interface RowMenuItem extends Pick<AssigneeContext, 'my_role' | 'members_count'> {
   id: number;
   parent_id: number | null;
   title: string;
@@ -56,9 +57,6 @@ interface RowMenuItem {
   assigned_to: number | null;
   priority?: number;
   labels?: readonly string[];
-  /** A campaign's sharing (M16): whom its assignee picker offers. */
-  my_role?: AssigneeContext['my_role'];
-  members_count?: number | null;
 }
 
 type PriorityValue = 1 | 2 | 3 | 4;
