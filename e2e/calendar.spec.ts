@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import ICAL from 'ical.js';
+import { savePicture } from './lib/pictures';
 import { Collab } from './pages/Collab';
 import { freshPhone, uniqueTitle } from './pages/Outpost';
 
@@ -40,7 +41,7 @@ test('Preferences › Calendar makes a feed URL that answers text/calendar with 
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       await section.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `test-results/screenshots/calendar/${project}-${scheme}.png` });
+      await savePicture(page, { path: `test-results/screenshots/calendar/${project}-${scheme}.png` });
     }
   }
   await page.setViewportSize({ width: 1280, height: 800 });

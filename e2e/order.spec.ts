@@ -1,4 +1,5 @@
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { savePicture } from './lib/pictures';
 import { freshPhone, Outpost, serverItems, uniqueTitle } from './pages/Outpost';
 
 // This spec works offline: the service worker must serve the app and its chunks.
@@ -42,7 +43,7 @@ async function dragTo(page: Page, from: Locator, to: Locator, before?: (page: Pa
 }
 
 async function shoot(page: Page, name: string) {
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
+  await savePicture(page, { path: `${SHOTS}/${name}.png` });
 }
 
 test('O2, O3: reorder by keyboard and pointer, reload, then two offline devices reorder and agree; a card dragged to Done is completed', async ({

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { savePicture } from './lib/pictures';
 import { Outpost } from './pages/Outpost';
 
 // Issue 32, ARCHITECTURE §5 'Quick add reads what you mean': a guest types a phrase, sees what it was
@@ -57,8 +58,8 @@ test('a guest types a phrase, sees its chips, removes one, and saves the title t
       if (scheme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
       else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
       await form.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `test-results/screenshots/quickAdd/${size}-${scheme}.png` });
-      await form.screenshot({ path: `test-results/screenshots/quickAdd/${size}-${scheme}-card.png` });
+      await savePicture(page, { path: `test-results/screenshots/quickAdd/${size}-${scheme}.png` });
+      await savePicture(form, { path: `test-results/screenshots/quickAdd/${size}-${scheme}-card.png` });
     }
   }
   await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
@@ -127,7 +128,7 @@ test('the Create dialog reads its title too', async ({ page }) => {
   await expect(chips.getByRole('listitem')).toHaveText([/^Every 2 weeks on Mon/, 'Priority 2']);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-    await page.screenshot({ path: `test-results/screenshots/quickAdd/dialog-phone-${scheme}.png` });
+    await savePicture(page, { path: `test-results/screenshots/quickAdd/dialog-phone-${scheme}.png` });
   }
   await dialog.getByRole('button', { name: 'Create task' }).click();
   await expect(dialog).toBeHidden();
@@ -202,7 +203,7 @@ test("an unsure part shows off: 'Workshop 2h' keeps its 2h until its chip is tur
   const workshop = chips.getByRole('button', { name: /^Use “2h” as due date and reminder/ });
   await expect(workshop).toBeVisible();
   await form.scrollIntoViewIfNeeded();
-  await form.screenshot({ path: 'test-results/screenshots/quickAdd/unsure-off.png' });
+  await savePicture(form, { path: 'test-results/screenshots/quickAdd/unsure-off.png' });
   // Keyboard: Tab from the title reaches the off chip; Enter turns it on, focus stays on it.
   await title.focus();
   await page.keyboard.press('Tab');
@@ -210,7 +211,7 @@ test("an unsure part shows off: 'Workshop 2h' keeps its 2h until its chip is tur
   await page.keyboard.press('Enter');
   const remove = chips.getByRole('button', { name: 'Remove due date and reminder 2h' });
   await expect(remove).toBeFocused();
-  await form.screenshot({ path: 'test-results/screenshots/quickAdd/unsure-on.png' });
+  await savePicture(form, { path: 'test-results/screenshots/quickAdd/unsure-on.png' });
   await form.getByRole('button', { name: 'Add todo' }).click();
   await expect(title).toHaveValue('');
   await expect(app.row('Workshop')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { takePictures } from './lib/pictures';
+import { savePicture, takePictures } from './lib/pictures';
 import { Outpost, uniqueTitle } from './pages/Outpost';
 
 // Issue 32: Today and Upcoming (ARCHITECTURE §5), as a guest, from the device.
@@ -153,7 +153,9 @@ test('Today lists overdue then due today, completes and reschedules; Upcoming sh
         await page.evaluate(
           () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
         );
-        await page.screenshot({ path: `test-results/screenshots/today/today-mid-drag-${size}-${theme}.png` });
+        await savePicture(page, {
+          path: `test-results/screenshots/today/today-mid-drag-${size}-${theme}.png`,
+        });
       }
       // Escape puts it back where it was.
       await page.keyboard.press('Escape');

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startWebhookReceiver } from '../testkit/webhookReceiver';
+import { savePicture } from './lib/pictures';
 import { Collab } from './pages/Collab';
 import { freshPhone } from './pages/Outpost';
 
@@ -37,7 +38,7 @@ test('Preferences › Webhooks: add one, the secret shown once, Send test lands 
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
         await section.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: `test-results/screenshots/webhooks/${project}-${scheme}.png` });
+        await savePicture(page, { path: `test-results/screenshots/webhooks/${project}-${scheme}.png` });
       }
     }
     await page.setViewportSize({ width: 1280, height: 800 });

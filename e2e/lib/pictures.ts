@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, PageScreenshotOptions } from '@playwright/test';
 
 type Theme = 'light' | 'dark';
 
@@ -52,4 +52,14 @@ export async function takePictures(
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
   await app.setTheme('light');
+}
+
+/** A picture of the page (with its options) or of one element for a person to look at; none with E2E_PICTURES=off. */
+export async function savePicture(
+  target: Page | Locator,
+  options: PageScreenshotOptions & { path: string },
+): Promise<void> {
+  if (!picturesWanted) return;
+  if ('goto' in target) await target.screenshot(options);
+  else await target.screenshot({ path: options.path });
 }

@@ -82,11 +82,12 @@ export class AppPage {
   /**
    * The screen as it is at the phone's (390×844) and the desktop's (1280×800) size, light and dark,
    * into .tmp/shots/{name}-{size}-{theme}.png (test-results is emptied by every run), to be looked at
-   * after it; axe checks the page (or what `within` selects) in each.
+   * after it; axe checks the page (or what `within` selects) in each. With E2E_PICTURES=off (CI) it
+   * takes no picture and still checks each size and theme.
    */
   async lookPictures(name: string, within?: string) {
     const folder = '.tmp/shots';
-    await mkdir(folder, { recursive: true });
+    if (picturesWanted) await mkdir(folder, { recursive: true });
     for (const [size, viewport] of [
       ['phone', { width: 390, height: 844 }],
       ['desktop', { width: 1280, height: 800 }],
@@ -96,7 +97,7 @@ export class AppPage {
         await this.setTheme(theme);
         // A moment for the theme's colours and the new width to settle (as shotsInto).
         await this.page.waitForTimeout(150);
-        await this.page.screenshot({ path: `${folder}/${name}-${size}-${theme}.png` });
+        if (picturesWanted) await this.page.screenshot({ path: `${folder}/${name}-${size}-${theme}.png` });
         expect(await this.seriousA11yViolations(within), `${name} ${size} ${theme}`).toEqual([]);
       }
     }

@@ -10,6 +10,7 @@ import {
   type TestInfo,
 } from '@playwright/test';
 import sharp from 'sharp';
+import { picturesWanted } from '../lib/pictures';
 import { apiWrite } from './Collab';
 
 /** A file as the specs hand it to the page (Playwright's FilePayload). */
@@ -249,6 +250,7 @@ export class AttachmentsPanel {
    * test-results/screenshots/attachments/{name}.png with a copy in /tmp/outpost-shots/attachments/.
    */
   async picture(testInfo: TestInfo, name: string) {
+    if (!picturesWanted) return;
     const body = await this.page.screenshot({ path: `test-results/screenshots/attachments/${name}.png` });
     await testInfo.attach(name, { body, contentType: 'image/png' });
     const copy = `/tmp/outpost-shots/attachments/${name}.png`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { repoRoot } from '../../scripts/lib/paths';
 import type { ReceivedMail } from '../../testkit/mailServer';
+import { picturesWanted, savePicture } from '../lib/pictures';
 import { Collab } from './Collab';
 
 /** Where the brief's screenshots go (gitignored): open them to judge the look. */
@@ -104,7 +105,7 @@ export class EmailPages extends Collab {
    * serious.
    */
   async shots(name: string, target: Locator | null) {
-    await mkdir(SHOTS_DIR, { recursive: true });
+    if (picturesWanted) await mkdir(SHOTS_DIR, { recursive: true });
     for (const [size, viewport] of [
       ['phone', { width: 390, height: 844 }],
       ['desktop', { width: 1280, height: 800 }],
@@ -121,7 +122,7 @@ export class EmailPages extends Collab {
           const box = await target.boundingBox();
           if (!box) throw new Error(`${name}: nothing to photograph`);
           const margin = 12;
-          await this.page.screenshot({
+          await savePicture(this.page, {
             path: file,
             fullPage: true,
             clip: {
@@ -132,7 +133,7 @@ export class EmailPages extends Collab {
             },
           });
         } else {
-          await this.page.screenshot({ path: file });
+          await savePicture(this.page, { path: file });
         }
         expect(await this.seriousA11yViolations(), `${name} ${size} ${theme}`).toEqual([]);
       }
