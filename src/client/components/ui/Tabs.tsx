@@ -87,6 +87,7 @@ export const TabsContent = forwardRef<HTMLDivElement, TabsContentProps>(function
       aria-labelledby={triggerId(ids.base, value)}
       data-state={open ? 'active' : 'inactive'}
       hidden={!open}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a tabpanel is a tab stop (WAI-ARIA's tabs pattern, as Radix's own panel), so Tab reaches a panel that starts with text
       tabIndex={0}
       className={cn('mt-4 rounded-md', focusRing, className)}
       {...props}
