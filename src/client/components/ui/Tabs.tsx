@@ -7,7 +7,13 @@ import { cn, focusRing } from './cn';
 // state in a layout effect, which makes React run every passive effect of the page before the
 // first paint. Our panels never animate, so they are plain tabpanels beside Radix's root, list and
 // triggers (roving focus, activation), named from the same ids.
-const TabsIds = createContext<{ base: string; value: string } | null>(null);
+/** The tabs' id stem (useId) and the open tab's value, for the triggers' and panels' ARIA. */
+interface TabsIdsValue {
+  base: string;
+  value: string;
+}
+
+const TabsIds = createContext<TabsIdsValue | null>(null);
 
 const triggerId = (base: string, value: string) => `${base}-trigger-${value}`;
 const panelId = (base: string, value: string) => `${base}-panel-${value}`;
@@ -26,7 +32,7 @@ export const Tabs = forwardRef<HTMLDivElement, TabsProps>(function Tabs({ value,
   );
 });
 
-function useTabsIds(part: string): { base: string; value: string } {
+function useTabsIds(part: string): TabsIdsValue {
   const ids = useContext(TabsIds);
   if (!ids) throw new Error(`${part} must be inside Tabs`);
   return ids;
