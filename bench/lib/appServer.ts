@@ -34,7 +34,13 @@ export async function startAppServer(
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'src/server/index.ts')],
+    [
+      // BENCH_NODE_ARGS passes flags to the server's Node, as for bench/lib/child.ts's servers.
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'src/server/index.ts'),
+    ],
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -159,19 +159,6 @@ const DETAIL_JOINS = sql`
 export type UserRef = number | SQL;
 
 /**
- * The campaign rows `alias` of `userId` that name the top of item i: i itself, its parent or its
- * grandparent. Written as ORs over the user's own rows (found by the index on user_id), so a user with
- * none costs one empty index probe and the grandparent is looked up only for a row that is theirs.
- */
-function rowForTopOf(table: 'campaign_members' | 'campaign_departures', alias: string, userId: UserRef): SQL {
-  const t = sql.raw(table);
-  const a = sql.raw(alias);
-  return sql`EXISTS (SELECT 1 FROM ${t} ${a} WHERE ${a}.user_id = ${userId}
-      AND (${a}.campaign_id = i.id OR ${a}.campaign_id = i.parent_id
-        OR ${a}.campaign_id = (SELECT vq.parent_id FROM items vq WHERE vq.id = i.parent_id)))`;
-}
-
-/**
  * Whether `userId` was removed from (or left) the campaign `campaignId`: the departure term of
  * visibleTo, for the change bus's set form of it (M10).
  */
@@ -180,16 +167,19 @@ export function departedFrom(userId: UserRef, campaignId: SQL): SQL {
 }
 
 /**
- * Whether item i lies in a campaign `userId` is a member of: i is the campaign, its child, or its
- * grandchild. As sets the planner hashes once per statement (the member's campaigns and their
- * children), not a grandparent look-up per row: a member's first sync of a 10,000-item campaign
- * checked every row of the table that way, twice the owner's cost (bench shared-scale). COALESCE
- * keeps it false, never null, for a top-level row (`parent_id IN` of a null).
+ * Whether the top of item i (i itself, its parent or its grandparent) is a campaign `userId` has a row
+ * of `table` for: a member's, or a departure's. As sets the planner hashes once per statement (the
+ * user's campaigns and their children), not a look-up per row: a member's first sync of a
+ * 10,000-item campaign checked every row of the table that way, twice the owner's cost (bench
+ * shared-scale), and the departure check's per-row scan of its (nearly always empty) table cost
+ * each row of a sync page a file-size call on the embedded engine's disk (its rescan), 2.5 a row.
+ * COALESCE keeps it false, never null, for a top-level row (`parent_id IN` of a null).
  */
-function memberOfTopOf(userId: UserRef): SQL {
-  const campaigns = sql`SELECT vm.campaign_id FROM campaign_members vm WHERE vm.user_id = ${userId}`;
+function topOfIn(table: 'campaign_members' | 'campaign_departures', userId: UserRef): SQL {
+  const t = sql.raw(table);
+  const campaigns = sql`SELECT vm.campaign_id FROM ${t} vm WHERE vm.user_id = ${userId}`;
   return sql`COALESCE(i.id IN (${campaigns}) OR i.parent_id IN (${campaigns})
-    OR i.parent_id IN (SELECT vt.id FROM campaign_members vm JOIN items vt ON vt.parent_id = vm.campaign_id
+    OR i.parent_id IN (SELECT vt.id FROM ${t} vm JOIN items vt ON vt.parent_id = vm.campaign_id
       WHERE vm.user_id = ${userId}), false)`;
 }
 
@@ -199,18 +189,18 @@ function memberOfTopOf(userId: UserRef): SQL {
  * (M1). Only needs the alias i. The ancestors are looked up in a sub-query rather than through
  * ITEM_FROM's joins: OR stops at the first true term, so the common case (the caller's own items)
  * never touches the parent rows, and a count over thousands of items no longer hashes the whole
- * table twice (about 6x faster at 10k). The departure check costs the own-items case one probe of
- * an index that holds no row for nearly everyone; the membership check comes last, after every
- * cheaper term has failed (memberOfTopOf). `userId` may be a column, to ask for many people in one
- * statement (a comment's recipients, K23).
+ * table twice (about 6x faster at 10k). The departure check costs the own-items case three probes
+ * of sets that are empty for nearly everyone; the membership check comes last, after every cheaper
+ * term has failed (both topOfIn). `userId` may be a column, to ask for many people in one statement
+ * (a comment's recipients, K23).
  */
 export function visibleTo(userId: UserRef): SQL {
   return sql`(((i.user_id = ${userId} OR i.assigned_to = ${userId}
     OR EXISTS (SELECT 1 FROM items vp LEFT JOIN items vg ON vg.id = vp.parent_id
       WHERE vp.id = i.parent_id AND (vp.user_id = ${userId} OR vp.assigned_to = ${userId}
         OR vg.user_id = ${userId} OR vg.assigned_to = ${userId})))
-    AND NOT ${rowForTopOf('campaign_departures', 'vd', userId)})
-    OR ${memberOfTopOf(userId)})`;
+    AND NOT ${topOfIn('campaign_departures', userId)})
+    OR ${topOfIn('campaign_members', userId)})`;
 }
 
 /**
