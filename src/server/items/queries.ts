@@ -172,7 +172,7 @@ export function departedFrom(userId: UserRef, campaignId: SQL): SQL {
  * user's campaigns and their children), not a look-up per row: a member's first sync of a
  * 10,000-item campaign checked every row of the table that way, twice the owner's cost (bench
  * shared-scale), and the departure check's per-row scan of its (nearly always empty) table cost
- * each row of a sync page a file-size call on the embedded engine's disk (its rescan), 2.5 a row.
+ * each row of a sync page a file-size call on the embedded engine's disk (its rescan asks for one).
  * COALESCE keeps it false, never null, for a top-level row (`parent_id IN` of a null).
  */
 function topOfIn(table: 'campaign_members' | 'campaign_departures', userId: UserRef): SQL {
