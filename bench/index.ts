@@ -35,6 +35,12 @@ const BENCHMARKS: Benchmark[] = [
       "issue 28: a 10k pull and a children-list edit vs raw IndexedDB on the app's own schema (≤ 1.3×, ≤ 2×)",
   },
   {
+    name: 'sync-pages',
+    file: './syncPages.ts',
+    about:
+      "the server alone for a 10k bootstrap's pages (in process, PGlite on disk): wall, CPU, file-size calls, per statement",
+  },
+  {
     name: 'first-sync',
     file: './firstSync.ts',
     about:
