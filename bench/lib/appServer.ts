@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ensureClientBuild } from '../../scripts/lib/clientBuild';
 import { freePort } from '../../scripts/lib/freePort';
 import { repoRoot } from '../../scripts/lib/paths';
+import { benchNodeArgs } from './child';
 
 export interface AppServer {
   url: string;
@@ -34,13 +35,7 @@ export async function startAppServer(
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      // BENCH_NODE_ARGS passes flags to the server's Node, as for bench/lib/child.ts's servers.
-      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      '--import',
-      'tsx',
-      path.join(repoRoot, 'src/server/index.ts'),
-    ],
+    [...benchNodeArgs(), '--import', 'tsx', path.join(repoRoot, 'src/server/index.ts')],
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'inherit'],

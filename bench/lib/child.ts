@@ -11,13 +11,17 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** BENCH_NODE_ARGS: flags for a bench server's Node, e.g. "--cpu-prof --cpu-prof-dir=.tmp/prof". */
+export function benchNodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+}
+
 /**
  * Starts bench/lib/serveForBench.ts in its own Node process (tsx as a loader, not the tsx CLI, so
  * there is no extra wrapper process) and waits for its ready line.
  */
 export function startBenchServer(args: string[], timeoutMs = 120_000): Promise<BenchServer> {
-  // BENCH_NODE_ARGS passes flags to the server's Node, e.g. "--cpu-prof --cpu-prof-dir=.tmp/prof".
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = benchNodeArgs();
   const child: ChildProcess = spawn(
     process.execPath,
     [...nodeArgs, '--import', 'tsx', serveScript, ...args],

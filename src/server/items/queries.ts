@@ -180,10 +180,10 @@ export function departedFrom(userId: UserRef, campaignId: SQL): SQL {
  */
 function topOfIn(table: 'campaign_members' | 'campaign_departures', userId: UserRef): SQL {
   const t = sql.raw(table);
-  const campaigns = sql`SELECT vm.campaign_id FROM ${t} vm WHERE vm.user_id = ${userId}`;
+  const campaigns = sql`SELECT vc.campaign_id FROM ${t} vc WHERE vc.user_id = ${userId}`;
   return sql`COALESCE(i.id IN (${campaigns}) OR i.parent_id IN (${campaigns})
-    OR i.parent_id IN (SELECT vt.id FROM ${t} vm JOIN items vt ON vt.parent_id = vm.campaign_id
-      WHERE vm.user_id = ${userId}), false)`;
+    OR i.parent_id IN (SELECT vt.id FROM ${t} vc JOIN items vt ON vt.parent_id = vc.campaign_id
+      WHERE vc.user_id = ${userId}), false)`;
 }
 
 /**
