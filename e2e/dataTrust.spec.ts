@@ -118,7 +118,7 @@ test('a guest export imported again creates nothing new; after Clear Local Data 
 
   // A guest's items exist only here: Clear Local Data asks the spec's question, says so beside it and
   // offers the export first.
-  await app.main.getByRole('button', { name: 'Clear Local Data' }).click();
+  await app.pressClearLocalData();
   const question = page.getByTestId('data-loss-confirm');
   await expect(question).toHaveAccessibleDescription(
     'Are you sure you want to clear all local data? This cannot be undone.',
@@ -131,7 +131,7 @@ test('a guest export imported again creates nothing new; after Clear Local Data 
 
   // Cleared, the device is empty; importing the export brings back the same items.
   await openPreferences(app);
-  await app.main.getByRole('button', { name: 'Clear Local Data' }).click();
+  await app.pressClearLocalData();
   await question.getByRole('button', { name: 'Clear and lose 2 items' }).click();
   await expect(page.getByText('No items yet! Create your first campaign to get started.')).toBeVisible();
   for (const title of titles) await expect(app.row(title)).toHaveCount(0);

@@ -84,7 +84,7 @@ test("Clear Local Data with changes not on the server says how many would be los
   await app.addTodo(uniqueTitle('Second'));
   await app.addTodo(uniqueTitle('Third'));
   await app.openPreferences();
-  await app.main.getByRole('button', { name: 'Clear Local Data' }).click();
+  await app.pressClearLocalData();
 
   const dialog = app.confirm;
   await test.step('the question names the loss and the way to avoid it', async () => {

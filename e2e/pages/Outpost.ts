@@ -101,6 +101,17 @@ export class Outpost extends AppPage {
     });
   }
 
+  /**
+   * Preferences' Clear Local Data, pressed by keyboard: the sections above the danger zone fill in as
+   * their data arrives (with the server cut, as their retries give up), moving the button down, and a
+   * click aimed at where it was landed on whatever moved there (a fresh-clone run's flake).
+   */
+  async pressClearLocalData() {
+    await expect(this.main.getByTestId('storage-line')).toBeVisible();
+    await this.main.getByRole('button', { name: 'Clear Local Data' }).focus();
+    await this.page.keyboard.press('Enter');
+  }
+
   get isPhone(): boolean {
     return (this.page.viewportSize()?.width ?? 1280) < 768;
   }

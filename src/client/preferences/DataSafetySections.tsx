@@ -343,7 +343,9 @@ export function storageText(info: StorageInfo): string {
 /** The storage line, and for a guest whose storage may be cleared a quiet hint. */
 export function StorageLine({ guest }: { guest: boolean }) {
   const info = useStorageInfo();
-  if (!info) return null;
+  // Its line's place is kept while the browser answers: the danger zone's button below must not move
+  // under a pointer on its way to it.
+  if (!info) return <div className="mb-3 h-5" aria-hidden />;
   return (
     <div className="mb-3 flex flex-col gap-1">
       <p className="text-sm" data-testid="storage-line">
