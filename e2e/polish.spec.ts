@@ -105,7 +105,7 @@ test('d: a tutorial closed midway remembers the chosen path — on reload and on
     await page.keyboard.press('Escape');
     await expect(app.tutorial).toHaveCount(0);
     await expect(app.heading('Home')).toBeVisible();
-    await app.goto('/preferences');
+    await app.gotoPreferences();
     await app.main.getByRole('button', { name: 'View Tutorial' }).click();
     await expect(app.tutorial.getByText('Step 3 of 9')).toBeVisible();
     await app.tutorial.getByRole('button', { name: 'Previous' }).click();

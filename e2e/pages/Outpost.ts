@@ -102,6 +102,18 @@ export class Outpost extends AppPage {
   }
 
   /**
+   * Preferences once its late parts are in: the Email section's chunk and the storage line arrive
+   * after the first paint and push down what is below them, so a click aimed before they land can hit
+   * whatever moved under it.
+   */
+  async gotoPreferences() {
+    await this.goto('/preferences');
+    await expect(this.heading('Preferences')).toBeVisible();
+    await expect(this.main.getByRole('region', { name: 'Email', exact: true })).toBeVisible();
+    await expect(this.main.getByTestId('storage-line')).toBeVisible();
+  }
+
+  /**
    * Preferences' Clear Local Data, pressed by keyboard: the sections above the danger zone fill in as
    * their data arrives (with the server cut, as their retries give up), moving the button down, and a
    * click aimed at where it was landed on whatever moved there (a fresh-clone run's flake).
