@@ -27,11 +27,6 @@ async function deleteRow(app: Trees, page: Page, title: string, type: 'task' | '
   await expect(app.row(title)).toHaveCount(0);
 }
 
-async function openPreferences(app: Trees) {
-  await app.goto('/preferences');
-  await expect(app.heading('Preferences')).toBeVisible();
-}
-
 test("a task deleted with its todos comes back with the toast's Undo, also after a reload; Ctrl+Z takes back completing a todo", async ({
   page,
 }) => {
@@ -78,7 +73,7 @@ test('Preferences › Trash restores a deleted todo', async ({ page }) => {
   await app.quickAdd('todo', gone);
   await deleteRow(app, page, gone, 'todo');
 
-  await openPreferences(app);
+  await app.gotoPreferences();
   const trash = app.main.getByRole('region', { name: 'Trash' });
   await expect(trash.getByText(gone, { exact: true })).toBeVisible();
   // A guest's own trash does not say 'by Guest User' (P7).
@@ -100,7 +95,7 @@ test('a guest export imported again creates nothing new; after Clear Local Data 
   const titles = [uniqueTitle('Export one'), uniqueTitle('Export two')];
   for (const title of titles) await app.quickAdd('todo', title);
 
-  await openPreferences(app);
+  await app.gotoPreferences();
   const data = app.main.getByRole('region', { name: 'Data', exact: true });
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -130,13 +125,13 @@ test('a guest export imported again creates nothing new; after Clear Local Data 
   for (const title of titles) await expect(app.row(title)).toHaveCount(1);
 
   // Cleared, the device is empty; importing the export brings back the same items.
-  await openPreferences(app);
+  await app.gotoPreferences();
   await app.pressClearLocalData();
   await question.getByRole('button', { name: 'Clear and lose 2 items' }).click();
   await expect(page.getByText('No items yet! Create your first campaign to get started.')).toBeVisible();
   for (const title of titles) await expect(app.row(title)).toHaveCount(0);
 
-  await openPreferences(app);
+  await app.gotoPreferences();
   await data.getByTestId('import-file').setInputFiles(file);
   await expect(data.getByTestId('import-summary')).toContainText('will create 2 todos');
   await data.getByRole('button', { name: 'Import 2 items' }).click();
@@ -166,7 +161,7 @@ test("importing a Todoist CSV makes a campaign named after the file, a section's
     '',
   ].join('\r\n');
 
-  await openPreferences(app);
+  await app.gotoPreferences();
   const data = app.main.getByRole('region', { name: 'Data', exact: true });
   await data
     .getByTestId('import-file')

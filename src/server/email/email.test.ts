@@ -324,9 +324,10 @@ describe.each(testEngines())('email out on %s', (engine) => {
   it('mails a run of assignments once, with their count, after it rests (P8), and other kinds at once', async () => {
     // A rest long enough that three creates in a row never take it on a loaded machine: with 1.5 s a
     // fresh-clone run's first assignment rested before the second and went out alone.
+    const restMs = 4000;
     const resting = await buildApp({
       database,
-      config: configWith(null, { email: testEmailConfig(mail, { batchMs: 4000 }) }),
+      config: configWith(null, { email: testEmailConfig(mail, { batchMs: restMs }) }),
     });
     await resting.ready();
     try {
@@ -342,7 +343,7 @@ describe.each(testEngines())('email out on %s', (engine) => {
       resting.emailOutbox.poke(true);
       await resting.emailOutbox.settled();
       expect(mail.received.length).toBe(before);
-      await new Promise((r) => setTimeout(r, 4200));
+      await new Promise((r) => setTimeout(r, restMs + 200));
       resting.emailOutbox.poke(true);
       await resting.emailOutbox.settled();
       const [run] = (await mail.waitFor(before + 1)).slice(before);
