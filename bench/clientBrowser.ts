@@ -13,7 +13,7 @@
  *  a. A local edit (items.update of one title) until the Home list's live query (itemQueries
  *     homeItems('all'), what useHomeList runs) shows it, 10,000 items stored; reference: a raw put
  *     plus a read of the same records (getAll of the store). The same for a task's children list
- *     (childrenOf; reference: put plus the parent_id index read). Budget ≤ 2×. And the Home edit with
+ *     (childrenOf; reference: put plus the children index read by parent). Budget ≤ 2×. And the Home edit with
  *     1,000 changes queued against none: budget no slower (ratio ≤ 1.1, the noise allowance; each
  *     side of a pair is the median of 5 edits, and the commit's ratio is reported beside it).
  *     The lists listen as the app's screens do (data/reads/live.ts useLive: the live query with the local

@@ -13,6 +13,7 @@ export { manualConnectivity } from '../../src/client/data/net/connectivity';
 export { itemComments } from '../../src/client/data/reads/itemPageReads';
 export { deviceReads, LIST_PAGE } from '../../src/client/data/reads/live';
 export { searchIndexed } from '../../src/client/data/search/search';
+export { CHILDREN_INDEX, childrenRange } from '../../src/client/data/store/childRows';
 export { COUNTS_STORE, countRowsFromScratch } from '../../src/client/data/store/counters';
 export {
   COMMENTS_TIMELINE_INDEX,

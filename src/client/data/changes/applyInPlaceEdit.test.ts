@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { localItem } from '../../../../testkit/client/items';
 import { plainDexie } from '../../../../testkit/plainDexie';
+import { childrenWhere } from '../store/childRows';
 import type { OutpostDb } from '../store/db';
 import type { LocalItem, UndoRecord } from '../store/types';
 import { replacing } from '../store/writeFacts';
@@ -139,7 +140,7 @@ describe.skipIf(plainDexie)('an edit in place in a transaction of its own (apply
   it("I12: its commit wakes Dexie's live queries, a read served from Dexie's query cache too", async () => {
     const { db, stored } = await seeded();
     // Dexie caches these reads for its live queries; the commit must drop what it changed.
-    const children = () => db.items.where('parent_id').equals(1).toArray();
+    const children = () => childrenWhere(db.items, 1).toArray();
     const one = () => db.items.get(2);
     await nextValue(children, (rows) => rows[0]?.title === 'Todo');
     await nextValue(one, (row) => row?.title === 'Todo');

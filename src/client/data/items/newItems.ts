@@ -2,6 +2,7 @@ import { declaredValues } from '../../../shared/itemFields';
 import { keyForLast, lastKeyOf } from '../../../shared/order';
 import { createPayload } from '../../../shared/protocol';
 import { applyLocalChange } from '../changes/applyLocalChange';
+import { childrenWhere } from '../store/childRows';
 import { nextCounter, type OutpostDb, TOP_ORDER_INDEX } from '../store/db';
 import { applyLocalRollUp, rootIdOf } from '../store/localItems';
 import type { LocalItem, QueueEntry, UndoRecord, Viewer } from '../store/types';
@@ -109,6 +110,6 @@ export async function keyAfterLastSibling(
     const last = await db.items.where(TOP_ORDER_INDEX).between([1, owner, ''], [1, owner, '\uffff']).last();
     return keyForLast(last?.sort_key || null);
   }
-  const siblings = await db.items.where('parent_id').equals(parentId).toArray();
+  const siblings = await childrenWhere(db.items, parentId).toArray();
   return keyForLast(lastKeyOf(siblings.filter((i) => i._deleted === 0)));
 }

@@ -5,12 +5,13 @@ import { freshPhone } from '../../../../testkit/client/server';
 import type { Item } from '../../../shared/item';
 import { inManualOrder } from '../../../shared/manualOrder';
 import { keyForLast, moveTo } from '../../../shared/order';
+import { childrenWhere } from '../store/childRows';
 
 const { device } = testDevices();
 
 /** The titles under `parentId` on a device, in manual order. */
 async function titlesUnder(d: Device, parentId: number): Promise<string[]> {
-  const rows = await d.client.db.items.where('parent_id').equals(parentId).toArray();
+  const rows = await childrenWhere(d.client.db.items, parentId).toArray();
   return inManualOrder(
     rows.filter((r) => r._deleted === 0).map((r) => ({ ...r, sort_key: r.sort_key ?? '' })),
   ).map((r) => r.title);
@@ -37,9 +38,7 @@ describe('manual order on the device', () => {
     for (const title of ['Tickets', 'Hotel', 'Bags'])
       await d.client.items.create({ title, type: 'task', parent_id: trip.id });
     const paint = await d.client.items.create({ title: 'Paint', type: 'task', parent_id: home.id });
-    const rows = inManualOrder(
-      (await d.client.db.items.where('parent_id').equals(trip.id).toArray()) as never[],
-    ) as {
+    const rows = inManualOrder((await childrenWhere(d.client.db.items, trip.id).toArray()) as never[]) as {
       id: number;
       sort_key: string;
       uuid: string;
@@ -71,7 +70,7 @@ describe('manual order on the device', () => {
     b.goOffline();
     const reorder = async (d: Device, title: string, to: number) => {
       const rows = inManualOrder(
-        (await d.client.db.items.where('parent_id').equals(list.id).toArray()).map((r) => ({
+        (await childrenWhere(d.client.db.items, list.id).toArray()).map((r) => ({
           ...r,
           sort_key: r.sort_key ?? '',
         })),

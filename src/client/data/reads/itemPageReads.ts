@@ -5,6 +5,7 @@
  */
 import type { ReportEntry } from '../../../shared/timeReport';
 import { rollupEstimates } from '../../../shared/timeRollup';
+import { childrenOfAny, childrenWhere } from '../store/childRows';
 import type { OutpostDb } from '../store/db';
 import { type DeviceHistoryRow, HISTORY_INDEX, HISTORY_STORE } from '../store/historyStore';
 import { resolveId } from '../store/idAliases';
@@ -29,15 +30,14 @@ export function itemTime(db: OutpostDb, itemId: number): Promise<ItemTime> {
   const liveItems = (rows: (LocalItem | undefined)[]) =>
     rows.filter((r): r is LocalItem => r !== undefined && r._deleted === 0);
   return db.items.get(itemId).then((root) =>
-    db.items
-      .where('parent_id')
-      .equals(itemId)
+    childrenWhere(db.items, itemId)
       .toArray()
       .then((childRows) => {
         const children = liveItems(childRows);
-        return db.items
-          .where('parent_id')
-          .anyOf(children.map((c) => c.id))
+        return childrenOfAny(
+          db.items,
+          children.map((c) => c.id),
+        )
           .toArray()
           .then((grandRows) => {
             const family = [...liveItems([root]), ...children, ...liveItems(grandRows)];

@@ -14,6 +14,7 @@ import type { ReportEntry } from '../../../shared/timeReport';
 import type { AuthStore } from '../../stores/authStore';
 import type { SyncStatusStore } from '../../stores/syncStatusStore';
 import { type LocalEcho, withLocalEcho } from '../changes/localEcho';
+import { childrenWhere } from '../store/childRows';
 import { getMeta, META_KEYS, type OutpostDb } from '../store/db';
 import {
   type FirstRows,
@@ -247,15 +248,15 @@ export function deviceReads(c: { db: OutpostDb; reads: ViewerReads }): LocalRead
     children: (parentId) =>
       parentId >= 0
         ? items.childrenOf(parentId)
-        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
-            () => items.childrenOf(parentId),
+        : observe([childrenWhere(db.items, parentId).toArray(), db.meta.get('idAliases')]).then(() =>
+            items.childrenOf(parentId),
           ),
     // As `children`: a page of a task's 2,000 todos, not all of them, for a server or guest id.
     childrenPage: (parentId, opts) =>
       parentId >= 0
         ? items.childrenOldestFirst(parentId, opts)
-        : observe([db.items.where('parent_id').equals(parentId).toArray(), db.meta.get('idAliases')]).then(
-            () => items.childrenOldestFirst(parentId, opts),
+        : observe([childrenWhere(db.items, parentId).toArray(), db.meta.get('idAliases')]).then(() =>
+            items.childrenOldestFirst(parentId, opts),
           ),
     // A temporary id: its counters (whatever the scope) and the aliases are observed before resolving.
     progress: (parentId) =>

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/filter';
 import { type Narrowing, narrowing } from '../../../shared/filter/narrow';
 import type { ViewSort } from '../../../shared/filter/views';
+import { childrenOfAny } from '../store/childRows';
 import { getMeta, LIST_INDEX, META_KEYS, type OutpostDb } from '../store/db';
 import { mutualsOf, type StoredMutuals, samplesOf } from '../store/mutuals';
 import type { LocalItem, Viewer } from '../store/types';
@@ -183,9 +184,7 @@ export async function viewItems(
       const parentsChanged =
         wantsCampaign &&
         (live.some((r) => r.type !== 'todo') ||
-          (await db.items
-            .where('parent_id')
-            .anyOf([...ids])
+          (await childrenOfAny(db.items, [...ids])
             .limit(1)
             .count()) > 0);
       if (!parentsChanged) {

@@ -8,6 +8,7 @@ import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import { ITEM_QUEUE_KINDS, type QueueKind, queueRequest } from '../../../shared/protocol';
 import { commentIdOf } from '../comments/localComments';
 import { type NewEntry, queueRows } from '../sync/queue';
+import { childrenOfAny, childrenWhere } from './childRows';
 import {
   CALENDAR_INDEX,
   DB_VERSION,
@@ -20,10 +21,12 @@ import {
   STORES_V18,
   STORES_V20,
   STORES_V23,
+  STORES_V24,
   UNREAD_INDEXES_V15,
 } from './db';
 import { guestItems, hasGuestItems } from './guestRows';
 import { withKeys } from './listKeys';
+import { descendantIds } from './localItems';
 import { QUEUE_CHILD_FIELDS_V20 } from './queueChildFieldsV20';
 import type { QueueEntry } from './types';
 
@@ -121,7 +124,7 @@ describe('the database upgrade', () => {
     expect(await db.timeEntries.count()).toBe(0);
     const stored = [...db.backendDB().transaction('items').objectStore('items').indexNames];
     for (const gone of UNREAD_INDEXES_V15) expect(stored).not.toContain(gone);
-    expect(stored).toContain('parent_id');
+    expect(stored).toContain('[parent_id+_scope+created_at]');
     expect(stored.length).toBe(db.items.schema.indexes.length);
     db.close();
   });
@@ -254,6 +257,41 @@ describe('the database upgrade', () => {
     expect(await hasGuestItems(db)).toBe(true);
     await db.items.delete(2);
     expect(await hasGuestItems(db)).toBe(false);
+    db.close();
+  });
+
+  it('version 25 drops the single parent_id index, keeps every row, and still finds every child of a parent', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie('Outpost-v24', { indexedDB, IDBKeyRange });
+    old.version(24).stores(STORES_V24);
+    const keyed = (item: ReturnType<typeof localItem>, top: 1 | false) => withKeys({ ...item, _top: top });
+    await old
+      .table('items')
+      .bulkPut([
+        keyed(localItem(1, 'Campaign', { type: 'campaign' }), 1),
+        keyed(localItem(2, 'Task', { type: 'task', parent_id: 1 }), false),
+        keyed(localItem(3, 'Task, deleted', { type: 'task', parent_id: 1, _deleted: 1 }), false),
+        keyed(localItem(4, 'Todo', { parent_id: 2, created_at: '2020-01-01T00:00:00.000Z' }), false),
+        keyed(localItem(5, 'Todo, pending', { parent_id: 2, _syncStatus: 'pending' }), false),
+        keyed(localItem(6, 'Elsewhere', { parent_id: 7 }), false),
+        keyed(localItem(-8, 'Guest child of a temporary id', { parent_id: -9, _syncStatus: 'local' }), false),
+      ]);
+    old.close();
+
+    const db = new OutpostDb('Outpost-v24', { indexedDB, IDBKeyRange });
+    await db.open();
+    expect(db.verno).toBe(DB_VERSION);
+    expect(db.items.schema.indexes.map((i) => i.name)).not.toContain('parent_id');
+    expect(await db.items.count()).toBe(7);
+    const ids = async (rows: Promise<{ id: number }[]>) =>
+      (await rows).map((r) => r.id).sort((a, b) => a - b);
+    expect(await ids(childrenWhere(db.items, 1).toArray())).toEqual([2, 3]);
+    expect(await ids(childrenWhere(db.items, 2).toArray())).toEqual([4, 5]);
+    expect(await ids(childrenWhere(db.items, -9).toArray())).toEqual([-8]);
+    expect(await childrenWhere(db.items, 4).count()).toBe(0);
+    expect(await ids(childrenOfAny(db.items, [2, 7, 2, 99]).toArray())).toEqual([4, 5, 6]);
+    expect(await childrenOfAny(db.items, []).count()).toBe(0);
+    expect((await descendantIds(db, 1)).sort((a, b) => a - b)).toEqual([2, 3, 4, 5]);
     db.close();
   });
 });

@@ -2,6 +2,7 @@ import Dexie, { type Table } from 'dexie';
 import type { View } from '../../../shared/filter/views';
 import type { QueueKind } from '../../../shared/protocol';
 import type { Template } from '../../../shared/templates';
+import { CHILDREN_INDEX } from './childRows';
 import { COUNTS_SCHEMA, COUNTS_STORE, type CountsRow, ROWS_KEY, recomputeCounts } from './counters';
 import { flushPendingCounts, PENDING_COUNTS } from './counterUpkeep';
 import { FILE_BLOBS_SCHEMA, FILE_BLOBS_STORE, type FileBlob } from './fileBlobs';
@@ -25,7 +26,7 @@ import type {
 } from './types';
 
 export const DB_NAME = 'Outpost';
-export const DB_VERSION = 24;
+export const DB_VERSION = 25;
 
 const STORES_V2 = {
   items: 'id, type, user_id, assigned_to, parent_id, status, _syncStatus, uuid, updated_at, _conflict',
@@ -56,7 +57,7 @@ export const LIST_INDEX = {
   /** Home's type tabs: a type in a scope, by created_at. */
   typeTab: '[_scope+type+created_at]',
   /** A campaign's or task's children, by created_at. */
-  children: '[parent_id+_scope+created_at]',
+  children: CHILDREN_INDEX,
   /** Created by a user, per status and type (Queue/Active/Completed type tabs, My List). */
   mine: '[_scope+user_id+status+type+_sk]',
   /** Created by a user, per status, the top of each branch on that status's list (the All tabs, version 18). */
@@ -255,7 +256,20 @@ export const STORES_V24 = {
     .join(', '),
 };
 
-const STORES = STORES_V24;
+/**
+ * Version 25 (issue 69 item 2): the single-field `parent_id` index goes. Its reads (a parent's
+ * children, whatever their scope: descendants, temp-id swaps, the flags' upkeep) read the children
+ * index by its first key instead (childRows.ts), so a put pays for one index over parent_id, not two.
+ */
+export const STORES_V25 = {
+  ...STORES_V24,
+  items: STORES_V24.items
+    .split(', ')
+    .filter((index) => index !== 'parent_id')
+    .join(', '),
+};
+
+const STORES = STORES_V25;
 
 /**
  * The stores whose rows are one person's, by an `owner` index (0: the guest's): a sign-in as another
@@ -387,7 +401,7 @@ export class OutpostDb extends Dexie {
 
   constructor(name: string = DB_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
-    // Null keys are not indexed by IndexedDB, so parent_id/assigned_to/uuid indexes hold only real refs.
+    // Null keys are not indexed by IndexedDB, so the parent, assignee and uuid indexes hold only real refs.
     this.use(storeSideEffects);
     // A write's transaction holds the guest's history log too (the funnel records in it, K19).
     this.use(historyScope);
@@ -489,6 +503,8 @@ export class OutpostDb extends Dexie {
         await meta.delete('templates');
       });
     // Version 24 only drops an index: no row is read or written.
+    this.version(24).stores(STORES_V24);
+    // Version 25 only drops an index too.
     this.version(DB_VERSION).stores(STORES);
     // Rows written around Dexie (a raw IndexedDB import, a bench's seed) carry no flag and so are not
     // in Home's index: the counts differ, and the flags are computed once before any query runs.

@@ -2,6 +2,7 @@ import type { Item, ItemStatus, UserSummary } from '../../../shared/item';
 import { PLANNING_DEFAULTS } from '../../../shared/planning';
 import type { PatchableField } from '../../../shared/schemas';
 import { planStatusChanges, type StatusNode } from '../../../shared/status';
+import { childrenOfAny } from './childRows';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from './db';
 import type { LocalItem, LocalUser, QueueEntry } from './types';
 
@@ -79,7 +80,7 @@ export async function descendantIds(db: OutpostDb, id: number): Promise<number[]
   const out: number[] = [];
   let frontier = [id];
   for (let depth = 0; depth < 4 && frontier.length > 0; depth++) {
-    const children = await db.items.where('parent_id').anyOf(frontier).primaryKeys();
+    const children = await childrenOfAny(db.items, frontier).primaryKeys();
     out.push(...children);
     frontier = children;
   }

@@ -5,6 +5,7 @@ import Dexie, {
   type DBCoreTransaction,
   type Table,
 } from 'dexie';
+import { CHILDREN_INDEX } from './childRows';
 import { getManyBySpan } from './spanReads';
 import type { LocalItem } from './types';
 import { deferredOf, storedRowKnown, storedRowOf } from './writeFacts';
@@ -95,19 +96,17 @@ export async function recomputeTopFlags(items: Table<LocalItem, number>): Promis
   return changed.length;
 }
 
-const PARENT_INDEX = 'parent_id';
-
 /*
  * Everything below chains Dexie's own promises (.then, Dexie.Promise.all), never native await: the
  * middlewares under this one (hooks) read the transaction from Dexie's zone, which a native await
  * would lose.
  */
 
-const equal = (id: number) => ({ type: 1, lower: id, upper: id, lowerOpen: false, upperOpen: false });
+// The children index read by its first key (childRows.ts): every row under the parents `lower`–`upper`.
 const between = (lower: number, upper: number) => ({
   type: 2,
-  lower,
-  upper,
+  lower: [lower],
+  upper: [upper, Dexie.maxKey],
   lowerOpen: false,
   upperOpen: false,
 });
@@ -119,12 +118,12 @@ const between = (lower: number, upper: number) => ({
  * small, one read per id when it is not.
  */
 function childrenOf(table: DBCoreTable, trans: DBCoreTransaction, ids: number[]): Promise<Row[]> {
-  const index = table.schema.getIndexByKeyPath(PARENT_INDEX);
+  const index = table.schema.getIndexByKeyPath(CHILDREN_INDEX);
   if (!index || ids.length === 0) return Dexie.Promise.resolve([]);
   const read = (range: ReturnType<typeof between>) =>
     table.query({ trans, values: true, query: { index, range } }).then((r) => r.result as Row[]);
-  const perId = () => Dexie.Promise.all(ids.map((id) => read(equal(id)))).then((lists) => lists.flat());
-  if (ids.length === 1) return read(equal(ids[0]!));
+  const perId = () => Dexie.Promise.all(ids.map((id) => read(between(id, id)))).then((lists) => lists.flat());
+  if (ids.length === 1) return read(between(ids[0]!, ids[0]!));
   let low = ids[0]!;
   let high = ids[0]!;
   for (const id of ids) {

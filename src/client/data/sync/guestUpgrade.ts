@@ -4,6 +4,7 @@ import { ITEM_CHILD_STORES } from '../../../shared/itemChildren';
 import { createPayload } from '../../../shared/protocol';
 import type { UpgradeProgress } from '../../stores/syncStatusStore';
 import { type ApiClient, ApiError, isNetworkError } from '../net/apiClient';
+import { childrenOfAny } from '../store/childRows';
 import { getMeta, META_KEYS, nextCounter, type OutpostDb, setMeta } from '../store/db';
 import { guestItems } from '../store/guestRows';
 import { noteGuestMoves } from '../store/idAliases';
@@ -251,12 +252,9 @@ async function confirmBatch(
     if (map.size > 0) {
       const oldIds = [...map.keys()];
       await db.items.bulkDelete(oldIds);
-      await db.items
-        .where('parent_id')
-        .anyOf(oldIds)
-        .modify((child) => {
-          child.parent_id = map.get(child.parent_id!) ?? child.parent_id;
-        });
+      await childrenOfAny(db.items, oldIds).modify((child) => {
+        child.parent_id = map.get(child.parent_id!) ?? child.parent_id;
+      });
       await retargetChildren(db, map);
       await retarget(db, map);
       const aliases = (await getMeta<[number, number][]>(db, META_KEYS.idAliases)) ?? [];

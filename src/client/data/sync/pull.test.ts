@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anotherConnection, closeFakeDbs, freshFakeDb } from '../../../../testkit/client/fakeDb';
 import { serverItem } from '../../../../testkit/client/items';
 import type { Item, ItemStatus, ItemType } from '../../../shared/item';
+import { childrenWhere } from '../store/childRows';
 import { type CountsRow, countRowsFromScratch } from '../store/counters';
 import type { OutpostDb } from '../store/db';
 import { topFlagsFromScratch } from '../store/topFlags';
@@ -120,7 +121,7 @@ describe('a pull keeps the parents it stored (L11)', () => {
     await db.items.where('id').equals(1_004).delete();
     await applyPulled(db, todoPages[2]!, 'c4', {}, false, undefined, pulled);
     await expectIndexesFromScratch(db);
-    const orphans = await db.items.where('parent_id').equals(1_001).toArray();
+    const orphans = await childrenWhere(db.items, 1_001).toArray();
     expect(orphans.length).toBeGreaterThan(0);
     expect(orphans.every((o) => o._top === 1)).toBe(true);
   });

@@ -12,6 +12,7 @@ import { serverPerFile } from '../../../../testkit/client/serverPerFile';
 import type { Item } from '../../../shared/item';
 import { MUTUALS_FRESH_MS, mutualsOf, refreshMutuals, type StoredMutuals } from '../contacts/mutuals';
 import { deviceReads } from '../reads/live';
+import { childrenWhere } from '../store/childRows';
 import { clearDeviceStores } from './deviceWipe';
 
 const files = serverPerFile();
@@ -603,7 +604,7 @@ describe('two devices of one user', () => {
     expect(await b.client.db.items.get(item.id)).toMatchObject({ title: 'Plan A', _syncStatus: 'synced' });
     expect(await b.client.db.syncQueue.count()).toBe(0);
     await a.client.engine.sync();
-    const children = await a.client.db.items.where('parent_id').equals(item.id).toArray();
+    const children = await childrenWhere(a.client.db.items, item.id).toArray();
     expect(children.map((c) => c.title)).toEqual(['Step']);
   });
 

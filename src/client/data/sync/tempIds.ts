@@ -1,3 +1,4 @@
+import { childrenWhere } from '../store/childRows';
 import { getMeta, META_KEYS, type OutpostDb, setMeta } from '../store/db';
 import { retargetChildren } from './children';
 import { retarget } from './queue';
@@ -16,12 +17,9 @@ export async function swapTempId(db: OutpostDb, oldId: number, newId: number): P
     await db.items.delete(oldId);
     await db.items.put({ ...item, id: newId });
   }
-  await db.items
-    .where('parent_id')
-    .equals(oldId)
-    .modify((child) => {
-      child.parent_id = newId;
-    });
+  await childrenWhere(db.items, oldId).modify((child) => {
+    child.parent_id = newId;
+  });
   // Its children keep naming it (a timeline reads its comments by the item's uuid, which stays).
   const swap = new Map([[oldId, newId]]);
   await retargetChildren(db, swap);
