@@ -174,13 +174,14 @@ test('a screen opened asks for the saved views once, though the header holds the
     if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/views')
       asked.push(Date.now());
   });
-  const opened = Date.now();
   await app.goto('/upcoming');
   await expect(
     page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Views' }),
   ).toBeVisible();
   await expect.poll(() => asked.length).toBeGreaterThan(0);
-  // The two navigations mount together: a second request, if any, leaves within the same moment.
+  // The two navigations mount together: a second request, if any, leaves within the same moment as
+  // the first. Counted from the first, not from the navigation, which a loaded machine can stretch.
   await page.waitForTimeout(1_500);
-  expect(asked.filter((at) => at - opened < 3_000)).toHaveLength(1);
+  const first = asked[0]!;
+  expect(asked.filter((at) => at - first < 1_500)).toHaveLength(1);
 });
