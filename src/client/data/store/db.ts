@@ -243,31 +243,30 @@ export const STORES_V22 = { ...STORES_V20, views: 'id' };
  */
 export const STORES_V23 = { ...STORES_V22, templates: 'id' };
 
+/** `stores` with one index of the items store dropped. */
+function withoutItemsIndex<S extends { items: string }>(stores: S, index: string): S {
+  return {
+    ...stores,
+    items: stores.items
+      .split(', ')
+      .filter((i) => i !== index)
+      .join(', '),
+  };
+}
+
 /**
  * Version 24 (issue 69 item 2): the single-field `_syncStatus` index goes. Every row had an entry in
  * it, and its three reads (whether a guest has rows at sign-in, their upgrade, the wipe that keeps
  * them) read the guest's scope of LIST_INDEX.typeTab instead (localItems.ts guestItems) or scan.
  */
-export const STORES_V24 = {
-  ...STORES_V23,
-  items: STORES_V23.items
-    .split(', ')
-    .filter((index) => index !== '_syncStatus')
-    .join(', '),
-};
+export const STORES_V24 = withoutItemsIndex(STORES_V23, '_syncStatus');
 
 /**
  * Version 25 (issue 69 item 2): the single-field `parent_id` index goes. Its reads (a parent's
  * children, whatever their scope: descendants, temp-id swaps, the flags' upkeep) read the children
  * index by its first key instead (childRows.ts), so a put pays for one index over parent_id, not two.
  */
-export const STORES_V25 = {
-  ...STORES_V24,
-  items: STORES_V24.items
-    .split(', ')
-    .filter((index) => index !== 'parent_id')
-    .join(', '),
-};
+export const STORES_V25 = withoutItemsIndex(STORES_V24, 'parent_id');
 
 const STORES = STORES_V25;
 
