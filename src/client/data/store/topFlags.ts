@@ -5,7 +5,7 @@ import Dexie, {
   type DBCoreTransaction,
   type Table,
 } from 'dexie';
-import { CHILDREN_INDEX } from './childRows';
+import { CHILDREN_INDEX, childrenRange } from './childRows';
 import { getManyBySpan } from './spanReads';
 import type { LocalItem } from './types';
 import { deferredOf, storedRowKnown, storedRowOf } from './writeFacts';
@@ -102,11 +102,11 @@ export async function recomputeTopFlags(items: Table<LocalItem, number>): Promis
  * would lose.
  */
 
-// The children index read by its first key (childRows.ts): every row under the parents `lower`–`upper`.
+// The children index read by its first key: every row under the parents `lower`–`upper`.
 const between = (lower: number, upper: number) => ({
   type: 2,
-  lower: [lower],
-  upper: [upper, Dexie.maxKey],
+  lower: childrenRange(lower)[0],
+  upper: childrenRange(upper)[1],
   lowerOpen: false,
   upperOpen: false,
 });
