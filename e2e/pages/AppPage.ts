@@ -55,16 +55,33 @@ export class AppPage {
     // Without reduced motion, or on a loaded machine, a colour transition may still be running after
     // those frames (axe once measured two <time>s mid-way): the running transitions are awaited too
     // (transitions only: an endless animation, a skeleton's pulse, never finishes).
-    await this.page.evaluate(async (dark) => {
-      document.documentElement.classList.toggle('dark', dark);
+    await this.page.evaluate(
+      (dark) => document.documentElement.classList.toggle('dark', dark),
+      theme === 'dark',
+    );
+    await this.motionSettled();
+  }
+
+  /**
+   * Waits two frames, then for every CSS transition and finite animation running then (an endless one,
+   * a skeleton's pulse, never finishes): axe reads the colours they move, and once measured a <time> in a
+   * dialog mid-way after a resize and a theme switch on a loaded machine. At most 5 s: a paused one is
+   * not waited out.
+   */
+  async motionSettled() {
+    await this.page.evaluate(async () => {
       await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-      const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
-      await Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
-    }, theme === 'dark');
+      const finite = document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+      const finished = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+      await Promise.race([finished, new Promise((done) => setTimeout(done, 5_000))]);
+    });
   }
 
   /** Serious and critical WCAG 2 A/AA violations on the current page, or inside `within` (a selector). */
   async seriousA11yViolations(within?: string): Promise<A11yViolation[]> {
+    await this.motionSettled();
     const builder = new AxeBuilder({ page: this.page });
     const results = await (within ? builder.include(within) : builder)
       .withTags(['wcag2a', 'wcag2aa'])
