@@ -51,10 +51,7 @@ export class AppPage {
   async setTheme(theme: Theme) {
     // Colours change through a transition, cut to 0.01 ms under reduced motion, but a transition moves
     // only when a frame is produced: until the next frames, computed styles (what axe reads) are still
-    // the old theme's, and axe found light text on the light theme's background.
-    // Without reduced motion, or on a loaded machine, a colour transition may still be running after
-    // those frames (axe once measured two <time>s mid-way): the running transitions are awaited too
-    // (transitions only: an endless animation, a skeleton's pulse, never finishes).
+    // the old theme's, and axe found light text on the light theme's background (motionSettled).
     await this.page.evaluate(
       (dark) => document.documentElement.classList.toggle('dark', dark),
       theme === 'dark',
@@ -132,18 +129,11 @@ export class AppPage {
     });
   }
 
-  /** Waits until no CSS transition runs (endless animations, a skeleton's pulse, are not waited for). */
-  async transitionsDone() {
-    await this.page.waitForFunction(() =>
-      document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
-    );
-  }
-
   /** Saves a full-page screenshot under test-results/screenshots/<project>/ and attaches it to the report. */
   async screenshot(testInfo: TestInfo, name: string): Promise<Buffer | null> {
     if (!picturesWanted) {
       // What a capture waited for: the theme's colour transitions to land before axe reads contrast.
-      await this.transitionsDone();
+      await this.motionSettled();
       return null;
     }
     const file = `test-results/screenshots/${testInfo.project.name}/${name}.png`;
@@ -175,7 +165,7 @@ export class AppPage {
           const copy = `/tmp/outpost-shots/${folder}/${name}-${size}-${theme}.png`;
           await mkdir(path.dirname(copy), { recursive: true });
           await writeFile(copy, body);
-        } else await this.transitionsDone();
+        } else await this.motionSettled();
         if (size === 'desktop') expect(await this.seriousA11yViolations(), `${name} ${theme}`).toEqual([]);
       }
     }
